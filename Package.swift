@@ -1,0 +1,53 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// Settings shared by every target: Swift 6 mode (strict concurrency) plus explicit `any` for existentials.
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "HealthSignInSDK",
+    platforms: [
+        .macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1),
+    ],
+    products: [
+        .library(name: "SDKRuntime", targets: ["SDKRuntime"]),
+        .library(name: "HealthVault", targets: ["HealthVault"]),
+        .library(name: "Koppeltaal", targets: ["Koppeltaal"]),
+        .library(name: "Vital", targets: ["Vital"]),
+        .executable(name: "sdkgen", targets: ["sdkgen"]),
+    ],
+    targets: [
+        // Runtime shared by all generated families.
+        .systemLibrary(
+            name: "COpenSSL",
+            path: "Sources/COpenSSL",
+            pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl"])]
+        ),
+        .target(
+            name: "SDKRuntime",
+            dependencies: [
+                .target(name: "COpenSSL", condition: .when(platforms: [.linux, .android, .windows, .openbsd])),
+            ],
+            swiftSettings: strict
+        ),
+
+        // Protocol families: generated code under Generated/ plus hand-written flows.
+        .target(name: "HealthVault", dependencies: ["SDKRuntime"], swiftSettings: strict),
+        .target(name: "Koppeltaal", dependencies: ["SDKRuntime"], swiftSettings: strict),
+        .target(name: "Vital", dependencies: ["SDKRuntime"], swiftSettings: strict),
+
+        // The generator: a library of pure stages and a thin command-line shell.
+        .target(name: "SDKGenerator", path: "Generator/Core", swiftSettings: strict),
+        .executableTarget(name: "sdkgen", dependencies: ["SDKGenerator"], path: "Generator/CLI", swiftSettings: strict),
+
+        // Tests.
+        .testTarget(name: "SDKRuntimeTests", dependencies: ["SDKRuntime"], swiftSettings: strict),
+        .testTarget(name: "SDKGeneratorTests", dependencies: ["SDKGenerator"], exclude: ["InvalidSchemas"], swiftSettings: strict),
+        .testTarget(name: "HealthVaultTests", dependencies: ["HealthVault", "SDKRuntime"], swiftSettings: strict),
+        .testTarget(name: "KoppeltaalTests", dependencies: ["Koppeltaal", "SDKRuntime"], swiftSettings: strict),
+        .testTarget(name: "VitalTests", dependencies: ["Vital", "SDKRuntime"], swiftSettings: strict),
+    ]
+)

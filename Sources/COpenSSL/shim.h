@@ -1,0 +1,11 @@
+#ifndef SDK_COPENSSL_SHIM_H
+#define SDK_COPENSSL_SHIM_H
+
+// The few libcrypto entry points the runtime uses on platforms without CryptoKit.
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+#include <openssl/rand.h>
+#include <openssl/sha.h>
+
+#endif

@@ -1,0 +1,90 @@
+import Foundation
+
+/// Assembles an HTTP request for a generated method: server URL plus path, query, form or JSON body, headers and
+/// credentials.
+public struct HTTPRequestBuilder: Sendable {
+    /// The request method.
+    public var method: HTTPMethod
+    /// Query fields, appended after any query the server URL already has.
+    public var query = FormFields()
+    /// Form fields; when non-nil the body is `application/x-www-form-urlencoded`.
+    public var form: FormFields?
+    /// Header fields.
+    public var headers = HTTPHeaders()
+    /// A body set by ``setJSONBody(_:)``.
+    public private(set) var body: Data?
+    private let base: String
+
+    /// Starts a request to `path` under `server`.
+    ///
+    /// - Parameters:
+    ///   - server: the configured base URL, or nil when it is not configured.
+    ///   - serverName: the server's name in the schema, used in the error when `server` is nil.
+    ///   - path: the path after the server URL, already percent-encoded (empty for endpoint URLs used as is).
+    /// - Throws: ``ConfigurationError/missingServer(_:)`` when `server` is nil.
+    public init(method: HTTPMethod, server: URL?, serverName: String, path: String) throws {
+        guard let server else { throw ConfigurationError.missingServer(serverName) }
+        self.method = method
+        var base = server.absoluteString
+        if !path.isEmpty {
+            if let queryStart = base.firstIndex(of: "?") { base = String(base[..<queryStart]) }
+            while base.hasSuffix("/") { base.removeLast() }
+            base += path.hasPrefix("/") ? path : "/" + path
+            if let serverQuery = server.query, !serverQuery.isEmpty { base += "?" + serverQuery }
+        }
+        self.base = base
+    }
+
+    /// Sends HTTP Basic credentials (RFC 7617).
+    public mutating func authorize(basic credentials: BasicCredentials) {
+        headers["Authorization"] = credentials.authorizationValue
+    }
+
+    /// Sends a bearer token (RFC 6750).
+    public mutating func authorize(bearer token: BearerToken) {
+        headers["Authorization"] = token.authorizationValue
+    }
+
+    /// Sends an API key in the header `name`.
+    public mutating func authorize(apiKey: APIKey, header name: String) {
+        headers[name] = apiKey.value
+    }
+
+    /// Authenticates an OAuth client as its ``OAuthClientCredentials/method`` says: a Basic header, or `client_id`
+    /// (and `client_secret`) in the form body, or in the query when the request has no form body.
+    public mutating func authenticate(client: OAuthClientCredentials) {
+        switch client.method {
+        case .basic:
+            headers["Authorization"] = client.basicAuthorizationValue
+        case .post, .none:
+            var fields = form ?? query
+            fields.append("client_id", client.clientID)
+            if client.method == .post, let secret = client.secret { fields.append("client_secret", secret) }
+            if form != nil { form = fields } else { query = fields }
+        }
+    }
+
+    /// Sets a JSON body (`Content-Type: application/json`).
+    public mutating func setJSONBody(_ value: some Encodable) throws {
+        body = try JSONCoding.encode(value)
+        headers["Content-Type"] = "application/json"
+    }
+
+    /// The finished request.
+    ///
+    /// - Throws: ``RequestEncodingError/invalidURL(_:)`` when the pieces do not form a URL.
+    public func build(timeout: TimeInterval? = nil) throws -> HTTPRequest {
+        var text = base
+        if !query.isEmpty { text += (text.contains("?") ? "&" : "?") + query.queryEncoded }
+        guard let url = URL(string: text) else {
+            throw RequestEncodingError.invalidURL("the server URL and path do not form a URL")
+        }
+        var headers = headers
+        var body = body
+        if let form {
+            body = Data(form.formEncoded.utf8)
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+        }
+        return HTTPRequest(method: method, url: url, headers: headers, body: body, timeout: timeout)
+    }
+}

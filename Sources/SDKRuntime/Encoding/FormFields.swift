@@ -1,0 +1,123 @@
+import Foundation
+
+/// An ordered list of name/value pairs for a query string or an `application/x-www-form-urlencoded` body.
+public struct FormFields: Sendable, Hashable {
+    /// The pairs in the order added.
+    public private(set) var pairs: [FormField] = []
+
+    /// Creates an empty list.
+    public init() {}
+
+    /// Appends `name=value`.
+    public mutating func append(_ name: String, _ value: String) {
+        pairs.append(FormField(name: name, value: value))
+    }
+
+    /// Appends `name=value` in the value's wire spelling; nothing for nil.
+    public mutating func append(_ name: String, _ value: (some WireScalar)?) {
+        guard let value else { return }
+        append(name, value.wireText)
+    }
+
+    /// Appends one `name=value` pair per element.
+    public mutating func append(_ name: String, each values: [some WireScalar]) {
+        for value in values { append(name, value.wireText) }
+    }
+
+    /// Whether there are no pairs.
+    public var isEmpty: Bool { pairs.isEmpty }
+
+    /// The value of the first pair called `name`, or nil.
+    public subscript(name: String) -> String? { pairs.first { $0.name == name }?.value }
+
+    /// The body form per RFC 6749 Appendix B: unreserved characters kept, space as `+`, everything else `%XX`.
+    public var formEncoded: String {
+        pairs.map { PercentEncoding.form($0.name) + "=" + PercentEncoding.form($0.value) }.joined(separator: "&")
+    }
+
+    /// The query-string form: characters JavaScript's `encodeURIComponent` keeps are kept, space as `%20`.
+    public var queryEncoded: String {
+        pairs.map { PercentEncoding.query($0.name) + "=" + PercentEncoding.query($0.value) }.joined(separator: "&")
+    }
+
+    /// Reads a form-encoded string (either spelling of space), keeping order and repeated names.
+    public init(formEncoded text: String) {
+        for part in text.split(separator: "&", omittingEmptySubsequences: true) {
+            let pieces = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = PercentEncoding.decode(String(pieces[0]))
+            let value = pieces.count > 1 ? PercentEncoding.decode(String(pieces[1])) : ""
+            append(name, value)
+        }
+    }
+}
+
+/// One pair of a ``FormFields`` list.
+public struct FormField: Sendable, Hashable {
+    /// The field name.
+    public let name: String
+    /// The field value.
+    public let value: String
+}
+
+/// The percent-encodings the protocols use.
+public enum PercentEncoding {
+    private static let alphanumerics: Set<UInt8> = Set(Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".utf8))
+    private static let unreserved = alphanumerics.union("-._~".utf8)
+    private static let componentSafe = alphanumerics.union("-_.!~*'()".utf8)
+
+    /// Form encoding (RFC 6749 Appendix B): unreserved characters kept, space as `+`, everything else `%XX`.
+    public static func form(_ text: String) -> String { encode(text, keeping: unreserved, spaceAsPlus: true) }
+
+    /// Query encoding: the characters `encodeURIComponent` keeps (`A-Z a-z 0-9 - _ . ! ~ * ' ( )`), space as `%20`.
+    public static func query(_ text: String) -> String { encode(text, keeping: componentSafe, spaceAsPlus: false) }
+
+    /// Path-segment encoding: unreserved characters kept, everything else (including `/`) as `%XX`.
+    public static func pathSegment(_ text: String) -> String { encode(text, keeping: unreserved, spaceAsPlus: false) }
+
+    /// Percent-encodes every byte outside `kept`, uppercase hex; optionally space as `+`.
+    public static func encode(_ text: String, keeping kept: Set<UInt8>, spaceAsPlus: Bool) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
+        let hex = Array("0123456789ABCDEF".utf8)
+        for byte in text.utf8 {
+            if kept.contains(byte) {
+                bytes.append(byte)
+            } else if byte == UInt8(ascii: " "), spaceAsPlus {
+                bytes.append(UInt8(ascii: "+"))
+            } else {
+                bytes += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Decodes `%XX` sequences and `+` (as space); malformed escapes are kept literally.
+    public static func decode(_ text: String) -> String {
+        var output: [UInt8] = []
+        let bytes = Array(text.utf8)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "+") {
+                output.append(UInt8(ascii: " "))
+            } else if byte == UInt8(ascii: "%"), index + 2 < bytes.count,
+                      let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2]) {
+                output.append(high << 4 | low)
+                index += 2
+            } else {
+                output.append(byte)
+            }
+            index += 1
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,169 @@
+import Foundation
+
+/// JSON reading and writing with the SDK's conventions.
+///
+/// - Writing sorts keys and leaves slashes unescaped, so the same value always produces the same bytes.
+/// - Reading turns Foundation's `DecodingError` into ``ResponseDecodingError`` with a path like `issue[0]/type/code`.
+public enum JSONCoding {
+    /// Decodes `type` from `data`.
+    public static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+        do {
+            return try JSONDecoder().decode(T.self, from: data)
+        } catch let error as DecodingError {
+            throw ResponseDecodingError(error)
+        }
+    }
+
+    /// Encodes `value` deterministically.
+    public static func encode<T: Encodable>(_ value: T) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(value)
+    }
+}
+
+extension ResponseDecodingError {
+    /// Converts Foundation's decoding error, keeping its coding path.
+    init(_ error: DecodingError) {
+        switch error {
+        case .typeMismatch(let type, let context):
+            self.init(path: Self.path(context.codingPath), reason: "expected \(Self.jsonName(type)), \(context.debugDescription.lowercasedFirst)")
+        case .valueNotFound(let type, let context):
+            self.init(path: Self.path(context.codingPath), reason: "expected \(Self.jsonName(type)), found null")
+        case .keyNotFound(let key, let context):
+            self.init(path: Self.path(context.codingPath + [key]), reason: "missing required field")
+        case .dataCorrupted(let context):
+            let reason = context.codingPath.isEmpty ? "malformed JSON" : context.debugDescription
+            self.init(path: Self.path(context.codingPath), reason: reason)
+        @unknown default:
+            self.init(path: "", reason: "unreadable JSON")
+        }
+    }
+
+    static func path(_ codingPath: [any CodingKey]) -> String {
+        var text = ""
+        for key in codingPath {
+            if let index = key.intValue {
+                text += "[\(index)]"
+            } else {
+                text += (text.isEmpty ? "" : "/") + key.stringValue
+            }
+        }
+        return text
+    }
+
+    private static func jsonName(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: return "string"
+        case is Int.Type, is Int64.Type: return "integer"
+        case is Double.Type: return "number"
+        case is Bool.Type: return "boolean"
+        default: return String(describing: type)
+        }
+    }
+}
+
+extension String {
+    fileprivate var lowercasedFirst: String { prefix(1).lowercased() + dropFirst() }
+}
+
+// MARK: - Helpers for generated Codable implementations
+
+extension KeyedDecodingContainer {
+    /// The first of `keys` present in the JSON object, or the first key when none is (for fields with aliases).
+    public func firstPresentKey(_ keys: Key...) -> Key {
+        keys.first { contains($0) } ?? keys[0]
+    }
+
+    /// Reads a value carried as a JSON string in its wire spelling (UUIDs, dates, URLs).
+    public func decodeText<T: WireScalar>(_ type: T.Type, forKey key: Key) throws -> T {
+        let text = try decode(String.self, forKey: key)
+        return try parse(text, as: T.self, forKey: key)
+    }
+
+    /// Like ``decodeText(_:forKey:)``, but nil when the key is absent or null.
+    public func decodeTextIfPresent<T: WireScalar>(_ type: T.Type, forKey key: Key) throws -> T? {
+        guard let text = try decodeIfPresent(String.self, forKey: key) else { return nil }
+        return try parse(text, as: T.self, forKey: key)
+    }
+
+    /// Reads an array of values carried as JSON strings.
+    public func decodeTextArray<T: WireScalar>(_ type: T.Type, forKey key: Key) throws -> [T] {
+        let texts = try decode([String].self, forKey: key)
+        return try texts.map { try parse($0, as: T.self, forKey: key) }
+    }
+
+    /// Like ``decodeTextArray(_:forKey:)``, but nil when the key is absent or null.
+    public func decodeTextArrayIfPresent<T: WireScalar>(_ type: T.Type, forKey key: Key) throws -> [T]? {
+        guard let texts = try decodeIfPresent([String].self, forKey: key) else { return nil }
+        return try texts.map { try parse($0, as: T.self, forKey: key) }
+    }
+
+    /// Reads a number or boolean, also accepting it spelled as a string (`"3600"`), as many token servers send.
+    public func decodeLenient<T: WireScalar & Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+        if let value = try? decode(T.self, forKey: key) { return value }
+        return try decodeText(T.self, forKey: key)
+    }
+
+    /// Like ``decodeLenient(_:forKey:)``, but nil when the key is absent or null.
+    public func decodeLenientIfPresent<T: WireScalar & Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        guard contains(key), try !decodeNil(forKey: key) else { return nil }
+        return try decodeLenient(T.self, forKey: key)
+    }
+
+    /// Reads an array that a server may also send as a single element.
+    public func decodeArrayAcceptingSingle<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> [T] {
+        if let array = try? decode([T].self, forKey: key) { return array }
+        return [try decode(T.self, forKey: key)]
+    }
+
+    /// Like ``decodeArrayAcceptingSingle(_:forKey:)``, but nil when the key is absent or null.
+    public func decodeArrayAcceptingSingleIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> [T]? {
+        guard contains(key), try !decodeNil(forKey: key) else { return nil }
+        return try decodeArrayAcceptingSingle(T.self, forKey: key)
+    }
+
+    /// Checks that a constant field holds `expected`; when `required` is false an absent field is accepted.
+    public func expectConstant(_ expected: String, forKey key: Key, required: Bool) throws {
+        guard let found = try decodeIfPresent(String.self, forKey: key) else {
+            if required {
+                throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "missing constant"))
+            }
+            return
+        }
+        guard found == expected else {
+            throw DecodingError.dataCorruptedError(
+                forKey: key, in: self,
+                debugDescription: "expected \"\(expected)\", found \(ResponseDecodingError.quote(found))"
+            )
+        }
+    }
+
+    private func parse<T: WireScalar>(_ text: String, as type: T.Type, forKey key: Key) throws -> T {
+        guard let value = T(wireText: text) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: key, in: self,
+                debugDescription: "expected \(T.wireTypeName), found \(ResponseDecodingError.quote(text))"
+            )
+        }
+        return value
+    }
+}
+
+extension KeyedEncodingContainer {
+    /// Writes a value in its wire spelling as a JSON string (UUIDs, dates, URLs).
+    public mutating func encodeText<T: WireScalar>(_ value: T, forKey key: Key) throws {
+        try encode(value.wireText, forKey: key)
+    }
+
+    /// Like ``encodeText(_:forKey:)``, writing nothing for nil.
+    public mutating func encodeTextIfPresent<T: WireScalar>(_ value: T?, forKey key: Key) throws {
+        guard let value else { return }
+        try encode(value.wireText, forKey: key)
+    }
+
+    /// Writes an array of values as JSON strings in their wire spelling.
+    public mutating func encodeTextArray<T: WireScalar>(_ values: [T], forKey key: Key) throws {
+        try encode(values.map(\.wireText), forKey: key)
+    }
+}

@@ -1,0 +1,35 @@
+/// A string enumeration that keeps values it does not know.
+///
+/// Generated enums conform to this: a known spelling becomes its case, anything else `unknown(String)`, so a server
+/// that adds a value never breaks decoding. JSON, XML and form coding come from the extension below.
+public protocol OpenEnum: RawRepresentable, Sendable, Hashable, Codable, WireScalar, CustomStringConvertible
+where RawValue == String {}
+
+extension OpenEnum {
+    /// Reads any spelling; unknown ones become the `unknown` case.
+    public init?(wireText: String) { self.init(rawValue: wireText) }
+
+    /// The wire spelling.
+    public var wireText: String { rawValue }
+
+    /// The enum's type name.
+    public static var wireTypeName: String { String(describing: Self.self) }
+
+    /// The wire spelling.
+    public var description: String { rawValue }
+
+    /// Reads a JSON string.
+    public init(from decoder: any Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let value = Self(rawValue: text) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "unreadable enum value"))
+        }
+        self = value
+    }
+
+    /// Writes a JSON string.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+}

@@ -1,0 +1,29 @@
+/// A request could not be put on the wire.
+public enum RequestEncodingError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// A value holds a control character that XML 1.0 cannot carry in any form.
+    case invalidXMLCharacter(codePoint: Int)
+    /// A value the schema binds from the call's context (for example a signing time) was not supplied.
+    case missingContextValue(String)
+    /// A signed region was requested, but the call's context has no signer.
+    case missingSigner
+    /// A path parameter or server URL produced an invalid URL.
+    case invalidURL(String)
+    /// A credential cannot be used as given, e.g. a shared secret that is not Base64 (the value is never included).
+    case invalidCredential(String)
+
+    /// A one-line explanation naming what was wrong.
+    public var description: String {
+        switch self {
+        case .invalidXMLCharacter(let codePoint):
+            return "A value holds the control character U+\(String(codePoint, radix: 16, uppercase: true)), which XML cannot carry"
+        case .missingContextValue(let name):
+            return "The request needs the context value '\(name)', which the client did not supply"
+        case .missingSigner:
+            return "The request has a signed region, but no signing key was supplied"
+        case .invalidURL(let detail):
+            return "Could not build the request URL: \(detail)"
+        case .invalidCredential(let detail):
+            return "Invalid credential: \(detail)"
+        }
+    }
+}

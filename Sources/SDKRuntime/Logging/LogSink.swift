@@ -1,0 +1,60 @@
+/// How important a log record is.
+public enum LogLevel: Int, Sendable, Hashable, Comparable, CaseIterable {
+    /// Step-by-step detail (requests sent, statuses received).
+    case debug
+    /// Normal lifecycle events (a session was created, a token refreshed).
+    case info
+    /// Something unexpected that the SDK recovered from.
+    case warning
+    /// A failure surfaced to the caller.
+    case error
+
+    /// Orders levels by importance.
+    public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// One log message. Everything in it is already redacted: no tokens, secrets, codes or bodies.
+public struct LogRecord: Sendable, Hashable {
+    /// The importance.
+    public let level: LogLevel
+    /// The subsystem that logged it, e.g. `HealthVault`.
+    public let category: String
+    /// The message.
+    public let message: String
+
+    /// Creates a record.
+    public init(level: LogLevel, category: String, message: String) {
+        self.level = level
+        self.category = category
+        self.message = message
+    }
+}
+
+/// Receives the SDK's log records; route them to `os.Logger`, swift-log or `print`.
+///
+/// ```swift
+/// let sink = ClosureLogSink { record in print("[\(record.category)] \(record.message)") }
+/// ```
+public protocol LogSink: Sendable {
+    /// Handles one record.
+    func log(_ record: LogRecord)
+}
+
+/// A log sink that calls a closure.
+public struct ClosureLogSink: LogSink {
+    private let handler: @Sendable (LogRecord) -> Void
+
+    /// Creates a sink that passes each record to `handler`.
+    public init(_ handler: @escaping @Sendable (LogRecord) -> Void) { self.handler = handler }
+
+    /// Passes `record` to the closure.
+    public func log(_ record: LogRecord) { handler(record) }
+}
+
+extension Optional where Wrapped == any LogSink {
+    /// Logs through the sink when there is one.
+    public func log(_ level: LogLevel, _ category: String, _ message: @autoclosure () -> String) {
+        guard let sink = self else { return }
+        sink.log(LogRecord(level: level, category: category, message: message()))
+    }
+}

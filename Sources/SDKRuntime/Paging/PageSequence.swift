@@ -1,0 +1,70 @@
+/// The pages of a paged method, fetched one at a time as the sequence is iterated.
+///
+/// Each page is requested only after the previous one was consumed, and never twice: a server that hands back a
+/// cursor it already gave ends the sequence with ``PagingError/repeatedCursor``.
+///
+/// ```swift
+/// for try await page in client.getAuthorizedPeoplePages(session: session) {
+///     people += page.responseResults.personInfo
+/// }
+/// ```
+public struct PageSequence<Request: Hashable & Sendable, Page: Sendable>: AsyncSequence, Sendable {
+    /// Each element is one page.
+    public typealias Element = Page
+
+    private let first: Request
+    private let fetch: @Sendable (Request) async throws -> Page
+    private let nextRequest: @Sendable (Request, Page) -> Request?
+
+    /// Creates a sequence.
+    ///
+    /// - Parameters:
+    ///   - first: the request for the first page.
+    ///   - fetch: sends one request.
+    ///   - next: the request for the page after `page`, or nil when `page` was the last.
+    public init(
+        first: Request,
+        fetch: @escaping @Sendable (Request) async throws -> Page,
+        next: @escaping @Sendable (_ request: Request, _ page: Page) -> Request?
+    ) {
+        self.first = first
+        self.fetch = fetch
+        self.nextRequest = next
+    }
+
+    /// Starts a new pass from the first page.
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(pending: first, fetch: fetch, nextRequest: nextRequest)
+    }
+
+    /// Fetches pages on demand.
+    public struct Iterator: AsyncIteratorProtocol {
+        var pending: Request?
+        var sent: Set<Request> = []
+        let fetch: @Sendable (Request) async throws -> Page
+        let nextRequest: @Sendable (Request, Page) -> Request?
+
+        /// The next page, or nil after the last.
+        public mutating func next() async throws -> Page? {
+            guard let request = pending else { return nil }
+            pending = nil
+            guard sent.insert(request).inserted else { throw PagingError.repeatedCursor }
+            let page = try await fetch(request)
+            pending = nextRequest(request, page)
+            return page
+        }
+    }
+}
+
+/// Paging stopped because the server misbehaved.
+public enum PagingError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The server returned a cursor for a page that was already fetched; following it would loop forever.
+    case repeatedCursor
+
+    /// A one-line explanation.
+    public var description: String {
+        switch self {
+        case .repeatedCursor: return "The server returned a paging cursor that was already used; stopping to avoid a loop"
+        }
+    }
+}

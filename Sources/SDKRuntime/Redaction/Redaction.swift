@@ -1,0 +1,41 @@
+import Foundation
+
+/// Helpers that keep secrets out of descriptions, mirrors, errors and logs.
+///
+/// Generated models that hold a field marked `sensitive` in their schema describe themselves through these helpers,
+/// so `print`, `dump`, `String(reflecting:)` and string interpolation all show ``placeholder`` instead of the value.
+public enum Redaction {
+    /// What is shown in place of a secret.
+    public static let placeholder = "<redacted>"
+
+    /// Describes a value as `TypeName(label: value, secret: <redacted>)`.
+    ///
+    /// - Parameters:
+    ///   - typeName: the name to print before the parentheses.
+    ///   - fields: each field's label and its already-safe description (pass ``placeholder`` for secrets).
+    public static func describe(_ typeName: String, _ fields: KeyValuePairs<String, String>) -> String {
+        typeName + "(" + fields.map { "\($0.key): \($0.value)" }.joined(separator: ", ") + ")"
+    }
+
+    /// The description of an optional without the `Optional(...)` wrapper: `nil` or the value's description.
+    public static func show(_ value: (some Any)?) -> String {
+        guard let value else { return "nil" }
+        return String(describing: value)
+    }
+
+    /// ``placeholder`` when `value` is present, `nil` otherwise: a secret's presence is not itself a secret.
+    public static func hide(_ value: (some Any)?) -> String {
+        value == nil ? "nil" : placeholder
+    }
+
+    /// `url` without its query, fragment or user info: those are where codes and tokens travel.
+    public static func url(_ url: URL) -> String {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return placeholder }
+        let hadQuery = components.query != nil
+        components.query = nil
+        components.fragment = nil
+        components.user = nil
+        components.password = nil
+        return (components.string ?? placeholder) + (hadQuery ? "?" + placeholder : "")
+    }
+}

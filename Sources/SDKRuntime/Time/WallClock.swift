@@ -1,0 +1,43 @@
+import Foundation
+
+/// A source of the current wall-clock time.
+///
+/// Everything in the SDK that puts a time on the wire (HealthVault `msg-time` and `signing-time`) or decides
+/// whether a credential has expired asks a `WallClock`, so tests can freeze or advance time exactly.
+public protocol WallClock: Sendable {
+    /// The current instant.
+    func now() -> Date
+}
+
+/// The system's clock.
+public struct SystemClock: WallClock {
+    /// Creates the system clock.
+    public init() {}
+
+    /// The current instant, as the operating system reports it.
+    public func now() -> Date { Date() }
+}
+
+/// A clock that reports a time you set, for tests and reproducible examples.
+///
+/// ```swift
+/// let clock = ManualClock(Date(timeIntervalSince1970: 1_502_368_496))
+/// clock.advance(by: 60)
+/// ```
+public final class ManualClock: WallClock, @unchecked Sendable {
+    // @unchecked: `current` is only read or written while `lock` is held.
+    private let lock = Lock()
+    private var current: Date
+
+    /// Creates a clock stopped at `date`.
+    public init(_ date: Date) { current = date }
+
+    /// The time the clock was last set to.
+    public func now() -> Date { lock.withLock { current } }
+
+    /// Moves the clock forward (or backward, for a negative interval).
+    public func advance(by seconds: TimeInterval) { lock.withLock { current = current.addingTimeInterval(seconds) } }
+
+    /// Sets the clock to `date`.
+    public func set(_ date: Date) { lock.withLock { current = date } }
+}

@@ -1,0 +1,20 @@
+/// An HTTP request method.
+public struct HTTPMethod: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    /// The method's token as sent on the request line, e.g. `POST`.
+    public let rawValue: String
+
+    /// Creates a method from its token.
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// `GET`
+    public static let get = HTTPMethod(rawValue: "GET")
+    /// `POST`
+    public static let post = HTTPMethod(rawValue: "POST")
+    /// `PUT`
+    public static let put = HTTPMethod(rawValue: "PUT")
+    /// `DELETE`
+    public static let delete = HTTPMethod(rawValue: "DELETE")
+
+    /// The method's token.
+    public var description: String { rawValue }
+}

@@ -1,0 +1,40 @@
+import Foundation
+
+/// An HTTP request as the SDK hands it to a transport.
+///
+/// `description` never shows credentials: credential headers, the query string and the body are redacted.
+public struct HTTPRequest: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// The request method.
+    public var method: HTTPMethod
+    /// The absolute URL, including any query.
+    public var url: URL
+    /// Header fields in the order they will be sent.
+    public var headers: HTTPHeaders
+    /// The body bytes, or nil for none.
+    public var body: Data?
+    /// How long the transport may wait for the whole exchange, or nil for the transport's default.
+    public var timeout: TimeInterval?
+
+    /// Creates a request.
+    public init(method: HTTPMethod, url: URL, headers: HTTPHeaders = [:], body: Data? = nil, timeout: TimeInterval? = nil) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+        self.timeout = timeout
+    }
+
+    /// The method and URL (query redacted), headers (credentials redacted) and body size.
+    public var description: String {
+        var lines = ["\(method) \(Redaction.url(url))"]
+        lines += headers.redactedLines
+        if let body { lines.append("<\(body.count) bytes>") }
+        return lines.joined(separator: "\n")
+    }
+
+    /// Same as ``description``.
+    public var debugDescription: String { description }
+
+    /// A mirror that shows only the redacted description.
+    public var customMirror: Mirror { Mirror(self, children: ["request": description], displayStyle: .struct) }
+}

@@ -1,0 +1,43 @@
+import Foundation
+
+/// An HTTP response as a transport returns it: status, headers and the complete body.
+///
+/// `description` shows the status, the headers (credentials redacted) and the body size, never the body itself,
+/// because response bodies carry tokens and health data.
+public struct HTTPResponse: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// The status code, e.g. 200.
+    public var status: Int
+    /// Header fields in the order received.
+    public var headers: HTTPHeaders
+    /// The body bytes (empty when there were none).
+    public var body: Data
+
+    /// Creates a response.
+    public init(status: Int, headers: HTTPHeaders = [:], body: Data = Data()) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// Whether the status is in the 2xx range.
+    public var isSuccess: Bool { (200..<300).contains(status) }
+
+    /// The media type of `Content-Type` without parameters, lowercased (e.g. `application/json`), or nil.
+    public var mediaType: String? {
+        guard let value = headers["Content-Type"] else { return nil }
+        let type = value.split(separator: ";", maxSplits: 1).first.map(String.init) ?? value
+        let trimmed = type.trimmingCharacters(in: .whitespaces).lowercased()
+        return trimmed.isEmpty ? nil : trimmed
+    }
+
+    /// The status, headers (credentials redacted) and body size.
+    public var description: String {
+        (["HTTP \(status)"] + headers.redactedLines + ["<\(body.count) bytes>"]).joined(separator: "\n")
+    }
+
+    /// Same as ``description``.
+    public var debugDescription: String { description }
+
+    /// A mirror that shows only the redacted description.
+    public var customMirror: Mirror { Mirror(self, children: ["response": description], displayStyle: .struct) }
+}

@@ -1,0 +1,119 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The default transport, on `URLSession`, for Apple platforms and Linux alike.
+///
+/// It never follows redirects: a 3xx comes back as a response, so credentials are never replayed to another host
+/// and protocols that must see the redirect (OAuth) can. Cancelling the calling task cancels the request.
+public final class URLSessionTransport: HTTPTransport, Sendable {
+    /// How the transport is set up.
+    public struct Configuration: Sendable {
+        /// The timeout for requests that do not set their own.
+        public var timeout: TimeInterval
+        /// Whether responses may be served from or stored in `URLCache`. Off by default: token responses must not
+        /// be cached.
+        public var allowsCaching: Bool
+
+        /// Creates a configuration.
+        public init(timeout: TimeInterval = 30, allowsCaching: Bool = false) {
+            self.timeout = timeout
+            self.allowsCaching = allowsCaching
+        }
+    }
+
+    private let session: URLSession
+    private let configuration: Configuration
+
+    /// Creates a transport with its own ephemeral `URLSession` (no cookies, no credential storage).
+    public init(configuration: Configuration = .init()) {
+        self.configuration = configuration
+        let sessionConfiguration = URLSessionConfiguration.ephemeral
+        sessionConfiguration.httpCookieStorage = nil
+        sessionConfiguration.httpShouldSetCookies = false
+        sessionConfiguration.urlCredentialStorage = nil
+        sessionConfiguration.timeoutIntervalForRequest = configuration.timeout
+        if !configuration.allowsCaching {
+            sessionConfiguration.urlCache = nil
+            sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        }
+        session = URLSession(configuration: sessionConfiguration, delegate: RedirectRefusal(), delegateQueue: nil)
+    }
+
+    deinit { session.finishTasksAndInvalidate() }
+
+    /// Sends `request`; see ``HTTPTransport`` for the contract.
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        var urlRequest = URLRequest(url: request.url)
+        urlRequest.httpMethod = request.method.rawValue
+        urlRequest.timeoutInterval = request.timeout ?? configuration.timeout
+        for field in request.headers { urlRequest.addValue(field.value, forHTTPHeaderField: field.name) }
+        urlRequest.httpBody = request.body
+        if !configuration.allowsCaching { urlRequest.cachePolicy = .reloadIgnoringLocalCacheData }
+
+        let taskBox = LockedValue<URLSessionDataTask?>(nil)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponse, any Error>) in
+                let task = session.dataTask(with: urlRequest) { data, response, error in
+                    continuation.resume(with: Self.result(for: request.url, data: data, response: response, error: error))
+                }
+                taskBox.withValue { $0 = task }
+                task.resume()
+                if Task.isCancelled { task.cancel() }
+            }
+        } onCancel: {
+            taskBox.withValue { $0?.cancel() }
+        }
+    }
+
+    private static func result(for url: URL, data: Data?, response: URLResponse?, error: (any Error)?) -> Result<HTTPResponse, any Error> {
+        if let error {
+            if let urlError = error as? URLError, urlError.code == .cancelled { return .failure(CancellationError()) }
+            return .failure(transportError(for: url, error: error))
+        }
+        guard let http = response as? HTTPURLResponse else {
+            return .failure(TransportError(.other, url: url, detail: "the response was not an HTTP response"))
+        }
+        var headers = HTTPHeaders()
+        // Sorted so that the header order of a response does not depend on dictionary iteration.
+        let fields = http.allHeaderFields.compactMap { key, value -> (String, String)? in
+            guard let name = key as? String else { return nil }
+            return (name, "\(value)")
+        }
+        for (name, value) in fields.sorted(by: { $0.0.lowercased() < $1.0.lowercased() }) { headers.add(name, value) }
+        return .success(HTTPResponse(status: http.statusCode, headers: headers, body: data ?? Data()))
+    }
+
+    private static func transportError(for url: URL, error: any Error) -> TransportError {
+        guard let urlError = error as? URLError else {
+            return TransportError(.other, url: url, detail: String(describing: type(of: error)))
+        }
+        let kind: TransportError.Kind
+        switch urlError.code {
+        case .timedOut: kind = .timedOut
+        case .cannotFindHost, .cannotConnectToHost, .dnsLookupFailed, .notConnectedToInternet, .internationalRoamingOff,
+             .dataNotAllowed:
+            kind = .cannotConnect
+        case .networkConnectionLost, .badServerResponse, .cannotParseResponse, .zeroByteResource:
+            kind = .connectionLost
+        case .secureConnectionFailed, .serverCertificateHasBadDate, .serverCertificateUntrusted,
+             .serverCertificateHasUnknownRoot, .serverCertificateNotYetValid, .clientCertificateRejected,
+             .clientCertificateRequired, .appTransportSecurityRequiresSecureConnection:
+            kind = .insecureConnection
+        default: kind = .other
+        }
+        // The URLError's own description embeds the full URL (query included), so only its code is kept.
+        return TransportError(kind, url: url, detail: "URLError code \(urlError.code.rawValue)")
+    }
+}
+
+/// Turns every redirect into a plain response (see ``URLSessionTransport``).
+private final class RedirectRefusal: NSObject, URLSessionTaskDelegate, Sendable {
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+        completionHandler(nil)
+    }
+}

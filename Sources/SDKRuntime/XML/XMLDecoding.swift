@@ -1,0 +1,64 @@
+/// A model that generated code can read from an XML element.
+public protocol XMLDecodable {
+    /// Reads the model from `element`'s attributes, children and text.
+    init(xml element: XMLElementView) throws
+}
+
+/// A model that generated code can write as the content of an XML element.
+public protocol XMLEncodable {
+    /// Writes the model's attributes, then its children or text, into the element the caller has just opened.
+    func writeXML(to writer: inout XMLWriter, context: EncodingContext) throws
+}
+
+/// A model with both XML directions.
+public typealias XMLCodable = XMLDecodable & XMLEncodable
+
+extension XMLElementView {
+    /// The element's text read as `T`.
+    public func scalar<T: WireScalar>(_ type: T.Type = T.self) throws -> T {
+        guard let value = T(wireText: text) else { throw mismatch(T.self, found: text, at: path) }
+        return value
+    }
+
+    /// The element's `value` attribute read as `T` (FHIR's XML spelling of primitives: `<code value="expired"/>`).
+    public func valueAttribute<T: WireScalar>(_ type: T.Type = T.self) throws -> T {
+        try requiredAttribute("value", T.self)
+    }
+
+    /// The attribute `name` read as `T`, or nil when the element does not have it.
+    public func attribute<T: WireScalar>(_ name: String, _ type: T.Type) throws -> T? {
+        guard let text = attribute(name) else { return nil }
+        guard let value = T(wireText: text) else { throw mismatch(T.self, found: text, at: attributePath(name)) }
+        return value
+    }
+
+    /// The attribute `name` read as `T`.
+    public func requiredAttribute<T: WireScalar>(_ name: String, _ type: T.Type) throws -> T {
+        guard let value = try attribute(name, T.self) else {
+            throw ResponseDecodingError(path: attributePath(name), reason: "missing required attribute")
+        }
+        return value
+    }
+
+    /// `value`, or an error saying the required child element `name` is missing.
+    public func required<T>(_ value: T?, _ name: String) throws -> T {
+        guard let value else {
+            let prefix = path.isEmpty ? "" : path + "/"
+            throw ResponseDecodingError(path: prefix + name, reason: "missing required element")
+        }
+        return value
+    }
+
+    /// Succeeds when the element is named `name`; decoders call it on the document element they start from.
+    public func expectName(_ name: String) throws {
+        guard self.name == name else {
+            throw ResponseDecodingError(path: path, reason: "expected element <\(name)>, found <\(self.name)>")
+        }
+    }
+
+    private func attributePath(_ name: String) -> String { path + "@" + name }
+
+    private func mismatch<T: WireScalar>(_ type: T.Type, found: String, at path: String) -> ResponseDecodingError {
+        ResponseDecodingError(path: path, reason: "expected \(T.wireTypeName), found \(ResponseDecodingError.quote(found))")
+    }
+}

@@ -1,0 +1,88 @@
+/// One element of an ``XMLTree``, as generated decoders see it.
+///
+/// A view remembers the element decoding started from (its *base*), so errors name a path relative to it, such as
+/// `response-results/person-info[3]/record@rel-type`.
+public struct XMLElementView {
+    let tree: XMLTree
+    let index: Int
+    let base: Int
+
+    private var node: XMLTree.Node { tree.nodes[index] }
+
+    /// The element's local name (without prefix).
+    public var name: String { node.name }
+
+    /// The element's namespace URI, or nil when it has none.
+    public var namespaceURI: String? { node.namespaceURI }
+
+    /// The character data directly inside the element, unmodified (whitespace is kept).
+    public var text: String { node.text }
+
+    /// The value of the attribute called `name`, or nil.
+    public func attribute(_ name: String) -> String? { node.attributes[name] }
+
+    /// The element's child elements, in document order.
+    public var children: Children { Children(tree: tree, first: Int(node.firstChild), base: base) }
+
+    /// The first child element called `name`, or nil.
+    public func child(_ name: String) -> XMLElementView? {
+        children.first { $0.name == name }
+    }
+
+    /// This element as the base of decoding paths (used when a decoder starts at a nested element).
+    public var asDecodingRoot: XMLElementView { XMLElementView(tree: tree, index: index, base: index) }
+
+    /// The path from the base element to this one, e.g. `response-results/person-info[3]`.
+    ///
+    /// Positions appear for elements that have siblings of the same name, counted from zero like Swift arrays.
+    public var path: String {
+        var components: [String] = []
+        var cursor = index
+        while cursor != base, cursor >= 0 {
+            components.append(component(for: cursor))
+            cursor = Int(tree.nodes[cursor].parent)
+        }
+        return components.reversed().joined(separator: "/")
+    }
+
+    private func component(for index: Int) -> String {
+        let node = tree.nodes[index]
+        guard node.parent >= 0 else { return node.name }
+        var position = 0
+        var count = 0
+        var sibling = Int(tree.nodes[Int(node.parent)].firstChild)
+        while sibling >= 0 {
+            if tree.nodes[sibling].name == node.name {
+                if sibling == index { position = count }
+                count += 1
+            }
+            sibling = Int(tree.nodes[sibling].nextSibling)
+        }
+        return count > 1 ? "\(node.name)[\(position)]" : node.name
+    }
+
+    /// The child elements of one element, in document order.
+    public struct Children: Sequence {
+        let tree: XMLTree
+        let first: Int
+        let base: Int
+
+        /// Iterates over the children.
+        public func makeIterator() -> Iterator { Iterator(tree: tree, cursor: first, base: base) }
+
+        /// Walks the sibling chain.
+        public struct Iterator: IteratorProtocol {
+            let tree: XMLTree
+            var cursor: Int
+            let base: Int
+
+            /// The next child, or nil after the last.
+            public mutating func next() -> XMLElementView? {
+                guard cursor >= 0 else { return nil }
+                let view = XMLElementView(tree: tree, index: cursor, base: base)
+                cursor = Int(tree.nodes[cursor].nextSibling)
+                return view
+            }
+        }
+    }
+}
