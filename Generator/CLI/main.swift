@@ -1,1 +1,76 @@
-print("x")
+import Foundation
+import SDKGenerator
+
+/// `sdkgen`: generates Swift from protocol schemas. Argument parsing only; the work is in SDKGenerator.
+let usage = """
+    sdkgen: generate Swift clients, models and errors from protocol schemas
+
+    Usage: sdkgen [--schemas DIR] [--output DIR] [--test-samples DIR] [--family NAME]... [--check] [--verbose]
+
+    Reads every family directory under the schemas directory (each holds protocol.json, an optional types.json and
+    one JSON file per method) and writes <output>/<Family>/Generated/. Only files whose bytes change are written;
+    generated files whose schema is gone are deleted.
+
+    Options:
+      --schemas DIR       The schemas directory (default: Schemas).
+      --output DIR        The sources root; each family goes to DIR/<Family>/Generated (default: Sources).
+      --test-samples DIR  Also write round-trip tests of every model to DIR/<Family>Tests/Generated.
+      --family NAME       Generate only this family; repeat for several (default: all).
+      --check             Change nothing; exit 1 with a diff when the generated files are not up to date.
+      --verbose           List every file written, deleted or unchanged.
+      --help              Show this help.
+
+    Examples:
+      sdkgen                                   regenerate this repository (what `make generate` runs)
+      sdkgen --check                           fail when Sources/*/Generated is stale
+      sdkgen --schemas MySchemas --output MySources --family Acme
+
+    Exit status: 0 on success, 1 when --check finds stale files, 2 for schema errors or bad arguments.
+    """
+
+struct Arguments {
+    var schemas = "Schemas"
+    var output = "Sources"
+    var testSamples: String?
+    var families: Set<String> = []
+    var check = false
+    var verbose = false
+}
+
+func parse(_ arguments: [String]) -> Arguments? {
+    var result = Arguments()
+    var index = 0
+    func value(_ flag: String) -> String? {
+        index += 1
+        guard index < arguments.count, !arguments[index].hasPrefix("--") else {
+            FileHandle.standardError.write(Data("error: \(flag) needs a value\n\nRun sdkgen --help for usage.\n".utf8))
+            return nil
+        }
+        return arguments[index]
+    }
+    while index < arguments.count {
+        switch arguments[index] {
+        case "--schemas": guard let v = value("--schemas") else { return nil }; result.schemas = v
+        case "--output": guard let v = value("--output") else { return nil }; result.output = v
+        case "--test-samples": guard let v = value("--test-samples") else { return nil }; result.testSamples = v
+        case "--family": guard let v = value("--family") else { return nil }; result.families.insert(v)
+        case "--check": result.check = true
+        case "--verbose": result.verbose = true
+        case "--help", "-h":
+            print(usage)
+            exit(0)
+        default:
+            FileHandle.standardError.write(Data("error: unknown argument '\(arguments[index])'\n\nRun sdkgen --help for usage.\n".utf8))
+            return nil
+        }
+        index += 1
+    }
+    return result
+}
+
+guard let arguments = parse(Array(CommandLine.arguments.dropFirst())) else { exit(2) }
+let status = Command.run(
+    schemas: arguments.schemas, output: arguments.output, testSamples: arguments.testSamples,
+    families: arguments.families.isEmpty ? nil : arguments.families, check: arguments.check, verbose: arguments.verbose
+)
+exit(status)

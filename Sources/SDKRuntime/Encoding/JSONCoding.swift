@@ -167,3 +167,20 @@ extension KeyedEncodingContainer {
         try encode(values.map(\.wireText), forKey: key)
     }
 }
+
+/// A coding key for any string, for generated code that reads a discriminator before choosing a type.
+public struct AnyCodingKey: CodingKey, Sendable, Hashable {
+    /// The key.
+    public let stringValue: String
+    /// Always nil: these keys name object members.
+    public var intValue: Int? { nil }
+
+    /// Creates a key.
+    public init(_ stringValue: String) { self.stringValue = stringValue }
+
+    /// Creates a key.
+    public init?(stringValue: String) { self.stringValue = stringValue }
+
+    /// Never succeeds: these keys name object members.
+    public init?(intValue: Int) { nil }
+}

@@ -128,3 +128,19 @@ public struct XMLWriter: Sendable {
         }
     }
 }
+
+extension XMLWriter {
+    /// Writes `<name …>` with `value`'s content.
+    public mutating func element(_ name: String, writing value: some XMLEncodable, context: EncodingContext) throws {
+        startElement(name)
+        try value.writeXML(to: &self, context: context)
+        endElement()
+    }
+
+    /// Writes `<name value="…" />`, FHIR's XML spelling of a primitive.
+    public mutating func valueElement(_ name: String, value: String) throws {
+        startElement(name)
+        try attribute("value", value)
+        endElement()
+    }
+}

@@ -1,0 +1,117 @@
+/// Emits the public declarations of generated types: structs, open enums, unions and type aliases.
+enum DeclarationEmitter {
+    /// Emits `type`, wrapped in `extension <Parent>` when it is nested, then its nested types.
+    ///
+    /// For an object it prints
+    /// ```swift
+    /// extension GetAuthorizedPeople.Request {
+    ///     /// Which page to return.
+    ///     public struct Parameters: Sendable, Hashable {
+    ///         public let personIDCursor: Foundation.UUID?
+    ///         public init(personIDCursor: Foundation.UUID? = nil) { … }
+    ///     }
+    /// }
+    /// ```
+    static func emit(_ type: IRType, into printer: inout SwiftPrinter) {
+        printer.blank()
+        if let parent = type.parent {
+            printer.block("extension \(parent)") { p in declaration(type, into: &p) }
+        } else {
+            declaration(type, into: &printer)
+        }
+        for nested in type.nestedTypes { emit(nested, into: &printer) }
+    }
+
+    private static func declaration(_ type: IRType, into p: inout SwiftPrinter) {
+        p.doc(type.documentation, remarks: [Emit.remark(type.provenance)])
+        switch type.kind {
+        case .object(let properties): structDeclaration(type, properties: properties, into: &p)
+        case .enumeration(let cases): enumDeclaration(type, cases: cases, into: &p)
+        case .union(let union): unionDeclaration(type, union: union, into: &p)
+        case .alias(let target): p.line("public typealias \(type.name) = \(target.swiftType)")
+        }
+    }
+
+    /// `public struct Name: Sendable, Hashable { let …; init(…) }`
+    private static func structDeclaration(_ type: IRType, properties: [IRProperty], into p: inout SwiftPrinter) {
+        let stored = properties.filter(\.isStored)
+        p.block("public struct \(type.name): Sendable, Hashable") { p in
+            for property in stored {
+                p.doc(property.documentation, remarks: [Emit.remark(property.provenance)])
+                p.line("public let \(Emit.name(property.swiftName)): \(property.swiftType)")
+                p.blank()
+            }
+            let documented = stored.compactMap { property in
+                Emit.summary(property.documentation).map { "  - \(property.swiftName): \($0)" }
+            }
+            p.doc(stored.isEmpty ? "Creates the value; every field is fixed by the schema." : "Creates a value.",
+                  remarks: documented.count == stored.count && !stored.isEmpty ? ["- Parameters:\n" + documented.joined(separator: "\n")] : [])
+            if stored.isEmpty {
+                p.line("public init() {}")
+                return
+            }
+            let parameters = stored.map { property -> String in
+                var parameter = "\(Emit.name(property.swiftName)): \(property.swiftType)"
+                if let value = property.defaultExpression {
+                    parameter += " = \(value)"
+                } else if property.isOptional {
+                    parameter += " = nil"
+                } else if property.isArrayDefaultingToEmpty {
+                    parameter += " = []"
+                }
+                return parameter
+            }
+            p.line("public init(")
+            for (index, parameter) in parameters.enumerated() {
+                p.line("    " + parameter + (index == parameters.count - 1 ? "" : ","))
+            }
+            p.block(")") { p in
+                for property in stored { p.line("self.\(Emit.name(property.swiftName)) = \(Emit.name(property.swiftName))") }
+            }
+        }
+    }
+
+    /// An open enum: one case per known value plus `unknown(String)`, conforming to `OpenEnum`.
+    private static func enumDeclaration(_ type: IRType, cases: [IREnumCase], into p: inout SwiftPrinter) {
+        p.block("public enum \(type.name): SDKRuntime.OpenEnum") { p in
+            for enumCase in cases {
+                p.doc("`\(enumCase.wireValue)`")
+                p.line("case \(Emit.name(enumCase.swiftName))")
+            }
+            p.doc("A value this version of the schema does not list.")
+            p.line("case unknown(Swift.String)")
+            p.blank()
+            p.doc("The case for a wire value; values the schema does not list become ``unknown(_:)``.")
+            p.block("public init(rawValue: Swift.String)") { p in
+                p.switchBlock("rawValue") { p in
+                    for enumCase in cases {
+                        p.line("case \(SwiftLiteral.string(enumCase.wireValue)): self = .\(Emit.name(enumCase.swiftName))")
+                    }
+                    p.line("default: self = .unknown(rawValue)")
+                }
+            }
+            p.blank()
+            p.doc("The wire value.")
+            p.block("public var rawValue: Swift.String") { p in
+                p.switchBlock("self") { p in
+                    for enumCase in cases {
+                        p.line("case .\(Emit.name(enumCase.swiftName)): return \(SwiftLiteral.string(enumCase.wireValue))")
+                    }
+                    p.line("case .unknown(let value): return value")
+                }
+            }
+        }
+    }
+
+    /// An enum with one case per `oneOf` variant.
+    private static func unionDeclaration(_ type: IRType, union: IRUnion, into p: inout SwiftPrinter) {
+        p.block("public enum \(type.name): Sendable, Hashable") { p in
+            for variant in union.variants {
+                if let tag = variant.discriminatorValue {
+                    p.doc("`\(union.discriminator ?? "")` = `\(tag)`")
+                }
+                p.line("case \(Emit.name(variant.caseName))(\(variant.type.swiftType))")
+            }
+        }
+    }
+}

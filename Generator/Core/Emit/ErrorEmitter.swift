@@ -1,0 +1,145 @@
+/// Emits an error format: the error struct and the open enum of its codes.
+enum ErrorEmitter {
+    /// Emits `public struct <Name>: Error` holding the decoded body, with `code`, `message` and `recovery`.
+    ///
+    /// ```swift
+    /// public struct OAuth2Error: Error, Sendable, Hashable, CustomStringConvertible {
+    ///     public let body: OAuth2ErrorBody
+    ///     public let httpStatus: Swift.Int
+    ///     public let operation: Swift.String
+    ///     public var code: OAuth2ErrorCode { OAuth2ErrorCode(rawValue: body.error) }
+    ///     public var message: Swift.String? { body.errorDescription }
+    ///     public var recovery: SDKRuntime.ErrorRecovery { code.recovery }
+    ///     public var description: Swift.String { … }
+    /// }
+    /// ```
+    static func emit(_ error: IRErrorFormat, into p: inout SwiftPrinter) {
+        p.doc(error.documentation, remarks: [Emit.remark(error.provenance)])
+        p.block("public struct \(error.name): Error, Sendable, Hashable, CustomStringConvertible") { p in
+            p.doc("The decoded error body.")
+            p.line("public let body: \(error.body.swiftType)")
+            p.blank()
+            p.doc("The HTTP status of the response that carried it.")
+            p.line("public let httpStatus: Swift.Int")
+            p.blank()
+            p.doc("The method that failed, by its schema name.")
+            p.line("public let operation: Swift.String")
+            p.blank()
+            p.doc("Creates an error.")
+            p.block("public init(body: \(error.body.swiftType), httpStatus: Swift.Int, operation: Swift.String)") { p in
+                p.line("self.body = body")
+                p.line("self.httpStatus = httpStatus")
+                p.line("self.operation = operation")
+            }
+            var codeIsOptional = true
+            if let codeType = error.codeType, let chain = MemberChain.firstPresent(error.codePaths, from: "body") {
+                codeIsOptional = chain.isOptional
+                p.blank()
+                p.doc("The error code.")
+                let expression = chain.isOptional
+                    ? "(\(chain.expression)).map(\(codeType.name).init(rawValue:))"
+                    : "\(codeType.name)(rawValue: \(chain.expression))"
+                p.line("public var code: \(codeType.name)\(chain.isOptional ? "?" : "") { \(expression) }")
+            }
+            p.blank()
+            p.doc("The server's explanation, when it gave one.")
+            if let chain = MemberChain.firstPresent(error.messagePaths, from: "body") {
+                p.line("public var message: Swift.String? { \(chain.expression) }")
+            } else {
+                p.line("public var message: Swift.String? { nil }")
+            }
+            p.blank()
+            p.doc("What a caller should do about the error, from the schema's code table.")
+            if error.codeType != nil, !error.codePaths.isEmpty {
+                p.line("public var recovery: SDKRuntime.ErrorRecovery { \(codeIsOptional ? "code?.recovery ?? .none" : "code.recovery") }")
+            } else {
+                p.line("public var recovery: SDKRuntime.ErrorRecovery { .none }")
+            }
+            p.blank()
+            p.doc("The method, the code and the message; never the body's sensitive fields.")
+            p.block("public var description: Swift.String") { p in
+                if error.codeType != nil, !error.codePaths.isEmpty {
+                    let code = codeIsOptional ? "(code.map { \" \\($0)\" } ?? \"\")" : "\" \\(code)\""
+                    p.line("\"\\(operation) failed: \(error.name)\" + \(code) + (message.map { \": \\($0)\" } ?? \"\") + \" (HTTP \\(httpStatus))\"")
+                } else {
+                    p.line("\"\\(operation) failed: \(error.name)\" + (message.map { \": \\($0)\" } ?? \"\") + \" (HTTP \\(httpStatus))\"")
+                }
+            }
+        }
+        if let codeType = error.codeType {
+            p.blank()
+            codeEnum(codeType, errorName: error.name, into: &p)
+        }
+    }
+
+    /// The open enum of known codes, with each code's documented name and recovery.
+    private static func codeEnum(_ codeType: IRCodeType, errorName: String, into p: inout SwiftPrinter) {
+        let raw = codeType.isInteger ? "Swift.Int" : "Swift.String"
+        p.doc("The codes of ``\(errorName)``; codes the schema does not list become ``unknown(_:)``.", remarks: [Emit.remark(codeType.provenance)])
+        let conformance = codeType.isInteger
+            ? "Sendable, Hashable, RawRepresentable, CustomStringConvertible"
+            : "SDKRuntime.OpenEnum"
+        p.block("public enum \(codeType.name): \(conformance)") { p in
+            for code in codeType.codes {
+                let summary = "`\(literal(code.value))` \(code.name)" + (code.description.map { ": \($0)" } ?? "")
+                p.doc(summary)
+                p.line("case \(Emit.name(code.swiftName))")
+            }
+            p.doc("A code the schema does not list.")
+            p.line("case unknown(\(raw))")
+            p.blank()
+            p.doc("The case for a wire code.")
+            p.block("public init(rawValue: \(raw))") { p in
+                p.switchBlock("rawValue") { p in
+                    for code in codeType.codes { p.line("case \(literal(code.value)): self = .\(Emit.name(code.swiftName))") }
+                    p.line("default: self = .unknown(rawValue)")
+                }
+            }
+            p.blank()
+            p.doc("The wire code.")
+            p.block("public var rawValue: \(raw)") { p in
+                p.switchBlock("self") { p in
+                    for code in codeType.codes { p.line("case .\(Emit.name(code.swiftName)): return \(literal(code.value))") }
+                    p.line("case .unknown(let value): return value")
+                }
+            }
+            p.blank()
+            p.doc("The documented name, e.g. `\(codeType.codes.first?.name ?? "")`, or nil for an unknown code.")
+            p.block("public var name: Swift.String?") { p in
+                p.switchBlock("self") { p in
+                    for code in codeType.codes { p.line("case .\(Emit.name(code.swiftName)): return \(SwiftLiteral.string(code.name))") }
+                    p.line("case .unknown: return nil")
+                }
+            }
+            p.blank()
+            p.doc("What a caller should do about this code.")
+            p.block("public var recovery: SDKRuntime.ErrorRecovery") { p in
+                let groups = Dictionary(grouping: codeType.codes.filter { $0.recovery != "none" }, by: \.recovery)
+                let order = ["retryLater", "refreshCredential", "reauthorize", "reprovision", "discardGrant", "reconfigure", "fixRequest"]
+                if groups.isEmpty {
+                    p.line(".none")
+                    return
+                }
+                p.switchBlock("self") { p in
+                    for recovery in order {
+                        guard let codes = groups[recovery] else { continue }
+                        p.line("case \(codes.map { "." + Emit.name($0.swiftName) }.joined(separator: ", ")): return .\(recovery)")
+                    }
+                    p.line("default: return .none")
+                }
+            }
+            if codeType.isInteger {
+                p.blank()
+                p.doc("The number and documented name, e.g. `65 (AUTHENTICATED_SESSION_TOKEN_EXPIRED)`.")
+                p.line("public var description: Swift.String { \"\\(rawValue) (\\(name ?? \"unknown\"))\" }")
+            }
+        }
+    }
+
+    private static func literal(_ value: ErrorCodeNode.Value) -> String {
+        switch value {
+        case .integer(let number): return String(number)
+        case .string(let text): return SwiftLiteral.string(text)
+        }
+    }
+}

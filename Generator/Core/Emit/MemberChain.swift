@@ -1,0 +1,35 @@
+/// Swift member-access chains for resolved JSON pointers.
+enum MemberChain {
+    /// The expression for `steps` starting at `root`, and whether it is optional.
+    ///
+    /// `[.property(issue), .first, .property(code)]` from `body` becomes `body.issue.first?.code` (optional).
+    static func expression(_ steps: [IRPathStep], from root: String, rootIsOptional: Bool = false) -> (expression: String, isOptional: Bool) {
+        var expression = root
+        var isOptional = rootIsOptional
+        for step in steps {
+            let access = isOptional ? "?." : "."
+            switch step {
+            case .property(let property):
+                expression += access + Emit.name(property.swiftName)
+                if property.isOptional { isOptional = true }
+            case .first:
+                expression += access + "first"
+                isOptional = true
+            }
+        }
+        return (expression, isOptional)
+    }
+
+    /// Several chains tried in order with `??`; optional unless the first is not.
+    static func firstPresent(_ chains: [[IRPathStep]], from root: String) -> (expression: String, isOptional: Bool)? {
+        let parts = chains.map { expression($0, from: root) }
+        guard let first = parts.first else { return nil }
+        if !first.isOptional { return first }
+        var used: [String] = []
+        for part in parts {
+            used.append(part.expression)
+            if !part.isOptional { return (used.joined(separator: " ?? "), false) }
+        }
+        return (used.joined(separator: " ?? "), true)
+    }
+}

@@ -1,0 +1,27 @@
+/// Spellings shared by the emitters.
+enum Emit {
+    /// `- Remark: Generated from Schemas/…json#/pointer`
+    static func remark(_ provenance: Provenance) -> String {
+        "- Remark: Generated from \(provenance.text)"
+    }
+
+    /// The first sentence of a description, for parameter lists.
+    static func summary(_ text: String?) -> String? {
+        guard let text, !text.isEmpty else { return nil }
+        let firstLine = text.split(separator: "\n").first.map(String.init) ?? text
+        if let end = firstLine.range(of: ". ") { return String(firstLine[..<end.lowerBound]) + "." }
+        return firstLine
+    }
+
+    /// A member name with backticks when it is a keyword.
+    static func name(_ name: String) -> String { Naming.escaped(name) }
+
+    /// The expression that gives a scalar's wire text: a string is its own text.
+    static func wireText(_ expression: String, _ type: IRTypeRef) -> String {
+        if case .scalar(.string, _) = type.resolved { return expression }
+        return expression + ".wireText"
+    }
+
+    /// The Swift name of a local variable that collects an element while decoding.
+    static func local(_ property: IRProperty) -> String { "_" + property.swiftName }
+}

@@ -1,0 +1,106 @@
+/// Emits description, debugDescription and mirror conformances that hide sensitive values.
+enum RedactionEmitter {
+    /// Emits the conformances for a type that holds a sensitive value.
+    ///
+    /// For `NewApplicationCreationInfo.Response` it prints
+    /// ```swift
+    /// extension NewApplicationCreationInfo.Response: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    ///     public var description: Swift.String {
+    ///         SDKRuntime.Redaction.describe("NewApplicationCreationInfo.Response", [
+    ///             "appID": Swift.String(describing: appID),
+    ///             "sharedSecret": SDKRuntime.Redaction.placeholder,
+    ///         ])
+    ///     }
+    ///     …
+    /// }
+    /// ```
+    static func emit(_ type: IRType, into p: inout SwiftPrinter) {
+        guard type.holdsSensitive else { return }
+        switch type.kind {
+        case .object(let properties):
+            let stored = properties.filter(\.isStored)
+            p.blank()
+            p.block("extension \(type.qualifiedName): CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable") { p in
+                p.doc("The fields, with sensitive values shown as `<redacted>`.")
+                p.block("public var description: Swift.String") { p in
+                    p.line("SDKRuntime.Redaction.describe(\(SwiftLiteral.string(type.qualifiedName)), [")
+                    for property in stored {
+                        p.line("    \(SwiftLiteral.string(property.swiftName)): \(shown(property)),")
+                    }
+                    p.line("])")
+                }
+                p.blank()
+                p.doc("Same as ``description``.")
+                p.line("public var debugDescription: Swift.String { description }")
+                p.blank()
+                p.doc("A mirror that shows sensitive values as `<redacted>`, for `dump` and debuggers.")
+                p.block("public var customMirror: Mirror") { p in
+                    p.line("Mirror(self, children: [")
+                    for property in stored {
+                        p.line("    \(SwiftLiteral.string(property.swiftName)): \(mirrored(property)),")
+                    }
+                    p.line("], displayStyle: .struct)")
+                }
+            }
+        case .union(let union):
+            p.blank()
+            p.block("extension \(type.qualifiedName): CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable") { p in
+                p.doc("The case, with a sensitive value shown as `<redacted>`.")
+                p.block("public var description: Swift.String") { p in
+                    p.switchBlock("self") { p in
+                        for variant in union.variants {
+                            let prefix = "\(type.qualifiedName).\(variant.caseName)"
+                            if isRedacted(variant.type) {
+                                p.line("case .\(Emit.name(variant.caseName)): return \(SwiftLiteral.string(prefix + "(<redacted>)"))")
+                            } else {
+                                p.line("case .\(Emit.name(variant.caseName))(let value): return \"\(prefix)(\\(value))\"")
+                            }
+                        }
+                    }
+                }
+                p.blank()
+                p.doc("Same as ``description``.")
+                p.line("public var debugDescription: Swift.String { description }")
+                p.blank()
+                p.doc("A mirror that shows a sensitive value as `<redacted>`.")
+                p.block("public var customMirror: Mirror") { p in
+                    p.switchBlock("self") { p in
+                        for variant in union.variants {
+                            let label = SwiftLiteral.string(variant.caseName)
+                            if isRedacted(variant.type) {
+                                p.line("case .\(Emit.name(variant.caseName)): return Mirror(self, children: [\(label): SDKRuntime.Redaction.placeholder], displayStyle: .enum)")
+                            } else {
+                                p.line("case .\(Emit.name(variant.caseName))(let value): return Mirror(self, children: [\(label): value], displayStyle: .enum)")
+                            }
+                        }
+                    }
+                }
+            }
+        case .enumeration, .alias:
+            return
+        }
+    }
+
+    /// Whether the value itself is hidden: a sensitive string, or an array of them.
+    static func isRedacted(_ type: IRTypeRef) -> Bool {
+        if type.isSensitiveScalar { return true }
+        if case .array(let element) = type { return element.isSensitiveScalar }
+        return false
+    }
+
+    private static func shown(_ property: IRProperty) -> String {
+        let name = "self." + Emit.name(property.swiftName)
+        if isRedacted(property.type) {
+            return property.isOptional ? "SDKRuntime.Redaction.hide(\(name))" : "SDKRuntime.Redaction.placeholder"
+        }
+        return property.isOptional ? "SDKRuntime.Redaction.show(\(name))" : "Swift.String(describing: \(name))"
+    }
+
+    private static func mirrored(_ property: IRProperty) -> String {
+        let name = "self." + Emit.name(property.swiftName)
+        if isRedacted(property.type) {
+            return property.isOptional ? "SDKRuntime.Redaction.hide(\(name))" : "SDKRuntime.Redaction.placeholder"
+        }
+        return property.isOptional ? "\(name) as Any" : name
+    }
+}

@@ -1,0 +1,389 @@
+/// Turns parsed JSON into typed schema documents, checking every keyword's spelling and JSON type.
+///
+/// This is the meta-schema (`Schemas/method.schema.json`, `Schemas/protocol.schema.json`) applied in Swift: the
+/// keywords accepted here are exactly the ones the meta-schemas define, which a test keeps in sync.
+struct DocumentDecoder {
+    var diagnostics = Diagnostics()
+
+    /// The keywords a type schema may use.
+    static let schemaKeywords = [
+        "$ref", "type", "format", "description", "properties", "required", "items", "enum", "const", "default",
+        "oneOf", "discriminator", "xml", "sensitive", "bind", "signs", "in", "aliases", "acceptSingle", "x-swift-name",
+    ]
+
+    // MARK: Methods
+
+    mutating func method(_ root: JSONNode, file: SchemaFile) -> MethodDocument? {
+        guard var reader = ObjectReader(root, what: "a method file", diagnostics: &diagnostics) else { return nil }
+        _ = reader.string("$schema", diagnostics: &diagnostics)
+        let name = reader.nonEmptyString("name", required: true, diagnostics: &diagnostics)
+        let description = reader.nonEmptyString("description", required: true, diagnostics: &diagnostics)
+        var binding: MethodBinding?
+        if let node = reader.value("binding") {
+            binding = methodBinding(node)
+        } else {
+            reader.missing("binding", "a method to say how it travels (\"healthvault\" or \"http\")", diagnostics: &diagnostics)
+        }
+        let request = reader.value("request").flatMap { schema($0) }
+        let response = reader.value("response").flatMap { schema($0) }
+        let paging = reader.value("paging").flatMap { pagingNode($0) }
+        let defs = reader.value("$defs").map { definitions($0) } ?? []
+        reader.finish(&diagnostics)
+        guard let name, let description, let binding else { return nil }
+        return MethodDocument(
+            file: file, root: root, name: name, description: description.value, binding: binding,
+            request: request, response: response, paging: paging, defs: defs
+        )
+    }
+
+    private mutating func methodBinding(_ node: JSONNode) -> MethodBinding? {
+        guard var reader = ObjectReader(node, what: "\"binding\"", diagnostics: &diagnostics) else { return nil }
+        let healthvault = reader.value("healthvault")
+        let http = reader.value("http")
+        reader.finish(&diagnostics)
+        switch (healthvault, http) {
+        case (let node?, nil): return healthVaultBinding(node).map(MethodBinding.healthvault)
+        case (nil, let node?): return httpBinding(node).map(MethodBinding.http)
+        case (_?, _?):
+            diagnostics.error("\"binding\" has both \"healthvault\" and \"http\", expected exactly one binding kind", at: node.location, pointer: node.pointer)
+            return nil
+        case (nil, nil):
+            if node.members?.isEmpty == true {
+                diagnostics.error("\"binding\" is empty, expected exactly one binding kind (\"healthvault\" or \"http\")", at: node.location, pointer: node.pointer)
+            }
+            return nil
+        }
+    }
+
+    private mutating func healthVaultBinding(_ node: JSONNode) -> HealthVaultMethodBinding? {
+        guard var reader = ObjectReader(node, what: "the healthvault binding", diagnostics: &diagnostics) else { return nil }
+        let method = reader.nonEmptyString("method", required: true, diagnostics: &diagnostics)
+        let version = reader.integer("version", required: true, minimum: 1, diagnostics: &diagnostics)
+        let auth = reader.choice("auth", HealthVaultAuth.self, required: true, diagnostics: &diagnostics)
+        let namespace = reader.nonEmptyString("responseNamespace", required: true, diagnostics: &diagnostics)
+        let recordScoped = reader.bool("recordScoped", diagnostics: &diagnostics)
+        reader.finish(&diagnostics)
+        guard let method, let version, let auth, let namespace else { return nil }
+        return HealthVaultMethodBinding(
+            location: node.location, pointer: node.pointer, method: method.value, version: version.value, auth: auth,
+            responseNamespace: namespace.value, recordScoped: recordScoped?.value ?? false
+        )
+    }
+
+    private mutating func httpBinding(_ node: JSONNode) -> HTTPMethodBinding? {
+        guard var reader = ObjectReader(node, what: "the http binding", diagnostics: &diagnostics) else { return nil }
+        let method = reader.choice("method", HTTPVerb.self, required: true, diagnostics: &diagnostics)
+        let server = reader.nonEmptyString("server", required: true, diagnostics: &diagnostics)
+        let path = reader.string("path", diagnostics: &diagnostics) ?? Located(value: "", location: node.location, pointer: node.pointer + "/path")
+        let body = reader.choice("body", HTTPBodyKind.self, diagnostics: &diagnostics)
+            ?? Located(value: .none, location: node.location, pointer: node.pointer + "/body")
+        let auth = reader.choice("auth", HTTPAuth.self, required: true, diagnostics: &diagnostics)
+        let response = reader.choice("response", HTTPResponseKind.self, diagnostics: &diagnostics)
+            ?? Located(value: .json, location: node.location, pointer: node.pointer + "/response")
+        let responseRoot = reader.nonEmptyString("responseRoot", diagnostics: &diagnostics)
+        let errors = reader.strings("errors", diagnostics: &diagnostics) ?? []
+        let headers = reader.stringMap("headers", diagnostics: &diagnostics)
+        reader.finish(&diagnostics)
+        guard let method, let server, let auth else { return nil }
+        return HTTPMethodBinding(
+            location: node.location, pointer: node.pointer, method: method, server: server, path: path, body: body,
+            auth: auth, response: response, responseRoot: responseRoot?.value, errors: errors, headers: headers
+        )
+    }
+
+    private mutating func pagingNode(_ node: JSONNode) -> PagingNode? {
+        guard var reader = ObjectReader(node, what: "\"paging\"", diagnostics: &diagnostics) else { return nil }
+        let cursor = reader.string("cursor", required: true, diagnostics: &diagnostics)
+        let items = reader.string("items", required: true, diagnostics: &diagnostics)
+        let itemCursor = reader.string("itemCursor", required: true, diagnostics: &diagnostics)
+        let more = reader.string("more", diagnostics: &diagnostics)
+        reader.finish(&diagnostics)
+        guard let cursor, let items, let itemCursor else { return nil }
+        return PagingNode(location: node.location, cursor: cursor, items: items, itemCursor: itemCursor, more: more)
+    }
+
+    // MARK: Types
+
+    mutating func types(_ root: JSONNode, file: SchemaFile) -> TypesDocument? {
+        guard var reader = ObjectReader(root, what: "types.json", diagnostics: &diagnostics) else { return nil }
+        _ = reader.string("$schema", diagnostics: &diagnostics)
+        _ = reader.string("description", diagnostics: &diagnostics)
+        guard let defsNode = reader.value("$defs") else {
+            reader.missing("$defs", "types.json to define its types in \"$defs\"", diagnostics: &diagnostics)
+            reader.finish(&diagnostics)
+            return nil
+        }
+        let defs = definitions(defsNode)
+        reader.finish(&diagnostics)
+        return TypesDocument(file: file, defs: defs)
+    }
+
+    private mutating func definitions(_ node: JSONNode) -> [NamedSchema] {
+        guard let members = node.members else {
+            diagnostics.error("\"$defs\" is \(ObjectReader.article(node.kindName)), expected an object of named types", at: node.location, pointer: node.pointer)
+            return []
+        }
+        return members.compactMap { member in
+            schema(member.value).map { NamedSchema(name: member.key, keyLocation: member.keyLocation, schema: $0) }
+        }
+    }
+
+    // MARK: Type schemas
+
+    mutating func schema(_ node: JSONNode) -> SchemaNode? {
+        guard var reader = ObjectReader(node, what: "a schema", diagnostics: &diagnostics) else { return nil }
+        let ref = reader.nonEmptyString("$ref", diagnostics: &diagnostics)
+        let type = reader.choice("type", SchemaType.self, diagnostics: &diagnostics)
+        let format = reader.choice("format", SchemaFormat.self, diagnostics: &diagnostics)
+        let description = reader.string("description", diagnostics: &diagnostics)
+        var properties: [PropertyNode] = []
+        let propertiesNode = reader.value("properties")
+        if let propertiesNode {
+            if let members = propertiesNode.members {
+                for member in members {
+                    if let schema = schema(member.value) {
+                        properties.append(PropertyNode(name: member.key, keyLocation: member.keyLocation, schema: schema))
+                    }
+                }
+            } else {
+                diagnostics.error("\"properties\" is \(ObjectReader.article(propertiesNode.kindName)), expected an object of property schemas", at: propertiesNode.location, pointer: propertiesNode.pointer)
+            }
+        }
+        let required = reader.strings("required", diagnostics: &diagnostics) ?? []
+        let items = reader.value("items").flatMap { schema($0) }
+        let enumValues = reader.strings("enum", diagnostics: &diagnostics)
+        if let enumValues, enumValues.isEmpty, let node = node["enum"] {
+            diagnostics.error("\"enum\" is empty, expected at least one value", at: node.location, pointer: node.pointer)
+        }
+        let constValue = reader.string("const", diagnostics: &diagnostics)
+        let defaultValue = reader.value("default")
+        var oneOf: [SchemaNode]?
+        if let oneOfNode = reader.value("oneOf") {
+            if let elements = oneOfNode.elements, elements.count >= 2 {
+                oneOf = elements.compactMap { schema($0) }
+            } else {
+                diagnostics.error("\"oneOf\" is \(oneOfNode.elements.map { "an array of \($0.count)" } ?? ObjectReader.article(oneOfNode.kindName)), expected an array of at least two schemas", at: oneOfNode.location, pointer: oneOfNode.pointer)
+            }
+        }
+        let discriminator = reader.value("discriminator").flatMap { discriminatorNode($0) }
+        let xml = reader.value("xml").flatMap { xmlOptions($0) }
+        let sensitive = reader.bool("sensitive", diagnostics: &diagnostics)
+        let bind = reader.choice("bind", BindName.self, diagnostics: &diagnostics)
+        let signs = reader.nonEmptyString("signs", diagnostics: &diagnostics)
+        let parameterLocation = reader.choice("in", ParameterLocation.self, diagnostics: &diagnostics)
+        let aliases = reader.strings("aliases", diagnostics: &diagnostics)?.map(\.value) ?? []
+        let acceptSingle = reader.bool("acceptSingle", diagnostics: &diagnostics)
+        let swiftName = reader.nonEmptyString("x-swift-name", diagnostics: &diagnostics)
+        if let swiftName, !Naming.isIdentifier(swiftName.value) {
+            diagnostics.error("\"x-swift-name\" is \"\(swiftName.value)\", expected a Swift identifier (letters, digits and _, not starting with a digit)", at: swiftName.location, pointer: swiftName.pointer)
+        }
+        reader.finish(&diagnostics)
+        return SchemaNode(
+            location: node.location, pointer: node.pointer, ref: ref, type: type, format: format,
+            description: description?.value, hasProperties: propertiesNode?.members != nil, properties: properties,
+            required: required, items: items, enumValues: enumValues, constValue: constValue,
+            defaultValue: defaultValue, oneOf: oneOf, discriminator: discriminator, xml: xml, sensitive: sensitive,
+            bind: bind, signs: signs, parameterLocation: parameterLocation, aliases: aliases,
+            acceptSingle: acceptSingle, swiftName: swiftName
+        )
+    }
+
+    private mutating func discriminatorNode(_ node: JSONNode) -> Located<String>? {
+        guard var reader = ObjectReader(node, what: "\"discriminator\"", diagnostics: &diagnostics) else { return nil }
+        let name = reader.nonEmptyString("propertyName", required: true, diagnostics: &diagnostics)
+        reader.finish(&diagnostics)
+        return name
+    }
+
+    private mutating func xmlOptions(_ node: JSONNode) -> XMLOptionsNode? {
+        guard var reader = ObjectReader(node, what: "\"xml\"", diagnostics: &diagnostics) else { return nil }
+        let name = reader.nonEmptyString("name", diagnostics: &diagnostics)
+        let namespace = reader.string("namespace", diagnostics: &diagnostics)
+        let prefix = reader.string("prefix", diagnostics: &diagnostics)
+        let nodeType = reader.choice("nodeType", XMLNodeKind.self, diagnostics: &diagnostics)
+        reader.finish(&diagnostics)
+        return XMLOptionsNode(location: node.location, name: name?.value, namespace: namespace?.value, prefix: prefix?.value, nodeType: nodeType)
+    }
+
+    // MARK: Protocol
+
+    mutating func protocolDocument(_ root: JSONNode, file: SchemaFile) -> ProtocolDocument? {
+        guard var reader = ObjectReader(root, what: "protocol.json", diagnostics: &diagnostics) else { return nil }
+        _ = reader.string("$schema", diagnostics: &diagnostics)
+        let family = reader.nonEmptyString("family", required: true, diagnostics: &diagnostics)
+        let description = reader.nonEmptyString("description", required: true, diagnostics: &diagnostics)
+        var binding: FamilyBinding?
+        if let node = reader.value("binding") {
+            binding = familyBinding(node)
+        } else {
+            reader.missing("binding", "protocol.json to name its binding kind (\"healthvault\" or \"http\")", diagnostics: &diagnostics)
+        }
+        var servers: [ServerNode] = []
+        if let node = reader.value("servers") {
+            servers = serverNodes(node)
+        } else {
+            reader.missing("servers", "protocol.json to name at least one server", diagnostics: &diagnostics)
+        }
+        let errors = reader.value("errors").map { errorFormats($0) } ?? []
+        reader.finish(&diagnostics)
+        guard let family, let description, let binding else { return nil }
+        return ProtocolDocument(file: file, family: family, description: description.value, binding: binding, servers: servers, errors: errors)
+    }
+
+    private mutating func familyBinding(_ node: JSONNode) -> FamilyBinding? {
+        guard var reader = ObjectReader(node, what: "\"binding\"", diagnostics: &diagnostics) else { return nil }
+        let healthvault = reader.value("healthvault")
+        let http = reader.value("http")
+        reader.finish(&diagnostics)
+        if healthvault != nil, http != nil {
+            diagnostics.error("\"binding\" has both \"healthvault\" and \"http\", expected exactly one binding kind", at: node.location, pointer: node.pointer)
+            return nil
+        }
+        if let healthvault, var settings = ObjectReader(healthvault, what: "the healthvault settings", diagnostics: &diagnostics) {
+            let policies = choices("authPolicies", HealthVaultAuth.self, reader: &settings)
+            let statusError = settings.nonEmptyString("statusError", required: true, diagnostics: &diagnostics)
+            let language = settings.string("language", diagnostics: &diagnostics)
+            let country = settings.string("country", diagnostics: &diagnostics)
+            let ttl = settings.integer("messageTTL", minimum: 1, diagnostics: &diagnostics)
+            let version = settings.string("clientVersion", diagnostics: &diagnostics)
+            settings.finish(&diagnostics)
+            guard let statusError else { return nil }
+            return .healthvault(HealthVaultFamilySettings(
+                location: healthvault.location, authPolicies: policies, statusError: statusError,
+                language: language?.value, country: country?.value, messageTTL: ttl?.value, clientVersion: version?.value
+            ))
+        }
+        if let http, var settings = ObjectReader(http, what: "the http settings", diagnostics: &diagnostics) {
+            let policies = choices("authPolicies", HTTPAuth.self, reader: &settings)
+            let apiKeyHeader = settings.nonEmptyString("apiKeyHeader", diagnostics: &diagnostics)
+            let headers = settings.stringMap("headers", diagnostics: &diagnostics)
+            let primitives = settings.choice("xmlPrimitives", XMLPrimitiveStyle.self, diagnostics: &diagnostics)
+            settings.finish(&diagnostics)
+            return .http(HTTPFamilySettings(
+                location: http.location, authPolicies: policies, apiKeyHeader: apiKeyHeader?.value, headers: headers,
+                xmlPrimitives: primitives?.value ?? .text
+            ))
+        }
+        if healthvault == nil, http == nil {
+            diagnostics.error("\"binding\" names no binding kind, expected \"healthvault\" or \"http\"", at: node.location, pointer: node.pointer)
+        }
+        return nil
+    }
+
+    private mutating func choices<E: RawRepresentable & CaseIterable & Sendable>(
+        _ key: String, _ type: E.Type, reader: inout ObjectReader
+    ) -> [E] where E.RawValue == String {
+        guard let values = reader.strings(key, diagnostics: &diagnostics) else {
+            reader.missing(key, "the list of auth policies the family's methods may use", diagnostics: &diagnostics)
+            return []
+        }
+        return values.compactMap { value in
+            guard let choice = E(rawValue: value.value) else {
+                let allowed = E.allCases.map(\.rawValue).joined(separator: ", ")
+                diagnostics.error("\"\(value.value)\" in \"\(key)\" is not an auth policy, expected one of \(allowed)", at: value.location, pointer: value.pointer)
+                return nil
+            }
+            return choice
+        }
+    }
+
+    private mutating func serverNodes(_ node: JSONNode) -> [ServerNode] {
+        guard let members = node.members else {
+            diagnostics.error("\"servers\" is \(ObjectReader.article(node.kindName)), expected an object of named servers", at: node.location, pointer: node.pointer)
+            return []
+        }
+        if members.isEmpty {
+            diagnostics.error("\"servers\" is empty, expected at least one named server", at: node.location, pointer: node.pointer)
+        }
+        return members.compactMap { member in
+            guard var reader = ObjectReader(member.value, what: "the server \"\(member.key)\"", diagnostics: &diagnostics) else { return nil }
+            let description = reader.nonEmptyString("description", required: true, diagnostics: &diagnostics)
+            let defaultURL = reader.nonEmptyString("default", diagnostics: &diagnostics)
+            reader.finish(&diagnostics)
+            if !Naming.isIdentifier(member.key) {
+                diagnostics.error("the server name \"\(member.key)\" is not a Swift identifier, expected letters, digits and _", at: member.keyLocation, pointer: member.value.pointer)
+            }
+            guard let description else { return nil }
+            return ServerNode(name: member.key, keyLocation: member.keyLocation, description: description.value, defaultURL: defaultURL?.value)
+        }
+    }
+
+    private mutating func errorFormats(_ node: JSONNode) -> [ErrorFormatNode] {
+        guard let members = node.members else {
+            diagnostics.error("\"errors\" is \(ObjectReader.article(node.kindName)), expected an object of error formats", at: node.location, pointer: node.pointer)
+            return []
+        }
+        return members.compactMap { member in
+            guard var reader = ObjectReader(member.value, what: "the error format \"\(member.key)\"", diagnostics: &diagnostics) else { return nil }
+            let description = reader.nonEmptyString("description", required: true, diagnostics: &diagnostics)
+            var body: SchemaNode?
+            if let bodyNode = reader.value("body") {
+                body = schema(bodyNode)
+            } else {
+                reader.missing("body", "an error format to name its body type", diagnostics: &diagnostics)
+            }
+            let encodings = reader.strings("encodings", diagnostics: &diagnostics)?.compactMap { value -> String? in
+                guard ["json", "xml"].contains(value.value) else {
+                    diagnostics.error("\"\(value.value)\" in \"encodings\" is not an encoding, expected json or xml", at: value.location, pointer: value.pointer)
+                    return nil
+                }
+                return value.value
+            } ?? ["json"]
+            let root = reader.nonEmptyString("root", diagnostics: &diagnostics)
+            let code = reader.strings("code", diagnostics: &diagnostics) ?? []
+            let message = reader.strings("message", diagnostics: &diagnostics) ?? []
+            let codeType = reader.nonEmptyString("codeType", diagnostics: &diagnostics)
+            let codes = reader.value("codes").map { errorCodes($0) } ?? []
+            reader.finish(&diagnostics)
+            if !Naming.isTypeName(member.key) {
+                diagnostics.error("the error format name \"\(member.key)\" is not a Swift type name, expected UpperCamelCase letters and digits", at: member.keyLocation, pointer: member.value.pointer)
+            }
+            guard let description, let body else { return nil }
+            return ErrorFormatNode(
+                name: member.key, keyLocation: member.keyLocation, pointer: member.value.pointer,
+                description: description.value, body: body, encodings: encodings, root: root?.value, code: code,
+                message: message, codeType: codeType?.value, codes: codes
+            )
+        }
+    }
+
+    private mutating func errorCodes(_ node: JSONNode) -> [ErrorCodeNode] {
+        guard let elements = node.elements else {
+            diagnostics.error("\"codes\" is \(ObjectReader.article(node.kindName)), expected an array of codes", at: node.location, pointer: node.pointer)
+            return []
+        }
+        return elements.compactMap { element in
+            guard var reader = ObjectReader(element, what: "a code", diagnostics: &diagnostics) else { return nil }
+            var value: ErrorCodeNode.Value?
+            if let node = reader.value("value") {
+                switch node.value {
+                case .number(let number, _, true): value = Int(exactly: number).map(ErrorCodeNode.Value.integer)
+                case .string(let text): value = .string(text)
+                default: break
+                }
+                if value == nil {
+                    diagnostics.error("\"value\" is \(ObjectReader.article(node.kindName)), expected an integer or a string", at: node.location, pointer: node.pointer)
+                }
+            } else {
+                reader.missing("value", "a code to have its wire \"value\"", diagnostics: &diagnostics)
+            }
+            let name = reader.nonEmptyString("name", required: true, diagnostics: &diagnostics)
+            let swiftName = reader.nonEmptyString("x-swift-name", diagnostics: &diagnostics)
+            let description = reader.string("description", diagnostics: &diagnostics)
+            let recovery = reader.string("recovery", diagnostics: &diagnostics)
+            reader.finish(&diagnostics)
+            let recoveries = ["none", "retryLater", "refreshCredential", "reauthorize", "reprovision", "discardGrant", "reconfigure", "fixRequest"]
+            if let recovery, !recoveries.contains(recovery.value) {
+                diagnostics.error("\"recovery\" is \"\(recovery.value)\", expected one of \(recoveries.joined(separator: ", "))", at: recovery.location, pointer: recovery.pointer)
+            }
+            if let swiftName, !Naming.isIdentifier(swiftName.value) {
+                diagnostics.error("\"x-swift-name\" is \"\(swiftName.value)\", expected a Swift identifier", at: swiftName.location, pointer: swiftName.pointer)
+            }
+            guard let value, let name else { return nil }
+            return ErrorCodeNode(
+                location: element.location, pointer: element.pointer, value: value, name: name.value,
+                swiftName: swiftName?.value, description: description?.value, recovery: recovery?.value ?? "none"
+            )
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+
+/// What `sdkgen` does once its arguments are parsed: read, generate, then write or check.
+public enum Command {
+    /// Runs the generator and returns the process exit status (0 success, 1 stale output under `check`, 2 errors).
+    ///
+    /// Diagnostics and diffs go to standard error, progress to standard output.
+    public static func run(
+        schemas: String, output: String, testSamples: String?, families: Set<String>?, check: Bool, verbose: Bool
+    ) -> Int32 {
+        do {
+            let files = try SchemaDirectory.read(URL(fileURLWithPath: schemas))
+            let options = GeneratorPipeline.Options(displayRoot: schemas, families: families, testSamples: testSamples != nil)
+            let generated = try GeneratorPipeline.run(files, options: options)
+            for diagnostic in generated.diagnostics { standardError(diagnostic.description) }
+            let writer = OutputWriter(sources: URL(fileURLWithPath: output), tests: URL(fileURLWithPath: testSamples ?? "Tests"))
+            let changes = try writer.plan(generated.files, families: generated.families, testSamples: testSamples != nil)
+            if check {
+                guard !changes.isEmpty else {
+                    print("sdkgen: \(generated.files.count) generated files are up to date")
+                    return 0
+                }
+                for change in changes { standardError(change.diff) }
+                let fix = ["sdkgen", "--schemas", schemas, "--output", output] + (testSamples.map { ["--test-samples", $0] } ?? [])
+                standardError("error: \(changes.count) generated file\(changes.count == 1 ? " is" : "s are") out of date with the schemas.")
+                standardError("run: make generate   (or: swift run \(fix.joined(separator: " ")))")
+                return 1
+            }
+            try writer.apply(changes)
+            if verbose {
+                for change in changes {
+                    switch change {
+                    case .create: print("created \(change.path)")
+                    case .update: print("updated \(change.path)")
+                    case .delete: print("deleted \(change.path)")
+                    }
+                }
+            }
+            let families = generated.families.joined(separator: ", ")
+            print("sdkgen: \(families): \(generated.files.count) files, \(changes.count) changed")
+            return 0
+        } catch let failure as GenerationFailed {
+            standardError(failure.description)
+            return 2
+        } catch {
+            standardError(String(describing: error))
+            return 2
+        }
+    }
+
+    private static func standardError(_ text: String) {
+        FileHandle.standardError.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
+    }
+}

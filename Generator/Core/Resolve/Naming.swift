@@ -1,0 +1,91 @@
+/// Derives Swift names from wire names.
+///
+/// Wire names are split into words at every character that is not a letter or digit and at camel-case humps
+/// (`person-info`, `access_token`, `NoActionRequired`, `AUTHENTICATED_SESSION_TOKEN_EXPIRED`). Words written in
+/// capitals are read as ordinary words, and known acronyms are capitalized as the Swift API guidelines ask
+/// (`app-id` → `appID`, `redirect_uri` → `redirectURI`).
+public enum Naming {
+    /// Words spelled in capitals when they are not the first word of a lowerCamelCase name.
+    public static let acronyms: Set<String> = ["id", "url", "uri", "ttl", "http", "https", "xml", "json", "api", "uuid", "jwt", "ip", "fhir", "hmac"]
+
+    /// Swift keywords that must be escaped with backticks when used as names.
+    public static let keywords: Set<String> = [
+        "associatedtype", "class", "deinit", "enum", "extension", "fileprivate", "func", "import", "init", "inout",
+        "internal", "let", "open", "operator", "private", "precedencegroup", "protocol", "public", "rethrows",
+        "static", "struct", "subscript", "typealias", "var", "break", "case", "catch", "continue", "default", "defer",
+        "do", "else", "fallthrough", "for", "guard", "if", "in", "repeat", "return", "throw", "switch", "where",
+        "while", "Any", "as", "await", "false", "is", "nil", "self", "Self", "super", "throws", "true", "try",
+    ]
+
+    /// The words of a wire name.
+    public static func words(_ name: String) -> [String] {
+        var words: [String] = []
+        var current: [Character] = []
+        let characters = Array(name)
+        func flush() {
+            if !current.isEmpty { words.append(String(current)) }
+            current.removeAll()
+        }
+        for (index, character) in characters.enumerated() {
+            guard character.isASCII, character.isLetter || character.isNumber else {
+                flush()
+                continue
+            }
+            if let last = current.last, character.isUppercase {
+                let nextIsLower = index + 1 < characters.count && characters[index + 1].isLowercase
+                // A hump starts a word: "appId" → app|Id; "XMLHttp" → XML|Http; "HMACSHA256" stays whole.
+                if last.isLowercase || last.isNumber && current.contains(where: \.isLowercase) || last.isUppercase && nextIsLower {
+                    flush()
+                }
+            }
+            current.append(character)
+        }
+        flush()
+        return words
+    }
+
+    /// A lowerCamelCase name: `person-info` → `personInfo`, `app-id` → `appID`, `` → `unspecified`.
+    public static func lowerCamel(_ name: String) -> String {
+        let parts = words(name)
+        guard let first = parts.first else { return "unspecified" }
+        let head = first.lowercased()
+        let tail = parts.dropFirst().map(capitalize).joined()
+        return safeStart(head + tail)
+    }
+
+    /// An UpperCamelCase name: `response-results` → `ResponseResults`, `hmacSig` → `HMACSig`.
+    public static func upperCamel(_ name: String) -> String {
+        let parts = words(name)
+        guard !parts.isEmpty else { return "Unspecified" }
+        return safeStart(parts.map(capitalize).joined())
+    }
+
+    /// `name` with backticks when it is a Swift keyword.
+    public static func escaped(_ name: String) -> String {
+        keywords.contains(name) ? "`\(name)`" : name
+    }
+
+    /// Whether `text` is a valid Swift identifier (ASCII).
+    public static func isIdentifier(_ text: String) -> Bool {
+        guard let first = text.first, first.isASCII, first.isLetter || first == "_" else { return false }
+        return text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
+    }
+
+    /// Whether `text` is an UpperCamelCase Swift type name.
+    public static func isTypeName(_ text: String) -> Bool {
+        isIdentifier(text) && text.first?.isUppercase == true
+    }
+
+    private static func capitalize(_ word: String) -> String {
+        let lower = word.lowercased()
+        if acronyms.contains(lower) { return lower.uppercased() }
+        // Words written in capitals are ordinary words ("INVALID" → "Invalid").
+        let base = word == word.uppercased() ? lower : word
+        return base.prefix(1).uppercased() + base.dropFirst()
+    }
+
+    private static func safeStart(_ name: String) -> String {
+        guard let first = name.first else { return "_" }
+        return first.isNumber ? "_" + name : name
+    }
+}

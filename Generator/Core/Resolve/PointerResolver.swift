@@ -1,0 +1,53 @@
+import Foundation
+
+/// Follows a JSON pointer (`/response-results/person-info`) through resolved types to a chain of Swift members.
+struct PointerResolver {
+    var diagnostics = Diagnostics()
+
+    /// The steps from `type` to the value `pointer` names, or nil (with a diagnostic) when it names nothing.
+    ///
+    /// - Parameter allowFirst: whether `/0` may select an array's first element (error code pointers).
+    mutating func resolve(_ pointer: Located<String>, from type: IRType, allowFirst: Bool) -> [IRPathStep]? {
+        guard pointer.value.hasPrefix("/") else {
+            diagnostics.error("the pointer \"\(pointer.value)\" does not start with \"/\", expected a JSON pointer", at: pointer.location, pointer: pointer.pointer)
+            return nil
+        }
+        let tokens = pointer.value.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map {
+            $0.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+        }
+        var steps: [IRPathStep] = []
+        var current = IRTypeRef.named(type)
+        var walked = ""
+        for token in tokens {
+            switch current.resolved {
+            case .array(let element) where allowFirst && token == "0":
+                steps.append(.first)
+                current = element
+            case .named(let owner):
+                guard case .object(let properties) = owner.kind,
+                      let property = properties.first(where: { $0.wireName == token && $0.isStored })
+                else {
+                    let known = owner.storedProperties.map { "\"\($0.wireName)\"" }.joined(separator: ", ")
+                    diagnostics.error("the pointer \"\(pointer.value)\" names \"\(token)\", which \(owner.name) does not have, expected one of \(known.isEmpty ? "no fields" : known)", at: pointer.location, pointer: pointer.pointer)
+                    return nil
+                }
+                steps.append(.property(property))
+                current = property.type
+            default:
+                diagnostics.error("the pointer \"\(pointer.value)\" continues past \(walked.isEmpty ? "the start" : walked) with \"\(token)\", expected it to stop at a \(allowFirst ? "value (or use /0 for an array's first element)" : "value")", at: pointer.location, pointer: pointer.pointer)
+                return nil
+            }
+            walked += "/" + token
+        }
+        return steps
+    }
+
+    /// A phrase for what a path ends at, for diagnostics.
+    func describeEnd(_ path: [IRPathStep]) -> String {
+        switch path.last {
+        case .property(let property)?: return "\"\(property.wireName)\" (\(property.swiftType))"
+        case .first?: return "an array element"
+        case nil: return "the whole document"
+        }
+    }
+}

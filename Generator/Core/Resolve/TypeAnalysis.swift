@@ -1,0 +1,305 @@
+/// Whole-family passes over resolved types: fixed objects, defaults, recursion, XML shape, codecs and sensitivity.
+struct TypeAnalysis {
+    let family: IRFamily
+    var diagnostics = Diagnostics()
+    /// Every type of the family, nested ones included, in a stable order.
+    let allTypes: [IRType]
+
+    init(family: IRFamily) {
+        self.family = family
+        var collected: [IRType] = []
+        var seen = Set<ObjectIdentifier>()
+        func visit(_ type: IRType) {
+            guard seen.insert(ObjectIdentifier(type)).inserted else { return }
+            collected.append(type)
+            type.nestedTypes.forEach(visit)
+        }
+        family.types.forEach(visit)
+        family.methods.flatMap(\.namespaceTypes).forEach(visit)
+        allTypes = collected
+    }
+
+    // MARK: Fixed objects
+
+    /// Marks properties whose type is an object without stored fields as `.fixed`, until nothing changes.
+    func resolveFixedProperties() {
+        var changed = true
+        while changed {
+            changed = false
+            for type in allTypes {
+                guard case .object(var properties) = type.kind else { continue }
+                for index in properties.indices {
+                    guard case .stored = properties[index].storage, case .named(let target) = properties[index].type.resolved,
+                          target.isFixed, target !== type
+                    else { continue }
+                    properties[index].storage = .fixed
+                    properties[index].isOptional = false
+                    changed = true
+                }
+                type.kind = .object(properties)
+            }
+        }
+    }
+
+    // MARK: Recursion
+
+    /// Reports types that contain themselves other than through an array (a struct cannot).
+    mutating func checkRecursion() {
+        var state: [ObjectIdentifier: Int] = [:]  // 1 visiting, 2 done
+        var reported = Set<ObjectIdentifier>()
+        func children(_ type: IRType) -> [IRType] {
+            switch type.kind {
+            case .object(let properties): return properties.compactMap { property in
+                if case .named(let target) = property.type { return target }
+                return nil
+            }
+            case .union(let union): return union.variants.compactMap { variant in
+                if case .named(let target) = variant.type { return target }
+                return nil
+            }
+            case .alias(.named(let target)): return [target]
+            default: return []
+            }
+        }
+        func visit(_ type: IRType, path: [IRType]) {
+            let id = ObjectIdentifier(type)
+            if state[id] == 2 { return }
+            if state[id] == 1 {
+                if reported.insert(id).inserted {
+                    let cycle = (path.drop { $0 !== type } + [type]).map(\.name).joined(separator: " → ")
+                    diagnostics.error("the type \(type.name) contains itself (\(cycle)) other than through an array, expected recursion only through arrays", at: type.sourceLocation, pointer: type.provenance.pointer)
+                }
+                return
+            }
+            state[id] = 1
+            for child in children(type) { visit(child, path: path + [type]) }
+            state[id] = 2
+        }
+        allTypes.forEach { visit($0, path: []) }
+    }
+
+    // MARK: Defaults
+
+    /// Turns each `default` into a Swift expression, reporting defaults that do not fit their type.
+    mutating func resolveDefaults() {
+        for type in allTypes {
+            guard case .object(var properties) = type.kind else { continue }
+            for index in properties.indices {
+                guard let node = properties[index].defaultNode else { continue }
+                if !properties[index].isStored {
+                    diagnostics.error("\"default\" on a constant or bound property, expected defaults only on fields of the model", at: node.location, pointer: node.pointer)
+                    continue
+                }
+                properties[index].defaultExpression = expression(node, for: properties[index].type)
+            }
+            type.kind = .object(properties)
+        }
+    }
+
+    private mutating func expression(_ node: JSONNode, for type: IRTypeRef) -> String? {
+        func mismatch(_ expected: String) -> String? {
+            diagnostics.error("\"default\" is \(ObjectReader.article(node.kindName)), expected \(expected)", at: node.location, pointer: node.pointer)
+            return nil
+        }
+        switch type.resolved {
+        case .scalar(.string, _):
+            guard let text = node.stringValue else { return mismatch("a string") }
+            return SwiftLiteral.string(text)
+        case .scalar(.int, _), .scalar(.int64, _):
+            guard case .number(_, let literal, true) = node.value else { return mismatch("an integer") }
+            return literal
+        case .scalar(.double, _):
+            guard case .number(_, let literal, _) = node.value else { return mismatch("a number") }
+            return literal
+        case .scalar(.bool, _):
+            guard case .bool(let flag) = node.value else { return mismatch("a boolean") }
+            return flag ? "true" : "false"
+        case .scalar(let scalar, _):
+            diagnostics.error("\"default\" on a \(String(describing: scalar)) value, expected defaults only for strings, numbers, booleans, enums, arrays and objects", at: node.location, pointer: node.pointer)
+            return nil
+        case .array(let element):
+            guard let elements = node.elements else { return mismatch("an array") }
+            let parts = elements.compactMap { expression($0, for: element) }
+            guard parts.count == elements.count else { return nil }
+            return "[" + parts.joined(separator: ", ") + "]"
+        case .named(let named):
+            switch named.kind {
+            case .enumeration(let cases):
+                guard let text = node.stringValue else { return mismatch("one of the enum's values") }
+                guard let match = cases.first(where: { $0.wireValue == text }) else {
+                    return mismatch("one of \(cases.map { "\"\($0.wireValue)\"" }.joined(separator: ", "))")
+                }
+                return "." + Naming.escaped(match.swiftName)
+            case .object:
+                guard let members = node.members else { return mismatch("an object") }
+                var arguments: [String] = []
+                let stored = named.storedProperties
+                for member in members where !stored.contains(where: { $0.wireName == member.key }) {
+                    diagnostics.error("\"default\" sets \"\(member.key)\", which \(named.name) does not have as a field", at: member.keyLocation, pointer: member.value.pointer)
+                    return nil
+                }
+                for property in stored {
+                    if let member = members.first(where: { $0.key == property.wireName }) {
+                        guard let value = expression(member.value, for: property.type) else { return nil }
+                        arguments.append("\(property.swiftName): \(value)")
+                    } else if !(property.isOptional || property.isArrayDefaultingToEmpty || property.defaultNode != nil) {
+                        diagnostics.error("\"default\" omits \"\(property.wireName)\", which \(named.name) requires", at: node.location, pointer: node.pointer)
+                        return nil
+                    }
+                }
+                return ".init(" + arguments.joined(separator: ", ") + ")"
+            case .union, .alias:
+                diagnostics.error("\"default\" on \(named.name), expected defaults only for strings, numbers, booleans, enums, arrays and objects", at: node.location, pointer: node.pointer)
+                return nil
+            }
+        }
+    }
+
+    // MARK: XML shape
+
+    /// Checks text and attribute properties against the shape XML can express.
+    mutating func checkXMLShapes() {
+        for type in allTypes {
+            let properties = type.properties
+            for property in properties where [.attribute, .text].contains(property.xmlKind) && !property.type.isScalarLike {
+                let kind = property.xmlKind.rawValue
+                diagnostics.error("\"nodeType\": \"\(kind)\" on \"\(property.wireName)\", which is \(TypeResolver.describe(property.type)), expected \(kind)s to hold a single scalar value", at: property.sourceLocation, pointer: property.provenance.pointer + "/xml/nodeType")
+            }
+            for property in properties where property.isStored && property.xmlKind == .none && !property.isArray && !property.isOptional && property.defaultExpression == nil {
+                diagnostics.error("the required property \"\(property.wireName)\" has \"nodeType\": \"none\", so XML could never supply it, expected it optional or with a default", at: property.sourceLocation, pointer: property.provenance.pointer + "/xml/nodeType")
+            }
+            var elementNames: [String: String] = [:]
+            for property in properties where property.xmlKind != .text && !(property.xmlKind == .none && !property.isArray) {
+                let key = (property.xmlKind == .attribute ? "@" : "") + property.xmlName
+                if let other = elementNames[key] {
+                    diagnostics.error("the properties \"\(other)\" and \"\(property.wireName)\" both use the XML name \"\(property.xmlName)\", expected distinct names", at: property.sourceLocation, pointer: property.provenance.pointer)
+                }
+                elementNames[key] = property.wireName
+            }
+            let texts = properties.filter { $0.xmlKind == .text }
+            if texts.count > 1 {
+                diagnostics.error("\(type.name) has \(texts.count) text properties (\(texts.map { "\"\($0.wireName)\"" }.joined(separator: ", "))), expected at most one", at: texts[1].sourceLocation, pointer: texts[1].provenance.pointer)
+            }
+            if let text = texts.first, let element = properties.first(where: { [.element].contains($0.xmlKind) || ($0.xmlKind == .none && $0.isArray) }) {
+                diagnostics.error("\(type.name) has the text property \"\(text.wireName)\" and the element \"\(element.wireName)\", expected text only beside attributes", at: text.sourceLocation, pointer: text.provenance.pointer)
+            }
+        }
+    }
+
+    // MARK: Codecs
+
+    /// Decides which codecs each type needs from how methods and error formats use it.
+    func markUsage() {
+        var xmlRoots: [IRTypeRef] = []
+        var jsonRoots: [IRTypeRef] = []
+        switch family.binding {
+        case .healthvault:
+            for method in family.methods {
+                xmlRoots += [method.request, method.response].compactMap { $0 }.map { .named($0) }
+            }
+        case .http:
+            jsonRoots = allTypes.map { .named($0) }
+            for method in family.methods {
+                guard case .http(let binding) = method.binding else { continue }
+                if [.xml, .jsonOrXml].contains(binding.response), let response = method.response { xmlRoots.append(.named(response)) }
+                if binding.response == .xml, let response = method.response { jsonRoots.removeAll { $0.namedType === response } }
+                if let request = method.request.flatMap({ IRTypeRef.named($0).namedType }) {
+                    request.needsHTTPFields = true
+                    if case .union(let union) = request.kind {
+                        union.variants.compactMap(\.type.namedType).forEach { $0.needsHTTPFields = true }
+                    }
+                }
+            }
+        }
+        for error in family.errors {
+            if error.xml { xmlRoots.append(error.body) }
+            if error.json { jsonRoots.append(error.body) }
+        }
+        for type in reachable(from: xmlRoots) { type.needsXML = true }
+        for type in reachable(from: jsonRoots) { type.needsJSON = true }
+    }
+
+    /// Marks every type that holds a sensitive value, directly or through other types.
+    func markSensitivity() {
+        var changed = true
+        while changed {
+            changed = false
+            for type in allTypes where !type.holdsSensitive {
+                let references: [IRTypeRef]
+                switch type.kind {
+                case .object(let properties): references = properties.filter(\.isStored).map(\.type)
+                case .union(let union): references = union.variants.map(\.type)
+                case .alias(let target): references = [target]
+                case .enumeration: references = []
+                }
+                if references.contains(where: Self.carriesSensitive) {
+                    type.holdsSensitive = true
+                    changed = true
+                }
+            }
+        }
+    }
+
+    private static func carriesSensitive(_ reference: IRTypeRef) -> Bool {
+        switch reference {
+        case .scalar(_, let sensitive): return sensitive
+        case .named(let type): return type.holdsSensitive
+        case .array(let element): return carriesSensitive(element)
+        }
+    }
+
+    private func reachable(from roots: [IRTypeRef]) -> [IRType] {
+        var result: [IRType] = []
+        var seen = Set<ObjectIdentifier>()
+        func visit(_ reference: IRTypeRef) {
+            switch reference {
+            case .scalar: return
+            case .array(let element): visit(element)
+            case .named(let type):
+                guard seen.insert(ObjectIdentifier(type)).inserted else { return }
+                result.append(type)
+                switch type.kind {
+                case .object(let properties): properties.forEach { visit($0.type) }
+                case .union(let union): union.variants.forEach { visit($0.type) }
+                case .alias(let target): visit(target)
+                case .enumeration: break
+                }
+            }
+        }
+        roots.forEach(visit)
+        return result
+    }
+}
+
+extension IRProperty {
+    /// Whether the property's type is an array.
+    var isArray: Bool {
+        if case .array = type { return true }
+        return false
+    }
+}
+
+/// Swift literal spelling.
+enum SwiftLiteral {
+    /// A string literal with quotes and escapes, e.g. `"a\"b"`.
+    static func string(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case "\0": result += "\\0"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F {
+                    result += "\\u{\(String(scalar.value, radix: 16))}"
+                } else {
+                    result.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return result + "\""
+    }
+}

@@ -1,0 +1,393 @@
+/// Where a schema is being resolved: which file, which local `$defs`, and what a request there may bind.
+struct ResolutionScope {
+    /// The file the schema is in.
+    var file: SchemaFile
+    /// The local `#/$defs/…` types of that file.
+    var localTypes: [String: IRType]
+    /// Context values a `bind` may name here.
+    var allowedBinds: Set<BindName>
+    /// Whether an element here may sign a sibling (the auth policy has a signer).
+    var canSign: Bool
+    /// Whether properties here are top-level fields of an http request (so `in` is allowed).
+    var isHTTPRequestRoot: Bool
+    /// Why `bind` is not allowed, for the diagnostic.
+    var bindRestriction: String
+}
+
+/// Resolves type schemas into ``IRType``s and ``IRTypeRef``s, reporting type-level problems.
+struct TypeResolver {
+    var diagnostics: Diagnostics
+    /// `types.json` types by key.
+    var familyTypes: [String: IRType] = [:]
+    /// The family's `types.json`, for diagnostics about references to it.
+    var typesFile: SchemaFile?
+    /// Nodes waiting for their kind, by type identity.
+    private var schemasOfTypes: [ObjectIdentifier: (SchemaNode, ResolutionScope)] = [:]
+
+    init(diagnostics: Diagnostics) {
+        self.diagnostics = diagnostics
+    }
+
+    /// Declares a named type (from `$defs`) so references can find it before its body is resolved.
+    mutating func declare(_ named: NamedSchema, parent: String?, scope: ResolutionScope) -> IRType? {
+        let name = named.schema.swiftName?.value ?? named.name
+        guard Naming.isTypeName(name) else {
+            diagnostics.error("the type name \"\(name)\" is not an UpperCamelCase Swift identifier, expected letters and digits starting with a capital (or give \"x-swift-name\")", at: named.keyLocation, pointer: named.schema.pointer)
+            return nil
+        }
+        let type = IRType(
+            name: name, parent: parent, kind: .object([]), documentation: named.schema.description,
+            provenance: Provenance(file: scope.file.displayPath, pointer: named.schema.pointer), location: named.keyLocation
+        )
+        schemasOfTypes[ObjectIdentifier(type)] = (named.schema, scope)
+        return type
+    }
+
+    /// Resolves the body of a declared named type, in `scope` when given (else the scope it was declared in).
+    mutating func define(_ type: IRType, scope override: ResolutionScope? = nil) {
+        guard let (schema, scope) = schemasOfTypes.removeValue(forKey: ObjectIdentifier(type)) else { return }
+        fill(type, from: schema, scope: override ?? scope)
+    }
+
+    /// Creates and fills a type for an inline schema (a method's Request or Response, or a nested property type).
+    mutating func inlineType(named name: String, parent: String?, schema: SchemaNode, scope: ResolutionScope) -> IRType {
+        let type = IRType(
+            name: name, parent: parent, kind: .object([]), documentation: schema.description,
+            provenance: Provenance(file: scope.file.displayPath, pointer: schema.pointer), location: schema.location
+        )
+        fill(type, from: schema, scope: scope)
+        return type
+    }
+
+    // MARK: - Type bodies
+
+    private mutating func fill(_ type: IRType, from schema: SchemaNode, scope: ResolutionScope) {
+        if let ref = schema.ref {
+            checkOnlyReferenceKeywords(schema, allowed: ["description", "x-swift-name"])
+            if let target = reference(ref, scope: scope) { type.kind = .alias(.named(target)) }
+            return
+        }
+        if let variants = schema.oneOf {
+            type.kind = .union(union(variants, discriminator: schema.discriminator, owner: type, scope: scope))
+            return
+        }
+        if let discriminator = schema.discriminator {
+            diagnostics.error("\"discriminator\" without \"oneOf\", expected it only beside \"oneOf\"", at: discriminator.location, pointer: discriminator.pointer)
+        }
+        if let values = schema.enumValues {
+            if let declared = schema.type, declared.value != .string {
+                diagnostics.error("\"enum\" on a schema of type \(declared.value.rawValue), expected enums of strings only", at: declared.location, pointer: declared.pointer)
+            }
+            type.kind = .enumeration(enumCases(values, schema: schema))
+            return
+        }
+        guard let declared = schema.type else {
+            diagnostics.error("the schema has no \"type\", expected \"type\", \"$ref\", \"oneOf\", \"enum\" or \"const\"", at: schema.location, pointer: schema.pointer)
+            return
+        }
+        switch declared.value {
+        case .object:
+            type.kind = .object(objectProperties(schema, owner: type, scope: scope))
+            type.xmlNamespace = schema.xml?.namespace
+            type.xmlPrefix = schema.xml?.prefix
+        default:
+            if let target = typeRef(schema, nameHint: type.name, owner: type, scope: scope) { type.kind = .alias(target) }
+        }
+    }
+
+    private mutating func enumCases(_ values: [Located<String>], schema: SchemaNode) -> [IREnumCase] {
+        var seen: [String: String] = [:]
+        return values.compactMap { value in
+            let swiftName = Naming.lowerCamel(value.value)
+            if swiftName == "unknown" {
+                diagnostics.error("the enum value \"\(value.value)\" becomes the case 'unknown', which is reserved for values the enum does not list", at: value.location, pointer: value.pointer)
+                return nil
+            }
+            if let other = seen[swiftName] {
+                diagnostics.error("the enum values \"\(other)\" and \"\(value.value)\" both become the Swift case '\(swiftName)', expected distinct Swift names", at: value.location, pointer: value.pointer)
+                return nil
+            }
+            seen[swiftName] = value.value
+            return IREnumCase(wireValue: value.value, swiftName: swiftName)
+        }
+    }
+
+    private mutating func union(_ variants: [SchemaNode], discriminator: Located<String>?, owner: IRType, scope: ResolutionScope) -> IRUnion {
+        var result = IRUnion(discriminator: discriminator?.value, variants: [])
+        var caseNames: [String: SourceLocation] = [:]
+        for (index, variant) in variants.enumerated() {
+            guard let ref = typeRef(variant, nameHint: "\(owner.name)Option\(index + 1)", owner: owner, scope: scope) else { continue }
+            var caseName: String
+            var discriminatorValue: String?
+            if let discriminator {
+                guard let object = ref.namedType, case .object(let properties) = object.kind else {
+                    diagnostics.error("a variant of a discriminated \"oneOf\" is not an object, expected objects that carry \"\(discriminator.value)\"", at: variant.location, pointer: variant.pointer)
+                    continue
+                }
+                guard let tag = properties.first(where: { $0.wireName == discriminator.value }), case .constant(let value) = tag.storage else {
+                    diagnostics.error("the variant \(object.name) has no constant \"\(discriminator.value)\", expected every variant to declare the discriminator with \"const\"", at: variant.location, pointer: variant.pointer)
+                    continue
+                }
+                discriminatorValue = value
+                caseName = Naming.lowerCamel(value)
+            } else {
+                switch ref.resolved {
+                case .scalar(let scalar, _): caseName = Naming.lowerCamel(String(describing: scalar))
+                case .named(let type): caseName = Naming.lowerCamel(type.name)
+                case .array: caseName = "array\(index + 1)"
+                }
+            }
+            if caseNames[caseName] != nil {
+                diagnostics.error("two variants of \"oneOf\" become the Swift case '\(caseName)', expected distinct variants", at: variant.location, pointer: variant.pointer)
+                continue
+            }
+            caseNames[caseName] = variant.location
+            result.variants.append(IRVariant(caseName: caseName, type: ref, discriminatorValue: discriminatorValue))
+        }
+        return result
+    }
+
+    // MARK: - Properties
+
+    private mutating func objectProperties(_ schema: SchemaNode, owner: IRType, scope: ResolutionScope) -> [IRProperty] {
+        let names = Set(schema.properties.map(\.name))
+        for required in schema.required where !names.contains(required.value) {
+            diagnostics.error("\"required\" lists \"\(required.value)\", which is not in \"properties\"", at: required.location, pointer: required.pointer)
+        }
+        let required = Set(schema.required.map(\.value))
+        var swiftNames: [String: String] = [:]
+        var result: [IRProperty] = []
+        for node in schema.properties {
+            guard let property = property(node, isRequired: required.contains(node.name), owner: owner, scope: scope) else { continue }
+            if let other = swiftNames[property.swiftName] {
+                diagnostics.error("the properties \"\(other)\" and \"\(node.name)\" both become the Swift name '\(property.swiftName)', expected distinct names (set \"x-swift-name\")", at: node.keyLocation, pointer: node.schema.pointer)
+                continue
+            }
+            if ["description", "debugDescription", "customMirror", "hashValue"].contains(property.swiftName) {
+                diagnostics.error("the property \"\(node.name)\" becomes the Swift name '\(property.swiftName)', which generated conformances use, expected another name (set \"x-swift-name\")", at: node.keyLocation, pointer: node.schema.pointer)
+                continue
+            }
+            swiftNames[property.swiftName] = node.name
+            result.append(property)
+        }
+        checkSignatures(result, schema: schema, scope: scope)
+        return result
+    }
+
+    private mutating func property(_ node: PropertyNode, isRequired: Bool, owner: IRType, scope: ResolutionScope) -> IRProperty? {
+        let schema = node.schema
+        let swiftName = schema.swiftName?.value ?? Naming.lowerCamel(node.name)
+        var storage = IRStorage.stored
+        var type: IRTypeRef
+        if let constant = schema.constValue {
+            if let declared = schema.type, declared.value != .string {
+                diagnostics.error("\"const\" on a schema of type \(declared.value.rawValue), expected string constants only", at: declared.location, pointer: declared.pointer)
+            }
+            storage = .constant(constant.value)
+            type = .scalar(.string, sensitive: false)
+        } else if let bind = schema.bind {
+            if let declared = schema.type, declared.value != .string {
+                diagnostics.error("\"bind\" on a schema of type \(declared.value.rawValue), expected a string", at: declared.location, pointer: declared.pointer)
+            }
+            if !scope.allowedBinds.contains(bind.value) {
+                diagnostics.error("\"bind\": \"\(bind.value.rawValue)\" is not provided here, expected \(scope.bindRestriction)", at: bind.location, pointer: bind.pointer)
+            }
+            storage = .bound(bind.value)
+            type = .scalar(.string, sensitive: false)
+        } else {
+            var propertyScope = scope
+            propertyScope.isHTTPRequestRoot = false
+            if schema.signs != nil { propertyScope.allowedBinds.insert(.signature) }
+            guard let resolved = typeRef(schema, nameHint: Naming.upperCamel(node.name), owner: owner, scope: propertyScope) else { return nil }
+            type = resolved
+        }
+        if let sensitive = schema.sensitive, sensitive.value, !(type.isSensitiveScalar) {
+            let found = storage.isStoredValue ? describe(type) : "a constant or bound value"
+            diagnostics.error("\"sensitive\" on \(found), expected it only on string fields of the model", at: sensitive.location, pointer: sensitive.pointer)
+        }
+        let xmlKind = schema.xml?.nodeType?.value ?? (isArray(type) ? .none : .element)
+        if let location = schema.parameterLocation, !scope.isHTTPRequestRoot {
+            diagnostics.error("\"in\" on a property that is not a top-level field of an http request, expected it only there", at: location.location, pointer: location.pointer)
+        }
+        if let acceptSingle = schema.acceptSingle, acceptSingle.value, !isArray(type) {
+            diagnostics.error("\"acceptSingle\" on \(describe(type)), expected it only on arrays", at: acceptSingle.location, pointer: acceptSingle.pointer)
+        }
+        return IRProperty(
+            wireName: node.name, swiftName: swiftName, type: type, storage: storage,
+            isOptional: storage.isStoredValue && !isRequired && schema.defaultValue == nil && !isArray(type),
+            isRequired: isRequired, defaultExpression: nil, xmlKind: xmlKind, xmlName: schema.xml?.name ?? node.name,
+            xmlItemName: schema.items?.xml?.name,
+            aliases: schema.aliases, location: schema.parameterLocation?.value, acceptSingle: schema.acceptSingle?.value ?? false,
+            signs: schema.signs?.value, documentation: schema.description,
+            provenance: Provenance(file: scope.file.displayPath, pointer: schema.pointer),
+            defaultNode: schema.defaultValue, sourceLocation: node.keyLocation
+        )
+    }
+
+    private mutating func checkSignatures(_ properties: [IRProperty], schema: SchemaNode, scope: ResolutionScope) {
+        for node in schema.properties {
+            guard let signs = node.schema.signs else { continue }
+            guard scope.canSign else {
+                diagnostics.error("\"signs\" where no signing key is available, expected it only in a request whose auth policy signs (castSignature)", at: signs.location, pointer: signs.pointer)
+                continue
+            }
+            guard signs.value != node.name, properties.contains(where: { $0.wireName == signs.value }) else {
+                diagnostics.error("\"signs\": \"\(signs.value)\" names no sibling property, expected one of \(properties.map { "\"\($0.wireName)\"" }.filter { $0 != "\"\(node.name)\"" }.joined(separator: ", "))", at: signs.location, pointer: signs.pointer)
+                continue
+            }
+            let signer = properties.first { $0.wireName == node.name }
+            let signatureHolder = signer?.type.namedType?.properties.contains { property in
+                if case .bound(.signature) = property.storage, property.xmlKind == .text { return true }
+                return false
+            }
+            if signatureHolder != true {
+                diagnostics.error("the element \"\(node.name)\" signs \"\(signs.value)\" but has no text property with \"bind\": \"signature\", expected an object whose text holds the signature", at: signs.location, pointer: signs.pointer)
+            }
+        }
+    }
+
+    // MARK: - References
+
+    /// The type a property, item or variant schema refers to, creating nested types for inline ones.
+    mutating func typeRef(_ schema: SchemaNode, nameHint: String, owner: IRType, scope: ResolutionScope) -> IRTypeRef? {
+        if let ref = schema.ref {
+            checkOnlyReferenceKeywords(schema, allowed: ["description", "xml", "sensitive", "default", "aliases", "in", "signs", "acceptSingle", "x-swift-name"])
+            return reference(ref, scope: scope).map { .named($0) }
+        }
+        if schema.oneOf != nil || schema.enumValues != nil || schema.type?.value == .object {
+            let nested = inlineType(named: schema.swiftName.map { Naming.upperCamel($0.value) } ?? nameHint, parent: owner.qualifiedName, schema: schema, scope: scope)
+            owner.nestedTypes.append(nested)
+            return .named(nested)
+        }
+        if let constant = schema.constValue {
+            diagnostics.error("\"const\" here is not a property, expected constants only as object properties", at: constant.location, pointer: constant.pointer)
+            return nil
+        }
+        guard let declared = schema.type else {
+            diagnostics.error("the schema has no \"type\", expected \"type\", \"$ref\", \"oneOf\", \"enum\" or \"const\"", at: schema.location, pointer: schema.pointer)
+            return nil
+        }
+        if schema.hasProperties {
+            diagnostics.error("\"properties\" on a schema of type \(declared.value.rawValue), expected properties only on objects", at: schema.location, pointer: schema.pointer + "/properties")
+        }
+        if declared.value != .array, let items = schema.items {
+            diagnostics.error("\"items\" on a schema of type \(declared.value.rawValue), expected items only on arrays", at: items.location, pointer: items.pointer)
+        }
+        switch declared.value {
+        case .array:
+            guard let items = schema.items else {
+                diagnostics.error("an array without \"items\", expected the element type in \"items\"", at: declared.location, pointer: declared.pointer)
+                return nil
+            }
+            guard let element = typeRef(items, nameHint: nameHint, owner: owner, scope: scope) else { return nil }
+            if case .array = element {
+                diagnostics.error("an array of arrays, expected arrays of scalars or objects", at: items.location, pointer: items.pointer)
+                return nil
+            }
+            return .array(element)
+        case .string, .integer, .number, .boolean:
+            guard let scalar = scalar(declared, format: schema.format) else { return nil }
+            return .scalar(scalar, sensitive: schema.isSensitive && declared.value == .string)
+        case .object:
+            return nil
+        }
+    }
+
+    private mutating func scalar(_ type: Located<SchemaType>, format: Located<SchemaFormat>?) -> IRScalar? {
+        switch (type.value, format?.value) {
+        case (.string, nil): return .string
+        case (.string, .uuid?): return .uuid
+        case (.string, .dateTime?): return .dateTime
+        case (.string, .date?): return .date
+        case (.string, .uri?): return .uri
+        case (.integer, nil): return .int
+        case (.integer, .int64?): return .int64
+        case (.number, nil): return .double
+        case (.boolean, nil): return .bool
+        default:
+            if let format {
+                let expected = type.value == .integer ? "int64" : type.value == .string ? "uuid, date-time, date or uri" : "no format"
+                diagnostics.error("\"format\": \"\(format.value.rawValue)\" on a schema of type \(type.value.rawValue), expected \(expected)", at: format.location, pointer: format.pointer)
+            }
+            return nil
+        }
+    }
+
+    private mutating func reference(_ ref: Located<String>, scope: ResolutionScope) -> IRType? {
+        let text = ref.value
+        if text.hasPrefix("#/$defs/") {
+            let key = String(text.dropFirst("#/$defs/".count))
+            if let type = scope.localTypes[key] { return type }
+            diagnostics.error("\"$ref\": \"\(text)\" names no type in this file's \"$defs\", expected one of \(list(scope.localTypes.keys))", at: ref.location, pointer: ref.pointer)
+            return nil
+        }
+        if text.hasPrefix("types.json#/$defs/") {
+            let key = String(text.dropFirst("types.json#/$defs/".count))
+            if let type = familyTypes[key] { return type }
+            if typesFile == nil {
+                diagnostics.error("\"$ref\": \"\(text)\" refers to types.json, which this family does not have", at: ref.location, pointer: ref.pointer)
+            } else {
+                diagnostics.error("\"$ref\": \"\(text)\" names no type in types.json, expected one of \(list(familyTypes.keys))", at: ref.location, pointer: ref.pointer)
+            }
+            return nil
+        }
+        diagnostics.error("\"$ref\": \"\(text)\" is not a reference sdkgen understands, expected \"#/$defs/Name\" or \"types.json#/$defs/Name\"", at: ref.location, pointer: ref.pointer)
+        return nil
+    }
+
+    private mutating func checkOnlyReferenceKeywords(_ schema: SchemaNode, allowed: Set<String>) {
+        var extra: [String] = []
+        if schema.type != nil { extra.append("type") }
+        if schema.format != nil { extra.append("format") }
+        if schema.hasProperties { extra.append("properties") }
+        if !schema.required.isEmpty { extra.append("required") }
+        if schema.items != nil { extra.append("items") }
+        if schema.enumValues != nil { extra.append("enum") }
+        if schema.constValue != nil { extra.append("const") }
+        if schema.oneOf != nil { extra.append("oneOf") }
+        if schema.bind != nil { extra.append("bind") }
+        if schema.xml != nil, !allowed.contains("xml") { extra.append("xml") }
+        if schema.defaultValue != nil, !allowed.contains("default") { extra.append("default") }
+        if schema.signs != nil, !allowed.contains("signs") { extra.append("signs") }
+        if schema.parameterLocation != nil, !allowed.contains("in") { extra.append("in") }
+        if !extra.isEmpty {
+            diagnostics.error("\(extra.map { "\"\($0)\"" }.joined(separator: ", ")) beside \"$ref\", expected the referenced type to define those", at: schema.location, pointer: schema.pointer)
+        }
+    }
+
+    // MARK: - Helpers
+
+    func isArray(_ type: IRTypeRef) -> Bool {
+        if case .array = type { return true }
+        return false
+    }
+
+    func describe(_ type: IRTypeRef) -> String { Self.describe(type) }
+
+    /// A phrase for a type in diagnostics: "a string value", "an array", "the object Record".
+    static func describe(_ type: IRTypeRef) -> String {
+        switch type.resolved {
+        case .scalar(let scalar, _): return ObjectReader.article(String(describing: scalar)) + " value"
+        case .array: return "an array"
+        case .named(let named):
+            switch named.kind {
+            case .object: return "the object \(named.name)"
+            case .enumeration: return "the enum \(named.name)"
+            case .union: return "the union \(named.name)"
+            case .alias: return named.name
+            }
+        }
+    }
+
+    private func list(_ keys: Dictionary<String, IRType>.Keys) -> String {
+        keys.isEmpty ? "nothing (there are no types)" : keys.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
+    }
+}
+
+extension IRStorage {
+    /// Whether the property is a field of the model.
+    var isStoredValue: Bool {
+        if case .stored = self { return true }
+        return false
+    }
+}
