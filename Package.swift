@@ -43,11 +43,12 @@ let package = Package(
         .target(name: "SDKGenerator", path: "Generator/Core", swiftSettings: strict),
         .executableTarget(name: "sdkgen", dependencies: ["SDKGenerator"], path: "Generator/CLI", swiftSettings: strict),
 
-        // Tests.
-        .testTarget(name: "SDKRuntimeTests", dependencies: ["SDKRuntime"], swiftSettings: strict),
-        .testTarget(name: "SDKGeneratorTests", dependencies: ["SDKGenerator"], exclude: ["InvalidSchemas"], swiftSettings: strict),
-        .testTarget(name: "HealthVaultTests", dependencies: ["HealthVault", "SDKRuntime"], swiftSettings: strict),
-        .testTarget(name: "KoppeltaalTests", dependencies: ["Koppeltaal", "SDKRuntime"], swiftSettings: strict),
-        .testTarget(name: "VitalTests", dependencies: ["Vital", "SDKRuntime"], swiftSettings: strict),
+        // Tests, with shared fixtures and assertions.
+        .target(name: "TestSupport", dependencies: ["SDKRuntime"], path: "Tests/TestSupport", swiftSettings: strict),
+        .testTarget(name: "SDKRuntimeTests", dependencies: ["SDKRuntime", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "SDKGeneratorTests", dependencies: ["SDKGenerator", "TestSupport"], exclude: ["InvalidSchemas"], swiftSettings: strict),
+        .testTarget(name: "HealthVaultTests", dependencies: ["HealthVault", "SDKRuntime", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "KoppeltaalTests", dependencies: ["Koppeltaal", "SDKRuntime", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "VitalTests", dependencies: ["Vital", "SDKRuntime", "TestSupport"], swiftSettings: strict),
     ]
 )
