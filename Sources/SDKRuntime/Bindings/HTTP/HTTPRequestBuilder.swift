@@ -11,8 +11,8 @@ public struct HTTPRequestBuilder: Sendable {
     public var form: FormFields?
     /// Header fields.
     public var headers = HTTPHeaders()
-    /// A body set by ``setJSONBody(_:)``.
-    public private(set) var body: Data?
+    /// A JSON body set by ``setJSONBody(_:)``.
+    public private(set) var jsonBody: Data?
     private let base: String
 
     /// Starts a request to `path` under `server`.
@@ -64,10 +64,9 @@ public struct HTTPRequestBuilder: Sendable {
         }
     }
 
-    /// Sets a JSON body (`Content-Type: application/json`).
+    /// Sets a JSON body, sent with `Content-Type: application/json`.
     public mutating func setJSONBody(_ value: some Encodable) throws {
-        body = try JSONCoding.encode(value)
-        headers["Content-Type"] = "application/json"
+        jsonBody = try JSONCoding.encode(value)
     }
 
     /// The finished request.
@@ -80,8 +79,11 @@ public struct HTTPRequestBuilder: Sendable {
             throw RequestEncodingError.invalidURL("the server URL and path do not form a URL")
         }
         var headers = headers
-        var body = body
-        if let form {
+        var body: Data?
+        if let jsonBody {
+            body = jsonBody
+            headers["Content-Type"] = "application/json"
+        } else if let form {
             body = Data(form.formEncoded.utf8)
             headers["Content-Type"] = "application/x-www-form-urlencoded"
         }
