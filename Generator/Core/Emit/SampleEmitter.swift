@@ -18,6 +18,7 @@ struct SampleEmitter {
         }
         p.doc("Round trips of every generated \(family.name) model through the codecs it has.")
         p.block("final class GeneratedRoundTripTests: XCTestCase") { p in
+            assertions(into: &p)
             for type in types {
                 for (label, full) in variants(of: type) {
                     let counter = Counter()
@@ -31,6 +32,35 @@ struct SampleEmitter {
             }
         }
         return p
+    }
+
+    /// The assertions the tests call, kept in the generated file so it needs nothing else from the test target.
+    private func assertions(into p: inout SwiftPrinter) {
+        p.doc("The context requests are written with: every bindable value and a stand-in signer.")
+        p.line("private let context = SDKRuntime.EncodingContext(")
+        p.line("    values: [\"applicationID\": \"b5c5593b-afb4-466d-88f2-31707fb8634b\", \"signingTime\": \"2017-08-10T12:34:56.000Z\", \"signature\": \"c2lnbmF0dXJl\"],")
+        p.line("    signer: { region in \"signature-over-\\(region.count)-bytes\" }")
+        p.line(")")
+        p.blank()
+        p.doc("Writes `value` inside a `<sample>` element, reads it back, and checks equality and deterministic bytes.")
+        p.block("private func assertXMLRoundTrip<T: SDKRuntime.XMLCodable & Equatable>(_ value: T, line: UInt = #line) throws") { p in
+            p.line("var writer = SDKRuntime.XMLWriter()")
+            p.line("try writer.element(\"sample\", writing: value, context: context)")
+            p.line("let decoded = try T(xml: SDKRuntime.XMLTree.parse(Foundation.Data(writer.bytes)).root)")
+            p.line("XCTAssertEqual(decoded, value, Swift.String(decoding: writer.bytes, as: UTF8.self), line: line)")
+            p.line("var again = SDKRuntime.XMLWriter()")
+            p.line("try again.element(\"sample\", writing: decoded, context: context)")
+            p.line("XCTAssertEqual(again.bytes, writer.bytes, \"XML writing is not deterministic\", line: line)")
+        }
+        p.blank()
+        p.doc("Encodes `value` as JSON, decodes it back, and checks equality and deterministic bytes.")
+        p.block("private func assertJSONRoundTrip<T: Codable & Equatable>(_ value: T, line: UInt = #line) throws") { p in
+            p.line("let data = try SDKRuntime.JSONCoding.encode(value)")
+            p.line("let decoded = try SDKRuntime.JSONCoding.decode(T.self, from: data)")
+            p.line("XCTAssertEqual(decoded, value, Swift.String(decoding: data, as: UTF8.self), line: line)")
+            p.line("XCTAssertEqual(try SDKRuntime.JSONCoding.encode(decoded), data, \"JSON encoding is not deterministic\", line: line)")
+        }
+        p.blank()
     }
 
     private func variants(of type: IRType) -> [(String, Bool)] {
