@@ -116,8 +116,11 @@ struct MethodEmitter {
             return "The family's status error."
         case .http(let binding):
             let formats = binding.errors.map { "``\($0)``" }
-            return (formats.isEmpty ? "" : formats.joined(separator: " or ") + " for an error response; ")
-                + "`UnexpectedResponseError` for any other non-2xx response, `ResponseDecodingError` for a malformed body, `ConfigurationError` when the server URL is not set, and `TransportError` for network failures."
+            let unexpected = formats.isEmpty
+                ? "`UnexpectedResponseError` for a non-2xx response, "
+                : formats.joined(separator: " or ") + " for an error response; `UnexpectedResponseError` for any other non-2xx response, "
+            return unexpected
+                + "`ResponseDecodingError` for a malformed body, `ConfigurationError` when the server URL is not set, and `TransportError` for network failures."
         }
     }
 

@@ -177,7 +177,12 @@ public struct JSONParser {
         let begin = index
         var isInteger = true
         if bytes[index] == UInt8(ascii: "-") { index += 1 }
-        guard try consumeDigits() else { throw failure("unexpected \(describeCurrent()), expected a digit") }
+        // RFC 8259: no leading zeros, so a 0 integer part is a single digit.
+        if index < bytes.count, bytes[index] == UInt8(ascii: "0") {
+            index += 1
+        } else {
+            guard try consumeDigits() else { throw failure("unexpected \(describeCurrent()), expected a digit") }
+        }
         if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
             isInteger = false
             index += 1

@@ -224,7 +224,7 @@ struct FamilyResolver {
             diagnostics.error("\"errors\" names \"\(error.value)\", which protocol.json does not define, expected one of \(protocolDocument.errors.map { "\"\($0.name)\"" }.joined(separator: ", "))", at: error.location, pointer: error.pointer)
         }
         return IRHTTPMethod(
-            verb: binding.method.value, server: binding.server.value, pathSegments: pathSegments(binding.path),
+            verb: binding.method.value, server: binding.server.value, pathSegments: pathSegments(binding.path), pathLocation: binding.path,
             body: binding.body.value, auth: binding.auth.value, response: binding.response.value,
             responseRoot: binding.responseRoot, errors: binding.errors.map(\.value), headers: binding.headers
         )
@@ -289,7 +289,7 @@ struct FamilyResolver {
             }
         }
         for name in placeholders where !pathProperties.contains(name) {
-            diagnostics.error("the path names {\(name)} but the request has no property \"\(name)\" with \"in\": \"path\", expected one", at: method.request?.sourceLocation ?? nil)
+            diagnostics.error("the path names {\(name)} but the request has no property \"\(name)\" with \"in\": \"path\", expected one", at: binding.pathLocation.location, pointer: binding.pathLocation.pointer)
         }
     }
 
@@ -375,7 +375,7 @@ struct FamilyResolver {
         }
         var codeType: IRCodeType?
         if !node.codes.isEmpty || node.codeType != nil {
-            if codePaths.isEmpty {
+            if node.code.isEmpty {
                 diagnostics.error("\"\(node.name)\" has codes but no \"code\" pointer, expected where the code is in the body", at: node.keyLocation, pointer: node.pointer)
             }
             codeType = codeTable(node, isInteger: isInteger ?? false, file: file)

@@ -339,6 +339,8 @@ public struct IRHTTPMethod {
     public var server: String
     /// The path split into literal text and `{name}` placeholders (as property Swift names and types).
     public var pathSegments: [IRPathSegment]
+    /// Where `path` is in the schema, for diagnostics.
+    var pathLocation: Located<String>
     public var body: HTTPBodyKind
     public var auth: HTTPAuth
     public var response: HTTPResponseKind

@@ -1,0 +1,396 @@
+import SDKGenerator
+import XCTest
+
+/// Each builder against a small schema: the exact Swift it emits.
+final class SnippetTests: XCTestCase {
+    // MARK: - Helpers
+
+    private static let httpProtocol = """
+        {"family": "Demo", "description": "A demo family.",
+         "binding": {"http": {"authPolicies": ["none", "basic", "bearer", "apiKey", "oauthClient"], "apiKeyHeader": "x-api-key", "headers": {"Accept": "application/json"}}},
+         "servers": {"api": {"description": "The API.", "default": "https://api.example.com"}},
+         "errors": {"DemoError": {"description": "An error body.", "body": {"$ref": "types.json#/$defs/ErrorBody"},
+             "code": ["/code"], "message": ["/message"],
+             "codes": [{"value": "expired", "name": "expired", "description": "Refresh.", "recovery": "refreshCredential"}, {"value": "gone", "name": "gone", "recovery": "discardGrant"}]}}}
+        """
+    private static let httpTypes = """
+        {"$defs": {"ErrorBody": {"type": "object", "required": ["code"], "properties": {"code": {"type": "string"}, "message": {"type": "string"}}}}}
+        """
+
+    /// Generates the files of family `Demo` and returns the one at `path` under `Demo/Generated/`.
+    private func generate(_ files: [String: String], file path: String) throws -> String {
+        let inputs = files.map { InMemoryFile(path: "Demo/" + $0.key, contents: $0.value) }
+        do {
+            let output = try GeneratorPipeline.run(inputs)
+            return try XCTUnwrap(output.files.first { $0.path == "Demo/Generated/" + path }?.contents, "no \(path)")
+        } catch let failure as GenerationFailed {
+            XCTFail(failure.description)
+            throw failure
+        }
+    }
+
+    private func assertEmits(_ text: String, _ snippet: String, file: StaticString = #filePath, line: UInt = #line) {
+        let normalized = snippet.hasSuffix("\n") ? snippet : snippet + "\n"
+        XCTAssertTrue(text.contains(normalized), "expected:\n\(normalized)\nin:\n\(text)", file: file, line: line)
+    }
+
+    private func httpMethod(_ method: String) -> [String: String] {
+        ["protocol.json": Self.httpProtocol, "types.json": Self.httpTypes, "Op.json": method]
+    }
+
+    // MARK: - Models
+
+    func testStructWithOptionalArrayAndDefaultFields() throws {
+        let text = try generate(httpMethod("""
+            {"name": "Op", "description": "An operation.",
+             "binding": {"http": {"method": "POST", "server": "api", "path": "/op", "body": "json", "auth": "none"}},
+             "request": {"type": "object", "required": ["id"], "properties": {
+                 "id": {"type": "string", "format": "uuid", "description": "The id. More words."},
+                 "count": {"type": "integer", "default": 3},
+                 "tags": {"type": "array", "items": {"type": "string"}},
+                 "note": {"type": "string"}}}}
+            """), file: "Methods/Op.swift")
+        assertEmits(text, """
+                    public let id: Foundation.UUID
+
+                    /// - Remark: Generated from Schemas/Demo/Op.json#/request/properties/count
+                    public let count: Swift.Int
+
+                    /// - Remark: Generated from Schemas/Demo/Op.json#/request/properties/tags
+                    public let tags: [Swift.String]
+
+                    /// - Remark: Generated from Schemas/Demo/Op.json#/request/properties/note
+                    public let note: Swift.String?
+
+                    /// Creates a value.
+                    public init(
+                        id: Foundation.UUID,
+                        count: Swift.Int = 3,
+                        tags: [Swift.String] = [],
+                        note: Swift.String? = nil
+                    ) {
+                        self.id = id
+                        self.count = count
+                        self.tags = tags
+                        self.note = note
+                    }
+            """)
+        assertEmits(text, """
+                public init(from decoder: any Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self.id = try container.decodeText(Foundation.UUID.self, forKey: .id)
+                    self.count = (try container.decodeLenientIfPresent(Swift.Int.self, forKey: .count)) ?? 3
+                    self.tags = (try container.decodeIfPresent([Swift.String].self, forKey: .tags)) ?? []
+                    self.note = try container.decodeIfPresent(Swift.String.self, forKey: .note)
+                }
+            """)
+        assertEmits(text, """
+                    try container.encodeText(self.id, forKey: .id)
+                    try container.encode(self.count, forKey: .count)
+                    if !self.tags.isEmpty { try container.encode(self.tags, forKey: .tags) }
+                    try container.encodeIfPresent(self.note, forKey: .note)
+            """)
+        assertEmits(text, """
+                    var http = try makeRequest(.post, server: configuration.servers.api, serverName: "api", path: "/op")
+                    try http.setJSONBody(request)
+                    _ = try await send(http, operation: "Op", errors: [])
+            """)
+    }
+
+    func testOpenEnum() throws {
+        let text = try generate(httpMethod("""
+            {"name": "Op", "description": "An operation.", "binding": {"http": {"method": "GET", "server": "api", "auth": "none"}},
+             "response": {"type": "object", "properties": {"state": {"type": "string", "enum": ["Active", "read-only", ""]}}}}
+            """), file: "Methods/Op.swift")
+        assertEmits(text, """
+                public enum State: SDKRuntime.OpenEnum {
+                    /// `Active`
+                    case active
+                    /// `read-only`
+                    case readOnly
+                    /// ``
+                    case unspecified
+                    /// A value this version of the schema does not list.
+                    case unknown(Swift.String)
+
+                    /// The case for a wire value; values the schema does not list become ``unknown(_:)``.
+                    public init(rawValue: Swift.String) {
+                        switch rawValue {
+                        case "Active": self = .active
+                        case "read-only": self = .readOnly
+                        case "": self = .unspecified
+                        default: self = .unknown(rawValue)
+                        }
+                    }
+            """)
+    }
+
+    func testJSONAliasesConstantsAndSingleValueArrays() throws {
+        let text = try generate(httpMethod("""
+            {"name": "Op", "description": "An operation.", "binding": {"http": {"method": "GET", "server": "api", "auth": "none"}},
+             "response": {"type": "object", "required": ["kind"], "properties": {
+                 "kind": {"const": "Thing"},
+                 "code": {"type": "string", "aliases": ["Code", "CODE"]},
+                 "items": {"type": "array", "items": {"type": "string", "format": "date-time"}},
+                 "rest": {"type": "array", "items": {"type": "integer"}, "acceptSingle": true}}}}
+            """), file: "Methods/Op.swift")
+        assertEmits(text, """
+                enum CodingKeys: Swift.String, CodingKey {
+                    case kind
+                    case code
+                    case codeAlias1 = "Code"
+                    case codeAlias2 = "CODE"
+                    case items
+                    case rest
+                }
+            """)
+        assertEmits(text, """
+                    try container.expectConstant("Thing", forKey: .kind, required: true)
+                    self.code = try container.decodeIfPresent(Swift.String.self, forKey: container.firstPresentKey(.code, .codeAlias1, .codeAlias2))
+                    self.items = (try container.decodeTextArrayIfPresent(Foundation.Date.self, forKey: .items)) ?? []
+                    self.rest = (try container.decodeArrayAcceptingSingleIfPresent(Swift.Int.self, forKey: .rest)) ?? []
+            """)
+        assertEmits(text, """
+                    try container.encode("Thing", forKey: .kind)
+            """)
+    }
+
+    func testRedactionOfSensitiveFields() throws {
+        let text = try generate(httpMethod("""
+            {"name": "Op", "description": "An operation.", "binding": {"http": {"method": "GET", "server": "api", "auth": "none"}},
+             "response": {"type": "object", "required": ["token"], "properties": {
+                 "token": {"type": "string", "sensitive": true}, "hint": {"type": "string", "sensitive": true}, "user": {"type": "string"}}}}
+            """), file: "Methods/Op.swift")
+        assertEmits(text, """
+            extension Op.Response: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+                /// The fields, with sensitive values shown as `<redacted>`.
+                public var description: Swift.String {
+                    SDKRuntime.Redaction.describe("Op.Response", [
+                        "token": SDKRuntime.Redaction.placeholder,
+                        "hint": SDKRuntime.Redaction.hide(self.hint),
+                        "user": SDKRuntime.Redaction.show(self.user),
+                    ])
+                }
+            """)
+        assertEmits(text, """
+                    Mirror(self, children: [
+                        "token": SDKRuntime.Redaction.placeholder,
+                        "hint": SDKRuntime.Redaction.hide(self.hint),
+                        "user": self.user as Any,
+                    ], displayStyle: .struct)
+            """)
+    }
+
+    // MARK: - HTTP clients
+
+    func testAuthPoliciesChooseTheCredentialParameter() throws {
+        let expectations = [
+            ("basic", "credentials: SDKRuntime.BasicCredentials", "http.authorize(basic: credentials)"),
+            ("bearer", "token: SDKRuntime.BearerToken", "http.authorize(bearer: token)"),
+            ("apiKey", "apiKey: SDKRuntime.APIKey", "http.authorize(apiKey: apiKey, header: \"x-api-key\")"),
+            ("oauthClient", "client: SDKRuntime.OAuthClientCredentials", "http.authenticate(client: client)"),
+        ]
+        for (auth, parameter, call) in expectations {
+            let text = try generate(httpMethod("""
+                {"name": "Op", "description": "An operation.", "binding": {"http": {"method": "GET", "server": "api", "auth": "\(auth)"}},
+                 "response": {"type": "object", "properties": {}}}
+                """), file: "Methods/Op.swift")
+            assertEmits(text, "    public func op(\(parameter)) async throws -> Op.Response {")
+            assertEmits(text, "        \(call)")
+        }
+    }
+
+    func testFieldsGoWhereTheirLocationSays() throws {
+        let text = try generate(httpMethod("""
+            {"name": "Op", "description": "An operation.",
+             "binding": {"http": {"method": "POST", "server": "api", "path": "/users/{user_id}/items", "body": "form", "auth": "none", "errors": ["DemoError"], "headers": {"Cache-Control": "no-store"}}},
+             "request": {"type": "object", "required": ["user_id", "kind"], "properties": {
+                 "user_id": {"type": "string", "format": "uuid", "in": "path"},
+                 "kind": {"const": "x"},
+                 "page": {"type": "integer", "in": "query"},
+                 "ids": {"type": "array", "items": {"type": "string"}, "in": "query"},
+                 "X-Trace": {"type": "string", "in": "header", "x-swift-name": "trace"},
+                 "note": {"type": "string"}}}}
+            """), file: "Methods/Op.swift")
+        assertEmits(text, """
+                    var http = try makeRequest(.post, server: configuration.servers.api, serverName: "api", path: "/users/" + SDKRuntime.PercentEncoding.pathSegment(request.userID.wireText) + "/items", headers: ["Cache-Control": "no-store"])
+                    Op.apply(request, to: &http)
+                    _ = try await send(http, operation: "Op", errors: [.demoError])
+            """)
+        assertEmits(text, """
+                static func apply(_ request: Request, to http: inout SDKRuntime.HTTPRequestBuilder) {
+                    var form = SDKRuntime.FormFields()
+                    form.append("kind", "x")
+                    http.query.append("page", request.page)
+                    http.query.append("ids", each: request.ids)
+                    if let header = request.trace { http.headers["X-Trace"] = header }
+                    form.append("note", request.note)
+                    http.form = form
+                }
+            """)
+    }
+
+    func testErrorFormatAndCodes() throws {
+        let text = try generate(httpMethod("""
+            {"name": "Op", "description": "An operation.", "binding": {"http": {"method": "GET", "server": "api", "auth": "none"}}}
+            """), file: "Errors/DemoError.swift")
+        assertEmits(text, """
+                /// The error code.
+                public var code: DemoErrorCode { DemoErrorCode(rawValue: body.code) }
+
+                /// The server's explanation, when it gave one.
+                public var message: Swift.String? { body.message }
+
+                /// What a caller should do about the error, from the schema's code table.
+                public var recovery: SDKRuntime.ErrorRecovery { code.recovery }
+            """)
+        assertEmits(text, """
+                public var recovery: SDKRuntime.ErrorRecovery {
+                    switch self {
+                    case .expired: return .refreshCredential
+                    case .gone: return .discardGrant
+                    default: return .none
+                    }
+                }
+            """)
+    }
+
+    func testClientConfigurationCarriesServersAndDefaultHeaders() throws {
+        let text = try generate(httpMethod("""
+            {"name": "Op", "description": "An operation.", "binding": {"http": {"method": "GET", "server": "api", "auth": "none"}}}
+            """), file: "DemoClient.swift")
+        assertEmits(text, """
+                    public init(api: Foundation.URL? = Foundation.URL(string: "https://api.example.com")) {
+                        self.api = api
+                    }
+            """)
+        assertEmits(text, "            headers: SDKRuntime.HTTPHeaders = [\"Accept\": \"application/json\"],")
+    }
+
+    // MARK: - HealthVault
+
+    private static let hvProtocol = """
+        {"family": "Demo", "description": "A demo XML family.",
+         "binding": {"healthvault": {"authPolicies": ["appId", "castSignature", "session"], "statusError": "StatusError", "clientVersion": "demo/1"}},
+         "servers": {"platform": {"description": "The platform."}},
+         "errors": {"StatusError": {"description": "A status.", "body": {"$ref": "types.json#/$defs/Status"}, "encodings": ["xml"], "code": ["/code"], "codes": [{"value": 65, "name": "EXPIRED", "recovery": "refreshCredential"}]}}}
+        """
+    private static let hvTypes = """
+        {"$defs": {"Status": {"type": "object", "required": ["code"], "properties": {"code": {"type": "integer"}}}}}
+        """
+
+    private func hvMethod(_ method: String) -> [String: String] {
+        ["protocol.json": Self.hvProtocol, "types.json": Self.hvTypes, "Op.json": method]
+    }
+
+    func testXMLAttributesTextAndRepeatedElements() throws {
+        let text = try generate(hvMethod("""
+            {"name": "Op", "description": "An operation.",
+             "binding": {"healthvault": {"method": "Op", "version": 2, "auth": "session", "recordScoped": true, "responseNamespace": "urn:op2"}},
+             "response": {"type": "object", "required": ["item"], "properties": {"item": {"type": "array", "items": {"$ref": "#/$defs/Item"}}}},
+             "$defs": {"Item": {"type": "object", "required": ["id"], "properties": {
+                 "id": {"type": "integer", "xml": {"nodeType": "attribute"}},
+                 "label": {"type": "string", "xml": {"nodeType": "attribute", "name": "display-name"}},
+                 "name": {"type": "string", "xml": {"nodeType": "text"}}}}}}
+            """), file: "Methods/Op.swift")
+        assertEmits(text, """
+                public init(xml element: SDKRuntime.XMLElementView) throws {
+                    self.id = try element.requiredAttribute("id", Swift.Int.self)
+                    self.label = try element.attribute("display-name", Swift.String.self)
+                    self.name = element.text.isEmpty ? nil : try element.scalar(Swift.String.self)
+                }
+
+                /// Writes the value's attributes, then its children or text, into the element just opened.
+                public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
+                    try writer.attribute("id", self.id.wireText)
+                    if let value = self.label { try writer.attribute("display-name", value) }
+                    if let value = self.name { try writer.text(value) }
+                }
+            """)
+        assertEmits(text, """
+                        switch child.name {
+                        case "item": _item.append(try Op.Item(xml: child))
+                        default: continue
+                        }
+            """)
+        assertEmits(text, """
+                public func op(
+                    recordID: Foundation.UUID,
+                    session: SDKRuntime.HealthVaultSessionCredential
+                ) async throws -> Op.Response {
+                    let now = configuration.clock.now()
+                    let info = Self.emptyInfo()
+                    let response = try await send(method: "Op", version: 2, recordID: recordID, auth: .session(session), messageTime: now, info: info)
+                    return try Op.Response(xml: response.info(namespace: "urn:op2"))
+                }
+            """)
+    }
+
+    func testSignedSiblingIsWrittenOnceAndEmbeddedVerbatim() throws {
+        let text = try generate(hvMethod("""
+            {"name": "Op", "description": "An operation.",
+             "binding": {"healthvault": {"method": "Op", "version": 1, "auth": "castSignature", "responseNamespace": "urn:op"}},
+             "request": {"type": "object", "properties": {
+                 "sig": {"type": "object", "signs": "body", "properties": {
+                     "alg": {"const": "HMACSHA256", "xml": {"nodeType": "attribute"}},
+                     "value": {"type": "string", "bind": "signature", "xml": {"nodeType": "text"}}}},
+                 "body": {"type": "object", "properties": {"at": {"type": "string", "bind": "signingTime"}}}}}}
+            """), file: "Methods/Op.swift")
+        assertEmits(text, """
+                    let _bodyRegion = try SDKRuntime.XMLWriter.fragment { fragment in
+                        try fragment.element("body", writing: Op.Request.Body(), context: context)
+                    }
+                    let _sigContext = context.binding("signature", to: try context.signature(of: _bodyRegion))
+                    try writer.element("sig", writing: Op.Request.Sig(), context: _sigContext)
+                    writer.mark("body") { $0.raw(_bodyRegion) }
+            """)
+        assertEmits(text, """
+                public func op(application: SDKRuntime.HealthVaultApplicationCredential) async throws {
+                    let now = configuration.clock.now()
+                    let context = try application.castSignatureContext(signingTime: now)
+                    let info = try Self.info(Op.Request(), context: context)
+                    _ = try await send(method: "Op", version: 1, auth: .applicationID(application.applicationID), messageTime: now, info: info)
+                }
+            """)
+    }
+
+    func testPagingFollowsTheLastItemsCursor() throws {
+        let text = try generate(hvMethod("""
+            {"name": "Op", "description": "An operation.",
+             "binding": {"healthvault": {"method": "Op", "version": 1, "auth": "session", "responseNamespace": "urn:op"}},
+             "request": {"type": "object", "properties": {"after": {"type": "string", "format": "uuid"}, "size": {"type": "integer"}}},
+             "response": {"type": "object", "required": ["more"], "properties": {
+                 "person": {"type": "array", "items": {"type": "object", "required": ["id"], "properties": {"id": {"type": "string", "format": "uuid"}}}},
+                 "more": {"type": "boolean"}}},
+             "paging": {"cursor": "/after", "items": "/person", "itemCursor": "/id", "more": "/more"}}
+            """), file: "Methods/Op.swift")
+        assertEmits(text, """
+                public static func nextPageRequest(after response: Response, for request: Request) -> Request? {
+                    guard response.more else { return nil }
+                    guard let cursor = response.person.last?.id else { return nil }
+                    return Op.Request(after: cursor, size: request.size)
+                }
+            """)
+        assertEmits(text, """
+                public func opPages(
+                    _ request: Op.Request = .init(),
+                    session: SDKRuntime.HealthVaultSessionCredential
+                ) -> SDKRuntime.PageSequence<Op.Request, Op.Response> {
+            """)
+    }
+
+    func testIntegerCodeEnumDescribesItself() throws {
+        let text = try generate(hvMethod("""
+            {"name": "Op", "description": "An operation.",
+             "binding": {"healthvault": {"method": "Op", "version": 1, "auth": "appId", "responseNamespace": "urn:op"}}}
+            """), file: "Errors/StatusError.swift")
+        assertEmits(text, """
+            public enum StatusErrorCode: Sendable, Hashable, RawRepresentable, CustomStringConvertible {
+                /// `65` EXPIRED
+                case expired
+                /// A code the schema does not list.
+                case unknown(Swift.Int)
+            """)
+        assertEmits(text, "    public var description: Swift.String { \"\\(rawValue) (\\(name ?? \"unknown\"))\" }")
+    }
+}
