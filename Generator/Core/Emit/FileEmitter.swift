@@ -14,6 +14,13 @@ public struct GeneratedFile: Sendable, Hashable {
     public let path: String
     /// The file's text.
     public let contents: String
+
+    /// Creates a file.
+    public init(root: Root, path: String, contents: String) {
+        self.root = root
+        self.path = path
+        self.contents = contents
+    }
 }
 
 /// Lays out a family's generated files: one per method, per shared type, per error format, plus the client.

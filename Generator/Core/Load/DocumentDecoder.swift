@@ -5,16 +5,10 @@
 struct DocumentDecoder {
     var diagnostics = Diagnostics()
 
-    /// The keywords a type schema may use.
-    static let schemaKeywords = [
-        "$ref", "type", "format", "description", "properties", "required", "items", "enum", "const", "default",
-        "oneOf", "discriminator", "xml", "sensitive", "bind", "signs", "in", "aliases", "acceptSingle", "x-swift-name",
-    ]
-
     // MARK: Methods
 
     mutating func method(_ root: JSONNode, file: SchemaFile) -> MethodDocument? {
-        guard var reader = ObjectReader(root, what: "a method file", diagnostics: &diagnostics) else { return nil }
+        guard let reader = ObjectReader(root, what: "a method file", keywords: SchemaKeywords.method, diagnostics: &diagnostics) else { return nil }
         _ = reader.string("$schema", diagnostics: &diagnostics)
         let name = reader.nonEmptyString("name", required: true, diagnostics: &diagnostics)
         let description = reader.nonEmptyString("description", required: true, diagnostics: &diagnostics)
@@ -37,7 +31,7 @@ struct DocumentDecoder {
     }
 
     private mutating func methodBinding(_ node: JSONNode) -> MethodBinding? {
-        guard var reader = ObjectReader(node, what: "\"binding\"", diagnostics: &diagnostics) else { return nil }
+        guard let reader = ObjectReader(node, what: "\"binding\"", keywords: SchemaKeywords.binding, diagnostics: &diagnostics) else { return nil }
         let healthvault = reader.value("healthvault")
         let http = reader.value("http")
         reader.finish(&diagnostics)
@@ -56,7 +50,7 @@ struct DocumentDecoder {
     }
 
     private mutating func healthVaultBinding(_ node: JSONNode) -> HealthVaultMethodBinding? {
-        guard var reader = ObjectReader(node, what: "the healthvault binding", diagnostics: &diagnostics) else { return nil }
+        guard let reader = ObjectReader(node, what: "the healthvault binding", keywords: SchemaKeywords.healthvaultBinding, diagnostics: &diagnostics) else { return nil }
         let method = reader.nonEmptyString("method", required: true, diagnostics: &diagnostics)
         let version = reader.integer("version", required: true, minimum: 1, diagnostics: &diagnostics)
         let auth = reader.choice("auth", HealthVaultAuth.self, required: true, diagnostics: &diagnostics)
@@ -71,7 +65,7 @@ struct DocumentDecoder {
     }
 
     private mutating func httpBinding(_ node: JSONNode) -> HTTPMethodBinding? {
-        guard var reader = ObjectReader(node, what: "the http binding", diagnostics: &diagnostics) else { return nil }
+        guard let reader = ObjectReader(node, what: "the http binding", keywords: SchemaKeywords.httpBinding, diagnostics: &diagnostics) else { return nil }
         let method = reader.choice("method", HTTPVerb.self, required: true, diagnostics: &diagnostics)
         let server = reader.nonEmptyString("server", required: true, diagnostics: &diagnostics)
         let path = reader.string("path", diagnostics: &diagnostics) ?? Located(value: "", location: node.location, pointer: node.pointer + "/path")
@@ -92,7 +86,7 @@ struct DocumentDecoder {
     }
 
     private mutating func pagingNode(_ node: JSONNode) -> PagingNode? {
-        guard var reader = ObjectReader(node, what: "\"paging\"", diagnostics: &diagnostics) else { return nil }
+        guard let reader = ObjectReader(node, what: "\"paging\"", keywords: SchemaKeywords.paging, diagnostics: &diagnostics) else { return nil }
         let cursor = reader.string("cursor", required: true, diagnostics: &diagnostics)
         let items = reader.string("items", required: true, diagnostics: &diagnostics)
         let itemCursor = reader.string("itemCursor", required: true, diagnostics: &diagnostics)
@@ -105,7 +99,7 @@ struct DocumentDecoder {
     // MARK: Types
 
     mutating func types(_ root: JSONNode, file: SchemaFile) -> TypesDocument? {
-        guard var reader = ObjectReader(root, what: "types.json", diagnostics: &diagnostics) else { return nil }
+        guard let reader = ObjectReader(root, what: "types.json", keywords: SchemaKeywords.typesFile, diagnostics: &diagnostics) else { return nil }
         _ = reader.string("$schema", diagnostics: &diagnostics)
         _ = reader.string("description", diagnostics: &diagnostics)
         guard let defsNode = reader.value("$defs") else {
@@ -131,7 +125,7 @@ struct DocumentDecoder {
     // MARK: Type schemas
 
     mutating func schema(_ node: JSONNode) -> SchemaNode? {
-        guard var reader = ObjectReader(node, what: "a schema", diagnostics: &diagnostics) else { return nil }
+        guard let reader = ObjectReader(node, what: "a schema", keywords: SchemaKeywords.schema, diagnostics: &diagnostics) else { return nil }
         let ref = reader.nonEmptyString("$ref", diagnostics: &diagnostics)
         let type = reader.choice("type", SchemaType.self, diagnostics: &diagnostics)
         let format = reader.choice("format", SchemaFormat.self, diagnostics: &diagnostics)
@@ -189,14 +183,14 @@ struct DocumentDecoder {
     }
 
     private mutating func discriminatorNode(_ node: JSONNode) -> Located<String>? {
-        guard var reader = ObjectReader(node, what: "\"discriminator\"", diagnostics: &diagnostics) else { return nil }
+        guard let reader = ObjectReader(node, what: "\"discriminator\"", keywords: SchemaKeywords.discriminator, diagnostics: &diagnostics) else { return nil }
         let name = reader.nonEmptyString("propertyName", required: true, diagnostics: &diagnostics)
         reader.finish(&diagnostics)
         return name
     }
 
     private mutating func xmlOptions(_ node: JSONNode) -> XMLOptionsNode? {
-        guard var reader = ObjectReader(node, what: "\"xml\"", diagnostics: &diagnostics) else { return nil }
+        guard let reader = ObjectReader(node, what: "\"xml\"", keywords: SchemaKeywords.xml, diagnostics: &diagnostics) else { return nil }
         let name = reader.nonEmptyString("name", diagnostics: &diagnostics)
         let namespace = reader.string("namespace", diagnostics: &diagnostics)
         let prefix = reader.string("prefix", diagnostics: &diagnostics)
@@ -208,7 +202,7 @@ struct DocumentDecoder {
     // MARK: Protocol
 
     mutating func protocolDocument(_ root: JSONNode, file: SchemaFile) -> ProtocolDocument? {
-        guard var reader = ObjectReader(root, what: "protocol.json", diagnostics: &diagnostics) else { return nil }
+        guard let reader = ObjectReader(root, what: "protocol.json", keywords: SchemaKeywords.protocolFile, diagnostics: &diagnostics) else { return nil }
         _ = reader.string("$schema", diagnostics: &diagnostics)
         let family = reader.nonEmptyString("family", required: true, diagnostics: &diagnostics)
         let description = reader.nonEmptyString("description", required: true, diagnostics: &diagnostics)
@@ -231,7 +225,7 @@ struct DocumentDecoder {
     }
 
     private mutating func familyBinding(_ node: JSONNode) -> FamilyBinding? {
-        guard var reader = ObjectReader(node, what: "\"binding\"", diagnostics: &diagnostics) else { return nil }
+        guard let reader = ObjectReader(node, what: "\"binding\"", keywords: SchemaKeywords.binding, diagnostics: &diagnostics) else { return nil }
         let healthvault = reader.value("healthvault")
         let http = reader.value("http")
         reader.finish(&diagnostics)
@@ -239,8 +233,8 @@ struct DocumentDecoder {
             diagnostics.error("\"binding\" has both \"healthvault\" and \"http\", expected exactly one binding kind", at: node.location, pointer: node.pointer)
             return nil
         }
-        if let healthvault, var settings = ObjectReader(healthvault, what: "the healthvault settings", diagnostics: &diagnostics) {
-            let policies = choices("authPolicies", HealthVaultAuth.self, reader: &settings)
+        if let healthvault, let settings = ObjectReader(healthvault, what: "the healthvault settings", keywords: SchemaKeywords.healthvaultSettings, diagnostics: &diagnostics) {
+            let policies = choices("authPolicies", HealthVaultAuth.self, reader: settings)
             let statusError = settings.nonEmptyString("statusError", required: true, diagnostics: &diagnostics)
             let language = settings.string("language", diagnostics: &diagnostics)
             let country = settings.string("country", diagnostics: &diagnostics)
@@ -253,8 +247,8 @@ struct DocumentDecoder {
                 language: language?.value, country: country?.value, messageTTL: ttl?.value, clientVersion: version?.value
             ))
         }
-        if let http, var settings = ObjectReader(http, what: "the http settings", diagnostics: &diagnostics) {
-            let policies = choices("authPolicies", HTTPAuth.self, reader: &settings)
+        if let http, let settings = ObjectReader(http, what: "the http settings", keywords: SchemaKeywords.httpSettings, diagnostics: &diagnostics) {
+            let policies = choices("authPolicies", HTTPAuth.self, reader: settings)
             let apiKeyHeader = settings.nonEmptyString("apiKeyHeader", diagnostics: &diagnostics)
             let headers = settings.stringMap("headers", diagnostics: &diagnostics)
             let primitives = settings.choice("xmlPrimitives", XMLPrimitiveStyle.self, diagnostics: &diagnostics)
@@ -271,7 +265,7 @@ struct DocumentDecoder {
     }
 
     private mutating func choices<E: RawRepresentable & CaseIterable & Sendable>(
-        _ key: String, _ type: E.Type, reader: inout ObjectReader
+        _ key: String, _ type: E.Type, reader: ObjectReader
     ) -> [E] where E.RawValue == String {
         guard let values = reader.strings(key, diagnostics: &diagnostics) else {
             reader.missing(key, "the list of auth policies the family's methods may use", diagnostics: &diagnostics)
@@ -296,7 +290,7 @@ struct DocumentDecoder {
             diagnostics.error("\"servers\" is empty, expected at least one named server", at: node.location, pointer: node.pointer)
         }
         return members.compactMap { member in
-            guard var reader = ObjectReader(member.value, what: "the server \"\(member.key)\"", diagnostics: &diagnostics) else { return nil }
+            guard let reader = ObjectReader(member.value, what: "the server \"\(member.key)\"", keywords: SchemaKeywords.server, diagnostics: &diagnostics) else { return nil }
             let description = reader.nonEmptyString("description", required: true, diagnostics: &diagnostics)
             let defaultURL = reader.nonEmptyString("default", diagnostics: &diagnostics)
             reader.finish(&diagnostics)
@@ -314,7 +308,7 @@ struct DocumentDecoder {
             return []
         }
         return members.compactMap { member in
-            guard var reader = ObjectReader(member.value, what: "the error format \"\(member.key)\"", diagnostics: &diagnostics) else { return nil }
+            guard let reader = ObjectReader(member.value, what: "the error format \"\(member.key)\"", keywords: SchemaKeywords.errorFormat, diagnostics: &diagnostics) else { return nil }
             let description = reader.nonEmptyString("description", required: true, diagnostics: &diagnostics)
             var body: SchemaNode?
             if let bodyNode = reader.value("body") {
@@ -353,7 +347,7 @@ struct DocumentDecoder {
             return []
         }
         return elements.compactMap { element in
-            guard var reader = ObjectReader(element, what: "a code", diagnostics: &diagnostics) else { return nil }
+            guard let reader = ObjectReader(element, what: "a code", keywords: SchemaKeywords.code, diagnostics: &diagnostics) else { return nil }
             var value: ErrorCodeNode.Value?
             if let node = reader.value("value") {
                 switch node.value {

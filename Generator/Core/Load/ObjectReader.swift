@@ -5,21 +5,23 @@
 struct ObjectReader {
     let node: JSONNode
     private let what: String
-    private var taken: Set<String> = []
+    private let keywords: [String]
 
-    /// Starts reading `node`, which should be an object; reports and returns nil when it is not.
-    init?(_ node: JSONNode, what: String, diagnostics: inout Diagnostics) {
+    /// Starts reading `node`, which should be an object whose keys are among `keywords`; reports and returns nil
+    /// when it is not an object.
+    init?(_ node: JSONNode, what: String, keywords: [String], diagnostics: inout Diagnostics) {
         guard node.members != nil else {
             diagnostics.error("\(what) is \(Self.article(node.kindName)), expected an object", at: node.location, pointer: node.pointer)
             return nil
         }
         self.node = node
         self.what = what
+        self.keywords = keywords
     }
 
     /// The raw value of `key`, or nil.
-    mutating func value(_ key: String) -> JSONNode? {
-        taken.insert(key)
+    func value(_ key: String) -> JSONNode? {
+        assert(keywords.contains(key), "ObjectReader: \(key) is read but not in the keyword list of \(what)")
         return node[key]
     }
 
@@ -29,7 +31,7 @@ struct ObjectReader {
     }
 
     /// A string member.
-    mutating func string(_ key: String, required: Bool = false, diagnostics: inout Diagnostics) -> Located<String>? {
+    func string(_ key: String, required: Bool = false, diagnostics: inout Diagnostics) -> Located<String>? {
         guard let value = value(key) else {
             if required { missing(key, "\(what) to have a string \"\(key)\"", diagnostics: &diagnostics) }
             return nil
@@ -42,7 +44,7 @@ struct ObjectReader {
     }
 
     /// A non-empty string member.
-    mutating func nonEmptyString(_ key: String, required: Bool = false, diagnostics: inout Diagnostics) -> Located<String>? {
+    func nonEmptyString(_ key: String, required: Bool = false, diagnostics: inout Diagnostics) -> Located<String>? {
         guard let text = string(key, required: required, diagnostics: &diagnostics) else { return nil }
         guard !text.value.isEmpty else {
             diagnostics.error("\"\(key)\" is empty, expected a non-empty string", at: text.location, pointer: text.pointer)
@@ -52,7 +54,7 @@ struct ObjectReader {
     }
 
     /// An integer member.
-    mutating func integer(_ key: String, required: Bool = false, minimum: Int? = nil, diagnostics: inout Diagnostics) -> Located<Int>? {
+    func integer(_ key: String, required: Bool = false, minimum: Int? = nil, diagnostics: inout Diagnostics) -> Located<Int>? {
         guard let value = value(key) else {
             if required { missing(key, "\(what) to have an integer \"\(key)\"", diagnostics: &diagnostics) }
             return nil
@@ -69,7 +71,7 @@ struct ObjectReader {
     }
 
     /// A boolean member.
-    mutating func bool(_ key: String, diagnostics: inout Diagnostics) -> Located<Bool>? {
+    func bool(_ key: String, diagnostics: inout Diagnostics) -> Located<Bool>? {
         guard let value = value(key) else { return nil }
         guard case .bool(let flag) = value.value else {
             diagnostics.error("\"\(key)\" is \(Self.article(value.kindName)), expected a boolean", at: value.location, pointer: value.pointer)
@@ -79,7 +81,7 @@ struct ObjectReader {
     }
 
     /// A string member that must be one of `E`'s raw values.
-    mutating func choice<E: RawRepresentable & CaseIterable & Sendable>(
+    func choice<E: RawRepresentable & CaseIterable & Sendable>(
         _ key: String, _ type: E.Type, required: Bool = false, diagnostics: inout Diagnostics
     ) -> Located<E>? where E.RawValue == String {
         guard let text = string(key, required: required, diagnostics: &diagnostics) else { return nil }
@@ -92,7 +94,7 @@ struct ObjectReader {
     }
 
     /// An array of strings.
-    mutating func strings(_ key: String, diagnostics: inout Diagnostics) -> [Located<String>]? {
+    func strings(_ key: String, diagnostics: inout Diagnostics) -> [Located<String>]? {
         guard let value = value(key) else { return nil }
         guard let elements = value.elements else {
             diagnostics.error("\"\(key)\" is \(Self.article(value.kindName)), expected an array of strings", at: value.location, pointer: value.pointer)
@@ -115,7 +117,7 @@ struct ObjectReader {
     }
 
     /// An object whose values are all strings, e.g. headers.
-    mutating func stringMap(_ key: String, diagnostics: inout Diagnostics) -> [(name: String, value: String)] {
+    func stringMap(_ key: String, diagnostics: inout Diagnostics) -> [(name: String, value: String)] {
         guard let value = value(key) else { return [] }
         guard let members = value.members else {
             diagnostics.error("\"\(key)\" is \(Self.article(value.kindName)), expected an object of strings", at: value.location, pointer: value.pointer)
@@ -132,15 +134,15 @@ struct ObjectReader {
         return result
     }
 
-    /// Reports every key that was not taken.
+    /// Reports every key that is not one of the keywords.
     func finish(_ diagnostics: inout Diagnostics) {
         guard let members = node.members else { return }
-        for member in members where !taken.contains(member.key) {
+        for member in members where !keywords.contains(member.key) {
             var message = "unknown keyword \"\(member.key)\" in \(what)"
-            if let suggestion = Self.closest(to: member.key, in: taken) {
+            if let suggestion = Self.closest(to: member.key, in: Set(keywords)) {
                 message += ", expected a known keyword (did you mean \"\(suggestion)\"?)"
             } else {
-                message += ", expected one of \(taken.sorted().map { "\"\($0)\"" }.joined(separator: ", "))"
+                message += ", expected one of \(keywords.map { "\"\($0)\"" }.joined(separator: ", "))"
             }
             diagnostics.error(message, at: member.keyLocation, pointer: member.value.pointer)
         }

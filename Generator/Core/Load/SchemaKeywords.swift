@@ -1,0 +1,37 @@
+/// The keywords each kind of schema object may use: the single list the decoder reads and that a test compares
+/// with the meta-schemas (`Schemas/method.schema.json`, `Schemas/protocol.schema.json`).
+public enum SchemaKeywords {
+    /// A method file.
+    public static let method = ["$schema", "name", "description", "binding", "request", "response", "paging", "$defs"]
+    /// `types.json`.
+    public static let typesFile = ["$schema", "description", "$defs"]
+    /// A method's `binding`.
+    public static let binding = ["healthvault", "http"]
+    /// A `healthvault` method binding.
+    public static let healthvaultBinding = ["method", "version", "auth", "responseNamespace", "recordScoped"]
+    /// An `http` method binding.
+    public static let httpBinding = ["method", "server", "path", "body", "auth", "response", "responseRoot", "errors", "headers"]
+    /// `paging`.
+    public static let paging = ["cursor", "items", "itemCursor", "more"]
+    /// A type schema.
+    public static let schema = [
+        "$ref", "type", "format", "description", "properties", "required", "items", "enum", "const", "default",
+        "oneOf", "discriminator", "xml", "sensitive", "bind", "signs", "in", "aliases", "acceptSingle", "x-swift-name",
+    ]
+    /// `discriminator`.
+    public static let discriminator = ["propertyName"]
+    /// `xml`.
+    public static let xml = ["name", "namespace", "prefix", "nodeType"]
+    /// `protocol.json`.
+    public static let protocolFile = ["$schema", "family", "description", "binding", "servers", "errors"]
+    /// The healthvault family settings.
+    public static let healthvaultSettings = ["authPolicies", "statusError", "language", "country", "messageTTL", "clientVersion"]
+    /// The http family settings.
+    public static let httpSettings = ["authPolicies", "apiKeyHeader", "headers", "xmlPrimitives"]
+    /// A server.
+    public static let server = ["description", "default"]
+    /// An error format.
+    public static let errorFormat = ["description", "body", "encodings", "root", "code", "message", "codeType", "codes"]
+    /// One code of an error format.
+    public static let code = ["value", "name", "x-swift-name", "description", "recovery"]
+}

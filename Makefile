@@ -1,0 +1,37 @@
+# The SDK's commands. `make generate` and `make test` are the two you need; see README.md.
+
+SWIFT ?= swift
+# Warnings are errors, and slow-to-type-check functions and expressions are warnings: compile time is a feature.
+SWIFT_FLAGS := -Xswiftc -warnings-as-errors \
+	-Xswiftc -Xfrontend -Xswiftc -warn-long-function-bodies=100 \
+	-Xswiftc -Xfrontend -Xswiftc -warn-long-expression-type-checking=100
+VENV := Tests/Emulator/.venv
+PYTHON := $(VENV)/bin/python
+SDKGEN_ARGS := --schemas Schemas --output Sources --test-samples Tests
+
+.PHONY: help generate check build test venv clean
+
+help:  ## List the commands.
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 12
+
+generate:  ## Regenerate Sources/*/Generated (and the model round-trip tests) from Schemas/.
+	$(SWIFT) run $(SWIFT_FLAGS) sdkgen $(SDKGEN_ARGS)
+
+check:  ## Fail when the committed generated code is stale, printing a diff.
+	$(SWIFT) run $(SWIFT_FLAGS) sdkgen $(SDKGEN_ARGS) --check
+
+build:  ## Build everything, tests included, with warnings as errors.
+	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
+
+venv: $(PYTHON)  ## Create the Python environment the emulator and schema checks use.
+
+$(PYTHON): Tests/Emulator/requirements.txt
+	python3 -m venv $(VENV)
+	$(PYTHON) -m pip install --quiet --disable-pip-version-check -r Tests/Emulator/requirements.txt
+	@touch $(PYTHON)
+
+test: venv check build  ## Check generated code, build, and run every test.
+	$(SWIFT) test --skip-build $(SWIFT_FLAGS)
+
+clean:  ## Remove build products and the Python environment.
+	rm -rf .build $(VENV)

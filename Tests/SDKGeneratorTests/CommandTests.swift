@@ -1,0 +1,81 @@
+import Foundation
+import SDKGenerator
+import TestSupport
+import XCTest
+
+/// `sdkgen` end to end on a scratch copy: write only what changed, delete orphans, and `--check` with a diff.
+final class CommandTests: XCTestCase {
+    private var scratch: URL!
+    private var previousDirectory: String!
+
+    override func setUpWithError() throws {
+        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("sdkgen-\(UUID().uuidString)")
+        let schemas = scratch.appendingPathComponent("Schemas/Demo")
+        try FileManager.default.createDirectory(at: schemas, withIntermediateDirectories: true)
+        try """
+            {"family": "Demo", "description": "A demo.", "binding": {"http": {"authPolicies": ["none"]}},
+             "servers": {"api": {"description": "The API."}}}
+            """.write(to: schemas.appendingPathComponent("protocol.json"), atomically: true, encoding: .utf8)
+        try """
+            {"name": "Ping", "description": "Pings.", "binding": {"http": {"method": "GET", "server": "api", "path": "/ping", "auth": "none"}},
+             "response": {"type": "object", "properties": {"ok": {"type": "boolean"}}}}
+            """.write(to: schemas.appendingPathComponent("Ping.json"), atomically: true, encoding: .utf8)
+        previousDirectory = FileManager.default.currentDirectoryPath
+        XCTAssertTrue(FileManager.default.changeCurrentDirectoryPath(scratch.path))
+    }
+
+    override func tearDownWithError() throws {
+        XCTAssertTrue(FileManager.default.changeCurrentDirectoryPath(previousDirectory))
+        try? FileManager.default.removeItem(at: scratch)
+    }
+
+    private func run(check: Bool) -> Int32 {
+        Command.run(schemas: "Schemas", output: "Sources", testSamples: nil, families: nil, check: check, verbose: false)
+    }
+
+    func testWriteThenCheckThenDriftThenOrphan() throws {
+        let generated = scratch.appendingPathComponent("Sources/Demo/Generated/Methods/Ping.swift")
+        XCTAssertEqual(run(check: true), 1, "nothing generated yet")
+        XCTAssertEqual(run(check: false), 0)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: generated.path))
+        XCTAssertEqual(run(check: true), 0, "freshly generated output is up to date")
+
+        // An unchanged file is not rewritten.
+        let before = try FileManager.default.attributesOfItem(atPath: generated.path)[.modificationDate] as? Date
+        Thread.sleep(forTimeInterval: 0.05)
+        XCTAssertEqual(run(check: false), 0)
+        let after = try FileManager.default.attributesOfItem(atPath: generated.path)[.modificationDate] as? Date
+        XCTAssertEqual(before, after)
+
+        // Hand edits are drift: --check fails and writing restores them.
+        try "// edited\n".write(to: generated, atomically: true, encoding: .utf8)
+        XCTAssertEqual(run(check: true), 1)
+        XCTAssertEqual(run(check: false), 0)
+        XCTAssertNotEqual(try String(contentsOf: generated, encoding: .utf8), "// edited\n")
+
+        // A generated file whose schema is gone is deleted.
+        let orphan = scratch.appendingPathComponent("Sources/Demo/Generated/Methods/Gone.swift")
+        try "// stale\n".write(to: orphan, atomically: true, encoding: .utf8)
+        XCTAssertEqual(run(check: true), 1)
+        XCTAssertEqual(run(check: false), 0)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: orphan.path))
+    }
+
+    func testCheckReportsADiffAndTheFix() throws {
+        XCTAssertEqual(run(check: false), 0)
+        let writer = OutputWriter(sources: URL(fileURLWithPath: "Sources"), tests: URL(fileURLWithPath: "Tests"))
+        let files = try SchemaDirectory.read(URL(fileURLWithPath: "Schemas"))
+        var output = try GeneratorPipeline.run(files).files
+        let index = try XCTUnwrap(output.firstIndex { $0.path.hasSuffix("Ping.swift") })
+        output[index] = GeneratedFile(root: .sources, path: output[index].path, contents: output[index].contents + "// new line\n")
+        let changes = try writer.plan(output, families: ["Demo"], testSamples: false)
+        XCTAssertEqual(changes.map(\.path), ["Sources/Demo/Generated/Methods/Ping.swift"])
+        XCTAssertTrue(changes[0].diff.contains("+// new line"), changes[0].diff)
+    }
+
+    func testSchemaErrorsExitWithStatusTwoAndWriteNothing() throws {
+        try "{".write(to: scratch.appendingPathComponent("Schemas/Demo/Ping.json"), atomically: true, encoding: .utf8)
+        XCTAssertEqual(run(check: false), 2)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: scratch.appendingPathComponent("Sources").path))
+    }
+}
