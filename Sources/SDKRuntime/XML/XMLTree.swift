@@ -7,8 +7,8 @@ import FoundationXML
 ///
 /// Built in one pass of Foundation's `XMLParser` with namespace processing on. Elements keep their local name,
 /// namespace URI, attributes and directly contained text; comments and processing instructions are dropped.
-/// Documents that declare entities are refused, so expansion attacks never reach the parser's entity machinery,
-/// and external entities are never resolved.
+/// Documents with a document type declaration are refused before parsing, so entity expansion and external
+/// entities never reach the parser; no protocol the SDK speaks uses one.
 public final class XMLTree {
     struct Node {
         var name: String
@@ -30,6 +30,9 @@ public final class XMLTree {
     /// - Throws: ``ResponseDecodingError`` naming the line and column when `data` is not well-formed XML or
     ///   declares entities.
     public static func parse(_ data: Data) throws -> XMLTree {
+        if declaresDocumentType(data) {
+            throw ResponseDecodingError(path: "", reason: "the document has a DOCTYPE declaration, which is not accepted")
+        }
         let tree = XMLTree()
         let builder = TreeBuilder(tree: tree)
         let parser = XMLParser(data: data)
@@ -37,7 +40,8 @@ public final class XMLTree {
         parser.shouldReportNamespacePrefixes = false
         parser.shouldResolveExternalEntities = false
         parser.delegate = builder
-        let succeeded = parser.parse()
+        // Linux's XMLParser can report success after an error, so the error is checked as well.
+        let succeeded = parser.parse() && parser.parserError == nil
         if let refusal = builder.refusal {
             throw ResponseDecodingError(path: "", reason: refusal)
         }
@@ -53,6 +57,29 @@ public final class XMLTree {
 
     /// The document element, as the root of decoding paths.
     public var root: XMLElementView { XMLElementView(tree: self, index: 0, base: 0) }
+
+    /// Whether the prolog (everything before the document element) contains `<!DOCTYPE`.
+    static func declaresDocumentType(_ data: Data) -> Bool {
+        let marker = Array("<!DOCTYPE".utf8)
+        return data.withUnsafeBytes { buffer -> Bool in
+            let bytes = buffer.bindMemory(to: UInt8.self)
+            var index = 0
+            while index < bytes.count {
+                guard bytes[index] == UInt8(ascii: "<"), index + 1 < bytes.count else {
+                    index += 1
+                    continue
+                }
+                let next = bytes[index + 1]
+                // A letter, `_` or `:` after `<` starts the document element: the prolog is over.
+                if next != UInt8(ascii: "?"), next != UInt8(ascii: "!") { return false }
+                if bytes.count - index >= marker.count, zip(marker.indices, marker).allSatisfy({ bytes[index + $0] == $1 }) {
+                    return true
+                }
+                index += 1
+            }
+            return false
+        }
+    }
 }
 
 /// The `XMLParser` delegate that appends nodes to an ``XMLTree``.
@@ -102,18 +129,6 @@ private final class TreeBuilder: NSObject, XMLParserDelegate {
             return refuse("a CDATA section is not valid UTF-8", parser)
         }
         tree.nodes[Int(current)].text += string
-    }
-
-    func parser(_ parser: XMLParser, foundInternalEntityDeclarationWithName name: String, value: String?) {
-        refuse("the document declares the entity '\(name)'; entity declarations are not accepted", parser)
-    }
-
-    func parser(_ parser: XMLParser, foundExternalEntityDeclarationWithName name: String, publicID: String?, systemID: String?) {
-        refuse("the document declares the external entity '\(name)'; entity declarations are not accepted", parser)
-    }
-
-    func parser(_ parser: XMLParser, foundUnparsedEntityDeclarationWithName name: String, publicID: String?, systemID: String?, notationName: String?) {
-        refuse("the document declares the entity '\(name)'; entity declarations are not accepted", parser)
     }
 
     private func refuse(_ reason: String, _ parser: XMLParser) {

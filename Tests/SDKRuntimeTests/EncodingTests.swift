@@ -1,0 +1,55 @@
+import Foundation
+import SDKRuntime
+import XCTest
+
+final class EncodingTests: XCTestCase {
+    func testFormEncodingPerRFC6749AppendixB() {
+        // The appendix's own example: " %&+£€" becomes "+%25%26%2B%C2%A3%E2%82%AC".
+        XCTAssertEqual(PercentEncoding.form(" %&+£€"), "+%25%26%2B%C2%A3%E2%82%AC")
+        XCTAssertEqual(PercentEncoding.form("a-b.c_d~e"), "a-b.c_d~e")
+        XCTAssertEqual(PercentEncoding.form("urn:ietf:params:oauth:grant-type:token-exchange"), "urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Atoken-exchange")
+    }
+
+    func testQueryEncodingKeepsWhatEncodeURIComponentKeeps() {
+        XCTAssertEqual(PercentEncoding.query("patient/*.read launch:593740"), "patient%2F*.read%20launch%3A593740")
+        XCTAssertEqual(PercentEncoding.query("http://a.b/c?d=e&f"), "http%3A%2F%2Fa.b%2Fc%3Fd%3De%26f")
+        XCTAssertEqual(PercentEncoding.query("!'()~"), "!'()~")
+    }
+
+    func testPathSegmentEncodesSlashes() {
+        XCTAssertEqual(PercentEncoding.pathSegment("a/b c"), "a%2Fb%20c")
+    }
+
+    func testFormFieldsKeepOrderAndSkipNil() {
+        var fields = FormFields()
+        fields.append("b", "2")
+        fields.append("a", Optional<String>.none)
+        fields.append("a", 1)
+        fields.append("c", each: [true, false])
+        XCTAssertEqual(fields.formEncoded, "b=2&a=1&c=true&c=false")
+        XCTAssertEqual(FormFields(formEncoded: "x=a+b%2Bc&y=%E2%82%AC&z&bad=%zz").pairs.map { [$0.name, $0.value] }, [["x", "a b+c"], ["y", "€"], ["z", ""], ["bad", "%zz"]])
+    }
+
+    func testClientSecretBasicFormEncodesBeforeBase64() {
+        let client = OAuthClientCredentials(clientID: "QMNativeApp", secret: "Who@reU123?")
+        XCTAssertEqual(client.basicAuthorizationValue, "Basic UU1OYXRpdmVBcHA6V2hvJTQwcmVVMTIzJTNG")
+        XCTAssertEqual(BasicCredentials(username: "QMNativeApp", password: "Who@reU123?").authorizationValue, "Basic UU1OYXRpdmVBcHA6V2hvQHJlVTEyMz8=")
+        XCTAssertEqual(OAuthClientCredentials(clientID: "public").method, .none, "no secret means a public client")
+    }
+
+    func testHTTPRequestBuilderJoinsServerPathAndQuery() throws {
+        var builder = try HTTPRequestBuilder(method: .get, server: URL(string: "https://h.example/base/?tenant=1"), serverName: "s", path: "/metadata")
+        builder.query.append("a", "b c")
+        XCTAssertEqual(try builder.build().url.absoluteString, "https://h.example/base/metadata?tenant=1&a=b%20c")
+        var endpoint = try HTTPRequestBuilder(method: .post, server: URL(string: "https://h.example/token"), serverName: "token", path: "")
+        endpoint.form = FormFields()
+        endpoint.authenticate(client: OAuthClientCredentials(clientID: "c", secret: "s", method: .post))
+        let request = try endpoint.build()
+        XCTAssertEqual(request.url.absoluteString, "https://h.example/token")
+        XCTAssertEqual(request.body.map { String(decoding: $0, as: UTF8.self) }, "client_id=c&client_secret=s")
+        XCTAssertEqual(request.headers["content-type"], "application/x-www-form-urlencoded")
+        XCTAssertThrowsError(try HTTPRequestBuilder(method: .get, server: nil, serverName: "token", path: "")) { error in
+            XCTAssertEqual(String(describing: error), "No URL is configured for the server 'token'; set it in the client's configuration (servers.token)")
+        }
+    }
+}
