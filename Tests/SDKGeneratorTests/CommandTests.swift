@@ -29,8 +29,15 @@ final class CommandTests: XCTestCase {
         try? FileManager.default.removeItem(at: scratch)
     }
 
+    private var complaints: [String] = []
+
     private func run(check: Bool) -> Int32 {
-        Command.run(schemas: "Schemas", output: "Sources", testSamples: nil, families: nil, check: check, verbose: false)
+        var lines: [String] = []
+        defer { complaints = lines }
+        return Command.run(
+            schemas: "Schemas", output: "Sources", testSamples: nil, families: nil, check: check, verbose: false,
+            report: { _ in }, complain: { lines.append($0) }
+        )
     }
 
     func testWriteThenCheckThenDriftThenOrphan() throws {
@@ -50,6 +57,8 @@ final class CommandTests: XCTestCase {
         // Hand edits are drift: --check fails and writing restores them.
         try "// edited\n".write(to: generated, atomically: true, encoding: .utf8)
         XCTAssertEqual(run(check: true), 1)
+        XCTAssertTrue(complaints.contains { $0.contains("-// edited") }, complaints.joined(separator: "\n"))
+        XCTAssertEqual(complaints.last, "run: make generate   (or: swift run sdkgen --schemas Schemas --output Sources)")
         XCTAssertEqual(run(check: false), 0)
         XCTAssertNotEqual(try String(contentsOf: generated, encoding: .utf8), "// edited\n")
 
@@ -76,6 +85,7 @@ final class CommandTests: XCTestCase {
     func testSchemaErrorsExitWithStatusTwoAndWriteNothing() throws {
         try "{".write(to: scratch.appendingPathComponent("Schemas/Demo/Ping.json"), atomically: true, encoding: .utf8)
         XCTAssertEqual(run(check: false), 2)
+        XCTAssertEqual(complaints, ["Schemas/Demo/Ping.json:1:2: error: malformed JSON: unexpected end of file, expected a string key\n1 error in the schemas; nothing was generated"])
         XCTAssertFalse(FileManager.default.fileExists(atPath: scratch.appendingPathComponent("Sources").path))
     }
 }

@@ -61,6 +61,7 @@ enum FileEmitter {
             if !supportCode.lines.isEmpty {
                 printer.blank()
                 printer.line("// MARK: - Support code")
+                printer.line("")
                 printer.append(supportCode)
             }
             files.append(file(.sources, base + "Methods/\(method.name).swift", from: [method.provenance.file], body: printer))

@@ -4,51 +4,55 @@ import Foundation
 public enum Command {
     /// Runs the generator and returns the process exit status (0 success, 1 stale output under `check`, 2 errors).
     ///
-    /// Diagnostics and diffs go to standard error, progress to standard output.
+    /// - Parameters:
+    ///   - report: receives progress lines (standard output by default).
+    ///   - complain: receives diagnostics and diffs (standard error by default).
     public static func run(
-        schemas: String, output: String, testSamples: String?, families: Set<String>?, check: Bool, verbose: Bool
+        schemas: String, output: String, testSamples: String?, families: Set<String>?, check: Bool, verbose: Bool,
+        report: (String) -> Void = { print($0) }, complain: (String) -> Void = standardError
     ) -> Int32 {
         do {
             let files = try SchemaDirectory.read(URL(fileURLWithPath: schemas))
             let options = GeneratorPipeline.Options(displayRoot: schemas, families: families, testSamples: testSamples != nil)
             let generated = try GeneratorPipeline.run(files, options: options)
-            for diagnostic in generated.diagnostics { standardError(diagnostic.description) }
+            for diagnostic in generated.diagnostics { complain(diagnostic.description) }
             let writer = OutputWriter(sources: URL(fileURLWithPath: output), tests: URL(fileURLWithPath: testSamples ?? "Tests"))
             let changes = try writer.plan(generated.files, families: generated.families, testSamples: testSamples != nil)
             if check {
                 guard !changes.isEmpty else {
-                    print("sdkgen: \(generated.files.count) generated files are up to date")
+                    report("sdkgen: \(generated.files.count) generated files are up to date")
                     return 0
                 }
-                for change in changes { standardError(change.diff) }
+                for change in changes { complain(change.diff) }
                 let fix = ["sdkgen", "--schemas", schemas, "--output", output] + (testSamples.map { ["--test-samples", $0] } ?? [])
-                standardError("error: \(changes.count) generated file\(changes.count == 1 ? " is" : "s are") out of date with the schemas.")
-                standardError("run: make generate   (or: swift run \(fix.joined(separator: " ")))")
+                complain("error: \(changes.count) generated file\(changes.count == 1 ? " is" : "s are") out of date with the schemas.")
+                complain("run: make generate   (or: swift run \(fix.joined(separator: " ")))")
                 return 1
             }
             try writer.apply(changes)
             if verbose {
                 for change in changes {
                     switch change {
-                    case .create: print("created \(change.path)")
-                    case .update: print("updated \(change.path)")
-                    case .delete: print("deleted \(change.path)")
+                    case .create: report("created \(change.path)")
+                    case .update: report("updated \(change.path)")
+                    case .delete: report("deleted \(change.path)")
                     }
                 }
             }
             let families = generated.families.joined(separator: ", ")
-            print("sdkgen: \(families): \(generated.files.count) files, \(changes.count) changed")
+            report("sdkgen: \(families): \(generated.files.count) files, \(changes.count) changed")
             return 0
         } catch let failure as GenerationFailed {
-            standardError(failure.description)
+            complain(failure.description)
             return 2
         } catch {
-            standardError(String(describing: error))
+            complain(String(describing: error))
             return 2
         }
     }
 
-    private static func standardError(_ text: String) {
+    /// Writes `text` and a newline to standard error.
+    public static func standardError(_ text: String) {
         FileHandle.standardError.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
     }
 }

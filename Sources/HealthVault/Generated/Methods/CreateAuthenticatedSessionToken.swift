@@ -146,6 +146,7 @@ extension HealthVaultClient {
 }
 
 // MARK: - Support code
+
 extension CreateAuthenticatedSessionToken.Request: SDKRuntime.XMLCodable {
     /// Reads the value from an element's attributes, children and text; unknown children are skipped.
     public init(xml element: SDKRuntime.XMLElementView) throws {}

@@ -169,6 +169,7 @@ extension HealthVaultClient {
 }
 
 // MARK: - Support code
+
 extension GetAuthorizedPeople.Request: SDKRuntime.XMLCodable {
     /// Reads the value from an element's attributes, children and text; unknown children are skipped.
     public init(xml element: SDKRuntime.XMLElementView) throws {

@@ -71,6 +71,7 @@ extension HealthVaultClient {
 }
 
 // MARK: - Support code
+
 extension NewApplicationCreationInfo.Response: SDKRuntime.XMLCodable {
     /// Reads the value from an element's attributes, children and text; unknown children are skipped.
     public init(xml element: SDKRuntime.XMLElementView) throws {

@@ -123,6 +123,7 @@ extension KoppeltaalClient {
 }
 
 // MARK: - Support code
+
 extension Authorize {
     /// Adds the request's query, header and form fields to `http`.
     static func apply(_ request: Request, to http: inout SDKRuntime.HTTPRequestBuilder) {

@@ -120,6 +120,7 @@ extension KoppeltaalClient {
 }
 
 // MARK: - Support code
+
 extension MobileLaunch {
     /// Adds the request's query, header and form fields to `http`.
     static func apply(_ request: Request, to http: inout SDKRuntime.HTTPRequestBuilder) {

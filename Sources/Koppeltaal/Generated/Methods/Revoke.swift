@@ -91,6 +91,7 @@ extension KoppeltaalClient {
 }
 
 // MARK: - Support code
+
 extension Revoke {
     /// Adds the request's query, header and form fields to `http`.
     static func apply(_ request: Request, to http: inout SDKRuntime.HTTPRequestBuilder) {

@@ -120,6 +120,7 @@ extension VitalClient {
 }
 
 // MARK: - Support code
+
 extension CreateUser.Request: Codable {
     enum CodingKeys: Swift.String, CodingKey {
         case clientUserID = "client_user_id"

@@ -60,6 +60,7 @@ extension VitalClient {
 }
 
 // MARK: - Support code
+
 extension ExchangeSignInToken {
     /// Adds the request's query, header and form fields to `http`.
     static func apply(_ request: Request, to http: inout SDKRuntime.HTTPRequestBuilder) {
