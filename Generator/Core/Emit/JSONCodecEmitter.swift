@@ -161,18 +161,8 @@ enum JSONCodecEmitter {
     private static func untagged(_ union: IRUnion, into p: inout SwiftPrinter) {
         p.doc("Reads the first variant the JSON value fits, in schema order.")
         p.block("public init(from decoder: any Decoder) throws") { p in
-            for (index, variant) in union.variants.enumerated() {
-                let read = variant.type.isScalarLike
-                    ? "decoder.singleValueContainer().decode(\(variant.type.swiftType).self)"
-                    : "\(variant.type.swiftType)(from: decoder)"
-                if index == union.variants.count - 1 {
-                    p.line("self = .\(Emit.name(variant.caseName))(try \(read))")
-                } else {
-                    p.block("if let value = try? \(read)") { p in
-                        p.line("self = .\(Emit.name(variant.caseName))(value)")
-                        p.line("return")
-                    }
-                }
+            Emit.firstFittingVariant(of: union, into: &p) { type in
+                type.isScalarLike ? "decoder.singleValueContainer().decode(\(type.swiftType).self)" : "\(type.swiftType)(from: decoder)"
             }
         }
         p.blank()

@@ -42,17 +42,7 @@ struct XMLCodecEmitter {
             p.block("extension \(type.qualifiedName): SDKRuntime.XMLCodable") { p in
                 p.doc("Reads the first variant that the element's content fits, in schema order.")
                 p.block("public init(xml element: SDKRuntime.XMLElementView) throws") { p in
-                    for (index, variant) in union.variants.enumerated() {
-                        let read = readContent(of: variant.type, from: "element")
-                        if index == union.variants.count - 1 {
-                            p.line("self = .\(Emit.name(variant.caseName))(try \(read))")
-                        } else {
-                            p.block("if let value = try? \(read)") { p in
-                                p.line("self = .\(Emit.name(variant.caseName))(value)")
-                                p.line("return")
-                            }
-                        }
-                    }
+                    Emit.firstFittingVariant(of: union, into: &p) { readContent(of: $0, from: "element") }
                 }
                 p.blank()
                 p.doc("Writes the variant's content into the element just opened.")

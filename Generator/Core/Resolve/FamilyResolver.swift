@@ -60,18 +60,16 @@ struct FamilyResolver {
         if case .healthvault(let settings) = binding { statusError = settings.statusError }
         family.errors = protocolDocument.errors.compactMap { errorFormat($0, file: protocolDocument.file, isStatusError: $0.name == statusError) }
 
-        let analysis = TypeAnalysis(family: family)
-        analysis.resolveFixedProperties()
         diagnostics.append(contentsOf: types.diagnostics)
         types.diagnostics = Diagnostics()
-        var checks = analysis
-        checks.diagnostics = Diagnostics()
-        checks.checkRecursion()
-        checks.resolveDefaults()
-        checks.checkXMLShapes()
-        checks.markUsage()
-        checks.markSensitivity()
-        diagnostics.append(contentsOf: checks.diagnostics)
+        var analysis = TypeAnalysis(family: family)
+        analysis.resolveFixedProperties()
+        analysis.checkRecursion()
+        analysis.resolveDefaults()
+        analysis.checkXMLShapes()
+        analysis.markUsage()
+        analysis.markSensitivity()
+        diagnostics.append(contentsOf: analysis.diagnostics)
         for index in family.methods.indices {
             checkHTTPFields(family.methods[index], family: family)
             if let paging = documents.methods.first(where: { $0.name.value == family.methods[index].name })?.paging {

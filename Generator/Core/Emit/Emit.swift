@@ -22,6 +22,29 @@ enum Emit {
         return expression + ".wireText"
     }
 
+    /// Statements that pick the first variant whose read succeeds, in schema order; the last one's error propagates.
+    ///
+    /// ```swift
+    /// if let value = try? <read first> {
+    ///     self = .first(value)
+    ///     return
+    /// }
+    /// self = .last(try <read last>)
+    /// ```
+    static func firstFittingVariant(of union: IRUnion, into p: inout SwiftPrinter, read: (IRTypeRef) -> String) {
+        for (index, variant) in union.variants.enumerated() {
+            let expression = read(variant.type)
+            if index == union.variants.count - 1 {
+                p.line("self = .\(name(variant.caseName))(try \(expression))")
+            } else {
+                p.block("if let value = try? \(expression)") { p in
+                    p.line("self = .\(name(variant.caseName))(value)")
+                    p.line("return")
+                }
+            }
+        }
+    }
+
     /// The Swift name of a local variable that collects an element while decoding.
     static func local(_ property: IRProperty) -> String { "_" + property.swiftName }
 }
