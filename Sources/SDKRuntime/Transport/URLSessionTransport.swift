@@ -7,6 +7,9 @@ import FoundationNetworking
 ///
 /// It never follows redirects: a 3xx comes back as a response, so credentials are never replayed to another host
 /// and protocols that must see the redirect (OAuth) can. Cancelling the calling task cancels the request.
+///
+/// The timeout is enforced by the transport itself, to the millisecond, because `URLSession` on Linux rounds it
+/// down to whole seconds (and fails at once for anything under one second).
 public final class URLSessionTransport: HTTPTransport, Sendable {
     /// How the transport is set up.
     public struct Configuration: Sendable {
@@ -45,20 +48,33 @@ public final class URLSessionTransport: HTTPTransport, Sendable {
 
     /// Sends `request`; see ``HTTPTransport`` for the contract.
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let timeout = request.timeout ?? configuration.timeout
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = request.method.rawValue
-        urlRequest.timeoutInterval = request.timeout ?? configuration.timeout
+        // URLSession's own timeout is only a backstop, set past the transport's deadline in whole seconds.
+        urlRequest.timeoutInterval = (timeout + 1).rounded(.up)
         for field in request.headers { urlRequest.addValue(field.value, forHTTPHeaderField: field.name) }
         urlRequest.httpBody = request.body
         if !configuration.allowsCaching { urlRequest.cachePolicy = .reloadIgnoringLocalCacheData }
 
         let taskBox = LockedValue<URLSessionDataTask?>(nil)
+        // Whether the deadline passed before the response: then the cancellation it caused is a timeout.
+        let timedOut = LockedValue(false)
+        let finished = LockedValue(false)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponse, any Error>) in
                 let task = session.dataTask(with: urlRequest) { data, response, error in
-                    continuation.resume(with: Self.result(for: request.url, data: data, response: response, error: error))
+                    finished.withValue { $0 = true }
+                    continuation.resume(with: Self.result(
+                        for: request.url, data: data, response: response, error: error, timedOut: timedOut.current
+                    ))
                 }
                 taskBox.withValue { $0 = task }
+                DispatchQueue.global().asyncAfter(deadline: .now() + timeout) {
+                    guard !finished.current else { return }
+                    timedOut.withValue { $0 = true }
+                    taskBox.withValue { $0?.cancel() }
+                }
                 task.resume()
                 if Task.isCancelled { task.cancel() }
             }
@@ -67,9 +83,13 @@ public final class URLSessionTransport: HTTPTransport, Sendable {
         }
     }
 
-    private static func result(for url: URL, data: Data?, response: URLResponse?, error: (any Error)?) -> Result<HTTPResponse, any Error> {
+    private static func result(
+        for url: URL, data: Data?, response: URLResponse?, error: (any Error)?, timedOut: Bool
+    ) -> Result<HTTPResponse, any Error> {
         if let error {
-            if let urlError = error as? URLError, urlError.code == .cancelled { return .failure(CancellationError()) }
+            if let urlError = error as? URLError, urlError.code == .cancelled {
+                return .failure(timedOut ? TransportError(.timedOut, url: url, detail: "no response within the timeout") : CancellationError())
+            }
             return .failure(transportError(for: url, error: error))
         }
         guard let http = response as? HTTPURLResponse else {

@@ -1,0 +1,83 @@
+import Foundation
+import SDKRuntime
+import TestSupport
+import XCTest
+
+/// The default transport against a real HTTP server on 127.0.0.1.
+final class URLSessionTransportTests: XCTestCase {
+    private static let server = Result { try LocalServer(script: "Tests/Tools/http_probe.py") }
+
+    private func url(_ path: String) throws -> URL {
+        try XCTUnwrap(URL(string: path, relativeTo: Self.server.get().baseURL)?.absoluteURL)
+    }
+
+    func testSendsMethodHeadersAndBodyAsGiven() async throws {
+        let transport = URLSessionTransport()
+        let request = HTTPRequest(
+            method: .post, url: try url("/echo?a=1"), headers: ["Content-Type": "application/x-www-form-urlencoded", "X-Probe": "yes"],
+            body: Data("grant_type=refresh_token".utf8)
+        )
+        let response = try await transport.send(request)
+        XCTAssertEqual(response.status, 200)
+        XCTAssertEqual(response.mediaType, "application/json")
+        let echo = try XCTUnwrap(JSONSerialization.jsonObject(with: response.body) as? [String: Any])
+        XCTAssertEqual(echo["method"] as? String, "POST")
+        XCTAssertEqual(echo["path"] as? String, "/echo?a=1")
+        XCTAssertEqual(echo["body"] as? String, "grant_type=refresh_token")
+        XCTAssertEqual((echo["headers"] as? [String: String])?["X-Probe"], "yes")
+    }
+
+    func testRedirectsAreReturnedNotFollowed() async throws {
+        let response = try await URLSessionTransport().send(HTTPRequest(method: .get, url: try url("/redirect"), headers: ["Authorization": "Bearer secret"]))
+        XCTAssertEqual(response.status, 302)
+        XCTAssertEqual(response.headers["location"], "/echo")
+    }
+
+    func testErrorStatusesAreResponses() async throws {
+        let response = try await URLSessionTransport().send(HTTPRequest(method: .get, url: try url("/status/503")))
+        XCTAssertEqual(response.status, 503)
+        XCTAssertEqual(response.retryAfter(now: Date()), 7)
+        XCTAssertEqual(String(decoding: response.body, as: UTF8.self), "<html>down</html>")
+    }
+
+    func testTimeoutIsATransportError() async throws {
+        let transport = URLSessionTransport(configuration: .init(timeout: 0.6))
+        let started = Date()
+        do {
+            _ = try await transport.send(HTTPRequest(method: .get, url: try url("/slow")))
+            XCTFail("expected a timeout")
+        } catch let error as TransportError {
+            XCTAssertEqual(error.kind, .timedOut)
+            XCTAssertEqual(error.host, "127.0.0.1")
+        }
+        let elapsed = Date().timeIntervalSince(started)
+        XCTAssertGreaterThan(elapsed, 0.55, "the request was given its full timeout")
+        XCTAssertLessThan(elapsed, 2.5, "the timeout ended the request before the server answered")
+    }
+
+    func testCancellationCancelsTheRequest() async throws {
+        let slow = try url("/slow")
+        let task = Task { try await URLSessionTransport().send(HTTPRequest(method: .get, url: slow)) }
+        try await Task.sleep(nanoseconds: 200_000_000)
+        task.cancel()
+        let started = Date()
+        do {
+            _ = try await task.value
+            XCTFail("expected cancellation")
+        } catch {
+            XCTAssertTrue(error is CancellationError, "\(error)")
+        }
+        XCTAssertLessThan(Date().timeIntervalSince(started), 2.5, "cancellation should not wait for the server")
+    }
+
+    func testConnectionRefusedIsCannotConnect() async throws {
+        // A port nothing listens on: bind and release one first.
+        let closed = try XCTUnwrap(URL(string: "http://127.0.0.1:9/"))
+        do {
+            _ = try await URLSessionTransport(configuration: .init(timeout: 5)).send(HTTPRequest(method: .get, url: closed))
+            XCTFail("expected a transport error")
+        } catch let error as TransportError {
+            XCTAssertEqual(error.kind, .cannotConnect)
+        }
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+
+/// A helper server process on 127.0.0.1, started from a Python script that prints `READY <port>` once it listens.
+///
+/// The script runs with the project's virtual environment when it exists (`Tests/Emulator/.venv`), otherwise with
+/// `python3`. The process is terminated when the server is stopped or deallocated.
+public final class LocalServer: @unchecked Sendable {
+    // @unchecked: `process` is set once in init and only read afterwards; Process itself is thread-safe for terminate.
+    private let process: Process
+    /// The port the server listens on.
+    public let port: Int
+
+    /// `http://127.0.0.1:<port>`
+    public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
+
+    /// Starts `script` (a path relative to the repository) with `arguments`, waiting up to `timeout` seconds for it
+    /// to report its port.
+    public init(script: String, arguments: [String] = [], timeout: TimeInterval = 20) throws {
+        let venv = Fixtures.repository.appendingPathComponent("Tests/Emulator/.venv/bin/python")
+        let process = Process()
+        if FileManager.default.isExecutableFile(atPath: venv.path) {
+            process.executableURL = venv
+            process.arguments = [Fixtures.repository.appendingPathComponent(script).path] + arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["python3", Fixtures.repository.appendingPathComponent(script).path] + arguments
+        }
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        self.process = process
+
+        let deadline = Date().addingTimeInterval(timeout)
+        var buffer = ""
+        var port: Int?
+        while port == nil, Date() < deadline, process.isRunning {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            buffer += String(decoding: chunk, as: UTF8.self)
+            if let line = buffer.split(separator: "\n").first(where: { $0.hasPrefix("READY ") }) {
+                port = Int(line.dropFirst("READY ".count).trimmingCharacters(in: .whitespaces))
+            }
+        }
+        guard let port else {
+            process.terminate()
+            throw LocalServerError.didNotStart(script: script, output: buffer)
+        }
+        self.port = port
+    }
+
+    /// Stops the server.
+    public func stop() {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+    }
+
+    deinit { stop() }
+}
+
+/// A helper server could not be started.
+public enum LocalServerError: Error, CustomStringConvertible {
+    case didNotStart(script: String, output: String)
+
+    public var description: String {
+        switch self {
+        case .didNotStart(let script, let output): return "\(script) did not report READY <port>; it printed: \(output)"
+        }
+    }
+}
