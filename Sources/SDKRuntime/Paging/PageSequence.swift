@@ -68,3 +68,41 @@ public enum PagingError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 }
+
+extension PageSequence {
+    /// The items of every page, in order, fetching pages as iteration reaches them.
+    public func items<Item: Sendable>(_ extract: @escaping @Sendable (Page) -> [Item]) -> PagedItems<Request, Page, Item> {
+        PagedItems(pages: self, extract: extract)
+    }
+}
+
+/// The items of a ``PageSequence``'s pages, one at a time.
+public struct PagedItems<Request: Hashable & Sendable, Page: Sendable, Item: Sendable>: AsyncSequence, Sendable {
+    /// Each element is one item.
+    public typealias Element = Item
+
+    let pages: PageSequence<Request, Page>
+    let extract: @Sendable (Page) -> [Item]
+
+    /// Starts a new pass from the first page.
+    public func makeAsyncIterator() -> Iterator { Iterator(pages: pages.makeAsyncIterator(), extract: extract) }
+
+    /// Walks the items of one page, then fetches the next.
+    public struct Iterator: AsyncIteratorProtocol {
+        var pages: PageSequence<Request, Page>.Iterator
+        let extract: @Sendable (Page) -> [Item]
+        var buffer: [Item] = []
+        var position = 0
+
+        /// The next item, or nil after the last page.
+        public mutating func next() async throws -> Item? {
+            while position == buffer.count {
+                guard let page = try await pages.next() else { return nil }
+                buffer = extract(page)
+                position = 0
+            }
+            defer { position += 1 }
+            return buffer[position]
+        }
+    }
+}

@@ -1,0 +1,64 @@
+"""An independent emulator of the HealthVault, Koppeltaal and Vital servers, for the SDK's integration tests.
+
+It shares no code with the SDK: it checks signatures and hashes itself, and keeps all state in memory.
+
+Usage: python emulator.py [--port N]
+Binds 127.0.0.1 (port 0 picks a free one) and prints "READY <port>" once it accepts connections.
+
+Control endpoints (JSON), for tests:
+  POST /_control/reset                     forget everything
+  POST /_control/faults {path, kind, ...}  inject a fault into the next matching requests (see faults.py)
+  POST /_control/healthvault {...}         settings: people, page_size, skew_seconds, clock_offset_seconds,
+                                           shell_decision (grant|reject), shell_instance, instance_id_key
+  POST /_control/healthvault/<action>      expire-sessions | revoke | delete-apps
+  GET  /_control/healthvault/stats         calls per method
+"""
+import argparse
+import sys
+
+from flask import Flask, jsonify, request
+from werkzeug.serving import make_server
+
+import healthvault
+from faults import Faults
+
+
+def create_app():
+    app = Flask(__name__)
+    faults = Faults()
+    app.before_request(faults.before)
+    app.after_request(faults.after)
+    app.register_blueprint(healthvault.blueprint)
+
+    @app.post("/_control/reset")
+    def reset():
+        faults.reset()
+        healthvault.hv.reset()
+        return jsonify(ok=True)
+
+    @app.post("/_control/faults")
+    def add_fault():
+        try:
+            faults.add(request.get_json(force=True) or {})
+        except ValueError as error:
+            return jsonify(error=str(error)), 400
+        return jsonify(ok=True)
+
+    return app
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--port", type=int, default=0)
+    arguments = parser.parse_args()
+    server = make_server("127.0.0.1", arguments.port, create_app(), threaded=True)
+    print(f"READY {server.port}", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,226 @@
+import Foundation
+import HealthVault
+import SDKRuntime
+import TestSupport
+import XCTest
+
+/// The SODA journey with the real URLSession transport against the emulator over 127.0.0.1.
+final class HealthVaultIntegrationTests: XCTestCase {
+    private static let shared = Result { try Emulator() }
+    private static let master = UUID(uuidString: "6556d00c-cb8d-4004-90d6-8be528420ff7")!
+    private var emulator: Emulator!
+    private var store: InMemoryCredentialStore!
+
+    override func setUp() async throws {
+        emulator = try Self.shared.get()
+        try await emulator.control("reset")
+        store = InMemoryCredentialStore()
+    }
+
+    private func connection(timeout: TimeInterval = 5, store: (any CredentialStore)? = nil) -> HealthVaultConnection {
+        HealthVaultConnection(configuration: .init(
+            defaultPlatformURL: emulator.url("/hv/1/platform/wildcat.ashx"),
+            defaultShellURL: emulator.url("/hv/shell/1"),
+            store: store ?? self.store,
+            instanceName: "Integration iPhone",
+            client: .init(transport: URLSessionTransport(configuration: .init(timeout: timeout)), envelope: .init(clientVersion: "HV-Swift/test"))
+        ))
+    }
+
+    private func calls(_ method: String) async throws -> Int {
+        let stats = try await emulator.read("healthvault/stats")
+        return (stats["calls"] as? [String: Int])?[method] ?? 0
+    }
+
+    /// Provisions, lets the emulated user grant access in Shell, and completes the hand-off.
+    private func connect(_ connection: HealthVaultConnection) async throws {
+        let shellPage = try await connection.provision(masterAppID: Self.master)
+        let completion = try await XCTUnwrapAsync(try await emulator.visit(shellPage))
+        try await connection.completeAuthorization(redirect: completion)
+    }
+
+    private func names(_ connection: HealthVaultConnection, pageSize: Int? = nil) async throws -> [String] {
+        var names: [String] = []
+        for try await person in await connection.authorizedPeople(pageSize: pageSize) { names.append(person.name) }
+        return names
+    }
+
+    func testProvisionShellSessionAndEveryPage() async throws {
+        try await emulator.control("healthvault", ["people": 7, "page_size": 2, "shell_instance": "2"])
+        let connection = connection()
+        await XCTAssertEqualAsync(try await connection.status(), .notProvisioned)
+        let shellPage = try await connection.provision(masterAppID: Self.master)
+        XCTAssertTrue(shellPage.absoluteString.contains("target=CREATEAPPLICATION"))
+        guard case .awaitingAuthorization(let pending) = try await connection.status() else { return XCTFail("not awaiting authorization") }
+        XCTAssertEqual(pending, shellPage)
+        await XCTAssertEqualAsync(try await connection.provision(masterAppID: Self.master), shellPage, "provisioning again reuses the instance")
+
+        let completion = try await XCTUnwrapAsync(try await emulator.visit(shellPage))
+        XCTAssertTrue(completion.path.hasSuffix("/hv/shell/2/application/complete"), "the user bounced to instance 2")
+        let outcome = try await connection.completeAuthorization(redirect: completion)
+        XCTAssertEqual(outcome.target, .appAuthSuccess)
+        guard case .connected(let instance) = try await connection.status() else { return XCTFail("not connected") }
+        XCTAssertEqual(instance.id, "2")
+        XCTAssertEqual(instance.platformURL, emulator.url("/hv/2/platform/wildcat.ashx"))
+
+        await XCTAssertEqualAsync(try await names(connection), (0..<7).map { "Person \($0) & Co" })
+        await XCTAssertEqualAsync(try await calls("GetAuthorizedPeople"), 4, "7 people in pages of 2, each page once")
+        await XCTAssertEqualAsync(try await calls("CreateAuthenticatedSessionToken"), 1)
+        await XCTAssertEqualAsync(try await calls("NewApplicationCreationInfo"), 1)
+        await XCTAssertEqualAsync(try await calls("GetServiceDefinition"), 1)
+    }
+
+    func testEmptyAndExactPages() async throws {
+        try await emulator.control("healthvault", ["people": 0])
+        let connection = connection()
+        try await connect(connection)
+        await XCTAssertEqualAsync(try await names(connection), [])
+        try await emulator.control("healthvault", ["people": 4, "page_size": 2])
+        await XCTAssertEqualAsync(try await names(connection).count, 4)
+        await XCTAssertEqualAsync(try await calls("GetAuthorizedPeople"), 3)
+    }
+
+    func testExpiredSessionWithFiftyConcurrentCallsCreatesOneSession() async throws {
+        let connection = connection()
+        try await connect(connection)
+        let sessionsBefore = try await calls("CreateAuthenticatedSessionToken")
+        try await emulator.control("healthvault/expire-sessions")
+        let results = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<50 {
+                group.addTask {
+                    try await connection.withSession { client, session in
+                        try await client.getAuthorizedPeople(session: session).responseResults.personInfo.count
+                    }
+                }
+            }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        XCTAssertEqual(results, Array(repeating: 2, count: 50))
+        await XCTAssertEqualAsync(try await calls("CreateAuthenticatedSessionToken") - sessionsBefore, 1, "one new session for all fifty callers")
+    }
+
+    func testRevokedAccessNeedsReauthorizationAtAppAuth() async throws {
+        let connection = connection()
+        try await connect(connection)
+        try await emulator.control("healthvault/revoke")
+        do {
+            _ = try await names(connection)
+            XCTFail("expected reauthorization")
+        } catch HealthVaultConnectionError.reauthorizationRequired(let appAuth, let underlying) {
+            XCTAssertEqual(underlying.code, .accessDenied)
+            XCTAssertEqual(underlying.message, "Access is denied.")
+            XCTAssertTrue(appAuth.absoluteString.contains("target=APPAUTH"), appAuth.absoluteString)
+            await XCTAssertEqualAsync(appAuth, try await connection.appAuthorizationURL())
+            // The user authorizes again; calls work with the same instance and credentials.
+            let completion = try await XCTUnwrapAsync(try await emulator.visit(appAuth))
+            try await connection.completeAuthorization(redirect: completion)
+            await XCTAssertEqualAsync(try await names(connection).count, 3)
+        }
+    }
+
+    func testRejectedAuthorizationKeepsTheInstance() async throws {
+        try await emulator.control("healthvault", ["shell_decision": "reject"])
+        let connection = connection()
+        let shellPage = try await connection.provision(masterAppID: Self.master)
+        let completion = try await XCTUnwrapAsync(try await emulator.visit(shellPage))
+        do {
+            try await connection.completeAuthorization(redirect: completion)
+            XCTFail("expected a rejection")
+        } catch HealthVaultConnectionError.authorizationRejected {
+            guard case .awaitingAuthorization = try await connection.status() else { return XCTFail("the instance was forgotten") }
+        }
+    }
+
+    func testStateSurvivesRelaunchAndDisconnectErasesIt() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hv-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try FileCredentialStore(directory: directory)
+        try await connect(connection(store: store))
+        let relaunched = connection(store: store)
+        guard case .connected = try await relaunched.status() else { return XCTFail("state was not persisted") }
+        await XCTAssertEqualAsync(try await names(relaunched).count, 3)
+        await XCTAssertEqualAsync(try await calls("CreateAuthenticatedSessionToken"), 1, "the stored session is reused")
+        try await relaunched.disconnect()
+        await XCTAssertEqualAsync(try await relaunched.status(), .notProvisioned)
+        XCTAssertNil(try store.read("healthvault.connection"))
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), [])
+    }
+
+    func testDeletedInstanceNeedsReprovisioning() async throws {
+        let connection = connection()
+        try await connect(connection)
+        try await emulator.control("healthvault/delete-apps")
+        try await emulator.control("healthvault/expire-sessions")
+        do {
+            _ = try await names(connection)
+            XCTFail("expected reprovisioning")
+        } catch HealthVaultConnectionError.reprovisionRequired(let underlying) {
+            XCTAssertEqual(underlying.code, .invalidApp)
+        }
+    }
+
+    func testClockSkewIsATypedError() async throws {
+        // Within the message time-to-live but outside the signing window: the CAST signature is refused.
+        try await emulator.control("healthvault", ["clock_offset_seconds": 1000])
+        do {
+            try await connect(connection())
+            XCTFail("expected a signature error")
+        } catch let error as HealthVaultError {
+            XCTAssertEqual(error.code, .badSig)
+            XCTAssertEqual(error.message, "the signing time is outside the allowed window")
+        }
+        // Beyond the time-to-live every request is refused as timed out, which the app should retry once the
+        // device clock is right.
+        try await emulator.control("healthvault", ["clock_offset_seconds": 7200])
+        do {
+            _ = try await connection(store: InMemoryCredentialStore()).provision(masterAppID: Self.master)
+            XCTFail("expected a time-to-live error")
+        } catch let error as HealthVaultError {
+            XCTAssertEqual(error.code, .requestTimedOut)
+            XCTAssertEqual(error.recovery, .retryLater)
+        }
+    }
+
+    /// Every injected fault gives a typed error and leaves the stored credentials byte for byte as they were.
+    func testFaultsAreTypedAndLeaveCredentialsIntact() async throws {
+        let connection = connection(timeout: 1)
+        try await connect(connection)
+        let path = "/hv/1/platform"
+        let cases: [(String, [String: any Sendable], (any Error) -> Bool)] = [
+            ("HTTP 500", ["kind": "status", "status": 500], { ($0 as? UnexpectedResponseError)?.status == 500 }),
+            ("HTTP 502", ["kind": "status", "status": 502], { ($0 as? UnexpectedResponseError)?.status == 502 }),
+            ("HTTP 503 with Retry-After", ["kind": "status", "status": 503, "retry_after": 30], { error in
+                guard let error = error as? UnexpectedResponseError else { return false }
+                return error.status == 503 && error.response.retryAfter(now: Date()) == 30
+            }),
+            ("HTML error page", ["kind": "html", "status": 500], { ($0 as? UnexpectedResponseError)?.response.mediaType == "text/html" }),
+            ("malformed XML", ["kind": "malformed"], { ($0 as? ResponseDecodingError)?.reason.hasPrefix("malformed XML") == true }),
+            ("truncated body", ["kind": "truncated"], { $0 is ResponseDecodingError }),
+            ("dropped connection", ["kind": "drop"], { [.connectionLost, .other].contains(($0 as? TransportError)?.kind) }),
+            ("latency beyond the timeout", ["kind": "latency", "seconds": 2.5], { ($0 as? TransportError)?.kind == .timedOut }),
+        ]
+        for (name, fault, isExpected) in cases {
+            let before = try store.read("healthvault.connection")
+            var rule = fault
+            rule["path"] = path
+            try await emulator.control("faults", rule)
+            do {
+                _ = try await connection.withSession { client, session in try await client.getAuthorizedPeople(session: session) }
+                XCTFail("\(name): expected an error")
+            } catch {
+                XCTAssertTrue(isExpected(error), "\(name): \(type(of: error)) \(error)")
+            }
+            XCTAssertEqual(try store.read("healthvault.connection"), before, "\(name) changed the stored credentials")
+        }
+        // The connection still works afterwards.
+        await XCTAssertEqualAsync(try await names(connection).count, 3)
+    }
+
+    func testUnknownElementsAreIgnored() async throws {
+        let connection = connection()
+        try await connect(connection)
+        try await emulator.inject("extra_element", path: "/hv/1/platform")
+        await XCTAssertEqualAsync(try await names(connection).count, 3)
+    }
+}
+
