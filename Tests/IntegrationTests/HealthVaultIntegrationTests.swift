@@ -216,6 +216,33 @@ final class HealthVaultIntegrationTests: XCTestCase {
         await XCTAssertEqualAsync(try await names(connection).count, 3)
     }
 
+    /// The emulator checks the SDK's signatures itself: bytes changed after signing are refused with status 4.
+    func testTamperedRequestsAreRefused() async throws {
+        let connection = connection()
+        try await connect(connection)
+        let edits = [("<num-results>2</num-results>", "<num-results>3</num-results>"), ("<msg-ttl>1800</msg-ttl>", "<msg-ttl>1801</msg-ttl>")]
+        for (original, tampered) in edits {
+            let base = URLSessionTransport()
+            let tampering = RecordingTransport { request in
+                var changed = request
+                changed.body = request.body.map { Data(String(decoding: $0, as: UTF8.self).replacingOccurrences(of: original, with: tampered).utf8) }
+                return try await base.send(changed)
+            }
+            let client = HealthVaultClient(configuration: .init(
+                servers: .init(platform: emulator.url("/hv/1/platform/wildcat.ashx")), transport: tampering,
+                envelope: .init(clientVersion: "HV-Swift/test")
+            ))
+            do {
+                _ = try await connection.withSession { _, session in
+                    try await client.getAuthorizedPeople(.init(parameters: .init(numResults: 2)), session: session)
+                }
+                XCTFail("\(tampered): expected BAD_SIG")
+            } catch let error as HealthVaultError {
+                XCTAssertEqual(error.code, .badSig, tampered)
+            }
+        }
+    }
+
     func testUnknownElementsAreIgnored() async throws {
         let connection = connection()
         try await connect(connection)
