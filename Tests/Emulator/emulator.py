@@ -12,6 +12,10 @@ Control endpoints (JSON), for tests:
                                            shell_decision (grant|reject), shell_instance, instance_id_key
   POST /_control/healthvault/<action>      expire-sessions | revoke | delete-apps
   GET  /_control/healthvault/stats         calls per method
+  POST /_control/koppeltaal {...}          settings (see koppeltaal.State.reset): token_lifetime, conformance_form,
+                                           conformance_format, smart_configuration, british_spelling, ...
+  POST /_control/koppeltaal/expire-tokens  expire every access token now
+  GET  /_control/koppeltaal/stats          calls per endpoint and grant type
 """
 import argparse
 import sys
@@ -20,6 +24,7 @@ from flask import Flask, jsonify, request
 from werkzeug.serving import make_server
 
 import healthvault
+import koppeltaal
 from faults import Faults
 
 
@@ -29,11 +34,14 @@ def create_app():
     app.before_request(faults.before)
     app.after_request(faults.after)
     app.register_blueprint(healthvault.blueprint)
+    app.register_blueprint(koppeltaal.blueprint)
+    koppeltaal.init_app(app)
 
     @app.post("/_control/reset")
     def reset():
         faults.reset()
         healthvault.hv.reset()
+        koppeltaal.STATE.reset()
         return jsonify(ok=True)
 
     @app.post("/_control/faults")

@@ -84,6 +84,7 @@ final class MetaSchemaTests: XCTestCase {
         let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         XCTAssertEqual(process.terminationStatus, 0, output)
-        XCTAssertTrue(output.contains("19 schema files conform"), output)
+        let familyFiles = try SchemaDirectory.read(Fixtures.repository.appendingPathComponent("Schemas")).count
+        XCTAssertTrue(output.contains("\(familyFiles) schema files conform"), output)
     }
 }

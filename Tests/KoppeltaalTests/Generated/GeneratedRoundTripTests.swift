@@ -202,6 +202,16 @@ final class GeneratedRoundTripTests: XCTestCase {
         try assertJSONRoundTrip(value)
     }
 
+    func testSmartConfigurationResponseFull() throws {
+        let value = SmartConfiguration.Response(authorizationEndpoint: "sample 1 & <escaped> \"quoted\"", tokenEndpoint: "sample 2 & <escaped> \"quoted\"", revocationEndpoint: "sample 3 & <escaped> \"quoted\"", codeChallengeMethodsSupported: ["sample 4 & <escaped> \"quoted\""], tokenEndpointAuthMethodsSupported: ["sample 5 & <escaped> \"quoted\""], capabilities: ["sample 6 & <escaped> \"quoted\""])
+        try assertJSONRoundTrip(value)
+    }
+
+    func testSmartConfigurationResponseMinimal() throws {
+        let value = SmartConfiguration.Response()
+        try assertJSONRoundTrip(value)
+    }
+
     func testTokenRequestFirstVariant() throws {
         let value = Token.Request.authorizationCode(Token.AuthorizationCodeGrant(code: "sample 1 & <escaped> \"quoted\"", redirectURI: "sample 2 & <escaped> \"quoted\"", codeVerifier: "sample 3 & <escaped> \"quoted\""))
         try assertJSONRoundTrip(value)

@@ -11,8 +11,8 @@ public struct HTTPRequestBuilder: Sendable {
     public var form: FormFields?
     /// Header fields.
     public var headers = HTTPHeaders()
-    /// A JSON body set by ``setJSONBody(_:)``.
-    public private(set) var jsonBody: Data?
+    /// A body set by ``setBody(_:contentType:)`` or ``setJSONBody(_:)``, with its media type.
+    public private(set) var body: (data: Data, contentType: String)?
     private let base: String
 
     /// Starts a request to `path` under `server`.
@@ -66,7 +66,12 @@ public struct HTTPRequestBuilder: Sendable {
 
     /// Sets a JSON body, sent with `Content-Type: application/json`.
     public mutating func setJSONBody(_ value: some Encodable) throws {
-        jsonBody = try JSONCoding.encode(value)
+        setBody(try JSONCoding.encode(value), contentType: "application/json")
+    }
+
+    /// Sets a body of any media type.
+    public mutating func setBody(_ data: Data, contentType: String) {
+        body = (data, contentType)
     }
 
     /// The finished request.
@@ -80,9 +85,9 @@ public struct HTTPRequestBuilder: Sendable {
         }
         var headers = headers
         var body: Data?
-        if let jsonBody {
-            body = jsonBody
-            headers["Content-Type"] = "application/json"
+        if let given = self.body {
+            body = given.data
+            headers["Content-Type"] = given.contentType
         } else if let form {
             body = Data(form.formEncoded.utf8)
             headers["Content-Type"] = "application/x-www-form-urlencoded"

@@ -35,10 +35,12 @@ public enum HTTPResponseBody {
         return try T(xml: root)
     }
 
-    /// Whether the body is XML: an XML media type, or a body that starts with `<`.
+    /// Whether the body is XML: an XML media type, or a body that starts with `<` under a generic or missing one
+    /// (an HTML page is not XML).
     public static func isXML(_ response: HTTPResponse) -> Bool {
-        if let type = response.mediaType, type.hasSuffix("xml") || type.hasSuffix("+xml") || type.contains("xml+") {
-            return true
+        if let type = response.mediaType {
+            if type.hasSuffix("xml") || type.contains("xml+") { return true }
+            if type == "text/html" || type.contains("json") { return false }
         }
         return firstSignificantByte(response.body) == UInt8(ascii: "<")
     }

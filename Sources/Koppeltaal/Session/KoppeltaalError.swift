@@ -1,0 +1,35 @@
+import Foundation
+import SDKRuntime
+
+/// What a ``KoppeltaalSession`` cannot do by itself; each case says what the app should do next.
+public enum KoppeltaalError: Error, Sendable, CustomStringConvertible {
+    /// The Conformance (and SMART configuration) did not name these endpoints; configure them by hand.
+    case discoveryFailed(missing: [String])
+    /// Authorize refused the activation code (unknown, already used or expired): ask for a new one.
+    case activationCodeRejected(OAuth2Error)
+    /// The token exchange refused the authorization code; the activation code is spent, so ask for a new one.
+    case activationFailed(OAuth2Error)
+    /// There is no usable grant (never activated, or the server proved it dead): ask for an activation code.
+    /// `underlying` is the server's answer when there was one.
+    case needsActivation(underlying: OAuth2Error?)
+    /// The token endpoint refused the client's credentials: a configuration error; stored tokens are kept.
+    case clientRejected(OAuth2Error)
+    /// The server echoed a different `state` than the one sent.
+    case stateMismatch
+    /// The token response cannot be used; the reason says why (never the token).
+    case malformedTokenResponse(String)
+
+    /// A one-line explanation with what to do.
+    public var description: String {
+        switch self {
+        case .discoveryFailed(let missing):
+            return "The server's Conformance names no \(missing.joined(separator: " or ")) endpoint; configure it in EndpointOverrides"
+        case .activationCodeRejected(let error): return "The activation code was not accepted (unknown, used or expired): \(error)"
+        case .activationFailed(let error): return "Activation failed and the code is spent; a new activation code is needed: \(error)"
+        case .needsActivation(let error): return "Koppeltaal needs a new activation code" + (error.map { " (\($0))" } ?? "")
+        case .clientRejected(let error): return "The OAuth client credentials were refused; check the configuration: \(error)"
+        case .stateMismatch: return "The authorize response's state does not match the request's"
+        case .malformedTokenResponse(let reason): return "The token response cannot be used: \(reason)"
+        }
+    }
+}

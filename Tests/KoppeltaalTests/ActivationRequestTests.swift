@@ -1,0 +1,63 @@
+import Foundation
+import Koppeltaal
+import SDKRuntime
+import TestSupport
+import XCTest
+
+/// The exact requests activation sends: state from the injected randomness, the launch code in the scope, and the
+/// same redirect_uri at Authorize and Token.
+final class ActivationRequestTests: XCTestCase {
+    func testAuthorizeAndTokenRequests() async throws {
+        let transport = RecordingTransport { request in
+            if request.url.path.hasSuffix("/Authorize") {
+                return HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: Data(#"{"authorisation_code": "AC-1"}"#.utf8))
+            }
+            return HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: try Fixtures.data("Koppeltaal/Token/response.json"))
+        }
+        let session = KoppeltaalSession(configuration: .init(
+            fhirBaseURL: URL(string: "https://kt.example/FHIR/Koppeltaal")!,
+            client: OAuthClientCredentials(clientID: "RANJKA", secret: "s&cret"),
+            redirectURI: "http://test.kickass.ranjgames.com/builds/rev-1005/index-game.html/After-Auth",
+            endpoints: EndpointOverrides(authorize: URL(string: "https://kt.example/OAuth2/Koppeltaal/Authorize"), token: URL(string: "https://kt.example/OAuth2/Koppeltaal/Token")),
+            pkce: .always, store: InMemoryCredentialStore(), transport: transport, random: SeededRandomSource(seed: "fixed")
+        ))
+        let context = try await session.activate(code: "593740")
+        XCTAssertEqual(context.patient, "https://ggzeindhoven.minddistrict.com/Patient/72308")
+        let requests = transport.requests
+        XCTAssertEqual(requests.count, 2)
+        let expectedState = Base64URL.encode(SeededRandomSource(seed: "fixed").bytes(count: 32 + 16).suffix(16))
+        let pkce = PKCE(verifier: Base64URL.encode(SeededRandomSource(seed: "fixed").bytes(count: 32)))
+        XCTAssertEqual(HTTPText.render(requests[0]), """
+            GET https://kt.example/OAuth2/Koppeltaal/Authorize?response_type=code&client_id=RANJKA&redirect_uri=http%3A%2F%2Ftest.kickass.ranjgames.com%2Fbuilds%2Frev-1005%2Findex-game.html%2FAfter-Auth&scope=patient%2F*.read%20launch%3A593740&state=\(expectedState)&code_challenge=\(pkce.challenge)&code_challenge_method=S256
+            Accept: application/json
+
+            """)
+        XCTAssertEqual(HTTPText.render(requests[1]), """
+            POST https://kt.example/OAuth2/Koppeltaal/Token
+            Accept: application/json
+            Cache-Control: no-store
+            Authorization: Basic UkFOSktBOnMlMjZjcmV0
+            Content-Type: application/x-www-form-urlencoded
+
+            grant_type=authorization_code&code=AC-1&redirect_uri=http%3A%2F%2Ftest.kickass.ranjgames.com%2Fbuilds%2Frev-1005%2Findex-game.html%2FAfter-Auth&code_verifier=\(pkce.verifier)
+
+            """)
+    }
+
+    func testAnEchoedStateMustMatch() async throws {
+        let transport = RecordingTransport(responses: [
+            HTTPResponse(status: 200, body: Data(#"{"authorization_code": "AC-1", "state": "forged"}"#.utf8)),
+        ])
+        let session = KoppeltaalSession(configuration: .init(
+            fhirBaseURL: URL(string: "https://kt.example/FHIR/Koppeltaal")!, client: OAuthClientCredentials(clientID: "RANJKA"),
+            redirectURI: "app://cb",
+            endpoints: EndpointOverrides(authorize: URL(string: "https://kt.example/a"), token: URL(string: "https://kt.example/t")),
+            store: InMemoryCredentialStore(), transport: transport
+        ))
+        do {
+            _ = try await session.activate(code: "1")
+            XCTFail("expected a state mismatch")
+        } catch KoppeltaalError.stateMismatch {}
+        XCTAssertEqual(transport.requests.count, 1, "the code is not redeemed")
+    }
+}
