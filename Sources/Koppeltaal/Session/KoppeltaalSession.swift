@@ -119,31 +119,47 @@ public actor KoppeltaalSession {
     public func discover() async throws -> KoppeltaalEndpoints {
         if let cached = try current().endpoints { return cached }
         let overrides = configuration.endpoints
-        var uris: [String: String] = [:]
-        var methods: [String] = []
         // Both required endpoints configured by hand: nothing to discover (the revocation endpoint is optional).
-        if overrides.authorize == nil || overrides.token == nil {
-            try configuration.urlPolicy.check(configuration.fhirBaseURL)
-            let client = client(.init(fhir: configuration.fhirBaseURL))
-            uris = ConformanceEndpoints.uris(in: try await client.conformance())
-            if configuration.readsSMARTConfiguration, let smart = try? await client.smartConfiguration() {
-                for (name, value) in [("authorize", smart.authorizationEndpoint), ("token", smart.tokenEndpoint), ("revoke", smart.revocationEndpoint)] {
-                    if uris[name] == nil, let value { uris[name] = value }
-                }
-                methods = smart.codeChallengeMethodsSupported
-            }
+        let advertised = overrides.authorize != nil && overrides.token != nil ? AdvertisedEndpoints() : try await advertisedEndpoints()
+        let authorize: URL? = try overrides.authorize ?? resolve(advertised.uris["authorize"])
+        let token: URL? = try overrides.token ?? resolve(advertised.uris["token"])
+        let revoke: URL? = try overrides.revoke ?? resolve(advertised.uris["revoke"])
+        guard let authorize, let token else {
+            var missing: [String] = []
+            if authorize == nil { missing.append("authorize") }
+            if token == nil { missing.append("token") }
+            throw KoppeltaalError.discoveryFailed(missing: missing)
         }
-        let authorize = try overrides.authorize ?? resolve(uris["authorize"])
-        let token = try overrides.token ?? resolve(uris["token"])
-        let revoke = try overrides.revoke ?? resolve(uris["revoke"])
-        let missing = [("authorize", authorize), ("token", token)].filter { $0.1 == nil }.map(\.0)
-        guard let authorize, let token, missing.isEmpty else { throw KoppeltaalError.discoveryFailed(missing: missing) }
-        for url in [authorize, token] + (revoke.map { [$0] } ?? []) { try configuration.urlPolicy.check(url) }
-        let endpoints = KoppeltaalEndpoints(authorize: authorize, token: token, revoke: revoke, codeChallengeMethods: methods)
+        try configuration.urlPolicy.check(authorize)
+        try configuration.urlPolicy.check(token)
+        if let revoke { try configuration.urlPolicy.check(revoke) }
+        let endpoints = KoppeltaalEndpoints(authorize: authorize, token: token, revoke: revoke, codeChallengeMethods: advertised.codeChallengeMethods)
         state.endpoints = endpoints
         try save()
         log(.info, "discovered the OAuth endpoints")
         return endpoints
+    }
+
+    /// What the server says about itself: endpoint URIs by name, and the PKCE methods it supports.
+    private struct AdvertisedEndpoints {
+        var uris: [String: String] = [:]
+        var codeChallengeMethods: [String] = []
+    }
+
+    /// The Conformance's endpoints, completed by the SMART configuration when it is read and available.
+    private func advertisedEndpoints() async throws -> AdvertisedEndpoints {
+        try configuration.urlPolicy.check(configuration.fhirBaseURL)
+        let client = client(.init(fhir: configuration.fhirBaseURL))
+        var advertised = AdvertisedEndpoints(uris: ConformanceEndpoints.uris(in: try await client.conformance()))
+        guard configuration.readsSMARTConfiguration, let smart = try? await client.smartConfiguration() else { return advertised }
+        let smartURIs: [String: String?] = [
+            "authorize": smart.authorizationEndpoint, "token": smart.tokenEndpoint, "revoke": smart.revocationEndpoint,
+        ]
+        for (name, value) in smartURIs where advertised.uris[name] == nil {
+            advertised.uris[name] = value
+        }
+        advertised.codeChallengeMethods = smart.codeChallengeMethodsSupported
+        return advertised
     }
 
     /// An absolute URL for a URI from discovery: relative ones resolve against the FHIR base.
