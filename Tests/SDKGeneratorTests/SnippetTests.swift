@@ -7,7 +7,7 @@ final class SnippetTests: XCTestCase {
 
     private static let httpProtocol = """
         {"family": "Demo", "description": "A demo family.",
-         "binding": {"http": {"authPolicies": ["none", "basic", "bearer", "apiKey", "oauthClient"], "apiKeyHeader": "x-api-key", "headers": {"Accept": "application/json"}}},
+         "binding": {"http": {"authPolicies": ["none", "basic", "bearer", "apiKey", "bearerOrApiKey", "oauthClient"], "apiKeyHeader": "x-api-key", "headers": {"Accept": "application/json"}}},
          "servers": {"api": {"description": "The API.", "default": "https://api.example.com"}},
          "errors": {"DemoError": {"description": "An error body.", "body": {"$ref": "types.json#/$defs/ErrorBody"},
              "code": ["/code"], "message": ["/message"],
@@ -188,6 +188,7 @@ final class SnippetTests: XCTestCase {
             ("basic", "credentials: SDKRuntime.BasicCredentials", "http.authorize(basic: credentials)"),
             ("bearer", "token: SDKRuntime.BearerToken", "http.authorize(bearer: token)"),
             ("apiKey", "apiKey: SDKRuntime.APIKey", "http.authorize(apiKey: apiKey, header: \"x-api-key\")"),
+            ("bearerOrApiKey", "credential: SDKRuntime.AccessCredential", "http.authorize(credential, apiKeyHeader: \"x-api-key\")"),
             ("oauthClient", "client: SDKRuntime.OAuthClientCredentials", "http.authenticate(client: client)"),
         ]
         for (auth, parameter, call) in expectations {

@@ -58,6 +58,7 @@ struct MethodEmitter {
             case .basic: return [("credentials", "SDKRuntime.BasicCredentials", "HTTP Basic credentials.")]
             case .bearer: return [("token", "SDKRuntime.BearerToken", "The access token.")]
             case .apiKey: return [("apiKey", "SDKRuntime.APIKey", "The API key (keep it on servers).")]
+            case .bearerOrApiKey: return [("credential", "SDKRuntime.AccessCredential", "An access token, or an API key.")]
             case .oauthClient: return [("client", "SDKRuntime.OAuthClientCredentials", "The OAuth client and how it authenticates.")]
             }
         }
@@ -186,6 +187,10 @@ struct MethodEmitter {
         case .apiKey:
             if case .http(let settings) = family.binding, let header = settings.apiKeyHeader {
                 p.line("http.authorize(apiKey: apiKey, header: \(SwiftLiteral.string(header)))")
+            }
+        case .bearerOrApiKey:
+            if case .http(let settings) = family.binding, let header = settings.apiKeyHeader {
+                p.line("http.authorize(credential, apiKeyHeader: \(SwiftLiteral.string(header)))")
             }
         case .oauthClient: p.line("http.authenticate(client: client)")
         }

@@ -194,7 +194,7 @@ public enum HTTPBodyKind: String, Sendable, CaseIterable {
 
 /// HTTP auth policies.
 public enum HTTPAuth: String, Sendable, CaseIterable {
-    case none, basic, bearer, apiKey, oauthClient
+    case none, basic, bearer, apiKey, bearerOrApiKey, oauthClient
 }
 
 /// The format of a 2xx body.

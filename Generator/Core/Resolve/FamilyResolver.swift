@@ -209,8 +209,8 @@ struct FamilyResolver {
         if !settings.authPolicies.contains(binding.auth.value) {
             diagnostics.error("\"auth\" is \"\(binding.auth.value.rawValue)\", which protocol.json does not list, expected one of \(settings.authPolicies.map(\.rawValue).joined(separator: ", "))", at: binding.auth.location, pointer: binding.auth.pointer)
         }
-        if binding.auth.value == .apiKey, settings.apiKeyHeader == nil {
-            diagnostics.error("\"auth\" is \"apiKey\" but protocol.json has no \"apiKeyHeader\", expected the header that carries the key", at: binding.auth.location, pointer: binding.auth.pointer)
+        if [.apiKey, .bearerOrApiKey].contains(binding.auth.value), settings.apiKeyHeader == nil {
+            diagnostics.error("\"auth\" is \"\(binding.auth.value.rawValue)\" but protocol.json has no \"apiKeyHeader\", expected the header that carries the key", at: binding.auth.location, pointer: binding.auth.pointer)
         }
         if [.GET, .DELETE].contains(binding.method.value), binding.body.value != .none {
             diagnostics.error("a \(binding.method.value.rawValue) request with a \(binding.body.value.rawValue) body, expected \"body\": \"none\" (a \(binding.method.value.rawValue) request cannot carry a body)", at: binding.body.location, pointer: binding.body.pointer)

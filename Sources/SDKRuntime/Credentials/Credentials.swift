@@ -101,3 +101,20 @@ public struct OAuthClientCredentials: Sendable, Hashable, CustomStringConvertibl
         Mirror(self, children: ["clientID": clientID, "secret": Redaction.hide(secret), "method": method])
     }
 }
+
+/// A credential for user-level API calls that accept either an access token or, for prototypes, an API key (Vital's
+/// data plane takes `Authorization: Bearer` in sign-in-token mode and `x-vital-api-key` in API-key mode).
+public enum AccessCredential: Sendable, Hashable, CustomStringConvertible {
+    /// An OAuth 2.0 access token, sent as `Authorization: Bearer`.
+    case bearer(BearerToken)
+    /// An API key, sent in the family's API key header.
+    case apiKey(APIKey)
+
+    /// The kind of credential with its secret redacted.
+    public var description: String {
+        switch self {
+        case .bearer(let token): return token.description
+        case .apiKey(let key): return key.description
+        }
+    }
+}

@@ -40,6 +40,16 @@ final class GeneratedRoundTripTests: XCTestCase {
         try assertJSONRoundTrip(value)
     }
 
+    func testConnectedProviderFull() throws {
+        let value = ConnectedProvider(name: "sample 1 & <escaped> \"quoted\"", slug: "sample 2 & <escaped> \"quoted\"", logo: Foundation.URL(string: "https://example.com/3")!, status: "sample 4 & <escaped> \"quoted\"", createdOn: Foundation.Date(timeIntervalSince1970: 1502800496))
+        try assertJSONRoundTrip(value)
+    }
+
+    func testConnectedProviderMinimal() throws {
+        let value = ConnectedProvider(name: "sample 1 & <escaped> \"quoted\"", slug: "sample 2 & <escaped> \"quoted\"")
+        try assertJSONRoundTrip(value)
+    }
+
     func testVitalErrorBodyFull() throws {
         let value = VitalErrorBody(error: "sample 1 & <escaped> \"quoted\"", detail: VitalErrorDetail(errorType: "sample 2 & <escaped> \"quoted\"", message: "sample 3 & <escaped> \"quoted\"", errorMessage: "sample 4 & <escaped> \"quoted\"", userID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5)), createdOn: Foundation.Date(timeIntervalSince1970: 1502886896)))
         try assertJSONRoundTrip(value)
@@ -85,13 +95,53 @@ final class GeneratedRoundTripTests: XCTestCase {
         try assertJSONRoundTrip(value)
     }
 
+    func testDeleteUserRequest() throws {
+        let value = DeleteUser.Request(userID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)))
+        try assertJSONRoundTrip(value)
+    }
+
+    func testDeleteUserResponseFull() throws {
+        let value = DeleteUser.Response(success: false)
+        try assertJSONRoundTrip(value)
+    }
+
+    func testDeleteUserResponseMinimal() throws {
+        let value = DeleteUser.Response()
+        try assertJSONRoundTrip(value)
+    }
+
     func testExchangeSignInTokenRequest() throws {
         let value = ExchangeSignInToken.Request(subjectToken: "sample 1 & <escaped> \"quoted\"")
         try assertJSONRoundTrip(value)
     }
 
+    func testGetConnectedProvidersRequest() throws {
+        let value = GetConnectedProviders.Request(userID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)))
+        try assertJSONRoundTrip(value)
+    }
+
+    func testGetConnectedProvidersResponse() throws {
+        let value = GetConnectedProviders.Response(providers: [ConnectedProvider(name: "sample 1 & <escaped> \"quoted\"", slug: "sample 2 & <escaped> \"quoted\"", logo: Foundation.URL(string: "https://example.com/3")!, status: "sample 4 & <escaped> \"quoted\"", createdOn: Foundation.Date(timeIntervalSince1970: 1502800496))])
+        try assertJSONRoundTrip(value)
+    }
+
     func testRefreshTokenRequest() throws {
         let value = RefreshToken.Request(refreshToken: "sample 1 & <escaped> \"quoted\"")
+        try assertJSONRoundTrip(value)
+    }
+
+    func testResolveUserRequest() throws {
+        let value = ResolveUser.Request(clientUserID: "sample 1 & <escaped> \"quoted\"")
+        try assertJSONRoundTrip(value)
+    }
+
+    func testResolveUserResponseFull() throws {
+        let value = ResolveUser.Response(userID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)), clientUserID: "sample 2 & <escaped> \"quoted\"", createdOn: Foundation.Date(timeIntervalSince1970: 1502627696))
+        try assertJSONRoundTrip(value)
+    }
+
+    func testResolveUserResponseMinimal() throws {
+        let value = ResolveUser.Response(userID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)), clientUserID: "sample 2 & <escaped> \"quoted\"")
         try assertJSONRoundTrip(value)
     }
 }

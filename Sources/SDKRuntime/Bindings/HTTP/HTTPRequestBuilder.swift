@@ -50,6 +50,14 @@ public struct HTTPRequestBuilder: Sendable {
         headers[name] = apiKey.value
     }
 
+    /// Sends an access token as a bearer token, or an API key in the header `apiKeyHeader`.
+    public mutating func authorize(_ credential: AccessCredential, apiKeyHeader: String) {
+        switch credential {
+        case .bearer(let token): authorize(bearer: token)
+        case .apiKey(let key): authorize(apiKey: key, header: apiKeyHeader)
+        }
+    }
+
     /// Authenticates an OAuth client as its ``OAuthClientCredentials/method`` says: a Basic header, or `client_id`
     /// (and `client_secret`) in the form body, or in the query when the request has no form body.
     public mutating func authenticate(client: OAuthClientCredentials) {
