@@ -16,6 +16,9 @@ Control endpoints (JSON), for tests:
                                            conformance_format, smart_configuration, british_spelling, ...
   POST /_control/koppeltaal/expire-tokens  expire every access token now
   GET  /_control/koppeltaal/stats          calls per endpoint and grant type
+  POST /_control/vital {...}               settings: access_ttl, sign_in_token_ttl, expires_in_as_string
+  POST /_control/vital/<action>            expire-tokens | revoke-sessions | mint {user_id, ttl}
+  GET  /_control/vital/stats               calls per endpoint and grant type, live sessions
 """
 import argparse
 import sys
@@ -25,6 +28,7 @@ from werkzeug.serving import make_server
 
 import healthvault
 import koppeltaal
+import vital
 from faults import Faults
 
 
@@ -35,6 +39,7 @@ def create_app():
     app.after_request(faults.after)
     app.register_blueprint(healthvault.blueprint)
     app.register_blueprint(koppeltaal.blueprint)
+    app.register_blueprint(vital.blueprint)
     koppeltaal.init_app(app)
 
     @app.post("/_control/reset")
@@ -42,6 +47,7 @@ def create_app():
         faults.reset()
         healthvault.hv.reset()
         koppeltaal.STATE.reset()
+        vital.STATE.reset()
         return jsonify(ok=True)
 
     @app.post("/_control/faults")
