@@ -113,14 +113,15 @@ final class SnippetTests: XCTestCase {
                     /// A value this version of the schema does not list.
                     case unknown(Swift.String)
 
+                    private static let known: [Swift.String: Self] = [
+                        "Active": .active,
+                        "read-only": .readOnly,
+                        "": .unspecified,
+                    ]
+
                     /// The case for a wire value; values the schema does not list become ``unknown(_:)``.
                     public init(rawValue: Swift.String) {
-                        switch rawValue {
-                        case "Active": self = .active
-                        case "read-only": self = .readOnly
-                        case "": self = .unspecified
-                        default: self = .unknown(rawValue)
-                        }
+                        self = Self.known[rawValue] ?? .unknown(rawValue)
                     }
             """)
     }

@@ -81,15 +81,10 @@ enum DeclarationEmitter {
             p.doc("A value this version of the schema does not list.")
             p.line("case unknown(Swift.String)")
             p.blank()
-            p.doc("The case for a wire value; values the schema does not list become ``unknown(_:)``.")
-            p.block("public init(rawValue: Swift.String)") { p in
-                p.switchBlock("rawValue") { p in
-                    for enumCase in cases {
-                        p.line("case \(SwiftLiteral.string(enumCase.wireValue)): self = .\(Emit.name(enumCase.swiftName))")
-                    }
-                    p.line("default: self = .unknown(rawValue)")
-                }
-            }
+            Emit.rawValueInitializer(
+                raw: "Swift.String", cases: cases.map { (SwiftLiteral.string($0.wireValue), $0.swiftName) },
+                doc: "The case for a wire value; values the schema does not list become ``unknown(_:)``.", into: &p
+            )
             p.blank()
             p.doc("The wire value.")
             p.block("public var rawValue: Swift.String") { p in

@@ -47,4 +47,24 @@ enum Emit {
 
     /// The Swift name of a local variable that collects an element while decoding.
     static func local(_ property: IRProperty) -> String { "_" + property.swiftName }
+
+    /// An open enum's `init(rawValue:)`: a lookup in a static table of the known values, falling back to
+    /// `unknown(rawValue)`. A table, unlike a `switch` over string patterns, type-checks in constant time however
+    /// many values a code table lists.
+    ///
+    /// - Parameter cases: each known value's Swift literal and case name, in schema order.
+    static func rawValueInitializer(raw: String, cases: [(literal: String, caseName: String)], doc: String, into p: inout SwiftPrinter) {
+        if cases.isEmpty {
+            p.line("private static let known: [\(raw): Self] = [:]")
+        } else {
+            p.line("private static let known: [\(raw): Self] = [")
+            for item in cases { p.line("    \(item.literal): .\(name(item.caseName)),") }
+            p.line("]")
+        }
+        p.blank()
+        p.doc(doc)
+        p.block("public init(rawValue: \(raw))") { p in
+            p.line("self = Self.known[rawValue] ?? .unknown(rawValue)")
+        }
+    }
 }

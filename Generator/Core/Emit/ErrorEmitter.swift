@@ -88,13 +88,9 @@ enum ErrorEmitter {
             p.doc("A code the schema does not list.")
             p.line("case unknown(\(raw))")
             p.blank()
-            p.doc("The case for a wire code.")
-            p.block("public init(rawValue: \(raw))") { p in
-                p.switchBlock("rawValue") { p in
-                    for code in codeType.codes { p.line("case \(literal(code.value)): self = .\(Emit.name(code.swiftName))") }
-                    p.line("default: self = .unknown(rawValue)")
-                }
-            }
+            Emit.rawValueInitializer(
+                raw: raw, cases: codeType.codes.map { (literal($0.value), $0.swiftName) }, doc: "The case for a wire code.", into: &p
+            )
             p.blank()
             p.doc("The wire code.")
             p.block("public var rawValue: \(raw)") { p in

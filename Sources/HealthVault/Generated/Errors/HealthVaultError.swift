@@ -426,200 +426,201 @@ public enum HealthVaultStatusCode: Sendable, Hashable, RawRepresentable, CustomS
     /// A code the schema does not list.
     case unknown(Swift.Int)
 
+    private static let known: [Swift.Int: Self] = [
+        0: .ok,
+        1: .failed,
+        2: .badHTTP,
+        3: .invalidXML,
+        4: .badSig,
+        5: .badMethod,
+        6: .invalidApp,
+        7: .credentialTokenExpired,
+        8: .invalidToken,
+        9: .invalidPerson,
+        10: .invalidRecord,
+        11: .accessDenied,
+        12: .nyi,
+        13: .invalidThing,
+        14: .cantConvertUnits,
+        15: .invalidFilter,
+        16: .invalidFormat,
+        17: .missingSharedSecret,
+        18: .invalidAppauth,
+        19: .invalidThingType,
+        20: .thingTypeImmutable,
+        21: .thingTypeUncreatable,
+        22: .duplicateCredentialFound,
+        23: .invalidRecordName,
+        24: .drugNotFound,
+        25: .invalidPersonState,
+        26: .invalidCodeset,
+        27: .invalidGroup,
+        28: .invalidValidationToken,
+        29: .invalidAccountName,
+        30: .invalidContactEmail,
+        31: .invalidLoginName,
+        32: .invalidPassword,
+        33: .invalidOpenquery,
+        34: .invalidTransform,
+        35: .invalidRelationshipType,
+        36: .invalidCredentialType,
+        37: .invalidRecordState,
+        38: .appAuthNotRequired,
+        39: .requestTooLong,
+        40: .duplicateAuthorizedRecordFound,
+        41: .emailNotValidated,
+        42: .duplicateGroupFound,
+        43: .groupAlreadyHasParent,
+        44: .groupMembershipCycleDetected,
+        45: .mailAddressMalformed,
+        46: .passwordNotStrong,
+        47: .cannotRemoveLastCustodian,
+        48: .invalidEmailAddress,
+        49: .requestTimedOut,
+        50: .invalidSponsorEmail,
+        51: .invalidPromotionToken,
+        52: .invalidRecordAuthorizationToken,
+        53: .tooManyGroupsInQuery,
+        54: .grantAuthzExceedsDefault,
+        55: .invalidVocabulary,
+        56: .duplicateApplicationFound,
+        57: .recordAuthorizationTokenExpired,
+        58: .recordAuthorizationDoesNotExist,
+        59: .thingTypeUndeletable,
+        60: .versionStampMissing,
+        61: .versionStampMismatch,
+        62: .expiredOpenquery,
+        63: .invalidPublicKey,
+        64: .domainNameNotSet,
+        65: .authenticatedSessionTokenExpired,
+        66: .invalidCredentialKey,
+        67: .invalidPersonID,
+        68: .recordQuotaExceeded,
+        69: .invalidDatetime,
+        70: .badCert,
+        71: .responseTooLong,
+        72: .invalidVerificationQuestion,
+        73: .invalidVerificationAnswer,
+        74: .invalidIdentityCode,
+        75: .retryLimitExceeded,
+        76: .cultureNotSupported,
+        77: .invalidFileExtension,
+        78: .invalidVocabularyItem,
+        79: .duplicateConnectRequestFound,
+        80: .invalidSpecialAccountType,
+        81: .duplicateTypeFound,
+        82: .credentialNotFound,
+        83: .cannotRemoveLastCredential,
+        84: .connectRequestAlreadyAuthorized,
+        85: .invalidThingTypeVersion,
+        86: .credentialsLimitExceeded,
+        87: .invalidMethod,
+        88: .invalidBlobRefURL,
+        89: .cannotGetStreamedOtherData,
+        90: .updateThingTypeVersionNoDataXML,
+        91: .unsupportedContentEncoding,
+        92: .contentEncodingDataMismatch,
+        93: .applicationLimitExceeded,
+        94: .invalidBinaryContentID,
+        95: .connectRequestIncomplete,
+        96: .connectPackageExists,
+        97: .invalidFileName,
+        98: .invalidSignupCode,
+        99: .blobSizeTooLargeForInline,
+        100: .duplicateBlob,
+        101: .blobTokenCommitted,
+        102: .blobTokenNotCompleted,
+        104: .thingPotentiallyIncomplete,
+        105: .invalidSignatureAlgorithm,
+        106: .invalidBlobHashAlgorithm,
+        107: .unsupportedBlobHashBlockSize,
+        108: .blobHashAlgorithmMismatch,
+        109: .blobHashBlockSizeMismatch,
+        110: .unsupportedSignatureMethod,
+        111: .invalidBlobHash,
+        112: .packageBlobNotCommitted,
+        113: .applicationStateTransitionNotSupported,
+        114: .appManagerAuthInviteDuplicate,
+        115: .existingAppManagerAuthInviteNotFound,
+        116: .invalidAppManagerAuthToken,
+        117: .resendAppManagerInviteFailed,
+        118: .appManagerAuthAlreadyExist,
+        119: .appManagerAuthDoesNotExist,
+        120: .invalidPackageContents,
+        121: .invalidContentType,
+        122: .connectPackageValidationRequired,
+        123: .invalidThingState,
+        124: .tooManyThingsSpecified,
+        125: .invalidEntityType,
+        126: .invalidDirectoryItem,
+        127: .invalidDirectoryType,
+        128: .invalidDirectoryState,
+        129: .invalidVocabularyAuthorization,
+        130: .vocabularyAccessDenied,
+        131: .unsupportedPersonalFlag,
+        132: .subscriptionNotFound,
+        133: .subscriptionLimitExceeded,
+        134: .subscriptionInvalid,
+        135: .applicationCreationTokenInvalid,
+        136: .duplicateApplicationID,
+        137: .sharingRequestingApplicationNotFound,
+        138: .encryptedCredentialExpired,
+        139: .duplicateAlternateID,
+        140: .alternateIDNotFound,
+        141: .alternateIdsLimitExceeded,
+        142: .alternateIDMissing,
+        143: .recordAuditNotFound,
+        144: .recordSharingInvitationPinMismatch,
+        145: .recordSharingMaximumNumberOfAttemptsExceeded,
+        146: .concurrencyViolation,
+        147: .recordLocationNotSupported,
+        148: .tooManyMessages,
+        149: .couldNotEnqueue,
+        150: .duplicateAppLocationInfo,
+        151: .removelocationsInvalidWarningmessages,
+        152: .maintenanceModeAccessDenied,
+        153: .invalidInstanceID,
+        154: .cannotUpdateImmutableThing,
+        155: .cannotCreateImmutableThing,
+        156: .cannotChangeImmutableFlag,
+        157: .invalidAge,
+        158: .invalidIPAddress,
+        159: .invalidMsaTicket,
+        160: .maxRecordsExceeded,
+        161: .cannotSetImmutableFlag,
+        162: .communicationPreferencesAccessTokenExpired,
+        163: .invalidSaml2Token,
+        164: .meaningfulUseFeatureDisabled,
+        165: .applicationCacheRequestDuplicateKey,
+        166: .applicationCacheRequestInvalidItem,
+        167: .applicationCacheRequestTooLarge,
+        168: .duplicateDirectAddress,
+        169: .invalidDirectAddress,
+        170: .maxDirectAddressesExceeded,
+        171: .directAddressNotFound,
+        172: .invalidMeaningfulUseSource,
+        173: .duplicateMeaningfulUseSources,
+        174: .appNotEnabledForMeaningfulUse,
+        175: .childAppsNotEnabledForMeaningfulUse,
+        176: .dataConnectionNotFound,
+        177: .invalidSourceID,
+        178: .dataConnectionStatusError,
+        179: .invalidSignalType,
+        180: .invalidThingOrderSpecs,
+        181: .thingSortNotEnabled,
+        182: .recordStoreUnavailable,
+        183: .recordUnderMaintenance,
+        184: .accountPaired,
+        185: .pairingRecordRequirementsNotMet,
+        186: .mshUserIDPaired,
+        187: .invalidMshUserID,
+        188: .invalidVerificationClientID,
+        189: .clientIDReferencesMultipleThings,
+    ]
+
     /// The case for a wire code.
     public init(rawValue: Swift.Int) {
-        switch rawValue {
-        case 0: self = .ok
-        case 1: self = .failed
-        case 2: self = .badHTTP
-        case 3: self = .invalidXML
-        case 4: self = .badSig
-        case 5: self = .badMethod
-        case 6: self = .invalidApp
-        case 7: self = .credentialTokenExpired
-        case 8: self = .invalidToken
-        case 9: self = .invalidPerson
-        case 10: self = .invalidRecord
-        case 11: self = .accessDenied
-        case 12: self = .nyi
-        case 13: self = .invalidThing
-        case 14: self = .cantConvertUnits
-        case 15: self = .invalidFilter
-        case 16: self = .invalidFormat
-        case 17: self = .missingSharedSecret
-        case 18: self = .invalidAppauth
-        case 19: self = .invalidThingType
-        case 20: self = .thingTypeImmutable
-        case 21: self = .thingTypeUncreatable
-        case 22: self = .duplicateCredentialFound
-        case 23: self = .invalidRecordName
-        case 24: self = .drugNotFound
-        case 25: self = .invalidPersonState
-        case 26: self = .invalidCodeset
-        case 27: self = .invalidGroup
-        case 28: self = .invalidValidationToken
-        case 29: self = .invalidAccountName
-        case 30: self = .invalidContactEmail
-        case 31: self = .invalidLoginName
-        case 32: self = .invalidPassword
-        case 33: self = .invalidOpenquery
-        case 34: self = .invalidTransform
-        case 35: self = .invalidRelationshipType
-        case 36: self = .invalidCredentialType
-        case 37: self = .invalidRecordState
-        case 38: self = .appAuthNotRequired
-        case 39: self = .requestTooLong
-        case 40: self = .duplicateAuthorizedRecordFound
-        case 41: self = .emailNotValidated
-        case 42: self = .duplicateGroupFound
-        case 43: self = .groupAlreadyHasParent
-        case 44: self = .groupMembershipCycleDetected
-        case 45: self = .mailAddressMalformed
-        case 46: self = .passwordNotStrong
-        case 47: self = .cannotRemoveLastCustodian
-        case 48: self = .invalidEmailAddress
-        case 49: self = .requestTimedOut
-        case 50: self = .invalidSponsorEmail
-        case 51: self = .invalidPromotionToken
-        case 52: self = .invalidRecordAuthorizationToken
-        case 53: self = .tooManyGroupsInQuery
-        case 54: self = .grantAuthzExceedsDefault
-        case 55: self = .invalidVocabulary
-        case 56: self = .duplicateApplicationFound
-        case 57: self = .recordAuthorizationTokenExpired
-        case 58: self = .recordAuthorizationDoesNotExist
-        case 59: self = .thingTypeUndeletable
-        case 60: self = .versionStampMissing
-        case 61: self = .versionStampMismatch
-        case 62: self = .expiredOpenquery
-        case 63: self = .invalidPublicKey
-        case 64: self = .domainNameNotSet
-        case 65: self = .authenticatedSessionTokenExpired
-        case 66: self = .invalidCredentialKey
-        case 67: self = .invalidPersonID
-        case 68: self = .recordQuotaExceeded
-        case 69: self = .invalidDatetime
-        case 70: self = .badCert
-        case 71: self = .responseTooLong
-        case 72: self = .invalidVerificationQuestion
-        case 73: self = .invalidVerificationAnswer
-        case 74: self = .invalidIdentityCode
-        case 75: self = .retryLimitExceeded
-        case 76: self = .cultureNotSupported
-        case 77: self = .invalidFileExtension
-        case 78: self = .invalidVocabularyItem
-        case 79: self = .duplicateConnectRequestFound
-        case 80: self = .invalidSpecialAccountType
-        case 81: self = .duplicateTypeFound
-        case 82: self = .credentialNotFound
-        case 83: self = .cannotRemoveLastCredential
-        case 84: self = .connectRequestAlreadyAuthorized
-        case 85: self = .invalidThingTypeVersion
-        case 86: self = .credentialsLimitExceeded
-        case 87: self = .invalidMethod
-        case 88: self = .invalidBlobRefURL
-        case 89: self = .cannotGetStreamedOtherData
-        case 90: self = .updateThingTypeVersionNoDataXML
-        case 91: self = .unsupportedContentEncoding
-        case 92: self = .contentEncodingDataMismatch
-        case 93: self = .applicationLimitExceeded
-        case 94: self = .invalidBinaryContentID
-        case 95: self = .connectRequestIncomplete
-        case 96: self = .connectPackageExists
-        case 97: self = .invalidFileName
-        case 98: self = .invalidSignupCode
-        case 99: self = .blobSizeTooLargeForInline
-        case 100: self = .duplicateBlob
-        case 101: self = .blobTokenCommitted
-        case 102: self = .blobTokenNotCompleted
-        case 104: self = .thingPotentiallyIncomplete
-        case 105: self = .invalidSignatureAlgorithm
-        case 106: self = .invalidBlobHashAlgorithm
-        case 107: self = .unsupportedBlobHashBlockSize
-        case 108: self = .blobHashAlgorithmMismatch
-        case 109: self = .blobHashBlockSizeMismatch
-        case 110: self = .unsupportedSignatureMethod
-        case 111: self = .invalidBlobHash
-        case 112: self = .packageBlobNotCommitted
-        case 113: self = .applicationStateTransitionNotSupported
-        case 114: self = .appManagerAuthInviteDuplicate
-        case 115: self = .existingAppManagerAuthInviteNotFound
-        case 116: self = .invalidAppManagerAuthToken
-        case 117: self = .resendAppManagerInviteFailed
-        case 118: self = .appManagerAuthAlreadyExist
-        case 119: self = .appManagerAuthDoesNotExist
-        case 120: self = .invalidPackageContents
-        case 121: self = .invalidContentType
-        case 122: self = .connectPackageValidationRequired
-        case 123: self = .invalidThingState
-        case 124: self = .tooManyThingsSpecified
-        case 125: self = .invalidEntityType
-        case 126: self = .invalidDirectoryItem
-        case 127: self = .invalidDirectoryType
-        case 128: self = .invalidDirectoryState
-        case 129: self = .invalidVocabularyAuthorization
-        case 130: self = .vocabularyAccessDenied
-        case 131: self = .unsupportedPersonalFlag
-        case 132: self = .subscriptionNotFound
-        case 133: self = .subscriptionLimitExceeded
-        case 134: self = .subscriptionInvalid
-        case 135: self = .applicationCreationTokenInvalid
-        case 136: self = .duplicateApplicationID
-        case 137: self = .sharingRequestingApplicationNotFound
-        case 138: self = .encryptedCredentialExpired
-        case 139: self = .duplicateAlternateID
-        case 140: self = .alternateIDNotFound
-        case 141: self = .alternateIdsLimitExceeded
-        case 142: self = .alternateIDMissing
-        case 143: self = .recordAuditNotFound
-        case 144: self = .recordSharingInvitationPinMismatch
-        case 145: self = .recordSharingMaximumNumberOfAttemptsExceeded
-        case 146: self = .concurrencyViolation
-        case 147: self = .recordLocationNotSupported
-        case 148: self = .tooManyMessages
-        case 149: self = .couldNotEnqueue
-        case 150: self = .duplicateAppLocationInfo
-        case 151: self = .removelocationsInvalidWarningmessages
-        case 152: self = .maintenanceModeAccessDenied
-        case 153: self = .invalidInstanceID
-        case 154: self = .cannotUpdateImmutableThing
-        case 155: self = .cannotCreateImmutableThing
-        case 156: self = .cannotChangeImmutableFlag
-        case 157: self = .invalidAge
-        case 158: self = .invalidIPAddress
-        case 159: self = .invalidMsaTicket
-        case 160: self = .maxRecordsExceeded
-        case 161: self = .cannotSetImmutableFlag
-        case 162: self = .communicationPreferencesAccessTokenExpired
-        case 163: self = .invalidSaml2Token
-        case 164: self = .meaningfulUseFeatureDisabled
-        case 165: self = .applicationCacheRequestDuplicateKey
-        case 166: self = .applicationCacheRequestInvalidItem
-        case 167: self = .applicationCacheRequestTooLarge
-        case 168: self = .duplicateDirectAddress
-        case 169: self = .invalidDirectAddress
-        case 170: self = .maxDirectAddressesExceeded
-        case 171: self = .directAddressNotFound
-        case 172: self = .invalidMeaningfulUseSource
-        case 173: self = .duplicateMeaningfulUseSources
-        case 174: self = .appNotEnabledForMeaningfulUse
-        case 175: self = .childAppsNotEnabledForMeaningfulUse
-        case 176: self = .dataConnectionNotFound
-        case 177: self = .invalidSourceID
-        case 178: self = .dataConnectionStatusError
-        case 179: self = .invalidSignalType
-        case 180: self = .invalidThingOrderSpecs
-        case 181: self = .thingSortNotEnabled
-        case 182: self = .recordStoreUnavailable
-        case 183: self = .recordUnderMaintenance
-        case 184: self = .accountPaired
-        case 185: self = .pairingRecordRequirementsNotMet
-        case 186: self = .mshUserIDPaired
-        case 187: self = .invalidMshUserID
-        case 188: self = .invalidVerificationClientID
-        case 189: self = .clientIDReferencesMultipleThings
-        default: self = .unknown(rawValue)
-        }
+        self = Self.known[rawValue] ?? .unknown(rawValue)
     }
 
     /// The wire code.

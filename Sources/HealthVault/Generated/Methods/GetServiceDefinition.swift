@@ -98,16 +98,17 @@ extension GetServiceDefinition {
         /// A value this version of the schema does not list.
         case unknown(Swift.String)
 
+        private static let known: [Swift.String: Self] = [
+            "topology": .topology,
+            "platform": .platform,
+            "shell": .shell,
+            "xml-over-http-methods": .xmlOverHTTPMethods,
+            "meaningful-use": .meaningfulUse,
+        ]
+
         /// The case for a wire value; values the schema does not list become ``unknown(_:)``.
         public init(rawValue: Swift.String) {
-            switch rawValue {
-            case "topology": self = .topology
-            case "platform": self = .platform
-            case "shell": self = .shell
-            case "xml-over-http-methods": self = .xmlOverHTTPMethods
-            case "meaningful-use": self = .meaningfulUse
-            default: self = .unknown(rawValue)
-            }
+            self = Self.known[rawValue] ?? .unknown(rawValue)
         }
 
         /// The wire value.

@@ -25,17 +25,18 @@ public enum AppRecordAuthAction: SDKRuntime.OpenEnum {
     /// A value this version of the schema does not list.
     case unknown(Swift.String)
 
+    private static let known: [Swift.String: Self] = [
+        "": .unspecified,
+        "AuthorizationRequired": .authorizationRequired,
+        "ReauthorizationRequired": .reauthorizationRequired,
+        "ReauthorizationNotPossible": .reauthorizationNotPossible,
+        "NoActionRequired": .noActionRequired,
+        "RecordLocationNotSupported": .recordLocationNotSupported,
+    ]
+
     /// The case for a wire value; values the schema does not list become ``unknown(_:)``.
     public init(rawValue: Swift.String) {
-        switch rawValue {
-        case "": self = .unspecified
-        case "AuthorizationRequired": self = .authorizationRequired
-        case "ReauthorizationRequired": self = .reauthorizationRequired
-        case "ReauthorizationNotPossible": self = .reauthorizationNotPossible
-        case "NoActionRequired": self = .noActionRequired
-        case "RecordLocationNotSupported": self = .recordLocationNotSupported
-        default: self = .unknown(rawValue)
-        }
+        self = Self.known[rawValue] ?? .unknown(rawValue)
     }
 
     /// The wire value.

@@ -21,15 +21,16 @@ public enum RecordState: SDKRuntime.OpenEnum {
     /// A value this version of the schema does not list.
     case unknown(Swift.String)
 
+    private static let known: [Swift.String: Self] = [
+        "Active": .active,
+        "ReadOnly": .readOnly,
+        "Suspended": .suspended,
+        "Deleted": .deleted,
+    ]
+
     /// The case for a wire value; values the schema does not list become ``unknown(_:)``.
     public init(rawValue: Swift.String) {
-        switch rawValue {
-        case "Active": self = .active
-        case "ReadOnly": self = .readOnly
-        case "Suspended": self = .suspended
-        case "Deleted": self = .deleted
-        default: self = .unknown(rawValue)
-        }
+        self = Self.known[rawValue] ?? .unknown(rawValue)
     }
 
     /// The wire value.

@@ -74,24 +74,25 @@ public enum OAuth2ErrorCode: SDKRuntime.OpenEnum {
     /// A code the schema does not list.
     case unknown(Swift.String)
 
+    private static let known: [Swift.String: Self] = [
+        "invalid_request": .invalidRequest,
+        "invalid_client": .invalidClient,
+        "invalid_grant": .invalidGrant,
+        "unauthorized_client": .unauthorizedClient,
+        "unsupported_grant_type": .unsupportedGrantType,
+        "invalid_scope": .invalidScope,
+        "unsupported_token_type": .unsupportedTokenType,
+        "unsupported_response_type": .unsupportedResponseType,
+        "access_denied": .accessDenied,
+        "server_error": .serverError,
+        "temporarily_unavailable": .temporarilyUnavailable,
+        "invalid_token": .invalidToken,
+        "insufficient_scope": .insufficientScope,
+    ]
+
     /// The case for a wire code.
     public init(rawValue: Swift.String) {
-        switch rawValue {
-        case "invalid_request": self = .invalidRequest
-        case "invalid_client": self = .invalidClient
-        case "invalid_grant": self = .invalidGrant
-        case "unauthorized_client": self = .unauthorizedClient
-        case "unsupported_grant_type": self = .unsupportedGrantType
-        case "invalid_scope": self = .invalidScope
-        case "unsupported_token_type": self = .unsupportedTokenType
-        case "unsupported_response_type": self = .unsupportedResponseType
-        case "access_denied": self = .accessDenied
-        case "server_error": self = .serverError
-        case "temporarily_unavailable": self = .temporarilyUnavailable
-        case "invalid_token": self = .invalidToken
-        case "insufficient_scope": self = .insufficientScope
-        default: self = .unknown(rawValue)
-        }
+        self = Self.known[rawValue] ?? .unknown(rawValue)
     }
 
     /// The wire code.

@@ -108,41 +108,42 @@ public enum IssueType: SDKRuntime.OpenEnum {
     /// A code the schema does not list.
     case unknown(Swift.String)
 
+    private static let known: [Swift.String: Self] = [
+        "invalid": .invalid,
+        "structure": .structure,
+        "required": .required,
+        "value": .value,
+        "invariant": .invariant,
+        "security": .security,
+        "login": .login,
+        "unknown": .unknownIdentity,
+        "expired": .expired,
+        "forbidden": .forbidden,
+        "suppressed": .suppressed,
+        "processing": .processing,
+        "not-supported": .notSupported,
+        "duplicate": .duplicate,
+        "not-found": .notFound,
+        "too-long": .tooLong,
+        "code-unknown": .codeUnknown,
+        "code-invalid": .codeInvalid,
+        "extension": .`extension`,
+        "too-costly": .tooCostly,
+        "business-rule": .businessRule,
+        "conflict": .conflict,
+        "incomplete": .incomplete,
+        "transient": .transient,
+        "lock-error": .lockError,
+        "no-store": .noStore,
+        "exception": .exception,
+        "timeout": .timeout,
+        "throttled": .throttled,
+        "informational": .informational,
+    ]
+
     /// The case for a wire code.
     public init(rawValue: Swift.String) {
-        switch rawValue {
-        case "invalid": self = .invalid
-        case "structure": self = .structure
-        case "required": self = .required
-        case "value": self = .value
-        case "invariant": self = .invariant
-        case "security": self = .security
-        case "login": self = .login
-        case "unknown": self = .unknownIdentity
-        case "expired": self = .expired
-        case "forbidden": self = .forbidden
-        case "suppressed": self = .suppressed
-        case "processing": self = .processing
-        case "not-supported": self = .notSupported
-        case "duplicate": self = .duplicate
-        case "not-found": self = .notFound
-        case "too-long": self = .tooLong
-        case "code-unknown": self = .codeUnknown
-        case "code-invalid": self = .codeInvalid
-        case "extension": self = .`extension`
-        case "too-costly": self = .tooCostly
-        case "business-rule": self = .businessRule
-        case "conflict": self = .conflict
-        case "incomplete": self = .incomplete
-        case "transient": self = .transient
-        case "lock-error": self = .lockError
-        case "no-store": self = .noStore
-        case "exception": self = .exception
-        case "timeout": self = .timeout
-        case "throttled": self = .throttled
-        case "informational": self = .informational
-        default: self = .unknown(rawValue)
-        }
+        self = Self.known[rawValue] ?? .unknown(rawValue)
     }
 
     /// The wire code.

@@ -47,13 +47,14 @@ extension Revoke {
         /// A value this version of the schema does not list.
         case unknown(Swift.String)
 
+        private static let known: [Swift.String: Self] = [
+            "access_token": .accessToken,
+            "refresh_token": .refreshToken,
+        ]
+
         /// The case for a wire value; values the schema does not list become ``unknown(_:)``.
         public init(rawValue: Swift.String) {
-            switch rawValue {
-            case "access_token": self = .accessToken
-            case "refresh_token": self = .refreshToken
-            default: self = .unknown(rawValue)
-            }
+            self = Self.known[rawValue] ?? .unknown(rawValue)
         }
 
         /// The wire value.

@@ -21,15 +21,16 @@ public enum IssueSeverity: SDKRuntime.OpenEnum {
     /// A value this version of the schema does not list.
     case unknown(Swift.String)
 
+    private static let known: [Swift.String: Self] = [
+        "fatal": .fatal,
+        "error": .error,
+        "warning": .warning,
+        "information": .information,
+    ]
+
     /// The case for a wire value; values the schema does not list become ``unknown(_:)``.
     public init(rawValue: Swift.String) {
-        switch rawValue {
-        case "fatal": self = .fatal
-        case "error": self = .error
-        case "warning": self = .warning
-        case "information": self = .information
-        default: self = .unknown(rawValue)
-        }
+        self = Self.known[rawValue] ?? .unknown(rawValue)
     }
 
     /// The wire value.

@@ -58,16 +58,17 @@ public enum VitalErrorType: SDKRuntime.OpenEnum {
     /// A code the schema does not list.
     case unknown(Swift.String)
 
+    private static let known: [Swift.String: Self] = [
+        "invalid_token": .invalidToken,
+        "reauthentication_required": .reauthenticationRequired,
+        "invalid_request": .invalidRequest,
+        "INVALID_REQUEST": .invalidRequestUppercase,
+        "USER_NOT_FOUND": .userNotFound,
+    ]
+
     /// The case for a wire code.
     public init(rawValue: Swift.String) {
-        switch rawValue {
-        case "invalid_token": self = .invalidToken
-        case "reauthentication_required": self = .reauthenticationRequired
-        case "invalid_request": self = .invalidRequest
-        case "INVALID_REQUEST": self = .invalidRequestUppercase
-        case "USER_NOT_FOUND": self = .userNotFound
-        default: self = .unknown(rawValue)
-        }
+        self = Self.known[rawValue] ?? .unknown(rawValue)
     }
 
     /// The wire code.
