@@ -1,0 +1,256 @@
+import Foundation
+import SDKRuntime
+import TestSupport
+import Vital
+import XCTest
+
+/// Vital sign-in with the real URLSession transport against the emulator over 127.0.0.1: the backend mints tokens
+/// with the team key, the app signs in, calls the data API, refreshes, and signs out.
+final class VitalIntegrationTests: XCTestCase {
+    private static let shared = Result { try Emulator() }
+    private static let teamKey = APIKey("sk_us_emulator")
+    private var emulator: Emulator!
+    private var store: InMemoryCredentialStore!
+
+    override func setUp() async throws {
+        emulator = try Self.shared.get()
+        try await emulator.control("reset")
+        store = InMemoryCredentialStore()
+    }
+
+    private var hosts: VitalHostMap {
+        .all(VitalHosts(api: emulator.url("/vital/api"), auth: emulator.url("/vital/auth")))
+    }
+
+    private var backend: VitalBackend {
+        VitalBackend(configuration: .init(
+            apiKey: Self.teamKey, environment: .sandboxUS, hosts: hosts, urlPolicy: URLPolicy(allowsInsecureLoopback: true)
+        ))
+    }
+
+    private func core(store: (any CredentialStore)? = nil, timeout: TimeInterval = 5) -> VitalCore {
+        VitalCore(configuration: .init(
+            store: store ?? self.store, hosts: hosts, urlPolicy: URLPolicy(allowsInsecureLoopback: true),
+            transport: URLSessionTransport(configuration: .init(timeout: timeout))
+        ))
+    }
+
+    private func calls(_ name: String) async throws -> Int {
+        ((try await emulator.read("vital/stats"))["calls"] as? [String: Int])?[name] ?? 0
+    }
+
+    private func refreshes() async throws -> Int { try await calls("token:refresh_token") }
+
+    // MARK: - The journey
+
+    func testFromBackendTokenToSignOut() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("vital-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let grant = try await backend.signInToken(forClientUserID: "alice")
+        XCTAssertTrue(grant.createdUser)
+
+        let app = core(store: try FileCredentialStore(directory: directory))
+        let events = app.events()
+        await XCTAssertEqualAsync(try await app.signIn(token: grant.signInToken), .signedIn)
+        await XCTAssertEqualAsync(try await app.connectedProviders().map(\.slug), ["oura"])
+
+        // A relaunch reads the session from the file: signed in, without any request.
+        let relaunched = core(store: try FileCredentialStore(directory: directory))
+        XCTAssertEqual(try relaunched.status, [.configured, .signedIn, .useSignInToken])
+        XCTAssertEqual(try relaunched.currentUserID, grant.userID)
+        await XCTAssertEqualAsync(try await calls("token:urn:ietf:params:oauth:grant-type:token-exchange"), 1)
+
+        // Expiry under load: a hundred concurrent calls, one refresh.
+        try await emulator.control("vital/expire-tokens")
+        let counts = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<100 { group.addTask { try await relaunched.connectedProviders().count } }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        XCTAssertEqual(counts, Array(repeating: 1, count: 100))
+        await XCTAssertEqualAsync(try await refreshes(), 1, "one refresh for a hundred callers")
+
+        // The backend deletes the user: the next call signs out automatically and says so.
+        let relaunchedEvents = relaunched.events()
+        try await backend.deleteUser(grant.userID)
+        do {
+            _ = try await relaunched.connectedProviders()
+            XCTFail("expected the deleted user to be signed out")
+        } catch VitalCoreError.userNoLongerValid(let user) {
+            XCTAssertEqual(user, grant.userID)
+        }
+        var iterator = relaunchedEvents.makeAsyncIterator()
+        let event = await iterator.next()
+        XCTAssertEqual(event, .signedOut(.userNoLongerValid(grant.userID)))
+        XCTAssertEqual(try relaunched.status, [])
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), [], "the session file is erased")
+
+        var firstEvents = events.makeAsyncIterator()
+        let first = await firstEvents.next()
+        XCTAssertEqual(first, .signedIn(userID: grant.userID))
+    }
+
+    func testSignOutErasesTheFile() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("vital-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let app = core(store: try FileCredentialStore(directory: directory))
+        try await app.signIn(token: try await backend.signInToken(forClientUserID: "alice").signInToken)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path).count, 1)
+        try await app.signOut()
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), [])
+        XCTAssertEqual(try app.status, [])
+        await XCTAssertThrowsErrorAsync(try await app.connectedProviders()) { XCTAssertEqual($0 as? VitalCoreError, .notSignedIn) }
+    }
+
+    // MARK: - Sign-in tokens
+
+    func testAReusedSignInTokenFailsCleanly() async throws {
+        let token = try await backend.signInToken(forClientUserID: "alice").signInToken
+        try await core().signIn(token: token)
+        let secondStore = InMemoryCredentialStore()
+        do {
+            try await core(store: secondStore).signIn(token: token)
+            XCTFail("a used sign-in token was accepted")
+        } catch VitalCoreError.invalidSignInToken(let problem) {
+            XCTAssertEqual(problem, .rejectedByServer)
+        }
+        XCTAssertEqual(secondStore.keys, [], "nothing is stored")
+    }
+
+    func testAnExpiredSignInTokenIsRefusedBeforeTheExchange() async throws {
+        let user = try await backend.signInToken(forClientUserID: "alice").userID
+        let minted = try await emulator.control("vital/mint", ["user_id": user.uuidString.lowercased(), "ttl": -60])
+        let token = try XCTUnwrap(minted["sign_in_token"] as? String)
+        do {
+            try await core().signIn(token: token)
+            XCTFail("an expired sign-in token was accepted")
+        } catch VitalCoreError.invalidSignInToken(.expired) {}
+        await XCTAssertEqualAsync(try await calls("token:urn:ietf:params:oauth:grant-type:token-exchange"), 0)
+    }
+
+    func testTheBackendFindsExistingUsers() async throws {
+        let first = try await backend.signInToken(forClientUserID: "alice")
+        let second = try await backend.signInToken(forClientUserID: "alice")
+        XCTAssertEqual(first.userID, second.userID)
+        XCTAssertEqual([first.createdUser, second.createdUser], [true, false])
+        XCTAssertNotEqual(first.signInToken, second.signInToken)
+        let wrongKey = VitalBackend(configuration: .init(apiKey: APIKey("sk_us_wrong"), environment: .sandboxUS, hosts: hosts, urlPolicy: URLPolicy(allowsInsecureLoopback: true)))
+        await XCTAssertThrowsErrorAsync(try await wrongKey.signInToken(forClientUserID: "bob")) { error in
+            XCTAssertEqual((error as? UnexpectedResponseError)?.status, 401)
+            XCTAssertFalse("\(error)".contains("sk_us_wrong"), "the key is not in the message")
+        }
+        let strict = VitalBackend(configuration: .init(apiKey: Self.teamKey, environment: .sandboxUS, hosts: hosts))
+        await XCTAssertThrowsErrorAsync(try await strict.signInToken(forClientUserID: "bob")) {
+            XCTAssertEqual($0 as? ConfigurationError, .insecureURL(host: "127.0.0.1"))
+        }
+    }
+
+    // MARK: - Refresh
+
+    func testProactiveRefreshAndExpiresInAsAString() async throws {
+        try await emulator.control("vital", ["access_ttl": 30, "expires_in_as_string": true])
+        let app = core()
+        try await app.signIn(token: try await backend.signInToken(forClientUserID: "alice").signInToken)
+        _ = try await app.accessToken()
+        await XCTAssertEqualAsync(try await refreshes(), 1, "30 s left is inside the 60 s skew")
+    }
+
+    func testRevokedSessionsWaitForReauthenticationAsTheSameUser() async throws {
+        let app = core()
+        try await app.signIn(token: try await backend.signInToken(forClientUserID: "alice").signInToken)
+        try await emulator.control("vital/revoke-sessions")
+        try await emulator.control("vital/expire-tokens")
+        await XCTAssertThrowsErrorAsync(try await app.connectedProviders()) {
+            guard case .needsReauthentication? = $0 as? VitalCoreError else { return XCTFail("\($0)") }
+        }
+        XCTAssertEqual(try app.status, [.configured, .signedIn, .useSignInToken, .pendingReauthentication])
+        await XCTAssertThrowsErrorAsync(try await app.connectedProviders())
+        await XCTAssertEqualAsync(try await refreshes(), 1, "a pending session is not refreshed again")
+        await XCTAssertThrowsErrorAsync(try await app.signIn(token: try await backend.signInToken(forClientUserID: "bob").signInToken)) {
+            guard case .alreadySignedIn? = $0 as? VitalCoreError else { return XCTFail("\($0)") }
+        }
+        await XCTAssertEqualAsync(try await app.signIn(token: try await backend.signInToken(forClientUserID: "alice").signInToken), .reauthenticated)
+        await XCTAssertEqualAsync(try await app.connectedProviders().count, 1)
+    }
+
+    /// Each fault during a refresh gives a typed error and leaves the stored session byte for byte as it was.
+    /// Faults that strike before the server handles the request leave it usable; those that garble the answer after
+    /// the server rotated the refresh token leave a session that asks for re-authentication, never a sign-out.
+    func testFaultsDuringRefreshLeaveTheSessionIntact() async throws {
+        let cases: [(String, [String: any Sendable], Bool?, (any Error) -> Bool)] = [
+            ("HTTP 500", ["kind": "status", "status": 500], false, { ($0 as? UnexpectedResponseError)?.status == 500 }),
+            ("HTTP 503 with Retry-After", ["kind": "status", "status": 503, "retry_after": 30], false, { ($0 as? UnexpectedResponseError)?.response.retryAfter(now: Date()) == 30 }),
+            ("HTTP 429", ["kind": "status", "status": 429, "retry_after": 2], false, { ($0 as? UnexpectedResponseError)?.status == 429 }),
+            ("HTML error page", ["kind": "html", "status": 502], false, { ($0 as? UnexpectedResponseError)?.response.mediaType == "text/html" }),
+            ("dropped connection", ["kind": "drop"], false, { $0 is TransportError }),
+            ("malformed JSON", ["kind": "malformed"], true, { $0 is UnexpectedResponseError || $0 is ResponseDecodingError }),
+            ("truncated body", ["kind": "truncated"], true, { $0 is UnexpectedResponseError || $0 is ResponseDecodingError }),
+            ("latency beyond the timeout", ["kind": "latency", "seconds": 2.5], nil, { ($0 as? TransportError)?.kind == .timedOut }),
+        ]
+        for (name, fault, commits, isExpected) in cases {
+            try await emulator.control("reset")
+            let store = InMemoryCredentialStore()
+            let app = core(store: store, timeout: 1)
+            try await app.signIn(token: try await backend.signInToken(forClientUserID: "alice").signInToken)
+            try await emulator.control("vital/expire-tokens")
+            let before = try store.read("vital.core")
+            var rule = fault
+            rule["path"] = "/vital/auth/v1/token"
+            try await emulator.control("faults", rule)
+            await XCTAssertThrowsErrorAsync(try await app.connectedProviders(), name) {
+                XCTAssertTrue(isExpected($0), "\(name): \(type(of: $0)) \($0)")
+            }
+            XCTAssertEqual(try store.read("vital.core"), before, "\(name) changed the stored session")
+            switch commits {
+            case true?:
+                await XCTAssertThrowsErrorAsync(try await app.connectedProviders(), name) {
+                    guard case .needsReauthentication? = $0 as? VitalCoreError else { return XCTFail("\(name): \($0)") }
+                }
+                XCTAssertTrue(try app.status.contains(.pendingReauthentication), name)
+            case false?:
+                await XCTAssertEqualAsync(try await app.connectedProviders().count, 1, "\(name): the session still works")
+            case nil:
+                XCTAssertTrue(try app.status.contains(.signedIn), name)
+            }
+        }
+    }
+
+    // MARK: - API-key mode and reconciliation
+
+    func testMigrationFromAPIKeyMode() async throws {
+        let user = try await backend.signInToken(forClientUserID: "alice").userID
+        let app = core()
+        try await app.configure(apiKey: Self.teamKey.value, environment: .sandbox, region: .us)
+        try await app.setUserID(user)
+        XCTAssertEqual(try app.status, [.configured, .signedIn, .useApiKey])
+        await XCTAssertEqualAsync(try await app.connectedProviders().count, 1)
+
+        let other = try await backend.signInToken(forClientUserID: "bob").signInToken
+        await XCTAssertThrowsErrorAsync(try await app.signIn(token: other)) {
+            XCTAssertEqual($0 as? VitalCoreError, .migrationMismatch(["user"]))
+        }
+        XCTAssertEqual(try app.status, [.configured, .signedIn, .useApiKey])
+
+        await XCTAssertEqualAsync(try await app.signIn(token: try await backend.signInToken(forClientUserID: "alice").signInToken), .migratedFromAPIKey)
+        XCTAssertEqual(try app.status, [.configured, .signedIn, .useSignInToken])
+        XCTAssertEqual(try app.currentUserID, user)
+        await XCTAssertEqualAsync(try await app.connectedProviders().count, 1)
+    }
+
+    func testReconcileSignsInAndOutOnlyOnADifference() async throws {
+        let app = core()
+        let requested = LockedValue<[String]>([])
+        let backend = backend
+        func provider(_ appUser: String) -> @Sendable () async throws -> String {
+            { requested.withValue { $0.append(appUser) }; return try await backend.signInToken(forClientUserID: appUser).signInToken }
+        }
+        await XCTAssertEqualAsync(try await app.reconcile(appUserID: nil, tokenProvider: provider("nobody")), .unchanged)
+        await XCTAssertEqualAsync(try await app.reconcile(appUserID: "alice", tokenProvider: provider("alice")), .signedIn)
+        let alice = try app.currentUserID
+        await XCTAssertEqualAsync(try await app.reconcile(appUserID: "alice", tokenProvider: provider("alice")), .unchanged)
+        await XCTAssertEqualAsync(try await app.reconcile(appUserID: "bob", tokenProvider: provider("bob")), .signedIn)
+        XCTAssertNotEqual(try app.currentUserID, alice)
+        await XCTAssertEqualAsync(try await app.reconcile(appUserID: nil, tokenProvider: provider("nobody")), .signedOut)
+        XCTAssertEqual(try app.status, [])
+        XCTAssertEqual(requested.current, ["alice", "bob"], "a token is requested only when the state differs")
+    }
+}
