@@ -43,6 +43,12 @@ let package = Package(
         .target(name: "SDKGenerator", path: "Generator/Core", swiftSettings: strict),
         .executableTarget(name: "sdkgen", dependencies: ["SDKGenerator"], path: "Generator/CLI", swiftSettings: strict),
 
+        // Benchmarks of the budgets in DESIGN.md (make bench).
+        .executableTarget(
+            name: "sdk-bench", dependencies: ["HealthVault", "Koppeltaal", "Vital", "SDKRuntime"], path: "Benchmarks",
+            swiftSettings: strict
+        ),
+
         // Tests, with shared fixtures and assertions.
         .target(name: "TestSupport", dependencies: ["SDKRuntime"], path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "SDKRuntimeTests", dependencies: ["SDKRuntime", "TestSupport"], swiftSettings: strict),

@@ -31,11 +31,11 @@ final class CommandTests: XCTestCase {
 
     private var complaints: [String] = []
 
-    private func run(check: Bool) -> Int32 {
+    private func run(check: Bool, schemas: String = "Schemas") -> Int32 {
         var lines: [String] = []
         defer { complaints = lines }
         return Command.run(
-            schemas: "Schemas", output: "Sources", testSamples: nil, families: nil, check: check, verbose: false,
+            schemas: schemas, output: "Sources", testSamples: nil, families: nil, check: check, verbose: false,
             report: { _ in }, complain: { lines.append($0) }
         )
     }
@@ -68,6 +68,15 @@ final class CommandTests: XCTestCase {
         XCTAssertEqual(run(check: true), 1)
         XCTAssertEqual(run(check: false), 0)
         XCTAssertFalse(FileManager.default.fileExists(atPath: orphan.path))
+    }
+
+    func testTheOutputDoesNotDependOnHowTheSchemasPathIsSpelled() throws {
+        XCTAssertEqual(run(check: false), 0)
+        for spelling in [scratch.appendingPathComponent("Schemas").path, "./Schemas", "Sources/../Schemas", "Schemas/"] {
+            XCTAssertEqual(run(check: true, schemas: spelling), 0, "\(spelling): \(complaints.joined(separator: "\n"))")
+        }
+        let generated = try String(contentsOf: scratch.appendingPathComponent("Sources/Demo/Generated/Methods/Ping.swift"), encoding: .utf8)
+        XCTAssertTrue(generated.contains("/// - Remark: Generated from Schemas/Demo/Ping.json#"), generated)
     }
 
     func testCheckReportsADiffAndTheFix() throws {

@@ -62,13 +62,8 @@ final class SnippetTests: XCTestCase {
                     /// - Remark: Generated from Schemas/Demo/Op.json#/request/properties/note
                     public let note: Swift.String?
 
-                    /// Creates a value.
-                    public init(
-                        id: Foundation.UUID,
-                        count: Swift.Int = 3,
-                        tags: [Swift.String] = [],
-                        note: Swift.String? = nil
-                    ) {
+                    /// Creates a value from its properties.
+                    public init(id: Foundation.UUID, count: Swift.Int = 3, tags: [Swift.String] = [], note: Swift.String? = nil) {
                         self.id = id
                         self.count = count
                         self.tags = tags
@@ -94,6 +89,25 @@ final class SnippetTests: XCTestCase {
                     var http = try makeRequest(.post, server: configuration.servers.api, serverName: "api", path: "/op")
                     try http.setJSONBody(request)
                     _ = try await send(http, operation: "Op", errors: [])
+            """)
+    }
+
+    func testLongParameterListsGoOnePerLine() throws {
+        let text = try generate(httpMethod("""
+            {"name": "Op", "description": "An operation.",
+             "binding": {"http": {"method": "POST", "server": "api", "path": "/op", "body": "json", "auth": "none"}},
+             "request": {"type": "object", "properties": {
+                 "first-long-property-name": {"type": "string", "description": "One."},
+                 "second-long-property-name": {"type": "string", "description": "Two."},
+                 "third-long-property-name": {"type": "string", "description": "Three."}}}}
+            """), file: "Methods/Op.swift")
+        assertEmits(text, """
+                    /// Creates a value from its properties.
+                    public init(
+                        firstLongPropertyName: Swift.String? = nil,
+                        secondLongPropertyName: Swift.String? = nil,
+                        thirdLongPropertyName: Swift.String? = nil
+                    ) {
             """)
     }
 

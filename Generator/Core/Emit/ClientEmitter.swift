@@ -87,11 +87,7 @@ enum ClientEmitter {
                 p.blank()
             }
             p.doc("Creates a configuration.")
-            p.line("public init(")
-            for (index, member) in members.enumerated() {
-                p.line("    \(member.name): \(member.type) = \(member.value)" + (index == members.count - 1 ? "" : ","))
-            }
-            p.block(")") { p in
+            p.listBlock("public init(", members.map { "\($0.name): \($0.type) = \($0.value)" }, ")") { p in
                 for member in members { p.line("self.\(member.name) = \(member.name)") }
             }
         }

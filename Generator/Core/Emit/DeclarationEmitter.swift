@@ -37,15 +37,13 @@ enum DeclarationEmitter {
         let stored = properties.filter(\.isStored)
         p.block("public struct \(type.name): Sendable, Hashable") { p in
             for property in stored {
-                p.doc(property.documentation, remarks: [Emit.remark(property.provenance)])
+                // The struct's remark locates its properties; an undocumented property shows where it comes from.
+                p.doc(property.documentation ?? Emit.remark(property.provenance))
                 p.line("public let \(Emit.name(property.swiftName)): \(property.swiftType)")
                 p.blank()
             }
-            let documented = stored.compactMap { property in
-                Emit.summary(property.documentation).map { "  - \(property.swiftName): \($0)" }
-            }
-            p.doc(stored.isEmpty ? "Creates the value; every field is fixed by the schema." : "Creates a value.",
-                  remarks: documented.count == stored.count && !stored.isEmpty ? ["- Parameters:\n" + documented.joined(separator: "\n")] : [])
+            // Each parameter is the property of the same name, documented above.
+            p.doc(stored.isEmpty ? "Creates the value; every field is fixed by the schema." : "Creates a value from its properties.")
             if stored.isEmpty {
                 p.line("public init() {}")
                 return
@@ -61,11 +59,7 @@ enum DeclarationEmitter {
                 }
                 return parameter
             }
-            p.line("public init(")
-            for (index, parameter) in parameters.enumerated() {
-                p.line("    " + parameter + (index == parameters.count - 1 ? "" : ","))
-            }
-            p.block(")") { p in
+            p.listBlock("public init(", parameters, ")") { p in
                 for property in stored { p.line("self.\(Emit.name(property.swiftName)) = \(Emit.name(property.swiftName))") }
             }
         }

@@ -5,14 +5,6 @@ enum Emit {
         "- Remark: Generated from \(provenance.text)"
     }
 
-    /// The first sentence of a description, for parameter lists.
-    static func summary(_ text: String?) -> String? {
-        guard let text, !text.isEmpty else { return nil }
-        let firstLine = text.split(separator: "\n").first.map(String.init) ?? text
-        if let end = firstLine.range(of: ". ") { return String(firstLine[..<end.lowerBound]) + "." }
-        return firstLine
-    }
-
     /// A member name with backticks when it is a keyword.
     static func name(_ name: String) -> String { Naming.escaped(name) }
 

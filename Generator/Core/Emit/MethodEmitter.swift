@@ -94,17 +94,8 @@ struct MethodEmitter {
         remarks.append(Emit.remark(method.provenance))
         p.block("extension \(family.clientName)") { p in
             p.doc(method.documentation, remarks: remarks)
-            let signature = "public func \(Emit.name(method.clientMethodName))("
             let tail = ") async throws" + (returnType.map { " -> \($0)" } ?? "")
-            if parameters.count <= 1 {
-                p.block(signature + parameters.joined() + tail) { p in body(into: &p) }
-            } else {
-                p.line(signature)
-                for (index, parameter) in parameters.enumerated() {
-                    p.line("    " + parameter + (index == parameters.count - 1 ? "" : ","))
-                }
-                p.block(tail) { p in body(into: &p) }
-            }
+            p.listBlock("public func \(Emit.name(method.clientMethodName))(", parameters, tail) { p in body(into: &p) }
         }
     }
 
@@ -316,11 +307,7 @@ struct MethodEmitter {
                 "Each page is requested once; iteration stops after the last page, at an empty page, or with `PagingError.repeatedCursor` if the server repeats a cursor.",
                 Emit.remark(method.provenance),
             ])
-            p.line("public func \(method.clientMethodName)Pages(")
-            for (index, parameter) in parameters.enumerated() {
-                p.line("    " + parameter + (index == parameters.count - 1 ? "" : ","))
-            }
-            p.block(") -> SDKRuntime.PageSequence<\(method.name).Request, \(returnType)>") { p in
+            p.listBlock("public func \(method.clientMethodName)Pages(", parameters, ") -> SDKRuntime.PageSequence<\(method.name).Request, \(returnType)>") { p in
                 p.line("SDKRuntime.PageSequence(")
                 p.line("    first: request,")
                 p.line("    fetch: { try await self.\(Emit.name(method.clientMethodName))(\(arguments.joined(separator: ", "))) },")

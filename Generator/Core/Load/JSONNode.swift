@@ -72,6 +72,8 @@ public struct JSONNode: Sendable {
 
     /// Escapes a key for use in a JSON pointer (RFC 6901).
     public static func escape(_ key: String) -> String {
-        key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+        // Almost no key needs escaping; checking the bytes first keeps parsing linear and allocation-free.
+        guard key.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else { return key }
+        return key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
     }
 }

@@ -52,7 +52,8 @@ public struct JSONParser {
 
     private var location: SourceLocation {
         // Columns count characters, not bytes: continuation bytes of multi-byte characters are skipped.
-        let column = bytes[lineStart..<min(index, bytes.count)].filter { $0 & 0xC0 != 0x80 }.count + 1
+        var column = 1
+        for position in lineStart..<min(index, bytes.count) where bytes[position] & 0xC0 != 0x80 { column += 1 }
         return SourceLocation(file: file, line: line, column: column)
     }
 
@@ -207,44 +208,46 @@ public struct JSONParser {
 
     private mutating func parseString() throws -> String {
         index += 1
-        var scalars = String.UnicodeScalarView()
-        var run: [UInt8] = []
-        func flush() {
-            if !run.isEmpty { scalars.append(contentsOf: String(decoding: run, as: UTF8.self).unicodeScalars) }
-            run.removeAll(keepingCapacity: true)
+        let start = index
+        // Most strings have no escapes: find the closing quote and decode the bytes once.
+        while index < bytes.count, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\\"), bytes[index] >= 0x20 {
+            index += 1
         }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
+            index += 1
+            return String(decoding: bytes[start..<index - 1], as: UTF8.self)
+        }
+        var buffer = Array(bytes[start..<index])
         while true {
             guard index < bytes.count else { throw failure("unterminated string, expected '\"'") }
             let byte = bytes[index]
             switch byte {
             case UInt8(ascii: "\""):
                 index += 1
-                flush()
-                return String(scalars)
+                return String(decoding: buffer, as: UTF8.self)
             case UInt8(ascii: "\\"):
-                flush()
                 index += 1
                 guard index < bytes.count else { throw failure("unterminated escape sequence") }
                 let escaped = bytes[index]
                 index += 1
+                let scalar: Unicode.Scalar
                 switch escaped {
-                case UInt8(ascii: "\""): scalars.append("\"")
-                case UInt8(ascii: "\\"): scalars.append("\\")
-                case UInt8(ascii: "/"): scalars.append("/")
-                case UInt8(ascii: "b"): scalars.append("\u{08}")
-                case UInt8(ascii: "f"): scalars.append("\u{0C}")
-                case UInt8(ascii: "n"): scalars.append("\n")
-                case UInt8(ascii: "r"): scalars.append("\r")
-                case UInt8(ascii: "t"): scalars.append("\t")
-                case UInt8(ascii: "u"): scalars.append(try parseUnicodeEscape())
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): scalar = Unicode.Scalar(escaped)
+                case UInt8(ascii: "b"): scalar = "\u{08}"
+                case UInt8(ascii: "f"): scalar = "\u{0C}"
+                case UInt8(ascii: "n"): scalar = "\n"
+                case UInt8(ascii: "r"): scalar = "\r"
+                case UInt8(ascii: "t"): scalar = "\t"
+                case UInt8(ascii: "u"): scalar = try parseUnicodeEscape()
                 default:
                     index -= 1
                     throw failure("invalid escape \\\(describeCurrent().trimmingQuotes), expected one of \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\u")
                 }
+                UTF8.encode(scalar) { buffer.append($0) }
             case 0x00..<0x20:
                 throw failure("control character inside a string, expected it escaped")
             default:
-                run.append(byte)
+                buffer.append(byte)
                 index += 1
             }
         }

@@ -12,8 +12,13 @@ public enum Command {
         report: (String) -> Void = { print($0) }, complain: (String) -> Void = standardError
     ) -> Int32 {
         do {
-            let files = try SchemaDirectory.read(URL(fileURLWithPath: schemas))
-            let options = GeneratorPipeline.Options(displayRoot: schemas, families: families, testSamples: testSamples != nil)
+            let schemasURL = URL(fileURLWithPath: schemas).standardizedFileURL
+            let files = try SchemaDirectory.read(schemasURL)
+            // Files are named from the schemas directory's own name, so the output is the same however the path
+            // was spelled (relative, absolute, with ./ or ..).
+            let options = GeneratorPipeline.Options(
+                displayRoot: schemasURL.lastPathComponent, families: families, testSamples: testSamples != nil
+            )
             let generated = try GeneratorPipeline.run(files, options: options)
             for diagnostic in generated.diagnostics { complain(diagnostic.description) }
             let writer = OutputWriter(sources: URL(fileURLWithPath: output), tests: URL(fileURLWithPath: testSamples ?? "Tests"))

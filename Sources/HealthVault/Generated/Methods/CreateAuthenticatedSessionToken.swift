@@ -70,15 +70,10 @@ extension CreateAuthenticatedSessionToken {
         public let token: CreateAuthenticatedSessionToken.SessionToken
 
         /// The session shared secret, Base64; it keys hmac-data from now on and replaces any previous one.
-        ///
-        /// - Remark: Generated from Schemas/HealthVault/CreateAuthenticatedSessionToken.json#/response/properties/shared-secret
         public let sharedSecret: Swift.String
 
-        /// Creates a value.
-        public init(
-            token: CreateAuthenticatedSessionToken.SessionToken,
-            sharedSecret: Swift.String
-        ) {
+        /// Creates a value from its properties.
+        public init(token: CreateAuthenticatedSessionToken.SessionToken, sharedSecret: Swift.String) {
             self.token = token
             self.sharedSecret = sharedSecret
         }
@@ -91,26 +86,15 @@ extension CreateAuthenticatedSessionToken {
     /// - Remark: Generated from Schemas/HealthVault/CreateAuthenticatedSessionToken.json#/$defs/SessionToken
     public struct SessionToken: Sendable, Hashable {
         /// The application the session belongs to.
-        ///
-        /// - Remark: Generated from Schemas/HealthVault/CreateAuthenticatedSessionToken.json#/$defs/SessionToken/properties/app-id
         public let appID: Foundation.UUID?
 
         /// What the application must do before it can access records.
-        ///
-        /// - Remark: Generated from Schemas/HealthVault/CreateAuthenticatedSessionToken.json#/$defs/SessionToken/properties/app-record-auth-action
         public let appRecordAuthAction: AppRecordAuthAction?
 
         /// The token text.
-        ///
-        /// - Remark: Generated from Schemas/HealthVault/CreateAuthenticatedSessionToken.json#/$defs/SessionToken/properties/value
         public let value: Swift.String
 
-        /// Creates a value.
-        ///
-        /// - Parameters:
-        ///   - appID: The application the session belongs to.
-        ///   - appRecordAuthAction: What the application must do before it can access records.
-        ///   - value: The token text.
+        /// Creates a value from its properties.
         public init(
             appID: Foundation.UUID? = nil,
             appRecordAuthAction: AppRecordAuthAction? = nil,
@@ -136,7 +120,9 @@ extension HealthVaultClient {
     /// - Throws: ``HealthVaultError`` for a non-zero status; `UnexpectedResponseError`, `ResponseDecodingError` or `TransportError` otherwise.
     ///
     /// - Remark: Generated from Schemas/HealthVault/CreateAuthenticatedSessionToken.json#
-    public func createAuthenticatedSessionToken(application: SDKRuntime.HealthVaultApplicationCredential) async throws -> CreateAuthenticatedSessionToken.Response {
+    public func createAuthenticatedSessionToken(
+        application: SDKRuntime.HealthVaultApplicationCredential
+    ) async throws -> CreateAuthenticatedSessionToken.Response {
         let now = configuration.clock.now()
         let context = try application.castSignatureContext(signingTime: now)
         let info = try Self.info(CreateAuthenticatedSessionToken.Request(), context: context)

@@ -17,17 +17,10 @@ extension GetAuthorizedPeople {
     /// - Remark: Generated from Schemas/HealthVault/GetAuthorizedPeople.json#/request
     public struct Request: Sendable, Hashable {
         /// Which page to return. All fields are optional; none at all asks for the first page with the server's defaults.
-        ///
-        /// - Remark: Generated from Schemas/HealthVault/GetAuthorizedPeople.json#/request/properties/parameters
         public let parameters: GetAuthorizedPeople.Request.Parameters
 
-        /// Creates a value.
-        ///
-        /// - Parameters:
-        ///   - parameters: Which page to return.
-        public init(
-            parameters: GetAuthorizedPeople.Request.Parameters = .init()
-        ) {
+        /// Creates a value from its properties.
+        public init(parameters: GetAuthorizedPeople.Request.Parameters = .init()) {
             self.parameters = parameters
         }
     }
@@ -39,26 +32,15 @@ extension GetAuthorizedPeople.Request {
     /// - Remark: Generated from Schemas/HealthVault/GetAuthorizedPeople.json#/request/properties/parameters
     public struct Parameters: Sendable, Hashable {
         /// Returns the people after this person id: the last person-id of the previous page.
-        ///
-        /// - Remark: Generated from Schemas/HealthVault/GetAuthorizedPeople.json#/request/properties/parameters/properties/person-id-cursor
         public let personIDCursor: Foundation.UUID?
 
         /// Returns only people whose authorization was created after this time.
-        ///
-        /// - Remark: Generated from Schemas/HealthVault/GetAuthorizedPeople.json#/request/properties/parameters/properties/authorizations-created-since
         public let authorizationsCreatedSince: Foundation.Date?
 
         /// The page size; the server applies its own default and maximum.
-        ///
-        /// - Remark: Generated from Schemas/HealthVault/GetAuthorizedPeople.json#/request/properties/parameters/properties/num-results
         public let numResults: Swift.Int?
 
-        /// Creates a value.
-        ///
-        /// - Parameters:
-        ///   - personIDCursor: Returns the people after this person id: the last person-id of the previous page.
-        ///   - authorizationsCreatedSince: Returns only people whose authorization was created after this time.
-        ///   - numResults: The page size; the server applies its own default and maximum.
+        /// Creates a value from its properties.
         public init(
             personIDCursor: Foundation.UUID? = nil,
             authorizationsCreatedSince: Foundation.Date? = nil,
@@ -77,10 +59,8 @@ extension GetAuthorizedPeople {
         /// - Remark: Generated from Schemas/HealthVault/GetAuthorizedPeople.json#/response/properties/response-results
         public let responseResults: GetAuthorizedPeople.Response.ResponseResults
 
-        /// Creates a value.
-        public init(
-            responseResults: GetAuthorizedPeople.Response.ResponseResults
-        ) {
+        /// Creates a value from its properties.
+        public init(responseResults: GetAuthorizedPeople.Response.ResponseResults) {
             self.responseResults = responseResults
         }
     }
@@ -90,24 +70,13 @@ extension GetAuthorizedPeople.Response {
     /// - Remark: Generated from Schemas/HealthVault/GetAuthorizedPeople.json#/response/properties/response-results
     public struct ResponseResults: Sendable, Hashable {
         /// The people on this page.
-        ///
-        /// - Remark: Generated from Schemas/HealthVault/GetAuthorizedPeople.json#/response/properties/response-results/properties/person-info
         public let personInfo: [PersonInfo]
 
         /// Whether another page follows.
-        ///
-        /// - Remark: Generated from Schemas/HealthVault/GetAuthorizedPeople.json#/response/properties/response-results/properties/more-results
         public let moreResults: Swift.Bool
 
-        /// Creates a value.
-        ///
-        /// - Parameters:
-        ///   - personInfo: The people on this page.
-        ///   - moreResults: Whether another page follows.
-        public init(
-            personInfo: [PersonInfo] = [],
-            moreResults: Swift.Bool
-        ) {
+        /// Creates a value from its properties.
+        public init(personInfo: [PersonInfo] = [], moreResults: Swift.Bool) {
             self.personInfo = personInfo
             self.moreResults = moreResults
         }

@@ -17,20 +17,12 @@ extension GetServiceDefinition {
     /// - Remark: Generated from Schemas/HealthVault/GetServiceDefinition.json#/request
     public struct Request: Sendable, Hashable {
         /// Returns only sections changed after this time.
-        ///
-        /// - Remark: Generated from Schemas/HealthVault/GetServiceDefinition.json#/request/properties/updated-date
         public let updatedDate: Foundation.Date?
 
         /// The sections to return; topology by default.
-        ///
-        /// - Remark: Generated from Schemas/HealthVault/GetServiceDefinition.json#/request/properties/response-sections
         public let responseSections: GetServiceDefinition.Request.ResponseSections
 
-        /// Creates a value.
-        ///
-        /// - Parameters:
-        ///   - updatedDate: Returns only sections changed after this time.
-        ///   - responseSections: The sections to return; topology by default.
+        /// Creates a value from its properties.
         public init(
             updatedDate: Foundation.Date? = nil,
             responseSections: GetServiceDefinition.Request.ResponseSections = .init(section: [.topology])
@@ -49,10 +41,8 @@ extension GetServiceDefinition.Request {
         /// - Remark: Generated from Schemas/HealthVault/GetServiceDefinition.json#/request/properties/response-sections/properties/section
         public let section: [GetServiceDefinition.Section]
 
-        /// Creates a value.
-        public init(
-            section: [GetServiceDefinition.Section] = []
-        ) {
+        /// Creates a value from its properties.
+        public init(section: [GetServiceDefinition.Section] = []) {
             self.section = section
         }
     }
@@ -65,15 +55,10 @@ extension GetServiceDefinition {
         public let instances: GetServiceDefinition.Instances?
 
         /// When the definition last changed.
-        ///
-        /// - Remark: Generated from Schemas/HealthVault/GetServiceDefinition.json#/response/properties/updated-date
         public let updatedDate: Foundation.Date?
 
-        /// Creates a value.
-        public init(
-            instances: GetServiceDefinition.Instances? = nil,
-            updatedDate: Foundation.Date? = nil
-        ) {
+        /// Creates a value from its properties.
+        public init(instances: GetServiceDefinition.Instances? = nil, updatedDate: Foundation.Date? = nil) {
             self.instances = instances
             self.updatedDate = updatedDate
         }
@@ -131,18 +116,13 @@ extension GetServiceDefinition {
     /// - Remark: Generated from Schemas/HealthVault/GetServiceDefinition.json#/$defs/Instances
     public struct Instances: Sendable, Hashable {
         /// The instance that answered.
-        ///
-        /// - Remark: Generated from Schemas/HealthVault/GetServiceDefinition.json#/$defs/Instances/properties/current-instance-id
         public let currentInstanceID: Swift.String?
 
         /// - Remark: Generated from Schemas/HealthVault/GetServiceDefinition.json#/$defs/Instances/properties/instance
         public let instance: [GetServiceDefinition.Instance]
 
-        /// Creates a value.
-        public init(
-            currentInstanceID: Swift.String? = nil,
-            instance: [GetServiceDefinition.Instance] = []
-        ) {
+        /// Creates a value from its properties.
+        public init(currentInstanceID: Swift.String? = nil, instance: [GetServiceDefinition.Instance] = []) {
             self.currentInstanceID = currentInstanceID
             self.instance = instance
         }
@@ -155,38 +135,21 @@ extension GetServiceDefinition {
     /// - Remark: Generated from Schemas/HealthVault/GetServiceDefinition.json#/$defs/Instance
     public struct Instance: Sendable, Hashable {
         /// The instance id, as Shell returns it in instanceid.
-        ///
-        /// - Remark: Generated from Schemas/HealthVault/GetServiceDefinition.json#/$defs/Instance/properties/id
         public let id: Swift.String
 
         /// The instance's short name, e.g. US.
-        ///
-        /// - Remark: Generated from Schemas/HealthVault/GetServiceDefinition.json#/$defs/Instance/properties/name
         public let name: Swift.String
 
         /// A longer description of the instance.
-        ///
-        /// - Remark: Generated from Schemas/HealthVault/GetServiceDefinition.json#/$defs/Instance/properties/description
         public let summary: Swift.String?
 
         /// The instance's platform URL, ending in /platform/wildcat.ashx.
-        ///
-        /// - Remark: Generated from Schemas/HealthVault/GetServiceDefinition.json#/$defs/Instance/properties/platform-url
         public let platformURL: Foundation.URL
 
         /// The instance's Shell URL.
-        ///
-        /// - Remark: Generated from Schemas/HealthVault/GetServiceDefinition.json#/$defs/Instance/properties/shell-url
         public let shellURL: Foundation.URL
 
-        /// Creates a value.
-        ///
-        /// - Parameters:
-        ///   - id: The instance id, as Shell returns it in instanceid.
-        ///   - name: The instance's short name, e.g.
-        ///   - summary: A longer description of the instance.
-        ///   - platformURL: The instance's platform URL, ending in /platform/wildcat.ashx.
-        ///   - shellURL: The instance's Shell URL.
+        /// Creates a value from its properties.
         public init(
             id: Swift.String,
             name: Swift.String,

@@ -17,31 +17,16 @@ extension NewApplicationCreationInfo {
     /// - Remark: Generated from Schemas/HealthVault/NewApplicationCreationInfo.json#/response
     public struct Response: Sendable, Hashable {
         /// The new child (instance) application id.
-        ///
-        /// - Remark: Generated from Schemas/HealthVault/NewApplicationCreationInfo.json#/response/properties/app-id
         public let appID: Foundation.UUID
 
         /// The application shared secret, Base64; it signs CreateAuthenticatedSessionToken.
-        ///
-        /// - Remark: Generated from Schemas/HealthVault/NewApplicationCreationInfo.json#/response/properties/shared-secret
         public let sharedSecret: Swift.String
 
         /// The single-use application creation token for Shell's CREATEAPPLICATION target.
-        ///
-        /// - Remark: Generated from Schemas/HealthVault/NewApplicationCreationInfo.json#/response/properties/app-token
         public let appToken: Swift.String
 
-        /// Creates a value.
-        ///
-        /// - Parameters:
-        ///   - appID: The new child (instance) application id.
-        ///   - sharedSecret: The application shared secret, Base64; it signs CreateAuthenticatedSessionToken.
-        ///   - appToken: The single-use application creation token for Shell's CREATEAPPLICATION target.
-        public init(
-            appID: Foundation.UUID,
-            sharedSecret: Swift.String,
-            appToken: Swift.String
-        ) {
+        /// Creates a value from its properties.
+        public init(appID: Foundation.UUID, sharedSecret: Swift.String, appToken: Swift.String) {
             self.appID = appID
             self.sharedSecret = sharedSecret
             self.appToken = appToken
@@ -62,7 +47,9 @@ extension HealthVaultClient {
     /// - Throws: ``HealthVaultError`` for a non-zero status; `UnexpectedResponseError`, `ResponseDecodingError` or `TransportError` otherwise.
     ///
     /// - Remark: Generated from Schemas/HealthVault/NewApplicationCreationInfo.json#
-    public func newApplicationCreationInfo(applicationID: Foundation.UUID) async throws -> NewApplicationCreationInfo.Response {
+    public func newApplicationCreationInfo(
+        applicationID: Foundation.UUID
+    ) async throws -> NewApplicationCreationInfo.Response {
         let now = configuration.clock.now()
         let info = Self.emptyInfo()
         let response = try await send(method: "NewApplicationCreationInfo", version: 1, auth: .applicationID(applicationID), messageTime: now, info: info)

@@ -11,24 +11,13 @@ import SDKRuntime
 /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/Culture
 public struct Culture: Sendable, Hashable {
     /// An ISO 639 language code.
-    ///
-    /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/Culture/properties/language
     public let language: Swift.String?
 
     /// An ISO 3166 country code.
-    ///
-    /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/Culture/properties/country
     public let country: Swift.String?
 
-    /// Creates a value.
-    ///
-    /// - Parameters:
-    ///   - language: An ISO 639 language code.
-    ///   - country: An ISO 3166 country code.
-    public init(
-        language: Swift.String? = nil,
-        country: Swift.String? = nil
-    ) {
+    /// Creates a value from its properties.
+    public init(language: Swift.String? = nil, country: Swift.String? = nil) {
         self.language = language
         self.country = country
     }

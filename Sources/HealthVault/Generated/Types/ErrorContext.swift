@@ -11,31 +11,16 @@ import SDKRuntime
 /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/ErrorContext
 public struct ErrorContext: Sendable, Hashable {
     /// The server that handled the request.
-    ///
-    /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/ErrorContext/properties/server-name
     public let serverName: Swift.String?
 
     /// The server's addresses.
-    ///
-    /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/ErrorContext/properties/server-ip
     public let serverIP: [Swift.String]
 
     /// The server-side exception text.
-    ///
-    /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/ErrorContext/properties/exception
     public let exception: Swift.String?
 
-    /// Creates a value.
-    ///
-    /// - Parameters:
-    ///   - serverName: The server that handled the request.
-    ///   - serverIP: The server's addresses.
-    ///   - exception: The server-side exception text.
-    public init(
-        serverName: Swift.String? = nil,
-        serverIP: [Swift.String] = [],
-        exception: Swift.String? = nil
-    ) {
+    /// Creates a value from its properties.
+    public init(serverName: Swift.String? = nil, serverIP: [Swift.String] = [], exception: Swift.String? = nil) {
         self.serverName = serverName
         self.serverIP = serverIP
         self.exception = exception

@@ -11,24 +11,13 @@ import SDKRuntime
 /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/Location
 public struct Location: Sendable, Hashable {
     /// An ISO 3166 country code.
-    ///
-    /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/Location/properties/country
     public let country: Swift.String
 
     /// An ISO 3166-2 subdivision code.
-    ///
-    /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/Location/properties/state-province
     public let stateProvince: Swift.String?
 
-    /// Creates a value.
-    ///
-    /// - Parameters:
-    ///   - country: An ISO 3166 country code.
-    ///   - stateProvince: An ISO 3166-2 subdivision code.
-    public init(
-        country: Swift.String,
-        stateProvince: Swift.String? = nil
-    ) {
+    /// Creates a value from its properties.
+    public init(country: Swift.String, stateProvince: Swift.String? = nil) {
         self.country = country
         self.stateProvince = stateProvince
     }

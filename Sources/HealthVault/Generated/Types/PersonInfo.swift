@@ -11,56 +11,30 @@ import SDKRuntime
 /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/PersonInfo
 public struct PersonInfo: Sendable, Hashable {
     /// The person's id; sent as offline-person-id once known.
-    ///
-    /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/PersonInfo/properties/person-id
     public let personID: Foundation.UUID
 
     /// The person's display name.
-    ///
-    /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/PersonInfo/properties/name
     public let name: Swift.String
 
     /// The record the person last selected.
-    ///
-    /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/PersonInfo/properties/selected-record-id
     public let selectedRecordID: Foundation.UUID?
 
     /// Whether the person has more records than listed.
-    ///
-    /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/PersonInfo/properties/more-records
     public let moreRecords: Swift.Bool?
 
     /// The records the application is authorized to access.
-    ///
-    /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/PersonInfo/properties/record
     public let record: [Record]
 
     /// The person's preferred culture for data.
-    ///
-    /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/PersonInfo/properties/preferred-culture
     public let preferredCulture: Culture?
 
     /// The person's preferred culture for user interfaces.
-    ///
-    /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/PersonInfo/properties/preferred-uiculture
     public let preferredUiculture: Culture?
 
     /// Where the person lives.
-    ///
-    /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/PersonInfo/properties/location
     public let location: Location?
 
-    /// Creates a value.
-    ///
-    /// - Parameters:
-    ///   - personID: The person's id; sent as offline-person-id once known.
-    ///   - name: The person's display name.
-    ///   - selectedRecordID: The record the person last selected.
-    ///   - moreRecords: Whether the person has more records than listed.
-    ///   - record: The records the application is authorized to access.
-    ///   - preferredCulture: The person's preferred culture for data.
-    ///   - preferredUiculture: The person's preferred culture for user interfaces.
-    ///   - location: Where the person lives.
+    /// Creates a value from its properties.
     public init(
         personID: Foundation.UUID,
         name: Swift.String,

@@ -11,128 +11,66 @@ import SDKRuntime
 /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/Record
 public struct Record: Sendable, Hashable {
     /// The record id; sent as record-id for record-scoped methods.
-    ///
-    /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/Record/properties/id
     public let id: Foundation.UUID
 
     /// Whether the person is a custodian of the record.
-    ///
-    /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/Record/properties/record-custodian
     public let recordCustodian: Swift.Bool?
 
     /// The person's relationship to the record: 1 Self, 2 Other, 3 Spouse, 5 Child, 6 Guardian, 7 Patient, 8 Parent, 9 Application, 10 Relative, 11 DomesticPartner, 13 Pet, 14 Son, 15 Daughter, 0 Unknown.
-    ///
-    /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/Record/properties/rel-type
     public let relType: Swift.Int
 
     /// The relationship's name.
-    ///
-    /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/Record/properties/rel-name
     public let relName: Swift.String?
 
     /// When the authorization expires (9999-12-31T23:59:59.999Z for never).
-    ///
-    /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/Record/properties/auth-expires
     public let authExpires: Foundation.Date?
 
     /// Whether the authorization has expired.
-    ///
-    /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/Record/properties/auth-expired
     public let authExpired: Swift.Bool?
 
     /// The record's display name.
-    ///
-    /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/Record/properties/display-name
     public let displayName: Swift.String?
 
     /// The record's state.
-    ///
-    /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/Record/properties/state
     public let state: RecordState?
 
     /// When the record was created.
-    ///
-    /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/Record/properties/date-created
     public let dateCreated: Foundation.Date?
 
     /// The record's quota in bytes.
-    ///
-    /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/Record/properties/max-size-bytes
     public let maxSizeBytes: Swift.Int64?
 
     /// The record's size in bytes.
-    ///
-    /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/Record/properties/size-bytes
     public let sizeBytes: Swift.Int64?
 
     /// What the application must do before it can access the record.
-    ///
-    /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/Record/properties/app-record-auth-action
     public let appRecordAuthAction: AppRecordAuthAction?
 
     /// Whether documents are reconciled automatically.
-    ///
-    /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/Record/properties/auto-reconcile-documents
     public let autoReconcileDocuments: Swift.Bool?
 
     /// The record's id within this application.
-    ///
-    /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/Record/properties/app-specific-record-id
     public let appSpecificRecordID: Swift.String?
 
     /// The country where the record is stored.
-    ///
-    /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/Record/properties/location-country
     public let locationCountry: Swift.String?
 
     /// The state or province where the record is stored.
-    ///
-    /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/Record/properties/location-state-province
     public let locationStateProvince: Swift.String?
 
     /// When the record was last updated.
-    ///
-    /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/Record/properties/date-updated
     public let dateUpdated: Foundation.Date?
 
     /// The sequence number of the latest operation on the record.
-    ///
-    /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/Record/properties/latest-operation-sequence-number
     public let latestOperationSequenceNumber: Swift.Int64?
 
     /// When the application's authorization for the record was created.
-    ///
-    /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/Record/properties/record-app-auth-created-date
     public let recordAppAuthCreatedDate: Foundation.Date?
 
     /// The record's name (the element's text).
-    ///
-    /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/Record/properties/name
     public let name: Swift.String?
 
-    /// Creates a value.
-    ///
-    /// - Parameters:
-    ///   - id: The record id; sent as record-id for record-scoped methods.
-    ///   - recordCustodian: Whether the person is a custodian of the record.
-    ///   - relType: The person's relationship to the record: 1 Self, 2 Other, 3 Spouse, 5 Child, 6 Guardian, 7 Patient, 8 Parent, 9 Application, 10 Relative, 11 DomesticPartner, 13 Pet, 14 Son, 15 Daughter, 0 Unknown.
-    ///   - relName: The relationship's name.
-    ///   - authExpires: When the authorization expires (9999-12-31T23:59:59.999Z for never).
-    ///   - authExpired: Whether the authorization has expired.
-    ///   - displayName: The record's display name.
-    ///   - state: The record's state.
-    ///   - dateCreated: When the record was created.
-    ///   - maxSizeBytes: The record's quota in bytes.
-    ///   - sizeBytes: The record's size in bytes.
-    ///   - appRecordAuthAction: What the application must do before it can access the record.
-    ///   - autoReconcileDocuments: Whether documents are reconciled automatically.
-    ///   - appSpecificRecordID: The record's id within this application.
-    ///   - locationCountry: The country where the record is stored.
-    ///   - locationStateProvince: The state or province where the record is stored.
-    ///   - dateUpdated: When the record was last updated.
-    ///   - latestOperationSequenceNumber: The sequence number of the latest operation on the record.
-    ///   - recordAppAuthCreatedDate: When the application's authorization for the record was created.
-    ///   - name: The record's name (the element's text).
+    /// Creates a value from its properties.
     public init(
         id: Foundation.UUID,
         recordCustodian: Swift.Bool? = nil,

@@ -11,18 +11,13 @@ import SDKRuntime
 /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/Status
 public struct Status: Sendable, Hashable {
     /// The status code; see HealthVaultStatusCode.
-    ///
-    /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/Status/properties/code
     public let code: Swift.Int
 
     /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/Status/properties/error
     public let error: StatusError?
 
-    /// Creates a value.
-    public init(
-        code: Swift.Int,
-        error: StatusError? = nil
-    ) {
+    /// Creates a value from its properties.
+    public init(code: Swift.Int, error: StatusError? = nil) {
         self.code = code
         self.error = error
     }

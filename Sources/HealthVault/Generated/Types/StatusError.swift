@@ -11,24 +11,16 @@ import SDKRuntime
 /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/StatusError
 public struct StatusError: Sendable, Hashable {
     /// The server's explanation.
-    ///
-    /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/StatusError/properties/message
     public let message: Swift.String
 
     /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/StatusError/properties/context
     public let context: ErrorContext?
 
     /// Additional information about the failure.
-    ///
-    /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/StatusError/properties/error-info
     public let errorInfo: Swift.String?
 
-    /// Creates a value.
-    public init(
-        message: Swift.String,
-        context: ErrorContext? = nil,
-        errorInfo: Swift.String? = nil
-    ) {
+    /// Creates a value from its properties.
+    public init(message: Swift.String, context: ErrorContext? = nil, errorInfo: Swift.String? = nil) {
         self.message = message
         self.context = context
         self.errorInfo = errorInfo

@@ -17,44 +17,24 @@ extension Authorize {
     /// - Remark: Generated from Schemas/Koppeltaal/Authorize.json#/request
     public struct Request: Sendable, Hashable {
         /// The OAuth client id of the app.
-        ///
-        /// - Remark: Generated from Schemas/Koppeltaal/Authorize.json#/request/properties/client_id
         public let clientID: Swift.String
 
         /// The app's registered redirect URI; the token request must repeat it exactly.
-        ///
-        /// - Remark: Generated from Schemas/Koppeltaal/Authorize.json#/request/properties/redirect_uri
         public let redirectURI: Swift.String
 
         /// patient/*.read launch:<activation code>; it carries the activation code, so it is never printed.
-        ///
-        /// - Remark: Generated from Schemas/Koppeltaal/Authorize.json#/request/properties/scope
         public let scope: Swift.String
 
         /// An unguessable value from the app's random source.
-        ///
-        /// - Remark: Generated from Schemas/Koppeltaal/Authorize.json#/request/properties/state
         public let state: Swift.String
 
         /// The PKCE S256 challenge, when PKCE is used.
-        ///
-        /// - Remark: Generated from Schemas/Koppeltaal/Authorize.json#/request/properties/code_challenge
         public let codeChallenge: Swift.String?
 
         /// S256 when PKCE is used.
-        ///
-        /// - Remark: Generated from Schemas/Koppeltaal/Authorize.json#/request/properties/code_challenge_method
         public let codeChallengeMethod: Swift.String?
 
-        /// Creates a value.
-        ///
-        /// - Parameters:
-        ///   - clientID: The OAuth client id of the app.
-        ///   - redirectURI: The app's registered redirect URI; the token request must repeat it exactly.
-        ///   - scope: patient/*.read launch:<activation code>; it carries the activation code, so it is never printed.
-        ///   - state: An unguessable value from the app's random source.
-        ///   - codeChallenge: The PKCE S256 challenge, when PKCE is used.
-        ///   - codeChallengeMethod: S256 when PKCE is used.
+        /// Creates a value from its properties.
         public init(
             clientID: Swift.String,
             redirectURI: Swift.String,
@@ -77,24 +57,13 @@ extension Authorize {
     /// - Remark: Generated from Schemas/Koppeltaal/Authorize.json#/response
     public struct Response: Sendable, Hashable {
         /// The single-use authorization code, valid for about a minute. Some servers spell the key authorisation_code.
-        ///
-        /// - Remark: Generated from Schemas/Koppeltaal/Authorize.json#/response/properties/authorization_code
         public let authorizationCode: Swift.String
 
         /// The state, when the server echoes it.
-        ///
-        /// - Remark: Generated from Schemas/Koppeltaal/Authorize.json#/response/properties/state
         public let state: Swift.String?
 
-        /// Creates a value.
-        ///
-        /// - Parameters:
-        ///   - authorizationCode: The single-use authorization code, valid for about a minute.
-        ///   - state: The state, when the server echoes it.
-        public init(
-            authorizationCode: Swift.String,
-            state: Swift.String? = nil
-        ) {
+        /// Creates a value from its properties.
+        public init(authorizationCode: Swift.String, state: Swift.String? = nil) {
             self.authorizationCode = authorizationCode
             self.state = state
         }

@@ -17,38 +17,21 @@ extension MobileLaunch {
     /// - Remark: Generated from Schemas/Koppeltaal/MobileLaunch.json#/request
     public struct Request: Sendable, Hashable {
         /// The application id of the target application to launch.
-        ///
-        /// - Remark: Generated from Schemas/Koppeltaal/MobileLaunch.json#/request/properties/client_id
         public let clientID: Swift.String
 
         /// The absolute FHIR URL of the patient.
-        ///
-        /// - Remark: Generated from Schemas/Koppeltaal/MobileLaunch.json#/request/properties/patient
         public let patient: Swift.String
 
         /// The absolute FHIR URL of the acting user (Patient, Practitioner or RelatedPerson).
-        ///
-        /// - Remark: Generated from Schemas/Koppeltaal/MobileLaunch.json#/request/properties/user
         public let user: Swift.String
 
         /// The activity (ActivityDefinition) to launch; optional but strongly preferred.
-        ///
-        /// - Remark: Generated from Schemas/Koppeltaal/MobileLaunch.json#/request/properties/resource
         public let resource: Swift.String?
 
         /// The launch intent, for servers that support it.
-        ///
-        /// - Remark: Generated from Schemas/Koppeltaal/MobileLaunch.json#/request/properties/intent
         public let intent: Swift.String?
 
-        /// Creates a value.
-        ///
-        /// - Parameters:
-        ///   - clientID: The application id of the target application to launch.
-        ///   - patient: The absolute FHIR URL of the patient.
-        ///   - user: The absolute FHIR URL of the acting user (Patient, Practitioner or RelatedPerson).
-        ///   - resource: The activity (ActivityDefinition) to launch; optional but strongly preferred.
-        ///   - intent: The launch intent, for servers that support it.
+        /// Creates a value from its properties.
         public init(
             clientID: Swift.String,
             patient: Swift.String,
@@ -69,24 +52,13 @@ extension MobileLaunch {
     /// - Remark: Generated from Schemas/Koppeltaal/MobileLaunch.json#/response
     public struct Response: Sendable, Hashable {
         /// The single-use activation code (six digits) to give the person who uses the app.
-        ///
-        /// - Remark: Generated from Schemas/Koppeltaal/MobileLaunch.json#/response/properties/activation_code
         public let activationCode: Swift.String
 
         /// The code's lifetime in days (not seconds).
-        ///
-        /// - Remark: Generated from Schemas/Koppeltaal/MobileLaunch.json#/response/properties/expires_in
         public let expiresIn: Swift.Int
 
-        /// Creates a value.
-        ///
-        /// - Parameters:
-        ///   - activationCode: The single-use activation code (six digits) to give the person who uses the app.
-        ///   - expiresIn: The code's lifetime in days (not seconds).
-        public init(
-            activationCode: Swift.String,
-            expiresIn: Swift.Int
-        ) {
+        /// Creates a value from its properties.
+        public init(activationCode: Swift.String, expiresIn: Swift.Int) {
             self.activationCode = activationCode
             self.expiresIn = expiresIn
         }

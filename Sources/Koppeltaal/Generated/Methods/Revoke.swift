@@ -17,18 +17,13 @@ extension Revoke {
     /// - Remark: Generated from Schemas/Koppeltaal/Revoke.json#/request
     public struct Request: Sendable, Hashable {
         /// The token to revoke.
-        ///
-        /// - Remark: Generated from Schemas/Koppeltaal/Revoke.json#/request/properties/token
         public let token: Swift.String
 
         /// - Remark: Generated from Schemas/Koppeltaal/Revoke.json#/request/properties/token_type_hint
         public let tokenTypeHint: Revoke.TokenTypeHint?
 
-        /// Creates a value.
-        public init(
-            token: Swift.String,
-            tokenTypeHint: Revoke.TokenTypeHint? = nil
-        ) {
+        /// Creates a value from its properties.
+        public init(token: Swift.String, tokenTypeHint: Revoke.TokenTypeHint? = nil) {
             self.token = token
             self.tokenTypeHint = tokenTypeHint
         }
@@ -80,10 +75,7 @@ extension KoppeltaalClient {
     /// - Throws: ``OAuth2Error`` for an error response; `UnexpectedResponseError` for any other non-2xx response, `ResponseDecodingError` for a malformed body, `ConfigurationError` when the server URL is not set, and `TransportError` for network failures.
     ///
     /// - Remark: Generated from Schemas/Koppeltaal/Revoke.json#
-    public func revoke(
-        _ request: Revoke.Request,
-        client: SDKRuntime.OAuthClientCredentials
-    ) async throws {
+    public func revoke(_ request: Revoke.Request, client: SDKRuntime.OAuthClientCredentials) async throws {
         var http = try makeRequest(.post, server: configuration.servers.revoke, serverName: "revoke", path: "")
         Revoke.apply(request, to: &http)
         http.authenticate(client: client)

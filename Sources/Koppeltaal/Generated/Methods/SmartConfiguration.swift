@@ -17,44 +17,24 @@ extension SmartConfiguration {
     /// - Remark: Generated from Schemas/Koppeltaal/SmartConfiguration.json#/response
     public struct Response: Sendable, Hashable {
         /// The authorize endpoint.
-        ///
-        /// - Remark: Generated from Schemas/Koppeltaal/SmartConfiguration.json#/response/properties/authorization_endpoint
         public let authorizationEndpoint: Swift.String?
 
         /// The token endpoint.
-        ///
-        /// - Remark: Generated from Schemas/Koppeltaal/SmartConfiguration.json#/response/properties/token_endpoint
         public let tokenEndpoint: Swift.String?
 
         /// The RFC 7009 revocation endpoint.
-        ///
-        /// - Remark: Generated from Schemas/Koppeltaal/SmartConfiguration.json#/response/properties/revocation_endpoint
         public let revocationEndpoint: Swift.String?
 
         /// PKCE methods; SMART servers list S256.
-        ///
-        /// - Remark: Generated from Schemas/Koppeltaal/SmartConfiguration.json#/response/properties/code_challenge_methods_supported
         public let codeChallengeMethodsSupported: [Swift.String]
 
         /// Client authentication methods at the token endpoint.
-        ///
-        /// - Remark: Generated from Schemas/Koppeltaal/SmartConfiguration.json#/response/properties/token_endpoint_auth_methods_supported
         public let tokenEndpointAuthMethodsSupported: [Swift.String]
 
         /// SMART capabilities.
-        ///
-        /// - Remark: Generated from Schemas/Koppeltaal/SmartConfiguration.json#/response/properties/capabilities
         public let capabilities: [Swift.String]
 
-        /// Creates a value.
-        ///
-        /// - Parameters:
-        ///   - authorizationEndpoint: The authorize endpoint.
-        ///   - tokenEndpoint: The token endpoint.
-        ///   - revocationEndpoint: The RFC 7009 revocation endpoint.
-        ///   - codeChallengeMethodsSupported: PKCE methods; SMART servers list S256.
-        ///   - tokenEndpointAuthMethodsSupported: Client authentication methods at the token endpoint.
-        ///   - capabilities: SMART capabilities.
+        /// Creates a value from its properties.
         public init(
             authorizationEndpoint: Swift.String? = nil,
             tokenEndpoint: Swift.String? = nil,

@@ -34,31 +34,16 @@ extension Token {
     /// - Remark: Generated from Schemas/Koppeltaal/Token.json#/$defs/AuthorizationCodeGrant
     public struct AuthorizationCodeGrant: Sendable, Hashable {
         /// The authorization code from Authorize.
-        ///
-        /// - Remark: Generated from Schemas/Koppeltaal/Token.json#/$defs/AuthorizationCodeGrant/properties/code
         public let code: Swift.String
 
         /// Exactly the redirect_uri sent to Authorize.
-        ///
-        /// - Remark: Generated from Schemas/Koppeltaal/Token.json#/$defs/AuthorizationCodeGrant/properties/redirect_uri
         public let redirectURI: Swift.String
 
         /// The PKCE verifier, when PKCE was used.
-        ///
-        /// - Remark: Generated from Schemas/Koppeltaal/Token.json#/$defs/AuthorizationCodeGrant/properties/code_verifier
         public let codeVerifier: Swift.String?
 
-        /// Creates a value.
-        ///
-        /// - Parameters:
-        ///   - code: The authorization code from Authorize.
-        ///   - redirectURI: Exactly the redirect_uri sent to Authorize.
-        ///   - codeVerifier: The PKCE verifier, when PKCE was used.
-        public init(
-            code: Swift.String,
-            redirectURI: Swift.String,
-            codeVerifier: Swift.String? = nil
-        ) {
+        /// Creates a value from its properties.
+        public init(code: Swift.String, redirectURI: Swift.String, codeVerifier: Swift.String? = nil) {
             self.code = code
             self.redirectURI = redirectURI
             self.codeVerifier = codeVerifier
@@ -72,24 +57,13 @@ extension Token {
     /// - Remark: Generated from Schemas/Koppeltaal/Token.json#/$defs/RefreshTokenGrant
     public struct RefreshTokenGrant: Sendable, Hashable {
         /// The current refresh token.
-        ///
-        /// - Remark: Generated from Schemas/Koppeltaal/Token.json#/$defs/RefreshTokenGrant/properties/refresh_token
         public let refreshToken: Swift.String
 
         /// A narrower scope, if wanted.
-        ///
-        /// - Remark: Generated from Schemas/Koppeltaal/Token.json#/$defs/RefreshTokenGrant/properties/scope
         public let scope: Swift.String?
 
-        /// Creates a value.
-        ///
-        /// - Parameters:
-        ///   - refreshToken: The current refresh token.
-        ///   - scope: A narrower scope, if wanted.
-        public init(
-            refreshToken: Swift.String,
-            scope: Swift.String? = nil
-        ) {
+        /// Creates a value from its properties.
+        public init(refreshToken: Swift.String, scope: Swift.String? = nil) {
             self.refreshToken = refreshToken
             self.scope = scope
         }

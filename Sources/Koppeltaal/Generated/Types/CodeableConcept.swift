@@ -14,15 +14,10 @@ public struct CodeableConcept: Sendable, Hashable {
     public let coding: [Coding]
 
     /// Plain text (may quote tokens).
-    ///
-    /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/CodeableConcept/properties/text
     public let text: Swift.String?
 
-    /// Creates a value.
-    public init(
-        coding: [Coding] = [],
-        text: Swift.String? = nil
-    ) {
+    /// Creates a value from its properties.
+    public init(coding: [Coding] = [], text: Swift.String? = nil) {
         self.coding = coding
         self.text = text
     }

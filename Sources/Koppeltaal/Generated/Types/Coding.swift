@@ -11,31 +11,16 @@ import SDKRuntime
 /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/Coding
 public struct Coding: Sendable, Hashable {
     /// The code system's URI.
-    ///
-    /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/Coding/properties/system
     public let system: Swift.String?
 
     /// The code.
-    ///
-    /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/Coding/properties/code
     public let code: Swift.String?
 
     /// A display text.
-    ///
-    /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/Coding/properties/display
     public let display: Swift.String?
 
-    /// Creates a value.
-    ///
-    /// - Parameters:
-    ///   - system: The code system's URI.
-    ///   - code: The code.
-    ///   - display: A display text.
-    public init(
-        system: Swift.String? = nil,
-        code: Swift.String? = nil,
-        display: Swift.String? = nil
-    ) {
+    /// Creates a value from its properties.
+    public init(system: Swift.String? = nil, code: Swift.String? = nil, display: Swift.String? = nil) {
         self.system = system
         self.code = code
         self.display = display

@@ -11,18 +11,13 @@ import SDKRuntime
 /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/ConformanceRest
 public struct ConformanceRest: Sendable, Hashable {
     /// server or client.
-    ///
-    /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/ConformanceRest/properties/mode
     public let mode: Swift.String?
 
     /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/ConformanceRest/properties/security
     public let security: ConformanceSecurity?
 
-    /// Creates a value.
-    public init(
-        mode: Swift.String? = nil,
-        security: ConformanceSecurity? = nil
-    ) {
+    /// Creates a value from its properties.
+    public init(mode: Swift.String? = nil, security: ConformanceSecurity? = nil) {
         self.mode = mode
         self.security = security
     }

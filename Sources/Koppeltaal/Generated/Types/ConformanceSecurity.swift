@@ -14,21 +14,13 @@ public struct ConformanceSecurity: Sendable, Hashable {
     public let extensions: [Extension]
 
     /// The security services, e.g. OAuth2 and Basic.
-    ///
-    /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/ConformanceSecurity/properties/service
     public let service: [CodeableConcept]
 
     /// A description of the security setup.
-    ///
-    /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/ConformanceSecurity/properties/description
     public let summary: Swift.String?
 
-    /// Creates a value.
-    public init(
-        extensions: [Extension] = [],
-        service: [CodeableConcept] = [],
-        summary: Swift.String? = nil
-    ) {
+    /// Creates a value from its properties.
+    public init(extensions: [Extension] = [], service: [CodeableConcept] = [], summary: Swift.String? = nil) {
         self.extensions = extensions
         self.service = service
         self.summary = summary

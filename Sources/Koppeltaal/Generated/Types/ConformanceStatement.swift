@@ -11,38 +11,21 @@ import SDKRuntime
 /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/Conformance
 public struct ConformanceStatement: Sendable, Hashable {
     /// The statement's name.
-    ///
-    /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/Conformance/properties/name
     public let name: Swift.String?
 
     /// Who published it.
-    ///
-    /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/Conformance/properties/publisher
     public let publisher: Swift.String?
 
     /// The FHIR version, 0.0.82 for Koppeltaal 1.x.
-    ///
-    /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/Conformance/properties/fhirVersion
     public let fhirVersion: Swift.String?
 
     /// The supported formats.
-    ///
-    /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/Conformance/properties/format
     public let format: [Swift.String]
 
     /// The REST capabilities; some servers send one object instead of an array.
-    ///
-    /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/Conformance/properties/rest
     public let rest: [ConformanceRest]
 
-    /// Creates a value.
-    ///
-    /// - Parameters:
-    ///   - name: The statement's name.
-    ///   - publisher: Who published it.
-    ///   - fhirVersion: The FHIR version, 0.0.82 for Koppeltaal 1.x.
-    ///   - format: The supported formats.
-    ///   - rest: The REST capabilities; some servers send one object instead of an array.
+    /// Creates a value from its properties.
     public init(
         name: Swift.String? = nil,
         publisher: Swift.String? = nil,

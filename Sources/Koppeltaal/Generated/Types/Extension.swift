@@ -11,29 +11,21 @@ import SDKRuntime
 /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/Extension
 public struct Extension: Sendable, Hashable {
     /// What the extension is.
-    ///
-    /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/Extension/properties/url
     public let url: Swift.String
 
     /// A URI value, absolute or relative to the FHIR base.
-    ///
-    /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/Extension/properties/valueUri
     public let valueURI: Swift.String?
 
     /// A string value.
-    ///
-    /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/Extension/properties/valueString
     public let valueString: Swift.String?
 
     /// A code value.
-    ///
-    /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/Extension/properties/valueCode
     public let valueCode: Swift.String?
 
     /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/Extension/properties/extension
     public let extensions: [Extension]
 
-    /// Creates a value.
+    /// Creates a value from its properties.
     public init(
         url: Swift.String,
         valueURI: Swift.String? = nil,

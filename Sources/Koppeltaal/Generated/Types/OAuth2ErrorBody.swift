@@ -11,32 +11,18 @@ import SDKRuntime
 /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/OAuth2ErrorBody
 public struct OAuth2ErrorBody: Sendable, Hashable {
     /// The error code; see OAuth2ErrorCode.
-    ///
-    /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/OAuth2ErrorBody/properties/error
     public let error: Swift.String
 
     /// A human-readable explanation.
-    ///
-    /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/OAuth2ErrorBody/properties/error_description
     public let errorDescription: Swift.String?
 
     /// A page about the error.
-    ///
-    /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/OAuth2ErrorBody/properties/error_uri
     public let errorURI: Swift.String?
 
     /// The state of the request, when the server echoes it.
-    ///
-    /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/OAuth2ErrorBody/properties/state
     public let state: Swift.String?
 
-    /// Creates a value.
-    ///
-    /// - Parameters:
-    ///   - error: The error code; see OAuth2ErrorCode.
-    ///   - errorDescription: A human-readable explanation.
-    ///   - errorURI: A page about the error.
-    ///   - state: The state of the request, when the server echoes it.
+    /// Creates a value from its properties.
     public init(
         error: Swift.String,
         errorDescription: Swift.String? = nil,

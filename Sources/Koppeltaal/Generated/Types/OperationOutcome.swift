@@ -11,17 +11,10 @@ import SDKRuntime
 /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/OperationOutcome
 public struct OperationOutcome: Sendable, Hashable {
     /// The issues.
-    ///
-    /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/OperationOutcome/properties/issue
     public let issue: [OperationOutcomeIssue]
 
-    /// Creates a value.
-    ///
-    /// - Parameters:
-    ///   - issue: The issues.
-    public init(
-        issue: [OperationOutcomeIssue]
-    ) {
+    /// Creates a value from its properties.
+    public init(issue: [OperationOutcomeIssue]) {
         self.issue = issue
     }
 }

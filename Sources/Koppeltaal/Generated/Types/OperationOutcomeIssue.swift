@@ -14,31 +14,21 @@ public struct OperationOutcomeIssue: Sendable, Hashable {
     public let severity: IssueSeverity?
 
     /// DSTU1: the issue type, e.g. code expired.
-    ///
-    /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/OperationOutcomeIssue/properties/type
     public let type: Coding?
 
     /// DSTU2 and later: the issue type, e.g. expired.
-    ///
-    /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/OperationOutcomeIssue/properties/code
     public let code: Swift.String?
 
     /// DSTU1: a string; DSTU2 and later: a CodeableConcept. May quote the bearer token, so it is never printed.
-    ///
-    /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/OperationOutcomeIssue/properties/details
     public let details: OperationOutcomeIssue.Details?
 
     /// DSTU2 and later: diagnostic text (may quote tokens).
-    ///
-    /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/OperationOutcomeIssue/properties/diagnostics
     public let diagnostics: Swift.String?
 
     /// Where in the request the issue is.
-    ///
-    /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/OperationOutcomeIssue/properties/location
     public let location: [Swift.String]
 
-    /// Creates a value.
+    /// Creates a value from its properties.
     public init(
         severity: IssueSeverity? = nil,
         type: Coding? = nil,

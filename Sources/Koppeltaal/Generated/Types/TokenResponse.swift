@@ -11,74 +11,39 @@ import SDKRuntime
 /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/TokenResponse
 public struct TokenResponse: Sendable, Hashable {
     /// The access token, sent as Authorization: Bearer.
-    ///
-    /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/TokenResponse/properties/access_token
     public let accessToken: Swift.String
 
     /// Bearer (some servers write bearer).
-    ///
-    /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/TokenResponse/properties/token_type
     public let tokenType: Swift.String
 
     /// The access token's lifetime in seconds (a numeric string is accepted).
-    ///
-    /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/TokenResponse/properties/expires_in
     public let expiresIn: Swift.Int?
 
     /// The refresh token; a refresh response's new one replaces the old.
-    ///
-    /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/TokenResponse/properties/refresh_token
     public let refreshToken: Swift.String?
 
     /// The granted scope, e.g. patient/*.read.
-    ///
-    /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/TokenResponse/properties/scope
     public let scope: Swift.String?
 
     /// The absolute URL of the patient the launch is for.
-    ///
-    /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/TokenResponse/properties/patient
     public let patient: Swift.String?
 
     /// The absolute URL of the acting user.
-    ///
-    /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/TokenResponse/properties/user
     public let user: Swift.String?
 
     /// The launched activity: an id or a URL, treated as opaque.
-    ///
-    /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/TokenResponse/properties/resource
     public let resource: Swift.String?
 
     /// The Koppeltaal domain of the launch.
-    ///
-    /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/TokenResponse/properties/domain
     public let domain: Swift.String?
 
     /// The launch intent, when the portal gave one.
-    ///
-    /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/TokenResponse/properties/intent
     public let intent: Swift.String?
 
     /// An OpenID Connect id token, when requested.
-    ///
-    /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/TokenResponse/properties/id_token
     public let idToken: Swift.String?
 
-    /// Creates a value.
-    ///
-    /// - Parameters:
-    ///   - accessToken: The access token, sent as Authorization: Bearer.
-    ///   - tokenType: Bearer (some servers write bearer).
-    ///   - expiresIn: The access token's lifetime in seconds (a numeric string is accepted).
-    ///   - refreshToken: The refresh token; a refresh response's new one replaces the old.
-    ///   - scope: The granted scope, e.g.
-    ///   - patient: The absolute URL of the patient the launch is for.
-    ///   - user: The absolute URL of the acting user.
-    ///   - resource: The launched activity: an id or a URL, treated as opaque.
-    ///   - domain: The Koppeltaal domain of the launch.
-    ///   - intent: The launch intent, when the portal gave one.
-    ///   - idToken: An OpenID Connect id token, when requested.
+    /// Creates a value from its properties.
     public init(
         accessToken: Swift.String,
         tokenType: Swift.String,

@@ -17,17 +17,10 @@ extension CreateSignInToken {
     /// - Remark: Generated from Schemas/Vital/CreateSignInToken.json#/request
     public struct Request: Sendable, Hashable {
         /// The Vital user to sign in.
-        ///
-        /// - Remark: Generated from Schemas/Vital/CreateSignInToken.json#/request/properties/user_id
         public let userID: Foundation.UUID
 
-        /// Creates a value.
-        ///
-        /// - Parameters:
-        ///   - userID: The Vital user to sign in.
-        public init(
-            userID: Foundation.UUID
-        ) {
+        /// Creates a value from its properties.
+        public init(userID: Foundation.UUID) {
             self.userID = userID
         }
     }
@@ -37,24 +30,13 @@ extension CreateSignInToken {
     /// - Remark: Generated from Schemas/Vital/CreateSignInToken.json#/response
     public struct Response: Sendable, Hashable {
         /// The Vital user.
-        ///
-        /// - Remark: Generated from Schemas/Vital/CreateSignInToken.json#/response/properties/user_id
         public let userID: Foundation.UUID
 
         /// The sign-in token: Base64 of a JSON object holding the public key and a signed user token.
-        ///
-        /// - Remark: Generated from Schemas/Vital/CreateSignInToken.json#/response/properties/sign_in_token
         public let signInToken: Swift.String
 
-        /// Creates a value.
-        ///
-        /// - Parameters:
-        ///   - userID: The Vital user.
-        ///   - signInToken: The sign-in token: Base64 of a JSON object holding the public key and a signed user token.
-        public init(
-            userID: Foundation.UUID,
-            signInToken: Swift.String
-        ) {
+        /// Creates a value from its properties.
+        public init(userID: Foundation.UUID, signInToken: Swift.String) {
             self.userID = userID
             self.signInToken = signInToken
         }

@@ -17,38 +17,21 @@ extension CreateUser {
     /// - Remark: Generated from Schemas/Vital/CreateUser.json#/request
     public struct Request: Sendable, Hashable {
         /// Your own id for the user.
-        ///
-        /// - Remark: Generated from Schemas/Vital/CreateUser.json#/request/properties/client_user_id
         public let clientUserID: Swift.String
 
         /// An IANA time zone used when a source does not give one.
-        ///
-        /// - Remark: Generated from Schemas/Vital/CreateUser.json#/request/properties/fallback_time_zone
         public let fallbackTimeZone: Swift.String?
 
         /// A birth date used when a source does not give one.
-        ///
-        /// - Remark: Generated from Schemas/Vital/CreateUser.json#/request/properties/fallback_birth_date
         public let fallbackBirthDate: SDKRuntime.LocalDate?
 
         /// The first day of data to ingest.
-        ///
-        /// - Remark: Generated from Schemas/Vital/CreateUser.json#/request/properties/ingestion_start
         public let ingestionStart: SDKRuntime.LocalDate?
 
         /// The last day of data to ingest.
-        ///
-        /// - Remark: Generated from Schemas/Vital/CreateUser.json#/request/properties/ingestion_end
         public let ingestionEnd: SDKRuntime.LocalDate?
 
-        /// Creates a value.
-        ///
-        /// - Parameters:
-        ///   - clientUserID: Your own id for the user.
-        ///   - fallbackTimeZone: An IANA time zone used when a source does not give one.
-        ///   - fallbackBirthDate: A birth date used when a source does not give one.
-        ///   - ingestionStart: The first day of data to ingest.
-        ///   - ingestionEnd: The last day of data to ingest.
+        /// Creates a value from its properties.
         public init(
             clientUserID: Swift.String,
             fallbackTimeZone: Swift.String? = nil,
@@ -69,24 +52,13 @@ extension CreateUser {
     /// - Remark: Generated from Schemas/Vital/CreateUser.json#/response
     public struct Response: Sendable, Hashable {
         /// The new Vital user id.
-        ///
-        /// - Remark: Generated from Schemas/Vital/CreateUser.json#/response/properties/user_id
         public let userID: Foundation.UUID
 
         /// Your id for the user, as sent.
-        ///
-        /// - Remark: Generated from Schemas/Vital/CreateUser.json#/response/properties/client_user_id
         public let clientUserID: Swift.String
 
-        /// Creates a value.
-        ///
-        /// - Parameters:
-        ///   - userID: The new Vital user id.
-        ///   - clientUserID: Your id for the user, as sent.
-        public init(
-            userID: Foundation.UUID,
-            clientUserID: Swift.String
-        ) {
+        /// Creates a value from its properties.
+        public init(userID: Foundation.UUID, clientUserID: Swift.String) {
             self.userID = userID
             self.clientUserID = clientUserID
         }

@@ -17,17 +17,10 @@ extension DeleteUser {
     /// - Remark: Generated from Schemas/Vital/DeleteUser.json#/request
     public struct Request: Sendable, Hashable {
         /// The Vital user to delete.
-        ///
-        /// - Remark: Generated from Schemas/Vital/DeleteUser.json#/request/properties/user_id
         public let userID: Foundation.UUID
 
-        /// Creates a value.
-        ///
-        /// - Parameters:
-        ///   - userID: The Vital user to delete.
-        public init(
-            userID: Foundation.UUID
-        ) {
+        /// Creates a value from its properties.
+        public init(userID: Foundation.UUID) {
             self.userID = userID
         }
     }
@@ -37,17 +30,10 @@ extension DeleteUser {
     /// - Remark: Generated from Schemas/Vital/DeleteUser.json#/response
     public struct Response: Sendable, Hashable {
         /// Whether the user was deleted.
-        ///
-        /// - Remark: Generated from Schemas/Vital/DeleteUser.json#/response/properties/success
         public let success: Swift.Bool?
 
-        /// Creates a value.
-        ///
-        /// - Parameters:
-        ///   - success: Whether the user was deleted.
-        public init(
-            success: Swift.Bool? = nil
-        ) {
+        /// Creates a value from its properties.
+        public init(success: Swift.Bool? = nil) {
             self.success = success
         }
     }

@@ -17,17 +17,10 @@ extension ExchangeSignInToken {
     /// - Remark: Generated from Schemas/Vital/ExchangeSignInToken.json#/request
     public struct Request: Sendable, Hashable {
         /// The user_token JWT from inside the sign-in token (not the outer Base64).
-        ///
-        /// - Remark: Generated from Schemas/Vital/ExchangeSignInToken.json#/request/properties/subject_token
         public let subjectToken: Swift.String
 
-        /// Creates a value.
-        ///
-        /// - Parameters:
-        ///   - subjectToken: The user_token JWT from inside the sign-in token (not the outer Base64).
-        public init(
-            subjectToken: Swift.String
-        ) {
+        /// Creates a value from its properties.
+        public init(subjectToken: Swift.String) {
             self.subjectToken = subjectToken
         }
     }
@@ -51,7 +44,9 @@ extension VitalClient {
     /// - Throws: ``VitalError`` for an error response; `UnexpectedResponseError` for any other non-2xx response, `ResponseDecodingError` for a malformed body, `ConfigurationError` when the server URL is not set, and `TransportError` for network failures.
     ///
     /// - Remark: Generated from Schemas/Vital/ExchangeSignInToken.json#
-    public func exchangeSignInToken(_ request: ExchangeSignInToken.Request) async throws -> ExchangeSignInToken.Response {
+    public func exchangeSignInToken(
+        _ request: ExchangeSignInToken.Request
+    ) async throws -> ExchangeSignInToken.Response {
         var http = try makeRequest(.post, server: configuration.servers.auth, serverName: "auth", path: "/v1/token")
         ExchangeSignInToken.apply(request, to: &http)
         let response = try await send(http, operation: "ExchangeSignInToken", errors: [.vitalError])

@@ -17,17 +17,10 @@ extension GetConnectedProviders {
     /// - Remark: Generated from Schemas/Vital/GetConnectedProviders.json#/request
     public struct Request: Sendable, Hashable {
         /// The user; with an access token, only the signed-in user is allowed.
-        ///
-        /// - Remark: Generated from Schemas/Vital/GetConnectedProviders.json#/request/properties/user_id
         public let userID: Foundation.UUID
 
-        /// Creates a value.
-        ///
-        /// - Parameters:
-        ///   - userID: The user; with an access token, only the signed-in user is allowed.
-        public init(
-            userID: Foundation.UUID
-        ) {
+        /// Creates a value from its properties.
+        public init(userID: Foundation.UUID) {
             self.userID = userID
         }
     }
@@ -37,17 +30,10 @@ extension GetConnectedProviders {
     /// - Remark: Generated from Schemas/Vital/GetConnectedProviders.json#/response
     public struct Response: Sendable, Hashable {
         /// The connected providers.
-        ///
-        /// - Remark: Generated from Schemas/Vital/GetConnectedProviders.json#/response/properties/providers
         public let providers: [ConnectedProvider]
 
-        /// Creates a value.
-        ///
-        /// - Parameters:
-        ///   - providers: The connected providers.
-        public init(
-            providers: [ConnectedProvider]
-        ) {
+        /// Creates a value from its properties.
+        public init(providers: [ConnectedProvider]) {
             self.providers = providers
         }
     }

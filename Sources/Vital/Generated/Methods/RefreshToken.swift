@@ -17,17 +17,10 @@ extension RefreshToken {
     /// - Remark: Generated from Schemas/Vital/RefreshToken.json#/request
     public struct Request: Sendable, Hashable {
         /// The current refresh token.
-        ///
-        /// - Remark: Generated from Schemas/Vital/RefreshToken.json#/request/properties/refresh_token
         public let refreshToken: Swift.String
 
-        /// Creates a value.
-        ///
-        /// - Parameters:
-        ///   - refreshToken: The current refresh token.
-        public init(
-            refreshToken: Swift.String
-        ) {
+        /// Creates a value from its properties.
+        public init(refreshToken: Swift.String) {
             self.refreshToken = refreshToken
         }
     }

@@ -17,17 +17,10 @@ extension ResolveUser {
     /// - Remark: Generated from Schemas/Vital/ResolveUser.json#/request
     public struct Request: Sendable, Hashable {
         /// Your own id for the user.
-        ///
-        /// - Remark: Generated from Schemas/Vital/ResolveUser.json#/request/properties/client_user_id
         public let clientUserID: Swift.String
 
-        /// Creates a value.
-        ///
-        /// - Parameters:
-        ///   - clientUserID: Your own id for the user.
-        public init(
-            clientUserID: Swift.String
-        ) {
+        /// Creates a value from its properties.
+        public init(clientUserID: Swift.String) {
             self.clientUserID = clientUserID
         }
     }
@@ -37,31 +30,16 @@ extension ResolveUser {
     /// - Remark: Generated from Schemas/Vital/ResolveUser.json#/response
     public struct Response: Sendable, Hashable {
         /// The Vital user id.
-        ///
-        /// - Remark: Generated from Schemas/Vital/ResolveUser.json#/response/properties/user_id
         public let userID: Foundation.UUID
 
         /// Your id for the user.
-        ///
-        /// - Remark: Generated from Schemas/Vital/ResolveUser.json#/response/properties/client_user_id
         public let clientUserID: Swift.String
 
         /// When the Vital user was created.
-        ///
-        /// - Remark: Generated from Schemas/Vital/ResolveUser.json#/response/properties/created_on
         public let createdOn: Foundation.Date?
 
-        /// Creates a value.
-        ///
-        /// - Parameters:
-        ///   - userID: The Vital user id.
-        ///   - clientUserID: Your id for the user.
-        ///   - createdOn: When the Vital user was created.
-        public init(
-            userID: Foundation.UUID,
-            clientUserID: Swift.String,
-            createdOn: Foundation.Date? = nil
-        ) {
+        /// Creates a value from its properties.
+        public init(userID: Foundation.UUID, clientUserID: Swift.String, createdOn: Foundation.Date? = nil) {
             self.userID = userID
             self.clientUserID = clientUserID
             self.createdOn = createdOn

@@ -11,38 +11,21 @@ import SDKRuntime
 /// - Remark: Generated from Schemas/Vital/types.json#/$defs/ConnectedProvider
 public struct ConnectedProvider: Sendable, Hashable {
     /// The provider's display name, e.g. Oura.
-    ///
-    /// - Remark: Generated from Schemas/Vital/types.json#/$defs/ConnectedProvider/properties/name
     public let name: Swift.String
 
     /// The provider's identifier, e.g. oura.
-    ///
-    /// - Remark: Generated from Schemas/Vital/types.json#/$defs/ConnectedProvider/properties/slug
     public let slug: Swift.String
 
     /// A URL of the provider's logo.
-    ///
-    /// - Remark: Generated from Schemas/Vital/types.json#/$defs/ConnectedProvider/properties/logo
     public let logo: Foundation.URL?
 
     /// The connection's state, e.g. connected, paused or error.
-    ///
-    /// - Remark: Generated from Schemas/Vital/types.json#/$defs/ConnectedProvider/properties/status
     public let status: Swift.String?
 
     /// When the user connected it.
-    ///
-    /// - Remark: Generated from Schemas/Vital/types.json#/$defs/ConnectedProvider/properties/created_on
     public let createdOn: Foundation.Date?
 
-    /// Creates a value.
-    ///
-    /// - Parameters:
-    ///   - name: The provider's display name, e.g.
-    ///   - slug: The provider's identifier, e.g.
-    ///   - logo: A URL of the provider's logo.
-    ///   - status: The connection's state, e.g.
-    ///   - createdOn: When the user connected it.
+    /// Creates a value from its properties.
     public init(
         name: Swift.String,
         slug: Swift.String,

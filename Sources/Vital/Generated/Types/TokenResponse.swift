@@ -11,31 +11,16 @@ import SDKRuntime
 /// - Remark: Generated from Schemas/Vital/types.json#/$defs/TokenResponse
 public struct TokenResponse: Sendable, Hashable {
     /// The access token, sent as Authorization: Bearer to the API.
-    ///
-    /// - Remark: Generated from Schemas/Vital/types.json#/$defs/TokenResponse/properties/access_token
     public let accessToken: Swift.String
 
     /// The refresh token; always replace the stored one with the newest.
-    ///
-    /// - Remark: Generated from Schemas/Vital/types.json#/$defs/TokenResponse/properties/refresh_token
     public let refreshToken: Swift.String
 
     /// The access token's lifetime in seconds (a numeric string is accepted).
-    ///
-    /// - Remark: Generated from Schemas/Vital/types.json#/$defs/TokenResponse/properties/expires_in
     public let expiresIn: Swift.Int
 
-    /// Creates a value.
-    ///
-    /// - Parameters:
-    ///   - accessToken: The access token, sent as Authorization: Bearer to the API.
-    ///   - refreshToken: The refresh token; always replace the stored one with the newest.
-    ///   - expiresIn: The access token's lifetime in seconds (a numeric string is accepted).
-    public init(
-        accessToken: Swift.String,
-        refreshToken: Swift.String,
-        expiresIn: Swift.Int
-    ) {
+    /// Creates a value from its properties.
+    public init(accessToken: Swift.String, refreshToken: Swift.String, expiresIn: Swift.Int) {
         self.accessToken = accessToken
         self.refreshToken = refreshToken
         self.expiresIn = expiresIn

@@ -11,18 +11,13 @@ import SDKRuntime
 /// - Remark: Generated from Schemas/Vital/types.json#/$defs/VitalErrorBody
 public struct VitalErrorBody: Sendable, Hashable {
     /// An OAuth-style error code, when the token endpoint gives one.
-    ///
-    /// - Remark: Generated from Schemas/Vital/types.json#/$defs/VitalErrorBody/properties/error
     public let error: Swift.String?
 
     /// - Remark: Generated from Schemas/Vital/types.json#/$defs/VitalErrorBody/properties/detail
     public let detail: VitalErrorDetail
 
-    /// Creates a value.
-    public init(
-        error: Swift.String? = nil,
-        detail: VitalErrorDetail
-    ) {
+    /// Creates a value from its properties.
+    public init(error: Swift.String? = nil, detail: VitalErrorDetail) {
         self.error = error
         self.detail = detail
     }

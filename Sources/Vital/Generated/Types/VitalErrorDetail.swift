@@ -11,38 +11,21 @@ import SDKRuntime
 /// - Remark: Generated from Schemas/Vital/types.json#/$defs/VitalErrorDetail
 public struct VitalErrorDetail: Sendable, Hashable {
     /// The error type; see VitalErrorType.
-    ///
-    /// - Remark: Generated from Schemas/Vital/types.json#/$defs/VitalErrorDetail/properties/error_type
     public let errorType: Swift.String
 
     /// A human-readable explanation (token endpoint).
-    ///
-    /// - Remark: Generated from Schemas/Vital/types.json#/$defs/VitalErrorDetail/properties/message
     public let message: Swift.String?
 
     /// A human-readable explanation (API).
-    ///
-    /// - Remark: Generated from Schemas/Vital/types.json#/$defs/VitalErrorDetail/properties/error_message
     public let errorMessage: Swift.String?
 
     /// On a client_user_id conflict: the existing user.
-    ///
-    /// - Remark: Generated from Schemas/Vital/types.json#/$defs/VitalErrorDetail/properties/user_id
     public let userID: Foundation.UUID?
 
     /// On a client_user_id conflict: when the existing user was created.
-    ///
-    /// - Remark: Generated from Schemas/Vital/types.json#/$defs/VitalErrorDetail/properties/created_on
     public let createdOn: Foundation.Date?
 
-    /// Creates a value.
-    ///
-    /// - Parameters:
-    ///   - errorType: The error type; see VitalErrorType.
-    ///   - message: A human-readable explanation (token endpoint).
-    ///   - errorMessage: A human-readable explanation (API).
-    ///   - userID: On a client_user_id conflict: the existing user.
-    ///   - createdOn: On a client_user_id conflict: when the existing user was created.
+    /// Creates a value from its properties.
     public init(
         errorType: Swift.String,
         message: Swift.String? = nil,

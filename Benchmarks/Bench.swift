@@ -1,0 +1,105 @@
+import Foundation
+
+/// `sdk-bench`: measures the budgets of DESIGN.md §11 and prints one table; `make bench` runs it.
+///
+/// ```
+/// sdk-bench --sdkgen .build/release/sdkgen --modules .build/debug/Modules [--emulator URL] [--only SECTIONS]
+/// ```
+@main
+struct Bench {
+    static let usage = """
+        usage: sdk-bench [options]
+          --sdkgen PATH      the release sdkgen binary (needed for Generator and Compile)
+          --modules DIR      the debug build's Modules directory, holding SDKRuntime (needed for Compile)
+          --swiftc PATH      the Swift compiler (default: swiftc on PATH)
+          --emulator URL     the emulator's base URL for the calls over HTTP (default: $EMULATOR_URL; skipped without)
+          --repository DIR   the repository root (default: the current directory)
+          --output FILE      where to write the JSON results (default: .build/bench/results.json)
+          --only LIST        comma-separated sections: generator, compile, codecs, client, refresh
+        """
+
+    static func main() async {
+        do {
+            let options = try Options(CommandLine.arguments.dropFirst())
+            let report = Report()
+            try await run(options, into: report)
+            print(report.table())
+            try report.write(to: options.output, environment: environment())
+            print("\nwritten to \(options.output.path)")
+            if report.rows.contains(where: { $0.withinBudget == false }) {
+                print("some measurements are over budget")
+                exit(1)
+            }
+        } catch {
+            FileHandle.standardError.write(Data("sdk-bench: \(error)\n".utf8))
+            exit(2)
+        }
+    }
+
+    private static func run(_ options: Options, into report: Report) async throws {
+        let workspace = options.output.deletingLastPathComponent().appendingPathComponent("work")
+        let generator = options.sdkgen.map { GeneratorBenchmarks(sdkgen: $0, repository: options.repository, workspace: workspace) }
+        if options.runs("generator") {
+            guard let generator else { throw BenchmarkError.missing("--sdkgen for the generator benchmarks") }
+            try generator.run(into: report)
+        }
+        if options.runs("compile") {
+            guard let generator, let modules = options.modules else { throw BenchmarkError.missing("--sdkgen and --modules for the compile benchmarks") }
+            if !FileManager.default.fileExists(atPath: generator.sources(size: 100).path) { try generator.run(into: Report()) }
+            try CompileBenchmarks(swiftc: options.swiftc, modules: modules, repository: options.repository, workspace: workspace, generator: generator)
+                .run(into: report)
+        }
+        if options.runs("codecs") { try CodecBenchmarks().run(into: report) }
+        if options.runs("client") { try await ClientBenchmarks(emulator: options.emulator).run(into: report) }
+        if options.runs("refresh") { try await RefreshBenchmarks().run(into: report) }
+    }
+
+    private static func environment() -> [String: String] {
+        let info = ProcessInfo.processInfo
+        return [
+            "date": ISO8601DateFormatter().string(from: Date()), "cores": String(info.activeProcessorCount),
+            "os": info.operatingSystemVersionString, "memory": String(info.physicalMemory / 1_048_576) + " MiB",
+        ]
+    }
+}
+
+/// The command line.
+struct Options {
+    var sdkgen: String?
+    var modules: URL?
+    var swiftc = "swiftc"
+    var emulator: URL? = ProcessInfo.processInfo.environment["EMULATOR_URL"].flatMap(URL.init(string:))
+    var repository = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+    var output = URL(fileURLWithPath: ".build/bench/results.json")
+    var only: Set<String>?
+
+    /// Whether `section` is to run.
+    func runs(_ section: String) -> Bool { only?.contains(section) ?? true }
+
+    struct Invalid: Error, CustomStringConvertible {
+        let message: String
+        var description: String { message + "\n" + Bench.usage }
+    }
+
+    init(_ arguments: ArraySlice<String>) throws {
+        var rest = arguments
+        while let flag = rest.popFirst() {
+            if flag == "--help" || flag == "-h" { throw Invalid(message: "") }
+            guard let value = rest.popFirst() else { throw Invalid(message: "\(flag) needs a value") }
+            switch flag {
+            case "--sdkgen": sdkgen = value
+            case "--modules": modules = URL(fileURLWithPath: value)
+            case "--swiftc": swiftc = value
+            case "--emulator": emulator = URL(string: value)
+            case "--repository": repository = URL(fileURLWithPath: value)
+            case "--output": output = URL(fileURLWithPath: value)
+            case "--only": only = Set(value.split(separator: ",").map(String.init))
+            default: throw Invalid(message: "unknown option \(flag)")
+            }
+        }
+        let sections: Set = ["generator", "compile", "codecs", "client", "refresh"]
+        if let unknown = only?.subtracting(sections).sorted(), !unknown.isEmpty {
+            throw Invalid(message: "unknown sections \(unknown.joined(separator: ", "))")
+        }
+    }
+}

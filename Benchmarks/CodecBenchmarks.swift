@@ -1,0 +1,101 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import HealthVault
+import Koppeltaal
+import SDKRuntime
+import Vital
+
+/// The generated codecs: HealthVault XML against the platform parser's floor, request encoding and signing, and
+/// the JSON and form codecs of the OAuth protocols.
+struct CodecBenchmarks {
+    func run(into report: Report) throws {
+        try xmlDecoding(into: report)
+        try healthVaultEncoding(into: report)
+        try json(into: report)
+    }
+
+    // MARK: - XML
+
+    private func xmlDecoding(into report: Report) throws {
+        for people in [1, 100, 10_000] {
+            let body = Samples.authorizedPeopleResponse(people: people)
+            let iterations: Int? = people >= 10_000 ? 1 : nil
+            let decoded = try Harness.measure(iterations: iterations) {
+                let envelope = try HealthVaultResponseEnvelope(body: body)
+                let response = try GetAuthorizedPeople.Response(xml: envelope.info(namespace: Samples.peopleNamespace))
+                guard response.responseResults.personInfo.count == people else { throw BenchmarkError.wrongResult("people decoded") }
+            }
+            let floor = try Harness.measure(iterations: iterations) {
+                let parser = XMLParser(data: body)
+                let delegate = EmptyParserDelegate()
+                parser.delegate = delegate
+                guard parser.parse() else { throw BenchmarkError.wrongResult("XMLParser failed") }
+            }
+            let megabytes = Double(body.count) / 1e6
+            let ratio = decoded.median / floor.median
+            let label = "GetAuthorizedPeople, \(people) \(people == 1 ? "person" : "people") (\(Report.number(megabytes)) MB)"
+            report.add(Row(
+                section: "XML", metric: "decode " + label, unit: "MB/s", summary: Self.throughput(megabytes, decoded),
+                budget: people == 10_000 ? "≤ 1.5× floor" : nil, withinBudget: people == 10_000 ? ratio <= 1.5 : nil,
+                note: String(format: "%.2f× the floor", ratio)
+            ))
+            report.add(Row(section: "XML", metric: "floor: XMLParser, empty delegate, " + label, unit: "MB/s", summary: Self.throughput(megabytes, floor)))
+        }
+    }
+
+    /// Megabytes per second from seconds per pass: the fastest pass gives the highest rate.
+    private static func throughput(_ megabytes: Double, _ seconds: Summary) -> Summary {
+        Summary(median: megabytes / seconds.median, min: megabytes / seconds.max, max: megabytes / seconds.min, runs: seconds.runs)
+    }
+
+    private func healthVaultEncoding(into report: Report) throws {
+        let settings = HealthVaultEnvelopeSettings(clientVersion: "bench/1.0")
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        let people = try Harness.measure {
+            var info = XMLWriter()
+            try info.element("info", writing: GetAuthorizedPeople.Request(), context: .empty)
+            _ = try HealthVaultRequestEnvelope.encode(
+                method: "GetAuthorizedPeople", version: 1, auth: .session(Samples.session), settings: settings, messageTime: now, info: info
+            )
+        }
+        report.add(Row(section: "XML", metric: "encode + sign GetAuthorizedPeople (info-hash, hmac-data)", unit: "µs", summary: people.scaled(by: 1e6)))
+        let cast = try Harness.measure {
+            var info = XMLWriter()
+            try info.element("info", writing: CreateAuthenticatedSessionToken.Request(), context: try Samples.application.castSignatureContext(signingTime: now))
+            _ = try HealthVaultRequestEnvelope.encode(
+                method: "CreateAuthenticatedSessionToken", version: 2, auth: .applicationID(Samples.application.applicationID),
+                settings: settings, messageTime: now, info: info
+            )
+        }
+        report.add(Row(section: "XML", metric: "encode + sign CreateAuthenticatedSessionToken (CAST)", unit: "µs", summary: cast.scaled(by: 1e6)))
+    }
+
+    // MARK: - JSON and form
+
+    private func json(into report: Report) throws {
+        let seed = Data(Samples.koppeltaalTokenResponse.utf8)
+        let koppeltaal = try Harness.measure { _ = try JSONCoding.decode(Koppeltaal.TokenResponse.self, from: seed) }
+        report.add(Row(section: "JSON", metric: "decode the Koppeltaal seed token response", unit: "µs", summary: koppeltaal.scaled(by: 1e6)))
+        let vitalBody = Data(Samples.vitalTokenResponse.utf8)
+        let vital = try Harness.measure { _ = try JSONCoding.decode(Vital.TokenResponse.self, from: vitalBody) }
+        report.add(Row(section: "JSON", metric: "decode a Vital token response", unit: "µs", summary: vital.scaled(by: 1e6)))
+    }
+}
+
+/// An `XMLParser` delegate that does nothing: the cost of parsing alone.
+final class EmptyParserDelegate: NSObject, XMLParserDelegate {}
+
+/// A benchmark's result was not what the operation should produce.
+enum BenchmarkError: Error, CustomStringConvertible {
+    case wrongResult(String)
+    case missing(String)
+
+    var description: String {
+        switch self {
+        case .wrongResult(let what): return "unexpected result: \(what)"
+        case .missing(let what): return "missing: \(what)"
+        }
+    }
+}

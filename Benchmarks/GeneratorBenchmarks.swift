@@ -1,0 +1,71 @@
+import Foundation
+
+/// Whole-process runs of the release `sdkgen`: on the shipped schemas, and on synthetic families of 10, 100 and
+/// 1,000 methods generated from scratch.
+struct GeneratorBenchmarks {
+    let sdkgen: String
+    let repository: URL
+    let workspace: URL
+
+    /// The synthetic family sizes.
+    static let sizes = [10, 100, 1000]
+
+    /// Where the generated Swift of the synthetic family with `size` methods lands.
+    func sources(size: Int) -> URL { workspace.appendingPathComponent("generator-\(size)/Sources") }
+
+    func run(into report: Report) throws {
+        let shipped = try (0..<11).map { _ in
+            try ChildProcess.run([sdkgen, "--schemas", repository.appendingPathComponent("Schemas").path,
+                                  "--output", repository.appendingPathComponent("Sources").path, "--check"])
+        }
+        let shippedSummary = Summary(shipped.map(\.seconds)).scaled(by: 1000)
+        report.add(Row(
+            section: "Generator", metric: "shipped schemas, 3 families (--check)", unit: "ms", summary: shippedSummary,
+            budget: "< 1000 ms", withinBudget: shippedSummary.median < 1000, note: "peak \(Self.mebibytes(shipped))"
+        ))
+
+        var perMethod: [Int: Double] = [:]
+        for size in Self.sizes {
+            let root = workspace.appendingPathComponent("generator-\(size)")
+            try SyntheticSchemas(methods: size).write(to: root.appendingPathComponent("Schemas"))
+            let command = [sdkgen, "--schemas", root.appendingPathComponent("Schemas").path, "--output", sources(size: size).path]
+            var costs: [ChildProcess.Cost] = []
+            for run in 0..<(size >= 1000 ? 6 : 11) {
+                try? FileManager.default.removeItem(at: sources(size: size))
+                let cost = try ChildProcess.run(command)
+                if run > 0 { costs.append(cost) }   // the first run warms the file system cache
+            }
+            let summary = Summary(costs.map(\.seconds)).scaled(by: 1000)
+            perMethod[size] = summary.median / Double(size)
+            let (lines, bytes) = try Self.count(sources(size: size))
+            report.add(Row(
+                section: "Generator", metric: "synthetic family, \(size) methods (from scratch)", unit: "ms", summary: summary,
+                budget: size == 1000 ? "< 1000 ms" : nil, withinBudget: size == 1000 ? summary.median < 1000 : nil,
+                note: "\(lines / size) lines, \(bytes / size) bytes per method; peak \(Self.mebibytes(costs))"
+            ))
+        }
+        if let small = perMethod[100], let large = perMethod[1000] {
+            report.add(Row(
+                section: "Generator", metric: "time per method, 1,000 vs 100 methods", unit: "ratio", summary: Summary([large / small]),
+                budget: "linear (≈ 1)", withinBudget: large / small < 1.5
+            ))
+        }
+    }
+
+    /// Lines and bytes of the Swift files under `directory`.
+    static func count(_ directory: URL) throws -> (lines: Int, bytes: Int) {
+        var lines = 0, bytes = 0
+        let files = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: nil)
+        while let file = files?.nextObject() as? URL {
+            guard file.pathExtension == "swift" else { continue }
+            let data = try Data(contentsOf: file)
+            bytes += data.count
+            lines += data.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
+        }
+        return (lines, bytes)
+    }
+
+    private static func mebibytes(_ costs: [ChildProcess.Cost]) -> String {
+        String(format: "%.1f MiB", Double(costs.map(\.peakBytes).max() ?? 0) / 1_048_576)
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+
+/// Repeated timing with warm-up on a monotonic clock, summarised as median, minimum and maximum.
+enum Harness {
+    private static let clock = ContinuousClock()
+
+    /// Seconds `body` takes once.
+    static func seconds(_ body: () throws -> Void) rethrows -> Double {
+        let start = clock.now
+        try body()
+        return (clock.now - start).seconds
+    }
+
+    /// Seconds `body` takes once.
+    static func seconds(_ body: () async throws -> Void) async rethrows -> Double {
+        let start = clock.now
+        try await body()
+        return (clock.now - start).seconds
+    }
+
+    /// Seconds per call of `body`: after `warmup` runs, `runs` timed runs of `iterations` calls each. With
+    /// `iterations` nil, enough calls for a run to last about 20 ms, so short operations rise above timer noise.
+    static func measure(warmup: Int = 2, runs: Int = 11, iterations: Int? = nil, _ body: () throws -> Void) rethrows -> Summary {
+        let count = try iterations ?? calibrate(body)
+        for _ in 0..<warmup { for _ in 0..<count { try body() } }
+        var samples: [Double] = []
+        for _ in 0..<runs {
+            samples.append(try seconds { for _ in 0..<count { try body() } } / Double(count))
+        }
+        return Summary(samples)
+    }
+
+    /// As ``measure(warmup:runs:iterations:_:)`` for asynchronous work.
+    static func measure(warmup: Int = 2, runs: Int = 11, iterations: Int, _ body: () async throws -> Void) async rethrows -> Summary {
+        for _ in 0..<warmup { for _ in 0..<iterations { try await body() } }
+        var samples: [Double] = []
+        for _ in 0..<runs {
+            samples.append(try await seconds { for _ in 0..<iterations { try await body() } } / Double(iterations))
+        }
+        return Summary(samples)
+    }
+
+    /// How many calls of `body` last about 20 ms.
+    private static func calibrate(_ body: () throws -> Void) rethrows -> Int {
+        var count = 1
+        while true {
+            let elapsed = try seconds { for _ in 0..<count { try body() } }
+            if elapsed >= 0.02 || count >= 1 << 24 { return count }
+            count *= elapsed < 0.002 ? 10 : 2
+        }
+    }
+}
+
+/// The median, minimum and maximum of a set of samples.
+struct Summary: Sendable, Encodable {
+    let median: Double
+    let min: Double
+    let max: Double
+    let runs: Int
+
+    init(_ samples: [Double]) {
+        let sorted = samples.sorted()
+        let middle = sorted.count / 2
+        median = sorted.isEmpty ? 0 : sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+        min = sorted.first ?? 0
+        max = sorted.last ?? 0
+        runs = sorted.count
+    }
+
+    /// The same summary in another unit, e.g. `scaled(by: 1e6)` for microseconds.
+    func scaled(by factor: Double) -> Summary { Summary(median: median * factor, min: min * factor, max: max * factor, runs: runs) }
+
+    init(median: Double, min: Double, max: Double, runs: Int) {
+        self.median = median
+        self.min = min
+        self.max = max
+        self.runs = runs
+    }
+}
+
+extension Duration {
+    /// The duration in seconds.
+    var seconds: Double {
+        let parts = components
+        return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
+    }
+}
