@@ -15,6 +15,8 @@ struct Bench {
           --emulator URL     the emulator's base URL for the calls over HTTP (default: $EMULATOR_URL; skipped without)
           --repository DIR   the repository root (default: the current directory)
           --output FILE      where to write the JSON results (default: .build/bench/results.json)
+          --scratch DIR      where generated files go (default: /dev/shm/sdk-bench when it exists, so that the
+                             generator, not the disk, is measured; otherwise next to the output)
           --only LIST        comma-separated sections: generator, compile, codecs, client, refresh
         """
 
@@ -37,8 +39,11 @@ struct Bench {
     }
 
     private static func run(_ options: Options, into report: Report) async throws {
-        let workspace = options.output.deletingLastPathComponent().appendingPathComponent("work")
-        let generator = options.sdkgen.map { GeneratorBenchmarks(sdkgen: $0, repository: options.repository, workspace: workspace) }
+        let workspace = options.scratch ?? options.output.deletingLastPathComponent().appendingPathComponent("work")
+        let disk = options.output.deletingLastPathComponent().appendingPathComponent("work")
+        let generator = options.sdkgen.map {
+            GeneratorBenchmarks(sdkgen: $0, repository: options.repository, workspace: workspace, disk: disk)
+        }
         if options.runs("generator") {
             guard let generator else { throw BenchmarkError.missing("--sdkgen for the generator benchmarks") }
             try generator.run(into: report)
@@ -71,6 +76,7 @@ struct Options {
     var emulator: URL? = ProcessInfo.processInfo.environment["EMULATOR_URL"].flatMap(URL.init(string:))
     var repository = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
     var output = URL(fileURLWithPath: ".build/bench/results.json")
+    var scratch: URL? = FileManager.default.fileExists(atPath: "/dev/shm") ? URL(fileURLWithPath: "/dev/shm/sdk-bench") : nil
     var only: Set<String>?
 
     /// Whether `section` is to run.
@@ -93,6 +99,7 @@ struct Options {
             case "--emulator": emulator = URL(string: value)
             case "--repository": repository = URL(fileURLWithPath: value)
             case "--output": output = URL(fileURLWithPath: value)
+            case "--scratch": scratch = URL(fileURLWithPath: value)
             case "--only": only = Set(value.split(separator: ",").map(String.init))
             default: throw Invalid(message: "unknown option \(flag)")
             }

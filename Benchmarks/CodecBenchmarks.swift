@@ -27,8 +27,10 @@ struct CodecBenchmarks {
                 let response = try GetAuthorizedPeople.Response(xml: envelope.info(namespace: Samples.peopleNamespace))
                 guard response.responseResults.personInfo.count == people else { throw BenchmarkError.wrongResult("people decoded") }
             }
+            let tree = try Harness.measure(iterations: iterations) { _ = try HealthVaultResponseEnvelope(body: body) }
             let floor = try Harness.measure(iterations: iterations) {
-                let parser = XMLParser(data: body)
+                // The same entry point as the SDK's reader: from a stream, which has no 10 MB limit on Linux.
+                let parser = XMLParser(stream: InputStream(data: body))
                 let delegate = EmptyParserDelegate()
                 parser.delegate = delegate
                 guard parser.parse() else { throw BenchmarkError.wrongResult("XMLParser failed") }
@@ -40,6 +42,10 @@ struct CodecBenchmarks {
                 section: "XML", metric: "decode " + label, unit: "MB/s", summary: Self.throughput(megabytes, decoded),
                 budget: people == 10_000 ? "≤ 1.5× floor" : nil, withinBudget: people == 10_000 ? ratio <= 1.5 : nil,
                 note: String(format: "%.2f× the floor", ratio)
+            ))
+            report.add(Row(
+                section: "XML", metric: "of which parsing into the tree, " + label, unit: "MB/s", summary: Self.throughput(megabytes, tree),
+                note: String(format: "%.2f× the floor", tree.median / floor.median)
             ))
             report.add(Row(section: "XML", metric: "floor: XMLParser, empty delegate, " + label, unit: "MB/s", summary: Self.throughput(megabytes, floor)))
         }

@@ -5,7 +5,10 @@ import Foundation
 struct GeneratorBenchmarks {
     let sdkgen: String
     let repository: URL
+    /// Where generated files go (ideally memory-backed, so that the disk's speed is not measured).
     let workspace: URL
+    /// A directory on the repository's disk, for one run that includes the disk.
+    let disk: URL
 
     /// The synthetic family sizes.
     static let sizes = [10, 100, 1000]
@@ -42,6 +45,19 @@ struct GeneratorBenchmarks {
                 section: "Generator", metric: "synthetic family, \(size) methods (from scratch)", unit: "ms", summary: summary,
                 budget: size == 1000 ? "< 1000 ms" : nil, withinBudget: size == 1000 ? summary.median < 1000 : nil,
                 note: "\(lines / size) lines, \(bytes / size) bytes per method; peak \(Self.mebibytes(costs))"
+            ))
+        }
+        if disk.path != workspace.path {
+            let target = disk.appendingPathComponent("generator-disk")
+            let command = [sdkgen, "--schemas", workspace.appendingPathComponent("generator-1000/Schemas").path, "--output", target.path]
+            var costs: [ChildProcess.Cost] = []
+            for _ in 0..<3 {
+                try? FileManager.default.removeItem(at: target)
+                costs.append(try ChildProcess.run(command))
+            }
+            report.add(Row(
+                section: "Generator", metric: "synthetic family, 1000 methods, written to disk", unit: "ms",
+                summary: Summary(costs.map(\.seconds)).scaled(by: 1000), note: "the shared disk's speed varies widely"
             ))
         }
         if let small = perMethod[100], let large = perMethod[1000] {

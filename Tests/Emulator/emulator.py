@@ -2,8 +2,9 @@
 
 It shares no code with the SDK: it checks signatures and hashes itself, and keeps all state in memory.
 
-Usage: python emulator.py [--port N]
-Binds 127.0.0.1 (port 0 picks a free one) and prints "READY <port>" once it accepts connections.
+Usage: python emulator.py [--port N] [--exit-with-parent]
+Binds 127.0.0.1 (port 0 picks a free one) and prints "READY <port>" once it accepts connections. With
+--exit-with-parent it stops when its standard input closes, that is, when the process that started it ends.
 
 Control endpoints (JSON), for tests:
   POST /_control/reset                     forget everything
@@ -21,7 +22,10 @@ Control endpoints (JSON), for tests:
   GET  /_control/vital/stats               calls per endpoint and grant type, live sessions
 """
 import argparse
+import os
+import signal
 import sys
+import threading
 
 from flask import Flask, jsonify, request
 from werkzeug.serving import make_server
@@ -61,10 +65,20 @@ def create_app():
     return app
 
 
+def exit_when_stdin_closes():
+    sys.stdin.buffer.read()
+    os._exit(0)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--exit-with-parent", action="store_true")
     arguments = parser.parse_args()
+    # A parent may have blocked signals (test runners do); SIGTERM must stop the emulator.
+    signal.pthread_sigmask(signal.SIG_SETMASK, [])
+    if arguments.exit_with_parent:
+        threading.Thread(target=exit_when_stdin_closes, daemon=True).start()
     server = make_server("127.0.0.1", arguments.port, create_app(), threaded=True)
     print(f"READY {server.port}", flush=True)
     try:

@@ -149,7 +149,7 @@ final class ConnectionTests: XCTestCase {
             ("a bad value", Self.ok("GetAuthorizedPeople", "<response-results><more-results>maybe</more-results></response-results>")),
         ]
         let expected = [
-            "malformed XML at line 1, column 1 (code 4)",
+            "malformed XML at line 1, column 1: expected the document element",
             "info: expected namespace 'urn:com.microsoft.wc.methods.response.GetAuthorizedPeople', found 'urn:com.microsoft.wc.methods.response.GetAuthorizedPeople2'",
             "response-results/more-results: missing required element",
             #"response-results/more-results: expected Bool, found "maybe""#,

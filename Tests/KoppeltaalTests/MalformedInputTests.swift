@@ -83,7 +83,7 @@ final class MalformedInputTests: XCTestCase {
             ("conformance-wrong-resource.json", "application/json", #"resourceType: expected "Conformance", found "Patient""#),
             ("conformance-no-rest.json", "application/json", "The server's Conformance names no authorize or token endpoint; configure it in EndpointOverrides"),
             ("conformance-token-missing.json", "application/json", "The server's Conformance names no token endpoint; configure it in EndpointOverrides"),
-            ("conformance-truncated.xml", "application/xml+fhir", "malformed XML at line 1, column 128 (code 5)"),
+            ("conformance-truncated.xml", "application/xml+fhir", "malformed XML at line 2, column 1: unexpected end of the document inside <Conformance>"),
         ]
         for (fixture, type, message) in cases {
             do {

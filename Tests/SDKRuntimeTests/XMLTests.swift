@@ -57,7 +57,7 @@ final class XMLTests: XCTestCase {
     func testEntityDeclarationsAreRefused() {
         let bomb = #"<?xml version="1.0"?><!DOCTYPE r [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]><r>&b;</r>"#
         XCTAssertThrowsError(try XMLTree.parse(Data(bomb.utf8))) { error in
-            XCTAssertEqual(String(describing: error), "the document has a DOCTYPE declaration, which is not accepted")
+            XCTAssertEqual(String(describing: error), "malformed XML at line 1, column 22: the document has a DOCTYPE declaration, which is not accepted")
         }
         let external = #"<?xml version="1.0"?><!DOCTYPE r [<!ENTITY x SYSTEM "file:///etc/passwd">]><r>&x;</r>"#
         XCTAssertThrowsError(try XMLTree.parse(Data(external.utf8)))

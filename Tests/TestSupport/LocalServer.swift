@@ -3,10 +3,14 @@ import Foundation
 /// A helper server process on 127.0.0.1, started from a Python script that prints `READY <port>` once it listens.
 ///
 /// The script runs with the project's virtual environment when it exists (`Tests/Emulator/.venv`), otherwise with
-/// `python3`. The process is terminated when the server is stopped or deallocated.
+/// `python3`. The process is terminated when the server is stopped or deallocated, and, since servers shared by a
+/// whole test run are never deallocated, it also exits by itself when this process ends: it is started with
+/// `--exit-with-parent` and a standard input pipe that closes with this process.
 public final class LocalServer: @unchecked Sendable {
-    // @unchecked: `process` is set once in init and only read afterwards; Process itself is thread-safe for terminate.
+    // @unchecked: `process` and `lifeline` are set once in init and only read afterwards; Process itself is
+    // thread-safe for terminate.
     private let process: Process
+    private let lifeline: Pipe
     /// The port the server listens on.
     public let port: Int
 
@@ -20,16 +24,19 @@ public final class LocalServer: @unchecked Sendable {
         let process = Process()
         if FileManager.default.isExecutableFile(atPath: venv.path) {
             process.executableURL = venv
-            process.arguments = [Fixtures.repository.appendingPathComponent(script).path] + arguments
+            process.arguments = [Fixtures.repository.appendingPathComponent(script).path, "--exit-with-parent"] + arguments
         } else {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3", Fixtures.repository.appendingPathComponent(script).path] + arguments
+            process.arguments = ["python3", Fixtures.repository.appendingPathComponent(script).path, "--exit-with-parent"] + arguments
         }
+        let lifeline = Pipe()
+        process.standardInput = lifeline
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()
         self.process = process
+        self.lifeline = lifeline
 
         let deadline = Date().addingTimeInterval(timeout)
         var buffer = ""

@@ -6,7 +6,10 @@ GET /status/<code>     that status, with Retry-After: 7
 GET /slow              waits 3 seconds, then 200
 """
 import json
+import os
+import signal
 import sys
+import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -46,6 +49,16 @@ class Handler(BaseHTTPRequestHandler):
     do_POST = handle_any
 
 
+def exit_when_stdin_closes():
+    sys.stdin.buffer.read()
+    os._exit(0)
+
+
+# The test runner may have blocked signals; SIGTERM must stop the server. With --exit-with-parent it also stops when
+# its standard input closes, that is, when the process that started it ends.
+signal.pthread_sigmask(signal.SIG_SETMASK, [])
+if "--exit-with-parent" in sys.argv:
+    threading.Thread(target=exit_when_stdin_closes, daemon=True).start()
 server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
 print(f"READY {server.server_address[1]}", flush=True)
 server.serve_forever()

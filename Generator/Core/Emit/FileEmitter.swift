@@ -34,11 +34,11 @@ enum FileEmitter {
         ClientEmitter.emit(family, into: &client)
         files.append(file(.sources, base + family.clientName + ".swift", from: [family.directory + "/protocol.json"], body: client))
 
-        for type in family.types {
+        files += family.types.parallelMap { type in
             var printer = SwiftPrinter()
             DeclarationEmitter.emit(type, into: &printer)
             support(type, xml: xml, into: &printer)
-            files.append(file(.sources, base + "Types/\(type.name).swift", from: [type.provenance.file], body: printer))
+            return file(.sources, base + "Types/\(type.name).swift", from: [type.provenance.file], body: printer)
         }
 
         for error in family.errors {
@@ -47,7 +47,7 @@ enum FileEmitter {
             files.append(file(.sources, base + "Errors/\(error.name).swift", from: [error.provenance.file], body: printer))
         }
 
-        for method in family.methods {
+        files += family.methods.parallelMap { method in
             let emitter = MethodEmitter(family: family, method: method)
             var printer = SwiftPrinter()
             emitter.namespace(into: &printer)
@@ -64,7 +64,7 @@ enum FileEmitter {
                 printer.line("")
                 printer.append(supportCode)
             }
-            files.append(file(.sources, base + "Methods/\(method.name).swift", from: [method.provenance.file], body: printer))
+            return file(.sources, base + "Methods/\(method.name).swift", from: [method.provenance.file], body: printer)
         }
 
         if testSamples {

@@ -69,12 +69,15 @@ public struct OutputWriter {
     /// Applies `changes`, creating directories as needed and removing directories left empty.
     public func apply(_ changes: [Change]) throws {
         let manager = FileManager.default
+        var directories: Set<String> = []
         for change in changes {
             switch change {
             case .create(let path, let contents), .update(let path, _, let contents):
-                let url = URL(fileURLWithPath: path)
-                try manager.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try Data(contents.utf8).write(to: url, options: .atomic)
+                let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+                if directories.insert(directory).inserted {
+                    try manager.createDirectory(atPath: directory, withIntermediateDirectories: true)
+                }
+                try FileReplacement.replace(path, with: Array(contents.utf8))
             case .delete(let path, _):
                 try manager.removeItem(atPath: path)
                 let directory = URL(fileURLWithPath: path).deletingLastPathComponent()

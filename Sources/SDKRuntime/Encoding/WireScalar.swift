@@ -23,7 +23,7 @@ extension String: WireScalar {
 extension Int: WireScalar {
     /// Reads a decimal integer; surrounding whitespace is allowed, as in `xsd:int`.
     public init?(wireText: String) {
-        guard let value = Int(wireText.trimmingCharacters(in: .whitespacesAndNewlines)) else { return nil }
+        guard let value = Int(WireText.trimmed(wireText)) else { return nil }
         self = value
     }
     /// The decimal spelling.
@@ -35,7 +35,7 @@ extension Int: WireScalar {
 extension Int64: WireScalar {
     /// Reads a decimal integer; surrounding whitespace is allowed, as in `xsd:long`.
     public init?(wireText: String) {
-        guard let value = Int64(wireText.trimmingCharacters(in: .whitespacesAndNewlines)) else { return nil }
+        guard let value = Int64(WireText.trimmed(wireText)) else { return nil }
         self = value
     }
     /// The decimal spelling.
@@ -47,7 +47,7 @@ extension Int64: WireScalar {
 extension Double: WireScalar {
     /// Reads a decimal number.
     public init?(wireText: String) {
-        guard let value = Double(wireText.trimmingCharacters(in: .whitespacesAndNewlines)), value.isFinite else { return nil }
+        guard let value = Double(WireText.trimmed(wireText)), value.isFinite else { return nil }
         self = value
     }
     /// The shortest spelling that reads back to the same value.
@@ -59,7 +59,7 @@ extension Double: WireScalar {
 extension Bool: WireScalar {
     /// Reads `xsd:boolean`: `true`, `false`, `1` or `0`.
     public init?(wireText: String) {
-        switch wireText.trimmingCharacters(in: .whitespacesAndNewlines) {
+        switch WireText.trimmed(wireText) {
         case "true", "1": self = true
         case "false", "0": self = false
         default: return nil
@@ -74,7 +74,7 @@ extension Bool: WireScalar {
 extension UUID: WireScalar {
     /// Reads a GUID in either case.
     public init?(wireText: String) {
-        guard let value = UUID(uuidString: wireText.trimmingCharacters(in: .whitespacesAndNewlines)) else { return nil }
+        guard let value = WireText.uuid(WireText.trimmed(wireText)) else { return nil }
         self = value
     }
     /// The lowercase canonical spelling: GUID case is significant to HealthVault's MACs, and servers send lowercase.
@@ -86,7 +86,7 @@ extension UUID: WireScalar {
 extension Date: WireScalar {
     /// Reads an `xsd:dateTime` (see ``DateTimeText``).
     public init?(wireText: String) {
-        guard let value = DateTimeText.parse(wireText.trimmingCharacters(in: .whitespacesAndNewlines)) else { return nil }
+        guard let value = DateTimeText.parse(WireText.trimmed(wireText)) else { return nil }
         self = value
     }
     /// The UTC millisecond spelling, e.g. `2017-08-10T12:34:56.000Z`.
@@ -98,7 +98,7 @@ extension Date: WireScalar {
 extension URL: WireScalar {
     /// Reads an absolute or relative URL.
     public init?(wireText: String) {
-        let trimmed = wireText.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = WireText.trimmed(wireText)
         guard !trimmed.isEmpty, let value = URL(string: trimmed) else { return nil }
         self = value
     }
@@ -110,9 +110,64 @@ extension URL: WireScalar {
 
 extension LocalDate: WireScalar {
     /// Reads `YYYY-MM-DD`.
-    public init?(wireText: String) { self.init(wireText.trimmingCharacters(in: .whitespacesAndNewlines)) }
+    public init?(wireText: String) { self.init(WireText.trimmed(wireText)) }
     /// `YYYY-MM-DD`
     public var wireText: String { description }
     /// `date`
     public static var wireTypeName: String { "date" }
+}
+
+/// Byte-level helpers for reading wire text: scalars are read in every decoded element and attribute, where
+/// Foundation's character-set trimming and UUID parsing cost more than the rest of decoding.
+enum WireText {
+    /// `text` without leading and trailing XML whitespace (space, tab, carriage return, line feed); `text` itself
+    /// when there is none, which is almost always.
+    static func trimmed(_ text: String) -> String {
+        let utf8 = text.utf8
+        guard let first = utf8.first, let last = utf8.last, isSpace(first) || isSpace(last) else { return text }
+        guard let start = utf8.firstIndex(where: { !isSpace($0) }), let end = utf8.lastIndex(where: { !isSpace($0) }) else {
+            return ""
+        }
+        return String(text[start...end])
+    }
+
+    private static func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+    }
+
+    /// The UUID spelled `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx` in hex digits of either case, or nil.
+    static func uuid(_ text: String) -> UUID? {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(16)
+        var high: UInt8?
+        var position = 0
+        for character in text.utf8 {
+            defer { position += 1 }
+            if position == 8 || position == 13 || position == 18 || position == 23 {
+                guard character == UInt8(ascii: "-") else { return nil }
+                continue
+            }
+            guard let nibble = hexValue(character) else { return nil }
+            if let pending = high {
+                bytes.append(pending << 4 | nibble)
+                high = nil
+            } else {
+                high = nibble
+            }
+        }
+        guard position == 36, bytes.count == 16 else { return nil }
+        return UUID(uuid: (
+            bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+            bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+        ))
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
+        default: return nil
+        }
+    }
 }

@@ -7,26 +7,40 @@ public struct XMLElementView {
     let index: Int
     let base: Int
 
-    private var node: XMLTree.Node { tree.nodes[index] }
-
     /// The element's local name (without prefix).
-    public var name: String { node.name }
+    public var name: String { tree.string(tree.nodes[index].name) }
 
     /// The element's namespace URI, or nil when it has none.
-    public var namespaceURI: String? { node.namespaceURI }
+    public var namespaceURI: String? {
+        let namespace = tree.nodes[index].namespace
+        return namespace < 0 ? nil : tree.namespaces[Int(namespace)]
+    }
 
     /// The character data directly inside the element, unmodified (whitespace is kept).
-    public var text: String { node.text }
+    public var text: String { tree.string(tree.nodes[index].text) }
 
-    /// The value of the attribute called `name`, or nil.
-    public func attribute(_ name: String) -> String? { node.attributes[name] }
+    /// The value of the attribute called `name` (as written, with any prefix), or nil.
+    public func attribute(_ name: String) -> String? {
+        let node = tree.nodes[index]
+        var position = Int(node.firstAttribute)
+        let end = position + Int(node.attributeCount)
+        while position < end {
+            let attribute = tree.attributes[position]
+            if tree.span(attribute.name, equals: name) { return tree.string(attribute.value) }
+            position += 1
+        }
+        return nil
+    }
+
+    /// Whether the element's local name is `name`, without making a string of it.
+    public func isNamed(_ name: String) -> Bool { tree.span(tree.nodes[index].name, equals: name) }
 
     /// The element's child elements, in document order.
-    public var children: Children { Children(tree: tree, first: Int(node.firstChild), base: base) }
+    public var children: Children { Children(tree: tree, first: Int(tree.nodes[index].firstChild), base: base) }
 
     /// The first child element called `name`, or nil.
     public func child(_ name: String) -> XMLElementView? {
-        children.first { $0.name == name }
+        children.first { $0.isNamed(name) }
     }
 
     /// This element as the base of decoding paths (used when a decoder starts at a nested element).
@@ -47,18 +61,19 @@ public struct XMLElementView {
 
     private func component(for index: Int) -> String {
         let node = tree.nodes[index]
-        guard node.parent >= 0 else { return node.name }
+        let name = tree.string(node.name)
+        guard node.parent >= 0 else { return name }
         var position = 0
         var count = 0
         var sibling = Int(tree.nodes[Int(node.parent)].firstChild)
         while sibling >= 0 {
-            if tree.nodes[sibling].name == node.name {
+            if tree.span(tree.nodes[sibling].name, equals: name) {
                 if sibling == index { position = count }
                 count += 1
             }
             sibling = Int(tree.nodes[sibling].nextSibling)
         }
-        return count > 1 ? "\(node.name)[\(position)]" : node.name
+        return count > 1 ? "\(name)[\(position)]" : name
     }
 
     /// The child elements of one element, in document order.

@@ -1,0 +1,546 @@
+/// Reads a UTF-8 XML 1.0 document into an ``XMLTree``, in one pass over the bytes.
+///
+/// It covers what the protocols send: elements, attributes, namespaces, character data with the predefined and
+/// numeric character references, CDATA sections, comments and processing instructions. Documents are refused when
+/// they are not well-formed, are not UTF-8, or declare a document type (so entity expansion and external entities
+/// never happen). Errors name the byte offset, which the caller turns into a line and column.
+///
+/// Reading the bytes directly, rather than through `XMLParser` callbacks that bridge every name and attribute to
+/// Foundation types, makes decoding a large response cost little more than the platform parser's own pass.
+struct XMLReader {
+    /// How deeply elements may nest; deeper documents are refused rather than grown without bound.
+    static let maximumDepth = 512
+
+    /// A document could not be read; `offset` is where, in bytes.
+    struct Failure: Error {
+        let reason: String
+        let offset: Int
+    }
+
+    /// An element whose end tag has not been read yet.
+    private struct OpenElement {
+        var node: Int32
+        /// The qualified name as written, to match the end tag.
+        var name: Range<Int>
+        /// How many namespace bindings its start tag declared.
+        var bindings: Int
+        /// Its text so far: one span of the document while that suffices, else bytes collected in `textBuffers`.
+        var text: XMLTree.Span?
+        var isBuffered = false
+    }
+
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private var index = 0
+    private var nodes: [XMLTree.Node] = []
+    private var attributes: [XMLTree.Attribute] = []
+    private var decoded: [UInt8] = []
+    private var namespaces: [String] = []
+    private var namespaceIndex: [String: Int32] = [:]
+    private var open: [OpenElement] = []
+    /// Text of open elements that came in several pieces or needed decoding, one buffer per nesting level.
+    private var textBuffers: [[UInt8]] = []
+    /// Namespace bindings in scope, innermost last; the empty prefix is the default namespace.
+    private var bindings: [(prefix: String, uri: String)] = [("xml", "http://www.w3.org/XML/1998/namespace")]
+
+    private init(_ bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
+        // About one element per 40 bytes of a typical response; reserving avoids regrowing a large array.
+        nodes.reserveCapacity(min(bytes.count / 40 + 1, 1 << 20))
+    }
+
+    /// The tree of `source`, whose bytes `bytes` are.
+    static func read(_ source: [UInt8], _ bytes: UnsafeBufferPointer<UInt8>) throws(Failure) -> XMLTree {
+        var reader = XMLReader(bytes)
+        try reader.document()
+        return XMLTree(source: source, decoded: reader.decoded, nodes: reader.nodes, attributes: reader.attributes, namespaces: reader.namespaces)
+    }
+
+    /// `line:column` of a byte offset, counting characters rather than bytes, for error messages.
+    static func position(of offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> (line: Int, column: Int) {
+        var line = 1
+        var column = 1
+        for byte in bytes[..<min(offset, bytes.count)] {
+            if byte == UInt8(ascii: "\n") {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {
+                column += 1
+            }
+        }
+        return (line, column)
+    }
+
+    // MARK: - Document structure
+
+    private mutating func document() throws(Failure) {
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
+        if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) {
+            throw Failure(reason: "the document is UTF-16; only UTF-8 is accepted", offset: 0)
+        }
+        if matches("<?xml") && index + 5 < bytes.count && isSpace(bytes[index + 5]) { try declaration() }
+        try misc()
+        guard index < bytes.count else { throw failure("no document element") }
+        guard bytes[index] == UInt8(ascii: "<"), index + 1 < bytes.count, isNameStart(bytes[index + 1]) else {
+            throw failure("expected the document element")
+        }
+        try content()
+        try misc()
+        guard index == bytes.count else {
+            throw failure(bytes[index] == UInt8(ascii: "<") ? "more than one root element" : "content after the document element")
+        }
+    }
+
+    /// `<?xml version="1.0" encoding="…"?>`: only UTF-8 is accepted.
+    private mutating func declaration() throws(Failure) {
+        let start = index
+        guard let end = find("?>", from: index) else { throw failure("unterminated XML declaration") }
+        let declaration = String(decoding: bytes[start..<end], as: UTF8.self).lowercased()
+        if let range = declaration.range(of: "encoding") {
+            let rest = declaration[range.upperBound...].drop { $0 == " " || $0 == "=" || $0 == "\"" || $0 == "'" }
+            let encoding = rest.prefix { $0 != "\"" && $0 != "'" }
+            guard encoding == "utf-8" || encoding == "utf8" else {
+                throw Failure(reason: "the document is encoded as \(encoding); only UTF-8 is accepted", offset: start)
+            }
+        }
+        index = end + 2
+    }
+
+    /// Whitespace, comments and processing instructions, before or after the document element.
+    private mutating func misc() throws(Failure) {
+        while index < bytes.count {
+            if isSpace(bytes[index]) {
+                index += 1
+            } else if matches("<!--") {
+                try comment()
+            } else if matches("<!DOCTYPE") || matches("<!doctype") {
+                throw failure("the document has a DOCTYPE declaration, which is not accepted")
+            } else if matches("<?") {
+                try processingInstruction()
+            } else {
+                return
+            }
+        }
+    }
+
+    /// The document element and everything inside it, without recursion.
+    private mutating func content() throws(Failure) {
+        repeat {
+            if bytes[index] != UInt8(ascii: "<") {
+                try characterData()
+            } else if matches("</") {
+                try endTag()
+            } else if matches("<!--") {
+                try comment()
+            } else if matches("<![CDATA[") {
+                try cdata()
+            } else if matches("<?") {
+                try processingInstruction()
+            } else if matches("<!") {
+                throw failure(matches("<!DOCTYPE") ? "a DOCTYPE declaration inside the document element" : "unexpected '<!'")
+            } else {
+                try startTag()
+            }
+            guard let innermost = open.last else { return }
+            guard index < bytes.count else { throw failure("unexpected end of the document inside <\(text(innermost.name))>") }
+        } while true
+    }
+
+    // MARK: - Tags
+
+    private mutating func startTag() throws(Failure) {
+        let tagStart = index
+        index += 1
+        let name = try nameRange()
+        let firstAttribute = Int32(attributes.count)
+        var declared = 0
+        while true {
+            let hadSpace = skipSpace()
+            guard index < bytes.count else { throw failure("unterminated start tag <\(text(name))>") }
+            if bytes[index] == UInt8(ascii: ">") || matches("/>") { break }
+            guard hadSpace else { throw failure("expected whitespace, '>' or '/>' in <\(text(name))>") }
+            let attributeStart = index
+            let attributeName = try nameRange()
+            skipSpace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "=") else {
+                throw failure("expected '=' after the attribute \(text(attributeName))")
+            }
+            index += 1
+            skipSpace()
+            let value = try attributeValue()
+            if isNamespaceDeclaration(attributeName) {
+                let prefix = attributeName.count == 5 ? "" : text(attributeName.lowerBound + 6..<attributeName.upperBound)
+                let uri = string(value)
+                if !prefix.isEmpty && uri.isEmpty {
+                    throw Failure(reason: "the prefix \(prefix) is bound to an empty namespace", offset: attributeStart)
+                }
+                bindings.append((prefix, uri))
+                declared += 1
+                continue
+            }
+            let attributeSpan = span(attributeName)
+            for existing in attributes[Int(firstAttribute)...] where sameBytes(existing.name, attributeSpan) {
+                throw Failure(reason: "the attribute \(text(attributeName)) appears twice", offset: attributeStart)
+            }
+            attributes.append(XMLTree.Attribute(name: attributeSpan, value: value))
+        }
+        let colon = bytes[name].firstIndex(of: UInt8(ascii: ":"))
+        let prefix = colon.map { text(name.lowerBound..<$0) } ?? ""
+        guard let namespace = namespace(for: prefix) else {
+            throw Failure(reason: "the prefix \(prefix) of <\(text(name))> is not bound to a namespace", offset: tagStart)
+        }
+        guard open.count < Self.maximumDepth else {
+            throw Failure(reason: "elements nest deeper than \(Self.maximumDepth) levels", offset: tagStart)
+        }
+        let node = Int32(nodes.count)
+        let parent = open.last?.node ?? -1
+        let localName = colon.map { $0 + 1..<name.upperBound } ?? name
+        nodes.append(XMLTree.Node(
+            name: span(localName), namespace: namespace, firstAttribute: firstAttribute,
+            attributeCount: Int32(attributes.count) - firstAttribute, parent: parent
+        ))
+        if parent >= 0 {
+            let last = nodes[Int(parent)].lastChild
+            if last >= 0 { nodes[Int(last)].nextSibling = node } else { nodes[Int(parent)].firstChild = node }
+            nodes[Int(parent)].lastChild = node
+        }
+        if matches("/>") {
+            index += 2
+            bindings.removeLast(declared)
+        } else {
+            index += 1
+            open.append(OpenElement(node: node, name: name, bindings: declared))
+            if textBuffers.count < open.count { textBuffers.append([]) }
+        }
+    }
+
+    private mutating func endTag() throws(Failure) {
+        let tagStart = index
+        index += 2
+        let name = try nameRange()
+        skipSpace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: ">") else { throw failure("expected '>' to end </\(text(name))>") }
+        index += 1
+        guard let element = open.last, sameBytes(element.name, name) else {
+            let expected = open.last.map { "</\(text($0.name))>" } ?? "no end tag"
+            throw Failure(reason: "</\(text(name))> does not match, expected \(expected)", offset: tagStart)
+        }
+        open.removeLast()
+        bindings.removeLast(element.bindings)
+        if element.isBuffered {
+            let level = open.count
+            nodes[Int(element.node)].text = XMLTree.Span(start: Int32(decoded.count), count: Int32(textBuffers[level].count), isDecoded: true)
+            decoded.append(contentsOf: textBuffers[level])
+            textBuffers[level].removeAll(keepingCapacity: true)
+        } else if let text = element.text {
+            nodes[Int(element.node)].text = text
+        }
+    }
+
+    /// Where the name at the current position is, checked to be UTF-8.
+    private mutating func nameRange() throws(Failure) -> Range<Int> {
+        let start = index
+        guard index < bytes.count, isNameStart(bytes[index]) else { throw failure("expected a name") }
+        var ascii = bytes[index] < 0x80
+        index += 1
+        while index < bytes.count, isNameCharacter(bytes[index]) {
+            ascii = ascii && bytes[index] < 0x80
+            index += 1
+        }
+        if !ascii { try checkUTF8(start..<index) }
+        return start..<index
+    }
+
+    private func isNamespaceDeclaration(_ name: Range<Int>) -> Bool {
+        guard name.count >= 5, bytes[name.prefix(5)].elementsEqual("xmlns".utf8) else { return false }
+        return name.count == 5 || name.count > 6 && bytes[name.lowerBound + 5] == UInt8(ascii: ":")
+    }
+
+    /// The index of the namespace URI bound to `prefix` (-1 when an unprefixed name has no default namespace), or
+    /// nil when the prefix is unbound.
+    private mutating func namespace(for prefix: String) -> Int32? {
+        guard let uri = bindings.last(where: { $0.prefix == prefix })?.uri else { return prefix.isEmpty ? -1 : nil }
+        if uri.isEmpty { return -1 }
+        if let known = namespaceIndex[uri] { return known }
+        let added = Int32(namespaces.count)
+        namespaces.append(uri)
+        namespaceIndex[uri] = added
+        return added
+    }
+
+    // MARK: - Character data
+
+    /// Text up to the next `<`, with character references decoded and line ends normalised to `\n`.
+    private mutating func characterData() throws(Failure) {
+        while index < bytes.count {
+            // Plain bytes are taken a run at a time; only the special ones below are looked at singly.
+            let run = index
+            var ascii = true
+            while index < bytes.count {
+                let byte = bytes[index]
+                guard byte >= 0x20 || byte == 0x09 || byte == 0x0A, byte != UInt8(ascii: "<"), byte != UInt8(ascii: "&"),
+                      byte != UInt8(ascii: "]")
+                else { break }
+                ascii = ascii && byte < 0x80
+                index += 1
+            }
+            if index > run {
+                if !ascii { try checkUTF8(run..<index) }
+                appendText(run..<index)
+            }
+            guard index < bytes.count else { return }
+            let byte = bytes[index]
+            switch byte {
+            case UInt8(ascii: "<"):
+                return
+            case UInt8(ascii: "&"):
+                var scalar: [UInt8] = []
+                UTF8.encode(try reference()) { scalar.append($0) }
+                appendDecodedText(scalar)
+            case UInt8(ascii: "\r"):
+                appendDecodedText([UInt8(ascii: "\n")])
+                index += index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "\n") ? 2 : 1
+            case UInt8(ascii: "]"):
+                if matches("]]>") { throw failure("']]>' outside a CDATA section") }
+                appendText(index..<index + 1)
+                index += 1
+            default:
+                throw failure("a control character (0x\(String(byte, radix: 16)))")
+            }
+        }
+    }
+
+    private mutating func cdata() throws(Failure) {
+        let start = index + 9
+        guard let end = find("]]>", from: start) else { throw failure("unterminated CDATA section") }
+        for byte in bytes[start..<end] where byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D {
+            throw failure("a control character (0x\(String(byte, radix: 16))) in a CDATA section")
+        }
+        try checkUTF8(start..<end)
+        if bytes[start..<end].contains(UInt8(ascii: "\r")) {
+            // Line ends are normalised inside CDATA too.
+            var normalized: [UInt8] = []
+            var position = start
+            while position < end {
+                if bytes[position] == UInt8(ascii: "\r") {
+                    normalized.append(UInt8(ascii: "\n"))
+                    if position + 1 < end && bytes[position + 1] == UInt8(ascii: "\n") { position += 1 }
+                } else {
+                    normalized.append(bytes[position])
+                }
+                position += 1
+            }
+            appendDecodedText(normalized)
+        } else {
+            appendText(start..<end)
+        }
+        index = end + 3
+    }
+
+    /// Adds document bytes to the innermost element's text: as a span while it is the first piece, else copied.
+    private mutating func appendText(_ range: Range<Int>) {
+        guard let level = open.indices.last else { return }
+        if open[level].isBuffered {
+            textBuffers[level].append(contentsOf: bytes[range])
+        } else if let first = open[level].text {
+            if Int(first.start + first.count) == range.lowerBound {
+                open[level].text?.count += Int32(range.count)
+            } else {
+                textBuffers[level].append(contentsOf: bytes[Int(first.start)..<Int(first.start + first.count)])
+                textBuffers[level].append(contentsOf: bytes[range])
+                open[level].isBuffered = true
+            }
+        } else {
+            open[level].text = span(range)
+        }
+    }
+
+    /// Adds decoded bytes (a character reference, a normalised line end) to the innermost element's text.
+    private mutating func appendDecodedText(_ decodedBytes: [UInt8]) {
+        guard let level = open.indices.last else { return }
+        if !open[level].isBuffered {
+            if let first = open[level].text {
+                textBuffers[level].append(contentsOf: bytes[Int(first.start)..<Int(first.start + first.count)])
+            }
+            open[level].isBuffered = true
+        }
+        textBuffers[level].append(contentsOf: decodedBytes)
+    }
+
+    /// A quoted attribute value, normalised as XML requires: references decoded, whitespace characters become spaces.
+    private mutating func attributeValue() throws(Failure) -> XMLTree.Span {
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") || bytes[index] == UInt8(ascii: "'") else {
+            throw failure("expected a quoted attribute value")
+        }
+        let quote = bytes[index]
+        index += 1
+        let start = index
+        // Most values need no decoding: they stay a span of the document.
+        var ascii = true
+        while index < bytes.count, bytes[index] != quote, bytes[index] >= 0x20, bytes[index] != UInt8(ascii: "&"), bytes[index] != UInt8(ascii: "<") {
+            ascii = ascii && bytes[index] < 0x80
+            index += 1
+        }
+        if !ascii { try checkUTF8(start..<index) }
+        if index < bytes.count, bytes[index] == quote {
+            index += 1
+            return span(start..<index - 1)
+        }
+        let valueStart = decoded.count
+        decoded.append(contentsOf: bytes[start..<index])
+        while true {
+            guard index < bytes.count else { throw failure("unterminated attribute value") }
+            let byte = bytes[index]
+            switch byte {
+            case quote:
+                index += 1
+                return XMLTree.Span(start: Int32(valueStart), count: Int32(decoded.count - valueStart), isDecoded: true)
+            case UInt8(ascii: "<"):
+                throw failure("'<' in an attribute value")
+            case UInt8(ascii: "&"):
+                UTF8.encode(try reference()) { decoded.append($0) }
+            case UInt8(ascii: "\r"):
+                decoded.append(UInt8(ascii: " "))
+                index += index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "\n") ? 2 : 1
+            case 0x09, 0x0A:
+                decoded.append(UInt8(ascii: " "))
+                index += 1
+            default:
+                guard byte >= 0x20 else { throw failure("a control character (0x\(String(byte, radix: 16)))") }
+                let run = index
+                while index < bytes.count, bytes[index] >= 0x20, bytes[index] != quote, bytes[index] != UInt8(ascii: "&"),
+                      bytes[index] != UInt8(ascii: "<") {
+                    index += 1
+                }
+                try checkUTF8(run..<index)
+                decoded.append(contentsOf: bytes[run..<index])
+            }
+        }
+    }
+
+    /// The character of `&lt;` `&gt;` `&amp;` `&apos;` `&quot;` `&#NN;` or `&#xHH;`.
+    private mutating func reference() throws(Failure) -> Unicode.Scalar {
+        let start = index
+        // References are short; looking no further than that keeps a stray '&' from scanning the whole document.
+        guard let semicolon = (index + 1..<min(index + 13, bytes.count)).first(where: { bytes[$0] == UInt8(ascii: ";") }) else {
+            throw failure("an unterminated reference")
+        }
+        let body = String(decoding: bytes[(index + 1)..<semicolon], as: UTF8.self)
+        index = semicolon + 1
+        switch body {
+        case "lt": return "<"
+        case "gt": return ">"
+        case "amp": return "&"
+        case "apos": return "'"
+        case "quot": return "\""
+        case let reference where reference.hasPrefix("#"):
+            let digits = reference.dropFirst()
+            guard !digits.contains("+") else { throw Failure(reason: "&\(reference); is not a character reference", offset: start) }
+            let value = digits.hasPrefix("x") ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits, radix: 10)
+            guard let value, let scalar = Unicode.Scalar(value), Self.isCharacter(value) else {
+                throw Failure(reason: "&\(reference); is not a character XML allows", offset: start)
+            }
+            return scalar
+        default:
+            throw Failure(reason: "the entity &\(body); is not defined", offset: start)
+        }
+    }
+
+    /// XML 1.0's `Char` production.
+    private static func isCharacter(_ value: UInt32) -> Bool {
+        value == 0x9 || value == 0xA || value == 0xD || (0x20...0xD7FF).contains(value)
+            || (0xE000...0xFFFD).contains(value) || (0x10000...0x10FFFF).contains(value)
+    }
+
+    // MARK: - Comments and processing instructions
+
+    private mutating func comment() throws(Failure) {
+        guard let end = find("--", from: index + 4) else { throw failure("unterminated comment") }
+        guard end + 2 < bytes.count, bytes[end + 2] == UInt8(ascii: ">") else { throw failure("'--' inside a comment") }
+        index = end + 3
+    }
+
+    private mutating func processingInstruction() throws(Failure) {
+        let target = index + 2
+        guard let end = find("?>", from: target) else { throw failure("unterminated processing instruction") }
+        let name = bytes[target..<min(target + 4, end)].prefix { !isSpace($0) }
+        if name.count == 3, String(decoding: name, as: UTF8.self).lowercased() == "xml" {
+            throw failure("an XML declaration that is not at the start of the document")
+        }
+        index = end + 2
+    }
+
+    // MARK: - Bytes
+
+    /// Succeeds when `range` is valid UTF-8: exactly then does decoding it give back the same bytes.
+    private func checkUTF8(_ range: Range<Int>) throws(Failure) {
+        let slice = bytes[range]
+        if String(decoding: slice, as: UTF8.self).utf8.elementsEqual(slice) { return }
+        throw Failure(reason: "bytes that are not UTF-8", offset: range.lowerBound)
+    }
+
+    private func span(_ range: Range<Int>) -> XMLTree.Span {
+        XMLTree.Span(start: Int32(range.lowerBound), count: Int32(range.count), isDecoded: false)
+    }
+
+    /// The text of a span this reader made (of the document or of `decoded`).
+    private func string(_ span: XMLTree.Span) -> String {
+        let start = Int(span.start), end = Int(span.start + span.count)
+        return span.isDecoded ? String(decoding: decoded[start..<end], as: UTF8.self) : text(start..<end)
+    }
+
+    /// Bytes of the document already checked to be UTF-8, as a string.
+    private func text(_ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self) }
+
+    private func sameBytes(_ first: Range<Int>, _ second: Range<Int>) -> Bool {
+        first.count == second.count && bytes[first].elementsEqual(bytes[second])
+    }
+
+    /// Whether two attribute names (always spans of the document) are the same.
+    private func sameBytes(_ first: XMLTree.Span, _ second: XMLTree.Span) -> Bool {
+        sameBytes(Int(first.start)..<Int(first.start + first.count), Int(second.start)..<Int(second.start + second.count))
+    }
+
+    private func failure(_ reason: String) -> Failure { Failure(reason: reason, offset: index) }
+
+    private func matches(_ literal: StaticString) -> Bool {
+        let count = literal.utf8CodeUnitCount
+        guard index + count <= bytes.count else { return false }
+        return literal.withUTF8Buffer { literalBytes in
+            (0..<count).allSatisfy { bytes[index + $0] == literalBytes[$0] }
+        }
+    }
+
+    private func find(_ literal: StaticString, from start: Int) -> Int? {
+        literal.withUTF8Buffer { literalBytes -> Int? in
+            guard let first = literalBytes.first else { return nil }
+            var position = start
+            while position + literalBytes.count <= bytes.count {
+                if bytes[position] == first, (1..<literalBytes.count).allSatisfy({ bytes[position + $0] == literalBytes[$0] }) {
+                    return position
+                }
+                position += 1
+            }
+            return nil
+        }
+    }
+
+    @discardableResult
+    private mutating func skipSpace() -> Bool {
+        let start = index
+        while index < bytes.count, isSpace(bytes[index]) { index += 1 }
+        return index > start
+    }
+
+    private func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+    }
+
+    /// Letters, `_`, `:` and any non-ASCII byte (checked as UTF-8 with the rest of the name).
+    private func isNameStart(_ byte: UInt8) -> Bool {
+        (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ":") || byte >= 0x80
+    }
+
+    private func isNameCharacter(_ byte: UInt8) -> Bool {
+        isNameStart(byte) || byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+    }
+}
