@@ -9,7 +9,7 @@ VENV := Tests/Emulator/.venv
 PYTHON := $(VENV)/bin/python
 SDKGEN_ARGS := --schemas Schemas --output Sources --test-samples Tests
 
-.PHONY: help generate check build test venv clean
+.PHONY: help generate check build test bench venv clean
 
 help:  ## List the commands.
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 12
@@ -32,6 +32,12 @@ $(PYTHON): Tests/Emulator/requirements.txt
 
 test: venv check build  ## Check generated code, build, and run every test.
 	$(SWIFT) test --skip-build $(SWIFT_FLAGS)
+
+bench: venv  ## Measure the budgets of DESIGN.md (generator, codecs, client, refresh); writes .build/bench/results.json.
+	$(SWIFT) build -c release --product sdkgen
+	$(SWIFT) build -c release --product sdk-bench
+	$(SWIFT) build --target SDKRuntime
+	Tests/Emulator/with-emulator .build/release/sdk-bench --sdkgen .build/release/sdkgen --modules .build/debug/Modules
 
 clean:  ## Remove build products and the Python environment.
 	rm -rf .build $(VENV)
