@@ -9,7 +9,7 @@ VENV := Tests/Emulator/.venv
 PYTHON := $(VENV)/bin/python
 SDKGEN_ARGS := --schemas Schemas --output Sources --test-samples Tests
 
-.PHONY: help generate check build test bench venv clean
+.PHONY: help generate check build test bench fuzz fuzz-smoke venv clean
 
 help:  ## List the commands.
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 12
@@ -38,6 +38,12 @@ bench: venv  ## Measure the budgets of DESIGN.md (generator, codecs, client, ref
 	$(SWIFT) build -c release --product sdk-bench
 	$(SWIFT) build --target SDKRuntime
 	Tests/Emulator/with-emulator .build/release/sdk-bench --sdkgen .build/release/sdkgen --modules .build/debug/Modules
+
+fuzz:  ## Fuzz every parser of outside data (1,000,000 runs or 10 minutes each); findings go to .build/fuzz/findings.
+	Fuzz/run --runs 1000000 --seconds 600
+
+fuzz-smoke:  ## A short fuzzing pass over every target, as CI runs it.
+	Fuzz/run --runs 3000 --seconds 60
 
 clean:  ## Remove build products and the Python environment.
 	rm -rf .build $(VENV)

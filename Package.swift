@@ -49,6 +49,14 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // Fuzzing (make fuzz): the inputs each parser of outside data is given, and the libFuzzer entry points.
+        .target(
+            name: "FuzzTargets", dependencies: ["HealthVault", "Koppeltaal", "Vital", "SDKRuntime", "SDKGenerator"],
+            path: "Fuzz/Targets", swiftSettings: strict
+        ),
+        .target(name: "FuzzDriver", path: "Fuzz/Driver"),
+        .executableTarget(name: "sdk-fuzz", dependencies: ["FuzzTargets", "FuzzDriver"], path: "Fuzz/Runner", swiftSettings: strict),
+
         // Tests, with shared fixtures and assertions.
         .target(name: "TestSupport", dependencies: ["SDKRuntime"], path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "SDKRuntimeTests", dependencies: ["SDKRuntime", "TestSupport"], swiftSettings: strict),
@@ -56,6 +64,7 @@ let package = Package(
         .testTarget(name: "HealthVaultTests", dependencies: ["HealthVault", "SDKRuntime", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "KoppeltaalTests", dependencies: ["Koppeltaal", "SDKRuntime", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "VitalTests", dependencies: ["Vital", "SDKRuntime", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzTargets", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "IntegrationTests", dependencies: ["HealthVault", "Koppeltaal", "Vital", "SDKRuntime", "TestSupport"],
             swiftSettings: strict

@@ -1,0 +1,84 @@
+import Dispatch
+import Foundation
+import HealthVault
+import Koppeltaal
+import SDKRuntime
+import Vital
+
+/// Gives the input to every generated client method as the server's answer, with a status and content type chosen
+/// by its length (so that a fixture body seeds it unchanged). This reaches each method's response decoding,
+/// error-body selection and typed errors (OAuth 2.0, OperationOutcome, Vital, HealthVault status) the way a real
+/// response would.
+enum HTTPResponseFuzzing {
+    private static let statuses = [200, 400, 401, 404, 429, 500, 503, 204]
+    private static let contentTypes = [
+        "application/json", "application/json+fhir; charset=utf-8", "application/xml+fhir", "text/xml", "text/html", "",
+        "application/x-www-form-urlencoded", "application/fhir+json",
+    ]
+
+    static func run(_ data: Data) {
+        let status = statuses[data.count % statuses.count]
+        let contentType = contentTypes[data.count / statuses.count % contentTypes.count]
+        var headers: HTTPHeaders = contentType.isEmpty ? [:] : ["Content-Type": contentType]
+        headers["Retry-After"] = "7"
+        let response = HTTPResponse(status: status, headers: headers, body: data)
+        let transport = CannedTransport(response: response)
+        blocking {
+            await koppeltaal(transport)
+            await vital(transport)
+            await healthVault(transport)
+        }
+    }
+
+    private static func koppeltaal(_ transport: CannedTransport) async {
+        let server = URL(string: "https://kt.example/OAuth2/Koppeltaal")
+        let client = KoppeltaalClient(configuration: .init(
+            servers: .init(fhir: server, launch: server, authorize: server, token: server, revoke: server), transport: transport
+        ))
+        let oauth = OAuthClientCredentials(clientID: "client", secret: "secret")
+        _ = try? await client.conformance()
+        _ = try? await client.smartConfiguration()
+        _ = try? await client.mobileLaunch(.init(clientID: "c", patient: "p", user: "u"), credentials: BasicCredentials(username: "a", password: "b"))
+        _ = try? await client.authorize(.init(clientID: "c", redirectURI: "app://cb", scope: "launch:1", state: "s"))
+        _ = try? await client.token(.refreshToken(.init(refreshToken: "r")), client: oauth)
+        _ = try? await client.revoke(.init(token: "t"), client: oauth)
+    }
+
+    private static func vital(_ transport: CannedTransport) async {
+        let server = URL(string: "https://api.example.com")
+        let client = VitalClient(configuration: .init(servers: .init(api: server, auth: server), transport: transport))
+        let key = APIKey("key")
+        let user = UUID()
+        _ = try? await client.createUser(.init(clientUserID: "u"), apiKey: key)
+        _ = try? await client.resolveUser(.init(clientUserID: "u"), apiKey: key)
+        _ = try? await client.deleteUser(.init(userID: user), apiKey: key)
+        _ = try? await client.createSignInToken(.init(userID: user), apiKey: key)
+        _ = try? await client.exchangeSignInToken(.init(subjectToken: "jwt"))
+        _ = try? await client.refreshToken(.init(refreshToken: "r"))
+        _ = try? await client.getConnectedProviders(.init(userID: user), credential: .bearer(BearerToken("t")))
+    }
+
+    private static func healthVault(_ transport: CannedTransport) async {
+        let client = HealthVaultClient(configuration: .init(transport: transport, envelope: .init(clientVersion: "fuzz")))
+        let session = HealthVaultSessionCredential(token: "token", sharedSecret: Data(repeating: 1, count: 32).base64EncodedString())
+        _ = try? await client.getAuthorizedPeople(session: session)
+    }
+
+    /// Runs `operation` to completion on the calling thread, which libFuzzer owns (it is not one of the concurrency
+    /// pool's threads, so waiting here cannot starve them).
+    private static func blocking(_ operation: @escaping @Sendable () async -> Void) {
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            await operation()
+            done.signal()
+        }
+        done.wait()
+    }
+}
+
+/// A transport that answers every request with one response.
+struct CannedTransport: HTTPTransport {
+    let response: HTTPResponse
+
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse { response }
+}
