@@ -111,3 +111,11 @@ public struct GenerationFailed: Error, Sendable, CustomStringConvertible {
             .joined(separator: "\n")
     }
 }
+
+extension Diagnostics {
+    /// `"a", "b"` for the names a message offers as choices, or `nothing (<empty>)` when there are none.
+    static func choices(_ names: some Sequence<String>, empty: String) -> String {
+        let quoted = names.sorted().map { "\"\($0)\"" }
+        return quoted.isEmpty ? "nothing (\(empty))" : quoted.joined(separator: ", ")
+    }
+}

@@ -76,6 +76,7 @@ public enum GeneratorPipeline {
             var family = families[familyName] ?? FamilyDocuments(
                 name: familyName, directory: options.displayRoot + "/" + familyName, protocolDocument: nil, typesDocument: nil, methods: []
             )
+            if fileName == "protocol.json" { family.hasProtocolFile = true }
             guard let root = JSONParser.parse(file.contents, file: schemaFile.displayPath, diagnostics: &diagnostics) else {
                 families[familyName] = family
                 continue

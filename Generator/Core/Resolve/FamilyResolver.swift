@@ -5,6 +5,8 @@ public struct FamilyDocuments: Sendable {
     /// The directory as shown to users, e.g. `Schemas/Vital`.
     public var directory: String
     public var protocolDocument: ProtocolDocument?
+    /// Whether the directory has a protocol.json, even one that could not be read (its errors are reported then).
+    public var hasProtocolFile = false
     public var typesDocument: TypesDocument?
     public var methods: [MethodDocument]
 }
@@ -21,6 +23,7 @@ struct FamilyResolver {
 
     mutating func resolve(_ documents: FamilyDocuments) -> IRFamily? {
         guard let protocolDocument = documents.protocolDocument else {
+            guard !documents.hasProtocolFile else { return nil }
             diagnostics.error("the family directory \(documents.directory) has no protocol.json, expected one describing the family's binding, servers and errors", at: nil)
             return nil
         }
@@ -204,7 +207,7 @@ struct FamilyResolver {
 
     private mutating func httpBinding(_ binding: HTTPMethodBinding, settings: HTTPFamilySettings, protocolDocument: ProtocolDocument) -> IRHTTPMethod {
         if !protocolDocument.servers.contains(where: { $0.name == binding.server.value }) {
-            diagnostics.error("\"server\" is \"\(binding.server.value)\", which protocol.json does not define, expected one of \(protocolDocument.servers.map { "\"\($0.name)\"" }.joined(separator: ", "))", at: binding.server.location, pointer: binding.server.pointer)
+            diagnostics.error("\"server\" is \"\(binding.server.value)\", which protocol.json does not define, expected one of \(Diagnostics.choices(protocolDocument.servers.map(\.name), empty: "it defines no servers"))", at: binding.server.location, pointer: binding.server.pointer)
         }
         if !settings.authPolicies.contains(binding.auth.value) {
             diagnostics.error("\"auth\" is \"\(binding.auth.value.rawValue)\", which protocol.json does not list, expected one of \(settings.authPolicies.map(\.rawValue).joined(separator: ", "))", at: binding.auth.location, pointer: binding.auth.pointer)
@@ -219,7 +222,7 @@ struct FamilyResolver {
             diagnostics.error("\"response\" is \"\(binding.response.value.rawValue)\" but \"responseRoot\" is missing, expected the XML document element's name", at: binding.response.location, pointer: binding.response.pointer)
         }
         for error in binding.errors where !protocolDocument.errors.contains(where: { $0.name == error.value }) {
-            diagnostics.error("\"errors\" names \"\(error.value)\", which protocol.json does not define, expected one of \(protocolDocument.errors.map { "\"\($0.name)\"" }.joined(separator: ", "))", at: error.location, pointer: error.pointer)
+            diagnostics.error("\"errors\" names \"\(error.value)\", which protocol.json does not define, expected one of \(Diagnostics.choices(protocolDocument.errors.map(\.name), empty: "it defines no error formats"))", at: error.location, pointer: error.pointer)
         }
         return IRHTTPMethod(
             verb: binding.method.value, server: binding.server.value, pathSegments: pathSegments(binding.path), pathLocation: binding.path,
@@ -251,10 +254,11 @@ struct FamilyResolver {
         guard case .http(let binding) = method.binding else { return }
         let placeholders = method.binding.pathParameterNames
         var fieldObjects: [IRType] = []
-        if let request = method.request.flatMap({ IRTypeRef.named($0).namedType }) {
-            switch request.kind {
-            case .object: fieldObjects = [request]
-            case .union(let union): fieldObjects = union.variants.compactMap { $0.type.namedType }
+        if let request = method.request {
+            let resolved = IRTypeRef.named(request).namedType
+            switch resolved?.kind {
+            case .object?: fieldObjects = resolved.map { [$0] } ?? []
+            case .union(let union)?: fieldObjects = union.variants.compactMap { $0.type.namedType }
             default:
                 diagnostics.error("the request of an http method is \(types.describe(.named(request))), expected an object or a oneOf of objects", at: request.sourceLocation)
             }

@@ -380,7 +380,7 @@ struct TypeResolver {
     }
 
     private func list(_ keys: Dictionary<String, IRType>.Keys) -> String {
-        keys.isEmpty ? "nothing (there are no types)" : keys.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
+        Diagnostics.choices(keys, empty: "there are no types")
     }
 }
 
