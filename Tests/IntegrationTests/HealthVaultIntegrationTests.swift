@@ -17,13 +17,18 @@ final class HealthVaultIntegrationTests: XCTestCase {
         store = InMemoryCredentialStore()
     }
 
-    private func connection(timeout: TimeInterval = 5, store: (any CredentialStore)? = nil) -> HealthVaultConnection {
+    private func connection(
+        timeout: TimeInterval = 5, store: (any CredentialStore)? = nil, clock: any WallClock = SystemClock(), transport: (any HTTPTransport)? = nil
+    ) -> HealthVaultConnection {
         HealthVaultConnection(configuration: .init(
             defaultPlatformURL: emulator.url("/hv/1/platform/wildcat.ashx"),
             defaultShellURL: emulator.url("/hv/shell/1"),
             store: store ?? self.store,
             instanceName: "Integration iPhone",
-            client: .init(transport: URLSessionTransport(configuration: .init(timeout: timeout)), envelope: .init(clientVersion: "HV-Swift/test"))
+            client: .init(
+                transport: transport ?? URLSessionTransport(configuration: .init(timeout: timeout)), clock: clock,
+                envelope: .init(clientVersion: "HV-Swift/test")
+            )
         ))
     }
 
@@ -181,39 +186,36 @@ final class HealthVaultIntegrationTests: XCTestCase {
         }
     }
 
-    /// Every injected fault gives a typed error and leaves the stored credentials byte for byte as they were.
-    func testFaultsAreTypedAndLeaveCredentialsIntact() async throws {
-        let connection = connection(timeout: 1)
-        try await connect(connection)
-        let path = "/hv/1/platform"
-        let cases: [(String, [String: any Sendable], (any Error) -> Bool)] = [
-            ("HTTP 500", ["kind": "status", "status": 500], { ($0 as? UnexpectedResponseError)?.status == 500 }),
-            ("HTTP 502", ["kind": "status", "status": 502], { ($0 as? UnexpectedResponseError)?.status == 502 }),
-            ("HTTP 503 with Retry-After", ["kind": "status", "status": 503, "retry_after": 30], { error in
-                guard let error = error as? UnexpectedResponseError else { return false }
-                return error.status == 503 && error.response.retryAfter(now: Date()) == 30
-            }),
-            ("HTML error page", ["kind": "html", "status": 500], { ($0 as? UnexpectedResponseError)?.response.mediaType == "text/html" }),
-            ("malformed XML", ["kind": "malformed"], { ($0 as? ResponseDecodingError)?.reason.hasPrefix("malformed XML") == true }),
-            ("truncated body", ["kind": "truncated"], { $0 is ResponseDecodingError }),
-            ("dropped connection", ["kind": "drop"], { [.connectionLost, .other].contains(($0 as? TransportError)?.kind) }),
-            ("latency beyond the timeout", ["kind": "latency", "seconds": 2.5], { ($0 as? TransportError)?.kind == .timedOut }),
-        ]
-        for (name, fault, isExpected) in cases {
-            let before = try store.read("healthvault.connection")
-            var rule = fault
-            rule["path"] = path
-            try await emulator.control("faults", rule)
-            do {
-                _ = try await connection.withSession { client, session in try await client.getAuthorizedPeople(session: session) }
-                XCTFail("\(name): expected an error")
-            } catch {
-                XCTAssertTrue(isExpected(error), "\(name): \(type(of: error)) \(error)")
-            }
-            XCTAssertEqual(try store.read("healthvault.connection"), before, "\(name) changed the stored credentials")
-        }
-        // The connection still works afterwards.
-        await XCTAssertEqualAsync(try await names(connection).count, 3)
+    /// Every fault of the matrix on a signed call with a live session; see ``FaultMatrix``.
+    func testFaultMatrix() async throws {
+        var current = connection()
+        let success = FaultMatrix.Row(outcome: "success", attempts: 1, credentials: "unchanged", next: "success")
+        func failure(_ outcome: String) -> FaultMatrix.Row { FaultMatrix.Row(outcome: outcome, attempts: 1, credentials: "unchanged", next: "success") }
+        try await FaultMatrix.run(
+            family: "HealthVault", path: "/hv/1/platform", emulator: emulator,
+            expected: [
+                "latency beyond the timeout": failure("TransportError.timedOut"),
+                "connection reset": failure("TransportError.connectionLost"),
+                "HTTP 500": failure("UnexpectedResponseError 500"),
+                "HTTP 502": failure("UnexpectedResponseError 502"),
+                "HTTP 503 with Retry-After": failure("UnexpectedResponseError 503, Retry-After 30 s"),
+                "HTTP 429 with Retry-After": failure("UnexpectedResponseError 429, Retry-After 2 s"),
+                "truncated body": failure("ResponseDecodingError (malformed XML)"),
+                "wrong content type": success,
+                "HTML error page": failure("UnexpectedResponseError 502"),
+                "unknown extra element or field": success,
+                "client clock 10 minutes fast": success,
+            ],
+            scenario: .init(
+                prepare: { skewed, transport in
+                    self.store = InMemoryCredentialStore()
+                    try await self.connect(self.connection(transport: transport))
+                    current = self.connection(clock: skewed ? OffsetClock(offset: 600) : SystemClock(), transport: transport)
+                },
+                credentials: { try self.store.read("healthvault.connection") },
+                call: { _ = try await current.withSession { client, session in try await client.getAuthorizedPeople(session: session) } }
+            )
+        )
     }
 
     /// The emulator checks the SDK's signatures itself: bytes changed after signing are refused with status 4.

@@ -24,14 +24,15 @@ final class KoppeltaalIntegrationTests: XCTestCase {
 
     private func session(
         clientID: String = "KTSTESTGAME", secret: String? = "kt-secret", method: OAuthClientCredentials.Method = .basic,
-        store: (any CredentialStore)? = nil, timeout: TimeInterval = 5, overrides: EndpointOverrides = .init(), pkce: KoppeltaalSession.PKCEMode = .whenAdvertised
+        store: (any CredentialStore)? = nil, timeout: TimeInterval = 5, overrides: EndpointOverrides = .init(), pkce: KoppeltaalSession.PKCEMode = .whenAdvertised,
+        clock: any WallClock = SystemClock(), transport: (any HTTPTransport)? = nil
     ) -> KoppeltaalSession {
         KoppeltaalSession(configuration: .init(
             fhirBaseURL: emulator.url("/kt/FHIR/Koppeltaal"),
             client: OAuthClientCredentials(clientID: clientID, secret: secret, method: method),
             redirectURI: "http://127.0.0.1/after-auth", endpoints: overrides, pkce: pkce,
             urlPolicy: URLPolicy(allowsInsecureLoopback: true), store: store ?? self.store,
-            transport: URLSessionTransport(configuration: .init(timeout: timeout))
+            transport: transport ?? URLSessionTransport(configuration: .init(timeout: timeout)), clock: clock
         ))
     }
 
@@ -275,55 +276,41 @@ final class KoppeltaalIntegrationTests: XCTestCase {
         }
     }
 
-    /// Each fault during a refresh gives a typed error and leaves the stored grant byte for byte as it was. Faults
-    /// that strike before the server handles the request leave the grant usable; those that garble the answer after
-    /// the server rotated the refresh token are the lost-response race, which ends in needsActivation.
-    func testFaultsDuringRefreshLeaveTheGrantIntact() async throws {
-        let path = "/kt/OAuth2/Koppeltaal/Token"
-        let cases: [(String, [String: any Sendable], Bool?, (any Error) -> Bool)] = [
-            ("HTTP 500", ["kind": "status", "status": 500], false, { ($0 as? UnexpectedResponseError)?.status == 500 }),
-            ("HTTP 502", ["kind": "status", "status": 502], false, { ($0 as? UnexpectedResponseError)?.status == 502 }),
-            ("HTTP 503 with Retry-After", ["kind": "status", "status": 503, "retry_after": 30], false, { ($0 as? UnexpectedResponseError)?.response.retryAfter(now: Date()) == 30 }),
-            ("HTTP 429", ["kind": "status", "status": 429, "retry_after": 2], false, { ($0 as? UnexpectedResponseError)?.status == 429 }),
-            ("HTML error page", ["kind": "html", "status": 502], false, { ($0 as? UnexpectedResponseError)?.response.mediaType == "text/html" }),
-            ("dropped connection", ["kind": "drop"], false, { $0 is TransportError }),
-            ("wrong content type", ["kind": "content_type"], true, { _ in false }),
-            ("malformed JSON", ["kind": "malformed"], true, { $0 is UnexpectedResponseError || $0 is ResponseDecodingError }),
-            ("truncated body", ["kind": "truncated"], true, { $0 is UnexpectedResponseError || $0 is ResponseDecodingError }),
-            // The server still handles a request the client gave up on, later: what follows depends on timing.
-            ("latency beyond the timeout", ["kind": "latency", "seconds": 2.5], nil, { ($0 as? TransportError)?.kind == .timedOut }),
-        ]
-        for (name, fault, commits, isExpected) in cases {
-            let store = InMemoryCredentialStore()
-            let session = session(store: store, timeout: 1)
-            _ = try await session.activate(code: try await launch())
-            try await emulator.control("koppeltaal/expire-tokens")
-            let before = try store.read("koppeltaal.session")
-            var rule = fault
-            rule["path"] = path
-            try await emulator.control("faults", rule)
-            do {
-                _ = try await Self.messages(session)
-                // A response whose only fault is its content type is still a valid token response.
-                XCTAssertEqual(name, "wrong content type", "\(name): expected an error")
-                continue
-            } catch {
-                XCTAssertTrue(isExpected(error), "\(name): \(type(of: error)) \(error)")
-            }
-            XCTAssertEqual(try store.read("koppeltaal.session"), before, "\(name) changed the stored grant")
-            switch commits {
-            case true?:
-                do {
-                    _ = try await Self.messages(session)
-                    XCTFail("\(name): the server rotated, so the old refresh token must be refused")
-                } catch KoppeltaalError.needsActivation(let underlying) {
-                    XCTAssertEqual(underlying?.code, .invalidGrant, name)
-                }
-            case false?:
-                await XCTAssertEqualAsync(try await Self.messages(session), 200, "\(name): the grant still works")
-            case nil:
-                break
-            }
+    /// Every fault of the matrix on the refresh an expired access token needs; see ``FaultMatrix``. Faults that strike
+    /// after the server rotated the refresh token (a garbled answer, a timeout the server outlived) are the lost
+    /// response: the grant is kept, and the next call learns from the server that it is dead.
+    func testFaultMatrix() async throws {
+        var session = session()
+        let refreshed = FaultMatrix.Row(outcome: "success", attempts: 1, credentials: "updated", next: "success")
+        func kept(_ outcome: String) -> FaultMatrix.Row { FaultMatrix.Row(outcome: outcome, attempts: 1, credentials: "unchanged", next: "success") }
+        func lost(_ outcome: String) -> FaultMatrix.Row {
+            FaultMatrix.Row(outcome: outcome, attempts: 1, credentials: "unchanged", next: "KoppeltaalError.needsActivation")
         }
+        try await FaultMatrix.run(
+            family: "Koppeltaal", path: "/kt/OAuth2/Koppeltaal/Token", emulator: emulator,
+            expected: [
+                "latency beyond the timeout": lost("TransportError.timedOut"),
+                "connection reset": kept("TransportError.connectionLost"),
+                "HTTP 500": kept("UnexpectedResponseError 500"),
+                "HTTP 502": kept("UnexpectedResponseError 502"),
+                "HTTP 503 with Retry-After": kept("UnexpectedResponseError 503, Retry-After 30 s"),
+                "HTTP 429 with Retry-After": kept("UnexpectedResponseError 429, Retry-After 2 s"),
+                "truncated body": lost("ResponseDecodingError"),
+                "wrong content type": refreshed,
+                "HTML error page": kept("UnexpectedResponseError 502"),
+                "unknown extra element or field": refreshed,
+                "client clock 10 minutes fast": refreshed,
+            ],
+            scenario: .init(
+                prepare: { skewed, transport in
+                    self.store = InMemoryCredentialStore()
+                    session = self.session(clock: skewed ? OffsetClock(offset: 600) : SystemClock(), transport: transport)
+                    _ = try await session.activate(code: try await self.launch())
+                    try await self.emulator.control("koppeltaal/expire-tokens")
+                },
+                credentials: { try self.store.read("koppeltaal.session") },
+                call: { _ = try await Self.messages(session) }
+            )
+        )
     }
 }

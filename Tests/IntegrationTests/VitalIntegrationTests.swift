@@ -28,10 +28,12 @@ final class VitalIntegrationTests: XCTestCase {
         ))
     }
 
-    private func core(store: (any CredentialStore)? = nil, timeout: TimeInterval = 5) -> VitalCore {
+    private func core(
+        store: (any CredentialStore)? = nil, timeout: TimeInterval = 5, clock: any WallClock = SystemClock(), transport: (any HTTPTransport)? = nil
+    ) -> VitalCore {
         VitalCore(configuration: .init(
             store: store ?? self.store, hosts: hosts, urlPolicy: URLPolicy(allowsInsecureLoopback: true),
-            transport: URLSessionTransport(configuration: .init(timeout: timeout))
+            transport: transport ?? URLSessionTransport(configuration: .init(timeout: timeout)), clock: clock
         ))
     }
 
@@ -172,46 +174,42 @@ final class VitalIntegrationTests: XCTestCase {
         await XCTAssertEqualAsync(try await app.connectedProviders().count, 1)
     }
 
-    /// Each fault during a refresh gives a typed error and leaves the stored session byte for byte as it was.
-    /// Faults that strike before the server handles the request leave it usable; those that garble the answer after
-    /// the server rotated the refresh token leave a session that asks for re-authentication, never a sign-out.
-    func testFaultsDuringRefreshLeaveTheSessionIntact() async throws {
-        let cases: [(String, [String: any Sendable], Bool?, (any Error) -> Bool)] = [
-            ("HTTP 500", ["kind": "status", "status": 500], false, { ($0 as? UnexpectedResponseError)?.status == 500 }),
-            ("HTTP 503 with Retry-After", ["kind": "status", "status": 503, "retry_after": 30], false, { ($0 as? UnexpectedResponseError)?.response.retryAfter(now: Date()) == 30 }),
-            ("HTTP 429", ["kind": "status", "status": 429, "retry_after": 2], false, { ($0 as? UnexpectedResponseError)?.status == 429 }),
-            ("HTML error page", ["kind": "html", "status": 502], false, { ($0 as? UnexpectedResponseError)?.response.mediaType == "text/html" }),
-            ("dropped connection", ["kind": "drop"], false, { $0 is TransportError }),
-            ("malformed JSON", ["kind": "malformed"], true, { $0 is UnexpectedResponseError || $0 is ResponseDecodingError }),
-            ("truncated body", ["kind": "truncated"], true, { $0 is UnexpectedResponseError || $0 is ResponseDecodingError }),
-            ("latency beyond the timeout", ["kind": "latency", "seconds": 2.5], nil, { ($0 as? TransportError)?.kind == .timedOut }),
-        ]
-        for (name, fault, commits, isExpected) in cases {
-            try await emulator.control("reset")
-            let store = InMemoryCredentialStore()
-            let app = core(store: store, timeout: 1)
-            try await app.signIn(token: try await backend.signInToken(forClientUserID: "alice").signInToken)
-            try await emulator.control("vital/expire-tokens")
-            let before = try store.read("vital.core")
-            var rule = fault
-            rule["path"] = "/vital/auth/v1/token"
-            try await emulator.control("faults", rule)
-            await XCTAssertThrowsErrorAsync(try await app.connectedProviders(), name) {
-                XCTAssertTrue(isExpected($0), "\(name): \(type(of: $0)) \($0)")
-            }
-            XCTAssertEqual(try store.read("vital.core"), before, "\(name) changed the stored session")
-            switch commits {
-            case true?:
-                await XCTAssertThrowsErrorAsync(try await app.connectedProviders(), name) {
-                    guard case .needsReauthentication? = $0 as? VitalCoreError else { return XCTFail("\(name): \($0)") }
-                }
-                XCTAssertTrue(try app.status.contains(.pendingReauthentication), name)
-            case false?:
-                await XCTAssertEqualAsync(try await app.connectedProviders().count, 1, "\(name): the session still works")
-            case nil:
-                XCTAssertTrue(try app.status.contains(.signedIn), name)
-            }
+    /// Every fault of the matrix on the refresh an expired access token needs; see ``FaultMatrix``. Faults that strike
+    /// after the server rotated the refresh token are the lost response: the session is kept, and the next call
+    /// learns that it needs re-authentication (never a sign-out).
+    func testFaultMatrix() async throws {
+        var app = core()
+        let refreshed = FaultMatrix.Row(outcome: "success", attempts: 1, credentials: "updated", next: "success")
+        func kept(_ outcome: String) -> FaultMatrix.Row { FaultMatrix.Row(outcome: outcome, attempts: 1, credentials: "unchanged", next: "success") }
+        func lost(_ outcome: String) -> FaultMatrix.Row {
+            FaultMatrix.Row(outcome: outcome, attempts: 1, credentials: "unchanged", next: "VitalCoreError.needsReauthentication")
         }
+        try await FaultMatrix.run(
+            family: "Vital", path: "/vital/auth/v1/token", emulator: emulator,
+            expected: [
+                "latency beyond the timeout": lost("TransportError.timedOut"),
+                "connection reset": kept("TransportError.connectionLost"),
+                "HTTP 500": kept("UnexpectedResponseError 500"),
+                "HTTP 502": kept("UnexpectedResponseError 502"),
+                "HTTP 503 with Retry-After": kept("UnexpectedResponseError 503, Retry-After 30 s"),
+                "HTTP 429 with Retry-After": kept("UnexpectedResponseError 429, Retry-After 2 s"),
+                "truncated body": lost("ResponseDecodingError"),
+                "wrong content type": refreshed,
+                "HTML error page": kept("UnexpectedResponseError 502"),
+                "unknown extra element or field": refreshed,
+                "client clock 10 minutes fast": refreshed,
+            ],
+            scenario: .init(
+                prepare: { skewed, transport in
+                    self.store = InMemoryCredentialStore()
+                    app = self.core(clock: skewed ? OffsetClock(offset: 600) : SystemClock(), transport: transport)
+                    try await app.signIn(token: try await self.backend.signInToken(forClientUserID: "alice").signInToken)
+                    try await self.emulator.control("vital/expire-tokens")
+                },
+                credentials: { try self.store.read("vital.core") },
+                call: { _ = try await app.connectedProviders() }
+            )
+        )
     }
 
     // MARK: - API-key mode and reconciliation
