@@ -66,14 +66,25 @@ enum HTTPResponseFuzzing {
 
     /// Runs `operation` to completion on the calling thread, which libFuzzer owns (it is not one of the concurrency
     /// pool's threads, so waiting here cannot starve them).
+    ///
+    /// It returns only once the task has also released what it captured: the leak checker counts the allocations of
+    /// one input, and a task that signalled but had not yet been freed would look like a leak of the input.
     private static func blocking(_ operation: @escaping @Sendable () async -> Void) {
         let done = DispatchSemaphore(value: 0)
-        Task {
+        let sentinel = Sentinel()
+        weak let released = sentinel
+        Task { [sentinel] in
+            withExtendedLifetime(sentinel) {}
             await operation()
             done.signal()
         }
+        _ = consume sentinel
         done.wait()
+        let deadline = DispatchTime.now() + .seconds(1)
+        while released != nil, DispatchTime.now() < deadline { sched_yield() }
     }
+
+    private final class Sentinel: Sendable {}
 }
 
 /// A transport that answers every request with one response.

@@ -10,7 +10,7 @@ final class ConnectionTests: XCTestCase {
     static let child = "39a952bb-aac4-4a3d-8fba-f53e5605eca5"
 
     /// Answers by method name; `script` may return nil to use the standard answer.
-    private final class FakeHealthVault: Sendable {
+    final class FakeHealthVault: Sendable {
         let calls = LockedValue<[String]>([])
         let overrides = LockedValue<[String: [String]]>([:])
 

@@ -20,6 +20,9 @@ final class RedactionTests: XCTestCase {
             OAuthClientCredentials(clientID: "client", secret: canary),
             HealthVaultApplicationCredential(applicationID: UUID(), sharedSecret: canary),
             HealthVaultSessionCredential(token: canary, sharedSecret: canary),
+            AccessCredential.bearer(BearerToken(canary)),
+            AccessCredential.apiKey(APIKey(canary)),
+            PKCE(verifier: canary),
         ]
         for value in values {
             for text in renderings(value) { XCTAssertFalse(text.contains(canary), text) }

@@ -1,8 +1,10 @@
-/// Emits a test case that round-trips a sample value of every generated model through its codecs.
+/// Emits a test case that round-trips a sample value of every generated model through its codecs, and checks that
+/// models holding secrets never show them.
 ///
 /// Each model gets a full sample (every optional set, strings that need escaping) and, when it has optional fields,
 /// a minimal one (every optional nil). XML models are written and read back; JSON models are encoded and decoded.
-/// The assertions (`assertXMLRoundTrip`, `assertJSONRoundTrip`) live beside the generated file in the test target.
+/// Sensitive strings hold a canary, which the description, debug description, mirror and `dump` of every model that
+/// holds one must not contain. The assertions live in the generated file, so it needs nothing from the test target.
 struct SampleEmitter {
     let family: IRFamily
 
@@ -10,12 +12,13 @@ struct SampleEmitter {
 
     func emit() -> SwiftPrinter {
         var p = SwiftPrinter()
-        let types = TypeAnalysis(family: family).allTypes.filter { type in
+        let models = TypeAnalysis(family: family).allTypes.filter { type in
             switch type.kind {
-            case .object, .union: return type.needsXML || type.needsJSON
+            case .object, .union: return true
             case .enumeration, .alias: return false
             }
         }
+        let types = models.filter { $0.needsXML || $0.needsJSON }
         p.doc("Round trips of every generated \(family.name) model through the codecs it has.")
         p.block("final class GeneratedRoundTripTests: XCTestCase") { p in
             assertions(into: &p)
@@ -29,6 +32,12 @@ struct SampleEmitter {
                     }
                     p.blank()
                 }
+            }
+            for type in models where type.holdsSensitive {
+                p.block("func test\(type.qualifiedName.replacingOccurrences(of: ".", with: ""))HidesItsSecrets()") { p in
+                    p.line("assertHidesSecrets(\(sample(.named(type), full: true, depth: 0, counter: Counter(), visiting: [])))")
+                }
+                p.blank()
             }
         }
         return p
@@ -61,6 +70,16 @@ struct SampleEmitter {
             p.line("XCTAssertEqual(try SDKRuntime.JSONCoding.encode(decoded), data, \"JSON encoding is not deterministic\", line: line)")
         }
         p.blank()
+        p.doc("Fails when any way of printing `value` shows a sensitive sample, all of which start with `canary-secret`.")
+        p.block("private func assertHidesSecrets(_ value: Any, line: UInt = #line)") { p in
+            p.line("var dumped = \"\"")
+            p.line("dump(value, to: &dumped)")
+            p.line("let mirrored = Mirror(reflecting: value).children.map { \"\\($0.label ?? \"\"): \\($0.value)\" }.joined(separator: \", \")")
+            p.block("for text in [Swift.String(describing: value), Swift.String(reflecting: value), dumped, mirrored]") { p in
+                p.line("XCTAssertFalse(text.contains(\"canary-secret\"), text, line: line)")
+            }
+        }
+        p.blank()
     }
 
     private func variants(of type: IRType) -> [(String, Bool)] {
@@ -78,6 +97,8 @@ struct SampleEmitter {
     /// A Swift expression for a sample value of `type`.
     private func sample(_ type: IRTypeRef, full: Bool, depth: Int, counter: Counter, visiting: Set<ObjectIdentifier>) -> String {
         switch type {
+        case .scalar(.string, sensitive: true):
+            return SwiftLiteral.string("canary-secret-\(counter.next()) & <escaped>")
         case .scalar(let scalar, _):
             return scalarSample(scalar, counter: counter)
         case .array(let element):

@@ -19,7 +19,7 @@ public struct HealthVaultInstance: Sendable, Hashable, Codable {
 }
 
 /// Everything a connection keeps in its credential store. Secrets are only in the store, never in logs.
-struct HealthVaultConnectionState: Sendable, Equatable, Codable {
+struct HealthVaultConnectionState: Sendable, Equatable, Codable, CustomStringConvertible, CustomReflectable {
     /// The master application the instance was created under.
     var masterApplicationID: UUID
     /// The child application id and the application shared secret.
@@ -30,14 +30,50 @@ struct HealthVaultConnectionState: Sendable, Equatable, Codable {
     var instance: HealthVaultInstance?
     /// The current session, once created.
     var session: HealthVaultSessionCredential?
+
+    /// The state with the creation token redacted (the credentials redact themselves).
+    var description: String {
+        Redaction.describe("HealthVaultConnectionState", [
+            "masterApplicationID": masterApplicationID.uuidString, "application": application.description,
+            "applicationCreationToken": Redaction.hide(applicationCreationToken), "instance": Redaction.show(instance),
+            "session": Redaction.show(session),
+        ])
+    }
+
+    /// A mirror with the creation token redacted.
+    var customMirror: Mirror {
+        Mirror(self, children: [
+            "masterApplicationID": masterApplicationID, "application": application,
+            "applicationCreationToken": Redaction.hide(applicationCreationToken), "instance": instance as Any, "session": session as Any,
+        ])
+    }
 }
 
 /// Where a connection is in its lifecycle.
-public enum HealthVaultConnectionStatus: Sendable, Hashable {
+public enum HealthVaultConnectionStatus: Sendable, Hashable, CustomStringConvertible, CustomReflectable {
     /// Nothing is stored: call `provision(masterAppID:)`.
     case notProvisioned
-    /// The app instance exists; the user must finish the Shell page at this URL.
+    /// The app instance exists; the user must finish the Shell page at this URL, which carries the single-use
+    /// creation token (so it is redacted when printed).
     case awaitingAuthorization(createApplicationURL: URL)
     /// Authorized in this instance; calls can be made.
     case connected(HealthVaultInstance)
+
+    /// The status, with the Shell page's query redacted.
+    public var description: String {
+        switch self {
+        case .notProvisioned: return "notProvisioned"
+        case .awaitingAuthorization(let url): return "awaitingAuthorization(createApplicationURL: \(Redaction.url(url)))"
+        case .connected(let instance): return "connected(\(instance))"
+        }
+    }
+
+    /// A mirror with the Shell page's query redacted.
+    public var customMirror: Mirror {
+        switch self {
+        case .notProvisioned: return Mirror(self, children: [])
+        case .awaitingAuthorization(let url): return Mirror(self, children: ["createApplicationURL": Redaction.url(url)], displayStyle: .enum)
+        case .connected(let instance): return Mirror(self, children: ["instance": instance], displayStyle: .enum)
+        }
+    }
 }

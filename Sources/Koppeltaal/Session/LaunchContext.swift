@@ -39,7 +39,7 @@ public struct LaunchContext: Sendable, Hashable, Codable {
 }
 
 /// The tokens of an activated launch, as stored.
-struct KoppeltaalGrant: Sendable, Hashable, Codable, CustomStringConvertible {
+struct KoppeltaalGrant: Sendable, Hashable, Codable, CustomStringConvertible, CustomReflectable {
     var accessToken: String
     var refreshToken: String?
     /// When the access token expires, counted from receipt; nil when the server did not say.
@@ -49,12 +49,22 @@ struct KoppeltaalGrant: Sendable, Hashable, Codable, CustomStringConvertible {
     var description: String {
         "KoppeltaalGrant(accessToken: \(Redaction.placeholder), refreshToken: \(Redaction.hide(refreshToken)), expiresAt: \(Redaction.show(expiresAt)))"
     }
+
+    var customMirror: Mirror {
+        Mirror(self, children: [
+            "accessToken": Redaction.placeholder, "refreshToken": Redaction.hide(refreshToken), "expiresAt": expiresAt as Any, "context": context,
+        ])
+    }
 }
 
-/// Everything a session keeps in its credential store.
-struct KoppeltaalState: Sendable, Hashable, Codable {
+/// Everything a session keeps in its credential store; printed, the grant redacts its tokens.
+struct KoppeltaalState: Sendable, Hashable, Codable, CustomStringConvertible, CustomReflectable {
     var endpoints: KoppeltaalEndpoints?
     var grant: KoppeltaalGrant?
+
+    var description: String { "KoppeltaalState(endpoints: \(Redaction.show(endpoints)), grant: \(Redaction.show(grant)))" }
+
+    var customMirror: Mirror { Mirror(self, children: ["endpoints": endpoints as Any, "grant": grant as Any]) }
 }
 
 /// Where a session is.

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A PKCE pair (RFC 7636): the verifier the client keeps, and the S256 challenge it sends to the authorize endpoint.
-public struct PKCE: Sendable, Hashable, CustomStringConvertible {
+public struct PKCE: Sendable, Hashable, CustomStringConvertible, CustomReflectable {
     /// The verifier, sent with the token request (never printed).
     public let verifier: String
     /// `BASE64URL(SHA-256(verifier))` without padding.
@@ -22,6 +22,9 @@ public struct PKCE: Sendable, Hashable, CustomStringConvertible {
 
     /// The method with the verifier redacted.
     public var description: String { "PKCE(S256, verifier: \(Redaction.placeholder))" }
+
+    /// A mirror with the verifier redacted.
+    public var customMirror: Mirror { Mirror(self, children: ["verifier": Redaction.placeholder, "challenge": challenge, "method": method]) }
 }
 
 /// Base64 with the URL-safe alphabet and no padding (RFC 4648 §5), as PKCE, `state` and JWTs use.

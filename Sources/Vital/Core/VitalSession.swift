@@ -2,7 +2,7 @@ import Foundation
 import SDKRuntime
 
 /// A sign-in-token session as stored: the user, where it lives, and the token pair.
-struct VitalTokenSession: Sendable, Hashable, Codable, CustomStringConvertible {
+struct VitalTokenSession: Sendable, Hashable, Codable, CustomStringConvertible, CustomReflectable {
     var userID: UUID
     var teamID: String?
     var environment: VitalEnvironment
@@ -14,16 +14,27 @@ struct VitalTokenSession: Sendable, Hashable, Codable, CustomStringConvertible {
     var description: String {
         "VitalTokenSession(userID: \(userID), environment: \(environment), accessToken: \(Redaction.placeholder), refreshToken: \(Redaction.placeholder), expiresAt: \(DateTimeText.format(expiresAt)))"
     }
+
+    var customMirror: Mirror {
+        Mirror(self, children: [
+            "userID": userID, "teamID": teamID as Any, "environment": environment, "accessToken": Redaction.placeholder,
+            "refreshToken": Redaction.placeholder, "expiresAt": expiresAt, "pendingReauthentication": pendingReauthentication,
+        ])
+    }
 }
 
 /// API-key mode as stored.
-struct VitalAPIKeySession: Sendable, Hashable, Codable, CustomStringConvertible {
+struct VitalAPIKeySession: Sendable, Hashable, Codable, CustomStringConvertible, CustomReflectable {
     var apiKey: String
     var environment: VitalEnvironment
     var userID: UUID?
 
     var description: String {
         "VitalAPIKeySession(apiKey: \(Redaction.placeholder), environment: \(environment), userID: \(Redaction.show(userID)))"
+    }
+
+    var customMirror: Mirror {
+        Mirror(self, children: ["apiKey": Redaction.placeholder, "environment": environment, "userID": userID as Any])
     }
 }
 

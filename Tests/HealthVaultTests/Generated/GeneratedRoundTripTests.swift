@@ -35,6 +35,16 @@ final class GeneratedRoundTripTests: XCTestCase {
         XCTAssertEqual(try SDKRuntime.JSONCoding.encode(decoded), data, "JSON encoding is not deterministic", line: line)
     }
 
+    /// Fails when any way of printing `value` shows a sensitive sample, all of which start with `canary-secret`.
+    private func assertHidesSecrets(_ value: Any, line: UInt = #line) {
+        var dumped = ""
+        dump(value, to: &dumped)
+        let mirrored = Mirror(reflecting: value).children.map { "\($0.label ?? ""): \($0.value)" }.joined(separator: ", ")
+        for text in [Swift.String(describing: value), Swift.String(reflecting: value), dumped, mirrored] {
+            XCTAssertFalse(text.contains("canary-secret"), text, line: line)
+        }
+    }
+
     func testStatusFull() throws {
         let value = Status(code: 1, error: StatusError(message: "sample 2 & <escaped> \"quoted\"", context: ErrorContext(serverName: "sample 3 & <escaped> \"quoted\"", serverIP: ["sample 4 & <escaped> \"quoted\""], exception: "sample 5 & <escaped> \"quoted\""), errorInfo: "sample 6 & <escaped> \"quoted\""))
         try assertXMLRoundTrip(value)
@@ -136,17 +146,17 @@ final class GeneratedRoundTripTests: XCTestCase {
     }
 
     func testCreateAuthenticatedSessionTokenResponse() throws {
-        let value = CreateAuthenticatedSessionToken.Response(token: CreateAuthenticatedSessionToken.SessionToken(appID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)), appRecordAuthAction: .unspecified, value: "sample 2 & <escaped> \"quoted\""), sharedSecret: "sample 3 & <escaped> \"quoted\"")
+        let value = CreateAuthenticatedSessionToken.Response(token: CreateAuthenticatedSessionToken.SessionToken(appID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)), appRecordAuthAction: .unspecified, value: "canary-secret-2 & <escaped>"), sharedSecret: "canary-secret-3 & <escaped>")
         try assertXMLRoundTrip(value)
     }
 
     func testCreateAuthenticatedSessionTokenSessionTokenFull() throws {
-        let value = CreateAuthenticatedSessionToken.SessionToken(appID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)), appRecordAuthAction: .unspecified, value: "sample 2 & <escaped> \"quoted\"")
+        let value = CreateAuthenticatedSessionToken.SessionToken(appID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)), appRecordAuthAction: .unspecified, value: "canary-secret-2 & <escaped>")
         try assertXMLRoundTrip(value)
     }
 
     func testCreateAuthenticatedSessionTokenSessionTokenMinimal() throws {
-        let value = CreateAuthenticatedSessionToken.SessionToken(value: "sample 1 & <escaped> \"quoted\"")
+        let value = CreateAuthenticatedSessionToken.SessionToken(value: "canary-secret-1 & <escaped>")
         try assertXMLRoundTrip(value)
     }
 
@@ -231,7 +241,19 @@ final class GeneratedRoundTripTests: XCTestCase {
     }
 
     func testNewApplicationCreationInfoResponse() throws {
-        let value = NewApplicationCreationInfo.Response(appID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)), sharedSecret: "sample 2 & <escaped> \"quoted\"", appToken: "sample 3 & <escaped> \"quoted\"")
+        let value = NewApplicationCreationInfo.Response(appID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)), sharedSecret: "canary-secret-2 & <escaped>", appToken: "canary-secret-3 & <escaped>")
         try assertXMLRoundTrip(value)
+    }
+
+    func testCreateAuthenticatedSessionTokenResponseHidesItsSecrets() {
+        assertHidesSecrets(CreateAuthenticatedSessionToken.Response(token: CreateAuthenticatedSessionToken.SessionToken(appID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)), appRecordAuthAction: .unspecified, value: "canary-secret-2 & <escaped>"), sharedSecret: "canary-secret-3 & <escaped>"))
+    }
+
+    func testCreateAuthenticatedSessionTokenSessionTokenHidesItsSecrets() {
+        assertHidesSecrets(CreateAuthenticatedSessionToken.SessionToken(appID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)), appRecordAuthAction: .unspecified, value: "canary-secret-2 & <escaped>"))
+    }
+
+    func testNewApplicationCreationInfoResponseHidesItsSecrets() {
+        assertHidesSecrets(NewApplicationCreationInfo.Response(appID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)), sharedSecret: "canary-secret-2 & <escaped>", appToken: "canary-secret-3 & <escaped>"))
     }
 }

@@ -35,13 +35,23 @@ final class GeneratedRoundTripTests: XCTestCase {
         XCTAssertEqual(try SDKRuntime.JSONCoding.encode(decoded), data, "JSON encoding is not deterministic", line: line)
     }
 
+    /// Fails when any way of printing `value` shows a sensitive sample, all of which start with `canary-secret`.
+    private func assertHidesSecrets(_ value: Any, line: UInt = #line) {
+        var dumped = ""
+        dump(value, to: &dumped)
+        let mirrored = Mirror(reflecting: value).children.map { "\($0.label ?? ""): \($0.value)" }.joined(separator: ", ")
+        for text in [Swift.String(describing: value), Swift.String(reflecting: value), dumped, mirrored] {
+            XCTAssertFalse(text.contains("canary-secret"), text, line: line)
+        }
+    }
+
     func testTokenResponseFull() throws {
-        let value = TokenResponse(accessToken: "sample 1 & <escaped> \"quoted\"", tokenType: "sample 2 & <escaped> \"quoted\"", expiresIn: 3, refreshToken: "sample 4 & <escaped> \"quoted\"", scope: "sample 5 & <escaped> \"quoted\"", patient: "sample 6 & <escaped> \"quoted\"", user: "sample 7 & <escaped> \"quoted\"", resource: "sample 8 & <escaped> \"quoted\"", domain: "sample 9 & <escaped> \"quoted\"", intent: "sample 10 & <escaped> \"quoted\"", idToken: "sample 11 & <escaped> \"quoted\"")
+        let value = TokenResponse(accessToken: "canary-secret-1 & <escaped>", tokenType: "sample 2 & <escaped> \"quoted\"", expiresIn: 3, refreshToken: "canary-secret-4 & <escaped>", scope: "sample 5 & <escaped> \"quoted\"", patient: "sample 6 & <escaped> \"quoted\"", user: "sample 7 & <escaped> \"quoted\"", resource: "sample 8 & <escaped> \"quoted\"", domain: "sample 9 & <escaped> \"quoted\"", intent: "sample 10 & <escaped> \"quoted\"", idToken: "canary-secret-11 & <escaped>")
         try assertJSONRoundTrip(value)
     }
 
     func testTokenResponseMinimal() throws {
-        let value = TokenResponse(accessToken: "sample 1 & <escaped> \"quoted\"", tokenType: "sample 2 & <escaped> \"quoted\"")
+        let value = TokenResponse(accessToken: "canary-secret-1 & <escaped>", tokenType: "sample 2 & <escaped> \"quoted\"")
         try assertJSONRoundTrip(value)
     }
 
@@ -56,13 +66,13 @@ final class GeneratedRoundTripTests: XCTestCase {
     }
 
     func testOperationOutcome() throws {
-        let value = OperationOutcome(issue: [OperationOutcomeIssue(severity: .fatal, type: Coding(system: "sample 1 & <escaped> \"quoted\"", code: "sample 2 & <escaped> \"quoted\"", display: "sample 3 & <escaped> \"quoted\""), code: "sample 4 & <escaped> \"quoted\"", details: OperationOutcomeIssue.Details.string("sample 5 & <escaped> \"quoted\""), diagnostics: "sample 6 & <escaped> \"quoted\"", location: ["sample 7 & <escaped> \"quoted\""])])
+        let value = OperationOutcome(issue: [OperationOutcomeIssue(severity: .fatal, type: Coding(system: "sample 1 & <escaped> \"quoted\"", code: "sample 2 & <escaped> \"quoted\"", display: "sample 3 & <escaped> \"quoted\""), code: "sample 4 & <escaped> \"quoted\"", details: OperationOutcomeIssue.Details.string("canary-secret-5 & <escaped>"), diagnostics: "canary-secret-6 & <escaped>", location: ["sample 7 & <escaped> \"quoted\""])])
         try assertXMLRoundTrip(value)
         try assertJSONRoundTrip(value)
     }
 
     func testOperationOutcomeIssueFull() throws {
-        let value = OperationOutcomeIssue(severity: .fatal, type: Coding(system: "sample 1 & <escaped> \"quoted\"", code: "sample 2 & <escaped> \"quoted\"", display: "sample 3 & <escaped> \"quoted\""), code: "sample 4 & <escaped> \"quoted\"", details: OperationOutcomeIssue.Details.string("sample 5 & <escaped> \"quoted\""), diagnostics: "sample 6 & <escaped> \"quoted\"", location: ["sample 7 & <escaped> \"quoted\""])
+        let value = OperationOutcomeIssue(severity: .fatal, type: Coding(system: "sample 1 & <escaped> \"quoted\"", code: "sample 2 & <escaped> \"quoted\"", display: "sample 3 & <escaped> \"quoted\""), code: "sample 4 & <escaped> \"quoted\"", details: OperationOutcomeIssue.Details.string("canary-secret-5 & <escaped>"), diagnostics: "canary-secret-6 & <escaped>", location: ["sample 7 & <escaped> \"quoted\""])
         try assertXMLRoundTrip(value)
         try assertJSONRoundTrip(value)
     }
@@ -74,7 +84,7 @@ final class GeneratedRoundTripTests: XCTestCase {
     }
 
     func testOperationOutcomeIssueDetailsFirstVariant() throws {
-        let value = OperationOutcomeIssue.Details.string("sample 1 & <escaped> \"quoted\"")
+        let value = OperationOutcomeIssue.Details.string("canary-secret-1 & <escaped>")
         try assertXMLRoundTrip(value)
         try assertJSONRoundTrip(value)
     }
@@ -98,7 +108,7 @@ final class GeneratedRoundTripTests: XCTestCase {
     }
 
     func testCodeableConceptFull() throws {
-        let value = CodeableConcept(coding: [Coding(system: "sample 1 & <escaped> \"quoted\"", code: "sample 2 & <escaped> \"quoted\"", display: "sample 3 & <escaped> \"quoted\"")], text: "sample 4 & <escaped> \"quoted\"")
+        let value = CodeableConcept(coding: [Coding(system: "sample 1 & <escaped> \"quoted\"", code: "sample 2 & <escaped> \"quoted\"", display: "sample 3 & <escaped> \"quoted\"")], text: "canary-secret-4 & <escaped>")
         try assertXMLRoundTrip(value)
         try assertJSONRoundTrip(value)
     }
@@ -122,7 +132,7 @@ final class GeneratedRoundTripTests: XCTestCase {
     }
 
     func testConformanceRestFull() throws {
-        let value = ConformanceRest(mode: "sample 1 & <escaped> \"quoted\"", security: ConformanceSecurity(extensions: [Extension(url: "sample 2 & <escaped> \"quoted\"", valueURI: "sample 3 & <escaped> \"quoted\"", valueString: "sample 4 & <escaped> \"quoted\"", valueCode: "sample 5 & <escaped> \"quoted\"", extensions: [])], service: [CodeableConcept(coding: [Coding()], text: "sample 6 & <escaped> \"quoted\"")], summary: "sample 7 & <escaped> \"quoted\""))
+        let value = ConformanceRest(mode: "sample 1 & <escaped> \"quoted\"", security: ConformanceSecurity(extensions: [Extension(url: "sample 2 & <escaped> \"quoted\"", valueURI: "sample 3 & <escaped> \"quoted\"", valueString: "sample 4 & <escaped> \"quoted\"", valueCode: "sample 5 & <escaped> \"quoted\"", extensions: [])], service: [CodeableConcept(coding: [Coding()], text: "canary-secret-6 & <escaped>")], summary: "sample 7 & <escaped> \"quoted\""))
         try assertXMLRoundTrip(value)
         try assertJSONRoundTrip(value)
     }
@@ -134,7 +144,7 @@ final class GeneratedRoundTripTests: XCTestCase {
     }
 
     func testConformanceSecurityFull() throws {
-        let value = ConformanceSecurity(extensions: [Extension(url: "sample 1 & <escaped> \"quoted\"", valueURI: "sample 2 & <escaped> \"quoted\"", valueString: "sample 3 & <escaped> \"quoted\"", valueCode: "sample 4 & <escaped> \"quoted\"", extensions: [])], service: [CodeableConcept(coding: [Coding()], text: "sample 5 & <escaped> \"quoted\"")], summary: "sample 6 & <escaped> \"quoted\"")
+        let value = ConformanceSecurity(extensions: [Extension(url: "sample 1 & <escaped> \"quoted\"", valueURI: "sample 2 & <escaped> \"quoted\"", valueString: "sample 3 & <escaped> \"quoted\"", valueCode: "sample 4 & <escaped> \"quoted\"", extensions: [])], service: [CodeableConcept(coding: [Coding()], text: "canary-secret-5 & <escaped>")], summary: "sample 6 & <escaped> \"quoted\"")
         try assertXMLRoundTrip(value)
         try assertJSONRoundTrip(value)
     }
@@ -158,22 +168,22 @@ final class GeneratedRoundTripTests: XCTestCase {
     }
 
     func testAuthorizeRequestFull() throws {
-        let value = Authorize.Request(clientID: "sample 1 & <escaped> \"quoted\"", redirectURI: "sample 2 & <escaped> \"quoted\"", scope: "sample 3 & <escaped> \"quoted\"", state: "sample 4 & <escaped> \"quoted\"", codeChallenge: "sample 5 & <escaped> \"quoted\"", codeChallengeMethod: "sample 6 & <escaped> \"quoted\"")
+        let value = Authorize.Request(clientID: "sample 1 & <escaped> \"quoted\"", redirectURI: "sample 2 & <escaped> \"quoted\"", scope: "canary-secret-3 & <escaped>", state: "sample 4 & <escaped> \"quoted\"", codeChallenge: "sample 5 & <escaped> \"quoted\"", codeChallengeMethod: "sample 6 & <escaped> \"quoted\"")
         try assertJSONRoundTrip(value)
     }
 
     func testAuthorizeRequestMinimal() throws {
-        let value = Authorize.Request(clientID: "sample 1 & <escaped> \"quoted\"", redirectURI: "sample 2 & <escaped> \"quoted\"", scope: "sample 3 & <escaped> \"quoted\"", state: "sample 4 & <escaped> \"quoted\"")
+        let value = Authorize.Request(clientID: "sample 1 & <escaped> \"quoted\"", redirectURI: "sample 2 & <escaped> \"quoted\"", scope: "canary-secret-3 & <escaped>", state: "sample 4 & <escaped> \"quoted\"")
         try assertJSONRoundTrip(value)
     }
 
     func testAuthorizeResponseFull() throws {
-        let value = Authorize.Response(authorizationCode: "sample 1 & <escaped> \"quoted\"", state: "sample 2 & <escaped> \"quoted\"")
+        let value = Authorize.Response(authorizationCode: "canary-secret-1 & <escaped>", state: "sample 2 & <escaped> \"quoted\"")
         try assertJSONRoundTrip(value)
     }
 
     func testAuthorizeResponseMinimal() throws {
-        let value = Authorize.Response(authorizationCode: "sample 1 & <escaped> \"quoted\"")
+        let value = Authorize.Response(authorizationCode: "canary-secret-1 & <escaped>")
         try assertJSONRoundTrip(value)
     }
 
@@ -188,17 +198,17 @@ final class GeneratedRoundTripTests: XCTestCase {
     }
 
     func testMobileLaunchResponse() throws {
-        let value = MobileLaunch.Response(activationCode: "sample 1 & <escaped> \"quoted\"", expiresIn: 2)
+        let value = MobileLaunch.Response(activationCode: "canary-secret-1 & <escaped>", expiresIn: 2)
         try assertJSONRoundTrip(value)
     }
 
     func testRevokeRequestFull() throws {
-        let value = Revoke.Request(token: "sample 1 & <escaped> \"quoted\"", tokenTypeHint: .accessToken)
+        let value = Revoke.Request(token: "canary-secret-1 & <escaped>", tokenTypeHint: .accessToken)
         try assertJSONRoundTrip(value)
     }
 
     func testRevokeRequestMinimal() throws {
-        let value = Revoke.Request(token: "sample 1 & <escaped> \"quoted\"")
+        let value = Revoke.Request(token: "canary-secret-1 & <escaped>")
         try assertJSONRoundTrip(value)
     }
 
@@ -213,32 +223,92 @@ final class GeneratedRoundTripTests: XCTestCase {
     }
 
     func testTokenRequestFirstVariant() throws {
-        let value = Token.Request.authorizationCode(Token.AuthorizationCodeGrant(code: "sample 1 & <escaped> \"quoted\"", redirectURI: "sample 2 & <escaped> \"quoted\"", codeVerifier: "sample 3 & <escaped> \"quoted\""))
+        let value = Token.Request.authorizationCode(Token.AuthorizationCodeGrant(code: "canary-secret-1 & <escaped>", redirectURI: "sample 2 & <escaped> \"quoted\"", codeVerifier: "canary-secret-3 & <escaped>"))
         try assertJSONRoundTrip(value)
     }
 
     func testTokenRequestLastVariant() throws {
-        let value = Token.Request.refreshToken(Token.RefreshTokenGrant(refreshToken: "sample 1 & <escaped> \"quoted\""))
+        let value = Token.Request.refreshToken(Token.RefreshTokenGrant(refreshToken: "canary-secret-1 & <escaped>"))
         try assertJSONRoundTrip(value)
     }
 
     func testTokenAuthorizationCodeGrantFull() throws {
-        let value = Token.AuthorizationCodeGrant(code: "sample 1 & <escaped> \"quoted\"", redirectURI: "sample 2 & <escaped> \"quoted\"", codeVerifier: "sample 3 & <escaped> \"quoted\"")
+        let value = Token.AuthorizationCodeGrant(code: "canary-secret-1 & <escaped>", redirectURI: "sample 2 & <escaped> \"quoted\"", codeVerifier: "canary-secret-3 & <escaped>")
         try assertJSONRoundTrip(value)
     }
 
     func testTokenAuthorizationCodeGrantMinimal() throws {
-        let value = Token.AuthorizationCodeGrant(code: "sample 1 & <escaped> \"quoted\"", redirectURI: "sample 2 & <escaped> \"quoted\"")
+        let value = Token.AuthorizationCodeGrant(code: "canary-secret-1 & <escaped>", redirectURI: "sample 2 & <escaped> \"quoted\"")
         try assertJSONRoundTrip(value)
     }
 
     func testTokenRefreshTokenGrantFull() throws {
-        let value = Token.RefreshTokenGrant(refreshToken: "sample 1 & <escaped> \"quoted\"", scope: "sample 2 & <escaped> \"quoted\"")
+        let value = Token.RefreshTokenGrant(refreshToken: "canary-secret-1 & <escaped>", scope: "sample 2 & <escaped> \"quoted\"")
         try assertJSONRoundTrip(value)
     }
 
     func testTokenRefreshTokenGrantMinimal() throws {
-        let value = Token.RefreshTokenGrant(refreshToken: "sample 1 & <escaped> \"quoted\"")
+        let value = Token.RefreshTokenGrant(refreshToken: "canary-secret-1 & <escaped>")
         try assertJSONRoundTrip(value)
+    }
+
+    func testTokenResponseHidesItsSecrets() {
+        assertHidesSecrets(TokenResponse(accessToken: "canary-secret-1 & <escaped>", tokenType: "sample 2 & <escaped> \"quoted\"", expiresIn: 3, refreshToken: "canary-secret-4 & <escaped>", scope: "sample 5 & <escaped> \"quoted\"", patient: "sample 6 & <escaped> \"quoted\"", user: "sample 7 & <escaped> \"quoted\"", resource: "sample 8 & <escaped> \"quoted\"", domain: "sample 9 & <escaped> \"quoted\"", intent: "sample 10 & <escaped> \"quoted\"", idToken: "canary-secret-11 & <escaped>"))
+    }
+
+    func testOperationOutcomeHidesItsSecrets() {
+        assertHidesSecrets(OperationOutcome(issue: [OperationOutcomeIssue(severity: .fatal, type: Coding(system: "sample 1 & <escaped> \"quoted\"", code: "sample 2 & <escaped> \"quoted\"", display: "sample 3 & <escaped> \"quoted\""), code: "sample 4 & <escaped> \"quoted\"", details: OperationOutcomeIssue.Details.string("canary-secret-5 & <escaped>"), diagnostics: "canary-secret-6 & <escaped>", location: ["sample 7 & <escaped> \"quoted\""])]))
+    }
+
+    func testOperationOutcomeIssueHidesItsSecrets() {
+        assertHidesSecrets(OperationOutcomeIssue(severity: .fatal, type: Coding(system: "sample 1 & <escaped> \"quoted\"", code: "sample 2 & <escaped> \"quoted\"", display: "sample 3 & <escaped> \"quoted\""), code: "sample 4 & <escaped> \"quoted\"", details: OperationOutcomeIssue.Details.string("canary-secret-5 & <escaped>"), diagnostics: "canary-secret-6 & <escaped>", location: ["sample 7 & <escaped> \"quoted\""]))
+    }
+
+    func testOperationOutcomeIssueDetailsHidesItsSecrets() {
+        assertHidesSecrets(OperationOutcomeIssue.Details.string("canary-secret-1 & <escaped>"))
+    }
+
+    func testCodeableConceptHidesItsSecrets() {
+        assertHidesSecrets(CodeableConcept(coding: [Coding(system: "sample 1 & <escaped> \"quoted\"", code: "sample 2 & <escaped> \"quoted\"", display: "sample 3 & <escaped> \"quoted\"")], text: "canary-secret-4 & <escaped>"))
+    }
+
+    func testConformanceStatementHidesItsSecrets() {
+        assertHidesSecrets(ConformanceStatement(name: "sample 1 & <escaped> \"quoted\"", publisher: "sample 2 & <escaped> \"quoted\"", fhirVersion: "sample 3 & <escaped> \"quoted\"", format: ["sample 4 & <escaped> \"quoted\""], rest: [ConformanceRest(mode: "sample 5 & <escaped> \"quoted\"", security: ConformanceSecurity(extensions: [Extension(url: "sample 6 & <escaped> \"quoted\"")], service: [CodeableConcept()], summary: "sample 7 & <escaped> \"quoted\""))]))
+    }
+
+    func testConformanceRestHidesItsSecrets() {
+        assertHidesSecrets(ConformanceRest(mode: "sample 1 & <escaped> \"quoted\"", security: ConformanceSecurity(extensions: [Extension(url: "sample 2 & <escaped> \"quoted\"", valueURI: "sample 3 & <escaped> \"quoted\"", valueString: "sample 4 & <escaped> \"quoted\"", valueCode: "sample 5 & <escaped> \"quoted\"", extensions: [])], service: [CodeableConcept(coding: [Coding()], text: "canary-secret-6 & <escaped>")], summary: "sample 7 & <escaped> \"quoted\"")))
+    }
+
+    func testConformanceSecurityHidesItsSecrets() {
+        assertHidesSecrets(ConformanceSecurity(extensions: [Extension(url: "sample 1 & <escaped> \"quoted\"", valueURI: "sample 2 & <escaped> \"quoted\"", valueString: "sample 3 & <escaped> \"quoted\"", valueCode: "sample 4 & <escaped> \"quoted\"", extensions: [])], service: [CodeableConcept(coding: [Coding()], text: "canary-secret-5 & <escaped>")], summary: "sample 6 & <escaped> \"quoted\""))
+    }
+
+    func testAuthorizeRequestHidesItsSecrets() {
+        assertHidesSecrets(Authorize.Request(clientID: "sample 1 & <escaped> \"quoted\"", redirectURI: "sample 2 & <escaped> \"quoted\"", scope: "canary-secret-3 & <escaped>", state: "sample 4 & <escaped> \"quoted\"", codeChallenge: "sample 5 & <escaped> \"quoted\"", codeChallengeMethod: "sample 6 & <escaped> \"quoted\""))
+    }
+
+    func testAuthorizeResponseHidesItsSecrets() {
+        assertHidesSecrets(Authorize.Response(authorizationCode: "canary-secret-1 & <escaped>", state: "sample 2 & <escaped> \"quoted\""))
+    }
+
+    func testMobileLaunchResponseHidesItsSecrets() {
+        assertHidesSecrets(MobileLaunch.Response(activationCode: "canary-secret-1 & <escaped>", expiresIn: 2))
+    }
+
+    func testRevokeRequestHidesItsSecrets() {
+        assertHidesSecrets(Revoke.Request(token: "canary-secret-1 & <escaped>", tokenTypeHint: .accessToken))
+    }
+
+    func testTokenRequestHidesItsSecrets() {
+        assertHidesSecrets(Token.Request.authorizationCode(Token.AuthorizationCodeGrant(code: "canary-secret-1 & <escaped>", redirectURI: "sample 2 & <escaped> \"quoted\"", codeVerifier: "canary-secret-3 & <escaped>")))
+    }
+
+    func testTokenAuthorizationCodeGrantHidesItsSecrets() {
+        assertHidesSecrets(Token.AuthorizationCodeGrant(code: "canary-secret-1 & <escaped>", redirectURI: "sample 2 & <escaped> \"quoted\"", codeVerifier: "canary-secret-3 & <escaped>"))
+    }
+
+    func testTokenRefreshTokenGrantHidesItsSecrets() {
+        assertHidesSecrets(Token.RefreshTokenGrant(refreshToken: "canary-secret-1 & <escaped>", scope: "sample 2 & <escaped> \"quoted\""))
     }
 }

@@ -35,8 +35,18 @@ final class GeneratedRoundTripTests: XCTestCase {
         XCTAssertEqual(try SDKRuntime.JSONCoding.encode(decoded), data, "JSON encoding is not deterministic", line: line)
     }
 
+    /// Fails when any way of printing `value` shows a sensitive sample, all of which start with `canary-secret`.
+    private func assertHidesSecrets(_ value: Any, line: UInt = #line) {
+        var dumped = ""
+        dump(value, to: &dumped)
+        let mirrored = Mirror(reflecting: value).children.map { "\($0.label ?? ""): \($0.value)" }.joined(separator: ", ")
+        for text in [Swift.String(describing: value), Swift.String(reflecting: value), dumped, mirrored] {
+            XCTAssertFalse(text.contains("canary-secret"), text, line: line)
+        }
+    }
+
     func testTokenResponse() throws {
-        let value = TokenResponse(accessToken: "sample 1 & <escaped> \"quoted\"", refreshToken: "sample 2 & <escaped> \"quoted\"", expiresIn: 3)
+        let value = TokenResponse(accessToken: "canary-secret-1 & <escaped>", refreshToken: "canary-secret-2 & <escaped>", expiresIn: 3)
         try assertJSONRoundTrip(value)
     }
 
@@ -76,7 +86,7 @@ final class GeneratedRoundTripTests: XCTestCase {
     }
 
     func testCreateSignInTokenResponse() throws {
-        let value = CreateSignInToken.Response(userID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)), signInToken: "sample 2 & <escaped> \"quoted\"")
+        let value = CreateSignInToken.Response(userID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)), signInToken: "canary-secret-2 & <escaped>")
         try assertJSONRoundTrip(value)
     }
 
@@ -111,7 +121,7 @@ final class GeneratedRoundTripTests: XCTestCase {
     }
 
     func testExchangeSignInTokenRequest() throws {
-        let value = ExchangeSignInToken.Request(subjectToken: "sample 1 & <escaped> \"quoted\"")
+        let value = ExchangeSignInToken.Request(subjectToken: "canary-secret-1 & <escaped>")
         try assertJSONRoundTrip(value)
     }
 
@@ -126,7 +136,7 @@ final class GeneratedRoundTripTests: XCTestCase {
     }
 
     func testRefreshTokenRequest() throws {
-        let value = RefreshToken.Request(refreshToken: "sample 1 & <escaped> \"quoted\"")
+        let value = RefreshToken.Request(refreshToken: "canary-secret-1 & <escaped>")
         try assertJSONRoundTrip(value)
     }
 
@@ -143,5 +153,21 @@ final class GeneratedRoundTripTests: XCTestCase {
     func testResolveUserResponseMinimal() throws {
         let value = ResolveUser.Response(userID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)), clientUserID: "sample 2 & <escaped> \"quoted\"")
         try assertJSONRoundTrip(value)
+    }
+
+    func testTokenResponseHidesItsSecrets() {
+        assertHidesSecrets(TokenResponse(accessToken: "canary-secret-1 & <escaped>", refreshToken: "canary-secret-2 & <escaped>", expiresIn: 3))
+    }
+
+    func testCreateSignInTokenResponseHidesItsSecrets() {
+        assertHidesSecrets(CreateSignInToken.Response(userID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)), signInToken: "canary-secret-2 & <escaped>"))
+    }
+
+    func testExchangeSignInTokenRequestHidesItsSecrets() {
+        assertHidesSecrets(ExchangeSignInToken.Request(subjectToken: "canary-secret-1 & <escaped>"))
+    }
+
+    func testRefreshTokenRequestHidesItsSecrets() {
+        assertHidesSecrets(RefreshToken.Request(refreshToken: "canary-secret-1 & <escaped>"))
     }
 }
