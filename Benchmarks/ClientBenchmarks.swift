@@ -78,7 +78,9 @@ struct ClientBenchmarks {
             apiKey: APIKey("sk_us_emulator"), environment: .sandboxUS, hosts: .all(hosts), urlPolicy: URLPolicy(allowsInsecureLoopback: true)
         ))
         let user = try await backend.user(forClientUserID: "bench").userID
-        let client = VitalClient(configuration: .init(servers: .init(api: hosts.api), transport: URLSessionTransport()))
+        let client = VitalClient(configuration: .init(
+            servers: .init(api: hosts.api), transport: URLSessionTransport(), urlPolicy: URLPolicy(allowsInsecureLoopback: true)
+        ))
         let credential = AccessCredential.apiKey(APIKey("sk_us_emulator"))
         let total = 512
         for concurrency in [1, 8, 64] {

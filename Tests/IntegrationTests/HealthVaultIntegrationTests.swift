@@ -26,7 +26,8 @@ final class HealthVaultIntegrationTests: XCTestCase {
             store: store ?? self.store,
             instanceName: "Integration iPhone",
             client: .init(
-                transport: transport ?? URLSessionTransport(configuration: .init(timeout: timeout)), clock: clock,
+                transport: transport ?? URLSessionTransport(configuration: .init(timeout: timeout)),
+                urlPolicy: URLPolicy(allowsInsecureLoopback: true), clock: clock,
                 envelope: .init(clientVersion: "HV-Swift/test")
             )
         ))
@@ -232,6 +233,7 @@ final class HealthVaultIntegrationTests: XCTestCase {
             }
             let client = HealthVaultClient(configuration: .init(
                 servers: .init(platform: emulator.url("/hv/1/platform/wildcat.ashx")), transport: tampering,
+                urlPolicy: URLPolicy(allowsInsecureLoopback: true),
                 envelope: .init(clientVersion: "HV-Swift/test")
             ))
             do {

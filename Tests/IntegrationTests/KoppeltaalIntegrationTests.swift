@@ -18,7 +18,8 @@ final class KoppeltaalIntegrationTests: XCTestCase {
 
     private var backend: KoppeltaalBackend {
         KoppeltaalBackend(configuration: .init(
-            launchURL: emulator.url("/kt/OAuth2/Koppeltaal"), credentials: BasicCredentials(username: "portal", password: "portal-secret")
+            launchURL: emulator.url("/kt/OAuth2/Koppeltaal"), credentials: BasicCredentials(username: "portal", password: "portal-secret"),
+            urlPolicy: URLPolicy(allowsInsecureLoopback: true)
         ))
     }
 

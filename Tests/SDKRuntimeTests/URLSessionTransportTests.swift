@@ -33,6 +33,14 @@ final class URLSessionTransportTests: XCTestCase {
         XCTAssertEqual(response.headers["location"], "/echo")
     }
 
+    func testARedirectToAnotherHostIsNotFollowedWithTheCredentials() async throws {
+        let response = try await URLSessionTransport().send(HTTPRequest(
+            method: .post, url: try url("/redirect-away"), headers: ["Authorization": "Bearer secret", "x-vital-api-key": "key"], body: Data("a=b".utf8)
+        ))
+        XCTAssertEqual(response.status, 307, "the redirect is the answer; nothing was sent to collector.example")
+        XCTAssertEqual(response.headers["location"], "https://collector.example/steal")
+    }
+
     func testErrorStatusesAreResponses() async throws {
         let response = try await URLSessionTransport().send(HTTPRequest(method: .get, url: try url("/status/503")))
         XCTAssertEqual(response.status, 503)

@@ -61,6 +61,7 @@ enum ClientEmitter {
         var members: [(doc: String, name: String, type: String, value: String)] = [
             ("The base URLs.", "servers", "Servers", ".init()"),
             ("Sends requests; replace it to use another HTTP stack or a test double.", "transport", "any SDKRuntime.HTTPTransport", "SDKRuntime.URLSessionTransport()"),
+            ("Which URLs requests may go to: https only, unless plain http to this machine is allowed (for tests).", "urlPolicy", "SDKRuntime.URLPolicy", ".init()"),
         ]
         switch family.binding {
         case .healthvault(let settings):
@@ -118,6 +119,7 @@ enum ClientEmitter {
                 p.block("guard let url = configuration.servers.platform else") { p in
                     p.line("throw SDKRuntime.ConfigurationError.missingServer(\"platform\")")
                 }
+                p.line("try configuration.urlPolicy.check(url)")
                 p.line("let envelope = try SDKRuntime.HealthVaultRequestEnvelope.encode(")
                 p.line("    method: method, version: version, recordID: recordID, auth: auth,")
                 p.line("    settings: configuration.envelope, messageTime: messageTime, info: info")
@@ -168,6 +170,7 @@ enum ClientEmitter {
             p.doc("Sends a request; a non-2xx response becomes the first of `errors` whose shape it has, or `UnexpectedResponseError`.")
             p.block("func send(_ builder: SDKRuntime.HTTPRequestBuilder, operation: Swift.String, errors: [ErrorFormat]) async throws -> SDKRuntime.HTTPResponse") { p in
                 p.line("let request = try builder.build(timeout: configuration.timeout)")
+                p.line("try configuration.urlPolicy.check(request.url)")
                 p.line("configuration.logger.log(.debug, \(SwiftLiteral.string(family.name)), \"\\(operation) → \\(request.method) \\(SDKRuntime.Redaction.url(request.url))\")")
                 p.line("let response = try await configuration.transport.send(request)")
                 p.line("configuration.logger.log(.debug, \(SwiftLiteral.string(family.name)), \"\\(operation) ← HTTP \\(response.status)\")")

@@ -31,6 +31,9 @@ public struct HealthVaultClient: Sendable {
         /// Sends requests; replace it to use another HTTP stack or a test double.
         public var transport: any SDKRuntime.HTTPTransport
 
+        /// Which URLs requests may go to: https only, unless plain http to this machine is allowed (for tests).
+        public var urlPolicy: SDKRuntime.URLPolicy
+
         /// The clock for `msg-time` and signing times.
         public var clock: any SDKRuntime.WallClock
 
@@ -47,6 +50,7 @@ public struct HealthVaultClient: Sendable {
         public init(
             servers: Servers = .init(),
             transport: any SDKRuntime.HTTPTransport = SDKRuntime.URLSessionTransport(),
+            urlPolicy: SDKRuntime.URLPolicy = .init(),
             clock: any SDKRuntime.WallClock = SDKRuntime.SystemClock(),
             envelope: SDKRuntime.HealthVaultEnvelopeSettings = .init(clientVersion: "HV-Swift/1.0.0", language: "en", country: "US", messageTTL: 1800),
             timeout: Foundation.TimeInterval? = nil,
@@ -54,6 +58,7 @@ public struct HealthVaultClient: Sendable {
         ) {
             self.servers = servers
             self.transport = transport
+            self.urlPolicy = urlPolicy
             self.clock = clock
             self.envelope = envelope
             self.timeout = timeout
@@ -96,6 +101,7 @@ extension HealthVaultClient {
         guard let url = configuration.servers.platform else {
             throw SDKRuntime.ConfigurationError.missingServer("platform")
         }
+        try configuration.urlPolicy.check(url)
         let envelope = try SDKRuntime.HealthVaultRequestEnvelope.encode(
             method: method, version: version, recordID: recordID, auth: auth,
             settings: configuration.envelope, messageTime: messageTime, info: info

@@ -12,6 +12,8 @@ public struct KoppeltaalBackend: Sendable {
         public var launchURL: URL
         /// The calling application's credentials.
         public var credentials: BasicCredentials
+        /// Which URLs the credentials may be sent to (https only, unless loopback is allowed for tests).
+        public var urlPolicy: URLPolicy
         /// Sends requests.
         public var transport: any HTTPTransport
         /// Dates the code's expiry.
@@ -21,11 +23,12 @@ public struct KoppeltaalBackend: Sendable {
 
         /// Creates a configuration.
         public init(
-            launchURL: URL, credentials: BasicCredentials, transport: any HTTPTransport = URLSessionTransport(),
-            clock: any WallClock = SystemClock(), timeout: TimeInterval? = nil
+            launchURL: URL, credentials: BasicCredentials, urlPolicy: URLPolicy = .init(),
+            transport: any HTTPTransport = URLSessionTransport(), clock: any WallClock = SystemClock(), timeout: TimeInterval? = nil
         ) {
             self.launchURL = launchURL
             self.credentials = credentials
+            self.urlPolicy = urlPolicy
             self.transport = transport
             self.clock = clock
             self.timeout = timeout
@@ -50,7 +53,8 @@ public struct KoppeltaalBackend: Sendable {
     ///   wrong application credentials), `TransportError`.
     public func mobileLaunch(clientID: String, patient: String, user: String, resource: String? = nil, intent: String? = nil) async throws -> ActivationCode {
         let client = KoppeltaalClient(configuration: .init(
-            servers: .init(launch: configuration.launchURL), transport: configuration.transport, timeout: configuration.timeout
+            servers: .init(launch: configuration.launchURL), transport: configuration.transport, urlPolicy: configuration.urlPolicy,
+            timeout: configuration.timeout
         ))
         let response = try await client.mobileLaunch(
             .init(clientID: clientID, patient: patient, user: user, resource: resource, intent: intent),

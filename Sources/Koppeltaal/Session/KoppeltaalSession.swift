@@ -434,7 +434,8 @@ public actor KoppeltaalSession {
 
     private func client(_ servers: KoppeltaalClient.Servers) -> KoppeltaalClient {
         KoppeltaalClient(configuration: .init(
-            servers: servers, transport: configuration.transport, timeout: configuration.timeout, logger: configuration.logger
+            servers: servers, transport: configuration.transport, urlPolicy: configuration.urlPolicy, timeout: configuration.timeout,
+            logger: configuration.logger
         ))
     }
 

@@ -86,7 +86,8 @@ public struct VitalBackend: Sendable {
         let api = configuration.hosts.hosts(for: configuration.environment).api
         try configuration.urlPolicy.check(api)
         return VitalClient(configuration: .init(
-            servers: .init(api: api), transport: configuration.transport, timeout: configuration.timeout, logger: configuration.logger
+            servers: .init(api: api), transport: configuration.transport, urlPolicy: configuration.urlPolicy,
+            timeout: configuration.timeout, logger: configuration.logger
         ))
     }
 }

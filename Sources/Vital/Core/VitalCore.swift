@@ -425,7 +425,7 @@ public actor VitalCore {
         try configuration.urlPolicy.check(hosts.auth)
         return VitalClient(configuration: .init(
             servers: .init(api: hosts.api, auth: hosts.auth), transport: configuration.transport,
-            timeout: configuration.timeout, logger: configuration.logger
+            urlPolicy: configuration.urlPolicy, timeout: configuration.timeout, logger: configuration.logger
         ))
     }
 

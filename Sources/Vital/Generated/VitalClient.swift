@@ -35,6 +35,9 @@ public struct VitalClient: Sendable {
         /// Sends requests; replace it to use another HTTP stack or a test double.
         public var transport: any SDKRuntime.HTTPTransport
 
+        /// Which URLs requests may go to: https only, unless plain http to this machine is allowed (for tests).
+        public var urlPolicy: SDKRuntime.URLPolicy
+
         /// Header fields every request sends.
         public var headers: SDKRuntime.HTTPHeaders
 
@@ -48,12 +51,14 @@ public struct VitalClient: Sendable {
         public init(
             servers: Servers = .init(),
             transport: any SDKRuntime.HTTPTransport = SDKRuntime.URLSessionTransport(),
+            urlPolicy: SDKRuntime.URLPolicy = .init(),
             headers: SDKRuntime.HTTPHeaders = ["Accept": "application/json"],
             timeout: Foundation.TimeInterval? = nil,
             logger: (any SDKRuntime.LogSink)? = nil
         ) {
             self.servers = servers
             self.transport = transport
+            self.urlPolicy = urlPolicy
             self.headers = headers
             self.timeout = timeout
             self.logger = logger
@@ -89,6 +94,7 @@ extension VitalClient {
     /// Sends a request; a non-2xx response becomes the first of `errors` whose shape it has, or `UnexpectedResponseError`.
     func send(_ builder: SDKRuntime.HTTPRequestBuilder, operation: Swift.String, errors: [ErrorFormat]) async throws -> SDKRuntime.HTTPResponse {
         let request = try builder.build(timeout: configuration.timeout)
+        try configuration.urlPolicy.check(request.url)
         configuration.logger.log(.debug, "Vital", "\(operation) → \(request.method) \(SDKRuntime.Redaction.url(request.url))")
         let response = try await configuration.transport.send(request)
         configuration.logger.log(.debug, "Vital", "\(operation) ← HTTP \(response.status)")
