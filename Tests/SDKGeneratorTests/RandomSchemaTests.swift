@@ -1,0 +1,98 @@
+import Foundation
+import SDKGenerator
+import TestSupport
+import XCTest
+
+/// Properties of the generator over random valid families (``RandomSchemas``): it always accepts them, its output is
+/// deterministic, and the Swift it generates compiles and round-trips every model's samples.
+final class RandomSchemaTests: XCTestCase {
+    /// Many families through the pipeline: no diagnostics, the same files twice.
+    func testRandomValidFamiliesGenerateDeterministically() throws {
+        var features: [String: Int] = [:]
+        let markers = [
+            "attribute": #""nodeType" : "attribute""#, "text node": #""nodeType" : "text""#, "sensitive field": #""sensitive" : true"#,
+            "shared type": #""$ref""#, "enum": #""enum""#, "array": #""type" : "array""#, "required field": #""required""#,
+        ]
+        defer {
+            for (feature, _) in markers { XCTAssertGreaterThan(features[feature] ?? 0, 0, "no random family had a \(feature)") }
+        }
+        for seed in UInt64(1)...60 {
+            for binding in [RandomSchemas.Binding.xml, .json] {
+                var schemas = RandomSchemas(seed: seed, binding: binding)
+                let files = schemas.files()
+                let text = files.map(\.contents).joined()
+                for (feature, marker) in markers where text.contains(marker) { features[feature, default: 0] += 1 }
+                let first: GeneratorPipeline.Output
+                do {
+                    first = try GeneratorPipeline.run(files, options: .init(testSamples: true))
+                } catch let failure as GenerationFailed {
+                    return XCTFail("seed \(seed) \(binding): \(failure.diagnostics.map(\.description).joined(separator: "\n"))\n\(files.map(\.contents).joined(separator: "\n"))")
+                }
+                XCTAssertEqual(first.diagnostics.map(\.description), [], "seed \(seed) \(binding)")
+                let second = try GeneratorPipeline.run(files, options: .init(testSamples: true))
+                XCTAssertEqual(first.files.map(\.contents), second.files.map(\.contents), "seed \(seed) \(binding): output differs between runs")
+            }
+        }
+    }
+
+    /// One random family of each binding per run (`SDK_RANDOM_SCHEMA_SEED` repeats one): its models and generated
+    /// round-trip tests are compiled against the debug build of the runtime and run.
+    func testARandomSampleCompilesAndRoundTrips() throws {
+        let seed = ProcessInfo.processInfo.environment["SDK_RANDOM_SCHEMA_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 1...UInt64(UInt32.max))
+        let build = Fixtures.repository.appendingPathComponent(".build/debug")
+        let runtimeObjects = try FileManager.default.contentsOfDirectory(atPath: build.appendingPathComponent("SDKRuntime.build").path)
+            .filter { $0.hasSuffix(".o") }.map { build.appendingPathComponent("SDKRuntime.build/" + $0).path }
+        XCTAssertFalse(runtimeObjects.isEmpty, "the runtime's debug build is needed (swift build --build-tests)")
+        for binding in [RandomSchemas.Binding.xml, .json] {
+            var schemas = RandomSchemas(seed: seed, binding: binding)
+            let output = try GeneratorPipeline.run(schemas.files(), options: .init(testSamples: true))
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("random-\(schemas.family)-\(seed)")
+            defer { try? FileManager.default.removeItem(at: directory) }
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            var sources: [String] = []
+            var testNames: [String] = []
+            for (index, file) in output.files.enumerated() {
+                var contents = file.contents
+                if file.root == .tests {
+                    // Models and tests are compiled as one module, so the tests do not import it.
+                    contents = contents.replacingOccurrences(of: "import \(schemas.family)\n", with: "")
+                    testNames += contents.split(separator: "\n").compactMap { line in
+                        let trimmed = line.trimmingCharacters(in: .whitespaces)
+                        guard trimmed.hasPrefix("func test") else { return nil }
+                        return String(trimmed.dropFirst(5).prefix { $0 != "(" })
+                    }
+                }
+                let path = directory.appendingPathComponent("\(index).swift").path
+                try contents.write(toFile: path, atomically: true, encoding: .utf8)
+                sources.append(path)
+            }
+            let main = "import XCTest\nXCTMain([testCase([\n" + testNames.map { "    (\"\($0)\", GeneratedRoundTripTests.\($0)),\n" }.joined() + "])])\n"
+            try main.write(to: directory.appendingPathComponent("main.swift"), atomically: true, encoding: .utf8)
+            var arguments = ["swiftc", "-module-name", schemas.family, "-swift-version", "6", "-Onone", "-I", build.appendingPathComponent("Modules").path]
+            #if os(Linux)
+            arguments += ["-Xcc", "-fmodule-map-file=" + Fixtures.repository.appendingPathComponent("Sources/COpenSSL/module.modulemap").path, "-lcrypto"]
+            #endif
+            arguments += sources + [directory.appendingPathComponent("main.swift").path] + runtimeObjects
+            arguments += ["-o", directory.appendingPathComponent("roundtrip").path]
+            let compile = try run(arguments)
+            XCTAssertEqual(compile.status, 0, "seed \(seed) \(binding) does not compile:\n\(compile.output.suffix(4000))")
+            guard compile.status == 0 else { continue }
+            let tests = try run([directory.appendingPathComponent("roundtrip").path])
+            XCTAssertEqual(tests.status, 0, "seed \(seed) \(binding): round trips failed:\n\(tests.output.suffix(4000))")
+            XCTAssertTrue(tests.output.contains("Executed \(testNames.count) tests, with 0 failures"), "seed \(seed) \(binding):\n\(tests.output.suffix(2000))")
+        }
+    }
+
+    private func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, output)
+    }
+}
