@@ -9,7 +9,7 @@ VENV := Tests/Emulator/.venv
 PYTHON := $(VENV)/bin/python
 SDKGEN_ARGS := --schemas Schemas --output Sources --test-samples Tests
 
-.PHONY: help generate check build test bench fuzz fuzz-smoke venv clean
+.PHONY: help generate check build test demo bench fuzz fuzz-smoke venv clean
 
 help:  ## List the commands.
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 12
@@ -32,6 +32,10 @@ $(PYTHON): Tests/Emulator/requirements.txt
 
 test: venv check build  ## Check generated code, build, and run every test.
 	$(SWIFT) test --skip-build $(SWIFT_FLAGS)
+
+demo: venv  ## Walk the HealthVault, Koppeltaal and Vital journeys against the emulator, printing each step.
+	$(SWIFT) build --product sdk-demo
+	Tests/Emulator/with-emulator sh -c '.build/debug/sdk-demo --emulator "$$EMULATOR_URL"'
 
 bench: venv  ## Measure the budgets of DESIGN.md (generator, codecs, client, refresh); writes .build/bench/results.json.
 	$(SWIFT) build -c release --product sdkgen

@@ -43,6 +43,9 @@ let package = Package(
         .target(name: "SDKGenerator", path: "Generator/Core", swiftSettings: strict),
         .executableTarget(name: "sdkgen", dependencies: ["SDKGenerator"], path: "Generator/CLI", swiftSettings: strict),
 
+        // The three journeys against real or emulated servers (make demo).
+        .executableTarget(name: "sdk-demo", dependencies: ["HealthVault", "Koppeltaal", "Vital", "SDKRuntime"], swiftSettings: strict),
+
         // Benchmarks of the budgets in DESIGN.md (make bench).
         .executableTarget(
             name: "sdk-bench", dependencies: ["HealthVault", "Koppeltaal", "Vital", "SDKRuntime"], path: "Benchmarks",

@@ -1,0 +1,24 @@
+import Foundation
+
+/// `sdk-demo`: walks the three sign-in journeys and prints each step; `make demo` runs it against the emulator.
+@main
+struct Demo {
+    static func main() async {
+        let options: DemoOptions
+        do {
+            options = try DemoOptions(CommandLine.arguments.dropFirst())
+        } catch {
+            FileHandle.standardError.write(Data("sdk-demo: \(error)\n".utf8))
+            exit(2)
+        }
+        let steps = StepPrinter()
+        if options.journeys.contains("healthvault") { await HealthVaultJourney(options: options).run(steps) }
+        if options.journeys.contains("koppeltaal") { await KoppeltaalJourney(options: options).run(steps) }
+        if options.journeys.contains("vital") { await VitalJourney(options: options).run(steps) }
+        if steps.failures > 0 {
+            print("\n\(steps.failures) of \(steps.steps) steps failed.")
+            exit(1)
+        }
+        print("\nAll \(steps.steps) steps succeeded.")
+    }
+}

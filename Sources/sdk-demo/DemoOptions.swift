@@ -1,0 +1,127 @@
+import Foundation
+
+/// Where the demo's servers are and which credentials it uses; every value is a flag.
+struct DemoOptions {
+    var journeys: Set<String> = ["healthvault", "koppeltaal", "vital"]
+    var allowsInsecureLoopback = false
+    var shell = ShellMode.prompt
+
+    var healthVaultPlatform = URL(string: "https://platform.healthvault-ppe.com/platform/wildcat.ashx")!
+    var healthVaultShell = URL(string: "https://account.healthvault-ppe.com")!
+    var masterApplicationID: UUID?
+
+    var koppeltaalFHIR: URL?
+    var koppeltaalLaunch: URL?
+    var koppeltaalRevoke: URL?
+    var koppeltaalPortal: (user: String, password: String)?
+    var koppeltaalClientID = ""
+    var koppeltaalClientSecret: String?
+    var koppeltaalRedirect = ""
+    var koppeltaalPatient = "https://demo.example/Patient/1"
+    var koppeltaalUser = "https://demo.example/RelatedPerson/1"
+
+    var vitalAPI: URL?
+    var vitalAuth: URL?
+    var vitalTeamKey: String?
+    var vitalEnvironment = "sandbox/us"
+
+    /// How the HealthVault Shell page, which a person completes in a browser, is answered.
+    enum ShellMode: String {
+        /// Print the page and read the URL the browser ended on from standard input.
+        case prompt
+        /// Load the page without following its redirect, as the emulator grants at once.
+        case auto
+    }
+
+    static let usage = """
+        usage: sdk-demo [--emulator URL | server and credential flags] [--only healthvault,koppeltaal,vital]
+
+        Walks the HealthVault, Koppeltaal and Vital sign-in journeys against real or emulated servers, printing each
+        step; exits 1 when a step fails.
+
+          --emulator URL                  the protocol emulator's base URL: sets every flag below for it
+          --allow-insecure-loopback       allow plain http to this machine
+          --shell prompt|auto             how the HealthVault Shell page is completed (default: prompt)
+          --healthvault-platform URL      --healthvault-shell URL      --healthvault-master-app UUID
+          --koppeltaal-fhir URL           --koppeltaal-launch URL      --koppeltaal-portal USER:PASSWORD
+          --koppeltaal-client ID          --koppeltaal-secret SECRET   --koppeltaal-redirect URI
+          --koppeltaal-patient URL        --koppeltaal-user URL        --koppeltaal-revoke URL (when not discovered)
+          --vital-api URL                 --vital-auth URL             --vital-team-key KEY
+          --vital-environment TIER/REGION (default: sandbox/us)
+        """
+
+    struct Invalid: Error, CustomStringConvertible {
+        let message: String
+        var description: String { message + "\n\n" + DemoOptions.usage }
+    }
+
+    init(_ arguments: ArraySlice<String>) throws {
+        var rest = arguments
+        while let flag = rest.popFirst() {
+            if flag == "--help" || flag == "-h" { throw Invalid(message: "") }
+            if flag == "--allow-insecure-loopback" {
+                allowsInsecureLoopback = true
+                continue
+            }
+            guard let value = rest.popFirst() else { throw Invalid(message: "\(flag) needs a value") }
+            try apply(flag, value)
+        }
+    }
+
+    private mutating func apply(_ flag: String, _ value: String) throws {
+        func url() throws -> URL {
+            guard let url = URL(string: value), url.scheme != nil else { throw Invalid(message: "\(flag): \(value) is not a URL") }
+            return url
+        }
+        switch flag {
+        case "--emulator": try useEmulator(try url())
+        case "--only": journeys = Set(value.split(separator: ",").map(String.init))
+        case "--shell":
+            guard let mode = ShellMode(rawValue: value) else { throw Invalid(message: "--shell is prompt or auto") }
+            shell = mode
+        case "--healthvault-platform": healthVaultPlatform = try url()
+        case "--healthvault-shell": healthVaultShell = try url()
+        case "--healthvault-master-app":
+            guard let id = UUID(uuidString: value) else { throw Invalid(message: "--healthvault-master-app is a UUID") }
+            masterApplicationID = id
+        case "--koppeltaal-fhir": koppeltaalFHIR = try url()
+        case "--koppeltaal-launch": koppeltaalLaunch = try url()
+        case "--koppeltaal-revoke": koppeltaalRevoke = try url()
+        case "--koppeltaal-portal":
+            let parts = value.split(separator: ":", maxSplits: 1).map(String.init)
+            guard parts.count == 2 else { throw Invalid(message: "--koppeltaal-portal is USER:PASSWORD") }
+            koppeltaalPortal = (parts[0], parts[1])
+        case "--koppeltaal-client": koppeltaalClientID = value
+        case "--koppeltaal-secret": koppeltaalClientSecret = value
+        case "--koppeltaal-redirect": koppeltaalRedirect = value
+        case "--koppeltaal-patient": koppeltaalPatient = value
+        case "--koppeltaal-user": koppeltaalUser = value
+        case "--vital-api": vitalAPI = try url()
+        case "--vital-auth": vitalAuth = try url()
+        case "--vital-team-key": vitalTeamKey = value
+        case "--vital-environment": vitalEnvironment = value
+        default: throw Invalid(message: "unknown option \(flag)")
+        }
+    }
+
+    /// The emulator's layout and test credentials (Tests/Emulator).
+    private mutating func useEmulator(_ base: URL) throws {
+        let root = base.absoluteString.hasSuffix("/") ? String(base.absoluteString.dropLast()) : base.absoluteString
+        func at(_ path: String) -> URL? { URL(string: root + path) }
+        allowsInsecureLoopback = true
+        shell = .auto
+        healthVaultPlatform = at("/hv/1/platform/wildcat.ashx") ?? healthVaultPlatform
+        healthVaultShell = at("/hv/shell/1") ?? healthVaultShell
+        masterApplicationID = UUID(uuidString: "6556d00c-cb8d-4004-90d6-8be528420ff7")
+        koppeltaalFHIR = at("/kt/FHIR/Koppeltaal")
+        koppeltaalLaunch = at("/kt/OAuth2/Koppeltaal")
+        koppeltaalRevoke = at("/kt/OAuth2/Koppeltaal/Revoke")
+        koppeltaalPortal = ("portal", "portal-secret")
+        koppeltaalClientID = "KTSTESTGAME"
+        koppeltaalClientSecret = "kt-secret"
+        koppeltaalRedirect = "http://127.0.0.1/after-auth"
+        vitalAPI = at("/vital/api")
+        vitalAuth = at("/vital/auth")
+        vitalTeamKey = "sk_us_emulator"
+    }
+}

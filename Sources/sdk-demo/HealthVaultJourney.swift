@@ -1,0 +1,68 @@
+import Foundation
+import HealthVault
+import SDKRuntime
+
+/// HealthVault SODA: provision this app instance, let the user authorize it in Shell, open a session, list people.
+struct HealthVaultJourney {
+    let options: DemoOptions
+
+    func run(_ steps: StepPrinter) async {
+        steps.journey("HealthVault SODA")
+        guard let master = options.masterApplicationID else {
+            return print("  – skipped: set --healthvault-master-app (or --emulator)")
+        }
+        let policy = URLPolicy(allowsInsecureLoopback: options.allowsInsecureLoopback)
+        let transport = URLSessionTransport()
+        let connection = HealthVaultConnection(configuration: .init(
+            defaultPlatformURL: options.healthVaultPlatform, defaultShellURL: options.healthVaultShell,
+            store: InMemoryCredentialStore(), instanceName: "sdk-demo",
+            client: .init(transport: transport, urlPolicy: policy, envelope: .init(clientVersion: "sdk-demo/1.0"))
+        ))
+        guard let shellPage = await steps.step("provision", {
+            let page = try await connection.provision(masterAppID: master)
+            return (page, "a child application was created; the user opens \(Redaction.url(page))")
+        }) else { return }
+        guard let completion = await steps.step("Shell", {
+            let redirect = try await complete(shellPage, transport: transport)
+            return (redirect, "the browser came back to \(Redaction.url(redirect))")
+        }) else { return }
+        guard await steps.step("session", {
+            try await connection.completeAuthorization(redirect: completion)
+            return "authorized: \(try await connection.status())"
+        }) else { return }
+        await steps.step("people") {
+            var names: [String] = []
+            for try await person in await connection.authorizedPeople(pageSize: 2) { names.append(person.name) }
+            return "\(names.count) authorized \(names.count == 1 ? "person" : "people"), read in pages of 2: \(names.joined(separator: ", "))"
+        }
+        await steps.step("disconnect") {
+            try await connection.disconnect()
+            return "everything stored for the connection is erased: \(try await connection.status())"
+        }
+    }
+
+    /// The URL the browser ends on after the Shell page: read from standard input, or, for the emulator (which
+    /// grants at once), the page's own redirect.
+    private func complete(_ page: URL, transport: URLSessionTransport) async throws -> URL {
+        switch options.shell {
+        case .auto:
+            let response = try await transport.send(HTTPRequest(method: .get, url: page))
+            guard let location = response.headers["Location"], let url = URL(string: location, relativeTo: page)?.absoluteURL else {
+                throw DemoError("the Shell page answered HTTP \(response.status) without a redirect")
+            }
+            return url
+        case .prompt:
+            print("    Open this page, sign in and authorize the app, then paste the address the browser ends on:\n    \(page)")
+            guard let line = readLine(), let url = URL(string: line.trimmingCharacters(in: .whitespaces)) else {
+                throw DemoError("no redirect URL was entered")
+            }
+            return url
+        }
+    }
+}
+
+/// A demo step could not go on.
+struct DemoError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

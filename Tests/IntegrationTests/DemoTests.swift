@@ -1,0 +1,28 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// `sdk-demo` walks all three journeys against the emulator and says so (as `make demo` does).
+final class DemoTests: XCTestCase {
+    private static let shared = Result { try Emulator() }
+
+    func testTheDemoWalksEveryJourney() throws {
+        let emulator = try Self.shared.get()
+        let demo = Fixtures.repository.appendingPathComponent(".build/debug/sdk-demo")
+        XCTAssertTrue(FileManager.default.isExecutableFile(atPath: demo.path), "build it with swift build --build-tests")
+        let process = Process()
+        process.executableURL = demo
+        process.arguments = ["--emulator", emulator.baseURL.absoluteString]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0, output)
+        XCTAssertTrue(output.hasSuffix("All 14 steps succeeded.\n"), output)
+        XCTAssertTrue(output.contains("✓ revoke          revoked"), output)
+        XCTAssertFalse(output.contains("✗"), output)
+        for secret in ["kt-secret", "portal-secret", "sk_us_emulator"] { XCTAssertFalse(output.contains(secret), "the demo printed \(secret)") }
+    }
+}
