@@ -67,6 +67,7 @@ let package = Package(
         .testTarget(name: "HealthVaultTests", dependencies: ["HealthVault", "SDKRuntime", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "KoppeltaalTests", dependencies: ["Koppeltaal", "SDKRuntime", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "VitalTests", dependencies: ["Vital", "SDKRuntime", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "DocumentationTests", dependencies: ["HealthVault", "Koppeltaal", "Vital", "SDKRuntime", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzTargets", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "IntegrationTests", dependencies: ["HealthVault", "Koppeltaal", "Vital", "SDKRuntime", "TestSupport"],

@@ -98,6 +98,8 @@ enum DeclarationEmitter {
             for variant in union.variants {
                 if let tag = variant.discriminatorValue {
                     p.doc("`\(union.discriminator ?? "")` = `\(tag)`")
+                } else {
+                    p.doc("The value is a `\(variant.type.swiftType)`.")
                 }
                 p.line("case \(Emit.name(variant.caseName))(\(variant.type.swiftType))")
             }

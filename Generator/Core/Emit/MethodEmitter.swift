@@ -303,7 +303,7 @@ struct MethodEmitter {
                 parameters.append("\(parameter.label): \(parameter.type)")
                 arguments.append("\(parameter.label): \(parameter.label)")
             }
-            p.doc("Every page of ``\(method.clientMethodName)(\(parameters.map { String($0.prefix { $0 != ":" }) + ":" }.joined()))``, fetched as the sequence is iterated.", remarks: [
+            p.doc("Every page of ``\(method.clientMethodName)(\(parameters.map { String($0.prefix { $0 != ":" && $0 != " " }) + ":" }.joined()))``, fetched as the sequence is iterated.", remarks: [
                 "Each page is requested once; iteration stops after the last page, at an empty page, or with `PagingError.repeatedCursor` if the server repeats a cursor.",
                 Emit.remark(method.provenance),
             ])

@@ -11,7 +11,7 @@ public enum HealthVaultConnectionError: Error, Sendable, CustomStringConvertible
     case alreadyConnected
     /// The user declined in Shell; stored credentials are kept so the same page can be offered again.
     case authorizationRejected
-    /// HealthVault denied access (status 11): the user must authorize again at ``appAuthorizationURL``.
+    /// HealthVault denied access (status 11): the user must authorize again at `appAuthorizationURL`.
     case reauthorizationRequired(appAuthorizationURL: URL, underlying: HealthVaultError)
     /// The app instance is gone (status 6): call `disconnect()` and `provision(masterAppID:)` again.
     case reprovisionRequired(underlying: HealthVaultError)

@@ -37,17 +37,30 @@ public struct HealthVaultShell: Sendable, Hashable {
 
     /// APPAUTH: the user authorizes (more) records for an existing app instance.
     ///
-    /// - Parameter applicationID: the child (instance) application.
+    /// - Parameters:
+    ///   - applicationID: the child (instance) application.
+    ///   - isMultiRecordApp: whether the app may be authorized for more than one record (`ismra`).
+    ///   - allowsInstanceBounce: whether Shell may send the user to another HealthVault instance (`aib`).
     public func authorizeApplication(applicationID: UUID, isMultiRecordApp: Bool = true, allowsInstanceBounce: Bool = false) -> URL {
         redirect("APPAUTH", childParameters(applicationID, isMultiRecordApp, allowsInstanceBounce))
     }
 
     /// CREATEACCOUNT: the user creates a HealthVault account and authorizes its records for the instance.
+    ///
+    /// - Parameters:
+    ///   - applicationID: the child (instance) application.
+    ///   - isMultiRecordApp: whether the app may be authorized for more than one record (`ismra`).
+    ///   - allowsInstanceBounce: whether Shell may send the user to another HealthVault instance (`aib`).
     public func createAccount(applicationID: UUID, isMultiRecordApp: Bool = true, allowsInstanceBounce: Bool = false) -> URL {
         redirect("CREATEACCOUNT", childParameters(applicationID, isMultiRecordApp, allowsInstanceBounce))
     }
 
     /// CREATERECORD: the user creates a record and authorizes it for the instance.
+    ///
+    /// - Parameters:
+    ///   - applicationID: the child (instance) application.
+    ///   - isMultiRecordApp: whether the app may be authorized for more than one record (`ismra`).
+    ///   - allowsInstanceBounce: whether Shell may send the user to another HealthVault instance (`aib`).
     public func createRecord(applicationID: UUID, isMultiRecordApp: Bool = true, allowsInstanceBounce: Bool = false) -> URL {
         redirect("CREATERECORD", childParameters(applicationID, isMultiRecordApp, allowsInstanceBounce))
     }

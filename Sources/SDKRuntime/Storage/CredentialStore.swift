@@ -6,7 +6,7 @@ import Foundation
 /// reader sees either the old value or the new one, never a mix. Flows persist new credentials before using them.
 ///
 /// Choose an implementation:
-/// - ``KeychainCredentialStore`` on Apple platforms (the default there).
+/// - `KeychainCredentialStore` on Apple platforms (the default there); ``CredentialStores/secure(service:)`` picks it.
 /// - ``FileCredentialStore`` on Linux servers and for tools; files are readable by their owner only.
 /// - ``InMemoryCredentialStore`` for tests and previews.
 public protocol CredentialStore: Sendable {

@@ -2,7 +2,7 @@ import Foundation
 
 /// A parsed XML document, stored flat for fast reading by generated decoders.
 ///
-/// Built in one pass of ``XMLReader`` over the bytes. Elements keep their local name, namespace URI, attributes and
+/// Built in one pass over the bytes by the SDK's own XML reader. Elements keep their local name, namespace URI, attributes and
 /// directly contained text; comments and processing instructions are dropped. Documents with a document type
 /// declaration are refused, so entity expansion and external entities never happen; no protocol the SDK speaks uses
 /// one.

@@ -120,7 +120,7 @@ extension GetAuthorizedPeople {
 }
 
 extension HealthVaultClient {
-    /// Every page of ``getAuthorizedPeople(_ request:session:)``, fetched as the sequence is iterated.
+    /// Every page of ``getAuthorizedPeople(_:session:)``, fetched as the sequence is iterated.
     ///
     /// Each page is requested once; iteration stops after the last page, at an empty page, or with `PagingError.repeatedCursor` if the server repeats a cursor.
     ///

@@ -51,7 +51,9 @@ extension OperationOutcomeIssue {
     ///
     /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/OperationOutcomeIssue/properties/details
     public enum Details: Sendable, Hashable {
+        /// The value is a `Swift.String`.
         case string(Swift.String)
+        /// The value is a `CodeableConcept`.
         case codeableConcept(CodeableConcept)
     }
 }

@@ -18,6 +18,7 @@ public struct HTTPRequestBuilder: Sendable {
     /// Starts a request to `path` under `server`.
     ///
     /// - Parameters:
+    ///   - method: the HTTP method.
     ///   - server: the configured base URL, or nil when it is not configured.
     ///   - serverName: the server's name in the schema, used in the error when `server` is nil.
     ///   - path: the path after the server URL, already percent-encoded (empty for endpoint URLs used as is).

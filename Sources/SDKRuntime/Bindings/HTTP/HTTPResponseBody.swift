@@ -16,7 +16,11 @@ public enum HTTPResponseBody {
     /// Decodes a body that may be JSON or XML, choosing by `Content-Type` and, when that is missing or generic, by
     /// the first character of the body.
     ///
-    /// - Parameter rootElement: the local name the XML document element must have.
+    /// - Parameters:
+    ///   - type: the model to decode.
+    ///   - response: the response whose body it is.
+    ///   - rootElement: the local name the XML document element must have.
+    ///   - operation: the method's name, for errors.
     public static func jsonOrXML<T: Decodable & XMLDecodable>(
         _ type: T.Type, from response: HTTPResponse, rootElement: String, operation: String
     ) throws -> T {

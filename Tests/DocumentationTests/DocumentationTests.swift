@@ -1,0 +1,168 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// The Swift in the README and the DocC articles is the code in `Snippets/`, which this target compiles: every
+/// ```swift block must be a snippet (the snippet file's imports, a blank line, then the marked region), and every
+/// snippet must be shown somewhere.
+final class DocumentationTests: XCTestCase {
+    /// Snippets by name, as the documentation shows them.
+    private static func snippets() throws -> [String: String] {
+        let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Snippets")
+        var snippets: [String: String] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) where name.hasSuffix(".swift") {
+            let lines = try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8).components(separatedBy: "\n")
+            let imports = lines.filter { $0.hasPrefix("import ") }
+            var current: (name: String, indent: Int, lines: [String])?
+            for line in lines {
+                let trimmed = line.trimmingCharacters(in: .whitespaces)
+                if trimmed.hasPrefix("// snippet ") {
+                    current = (String(trimmed.dropFirst("// snippet ".count)), line.prefix { $0 == " " }.count, [])
+                } else if trimmed == "// end snippet", let snippet = current {
+                    snippets[snippet.name] = (imports + [""] + snippet.lines).joined(separator: "\n")
+                    current = nil
+                } else if let indent = current?.indent {
+                    current?.lines.append(String(line.dropFirst(min(indent, line.prefix { $0 == " " }.count))))
+                }
+            }
+        }
+        return snippets
+    }
+
+    /// Every ```swift block of the README and of the DocC articles, with where it is.
+    private static func swiftBlocks() throws -> [(place: String, code: String)] {
+        var documents = [Fixtures.repository.appendingPathComponent("README.md")]
+        let sources = Fixtures.repository.appendingPathComponent("Sources")
+        let files = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)
+        while let file = files?.nextObject() as? URL {
+            if file.pathExtension == "md", file.path.contains(".docc/") { documents.append(file) }
+        }
+        var blocks: [(String, String)] = []
+        for document in documents {
+            var current: [String]?
+            var start = 0
+            for (index, line) in try String(contentsOf: document, encoding: .utf8).components(separatedBy: "\n").enumerated() {
+                if line == "```swift" {
+                    current = []
+                    start = index + 1
+                } else if line == "```", let code = current {
+                    blocks.append(("\(document.lastPathComponent):\(start)", code.joined(separator: "\n")))
+                    current = nil
+                } else {
+                    current?.append(line)
+                }
+            }
+        }
+        return blocks
+    }
+
+    func testEverySwiftBlockIsACompiledSnippet() throws {
+        let snippets = try Self.snippets()
+        XCTAssertGreaterThanOrEqual(snippets.count, 7)
+        let blocks = try Self.swiftBlocks()
+        for block in blocks where !snippets.values.contains(block.code) {
+            XCTFail("\(block.place): this Swift is not a snippet from Tests/DocumentationTests/Snippets, so nothing compiles it:\n\(block.code)")
+        }
+        for (name, code) in snippets where !blocks.contains(where: { $0.code == code }) {
+            XCTFail("the snippet \(name) is shown nowhere:\n\(code)")
+        }
+    }
+
+    // MARK: - Doc comments and catalogs
+
+    private static let libraries = ["SDKRuntime", "HealthVault", "Koppeltaal", "Vital"]
+
+    /// The symbol graphs of the libraries, extracted from the debug build's modules.
+    private static let symbolGraphs = Result { () throws -> URL in
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("symbol-graphs-\(UUID().uuidString)")
+        let modules = Fixtures.repository.appendingPathComponent(".build/debug/Modules")
+        let triple = try targetTriple()
+        for library in libraries {
+            let directory = output.appendingPathComponent(library)
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            var arguments = ["swift", "symbolgraph-extract", "-module-name", library, "-I", modules.path, "-target", triple,
+                             "-output-dir", directory.path, "-minimum-access-level", "public"]
+            #if os(Linux)
+            arguments += ["-Xcc", "-fmodule-map-file=" + Fixtures.repository.appendingPathComponent("Sources/COpenSSL/module.modulemap").path]
+            #endif
+            let result = try run(arguments)
+            guard result.status == 0 else { throw DocumentationError("symbolgraph-extract \(library) failed: \(result.output)") }
+        }
+        return output
+    }
+
+    func testEveryPublicDeclarationHasADocComment() throws {
+        let graphs = try Self.symbolGraphs.get()
+        var checked = 0
+        for library in Self.libraries {
+            let directory = graphs.appendingPathComponent(library)
+            for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) {
+                let data = try Data(contentsOf: directory.appendingPathComponent(name))
+                let graph = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+                for symbol in graph["symbols"] as? [[String: Any]] ?? [] {
+                    // Declarations in this repository; members the compiler synthesizes (Equatable, Codable) have no
+                    // source location.
+                    guard let location = symbol["location"] as? [String: Any], let uri = location["uri"] as? String,
+                          uri.contains(Fixtures.repository.path) else { continue }
+                    checked += 1
+                    if symbol["docComment"] == nil {
+                        let path = (symbol["pathComponents"] as? [String] ?? []).joined(separator: ".")
+                        let line = ((location["position"] as? [String: Any])?["line"] as? Int ?? 0) + 1
+                        XCTFail("\(uri.replacingOccurrences(of: Fixtures.repository.path + "/", with: "")):\(line): \(path) has no doc comment")
+                    }
+                }
+            }
+        }
+        XCTAssertGreaterThan(checked, 1_000, "the libraries' declarations were found")
+    }
+
+    func testEveryCatalogBuildsWithoutWarnings() throws {
+        let graphs = try Self.symbolGraphs.get()
+        for library in Self.libraries {
+            let catalog = Fixtures.repository.appendingPathComponent("Sources/\(library)/\(library).docc")
+            let output = FileManager.default.temporaryDirectory.appendingPathComponent("docc-\(library)-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: output) }
+            let result = try Self.run(Self.docc + [
+                "convert", catalog.path, "--additional-symbol-graph-dir", graphs.appendingPathComponent(library).path,
+                "--fallback-display-name", library, "--fallback-bundle-identifier", "org.healthsignin.\(library)",
+                "--output-path", output.path, "--warnings-as-errors",
+            ])
+            XCTAssertEqual(result.status, 0, "\(library).docc: \(result.output.suffix(3000))")
+        }
+    }
+
+    private static var docc: [String] {
+        #if os(macOS)
+        return ["xcrun", "docc"]
+        #else
+        return ["docc"]
+        #endif
+    }
+
+    private static func targetTriple() throws -> String {
+        let result = try run(["swift", "-print-target-info"])
+        let info = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any]
+        guard let target = info?["target"] as? [String: Any], let triple = target["triple"] as? String else {
+            throw DocumentationError("swift -print-target-info gave no triple: \(result.output)")
+        }
+        return triple
+    }
+
+    private static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, output)
+    }
+}
+
+private struct DocumentationError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

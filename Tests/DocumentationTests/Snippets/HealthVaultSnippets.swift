@@ -1,0 +1,56 @@
+import Foundation
+import HealthVault
+import SDKRuntime
+
+// The code of the README's HealthVault quick start and of the HealthVault getting-started article. Each region between
+// `// snippet NAME` and `// end snippet` appears verbatim in the documentation, after this file's imports.
+
+func healthVaultQuickStart(masterApplicationID: UUID, completionURL: URL) async throws {
+    // snippet healthvault-quick-start
+    let connection = HealthVaultConnection(configuration: .init(store: try CredentialStores.secure(service: "com.example.healthvault")))
+    let shellPage = try await connection.provision(masterAppID: masterApplicationID)   // open in a web view
+    // when the web view reaches …/application/complete?…:
+    try await connection.completeAuthorization(redirect: completionURL)
+    for try await person in await connection.authorizedPeople() {
+        print(person.name, person.record.map(\.id))
+    }
+    // end snippet
+    _ = shellPage
+}
+
+/// What the app's user interface does; the getting-started article leaves it to the app.
+protocol HealthVaultScreens {
+    /// Shows `page` in a web view and returns the URL it ends on (`…/application/complete?…`).
+    func showShell(_ page: URL) async throws -> URL
+    func show(people: [PersonInfo])
+}
+
+// snippet healthvault-getting-started
+/// Connects this app instance to HealthVault once, then reads the people who authorized it.
+func connectAndListPeople(masterApplicationID: UUID, screens: some HealthVaultScreens) async throws {
+    let connection = HealthVaultConnection(configuration: .init(
+        store: try CredentialStores.secure(service: "com.example.healthvault"),
+        instanceName: "My iPhone"
+    ))
+    switch try await connection.status() {
+    case .notProvisioned:
+        let page = try await connection.provision(masterAppID: masterApplicationID)
+        try await connection.completeAuthorization(redirect: try await screens.showShell(page))
+    case .awaitingAuthorization(let page):
+        try await connection.completeAuthorization(redirect: try await screens.showShell(page))
+    case .connected:
+        break
+    }
+    do {
+        var people: [PersonInfo] = []
+        for try await person in await connection.authorizedPeople(pageSize: 50) { people.append(person) }
+        screens.show(people: people)
+    } catch HealthVaultConnectionError.reauthorizationRequired(let page, _) {
+        // The user withdrew the app's access: ask again, then try once more.
+        try await connection.completeAuthorization(redirect: try await screens.showShell(page))
+    } catch HealthVaultConnectionError.reprovisionRequired {
+        // The app instance was removed in HealthVault: start over.
+        try await connection.disconnect()
+    }
+}
+// end snippet

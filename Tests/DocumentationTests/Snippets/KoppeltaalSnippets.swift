@@ -1,0 +1,71 @@
+import Foundation
+import Koppeltaal
+import SDKRuntime
+
+// The code of the README's Koppeltaal quick start and of the Koppeltaal getting-started article.
+
+func koppeltaalQuickStart(portalPassword: String, patientURL: String, userURL: String, clientSecret: String, codeTypedByThePatient: String) async throws {
+    // snippet koppeltaal-quick-start
+    // Backend: application credentials (MobileLaunch and FHIR)
+    let backend = KoppeltaalBackend(configuration: .init(
+        launchURL: URL(string: "https://ggz.koppeltaal.nl/OAuth2/Koppeltaal")!,
+        credentials: BasicCredentials(username: "portal", password: portalPassword)
+    ))
+    let activation = try await backend.mobileLaunch(clientID: "RANJKA", patient: patientURL, user: userURL)
+    // show activation.code to the patient; it expires at activation.expiresAt
+
+    // App: the OAuth client (Token and Revoke)
+    let session = KoppeltaalSession(configuration: .init(
+        fhirBaseURL: URL(string: "https://ggz.koppeltaal.nl/FHIR/Koppeltaal")!,
+        client: OAuthClientCredentials(clientID: "RANJKA", secret: clientSecret),
+        redirectURI: "ranjka://after-auth",
+        store: try CredentialStores.secure(service: "com.example.koppeltaal")
+    ))
+    let context = try await session.activate(code: codeTypedByThePatient)   // patient, user, resource, intent, scope
+    let response = try await session.fhir(path: "/Patient/72308")
+    try await session.revoke()
+    // end snippet
+    _ = (activation, context, response)
+}
+
+/// What the app's user interface does; the getting-started article leaves it to the app.
+protocol KoppeltaalScreens {
+    /// Asks the patient for the six-digit code their care provider gave them.
+    func askForActivationCode() async -> String
+    func show(messages: Data)
+}
+
+// snippet koppeltaal-getting-started
+/// The app's side of a Koppeltaal mobile launch: activate once, then call FHIR with fresh tokens.
+final class KoppeltaalLaunch: Sendable {
+    let session = KoppeltaalSession(configuration: .init(
+        fhirBaseURL: URL(string: "https://ggz.koppeltaal.nl/FHIR/Koppeltaal")!,
+        client: OAuthClientCredentials(clientID: "RANJKA", secret: "the client secret"),
+        redirectURI: "ranjka://after-auth",
+        store: (try? CredentialStores.secure(service: "com.example.koppeltaal")) ?? InMemoryCredentialStore()
+    ))
+
+    /// Activates with a code from the patient when there is no usable grant.
+    func start(screens: some KoppeltaalScreens) async throws {
+        guard case .needsActivation = try await session.status() else { return }
+        let context = try await session.activate(code: await screens.askForActivationCode())
+        print("launched for", context.patient ?? "an unknown patient")
+    }
+
+    /// Reads the next messages; tokens are refreshed as needed, and a dead grant asks for a new code.
+    func nextMessages(screens: some KoppeltaalScreens) async throws {
+        var query = FormFields()
+        query.append("_query", "MessageHeader.GetNextNewAndClaim")
+        do {
+            screens.show(messages: try await session.fhir(path: "/MessageHeader/_search", query: query).body)
+        } catch KoppeltaalError.needsActivation {
+            try await start(screens: screens)
+        }
+    }
+
+    /// Forgets the grant, telling the server when it can.
+    func signOut() async throws {
+        try await session.revoke()
+    }
+}
+// end snippet
