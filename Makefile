@@ -7,7 +7,7 @@ SWIFT_FLAGS := -Xswiftc -warnings-as-errors \
 	-Xswiftc -Xfrontend -Xswiftc -warn-long-expression-type-checking=100
 VENV := Tests/Emulator/.venv
 PYTHON := $(VENV)/bin/python
-SDKGEN_ARGS := --schemas Schemas --output Sources --test-samples Tests
+SDKGEN_ARGS := --schemas Schemas --output Sources --test-samples Tests --schema-reference Schemas/README.md
 
 .PHONY: help generate check build test demo bench fuzz fuzz-smoke venv clean
 

@@ -5,7 +5,8 @@ import SDKGenerator
 let usage = """
     sdkgen: generate Swift clients, models and errors from protocol schemas
 
-    Usage: sdkgen [--schemas DIR] [--output DIR] [--test-samples DIR] [--family NAME]... [--check] [--verbose]
+    Usage: sdkgen [--schemas DIR] [--output DIR] [--test-samples DIR] [--family NAME]... [--schema-reference FILE]
+                  [--check] [--verbose]
 
     Reads every family directory under the schemas directory (each holds protocol.json, an optional types.json and
     one JSON file per method) and writes <output>/<Family>/Generated/. Only files whose bytes change are written;
@@ -16,6 +17,9 @@ let usage = """
       --output DIR        The sources root; each family goes to DIR/<Family>/Generated (default: Sources).
       --test-samples DIR  Also write round-trip tests of every model to DIR/<Family>Tests/Generated.
       --family NAME       Generate only this family; repeat for several (default: all).
+      --schema-reference FILE
+                          Also write the schema language's reference, rendered from the meta-schemas in the schemas
+                          directory, to FILE (Markdown).
       --check             Change nothing; exit 1 with a diff when the generated files are not up to date.
       --verbose           List every file written, deleted or unchanged.
       --help              Show this help.
@@ -33,6 +37,7 @@ struct Arguments {
     var output = "Sources"
     var testSamples: String?
     var families: Set<String> = []
+    var schemaReference: String?
     var check = false
     var verbose = false
 }
@@ -54,6 +59,7 @@ func parse(_ arguments: [String]) -> Arguments? {
         case "--output": guard let v = value("--output") else { return nil }; result.output = v
         case "--test-samples": guard let v = value("--test-samples") else { return nil }; result.testSamples = v
         case "--family": guard let v = value("--family") else { return nil }; result.families.insert(v)
+        case "--schema-reference": guard let v = value("--schema-reference") else { return nil }; result.schemaReference = v
         case "--check": result.check = true
         case "--verbose": result.verbose = true
         case "--help", "-h":
@@ -71,6 +77,7 @@ func parse(_ arguments: [String]) -> Arguments? {
 guard let arguments = parse(Array(CommandLine.arguments.dropFirst())) else { exit(2) }
 let status = Command.run(
     schemas: arguments.schemas, output: arguments.output, testSamples: arguments.testSamples,
-    families: arguments.families.isEmpty ? nil : arguments.families, check: arguments.check, verbose: arguments.verbose
+    families: arguments.families.isEmpty ? nil : arguments.families, check: arguments.check, verbose: arguments.verbose,
+    schemaReference: arguments.schemaReference
 )
 exit(status)

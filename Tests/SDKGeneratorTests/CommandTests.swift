@@ -31,11 +31,11 @@ final class CommandTests: XCTestCase {
 
     private var complaints: [String] = []
 
-    private func run(check: Bool, schemas: String = "Schemas") -> Int32 {
+    private func run(check: Bool, schemas: String = "Schemas", schemaReference: String? = nil) -> Int32 {
         var lines: [String] = []
         defer { complaints = lines }
         return Command.run(
-            schemas: schemas, output: "Sources", testSamples: nil, families: nil, check: check, verbose: false,
+            schemas: schemas, output: "Sources", testSamples: nil, families: nil, check: check, verbose: false, schemaReference: schemaReference,
             report: { _ in }, complain: { lines.append($0) }
         )
     }
@@ -77,6 +77,26 @@ final class CommandTests: XCTestCase {
         }
         let generated = try String(contentsOf: scratch.appendingPathComponent("Sources/Demo/Generated/Methods/Ping.swift"), encoding: .utf8)
         XCTAssertTrue(generated.contains("/// - Remark: Generated from Schemas/Demo/Ping.json#"), generated)
+    }
+
+    func testTheSchemaReferenceIsRenderedFromTheMetaSchemasAndChecked() throws {
+        for name in ["method.schema.json", "protocol.schema.json"] {
+            try FileManager.default.copyItem(
+                at: Fixtures.repository.appendingPathComponent("Schemas/" + name), to: scratch.appendingPathComponent("Schemas/" + name)
+            )
+        }
+        XCTAssertEqual(run(check: true, schemaReference: "Schemas/README.md"), 1, "no reference yet")
+        XCTAssertEqual(run(check: false, schemaReference: "Schemas/README.md"), 0)
+        let reference = try String(contentsOf: scratch.appendingPathComponent("Schemas/README.md"), encoding: .utf8)
+        for keyword in ["`authPolicies`", "`responseNamespace`", "`sensitive`", "`nodeType`", "`itemCursor`", "`x-swift-name`"] {
+            XCTAssertTrue(reference.contains(keyword), "the reference lacks \(keyword)")
+        }
+        XCTAssertEqual(run(check: true, schemaReference: "Schemas/README.md"), 0)
+        let metaSchema = scratch.appendingPathComponent("Schemas/method.schema.json")
+        let edited = try String(contentsOf: metaSchema, encoding: .utf8).replacingOccurrences(of: "The wire method name", with: "The method's wire name")
+        try edited.write(to: metaSchema, atomically: true, encoding: .utf8)
+        XCTAssertEqual(run(check: true, schemaReference: "Schemas/README.md"), 1, "the reference is stale after a meta-schema edit")
+        XCTAssertTrue(complaints.contains { $0.contains("+| `method` | string | yes | The method's wire name") }, complaints.joined(separator: "\n"))
     }
 
     func testCheckReportsADiffAndTheFix() throws {

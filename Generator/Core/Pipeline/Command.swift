@@ -5,11 +5,13 @@ public enum Command {
     /// Runs the generator and returns the process exit status (0 success, 1 stale output under `check`, 2 errors).
     ///
     /// - Parameters:
+    ///   - schemaReference: where to write the schema language's reference (rendered from the meta-schemas in the
+    ///     schemas directory), or nil for none. It is checked and written like the generated code.
     ///   - report: receives progress lines (standard output by default).
     ///   - complain: receives diagnostics and diffs (standard error by default).
     public static func run(
         schemas: String, output: String, testSamples: String?, families: Set<String>?, check: Bool, verbose: Bool,
-        report: (String) -> Void = { print($0) }, complain: (String) -> Void = standardError
+        schemaReference: String? = nil, report: (String) -> Void = { print($0) }, complain: (String) -> Void = standardError
     ) -> Int32 {
         do {
             let schemasURL = URL(fileURLWithPath: schemas).standardizedFileURL
@@ -22,7 +24,10 @@ public enum Command {
             let generated = try GeneratorPipeline.run(files, options: options)
             for diagnostic in generated.diagnostics { complain(diagnostic.description) }
             let writer = OutputWriter(sources: URL(fileURLWithPath: output), tests: URL(fileURLWithPath: testSamples ?? "Tests"))
-            let changes = try writer.plan(generated.files, families: generated.families, testSamples: testSamples != nil)
+            var changes = try writer.plan(generated.files, families: generated.families, testSamples: testSamples != nil)
+            if let schemaReference, let change = try referenceChange(schemas: schemasURL, path: schemaReference) {
+                changes.append(change)
+            }
             if check {
                 guard !changes.isEmpty else {
                     report("sdkgen: \(generated.files.count) generated files are up to date")
@@ -30,6 +35,7 @@ public enum Command {
                 }
                 for change in changes { complain(change.diff) }
                 let fix = ["sdkgen", "--schemas", schemas, "--output", output] + (testSamples.map { ["--test-samples", $0] } ?? [])
+                    + (schemaReference.map { ["--schema-reference", $0] } ?? [])
                 complain("error: \(changes.count) generated file\(changes.count == 1 ? " is" : "s are") out of date with the schemas.")
                 complain("run: make generate   (or: swift run \(fix.joined(separator: " ")))")
                 return 1
@@ -54,6 +60,15 @@ public enum Command {
             complain(String(describing: error))
             return 2
         }
+    }
+
+    /// The change that brings the reference at `path` in line with the meta-schemas, or nil when it is current.
+    private static func referenceChange(schemas: URL, path: String) throws -> OutputWriter.Change? {
+        let read = { (name: String) in try String(contentsOf: schemas.appendingPathComponent(name), encoding: .utf8) }
+        let reference = try SchemaReference.render(protocolSchema: try read("protocol.schema.json"), methodSchema: try read("method.schema.json"))
+        guard let existing = FileManager.default.contents(atPath: path) else { return .create(path: path, contents: reference) }
+        let old = String(decoding: existing, as: UTF8.self)
+        return old == reference ? nil : .update(path: path, old: old, new: reference)
     }
 
     /// Writes `text` and a newline to standard error.
