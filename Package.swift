@@ -8,6 +8,8 @@ let strict: [SwiftSetting] = [
 
 let package = Package(
     name: "HealthSignInSDK",
+    // The Swift 5.7 standard library's string algorithms, CryptoKit, the Keychain and os.Logger are all available
+    // from these releases; Linux needs only Swift 6.
     platforms: [
         .macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1),
     ],
@@ -17,6 +19,7 @@ let package = Package(
         .library(name: "Koppeltaal", targets: ["Koppeltaal"]),
         .library(name: "Vital", targets: ["Vital"]),
         .executable(name: "sdkgen", targets: ["sdkgen"]),
+        .plugin(name: "GenerateSDK", targets: ["GenerateSDK"]),
     ],
     targets: [
         // Runtime shared by all generated families.
@@ -42,6 +45,14 @@ let package = Package(
         // The generator: a library of pure stages and a thin command-line shell.
         .target(name: "SDKGenerator", path: "Generator/Core", swiftSettings: strict),
         .executableTarget(name: "sdkgen", dependencies: ["SDKGenerator"], path: "Generator/CLI", swiftSettings: strict),
+        .plugin(
+            name: "GenerateSDK",
+            capability: .command(
+                intent: .custom(verb: "generate-sdk", description: "Generate Swift clients, models and errors from protocol schemas with sdkgen"),
+                permissions: [.writeToPackageDirectory(reason: "sdkgen writes the generated Swift into the package's sources")]
+            ),
+            dependencies: ["sdkgen"]
+        ),
 
         // The three journeys against real or emulated servers (make demo).
         .executableTarget(name: "sdk-demo", dependencies: ["HealthVault", "Koppeltaal", "Vital", "SDKRuntime"], swiftSettings: strict),

@@ -39,10 +39,6 @@ final class RandomSchemaTests: XCTestCase {
     /// round-trip tests are compiled against the debug build of the runtime and run.
     func testARandomSampleCompilesAndRoundTrips() throws {
         let seed = ProcessInfo.processInfo.environment["SDK_RANDOM_SCHEMA_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 1...UInt64(UInt32.max))
-        let build = Fixtures.repository.appendingPathComponent(".build/debug")
-        let runtimeObjects = try FileManager.default.contentsOfDirectory(atPath: build.appendingPathComponent("SDKRuntime.build").path)
-            .filter { $0.hasSuffix(".o") }.map { build.appendingPathComponent("SDKRuntime.build/" + $0).path }
-        XCTAssertFalse(runtimeObjects.isEmpty, "the runtime's debug build is needed (swift build --build-tests)")
         for binding in [RandomSchemas.Binding.xml, .json] {
             var schemas = RandomSchemas(seed: seed, binding: binding)
             let output = try GeneratorPipeline.run(schemas.files(), options: .init(testSamples: true))
@@ -68,31 +64,15 @@ final class RandomSchemaTests: XCTestCase {
             }
             let main = "import XCTest\nXCTMain([testCase([\n" + testNames.map { "    (\"\($0)\", GeneratedRoundTripTests.\($0)),\n" }.joined() + "])])\n"
             try main.write(to: directory.appendingPathComponent("main.swift"), atomically: true, encoding: .utf8)
-            var arguments = ["swiftc", "-module-name", schemas.family, "-swift-version", "6", "-Onone", "-I", build.appendingPathComponent("Modules").path]
-            #if os(Linux)
-            arguments += ["-Xcc", "-fmodule-map-file=" + Fixtures.repository.appendingPathComponent("Sources/COpenSSL/module.modulemap").path, "-lcrypto"]
-            #endif
-            arguments += sources + [directory.appendingPathComponent("main.swift").path] + runtimeObjects
-            arguments += ["-o", directory.appendingPathComponent("roundtrip").path]
-            let compile = try run(arguments)
+            let executable = directory.appendingPathComponent("roundtrip")
+            let compile = try SwiftCompiler.compile(
+                module: schemas.family, sources: sources + [directory.appendingPathComponent("main.swift").path], executable: executable
+            )
             XCTAssertEqual(compile.status, 0, "seed \(seed) \(binding) does not compile:\n\(compile.output.suffix(4000))")
             guard compile.status == 0 else { continue }
-            let tests = try run([directory.appendingPathComponent("roundtrip").path])
+            let tests = try SwiftCompiler.run([executable.path])
             XCTAssertEqual(tests.status, 0, "seed \(seed) \(binding): round trips failed:\n\(tests.output.suffix(4000))")
             XCTAssertTrue(tests.output.contains("Executed \(testNames.count) tests, with 0 failures"), "seed \(seed) \(binding):\n\(tests.output.suffix(2000))")
         }
-    }
-
-    private func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, output)
     }
 }
