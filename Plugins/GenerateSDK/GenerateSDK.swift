@@ -3,10 +3,11 @@ import PackagePlugin
 
 /// `swift package generate-sdk`: runs `sdkgen` on a package's schemas. Arguments are `sdkgen`'s (see
 /// `sdkgen --help`); relative paths are resolved against the package, whose `Schemas` and `Sources` are the defaults.
+/// SwiftPM asks for permission to write to the package even with `--check`, which changes nothing.
 ///
 /// ```sh
 /// swift package --allow-writing-to-package-directory generate-sdk --schemas MySchemas --output Sources
-/// swift package generate-sdk --check
+/// swift package --allow-writing-to-package-directory generate-sdk --schemas MySchemas --output Sources --check
 /// ```
 @main
 struct GenerateSDK: CommandPlugin {

@@ -29,7 +29,7 @@ enum ClientEmitter {
             }
         }
         p.blank()
-        p.doc("Fails to compile when this code was generated for another runtime version: run `make generate`.")
+        p.doc("Fails to compile when this code was generated for another runtime version: run sdkgen again.")
         p.line("private typealias _RequiresRuntime = SDKRuntime.GeneratedCodeRuntimeVersion_1")
         p.blank()
         switch family.binding {

@@ -37,7 +37,7 @@ public enum Command {
                 let fix = ["sdkgen", "--schemas", schemas, "--output", output] + (testSamples.map { ["--test-samples", $0] } ?? [])
                     + (schemaReference.map { ["--schema-reference", $0] } ?? [])
                 complain("error: \(changes.count) generated file\(changes.count == 1 ? " is" : "s are") out of date with the schemas.")
-                complain("run: make generate   (or: swift run \(fix.joined(separator: " ")))")
+                complain("run without --check to update them: \(fix.joined(separator: " "))")
                 return 1
             }
             try writer.apply(changes)
