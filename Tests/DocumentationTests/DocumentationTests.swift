@@ -85,7 +85,7 @@ final class DocumentationTests: XCTestCase {
             #if os(Linux)
             arguments += ["-Xcc", "-fmodule-map-file=" + Fixtures.repository.appendingPathComponent("Sources/COpenSSL/module.modulemap").path]
             #endif
-            let result = try run(arguments)
+            let result = try Subprocess.run(arguments)
             guard result.status == 0 else { throw DocumentationError("symbolgraph-extract \(library) failed: \(result.output)") }
         }
         return output
@@ -122,7 +122,7 @@ final class DocumentationTests: XCTestCase {
             let catalog = Fixtures.repository.appendingPathComponent("Sources/\(library)/\(library).docc")
             let output = FileManager.default.temporaryDirectory.appendingPathComponent("docc-\(library)-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: output) }
-            let result = try Self.run(Self.docc + [
+            let result = try Subprocess.run(Self.docc + [
                 "convert", catalog.path, "--additional-symbol-graph-dir", graphs.appendingPathComponent(library).path,
                 "--fallback-display-name", library, "--fallback-bundle-identifier", "org.healthsignin.\(library)",
                 "--output-path", output.path, "--warnings-as-errors",
@@ -140,25 +140,12 @@ final class DocumentationTests: XCTestCase {
     }
 
     private static func targetTriple() throws -> String {
-        let result = try run(["swift", "-print-target-info"])
+        let result = try Subprocess.run(["swift", "-print-target-info"])
         let info = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any]
         guard let target = info?["target"] as? [String: Any], let triple = target["triple"] as? String else {
             throw DocumentationError("swift -print-target-info gave no triple: \(result.output)")
         }
         return triple
-    }
-
-    private static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, output)
     }
 }
 

@@ -10,16 +10,9 @@ final class DemoTests: XCTestCase {
         let emulator = try Self.shared.get()
         let demo = Fixtures.repository.appendingPathComponent(".build/debug/sdk-demo")
         XCTAssertTrue(FileManager.default.isExecutableFile(atPath: demo.path), "build it with swift build --build-tests")
-        let process = Process()
-        process.executableURL = demo
-        process.arguments = ["--emulator", emulator.baseURL.absoluteString]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0, output)
+        let result = try Subprocess.run([demo.path, "--emulator", emulator.baseURL.absoluteString])
+        XCTAssertEqual(result.status, 0, result.output)
+        let output = result.output
         XCTAssertTrue(output.hasSuffix("All 14 steps succeeded.\n"), output)
         XCTAssertTrue(output.contains("✓ revoke          revoked"), output)
         XCTAssertFalse(output.contains("✗"), output)

@@ -73,17 +73,12 @@ final class MetaSchemaTests: XCTestCase {
             XCTFail("Tests/Emulator/.venv is missing; run `make venv` (make test does it) to validate schemas with jsonschema")
             return
         }
-        let process = Process()
-        process.executableURL = python
-        process.arguments = [Fixtures.repository.appendingPathComponent("Tests/Tools/validate_schemas.py").path,
-                             Fixtures.repository.appendingPathComponent("Schemas").path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0, output)
+        let result = try Subprocess.run([
+            python.path, Fixtures.repository.appendingPathComponent("Tests/Tools/validate_schemas.py").path,
+            Fixtures.repository.appendingPathComponent("Schemas").path,
+        ])
+        XCTAssertEqual(result.status, 0, result.output)
+        let output = result.output
         let familyFiles = try SchemaDirectory.read(Fixtures.repository.appendingPathComponent("Schemas")).count
         XCTAssertTrue(output.contains("\(familyFiles) schema files conform"), output)
     }

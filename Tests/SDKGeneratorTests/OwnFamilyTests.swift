@@ -84,9 +84,9 @@ final class OwnFamilyTests: XCTestCase {
 
         let sdkgen = Fixtures.repository.appendingPathComponent(".build/debug/sdkgen").path
         let sources = root.appendingPathComponent("MySources")
-        let generate = try SwiftCompiler.run([sdkgen, "--schemas", root.appendingPathComponent("MySchemas").path, "--output", sources.path])
+        let generate = try Subprocess.run([sdkgen, "--schemas", root.appendingPathComponent("MySchemas").path, "--output", sources.path])
         XCTAssertEqual(generate.status, 0, generate.output)
-        XCTAssertEqual(try SwiftCompiler.run([sdkgen, "--schemas", root.appendingPathComponent("MySchemas").path, "--output", sources.path, "--check"]).status, 0)
+        XCTAssertEqual(try Subprocess.run([sdkgen, "--schemas", root.appendingPathComponent("MySchemas").path, "--output", sources.path, "--check"]).status, 0)
 
         var files: [String] = []
         let enumerator = FileManager.default.enumerator(at: sources.appendingPathComponent("Acme/Generated"), includingPropertiesForKeys: nil)
@@ -102,7 +102,7 @@ final class OwnFamilyTests: XCTestCase {
         let compile = try SwiftCompiler.compile(module: "Acme", sources: files + [main.path], executable: executable)
         XCTAssertEqual(compile.status, 0, compile.output.suffix(4000).description)
         guard compile.status == 0 else { return }
-        let run = try SwiftCompiler.run([executable.path])
+        let run = try Subprocess.run([executable.path])
         XCTAssertEqual(run.output, "OK\n")
         XCTAssertEqual(run.status, 0)
     }

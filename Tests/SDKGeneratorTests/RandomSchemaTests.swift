@@ -70,7 +70,7 @@ final class RandomSchemaTests: XCTestCase {
             )
             XCTAssertEqual(compile.status, 0, "seed \(seed) \(binding) does not compile:\n\(compile.output.suffix(4000))")
             guard compile.status == 0 else { continue }
-            let tests = try SwiftCompiler.run([executable.path])
+            let tests = try Subprocess.run([executable.path])
             XCTAssertEqual(tests.status, 0, "seed \(seed) \(binding): round trips failed:\n\(tests.output.suffix(4000))")
             XCTAssertTrue(tests.output.contains("Executed \(testNames.count) tests, with 0 failures"), "seed \(seed) \(binding):\n\(tests.output.suffix(2000))")
         }

@@ -3,36 +3,16 @@ import Foundation
 /// Compiles generated Swift as one executable module against the debug build of SDKRuntime, and runs it: how tests
 /// prove that generated code compiles and behaves, without a package of its own.
 public enum SwiftCompiler {
-    /// What a command printed and how it ended.
-    public struct Outcome {
-        public let status: Int32
-        public let output: String
-    }
-
     /// Compiles `sources` (paths; one of them a `main.swift`) as module `module` into `executable`.
-    public static func compile(module: String, sources: [String], executable: URL) throws -> Outcome {
+    public static func compile(module: String, sources: [String], executable: URL) throws -> Subprocess.Outcome {
         let build = Fixtures.repository.appendingPathComponent(".build/debug")
         let objects = try FileManager.default.contentsOfDirectory(atPath: build.appendingPathComponent("SDKRuntime.build").path)
             .filter { $0.hasSuffix(".o") }.map { build.appendingPathComponent("SDKRuntime.build/" + $0).path }
-        guard !objects.isEmpty else { return Outcome(status: -1, output: "the runtime's debug build is missing (swift build --build-tests)") }
+        guard !objects.isEmpty else { return Subprocess.Outcome(status: -1, output: "the runtime's debug build is missing (swift build --build-tests)") }
         var arguments = ["swiftc", "-module-name", module, "-swift-version", "6", "-Onone", "-I", build.appendingPathComponent("Modules").path]
         #if os(Linux)
         arguments += ["-Xcc", "-fmodule-map-file=" + Fixtures.repository.appendingPathComponent("Sources/COpenSSL/module.modulemap").path, "-lcrypto"]
         #endif
-        return try run(arguments + sources + objects + ["-o", executable.path])
-    }
-
-    /// Runs `arguments` (the first is looked up on PATH) and waits.
-    public static func run(_ arguments: [String]) throws -> Outcome {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return Outcome(status: process.terminationStatus, output: output)
+        return try Subprocess.run(arguments + sources + objects + ["-o", executable.path])
     }
 }
