@@ -15,6 +15,10 @@ struct Demo {
         if options.journeys.contains("healthvault") { await HealthVaultJourney(options: options).run(steps) }
         if options.journeys.contains("koppeltaal") { await KoppeltaalJourney(options: options).run(steps) }
         if options.journeys.contains("vital") { await VitalJourney(options: options).run(steps) }
+        if steps.steps == 0 {
+            print("\nNo journey ran: give its servers and credentials (sdk-demo --help), or --emulator URL.")
+            exit(2)
+        }
         if steps.failures > 0 {
             print("\n\(steps.failures) of \(steps.steps) steps failed.")
             exit(1)

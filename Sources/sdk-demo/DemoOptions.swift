@@ -1,8 +1,11 @@
 import Foundation
+import Vital
 
 /// Where the demo's servers are and which credentials it uses; every value is a flag.
 struct DemoOptions {
-    var journeys: Set<String> = ["healthvault", "koppeltaal", "vital"]
+    static let allJourneys: Set<String> = ["healthvault", "koppeltaal", "vital"]
+
+    var journeys = allJourneys
     var allowsInsecureLoopback = false
     var shell = ShellMode.prompt
 
@@ -23,7 +26,7 @@ struct DemoOptions {
     var vitalAPI: URL?
     var vitalAuth: URL?
     var vitalTeamKey: String?
-    var vitalEnvironment = "sandbox/us"
+    var vitalEnvironment = VitalEnvironment(.sandbox, .us)
 
     /// How the HealthVault Shell page, which a person completes in a browser, is answered.
     enum ShellMode: String {
@@ -37,7 +40,7 @@ struct DemoOptions {
         usage: sdk-demo [--emulator URL | server and credential flags] [--only healthvault,koppeltaal,vital]
 
         Walks the HealthVault, Koppeltaal and Vital sign-in journeys against real or emulated servers, printing each
-        step; exits 1 when a step fails.
+        step; exits 1 when a step fails, 2 for bad flags or when no journey has what it needs to run.
 
           --emulator URL                  the protocol emulator's base URL: sets every flag below for it
           --allow-insecure-loopback       allow plain http to this machine
@@ -66,6 +69,7 @@ struct DemoOptions {
             guard let value = rest.popFirst() else { throw Invalid(message: "\(flag) needs a value") }
             try apply(flag, value)
         }
+        if (vitalAPI == nil) != (vitalAuth == nil) { throw Invalid(message: "--vital-api and --vital-auth go together") }
     }
 
     private mutating func apply(_ flag: String, _ value: String) throws {
@@ -75,7 +79,10 @@ struct DemoOptions {
         }
         switch flag {
         case "--emulator": try useEmulator(try url())
-        case "--only": journeys = Set(value.split(separator: ",").map(String.init))
+        case "--only":
+            journeys = Set(value.split(separator: ",").map(String.init))
+            let unknown = journeys.subtracting(Self.allJourneys)
+            guard unknown.isEmpty else { throw Invalid(message: "--only: no journey named \(unknown.sorted().joined(separator: ", "))") }
         case "--shell":
             guard let mode = ShellMode(rawValue: value) else { throw Invalid(message: "--shell is prompt or auto") }
             shell = mode
@@ -99,7 +106,12 @@ struct DemoOptions {
         case "--vital-api": vitalAPI = try url()
         case "--vital-auth": vitalAuth = try url()
         case "--vital-team-key": vitalTeamKey = value
-        case "--vital-environment": vitalEnvironment = value
+        case "--vital-environment":
+            let parts = value.split(separator: "/").map(String.init)
+            guard parts.count == 2, let tier = VitalEnvironment.Tier(rawValue: parts[0]), let region = VitalEnvironment.Region(rawValue: parts[1]) else {
+                throw Invalid(message: "--vital-environment is TIER/REGION, e.g. sandbox/us")
+            }
+            vitalEnvironment = VitalEnvironment(tier, region)
         default: throw Invalid(message: "unknown option \(flag)")
         }
     }

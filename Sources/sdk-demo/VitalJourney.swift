@@ -9,14 +9,10 @@ struct VitalJourney {
     func run(_ steps: StepPrinter) async {
         steps.journey("Vital sign-in token")
         guard let teamKey = options.vitalTeamKey else { return print("  – skipped: set --vital-team-key (or --emulator)") }
-        let parts = options.vitalEnvironment.split(separator: "/").map(String.init)
-        guard parts.count == 2, let tier = VitalEnvironment.Tier(rawValue: parts[0]), let region = VitalEnvironment.Region(rawValue: parts[1]) else {
-            return print("  ✗ --vital-environment is TIER/REGION, e.g. sandbox/us")
-        }
         var hosts = VitalHostMap()
         if let api = options.vitalAPI, let auth = options.vitalAuth { hosts = .all(VitalHosts(api: api, auth: auth)) }
         let policy = URLPolicy(allowsInsecureLoopback: options.allowsInsecureLoopback)
-        let backend = VitalBackend(configuration: .init(apiKey: APIKey(teamKey), environment: VitalEnvironment(tier, region), hosts: hosts, urlPolicy: policy))
+        let backend = VitalBackend(configuration: .init(apiKey: APIKey(teamKey), environment: options.vitalEnvironment, hosts: hosts, urlPolicy: policy))
         let vital = VitalCore(configuration: .init(store: InMemoryCredentialStore(), hosts: hosts, urlPolicy: policy))
 
         guard let grant = await steps.step("backend token", {

@@ -18,4 +18,19 @@ final class DemoTests: XCTestCase {
         XCTAssertFalse(output.contains("✗"), output)
         for secret in ["kt-secret", "portal-secret", "sk_us_emulator"] { XCTAssertFalse(output.contains(secret), "the demo printed \(secret)") }
     }
+
+    func testTheDemoRefusesBadFlagsAndHavingNothingToRun() throws {
+        let demo = Fixtures.repository.appendingPathComponent(".build/debug/sdk-demo").path
+        for (arguments, message) in [
+            (["--only", "fitbit"], "--only: no journey named fitbit"),
+            (["--vital-environment", "sandbox"], "--vital-environment is TIER/REGION"),
+            (["--vital-api", "https://api.example"], "--vital-api and --vital-auth go together"),
+            (["--koppeltaal-fhir", "not a url"], "--koppeltaal-fhir: not a url is not a URL"),
+            ([], "No journey ran"),
+        ] {
+            let result = try Subprocess.run([demo] + arguments)
+            XCTAssertEqual(result.status, 2, "\(arguments): \(result.output)")
+            XCTAssertTrue(result.output.contains(message), "\(arguments): \(result.output)")
+        }
+    }
 }
