@@ -8,10 +8,10 @@ let strict: [SwiftSetting] = [
 
 let package = Package(
     name: "HealthSignInSDK",
-    // The Swift 5.7 standard library's string algorithms, CryptoKit, the Keychain and os.Logger are all available
-    // from these releases; Linux needs only Swift 6.
+    // os.Logger (OSLogSink) is the newest Apple API the code uses; CryptoKit, the Keychain calls and Swift
+    // concurrency's back-deployment need less. Linux needs only Swift 6.
     platforms: [
-        .macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1),
+        .macOS(.v11), .iOS(.v14), .tvOS(.v14), .watchOS(.v7), .visionOS(.v1),
     ],
     products: [
         .library(name: "SDKRuntime", targets: ["SDKRuntime"]),

@@ -30,13 +30,13 @@ enum ChildProcess {
         let arguments = command.map { strdup($0) } + [nil]
         defer { arguments.forEach { free($0) } }
         var pid = pid_t()
-        let start = ContinuousClock.now
+        let start = Harness.now()
         let spawned = posix_spawnp(&pid, command[0], &actions, nil, arguments, environ)
         guard spawned == 0 else { throw Failure(command: command, status: spawned) }
         var status: Int32 = 0
         var usage = rusage()
         while wait4(pid, &status, 0, &usage) == -1 && errno == EINTR {}
-        let seconds = (ContinuousClock.now - start).seconds
+        let seconds = Harness.now() - start
         // The exit status lives in bits 8–15 when the child exited normally (low 7 bits zero).
         guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else { throw Failure(command: command, status: status) }
         #if canImport(Darwin)

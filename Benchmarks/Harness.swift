@@ -2,20 +2,22 @@ import Foundation
 
 /// Repeated timing with warm-up on a monotonic clock, summarised as median, minimum and maximum.
 enum Harness {
-    private static let clock = ContinuousClock()
+    /// A monotonic instant in seconds, for differences only. `DispatchTime` rather than `ContinuousClock` keeps the
+    /// package's macOS minimum at what the SDK needs.
+    static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 
     /// Seconds `body` takes once.
     static func seconds(_ body: () throws -> Void) rethrows -> Double {
-        let start = clock.now
+        let start = now()
         try body()
-        return (clock.now - start).seconds
+        return now() - start
     }
 
     /// Seconds `body` takes once.
     static func seconds(_ body: () async throws -> Void) async rethrows -> Double {
-        let start = clock.now
+        let start = now()
         try await body()
-        return (clock.now - start).seconds
+        return now() - start
     }
 
     /// Seconds per call of `body`: after `warmup` runs, `runs` timed runs of `iterations` calls each. With
@@ -75,13 +77,5 @@ struct Summary: Sendable, Encodable {
         self.min = min
         self.max = max
         self.runs = runs
-    }
-}
-
-extension Duration {
-    /// The duration in seconds.
-    var seconds: Double {
-        let parts = components
-        return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
     }
 }
