@@ -73,12 +73,11 @@ struct DemoOptions {
     }
 
     private mutating func apply(_ flag: String, _ value: String) throws {
-        func url() throws -> URL {
-            guard let url = URL(string: value), url.scheme != nil else { throw Invalid(message: "\(flag): \(value) is not a URL") }
-            return url
-        }
+        if flag.hasPrefix("--healthvault-") { return try applyHealthVault(flag, value) }
+        if flag.hasPrefix("--koppeltaal-") { return try applyKoppeltaal(flag, value) }
+        if flag.hasPrefix("--vital-") { return try applyVital(flag, value) }
         switch flag {
-        case "--emulator": try useEmulator(try url())
+        case "--emulator": try useEmulator(try Self.url(flag, value))
         case "--only":
             journeys = Set(value.split(separator: ",").map(String.init))
             let unknown = journeys.subtracting(Self.allJourneys)
@@ -86,14 +85,26 @@ struct DemoOptions {
         case "--shell":
             guard let mode = ShellMode(rawValue: value) else { throw Invalid(message: "--shell is prompt or auto") }
             shell = mode
-        case "--healthvault-platform": healthVaultPlatform = try url()
-        case "--healthvault-shell": healthVaultShell = try url()
+        default: throw Invalid(message: "unknown option \(flag)")
+        }
+    }
+
+    private mutating func applyHealthVault(_ flag: String, _ value: String) throws {
+        switch flag {
+        case "--healthvault-platform": healthVaultPlatform = try Self.url(flag, value)
+        case "--healthvault-shell": healthVaultShell = try Self.url(flag, value)
         case "--healthvault-master-app":
             guard let id = UUID(uuidString: value) else { throw Invalid(message: "--healthvault-master-app is a UUID") }
             masterApplicationID = id
-        case "--koppeltaal-fhir": koppeltaalFHIR = try url()
-        case "--koppeltaal-launch": koppeltaalLaunch = try url()
-        case "--koppeltaal-revoke": koppeltaalRevoke = try url()
+        default: throw Invalid(message: "unknown option \(flag)")
+        }
+    }
+
+    private mutating func applyKoppeltaal(_ flag: String, _ value: String) throws {
+        switch flag {
+        case "--koppeltaal-fhir": koppeltaalFHIR = try Self.url(flag, value)
+        case "--koppeltaal-launch": koppeltaalLaunch = try Self.url(flag, value)
+        case "--koppeltaal-revoke": koppeltaalRevoke = try Self.url(flag, value)
         case "--koppeltaal-portal":
             let parts = value.split(separator: ":", maxSplits: 1).map(String.init)
             guard parts.count == 2 else { throw Invalid(message: "--koppeltaal-portal is USER:PASSWORD") }
@@ -103,8 +114,14 @@ struct DemoOptions {
         case "--koppeltaal-redirect": koppeltaalRedirect = value
         case "--koppeltaal-patient": koppeltaalPatient = value
         case "--koppeltaal-user": koppeltaalUser = value
-        case "--vital-api": vitalAPI = try url()
-        case "--vital-auth": vitalAuth = try url()
+        default: throw Invalid(message: "unknown option \(flag)")
+        }
+    }
+
+    private mutating func applyVital(_ flag: String, _ value: String) throws {
+        switch flag {
+        case "--vital-api": vitalAPI = try Self.url(flag, value)
+        case "--vital-auth": vitalAuth = try Self.url(flag, value)
         case "--vital-team-key": vitalTeamKey = value
         case "--vital-environment":
             let parts = value.split(separator: "/").map(String.init)
@@ -114,6 +131,11 @@ struct DemoOptions {
             vitalEnvironment = VitalEnvironment(tier, region)
         default: throw Invalid(message: "unknown option \(flag)")
         }
+    }
+
+    private static func url(_ flag: String, _ value: String) throws -> URL {
+        guard let url = URL(string: value), url.scheme != nil else { throw Invalid(message: "\(flag): \(value) is not a URL") }
+        return url
     }
 
     /// The emulator's layout and test credentials (Tests/Emulator).

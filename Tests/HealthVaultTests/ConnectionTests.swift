@@ -21,10 +21,18 @@ final class ConnectionTests: XCTestCase {
             }
             let method = String(body[start.upperBound..<end.lowerBound])
             calls.withValue { $0.append(method) }
-            if let scripted = overrides.withValue({ $0[method]?.isEmpty == false ? $0[method]!.removeFirst() : nil }) {
-                return HTTPResponse(status: 200, body: Data(scripted.utf8))
+            let answer: String = nextScripted(method) ?? standard(method)
+            return HTTPResponse(status: 200, body: Data(answer.utf8))
+        }
+
+        /// The next scripted answer for `method`, taking it from the script.
+        private func nextScripted(_ method: String) -> String? {
+            overrides.withValue { (scripts: inout [String: [String]]) -> String? in
+                guard var queue = scripts[method], !queue.isEmpty else { return nil }
+                let next = queue.removeFirst()
+                scripts[method] = queue
+                return next
             }
-            return HTTPResponse(status: 200, body: Data(standard(method).utf8))
         }
 
         func script(_ method: String, _ bodies: String...) { overrides.withValue { $0[method, default: []] += bodies } }

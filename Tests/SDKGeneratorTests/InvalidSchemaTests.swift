@@ -21,14 +21,20 @@ final class InvalidSchemaTests: XCTestCase {
             .split(separator: "\n").map(String.init)
     }
 
+    /// The families a case generates, from its optional `families.txt`; nil means all.
+    private static func families(in directory: URL) -> Set<String>? {
+        let file: URL = directory.appendingPathComponent("families.txt")
+        guard let text = try? String(contentsOf: file, encoding: .utf8) else { return nil }
+        return Set(text.split(separator: "\n").map(String.init))
+    }
+
     func testEveryCaseFailsWithItsExpectedDiagnostics() throws {
         let cases = try Self.cases()
         XCTAssertGreaterThanOrEqual(cases.count, 40, "the corpus should cover every validation rule")
         for name in cases {
             let directory = Self.corpus.appendingPathComponent(name)
             let expected = try Self.expected(name)
-            let families = (try? String(contentsOf: directory.appendingPathComponent("families.txt"), encoding: .utf8))
-                .map { Set($0.split(separator: "\n").map(String.init)) }
+            let families: Set<String>? = Self.families(in: directory)
             let files = try SchemaDirectory.read(directory)
             do {
                 _ = try GeneratorPipeline.run(files, options: .init(displayRoot: "Schemas", families: families))

@@ -52,17 +52,13 @@ final class RandomSchemaTests: XCTestCase {
                 if file.root == .tests {
                     // Models and tests are compiled as one module, so the tests do not import it.
                     contents = contents.replacingOccurrences(of: "import \(schemas.family)\n", with: "")
-                    testNames += contents.split(separator: "\n").compactMap { line in
-                        let trimmed = line.trimmingCharacters(in: .whitespaces)
-                        guard trimmed.hasPrefix("func test") else { return nil }
-                        return String(trimmed.dropFirst(5).prefix { $0 != "(" })
-                    }
+                    testNames += Self.testNames(in: contents)
                 }
                 let path = directory.appendingPathComponent("\(index).swift").path
                 try contents.write(toFile: path, atomically: true, encoding: .utf8)
                 sources.append(path)
             }
-            let main = "import XCTest\nXCTMain([testCase([\n" + testNames.map { "    (\"\($0)\", GeneratedRoundTripTests.\($0)),\n" }.joined() + "])])\n"
+            let main = Self.testMain(testNames)
             try main.write(to: directory.appendingPathComponent("main.swift"), atomically: true, encoding: .utf8)
             let executable = directory.appendingPathComponent("roundtrip")
             let compile = try SwiftCompiler.compile(
@@ -74,5 +70,22 @@ final class RandomSchemaTests: XCTestCase {
             XCTAssertEqual(tests.status, 0, "seed \(seed) \(binding): round trips failed:\n\(tests.output.suffix(4000))")
             XCTAssertTrue(tests.output.contains("Executed \(testNames.count) tests, with 0 failures"), "seed \(seed) \(binding):\n\(tests.output.suffix(2000))")
         }
+    }
+
+    /// The names of the `func test…()` methods declared in `source`.
+    private static func testNames(in source: String) -> [String] {
+        source.split(separator: "\n").compactMap { (line: Substring) -> String? in
+            let trimmed: String = line.trimmingCharacters(in: .whitespaces)
+            guard trimmed.hasPrefix("func test") else { return nil }
+            return String(trimmed.dropFirst(5).prefix { $0 != "(" })
+        }
+    }
+
+    /// A `main.swift` that runs the generated round-trip tests named `names`.
+    private static func testMain(_ names: [String]) -> String {
+        let entries: [String] = names.map { (name: String) -> String in
+            "    (\"" + name + "\", GeneratedRoundTripTests." + name + "),\n"
+        }
+        return "import XCTest\nXCTMain([testCase([\n" + entries.joined() + "])])\n"
     }
 }

@@ -38,22 +38,27 @@ public final class LocalServer: @unchecked Sendable {
         self.process = process
         self.lifeline = lifeline
 
-        let deadline = Date().addingTimeInterval(timeout)
         var buffer = ""
-        var port: Int?
-        while port == nil, Date() < deadline, process.isRunning {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            buffer += String(decoding: chunk, as: UTF8.self)
-            if let line = buffer.split(separator: "\n").first(where: { $0.hasPrefix("READY ") }) {
-                port = Int(line.dropFirst("READY ".count).trimmingCharacters(in: .whitespaces))
-            }
-        }
-        guard let port else {
+        guard let port = Self.readPort(from: output.fileHandleForReading, of: process, until: Date().addingTimeInterval(timeout), into: &buffer) else {
             process.terminate()
             throw LocalServerError.didNotStart(script: script, output: buffer)
         }
         self.port = port
+    }
+
+    /// Reads `output` until it reports `READY <port>`, the process ends or `deadline` passes; `buffer` keeps what
+    /// was read, for the error when no port came.
+    private static func readPort(from output: FileHandle, of process: Process, until deadline: Date, into buffer: inout String) -> Int? {
+        while Date() < deadline, process.isRunning {
+            let chunk: Data = output.availableData
+            if chunk.isEmpty { return nil }
+            buffer += String(decoding: chunk, as: UTF8.self)
+            let lines: [Substring] = buffer.split(separator: "\n")
+            if let line = lines.first(where: { $0.hasPrefix("READY ") }) {
+                return Int(line.dropFirst("READY ".count).trimmingCharacters(in: .whitespaces))
+            }
+        }
+        return nil
     }
 
     /// Stops the server.

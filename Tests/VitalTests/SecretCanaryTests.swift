@@ -12,6 +12,31 @@ final class SecretCanaryTests: XCTestCase {
         HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: Data(body.utf8))
     }
 
+    /// The Vital API and auth hosts in one: the third token redemption says the user is gone, so that the
+    /// automatic sign-out is checked too.
+    private static func server(signInToken: String) -> RecordingTransport {
+        let userID = SignInTokenTests.userID.uuidString.lowercased()
+        let generation = LockedValue(0)
+        return RecordingTransport { request in
+            let path = request.url.path
+            if path.hasSuffix("/sign_in_token") {
+                return Self.json(200, #"{"user_id": "\#(userID)", "sign_in_token": "\#(signInToken)"}"#)
+            }
+            if path.hasSuffix("/v2/user") {
+                return Self.json(200, #"{"user_id": "\#(userID)", "client_user_id": "alice"}"#)
+            }
+            guard path.hasSuffix("/v1/token") else { return Self.json(200, #"{"providers": []}"#) }
+            let next: Int = generation.withValue { count -> Int in
+                count += 1
+                return count
+            }
+            guard next < 3 else { return Self.json(401, #"{"error": "invalid_grant", "detail": {"error_type": "invalid_token"}}"#) }
+            let access: String = SecretCanary.named("access-\(next)")
+            let refresh: String = SecretCanary.named("refresh-\(next)")
+            return Self.json(200, #"{"access_token": "\#(access)", "refresh_token": "\#(refresh)", "expires_in": 3600}"#)
+        }
+    }
+
     func testNoSecretShowsAnywhere() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("canary-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -21,25 +46,7 @@ final class SecretCanaryTests: XCTestCase {
         let signInToken = try VitalCoreTests.forgedToken(uid: SignInTokenTests.userID.uuidString.lowercased())
         let jwt = try VitalSignInToken(signInToken).userToken
         let secrets = [signInToken, jwt]
-        let generation = LockedValue(0)
-        let transport = RecordingTransport { request in
-            switch request.url.path {
-            case let path where path.hasSuffix("/sign_in_token"):
-                return Self.json(200, #"{"user_id": "\#(SignInTokenTests.userID.uuidString.lowercased())", "sign_in_token": "\#(signInToken)"}"#)
-            case let path where path.hasSuffix("/v2/user"):
-                return Self.json(200, #"{"user_id": "\#(SignInTokenTests.userID.uuidString.lowercased())", "client_user_id": "alice"}"#)
-            case let path where path.hasSuffix("/v1/token"):
-                let next = generation.withValue { count -> Int in
-                    count += 1
-                    return count
-                }
-                // The third redemption says the user is gone, so that the automatic sign-out is checked too.
-                guard next < 3 else { return Self.json(401, #"{"error": "invalid_grant", "detail": {"error_type": "invalid_token"}}"#) }
-                return Self.json(200, #"{"access_token": "\#(SecretCanary.named("access-\(next)"))", "refresh_token": "\#(SecretCanary.named("refresh-\(next)"))", "expires_in": 3600}"#)
-            default:
-                return Self.json(200, #"{"providers": []}"#)
-            }
-        }
+        let transport = Self.server(signInToken: signInToken)
         let backend = VitalBackend(configuration: .init(apiKey: APIKey(SecretCanary.named("team-key")), environment: .sandboxUS, transport: transport, logger: log))
         let core = VitalCore(configuration: .init(store: store, transport: transport, clock: clock, logger: log))
         let events = core.events()

@@ -73,8 +73,7 @@ enum ClientEmitter {
                  ".init(clientVersion: \(SwiftLiteral.string(settings.clientVersion)), language: \(language), country: \(country), messageTTL: \(settings.messageTTL))"),
             ]
         case .http(let settings):
-            let headers = settings.headers.isEmpty ? "[:]" : "[" + settings.headers.map { "\(SwiftLiteral.string($0.name)): \(SwiftLiteral.string($0.value))" }.joined(separator: ", ") + "]"
-            members.append(("Header fields every request sends.", "headers", "SDKRuntime.HTTPHeaders", headers))
+            members.append(("Header fields every request sends.", "headers", "SDKRuntime.HTTPHeaders", Emit.headersLiteral(settings.headers)))
         }
         members += [
             ("How long a request may take, or nil for the transport's default.", "timeout", "Foundation.TimeInterval?", "nil"),

@@ -8,6 +8,15 @@ enum Emit {
     /// A member name with backticks when it is a keyword.
     static func name(_ name: String) -> String { Naming.escaped(name) }
 
+    /// A dictionary literal of header fields, `["Name": "value"]`, or `[:]` for none.
+    static func headersLiteral(_ headers: [(name: String, value: String)]) -> String {
+        guard !headers.isEmpty else { return "[:]" }
+        let entries: [String] = headers.map { (header: (name: String, value: String)) -> String in
+            SwiftLiteral.string(header.name) + ": " + SwiftLiteral.string(header.value)
+        }
+        return "[" + entries.joined(separator: ", ") + "]"
+    }
+
     /// The expression that gives a scalar's wire text: a string is its own text.
     static func wireText(_ expression: String, _ type: IRTypeRef) -> String {
         if case .scalar(.string, _) = type.resolved { return expression }

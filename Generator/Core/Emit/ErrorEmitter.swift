@@ -108,26 +108,31 @@ enum ErrorEmitter {
                 }
             }
             p.blank()
-            p.doc("What a caller should do about this code.")
-            p.block("public var recovery: SDKRuntime.ErrorRecovery") { p in
-                let groups = Dictionary(grouping: codeType.codes.filter { $0.recovery != "none" }, by: \.recovery)
-                let order = ["retryLater", "refreshCredential", "reauthorize", "reprovision", "discardGrant", "reconfigure", "fixRequest"]
-                if groups.isEmpty {
-                    p.line(".none")
-                    return
-                }
-                p.switchBlock("self") { p in
-                    for recovery in order {
-                        guard let codes = groups[recovery] else { continue }
-                        p.line("case \(codes.map { "." + Emit.name($0.swiftName) }.joined(separator: ", ")): return .\(recovery)")
-                    }
-                    p.line("default: return .none")
-                }
-            }
+            recoveryAccessor(codeType.codes, into: &p)
             if codeType.isInteger {
                 p.blank()
                 p.doc("The number and documented name, e.g. `65 (AUTHENTICATED_SESSION_TOKEN_EXPIRED)`.")
                 p.line("public var description: Swift.String { \"\\(rawValue) (\\(name ?? \"unknown\"))\" }")
+            }
+        }
+    }
+
+    /// `recovery`: each code's documented recovery, grouped into one `case` per recovery.
+    private static func recoveryAccessor(_ codes: [IRCode], into p: inout SwiftPrinter) {
+        p.doc("What a caller should do about this code.")
+        p.block("public var recovery: SDKRuntime.ErrorRecovery") { p in
+            let groups = Dictionary(grouping: codes.filter { $0.recovery != "none" }, by: \.recovery)
+            let order = ["retryLater", "refreshCredential", "reauthorize", "reprovision", "discardGrant", "reconfigure", "fixRequest"]
+            if groups.isEmpty {
+                p.line(".none")
+                return
+            }
+            p.switchBlock("self") { p in
+                for recovery in order {
+                    guard let codes = groups[recovery] else { continue }
+                    p.line("case \(codes.map { "." + Emit.name($0.swiftName) }.joined(separator: ", ")): return .\(recovery)")
+                }
+                p.line("default: return .none")
             }
         }
     }

@@ -156,10 +156,11 @@ struct MethodEmitter {
 
     private func httpBody(_ binding: IRHTTPMethod, into p: inout SwiftPrinter) {
         let path = pathExpression(binding)
-        let headers = binding.headers.isEmpty ? "" : ", headers: [" + binding.headers.map { "\(SwiftLiteral.string($0.name)): \(SwiftLiteral.string($0.value))" }.joined(separator: ", ") + "]"
-        let verb = binding.verb.rawValue.lowercased()
-        let mutates = method.request != nil || binding.auth != .none || binding.body == .form
-        p.line("\(mutates ? "var" : "let") http = try makeRequest(.\(verb), server: configuration.servers.\(Emit.name(binding.server)), serverName: \(SwiftLiteral.string(binding.server)), path: \(path)\(headers))")
+        let headers: String = binding.headers.isEmpty ? "" : ", headers: " + Emit.headersLiteral(binding.headers)
+        let verb: String = binding.verb.rawValue.lowercased()
+        let mutates: Bool = method.request != nil || binding.auth != .none || binding.body == .form
+        let introducer: String = mutates ? "var" : "let"
+        p.line("\(introducer) http = try makeRequest(.\(verb), server: configuration.servers.\(Emit.name(binding.server)), serverName: \(SwiftLiteral.string(binding.server)), path: \(path)\(headers))")
         if method.request != nil {
             if binding.body == .json {
                 p.line("try http.setJSONBody(request)")
@@ -285,7 +286,8 @@ struct MethodEmitter {
             p.block("public static func nextPageRequest(after response: Response, for request: Request) -> Request?") { p in
                 if let more = paging.morePath {
                     let chain = MemberChain.expression(more, from: "response")
-                    p.line("guard \(chain.isOptional ? "\(chain.expression) == true" : chain.expression) else { return nil }")
+                    let condition: String = chain.isOptional ? chain.expression + " == true" : chain.expression
+                    p.line("guard \(condition) else { return nil }")
                 }
                 let items = MemberChain.expression(paging.itemsPath, from: "response")
                 let last = items.expression + (items.isOptional ? "?" : "") + ".last"
@@ -303,7 +305,8 @@ struct MethodEmitter {
                 parameters.append("\(parameter.label): \(parameter.type)")
                 arguments.append("\(parameter.label): \(parameter.label)")
             }
-            p.doc("Every page of ``\(method.clientMethodName)(\(parameters.map { String($0.prefix { $0 != ":" && $0 != " " }) + ":" }.joined()))``, fetched as the sequence is iterated.", remarks: [
+            let selector: String = Self.selector(method.clientMethodName, parameters: parameters)
+            p.doc("Every page of ``\(selector)``, fetched as the sequence is iterated.", remarks: [
                 "Each page is requested once; iteration stops after the last page, at an empty page, or with `PagingError.repeatedCursor` if the server repeats a cursor.",
                 Emit.remark(method.provenance),
             ])
@@ -315,6 +318,15 @@ struct MethodEmitter {
                 p.line(")")
             }
         }
+    }
+
+    /// The DocC symbol of a method, `name(_:session:)`, from its parameter declarations.
+    private static func selector(_ name: String, parameters: [String]) -> String {
+        let labels: [String] = parameters.map { (parameter: String) -> String in
+            let label: Substring = parameter.prefix { $0 != ":" && $0 != " " }
+            return label + ":"
+        }
+        return name + "(" + labels.joined() + ")"
     }
 
     /// `Request(parameters: .init(personIDCursor: cursor, numResults: request.parameters.numResults))`

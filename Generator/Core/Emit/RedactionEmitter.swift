@@ -17,67 +17,71 @@ enum RedactionEmitter {
     static func emit(_ type: IRType, into p: inout SwiftPrinter) {
         guard type.holdsSensitive else { return }
         switch type.kind {
-        case .object(let properties):
-            let stored = properties.filter(\.isStored)
-            p.blank()
-            p.block("extension \(type.qualifiedName): CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable") { p in
-                p.doc("The fields, with sensitive values shown as `<redacted>`.")
-                p.block("public var description: Swift.String") { p in
-                    p.line("SDKRuntime.Redaction.describe(\(SwiftLiteral.string(type.qualifiedName)), [")
-                    for property in stored {
-                        p.line("    \(SwiftLiteral.string(property.swiftName)): \(shown(property)),")
-                    }
-                    p.line("])")
+        case .object(let properties): emitObject(type, stored: properties.filter(\.isStored), into: &p)
+        case .union(let union): emitUnion(type, union, into: &p)
+        case .enumeration, .alias: return
+        }
+    }
+
+    private static func emitObject(_ type: IRType, stored: [IRProperty], into p: inout SwiftPrinter) {
+        p.blank()
+        p.block("extension \(type.qualifiedName): CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable") { p in
+            p.doc("The fields, with sensitive values shown as `<redacted>`.")
+            p.block("public var description: Swift.String") { p in
+                p.line("SDKRuntime.Redaction.describe(\(SwiftLiteral.string(type.qualifiedName)), [")
+                for property in stored {
+                    p.line("    \(SwiftLiteral.string(property.swiftName)): \(shown(property)),")
                 }
-                p.blank()
-                p.doc("Same as ``description``.")
-                p.line("public var debugDescription: Swift.String { description }")
-                p.blank()
-                p.doc("A mirror that shows sensitive values as `<redacted>`, for `dump` and debuggers.")
-                p.block("public var customMirror: Mirror") { p in
-                    p.line("Mirror(self, children: [")
-                    for property in stored {
-                        p.line("    \(SwiftLiteral.string(property.swiftName)): \(mirrored(property)),")
-                    }
-                    p.line("], displayStyle: .struct)")
-                }
+                p.line("])")
             }
-        case .union(let union):
             p.blank()
-            p.block("extension \(type.qualifiedName): CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable") { p in
-                p.doc("The case, with a sensitive value shown as `<redacted>`.")
-                p.block("public var description: Swift.String") { p in
-                    p.switchBlock("self") { p in
-                        for variant in union.variants {
-                            let prefix = "\(type.qualifiedName).\(variant.caseName)"
-                            if isRedacted(variant.type) {
-                                p.line("case .\(Emit.name(variant.caseName)): return \(SwiftLiteral.string(prefix + "(<redacted>)"))")
-                            } else {
-                                p.line("case .\(Emit.name(variant.caseName))(let value): return \"\(prefix)(\\(value))\"")
-                            }
-                        }
-                    }
+            p.doc("Same as ``description``.")
+            p.line("public var debugDescription: Swift.String { description }")
+            p.blank()
+            p.doc("A mirror that shows sensitive values as `<redacted>`, for `dump` and debuggers.")
+            p.block("public var customMirror: Mirror") { p in
+                p.line("Mirror(self, children: [")
+                for property in stored {
+                    p.line("    \(SwiftLiteral.string(property.swiftName)): \(mirrored(property)),")
                 }
-                p.blank()
-                p.doc("Same as ``description``.")
-                p.line("public var debugDescription: Swift.String { description }")
-                p.blank()
-                p.doc("A mirror that shows a sensitive value as `<redacted>`.")
-                p.block("public var customMirror: Mirror") { p in
-                    p.switchBlock("self") { p in
-                        for variant in union.variants {
-                            let label = SwiftLiteral.string(variant.caseName)
-                            if isRedacted(variant.type) {
-                                p.line("case .\(Emit.name(variant.caseName)): return Mirror(self, children: [\(label): SDKRuntime.Redaction.placeholder], displayStyle: .enum)")
-                            } else {
-                                p.line("case .\(Emit.name(variant.caseName))(let value): return Mirror(self, children: [\(label): value], displayStyle: .enum)")
-                            }
+                p.line("], displayStyle: .struct)")
+            }
+        }
+    }
+
+    private static func emitUnion(_ type: IRType, _ union: IRUnion, into p: inout SwiftPrinter) {
+        p.blank()
+        p.block("extension \(type.qualifiedName): CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable") { p in
+            p.doc("The case, with a sensitive value shown as `<redacted>`.")
+            p.block("public var description: Swift.String") { p in
+                p.switchBlock("self") { p in
+                    for variant in union.variants {
+                        let prefix = "\(type.qualifiedName).\(variant.caseName)"
+                        if isRedacted(variant.type) {
+                            p.line("case .\(Emit.name(variant.caseName)): return \(SwiftLiteral.string(prefix + "(<redacted>)"))")
+                        } else {
+                            p.line("case .\(Emit.name(variant.caseName))(let value): return \"\(prefix)(\\(value))\"")
                         }
                     }
                 }
             }
-        case .enumeration, .alias:
-            return
+            p.blank()
+            p.doc("Same as ``description``.")
+            p.line("public var debugDescription: Swift.String { description }")
+            p.blank()
+            p.doc("A mirror that shows a sensitive value as `<redacted>`.")
+            p.block("public var customMirror: Mirror") { p in
+                p.switchBlock("self") { p in
+                    for variant in union.variants {
+                        let label = SwiftLiteral.string(variant.caseName)
+                        if isRedacted(variant.type) {
+                            p.line("case .\(Emit.name(variant.caseName)): return Mirror(self, children: [\(label): SDKRuntime.Redaction.placeholder], displayStyle: .enum)")
+                        } else {
+                            p.line("case .\(Emit.name(variant.caseName))(let value): return Mirror(self, children: [\(label): value], displayStyle: .enum)")
+                        }
+                    }
+                }
+            }
         }
     }
 

@@ -231,18 +231,25 @@ struct TypeResolver {
                 diagnostics.error("\"signs\" where no signing key is available, expected it only in a request whose auth policy signs (castSignature)", at: signs.location, pointer: signs.pointer)
                 continue
             }
-            guard signs.value != node.name, properties.contains(where: { $0.wireName == signs.value }) else {
-                diagnostics.error("\"signs\": \"\(signs.value)\" names no sibling property, expected one of \(properties.map { "\"\($0.wireName)\"" }.filter { $0 != "\"\(node.name)\"" }.joined(separator: ", "))", at: signs.location, pointer: signs.pointer)
+            let siblings: [String] = properties.map(\.wireName).filter { $0 != node.name }
+            guard siblings.contains(signs.value) else {
+                let expected: String = siblings.map { "\"\($0)\"" }.joined(separator: ", ")
+                diagnostics.error("\"signs\": \"\(signs.value)\" names no sibling property, expected one of \(expected)", at: signs.location, pointer: signs.pointer)
                 continue
             }
-            let signer = properties.first { $0.wireName == node.name }
-            let signatureHolder = signer?.type.namedType?.properties.contains { property in
-                if case .bound(.signature) = property.storage, property.xmlKind == .text { return true }
-                return false
-            }
-            if signatureHolder != true {
+            let signer: IRProperty? = properties.first { $0.wireName == node.name }
+            if !Self.holdsSignature(signer?.type.namedType) {
                 diagnostics.error("the element \"\(node.name)\" signs \"\(signs.value)\" but has no text property with \"bind\": \"signature\", expected an object whose text holds the signature", at: signs.location, pointer: signs.pointer)
             }
+        }
+    }
+
+    /// Whether `type` has a text property bound to the signature a `signs` element carries.
+    private static func holdsSignature(_ type: IRType?) -> Bool {
+        guard let type else { return false }
+        return type.properties.contains { (property: IRProperty) -> Bool in
+            guard case .bound(.signature) = property.storage else { return false }
+            return property.xmlKind == .text
         }
     }
 

@@ -62,12 +62,7 @@ public enum UnifiedDiff {
         outer: for d in 0...maxD {
             trace.append(v)
             for k in stride(from: -d, through: d, by: 2) {
-                var x: Int
-                if k == -d || (k != d && v[offset + k - 1] < v[offset + k + 1]) {
-                    x = v[offset + k + 1]
-                } else {
-                    x = v[offset + k - 1] + 1
-                }
+                var x: Int = extendsFromAbove(v, offset: offset, k: k, d: d) ? v[offset + k + 1] : v[offset + k - 1] + 1
                 var y = x - k
                 while x < n, y < m, a[x] == b[y] {
                     x += 1
@@ -82,7 +77,7 @@ public enum UnifiedDiff {
         for d in stride(from: trace.count - 1, through: 0, by: -1) {
             let v = trace[d]
             let k = x - y
-            let previousK = (k == -d || (k != d && v[offset + k - 1] < v[offset + k + 1])) ? k + 1 : k - 1
+            let previousK: Int = extendsFromAbove(v, offset: offset, k: k, d: d) ? k + 1 : k - 1
             let previousX = v[offset + previousK]
             let previousY = previousX - previousK
             while x > previousX, y > previousY {
@@ -101,5 +96,15 @@ public enum UnifiedDiff {
             }
         }
         return edits.reversed()
+    }
+
+    /// Whether the furthest path on diagonal `k` continues the one on diagonal `k + 1` (an insertion) rather than
+    /// the one on `k - 1` (a deletion).
+    private static func extendsFromAbove(_ v: [Int], offset: Int, k: Int, d: Int) -> Bool {
+        if k == -d { return true }
+        if k == d { return false }
+        let below: Int = v[offset + k - 1]
+        let above: Int = v[offset + k + 1]
+        return below < above
     }
 }

@@ -152,6 +152,34 @@ struct XMLReader {
         index += 1
         let name = try nameRange()
         let firstAttribute = Int32(attributes.count)
+        let declared = try readAttributes(of: name, from: firstAttribute)
+        let colon = bytes[name].firstIndex(of: UInt8(ascii: ":"))
+        let prefix = colon.map { text(name.lowerBound..<$0) } ?? ""
+        guard let namespace = namespace(for: prefix) else {
+            throw Failure(reason: "the prefix \(prefix) of <\(text(name))> is not bound to a namespace", offset: tagStart)
+        }
+        guard open.count < Self.maximumDepth else {
+            throw Failure(reason: "elements nest deeper than \(Self.maximumDepth) levels", offset: tagStart)
+        }
+        let node = Int32(nodes.count)
+        let localName = colon.map { $0 + 1..<name.upperBound } ?? name
+        appendNode(XMLTree.Node(
+            name: span(localName), namespace: namespace, firstAttribute: firstAttribute,
+            attributeCount: Int32(attributes.count) - firstAttribute, parent: open.last?.node ?? -1
+        ))
+        if matches("/>") {
+            index += 2
+            bindings.removeLast(declared)
+        } else {
+            index += 1
+            open.append(OpenElement(node: node, name: name, bindings: declared))
+            if textBuffers.count < open.count { textBuffers.append([]) }
+        }
+    }
+
+    /// Reads the attributes of the start tag `name` up to its `>` or `/>`, appending them from `firstAttribute` on
+    /// and pushing namespace declarations as bindings; returns how many bindings it pushed.
+    private mutating func readAttributes(of name: Range<Int>, from firstAttribute: Int32) throws(Failure) -> Int {
         var declared = 0
         while true {
             let hadSpace = skipSpace()
@@ -183,34 +211,18 @@ struct XMLReader {
             }
             attributes.append(XMLTree.Attribute(name: attributeSpan, value: value))
         }
-        let colon = bytes[name].firstIndex(of: UInt8(ascii: ":"))
-        let prefix = colon.map { text(name.lowerBound..<$0) } ?? ""
-        guard let namespace = namespace(for: prefix) else {
-            throw Failure(reason: "the prefix \(prefix) of <\(text(name))> is not bound to a namespace", offset: tagStart)
-        }
-        guard open.count < Self.maximumDepth else {
-            throw Failure(reason: "elements nest deeper than \(Self.maximumDepth) levels", offset: tagStart)
-        }
-        let node = Int32(nodes.count)
-        let parent = open.last?.node ?? -1
-        let localName = colon.map { $0 + 1..<name.upperBound } ?? name
-        nodes.append(XMLTree.Node(
-            name: span(localName), namespace: namespace, firstAttribute: firstAttribute,
-            attributeCount: Int32(attributes.count) - firstAttribute, parent: parent
-        ))
-        if parent >= 0 {
-            let last = nodes[Int(parent)].lastChild
-            if last >= 0 { nodes[Int(last)].nextSibling = node } else { nodes[Int(parent)].firstChild = node }
-            nodes[Int(parent)].lastChild = node
-        }
-        if matches("/>") {
-            index += 2
-            bindings.removeLast(declared)
-        } else {
-            index += 1
-            open.append(OpenElement(node: node, name: name, bindings: declared))
-            if textBuffers.count < open.count { textBuffers.append([]) }
-        }
+        return declared
+    }
+
+    /// Appends `node` and links it as the last child of its parent.
+    private mutating func appendNode(_ node: XMLTree.Node) {
+        let index = Int32(nodes.count)
+        nodes.append(node)
+        let parent = Int(node.parent)
+        guard parent >= 0 else { return }
+        let last = nodes[parent].lastChild
+        if last >= 0 { nodes[Int(last)].nextSibling = index } else { nodes[parent].firstChild = index }
+        nodes[parent].lastChild = index
     }
 
     private mutating func endTag() throws(Failure) {
