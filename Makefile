@@ -26,7 +26,8 @@ check:  ## Fail when the committed generated code is stale, printing a diff.
 # build when it is over its limit twice in a row; any other error fails at once.
 build:  ## Build everything, tests included, with warnings as errors.
 	@mkdir -p .build
-	$(SWIFT) build --build-tests $(SWIFT_FLAGS) 2>&1 | tee .build/build.log; \
+	@echo "$(SWIFT) build --build-tests $(SWIFT_FLAGS)"
+	@$(SWIFT) build --build-tests $(SWIFT_FLAGS) 2>&1 | tee .build/build.log; \
 	status=$${PIPESTATUS[0]}; \
 	if [ $$status -ne 0 ] && grep -q 'to type-check (limit: ' .build/build.log \
 	  && ! grep -E '^\S.*error: ' .build/build.log | grep -qv 'to type-check (limit: '; then \
