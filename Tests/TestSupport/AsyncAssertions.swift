@@ -1,4 +1,5 @@
 import XCTest
+import SDKRuntime
 
 /// `XCTAssertEqual` for expressions that need `await`.
 public func XCTAssertEqualAsync<T: Equatable>(
@@ -30,5 +31,25 @@ public func XCTAssertThrowsErrorAsync<T>(
         XCTFail("did not throw \(message())", file: file, line: line)
     } catch {
         handler(error)
+    }
+}
+
+/// The task's result if it finishes within `seconds`, or nil; the task itself goes on either way. For tests that
+/// must tell "returned promptly" from "is still waiting" without hanging when it waits forever.
+public func outcome<Success: Sendable>(of task: Task<Success, any Error>, within seconds: Double) async -> Result<Success, any Error>? {
+    let resumed = LockedValue(false)
+    return await withCheckedContinuation { (continuation: CheckedContinuation<Result<Success, any Error>?, Never>) in
+        let finish: @Sendable (Result<Success, any Error>?) -> Void = { result in
+            let first = resumed.withValue { done -> Bool in
+                defer { done = true }
+                return !done
+            }
+            if first { continuation.resume(returning: result) }
+        }
+        Task { finish(await task.result) }
+        Task {
+            try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
+            finish(nil)
+        }
     }
 }
