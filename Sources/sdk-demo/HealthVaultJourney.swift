@@ -32,7 +32,7 @@ struct HealthVaultJourney {
         }) else { return }
         await steps.step("people") {
             var names: [String] = []
-            for try await person in await connection.authorizedPeople(pageSize: 2) { names.append(person.name) }
+            for try await person in connection.authorizedPeople(pageSize: 2) { names.append(person.name) }
             return "\(names.count) authorized \(names.count == 1 ? "person" : "people"), read in pages of 2: \(names.joined(separator: ", "))"
         }
         await steps.step("disconnect") {

@@ -47,7 +47,7 @@ final class HealthVaultIntegrationTests: XCTestCase {
 
     private func names(_ connection: HealthVaultConnection, pageSize: Int? = nil) async throws -> [String] {
         var names: [String] = []
-        for try await person in await connection.authorizedPeople(pageSize: pageSize) { names.append(person.name) }
+        for try await person in connection.authorizedPeople(pageSize: pageSize) { names.append(person.name) }
         return names
     }
 

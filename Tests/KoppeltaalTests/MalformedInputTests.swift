@@ -126,8 +126,11 @@ final class DiscoveryTests: XCTestCase {
         let response = HTTPResponse(status: 401, headers: ["WWW-Authenticate": #"Bearer realm="kt", error="invalid_token", error_description="The \"token\" expired""#])
         XCTAssertEqual(response.bearerError, "invalid_token")
         XCTAssertEqual(response.authenticationChallenges.first?.parameters["error_description"], #"The "token" expired"#)
-        XCTAssertTrue(KoppeltaalSession.meansExpiredAccess(UnexpectedResponseError(operation: "FHIR", response: response)))
+        XCTAssertEqual(UnexpectedResponseError(operation: "FHIR", response: response).recovery, .refreshCredential)
+        XCTAssertEqual(UnexpectedResponseError(operation: "FHIR", response: HTTPResponse(status: 401)).recovery, .refreshCredential)
         let forbidden = HTTPResponse(status: 403, headers: ["WWW-Authenticate": #"Bearer error="insufficient_scope""#])
-        XCTAssertFalse(KoppeltaalSession.meansExpiredAccess(UnexpectedResponseError(operation: "FHIR", response: forbidden)))
+        XCTAssertEqual(UnexpectedResponseError(operation: "FHIR", response: forbidden).recovery, .none)
+        let scope = HTTPResponse(status: 401, headers: ["WWW-Authenticate": #"Bearer error="insufficient_scope""#])
+        XCTAssertEqual(UnexpectedResponseError(operation: "FHIR", response: scope).recovery, .none, "only invalid_token means expired")
     }
 }

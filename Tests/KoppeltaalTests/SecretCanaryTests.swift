@@ -74,7 +74,7 @@ final class SecretCanaryTests: XCTestCase {
         XCTAssertEqual(response.status, 200)
         SecretCanary.assertHidden([
             activation, context, state, try XCTUnwrap(state.grant), try await session.status(), try XCTUnwrap(thrown), revocation,
-            await session.configuration.client,
+            session.configuration.client,
         ] + transport.requests)
         SecretCanary.assertHidden(in: log)
     }

@@ -266,11 +266,12 @@ final class VitalCoreTests: XCTestCase {
         XCTAssertEqual(try core(RecordingTransport(responses: []), store: InMemoryCredentialStore()).status, [])
     }
 
-    func testAnUnreadableStoreIsAnErrorNotSignedOut() throws {
-        try store.write(Data("not json".utf8), for: "vital.core")
-        XCTAssertThrowsError(try core(RecordingTransport(responses: [])).status) { error in
-            XCTAssertEqual(error as? CredentialStoreError, .unreadable(key: "vital.core"))
-        }
+    func testAStoreThatCannotBeReadIsAnErrorNotSignedOut() async throws {
+        let core = VitalCore(configuration: .init(store: LockedStore(), transport: RecordingTransport(responses: []), clock: clock))
+        let locked = CredentialStoreError.systemError(key: "vital.core", operation: "read", code: LockedStore.code)
+        XCTAssertThrowsError(try core.status) { XCTAssertEqual($0 as? CredentialStoreError, locked) }
+        await XCTAssertThrowsErrorAsync(try await core.connectedProviders()) { XCTAssertEqual($0 as? CredentialStoreError, locked) }
+        await XCTAssertThrowsErrorAsync(try await core.signOut()) { XCTAssertEqual($0 as? CredentialStoreError, locked) }
     }
 
     func testSignOutErasesEverything() async throws {

@@ -1,9 +1,10 @@
 /// Emits an error format: the error struct and the open enum of its codes.
 enum ErrorEmitter {
-    /// Emits `public struct <Name>: Error` holding the decoded body, with `code`, `message` and `recovery`.
+    /// Emits `public struct <Name>: Error` holding the decoded body, with `code`, `message` and `recovery`; the
+    /// runtime's `ProtocolError` conformance lets flows act on `recovery` without knowing the family.
     ///
     /// ```swift
-    /// public struct OAuth2Error: Error, Sendable, Hashable, CustomStringConvertible {
+    /// public struct OAuth2Error: Error, Sendable, Hashable, CustomStringConvertible, SDKRuntime.ProtocolError {
     ///     public let body: OAuth2ErrorBody
     ///     public let httpStatus: Swift.Int
     ///     public let operation: Swift.String
@@ -15,7 +16,7 @@ enum ErrorEmitter {
     /// ```
     static func emit(_ error: IRErrorFormat, into p: inout SwiftPrinter) {
         p.doc(error.documentation, remarks: [Emit.remark(error.provenance)])
-        p.block("public struct \(error.name): Error, Sendable, Hashable, CustomStringConvertible") { p in
+        p.block("public struct \(error.name): Error, Sendable, Hashable, CustomStringConvertible, SDKRuntime.ProtocolError") { p in
             p.doc("The decoded error body.")
             p.line("public let body: \(error.body.swiftType)")
             p.blank()

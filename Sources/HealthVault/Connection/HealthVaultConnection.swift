@@ -9,12 +9,14 @@ import SDKRuntime
 /// let shellPage = try await connection.provision(masterAppID: master)      // open it in a web view
 /// // …the web view reaches …/application/complete?…
 /// try await connection.completeAuthorization(redirect: completionURL)
-/// for try await person in await connection.authorizedPeople() { print(person.name) }
+/// for try await person in connection.authorizedPeople() { print(person.name) }
 /// ```
 ///
-/// Everything the connection learns is written to the credential store before it is used. Concurrent calls that
-/// find the session expired (status 65) share one new session, and each call is replayed once.
-public actor HealthVaultConnection {
+/// The connection's state lives in a `CredentialSession`: everything it learns is written to the store before it
+/// is used, provisioning, authorization and disconnection run one at a time, and concurrent calls that find the
+/// session expired (status 65) share one new session (also with other connections and processes sharing the
+/// store), each call being replayed once.
+public final class HealthVaultConnection: Sendable {
     /// How the connection reaches HealthVault and where it keeps credentials.
     public struct Configuration: Sendable {
         /// The platform URL of the default instance, used until the user's instance is known.
@@ -54,20 +56,39 @@ public actor HealthVaultConnection {
 
     /// The configuration.
     public let configuration: Configuration
-    private var loaded = false
-    private var state: HealthVaultConnectionState?
-    private let sessionCreation = SingleFlight<HealthVaultSessionCredential>()
+    private let session: CredentialSession<HealthVaultCredentialPolicy>
 
     /// Creates a connection; stored state is read on first use.
     public init(configuration: Configuration) {
         self.configuration = configuration
+        session = CredentialSession(
+            store: configuration.store, key: configuration.storeKey, policy: HealthVaultCredentialPolicy(configuration: configuration),
+            clock: configuration.client.clock, logger: configuration.client.logger, category: "HealthVault"
+        )
     }
 
     // MARK: - Lifecycle
 
-    /// Where the connection is, from the store.
-    public func status() throws -> HealthVaultConnectionStatus {
-        guard let state = try currentState() else { return .notProvisioned }
+    /// Where the connection is, from the store. A stored state that cannot be decoded reads as
+    /// ``HealthVaultConnectionStatus/notProvisioned``.
+    ///
+    /// - Throws: the store's error when it cannot be read (e.g. a locked Keychain).
+    public func status() async throws -> HealthVaultConnectionStatus {
+        status(of: try await session.current())
+    }
+
+    /// The status now, then every change: provisioning, authorization, disconnection, an unreadable stored state.
+    public func statuses() -> AsyncStream<HealthVaultConnectionStatus> {
+        session.statuses { [self] in status(of: $0) }
+    }
+
+    /// What happens to the stored state from now on (stored, a new session, erased, found unreadable).
+    public func events() -> AsyncStream<CredentialEvent> {
+        session.events()
+    }
+
+    private func status(of state: HealthVaultConnectionState?) -> HealthVaultConnectionStatus {
+        guard let state else { return .notProvisioned }
         if let instance = state.instance { return .connected(instance) }
         return .awaitingAuthorization(createApplicationURL: createApplicationURL(state))
     }
@@ -75,70 +96,75 @@ public actor HealthVaultConnection {
     /// Creates this app's instance under the master application and returns the Shell page the user must open.
     ///
     /// The child application id, its shared secret and the creation token are stored before this returns. While
-    /// the user has not finished the Shell page, calling it again returns the same page without a new instance.
+    /// the user has not finished the Shell page, calling it again (also while a first call is still running) returns
+    /// the same page without a new instance. A stored state that cannot be decoded is replaced.
     ///
     /// - Throws: ``HealthVaultConnectionError/alreadyConnected`` when the instance is already authorized.
     public func provision(masterAppID: UUID) async throws -> URL {
-        if let state = try currentState() {
-            guard state.instance == nil else { throw HealthVaultConnectionError.alreadyConnected }
-            if state.masterApplicationID == masterAppID, state.applicationCreationToken != nil {
-                return createApplicationURL(state)
+        try await session.transition { transition in
+            if let state = try await transition.current() {
+                guard state.instance == nil else { throw HealthVaultConnectionError.alreadyConnected }
+                if state.masterApplicationID == masterAppID, state.applicationCreationToken != nil {
+                    return self.createApplicationURL(state)
+                }
             }
+            let client = self.configuration.client(platformURL: self.configuration.defaultPlatformURL, transport: self.configuration.client.transport)
+            let created = try await client.newApplicationCreationInfo(applicationID: masterAppID)
+            let state = HealthVaultConnectionState(
+                masterApplicationID: masterAppID,
+                application: HealthVaultApplicationCredential(applicationID: created.appID, sharedSecret: created.sharedSecret),
+                applicationCreationToken: created.appToken
+            )
+            try await transition.store(state)
+            self.log(.info, "provisioned app instance \(created.appID.wireText)")
+            return self.createApplicationURL(state)
         }
-        let client = client(platformURL: configuration.defaultPlatformURL)
-        let created = try await client.newApplicationCreationInfo(applicationID: masterAppID)
-        let state = HealthVaultConnectionState(
-            masterApplicationID: masterAppID,
-            application: HealthVaultApplicationCredential(applicationID: created.appID, sharedSecret: created.sharedSecret),
-            applicationCreationToken: created.appToken
-        )
-        try save(state)
-        log(.info, "provisioned app instance \(created.appID.wireText)")
-        return createApplicationURL(state)
     }
 
     /// Finishes the Shell hand-off from the completion URL the browser reached.
     ///
     /// On `AppAuthSuccess` the instance id is resolved to its URLs (GetServiceDefinition), a session is created
-    /// against that instance, and both are stored. Other targets are returned as they are and change nothing.
+    /// against that instance, and both are stored. Other targets are returned as they are and change nothing. A
+    /// ``disconnect()`` called meanwhile runs after this has finished, and erases what it stored.
     ///
     /// - Throws: ``ShellRedirectError`` for a URL that is not this instance's completion page,
     ///   ``HealthVaultConnectionError/authorizationRejected`` when the user declined.
     @discardableResult
     public func completeAuthorization(redirect: URL) async throws -> ShellCompletion {
-        guard var state = try currentState() else { throw HealthVaultConnectionError.notProvisioned }
-        let completion = try ShellCompletion(redirect: redirect, expectedApplicationID: state.application.applicationID)
-        switch completion.target {
-        case .appAuthSuccess: break
-        case .appAuthReject: throw HealthVaultConnectionError.authorizationRejected
-        default: return completion
+        try await session.transition { transition in
+            guard var state = try await transition.current() else { throw HealthVaultConnectionError.notProvisioned }
+            let completion = try ShellCompletion(redirect: redirect, expectedApplicationID: state.application.applicationID)
+            switch completion.target {
+            case .appAuthSuccess: break
+            case .appAuthReject: throw HealthVaultConnectionError.authorizationRejected
+            default: return completion
+            }
+            let instanceID = completion.instanceID ?? ""
+            let definition = try await self.configuration.client(platformURL: self.configuration.defaultPlatformURL, transport: self.configuration.client.transport)
+                .getServiceDefinition(applicationID: state.masterApplicationID)
+            guard let found = definition.instances?.instance.first(where: { $0.id.caseInsensitiveCompare(instanceID) == .orderedSame }) else {
+                throw HealthVaultConnectionError.unknownInstance(instanceID)
+            }
+            state.instance = HealthVaultInstance(id: found.id, platformURL: found.platformURL, shellURL: found.shellURL)
+            state.applicationCreationToken = nil
+            state.session = nil
+            try await transition.store(state)
+            self.log(.info, "authorized in instance \(found.id)")
+            _ = try await self.session.access()
+            return completion
         }
-        let instanceID = completion.instanceID ?? ""
-        let definition = try await client(platformURL: configuration.defaultPlatformURL)
-            .getServiceDefinition(applicationID: state.masterApplicationID)
-        guard let found = definition.instances?.instance.first(where: { $0.id.caseInsensitiveCompare(instanceID) == .orderedSame }) else {
-            throw HealthVaultConnectionError.unknownInstance(instanceID)
-        }
-        state.instance = HealthVaultInstance(id: found.id, platformURL: found.platformURL, shellURL: found.shellURL)
-        state.applicationCreationToken = nil
-        state.session = nil
-        try save(state)
-        log(.info, "authorized in instance \(found.id)")
-        _ = try await renewedSession(replacing: nil)
-        return completion
     }
 
     /// The APPAUTH page where the user can authorize (more) records for this instance.
-    public func appAuthorizationURL() throws -> URL {
-        guard let state = try currentState() else { throw HealthVaultConnectionError.notProvisioned }
-        return appAuthorizationURL(state)
+    public func appAuthorizationURL() async throws -> URL {
+        guard let state = try await session.current() else { throw HealthVaultConnectionError.notProvisioned }
+        return configuration.appAuthorizationURL(applicationID: state.application.applicationID, shellURL: state.instance?.shellURL)
     }
 
-    /// Forgets everything stored for this connection: app instance, secrets, instance and session.
+    /// Forgets everything stored for this connection: app instance, secrets, instance and session (also a stored
+    /// state that cannot be decoded). After this returns, no request carries the secrets again.
     public func disconnect() async throws {
-        try configuration.store.remove(configuration.storeKey)
-        state = nil
-        loaded = true
+        try await session.erase()
         log(.info, "disconnected")
     }
 
@@ -153,17 +179,15 @@ public actor HealthVaultConnection {
     public func withSession<Result: Sendable>(
         _ call: @Sendable (HealthVaultClient, HealthVaultSessionCredential) async throws -> Result
     ) async throws -> Result {
-        guard let state = try currentState() else { throw HealthVaultConnectionError.notProvisioned }
-        guard let instance = state.instance else { throw HealthVaultConnectionError.notAuthorized }
-        let client = client(platformURL: instance.platformURL)
-        let session: HealthVaultSessionCredential
-        if let stored = state.session { session = stored } else { session = try await renewedSession(replacing: nil) }
-        do {
-            return try await mapped { try await call(client, session) }
-        } catch let error as HealthVaultError where error.code == .authenticatedSessionTokenExpired {
-            log(.info, "session expired; creating a new one")
-            let fresh = try await renewedSession(replacing: session)
-            return try await mapped { try await call(client, fresh) }
+        let configuration = configuration
+        return try await session.withCredential { access in
+            guard let credential = access.credential.session else { throw HealthVaultConnectionError.notAuthorized }
+            let client = configuration.client(platformURL: access.credential.instance.platformURL, transport: access.lease.guarding(configuration.client.transport))
+            do {
+                return try await call(client, credential)
+            } catch {
+                throw configuration.connectionError(for: error, authorization: access.credential)
+            }
         }
     }
 
@@ -182,82 +206,12 @@ public actor HealthVaultConnection {
 
     // MARK: - Internals
 
-    private func currentState() throws -> HealthVaultConnectionState? {
-        if !loaded {
-            state = try configuration.store.readValue(HealthVaultConnectionState.self, for: configuration.storeKey)
-            loaded = true
-        }
-        return state
-    }
-
-    /// A session to use instead of `stale`: one another caller already created, or a new one shared by everyone
-    /// who asks while it is being created.
-    private func renewedSession(replacing stale: HealthVaultSessionCredential?) async throws -> HealthVaultSessionCredential {
-        if let current = state?.session, current != stale { return current }
-        return try await sessionCreation.run { [self] in try await self.createSession() }
-    }
-
-    private func save(_ newState: HealthVaultConnectionState) throws {
-        try configuration.store.writeValue(newState, for: configuration.storeKey)
-        state = newState
-        loaded = true
-    }
-
-    /// Creates a session with the application secret and stores it before returning it.
-    private func createSession() async throws -> HealthVaultSessionCredential {
-        guard let before = try currentState() else { throw HealthVaultConnectionError.notProvisioned }
-        guard let instance = before.instance else { throw HealthVaultConnectionError.notAuthorized }
-        let response = try await mapped {
-            try await client(platformURL: instance.platformURL).createAuthenticatedSessionToken(application: before.application)
-        }
-        // The connection may have been disconnected or re-provisioned while the request was out.
-        guard var latest = state, latest.application == before.application, latest.instance == instance else {
-            throw HealthVaultConnectionError.notProvisioned
-        }
-        let session = HealthVaultSessionCredential(
-            token: response.token.value, sharedSecret: response.sharedSecret, personID: latest.session?.personID
-        )
-        latest.session = session
-        try save(latest)
-        log(.info, "created a session")
-        return session
-    }
-
-    /// Runs `call`, turning the statuses that need the user or a new instance into connection errors.
-    private func mapped<Result: Sendable>(_ call: () async throws -> Result) async throws -> Result {
-        do {
-            return try await call()
-        } catch let error as HealthVaultError {
-            switch error.code.recovery {
-            case .reauthorize:
-                if let state { throw HealthVaultConnectionError.reauthorizationRequired(appAuthorizationURL: appAuthorizationURL(state), underlying: error) }
-                throw error
-            case .reprovision where error.code == .invalidApp:
-                throw HealthVaultConnectionError.reprovisionRequired(underlying: error)
-            default:
-                throw error
-            }
-        }
-    }
-
-    private func client(platformURL: URL) -> HealthVaultClient {
-        var client = configuration.client
-        client.servers.platform = platformURL
-        return HealthVaultClient(configuration: client)
-    }
-
     private func createApplicationURL(_ state: HealthVaultConnectionState) -> URL {
         HealthVaultShell(url: configuration.defaultShellURL).createApplication(
             masterApplicationID: state.masterApplicationID,
             applicationCreationToken: state.applicationCreationToken ?? "",
             instanceName: configuration.instanceName ?? state.application.applicationID.wireText,
             isMultiRecordApp: configuration.isMultiRecordApp
-        )
-    }
-
-    private func appAuthorizationURL(_ state: HealthVaultConnectionState) -> URL {
-        HealthVaultShell(url: state.instance?.shellURL ?? configuration.defaultShellURL).authorizeApplication(
-            applicationID: state.application.applicationID, isMultiRecordApp: configuration.isMultiRecordApp
         )
     }
 

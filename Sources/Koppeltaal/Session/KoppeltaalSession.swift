@@ -15,10 +15,11 @@ import SDKRuntime
 /// let bundle = try await session.fhir(path: "/MessageHeader/_search", query: query)
 /// ```
 ///
-/// New tokens are written to the store before they are used. Concurrent calls that find the access token expired
-/// share one refresh. Only `invalid_grant` (and `unauthorized_client` on refresh) discards the grant; network
-/// errors, 5xx, 429 and 503 never do.
-public actor KoppeltaalSession {
+/// The grant lives in a `CredentialSession`: new tokens are written to the store before they are used, activation
+/// and revocation run one at a time, and concurrent calls that find the access token expired share one refresh
+/// (also with other sessions and processes sharing the store). Only `invalid_grant` (and `unauthorized_client` on
+/// refresh) discards the grant, and only the grant that was refused; network errors, 5xx, 429 and 503 never do.
+public final class KoppeltaalSession: Sendable {
     /// When to use PKCE (RFC 7636, S256).
     public enum PKCEMode: Sendable, Hashable {
         /// Never: Koppeltaal 1.x servers predate it.
@@ -94,20 +95,44 @@ public actor KoppeltaalSession {
 
     /// The configuration.
     public let configuration: Configuration
-    private var loaded = false
-    private var state = KoppeltaalState()
-    private let refreshes = SingleFlight<KoppeltaalGrant>()
+    private let discovery: KoppeltaalDiscovery
+    private let session: CredentialSession<KoppeltaalCredentialPolicy>
 
     /// Creates a session; stored state is read on first use.
     public init(configuration: Configuration) {
         self.configuration = configuration
+        let discovery = KoppeltaalDiscovery(configuration: configuration)
+        self.discovery = discovery
+        session = CredentialSession(
+            store: configuration.store, key: configuration.storeKey,
+            policy: KoppeltaalCredentialPolicy(configuration: configuration, discovery: discovery),
+            clock: configuration.clock, logger: configuration.logger, category: "Koppeltaal"
+        )
     }
 
     // MARK: - Status and discovery
 
-    /// Whether the session is activated, from the store.
-    public func status() throws -> KoppeltaalStatus {
-        guard let grant = try current().grant else { return .needsActivation }
+    /// Whether the session is activated, from the store. A stored grant that cannot be decoded reads as
+    /// ``KoppeltaalStatus/needsActivation``.
+    ///
+    /// - Throws: the store's error when it cannot be read (e.g. a locked Keychain).
+    public func status() async throws -> KoppeltaalStatus {
+        Self.status(of: try await session.current())
+    }
+
+    /// The status now, then every change: activation, refreshes (a new expiry), a grant discarded by a background
+    /// refresh, revocation.
+    public func statuses() -> AsyncStream<KoppeltaalStatus> {
+        session.statuses(Self.status(of:))
+    }
+
+    /// What happens to the stored grant from now on (refreshed, discarded after a refusal, erased, found unreadable).
+    public func events() -> AsyncStream<CredentialEvent> {
+        session.events()
+    }
+
+    private static func status(of state: KoppeltaalState?) -> KoppeltaalStatus {
+        guard let grant = state?.grant else { return .needsActivation }
         return .active(grant.context, accessTokenExpiresAt: grant.expiresAt)
     }
 
@@ -117,58 +142,7 @@ public actor KoppeltaalSession {
     /// - Throws: ``KoppeltaalError/discoveryFailed(missing:)`` naming the endpoints nobody gave,
     ///   `ConfigurationError.insecureURL` for an endpoint that is not https.
     public func discover() async throws -> KoppeltaalEndpoints {
-        if let cached = try current().endpoints { return cached }
-        let overrides = configuration.endpoints
-        // Both required endpoints configured by hand: nothing to discover (the revocation endpoint is optional).
-        let advertised = overrides.authorize != nil && overrides.token != nil ? AdvertisedEndpoints() : try await advertisedEndpoints()
-        let authorize: URL? = try overrides.authorize ?? resolve(advertised.uris["authorize"])
-        let token: URL? = try overrides.token ?? resolve(advertised.uris["token"])
-        let revoke: URL? = try overrides.revoke ?? resolve(advertised.uris["revoke"])
-        guard let authorize, let token else {
-            var missing: [String] = []
-            if authorize == nil { missing.append("authorize") }
-            if token == nil { missing.append("token") }
-            throw KoppeltaalError.discoveryFailed(missing: missing)
-        }
-        try configuration.urlPolicy.check(authorize)
-        try configuration.urlPolicy.check(token)
-        if let revoke { try configuration.urlPolicy.check(revoke) }
-        let endpoints = KoppeltaalEndpoints(authorize: authorize, token: token, revoke: revoke, codeChallengeMethods: advertised.codeChallengeMethods)
-        state.endpoints = endpoints
-        try save()
-        log(.info, "discovered the OAuth endpoints")
-        return endpoints
-    }
-
-    /// What the server says about itself: endpoint URIs by name, and the PKCE methods it supports.
-    private struct AdvertisedEndpoints {
-        var uris: [String: String] = [:]
-        var codeChallengeMethods: [String] = []
-    }
-
-    /// The Conformance's endpoints, completed by the SMART configuration when it is read and available.
-    private func advertisedEndpoints() async throws -> AdvertisedEndpoints {
-        try configuration.urlPolicy.check(configuration.fhirBaseURL)
-        let client = client(.init(fhir: configuration.fhirBaseURL))
-        var advertised = AdvertisedEndpoints(uris: ConformanceEndpoints.uris(in: try await client.conformance()))
-        guard configuration.readsSMARTConfiguration, let smart = try? await client.smartConfiguration() else { return advertised }
-        let smartURIs: [String: String?] = [
-            "authorize": smart.authorizationEndpoint, "token": smart.tokenEndpoint, "revoke": smart.revocationEndpoint,
-        ]
-        for (name, value) in smartURIs where advertised.uris[name] == nil {
-            advertised.uris[name] = value
-        }
-        advertised.codeChallengeMethods = smart.codeChallengeMethodsSupported
-        return advertised
-    }
-
-    /// An absolute URL for a URI from discovery: relative ones resolve against the FHIR base.
-    private func resolve(_ uri: String?) throws -> URL? {
-        guard let uri, !uri.isEmpty else { return nil }
-        guard let url = URL(string: uri, relativeTo: configuration.fhirBaseURL)?.absoluteURL else {
-            throw RequestEncodingError.invalidURL("the server named an endpoint that is not a URL")
-        }
-        return url
+        try await discovery.endpoints()
     }
 
     // MARK: - Activation
@@ -177,15 +151,26 @@ public actor KoppeltaalSession {
     ///
     /// Authorize is called with `scope=<scope> launch:<code>` (and PKCE when enabled); its JSON answer's
     /// authorization code (`authorization_code`, or the British `authorisation_code`) is redeemed at the token
-    /// endpoint with the same `redirect_uri`. The grant is stored before this returns.
+    /// endpoint with the same `redirect_uri`. The grant is stored before this returns, replacing any other (also one
+    /// that could not be decoded). Activation and ``revoke()`` run one at a time, in the order called.
     ///
     /// - Throws: ``KoppeltaalError/activationCodeRejected(_:)`` for an unknown, used or expired code;
     ///   ``KoppeltaalError/activationFailed(_:)`` when the token exchange is refused (the code is spent then).
     public func activate(code: String) async throws -> LaunchContext {
+        try await session.transition { transition in
+            let grant = try await self.redeem(code: code)
+            try await transition.store(KoppeltaalState(grant: grant))
+            self.log(.info, "activated")
+            return grant.context
+        }
+    }
+
+    /// Authorize with the activation code, then the token exchange.
+    private func redeem(code: String) async throws -> KoppeltaalGrant {
         let endpoints = try await discover()
         let pkce = usesPKCE(endpoints) ? PKCE(random: configuration.random) : nil
         let expectedState = Base64URL.encode(configuration.random.bytes(count: 16))
-        let client = client(.init(authorize: endpoints.authorize, token: endpoints.token))
+        let client = configuration.client(.init(authorize: endpoints.authorize, token: endpoints.token), transport: configuration.transport)
         let authorized: Authorize.Response
         do {
             authorized = try await client.authorize(.init(
@@ -208,12 +193,7 @@ public actor KoppeltaalSession {
         } catch let error as OAuth2Error {
             throw KoppeltaalError.activationFailed(error)
         }
-        let grant = try grant(from: response, previous: nil)
-        try current()
-        state.grant = grant
-        try save()
-        log(.info, "activated")
-        return grant.context
+        return try KoppeltaalGrant(response, previous: nil, receivedAt: configuration.clock.now())
     }
 
     /// Redeems an authorization code, retrying twice on transient failures: the code was spent at Authorize, so a
@@ -248,47 +228,24 @@ public actor KoppeltaalSession {
         }
     }
 
-    /// A grant from a token response, keeping what a refresh response leaves out.
-    private func grant(from response: TokenResponse, previous: KoppeltaalGrant?) throws -> KoppeltaalGrant {
-        guard !response.accessToken.isEmpty else { throw KoppeltaalError.malformedTokenResponse("access_token is empty") }
-        guard response.tokenType.caseInsensitiveCompare("bearer") == .orderedSame else {
-            throw KoppeltaalError.malformedTokenResponse("token_type is \"\(response.tokenType)\", expected Bearer")
-        }
-        if let lifetime = response.expiresIn, lifetime < 0 {
-            throw KoppeltaalError.malformedTokenResponse("expires_in is negative")
-        }
-        return KoppeltaalGrant(
-            accessToken: response.accessToken,
-            refreshToken: response.refreshToken ?? previous?.refreshToken,
-            expiresAt: response.expiresIn.map { configuration.clock.now().addingTimeInterval(TimeInterval($0)) },
-            context: (previous?.context ?? LaunchContext()).updated(with: response)
-        )
-    }
-
     // MARK: - Tokens and calls
 
     /// A usable access token, refreshed first when it expires within the configured skew.
     ///
     /// - Throws: ``KoppeltaalError/needsActivation(underlying:)`` when there is no grant or it is dead.
     public func accessToken() async throws -> BearerToken {
-        BearerToken(try await usableGrant().accessToken)
+        BearerToken(try await session.access().credential.accessToken)
     }
 
     /// Runs `call` with an access token; when the server says the token expired (an `expired` OperationOutcome, an
     /// `invalid_token` error or challenge, or a bare 401) the token is refreshed once for all callers and `call` is
     /// replayed once.
     public func withAccessToken<Result: Sendable>(_ call: @Sendable (BearerToken) async throws -> Result) async throws -> Result {
-        let grant = try await usableGrant()
-        do {
-            return try await call(BearerToken(grant.accessToken))
-        } catch where Self.meansExpiredAccess(error) {
-            log(.info, "the access token was refused as expired; refreshing")
-            let fresh = try await refreshed(replacing: grant)
-            return try await call(BearerToken(fresh.accessToken))
-        }
+        try await session.withCredential { access in try await call(BearerToken(access.credential.accessToken)) }
     }
 
-    /// A FHIR request to `path` under the FHIR base, with the access token, through ``withAccessToken(_:)``.
+    /// A FHIR request to `path` under the FHIR base, with the access token, refreshed and replayed as
+    /// ``withAccessToken(_:)`` does. Nothing is sent once the grant has been revoked.
     ///
     /// - Throws: ``OperationOutcomeError`` or ``OAuth2Error`` for an error response with such a body,
     ///   `UnexpectedResponseError` otherwise.
@@ -298,81 +255,18 @@ public actor KoppeltaalSession {
     ) async throws -> HTTPResponse {
         let configuration = configuration
         try configuration.urlPolicy.check(configuration.fhirBaseURL)
-        return try await withAccessToken { token in
+        return try await session.withCredential { access in
             var builder = try HTTPRequestBuilder(method: method, server: configuration.fhirBaseURL, serverName: "fhir", path: path)
             builder.query = query
             builder.headers["Accept"] = accept
-            builder.authorize(bearer: token)
+            builder.authorize(bearer: BearerToken(access.credential.accessToken))
             if let body { builder.setBody(body, contentType: contentType) }
-            let response = try await configuration.transport.send(try builder.build(timeout: configuration.timeout))
+            let response = try await access.lease.guarding(configuration.transport).send(try builder.build(timeout: configuration.timeout))
             guard response.isSuccess else {
                 throw KoppeltaalClient.error(for: response, operation: "FHIR", formats: [.operationOutcomeError, .oAuth2Error])
             }
             return response
         }
-    }
-
-    /// Whether `error` says the access token expired, so that one refresh and replay may help.
-    static func meansExpiredAccess(_ error: any Error) -> Bool {
-        switch error {
-        case let error as OperationOutcomeError: return error.code == .expired
-        case let error as OAuth2Error: return error.code == .invalidToken
-        case let error as UnexpectedResponseError:
-            return error.status == 401 && [nil, "invalid_token"].contains(error.response.bearerError)
-        default: return false
-        }
-    }
-
-    private func usableGrant() async throws -> KoppeltaalGrant {
-        guard let grant = try current().grant else { throw KoppeltaalError.needsActivation(underlying: nil) }
-        if let expiresAt = grant.expiresAt, expiresAt.addingTimeInterval(-configuration.refreshSkew) <= configuration.clock.now() {
-            return try await refreshed(replacing: grant)
-        }
-        return grant
-    }
-
-    /// A grant to use instead of `stale`: one another caller already got, or a refresh shared by everyone who asks
-    /// while it runs.
-    private func refreshed(replacing stale: KoppeltaalGrant) async throws -> KoppeltaalGrant {
-        if let current = state.grant, current != stale { return current }
-        return try await refreshes.run { [self] in try await self.refresh() }
-    }
-
-    /// Redeems the refresh token and stores the new grant before returning it.
-    private func refresh() async throws -> KoppeltaalGrant {
-        guard let grant = try current().grant else { throw KoppeltaalError.needsActivation(underlying: nil) }
-        guard let refreshToken = grant.refreshToken else {
-            try discardGrant()
-            throw KoppeltaalError.needsActivation(underlying: nil)
-        }
-        let endpoints = try await discover()
-        let response: TokenResponse
-        do {
-            response = try await client(.init(token: endpoints.token)).token(.refreshToken(.init(refreshToken: refreshToken)), client: configuration.client)
-        } catch let error as OAuth2Error {
-            switch error.code {
-            case .invalidGrant, .unauthorizedClient:
-                log(.warning, "the server refused the refresh token (\(error.code)); activation is needed")
-                try discardGrant()
-                throw KoppeltaalError.needsActivation(underlying: error)
-            case .invalidClient:
-                throw KoppeltaalError.clientRejected(error)
-            default:
-                throw error
-            }
-        } catch let error as UnexpectedResponseError where error.status == 404 {
-            // The endpoint moved: discover again next time.
-            state.endpoints = nil
-            try save()
-            throw error
-        }
-        // The grant may have been revoked or replaced while the request was out.
-        guard state.grant == grant else { throw KoppeltaalError.needsActivation(underlying: nil) }
-        let fresh = try self.grant(from: response, previous: grant)
-        state.grant = fresh
-        try save()
-        log(.info, "refreshed the access token")
-        return fresh
     }
 
     // MARK: - Revocation
@@ -391,17 +285,24 @@ public actor KoppeltaalSession {
 
     /// Forgets the grant and asks the server to revoke it (RFC 7009): the refresh token when there is one
     /// (`token_type_hint=refresh_token`), otherwise the access token.
+    ///
+    /// A refresh in flight is let finish first, so the token revoked is the newest one; an activation in progress
+    /// finishes first too, and its grant is the one revoked. After this returns no request carries the grant again.
     @discardableResult
     public func revoke() async throws -> RevocationOutcome {
-        guard let grant = try current().grant else { return .nothingToRevoke }
-        try discardGrant()
-        let endpoint = state.endpoints?.revoke ?? configuration.endpoints.revoke
-        guard let endpoint else { return .unsupportedByServer }
+        try await session.transition { transition in
+            guard let grant = try await transition.erase(settlingRefresh: true)?.grant else { return .nothingToRevoke }
+            return await self.revokeAtServer(grant)
+        }
+    }
+
+    private func revokeAtServer(_ grant: KoppeltaalGrant) async -> RevocationOutcome {
+        guard let endpoint = (try? discovery.cachedEndpoints())?.revoke ?? configuration.endpoints.revoke else { return .unsupportedByServer }
         let request = grant.refreshToken.map { Revoke.Request(token: $0, tokenTypeHint: .refreshToken) }
             ?? Revoke.Request(token: grant.accessToken, tokenTypeHint: .accessToken)
         do {
             try configuration.urlPolicy.check(endpoint)
-            try await client(.init(revoke: endpoint)).revoke(request, client: configuration.client)
+            try await configuration.client(.init(revoke: endpoint), transport: configuration.transport).revoke(request, client: configuration.client)
             log(.info, "revoked the grant")
             return .revoked
         } catch let error as OAuth2Error where error.code == .unsupportedTokenType {
@@ -410,33 +311,6 @@ public actor KoppeltaalSession {
             log(.warning, "revocation did not reach the server; the grant is forgotten locally")
             return .failed(error)
         }
-    }
-
-    // MARK: - Store
-
-    @discardableResult
-    private func current() throws -> KoppeltaalState {
-        if !loaded {
-            state = try configuration.store.readValue(KoppeltaalState.self, for: configuration.storeKey) ?? KoppeltaalState()
-            loaded = true
-        }
-        return state
-    }
-
-    private func save() throws {
-        try configuration.store.writeValue(state, for: configuration.storeKey)
-    }
-
-    private func discardGrant() throws {
-        state.grant = nil
-        try save()
-    }
-
-    private func client(_ servers: KoppeltaalClient.Servers) -> KoppeltaalClient {
-        KoppeltaalClient(configuration: .init(
-            servers: servers, transport: configuration.transport, urlPolicy: configuration.urlPolicy, timeout: configuration.timeout,
-            logger: configuration.logger
-        ))
     }
 
     private func log(_ level: LogLevel, _ message: String) {

@@ -57,14 +57,14 @@ struct KoppeltaalGrant: Sendable, Hashable, Codable, CustomStringConvertible, Cu
     }
 }
 
-/// Everything a session keeps in its credential store; printed, the grant redacts its tokens.
+/// What a session keeps under its store key; printed, the grant redacts its tokens. (Values stored by earlier
+/// versions also held the discovered endpoints; they are read without them and discovered again.)
 struct KoppeltaalState: Sendable, Hashable, Codable, CustomStringConvertible, CustomReflectable {
-    var endpoints: KoppeltaalEndpoints?
     var grant: KoppeltaalGrant?
 
-    var description: String { "KoppeltaalState(endpoints: \(Redaction.show(endpoints)), grant: \(Redaction.show(grant)))" }
+    var description: String { "KoppeltaalState(grant: \(Redaction.show(grant)))" }
 
-    var customMirror: Mirror { Mirror(self, children: ["endpoints": endpoints as Any, "grant": grant as Any]) }
+    var customMirror: Mirror { Mirror(self, children: ["grant": grant as Any]) }
 }
 
 /// Where a session is.

@@ -5,6 +5,10 @@ import Foundation
 /// Values are opaque bytes under string keys. A write replaces the previous value atomically: after a crash a
 /// reader sees either the old value or the new one, never a mix. Flows persist new credentials before using them.
 ///
+/// A store may be shared: by several instances in one process, or by an app and its extensions, or by several
+/// server processes. ``lock(_:)`` is how a store lets them take turns; the credential lifecycle holds the lock while
+/// it refreshes and writes, so a rotating refresh token is spent once and no writer overwrites another's newer value.
+///
 /// Choose an implementation:
 /// - `KeychainCredentialStore` on Apple platforms (the default there); ``CredentialStores/secure(service:)`` picks it.
 /// - ``FileCredentialStore`` on Linux servers and for tools; files are readable by their owner only.
@@ -16,9 +20,20 @@ public protocol CredentialStore: Sendable {
     func write(_ data: Data, for key: String) throws
     /// Removes `key`; removing a key that is not there succeeds.
     func remove(_ key: String) throws
+    /// Takes a lock on `key` shared by everyone who uses this store, waiting while another holder has it, or returns
+    /// nil when the store offers no such lock (then only instances of one session coordinate, through memory).
+    ///
+    /// The default returns nil. ``FileCredentialStore`` locks a file beside the value (`flock`), so processes
+    /// sharing the directory take turns; ``InMemoryCredentialStore`` locks in memory; `KeychainCredentialStore`
+    /// locks a file in a directory you give it, such as an app group's container.
+    func lock(_ key: String) async throws -> (any CredentialStoreLock)?
 }
 
 extension CredentialStore {
+    /// No lock: the store is not shared beyond one session.
+    public func lock(_ key: String) async throws -> (any CredentialStoreLock)? { nil }
+
+
     /// Reads and decodes a JSON value stored with ``writeValue(_:for:)``.
     ///
     /// - Throws: ``CredentialStoreError/unreadable(key:)`` when the bytes do not decode (the value is left in place).
@@ -55,22 +70,35 @@ public enum CredentialStoreError: Error, Sendable, Hashable, CustomStringConvert
 
 /// A store that keeps values in memory only, for tests and previews.
 public final class InMemoryCredentialStore: CredentialStore, @unchecked Sendable {
-    // @unchecked: `values` is only read or written while `lock` is held.
-    private let lock = Lock()
+    // @unchecked: `values` and `keyLocks` are only read or written while `guardLock` is held.
+    private let guardLock = Lock()
     private var values: [String: Data] = [:]
+    private var keyLocks: [String: AsyncMutex] = [:]
 
     /// Creates an empty store, or one holding `values`.
     public init(_ values: [String: Data] = [:]) { self.values = values }
 
     /// The bytes under `key`, or nil.
-    public func read(_ key: String) throws -> Data? { lock.withLock { values[key] } }
+    public func read(_ key: String) throws -> Data? { guardLock.withLock { values[key] } }
 
     /// Replaces the value under `key`.
-    public func write(_ data: Data, for key: String) throws { lock.withLock { values[key] = data } }
+    public func write(_ data: Data, for key: String) throws { guardLock.withLock { values[key] = data } }
 
     /// Removes `key`.
-    public func remove(_ key: String) throws { lock.withLock { values[key] = nil } }
+    public func remove(_ key: String) throws { guardLock.withLock { values[key] = nil } }
+
+    /// Takes the in-memory lock on `key`, shared by every user of this store object.
+    public func lock(_ key: String) async throws -> (any CredentialStoreLock)? {
+        let mutex = guardLock.withLock { () -> AsyncMutex in
+            if let existing = keyLocks[key] { return existing }
+            let created = AsyncMutex()
+            keyLocks[key] = created
+            return created
+        }
+        try await mutex.lock()
+        return MutexLock(mutex)
+    }
 
     /// Every key currently stored, sorted.
-    public var keys: [String] { lock.withLock { values.keys.sorted() } }
+    public var keys: [String] { guardLock.withLock { values.keys.sorted() } }
 }

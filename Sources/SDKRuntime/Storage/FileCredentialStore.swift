@@ -12,11 +12,15 @@ import Darwin
 /// The directory is created with mode 0700 and every file with 0600. A write goes to a new temporary file in the
 /// same directory, is flushed to disk, and is renamed over the old file, so a crash at any point leaves the old
 /// value or the new one, never a torn file. Leftover temporary files from a crash are ignored.
+///
+/// Processes that share the directory take turns through ``lock(_:)``: an advisory `flock(2)` on a hidden
+/// `.<key>.lock` file beside the value (present only while the lock is held), so two server processes, or a tool
+/// and a server, refresh a rotating token once between them.
 public final class FileCredentialStore: CredentialStore, @unchecked Sendable {
     // @unchecked: the store holds only immutable configuration; the file system does the synchronisation, and
-    // writes serialise on `lock` so concurrent writers of one key do not race on the rename.
+    // writes serialise on `writeLock` so concurrent writers of one key do not race on the rename.
     private let directory: URL
-    private let lock = Lock()
+    private let writeLock = Lock()
     private let beforeRename: (@Sendable (URL) throws -> Void)?
 
     /// Creates a store in `directory`, creating it (mode 0700) if needed.
@@ -46,7 +50,7 @@ public final class FileCredentialStore: CredentialStore, @unchecked Sendable {
 
     /// Replaces the value under `key` atomically.
     public func write(_ data: Data, for key: String) throws {
-        try lock.withLock {
+        try writeLock.withLock {
             let target = fileURL(for: key)
             let temporary = directory.appendingPathComponent(".\(Self.fileName(for: key)).\(UUID().uuidString).tmp")
             let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
@@ -81,9 +85,14 @@ public final class FileCredentialStore: CredentialStore, @unchecked Sendable {
         }
     }
 
+    /// Takes the lock on `key` that every process using this directory shares (`flock` on `.<key>.lock`).
+    public func lock(_ key: String) async throws -> (any CredentialStoreLock)? {
+        try await FileLock.acquire(at: directory.appendingPathComponent("." + Self.fileName(for: key) + ".lock"))
+    }
+
     /// Removes `key`.
     public func remove(_ key: String) throws {
-        try lock.withLock {
+        try writeLock.withLock {
             let url = fileURL(for: key)
             guard unlink(url.path) == 0 || errno == ENOENT else {
                 throw CredentialStoreError.systemError(key: key, operation: "remove", code: errno)

@@ -7,16 +7,32 @@ import Security
 /// Items are `kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly`, so background refresh works after the first unlock
 /// and credentials never sync to other devices or backups. A locked device (`errSecInteractionNotAllowed`) is an
 /// error, never "no credential": callers must not mistake it for a signed-out state.
+///
+/// To share a session between an app and its extensions, give both the same `accessGroup` (a Keychain group in the
+/// targets' entitlements) and the same `lockDirectory`, a directory in their shared app group container. The
+/// lifecycle then refreshes under a file lock there, so the app and a widget never spend the same rotating refresh
+/// token twice.
 public struct KeychainCredentialStore: CredentialStore {
     /// The `kSecAttrService` of every item.
     public let service: String
     /// The access group to share items between apps, or nil for the app's own.
     public let accessGroup: String?
+    /// A directory every sharing process can write (an app group container) for the lock files, or nil when the
+    /// items are not shared between processes.
+    public let lockDirectory: URL?
 
     /// Creates a store for `service`.
-    public init(service: String, accessGroup: String? = nil) {
+    public init(service: String, accessGroup: String? = nil, lockDirectory: URL? = nil) {
         self.service = service
         self.accessGroup = accessGroup
+        self.lockDirectory = lockDirectory
+    }
+
+    /// A file lock in ``lockDirectory`` for `key`, or nil when there is no lock directory.
+    public func lock(_ key: String) async throws -> (any CredentialStoreLock)? {
+        guard let lockDirectory else { return nil }
+        let name = FileCredentialStore.fileName(for: service + "." + key)
+        return try await FileLock.acquire(at: lockDirectory.appendingPathComponent("." + name + ".lock"))
     }
 
     private func query(_ key: String) -> [String: Any] {

@@ -13,12 +13,15 @@ import SDKRuntime
 /// ```
 ///
 /// Sign in once per installation and reconcile with your own session at launch
-/// (``reconcile(appUserID:tokenProvider:)``) rather than signing in on every launch. The session is written to the
-/// store before any call returns. Concurrent calls that find the access token expired share one refresh. A refresh
-/// answered `invalid_token` means the user was deleted: the SDK signs out and reports
-/// ``VitalCoreError/userNoLongerValid(userID:)`` and ``VitalEvent/signedOut(_:)``. Network errors and 5xx never
-/// sign out.
-public actor VitalCore {
+/// (``reconcile(appUserID:tokenProvider:)``) rather than signing in on every launch. The session lives in a
+/// `CredentialSession`: it is written to the store before any call returns, sign-in, sign-out, reconciliation and
+/// configuration run one at a time, and concurrent calls that find the access token expired share one refresh
+/// (also with other instances and processes sharing the store). A refresh answered `invalid_token` means the user
+/// was deleted: the SDK signs out and reports ``VitalCoreError/userNoLongerValid(userID:)`` and
+/// ``VitalEvent/signedOut(_:)``. Network errors and 5xx never sign out, and a refusal for a user who has meanwhile
+/// signed out never touches the next one. After ``signOut()`` returns, nothing of the session is stored, and no
+/// request carries its tokens again.
+public final class VitalCore: Sendable {
     /// Where the session is kept and how the servers are reached.
     public struct Configuration: Sendable {
         /// Where the session (tokens or API key) is kept.
@@ -61,38 +64,56 @@ public actor VitalCore {
 
     /// The configuration.
     public let configuration: Configuration
-    private var loaded = false
-    private var state = VitalStoredState()
-    private let refreshes = SingleFlight<VitalTokenSession>()
-    private let lifecycle = SerialQueue()
-    private let broadcaster = Broadcaster<VitalEvent>()
+    private let session: CredentialSession<VitalCredentialPolicy>
+    private let broadcaster: Broadcaster<VitalEvent>
 
     /// Creates the SDK's core; the stored session is read on first use.
     public init(configuration: Configuration) {
         self.configuration = configuration
+        let broadcaster = Broadcaster<VitalEvent>()
+        self.broadcaster = broadcaster
+        session = CredentialSession(
+            store: configuration.store, key: configuration.storeKey, policy: VitalCredentialPolicy(configuration: configuration),
+            clock: configuration.clock, logger: configuration.logger, category: "Vital",
+            observe: { change in Self.event(for: change).map(broadcaster.send) }
+        )
     }
 
     // MARK: - Status
 
-    /// The status, read from the store without network.
+    /// The status, read from the store without network. A stored session that cannot be decoded reads as signed out.
     ///
     /// - Throws: the store's error when it cannot be read (e.g. a locked Keychain): that is not "signed out".
-    public nonisolated var status: VitalStatus {
-        get throws { try storedState().status }
+    public var status: VitalStatus {
+        get throws { (try session.storedState() ?? VitalStoredState()).status }
     }
 
     /// The signed-in Vital user, read from the store without network.
-    public nonisolated var currentUserID: UUID? {
-        get throws { try storedState().userID }
+    public var currentUserID: UUID? {
+        get throws { try session.storedState()?.userID }
     }
 
-    /// Status changes from now on: sign-ins, sign-outs (including automatic ones), re-authentication requests.
-    public nonisolated func events() -> AsyncStream<VitalEvent> {
+    /// The status now, then every change: sign-ins, sign-outs (also automatic ones and an unreadable stored session),
+    /// a session marked pending re-authentication by a background refresh.
+    public func statuses() -> AsyncStream<VitalStatus> {
+        session.statuses { ($0 ?? VitalStoredState()).status }
+    }
+
+    /// Status changes from now on, with their reasons: sign-ins, sign-outs (including automatic ones),
+    /// re-authentication requests.
+    public func events() -> AsyncStream<VitalEvent> {
         broadcaster.subscribe()
     }
 
-    private nonisolated func storedState() throws -> VitalStoredState {
-        try configuration.store.readValue(VitalStoredState.self, for: configuration.storeKey) ?? VitalStoredState()
+    /// The event a lifecycle change means for the app, when the session itself made it (a refresh's refusal, an
+    /// unreadable stored value); the flow's own steps send theirs as they finish.
+    private static func event(for change: CredentialChange<VitalStoredState>) -> VitalEvent? {
+        switch change.event {
+        case .discardedAfterRefusal: return change.before?.userID.map { .signedOut(.userNoLongerValid($0)) }
+        case .markedAfterRefusal: return change.before?.userID.map { .reauthenticationRequired(userID: $0) }
+        case .unreadableStoredValue: return .signedOut(.storedSessionUnreadable)
+        default: return nil
+        }
     }
 
     // MARK: - Signing in and out
@@ -111,70 +132,72 @@ public actor VitalCore {
 
     /// Signs in with a sign-in token from your backend, exchanging it at the auth host of the environment it names.
     ///
-    /// The session is stored before this returns; the sign-in token itself is never stored.
+    /// The session is stored before this returns; the sign-in token itself is never stored. A stored session that
+    /// cannot be decoded is replaced.
     ///
     /// - Throws: ``VitalCoreError/invalidSignInToken(_:)`` for a malformed, expired or refused token;
     ///   ``VitalCoreError/alreadySignedIn(userID:)`` when another user is signed in;
     ///   ``VitalCoreError/migrationMismatch(_:)`` when API-key mode is set up for another user or environment.
     @discardableResult
     public func signIn(token: String) async throws -> SignInOutcome {
-        try await lifecycle.run { [self] in try await self.performSignIn(try VitalSignInToken(token)) }
+        let token = try VitalSignInToken(token)
+        return try await session.transition { transition in try await self.signIn(token, in: transition) }
     }
 
-    private func performSignIn(_ token: VitalSignInToken) async throws -> SignInOutcome {
+    private func signIn(_ token: VitalSignInToken, in transition: CredentialTransition<VitalCredentialPolicy>) async throws -> SignInOutcome {
         if let expiresAt = token.expiresAt, expiresAt <= configuration.clock.now() {
             throw VitalCoreError.invalidSignInToken(.expired(expiresAt))
         }
+        let stored = try await transition.current()
         let outcome: SignInOutcome
-        switch try current().mode {
+        switch stored?.mode {
         case nil:
             outcome = .signedIn
-        case .signInToken(let session):
+        case .signInToken(let session)?:
             guard session.userID == token.userID, session.environment == token.environment else {
                 throw VitalCoreError.alreadySignedIn(userID: session.userID)
             }
             guard session.pendingReauthentication else { return .alreadySignedIn }
             outcome = .reauthenticated
-        case .apiKey(let session):
+        case .apiKey(let session)?:
             var differing: [String] = []
             if session.userID != token.userID { differing.append("user") }
             if session.environment != token.environment { differing.append("environment") }
             guard differing.isEmpty else { throw VitalCoreError.migrationMismatch(differing) }
             outcome = .migratedFromAPIKey
         }
-        try await exchange(token)
+        let fresh = try await exchange(token)
+        try await transition.store(VitalStoredState(mode: .signInToken(fresh), appUserID: stored?.appUserID))
+        log(.info, "signed in")
+        broadcaster.send(.signedIn(userID: token.userID))
         return outcome
     }
 
-    /// Exchanges the token and stores the session.
-    private func exchange(_ token: VitalSignInToken) async throws {
+    /// Exchanges the token for a session.
+    private func exchange(_ token: VitalSignInToken) async throws -> VitalTokenSession {
         let response: TokenResponse
         do {
-            response = try await client(for: token.environment).exchangeSignInToken(.init(subjectToken: token.userToken))
+            let client = try configuration.client(for: token.environment, transport: configuration.transport)
+            response = try await client.exchangeSignInToken(.init(subjectToken: token.userToken))
         } catch let error as VitalError where error.code == .invalidToken {
             throw VitalCoreError.invalidSignInToken(.rejectedByServer)
         }
-        let session = try tokenSession(from: response, user: token.userID, team: token.teamID, environment: token.environment)
-        try current()
-        state.mode = .signInToken(session)
-        try save()
-        log(.info, "signed in")
-        broadcaster.send(.signedIn(userID: token.userID))
+        return try VitalTokenSession(
+            response, userID: token.userID, teamID: token.teamID, environment: token.environment, receivedAt: configuration.clock.now()
+        )
     }
 
-    /// Erases the session and configuration from the store. No server call is made.
+    /// Erases the session and configuration from the store (also when they could not be decoded). No server call is
+    /// made. Once this returns nothing is stored, no refresh in flight writes its tokens back, and no request
+    /// carries the old tokens again.
     public func signOut() async throws {
-        try await lifecycle.run { [self] in try await self.erase(reason: .requested) }
+        try await session.transition { transition in try await self.erase(in: transition) }
     }
 
-    private func erase(reason: VitalEvent.SignOutReason) throws {
-        let wasSignedIn = try current().mode != nil
-        state = VitalStoredState()
-        try configuration.store.remove(configuration.storeKey)
-        if wasSignedIn {
-            log(.info, "signed out")
-            broadcaster.send(.signedOut(reason))
-        }
+    private func erase(in transition: CredentialTransition<VitalCredentialPolicy>) async throws {
+        guard try await transition.erase()?.mode != nil else { return }
+        log(.info, "signed out")
+        broadcaster.send(.signedOut(.requested))
     }
 
     // MARK: - Reconciliation
@@ -198,14 +221,18 @@ public actor VitalCore {
     ///   - tokenProvider: asks your backend for a sign-in token for that user.
     @discardableResult
     public func reconcile(appUserID: String?, tokenProvider: @escaping @Sendable () async throws -> String) async throws -> ReconcileOutcome {
-        try await lifecycle.run { [self] in try await self.performReconcile(appUserID: appUserID, tokenProvider: tokenProvider) }
+        try await session.transition { transition in
+            try await self.reconcile(appUserID: appUserID, tokenProvider: tokenProvider, in: transition)
+        }
     }
 
-    private func performReconcile(appUserID: String?, tokenProvider: @Sendable () async throws -> String) async throws -> ReconcileOutcome {
-        let stored = try current()
+    private func reconcile(
+        appUserID: String?, tokenProvider: @Sendable () async throws -> String, in transition: CredentialTransition<VitalCredentialPolicy>
+    ) async throws -> ReconcileOutcome {
+        let stored = try await transition.current() ?? VitalStoredState()
         guard let appUserID else {
             guard stored.mode != nil else { return .unchanged }
-            try erase(reason: .requested)
+            try await erase(in: transition)
             return .signedOut
         }
         let pending = stored.status.contains(.pendingReauthentication)
@@ -214,11 +241,14 @@ public actor VitalCore {
         // A token for the user already signed in only records the app's id (or re-authenticates, or migrates from
         // API-key mode); any other user or environment replaces the current one.
         if stored.mode != nil, stored.userID != token.userID || stored.environment != token.environment {
-            try erase(reason: .requested)
+            try await erase(in: transition)
         }
-        _ = try await performSignIn(token)
-        state.appUserID = appUserID
-        try save()
+        _ = try await signIn(token, in: transition)
+        try await transition.update { state in
+            var state = state
+            state.appUserID = appUserID
+            return state
+        }
         return .signedIn
     }
 
@@ -230,19 +260,19 @@ public actor VitalCore {
     ///
     /// - Throws: ``VitalCoreError/wrongMode(_:)`` when signed in with a sign-in token.
     public func configure(apiKey: String, environment: VitalEnvironment.Tier, region: VitalEnvironment.Region) async throws {
-        try await lifecycle.run { [self] in try await self.performConfigure(apiKey: apiKey, environment: VitalEnvironment(environment, region)) }
-    }
-
-    private func performConfigure(apiKey: String, environment: VitalEnvironment) throws {
-        var keptUser: UUID?
-        switch try current().mode {
-        case .signInToken: throw VitalCoreError.wrongMode(state.status)
-        case .apiKey(let session): keptUser = session.environment == environment ? session.userID : nil
-        case nil: keptUser = nil
+        let environment = VitalEnvironment(environment, region)
+        try await session.transition { transition in
+            let stored = try await transition.current()
+            let keptUser: UUID?
+            switch stored?.mode {
+            case .signInToken?: throw VitalCoreError.wrongMode(stored?.status ?? [])
+            case .apiKey(let session)?: keptUser = session.environment == environment ? session.userID : nil
+            case nil: keptUser = nil
+            }
+            let mode = VitalStoredState.Mode.apiKey(VitalAPIKeySession(apiKey: apiKey, environment: environment, userID: keptUser))
+            try await transition.store(VitalStoredState(mode: mode, appUserID: stored?.appUserID))
+            self.broadcaster.send(.configured(environment))
         }
-        state.mode = .apiKey(VitalAPIKeySession(apiKey: apiKey, environment: environment, userID: keptUser))
-        try save()
-        broadcaster.send(.configured(environment))
     }
 
     /// Signs in the Vital user `userID` in API-key mode.
@@ -250,18 +280,16 @@ public actor VitalCore {
     /// - Throws: ``VitalCoreError/notConfigured`` before ``configure(apiKey:environment:region:)``;
     ///   ``VitalCoreError/wrongMode(_:)`` when signed in with a sign-in token.
     public func setUserID(_ userID: UUID) async throws {
-        try await lifecycle.run { [self] in try await self.performSetUserID(userID) }
-    }
-
-    private func performSetUserID(_ userID: UUID) throws {
-        switch try current().mode {
-        case nil: throw VitalCoreError.notConfigured
-        case .signInToken: throw VitalCoreError.wrongMode(state.status)
-        case .apiKey(var session):
-            session.userID = userID
-            state.mode = .apiKey(session)
-            try save()
-            broadcaster.send(.userIDSet(userID))
+        try await session.transition { transition in
+            let stored = try await transition.current()
+            switch stored?.mode {
+            case nil: throw VitalCoreError.notConfigured
+            case .signInToken?: throw VitalCoreError.wrongMode(stored?.status ?? [])
+            case .apiKey(var session)?:
+                session.userID = userID
+                try await transition.store(VitalStoredState(mode: .apiKey(session), appUserID: stored?.appUserID))
+                self.broadcaster.send(.userIDSet(userID))
+            }
         }
     }
 
@@ -269,7 +297,7 @@ public actor VitalCore {
 
     /// What a data-plane call needs: a client for the user's environment, the credential and the user.
     public struct Access: Sendable {
-        /// A client for the user's API host.
+        /// A client for the user's API host. In sign-in-token mode it sends nothing once the session is signed out.
         public let client: VitalClient
         /// An access token in sign-in-token mode, the API key in API-key mode.
         public let credential: AccessCredential
@@ -282,21 +310,20 @@ public actor VitalCore {
     /// replayed once.
     ///
     /// - Throws: ``VitalCoreError/notSignedIn``, ``VitalCoreError/needsReauthentication(userID:)``,
-    ///   ``VitalCoreError/userNoLongerValid(userID:)``, or what `call` throws.
+    ///   ``VitalCoreError/userNoLongerValid(userID:)``, `CredentialLifecycleError` when the session was signed out
+    ///   or replaced while the call ran, or what `call` throws.
     public func withAccess<Result: Sendable>(_ call: @Sendable (Access) async throws -> Result) async throws -> Result {
-        switch try current().mode {
+        switch try await session.current()?.mode {
         case nil:
             throw VitalCoreError.notSignedIn
-        case .apiKey(let session):
+        case .apiKey(let session)?:
             guard let userID = session.userID else { throw VitalCoreError.notSignedIn }
-            return try await call(Access(client: try client(for: session.environment), credential: .apiKey(APIKey(session.apiKey)), userID: userID))
-        case .signInToken:
-            let session = try await usableSession()
-            do {
-                return try await call(try access(session))
-            } catch where Self.meansExpiredAccess(error) {
-                log(.info, "the API refused the access token; refreshing")
-                return try await call(try access(try await refreshed(replacing: session)))
+            let client = try configuration.client(for: session.environment, transport: configuration.transport)
+            return try await call(Access(client: client, credential: .apiKey(APIKey(session.apiKey)), userID: userID))
+        case .signInToken?:
+            return try await session.withCredential { access in
+                let client = try configuration.client(for: access.credential.environment, transport: access.lease.guarding(configuration.transport))
+                return try await call(Access(client: client, credential: .bearer(BearerToken(access.credential.accessToken)), userID: access.credential.userID))
             }
         }
     }
@@ -313,120 +340,11 @@ public actor VitalCore {
     ///
     /// - Throws: ``VitalCoreError/wrongMode(_:)`` in API-key mode, and as ``withAccess(_:)``.
     public func accessToken() async throws -> BearerToken {
-        guard case .signInToken = try current().mode else {
-            throw state.mode == nil ? VitalCoreError.notSignedIn : VitalCoreError.wrongMode(state.status)
+        let stored = try await session.current()
+        guard case .signInToken? = stored?.mode else {
+            throw stored?.mode == nil ? VitalCoreError.notSignedIn : VitalCoreError.wrongMode(stored?.status ?? [])
         }
-        return BearerToken(try await usableSession().accessToken)
-    }
-
-    private func access(_ session: VitalTokenSession) throws -> Access {
-        Access(client: try client(for: session.environment), credential: .bearer(BearerToken(session.accessToken)), userID: session.userID)
-    }
-
-    /// Whether `error` says the access token was refused, so that one refresh and replay may help.
-    static func meansExpiredAccess(_ error: any Error) -> Bool {
-        switch error {
-        case let error as VitalError: return error.httpStatus == 401 || error.code == .invalidToken
-        case let error as UnexpectedResponseError: return error.status == 401
-        default: return false
-        }
-    }
-
-    // MARK: - Refresh
-
-    private func usableSession() async throws -> VitalTokenSession {
-        guard case .signInToken(let session) = try current().mode else { throw VitalCoreError.notSignedIn }
-        if session.pendingReauthentication { throw VitalCoreError.needsReauthentication(userID: session.userID) }
-        if session.expiresAt.addingTimeInterval(-configuration.refreshSkew) <= configuration.clock.now() {
-            return try await refreshed(replacing: session)
-        }
-        return session
-    }
-
-    /// A session to use instead of `stale`: one another caller already got, or a refresh shared by everyone who asks
-    /// while it runs.
-    private func refreshed(replacing stale: VitalTokenSession) async throws -> VitalTokenSession {
-        if case .signInToken(let current) = state.mode, current != stale, !current.pendingReauthentication { return current }
-        return try await refreshes.run { [self] in try await self.refresh() }
-    }
-
-    /// Redeems the refresh token and stores the new pair before returning it.
-    private func refresh() async throws -> VitalTokenSession {
-        guard case .signInToken(let session) = try current().mode else { throw VitalCoreError.notSignedIn }
-        if session.pendingReauthentication { throw VitalCoreError.needsReauthentication(userID: session.userID) }
-        let response: TokenResponse
-        do {
-            response = try await client(for: session.environment).refreshToken(.init(refreshToken: session.refreshToken))
-        } catch let error as VitalError {
-            try handleRefusedRefresh(error, of: session)
-            throw error
-        }
-        // The user may have signed out while the request was out.
-        guard state.mode == .signInToken(session) else { throw VitalCoreError.notSignedIn }
-        let fresh = try tokenSession(from: response, user: session.userID, team: session.teamID, environment: session.environment)
-        state.mode = .signInToken(fresh)
-        try save()
-        log(.info, "refreshed the access token")
-        return fresh
-    }
-
-    /// Signs out for `invalid_token`, marks the session pending for `reauthentication_required`, and throws the
-    /// matching ``VitalCoreError``; returns for any other error, which leaves the session as it was.
-    private func handleRefusedRefresh(_ error: VitalError, of session: VitalTokenSession) throws {
-        switch error.code {
-        case .invalidToken:
-            log(.warning, "the server no longer knows the user; signing out")
-            try erase(reason: .userNoLongerValid(session.userID))
-            throw VitalCoreError.userNoLongerValid(userID: session.userID)
-        case .reauthenticationRequired:
-            log(.warning, "the refresh token was revoked; re-authentication is needed")
-            var pending = session
-            pending.pendingReauthentication = true
-            state.mode = .signInToken(pending)
-            try save()
-            broadcaster.send(.reauthenticationRequired(userID: session.userID))
-            throw VitalCoreError.needsReauthentication(userID: session.userID)
-        default:
-            return
-        }
-    }
-
-    /// A session from a token response.
-    private func tokenSession(from response: TokenResponse, user: UUID, team: String?, environment: VitalEnvironment) throws -> VitalTokenSession {
-        guard !response.accessToken.isEmpty else { throw VitalCoreError.malformedTokenResponse("access_token is empty") }
-        guard !response.refreshToken.isEmpty else { throw VitalCoreError.malformedTokenResponse("refresh_token is empty") }
-        guard response.expiresIn >= 0 else { throw VitalCoreError.malformedTokenResponse("expires_in is negative") }
-        return VitalTokenSession(
-            userID: user, teamID: team, environment: environment, accessToken: response.accessToken,
-            refreshToken: response.refreshToken,
-            expiresAt: configuration.clock.now().addingTimeInterval(TimeInterval(response.expiresIn)),
-            pendingReauthentication: false
-        )
-    }
-
-    // MARK: - Store and clients
-
-    @discardableResult
-    private func current() throws -> VitalStoredState {
-        if !loaded {
-            state = try storedState()
-            loaded = true
-        }
-        return state
-    }
-
-    private func save() throws {
-        try configuration.store.writeValue(state, for: configuration.storeKey)
-    }
-
-    private func client(for environment: VitalEnvironment) throws -> VitalClient {
-        let hosts = configuration.hosts.hosts(for: environment)
-        try configuration.urlPolicy.check(hosts.api)
-        try configuration.urlPolicy.check(hosts.auth)
-        return VitalClient(configuration: .init(
-            servers: .init(api: hosts.api, auth: hosts.auth), transport: configuration.transport,
-            urlPolicy: configuration.urlPolicy, timeout: configuration.timeout, logger: configuration.logger
-        ))
+        return BearerToken(try await session.access().credential.accessToken)
     }
 
     private func log(_ level: LogLevel, _ message: String) {

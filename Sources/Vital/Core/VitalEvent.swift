@@ -19,5 +19,8 @@ public enum VitalEvent: Sendable, Hashable {
         case requested
         /// The server no longer knows the user (a refresh answered `invalid_token`).
         case userNoLongerValid(UUID)
+        /// The stored session could not be decoded (a damaged or foreign value), so it counts as signed out; the next
+        /// sign-in replaces it and ``VitalCore/signOut()`` clears it.
+        case storedSessionUnreadable
     }
 }

@@ -11,7 +11,7 @@ func healthVaultQuickStart(masterApplicationID: UUID, completionURL: URL) async 
     let shellPage = try await connection.provision(masterAppID: masterApplicationID)   // open in a web view
     // when the web view reaches …/application/complete?…:
     try await connection.completeAuthorization(redirect: completionURL)
-    for try await person in await connection.authorizedPeople() {
+    for try await person in connection.authorizedPeople() {
         print(person.name, person.record.map(\.id))
     }
     // end snippet
@@ -43,7 +43,7 @@ func connectAndListPeople(masterApplicationID: UUID, screens: some HealthVaultSc
     }
     do {
         var people: [PersonInfo] = []
-        for try await person in await connection.authorizedPeople(pageSize: 50) { people.append(person) }
+        for try await person in connection.authorizedPeople(pageSize: 50) { people.append(person) }
         screens.show(people: people)
     } catch HealthVaultConnectionError.reauthorizationRequired(let page, _) {
         // The user withdrew the app's access: ask again, then try once more.

@@ -9,7 +9,7 @@ import SDKRuntime
 /// A Junction error body: {"error"?, "detail": {"error_type", "message"?}}, used by the token endpoint and the API.
 ///
 /// - Remark: Generated from Schemas/Vital/protocol.json#/errors/VitalError
-public struct VitalError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct VitalError: Error, Sendable, Hashable, CustomStringConvertible, SDKRuntime.ProtocolError {
     /// The decoded error body.
     public let body: VitalErrorBody
 

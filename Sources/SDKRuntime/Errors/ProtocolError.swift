@@ -1,0 +1,23 @@
+/// An error answer that a protocol defines: an HTTP status and what a caller should do about it.
+///
+/// Every generated error type conforms (`OAuth2Error`, `HealthVaultError`, `VitalError`, …), and so does
+/// ``UnexpectedResponseError``. The credential lifecycle classifies failures by ``recovery`` rather than by raw
+/// codes, so a code added to a family's schema table teaches every flow how to react to it.
+public protocol ProtocolError: Error, Sendable {
+    /// The HTTP status of the response that carried the error.
+    var httpStatus: Int { get }
+    /// What a caller should do about the error.
+    var recovery: ErrorRecovery { get }
+}
+
+extension UnexpectedResponseError: ProtocolError {
+    /// The HTTP status.
+    public var httpStatus: Int { response.status }
+
+    /// What the status alone says: a 401 without a `Bearer` challenge naming another error is an expired or
+    /// refused access token (RFC 6750 §3.1); 408, 425, 429 and 5xx are temporary; anything else needs a person.
+    public var recovery: ErrorRecovery {
+        if status == 401, [nil, "invalid_token"].contains(response.bearerError) { return .refreshCredential }
+        return isTransient ? .retryLater : .none
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+
+/// What a protocol tells a ``CredentialSession`` about its credential: where it sits in the stored state, when it
+/// must be refreshed, how to refresh it, and what the server's refusals mean.
+///
+/// A flow writes one policy; the session does the rest (loading, serialising, single-flight refresh, writes that
+/// apply only to the credential they started from, the store's lock, status streams). The defaults classify errors
+/// by their ``ProtocolError/recovery``: `refreshCredential` is the expiry signal, `discardGrant` erases.
+///
+/// ```swift
+/// struct TokenPolicy: CredentialPolicy {
+///     func credential(in state: StoredTokens) -> StoredTokens? { state }
+///     func state(_ state: StoredTokens, replacing credential: StoredTokens) -> StoredTokens { credential }
+///     func missingCredentialError(in state: StoredTokens?) -> any Error { MyError.notSignedIn }
+///     func needsRefresh(_ tokens: StoredTokens, at now: Date) -> Bool { tokens.expiresAt.addingTimeInterval(-60) <= now }
+///     func refresh(_ tokens: StoredTokens, lease: CredentialLease) async throws -> StoredTokens { … }
+/// }
+/// ```
+public protocol CredentialPolicy: Sendable {
+    /// Everything the flow keeps under its store key (the credential and whatever goes with it).
+    associatedtype State: Codable & Sendable & Equatable
+    /// The part of the state that a refresh replaces. Outcomes are applied only while the state still holds the
+    /// credential they started from, so a refresh or refusal for a signed-out user never touches the next one.
+    associatedtype Credential: Sendable & Equatable
+
+    /// The credential in `state`, or nil when the state holds none yet (for example, not authorized).
+    func credential(in state: State) -> Credential?
+    /// `state` with `credential` in place of the one it holds.
+    func state(_ state: State, replacing credential: Credential) -> State
+    /// The error a call gets when there is no credential to use: not signed in, not activated, not authorized.
+    func missingCredentialError(in state: State?) -> any Error
+    /// Throws when the credential cannot be used or refreshed as it is (for example, pending re-authentication).
+    func checkUsable(_ credential: Credential) throws
+    /// Whether the credential must be refreshed before it is used at `now`.
+    func needsRefresh(_ credential: Credential, at now: Date) -> Bool
+    /// Asks the server for a new credential. Requests carrying the old one go through `lease`.
+    func refresh(_ credential: Credential, lease: CredentialLease) async throws -> Credential
+    /// What a failed refresh means for the credential, and the error its callers get.
+    func refusal(of credential: Credential, error: any Error) -> CredentialRefusal<Credential>
+    /// Whether a call's error says the credential expired, so that one refresh and one replay may help.
+    func isExpirySignal(_ error: any Error) -> Bool
+}
+
+extension CredentialPolicy {
+    /// Every credential is usable.
+    public func checkUsable(_ credential: Credential) throws {}
+
+    /// `discardGrant` erases the state; any other error (network, 5xx, 429, a misconfiguration) keeps it.
+    public func refusal(of credential: Credential, error: any Error) -> CredentialRefusal<Credential> {
+        (error as? any ProtocolError)?.recovery == .discardGrant ? .discard(error) : .keep(error)
+    }
+
+    /// An error whose ``ProtocolError/recovery`` is `refreshCredential`.
+    public func isExpirySignal(_ error: any Error) -> Bool {
+        (error as? any ProtocolError)?.recovery == .refreshCredential
+    }
+}
+
+/// What a refused refresh does to the stored credential, and the error to report.
+public struct CredentialRefusal<Credential: Sendable>: Sendable {
+    /// The change to the stored state.
+    public enum Change: Sendable {
+        /// Nothing changes: the failure may pass (network, 5xx, 429) or needs a person (misconfiguration).
+        case keep
+        /// The grant is dead: the stored state is erased.
+        case discard
+        /// The credential is replaced, for example marked as needing re-authentication.
+        case replace(Credential)
+    }
+
+    /// The change.
+    public let change: Change
+    /// What the callers waiting for the refresh get.
+    public let error: any Error
+
+    /// Keeps the credential and reports `error`.
+    public static func keep(_ error: any Error) -> Self { Self(change: .keep, error: error) }
+
+    /// Erases the stored state and reports `error`.
+    public static func discard(_ error: any Error) -> Self { Self(change: .discard, error: error) }
+
+    /// Stores `credential` instead and reports `error`.
+    public static func replace(with credential: Credential, _ error: any Error) -> Self { Self(change: .replace(credential), error: error) }
+}

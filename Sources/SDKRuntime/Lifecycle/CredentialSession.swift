@@ -1,0 +1,325 @@
+import Foundation
+
+/// Owns one stored credential for its whole life: loading it, handing it to calls, refreshing it once for all
+/// callers, applying lifecycle steps one at a time, and erasing it.
+///
+/// Every flow is built on one session with a protocol-specific ``CredentialPolicy``. The guarantees:
+///
+/// - **Lazy load.** The store is read on first use. A value that cannot be decoded counts as nothing stored and is
+///   reported once (``CredentialEvent/unreadableStoredValue``); erasing always clears it and a new value replaces it.
+///   A store that cannot be read (a locked Keychain) is an error, never "signed out".
+/// - **Serialized transitions.** Lifecycle steps (``transition(_:)``) run one at a time, in call order, even while
+///   they wait for the network.
+/// - **Persist before publish.** A new value is written to the store before any caller, status or event sees it.
+/// - **Single-flight refresh.** However many calls find the credential expired (within the policy's skew, or
+///   refused by the server as expired), one refresh runs and all of them get its result. A caller whose task is
+///   cancelled stops waiting at once; the refresh goes on and its result is stored.
+/// - **Nothing acts on a stale credential.** A refresh or refusal is applied only while the stored state still holds
+///   the credential it started from; otherwise it is dropped and logged.
+/// - **Shared stores.** A refresh holds the store's lock (``CredentialStore/lock(_:)``) and reads the store again
+///   first: when another instance or process has already refreshed, its credential is used and nothing is sent.
+/// - **Erase wins.** After an erase returns, the credential is gone from the store and from memory, no refresh in
+///   flight writes it back, and no request carries it again (``CredentialLease``).
+public actor CredentialSession<Policy: CredentialPolicy> {
+    /// The state the policy describes.
+    public typealias State = Policy.State
+    /// The refreshable part of the state.
+    public typealias Credential = Policy.Credential
+
+    /// What a call uses: the credential, and the lease its requests go out under.
+    public struct Access: Sendable {
+        /// The credential.
+        public let credential: Credential
+        /// The lease requests carrying the credential go through.
+        public let lease: CredentialLease
+    }
+
+    /// Where the state is kept.
+    public nonisolated let store: any CredentialStore
+    /// The key it is kept under.
+    public nonisolated let key: String
+    /// The protocol's rules.
+    public nonisolated let policy: Policy
+    private nonisolated let clock: any WallClock
+    private nonisolated let logger: (any LogSink)?
+    private nonisolated let category: String
+    private nonisolated let observe: @Sendable (CredentialChange<State>) -> Void
+    private nonisolated let eventBroadcaster = Broadcaster<CredentialEvent>()
+    private nonisolated let subscriberIDs = LockedValue<UInt64>(0)
+    nonisolated let leases = LeaseBook()
+    let transitions = AsyncMutex()
+    let refreshGate = AsyncMutex()
+
+    private(set) var value: State?
+    private var loaded = false
+    /// The bytes the store held when this session last read or wrote it.
+    private var storedBytes: Data?
+    private var flight: SharedRun<Access>?
+    /// Whether this session's refresh holds the store's lock (so its own writes need not wait for it).
+    var holdsStoreLock = false
+    var activeTransition: UInt64?
+    var transitionCount: UInt64 = 0
+    private var subscribers: [UInt64: @Sendable (State?) -> Void] = [:]
+
+    /// Creates a session; nothing is read until first use.
+    ///
+    /// - Parameters:
+    ///   - store: where the state is kept.
+    ///   - key: the key it is kept under.
+    ///   - policy: the protocol's rules.
+    ///   - clock: decides whether the credential needs refreshing.
+    ///   - logger: receives redacted lifecycle records.
+    ///   - category: the log category, e.g. the family's name.
+    ///   - observe: called on every change, after it is stored, with the state before and after (for the flow's own
+    ///     events).
+    public init(
+        store: any CredentialStore, key: String, policy: Policy, clock: any WallClock = SystemClock(),
+        logger: (any LogSink)? = nil, category: String,
+        observe: @escaping @Sendable (CredentialChange<State>) -> Void = { _ in }
+    ) {
+        self.store = store
+        self.key = key
+        self.policy = policy
+        self.clock = clock
+        self.logger = logger
+        self.category = category
+        self.observe = observe
+    }
+
+    // MARK: - Reading
+
+    /// The stored state, loaded on first use; nil when nothing (or nothing readable) is stored. When nothing is
+    /// held in memory the store is read again, so a value another instance stored is seen.
+    ///
+    /// - Throws: the store's error when it cannot be read.
+    public func current() throws -> State? {
+        if !loaded || value == nil { try reread() }
+        return value
+    }
+
+    /// The state as the store holds it now, read without the session (for answers that must not wait, such as a
+    /// synchronous status); a value that cannot be decoded is nil.
+    ///
+    /// - Throws: the store's error when it cannot be read.
+    public nonisolated func storedState() throws -> State? {
+        guard let data = try store.read(key) else { return nil }
+        return try? JSONDecoder().decode(State.self, from: data)
+    }
+
+    /// Reads the store and takes its value when it differs from the last one seen.
+    ///
+    /// - Returns: whether the value changed.
+    @discardableResult
+    func reread() throws -> Bool {
+        let data = try store.read(key)
+        if loaded, data == storedBytes { return false }
+        let wasLoaded = loaded
+        let before = value
+        let decoded = data.flatMap { try? JSONDecoder().decode(State.self, from: $0) }
+        let unreadable = data != nil && decoded == nil
+        loaded = true
+        storedBytes = data
+        guard decoded != before || unreadable else { return false }
+        value = decoded
+        if unreadable {
+            log(.warning, "the stored value cannot be read; it counts as nothing stored until it is replaced or erased")
+            announce(.unreadableStoredValue, before: before, after: nil)
+        } else if wasLoaded {
+            log(.info, "another instance changed the stored credential; using its value")
+            announce(.adopted, before: before, after: decoded)
+        } else {
+            deliverToSubscribers()
+        }
+        return decoded != before
+    }
+
+    // MARK: - Using the credential
+
+    /// A usable credential, refreshed first when the policy says it needs it.
+    ///
+    /// - Throws: the policy's missing-credential error, its unusable-credential error, or the refresh's error.
+    public func access() async throws -> Access {
+        guard let state = try current(), let credential = policy.credential(in: state) else {
+            throw policy.missingCredentialError(in: value)
+        }
+        try policy.checkUsable(credential)
+        if policy.needsRefresh(credential, at: clock.now()) { return try await refreshed(replacing: credential) }
+        return Access(credential: credential, lease: leases.current)
+    }
+
+    /// A credential to use instead of `stale`: the current one when someone already replaced it, otherwise the
+    /// result of the one refresh that runs for every caller.
+    ///
+    /// - Throws: `CancellationError` as soon as the caller's task is cancelled (the refresh goes on), or the
+    ///   refresh's error.
+    public func refreshed(replacing stale: Credential) async throws -> Access {
+        if let state = value, let current = policy.credential(in: state), current != stale,
+           (try? policy.checkUsable(current)) != nil, !policy.needsRefresh(current, at: clock.now()) {
+            return Access(credential: current, lease: leases.current)
+        }
+        let run = flight ?? startRefresh(trigger: stale)
+        return try await run.value()
+    }
+
+    /// Runs `operation` with a usable credential; when it fails with the policy's expiry signal, the credential is
+    /// refreshed once for all callers and `operation` is run once more with the new one.
+    public nonisolated func withCredential<Result: Sendable>(_ operation: @Sendable (Access) async throws -> Result) async throws -> Result {
+        let access = try await access()
+        do {
+            return try await operation(access)
+        } catch where policy.isExpirySignal(error) {
+            log(.info, "the server refused the credential as expired; refreshing")
+            return try await operation(try await refreshed(replacing: access.credential))
+        }
+    }
+
+    private func startRefresh(trigger: Credential) -> SharedRun<Access> {
+        let run = SharedRun { [self] in try await self.refresh(trigger: trigger) }
+        flight = run
+        return run
+    }
+
+    /// The refresh every waiting caller shares. It holds the refresh gate and the store's lock throughout.
+    private func refresh(trigger: Credential) async throws -> Access {
+        defer { flight = nil }
+        try await refreshGate.lock()
+        defer { refreshGate.unlock() }
+        let storeLock = try await store.lock(key)
+        holdsStoreLock = true
+        defer {
+            holdsStoreLock = false
+            storeLock?.release()
+        }
+        try reread()
+        guard let state = value, let credential = policy.credential(in: state) else { throw policy.missingCredentialError(in: value) }
+        try policy.checkUsable(credential)
+        if credential != trigger, !policy.needsRefresh(credential, at: clock.now()) {
+            return Access(credential: credential, lease: leases.current)
+        }
+        let fresh: Credential
+        do {
+            fresh = try await policy.refresh(credential, lease: leases.current)
+        } catch {
+            throw try apply(policy.refusal(of: credential, error: error), to: credential)
+        }
+        guard let latest = value, policy.credential(in: latest) == credential else {
+            dropStale("a refresh finished for a credential that was signed out or replaced meanwhile; its result is dropped")
+            throw value.flatMap(policy.credential(in:)) == nil ? policy.missingCredentialError(in: value) : CredentialLifecycleError.superseded
+        }
+        try write(policy.state(latest, replacing: fresh), event: .refreshed)
+        log(.info, "refreshed the credential")
+        return Access(credential: fresh, lease: leases.current)
+    }
+
+    /// Applies a refused refresh to `credential` if it is still the current one, and returns the error to report.
+    private func apply(_ refusal: CredentialRefusal<Credential>, to credential: Credential) throws -> any Error {
+        if case .keep = refusal.change { return refusal.error }
+        guard let latest = value, policy.credential(in: latest) == credential else {
+            dropStale("the server refused a credential that was signed out or replaced meanwhile; nothing is changed")
+            return refusal.error
+        }
+        switch refusal.change {
+        case .keep:
+            break
+        case .replace(let marked):
+            log(.warning, "the server refused the credential; it is kept, marked")
+            try write(policy.state(latest, replacing: marked), event: .markedAfterRefusal)
+        case .discard:
+            log(.warning, "the server refused the credential for good; it is erased")
+            try write(nil, event: .discardedAfterRefusal)
+        }
+        return refusal.error
+    }
+
+    private func dropStale(_ message: String) {
+        log(.info, message)
+        announce(.staleOutcomeDropped, before: value, after: value)
+    }
+
+    // MARK: - Writing
+
+    /// Stores `newValue` (or removes the value and ends every lease, for nil), then makes it current and tells
+    /// everyone.
+    func write(_ newValue: State?, event: CredentialEvent) throws {
+        let before = value
+        let hadBytes = storedBytes != nil
+        if let newValue {
+            let data = try JSONCoding.encode(newValue)
+            try store.write(data, for: key)
+            storedBytes = data
+        } else {
+            try store.remove(key)
+            storedBytes = nil
+            // Calls that took the credential while the erase was on its way must not send it now.
+            leases.revoke()
+        }
+        value = newValue
+        loaded = true
+        if newValue != nil || before != nil || hadBytes { announce(event, before: before, after: newValue) }
+    }
+
+    /// Runs `body` holding the store's lock, unless this session's refresh already holds it (its outcome is then
+    /// applied only if the credential is still current, so writing now is safe).
+    func underStoreLock<Result>(_ body: () throws -> Result) async throws -> Result {
+        if holdsStoreLock { return try body() }
+        let lock = try await store.lock(key)
+        defer { lock?.release() }
+        return try body()
+    }
+
+    // MARK: - Status and events
+
+    /// The status as `status` derives it from the state: the current one first (once the store could be read), then
+    /// each different one, in order.
+    public nonisolated func statuses<Status: Equatable & Sendable>(_ status: @escaping @Sendable (State?) -> Status) -> AsyncStream<Status> {
+        let (stream, continuation) = AsyncStream<Status>.makeStream()
+        let id = subscriberIDs.withValue { id -> UInt64 in
+            id += 1
+            return id
+        }
+        let last = LockedValue<Status?>(nil)
+        let deliver: @Sendable (State?) -> Void = { state in
+            let next = status(state)
+            let changed = last.withValue { last -> Bool in
+                guard last != next else { return false }
+                last = next
+                return true
+            }
+            if changed { continuation.yield(next) }
+        }
+        continuation.onTermination = { [weak self] _ in
+            Task { await self?.unsubscribe(id) }
+        }
+        Task { await self.subscribe(id, deliver) }
+        return stream
+    }
+
+    /// Every ``CredentialEvent`` from now on.
+    public nonisolated func events() -> AsyncStream<CredentialEvent> {
+        eventBroadcaster.subscribe()
+    }
+
+    private func subscribe(_ id: UInt64, _ deliver: @escaping @Sendable (State?) -> Void) {
+        _ = try? current()
+        subscribers[id] = deliver
+        if loaded { deliver(value) }
+    }
+
+    private func unsubscribe(_ id: UInt64) {
+        subscribers[id] = nil
+    }
+
+    private func deliverToSubscribers() {
+        for deliver in subscribers.values { deliver(value) }
+    }
+
+    private func announce(_ event: CredentialEvent, before: State?, after: State?) {
+        observe(CredentialChange(event: event, before: before, after: after))
+        eventBroadcaster.send(event)
+        deliverToSubscribers()
+    }
+
+    nonisolated func log(_ level: LogLevel, _ message: String) {
+        logger.log(level, category, message)
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import SDKRuntime
+
+/// Vital's rules for the credential lifecycle: the sign-in-token session inside the stored state, refreshed at the
+/// auth host of its environment `refreshSkew` seconds before it expires and after a data-API 401;
+/// `reauthentication_required` marks it pending, `invalid_token` (the user is gone) signs out.
+struct VitalCredentialPolicy: CredentialPolicy {
+    let configuration: VitalCore.Configuration
+
+    func credential(in state: VitalStoredState) -> VitalTokenSession? {
+        guard case .signInToken(let session) = state.mode else { return nil }
+        return session
+    }
+
+    func state(_ state: VitalStoredState, replacing session: VitalTokenSession) -> VitalStoredState {
+        var state = state
+        state.mode = .signInToken(session)
+        return state
+    }
+
+    func missingCredentialError(in state: VitalStoredState?) -> any Error {
+        VitalCoreError.notSignedIn
+    }
+
+    func checkUsable(_ session: VitalTokenSession) throws {
+        if session.pendingReauthentication { throw VitalCoreError.needsReauthentication(userID: session.userID) }
+    }
+
+    func needsRefresh(_ session: VitalTokenSession, at now: Date) -> Bool {
+        session.expiresAt.addingTimeInterval(-configuration.refreshSkew) <= now
+    }
+
+    func refresh(_ session: VitalTokenSession, lease: CredentialLease) async throws -> VitalTokenSession {
+        let client = try configuration.client(for: session.environment, transport: lease.guarding(configuration.transport))
+        let response = try await client.refreshToken(.init(refreshToken: session.refreshToken))
+        return try VitalTokenSession(response, userID: session.userID, teamID: session.teamID, environment: session.environment, receivedAt: configuration.clock.now())
+    }
+
+    func refusal(of session: VitalTokenSession, error: any Error) -> CredentialRefusal<VitalTokenSession> {
+        switch (error as? VitalError)?.recovery {
+        case .discardGrant?:
+            return .discard(VitalCoreError.userNoLongerValid(userID: session.userID))
+        case .reauthorize?:
+            var pending = session
+            pending.pendingReauthentication = true
+            return .replace(with: pending, VitalCoreError.needsReauthentication(userID: session.userID))
+        default:
+            return .keep(error)
+        }
+    }
+
+    /// The data API answers an expired access token with 401 (`invalid_token`, whose table recovery describes the
+    /// refresh endpoint's meaning of the code: the user is gone).
+    func isExpirySignal(_ error: any Error) -> Bool {
+        guard let error = error as? any ProtocolError else { return false }
+        return error.recovery == .refreshCredential || (error is VitalError && error.httpStatus == 401)
+    }
+}
+
+extension VitalCore.Configuration {
+    /// A client for `environment`'s hosts, sending through `transport`.
+    func client(for environment: VitalEnvironment, transport: any HTTPTransport) throws -> VitalClient {
+        let hosts = hosts.hosts(for: environment)
+        try urlPolicy.check(hosts.api)
+        try urlPolicy.check(hosts.auth)
+        return VitalClient(configuration: .init(
+            servers: .init(api: hosts.api, auth: hosts.auth), transport: transport, urlPolicy: urlPolicy, timeout: timeout, logger: logger
+        ))
+    }
+}
+
+extension VitalTokenSession {
+    /// The session a token response opens, its expiry counted from `receivedAt`.
+    ///
+    /// - Throws: ``VitalCoreError/malformedTokenResponse(_:)`` for empty tokens or a negative lifetime.
+    init(_ response: TokenResponse, userID: UUID, teamID: String?, environment: VitalEnvironment, receivedAt: Date) throws {
+        guard !response.accessToken.isEmpty else { throw VitalCoreError.malformedTokenResponse("access_token is empty") }
+        guard !response.refreshToken.isEmpty else { throw VitalCoreError.malformedTokenResponse("refresh_token is empty") }
+        guard response.expiresIn >= 0 else { throw VitalCoreError.malformedTokenResponse("expires_in is negative") }
+        self.init(
+            userID: userID, teamID: teamID, environment: environment, accessToken: response.accessToken,
+            refreshToken: response.refreshToken, expiresAt: receivedAt.addingTimeInterval(TimeInterval(response.expiresIn)),
+            pendingReauthentication: false
+        )
+    }
+}
