@@ -57,6 +57,12 @@ let package = Package(
         // The three journeys against real or emulated servers (make demo).
         .executableTarget(name: "sdk-demo", dependencies: ["HealthVault", "Koppeltaal", "Vital", "SDKRuntime"], swiftSettings: strict),
 
+        // A process of the shared-store tests and benchmark: calls through a file store another process also uses.
+        .executableTarget(
+            name: "lifecycle-worker", dependencies: ["Koppeltaal", "Vital", "SDKRuntime"], path: "Tests/LifecycleWorker",
+            swiftSettings: strict
+        ),
+
         // Benchmarks of the budgets in DESIGN.md (make bench).
         .executableTarget(
             name: "sdk-bench", dependencies: ["HealthVault", "Koppeltaal", "Vital", "SDKRuntime"], path: "Benchmarks",

@@ -355,6 +355,8 @@ def token():
     grant_type = request.form.get("grant_type", "")
     STATE.count("Token:" + grant_type)
     response = server.create_token_response()
+    if response.status_code != 200:
+        STATE.count("Token:" + grant_type + ":refused")
     if grant_type == "refresh_token" and response.status_code == 200 and STATE.settings["drop_next_refresh_response"]:
         # The rotation is committed, then the response is lost.
         STATE.settings["drop_next_refresh_response"] = False

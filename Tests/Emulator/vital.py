@@ -172,7 +172,10 @@ def token():
     if grant_type == EXCHANGE:
         return exchange()
     if grant_type == "refresh_token":
-        return refresh()
+        response = refresh()
+        if isinstance(response, tuple):
+            STATE.count("token:refresh_token:refused")
+        return response
     return error(400, "invalid_request", "unsupported grant_type", oauth_error="unsupported_grant_type")
 
 
