@@ -10,7 +10,7 @@ VENV := Tests/Emulator/.venv
 PYTHON := $(VENV)/bin/python
 SDKGEN_ARGS := --schemas Schemas --output Sources --test-samples Tests --schema-reference Schemas/README.md
 
-.PHONY: help generate check build test demo bench fuzz fuzz-smoke venv clean
+.PHONY: help generate check build test stress demo bench fuzz fuzz-smoke venv clean
 
 help:  ## List the commands.
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 12
@@ -46,6 +46,9 @@ $(PYTHON): Tests/Emulator/requirements.txt
 
 test: venv check build  ## Check generated code, build, and run every test.
 	$(SWIFT) test --skip-build $(SWIFT_FLAGS)
+
+stress: build  ## Run the lifecycle stress tests with 10,000 random sequences per family (LIFECYCLE_STRESS_SEED replays).
+	LIFECYCLE_STRESS_SEQUENCES=$${LIFECYCLE_STRESS_SEQUENCES:-10000} $(SWIFT) test --skip-build --filter LifecycleStressTests
 
 demo: venv  ## Walk the HealthVault, Koppeltaal and Vital journeys against the emulator, printing each step.
 	$(SWIFT) build --product sdk-demo

@@ -46,10 +46,13 @@ public func outcome<Success: Sendable>(of task: Task<Success, any Error>, within
             }
             if first { continuation.resume(returning: result) }
         }
-        Task { finish(await task.result) }
-        Task {
+        let timer = Task {
             try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
             finish(nil)
+        }
+        Task {
+            finish(await task.result)
+            timer.cancel()
         }
     }
 }

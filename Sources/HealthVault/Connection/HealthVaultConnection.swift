@@ -125,7 +125,8 @@ public final class HealthVaultConnection: Sendable {
     ///
     /// On `AppAuthSuccess` the instance id is resolved to its URLs (GetServiceDefinition), a session is created
     /// against that instance, and both are stored. Other targets are returned as they are and change nothing. A
-    /// ``disconnect()`` called meanwhile runs after this has finished, and erases what it stored.
+    /// ``disconnect()`` called meanwhile runs after this has finished, and erases what it stored. The same return
+    /// for an instance already authorized changes nothing.
     ///
     /// - Throws: ``ShellRedirectError`` for a URL that is not this instance's completion page,
     ///   ``HealthVaultConnectionError/authorizationRejected`` when the user declined.
@@ -140,6 +141,8 @@ public final class HealthVaultConnection: Sendable {
             default: return completion
             }
             let instanceID = completion.instanceID ?? ""
+            // The same return delivered twice (a reloaded page) keeps the session it already opened.
+            if let instance = state.instance, instance.id.caseInsensitiveCompare(instanceID) == .orderedSame { return completion }
             let definition = try await self.configuration.client(platformURL: self.configuration.defaultPlatformURL, transport: self.configuration.client.transport)
                 .getServiceDefinition(applicationID: state.masterApplicationID)
             guard let found = definition.instances?.instance.first(where: { $0.id.caseInsensitiveCompare(instanceID) == .orderedSame }) else {

@@ -65,6 +65,8 @@ extension CredentialSession {
     func transitionWrite(_ id: UInt64, _ change: @Sendable (State?) -> State?) async throws {
         guard activeTransition == id else { throw CredentialLifecycleError.transitionEnded }
         try await underStoreLock {
+            // Another instance may have rotated the credential since the step read it.
+            try reread()
             guard let next = change(value) else { return }
             try write(next, event: .stored)
         }

@@ -62,6 +62,19 @@ public final class TokenLedger: Sendable {
     /// `rt.<grant>.<rotation>`
     public static func refreshToken(_ version: Version) -> String { "rt.\(version)" }
 
+    /// The version of the first access token (`at.…`) anywhere in a JSON document, such as a stored session.
+    public static func accessVersion(inJSON data: Data) -> Version? {
+        func search(_ node: Any) -> Version? {
+            switch node {
+            case let string as String: return string.hasPrefix("at.") ? version(of: string) : nil
+            case let object as [String: Any]: return object.keys.sorted().lazy.compactMap { search(object[$0] as Any) }.first
+            case let array as [Any]: return array.lazy.compactMap(search).first
+            default: return nil
+            }
+        }
+        return (try? JSONSerialization.jsonObject(with: data)).flatMap(search)
+    }
+
     /// The version a token value names, or nil for a value this ledger did not make.
     public static func version(of token: String) -> Version? {
         let parts = token.split(separator: ".")
@@ -145,6 +158,9 @@ public final class TokenLedger: Sendable {
             }
         }
     }
+
+    /// How many grants were issued.
+    public var grantsIssued: Int { state.current.grants.count }
 
     /// How many refresh tokens were redeemed.
     public var refreshCount: Int { state.current.refreshes }
