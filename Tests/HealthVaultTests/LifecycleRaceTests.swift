@@ -79,4 +79,24 @@ final class LifecycleRaceTests: XCTestCase {
         _ = try await second.withSession { client, session in try await client.getAuthorizedPeople(session: session) }
         XCTAssertEqual(server.count("CreateAuthenticatedSessionToken"), 2, "the second connection takes the stored session")
     }
+
+    func testStatusesFollowProvisioningAuthorizationAndDisconnection() async throws {
+        let connection = connection()
+        var statuses = connection.statuses().makeAsyncIterator()
+        await XCTAssertEqualAsync(await statuses.next(), .notProvisioned)
+        let page = try await connection.provision(masterAppID: Self.master)
+        await XCTAssertEqualAsync(await statuses.next(), .awaitingAuthorization(createApplicationURL: page))
+        try await connection.completeAuthorization(redirect: FakeHealthVaultServer.completion(1))
+        guard case .connected? = await statuses.next() else { return XCTFail("not connected") }
+        try await connection.disconnect()
+        await XCTAssertEqualAsync(await statuses.next(), .notProvisioned)
+    }
+
+    func testAnUnreadableStoredConnectionIsReported() async throws {
+        try store.write(Data("{".utf8), for: "healthvault.connection")
+        let connection = connection()
+        var events = connection.events().makeAsyncIterator()
+        await XCTAssertEqualAsync(try await connection.status(), .notProvisioned)
+        await XCTAssertEqualAsync(await events.next(), .unreadableStoredValue)
+    }
 }

@@ -101,4 +101,24 @@ final class LifecycleRaceTests: XCTestCase {
         _ = try await session.activate(code: "111111")
         guard case .active = try await session.status() else { return XCTFail("activation did not replace it") }
     }
+
+    func testStatusesFollowActivationAndABackgroundRefreshThatDiscardsTheGrant() async throws {
+        let session = session()
+        var statuses = session.statuses().makeAsyncIterator()
+        await XCTAssertEqualAsync(await statuses.next(), .needsActivation)
+        let context = try await session.activate(code: "111111")
+        await XCTAssertEqualAsync(await statuses.next(), .active(context, accessTokenExpiresAt: clock.now().addingTimeInterval(900)))
+        clock.advance(by: 900)
+        server.ledger.revoke(TokenLedger.refreshToken(.init(grant: 1, rotation: 0)))
+        await XCTAssertThrowsErrorAsync(try await session.fhir(path: "/Patient/1"))
+        await XCTAssertEqualAsync(await statuses.next(), .needsActivation, "the refused grant is discarded")
+    }
+
+    func testAnUnreadableStoredGrantIsReported() async throws {
+        try store.write(Data("{".utf8), for: "koppeltaal.session")
+        let session = session()
+        var events = session.events().makeAsyncIterator()
+        await XCTAssertEqualAsync(try await session.status(), .needsActivation)
+        await XCTAssertEqualAsync(await events.next(), .unreadableStoredValue)
+    }
 }

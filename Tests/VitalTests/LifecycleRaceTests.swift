@@ -100,4 +100,46 @@ final class LifecycleRaceTests: XCTestCase {
         await XCTAssertEqualAsync(try await waiting.value.value, "at.1.1")
         XCTAssertTrue(String(decoding: try XCTUnwrap(store.read("vital.core")), as: UTF8.self).contains("rt.1.1"))
     }
+
+    func testACallThatTookTheTokenBeforeSignOutDoesNotSendIt() async throws {
+        let core = core()
+        try await core.signIn(token: try SignInTokenTests.token("valid"))
+        let tookToken = AsyncStream<Void>.makeStream()
+        let signedOut = AsyncStream<Void>.makeStream()
+        let call = Task {
+            try await core.withAccess { access in
+                tookToken.continuation.yield()
+                for await _ in signedOut.stream { break }
+                return try await access.client.getConnectedProviders(.init(userID: access.userID), credential: access.credential)
+            }
+        }
+        for await _ in tookToken.stream { break }
+        try await core.signOut()
+        signedOut.continuation.yield()
+        await XCTAssertThrowsErrorAsync(try await call.value) { XCTAssertEqual($0 as? CredentialLifecycleError, .erased) }
+        XCTAssertEqual(transport.requests.filter { !$0.url.path.hasSuffix("/v1/token") }.count, 0, "nothing was sent with it")
+    }
+
+    func testStatusesFollowABackgroundRefreshThatMarksTheSessionPending() async throws {
+        let core = core()
+        var statuses = core.statuses().makeAsyncIterator()
+        await XCTAssertEqualAsync(await statuses.next(), [])
+        try await core.signIn(token: try SignInTokenTests.token("valid"))
+        await XCTAssertEqualAsync(await statuses.next(), [.configured, .signedIn, .useSignInToken])
+        clock.advance(by: 3600)
+        server.ledger.revoke(TokenLedger.refreshToken(.init(grant: 1, rotation: 0)))
+        await XCTAssertThrowsErrorAsync(try await core.connectedProviders())
+        await XCTAssertEqualAsync(await statuses.next(), [.configured, .signedIn, .useSignInToken, .pendingReauthentication])
+        try await core.signOut()
+        await XCTAssertEqualAsync(await statuses.next(), [])
+    }
+
+    func testAnUnreadableStoredSessionIsReportedAsASignOut() async throws {
+        try store.write(Data("{".utf8), for: "vital.core")
+        let core = core()
+        var events = core.events().makeAsyncIterator()
+        XCTAssertEqual(try core.status, [])
+        _ = try? await core.connectedProviders()
+        await XCTAssertEqualAsync(await events.next(), .signedOut(.storedSessionUnreadable))
+    }
 }

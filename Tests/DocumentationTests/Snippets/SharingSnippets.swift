@@ -1,0 +1,14 @@
+import Foundation
+import SDKRuntime
+import Vital
+
+// The code of the SDKRuntime article on sharing a credential.
+
+func sharedFileStore() throws {
+    // snippet shared-file-store
+    // In every process: the same directory, so the processes take turns to refresh
+    let store = try FileCredentialStore(directory: URL(fileURLWithPath: "/var/lib/example/credentials"))
+    let vital = VitalCore(configuration: .init(store: store))
+    // end snippet
+    _ = vital
+}
