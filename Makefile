@@ -54,9 +54,10 @@ demo: venv  ## Walk the HealthVault, Koppeltaal and Vital journeys against the e
 	$(SWIFT) build --product sdk-demo
 	Tests/Emulator/with-emulator sh -c '.build/debug/sdk-demo --emulator "$$EMULATOR_URL"'
 
-bench: venv  ## Measure the budgets of DESIGN.md (generator, codecs, client, refresh); writes .build/bench/results.json.
+bench: venv  ## Measure the budgets of DESIGN.md (generator, codecs, client, refresh, lifecycle); writes .build/bench/results.json.
 	$(SWIFT) build -c release --product sdkgen
 	$(SWIFT) build -c release --product sdk-bench
+	$(SWIFT) build -c release --product lifecycle-worker
 	$(SWIFT) build --target SDKRuntime
 	Tests/Emulator/with-emulator .build/release/sdk-bench --sdkgen .build/release/sdkgen --modules .build/debug/Modules
 

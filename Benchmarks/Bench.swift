@@ -17,7 +17,7 @@ struct Bench {
           --output FILE      where to write the JSON results (default: .build/bench/results.json)
           --scratch DIR      where generated files go (default: /dev/shm/sdk-bench when it exists, so that the
                              generator, not the disk, is measured; otherwise next to the output)
-          --only LIST        comma-separated sections: generator, compile, codecs, client, refresh
+          --only LIST        comma-separated sections: generator, compile, codecs, client, refresh, lifecycle
         """
 
     static func main() async {
@@ -57,6 +57,7 @@ struct Bench {
         if options.runs("codecs") { try CodecBenchmarks().run(into: report) }
         if options.runs("client") { try await ClientBenchmarks(emulator: options.emulator).run(into: report) }
         if options.runs("refresh") { try await RefreshBenchmarks().run(into: report) }
+        if options.runs("lifecycle") { try await LifecycleBenchmarks(emulator: options.emulator).run(into: report) }
     }
 
     private static func environment() -> [String: String] {
@@ -104,7 +105,7 @@ struct Options {
             default: throw Invalid(message: "unknown option \(flag)")
             }
         }
-        let sections: Set = ["generator", "compile", "codecs", "client", "refresh"]
+        let sections: Set = ["generator", "compile", "codecs", "client", "refresh", "lifecycle"]
         if let unknown = only?.subtracting(sections).sorted(), !unknown.isEmpty {
             throw Invalid(message: "unknown sections \(unknown.joined(separator: ", "))")
         }

@@ -1,5 +1,6 @@
 import Foundation
 import SDKGenerator
+import TestSupport
 
 /// Random, valid schema families from a seed: nested objects, arrays of scalars and of objects, enums, optional and
 /// required fields, sensitive strings, shared types by `$ref`, and, in XML families, attributes and text nodes.
@@ -170,27 +171,4 @@ struct RandomSchemas {
         let values = ["Active", "read-only", "PENDING_REVIEW", "archived", "v2"]
         return ["type": "string", "description": "A state.", "enum": Array(values.prefix(random.next(in: 1...values.count)))]
     }
-}
-
-/// A small, fast, seedable random number generator (SplitMix64), so that a failing family can be made again.
-struct SplitMix64 {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// A number in `range`.
-    mutating func next(in range: ClosedRange<Int>) -> Int {
-        range.lowerBound + Int(next() % UInt64(range.count))
-    }
-
-    /// True with probability `p`.
-    mutating func chance(_ p: Double) -> Bool { Double(next() % 1_000_000) / 1_000_000 < p }
 }

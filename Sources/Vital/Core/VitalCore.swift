@@ -66,6 +66,8 @@ public final class VitalCore: Sendable {
     public let configuration: Configuration
     private let session: CredentialSession<VitalCredentialPolicy>
     private let broadcaster: Broadcaster<VitalEvent>
+    /// The data-API client of the last access, reused while the lease and environment are the same.
+    private let leasedClient = LockedValue<(lease: CredentialLease, environment: VitalEnvironment, client: VitalClient)?>(nil)
 
     /// Creates the SDK's core; the stored session is read on first use.
     public init(configuration: Configuration) {
@@ -322,10 +324,18 @@ public final class VitalCore: Sendable {
             return try await call(Access(client: client, credential: .apiKey(APIKey(session.apiKey)), userID: userID))
         case .signInToken?:
             return try await session.withCredential { access in
-                let client = try configuration.client(for: access.credential.environment, transport: access.lease.guarding(configuration.transport))
+                let client = try client(for: access.credential.environment, lease: access.lease)
                 return try await call(Access(client: client, credential: .bearer(BearerToken(access.credential.accessToken)), userID: access.credential.userID))
             }
         }
+    }
+
+    /// A client for `environment` whose requests go out only while `lease` is valid.
+    private func client(for environment: VitalEnvironment, lease: CredentialLease) throws -> VitalClient {
+        if let cached = leasedClient.current, cached.lease === lease, cached.environment == environment { return cached.client }
+        let client = try configuration.client(for: environment, transport: lease.guarding(configuration.transport))
+        leasedClient.withValue { $0 = (lease, environment, client) }
+        return client
     }
 
     /// The data sources the signed-in user has connected.

@@ -1,33 +1,43 @@
 import Foundation
 import SDKRuntime
 
-/// A seeded random source (SplitMix64) that concurrent tasks can share, so a stress run is chosen by one number.
-public final class StressRandom: Sendable {
-    private let state: LockedValue<UInt64>
+/// A small, fast, seedable random number generator (SplitMix64), so that a failing run can be made again.
+public struct SplitMix64: Sendable {
+    private var state: UInt64
 
     /// Starts the sequence at `seed`.
-    public init(seed: UInt64) { state = LockedValue(seed) }
+    public init(seed: UInt64) { state = seed }
 
     /// The next 64 random bits.
-    public func next() -> UInt64 {
-        state.withValue { state in
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 
     /// A number in `range`.
-    public func int(in range: ClosedRange<Int>) -> Int {
+    public mutating func next(in range: ClosedRange<Int>) -> Int {
         range.lowerBound + Int(next() % UInt64(range.count))
     }
 
     /// True with probability `probability`.
-    public func chance(_ probability: Double) -> Bool {
-        Double(next() % 1_000_000) < probability * 1_000_000
-    }
+    public mutating func chance(_ probability: Double) -> Bool { Double(next() % 1_000_000) / 1_000_000 < probability }
+}
+
+/// A ``SplitMix64`` that concurrent tasks can share, so a stress run is chosen by one number.
+public final class StressRandom: Sendable {
+    private let generator: LockedValue<SplitMix64>
+
+    /// Starts the sequence at `seed`.
+    public init(seed: UInt64) { generator = LockedValue(SplitMix64(seed: seed)) }
+
+    /// A number in `range`.
+    public func int(in range: ClosedRange<Int>) -> Int { generator.withValue { $0.next(in: range) } }
+
+    /// True with probability `probability`.
+    public func chance(_ probability: Double) -> Bool { generator.withValue { $0.chance(probability) } }
 
     /// One of `choices`, each as likely as its weight.
     public func pick<Choice>(_ choices: [(weight: Int, choice: Choice)]) -> Choice {
