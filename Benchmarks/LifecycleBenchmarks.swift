@@ -1,9 +1,10 @@
 import Foundation
+import SDKRuntime
+import Vital
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import SDKRuntime
-import Vital
 
 /// What the credential lifecycle costs: a call through `VitalCore` against the same generated client call without
 /// it (both against a canned in-memory response), and two OS processes sharing one file store, each making 50
@@ -18,7 +19,8 @@ struct LifecycleBenchmarks {
     }
 
     private func overhead(into report: Report) async throws {
-        let tokens = HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: Data(Samples.vitalTokenResponse.utf8))
+        let tokens = HTTPResponse(
+            status: 200, headers: ["Content-Type": "application/json"], body: Data(Samples.vitalTokenResponse.utf8))
         let providers = HTTPResponse(
             status: 200, headers: ["Content-Type": "application/json"],
             body: Data(#"{"providers": [{"name": "Oura", "slug": "oura", "status": "connected"}]}"#.utf8)
@@ -27,32 +29,43 @@ struct LifecycleBenchmarks {
         let core = VitalCore(configuration: .init(store: InMemoryCredentialStore(), transport: transport))
         let user = UUID()
         try await core.signIn(token: Samples.vitalSignInToken(userID: user))
-        let bare = VitalClient(configuration: .init(servers: .init(api: URL(string: "https://api.sandbox.us.junction.com")), transport: transport))
+        let bare = VitalClient(
+            configuration: .init(
+                servers: .init(api: URL(string: "https://api.sandbox.us.junction.com")), transport: transport))
         let credential = AccessCredential.bearer(BearerToken("vat_0123456789abcdefghijklmnopqrstuv"))
         // Alternate the two so that both see the same machine load; the difference of the medians is the cost.
         var withLifecycle: [Summary] = []
         var without: [Summary] = []
         for _ in 0..<3 {
-            without.append(try await Harness.measure(iterations: 5_000) {
-                _ = try await bare.getConnectedProviders(.init(userID: user), credential: credential)
-            })
-            withLifecycle.append(try await Harness.measure(iterations: 5_000) { _ = try await core.connectedProviders() })
+            without.append(
+                try await Harness.measure(iterations: 5_000) {
+                    _ = try await bare.getConnectedProviders(.init(userID: user), credential: credential)
+                })
+            withLifecycle.append(
+                try await Harness.measure(iterations: 5_000) { _ = try await core.connectedProviders() })
         }
         let lifecycle = Summary(withLifecycle.map(\.median)).scaled(by: 1e6)
         let client = Summary(without.map(\.median)).scaled(by: 1e6)
         let added = lifecycle.median - client.median
-        report.add(Row(
-            section: "Lifecycle", metric: "Vital GetConnectedProviders through VitalCore, over the bare client call",
-            unit: "µs/call", summary: Summary(median: added, min: lifecycle.min - client.max, max: lifecycle.max - client.min, runs: 3),
-            budget: "< 5 µs", withinBudget: added < 5,
-            note: String(format: "median %.2f µs with the lifecycle, %.2f µs without (ratio %.2f)", lifecycle.median, client.median,
-                         lifecycle.median / client.median)
-        ))
+        report.add(
+            Row(
+                section: "Lifecycle",
+                metric: "Vital GetConnectedProviders through VitalCore, over the bare client call",
+                unit: "µs/call",
+                summary: Summary(
+                    median: added, min: lifecycle.min - client.max, max: lifecycle.max - client.min, runs: 3),
+                budget: "< 5 µs", withinBudget: added < 5,
+                note: String(
+                    format: "median %.2f µs with the lifecycle, %.2f µs without (ratio %.2f)", lifecycle.median,
+                    client.median,
+                    lifecycle.median / client.median)
+            ))
     }
 
     /// Two `lifecycle-worker` processes (built beside this one) on one file store, five times.
     private func twoProcesses(_ emulator: URL, into report: Report) async throws {
-        let worker = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("lifecycle-worker")
+        let worker = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
+            "lifecycle-worker")
         guard FileManager.default.isExecutableFile(atPath: worker.path) else {
             FileHandle.standardError.write(Data("  Lifecycle: no \(worker.path); skipping the two-process run\n".utf8))
             return
@@ -65,14 +78,22 @@ struct LifecycleBenchmarks {
         var refused: [Int] = []
         for _ in 0..<5 {
             try await control.post("reset")
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bench-shared-\(UUID().uuidString)")
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "bench-shared-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: directory) }
-            let backend = VitalBackend(configuration: .init(apiKey: APIKey("sk_us_emulator"), environment: .sandboxUS, hosts: hosts, urlPolicy: policy))
-            let core = VitalCore(configuration: .init(store: try FileCredentialStore(directory: directory), hosts: hosts, urlPolicy: policy))
+            let backend = VitalBackend(
+                configuration: .init(
+                    apiKey: APIKey("sk_us_emulator"), environment: .sandboxUS, hosts: hosts, urlPolicy: policy))
+            let core = VitalCore(
+                configuration: .init(
+                    store: try FileCredentialStore(directory: directory), hosts: hosts, urlPolicy: policy))
             try await core.signIn(token: try await backend.signInToken(forClientUserID: "bench").signInToken)
             try await control.post("vital/expire-tokens")
             let start = Date().addingTimeInterval(1.5).timeIntervalSince1970
-            let arguments = ["vital", "--emulator", emulator.absoluteString, "--store", directory.path, "--calls", "50", "--start", String(start)]
+            let arguments = [
+                "vital", "--emulator", emulator.absoluteString, "--store", directory.path, "--calls", "50", "--start",
+                String(start),
+            ]
             let costs = try await withThrowingTaskGroup(of: ChildProcess.Cost.self) { group in
                 for _ in 0..<2 { group.addTask { try ChildProcess.run([worker.path] + arguments) } }
                 return try await group.reduce(into: []) { $0.append($1) }
@@ -83,13 +104,16 @@ struct LifecycleBenchmarks {
             refreshes.append(calls["token:refresh_token"] ?? 0)
             refused.append(calls["token:refresh_token:refused"] ?? 0)
         }
-        report.add(Row(
-            section: "Lifecycle", metric: "2 processes × 50 concurrent Vital calls on one file store, expired token",
-            unit: "s (process, incl. 1.5 s start wait)", summary: Summary(times),
-            budget: "exactly 1 refresh request", withinBudget: refreshes.allSatisfy { $0 == 1 } && refused.allSatisfy { $0 == 0 },
-            note: "refresh requests per run: " + refreshes.map(String.init).joined(separator: ", ")
-                + "; refused: " + refused.map(String.init).joined(separator: ", ")
-        ))
+        report.add(
+            Row(
+                section: "Lifecycle",
+                metric: "2 processes × 50 concurrent Vital calls on one file store, expired token",
+                unit: "s (process, incl. 1.5 s start wait)", summary: Summary(times),
+                budget: "exactly 1 refresh request",
+                withinBudget: refreshes.allSatisfy { $0 == 1 } && refused.allSatisfy { $0 == 0 },
+                note: "refresh requests per run: " + refreshes.map(String.init).joined(separator: ", ")
+                    + "; refused: " + refused.map(String.init).joined(separator: ", ")
+            ))
     }
 }
 

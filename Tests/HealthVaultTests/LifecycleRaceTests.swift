@@ -19,10 +19,12 @@ final class LifecycleRaceTests: XCTestCase {
     }
 
     private func connection() -> HealthVaultConnection {
-        HealthVaultConnection(configuration: .init(
-            defaultPlatformURL: FakeHealthVaultServer.platformURL, defaultShellURL: FakeHealthVaultServer.shellURL, store: store,
-            client: .init(transport: transport, envelope: .init(clientVersion: "test"))
-        ))
+        HealthVaultConnection(
+            configuration: .init(
+                defaultPlatformURL: FakeHealthVaultServer.platformURL, defaultShellURL: FakeHealthVaultServer.shellURL,
+                store: store,
+                client: .init(transport: transport, envelope: .init(clientVersion: "test"))
+            ))
     }
 
     private static func calls(_ method: String) -> @Sendable (HTTPRequest) -> Bool {
@@ -46,7 +48,9 @@ final class LifecycleRaceTests: XCTestCase {
         let connection = connection()
         _ = try await connection.provision(masterAppID: Self.master)
         let definition = transport.hold(Self.calls("GetServiceDefinition"))
-        let completion = Task { try await connection.completeAuthorization(redirect: FakeHealthVaultServer.completion(1)) }
+        let completion = Task {
+            try await connection.completeAuthorization(redirect: FakeHealthVaultServer.completion(1))
+        }
         _ = await definition.arrival()
         let disconnection = Task { try await connection.disconnect() }
         _ = await outcome(of: disconnection, within: 0.5)
@@ -65,7 +69,9 @@ final class LifecycleRaceTests: XCTestCase {
         XCTAssertEqual(store.keys, [])
         try store.write(Data("not json".utf8), for: "healthvault.connection")
         _ = try await connection.provision(masterAppID: Self.master)
-        guard case .awaitingAuthorization = try await connection.status() else { return XCTFail("provisioning did not replace it") }
+        guard case .awaitingAuthorization = try await connection.status() else {
+            return XCTFail("provisioning did not replace it")
+        }
     }
 
     func testTwoConnectionsOnOneStoreShareARenewedSession() async throws {
@@ -77,7 +83,8 @@ final class LifecycleRaceTests: XCTestCase {
         server.expireSessions()
         _ = try await first.withSession { client, session in try await client.getAuthorizedPeople(session: session) }
         _ = try await second.withSession { client, session in try await client.getAuthorizedPeople(session: session) }
-        XCTAssertEqual(server.count("CreateAuthenticatedSessionToken"), 2, "the second connection takes the stored session")
+        XCTAssertEqual(
+            server.count("CreateAuthenticatedSessionToken"), 2, "the second connection takes the stored session")
     }
 
     func testStatusesFollowProvisioningAuthorizationAndDisconnection() async throws {

@@ -13,10 +13,13 @@ final class LifecycleStressTests: XCTestCase {
     private static let master = UUID(uuidString: "6556d00c-cb8d-4004-90d6-8be528420ff7")!
 
     func testRandomSequencesKeepTheLifecycleInvariants() async throws {
-        let tally = await runLifecycleStress("HealthVaultTests.LifecycleStressTests", defaultSequences: 1000) { random in
+        let tally = await runLifecycleStress("HealthVaultTests.LifecycleStressTests", defaultSequences: 1000) {
+            random in
             await Self.sequence(random)
         }
-        for name in ["provision ok", "authorize ok", "disconnect ok", "call ok", "refresh requests", "faults", "store removals"] {
+        for name in [
+            "provision ok", "authorize ok", "disconnect ok", "call ok", "refresh requests", "faults", "store removals",
+        ] {
             XCTAssertGreaterThan(tally[name], 0, "no sequence reached \(name)")
         }
     }
@@ -27,42 +30,66 @@ final class LifecycleStressTests: XCTestCase {
         let store = monitor.store(InMemoryCredentialStore())
         let faultRate = random.pick([(1, 0.0), (2, 0.1), (1, 0.3)])
         func connection(_ instance: Int) -> HealthVaultConnection {
-            let transport = monitor.transport(instance: instance, random: random, faultRate: faultRate) { server.answer($0) }
-            return HealthVaultConnection(configuration: .init(
-                defaultPlatformURL: FakeHealthVaultServer.platformURL, defaultShellURL: FakeHealthVaultServer.shellURL,
-                store: store,
-                client: .init(transport: transport, envelope: .init(clientVersion: "test"), logger: monitor.logger(instance: instance))
-            ))
+            let transport = monitor.transport(instance: instance, random: random, faultRate: faultRate) {
+                server.answer($0)
+            }
+            return HealthVaultConnection(
+                configuration: .init(
+                    defaultPlatformURL: FakeHealthVaultServer.platformURL,
+                    defaultShellURL: FakeHealthVaultServer.shellURL,
+                    store: store,
+                    client: .init(
+                        transport: transport, envelope: .init(clientVersion: "test"),
+                        logger: monitor.logger(instance: instance))
+                ))
         }
         var instances = [connection(1), connection(2)]
-        await monitor.run(steps: 4...12, random: random, events: [
-            (6, ("", {})),
-            (2, ("server expires sessions", { server.expireSessions() })),
-            (1, ("relaunch", { instances = [connection(1), connection(2)] })),
-        ]) {
+        await monitor.run(
+            steps: 4...12, random: random,
+            events: [
+                (6, ("", {})),
+                (2, ("server expires sessions", { server.expireSessions() })),
+                (1, ("relaunch", { instances = [connection(1), connection(2)] })),
+            ]
+        ) {
             let first = instances[0]
             let any = instances[random.int(in: 0...1)]
             let call: @Sendable () async throws -> Void = {
-                _ = try await any.withSession { client, session in try await client.getAuthorizedPeople(session: session) }
+                _ = try await any.withSession { client, session in
+                    try await client.getAuthorizedPeople(session: session)
+                }
             }
             return [
-                (2, LifecycleMonitor.operation("provision") { _ = try await first.provision(masterAppID: Self.master) }),
-                (2, LifecycleMonitor.operation("authorize") {
-                    let created = server.count("NewApplicationCreationInfo")
-                    try await first.completeAuthorization(redirect: FakeHealthVaultServer.completion(max(created, 1)))
-                }),
-                (1, LifecycleMonitor.operation("disconnect") {
-                    let created = server.count("NewApplicationCreationInfo")
-                    try await first.disconnect()
-                    monitor.eraseReturned(grantsUpTo: created)
-                }),
+                (
+                    2,
+                    LifecycleMonitor.operation("provision") { _ = try await first.provision(masterAppID: Self.master) }
+                ),
+                (
+                    2,
+                    LifecycleMonitor.operation("authorize") {
+                        let created = server.count("NewApplicationCreationInfo")
+                        try await first.completeAuthorization(
+                            redirect: FakeHealthVaultServer.completion(max(created, 1)))
+                    }
+                ),
+                (
+                    1,
+                    LifecycleMonitor.operation("disconnect") {
+                        let created = server.count("NewApplicationCreationInfo")
+                        try await first.disconnect()
+                        monitor.eraseReturned(grantsUpTo: created)
+                    }
+                ),
                 (6, LifecycleMonitor.operation("call", call)),
-                (1, LifecycleMonitor.operation("cancelledCall") {
-                    let task = Task { try await call() }
-                    for _ in 0..<random.int(in: 0...4) { await Task.yield() }
-                    task.cancel()
-                    _ = await task.result
-                }),
+                (
+                    1,
+                    LifecycleMonitor.operation("cancelledCall") {
+                        let task = Task { try await call() }
+                        for _ in 0..<random.int(in: 0...4) { await Task.yield() }
+                        task.cancel()
+                        _ = await task.result
+                    }
+                ),
             ]
         }
         return monitor
@@ -71,7 +98,9 @@ final class LifecycleStressTests: XCTestCase {
     /// The stored state's version: its session's application and number, or its application and 0 before a session.
     private static func storedVersion(_ data: Data) -> TokenLedger.Version? {
         let text = String(decoding: data, as: UTF8.self)
-        if let token = firstMatch(#"session\.\d+\.\d+"#, in: text), let session = FakeHealthVaultServer.session(of: token) {
+        if let token = firstMatch(#"session\.\d+\.\d+"#, in: text),
+            let session = FakeHealthVaultServer.session(of: token)
+        {
             return .init(grant: session.application, rotation: session.number)
         }
         return applicationNumber(in: text).map { .init(grant: $0, rotation: 0) }
@@ -83,7 +112,9 @@ final class LifecycleStressTests: XCTestCase {
         if body.contains("<method>CreateAuthenticatedSessionToken</method>") {
             return applicationNumber(in: body).map { .init(.init(grant: $0, rotation: 0), isRefresh: true) }
         }
-        guard let token = firstMatch(#"session\.\d+\.\d+"#, in: body), let session = FakeHealthVaultServer.session(of: token) else {
+        guard let token = firstMatch(#"session\.\d+\.\d+"#, in: body),
+            let session = FakeHealthVaultServer.session(of: token)
+        else {
             return nil
         }
         return .init(.init(grant: session.application, rotation: session.number), isRefresh: false)

@@ -24,16 +24,21 @@ final class SharedStoreTests: XCTestCase {
     }
 
     func testTwoProcessesRefreshAKoppeltaalGrantOnce() async throws {
-        let session = KoppeltaalSession(configuration: .init(
-            fhirBaseURL: emulator.url("/kt/FHIR/Koppeltaal"), client: OAuthClientCredentials(clientID: "KTSTESTGAME", secret: "kt-secret"),
-            redirectURI: "http://127.0.0.1/after-auth", urlPolicy: URLPolicy(allowsInsecureLoopback: true),
-            store: try FileCredentialStore(directory: directory)
-        ))
-        let backend = KoppeltaalBackend(configuration: .init(
-            launchURL: emulator.url("/kt/OAuth2/Koppeltaal"), credentials: BasicCredentials(username: "portal", password: "portal-secret"),
-            urlPolicy: URLPolicy(allowsInsecureLoopback: true)
-        ))
-        _ = try await session.activate(code: try await backend.mobileLaunch(clientID: "KTSTESTGAME", patient: "p", user: "u").code)
+        let session = KoppeltaalSession(
+            configuration: .init(
+                fhirBaseURL: emulator.url("/kt/FHIR/Koppeltaal"),
+                client: OAuthClientCredentials(clientID: "KTSTESTGAME", secret: "kt-secret"),
+                redirectURI: "http://127.0.0.1/after-auth", urlPolicy: URLPolicy(allowsInsecureLoopback: true),
+                store: try FileCredentialStore(directory: directory)
+            ))
+        let backend = KoppeltaalBackend(
+            configuration: .init(
+                launchURL: emulator.url("/kt/OAuth2/Koppeltaal"),
+                credentials: BasicCredentials(username: "portal", password: "portal-secret"),
+                urlPolicy: URLPolicy(allowsInsecureLoopback: true)
+            ))
+        _ = try await session.activate(
+            code: try await backend.mobileLaunch(clientID: "KTSTESTGAME", patient: "p", user: "u").code)
         try await emulator.control("koppeltaal/expire-tokens")
 
         try await assertOneRefresh(family: "koppeltaal", stats: "koppeltaal/stats", refresh: "Token:refresh_token")
@@ -45,12 +50,16 @@ final class SharedStoreTests: XCTestCase {
 
     func testTwoProcessesRefreshAVitalSessionOnce() async throws {
         let hosts = VitalHostMap.all(VitalHosts(api: emulator.url("/vital/api"), auth: emulator.url("/vital/auth")))
-        let backend = VitalBackend(configuration: .init(
-            apiKey: APIKey("sk_us_emulator"), environment: .sandboxUS, hosts: hosts, urlPolicy: URLPolicy(allowsInsecureLoopback: true)
-        ))
-        let core = VitalCore(configuration: .init(
-            store: try FileCredentialStore(directory: directory), hosts: hosts, urlPolicy: URLPolicy(allowsInsecureLoopback: true)
-        ))
+        let backend = VitalBackend(
+            configuration: .init(
+                apiKey: APIKey("sk_us_emulator"), environment: .sandboxUS, hosts: hosts,
+                urlPolicy: URLPolicy(allowsInsecureLoopback: true)
+            ))
+        let core = VitalCore(
+            configuration: .init(
+                store: try FileCredentialStore(directory: directory), hosts: hosts,
+                urlPolicy: URLPolicy(allowsInsecureLoopback: true)
+            ))
         try await core.signIn(token: try await backend.signInToken(forClientUserID: "alice").signInToken)
         try await emulator.control("vital/expire-tokens")
 
@@ -60,17 +69,24 @@ final class SharedStoreTests: XCTestCase {
     }
 
     /// Runs the two processes and checks what they and the emulator report.
-    private func assertOneRefresh(family: String, stats: String, refresh: String, file: StaticString = #filePath, line: UInt = #line) async throws {
+    private func assertOneRefresh(
+        family: String, stats: String, refresh: String, file: StaticString = #filePath, line: UInt = #line
+    ) async throws {
         let start = Date().addingTimeInterval(2).timeIntervalSince1970
-        let reports = try Self.runTogether(family: family, emulator: emulator.baseURL, store: directory, calls: 50, start: start)
+        let reports = try Self.runTogether(
+            family: family, emulator: emulator.baseURL, store: directory, calls: 50, start: start)
         XCTAssertEqual(reports.count, 2, file: file, line: line)
         for report in reports {
             XCTAssertEqual(report["successes"] as? Int, 50, "\(report)", file: file, line: line)
             XCTAssertEqual((report["failures"] as? [String])?.first, nil, file: file, line: line)
         }
-        XCTAssertEqual(reports.first?["token"] as? String, reports.last?["token"] as? String, "both end with the same credential", file: file, line: line)
-        await XCTAssertEqualAsync(try await calls(stats, refresh), 1, "one refresh for 100 calls in two processes", file: file, line: line)
-        await XCTAssertEqualAsync(try await calls(stats, refresh + ":refused"), 0, "no refresh token is spent twice", file: file, line: line)
+        XCTAssertEqual(
+            reports.first?["token"] as? String, reports.last?["token"] as? String, "both end with the same credential",
+            file: file, line: line)
+        await XCTAssertEqualAsync(
+            try await calls(stats, refresh), 1, "one refresh for 100 calls in two processes", file: file, line: line)
+        await XCTAssertEqualAsync(
+            try await calls(stats, refresh + ":refused"), 0, "no refresh token is spent twice", file: file, line: line)
     }
 
     private func calls(_ stats: String, _ name: String) async throws -> Int {
@@ -78,9 +94,14 @@ final class SharedStoreTests: XCTestCase {
     }
 
     /// Starts two `lifecycle-worker` processes at once and returns their JSON reports.
-    static func runTogether(family: String, emulator: URL, store: URL, calls: Int, start: TimeInterval) throws -> [[String: Any]] {
+    static func runTogether(
+        family: String, emulator: URL, store: URL, calls: Int, start: TimeInterval
+    ) throws -> [[String: Any]] {
         let worker = Fixtures.repository.appendingPathComponent(".build/debug/lifecycle-worker")
-        let arguments = [family, "--emulator", emulator.absoluteString, "--store", store.path, "--calls", String(calls), "--start", String(start)]
+        let arguments = [
+            family, "--emulator", emulator.absoluteString, "--store", store.path, "--calls", String(calls), "--start",
+            String(start),
+        ]
         let processes = try (0..<2).map { _ -> (Process, Pipe, Pipe) in
             let process = Process()
             process.executableURL = worker
@@ -95,8 +116,11 @@ final class SharedStoreTests: XCTestCase {
             let printed = output.fileHandleForReading.readDataToEndOfFile()
             let complaint = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             process.waitUntilExit()
-            guard process.terminationStatus == 0, let report = try? JSONSerialization.jsonObject(with: printed) as? [String: Any] else {
-                throw WorkerFailure(status: process.terminationStatus, output: String(decoding: printed, as: UTF8.self) + complaint)
+            guard process.terminationStatus == 0,
+                let report = try? JSONSerialization.jsonObject(with: printed) as? [String: Any]
+            else {
+                throw WorkerFailure(
+                    status: process.terminationStatus, output: String(decoding: printed, as: UTF8.self) + complaint)
             }
             return report
         }

@@ -19,14 +19,17 @@ final class LifecycleRaceTests: XCTestCase {
     }
 
     private func session() -> KoppeltaalSession {
-        KoppeltaalSession(configuration: .init(
-            fhirBaseURL: FakeKoppeltaalServer.fhirBaseURL, client: OAuthClientCredentials(clientID: "app", secret: "secret"),
-            redirectURI: "app://cb",
-            endpoints: EndpointOverrides(
-                authorize: FakeKoppeltaalServer.authorizeURL, token: FakeKoppeltaalServer.tokenURL, revoke: FakeKoppeltaalServer.revokeURL
-            ),
-            pkce: .never, store: store, transport: transport, clock: clock
-        ))
+        KoppeltaalSession(
+            configuration: .init(
+                fhirBaseURL: FakeKoppeltaalServer.fhirBaseURL,
+                client: OAuthClientCredentials(clientID: "app", secret: "secret"),
+                redirectURI: "app://cb",
+                endpoints: EndpointOverrides(
+                    authorize: FakeKoppeltaalServer.authorizeURL, token: FakeKoppeltaalServer.tokenURL,
+                    revoke: FakeKoppeltaalServer.revokeURL
+                ),
+                pkce: .never, store: store, transport: transport, clock: clock
+            ))
     }
 
     private static func grantType(_ request: HTTPRequest) -> String? {
@@ -46,7 +49,8 @@ final class LifecycleRaceTests: XCTestCase {
         server.ledger.revoke(TokenLedger.refreshToken(.init(grant: 1, rotation: 0)))
         refresh.release()
         await XCTAssertThrowsErrorAsync(try await call.value)
-        await XCTAssertEqualAsync(try await session.status(), .active(context, accessTokenExpiresAt: clock.now().addingTimeInterval(900)))
+        await XCTAssertEqualAsync(
+            try await session.status(), .active(context, accessTokenExpiresAt: clock.now().addingTimeInterval(900)))
     }
 
     func testRevokeWaitsForAnActivationInProgressAndRevokesItsGrant() async throws {
@@ -86,7 +90,8 @@ final class LifecycleRaceTests: XCTestCase {
         _ = try await second.accessToken()
         clock.advance(by: 900)
         let renewed = try await first.accessToken()
-        await XCTAssertEqualAsync(try await second.accessToken(), renewed, "the second session takes the stored rotation")
+        await XCTAssertEqualAsync(
+            try await second.accessToken(), renewed, "the second session takes the stored rotation")
         XCTAssertEqual(server.ledger.refreshCount, 1)
         XCTAssertEqual(server.ledger.refusals, [])
     }
@@ -107,7 +112,8 @@ final class LifecycleRaceTests: XCTestCase {
         var statuses = session.statuses().makeAsyncIterator()
         await XCTAssertEqualAsync(await statuses.next(), .needsActivation)
         let context = try await session.activate(code: "111111")
-        await XCTAssertEqualAsync(await statuses.next(), .active(context, accessTokenExpiresAt: clock.now().addingTimeInterval(900)))
+        await XCTAssertEqualAsync(
+            await statuses.next(), .active(context, accessTokenExpiresAt: clock.now().addingTimeInterval(900)))
         clock.advance(by: 900)
         server.ledger.revoke(TokenLedger.refreshToken(.init(grant: 1, rotation: 0)))
         await XCTAssertThrowsErrorAsync(try await session.fhir(path: "/Patient/1"))

@@ -27,50 +27,73 @@ final class LifecycleStressTests: XCTestCase {
         func session(_ instance: Int) -> KoppeltaalSession {
             // Redeeming an authorization code is retried after a pause; sparing it keeps a run fast, and a lost
             // Authorize answer already strands codes.
-            let transport = monitor.transport(instance: instance, random: random, faultRate: faultRate, spare: isRedemption) {
+            let transport = monitor.transport(
+                instance: instance, random: random, faultRate: faultRate, spare: isRedemption
+            ) {
                 server.answer($0)
             }
-            return KoppeltaalSession(configuration: .init(
-                fhirBaseURL: FakeKoppeltaalServer.fhirBaseURL, client: OAuthClientCredentials(clientID: "app", secret: "secret"),
-                redirectURI: "app://cb",
-                endpoints: EndpointOverrides(
-                    authorize: FakeKoppeltaalServer.authorizeURL, token: FakeKoppeltaalServer.tokenURL,
-                    revoke: FakeKoppeltaalServer.revokeURL
-                ),
-                pkce: .never, store: store, transport: transport, clock: clock, logger: monitor.logger(instance: instance)
-            ))
+            return KoppeltaalSession(
+                configuration: .init(
+                    fhirBaseURL: FakeKoppeltaalServer.fhirBaseURL,
+                    client: OAuthClientCredentials(clientID: "app", secret: "secret"),
+                    redirectURI: "app://cb",
+                    endpoints: EndpointOverrides(
+                        authorize: FakeKoppeltaalServer.authorizeURL, token: FakeKoppeltaalServer.tokenURL,
+                        revoke: FakeKoppeltaalServer.revokeURL
+                    ),
+                    pkce: .never, store: store, transport: transport, clock: clock,
+                    logger: monitor.logger(instance: instance)
+                ))
         }
         var instances = [session(1), session(2)]
-        await monitor.run(steps: 4...12, random: random, events: [
-            (4, ("", {})),
-            (3, ("clock jumps", { clock.advance(by: TimeInterval(random.int(in: 30...1800))) })),
-            (1, ("server expires access tokens", { server.ledger.expireAccessTokens() })),
-            (1, ("server revokes the newest refresh token", { server.ledger.liveRefreshTokens.last.map(server.ledger.revoke) })),
-            (1, ("relaunch", { instances = [session(1), session(2)] })),
-        ]) {
+        await monitor.run(
+            steps: 4...12, random: random,
+            events: [
+                (4, ("", {})),
+                (3, ("clock jumps", { clock.advance(by: TimeInterval(random.int(in: 30...1800))) })),
+                (1, ("server expires access tokens", { server.ledger.expireAccessTokens() })),
+                (
+                    1,
+                    (
+                        "server revokes the newest refresh token",
+                        { server.ledger.liveRefreshTokens.last.map(server.ledger.revoke) }
+                    )
+                ),
+                (1, ("relaunch", { instances = [session(1), session(2)] })),
+            ]
+        ) {
             let first = instances[0]
             let any = instances[random.int(in: 0...1)]
             return [
-                (3, LifecycleMonitor.operation("activate") {
-                    let code = codes.withValue { code -> Int in
-                        code += 1
-                        return code
+                (
+                    3,
+                    LifecycleMonitor.operation("activate") {
+                        let code = codes.withValue { code -> Int in
+                            code += 1
+                            return code
+                        }
+                        _ = try await first.activate(code: String(format: "%06d", code))
                     }
-                    _ = try await first.activate(code: String(format: "%06d", code))
-                }),
-                (2, LifecycleMonitor.operation("revoke") {
-                    let issued = server.ledger.grantsIssued
-                    _ = try await first.revoke()
-                    monitor.eraseReturned(grantsUpTo: issued)
-                }),
+                ),
+                (
+                    2,
+                    LifecycleMonitor.operation("revoke") {
+                        let issued = server.ledger.grantsIssued
+                        _ = try await first.revoke()
+                        monitor.eraseReturned(grantsUpTo: issued)
+                    }
+                ),
                 (6, LifecycleMonitor.operation("fhir") { _ = try await any.fhir(path: "/Patient/1") }),
                 (2, LifecycleMonitor.operation("accessToken") { _ = try await any.accessToken() }),
-                (1, LifecycleMonitor.operation("cancelledCall") {
-                    let call = Task { _ = try await any.fhir(path: "/Patient/1") }
-                    for _ in 0..<random.int(in: 0...4) { await Task.yield() }
-                    call.cancel()
-                    _ = await call.result
-                }),
+                (
+                    1,
+                    LifecycleMonitor.operation("cancelledCall") {
+                        let call = Task { _ = try await any.fhir(path: "/Patient/1") }
+                        for _ in 0..<random.int(in: 0...4) { await Task.yield() }
+                        call.cancel()
+                        _ = await call.result
+                    }
+                ),
             ]
         }
         return monitor

@@ -39,11 +39,15 @@ struct LifecycleWorker {
                 case "--emulator": emulator = try Self.url(value)
                 case "--store": store = URL(fileURLWithPath: value)
                 case "--calls": calls = try Int(value).orThrow(UsageError("--calls takes a number"))
-                case "--start": start = Date(timeIntervalSince1970: try Double(value).orThrow(UsageError("--start takes a UNIX time")))
+                case "--start":
+                    start = Date(
+                        timeIntervalSince1970: try Double(value).orThrow(UsageError("--start takes a UNIX time")))
                 default: throw UsageError("unknown flag \(flag)")
                 }
             }
-            guard ["koppeltaal", "vital"].contains(family) else { throw UsageError("the first argument is koppeltaal or vital") }
+            guard ["koppeltaal", "vital"].contains(family) else {
+                throw UsageError("the first argument is koppeltaal or vital")
+            }
         }
 
         private static func url(_ text: String) throws -> URL {
@@ -64,17 +68,23 @@ struct LifecycleWorker {
         let call: @Sendable () async throws -> Void
         let token: @Sendable () async throws -> BearerToken
         if options.family == "koppeltaal" {
-            let session = KoppeltaalSession(configuration: .init(
-                fhirBaseURL: url(options.emulator, "/kt/FHIR/Koppeltaal"), client: OAuthClientCredentials(clientID: "KTSTESTGAME", secret: "kt-secret"),
-                redirectURI: "http://127.0.0.1/after-auth", urlPolicy: policy, store: store, transport: transport
-            ))
+            let session = KoppeltaalSession(
+                configuration: .init(
+                    fhirBaseURL: url(options.emulator, "/kt/FHIR/Koppeltaal"),
+                    client: OAuthClientCredentials(clientID: "KTSTESTGAME", secret: "kt-secret"),
+                    redirectURI: "http://127.0.0.1/after-auth", urlPolicy: policy, store: store, transport: transport
+                ))
             call = { _ = try await session.fhir(path: "/MessageHeader/_search") }
             token = { try await session.accessToken() }
         } else {
-            let core = VitalCore(configuration: .init(
-                store: store, hosts: .all(VitalHosts(api: url(options.emulator, "/vital/api"), auth: url(options.emulator, "/vital/auth"))),
-                urlPolicy: policy, transport: transport
-            ))
+            let core = VitalCore(
+                configuration: .init(
+                    store: store,
+                    hosts: .all(
+                        VitalHosts(api: url(options.emulator, "/vital/api"), auth: url(options.emulator, "/vital/auth"))
+                    ),
+                    urlPolicy: policy, transport: transport
+                ))
             call = { _ = try await core.connectedProviders() }
             token = { try await core.accessToken() }
         }
@@ -95,8 +105,11 @@ struct LifecycleWorker {
         }
         let failures = outcomes.compactMap { $0 }
         let digest = Crypto.sha256(Data(try await token().value.utf8)).map { String(format: "%02x", $0) }.joined()
-        let report: [String: Any] = ["successes": outcomes.count - failures.count, "failures": failures, "token": digest]
-        return String(decoding: try JSONSerialization.data(withJSONObject: report, options: [.sortedKeys]), as: UTF8.self)
+        let report: [String: Any] = [
+            "successes": outcomes.count - failures.count, "failures": failures, "token": digest,
+        ]
+        return String(
+            decoding: try JSONSerialization.data(withJSONObject: report, options: [.sortedKeys]), as: UTF8.self)
     }
 
     private static func url(_ base: URL, _ path: String) -> URL {

@@ -30,13 +30,17 @@ struct RandomSchemas {
         for index in 1...random.next(in: 2...4) {
             methods.append(method(named: "Method\(index)"))
         }
-        var files = [file("protocol.json", protocolDocument()), file("types.json", ["$defs": sharedTypes.merging(statusTypes) { first, _ in first }])]
+        var files = [
+            file("protocol.json", protocolDocument()),
+            file("types.json", ["$defs": sharedTypes.merging(statusTypes) { first, _ in first }]),
+        ]
         files += methods.map { file($0.0 + ".json", $0.1) }
         return files
     }
 
     private func file(_ name: String, _ object: [String: Any]) -> InMemoryFile {
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])) ?? Data()
+        let data =
+            (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])) ?? Data()
         return InMemoryFile(path: family + "/" + name, contents: String(decoding: data, as: UTF8.self))
     }
 
@@ -44,8 +48,18 @@ struct RandomSchemas {
 
     private var statusTypes: [String: Any] {
         binding == .xml
-            ? ["Status": ["type": "object", "required": ["code"], "properties": ["code": ["type": "integer"], "message": ["type": "string"]]]]
-            : ["ErrorBody": ["type": "object", "required": ["code"], "properties": ["code": ["type": "string"], "message": ["type": "string"]]]]
+            ? [
+                "Status": [
+                    "type": "object", "required": ["code"],
+                    "properties": ["code": ["type": "integer"], "message": ["type": "string"]],
+                ]
+            ]
+            : [
+                "ErrorBody": [
+                    "type": "object", "required": ["code"],
+                    "properties": ["code": ["type": "string"], "message": ["type": "string"]],
+                ]
+            ]
     }
 
     private func protocolDocument() -> [String: Any] {
@@ -54,21 +68,28 @@ struct RandomSchemas {
             return [
                 "family": family, "description": "A random XML family.",
                 "binding": ["healthvault": ["authPolicies": ["session"], "statusError": "RandomStatusError"]],
-                "servers": ["platform": ["description": "The platform.", "default": "https://platform.example/wildcat.ashx"]],
-                "errors": ["RandomStatusError": [
-                    "description": "A status.", "body": ["$ref": "types.json#/$defs/Status"], "encodings": ["xml"],
-                    "code": ["/code"], "message": ["/message"],
-                ]],
+                "servers": [
+                    "platform": ["description": "The platform.", "default": "https://platform.example/wildcat.ashx"]
+                ],
+                "errors": [
+                    "RandomStatusError": [
+                        "description": "A status.", "body": ["$ref": "types.json#/$defs/Status"], "encodings": ["xml"],
+                        "code": ["/code"], "message": ["/message"],
+                    ]
+                ],
             ]
         case .json:
             return [
                 "family": family, "description": "A random JSON family.",
                 "binding": ["http": ["authPolicies": ["bearer"], "headers": ["Accept": "application/json"]]],
                 "servers": ["api": ["description": "The API.", "default": "https://api.example.com"]],
-                "errors": ["RandomError": [
-                    "description": "An error.", "body": ["$ref": "types.json#/$defs/ErrorBody"], "encodings": ["json"],
-                    "code": ["/code"], "message": ["/message"],
-                ]],
+                "errors": [
+                    "RandomError": [
+                        "description": "An error.", "body": ["$ref": "types.json#/$defs/ErrorBody"],
+                        "encodings": ["json"],
+                        "code": ["/code"], "message": ["/message"],
+                    ]
+                ],
             ]
         }
     }
@@ -77,20 +98,35 @@ struct RandomSchemas {
         let binding: [String: Any]
         switch self.binding {
         case .xml:
-            binding = ["healthvault": ["method": name, "version": random.next(in: 1...3), "auth": "session", "responseNamespace": "urn:random.\(name)"]]
+            binding = [
+                "healthvault": [
+                    "method": name, "version": random.next(in: 1...3), "auth": "session",
+                    "responseNamespace": "urn:random.\(name)",
+                ]
+            ]
         case .json:
-            binding = ["http": ["method": "POST", "server": "api", "path": "/\(name.lowercased())", "body": "json", "auth": "bearer",
-                                "response": "json", "errors": ["RandomError"]]]
+            binding = [
+                "http": [
+                    "method": "POST", "server": "api", "path": "/\(name.lowercased())", "body": "json",
+                    "auth": "bearer",
+                    "response": "json", "errors": ["RandomError"],
+                ]
+            ]
         }
-        return (name, [
-            "name": name, "description": "Random method \(name).", "binding": binding,
-            "request": object(depth: 0, allowText: false), "response": object(depth: 0, allowText: false),
-        ])
+        return (
+            name,
+            [
+                "name": name, "description": "Random method \(name).", "binding": binding,
+                "request": object(depth: 0, allowText: false), "response": object(depth: 0, allowText: false),
+            ]
+        )
     }
 
     // MARK: - Schemas
 
-    private static let words = ["alpha", "beta", "gamma", "delta", "echo", "fox", "golf", "hotel", "india", "juliet", "kilo", "lima"]
+    private static let words = [
+        "alpha", "beta", "gamma", "delta", "echo", "fox", "golf", "hotel", "india", "juliet", "kilo", "lima",
+    ]
 
     /// A wire name in the binding's style, e.g. `beta-kilo` in XML, `beta_kilo` in JSON.
     private mutating func wireName(avoiding used: inout Set<String>) -> String {
@@ -105,7 +141,8 @@ struct RandomSchemas {
 
     private mutating func typeName() -> String {
         while true {
-            let name = Self.words[random.next(in: 0...Self.words.count - 1)].capitalized + "Item\(random.next(in: 1...99))"
+            let name =
+                Self.words[random.next(in: 0...Self.words.count - 1)].capitalized + "Item\(random.next(in: 1...99))"
             if usedTypeNames.insert(name).inserted { return name }
         }
     }
@@ -115,9 +152,13 @@ struct RandomSchemas {
         var used: Set<String> = []
         var properties: [String: Any] = [:]
         if binding == .xml, allowText, random.chance(0.25) {
-            properties[wireName(avoiding: &used)] = scalar(sensitive: false).merging(["xml": ["nodeType": "text"]]) { first, _ in first }
+            properties[wireName(avoiding: &used)] = scalar(sensitive: false).merging(["xml": ["nodeType": "text"]]) {
+                first, _ in first
+            }
             for _ in 0..<random.next(in: 0...2) {
-                properties[wireName(avoiding: &used)] = scalar(sensitive: false).merging(["xml": ["nodeType": "attribute"]]) { first, _ in first }
+                properties[wireName(avoiding: &used)] = scalar(sensitive: false).merging([
+                    "xml": ["nodeType": "attribute"]
+                ]) { first, _ in first }
             }
             return ["type": "object", "description": "A text node.", "properties": properties]
         }
@@ -139,7 +180,8 @@ struct RandomSchemas {
         case 5 where depth < 2:
             return object(depth: depth + 1, allowText: true)
         case 6:
-            let items = random.chance(0.5) || depth >= 2 ? scalar(sensitive: false) : object(depth: depth + 1, allowText: true)
+            let items =
+                random.chance(0.5) || depth >= 2 ? scalar(sensitive: false) : object(depth: depth + 1, allowText: true)
             return ["type": "array", "description": "A list.", "items": items]
         case 7 where depth < 2:
             let name = typeName()
@@ -169,6 +211,9 @@ struct RandomSchemas {
 
     private mutating func enumeration() -> [String: Any] {
         let values = ["Active", "read-only", "PENDING_REVIEW", "archived", "v2"]
-        return ["type": "string", "description": "A state.", "enum": Array(values.prefix(random.next(in: 1...values.count)))]
+        return [
+            "type": "string", "description": "A state.",
+            "enum": Array(values.prefix(random.next(in: 1...values.count))),
+        ]
     }
 }

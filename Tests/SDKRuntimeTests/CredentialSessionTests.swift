@@ -38,7 +38,9 @@ final class CredentialSessionTests: XCTestCase {
         CredentialSession(store: store, key: "token", policy: Policy(server: server), clock: clock, category: "Test")
     }
 
-    private func next(_ token: Token) -> Token { Token(number: token.number + 1, expiresAt: clock.now().addingTimeInterval(60)) }
+    private func next(_ token: Token) -> Token {
+        Token(number: token.number + 1, expiresAt: clock.now().addingTimeInterval(60))
+    }
 
     private func signIn(_ session: CredentialSession<Policy>, _ number: Int = 1) async throws {
         let token = Token(number: number, expiresAt: clock.now().addingTimeInterval(60))
@@ -48,7 +50,8 @@ final class CredentialSessionTests: XCTestCase {
     func testNothingIsReadUntilFirstUseAndAValueStoredElsewhereIsSeen() async throws {
         let session = session { _ in throw Refused() }
         await XCTAssertThrowsErrorAsync(try await session.access()) { XCTAssertTrue($0 is NotSignedIn) }
-        try store.write(try JSONCoding.encode(Token(number: 7, expiresAt: clock.now().addingTimeInterval(60))), for: "token")
+        try store.write(
+            try JSONCoding.encode(Token(number: 7, expiresAt: clock.now().addingTimeInterval(60))), for: "token")
         await XCTAssertEqualAsync(try await session.access().credential.number, 7)
     }
 
@@ -67,7 +70,8 @@ final class CredentialSessionTests: XCTestCase {
         }
         XCTAssertEqual(numbers, [2])
         XCTAssertEqual(refreshes.current, 1)
-        XCTAssertEqual(try store.read("token").map { try JSONDecoder().decode(Token.self, from: $0).number }, 2, "stored")
+        XCTAssertEqual(
+            try store.read("token").map { try JSONDecoder().decode(Token.self, from: $0).number }, 2, "stored")
     }
 
     func testARefreshThatEndsAfterAnEraseIsDroppedAndItsLeaseRefused() async throws {
@@ -88,7 +92,10 @@ final class CredentialSessionTests: XCTestCase {
         await XCTAssertThrowsErrorAsync(try await call.value) { XCTAssertTrue($0 is NotSignedIn) }
         XCTAssertEqual(store.keys, [], "the refreshed token is not written back")
         let sent = RecordingTransport(responses: [HTTPResponse(status: 200)])
-        await XCTAssertThrowsErrorAsync(try await held.lease.guarding(sent).send(HTTPRequest(method: .get, url: URL(string: "https://example.com")!))) {
+        await XCTAssertThrowsErrorAsync(
+            try await held.lease.guarding(sent).send(
+                HTTPRequest(method: .get, url: URL(string: "https://example.com")!))
+        ) {
             XCTAssertEqual($0 as? CredentialLifecycleError, .erased)
         }
         XCTAssertEqual(sent.requests.count, 0)
@@ -142,7 +149,9 @@ final class CredentialSessionTests: XCTestCase {
     }
 
     func testStatusesStartWithTheCurrentOneAndFollowEveryChange() async throws {
-        let session = session { [clock] token in Token(number: token.number + 1, expiresAt: clock.now().addingTimeInterval(60)) }
+        let session = session { [clock] token in
+            Token(number: token.number + 1, expiresAt: clock.now().addingTimeInterval(60))
+        }
         try await signIn(session)
         var statuses = session.statuses { $0?.number ?? 0 }.makeAsyncIterator()
         await XCTAssertEqualAsync(await statuses.next(), 1)
@@ -230,6 +239,7 @@ final class FileLockTests: XCTestCase {
         first.release()
         let lock = try await second.value
         lock.release()
-        XCTAssertFalse(FileManager.default.fileExists(atPath: url.path), "the lock file is removed once the lock is free")
+        XCTAssertFalse(
+            FileManager.default.fileExists(atPath: url.path), "the lock file is removed once the lock is free")
     }
 }

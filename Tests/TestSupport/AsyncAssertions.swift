@@ -1,5 +1,5 @@
-import XCTest
 import SDKRuntime
+import XCTest
 
 /// `XCTAssertEqual` for expressions that need `await`.
 public func XCTAssertEqualAsync<T: Equatable>(
@@ -16,7 +16,9 @@ public func XCTAssertEqualAsync<T: Equatable>(
 }
 
 /// `XCTUnwrap` for an async expression.
-public func XCTUnwrapAsync<T>(_ expression: @autoclosure () async throws -> T?, file: StaticString = #filePath, line: UInt = #line) async throws -> T {
+public func XCTUnwrapAsync<T>(
+    _ expression: @autoclosure () async throws -> T?, file: StaticString = #filePath, line: UInt = #line
+) async throws -> T {
     let value = try await expression()
     return try XCTUnwrap(value, file: file, line: line)
 }
@@ -36,7 +38,9 @@ public func XCTAssertThrowsErrorAsync<T>(
 
 /// The task's result if it finishes within `seconds`, or nil; the task itself goes on either way. For tests that
 /// must tell "returned promptly" from "is still waiting" without hanging when it waits forever.
-public func outcome<Success: Sendable>(of task: Task<Success, any Error>, within seconds: Double) async -> Result<Success, any Error>? {
+public func outcome<Success: Sendable>(
+    of task: Task<Success, any Error>, within seconds: Double
+) async -> Result<Success, any Error>? {
     let resumed = LockedValue(false)
     return await withCheckedContinuation { (continuation: CheckedContinuation<Result<Success, any Error>?, Never>) in
         let finish: @Sendable (Result<Success, any Error>?) -> Void = { result in

@@ -97,7 +97,8 @@ public final class GatedTransport: HTTPTransport, Sendable {
 
         fileprivate func pass(_ request: HTTPRequest) async throws {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let (waiters, outcome) = state.withValue { state -> ([CheckedContinuation<HTTPRequest, Never>], Result<Void, any Error>?) in
+                let (waiters, outcome) = state.withValue {
+                    state -> ([CheckedContinuation<HTTPRequest, Never>], Result<Void, any Error>?) in
                     state.arrived = request
                     defer { state.arrivalWaiters = [] }
                     if state.outcome == nil { state.held = continuation }

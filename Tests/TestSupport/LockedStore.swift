@@ -11,7 +11,9 @@ public struct LockedStore: CredentialStore {
     public init() {}
 
     /// Fails.
-    public func read(_ key: String) throws -> Data? { throw CredentialStoreError.systemError(key: key, operation: "read", code: Self.code) }
+    public func read(_ key: String) throws -> Data? {
+        throw CredentialStoreError.systemError(key: key, operation: "read", code: Self.code)
+    }
 
     /// Fails.
     public func write(_ data: Data, for key: String) throws {
@@ -19,5 +21,7 @@ public struct LockedStore: CredentialStore {
     }
 
     /// Fails.
-    public func remove(_ key: String) throws { throw CredentialStoreError.systemError(key: key, operation: "remove", code: Self.code) }
+    public func remove(_ key: String) throws {
+        throw CredentialStoreError.systemError(key: key, operation: "remove", code: Self.code)
+    }
 }

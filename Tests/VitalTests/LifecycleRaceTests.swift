@@ -66,7 +66,8 @@ final class LifecycleRaceTests: XCTestCase {
         _ = try await second.accessToken()
         clock.advance(by: 3600)
         let renewed = try await first.accessToken()
-        await XCTAssertEqualAsync(try await second.accessToken(), renewed, "the second instance takes the stored rotation")
+        await XCTAssertEqualAsync(
+            try await second.accessToken(), renewed, "the second instance takes the stored rotation")
         XCTAssertEqual(server.ledger.refreshCount, 1)
         XCTAssertEqual(server.ledger.refusals, [])
         XCTAssertEqual(try second.status, [.configured, .signedIn, .useSignInToken])
@@ -94,8 +95,9 @@ final class LifecycleRaceTests: XCTestCase {
         _ = await refresh.arrival()
         cancelled.cancel()
         let early = await outcome(of: cancelled, within: 5)
-        XCTAssertTrue(early.map { if case .failure(let error) = $0 { error is CancellationError } else { false } } ?? false,
-                      "the cancelled caller returns CancellationError before the refresh ends: \(String(describing: early))")
+        XCTAssertTrue(
+            early.map { if case .failure(let error) = $0 { error is CancellationError } else { false } } ?? false,
+            "the cancelled caller returns CancellationError before the refresh ends: \(String(describing: early))")
         refresh.release()
         await XCTAssertEqualAsync(try await waiting.value.value, "at.1.1")
         XCTAssertTrue(String(decoding: try XCTUnwrap(store.read("vital.core")), as: UTF8.self).contains("rt.1.1"))
@@ -110,14 +112,18 @@ final class LifecycleRaceTests: XCTestCase {
             try await core.withAccess { access in
                 tookToken.continuation.yield()
                 for await _ in signedOut.stream { break }
-                return try await access.client.getConnectedProviders(.init(userID: access.userID), credential: access.credential)
+                return try await access.client.getConnectedProviders(
+                    .init(userID: access.userID), credential: access.credential)
             }
         }
         for await _ in tookToken.stream { break }
         try await core.signOut()
         signedOut.continuation.yield()
-        await XCTAssertThrowsErrorAsync(try await call.value) { XCTAssertEqual($0 as? CredentialLifecycleError, .erased) }
-        XCTAssertEqual(transport.requests.filter { !$0.url.path.hasSuffix("/v1/token") }.count, 0, "nothing was sent with it")
+        await XCTAssertThrowsErrorAsync(try await call.value) {
+            XCTAssertEqual($0 as? CredentialLifecycleError, .erased)
+        }
+        XCTAssertEqual(
+            transport.requests.filter { !$0.url.path.hasSuffix("/v1/token") }.count, 0, "nothing was sent with it")
     }
 
     func testStatusesFollowABackgroundRefreshThatMarksTheSessionPending() async throws {
@@ -129,7 +135,8 @@ final class LifecycleRaceTests: XCTestCase {
         clock.advance(by: 3600)
         server.ledger.revoke(TokenLedger.refreshToken(.init(grant: 1, rotation: 0)))
         await XCTAssertThrowsErrorAsync(try await core.connectedProviders())
-        await XCTAssertEqualAsync(await statuses.next(), [.configured, .signedIn, .useSignInToken, .pendingReauthentication])
+        await XCTAssertEqualAsync(
+            await statuses.next(), [.configured, .signedIn, .useSignInToken, .pendingReauthentication])
         try await core.signOut()
         await XCTAssertEqualAsync(await statuses.next(), [])
     }

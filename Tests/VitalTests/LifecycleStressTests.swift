@@ -18,7 +18,9 @@ final class LifecycleStressTests: XCTestCase {
         let tally = await runLifecycleStress("VitalTests.LifecycleStressTests", defaultSequences: 1000) { random in
             await Self.sequence(random, tokens: tokens)
         }
-        for name in ["signIn ok", "signOut ok", "reconcile ok", "call ok", "refresh requests", "faults", "store removals"] {
+        for name in [
+            "signIn ok", "signOut ok", "reconcile ok", "call ok", "refresh requests", "faults", "store removals",
+        ] {
             XCTAssertGreaterThan(tally[name], 0, "no sequence reached \(name)")
         }
     }
@@ -30,43 +32,74 @@ final class LifecycleStressTests: XCTestCase {
         let store = monitor.store(InMemoryCredentialStore())
         let faultRate = random.pick([(1, 0.0), (2, 0.1), (1, 0.3)])
         func core(_ instance: Int) -> VitalCore {
-            let transport = monitor.transport(instance: instance, random: random, faultRate: faultRate) { server.answer($0) }
-            return VitalCore(configuration: .init(store: store, transport: transport, clock: clock, logger: monitor.logger(instance: instance)))
+            let transport = monitor.transport(instance: instance, random: random, faultRate: faultRate) {
+                server.answer($0)
+            }
+            return VitalCore(
+                configuration: .init(
+                    store: store, transport: transport, clock: clock, logger: monitor.logger(instance: instance)))
         }
         var instances = [core(1), core(2)]
-        await monitor.run(steps: 4...12, random: random, events: [
-            (4, ("", {})),
-            (3, ("clock jumps", { clock.advance(by: TimeInterval(random.int(in: 60...7200))) })),
-            (1, ("server expires access tokens", { server.ledger.expireAccessTokens() })),
-            (1, ("server deletes a user", {
-                server.ledger.deleteSubject(Self.users[random.int(in: 0...(Self.users.count - 1))].uuidString.lowercased())
-            })),
-            (1, ("server revokes the newest refresh token", { server.ledger.liveRefreshTokens.last.map(server.ledger.revoke) })),
-            (1, ("relaunch", { instances = [core(1), core(2)] })),
-        ]) {
+        await monitor.run(
+            steps: 4...12, random: random,
+            events: [
+                (4, ("", {})),
+                (3, ("clock jumps", { clock.advance(by: TimeInterval(random.int(in: 60...7200))) })),
+                (1, ("server expires access tokens", { server.ledger.expireAccessTokens() })),
+                (
+                    1,
+                    (
+                        "server deletes a user",
+                        {
+                            server.ledger.deleteSubject(
+                                Self.users[random.int(in: 0...(Self.users.count - 1))].uuidString.lowercased())
+                        }
+                    )
+                ),
+                (
+                    1,
+                    (
+                        "server revokes the newest refresh token",
+                        { server.ledger.liveRefreshTokens.last.map(server.ledger.revoke) }
+                    )
+                ),
+                (1, ("relaunch", { instances = [core(1), core(2)] })),
+            ]
+        ) {
             let first = instances[0]
             let any = instances[random.int(in: 0...1)]
             let token = tokens[random.int(in: 0...(tokens.count - 1))]
             return [
                 (3, LifecycleMonitor.operation("signIn") { _ = try await first.signIn(token: token) }),
-                (2, LifecycleMonitor.operation("signOut") {
-                    let issued = server.ledger.grantsIssued
-                    try await first.signOut()
-                    monitor.eraseReturned(grantsUpTo: issued)
-                }),
-                (1, LifecycleMonitor.operation("reconcile") {
-                    let issued = server.ledger.grantsIssued
-                    let outcome = try await first.reconcile(appUserID: random.chance(0.2) ? nil : "app-user") { token }
-                    if outcome == .signedOut { monitor.eraseReturned(grantsUpTo: issued) }
-                }),
+                (
+                    2,
+                    LifecycleMonitor.operation("signOut") {
+                        let issued = server.ledger.grantsIssued
+                        try await first.signOut()
+                        monitor.eraseReturned(grantsUpTo: issued)
+                    }
+                ),
+                (
+                    1,
+                    LifecycleMonitor.operation("reconcile") {
+                        let issued = server.ledger.grantsIssued
+                        let outcome = try await first.reconcile(appUserID: random.chance(0.2) ? nil : "app-user") {
+                            token
+                        }
+                        if outcome == .signedOut { monitor.eraseReturned(grantsUpTo: issued) }
+                    }
+                ),
                 (6, LifecycleMonitor.operation("call") { _ = try await any.connectedProviders() }),
                 (2, LifecycleMonitor.operation("accessToken") { _ = try await any.accessToken() }),
-                (1, LifecycleMonitor.operation("cancelledCall") {
-                    let call = Task { _ = try await any.connectedProviders() }
-                    for _ in 0..<random.int(in: 0...4) { await Task.yield() }
-                    call.cancel()
-                    _ = await call.result
-                }),
+                (
+                    1,
+                    LifecycleMonitor.operation("cancelledCall") {
+                        let call = Task { _ = try await any.connectedProviders() }
+                        for _ in 0..<random.int(in: 0...4) { await Task.yield() }
+                        call.cancel()
+                        _ = await call.result
+                    }
+                ),
             ]
         }
         return monitor

@@ -1,8 +1,9 @@
 import Foundation
 import SDKRuntime
 import TestSupport
-@testable import Vital
 import XCTest
+
+@testable import Vital
 
 /// ``VitalCore`` against a scripted transport: the exact requests, the stored state after each outcome, and the
 /// typed errors for every malformed response (fixtures in Tests/Fixtures/Vital/Malformed).
@@ -33,7 +34,8 @@ final class VitalCoreTests: XCTestCase {
 
     private static func fixture(_ status: Int, _ name: String) throws -> HTTPResponse {
         let type = name.hasSuffix(".html") ? "text/html" : "application/json"
-        return HTTPResponse(status: status, headers: ["Content-Type": type], body: try Fixtures.data("Vital/Malformed/" + name))
+        return HTTPResponse(
+            status: status, headers: ["Content-Type": type], body: try Fixtures.data("Vital/Malformed/" + name))
     }
 
     /// A core signed in as the fixture user with access token at-1 and refresh token rt-1, and its transport, which
@@ -51,7 +53,9 @@ final class VitalCoreTests: XCTestCase {
         let raw = try SignInTokenTests.token("valid")
         let (core, transport) = try await signedIn()
         let jwt = try VitalSignInToken(raw).userToken
-        XCTAssertEqual(HTTPText.render(transport.requests[0]), """
+        XCTAssertEqual(
+            HTTPText.render(transport.requests[0]),
+            """
             POST https://auth.sandbox.us.junction.com/v1/token
             Accept: application/json
             Content-Type: application/x-www-form-urlencoded
@@ -67,7 +71,8 @@ final class VitalCoreTests: XCTestCase {
         XCTAssertTrue(stored.contains("rt-1"))
 
         let production = RecordingTransport(responses: [Self.json(200, Self.tokenBody)])
-        try await self.core(production, store: InMemoryCredentialStore()).signIn(token: try SignInTokenTests.token("valid-production-eu"))
+        try await self.core(production, store: InMemoryCredentialStore()).signIn(
+            token: try SignInTokenTests.token("valid-production-eu"))
         XCTAssertEqual(production.requests.first?.url.absoluteString, "https://auth.eu.junction.com/v1/token")
     }
 
@@ -102,7 +107,10 @@ final class VitalCoreTests: XCTestCase {
             ("token-error-minimal.json", 401, { ($0 as? VitalCoreError) == .invalidSignInToken(.rejectedByServer) }),
             ("token-error-extra-keys.json", 401, { ($0 as? VitalCoreError) == .invalidSignInToken(.rejectedByServer) }),
             ("token-error-reauthentication.json", 400, { ($0 as? VitalError)?.code == .reauthenticationRequired }),
-            ("token-error-unknown-type.json", 503, { ($0 as? VitalError)?.code == .unknown("temporarily_unavailable") }),
+            (
+                "token-error-unknown-type.json", 503,
+                { ($0 as? VitalError)?.code == .unknown("temporarily_unavailable") }
+            ),
             ("token-error-detail-string.json", 500, { ($0 as? UnexpectedResponseError)?.status == 500 }),
             ("token-error-empty-object.json", 400, { ($0 as? UnexpectedResponseError)?.status == 400 }),
             ("token-error-without-type.json", 400, { ($0 as? UnexpectedResponseError)?.status == 400 }),
@@ -112,14 +120,21 @@ final class VitalCoreTests: XCTestCase {
             ("token-expires-in-absent.json", 200, { $0 is ResponseDecodingError }),
             ("token-expires-in-garbage.json", 200, { $0 is ResponseDecodingError }),
             ("token-truncated.json", 200, { $0 is ResponseDecodingError }),
-            ("token-expires-in-negative.json", 200, { ($0 as? VitalCoreError) == .malformedTokenResponse("expires_in is negative") }),
-            ("token-empty-access-token.json", 200, { ($0 as? VitalCoreError) == .malformedTokenResponse("access_token is empty") }),
+            (
+                "token-expires-in-negative.json", 200,
+                { ($0 as? VitalCoreError) == .malformedTokenResponse("expires_in is negative") }
+            ),
+            (
+                "token-empty-access-token.json", 200,
+                { ($0 as? VitalCoreError) == .malformedTokenResponse("access_token is empty") }
+            ),
         ]
         let raw = try SignInTokenTests.token("valid")
         for (fixture, status, isExpected) in cases {
             let store = InMemoryCredentialStore()
             do {
-                try await core(RecordingTransport(responses: [try Self.fixture(status, fixture)]), store: store).signIn(token: raw)
+                try await core(RecordingTransport(responses: [try Self.fixture(status, fixture)]), store: store).signIn(
+                    token: raw)
                 XCTFail("\(fixture) was accepted")
             } catch {
                 XCTAssertTrue(isExpected(error), "\(fixture): \(type(of: error)) \(error)")
@@ -132,12 +147,16 @@ final class VitalCoreTests: XCTestCase {
     // MARK: - Refresh
 
     func testProactiveRefreshWithinTheSkewStoresTheNewPairFirst() async throws {
-        let (core, transport) = try await signedIn(then: [Self.json(200, #"{"access_token": "at-2", "refresh_token": "rt-2", "expires_in": "3600"}"#)])
+        let (core, transport) = try await signedIn(then: [
+            Self.json(200, #"{"access_token": "at-2", "refresh_token": "rt-2", "expires_in": "3600"}"#)
+        ])
         clock.advance(by: 3600 - 61)
         await XCTAssertEqualAsync(try await core.accessToken().value, "at-1", "61 s left is outside the 60 s skew")
         clock.advance(by: 2)
         await XCTAssertEqualAsync(try await core.accessToken().value, "at-2")
-        XCTAssertEqual(HTTPText.render(transport.requests[1]), """
+        XCTAssertEqual(
+            HTTPText.render(transport.requests[1]),
+            """
             POST https://auth.sandbox.us.junction.com/v1/token
             Accept: application/json
             Content-Type: application/x-www-form-urlencoded
@@ -146,7 +165,8 @@ final class VitalCoreTests: XCTestCase {
 
             """)
         let stored = String(decoding: try XCTUnwrap(store.read("vital.core")), as: UTF8.self)
-        XCTAssertTrue(stored.contains("rt-2") && !stored.contains("rt-1"), "the rotated refresh token replaces the old one")
+        XCTAssertTrue(
+            stored.contains("rt-2") && !stored.contains("rt-1"), "the rotated refresh token replaces the old one")
     }
 
     func testA401IsRefreshedOnceAndReplayedOnce() async throws {
@@ -159,12 +179,14 @@ final class VitalCoreTests: XCTestCase {
         let connected = try await core.connectedProviders()
         XCTAssertEqual(connected.map(\.slug), ["oura"])
         let sent = transport.requests.map { "\($0.method) \($0.url.path) \($0.headers["Authorization"] ?? "-")" }
-        XCTAssertEqual(sent, [
-            "POST /v1/token -",
-            "GET /v2/user/providers/4d7a3b52-8e4b-4c4f-9f0a-0b4a1c2d3e4f Bearer at-1",
-            "POST /v1/token -",
-            "GET /v2/user/providers/4d7a3b52-8e4b-4c4f-9f0a-0b4a1c2d3e4f Bearer at-2",
-        ])
+        XCTAssertEqual(
+            sent,
+            [
+                "POST /v1/token -",
+                "GET /v2/user/providers/4d7a3b52-8e4b-4c4f-9f0a-0b4a1c2d3e4f Bearer at-1",
+                "POST /v1/token -",
+                "GET /v2/user/providers/4d7a3b52-8e4b-4c4f-9f0a-0b4a1c2d3e4f Bearer at-2",
+            ])
     }
 
     func testASecond401IsNotRefreshedAgain() async throws {
@@ -185,10 +207,19 @@ final class VitalCoreTests: XCTestCase {
 
     func testRefreshOutcomes() async throws {
         let cases: [(String, Int, VitalStatus?, (any Error) -> Bool)] = [
-            ("token-error-minimal.json", 401, [], { ($0 as? VitalCoreError) == .userNoLongerValid(userID: Self.userID) }),
-            ("token-error-extra-keys.json", 400, [], { ($0 as? VitalCoreError) == .userNoLongerValid(userID: Self.userID) }),
-            ("token-error-reauthentication.json", 400, [.configured, .signedIn, .useSignInToken, .pendingReauthentication],
-             { ($0 as? VitalCoreError) == .needsReauthentication(userID: Self.userID) }),
+            (
+                "token-error-minimal.json", 401, [],
+                { ($0 as? VitalCoreError) == .userNoLongerValid(userID: Self.userID) }
+            ),
+            (
+                "token-error-extra-keys.json", 400, [],
+                { ($0 as? VitalCoreError) == .userNoLongerValid(userID: Self.userID) }
+            ),
+            (
+                "token-error-reauthentication.json", 400,
+                [.configured, .signedIn, .useSignInToken, .pendingReauthentication],
+                { ($0 as? VitalCoreError) == .needsReauthentication(userID: Self.userID) }
+            ),
             ("token-error-unknown-type.json", 503, nil, { ($0 as? VitalError)?.httpStatus == 503 }),
             ("token-error-detail-string.json", 500, nil, { ($0 as? UnexpectedResponseError)?.status == 500 }),
             ("token-error-empty-object.json", 400, nil, { ($0 as? UnexpectedResponseError)?.status == 400 }),
@@ -196,7 +227,10 @@ final class VitalCoreTests: XCTestCase {
             ("token-missing-access-token.json", 200, nil, { $0 is ResponseDecodingError }),
             ("token-expires-in-garbage.json", 200, nil, { $0 is ResponseDecodingError }),
             ("token-truncated.json", 200, nil, { $0 is ResponseDecodingError }),
-            ("token-expires-in-negative.json", 200, nil, { ($0 as? VitalCoreError) == .malformedTokenResponse("expires_in is negative") }),
+            (
+                "token-expires-in-negative.json", 200, nil,
+                { ($0 as? VitalCoreError) == .malformedTokenResponse("expires_in is negative") }
+            ),
         ]
         for (fixture, status, after, isExpected) in cases {
             freshState()
@@ -253,25 +287,33 @@ final class VitalCoreTests: XCTestCase {
         let event = await iterator.next()
         XCTAssertEqual(event, .signedOut(.userNoLongerValid(Self.userID)))
         XCTAssertEqual(store.keys, [], "the session is erased")
-        await XCTAssertThrowsErrorAsync(try await core.accessToken()) { XCTAssertEqual($0 as? VitalCoreError, .notSignedIn) }
+        await XCTAssertThrowsErrorAsync(try await core.accessToken()) {
+            XCTAssertEqual($0 as? VitalCoreError, .notSignedIn)
+        }
     }
 
     // MARK: - Status and storage
 
     func testStatusIsReadFromTheStoreWithoutNetwork() async throws {
         _ = try await signedIn()
-        let offline = core(RecordingTransport { _ in throw TransportError(.cannotConnect, url: nil, detail: "offline") })
+        let offline = core(
+            RecordingTransport { _ in throw TransportError(.cannotConnect, url: nil, detail: "offline") })
         XCTAssertEqual(try offline.status, [.configured, .signedIn, .useSignInToken])
         XCTAssertEqual(try offline.currentUserID, Self.userID)
         XCTAssertEqual(try core(RecordingTransport(responses: []), store: InMemoryCredentialStore()).status, [])
     }
 
     func testAStoreThatCannotBeReadIsAnErrorNotSignedOut() async throws {
-        let core = VitalCore(configuration: .init(store: LockedStore(), transport: RecordingTransport(responses: []), clock: clock))
+        let core = VitalCore(
+            configuration: .init(store: LockedStore(), transport: RecordingTransport(responses: []), clock: clock))
         let locked = CredentialStoreError.systemError(key: "vital.core", operation: "read", code: LockedStore.code)
         XCTAssertThrowsError(try core.status) { XCTAssertEqual($0 as? CredentialStoreError, locked) }
-        await XCTAssertThrowsErrorAsync(try await core.connectedProviders()) { XCTAssertEqual($0 as? CredentialStoreError, locked) }
-        await XCTAssertThrowsErrorAsync(try await core.signOut()) { XCTAssertEqual($0 as? CredentialStoreError, locked) }
+        await XCTAssertThrowsErrorAsync(try await core.connectedProviders()) {
+            XCTAssertEqual($0 as? CredentialStoreError, locked)
+        }
+        await XCTAssertThrowsErrorAsync(try await core.signOut()) {
+            XCTAssertEqual($0 as? CredentialStoreError, locked)
+        }
     }
 
     func testSignOutErasesEverything() async throws {
@@ -283,7 +325,8 @@ final class VitalCoreTests: XCTestCase {
     }
 
     func testStatusDescriptions() {
-        XCTAssertEqual(VitalStatus([.configured, .signedIn, .useApiKey]).description, "[configured, signedIn, useApiKey]")
+        XCTAssertEqual(
+            VitalStatus([.configured, .signedIn, .useApiKey]).description, "[configured, signedIn, useApiKey]")
         XCTAssertEqual(VitalStatus.pendingReauthentication.rawValue, 16)
         XCTAssertEqual(VitalStatus([]).description, "[]")
     }
@@ -292,11 +335,15 @@ final class VitalCoreTests: XCTestCase {
 
     func testAPIKeyModeSendsTheKeyAndMigratesToASignInToken() async throws {
         let providers = #"{"providers": []}"#
-        let transport = RecordingTransport(responses: [Self.json(200, providers), Self.json(200, Self.tokenBody), Self.json(200, providers)])
+        let transport = RecordingTransport(responses: [
+            Self.json(200, providers), Self.json(200, Self.tokenBody), Self.json(200, providers),
+        ])
         let core = core(transport)
         try await core.configure(apiKey: "sk_us_secret", environment: .sandbox, region: .us)
         XCTAssertEqual(try core.status, .configured)
-        await XCTAssertThrowsErrorAsync(try await core.connectedProviders()) { XCTAssertEqual($0 as? VitalCoreError, .notSignedIn) }
+        await XCTAssertThrowsErrorAsync(try await core.connectedProviders()) {
+            XCTAssertEqual($0 as? VitalCoreError, .notSignedIn)
+        }
         try await core.setUserID(Self.userID)
         XCTAssertEqual(try core.status, [.configured, .signedIn, .useApiKey])
         _ = try await core.connectedProviders()
@@ -306,13 +353,16 @@ final class VitalCoreTests: XCTestCase {
             XCTAssertEqual($0 as? VitalCoreError, .wrongMode([.configured, .signedIn, .useApiKey]))
         }
 
-        await XCTAssertEqualAsync(try await core.signIn(token: try SignInTokenTests.token("valid")), .migratedFromAPIKey)
+        await XCTAssertEqualAsync(
+            try await core.signIn(token: try SignInTokenTests.token("valid")), .migratedFromAPIKey)
         XCTAssertEqual(try core.status, [.configured, .signedIn, .useSignInToken])
         XCTAssertEqual(try core.currentUserID, Self.userID)
         _ = try await core.connectedProviders()
         XCTAssertEqual(transport.requests[2].headers["Authorization"], "Bearer at-1")
         XCTAssertNil(transport.requests[2].headers["x-vital-api-key"])
-        XCTAssertFalse(String(decoding: try XCTUnwrap(store.read("vital.core")), as: UTF8.self).contains("sk_us_secret"), "the key is gone")
+        XCTAssertFalse(
+            String(decoding: try XCTUnwrap(store.read("vital.core")), as: UTF8.self).contains("sk_us_secret"),
+            "the key is gone")
         await XCTAssertThrowsErrorAsync(try await core.setUserID(Self.userID)) {
             XCTAssertEqual($0 as? VitalCoreError, .wrongMode([.configured, .signedIn, .useSignInToken]))
         }
@@ -348,13 +398,16 @@ final class VitalCoreTests: XCTestCase {
     /// A sign-in token like the fixture's, for another user.
     static func forgedToken(uid: String) throws -> String {
         let raw = try SignInTokenTests.token("valid")
-        let envelope = try XCTUnwrap(try JSONSerialization.jsonObject(with: try XCTUnwrap(Base64URL.decode(raw))) as? [String: String])
+        let envelope = try XCTUnwrap(
+            try JSONSerialization.jsonObject(with: try XCTUnwrap(Base64URL.decode(raw))) as? [String: String])
         let segments = try XCTUnwrap(envelope["user_token"]).split(separator: ".").map(String.init)
-        var claims = try XCTUnwrap(try JSONSerialization.jsonObject(with: try XCTUnwrap(Base64URL.decode(segments[1]))) as? [String: Any])
+        var claims = try XCTUnwrap(
+            try JSONSerialization.jsonObject(with: try XCTUnwrap(Base64URL.decode(segments[1]))) as? [String: Any])
         claims["uid"] = uid
         let payload = Base64URL.encode(try JSONSerialization.data(withJSONObject: claims, options: [.sortedKeys]))
         let jwt = [segments[0], payload, segments[2]].joined(separator: ".")
-        let outer = try JSONSerialization.data(withJSONObject: ["public_key": "AIza", "user_token": jwt], options: [.sortedKeys])
+        let outer = try JSONSerialization.data(
+            withJSONObject: ["public_key": "AIza", "user_token": jwt], options: [.sortedKeys])
         return outer.base64EncodedString()
     }
 }

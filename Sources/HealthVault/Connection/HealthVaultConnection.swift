@@ -62,7 +62,8 @@ public final class HealthVaultConnection: Sendable {
     public init(configuration: Configuration) {
         self.configuration = configuration
         session = CredentialSession(
-            store: configuration.store, key: configuration.storeKey, policy: HealthVaultCredentialPolicy(configuration: configuration),
+            store: configuration.store, key: configuration.storeKey,
+            policy: HealthVaultCredentialPolicy(configuration: configuration),
             clock: configuration.client.clock, logger: configuration.client.logger, category: "HealthVault"
         )
     }
@@ -108,11 +109,13 @@ public final class HealthVaultConnection: Sendable {
                     return self.createApplicationURL(state)
                 }
             }
-            let client = self.configuration.client(platformURL: self.configuration.defaultPlatformURL, transport: self.configuration.client.transport)
+            let client = self.configuration.client(
+                platformURL: self.configuration.defaultPlatformURL, transport: self.configuration.client.transport)
             let created = try await client.newApplicationCreationInfo(applicationID: masterAppID)
             let state = HealthVaultConnectionState(
                 masterApplicationID: masterAppID,
-                application: HealthVaultApplicationCredential(applicationID: created.appID, sharedSecret: created.sharedSecret),
+                application: HealthVaultApplicationCredential(
+                    applicationID: created.appID, sharedSecret: created.sharedSecret),
                 applicationCreationToken: created.appToken
             )
             try await transition.store(state)
@@ -134,7 +137,8 @@ public final class HealthVaultConnection: Sendable {
     public func completeAuthorization(redirect: URL) async throws -> ShellCompletion {
         try await session.transition { transition in
             guard var state = try await transition.current() else { throw HealthVaultConnectionError.notProvisioned }
-            let completion = try ShellCompletion(redirect: redirect, expectedApplicationID: state.application.applicationID)
+            let completion = try ShellCompletion(
+                redirect: redirect, expectedApplicationID: state.application.applicationID)
             switch completion.target {
             case .appAuthSuccess: break
             case .appAuthReject: throw HealthVaultConnectionError.authorizationRejected
@@ -142,10 +146,18 @@ public final class HealthVaultConnection: Sendable {
             }
             let instanceID = completion.instanceID ?? ""
             // The same return delivered twice (a reloaded page) keeps the session it already opened.
-            if let instance = state.instance, instance.id.caseInsensitiveCompare(instanceID) == .orderedSame { return completion }
-            let definition = try await self.configuration.client(platformURL: self.configuration.defaultPlatformURL, transport: self.configuration.client.transport)
-                .getServiceDefinition(applicationID: state.masterApplicationID)
-            guard let found = definition.instances?.instance.first(where: { $0.id.caseInsensitiveCompare(instanceID) == .orderedSame }) else {
+            if let instance = state.instance, instance.id.caseInsensitiveCompare(instanceID) == .orderedSame {
+                return completion
+            }
+            let definition = try await self.configuration.client(
+                platformURL: self.configuration.defaultPlatformURL, transport: self.configuration.client.transport
+            )
+            .getServiceDefinition(applicationID: state.masterApplicationID)
+            guard
+                let found = definition.instances?.instance.first(where: {
+                    $0.id.caseInsensitiveCompare(instanceID) == .orderedSame
+                })
+            else {
                 throw HealthVaultConnectionError.unknownInstance(instanceID)
             }
             state.instance = HealthVaultInstance(id: found.id, platformURL: found.platformURL, shellURL: found.shellURL)
@@ -161,7 +173,8 @@ public final class HealthVaultConnection: Sendable {
     /// The APPAUTH page where the user can authorize (more) records for this instance.
     public func appAuthorizationURL() async throws -> URL {
         guard let state = try await session.current() else { throw HealthVaultConnectionError.notProvisioned }
-        return configuration.appAuthorizationURL(applicationID: state.application.applicationID, shellURL: state.instance?.shellURL)
+        return configuration.appAuthorizationURL(
+            applicationID: state.application.applicationID, shellURL: state.instance?.shellURL)
     }
 
     /// Forgets everything stored for this connection: app instance, secrets, instance and session (also a stored
@@ -185,7 +198,9 @@ public final class HealthVaultConnection: Sendable {
         let configuration = configuration
         return try await session.withCredential { access in
             guard let credential = access.credential.session else { throw HealthVaultConnectionError.notAuthorized }
-            let client = configuration.client(platformURL: access.credential.instance.platformURL, transport: access.lease.guarding(configuration.client.transport))
+            let client = configuration.client(
+                platformURL: access.credential.instance.platformURL,
+                transport: access.lease.guarding(configuration.client.transport))
             do {
                 return try await call(client, credential)
             } catch {
@@ -198,11 +213,17 @@ public final class HealthVaultConnection: Sendable {
     ///
     /// Each page goes through ``withSession(_:)``, so an expired session mid-way is renewed. No page is requested
     /// twice, and an empty page ends the sequence.
-    public func authorizedPeople(pageSize: Int? = nil) -> PagedItems<GetAuthorizedPeople.Request, GetAuthorizedPeople.Response, PersonInfo> {
+    public func authorizedPeople(
+        pageSize: Int? = nil
+    ) -> PagedItems<GetAuthorizedPeople.Request, GetAuthorizedPeople.Response, PersonInfo> {
         let first = GetAuthorizedPeople.Request(parameters: .init(numResults: pageSize))
         return PageSequence(
             first: first,
-            fetch: { [self] request in try await self.withSession { client, session in try await client.getAuthorizedPeople(request, session: session) } },
+            fetch: { [self] request in
+                try await self.withSession { client, session in
+                    try await client.getAuthorizedPeople(request, session: session)
+                }
+            },
             next: { request, page in GetAuthorizedPeople.nextPageRequest(after: page, for: request) }
         ).items { $0.responseResults.personInfo }
     }

@@ -16,10 +16,14 @@ struct HealthVaultCredentialPolicy: CredentialPolicy {
     let configuration: HealthVaultConnection.Configuration
 
     func credential(in state: HealthVaultConnectionState) -> HealthVaultAuthorization? {
-        state.instance.map { HealthVaultAuthorization(application: state.application, instance: $0, session: state.session) }
+        state.instance.map {
+            HealthVaultAuthorization(application: state.application, instance: $0, session: state.session)
+        }
     }
 
-    func state(_ state: HealthVaultConnectionState, replacing authorization: HealthVaultAuthorization) -> HealthVaultConnectionState {
+    func state(
+        _ state: HealthVaultConnectionState, replacing authorization: HealthVaultAuthorization
+    ) -> HealthVaultConnectionState {
         var state = state
         state.session = authorization.session
         return state
@@ -33,8 +37,11 @@ struct HealthVaultCredentialPolicy: CredentialPolicy {
         authorization.session == nil
     }
 
-    func refresh(_ authorization: HealthVaultAuthorization, lease: CredentialLease) async throws -> HealthVaultAuthorization {
-        let client = configuration.client(platformURL: authorization.instance.platformURL, transport: lease.guarding(configuration.client.transport))
+    func refresh(
+        _ authorization: HealthVaultAuthorization, lease: CredentialLease
+    ) async throws -> HealthVaultAuthorization {
+        let client = configuration.client(
+            platformURL: authorization.instance.platformURL, transport: lease.guarding(configuration.client.transport))
         let response = try await client.createAuthenticatedSessionToken(application: authorization.application)
         var renewed = authorization
         renewed.session = HealthVaultSessionCredential(
@@ -43,7 +50,9 @@ struct HealthVaultCredentialPolicy: CredentialPolicy {
         return renewed
     }
 
-    func refusal(of authorization: HealthVaultAuthorization, error: any Error) -> CredentialRefusal<HealthVaultAuthorization> {
+    func refusal(
+        of authorization: HealthVaultAuthorization, error: any Error
+    ) -> CredentialRefusal<HealthVaultAuthorization> {
         .keep(configuration.connectionError(for: error, authorization: authorization))
     }
 }
@@ -59,7 +68,8 @@ extension HealthVaultConnection.Configuration {
 
     /// The APPAUTH page where the user authorizes (more) records for the application.
     func appAuthorizationURL(applicationID: UUID, shellURL: URL?) -> URL {
-        HealthVaultShell(url: shellURL ?? defaultShellURL).authorizeApplication(applicationID: applicationID, isMultiRecordApp: isMultiRecordApp)
+        HealthVaultShell(url: shellURL ?? defaultShellURL).authorizeApplication(
+            applicationID: applicationID, isMultiRecordApp: isMultiRecordApp)
     }
 
     /// The statuses that need the user (11) or a new instance (6) as connection errors; other errors as they are.
@@ -67,7 +77,8 @@ extension HealthVaultConnection.Configuration {
         guard let error = error as? HealthVaultError else { return error }
         switch error.recovery {
         case .reauthorize:
-            let page = appAuthorizationURL(applicationID: authorization.application.applicationID, shellURL: authorization.instance.shellURL)
+            let page = appAuthorizationURL(
+                applicationID: authorization.application.applicationID, shellURL: authorization.instance.shellURL)
             return HealthVaultConnectionError.reauthorizationRequired(appAuthorizationURL: page, underlying: error)
         case .reprovision where error.code == .invalidApp:
             return HealthVaultConnectionError.reprovisionRequired(underlying: error)

@@ -32,7 +32,9 @@ final class KoppeltaalDiscovery: Sendable {
         if let cached = try cachedEndpoints() { return cached }
         let overrides = configuration.endpoints
         // Both required endpoints configured by hand: nothing to discover (the revocation endpoint is optional).
-        let advertised = overrides.authorize != nil && overrides.token != nil ? AdvertisedEndpoints() : try await advertisedEndpoints()
+        let advertised =
+            overrides.authorize != nil && overrides.token != nil
+            ? AdvertisedEndpoints() : try await advertisedEndpoints()
         let authorize: URL? = try overrides.authorize ?? resolve(advertised.uris["authorize"])
         let token: URL? = try overrides.token ?? resolve(advertised.uris["token"])
         let revoke: URL? = try overrides.revoke ?? resolve(advertised.uris["revoke"])
@@ -45,7 +47,8 @@ final class KoppeltaalDiscovery: Sendable {
         try configuration.urlPolicy.check(authorize)
         try configuration.urlPolicy.check(token)
         if let revoke { try configuration.urlPolicy.check(revoke) }
-        let endpoints = KoppeltaalEndpoints(authorize: authorize, token: token, revoke: revoke, codeChallengeMethods: advertised.codeChallengeMethods)
+        let endpoints = KoppeltaalEndpoints(
+            authorize: authorize, token: token, revoke: revoke, codeChallengeMethods: advertised.codeChallengeMethods)
         try configuration.store.writeValue(endpoints, for: storeKey)
         cached.withValue { $0 = endpoints }
         configuration.logger.log(.info, "Koppeltaal", "discovered the OAuth endpoints")
@@ -69,7 +72,9 @@ final class KoppeltaalDiscovery: Sendable {
         try configuration.urlPolicy.check(configuration.fhirBaseURL)
         let client = configuration.client(.init(fhir: configuration.fhirBaseURL), transport: configuration.transport)
         var advertised = AdvertisedEndpoints(uris: ConformanceEndpoints.uris(in: try await client.conformance()))
-        guard configuration.readsSMARTConfiguration, let smart = try? await client.smartConfiguration() else { return advertised }
+        guard configuration.readsSMARTConfiguration, let smart = try? await client.smartConfiguration() else {
+            return advertised
+        }
         let smartURIs: [String: String?] = [
             "authorize": smart.authorizationEndpoint, "token": smart.tokenEndpoint, "revoke": smart.revocationEndpoint,
         ]
@@ -93,6 +98,8 @@ final class KoppeltaalDiscovery: Sendable {
 extension KoppeltaalSession.Configuration {
     /// A client for `servers`, sending through `transport`.
     func client(_ servers: KoppeltaalClient.Servers, transport: any HTTPTransport) -> KoppeltaalClient {
-        KoppeltaalClient(configuration: .init(servers: servers, transport: transport, urlPolicy: urlPolicy, timeout: timeout, logger: logger))
+        KoppeltaalClient(
+            configuration: .init(
+                servers: servers, transport: transport, urlPolicy: urlPolicy, timeout: timeout, logger: logger))
     }
 }

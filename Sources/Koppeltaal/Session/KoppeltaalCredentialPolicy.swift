@@ -26,9 +26,11 @@ struct KoppeltaalCredentialPolicy: CredentialPolicy {
     func refresh(_ grant: KoppeltaalGrant, lease: CredentialLease) async throws -> KoppeltaalGrant {
         guard let refreshToken = grant.refreshToken else { throw KoppeltaalError.needsActivation(underlying: nil) }
         let endpoints = try await discovery.endpoints()
-        let client = configuration.client(.init(token: endpoints.token), transport: lease.guarding(configuration.transport))
+        let client = configuration.client(
+            .init(token: endpoints.token), transport: lease.guarding(configuration.transport))
         do {
-            let response = try await client.token(.refreshToken(.init(refreshToken: refreshToken)), client: configuration.client)
+            let response = try await client.token(
+                .refreshToken(.init(refreshToken: refreshToken)), client: configuration.client)
             return try KoppeltaalGrant(response, previous: grant, receivedAt: configuration.clock.now())
         } catch let error as UnexpectedResponseError where error.status == 404 {
             // The endpoint moved: discover again next time.
@@ -54,7 +56,9 @@ extension KoppeltaalGrant {
     /// - Throws: ``KoppeltaalError/malformedTokenResponse(_:)`` for an empty access token, a token type other than
     ///   Bearer, or a negative lifetime.
     init(_ response: TokenResponse, previous: KoppeltaalGrant?, receivedAt: Date) throws {
-        guard !response.accessToken.isEmpty else { throw KoppeltaalError.malformedTokenResponse("access_token is empty") }
+        guard !response.accessToken.isEmpty else {
+            throw KoppeltaalError.malformedTokenResponse("access_token is empty")
+        }
         guard response.tokenType.caseInsensitiveCompare("bearer") == .orderedSame else {
             throw KoppeltaalError.malformedTokenResponse("token_type is \"\(response.tokenType)\", expected Bearer")
         }

@@ -68,7 +68,8 @@ public final class KoppeltaalSession: Sendable {
         /// Creates a configuration.
         public init(
             fhirBaseURL: URL, client: OAuthClientCredentials, redirectURI: String, scope: String = "patient/*.read",
-            endpoints: EndpointOverrides = .init(), pkce: PKCEMode = .whenAdvertised, readsSMARTConfiguration: Bool = true,
+            endpoints: EndpointOverrides = .init(), pkce: PKCEMode = .whenAdvertised,
+            readsSMARTConfiguration: Bool = true,
             urlPolicy: URLPolicy = .init(), refreshSkew: TimeInterval = 60, store: any CredentialStore,
             storeKey: String = "koppeltaal.session", transport: any HTTPTransport = URLSessionTransport(),
             clock: any WallClock = SystemClock(), random: any RandomSource = SystemRandomSource(),
@@ -170,21 +171,24 @@ public final class KoppeltaalSession: Sendable {
         let endpoints = try await discover()
         let pkce = usesPKCE(endpoints) ? PKCE(random: configuration.random) : nil
         let expectedState = Base64URL.encode(configuration.random.bytes(count: 16))
-        let client = configuration.client(.init(authorize: endpoints.authorize, token: endpoints.token), transport: configuration.transport)
+        let client = configuration.client(
+            .init(authorize: endpoints.authorize, token: endpoints.token), transport: configuration.transport)
         let authorized: Authorize.Response
         do {
-            authorized = try await client.authorize(.init(
-                clientID: configuration.client.clientID, redirectURI: configuration.redirectURI,
-                scope: configuration.scope + " launch:" + code, state: expectedState,
-                codeChallenge: pkce?.challenge, codeChallengeMethod: pkce?.method
-            ))
+            authorized = try await client.authorize(
+                .init(
+                    clientID: configuration.client.clientID, redirectURI: configuration.redirectURI,
+                    scope: configuration.scope + " launch:" + code, state: expectedState,
+                    codeChallenge: pkce?.challenge, codeChallengeMethod: pkce?.method
+                ))
         } catch let error as OAuth2Error where [.invalidScope, .accessDenied, .invalidRequest].contains(error.code) {
             throw KoppeltaalError.activationCodeRejected(error)
         }
         if let echoed = authorized.state, echoed != expectedState { throw KoppeltaalError.stateMismatch }
-        let grantRequest = Token.Request.authorizationCode(.init(
-            code: authorized.authorizationCode, redirectURI: configuration.redirectURI, codeVerifier: pkce?.verifier
-        ))
+        let grantRequest = Token.Request.authorizationCode(
+            .init(
+                code: authorized.authorizationCode, redirectURI: configuration.redirectURI, codeVerifier: pkce?.verifier
+            ))
         let response: TokenResponse
         do {
             response = try await redeemRetryingTransientFailures(client, grantRequest)
@@ -198,14 +202,18 @@ public final class KoppeltaalSession: Sendable {
 
     /// Redeems an authorization code, retrying twice on transient failures: the code was spent at Authorize, so a
     /// retry of this request (within the code's short life) is the only way to recover from a dropped response.
-    private func redeemRetryingTransientFailures(_ client: KoppeltaalClient, _ request: Token.Request) async throws -> TokenResponse {
+    private func redeemRetryingTransientFailures(
+        _ client: KoppeltaalClient, _ request: Token.Request
+    ) async throws -> TokenResponse {
         var attempt = 0
         while true {
             do {
                 return try await client.token(request, client: configuration.client)
             } catch {
                 attempt += 1
-                guard attempt <= 2, let delay = Self.retryDelay(after: error, now: configuration.clock.now()) else { throw error }
+                guard attempt <= 2, let delay = Self.retryDelay(after: error, now: configuration.clock.now()) else {
+                    throw error
+                }
                 try await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
             }
         }
@@ -240,7 +248,9 @@ public final class KoppeltaalSession: Sendable {
     /// Runs `call` with an access token; when the server says the token expired (an `expired` OperationOutcome, an
     /// `invalid_token` error or challenge, or a bare 401) the token is refreshed once for all callers and `call` is
     /// replayed once.
-    public func withAccessToken<Result: Sendable>(_ call: @Sendable (BearerToken) async throws -> Result) async throws -> Result {
+    public func withAccessToken<Result: Sendable>(
+        _ call: @Sendable (BearerToken) async throws -> Result
+    ) async throws -> Result {
         try await session.withCredential { access in try await call(BearerToken(access.credential.accessToken)) }
     }
 
@@ -256,14 +266,17 @@ public final class KoppeltaalSession: Sendable {
         let configuration = configuration
         try configuration.urlPolicy.check(configuration.fhirBaseURL)
         return try await session.withCredential { access in
-            var builder = try HTTPRequestBuilder(method: method, server: configuration.fhirBaseURL, serverName: "fhir", path: path)
+            var builder = try HTTPRequestBuilder(
+                method: method, server: configuration.fhirBaseURL, serverName: "fhir", path: path)
             builder.query = query
             builder.headers["Accept"] = accept
             builder.authorize(bearer: BearerToken(access.credential.accessToken))
             if let body { builder.setBody(body, contentType: contentType) }
-            let response = try await access.lease.guarding(configuration.transport).send(try builder.build(timeout: configuration.timeout))
+            let response = try await access.lease.guarding(configuration.transport).send(
+                try builder.build(timeout: configuration.timeout))
             guard response.isSuccess else {
-                throw KoppeltaalClient.error(for: response, operation: "FHIR", formats: [.operationOutcomeError, .oAuth2Error])
+                throw KoppeltaalClient.error(
+                    for: response, operation: "FHIR", formats: [.operationOutcomeError, .oAuth2Error])
             }
             return response
         }
@@ -297,12 +310,16 @@ public final class KoppeltaalSession: Sendable {
     }
 
     private func revokeAtServer(_ grant: KoppeltaalGrant) async -> RevocationOutcome {
-        guard let endpoint = (try? discovery.cachedEndpoints())?.revoke ?? configuration.endpoints.revoke else { return .unsupportedByServer }
-        let request = grant.refreshToken.map { Revoke.Request(token: $0, tokenTypeHint: .refreshToken) }
+        guard let endpoint = (try? discovery.cachedEndpoints())?.revoke ?? configuration.endpoints.revoke else {
+            return .unsupportedByServer
+        }
+        let request =
+            grant.refreshToken.map { Revoke.Request(token: $0, tokenTypeHint: .refreshToken) }
             ?? Revoke.Request(token: grant.accessToken, tokenTypeHint: .accessToken)
         do {
             try configuration.urlPolicy.check(endpoint)
-            try await configuration.client(.init(revoke: endpoint), transport: configuration.transport).revoke(request, client: configuration.client)
+            try await configuration.client(.init(revoke: endpoint), transport: configuration.transport).revoke(
+                request, client: configuration.client)
             log(.info, "revoked the grant")
             return .revoked
         } catch let error as OAuth2Error where error.code == .unsupportedTokenType {

@@ -80,5 +80,7 @@ public struct CredentialRefusal<Credential: Sendable>: Sendable {
     public static func discard(_ error: any Error) -> Self { Self(change: .discard, error: error) }
 
     /// Stores `credential` instead and reports `error`.
-    public static func replace(with credential: Credential, _ error: any Error) -> Self { Self(change: .replace(credential), error: error) }
+    public static func replace(with credential: Credential, _ error: any Error) -> Self {
+        Self(change: .replace(credential), error: error)
+    }
 }

@@ -154,7 +154,8 @@ public actor CredentialSession<Policy: CredentialPolicy> {
     ///   refresh's error.
     public func refreshed(replacing stale: Credential) async throws -> Access {
         if let state = value, let current = policy.credential(in: state), current != stale,
-           (try? policy.checkUsable(current)) != nil, !policy.needsRefresh(current, at: clock.now()) {
+            (try? policy.checkUsable(current)) != nil, !policy.needsRefresh(current, at: clock.now())
+        {
             return Access(credential: current, lease: leases.current)
         }
         let run = flight ?? startRefresh(trigger: stale)
@@ -163,7 +164,9 @@ public actor CredentialSession<Policy: CredentialPolicy> {
 
     /// Runs `operation` with a usable credential; when it fails with the policy's expiry signal, the credential is
     /// refreshed once for all callers and `operation` is run once more with the new one.
-    public nonisolated func withCredential<Result: Sendable>(_ operation: @Sendable (Access) async throws -> Result) async throws -> Result {
+    public nonisolated func withCredential<Result: Sendable>(
+        _ operation: @Sendable (Access) async throws -> Result
+    ) async throws -> Result {
         let access = try await access()
         do {
             return try await operation(access)
@@ -191,7 +194,9 @@ public actor CredentialSession<Policy: CredentialPolicy> {
             storeLock?.release()
         }
         try reread()
-        guard let state = value, let credential = policy.credential(in: state) else { throw policy.missingCredentialError(in: value) }
+        guard let state = value, let credential = policy.credential(in: state) else {
+            throw policy.missingCredentialError(in: value)
+        }
         try policy.checkUsable(credential)
         if credential != trigger, !policy.needsRefresh(credential, at: clock.now()) {
             return Access(credential: credential, lease: leases.current)
@@ -203,8 +208,10 @@ public actor CredentialSession<Policy: CredentialPolicy> {
             throw try apply(policy.refusal(of: credential, error: error), to: credential)
         }
         guard let latest = value, policy.credential(in: latest) == credential else {
-            dropStale("a refresh finished for a credential that was signed out or replaced meanwhile; its result is dropped")
-            throw value.flatMap(policy.credential(in:)) == nil ? policy.missingCredentialError(in: value) : CredentialLifecycleError.superseded
+            dropStale(
+                "a refresh finished for a credential that was signed out or replaced meanwhile; its result is dropped")
+            throw value.flatMap(policy.credential(in:)) == nil
+                ? policy.missingCredentialError(in: value) : CredentialLifecycleError.superseded
         }
         try write(policy.state(latest, replacing: fresh), event: .refreshed)
         log(.info, "refreshed the credential")
@@ -271,7 +278,9 @@ public actor CredentialSession<Policy: CredentialPolicy> {
 
     /// The status as `status` derives it from the state: the current one first (once the store could be read), then
     /// each different one, in order.
-    public nonisolated func statuses<Status: Equatable & Sendable>(_ status: @escaping @Sendable (State?) -> Status) -> AsyncStream<Status> {
+    public nonisolated func statuses<Status: Equatable & Sendable>(
+        _ status: @escaping @Sendable (State?) -> Status
+    ) -> AsyncStream<Status> {
         let (stream, continuation) = AsyncStream<Status>.makeStream()
         let id = subscriberIDs.withValue { id -> UInt64 in
             id += 1

@@ -40,7 +40,9 @@ extension CredentialSession {
     /// The store is read again first, so the step decides on what is stored now.
     ///
     /// - Throws: `CancellationError` when the task is cancelled while waiting its turn, or what `body` throws.
-    public func transition<Result: Sendable>(_ body: @Sendable (CredentialTransition<Policy>) async throws -> Result) async throws -> Result {
+    public func transition<Result: Sendable>(
+        _ body: @Sendable (CredentialTransition<Policy>) async throws -> Result
+    ) async throws -> Result {
         try await transitions.lock()
         defer { transitions.unlock() }
         transitionCount += 1

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -78,10 +79,12 @@ public final class FileLock: CredentialStoreLock {
 
     /// Removes the lock file, then releases the lock and closes the file.
     public func release() {
-        guard let descriptor = descriptor.withValue({ value -> Int32? in
-            defer { value = nil }
-            return value
-        }) else { return }
+        guard
+            let descriptor = descriptor.withValue({ value -> Int32? in
+                defer { value = nil }
+                return value
+            })
+        else { return }
         unlink(path)
         _ = flock(descriptor, LOCK_UN)
         close(descriptor)

@@ -67,7 +67,9 @@ public final class VitalCore: Sendable {
     private let session: CredentialSession<VitalCredentialPolicy>
     private let broadcaster: Broadcaster<VitalEvent>
     /// The data-API client of the last access, reused while the lease and environment are the same.
-    private let leasedClient = LockedValue<(lease: CredentialLease, environment: VitalEnvironment, client: VitalClient)?>(nil)
+    private let leasedClient = LockedValue<
+        (lease: CredentialLease, environment: VitalEnvironment, client: VitalClient)?
+    >(nil)
 
     /// Creates the SDK's core; the stored session is read on first use.
     public init(configuration: Configuration) {
@@ -75,7 +77,8 @@ public final class VitalCore: Sendable {
         let broadcaster = Broadcaster<VitalEvent>()
         self.broadcaster = broadcaster
         session = CredentialSession(
-            store: configuration.store, key: configuration.storeKey, policy: VitalCredentialPolicy(configuration: configuration),
+            store: configuration.store, key: configuration.storeKey,
+            policy: VitalCredentialPolicy(configuration: configuration),
             clock: configuration.clock, logger: configuration.logger, category: "Vital",
             observe: { change in Self.event(for: change).map(broadcaster.send) }
         )
@@ -146,7 +149,9 @@ public final class VitalCore: Sendable {
         return try await session.transition { transition in try await self.signIn(token, in: transition) }
     }
 
-    private func signIn(_ token: VitalSignInToken, in transition: CredentialTransition<VitalCredentialPolicy>) async throws -> SignInOutcome {
+    private func signIn(
+        _ token: VitalSignInToken, in transition: CredentialTransition<VitalCredentialPolicy>
+    ) async throws -> SignInOutcome {
         if let expiresAt = token.expiresAt, expiresAt <= configuration.clock.now() {
             throw VitalCoreError.invalidSignInToken(.expired(expiresAt))
         }
@@ -185,7 +190,8 @@ public final class VitalCore: Sendable {
             throw VitalCoreError.invalidSignInToken(.rejectedByServer)
         }
         return try VitalTokenSession(
-            response, userID: token.userID, teamID: token.teamID, environment: token.environment, receivedAt: configuration.clock.now()
+            response, userID: token.userID, teamID: token.teamID, environment: token.environment,
+            receivedAt: configuration.clock.now()
         )
     }
 
@@ -222,14 +228,17 @@ public final class VitalCore: Sendable {
     ///   - appUserID: your app's id for its signed-in user (e.g. the `client_user_id`), or nil when signed out.
     ///   - tokenProvider: asks your backend for a sign-in token for that user.
     @discardableResult
-    public func reconcile(appUserID: String?, tokenProvider: @escaping @Sendable () async throws -> String) async throws -> ReconcileOutcome {
+    public func reconcile(
+        appUserID: String?, tokenProvider: @escaping @Sendable () async throws -> String
+    ) async throws -> ReconcileOutcome {
         try await session.transition { transition in
             try await self.reconcile(appUserID: appUserID, tokenProvider: tokenProvider, in: transition)
         }
     }
 
     private func reconcile(
-        appUserID: String?, tokenProvider: @Sendable () async throws -> String, in transition: CredentialTransition<VitalCredentialPolicy>
+        appUserID: String?, tokenProvider: @Sendable () async throws -> String,
+        in transition: CredentialTransition<VitalCredentialPolicy>
     ) async throws -> ReconcileOutcome {
         let stored = try await transition.current() ?? VitalStoredState()
         guard let appUserID else {
@@ -261,7 +270,9 @@ public final class VitalCore: Sendable {
     /// the same user, environment and region migrates without losing the user.
     ///
     /// - Throws: ``VitalCoreError/wrongMode(_:)`` when signed in with a sign-in token.
-    public func configure(apiKey: String, environment: VitalEnvironment.Tier, region: VitalEnvironment.Region) async throws {
+    public func configure(
+        apiKey: String, environment: VitalEnvironment.Tier, region: VitalEnvironment.Region
+    ) async throws {
         let environment = VitalEnvironment(environment, region)
         try await session.transition { transition in
             let stored = try await transition.current()
@@ -271,7 +282,8 @@ public final class VitalCore: Sendable {
             case .apiKey(let session)?: keptUser = session.environment == environment ? session.userID : nil
             case nil: keptUser = nil
             }
-            let mode = VitalStoredState.Mode.apiKey(VitalAPIKeySession(apiKey: apiKey, environment: environment, userID: keptUser))
+            let mode = VitalStoredState.Mode.apiKey(
+                VitalAPIKeySession(apiKey: apiKey, environment: environment, userID: keptUser))
             try await transition.store(VitalStoredState(mode: mode, appUserID: stored?.appUserID))
             self.broadcaster.send(.configured(environment))
         }
@@ -325,14 +337,19 @@ public final class VitalCore: Sendable {
         case .signInToken?:
             return try await session.withCredential { access in
                 let client = try client(for: access.credential.environment, lease: access.lease)
-                return try await call(Access(client: client, credential: .bearer(BearerToken(access.credential.accessToken)), userID: access.credential.userID))
+                return try await call(
+                    Access(
+                        client: client, credential: .bearer(BearerToken(access.credential.accessToken)),
+                        userID: access.credential.userID))
             }
         }
     }
 
     /// A client for `environment` whose requests go out only while `lease` is valid.
     private func client(for environment: VitalEnvironment, lease: CredentialLease) throws -> VitalClient {
-        if let cached = leasedClient.current, cached.lease === lease, cached.environment == environment { return cached.client }
+        if let cached = leasedClient.current, cached.lease === lease, cached.environment == environment {
+            return cached.client
+        }
         let client = try configuration.client(for: environment, transport: lease.guarding(configuration.transport))
         leasedClient.withValue { $0 = (lease, environment, client) }
         return client
@@ -341,7 +358,8 @@ public final class VitalCore: Sendable {
     /// The data sources the signed-in user has connected.
     public func connectedProviders() async throws -> [ConnectedProvider] {
         try await withAccess { access in
-            try await access.client.getConnectedProviders(.init(userID: access.userID), credential: access.credential).providers
+            try await access.client.getConnectedProviders(.init(userID: access.userID), credential: access.credential)
+                .providers
         }
     }
 

@@ -31,9 +31,12 @@ struct VitalCredentialPolicy: CredentialPolicy {
     }
 
     func refresh(_ session: VitalTokenSession, lease: CredentialLease) async throws -> VitalTokenSession {
-        let client = try configuration.client(for: session.environment, transport: lease.guarding(configuration.transport))
+        let client = try configuration.client(
+            for: session.environment, transport: lease.guarding(configuration.transport))
         let response = try await client.refreshToken(.init(refreshToken: session.refreshToken))
-        return try VitalTokenSession(response, userID: session.userID, teamID: session.teamID, environment: session.environment, receivedAt: configuration.clock.now())
+        return try VitalTokenSession(
+            response, userID: session.userID, teamID: session.teamID, environment: session.environment,
+            receivedAt: configuration.clock.now())
     }
 
     func refusal(of session: VitalTokenSession, error: any Error) -> CredentialRefusal<VitalTokenSession> {
@@ -63,9 +66,11 @@ extension VitalCore.Configuration {
         let hosts = hosts.hosts(for: environment)
         try urlPolicy.check(hosts.api)
         try urlPolicy.check(hosts.auth)
-        return VitalClient(configuration: .init(
-            servers: .init(api: hosts.api, auth: hosts.auth), transport: transport, urlPolicy: urlPolicy, timeout: timeout, logger: logger
-        ))
+        return VitalClient(
+            configuration: .init(
+                servers: .init(api: hosts.api, auth: hosts.auth), transport: transport, urlPolicy: urlPolicy,
+                timeout: timeout, logger: logger
+            ))
     }
 }
 
@@ -73,13 +78,20 @@ extension VitalTokenSession {
     /// The session a token response opens, its expiry counted from `receivedAt`.
     ///
     /// - Throws: ``VitalCoreError/malformedTokenResponse(_:)`` for empty tokens or a negative lifetime.
-    init(_ response: TokenResponse, userID: UUID, teamID: String?, environment: VitalEnvironment, receivedAt: Date) throws {
-        guard !response.accessToken.isEmpty else { throw VitalCoreError.malformedTokenResponse("access_token is empty") }
-        guard !response.refreshToken.isEmpty else { throw VitalCoreError.malformedTokenResponse("refresh_token is empty") }
+    init(
+        _ response: TokenResponse, userID: UUID, teamID: String?, environment: VitalEnvironment, receivedAt: Date
+    ) throws {
+        guard !response.accessToken.isEmpty else {
+            throw VitalCoreError.malformedTokenResponse("access_token is empty")
+        }
+        guard !response.refreshToken.isEmpty else {
+            throw VitalCoreError.malformedTokenResponse("refresh_token is empty")
+        }
         guard response.expiresIn >= 0 else { throw VitalCoreError.malformedTokenResponse("expires_in is negative") }
         self.init(
             userID: userID, teamID: teamID, environment: environment, accessToken: response.accessToken,
-            refreshToken: response.refreshToken, expiresAt: receivedAt.addingTimeInterval(TimeInterval(response.expiresIn)),
+            refreshToken: response.refreshToken,
+            expiresAt: receivedAt.addingTimeInterval(TimeInterval(response.expiresIn)),
             pendingReauthentication: false
         )
     }

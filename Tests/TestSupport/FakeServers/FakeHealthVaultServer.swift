@@ -34,13 +34,17 @@ public final class FakeHealthVaultServer: Sendable {
     /// The application and session number a session token names, or nil.
     public static func session(of token: String) -> (application: Int, number: Int)? {
         let parts = token.split(separator: ".")
-        guard parts.count == 3, parts[0] == "session", let application = Int(parts[1]), let number = Int(parts[2]) else { return nil }
+        guard parts.count == 3, parts[0] == "session", let application = Int(parts[1]), let number = Int(parts[2])
+        else { return nil }
         return (application, number)
     }
 
     /// The completion URL Shell would redirect to after the user authorized the `number`th application.
     public static func completion(_ number: Int) -> URL {
-        URL(string: "https://shell.hv.example/application/complete?appid=\(applicationID(number).uuidString.lowercased())&target=AppAuthSuccess&instanceid=1")!
+        URL(
+            string:
+                "https://shell.hv.example/application/complete?appid=\(applicationID(number).uuidString.lowercased())&target=AppAuthSuccess&instanceid=1"
+        )!
     }
 
     /// The methods called, in order.
@@ -68,11 +72,17 @@ public final class FakeHealthVaultServer: Sendable {
                 state.applications += 1
                 return state.applications
             }
-            info = Self.ok(method, "<app-id>\(Self.applicationID(number).uuidString.lowercased())</app-id>"
-                + "<shared-secret>AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=</shared-secret><app-token>creation-\(number)</app-token>")
+            info = Self.ok(
+                method,
+                "<app-id>\(Self.applicationID(number).uuidString.lowercased())</app-id>"
+                    + "<shared-secret>AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=</shared-secret><app-token>creation-\(number)</app-token>"
+            )
         case "GetServiceDefinition":
-            info = Self.ok("GetServiceDefinition2", "<instances><instance><id>1</id><name>US</name>"
-                + "<platform-url>\(Self.platformURL.absoluteString)</platform-url><shell-url>\(Self.shellURL.absoluteString)</shell-url></instance></instances>")
+            info = Self.ok(
+                "GetServiceDefinition2",
+                "<instances><instance><id>1</id><name>US</name>"
+                    + "<platform-url>\(Self.platformURL.absoluteString)</platform-url><shell-url>\(Self.shellURL.absoluteString)</shell-url></instance></instances>"
+            )
         case "CreateAuthenticatedSessionToken":
             guard let application = Self.applicationNumber(in: body) else { return Self.status(6) }
             let number = state.withValue { state -> Int in
@@ -80,15 +90,21 @@ public final class FakeHealthVaultServer: Sendable {
                 state.sessions[application] = (next, false)
                 return next
             }
-            info = Self.ok("CreateAuthenticatedSessionToken2", "<token>\(Self.sessionToken(application: application, number: number))</token>"
-                + "<shared-secret>AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=</shared-secret>")
+            info = Self.ok(
+                "CreateAuthenticatedSessionToken2",
+                "<token>\(Self.sessionToken(application: application, number: number))</token>"
+                    + "<shared-secret>AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=</shared-secret>")
         default:
             guard let token = Self.element("auth-token", in: body), let session = Self.session(of: token),
-                  state.withValue({ $0.sessions[session.application] }).map({ $0.number == session.number && !$0.expired }) == true else {
+                state.withValue({ $0.sessions[session.application] }).map({ $0.number == session.number && !$0.expired }
+                ) == true
+            else {
                 return Self.status(65)
             }
-            info = Self.ok("GetAuthorizedPeople", "<response-results><person-info><person-id>cc5e5771-4da7-4961-a758-d7714223d9ab</person-id>"
-                + "<name>A</name></person-info><more-results>false</more-results></response-results>")
+            info = Self.ok(
+                "GetAuthorizedPeople",
+                "<response-results><person-info><person-id>cc5e5771-4da7-4961-a758-d7714223d9ab</person-id>"
+                    + "<name>A</name></person-info><more-results>false</more-results></response-results>")
         }
         return HTTPResponse(status: 200, body: Data(info.utf8))
     }
@@ -98,17 +114,25 @@ public final class FakeHealthVaultServer: Sendable {
     }
 
     private static func status(_ code: Int) -> HTTPResponse {
-        HTTPResponse(status: 200, body: Data("<response><status><code>\(code)</code><error><message>status \(code)</message></error></status></response>".utf8))
+        HTTPResponse(
+            status: 200,
+            body: Data(
+                "<response><status><code>\(code)</code><error><message>status \(code)</message></error></status></response>"
+                    .utf8))
     }
 
     private static func element(_ name: String, in body: String) -> String? {
-        guard let start = body.range(of: "<\(name)>"), let end = body.range(of: "</\(name)>", range: start.upperBound..<body.endIndex) else { return nil }
+        guard let start = body.range(of: "<\(name)>"),
+            let end = body.range(of: "</\(name)>", range: start.upperBound..<body.endIndex)
+        else { return nil }
         return String(body[start.upperBound..<end.lowerBound])
     }
 
     /// The child application a session request is signed for (the `<app-id>` inside `<content>`).
     private static func applicationNumber(in body: String) -> Int? {
-        guard let content = body.range(of: "<content>"), let id = element("app-id", in: String(body[content.upperBound...])) else { return nil }
+        guard let content = body.range(of: "<content>"),
+            let id = element("app-id", in: String(body[content.upperBound...]))
+        else { return nil }
         return Int(id.suffix(12))
     }
 }

@@ -33,7 +33,9 @@ public final class FakeKoppeltaalServer: Sendable {
         switch request.url.path {
         case Self.authorizeURL.path:
             let query = FormFields(formEncoded: request.url.query ?? "")
-            guard let code = query["scope"]?.split(separator: " ").first(where: { $0.hasPrefix("launch:") })?.dropFirst(7) else {
+            guard
+                let code = query["scope"]?.split(separator: " ").first(where: { $0.hasPrefix("launch:") })?.dropFirst(7)
+            else {
                 return Self.json(400, #"{"error": "invalid_scope"}"#)
             }
             return Self.json(200, #"{"authorization_code": "ac-\#(code)"}"#)
@@ -71,7 +73,9 @@ public final class FakeKoppeltaalServer: Sendable {
     }
 
     private func tokens(_ version: TokenLedger.Version) -> HTTPResponse {
-        Self.json(200, """
+        Self.json(
+            200,
+            """
             {"access_token": "\(TokenLedger.accessToken(version))", "token_type": "Bearer", "expires_in": \(lifetime), \
             "refresh_token": "\(TokenLedger.refreshToken(version))", "patient": "https://kt.example/fhir/Patient/\(version.grant)"}
             """)

@@ -18,10 +18,14 @@ public final class FakeVitalServer: Sendable {
 
     /// Answers one request.
     public func answer(_ request: HTTPRequest) -> HTTPResponse {
-        if request.url.path.hasSuffix("/v1/token") { return token(FormFields(formEncoded: String(decoding: request.body ?? Data(), as: UTF8.self))) }
+        if request.url.path.hasSuffix("/v1/token") {
+            return token(FormFields(formEncoded: String(decoding: request.body ?? Data(), as: UTF8.self)))
+        }
         if request.headers["x-vital-api-key"] != nil { return Self.json(200, #"{"providers": []}"#) }
         let bearer = request.headers["Authorization"].map { String($0.dropFirst("Bearer ".count)) } ?? ""
-        guard ledger.accepts(accessToken: bearer) else { return Self.json(401, #"{"detail": {"error_type": "invalid_token"}}"#) }
+        guard ledger.accepts(accessToken: bearer) else {
+            return Self.json(401, #"{"detail": {"error_type": "invalid_token"}}"#)
+        }
         return Self.json(200, #"{"providers": [{"name": "Oura", "slug": "oura", "status": "connected"}]}"#)
     }
 
@@ -44,7 +48,9 @@ public final class FakeVitalServer: Sendable {
     }
 
     private func tokens(_ version: TokenLedger.Version) -> HTTPResponse {
-        Self.json(200, """
+        Self.json(
+            200,
+            """
             {"access_token": "\(TokenLedger.accessToken(version))", "refresh_token": "\(TokenLedger.refreshToken(version))", \
             "expires_in": \(lifetime)}
             """)
@@ -54,7 +60,8 @@ public final class FakeVitalServer: Sendable {
     public static func userID(inJWT jwt: String) -> String? {
         let segments = jwt.split(separator: ".")
         guard segments.count == 3, let payload = Base64URL.decode(String(segments[1])),
-              let claims = try? JSONSerialization.jsonObject(with: payload) as? [String: Any] else { return nil }
+            let claims = try? JSONSerialization.jsonObject(with: payload) as? [String: Any]
+        else { return nil }
         return claims["uid"] as? String
     }
 

@@ -19,7 +19,9 @@ public final class TokenLedger: Sendable {
         }
 
         /// Orders by grant, then rotation.
-        public static func < (lhs: Version, rhs: Version) -> Bool { (lhs.grant, lhs.rotation) < (rhs.grant, rhs.rotation) }
+        public static func < (lhs: Version, rhs: Version) -> Bool {
+            (lhs.grant, lhs.rotation) < (rhs.grant, rhs.rotation)
+        }
 
         /// `3.1`
         public var description: String { "\(grant).\(rotation)" }
@@ -67,7 +69,8 @@ public final class TokenLedger: Sendable {
         func search(_ node: Any) -> Version? {
             switch node {
             case let string as String: return string.hasPrefix("at.") ? version(of: string) : nil
-            case let object as [String: Any]: return object.keys.sorted().lazy.compactMap { search(object[$0] as Any) }.first
+            case let object as [String: Any]:
+                return object.keys.sorted().lazy.compactMap { search(object[$0] as Any) }.first
             case let array as [Any]: return array.lazy.compactMap(search).first
             default: return nil
             }
@@ -78,7 +81,9 @@ public final class TokenLedger: Sendable {
     /// The version a token value names, or nil for a value this ledger did not make.
     public static func version(of token: String) -> Version? {
         let parts = token.split(separator: ".")
-        guard parts.count == 3, parts[0] == "at" || parts[0] == "rt", let grant = Int(parts[1]), let rotation = Int(parts[2]) else {
+        guard parts.count == 3, parts[0] == "at" || parts[0] == "rt", let grant = Int(parts[1]),
+            let rotation = Int(parts[2])
+        else {
             return nil
         }
         return Version(grant: grant, rotation: rotation)
@@ -121,7 +126,8 @@ public final class TokenLedger: Sendable {
     /// Whether `token` is the current, unexpired access token of a live grant.
     public func accepts(accessToken token: String) -> Bool {
         state.withValue { state in
-            guard token.hasPrefix("at."), let version = Self.version(of: token), let grant = state.grants[version.grant] else { return false }
+            guard token.hasPrefix("at."), let version = Self.version(of: token), let grant = state.grants[version.grant]
+            else { return false }
             return !grant.revoked && !grant.accessExpired && grant.rotation == version.rotation
                 && !state.deletedSubjects.contains(grant.subject)
         }

@@ -51,7 +51,10 @@ public final class LifecycleMonitor: Sendable {
     private let carried: @Sendable (HTTPRequest) -> Carried?
 
     /// Creates a monitor that reads versions out of stored values and requests with these functions.
-    public init(storedVersion: @escaping @Sendable (Data) -> TokenLedger.Version?, carried: @escaping @Sendable (HTTPRequest) -> Carried?) {
+    public init(
+        storedVersion: @escaping @Sendable (Data) -> TokenLedger.Version?,
+        carried: @escaping @Sendable (HTTPRequest) -> Carried?
+    ) {
         self.storedVersion = storedVersion
         self.carried = carried
     }
@@ -109,14 +112,17 @@ public final class LifecycleMonitor: Sendable {
     fileprivate func sending(_ request: HTTPRequest, instance: Int, erasingInstance: Int) {
         guard let carried = carried(request) else { return }
         state.withValue { state in
-            state.trace.append("    instance \(instance) \(carried.isRefresh ? "refreshes" : "uses") \(carried.version)")
+            state.trace.append(
+                "    instance \(instance) \(carried.isRefresh ? "refreshes" : "uses") \(carried.version)")
             state.tally.add(carried.isRefresh ? "refresh requests" : "authorized requests")
             if !carried.isRefresh, !state.written.contains(carried.version) {
                 state.violate("(c) instance \(instance) sent \(carried.version) before it was stored")
             }
             let erased = state.erasedForGood.contains(carried.version.grant)
             if erased, carried.isRefresh || instance == erasingInstance {
-                state.violate("(d) instance \(instance) sent \(carried.version)\(carried.isRefresh ? " to refresh it" : "") after its erase completed")
+                state.violate(
+                    "(d) instance \(instance) sent \(carried.version)\(carried.isRefresh ? " to refresh it" : "") after its erase completed"
+                )
             }
         }
     }
@@ -236,7 +242,8 @@ extension LifecycleMonitor {
     ///   - events: weighted changes between steps, by name; a weight left over means none.
     ///   - operations: weighted operations, asked anew for each draw (so they see the instances of the moment).
     public func run(
-        steps: ClosedRange<Int>, random: StressRandom, events: [(weight: Int, choice: (name: String, apply: () -> Void))],
+        steps: ClosedRange<Int>, random: StressRandom,
+        events: [(weight: Int, choice: (name: String, apply: () -> Void))],
         operations: () -> [(weight: Int, choice: Operation)]
     ) async {
         for _ in 0..<random.int(in: steps) {

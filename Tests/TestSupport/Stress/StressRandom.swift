@@ -63,7 +63,8 @@ public struct StressSettings: Sendable {
     public static func fromEnvironment(defaultSequences: Int) -> StressSettings {
         let environment = ProcessInfo.processInfo.environment
         let sequences = environment["LIFECYCLE_STRESS_SEQUENCES"].flatMap(Int.init) ?? defaultSequences
-        let seed = environment["LIFECYCLE_STRESS_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 1...UInt64(UInt32.max))
+        let seed =
+            environment["LIFECYCLE_STRESS_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 1...UInt64(UInt32.max))
         return StressSettings(sequences: sequences, seed: seed)
     }
 }
