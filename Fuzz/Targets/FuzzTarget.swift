@@ -20,6 +20,11 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case shellRedirect = "shell-redirect"
     /// The schema loader and validator: the JSON parser, then the whole generator on a method file.
     case schema = "schema"
+    /// Text in a schema's fields (descriptions, enum values, names, paths): never code in the generated Swift.
+    case schemaText = "schema-text"
+
+    /// Feeds `data` to the text mode of the schema target, and tells whether the family it made generated.
+    public static func schemaTextGenerates(_ data: Data) -> Bool { SchemaFuzzing.runText(data) }
 
     /// Feeds `data` to the target.
     public func run(_ data: Data) {
@@ -31,6 +36,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .signInToken: SignInTokenFuzzing.run(data)
         case .shellRedirect: ShellRedirectFuzzing.run(data)
         case .schema: SchemaFuzzing.run(data)
+        case .schemaText: SchemaFuzzing.runText(data)
         }
     }
 }

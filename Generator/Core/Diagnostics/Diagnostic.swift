@@ -56,7 +56,8 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         let prefix = location.map { "\($0): " } ?? ""
         let suffix = pointer.map { $0.isEmpty ? " [at /]" : " [at \($0)]" } ?? ""
-        return "\(prefix)\(severity.rawValue): \(message)\(suffix)"
+        // Messages quote schema text, which must not move the cursor or rewrite the terminal line.
+        return VisibleText.singleLine("\(prefix)\(severity.rawValue): \(message)\(suffix)")
     }
 }
 

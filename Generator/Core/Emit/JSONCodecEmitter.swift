@@ -151,7 +151,7 @@ enum JSONCodecEmitter {
                     p.line("case \(SwiftLiteral.string(value)): self = .\(Emit.name(variant.caseName))(try \(variant.type.swiftType)(from: decoder))")
                 }
                 p.line("default:")
-                p.line("    throw DecodingError.dataCorruptedError(forKey: \(key), in: container, debugDescription: \"unknown \(discriminator)\")")
+                p.line("    throw DecodingError.dataCorruptedError(forKey: \(key), in: container, debugDescription: \(SwiftLiteral.string("unknown " + discriminator)))")
             }
         }
         p.blank()

@@ -77,18 +77,15 @@ struct SwiftPrinter {
         depth -= 1
     }
 
-    /// Prints `text` as a `///` documentation comment, one comment line per text line.
+    /// Prints `text` as a `///` documentation comment, one comment line per text line (see ``SwiftComment``).
     mutating func doc(_ text: String?) {
         guard let text, !text.isEmpty else { return }
-        // Split on the newline byte: splitting a String by Character walks grapheme clusters, which made
-        // documentation the slowest part of generation.
-        var rest = Substring(text)
-        while true {
-            let end = rest.utf8.firstIndex(of: UInt8(ascii: "\n")) ?? rest.endIndex
-            line(end == rest.startIndex ? "///" : "/// " + rest[..<end])
-            guard end < rest.endIndex else { return }
-            rest = rest[rest.utf8.index(after: end)...]
-        }
+        for part in SwiftComment.lines(text) { line(part.isEmpty ? "///" : "/// " + part) }
+    }
+
+    /// Prints `text` as `//` comment lines (see ``SwiftComment``).
+    mutating func comment(_ text: String) {
+        for part in SwiftComment.lines(text) { line(part.isEmpty ? "//" : "// " + part) }
     }
 
     /// Prints a documentation comment: the summary, then (after a blank comment line) each remark.

@@ -332,6 +332,12 @@ struct DocumentDecoder {
             if !Naming.isTypeName(member.key) {
                 diagnostics.error("the error format name \"\(member.key)\" is not a Swift type name, expected UpperCamelCase letters and digits", at: member.keyLocation, pointer: member.value.pointer)
             }
+            if let codeType, !Naming.isTypeName(codeType.value) {
+                diagnostics.error(
+                    "\"codeType\" is \"\(codeType.value)\", expected a Swift type name (UpperCamelCase letters and digits)",
+                    at: codeType.location, pointer: codeType.pointer
+                )
+            }
             guard let description, let body else { return nil }
             return ErrorFormatNode(
                 name: member.key, keyLocation: member.keyLocation, pointer: member.value.pointer,

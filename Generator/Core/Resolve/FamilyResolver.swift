@@ -27,6 +27,12 @@ struct FamilyResolver {
             diagnostics.error("the family directory \(documents.directory) has no protocol.json, expected one describing the family's binding, servers and errors", at: nil)
             return nil
         }
+        if !Naming.isTypeName(protocolDocument.family.value) {
+            diagnostics.error(
+                "\"family\" is \"\(protocolDocument.family.value)\", expected a Swift module name (UpperCamelCase letters and digits)",
+                at: protocolDocument.family.location, pointer: protocolDocument.family.pointer
+            )
+        }
         if protocolDocument.family.value != documents.name {
             diagnostics.error("\"family\" is \"\(protocolDocument.family.value)\", expected \"\(documents.name)\", the directory's name", at: protocolDocument.family.location, pointer: protocolDocument.family.pointer)
         }

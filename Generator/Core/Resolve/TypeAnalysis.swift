@@ -281,7 +281,9 @@ extension IRProperty {
 
 /// Swift literal spelling.
 enum SwiftLiteral {
-    /// A string literal with quotes and escapes, e.g. `"a\"b"`.
+    /// A string literal with quotes and escapes, e.g. `"a\"b"`: the one way schema text becomes a literal. Control,
+    /// format (bidi, zero-width) and separator characters are written as `\u{…}` escapes, so the literal shows what
+    /// it holds and cannot reorder the code around it.
     static func string(_ text: String) -> String {
         var result = "\""
         for scalar in text.unicodeScalars {
@@ -293,8 +295,8 @@ enum SwiftLiteral {
             case "\t": result += "\\t"
             case "\0": result += "\\0"
             default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    result += "\\u{\(String(scalar.value, radix: 16))}"
+                if VisibleText.isInvisible(scalar) {
+                    result += VisibleText.escaped(scalar)
                 } else {
                     result.unicodeScalars.append(scalar)
                 }
