@@ -376,8 +376,8 @@ struct DocumentDecoder {
             if let recovery, !recoveries.contains(recovery.value) {
                 diagnostics.error("\"recovery\" is \"\(recovery.value)\", expected one of \(recoveries.joined(separator: ", "))", at: recovery.location, pointer: recovery.pointer)
             }
-            if let swiftName, !Naming.isIdentifier(swiftName.value) {
-                diagnostics.error("\"x-swift-name\" is \"\(swiftName.value)\", expected a Swift identifier", at: swiftName.location, pointer: swiftName.pointer)
+            if let swiftName, !Naming.isIdentifier(swiftName.value) || swiftName.value.first?.isLowercase != true || swiftName.value.contains("_") {
+                diagnostics.error("\"x-swift-name\" is \"\(swiftName.value)\", expected a lowerCamelCase Swift name (letters and digits)", at: swiftName.location, pointer: swiftName.pointer)
             }
             guard let value, let name else { return nil }
             return ErrorCodeNode(
