@@ -193,7 +193,7 @@ struct RandomSchemas {
     }
 
     private mutating func scalar(sensitive: Bool) -> [String: Any] {
-        switch random.next(in: 0...9) {
+        switch random.next(in: 0...13) {
         case 0, 1:
             var schema: [String: Any] = ["type": "string", "description": "Some text."]
             if sensitive, random.chance(0.4) { schema["sensitive"] = true }
@@ -205,6 +205,10 @@ struct RandomSchemas {
         case 6: return ["type": "integer", "description": "A count."]
         case 7: return ["type": "integer", "format": "int64", "description": "A large count."]
         case 8: return ["type": "number", "description": "A measure."]
+        case 9: return ["type": "integer", "format": "int32", "description": "A small count."]
+        case 10: return ["type": "number", "format": "float", "description": "A rough measure."]
+        case 11: return ["type": "string", "format": "byte", "description": "Some bytes."]
+        case 12: return ["type": "string", "contentEncoding": "base64", "description": "More bytes."]
         default: return ["type": "boolean", "description": "A flag."]
         }
     }

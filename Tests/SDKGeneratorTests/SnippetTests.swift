@@ -92,6 +92,38 @@ final class SnippetTests: XCTestCase {
             """)
     }
 
+    func testNumbersAndBytes() throws {
+        let text = try generate(httpMethod("""
+            {"name": "Op", "description": "An operation.",
+             "binding": {"http": {"method": "POST", "server": "api", "path": "/op", "body": "json", "auth": "none"}},
+             "request": {"type": "object", "required": ["small", "rough", "exact", "raw", "encoded"], "properties": {
+                 "small": {"type": "integer", "format": "int32"},
+                 "rough": {"type": "number", "format": "float"},
+                 "exact": {"type": "number", "format": "double"},
+                 "raw": {"type": "string", "format": "byte"},
+                 "encoded": {"type": "string", "contentEncoding": "base64"}}}}
+            """), file: "Methods/Op.swift")
+        assertEmits(text, """
+                    public init(
+                        small: Swift.Int32,
+                        rough: Swift.Float,
+                        exact: Swift.Double,
+                        raw: Foundation.Data,
+                        encoded: Foundation.Data
+                    ) {
+            """)
+        assertEmits(text, """
+                    self.small = try container.decodeLenient(Swift.Int32.self, forKey: .small)
+                    self.rough = try container.decodeLenient(Swift.Float.self, forKey: .rough)
+                    self.exact = try container.decodeLenient(Swift.Double.self, forKey: .exact)
+                    self.raw = try container.decodeText(Foundation.Data.self, forKey: .raw)
+                    self.encoded = try container.decodeText(Foundation.Data.self, forKey: .encoded)
+            """)
+        assertEmits(text, """
+                    try container.encodeText(self.raw, forKey: .raw)
+            """)
+    }
+
     func testLongParameterListsGoOnePerLine() throws {
         let text = try generate(httpMethod("""
             {"name": "Op", "description": "An operation.",

@@ -132,13 +132,16 @@ struct SampleEmitter {
         switch scalar {
         case .string: return SwiftLiteral.string("sample \(n) & <escaped> \"quoted\"")
         case .int: return String(n)
+        case .int32: return String(-n)
         case .int64: return String(4_294_967_296 + n)
+        case .float: return "\(n).25"
         case .double: return "\(n).5"
         case .bool: return n % 2 == 0 ? "true" : "false"
         case .uuid: return "Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, \(n % 256)))"
         case .dateTime: return "Foundation.Date(timeIntervalSince1970: \(1_502_368_496 + n * 86_400))"
         case .date: return "SDKRuntime.LocalDate(year: 2017, month: 8, day: \(n % 28 + 1))!"
         case .uri: return "Foundation.URL(string: \"https://example.com/\(n)\")!"
+        case .bytes: return "Foundation.Data([0, 255, \(n % 256), 62, 63])"
         }
     }
 

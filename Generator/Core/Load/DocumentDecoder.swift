@@ -129,6 +129,7 @@ struct DocumentDecoder {
         let ref = reader.nonEmptyString("$ref", diagnostics: &diagnostics)
         let type = reader.choice("type", SchemaType.self, diagnostics: &diagnostics)
         let format = reader.choice("format", SchemaFormat.self, diagnostics: &diagnostics)
+        let contentEncoding = reader.choice("contentEncoding", ContentEncoding.self, diagnostics: &diagnostics)
         let description = reader.string("description", diagnostics: &diagnostics)
         var properties: [PropertyNode] = []
         let propertiesNode = reader.value("properties")
@@ -174,6 +175,7 @@ struct DocumentDecoder {
         reader.finish(&diagnostics)
         return SchemaNode(
             location: node.location, pointer: node.pointer, ref: ref, type: type, format: format,
+            contentEncoding: contentEncoding,
             description: description?.value, hasProperties: propertiesNode?.members != nil, properties: properties,
             required: required, items: items, enumValues: enumValues, constValue: constValue,
             defaultValue: defaultValue, oneOf: oneOf, discriminator: discriminator, xml: xml, sensitive: sensitive,

@@ -15,7 +15,12 @@ public enum SchemaType: String, Sendable, CaseIterable {
 
 /// The refinements of `string` and `integer` the generator understands.
 public enum SchemaFormat: String, Sendable, CaseIterable {
-    case uuid, dateTime = "date-time", date, uri, int64
+    case uuid, dateTime = "date-time", date, uri, byte, int32, int64, float, double
+}
+
+/// How a string schema's text encodes bytes.
+public enum ContentEncoding: String, Sendable, CaseIterable {
+    case base64
 }
 
 /// How a property appears in XML.
@@ -42,6 +47,8 @@ public final class SchemaNode: Sendable {
     public let ref: Located<String>?
     public let type: Located<SchemaType>?
     public let format: Located<SchemaFormat>?
+    /// `contentEncoding`: a string whose text encodes bytes.
+    public let contentEncoding: Located<ContentEncoding>?
     public let description: String?
     /// Whether the `properties` keyword was present (an empty object is still an object).
     public let hasProperties: Bool
@@ -64,7 +71,8 @@ public final class SchemaNode: Sendable {
 
     init(
         location: SourceLocation, pointer: String, ref: Located<String>?, type: Located<SchemaType>?,
-        format: Located<SchemaFormat>?, description: String?, hasProperties: Bool, properties: [PropertyNode],
+        format: Located<SchemaFormat>?, contentEncoding: Located<ContentEncoding>?, description: String?,
+        hasProperties: Bool, properties: [PropertyNode],
         required: [Located<String>], items: SchemaNode?, enumValues: [Located<String>]?, constValue: Located<String>?,
         defaultValue: JSONNode?, oneOf: [SchemaNode]?, discriminator: Located<String>?, xml: XMLOptionsNode?,
         sensitive: Located<Bool>?, bind: Located<BindName>?, signs: Located<String>?,
@@ -76,6 +84,7 @@ public final class SchemaNode: Sendable {
         self.ref = ref
         self.type = type
         self.format = format
+        self.contentEncoding = contentEncoding
         self.description = description
         self.hasProperties = hasProperties
         self.properties = properties

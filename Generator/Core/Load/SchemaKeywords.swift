@@ -17,6 +17,7 @@ public enum SchemaKeywords {
     public static let schema = [
         "$ref", "type", "format", "description", "properties", "required", "items", "enum", "const", "default",
         "oneOf", "discriminator", "xml", "sensitive", "bind", "signs", "in", "aliases", "acceptSingle", "x-swift-name",
+        "contentEncoding",
     ]
     /// `discriminator`.
     public static let discriminator = ["propertyName"]

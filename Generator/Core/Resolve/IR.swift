@@ -76,36 +76,39 @@ public struct Provenance {
 
 /// A scalar type.
 public enum IRScalar: Equatable {
-    case string, int, int64, double, bool, uuid, dateTime, date, uri
+    case string, int, int32, int64, float, double, bool, uuid, dateTime, date, uri, bytes
 
     /// The fully qualified Swift type.
     public var swiftType: String {
         switch self {
         case .string: return "Swift.String"
         case .int: return "Swift.Int"
+        case .int32: return "Swift.Int32"
         case .int64: return "Swift.Int64"
+        case .float: return "Swift.Float"
         case .double: return "Swift.Double"
         case .bool: return "Swift.Bool"
         case .uuid: return "Foundation.UUID"
         case .dateTime: return "Foundation.Date"
         case .date: return "SDKRuntime.LocalDate"
         case .uri: return "Foundation.URL"
+        case .bytes: return "Foundation.Data"
         }
     }
 
     /// Whether JSON carries it as a string in its wire spelling rather than natively.
     public var isTextInJSON: Bool {
         switch self {
-        case .uuid, .dateTime, .date, .uri: return true
-        case .string, .int, .int64, .double, .bool: return false
+        case .uuid, .dateTime, .date, .uri, .bytes: return true
+        case .string, .int, .int32, .int64, .float, .double, .bool: return false
         }
     }
 
     /// Whether JSON may carry it as a number or boolean that a lenient reader also accepts as a string.
     public var isLenientInJSON: Bool {
         switch self {
-        case .int, .int64, .double, .bool: return true
-        case .string, .uuid, .dateTime, .date, .uri: return false
+        case .int, .int32, .int64, .float, .double, .bool: return true
+        case .string, .uuid, .dateTime, .date, .uri, .bytes: return false
         }
     }
 }

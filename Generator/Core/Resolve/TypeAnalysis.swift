@@ -105,10 +105,10 @@ struct TypeAnalysis {
         case .scalar(.string, _):
             guard let text = node.stringValue else { return mismatch("a string") }
             return SwiftLiteral.string(text)
-        case .scalar(.int, _), .scalar(.int64, _):
+        case .scalar(.int, _), .scalar(.int32, _), .scalar(.int64, _):
             guard case .number(_, let literal, true) = node.value else { return mismatch("an integer") }
             return literal
-        case .scalar(.double, _):
+        case .scalar(.double, _), .scalar(.float, _):
             guard case .number(_, let literal, _) = node.value else { return mismatch("a number") }
             return literal
         case .scalar(.bool, _):

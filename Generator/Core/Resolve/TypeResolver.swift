@@ -293,27 +293,45 @@ struct TypeResolver {
             }
             return .array(element)
         case .string, .integer, .number, .boolean:
-            guard let scalar = scalar(declared, format: schema.format) else { return nil }
+            guard let scalar = scalar(declared, format: schema.format, encoding: schema.contentEncoding) else { return nil }
             return .scalar(scalar, sensitive: schema.isSensitive && declared.value == .string)
         case .object:
             return nil
         }
     }
 
-    private mutating func scalar(_ type: Located<SchemaType>, format: Located<SchemaFormat>?) -> IRScalar? {
+    private mutating func scalar(
+        _ type: Located<SchemaType>, format: Located<SchemaFormat>?, encoding: Located<ContentEncoding>?
+    ) -> IRScalar? {
+        if let encoding, type.value != .string || format != nil {
+            diagnostics.error(
+                "\"contentEncoding\" on \(format == nil ? "a schema of type \(type.value.rawValue)" : "a string with a \"format\""), expected it only on a plain string",
+                at: encoding.location, pointer: encoding.pointer
+            )
+            return nil
+        }
         switch (type.value, format?.value) {
-        case (.string, nil): return .string
+        case (.string, nil): return encoding == nil ? .string : .bytes
+        case (.string, .byte?): return .bytes
         case (.string, .uuid?): return .uuid
         case (.string, .dateTime?): return .dateTime
         case (.string, .date?): return .date
         case (.string, .uri?): return .uri
         case (.integer, nil): return .int
+        case (.integer, .int32?): return .int32
         case (.integer, .int64?): return .int64
-        case (.number, nil): return .double
+        case (.number, nil), (.number, .double?): return .double
+        case (.number, .float?): return .float
         case (.boolean, nil): return .bool
         default:
             if let format {
-                let expected = type.value == .integer ? "int64" : type.value == .string ? "uuid, date-time, date or uri" : "no format"
+                let expected: String
+                switch type.value {
+                case .integer: expected = "int32 or int64"
+                case .number: expected = "float or double"
+                case .string: expected = "uuid, date-time, date, uri or byte"
+                default: expected = "no format"
+                }
                 diagnostics.error("\"format\": \"\(format.value.rawValue)\" on a schema of type \(type.value.rawValue), expected \(expected)", at: format.location, pointer: format.pointer)
             }
             return nil
@@ -346,6 +364,7 @@ struct TypeResolver {
         var extra: [String] = []
         if schema.type != nil { extra.append("type") }
         if schema.format != nil { extra.append("format") }
+        if schema.contentEncoding != nil { extra.append("contentEncoding") }
         if schema.hasProperties { extra.append("properties") }
         if !schema.required.isEmpty { extra.append("required") }
         if schema.items != nil { extra.append("items") }

@@ -44,6 +44,43 @@ extension Int64: WireScalar {
     public static var wireTypeName: String { "Int64" }
 }
 
+extension Int32: WireScalar {
+    /// Reads a decimal integer in the 32-bit range; surrounding whitespace is allowed, as in `xsd:int`.
+    public init?(wireText: String) {
+        guard let value = Int32(WireText.trimmed(wireText)) else { return nil }
+        self = value
+    }
+    /// The decimal spelling.
+    public var wireText: String { String(self) }
+    /// `Int32`
+    public static var wireTypeName: String { "Int32" }
+}
+
+extension Float: WireScalar {
+    /// Reads a decimal number that fits a `Float`.
+    public init?(wireText: String) {
+        guard let value = Float(WireText.trimmed(wireText)), value.isFinite else { return nil }
+        self = value
+    }
+    /// The shortest spelling that reads back to the same value.
+    public var wireText: String { description }
+    /// `Float`
+    public static var wireTypeName: String { "Float" }
+}
+
+extension Data: WireScalar {
+    /// Reads base64 (RFC 4648 §4, padded), ignoring whitespace around and inside it, as `xsd:base64Binary` allows.
+    public init?(wireText: String) {
+        let compact = wireText.utf8.filter { !WireText.isSpace($0) }
+        guard let value = Data(base64Encoded: Data(compact)) else { return nil }
+        self = value
+    }
+    /// Padded base64 on one line.
+    public var wireText: String { base64EncodedString() }
+    /// `base64`
+    public static var wireTypeName: String { "base64" }
+}
+
 extension Double: WireScalar {
     /// Reads a decimal number.
     public init?(wireText: String) {
@@ -131,7 +168,8 @@ enum WireText {
         return String(text[start...end])
     }
 
-    private static func isSpace(_ byte: UInt8) -> Bool {
+    /// Whether `byte` is XML whitespace.
+    static func isSpace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
     }
 
