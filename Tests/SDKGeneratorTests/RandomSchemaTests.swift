@@ -13,7 +13,7 @@ final class RandomSchemaTests: XCTestCase {
             "attribute": #""nodeType" : "attribute""#, "text node": #""nodeType" : "text""#, "sensitive field": #""sensitive" : true"#,
             "shared type": #""$ref""#, "enum": #""enum""#, "array": #""type" : "array""#, "required field": #""required""#,
             "bytes": #""format" : "byte""#, "base64 text": #""contentEncoding" : "base64""#, "float": #""format" : "float""#,
-            "int32": #""format" : "int32""#,
+            "int32": #""format" : "int32""#, "nullable": #""null""#,
         ]
         defer {
             for (feature, _) in markers { XCTAssertGreaterThan(features[feature] ?? 0, 0, "no random family had a \(feature)") }

@@ -176,6 +176,9 @@ struct RandomSchemas {
         case 0...4:
             var schema = scalar(sensitive: true)
             if binding == .xml, random.chance(0.25) { schema["xml"] = ["nodeType": "attribute"] }
+            if random.chance(0.2), let type = schema["type"] as? String {
+                schema["type"] = random.chance(0.5) ? [type, "null"] : ["null", type]
+            }
             return schema
         case 5 where depth < 2:
             return object(depth: depth + 1, allowText: true)

@@ -124,6 +124,30 @@ final class SnippetTests: XCTestCase {
             """)
     }
 
+    func testNullableFieldsAreOptionalAndRequiredOnesAreWrittenAsNull() throws {
+        let text = try generate(httpMethod("""
+            {"name": "Op", "description": "An operation.",
+             "binding": {"http": {"method": "POST", "server": "api", "path": "/op", "body": "json", "auth": "none"}},
+             "request": {"type": "object", "required": ["name", "body"], "properties": {
+                 "name": {"type": ["string", "null"]},
+                 "body": {"oneOf": [{"$ref": "types.json#/$defs/ErrorBody"}, {"type": "null"}]},
+                 "count": {"type": ["null", "integer"]}}}}
+            """), file: "Methods/Op.swift")
+        assertEmits(text, """
+                    public init(name: Swift.String? = nil, body: ErrorBody? = nil, count: Swift.Int? = nil) {
+            """)
+        assertEmits(text, """
+                    self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
+                    self.body = try container.decodeIfPresent(ErrorBody.self, forKey: .body)
+                    self.count = try container.decodeLenientIfPresent(Swift.Int.self, forKey: .count)
+            """)
+        assertEmits(text, """
+                    if let value = self.name { try container.encode(value, forKey: .name) } else { try container.encodeNil(forKey: .name) }
+                    if let value = self.body { try container.encode(value, forKey: .body) } else { try container.encodeNil(forKey: .body) }
+                    try container.encodeIfPresent(self.count, forKey: .count)
+            """)
+    }
+
     func testLongParameterListsGoOnePerLine() throws {
         let text = try generate(httpMethod("""
             {"name": "Op", "description": "An operation.",

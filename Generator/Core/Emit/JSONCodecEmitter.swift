@@ -93,7 +93,7 @@ enum JSONCodecEmitter {
         if case .constant(let value) = property.storage {
             return "try container.expectConstant(\(SwiftLiteral.string(value)), forKey: \(key), required: \(property.isRequired))"
         }
-        let present = property.isRequired && property.defaultExpression == nil
+        let present = property.isRequired && property.defaultExpression == nil && !property.isOptional
         let suffix = present ? "" : "IfPresent"
         let fallback = property.defaultExpression ?? (property.isArray && !property.isRequired ? "[]" : nil)
         let tail = fallback.map { " ?? \($0)" } ?? ""
@@ -117,6 +117,13 @@ enum JSONCodecEmitter {
     private static func encodeStatement(_ property: IRProperty) -> String {
         let key = "." + Emit.name(property.swiftName)
         let value = "self." + Emit.name(property.swiftName)
+        // A required property that may be null is written as null rather than left out.
+        if property.isOptional, property.isRequired {
+            var present = property
+            present.isOptional = false
+            let statement = encodeStatement(present).replacingOccurrences(of: value, with: "value")
+            return "if let value = \(value) { \(statement) } else { try container.encodeNil(forKey: \(key)) }"
+        }
         if case .constant(let constant) = property.storage {
             return "try container.encode(\(SwiftLiteral.string(constant)), forKey: \(key))"
         }

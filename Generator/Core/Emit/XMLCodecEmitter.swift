@@ -88,7 +88,7 @@ struct XMLCodecEmitter {
             switch property.xmlKind {
             case .attribute:
                 let type = property.type.swiftType
-                if property.isRequired && property.defaultExpression == nil {
+                if property.isRequired && property.defaultExpression == nil && !property.isOptional {
                     p.line("\(name) = try element.requiredAttribute(\(SwiftLiteral.string(property.xmlName)), \(type).self)")
                 } else {
                     p.line("\(name) = try element.attribute(\(SwiftLiteral.string(property.xmlName)), \(type).self)\(fallback)")

@@ -124,10 +124,38 @@ struct DocumentDecoder {
 
     // MARK: Type schemas
 
+    /// `{"type": "null"}`, alone or with a description.
+    private static func isNullSchema(_ node: JSONNode) -> Bool {
+        guard let members = node.members, node["type"]?.stringValue == "null" else { return false }
+        return members.allSatisfy { $0.key == "type" || $0.key == "description" }
+    }
+
+    /// The type of `"type": ["<type>", "null"]`.
+    private mutating func nullableType(_ elements: [JSONNode], in node: JSONNode) -> Located<SchemaType>? {
+        let others = elements.filter { $0.stringValue != "null" }
+        guard elements.count == 2, others.count == 1, let other = others.first, let text = other.stringValue,
+              let type = SchemaType(rawValue: text) else {
+            let allowed = SchemaType.allCases.map(\.rawValue).joined(separator: ", ")
+            diagnostics.error(
+                "\"type\" is an array, expected one type and \"null\", such as [\"string\", \"null\"] (types: \(allowed))",
+                at: node.location, pointer: node.pointer
+            )
+            return nil
+        }
+        return Located(value: type, location: other.location, pointer: other.pointer)
+    }
+
     mutating func schema(_ node: JSONNode) -> SchemaNode? {
         guard let reader = ObjectReader(node, what: "a schema", keywords: SchemaKeywords.schema, diagnostics: &diagnostics) else { return nil }
         let ref = reader.nonEmptyString("$ref", diagnostics: &diagnostics)
-        let type = reader.choice("type", SchemaType.self, diagnostics: &diagnostics)
+        var nullable = false
+        let type: Located<SchemaType>?
+        if let typeNode = reader.value("type"), let elements = typeNode.elements {
+            type = nullableType(elements, in: typeNode)
+            nullable = true
+        } else {
+            type = reader.choice("type", SchemaType.self, diagnostics: &diagnostics)
+        }
         let format = reader.choice("format", SchemaFormat.self, diagnostics: &diagnostics)
         let contentEncoding = reader.choice("contentEncoding", ContentEncoding.self, diagnostics: &diagnostics)
         let description = reader.string("description", diagnostics: &diagnostics)
@@ -154,7 +182,10 @@ struct DocumentDecoder {
         let defaultValue = reader.value("default")
         var oneOf: [SchemaNode]?
         if let oneOfNode = reader.value("oneOf") {
-            if let elements = oneOfNode.elements, elements.count >= 2 {
+            // A `{"type": "null"}` variant makes the value nullable rather than adding a case.
+            let nulls = oneOfNode.elements?.filter(Self.isNullSchema) ?? []
+            if !nulls.isEmpty { nullable = true }
+            if let elements = oneOfNode.elements?.filter({ !Self.isNullSchema($0) }), elements.count >= (nulls.isEmpty ? 2 : 1) {
                 oneOf = elements.compactMap { schema($0) }
             } else {
                 diagnostics.error("\"oneOf\" is \(oneOfNode.elements.map { "an array of \($0.count)" } ?? ObjectReader.article(oneOfNode.kindName)), expected an array of at least two schemas", at: oneOfNode.location, pointer: oneOfNode.pointer)
@@ -175,7 +206,7 @@ struct DocumentDecoder {
         reader.finish(&diagnostics)
         return SchemaNode(
             location: node.location, pointer: node.pointer, ref: ref, type: type, format: format,
-            contentEncoding: contentEncoding,
+            contentEncoding: contentEncoding, nullable: nullable,
             description: description?.value, hasProperties: propertiesNode?.members != nil, properties: properties,
             required: required, items: items, enumValues: enumValues, constValue: constValue,
             defaultValue: defaultValue, oneOf: oneOf, discriminator: discriminator, xml: xml, sensitive: sensitive,

@@ -49,6 +49,8 @@ public final class SchemaNode: Sendable {
     public let format: Located<SchemaFormat>?
     /// `contentEncoding`: a string whose text encodes bytes.
     public let contentEncoding: Located<ContentEncoding>?
+    /// Whether null is allowed: `"type": [T, "null"]`, or a `{"type": "null"}` variant in `oneOf`.
+    public let nullable: Bool
     public let description: String?
     /// Whether the `properties` keyword was present (an empty object is still an object).
     public let hasProperties: Bool
@@ -71,7 +73,7 @@ public final class SchemaNode: Sendable {
 
     init(
         location: SourceLocation, pointer: String, ref: Located<String>?, type: Located<SchemaType>?,
-        format: Located<SchemaFormat>?, contentEncoding: Located<ContentEncoding>?, description: String?,
+        format: Located<SchemaFormat>?, contentEncoding: Located<ContentEncoding>?, nullable: Bool, description: String?,
         hasProperties: Bool, properties: [PropertyNode],
         required: [Located<String>], items: SchemaNode?, enumValues: [Located<String>]?, constValue: Located<String>?,
         defaultValue: JSONNode?, oneOf: [SchemaNode]?, discriminator: Located<String>?, xml: XMLOptionsNode?,
@@ -85,6 +87,7 @@ public final class SchemaNode: Sendable {
         self.type = type
         self.format = format
         self.contentEncoding = contentEncoding
+        self.nullable = nullable
         self.description = description
         self.hasProperties = hasProperties
         self.properties = properties

@@ -62,6 +62,9 @@ struct TypeResolver {
     // MARK: - Type bodies
 
     private mutating func fill(_ type: IRType, from schema: SchemaNode, scope: ResolutionScope) {
+        if schema.nullable, let named = schema.type ?? schema.oneOf?.first?.type {
+            diagnostics.error("a named type that may be null, expected null only on the properties that hold it", at: named.location, pointer: named.pointer)
+        }
         if let ref = schema.ref {
             checkOnlyReferenceKeywords(schema, allowed: ["description", "x-swift-name"])
             if let target = reference(ref, scope: scope) { type.kind = .alias(.named(target)) }
@@ -214,7 +217,7 @@ struct TypeResolver {
         }
         return IRProperty(
             wireName: node.name, swiftName: swiftName, type: type, storage: storage,
-            isOptional: storage.isStoredValue && !isRequired && schema.defaultValue == nil && !isArray(type),
+            isOptional: storage.isStoredValue && (schema.nullable || !isRequired && schema.defaultValue == nil) && !isArray(type),
             isRequired: isRequired, defaultExpression: nil, xmlKind: xmlKind, xmlName: schema.xml?.name ?? node.name,
             xmlItemName: schema.items?.xml?.name,
             aliases: schema.aliases, location: schema.parameterLocation?.value, acceptSingle: schema.acceptSingle?.value ?? false,
@@ -261,6 +264,10 @@ struct TypeResolver {
             checkOnlyReferenceKeywords(schema, allowed: ["description", "xml", "sensitive", "default", "aliases", "in", "signs", "acceptSingle", "x-swift-name"])
             return reference(ref, scope: scope).map { .named($0) }
         }
+        // `oneOf` of one schema and null: the schema itself (the property that holds it is optional).
+        if let variants = schema.oneOf, variants.count == 1, let only = variants.first {
+            return typeRef(only, nameHint: nameHint, owner: owner, scope: scope)
+        }
         if schema.oneOf != nil || schema.enumValues != nil || schema.type?.value == .object {
             let nested = inlineType(named: schema.swiftName.map { Naming.upperCamel($0.value) } ?? nameHint, parent: owner.qualifiedName, schema: schema, scope: scope)
             owner.nestedTypes.append(nested)
@@ -285,6 +292,9 @@ struct TypeResolver {
             guard let items = schema.items else {
                 diagnostics.error("an array without \"items\", expected the element type in \"items\"", at: declared.location, pointer: declared.pointer)
                 return nil
+            }
+            if items.nullable {
+                diagnostics.error("array items that may be null, expected non-null items (make the array optional instead)", at: items.location, pointer: items.pointer)
             }
             guard let element = typeRef(items, nameHint: nameHint, owner: owner, scope: scope) else { return nil }
             if case .array = element {
