@@ -54,6 +54,19 @@ final class ErrorTests: XCTestCase {
         XCTAssertEqual(HealthVaultStatusCode.unknown(4242).recovery, .none)
     }
 
+    func testARequestBreakingItsSchemaIsRefusedBeforeAnythingIsSent() async throws {
+        let transport = RecordingTransport(responses: [])
+        let client = HealthVaultClient(configuration: .init(transport: transport, envelope: .init(clientVersion: "test")))
+        let request = GetAuthorizedPeople.Request(parameters: .init(numResults: 0))
+        await XCTAssertThrowsErrorAsync(try await client.getAuthorizedPeople(request, session: session)) { error in
+            XCTAssertEqual(error as? RequestValidationError, RequestValidationError(path: "/parameters/num-results", requirement: "at least 1"))
+            XCTAssertEqual(String(describing: error), "The request's /parameters/num-results must be at least 1")
+        }
+        XCTAssertEqual(transport.requests.count, 0)
+        XCTAssertNoThrow(try GetAuthorizedPeople.Request(parameters: .init(numResults: 1)).validate())
+        XCTAssertNoThrow(try GetAuthorizedPeople.Request().validate(), "an absent field passes")
+    }
+
     func testHTTPFailureWithoutEnvelopeIsUnexpectedResponse() async {
         let client = client(status: 502, body: Data("<html><body>Bad gateway</body></html>".utf8))
         do {

@@ -148,6 +148,34 @@ final class SnippetTests: XCTestCase {
             """)
     }
 
+    func testRequestConstraintsAreCheckedBeforeSending() throws {
+        let text = try generate(httpMethod("""
+            {"name": "Op", "description": "An operation.",
+             "binding": {"http": {"method": "POST", "server": "api", "path": "/op", "body": "json", "auth": "none"}},
+             "request": {"type": "object", "required": ["code"], "properties": {
+                 "code": {"type": "string", "minLength": 2, "maxLength": 8, "pattern": "^[A-Z]+$"},
+                 "size": {"type": "number", "exclusiveMinimum": 0, "maximum": 1.5},
+                 "tags": {"type": "array", "items": {"type": "string"}, "maxItems": 3},
+                 "body": {"$ref": "#/$defs/Inner"}}},
+             "$defs": {"Inner": {"type": "object", "properties": {"count": {"type": "integer", "minimum": 1}}}}}
+            """), file: "Methods/Op.swift")
+        assertEmits(text, """
+                    public func validate(at path: Swift.String = "") throws {
+                        try SDKRuntime.RequestValidation.minLength(self.code, 2, at: path + "/code")
+                        try SDKRuntime.RequestValidation.maxLength(self.code, 8, at: path + "/code")
+                        try SDKRuntime.RequestValidation.pattern(self.code, "^[A-Z]+$", at: path + "/code")
+                        try SDKRuntime.RequestValidation.maximum(self.size, 1.5, at: path + "/size")
+                        try SDKRuntime.RequestValidation.exclusiveMinimum(self.size, 0, at: path + "/size")
+                        try SDKRuntime.RequestValidation.maxItems(self.tags.count, 3, at: path + "/tags")
+                        try self.body?.validate(at: path + "/body")
+                    }
+            """)
+        assertEmits(text, """
+                    try request.validate()
+                    var http = try makeRequest(.post, server: configuration.servers.api, serverName: "api", path: "/op")
+            """)
+    }
+
     func testLongParameterListsGoOnePerLine() throws {
         let text = try generate(httpMethod("""
             {"name": "Op", "description": "An operation.",

@@ -62,6 +62,7 @@ enum DeclarationEmitter {
             p.listBlock("public init(", parameters, ")") { p in
                 for property in stored { p.line("self.\(Emit.name(property.swiftName)) = \(Emit.name(property.swiftName))") }
             }
+            ValidationEmitter.validateMethod(type, properties: stored, into: &p)
         }
     }
 

@@ -117,6 +117,9 @@ struct MethodEmitter {
     }
 
     private func body(into p: inout SwiftPrinter) {
+        if takesRequest, let requestType, ValidationEmitter.needsValidation(requestType) {
+            p.line("try request.validate()")
+        }
         switch method.binding {
         case .healthvault(let binding): healthVaultBody(binding, into: &p)
         case .http(let binding): httpBody(binding, into: &p)

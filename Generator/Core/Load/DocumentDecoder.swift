@@ -158,6 +158,15 @@ struct DocumentDecoder {
         }
         let format = reader.choice("format", SchemaFormat.self, diagnostics: &diagnostics)
         let contentEncoding = reader.choice("contentEncoding", ContentEncoding.self, diagnostics: &diagnostics)
+        var constraints = ConstraintsNode()
+        constraints.minimum = reader.number("minimum", diagnostics: &diagnostics)
+        constraints.maximum = reader.number("maximum", diagnostics: &diagnostics)
+        constraints.exclusiveMinimum = reader.number("exclusiveMinimum", diagnostics: &diagnostics)
+        constraints.minLength = reader.integer("minLength", minimum: 0, diagnostics: &diagnostics)
+        constraints.maxLength = reader.integer("maxLength", minimum: 0, diagnostics: &diagnostics)
+        constraints.minItems = reader.integer("minItems", minimum: 0, diagnostics: &diagnostics)
+        constraints.maxItems = reader.integer("maxItems", minimum: 0, diagnostics: &diagnostics)
+        constraints.pattern = reader.string("pattern", diagnostics: &diagnostics)
         let description = reader.string("description", diagnostics: &diagnostics)
         var properties: [PropertyNode] = []
         let propertiesNode = reader.value("properties")
@@ -206,7 +215,7 @@ struct DocumentDecoder {
         reader.finish(&diagnostics)
         return SchemaNode(
             location: node.location, pointer: node.pointer, ref: ref, type: type, format: format,
-            contentEncoding: contentEncoding, nullable: nullable,
+            contentEncoding: contentEncoding, nullable: nullable, constraints: constraints,
             description: description?.value, hasProperties: propertiesNode?.members != nil, properties: properties,
             required: required, items: items, enumValues: enumValues, constValue: constValue,
             defaultValue: defaultValue, oneOf: oneOf, discriminator: discriminator, xml: xml, sensitive: sensitive,

@@ -70,6 +70,16 @@ struct ObjectReader {
         return Located(value: integer, location: value.location, pointer: value.pointer)
     }
 
+    /// A number member, with its literal text.
+    func number(_ key: String, diagnostics: inout Diagnostics) -> Located<(value: Double, literal: String)>? {
+        guard let value = value(key) else { return nil }
+        guard case .number(let number, let literal, _) = value.value else {
+            diagnostics.error("\"\(key)\" is \(Self.article(value.kindName)), expected a number", at: value.location, pointer: value.pointer)
+            return nil
+        }
+        return Located(value: (number, literal), location: value.location, pointer: value.pointer)
+    }
+
     /// A boolean member.
     func bool(_ key: String, diagnostics: inout Diagnostics) -> Located<Bool>? {
         guard let value = value(key) else { return nil }

@@ -38,6 +38,22 @@ public enum ParameterLocation: String, Sendable, CaseIterable {
     case query, path, header, body
 }
 
+/// The validation keywords of a schema, checked on request values before they are sent.
+public struct ConstraintsNode: Sendable {
+    /// `minimum`, `maximum` and `exclusiveMinimum`, with their literal text.
+    public var minimum, maximum, exclusiveMinimum: Located<(value: Double, literal: String)>?
+    /// `minLength`, `maxLength`, `minItems` and `maxItems`.
+    public var minLength, maxLength, minItems, maxItems: Located<Int>?
+    /// `pattern`, an ECMA-262 regular expression a string must contain a match of.
+    public var pattern: Located<String>?
+
+    /// Whether no keyword is set.
+    public var isEmpty: Bool {
+        minimum == nil && maximum == nil && exclusiveMinimum == nil && minLength == nil && maxLength == nil
+            && minItems == nil && maxItems == nil && pattern == nil
+    }
+}
+
 /// A type schema as written, keyword by keyword.
 public final class SchemaNode: Sendable {
     /// Where the schema object starts.
@@ -51,6 +67,8 @@ public final class SchemaNode: Sendable {
     public let contentEncoding: Located<ContentEncoding>?
     /// Whether null is allowed: `"type": [T, "null"]`, or a `{"type": "null"}` variant in `oneOf`.
     public let nullable: Bool
+    /// The validation keywords.
+    public let constraints: ConstraintsNode
     public let description: String?
     /// Whether the `properties` keyword was present (an empty object is still an object).
     public let hasProperties: Bool
@@ -73,7 +91,8 @@ public final class SchemaNode: Sendable {
 
     init(
         location: SourceLocation, pointer: String, ref: Located<String>?, type: Located<SchemaType>?,
-        format: Located<SchemaFormat>?, contentEncoding: Located<ContentEncoding>?, nullable: Bool, description: String?,
+        format: Located<SchemaFormat>?, contentEncoding: Located<ContentEncoding>?, nullable: Bool, constraints: ConstraintsNode,
+        description: String?,
         hasProperties: Bool, properties: [PropertyNode],
         required: [Located<String>], items: SchemaNode?, enumValues: [Located<String>]?, constValue: Located<String>?,
         defaultValue: JSONNode?, oneOf: [SchemaNode]?, discriminator: Located<String>?, xml: XMLOptionsNode?,
@@ -88,6 +107,7 @@ public final class SchemaNode: Sendable {
         self.format = format
         self.contentEncoding = contentEncoding
         self.nullable = nullable
+        self.constraints = constraints
         self.description = description
         self.hasProperties = hasProperties
         self.properties = properties

@@ -17,7 +17,8 @@ public enum SchemaKeywords {
     public static let schema = [
         "$ref", "type", "format", "description", "properties", "required", "items", "enum", "const", "default",
         "oneOf", "discriminator", "xml", "sensitive", "bind", "signs", "in", "aliases", "acceptSingle", "x-swift-name",
-        "contentEncoding",
+        "contentEncoding", "minimum", "maximum", "exclusiveMinimum", "minLength", "maxLength", "pattern", "minItems",
+        "maxItems",
     ]
     /// `discriminator`.
     public static let discriminator = ["propertyName"]

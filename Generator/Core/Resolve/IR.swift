@@ -238,6 +238,18 @@ public enum IRStorage {
     case fixed
 }
 
+/// A constraint a request value is checked against before it is sent.
+public enum IRCheck: Equatable {
+    /// `minimum`, `maximum`, `exclusiveMinimum`, with the bound's Swift literal.
+    case minimum(String), maximum(String), exclusiveMinimum(String)
+    /// `minLength`, `maxLength` (in Unicode scalars, as JSON Schema counts).
+    case minLength(Int), maxLength(Int)
+    /// `pattern`.
+    case pattern(String)
+    /// `minItems`, `maxItems`.
+    case minItems(Int), maxItems(Int)
+}
+
 /// One property of an object.
 public struct IRProperty {
     public var wireName: String
@@ -259,6 +271,8 @@ public struct IRProperty {
     public var acceptSingle: Bool
     /// The wire name of the sibling this element signs.
     public var signs: String?
+    /// What a request value must satisfy.
+    public var checks: [IRCheck] = []
     public var documentation: String?
     public var provenance: Provenance
     /// The schema's `default`, before it is turned into ``defaultExpression``.

@@ -62,6 +62,7 @@ struct TypeResolver {
     // MARK: - Type bodies
 
     private mutating func fill(_ type: IRType, from schema: SchemaNode, scope: ResolutionScope) {
+        rejectChecks(schema.constraints, where: "on a named type")
         if schema.nullable, let named = schema.type ?? schema.oneOf?.first?.type {
             diagnostics.error("a named type that may be null, expected null only on the properties that hold it", at: named.location, pointer: named.pointer)
         }
@@ -221,8 +222,8 @@ struct TypeResolver {
             isRequired: isRequired, defaultExpression: nil, xmlKind: xmlKind, xmlName: schema.xml?.name ?? node.name,
             xmlItemName: schema.items?.xml?.name,
             aliases: schema.aliases, location: schema.parameterLocation?.value, acceptSingle: schema.acceptSingle?.value ?? false,
-            signs: schema.signs?.value, documentation: schema.description,
-            provenance: Provenance(file: scope.file.displayPath, pointer: schema.pointer),
+            signs: schema.signs?.value, checks: checks(schema.constraints, on: type),
+            documentation: schema.description, provenance: Provenance(file: scope.file.displayPath, pointer: schema.pointer),
             defaultNode: schema.defaultValue, sourceLocation: node.keyLocation
         )
     }
@@ -293,6 +294,7 @@ struct TypeResolver {
                 diagnostics.error("an array without \"items\", expected the element type in \"items\"", at: declared.location, pointer: declared.pointer)
                 return nil
             }
+            rejectChecks(items.constraints, where: "on array items")
             if items.nullable {
                 diagnostics.error("array items that may be null, expected non-null items (make the array optional instead)", at: items.location, pointer: items.pointer)
             }

@@ -23,6 +23,14 @@ extension GetAuthorizedPeople {
         public init(parameters: GetAuthorizedPeople.Request.Parameters = .init()) {
             self.parameters = parameters
         }
+
+        /// Checks the schema's constraints on this value and its parts; client methods call it before sending.
+        ///
+        /// - Parameter path: where the value is in the request, by wire names.
+        /// - Throws: `SDKRuntime.RequestValidationError` for the first value that breaks a constraint.
+        public func validate(at path: Swift.String = "") throws {
+            try self.parameters.validate(at: path + "/parameters")
+        }
     }
 }
 
@@ -49,6 +57,14 @@ extension GetAuthorizedPeople.Request {
             self.personIDCursor = personIDCursor
             self.authorizationsCreatedSince = authorizationsCreatedSince
             self.numResults = numResults
+        }
+
+        /// Checks the schema's constraints on this value and its parts; client methods call it before sending.
+        ///
+        /// - Parameter path: where the value is in the request, by wire names.
+        /// - Throws: `SDKRuntime.RequestValidationError` for the first value that breaks a constraint.
+        public func validate(at path: Swift.String = "") throws {
+            try SDKRuntime.RequestValidation.minimum(self.numResults, 1, at: path + "/num-results")
         }
     }
 }
@@ -101,6 +117,7 @@ extension HealthVaultClient {
         _ request: GetAuthorizedPeople.Request = .init(),
         session: SDKRuntime.HealthVaultSessionCredential
     ) async throws -> GetAuthorizedPeople.Response {
+        try request.validate()
         let now = configuration.clock.now()
         let info = try Self.info(request, context: .empty)
         let response = try await send(method: "GetAuthorizedPeople", version: 1, auth: .session(session), messageTime: now, info: info)
