@@ -176,6 +176,25 @@ final class SnippetTests: XCTestCase {
             """)
     }
 
+    func testAllOfMergesTheProperties() throws {
+        let text = try generate(httpMethod("""
+            {"name": "Op", "description": "An operation.",
+             "binding": {"http": {"method": "POST", "server": "api", "path": "/op", "body": "json", "auth": "none"}},
+             "request": {"allOf": [
+                 {"$ref": "types.json#/$defs/ErrorBody"},
+                 {"type": "object", "required": ["extra"], "properties": {"extra": {"type": "integer"}}}],
+               "description": "An error body and more."}}
+            """), file: "Methods/Op.swift")
+        assertEmits(text, """
+                    public init(code: Swift.String, message: Swift.String? = nil, extra: Swift.Int) {
+            """)
+        assertEmits(text, """
+                    self.code = try container.decode(Swift.String.self, forKey: .code)
+                    self.message = try container.decodeIfPresent(Swift.String.self, forKey: .message)
+                    self.extra = try container.decodeLenient(Swift.Int.self, forKey: .extra)
+            """)
+    }
+
     func testLongParameterListsGoOnePerLine() throws {
         let text = try generate(httpMethod("""
             {"name": "Op", "description": "An operation.",

@@ -200,6 +200,14 @@ struct DocumentDecoder {
                 diagnostics.error("\"oneOf\" is \(oneOfNode.elements.map { "an array of \($0.count)" } ?? ObjectReader.article(oneOfNode.kindName)), expected an array of at least two schemas", at: oneOfNode.location, pointer: oneOfNode.pointer)
             }
         }
+        var allOf: [SchemaNode]?
+        if let allOfNode = reader.value("allOf") {
+            if let elements = allOfNode.elements, !elements.isEmpty {
+                allOf = elements.compactMap { schema($0) }
+            } else {
+                diagnostics.error("\"allOf\" is \(ObjectReader.article(allOfNode.kindName)), expected a non-empty array of object schemas", at: allOfNode.location, pointer: allOfNode.pointer)
+            }
+        }
         let discriminator = reader.value("discriminator").flatMap { discriminatorNode($0) }
         let xml = reader.value("xml").flatMap { xmlOptions($0) }
         let sensitive = reader.bool("sensitive", diagnostics: &diagnostics)
@@ -218,7 +226,7 @@ struct DocumentDecoder {
             contentEncoding: contentEncoding, nullable: nullable, constraints: constraints,
             description: description?.value, hasProperties: propertiesNode?.members != nil, properties: properties,
             required: required, items: items, enumValues: enumValues, constValue: constValue,
-            defaultValue: defaultValue, oneOf: oneOf, discriminator: discriminator, xml: xml, sensitive: sensitive,
+            defaultValue: defaultValue, oneOf: oneOf, allOf: allOf, discriminator: discriminator, xml: xml, sensitive: sensitive,
             bind: bind, signs: signs, parameterLocation: parameterLocation, aliases: aliases,
             acceptSingle: acceptSingle, swiftName: swiftName
         )

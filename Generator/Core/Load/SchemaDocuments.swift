@@ -79,6 +79,8 @@ public final class SchemaNode: Sendable {
     public let constValue: Located<String>?
     public let defaultValue: JSONNode?
     public let oneOf: [SchemaNode]?
+    /// `allOf`: object schemas whose properties make one object.
+    public let allOf: [SchemaNode]?
     public let discriminator: Located<String>?
     public let xml: XMLOptionsNode?
     public let sensitive: Located<Bool>?
@@ -95,7 +97,7 @@ public final class SchemaNode: Sendable {
         description: String?,
         hasProperties: Bool, properties: [PropertyNode],
         required: [Located<String>], items: SchemaNode?, enumValues: [Located<String>]?, constValue: Located<String>?,
-        defaultValue: JSONNode?, oneOf: [SchemaNode]?, discriminator: Located<String>?, xml: XMLOptionsNode?,
+        defaultValue: JSONNode?, oneOf: [SchemaNode]?, allOf: [SchemaNode]?, discriminator: Located<String>?, xml: XMLOptionsNode?,
         sensitive: Located<Bool>?, bind: Located<BindName>?, signs: Located<String>?,
         parameterLocation: Located<ParameterLocation>?, aliases: [String], acceptSingle: Located<Bool>?,
         swiftName: Located<String>?
@@ -117,6 +119,7 @@ public final class SchemaNode: Sendable {
         self.constValue = constValue
         self.defaultValue = defaultValue
         self.oneOf = oneOf
+        self.allOf = allOf
         self.discriminator = discriminator
         self.xml = xml
         self.sensitive = sensitive

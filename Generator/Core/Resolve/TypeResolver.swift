@@ -71,6 +71,12 @@ struct TypeResolver {
             if let target = reference(ref, scope: scope) { type.kind = .alias(.named(target)) }
             return
         }
+        if let parts = schema.allOf {
+            type.kind = .object(mergedProperties(schema, parts: parts, owner: type, scope: scope))
+            type.xmlNamespace = schema.xml?.namespace
+            type.xmlPrefix = schema.xml?.prefix
+            return
+        }
         if let variants = schema.oneOf {
             type.kind = .union(union(variants, discriminator: schema.discriminator, owner: type, scope: scope))
             return
@@ -153,7 +159,7 @@ struct TypeResolver {
 
     // MARK: - Properties
 
-    private mutating func objectProperties(_ schema: SchemaNode, owner: IRType, scope: ResolutionScope) -> [IRProperty] {
+    mutating func objectProperties(_ schema: SchemaNode, owner: IRType, scope: ResolutionScope) -> [IRProperty] {
         let names = Set(schema.properties.map(\.name))
         for required in schema.required where !names.contains(required.value) {
             diagnostics.error("\"required\" lists \"\(required.value)\", which is not in \"properties\"", at: required.location, pointer: required.pointer)
@@ -269,7 +275,7 @@ struct TypeResolver {
         if let variants = schema.oneOf, variants.count == 1, let only = variants.first {
             return typeRef(only, nameHint: nameHint, owner: owner, scope: scope)
         }
-        if schema.oneOf != nil || schema.enumValues != nil || schema.type?.value == .object {
+        if schema.oneOf != nil || schema.allOf != nil || schema.enumValues != nil || schema.type?.value == .object {
             let nested = inlineType(named: schema.swiftName.map { Naming.upperCamel($0.value) } ?? nameHint, parent: owner.qualifiedName, schema: schema, scope: scope)
             owner.nestedTypes.append(nested)
             return .named(nested)
@@ -350,7 +356,7 @@ struct TypeResolver {
         }
     }
 
-    private mutating func reference(_ ref: Located<String>, scope: ResolutionScope) -> IRType? {
+    mutating func reference(_ ref: Located<String>, scope: ResolutionScope) -> IRType? {
         let text = ref.value
         if text.hasPrefix("#/$defs/") {
             let key = String(text.dropFirst("#/$defs/".count))
