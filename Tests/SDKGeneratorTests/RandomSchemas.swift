@@ -186,6 +186,8 @@ struct RandomSchemas {
             let items =
                 random.chance(0.5) || depth >= 2 ? scalar(sensitive: false) : object(depth: depth + 1, allowText: true)
             return ["type": "array", "description": "A list.", "items": items]
+        case 8 where random.chance(0.3):
+            return ["description": "Anything the server sends."]
         case 7 where depth < 2:
             let name = typeName()
             sharedTypes[name] = object(depth: depth + 1, allowText: true)

@@ -195,6 +195,21 @@ final class SnippetTests: XCTestCase {
             """)
     }
 
+    func testASchemaWithoutATypeHoldsAnyJSONValue() throws {
+        let text = try generate(httpMethod("""
+            {"name": "Op", "description": "An operation.",
+             "binding": {"http": {"method": "POST", "server": "api", "path": "/op", "body": "json", "auth": "none"}},
+             "request": {"type": "object", "required": ["data"], "properties": {
+                 "data": {"description": "Anything."}, "extra": {}}}}
+            """), file: "Methods/Op.swift")
+        assertEmits(text, """
+                    public init(data: SDKRuntime.JSONValue, extra: SDKRuntime.JSONValue? = nil) {
+            """)
+        assertEmits(text, """
+                    self.data = try container.decode(SDKRuntime.JSONValue.self, forKey: .data)
+            """)
+    }
+
     func testLongParameterListsGoOnePerLine() throws {
         let text = try generate(httpMethod("""
             {"name": "Op", "description": "An operation.",

@@ -142,6 +142,8 @@ struct SampleEmitter {
         case .date: return "SDKRuntime.LocalDate(year: 2017, month: 8, day: \(n % 28 + 1))!"
         case .uri: return "Foundation.URL(string: \"https://example.com/\(n)\")!"
         case .bytes: return "Foundation.Data([0, 255, \(n % 256), 62, 63])"
+        case .jsonValue: return "SDKRuntime.JSONValue.object([\"n\": \(n), \"list\": [\"a\", true, .null]])"
+        case .xmlFragment: return "try! SDKRuntime.XMLFragment(wellFormed: \"<item n=\\\"\(n)\\\">a &amp; b</item>text\")"
         }
     }
 

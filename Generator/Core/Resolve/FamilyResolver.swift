@@ -37,6 +37,7 @@ struct FamilyResolver {
             diagnostics.error("\"family\" is \"\(protocolDocument.family.value)\", expected \"\(documents.name)\", the directory's name", at: protocolDocument.family.location, pointer: protocolDocument.family.pointer)
         }
         let binding = familyBinding(protocolDocument)
+        if case .healthvault = binding { types.anyValueIsXML = true }
         var family = IRFamily(
             name: documents.name, directory: documents.directory, description: protocolDocument.description,
             binding: binding, servers: protocolDocument.servers.map { IRServer(name: $0.name, description: $0.description, defaultURL: $0.defaultURL) },
@@ -77,6 +78,7 @@ struct FamilyResolver {
         analysis.resolveDefaults()
         analysis.checkXMLShapes()
         analysis.markUsage()
+        analysis.checkAnyValues()
         analysis.markSensitivity()
         diagnostics.append(contentsOf: analysis.diagnostics)
         for index in family.methods.indices {

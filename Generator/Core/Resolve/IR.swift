@@ -77,6 +77,10 @@ public struct Provenance {
 /// A scalar type.
 public enum IRScalar: Equatable {
     case string, int, int32, int64, float, double, bool, uuid, dateTime, date, uri, bytes
+    /// Any JSON value (a schema without a type, in a JSON family).
+    case jsonValue
+    /// An element's content exactly as received (a schema without a type, in an XML family).
+    case xmlFragment
 
     /// The fully qualified Swift type.
     public var swiftType: String {
@@ -93,14 +97,19 @@ public enum IRScalar: Equatable {
         case .date: return "SDKRuntime.LocalDate"
         case .uri: return "Foundation.URL"
         case .bytes: return "Foundation.Data"
+        case .jsonValue: return "SDKRuntime.JSONValue"
+        case .xmlFragment: return "SDKRuntime.XMLFragment"
         }
     }
+
+    /// Whether it has a wire text (it can be an attribute, a text node, a query field); any-value types do not.
+    public var hasWireText: Bool { self != .jsonValue && self != .xmlFragment }
 
     /// Whether JSON carries it as a string in its wire spelling rather than natively.
     public var isTextInJSON: Bool {
         switch self {
         case .uuid, .dateTime, .date, .uri, .bytes: return true
-        case .string, .int, .int32, .int64, .float, .double, .bool: return false
+        case .string, .int, .int32, .int64, .float, .double, .bool, .jsonValue, .xmlFragment: return false
         }
     }
 
@@ -108,7 +117,7 @@ public enum IRScalar: Equatable {
     public var isLenientInJSON: Bool {
         switch self {
         case .int, .int32, .int64, .float, .double, .bool: return true
-        case .string, .uuid, .dateTime, .date, .uri, .bytes: return false
+        case .string, .uuid, .dateTime, .date, .uri, .bytes, .jsonValue, .xmlFragment: return false
         }
     }
 }
@@ -143,7 +152,7 @@ public indirect enum IRTypeRef {
     /// Whether the value is a scalar or an enum (something with a wire text).
     public var isScalarLike: Bool {
         switch resolved {
-        case .scalar: return true
+        case .scalar(let scalar, _): return scalar.hasWireText
         case .named(let type): if case .enumeration = type.kind { return true } else { return false }
         case .array: return false
         }

@@ -219,6 +219,23 @@ struct TypeAnalysis {
         for type in reachable(from: jsonRoots) { type.needsJSON = true }
     }
 
+    /// Reports any-value properties in types read or written with the other codec: a JSON value cannot be XML
+    /// content, nor XML content a JSON value.
+    mutating func checkAnyValues() {
+        for type in allTypes {
+            for property in type.properties where property.isStored {
+                let element: IRTypeRef = { if case .array(let element) = property.type.resolved { element } else { property.type } }()
+                guard case .scalar(let scalar, _) = element.resolved else { continue }
+                if scalar == .jsonValue, type.needsXML {
+                    diagnostics.error("the property \"\(property.wireName)\" has no type, which holds any JSON value, but \(type.name) is read as XML, expected a typed schema", at: property.sourceLocation, pointer: property.provenance.pointer)
+                }
+                if scalar == .xmlFragment, type.needsJSON {
+                    diagnostics.error("the property \"\(property.wireName)\" has no type, which holds XML content, but \(type.name) is read as JSON, expected a typed schema", at: property.sourceLocation, pointer: property.provenance.pointer)
+                }
+            }
+        }
+    }
+
     /// Marks every type that holds a sensitive value, directly or through other types.
     func markSensitivity() {
         var changed = true

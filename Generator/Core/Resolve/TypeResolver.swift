@@ -21,6 +21,8 @@ struct TypeResolver {
     var familyTypes: [String: IRType] = [:]
     /// The family's `types.json`, for diagnostics about references to it.
     var typesFile: SchemaFile?
+    /// Whether a schema without a type holds XML content (``IRScalar/xmlFragment``) rather than a JSON value.
+    var anyValueIsXML = false
     /// Nodes waiting for their kind, by type identity.
     private var schemasOfTypes: [ObjectIdentifier: (SchemaNode, ResolutionScope)] = [:]
 
@@ -285,8 +287,12 @@ struct TypeResolver {
             return nil
         }
         guard let declared = schema.type else {
-            diagnostics.error("the schema has no \"type\", expected \"type\", \"$ref\", \"oneOf\", \"enum\" or \"const\"", at: schema.location, pointer: schema.pointer)
-            return nil
+            if schema.hasProperties || schema.items != nil {
+                diagnostics.error("the schema has no \"type\", expected \"type\", \"$ref\", \"oneOf\", \"enum\" or \"const\"", at: schema.location, pointer: schema.pointer)
+                return nil
+            }
+            // No type at all: any value.
+            return .scalar(anyValueIsXML ? .xmlFragment : .jsonValue, sensitive: false)
         }
         if schema.hasProperties {
             diagnostics.error("\"properties\" on a schema of type \(declared.value.rawValue), expected properties only on objects", at: schema.location, pointer: schema.pointer + "/properties")

@@ -32,6 +32,18 @@ public struct XMLElementView {
         return nil
     }
 
+    /// The element's content exactly as received: every byte between the end of its start tag and the start of its
+    /// end tag (empty for `<a/>`), with whitespace, comments, CDATA sections, references and prefixes unchanged.
+    ///
+    /// Writing it back with ``XMLWriter/innerXML(_:)`` inside an element reproduces the same bytes, so content that
+    /// is signed or hashed as received can be kept without re-serializing it.
+    public var innerXML: XMLFragment {
+        let node = tree.nodes[index]
+        // The reader checked every byte of an element's content to be UTF-8, so this decoding keeps them all.
+        let content = tree.source[Int(node.contentStart)..<Int(node.contentEnd)]
+        return XMLFragment(verbatim: String(decoding: content, as: UTF8.self))
+    }
+
     /// Whether the element's local name is `name`, without making a string of it.
     public func isNamed(_ name: String) -> Bool { tree.span(tree.nodes[index].name, equals: name) }
 

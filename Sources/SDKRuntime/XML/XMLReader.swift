@@ -7,6 +7,10 @@
 ///
 /// Reading the bytes directly, rather than through `XMLParser` callbacks that bridge every name and attribute to
 /// Foundation types, makes decoding a large response cost little more than the platform parser's own pass.
+///
+/// Every element remembers where its content is in the document, so ``XMLElementView/innerXML`` can hand out the
+/// exact bytes between its tags. The same reader also reads a content fragment (``XMLFragment``): text and elements
+/// with no single root, under a synthetic root element, where prefixes declared outside the fragment are allowed.
 struct XMLReader {
     /// How deeply elements may nest; deeper documents are refused rather than grown without bound.
     static let maximumDepth = 512
@@ -30,6 +34,8 @@ struct XMLReader {
     }
 
     private let bytes: UnsafeBufferPointer<UInt8>
+    /// Whether this reads a content fragment under a synthetic root rather than a document.
+    private let isFragment: Bool
     private var index = 0
     private var nodes: [XMLTree.Node] = []
     private var attributes: [XMLTree.Attribute] = []
@@ -42,8 +48,9 @@ struct XMLReader {
     /// Namespace bindings in scope, innermost last; the empty prefix is the default namespace.
     private var bindings: [(prefix: String, uri: String)] = [("xml", "http://www.w3.org/XML/1998/namespace")]
 
-    private init(_ bytes: UnsafeBufferPointer<UInt8>) {
+    private init(_ bytes: UnsafeBufferPointer<UInt8>, isFragment: Bool = false) {
         self.bytes = bytes
+        self.isFragment = isFragment
         // About one element per 40 bytes of a typical response; reserving avoids regrowing a large array.
         nodes.reserveCapacity(min(bytes.count / 40 + 1, 1 << 20))
     }
@@ -53,6 +60,23 @@ struct XMLReader {
         var reader = XMLReader(bytes)
         try reader.document()
         return XMLTree(source: source, decoded: reader.decoded, nodes: reader.nodes, attributes: reader.attributes, namespaces: reader.namespaces)
+    }
+
+    /// The tree of the content fragment `source` (whose bytes `bytes` are) under a synthetic root element with an
+    /// empty name, whose content is all of `source`.
+    ///
+    /// `namespaces` are bindings in scope around the fragment (the empty prefix is the default namespace); a prefix
+    /// bound neither there nor inside the fragment is accepted and gives no namespace.
+    static func readFragment(
+        _ source: [UInt8], _ bytes: UnsafeBufferPointer<UInt8>, namespaces: [(prefix: String, uri: String)]
+    ) throws(Failure) -> XMLTree {
+        var reader = XMLReader(bytes, isFragment: true)
+        reader.bindings.append(contentsOf: namespaces)
+        try reader.fragment()
+        return XMLTree(
+            source: source, decoded: reader.decoded, nodes: reader.nodes, attributes: reader.attributes,
+            namespaces: reader.namespaces
+        )
     }
 
     /// `line:column` of a byte offset, counting characters rather than bytes, for error messages.
@@ -125,24 +149,46 @@ struct XMLReader {
     /// The document element and everything inside it, without recursion.
     private mutating func content() throws(Failure) {
         repeat {
-            if bytes[index] != UInt8(ascii: "<") {
-                try characterData()
-            } else if matches("</") {
-                try endTag()
-            } else if matches("<!--") {
-                try comment()
-            } else if matches("<![CDATA[") {
-                try cdata()
-            } else if matches("<?") {
-                try processingInstruction()
-            } else if matches("<!") {
-                throw failure(matches("<!DOCTYPE") ? "a DOCTYPE declaration inside the document element" : "unexpected '<!'")
-            } else {
-                try startTag()
-            }
+            try contentItem()
             guard let innermost = open.last else { return }
             guard index < bytes.count else { throw failure("unexpected end of the document inside <\(text(innermost.name))>") }
         } while true
+    }
+
+    /// A content fragment: the content of a synthetic root element that spans all the bytes.
+    private mutating func fragment() throws(Failure) {
+        appendNode(XMLTree.Node(
+            name: .empty, namespace: -1, firstAttribute: 0, attributeCount: 0, parent: -1,
+            contentStart: 0, contentEnd: Int32(bytes.count)
+        ))
+        open.append(OpenElement(node: 0, name: 0..<0, bindings: 0))
+        textBuffers.append([])
+        while index < bytes.count { try contentItem() }
+        guard let innermost = open.last, open.count == 1 else {
+            throw failure("unexpected end of the fragment inside <\(open.last.map { text($0.name) } ?? "")>")
+        }
+        finishText(of: innermost, level: 0)
+    }
+
+    /// One piece of content: character data, a tag, a comment, a CDATA section or a processing instruction.
+    private mutating func contentItem() throws(Failure) {
+        if bytes[index] != UInt8(ascii: "<") {
+            try characterData()
+        } else if matches("</") {
+            try endTag()
+        } else if matches("<!--") {
+            try comment()
+        } else if matches("<![CDATA[") {
+            try cdata()
+        } else if matches("<?") {
+            try processingInstruction()
+        } else if matches("<!DOCTYPE") {
+            throw failure("a DOCTYPE declaration inside the document element")
+        } else if matches("<!") {
+            throw failure("unexpected '<!'")
+        } else {
+            try startTag()
+        }
     }
 
     // MARK: - Tags
@@ -155,7 +201,8 @@ struct XMLReader {
         let declared = try readAttributes(of: name, from: firstAttribute)
         let colon = bytes[name].firstIndex(of: UInt8(ascii: ":"))
         let prefix = colon.map { text(name.lowerBound..<$0) } ?? ""
-        guard let namespace = namespace(for: prefix) else {
+        // Inside a fragment, a prefix may be bound by an element around it that the fragment does not include.
+        guard let namespace = namespace(for: prefix) ?? (isFragment ? -1 : nil) else {
             throw Failure(reason: "the prefix \(prefix) of <\(text(name))> is not bound to a namespace", offset: tagStart)
         }
         guard open.count < Self.maximumDepth else {
@@ -170,8 +217,11 @@ struct XMLReader {
         if matches("/>") {
             index += 2
             bindings.removeLast(declared)
+            nodes[Int(node)].contentStart = Int32(index)
+            nodes[Int(node)].contentEnd = Int32(index)
         } else {
             index += 1
+            nodes[Int(node)].contentStart = Int32(index)
             open.append(OpenElement(node: node, name: name, bindings: declared))
             if textBuffers.count < open.count { textBuffers.append([]) }
         }
@@ -232,14 +282,23 @@ struct XMLReader {
         skipSpace()
         guard index < bytes.count, bytes[index] == UInt8(ascii: ">") else { throw failure("expected '>' to end </\(text(name))>") }
         index += 1
+        // A fragment's synthetic root is never closed by a tag.
+        guard open.count > (isFragment ? 1 : 0) else {
+            throw Failure(reason: "</\(text(name))> has no start tag", offset: tagStart)
+        }
         guard let element = open.last, sameBytes(element.name, name) else {
             let expected = open.last.map { "</\(text($0.name))>" } ?? "no end tag"
             throw Failure(reason: "</\(text(name))> does not match, expected \(expected)", offset: tagStart)
         }
         open.removeLast()
         bindings.removeLast(element.bindings)
+        nodes[Int(element.node)].contentEnd = Int32(tagStart)
+        finishText(of: element, level: open.count)
+    }
+
+    /// Stores the text of `element`, whose end has been read, as its node's text.
+    private mutating func finishText(of element: OpenElement, level: Int) {
         if element.isBuffered {
-            let level = open.count
             nodes[Int(element.node)].text = XMLTree.Span(start: Int32(decoded.count), count: Int32(textBuffers[level].count), isDecoded: true)
             decoded.append(contentsOf: textBuffers[level])
             textBuffers[level].removeAll(keepingCapacity: true)
@@ -468,6 +527,8 @@ struct XMLReader {
     private mutating func comment() throws(Failure) {
         guard let end = find("--", from: index + 4) else { throw failure("unterminated comment") }
         guard end + 2 < bytes.count, bytes[end + 2] == UInt8(ascii: ">") else { throw failure("'--' inside a comment") }
+        // Checked like all other text, so that any element's content is valid UTF-8 (see XMLElementView.innerXML).
+        try checkUTF8(index + 4..<end)
         index = end + 3
     }
 
@@ -478,6 +539,7 @@ struct XMLReader {
         if name.count == 3, String(decoding: name, as: UTF8.self).lowercased() == "xml" {
             throw failure("an XML declaration that is not at the start of the document")
         }
+        try checkUTF8(target..<end)
         index = end + 2
     }
 

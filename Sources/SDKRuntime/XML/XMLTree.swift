@@ -3,9 +3,10 @@ import Foundation
 /// A parsed XML document, stored flat for fast reading by generated decoders.
 ///
 /// Built in one pass over the bytes by the SDK's own XML reader. Elements keep their local name, namespace URI, attributes and
-/// directly contained text; comments and processing instructions are dropped. Documents with a document type
-/// declaration are refused, so entity expansion and external entities never happen; no protocol the SDK speaks uses
-/// one.
+/// directly contained text; comments and processing instructions are dropped. Each element also knows where its
+/// content is in the document, so its exact bytes stay available as ``XMLElementView/innerXML``. Documents with a
+/// document type declaration are refused, so entity expansion and external entities never happen; no protocol the
+/// SDK speaks uses one.
 ///
 /// Names, attribute values and text are kept as spans of the document's bytes (or, when references had to be
 /// decoded, of a side buffer) and become strings only when a decoder reads them, so a large response costs a few
@@ -37,6 +38,10 @@ public final class XMLTree {
         var firstChild: Int32 = -1
         var lastChild: Int32 = -1
         var nextSibling: Int32 = -1
+        /// Where the element's content is in the document: from after its start tag's `>` to its end tag's `<`
+        /// (empty, after the tag, for an empty-element tag such as `<a/>`).
+        var contentStart: Int32 = 0
+        var contentEnd: Int32 = 0
     }
 
     // Constants, so that reading them needs no runtime exclusivity checks.

@@ -85,6 +85,18 @@ public struct XMLWriter: Sendable {
         bytes.append(contentsOf: content)
     }
 
+    /// Writes `fragment`'s text verbatim, without escaping, as (part of) the current element's content.
+    ///
+    /// The fragment was checked to be well-formed content when it was made, so the output stays well-formed. An
+    /// empty fragment writes nothing, so an element with no other content is still written `<name />`. Namespace
+    /// prefixes the fragment uses without declaring them (because an element around it in the document it came
+    /// from did) must be declared on an element the writer has open, as the original document did.
+    public mutating func innerXML(_ fragment: XMLFragment) {
+        guard !fragment.text.isEmpty else { return }
+        closeStartTag()
+        bytes.append(contentsOf: fragment.text.utf8)
+    }
+
     /// Runs `body` and records the bytes it wrote under `name` in ``regions``.
     @discardableResult
     public mutating func mark(_ name: String, _ body: (inout XMLWriter) throws -> Void) rethrows -> Range<Int> {
