@@ -20,6 +20,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case shellRedirect = "shell-redirect"
     /// The schema loader and validator: the JSON parser, then the whole generator on a method file.
     case schema = "schema"
+    /// Any JSON value (`JSONValue.parse`), written back and read again.
+    case jsonValue = "json-value"
+    /// XML content (`XMLFragment(wellFormed:)`), kept exactly and read as a tree.
+    case xmlFragment = "xml-fragment"
     /// Text in a schema's fields (descriptions, enum values, names, paths): never code in the generated Swift.
     case schemaText = "schema-text"
 
@@ -37,6 +41,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .shellRedirect: ShellRedirectFuzzing.run(data)
         case .schema: SchemaFuzzing.run(data)
         case .schemaText: SchemaFuzzing.runText(data)
+        case .jsonValue: JSONValueFuzzing.run(data)
+        case .xmlFragment: XMLFragmentFuzzing.run(data)
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import SDKRuntime
+import TestSupport
 import XCTest
 
 /// The HealthVault request envelope against the byte-exact vectors of protocols/healthvault.md §8.3 and §8.5.
@@ -52,6 +53,41 @@ final class HealthVaultEnvelopeTests: XCTestCase {
             HealthVaultSigning.sha256Base64(Array(envelope.bytes[infoRange])),
             "u4bs4IT3hju5cM2yWewOOaJ3uDkscBlO69mcxGadB/8="
         )
+    }
+
+    func testAFragmentInTheInfoIsSignedExactlyAsReceived() throws {
+        // Spellings a re-serializing writer would change: single quotes, a comment, CDATA, a character reference,
+        // an empty element with a space, a namespace prefix declared outside, and line breaks.
+        let received = "\n  <blood-glucose><when><date y='2017' m=\"8\"/></when><!-- as measured -->"
+            + "<value><mmolPerL>5.5</mmolPerL></value><note><![CDATA[a < b]]>&#xE9;</note><x:ext /></blood-glucose>\n"
+        let document = try XMLTree.parse(Data(("<thing xmlns:x=\"urn:x\"><data-xml>" + received + "</data-xml></thing>").utf8))
+        let fragment = try XCTUnwrap(document.root.children.first { $0.name == "data-xml" }).innerXML
+        XCTAssertEqual(fragment.text, received)
+        var info = XMLWriter()
+        info.startElement("info")
+        info.startElement("thing")
+        info.startElement("data-xml")
+        info.innerXML(fragment)
+        info.endElement()
+        info.endElement()
+        info.endElement()
+        let session = HealthVaultSessionCredential(token: Self.sessionToken, sharedSecret: Self.sessionSecret, personID: Self.personID)
+        let envelope = try HealthVaultRequestEnvelope.encode(
+            method: "PutThings", version: 2, recordID: Self.recordID, auth: .session(session), settings: Self.settings,
+            messageTime: Self.instant, info: info
+        )
+        let infoBytes = Data(("<info><thing><data-xml>" + received + "</data-xml></thing></info>").utf8)
+        let infoRange = try XCTUnwrap(envelope.regions["info"])
+        XCTAssertEqual(Data(envelope.bytes[infoRange]), infoBytes, "the fragment is sent byte for byte")
+        // The hash the envelope carries, against one computed by another implementation over the expected bytes.
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("info-\(UUID().uuidString)")
+        try infoBytes.write(to: directory)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let python = "import base64, hashlib, sys; print(base64.b64encode(hashlib.sha256(open(sys.argv[1], 'rb').read()).digest()).decode())"
+        let independent = try Subprocess.run(["python3", "-c", python, directory.path])
+        XCTAssertEqual(independent.status, 0, independent.output)
+        let hash = independent.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        XCTAssertTrue(String(decoding: envelope.bytes, as: UTF8.self).contains(#"<hash-data algName="SHA256">\#(hash)</hash-data>"#))
     }
 
     func testInfoHashByteSensitivityTable() {
