@@ -188,6 +188,9 @@ struct RandomSchemas {
             return ["type": "array", "description": "A list.", "items": items]
         case 8 where random.chance(0.3):
             return ["description": "Anything the server sends."]
+        case 8 where binding == .json && random.chance(0.5):
+            let values: [String: Any] = random.chance(0.5) ? ["type": "integer"] : object(depth: 2, allowText: false)
+            return ["type": "object", "description": "By key.", "additionalProperties": values]
         case 7 where depth < 2:
             let name = typeName()
             sharedTypes[name] = object(depth: depth + 1, allowText: true)

@@ -210,6 +210,27 @@ final class SnippetTests: XCTestCase {
             """)
     }
 
+    func testAdditionalPropertiesMakeAMap() throws {
+        let text = try generate(httpMethod("""
+            {"name": "Op", "description": "An operation.",
+             "binding": {"http": {"method": "POST", "server": "api", "path": "/op", "body": "json", "auth": "none"}},
+             "request": {"type": "object", "required": ["labels"], "properties": {
+                 "labels": {"type": "object", "additionalProperties": {"type": "string"}},
+                 "counts": {"additionalProperties": {"type": "integer"}},
+                 "anything": {"type": "object", "additionalProperties": true}}}}
+            """), file: "Methods/Op.swift")
+        assertEmits(text, """
+                    public init(
+                        labels: [Swift.String: Swift.String],
+                        counts: [Swift.String: Swift.Int]? = nil,
+                        anything: [Swift.String: SDKRuntime.JSONValue]? = nil
+                    ) {
+            """)
+        assertEmits(text, """
+                    self.labels = try container.decode([Swift.String: Swift.String].self, forKey: .labels)
+            """)
+    }
+
     func testLongParameterListsGoOnePerLine() throws {
         let text = try generate(httpMethod("""
             {"name": "Op", "description": "An operation.",

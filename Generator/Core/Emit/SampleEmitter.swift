@@ -104,6 +104,9 @@ struct SampleEmitter {
         case .array(let element):
             if case .named(let named) = element, visiting.contains(ObjectIdentifier(named)) { return "[]" }
             return "[" + sample(element, full: full, depth: depth + 1, counter: counter, visiting: visiting) + "]"
+        case .map(let value):
+            if case .named(let named) = value, visiting.contains(ObjectIdentifier(named)) { return "[:]" }
+            return "[\"key-\(counter.next())\": " + sample(value, full: full, depth: depth + 1, counter: counter, visiting: visiting) + "]"
         case .named(let named):
             var visiting = visiting
             visiting.insert(ObjectIdentifier(named))

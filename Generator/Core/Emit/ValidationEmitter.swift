@@ -27,7 +27,7 @@ enum ValidationEmitter {
     private static func part(of type: IRTypeRef) -> IRType? {
         switch type.resolved {
         case .named(let named): return named
-        case .array(let element): return element.namedType
+        case .array(let element), .map(let element): return element.namedType
         case .scalar: return nil
         }
     }

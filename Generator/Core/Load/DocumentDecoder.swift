@@ -208,6 +208,16 @@ struct DocumentDecoder {
                 diagnostics.error("\"allOf\" is \(ObjectReader.article(allOfNode.kindName)), expected a non-empty array of object schemas", at: allOfNode.location, pointer: allOfNode.pointer)
             }
         }
+        var additionalProperties: SchemaNode?
+        if let extraNode = reader.value("additionalProperties") {
+            switch extraNode.value {
+            case .bool(true): additionalProperties = SchemaNode.anyValue(at: extraNode)
+            case .bool(false): break
+            case .object: additionalProperties = schema(extraNode)
+            default:
+                diagnostics.error("\"additionalProperties\" is \(ObjectReader.article(extraNode.kindName)), expected a schema or a boolean", at: extraNode.location, pointer: extraNode.pointer)
+            }
+        }
         let discriminator = reader.value("discriminator").flatMap { discriminatorNode($0) }
         let xml = reader.value("xml").flatMap { xmlOptions($0) }
         let sensitive = reader.bool("sensitive", diagnostics: &diagnostics)
@@ -226,7 +236,7 @@ struct DocumentDecoder {
             contentEncoding: contentEncoding, nullable: nullable, constraints: constraints,
             description: description?.value, hasProperties: propertiesNode?.members != nil, properties: properties,
             required: required, items: items, enumValues: enumValues, constValue: constValue,
-            defaultValue: defaultValue, oneOf: oneOf, allOf: allOf, discriminator: discriminator, xml: xml, sensitive: sensitive,
+            defaultValue: defaultValue, oneOf: oneOf, allOf: allOf, additionalProperties: additionalProperties, discriminator: discriminator, xml: xml, sensitive: sensitive,
             bind: bind, signs: signs, parameterLocation: parameterLocation, aliases: aliases,
             acceptSingle: acceptSingle, swiftName: swiftName
         )

@@ -81,6 +81,9 @@ public final class SchemaNode: Sendable {
     public let oneOf: [SchemaNode]?
     /// `allOf`: object schemas whose properties make one object.
     public let allOf: [SchemaNode]?
+    /// `additionalProperties`: the schema of the members an object has beyond its `properties` (`true` is any
+    /// value; `false`, like leaving it out, adds nothing).
+    public let additionalProperties: SchemaNode?
     public let discriminator: Located<String>?
     public let xml: XMLOptionsNode?
     public let sensitive: Located<Bool>?
@@ -91,13 +94,25 @@ public final class SchemaNode: Sendable {
     public let acceptSingle: Located<Bool>?
     public let swiftName: Located<String>?
 
+    /// The schema `{}` (any value), standing for `true` at `node`.
+    static func anyValue(at node: JSONNode) -> SchemaNode {
+        SchemaNode(
+            location: node.location, pointer: node.pointer, ref: nil, type: nil, format: nil, contentEncoding: nil,
+            nullable: false, constraints: ConstraintsNode(), description: nil, hasProperties: false, properties: [],
+            required: [], items: nil, enumValues: nil, constValue: nil, defaultValue: nil, oneOf: nil, allOf: nil,
+            additionalProperties: nil, discriminator: nil, xml: nil, sensitive: nil, bind: nil, signs: nil,
+            parameterLocation: nil, aliases: [], acceptSingle: nil, swiftName: nil
+        )
+    }
+
     init(
         location: SourceLocation, pointer: String, ref: Located<String>?, type: Located<SchemaType>?,
         format: Located<SchemaFormat>?, contentEncoding: Located<ContentEncoding>?, nullable: Bool, constraints: ConstraintsNode,
         description: String?,
         hasProperties: Bool, properties: [PropertyNode],
         required: [Located<String>], items: SchemaNode?, enumValues: [Located<String>]?, constValue: Located<String>?,
-        defaultValue: JSONNode?, oneOf: [SchemaNode]?, allOf: [SchemaNode]?, discriminator: Located<String>?, xml: XMLOptionsNode?,
+        defaultValue: JSONNode?, oneOf: [SchemaNode]?, allOf: [SchemaNode]?,
+        additionalProperties: SchemaNode?, discriminator: Located<String>?, xml: XMLOptionsNode?,
         sensitive: Located<Bool>?, bind: Located<BindName>?, signs: Located<String>?,
         parameterLocation: Located<ParameterLocation>?, aliases: [String], acceptSingle: Located<Bool>?,
         swiftName: Located<String>?
@@ -120,6 +135,7 @@ public final class SchemaNode: Sendable {
         self.defaultValue = defaultValue
         self.oneOf = oneOf
         self.allOf = allOf
+        self.additionalProperties = additionalProperties
         self.discriminator = discriminator
         self.xml = xml
         self.sensitive = sensitive

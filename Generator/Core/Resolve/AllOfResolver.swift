@@ -42,3 +42,19 @@ extension TypeResolver {
         return merged
     }
 }
+
+extension TypeResolver {
+    /// `[String: Value]` for an object of any keys whose values follow `values`. Values JSON carries as text
+    /// (dates, ids, bytes) are refused, since a map reads its values as they are.
+    mutating func mapRef(_ values: SchemaNode, nameHint: String, owner: IRType, scope: ResolutionScope) -> IRTypeRef? {
+        guard let value = typeRef(values, nameHint: nameHint + "Value", owner: owner, scope: scope) else { return nil }
+        if case .scalar(let scalar, _) = value.resolved, scalar.isTextInJSON {
+            diagnostics.error(
+                "\"additionalProperties\" of \(describe(value)), expected values JSON carries as they are (strings, numbers, booleans, objects, arrays or any value)",
+                at: values.location, pointer: values.pointer
+            )
+            return nil
+        }
+        return .map(value)
+    }
+}

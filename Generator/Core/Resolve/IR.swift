@@ -127,6 +127,8 @@ public indirect enum IRTypeRef {
     case scalar(IRScalar, sensitive: Bool)
     case named(IRType)
     case array(IRTypeRef)
+    /// A JSON object of any keys, all of whose values have one type (`additionalProperties`).
+    case map(IRTypeRef)
 
     /// The Swift spelling.
     public var swiftType: String {
@@ -134,6 +136,7 @@ public indirect enum IRTypeRef {
         case .scalar(let scalar, _): return scalar.swiftType
         case .named(let type): return type.qualifiedName
         case .array(let element): return "[" + element.swiftType + "]"
+        case .map(let value): return "[Swift.String: " + value.swiftType + "]"
         }
     }
 
@@ -154,7 +157,7 @@ public indirect enum IRTypeRef {
         switch resolved {
         case .scalar(let scalar, _): return scalar.hasWireText
         case .named(let type): if case .enumeration = type.kind { return true } else { return false }
-        case .array: return false
+        case .array, .map: return false
         }
     }
 

@@ -122,6 +122,9 @@ struct TypeAnalysis {
             let parts = elements.compactMap { expression($0, for: element) }
             guard parts.count == elements.count else { return nil }
             return "[" + parts.joined(separator: ", ") + "]"
+        case .map:
+            diagnostics.error("\"default\" on a map, expected defaults only for strings, numbers, booleans, enums, arrays and objects", at: node.location, pointer: node.pointer)
+            return nil
         case .named(let named):
             switch named.kind {
             case .enumeration(let cases):
@@ -219,12 +222,15 @@ struct TypeAnalysis {
         for type in reachable(from: jsonRoots) { type.needsJSON = true }
     }
 
-    /// Reports any-value properties in types read or written with the other codec: a JSON value cannot be XML
-    /// content, nor XML content a JSON value.
+    /// Reports properties a type's codec cannot carry: maps in XML, and any-value properties of the other codec
+    /// (a JSON value cannot be XML content, nor XML content a JSON value).
     mutating func checkAnyValues() {
         for type in allTypes {
             for property in type.properties where property.isStored {
                 let element: IRTypeRef = { if case .array(let element) = property.type.resolved { element } else { property.type } }()
+                if case .map = element.resolved, type.needsXML {
+                    diagnostics.error("the property \"\(property.wireName)\" is a map (\"additionalProperties\"), but \(type.name) is read as XML, which has no maps, expected an object with properties or an array", at: property.sourceLocation, pointer: property.provenance.pointer)
+                }
                 guard case .scalar(let scalar, _) = element.resolved else { continue }
                 if scalar == .jsonValue, type.needsXML {
                     diagnostics.error("the property \"\(property.wireName)\" has no type, which holds any JSON value, but \(type.name) is read as XML, expected a typed schema", at: property.sourceLocation, pointer: property.provenance.pointer)
@@ -261,7 +267,7 @@ struct TypeAnalysis {
         switch reference {
         case .scalar(_, let sensitive): return sensitive
         case .named(let type): return type.holdsSensitive
-        case .array(let element): return carriesSensitive(element)
+        case .array(let element), .map(let element): return carriesSensitive(element)
         }
     }
 
@@ -271,7 +277,7 @@ struct TypeAnalysis {
         func visit(_ reference: IRTypeRef) {
             switch reference {
             case .scalar: return
-            case .array(let element): visit(element)
+            case .array(let element), .map(let element): visit(element)
             case .named(let type):
                 guard seen.insert(ObjectIdentifier(type)).inserted else { return }
                 result.append(type)

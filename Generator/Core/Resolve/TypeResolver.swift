@@ -73,6 +73,11 @@ struct TypeResolver {
             if let target = reference(ref, scope: scope) { type.kind = .alias(.named(target)) }
             return
         }
+        if let values = schema.additionalProperties, !schema.hasProperties, schema.oneOf == nil, schema.allOf == nil,
+           schema.type == nil || schema.type?.value == .object {
+            if let map = mapRef(values, nameHint: type.name + "Value", owner: type, scope: scope) { type.kind = .alias(map) }
+            return
+        }
         if let parts = schema.allOf {
             type.kind = .object(mergedProperties(schema, parts: parts, owner: type, scope: scope))
             type.xmlNamespace = schema.xml?.namespace
@@ -147,6 +152,7 @@ struct TypeResolver {
                 case .scalar(let scalar, _): caseName = Naming.lowerCamel(String(describing: scalar))
                 case .named(let type): caseName = Naming.lowerCamel(type.name)
                 case .array: caseName = "array\(index + 1)"
+                case .map: caseName = "map\(index + 1)"
                 }
             }
             if caseNames[caseName] != nil {
@@ -272,6 +278,10 @@ struct TypeResolver {
         if let ref = schema.ref {
             checkOnlyReferenceKeywords(schema, allowed: ["description", "xml", "sensitive", "default", "aliases", "in", "signs", "acceptSingle", "x-swift-name"])
             return reference(ref, scope: scope).map { .named($0) }
+        }
+        if let values = schema.additionalProperties, !schema.hasProperties, schema.oneOf == nil, schema.allOf == nil,
+           schema.type == nil || schema.type?.value == .object {
+            return mapRef(values, nameHint: nameHint, owner: owner, scope: scope)
         }
         // `oneOf` of one schema and null: the schema itself (the property that holds it is optional).
         if let variants = schema.oneOf, variants.count == 1, let only = variants.first {
@@ -419,6 +429,7 @@ struct TypeResolver {
         switch type.resolved {
         case .scalar(let scalar, _): return ObjectReader.article(String(describing: scalar)) + " value"
         case .array: return "an array"
+        case .map: return "a map"
         case .named(let named):
             switch named.kind {
             case .object: return "the object \(named.name)"
