@@ -167,6 +167,7 @@ struct RandomSchemas {
         }
         let required = properties.keys.sorted().filter { _ in random.chance(0.4) }
         var schema: [String: Any] = ["type": "object", "description": "An object.", "properties": properties]
+        if binding == .json, random.chance(0.15) { schema["additionalProperties"] = ["type": "string"] }
         if !required.isEmpty { schema["required"] = required }
         return schema
     }

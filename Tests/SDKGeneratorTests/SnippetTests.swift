@@ -231,6 +231,28 @@ final class SnippetTests: XCTestCase {
             """)
     }
 
+    func testMembersBeyondThePropertiesAreKept() throws {
+        let text = try generate(httpMethod("""
+            {"name": "Op", "description": "An operation.",
+             "binding": {"http": {"method": "POST", "server": "api", "path": "/op", "body": "json", "auth": "none"}},
+             "request": {"type": "object", "properties": {"id": {"type": "string"}}, "additionalProperties": {"type": "integer"}}}
+            """), file: "Methods/Op.swift")
+        assertEmits(text, """
+                    public let additionalProperties: [Swift.String: Swift.Int]
+            """)
+        assertEmits(text, """
+                    public init(id: Swift.String? = nil, additionalProperties: [Swift.String: Swift.Int] = [:]) {
+            """)
+        assertEmits(text, """
+                    let members = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
+                    var additionalProperties: [Swift.String: Swift.Int] = [:]
+                    for key in members.allKeys where CodingKeys(rawValue: key.stringValue) == nil {
+                        additionalProperties[key.stringValue] = try members.decode(Swift.Int.self, forKey: key)
+                    }
+                    self.additionalProperties = additionalProperties
+            """)
+    }
+
     func testLongParameterListsGoOnePerLine() throws {
         let text = try generate(httpMethod("""
             {"name": "Op", "description": "An operation.",

@@ -42,9 +42,15 @@ enum DeclarationEmitter {
                 p.line("public let \(Emit.name(property.swiftName)): \(property.swiftType)")
                 p.blank()
             }
+            let extra = type.extraMembers.map { "[Swift.String: \($0.swiftType)]" }
+            if let extra {
+                p.doc("The members beyond the schema's properties, by key, as received and to be sent.")
+                p.line("public let additionalProperties: \(extra)")
+                p.blank()
+            }
             // Each parameter is the property of the same name, documented above.
             p.doc(stored.isEmpty ? "Creates the value; every field is fixed by the schema." : "Creates a value from its properties.")
-            if stored.isEmpty {
+            if stored.isEmpty, extra == nil {
                 p.line("public init() {}")
                 return
             }
@@ -58,9 +64,10 @@ enum DeclarationEmitter {
                     parameter += " = []"
                 }
                 return parameter
-            }
+            } + (extra.map { ["additionalProperties: \($0) = [:]"] } ?? [])
             p.listBlock("public init(", parameters, ")") { p in
                 for property in stored { p.line("self.\(Emit.name(property.swiftName)) = \(Emit.name(property.swiftName))") }
+                if extra != nil { p.line("self.additionalProperties = additionalProperties") }
             }
             ValidationEmitter.validateMethod(type, properties: stored, into: &p)
         }

@@ -27,7 +27,7 @@ enum JSONCodecEmitter {
         switch type.kind {
         case .object(let properties):
             p.blank()
-            p.block("extension \(type.qualifiedName): Codable") { p in object(properties, into: &p) }
+            p.block("extension \(type.qualifiedName): Codable") { p in object(properties, extra: type.extraMembers, into: &p) }
         case .union(let union):
             p.blank()
             p.block("extension \(type.qualifiedName): Codable") { p in
@@ -40,14 +40,14 @@ enum JSONCodecEmitter {
 
     // MARK: - Objects
 
-    private static func object(_ properties: [IRProperty], into p: inout SwiftPrinter) {
+    private static func object(_ properties: [IRProperty], extra: IRTypeRef?, into p: inout SwiftPrinter) {
         let keyed = properties.filter { property in
             switch property.storage {
             case .stored, .constant: return true
             case .bound, .fixed: return false
             }
         }
-        if keyed.isEmpty {
+        if keyed.isEmpty, extra == nil {
             p.doc("Reads the value; every field is fixed, so nothing is read.")
             p.line("public init(from decoder: any Decoder) throws {}")
             p.blank()
@@ -66,16 +66,30 @@ enum JSONCodecEmitter {
             }
         }
         p.blank()
-        p.doc("Reads the value; unknown fields are ignored.")
+        p.doc(extra == nil ? "Reads the value; unknown fields are ignored." : "Reads the value; unknown fields go to `additionalProperties`.")
         p.block("public init(from decoder: any Decoder) throws") { p in
             p.line("let container = try decoder.container(keyedBy: CodingKeys.self)")
             for property in keyed { p.line(decodeStatement(property)) }
+            if let extra {
+                p.line("let members = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)")
+                p.line("var additionalProperties: [Swift.String: \(extra.swiftType)] = [:]")
+                p.block("for key in members.allKeys where CodingKeys(rawValue: key.stringValue) == nil") { p in
+                    p.line("additionalProperties[key.stringValue] = try members.decode(\(extra.swiftType).self, forKey: key)")
+                }
+                p.line("self.additionalProperties = additionalProperties")
+            }
         }
         p.blank()
         p.doc("Writes the value.")
         p.block("public func encode(to encoder: any Encoder) throws") { p in
             p.line("var container = encoder.container(keyedBy: CodingKeys.self)")
             for property in keyed { p.line(encodeStatement(property)) }
+            if extra != nil {
+                p.line("var members = encoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)")
+                p.block("for (key, value) in additionalProperties where CodingKeys(rawValue: key) == nil") { p in
+                    p.line("try members.encode(value, forKey: SDKRuntime.AnyCodingKey(key))")
+                }
+            }
         }
     }
 

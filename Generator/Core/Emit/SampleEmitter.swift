@@ -120,10 +120,13 @@ struct SampleEmitter {
                 guard let variant = full ? union.variants.first : union.variants.last else { return "" }
                 return "\(named.qualifiedName).\(Emit.name(variant.caseName))(\(sample(variant.type, full: full, depth: depth + 1, counter: counter, visiting: visiting)))"
             case .object:
-                let arguments = named.storedProperties.compactMap { property -> String? in
+                var arguments = named.storedProperties.compactMap { property -> String? in
                     let optional = property.isOptional || property.isArrayDefaultingToEmpty || property.defaultExpression != nil
                     if optional && (!full || depth > 3) { return nil }
                     return "\(Emit.name(property.swiftName)): " + sample(property.type, full: full, depth: depth + 1, counter: counter, visiting: visiting)
+                }
+                if let extra = named.extraMembers, full, depth <= 3 {
+                    arguments.append("additionalProperties: " + sample(.map(extra), full: full, depth: depth + 1, counter: counter, visiting: visiting))
                 }
                 return "\(named.qualifiedName)(\(arguments.joined(separator: ", ")))"
             }

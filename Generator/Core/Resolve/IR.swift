@@ -192,6 +192,9 @@ public final class IRType {
     public var xmlPrefix: String?
     /// Codecs the type needs, set from how methods and error formats use it.
     public var needsJSON = false
+    /// For an object with `properties` and `additionalProperties`: the type of the members beyond its properties,
+    /// kept in `additionalProperties: [String: Value]`.
+    public var extraMembers: IRTypeRef?
     public var needsXML = false
     /// Whether it is (or is a variant of) a top-level http request, which needs form/query/header encoding.
     public var needsHTTPFields = false

@@ -226,6 +226,9 @@ struct TypeAnalysis {
     /// (a JSON value cannot be XML content, nor XML content a JSON value).
     mutating func checkAnyValues() {
         for type in allTypes {
+            if type.extraMembers != nil, type.needsXML {
+                diagnostics.error("\(type.name) keeps the members beyond its properties (\"additionalProperties\"), but is read as XML, which has no such members, expected it only in JSON", at: type.sourceLocation, pointer: type.provenance.pointer + "/additionalProperties")
+            }
             for property in type.properties where property.isStored {
                 let element: IRTypeRef = { if case .array(let element) = property.type.resolved { element } else { property.type } }()
                 if case .map = element.resolved, type.needsXML {

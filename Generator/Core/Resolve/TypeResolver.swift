@@ -105,6 +105,14 @@ struct TypeResolver {
         switch declared.value {
         case .object:
             type.kind = .object(objectProperties(schema, owner: type, scope: scope))
+            if let values = schema.additionalProperties {
+                type.extraMembers = mapRef(values, nameHint: type.name + "Extra", owner: type, scope: scope).flatMap {
+                    if case .map(let value) = $0 { value } else { nil }
+                }
+                if type.properties.contains(where: { $0.swiftName == "additionalProperties" }) {
+                    diagnostics.error("a property becomes the Swift name 'additionalProperties', which keeps the members beyond \"properties\" here, expected another name (set \"x-swift-name\")", at: values.location, pointer: values.pointer)
+                }
+            }
             type.xmlNamespace = schema.xml?.namespace
             type.xmlPrefix = schema.xml?.prefix
         default:
