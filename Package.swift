@@ -80,7 +80,7 @@ let package = Package(
         // Tests, with shared fixtures and assertions.
         .target(name: "TestSupport", dependencies: ["SDKRuntime"], path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "SDKRuntimeTests", dependencies: ["SDKRuntime", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "SDKGeneratorTests", dependencies: ["SDKGenerator", "TestSupport", "FuzzTargets"], exclude: ["InvalidSchemas"], swiftSettings: strict),
+        .testTarget(name: "SDKGeneratorTests", dependencies: ["SDKGenerator", "TestSupport", "FuzzTargets"], exclude: ["InvalidSchemas", "Corpus"], swiftSettings: strict),
         .testTarget(name: "HealthVaultTests", dependencies: ["HealthVault", "SDKRuntime", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "KoppeltaalTests", dependencies: ["Koppeltaal", "SDKRuntime", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "VitalTests", dependencies: ["Vital", "SDKRuntime", "TestSupport"], swiftSettings: strict),
