@@ -32,5 +32,8 @@ enum HealthVaultFuzzing {
         _ = try? CreateAuthenticatedSessionToken.Response(xml: info)
         _ = try? GetAuthorizedPeople.Response(xml: info)
         _ = try? GetServiceDefinition.Response(xml: info)
+        _ = try? GetPersonInfo.Response(xml: info)
+        _ = try? GetThings3.Response(xml: info)
+        _ = try? PutThings2.Response(xml: info)
     }
 }

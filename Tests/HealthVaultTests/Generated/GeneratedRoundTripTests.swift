@@ -115,6 +115,46 @@ final class GeneratedRoundTripTests: XCTestCase {
         try assertXMLRoundTrip(value)
     }
 
+    func testThingKeyFull() throws {
+        let value = ThingKey(versionStamp: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)), id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2)))
+        try assertXMLRoundTrip(value)
+    }
+
+    func testThingKeyMinimal() throws {
+        let value = ThingKey(id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)))
+        try assertXMLRoundTrip(value)
+    }
+
+    func testThingTypeFull() throws {
+        let value = ThingType(name: "sample 1 & <escaped> \"quoted\"", id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2)))
+        try assertXMLRoundTrip(value)
+    }
+
+    func testThingTypeMinimal() throws {
+        let value = ThingType(id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)))
+        try assertXMLRoundTrip(value)
+    }
+
+    func testThingFull() throws {
+        let value = Thing(thingID: ThingKey(versionStamp: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)), id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2))), typeID: ThingType(name: "sample 3 & <escaped> \"quoted\"", id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4))), thingState: .active, flags: 5, effDate: "sample 6 & <escaped> \"quoted\"", created: try! SDKRuntime.XMLFragment(wellFormed: "<item n=\"7\">a &amp; b</item>text"), updated: try! SDKRuntime.XMLFragment(wellFormed: "<item n=\"8\">a &amp; b</item>text"), dataXML: try! SDKRuntime.XMLFragment(wellFormed: "<item n=\"9\">a &amp; b</item>text"))
+        try assertXMLRoundTrip(value)
+    }
+
+    func testThingMinimal() throws {
+        let value = Thing(thingID: ThingKey(id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1))), typeID: ThingType(id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2))))
+        try assertXMLRoundTrip(value)
+    }
+
+    func testPendingThingFull() throws {
+        let value = PendingThing(thingID: ThingKey(versionStamp: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)), id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2))), typeID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3)), thingState: .active, flags: 4, dataXML: try! SDKRuntime.XMLFragment(wellFormed: "<item n=\"5\">a &amp; b</item>text"))
+        try assertXMLRoundTrip(value)
+    }
+
+    func testPendingThingMinimal() throws {
+        let value = PendingThing(typeID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)))
+        try assertXMLRoundTrip(value)
+    }
+
     func testCreateAuthenticatedSessionTokenRequest() throws {
         let value = CreateAuthenticatedSessionToken.Request()
         try assertXMLRoundTrip(value)
@@ -190,6 +230,21 @@ final class GeneratedRoundTripTests: XCTestCase {
         try assertXMLRoundTrip(value)
     }
 
+    func testGetPersonInfoRequestFull() throws {
+        let value = GetPersonInfo.Request(groupMembership: false, effectiveRecordPermissions: true)
+        try assertXMLRoundTrip(value)
+    }
+
+    func testGetPersonInfoRequestMinimal() throws {
+        let value = GetPersonInfo.Request()
+        try assertXMLRoundTrip(value)
+    }
+
+    func testGetPersonInfoResponse() throws {
+        let value = GetPersonInfo.Response(personInfo: PersonInfo(personID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)), name: "sample 2 & <escaped> \"quoted\"", selectedRecordID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3)), moreRecords: true, record: [Record(id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5)), recordCustodian: true, relType: 7, relName: "sample 8 & <escaped> \"quoted\"", authExpires: Foundation.Date(timeIntervalSince1970: 1503146096), authExpired: true, displayName: "sample 11 & <escaped> \"quoted\"", state: .active, dateCreated: Foundation.Date(timeIntervalSince1970: 1503405296), maxSizeBytes: 4294967309, sizeBytes: 4294967310, appRecordAuthAction: .unspecified, autoReconcileDocuments: false, appSpecificRecordID: "sample 16 & <escaped> \"quoted\"", locationCountry: "sample 17 & <escaped> \"quoted\"", locationStateProvince: "sample 18 & <escaped> \"quoted\"", dateUpdated: Foundation.Date(timeIntervalSince1970: 1504010096), latestOperationSequenceNumber: 4294967316, recordAppAuthCreatedDate: Foundation.Date(timeIntervalSince1970: 1504182896), name: "sample 22 & <escaped> \"quoted\"")], preferredCulture: Culture(language: "sample 23 & <escaped> \"quoted\"", country: "sample 24 & <escaped> \"quoted\""), preferredUiculture: Culture(language: "sample 25 & <escaped> \"quoted\"", country: "sample 26 & <escaped> \"quoted\""), location: Location(country: "sample 27 & <escaped> \"quoted\"", stateProvince: "sample 28 & <escaped> \"quoted\"")))
+        try assertXMLRoundTrip(value)
+    }
+
     func testGetServiceDefinitionRequestFull() throws {
         let value = GetServiceDefinition.Request(updatedDate: Foundation.Date(timeIntervalSince1970: 1502454896), responseSections: GetServiceDefinition.Request.ResponseSections(section: [.topology]))
         try assertXMLRoundTrip(value)
@@ -240,8 +295,83 @@ final class GeneratedRoundTripTests: XCTestCase {
         try assertXMLRoundTrip(value)
     }
 
+    func testGetThings3Request() throws {
+        let value = GetThings3.Request(group: [GetThings3.QueryGroup(name: "sample 1 & <escaped> \"quoted\"", max: 2, maxFull: 3, id: [Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4))], key: [ThingKey(id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5)))], filter: [GetThings3.Filter()], format: GetThings3.Format(section: [.core], xml: ["sample 6 & <escaped> \"quoted\""], typeVersionFormat: [Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 7))]), currentVersionOnly: true)])
+        try assertXMLRoundTrip(value)
+    }
+
+    func testGetThings3ResponseFull() throws {
+        let value = GetThings3.Response(group: [GetThings3.ResultGroup(name: "sample 1 & <escaped> \"quoted\"", thing: [Thing(thingID: ThingKey(id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2))), typeID: ThingType(id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3))))], unprocessedThingKeyInfo: [GetThings3.UnprocessedKey(thingID: ThingKey(id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4))))], filtered: false)])
+        try assertXMLRoundTrip(value)
+    }
+
+    func testGetThings3ResponseMinimal() throws {
+        let value = GetThings3.Response()
+        try assertXMLRoundTrip(value)
+    }
+
+    func testGetThings3QueryGroupFull() throws {
+        let value = GetThings3.QueryGroup(name: "sample 1 & <escaped> \"quoted\"", max: 2, maxFull: 3, id: [Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4))], key: [ThingKey(versionStamp: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5)), id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 6)))], filter: [GetThings3.Filter(typeID: [Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 7))], thingState: [.active], effDateMin: Foundation.Date(timeIntervalSince1970: 1503059696), effDateMax: Foundation.Date(timeIntervalSince1970: 1503146096), createdDateMin: Foundation.Date(timeIntervalSince1970: 1503232496), updatedDateMin: Foundation.Date(timeIntervalSince1970: 1503318896), xpath: "sample 12 & <escaped> \"quoted\"")], format: GetThings3.Format(section: [.core], xml: ["sample 13 & <escaped> \"quoted\""], typeVersionFormat: [Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 14))]), currentVersionOnly: false)
+        try assertXMLRoundTrip(value)
+    }
+
+    func testGetThings3QueryGroupMinimal() throws {
+        let value = GetThings3.QueryGroup(format: GetThings3.Format())
+        try assertXMLRoundTrip(value)
+    }
+
+    func testGetThings3FilterFull() throws {
+        let value = GetThings3.Filter(typeID: [Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1))], thingState: [.active], effDateMin: Foundation.Date(timeIntervalSince1970: 1502541296), effDateMax: Foundation.Date(timeIntervalSince1970: 1502627696), createdDateMin: Foundation.Date(timeIntervalSince1970: 1502714096), updatedDateMin: Foundation.Date(timeIntervalSince1970: 1502800496), xpath: "sample 6 & <escaped> \"quoted\"")
+        try assertXMLRoundTrip(value)
+    }
+
+    func testGetThings3FilterMinimal() throws {
+        let value = GetThings3.Filter()
+        try assertXMLRoundTrip(value)
+    }
+
+    func testGetThings3FormatFull() throws {
+        let value = GetThings3.Format(section: [.core], xml: ["sample 1 & <escaped> \"quoted\""], typeVersionFormat: [Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2))])
+        try assertXMLRoundTrip(value)
+    }
+
+    func testGetThings3FormatMinimal() throws {
+        let value = GetThings3.Format()
+        try assertXMLRoundTrip(value)
+    }
+
+    func testGetThings3ResultGroupFull() throws {
+        let value = GetThings3.ResultGroup(name: "sample 1 & <escaped> \"quoted\"", thing: [Thing(thingID: ThingKey(versionStamp: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2)), id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3))), typeID: ThingType(name: "sample 4 & <escaped> \"quoted\"", id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5))), thingState: .active, flags: 6, effDate: "sample 7 & <escaped> \"quoted\"", created: try! SDKRuntime.XMLFragment(wellFormed: "<item n=\"8\">a &amp; b</item>text"), updated: try! SDKRuntime.XMLFragment(wellFormed: "<item n=\"9\">a &amp; b</item>text"), dataXML: try! SDKRuntime.XMLFragment(wellFormed: "<item n=\"10\">a &amp; b</item>text"))], unprocessedThingKeyInfo: [GetThings3.UnprocessedKey(thingID: ThingKey(versionStamp: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 11)), id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 12))))], filtered: false)
+        try assertXMLRoundTrip(value)
+    }
+
+    func testGetThings3ResultGroupMinimal() throws {
+        let value = GetThings3.ResultGroup()
+        try assertXMLRoundTrip(value)
+    }
+
+    func testGetThings3UnprocessedKey() throws {
+        let value = GetThings3.UnprocessedKey(thingID: ThingKey(versionStamp: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)), id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2))))
+        try assertXMLRoundTrip(value)
+    }
+
     func testNewApplicationCreationInfoResponse() throws {
         let value = NewApplicationCreationInfo.Response(appID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)), sharedSecret: "canary-secret-2 & <escaped>", appToken: "canary-secret-3 & <escaped>")
+        try assertXMLRoundTrip(value)
+    }
+
+    func testPutThings2Request() throws {
+        let value = PutThings2.Request(thing: [PendingThing(thingID: ThingKey(versionStamp: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)), id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2))), typeID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3)), thingState: .active, flags: 4, dataXML: try! SDKRuntime.XMLFragment(wellFormed: "<item n=\"5\">a &amp; b</item>text"))])
+        try assertXMLRoundTrip(value)
+    }
+
+    func testPutThings2ResponseFull() throws {
+        let value = PutThings2.Response(thingID: [ThingKey(versionStamp: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)), id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2)))])
+        try assertXMLRoundTrip(value)
+    }
+
+    func testPutThings2ResponseMinimal() throws {
+        let value = PutThings2.Response()
         try assertXMLRoundTrip(value)
     }
 
