@@ -146,7 +146,7 @@ final class XMLFragmentTests: XCTestCase {
         XCTAssertEqual(info.child("item")?.innerXML.text, "t&amp;u &#x41;")
         XCTAssertEqual(info.child("empty")?.innerXML.text, "", "an empty-element tag has no content")
         XCTAssertEqual(root.child("blank")?.innerXML.text, "")
-        XCTAssertEqual(XMLFragment(xml: info), inner, "decoding a fragment takes the element's inner XML")
+        XCTAssertEqual(try XMLFragment(xml: info), inner, "decoding a fragment takes the element's inner XML")
         XCTAssertEqual(try XMLFragment(wellFormed: inner.text), inner, "inner XML is well-formed content")
 
         let items = try inner.tree(namespaces: ["p": "urn:p", "": "urn:d"])

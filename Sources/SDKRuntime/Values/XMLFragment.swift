@@ -92,8 +92,9 @@ extension XMLFragment: CustomStringConvertible {
 }
 
 extension XMLFragment: XMLCodable {
-    /// The inner XML of `element`, exactly as received (``XMLElementView/innerXML``).
-    public init(xml element: XMLElementView) {
+    /// The inner XML of `element`, exactly as received (``XMLElementView/innerXML``). It never fails; it is
+    /// declared `throws` like every reader of generated models, which call it with `try`.
+    public init(xml element: XMLElementView) throws {
         self = element.innerXML
     }
 
