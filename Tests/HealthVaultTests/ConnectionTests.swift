@@ -95,7 +95,10 @@ final class ConnectionTests: XCTestCase {
         await XCTAssertEqualAsync(try await connection.status(), .connected(HealthVaultInstance(
             id: "1", platformURL: URL(string: "https://us.example/platform/wildcat.ashx")!, shellURL: URL(string: "https://shell.us.example/")!
         )))
-        XCTAssertEqual(fake.calls.current, ["NewApplicationCreationInfo", "GetServiceDefinition", "CreateAuthenticatedSessionToken"])
+        XCTAssertEqual(
+            fake.calls.current, ["NewApplicationCreationInfo", "GetServiceDefinition", "CreateAuthenticatedSessionToken", "GetAuthorizedPeople"],
+            "the people who authorized are learned at once"
+        )
     }
 
     func testExpiredSessionIsRenewedAndTheCallReplayedOnce() async throws {
@@ -104,7 +107,7 @@ final class ConnectionTests: XCTestCase {
         let people = try await connection.withSession { client, session in try await client.getAuthorizedPeople(session: session) }
         XCTAssertEqual(people.responseResults.personInfo.count, 1)
         XCTAssertEqual(fake.count("CreateAuthenticatedSessionToken"), 2)
-        XCTAssertEqual(fake.count("GetAuthorizedPeople"), 2)
+        XCTAssertEqual(fake.count("GetAuthorizedPeople"), 1 + 2, "one at completion, then the call and its replay")
     }
 
     func testASecondExpiryIsNotRetriedAgain() async throws {
@@ -116,7 +119,7 @@ final class ConnectionTests: XCTestCase {
         } catch let error as HealthVaultError {
             XCTAssertEqual(error.code, .authenticatedSessionTokenExpired)
         }
-        XCTAssertEqual(fake.count("GetAuthorizedPeople"), 2, "one replay, no loop")
+        XCTAssertEqual(fake.count("GetAuthorizedPeople"), 1 + 2, "one at completion, then one replay, no loop")
     }
 
     func testInvalidAppWhileRenewingIsReprovisionRequired() async throws {

@@ -69,8 +69,11 @@ final class HealthVaultIntegrationTests: XCTestCase {
         XCTAssertEqual(instance.id, "2")
         XCTAssertEqual(instance.platformURL, emulator.url("/hv/2/platform/wildcat.ashx"))
 
-        await XCTAssertEqualAsync(try await names(connection), (0..<7).map { "Person \($0) & Co" })
         await XCTAssertEqualAsync(try await calls("GetAuthorizedPeople"), 4, "7 people in pages of 2, each page once")
+        await XCTAssertEqualAsync(try await connection.people().map(\.name), (0..<7).map { "Person \($0) & Co" })
+        await XCTAssertEqualAsync(try await calls("GetAuthorizedPeople"), 4, "the people learned at completion are kept")
+        await XCTAssertEqualAsync(try await names(connection), (0..<7).map { "Person \($0) & Co" })
+        await XCTAssertEqualAsync(try await calls("GetAuthorizedPeople"), 8, "paging again reads each page once more")
         await XCTAssertEqualAsync(try await calls("CreateAuthenticatedSessionToken"), 1)
         await XCTAssertEqualAsync(try await calls("NewApplicationCreationInfo"), 1)
         await XCTAssertEqualAsync(try await calls("GetServiceDefinition"), 1)
@@ -83,7 +86,7 @@ final class HealthVaultIntegrationTests: XCTestCase {
         await XCTAssertEqualAsync(try await names(connection), [])
         try await emulator.control("healthvault", ["people": 4, "page_size": 2])
         await XCTAssertEqualAsync(try await names(connection).count, 4)
-        await XCTAssertEqualAsync(try await calls("GetAuthorizedPeople"), 3)
+        await XCTAssertEqualAsync(try await calls("GetAuthorizedPeople"), 4, "one at completion, one empty page, two pages")
     }
 
     func testExpiredSessionWithFiftyConcurrentCallsCreatesOneSession() async throws {

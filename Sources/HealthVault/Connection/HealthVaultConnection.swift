@@ -165,7 +165,12 @@ public final class HealthVaultConnection: Sendable {
             state.session = nil
             try await transition.store(state)
             self.log(.info, "authorized in instance \(found.id)")
-            _ = try await self.session.access()
+            let access = try await self.session.access()
+            // Learning the people now saves a round trip before the first record call; when it fails, the
+            // authorization still stands and ``refreshPeople()`` fetches them later.
+            if let people = try? await self.fetchPeople(access) {
+                try await transition.update { state in Self.storing(people, in: state) }
+            }
             return completion
         }
     }
@@ -226,6 +231,99 @@ public final class HealthVaultConnection: Sendable {
             },
             next: { request, page in GetAuthorizedPeople.nextPageRequest(after: page, for: request) }
         ).items { $0.responseResults.personInfo }
+    }
+
+    // MARK: - People and records
+
+    /// The people who authorized this app instance and their records, as stored; fetched first when not yet known.
+    public func people() async throws -> [HealthVaultPerson] {
+        if let people = try await session.current()?.people { return people }
+        return try await refreshPeople()
+    }
+
+    /// Fetches the people who authorized this app instance (every page of GetAuthorizedPeople) and stores them.
+    /// The selected record is kept while it is still authorized, otherwise the first record is selected.
+    @discardableResult
+    public func refreshPeople() async throws -> [HealthVaultPerson] {
+        var fetched: [HealthVaultPerson] = []
+        for try await person in authorizedPeople() { fetched.append(HealthVaultPerson(person)) }
+        let people = fetched
+        try await session.transition { transition in
+            try await transition.update { state in Self.storing(people, in: state) }
+        }
+        return people
+    }
+
+    /// The record calls use unless they name another one, or nil when no record is authorized.
+    public func selectedRecord() async throws -> HealthVaultRecordSummary? {
+        let people = try await people()
+        let selected = try await session.current()?.selectedRecordID
+        return Self.records(of: people).first { $0.id == selected }
+    }
+
+    /// Makes `recordID` the record calls use.
+    ///
+    /// - Throws: ``HealthVaultConnectionError/unknownRecord(_:)`` when no person authorized that record.
+    public func selectRecord(_ recordID: UUID) async throws {
+        guard Self.records(of: try await people()).contains(where: { $0.id == recordID }) else {
+            throw HealthVaultConnectionError.unknownRecord(recordID)
+        }
+        try await session.transition { transition in
+            try await transition.update { state in
+                var state = state
+                state.selectedRecordID = recordID
+                return state
+            }
+        }
+    }
+
+    /// Runs record calls for `recordID` (by default the selected record): every request of `calls` carries
+    /// `<record-id>` and the record person's `<offline-person-id>`, and is renewed and sent again on its own when the
+    /// session has expired.
+    ///
+    /// - Throws: ``HealthVaultConnectionError/noRecord`` or ``HealthVaultConnectionError/unknownRecord(_:)``, or what
+    ///   `calls` throws.
+    public func withRecord<Result: Sendable>(
+        _ recordID: UUID? = nil, _ calls: @Sendable (HealthVaultRecordCalls) async throws -> Result
+    ) async throws -> Result {
+        let records = Self.records(of: try await people())
+        let selected = try await session.current()?.selectedRecordID
+        guard let wanted = recordID ?? selected else { throw HealthVaultConnectionError.noRecord }
+        guard let record = records.first(where: { $0.id == wanted }) else {
+            throw HealthVaultConnectionError.unknownRecord(wanted)
+        }
+        return try await calls(HealthVaultRecordCalls(record: record, connection: self))
+    }
+
+    private func fetchPeople(
+        _ access: CredentialSession<HealthVaultCredentialPolicy>.Access
+    ) async throws -> [HealthVaultPerson] {
+        guard let credential = access.credential.session else { throw HealthVaultConnectionError.notAuthorized }
+        let client = configuration.client(
+            platformURL: access.credential.instance.platformURL,
+            transport: access.lease.guarding(configuration.client.transport))
+        var people: [HealthVaultPerson] = []
+        var request: GetAuthorizedPeople.Request? = GetAuthorizedPeople.Request()
+        while let next = request {
+            let page = try await client.getAuthorizedPeople(next, session: credential)
+            people += page.responseResults.personInfo.map(HealthVaultPerson.init)
+            request = GetAuthorizedPeople.nextPageRequest(after: page, for: next)
+        }
+        return people
+    }
+
+    private static func records(of people: [HealthVaultPerson]) -> [HealthVaultRecordSummary] {
+        people.flatMap(\.records)
+    }
+
+    private static func storing(
+        _ people: [HealthVaultPerson], in state: HealthVaultConnectionState
+    ) -> HealthVaultConnectionState {
+        var state = state
+        state.people = people
+        let records = records(of: people)
+        if !records.contains(where: { $0.id == state.selectedRecordID }) { state.selectedRecordID = records.first?.id }
+        return state
     }
 
     // MARK: - Internals

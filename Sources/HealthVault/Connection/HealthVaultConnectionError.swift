@@ -17,6 +17,10 @@ public enum HealthVaultConnectionError: Error, Sendable, CustomStringConvertible
     case reprovisionRequired(underlying: HealthVaultError)
     /// Shell named an instance that the service definition does not list.
     case unknownInstance(String)
+    /// No record is authorized (or selected) to make a record call with.
+    case noRecord
+    /// The record is not one the people who authorized this instance gave access to.
+    case unknownRecord(UUID)
 
     /// A one-line explanation with what to do.
     public var description: String {
@@ -30,6 +34,8 @@ public enum HealthVaultConnectionError: Error, Sendable, CustomStringConvertible
         case .reprovisionRequired(let underlying):
             return "The HealthVault app instance no longer exists; disconnect and provision again (\(underlying))"
         case .unknownInstance(let id): return "HealthVault instance '\(id)' is not in the service definition"
+        case .noRecord: return "No HealthVault record is authorized for this app instance; refresh the people or authorize one"
+        case .unknownRecord(let id): return "HealthVault record \(id.wireText) is not authorized for this app instance"
         }
     }
 }

@@ -30,6 +30,10 @@ struct HealthVaultConnectionState: Sendable, Equatable, Codable, CustomStringCon
     var instance: HealthVaultInstance?
     /// The current session, once created.
     var session: HealthVaultSessionCredential?
+    /// The people who authorized the instance and their records, as last fetched.
+    var people: [HealthVaultPerson]?
+    /// The record record calls use unless told otherwise.
+    var selectedRecordID: UUID?
 
     /// The state with the creation token redacted (the credentials redact themselves).
     var description: String {

@@ -4,7 +4,9 @@ import SDKRuntime
 /// A HealthVault platform for lifecycle tests, answering on any URL: NewApplicationCreationInfo (a new child
 /// application each time), GetServiceDefinition (one instance, `1`), CreateAuthenticatedSessionToken (a new session
 /// for the application each time) and GetAuthorizedPeople, which answers status 65 unless the request carries the
-/// application's current, unexpired session. Signatures are not checked.
+/// application's current, unexpired session; its one person has the record ``recordID``. GetThings (record-scoped)
+/// answers an empty group for that session, and status 10 unless the request names the record and the person.
+/// Signatures are not checked.
 public final class FakeHealthVaultServer: Sendable {
     /// The instance's platform URL.
     public static let platformURL = URL(string: "https://hv.example/platform/wildcat.ashx")!
@@ -38,6 +40,11 @@ public final class FakeHealthVaultServer: Sendable {
         else { return nil }
         return (application, number)
     }
+
+    /// The one person's id.
+    public static let personID = UUID(uuidString: "cc5e5771-4da7-4961-a758-d7714223d9ab")!
+    /// The one person's record.
+    public static let recordID = UUID(uuidString: "9c863988-e2aa-440e-8c11-7ba4750ba4c8")!
 
     /// The completion URL Shell would redirect to after the user authorized the `number`th application.
     public static func completion(_ number: Int) -> URL {
@@ -101,10 +108,18 @@ public final class FakeHealthVaultServer: Sendable {
             else {
                 return Self.status(65)
             }
-            info = Self.ok(
-                "GetAuthorizedPeople",
-                "<response-results><person-info><person-id>cc5e5771-4da7-4961-a758-d7714223d9ab</person-id>"
-                    + "<name>A</name></person-info><more-results>false</more-results></response-results>")
+            if method == "GetThings" {
+                guard Self.element("record-id", in: body) == Self.recordID.uuidString.lowercased(),
+                    Self.element("offline-person-id", in: body) == Self.personID.uuidString.lowercased()
+                else { return Self.status(10) }
+                info = Self.ok("GetThings3", #"<group name="q" />"#)
+            } else {
+                info = Self.ok(
+                    "GetAuthorizedPeople",
+                    "<response-results><person-info><person-id>cc5e5771-4da7-4961-a758-d7714223d9ab</person-id><name>A</name>"
+                        + #"<record id="9c863988-e2aa-440e-8c11-7ba4750ba4c8" rel-type="1" display-name="Jane">Jane Doe</record>"#
+                        + "</person-info><more-results>false</more-results></response-results>")
+            }
         }
         return HTTPResponse(status: 200, body: Data(info.utf8))
     }
