@@ -56,7 +56,7 @@ final class LifecycleRaceTests: XCTestCase {
         _ = await outcome(of: disconnection, within: 0.5)
         definition.release()
         _ = await completion.result
-        try await disconnection.value
+        _ = try await disconnection.value
         XCTAssertEqual(store.keys, [], "the old secrets are not written back")
         await XCTAssertEqualAsync(try await connection.status(), .notProvisioned)
     }

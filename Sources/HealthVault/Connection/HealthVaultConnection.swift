@@ -182,11 +182,58 @@ public final class HealthVaultConnection: Sendable {
             applicationID: state.application.applicationID, shellURL: state.instance?.shellURL)
     }
 
-    /// Forgets everything stored for this connection: app instance, secrets, instance and session (also a stored
-    /// state that cannot be decoded). After this returns, no request carries the secrets again.
-    public func disconnect() async throws {
-        try await session.erase()
-        log(.info, "disconnected")
+    /// Removes this app instance's authorization from every record the user granted, then forgets everything
+    /// stored for this connection: app instance, secrets, instance and session (also a stored state that cannot be
+    /// decoded).
+    ///
+    /// Releasing is best effort, one record at a time, with the usual session renewal: the records are listed again
+    /// (the stored list when that fails), and a record that cannot be released (offline, refused) is reported in the
+    /// result. The local state is erased in every case, and after this returns no request carries the secrets again.
+    /// Without the secrets the records can no longer be released from this device, so call it while online when
+    /// you can.
+    ///
+    /// - Parameter releasingRecords: false forgets the local state only and sends nothing.
+    /// - Throws: the store's error when the state cannot be erased.
+    @discardableResult
+    public func disconnect(releasingRecords: Bool = true) async throws -> HealthVaultDisconnection {
+        try await session.transition { transition in
+            var outcome = HealthVaultDisconnection.nothingToRelease
+            if releasingRecords, let state = try? await transition.current(), state.instance != nil {
+                outcome = await self.releaseRecords(knownPeople: state.people)
+            }
+            try await transition.erase(settlingRefresh: true)
+            let (released, unreleased) = (outcome.releasedRecords.count, outcome.unreleasedRecords.count)
+            self.log(.info, "disconnected; \(released) record(s) released, \(unreleased) not")
+            return outcome
+        }
+    }
+
+    private func releaseRecords(knownPeople: [HealthVaultPerson]?) async -> HealthVaultDisconnection {
+        let people: [HealthVaultPerson]
+        do {
+            people = try await session.withCredential { try await self.fetchPeople($0) }
+        } catch {
+            guard let knownPeople else {
+                return HealthVaultDisconnection(releasedRecords: [], unreleasedRecords: [], recordListingError: error)
+            }
+            people = knownPeople
+        }
+        var released: [HealthVaultRecordSummary] = []
+        var unreleased: [HealthVaultDisconnection.UnreleasedRecord] = []
+        for record in Self.records(of: people) {
+            do {
+                try await HealthVaultRecordCalls(record: record, connection: self).send {
+                    try await $0.removeApplicationRecordAuthorization(recordID: $2, session: $1)
+                }
+                released.append(record)
+            } catch let error as HealthVaultError where error.code == .recordAuthorizationDoesNotExist {
+                released.append(record)
+            } catch {
+                unreleased.append(.init(record: record, error: error))
+            }
+        }
+        return HealthVaultDisconnection(
+            releasedRecords: released, unreleasedRecords: unreleased, recordListingError: nil)
     }
 
     // MARK: - Calls

@@ -50,7 +50,7 @@ func connectAndListPeople(masterApplicationID: UUID, screens: some HealthVaultSc
         try await connection.completeAuthorization(redirect: try await screens.showShell(page))
     } catch HealthVaultConnectionError.reprovisionRequired {
         // The app instance was removed in HealthVault: start over.
-        try await connection.disconnect()
+        try await connection.disconnect(releasingRecords: false)
     }
 }
 // end snippet

@@ -5,7 +5,8 @@ import SDKRuntime
 /// application each time), GetServiceDefinition (one instance, `1`), CreateAuthenticatedSessionToken (a new session
 /// for the application each time) and GetAuthorizedPeople, which answers status 65 unless the request carries the
 /// application's current, unexpired session; its one person has the record ``recordID``. GetThings (record-scoped)
-/// answers an empty group for that session, and status 10 unless the request names the record and the person.
+/// answers an empty group for that session and RemoveApplicationRecordAuthorization a bare status 0, both status 10
+/// unless the request names the record and the person.
 /// Signatures are not checked.
 public final class FakeHealthVaultServer: Sendable {
     /// The instance's platform URL.
@@ -108,10 +109,13 @@ public final class FakeHealthVaultServer: Sendable {
             else {
                 return Self.status(65)
             }
-            if method == "GetThings" {
+            if method == "GetThings" || method == "RemoveApplicationRecordAuthorization" {
                 guard Self.element("record-id", in: body) == Self.recordID.uuidString.lowercased(),
                     Self.element("offline-person-id", in: body) == Self.personID.uuidString.lowercased()
                 else { return Self.status(10) }
+                guard method == "GetThings" else {
+                    return HTTPResponse(status: 200, body: Data("<response><status><code>0</code></status></response>".utf8))
+                }
                 info = Self.ok("GetThings3", #"<group name="q" />"#)
             } else {
                 info = Self.ok(
