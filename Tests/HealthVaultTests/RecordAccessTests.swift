@@ -64,6 +64,24 @@ final class RecordAccessTests: XCTestCase {
         XCTAssertEqual(server.count("CreateAuthenticatedSessionToken"), 2)
     }
 
+    func testTheSessionRequestSaysWhetherTheAppIsMultiRecord() async throws {
+        for isMultiRecordApp in [true, false] {
+            let server = FakeHealthVaultServer()
+            let transport = RecordingTransport { server.answer($0) }
+            let connection = HealthVaultConnection(configuration: .init(
+                defaultPlatformURL: FakeHealthVaultServer.platformURL, defaultShellURL: FakeHealthVaultServer.shellURL,
+                store: InMemoryCredentialStore(), isMultiRecordApp: isMultiRecordApp, client: .init(transport: transport)
+            ))
+            _ = try await connection.provision(masterAppID: Self.master)
+            try await connection.completeAuthorization(redirect: FakeHealthVaultServer.completion(1))
+            let session = try XCTUnwrap(transport.requests.map { String(decoding: $0.body ?? Data(), as: UTF8.self) }
+                .first { $0.contains("<method>CreateAuthenticatedSessionToken</method>") })
+            let child = FakeHealthVaultServer.applicationID(1).uuidString.lowercased()
+            let appID = isMultiRecordApp ? #"<app-id is-multi-record-app="true">"# : "<app-id>"
+            XCTAssertTrue(session.contains("<info><auth-info>\(appID)\(child)</app-id>"), session)
+        }
+    }
+
     func testWithoutARecordRecordCallsSayWhy() async throws {
         let connection = connection()
         await XCTAssertThrowsErrorAsync(try await connection.withRecord { _ in () })

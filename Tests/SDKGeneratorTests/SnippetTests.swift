@@ -210,6 +210,26 @@ final class SnippetTests: XCTestCase {
             """)
     }
 
+    func testARequiredObjectThatNeedsNothingDefaultsToItsEmptyValue() throws {
+        let text = try generate(httpMethod("""
+            {"name": "Op", "description": "An operation.",
+             "binding": {"http": {"method": "POST", "server": "api", "path": "/op", "body": "json", "auth": "none"}},
+             "request": {"type": "object", "required": ["outer", "strict"], "properties": {
+                 "outer": {"type": "object", "required": ["inner"], "properties": {
+                     "inner": {"type": "object", "properties": {"flag": {"type": "boolean"}}}}},
+                 "strict": {"type": "object", "required": ["id"], "properties": {"id": {"type": "string"}}}}}}
+            """), file: "Methods/Op.swift")
+        assertEmits(text, """
+                    public init(outer: Op.Request.Outer = .init(), strict: Op.Request.Strict) {
+            """)
+        assertEmits(text, """
+                    public init(inner: Op.Request.Outer.Inner = .init()) {
+            """)
+        assertEmits(text, """
+                public func op(_ request: Op.Request) async throws {
+            """)
+    }
+
     func testAdditionalPropertiesMakeAMap() throws {
         let text = try generate(httpMethod("""
             {"name": "Op", "description": "An operation.",

@@ -62,6 +62,8 @@ enum DeclarationEmitter {
                     parameter += " = nil"
                 } else if property.isArrayDefaultingToEmpty {
                     parameter += " = []"
+                } else if property.type.namedType?.hasEmptyInitializer == true {
+                    parameter += " = .init()"
                 }
                 return parameter
             } + (extra.map { ["additionalProperties: \($0) = [:]"] } ?? [])

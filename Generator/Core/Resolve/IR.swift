@@ -234,10 +234,17 @@ public final class IRType {
         return storedProperties.isEmpty
     }
 
-    /// Whether `init()` works: every stored property is optional or has a default.
-    public var hasEmptyInitializer: Bool {
-        guard case .object = kind else { return false }
-        return storedProperties.allSatisfy { $0.isOptional || $0.defaultExpression != nil || $0.isArrayDefaultingToEmpty }
+    /// Whether `init()` works: every stored property is optional, has a default, or is an object whose own
+    /// `init()` works.
+    public var hasEmptyInitializer: Bool { hasEmptyInitializer(visiting: []) }
+
+    private func hasEmptyInitializer(visiting: Set<ObjectIdentifier>) -> Bool {
+        guard case .object = kind, !visiting.contains(ObjectIdentifier(self)) else { return false }
+        let visiting = visiting.union([ObjectIdentifier(self)])
+        return storedProperties.allSatisfy {
+            $0.isOptional || $0.defaultExpression != nil || $0.isArrayDefaultingToEmpty
+                || $0.type.namedType?.hasEmptyInitializer(visiting: visiting) == true
+        }
     }
 }
 

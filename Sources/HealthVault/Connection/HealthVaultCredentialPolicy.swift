@@ -42,7 +42,11 @@ struct HealthVaultCredentialPolicy: CredentialPolicy {
     ) async throws -> HealthVaultAuthorization {
         let client = configuration.client(
             platformURL: authorization.instance.platformURL, transport: lease.guarding(configuration.client.transport))
-        let response = try await client.createAuthenticatedSessionToken(application: authorization.application)
+        // .NET marks a multi-record app on the session request, and leaves the attribute out otherwise.
+        let appID = CreateAuthenticatedSessionToken.Request.AuthInfo.AppID(
+            isMultiRecordApp: configuration.isMultiRecordApp ? true : nil)
+        let response = try await client.createAuthenticatedSessionToken(
+            .init(authInfo: .init(appID: appID)), application: authorization.application)
         var renewed = authorization
         renewed.session = HealthVaultSessionCredential(
             token: response.token.value, sharedSecret: response.sharedSecret, personID: authorization.session?.personID

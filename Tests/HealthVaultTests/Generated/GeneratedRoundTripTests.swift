@@ -156,12 +156,22 @@ final class GeneratedRoundTripTests: XCTestCase {
     }
 
     func testCreateAuthenticatedSessionTokenRequest() throws {
-        let value = CreateAuthenticatedSessionToken.Request()
+        let value = CreateAuthenticatedSessionToken.Request(authInfo: CreateAuthenticatedSessionToken.Request.AuthInfo(appID: CreateAuthenticatedSessionToken.Request.AuthInfo.AppID(isMultiRecordApp: false)))
         try assertXMLRoundTrip(value)
     }
 
     func testCreateAuthenticatedSessionTokenRequestAuthInfo() throws {
-        let value = CreateAuthenticatedSessionToken.Request.AuthInfo()
+        let value = CreateAuthenticatedSessionToken.Request.AuthInfo(appID: CreateAuthenticatedSessionToken.Request.AuthInfo.AppID(isMultiRecordApp: false))
+        try assertXMLRoundTrip(value)
+    }
+
+    func testCreateAuthenticatedSessionTokenRequestAuthInfoAppIDFull() throws {
+        let value = CreateAuthenticatedSessionToken.Request.AuthInfo.AppID(isMultiRecordApp: false)
+        try assertXMLRoundTrip(value)
+    }
+
+    func testCreateAuthenticatedSessionTokenRequestAuthInfoAppIDMinimal() throws {
+        let value = CreateAuthenticatedSessionToken.Request.AuthInfo.AppID()
         try assertXMLRoundTrip(value)
     }
 

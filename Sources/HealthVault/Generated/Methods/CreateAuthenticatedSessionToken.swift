@@ -16,16 +16,39 @@ public enum CreateAuthenticatedSessionToken {}
 extension CreateAuthenticatedSessionToken {
     /// - Remark: Generated from Schemas/HealthVault/CreateAuthenticatedSessionToken.json#/request
     public struct Request: Sendable, Hashable {
-        /// Creates the value; every field is fixed by the schema.
-        public init() {}
+        /// - Remark: Generated from Schemas/HealthVault/CreateAuthenticatedSessionToken.json#/request/properties/auth-info
+        public let authInfo: CreateAuthenticatedSessionToken.Request.AuthInfo
+
+        /// Creates a value from its properties.
+        public init(authInfo: CreateAuthenticatedSessionToken.Request.AuthInfo = .init()) {
+            self.authInfo = authInfo
+        }
     }
 }
 
 extension CreateAuthenticatedSessionToken.Request {
     /// - Remark: Generated from Schemas/HealthVault/CreateAuthenticatedSessionToken.json#/request/properties/auth-info
     public struct AuthInfo: Sendable, Hashable {
-        /// Creates the value; every field is fixed by the schema.
-        public init() {}
+        /// - Remark: Generated from Schemas/HealthVault/CreateAuthenticatedSessionToken.json#/request/properties/auth-info/properties/app-id
+        public let appID: CreateAuthenticatedSessionToken.Request.AuthInfo.AppID
+
+        /// Creates a value from its properties.
+        public init(appID: CreateAuthenticatedSessionToken.Request.AuthInfo.AppID = .init()) {
+            self.appID = appID
+        }
+    }
+}
+
+extension CreateAuthenticatedSessionToken.Request.AuthInfo {
+    /// - Remark: Generated from Schemas/HealthVault/CreateAuthenticatedSessionToken.json#/request/properties/auth-info/properties/app-id
+    public struct AppID: Sendable, Hashable {
+        /// Sent as true when the app may be authorized for several records; omitted otherwise.
+        public let isMultiRecordApp: Swift.Bool?
+
+        /// Creates a value from its properties.
+        public init(isMultiRecordApp: Swift.Bool? = nil) {
+            self.isMultiRecordApp = isMultiRecordApp
+        }
     }
 }
 
@@ -113,6 +136,7 @@ extension HealthVaultClient {
     /// HealthVault method `CreateAuthenticatedSessionToken` version 2, anonymous, signed with the application shared secret.
     ///
     /// - Parameters:
+    ///   - request: The request.
     ///   - application: The application instance's id and shared secret, which sign the request.
     ///
     /// - Returns: The decoded response.
@@ -121,11 +145,12 @@ extension HealthVaultClient {
     ///
     /// - Remark: Generated from Schemas/HealthVault/CreateAuthenticatedSessionToken.json#
     public func createAuthenticatedSessionToken(
+        _ request: CreateAuthenticatedSessionToken.Request = .init(),
         application: SDKRuntime.HealthVaultApplicationCredential
     ) async throws -> CreateAuthenticatedSessionToken.Response {
         let now = configuration.clock.now()
         let context = try application.castSignatureContext(signingTime: now)
-        let info = try Self.info(CreateAuthenticatedSessionToken.Request(), context: context)
+        let info = try Self.info(request, context: context)
         let response = try await send(method: "CreateAuthenticatedSessionToken", version: 2, auth: .applicationID(application.applicationID), messageTime: now, info: info)
         return try CreateAuthenticatedSessionToken.Response(xml: response.info(namespace: "urn:com.microsoft.wc.methods.response.CreateAuthenticatedSessionToken2"))
     }
@@ -135,22 +160,53 @@ extension HealthVaultClient {
 
 extension CreateAuthenticatedSessionToken.Request: SDKRuntime.XMLCodable {
     /// Reads the value from an element's attributes, children and text; unknown children are skipped.
-    public init(xml element: SDKRuntime.XMLElementView) throws {}
+    public init(xml element: SDKRuntime.XMLElementView) throws {
+        var _authInfo: CreateAuthenticatedSessionToken.Request.AuthInfo?
+        for child in element.children {
+            switch child.name {
+            case "auth-info": _authInfo = try CreateAuthenticatedSessionToken.Request.AuthInfo(xml: child)
+            default: continue
+            }
+        }
+        self.authInfo = try element.required(_authInfo, "auth-info")
+    }
 
     /// Writes the value's attributes, then its children or text, into the element just opened.
     public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
-        try writer.element("auth-info", writing: CreateAuthenticatedSessionToken.Request.AuthInfo(), context: context)
+        try writer.element("auth-info", writing: self.authInfo, context: context)
     }
 }
 
 extension CreateAuthenticatedSessionToken.Request.AuthInfo: SDKRuntime.XMLCodable {
     /// Reads the value from an element's attributes, children and text; unknown children are skipped.
-    public init(xml element: SDKRuntime.XMLElementView) throws {}
+    public init(xml element: SDKRuntime.XMLElementView) throws {
+        var _appID: CreateAuthenticatedSessionToken.Request.AuthInfo.AppID?
+        for child in element.children {
+            switch child.name {
+            case "app-id": _appID = try CreateAuthenticatedSessionToken.Request.AuthInfo.AppID(xml: child)
+            default: continue
+            }
+        }
+        self.appID = try element.required(_appID, "app-id")
+    }
 
     /// Writes the value's attributes, then its children or text, into the element just opened.
     public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
-        try writer.element("app-id", text: try context.value("applicationID"))
+        try writer.element("app-id", writing: self.appID, context: context)
         try writer.element("credential", writing: CreateAuthenticatedSessionToken.Request.AuthInfo.Credential(), context: context)
+    }
+}
+
+extension CreateAuthenticatedSessionToken.Request.AuthInfo.AppID: SDKRuntime.XMLCodable {
+    /// Reads the value from an element's attributes, children and text; unknown children are skipped.
+    public init(xml element: SDKRuntime.XMLElementView) throws {
+        self.isMultiRecordApp = try element.attribute("is-multi-record-app", Swift.Bool.self)
+    }
+
+    /// Writes the value's attributes, then its children or text, into the element just opened.
+    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
+        if let value = self.isMultiRecordApp { try writer.attribute("is-multi-record-app", value.wireText) }
+        try writer.text(try context.value("applicationID"))
     }
 }
 

@@ -87,7 +87,7 @@ extension GetThings3 {
             id: [Foundation.UUID] = [],
             key: [ThingKey] = [],
             filter: [GetThings3.Filter] = [],
-            format: GetThings3.Format,
+            format: GetThings3.Format = .init(),
             currentVersionOnly: Swift.Bool? = nil
         ) {
             self.name = name
