@@ -76,7 +76,7 @@ final class ConnectionTests: XCTestCase {
     private func connected() async throws -> HealthVaultConnection {
         let connection = connection()
         _ = try await connection.provision(masterAppID: Self.master)
-        try await connection.completeAuthorization(redirect: URL(string: "https://shell.example/application/complete?appid=\(Self.child)&target=AppAuthSuccess&instanceid=1")!)
+        try await connection.completeAuthorization(redirect: URL(string: "https://shell.us.example/application/complete?appid=\(Self.child)&target=AppAuthSuccess&instanceid=1")!)
         return connection
     }
 
@@ -194,7 +194,7 @@ final class ConnectionTests: XCTestCase {
         let connection = connection()
         _ = try await connection.provision(masterAppID: Self.master)
         do {
-            try await connection.completeAuthorization(redirect: URL(string: "https://shell.example/application/complete?appid=\(Self.child)&target=AppAuthSuccess&instanceid=9")!)
+            try await connection.completeAuthorization(redirect: URL(string: "https://shell.default.example/application/complete?appid=\(Self.child)&target=AppAuthSuccess&instanceid=9")!)
             XCTFail("expected unknownInstance")
         } catch HealthVaultConnectionError.unknownInstance(let id) {
             XCTAssertEqual(id, "9")

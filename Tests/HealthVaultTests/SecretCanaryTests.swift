@@ -34,7 +34,7 @@ final class SecretCanaryTests: XCTestCase {
         let awaiting = try await connection.status()
         let provisioned = try XCTUnwrap(try store.readValue(HealthVaultConnectionState.self, for: "healthvault.connection"))
         try SecretCanary.assertStoredOnlyUnder(["applicationCreationToken", "sharedSecret"], in: store.fileURL(for: "healthvault.connection"), also: Self.secrets)
-        try await connection.completeAuthorization(redirect: URL(string: "https://shell.example/application/complete?appid=\(ConnectionTests.child)&target=AppAuthSuccess&instanceid=1")!)
+        try await connection.completeAuthorization(redirect: URL(string: "https://shell.default.example/application/complete?appid=\(ConnectionTests.child)&target=AppAuthSuccess&instanceid=1")!)
         _ = try await connection.withSession { client, session in try await client.getAuthorizedPeople(session: session) }
         fake.script("GetAuthorizedPeople", ConnectionTests.status(11))
         var thrown: (any Error)?

@@ -50,19 +50,43 @@ final class ShellTests: XCTestCase {
         XCTAssertEqual(try ShellCompletion(redirect: URL(string: base + "SomethingNew")!, expectedApplicationID: Self.child).target, .unknown("SomethingNew"))
     }
 
+    func testAnAppAuthReturnMayNameNeitherTheApplicationNorTheInstance() throws {
+        let completion = try ShellCompletion(
+            redirect: URL(string: "https://account.healthvault-ppe.com/application/complete?target=AppAuthSuccess")!,
+            expectedApplicationID: Self.child)
+        XCTAssertEqual(completion.target, .appAuthSuccess)
+        XCTAssertNil(completion.applicationID)
+        XCTAssertNil(completion.instanceID)
+    }
+
     func testBadRedirectsAreClearErrors() {
         let cases: [(String, ShellRedirectError)] = [
-            ("https://account.healthvault-ppe.com/application/complete?appid=b5c5593b-afb4-466d-88f2-31707fb8634b&target=AppAuthSuccess", .missingParameter("instanceid")),
-            ("https://account.healthvault-ppe.com/application/complete?target=AppAuthSuccess&instanceid=1", .missingParameter("appid")),
             ("https://account.healthvault-ppe.com/application/complete?appid=b5c5593b-afb4-466d-88f2-31707fb8634b", .missingParameter("target")),
+            ("https://account.healthvault-ppe.com/application/complete?appid=b5c5593b-afb4-466d-88f2-31707fb8634b&target=", .missingParameter("target")),
             ("https://account.healthvault-ppe.com/application/complete?appid=nope&target=AppAuthSuccess&instanceid=1", .invalidParameter("appid")),
             ("https://account.healthvault-ppe.com/application/complete?appid=6556d00c-cb8d-4004-90d6-8be528420ff7&target=AppAuthSuccess&instanceid=1", .foreignApplication(Self.master)),
-            ("https://account.healthvault-ppe.com/signin?appid=b5c5593b-afb4-466d-88f2-31707fb8634b", .notACompletionPage(path: "/signin")),
         ]
         for (text, expected) in cases {
             XCTAssertThrowsError(try ShellCompletion(redirect: URL(string: text)!, expectedApplicationID: Self.child)) { error in
                 XCTAssertEqual(error as? ShellRedirectError, expected, text)
             }
         }
+    }
+
+    func testTheMatcherKnowsTheCompletionPageAndTheActionURL() {
+        let plain = ShellReturnMatcher()
+        XCTAssertEqual(plain.kind(of: URL(string: "https://account.healthvault-ppe.co.uk/Application/Complete/?target=x")!), .completionPage)
+        XCTAssertNil(plain.kind(of: URL(string: "https://account.healthvault-ppe.com/signin?appid=1")!))
+        XCTAssertNil(plain.kind(of: URL(string: "myapp://healthvault/done?target=AppAuthSuccess")!))
+
+        let custom = ShellReturnMatcher(actionURL: URL(string: "myapp://healthvault/done")!)
+        XCTAssertEqual(custom.kind(of: URL(string: "MyApp://HealthVault/done/?target=AppAuthSuccess&appid=1")!), .actionURL)
+        XCTAssertNil(custom.kind(of: URL(string: "myapp://healthvault/other?target=AppAuthSuccess")!))
+        XCTAssertNil(custom.kind(of: URL(string: "otherapp://healthvault/done?target=AppAuthSuccess")!))
+
+        let web = ShellReturnMatcher(actionURL: URL(string: "https://app.example/hv/return?keep=1")!)
+        XCTAssertEqual(web.kind(of: URL(string: "https://app.example/hv/return?target=AppAuthSuccess")!), .actionURL)
+        XCTAssertNil(web.kind(of: URL(string: "https://app.example:8443/hv/return?target=AppAuthSuccess")!))
+        XCTAssertNil(web.kind(of: URL(string: "https://evil.example/hv/return?target=AppAuthSuccess")!))
     }
 }

@@ -59,9 +59,12 @@ final class HealthVaultIntegrationTests: XCTestCase {
         XCTAssertTrue(shellPage.absoluteString.contains("target=CREATEAPPLICATION"))
         guard case .awaitingAuthorization(let pending) = try await connection.status() else { return XCTFail("not awaiting authorization") }
         XCTAssertEqual(pending, shellPage)
-        await XCTAssertEqualAsync(try await connection.provision(masterAppID: Self.master), shellPage, "provisioning again reuses the instance")
+        // The page was abandoned: provisioning again creates a fresh instance with a fresh creation token.
+        let freshPage = try await connection.provision(masterAppID: Self.master)
+        XCTAssertNotEqual(freshPage, shellPage)
+        await XCTAssertEqualAsync(try await calls("NewApplicationCreationInfo"), 2)
 
-        let completion = try await XCTUnwrapAsync(try await emulator.visit(shellPage))
+        let completion = try await XCTUnwrapAsync(try await emulator.visit(freshPage))
         XCTAssertTrue(completion.path.hasSuffix("/hv/shell/2/application/complete"), "the user bounced to instance 2")
         let outcome = try await connection.completeAuthorization(redirect: completion)
         XCTAssertEqual(outcome.target, .appAuthSuccess)
@@ -75,7 +78,6 @@ final class HealthVaultIntegrationTests: XCTestCase {
         await XCTAssertEqualAsync(try await names(connection), (0..<7).map { "Person \($0) & Co" })
         await XCTAssertEqualAsync(try await calls("GetAuthorizedPeople"), 8, "paging again reads each page once more")
         await XCTAssertEqualAsync(try await calls("CreateAuthenticatedSessionToken"), 1)
-        await XCTAssertEqualAsync(try await calls("NewApplicationCreationInfo"), 1)
         await XCTAssertEqualAsync(try await calls("GetServiceDefinition"), 1)
     }
 
@@ -127,17 +129,23 @@ final class HealthVaultIntegrationTests: XCTestCase {
         }
     }
 
-    func testRejectedAuthorizationKeepsTheInstance() async throws {
+    func testRejectThenRetryGetsAFreshToken() async throws {
         try await emulator.control("healthvault", ["shell_decision": "reject"])
         let connection = connection()
-        let shellPage = try await connection.provision(masterAppID: Self.master)
-        let completion = try await XCTUnwrapAsync(try await emulator.visit(shellPage))
-        do {
-            try await connection.completeAuthorization(redirect: completion)
-            XCTFail("expected a rejection")
-        } catch HealthVaultConnectionError.authorizationRejected {
-            guard case .awaitingAuthorization = try await connection.status() else { return XCTFail("the instance was forgotten") }
+        let rejectedPage = try await connection.provision(masterAppID: Self.master)
+        let rejection = try await XCTUnwrapAsync(try await emulator.visit(rejectedPage))
+        await XCTAssertThrowsErrorAsync(try await connection.completeAuthorization(redirect: rejection)) {
+            guard case .authorizationRejected? = $0 as? HealthVaultConnectionError else { return XCTFail("\($0)") }
         }
+        await XCTAssertEqualAsync(try await connection.status(), .notProvisioned, "the page's single-use token is spent")
+
+        try await emulator.control("healthvault", ["shell_decision": "grant"])
+        let retryPage = try await connection.provision(masterAppID: Self.master)
+        XCTAssertNotEqual(retryPage, rejectedPage)
+        let completion = try await XCTUnwrapAsync(try await emulator.visit(retryPage))
+        try await connection.completeAuthorization(redirect: completion)
+        guard case .connected = try await connection.status() else { return XCTFail("not connected") }
+        await XCTAssertEqualAsync(try await calls("NewApplicationCreationInfo"), 2)
     }
 
     func testStateSurvivesRelaunchAndDisconnectErasesIt() async throws {

@@ -31,6 +31,9 @@ public final class HealthVaultConnection: Sendable {
         public var instanceName: String?
         /// Whether the user may authorize several records.
         public var isMultiRecordApp: Bool
+        /// The action URL configured for the app in HealthVault, when it has one: Shell returns there (it may be a
+        /// custom scheme) instead of its own completion page.
+        public var actionURL: URL?
         /// Transport, clock, header settings, timeout and logging for every call.
         public var client: HealthVaultClient.Configuration
 
@@ -42,6 +45,7 @@ public final class HealthVaultConnection: Sendable {
             storeKey: String = "healthvault.connection",
             instanceName: String? = nil,
             isMultiRecordApp: Bool = true,
+            actionURL: URL? = nil,
             client: HealthVaultClient.Configuration = .init()
         ) {
             self.defaultPlatformURL = defaultPlatformURL
@@ -50,13 +54,19 @@ public final class HealthVaultConnection: Sendable {
             self.storeKey = storeKey
             self.instanceName = instanceName
             self.isMultiRecordApp = isMultiRecordApp
+            self.actionURL = actionURL
             self.client = client
         }
+
+        /// Which URLs end a Shell task.
+        var shellReturns: ShellReturnMatcher { ShellReturnMatcher(actionURL: actionURL) }
     }
 
     /// The configuration.
     public let configuration: Configuration
-    private let session: CredentialSession<HealthVaultCredentialPolicy>
+    let session: CredentialSession<HealthVaultCredentialPolicy>
+    /// The provisioning in flight, which concurrent calls join.
+    let provisioning = LockedValue<(masterAppID: UUID, run: SharedRun<URL>)?>(nil)
 
     /// Creates a connection; stored state is read on first use.
     public init(configuration: Configuration) {
@@ -88,98 +98,12 @@ public final class HealthVaultConnection: Sendable {
         session.events()
     }
 
-    private func status(of state: HealthVaultConnectionState?) -> HealthVaultConnectionStatus {
+    func status(of state: HealthVaultConnectionState?) -> HealthVaultConnectionStatus {
         guard let state else { return .notProvisioned }
         if let instance = state.instance { return .connected(instance) }
+        // Without a creation token the last Shell page was used up: provisioning starts again.
+        guard state.applicationCreationToken != nil else { return .notProvisioned }
         return .awaitingAuthorization(createApplicationURL: createApplicationURL(state))
-    }
-
-    /// Creates this app's instance under the master application and returns the Shell page the user must open.
-    ///
-    /// The child application id, its shared secret and the creation token are stored before this returns. While
-    /// the user has not finished the Shell page, calling it again (also while a first call is still running) returns
-    /// the same page without a new instance. A stored state that cannot be decoded is replaced.
-    ///
-    /// - Throws: ``HealthVaultConnectionError/alreadyConnected`` when the instance is already authorized.
-    public func provision(masterAppID: UUID) async throws -> URL {
-        try await session.transition { transition in
-            if let state = try await transition.current() {
-                guard state.instance == nil else { throw HealthVaultConnectionError.alreadyConnected }
-                if state.masterApplicationID == masterAppID, state.applicationCreationToken != nil {
-                    return self.createApplicationURL(state)
-                }
-            }
-            let client = self.configuration.client(
-                platformURL: self.configuration.defaultPlatformURL, transport: self.configuration.client.transport)
-            let created = try await client.newApplicationCreationInfo(applicationID: masterAppID)
-            let state = HealthVaultConnectionState(
-                masterApplicationID: masterAppID,
-                application: HealthVaultApplicationCredential(
-                    applicationID: created.appID, sharedSecret: created.sharedSecret),
-                applicationCreationToken: created.appToken
-            )
-            try await transition.store(state)
-            self.log(.info, "provisioned app instance \(created.appID.wireText)")
-            return self.createApplicationURL(state)
-        }
-    }
-
-    /// Finishes the Shell hand-off from the completion URL the browser reached.
-    ///
-    /// On `AppAuthSuccess` the instance id is resolved to its URLs (GetServiceDefinition), a session is created
-    /// against that instance, and both are stored. Other targets are returned as they are and change nothing. A
-    /// ``disconnect()`` called meanwhile runs after this has finished, and erases what it stored. The same return
-    /// for an instance already authorized changes nothing.
-    ///
-    /// - Throws: ``ShellRedirectError`` for a URL that is not this instance's completion page,
-    ///   ``HealthVaultConnectionError/authorizationRejected`` when the user declined.
-    @discardableResult
-    public func completeAuthorization(redirect: URL) async throws -> ShellCompletion {
-        try await session.transition { transition in
-            guard var state = try await transition.current() else { throw HealthVaultConnectionError.notProvisioned }
-            let completion = try ShellCompletion(
-                redirect: redirect, expectedApplicationID: state.application.applicationID)
-            switch completion.target {
-            case .appAuthSuccess: break
-            case .appAuthReject: throw HealthVaultConnectionError.authorizationRejected
-            default: return completion
-            }
-            let instanceID = completion.instanceID ?? ""
-            // The same return delivered twice (a reloaded page) keeps the session it already opened.
-            if let instance = state.instance, instance.id.caseInsensitiveCompare(instanceID) == .orderedSame {
-                return completion
-            }
-            let definition = try await self.configuration.client(
-                platformURL: self.configuration.defaultPlatformURL, transport: self.configuration.client.transport
-            )
-            .getServiceDefinition(applicationID: state.masterApplicationID)
-            guard
-                let found = definition.instances?.instance.first(where: {
-                    $0.id.caseInsensitiveCompare(instanceID) == .orderedSame
-                })
-            else {
-                throw HealthVaultConnectionError.unknownInstance(instanceID)
-            }
-            state.instance = HealthVaultInstance(id: found.id, platformURL: found.platformURL, shellURL: found.shellURL)
-            state.applicationCreationToken = nil
-            state.session = nil
-            try await transition.store(state)
-            self.log(.info, "authorized in instance \(found.id)")
-            let access = try await self.session.access()
-            // Learning the people now saves a round trip before the first record call; when it fails, the
-            // authorization still stands and ``refreshPeople()`` fetches them later.
-            if let people = try? await self.fetchPeople(access) {
-                try await transition.update { state in Self.storing(people, in: state) }
-            }
-            return completion
-        }
-    }
-
-    /// The APPAUTH page where the user can authorize (more) records for this instance.
-    public func appAuthorizationURL() async throws -> URL {
-        guard let state = try await session.current() else { throw HealthVaultConnectionError.notProvisioned }
-        return configuration.appAuthorizationURL(
-            applicationID: state.application.applicationID, shellURL: state.instance?.shellURL)
     }
 
     /// Removes this app instance's authorization from every record the user granted, then forgets everything
@@ -342,7 +266,7 @@ public final class HealthVaultConnection: Sendable {
         return try await calls(HealthVaultRecordCalls(record: record, connection: self))
     }
 
-    private func fetchPeople(
+    func fetchPeople(
         _ access: CredentialSession<HealthVaultCredentialPolicy>.Access
     ) async throws -> [HealthVaultPerson] {
         guard let credential = access.credential.session else { throw HealthVaultConnectionError.notAuthorized }
@@ -363,7 +287,7 @@ public final class HealthVaultConnection: Sendable {
         people.flatMap(\.records)
     }
 
-    private static func storing(
+    static func storing(
         _ people: [HealthVaultPerson], in state: HealthVaultConnectionState
     ) -> HealthVaultConnectionState {
         var state = state
@@ -375,16 +299,7 @@ public final class HealthVaultConnection: Sendable {
 
     // MARK: - Internals
 
-    private func createApplicationURL(_ state: HealthVaultConnectionState) -> URL {
-        HealthVaultShell(url: configuration.defaultShellURL).createApplication(
-            masterApplicationID: state.masterApplicationID,
-            applicationCreationToken: state.applicationCreationToken ?? "",
-            instanceName: configuration.instanceName ?? state.application.applicationID.wireText,
-            isMultiRecordApp: configuration.isMultiRecordApp
-        )
-    }
-
-    private func log(_ level: LogLevel, _ message: String) {
+    func log(_ level: LogLevel, _ message: String) {
         configuration.client.logger.log(level, "HealthVault", message)
     }
 }

@@ -1,43 +1,38 @@
 import Foundation
 import SDKRuntime
 
-/// Where the Shell sent the user when a task finished: `{shell}/application/complete?appid=…&target=…&instanceid=…`.
+/// Where the Shell sent the user when a task finished: `{shell}/application/complete?appid=…&target=…&instanceid=…`,
+/// or the app's action URL with the same parameters.
 ///
-/// With instance bounce the page may be on another instance's Shell host, so only the path is matched. Parameter
-/// names are matched without regard to case (`instanceId` and `instanceid` both occur).
+/// Parameter names are matched without regard to case (`instanceId` and `instanceid` both occur). An APPAUTH
+/// return may carry only `target`: it is for the app instance that opened the page.
 public struct ShellCompletion: Sendable, Hashable {
     /// How the Shell task ended.
     public let target: ShellTarget
-    /// The application the redirect is for (the child instance after CREATEAPPLICATION).
-    public let applicationID: UUID
+    /// The application the redirect is for (the child instance), when Shell names it.
+    public let applicationID: UUID?
     /// The HealthVault instance the user authorized in, when Shell says.
     public let instanceID: String?
 
-    /// Parses a redirect URL and checks that it is for `expectedApplicationID`.
+    /// Parses a completion URL (any path: ``ShellReturnMatcher`` decides which URLs are completions) and checks that
+    /// it is for `expectedApplicationID` when it names an application.
     ///
-    /// - Throws: ``ShellRedirectError`` when the URL is not a completion page, lacks a parameter, or names another
-    ///   application.
+    /// - Throws: ``ShellRedirectError`` when the URL lacks `target`, or names another or an invalid application.
     public init(redirect url: URL, expectedApplicationID: UUID) throws {
-        guard let components = URLComponents(url: url, resolvingAgainstBaseURL: true) else {
-            throw ShellRedirectError.notACompletionPage(path: "")
-        }
-        let path = components.path.lowercased()
-        guard path.hasSuffix("/application/complete") || path.hasSuffix("/application/complete/") else {
-            throw ShellRedirectError.notACompletionPage(path: components.path)
-        }
+        let items = URLComponents(url: url, resolvingAgainstBaseURL: true)?.queryItems ?? []
         func parameter(_ name: String) -> String? {
-            components.queryItems?.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+            items.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value.flatMap { $0.isEmpty ? nil : $0 }
         }
-        guard let targetText = parameter("target"), !targetText.isEmpty else { throw ShellRedirectError.missingParameter("target") }
-        guard let appIDText = parameter("appid"), !appIDText.isEmpty else { throw ShellRedirectError.missingParameter("appid") }
-        guard let appID = UUID(uuidString: appIDText) else { throw ShellRedirectError.invalidParameter("appid") }
-        guard appID == expectedApplicationID else { throw ShellRedirectError.foreignApplication(appID) }
-        let target = ShellTarget(rawValue: targetText)
-        let instanceID = parameter("instanceid").flatMap { $0.isEmpty ? nil : $0 }
-        if target == .appAuthSuccess, instanceID == nil { throw ShellRedirectError.missingParameter("instanceid") }
-        self.target = target
-        self.applicationID = appID
-        self.instanceID = instanceID
+        guard let targetText = parameter("target") else { throw ShellRedirectError.missingParameter("target") }
+        if let appIDText = parameter("appid") {
+            guard let appID = UUID(uuidString: appIDText) else { throw ShellRedirectError.invalidParameter("appid") }
+            guard appID == expectedApplicationID else { throw ShellRedirectError.foreignApplication(appID) }
+            self.applicationID = appID
+        } else {
+            self.applicationID = nil
+        }
+        self.target = ShellTarget(rawValue: targetText)
+        self.instanceID = parameter("instanceid")
     }
 }
 
@@ -87,8 +82,10 @@ public enum ShellTarget: OpenEnum {
 
 /// A Shell redirect could not be used.
 public enum ShellRedirectError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The URL is not `…/application/complete`.
+    /// The URL is neither `…/application/complete` nor the app's action URL.
     case notACompletionPage(path: String)
+    /// A completion page on a host that is not a HealthVault Shell of the configuration or the topology.
+    case untrustedHost(String?)
     /// A required query parameter is missing.
     case missingParameter(String)
     /// A parameter has a value of the wrong form.
@@ -99,7 +96,10 @@ public enum ShellRedirectError: Error, Sendable, Hashable, CustomStringConvertib
     /// A one-line explanation.
     public var description: String {
         switch self {
-        case .notACompletionPage(let path): return "The URL is not a Shell completion page (path '\(path)', expected …/application/complete)"
+        case .notACompletionPage(let path):
+            return "The URL is not a Shell completion page (path '\(path)', expected …/application/complete or the action URL)"
+        case .untrustedHost(let host):
+            return "The Shell completion page is on '\(host ?? "")', which is not a HealthVault Shell host"
         case .missingParameter(let name): return "The Shell redirect has no '\(name)' parameter"
         case .invalidParameter(let name): return "The Shell redirect's '\(name)' parameter is not valid"
         case .foreignApplication(let id): return "The Shell redirect is for application \(id.wireText), not this app instance"
