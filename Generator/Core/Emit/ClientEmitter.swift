@@ -71,6 +71,7 @@ enum ClientEmitter {
                 ("The clock for `msg-time` and signing times.", "clock", "any SDKRuntime.WallClock", "SDKRuntime.SystemClock()"),
                 ("What every request header carries.", "envelope", "SDKRuntime.HealthVaultEnvelopeSettings",
                  ".init(clientVersion: \(SwiftLiteral.string(settings.clientVersion)), language: \(language), country: \(country), messageTTL: \(settings.messageTTL))"),
+                ("Which reads are sent again after a temporary failure; none by default.", "retry", "SDKRuntime.RetryPolicy", ".none"),
             ]
         case .http(let settings):
             members.append(("Header fields every request sends.", "headers", "SDKRuntime.HTTPHeaders", Emit.headersLiteral(settings.headers)))
@@ -114,7 +115,7 @@ enum ClientEmitter {
             }
             p.blank()
             p.doc("Signs and sends one request, and returns the parsed response.\n\n- Throws: ``\(settings.statusError)`` for a non-zero status, `UnexpectedResponseError` for an HTTP failure without a HealthVault status, `ResponseDecodingError` for a malformed response, and the transport's errors.")
-            p.block("func send(method: Swift.String, version: Swift.Int, recordID: Foundation.UUID? = nil, auth: SDKRuntime.HealthVaultRequestAuth, messageTime: Foundation.Date, info: SDKRuntime.XMLWriter) async throws -> SDKRuntime.HealthVaultResponseEnvelope") { p in
+            p.block("func send(method: Swift.String, version: Swift.Int, recordID: Foundation.UUID? = nil, auth: SDKRuntime.HealthVaultRequestAuth, messageTime: Foundation.Date, info: SDKRuntime.XMLWriter, idempotent: Swift.Bool = false) async throws -> SDKRuntime.HealthVaultResponseEnvelope") { p in
                 p.block("guard let url = configuration.servers.platform else") { p in
                     p.line("throw SDKRuntime.ConfigurationError.missingServer(\"platform\")")
                 }
@@ -127,24 +128,26 @@ enum ClientEmitter {
                 p.line("    method: .post, url: url, headers: [\"Content-Type\": \"text/xml; charset=utf-8\"],")
                 p.line("    body: Foundation.Data(envelope.bytes), timeout: configuration.timeout")
                 p.line(")")
-                p.line("configuration.logger.log(.debug, \(SwiftLiteral.string(family.name)), \"\\(method) v\\(version) → \\(SDKRuntime.Redaction.url(url))\")")
-                p.line("let response = try await configuration.transport.send(request)")
-                p.line("configuration.logger.log(.debug, \(SwiftLiteral.string(family.name)), \"\\(method) ← HTTP \\(response.status)\")")
-                p.line("let parsed: SDKRuntime.HealthVaultResponseEnvelope")
-                p.block("do") { p in
-                    p.line("parsed = try SDKRuntime.HealthVaultResponseEnvelope(body: response.body)")
+                p.block("return try await configuration.retry.run(idempotent: idempotent, now: configuration.clock.now)") { p in
+                    p.line("configuration.logger.log(.debug, \(SwiftLiteral.string(family.name)), \"\\(method) v\\(version) → \\(SDKRuntime.Redaction.url(url))\")")
+                    p.line("let response = try await configuration.transport.send(request)")
+                    p.line("configuration.logger.log(.debug, \(SwiftLiteral.string(family.name)), \"\\(method) ← HTTP \\(response.status)\")")
+                    p.line("let parsed: SDKRuntime.HealthVaultResponseEnvelope")
+                    p.block("do") { p in
+                        p.line("parsed = try SDKRuntime.HealthVaultResponseEnvelope(body: response.body)")
+                    }
+                    p.block("catch") { p in
+                        p.line("if !response.isSuccess { throw SDKRuntime.UnexpectedResponseError(operation: method, response: response) }")
+                        p.line("throw error")
+                    }
+                    p.block("guard parsed.statusCode == 0 else") { p in
+                        p.line("throw \(settings.statusError)(body: try \(statusBody)(xml: parsed.status), httpStatus: response.status, operation: method)")
+                    }
+                    p.block("guard response.isSuccess else") { p in
+                        p.line("throw SDKRuntime.UnexpectedResponseError(operation: method, response: response, reason: \"status 0 in an HTTP \\(response.status) response\")")
+                    }
+                    p.line("return parsed")
                 }
-                p.block("catch") { p in
-                    p.line("if !response.isSuccess { throw SDKRuntime.UnexpectedResponseError(operation: method, response: response) }")
-                    p.line("throw error")
-                }
-                p.block("guard parsed.statusCode == 0 else") { p in
-                    p.line("throw \(settings.statusError)(body: try \(statusBody)(xml: parsed.status), httpStatus: response.status, operation: method)")
-                }
-                p.block("guard response.isSuccess else") { p in
-                    p.line("throw SDKRuntime.UnexpectedResponseError(operation: method, response: response, reason: \"status 0 in an HTTP \\(response.status) response\")")
-                }
-                p.line("return parsed")
             }
         }
     }

@@ -148,7 +148,7 @@ struct MethodEmitter {
         } else {
             p.line("let info = Self.emptyInfo()")
         }
-        let call = "try await send(method: \(SwiftLiteral.string(binding.method)), version: \(binding.version), \(binding.recordScoped ? "recordID: recordID, " : "")auth: \(auth), messageTime: now, info: info)"
+        let call = "try await send(method: \(SwiftLiteral.string(binding.method)), version: \(binding.version), \(binding.recordScoped ? "recordID: recordID, " : "")auth: \(auth), messageTime: now, info: info\(binding.idempotent ? ", idempotent: true" : ""))"
         if returnType != nil {
             p.line("let response = \(call)")
             p.line("return try \(method.name).Response(xml: response.info(namespace: \(SwiftLiteral.string(binding.responseNamespace))))")

@@ -56,11 +56,12 @@ struct DocumentDecoder {
         let auth = reader.choice("auth", HealthVaultAuth.self, required: true, diagnostics: &diagnostics)
         let namespace = reader.nonEmptyString("responseNamespace", required: true, diagnostics: &diagnostics)
         let recordScoped = reader.bool("recordScoped", diagnostics: &diagnostics)
+        let idempotent = reader.bool("idempotent", diagnostics: &diagnostics)
         reader.finish(&diagnostics)
         guard let method, let version, let auth, let namespace else { return nil }
         return HealthVaultMethodBinding(
             location: node.location, pointer: node.pointer, method: method.value, version: version.value, auth: auth,
-            responseNamespace: namespace.value, recordScoped: recordScoped?.value ?? false
+            responseNamespace: namespace.value, recordScoped: recordScoped?.value ?? false, idempotent: idempotent
         )
     }
 

@@ -231,6 +231,8 @@ public struct HealthVaultMethodBinding: Sendable {
     public let auth: Located<HealthVaultAuth>
     public let responseNamespace: String
     public let recordScoped: Bool
+    /// Whether sending the request again is safe (a read), so a retry policy may repeat it.
+    public let idempotent: Located<Bool>?
 }
 
 /// HTTP methods.

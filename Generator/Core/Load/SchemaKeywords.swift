@@ -8,7 +8,7 @@ public enum SchemaKeywords {
     /// A method's `binding`.
     public static let binding = ["healthvault", "http"]
     /// A `healthvault` method binding.
-    public static let healthvaultBinding = ["method", "version", "auth", "responseNamespace", "recordScoped"]
+    public static let healthvaultBinding = ["method", "version", "auth", "responseNamespace", "recordScoped", "idempotent"]
     /// An `http` method binding.
     public static let httpBinding = ["method", "server", "path", "body", "auth", "response", "responseRoot", "errors", "headers"]
     /// `paging`.

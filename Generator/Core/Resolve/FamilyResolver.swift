@@ -198,9 +198,13 @@ struct FamilyResolver {
             if !settings.authPolicies.contains(binding.auth.value) {
                 diagnostics.error("\"auth\" is \"\(binding.auth.value.rawValue)\", which protocol.json does not list, expected one of \(settings.authPolicies.map(\.rawValue).joined(separator: ", "))", at: binding.auth.location, pointer: binding.auth.pointer)
             }
+            if let idempotent = binding.idempotent, idempotent.value, binding.auth.value == .castSignature {
+                diagnostics.error("\"idempotent\" is true on a castSignature method: creating a session is never sent twice", at: idempotent.location, pointer: idempotent.pointer)
+            }
             return .healthvault(IRHealthVaultMethod(
                 method: binding.method, version: binding.version, auth: binding.auth.value,
-                responseNamespace: binding.responseNamespace, recordScoped: binding.recordScoped
+                responseNamespace: binding.responseNamespace, recordScoped: binding.recordScoped,
+                idempotent: binding.idempotent?.value ?? false
             ))
         case (.http(let binding), .http(let settings)):
             return .http(httpBinding(binding, settings: settings, protocolDocument: protocolDocument))

@@ -370,6 +370,8 @@ public struct IRHealthVaultMethod {
     public var auth: HealthVaultAuth
     public var responseNamespace: String
     public var recordScoped: Bool
+    /// Whether a retry policy may send the request again.
+    public var idempotent: Bool
 }
 
 /// An http method's binding.

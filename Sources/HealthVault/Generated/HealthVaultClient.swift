@@ -40,6 +40,9 @@ public struct HealthVaultClient: Sendable {
         /// What every request header carries.
         public var envelope: SDKRuntime.HealthVaultEnvelopeSettings
 
+        /// Which reads are sent again after a temporary failure; none by default.
+        public var retry: SDKRuntime.RetryPolicy
+
         /// How long a request may take, or nil for the transport's default.
         public var timeout: Foundation.TimeInterval?
 
@@ -53,6 +56,7 @@ public struct HealthVaultClient: Sendable {
             urlPolicy: SDKRuntime.URLPolicy = .init(),
             clock: any SDKRuntime.WallClock = SDKRuntime.SystemClock(),
             envelope: SDKRuntime.HealthVaultEnvelopeSettings = .init(clientVersion: "HV-Swift/1.0.0", language: "en", country: "US", messageTTL: 1800),
+            retry: SDKRuntime.RetryPolicy = .none,
             timeout: Foundation.TimeInterval? = nil,
             logger: (any SDKRuntime.LogSink)? = nil
         ) {
@@ -61,6 +65,7 @@ public struct HealthVaultClient: Sendable {
             self.urlPolicy = urlPolicy
             self.clock = clock
             self.envelope = envelope
+            self.retry = retry
             self.timeout = timeout
             self.logger = logger
         }
@@ -97,7 +102,7 @@ extension HealthVaultClient {
     /// Signs and sends one request, and returns the parsed response.
     ///
     /// - Throws: ``HealthVaultError`` for a non-zero status, `UnexpectedResponseError` for an HTTP failure without a HealthVault status, `ResponseDecodingError` for a malformed response, and the transport's errors.
-    func send(method: Swift.String, version: Swift.Int, recordID: Foundation.UUID? = nil, auth: SDKRuntime.HealthVaultRequestAuth, messageTime: Foundation.Date, info: SDKRuntime.XMLWriter) async throws -> SDKRuntime.HealthVaultResponseEnvelope {
+    func send(method: Swift.String, version: Swift.Int, recordID: Foundation.UUID? = nil, auth: SDKRuntime.HealthVaultRequestAuth, messageTime: Foundation.Date, info: SDKRuntime.XMLWriter, idempotent: Swift.Bool = false) async throws -> SDKRuntime.HealthVaultResponseEnvelope {
         guard let url = configuration.servers.platform else {
             throw SDKRuntime.ConfigurationError.missingServer("platform")
         }
@@ -110,23 +115,25 @@ extension HealthVaultClient {
             method: .post, url: url, headers: ["Content-Type": "text/xml; charset=utf-8"],
             body: Foundation.Data(envelope.bytes), timeout: configuration.timeout
         )
-        configuration.logger.log(.debug, "HealthVault", "\(method) v\(version) → \(SDKRuntime.Redaction.url(url))")
-        let response = try await configuration.transport.send(request)
-        configuration.logger.log(.debug, "HealthVault", "\(method) ← HTTP \(response.status)")
-        let parsed: SDKRuntime.HealthVaultResponseEnvelope
-        do {
-            parsed = try SDKRuntime.HealthVaultResponseEnvelope(body: response.body)
+        return try await configuration.retry.run(idempotent: idempotent, now: configuration.clock.now) {
+            configuration.logger.log(.debug, "HealthVault", "\(method) v\(version) → \(SDKRuntime.Redaction.url(url))")
+            let response = try await configuration.transport.send(request)
+            configuration.logger.log(.debug, "HealthVault", "\(method) ← HTTP \(response.status)")
+            let parsed: SDKRuntime.HealthVaultResponseEnvelope
+            do {
+                parsed = try SDKRuntime.HealthVaultResponseEnvelope(body: response.body)
+            }
+            catch {
+                if !response.isSuccess { throw SDKRuntime.UnexpectedResponseError(operation: method, response: response) }
+                throw error
+            }
+            guard parsed.statusCode == 0 else {
+                throw HealthVaultError(body: try Status(xml: parsed.status), httpStatus: response.status, operation: method)
+            }
+            guard response.isSuccess else {
+                throw SDKRuntime.UnexpectedResponseError(operation: method, response: response, reason: "status 0 in an HTTP \(response.status) response")
+            }
+            return parsed
         }
-        catch {
-            if !response.isSuccess { throw SDKRuntime.UnexpectedResponseError(operation: method, response: response) }
-            throw error
-        }
-        guard parsed.statusCode == 0 else {
-            throw HealthVaultError(body: try Status(xml: parsed.status), httpStatus: response.status, operation: method)
-        }
-        guard response.isSuccess else {
-            throw SDKRuntime.UnexpectedResponseError(operation: method, response: response, reason: "status 0 in an HTTP \(response.status) response")
-        }
-        return parsed
     }
 }

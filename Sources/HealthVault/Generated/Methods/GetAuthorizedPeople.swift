@@ -120,7 +120,7 @@ extension HealthVaultClient {
         try request.validate()
         let now = configuration.clock.now()
         let info = try Self.info(request, context: .empty)
-        let response = try await send(method: "GetAuthorizedPeople", version: 1, auth: .session(session), messageTime: now, info: info)
+        let response = try await send(method: "GetAuthorizedPeople", version: 1, auth: .session(session), messageTime: now, info: info, idempotent: true)
         return try GetAuthorizedPeople.Response(xml: response.info(namespace: "urn:com.microsoft.wc.methods.response.GetAuthorizedPeople"))
     }
 }

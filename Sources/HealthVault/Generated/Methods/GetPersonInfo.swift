@@ -63,7 +63,7 @@ extension HealthVaultClient {
     ) async throws -> GetPersonInfo.Response {
         let now = configuration.clock.now()
         let info = try Self.info(request, context: .empty)
-        let response = try await send(method: "GetPersonInfo", version: 1, auth: .session(session), messageTime: now, info: info)
+        let response = try await send(method: "GetPersonInfo", version: 1, auth: .session(session), messageTime: now, info: info, idempotent: true)
         return try GetPersonInfo.Response(xml: response.info(namespace: "urn:com.microsoft.wc.methods.response.GetPersonInfo"))
     }
 }

@@ -186,7 +186,7 @@ extension HealthVaultClient {
     ) async throws -> GetServiceDefinition.Response {
         let now = configuration.clock.now()
         let info = try Self.info(request, context: .empty)
-        let response = try await send(method: "GetServiceDefinition", version: 2, auth: .applicationID(applicationID), messageTime: now, info: info)
+        let response = try await send(method: "GetServiceDefinition", version: 2, auth: .applicationID(applicationID), messageTime: now, info: info, idempotent: true)
         return try GetServiceDefinition.Response(xml: response.info(namespace: "urn:com.microsoft.wc.methods.response.GetServiceDefinition2"))
     }
 }

@@ -345,7 +345,7 @@ extension HealthVaultClient {
         try request.validate()
         let now = configuration.clock.now()
         let info = try Self.info(request, context: .empty)
-        let response = try await send(method: "GetThings", version: 3, recordID: recordID, auth: .session(session), messageTime: now, info: info)
+        let response = try await send(method: "GetThings", version: 3, recordID: recordID, auth: .session(session), messageTime: now, info: info, idempotent: true)
         return try GetThings3.Response(xml: response.info(namespace: "urn:com.microsoft.wc.methods.response.GetThings3"))
     }
 }
