@@ -47,6 +47,7 @@ public struct RetryPolicy: Sendable {
     /// - Parameters:
     ///   - idempotent: whether sending the request again is safe; when false `attempt` runs once.
     ///   - now: the current time, to read a `Retry-After` date.
+    ///   - attempt: sends the request and reads the response, once per try.
     public func run<Value>(
         idempotent: Bool, now: @Sendable () -> Date = Date.init, _ attempt: () async throws -> Value
     ) async throws -> Value {

@@ -54,3 +54,27 @@ func connectAndListPeople(masterApplicationID: UUID, screens: some HealthVaultSc
     }
 }
 // end snippet
+
+/// Writes a weight to the selected record and reads it back, then disconnects.
+func healthVaultRecordCalls(connection: HealthVaultConnection, weightXML: String) async throws {
+    // snippet healthvault-records
+    let weightType = UUID(uuidString: "3d34d87e-7fc1-4153-800f-f56592cb0d17")!
+    let stored = try await connection.withRecord { calls in
+        // Each send is one request; after an expired session only that request is sent again.
+        let keys = try await calls.send { client, session, record in
+            let thing = PendingThing(typeID: weightType, dataXML: try XMLFragment(wellFormed: weightXML))
+            return try await client.putThings2(.init(thing: [thing]), recordID: record, session: session)
+        }
+        return try await calls.send { client, session, record in
+            let query = GetThings3.QueryGroup(id: keys.thingID.map(\.id), format: .init(section: [.core], xml: [""]))
+            return try await client.getThings3(.init(group: [query]), recordID: record, session: session)
+        }
+    }
+    print(stored.group.first?.thing.first?.dataXML?.text ?? "")   // the XML exactly as written
+
+    let disconnection = try await connection.disconnect()
+    for unreleased in disconnection.unreleasedRecords {
+        print("still authorized: \(unreleased.record.id) (\(unreleased.error))")
+    }
+    // end snippet
+}
