@@ -75,20 +75,30 @@ final class RandomSchemaTests: XCTestCase {
         }
     }
 
-    /// The names of the `func test…()` methods declared in `source`.
+    /// The `func test…()` methods declared in `source`, as `Case.test` references, case by case.
     private static func testNames(in source: String) -> [String] {
-        source.split(separator: "\n").compactMap { (line: Substring) -> String? in
+        var testCase = ""
+        return source.split(separator: "\n").compactMap { (line: Substring) -> String? in
             let trimmed: String = line.trimmingCharacters(in: .whitespaces)
+            if trimmed.hasPrefix("final class "), trimmed.hasSuffix(": XCTestCase {") {
+                testCase = String(trimmed.dropFirst(12).prefix { $0 != ":" })
+            }
             guard trimmed.hasPrefix("func test") else { return nil }
-            return String(trimmed.dropFirst(5).prefix { $0 != "(" })
+            return testCase + "." + String(trimmed.dropFirst(5).prefix { $0 != "(" })
         }
     }
 
-    /// A `main.swift` that runs the generated round-trip tests named `names`.
+    /// A `main.swift` that runs the generated round-trip tests `names` (each `Case.test`), one entry per case.
     private static func testMain(_ names: [String]) -> String {
-        let entries: [String] = names.map { (name: String) -> String in
-            "    (\"" + name + "\", GeneratedRoundTripTests." + name + "),\n"
+        var order: [String] = []
+        var tests: [String: [String]] = [:]
+        for name in names {
+            let testCase = String(name.prefix { $0 != "." })
+            if tests[testCase] == nil { order.append(testCase) }
+            let method = String(name.dropFirst(testCase.count + 1))
+            tests[testCase, default: []].append("    (\"\(method)\", \(name)),\n")
         }
-        return "import XCTest\nXCTMain([testCase([\n" + entries.joined() + "])])\n"
+        let cases: [String] = order.map { (testCase: String) -> String in "testCase([\n\((tests[testCase] ?? []).joined())])" }
+        return "import XCTest\nXCTMain([\n" + cases.joined(separator: ",\n") + "\n])\n"
     }
 }

@@ -18,65 +18,94 @@ struct SampleEmitter {
             case .enumeration, .alias: return false
             }
         }
-        let types = models.filter { $0.needsXML || $0.needsJSON }
-        p.doc("Round trips of every generated \(family.name) model through the codecs it has.")
-        p.block("final class GeneratedRoundTripTests: XCTestCase") { p in
-            assertions(into: &p)
-            for type in types {
-                for (label, full) in variants(of: type) {
-                    let counter = Counter()
-                    p.block("func test\(type.qualifiedName.replacingOccurrences(of: ".", with: ""))\(label)() throws") { p in
-                        p.line("let value = \(sample(.named(type), full: full, depth: 0, counter: counter, visiting: []))")
-                        if type.needsXML { p.line("try assertXMLRoundTrip(value)") }
-                        if type.needsJSON { p.line("try assertJSONRoundTrip(value)") }
+        assertions(into: &p)
+        // One test case per top-level type (a method's types sit under its name) keeps each case small: the list of
+        // tests that test discovery writes per case is an expression the compiler must type-check quickly.
+        for group in groups(of: models) {
+            p.doc("Round trips of the generated \(family.name) models under `\(group.name)` through the codecs they have.")
+            p.block("final class Generated\(group.name)Tests: XCTestCase") { p in
+                for type in group.types where type.needsXML || type.needsJSON {
+                    for (label, full) in variants(of: type) {
+                        let counter = Counter()
+                        p.block("func test\(testName(type))\(label)() throws") { p in
+                            p.line("let value = \(sample(.named(type), full: full, depth: 0, counter: counter, visiting: []))")
+                            if type.needsXML { p.line("try assertXMLRoundTrip(value)") }
+                            if type.needsJSON { p.line("try assertJSONRoundTrip(value)") }
+                        }
+                        p.blank()
+                    }
+                }
+                for type in group.types where type.holdsSensitive {
+                    p.block("func test\(testName(type))HidesItsSecrets()") { p in
+                        p.line("assertHidesSecrets(\(sample(.named(type), full: true, depth: 0, counter: Counter(), visiting: [])))")
                     }
                     p.blank()
                 }
             }
-            for type in models where type.holdsSensitive {
-                p.block("func test\(type.qualifiedName.replacingOccurrences(of: ".", with: ""))HidesItsSecrets()") { p in
-                    p.line("assertHidesSecrets(\(sample(.named(type), full: true, depth: 0, counter: Counter(), visiting: [])))")
-                }
-                p.blank()
-            }
+            p.blank()
         }
         return p
+    }
+
+    /// The models grouped by the first component of their qualified name, in the order they are first met.
+    private func groups(of models: [IRType]) -> [(name: String, types: [IRType])] {
+        var order: [String] = []
+        var members: [String: [IRType]] = [:]
+        for type in models where hasTests(type) {
+            let top = String(type.qualifiedName.prefix { $0 != "." })
+            if members[top] == nil { order.append(top) }
+            members[top, default: []].append(type)
+        }
+        return order.compactMap { name in members[name].map { (name, $0) } }
+    }
+
+    private func hasTests(_ type: IRType) -> Bool {
+        ((type.needsXML || type.needsJSON) && !variants(of: type).isEmpty) || type.holdsSensitive
+    }
+
+    private func testName(_ type: IRType) -> String {
+        type.qualifiedName.replacingOccurrences(of: ".", with: "")
     }
 
     /// The assertions the tests call, kept in the generated file so it needs nothing else from the test target.
     private func assertions(into p: inout SwiftPrinter) {
         p.doc("The context requests are written with: every bindable value and a stand-in signer.")
-        p.line("private let context = SDKRuntime.EncodingContext(")
-        p.line("    values: [\"applicationID\": \"b5c5593b-afb4-466d-88f2-31707fb8634b\", \"signingTime\": \"2017-08-10T12:34:56.000Z\", \"signature\": \"c2lnbmF0dXJl\"],")
-        p.line("    signer: { region in \"signature-over-\\(region.count)-bytes\" }")
-        p.line(")")
-        p.blank()
-        p.doc("Writes `value` inside a `<sample>` element, reads it back, and checks equality and deterministic bytes.")
-        p.block("private func assertXMLRoundTrip<T: SDKRuntime.XMLCodable & Equatable>(_ value: T, line: UInt = #line) throws") { p in
-            p.line("var writer = SDKRuntime.XMLWriter()")
-            p.line("try writer.element(\"sample\", writing: value, context: context)")
-            p.line("let decoded = try T(xml: SDKRuntime.XMLTree.parse(Foundation.Data(writer.bytes)).root)")
-            p.line("XCTAssertEqual(decoded, value, Swift.String(decoding: writer.bytes, as: UTF8.self), line: line)")
-            p.line("var again = SDKRuntime.XMLWriter()")
-            p.line("try again.element(\"sample\", writing: decoded, context: context)")
-            p.line("XCTAssertEqual(again.bytes, writer.bytes, \"XML writing is not deterministic\", line: line)")
+        p.block("private func sampleContext() -> SDKRuntime.EncodingContext") { p in
+            p.line("SDKRuntime.EncodingContext(")
+            p.line("    values: [\"applicationID\": \"b5c5593b-afb4-466d-88f2-31707fb8634b\", \"signingTime\": \"2017-08-10T12:34:56.000Z\", \"signature\": \"c2lnbmF0dXJl\"],")
+            p.line("    signer: { region in \"signature-over-\\(region.count)-bytes\" }")
+            p.line(")")
         }
         p.blank()
-        p.doc("Encodes `value` as JSON, decodes it back, and checks equality and deterministic bytes.")
-        p.block("private func assertJSONRoundTrip<T: Codable & Equatable>(_ value: T, line: UInt = #line) throws") { p in
-            p.line("let data = try SDKRuntime.JSONCoding.encode(value)")
-            p.line("let decoded = try SDKRuntime.JSONCoding.decode(T.self, from: data)")
-            p.line("XCTAssertEqual(decoded, value, Swift.String(decoding: data, as: UTF8.self), line: line)")
-            p.line("XCTAssertEqual(try SDKRuntime.JSONCoding.encode(decoded), data, \"JSON encoding is not deterministic\", line: line)")
-        }
-        p.blank()
-        p.doc("Fails when any way of printing `value` shows a sensitive sample, all of which start with `canary-secret`.")
-        p.block("private func assertHidesSecrets(_ value: Any, line: UInt = #line)") { p in
-            p.line("var dumped = \"\"")
-            p.line("dump(value, to: &dumped)")
-            p.line("let mirrored = Mirror(reflecting: value).children.map { \"\\($0.label ?? \"\"): \\($0.value)\" }.joined(separator: \", \")")
-            p.block("for text in [Swift.String(describing: value), Swift.String(reflecting: value), dumped, mirrored]") { p in
-                p.line("XCTAssertFalse(text.contains(\"canary-secret\"), text, line: line)")
+        p.block("extension XCTestCase") { p in
+            p.doc("Writes `value` inside a `<sample>` element, reads it back, and checks equality and deterministic bytes.")
+            p.block("fileprivate func assertXMLRoundTrip<T: SDKRuntime.XMLCodable & Equatable>(_ value: T, line: UInt = #line) throws") { p in
+                p.line("let context = sampleContext()")
+                p.line("var writer = SDKRuntime.XMLWriter()")
+                p.line("try writer.element(\"sample\", writing: value, context: context)")
+                p.line("let decoded = try T(xml: SDKRuntime.XMLTree.parse(Foundation.Data(writer.bytes)).root)")
+                p.line("XCTAssertEqual(decoded, value, Swift.String(decoding: writer.bytes, as: UTF8.self), line: line)")
+                p.line("var again = SDKRuntime.XMLWriter()")
+                p.line("try again.element(\"sample\", writing: decoded, context: context)")
+                p.line("XCTAssertEqual(again.bytes, writer.bytes, \"XML writing is not deterministic\", line: line)")
+            }
+            p.blank()
+            p.doc("Encodes `value` as JSON, decodes it back, and checks equality and deterministic bytes.")
+            p.block("fileprivate func assertJSONRoundTrip<T: Codable & Equatable>(_ value: T, line: UInt = #line) throws") { p in
+                p.line("let data = try SDKRuntime.JSONCoding.encode(value)")
+                p.line("let decoded = try SDKRuntime.JSONCoding.decode(T.self, from: data)")
+                p.line("XCTAssertEqual(decoded, value, Swift.String(decoding: data, as: UTF8.self), line: line)")
+                p.line("XCTAssertEqual(try SDKRuntime.JSONCoding.encode(decoded), data, \"JSON encoding is not deterministic\", line: line)")
+            }
+            p.blank()
+            p.doc("Fails when any way of printing `value` shows a sensitive sample, all of which start with `canary-secret`.")
+            p.block("fileprivate func assertHidesSecrets(_ value: Any, line: UInt = #line)") { p in
+                p.line("var dumped = \"\"")
+                p.line("dump(value, to: &dumped)")
+                p.line("let mirrored = Mirror(reflecting: value).children.map { \"\\($0.label ?? \"\"): \\($0.value)\" }.joined(separator: \", \")")
+                p.block("for text in [Swift.String(describing: value), Swift.String(reflecting: value), dumped, mirrored]") { p in
+                    p.line("XCTAssertFalse(text.contains(\"canary-secret\"), text, line: line)")
+                }
             }
         }
         p.blank()

@@ -8,16 +8,18 @@ import HealthVault
 import SDKRuntime
 import XCTest
 
-/// Round trips of every generated HealthVault model through the codecs it has.
-final class GeneratedRoundTripTests: XCTestCase {
-    /// The context requests are written with: every bindable value and a stand-in signer.
-    private let context = SDKRuntime.EncodingContext(
+/// The context requests are written with: every bindable value and a stand-in signer.
+private func sampleContext() -> SDKRuntime.EncodingContext {
+    SDKRuntime.EncodingContext(
         values: ["applicationID": "b5c5593b-afb4-466d-88f2-31707fb8634b", "signingTime": "2017-08-10T12:34:56.000Z", "signature": "c2lnbmF0dXJl"],
         signer: { region in "signature-over-\(region.count)-bytes" }
     )
+}
 
+extension XCTestCase {
     /// Writes `value` inside a `<sample>` element, reads it back, and checks equality and deterministic bytes.
-    private func assertXMLRoundTrip<T: SDKRuntime.XMLCodable & Equatable>(_ value: T, line: UInt = #line) throws {
+    fileprivate func assertXMLRoundTrip<T: SDKRuntime.XMLCodable & Equatable>(_ value: T, line: UInt = #line) throws {
+        let context = sampleContext()
         var writer = SDKRuntime.XMLWriter()
         try writer.element("sample", writing: value, context: context)
         let decoded = try T(xml: SDKRuntime.XMLTree.parse(Foundation.Data(writer.bytes)).root)
@@ -28,7 +30,7 @@ final class GeneratedRoundTripTests: XCTestCase {
     }
 
     /// Encodes `value` as JSON, decodes it back, and checks equality and deterministic bytes.
-    private func assertJSONRoundTrip<T: Codable & Equatable>(_ value: T, line: UInt = #line) throws {
+    fileprivate func assertJSONRoundTrip<T: Codable & Equatable>(_ value: T, line: UInt = #line) throws {
         let data = try SDKRuntime.JSONCoding.encode(value)
         let decoded = try SDKRuntime.JSONCoding.decode(T.self, from: data)
         XCTAssertEqual(decoded, value, Swift.String(decoding: data, as: UTF8.self), line: line)
@@ -36,7 +38,7 @@ final class GeneratedRoundTripTests: XCTestCase {
     }
 
     /// Fails when any way of printing `value` shows a sensitive sample, all of which start with `canary-secret`.
-    private func assertHidesSecrets(_ value: Any, line: UInt = #line) {
+    fileprivate func assertHidesSecrets(_ value: Any, line: UInt = #line) {
         var dumped = ""
         dump(value, to: &dumped)
         let mirrored = Mirror(reflecting: value).children.map { "\($0.label ?? ""): \($0.value)" }.joined(separator: ", ")
@@ -44,7 +46,10 @@ final class GeneratedRoundTripTests: XCTestCase {
             XCTAssertFalse(text.contains("canary-secret"), text, line: line)
         }
     }
+}
 
+/// Round trips of the generated HealthVault models under `Status` through the codecs they have.
+final class GeneratedStatusTests: XCTestCase {
     func testStatusFull() throws {
         let value = Status(code: 1, error: StatusError(message: "sample 2 & <escaped> \"quoted\"", context: ErrorContext(serverName: "sample 3 & <escaped> \"quoted\"", serverIP: ["sample 4 & <escaped> \"quoted\""], exception: "sample 5 & <escaped> \"quoted\""), errorInfo: "sample 6 & <escaped> \"quoted\""))
         try assertXMLRoundTrip(value)
@@ -54,7 +59,10 @@ final class GeneratedRoundTripTests: XCTestCase {
         let value = Status(code: 1)
         try assertXMLRoundTrip(value)
     }
+}
 
+/// Round trips of the generated HealthVault models under `StatusError` through the codecs they have.
+final class GeneratedStatusErrorTests: XCTestCase {
     func testStatusErrorFull() throws {
         let value = StatusError(message: "sample 1 & <escaped> \"quoted\"", context: ErrorContext(serverName: "sample 2 & <escaped> \"quoted\"", serverIP: ["sample 3 & <escaped> \"quoted\""], exception: "sample 4 & <escaped> \"quoted\""), errorInfo: "sample 5 & <escaped> \"quoted\"")
         try assertXMLRoundTrip(value)
@@ -64,7 +72,10 @@ final class GeneratedRoundTripTests: XCTestCase {
         let value = StatusError(message: "sample 1 & <escaped> \"quoted\"")
         try assertXMLRoundTrip(value)
     }
+}
 
+/// Round trips of the generated HealthVault models under `ErrorContext` through the codecs they have.
+final class GeneratedErrorContextTests: XCTestCase {
     func testErrorContextFull() throws {
         let value = ErrorContext(serverName: "sample 1 & <escaped> \"quoted\"", serverIP: ["sample 2 & <escaped> \"quoted\""], exception: "sample 3 & <escaped> \"quoted\"")
         try assertXMLRoundTrip(value)
@@ -74,7 +85,10 @@ final class GeneratedRoundTripTests: XCTestCase {
         let value = ErrorContext()
         try assertXMLRoundTrip(value)
     }
+}
 
+/// Round trips of the generated HealthVault models under `PersonInfo` through the codecs they have.
+final class GeneratedPersonInfoTests: XCTestCase {
     func testPersonInfoFull() throws {
         let value = PersonInfo(personID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)), name: "sample 2 & <escaped> \"quoted\"", selectedRecordID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3)), moreRecords: true, record: [Record(id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5)), recordCustodian: true, relType: 7, relName: "sample 8 & <escaped> \"quoted\"", authExpires: Foundation.Date(timeIntervalSince1970: 1503146096), authExpired: true, displayName: "sample 11 & <escaped> \"quoted\"", state: .active, dateCreated: Foundation.Date(timeIntervalSince1970: 1503405296), maxSizeBytes: 4294967309, sizeBytes: 4294967310, appRecordAuthAction: .unspecified, autoReconcileDocuments: false, appSpecificRecordID: "sample 16 & <escaped> \"quoted\"", locationCountry: "sample 17 & <escaped> \"quoted\"", locationStateProvince: "sample 18 & <escaped> \"quoted\"", dateUpdated: Foundation.Date(timeIntervalSince1970: 1504010096), latestOperationSequenceNumber: 4294967316, recordAppAuthCreatedDate: Foundation.Date(timeIntervalSince1970: 1504182896), name: "sample 22 & <escaped> \"quoted\"")], preferredCulture: Culture(language: "sample 23 & <escaped> \"quoted\"", country: "sample 24 & <escaped> \"quoted\""), preferredUiculture: Culture(language: "sample 25 & <escaped> \"quoted\"", country: "sample 26 & <escaped> \"quoted\""), location: Location(country: "sample 27 & <escaped> \"quoted\"", stateProvince: "sample 28 & <escaped> \"quoted\""))
         try assertXMLRoundTrip(value)
@@ -84,7 +98,10 @@ final class GeneratedRoundTripTests: XCTestCase {
         let value = PersonInfo(personID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)), name: "sample 2 & <escaped> \"quoted\"")
         try assertXMLRoundTrip(value)
     }
+}
 
+/// Round trips of the generated HealthVault models under `Record` through the codecs they have.
+final class GeneratedRecordTests: XCTestCase {
     func testRecordFull() throws {
         let value = Record(id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)), recordCustodian: true, relType: 3, relName: "sample 4 & <escaped> \"quoted\"", authExpires: Foundation.Date(timeIntervalSince1970: 1502800496), authExpired: true, displayName: "sample 7 & <escaped> \"quoted\"", state: .active, dateCreated: Foundation.Date(timeIntervalSince1970: 1503059696), maxSizeBytes: 4294967305, sizeBytes: 4294967306, appRecordAuthAction: .unspecified, autoReconcileDocuments: false, appSpecificRecordID: "sample 12 & <escaped> \"quoted\"", locationCountry: "sample 13 & <escaped> \"quoted\"", locationStateProvince: "sample 14 & <escaped> \"quoted\"", dateUpdated: Foundation.Date(timeIntervalSince1970: 1503664496), latestOperationSequenceNumber: 4294967312, recordAppAuthCreatedDate: Foundation.Date(timeIntervalSince1970: 1503837296), name: "sample 18 & <escaped> \"quoted\"")
         try assertXMLRoundTrip(value)
@@ -94,7 +111,10 @@ final class GeneratedRoundTripTests: XCTestCase {
         let value = Record(id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)), relType: 2)
         try assertXMLRoundTrip(value)
     }
+}
 
+/// Round trips of the generated HealthVault models under `Culture` through the codecs they have.
+final class GeneratedCultureTests: XCTestCase {
     func testCultureFull() throws {
         let value = Culture(language: "sample 1 & <escaped> \"quoted\"", country: "sample 2 & <escaped> \"quoted\"")
         try assertXMLRoundTrip(value)
@@ -104,7 +124,10 @@ final class GeneratedRoundTripTests: XCTestCase {
         let value = Culture()
         try assertXMLRoundTrip(value)
     }
+}
 
+/// Round trips of the generated HealthVault models under `Location` through the codecs they have.
+final class GeneratedLocationTests: XCTestCase {
     func testLocationFull() throws {
         let value = Location(country: "sample 1 & <escaped> \"quoted\"", stateProvince: "sample 2 & <escaped> \"quoted\"")
         try assertXMLRoundTrip(value)
@@ -114,7 +137,10 @@ final class GeneratedRoundTripTests: XCTestCase {
         let value = Location(country: "sample 1 & <escaped> \"quoted\"")
         try assertXMLRoundTrip(value)
     }
+}
 
+/// Round trips of the generated HealthVault models under `ThingKey` through the codecs they have.
+final class GeneratedThingKeyTests: XCTestCase {
     func testThingKeyFull() throws {
         let value = ThingKey(versionStamp: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)), id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2)))
         try assertXMLRoundTrip(value)
@@ -124,7 +150,10 @@ final class GeneratedRoundTripTests: XCTestCase {
         let value = ThingKey(id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)))
         try assertXMLRoundTrip(value)
     }
+}
 
+/// Round trips of the generated HealthVault models under `ThingType` through the codecs they have.
+final class GeneratedThingTypeTests: XCTestCase {
     func testThingTypeFull() throws {
         let value = ThingType(name: "sample 1 & <escaped> \"quoted\"", id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2)))
         try assertXMLRoundTrip(value)
@@ -134,7 +163,10 @@ final class GeneratedRoundTripTests: XCTestCase {
         let value = ThingType(id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)))
         try assertXMLRoundTrip(value)
     }
+}
 
+/// Round trips of the generated HealthVault models under `Thing` through the codecs they have.
+final class GeneratedThingTests: XCTestCase {
     func testThingFull() throws {
         let value = Thing(thingID: ThingKey(versionStamp: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)), id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2))), typeID: ThingType(name: "sample 3 & <escaped> \"quoted\"", id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4))), thingState: .active, flags: 5, effDate: "sample 6 & <escaped> \"quoted\"", created: try! SDKRuntime.XMLFragment(wellFormed: "<item n=\"7\">a &amp; b</item>text"), updated: try! SDKRuntime.XMLFragment(wellFormed: "<item n=\"8\">a &amp; b</item>text"), dataXML: try! SDKRuntime.XMLFragment(wellFormed: "<item n=\"9\">a &amp; b</item>text"))
         try assertXMLRoundTrip(value)
@@ -144,7 +176,10 @@ final class GeneratedRoundTripTests: XCTestCase {
         let value = Thing(thingID: ThingKey(id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1))), typeID: ThingType(id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2))))
         try assertXMLRoundTrip(value)
     }
+}
 
+/// Round trips of the generated HealthVault models under `PendingThing` through the codecs they have.
+final class GeneratedPendingThingTests: XCTestCase {
     func testPendingThingFull() throws {
         let value = PendingThing(thingID: ThingKey(versionStamp: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)), id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2))), typeID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3)), thingState: .active, flags: 4, dataXML: try! SDKRuntime.XMLFragment(wellFormed: "<item n=\"5\">a &amp; b</item>text"))
         try assertXMLRoundTrip(value)
@@ -154,7 +189,10 @@ final class GeneratedRoundTripTests: XCTestCase {
         let value = PendingThing(typeID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)))
         try assertXMLRoundTrip(value)
     }
+}
 
+/// Round trips of the generated HealthVault models under `CreateAuthenticatedSessionToken` through the codecs they have.
+final class GeneratedCreateAuthenticatedSessionTokenTests: XCTestCase {
     func testCreateAuthenticatedSessionTokenRequest() throws {
         let value = CreateAuthenticatedSessionToken.Request(authInfo: CreateAuthenticatedSessionToken.Request.AuthInfo(appID: CreateAuthenticatedSessionToken.Request.AuthInfo.AppID(isMultiRecordApp: false)))
         try assertXMLRoundTrip(value)
@@ -210,6 +248,17 @@ final class GeneratedRoundTripTests: XCTestCase {
         try assertXMLRoundTrip(value)
     }
 
+    func testCreateAuthenticatedSessionTokenResponseHidesItsSecrets() {
+        assertHidesSecrets(CreateAuthenticatedSessionToken.Response(token: CreateAuthenticatedSessionToken.SessionToken(appID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)), appRecordAuthAction: .unspecified, value: "canary-secret-2 & <escaped>"), sharedSecret: "canary-secret-3 & <escaped>"))
+    }
+
+    func testCreateAuthenticatedSessionTokenSessionTokenHidesItsSecrets() {
+        assertHidesSecrets(CreateAuthenticatedSessionToken.SessionToken(appID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)), appRecordAuthAction: .unspecified, value: "canary-secret-2 & <escaped>"))
+    }
+}
+
+/// Round trips of the generated HealthVault models under `GetAuthorizedPeople` through the codecs they have.
+final class GeneratedGetAuthorizedPeopleTests: XCTestCase {
     func testGetAuthorizedPeopleRequest() throws {
         let value = GetAuthorizedPeople.Request(parameters: GetAuthorizedPeople.Request.Parameters(personIDCursor: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)), authorizationsCreatedSince: Foundation.Date(timeIntervalSince1970: 1502541296), numResults: 3))
         try assertXMLRoundTrip(value)
@@ -239,7 +288,10 @@ final class GeneratedRoundTripTests: XCTestCase {
         let value = GetAuthorizedPeople.Response.ResponseResults(moreResults: false)
         try assertXMLRoundTrip(value)
     }
+}
 
+/// Round trips of the generated HealthVault models under `GetPersonInfo` through the codecs they have.
+final class GeneratedGetPersonInfoTests: XCTestCase {
     func testGetPersonInfoRequestFull() throws {
         let value = GetPersonInfo.Request(groupMembership: false, effectiveRecordPermissions: true)
         try assertXMLRoundTrip(value)
@@ -254,7 +306,10 @@ final class GeneratedRoundTripTests: XCTestCase {
         let value = GetPersonInfo.Response(personInfo: PersonInfo(personID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)), name: "sample 2 & <escaped> \"quoted\"", selectedRecordID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3)), moreRecords: true, record: [Record(id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5)), recordCustodian: true, relType: 7, relName: "sample 8 & <escaped> \"quoted\"", authExpires: Foundation.Date(timeIntervalSince1970: 1503146096), authExpired: true, displayName: "sample 11 & <escaped> \"quoted\"", state: .active, dateCreated: Foundation.Date(timeIntervalSince1970: 1503405296), maxSizeBytes: 4294967309, sizeBytes: 4294967310, appRecordAuthAction: .unspecified, autoReconcileDocuments: false, appSpecificRecordID: "sample 16 & <escaped> \"quoted\"", locationCountry: "sample 17 & <escaped> \"quoted\"", locationStateProvince: "sample 18 & <escaped> \"quoted\"", dateUpdated: Foundation.Date(timeIntervalSince1970: 1504010096), latestOperationSequenceNumber: 4294967316, recordAppAuthCreatedDate: Foundation.Date(timeIntervalSince1970: 1504182896), name: "sample 22 & <escaped> \"quoted\"")], preferredCulture: Culture(language: "sample 23 & <escaped> \"quoted\"", country: "sample 24 & <escaped> \"quoted\""), preferredUiculture: Culture(language: "sample 25 & <escaped> \"quoted\"", country: "sample 26 & <escaped> \"quoted\""), location: Location(country: "sample 27 & <escaped> \"quoted\"", stateProvince: "sample 28 & <escaped> \"quoted\"")))
         try assertXMLRoundTrip(value)
     }
+}
 
+/// Round trips of the generated HealthVault models under `GetServiceDefinition` through the codecs they have.
+final class GeneratedGetServiceDefinitionTests: XCTestCase {
     func testGetServiceDefinitionRequestFull() throws {
         let value = GetServiceDefinition.Request(updatedDate: Foundation.Date(timeIntervalSince1970: 1502454896), responseSections: GetServiceDefinition.Request.ResponseSections(section: [.topology]))
         try assertXMLRoundTrip(value)
@@ -304,7 +359,10 @@ final class GeneratedRoundTripTests: XCTestCase {
         let value = GetServiceDefinition.Instance(id: "sample 1 & <escaped> \"quoted\"", name: "sample 2 & <escaped> \"quoted\"", platformURL: Foundation.URL(string: "https://example.com/3")!, shellURL: Foundation.URL(string: "https://example.com/4")!)
         try assertXMLRoundTrip(value)
     }
+}
 
+/// Round trips of the generated HealthVault models under `GetThings3` through the codecs they have.
+final class GeneratedGetThings3Tests: XCTestCase {
     func testGetThings3Request() throws {
         let value = GetThings3.Request(group: [GetThings3.QueryGroup(name: "sample 1 & <escaped> \"quoted\"", max: 2, maxFull: 3, id: [Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4))], key: [ThingKey(id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5)))], filter: [GetThings3.Filter()], format: GetThings3.Format(section: [.core], xml: ["sample 6 & <escaped> \"quoted\""], typeVersionFormat: [Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 7))]), currentVersionOnly: true)])
         try assertXMLRoundTrip(value)
@@ -364,12 +422,22 @@ final class GeneratedRoundTripTests: XCTestCase {
         let value = GetThings3.UnprocessedKey(thingID: ThingKey(versionStamp: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)), id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2))))
         try assertXMLRoundTrip(value)
     }
+}
 
+/// Round trips of the generated HealthVault models under `NewApplicationCreationInfo` through the codecs they have.
+final class GeneratedNewApplicationCreationInfoTests: XCTestCase {
     func testNewApplicationCreationInfoResponse() throws {
         let value = NewApplicationCreationInfo.Response(appID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)), sharedSecret: "canary-secret-2 & <escaped>", appToken: "canary-secret-3 & <escaped>")
         try assertXMLRoundTrip(value)
     }
 
+    func testNewApplicationCreationInfoResponseHidesItsSecrets() {
+        assertHidesSecrets(NewApplicationCreationInfo.Response(appID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)), sharedSecret: "canary-secret-2 & <escaped>", appToken: "canary-secret-3 & <escaped>"))
+    }
+}
+
+/// Round trips of the generated HealthVault models under `PutThings2` through the codecs they have.
+final class GeneratedPutThings2Tests: XCTestCase {
     func testPutThings2Request() throws {
         let value = PutThings2.Request(thing: [PendingThing(thingID: ThingKey(versionStamp: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)), id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2))), typeID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3)), thingState: .active, flags: 4, dataXML: try! SDKRuntime.XMLFragment(wellFormed: "<item n=\"5\">a &amp; b</item>text"))])
         try assertXMLRoundTrip(value)
@@ -383,17 +451,5 @@ final class GeneratedRoundTripTests: XCTestCase {
     func testPutThings2ResponseMinimal() throws {
         let value = PutThings2.Response()
         try assertXMLRoundTrip(value)
-    }
-
-    func testCreateAuthenticatedSessionTokenResponseHidesItsSecrets() {
-        assertHidesSecrets(CreateAuthenticatedSessionToken.Response(token: CreateAuthenticatedSessionToken.SessionToken(appID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)), appRecordAuthAction: .unspecified, value: "canary-secret-2 & <escaped>"), sharedSecret: "canary-secret-3 & <escaped>"))
-    }
-
-    func testCreateAuthenticatedSessionTokenSessionTokenHidesItsSecrets() {
-        assertHidesSecrets(CreateAuthenticatedSessionToken.SessionToken(appID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)), appRecordAuthAction: .unspecified, value: "canary-secret-2 & <escaped>"))
-    }
-
-    func testNewApplicationCreationInfoResponseHidesItsSecrets() {
-        assertHidesSecrets(NewApplicationCreationInfo.Response(appID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)), sharedSecret: "canary-secret-2 & <escaped>", appToken: "canary-secret-3 & <escaped>"))
     }
 }

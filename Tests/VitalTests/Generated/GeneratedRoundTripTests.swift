@@ -8,16 +8,18 @@ import Vital
 import SDKRuntime
 import XCTest
 
-/// Round trips of every generated Vital model through the codecs it has.
-final class GeneratedRoundTripTests: XCTestCase {
-    /// The context requests are written with: every bindable value and a stand-in signer.
-    private let context = SDKRuntime.EncodingContext(
+/// The context requests are written with: every bindable value and a stand-in signer.
+private func sampleContext() -> SDKRuntime.EncodingContext {
+    SDKRuntime.EncodingContext(
         values: ["applicationID": "b5c5593b-afb4-466d-88f2-31707fb8634b", "signingTime": "2017-08-10T12:34:56.000Z", "signature": "c2lnbmF0dXJl"],
         signer: { region in "signature-over-\(region.count)-bytes" }
     )
+}
 
+extension XCTestCase {
     /// Writes `value` inside a `<sample>` element, reads it back, and checks equality and deterministic bytes.
-    private func assertXMLRoundTrip<T: SDKRuntime.XMLCodable & Equatable>(_ value: T, line: UInt = #line) throws {
+    fileprivate func assertXMLRoundTrip<T: SDKRuntime.XMLCodable & Equatable>(_ value: T, line: UInt = #line) throws {
+        let context = sampleContext()
         var writer = SDKRuntime.XMLWriter()
         try writer.element("sample", writing: value, context: context)
         let decoded = try T(xml: SDKRuntime.XMLTree.parse(Foundation.Data(writer.bytes)).root)
@@ -28,7 +30,7 @@ final class GeneratedRoundTripTests: XCTestCase {
     }
 
     /// Encodes `value` as JSON, decodes it back, and checks equality and deterministic bytes.
-    private func assertJSONRoundTrip<T: Codable & Equatable>(_ value: T, line: UInt = #line) throws {
+    fileprivate func assertJSONRoundTrip<T: Codable & Equatable>(_ value: T, line: UInt = #line) throws {
         let data = try SDKRuntime.JSONCoding.encode(value)
         let decoded = try SDKRuntime.JSONCoding.decode(T.self, from: data)
         XCTAssertEqual(decoded, value, Swift.String(decoding: data, as: UTF8.self), line: line)
@@ -36,7 +38,7 @@ final class GeneratedRoundTripTests: XCTestCase {
     }
 
     /// Fails when any way of printing `value` shows a sensitive sample, all of which start with `canary-secret`.
-    private func assertHidesSecrets(_ value: Any, line: UInt = #line) {
+    fileprivate func assertHidesSecrets(_ value: Any, line: UInt = #line) {
         var dumped = ""
         dump(value, to: &dumped)
         let mirrored = Mirror(reflecting: value).children.map { "\($0.label ?? ""): \($0.value)" }.joined(separator: ", ")
@@ -44,12 +46,22 @@ final class GeneratedRoundTripTests: XCTestCase {
             XCTAssertFalse(text.contains("canary-secret"), text, line: line)
         }
     }
+}
 
+/// Round trips of the generated Vital models under `TokenResponse` through the codecs they have.
+final class GeneratedTokenResponseTests: XCTestCase {
     func testTokenResponse() throws {
         let value = TokenResponse(accessToken: "canary-secret-1 & <escaped>", refreshToken: "canary-secret-2 & <escaped>", expiresIn: 3)
         try assertJSONRoundTrip(value)
     }
 
+    func testTokenResponseHidesItsSecrets() {
+        assertHidesSecrets(TokenResponse(accessToken: "canary-secret-1 & <escaped>", refreshToken: "canary-secret-2 & <escaped>", expiresIn: 3))
+    }
+}
+
+/// Round trips of the generated Vital models under `ConnectedProvider` through the codecs they have.
+final class GeneratedConnectedProviderTests: XCTestCase {
     func testConnectedProviderFull() throws {
         let value = ConnectedProvider(name: "sample 1 & <escaped> \"quoted\"", slug: "sample 2 & <escaped> \"quoted\"", logo: Foundation.URL(string: "https://example.com/3")!, status: "sample 4 & <escaped> \"quoted\"", createdOn: Foundation.Date(timeIntervalSince1970: 1502800496))
         try assertJSONRoundTrip(value)
@@ -59,7 +71,10 @@ final class GeneratedRoundTripTests: XCTestCase {
         let value = ConnectedProvider(name: "sample 1 & <escaped> \"quoted\"", slug: "sample 2 & <escaped> \"quoted\"")
         try assertJSONRoundTrip(value)
     }
+}
 
+/// Round trips of the generated Vital models under `VitalErrorBody` through the codecs they have.
+final class GeneratedVitalErrorBodyTests: XCTestCase {
     func testVitalErrorBodyFull() throws {
         let value = VitalErrorBody(error: "sample 1 & <escaped> \"quoted\"", detail: VitalErrorDetail(errorType: "sample 2 & <escaped> \"quoted\"", message: "sample 3 & <escaped> \"quoted\"", errorMessage: "sample 4 & <escaped> \"quoted\"", userID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5)), createdOn: Foundation.Date(timeIntervalSince1970: 1502886896)))
         try assertJSONRoundTrip(value)
@@ -69,7 +84,10 @@ final class GeneratedRoundTripTests: XCTestCase {
         let value = VitalErrorBody(detail: VitalErrorDetail(errorType: "sample 1 & <escaped> \"quoted\""))
         try assertJSONRoundTrip(value)
     }
+}
 
+/// Round trips of the generated Vital models under `VitalErrorDetail` through the codecs they have.
+final class GeneratedVitalErrorDetailTests: XCTestCase {
     func testVitalErrorDetailFull() throws {
         let value = VitalErrorDetail(errorType: "sample 1 & <escaped> \"quoted\"", message: "sample 2 & <escaped> \"quoted\"", errorMessage: "sample 3 & <escaped> \"quoted\"", userID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4)), createdOn: Foundation.Date(timeIntervalSince1970: 1502800496))
         try assertJSONRoundTrip(value)
@@ -79,7 +97,10 @@ final class GeneratedRoundTripTests: XCTestCase {
         let value = VitalErrorDetail(errorType: "sample 1 & <escaped> \"quoted\"")
         try assertJSONRoundTrip(value)
     }
+}
 
+/// Round trips of the generated Vital models under `CreateSignInToken` through the codecs they have.
+final class GeneratedCreateSignInTokenTests: XCTestCase {
     func testCreateSignInTokenRequest() throws {
         let value = CreateSignInToken.Request(userID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)))
         try assertJSONRoundTrip(value)
@@ -90,6 +111,13 @@ final class GeneratedRoundTripTests: XCTestCase {
         try assertJSONRoundTrip(value)
     }
 
+    func testCreateSignInTokenResponseHidesItsSecrets() {
+        assertHidesSecrets(CreateSignInToken.Response(userID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)), signInToken: "canary-secret-2 & <escaped>"))
+    }
+}
+
+/// Round trips of the generated Vital models under `CreateUser` through the codecs they have.
+final class GeneratedCreateUserTests: XCTestCase {
     func testCreateUserRequestFull() throws {
         let value = CreateUser.Request(clientUserID: "sample 1 & <escaped> \"quoted\"", fallbackTimeZone: "sample 2 & <escaped> \"quoted\"", fallbackBirthDate: SDKRuntime.LocalDate(year: 2017, month: 8, day: 4)!, ingestionStart: SDKRuntime.LocalDate(year: 2017, month: 8, day: 5)!, ingestionEnd: SDKRuntime.LocalDate(year: 2017, month: 8, day: 6)!)
         try assertJSONRoundTrip(value)
@@ -104,7 +132,10 @@ final class GeneratedRoundTripTests: XCTestCase {
         let value = CreateUser.Response(userID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)), clientUserID: "sample 2 & <escaped> \"quoted\"")
         try assertJSONRoundTrip(value)
     }
+}
 
+/// Round trips of the generated Vital models under `DeleteUser` through the codecs they have.
+final class GeneratedDeleteUserTests: XCTestCase {
     func testDeleteUserRequest() throws {
         let value = DeleteUser.Request(userID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)))
         try assertJSONRoundTrip(value)
@@ -119,12 +150,22 @@ final class GeneratedRoundTripTests: XCTestCase {
         let value = DeleteUser.Response()
         try assertJSONRoundTrip(value)
     }
+}
 
+/// Round trips of the generated Vital models under `ExchangeSignInToken` through the codecs they have.
+final class GeneratedExchangeSignInTokenTests: XCTestCase {
     func testExchangeSignInTokenRequest() throws {
         let value = ExchangeSignInToken.Request(subjectToken: "canary-secret-1 & <escaped>")
         try assertJSONRoundTrip(value)
     }
 
+    func testExchangeSignInTokenRequestHidesItsSecrets() {
+        assertHidesSecrets(ExchangeSignInToken.Request(subjectToken: "canary-secret-1 & <escaped>"))
+    }
+}
+
+/// Round trips of the generated Vital models under `GetConnectedProviders` through the codecs they have.
+final class GeneratedGetConnectedProvidersTests: XCTestCase {
     func testGetConnectedProvidersRequest() throws {
         let value = GetConnectedProviders.Request(userID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)))
         try assertJSONRoundTrip(value)
@@ -134,12 +175,22 @@ final class GeneratedRoundTripTests: XCTestCase {
         let value = GetConnectedProviders.Response(providers: [ConnectedProvider(name: "sample 1 & <escaped> \"quoted\"", slug: "sample 2 & <escaped> \"quoted\"", logo: Foundation.URL(string: "https://example.com/3")!, status: "sample 4 & <escaped> \"quoted\"", createdOn: Foundation.Date(timeIntervalSince1970: 1502800496))])
         try assertJSONRoundTrip(value)
     }
+}
 
+/// Round trips of the generated Vital models under `RefreshToken` through the codecs they have.
+final class GeneratedRefreshTokenTests: XCTestCase {
     func testRefreshTokenRequest() throws {
         let value = RefreshToken.Request(refreshToken: "canary-secret-1 & <escaped>")
         try assertJSONRoundTrip(value)
     }
 
+    func testRefreshTokenRequestHidesItsSecrets() {
+        assertHidesSecrets(RefreshToken.Request(refreshToken: "canary-secret-1 & <escaped>"))
+    }
+}
+
+/// Round trips of the generated Vital models under `ResolveUser` through the codecs they have.
+final class GeneratedResolveUserTests: XCTestCase {
     func testResolveUserRequest() throws {
         let value = ResolveUser.Request(clientUserID: "sample 1 & <escaped> \"quoted\"")
         try assertJSONRoundTrip(value)
@@ -153,21 +204,5 @@ final class GeneratedRoundTripTests: XCTestCase {
     func testResolveUserResponseMinimal() throws {
         let value = ResolveUser.Response(userID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)), clientUserID: "sample 2 & <escaped> \"quoted\"")
         try assertJSONRoundTrip(value)
-    }
-
-    func testTokenResponseHidesItsSecrets() {
-        assertHidesSecrets(TokenResponse(accessToken: "canary-secret-1 & <escaped>", refreshToken: "canary-secret-2 & <escaped>", expiresIn: 3))
-    }
-
-    func testCreateSignInTokenResponseHidesItsSecrets() {
-        assertHidesSecrets(CreateSignInToken.Response(userID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)), signInToken: "canary-secret-2 & <escaped>"))
-    }
-
-    func testExchangeSignInTokenRequestHidesItsSecrets() {
-        assertHidesSecrets(ExchangeSignInToken.Request(subjectToken: "canary-secret-1 & <escaped>"))
-    }
-
-    func testRefreshTokenRequestHidesItsSecrets() {
-        assertHidesSecrets(RefreshToken.Request(refreshToken: "canary-secret-1 & <escaped>"))
     }
 }
