@@ -2,8 +2,11 @@ import Foundation
 import HealthVault
 import SDKRuntime
 
-/// HealthVault SODA: provision this app instance, let the user authorize it in Shell, open a session, list people.
+/// HealthVault SODA: provision this app instance, let the user authorize it in Shell, open a session, list people,
+/// write and read a thing, and disconnect, releasing every record.
 struct HealthVaultJourney {
+    /// The Weight thing type.
+    private static let weightType = UUID(uuidString: "3d34d87e-7fc1-4153-800f-f56592cb0d17")!
     let options: DemoOptions
 
     func run(_ steps: StepPrinter) async {
@@ -35,9 +38,27 @@ struct HealthVaultJourney {
             for try await person in connection.authorizedPeople(pageSize: 2) { names.append(person.name) }
             return "\(names.count) authorized \(names.count == 1 ? "person" : "people"), read in pages of 2: \(names.joined(separator: ", "))"
         }
+        await steps.step("record calls") {
+            let written = #"<weight><when><date><y>2017</y><m>8</m><d>10</d></date></when><value><kg>81.6</kg></value></weight>"#
+            let things = try await connection.withRecord { calls in
+                let keys = try await calls.send { client, session, record in
+                    let thing = PendingThing(typeID: Self.weightType, dataXML: try XMLFragment(wellFormed: written))
+                    return try await client.putThings2(.init(thing: [thing]), recordID: record, session: session)
+                }
+                return try await calls.send { client, session, record in
+                    let query = GetThings3.QueryGroup(id: keys.thingID.map(\.id), format: .init(section: [.core], xml: [""]))
+                    return try await client.getThings3(.init(group: [query]), recordID: record, session: session)
+                }.group.flatMap(\.thing)
+            }
+            guard things.count == 1, things.first?.dataXML?.text == written else {
+                throw DemoError("GetThings3 did not return the weight exactly as written: \(things)")
+            }
+            return "PutThings2 wrote a weight, GetThings3 read 1 back, its XML byte for byte"
+        }
         await steps.step("disconnect") {
-            try await connection.disconnect()
-            return "everything stored for the connection is erased: \(try await connection.status())"
+            let outcome = try await connection.disconnect()
+            return "\(outcome.releasedRecords.count) record(s) released, \(outcome.unreleasedRecords.count) still authorized; "
+                + "everything stored is erased: \(try await connection.status())"
         }
     }
 

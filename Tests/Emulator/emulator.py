@@ -10,9 +10,12 @@ Control endpoints (JSON), for tests:
   POST /_control/reset                     forget everything
   POST /_control/faults {path, kind, ...}  inject a fault into the next matching requests (see faults.py)
   POST /_control/healthvault {...}         settings: people, page_size, skew_seconds, clock_offset_seconds,
-                                           shell_decision (grant|reject), shell_instance, instance_id_key
+                                           shell_decision (grant|reject), shell_instance, instance_id_key,
+                                           max_ttl_seconds, session_lifetime_seconds, appauth_minimal_return,
+                                           action_url
   POST /_control/healthvault/<action>      expire-sessions | revoke | delete-apps
-  GET  /_control/healthvault/stats         calls per method
+  GET  /_control/healthvault/stats         calls per method, authorizations per app, released authorizations,
+                                           things per record
   POST /_control/koppeltaal {...}          settings (see koppeltaal.State.reset): token_lifetime, conformance_form,
                                            conformance_format, smart_configuration, british_spelling, ...
   POST /_control/koppeltaal/expire-tokens  expire every access token now

@@ -13,7 +13,9 @@ final class DemoTests: XCTestCase {
         let result = try Subprocess.run([demo.path, "--emulator", emulator.baseURL.absoluteString])
         XCTAssertEqual(result.status, 0, result.output)
         let output = result.output
-        XCTAssertTrue(output.hasSuffix("All 14 steps succeeded.\n"), output)
+        XCTAssertTrue(output.hasSuffix("All 15 steps succeeded.\n"), output)
+        XCTAssertTrue(output.contains("GetThings3 read 1 back, its XML byte for byte"), output)
+        XCTAssertTrue(output.contains("3 record(s) released, 0 still authorized"), output)
         XCTAssertTrue(output.contains("✓ revoke          revoked"), output)
         XCTAssertFalse(output.contains("✗"), output)
         for secret in ["kt-secret", "portal-secret", "sk_us_emulator"] { XCTAssertFalse(output.contains(secret), "the demo printed \(secret)") }

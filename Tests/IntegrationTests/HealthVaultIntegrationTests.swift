@@ -196,6 +196,15 @@ final class HealthVaultIntegrationTests: XCTestCase {
             XCTAssertEqual(error.code, .requestTimedOut)
             XCTAssertEqual(error.recovery, .retryLater)
         }
+        // A device clock that far ahead of the server is refused too.
+        try await emulator.control("healthvault", ["clock_offset_seconds": -7200])
+        do {
+            _ = try await connection(store: InMemoryCredentialStore()).provision(masterAppID: Self.master)
+            XCTFail("expected a time-to-live error")
+        } catch let error as HealthVaultError {
+            XCTAssertEqual(error.code, .requestTimedOut)
+            XCTAssertEqual(error.message, "the message time is in the future")
+        }
     }
 
     /// Every fault of the matrix on a signed call with a live session; see ``FaultMatrix``.
