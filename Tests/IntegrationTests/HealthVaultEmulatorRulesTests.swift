@@ -131,7 +131,7 @@ final class HealthVaultEmulatorRulesTests: XCTestCase {
         let connection = connection()
         try await connect(connection)
         await assertStatus(.invalidPerson, "the offline person is not authorized for this application") {
-            try await connection.withRecord { calls in
+            _ = try await connection.withRecord { calls in
                 try await calls.send { client, session, record in
                     try await client.getThings3(
                         .init(group: [.init()]), recordID: record, session: session.acting(for: UUID()))
