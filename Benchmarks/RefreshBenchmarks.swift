@@ -27,7 +27,7 @@ struct RefreshBenchmarks {
             let json = { (body: String) in HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: Data(body.utf8)) }
             let authorize = json(#"{"authorization_code": "code-1"}"#), token = json(Samples.koppeltaalTokenResponse), fhir = json("{}")
             let session = KoppeltaalSession(configuration: .init(
-                fhirBaseURL: URL(string: "https://kt.example/FHIR/Koppeltaal")!, client: OAuthClientCredentials(clientID: "RANJKA", secret: "s"),
+                fhirBaseURL: URL(string: "https://kt.example/FHIR/Koppeltaal")!, clientID: "RANJKA", clientSecret: "s",
                 redirectURI: "app://after-auth",
                 endpoints: EndpointOverrides(authorize: URL(string: "https://kt.example/OAuth2/Koppeltaal/Authorize"), token: URL(string: "https://kt.example/OAuth2/Koppeltaal/Token")),
                 store: InMemoryCredentialStore(),

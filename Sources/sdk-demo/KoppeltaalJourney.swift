@@ -18,7 +18,7 @@ struct KoppeltaalJourney {
             launchURL: launch, credentials: BasicCredentials(username: portal.user, password: portal.password), urlPolicy: policy
         ))
         let session = KoppeltaalSession(configuration: .init(
-            fhirBaseURL: fhir, client: OAuthClientCredentials(clientID: options.koppeltaalClientID, secret: options.koppeltaalClientSecret),
+            fhirBaseURL: fhir, clientID: options.koppeltaalClientID, clientSecret: options.koppeltaalClientSecret,
             redirectURI: options.koppeltaalRedirect, endpoints: EndpointOverrides(revoke: options.koppeltaalRevoke), urlPolicy: policy,
             store: InMemoryCredentialStore(), clock: clock
         ))

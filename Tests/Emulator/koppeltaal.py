@@ -8,12 +8,17 @@ Server rules, as the protocol sheet describes them:
 - the app sends it inside the scope, `launch:<code>`, to Authorize, which consumes it and answers
   {"authorization_code": …} as JSON rather than redirecting;
 - the token endpoint returns the launch context (patient, user, resource, domain, intent) with the tokens;
-  refresh tokens rotate, and a rotated-out token gets invalid_grant.
+  refresh tokens rotate, and a rotated-out token gets invalid_grant;
+- client_secret_basic is read as the Koppeltaal server reads it: the id and secret as they are (RFC 7617), so a
+  secret may hold a space; the basic_decoding setting "rfc6749" form-decodes them first instead (RFC 6749 §2.3.1).
 """
+import base64
+import binascii
 import secrets
 import socket
 import threading
 import time
+from urllib.parse import unquote_plus
 from xml.sax.saxutils import quoteattr
 
 from authlib.common.security import generate_token
@@ -131,6 +136,8 @@ class State:
                                       ["authorization_code", "refresh_token"]),
                 "KTPUBLIC": Client("KTPUBLIC", None, ["none"], ["authorization_code", "refresh_token"]),
                 "KTNOREFRESH": Client("KTNOREFRESH", "kt-secret", ["client_secret_basic"], ["authorization_code"]),
+                "KTSPACE": Client("KTSPACE", "Who@re U123?", ["client_secret_basic", "client_secret_post"],
+                                  ["authorization_code", "refresh_token"]),
             }
             self.activations = {}
             self.codes = {}
@@ -140,7 +147,7 @@ class State:
                 "conformance_format": "auto", "rest_as_object": False, "relative_uris": False,
                 "smart_configuration": False, "british_spelling": False, "refresh_omits_context": True,
                 "www_authenticate": False, "outcome_shape": "dstu1", "drop_next_refresh_response": False,
-                "empty_401": False,
+                "empty_401": False, "basic_decoding": "raw",
             }
             self.counts = {}
 
@@ -242,9 +249,30 @@ class Revocation(RevocationEndpoint):
         token.refresh_revoked = True
 
 
+def authenticate_basic(query_client, oauth_request):
+    """client_secret_basic with the id and secret decoded as the basic_decoding setting says."""
+    kind, _, encoded = oauth_request.headers.get("Authorization", "").partition(" ")
+    if kind.lower() != "basic":
+        return None
+    try:
+        pair = base64.b64decode(encoded, validate=True).decode("utf-8")
+    except (binascii.Error, UnicodeDecodeError):
+        return None
+    client_id, colon, secret = pair.partition(":")
+    if not colon:
+        return None
+    if STATE.settings["basic_decoding"] == "rfc6749":
+        client_id, secret = unquote_plus(client_id), unquote_plus(secret)
+    client = query_client(client_id)
+    if client is not None and client.check_client_secret(secret):
+        return client
+    return None
+
+
 def init_app(app):
     app.config["OAUTH2_REFRESH_TOKEN_GENERATOR"] = True
     server.init_app(app, query_client=lambda client_id: STATE.clients.get(client_id), save_token=save_token)
+    server.register_client_auth_method("client_secret_basic", authenticate_basic)
     server.register_token_generator("default", BearerTokenGenerator(
         access_token_generator=lambda *args, **kwargs: generate_token(42),
         refresh_token_generator=lambda *args, **kwargs: generate_token(48),

@@ -24,13 +24,13 @@ final class KoppeltaalIntegrationTests: XCTestCase {
     }
 
     private func session(
-        clientID: String = "KTSTESTGAME", secret: String? = "kt-secret", method: OAuthClientCredentials.Method = .basic,
+        clientID: String = "KTSTESTGAME", secret: String? = "kt-secret", method: OAuthClientCredentials.Method = .unencodedBasic,
         store: (any CredentialStore)? = nil, timeout: TimeInterval = 5, overrides: EndpointOverrides = .init(), pkce: KoppeltaalSession.PKCEMode = .whenAdvertised,
         clock: any WallClock = SystemClock(), transport: (any HTTPTransport)? = nil
     ) -> KoppeltaalSession {
         KoppeltaalSession(configuration: .init(
             fhirBaseURL: emulator.url("/kt/FHIR/Koppeltaal"),
-            client: OAuthClientCredentials(clientID: clientID, secret: secret, method: method),
+            clientID: clientID, clientSecret: secret, clientAuthentication: method,
             redirectURI: "http://127.0.0.1/after-auth", endpoints: overrides, pkce: pkce,
             urlPolicy: URLPolicy(allowsInsecureLoopback: true), store: store ?? self.store,
             transport: transport ?? URLSessionTransport(configuration: .init(timeout: timeout)), clock: clock
@@ -89,6 +89,29 @@ final class KoppeltaalIntegrationTests: XCTestCase {
             _ = try await session(store: InMemoryCredentialStore()).activate(code: expired)
             XCTFail("an expired code was accepted")
         } catch KoppeltaalError.activationCodeRejected {}
+    }
+
+    func testClientAuthenticationAsTheKoppeltaalServerReadsIt() async throws {
+        try await emulator.control("koppeltaal", ["smart_configuration": true])
+        // The default sends the id and secret as they are, which carries a secret with a space: activation, refresh
+        // and revocation all authenticate.
+        let session = session(clientID: "KTSPACE", secret: "Who@re U123?")
+        _ = try await session.activate(code: try await launch(for: "KTSPACE"))
+        try await emulator.control("koppeltaal/expire-tokens")
+        await XCTAssertEqualAsync(try await Self.messages(session), 200)
+        guard case .revoked = try await session.revoke() else { return XCTFail("not revoked") }
+        // Form-encoding first (RFC 6749 §2.3.1) turns the space into "+", which such a server cannot match...
+        let formEncoding = self.session(
+            clientID: "KTSPACE", secret: "Who@re U123?", method: .basic, store: InMemoryCredentialStore())
+        do {
+            _ = try await formEncoding.activate(code: try await launch(for: "KTSPACE"))
+            XCTFail("a form-encoded secret with a space was accepted by a server that does not form-decode")
+        } catch KoppeltaalError.clientRejected(let error) {
+            XCTAssertEqual(error.code, .invalidClient)
+        }
+        // ...and is what a server that form-decodes expects.
+        try await emulator.control("koppeltaal", ["basic_decoding": "rfc6749"])
+        _ = try await formEncoding.activate(code: try await launch(for: "KTSPACE"))
     }
 
     func testExpiryWithAHundredConcurrentCallsRefreshesOnce() async throws {
@@ -203,7 +226,7 @@ final class KoppeltaalIntegrationTests: XCTestCase {
 
     func testPlainHTTPIsRefusedUnlessLoopbackIsAllowed() async throws {
         let strict = KoppeltaalSession(configuration: .init(
-            fhirBaseURL: emulator.url("/kt/FHIR/Koppeltaal"), client: OAuthClientCredentials(clientID: "KTSTESTGAME", secret: "kt-secret"),
+            fhirBaseURL: emulator.url("/kt/FHIR/Koppeltaal"), clientID: "KTSTESTGAME", clientSecret: "kt-secret",
             redirectURI: "http://127.0.0.1/after-auth", store: InMemoryCredentialStore()
         ))
         do {

@@ -27,7 +27,7 @@ final class SharedStoreTests: XCTestCase {
         let session = KoppeltaalSession(
             configuration: .init(
                 fhirBaseURL: emulator.url("/kt/FHIR/Koppeltaal"),
-                client: OAuthClientCredentials(clientID: "KTSTESTGAME", secret: "kt-secret"),
+                clientID: "KTSTESTGAME", clientSecret: "kt-secret",
                 redirectURI: "http://127.0.0.1/after-auth", urlPolicy: URLPolicy(allowsInsecureLoopback: true),
                 store: try FileCredentialStore(directory: directory)
             ))

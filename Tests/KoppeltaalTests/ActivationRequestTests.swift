@@ -16,9 +16,12 @@ final class ActivationRequestTests: XCTestCase {
         }
         let session = KoppeltaalSession(configuration: .init(
             fhirBaseURL: URL(string: "https://kt.example/FHIR/Koppeltaal")!,
-            client: OAuthClientCredentials(clientID: "RANJKA", secret: "s&cret"),
+            clientID: "RANJKA", clientSecret: "s&cret",
             redirectURI: "http://test.kickass.ranjgames.com/builds/rev-1005/index-game.html/After-Auth",
-            endpoints: EndpointOverrides(authorize: URL(string: "https://kt.example/OAuth2/Koppeltaal/Authorize"), token: URL(string: "https://kt.example/OAuth2/Koppeltaal/Token")),
+            endpoints: EndpointOverrides(
+                authorize: URL(string: "https://kt.example/OAuth2/Koppeltaal/Authorize"),
+                token: URL(string: "https://kt.example/OAuth2/Koppeltaal/Token"),
+                revoke: URL(string: "https://kt.example/OAuth2/Koppeltaal/Revoke")),
             pkce: .always, store: InMemoryCredentialStore(), transport: transport, random: SeededRandomSource(seed: "fixed")
         ))
         let context = try await session.activate(code: "593740")
@@ -36,12 +39,15 @@ final class ActivationRequestTests: XCTestCase {
             POST https://kt.example/OAuth2/Koppeltaal/Token
             Accept: application/json
             Cache-Control: no-store
-            Authorization: Basic UkFOSktBOnMlMjZjcmV0
+            Authorization: Basic UkFOSktBOnMmY3JldA==
             Content-Type: application/x-www-form-urlencoded
 
             grant_type=authorization_code&code=AC-1&redirect_uri=http%3A%2F%2Ftest.kickass.ranjgames.com%2Fbuilds%2Frev-1005%2Findex-game.html%2FAfter-Auth&code_verifier=\(pkce.verifier)
 
-            """)
+            """, "Koppeltaal's default client authentication is Basic over the id and secret as they are (RFC 7617)")
+        guard case .revoked = try await session.revoke() else { return XCTFail("not revoked") }
+        XCTAssertEqual(transport.requests.last?.url.path, "/OAuth2/Koppeltaal/Revoke")
+        XCTAssertEqual(transport.requests.last?.headers["Authorization"], "Basic UkFOSktBOnMmY3JldA==", "revocation too")
     }
 
     func testAnEchoedStateMustMatch() async throws {
@@ -49,7 +55,7 @@ final class ActivationRequestTests: XCTestCase {
             HTTPResponse(status: 200, body: Data(#"{"authorization_code": "AC-1", "state": "forged"}"#.utf8)),
         ])
         let session = KoppeltaalSession(configuration: .init(
-            fhirBaseURL: URL(string: "https://kt.example/FHIR/Koppeltaal")!, client: OAuthClientCredentials(clientID: "RANJKA"),
+            fhirBaseURL: URL(string: "https://kt.example/FHIR/Koppeltaal")!, clientID: "RANJKA",
             redirectURI: "app://cb",
             endpoints: EndpointOverrides(authorize: URL(string: "https://kt.example/a"), token: URL(string: "https://kt.example/t")),
             store: InMemoryCredentialStore(), transport: transport

@@ -22,7 +22,7 @@ final class LifecycleRaceTests: XCTestCase {
         KoppeltaalSession(
             configuration: .init(
                 fhirBaseURL: FakeKoppeltaalServer.fhirBaseURL,
-                client: OAuthClientCredentials(clientID: "app", secret: "secret"),
+                clientID: "app", clientSecret: "secret",
                 redirectURI: "app://cb",
                 endpoints: EndpointOverrides(
                     authorize: FakeKoppeltaalServer.authorizeURL, token: FakeKoppeltaalServer.tokenURL,

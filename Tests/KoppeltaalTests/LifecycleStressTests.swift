@@ -25,8 +25,8 @@ final class LifecycleStressTests: XCTestCase {
         let faultRate = random.pick([(1, 0.0), (2, 0.1), (1, 0.3)])
         let codes = LockedValue(0)
         func session(_ instance: Int) -> KoppeltaalSession {
-            // Redeeming an authorization code is retried after a pause; sparing it keeps a run fast, and a lost
-            // Authorize answer already strands codes.
+            // Activation waits out outages in real time; sparing the token exchange and not retrying keeps a run
+            // fast, and a lost Authorize answer already strands codes.
             let transport = monitor.transport(
                 instance: instance, random: random, faultRate: faultRate, spare: isRedemption
             ) {
@@ -35,13 +35,13 @@ final class LifecycleStressTests: XCTestCase {
             return KoppeltaalSession(
                 configuration: .init(
                     fhirBaseURL: FakeKoppeltaalServer.fhirBaseURL,
-                    client: OAuthClientCredentials(clientID: "app", secret: "secret"),
+                    clientID: "app", clientSecret: "secret",
                     redirectURI: "app://cb",
                     endpoints: EndpointOverrides(
                         authorize: FakeKoppeltaalServer.authorizeURL, token: FakeKoppeltaalServer.tokenURL,
                         revoke: FakeKoppeltaalServer.revokeURL
                     ),
-                    pkce: .never, store: store, transport: transport, clock: clock,
+                    pkce: .never, activationRetryWindow: 0, store: store, transport: transport, clock: clock,
                     logger: monitor.logger(instance: instance)
                 ))
         }

@@ -29,7 +29,7 @@ final class MalformedInputTests: XCTestCase {
             ? EndpointOverrides(authorize: URL(string: "https://kt.example/OAuth2/Koppeltaal/Authorize"), token: URL(string: "https://kt.example/OAuth2/Koppeltaal/Token"))
             : EndpointOverrides()
         return KoppeltaalSession(configuration: .init(
-            fhirBaseURL: Self.base, client: OAuthClientCredentials(clientID: "c", secret: "s"), redirectURI: "app://cb",
+            fhirBaseURL: Self.base, clientID: "c", clientSecret: "s", redirectURI: "app://cb",
             endpoints: overrides, readsSMARTConfiguration: false, store: InMemoryCredentialStore(), transport: transport,
             clock: ManualClock(Date(timeIntervalSince1970: 1_000_000)), random: SeededRandomSource(seed: "t")
         ))

@@ -52,7 +52,7 @@ final class SecretCanaryTests: XCTestCase {
         ))
         let session = KoppeltaalSession(configuration: .init(
             fhirBaseURL: URL(string: "https://kt.example/FHIR/Koppeltaal")!,
-            client: OAuthClientCredentials(clientID: "RANJKA", secret: SecretCanary.named("client")), redirectURI: "app://cb",
+            clientID: "RANJKA", clientSecret: SecretCanary.named("client"), redirectURI: "app://cb",
             endpoints: EndpointOverrides(authorize: base.appendingPathComponent("Authorize"), token: base.appendingPathComponent("Token"), revoke: base.appendingPathComponent("Revoke")),
             pkce: .always, store: store, transport: transport, clock: clock, logger: log
         ))

@@ -64,6 +64,17 @@ final class WireTests: XCTestCase {
         XCTAssertNil(response.patient, "refresh responses may drop the launch context")
     }
 
+    func testRefreshWithUnencodedBasicIsTheSeedsRequestByteForByte() async throws {
+        let (_, transport) = try client("Token/response-refresh.json")
+        let servers = KoppeltaalClient.Servers(token: URL(string: "https://localhost/Petrel244/OAuth2/VHProvisioning/Token"))
+        let refreshing = KoppeltaalClient(configuration: .init(servers: servers, transport: transport))
+        _ = try await refreshing.token(
+            .refreshToken(.init(refreshToken: "e54a2533-df44-4e32-bc4d-820c05b2aed0")),
+            client: OAuthClientCredentials(clientID: "QMNativeApp", secret: "Who@reU123?", method: .unencodedBasic)
+        )
+        XCTAssertEqual(try sent(transport), try Fixtures.text("Koppeltaal/Token/request-seed.http"))
+    }
+
     func testAuthorizationCodeGrantForAPublicClient() async throws {
         let (client, transport) = try client("Token/response.json")
         let response = try await client.token(

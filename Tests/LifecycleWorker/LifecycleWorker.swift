@@ -71,7 +71,7 @@ struct LifecycleWorker {
             let session = KoppeltaalSession(
                 configuration: .init(
                     fhirBaseURL: url(options.emulator, "/kt/FHIR/Koppeltaal"),
-                    client: OAuthClientCredentials(clientID: "KTSTESTGAME", secret: "kt-secret"),
+                    clientID: "KTSTESTGAME", clientSecret: "kt-secret",
                     redirectURI: "http://127.0.0.1/after-auth", urlPolicy: policy, store: store, transport: transport
                 ))
             call = { _ = try await session.fhir(path: "/MessageHeader/_search") }

@@ -7,7 +7,7 @@ import SDKRuntime
 /// ```swift
 /// let session = KoppeltaalSession(configuration: .init(
 ///     fhirBaseURL: URL(string: "https://ggz.koppeltaal.nl/FHIR/Koppeltaal")!,
-///     client: OAuthClientCredentials(clientID: "RANJKA", secret: secret),
+///     clientID: "RANJKA", clientSecret: secret,
 ///     redirectURI: "ranjka://after-auth",
 ///     store: KeychainCredentialStore(service: "app.koppeltaal")
 /// ))
@@ -42,6 +42,10 @@ public final class KoppeltaalSession: Sendable {
         public var scope: String
         /// Endpoints configured by hand; each wins over discovery.
         public var endpoints: EndpointOverrides
+        /// Hosts besides the FHIR base URL's that discovered endpoints may be on. A discovered endpoint receives the
+        /// client secret and tokens, so one on any other host is refused with
+        /// ``KoppeltaalError/untrustedEndpoint(name:url:)`` before anything is sent to it.
+        public var trustedEndpointHosts: [String]
         /// When to use PKCE.
         public var pkce: PKCEMode
         /// Whether to read `.well-known/smart-configuration` as well as the Conformance.
@@ -50,6 +54,9 @@ public final class KoppeltaalSession: Sendable {
         public var urlPolicy: URLPolicy
         /// How long before its expiry an access token is refreshed.
         public var refreshSkew: TimeInterval
+        /// How long activation keeps trying through an outage (connection errors, 5xx, 408, 425, 429 with or
+        /// without `Retry-After`) before it gives up, in seconds; 0 tries once. A refusal is never retried.
+        public var activationRetryWindow: TimeInterval
         /// Where the grant and the discovered endpoints are kept.
         public var store: any CredentialStore
         /// The key they are stored under.
@@ -66,24 +73,34 @@ public final class KoppeltaalSession: Sendable {
         public var logger: (any LogSink)?
 
         /// Creates a configuration.
+        ///
+        /// The client authenticates at the token and revocation endpoints with `clientAuthentication`: by default
+        /// `Authorization: Basic` over the id and secret as they are (RFC 7617), as Koppeltaal's own example sends
+        /// it; `.basic` form-encodes them first (RFC 6749 §2.3.1) for servers that decode that way. Without a secret
+        /// the client is public and sends only `client_id`.
         public init(
-            fhirBaseURL: URL, client: OAuthClientCredentials, redirectURI: String, scope: String = "patient/*.read",
-            endpoints: EndpointOverrides = .init(), pkce: PKCEMode = .whenAdvertised,
+            fhirBaseURL: URL, clientID: String, clientSecret: String? = nil,
+            clientAuthentication: OAuthClientCredentials.Method = .unencodedBasic,
+            redirectURI: String, scope: String = "patient/*.read",
+            endpoints: EndpointOverrides = .init(), trustedEndpointHosts: [String] = [], pkce: PKCEMode = .whenAdvertised,
             readsSMARTConfiguration: Bool = true,
-            urlPolicy: URLPolicy = .init(), refreshSkew: TimeInterval = 60, store: any CredentialStore,
+            urlPolicy: URLPolicy = .init(), refreshSkew: TimeInterval = 60, activationRetryWindow: TimeInterval = 30,
+            store: any CredentialStore,
             storeKey: String = "koppeltaal.session", transport: any HTTPTransport = URLSessionTransport(),
             clock: any WallClock = SystemClock(), random: any RandomSource = SystemRandomSource(),
             timeout: TimeInterval? = nil, logger: (any LogSink)? = nil
         ) {
             self.fhirBaseURL = fhirBaseURL
-            self.client = client
+            self.client = OAuthClientCredentials(clientID: clientID, secret: clientSecret, method: clientAuthentication)
             self.redirectURI = redirectURI
             self.scope = scope
             self.endpoints = endpoints
+            self.trustedEndpointHosts = trustedEndpointHosts
             self.pkce = pkce
             self.readsSMARTConfiguration = readsSMARTConfiguration
             self.urlPolicy = urlPolicy
             self.refreshSkew = refreshSkew
+            self.activationRetryWindow = activationRetryWindow
             self.store = store
             self.storeKey = storeKey
             self.transport = transport
@@ -138,9 +155,11 @@ public final class KoppeltaalSession: Sendable {
     }
 
     /// The OAuth endpoints: configured ones win; the rest come from the Conformance (any of its four spellings, JSON
-    /// or XML) and, when enabled, the SMART configuration. The result is cached in the store.
+    /// or XML) and, when enabled, the SMART configuration, and must be on the FHIR base URL's host or a trusted one.
+    /// What was discovered is cached in the store for this FHIR base URL.
     ///
     /// - Throws: ``KoppeltaalError/discoveryFailed(missing:)`` naming the endpoints nobody gave,
+    ///   ``KoppeltaalError/untrustedEndpoint(name:url:)`` for a discovered endpoint on another host,
     ///   `ConfigurationError.insecureURL` for an endpoint that is not https.
     public func discover() async throws -> KoppeltaalEndpoints {
         try await discovery.endpoints()
@@ -174,13 +193,13 @@ public final class KoppeltaalSession: Sendable {
         let client = configuration.client(
             .init(authorize: endpoints.authorize, token: endpoints.token), transport: configuration.transport)
         let authorized: Authorize.Response
+        let deadline = configuration.clock.now().addingTimeInterval(configuration.activationRetryWindow)
         do {
-            authorized = try await client.authorize(
-                .init(
-                    clientID: configuration.client.clientID, redirectURI: configuration.redirectURI,
-                    scope: configuration.scope + " launch:" + code, state: expectedState,
-                    codeChallenge: pkce?.challenge, codeChallengeMethod: pkce?.method
-                ))
+            let request = Authorize.Request(
+                clientID: configuration.client.clientID, redirectURI: configuration.redirectURI,
+                scope: configuration.scope + " launch:" + code, state: expectedState,
+                codeChallenge: pkce?.challenge, codeChallengeMethod: pkce?.method)
+            authorized = try await retryingOutages(until: deadline) { try await client.authorize(request) }
         } catch let error as OAuth2Error where [.invalidScope, .accessDenied, .invalidRequest].contains(error.code) {
             throw KoppeltaalError.activationCodeRejected(error)
         }
@@ -191,7 +210,9 @@ public final class KoppeltaalSession: Sendable {
             ))
         let response: TokenResponse
         do {
-            response = try await redeemRetryingTransientFailures(client, grantRequest)
+            response = try await retryingOutages(until: deadline) {
+                try await client.token(grantRequest, client: self.configuration.client)
+            }
         } catch let error as OAuth2Error where error.code == .invalidClient {
             throw KoppeltaalError.clientRejected(error)
         } catch let error as OAuth2Error {
@@ -200,32 +221,37 @@ public final class KoppeltaalSession: Sendable {
         return try KoppeltaalGrant(response, previous: nil, receivedAt: configuration.clock.now())
     }
 
-    /// Redeems an authorization code, retrying twice on transient failures: the code was spent at Authorize, so a
-    /// retry of this request (within the code's short life) is the only way to recover from a dropped response.
-    private func redeemRetryingTransientFailures(
-        _ client: KoppeltaalClient, _ request: Token.Request
-    ) async throws -> TokenResponse {
-        var attempt = 0
+    /// Runs one step of activation, again after each outage until `deadline`: the activation code is single-use
+    /// and the authorization code short-lived, so a connection error, a 5xx (with an OAuth body or not), a 408, 425
+    /// or a 429 is waited out (0.5 s, doubling, or the server's `Retry-After` when it fits before the deadline)
+    /// rather than surfacing and costing the patient a new code. A definite OAuth refusal is thrown at once.
+    private func retryingOutages<Value>(until deadline: Date, _ step: () async throws -> Value) async throws -> Value {
+        var delay: TimeInterval = 0.5
         while true {
             do {
-                return try await client.token(request, client: configuration.client)
+                return try await step()
             } catch {
-                attempt += 1
-                guard attempt <= 2, let delay = Self.retryDelay(after: error, now: configuration.clock.now()) else {
-                    throw error
-                }
-                try await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
+                let now = configuration.clock.now()
+                guard let wait = Self.outageWait(after: error, backoff: delay, now: now),
+                    now.addingTimeInterval(wait) <= deadline
+                else { throw error }
+                log(.warning, "activation met an outage; trying again in \(wait) s")
+                try await Task.sleep(nanoseconds: UInt64(wait * 1_000_000_000))
+                delay *= 2
             }
         }
     }
 
-    /// How long to wait before retrying after `error`, or nil when retrying cannot help.
-    static func retryDelay(after error: any Error, now: Date) -> TimeInterval? {
-        if let error = error as? TransportError, error.isTransient { return 0.2 }
-        if let error = error as? UnexpectedResponseError, error.isTransient {
-            return min(error.response.retryAfter(now: now) ?? 0.2, 5)
+    /// How long to wait before trying again after `error`, or nil when it is not an outage.
+    static func outageWait(after error: any Error, backoff: TimeInterval, now: Date) -> TimeInterval? {
+        switch error {
+        case let error as TransportError: return error.isTransient ? backoff : nil
+        case let error as UnexpectedResponseError:
+            return error.isTransient ? max(error.response.retryAfter(now: now) ?? backoff, 0) : nil
+        case let error as OAuth2Error:
+            return error.httpStatus >= 500 || error.recovery == .retryLater ? backoff : nil
+        default: return nil
         }
-        return nil
     }
 
     private func usesPKCE(_ endpoints: KoppeltaalEndpoints) -> Bool {

@@ -65,6 +65,9 @@ public struct OAuthClientCredentials: Sendable, Hashable, CustomStringConvertibl
     public enum Method: String, Sendable, Hashable, CaseIterable {
         /// `Authorization: Basic` with the id and secret form-encoded first (RFC 6749 §2.3.1, `client_secret_basic`).
         case basic
+        /// `Authorization: Basic` with the id and secret as they are (RFC 7617), as Koppeltaal sends it. It carries
+        /// any secret a server that does not form-decode can read (spaces included), but not an id with a colon.
+        case unencodedBasic
         /// `client_id` and `client_secret` as form fields (`client_secret_post`).
         case post
         /// Only `client_id` as a form field: a public client (`none`).
@@ -85,9 +88,13 @@ public struct OAuthClientCredentials: Sendable, Hashable, CustomStringConvertibl
         self.method = secret == nil ? .none : method
     }
 
-    /// The `Authorization` header for ``Method/basic``: `Basic base64(form(id):form(secret))` per RFC 6749 §2.3.1.
+    /// The `Authorization` header for ``Method/basic`` (`Basic base64(form(id):form(secret))`, RFC 6749 §2.3.1) or
+    /// ``Method/unencodedBasic`` (`Basic base64(id:secret)`, RFC 7617).
     public var basicAuthorizationValue: String {
-        let pair = PercentEncoding.form(clientID) + ":" + PercentEncoding.form(secret ?? "")
+        let pair =
+            method == .unencodedBasic
+            ? clientID + ":" + (secret ?? "")
+            : PercentEncoding.form(clientID) + ":" + PercentEncoding.form(secret ?? "")
         return "Basic " + Data(pair.utf8).base64EncodedString()
     }
 

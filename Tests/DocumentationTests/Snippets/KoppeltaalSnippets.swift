@@ -17,7 +17,7 @@ func koppeltaalQuickStart(portalPassword: String, patientURL: String, userURL: S
     // App: the OAuth client (Token and Revoke)
     let session = KoppeltaalSession(configuration: .init(
         fhirBaseURL: URL(string: "https://ggz.koppeltaal.nl/FHIR/Koppeltaal")!,
-        client: OAuthClientCredentials(clientID: "RANJKA", secret: clientSecret),
+        clientID: "RANJKA", clientSecret: clientSecret,
         redirectURI: "ranjka://after-auth",
         store: try CredentialStores.secure(service: "com.example.koppeltaal")
     ))
@@ -40,7 +40,7 @@ protocol KoppeltaalScreens {
 final class KoppeltaalLaunch: Sendable {
     let session = KoppeltaalSession(configuration: .init(
         fhirBaseURL: URL(string: "https://ggz.koppeltaal.nl/FHIR/Koppeltaal")!,
-        client: OAuthClientCredentials(clientID: "RANJKA", secret: "the client secret"),
+        clientID: "RANJKA", clientSecret: "the client secret",
         redirectURI: "ranjka://after-auth",
         store: (try? CredentialStores.secure(service: "com.example.koppeltaal")) ?? InMemoryCredentialStore()
     ))

@@ -63,7 +63,7 @@ public struct HTTPRequestBuilder: Sendable {
     /// (and `client_secret`) in the form body, or in the query when the request has no form body.
     public mutating func authenticate(client: OAuthClientCredentials) {
         switch client.method {
-        case .basic:
+        case .basic, .unencodedBasic:
             headers["Authorization"] = client.basicAuthorizationValue
         case .post, .none:
             var fields = form ?? query
