@@ -118,15 +118,17 @@ final class VitalIntegrationTests: XCTestCase {
         XCTAssertEqual(secondStore.keys, [], "nothing is stored")
     }
 
-    func testAnExpiredSignInTokenIsRefusedBeforeTheExchange() async throws {
+    func testAnExpiredSignInTokenIsRefusedByTheServer() async throws {
         let user = try await backend.signInToken(forClientUserID: "alice").userID
         let minted = try await emulator.control("vital/mint", ["user_id": user.uuidString.lowercased(), "ttl": -60])
         let token = try XCTUnwrap(minted["sign_in_token"] as? String)
         do {
             try await core().signIn(token: token)
             XCTFail("an expired sign-in token was accepted")
-        } catch VitalCoreError.invalidSignInToken(.expired) {}
-        await XCTAssertEqualAsync(try await calls("token:urn:ietf:params:oauth:grant-type:token-exchange"), 0)
+        } catch VitalCoreError.invalidSignInToken(let problem) {
+            XCTAssertEqual(problem, .rejectedByServer, "the server, not the device clock, decides")
+        }
+        await XCTAssertEqualAsync(try await calls("token:urn:ietf:params:oauth:grant-type:token-exchange"), 1)
     }
 
     func testTheBackendFindsExistingUsers() async throws {

@@ -89,17 +89,52 @@ final class VitalCoreTests: XCTestCase {
         }
     }
 
-    func testAnExpiredSignInTokenIsRefusedWithoutNetwork() async throws {
-        let transport = RecordingTransport(responses: [])
+    func testASignInTokenPastItsExpByTheDeviceClockIsLeftToTheServer() async throws {
+        // A device clock that runs fast must not refuse a token the server still accepts.
         clock.set(Date(timeIntervalSince1970: 1_790_003_600))
-        do {
-            try await core(transport).signIn(token: try SignInTokenTests.token("expired"))
-            XCTFail("expected an expired token")
-        } catch VitalCoreError.invalidSignInToken(.expired(let date)) {
-            XCTAssertEqual(date, Date(timeIntervalSince1970: 1_790_003_600))
+        let accepted = RecordingTransport(responses: [Self.json(200, Self.tokenBody)])
+        await XCTAssertEqualAsync(try await core(accepted).signIn(token: try SignInTokenTests.token("expired")), .signedIn)
+        XCTAssertEqual(accepted.requests.count, 1)
+        let refused = RecordingTransport(responses: [try Self.fixture(401, "token-error-minimal.json")])
+        await XCTAssertThrowsErrorAsync(
+            try await core(refused, store: InMemoryCredentialStore()).signIn(token: try SignInTokenTests.token("expired"))
+        ) {
+            XCTAssertEqual($0 as? VitalCoreError, .invalidSignInToken(.rejectedByServer), "the server decides")
         }
-        XCTAssertEqual(transport.requests.count, 0)
-        XCTAssertEqual(store.keys, [])
+    }
+
+    func testTheSameUserIDInAnotherTeamIsAnotherAccount() async throws {
+        let (core, transport) = try await signedIn()
+        do {
+            try await core.signIn(token: try Self.forgedToken(uid: Self.userID.uuidString.lowercased(), team: "other-team"))
+            XCTFail("expected alreadySignedIn")
+        } catch VitalCoreError.alreadySignedIn(let current) {
+            XCTAssertEqual(current, Self.userID)
+        }
+        XCTAssertEqual(transport.requests.count, 1)
+    }
+
+    func testPinnedEnvironmentAndTeamRefuseOtherTokensBeforeAnyRequest() async throws {
+        let cases: [(VitalEnvironment?, String?, [String])] = [
+            (.productionEU, nil, ["environment"]),
+            (nil, "another-team", ["team"]),
+            (.productionUS, "another-team", ["environment", "team"]),
+        ]
+        for (environment, team, unexpected) in cases {
+            let transport = RecordingTransport(responses: [])
+            let core = VitalCore(configuration: .init(
+                store: InMemoryCredentialStore(), transport: transport, clock: clock, expectedEnvironment: environment,
+                expectedTeamID: team))
+            await XCTAssertThrowsErrorAsync(try await core.signIn(token: try SignInTokenTests.token("valid"))) {
+                XCTAssertEqual($0 as? VitalCoreError, .unexpectedSignInToken(unexpected))
+            }
+            XCTAssertEqual(transport.requests.count, 0)
+        }
+        let transport = RecordingTransport(responses: [Self.json(200, Self.tokenBody)])
+        let pinned = VitalCore(configuration: .init(
+            store: InMemoryCredentialStore(), transport: transport, clock: clock, expectedEnvironment: .sandboxUS,
+            expectedTeamID: "8f1d5f5e-3c1a-4f5e-9a57-2b4f6c7d8e90"))
+        await XCTAssertEqualAsync(try await pinned.signIn(token: try SignInTokenTests.token("valid")), .signedIn)
     }
 
     func testExchangeErrorBodiesOfEveryShape() async throws {
@@ -387,6 +422,28 @@ final class VitalCoreTests: XCTestCase {
         }
     }
 
+    func testAPIKeyModeWithoutAUserMigratesToAnyToken() async throws {
+        let transport = RecordingTransport(responses: [Self.json(200, Self.tokenBody)])
+        let core = core(transport)
+        try await core.configure(apiKey: "sk_key", environment: .sandbox, region: .eu)
+        await XCTAssertEqualAsync(
+            try await core.signIn(token: try SignInTokenTests.token("valid")), .migratedFromAPIKey)
+        XCTAssertEqual(try core.status, [.configured, .signedIn, .useSignInToken])
+    }
+
+    func testAProductionAPIKeyIsRefusedUnlessAllowed() async throws {
+        await XCTAssertThrowsErrorAsync(
+            try await core(RecordingTransport(responses: [])).configure(apiKey: "pk_us_key", environment: .production, region: .us)
+        ) {
+            XCTAssertEqual($0 as? VitalCoreError, .productionAPIKeyRefused)
+        }
+        XCTAssertEqual(store.keys, [], "nothing stored")
+        let allowed = VitalCore(configuration: .init(
+            store: InMemoryCredentialStore(), transport: RecordingTransport(responses: []), allowsProductionAPIKey: true))
+        try await allowed.configure(apiKey: "pk_us_key", environment: .production, region: .us)
+        XCTAssertEqual(try allowed.status, .configured)
+    }
+
     func testSetUserIDNeedsAConfiguration() async throws {
         await XCTAssertThrowsErrorAsync(try await core(RecordingTransport(responses: [])).setUserID(Self.userID)) {
             XCTAssertEqual($0 as? VitalCoreError, .notConfigured)
@@ -396,7 +453,7 @@ final class VitalCoreTests: XCTestCase {
     // MARK: - Helpers
 
     /// A sign-in token like the fixture's, for another user.
-    static func forgedToken(uid: String) throws -> String {
+    static func forgedToken(uid: String, team: String? = nil) throws -> String {
         let raw = try SignInTokenTests.token("valid")
         let envelope = try XCTUnwrap(
             try JSONSerialization.jsonObject(with: try XCTUnwrap(Base64URL.decode(raw))) as? [String: String])
@@ -404,6 +461,7 @@ final class VitalCoreTests: XCTestCase {
         var claims = try XCTUnwrap(
             try JSONSerialization.jsonObject(with: try XCTUnwrap(Base64URL.decode(segments[1]))) as? [String: Any])
         claims["uid"] = uid
+        if let team { claims["claims"] = ["vital_team_id": team] }
         let payload = Base64URL.encode(try JSONSerialization.data(withJSONObject: claims, options: [.sortedKeys]))
         let jwt = [segments[0], payload, segments[2]].joined(separator: ".")
         let outer = try JSONSerialization.data(

@@ -3,7 +3,7 @@ import SDKRuntime
 
 /// Koppeltaal's rules for the credential lifecycle: the grant is refreshed at the token endpoint `refreshSkew`
 /// seconds before it expires and after an `expired` OperationOutcome or an `invalid_token` challenge; only
-/// `invalid_grant` and `unauthorized_client` (or a grant without a refresh token) discard it.
+/// `invalid_grant` and `unauthorized_client` with a 4xx status (or a grant without a refresh token) discard it.
 struct KoppeltaalCredentialPolicy: CredentialPolicy {
     let configuration: KoppeltaalSession.Configuration
     let discovery: KoppeltaalDiscovery
@@ -43,7 +43,8 @@ struct KoppeltaalCredentialPolicy: CredentialPolicy {
         if case KoppeltaalError.needsActivation = error { return .discard(error) }
         guard let error = error as? OAuth2Error else { return .keep(error) }
         switch error.recovery {
-        case .discardGrant: return .discard(KoppeltaalError.needsActivation(underlying: error))
+        case .discardGrant where error.isClientErrorStatus:
+            return .discard(KoppeltaalError.needsActivation(underlying: error))
         case .reconfigure where error.code == .invalidClient: return .keep(KoppeltaalError.clientRejected(error))
         default: return .keep(error)
         }

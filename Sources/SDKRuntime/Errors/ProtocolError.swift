@@ -10,6 +10,12 @@ public protocol ProtocolError: Error, Sendable {
     var recovery: ErrorRecovery { get }
 }
 
+extension ProtocolError {
+    /// Whether the status itself says the server refused the request (4xx). An OAuth error code that would end a
+    /// grant proves it dead only then: the same body behind a 5xx comes from a server or proxy in trouble.
+    public var isClientErrorStatus: Bool { (400..<500).contains(httpStatus) }
+}
+
 extension UnexpectedResponseError: ProtocolError {
     /// The HTTP status.
     public var httpStatus: Int { response.status }

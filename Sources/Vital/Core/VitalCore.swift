@@ -42,14 +42,27 @@ public final class VitalCore: Sendable {
         public var timeout: TimeInterval?
         /// Receives redacted log records.
         public var logger: (any LogSink)?
+        /// The only environment sign-in tokens may be for, or nil for any: a token for another one is refused before
+        /// any request.
+        public var expectedEnvironment: VitalEnvironment?
+        /// The only team sign-in tokens may be for (`vital_team_id`), or nil for any: a token for another team is
+        /// refused before any request.
+        public var expectedTeamID: String?
+        /// Whether API-key mode accepts a production team key (`pk_…`). Team keys on devices are for sandbox
+        /// evaluation only, so a production key is refused unless this is set.
+        public var allowsProductionAPIKey: Bool
 
         /// Creates a configuration.
         public init(
             store: any CredentialStore, storeKey: String = "vital.core", hosts: VitalHostMap = .init(),
             urlPolicy: URLPolicy = .init(), refreshSkew: TimeInterval = 60,
             transport: any HTTPTransport = URLSessionTransport(), clock: any WallClock = SystemClock(),
-            timeout: TimeInterval? = nil, logger: (any LogSink)? = nil
+            timeout: TimeInterval? = nil, logger: (any LogSink)? = nil, expectedEnvironment: VitalEnvironment? = nil,
+            expectedTeamID: String? = nil, allowsProductionAPIKey: Bool = false
         ) {
+            self.expectedEnvironment = expectedEnvironment
+            self.expectedTeamID = expectedTeamID
+            self.allowsProductionAPIKey = allowsProductionAPIKey
             self.store = store
             self.storeKey = storeKey
             self.hosts = hosts
@@ -140,8 +153,13 @@ public final class VitalCore: Sendable {
     /// The session is stored before this returns; the sign-in token itself is never stored. A stored session that
     /// cannot be decoded is replaced.
     ///
-    /// - Throws: ``VitalCoreError/invalidSignInToken(_:)`` for a malformed, expired or refused token;
-    ///   ``VitalCoreError/alreadySignedIn(userID:)`` when another user is signed in;
+    /// The token's `exp` is not checked against the device clock, which may be wrong: the auth server decides.
+    /// Signing in the user, environment and team already signed in is a no-op (``SignInOutcome/alreadySignedIn``).
+    /// In API-key mode, a token for the same user and environment, or any token before a user id was set, migrates.
+    ///
+    /// - Throws: ``VitalCoreError/invalidSignInToken(_:)`` for a malformed or refused token;
+    ///   ``VitalCoreError/unexpectedSignInToken(_:)`` for a token outside the configured environment or team;
+    ///   ``VitalCoreError/alreadySignedIn(userID:)`` when another user (or team) is signed in;
     ///   ``VitalCoreError/migrationMismatch(_:)`` when API-key mode is set up for another user or environment.
     @discardableResult
     public func signIn(token: String) async throws -> SignInOutcome {
@@ -152,25 +170,33 @@ public final class VitalCore: Sendable {
     private func signIn(
         _ token: VitalSignInToken, in transition: CredentialTransition<VitalCredentialPolicy>
     ) async throws -> SignInOutcome {
-        if let expiresAt = token.expiresAt, expiresAt <= configuration.clock.now() {
-            throw VitalCoreError.invalidSignInToken(.expired(expiresAt))
+        var unexpected: [String] = []
+        if let expected = configuration.expectedEnvironment, expected != token.environment {
+            unexpected.append("environment")
         }
+        if let expected = configuration.expectedTeamID, expected != token.teamID { unexpected.append("team") }
+        guard unexpected.isEmpty else { throw VitalCoreError.unexpectedSignInToken(unexpected) }
         let stored = try await transition.current()
         let outcome: SignInOutcome
         switch stored?.mode {
         case nil:
             outcome = .signedIn
         case .signInToken(let session)?:
-            guard session.userID == token.userID, session.environment == token.environment else {
+            guard session.userID == token.userID, session.environment == token.environment,
+                token.teamID == nil || session.teamID == nil || session.teamID == token.teamID
+            else {
                 throw VitalCoreError.alreadySignedIn(userID: session.userID)
             }
             guard session.pendingReauthentication else { return .alreadySignedIn }
             outcome = .reauthenticated
         case .apiKey(let session)?:
-            var differing: [String] = []
-            if session.userID != token.userID { differing.append("user") }
-            if session.environment != token.environment { differing.append("environment") }
-            guard differing.isEmpty else { throw VitalCoreError.migrationMismatch(differing) }
+            // Before a user id is set there is nobody to keep, so any token takes over (vital-ios: `useApiKey`).
+            if let userID = session.userID {
+                var differing: [String] = []
+                if userID != token.userID { differing.append("user") }
+                if session.environment != token.environment { differing.append("environment") }
+                guard differing.isEmpty else { throw VitalCoreError.migrationMismatch(differing) }
+            }
             outcome = .migratedFromAPIKey
         }
         let fresh = try await exchange(token)
@@ -269,10 +295,15 @@ public final class VitalCore: Sendable {
     /// app is readable by anyone who has the app. Use sign-in tokens in production; a later ``signIn(token:)`` for
     /// the same user, environment and region migrates without losing the user.
     ///
-    /// - Throws: ``VitalCoreError/wrongMode(_:)`` when signed in with a sign-in token.
+    /// - Throws: ``VitalCoreError/wrongMode(_:)`` when signed in with a sign-in token;
+    ///   ``VitalCoreError/productionAPIKeyRefused`` for a production key (`pk_…`) unless
+    ///   ``Configuration/allowsProductionAPIKey`` is set.
     public func configure(
         apiKey: String, environment: VitalEnvironment.Tier, region: VitalEnvironment.Region
     ) async throws {
+        if apiKey.hasPrefix("pk_"), !configuration.allowsProductionAPIKey {
+            throw VitalCoreError.productionAPIKeyRefused
+        }
         let environment = VitalEnvironment(environment, region)
         try await session.transition { transition in
             let stored = try await transition.current()

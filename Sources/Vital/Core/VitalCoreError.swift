@@ -6,11 +6,18 @@ import Foundation
 public enum VitalCoreError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The sign-in token cannot be used; request a new one from the backend.
     case invalidSignInToken(SignInTokenProblem)
-    /// Another user is signed in; sign out first (or use `reconcile(appUserID:tokenProvider:)`).
+    /// The sign-in token is for another environment or team than the configuration expects (the parts are named:
+    /// `environment`, `team`); nothing was sent. Check which backend minted it.
+    case unexpectedSignInToken([String])
+    /// Another user (or the same user id in another team) is signed in; sign out first (or use
+    /// `reconcile(appUserID:tokenProvider:)`).
     case alreadySignedIn(userID: UUID)
     /// The SDK is in API-key mode for another user or environment, so the sign-in token cannot take over; the
     /// differing parts are named (`user`, `environment`).
     case migrationMismatch([String])
+    /// A production team key (`pk_…`) was given to API-key mode: team keys on devices are for sandbox evaluation.
+    /// Use sign-in tokens, or set `allowsProductionAPIKey` if this really is a trusted device.
+    case productionAPIKeyRefused
     /// No API key is configured (API-key mode needs ``VitalCore/configure(apiKey:environment:region:)`` first).
     case notConfigured
     /// Nobody is signed in.
@@ -29,6 +36,10 @@ public enum VitalCoreError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .invalidSignInToken(let problem): return "Invalid sign-in token: \(problem)"
+        case .unexpectedSignInToken(let parts):
+            return "The sign-in token's \(parts.joined(separator: " and ")) is not the configured one; nothing was sent"
+        case .productionAPIKeyRefused:
+            return "A production API key (pk_) is refused in API-key mode, which is for sandbox evaluation; use sign-in tokens"
         case .alreadySignedIn(let user): return "Already signed in as \(user.uuidString.lowercased()); sign out first"
         case .migrationMismatch(let parts):
             return "The sign-in token's \(parts.joined(separator: " and ")) differ from the API-key sign-in; sign out first"

@@ -40,10 +40,11 @@ struct VitalCredentialPolicy: CredentialPolicy {
     }
 
     func refusal(of session: VitalTokenSession, error: any Error) -> CredentialRefusal<VitalTokenSession> {
-        switch (error as? VitalError)?.recovery {
-        case .discardGrant?:
+        guard let error = error as? VitalError, error.isClientErrorStatus else { return .keep(error) }
+        switch error.recovery {
+        case .discardGrant:
             return .discard(VitalCoreError.userNoLongerValid(userID: session.userID))
-        case .reauthorize?:
+        case .reauthorize:
             var pending = session
             pending.pendingReauthentication = true
             return .replace(with: pending, VitalCoreError.needsReauthentication(userID: session.userID))

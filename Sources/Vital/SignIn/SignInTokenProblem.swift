@@ -21,8 +21,6 @@ public enum SignInTokenProblem: Error, Sendable, Hashable, CustomStringConvertib
     case unrecognizedIssuer(String)
     /// The issuer names an environment or region this SDK does not know.
     case unknownEnvironment(String)
-    /// The token expired at this time: ask the backend for a new one.
-    case expired(Date)
     /// The auth server refused the token (`invalid_token`): it was already used, expired or revoked.
     case rejectedByServer
 
@@ -39,7 +37,6 @@ public enum SignInTokenProblem: Error, Sendable, Hashable, CustomStringConvertib
         case .missingClaim(let name): return "the user token lacks the claim \"\(name)\""
         case .unrecognizedIssuer(let issuer): return "the user token's issuer \"\(issuer)\" is not a Junction signer"
         case .unknownEnvironment(let name): return "the user token names the unknown environment \"\(name)\""
-        case .expired(let date): return "the sign-in token expired at \(DateTimeText.format(date)); request a new one"
         case .rejectedByServer: return "the auth server refused the sign-in token (used, expired or revoked); request a new one"
         }
     }
