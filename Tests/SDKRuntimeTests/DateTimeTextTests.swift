@@ -1,5 +1,6 @@
 import Foundation
 import SDKRuntime
+import TestSupport
 import XCTest
 
 final class DateTimeTextTests: XCTestCase {
@@ -31,6 +32,35 @@ final class DateTimeTextTests: XCTestCase {
         for text in ["", "2017-08-10", "2017-13-10T00:00:00Z", "2017-02-29T00:00:00Z", "2017-08-10T24:00:00Z", "2017-08-10T12:34:56.Z", "2017-08-10T12:34:56+2:00", "2017-08-10T12:34:56Zjunk", "٢٠١٧-08-10T12:34:56Z"] {
             XCTAssertNil(DateTimeText.parse(text), text)
         }
+    }
+
+    func testAnyDateFormatsWithoutTrapping() {
+        let bounds = [
+            (-Double.infinity, "0001-01-01T00:00:00.000Z"), (Double.infinity, "9999-12-31T23:59:59.999Z"),
+            (Double.nan, "0001-01-01T00:00:00.000Z"), (-1e300, "0001-01-01T00:00:00.000Z"),
+            (1e300, "9999-12-31T23:59:59.999Z"), (Date.distantPast.timeIntervalSince1970, "0001-01-01T00:00:00.000Z"),
+            (Date.distantFuture.timeIntervalSince1970, "4001-01-01T00:00:00.000Z"),
+        ]
+        for (seconds, text) in bounds {
+            XCTAssertEqual(DateTimeText.format(Date(timeIntervalSince1970: seconds)), text, "\(seconds)")
+        }
+        // Random bit patterns cover every exponent, subnormals, NaNs with payloads and both infinities: each formats
+        // to 24 characters, and one within the four-digit years reads back to the same millisecond.
+        let seed = UInt64.random(in: 1...UInt64.max)
+        print("DateTimeText property seed \(seed)")
+        var random = SplitMix64(seed: seed)
+        for _ in 0..<20_000 {
+            let bits = random.next()
+            let seconds =
+                random.chance(0.5) ? Double(bitPattern: bits) : Double(Int64(bitPattern: bits) % 400_000_000_000)
+            let text = DateTimeText.format(Date(timeIntervalSince1970: seconds))
+            XCTAssertEqual(text.utf8.count, 24, "seed \(seed): \(seconds) -> \(text)")
+            guard let back = DateTimeText.parse(text) else { return XCTFail("seed \(seed): \(text) does not parse") }
+            XCTAssertEqual(DateTimeText.format(back), text, "seed \(seed)")
+        }
+        // Descriptions of models and grants show dates through Redaction, never through Foundation's description.
+        XCTAssertEqual(Redaction.show(Optional(Date(timeIntervalSince1970: .nan))), "0001-01-01T00:00:00.000Z")
+        XCTAssertEqual(Redaction.show(Optional(Date(timeIntervalSince1970: 1e300))), "9999-12-31T23:59:59.999Z")
     }
 
     func testLocalDate() {

@@ -236,7 +236,7 @@ public final class KoppeltaalSession: Sendable {
                     now.addingTimeInterval(wait) <= deadline
                 else { throw error }
                 log(.warning, "activation met an outage; trying again in \(wait) s")
-                try await Task.sleep(nanoseconds: UInt64(wait * 1_000_000_000))
+                try await RetryPolicy.taskSleep(wait)
                 delay *= 2
             }
         }

@@ -6,9 +6,20 @@ import Foundation
 /// recommended canonical form uses. Reading accepts any number of fraction digits, `Z`, a `±HH:MM` offset, or no
 /// zone at all (read as UTC, the way the Java HealthVault SDK writes `msg-time`).
 public enum DateTimeText {
+    /// The earliest instant written: 0001-01-01T00:00:00.000Z.
+    static let earliest: TimeInterval = -62_135_596_800
+    /// The latest instant written: 9999-12-31T23:59:59.999Z.
+    static let latest: TimeInterval = 253_402_300_799.999
+
     /// The UTC millisecond spelling of `date`, e.g. `2017-08-10T12:34:56.000Z`.
+    ///
+    /// Any `Date` can be written, whatever a server or token made it: instants before year 1 or after year 9999
+    /// (`xsd:dateTime`'s four-digit years) are written as the nearest of those bounds, and a NaN instant as the
+    /// earliest.
     public static func format(_ date: Date) -> String {
-        let totalMilliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
+        let seconds = date.timeIntervalSince1970
+        let clamped = seconds.isNaN ? earliest : min(max(seconds, earliest), latest)
+        let totalMilliseconds = Int64((clamped * 1000).rounded())
         let (days, millisecondOfDay) = floorDivide(totalMilliseconds, 86_400_000)
         let (year, month, day) = civilDate(fromDays: days)
         let hour = millisecondOfDay / 3_600_000

@@ -37,9 +37,11 @@ public struct RetryPolicy: Sendable {
         self.sleep = sleep
     }
 
-    /// Waits with `Task.sleep`; cancelling the task ends the wait and the retries.
+    /// Waits with `Task.sleep`; cancelling the task ends the wait and the retries. Any interval is accepted: a
+    /// negative or NaN one waits not at all, and one beyond a year waits a year.
     public static let taskSleep: @Sendable (TimeInterval) async throws -> Void = { seconds in
-        try await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
+        let bounded = seconds.isNaN ? 0 : min(max(seconds, 0), 365 * 86_400)
+        try await Task.sleep(nanoseconds: UInt64(bounded * 1_000_000_000))
     }
 
     /// Runs `attempt`, and for an idempotent request runs it again after each temporary failure the policy allows.
