@@ -389,7 +389,7 @@ final class SnippetTests: XCTestCase {
         ]
         for (auth, parameter, call) in expectations {
             let text = try generate(httpMethod("""
-                {"name": "Op", "description": "An operation.", "binding": {"http": {"method": "GET", "server": "api", "auth": "\(auth)"}},
+                {"name": "Op", "description": "An operation.", "binding": {"http": {"method": "POST", "server": "api", "body": "form", "auth": "\(auth)"}},
                  "response": {"type": "object", "properties": {}}}
                 """), file: "Methods/Op.swift")
             assertEmits(text, "    public func op(\(parameter)) async throws -> Op.Response {")

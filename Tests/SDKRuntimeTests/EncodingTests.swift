@@ -18,6 +18,10 @@ final class EncodingTests: XCTestCase {
 
     func testPathSegmentEncodesSlashes() {
         XCTAssertEqual(PercentEncoding.pathSegment("a/b c"), "a%2Fb%20c")
+        XCTAssertEqual(PercentEncoding.pathSegment("."), "%2E")
+        XCTAssertEqual(PercentEncoding.pathSegment(".."), "%2E%2E")
+        XCTAssertEqual(PercentEncoding.pathSegment("..."), "...")
+        XCTAssertEqual(PercentEncoding.pathSegment("../admin"), "..%2Fadmin")
     }
 
     func testFormFieldsKeepOrderAndSkipNil() {
@@ -48,6 +52,12 @@ final class EncodingTests: XCTestCase {
         XCTAssertEqual(request.url.absoluteString, "https://h.example/token")
         XCTAssertEqual(request.body.map { String(decoding: $0, as: UTF8.self) }, "client_id=c&client_secret=s")
         XCTAssertEqual(request.headers["content-type"], "application/x-www-form-urlencoded")
+        // Without a form body the client's fields start one: a secret never goes into the query.
+        var bare = try HTTPRequestBuilder(method: .post, server: URL(string: "https://h.example/token?tenant=1"), serverName: "token", path: "")
+        bare.authenticate(client: OAuthClientCredentials(clientID: "c", secret: "s3cret", method: .post))
+        let bareRequest = try bare.build()
+        XCTAssertEqual(bareRequest.url.absoluteString, "https://h.example/token?tenant=1")
+        XCTAssertEqual(bareRequest.body.map { String(decoding: $0, as: UTF8.self) }, "client_id=c&client_secret=s3cret")
         XCTAssertThrowsError(try HTTPRequestBuilder(method: .get, server: nil, serverName: "token", path: "")) { error in
             XCTAssertEqual(String(describing: error), "No URL is configured for the server 'token'; set it in the client's configuration (servers.token)")
         }

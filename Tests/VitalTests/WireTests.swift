@@ -57,6 +57,31 @@ final class WireTests: XCTestCase {
         }
     }
 
+    func testAPathParameterCannotClimbOutOfItsPath() async throws {
+        let (client, transport) = try client("CreateUser/response.json")
+        for (clientUserID, path) in [("..", "/v2/user/resolve/%2E%2E"), (".", "/v2/user/resolve/%2E"), ("../../x", "/v2/user/resolve/..%2F..%2Fx")] {
+            _ = try? await client.resolveUser(.init(clientUserID: clientUserID), apiKey: APIKey("sk_us_test"))
+            let url = try XCTUnwrap(transport.requests.last?.url)
+            XCTAssertEqual(url.absoluteString, "https://api.sandbox.us.junction.com" + path)
+            XCTAssertEqual(url.standardized.absoluteString, url.absoluteString, "\(clientUserID) must survive normalization")
+        }
+    }
+
+    func testLogRecordsKeepTheURLPrivate() async throws {
+        let body = try Fixtures.data("Vital/CreateUser/response.json")
+        let transport = RecordingTransport { _ in HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: body) }
+        let log = LogCapture()
+        let client = VitalClient(configuration: .init(
+            servers: .init(api: URL(string: "https://api.sandbox.us.junction.com")), transport: transport, logger: log
+        ))
+        _ = try? await client.resolveUser(.init(clientUserID: "user-42"), apiKey: APIKey("sk_us_test"))
+        let records = log.records.map { "\($0.isPublic ? "public" : "private"): \($0.message)" }
+        XCTAssertEqual(records, [
+            "private: ResolveUser → GET https://api.sandbox.us.junction.com/v2/user/resolve/user-42",
+            "public: ResolveUser ← HTTP 200",
+        ])
+    }
+
     func testCreateSignInToken() async throws {
         let (client, transport) = try client("CreateSignInToken/response.json")
         let response = try await client.createSignInToken(.init(userID: Self.userID), apiKey: APIKey("sk_us_test"))

@@ -129,9 +129,9 @@ enum ClientEmitter {
                 p.line("    body: Foundation.Data(envelope.bytes), timeout: configuration.timeout")
                 p.line(")")
                 p.block("return try await configuration.retry.run(idempotent: idempotent, now: configuration.clock.now)") { p in
-                    p.line("configuration.logger.log(.debug, \(SwiftLiteral.string(family.name)), \"\\(method) v\\(version) → \\(SDKRuntime.Redaction.url(url))\")")
+                    p.line("configuration.logger.log(.debug, \(SwiftLiteral.string(family.name)), \"\\(public: method) v\\(public: version) → \\(SDKRuntime.Redaction.url(url))\")")
                     p.line("let response = try await configuration.transport.send(request)")
-                    p.line("configuration.logger.log(.debug, \(SwiftLiteral.string(family.name)), \"\\(method) ← HTTP \\(response.status)\")")
+                    p.line("configuration.logger.log(.debug, \(SwiftLiteral.string(family.name)), \"\\(public: method) ← HTTP \\(public: response.status)\")")
                     p.line("let parsed: SDKRuntime.HealthVaultResponseEnvelope")
                     p.block("do") { p in
                         p.line("parsed = try SDKRuntime.HealthVaultResponseEnvelope(body: response.body)")
@@ -173,9 +173,9 @@ enum ClientEmitter {
             p.block("func send(_ builder: SDKRuntime.HTTPRequestBuilder, operation: Swift.String, errors: [ErrorFormat]) async throws -> SDKRuntime.HTTPResponse") { p in
                 p.line("let request = try builder.build(timeout: configuration.timeout)")
                 p.line("try configuration.urlPolicy.check(request.url)")
-                p.line("configuration.logger.log(.debug, \(SwiftLiteral.string(family.name)), \"\\(operation) → \\(request.method) \\(SDKRuntime.Redaction.url(request.url))\")")
+                p.line("configuration.logger.log(.debug, \(SwiftLiteral.string(family.name)), \"\\(public: operation) → \\(public: request.method) \\(SDKRuntime.Redaction.url(request.url))\")")
                 p.line("let response = try await configuration.transport.send(request)")
-                p.line("configuration.logger.log(.debug, \(SwiftLiteral.string(family.name)), \"\\(operation) ← HTTP \\(response.status)\")")
+                p.line("configuration.logger.log(.debug, \(SwiftLiteral.string(family.name)), \"\\(public: operation) ← HTTP \\(public: response.status)\")")
                 p.line("guard response.isSuccess else { throw Self.error(for: response, operation: operation, formats: errors) }")
                 p.line("return response")
             }

@@ -27,15 +27,7 @@ struct FamilyResolver {
             diagnostics.error("the family directory \(documents.directory) has no protocol.json, expected one describing the family's binding, servers and errors", at: nil)
             return nil
         }
-        if !Naming.isTypeName(protocolDocument.family.value) {
-            diagnostics.error(
-                "\"family\" is \"\(protocolDocument.family.value)\", expected a Swift module name (UpperCamelCase letters and digits)",
-                at: protocolDocument.family.location, pointer: protocolDocument.family.pointer
-            )
-        }
-        if protocolDocument.family.value != documents.name {
-            diagnostics.error("\"family\" is \"\(protocolDocument.family.value)\", expected \"\(documents.name)\", the directory's name", at: protocolDocument.family.location, pointer: protocolDocument.family.pointer)
-        }
+        checkFamilyName(protocolDocument, documents: documents)
         let binding = familyBinding(protocolDocument)
         if case .healthvault = binding { types.anyValueIsXML = true }
         var family = IRFamily(
@@ -44,23 +36,7 @@ struct FamilyResolver {
             types: [], methods: [], errors: []
         )
 
-        // Named types first, so that references resolve in any order.
-        types.typesFile = documents.typesDocument?.file
-        if let typesDocument = documents.typesDocument {
-            let scope = ResolutionScope(
-                file: typesDocument.file, localTypes: [:], allowedBinds: [], canSign: false, isHTTPRequestRoot: false,
-                bindRestriction: "bound values only inside a healthvault request whose auth provides them, not in types.json"
-            )
-            for named in typesDocument.defs {
-                guard let type = types.declare(named, parent: nil, scope: scope) else { continue }
-                types.familyTypes[named.name] = type
-                family.types.append(type)
-            }
-            var localScope = scope
-            localScope.localTypes = types.familyTypes
-            for type in family.types { types.define(type, scope: localScope) }
-        }
-
+        family.types = namedTypes(documents)
         var methods: [IRMethod] = []
         for document in documents.methods.sorted(by: { $0.name.value < $1.name.value }) {
             if let method = method(document, family: family, protocolDocument: protocolDocument) { methods.append(method) }
@@ -70,17 +46,7 @@ struct FamilyResolver {
         if case .healthvault(let settings) = binding { statusError = settings.statusError }
         family.errors = protocolDocument.errors.compactMap { errorFormat($0, file: protocolDocument.file, isStatusError: $0.name == statusError) }
 
-        diagnostics.append(contentsOf: types.diagnostics)
-        types.diagnostics = Diagnostics()
-        var analysis = TypeAnalysis(family: family)
-        analysis.resolveFixedProperties()
-        analysis.checkRecursion()
-        analysis.resolveDefaults()
-        analysis.checkXMLShapes()
-        analysis.markUsage()
-        analysis.checkAnyValues()
-        analysis.markSensitivity()
-        diagnostics.append(contentsOf: analysis.diagnostics)
+        analyze(family)
         for index in family.methods.indices {
             checkHTTPFields(family.methods[index], family: family)
             if let paging = documents.methods.first(where: { $0.name.value == family.methods[index].name })?.paging {
@@ -92,6 +58,52 @@ struct FamilyResolver {
     }
 
     // MARK: - Family
+
+    private mutating func checkFamilyName(_ protocolDocument: ProtocolDocument, documents: FamilyDocuments) {
+        if !Naming.isTypeName(protocolDocument.family.value) {
+            diagnostics.error(
+                "\"family\" is \"\(protocolDocument.family.value)\", expected a Swift module name (UpperCamelCase letters and digits)",
+                at: protocolDocument.family.location, pointer: protocolDocument.family.pointer
+            )
+        }
+        if protocolDocument.family.value != documents.name {
+            diagnostics.error("\"family\" is \"\(protocolDocument.family.value)\", expected \"\(documents.name)\", the directory's name", at: protocolDocument.family.location, pointer: protocolDocument.family.pointer)
+        }
+    }
+
+    /// Declares every type of types.json before defining any, so that references among them resolve in any order.
+    private mutating func namedTypes(_ documents: FamilyDocuments) -> [IRType] {
+        types.typesFile = documents.typesDocument?.file
+        guard let typesDocument = documents.typesDocument else { return [] }
+        let scope = ResolutionScope(
+            file: typesDocument.file, localTypes: [:], allowedBinds: [], canSign: false, isHTTPRequestRoot: false,
+            bindRestriction: "bound values only inside a healthvault request whose auth provides them, not in types.json"
+        )
+        var declared: [IRType] = []
+        for named in typesDocument.defs {
+            guard let type = types.declare(named, parent: nil, scope: scope) else { continue }
+            types.familyTypes[named.name] = type
+            declared.append(type)
+        }
+        var localScope = scope
+        localScope.localTypes = types.familyTypes
+        for type in declared { types.define(type, scope: localScope) }
+        return declared
+    }
+
+    private mutating func analyze(_ family: IRFamily) {
+        diagnostics.append(contentsOf: types.diagnostics)
+        types.diagnostics = Diagnostics()
+        var analysis = TypeAnalysis(family: family)
+        analysis.resolveFixedProperties()
+        analysis.checkRecursion()
+        analysis.resolveDefaults()
+        analysis.checkXMLShapes()
+        analysis.markUsage()
+        analysis.checkAnyValues()
+        analysis.markSensitivity()
+        diagnostics.append(contentsOf: analysis.diagnostics)
+    }
 
     private mutating func familyBinding(_ document: ProtocolDocument) -> IRFamilyBinding {
         switch document.binding {
@@ -226,6 +238,9 @@ struct FamilyResolver {
         }
         if [.apiKey, .bearerOrApiKey].contains(binding.auth.value), settings.apiKeyHeader == nil {
             diagnostics.error("\"auth\" is \"\(binding.auth.value.rawValue)\" but protocol.json has no \"apiKeyHeader\", expected the header that carries the key", at: binding.auth.location, pointer: binding.auth.pointer)
+        }
+        if binding.auth.value == .oauthClient, binding.body.value != .form {
+            diagnostics.error("\"auth\" is \"oauthClient\" but \"body\" is \"\(binding.body.value.rawValue)\", expected \"form\": a client secret sent as a form field (client_secret_post) travels only in a form body, never in the query", at: binding.body.location, pointer: binding.body.pointer)
         }
         if [.GET, .DELETE].contains(binding.method.value), binding.body.value != .none {
             diagnostics.error("a \(binding.method.value.rawValue) request with a \(binding.body.value.rawValue) body, expected \"body\": \"none\" (a \(binding.method.value.rawValue) request cannot carry a body)", at: binding.body.location, pointer: binding.body.pointer)

@@ -127,7 +127,7 @@ public final class HealthVaultConnection: Sendable {
             }
             try await transition.erase(settlingRefresh: true)
             let (released, unreleased) = (outcome.releasedRecords.count, outcome.unreleasedRecords.count)
-            self.log(.info, "disconnected; \(released) record(s) released, \(unreleased) not")
+            self.log(.info, "disconnected; \(public: released) record(s) released, \(public: unreleased) not")
             return outcome
         }
     }
@@ -299,7 +299,7 @@ public final class HealthVaultConnection: Sendable {
 
     // MARK: - Internals
 
-    func log(_ level: LogLevel, _ message: String) {
+    func log(_ level: LogLevel, _ message: LogMessage) {
         configuration.client.logger.log(level, "HealthVault", message)
     }
 }

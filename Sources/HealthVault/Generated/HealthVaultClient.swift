@@ -116,9 +116,9 @@ extension HealthVaultClient {
             body: Foundation.Data(envelope.bytes), timeout: configuration.timeout
         )
         return try await configuration.retry.run(idempotent: idempotent, now: configuration.clock.now) {
-            configuration.logger.log(.debug, "HealthVault", "\(method) v\(version) → \(SDKRuntime.Redaction.url(url))")
+            configuration.logger.log(.debug, "HealthVault", "\(public: method) v\(public: version) → \(SDKRuntime.Redaction.url(url))")
             let response = try await configuration.transport.send(request)
-            configuration.logger.log(.debug, "HealthVault", "\(method) ← HTTP \(response.status)")
+            configuration.logger.log(.debug, "HealthVault", "\(public: method) ← HTTP \(public: response.status)")
             let parsed: SDKRuntime.HealthVaultResponseEnvelope
             do {
                 parsed = try SDKRuntime.HealthVaultResponseEnvelope(body: response.body)

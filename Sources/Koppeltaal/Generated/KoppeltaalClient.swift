@@ -108,9 +108,9 @@ extension KoppeltaalClient {
     func send(_ builder: SDKRuntime.HTTPRequestBuilder, operation: Swift.String, errors: [ErrorFormat]) async throws -> SDKRuntime.HTTPResponse {
         let request = try builder.build(timeout: configuration.timeout)
         try configuration.urlPolicy.check(request.url)
-        configuration.logger.log(.debug, "Koppeltaal", "\(operation) → \(request.method) \(SDKRuntime.Redaction.url(request.url))")
+        configuration.logger.log(.debug, "Koppeltaal", "\(public: operation) → \(public: request.method) \(SDKRuntime.Redaction.url(request.url))")
         let response = try await configuration.transport.send(request)
-        configuration.logger.log(.debug, "Koppeltaal", "\(operation) ← HTTP \(response.status)")
+        configuration.logger.log(.debug, "Koppeltaal", "\(public: operation) ← HTTP \(public: response.status)")
         guard response.isSuccess else { throw Self.error(for: response, operation: operation, formats: errors) }
         return response
     }

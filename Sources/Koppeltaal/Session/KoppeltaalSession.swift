@@ -235,7 +235,7 @@ public final class KoppeltaalSession: Sendable {
                 guard let wait = Self.outageWait(after: error, backoff: delay, now: now),
                     now.addingTimeInterval(wait) <= deadline
                 else { throw error }
-                log(.warning, "activation met an outage; trying again in \(wait) s")
+                log(.warning, "activation met an outage; trying again in \(public: wait) s")
                 try await RetryPolicy.taskSleep(wait)
                 delay *= 2
             }
@@ -356,7 +356,7 @@ public final class KoppeltaalSession: Sendable {
         }
     }
 
-    private func log(_ level: LogLevel, _ message: String) {
+    private func log(_ level: LogLevel, _ message: LogMessage) {
         configuration.logger.log(level, "Koppeltaal", message)
     }
 }

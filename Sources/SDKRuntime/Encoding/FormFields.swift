@@ -71,8 +71,12 @@ public enum PercentEncoding {
     /// Query encoding: the characters `encodeURIComponent` keeps (`A-Z a-z 0-9 - _ . ! ~ * ' ( )`), space as `%20`.
     public static func query(_ text: String) -> String { encode(text, keeping: componentSafe, spaceAsPlus: false) }
 
-    /// Path-segment encoding: unreserved characters kept, everything else (including `/`) as `%XX`.
-    public static func pathSegment(_ text: String) -> String { encode(text, keeping: unreserved, spaceAsPlus: false) }
+    /// Path-segment encoding: unreserved characters kept, everything else (including `/`) as `%XX`, and the dot
+    /// segments `.` and `..` as `%2E` and `%2E%2E`, so that no value can climb out of the path it is placed in.
+    public static func pathSegment(_ text: String) -> String {
+        if text == "." || text == ".." { return String(repeating: "%2E", count: text.count) }
+        return encode(text, keeping: unreserved, spaceAsPlus: false)
+    }
 
     /// Percent-encodes every byte outside `kept`, uppercase hex; optionally space as `+`.
     public static func encode(_ text: String, keeping kept: Set<UInt8>, spaceAsPlus: Bool) -> String {

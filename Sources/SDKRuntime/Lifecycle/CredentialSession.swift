@@ -238,7 +238,7 @@ public actor CredentialSession<Policy: CredentialPolicy> {
         return refusal.error
     }
 
-    private func dropStale(_ message: String) {
+    private func dropStale(_ message: LogMessage) {
         log(.info, message)
         announce(.staleOutcomeDropped, before: value, after: value)
     }
@@ -328,7 +328,7 @@ public actor CredentialSession<Policy: CredentialPolicy> {
         deliverToSubscribers()
     }
 
-    nonisolated func log(_ level: LogLevel, _ message: String) {
+    nonisolated func log(_ level: LogLevel, _ message: LogMessage) {
         logger.log(level, category, message)
     }
 }

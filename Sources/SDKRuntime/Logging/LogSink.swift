@@ -19,14 +19,19 @@ public struct LogRecord: Sendable, Hashable {
     public let level: LogLevel
     /// The subsystem that logged it, e.g. `HealthVault`.
     public let category: String
-    /// The message.
-    public let message: String
+    /// The message's text.
+    public var message: String { content.text }
+    /// True when the message is the SDK's fixed wording with only its own values in it (see ``LogMessage``); a sink
+    /// that distinguishes public from private text should treat anything else as private.
+    public var isPublic: Bool { content.isPublic }
+    /// The message, with its privacy.
+    public let content: LogMessage
 
     /// Creates a record.
-    public init(level: LogLevel, category: String, message: String) {
+    public init(level: LogLevel, category: String, message: LogMessage) {
         self.level = level
         self.category = category
-        self.message = message
+        self.content = message
     }
 }
 
@@ -53,7 +58,7 @@ public struct ClosureLogSink: LogSink {
 
 extension Optional where Wrapped == any LogSink {
     /// Logs through the sink when there is one.
-    public func log(_ level: LogLevel, _ category: String, _ message: @autoclosure () -> String) {
+    public func log(_ level: LogLevel, _ category: String, _ message: @autoclosure () -> LogMessage) {
         guard let sink = self else { return }
         sink.log(LogRecord(level: level, category: category, message: message()))
     }

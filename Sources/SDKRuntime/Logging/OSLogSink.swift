@@ -7,7 +7,9 @@ import os
 /// let vital = VitalCore(configuration: .init(store: store, logger: OSLogSink(subsystem: "com.example.app")))
 /// ```
 ///
-/// Records are already redacted, so their text is logged as public.
+/// Records are already redacted. A record's text is logged as public only when it is the SDK's fixed wording with
+/// only its own values in it (``LogRecord/isPublic``); anything else, such as a host, an identifier or a server's
+/// message, is logged as private, which the unified log hides unless the device is set to show it.
 public struct OSLogSink: LogSink {
     /// The subsystem the records are filed under, usually the app's bundle identifier.
     public let subsystem: String
@@ -25,7 +27,11 @@ public struct OSLogSink: LogSink {
         case .warning: type = .default
         case .error: type = .error
         }
-        logger.log(level: type, "\(record.message, privacy: .public)")
+        if record.isPublic {
+            logger.log(level: type, "\(record.message, privacy: .public)")
+        } else {
+            logger.log(level: type, "\(record.message, privacy: .private)")
+        }
     }
 }
 #endif

@@ -406,7 +406,7 @@ public final class VitalCore: Sendable {
         return BearerToken(try await session.access().credential.accessToken)
     }
 
-    private func log(_ level: LogLevel, _ message: String) {
+    private func log(_ level: LogLevel, _ message: LogMessage) {
         configuration.logger.log(level, "Vital", message)
     }
 }

@@ -95,9 +95,9 @@ extension VitalClient {
     func send(_ builder: SDKRuntime.HTTPRequestBuilder, operation: Swift.String, errors: [ErrorFormat]) async throws -> SDKRuntime.HTTPResponse {
         let request = try builder.build(timeout: configuration.timeout)
         try configuration.urlPolicy.check(request.url)
-        configuration.logger.log(.debug, "Vital", "\(operation) → \(request.method) \(SDKRuntime.Redaction.url(request.url))")
+        configuration.logger.log(.debug, "Vital", "\(public: operation) → \(public: request.method) \(SDKRuntime.Redaction.url(request.url))")
         let response = try await configuration.transport.send(request)
-        configuration.logger.log(.debug, "Vital", "\(operation) ← HTTP \(response.status)")
+        configuration.logger.log(.debug, "Vital", "\(public: operation) ← HTTP \(public: response.status)")
         guard response.isSuccess else { throw Self.error(for: response, operation: operation, formats: errors) }
         return response
     }

@@ -60,16 +60,20 @@ public struct HTTPRequestBuilder: Sendable {
     }
 
     /// Authenticates an OAuth client as its ``OAuthClientCredentials/method`` says: a Basic header, or `client_id`
-    /// (and `client_secret`) in the form body, or in the query when the request has no form body.
+    /// (and `client_secret`) as form fields.
+    ///
+    /// Form fields go in the form body, which is started when the request has none yet: a client secret never travels
+    /// in the query, where servers, proxies and browsers log it. (The generator accepts OAuth client authentication
+    /// only on methods with a form body.)
     public mutating func authenticate(client: OAuthClientCredentials) {
         switch client.method {
         case .basic, .unencodedBasic:
             headers["Authorization"] = client.basicAuthorizationValue
         case .post, .none:
-            var fields = form ?? query
+            var fields = form ?? FormFields()
             fields.append("client_id", client.clientID)
             if client.method == .post, let secret = client.secret { fields.append("client_secret", secret) }
-            if form != nil { form = fields } else { query = fields }
+            form = fields
         }
     }
 

@@ -1,0 +1,58 @@
+/// The text of a log record, and whether all of it is the SDK's own wording.
+///
+/// A message written as a string literal is the SDK's fixed text and public. Each value interpolated into it makes the
+/// message private (an identifier, a host or a server's wording may identify a person), unless the value is
+/// interpolated as `\(public: value)`, which the SDK does only for values of its own: operation names, HTTP statuses,
+/// counts and intervals. ``OSLogSink`` logs a private message with `privacy: .private`, so the unified log keeps it
+/// out of anything collected from a device.
+///
+/// ```swift
+/// let message: LogMessage = "\(public: operation) ← HTTP \(public: status) from \(host)"
+/// message.isPublic  // false: the host came from outside
+/// ```
+public struct LogMessage: Sendable, Hashable, CustomStringConvertible, ExpressibleByStringInterpolation {
+    /// The message's text.
+    public let text: String
+    /// True when the text is the SDK's fixed wording with only its own values in it.
+    public let isPublic: Bool
+
+    /// A message of `text`, public only when `isPublic` says so.
+    public init(_ text: String, isPublic: Bool) {
+        self.text = text
+        self.isPublic = isPublic
+    }
+
+    /// A literal: fixed text, public.
+    public init(stringLiteral value: String) { self.init(value, isPublic: true) }
+
+    /// An interpolated message: public only when every interpolated value was marked public.
+    public init(stringInterpolation: Interpolation) {
+        self.init(stringInterpolation.text, isPublic: stringInterpolation.isPublic)
+    }
+
+    /// The text.
+    public var description: String { text }
+
+    /// Builds a ``LogMessage`` from a string literal with interpolated values.
+    public struct Interpolation: StringInterpolationProtocol {
+        var text = ""
+        var isPublic = true
+
+        /// Starts an empty message.
+        public init(literalCapacity: Int, interpolationCount: Int) { text.reserveCapacity(literalCapacity) }
+
+        /// Appends fixed text.
+        public mutating func appendLiteral(_ literal: String) { text += literal }
+
+        /// Appends a value from outside the SDK's own wording; the message becomes private.
+        public mutating func appendInterpolation(_ value: some Any) {
+            text += Redaction.show(Optional(value))
+            isPublic = false
+        }
+
+        /// Appends a value the SDK itself defines (an operation name, a status code, a count); the message stays public.
+        public mutating func appendInterpolation(public value: some Any) {
+            text += Redaction.show(Optional(value))
+        }
+    }
+}
