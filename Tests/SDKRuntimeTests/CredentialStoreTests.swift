@@ -30,6 +30,68 @@ final class CredentialStoreTests: XCTestCase {
         XCTAssertNil(try store.read("session"))
     }
 
+    private func assertUnsafe(
+        _ expected: CredentialStoreError.LocationProblem, _ body: () throws -> Any?, line: UInt = #line
+    ) {
+        XCTAssertThrowsError(try body(), line: line) { error in
+            guard case .unsafeLocation(_, let problem) = error as? CredentialStoreError else {
+                return XCTFail("expected an unsafe location, got \(error)", line: line)
+            }
+            XCTAssertEqual(problem, expected, line: line)
+        }
+    }
+
+    func testTheDirectoryIsCreatedPrivateWhateverTheUmask() throws {
+        let previous = umask(0)
+        defer { umask(previous) }
+        _ = try FileCredentialStore(directory: directory)
+        XCTAssertEqual(try mode(directory.path), 0o700)
+    }
+
+    func testAnExistingDirectoryOthersCanChangeIsRefused() throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        XCTAssertEqual(chmod(directory.path, 0o777), 0)
+        assertUnsafe(.writableByOthers(mode: 0o777)) { try FileCredentialStore(directory: self.directory) }
+        XCTAssertEqual(chmod(directory.path, 0o770), 0)
+        assertUnsafe(.writableByOthers(mode: 0o770)) { try FileCredentialStore(directory: self.directory) }
+        XCTAssertEqual(chmod(directory.path, 0o755), 0)
+        XCTAssertNoThrow(try FileCredentialStore(directory: directory))
+    }
+
+    func testADirectoryOfAnotherUserIsRefused() throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        if geteuid() == 0 {
+            XCTAssertEqual(chown(directory.path, 4242, 4242), 0)
+            assertUnsafe(.ownedByAnotherUser(uid: 4242)) { try FileCredentialStore(directory: self.directory) }
+        } else {
+            // Without the right to give a directory away, use one that root owns.
+            assertUnsafe(.ownedByAnotherUser(uid: 0)) { try FileCredentialStore(directory: URL(fileURLWithPath: "/")) }
+        }
+    }
+
+    func testSymbolicLinksAreRefusedNotFollowed() throws {
+        let parent = directory.deletingLastPathComponent()
+        let real = parent.appendingPathComponent("real")
+        try FileManager.default.createDirectory(at: real, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createSymbolicLink(at: directory, withDestinationURL: real)
+        assertUnsafe(.symbolicLink) { try FileCredentialStore(directory: self.directory) }
+
+        let store = try FileCredentialStore(directory: real)
+        let elsewhere = parent.appendingPathComponent("elsewhere")
+        try Data("someone else's file".utf8).write(to: elsewhere)
+        try FileManager.default.createSymbolicLink(at: store.fileURL(for: "session"), withDestinationURL: elsewhere)
+        assertUnsafe(.symbolicLink) { try store.read("session") }
+        // A write replaces the link itself and leaves its target alone.
+        try store.write(Data("mine".utf8), for: "session")
+        XCTAssertEqual(try store.read("session"), Data("mine".utf8))
+        XCTAssertEqual(try Data(contentsOf: elsewhere), Data("someone else's file".utf8))
+
+        try FileManager.default.createDirectory(at: store.fileURL(for: "folder"), withIntermediateDirectories: false)
+        assertUnsafe(.notARegularFile) { try store.read("folder") }
+        try Data().write(to: parent.appendingPathComponent("file"))
+        assertUnsafe(.notADirectory) { try FileCredentialStore(directory: parent.appendingPathComponent("file")) }
+    }
+
     func testACrashBeforeTheRenameLeavesTheOldValue() throws {
         let store = try FileCredentialStore(directory: directory)
         try store.write(Data("old".utf8), for: "k")

@@ -58,12 +58,42 @@ public enum CredentialStoreError: Error, Sendable, Hashable, CustomStringConvert
     case unreadable(key: String)
     /// The operating system refused the operation.
     case systemError(key: String, operation: String, code: Int32)
+    /// A file store's directory, or a file in it, is not a safe place for secrets; nothing was read or written there.
+    case unsafeLocation(path: String, problem: LocationProblem)
+
+    /// Why a location is not safe for secrets.
+    public enum LocationProblem: Sendable, Hashable {
+        /// It is a symbolic link, which could point anywhere.
+        case symbolicLink
+        /// A directory was expected.
+        case notADirectory
+        /// A regular file was expected.
+        case notARegularFile
+        /// Another user owns it and could read or replace what is kept there.
+        case ownedByAnotherUser(uid: UInt32)
+        /// Its group or other users may create, rename or remove files in it (permission bits `mode`).
+        case writableByOthers(mode: UInt16)
+    }
 
     /// A one-line explanation.
     public var description: String {
         switch self {
         case .unreadable(let key): return "The stored value for '\(key)' could not be read"
         case .systemError(let key, let operation, let code): return "Could not \(operation) '\(key)' (system error \(code))"
+        case .unsafeLocation(let path, let problem): return "'\(path)' is not a safe place for credentials: \(problem.explanation)"
+        }
+    }
+}
+
+extension CredentialStoreError.LocationProblem {
+    var explanation: String {
+        switch self {
+        case .symbolicLink: return "it is a symbolic link; use the real path"
+        case .notADirectory: return "it is not a directory"
+        case .notARegularFile: return "it is not a regular file"
+        case .ownedByAnotherUser(let uid): return "it belongs to user \(uid); use a directory this user owns"
+        case .writableByOthers(let mode):
+            return "its mode \(String(mode, radix: 8)) lets others change it; remove group and other write (chmod go-w)"
         }
     }
 }

@@ -43,7 +43,7 @@ public final class FileLock: CredentialStoreLock {
         let path = url.path
         var delay: UInt64 = 500_000
         while true {
-            let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+            let descriptor = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
             guard descriptor >= 0 else { throw failure("open the lock file", url) }
             while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
                 let code = errno
@@ -69,7 +69,7 @@ public final class FileLock: CredentialStoreLock {
     private static func isFile(_ descriptor: Int32, at path: String) -> Bool {
         var held = stat()
         var named = stat()
-        guard fstat(descriptor, &held) == 0, stat(path, &named) == 0 else { return false }
+        guard fstat(descriptor, &held) == 0, lstat(path, &named) == 0 else { return false }
         return held.st_dev == named.st_dev && held.st_ino == named.st_ino
     }
 

@@ -9,7 +9,11 @@ import Darwin
 
 /// A store that keeps each value in its own file, readable and writable by the owner only.
 ///
-/// The directory is created with mode 0700 and every file with 0600. A write goes to a new temporary file in the
+/// The directory is created with mode 0700 in one `mkdir(2)`, so it is never open to others even for a moment, and
+/// every file with 0600. An existing directory is used only if it is a real directory (not a symbolic link), owned
+/// by this user and writable by nobody else; otherwise the store throws ``CredentialStoreError/unsafeLocation(path:problem:)``
+/// before anything is read or written. Files are opened with `O_NOFOLLOW` and `O_CLOEXEC`: a symbolic link planted
+/// in place of a value is refused rather than followed, and no descriptor leaks into a child process. A write goes to a new temporary file in the
 /// same directory, is flushed to disk, and is renamed over the old file, so a crash at any point leaves the old
 /// value or the new one, never a torn file. Leftover temporary files from a crash are ignored.
 ///
@@ -23,7 +27,11 @@ public final class FileCredentialStore: CredentialStore, @unchecked Sendable {
     private let writeLock = Lock()
     private let beforeRename: (@Sendable (URL) throws -> Void)?
 
-    /// Creates a store in `directory`, creating it (mode 0700) if needed.
+    /// Creates a store in `directory`, creating it (mode 0700) and its parents if needed.
+    ///
+    /// - Throws: ``CredentialStoreError/unsafeLocation(path:problem:)`` when `directory` is a symbolic link, not a
+    ///   directory, owned by another user, or writable by its group or others;
+    ///   ``CredentialStoreError/systemError(key:operation:code:)`` when it cannot be created.
     public convenience init(directory: URL) throws {
         try self.init(directory: directory, beforeRename: nil)
     }
@@ -33,7 +41,39 @@ public final class FileCredentialStore: CredentialStore, @unchecked Sendable {
     init(directory: URL, beforeRename: (@Sendable (URL) throws -> Void)?) throws {
         self.directory = directory
         self.beforeRename = beforeRename
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try Self.prepare(directory.standardizedFileURL.path)
+    }
+
+    /// Creates `path` (0700) and its missing parents, then checks that it is safe to keep secrets in.
+    private static func prepare(_ path: String) throws {
+        var prefix = ""
+        let components = path.split(separator: "/", omittingEmptySubsequences: true)
+        for (index, component) in components.enumerated() {
+            prefix += "/" + component
+            let isLast = index == components.count - 1
+            // Parents get the usual mode; only the store's own directory needs to be private.
+            if mkdir(prefix, isLast ? 0o700 : 0o755) != 0, errno != EEXIST {
+                throw CredentialStoreError.systemError(key: prefix, operation: "create the directory", code: errno)
+            }
+        }
+        var info = stat()
+        guard lstat(path, &info) == 0 else {
+            throw CredentialStoreError.systemError(key: path, operation: "inspect the directory", code: errno)
+        }
+        let problem: CredentialStoreError.LocationProblem?
+        switch info.st_mode & S_IFMT {
+        case S_IFLNK: problem = .symbolicLink
+        case S_IFDIR:
+            if info.st_uid != geteuid() {
+                problem = .ownedByAnotherUser(uid: UInt32(info.st_uid))
+            } else if info.st_mode & 0o022 != 0 {
+                problem = .writableByOthers(mode: UInt16(info.st_mode & 0o7777))
+            } else {
+                problem = nil
+            }
+        default: problem = .notADirectory
+        }
+        if let problem { throw CredentialStoreError.unsafeLocation(path: path, problem: problem) }
     }
 
     /// The file that holds `key`.
@@ -42,10 +82,36 @@ public final class FileCredentialStore: CredentialStore, @unchecked Sendable {
     }
 
     /// The bytes under `key`, or nil.
+    ///
+    /// - Throws: ``CredentialStoreError/unsafeLocation(path:problem:)`` when the key's file is a symbolic link or not
+    ///   a regular file (it is not followed or read).
     public func read(_ key: String) throws -> Data? {
-        let url = fileURL(for: key)
-        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
-        return try Data(contentsOf: url)
+        let path = fileURL(for: key).path
+        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            switch errno {
+            case ENOENT: return nil
+            case ELOOP: throw CredentialStoreError.unsafeLocation(path: path, problem: .symbolicLink)
+            case let code: throw CredentialStoreError.systemError(key: key, operation: "open", code: code)
+            }
+        }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw CredentialStoreError.systemError(key: key, operation: "inspect", code: errno) }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            throw CredentialStoreError.unsafeLocation(path: path, problem: .notARegularFile)
+        }
+        var data = Data()
+        var chunk = [UInt8](repeating: 0, count: 16_384)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { posixRead(descriptor, $0.baseAddress, $0.count) }
+            if count == 0 { return data }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw CredentialStoreError.systemError(key: key, operation: "read", code: errno)
+            }
+            data.append(contentsOf: chunk[..<count])
+        }
     }
 
     /// Replaces the value under `key` atomically.
@@ -53,7 +119,7 @@ public final class FileCredentialStore: CredentialStore, @unchecked Sendable {
         try writeLock.withLock {
             let target = fileURL(for: key)
             let temporary = directory.appendingPathComponent(".\(Self.fileName(for: key)).\(UUID().uuidString).tmp")
-            let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+            let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
             guard descriptor >= 0 else { throw CredentialStoreError.systemError(key: key, operation: "create a file for", code: errno) }
             var failure: Int32?
             data.withUnsafeBytes { buffer in
@@ -103,7 +169,7 @@ public final class FileCredentialStore: CredentialStore, @unchecked Sendable {
 
     /// Flushes the directory entry so a rename or removal survives a power loss.
     private func syncDirectory() {
-        let descriptor = open(directory.path, O_RDONLY)
+        let descriptor = open(directory.path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
         guard descriptor >= 0 else { return }
         _ = fsync(descriptor)
         close(descriptor)
@@ -116,6 +182,18 @@ public final class FileCredentialStore: CredentialStore, @unchecked Sendable {
         // A leading dot would hide the file and collide with temporary names.
         return (safe.hasPrefix(".") ? "%2E" + safe.dropFirst() : safe) + ".credential"
     }
+}
+
+/// `read(2)`, named apart from the store's own `read(_:)`.
+@inline(__always)
+private func posixRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+    #if canImport(Darwin)
+    return Darwin.read(descriptor, buffer, count)
+    #elseif canImport(Musl)
+    return Musl.read(descriptor, buffer, count)
+    #else
+    return Glibc.read(descriptor, buffer, count)
+    #endif
 }
 
 /// `write(2)`, named apart from the store's own `write(_:for:)`.
