@@ -92,6 +92,19 @@ final class CredentialStoreTests: XCTestCase {
         assertUnsafe(.notADirectory) { try FileCredentialStore(directory: parent.appendingPathComponent("file")) }
     }
 
+    func testTheSecureStoreOnLinuxIsAPrivateDirectoryUnderXDGDataHome() throws {
+        #if canImport(Security)
+        XCTAssertTrue(try CredentialStores.secure(service: "s", accessGroup: "ABCDE12345.g") is KeychainCredentialStore)
+        #else
+        let previous = ProcessInfo.processInfo.environment["XDG_DATA_HOME"]
+        setenv("XDG_DATA_HOME", directory.path, 1)
+        defer { if let previous { setenv("XDG_DATA_HOME", previous, 1) } else { unsetenv("XDG_DATA_HOME") } }
+        let store = try XCTUnwrap(try CredentialStores.secure(service: "com.example.vital", accessGroup: "ABCDE12345.g") as? FileCredentialStore)
+        XCTAssertEqual(store.fileURL(for: "k").deletingLastPathComponent().path, directory.appendingPathComponent("com.example.vital").path)
+        XCTAssertEqual(try mode(directory.appendingPathComponent("com.example.vital").path), 0o700)
+        #endif
+    }
+
     func testACrashBeforeTheRenameLeavesTheOldValue() throws {
         let store = try FileCredentialStore(directory: directory)
         try store.write(Data("old".utf8), for: "k")

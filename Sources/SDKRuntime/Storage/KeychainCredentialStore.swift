@@ -8,6 +8,11 @@ import Security
 /// and credentials never sync to other devices or backups. A locked device (`errSecInteractionNotAllowed`) is an
 /// error, never "no credential": callers must not mistake it for a signed-out state.
 ///
+/// On macOS the items live in the data-protection keychain (`kSecUseDataProtectionKeychain`), the iOS-style keychain
+/// where the accessibility class and access groups hold; the legacy file-based keychain ignores both. That keychain
+/// needs a signed app with a Keychain entitlement; an unsigned tool gets `errSecMissingEntitlement` (-34018) and can
+/// pass `useDataProtectionKeychain: false` to fall back to the legacy keychain.
+///
 /// To share a session between an app and its extensions, give both the same `accessGroup` (a Keychain group in the
 /// targets' entitlements) and the same `lockDirectory`, a directory in their shared app group container. The
 /// lifecycle then refreshes under a file lock there, so the app and a widget never spend the same rotating refresh
@@ -20,12 +25,15 @@ public struct KeychainCredentialStore: CredentialStore {
     /// A directory every sharing process can write (an app group container) for the lock files, or nil when the
     /// items are not shared between processes.
     public let lockDirectory: URL?
+    /// Whether items live in the data-protection keychain on macOS (always so on iOS, tvOS, watchOS and visionOS).
+    public let useDataProtectionKeychain: Bool
 
     /// Creates a store for `service`.
-    public init(service: String, accessGroup: String? = nil, lockDirectory: URL? = nil) {
+    public init(service: String, accessGroup: String? = nil, lockDirectory: URL? = nil, useDataProtectionKeychain: Bool = true) {
         self.service = service
         self.accessGroup = accessGroup
         self.lockDirectory = lockDirectory
+        self.useDataProtectionKeychain = useDataProtectionKeychain
     }
 
     /// A file lock in ``lockDirectory`` for `key`, or nil when there is no lock directory.
@@ -43,6 +51,7 @@ public struct KeychainCredentialStore: CredentialStore {
             kSecAttrSynchronizable as String: false,
         ]
         if let accessGroup { query[kSecAttrAccessGroup as String] = accessGroup }
+        if useDataProtectionKeychain { query[kSecUseDataProtectionKeychain as String] = true }
         return query
     }
 
