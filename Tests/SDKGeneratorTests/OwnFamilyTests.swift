@@ -10,7 +10,7 @@ final class OwnFamilyTests: XCTestCase {
         {
           "family": "Acme",
           "description": "Acme's greeting API.",
-          "binding": {"http": {"authPolicies": ["bearer"], "headers": {"Accept": "application/json"}}},
+          "binding": {"http": {"authPolicies": ["bearer", "apiKey"], "apiKeyHeader": "X-Acme-Key", "headers": {"Accept": "application/json"}}},
           "servers": {"api": {"description": "The Acme API.", "default": "https://api.acme.example/v1"}},
           "errors": {"AcmeError": {
             "description": "Acme's error body.", "body": {"$ref": "types.json#/$defs/AcmeErrorBody"}, "encodings": ["json"],
@@ -36,6 +36,24 @@ final class OwnFamilyTests: XCTestCase {
           "response": {"type": "object", "required": ["greeting"], "properties": {
             "greeting": {"type": "string", "description": "The greeting."},
             "sent_at": {"type": "string", "format": "date-time", "description": "When it was composed."}}}
+        }
+        """
+
+    /// A method whose secrets have names no list of credential names holds: the key's header is the family's own, and
+    /// the password and one-time code are `sensitive` in the schema.
+    private static let signInFile = """
+        {
+          "name": "SignIn",
+          "description": "Opens a session.",
+          "binding": {"http": {"method": "POST", "server": "api", "path": "/session", "body": "form", "auth": "apiKey",
+                               "response": "json", "errors": ["AcmeError"]}},
+          "request": {"type": "object", "required": ["user", "pin"], "properties": {
+            "user": {"type": "string", "description": "Who signs in."},
+            "pin": {"type": "string", "sensitive": true, "description": "Their PIN."},
+            "X-Acme-Otp": {"type": "string", "in": "header", "sensitive": true, "x-swift-name": "otp", "description": "A one-time code."},
+            "hint": {"type": "string", "in": "query", "sensitive": true, "description": "A recovery hint."}}},
+          "response": {"type": "object", "required": ["session"], "properties": {
+            "session": {"type": "string", "sensitive": true, "description": "The session."}}}
         }
         """
 
@@ -70,6 +88,32 @@ final class OwnFamilyTests: XCTestCase {
         } catch let error as AcmeError {
             check(error.code == .expiredToken && error.recovery == .refreshCredential && error.httpStatus == 401, "error \(error)")
         }
+
+        // Every secret of a method reaches the wire, and no description, dump or log of the request shows one.
+        let log = ClosureLogSink { record in check(!record.message.contains("canary"), "log: \(record.message)") }
+        let signInTransport = RecordingTransport(responses: [
+            HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: Data(#"{"session": "canary-session"}"#.utf8)),
+        ])
+        let signInClient = AcmeClient(configuration: .init(transport: signInTransport, logger: log))
+        let session = try await signInClient.signIn(
+            .init(user: "ann", pin: "canary-pin", otp: "canary-otp", hint: "canary-hint"), apiKey: APIKey("canary-key")
+        )
+        check(session.session == "canary-session", "session")
+        let sent = signInTransport.requests[0]
+        check(sent.headers["X-Acme-Key"] == "canary-key" && sent.headers["X-Acme-Otp"] == "canary-otp", "headers")
+        check(sent.url.query == "hint=canary-hint", "query \(sent.url)")
+        let form = FormFields(formEncoded: String(decoding: sent.body ?? Data(), as: UTF8.self))
+        check(form["user"] == "ann" && form["pin"] == "canary-pin", "form")
+        var dumped = ""
+        dump(sent, to: &dumped)
+        dump(sent.headers, to: &dumped)
+        for text in [
+            String(describing: sent), String(reflecting: sent), dumped, "\(sent.headers)", String(reflecting: sent.headers.fields),
+            String(describing: session), String(reflecting: signInClient),
+        ] {
+            check(!text.contains("canary"), "shows a secret: \(text)")
+        }
+        check("\(sent.headers)".contains("X-Acme-Key: <redacted>"), "headers \(sent.headers)")
         print("OK")
         """#
 
@@ -81,6 +125,7 @@ final class OwnFamilyTests: XCTestCase {
         try Self.protocolFile.write(to: family.appendingPathComponent("protocol.json"), atomically: true, encoding: .utf8)
         try Self.typesFile.write(to: family.appendingPathComponent("types.json"), atomically: true, encoding: .utf8)
         try Self.methodFile.write(to: family.appendingPathComponent("SayHello.json"), atomically: true, encoding: .utf8)
+        try Self.signInFile.write(to: family.appendingPathComponent("SignIn.json"), atomically: true, encoding: .utf8)
 
         let sdkgen = Fixtures.repository.appendingPathComponent(".build/debug/sdkgen").path
         let sources = root.appendingPathComponent("MySources")
@@ -94,7 +139,7 @@ final class OwnFamilyTests: XCTestCase {
             if file.pathExtension == "swift" { files.append(file.path) }
         }
         XCTAssertEqual(Set(files.map { URL(fileURLWithPath: $0).lastPathComponent }), [
-            "AcmeClient.swift", "SayHello.swift", "AcmeErrorBody.swift", "AcmeError.swift",
+            "AcmeClient.swift", "SayHello.swift", "SignIn.swift", "AcmeErrorBody.swift", "AcmeError.swift",
         ])
         let main = root.appendingPathComponent("main.swift")
         try Self.main.write(to: main, atomically: true, encoding: .utf8)

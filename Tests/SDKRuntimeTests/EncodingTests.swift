@@ -1,5 +1,6 @@
 import Foundation
 import SDKRuntime
+import TestSupport
 import XCTest
 
 final class EncodingTests: XCTestCase {
@@ -22,6 +23,23 @@ final class EncodingTests: XCTestCase {
         XCTAssertEqual(PercentEncoding.pathSegment(".."), "%2E%2E")
         XCTAssertEqual(PercentEncoding.pathSegment("..."), "...")
         XCTAssertEqual(PercentEncoding.pathSegment("../admin"), "..%2Fadmin")
+    }
+
+    func testHeadersAndFieldsNeverPrintASecret() {
+        var headers: HTTPHeaders = ["Accept": "application/json", "Authorization": "Bearer canary-secret-1"]
+        headers.setSensitive("X-Own-Key", "canary-secret-2")
+        headers["x-own-key"] = "canary-secret-3"
+        var fields = FormFields()
+        fields.append("grant_type", "refresh_token")
+        fields.append("refresh_token", "canary-secret-4")
+        fields.append("pin", "canary-secret-5", sensitive: true)
+        XCTAssertEqual(headers.description, "[Accept: application/json, Authorization: <redacted>, x-own-key: <redacted>]")
+        XCTAssertEqual(fields.description, "grant_type=refresh_token&refresh_token=<redacted>&pin=<redacted>")
+        SecretCanary.assertHidden([headers, headers.fields, fields, fields.pairs])
+        // Sensitivity is about printing only: the bytes and equality are those of the values.
+        XCTAssertEqual(headers["X-OWN-KEY"], "canary-secret-3")
+        XCTAssertEqual(headers, ["Accept": "application/json", "Authorization": "Bearer canary-secret-1", "x-own-key": "canary-secret-3"])
+        XCTAssertEqual(fields.formEncoded, "grant_type=refresh_token&refresh_token=canary-secret-4&pin=canary-secret-5")
     }
 
     func testFormFieldsKeepOrderAndSkipNil() {

@@ -259,20 +259,25 @@ struct MethodEmitter {
             case .constant(let text): value = SwiftLiteral.string(text)
             default: value = "\(owner).\(Emit.name(property.swiftName))"
             }
+            // A field the schema marks sensitive is marked so on the wire too, so no description of the request,
+            // its headers or its fields prints it, whatever the field is called.
+            let sensitive = RedactionEmitter.isRedacted(property.type)
             switch location {
             case .path: continue
             case .query, .body:
                 let target = location == .query ? "http.query" : "form"
+                let marker = sensitive ? ", sensitive: true" : ""
                 if property.isArray {
-                    p.line("\(target).append(\(name), each: \(value))")
+                    p.line("\(target).append(\(name), each: \(value)\(marker))")
                 } else {
-                    p.line("\(target).append(\(name), \(value))")
+                    p.line("\(target).append(\(name), \(value)\(marker))")
                 }
             case .header:
+                let set = { (text: String) in sensitive ? "http.headers.setSensitive(\(name), \(text))" : "http.headers[\(name)] = \(text)" }
                 if property.isOptional {
-                    p.line("if let header = \(value) { http.headers[\(name)] = \(Emit.wireText("header", property.type)) }")
+                    p.line("if let header = \(value) { \(set(Emit.wireText("header", property.type))) }")
                 } else {
-                    p.line("http.headers[\(name)] = \(property.isStored ? Emit.wireText(value, property.type) : value)")
+                    p.line(set(property.isStored ? Emit.wireText(value, property.type) : value))
                 }
             }
         }

@@ -1,27 +1,29 @@
 import Foundation
 
 /// An ordered list of name/value pairs for a query string or an `application/x-www-form-urlencoded` body.
-public struct FormFields: Sendable, Hashable {
+///
+/// Printing the list, dumping it or logging it never shows a sensitive pair's value (see ``FormField``).
+public struct FormFields: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The pairs in the order added.
     public private(set) var pairs: [FormField] = []
 
     /// Creates an empty list.
     public init() {}
 
-    /// Appends `name=value`.
-    public mutating func append(_ name: String, _ value: String) {
-        pairs.append(FormField(name: name, value: value))
+    /// Appends `name=value`; a `sensitive` value is never printed.
+    public mutating func append(_ name: String, _ value: String, sensitive: Bool = false) {
+        pairs.append(FormField(name: name, value: value, isSensitive: sensitive))
     }
 
     /// Appends `name=value` in the value's wire spelling; nothing for nil.
-    public mutating func append(_ name: String, _ value: (some WireScalar)?) {
+    public mutating func append(_ name: String, _ value: (some WireScalar)?, sensitive: Bool = false) {
         guard let value else { return }
-        append(name, value.wireText)
+        append(name, value.wireText, sensitive: sensitive)
     }
 
     /// Appends one `name=value` pair per element.
-    public mutating func append(_ name: String, each values: [some WireScalar]) {
-        for value in values { append(name, value.wireText) }
+    public mutating func append(_ name: String, each values: [some WireScalar], sensitive: Bool = false) {
+        for value in values { append(name, value.wireText, sensitive: sensitive) }
     }
 
     /// Whether there are no pairs.
@@ -49,14 +51,60 @@ public struct FormFields: Sendable, Hashable {
             append(name, value)
         }
     }
+
+    /// The pairs as `name=value`, joined by `&`, with sensitive values redacted and nothing percent-encoded.
+    public var description: String { pairs.map(\.description).joined(separator: "&") }
+
+    /// Same as ``description``.
+    public var debugDescription: String { description }
+
+    /// A mirror of the redacted pairs.
+    public var customMirror: Mirror { Mirror(self, unlabeledChildren: pairs.map(\.description), displayStyle: .collection) }
 }
 
 /// One pair of a ``FormFields`` list.
-public struct FormField: Sendable, Hashable {
+///
+/// A pair marked sensitive, and any pair whose name always carries a secret in OAuth 2.0 and its extensions
+/// (`client_secret`, `code`, `code_verifier`, `refresh_token`, ...), prints its value as ``Redaction/placeholder``.
+/// Sensitivity does not take part in equality.
+public struct FormField: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The field name.
     public let name: String
     /// The field value.
     public let value: String
+    /// Whether the value is a secret, never to be printed.
+    public let isSensitive: Bool
+
+    /// Names whose values are always secrets, whoever appends them.
+    static let secretNames: Set<String> = [
+        "client_secret", "client_assertion", "assertion", "code", "code_verifier", "refresh_token", "access_token",
+        "id_token", "token", "subject_token", "actor_token", "device_code", "password",
+    ]
+
+    /// Creates a pair; `isSensitive` is true whatever is passed when `name` always carries a secret.
+    public init(name: String, value: String, isSensitive: Bool = false) {
+        self.name = name
+        self.value = value
+        self.isSensitive = isSensitive || Self.secretNames.contains(name)
+    }
+
+    /// Pairs are equal when their names and values are.
+    public static func == (lhs: FormField, rhs: FormField) -> Bool { lhs.name == rhs.name && lhs.value == rhs.value }
+
+    /// Hashes the name and value.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(name)
+        hasher.combine(value)
+    }
+
+    /// `name=value`, with a sensitive value redacted.
+    public var description: String { "\(name)=\(isSensitive ? Redaction.placeholder : value)" }
+
+    /// Same as ``description``.
+    public var debugDescription: String { description }
+
+    /// A mirror that shows only the redacted description.
+    public var customMirror: Mirror { Mirror(self, children: ["pair": description], displayStyle: .struct) }
 }
 
 /// The percent-encodings the protocols use.

@@ -1,21 +1,54 @@
 /// One header field of a request or response.
-public struct HTTPHeaderField: Sendable, Hashable {
+///
+/// A field marked sensitive, and any field whose name always carries a credential (`Authorization`, `Cookie`, ...),
+/// prints its value as ``Redaction/placeholder`` in every description, dump and log. Sensitivity does not take part
+/// in equality: two fields are equal when they send the same bytes.
+public struct HTTPHeaderField: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible,
+    CustomReflectable
+{
     /// The field name as given; comparisons are case-insensitive.
     public let name: String
     /// The field value.
     public let value: String
+    /// Whether the value is a secret, never to be printed.
+    public let isSensitive: Bool
 
-    /// Creates a field.
-    public init(name: String, value: String) {
+    /// Creates a field; `isSensitive` is true whatever is passed when `name` always carries a credential.
+    public init(name: String, value: String, isSensitive: Bool = false) {
         self.name = name
         self.value = value
+        self.isSensitive = isSensitive || HTTPHeaders.credentialNames.contains(name.lowercased())
     }
+
+    /// Fields are equal when their names and values are.
+    public static func == (lhs: HTTPHeaderField, rhs: HTTPHeaderField) -> Bool {
+        lhs.name == rhs.name && lhs.value == rhs.value
+    }
+
+    /// Hashes the name and value.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(name)
+        hasher.combine(value)
+    }
+
+    /// `Name: value`, with a sensitive value redacted.
+    public var description: String { "\(name): \(isSensitive ? Redaction.placeholder : value)" }
+
+    /// Same as ``description``.
+    public var debugDescription: String { description }
+
+    /// A mirror that shows only the redacted description.
+    public var customMirror: Mirror { Mirror(self, children: ["field": description], displayStyle: .struct) }
 }
 
 /// An ordered list of header fields with case-insensitive lookup.
 ///
 /// Order is kept as added so that requests are byte-for-byte reproducible.
-public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral {
+///
+/// Printing the list, dumping it or logging it never shows a sensitive field's value (see ``HTTPHeaderField``).
+public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral, CustomStringConvertible,
+    CustomDebugStringConvertible, CustomReflectable
+{
     /// The fields in the order they were added.
     public private(set) var fields: [HTTPHeaderField] = []
 
@@ -27,13 +60,21 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
         for (name, value) in elements { add(name, value) }
     }
 
-    /// The value of the first field called `name` (case-insensitive), or nil; setting replaces every such field.
+    /// The value of the first field called `name` (case-insensitive), or nil; setting replaces every such field,
+    /// and the new field stays sensitive if a field it replaces was.
     public subscript(name: String) -> String? {
         get { fields.first { $0.name.caseInsensitiveEquals(name) }?.value }
         set {
+            let wasSensitive = fields.contains { $0.isSensitive && $0.name.caseInsensitiveEquals(name) }
             remove(name)
-            if let newValue { add(name, newValue) }
+            if let newValue { add(name, newValue, sensitive: wasSensitive) }
         }
+    }
+
+    /// Replaces every field called `name` with one field carrying a secret, which is never printed.
+    public mutating func setSensitive(_ name: String, _ value: String) {
+        remove(name)
+        add(name, value, sensitive: true)
     }
 
     /// Every value of the fields called `name`, in order.
@@ -41,9 +82,9 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
         fields.filter { $0.name.caseInsensitiveEquals(name) }.map(\.value)
     }
 
-    /// Appends a field, keeping any existing fields of the same name.
-    public mutating func add(_ name: String, _ value: String) {
-        fields.append(HTTPHeaderField(name: name, value: value))
+    /// Appends a field, keeping any existing fields of the same name; a `sensitive` value is never printed.
+    public mutating func add(_ name: String, _ value: String, sensitive: Bool = false) {
+        fields.append(HTTPHeaderField(name: name, value: value, isSensitive: sensitive))
     }
 
     /// Removes every field called `name`.
@@ -54,18 +95,22 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
     /// Iterates over the fields in order.
     public func makeIterator() -> IndexingIterator<[HTTPHeaderField]> { fields.makeIterator() }
 
-    /// Header names whose values are credentials, redacted whenever headers are printed.
+    /// Header names whose values are always credentials, whoever sets them.
     static let credentialNames: Set<String> = [
-        "authorization", "proxy-authorization", "cookie", "set-cookie", "x-vital-api-key", "x-api-key",
+        "authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key",
     ]
 
-    /// The fields as `Name: value` lines, with credential values replaced by `<redacted>`.
-    var redactedLines: [String] {
-        fields.map { field in
-            let isCredential = HTTPHeaders.credentialNames.contains(field.name.lowercased())
-            return "\(field.name): \(isCredential ? Redaction.placeholder : field.value)"
-        }
-    }
+    /// The fields as `Name: value` lines, with sensitive values replaced by `<redacted>`.
+    var redactedLines: [String] { fields.map(\.description) }
+
+    /// The fields in brackets, with sensitive values redacted.
+    public var description: String { "[" + redactedLines.joined(separator: ", ") + "]" }
+
+    /// Same as ``description``.
+    public var debugDescription: String { description }
+
+    /// A mirror of the redacted fields.
+    public var customMirror: Mirror { Mirror(self, unlabeledChildren: redactedLines, displayStyle: .collection) }
 }
 
 extension String {

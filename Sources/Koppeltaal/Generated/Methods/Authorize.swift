@@ -99,7 +99,7 @@ extension Authorize {
         http.query.append("response_type", "code")
         http.query.append("client_id", request.clientID)
         http.query.append("redirect_uri", request.redirectURI)
-        http.query.append("scope", request.scope)
+        http.query.append("scope", request.scope, sensitive: true)
         http.query.append("state", request.state)
         http.query.append("code_challenge", request.codeChallenge)
         http.query.append("code_challenge_method", request.codeChallengeMethod)

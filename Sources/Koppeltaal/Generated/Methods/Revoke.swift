@@ -89,7 +89,7 @@ extension Revoke {
     /// Adds the request's query, header and form fields to `http`.
     static func apply(_ request: Request, to http: inout SDKRuntime.HTTPRequestBuilder) {
         var form = SDKRuntime.FormFields()
-        form.append("token", request.token)
+        form.append("token", request.token, sensitive: true)
         form.append("token_type_hint", request.tokenTypeHint)
         http.form = form
     }

@@ -105,12 +105,12 @@ extension Token {
         switch request {
         case .authorizationCode(let value):
             form.append("grant_type", "authorization_code")
-            form.append("code", value.code)
+            form.append("code", value.code, sensitive: true)
             form.append("redirect_uri", value.redirectURI)
-            form.append("code_verifier", value.codeVerifier)
+            form.append("code_verifier", value.codeVerifier, sensitive: true)
         case .refreshToken(let value):
             form.append("grant_type", "refresh_token")
-            form.append("refresh_token", value.refreshToken)
+            form.append("refresh_token", value.refreshToken, sensitive: true)
             form.append("scope", value.scope)
         }
         http.form = form

@@ -2,7 +2,10 @@ import Foundation
 
 /// Assembles an HTTP request for a generated method: server URL plus path, query, form or JSON body, headers and
 /// credentials.
-public struct HTTPRequestBuilder: Sendable {
+///
+/// Every credential it sets (a Basic or bearer `Authorization`, an API key in a header of any name, a client secret)
+/// is marked sensitive, so the builder, the request it builds and their headers and fields never print it.
+public struct HTTPRequestBuilder: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The request method.
     public var method: HTTPMethod
     /// Query fields, appended after any query the server URL already has.
@@ -38,17 +41,17 @@ public struct HTTPRequestBuilder: Sendable {
 
     /// Sends HTTP Basic credentials (RFC 7617).
     public mutating func authorize(basic credentials: BasicCredentials) {
-        headers["Authorization"] = credentials.authorizationValue
+        headers.setSensitive("Authorization", credentials.authorizationValue)
     }
 
     /// Sends a bearer token (RFC 6750).
     public mutating func authorize(bearer token: BearerToken) {
-        headers["Authorization"] = token.authorizationValue
+        headers.setSensitive("Authorization", token.authorizationValue)
     }
 
     /// Sends an API key in the header `name`.
     public mutating func authorize(apiKey: APIKey, header name: String) {
-        headers[name] = apiKey.value
+        headers.setSensitive(name, apiKey.value)
     }
 
     /// Sends an access token as a bearer token, or an API key in the header `apiKeyHeader`.
@@ -68,11 +71,11 @@ public struct HTTPRequestBuilder: Sendable {
     public mutating func authenticate(client: OAuthClientCredentials) {
         switch client.method {
         case .basic, .unencodedBasic:
-            headers["Authorization"] = client.basicAuthorizationValue
+            headers.setSensitive("Authorization", client.basicAuthorizationValue)
         case .post, .none:
             var fields = form ?? FormFields()
             fields.append("client_id", client.clientID)
-            if client.method == .post, let secret = client.secret { fields.append("client_secret", secret) }
+            if client.method == .post, let secret = client.secret { fields.append("client_secret", secret, sensitive: true) }
             form = fields
         }
     }
@@ -86,6 +89,21 @@ public struct HTTPRequestBuilder: Sendable {
     public mutating func setBody(_ data: Data, contentType: String) {
         body = (data, contentType)
     }
+
+    /// The method, the URL without its query, and the headers, query and form with sensitive values redacted.
+    public var description: String {
+        var parts = ["\(method) \(URL(string: base).map(Redaction.url) ?? Redaction.placeholder)", headers.description]
+        if !query.isEmpty { parts.append("query: \(query)") }
+        if let form { parts.append("form: \(form)") }
+        if let body { parts.append("<\(body.data.count) bytes of \(body.contentType)>") }
+        return "HTTPRequestBuilder(" + parts.joined(separator: ", ") + ")"
+    }
+
+    /// Same as ``description``.
+    public var debugDescription: String { description }
+
+    /// A mirror that shows only the redacted description.
+    public var customMirror: Mirror { Mirror(self, children: ["builder": description], displayStyle: .struct) }
 
     /// The finished request.
     ///

@@ -62,7 +62,7 @@ extension ExchangeSignInToken {
         var form = SDKRuntime.FormFields()
         form.append("grant_type", "urn:ietf:params:oauth:grant-type:token-exchange")
         form.append("subject_token_type", "urn:junction:sign-in-token")
-        form.append("subject_token", request.subjectToken)
+        form.append("subject_token", request.subjectToken, sensitive: true)
         http.form = form
     }
 }

@@ -59,7 +59,7 @@ extension RefreshToken {
     static func apply(_ request: Request, to http: inout SDKRuntime.HTTPRequestBuilder) {
         var form = SDKRuntime.FormFields()
         form.append("grant_type", "refresh_token")
-        form.append("refresh_token", request.refreshToken)
+        form.append("refresh_token", request.refreshToken, sensitive: true)
         http.form = form
     }
 }
