@@ -12,6 +12,7 @@ import Vital
 struct CodecBenchmarks {
     func run(into report: Report) throws {
         try xmlDecoding(into: report)
+        try adversarialXML(into: report)
         try healthVaultEncoding(into: report)
         try json(into: report)
     }
@@ -48,6 +49,39 @@ struct CodecBenchmarks {
                 note: String(format: "%.2f× the floor", tree.median / floor.median)
             ))
             report.add(Row(section: "XML", metric: "floor: XMLParser, empty delegate, " + label, unit: "MB/s", summary: Self.throughput(megabytes, floor)))
+        }
+    }
+
+    /// Documents built to make a reader quadratic: one element with many attributes, and many namespace
+    /// declarations on the root with a child per declaration that uses the first prefix declared. Linear work shows
+    /// as a constant time per attribute or declaration from 10^3 to 10^5.
+    private func adversarialXML(into report: Report) throws {
+        let limits = XMLLimits(maximumAttributesPerElement: 200_000, maximumNamespaceDeclarations: 200_000)
+        let shapes: [(name: String, document: (Int) -> Data)] = [
+            ("attributes on one element", { count in
+                Data(("<r" + (0..<count).map { " a\($0)='v'" }.joined() + "/>").utf8)
+            }),
+            ("xmlns declarations, each prefix used", { count in
+                let declarations = (0..<count).map { " xmlns:p\($0)='urn:\($0)'" }.joined()
+                return Data(("<r\(declarations)>" + String(repeating: "<p0:c/>", count: count) + "</r>").utf8)
+            }),
+        ]
+        for shape in shapes {
+            var smallest: Double?
+            for count in [1_000, 10_000, 100_000] {
+                let document = shape.document(count)
+                let seconds = try Harness.measure(runs: count >= 100_000 ? 5 : 11) {
+                    _ = try XMLTree.parse(document, limits: limits)
+                }
+                let perItem = seconds.scaled(by: 1e9 / Double(count))
+                let growth = smallest.map { perItem.median / $0 }
+                smallest = smallest ?? perItem.median
+                report.add(Row(
+                    section: "XML", metric: "adversarial: \(count) \(shape.name)", unit: "ns per item", summary: perItem,
+                    budget: count == 100_000 ? "≤ 3× per item at 10^3" : nil, withinBudget: count == 100_000 ? (growth ?? 0) <= 3 : nil,
+                    note: growth.map { String(format: "%.2f× per item at 10^3", $0) }
+                ))
+            }
         }
     }
 

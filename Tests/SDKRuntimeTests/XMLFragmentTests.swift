@@ -60,7 +60,7 @@ final class XMLFragmentTests: XCTestCase {
     func testNestingIsBounded() {
         let deep = String(repeating: "<a>", count: 600) + String(repeating: "</a>", count: 600)
         XCTAssertThrowsError(try XMLFragment(wellFormed: deep)) { error in
-            XCTAssertTrue(String(describing: error).hasSuffix("elements nest deeper than 512 levels"), "\(error)")
+            XCTAssertTrue(String(describing: error).hasSuffix("elements nest deeper than the limit of 512 levels"), "\(error)")
         }
     }
 

@@ -92,12 +92,54 @@ final class XMLReaderTests: XCTestCase {
     }
 
     func testNestingIsBounded() throws {
-        let deep = String(repeating: "<a>", count: XMLReader.maximumDepth) + String(repeating: "</a>", count: XMLReader.maximumDepth)
+        let depth = XMLLimits.default.maximumDepth
+        let deep = String(repeating: "<a>", count: depth) + String(repeating: "</a>", count: depth)
         XCTAssertEqual(try root(deep).name, "a")
-        let tooDeep = String(repeating: "<a>", count: XMLReader.maximumDepth + 1)
-        XCTAssertThrowsError(try XMLTree.parse(Data(tooDeep.utf8))) { error in
-            XCTAssertTrue(String(describing: error).hasSuffix("elements nest deeper than \(XMLReader.maximumDepth) levels"))
+        assertExceeds(.depth, String(repeating: "<a>", count: depth + 1), "elements nest deeper than the limit of 512 levels")
+    }
+
+    private func assertExceeds(
+        _ limit: XMLLimits.Limit, _ xml: String, limits: XMLLimits = .default, _ reason: String, line: UInt = #line
+    ) {
+        XCTAssertThrowsError(try XMLTree.parse(Data(xml.utf8), limits: limits), line: line) { error in
+            guard let error = error as? ResponseDecodingError else { return XCTFail("\(error)", line: line) }
+            XCTAssertEqual(error.exceededLimit, limit, line: line)
+            XCTAssertTrue(error.reason.hasSuffix(reason), error.reason, line: line)
         }
+    }
+
+    func testEachLimitIsATypedError() throws {
+        let attributes = (0..<1_025).map { " a\($0)='v'" }.joined()
+        assertExceeds(.attributesPerElement, "<r\(attributes)/>", "<r> has more attributes than the limit of 1024")
+        XCTAssertEqual(try root("<r\(attributes.dropLast(" a1024='v'".count))/>").attribute("a1023"), "v")
+        let declarations = (0..<1_025).map { " xmlns:p\($0)='urn:\($0)'" }.joined()
+        assertExceeds(.namespaceDeclarations, "<r\(declarations)/>", "the document declares more namespaces than the limit of 1024")
+        let spread = String(repeating: "<a xmlns='urn:x'/>", count: 1_025)
+        assertExceeds(.namespaceDeclarations, "<r>\(spread)</r>", "the document declares more namespaces than the limit of 1024")
+        let small = XMLLimits(maximumDocumentBytes: 10)
+        assertExceeds(.documentSize, "<r>0123456789</r>", limits: small, "the XML document has 17 bytes, more than the limit of 10")
+        XCTAssertEqual(try XMLTree.parse(Data("<r>01</r>".utf8), limits: small).root.text, "01")
+        // Malformed documents name no limit.
+        XCTAssertThrowsError(try XMLTree.parse(Data("<r>".utf8))) { error in
+            XCTAssertNil((error as? ResponseDecodingError)?.exceededLimit)
+        }
+    }
+
+    func testDuplicatesAreFoundAmongManyAttributesAndDeclarations() throws {
+        let many = (0..<500).map { " a\($0)='v'" }.joined()
+        let limits = XMLLimits(maximumAttributesPerElement: 100_000)
+        XCTAssertThrowsError(try XMLTree.parse(Data("<r\(many) a250='w'/>".utf8), limits: limits)) { error in
+            XCTAssertTrue(String(describing: error).hasSuffix("the attribute a250 appears twice"), "\(error)")
+        }
+        XCTAssertThrowsError(try XMLTree.parse(Data("<r xmlns:p='urn:a' xmlns:p='urn:b'/>".utf8))) { error in
+            XCTAssertTrue(String(describing: error).hasSuffix("the attribute xmlns:p appears twice"), "\(error)")
+        }
+        XCTAssertThrowsError(try XMLTree.parse(Data("<r xmlns='urn:a' xmlns='urn:b'/>".utf8))) { error in
+            XCTAssertTrue(String(describing: error).hasSuffix("the attribute xmlns appears twice"), "\(error)")
+        }
+        // The same prefix on nested or sibling elements is a new binding, and an inner one ends with its element.
+        let tree = try XMLTree.parse(Data("<r xmlns:p='urn:a'><p:x xmlns:p='urn:b'/><p:y xmlns:p='urn:c'/><p:z/></r>".utf8))
+        XCTAssertEqual(tree.root.children.map(\.namespaceURI), ["urn:b", "urn:c", "urn:a"])
     }
 
     func testLargeDocumentsAreRead() throws {

@@ -7,11 +7,14 @@ public struct ResponseDecodingError: Error, Sendable, Hashable, CustomStringConv
     public let path: String
     /// What was expected and what was found.
     public let reason: String
+    /// The bound of ``XMLLimits`` the document went beyond, or nil when it is malformed or of the wrong shape.
+    public let exceededLimit: XMLLimits.Limit?
 
     /// Creates an error.
-    public init(path: String, reason: String) {
+    public init(path: String, reason: String, exceededLimit: XMLLimits.Limit? = nil) {
         self.path = path
         self.reason = reason
+        self.exceededLimit = exceededLimit
     }
 
     /// `path: reason`, or just the reason for the whole document.

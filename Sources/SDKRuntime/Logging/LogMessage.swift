@@ -3,7 +3,7 @@
 /// A message written as a string literal is the SDK's fixed text and public. Each value interpolated into it makes the
 /// message private (an identifier, a host or a server's wording may identify a person), unless the value is
 /// interpolated as `\(public: value)`, which the SDK does only for values of its own: operation names, HTTP statuses,
-/// counts and intervals. ``OSLogSink`` logs a private message with `privacy: .private`, so the unified log keeps it
+/// counts and intervals. `OSLogSink` logs a private message with `privacy: .private`, so the unified log keeps it
 /// out of anything collected from a device.
 ///
 /// ```swift

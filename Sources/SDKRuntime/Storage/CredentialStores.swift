@@ -13,7 +13,7 @@ public enum CredentialStores {
     /// - Parameters:
     ///   - service: the Keychain service, or the directory's name elsewhere.
     ///   - accessGroup: on Apple platforms, the Keychain access group an app shares with its extensions (see
-    ///     ``KeychainCredentialStore``); elsewhere unused, since a directory is shared by its path.
+    ///     `KeychainCredentialStore`); elsewhere unused, since a directory is shared by its path.
     ///   - lockDirectory: on Apple platforms, a directory every sharing process can write (an app group container)
     ///     where refreshes take turns; elsewhere unused, since the file store locks beside its values.
     /// - Throws: when the directory cannot be created or is not safe for secrets (not on Apple platforms).

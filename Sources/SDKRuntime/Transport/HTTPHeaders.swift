@@ -97,7 +97,7 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
 
     /// Header names whose values are always credentials, whoever sets them.
     static let credentialNames: Set<String> = [
-        "authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key",
+        "authorization", "proxy-authorization", "cookie", "set-cookie", "x-vital-api-key", "x-api-key",
     ]
 
     /// The fields as `Name: value` lines, with sensitive values replaced by `<redacted>`.

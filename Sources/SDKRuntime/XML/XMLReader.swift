@@ -11,15 +11,29 @@
 /// Every element remembers where its content is in the document, so ``XMLElementView/innerXML`` can hand out the
 /// exact bytes between its tags. The same reader also reads a content fragment (``XMLFragment``): text and elements
 /// with no single root, under a synthetic root element, where prefixes declared outside the fragment are allowed.
+///
+/// Its work is linear in the document's size whatever the document holds: duplicate attributes are found through a
+/// hash of their names once a tag has more than a few, and namespace prefixes are looked up in a table of binding
+/// stacks rather than by scanning every binding in scope. ``XMLLimits`` bound the depth, the attributes of one
+/// element and the namespace declarations.
 struct XMLReader {
-    /// How deeply elements may nest; deeper documents are refused rather than grown without bound.
-    static let maximumDepth = 512
-
-    /// A document could not be read; `offset` is where, in bytes.
+    /// A document could not be read; `offset` is where, in bytes, and `limit` the bound it went beyond, if any.
     struct Failure: Error {
         let reason: String
         let offset: Int
+        var limit: XMLLimits.Limit?
     }
+
+    /// One namespace binding: the URI, and the nesting level of the start tag that declared it (-1 for bindings
+    /// from outside the document).
+    private struct Binding {
+        var uri: String
+        var level: Int
+    }
+
+    /// Up to this many attributes a start tag is checked for duplicates by comparing each with the others; beyond
+    /// it, through a table of name hashes.
+    private static let linearDuplicateCheck = 8
 
     /// An element whose end tag has not been read yet.
     private struct OpenElement {
@@ -36,6 +50,7 @@ struct XMLReader {
     private let bytes: UnsafeBufferPointer<UInt8>
     /// Whether this reads a content fragment under a synthetic root rather than a document.
     private let isFragment: Bool
+    private let limits: XMLLimits
     private var index = 0
     private var nodes: [XMLTree.Node] = []
     private var attributes: [XMLTree.Attribute] = []
@@ -45,19 +60,24 @@ struct XMLReader {
     private var open: [OpenElement] = []
     /// Text of open elements that came in several pieces or needed decoding, one buffer per nesting level.
     private var textBuffers: [[UInt8]] = []
-    /// Namespace bindings in scope, innermost last; the empty prefix is the default namespace.
-    private var bindings: [(prefix: String, uri: String)] = [("xml", "http://www.w3.org/XML/1998/namespace")]
+    /// Namespace bindings in scope per prefix, innermost last; the empty prefix is the default namespace.
+    private var bindings: [String: [Binding]] = ["xml": [Binding(uri: "http://www.w3.org/XML/1998/namespace", level: -1)]]
+    /// The prefixes the open start tags declared, in order, so that each end tag removes its own.
+    private var declaredPrefixes: [String] = []
+    /// How many namespace declarations the document has had so far.
+    private var namespaceDeclarations = 0
 
-    private init(_ bytes: UnsafeBufferPointer<UInt8>, isFragment: Bool = false) {
+    private init(_ bytes: UnsafeBufferPointer<UInt8>, isFragment: Bool = false, limits: XMLLimits) {
         self.bytes = bytes
         self.isFragment = isFragment
+        self.limits = limits
         // About one element per 40 bytes of a typical response; reserving avoids regrowing a large array.
         nodes.reserveCapacity(min(bytes.count / 40 + 1, 1 << 20))
     }
 
     /// The tree of `source`, whose bytes `bytes` are.
-    static func read(_ source: [UInt8], _ bytes: UnsafeBufferPointer<UInt8>) throws(Failure) -> XMLTree {
-        var reader = XMLReader(bytes)
+    static func read(_ source: [UInt8], _ bytes: UnsafeBufferPointer<UInt8>, limits: XMLLimits) throws(Failure) -> XMLTree {
+        var reader = XMLReader(bytes, limits: limits)
         try reader.document()
         return XMLTree(source: source, decoded: reader.decoded, nodes: reader.nodes, attributes: reader.attributes, namespaces: reader.namespaces)
     }
@@ -70,8 +90,8 @@ struct XMLReader {
     static func readFragment(
         _ source: [UInt8], _ bytes: UnsafeBufferPointer<UInt8>, namespaces: [(prefix: String, uri: String)]
     ) throws(Failure) -> XMLTree {
-        var reader = XMLReader(bytes, isFragment: true)
-        reader.bindings.append(contentsOf: namespaces)
+        var reader = XMLReader(bytes, isFragment: true, limits: .default)
+        for (prefix, uri) in namespaces { reader.bindings[prefix, default: []].append(Binding(uri: uri, level: -1)) }
         try reader.fragment()
         return XMLTree(
             source: source, decoded: reader.decoded, nodes: reader.nodes, attributes: reader.attributes,
@@ -205,8 +225,10 @@ struct XMLReader {
         guard let namespace = namespace(for: prefix) ?? (isFragment ? -1 : nil) else {
             throw Failure(reason: "the prefix \(prefix) of <\(text(name))> is not bound to a namespace", offset: tagStart)
         }
-        guard open.count < Self.maximumDepth else {
-            throw Failure(reason: "elements nest deeper than \(Self.maximumDepth) levels", offset: tagStart)
+        guard open.count < limits.maximumDepth else {
+            throw Failure(
+                reason: "elements nest deeper than the limit of \(limits.maximumDepth) levels", offset: tagStart, limit: .depth
+            )
         }
         let node = Int32(nodes.count)
         let localName = colon.map { $0 + 1..<name.upperBound } ?? name
@@ -216,7 +238,7 @@ struct XMLReader {
         ))
         if matches("/>") {
             index += 2
-            bindings.removeLast(declared)
+            removeBindings(declared)
             nodes[Int(node)].contentStart = Int32(index)
             nodes[Int(node)].contentEnd = Int32(index)
         } else {
@@ -231,6 +253,8 @@ struct XMLReader {
     /// and pushing namespace declarations as bindings; returns how many bindings it pushed.
     private mutating func readAttributes(of name: Range<Int>, from firstAttribute: Int32) throws(Failure) -> Int {
         var declared = 0
+        // Built only for a tag with many attributes: the attributes so far, by a hash of their names.
+        var byHash: [Int: [Int32]] = [:]
         while true {
             let hadSpace = skipSpace()
             guard index < bytes.count else { throw failure("unterminated start tag <\(text(name))>") }
@@ -247,21 +271,72 @@ struct XMLReader {
             let value = try attributeValue()
             if isNamespaceDeclaration(attributeName) {
                 let prefix = attributeName.count == 5 ? "" : text(attributeName.lowerBound + 6..<attributeName.upperBound)
-                let uri = string(value)
-                if !prefix.isEmpty && uri.isEmpty {
-                    throw Failure(reason: "the prefix \(prefix) is bound to an empty namespace", offset: attributeStart)
-                }
-                bindings.append((prefix, uri))
+                try declare(prefix, uri: string(value), at: attributeStart)
                 declared += 1
                 continue
             }
+            let count = attributes.count - Int(firstAttribute)
+            guard count < limits.maximumAttributesPerElement else {
+                throw Failure(
+                    reason: "<\(text(name))> has more attributes than the limit of \(limits.maximumAttributesPerElement)",
+                    offset: attributeStart, limit: .attributesPerElement
+                )
+            }
             let attributeSpan = span(attributeName)
-            for existing in attributes[Int(firstAttribute)...] where sameBytes(existing.name, attributeSpan) {
-                throw Failure(reason: "the attribute \(text(attributeName)) appears twice", offset: attributeStart)
+            if count < Self.linearDuplicateCheck {
+                for existing in attributes[Int(firstAttribute)...] where sameBytes(existing.name, attributeSpan) {
+                    throw Failure(reason: "the attribute \(text(attributeName)) appears twice", offset: attributeStart)
+                }
+            } else {
+                if byHash.isEmpty {
+                    for position in Int(firstAttribute)..<attributes.count {
+                        byHash[hash(attributes[position].name), default: []].append(Int32(position))
+                    }
+                }
+                let key = hash(attributeSpan)
+                for position in byHash[key, default: []] where sameBytes(attributes[Int(position)].name, attributeSpan) {
+                    throw Failure(reason: "the attribute \(text(attributeName)) appears twice", offset: attributeStart)
+                }
+                byHash[key, default: []].append(Int32(attributes.count))
             }
             attributes.append(XMLTree.Attribute(name: attributeSpan, value: value))
         }
         return declared
+    }
+
+    /// Binds `prefix` to `uri` for the start tag being read and the elements inside it.
+    private mutating func declare(_ prefix: String, uri: String, at offset: Int) throws(Failure) {
+        if !prefix.isEmpty && uri.isEmpty {
+            throw Failure(reason: "the prefix \(prefix) is bound to an empty namespace", offset: offset)
+        }
+        namespaceDeclarations += 1
+        guard namespaceDeclarations <= limits.maximumNamespaceDeclarations else {
+            throw Failure(
+                reason: "the document declares more namespaces than the limit of \(limits.maximumNamespaceDeclarations)",
+                offset: offset, limit: .namespaceDeclarations
+            )
+        }
+        if bindings[prefix]?.last?.level == open.count {
+            let attribute = prefix.isEmpty ? "xmlns" : "xmlns:" + prefix
+            throw Failure(reason: "the attribute \(attribute) appears twice", offset: offset)
+        }
+        bindings[prefix, default: []].append(Binding(uri: uri, level: open.count))
+        declaredPrefixes.append(prefix)
+    }
+
+    /// Removes the last `count` bindings declared, as the element that declared them ends.
+    private mutating func removeBindings(_ count: Int) {
+        for _ in 0..<count {
+            let prefix = declaredPrefixes.removeLast()
+            bindings[prefix]?.removeLast()
+        }
+    }
+
+    /// A hash of the bytes of `span` (a name in the document).
+    private func hash(_ span: XMLTree.Span) -> Int {
+        var hasher = Hasher()
+        hasher.combine(bytes: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[Int(span.start)..<Int(span.start + span.count)])))
+        return hasher.finalize()
     }
 
     /// Appends `node` and links it as the last child of its parent.
@@ -291,7 +366,7 @@ struct XMLReader {
             throw Failure(reason: "</\(text(name))> does not match, expected \(expected)", offset: tagStart)
         }
         open.removeLast()
-        bindings.removeLast(element.bindings)
+        removeBindings(element.bindings)
         nodes[Int(element.node)].contentEnd = Int32(tagStart)
         finishText(of: element, level: open.count)
     }
@@ -329,7 +404,7 @@ struct XMLReader {
     /// The index of the namespace URI bound to `prefix` (-1 when an unprefixed name has no default namespace), or
     /// nil when the prefix is unbound.
     private mutating func namespace(for prefix: String) -> Int32? {
-        guard let uri = bindings.last(where: { $0.prefix == prefix })?.uri else { return prefix.isEmpty ? -1 : nil }
+        guard let uri = bindings[prefix]?.last?.uri else { return prefix.isEmpty ? -1 : nil }
         if uri.isEmpty { return -1 }
         if let known = namespaceIndex[uri] { return known }
         let added = Int32(namespaces.count)

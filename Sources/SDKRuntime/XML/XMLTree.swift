@@ -61,14 +61,23 @@ public final class XMLTree {
 
     /// Parses `data`.
     ///
+    /// - Parameters:
+    ///   - data: the document's bytes.
+    ///   - limits: the bounds the document must stay within.
     /// - Throws: ``ResponseDecodingError`` naming the line, column and reason when `data` is not well-formed UTF-8
-    ///   XML or declares a document type.
-    public static func parse(_ data: Data) throws -> XMLTree {
+    ///   XML or declares a document type, or naming the exceeded bound (``ResponseDecodingError/exceededLimit``)
+    ///   when it goes beyond `limits`.
+    public static func parse(_ data: Data, limits: XMLLimits = .default) throws -> XMLTree {
+        guard data.count <= min(limits.maximumDocumentBytes, Int(Int32.max) - 1) else {
+            throw ResponseDecodingError(
+                path: "", reason: "the XML document has \(data.count) bytes, more than the limit of \(limits.maximumDocumentBytes)",
+                exceededLimit: .documentSize
+            )
+        }
         let source = [UInt8](data)
-        guard source.count < Int32.max else { throw ResponseDecodingError(path: "", reason: "the XML document is larger than 2 GB") }
         let result = source.withUnsafeBufferPointer { bytes -> Result<XMLTree, XMLReader.Failure> in
             do throws(XMLReader.Failure) {
-                return .success(try XMLReader.read(source, bytes))
+                return .success(try XMLReader.read(source, bytes, limits: limits))
             } catch {
                 return .failure(error)
             }
@@ -78,7 +87,11 @@ public final class XMLTree {
             return tree
         case .failure(let failure):
             let position = source.withUnsafeBufferPointer { XMLReader.position(of: failure.offset, in: $0) }
-            throw ResponseDecodingError(path: "", reason: "malformed XML at line \(position.line), column \(position.column): \(failure.reason)")
+            let place = "at line \(position.line), column \(position.column)"
+            if let limit = failure.limit {
+                throw ResponseDecodingError(path: "", reason: "the XML document \(place): \(failure.reason)", exceededLimit: limit)
+            }
+            throw ResponseDecodingError(path: "", reason: "malformed XML \(place): \(failure.reason)")
         }
     }
 
