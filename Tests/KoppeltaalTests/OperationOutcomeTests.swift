@@ -53,6 +53,33 @@ final class OperationOutcomeTests: XCTestCase {
         XCTAssertEqual(json, xml)
     }
 
+    func testEveryIssueCounts() async throws {
+        // An informational issue first (DSTU2 code), then the expired token (DSTU1 type): the error keeps both codes,
+        // and its recovery is the expired token's, not the note's.
+        let body = Data(#"""
+            {"resourceType": "OperationOutcome", "issue": [
+              {"severity": "information", "code": "informational"},
+              {"severity": "warning"},
+              {"type": {"system": "http://hl7.org/fhir/issue-type", "code": "expired"}, "details": "token 98510180"}]}
+            """#.utf8)
+        let transport = RecordingTransport { _ in HTTPResponse(status: 401, headers: ["Content-Type": "application/json+fhir"], body: body) }
+        let client = KoppeltaalClient(configuration: .init(servers: .init(launch: URL(string: "https://example.org")), transport: transport))
+        do {
+            _ = try await client.mobileLaunch(.init(clientID: "c", patient: "p", user: "u"), credentials: .init(username: "a", password: "b"))
+            XCTFail("expected an error")
+        } catch let error as OperationOutcomeError {
+            XCTAssertEqual(error.codes, [.informational, .expired])
+            XCTAssertEqual(error.code, .informational)
+            XCTAssertEqual(error.recovery, .refreshCredential)
+            XCTAssertEqual(error.body.issue.count, 3)
+            XCTAssertEqual(String(describing: error), "MobileLaunch failed: OperationOutcomeError informational, expired (HTTP 401)")
+        }
+        let none = OperationOutcomeError(body: OperationOutcome(issue: [OperationOutcomeIssue(severity: .warning)]), httpStatus: 400, operation: "Read")
+        XCTAssertEqual(none.codes, [])
+        XCTAssertNil(none.code)
+        XCTAssertEqual(none.recovery, .none)
+    }
+
     func testErrorResponsesChooseTheirFormat() async throws {
         for (fixture, type) in [("OperationOutcome/expired.xml", "application/xml+fhir"), ("OperationOutcome/expired.json", "application/json+fhir")] {
             let body = try Fixtures.data("Koppeltaal/" + fixture)

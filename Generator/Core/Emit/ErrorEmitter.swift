@@ -33,7 +33,25 @@ enum ErrorEmitter {
                 p.line("self.operation = operation")
             }
             var codeIsOptional = true
-            if let codeType = error.codeType, let chain = MemberChain.firstPresent(error.codePaths, from: "body") {
+            var recovery = "code?.recovery ?? .none"
+            var recoveryDoc = "What a caller should do about the error, from the schema's code table."
+            var shownCode = "(code.map { \" \\($0)\" } ?? \"\")"
+            if let codeType = error.codeType, let every = MemberChain.everyElement(error.codePaths, from: "body"),
+               let chain = MemberChain.firstPresent(every.element, from: "element")
+            {
+                p.blank()
+                p.doc("Every error code in the body, in order: one for each element of `\(every.array)` that has one.")
+                let code = chain.isOptional
+                    ? "(\(chain.expression)).map(\(codeType.name).init(rawValue:))"
+                    : "\(codeType.name)(rawValue: \(chain.expression))"
+                p.line("public var codes: [\(codeType.name)] { \(every.array).\(chain.isOptional ? "compactMap" : "map") { element in \(code) } }")
+                p.blank()
+                p.doc("The first error code.")
+                p.line("public var code: \(codeType.name)? { codes.first }")
+                recovery = "codes.lazy.map(\\.recovery).first { $0 != .none } ?? .none"
+                recoveryDoc = "What a caller should do about the error: the recovery of the first code that calls for something."
+                shownCode = "(codes.isEmpty ? \"\" : \" \" + codes.map(\\.rawValue).joined(separator: \", \"))"
+            } else if let codeType = error.codeType, let chain = MemberChain.firstPresent(error.codePaths, from: "body") {
                 codeIsOptional = chain.isOptional
                 p.blank()
                 p.doc("The error code.")
@@ -50,9 +68,9 @@ enum ErrorEmitter {
                 p.line("public var message: Swift.String? { nil }")
             }
             p.blank()
-            p.doc("What a caller should do about the error, from the schema's code table.")
+            p.doc(recoveryDoc)
             if error.codeType != nil, !error.codePaths.isEmpty {
-                p.line("public var recovery: SDKRuntime.ErrorRecovery { \(codeIsOptional ? "code?.recovery ?? .none" : "code.recovery") }")
+                p.line("public var recovery: SDKRuntime.ErrorRecovery { \(codeIsOptional ? recovery : "code.recovery") }")
             } else {
                 p.line("public var recovery: SDKRuntime.ErrorRecovery { .none }")
             }
@@ -60,7 +78,7 @@ enum ErrorEmitter {
             p.doc("The method, the code and the message; never the body's sensitive fields.")
             p.block("public var description: Swift.String") { p in
                 if error.codeType != nil, !error.codePaths.isEmpty {
-                    let code = codeIsOptional ? "(code.map { \" \\($0)\" } ?? \"\")" : "\" \\(code)\""
+                    let code = codeIsOptional ? shownCode : "\" \\(code)\""
                     p.line("\"\\(operation) failed: \(error.name)\" + \(code) + (message.map { \": \\($0)\" } ?? \"\") + \" (HTTP \\(httpStatus))\"")
                 } else {
                     p.line("\"\\(operation) failed: \(error.name)\" + (message.map { \": \\($0)\" } ?? \"\") + \" (HTTP \\(httpStatus))\"")

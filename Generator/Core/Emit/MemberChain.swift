@@ -15,9 +15,23 @@ enum MemberChain {
             case .first:
                 expression += access + "first"
                 isOptional = true
+            case .each:
+                // Chains through every element are split at this step by `everyElement`; on its own, a chain reads
+                // the array.
+                continue
             }
         }
         return (expression, isOptional)
+    }
+
+    /// The array that chains reading every element (`/*`) iterate, and the chains from one element on; nil when the
+    /// chains read single values.
+    static func everyElement(_ chains: [[IRPathStep]], from root: String) -> (array: String, element: [[IRPathStep]])? {
+        guard let first = chains.first, let split = first.firstIndex(where: { if case .each = $0 { return true } else { return false } })
+        else { return nil }
+        let array = expression(Array(first[..<split]), from: root)
+        let elements = chains.map { chain in Array(chain.drop { if case .each = $0 { return false } else { return true } }.dropFirst()) }
+        return (array.isOptional ? "(\(array.expression) ?? [])" : array.expression, elements)
     }
 
     /// Several chains tried in order with `??`; optional unless the first is not.

@@ -376,9 +376,10 @@ struct FamilyResolver {
             diagnostics.error("the body of \"\(node.name)\" is written inline, expected a $ref to a type in types.json", at: node.body.location, pointer: node.body.pointer)
         }
         var resolver = PointerResolver()
-        let codePaths = node.code.compactMap { resolver.resolve($0, from: bodyType, allowFirst: true) }
+        let codePaths = node.code.compactMap { resolver.resolve($0, from: bodyType, allowFirst: true, allowEach: true) }
         let messagePaths = node.message.compactMap { resolver.resolve($0, from: bodyType, allowFirst: true) }
         diagnostics.append(contentsOf: resolver.diagnostics)
+        checkEveryElementPointers(codePaths, node.code)
         var isInteger: Bool?
         for (path, pointer) in zip(codePaths, node.code) {
             guard case .property(let property) = path.last, case .scalar(let scalar, _) = property.type, [.int, .string].contains(scalar) else {
@@ -414,6 +415,16 @@ struct FamilyResolver {
             body: body, json: node.encodings.contains("json"), xml: node.encodings.contains("xml"), root: node.root,
             codePaths: codePaths, messagePaths: messagePaths, codeType: codeType
         )
+    }
+
+    /// Code pointers that read every element of an array (`/*`) are alternatives per element, so all of them must
+    /// read the same array.
+    private mutating func checkEveryElementPointers(_ paths: [[IRPathStep]], _ pointers: [Located<String>]) {
+        let arrays = paths.map { path in path.firstIndex(where: { if case .each = $0 { return true } else { return false } }).map { PointerResolver.spelling(path[..<$0]) } }
+        guard let first = arrays.compactMap({ $0 }).first, arrays.contains(where: { $0 != first }),
+              let pointer = zip(arrays, pointers).first(where: { $0.0 != first })?.1
+        else { return }
+        diagnostics.error("the \"code\" pointer \"\(pointer.value)\" does not read every element of \(first.isEmpty ? "the body" : first) as another one does, expected all code pointers to use /* on the same array", at: pointer.location, pointer: pointer.pointer)
     }
 
     private mutating func codeTable(_ node: ErrorFormatNode, isInteger: Bool, file: SchemaFile) -> IRCodeType {

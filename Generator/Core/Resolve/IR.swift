@@ -415,6 +415,8 @@ public enum IRPathStep {
     case property(IRProperty)
     /// The first element of an array (`/0` in a pointer).
     case first
+    /// Every element of an array (`/*` in an error's code pointer).
+    case each
 }
 
 /// An error format.

@@ -6,8 +6,10 @@ struct PointerResolver {
 
     /// The steps from `type` to the value `pointer` names, or nil (with a diagnostic) when it names nothing.
     ///
-    /// - Parameter allowFirst: whether `/0` may select an array's first element (error code pointers).
-    mutating func resolve(_ pointer: Located<String>, from type: IRType, allowFirst: Bool) -> [IRPathStep]? {
+    /// - Parameters:
+    ///   - allowFirst: whether `/0` may select an array's first element (error code and message pointers).
+    ///   - allowEach: whether `/*` may select every element of one array (error code pointers).
+    mutating func resolve(_ pointer: Located<String>, from type: IRType, allowFirst: Bool, allowEach: Bool = false) -> [IRPathStep]? {
         guard pointer.value.hasPrefix("/") else {
             diagnostics.error("the pointer \"\(pointer.value)\" does not start with \"/\", expected a JSON pointer", at: pointer.location, pointer: pointer.pointer)
             return nil
@@ -23,6 +25,13 @@ struct PointerResolver {
             case .array(let element) where allowFirst && token == "0":
                 steps.append(.first)
                 current = element
+            case .array(let element) where allowEach && token == "*":
+                if steps.contains(where: { if case .each = $0 { return true } else { return false } }) {
+                    diagnostics.error("the pointer \"\(pointer.value)\" has \"*\" twice, expected it on one array only", at: pointer.location, pointer: pointer.pointer)
+                    return nil
+                }
+                steps.append(.each)
+                current = element
             case .named(let owner):
                 guard case .object(let properties) = owner.kind,
                       let property = properties.first(where: { $0.wireName == token && $0.isStored })
@@ -34,7 +43,7 @@ struct PointerResolver {
                 steps.append(.property(property))
                 current = property.type
             default:
-                diagnostics.error("the pointer \"\(pointer.value)\" continues past \(walked.isEmpty ? "the start" : walked) with \"\(token)\", expected it to stop at a \(allowFirst ? "value (or use /0 for an array's first element)" : "value")", at: pointer.location, pointer: pointer.pointer)
+                diagnostics.error("the pointer \"\(pointer.value)\" continues past \(walked.isEmpty ? "the start" : walked) with \"\(token)\", expected it to stop at a \(allowEach ? "value (or use /0 for an array's first element, /* for every element)" : allowFirst ? "value (or use /0 for an array's first element)" : "value")", at: pointer.location, pointer: pointer.pointer)
                 return nil
             }
             walked += "/" + token
@@ -42,11 +51,23 @@ struct PointerResolver {
         return steps
     }
 
+    /// The pointer that `steps` were resolved from, e.g. `/issue/*/code`.
+    static func spelling(_ steps: ArraySlice<IRPathStep>) -> String {
+        steps.map { step in
+            switch step {
+            case .property(let property): return "/" + property.wireName
+            case .first: return "/0"
+            case .each: return "/*"
+            }
+        }.joined()
+    }
+
     /// A phrase for what a path ends at, for diagnostics.
     func describeEnd(_ path: [IRPathStep]) -> String {
         switch path.last {
         case .property(let property)?: return "\"\(property.wireName)\" (\(property.swiftType))"
         case .first?: return "an array element"
+        case .each?: return "every array element"
         case nil: return "the whole document"
         }
     }

@@ -26,18 +26,21 @@ public struct OperationOutcomeError: Error, Sendable, Hashable, CustomStringConv
         self.operation = operation
     }
 
-    /// The error code.
-    public var code: IssueType? { (body.issue.first?.code ?? body.issue.first?.type?.code).map(IssueType.init(rawValue:)) }
+    /// Every error code in the body, in order: one for each element of `body.issue` that has one.
+    public var codes: [IssueType] { body.issue.compactMap { element in (element.code ?? element.type?.code).map(IssueType.init(rawValue:)) } }
+
+    /// The first error code.
+    public var code: IssueType? { codes.first }
 
     /// The server's explanation, when it gave one.
     public var message: Swift.String? { nil }
 
-    /// What a caller should do about the error, from the schema's code table.
-    public var recovery: SDKRuntime.ErrorRecovery { code?.recovery ?? .none }
+    /// What a caller should do about the error: the recovery of the first code that calls for something.
+    public var recovery: SDKRuntime.ErrorRecovery { codes.lazy.map(\.recovery).first { $0 != .none } ?? .none }
 
     /// The method, the code and the message; never the body's sensitive fields.
     public var description: Swift.String {
-        "\(operation) failed: OperationOutcomeError" + (code.map { " \($0)" } ?? "") + (message.map { ": \($0)" } ?? "") + " (HTTP \(httpStatus))"
+        "\(operation) failed: OperationOutcomeError" + (codes.isEmpty ? "" : " " + codes.map(\.rawValue).joined(separator: ", ")) + (message.map { ": \($0)" } ?? "") + " (HTTP \(httpStatus))"
     }
 }
 
