@@ -24,16 +24,25 @@ struct XMLReader {
         var limit: XMLLimits.Limit?
     }
 
-    /// One namespace binding: the URI, and the nesting level of the start tag that declared it (-1 for bindings
-    /// from outside the document).
+    /// One namespace binding: the index of its URI in `namespaces` (-1 for none), and the nesting level of the start
+    /// tag that declared it (-1 for bindings from outside the document).
     private struct Binding {
-        var uri: String
+        var namespace: Int32
         var level: Int
     }
 
-    /// Up to this many attributes a start tag is checked for duplicates by comparing each with the others; beyond
-    /// it, through a table of name hashes.
-    private static let linearDuplicateCheck = 8
+    /// Up to this many attributes a start tag is checked for duplicates by comparing each with the others, which
+    /// costs less than hashing for the tags of real documents; beyond it, through a set of the names.
+    private static let linearDuplicateCheck = 32
+
+    /// An attribute name, hashed and compared by its bytes in the document (valid while the document is read).
+    private struct Name: Hashable {
+        let bytes: UnsafeRawBufferPointer
+
+        static func == (lhs: Name, rhs: Name) -> Bool { lhs.bytes.elementsEqual(rhs.bytes) }
+
+        func hash(into hasher: inout Hasher) { hasher.combine(bytes: bytes) }
+    }
 
     /// An element whose end tag has not been read yet.
     private struct OpenElement {
@@ -60,12 +69,16 @@ struct XMLReader {
     private var open: [OpenElement] = []
     /// Text of open elements that came in several pieces or needed decoding, one buffer per nesting level.
     private var textBuffers: [[UInt8]] = []
-    /// Namespace bindings in scope per prefix, innermost last; the empty prefix is the default namespace.
-    private var bindings: [String: [Binding]] = ["xml": [Binding(uri: "http://www.w3.org/XML/1998/namespace", level: -1)]]
+    /// Namespace bindings in scope per prefix, innermost last; the default namespace's are in `defaultBindings`,
+    /// since most names have no prefix and need no lookup by one.
+    private var bindings: [String: [Binding]] = [:]
+    private var defaultBindings: [Binding] = []
     /// The prefixes the open start tags declared, in order, so that each end tag removes its own.
     private var declaredPrefixes: [String] = []
     /// How many namespace declarations the document has had so far.
     private var namespaceDeclarations = 0
+    /// The attribute names of the start tag being read, once it has many.
+    private var attributeNames: Set<Name> = []
 
     private init(_ bytes: UnsafeBufferPointer<UInt8>, isFragment: Bool = false, limits: XMLLimits) {
         self.bytes = bytes
@@ -73,6 +86,7 @@ struct XMLReader {
         self.limits = limits
         // About one element per 40 bytes of a typical response; reserving avoids regrowing a large array.
         nodes.reserveCapacity(min(bytes.count / 40 + 1, 1 << 20))
+        bind("xml", uri: "http://www.w3.org/XML/1998/namespace", level: -1)
     }
 
     /// The tree of `source`, whose bytes `bytes` are.
@@ -91,7 +105,7 @@ struct XMLReader {
         _ source: [UInt8], _ bytes: UnsafeBufferPointer<UInt8>, namespaces: [(prefix: String, uri: String)]
     ) throws(Failure) -> XMLTree {
         var reader = XMLReader(bytes, isFragment: true, limits: .default)
-        for (prefix, uri) in namespaces { reader.bindings[prefix, default: []].append(Binding(uri: uri, level: -1)) }
+        for (prefix, uri) in namespaces { reader.bind(prefix, uri: uri, level: -1) }
         try reader.fragment()
         return XMLTree(
             source: source, decoded: reader.decoded, nodes: reader.nodes, attributes: reader.attributes,
@@ -253,8 +267,6 @@ struct XMLReader {
     /// and pushing namespace declarations as bindings; returns how many bindings it pushed.
     private mutating func readAttributes(of name: Range<Int>, from firstAttribute: Int32) throws(Failure) -> Int {
         var declared = 0
-        // Built only for a tag with many attributes: the attributes so far, by a hash of their names.
-        var byHash: [Int: [Int32]] = [:]
         while true {
             let hadSpace = skipSpace()
             guard index < bytes.count else { throw failure("unterminated start tag <\(text(name))>") }
@@ -283,25 +295,34 @@ struct XMLReader {
                 )
             }
             let attributeSpan = span(attributeName)
+            let isDuplicate: Bool
             if count < Self.linearDuplicateCheck {
-                for existing in attributes[Int(firstAttribute)...] where sameBytes(existing.name, attributeSpan) {
-                    throw Failure(reason: "the attribute \(text(attributeName)) appears twice", offset: attributeStart)
-                }
+                isDuplicate = attributes[Int(firstAttribute)...].contains { sameBytes($0.name, attributeSpan) }
             } else {
-                if byHash.isEmpty {
-                    for position in Int(firstAttribute)..<attributes.count {
-                        byHash[hash(attributes[position].name), default: []].append(Int32(position))
-                    }
-                }
-                let key = hash(attributeSpan)
-                for position in byHash[key, default: []] where sameBytes(attributes[Int(position)].name, attributeSpan) {
-                    throw Failure(reason: "the attribute \(text(attributeName)) appears twice", offset: attributeStart)
-                }
-                byHash[key, default: []].append(Int32(attributes.count))
+                isDuplicate = isHashedDuplicate(attributeSpan, from: Int(firstAttribute))
+            }
+            if isDuplicate {
+                throw Failure(reason: "the attribute \(text(attributeName)) appears twice", offset: attributeStart)
             }
             attributes.append(XMLTree.Attribute(name: attributeSpan, value: value))
         }
         return declared
+    }
+
+    /// Whether `name` is already among the attributes from `first` on, through `attributeNames`, which it fills with
+    /// those attributes when a start tag reaches this many and adds `name` to.
+    @inline(never)
+    private mutating func isHashedDuplicate(_ name: XMLTree.Span, from first: Int) -> Bool {
+        if attributes.count - first == Self.linearDuplicateCheck {
+            attributeNames.removeAll(keepingCapacity: true)
+            for attribute in attributes[first...] { attributeNames.insert(self.name(attribute.name)) }
+        }
+        return !attributeNames.insert(self.name(name)).inserted
+    }
+
+    /// The bytes of the name at `span`, as a set member.
+    private func name(_ span: XMLTree.Span) -> Name {
+        Name(bytes: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[Int(span.start)..<Int(span.start + span.count)])))
     }
 
     /// Binds `prefix` to `uri` for the start tag being read and the elements inside it.
@@ -316,27 +337,26 @@ struct XMLReader {
                 offset: offset, limit: .namespaceDeclarations
             )
         }
-        if bindings[prefix]?.last?.level == open.count {
+        if (prefix.isEmpty ? defaultBindings.last : bindings[prefix]?.last)?.level == open.count {
             let attribute = prefix.isEmpty ? "xmlns" : "xmlns:" + prefix
             throw Failure(reason: "the attribute \(attribute) appears twice", offset: offset)
         }
-        bindings[prefix, default: []].append(Binding(uri: uri, level: open.count))
+        bind(prefix, uri: uri, level: open.count)
         declaredPrefixes.append(prefix)
+    }
+
+    /// Pushes a binding of `prefix` to `uri` declared at nesting level `level`.
+    private mutating func bind(_ prefix: String, uri: String, level: Int) {
+        let binding = Binding(namespace: index(of: uri), level: level)
+        if prefix.isEmpty { defaultBindings.append(binding) } else { bindings[prefix, default: []].append(binding) }
     }
 
     /// Removes the last `count` bindings declared, as the element that declared them ends.
     private mutating func removeBindings(_ count: Int) {
         for _ in 0..<count {
             let prefix = declaredPrefixes.removeLast()
-            bindings[prefix]?.removeLast()
+            if prefix.isEmpty { defaultBindings.removeLast() } else { bindings[prefix]?.removeLast() }
         }
-    }
-
-    /// A hash of the bytes of `span` (a name in the document).
-    private func hash(_ span: XMLTree.Span) -> Int {
-        var hasher = Hasher()
-        hasher.combine(bytes: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[Int(span.start)..<Int(span.start + span.count)])))
-        return hasher.finalize()
     }
 
     /// Appends `node` and links it as the last child of its parent.
@@ -403,8 +423,13 @@ struct XMLReader {
 
     /// The index of the namespace URI bound to `prefix` (-1 when an unprefixed name has no default namespace), or
     /// nil when the prefix is unbound.
-    private mutating func namespace(for prefix: String) -> Int32? {
-        guard let uri = bindings[prefix]?.last?.uri else { return prefix.isEmpty ? -1 : nil }
+    private func namespace(for prefix: String) -> Int32? {
+        if prefix.isEmpty { return defaultBindings.last?.namespace ?? -1 }
+        return bindings[prefix]?.last?.namespace
+    }
+
+    /// The index of `uri` in `namespaces`, added if new; -1 for the empty URI (no namespace).
+    private mutating func index(of uri: String) -> Int32 {
         if uri.isEmpty { return -1 }
         if let known = namespaceIndex[uri] { return known }
         let added = Int32(namespaces.count)
