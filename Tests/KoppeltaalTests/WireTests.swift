@@ -142,6 +142,30 @@ final class WireTests: XCTestCase {
         XCTAssertEqual(conformance.rest.first?.security?.service.first?.text, "OAuth2")
     }
 
+    /// A newer FHIR server names the same statement CapabilityStatement; any other resource is refused.
+    func testCapabilityStatementIsReadAsTheConformance() async throws {
+        for (fixture, contentType) in [("Conformance/response.json", "application/json"), ("Conformance/response.xml", "application/xml+fhir")] {
+            let original = try Fixtures.text("Koppeltaal/" + fixture)
+            func client(renaming name: String) -> KoppeltaalClient {
+                let body = Data(original.replacingOccurrences(of: "Conformance", with: name).utf8)
+                let transport = RecordingTransport { _ in HTTPResponse(status: 200, headers: ["Content-Type": contentType], body: body) }
+                return KoppeltaalClient(configuration: .init(servers: .init(fhir: URL(string: "https://ggz.koppeltaal.nl/FHIR")), transport: transport))
+            }
+            let capability = try await client(renaming: "CapabilityStatement").conformance()
+            let conformance = try await self.client(fixture, contentType: contentType).0.conformance()
+            XCTAssertEqual(capability, conformance, fixture)
+            do {
+                _ = try await client(renaming: "Patient").conformance()
+                XCTFail("a Patient is not a capability statement")
+            } catch let error as ResponseDecodingError {
+                let expected = contentType.contains("xml")
+                    ? "expected element <Conformance> or <CapabilityStatement>, found <Patient>"
+                    : "resourceType: expected \"Conformance\" or \"CapabilityStatement\", found \"Patient\""
+                XCTAssertEqual(error.description, expected, fixture)
+            }
+        }
+    }
+
     func testOAuth2ErrorIsTyped() async throws {
         let (client, _) = try client(answering: 400, "Token/error.json")
         do {

@@ -105,7 +105,9 @@ enum JSONCodecEmitter {
         let keys = ["." + Emit.name(property.swiftName)] + property.aliases.indices.map { "." + aliasKey(property, $0) }
         let key = keys.count == 1 ? keys[0] : "container.firstPresentKey(\(keys.joined(separator: ", ")))"
         if case .constant(let value) = property.storage {
-            return "try container.expectConstant(\(SwiftLiteral.string(value)), forKey: \(key), required: \(property.isRequired))"
+            let others = property.alsoAccepts.isEmpty
+                ? "" : ", alsoAccepting: [" + property.alsoAccepts.map(SwiftLiteral.string).joined(separator: ", ") + "]"
+            return "try container.expectConstant(\(SwiftLiteral.string(value))\(others), forKey: \(key), required: \(property.isRequired))"
         }
         let present = property.isRequired && property.defaultExpression == nil && !property.isOptional
         let suffix = present ? "" : "IfPresent"

@@ -201,9 +201,9 @@ struct MethodEmitter {
         case .json, .none:
             p.line("return try SDKRuntime.HTTPResponseBody.json(\(returnType).self, from: response, operation: \(operation))")
         case .xml:
-            p.line("return try SDKRuntime.HTTPResponseBody.xml(\(returnType).self, from: response, rootElement: \(SwiftLiteral.string(binding.responseRoot ?? "")))")
+            p.line("return try SDKRuntime.HTTPResponseBody.xml(\(returnType).self, from: response, \(Self.rootElements(binding)))")
         case .jsonOrXml:
-            p.line("return try SDKRuntime.HTTPResponseBody.jsonOrXML(\(returnType).self, from: response, rootElement: \(SwiftLiteral.string(binding.responseRoot ?? "")), operation: \(operation))")
+            p.line("return try SDKRuntime.HTTPResponseBody.jsonOrXML(\(returnType).self, from: response, \(Self.rootElements(binding)), operation: \(operation))")
         }
     }
 
@@ -281,6 +281,11 @@ struct MethodEmitter {
                 }
             }
         }
+    }
+
+    /// The argument naming the names the XML document element may have, e.g. `rootElements: ["A", "B"]`.
+    private static func rootElements(_ binding: IRHTTPMethod) -> String {
+        "rootElements: [" + binding.responseRoots.map(SwiftLiteral.string).joined(separator: ", ") + "]"
     }
 
     // MARK: - Paging

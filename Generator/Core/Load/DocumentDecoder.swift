@@ -75,14 +75,17 @@ struct DocumentDecoder {
         let auth = reader.choice("auth", HTTPAuth.self, required: true, diagnostics: &diagnostics)
         let response = reader.choice("response", HTTPResponseKind.self, diagnostics: &diagnostics)
             ?? Located(value: .json, location: node.location, pointer: node.pointer + "/response")
-        let responseRoot = reader.nonEmptyString("responseRoot", diagnostics: &diagnostics)
+        // One document element name, or several a server may answer with.
+        let responseRoots = reader.value("responseRoot")?.elements != nil
+            ? reader.strings("responseRoot", diagnostics: &diagnostics)?.map(\.value)
+            : reader.nonEmptyString("responseRoot", diagnostics: &diagnostics).map { [$0.value] }
         let errors = reader.strings("errors", diagnostics: &diagnostics) ?? []
         let headers = reader.stringMap("headers", diagnostics: &diagnostics)
         reader.finish(&diagnostics)
         guard let method, let server, let auth else { return nil }
         return HTTPMethodBinding(
             location: node.location, pointer: node.pointer, method: method, server: server, path: path, body: body,
-            auth: auth, response: response, responseRoot: responseRoot?.value, errors: errors, headers: headers
+            auth: auth, response: response, responseRoots: responseRoots ?? [], errors: errors, headers: headers
         )
     }
 
@@ -189,6 +192,13 @@ struct DocumentDecoder {
             diagnostics.error("\"enum\" is empty, expected at least one value", at: node.location, pointer: node.pointer)
         }
         let constValue = reader.string("const", diagnostics: &diagnostics)
+        let alsoAccepts = reader.strings("alsoAccepts", diagnostics: &diagnostics) ?? []
+        if let first = alsoAccepts.first, constValue == nil {
+            diagnostics.error("\"alsoAccepts\" without \"const\", expected it only beside a constant", at: first.location, pointer: first.pointer)
+        }
+        for value in alsoAccepts where value.value == constValue?.value {
+            diagnostics.error("\"alsoAccepts\" repeats the constant \"\(value.value)\", expected other values", at: value.location, pointer: value.pointer)
+        }
         let defaultValue = reader.value("default")
         var oneOf: [SchemaNode]?
         if let oneOfNode = reader.value("oneOf") {
@@ -239,7 +249,7 @@ struct DocumentDecoder {
             required: required, items: items, enumValues: enumValues, constValue: constValue,
             defaultValue: defaultValue, oneOf: oneOf, allOf: allOf, additionalProperties: additionalProperties, discriminator: discriminator, xml: xml, sensitive: sensitive,
             bind: bind, signs: signs, parameterLocation: parameterLocation, aliases: aliases,
-            acceptSingle: acceptSingle, swiftName: swiftName
+            acceptSingle: acceptSingle, swiftName: swiftName, alsoAccepts: alsoAccepts
         )
     }
 

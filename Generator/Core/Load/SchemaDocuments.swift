@@ -77,6 +77,8 @@ public final class SchemaNode: Sendable {
     public let items: SchemaNode?
     public let enumValues: [Located<String>]?
     public let constValue: Located<String>?
+    /// `alsoAccepts`: values besides the `const` a response may carry, read as that constant.
+    public let alsoAccepts: [Located<String>]
     public let defaultValue: JSONNode?
     public let oneOf: [SchemaNode]?
     /// `allOf`: object schemas whose properties make one object.
@@ -115,8 +117,9 @@ public final class SchemaNode: Sendable {
         additionalProperties: SchemaNode?, discriminator: Located<String>?, xml: XMLOptionsNode?,
         sensitive: Located<Bool>?, bind: Located<BindName>?, signs: Located<String>?,
         parameterLocation: Located<ParameterLocation>?, aliases: [String], acceptSingle: Located<Bool>?,
-        swiftName: Located<String>?
+        swiftName: Located<String>?, alsoAccepts: [Located<String>] = []
     ) {
+        self.alsoAccepts = alsoAccepts
         self.location = location
         self.pointer = pointer
         self.ref = ref
@@ -265,7 +268,8 @@ public struct HTTPMethodBinding: Sendable {
     public let body: Located<HTTPBodyKind>
     public let auth: Located<HTTPAuth>
     public let response: Located<HTTPResponseKind>
-    public let responseRoot: String?
+    /// The names the XML document element may have (`responseRoot`, one name or several).
+    public let responseRoots: [String]
     public let errors: [Located<String>]
     public let headers: [(name: String, value: String)]
 }

@@ -18,7 +18,7 @@ public enum SchemaKeywords {
         "$ref", "type", "format", "description", "properties", "required", "items", "enum", "const", "default",
         "oneOf", "discriminator", "xml", "sensitive", "bind", "signs", "in", "aliases", "acceptSingle", "x-swift-name",
         "contentEncoding", "minimum", "maximum", "exclusiveMinimum", "minLength", "maxLength", "pattern", "minItems",
-        "maxItems", "allOf", "additionalProperties",
+        "maxItems", "allOf", "additionalProperties", "alsoAccepts",
     ]
     /// `discriminator`.
     public static let discriminator = ["propertyName"]

@@ -245,7 +245,7 @@ struct FamilyResolver {
         if [.GET, .DELETE].contains(binding.method.value), binding.body.value != .none {
             diagnostics.error("a \(binding.method.value.rawValue) request with a \(binding.body.value.rawValue) body, expected \"body\": \"none\" (a \(binding.method.value.rawValue) request cannot carry a body)", at: binding.body.location, pointer: binding.body.pointer)
         }
-        if [.xml, .jsonOrXml].contains(binding.response.value), binding.responseRoot == nil {
+        if [.xml, .jsonOrXml].contains(binding.response.value), binding.responseRoots.isEmpty {
             diagnostics.error("\"response\" is \"\(binding.response.value.rawValue)\" but \"responseRoot\" is missing, expected the XML document element's name", at: binding.response.location, pointer: binding.response.pointer)
         }
         for error in binding.errors where !protocolDocument.errors.contains(where: { $0.name == error.value }) {
@@ -254,7 +254,7 @@ struct FamilyResolver {
         return IRHTTPMethod(
             verb: binding.method.value, server: binding.server.value, pathSegments: pathSegments(binding.path), pathLocation: binding.path,
             body: binding.body.value, auth: binding.auth.value, response: binding.response.value,
-            responseRoot: binding.responseRoot, errors: binding.errors.map(\.value), headers: binding.headers
+            responseRoots: binding.responseRoots, errors: binding.errors.map(\.value), headers: binding.headers
         )
     }
 

@@ -289,6 +289,8 @@ public struct IRProperty {
     /// For an array wrapped in one element: the name of each item's element.
     public var xmlItemName: String?
     public var aliases: [String]
+    /// For a constant: other values a response may carry in its place.
+    public var alsoAccepts: [String] = []
     public var location: ParameterLocation?
     public var acceptSingle: Bool
     /// The wire name of the sibling this element signs.
@@ -385,7 +387,8 @@ public struct IRHTTPMethod {
     public var body: HTTPBodyKind
     public var auth: HTTPAuth
     public var response: HTTPResponseKind
-    public var responseRoot: String?
+    /// The names the XML document element may have.
+    public var responseRoots: [String]
     /// Error format Swift names, in order.
     public var errors: [String]
     public var headers: [(name: String, value: String)]

@@ -243,7 +243,8 @@ struct TypeResolver {
             isOptional: storage.isStoredValue && (schema.nullable || !isRequired && schema.defaultValue == nil) && !isArray(type),
             isRequired: isRequired, defaultExpression: nil, xmlKind: xmlKind, xmlName: schema.xml?.name ?? node.name,
             xmlItemName: schema.items?.xml?.name,
-            aliases: schema.aliases, location: schema.parameterLocation?.value, acceptSingle: schema.acceptSingle?.value ?? false,
+            aliases: schema.aliases, alsoAccepts: schema.alsoAccepts.map(\.value), location: schema.parameterLocation?.value,
+            acceptSingle: schema.acceptSingle?.value ?? false,
             signs: schema.signs?.value, checks: checks(schema.constraints, on: type),
             documentation: schema.description, provenance: Provenance(file: scope.file.displayPath, pointer: schema.pointer),
             defaultNode: schema.defaultValue, sourceLocation: node.keyLocation

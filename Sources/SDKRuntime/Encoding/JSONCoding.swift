@@ -123,18 +123,19 @@ extension KeyedDecodingContainer {
         return try decodeArrayAcceptingSingle(T.self, forKey: key)
     }
 
-    /// Checks that a constant field holds `expected`; when `required` is false an absent field is accepted.
-    public func expectConstant(_ expected: String, forKey key: Key, required: Bool) throws {
+    /// Checks that a constant field holds `expected` or one of `others`; when `required` is false an absent field is
+    /// accepted.
+    public func expectConstant(_ expected: String, alsoAccepting others: [String] = [], forKey key: Key, required: Bool) throws {
         guard let found = try decodeIfPresent(String.self, forKey: key) else {
             if required {
                 throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "missing constant"))
             }
             return
         }
-        guard found == expected else {
+        guard found == expected || others.contains(found) else {
+            let accepted = ([expected] + others).map { "\"\($0)\"" }.joined(separator: " or ")
             throw DecodingError.dataCorruptedError(
-                forKey: key, in: self,
-                debugDescription: "expected \"\(expected)\", found \(ResponseDecodingError.quote(found))"
+                forKey: key, in: self, debugDescription: "expected \(accepted), found \(ResponseDecodingError.quote(found))"
             )
         }
     }

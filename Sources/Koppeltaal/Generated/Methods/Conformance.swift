@@ -6,7 +6,7 @@
 import Foundation
 import SDKRuntime
 
-/// Reads the server's Conformance statement (GET [base]/metadata), which names the OAuth authorize and token endpoints. JSON or XML.
+/// Reads the server's Conformance statement (GET [base]/metadata), which names the OAuth authorize and token endpoints. JSON or XML; a newer FHIR server answers with the same content as a CapabilityStatement.
 ///
 /// `GET` to the `fhir` server at `/metadata`, auth none.
 ///
@@ -19,7 +19,7 @@ extension Conformance {
 }
 
 extension KoppeltaalClient {
-    /// Reads the server's Conformance statement (GET [base]/metadata), which names the OAuth authorize and token endpoints. JSON or XML.
+    /// Reads the server's Conformance statement (GET [base]/metadata), which names the OAuth authorize and token endpoints. JSON or XML; a newer FHIR server answers with the same content as a CapabilityStatement.
     ///
     /// `GET` to the `fhir` server at `/metadata`, auth none.
     ///
@@ -31,6 +31,6 @@ extension KoppeltaalClient {
     public func conformance() async throws -> Conformance.Response {
         let http = try makeRequest(.get, server: configuration.servers.fhir, serverName: "fhir", path: "/metadata", headers: ["Accept": "application/json, application/json+fhir;q=0.9, application/xml+fhir;q=0.5"])
         let response = try await send(http, operation: "Conformance", errors: [.operationOutcomeError])
-        return try SDKRuntime.HTTPResponseBody.jsonOrXML(Conformance.Response.self, from: response, rootElement: "Conformance", operation: "Conformance")
+        return try SDKRuntime.HTTPResponseBody.jsonOrXML(Conformance.Response.self, from: response, rootElements: ["Conformance", "CapabilityStatement"], operation: "Conformance")
     }
 }

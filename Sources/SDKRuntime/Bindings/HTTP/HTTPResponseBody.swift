@@ -19,24 +19,28 @@ public enum HTTPResponseBody {
     /// - Parameters:
     ///   - type: the model to decode.
     ///   - response: the response whose body it is.
-    ///   - rootElement: the local name the XML document element must have.
+    ///   - rootElements: the local names the XML document element may have.
     ///   - operation: the method's name, for errors.
     public static func jsonOrXML<T: Decodable & XMLDecodable>(
-        _ type: T.Type, from response: HTTPResponse, rootElement: String, operation: String
+        _ type: T.Type, from response: HTTPResponse, rootElements: [String], operation: String
     ) throws -> T {
-        if isXML(response) {
-            let root = try XMLTree.parse(response.body).root
-            try root.expectName(rootElement)
-            return try T(xml: root)
-        }
+        if isXML(response) { return try xml(T.self, from: response, rootElements: rootElements) }
         return try json(T.self, from: response, operation: operation)
+    }
+
+    /// Decodes an XML body whose document element has one of the local names `rootElements`.
+    public static func xml<T: XMLDecodable>(_ type: T.Type, from response: HTTPResponse, rootElements: [String]) throws -> T {
+        let root = try XMLTree.parse(response.body).root
+        guard rootElements.contains(where: root.isNamed) else {
+            let expected = rootElements.map { "<\($0)>" }.joined(separator: " or ")
+            throw ResponseDecodingError(path: root.path, reason: "expected element \(expected), found <\(root.name)>")
+        }
+        return try T(xml: root)
     }
 
     /// Decodes an XML body whose document element is `rootElement`.
     public static func xml<T: XMLDecodable>(_ type: T.Type, from response: HTTPResponse, rootElement: String) throws -> T {
-        let root = try XMLTree.parse(response.body).root
-        try root.expectName(rootElement)
-        return try T(xml: root)
+        try xml(T.self, from: response, rootElements: [rootElement])
     }
 
     /// Whether the body is XML: an XML media type, or a body that starts with `<` under a generic or missing one
