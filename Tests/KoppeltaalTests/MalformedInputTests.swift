@@ -80,7 +80,7 @@ final class MalformedInputTests: XCTestCase {
     func testConformances() async throws {
         let cases: [(String, String, String)] = [
             ("conformance-html.html", "text/html", "Conformance: unexpected HTTP 200 response (text/html, 32 bytes): the body is not JSON"),
-            ("conformance-wrong-resource.json", "application/json", #"resourceType: expected "Conformance", found "Patient""#),
+            ("conformance-wrong-resource.json", "application/json", #"resourceType: expected "Conformance" or "CapabilityStatement", found "Patient""#),
             ("conformance-no-rest.json", "application/json", "The server's Conformance names no authorize or token endpoint; configure it in EndpointOverrides"),
             ("conformance-token-missing.json", "application/json", "The server's Conformance names no token endpoint; configure it in EndpointOverrides"),
             ("conformance-truncated.xml", "application/xml+fhir", "malformed XML at line 2, column 1: unexpected end of the document inside <Conformance>"),
