@@ -29,7 +29,9 @@ public struct KeychainCredentialStore: CredentialStore {
     public let useDataProtectionKeychain: Bool
 
     /// Creates a store for `service`.
-    public init(service: String, accessGroup: String? = nil, lockDirectory: URL? = nil, useDataProtectionKeychain: Bool = true) {
+    public init(
+        service: String, accessGroup: String? = nil, lockDirectory: URL? = nil, useDataProtectionKeychain: Bool = true
+    ) {
         self.service = service
         self.accessGroup = accessGroup
         self.lockDirectory = lockDirectory
