@@ -16,7 +16,7 @@ final class OperationOutcomeTests: XCTestCase {
     func testSeedXML() throws {
         let outcome = try HTTPResponseBody.xml(
             OperationOutcome.self, from: HTTPResponse(status: 401, body: Fixtures.data("Koppeltaal/OperationOutcome/expired.xml")),
-            rootElement: "OperationOutcome"
+            rootElements: ["OperationOutcome"]
         )
         assertSeed(outcome)
     }
@@ -40,7 +40,7 @@ final class OperationOutcomeTests: XCTestCase {
         let json = try JSONCoding.decode(OperationOutcome.self, from: Fixtures.data("Koppeltaal/OperationOutcome/expired-dstu2.json"))
         let xml = try HTTPResponseBody.xml(
             OperationOutcome.self, from: HTTPResponse(status: 401, body: Fixtures.data("Koppeltaal/OperationOutcome/expired-dstu2.xml")),
-            rootElement: "OperationOutcome"
+            rootElements: ["OperationOutcome"]
         )
         for outcome in [json, xml] {
             let issue = outcome.issue[0]

@@ -191,7 +191,7 @@ enum ClientEmitter {
                             if !error.json && error.root == nil { p.line("    break") }
                             let body = error.body.swiftType
                             if error.xml, let root = error.root {
-                                p.line("    if isXML, let body = try? SDKRuntime.HTTPResponseBody.xml(\(body).self, from: response, rootElement: \(SwiftLiteral.string(root))) {")
+                                p.line("    if isXML, let body = try? SDKRuntime.HTTPResponseBody.xml(\(body).self, from: response, rootElements: [\(SwiftLiteral.string(root))]) {")
                                 p.line("        return \(error.name)(body: body, httpStatus: response.status, operation: operation)")
                                 p.line("    }")
                             }

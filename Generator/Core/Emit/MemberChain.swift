@@ -27,10 +27,10 @@ enum MemberChain {
     /// The array that chains reading every element (`/*`) iterate, and the chains from one element on; nil when the
     /// chains read single values.
     static func everyElement(_ chains: [[IRPathStep]], from root: String) -> (array: String, element: [[IRPathStep]])? {
-        guard let first = chains.first, let split = first.firstIndex(where: { if case .each = $0 { return true } else { return false } })
+        guard let first = chains.first, let split = first.firstIndex(where: \.isEach)
         else { return nil }
         let array = expression(Array(first[..<split]), from: root)
-        let elements = chains.map { chain in Array(chain.drop { if case .each = $0 { return false } else { return true } }.dropFirst()) }
+        let elements = chains.map { chain in Array(chain.drop { !$0.isEach }.dropFirst()) }
         return (array.isOptional ? "(\(array.expression) ?? [])" : array.expression, elements)
     }
 

@@ -420,7 +420,7 @@ struct FamilyResolver {
     /// Code pointers that read every element of an array (`/*`) are alternatives per element, so all of them must
     /// read the same array.
     private mutating func checkEveryElementPointers(_ paths: [[IRPathStep]], _ pointers: [Located<String>]) {
-        let arrays = paths.map { path in path.firstIndex(where: { if case .each = $0 { return true } else { return false } }).map { PointerResolver.spelling(path[..<$0]) } }
+        let arrays = paths.map { path in path.firstIndex(where: \.isEach).map { PointerResolver.spelling(path[..<$0]) } }
         guard let first = arrays.compactMap({ $0 }).first, arrays.contains(where: { $0 != first }),
               let pointer = zip(arrays, pointers).first(where: { $0.0 != first })?.1
         else { return }

@@ -420,6 +420,12 @@ public enum IRPathStep {
     case first
     /// Every element of an array (`/*` in an error's code pointer).
     case each
+
+    /// Whether this step is ``each``.
+    public var isEach: Bool {
+        if case .each = self { return true }
+        return false
+    }
 }
 
 /// An error format.

@@ -26,7 +26,7 @@ struct PointerResolver {
                 steps.append(.first)
                 current = element
             case .array(let element) where allowEach && token == "*":
-                if steps.contains(where: { if case .each = $0 { return true } else { return false } }) {
+                if steps.contains(where: \.isEach) {
                     diagnostics.error("the pointer \"\(pointer.value)\" has \"*\" twice, expected it on one array only", at: pointer.location, pointer: pointer.pointer)
                     return nil
                 }

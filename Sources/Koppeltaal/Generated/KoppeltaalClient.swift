@@ -126,7 +126,7 @@ extension KoppeltaalClient {
                     return OAuth2Error(body: body, httpStatus: response.status, operation: operation)
                 }
             case .operationOutcomeError:
-                if isXML, let body = try? SDKRuntime.HTTPResponseBody.xml(OperationOutcome.self, from: response, rootElement: "OperationOutcome") {
+                if isXML, let body = try? SDKRuntime.HTTPResponseBody.xml(OperationOutcome.self, from: response, rootElements: ["OperationOutcome"]) {
                     return OperationOutcomeError(body: body, httpStatus: response.status, operation: operation)
                 }
                 if isJSON, let body = try? SDKRuntime.JSONCoding.decode(OperationOutcome.self, from: response.body) {

@@ -10,7 +10,8 @@ import Foundation
 /// it refreshes and writes, so a rotating refresh token is spent once and no writer overwrites another's newer value.
 ///
 /// Choose an implementation:
-/// - `KeychainCredentialStore` on Apple platforms (the default there); ``CredentialStores/secure(service:accessGroup:lockDirectory:)`` picks it.
+/// - `KeychainCredentialStore` on Apple platforms (the default there);
+///   ``CredentialStores/secure(service:accessGroup:lockDirectory:)`` picks it.
 /// - ``FileCredentialStore`` on Linux servers and for tools; files are readable by their owner only.
 /// - ``InMemoryCredentialStore`` for tests and previews.
 public protocol CredentialStore: Sendable {

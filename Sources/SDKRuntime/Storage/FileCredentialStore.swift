@@ -11,11 +11,14 @@ import Darwin
 ///
 /// The directory is created with mode 0700 in one `mkdir(2)`, so it is never open to others even for a moment, and
 /// every file with 0600. An existing directory is used only if it is a real directory (not a symbolic link), owned
-/// by this user and writable by nobody else; otherwise the store throws ``CredentialStoreError/unsafeLocation(path:problem:)``
-/// before anything is read or written. Files are opened with `O_NOFOLLOW` and `O_CLOEXEC`: a symbolic link planted
-/// in place of a value is refused rather than followed, and no descriptor leaks into a child process. A write goes to a new temporary file in the
-/// same directory, is flushed to disk, and is renamed over the old file, so a crash at any point leaves the old
-/// value or the new one, never a torn file. Leftover temporary files from a crash are ignored.
+/// by this user and writable by nobody else; otherwise the store throws
+/// ``CredentialStoreError/unsafeLocation(path:problem:)`` before anything is read or written. Files are opened with
+/// `O_NOFOLLOW` and `O_CLOEXEC`: a symbolic link planted in place of a value is refused rather than followed, and no
+/// descriptor leaks into a child process.
+///
+/// A write goes to a new temporary file in the same directory, is flushed to disk, and is renamed over the old file,
+/// so a crash at any point leaves the old value or the new one, never a torn file. Leftover temporary files from a
+/// crash are ignored.
 ///
 /// Processes that share the directory take turns through ``lock(_:)``: an advisory `flock(2)` on a hidden
 /// `.<key>.lock` file beside the value (present only while the lock is held), so two server processes, or a tool

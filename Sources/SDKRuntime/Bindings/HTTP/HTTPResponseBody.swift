@@ -38,11 +38,6 @@ public enum HTTPResponseBody {
         return try T(xml: root)
     }
 
-    /// Decodes an XML body whose document element is `rootElement`.
-    public static func xml<T: XMLDecodable>(_ type: T.Type, from response: HTTPResponse, rootElement: String) throws -> T {
-        try xml(T.self, from: response, rootElements: [rootElement])
-    }
-
     /// Whether the body is XML: an XML media type, or a body that starts with `<` under a generic or missing one
     /// (an HTML page is not XML).
     public static func isXML(_ response: HTTPResponse) -> Bool {
