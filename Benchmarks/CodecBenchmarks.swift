@@ -37,16 +37,18 @@ struct CodecBenchmarks {
                 guard parser.parse() else { throw BenchmarkError.wrongResult("XMLParser failed") }
             }
             let megabytes = Double(body.count) / 1e6
-            let ratio = decoded.median / floor.median
+            // Speeds relative to the floor's, each measured beside it: 2.0 means twice as fast as XMLParser's pass.
+            let speedup = floor.median / decoded.median
+            let required = people == 1 ? 1.0 : 2.0
             let label = "GetAuthorizedPeople, \(people) \(people == 1 ? "person" : "people") (\(Report.number(megabytes)) MB)"
             report.add(Row(
                 section: "XML", metric: "decode " + label, unit: "MB/s", summary: Self.throughput(megabytes, decoded),
-                budget: people == 10_000 ? "≤ 1.5× floor" : nil, withinBudget: people == 10_000 ? ratio <= 1.5 : nil,
-                note: String(format: "%.2f× the floor", ratio)
+                budget: String(format: "≥ %.0f× the floor's speed", required), withinBudget: speedup >= required,
+                note: String(format: "%.2f× the floor's speed", speedup)
             ))
             report.add(Row(
                 section: "XML", metric: "of which parsing into the tree, " + label, unit: "MB/s", summary: Self.throughput(megabytes, tree),
-                note: String(format: "%.2f× the floor", tree.median / floor.median)
+                note: String(format: "%.2f× the floor's speed", floor.median / tree.median)
             ))
             report.add(Row(section: "XML", metric: "floor: XMLParser, empty delegate, " + label, unit: "MB/s", summary: Self.throughput(megabytes, floor)))
         }

@@ -492,9 +492,10 @@ final class SnippetTests: XCTestCase {
             """), file: "Methods/Op.swift")
         assertEmits(text, """
                 public init(xml element: SDKRuntime.XMLElementView) throws {
-                    self.id = try element.requiredAttribute("id", Swift.Int.self)
-                    self.label = try element.attribute("display-name", Swift.String.self)
-                    self.name = element.text.isEmpty ? nil : try element.scalar(Swift.String.self)
+                    var attributes = element.attributes
+                    self.id = try attributes.required("id", Swift.Int.self)
+                    self.label = try attributes.value("display-name", Swift.String.self)
+                    self.name = element.hasText ? try element.scalar(Swift.String.self) : nil
                 }
 
                 /// Writes the value's attributes, then its children or text, into the element just opened.
@@ -505,7 +506,7 @@ final class SnippetTests: XCTestCase {
                 }
             """)
         assertEmits(text, """
-                        switch child.name {
+                        switch child.localName {
                         case "item": _item.append(try Op.Item(xml: child))
                         default: continue
                         }

@@ -71,4 +71,27 @@ final class XMLTests: XCTestCase {
         XCTAssertThrowsError(try root.attribute("n", Int.self)) { XCTAssertEqual(String(describing: $0), #"@n: expected Int, found "x""#) }
         XCTAssertThrowsError(try root.requiredAttribute("missing", Int.self)) { XCTAssertEqual(String(describing: $0), "@missing: missing required attribute") }
     }
+
+    func testAttributesAreFoundInAnyOrderAndNamesMatchWithoutStrings() throws {
+        let document = #"<r a="1" b="2" c="&amp;3" d="x"><item-name/><other/><item-name/></r>"#
+        let root = try XMLTree.parse(Data(document.utf8)).root
+        var attributes = root.attributes
+        XCTAssertEqual(try attributes.value("c", String.self), "&3")
+        XCTAssertEqual(try attributes.value("a", Int.self), 1, "a lookup wraps around to attributes before the last one found")
+        XCTAssertNil(try attributes.value("e", Int.self))
+        XCTAssertEqual(try attributes.required("b", Int.self), 2)
+        XCTAssertThrowsError(try attributes.value("d", Int.self)) { XCTAssertEqual(String(describing: $0), #"@d: expected Int, found "x""#) }
+        XCTAssertThrowsError(try attributes.required("z", Int.self)) { XCTAssertEqual(String(describing: $0), "@z: missing required attribute") }
+        var names: [String] = []
+        for child in root.children {
+            switch child.localName {
+            case "item": names.append("prefix only")
+            case "item-name": names.append("item-name")
+            default: names.append("other: \(child.localName)")
+            }
+        }
+        XCTAssertEqual(names, ["item-name", "other: other", "item-name"])
+        XCTAssertEqual(root.children(named: "item-name").count, 2)
+        XCTAssertFalse(root.hasText)
+    }
 }

@@ -11,7 +11,7 @@ struct XMLCodecEmitter {
     ///     public init(xml element: SDKRuntime.XMLElementView) throws {
     ///         var _language: Swift.String?
     ///         for child in element.children {
-    ///             switch child.name {
+    ///             switch child.localName {
     ///             case "language": _language = try child.scalar(Swift.String.self)
     ///             default: continue
     ///             }
@@ -74,13 +74,16 @@ struct XMLCodecEmitter {
         }
         if !elements.isEmpty {
             p.block("for child in element.children") { p in
-                p.switchBlock("child.name") { p in
+                p.switchBlock("child.localName") { p in
                     for property in elements {
                         p.line("case \(SwiftLiteral.string(property.xmlName)): \(readElement(property))")
                     }
                     p.line("default: continue")
                 }
             }
+        }
+        if stored.contains(where: { $0.xmlKind == .attribute }) {
+            p.line("var attributes = element.attributes")
         }
         for property in stored {
             let name = "self.\(Emit.name(property.swiftName))"
@@ -89,16 +92,16 @@ struct XMLCodecEmitter {
             case .attribute:
                 let type = property.type.swiftType
                 if property.isRequired && property.defaultExpression == nil && !property.isOptional {
-                    p.line("\(name) = try element.requiredAttribute(\(SwiftLiteral.string(property.xmlName)), \(type).self)")
+                    p.line("\(name) = try attributes.required(\(SwiftLiteral.string(property.xmlName)), \(type).self)")
                 } else {
-                    p.line("\(name) = try element.attribute(\(SwiftLiteral.string(property.xmlName)), \(type).self)\(fallback)")
+                    p.line("\(name) = try attributes.value(\(SwiftLiteral.string(property.xmlName)), \(type).self)\(fallback)")
                 }
             case .text:
                 let read = "try element.scalar(\(property.type.swiftType).self)"
                 if property.isOptional {
-                    p.line("\(name) = element.text.isEmpty ? nil : \(read)")
+                    p.line("\(name) = element.hasText ? \(read) : nil")
                 } else if let value = property.defaultExpression {
-                    p.line("\(name) = element.text.isEmpty ? \(value) : \(read)")
+                    p.line("\(name) = element.hasText ? \(read) : \(value)")
                 } else {
                     p.line("\(name) = \(read)")
                 }
@@ -125,7 +128,7 @@ struct XMLCodecEmitter {
         if case .array(let element) = property.type {
             if property.xmlKind == .element {
                 let itemName = SwiftLiteral.string(property.xmlItemName ?? property.xmlName)
-                return "\(local) = try child.children.filter { $0.name == \(itemName) }.map { try \(readContent(of: element, from: "$0")) }"
+                return "\(local) = try child.children(named: \(itemName)).map { try \(readContent(of: element, from: "$0")) }"
             }
             return "\(local).append(try \(readContent(of: element, from: "child")))"
         }

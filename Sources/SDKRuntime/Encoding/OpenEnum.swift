@@ -7,6 +7,7 @@ where RawValue == String {}
 
 extension OpenEnum {
     /// Reads any spelling; unknown ones become the `unknown` case.
+    @inlinable
     public init?(wireText: String) { self.init(rawValue: wireText) }
 
     /// The wire spelling.

@@ -5,6 +5,10 @@ import Foundation
 public protocol WireScalar {
     /// Reads the value from its wire text, or returns nil when the text is not a valid spelling.
     init?(wireText: String)
+    /// Reads the value from the UTF-8 bytes of its wire text (already checked to be UTF-8), or returns nil when
+    /// they are not a valid spelling. XML decoders call it on the response's own bytes, so the common scalars are
+    /// read without making a string first; a type without its own reading gets one that calls ``init(wireText:)``.
+    init?(wireUTF8 bytes: UnsafeBufferPointer<UInt8>)
     /// The value's wire text.
     var wireText: String { get }
     /// How the type is named in decoding errors ("expected Int, found ...").
@@ -175,29 +179,28 @@ enum WireText {
 
     /// The UUID spelled `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx` in hex digits of either case, or nil.
     static func uuid(_ text: String) -> UUID? {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(16)
-        var high: UInt8?
-        var position = 0
-        for character in text.utf8 {
-            defer { position += 1 }
-            if position == 8 || position == 13 || position == 18 || position == 23 {
-                guard character == UInt8(ascii: "-") else { return nil }
-                continue
+        var text = text
+        return text.withUTF8(uuid)
+    }
+
+    /// The UUID whose spelling `bytes` hold, or nil.
+    static func uuid(_ bytes: UnsafeBufferPointer<UInt8>) -> UUID? {
+        guard bytes.count == 36 else { return nil }
+        var value: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        let parsed = withUnsafeMutableBytes(of: &value) { output -> Bool in
+            var position = 0
+            for index in 0..<16 {
+                if position == 8 || position == 13 || position == 18 || position == 23 {
+                    guard bytes[position] == UInt8(ascii: "-") else { return false }
+                    position += 1
+                }
+                guard let high = hexValue(bytes[position]), let low = hexValue(bytes[position + 1]) else { return false }
+                output[index] = high << 4 | low
+                position += 2
             }
-            guard let nibble = hexValue(character) else { return nil }
-            if let pending = high {
-                bytes.append(pending << 4 | nibble)
-                high = nil
-            } else {
-                high = nibble
-            }
+            return true
         }
-        guard position == 36, bytes.count == 16 else { return nil }
-        return UUID(uuid: (
-            bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-            bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
-        ))
+        return parsed ? UUID(uuid: value) : nil
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {

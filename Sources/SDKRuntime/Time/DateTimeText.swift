@@ -35,7 +35,13 @@ public enum DateTimeText {
 
     /// Parses an `xsd:dateTime`, or returns nil when `text` is not one.
     public static func parse(_ text: String) -> Date? {
-        var scanner = DigitScanner(Array(text.utf8))
+        var text = text
+        return text.withUTF8 { parse(utf8: $0) }
+    }
+
+    /// Parses the UTF-8 bytes of an `xsd:dateTime`, or returns nil when they do not spell one.
+    static func parse(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Date? {
+        var scanner = DigitScanner(bytes)
         guard let year = scanner.number(digits: 4), scanner.take(UInt8(ascii: "-")),
               let month = scanner.number(digits: 2), scanner.take(UInt8(ascii: "-")),
               let day = scanner.number(digits: 2), scanner.take(UInt8(ascii: "T")) || scanner.take(UInt8(ascii: "t")),
@@ -125,10 +131,10 @@ public enum DateTimeText {
 
 /// A tiny cursor over ASCII digits, used by the date parsers.
 struct DigitScanner {
-    private let bytes: [UInt8]
+    private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
 
-    init(_ bytes: [UInt8]) { self.bytes = bytes }
+    init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
     var isAtEnd: Bool { index == bytes.count }
 

@@ -19,7 +19,14 @@ public struct LocalDate: Sendable, Hashable, Comparable, CustomStringConvertible
 
     /// Parses `YYYY-MM-DD`, or returns nil when `text` is not such a date.
     public init?(_ text: String) {
-        var scanner = DigitScanner(Array(text.utf8))
+        var text = text
+        guard let date = text.withUTF8({ LocalDate(utf8: $0) }) else { return nil }
+        self = date
+    }
+
+    /// Parses the UTF-8 bytes of `YYYY-MM-DD`, or returns nil when they do not spell such a date.
+    init?(utf8 bytes: UnsafeBufferPointer<UInt8>) {
+        var scanner = DigitScanner(bytes)
         guard let year = scanner.number(digits: 4), scanner.take(UInt8(ascii: "-")),
               let month = scanner.number(digits: 2), scanner.take(UInt8(ascii: "-")),
               let day = scanner.number(digits: 2), scanner.isAtEnd

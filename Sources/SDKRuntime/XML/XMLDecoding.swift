@@ -15,8 +15,12 @@ public typealias XMLCodable = XMLDecodable & XMLEncodable
 
 extension XMLElementView {
     /// The element's text read as `T`.
+    @inlinable
     public func scalar<T: WireScalar>(_ type: T.Type = T.self) throws -> T {
-        guard let value = T(wireText: text) else { throw mismatch(T.self, found: text, at: path) }
+        let span = textSpan
+        guard let value = tree.withBytes(span, T.init(wireUTF8:)) else {
+            throw mismatch(T.wireTypeName, found: span, at: path)
+        }
         return value
     }
 
@@ -27,8 +31,10 @@ extension XMLElementView {
 
     /// The attribute `name` read as `T`, or nil when the element does not have it.
     public func attribute<T: WireScalar>(_ name: String, _ type: T.Type) throws -> T? {
-        guard let text = attribute(name) else { return nil }
-        guard let value = T(wireText: text) else { throw mismatch(T.self, found: text, at: attributePath(name)) }
+        guard let span = attributeValue(name) else { return nil }
+        guard let value = tree.withBytes(span, T.init(wireUTF8:)) else {
+            throw mismatch(T.wireTypeName, found: span, at: attributePath(name))
+        }
         return value
     }
 
@@ -41,12 +47,16 @@ extension XMLElementView {
     }
 
     /// `value`, or an error saying the required child element `name` is missing.
+    @inlinable
     public func required<T>(_ value: T?, _ name: String) throws -> T {
-        guard let value else {
-            let prefix = path.isEmpty ? "" : path + "/"
-            throw ResponseDecodingError(path: prefix + name, reason: "missing required element")
-        }
+        guard let value else { throw missingElement(name) }
         return value
+    }
+
+    /// The error for a required child element `name` that is missing.
+    @usableFromInline
+    func missingElement(_ name: String) -> ResponseDecodingError {
+        ResponseDecodingError(path: (path.isEmpty ? "" : path + "/") + name, reason: "missing required element")
     }
 
     /// Succeeds when the element is named `name`; decoders call it on the document element they start from.
@@ -58,7 +68,9 @@ extension XMLElementView {
 
     private func attributePath(_ name: String) -> String { path + "@" + name }
 
-    private func mismatch<T: WireScalar>(_ type: T.Type, found: String, at path: String) -> ResponseDecodingError {
-        ResponseDecodingError(path: path, reason: "expected \(T.wireTypeName), found \(ResponseDecodingError.quote(found))")
+    /// The error for text at `span` that does not spell a `typeName`.
+    @usableFromInline
+    func mismatch(_ typeName: String, found span: XMLTree.Span, at path: String) -> ResponseDecodingError {
+        ResponseDecodingError(path: path, reason: "expected \(typeName), found \(ResponseDecodingError.quote(tree.string(span)))")
     }
 }

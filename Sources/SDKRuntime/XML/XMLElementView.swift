@@ -3,12 +3,16 @@
 /// A view remembers the element decoding started from (its *base*), so errors name a path relative to it, such as
 /// `response-results/person-info[3]/record@rel-type`.
 public struct XMLElementView {
-    let tree: XMLTree
-    let index: Int
+    @usableFromInline let tree: XMLTree
+    @usableFromInline let index: Int
     let base: Int
 
     /// The element's local name (without prefix).
     public var name: String { tree.string(tree.nodes[index].name) }
+
+    /// The element's local name, to match against string literals in a `switch` without making a string:
+    /// `switch child.localName { case "person-info": … }`.
+    public var localName: Name { Name(tree: tree, span: tree.nodes[index].name) }
 
     /// The element's namespace URI, or nil when it has none.
     public var namespaceURI: String? {
@@ -19,18 +23,30 @@ public struct XMLElementView {
     /// The character data directly inside the element, unmodified (whitespace is kept).
     public var text: String { tree.string(tree.nodes[index].text) }
 
+    /// Where the element's character data is.
+    @usableFromInline
+    var textSpan: XMLTree.Span { tree.nodes[index].text }
+
+    /// Whether the element directly contains any character data.
+    public var hasText: Bool { tree.nodes[index].text.count > 0 }
+
     /// The value of the attribute called `name` (as written, with any prefix), or nil.
     public func attribute(_ name: String) -> String? {
+        attributeValue(name).map(tree.string)
+    }
+
+    /// Where the value of the attribute called `name` is, or nil.
+    func attributeValue(_ name: String) -> XMLTree.Span? {
         let node = tree.nodes[index]
-        var position = Int(node.firstAttribute)
-        let end = position + Int(node.attributeCount)
-        while position < end {
-            let attribute = tree.attributes[position]
-            if tree.span(attribute.name, equals: name) { return tree.string(attribute.value) }
-            position += 1
+        let first = Int(node.firstAttribute)
+        for position in first..<first + Int(node.attributeCount) where tree.span(tree.attributes[position].name, equals: name) {
+            return tree.attributes[position].value
         }
         return nil
     }
+
+    /// The element's attributes, for reading by name (see ``Attributes``).
+    public var attributes: Attributes { Attributes(element: self) }
 
     /// The element's content exactly as received: every byte between the end of its start tag and the start of its
     /// end tag (empty for `<a/>`), with whitespace, comments, CDATA sections, references and prefixes unchanged.
@@ -49,6 +65,11 @@ public struct XMLElementView {
 
     /// The element's child elements, in document order.
     public var children: Children { Children(tree: tree, first: Int(tree.nodes[index].firstChild), base: base) }
+
+    /// The child elements called `name`, in document order.
+    public func children(named name: StaticString) -> [XMLElementView] {
+        children.filter { name ~= $0.localName }
+    }
 
     /// The first child element called `name`, or nil.
     public func child(_ name: String) -> XMLElementView? {
@@ -110,6 +131,74 @@ public struct XMLElementView {
                 cursor = Int(tree.nodes[cursor].nextSibling)
                 return view
             }
+        }
+    }
+
+    /// An element's local name, compared with string literals without making a string.
+    public struct Name: CustomStringConvertible {
+        let tree: XMLTree
+        let span: XMLTree.Span
+
+        /// Whether `name` is `pattern`; this is what a `case "person-info":` label calls.
+        public static func ~= (pattern: StaticString, name: Name) -> Bool {
+            name.tree.span(name.span, equals: pattern)
+        }
+
+        /// The name as a string.
+        public var description: String { tree.string(span) }
+    }
+
+    /// Reads an element's attributes by name, each read converted straight from the document's bytes.
+    ///
+    /// Each lookup starts just after the attribute the previous one found, so a decoder that asks for attributes in
+    /// the order the document has them finds each at the first place it looks, while any other order still works.
+    public struct Attributes {
+        @usableFromInline let element: XMLElementView
+        private let first: Int
+        private let count: Int
+        private var next = 0
+
+        init(element: XMLElementView) {
+            self.element = element
+            let node = element.tree.nodes[element.index]
+            first = Int(node.firstAttribute)
+            count = Int(node.attributeCount)
+        }
+
+        /// The attribute `name` (as written, with any prefix) read as `T`, or nil when the element does not have it.
+        @inlinable
+        public mutating func value<T: WireScalar>(_ name: StaticString, _ type: T.Type) throws -> T? {
+            guard let span = find(name) else { return nil }
+            guard let value = element.tree.withBytes(span, T.init(wireUTF8:)) else {
+                throw element.mismatch(T.wireTypeName, found: span, at: element.path + "@\(name)")
+            }
+            return value
+        }
+
+        /// Where the value of the attribute `name` is, or nil when the element does not have it.
+        @usableFromInline
+        mutating func find(_ name: StaticString) -> XMLTree.Span? {
+            let tree = element.tree
+            var step = 0
+            while step < count {
+                let position = first + (next + step) % count
+                let attribute = tree.attributes[position]
+                if tree.span(attribute.name, equals: name) {
+                    next = position - first + 1
+                    return attribute.value
+                }
+                step += 1
+            }
+            return nil
+        }
+
+        /// The attribute `name` read as `T`.
+        @inlinable
+        public mutating func required<T: WireScalar>(_ name: StaticString, _ type: T.Type) throws -> T {
+            guard let value = try value(name, T.self) else {
+                throw ResponseDecodingError(path: element.path + "@\(name)", reason: "missing required attribute")
+            }
+            return value
         }
     }
 }

@@ -208,6 +208,8 @@ struct XMLReader {
     private mutating func contentItem() throws(Failure) {
         if bytes[index] != UInt8(ascii: "<") {
             try characterData()
+        } else if index + 1 < bytes.count, isNameStart(bytes[index + 1]) {
+            try startTag()
         } else if matches("</") {
             try endTag()
         } else if matches("<!--") {
@@ -233,10 +235,14 @@ struct XMLReader {
         let name = try nameRange()
         let firstAttribute = Int32(attributes.count)
         let declared = try readAttributes(of: name, from: firstAttribute)
+        // No closures here or in the other per-tag steps: one that captures `self` copies the whole reader.
         let colon = bytes[name].firstIndex(of: UInt8(ascii: ":"))
-        let prefix = colon.map { text(name.lowerBound..<$0) } ?? ""
+        var prefix = ""
+        if let colon { prefix = text(name.lowerBound..<colon) }
+        var namespace = namespace(for: prefix)
         // Inside a fragment, a prefix may be bound by an element around it that the fragment does not include.
-        guard let namespace = namespace(for: prefix) ?? (isFragment ? -1 : nil) else {
+        if namespace == nil, isFragment { namespace = -1 }
+        guard let namespace else {
             throw Failure(reason: "the prefix \(prefix) of <\(text(name))> is not bound to a namespace", offset: tagStart)
         }
         guard open.count < limits.maximumDepth else {
@@ -245,7 +251,8 @@ struct XMLReader {
             )
         }
         let node = Int32(nodes.count)
-        let localName = colon.map { $0 + 1..<name.upperBound } ?? name
+        var localName = name
+        if let colon { localName = colon + 1..<name.upperBound }
         appendNode(XMLTree.Node(
             name: span(localName), namespace: namespace, firstAttribute: firstAttribute,
             attributeCount: Int32(attributes.count) - firstAttribute, parent: open.last?.node ?? -1
@@ -297,7 +304,9 @@ struct XMLReader {
             let attributeSpan = span(attributeName)
             let isDuplicate: Bool
             if count < Self.linearDuplicateCheck {
-                isDuplicate = attributes[Int(firstAttribute)...].contains { sameBytes($0.name, attributeSpan) }
+                var position = Int(firstAttribute)
+                while position < attributes.count, !sameBytes(attributes[position].name, attributeSpan) { position += 1 }
+                isDuplicate = position < attributes.count
             } else {
                 isDuplicate = isHashedDuplicate(attributeSpan, from: Int(firstAttribute))
             }
@@ -321,6 +330,7 @@ struct XMLReader {
     }
 
     /// The bytes of the name at `span`, as a set member.
+    @inline(__always)
     private func name(_ span: XMLTree.Span) -> Name {
         Name(bytes: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[Int(span.start)..<Int(span.start + span.count)])))
     }
@@ -405,24 +415,30 @@ struct XMLReader {
     /// Where the name at the current position is, checked to be UTF-8.
     private mutating func nameRange() throws(Failure) -> Range<Int> {
         let start = index
-        guard index < bytes.count, isNameStart(bytes[index]) else { throw failure("expected a name") }
-        var ascii = bytes[index] < 0x80
-        index += 1
-        while index < bytes.count, isNameCharacter(bytes[index]) {
-            ascii = ascii && bytes[index] < 0x80
-            index += 1
+        guard start < bytes.count, isNameStart(bytes[start]) else { throw failure("expected a name") }
+        var end = start + 1
+        var allBits = bytes[start]
+        while end < bytes.count, isNameCharacter(bytes[end]) {
+            allBits |= bytes[end]
+            end += 1
         }
-        if !ascii { try checkUTF8(start..<index) }
-        return start..<index
+        index = end
+        if allBits >= 0x80 { try checkUTF8(start..<end) }
+        return start..<end
     }
 
+    @inline(__always)
     private func isNamespaceDeclaration(_ name: Range<Int>) -> Bool {
-        guard name.count >= 5, bytes[name.prefix(5)].elementsEqual("xmlns".utf8) else { return false }
+        guard name.count >= 5, bytes[name.lowerBound] == UInt8(ascii: "x"), bytes[name.lowerBound + 1] == UInt8(ascii: "m"),
+              bytes[name.lowerBound + 2] == UInt8(ascii: "l"), bytes[name.lowerBound + 3] == UInt8(ascii: "n"),
+              bytes[name.lowerBound + 4] == UInt8(ascii: "s")
+        else { return false }
         return name.count == 5 || name.count > 6 && bytes[name.lowerBound + 5] == UInt8(ascii: ":")
     }
 
     /// The index of the namespace URI bound to `prefix` (-1 when an unprefixed name has no default namespace), or
     /// nil when the prefix is unbound.
+    @inline(__always)
     private func namespace(for prefix: String) -> Int32? {
         if prefix.isEmpty { return defaultBindings.last?.namespace ?? -1 }
         return bindings[prefix]?.last?.namespace
@@ -652,36 +668,41 @@ struct XMLReader {
         throw Failure(reason: "bytes that are not UTF-8", offset: range.lowerBound)
     }
 
+    @inline(__always)
     private func span(_ range: Range<Int>) -> XMLTree.Span {
         XMLTree.Span(start: Int32(range.lowerBound), count: Int32(range.count), isDecoded: false)
     }
 
     /// The text of a span this reader made (of the document or of `decoded`).
+    @inline(__always)
     private func string(_ span: XMLTree.Span) -> String {
         let start = Int(span.start), end = Int(span.start + span.count)
         return span.isDecoded ? String(decoding: decoded[start..<end], as: UTF8.self) : text(start..<end)
     }
 
     /// Bytes of the document already checked to be UTF-8, as a string.
+    @inline(__always)
     private func text(_ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self) }
 
+    @inline(__always)
     private func sameBytes(_ first: Range<Int>, _ second: Range<Int>) -> Bool {
-        first.count == second.count && bytes[first].elementsEqual(bytes[second])
+        WireText.equal(UnsafeBufferPointer(rebasing: bytes[first]), UnsafeBufferPointer(rebasing: bytes[second]))
     }
 
     /// Whether two attribute names (always spans of the document) are the same.
+    @inline(__always)
     private func sameBytes(_ first: XMLTree.Span, _ second: XMLTree.Span) -> Bool {
         sameBytes(Int(first.start)..<Int(first.start + first.count), Int(second.start)..<Int(second.start + second.count))
     }
 
+    @inline(__always)
     private func failure(_ reason: String) -> Failure { Failure(reason: reason, offset: index) }
 
+    @inline(__always)
     private func matches(_ literal: StaticString) -> Bool {
         let count = literal.utf8CodeUnitCount
         guard index + count <= bytes.count else { return false }
-        return literal.withUTF8Buffer { literalBytes in
-            (0..<count).allSatisfy { bytes[index + $0] == literalBytes[$0] }
-        }
+        return WireText.equal(UnsafeBufferPointer(rebasing: bytes[index..<index + count]), literal)
     }
 
     private func find(_ literal: StaticString, from start: Int) -> Int? {
@@ -705,15 +726,18 @@ struct XMLReader {
         return index > start
     }
 
+    @inline(__always)
     private func isSpace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
     }
 
     /// Letters, `_`, `:` and any non-ASCII byte (checked as UTF-8 with the rest of the name).
+    @inline(__always)
     private func isNameStart(_ byte: UInt8) -> Bool {
         (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ":") || byte >= 0x80
     }
 
+    @inline(__always)
     private func isNameCharacter(_ byte: UInt8) -> Bool {
         isNameStart(byte) || byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
     }

@@ -13,10 +13,11 @@ import Foundation
 /// plain-data records per element rather than several heap objects.
 public final class XMLTree {
     /// Where some text is: `count` bytes from `start`, in the document or in the decoded buffer.
-    struct Span {
-        var start: Int32
-        var count: Int32
-        var isDecoded: Bool
+    @usableFromInline
+    struct Span: Sendable {
+        @usableFromInline var start: Int32
+        @usableFromInline var count: Int32
+        @usableFromInline var isDecoded: Bool
 
         static let empty = Span(start: 0, count: 0, isDecoded: false)
     }
@@ -45,8 +46,8 @@ public final class XMLTree {
     }
 
     // Constants, so that reading them needs no runtime exclusivity checks.
-    let source: [UInt8]
-    let decoded: [UInt8]
+    @usableFromInline let source: [UInt8]
+    @usableFromInline let decoded: [UInt8]
     let nodes: [Node]
     let attributes: [Attribute]
     let namespaces: [String]
@@ -99,24 +100,33 @@ public final class XMLTree {
     public var root: XMLElementView { XMLElementView(tree: self, index: 0, base: 0) }
 
     /// The text of `span` (already checked to be UTF-8).
+    @usableFromInline
     func string(_ span: Span) -> String {
         guard span.count > 0 else { return "" }
         let buffer = span.isDecoded ? decoded : source
         return String(decoding: buffer[Int(span.start)..<Int(span.start + span.count)], as: UTF8.self)
     }
 
+    /// Calls `body` with the bytes of `span`.
+    @inlinable
+    func withBytes<R>(_ span: Span, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        let range = Int(span.start)..<Int(span.start + span.count)
+        if span.isDecoded {
+            return try decoded.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[range])) }
+        }
+        return try source.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[range])) }
+    }
+
     /// Whether `span` holds exactly the bytes of `text`.
     func span(_ span: Span, equals text: String) -> Bool {
         var text = text
-        return text.withUTF8 { expected in
-            guard expected.count == Int(span.count) else { return false }
-            let buffer = span.isDecoded ? decoded : source
-            var offset = 0
-            while offset < expected.count {
-                if buffer[Int(span.start) + offset] != expected[offset] { return false }
-                offset += 1
-            }
-            return true
+        return text.withUTF8 { expected in withBytes(span) { WireText.equal($0, expected) } }
+    }
+
+    /// Whether `span` holds exactly the bytes of `text`, compared without making a string.
+    func span(_ span: Span, equals text: StaticString) -> Bool {
+        text.withUTF8Buffer { expected in
+            expected.count == Int(span.count) && withBytes(span) { WireText.equal($0, expected) }
         }
     }
 }

@@ -163,7 +163,7 @@ extension CreateAuthenticatedSessionToken.Request: SDKRuntime.XMLCodable {
     public init(xml element: SDKRuntime.XMLElementView) throws {
         var _authInfo: CreateAuthenticatedSessionToken.Request.AuthInfo?
         for child in element.children {
-            switch child.name {
+            switch child.localName {
             case "auth-info": _authInfo = try CreateAuthenticatedSessionToken.Request.AuthInfo(xml: child)
             default: continue
             }
@@ -182,7 +182,7 @@ extension CreateAuthenticatedSessionToken.Request.AuthInfo: SDKRuntime.XMLCodabl
     public init(xml element: SDKRuntime.XMLElementView) throws {
         var _appID: CreateAuthenticatedSessionToken.Request.AuthInfo.AppID?
         for child in element.children {
-            switch child.name {
+            switch child.localName {
             case "app-id": _appID = try CreateAuthenticatedSessionToken.Request.AuthInfo.AppID(xml: child)
             default: continue
             }
@@ -200,7 +200,8 @@ extension CreateAuthenticatedSessionToken.Request.AuthInfo: SDKRuntime.XMLCodabl
 extension CreateAuthenticatedSessionToken.Request.AuthInfo.AppID: SDKRuntime.XMLCodable {
     /// Reads the value from an element's attributes, children and text; unknown children are skipped.
     public init(xml element: SDKRuntime.XMLElementView) throws {
-        self.isMultiRecordApp = try element.attribute("is-multi-record-app", Swift.Bool.self)
+        var attributes = element.attributes
+        self.isMultiRecordApp = try attributes.value("is-multi-record-app", Swift.Bool.self)
     }
 
     /// Writes the value's attributes, then its children or text, into the element just opened.
@@ -264,7 +265,7 @@ extension CreateAuthenticatedSessionToken.Response: SDKRuntime.XMLCodable {
         var _token: CreateAuthenticatedSessionToken.SessionToken?
         var _sharedSecret: Swift.String?
         for child in element.children {
-            switch child.name {
+            switch child.localName {
             case "token": _token = try CreateAuthenticatedSessionToken.SessionToken(xml: child)
             case "shared-secret": _sharedSecret = try child.scalar(Swift.String.self)
             default: continue
@@ -305,8 +306,9 @@ extension CreateAuthenticatedSessionToken.Response: CustomStringConvertible, Cus
 extension CreateAuthenticatedSessionToken.SessionToken: SDKRuntime.XMLCodable {
     /// Reads the value from an element's attributes, children and text; unknown children are skipped.
     public init(xml element: SDKRuntime.XMLElementView) throws {
-        self.appID = try element.attribute("app-id", Foundation.UUID.self)
-        self.appRecordAuthAction = try element.attribute("app-record-auth-action", AppRecordAuthAction.self)
+        var attributes = element.attributes
+        self.appID = try attributes.value("app-id", Foundation.UUID.self)
+        self.appRecordAuthAction = try attributes.value("app-record-auth-action", AppRecordAuthAction.self)
         self.value = try element.scalar(Swift.String.self)
     }
 

@@ -161,7 +161,7 @@ extension GetAuthorizedPeople.Request: SDKRuntime.XMLCodable {
     public init(xml element: SDKRuntime.XMLElementView) throws {
         var _parameters: GetAuthorizedPeople.Request.Parameters?
         for child in element.children {
-            switch child.name {
+            switch child.localName {
             case "parameters": _parameters = try GetAuthorizedPeople.Request.Parameters(xml: child)
             default: continue
             }
@@ -182,7 +182,7 @@ extension GetAuthorizedPeople.Request.Parameters: SDKRuntime.XMLCodable {
         var _authorizationsCreatedSince: Foundation.Date?
         var _numResults: Swift.Int?
         for child in element.children {
-            switch child.name {
+            switch child.localName {
             case "person-id-cursor": _personIDCursor = try child.scalar(Foundation.UUID.self)
             case "authorizations-created-since": _authorizationsCreatedSince = try child.scalar(Foundation.Date.self)
             case "num-results": _numResults = try child.scalar(Swift.Int.self)
@@ -207,7 +207,7 @@ extension GetAuthorizedPeople.Response: SDKRuntime.XMLCodable {
     public init(xml element: SDKRuntime.XMLElementView) throws {
         var _responseResults: GetAuthorizedPeople.Response.ResponseResults?
         for child in element.children {
-            switch child.name {
+            switch child.localName {
             case "response-results": _responseResults = try GetAuthorizedPeople.Response.ResponseResults(xml: child)
             default: continue
             }
@@ -227,7 +227,7 @@ extension GetAuthorizedPeople.Response.ResponseResults: SDKRuntime.XMLCodable {
         var _personInfo: [PersonInfo] = []
         var _moreResults: Swift.Bool?
         for child in element.children {
-            switch child.name {
+            switch child.localName {
             case "person-info": _personInfo.append(try PersonInfo(xml: child))
             case "more-results": _moreResults = try child.scalar(Swift.Bool.self)
             default: continue

@@ -76,7 +76,7 @@ extension GetPersonInfo.Request: SDKRuntime.XMLCodable {
         var _groupMembership: Swift.Bool?
         var _effectiveRecordPermissions: Swift.Bool?
         for child in element.children {
-            switch child.name {
+            switch child.localName {
             case "group-membership": _groupMembership = try child.scalar(Swift.Bool.self)
             case "effective-record-permissions": _effectiveRecordPermissions = try child.scalar(Swift.Bool.self)
             default: continue
@@ -98,7 +98,7 @@ extension GetPersonInfo.Response: SDKRuntime.XMLCodable {
     public init(xml element: SDKRuntime.XMLElementView) throws {
         var _personInfo: PersonInfo?
         for child in element.children {
-            switch child.name {
+            switch child.localName {
             case "person-info": _personInfo = try PersonInfo(xml: child)
             default: continue
             }

@@ -199,7 +199,7 @@ extension GetServiceDefinition.Request: SDKRuntime.XMLCodable {
         var _updatedDate: Foundation.Date?
         var _responseSections: GetServiceDefinition.Request.ResponseSections?
         for child in element.children {
-            switch child.name {
+            switch child.localName {
             case "updated-date": _updatedDate = try child.scalar(Foundation.Date.self)
             case "response-sections": _responseSections = try GetServiceDefinition.Request.ResponseSections(xml: child)
             default: continue
@@ -221,7 +221,7 @@ extension GetServiceDefinition.Request.ResponseSections: SDKRuntime.XMLCodable {
     public init(xml element: SDKRuntime.XMLElementView) throws {
         var _section: [GetServiceDefinition.Section] = []
         for child in element.children {
-            switch child.name {
+            switch child.localName {
             case "section": _section.append(try child.scalar(GetServiceDefinition.Section.self))
             default: continue
             }
@@ -241,7 +241,7 @@ extension GetServiceDefinition.Response: SDKRuntime.XMLCodable {
         var _instances: GetServiceDefinition.Instances?
         var _updatedDate: Foundation.Date?
         for child in element.children {
-            switch child.name {
+            switch child.localName {
             case "instances": _instances = try GetServiceDefinition.Instances(xml: child)
             case "updated-date": _updatedDate = try child.scalar(Foundation.Date.self)
             default: continue
@@ -263,12 +263,13 @@ extension GetServiceDefinition.Instances: SDKRuntime.XMLCodable {
     public init(xml element: SDKRuntime.XMLElementView) throws {
         var _instance: [GetServiceDefinition.Instance] = []
         for child in element.children {
-            switch child.name {
+            switch child.localName {
             case "instance": _instance.append(try GetServiceDefinition.Instance(xml: child))
             default: continue
             }
         }
-        self.currentInstanceID = try element.attribute("current-instance-id", Swift.String.self)
+        var attributes = element.attributes
+        self.currentInstanceID = try attributes.value("current-instance-id", Swift.String.self)
         self.instance = _instance
     }
 
@@ -288,7 +289,7 @@ extension GetServiceDefinition.Instance: SDKRuntime.XMLCodable {
         var _platformURL: Foundation.URL?
         var _shellURL: Foundation.URL?
         for child in element.children {
-            switch child.name {
+            switch child.localName {
             case "id": _id = try child.scalar(Swift.String.self)
             case "name": _name = try child.scalar(Swift.String.self)
             case "description": _summary = try child.scalar(Swift.String.self)

@@ -357,7 +357,7 @@ extension GetThings3.Request: SDKRuntime.XMLCodable {
     public init(xml element: SDKRuntime.XMLElementView) throws {
         var _group: [GetThings3.QueryGroup] = []
         for child in element.children {
-            switch child.name {
+            switch child.localName {
             case "group": _group.append(try GetThings3.QueryGroup(xml: child))
             default: continue
             }
@@ -376,7 +376,7 @@ extension GetThings3.Response: SDKRuntime.XMLCodable {
     public init(xml element: SDKRuntime.XMLElementView) throws {
         var _group: [GetThings3.ResultGroup] = []
         for child in element.children {
-            switch child.name {
+            switch child.localName {
             case "group": _group.append(try GetThings3.ResultGroup(xml: child))
             default: continue
             }
@@ -399,7 +399,7 @@ extension GetThings3.QueryGroup: SDKRuntime.XMLCodable {
         var _format: GetThings3.Format?
         var _currentVersionOnly: Swift.Bool?
         for child in element.children {
-            switch child.name {
+            switch child.localName {
             case "id": _id.append(try child.scalar(Foundation.UUID.self))
             case "key": _key.append(try ThingKey(xml: child))
             case "filter": _filter.append(try GetThings3.Filter(xml: child))
@@ -408,9 +408,10 @@ extension GetThings3.QueryGroup: SDKRuntime.XMLCodable {
             default: continue
             }
         }
-        self.name = try element.attribute("name", Swift.String.self)
-        self.max = try element.attribute("max", Swift.Int.self)
-        self.maxFull = try element.attribute("max-full", Swift.Int.self)
+        var attributes = element.attributes
+        self.name = try attributes.value("name", Swift.String.self)
+        self.max = try attributes.value("max", Swift.Int.self)
+        self.maxFull = try attributes.value("max-full", Swift.Int.self)
         self.id = _id
         self.key = _key
         self.filter = _filter
@@ -442,7 +443,7 @@ extension GetThings3.Filter: SDKRuntime.XMLCodable {
         var _updatedDateMin: Foundation.Date?
         var _xpath: Swift.String?
         for child in element.children {
-            switch child.name {
+            switch child.localName {
             case "type-id": _typeID.append(try child.scalar(Foundation.UUID.self))
             case "thing-state": _thingState.append(try child.scalar(GetThings3.Filter.ThingState.self))
             case "eff-date-min": _effDateMin = try child.scalar(Foundation.Date.self)
@@ -481,7 +482,7 @@ extension GetThings3.Format: SDKRuntime.XMLCodable {
         var _xml: [Swift.String] = []
         var _typeVersionFormat: [Foundation.UUID] = []
         for child in element.children {
-            switch child.name {
+            switch child.localName {
             case "section": _section.append(try child.scalar(GetThings3.Format.Section.self))
             case "xml": _xml.append(try child.scalar(Swift.String.self))
             case "type-version-format": _typeVersionFormat.append(try child.scalar(Foundation.UUID.self))
@@ -508,14 +509,15 @@ extension GetThings3.ResultGroup: SDKRuntime.XMLCodable {
         var _unprocessedThingKeyInfo: [GetThings3.UnprocessedKey] = []
         var _filtered: Swift.Bool?
         for child in element.children {
-            switch child.name {
+            switch child.localName {
             case "thing": _thing.append(try Thing(xml: child))
             case "unprocessed-thing-key-info": _unprocessedThingKeyInfo.append(try GetThings3.UnprocessedKey(xml: child))
             case "filtered": _filtered = try child.scalar(Swift.Bool.self)
             default: continue
             }
         }
-        self.name = try element.attribute("name", Swift.String.self)
+        var attributes = element.attributes
+        self.name = try attributes.value("name", Swift.String.self)
         self.thing = _thing
         self.unprocessedThingKeyInfo = _unprocessedThingKeyInfo
         self.filtered = _filtered
@@ -535,7 +537,7 @@ extension GetThings3.UnprocessedKey: SDKRuntime.XMLCodable {
     public init(xml element: SDKRuntime.XMLElementView) throws {
         var _thingID: ThingKey?
         for child in element.children {
-            switch child.name {
+            switch child.localName {
             case "thing-id": _thingID = try ThingKey(xml: child)
             default: continue
             }

@@ -66,7 +66,7 @@ extension NewApplicationCreationInfo.Response: SDKRuntime.XMLCodable {
         var _sharedSecret: Swift.String?
         var _appToken: Swift.String?
         for child in element.children {
-            switch child.name {
+            switch child.localName {
             case "app-id": _appID = try child.scalar(Foundation.UUID.self)
             case "shared-secret": _sharedSecret = try child.scalar(Swift.String.self)
             case "app-token": _appToken = try child.scalar(Swift.String.self)

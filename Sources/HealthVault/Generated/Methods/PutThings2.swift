@@ -85,7 +85,7 @@ extension PutThings2.Request: SDKRuntime.XMLCodable {
     public init(xml element: SDKRuntime.XMLElementView) throws {
         var _thing: [PendingThing] = []
         for child in element.children {
-            switch child.name {
+            switch child.localName {
             case "thing": _thing.append(try PendingThing(xml: child))
             default: continue
             }
@@ -104,7 +104,7 @@ extension PutThings2.Response: SDKRuntime.XMLCodable {
     public init(xml element: SDKRuntime.XMLElementView) throws {
         var _thingID: [ThingKey] = []
         for child in element.children {
-            switch child.name {
+            switch child.localName {
             case "thing-id": _thingID.append(try ThingKey(xml: child))
             default: continue
             }

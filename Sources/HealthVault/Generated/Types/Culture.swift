@@ -29,7 +29,7 @@ extension Culture: SDKRuntime.XMLCodable {
         var _language: Swift.String?
         var _country: Swift.String?
         for child in element.children {
-            switch child.name {
+            switch child.localName {
             case "language": _language = try child.scalar(Swift.String.self)
             case "country": _country = try child.scalar(Swift.String.self)
             default: continue

@@ -34,7 +34,7 @@ extension ErrorContext: SDKRuntime.XMLCodable {
         var _serverIP: [Swift.String] = []
         var _exception: Swift.String?
         for child in element.children {
-            switch child.name {
+            switch child.localName {
             case "server-name": _serverName = try child.scalar(Swift.String.self)
             case "server-ip": _serverIP.append(try child.scalar(Swift.String.self))
             case "exception": _exception = try child.scalar(Swift.String.self)

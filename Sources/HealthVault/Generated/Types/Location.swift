@@ -29,7 +29,7 @@ extension Location: SDKRuntime.XMLCodable {
         var _country: Swift.String?
         var _stateProvince: Swift.String?
         for child in element.children {
-            switch child.name {
+            switch child.localName {
             case "country": _country = try child.scalar(Swift.String.self)
             case "state-province": _stateProvince = try child.scalar(Swift.String.self)
             default: continue

@@ -91,7 +91,7 @@ extension PendingThing: SDKRuntime.XMLCodable {
         var _flags: Swift.Int?
         var _dataXML: SDKRuntime.XMLFragment?
         for child in element.children {
-            switch child.name {
+            switch child.localName {
             case "thing-id": _thingID = try ThingKey(xml: child)
             case "type-id": _typeID = try child.scalar(Foundation.UUID.self)
             case "thing-state": _thingState = try child.scalar(PendingThing.ThingState.self)

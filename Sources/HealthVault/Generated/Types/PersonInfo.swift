@@ -68,7 +68,7 @@ extension PersonInfo: SDKRuntime.XMLCodable {
         var _preferredUiculture: Culture?
         var _location: Location?
         for child in element.children {
-            switch child.name {
+            switch child.localName {
             case "person-id": _personID = try child.scalar(Foundation.UUID.self)
             case "name": _name = try child.scalar(Swift.String.self)
             case "selected-record-id": _selectedRecordID = try child.scalar(Foundation.UUID.self)

@@ -119,26 +119,27 @@ public struct Record: Sendable, Hashable {
 extension Record: SDKRuntime.XMLCodable {
     /// Reads the value from an element's attributes, children and text; unknown children are skipped.
     public init(xml element: SDKRuntime.XMLElementView) throws {
-        self.id = try element.requiredAttribute("id", Foundation.UUID.self)
-        self.recordCustodian = try element.attribute("record-custodian", Swift.Bool.self)
-        self.relType = try element.requiredAttribute("rel-type", Swift.Int.self)
-        self.relName = try element.attribute("rel-name", Swift.String.self)
-        self.authExpires = try element.attribute("auth-expires", Foundation.Date.self)
-        self.authExpired = try element.attribute("auth-expired", Swift.Bool.self)
-        self.displayName = try element.attribute("display-name", Swift.String.self)
-        self.state = try element.attribute("state", RecordState.self)
-        self.dateCreated = try element.attribute("date-created", Foundation.Date.self)
-        self.maxSizeBytes = try element.attribute("max-size-bytes", Swift.Int64.self)
-        self.sizeBytes = try element.attribute("size-bytes", Swift.Int64.self)
-        self.appRecordAuthAction = try element.attribute("app-record-auth-action", AppRecordAuthAction.self)
-        self.autoReconcileDocuments = try element.attribute("auto-reconcile-documents", Swift.Bool.self)
-        self.appSpecificRecordID = try element.attribute("app-specific-record-id", Swift.String.self)
-        self.locationCountry = try element.attribute("location-country", Swift.String.self)
-        self.locationStateProvince = try element.attribute("location-state-province", Swift.String.self)
-        self.dateUpdated = try element.attribute("date-updated", Foundation.Date.self)
-        self.latestOperationSequenceNumber = try element.attribute("latest-operation-sequence-number", Swift.Int64.self)
-        self.recordAppAuthCreatedDate = try element.attribute("record-app-auth-created-date", Foundation.Date.self)
-        self.name = element.text.isEmpty ? nil : try element.scalar(Swift.String.self)
+        var attributes = element.attributes
+        self.id = try attributes.required("id", Foundation.UUID.self)
+        self.recordCustodian = try attributes.value("record-custodian", Swift.Bool.self)
+        self.relType = try attributes.required("rel-type", Swift.Int.self)
+        self.relName = try attributes.value("rel-name", Swift.String.self)
+        self.authExpires = try attributes.value("auth-expires", Foundation.Date.self)
+        self.authExpired = try attributes.value("auth-expired", Swift.Bool.self)
+        self.displayName = try attributes.value("display-name", Swift.String.self)
+        self.state = try attributes.value("state", RecordState.self)
+        self.dateCreated = try attributes.value("date-created", Foundation.Date.self)
+        self.maxSizeBytes = try attributes.value("max-size-bytes", Swift.Int64.self)
+        self.sizeBytes = try attributes.value("size-bytes", Swift.Int64.self)
+        self.appRecordAuthAction = try attributes.value("app-record-auth-action", AppRecordAuthAction.self)
+        self.autoReconcileDocuments = try attributes.value("auto-reconcile-documents", Swift.Bool.self)
+        self.appSpecificRecordID = try attributes.value("app-specific-record-id", Swift.String.self)
+        self.locationCountry = try attributes.value("location-country", Swift.String.self)
+        self.locationStateProvince = try attributes.value("location-state-province", Swift.String.self)
+        self.dateUpdated = try attributes.value("date-updated", Foundation.Date.self)
+        self.latestOperationSequenceNumber = try attributes.value("latest-operation-sequence-number", Swift.Int64.self)
+        self.recordAppAuthCreatedDate = try attributes.value("record-app-auth-created-date", Foundation.Date.self)
+        self.name = element.hasText ? try element.scalar(Swift.String.self) : nil
     }
 
     /// Writes the value's attributes, then its children or text, into the element just opened.

@@ -29,7 +29,7 @@ extension Status: SDKRuntime.XMLCodable {
         var _code: Swift.Int?
         var _error: StatusError?
         for child in element.children {
-            switch child.name {
+            switch child.localName {
             case "code": _code = try child.scalar(Swift.Int.self)
             case "error": _error = try StatusError(xml: child)
             default: continue

@@ -34,7 +34,7 @@ extension StatusError: SDKRuntime.XMLCodable {
         var _context: ErrorContext?
         var _errorInfo: Swift.String?
         for child in element.children {
-            switch child.name {
+            switch child.localName {
             case "message": _message = try child.scalar(Swift.String.self)
             case "context": _context = try ErrorContext(xml: child)
             case "error-info": _errorInfo = try child.scalar(Swift.String.self)

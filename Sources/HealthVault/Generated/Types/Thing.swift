@@ -101,7 +101,7 @@ extension Thing: SDKRuntime.XMLCodable {
         var _updated: SDKRuntime.XMLFragment?
         var _dataXML: SDKRuntime.XMLFragment?
         for child in element.children {
-            switch child.name {
+            switch child.localName {
             case "thing-id": _thingID = try ThingKey(xml: child)
             case "type-id": _typeID = try ThingType(xml: child)
             case "thing-state": _thingState = try child.scalar(Thing.ThingState.self)

@@ -26,7 +26,8 @@ public struct ThingKey: Sendable, Hashable {
 extension ThingKey: SDKRuntime.XMLCodable {
     /// Reads the value from an element's attributes, children and text; unknown children are skipped.
     public init(xml element: SDKRuntime.XMLElementView) throws {
-        self.versionStamp = try element.attribute("version-stamp", Foundation.UUID.self)
+        var attributes = element.attributes
+        self.versionStamp = try attributes.value("version-stamp", Foundation.UUID.self)
         self.id = try element.scalar(Foundation.UUID.self)
     }
 

@@ -26,7 +26,8 @@ public struct ThingType: Sendable, Hashable {
 extension ThingType: SDKRuntime.XMLCodable {
     /// Reads the value from an element's attributes, children and text; unknown children are skipped.
     public init(xml element: SDKRuntime.XMLElementView) throws {
-        self.name = try element.attribute("name", Swift.String.self)
+        var attributes = element.attributes
+        self.name = try attributes.value("name", Swift.String.self)
         self.id = try element.scalar(Foundation.UUID.self)
     }
 

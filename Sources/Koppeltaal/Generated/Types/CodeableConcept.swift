@@ -29,7 +29,7 @@ extension CodeableConcept: SDKRuntime.XMLCodable {
         var _coding: [Coding] = []
         var _text: Swift.String?
         for child in element.children {
-            switch child.name {
+            switch child.localName {
             case "coding": _coding.append(try Coding(xml: child))
             case "text": _text = try child.valueAttribute(Swift.String.self)
             default: continue

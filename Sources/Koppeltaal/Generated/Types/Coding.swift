@@ -34,7 +34,7 @@ extension Coding: SDKRuntime.XMLCodable {
         var _code: Swift.String?
         var _display: Swift.String?
         for child in element.children {
-            switch child.name {
+            switch child.localName {
             case "system": _system = try child.valueAttribute(Swift.String.self)
             case "code": _code = try child.valueAttribute(Swift.String.self)
             case "display": _display = try child.valueAttribute(Swift.String.self)

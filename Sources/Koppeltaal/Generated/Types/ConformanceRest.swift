@@ -29,7 +29,7 @@ extension ConformanceRest: SDKRuntime.XMLCodable {
         var _mode: Swift.String?
         var _security: ConformanceSecurity?
         for child in element.children {
-            switch child.name {
+            switch child.localName {
             case "mode": _mode = try child.valueAttribute(Swift.String.self)
             case "security": _security = try ConformanceSecurity(xml: child)
             default: continue

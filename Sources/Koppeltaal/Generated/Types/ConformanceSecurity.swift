@@ -34,7 +34,7 @@ extension ConformanceSecurity: SDKRuntime.XMLCodable {
         var _service: [CodeableConcept] = []
         var _summary: Swift.String?
         for child in element.children {
-            switch child.name {
+            switch child.localName {
             case "extension": _extensions.append(try Extension(xml: child))
             case "service": _service.append(try CodeableConcept(xml: child))
             case "description": _summary = try child.valueAttribute(Swift.String.self)

@@ -50,7 +50,7 @@ extension ConformanceStatement: SDKRuntime.XMLCodable {
         var _format: [Swift.String] = []
         var _rest: [ConformanceRest] = []
         for child in element.children {
-            switch child.name {
+            switch child.localName {
             case "name": _name = try child.valueAttribute(Swift.String.self)
             case "publisher": _publisher = try child.valueAttribute(Swift.String.self)
             case "fhirVersion": _fhirVersion = try child.valueAttribute(Swift.String.self)

@@ -49,7 +49,7 @@ extension Extension: SDKRuntime.XMLCodable {
         var _valueCode: Swift.String?
         var _extensions: [Extension] = []
         for child in element.children {
-            switch child.name {
+            switch child.localName {
             case "valueUri": _valueURI = try child.valueAttribute(Swift.String.self)
             case "valueString": _valueString = try child.valueAttribute(Swift.String.self)
             case "valueCode": _valueCode = try child.valueAttribute(Swift.String.self)
@@ -57,7 +57,8 @@ extension Extension: SDKRuntime.XMLCodable {
             default: continue
             }
         }
-        self.url = try element.requiredAttribute("url", Swift.String.self)
+        var attributes = element.attributes
+        self.url = try attributes.required("url", Swift.String.self)
         self.valueURI = _valueURI
         self.valueString = _valueString
         self.valueCode = _valueCode

@@ -24,7 +24,7 @@ extension OperationOutcome: SDKRuntime.XMLCodable {
     public init(xml element: SDKRuntime.XMLElementView) throws {
         var _issue: [OperationOutcomeIssue] = []
         for child in element.children {
-            switch child.name {
+            switch child.localName {
             case "issue": _issue.append(try OperationOutcomeIssue(xml: child))
             default: continue
             }

@@ -68,7 +68,7 @@ extension OperationOutcomeIssue: SDKRuntime.XMLCodable {
         var _diagnostics: Swift.String?
         var _location: [Swift.String] = []
         for child in element.children {
-            switch child.name {
+            switch child.localName {
             case "severity": _severity = try child.valueAttribute(IssueSeverity.self)
             case "type": _type = try Coding(xml: child)
             case "code": _code = try child.valueAttribute(Swift.String.self)
