@@ -1,57 +1,74 @@
-/// Emits the public declarations of generated types: structs, open enums, unions and type aliases.
-enum DeclarationEmitter {
-    /// Emits `type`, wrapped in `extension <Parent>` when it is nested, then its nested types.
+/// Emits the public declarations of generated types: structs, open enums, unions and type aliases, each with the
+/// codec conformances its use needs declared on it.
+struct DeclarationEmitter {
+    /// The wire formats whose conformances types declare.
+    let codecs: [any CodecEmitter]
+
+    /// Emits `type` with the types nested in it declared inside its body.
     ///
     /// For an object it prints
     /// ```swift
-    /// extension GetAuthorizedPeople.Request {
-    ///     /// Which page to return.
-    ///     public struct Parameters: Sendable, Hashable {
-    ///         public let personIDCursor: Foundation.UUID?
-    ///         public init(personIDCursor: Foundation.UUID? = nil) { … }
-    ///     }
+    /// /// Which page to return.
+    /// public struct Parameters: Sendable, Hashable, SDKRuntime.XMLEncodable {
+    ///     public let personIDCursor: Foundation.UUID?
+    ///     public init(personIDCursor: Foundation.UUID? = nil) { … }
+    ///     public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws { … }
     /// }
     /// ```
-    static func emit(_ type: IRType, into printer: inout SwiftPrinter) {
-        printer.blank()
-        if let parent = type.parent {
-            printer.block("extension \(parent)") { p in declaration(type, into: &p) }
-        } else {
-            declaration(type, into: &printer)
-        }
-        for nested in type.nestedTypes { emit(nested, into: &printer) }
-    }
-
-    private static func declaration(_ type: IRType, into p: inout SwiftPrinter) {
+    func emit(_ type: IRType, into p: inout SwiftPrinter) {
+        p.blank()
         p.doc(type.documentation, remarks: [Emit.remark(type.provenance)])
         switch type.kind {
         case .object(let properties): structDeclaration(type, properties: properties, into: &p)
         case .enumeration(let cases): enumDeclaration(type, cases: cases, into: &p)
         case .union(let union): unionDeclaration(type, union: union, into: &p)
-        case .alias(let target): p.line("public typealias \(type.name) = \(target.swiftType)")
+        case .alias(let target):
+            p.line("public typealias \(type.name) = \(target.swiftType)")
+            // A type alias has no body, so what would be nested in it goes in an extension of its target's name.
+            if !type.nestedTypes.isEmpty {
+                p.blank()
+                p.block("extension \(type.qualifiedName)") { p in nested(type, into: &p) }
+            }
         }
     }
 
+    /// The types nested in `type`, each after a blank line.
+    private func nested(_ type: IRType, into p: inout SwiftPrinter) {
+        for nested in type.nestedTypes { emit(nested, into: &p) }
+    }
+
+    /// `Sendable, Hashable` and the codec protocols of `type`.
+    private func conformances(of type: IRType) -> String {
+        (["Sendable", "Hashable"] + codecs.flatMap { $0.conformances(of: type, directions: $0.directions(of: type)) })
+            .joined(separator: ", ")
+    }
+
+    /// The members implementing the codec protocols of `type`.
+    private func codecMembers(of type: IRType, into p: inout SwiftPrinter) {
+        for codec in codecs { codec.members(of: type, directions: codec.directions(of: type), delegating: false, into: &p) }
+    }
+
     /// `public struct Name: Sendable, Hashable { let …; init(…) }`
-    private static func structDeclaration(_ type: IRType, properties: [IRProperty], into p: inout SwiftPrinter) {
+    private func structDeclaration(_ type: IRType, properties: [IRProperty], into p: inout SwiftPrinter) {
         let stored = properties.filter(\.isStored)
-        p.block("public struct \(type.name): Sendable, Hashable") { p in
+        p.block("public struct \(type.name): \(conformances(of: type))") { p in
             for property in stored {
                 // The struct's remark locates its properties; an undocumented property shows where it comes from.
                 p.doc(property.documentation ?? Emit.remark(property.provenance))
                 p.line("public let \(Emit.name(property.swiftName)): \(property.swiftType)")
-                p.blank()
             }
             let extra = type.extraMembers.map { "[Swift.String: \($0.swiftType)]" }
             if let extra {
                 p.doc("The members beyond the schema's properties, by key, as received and to be sent.")
                 p.line("public let additionalProperties: \(extra)")
-                p.blank()
             }
+            p.blank()
             // Each parameter is the property of the same name, documented above.
             p.doc(stored.isEmpty ? "Creates the value; every field is fixed by the schema." : "Creates a value from its properties.")
             if stored.isEmpty, extra == nil {
                 p.line("public init() {}")
+                codecMembers(of: type, into: &p)
+                nested(type, into: &p)
                 return
             }
             let parameters = stored.map { property -> String in
@@ -72,11 +89,13 @@ enum DeclarationEmitter {
                 if extra != nil { p.line("self.additionalProperties = additionalProperties") }
             }
             ValidationEmitter.validateMethod(type, properties: stored, into: &p)
+            codecMembers(of: type, into: &p)
+            nested(type, into: &p)
         }
     }
 
     /// An open enum: one case per known value plus `unknown(String)`, conforming to `OpenEnum`.
-    private static func enumDeclaration(_ type: IRType, cases: [IREnumCase], into p: inout SwiftPrinter) {
+    private func enumDeclaration(_ type: IRType, cases: [IREnumCase], into p: inout SwiftPrinter) {
         p.block("public enum \(type.name): SDKRuntime.OpenEnum") { p in
             for enumCase in cases {
                 p.doc("`\(enumCase.wireValue)`")
@@ -99,12 +118,13 @@ enum DeclarationEmitter {
                     p.line("case .unknown(let value): return value")
                 }
             }
+            nested(type, into: &p)
         }
     }
 
     /// An enum with one case per `oneOf` variant.
-    private static func unionDeclaration(_ type: IRType, union: IRUnion, into p: inout SwiftPrinter) {
-        p.block("public enum \(type.name): Sendable, Hashable") { p in
+    private func unionDeclaration(_ type: IRType, union: IRUnion, into p: inout SwiftPrinter) {
+        p.block("public enum \(type.name): \(conformances(of: type))") { p in
             for variant in union.variants {
                 if let tag = variant.discriminatorValue {
                     p.doc("`\(union.discriminator ?? "")` = `\(tag)`")
@@ -113,6 +133,8 @@ enum DeclarationEmitter {
                 }
                 p.line("case \(Emit.name(variant.caseName))(\(variant.type.swiftType))")
             }
+            codecMembers(of: type, into: &p)
+            nested(type, into: &p)
         }
     }
 }

@@ -46,9 +46,6 @@ enum Emit {
         }
     }
 
-    /// The Swift name of a local variable that collects an element while decoding.
-    static func local(_ property: IRProperty) -> String { "_" + property.swiftName }
-
     /// An open enum's `init(rawValue:)`: a lookup in a static table of the known values, falling back to
     /// `unknown(rawValue)`. A table, unlike a `switch` over string patterns, type-checks in constant time however
     /// many values a code table lists.

@@ -29,6 +29,7 @@ enum FileEmitter {
         let base = "\(family.name)/Generated/"
         var files: [GeneratedFile] = []
         let xml = xmlEmitter(family)
+        let declarations = DeclarationEmitter(codecs: [JSONCodecEmitter(), xml])
 
         var client = SwiftPrinter()
         ClientEmitter.emit(family, into: &client)
@@ -36,8 +37,8 @@ enum FileEmitter {
 
         files += family.types.parallelMap { type in
             var printer = SwiftPrinter()
-            DeclarationEmitter.emit(type, into: &printer)
-            support(type, xml: xml, into: &printer)
+            declarations.emit(type, into: &printer)
+            support(type, into: &printer)
             return file(.sources, base + "Types/\(type.name).swift", from: [type.provenance.file], body: printer)
         }
 
@@ -50,14 +51,13 @@ enum FileEmitter {
         files += family.methods.parallelMap { method in
             let emitter = MethodEmitter(family: family, method: method)
             var printer = SwiftPrinter()
-            emitter.namespace(into: &printer)
-            for type in method.namespaceTypes { DeclarationEmitter.emit(type, into: &printer) }
+            emitter.namespace(declarations: declarations, into: &printer)
             printer.blank()
             emitter.clientMethod(into: &printer)
             emitter.paging(into: &printer)
             var supportCode = SwiftPrinter()
             emitter.fieldEncoding(into: &supportCode)
-            for type in method.namespaceTypes { support(type, xml: xml, into: &supportCode) }
+            for type in method.namespaceTypes { support(type, into: &supportCode) }
             if !supportCode.lines.isEmpty {
                 printer.blank()
                 printer.line("// MARK: - Support code")
@@ -68,25 +68,23 @@ enum FileEmitter {
         }
 
         if testSamples {
-            let printer = SampleEmitter(family: family).emit()
+            let printer = SampleEmitter(family: family, xml: xml).emit()
             files.append(file(.tests, "\(family.name)Tests/Generated/GeneratedRoundTripTests.swift", from: [family.directory], body: printer, imports: ["Foundation", family.name, "SDKRuntime", "XCTest"]))
         }
         return files
     }
 
-    private static func xmlEmitter(_ family: IRFamily) -> XMLCodecEmitter {
+    static func xmlEmitter(_ family: IRFamily) -> XMLCodecEmitter {
         switch family.binding {
         case .healthvault: return XMLCodecEmitter(primitives: .text)
         case .http(let settings): return XMLCodecEmitter(primitives: settings.xmlPrimitives)
         }
     }
 
-    /// Codecs and redaction of `type` and of every type nested in it.
-    private static func support(_ type: IRType, xml: XMLCodecEmitter, into printer: inout SwiftPrinter) {
-        if type.needsXML { xml.emit(type, into: &printer) }
-        if type.needsJSON { JSONCodecEmitter.emit(type, into: &printer) }
+    /// Redaction of `type` and of every type nested in it.
+    private static func support(_ type: IRType, into printer: inout SwiftPrinter) {
         RedactionEmitter.emit(type, into: &printer)
-        for nested in type.nestedTypes { support(nested, xml: xml, into: &printer) }
+        for nested in type.nestedTypes { support(nested, into: &printer) }
     }
 
     private static func file(

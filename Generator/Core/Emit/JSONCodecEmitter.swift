@@ -1,37 +1,51 @@
-/// Emits `Codable` conformances with explicit coding keys, tolerant readers and deterministic writers.
-enum JSONCodecEmitter {
-    /// Emits `extension T: Codable { … }` for an object or union that needs JSON.
-    ///
-    /// For `OAuth2ErrorBody` it prints
-    /// ```swift
-    /// extension OAuth2ErrorBody: Codable {
-    ///     enum CodingKeys: Swift.String, CodingKey {
-    ///         case error
-    ///         case errorDescription = "error_description"
-    ///     }
-    ///
-    ///     public init(from decoder: any Decoder) throws {
-    ///         let container = try decoder.container(keyedBy: CodingKeys.self)
-    ///         self.error = try container.decode(Swift.String.self, forKey: .error)
-    ///         self.errorDescription = try container.decodeIfPresent(Swift.String.self, forKey: .errorDescription)
-    ///     }
-    ///
-    ///     public func encode(to encoder: any Encoder) throws {
-    ///         var container = encoder.container(keyedBy: CodingKeys.self)
-    ///         try container.encode(error, forKey: .error)
-    ///         try container.encodeIfPresent(errorDescription, forKey: .errorDescription)
-    ///     }
-    /// }
-    /// ```
-    static func emit(_ type: IRType, into p: inout SwiftPrinter) {
+/// The JSON side of a type's coding: `Decodable` for what is read, `Encodable` for what is written. Keys are string
+/// literals of `SDKRuntime.AnyCodingKey`, so no coding-key enum is declared per type.
+///
+/// For `OAuth2ErrorBody`, which is only read, the members are
+/// ```swift
+/// public init(from decoder: any Decoder) throws {
+///     let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
+///     self.error = try container.decode(Swift.String.self, forKey: "error")
+///     self.errorDescription = try container.decodeIfPresent(Swift.String.self, forKey: "error_description")
+/// }
+/// ```
+struct JSONCodecEmitter: CodecEmitter {
+    func directions(of type: IRType) -> IRDirections { type.json }
+
+    func conformances(of type: IRType, directions: IRDirections) -> [String] {
+        guard type.isCodedAsAValue else { return [] }
+        return (directions.contains(.decode) ? ["Decodable"] : []) + (directions.contains(.encode) ? ["Encodable"] : [])
+    }
+
+    func members(of type: IRType, directions: IRDirections, delegating: Bool, into p: inout SwiftPrinter) {
         switch type.kind {
         case .object(let properties):
-            p.blank()
-            p.block("extension \(type.qualifiedName): Codable") { p in object(properties, extra: type.extraMembers, into: &p) }
+            let keyed = properties.filter { property in
+                switch property.storage {
+                case .stored, .constant: return true
+                case .bound, .fixed: return false
+                }
+            }
+            if directions.contains(.decode) {
+                p.blank()
+                Self.decoder(keyed, extra: type.extraMembers, delegating: delegating, into: &p)
+            }
+            if directions.contains(.encode) {
+                p.blank()
+                Self.encoder(keyed, extra: type.extraMembers, into: &p)
+            }
         case .union(let union):
-            p.blank()
-            p.block("extension \(type.qualifiedName): Codable") { p in
-                if let discriminator = union.discriminator { tagged(union, discriminator: discriminator, into: &p) } else { untagged(union, into: &p) }
+            if directions.contains(.decode) {
+                p.blank()
+                if let discriminator = union.discriminator {
+                    Self.tagged(union, discriminator: discriminator, into: &p)
+                } else {
+                    Self.untagged(union, into: &p)
+                }
+            }
+            if directions.contains(.encode) {
+                p.blank()
+                Self.encodeUnion(union, into: &p)
             }
         case .enumeration, .alias:
             return
@@ -40,75 +54,74 @@ enum JSONCodecEmitter {
 
     // MARK: - Objects
 
-    private static func object(_ properties: [IRProperty], extra: IRTypeRef?, into p: inout SwiftPrinter) {
-        let keyed = properties.filter { property in
-            switch property.storage {
-            case .stored, .constant: return true
-            case .bound, .fixed: return false
-            }
-        }
+    private static func decoder(_ keyed: [IRProperty], extra: IRTypeRef?, delegating: Bool, into p: inout SwiftPrinter) {
         if keyed.isEmpty, extra == nil {
             p.doc("Reads the value; every field is fixed, so nothing is read.")
-            p.line("public init(from decoder: any Decoder) throws {}")
-            p.blank()
-            p.doc("Writes an empty JSON object.")
-            p.block("public func encode(to encoder: any Encoder) throws") { p in
-                p.line("_ = encoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)")
-            }
+            p.line(delegating ? "public init(from decoder: any Decoder) throws { self.init() }" : "public init(from decoder: any Decoder) throws {}")
             return
         }
-        p.block("enum CodingKeys: Swift.String, CodingKey") { p in
-            for property in keyed {
-                p.line(key(property.swiftName, raw: property.wireName))
-                for (index, alias) in property.aliases.enumerated() {
-                    p.line(key(aliasKey(property, index), raw: alias))
-                }
-            }
-        }
-        p.blank()
         p.doc(extra == nil ? "Reads the value; unknown fields are ignored." : "Reads the value; unknown fields go to `additionalProperties`.")
         p.block("public init(from decoder: any Decoder) throws") { p in
-            p.line("let container = try decoder.container(keyedBy: CodingKeys.self)")
-            for property in keyed { p.line(decodeStatement(property)) }
-            if let extra {
-                p.line("let members = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)")
-                p.line("var additionalProperties: [Swift.String: \(extra.swiftType)] = [:]")
-                p.block("for key in members.allKeys where CodingKeys(rawValue: key.stringValue) == nil") { p in
-                    p.line("additionalProperties[key.stringValue] = try members.decode(\(extra.swiftType).self, forKey: key)")
+            p.line("let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)")
+            var arguments: [String] = []
+            for property in keyed {
+                if case .constant = property.storage {
+                    p.line(constantCheck(property))
+                } else if delegating {
+                    arguments.append("\(Emit.name(property.swiftName)): \(decodeExpression(property))")
+                } else {
+                    p.line("self.\(Emit.name(property.swiftName)) = \(decodeExpression(property))")
                 }
-                p.line("self.additionalProperties = additionalProperties")
             }
+            if let extra {
+                p.line("var additionalProperties: [Swift.String: \(extra.swiftType)] = [:]")
+                p.block("for key in container.allKeys where !\(knownKeys(keyed)).contains(key.stringValue)") { p in
+                    p.line("additionalProperties[key.stringValue] = try container.decode(\(extra.swiftType).self, forKey: key)")
+                }
+                if delegating { arguments.append("additionalProperties: additionalProperties") } else { p.line("self.additionalProperties = additionalProperties") }
+            }
+            if delegating { p.call("self.init(", arguments, ")") }
         }
-        p.blank()
-        p.doc("Writes the value.")
+    }
+
+    private static func encoder(_ keyed: [IRProperty], extra: IRTypeRef?, into p: inout SwiftPrinter) {
+        p.doc(keyed.isEmpty && extra == nil ? "Writes an empty JSON object." : "Writes the value.")
         p.block("public func encode(to encoder: any Encoder) throws") { p in
-            p.line("var container = encoder.container(keyedBy: CodingKeys.self)")
+            if keyed.isEmpty, extra == nil {
+                p.line("_ = encoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)")
+                return
+            }
+            p.line("var container = encoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)")
             for property in keyed { p.line(encodeStatement(property)) }
             if extra != nil {
-                p.line("var members = encoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)")
-                p.block("for (key, value) in additionalProperties where CodingKeys(rawValue: key) == nil") { p in
-                    p.line("try members.encode(value, forKey: SDKRuntime.AnyCodingKey(key))")
+                p.block("for (key, value) in additionalProperties where !\(knownKeys(keyed)).contains(key)") { p in
+                    p.line("try container.encode(value, forKey: SDKRuntime.AnyCodingKey(key))")
                 }
             }
         }
     }
 
-    private static func key(_ name: String, raw: String) -> String {
-        name == raw ? "case \(Emit.name(name))" : "case \(Emit.name(name)) = \(SwiftLiteral.string(raw))"
+    /// The wire names of the properties (and their aliases), as an array literal.
+    private static func knownKeys(_ keyed: [IRProperty]) -> String {
+        "[" + keyed.flatMap { [$0.wireName] + $0.aliases }.map(SwiftLiteral.string).joined(separator: ", ") + "]"
     }
 
-    private static func aliasKey(_ property: IRProperty, _ index: Int) -> String {
-        "\(property.swiftName)Alias\(index + 1)"
+    private static func key(_ property: IRProperty) -> String {
+        let keys = ([property.wireName] + property.aliases).map(SwiftLiteral.string)
+        return keys.count == 1 ? keys[0] : "container.firstPresentKey(\(keys.joined(separator: ", ")))"
     }
 
-    private static func decodeStatement(_ property: IRProperty) -> String {
-        let keys = ["." + Emit.name(property.swiftName)] + property.aliases.indices.map { "." + aliasKey(property, $0) }
-        let key = keys.count == 1 ? keys[0] : "container.firstPresentKey(\(keys.joined(separator: ", ")))"
-        if case .constant(let value) = property.storage {
-            let others = property.alsoAccepts.isEmpty
-                ? "" : ", alsoAccepting: [" + property.alsoAccepts.map(SwiftLiteral.string).joined(separator: ", ") + "]"
-            return "try container.expectConstant(\(SwiftLiteral.string(value))\(others), forKey: \(key), required: \(property.isRequired))"
-        }
+    /// The statement that checks a constant property's value.
+    private static func constantCheck(_ property: IRProperty) -> String {
+        guard case .constant(let value) = property.storage else { return "" }
+        let others = property.alsoAccepts.isEmpty
+            ? "" : ", alsoAccepting: [" + property.alsoAccepts.map(SwiftLiteral.string).joined(separator: ", ") + "]"
+        return "try container.expectConstant(\(SwiftLiteral.string(value))\(others), forKey: \(key(property)), required: \(property.isRequired))"
+    }
+
+    /// The expression that reads a stored property.
+    private static func decodeExpression(_ property: IRProperty) -> String {
+        let key = key(property)
         let present = property.isRequired && property.defaultExpression == nil && !property.isOptional
         let suffix = present ? "" : "IfPresent"
         let fallback = property.defaultExpression ?? (property.isArray && !property.isRequired ? "[]" : nil)
@@ -127,11 +140,11 @@ enum JSONCodecEmitter {
             call = "decode\(suffix)(\(property.type.swiftType).self, forKey: \(key))"
         }
         let expression = "try container.\(call)"
-        return "self.\(Emit.name(property.swiftName)) = " + (tail.isEmpty ? expression : "(\(expression))\(tail)")
+        return tail.isEmpty ? expression : "(\(expression))\(tail)"
     }
 
     private static func encodeStatement(_ property: IRProperty) -> String {
-        let key = "." + Emit.name(property.swiftName)
+        let key = SwiftLiteral.string(property.wireName)
         let value = "self." + Emit.name(property.swiftName)
         // A required property that may be null is written as null rather than left out.
         if property.isOptional, property.isRequired {
@@ -163,7 +176,7 @@ enum JSONCodecEmitter {
     // MARK: - Unions
 
     private static func tagged(_ union: IRUnion, discriminator: String, into p: inout SwiftPrinter) {
-        let key = "SDKRuntime.AnyCodingKey(\(SwiftLiteral.string(discriminator)))"
+        let key = SwiftLiteral.string(discriminator)
         p.doc("Reads the variant that `\(discriminator)` names.")
         p.block("public init(from decoder: any Decoder) throws") { p in
             p.line("let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)")
@@ -177,8 +190,6 @@ enum JSONCodecEmitter {
                 p.line("    throw DecodingError.dataCorruptedError(forKey: \(key), in: container, debugDescription: \(SwiftLiteral.string("unknown " + discriminator)))")
             }
         }
-        p.blank()
-        encodeUnion(union, into: &p)
     }
 
     private static func untagged(_ union: IRUnion, into p: inout SwiftPrinter) {
@@ -188,8 +199,6 @@ enum JSONCodecEmitter {
                 type.isScalarLike ? "decoder.singleValueContainer().decode(\(type.swiftType).self)" : "\(type.swiftType)(from: decoder)"
             }
         }
-        p.blank()
-        encodeUnion(union, into: &p)
     }
 
     private static func encodeUnion(_ union: IRUnion, into p: inout SwiftPrinter) {

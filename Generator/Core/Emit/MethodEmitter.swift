@@ -3,10 +3,13 @@ struct MethodEmitter {
     let family: IRFamily
     let method: IRMethod
 
-    /// The namespace enum: `public enum GetAuthorizedPeople {}` with the method's documentation.
-    func namespace(into p: inout SwiftPrinter) {
+    /// The namespace enum, `public enum GetAuthorizedPeople { … }` with the method's documentation, holding its
+    /// request, response and other types.
+    func namespace(declarations: DeclarationEmitter, into p: inout SwiftPrinter) {
         p.doc(method.documentation, remarks: [bindingSummary, Emit.remark(method.provenance)])
-        p.line("public enum \(method.name) {}")
+        p.block("public enum \(method.name)") { p in
+            for type in method.namespaceTypes { declarations.emit(type, into: &p) }
+        }
     }
 
     private var bindingSummary: String {
@@ -89,7 +92,6 @@ struct MethodEmitter {
         }
         var remarks: [String] = [bindingSummary]
         if !docs.isEmpty { remarks.append("- Parameters:\n" + docs.joined(separator: "\n")) }
-        if returnType != nil { remarks.append("- Returns: The decoded response.") }
         remarks.append("- Throws: \(errorSummary)")
         remarks.append(Emit.remark(method.provenance))
         p.block("extension \(family.clientName)") { p in
@@ -103,16 +105,13 @@ struct MethodEmitter {
         switch method.binding {
         case .healthvault:
             if case .healthvault(let settings) = family.binding {
-                return "``\(settings.statusError)`` for a non-zero status; `UnexpectedResponseError`, `ResponseDecodingError` or `TransportError` otherwise."
+                return "``\(settings.statusError)`` for a non-zero status; otherwise `UnexpectedResponseError`, `ResponseDecodingError` or `TransportError`."
             }
             return "The family's status error."
         case .http(let binding):
             let formats = binding.errors.map { "``\($0)``" }
-            let unexpected = formats.isEmpty
-                ? "`UnexpectedResponseError` for a non-2xx response, "
-                : formats.joined(separator: " or ") + " for an error response; `UnexpectedResponseError` for any other non-2xx response, "
-            return unexpected
-                + "`ResponseDecodingError` for a malformed body, `ConfigurationError` when the server URL is not set, and `TransportError` for network failures."
+            let others = "`UnexpectedResponseError`, `ResponseDecodingError`, `ConfigurationError` or `TransportError`"
+            return formats.isEmpty ? others + "." : formats.joined(separator: " or ") + " for an error response; otherwise \(others)."
         }
     }
 

@@ -5,10 +5,12 @@
 /// a minimal one (every optional nil). XML models are written and read back; JSON models are encoded and decoded.
 /// Sensitive strings hold a canary, which the description, debug description, mirror and `dump` of every model that
 /// holds one must not contain. The assertions live in the generated file, so it needs nothing from the test target.
+///
+/// The SDK gives each model only the directions its use needs (a response is read, a request written); the round
+/// trips need both, so the file declares the missing direction of each model itself, as the SDK would declare it.
 struct SampleEmitter {
     let family: IRFamily
-
-    init(family: IRFamily) { self.family = family }
+    let xml: XMLCodecEmitter
 
     func emit() -> SwiftPrinter {
         var p = SwiftPrinter()
@@ -44,7 +46,23 @@ struct SampleEmitter {
             }
             p.blank()
         }
+        complements(of: models, into: &p)
         return p
+    }
+
+    /// The codec directions the SDK leaves out of each model, declared here for the round trips.
+    private func complements(of models: [IRType], into p: inout SwiftPrinter) {
+        var printed = SwiftPrinter()
+        let both: IRDirections = [.decode, .encode]
+        for type in models {
+            for codec in [xml, JSONCodecEmitter()] as [any CodecEmitter] where !codec.directions(of: type).isEmpty {
+                codec.conformanceExtension(of: type, directions: both.subtracting(codec.directions(of: type)), into: &printed)
+            }
+        }
+        guard !printed.lines.isEmpty else { return }
+        p.line("// MARK: - The directions the SDK leaves out, for the round trips")
+        p.line("")
+        p.append(printed)
     }
 
     /// The models grouped by the first component of their qualified name, in the order they are first met.

@@ -45,7 +45,8 @@ struct SwiftPrinter {
     static let maximumWidth = 120
 
     /// Prints `open` + `items` + `close` + ` {`, the body, and `}`: on one line when it fits in ``maximumWidth``
-    /// columns, otherwise with one item per line, so short signatures stay short and long ones stay readable.
+    /// columns, otherwise with the items on the lines between, as many to a line as fit (the layout swift-format
+    /// gives a long parameter list).
     ///
     /// ```swift
     /// p.listBlock("public init(", ["a: Swift.Int", "b: Swift.Int"], ")") { p in … }
@@ -57,10 +58,38 @@ struct SwiftPrinter {
             return
         }
         line(open)
-        for (index, item) in items.enumerated() {
-            line("    " + item + (index == items.count - 1 ? "" : ","))
-        }
+        indented { p in p.fill(items) }
         block(close, body)
+    }
+
+    /// Prints `items` separated by commas, as many to a line as fit in ``maximumWidth`` columns.
+    private mutating func fill(_ items: [String]) {
+        var current = ""
+        for (index, item) in items.enumerated() {
+            let piece = item + (index == items.count - 1 ? "" : ",")
+            if current.isEmpty {
+                current = piece
+            } else if depth * 4 + current.count + 1 + piece.count <= Self.maximumWidth {
+                current += " " + piece
+            } else {
+                line(current)
+                current = piece
+            }
+        }
+        if !current.isEmpty { line(current) }
+    }
+
+    /// Prints the call `open` + `items` + `close`: on one line when it fits in ``maximumWidth`` columns, otherwise
+    /// with one argument per line.
+    mutating func call(_ open: String, _ items: [String], _ close: String) {
+        let single = open + items.joined(separator: ", ") + close
+        if depth * 4 + single.count <= Self.maximumWidth {
+            line(single)
+            return
+        }
+        line(open)
+        indented { p in p.fill(items) }
+        line(close)
     }
 
     /// Prints `switch subject {`, the body at the same depth (so `case` lines align with `switch`), and `}`.
@@ -80,7 +109,33 @@ struct SwiftPrinter {
     /// Prints `text` as a `///` documentation comment, one comment line per text line (see ``SwiftComment``).
     mutating func doc(_ text: String?) {
         guard let text, !text.isEmpty else { return }
-        for part in SwiftComment.lines(text) { line(part.isEmpty ? "///" : "/// " + part) }
+        for part in SwiftComment.lines(text) {
+            for piece in wrapped(part, width: Self.maximumWidth - depth * 4 - 4) { line(piece.isEmpty ? "///" : "/// " + piece) }
+        }
+    }
+
+    /// `text` broken at spaces into lines of at most `width` columns where it can be (a word longer than the
+    /// width stays whole); the lines after the first of a list item are indented to its text, as Markdown continues
+    /// the item.
+    private func wrapped(_ text: String, width: Int) -> [String] {
+        guard text.count > width else { return [text] }
+        let leading = text.prefix { $0 == " " }.count
+        let indent = String(repeating: " ", count: text.dropFirst(leading).hasPrefix("- ") ? leading + 2 : leading)
+        var lines: [String] = []
+        var current = ""
+        for word in text.split(separator: " ", omittingEmptySubsequences: true) {
+            let prefix = lines.isEmpty ? String(repeating: " ", count: leading) : indent
+            if current.isEmpty {
+                current = prefix + word
+            } else if current.count + 1 + word.count <= width {
+                current += " " + word
+            } else {
+                lines.append(current)
+                current = indent + word
+            }
+        }
+        lines.append(current)
+        return lines
     }
 
     /// Prints `text` as `//` comment lines (see ``SwiftComment``).
@@ -88,12 +143,16 @@ struct SwiftPrinter {
         for part in SwiftComment.lines(text) { line(part.isEmpty ? "//" : "// " + part) }
     }
 
-    /// Prints a documentation comment: the summary, then (after a blank comment line) each remark.
+    /// Prints a documentation comment: the summary, then each remark. A remark that is a list item (`- Remark:`,
+    /// `- Parameters:`) follows the line before it directly, as Markdown lets a list interrupt a paragraph; any
+    /// other remark starts a paragraph of its own.
     mutating func doc(_ summary: String?, remarks: [String]) {
-        var parts: [String] = []
-        if let summary, !summary.isEmpty { parts.append(summary) }
-        parts += remarks.filter { !$0.isEmpty }
-        doc(parts.joined(separator: "\n\n"))
+        var text = summary ?? ""
+        for remark in remarks where !remark.isEmpty {
+            if !text.isEmpty { text += remark.hasPrefix("- ") ? "\n" : "\n\n" }
+            text += remark
+        }
+        doc(text)
     }
 
     /// Appends another printer's lines at the current indentation.

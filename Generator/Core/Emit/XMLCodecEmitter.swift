@@ -1,36 +1,42 @@
-/// Emits straight-line XML readers and writers: `init(xml:)` and `writeXML(to:context:)`.
-struct XMLCodecEmitter {
+/// The XML side of a type's coding: straight-line `init(xml:)` for what is read and `writeXML(to:context:)` for
+/// what is written.
+///
+/// For `Culture` (two optional elements), read and written, the members are
+/// ```swift
+/// public init(xml element: SDKRuntime.XMLElementView) throws {
+///     var children = element.elements
+///     self.language = try children.first("language")?.scalar(Swift.String.self)
+///     self.country = try children.first("country")?.scalar(Swift.String.self)
+/// }
+///
+/// public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
+///     if let value = self.language { try writer.element("language", text: value) }
+///     if let value = self.country { try writer.element("country", text: value) }
+/// }
+/// ```
+struct XMLCodecEmitter: CodecEmitter {
     /// How scalar elements are spelled in this family.
     let primitives: XMLPrimitiveStyle
 
-    /// Emits `extension T: SDKRuntime.XMLCodable { … }` for an object or union that needs XML.
-    ///
-    /// For `Culture` (two optional elements) it prints
-    /// ```swift
-    /// extension Culture: SDKRuntime.XMLCodable {
-    ///     public init(xml element: SDKRuntime.XMLElementView) throws {
-    ///         var _language: Swift.String?
-    ///         for child in element.children {
-    ///             switch child.localName {
-    ///             case "language": _language = try child.scalar(Swift.String.self)
-    ///             default: continue
-    ///             }
-    ///         }
-    ///         self.language = _language
-    ///     }
-    ///
-    ///     public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
-    ///         if let language { try writer.element("language", text: language) }
-    ///     }
-    /// }
-    /// ```
-    func emit(_ type: IRType, into p: inout SwiftPrinter) {
+    func directions(of type: IRType) -> IRDirections { type.xml }
+
+    func conformances(of type: IRType, directions: IRDirections) -> [String] {
+        guard type.isCodedAsAValue else { return [] }
+        return (directions.contains(.decode) ? ["SDKRuntime.XMLDecodable"] : [])
+            + (directions.contains(.encode) ? ["SDKRuntime.XMLEncodable"] : [])
+    }
+
+    func members(of type: IRType, directions: IRDirections, delegating: Bool, into p: inout SwiftPrinter) {
         switch type.kind {
         case .object(let properties):
-            p.blank()
-            p.block("extension \(type.qualifiedName): SDKRuntime.XMLCodable") { p in
+            if directions.contains(.decode) {
+                p.blank()
                 p.doc("Reads the value from an element's attributes, children and text; unknown children are skipped.")
-                p.block("public init(xml element: SDKRuntime.XMLElementView) throws") { p in objectReader(properties, into: &p) }
+                p.block("public init(xml element: SDKRuntime.XMLElementView) throws") { p in
+                    objectReader(properties, extra: type.extraMembers != nil, delegating: delegating, into: &p)
+                }
+            }
+            if directions.contains(.encode) {
                 p.blank()
                 p.doc("Writes the value's attributes, then its children or text, into the element just opened.")
                 p.block("public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws") { p in
@@ -38,12 +44,14 @@ struct XMLCodecEmitter {
                 }
             }
         case .union(let union):
-            p.blank()
-            p.block("extension \(type.qualifiedName): SDKRuntime.XMLCodable") { p in
+            if directions.contains(.decode) {
+                p.blank()
                 p.doc("Reads the first variant that the element's content fits, in schema order.")
                 p.block("public init(xml element: SDKRuntime.XMLElementView) throws") { p in
                     Emit.firstFittingVariant(of: union, into: &p) { readContent(of: $0, from: "element") }
                 }
+            }
+            if directions.contains(.encode) {
                 p.blank()
                 p.doc("Writes the variant's content into the element just opened.")
                 p.block("public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws") { p in
@@ -61,78 +69,64 @@ struct XMLCodecEmitter {
 
     // MARK: - Reading
 
-    private func objectReader(_ properties: [IRProperty], into p: inout SwiftPrinter) {
+    /// One statement per stored property, each finding its element or attribute by name.
+    private func objectReader(_ properties: [IRProperty], extra: Bool, delegating: Bool, into p: inout SwiftPrinter) {
         let stored = properties.filter(\.isStored)
-        let elements = stored.filter { $0.xmlKind == .element || ($0.xmlKind == .none && $0.isArray) }
-        for property in elements {
-            let local = Emit.local(property)
-            if property.isArray {
-                p.line("var \(local): \(property.type.swiftType) = []")
-            } else {
-                p.line("var \(local): \(property.type.swiftType)?")
-            }
-        }
-        if !elements.isEmpty {
-            p.block("for child in element.children") { p in
-                p.switchBlock("child.localName") { p in
-                    for property in elements {
-                        p.line("case \(SwiftLiteral.string(property.xmlName)): \(readElement(property))")
-                    }
-                    p.line("default: continue")
-                }
-            }
+        if stored.contains(where: { $0.xmlKind == .element || ($0.xmlKind == .none && $0.isArray) }) {
+            p.line("var children = element.elements")
         }
         if stored.contains(where: { $0.xmlKind == .attribute }) {
             p.line("var attributes = element.attributes")
         }
+        if delegating {
+            let arguments = stored.map { "\(Emit.name($0.swiftName)): \(readExpression($0))" }
+            p.call("self.init(", arguments + (extra ? ["additionalProperties: [:]"] : []), ")")
+            return
+        }
         for property in stored {
-            let name = "self.\(Emit.name(property.swiftName))"
-            let fallback = property.defaultExpression.map { " ?? \($0)" } ?? ""
-            switch property.xmlKind {
-            case .attribute:
-                let type = property.type.swiftType
-                if property.isRequired && property.defaultExpression == nil && !property.isOptional {
-                    p.line("\(name) = try attributes.required(\(SwiftLiteral.string(property.xmlName)), \(type).self)")
-                } else {
-                    p.line("\(name) = try attributes.value(\(SwiftLiteral.string(property.xmlName)), \(type).self)\(fallback)")
-                }
-            case .text:
-                let read = "try element.scalar(\(property.type.swiftType).self)"
-                if property.isOptional {
-                    p.line("\(name) = element.hasText ? \(read) : nil")
-                } else if let value = property.defaultExpression {
-                    p.line("\(name) = element.hasText ? \(read) : \(value)")
-                } else {
-                    p.line("\(name) = \(read)")
-                }
-            case .element, .none:
-                if property.xmlKind == .none && !property.isArray {
-                    // Not carried in XML.
-                    p.line("\(name) = \(property.defaultExpression ?? "nil")")
-                } else if property.isArray {
-                    p.line("\(name) = \(Emit.local(property))")
-                } else if property.isOptional {
-                    p.line("\(name) = \(Emit.local(property))")
-                } else if let value = property.defaultExpression {
-                    p.line("\(name) = \(Emit.local(property)) ?? \(value)")
-                } else {
-                    p.line("\(name) = try element.required(\(Emit.local(property)), \(SwiftLiteral.string(property.xmlName)))")
-                }
-            }
+            p.line("self.\(Emit.name(property.swiftName)) = \(readExpression(property))")
         }
     }
 
-    /// The statement that stores one matching child.
-    private func readElement(_ property: IRProperty) -> String {
-        let local = Emit.local(property)
-        if case .array(let element) = property.type {
-            if property.xmlKind == .element {
-                let itemName = SwiftLiteral.string(property.xmlItemName ?? property.xmlName)
-                return "\(local) = try child.children(named: \(itemName)).map { try \(readContent(of: element, from: "$0")) }"
+    /// The expression that reads one stored property.
+    private func readExpression(_ property: IRProperty) -> String {
+        let name = SwiftLiteral.string(property.xmlName)
+        let type = property.type.swiftType
+        let fallback = property.defaultExpression.map { " ?? \($0)" } ?? ""
+        switch property.xmlKind {
+        case .attribute:
+            let required = property.isRequired && property.defaultExpression == nil && !property.isOptional
+            return required ? "try attributes.required(\(name), \(type).self)" : "try attributes.value(\(name), \(type).self)\(fallback)"
+        case .text:
+            let read = "try element.scalar(\(type).self)"
+            if property.isOptional { return "element.hasText ? \(read) : nil" }
+            if let value = property.defaultExpression { return "element.hasText ? \(read) : \(value)" }
+            return read
+        case .element, .none:
+            if case .array(let element) = property.type {
+                if property.xmlKind == .element {
+                    let items = SwiftLiteral.string(property.xmlItemName ?? property.xmlName)
+                    return "try children.first(\(name))?.children(named: \(items))\(mapContent(of: element)) ?? []"
+                }
+                return "try children.all(\(name))\(mapContent(of: element))"
             }
-            return "\(local).append(try \(readContent(of: element, from: "child")))"
+            // Not carried in XML.
+            if property.xmlKind == .none { return property.defaultExpression ?? "nil" }
+            if !property.isOptional && property.defaultExpression == nil {
+                return "try \(readContent(of: property.type, from: "children.required(\(name))"))"
+            }
+            return "try \(optionalContent(of: property.type, from: "children.first(\(name))"))\(fallback)"
         }
-        return "\(local) = try \(readContent(of: property.type, from: "child"))"
+    }
+
+    /// `.map { … }` reading each element of an array as `type`.
+    private func mapContent(of type: IRTypeRef) -> String {
+        type.isScalarLike ? ".map { try \(readContent(of: type, from: "$0")) }" : ".map(\(type.swiftType).init(xml:))"
+    }
+
+    /// The expression that reads a value of `type` from an optional element, nil when there is none.
+    private func optionalContent(of type: IRTypeRef, from element: String) -> String {
+        type.isScalarLike ? readContent(of: type, from: element + "?") : "\(element).map(\(type.swiftType).init(xml:))"
     }
 
     /// The expression that reads a value of `type` from the content of the element `element`.

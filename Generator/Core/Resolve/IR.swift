@@ -190,12 +190,13 @@ public final class IRType {
     /// The XML namespace written on the element (when it is a document element).
     public var xmlNamespace: String?
     public var xmlPrefix: String?
-    /// Codecs the type needs, set from how methods and error formats use it.
-    public var needsJSON = false
+    /// The directions of JSON coding the type needs, set from how methods and error formats use it.
+    public var json: IRDirections = []
+    /// The directions of XML coding the type needs.
+    public var xml: IRDirections = []
     /// For an object with `properties` and `additionalProperties`: the type of the members beyond its properties,
     /// kept in `additionalProperties: [String: Value]`.
     public var extraMembers: IRTypeRef?
-    public var needsXML = false
     /// Whether it is (or is a variant of) a top-level http request, which needs form/query/header encoding.
     public var needsHTTPFields = false
     /// Whether a value of this type contains a sensitive field somewhere.
@@ -461,4 +462,22 @@ public struct IRCode {
     public var swiftName: String
     public var description: String?
     public var recovery: String
+}
+
+/// Which ways a type is coded: read from responses, written into requests, or both.
+public struct IRDirections: OptionSet, Sendable, Hashable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    /// Read from a response or an error body.
+    public static let decode = IRDirections(rawValue: 1)
+    /// Written into a request.
+    public static let encode = IRDirections(rawValue: 2)
+}
+
+extension IRType {
+    /// Whether the type is coded as JSON in either direction.
+    public var needsJSON: Bool { !json.isEmpty }
+    /// Whether the type is coded as XML in either direction.
+    public var needsXML: Bool { !xml.isEmpty }
 }

@@ -191,22 +191,22 @@ struct TypeAnalysis {
 
     // MARK: Codecs
 
-    /// Decides which codecs each type needs from how methods and error formats use it.
+    /// Decides which codecs each type needs, and in which directions, from how methods and error formats use it:
+    /// a request is written, a response or error body read, and a type they hold gets the same.
     func markUsage() {
-        var xmlRoots: [IRTypeRef] = []
-        var jsonRoots: [IRTypeRef] = []
-        switch family.binding {
-        case .healthvault:
-            for method in family.methods {
-                xmlRoots += [method.request, method.response].compactMap { $0 }.map { .named($0) }
-            }
-        case .http:
-            jsonRoots = allTypes.map { .named($0) }
-            for method in family.methods {
-                guard case .http(let binding) = method.binding else { continue }
-                if [.xml, .jsonOrXml].contains(binding.response), let response = method.response { xmlRoots.append(.named(response)) }
-                if binding.response == .xml, let response = method.response { jsonRoots.removeAll { $0.namedType === response } }
-                if let request = method.request.flatMap({ IRTypeRef.named($0).namedType }) {
+        var roots: [(IRTypeRef, ReferenceWritableKeyPath<IRType, IRDirections>, IRDirections)] = []
+        for method in family.methods {
+            let request = method.request.map(IRTypeRef.named)
+            let response = method.response.map(IRTypeRef.named)
+            switch method.binding {
+            case .healthvault:
+                if let request { roots.append((request, \.xml, .encode)) }
+                if let response { roots.append((response, \.xml, .decode)) }
+            case .http(let binding):
+                if let request, binding.body == .json { roots.append((request, \.json, .encode)) }
+                if let response, [.json, .jsonOrXml].contains(binding.response) { roots.append((response, \.json, .decode)) }
+                if let response, [.xml, .jsonOrXml].contains(binding.response) { roots.append((response, \.xml, .decode)) }
+                if let request = request?.namedType {
                     request.needsHTTPFields = true
                     if case .union(let union) = request.kind {
                         union.variants.compactMap(\.type.namedType).forEach { $0.needsHTTPFields = true }
@@ -215,11 +215,12 @@ struct TypeAnalysis {
             }
         }
         for error in family.errors {
-            if error.xml { xmlRoots.append(error.body) }
-            if error.json { jsonRoots.append(error.body) }
+            if error.xml { roots.append((error.body, \.xml, .decode)) }
+            if error.json { roots.append((error.body, \.json, .decode)) }
         }
-        for type in reachable(from: xmlRoots) { type.needsXML = true }
-        for type in reachable(from: jsonRoots) { type.needsJSON = true }
+        for (root, codec, directions) in roots {
+            for type in reachable(from: [root]) { type[keyPath: codec].formUnion(directions) }
+        }
     }
 
     /// Reports properties a type's codec cannot carry: maps in XML, and any-value properties of the other codec

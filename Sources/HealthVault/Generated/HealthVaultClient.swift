@@ -6,15 +6,19 @@
 import Foundation
 import SDKRuntime
 
-/// A client for HealthVault: Microsoft HealthVault's XML platform API as used by SODA (Software on Device Authentication) apps: each app instance provisions its own child application, the user authorizes it in the HealthVault Shell, and the instance then signs every request with a session created from its own shared secret.
+/// A client for HealthVault: Microsoft HealthVault's XML platform API as used by SODA (Software on Device
+/// Authentication) apps: each app instance provisions its own child application, the user authorizes it in the
+/// HealthVault Shell, and the instance then signs every request with a session created from its own shared secret.
 ///
-/// Each method of the family is an `async throws` method on this client, taking exactly the credentials its schema's auth policy needs.
-///
+/// Each method of the family is an `async throws` method on this client, taking exactly the credentials its schema's
+/// auth policy needs.
 /// - Remark: Generated from Schemas/HealthVault/protocol.json#
 public struct HealthVaultClient: Sendable {
     /// The base URLs, one per server of protocol.json.
     public struct Servers: Sendable, Hashable {
-        /// The platform URL of the instance the user authorized, ending in /platform/wildcat.ashx. Before provisioning completes, the default instance's URL; afterwards the one GetServiceDefinition's topology gives for the instance id Shell returned.
+        /// The platform URL of the instance the user authorized, ending in /platform/wildcat.ashx. Before provisioning
+        /// completes, the default instance's URL; afterwards the one GetServiceDefinition's topology gives for the
+        /// instance id Shell returned.
         public var platform: Foundation.URL?
 
         /// Creates the set of base URLs. Servers with a default in protocol.json start with it.
@@ -51,13 +55,10 @@ public struct HealthVaultClient: Sendable {
 
         /// Creates a configuration.
         public init(
-            servers: Servers = .init(),
-            transport: any SDKRuntime.HTTPTransport = SDKRuntime.URLSessionTransport(),
-            urlPolicy: SDKRuntime.URLPolicy = .init(),
-            clock: any SDKRuntime.WallClock = SDKRuntime.SystemClock(),
+            servers: Servers = .init(), transport: any SDKRuntime.HTTPTransport = SDKRuntime.URLSessionTransport(),
+            urlPolicy: SDKRuntime.URLPolicy = .init(), clock: any SDKRuntime.WallClock = SDKRuntime.SystemClock(),
             envelope: SDKRuntime.HealthVaultEnvelopeSettings = .init(clientVersion: "HV-Swift/1.0.0", language: "en", country: "US", messageTTL: 1800),
-            retry: SDKRuntime.RetryPolicy = .none,
-            timeout: Foundation.TimeInterval? = nil,
+            retry: SDKRuntime.RetryPolicy = .none, timeout: Foundation.TimeInterval? = nil,
             logger: (any SDKRuntime.LogSink)? = nil
         ) {
             self.servers = servers
@@ -101,7 +102,8 @@ extension HealthVaultClient {
 
     /// Signs and sends one request, and returns the parsed response.
     ///
-    /// - Throws: ``HealthVaultError`` for a non-zero status, `UnexpectedResponseError` for an HTTP failure without a HealthVault status, `ResponseDecodingError` for a malformed response, and the transport's errors.
+    /// - Throws: ``HealthVaultError`` for a non-zero status, `UnexpectedResponseError` for an HTTP failure without a
+    ///   HealthVault status, `ResponseDecodingError` for a malformed response, and the transport's errors.
     func send(method: Swift.String, version: Swift.Int, recordID: Foundation.UUID? = nil, auth: SDKRuntime.HealthVaultRequestAuth, messageTime: Foundation.Date, info: SDKRuntime.XMLWriter, idempotent: Swift.Bool = false) async throws -> SDKRuntime.HealthVaultResponseEnvelope {
         guard let url = configuration.servers.platform else {
             throw SDKRuntime.ConfigurationError.missingServer("platform")

@@ -6,18 +6,22 @@
 import Foundation
 import SDKRuntime
 
-/// A client for Koppeltaal: Koppeltaal 1.x, the Dutch mental-health interoperability platform (FHIR DSTU1 with SMART-style OAuth 2.0). The Mobile Launch lets a portal hand a patient a one-time activation code that the mobile app exchanges, without a browser, for an access and refresh token bound to the launch context.
+/// A client for Koppeltaal: Koppeltaal 1.x, the Dutch mental-health interoperability platform (FHIR DSTU1 with
+/// SMART-style OAuth 2.0). The Mobile Launch lets a portal hand a patient a one-time activation code that the mobile
+/// app exchanges, without a browser, for an access and refresh token bound to the launch context.
 ///
-/// Each method of the family is an `async throws` method on this client, taking exactly the credentials its schema's auth policy needs.
-///
+/// Each method of the family is an `async throws` method on this client, taking exactly the credentials its schema's
+/// auth policy needs.
 /// - Remark: Generated from Schemas/Koppeltaal/protocol.json#
 public struct KoppeltaalClient: Sendable {
     /// The base URLs, one per server of protocol.json.
     public struct Servers: Sendable, Hashable {
-        /// The FHIR base URL, e.g. https://ggz.koppeltaal.nl/FHIR/Koppeltaal: configured in the app, since a mobile launch cannot pass iss.
+        /// The FHIR base URL, e.g. https://ggz.koppeltaal.nl/FHIR/Koppeltaal: configured in the app, since a mobile
+        /// launch cannot pass iss.
         public var fhir: Foundation.URL?
 
-        /// The OAuth2 base of the Koppeltaal server, e.g. https://ggz.koppeltaal.nl/OAuth2/Koppeltaal, where the portal requests activation codes.
+        /// The OAuth2 base of the Koppeltaal server, e.g. https://ggz.koppeltaal.nl/OAuth2/Koppeltaal, where the portal
+        /// requests activation codes.
         public var launch: Foundation.URL?
 
         /// The authorize endpoint, discovered from the Conformance (or configured).
@@ -26,7 +30,8 @@ public struct KoppeltaalClient: Sendable {
         /// The token endpoint, discovered from the Conformance (or configured).
         public var token: Foundation.URL?
 
-        /// The RFC 7009 revocation endpoint, when the server has one (configured, or from .well-known/smart-configuration).
+        /// The RFC 7009 revocation endpoint, when the server has one (configured, or from
+        /// .well-known/smart-configuration).
         public var revoke: Foundation.URL?
 
         /// Creates the set of base URLs.
@@ -61,12 +66,9 @@ public struct KoppeltaalClient: Sendable {
 
         /// Creates a configuration.
         public init(
-            servers: Servers = .init(),
-            transport: any SDKRuntime.HTTPTransport = SDKRuntime.URLSessionTransport(),
-            urlPolicy: SDKRuntime.URLPolicy = .init(),
-            headers: SDKRuntime.HTTPHeaders = ["Accept": "application/json"],
-            timeout: Foundation.TimeInterval? = nil,
-            logger: (any SDKRuntime.LogSink)? = nil
+            servers: Servers = .init(), transport: any SDKRuntime.HTTPTransport = SDKRuntime.URLSessionTransport(),
+            urlPolicy: SDKRuntime.URLPolicy = .init(), headers: SDKRuntime.HTTPHeaders = ["Accept": "application/json"],
+            timeout: Foundation.TimeInterval? = nil, logger: (any SDKRuntime.LogSink)? = nil
         ) {
             self.servers = servers
             self.transport = transport
@@ -104,7 +106,8 @@ extension KoppeltaalClient {
         return builder
     }
 
-    /// Sends a request; a non-2xx response becomes the first of `errors` whose shape it has, or `UnexpectedResponseError`.
+    /// Sends a request; a non-2xx response becomes the first of `errors` whose shape it has, or
+    /// `UnexpectedResponseError`.
     func send(_ builder: SDKRuntime.HTTPRequestBuilder, operation: Swift.String, errors: [ErrorFormat]) async throws -> SDKRuntime.HTTPResponse {
         let request = try builder.build(timeout: configuration.timeout)
         try configuration.urlPolicy.check(request.url)

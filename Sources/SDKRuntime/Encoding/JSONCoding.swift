@@ -169,8 +169,8 @@ extension KeyedEncodingContainer {
     }
 }
 
-/// A coding key for any string, for generated code that reads a discriminator before choosing a type.
-public struct AnyCodingKey: CodingKey, Sendable, Hashable {
+/// A coding key for any string: generated codecs spell their keys as string literals of this type.
+public struct AnyCodingKey: CodingKey, Sendable, Hashable, ExpressibleByStringLiteral {
     /// The key.
     public let stringValue: String
     /// Always nil: these keys name object members.
@@ -181,6 +181,9 @@ public struct AnyCodingKey: CodingKey, Sendable, Hashable {
 
     /// Creates a key.
     public init?(stringValue: String) { self.stringValue = stringValue }
+
+    /// Creates a key from a literal, as generated codecs spell their keys.
+    public init(stringLiteral value: String) { self.stringValue = value }
 
     /// Never succeeds: these keys name object members.
     public init?(intValue: Int) { nil }

@@ -45,6 +45,9 @@ public struct XMLElementView {
         return nil
     }
 
+    /// The element's child elements, for reading by name (see ``Elements``).
+    public var elements: Elements { Elements(parent: self) }
+
     /// The element's attributes, for reading by name (see ``Attributes``).
     public var attributes: Attributes { Attributes(element: self) }
 
@@ -199,6 +202,62 @@ public struct XMLElementView {
                 throw ResponseDecodingError(path: element.path + "@\(name)", reason: "missing required attribute")
             }
             return value
+        }
+    }
+
+    /// Reads an element's child elements by name, as generated decoders do: one lookup per property.
+    ///
+    /// Each lookup starts just after the child the previous one found, so a decoder that asks for children in the
+    /// order the document has them finds each at the first place it looks, while any other order still works.
+    /// Children no lookup asks for are skipped.
+    public struct Elements {
+        @usableFromInline let parent: XMLElementView
+        /// The node a lookup starts from, or -1 to start from the first child.
+        private var next = -1
+
+        init(parent: XMLElementView) { self.parent = parent }
+
+        /// The first child called `name`, or nil.
+        public mutating func first(_ name: StaticString) -> XMLElementView? {
+            let tree = parent.tree
+            let firstChild = Int(tree.nodes[parent.index].firstChild)
+            let start = next >= 0 ? next : firstChild
+            var cursor = start
+            while cursor >= 0 {
+                if tree.span(tree.nodes[cursor].name, equals: name) { return found(cursor) }
+                cursor = Int(tree.nodes[cursor].nextSibling)
+            }
+            cursor = firstChild
+            while cursor >= 0, cursor != start {
+                if tree.span(tree.nodes[cursor].name, equals: name) { return found(cursor) }
+                cursor = Int(tree.nodes[cursor].nextSibling)
+            }
+            return nil
+        }
+
+        /// The child called `name`.
+        ///
+        /// - Throws: ``ResponseDecodingError`` naming the missing element when there is none.
+        public mutating func required(_ name: StaticString) throws -> XMLElementView {
+            guard let child = first(name) else { throw parent.missingElement("\(name)") }
+            return child
+        }
+
+        /// Every child called `name`, in document order.
+        public mutating func all(_ name: StaticString) -> [XMLElementView] {
+            let tree = parent.tree
+            var result: [XMLElementView] = []
+            var cursor = Int(tree.nodes[parent.index].firstChild)
+            while cursor >= 0 {
+                if tree.span(tree.nodes[cursor].name, equals: name) { result.append(found(cursor)) }
+                cursor = Int(tree.nodes[cursor].nextSibling)
+            }
+            return result
+        }
+
+        private mutating func found(_ node: Int) -> XMLElementView {
+            next = Int(parent.tree.nodes[node].nextSibling)
+            return XMLElementView(tree: parent.tree, index: node, base: parent.base)
         }
     }
 }

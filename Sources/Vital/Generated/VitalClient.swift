@@ -6,10 +6,12 @@
 import Foundation
 import SDKRuntime
 
-/// A client for Vital: Junction (formerly Vital) sign-in tokens: the app's backend mints a short-lived sign-in token for a Vital user with the team API key, and the mobile SDK exchanges it for an OAuth 2.0 access and refresh token scoped to that one user.
+/// A client for Vital: Junction (formerly Vital) sign-in tokens: the app's backend mints a short-lived sign-in token
+/// for a Vital user with the team API key, and the mobile SDK exchanges it for an OAuth 2.0 access and refresh token
+/// scoped to that one user.
 ///
-/// Each method of the family is an `async throws` method on this client, taking exactly the credentials its schema's auth policy needs.
-///
+/// Each method of the family is an `async throws` method on this client, taking exactly the credentials its schema's
+/// auth policy needs.
 /// - Remark: Generated from Schemas/Vital/protocol.json#
 public struct VitalClient: Sendable {
     /// The base URLs, one per server of protocol.json.
@@ -49,12 +51,9 @@ public struct VitalClient: Sendable {
 
         /// Creates a configuration.
         public init(
-            servers: Servers = .init(),
-            transport: any SDKRuntime.HTTPTransport = SDKRuntime.URLSessionTransport(),
-            urlPolicy: SDKRuntime.URLPolicy = .init(),
-            headers: SDKRuntime.HTTPHeaders = ["Accept": "application/json"],
-            timeout: Foundation.TimeInterval? = nil,
-            logger: (any SDKRuntime.LogSink)? = nil
+            servers: Servers = .init(), transport: any SDKRuntime.HTTPTransport = SDKRuntime.URLSessionTransport(),
+            urlPolicy: SDKRuntime.URLPolicy = .init(), headers: SDKRuntime.HTTPHeaders = ["Accept": "application/json"],
+            timeout: Foundation.TimeInterval? = nil, logger: (any SDKRuntime.LogSink)? = nil
         ) {
             self.servers = servers
             self.transport = transport
@@ -91,7 +90,8 @@ extension VitalClient {
         return builder
     }
 
-    /// Sends a request; a non-2xx response becomes the first of `errors` whose shape it has, or `UnexpectedResponseError`.
+    /// Sends a request; a non-2xx response becomes the first of `errors` whose shape it has, or
+    /// `UnexpectedResponseError`.
     func send(_ builder: SDKRuntime.HTTPRequestBuilder, operation: Swift.String, errors: [ErrorFormat]) async throws -> SDKRuntime.HTTPResponse {
         let request = try builder.build(timeout: configuration.timeout)
         try configuration.urlPolicy.check(request.url)

@@ -191,7 +191,8 @@ final class GeneratedPendingThingTests: XCTestCase {
     }
 }
 
-/// Round trips of the generated HealthVault models under `CreateAuthenticatedSessionToken` through the codecs they have.
+/// Round trips of the generated HealthVault models under `CreateAuthenticatedSessionToken` through the codecs they
+/// have.
 final class GeneratedCreateAuthenticatedSessionTokenTests: XCTestCase {
     func testCreateAuthenticatedSessionTokenRequest() throws {
         let value = CreateAuthenticatedSessionToken.Request(authInfo: CreateAuthenticatedSessionToken.Request.AuthInfo(appID: CreateAuthenticatedSessionToken.Request.AuthInfo.AppID(isMultiRecordApp: false)))
@@ -451,5 +452,396 @@ final class GeneratedPutThings2Tests: XCTestCase {
     func testPutThings2ResponseMinimal() throws {
         let value = PutThings2.Response()
         try assertXMLRoundTrip(value)
+    }
+}
+
+// MARK: - The directions the SDK leaves out, for the round trips
+
+extension Status: SDKRuntime.XMLEncodable {
+    /// Writes the value's attributes, then its children or text, into the element just opened.
+    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
+        try writer.element("code", text: self.code.wireText)
+        if let value = self.error { try writer.element("error", writing: value, context: context) }
+    }
+}
+
+extension StatusError: SDKRuntime.XMLEncodable {
+    /// Writes the value's attributes, then its children or text, into the element just opened.
+    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
+        try writer.element("message", text: self.message)
+        if let value = self.context { try writer.element("context", writing: value, context: context) }
+        if let value = self.errorInfo { try writer.element("error-info", text: value) }
+    }
+}
+
+extension ErrorContext: SDKRuntime.XMLEncodable {
+    /// Writes the value's attributes, then its children or text, into the element just opened.
+    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
+        if let value = self.serverName { try writer.element("server-name", text: value) }
+        for item in self.serverIP { try writer.element("server-ip", text: item) }
+        if let value = self.exception { try writer.element("exception", text: value) }
+    }
+}
+
+extension PersonInfo: SDKRuntime.XMLEncodable {
+    /// Writes the value's attributes, then its children or text, into the element just opened.
+    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
+        try writer.element("person-id", text: self.personID.wireText)
+        try writer.element("name", text: self.name)
+        if let value = self.selectedRecordID { try writer.element("selected-record-id", text: value.wireText) }
+        if let value = self.moreRecords { try writer.element("more-records", text: value.wireText) }
+        for item in self.record { try writer.element("record", writing: item, context: context) }
+        if let value = self.preferredCulture { try writer.element("preferred-culture", writing: value, context: context) }
+        if let value = self.preferredUiculture { try writer.element("preferred-uiculture", writing: value, context: context) }
+        if let value = self.location { try writer.element("location", writing: value, context: context) }
+    }
+}
+
+extension Record: SDKRuntime.XMLEncodable {
+    /// Writes the value's attributes, then its children or text, into the element just opened.
+    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
+        try writer.attribute("id", self.id.wireText)
+        if let value = self.recordCustodian { try writer.attribute("record-custodian", value.wireText) }
+        try writer.attribute("rel-type", self.relType.wireText)
+        if let value = self.relName { try writer.attribute("rel-name", value) }
+        if let value = self.authExpires { try writer.attribute("auth-expires", value.wireText) }
+        if let value = self.authExpired { try writer.attribute("auth-expired", value.wireText) }
+        if let value = self.displayName { try writer.attribute("display-name", value) }
+        if let value = self.state { try writer.attribute("state", value.wireText) }
+        if let value = self.dateCreated { try writer.attribute("date-created", value.wireText) }
+        if let value = self.maxSizeBytes { try writer.attribute("max-size-bytes", value.wireText) }
+        if let value = self.sizeBytes { try writer.attribute("size-bytes", value.wireText) }
+        if let value = self.appRecordAuthAction { try writer.attribute("app-record-auth-action", value.wireText) }
+        if let value = self.autoReconcileDocuments { try writer.attribute("auto-reconcile-documents", value.wireText) }
+        if let value = self.appSpecificRecordID { try writer.attribute("app-specific-record-id", value) }
+        if let value = self.locationCountry { try writer.attribute("location-country", value) }
+        if let value = self.locationStateProvince { try writer.attribute("location-state-province", value) }
+        if let value = self.dateUpdated { try writer.attribute("date-updated", value.wireText) }
+        if let value = self.latestOperationSequenceNumber { try writer.attribute("latest-operation-sequence-number", value.wireText) }
+        if let value = self.recordAppAuthCreatedDate { try writer.attribute("record-app-auth-created-date", value.wireText) }
+        if let value = self.name { try writer.text(value) }
+    }
+}
+
+extension Culture: SDKRuntime.XMLEncodable {
+    /// Writes the value's attributes, then its children or text, into the element just opened.
+    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
+        if let value = self.language { try writer.element("language", text: value) }
+        if let value = self.country { try writer.element("country", text: value) }
+    }
+}
+
+extension Location: SDKRuntime.XMLEncodable {
+    /// Writes the value's attributes, then its children or text, into the element just opened.
+    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
+        try writer.element("country", text: self.country)
+        if let value = self.stateProvince { try writer.element("state-province", text: value) }
+    }
+}
+
+extension ThingType: SDKRuntime.XMLEncodable {
+    /// Writes the value's attributes, then its children or text, into the element just opened.
+    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
+        if let value = self.name { try writer.attribute("name", value) }
+        try writer.text(self.id.wireText)
+    }
+}
+
+extension Thing: SDKRuntime.XMLEncodable {
+    /// Writes the value's attributes, then its children or text, into the element just opened.
+    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
+        try writer.element("thing-id", writing: self.thingID, context: context)
+        try writer.element("type-id", writing: self.typeID, context: context)
+        if let value = self.thingState { try writer.element("thing-state", text: value.wireText) }
+        if let value = self.flags { try writer.element("flags", text: value.wireText) }
+        if let value = self.effDate { try writer.element("eff-date", text: value) }
+        if let value = self.created { try writer.element("created", writing: value, context: context) }
+        if let value = self.updated { try writer.element("updated", writing: value, context: context) }
+        if let value = self.dataXML { try writer.element("data-xml", writing: value, context: context) }
+    }
+}
+
+extension PendingThing: SDKRuntime.XMLDecodable {
+    /// Reads the value from an element's attributes, children and text; unknown children are skipped.
+    public init(xml element: SDKRuntime.XMLElementView) throws {
+        var children = element.elements
+        self.init(
+            thingID: try children.first("thing-id").map(ThingKey.init(xml:)),
+            typeID: try children.required("type-id").scalar(Foundation.UUID.self),
+            thingState: try children.first("thing-state")?.scalar(PendingThing.ThingState.self),
+            flags: try children.first("flags")?.scalar(Swift.Int.self),
+            dataXML: try children.first("data-xml").map(SDKRuntime.XMLFragment.init(xml:))
+        )
+    }
+}
+
+extension CreateAuthenticatedSessionToken.Request: SDKRuntime.XMLDecodable {
+    /// Reads the value from an element's attributes, children and text; unknown children are skipped.
+    public init(xml element: SDKRuntime.XMLElementView) throws {
+        var children = element.elements
+        self.init(authInfo: try CreateAuthenticatedSessionToken.Request.AuthInfo(xml: children.required("auth-info")))
+    }
+}
+
+extension CreateAuthenticatedSessionToken.Request.AuthInfo: SDKRuntime.XMLDecodable {
+    /// Reads the value from an element's attributes, children and text; unknown children are skipped.
+    public init(xml element: SDKRuntime.XMLElementView) throws {
+        var children = element.elements
+        self.init(appID: try CreateAuthenticatedSessionToken.Request.AuthInfo.AppID(xml: children.required("app-id")))
+    }
+}
+
+extension CreateAuthenticatedSessionToken.Request.AuthInfo.AppID: SDKRuntime.XMLDecodable {
+    /// Reads the value from an element's attributes, children and text; unknown children are skipped.
+    public init(xml element: SDKRuntime.XMLElementView) throws {
+        var attributes = element.attributes
+        self.init(isMultiRecordApp: try attributes.value("is-multi-record-app", Swift.Bool.self))
+    }
+}
+
+extension CreateAuthenticatedSessionToken.Request.AuthInfo.Credential: SDKRuntime.XMLDecodable {
+    /// Reads the value from an element's attributes, children and text; unknown children are skipped.
+    public init(xml element: SDKRuntime.XMLElementView) throws {
+        self.init()
+    }
+}
+
+extension CreateAuthenticatedSessionToken.Request.AuthInfo.Credential.Appserver2: SDKRuntime.XMLDecodable {
+    /// Reads the value from an element's attributes, children and text; unknown children are skipped.
+    public init(xml element: SDKRuntime.XMLElementView) throws {
+        self.init()
+    }
+}
+
+extension CreateAuthenticatedSessionToken.Request.AuthInfo.Credential.Appserver2.HMACSig: SDKRuntime.XMLDecodable {
+    /// Reads the value from an element's attributes, children and text; unknown children are skipped.
+    public init(xml element: SDKRuntime.XMLElementView) throws {
+        self.init()
+    }
+}
+
+extension CreateAuthenticatedSessionToken.Request.AuthInfo.Credential.Appserver2.Content: SDKRuntime.XMLDecodable {
+    /// Reads the value from an element's attributes, children and text; unknown children are skipped.
+    public init(xml element: SDKRuntime.XMLElementView) throws {
+        self.init()
+    }
+}
+
+extension CreateAuthenticatedSessionToken.Response: SDKRuntime.XMLEncodable {
+    /// Writes the value's attributes, then its children or text, into the element just opened.
+    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
+        try writer.element("token", writing: self.token, context: context)
+        try writer.element("shared-secret", text: self.sharedSecret)
+    }
+}
+
+extension CreateAuthenticatedSessionToken.SessionToken: SDKRuntime.XMLEncodable {
+    /// Writes the value's attributes, then its children or text, into the element just opened.
+    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
+        if let value = self.appID { try writer.attribute("app-id", value.wireText) }
+        if let value = self.appRecordAuthAction { try writer.attribute("app-record-auth-action", value.wireText) }
+        try writer.text(self.value)
+    }
+}
+
+extension GetAuthorizedPeople.Request: SDKRuntime.XMLDecodable {
+    /// Reads the value from an element's attributes, children and text; unknown children are skipped.
+    public init(xml element: SDKRuntime.XMLElementView) throws {
+        var children = element.elements
+        self.init(
+            parameters: try children.first("parameters").map(GetAuthorizedPeople.Request.Parameters.init(xml:)) ?? .init()
+        )
+    }
+}
+
+extension GetAuthorizedPeople.Request.Parameters: SDKRuntime.XMLDecodable {
+    /// Reads the value from an element's attributes, children and text; unknown children are skipped.
+    public init(xml element: SDKRuntime.XMLElementView) throws {
+        var children = element.elements
+        self.init(
+            personIDCursor: try children.first("person-id-cursor")?.scalar(Foundation.UUID.self),
+            authorizationsCreatedSince: try children.first("authorizations-created-since")?.scalar(Foundation.Date.self),
+            numResults: try children.first("num-results")?.scalar(Swift.Int.self)
+        )
+    }
+}
+
+extension GetAuthorizedPeople.Response: SDKRuntime.XMLEncodable {
+    /// Writes the value's attributes, then its children or text, into the element just opened.
+    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
+        try writer.element("response-results", writing: self.responseResults, context: context)
+    }
+}
+
+extension GetAuthorizedPeople.Response.ResponseResults: SDKRuntime.XMLEncodable {
+    /// Writes the value's attributes, then its children or text, into the element just opened.
+    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
+        for item in self.personInfo { try writer.element("person-info", writing: item, context: context) }
+        try writer.element("more-results", text: self.moreResults.wireText)
+    }
+}
+
+extension GetPersonInfo.Request: SDKRuntime.XMLDecodable {
+    /// Reads the value from an element's attributes, children and text; unknown children are skipped.
+    public init(xml element: SDKRuntime.XMLElementView) throws {
+        var children = element.elements
+        self.init(
+            groupMembership: try children.first("group-membership")?.scalar(Swift.Bool.self),
+            effectiveRecordPermissions: try children.first("effective-record-permissions")?.scalar(Swift.Bool.self)
+        )
+    }
+}
+
+extension GetPersonInfo.Response: SDKRuntime.XMLEncodable {
+    /// Writes the value's attributes, then its children or text, into the element just opened.
+    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
+        try writer.element("person-info", writing: self.personInfo, context: context)
+    }
+}
+
+extension GetServiceDefinition.Request: SDKRuntime.XMLDecodable {
+    /// Reads the value from an element's attributes, children and text; unknown children are skipped.
+    public init(xml element: SDKRuntime.XMLElementView) throws {
+        var children = element.elements
+        self.init(
+            updatedDate: try children.first("updated-date")?.scalar(Foundation.Date.self),
+            responseSections: try children.first("response-sections").map(GetServiceDefinition.Request.ResponseSections.init(xml:)) ?? .init(section: [.topology])
+        )
+    }
+}
+
+extension GetServiceDefinition.Request.ResponseSections: SDKRuntime.XMLDecodable {
+    /// Reads the value from an element's attributes, children and text; unknown children are skipped.
+    public init(xml element: SDKRuntime.XMLElementView) throws {
+        var children = element.elements
+        self.init(section: try children.all("section").map { try $0.scalar(GetServiceDefinition.Section.self) })
+    }
+}
+
+extension GetServiceDefinition.Response: SDKRuntime.XMLEncodable {
+    /// Writes the value's attributes, then its children or text, into the element just opened.
+    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
+        if let value = self.instances { try writer.element("instances", writing: value, context: context) }
+        if let value = self.updatedDate { try writer.element("updated-date", text: value.wireText) }
+    }
+}
+
+extension GetServiceDefinition.Instances: SDKRuntime.XMLEncodable {
+    /// Writes the value's attributes, then its children or text, into the element just opened.
+    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
+        if let value = self.currentInstanceID { try writer.attribute("current-instance-id", value) }
+        for item in self.instance { try writer.element("instance", writing: item, context: context) }
+    }
+}
+
+extension GetServiceDefinition.Instance: SDKRuntime.XMLEncodable {
+    /// Writes the value's attributes, then its children or text, into the element just opened.
+    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
+        try writer.element("id", text: self.id)
+        try writer.element("name", text: self.name)
+        if let value = self.summary { try writer.element("description", text: value) }
+        try writer.element("platform-url", text: self.platformURL.wireText)
+        try writer.element("shell-url", text: self.shellURL.wireText)
+    }
+}
+
+extension GetThings3.Request: SDKRuntime.XMLDecodable {
+    /// Reads the value from an element's attributes, children and text; unknown children are skipped.
+    public init(xml element: SDKRuntime.XMLElementView) throws {
+        var children = element.elements
+        self.init(group: try children.all("group").map(GetThings3.QueryGroup.init(xml:)))
+    }
+}
+
+extension GetThings3.Response: SDKRuntime.XMLEncodable {
+    /// Writes the value's attributes, then its children or text, into the element just opened.
+    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
+        for item in self.group { try writer.element("group", writing: item, context: context) }
+    }
+}
+
+extension GetThings3.QueryGroup: SDKRuntime.XMLDecodable {
+    /// Reads the value from an element's attributes, children and text; unknown children are skipped.
+    public init(xml element: SDKRuntime.XMLElementView) throws {
+        var children = element.elements
+        var attributes = element.attributes
+        self.init(
+            name: try attributes.value("name", Swift.String.self), max: try attributes.value("max", Swift.Int.self),
+            maxFull: try attributes.value("max-full", Swift.Int.self),
+            id: try children.all("id").map { try $0.scalar(Foundation.UUID.self) },
+            key: try children.all("key").map(ThingKey.init(xml:)),
+            filter: try children.all("filter").map(GetThings3.Filter.init(xml:)),
+            format: try GetThings3.Format(xml: children.required("format")),
+            currentVersionOnly: try children.first("current-version-only")?.scalar(Swift.Bool.self)
+        )
+    }
+}
+
+extension GetThings3.Filter: SDKRuntime.XMLDecodable {
+    /// Reads the value from an element's attributes, children and text; unknown children are skipped.
+    public init(xml element: SDKRuntime.XMLElementView) throws {
+        var children = element.elements
+        self.init(
+            typeID: try children.all("type-id").map { try $0.scalar(Foundation.UUID.self) },
+            thingState: try children.all("thing-state").map { try $0.scalar(GetThings3.Filter.ThingState.self) },
+            effDateMin: try children.first("eff-date-min")?.scalar(Foundation.Date.self),
+            effDateMax: try children.first("eff-date-max")?.scalar(Foundation.Date.self),
+            createdDateMin: try children.first("created-date-min")?.scalar(Foundation.Date.self),
+            updatedDateMin: try children.first("updated-date-min")?.scalar(Foundation.Date.self),
+            xpath: try children.first("xpath")?.scalar(Swift.String.self)
+        )
+    }
+}
+
+extension GetThings3.Format: SDKRuntime.XMLDecodable {
+    /// Reads the value from an element's attributes, children and text; unknown children are skipped.
+    public init(xml element: SDKRuntime.XMLElementView) throws {
+        var children = element.elements
+        self.init(
+            section: try children.all("section").map { try $0.scalar(GetThings3.Format.Section.self) },
+            xml: try children.all("xml").map { try $0.scalar(Swift.String.self) },
+            typeVersionFormat: try children.all("type-version-format").map { try $0.scalar(Foundation.UUID.self) }
+        )
+    }
+}
+
+extension GetThings3.ResultGroup: SDKRuntime.XMLEncodable {
+    /// Writes the value's attributes, then its children or text, into the element just opened.
+    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
+        if let value = self.name { try writer.attribute("name", value) }
+        for item in self.thing { try writer.element("thing", writing: item, context: context) }
+        for item in self.unprocessedThingKeyInfo { try writer.element("unprocessed-thing-key-info", writing: item, context: context) }
+        if let value = self.filtered { try writer.element("filtered", text: value.wireText) }
+    }
+}
+
+extension GetThings3.UnprocessedKey: SDKRuntime.XMLEncodable {
+    /// Writes the value's attributes, then its children or text, into the element just opened.
+    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
+        try writer.element("thing-id", writing: self.thingID, context: context)
+    }
+}
+
+extension NewApplicationCreationInfo.Response: SDKRuntime.XMLEncodable {
+    /// Writes the value's attributes, then its children or text, into the element just opened.
+    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
+        try writer.element("app-id", text: self.appID.wireText)
+        try writer.element("shared-secret", text: self.sharedSecret)
+        try writer.element("app-token", text: self.appToken)
+    }
+}
+
+extension PutThings2.Request: SDKRuntime.XMLDecodable {
+    /// Reads the value from an element's attributes, children and text; unknown children are skipped.
+    public init(xml element: SDKRuntime.XMLElementView) throws {
+        var children = element.elements
+        self.init(thing: try children.all("thing").map(PendingThing.init(xml:)))
+    }
+}
+
+extension PutThings2.Response: SDKRuntime.XMLEncodable {
+    /// Writes the value's attributes, then its children or text, into the element just opened.
+    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
+        for item in self.thingID { try writer.element("thing-id", writing: item, context: context) }
     }
 }

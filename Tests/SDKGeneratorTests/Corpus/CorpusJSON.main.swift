@@ -1,8 +1,9 @@
 import Foundation
 import SDKRuntime
 
-// Exercises the generated CorpusJSON family: `record.json` round-trips byte for byte through the generated
-// Codable, every construct reads as the schema says, and requests breaking their constraints are refused unsent.
+// Exercises the generated CorpusJSON family: `record.json` round-trips byte for byte through the generated Codable
+// of `Stored` (read from `Record`'s response and written by `Restore`, so it has both directions), every construct
+// reads as the schema says, and requests breaking their constraints are refused unsent.
 
 func check(_ condition: Bool, _ message: @autoclosure () -> String) {
     if !condition {
@@ -12,7 +13,7 @@ func check(_ condition: Bool, _ message: @autoclosure () -> String) {
 }
 
 let fixture = try Data(contentsOf: URL(fileURLWithPath: CommandLine.arguments[1]))
-let response = try JSONCoding.decode(Record.Response.self, from: fixture)
+let response = try JSONCoding.decode(Stored.self, from: fixture)
 let written = try JSONCoding.encode(response)
 check(written == fixture, "not byte for byte:\n\(String(decoding: written, as: UTF8.self))")
 check(response.note == nil && response.kind == nil, "null and absent read as nil")
@@ -23,7 +24,7 @@ check(response.detail?.kind == "a" && response.detail?.additionalProperties == [
 check(response.labels == ["a": "x", "b": "y"], "a map")
 check(response.blob == Data([0, 1, 2, 255]) && response.key == Data("key".utf8), "bytes")
 check(response.small == -3 && response.weight == 1.5 && response.ratio == 0.25 && response.count == 12_345_678_901, "numbers")
-let sparse = try JSONCoding.decode(Record.Response.self, from: Data(#"{"id":"r2","payload":null}"#.utf8))
+let sparse = try JSONCoding.decode(Stored.self, from: Data(#"{"id":"r2","payload":null}"#.utf8))
 check(sparse.note == nil && sparse.payload == .null && sparse.additionalProperties.isEmpty, "absent fields")
 
 func refusal(_ request: Record.Request) -> String? {

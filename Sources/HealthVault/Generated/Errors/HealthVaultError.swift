@@ -7,7 +7,6 @@ import Foundation
 import SDKRuntime
 
 /// A non-zero <status><code> in a response. HealthVault answers HTTP 200 for these.
-///
 /// - Remark: Generated from Schemas/HealthVault/protocol.json#/errors/HealthVaultError
 public struct HealthVaultError: Error, Sendable, Hashable, CustomStringConvertible, SDKRuntime.ProtocolError {
     /// The decoded error body.
@@ -42,7 +41,6 @@ public struct HealthVaultError: Error, Sendable, Hashable, CustomStringConvertib
 }
 
 /// The codes of ``HealthVaultError``; codes the schema does not list become ``unknown(_:)``.
-///
 /// - Remark: Generated from Schemas/HealthVault/protocol.json#/errors/HealthVaultError/codes
 public enum HealthVaultStatusCode: Sendable, Hashable, RawRepresentable, CustomStringConvertible {
     /// `0` OK: Success.
@@ -57,7 +55,8 @@ public enum HealthVaultStatusCode: Sendable, Hashable, RawRepresentable, CustomS
     case badSig
     /// `5` BAD_METHOD: Unknown method or method version.
     case badMethod
-    /// `6` INVALID_APP: The child application is unknown, deleted or inactive, e.g. the user removed this device's app instance in Shell: provision it again.
+    /// `6` INVALID_APP: The child application is unknown, deleted or inactive, e.g. the user removed this device's app
+    /// instance in Shell: provision it again.
     case invalidApp
     /// `7` CREDENTIAL_TOKEN_EXPIRED
     case credentialTokenExpired
@@ -67,7 +66,8 @@ public enum HealthVaultStatusCode: Sendable, Hashable, RawRepresentable, CustomS
     case invalidPerson
     /// `10` INVALID_RECORD
     case invalidRecord
-    /// `11` ACCESS_DENIED: Access denied: the record authorization was removed or the application lacks rights. The user must authorize again through Shell APPAUTH.
+    /// `11` ACCESS_DENIED: Access denied: the record authorization was removed or the application lacks rights. The
+    /// user must authorize again through Shell APPAUTH.
     case accessDenied
     /// `12` NYI
     case nyi
@@ -157,7 +157,8 @@ public enum HealthVaultStatusCode: Sendable, Hashable, RawRepresentable, CustomS
     case grantAuthzExceedsDefault
     /// `55` INVALID_VOCABULARY
     case invalidVocabulary
-    /// `56` DUPLICATE_APPLICATION_FOUND: Named DUPLICATE_APPLICATION_FOUND in the HealthVault docs and the Java SDK, VocabularyLoadError in the .NET SDK.
+    /// `56` DUPLICATE_APPLICATION_FOUND: Named DUPLICATE_APPLICATION_FOUND in the HealthVault docs and the Java SDK,
+    /// VocabularyLoadError in the .NET SDK.
     case duplicateApplicationFound
     /// `57` RECORD_AUTHORIZATION_TOKEN_EXPIRED
     case recordAuthorizationTokenExpired
@@ -175,7 +176,8 @@ public enum HealthVaultStatusCode: Sendable, Hashable, RawRepresentable, CustomS
     case invalidPublicKey
     /// `64` DOMAIN_NAME_NOT_SET
     case domainNameNotSet
-    /// `65` AUTHENTICATED_SESSION_TOKEN_EXPIRED: The authenticated session token expired: create a new session token and send the request again once.
+    /// `65` AUTHENTICATED_SESSION_TOKEN_EXPIRED: The authenticated session token expired: create a new session token
+    /// and send the request again once.
     case authenticatedSessionTokenExpired
     /// `66` INVALID_CREDENTIAL_KEY
     case invalidCredentialKey
@@ -313,7 +315,8 @@ public enum HealthVaultStatusCode: Sendable, Hashable, RawRepresentable, CustomS
     case subscriptionLimitExceeded
     /// `134` SUBSCRIPTION_INVALID
     case subscriptionInvalid
-    /// `135` APPLICATION_CREATION_TOKEN_INVALID: The application creation token is invalid or already used: restart provisioning.
+    /// `135` APPLICATION_CREATION_TOKEN_INVALID: The application creation token is invalid or already used: restart
+    /// provisioning.
     case applicationCreationTokenInvalid
     /// `136` DUPLICATE_APPLICATION_FOUND: An application already exists for this creation token: restart provisioning.
     case duplicateApplicationID

@@ -6,92 +6,128 @@
 import Foundation
 import SDKRuntime
 
-/// Creates a session for the app instance, proving possession of the application shared secret with an HMAC over a content element that carries the signing time. The session token and session shared secret sign every later request.
+/// Creates a session for the app instance, proving possession of the application shared secret with an HMAC over a
+/// content element that carries the signing time. The session token and session shared secret sign every later request.
 ///
-/// HealthVault method `CreateAuthenticatedSessionToken` version 2, anonymous, signed with the application shared secret.
-///
+/// HealthVault method `CreateAuthenticatedSessionToken` version 2, anonymous, signed with the application shared
+/// secret.
 /// - Remark: Generated from Schemas/HealthVault/CreateAuthenticatedSessionToken.json#
-public enum CreateAuthenticatedSessionToken {}
-
-extension CreateAuthenticatedSessionToken {
+public enum CreateAuthenticatedSessionToken {
     /// - Remark: Generated from Schemas/HealthVault/CreateAuthenticatedSessionToken.json#/request
-    public struct Request: Sendable, Hashable {
-        /// - Remark: Generated from Schemas/HealthVault/CreateAuthenticatedSessionToken.json#/request/properties/auth-info
+    public struct Request: Sendable, Hashable, SDKRuntime.XMLEncodable {
+        /// - Remark: Generated from
+        ///   Schemas/HealthVault/CreateAuthenticatedSessionToken.json#/request/properties/auth-info
         public let authInfo: CreateAuthenticatedSessionToken.Request.AuthInfo
 
         /// Creates a value from its properties.
         public init(authInfo: CreateAuthenticatedSessionToken.Request.AuthInfo = .init()) {
             self.authInfo = authInfo
         }
-    }
-}
 
-extension CreateAuthenticatedSessionToken.Request {
-    /// - Remark: Generated from Schemas/HealthVault/CreateAuthenticatedSessionToken.json#/request/properties/auth-info
-    public struct AuthInfo: Sendable, Hashable {
-        /// - Remark: Generated from Schemas/HealthVault/CreateAuthenticatedSessionToken.json#/request/properties/auth-info/properties/app-id
-        public let appID: CreateAuthenticatedSessionToken.Request.AuthInfo.AppID
+        /// Writes the value's attributes, then its children or text, into the element just opened.
+        public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
+            try writer.element("auth-info", writing: self.authInfo, context: context)
+        }
 
-        /// Creates a value from its properties.
-        public init(appID: CreateAuthenticatedSessionToken.Request.AuthInfo.AppID = .init()) {
-            self.appID = appID
+        /// - Remark: Generated from
+        ///   Schemas/HealthVault/CreateAuthenticatedSessionToken.json#/request/properties/auth-info
+        public struct AuthInfo: Sendable, Hashable, SDKRuntime.XMLEncodable {
+            /// - Remark: Generated from
+            ///   Schemas/HealthVault/CreateAuthenticatedSessionToken.json#/request/properties/auth-info/properties/app-id
+            public let appID: CreateAuthenticatedSessionToken.Request.AuthInfo.AppID
+
+            /// Creates a value from its properties.
+            public init(appID: CreateAuthenticatedSessionToken.Request.AuthInfo.AppID = .init()) {
+                self.appID = appID
+            }
+
+            /// Writes the value's attributes, then its children or text, into the element just opened.
+            public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
+                try writer.element("app-id", writing: self.appID, context: context)
+                try writer.element("credential", writing: CreateAuthenticatedSessionToken.Request.AuthInfo.Credential(), context: context)
+            }
+
+            /// - Remark: Generated from
+            ///   Schemas/HealthVault/CreateAuthenticatedSessionToken.json#/request/properties/auth-info/properties/app-id
+            public struct AppID: Sendable, Hashable, SDKRuntime.XMLEncodable {
+                /// Sent as true when the app may be authorized for several records; omitted otherwise.
+                public let isMultiRecordApp: Swift.Bool?
+
+                /// Creates a value from its properties.
+                public init(isMultiRecordApp: Swift.Bool? = nil) {
+                    self.isMultiRecordApp = isMultiRecordApp
+                }
+
+                /// Writes the value's attributes, then its children or text, into the element just opened.
+                public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
+                    if let value = self.isMultiRecordApp { try writer.attribute("is-multi-record-app", value.wireText) }
+                    try writer.text(try context.value("applicationID"))
+                }
+            }
+
+            /// - Remark: Generated from
+            ///   Schemas/HealthVault/CreateAuthenticatedSessionToken.json#/request/properties/auth-info/properties/credential
+            public struct Credential: Sendable, Hashable, SDKRuntime.XMLEncodable {
+                /// Creates the value; every field is fixed by the schema.
+                public init() {}
+
+                /// Writes the value's attributes, then its children or text, into the element just opened.
+                public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
+                    try writer.element("appserver2", writing: CreateAuthenticatedSessionToken.Request.AuthInfo.Credential.Appserver2(), context: context)
+                }
+
+                /// - Remark: Generated from
+                ///   Schemas/HealthVault/CreateAuthenticatedSessionToken.json#/request/properties/auth-info/properties/credential/properties/appserver2
+                public struct Appserver2: Sendable, Hashable, SDKRuntime.XMLEncodable {
+                    /// Creates the value; every field is fixed by the schema.
+                    public init() {}
+
+                    /// Writes the value's attributes, then its children or text, into the element just opened.
+                    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
+                        let _contentRegion = try SDKRuntime.XMLWriter.fragment { fragment in
+                            try fragment.element("content", writing: CreateAuthenticatedSessionToken.Request.AuthInfo.Credential.Appserver2.Content(), context: context)
+                        }
+                        let _hmacSigContext = context.binding("signature", to: try context.signature(of: _contentRegion))
+                        try writer.element("hmacSig", writing: CreateAuthenticatedSessionToken.Request.AuthInfo.Credential.Appserver2.HMACSig(), context: _hmacSigContext)
+                        writer.mark("content") { $0.raw(_contentRegion) }
+                    }
+
+                    /// The HMAC-SHA256 of the exact content bytes, keyed with the application shared secret.
+                    /// - Remark: Generated from
+                    ///   Schemas/HealthVault/CreateAuthenticatedSessionToken.json#/request/properties/auth-info/properties/credential/properties/appserver2/properties/hmacSig
+                    public struct HMACSig: Sendable, Hashable, SDKRuntime.XMLEncodable {
+                        /// Creates the value; every field is fixed by the schema.
+                        public init() {}
+
+                        /// Writes the value's attributes, then its children or text, into the element just opened.
+                        public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
+                            try writer.attribute("algName", "HMACSHA256")
+                            try writer.text(try context.value("signature"))
+                        }
+                    }
+
+                    /// - Remark: Generated from
+                    ///   Schemas/HealthVault/CreateAuthenticatedSessionToken.json#/request/properties/auth-info/properties/credential/properties/appserver2/properties/content
+                    public struct Content: Sendable, Hashable, SDKRuntime.XMLEncodable {
+                        /// Creates the value; every field is fixed by the schema.
+                        public init() {}
+
+                        /// Writes the value's attributes, then its children or text, into the element just opened.
+                        public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
+                            try writer.element("app-id", text: try context.value("applicationID"))
+                            try writer.element("hmac", text: "HMACSHA256")
+                            try writer.element("signing-time", text: try context.value("signingTime"))
+                        }
+                    }
+                }
+            }
         }
     }
-}
 
-extension CreateAuthenticatedSessionToken.Request.AuthInfo {
-    /// - Remark: Generated from Schemas/HealthVault/CreateAuthenticatedSessionToken.json#/request/properties/auth-info/properties/app-id
-    public struct AppID: Sendable, Hashable {
-        /// Sent as true when the app may be authorized for several records; omitted otherwise.
-        public let isMultiRecordApp: Swift.Bool?
-
-        /// Creates a value from its properties.
-        public init(isMultiRecordApp: Swift.Bool? = nil) {
-            self.isMultiRecordApp = isMultiRecordApp
-        }
-    }
-}
-
-extension CreateAuthenticatedSessionToken.Request.AuthInfo {
-    /// - Remark: Generated from Schemas/HealthVault/CreateAuthenticatedSessionToken.json#/request/properties/auth-info/properties/credential
-    public struct Credential: Sendable, Hashable {
-        /// Creates the value; every field is fixed by the schema.
-        public init() {}
-    }
-}
-
-extension CreateAuthenticatedSessionToken.Request.AuthInfo.Credential {
-    /// - Remark: Generated from Schemas/HealthVault/CreateAuthenticatedSessionToken.json#/request/properties/auth-info/properties/credential/properties/appserver2
-    public struct Appserver2: Sendable, Hashable {
-        /// Creates the value; every field is fixed by the schema.
-        public init() {}
-    }
-}
-
-extension CreateAuthenticatedSessionToken.Request.AuthInfo.Credential.Appserver2 {
-    /// The HMAC-SHA256 of the exact content bytes, keyed with the application shared secret.
-    ///
-    /// - Remark: Generated from Schemas/HealthVault/CreateAuthenticatedSessionToken.json#/request/properties/auth-info/properties/credential/properties/appserver2/properties/hmacSig
-    public struct HMACSig: Sendable, Hashable {
-        /// Creates the value; every field is fixed by the schema.
-        public init() {}
-    }
-}
-
-extension CreateAuthenticatedSessionToken.Request.AuthInfo.Credential.Appserver2 {
-    /// - Remark: Generated from Schemas/HealthVault/CreateAuthenticatedSessionToken.json#/request/properties/auth-info/properties/credential/properties/appserver2/properties/content
-    public struct Content: Sendable, Hashable {
-        /// Creates the value; every field is fixed by the schema.
-        public init() {}
-    }
-}
-
-extension CreateAuthenticatedSessionToken {
     /// - Remark: Generated from Schemas/HealthVault/CreateAuthenticatedSessionToken.json#/response
-    public struct Response: Sendable, Hashable {
+    public struct Response: Sendable, Hashable, SDKRuntime.XMLDecodable {
         /// - Remark: Generated from Schemas/HealthVault/CreateAuthenticatedSessionToken.json#/response/properties/token
         public let token: CreateAuthenticatedSessionToken.SessionToken
-
         /// The session shared secret, Base64; it keys hmac-data from now on and replaces any previous one.
         public let sharedSecret: Swift.String
 
@@ -100,49 +136,56 @@ extension CreateAuthenticatedSessionToken {
             self.token = token
             self.sharedSecret = sharedSecret
         }
-    }
-}
 
-extension CreateAuthenticatedSessionToken {
+        /// Reads the value from an element's attributes, children and text; unknown children are skipped.
+        public init(xml element: SDKRuntime.XMLElementView) throws {
+            var children = element.elements
+            self.token = try CreateAuthenticatedSessionToken.SessionToken(xml: children.required("token"))
+            self.sharedSecret = try children.required("shared-secret").scalar(Swift.String.self)
+        }
+    }
+
     /// The session token: opaque text copied verbatim into <auth-token>, with the application's authorization state.
-    ///
     /// - Remark: Generated from Schemas/HealthVault/CreateAuthenticatedSessionToken.json#/$defs/SessionToken
-    public struct SessionToken: Sendable, Hashable {
+    public struct SessionToken: Sendable, Hashable, SDKRuntime.XMLDecodable {
         /// The application the session belongs to.
         public let appID: Foundation.UUID?
-
         /// What the application must do before it can access records.
         public let appRecordAuthAction: AppRecordAuthAction?
-
         /// The token text.
         public let value: Swift.String
 
         /// Creates a value from its properties.
         public init(
-            appID: Foundation.UUID? = nil,
-            appRecordAuthAction: AppRecordAuthAction? = nil,
-            value: Swift.String
+            appID: Foundation.UUID? = nil, appRecordAuthAction: AppRecordAuthAction? = nil, value: Swift.String
         ) {
             self.appID = appID
             self.appRecordAuthAction = appRecordAuthAction
             self.value = value
         }
+
+        /// Reads the value from an element's attributes, children and text; unknown children are skipped.
+        public init(xml element: SDKRuntime.XMLElementView) throws {
+            var attributes = element.attributes
+            self.appID = try attributes.value("app-id", Foundation.UUID.self)
+            self.appRecordAuthAction = try attributes.value("app-record-auth-action", AppRecordAuthAction.self)
+            self.value = try element.scalar(Swift.String.self)
+        }
     }
 }
 
 extension HealthVaultClient {
-    /// Creates a session for the app instance, proving possession of the application shared secret with an HMAC over a content element that carries the signing time. The session token and session shared secret sign every later request.
+    /// Creates a session for the app instance, proving possession of the application shared secret with an HMAC over a
+    /// content element that carries the signing time. The session token and session shared secret sign every later
+    /// request.
     ///
-    /// HealthVault method `CreateAuthenticatedSessionToken` version 2, anonymous, signed with the application shared secret.
-    ///
+    /// HealthVault method `CreateAuthenticatedSessionToken` version 2, anonymous, signed with the application shared
+    /// secret.
     /// - Parameters:
     ///   - request: The request.
     ///   - application: The application instance's id and shared secret, which sign the request.
-    ///
-    /// - Returns: The decoded response.
-    ///
-    /// - Throws: ``HealthVaultError`` for a non-zero status; `UnexpectedResponseError`, `ResponseDecodingError` or `TransportError` otherwise.
-    ///
+    /// - Throws: ``HealthVaultError`` for a non-zero status; otherwise `UnexpectedResponseError`,
+    ///   `ResponseDecodingError` or `TransportError`.
     /// - Remark: Generated from Schemas/HealthVault/CreateAuthenticatedSessionToken.json#
     public func createAuthenticatedSessionToken(
         _ request: CreateAuthenticatedSessionToken.Request = .init(),
@@ -157,130 +200,6 @@ extension HealthVaultClient {
 }
 
 // MARK: - Support code
-
-extension CreateAuthenticatedSessionToken.Request: SDKRuntime.XMLCodable {
-    /// Reads the value from an element's attributes, children and text; unknown children are skipped.
-    public init(xml element: SDKRuntime.XMLElementView) throws {
-        var _authInfo: CreateAuthenticatedSessionToken.Request.AuthInfo?
-        for child in element.children {
-            switch child.localName {
-            case "auth-info": _authInfo = try CreateAuthenticatedSessionToken.Request.AuthInfo(xml: child)
-            default: continue
-            }
-        }
-        self.authInfo = try element.required(_authInfo, "auth-info")
-    }
-
-    /// Writes the value's attributes, then its children or text, into the element just opened.
-    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
-        try writer.element("auth-info", writing: self.authInfo, context: context)
-    }
-}
-
-extension CreateAuthenticatedSessionToken.Request.AuthInfo: SDKRuntime.XMLCodable {
-    /// Reads the value from an element's attributes, children and text; unknown children are skipped.
-    public init(xml element: SDKRuntime.XMLElementView) throws {
-        var _appID: CreateAuthenticatedSessionToken.Request.AuthInfo.AppID?
-        for child in element.children {
-            switch child.localName {
-            case "app-id": _appID = try CreateAuthenticatedSessionToken.Request.AuthInfo.AppID(xml: child)
-            default: continue
-            }
-        }
-        self.appID = try element.required(_appID, "app-id")
-    }
-
-    /// Writes the value's attributes, then its children or text, into the element just opened.
-    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
-        try writer.element("app-id", writing: self.appID, context: context)
-        try writer.element("credential", writing: CreateAuthenticatedSessionToken.Request.AuthInfo.Credential(), context: context)
-    }
-}
-
-extension CreateAuthenticatedSessionToken.Request.AuthInfo.AppID: SDKRuntime.XMLCodable {
-    /// Reads the value from an element's attributes, children and text; unknown children are skipped.
-    public init(xml element: SDKRuntime.XMLElementView) throws {
-        var attributes = element.attributes
-        self.isMultiRecordApp = try attributes.value("is-multi-record-app", Swift.Bool.self)
-    }
-
-    /// Writes the value's attributes, then its children or text, into the element just opened.
-    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
-        if let value = self.isMultiRecordApp { try writer.attribute("is-multi-record-app", value.wireText) }
-        try writer.text(try context.value("applicationID"))
-    }
-}
-
-extension CreateAuthenticatedSessionToken.Request.AuthInfo.Credential: SDKRuntime.XMLCodable {
-    /// Reads the value from an element's attributes, children and text; unknown children are skipped.
-    public init(xml element: SDKRuntime.XMLElementView) throws {}
-
-    /// Writes the value's attributes, then its children or text, into the element just opened.
-    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
-        try writer.element("appserver2", writing: CreateAuthenticatedSessionToken.Request.AuthInfo.Credential.Appserver2(), context: context)
-    }
-}
-
-extension CreateAuthenticatedSessionToken.Request.AuthInfo.Credential.Appserver2: SDKRuntime.XMLCodable {
-    /// Reads the value from an element's attributes, children and text; unknown children are skipped.
-    public init(xml element: SDKRuntime.XMLElementView) throws {}
-
-    /// Writes the value's attributes, then its children or text, into the element just opened.
-    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
-        let _contentRegion = try SDKRuntime.XMLWriter.fragment { fragment in
-            try fragment.element("content", writing: CreateAuthenticatedSessionToken.Request.AuthInfo.Credential.Appserver2.Content(), context: context)
-        }
-        let _hmacSigContext = context.binding("signature", to: try context.signature(of: _contentRegion))
-        try writer.element("hmacSig", writing: CreateAuthenticatedSessionToken.Request.AuthInfo.Credential.Appserver2.HMACSig(), context: _hmacSigContext)
-        writer.mark("content") { $0.raw(_contentRegion) }
-    }
-}
-
-extension CreateAuthenticatedSessionToken.Request.AuthInfo.Credential.Appserver2.HMACSig: SDKRuntime.XMLCodable {
-    /// Reads the value from an element's attributes, children and text; unknown children are skipped.
-    public init(xml element: SDKRuntime.XMLElementView) throws {}
-
-    /// Writes the value's attributes, then its children or text, into the element just opened.
-    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
-        try writer.attribute("algName", "HMACSHA256")
-        try writer.text(try context.value("signature"))
-    }
-}
-
-extension CreateAuthenticatedSessionToken.Request.AuthInfo.Credential.Appserver2.Content: SDKRuntime.XMLCodable {
-    /// Reads the value from an element's attributes, children and text; unknown children are skipped.
-    public init(xml element: SDKRuntime.XMLElementView) throws {}
-
-    /// Writes the value's attributes, then its children or text, into the element just opened.
-    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
-        try writer.element("app-id", text: try context.value("applicationID"))
-        try writer.element("hmac", text: "HMACSHA256")
-        try writer.element("signing-time", text: try context.value("signingTime"))
-    }
-}
-
-extension CreateAuthenticatedSessionToken.Response: SDKRuntime.XMLCodable {
-    /// Reads the value from an element's attributes, children and text; unknown children are skipped.
-    public init(xml element: SDKRuntime.XMLElementView) throws {
-        var _token: CreateAuthenticatedSessionToken.SessionToken?
-        var _sharedSecret: Swift.String?
-        for child in element.children {
-            switch child.localName {
-            case "token": _token = try CreateAuthenticatedSessionToken.SessionToken(xml: child)
-            case "shared-secret": _sharedSecret = try child.scalar(Swift.String.self)
-            default: continue
-            }
-        }
-        self.token = try element.required(_token, "token")
-        self.sharedSecret = try element.required(_sharedSecret, "shared-secret")
-    }
-
-    /// Writes the value's attributes, then its children or text, into the element just opened.
-    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
-        try writer.element("token", writing: self.token, context: context)
-        try writer.element("shared-secret", text: self.sharedSecret)
-    }
-}
 
 extension CreateAuthenticatedSessionToken.Response: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The fields, with sensitive values shown as `<redacted>`.
@@ -300,23 +219,6 @@ extension CreateAuthenticatedSessionToken.Response: CustomStringConvertible, Cus
             "token": self.token,
             "sharedSecret": SDKRuntime.Redaction.placeholder,
         ], displayStyle: .struct)
-    }
-}
-
-extension CreateAuthenticatedSessionToken.SessionToken: SDKRuntime.XMLCodable {
-    /// Reads the value from an element's attributes, children and text; unknown children are skipped.
-    public init(xml element: SDKRuntime.XMLElementView) throws {
-        var attributes = element.attributes
-        self.appID = try attributes.value("app-id", Foundation.UUID.self)
-        self.appRecordAuthAction = try attributes.value("app-record-auth-action", AppRecordAuthAction.self)
-        self.value = try element.scalar(Swift.String.self)
-    }
-
-    /// Writes the value's attributes, then its children or text, into the element just opened.
-    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
-        if let value = self.appID { try writer.attribute("app-id", value.wireText) }
-        if let value = self.appRecordAuthAction { try writer.attribute("app-record-auth-action", value.wireText) }
-        try writer.text(self.value)
     }
 }
 

@@ -9,14 +9,12 @@ import SDKRuntime
 /// Lists the people who authorized this application instance and the records it may access for each, a page at a time.
 ///
 /// HealthVault method `GetAuthorizedPeople` version 1, signed with a session.
-///
 /// - Remark: Generated from Schemas/HealthVault/GetAuthorizedPeople.json#
-public enum GetAuthorizedPeople {}
-
-extension GetAuthorizedPeople {
+public enum GetAuthorizedPeople {
     /// - Remark: Generated from Schemas/HealthVault/GetAuthorizedPeople.json#/request
-    public struct Request: Sendable, Hashable {
-        /// Which page to return. All fields are optional; none at all asks for the first page with the server's defaults.
+    public struct Request: Sendable, Hashable, SDKRuntime.XMLEncodable {
+        /// Which page to return. All fields are optional; none at all asks for the first page with the server's
+        /// defaults.
         public let parameters: GetAuthorizedPeople.Request.Parameters
 
         /// Creates a value from its properties.
@@ -25,53 +23,56 @@ extension GetAuthorizedPeople {
         }
 
         /// Checks the schema's constraints on this value and its parts; client methods call it before sending.
-        ///
         /// - Parameter path: where the value is in the request, by wire names.
         /// - Throws: `SDKRuntime.RequestValidationError` for the first value that breaks a constraint.
         public func validate(at path: Swift.String = "") throws {
             try self.parameters.validate(at: path + "/parameters")
         }
-    }
-}
 
-extension GetAuthorizedPeople.Request {
-    /// Which page to return. All fields are optional; none at all asks for the first page with the server's defaults.
-    ///
-    /// - Remark: Generated from Schemas/HealthVault/GetAuthorizedPeople.json#/request/properties/parameters
-    public struct Parameters: Sendable, Hashable {
-        /// Returns the people after this person id: the last person-id of the previous page.
-        public let personIDCursor: Foundation.UUID?
-
-        /// Returns only people whose authorization was created after this time.
-        public let authorizationsCreatedSince: Foundation.Date?
-
-        /// The page size; the server applies its own default and maximum.
-        public let numResults: Swift.Int?
-
-        /// Creates a value from its properties.
-        public init(
-            personIDCursor: Foundation.UUID? = nil,
-            authorizationsCreatedSince: Foundation.Date? = nil,
-            numResults: Swift.Int? = nil
-        ) {
-            self.personIDCursor = personIDCursor
-            self.authorizationsCreatedSince = authorizationsCreatedSince
-            self.numResults = numResults
+        /// Writes the value's attributes, then its children or text, into the element just opened.
+        public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
+            try writer.element("parameters", writing: self.parameters, context: context)
         }
 
-        /// Checks the schema's constraints on this value and its parts; client methods call it before sending.
-        ///
-        /// - Parameter path: where the value is in the request, by wire names.
-        /// - Throws: `SDKRuntime.RequestValidationError` for the first value that breaks a constraint.
-        public func validate(at path: Swift.String = "") throws {
-            try SDKRuntime.RequestValidation.minimum(self.numResults, 1, at: path + "/num-results")
+        /// Which page to return. All fields are optional; none at all asks for the first page with the server's
+        /// defaults.
+        /// - Remark: Generated from Schemas/HealthVault/GetAuthorizedPeople.json#/request/properties/parameters
+        public struct Parameters: Sendable, Hashable, SDKRuntime.XMLEncodable {
+            /// Returns the people after this person id: the last person-id of the previous page.
+            public let personIDCursor: Foundation.UUID?
+            /// Returns only people whose authorization was created after this time.
+            public let authorizationsCreatedSince: Foundation.Date?
+            /// The page size; the server applies its own default and maximum.
+            public let numResults: Swift.Int?
+
+            /// Creates a value from its properties.
+            public init(
+                personIDCursor: Foundation.UUID? = nil, authorizationsCreatedSince: Foundation.Date? = nil,
+                numResults: Swift.Int? = nil
+            ) {
+                self.personIDCursor = personIDCursor
+                self.authorizationsCreatedSince = authorizationsCreatedSince
+                self.numResults = numResults
+            }
+
+            /// Checks the schema's constraints on this value and its parts; client methods call it before sending.
+            /// - Parameter path: where the value is in the request, by wire names.
+            /// - Throws: `SDKRuntime.RequestValidationError` for the first value that breaks a constraint.
+            public func validate(at path: Swift.String = "") throws {
+                try SDKRuntime.RequestValidation.minimum(self.numResults, 1, at: path + "/num-results")
+            }
+
+            /// Writes the value's attributes, then its children or text, into the element just opened.
+            public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
+                if let value = self.personIDCursor { try writer.element("person-id-cursor", text: value.wireText) }
+                if let value = self.authorizationsCreatedSince { try writer.element("authorizations-created-since", text: value.wireText) }
+                if let value = self.numResults { try writer.element("num-results", text: value.wireText) }
+            }
         }
     }
-}
 
-extension GetAuthorizedPeople {
     /// - Remark: Generated from Schemas/HealthVault/GetAuthorizedPeople.json#/response
-    public struct Response: Sendable, Hashable {
+    public struct Response: Sendable, Hashable, SDKRuntime.XMLDecodable {
         /// - Remark: Generated from Schemas/HealthVault/GetAuthorizedPeople.json#/response/properties/response-results
         public let responseResults: GetAuthorizedPeople.Response.ResponseResults
 
@@ -79,43 +80,49 @@ extension GetAuthorizedPeople {
         public init(responseResults: GetAuthorizedPeople.Response.ResponseResults) {
             self.responseResults = responseResults
         }
-    }
-}
 
-extension GetAuthorizedPeople.Response {
-    /// - Remark: Generated from Schemas/HealthVault/GetAuthorizedPeople.json#/response/properties/response-results
-    public struct ResponseResults: Sendable, Hashable {
-        /// The people on this page.
-        public let personInfo: [PersonInfo]
+        /// Reads the value from an element's attributes, children and text; unknown children are skipped.
+        public init(xml element: SDKRuntime.XMLElementView) throws {
+            var children = element.elements
+            self.responseResults = try GetAuthorizedPeople.Response.ResponseResults(xml: children.required("response-results"))
+        }
 
-        /// Whether another page follows.
-        public let moreResults: Swift.Bool
+        /// - Remark: Generated from Schemas/HealthVault/GetAuthorizedPeople.json#/response/properties/response-results
+        public struct ResponseResults: Sendable, Hashable, SDKRuntime.XMLDecodable {
+            /// The people on this page.
+            public let personInfo: [PersonInfo]
+            /// Whether another page follows.
+            public let moreResults: Swift.Bool
 
-        /// Creates a value from its properties.
-        public init(personInfo: [PersonInfo] = [], moreResults: Swift.Bool) {
-            self.personInfo = personInfo
-            self.moreResults = moreResults
+            /// Creates a value from its properties.
+            public init(personInfo: [PersonInfo] = [], moreResults: Swift.Bool) {
+                self.personInfo = personInfo
+                self.moreResults = moreResults
+            }
+
+            /// Reads the value from an element's attributes, children and text; unknown children are skipped.
+            public init(xml element: SDKRuntime.XMLElementView) throws {
+                var children = element.elements
+                self.personInfo = try children.all("person-info").map(PersonInfo.init(xml:))
+                self.moreResults = try children.required("more-results").scalar(Swift.Bool.self)
+            }
         }
     }
 }
 
 extension HealthVaultClient {
-    /// Lists the people who authorized this application instance and the records it may access for each, a page at a time.
+    /// Lists the people who authorized this application instance and the records it may access for each, a page at a
+    /// time.
     ///
     /// HealthVault method `GetAuthorizedPeople` version 1, signed with a session.
-    ///
     /// - Parameters:
     ///   - request: The request.
     ///   - session: The session that signs the request.
-    ///
-    /// - Returns: The decoded response.
-    ///
-    /// - Throws: ``HealthVaultError`` for a non-zero status; `UnexpectedResponseError`, `ResponseDecodingError` or `TransportError` otherwise.
-    ///
+    /// - Throws: ``HealthVaultError`` for a non-zero status; otherwise `UnexpectedResponseError`,
+    ///   `ResponseDecodingError` or `TransportError`.
     /// - Remark: Generated from Schemas/HealthVault/GetAuthorizedPeople.json#
     public func getAuthorizedPeople(
-        _ request: GetAuthorizedPeople.Request = .init(),
-        session: SDKRuntime.HealthVaultSessionCredential
+        _ request: GetAuthorizedPeople.Request = .init(), session: SDKRuntime.HealthVaultSessionCredential
     ) async throws -> GetAuthorizedPeople.Response {
         try request.validate()
         let now = configuration.clock.now()
@@ -139,107 +146,16 @@ extension GetAuthorizedPeople {
 extension HealthVaultClient {
     /// Every page of ``getAuthorizedPeople(_:session:)``, fetched as the sequence is iterated.
     ///
-    /// Each page is requested once; iteration stops after the last page, at an empty page, or with `PagingError.repeatedCursor` if the server repeats a cursor.
-    ///
+    /// Each page is requested once; iteration stops after the last page, at an empty page, or with
+    /// `PagingError.repeatedCursor` if the server repeats a cursor.
     /// - Remark: Generated from Schemas/HealthVault/GetAuthorizedPeople.json#
     public func getAuthorizedPeoplePages(
-        _ request: GetAuthorizedPeople.Request = .init(),
-        session: SDKRuntime.HealthVaultSessionCredential
+        _ request: GetAuthorizedPeople.Request = .init(), session: SDKRuntime.HealthVaultSessionCredential
     ) -> SDKRuntime.PageSequence<GetAuthorizedPeople.Request, GetAuthorizedPeople.Response> {
         SDKRuntime.PageSequence(
             first: request,
             fetch: { try await self.getAuthorizedPeople($0, session: session) },
             next: { request, page in GetAuthorizedPeople.nextPageRequest(after: page, for: request) }
         )
-    }
-}
-
-// MARK: - Support code
-
-extension GetAuthorizedPeople.Request: SDKRuntime.XMLCodable {
-    /// Reads the value from an element's attributes, children and text; unknown children are skipped.
-    public init(xml element: SDKRuntime.XMLElementView) throws {
-        var _parameters: GetAuthorizedPeople.Request.Parameters?
-        for child in element.children {
-            switch child.localName {
-            case "parameters": _parameters = try GetAuthorizedPeople.Request.Parameters(xml: child)
-            default: continue
-            }
-        }
-        self.parameters = _parameters ?? .init()
-    }
-
-    /// Writes the value's attributes, then its children or text, into the element just opened.
-    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
-        try writer.element("parameters", writing: self.parameters, context: context)
-    }
-}
-
-extension GetAuthorizedPeople.Request.Parameters: SDKRuntime.XMLCodable {
-    /// Reads the value from an element's attributes, children and text; unknown children are skipped.
-    public init(xml element: SDKRuntime.XMLElementView) throws {
-        var _personIDCursor: Foundation.UUID?
-        var _authorizationsCreatedSince: Foundation.Date?
-        var _numResults: Swift.Int?
-        for child in element.children {
-            switch child.localName {
-            case "person-id-cursor": _personIDCursor = try child.scalar(Foundation.UUID.self)
-            case "authorizations-created-since": _authorizationsCreatedSince = try child.scalar(Foundation.Date.self)
-            case "num-results": _numResults = try child.scalar(Swift.Int.self)
-            default: continue
-            }
-        }
-        self.personIDCursor = _personIDCursor
-        self.authorizationsCreatedSince = _authorizationsCreatedSince
-        self.numResults = _numResults
-    }
-
-    /// Writes the value's attributes, then its children or text, into the element just opened.
-    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
-        if let value = self.personIDCursor { try writer.element("person-id-cursor", text: value.wireText) }
-        if let value = self.authorizationsCreatedSince { try writer.element("authorizations-created-since", text: value.wireText) }
-        if let value = self.numResults { try writer.element("num-results", text: value.wireText) }
-    }
-}
-
-extension GetAuthorizedPeople.Response: SDKRuntime.XMLCodable {
-    /// Reads the value from an element's attributes, children and text; unknown children are skipped.
-    public init(xml element: SDKRuntime.XMLElementView) throws {
-        var _responseResults: GetAuthorizedPeople.Response.ResponseResults?
-        for child in element.children {
-            switch child.localName {
-            case "response-results": _responseResults = try GetAuthorizedPeople.Response.ResponseResults(xml: child)
-            default: continue
-            }
-        }
-        self.responseResults = try element.required(_responseResults, "response-results")
-    }
-
-    /// Writes the value's attributes, then its children or text, into the element just opened.
-    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
-        try writer.element("response-results", writing: self.responseResults, context: context)
-    }
-}
-
-extension GetAuthorizedPeople.Response.ResponseResults: SDKRuntime.XMLCodable {
-    /// Reads the value from an element's attributes, children and text; unknown children are skipped.
-    public init(xml element: SDKRuntime.XMLElementView) throws {
-        var _personInfo: [PersonInfo] = []
-        var _moreResults: Swift.Bool?
-        for child in element.children {
-            switch child.localName {
-            case "person-info": _personInfo.append(try PersonInfo(xml: child))
-            case "more-results": _moreResults = try child.scalar(Swift.Bool.self)
-            default: continue
-            }
-        }
-        self.personInfo = _personInfo
-        self.moreResults = try element.required(_moreResults, "more-results")
-    }
-
-    /// Writes the value's attributes, then its children or text, into the element just opened.
-    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
-        for item in self.personInfo { try writer.element("person-info", writing: item, context: context) }
-        try writer.element("more-results", text: self.moreResults.wireText)
     }
 }

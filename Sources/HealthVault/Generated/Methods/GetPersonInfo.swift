@@ -9,16 +9,12 @@ import SDKRuntime
 /// Reads the signed-in (offline) person: their name and the records the application may access.
 ///
 /// HealthVault method `GetPersonInfo` version 1, signed with a session.
-///
 /// - Remark: Generated from Schemas/HealthVault/GetPersonInfo.json#
-public enum GetPersonInfo {}
-
-extension GetPersonInfo {
+public enum GetPersonInfo {
     /// - Remark: Generated from Schemas/HealthVault/GetPersonInfo.json#/request
-    public struct Request: Sendable, Hashable {
+    public struct Request: Sendable, Hashable, SDKRuntime.XMLEncodable {
         /// Also return the groups the person belongs to.
         public let groupMembership: Swift.Bool?
-
         /// Also return the application's permissions to each record.
         public let effectiveRecordPermissions: Swift.Bool?
 
@@ -27,18 +23,28 @@ extension GetPersonInfo {
             self.groupMembership = groupMembership
             self.effectiveRecordPermissions = effectiveRecordPermissions
         }
-    }
-}
 
-extension GetPersonInfo {
+        /// Writes the value's attributes, then its children or text, into the element just opened.
+        public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
+            if let value = self.groupMembership { try writer.element("group-membership", text: value.wireText) }
+            if let value = self.effectiveRecordPermissions { try writer.element("effective-record-permissions", text: value.wireText) }
+        }
+    }
+
     /// - Remark: Generated from Schemas/HealthVault/GetPersonInfo.json#/response
-    public struct Response: Sendable, Hashable {
+    public struct Response: Sendable, Hashable, SDKRuntime.XMLDecodable {
         /// The person.
         public let personInfo: PersonInfo
 
         /// Creates a value from its properties.
         public init(personInfo: PersonInfo) {
             self.personInfo = personInfo
+        }
+
+        /// Reads the value from an element's attributes, children and text; unknown children are skipped.
+        public init(xml element: SDKRuntime.XMLElementView) throws {
+            var children = element.elements
+            self.personInfo = try PersonInfo(xml: children.required("person-info"))
         }
     }
 }
@@ -47,67 +53,18 @@ extension HealthVaultClient {
     /// Reads the signed-in (offline) person: their name and the records the application may access.
     ///
     /// HealthVault method `GetPersonInfo` version 1, signed with a session.
-    ///
     /// - Parameters:
     ///   - request: The request.
     ///   - session: The session that signs the request.
-    ///
-    /// - Returns: The decoded response.
-    ///
-    /// - Throws: ``HealthVaultError`` for a non-zero status; `UnexpectedResponseError`, `ResponseDecodingError` or `TransportError` otherwise.
-    ///
+    /// - Throws: ``HealthVaultError`` for a non-zero status; otherwise `UnexpectedResponseError`,
+    ///   `ResponseDecodingError` or `TransportError`.
     /// - Remark: Generated from Schemas/HealthVault/GetPersonInfo.json#
     public func getPersonInfo(
-        _ request: GetPersonInfo.Request = .init(),
-        session: SDKRuntime.HealthVaultSessionCredential
+        _ request: GetPersonInfo.Request = .init(), session: SDKRuntime.HealthVaultSessionCredential
     ) async throws -> GetPersonInfo.Response {
         let now = configuration.clock.now()
         let info = try Self.info(request, context: .empty)
         let response = try await send(method: "GetPersonInfo", version: 1, auth: .session(session), messageTime: now, info: info, idempotent: true)
         return try GetPersonInfo.Response(xml: response.info(namespace: "urn:com.microsoft.wc.methods.response.GetPersonInfo"))
-    }
-}
-
-// MARK: - Support code
-
-extension GetPersonInfo.Request: SDKRuntime.XMLCodable {
-    /// Reads the value from an element's attributes, children and text; unknown children are skipped.
-    public init(xml element: SDKRuntime.XMLElementView) throws {
-        var _groupMembership: Swift.Bool?
-        var _effectiveRecordPermissions: Swift.Bool?
-        for child in element.children {
-            switch child.localName {
-            case "group-membership": _groupMembership = try child.scalar(Swift.Bool.self)
-            case "effective-record-permissions": _effectiveRecordPermissions = try child.scalar(Swift.Bool.self)
-            default: continue
-            }
-        }
-        self.groupMembership = _groupMembership
-        self.effectiveRecordPermissions = _effectiveRecordPermissions
-    }
-
-    /// Writes the value's attributes, then its children or text, into the element just opened.
-    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
-        if let value = self.groupMembership { try writer.element("group-membership", text: value.wireText) }
-        if let value = self.effectiveRecordPermissions { try writer.element("effective-record-permissions", text: value.wireText) }
-    }
-}
-
-extension GetPersonInfo.Response: SDKRuntime.XMLCodable {
-    /// Reads the value from an element's attributes, children and text; unknown children are skipped.
-    public init(xml element: SDKRuntime.XMLElementView) throws {
-        var _personInfo: PersonInfo?
-        for child in element.children {
-            switch child.localName {
-            case "person-info": _personInfo = try PersonInfo(xml: child)
-            default: continue
-            }
-        }
-        self.personInfo = try element.required(_personInfo, "person-info")
-    }
-
-    /// Writes the value's attributes, then its children or text, into the element just opened.
-    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
-        try writer.element("person-info", writing: self.personInfo, context: context)
     }
 }

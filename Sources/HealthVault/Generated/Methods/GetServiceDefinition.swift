@@ -6,19 +6,16 @@
 import Foundation
 import SDKRuntime
 
-/// Describes the HealthVault service. With the topology section it lists every instance with its platform and Shell URLs, which is how an instance id returned by Shell becomes the URL to call.
+/// Describes the HealthVault service. With the topology section it lists every instance with its platform and Shell
+/// URLs, which is how an instance id returned by Shell becomes the URL to call.
 ///
 /// HealthVault method `GetServiceDefinition` version 2, anonymous, identified by an application id.
-///
 /// - Remark: Generated from Schemas/HealthVault/GetServiceDefinition.json#
-public enum GetServiceDefinition {}
-
-extension GetServiceDefinition {
+public enum GetServiceDefinition {
     /// - Remark: Generated from Schemas/HealthVault/GetServiceDefinition.json#/request
-    public struct Request: Sendable, Hashable {
+    public struct Request: Sendable, Hashable, SDKRuntime.XMLEncodable {
         /// Returns only sections changed after this time.
         public let updatedDate: Foundation.Date?
-
         /// The sections to return; topology by default.
         public let responseSections: GetServiceDefinition.Request.ResponseSections
 
@@ -30,30 +27,36 @@ extension GetServiceDefinition {
             self.updatedDate = updatedDate
             self.responseSections = responseSections
         }
-    }
-}
 
-extension GetServiceDefinition.Request {
-    /// The sections to return; topology by default.
-    ///
-    /// - Remark: Generated from Schemas/HealthVault/GetServiceDefinition.json#/request/properties/response-sections
-    public struct ResponseSections: Sendable, Hashable {
-        /// - Remark: Generated from Schemas/HealthVault/GetServiceDefinition.json#/request/properties/response-sections/properties/section
-        public let section: [GetServiceDefinition.Section]
+        /// Writes the value's attributes, then its children or text, into the element just opened.
+        public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
+            if let value = self.updatedDate { try writer.element("updated-date", text: value.wireText) }
+            try writer.element("response-sections", writing: self.responseSections, context: context)
+        }
 
-        /// Creates a value from its properties.
-        public init(section: [GetServiceDefinition.Section] = []) {
-            self.section = section
+        /// The sections to return; topology by default.
+        /// - Remark: Generated from Schemas/HealthVault/GetServiceDefinition.json#/request/properties/response-sections
+        public struct ResponseSections: Sendable, Hashable, SDKRuntime.XMLEncodable {
+            /// - Remark: Generated from
+            ///   Schemas/HealthVault/GetServiceDefinition.json#/request/properties/response-sections/properties/section
+            public let section: [GetServiceDefinition.Section]
+
+            /// Creates a value from its properties.
+            public init(section: [GetServiceDefinition.Section] = []) {
+                self.section = section
+            }
+
+            /// Writes the value's attributes, then its children or text, into the element just opened.
+            public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
+                for item in self.section { try writer.element("section", text: item.wireText) }
+            }
         }
     }
-}
 
-extension GetServiceDefinition {
     /// - Remark: Generated from Schemas/HealthVault/GetServiceDefinition.json#/response
-    public struct Response: Sendable, Hashable {
+    public struct Response: Sendable, Hashable, SDKRuntime.XMLDecodable {
         /// - Remark: Generated from Schemas/HealthVault/GetServiceDefinition.json#/response/properties/instances
         public let instances: GetServiceDefinition.Instances?
-
         /// When the definition last changed.
         public let updatedDate: Foundation.Date?
 
@@ -62,12 +65,16 @@ extension GetServiceDefinition {
             self.instances = instances
             self.updatedDate = updatedDate
         }
-    }
-}
 
-extension GetServiceDefinition {
+        /// Reads the value from an element's attributes, children and text; unknown children are skipped.
+        public init(xml element: SDKRuntime.XMLElementView) throws {
+            var children = element.elements
+            self.instances = try children.first("instances").map(GetServiceDefinition.Instances.init(xml:))
+            self.updatedDate = try children.first("updated-date")?.scalar(Foundation.Date.self)
+        }
+    }
+
     /// A section of the service definition.
-    ///
     /// - Remark: Generated from Schemas/HealthVault/GetServiceDefinition.json#/$defs/Section
     public enum Section: SDKRuntime.OpenEnum {
         /// `topology`
@@ -108,16 +115,12 @@ extension GetServiceDefinition {
             }
         }
     }
-}
 
-extension GetServiceDefinition {
     /// The HealthVault instances (e.g. US and EU).
-    ///
     /// - Remark: Generated from Schemas/HealthVault/GetServiceDefinition.json#/$defs/Instances
-    public struct Instances: Sendable, Hashable {
+    public struct Instances: Sendable, Hashable, SDKRuntime.XMLDecodable {
         /// The instance that answered.
         public let currentInstanceID: Swift.String?
-
         /// - Remark: Generated from Schemas/HealthVault/GetServiceDefinition.json#/$defs/Instances/properties/instance
         public let instance: [GetServiceDefinition.Instance]
 
@@ -126,35 +129,33 @@ extension GetServiceDefinition {
             self.currentInstanceID = currentInstanceID
             self.instance = instance
         }
-    }
-}
 
-extension GetServiceDefinition {
+        /// Reads the value from an element's attributes, children and text; unknown children are skipped.
+        public init(xml element: SDKRuntime.XMLElementView) throws {
+            var children = element.elements
+            var attributes = element.attributes
+            self.currentInstanceID = try attributes.value("current-instance-id", Swift.String.self)
+            self.instance = try children.all("instance").map(GetServiceDefinition.Instance.init(xml:))
+        }
+    }
+
     /// One HealthVault instance.
-    ///
     /// - Remark: Generated from Schemas/HealthVault/GetServiceDefinition.json#/$defs/Instance
-    public struct Instance: Sendable, Hashable {
+    public struct Instance: Sendable, Hashable, SDKRuntime.XMLDecodable {
         /// The instance id, as Shell returns it in instanceid.
         public let id: Swift.String
-
         /// The instance's short name, e.g. US.
         public let name: Swift.String
-
         /// A longer description of the instance.
         public let summary: Swift.String?
-
         /// The instance's platform URL, ending in /platform/wildcat.ashx.
         public let platformURL: Foundation.URL
-
         /// The instance's Shell URL.
         public let shellURL: Foundation.URL
 
         /// Creates a value from its properties.
         public init(
-            id: Swift.String,
-            name: Swift.String,
-            summary: Swift.String? = nil,
-            platformURL: Foundation.URL,
+            id: Swift.String, name: Swift.String, summary: Swift.String? = nil, platformURL: Foundation.URL,
             shellURL: Foundation.URL
         ) {
             self.id = id
@@ -163,154 +164,36 @@ extension GetServiceDefinition {
             self.platformURL = platformURL
             self.shellURL = shellURL
         }
+
+        /// Reads the value from an element's attributes, children and text; unknown children are skipped.
+        public init(xml element: SDKRuntime.XMLElementView) throws {
+            var children = element.elements
+            self.id = try children.required("id").scalar(Swift.String.self)
+            self.name = try children.required("name").scalar(Swift.String.self)
+            self.summary = try children.first("description")?.scalar(Swift.String.self)
+            self.platformURL = try children.required("platform-url").scalar(Foundation.URL.self)
+            self.shellURL = try children.required("shell-url").scalar(Foundation.URL.self)
+        }
     }
 }
 
 extension HealthVaultClient {
-    /// Describes the HealthVault service. With the topology section it lists every instance with its platform and Shell URLs, which is how an instance id returned by Shell becomes the URL to call.
+    /// Describes the HealthVault service. With the topology section it lists every instance with its platform and Shell
+    /// URLs, which is how an instance id returned by Shell becomes the URL to call.
     ///
     /// HealthVault method `GetServiceDefinition` version 2, anonymous, identified by an application id.
-    ///
     /// - Parameters:
     ///   - request: The request.
     ///   - applicationID: The application id for the header (the master application for provisioning calls).
-    ///
-    /// - Returns: The decoded response.
-    ///
-    /// - Throws: ``HealthVaultError`` for a non-zero status; `UnexpectedResponseError`, `ResponseDecodingError` or `TransportError` otherwise.
-    ///
+    /// - Throws: ``HealthVaultError`` for a non-zero status; otherwise `UnexpectedResponseError`,
+    ///   `ResponseDecodingError` or `TransportError`.
     /// - Remark: Generated from Schemas/HealthVault/GetServiceDefinition.json#
     public func getServiceDefinition(
-        _ request: GetServiceDefinition.Request = .init(),
-        applicationID: Foundation.UUID
+        _ request: GetServiceDefinition.Request = .init(), applicationID: Foundation.UUID
     ) async throws -> GetServiceDefinition.Response {
         let now = configuration.clock.now()
         let info = try Self.info(request, context: .empty)
         let response = try await send(method: "GetServiceDefinition", version: 2, auth: .applicationID(applicationID), messageTime: now, info: info, idempotent: true)
         return try GetServiceDefinition.Response(xml: response.info(namespace: "urn:com.microsoft.wc.methods.response.GetServiceDefinition2"))
-    }
-}
-
-// MARK: - Support code
-
-extension GetServiceDefinition.Request: SDKRuntime.XMLCodable {
-    /// Reads the value from an element's attributes, children and text; unknown children are skipped.
-    public init(xml element: SDKRuntime.XMLElementView) throws {
-        var _updatedDate: Foundation.Date?
-        var _responseSections: GetServiceDefinition.Request.ResponseSections?
-        for child in element.children {
-            switch child.localName {
-            case "updated-date": _updatedDate = try child.scalar(Foundation.Date.self)
-            case "response-sections": _responseSections = try GetServiceDefinition.Request.ResponseSections(xml: child)
-            default: continue
-            }
-        }
-        self.updatedDate = _updatedDate
-        self.responseSections = _responseSections ?? .init(section: [.topology])
-    }
-
-    /// Writes the value's attributes, then its children or text, into the element just opened.
-    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
-        if let value = self.updatedDate { try writer.element("updated-date", text: value.wireText) }
-        try writer.element("response-sections", writing: self.responseSections, context: context)
-    }
-}
-
-extension GetServiceDefinition.Request.ResponseSections: SDKRuntime.XMLCodable {
-    /// Reads the value from an element's attributes, children and text; unknown children are skipped.
-    public init(xml element: SDKRuntime.XMLElementView) throws {
-        var _section: [GetServiceDefinition.Section] = []
-        for child in element.children {
-            switch child.localName {
-            case "section": _section.append(try child.scalar(GetServiceDefinition.Section.self))
-            default: continue
-            }
-        }
-        self.section = _section
-    }
-
-    /// Writes the value's attributes, then its children or text, into the element just opened.
-    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
-        for item in self.section { try writer.element("section", text: item.wireText) }
-    }
-}
-
-extension GetServiceDefinition.Response: SDKRuntime.XMLCodable {
-    /// Reads the value from an element's attributes, children and text; unknown children are skipped.
-    public init(xml element: SDKRuntime.XMLElementView) throws {
-        var _instances: GetServiceDefinition.Instances?
-        var _updatedDate: Foundation.Date?
-        for child in element.children {
-            switch child.localName {
-            case "instances": _instances = try GetServiceDefinition.Instances(xml: child)
-            case "updated-date": _updatedDate = try child.scalar(Foundation.Date.self)
-            default: continue
-            }
-        }
-        self.instances = _instances
-        self.updatedDate = _updatedDate
-    }
-
-    /// Writes the value's attributes, then its children or text, into the element just opened.
-    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
-        if let value = self.instances { try writer.element("instances", writing: value, context: context) }
-        if let value = self.updatedDate { try writer.element("updated-date", text: value.wireText) }
-    }
-}
-
-extension GetServiceDefinition.Instances: SDKRuntime.XMLCodable {
-    /// Reads the value from an element's attributes, children and text; unknown children are skipped.
-    public init(xml element: SDKRuntime.XMLElementView) throws {
-        var _instance: [GetServiceDefinition.Instance] = []
-        for child in element.children {
-            switch child.localName {
-            case "instance": _instance.append(try GetServiceDefinition.Instance(xml: child))
-            default: continue
-            }
-        }
-        var attributes = element.attributes
-        self.currentInstanceID = try attributes.value("current-instance-id", Swift.String.self)
-        self.instance = _instance
-    }
-
-    /// Writes the value's attributes, then its children or text, into the element just opened.
-    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
-        if let value = self.currentInstanceID { try writer.attribute("current-instance-id", value) }
-        for item in self.instance { try writer.element("instance", writing: item, context: context) }
-    }
-}
-
-extension GetServiceDefinition.Instance: SDKRuntime.XMLCodable {
-    /// Reads the value from an element's attributes, children and text; unknown children are skipped.
-    public init(xml element: SDKRuntime.XMLElementView) throws {
-        var _id: Swift.String?
-        var _name: Swift.String?
-        var _summary: Swift.String?
-        var _platformURL: Foundation.URL?
-        var _shellURL: Foundation.URL?
-        for child in element.children {
-            switch child.localName {
-            case "id": _id = try child.scalar(Swift.String.self)
-            case "name": _name = try child.scalar(Swift.String.self)
-            case "description": _summary = try child.scalar(Swift.String.self)
-            case "platform-url": _platformURL = try child.scalar(Foundation.URL.self)
-            case "shell-url": _shellURL = try child.scalar(Foundation.URL.self)
-            default: continue
-            }
-        }
-        self.id = try element.required(_id, "id")
-        self.name = try element.required(_name, "name")
-        self.summary = _summary
-        self.platformURL = try element.required(_platformURL, "platform-url")
-        self.shellURL = try element.required(_shellURL, "shell-url")
-    }
-
-    /// Writes the value's attributes, then its children or text, into the element just opened.
-    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
-        try writer.element("id", text: self.id)
-        try writer.element("name", text: self.name)
-        if let value = self.summary { try writer.element("description", text: value) }
-        try writer.element("platform-url", text: self.platformURL.wireText)
-        try writer.element("shell-url", text: self.shellURL.wireText)
     }
 }

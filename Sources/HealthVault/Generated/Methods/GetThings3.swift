@@ -9,13 +9,10 @@ import SDKRuntime
 /// Reads things of the record of the call: one result set per query group, newest first.
 ///
 /// HealthVault method `GetThings` version 3, signed with a session, for one record.
-///
 /// - Remark: Generated from Schemas/HealthVault/GetThings3.json#
-public enum GetThings3 {}
-
-extension GetThings3 {
+public enum GetThings3 {
     /// - Remark: Generated from Schemas/HealthVault/GetThings3.json#/request
-    public struct Request: Sendable, Hashable {
+    public struct Request: Sendable, Hashable, SDKRuntime.XMLEncodable {
         /// The queries; each gets its own result group.
         public let group: [GetThings3.QueryGroup]
 
@@ -25,7 +22,6 @@ extension GetThings3 {
         }
 
         /// Checks the schema's constraints on this value and its parts; client methods call it before sending.
-        ///
         /// - Parameter path: where the value is in the request, by wire names.
         /// - Throws: `SDKRuntime.RequestValidationError` for the first value that breaks a constraint.
         public func validate(at path: Swift.String = "") throws {
@@ -34,12 +30,15 @@ extension GetThings3 {
                 try item.validate(at: path + "/group" + "/\(index)")
             }
         }
-    }
-}
 
-extension GetThings3 {
+        /// Writes the value's attributes, then its children or text, into the element just opened.
+        public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
+            for item in self.group { try writer.element("group", writing: item, context: context) }
+        }
+    }
+
     /// - Remark: Generated from Schemas/HealthVault/GetThings3.json#/response
-    public struct Response: Sendable, Hashable {
+    public struct Response: Sendable, Hashable, SDKRuntime.XMLDecodable {
         /// One result group per query group, with the same name.
         public let group: [GetThings3.ResultGroup]
 
@@ -47,47 +46,38 @@ extension GetThings3 {
         public init(group: [GetThings3.ResultGroup] = []) {
             self.group = group
         }
-    }
-}
 
-extension GetThings3 {
+        /// Reads the value from an element's attributes, children and text; unknown children are skipped.
+        public init(xml element: SDKRuntime.XMLElementView) throws {
+            var children = element.elements
+            self.group = try children.all("group").map(GetThings3.ResultGroup.init(xml:))
+        }
+    }
+
     /// One query: things by id or key, or by filter, in a format.
-    ///
     /// - Remark: Generated from Schemas/HealthVault/GetThings3.json#/$defs/QueryGroup
-    public struct QueryGroup: Sendable, Hashable {
+    public struct QueryGroup: Sendable, Hashable, SDKRuntime.XMLEncodable {
         /// Names the result group.
         public let name: Swift.String?
-
         /// At most this many things, full and partial.
         public let max: Swift.Int?
-
         /// At most this many full things; past it only keys come back.
         public let maxFull: Swift.Int?
-
         /// Things by id (ORed with the filters).
         public let id: [Foundation.UUID]
-
         /// Things by key, for example the partial things of a previous page.
         public let key: [ThingKey]
-
         /// Filters, ANDed together.
         public let filter: [GetThings3.Filter]
-
         /// What each returned thing carries.
         public let format: GetThings3.Format
-
         /// Only the current version of each thing (the server's default is true).
         public let currentVersionOnly: Swift.Bool?
 
         /// Creates a value from its properties.
         public init(
-            name: Swift.String? = nil,
-            max: Swift.Int? = nil,
-            maxFull: Swift.Int? = nil,
-            id: [Foundation.UUID] = [],
-            key: [ThingKey] = [],
-            filter: [GetThings3.Filter] = [],
-            format: GetThings3.Format = .init(),
+            name: Swift.String? = nil, max: Swift.Int? = nil, maxFull: Swift.Int? = nil, id: [Foundation.UUID] = [],
+            key: [ThingKey] = [], filter: [GetThings3.Filter] = [], format: GetThings3.Format = .init(),
             currentVersionOnly: Swift.Bool? = nil
         ) {
             self.name = name
@@ -101,7 +91,6 @@ extension GetThings3 {
         }
 
         /// Checks the schema's constraints on this value and its parts; client methods call it before sending.
-        ///
         /// - Parameter path: where the value is in the request, by wire names.
         /// - Throws: `SDKRuntime.RequestValidationError` for the first value that breaks a constraint.
         public func validate(at path: Swift.String = "") throws {
@@ -111,44 +100,43 @@ extension GetThings3 {
                 try item.validate(at: path + "/filter" + "/\(index)")
             }
         }
-    }
-}
 
-extension GetThings3 {
+        /// Writes the value's attributes, then its children or text, into the element just opened.
+        public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
+            if let value = self.name { try writer.attribute("name", value) }
+            if let value = self.max { try writer.attribute("max", value.wireText) }
+            if let value = self.maxFull { try writer.attribute("max-full", value.wireText) }
+            for item in self.id { try writer.element("id", text: item.wireText) }
+            for item in self.key { try writer.element("key", writing: item, context: context) }
+            for item in self.filter { try writer.element("filter", writing: item, context: context) }
+            try writer.element("format", writing: self.format, context: context)
+            if let value = self.currentVersionOnly { try writer.element("current-version-only", text: value.wireText) }
+        }
+    }
+
     /// Conditions a thing must meet; repeated type ids and states are ORed.
-    ///
     /// - Remark: Generated from Schemas/HealthVault/GetThings3.json#/$defs/Filter
-    public struct Filter: Sendable, Hashable {
+    public struct Filter: Sendable, Hashable, SDKRuntime.XMLEncodable {
         /// Thing types.
         public let typeID: [Foundation.UUID]
-
         /// States; applications may ask for Active only.
         public let thingState: [GetThings3.Filter.ThingState]
-
         /// Effective on or after (the thing's wall-clock date).
         public let effDateMin: Foundation.Date?
-
         /// Effective on or before.
         public let effDateMax: Foundation.Date?
-
         /// Created on or after (UTC).
         public let createdDateMin: Foundation.Date?
-
         /// Updated on or after (UTC).
         public let updatedDateMin: Foundation.Date?
-
         /// A condition on the thing's XML; must start with /thing/data-xml.
         public let xpath: Swift.String?
 
         /// Creates a value from its properties.
         public init(
-            typeID: [Foundation.UUID] = [],
-            thingState: [GetThings3.Filter.ThingState] = [],
-            effDateMin: Foundation.Date? = nil,
-            effDateMax: Foundation.Date? = nil,
-            createdDateMin: Foundation.Date? = nil,
-            updatedDateMin: Foundation.Date? = nil,
-            xpath: Swift.String? = nil
+            typeID: [Foundation.UUID] = [], thingState: [GetThings3.Filter.ThingState] = [],
+            effDateMin: Foundation.Date? = nil, effDateMax: Foundation.Date? = nil,
+            createdDateMin: Foundation.Date? = nil, updatedDateMin: Foundation.Date? = nil, xpath: Swift.String? = nil
         ) {
             self.typeID = typeID
             self.thingState = thingState
@@ -160,143 +148,142 @@ extension GetThings3 {
         }
 
         /// Checks the schema's constraints on this value and its parts; client methods call it before sending.
-        ///
         /// - Parameter path: where the value is in the request, by wire names.
         /// - Throws: `SDKRuntime.RequestValidationError` for the first value that breaks a constraint.
         public func validate(at path: Swift.String = "") throws {
             try SDKRuntime.RequestValidation.maxItems(self.thingState.count, 2, at: path + "/thing-state")
             try SDKRuntime.RequestValidation.pattern(self.xpath, "^/thing/data-xml", at: path + "/xpath")
         }
-    }
-}
 
-extension GetThings3.Filter {
-    /// - Remark: Generated from Schemas/HealthVault/GetThings3.json#/$defs/Filter/properties/thing-state/items
-    public enum ThingState: SDKRuntime.OpenEnum {
-        /// `Active`
-        case active
-        /// `Deleted`
-        case deleted
-        /// A value this version of the schema does not list.
-        case unknown(Swift.String)
-
-        private static let known: [Swift.String: Self] = [
-            "Active": .active,
-            "Deleted": .deleted,
-        ]
-
-        /// The case for a wire value; values the schema does not list become ``unknown(_:)``.
-        public init(rawValue: Swift.String) {
-            self = Self.known[rawValue] ?? .unknown(rawValue)
+        /// Writes the value's attributes, then its children or text, into the element just opened.
+        public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
+            for item in self.typeID { try writer.element("type-id", text: item.wireText) }
+            for item in self.thingState { try writer.element("thing-state", text: item.wireText) }
+            if let value = self.effDateMin { try writer.element("eff-date-min", text: value.wireText) }
+            if let value = self.effDateMax { try writer.element("eff-date-max", text: value.wireText) }
+            if let value = self.createdDateMin { try writer.element("created-date-min", text: value.wireText) }
+            if let value = self.updatedDateMin { try writer.element("updated-date-min", text: value.wireText) }
+            if let value = self.xpath { try writer.element("xpath", text: value) }
         }
 
-        /// The wire value.
-        public var rawValue: Swift.String {
-            switch self {
-            case .active: return "Active"
-            case .deleted: return "Deleted"
-            case .unknown(let value): return value
+        /// - Remark: Generated from Schemas/HealthVault/GetThings3.json#/$defs/Filter/properties/thing-state/items
+        public enum ThingState: SDKRuntime.OpenEnum {
+            /// `Active`
+            case active
+            /// `Deleted`
+            case deleted
+            /// A value this version of the schema does not list.
+            case unknown(Swift.String)
+
+            private static let known: [Swift.String: Self] = [
+                "Active": .active,
+                "Deleted": .deleted,
+            ]
+
+            /// The case for a wire value; values the schema does not list become ``unknown(_:)``.
+            public init(rawValue: Swift.String) {
+                self = Self.known[rawValue] ?? .unknown(rawValue)
+            }
+
+            /// The wire value.
+            public var rawValue: Swift.String {
+                switch self {
+                case .active: return "Active"
+                case .deleted: return "Deleted"
+                case .unknown(let value): return value
+                }
             }
         }
     }
-}
 
-extension GetThings3 {
     /// The sections of each thing to return, and whether to return its data-xml.
-    ///
     /// - Remark: Generated from Schemas/HealthVault/GetThings3.json#/$defs/Format
-    public struct Format: Sendable, Hashable {
+    public struct Format: Sendable, Hashable, SDKRuntime.XMLEncodable {
         /// Metadata sections; thing-id, version-stamp and type-id always come back.
         public let section: [GetThings3.Format.Section]
-
         /// An empty string returns the raw data-xml; a name asks for a server transform.
         public let xml: [Swift.String]
-
         /// Map every returned thing to this version of its type.
         public let typeVersionFormat: [Foundation.UUID]
 
         /// Creates a value from its properties.
         public init(
-            section: [GetThings3.Format.Section] = [],
-            xml: [Swift.String] = [],
+            section: [GetThings3.Format.Section] = [], xml: [Swift.String] = [],
             typeVersionFormat: [Foundation.UUID] = []
         ) {
             self.section = section
             self.xml = xml
             self.typeVersionFormat = typeVersionFormat
         }
-    }
-}
 
-extension GetThings3.Format {
-    /// - Remark: Generated from Schemas/HealthVault/GetThings3.json#/$defs/Format/properties/section/items
-    public enum Section: SDKRuntime.OpenEnum {
-        /// `core`
-        case core
-        /// `audits`
-        case audits
-        /// `effectivepermissions`
-        case effectivepermissions
-        /// `digitalsignatures`
-        case digitalsignatures
-        /// `tags`
-        case tags
-        /// `blobpayload`
-        case blobpayload
-        /// A value this version of the schema does not list.
-        case unknown(Swift.String)
-
-        private static let known: [Swift.String: Self] = [
-            "core": .core,
-            "audits": .audits,
-            "effectivepermissions": .effectivepermissions,
-            "digitalsignatures": .digitalsignatures,
-            "tags": .tags,
-            "blobpayload": .blobpayload,
-        ]
-
-        /// The case for a wire value; values the schema does not list become ``unknown(_:)``.
-        public init(rawValue: Swift.String) {
-            self = Self.known[rawValue] ?? .unknown(rawValue)
+        /// Writes the value's attributes, then its children or text, into the element just opened.
+        public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
+            for item in self.section { try writer.element("section", text: item.wireText) }
+            for item in self.xml { try writer.element("xml", text: item) }
+            for item in self.typeVersionFormat { try writer.element("type-version-format", text: item.wireText) }
         }
 
-        /// The wire value.
-        public var rawValue: Swift.String {
-            switch self {
-            case .core: return "core"
-            case .audits: return "audits"
-            case .effectivepermissions: return "effectivepermissions"
-            case .digitalsignatures: return "digitalsignatures"
-            case .tags: return "tags"
-            case .blobpayload: return "blobpayload"
-            case .unknown(let value): return value
+        /// - Remark: Generated from Schemas/HealthVault/GetThings3.json#/$defs/Format/properties/section/items
+        public enum Section: SDKRuntime.OpenEnum {
+            /// `core`
+            case core
+            /// `audits`
+            case audits
+            /// `effectivepermissions`
+            case effectivepermissions
+            /// `digitalsignatures`
+            case digitalsignatures
+            /// `tags`
+            case tags
+            /// `blobpayload`
+            case blobpayload
+            /// A value this version of the schema does not list.
+            case unknown(Swift.String)
+
+            private static let known: [Swift.String: Self] = [
+                "core": .core,
+                "audits": .audits,
+                "effectivepermissions": .effectivepermissions,
+                "digitalsignatures": .digitalsignatures,
+                "tags": .tags,
+                "blobpayload": .blobpayload,
+            ]
+
+            /// The case for a wire value; values the schema does not list become ``unknown(_:)``.
+            public init(rawValue: Swift.String) {
+                self = Self.known[rawValue] ?? .unknown(rawValue)
+            }
+
+            /// The wire value.
+            public var rawValue: Swift.String {
+                switch self {
+                case .core: return "core"
+                case .audits: return "audits"
+                case .effectivepermissions: return "effectivepermissions"
+                case .digitalsignatures: return "digitalsignatures"
+                case .tags: return "tags"
+                case .blobpayload: return "blobpayload"
+                case .unknown(let value): return value
+                }
             }
         }
     }
-}
 
-extension GetThings3 {
     /// The things one query group found.
-    ///
     /// - Remark: Generated from Schemas/HealthVault/GetThings3.json#/$defs/ResultGroup
-    public struct ResultGroup: Sendable, Hashable {
+    public struct ResultGroup: Sendable, Hashable, SDKRuntime.XMLDecodable {
         /// The query group's name.
         public let name: Swift.String?
-
         /// The full things, newest first.
         public let thing: [Thing]
-
         /// Keys of the things past max-full: fetch them by key for the next page.
         public let unprocessedThingKeyInfo: [GetThings3.UnprocessedKey]
-
         /// Whether some things were left out because the person may not see them.
         public let filtered: Swift.Bool?
 
         /// Creates a value from its properties.
         public init(
-            name: Swift.String? = nil,
-            thing: [Thing] = [],
-            unprocessedThingKeyInfo: [GetThings3.UnprocessedKey] = [],
+            name: Swift.String? = nil, thing: [Thing] = [], unprocessedThingKeyInfo: [GetThings3.UnprocessedKey] = [],
             filtered: Swift.Bool? = nil
         ) {
             self.name = name
@@ -304,20 +291,33 @@ extension GetThings3 {
             self.unprocessedThingKeyInfo = unprocessedThingKeyInfo
             self.filtered = filtered
         }
-    }
-}
 
-extension GetThings3 {
+        /// Reads the value from an element's attributes, children and text; unknown children are skipped.
+        public init(xml element: SDKRuntime.XMLElementView) throws {
+            var children = element.elements
+            var attributes = element.attributes
+            self.name = try attributes.value("name", Swift.String.self)
+            self.thing = try children.all("thing").map(Thing.init(xml:))
+            self.unprocessedThingKeyInfo = try children.all("unprocessed-thing-key-info").map(GetThings3.UnprocessedKey.init(xml:))
+            self.filtered = try children.first("filtered")?.scalar(Swift.Bool.self)
+        }
+    }
+
     /// A thing found but not returned in full.
-    ///
     /// - Remark: Generated from Schemas/HealthVault/GetThings3.json#/$defs/UnprocessedKey
-    public struct UnprocessedKey: Sendable, Hashable {
+    public struct UnprocessedKey: Sendable, Hashable, SDKRuntime.XMLDecodable {
         /// Its key.
         public let thingID: ThingKey
 
         /// Creates a value from its properties.
         public init(thingID: ThingKey) {
             self.thingID = thingID
+        }
+
+        /// Reads the value from an element's attributes, children and text; unknown children are skipped.
+        public init(xml element: SDKRuntime.XMLElementView) throws {
+            var children = element.elements
+            self.thingID = try ThingKey(xml: children.required("thing-id"))
         }
     }
 }
@@ -326,227 +326,20 @@ extension HealthVaultClient {
     /// Reads things of the record of the call: one result set per query group, newest first.
     ///
     /// HealthVault method `GetThings` version 3, signed with a session, for one record.
-    ///
     /// - Parameters:
     ///   - request: The request.
     ///   - recordID: The record the method acts on.
     ///   - session: The session that signs the request.
-    ///
-    /// - Returns: The decoded response.
-    ///
-    /// - Throws: ``HealthVaultError`` for a non-zero status; `UnexpectedResponseError`, `ResponseDecodingError` or `TransportError` otherwise.
-    ///
+    /// - Throws: ``HealthVaultError`` for a non-zero status; otherwise `UnexpectedResponseError`,
+    ///   `ResponseDecodingError` or `TransportError`.
     /// - Remark: Generated from Schemas/HealthVault/GetThings3.json#
     public func getThings3(
-        _ request: GetThings3.Request,
-        recordID: Foundation.UUID,
-        session: SDKRuntime.HealthVaultSessionCredential
+        _ request: GetThings3.Request, recordID: Foundation.UUID, session: SDKRuntime.HealthVaultSessionCredential
     ) async throws -> GetThings3.Response {
         try request.validate()
         let now = configuration.clock.now()
         let info = try Self.info(request, context: .empty)
         let response = try await send(method: "GetThings", version: 3, recordID: recordID, auth: .session(session), messageTime: now, info: info, idempotent: true)
         return try GetThings3.Response(xml: response.info(namespace: "urn:com.microsoft.wc.methods.response.GetThings3"))
-    }
-}
-
-// MARK: - Support code
-
-extension GetThings3.Request: SDKRuntime.XMLCodable {
-    /// Reads the value from an element's attributes, children and text; unknown children are skipped.
-    public init(xml element: SDKRuntime.XMLElementView) throws {
-        var _group: [GetThings3.QueryGroup] = []
-        for child in element.children {
-            switch child.localName {
-            case "group": _group.append(try GetThings3.QueryGroup(xml: child))
-            default: continue
-            }
-        }
-        self.group = _group
-    }
-
-    /// Writes the value's attributes, then its children or text, into the element just opened.
-    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
-        for item in self.group { try writer.element("group", writing: item, context: context) }
-    }
-}
-
-extension GetThings3.Response: SDKRuntime.XMLCodable {
-    /// Reads the value from an element's attributes, children and text; unknown children are skipped.
-    public init(xml element: SDKRuntime.XMLElementView) throws {
-        var _group: [GetThings3.ResultGroup] = []
-        for child in element.children {
-            switch child.localName {
-            case "group": _group.append(try GetThings3.ResultGroup(xml: child))
-            default: continue
-            }
-        }
-        self.group = _group
-    }
-
-    /// Writes the value's attributes, then its children or text, into the element just opened.
-    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
-        for item in self.group { try writer.element("group", writing: item, context: context) }
-    }
-}
-
-extension GetThings3.QueryGroup: SDKRuntime.XMLCodable {
-    /// Reads the value from an element's attributes, children and text; unknown children are skipped.
-    public init(xml element: SDKRuntime.XMLElementView) throws {
-        var _id: [Foundation.UUID] = []
-        var _key: [ThingKey] = []
-        var _filter: [GetThings3.Filter] = []
-        var _format: GetThings3.Format?
-        var _currentVersionOnly: Swift.Bool?
-        for child in element.children {
-            switch child.localName {
-            case "id": _id.append(try child.scalar(Foundation.UUID.self))
-            case "key": _key.append(try ThingKey(xml: child))
-            case "filter": _filter.append(try GetThings3.Filter(xml: child))
-            case "format": _format = try GetThings3.Format(xml: child)
-            case "current-version-only": _currentVersionOnly = try child.scalar(Swift.Bool.self)
-            default: continue
-            }
-        }
-        var attributes = element.attributes
-        self.name = try attributes.value("name", Swift.String.self)
-        self.max = try attributes.value("max", Swift.Int.self)
-        self.maxFull = try attributes.value("max-full", Swift.Int.self)
-        self.id = _id
-        self.key = _key
-        self.filter = _filter
-        self.format = try element.required(_format, "format")
-        self.currentVersionOnly = _currentVersionOnly
-    }
-
-    /// Writes the value's attributes, then its children or text, into the element just opened.
-    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
-        if let value = self.name { try writer.attribute("name", value) }
-        if let value = self.max { try writer.attribute("max", value.wireText) }
-        if let value = self.maxFull { try writer.attribute("max-full", value.wireText) }
-        for item in self.id { try writer.element("id", text: item.wireText) }
-        for item in self.key { try writer.element("key", writing: item, context: context) }
-        for item in self.filter { try writer.element("filter", writing: item, context: context) }
-        try writer.element("format", writing: self.format, context: context)
-        if let value = self.currentVersionOnly { try writer.element("current-version-only", text: value.wireText) }
-    }
-}
-
-extension GetThings3.Filter: SDKRuntime.XMLCodable {
-    /// Reads the value from an element's attributes, children and text; unknown children are skipped.
-    public init(xml element: SDKRuntime.XMLElementView) throws {
-        var _typeID: [Foundation.UUID] = []
-        var _thingState: [GetThings3.Filter.ThingState] = []
-        var _effDateMin: Foundation.Date?
-        var _effDateMax: Foundation.Date?
-        var _createdDateMin: Foundation.Date?
-        var _updatedDateMin: Foundation.Date?
-        var _xpath: Swift.String?
-        for child in element.children {
-            switch child.localName {
-            case "type-id": _typeID.append(try child.scalar(Foundation.UUID.self))
-            case "thing-state": _thingState.append(try child.scalar(GetThings3.Filter.ThingState.self))
-            case "eff-date-min": _effDateMin = try child.scalar(Foundation.Date.self)
-            case "eff-date-max": _effDateMax = try child.scalar(Foundation.Date.self)
-            case "created-date-min": _createdDateMin = try child.scalar(Foundation.Date.self)
-            case "updated-date-min": _updatedDateMin = try child.scalar(Foundation.Date.self)
-            case "xpath": _xpath = try child.scalar(Swift.String.self)
-            default: continue
-            }
-        }
-        self.typeID = _typeID
-        self.thingState = _thingState
-        self.effDateMin = _effDateMin
-        self.effDateMax = _effDateMax
-        self.createdDateMin = _createdDateMin
-        self.updatedDateMin = _updatedDateMin
-        self.xpath = _xpath
-    }
-
-    /// Writes the value's attributes, then its children or text, into the element just opened.
-    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
-        for item in self.typeID { try writer.element("type-id", text: item.wireText) }
-        for item in self.thingState { try writer.element("thing-state", text: item.wireText) }
-        if let value = self.effDateMin { try writer.element("eff-date-min", text: value.wireText) }
-        if let value = self.effDateMax { try writer.element("eff-date-max", text: value.wireText) }
-        if let value = self.createdDateMin { try writer.element("created-date-min", text: value.wireText) }
-        if let value = self.updatedDateMin { try writer.element("updated-date-min", text: value.wireText) }
-        if let value = self.xpath { try writer.element("xpath", text: value) }
-    }
-}
-
-extension GetThings3.Format: SDKRuntime.XMLCodable {
-    /// Reads the value from an element's attributes, children and text; unknown children are skipped.
-    public init(xml element: SDKRuntime.XMLElementView) throws {
-        var _section: [GetThings3.Format.Section] = []
-        var _xml: [Swift.String] = []
-        var _typeVersionFormat: [Foundation.UUID] = []
-        for child in element.children {
-            switch child.localName {
-            case "section": _section.append(try child.scalar(GetThings3.Format.Section.self))
-            case "xml": _xml.append(try child.scalar(Swift.String.self))
-            case "type-version-format": _typeVersionFormat.append(try child.scalar(Foundation.UUID.self))
-            default: continue
-            }
-        }
-        self.section = _section
-        self.xml = _xml
-        self.typeVersionFormat = _typeVersionFormat
-    }
-
-    /// Writes the value's attributes, then its children or text, into the element just opened.
-    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
-        for item in self.section { try writer.element("section", text: item.wireText) }
-        for item in self.xml { try writer.element("xml", text: item) }
-        for item in self.typeVersionFormat { try writer.element("type-version-format", text: item.wireText) }
-    }
-}
-
-extension GetThings3.ResultGroup: SDKRuntime.XMLCodable {
-    /// Reads the value from an element's attributes, children and text; unknown children are skipped.
-    public init(xml element: SDKRuntime.XMLElementView) throws {
-        var _thing: [Thing] = []
-        var _unprocessedThingKeyInfo: [GetThings3.UnprocessedKey] = []
-        var _filtered: Swift.Bool?
-        for child in element.children {
-            switch child.localName {
-            case "thing": _thing.append(try Thing(xml: child))
-            case "unprocessed-thing-key-info": _unprocessedThingKeyInfo.append(try GetThings3.UnprocessedKey(xml: child))
-            case "filtered": _filtered = try child.scalar(Swift.Bool.self)
-            default: continue
-            }
-        }
-        var attributes = element.attributes
-        self.name = try attributes.value("name", Swift.String.self)
-        self.thing = _thing
-        self.unprocessedThingKeyInfo = _unprocessedThingKeyInfo
-        self.filtered = _filtered
-    }
-
-    /// Writes the value's attributes, then its children or text, into the element just opened.
-    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
-        if let value = self.name { try writer.attribute("name", value) }
-        for item in self.thing { try writer.element("thing", writing: item, context: context) }
-        for item in self.unprocessedThingKeyInfo { try writer.element("unprocessed-thing-key-info", writing: item, context: context) }
-        if let value = self.filtered { try writer.element("filtered", text: value.wireText) }
-    }
-}
-
-extension GetThings3.UnprocessedKey: SDKRuntime.XMLCodable {
-    /// Reads the value from an element's attributes, children and text; unknown children are skipped.
-    public init(xml element: SDKRuntime.XMLElementView) throws {
-        var _thingID: ThingKey?
-        for child in element.children {
-            switch child.localName {
-            case "thing-id": _thingID = try ThingKey(xml: child)
-            default: continue
-            }
-        }
-        self.thingID = try element.required(_thingID, "thing-id")
-    }
-
-    /// Writes the value's attributes, then its children or text, into the element just opened.
-    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
-        try writer.element("thing-id", writing: self.thingID, context: context)
     }
 }

@@ -6,22 +6,18 @@
 import Foundation
 import SDKRuntime
 
-/// Creates a new child application for this app instance under the master application. The answer's app-id and shared-secret identify the instance from now on; its app-token goes to the Shell's CREATEAPPLICATION target once.
+/// Creates a new child application for this app instance under the master application. The answer's app-id and
+/// shared-secret identify the instance from now on; its app-token goes to the Shell's CREATEAPPLICATION target once.
 ///
 /// HealthVault method `NewApplicationCreationInfo` version 1, anonymous, identified by an application id.
-///
 /// - Remark: Generated from Schemas/HealthVault/NewApplicationCreationInfo.json#
-public enum NewApplicationCreationInfo {}
-
-extension NewApplicationCreationInfo {
+public enum NewApplicationCreationInfo {
     /// - Remark: Generated from Schemas/HealthVault/NewApplicationCreationInfo.json#/response
-    public struct Response: Sendable, Hashable {
+    public struct Response: Sendable, Hashable, SDKRuntime.XMLDecodable {
         /// The new child (instance) application id.
         public let appID: Foundation.UUID
-
         /// The application shared secret, Base64; it signs CreateAuthenticatedSessionToken.
         public let sharedSecret: Swift.String
-
         /// The single-use application creation token for Shell's CREATEAPPLICATION target.
         public let appToken: Swift.String
 
@@ -31,21 +27,27 @@ extension NewApplicationCreationInfo {
             self.sharedSecret = sharedSecret
             self.appToken = appToken
         }
+
+        /// Reads the value from an element's attributes, children and text; unknown children are skipped.
+        public init(xml element: SDKRuntime.XMLElementView) throws {
+            var children = element.elements
+            self.appID = try children.required("app-id").scalar(Foundation.UUID.self)
+            self.sharedSecret = try children.required("shared-secret").scalar(Swift.String.self)
+            self.appToken = try children.required("app-token").scalar(Swift.String.self)
+        }
     }
 }
 
 extension HealthVaultClient {
-    /// Creates a new child application for this app instance under the master application. The answer's app-id and shared-secret identify the instance from now on; its app-token goes to the Shell's CREATEAPPLICATION target once.
+    /// Creates a new child application for this app instance under the master application. The answer's app-id and
+    /// shared-secret identify the instance from now on; its app-token goes to the Shell's CREATEAPPLICATION target
+    /// once.
     ///
     /// HealthVault method `NewApplicationCreationInfo` version 1, anonymous, identified by an application id.
-    ///
     /// - Parameters:
     ///   - applicationID: The application id for the header (the master application for provisioning calls).
-    ///
-    /// - Returns: The decoded response.
-    ///
-    /// - Throws: ``HealthVaultError`` for a non-zero status; `UnexpectedResponseError`, `ResponseDecodingError` or `TransportError` otherwise.
-    ///
+    /// - Throws: ``HealthVaultError`` for a non-zero status; otherwise `UnexpectedResponseError`,
+    ///   `ResponseDecodingError` or `TransportError`.
     /// - Remark: Generated from Schemas/HealthVault/NewApplicationCreationInfo.json#
     public func newApplicationCreationInfo(
         applicationID: Foundation.UUID
@@ -58,33 +60,6 @@ extension HealthVaultClient {
 }
 
 // MARK: - Support code
-
-extension NewApplicationCreationInfo.Response: SDKRuntime.XMLCodable {
-    /// Reads the value from an element's attributes, children and text; unknown children are skipped.
-    public init(xml element: SDKRuntime.XMLElementView) throws {
-        var _appID: Foundation.UUID?
-        var _sharedSecret: Swift.String?
-        var _appToken: Swift.String?
-        for child in element.children {
-            switch child.localName {
-            case "app-id": _appID = try child.scalar(Foundation.UUID.self)
-            case "shared-secret": _sharedSecret = try child.scalar(Swift.String.self)
-            case "app-token": _appToken = try child.scalar(Swift.String.self)
-            default: continue
-            }
-        }
-        self.appID = try element.required(_appID, "app-id")
-        self.sharedSecret = try element.required(_sharedSecret, "shared-secret")
-        self.appToken = try element.required(_appToken, "app-token")
-    }
-
-    /// Writes the value's attributes, then its children or text, into the element just opened.
-    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
-        try writer.element("app-id", text: self.appID.wireText)
-        try writer.element("shared-secret", text: self.sharedSecret)
-        try writer.element("app-token", text: self.appToken)
-    }
-}
 
 extension NewApplicationCreationInfo.Response: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The fields, with sensitive values shown as `<redacted>`.

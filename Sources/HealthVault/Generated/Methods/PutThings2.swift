@@ -6,16 +6,14 @@
 import Foundation
 import SDKRuntime
 
-/// Creates things (without a thing-id) or updates them (with the thing-id and its latest version-stamp) in the record of the call; all succeed or fail together.
+/// Creates things (without a thing-id) or updates them (with the thing-id and its latest version-stamp) in the record
+/// of the call; all succeed or fail together.
 ///
 /// HealthVault method `PutThings` version 2, signed with a session, for one record.
-///
 /// - Remark: Generated from Schemas/HealthVault/PutThings2.json#
-public enum PutThings2 {}
-
-extension PutThings2 {
+public enum PutThings2 {
     /// - Remark: Generated from Schemas/HealthVault/PutThings2.json#/request
-    public struct Request: Sendable, Hashable {
+    public struct Request: Sendable, Hashable, SDKRuntime.XMLEncodable {
         /// The things to write.
         public let thing: [PendingThing]
 
@@ -25,7 +23,6 @@ extension PutThings2 {
         }
 
         /// Checks the schema's constraints on this value and its parts; client methods call it before sending.
-        ///
         /// - Parameter path: where the value is in the request, by wire names.
         /// - Throws: `SDKRuntime.RequestValidationError` for the first value that breaks a constraint.
         public func validate(at path: Swift.String = "") throws {
@@ -34,12 +31,15 @@ extension PutThings2 {
                 try item.validate(at: path + "/thing" + "/\(index)")
             }
         }
-    }
-}
 
-extension PutThings2 {
+        /// Writes the value's attributes, then its children or text, into the element just opened.
+        public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
+            for item in self.thing { try writer.element("thing", writing: item, context: context) }
+        }
+    }
+
     /// - Remark: Generated from Schemas/HealthVault/PutThings2.json#/response
-    public struct Response: Sendable, Hashable {
+    public struct Response: Sendable, Hashable, SDKRuntime.XMLDecodable {
         /// The key of each written thing, in the order sent: an update gets a new version-stamp.
         public let thingID: [ThingKey]
 
@@ -47,73 +47,34 @@ extension PutThings2 {
         public init(thingID: [ThingKey] = []) {
             self.thingID = thingID
         }
+
+        /// Reads the value from an element's attributes, children and text; unknown children are skipped.
+        public init(xml element: SDKRuntime.XMLElementView) throws {
+            var children = element.elements
+            self.thingID = try children.all("thing-id").map(ThingKey.init(xml:))
+        }
     }
 }
 
 extension HealthVaultClient {
-    /// Creates things (without a thing-id) or updates them (with the thing-id and its latest version-stamp) in the record of the call; all succeed or fail together.
+    /// Creates things (without a thing-id) or updates them (with the thing-id and its latest version-stamp) in the
+    /// record of the call; all succeed or fail together.
     ///
     /// HealthVault method `PutThings` version 2, signed with a session, for one record.
-    ///
     /// - Parameters:
     ///   - request: The request.
     ///   - recordID: The record the method acts on.
     ///   - session: The session that signs the request.
-    ///
-    /// - Returns: The decoded response.
-    ///
-    /// - Throws: ``HealthVaultError`` for a non-zero status; `UnexpectedResponseError`, `ResponseDecodingError` or `TransportError` otherwise.
-    ///
+    /// - Throws: ``HealthVaultError`` for a non-zero status; otherwise `UnexpectedResponseError`,
+    ///   `ResponseDecodingError` or `TransportError`.
     /// - Remark: Generated from Schemas/HealthVault/PutThings2.json#
     public func putThings2(
-        _ request: PutThings2.Request,
-        recordID: Foundation.UUID,
-        session: SDKRuntime.HealthVaultSessionCredential
+        _ request: PutThings2.Request, recordID: Foundation.UUID, session: SDKRuntime.HealthVaultSessionCredential
     ) async throws -> PutThings2.Response {
         try request.validate()
         let now = configuration.clock.now()
         let info = try Self.info(request, context: .empty)
         let response = try await send(method: "PutThings", version: 2, recordID: recordID, auth: .session(session), messageTime: now, info: info)
         return try PutThings2.Response(xml: response.info(namespace: "urn:com.microsoft.wc.methods.response.PutThings"))
-    }
-}
-
-// MARK: - Support code
-
-extension PutThings2.Request: SDKRuntime.XMLCodable {
-    /// Reads the value from an element's attributes, children and text; unknown children are skipped.
-    public init(xml element: SDKRuntime.XMLElementView) throws {
-        var _thing: [PendingThing] = []
-        for child in element.children {
-            switch child.localName {
-            case "thing": _thing.append(try PendingThing(xml: child))
-            default: continue
-            }
-        }
-        self.thing = _thing
-    }
-
-    /// Writes the value's attributes, then its children or text, into the element just opened.
-    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
-        for item in self.thing { try writer.element("thing", writing: item, context: context) }
-    }
-}
-
-extension PutThings2.Response: SDKRuntime.XMLCodable {
-    /// Reads the value from an element's attributes, children and text; unknown children are skipped.
-    public init(xml element: SDKRuntime.XMLElementView) throws {
-        var _thingID: [ThingKey] = []
-        for child in element.children {
-            switch child.localName {
-            case "thing-id": _thingID.append(try ThingKey(xml: child))
-            default: continue
-            }
-        }
-        self.thingID = _thingID
-    }
-
-    /// Writes the value's attributes, then its children or text, into the element just opened.
-    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
-        for item in self.thingID { try writer.element("thing-id", writing: item, context: context) }
     }
 }

@@ -6,28 +6,26 @@
 import Foundation
 import SDKRuntime
 
-/// Gives up the application's access to one record (the record of the call); afterwards every call for it fails with ACCESS_DENIED (11) until the user authorizes it again in the Shell.
+/// Gives up the application's access to one record (the record of the call); afterwards every call for it fails with
+/// ACCESS_DENIED (11) until the user authorizes it again in the Shell.
 ///
 /// HealthVault method `RemoveApplicationRecordAuthorization` version 1, signed with a session, for one record.
-///
 /// - Remark: Generated from Schemas/HealthVault/RemoveApplicationRecordAuthorization.json#
 public enum RemoveApplicationRecordAuthorization {}
 
 extension HealthVaultClient {
-    /// Gives up the application's access to one record (the record of the call); afterwards every call for it fails with ACCESS_DENIED (11) until the user authorizes it again in the Shell.
+    /// Gives up the application's access to one record (the record of the call); afterwards every call for it fails
+    /// with ACCESS_DENIED (11) until the user authorizes it again in the Shell.
     ///
     /// HealthVault method `RemoveApplicationRecordAuthorization` version 1, signed with a session, for one record.
-    ///
     /// - Parameters:
     ///   - recordID: The record the method acts on.
     ///   - session: The session that signs the request.
-    ///
-    /// - Throws: ``HealthVaultError`` for a non-zero status; `UnexpectedResponseError`, `ResponseDecodingError` or `TransportError` otherwise.
-    ///
+    /// - Throws: ``HealthVaultError`` for a non-zero status; otherwise `UnexpectedResponseError`,
+    ///   `ResponseDecodingError` or `TransportError`.
     /// - Remark: Generated from Schemas/HealthVault/RemoveApplicationRecordAuthorization.json#
     public func removeApplicationRecordAuthorization(
-        recordID: Foundation.UUID,
-        session: SDKRuntime.HealthVaultSessionCredential
+        recordID: Foundation.UUID, session: SDKRuntime.HealthVaultSessionCredential
     ) async throws {
         let now = configuration.clock.now()
         let info = Self.emptyInfo()

@@ -7,7 +7,6 @@ import Foundation
 import SDKRuntime
 
 /// What the application must do before it can access a record.
-///
 /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/AppRecordAuthAction
 public enum AppRecordAuthAction: SDKRuntime.OpenEnum {
     /// ``

@@ -7,12 +7,10 @@ import Foundation
 import SDKRuntime
 
 /// A language and country preference.
-///
 /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/Culture
-public struct Culture: Sendable, Hashable {
+public struct Culture: Sendable, Hashable, SDKRuntime.XMLDecodable {
     /// An ISO 639 language code.
     public let language: Swift.String?
-
     /// An ISO 3166 country code.
     public let country: Swift.String?
 
@@ -21,27 +19,11 @@ public struct Culture: Sendable, Hashable {
         self.language = language
         self.country = country
     }
-}
 
-extension Culture: SDKRuntime.XMLCodable {
     /// Reads the value from an element's attributes, children and text; unknown children are skipped.
     public init(xml element: SDKRuntime.XMLElementView) throws {
-        var _language: Swift.String?
-        var _country: Swift.String?
-        for child in element.children {
-            switch child.localName {
-            case "language": _language = try child.scalar(Swift.String.self)
-            case "country": _country = try child.scalar(Swift.String.self)
-            default: continue
-            }
-        }
-        self.language = _language
-        self.country = _country
-    }
-
-    /// Writes the value's attributes, then its children or text, into the element just opened.
-    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
-        if let value = self.language { try writer.element("language", text: value) }
-        if let value = self.country { try writer.element("country", text: value) }
+        var children = element.elements
+        self.language = try children.first("language")?.scalar(Swift.String.self)
+        self.country = try children.first("country")?.scalar(Swift.String.self)
     }
 }

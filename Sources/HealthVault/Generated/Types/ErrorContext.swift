@@ -7,15 +7,12 @@ import Foundation
 import SDKRuntime
 
 /// Where the failure happened on the server side.
-///
 /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/ErrorContext
-public struct ErrorContext: Sendable, Hashable {
+public struct ErrorContext: Sendable, Hashable, SDKRuntime.XMLDecodable {
     /// The server that handled the request.
     public let serverName: Swift.String?
-
     /// The server's addresses.
     public let serverIP: [Swift.String]
-
     /// The server-side exception text.
     public let exception: Swift.String?
 
@@ -25,31 +22,12 @@ public struct ErrorContext: Sendable, Hashable {
         self.serverIP = serverIP
         self.exception = exception
     }
-}
 
-extension ErrorContext: SDKRuntime.XMLCodable {
     /// Reads the value from an element's attributes, children and text; unknown children are skipped.
     public init(xml element: SDKRuntime.XMLElementView) throws {
-        var _serverName: Swift.String?
-        var _serverIP: [Swift.String] = []
-        var _exception: Swift.String?
-        for child in element.children {
-            switch child.localName {
-            case "server-name": _serverName = try child.scalar(Swift.String.self)
-            case "server-ip": _serverIP.append(try child.scalar(Swift.String.self))
-            case "exception": _exception = try child.scalar(Swift.String.self)
-            default: continue
-            }
-        }
-        self.serverName = _serverName
-        self.serverIP = _serverIP
-        self.exception = _exception
-    }
-
-    /// Writes the value's attributes, then its children or text, into the element just opened.
-    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
-        if let value = self.serverName { try writer.element("server-name", text: value) }
-        for item in self.serverIP { try writer.element("server-ip", text: item) }
-        if let value = self.exception { try writer.element("exception", text: value) }
+        var children = element.elements
+        self.serverName = try children.first("server-name")?.scalar(Swift.String.self)
+        self.serverIP = try children.all("server-ip").map { try $0.scalar(Swift.String.self) }
+        self.exception = try children.first("exception")?.scalar(Swift.String.self)
     }
 }

@@ -7,12 +7,10 @@ import Foundation
 import SDKRuntime
 
 /// A country and, optionally, a state or province.
-///
 /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/Location
-public struct Location: Sendable, Hashable {
+public struct Location: Sendable, Hashable, SDKRuntime.XMLDecodable {
     /// An ISO 3166 country code.
     public let country: Swift.String
-
     /// An ISO 3166-2 subdivision code.
     public let stateProvince: Swift.String?
 
@@ -21,27 +19,11 @@ public struct Location: Sendable, Hashable {
         self.country = country
         self.stateProvince = stateProvince
     }
-}
 
-extension Location: SDKRuntime.XMLCodable {
     /// Reads the value from an element's attributes, children and text; unknown children are skipped.
     public init(xml element: SDKRuntime.XMLElementView) throws {
-        var _country: Swift.String?
-        var _stateProvince: Swift.String?
-        for child in element.children {
-            switch child.localName {
-            case "country": _country = try child.scalar(Swift.String.self)
-            case "state-province": _stateProvince = try child.scalar(Swift.String.self)
-            default: continue
-            }
-        }
-        self.country = try element.required(_country, "country")
-        self.stateProvince = _stateProvince
-    }
-
-    /// Writes the value's attributes, then its children or text, into the element just opened.
-    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
-        try writer.element("country", text: self.country)
-        if let value = self.stateProvince { try writer.element("state-province", text: value) }
+        var children = element.elements
+        self.country = try children.required("country").scalar(Swift.String.self)
+        self.stateProvince = try children.first("state-province")?.scalar(Swift.String.self)
     }
 }

@@ -7,31 +7,23 @@ import Foundation
 import SDKRuntime
 
 /// A thing to write: without a thing-id it is created; with one (and its latest version-stamp) it is updated.
-///
 /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/PendingThing
-public struct PendingThing: Sendable, Hashable {
+public struct PendingThing: Sendable, Hashable, SDKRuntime.XMLEncodable {
     /// The thing to update; absent to create one.
     public let thingID: ThingKey?
-
     /// The type of the data in data-xml.
     public let typeID: Foundation.UUID
-
     /// Ignored on create.
     public let thingState: PendingThing.ThingState?
-
     /// Ignored on create; an application may set read-only (0x10).
     public let flags: Swift.Int?
-
     /// The thing's XML (the type's root element, then optional common data), sent byte for byte and hashed as sent.
     public let dataXML: SDKRuntime.XMLFragment?
 
     /// Creates a value from its properties.
     public init(
-        thingID: ThingKey? = nil,
-        typeID: Foundation.UUID,
-        thingState: PendingThing.ThingState? = nil,
-        flags: Swift.Int? = nil,
-        dataXML: SDKRuntime.XMLFragment? = nil
+        thingID: ThingKey? = nil, typeID: Foundation.UUID, thingState: PendingThing.ThingState? = nil,
+        flags: Swift.Int? = nil, dataXML: SDKRuntime.XMLFragment? = nil
     ) {
         self.thingID = thingID
         self.typeID = typeID
@@ -41,17 +33,22 @@ public struct PendingThing: Sendable, Hashable {
     }
 
     /// Checks the schema's constraints on this value and its parts; client methods call it before sending.
-    ///
     /// - Parameter path: where the value is in the request, by wire names.
     /// - Throws: `SDKRuntime.RequestValidationError` for the first value that breaks a constraint.
     public func validate(at path: Swift.String = "") throws {
         try SDKRuntime.RequestValidation.minimum(self.flags, 0, at: path + "/flags")
     }
-}
 
-extension PendingThing {
+    /// Writes the value's attributes, then its children or text, into the element just opened.
+    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
+        if let value = self.thingID { try writer.element("thing-id", writing: value, context: context) }
+        try writer.element("type-id", text: self.typeID.wireText)
+        if let value = self.thingState { try writer.element("thing-state", text: value.wireText) }
+        if let value = self.flags { try writer.element("flags", text: value.wireText) }
+        if let value = self.dataXML { try writer.element("data-xml", writing: value, context: context) }
+    }
+
     /// Ignored on create.
-    ///
     /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/PendingThing/properties/thing-state
     public enum ThingState: SDKRuntime.OpenEnum {
         /// `Active`
@@ -79,40 +76,5 @@ extension PendingThing {
             case .unknown(let value): return value
             }
         }
-    }
-}
-
-extension PendingThing: SDKRuntime.XMLCodable {
-    /// Reads the value from an element's attributes, children and text; unknown children are skipped.
-    public init(xml element: SDKRuntime.XMLElementView) throws {
-        var _thingID: ThingKey?
-        var _typeID: Foundation.UUID?
-        var _thingState: PendingThing.ThingState?
-        var _flags: Swift.Int?
-        var _dataXML: SDKRuntime.XMLFragment?
-        for child in element.children {
-            switch child.localName {
-            case "thing-id": _thingID = try ThingKey(xml: child)
-            case "type-id": _typeID = try child.scalar(Foundation.UUID.self)
-            case "thing-state": _thingState = try child.scalar(PendingThing.ThingState.self)
-            case "flags": _flags = try child.scalar(Swift.Int.self)
-            case "data-xml": _dataXML = try SDKRuntime.XMLFragment(xml: child)
-            default: continue
-            }
-        }
-        self.thingID = _thingID
-        self.typeID = try element.required(_typeID, "type-id")
-        self.thingState = _thingState
-        self.flags = _flags
-        self.dataXML = _dataXML
-    }
-
-    /// Writes the value's attributes, then its children or text, into the element just opened.
-    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
-        if let value = self.thingID { try writer.element("thing-id", writing: value, context: context) }
-        try writer.element("type-id", text: self.typeID.wireText)
-        if let value = self.thingState { try writer.element("thing-state", text: value.wireText) }
-        if let value = self.flags { try writer.element("flags", text: value.wireText) }
-        if let value = self.dataXML { try writer.element("data-xml", writing: value, context: context) }
     }
 }

@@ -7,43 +7,30 @@ import Foundation
 import SDKRuntime
 
 /// A person who authorized the application, with the records the application may access on their behalf.
-///
 /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/PersonInfo
-public struct PersonInfo: Sendable, Hashable {
+public struct PersonInfo: Sendable, Hashable, SDKRuntime.XMLDecodable {
     /// The person's id; sent as offline-person-id once known.
     public let personID: Foundation.UUID
-
     /// The person's display name.
     public let name: Swift.String
-
     /// The record the person last selected.
     public let selectedRecordID: Foundation.UUID?
-
     /// Whether the person has more records than listed.
     public let moreRecords: Swift.Bool?
-
     /// The records the application is authorized to access.
     public let record: [Record]
-
     /// The person's preferred culture for data.
     public let preferredCulture: Culture?
-
     /// The person's preferred culture for user interfaces.
     public let preferredUiculture: Culture?
-
     /// Where the person lives.
     public let location: Location?
 
     /// Creates a value from its properties.
     public init(
-        personID: Foundation.UUID,
-        name: Swift.String,
-        selectedRecordID: Foundation.UUID? = nil,
-        moreRecords: Swift.Bool? = nil,
-        record: [Record] = [],
-        preferredCulture: Culture? = nil,
-        preferredUiculture: Culture? = nil,
-        location: Location? = nil
+        personID: Foundation.UUID, name: Swift.String, selectedRecordID: Foundation.UUID? = nil,
+        moreRecords: Swift.Bool? = nil, record: [Record] = [], preferredCulture: Culture? = nil,
+        preferredUiculture: Culture? = nil, location: Location? = nil
     ) {
         self.personID = personID
         self.name = name
@@ -54,51 +41,17 @@ public struct PersonInfo: Sendable, Hashable {
         self.preferredUiculture = preferredUiculture
         self.location = location
     }
-}
 
-extension PersonInfo: SDKRuntime.XMLCodable {
     /// Reads the value from an element's attributes, children and text; unknown children are skipped.
     public init(xml element: SDKRuntime.XMLElementView) throws {
-        var _personID: Foundation.UUID?
-        var _name: Swift.String?
-        var _selectedRecordID: Foundation.UUID?
-        var _moreRecords: Swift.Bool?
-        var _record: [Record] = []
-        var _preferredCulture: Culture?
-        var _preferredUiculture: Culture?
-        var _location: Location?
-        for child in element.children {
-            switch child.localName {
-            case "person-id": _personID = try child.scalar(Foundation.UUID.self)
-            case "name": _name = try child.scalar(Swift.String.self)
-            case "selected-record-id": _selectedRecordID = try child.scalar(Foundation.UUID.self)
-            case "more-records": _moreRecords = try child.scalar(Swift.Bool.self)
-            case "record": _record.append(try Record(xml: child))
-            case "preferred-culture": _preferredCulture = try Culture(xml: child)
-            case "preferred-uiculture": _preferredUiculture = try Culture(xml: child)
-            case "location": _location = try Location(xml: child)
-            default: continue
-            }
-        }
-        self.personID = try element.required(_personID, "person-id")
-        self.name = try element.required(_name, "name")
-        self.selectedRecordID = _selectedRecordID
-        self.moreRecords = _moreRecords
-        self.record = _record
-        self.preferredCulture = _preferredCulture
-        self.preferredUiculture = _preferredUiculture
-        self.location = _location
-    }
-
-    /// Writes the value's attributes, then its children or text, into the element just opened.
-    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
-        try writer.element("person-id", text: self.personID.wireText)
-        try writer.element("name", text: self.name)
-        if let value = self.selectedRecordID { try writer.element("selected-record-id", text: value.wireText) }
-        if let value = self.moreRecords { try writer.element("more-records", text: value.wireText) }
-        for item in self.record { try writer.element("record", writing: item, context: context) }
-        if let value = self.preferredCulture { try writer.element("preferred-culture", writing: value, context: context) }
-        if let value = self.preferredUiculture { try writer.element("preferred-uiculture", writing: value, context: context) }
-        if let value = self.location { try writer.element("location", writing: value, context: context) }
+        var children = element.elements
+        self.personID = try children.required("person-id").scalar(Foundation.UUID.self)
+        self.name = try children.required("name").scalar(Swift.String.self)
+        self.selectedRecordID = try children.first("selected-record-id")?.scalar(Foundation.UUID.self)
+        self.moreRecords = try children.first("more-records")?.scalar(Swift.Bool.self)
+        self.record = try children.all("record").map(Record.init(xml:))
+        self.preferredCulture = try children.first("preferred-culture").map(Culture.init(xml:))
+        self.preferredUiculture = try children.first("preferred-uiculture").map(Culture.init(xml:))
+        self.location = try children.first("location").map(Location.init(xml:))
     }
 }

@@ -7,91 +7,60 @@ import Foundation
 import SDKRuntime
 
 /// A health record the application is authorized to access. The element's text is the record's name.
-///
 /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/Record
-public struct Record: Sendable, Hashable {
+public struct Record: Sendable, Hashable, SDKRuntime.XMLDecodable {
     /// The record id; sent as record-id for record-scoped methods.
     public let id: Foundation.UUID
-
     /// Whether the person is a custodian of the record.
     public let recordCustodian: Swift.Bool?
-
-    /// The person's relationship to the record: 1 Self, 2 Other, 3 Spouse, 5 Child, 6 Guardian, 7 Patient, 8 Parent, 9 Application, 10 Relative, 11 DomesticPartner, 13 Pet, 14 Son, 15 Daughter, 0 Unknown.
+    /// The person's relationship to the record: 1 Self, 2 Other, 3 Spouse, 5 Child, 6 Guardian, 7 Patient, 8 Parent, 9
+    /// Application, 10 Relative, 11 DomesticPartner, 13 Pet, 14 Son, 15 Daughter, 0 Unknown.
     public let relType: Swift.Int
-
     /// The relationship's name.
     public let relName: Swift.String?
-
     /// When the authorization expires (9999-12-31T23:59:59.999Z for never).
     public let authExpires: Foundation.Date?
-
     /// Whether the authorization has expired.
     public let authExpired: Swift.Bool?
-
     /// The record's display name.
     public let displayName: Swift.String?
-
     /// The record's state.
     public let state: RecordState?
-
     /// When the record was created.
     public let dateCreated: Foundation.Date?
-
     /// The record's quota in bytes.
     public let maxSizeBytes: Swift.Int64?
-
     /// The record's size in bytes.
     public let sizeBytes: Swift.Int64?
-
     /// What the application must do before it can access the record.
     public let appRecordAuthAction: AppRecordAuthAction?
-
     /// Whether documents are reconciled automatically.
     public let autoReconcileDocuments: Swift.Bool?
-
     /// The record's id within this application.
     public let appSpecificRecordID: Swift.String?
-
     /// The country where the record is stored.
     public let locationCountry: Swift.String?
-
     /// The state or province where the record is stored.
     public let locationStateProvince: Swift.String?
-
     /// When the record was last updated.
     public let dateUpdated: Foundation.Date?
-
     /// The sequence number of the latest operation on the record.
     public let latestOperationSequenceNumber: Swift.Int64?
-
     /// When the application's authorization for the record was created.
     public let recordAppAuthCreatedDate: Foundation.Date?
-
     /// The record's name (the element's text).
     public let name: Swift.String?
 
     /// Creates a value from its properties.
     public init(
-        id: Foundation.UUID,
-        recordCustodian: Swift.Bool? = nil,
-        relType: Swift.Int,
-        relName: Swift.String? = nil,
-        authExpires: Foundation.Date? = nil,
-        authExpired: Swift.Bool? = nil,
-        displayName: Swift.String? = nil,
-        state: RecordState? = nil,
-        dateCreated: Foundation.Date? = nil,
-        maxSizeBytes: Swift.Int64? = nil,
-        sizeBytes: Swift.Int64? = nil,
-        appRecordAuthAction: AppRecordAuthAction? = nil,
-        autoReconcileDocuments: Swift.Bool? = nil,
-        appSpecificRecordID: Swift.String? = nil,
-        locationCountry: Swift.String? = nil,
-        locationStateProvince: Swift.String? = nil,
-        dateUpdated: Foundation.Date? = nil,
-        latestOperationSequenceNumber: Swift.Int64? = nil,
-        recordAppAuthCreatedDate: Foundation.Date? = nil,
-        name: Swift.String? = nil
+        id: Foundation.UUID, recordCustodian: Swift.Bool? = nil, relType: Swift.Int, relName: Swift.String? = nil,
+        authExpires: Foundation.Date? = nil, authExpired: Swift.Bool? = nil, displayName: Swift.String? = nil,
+        state: RecordState? = nil, dateCreated: Foundation.Date? = nil, maxSizeBytes: Swift.Int64? = nil,
+        sizeBytes: Swift.Int64? = nil, appRecordAuthAction: AppRecordAuthAction? = nil,
+        autoReconcileDocuments: Swift.Bool? = nil, appSpecificRecordID: Swift.String? = nil,
+        locationCountry: Swift.String? = nil, locationStateProvince: Swift.String? = nil,
+        dateUpdated: Foundation.Date? = nil, latestOperationSequenceNumber: Swift.Int64? = nil,
+        recordAppAuthCreatedDate: Foundation.Date? = nil, name: Swift.String? = nil
     ) {
         self.id = id
         self.recordCustodian = recordCustodian
@@ -114,9 +83,7 @@ public struct Record: Sendable, Hashable {
         self.recordAppAuthCreatedDate = recordAppAuthCreatedDate
         self.name = name
     }
-}
 
-extension Record: SDKRuntime.XMLCodable {
     /// Reads the value from an element's attributes, children and text; unknown children are skipped.
     public init(xml element: SDKRuntime.XMLElementView) throws {
         var attributes = element.attributes
@@ -140,29 +107,5 @@ extension Record: SDKRuntime.XMLCodable {
         self.latestOperationSequenceNumber = try attributes.value("latest-operation-sequence-number", Swift.Int64.self)
         self.recordAppAuthCreatedDate = try attributes.value("record-app-auth-created-date", Foundation.Date.self)
         self.name = element.hasText ? try element.scalar(Swift.String.self) : nil
-    }
-
-    /// Writes the value's attributes, then its children or text, into the element just opened.
-    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
-        try writer.attribute("id", self.id.wireText)
-        if let value = self.recordCustodian { try writer.attribute("record-custodian", value.wireText) }
-        try writer.attribute("rel-type", self.relType.wireText)
-        if let value = self.relName { try writer.attribute("rel-name", value) }
-        if let value = self.authExpires { try writer.attribute("auth-expires", value.wireText) }
-        if let value = self.authExpired { try writer.attribute("auth-expired", value.wireText) }
-        if let value = self.displayName { try writer.attribute("display-name", value) }
-        if let value = self.state { try writer.attribute("state", value.wireText) }
-        if let value = self.dateCreated { try writer.attribute("date-created", value.wireText) }
-        if let value = self.maxSizeBytes { try writer.attribute("max-size-bytes", value.wireText) }
-        if let value = self.sizeBytes { try writer.attribute("size-bytes", value.wireText) }
-        if let value = self.appRecordAuthAction { try writer.attribute("app-record-auth-action", value.wireText) }
-        if let value = self.autoReconcileDocuments { try writer.attribute("auto-reconcile-documents", value.wireText) }
-        if let value = self.appSpecificRecordID { try writer.attribute("app-specific-record-id", value) }
-        if let value = self.locationCountry { try writer.attribute("location-country", value) }
-        if let value = self.locationStateProvince { try writer.attribute("location-state-province", value) }
-        if let value = self.dateUpdated { try writer.attribute("date-updated", value.wireText) }
-        if let value = self.latestOperationSequenceNumber { try writer.attribute("latest-operation-sequence-number", value.wireText) }
-        if let value = self.recordAppAuthCreatedDate { try writer.attribute("record-app-auth-created-date", value.wireText) }
-        if let value = self.name { try writer.text(value) }
     }
 }

@@ -7,7 +7,6 @@ import Foundation
 import SDKRuntime
 
 /// The state of a record.
-///
 /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/RecordState
 public enum RecordState: SDKRuntime.OpenEnum {
     /// `Active`

@@ -7,12 +7,10 @@ import Foundation
 import SDKRuntime
 
 /// The <status> element of every response: the code (0 for success) and, on failure, the error details.
-///
 /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/Status
-public struct Status: Sendable, Hashable {
+public struct Status: Sendable, Hashable, SDKRuntime.XMLDecodable {
     /// The status code; see HealthVaultStatusCode.
     public let code: Swift.Int
-
     /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/Status/properties/error
     public let error: StatusError?
 
@@ -21,27 +19,11 @@ public struct Status: Sendable, Hashable {
         self.code = code
         self.error = error
     }
-}
 
-extension Status: SDKRuntime.XMLCodable {
     /// Reads the value from an element's attributes, children and text; unknown children are skipped.
     public init(xml element: SDKRuntime.XMLElementView) throws {
-        var _code: Swift.Int?
-        var _error: StatusError?
-        for child in element.children {
-            switch child.localName {
-            case "code": _code = try child.scalar(Swift.Int.self)
-            case "error": _error = try StatusError(xml: child)
-            default: continue
-            }
-        }
-        self.code = try element.required(_code, "code")
-        self.error = _error
-    }
-
-    /// Writes the value's attributes, then its children or text, into the element just opened.
-    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
-        try writer.element("code", text: self.code.wireText)
-        if let value = self.error { try writer.element("error", writing: value, context: context) }
+        var children = element.elements
+        self.code = try children.required("code").scalar(Swift.Int.self)
+        self.error = try children.first("error").map(StatusError.init(xml:))
     }
 }

@@ -7,15 +7,12 @@ import Foundation
 import SDKRuntime
 
 /// Details of a failed request.
-///
 /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/StatusError
-public struct StatusError: Sendable, Hashable {
+public struct StatusError: Sendable, Hashable, SDKRuntime.XMLDecodable {
     /// The server's explanation.
     public let message: Swift.String
-
     /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/StatusError/properties/context
     public let context: ErrorContext?
-
     /// Additional information about the failure.
     public let errorInfo: Swift.String?
 
@@ -25,31 +22,12 @@ public struct StatusError: Sendable, Hashable {
         self.context = context
         self.errorInfo = errorInfo
     }
-}
 
-extension StatusError: SDKRuntime.XMLCodable {
     /// Reads the value from an element's attributes, children and text; unknown children are skipped.
     public init(xml element: SDKRuntime.XMLElementView) throws {
-        var _message: Swift.String?
-        var _context: ErrorContext?
-        var _errorInfo: Swift.String?
-        for child in element.children {
-            switch child.localName {
-            case "message": _message = try child.scalar(Swift.String.self)
-            case "context": _context = try ErrorContext(xml: child)
-            case "error-info": _errorInfo = try child.scalar(Swift.String.self)
-            default: continue
-            }
-        }
-        self.message = try element.required(_message, "message")
-        self.context = _context
-        self.errorInfo = _errorInfo
-    }
-
-    /// Writes the value's attributes, then its children or text, into the element just opened.
-    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
-        try writer.element("message", text: self.message)
-        if let value = self.context { try writer.element("context", writing: value, context: context) }
-        if let value = self.errorInfo { try writer.element("error-info", text: value) }
+        var children = element.elements
+        self.message = try children.required("message").scalar(Swift.String.self)
+        self.context = try children.first("context").map(ErrorContext.init(xml:))
+        self.errorInfo = try children.first("error-info")?.scalar(Swift.String.self)
     }
 }

@@ -6,43 +6,31 @@
 import Foundation
 import SDKRuntime
 
-/// A health item as the platform returns it: its key and type, the sections asked for, and its own XML exactly as stored.
-///
+/// A health item as the platform returns it: its key and type, the sections asked for, and its own XML exactly as
+/// stored.
 /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/Thing
-public struct Thing: Sendable, Hashable {
+public struct Thing: Sendable, Hashable, SDKRuntime.XMLDecodable {
     /// Its key.
     public let thingID: ThingKey
-
     /// Its type.
     public let typeID: ThingType
-
     /// Its state (core section).
     public let thingState: Thing.ThingState?
-
     /// Its flags (core section): 0x2 down-versioned, 0x4 up-versioned, 0x10 read-only.
     public let flags: Swift.Int?
-
     /// When it took effect (core section), as wall-clock text without a zone.
     public let effDate: Swift.String?
-
     /// Who created it and when (audits section), as received.
     public let created: SDKRuntime.XMLFragment?
-
     /// Who last updated it and when (audits section), as received.
     public let updated: SDKRuntime.XMLFragment?
-
     /// The thing's own XML (the type's root element and common data), exactly as stored.
     public let dataXML: SDKRuntime.XMLFragment?
 
     /// Creates a value from its properties.
     public init(
-        thingID: ThingKey,
-        typeID: ThingType,
-        thingState: Thing.ThingState? = nil,
-        flags: Swift.Int? = nil,
-        effDate: Swift.String? = nil,
-        created: SDKRuntime.XMLFragment? = nil,
-        updated: SDKRuntime.XMLFragment? = nil,
+        thingID: ThingKey, typeID: ThingType, thingState: Thing.ThingState? = nil, flags: Swift.Int? = nil,
+        effDate: Swift.String? = nil, created: SDKRuntime.XMLFragment? = nil, updated: SDKRuntime.XMLFragment? = nil,
         dataXML: SDKRuntime.XMLFragment? = nil
     ) {
         self.thingID = thingID
@@ -54,11 +42,21 @@ public struct Thing: Sendable, Hashable {
         self.updated = updated
         self.dataXML = dataXML
     }
-}
 
-extension Thing {
+    /// Reads the value from an element's attributes, children and text; unknown children are skipped.
+    public init(xml element: SDKRuntime.XMLElementView) throws {
+        var children = element.elements
+        self.thingID = try ThingKey(xml: children.required("thing-id"))
+        self.typeID = try ThingType(xml: children.required("type-id"))
+        self.thingState = try children.first("thing-state")?.scalar(Thing.ThingState.self)
+        self.flags = try children.first("flags")?.scalar(Swift.Int.self)
+        self.effDate = try children.first("eff-date")?.scalar(Swift.String.self)
+        self.created = try children.first("created").map(SDKRuntime.XMLFragment.init(xml:))
+        self.updated = try children.first("updated").map(SDKRuntime.XMLFragment.init(xml:))
+        self.dataXML = try children.first("data-xml").map(SDKRuntime.XMLFragment.init(xml:))
+    }
+
     /// Its state (core section).
-    ///
     /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/Thing/properties/thing-state
     public enum ThingState: SDKRuntime.OpenEnum {
         /// `Active`
@@ -86,52 +84,5 @@ extension Thing {
             case .unknown(let value): return value
             }
         }
-    }
-}
-
-extension Thing: SDKRuntime.XMLCodable {
-    /// Reads the value from an element's attributes, children and text; unknown children are skipped.
-    public init(xml element: SDKRuntime.XMLElementView) throws {
-        var _thingID: ThingKey?
-        var _typeID: ThingType?
-        var _thingState: Thing.ThingState?
-        var _flags: Swift.Int?
-        var _effDate: Swift.String?
-        var _created: SDKRuntime.XMLFragment?
-        var _updated: SDKRuntime.XMLFragment?
-        var _dataXML: SDKRuntime.XMLFragment?
-        for child in element.children {
-            switch child.localName {
-            case "thing-id": _thingID = try ThingKey(xml: child)
-            case "type-id": _typeID = try ThingType(xml: child)
-            case "thing-state": _thingState = try child.scalar(Thing.ThingState.self)
-            case "flags": _flags = try child.scalar(Swift.Int.self)
-            case "eff-date": _effDate = try child.scalar(Swift.String.self)
-            case "created": _created = try SDKRuntime.XMLFragment(xml: child)
-            case "updated": _updated = try SDKRuntime.XMLFragment(xml: child)
-            case "data-xml": _dataXML = try SDKRuntime.XMLFragment(xml: child)
-            default: continue
-            }
-        }
-        self.thingID = try element.required(_thingID, "thing-id")
-        self.typeID = try element.required(_typeID, "type-id")
-        self.thingState = _thingState
-        self.flags = _flags
-        self.effDate = _effDate
-        self.created = _created
-        self.updated = _updated
-        self.dataXML = _dataXML
-    }
-
-    /// Writes the value's attributes, then its children or text, into the element just opened.
-    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
-        try writer.element("thing-id", writing: self.thingID, context: context)
-        try writer.element("type-id", writing: self.typeID, context: context)
-        if let value = self.thingState { try writer.element("thing-state", text: value.wireText) }
-        if let value = self.flags { try writer.element("flags", text: value.wireText) }
-        if let value = self.effDate { try writer.element("eff-date", text: value) }
-        if let value = self.created { try writer.element("created", writing: value, context: context) }
-        if let value = self.updated { try writer.element("updated", writing: value, context: context) }
-        if let value = self.dataXML { try writer.element("data-xml", writing: value, context: context) }
     }
 }

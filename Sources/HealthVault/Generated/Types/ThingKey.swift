@@ -7,12 +7,10 @@ import Foundation
 import SDKRuntime
 
 /// A thing's id and the version-stamp of one of its versions; an update must name the latest.
-///
 /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/ThingKey
-public struct ThingKey: Sendable, Hashable {
+public struct ThingKey: Sendable, Hashable, SDKRuntime.XMLDecodable, SDKRuntime.XMLEncodable {
     /// The version.
     public let versionStamp: Foundation.UUID?
-
     /// The thing.
     public let id: Foundation.UUID
 
@@ -21,9 +19,7 @@ public struct ThingKey: Sendable, Hashable {
         self.versionStamp = versionStamp
         self.id = id
     }
-}
 
-extension ThingKey: SDKRuntime.XMLCodable {
     /// Reads the value from an element's attributes, children and text; unknown children are skipped.
     public init(xml element: SDKRuntime.XMLElementView) throws {
         var attributes = element.attributes

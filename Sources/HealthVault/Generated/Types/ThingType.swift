@@ -7,12 +7,10 @@ import Foundation
 import SDKRuntime
 
 /// A thing type's id, with its name when the server gives one.
-///
 /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/ThingType
-public struct ThingType: Sendable, Hashable {
+public struct ThingType: Sendable, Hashable, SDKRuntime.XMLDecodable {
     /// The type's name, such as Weight.
     public let name: Swift.String?
-
     /// The type id.
     public let id: Foundation.UUID
 
@@ -21,19 +19,11 @@ public struct ThingType: Sendable, Hashable {
         self.name = name
         self.id = id
     }
-}
 
-extension ThingType: SDKRuntime.XMLCodable {
     /// Reads the value from an element's attributes, children and text; unknown children are skipped.
     public init(xml element: SDKRuntime.XMLElementView) throws {
         var attributes = element.attributes
         self.name = try attributes.value("name", Swift.String.self)
         self.id = try element.scalar(Foundation.UUID.self)
-    }
-
-    /// Writes the value's attributes, then its children or text, into the element just opened.
-    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
-        if let value = self.name { try writer.attribute("name", value) }
-        try writer.text(self.id.wireText)
     }
 }

@@ -6,8 +6,8 @@
 import Foundation
 import SDKRuntime
 
-/// An RFC 6749 §5.2 error body from the authorize, token or revocation endpoint. Decisions key on the code, not the HTTP status, which Koppeltaal and Authlib choose differently.
-///
+/// An RFC 6749 §5.2 error body from the authorize, token or revocation endpoint. Decisions key on the code, not the
+/// HTTP status, which Koppeltaal and Authlib choose differently.
 /// - Remark: Generated from Schemas/Koppeltaal/protocol.json#/errors/OAuth2Error
 public struct OAuth2Error: Error, Sendable, Hashable, CustomStringConvertible, SDKRuntime.ProtocolError {
     /// The decoded error body.
@@ -42,22 +42,27 @@ public struct OAuth2Error: Error, Sendable, Hashable, CustomStringConvertible, S
 }
 
 /// The codes of ``OAuth2Error``; codes the schema does not list become ``unknown(_:)``.
-///
 /// - Remark: Generated from Schemas/Koppeltaal/protocol.json#/errors/OAuth2Error/codes
 public enum OAuth2ErrorCode: SDKRuntime.OpenEnum {
     /// `"invalid_request"` invalid_request: The request is missing a parameter, repeats one, or is otherwise malformed.
     case invalidRequest
-    /// `"invalid_client"` invalid_client: Client authentication failed: unknown client, wrong secret or unsupported method. A configuration error; stored tokens are not proven bad.
+    /// `"invalid_client"` invalid_client: Client authentication failed: unknown client, wrong secret or unsupported
+    /// method. A configuration error; stored tokens are not proven bad.
     case invalidClient
-    /// `"invalid_grant"` invalid_grant: The authorization code or refresh token is invalid, expired, revoked, already used, or was issued to another client. The grant is dead.
+    /// `"invalid_grant"` invalid_grant: The authorization code or refresh token is invalid, expired, revoked, already
+    /// used, or was issued to another client. The grant is dead.
     case invalidGrant
-    /// `"unauthorized_client"` unauthorized_client: The client may not use this grant type (for refresh: refresh tokens are not enabled for it).
+    /// `"unauthorized_client"` unauthorized_client: The client may not use this grant type (for refresh: refresh tokens
+    /// are not enabled for it).
     case unauthorizedClient
-    /// `"unsupported_grant_type"` unsupported_grant_type: The server does not support the grant type (or the request method, for legacy GET token requests).
+    /// `"unsupported_grant_type"` unsupported_grant_type: The server does not support the grant type (or the request
+    /// method, for legacy GET token requests).
     case unsupportedGrantType
-    /// `"invalid_scope"` invalid_scope: The scope is invalid, or at Authorize the activation code inside it is unknown, used or expired: a new activation code is needed.
+    /// `"invalid_scope"` invalid_scope: The scope is invalid, or at Authorize the activation code inside it is unknown,
+    /// used or expired: a new activation code is needed.
     case invalidScope
-    /// `"unsupported_token_type"` unsupported_token_type: The server cannot revoke this token type; the local copy is deleted anyway.
+    /// `"unsupported_token_type"` unsupported_token_type: The server cannot revoke this token type; the local copy is
+    /// deleted anyway.
     case unsupportedTokenType
     /// `"unsupported_response_type"` unsupported_response_type: The server does not support this response_type.
     case unsupportedResponseType
@@ -65,9 +70,11 @@ public enum OAuth2ErrorCode: SDKRuntime.OpenEnum {
     case accessDenied
     /// `"server_error"` server_error: The server failed; retry later.
     case serverError
-    /// `"temporarily_unavailable"` temporarily_unavailable: The server is overloaded or down for maintenance; retry later.
+    /// `"temporarily_unavailable"` temporarily_unavailable: The server is overloaded or down for maintenance; retry
+    /// later.
     case temporarilyUnavailable
-    /// `"invalid_token"` invalid_token: RFC 6750: the access token is expired, revoked or malformed. Refresh it and replay the request once.
+    /// `"invalid_token"` invalid_token: RFC 6750: the access token is expired, revoked or malformed. Refresh it and
+    /// replay the request once.
     case invalidToken
     /// `"insufficient_scope"` insufficient_scope: RFC 6750: the token lacks the scope the resource needs.
     case insufficientScope

@@ -6,8 +6,8 @@
 import Foundation
 import SDKRuntime
 
-/// A FHIR OperationOutcome, in DSTU1 (type Coding, details string) or DSTU2+ (code, details CodeableConcept, diagnostics) shape, JSON or XML. An expired access token arrives this way.
-///
+/// A FHIR OperationOutcome, in DSTU1 (type Coding, details string) or DSTU2+ (code, details CodeableConcept,
+/// diagnostics) shape, JSON or XML. An expired access token arrives this way.
 /// - Remark: Generated from Schemas/Koppeltaal/protocol.json#/errors/OperationOutcomeError
 public struct OperationOutcomeError: Error, Sendable, Hashable, CustomStringConvertible, SDKRuntime.ProtocolError {
     /// The decoded error body.
@@ -45,7 +45,6 @@ public struct OperationOutcomeError: Error, Sendable, Hashable, CustomStringConv
 }
 
 /// The codes of ``OperationOutcomeError``; codes the schema does not list become ``unknown(_:)``.
-///
 /// - Remark: Generated from Schemas/Koppeltaal/protocol.json#/errors/OperationOutcomeError/codes
 public enum IssueType: SDKRuntime.OpenEnum {
     /// `"invalid"` invalid: Content invalid against the specification or a profile.

@@ -6,42 +6,32 @@
 import Foundation
 import SDKRuntime
 
-/// Exchanges an activation code for an authorization code without a browser: Koppeltaal's mobile Authorize answers with JSON instead of a redirect. The activation code travels inside the scope as launch:<code> and is consumed by this call.
+/// Exchanges an activation code for an authorization code without a browser: Koppeltaal's mobile Authorize answers with
+/// JSON instead of a redirect. The activation code travels inside the scope as launch:<code> and is consumed by this
+/// call.
 ///
 /// `GET` to the `authorize` server, auth none.
-///
 /// - Remark: Generated from Schemas/Koppeltaal/Authorize.json#
-public enum Authorize {}
-
-extension Authorize {
+public enum Authorize {
     /// - Remark: Generated from Schemas/Koppeltaal/Authorize.json#/request
     public struct Request: Sendable, Hashable {
         /// The OAuth client id of the app.
         public let clientID: Swift.String
-
         /// The app's registered redirect URI; the token request must repeat it exactly.
         public let redirectURI: Swift.String
-
         /// patient/*.read launch:<activation code>; it carries the activation code, so it is never printed.
         public let scope: Swift.String
-
         /// An unguessable value from the app's random source.
         public let state: Swift.String
-
         /// The PKCE S256 challenge, when PKCE is used.
         public let codeChallenge: Swift.String?
-
         /// S256 when PKCE is used.
         public let codeChallengeMethod: Swift.String?
 
         /// Creates a value from its properties.
         public init(
-            clientID: Swift.String,
-            redirectURI: Swift.String,
-            scope: Swift.String,
-            state: Swift.String,
-            codeChallenge: Swift.String? = nil,
-            codeChallengeMethod: Swift.String? = nil
+            clientID: Swift.String, redirectURI: Swift.String, scope: Swift.String, state: Swift.String,
+            codeChallenge: Swift.String? = nil, codeChallengeMethod: Swift.String? = nil
         ) {
             self.clientID = clientID
             self.redirectURI = redirectURI
@@ -51,14 +41,11 @@ extension Authorize {
             self.codeChallengeMethod = codeChallengeMethod
         }
     }
-}
 
-extension Authorize {
     /// - Remark: Generated from Schemas/Koppeltaal/Authorize.json#/response
-    public struct Response: Sendable, Hashable {
+    public struct Response: Sendable, Hashable, Decodable {
         /// The single-use authorization code, valid for about a minute. Some servers spell the key authorisation_code.
         public let authorizationCode: Swift.String
-
         /// The state, when the server echoes it.
         public let state: Swift.String?
 
@@ -67,21 +54,26 @@ extension Authorize {
             self.authorizationCode = authorizationCode
             self.state = state
         }
+
+        /// Reads the value; unknown fields are ignored.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
+            self.authorizationCode = try container.decode(Swift.String.self, forKey: container.firstPresentKey("authorization_code", "authorisation_code"))
+            self.state = try container.decodeIfPresent(Swift.String.self, forKey: "state")
+        }
     }
 }
 
 extension KoppeltaalClient {
-    /// Exchanges an activation code for an authorization code without a browser: Koppeltaal's mobile Authorize answers with JSON instead of a redirect. The activation code travels inside the scope as launch:<code> and is consumed by this call.
+    /// Exchanges an activation code for an authorization code without a browser: Koppeltaal's mobile Authorize answers
+    /// with JSON instead of a redirect. The activation code travels inside the scope as launch:<code> and is consumed
+    /// by this call.
     ///
     /// `GET` to the `authorize` server, auth none.
-    ///
     /// - Parameters:
     ///   - request: The request.
-    ///
-    /// - Returns: The decoded response.
-    ///
-    /// - Throws: ``OAuth2Error`` for an error response; `UnexpectedResponseError` for any other non-2xx response, `ResponseDecodingError` for a malformed body, `ConfigurationError` when the server URL is not set, and `TransportError` for network failures.
-    ///
+    /// - Throws: ``OAuth2Error`` for an error response; otherwise `UnexpectedResponseError`, `ResponseDecodingError`,
+    ///   `ConfigurationError` or `TransportError`.
     /// - Remark: Generated from Schemas/Koppeltaal/Authorize.json#
     public func authorize(_ request: Authorize.Request) async throws -> Authorize.Response {
         var http = try makeRequest(.get, server: configuration.servers.authorize, serverName: "authorize", path: "")
@@ -103,42 +95,6 @@ extension Authorize {
         http.query.append("state", request.state)
         http.query.append("code_challenge", request.codeChallenge)
         http.query.append("code_challenge_method", request.codeChallengeMethod)
-    }
-}
-
-extension Authorize.Request: Codable {
-    enum CodingKeys: Swift.String, CodingKey {
-        case responseType = "response_type"
-        case clientID = "client_id"
-        case redirectURI = "redirect_uri"
-        case scope
-        case state
-        case codeChallenge = "code_challenge"
-        case codeChallengeMethod = "code_challenge_method"
-    }
-
-    /// Reads the value; unknown fields are ignored.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.expectConstant("code", forKey: .responseType, required: true)
-        self.clientID = try container.decode(Swift.String.self, forKey: .clientID)
-        self.redirectURI = try container.decode(Swift.String.self, forKey: .redirectURI)
-        self.scope = try container.decode(Swift.String.self, forKey: .scope)
-        self.state = try container.decode(Swift.String.self, forKey: .state)
-        self.codeChallenge = try container.decodeIfPresent(Swift.String.self, forKey: .codeChallenge)
-        self.codeChallengeMethod = try container.decodeIfPresent(Swift.String.self, forKey: .codeChallengeMethod)
-    }
-
-    /// Writes the value.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("code", forKey: .responseType)
-        try container.encode(self.clientID, forKey: .clientID)
-        try container.encode(self.redirectURI, forKey: .redirectURI)
-        try container.encode(self.scope, forKey: .scope)
-        try container.encode(self.state, forKey: .state)
-        try container.encodeIfPresent(self.codeChallenge, forKey: .codeChallenge)
-        try container.encodeIfPresent(self.codeChallengeMethod, forKey: .codeChallengeMethod)
     }
 }
 
@@ -168,28 +124,6 @@ extension Authorize.Request: CustomStringConvertible, CustomDebugStringConvertib
             "codeChallenge": self.codeChallenge as Any,
             "codeChallengeMethod": self.codeChallengeMethod as Any,
         ], displayStyle: .struct)
-    }
-}
-
-extension Authorize.Response: Codable {
-    enum CodingKeys: Swift.String, CodingKey {
-        case authorizationCode = "authorization_code"
-        case authorizationCodeAlias1 = "authorisation_code"
-        case state
-    }
-
-    /// Reads the value; unknown fields are ignored.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.authorizationCode = try container.decode(Swift.String.self, forKey: container.firstPresentKey(.authorizationCode, .authorizationCodeAlias1))
-        self.state = try container.decodeIfPresent(Swift.String.self, forKey: .state)
-    }
-
-    /// Writes the value.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.authorizationCode, forKey: .authorizationCode)
-        try container.encodeIfPresent(self.state, forKey: .state)
     }
 }
 

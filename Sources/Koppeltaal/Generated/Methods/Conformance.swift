@@ -6,27 +6,23 @@
 import Foundation
 import SDKRuntime
 
-/// Reads the server's Conformance statement (GET [base]/metadata), which names the OAuth authorize and token endpoints. JSON or XML; a newer FHIR server answers with the same content as a CapabilityStatement.
+/// Reads the server's Conformance statement (GET [base]/metadata), which names the OAuth authorize and token endpoints.
+/// JSON or XML; a newer FHIR server answers with the same content as a CapabilityStatement.
 ///
 /// `GET` to the `fhir` server at `/metadata`, auth none.
-///
 /// - Remark: Generated from Schemas/Koppeltaal/Conformance.json#
-public enum Conformance {}
-
-extension Conformance {
+public enum Conformance {
     /// - Remark: Generated from Schemas/Koppeltaal/Conformance.json#/response
     public typealias Response = ConformanceStatement
 }
 
 extension KoppeltaalClient {
-    /// Reads the server's Conformance statement (GET [base]/metadata), which names the OAuth authorize and token endpoints. JSON or XML; a newer FHIR server answers with the same content as a CapabilityStatement.
+    /// Reads the server's Conformance statement (GET [base]/metadata), which names the OAuth authorize and token
+    /// endpoints. JSON or XML; a newer FHIR server answers with the same content as a CapabilityStatement.
     ///
     /// `GET` to the `fhir` server at `/metadata`, auth none.
-    ///
-    /// - Returns: The decoded response.
-    ///
-    /// - Throws: ``OperationOutcomeError`` for an error response; `UnexpectedResponseError` for any other non-2xx response, `ResponseDecodingError` for a malformed body, `ConfigurationError` when the server URL is not set, and `TransportError` for network failures.
-    ///
+    /// - Throws: ``OperationOutcomeError`` for an error response; otherwise `UnexpectedResponseError`,
+    ///   `ResponseDecodingError`, `ConfigurationError` or `TransportError`.
     /// - Remark: Generated from Schemas/Koppeltaal/Conformance.json#
     public func conformance() async throws -> Conformance.Response {
         let http = try makeRequest(.get, server: configuration.servers.fhir, serverName: "fhir", path: "/metadata", headers: ["Accept": "application/json, application/json+fhir;q=0.9, application/xml+fhir;q=0.5"])

@@ -6,37 +6,29 @@
 import Foundation
 import SDKRuntime
 
-/// Asks the Koppeltaal server for a one-time activation code that launches the target application for a patient on a mobile device. Called by the portal (the calling application) with its own Basic credentials, never by the mobile app.
+/// Asks the Koppeltaal server for a one-time activation code that launches the target application for a patient on a
+/// mobile device. Called by the portal (the calling application) with its own Basic credentials, never by the mobile
+/// app.
 ///
 /// `GET` to the `launch` server at `/MobileLaunch`, auth basic.
-///
 /// - Remark: Generated from Schemas/Koppeltaal/MobileLaunch.json#
-public enum MobileLaunch {}
-
-extension MobileLaunch {
+public enum MobileLaunch {
     /// - Remark: Generated from Schemas/Koppeltaal/MobileLaunch.json#/request
     public struct Request: Sendable, Hashable {
         /// The application id of the target application to launch.
         public let clientID: Swift.String
-
         /// The absolute FHIR URL of the patient.
         public let patient: Swift.String
-
         /// The absolute FHIR URL of the acting user (Patient, Practitioner or RelatedPerson).
         public let user: Swift.String
-
         /// The activity (ActivityDefinition) to launch; optional but strongly preferred.
         public let resource: Swift.String?
-
         /// The launch intent, for servers that support it.
         public let intent: Swift.String?
 
         /// Creates a value from its properties.
         public init(
-            clientID: Swift.String,
-            patient: Swift.String,
-            user: Swift.String,
-            resource: Swift.String? = nil,
+            clientID: Swift.String, patient: Swift.String, user: Swift.String, resource: Swift.String? = nil,
             intent: Swift.String? = nil
         ) {
             self.clientID = clientID
@@ -46,14 +38,11 @@ extension MobileLaunch {
             self.intent = intent
         }
     }
-}
 
-extension MobileLaunch {
     /// - Remark: Generated from Schemas/Koppeltaal/MobileLaunch.json#/response
-    public struct Response: Sendable, Hashable {
+    public struct Response: Sendable, Hashable, Decodable {
         /// The single-use activation code (six digits) to give the person who uses the app.
         public let activationCode: Swift.String
-
         /// The code's lifetime in days (not seconds).
         public let expiresIn: Swift.Int
 
@@ -62,26 +51,30 @@ extension MobileLaunch {
             self.activationCode = activationCode
             self.expiresIn = expiresIn
         }
+
+        /// Reads the value; unknown fields are ignored.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
+            self.activationCode = try container.decode(Swift.String.self, forKey: "activation_code")
+            self.expiresIn = try container.decodeLenient(Swift.Int.self, forKey: "expires_in")
+        }
     }
 }
 
 extension KoppeltaalClient {
-    /// Asks the Koppeltaal server for a one-time activation code that launches the target application for a patient on a mobile device. Called by the portal (the calling application) with its own Basic credentials, never by the mobile app.
+    /// Asks the Koppeltaal server for a one-time activation code that launches the target application for a patient on
+    /// a mobile device. Called by the portal (the calling application) with its own Basic credentials, never by the
+    /// mobile app.
     ///
     /// `GET` to the `launch` server at `/MobileLaunch`, auth basic.
-    ///
     /// - Parameters:
     ///   - request: The request.
     ///   - credentials: HTTP Basic credentials.
-    ///
-    /// - Returns: The decoded response.
-    ///
-    /// - Throws: ``OAuth2Error`` or ``OperationOutcomeError`` for an error response; `UnexpectedResponseError` for any other non-2xx response, `ResponseDecodingError` for a malformed body, `ConfigurationError` when the server URL is not set, and `TransportError` for network failures.
-    ///
+    /// - Throws: ``OAuth2Error`` or ``OperationOutcomeError`` for an error response; otherwise
+    ///   `UnexpectedResponseError`, `ResponseDecodingError`, `ConfigurationError` or `TransportError`.
     /// - Remark: Generated from Schemas/Koppeltaal/MobileLaunch.json#
     public func mobileLaunch(
-        _ request: MobileLaunch.Request,
-        credentials: SDKRuntime.BasicCredentials
+        _ request: MobileLaunch.Request, credentials: SDKRuntime.BasicCredentials
     ) async throws -> MobileLaunch.Response {
         var http = try makeRequest(.get, server: configuration.servers.launch, serverName: "launch", path: "/MobileLaunch")
         MobileLaunch.apply(request, to: &http)
@@ -101,57 +94,6 @@ extension MobileLaunch {
         http.query.append("user", request.user)
         http.query.append("resource", request.resource)
         http.query.append("intent", request.intent)
-    }
-}
-
-extension MobileLaunch.Request: Codable {
-    enum CodingKeys: Swift.String, CodingKey {
-        case clientID = "client_id"
-        case patient
-        case user
-        case resource
-        case intent
-    }
-
-    /// Reads the value; unknown fields are ignored.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.clientID = try container.decode(Swift.String.self, forKey: .clientID)
-        self.patient = try container.decode(Swift.String.self, forKey: .patient)
-        self.user = try container.decode(Swift.String.self, forKey: .user)
-        self.resource = try container.decodeIfPresent(Swift.String.self, forKey: .resource)
-        self.intent = try container.decodeIfPresent(Swift.String.self, forKey: .intent)
-    }
-
-    /// Writes the value.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.clientID, forKey: .clientID)
-        try container.encode(self.patient, forKey: .patient)
-        try container.encode(self.user, forKey: .user)
-        try container.encodeIfPresent(self.resource, forKey: .resource)
-        try container.encodeIfPresent(self.intent, forKey: .intent)
-    }
-}
-
-extension MobileLaunch.Response: Codable {
-    enum CodingKeys: Swift.String, CodingKey {
-        case activationCode = "activation_code"
-        case expiresIn = "expires_in"
-    }
-
-    /// Reads the value; unknown fields are ignored.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.activationCode = try container.decode(Swift.String.self, forKey: .activationCode)
-        self.expiresIn = try container.decodeLenient(Swift.Int.self, forKey: .expiresIn)
-    }
-
-    /// Writes the value.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.activationCode, forKey: .activationCode)
-        try container.encode(self.expiresIn, forKey: .expiresIn)
     }
 }
 

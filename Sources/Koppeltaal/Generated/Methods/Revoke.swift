@@ -9,16 +9,12 @@ import SDKRuntime
 /// Revokes an access or refresh token (RFC 7009). The server answers 200 for unknown tokens too.
 ///
 /// `POST` to the `revoke` server, form body, auth oauthClient.
-///
 /// - Remark: Generated from Schemas/Koppeltaal/Revoke.json#
-public enum Revoke {}
-
-extension Revoke {
+public enum Revoke {
     /// - Remark: Generated from Schemas/Koppeltaal/Revoke.json#/request
     public struct Request: Sendable, Hashable {
         /// The token to revoke.
         public let token: Swift.String
-
         /// - Remark: Generated from Schemas/Koppeltaal/Revoke.json#/request/properties/token_type_hint
         public let tokenTypeHint: Revoke.TokenTypeHint?
 
@@ -28,11 +24,8 @@ extension Revoke {
             self.tokenTypeHint = tokenTypeHint
         }
     }
-}
 
-extension Revoke {
     /// Which kind of token is being revoked.
-    ///
     /// - Remark: Generated from Schemas/Koppeltaal/Revoke.json#/$defs/TokenTypeHint
     public enum TokenTypeHint: SDKRuntime.OpenEnum {
         /// `access_token`
@@ -67,13 +60,11 @@ extension KoppeltaalClient {
     /// Revokes an access or refresh token (RFC 7009). The server answers 200 for unknown tokens too.
     ///
     /// `POST` to the `revoke` server, form body, auth oauthClient.
-    ///
     /// - Parameters:
     ///   - request: The request.
     ///   - client: The OAuth client and how it authenticates.
-    ///
-    /// - Throws: ``OAuth2Error`` for an error response; `UnexpectedResponseError` for any other non-2xx response, `ResponseDecodingError` for a malformed body, `ConfigurationError` when the server URL is not set, and `TransportError` for network failures.
-    ///
+    /// - Throws: ``OAuth2Error`` for an error response; otherwise `UnexpectedResponseError`, `ResponseDecodingError`,
+    ///   `ConfigurationError` or `TransportError`.
     /// - Remark: Generated from Schemas/Koppeltaal/Revoke.json#
     public func revoke(_ request: Revoke.Request, client: SDKRuntime.OAuthClientCredentials) async throws {
         var http = try makeRequest(.post, server: configuration.servers.revoke, serverName: "revoke", path: "")
@@ -92,27 +83,6 @@ extension Revoke {
         form.append("token", request.token, sensitive: true)
         form.append("token_type_hint", request.tokenTypeHint)
         http.form = form
-    }
-}
-
-extension Revoke.Request: Codable {
-    enum CodingKeys: Swift.String, CodingKey {
-        case token
-        case tokenTypeHint = "token_type_hint"
-    }
-
-    /// Reads the value; unknown fields are ignored.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.token = try container.decode(Swift.String.self, forKey: .token)
-        self.tokenTypeHint = try container.decodeIfPresent(Revoke.TokenTypeHint.self, forKey: .tokenTypeHint)
-    }
-
-    /// Writes the value.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.token, forKey: .token)
-        try container.encodeIfPresent(self.tokenTypeHint, forKey: .tokenTypeHint)
     }
 }
 

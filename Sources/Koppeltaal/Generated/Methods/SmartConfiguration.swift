@@ -6,42 +6,32 @@
 import Foundation
 import SDKRuntime
 
-/// Reads the SMART configuration (GET [base]/.well-known/smart-configuration): the OAuth endpoints and what the server supports, such as PKCE. Koppeltaal 1.x servers usually answer 404.
+/// Reads the SMART configuration (GET [base]/.well-known/smart-configuration): the OAuth endpoints and what the server
+/// supports, such as PKCE. Koppeltaal 1.x servers usually answer 404.
 ///
 /// `GET` to the `fhir` server at `/.well-known/smart-configuration`, auth none.
-///
 /// - Remark: Generated from Schemas/Koppeltaal/SmartConfiguration.json#
-public enum SmartConfiguration {}
-
-extension SmartConfiguration {
+public enum SmartConfiguration {
     /// - Remark: Generated from Schemas/Koppeltaal/SmartConfiguration.json#/response
-    public struct Response: Sendable, Hashable {
+    public struct Response: Sendable, Hashable, Decodable {
         /// The authorize endpoint.
         public let authorizationEndpoint: Swift.String?
-
         /// The token endpoint.
         public let tokenEndpoint: Swift.String?
-
         /// The RFC 7009 revocation endpoint.
         public let revocationEndpoint: Swift.String?
-
         /// PKCE methods; SMART servers list S256.
         public let codeChallengeMethodsSupported: [Swift.String]
-
         /// Client authentication methods at the token endpoint.
         public let tokenEndpointAuthMethodsSupported: [Swift.String]
-
         /// SMART capabilities.
         public let capabilities: [Swift.String]
 
         /// Creates a value from its properties.
         public init(
-            authorizationEndpoint: Swift.String? = nil,
-            tokenEndpoint: Swift.String? = nil,
-            revocationEndpoint: Swift.String? = nil,
-            codeChallengeMethodsSupported: [Swift.String] = [],
-            tokenEndpointAuthMethodsSupported: [Swift.String] = [],
-            capabilities: [Swift.String] = []
+            authorizationEndpoint: Swift.String? = nil, tokenEndpoint: Swift.String? = nil,
+            revocationEndpoint: Swift.String? = nil, codeChallengeMethodsSupported: [Swift.String] = [],
+            tokenEndpointAuthMethodsSupported: [Swift.String] = [], capabilities: [Swift.String] = []
         ) {
             self.authorizationEndpoint = authorizationEndpoint
             self.tokenEndpoint = tokenEndpoint
@@ -50,57 +40,31 @@ extension SmartConfiguration {
             self.tokenEndpointAuthMethodsSupported = tokenEndpointAuthMethodsSupported
             self.capabilities = capabilities
         }
+
+        /// Reads the value; unknown fields are ignored.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
+            self.authorizationEndpoint = try container.decodeIfPresent(Swift.String.self, forKey: "authorization_endpoint")
+            self.tokenEndpoint = try container.decodeIfPresent(Swift.String.self, forKey: "token_endpoint")
+            self.revocationEndpoint = try container.decodeIfPresent(Swift.String.self, forKey: "revocation_endpoint")
+            self.codeChallengeMethodsSupported = (try container.decodeIfPresent([Swift.String].self, forKey: "code_challenge_methods_supported")) ?? []
+            self.tokenEndpointAuthMethodsSupported = (try container.decodeIfPresent([Swift.String].self, forKey: "token_endpoint_auth_methods_supported")) ?? []
+            self.capabilities = (try container.decodeIfPresent([Swift.String].self, forKey: "capabilities")) ?? []
+        }
     }
 }
 
 extension KoppeltaalClient {
-    /// Reads the SMART configuration (GET [base]/.well-known/smart-configuration): the OAuth endpoints and what the server supports, such as PKCE. Koppeltaal 1.x servers usually answer 404.
+    /// Reads the SMART configuration (GET [base]/.well-known/smart-configuration): the OAuth endpoints and what the
+    /// server supports, such as PKCE. Koppeltaal 1.x servers usually answer 404.
     ///
     /// `GET` to the `fhir` server at `/.well-known/smart-configuration`, auth none.
-    ///
-    /// - Returns: The decoded response.
-    ///
-    /// - Throws: ``OperationOutcomeError`` for an error response; `UnexpectedResponseError` for any other non-2xx response, `ResponseDecodingError` for a malformed body, `ConfigurationError` when the server URL is not set, and `TransportError` for network failures.
-    ///
+    /// - Throws: ``OperationOutcomeError`` for an error response; otherwise `UnexpectedResponseError`,
+    ///   `ResponseDecodingError`, `ConfigurationError` or `TransportError`.
     /// - Remark: Generated from Schemas/Koppeltaal/SmartConfiguration.json#
     public func smartConfiguration() async throws -> SmartConfiguration.Response {
         let http = try makeRequest(.get, server: configuration.servers.fhir, serverName: "fhir", path: "/.well-known/smart-configuration")
         let response = try await send(http, operation: "SmartConfiguration", errors: [.operationOutcomeError])
         return try SDKRuntime.HTTPResponseBody.json(SmartConfiguration.Response.self, from: response, operation: "SmartConfiguration")
-    }
-}
-
-// MARK: - Support code
-
-extension SmartConfiguration.Response: Codable {
-    enum CodingKeys: Swift.String, CodingKey {
-        case authorizationEndpoint = "authorization_endpoint"
-        case tokenEndpoint = "token_endpoint"
-        case revocationEndpoint = "revocation_endpoint"
-        case codeChallengeMethodsSupported = "code_challenge_methods_supported"
-        case tokenEndpointAuthMethodsSupported = "token_endpoint_auth_methods_supported"
-        case capabilities
-    }
-
-    /// Reads the value; unknown fields are ignored.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.authorizationEndpoint = try container.decodeIfPresent(Swift.String.self, forKey: .authorizationEndpoint)
-        self.tokenEndpoint = try container.decodeIfPresent(Swift.String.self, forKey: .tokenEndpoint)
-        self.revocationEndpoint = try container.decodeIfPresent(Swift.String.self, forKey: .revocationEndpoint)
-        self.codeChallengeMethodsSupported = (try container.decodeIfPresent([Swift.String].self, forKey: .codeChallengeMethodsSupported)) ?? []
-        self.tokenEndpointAuthMethodsSupported = (try container.decodeIfPresent([Swift.String].self, forKey: .tokenEndpointAuthMethodsSupported)) ?? []
-        self.capabilities = (try container.decodeIfPresent([Swift.String].self, forKey: .capabilities)) ?? []
-    }
-
-    /// Writes the value.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(self.authorizationEndpoint, forKey: .authorizationEndpoint)
-        try container.encodeIfPresent(self.tokenEndpoint, forKey: .tokenEndpoint)
-        try container.encodeIfPresent(self.revocationEndpoint, forKey: .revocationEndpoint)
-        if !self.codeChallengeMethodsSupported.isEmpty { try container.encode(self.codeChallengeMethodsSupported, forKey: .codeChallengeMethodsSupported) }
-        if !self.tokenEndpointAuthMethodsSupported.isEmpty { try container.encode(self.tokenEndpointAuthMethodsSupported, forKey: .tokenEndpointAuthMethodsSupported) }
-        if !self.capabilities.isEmpty { try container.encode(self.capabilities, forKey: .capabilities) }
     }
 }

@@ -6,14 +6,12 @@
 import Foundation
 import SDKRuntime
 
-/// Redeems an authorization code, or a refresh token, for a new access token at the token endpoint (RFC 6749 §4.1.3 and §6). Refresh tokens rotate: the response's refresh token replaces the one sent.
+/// Redeems an authorization code, or a refresh token, for a new access token at the token endpoint (RFC 6749 §4.1.3 and
+/// §6). Refresh tokens rotate: the response's refresh token replaces the one sent.
 ///
 /// `POST` to the `token` server, form body, auth oauthClient.
-///
 /// - Remark: Generated from Schemas/Koppeltaal/Token.json#
-public enum Token {}
-
-extension Token {
+public enum Token {
     /// - Remark: Generated from Schemas/Koppeltaal/Token.json#/request
     public enum Request: Sendable, Hashable {
         /// `grant_type` = `authorization_code`
@@ -21,24 +19,17 @@ extension Token {
         /// `grant_type` = `refresh_token`
         case refreshToken(Token.RefreshTokenGrant)
     }
-}
 
-extension Token {
     /// - Remark: Generated from Schemas/Koppeltaal/Token.json#/response
     public typealias Response = TokenResponse
-}
 
-extension Token {
     /// The authorization_code grant.
-    ///
     /// - Remark: Generated from Schemas/Koppeltaal/Token.json#/$defs/AuthorizationCodeGrant
     public struct AuthorizationCodeGrant: Sendable, Hashable {
         /// The authorization code from Authorize.
         public let code: Swift.String
-
         /// Exactly the redirect_uri sent to Authorize.
         public let redirectURI: Swift.String
-
         /// The PKCE verifier, when PKCE was used.
         public let codeVerifier: Swift.String?
 
@@ -49,16 +40,12 @@ extension Token {
             self.codeVerifier = codeVerifier
         }
     }
-}
 
-extension Token {
     /// The refresh_token grant.
-    ///
     /// - Remark: Generated from Schemas/Koppeltaal/Token.json#/$defs/RefreshTokenGrant
     public struct RefreshTokenGrant: Sendable, Hashable {
         /// The current refresh token.
         public let refreshToken: Swift.String
-
         /// A narrower scope, if wanted.
         public let scope: Swift.String?
 
@@ -71,22 +58,18 @@ extension Token {
 }
 
 extension KoppeltaalClient {
-    /// Redeems an authorization code, or a refresh token, for a new access token at the token endpoint (RFC 6749 §4.1.3 and §6). Refresh tokens rotate: the response's refresh token replaces the one sent.
+    /// Redeems an authorization code, or a refresh token, for a new access token at the token endpoint (RFC 6749 §4.1.3
+    /// and §6). Refresh tokens rotate: the response's refresh token replaces the one sent.
     ///
     /// `POST` to the `token` server, form body, auth oauthClient.
-    ///
     /// - Parameters:
     ///   - request: The request.
     ///   - client: The OAuth client and how it authenticates.
-    ///
-    /// - Returns: The decoded response.
-    ///
-    /// - Throws: ``OAuth2Error`` for an error response; `UnexpectedResponseError` for any other non-2xx response, `ResponseDecodingError` for a malformed body, `ConfigurationError` when the server URL is not set, and `TransportError` for network failures.
-    ///
+    /// - Throws: ``OAuth2Error`` for an error response; otherwise `UnexpectedResponseError`, `ResponseDecodingError`,
+    ///   `ConfigurationError` or `TransportError`.
     /// - Remark: Generated from Schemas/Koppeltaal/Token.json#
     public func token(
-        _ request: Token.Request,
-        client: SDKRuntime.OAuthClientCredentials
+        _ request: Token.Request, client: SDKRuntime.OAuthClientCredentials
     ) async throws -> Token.Response {
         var http = try makeRequest(.post, server: configuration.servers.token, serverName: "token", path: "", headers: ["Cache-Control": "no-store"])
         Token.apply(request, to: &http)
@@ -117,30 +100,6 @@ extension Token {
     }
 }
 
-extension Token.Request: Codable {
-    /// Reads the variant that `grant_type` names.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
-        let tag = try container.decode(Swift.String.self, forKey: SDKRuntime.AnyCodingKey("grant_type"))
-        switch tag {
-        case "authorization_code": self = .authorizationCode(try Token.AuthorizationCodeGrant(from: decoder))
-        case "refresh_token": self = .refreshToken(try Token.RefreshTokenGrant(from: decoder))
-        default:
-            throw DecodingError.dataCorruptedError(forKey: SDKRuntime.AnyCodingKey("grant_type"), in: container, debugDescription: "unknown grant_type")
-        }
-    }
-
-    /// Writes the variant.
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-        case .authorizationCode(let value):
-            try value.encode(to: encoder)
-        case .refreshToken(let value):
-            try value.encode(to: encoder)
-        }
-    }
-}
-
 extension Token.Request: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The case, with a sensitive value shown as `<redacted>`.
     public var description: Swift.String {
@@ -159,33 +118,6 @@ extension Token.Request: CustomStringConvertible, CustomDebugStringConvertible, 
         case .authorizationCode(let value): return Mirror(self, children: ["authorizationCode": value], displayStyle: .enum)
         case .refreshToken(let value): return Mirror(self, children: ["refreshToken": value], displayStyle: .enum)
         }
-    }
-}
-
-extension Token.AuthorizationCodeGrant: Codable {
-    enum CodingKeys: Swift.String, CodingKey {
-        case grantType = "grant_type"
-        case code
-        case redirectURI = "redirect_uri"
-        case codeVerifier = "code_verifier"
-    }
-
-    /// Reads the value; unknown fields are ignored.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.expectConstant("authorization_code", forKey: .grantType, required: true)
-        self.code = try container.decode(Swift.String.self, forKey: .code)
-        self.redirectURI = try container.decode(Swift.String.self, forKey: .redirectURI)
-        self.codeVerifier = try container.decodeIfPresent(Swift.String.self, forKey: .codeVerifier)
-    }
-
-    /// Writes the value.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("authorization_code", forKey: .grantType)
-        try container.encode(self.code, forKey: .code)
-        try container.encode(self.redirectURI, forKey: .redirectURI)
-        try container.encodeIfPresent(self.codeVerifier, forKey: .codeVerifier)
     }
 }
 
@@ -209,30 +141,6 @@ extension Token.AuthorizationCodeGrant: CustomStringConvertible, CustomDebugStri
             "redirectURI": self.redirectURI,
             "codeVerifier": SDKRuntime.Redaction.hide(self.codeVerifier),
         ], displayStyle: .struct)
-    }
-}
-
-extension Token.RefreshTokenGrant: Codable {
-    enum CodingKeys: Swift.String, CodingKey {
-        case grantType = "grant_type"
-        case refreshToken = "refresh_token"
-        case scope
-    }
-
-    /// Reads the value; unknown fields are ignored.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.expectConstant("refresh_token", forKey: .grantType, required: true)
-        self.refreshToken = try container.decode(Swift.String.self, forKey: .refreshToken)
-        self.scope = try container.decodeIfPresent(Swift.String.self, forKey: .scope)
-    }
-
-    /// Writes the value.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("refresh_token", forKey: .grantType)
-        try container.encode(self.refreshToken, forKey: .refreshToken)
-        try container.encodeIfPresent(self.scope, forKey: .scope)
     }
 }
 

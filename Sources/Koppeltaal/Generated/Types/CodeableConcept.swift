@@ -7,12 +7,10 @@ import Foundation
 import SDKRuntime
 
 /// A concept given by codes and, or, text.
-///
 /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/CodeableConcept
-public struct CodeableConcept: Sendable, Hashable {
+public struct CodeableConcept: Sendable, Hashable, Decodable, SDKRuntime.XMLDecodable {
     /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/CodeableConcept/properties/coding
     public let coding: [Coding]
-
     /// Plain text (may quote tokens).
     public let text: Swift.String?
 
@@ -21,49 +19,19 @@ public struct CodeableConcept: Sendable, Hashable {
         self.coding = coding
         self.text = text
     }
-}
-
-extension CodeableConcept: SDKRuntime.XMLCodable {
-    /// Reads the value from an element's attributes, children and text; unknown children are skipped.
-    public init(xml element: SDKRuntime.XMLElementView) throws {
-        var _coding: [Coding] = []
-        var _text: Swift.String?
-        for child in element.children {
-            switch child.localName {
-            case "coding": _coding.append(try Coding(xml: child))
-            case "text": _text = try child.valueAttribute(Swift.String.self)
-            default: continue
-            }
-        }
-        self.coding = _coding
-        self.text = _text
-    }
-
-    /// Writes the value's attributes, then its children or text, into the element just opened.
-    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
-        for item in self.coding { try writer.element("coding", writing: item, context: context) }
-        if let value = self.text { try writer.valueElement("text", value: value) }
-    }
-}
-
-extension CodeableConcept: Codable {
-    enum CodingKeys: Swift.String, CodingKey {
-        case coding
-        case text
-    }
 
     /// Reads the value; unknown fields are ignored.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.coding = (try container.decodeIfPresent([Coding].self, forKey: .coding)) ?? []
-        self.text = try container.decodeIfPresent(Swift.String.self, forKey: .text)
+        let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
+        self.coding = (try container.decodeIfPresent([Coding].self, forKey: "coding")) ?? []
+        self.text = try container.decodeIfPresent(Swift.String.self, forKey: "text")
     }
 
-    /// Writes the value.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        if !self.coding.isEmpty { try container.encode(self.coding, forKey: .coding) }
-        try container.encodeIfPresent(self.text, forKey: .text)
+    /// Reads the value from an element's attributes, children and text; unknown children are skipped.
+    public init(xml element: SDKRuntime.XMLElementView) throws {
+        var children = element.elements
+        self.coding = try children.all("coding").map(Coding.init(xml:))
+        self.text = try children.first("text")?.valueAttribute(Swift.String.self)
     }
 }
 

@@ -7,15 +7,12 @@ import Foundation
 import SDKRuntime
 
 /// A code from a code system.
-///
 /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/Coding
-public struct Coding: Sendable, Hashable {
+public struct Coding: Sendable, Hashable, Decodable, SDKRuntime.XMLDecodable {
     /// The code system's URI.
     public let system: Swift.String?
-
     /// The code.
     public let code: Swift.String?
-
     /// A display text.
     public let display: Swift.String?
 
@@ -25,55 +22,20 @@ public struct Coding: Sendable, Hashable {
         self.code = code
         self.display = display
     }
-}
-
-extension Coding: SDKRuntime.XMLCodable {
-    /// Reads the value from an element's attributes, children and text; unknown children are skipped.
-    public init(xml element: SDKRuntime.XMLElementView) throws {
-        var _system: Swift.String?
-        var _code: Swift.String?
-        var _display: Swift.String?
-        for child in element.children {
-            switch child.localName {
-            case "system": _system = try child.valueAttribute(Swift.String.self)
-            case "code": _code = try child.valueAttribute(Swift.String.self)
-            case "display": _display = try child.valueAttribute(Swift.String.self)
-            default: continue
-            }
-        }
-        self.system = _system
-        self.code = _code
-        self.display = _display
-    }
-
-    /// Writes the value's attributes, then its children or text, into the element just opened.
-    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
-        if let value = self.system { try writer.valueElement("system", value: value) }
-        if let value = self.code { try writer.valueElement("code", value: value) }
-        if let value = self.display { try writer.valueElement("display", value: value) }
-    }
-}
-
-extension Coding: Codable {
-    enum CodingKeys: Swift.String, CodingKey {
-        case system
-        case code
-        case display
-    }
 
     /// Reads the value; unknown fields are ignored.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.system = try container.decodeIfPresent(Swift.String.self, forKey: .system)
-        self.code = try container.decodeIfPresent(Swift.String.self, forKey: .code)
-        self.display = try container.decodeIfPresent(Swift.String.self, forKey: .display)
+        let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
+        self.system = try container.decodeIfPresent(Swift.String.self, forKey: "system")
+        self.code = try container.decodeIfPresent(Swift.String.self, forKey: "code")
+        self.display = try container.decodeIfPresent(Swift.String.self, forKey: "display")
     }
 
-    /// Writes the value.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(self.system, forKey: .system)
-        try container.encodeIfPresent(self.code, forKey: .code)
-        try container.encodeIfPresent(self.display, forKey: .display)
+    /// Reads the value from an element's attributes, children and text; unknown children are skipped.
+    public init(xml element: SDKRuntime.XMLElementView) throws {
+        var children = element.elements
+        self.system = try children.first("system")?.valueAttribute(Swift.String.self)
+        self.code = try children.first("code")?.valueAttribute(Swift.String.self)
+        self.display = try children.first("display")?.valueAttribute(Swift.String.self)
     }
 }

@@ -7,12 +7,10 @@ import Foundation
 import SDKRuntime
 
 /// The capabilities of one REST endpoint.
-///
 /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/ConformanceRest
-public struct ConformanceRest: Sendable, Hashable {
+public struct ConformanceRest: Sendable, Hashable, Decodable, SDKRuntime.XMLDecodable {
     /// server or client.
     public let mode: Swift.String?
-
     /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/ConformanceRest/properties/security
     public let security: ConformanceSecurity?
 
@@ -21,49 +19,19 @@ public struct ConformanceRest: Sendable, Hashable {
         self.mode = mode
         self.security = security
     }
-}
-
-extension ConformanceRest: SDKRuntime.XMLCodable {
-    /// Reads the value from an element's attributes, children and text; unknown children are skipped.
-    public init(xml element: SDKRuntime.XMLElementView) throws {
-        var _mode: Swift.String?
-        var _security: ConformanceSecurity?
-        for child in element.children {
-            switch child.localName {
-            case "mode": _mode = try child.valueAttribute(Swift.String.self)
-            case "security": _security = try ConformanceSecurity(xml: child)
-            default: continue
-            }
-        }
-        self.mode = _mode
-        self.security = _security
-    }
-
-    /// Writes the value's attributes, then its children or text, into the element just opened.
-    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
-        if let value = self.mode { try writer.valueElement("mode", value: value) }
-        if let value = self.security { try writer.element("security", writing: value, context: context) }
-    }
-}
-
-extension ConformanceRest: Codable {
-    enum CodingKeys: Swift.String, CodingKey {
-        case mode
-        case security
-    }
 
     /// Reads the value; unknown fields are ignored.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.mode = try container.decodeIfPresent(Swift.String.self, forKey: .mode)
-        self.security = try container.decodeIfPresent(ConformanceSecurity.self, forKey: .security)
+        let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
+        self.mode = try container.decodeIfPresent(Swift.String.self, forKey: "mode")
+        self.security = try container.decodeIfPresent(ConformanceSecurity.self, forKey: "security")
     }
 
-    /// Writes the value.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(self.mode, forKey: .mode)
-        try container.encodeIfPresent(self.security, forKey: .security)
+    /// Reads the value from an element's attributes, children and text; unknown children are skipped.
+    public init(xml element: SDKRuntime.XMLElementView) throws {
+        var children = element.elements
+        self.mode = try children.first("mode")?.valueAttribute(Swift.String.self)
+        self.security = try children.first("security").map(ConformanceSecurity.init(xml:))
     }
 }
 

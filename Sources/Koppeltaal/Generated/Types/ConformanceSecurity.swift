@@ -7,15 +7,12 @@ import Foundation
 import SDKRuntime
 
 /// How the REST endpoint is secured, with the OAuth endpoint extensions.
-///
 /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/ConformanceSecurity
-public struct ConformanceSecurity: Sendable, Hashable {
+public struct ConformanceSecurity: Sendable, Hashable, Decodable, SDKRuntime.XMLDecodable {
     /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/ConformanceSecurity/properties/extension
     public let extensions: [Extension]
-
     /// The security services, e.g. OAuth2 and Basic.
     public let service: [CodeableConcept]
-
     /// A description of the security setup.
     public let summary: Swift.String?
 
@@ -25,56 +22,21 @@ public struct ConformanceSecurity: Sendable, Hashable {
         self.service = service
         self.summary = summary
     }
-}
-
-extension ConformanceSecurity: SDKRuntime.XMLCodable {
-    /// Reads the value from an element's attributes, children and text; unknown children are skipped.
-    public init(xml element: SDKRuntime.XMLElementView) throws {
-        var _extensions: [Extension] = []
-        var _service: [CodeableConcept] = []
-        var _summary: Swift.String?
-        for child in element.children {
-            switch child.localName {
-            case "extension": _extensions.append(try Extension(xml: child))
-            case "service": _service.append(try CodeableConcept(xml: child))
-            case "description": _summary = try child.valueAttribute(Swift.String.self)
-            default: continue
-            }
-        }
-        self.extensions = _extensions
-        self.service = _service
-        self.summary = _summary
-    }
-
-    /// Writes the value's attributes, then its children or text, into the element just opened.
-    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
-        for item in self.extensions { try writer.element("extension", writing: item, context: context) }
-        for item in self.service { try writer.element("service", writing: item, context: context) }
-        if let value = self.summary { try writer.valueElement("description", value: value) }
-    }
-}
-
-extension ConformanceSecurity: Codable {
-    enum CodingKeys: Swift.String, CodingKey {
-        case extensions = "extension"
-        case service
-        case summary = "description"
-    }
 
     /// Reads the value; unknown fields are ignored.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.extensions = (try container.decodeIfPresent([Extension].self, forKey: .extensions)) ?? []
-        self.service = (try container.decodeIfPresent([CodeableConcept].self, forKey: .service)) ?? []
-        self.summary = try container.decodeIfPresent(Swift.String.self, forKey: .summary)
+        let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
+        self.extensions = (try container.decodeIfPresent([Extension].self, forKey: "extension")) ?? []
+        self.service = (try container.decodeIfPresent([CodeableConcept].self, forKey: "service")) ?? []
+        self.summary = try container.decodeIfPresent(Swift.String.self, forKey: "description")
     }
 
-    /// Writes the value.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        if !self.extensions.isEmpty { try container.encode(self.extensions, forKey: .extensions) }
-        if !self.service.isEmpty { try container.encode(self.service, forKey: .service) }
-        try container.encodeIfPresent(self.summary, forKey: .summary)
+    /// Reads the value from an element's attributes, children and text; unknown children are skipped.
+    public init(xml element: SDKRuntime.XMLElementView) throws {
+        var children = element.elements
+        self.extensions = try children.all("extension").map(Extension.init(xml:))
+        self.service = try children.all("service").map(CodeableConcept.init(xml:))
+        self.summary = try children.first("description")?.valueAttribute(Swift.String.self)
     }
 }
 

@@ -6,32 +6,25 @@
 import Foundation
 import SDKRuntime
 
-/// A FHIR DSTU1 Conformance statement: the server's capabilities, including the OAuth endpoints in rest.security.extension.
-///
+/// A FHIR DSTU1 Conformance statement: the server's capabilities, including the OAuth endpoints in
+/// rest.security.extension.
 /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/Conformance
-public struct ConformanceStatement: Sendable, Hashable {
+public struct ConformanceStatement: Sendable, Hashable, Decodable, SDKRuntime.XMLDecodable {
     /// The statement's name.
     public let name: Swift.String?
-
     /// Who published it.
     public let publisher: Swift.String?
-
     /// The FHIR version, 0.0.82 for Koppeltaal 1.x.
     public let fhirVersion: Swift.String?
-
     /// The supported formats.
     public let format: [Swift.String]
-
     /// The REST capabilities; some servers send one object instead of an array.
     public let rest: [ConformanceRest]
 
     /// Creates a value from its properties.
     public init(
-        name: Swift.String? = nil,
-        publisher: Swift.String? = nil,
-        fhirVersion: Swift.String? = nil,
-        format: [Swift.String] = [],
-        rest: [ConformanceRest] = []
+        name: Swift.String? = nil, publisher: Swift.String? = nil, fhirVersion: Swift.String? = nil,
+        format: [Swift.String] = [], rest: [ConformanceRest] = []
     ) {
         self.name = name
         self.publisher = publisher
@@ -39,73 +32,26 @@ public struct ConformanceStatement: Sendable, Hashable {
         self.format = format
         self.rest = rest
     }
-}
-
-extension ConformanceStatement: SDKRuntime.XMLCodable {
-    /// Reads the value from an element's attributes, children and text; unknown children are skipped.
-    public init(xml element: SDKRuntime.XMLElementView) throws {
-        var _name: Swift.String?
-        var _publisher: Swift.String?
-        var _fhirVersion: Swift.String?
-        var _format: [Swift.String] = []
-        var _rest: [ConformanceRest] = []
-        for child in element.children {
-            switch child.localName {
-            case "name": _name = try child.valueAttribute(Swift.String.self)
-            case "publisher": _publisher = try child.valueAttribute(Swift.String.self)
-            case "fhirVersion": _fhirVersion = try child.valueAttribute(Swift.String.self)
-            case "format": _format.append(try child.valueAttribute(Swift.String.self))
-            case "rest": _rest.append(try ConformanceRest(xml: child))
-            default: continue
-            }
-        }
-        self.name = _name
-        self.publisher = _publisher
-        self.fhirVersion = _fhirVersion
-        self.format = _format
-        self.rest = _rest
-    }
-
-    /// Writes the value's attributes, then its children or text, into the element just opened.
-    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
-        if let value = self.name { try writer.valueElement("name", value: value) }
-        if let value = self.publisher { try writer.valueElement("publisher", value: value) }
-        if let value = self.fhirVersion { try writer.valueElement("fhirVersion", value: value) }
-        for item in self.format { try writer.valueElement("format", value: item) }
-        for item in self.rest { try writer.element("rest", writing: item, context: context) }
-    }
-}
-
-extension ConformanceStatement: Codable {
-    enum CodingKeys: Swift.String, CodingKey {
-        case resourceType
-        case name
-        case publisher
-        case fhirVersion
-        case format
-        case rest
-    }
 
     /// Reads the value; unknown fields are ignored.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.expectConstant("Conformance", alsoAccepting: ["CapabilityStatement"], forKey: .resourceType, required: true)
-        self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
-        self.publisher = try container.decodeIfPresent(Swift.String.self, forKey: .publisher)
-        self.fhirVersion = try container.decodeIfPresent(Swift.String.self, forKey: .fhirVersion)
-        self.format = (try container.decodeIfPresent([Swift.String].self, forKey: .format)) ?? []
-        self.rest = (try container.decodeArrayAcceptingSingleIfPresent(ConformanceRest.self, forKey: .rest)) ?? []
+        let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
+        try container.expectConstant("Conformance", alsoAccepting: ["CapabilityStatement"], forKey: "resourceType", required: true)
+        self.name = try container.decodeIfPresent(Swift.String.self, forKey: "name")
+        self.publisher = try container.decodeIfPresent(Swift.String.self, forKey: "publisher")
+        self.fhirVersion = try container.decodeIfPresent(Swift.String.self, forKey: "fhirVersion")
+        self.format = (try container.decodeIfPresent([Swift.String].self, forKey: "format")) ?? []
+        self.rest = (try container.decodeArrayAcceptingSingleIfPresent(ConformanceRest.self, forKey: "rest")) ?? []
     }
 
-    /// Writes the value.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("Conformance", forKey: .resourceType)
-        try container.encodeIfPresent(self.name, forKey: .name)
-        try container.encodeIfPresent(self.publisher, forKey: .publisher)
-        try container.encodeIfPresent(self.fhirVersion, forKey: .fhirVersion)
-        if !self.format.isEmpty { try container.encode(self.format, forKey: .format) }
-        if !self.rest.isEmpty { try container.encode(self.rest, forKey: .rest) }
+    /// Reads the value from an element's attributes, children and text; unknown children are skipped.
+    public init(xml element: SDKRuntime.XMLElementView) throws {
+        var children = element.elements
+        self.name = try children.first("name")?.valueAttribute(Swift.String.self)
+        self.publisher = try children.first("publisher")?.valueAttribute(Swift.String.self)
+        self.fhirVersion = try children.first("fhirVersion")?.valueAttribute(Swift.String.self)
+        self.format = try children.all("format").map { try $0.valueAttribute(Swift.String.self) }
+        self.rest = try children.all("rest").map(ConformanceRest.init(xml:))
     }
 }
 

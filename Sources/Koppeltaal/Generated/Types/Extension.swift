@@ -7,31 +7,23 @@ import Foundation
 import SDKRuntime
 
 /// A FHIR extension: a URL naming it and a value, or nested extensions (the SMART 1.0 oauth-uris form).
-///
 /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/Extension
-public struct Extension: Sendable, Hashable {
+public struct Extension: Sendable, Hashable, Decodable, SDKRuntime.XMLDecodable {
     /// What the extension is.
     public let url: Swift.String
-
     /// A URI value, absolute or relative to the FHIR base.
     public let valueURI: Swift.String?
-
     /// A string value.
     public let valueString: Swift.String?
-
     /// A code value.
     public let valueCode: Swift.String?
-
     /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/Extension/properties/extension
     public let extensions: [Extension]
 
     /// Creates a value from its properties.
     public init(
-        url: Swift.String,
-        valueURI: Swift.String? = nil,
-        valueString: Swift.String? = nil,
-        valueCode: Swift.String? = nil,
-        extensions: [Extension] = []
+        url: Swift.String, valueURI: Swift.String? = nil, valueString: Swift.String? = nil,
+        valueCode: Swift.String? = nil, extensions: [Extension] = []
     ) {
         self.url = url
         self.valueURI = valueURI
@@ -39,68 +31,25 @@ public struct Extension: Sendable, Hashable {
         self.valueCode = valueCode
         self.extensions = extensions
     }
-}
-
-extension Extension: SDKRuntime.XMLCodable {
-    /// Reads the value from an element's attributes, children and text; unknown children are skipped.
-    public init(xml element: SDKRuntime.XMLElementView) throws {
-        var _valueURI: Swift.String?
-        var _valueString: Swift.String?
-        var _valueCode: Swift.String?
-        var _extensions: [Extension] = []
-        for child in element.children {
-            switch child.localName {
-            case "valueUri": _valueURI = try child.valueAttribute(Swift.String.self)
-            case "valueString": _valueString = try child.valueAttribute(Swift.String.self)
-            case "valueCode": _valueCode = try child.valueAttribute(Swift.String.self)
-            case "extension": _extensions.append(try Extension(xml: child))
-            default: continue
-            }
-        }
-        var attributes = element.attributes
-        self.url = try attributes.required("url", Swift.String.self)
-        self.valueURI = _valueURI
-        self.valueString = _valueString
-        self.valueCode = _valueCode
-        self.extensions = _extensions
-    }
-
-    /// Writes the value's attributes, then its children or text, into the element just opened.
-    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
-        try writer.attribute("url", self.url)
-        if let value = self.valueURI { try writer.valueElement("valueUri", value: value) }
-        if let value = self.valueString { try writer.valueElement("valueString", value: value) }
-        if let value = self.valueCode { try writer.valueElement("valueCode", value: value) }
-        for item in self.extensions { try writer.element("extension", writing: item, context: context) }
-    }
-}
-
-extension Extension: Codable {
-    enum CodingKeys: Swift.String, CodingKey {
-        case url
-        case valueURI = "valueUri"
-        case valueString
-        case valueCode
-        case extensions = "extension"
-    }
 
     /// Reads the value; unknown fields are ignored.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.url = try container.decode(Swift.String.self, forKey: .url)
-        self.valueURI = try container.decodeIfPresent(Swift.String.self, forKey: .valueURI)
-        self.valueString = try container.decodeIfPresent(Swift.String.self, forKey: .valueString)
-        self.valueCode = try container.decodeIfPresent(Swift.String.self, forKey: .valueCode)
-        self.extensions = (try container.decodeIfPresent([Extension].self, forKey: .extensions)) ?? []
+        let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
+        self.url = try container.decode(Swift.String.self, forKey: "url")
+        self.valueURI = try container.decodeIfPresent(Swift.String.self, forKey: "valueUri")
+        self.valueString = try container.decodeIfPresent(Swift.String.self, forKey: "valueString")
+        self.valueCode = try container.decodeIfPresent(Swift.String.self, forKey: "valueCode")
+        self.extensions = (try container.decodeIfPresent([Extension].self, forKey: "extension")) ?? []
     }
 
-    /// Writes the value.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.url, forKey: .url)
-        try container.encodeIfPresent(self.valueURI, forKey: .valueURI)
-        try container.encodeIfPresent(self.valueString, forKey: .valueString)
-        try container.encodeIfPresent(self.valueCode, forKey: .valueCode)
-        if !self.extensions.isEmpty { try container.encode(self.extensions, forKey: .extensions) }
+    /// Reads the value from an element's attributes, children and text; unknown children are skipped.
+    public init(xml element: SDKRuntime.XMLElementView) throws {
+        var children = element.elements
+        var attributes = element.attributes
+        self.url = try attributes.required("url", Swift.String.self)
+        self.valueURI = try children.first("valueUri")?.valueAttribute(Swift.String.self)
+        self.valueString = try children.first("valueString")?.valueAttribute(Swift.String.self)
+        self.valueCode = try children.first("valueCode")?.valueAttribute(Swift.String.self)
+        self.extensions = try children.all("extension").map(Extension.init(xml:))
     }
 }

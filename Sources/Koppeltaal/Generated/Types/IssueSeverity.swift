@@ -7,7 +7,6 @@ import Foundation
 import SDKRuntime
 
 /// How bad an issue is.
-///
 /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/IssueSeverity
 public enum IssueSeverity: SDKRuntime.OpenEnum {
     /// `fatal`

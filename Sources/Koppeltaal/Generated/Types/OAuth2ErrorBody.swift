@@ -7,26 +7,20 @@ import Foundation
 import SDKRuntime
 
 /// An RFC 6749 §5.2 error response.
-///
 /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/OAuth2ErrorBody
-public struct OAuth2ErrorBody: Sendable, Hashable {
+public struct OAuth2ErrorBody: Sendable, Hashable, Decodable {
     /// The error code; see OAuth2ErrorCode.
     public let error: Swift.String
-
     /// A human-readable explanation.
     public let errorDescription: Swift.String?
-
     /// A page about the error.
     public let errorURI: Swift.String?
-
     /// The state of the request, when the server echoes it.
     public let state: Swift.String?
 
     /// Creates a value from its properties.
     public init(
-        error: Swift.String,
-        errorDescription: Swift.String? = nil,
-        errorURI: Swift.String? = nil,
+        error: Swift.String, errorDescription: Swift.String? = nil, errorURI: Swift.String? = nil,
         state: Swift.String? = nil
     ) {
         self.error = error
@@ -34,31 +28,13 @@ public struct OAuth2ErrorBody: Sendable, Hashable {
         self.errorURI = errorURI
         self.state = state
     }
-}
-
-extension OAuth2ErrorBody: Codable {
-    enum CodingKeys: Swift.String, CodingKey {
-        case error
-        case errorDescription = "error_description"
-        case errorURI = "error_uri"
-        case state
-    }
 
     /// Reads the value; unknown fields are ignored.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.error = try container.decode(Swift.String.self, forKey: .error)
-        self.errorDescription = try container.decodeIfPresent(Swift.String.self, forKey: .errorDescription)
-        self.errorURI = try container.decodeIfPresent(Swift.String.self, forKey: .errorURI)
-        self.state = try container.decodeIfPresent(Swift.String.self, forKey: .state)
-    }
-
-    /// Writes the value.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.error, forKey: .error)
-        try container.encodeIfPresent(self.errorDescription, forKey: .errorDescription)
-        try container.encodeIfPresent(self.errorURI, forKey: .errorURI)
-        try container.encodeIfPresent(self.state, forKey: .state)
+        let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
+        self.error = try container.decode(Swift.String.self, forKey: "error")
+        self.errorDescription = try container.decodeIfPresent(Swift.String.self, forKey: "error_description")
+        self.errorURI = try container.decodeIfPresent(Swift.String.self, forKey: "error_uri")
+        self.state = try container.decodeIfPresent(Swift.String.self, forKey: "state")
     }
 }

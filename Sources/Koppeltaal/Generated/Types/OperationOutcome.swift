@@ -7,9 +7,8 @@ import Foundation
 import SDKRuntime
 
 /// A FHIR OperationOutcome: one or more issues. Reads DSTU1 and DSTU2+ shapes in JSON and XML.
-///
 /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/OperationOutcome
-public struct OperationOutcome: Sendable, Hashable {
+public struct OperationOutcome: Sendable, Hashable, Decodable, SDKRuntime.XMLDecodable {
     /// The issues.
     public let issue: [OperationOutcomeIssue]
 
@@ -17,45 +16,18 @@ public struct OperationOutcome: Sendable, Hashable {
     public init(issue: [OperationOutcomeIssue]) {
         self.issue = issue
     }
-}
-
-extension OperationOutcome: SDKRuntime.XMLCodable {
-    /// Reads the value from an element's attributes, children and text; unknown children are skipped.
-    public init(xml element: SDKRuntime.XMLElementView) throws {
-        var _issue: [OperationOutcomeIssue] = []
-        for child in element.children {
-            switch child.localName {
-            case "issue": _issue.append(try OperationOutcomeIssue(xml: child))
-            default: continue
-            }
-        }
-        self.issue = _issue
-    }
-
-    /// Writes the value's attributes, then its children or text, into the element just opened.
-    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
-        for item in self.issue { try writer.element("issue", writing: item, context: context) }
-    }
-}
-
-extension OperationOutcome: Codable {
-    enum CodingKeys: Swift.String, CodingKey {
-        case resourceType
-        case issue
-    }
 
     /// Reads the value; unknown fields are ignored.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.expectConstant("OperationOutcome", forKey: .resourceType, required: true)
-        self.issue = try container.decode([OperationOutcomeIssue].self, forKey: .issue)
+        let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
+        try container.expectConstant("OperationOutcome", forKey: "resourceType", required: true)
+        self.issue = try container.decode([OperationOutcomeIssue].self, forKey: "issue")
     }
 
-    /// Writes the value.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("OperationOutcome", forKey: .resourceType)
-        try container.encode(self.issue, forKey: .issue)
+    /// Reads the value from an element's attributes, children and text; unknown children are skipped.
+    public init(xml element: SDKRuntime.XMLElementView) throws {
+        var children = element.elements
+        self.issue = try children.all("issue").map(OperationOutcomeIssue.init(xml:))
     }
 }
 

@@ -6,36 +6,27 @@
 import Foundation
 import SDKRuntime
 
-/// One issue. DSTU1 names its kind in type.code and explains it in the details string; DSTU2 and later use code, details.text and diagnostics.
-///
+/// One issue. DSTU1 names its kind in type.code and explains it in the details string; DSTU2 and later use code,
+/// details.text and diagnostics.
 /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/OperationOutcomeIssue
-public struct OperationOutcomeIssue: Sendable, Hashable {
+public struct OperationOutcomeIssue: Sendable, Hashable, Decodable, SDKRuntime.XMLDecodable {
     /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/OperationOutcomeIssue/properties/severity
     public let severity: IssueSeverity?
-
     /// DSTU1: the issue type, e.g. code expired.
     public let type: Coding?
-
     /// DSTU2 and later: the issue type, e.g. expired.
     public let code: Swift.String?
-
     /// DSTU1: a string; DSTU2 and later: a CodeableConcept. May quote the bearer token, so it is never printed.
     public let details: OperationOutcomeIssue.Details?
-
     /// DSTU2 and later: diagnostic text (may quote tokens).
     public let diagnostics: Swift.String?
-
     /// Where in the request the issue is.
     public let location: [Swift.String]
 
     /// Creates a value from its properties.
     public init(
-        severity: IssueSeverity? = nil,
-        type: Coding? = nil,
-        code: Swift.String? = nil,
-        details: OperationOutcomeIssue.Details? = nil,
-        diagnostics: Swift.String? = nil,
-        location: [Swift.String] = []
+        severity: IssueSeverity? = nil, type: Coding? = nil, code: Swift.String? = nil,
+        details: OperationOutcomeIssue.Details? = nil, diagnostics: Swift.String? = nil, location: [Swift.String] = []
     ) {
         self.severity = severity
         self.type = type
@@ -44,89 +35,54 @@ public struct OperationOutcomeIssue: Sendable, Hashable {
         self.diagnostics = diagnostics
         self.location = location
     }
-}
 
-extension OperationOutcomeIssue {
+    /// Reads the value; unknown fields are ignored.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
+        self.severity = try container.decodeIfPresent(IssueSeverity.self, forKey: "severity")
+        self.type = try container.decodeIfPresent(Coding.self, forKey: "type")
+        self.code = try container.decodeIfPresent(Swift.String.self, forKey: "code")
+        self.details = try container.decodeIfPresent(OperationOutcomeIssue.Details.self, forKey: "details")
+        self.diagnostics = try container.decodeIfPresent(Swift.String.self, forKey: "diagnostics")
+        self.location = (try container.decodeIfPresent([Swift.String].self, forKey: "location")) ?? []
+    }
+
+    /// Reads the value from an element's attributes, children and text; unknown children are skipped.
+    public init(xml element: SDKRuntime.XMLElementView) throws {
+        var children = element.elements
+        self.severity = try children.first("severity")?.valueAttribute(IssueSeverity.self)
+        self.type = try children.first("type").map(Coding.init(xml:))
+        self.code = try children.first("code")?.valueAttribute(Swift.String.self)
+        self.details = try children.first("details").map(OperationOutcomeIssue.Details.init(xml:))
+        self.diagnostics = try children.first("diagnostics")?.valueAttribute(Swift.String.self)
+        self.location = try children.all("location").map { try $0.valueAttribute(Swift.String.self) }
+    }
+
     /// DSTU1: a string; DSTU2 and later: a CodeableConcept. May quote the bearer token, so it is never printed.
-    ///
     /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/OperationOutcomeIssue/properties/details
-    public enum Details: Sendable, Hashable {
+    public enum Details: Sendable, Hashable, Decodable, SDKRuntime.XMLDecodable {
         /// The value is a `Swift.String`.
         case string(Swift.String)
         /// The value is a `CodeableConcept`.
         case codeableConcept(CodeableConcept)
-    }
-}
 
-extension OperationOutcomeIssue: SDKRuntime.XMLCodable {
-    /// Reads the value from an element's attributes, children and text; unknown children are skipped.
-    public init(xml element: SDKRuntime.XMLElementView) throws {
-        var _severity: IssueSeverity?
-        var _type: Coding?
-        var _code: Swift.String?
-        var _details: OperationOutcomeIssue.Details?
-        var _diagnostics: Swift.String?
-        var _location: [Swift.String] = []
-        for child in element.children {
-            switch child.localName {
-            case "severity": _severity = try child.valueAttribute(IssueSeverity.self)
-            case "type": _type = try Coding(xml: child)
-            case "code": _code = try child.valueAttribute(Swift.String.self)
-            case "details": _details = try OperationOutcomeIssue.Details(xml: child)
-            case "diagnostics": _diagnostics = try child.valueAttribute(Swift.String.self)
-            case "location": _location.append(try child.valueAttribute(Swift.String.self))
-            default: continue
+        /// Reads the first variant the JSON value fits, in schema order.
+        public init(from decoder: any Decoder) throws {
+            if let value = try? decoder.singleValueContainer().decode(Swift.String.self) {
+                self = .string(value)
+                return
             }
+            self = .codeableConcept(try CodeableConcept(from: decoder))
         }
-        self.severity = _severity
-        self.type = _type
-        self.code = _code
-        self.details = _details
-        self.diagnostics = _diagnostics
-        self.location = _location
-    }
 
-    /// Writes the value's attributes, then its children or text, into the element just opened.
-    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
-        if let value = self.severity { try writer.valueElement("severity", value: value.wireText) }
-        if let value = self.type { try writer.element("type", writing: value, context: context) }
-        if let value = self.code { try writer.valueElement("code", value: value) }
-        if let value = self.details { try writer.element("details", writing: value, context: context) }
-        if let value = self.diagnostics { try writer.valueElement("diagnostics", value: value) }
-        for item in self.location { try writer.valueElement("location", value: item) }
-    }
-}
-
-extension OperationOutcomeIssue: Codable {
-    enum CodingKeys: Swift.String, CodingKey {
-        case severity
-        case type
-        case code
-        case details
-        case diagnostics
-        case location
-    }
-
-    /// Reads the value; unknown fields are ignored.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.severity = try container.decodeIfPresent(IssueSeverity.self, forKey: .severity)
-        self.type = try container.decodeIfPresent(Coding.self, forKey: .type)
-        self.code = try container.decodeIfPresent(Swift.String.self, forKey: .code)
-        self.details = try container.decodeIfPresent(OperationOutcomeIssue.Details.self, forKey: .details)
-        self.diagnostics = try container.decodeIfPresent(Swift.String.self, forKey: .diagnostics)
-        self.location = (try container.decodeIfPresent([Swift.String].self, forKey: .location)) ?? []
-    }
-
-    /// Writes the value.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(self.severity, forKey: .severity)
-        try container.encodeIfPresent(self.type, forKey: .type)
-        try container.encodeIfPresent(self.code, forKey: .code)
-        try container.encodeIfPresent(self.details, forKey: .details)
-        try container.encodeIfPresent(self.diagnostics, forKey: .diagnostics)
-        if !self.location.isEmpty { try container.encode(self.location, forKey: .location) }
+        /// Reads the first variant that the element's content fits, in schema order.
+        public init(xml element: SDKRuntime.XMLElementView) throws {
+            if let value = try? element.valueAttribute(Swift.String.self) {
+                self = .string(value)
+                return
+            }
+            self = .codeableConcept(try CodeableConcept(xml: element))
+        }
     }
 }
 
@@ -156,47 +112,6 @@ extension OperationOutcomeIssue: CustomStringConvertible, CustomDebugStringConve
             "diagnostics": SDKRuntime.Redaction.hide(self.diagnostics),
             "location": self.location,
         ], displayStyle: .struct)
-    }
-}
-
-extension OperationOutcomeIssue.Details: SDKRuntime.XMLCodable {
-    /// Reads the first variant that the element's content fits, in schema order.
-    public init(xml element: SDKRuntime.XMLElementView) throws {
-        if let value = try? element.valueAttribute(Swift.String.self) {
-            self = .string(value)
-            return
-        }
-        self = .codeableConcept(try CodeableConcept(xml: element))
-    }
-
-    /// Writes the variant's content into the element just opened.
-    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
-        switch self {
-        case .string(let value): try writer.attribute("value", value)
-        case .codeableConcept(let value): try value.writeXML(to: &writer, context: context)
-        }
-    }
-}
-
-extension OperationOutcomeIssue.Details: Codable {
-    /// Reads the first variant the JSON value fits, in schema order.
-    public init(from decoder: any Decoder) throws {
-        if let value = try? decoder.singleValueContainer().decode(Swift.String.self) {
-            self = .string(value)
-            return
-        }
-        self = .codeableConcept(try CodeableConcept(from: decoder))
-    }
-
-    /// Writes the variant.
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-        case .string(let value):
-            var container = encoder.singleValueContainer()
-            try container.encode(value)
-        case .codeableConcept(let value):
-            try value.encode(to: encoder)
-        }
     }
 }
 

@@ -6,56 +6,39 @@
 import Foundation
 import SDKRuntime
 
-/// An access token and, when the client has them enabled, a refresh token, with the launch context. Refresh responses may omit the context; keep the first response's.
-///
+/// An access token and, when the client has them enabled, a refresh token, with the launch context. Refresh responses
+/// may omit the context; keep the first response's.
 /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/TokenResponse
-public struct TokenResponse: Sendable, Hashable {
+public struct TokenResponse: Sendable, Hashable, Decodable {
     /// The access token, sent as Authorization: Bearer.
     public let accessToken: Swift.String
-
     /// Bearer (some servers write bearer).
     public let tokenType: Swift.String
-
     /// The access token's lifetime in seconds (a numeric string is accepted).
     public let expiresIn: Swift.Int?
-
     /// The refresh token; a refresh response's new one replaces the old.
     public let refreshToken: Swift.String?
-
     /// The granted scope, e.g. patient/*.read.
     public let scope: Swift.String?
-
     /// The absolute URL of the patient the launch is for.
     public let patient: Swift.String?
-
     /// The absolute URL of the acting user.
     public let user: Swift.String?
-
     /// The launched activity: an id or a URL, treated as opaque.
     public let resource: Swift.String?
-
     /// The Koppeltaal domain of the launch.
     public let domain: Swift.String?
-
     /// The launch intent, when the portal gave one.
     public let intent: Swift.String?
-
     /// An OpenID Connect id token, when requested.
     public let idToken: Swift.String?
 
     /// Creates a value from its properties.
     public init(
-        accessToken: Swift.String,
-        tokenType: Swift.String,
-        expiresIn: Swift.Int? = nil,
-        refreshToken: Swift.String? = nil,
-        scope: Swift.String? = nil,
-        patient: Swift.String? = nil,
-        user: Swift.String? = nil,
-        resource: Swift.String? = nil,
-        domain: Swift.String? = nil,
-        intent: Swift.String? = nil,
-        idToken: Swift.String? = nil
+        accessToken: Swift.String, tokenType: Swift.String, expiresIn: Swift.Int? = nil,
+        refreshToken: Swift.String? = nil, scope: Swift.String? = nil, patient: Swift.String? = nil,
+        user: Swift.String? = nil, resource: Swift.String? = nil, domain: Swift.String? = nil,
+        intent: Swift.String? = nil, idToken: Swift.String? = nil
     ) {
         self.accessToken = accessToken
         self.tokenType = tokenType
@@ -69,54 +52,21 @@ public struct TokenResponse: Sendable, Hashable {
         self.intent = intent
         self.idToken = idToken
     }
-}
-
-extension TokenResponse: Codable {
-    enum CodingKeys: Swift.String, CodingKey {
-        case accessToken = "access_token"
-        case tokenType = "token_type"
-        case expiresIn = "expires_in"
-        case refreshToken = "refresh_token"
-        case scope
-        case patient
-        case patientAlias1 = "Patient"
-        case user
-        case resource
-        case domain
-        case intent
-        case idToken = "id_token"
-    }
 
     /// Reads the value; unknown fields are ignored.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.accessToken = try container.decode(Swift.String.self, forKey: .accessToken)
-        self.tokenType = try container.decode(Swift.String.self, forKey: .tokenType)
-        self.expiresIn = try container.decodeLenientIfPresent(Swift.Int.self, forKey: .expiresIn)
-        self.refreshToken = try container.decodeIfPresent(Swift.String.self, forKey: .refreshToken)
-        self.scope = try container.decodeIfPresent(Swift.String.self, forKey: .scope)
-        self.patient = try container.decodeIfPresent(Swift.String.self, forKey: container.firstPresentKey(.patient, .patientAlias1))
-        self.user = try container.decodeIfPresent(Swift.String.self, forKey: .user)
-        self.resource = try container.decodeIfPresent(Swift.String.self, forKey: .resource)
-        self.domain = try container.decodeIfPresent(Swift.String.self, forKey: .domain)
-        self.intent = try container.decodeIfPresent(Swift.String.self, forKey: .intent)
-        self.idToken = try container.decodeIfPresent(Swift.String.self, forKey: .idToken)
-    }
-
-    /// Writes the value.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.accessToken, forKey: .accessToken)
-        try container.encode(self.tokenType, forKey: .tokenType)
-        try container.encodeIfPresent(self.expiresIn, forKey: .expiresIn)
-        try container.encodeIfPresent(self.refreshToken, forKey: .refreshToken)
-        try container.encodeIfPresent(self.scope, forKey: .scope)
-        try container.encodeIfPresent(self.patient, forKey: .patient)
-        try container.encodeIfPresent(self.user, forKey: .user)
-        try container.encodeIfPresent(self.resource, forKey: .resource)
-        try container.encodeIfPresent(self.domain, forKey: .domain)
-        try container.encodeIfPresent(self.intent, forKey: .intent)
-        try container.encodeIfPresent(self.idToken, forKey: .idToken)
+        let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
+        self.accessToken = try container.decode(Swift.String.self, forKey: "access_token")
+        self.tokenType = try container.decode(Swift.String.self, forKey: "token_type")
+        self.expiresIn = try container.decodeLenientIfPresent(Swift.Int.self, forKey: "expires_in")
+        self.refreshToken = try container.decodeIfPresent(Swift.String.self, forKey: "refresh_token")
+        self.scope = try container.decodeIfPresent(Swift.String.self, forKey: "scope")
+        self.patient = try container.decodeIfPresent(Swift.String.self, forKey: container.firstPresentKey("patient", "Patient"))
+        self.user = try container.decodeIfPresent(Swift.String.self, forKey: "user")
+        self.resource = try container.decodeIfPresent(Swift.String.self, forKey: "resource")
+        self.domain = try container.decodeIfPresent(Swift.String.self, forKey: "domain")
+        self.intent = try container.decodeIfPresent(Swift.String.self, forKey: "intent")
+        self.idToken = try container.decodeIfPresent(Swift.String.self, forKey: "id_token")
     }
 }
 

@@ -7,7 +7,6 @@ import Foundation
 import SDKRuntime
 
 /// A Junction error body: {"error"?, "detail": {"error_type", "message"?}}, used by the token endpoint and the API.
-///
 /// - Remark: Generated from Schemas/Vital/protocol.json#/errors/VitalError
 public struct VitalError: Error, Sendable, Hashable, CustomStringConvertible, SDKRuntime.ProtocolError {
     /// The decoded error body.
@@ -42,16 +41,18 @@ public struct VitalError: Error, Sendable, Hashable, CustomStringConvertible, SD
 }
 
 /// The codes of ``VitalError``; codes the schema does not list become ``unknown(_:)``.
-///
 /// - Remark: Generated from Schemas/Vital/protocol.json#/errors/VitalError/codes
 public enum VitalErrorType: SDKRuntime.OpenEnum {
-    /// `"invalid_token"` invalid_token: At sign-in: the sign-in token is invalid or used. At refresh: the user was deleted or disabled; the session is gone and the SDK signs out.
+    /// `"invalid_token"` invalid_token: At sign-in: the sign-in token is invalid or used. At refresh: the user was
+    /// deleted or disabled; the session is gone and the SDK signs out.
     case invalidToken
-    /// `"reauthentication_required"` reauthentication_required: The refresh token was revoked; a new sign-in token for the same user is needed.
+    /// `"reauthentication_required"` reauthentication_required: The refresh token was revoked; a new sign-in token for
+    /// the same user is needed.
     case reauthenticationRequired
     /// `"invalid_request"` invalid_request: The request was malformed.
     case invalidRequest
-    /// `"INVALID_REQUEST"` INVALID_REQUEST: The API rejected the request, e.g. a client_user_id that already exists (the detail then carries the existing user_id).
+    /// `"INVALID_REQUEST"` INVALID_REQUEST: The API rejected the request, e.g. a client_user_id that already exists
+    /// (the detail then carries the existing user_id).
     case invalidRequestUppercase
     /// `"USER_NOT_FOUND"` USER_NOT_FOUND: No Vital user has this id.
     case userNotFound

@@ -6,14 +6,12 @@
 import Foundation
 import SDKRuntime
 
-/// Mints a short-lived sign-in token for a Vital user (backend only: it needs the team API key). Hand it to the app, which signs in with it once.
+/// Mints a short-lived sign-in token for a Vital user (backend only: it needs the team API key). Hand it to the app,
+/// which signs in with it once.
 ///
 /// `POST` to the `api` server at `/v2/user/{user_id}/sign_in_token`, auth apiKey.
-///
 /// - Remark: Generated from Schemas/Vital/CreateSignInToken.json#
-public enum CreateSignInToken {}
-
-extension CreateSignInToken {
+public enum CreateSignInToken {
     /// - Remark: Generated from Schemas/Vital/CreateSignInToken.json#/request
     public struct Request: Sendable, Hashable {
         /// The Vital user to sign in.
@@ -24,14 +22,11 @@ extension CreateSignInToken {
             self.userID = userID
         }
     }
-}
 
-extension CreateSignInToken {
     /// - Remark: Generated from Schemas/Vital/CreateSignInToken.json#/response
-    public struct Response: Sendable, Hashable {
+    public struct Response: Sendable, Hashable, Decodable {
         /// The Vital user.
         public let userID: Foundation.UUID
-
         /// The sign-in token: Base64 of a JSON object holding the public key and a signed user token.
         public let signInToken: Swift.String
 
@@ -40,26 +35,29 @@ extension CreateSignInToken {
             self.userID = userID
             self.signInToken = signInToken
         }
+
+        /// Reads the value; unknown fields are ignored.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
+            self.userID = try container.decodeText(Foundation.UUID.self, forKey: "user_id")
+            self.signInToken = try container.decode(Swift.String.self, forKey: "sign_in_token")
+        }
     }
 }
 
 extension VitalClient {
-    /// Mints a short-lived sign-in token for a Vital user (backend only: it needs the team API key). Hand it to the app, which signs in with it once.
+    /// Mints a short-lived sign-in token for a Vital user (backend only: it needs the team API key). Hand it to the
+    /// app, which signs in with it once.
     ///
     /// `POST` to the `api` server at `/v2/user/{user_id}/sign_in_token`, auth apiKey.
-    ///
     /// - Parameters:
     ///   - request: The request.
     ///   - apiKey: The API key (keep it on servers).
-    ///
-    /// - Returns: The decoded response.
-    ///
-    /// - Throws: ``VitalError`` for an error response; `UnexpectedResponseError` for any other non-2xx response, `ResponseDecodingError` for a malformed body, `ConfigurationError` when the server URL is not set, and `TransportError` for network failures.
-    ///
+    /// - Throws: ``VitalError`` for an error response; otherwise `UnexpectedResponseError`, `ResponseDecodingError`,
+    ///   `ConfigurationError` or `TransportError`.
     /// - Remark: Generated from Schemas/Vital/CreateSignInToken.json#
     public func createSignInToken(
-        _ request: CreateSignInToken.Request,
-        apiKey: SDKRuntime.APIKey
+        _ request: CreateSignInToken.Request, apiKey: SDKRuntime.APIKey
     ) async throws -> CreateSignInToken.Response {
         var http = try makeRequest(.post, server: configuration.servers.api, serverName: "api", path: "/v2/user/" + SDKRuntime.PercentEncoding.pathSegment(request.userID.wireText) + "/sign_in_token")
         CreateSignInToken.apply(request, to: &http)
@@ -74,45 +72,6 @@ extension VitalClient {
 extension CreateSignInToken {
     /// Adds the request's query, header and form fields to `http`.
     static func apply(_ request: Request, to http: inout SDKRuntime.HTTPRequestBuilder) {}
-}
-
-extension CreateSignInToken.Request: Codable {
-    enum CodingKeys: Swift.String, CodingKey {
-        case userID = "user_id"
-    }
-
-    /// Reads the value; unknown fields are ignored.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.userID = try container.decodeText(Foundation.UUID.self, forKey: .userID)
-    }
-
-    /// Writes the value.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeText(self.userID, forKey: .userID)
-    }
-}
-
-extension CreateSignInToken.Response: Codable {
-    enum CodingKeys: Swift.String, CodingKey {
-        case userID = "user_id"
-        case signInToken = "sign_in_token"
-    }
-
-    /// Reads the value; unknown fields are ignored.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.userID = try container.decodeText(Foundation.UUID.self, forKey: .userID)
-        self.signInToken = try container.decode(Swift.String.self, forKey: .signInToken)
-    }
-
-    /// Writes the value.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeText(self.userID, forKey: .userID)
-        try container.encode(self.signInToken, forKey: .signInToken)
-    }
 }
 
 extension CreateSignInToken.Response: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {

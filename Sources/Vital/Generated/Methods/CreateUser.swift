@@ -6,37 +6,29 @@
 import Foundation
 import SDKRuntime
 
-/// Creates a Vital user for one of your users (backend only: it needs the team API key). A client_user_id that already exists is answered 400 with the existing user_id in the error detail.
+/// Creates a Vital user for one of your users (backend only: it needs the team API key). A client_user_id that already
+/// exists is answered 400 with the existing user_id in the error detail.
 ///
 /// `POST` to the `api` server at `/v2/user`, json body, auth apiKey.
-///
 /// - Remark: Generated from Schemas/Vital/CreateUser.json#
-public enum CreateUser {}
-
-extension CreateUser {
+public enum CreateUser {
     /// - Remark: Generated from Schemas/Vital/CreateUser.json#/request
-    public struct Request: Sendable, Hashable {
+    public struct Request: Sendable, Hashable, Encodable {
         /// Your own id for the user.
         public let clientUserID: Swift.String
-
         /// An IANA time zone used when a source does not give one.
         public let fallbackTimeZone: Swift.String?
-
         /// A birth date used when a source does not give one.
         public let fallbackBirthDate: SDKRuntime.LocalDate?
-
         /// The first day of data to ingest.
         public let ingestionStart: SDKRuntime.LocalDate?
-
         /// The last day of data to ingest.
         public let ingestionEnd: SDKRuntime.LocalDate?
 
         /// Creates a value from its properties.
         public init(
-            clientUserID: Swift.String,
-            fallbackTimeZone: Swift.String? = nil,
-            fallbackBirthDate: SDKRuntime.LocalDate? = nil,
-            ingestionStart: SDKRuntime.LocalDate? = nil,
+            clientUserID: Swift.String, fallbackTimeZone: Swift.String? = nil,
+            fallbackBirthDate: SDKRuntime.LocalDate? = nil, ingestionStart: SDKRuntime.LocalDate? = nil,
             ingestionEnd: SDKRuntime.LocalDate? = nil
         ) {
             self.clientUserID = clientUserID
@@ -45,15 +37,22 @@ extension CreateUser {
             self.ingestionStart = ingestionStart
             self.ingestionEnd = ingestionEnd
         }
-    }
-}
 
-extension CreateUser {
+        /// Writes the value.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
+            try container.encode(self.clientUserID, forKey: "client_user_id")
+            try container.encodeIfPresent(self.fallbackTimeZone, forKey: "fallback_time_zone")
+            try container.encodeTextIfPresent(self.fallbackBirthDate, forKey: "fallback_birth_date")
+            try container.encodeTextIfPresent(self.ingestionStart, forKey: "ingestion_start")
+            try container.encodeTextIfPresent(self.ingestionEnd, forKey: "ingestion_end")
+        }
+    }
+
     /// - Remark: Generated from Schemas/Vital/CreateUser.json#/response
-    public struct Response: Sendable, Hashable {
+    public struct Response: Sendable, Hashable, Decodable {
         /// The new Vital user id.
         public let userID: Foundation.UUID
-
         /// Your id for the user, as sent.
         public let clientUserID: Swift.String
 
@@ -62,84 +61,34 @@ extension CreateUser {
             self.userID = userID
             self.clientUserID = clientUserID
         }
+
+        /// Reads the value; unknown fields are ignored.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
+            self.userID = try container.decodeText(Foundation.UUID.self, forKey: "user_id")
+            self.clientUserID = try container.decode(Swift.String.self, forKey: "client_user_id")
+        }
     }
 }
 
 extension VitalClient {
-    /// Creates a Vital user for one of your users (backend only: it needs the team API key). A client_user_id that already exists is answered 400 with the existing user_id in the error detail.
+    /// Creates a Vital user for one of your users (backend only: it needs the team API key). A client_user_id that
+    /// already exists is answered 400 with the existing user_id in the error detail.
     ///
     /// `POST` to the `api` server at `/v2/user`, json body, auth apiKey.
-    ///
     /// - Parameters:
     ///   - request: The request.
     ///   - apiKey: The API key (keep it on servers).
-    ///
-    /// - Returns: The decoded response.
-    ///
-    /// - Throws: ``VitalError`` for an error response; `UnexpectedResponseError` for any other non-2xx response, `ResponseDecodingError` for a malformed body, `ConfigurationError` when the server URL is not set, and `TransportError` for network failures.
-    ///
+    /// - Throws: ``VitalError`` for an error response; otherwise `UnexpectedResponseError`, `ResponseDecodingError`,
+    ///   `ConfigurationError` or `TransportError`.
     /// - Remark: Generated from Schemas/Vital/CreateUser.json#
     public func createUser(
-        _ request: CreateUser.Request,
-        apiKey: SDKRuntime.APIKey
+        _ request: CreateUser.Request, apiKey: SDKRuntime.APIKey
     ) async throws -> CreateUser.Response {
         var http = try makeRequest(.post, server: configuration.servers.api, serverName: "api", path: "/v2/user")
         try http.setJSONBody(request)
         http.authorize(apiKey: apiKey, header: "x-vital-api-key")
         let response = try await send(http, operation: "CreateUser", errors: [.vitalError])
         return try SDKRuntime.HTTPResponseBody.json(CreateUser.Response.self, from: response, operation: "CreateUser")
-    }
-}
-
-// MARK: - Support code
-
-extension CreateUser.Request: Codable {
-    enum CodingKeys: Swift.String, CodingKey {
-        case clientUserID = "client_user_id"
-        case fallbackTimeZone = "fallback_time_zone"
-        case fallbackBirthDate = "fallback_birth_date"
-        case ingestionStart = "ingestion_start"
-        case ingestionEnd = "ingestion_end"
-    }
-
-    /// Reads the value; unknown fields are ignored.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.clientUserID = try container.decode(Swift.String.self, forKey: .clientUserID)
-        self.fallbackTimeZone = try container.decodeIfPresent(Swift.String.self, forKey: .fallbackTimeZone)
-        self.fallbackBirthDate = try container.decodeTextIfPresent(SDKRuntime.LocalDate.self, forKey: .fallbackBirthDate)
-        self.ingestionStart = try container.decodeTextIfPresent(SDKRuntime.LocalDate.self, forKey: .ingestionStart)
-        self.ingestionEnd = try container.decodeTextIfPresent(SDKRuntime.LocalDate.self, forKey: .ingestionEnd)
-    }
-
-    /// Writes the value.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.clientUserID, forKey: .clientUserID)
-        try container.encodeIfPresent(self.fallbackTimeZone, forKey: .fallbackTimeZone)
-        try container.encodeTextIfPresent(self.fallbackBirthDate, forKey: .fallbackBirthDate)
-        try container.encodeTextIfPresent(self.ingestionStart, forKey: .ingestionStart)
-        try container.encodeTextIfPresent(self.ingestionEnd, forKey: .ingestionEnd)
-    }
-}
-
-extension CreateUser.Response: Codable {
-    enum CodingKeys: Swift.String, CodingKey {
-        case userID = "user_id"
-        case clientUserID = "client_user_id"
-    }
-
-    /// Reads the value; unknown fields are ignored.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.userID = try container.decodeText(Foundation.UUID.self, forKey: .userID)
-        self.clientUserID = try container.decode(Swift.String.self, forKey: .clientUserID)
-    }
-
-    /// Writes the value.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeText(self.userID, forKey: .userID)
-        try container.encode(self.clientUserID, forKey: .clientUserID)
     }
 }

@@ -6,14 +6,12 @@
 import Foundation
 import SDKRuntime
 
-/// Deletes a Vital user and its data (backend only: it needs the team API key). Apps signed in as the user are signed out at their next token refresh.
+/// Deletes a Vital user and its data (backend only: it needs the team API key). Apps signed in as the user are signed
+/// out at their next token refresh.
 ///
 /// `DELETE` to the `api` server at `/v2/user/{user_id}`, auth apiKey.
-///
 /// - Remark: Generated from Schemas/Vital/DeleteUser.json#
-public enum DeleteUser {}
-
-extension DeleteUser {
+public enum DeleteUser {
     /// - Remark: Generated from Schemas/Vital/DeleteUser.json#/request
     public struct Request: Sendable, Hashable {
         /// The Vital user to delete.
@@ -24,11 +22,9 @@ extension DeleteUser {
             self.userID = userID
         }
     }
-}
 
-extension DeleteUser {
     /// - Remark: Generated from Schemas/Vital/DeleteUser.json#/response
-    public struct Response: Sendable, Hashable {
+    public struct Response: Sendable, Hashable, Decodable {
         /// Whether the user was deleted.
         public let success: Swift.Bool?
 
@@ -36,26 +32,28 @@ extension DeleteUser {
         public init(success: Swift.Bool? = nil) {
             self.success = success
         }
+
+        /// Reads the value; unknown fields are ignored.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
+            self.success = try container.decodeLenientIfPresent(Swift.Bool.self, forKey: "success")
+        }
     }
 }
 
 extension VitalClient {
-    /// Deletes a Vital user and its data (backend only: it needs the team API key). Apps signed in as the user are signed out at their next token refresh.
+    /// Deletes a Vital user and its data (backend only: it needs the team API key). Apps signed in as the user are
+    /// signed out at their next token refresh.
     ///
     /// `DELETE` to the `api` server at `/v2/user/{user_id}`, auth apiKey.
-    ///
     /// - Parameters:
     ///   - request: The request.
     ///   - apiKey: The API key (keep it on servers).
-    ///
-    /// - Returns: The decoded response.
-    ///
-    /// - Throws: ``VitalError`` for an error response; `UnexpectedResponseError` for any other non-2xx response, `ResponseDecodingError` for a malformed body, `ConfigurationError` when the server URL is not set, and `TransportError` for network failures.
-    ///
+    /// - Throws: ``VitalError`` for an error response; otherwise `UnexpectedResponseError`, `ResponseDecodingError`,
+    ///   `ConfigurationError` or `TransportError`.
     /// - Remark: Generated from Schemas/Vital/DeleteUser.json#
     public func deleteUser(
-        _ request: DeleteUser.Request,
-        apiKey: SDKRuntime.APIKey
+        _ request: DeleteUser.Request, apiKey: SDKRuntime.APIKey
     ) async throws -> DeleteUser.Response {
         var http = try makeRequest(.delete, server: configuration.servers.api, serverName: "api", path: "/v2/user/" + SDKRuntime.PercentEncoding.pathSegment(request.userID.wireText))
         DeleteUser.apply(request, to: &http)
@@ -70,40 +68,4 @@ extension VitalClient {
 extension DeleteUser {
     /// Adds the request's query, header and form fields to `http`.
     static func apply(_ request: Request, to http: inout SDKRuntime.HTTPRequestBuilder) {}
-}
-
-extension DeleteUser.Request: Codable {
-    enum CodingKeys: Swift.String, CodingKey {
-        case userID = "user_id"
-    }
-
-    /// Reads the value; unknown fields are ignored.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.userID = try container.decodeText(Foundation.UUID.self, forKey: .userID)
-    }
-
-    /// Writes the value.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeText(self.userID, forKey: .userID)
-    }
-}
-
-extension DeleteUser.Response: Codable {
-    enum CodingKeys: Swift.String, CodingKey {
-        case success
-    }
-
-    /// Reads the value; unknown fields are ignored.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.success = try container.decodeLenientIfPresent(Swift.Bool.self, forKey: .success)
-    }
-
-    /// Writes the value.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(self.success, forKey: .success)
-    }
 }

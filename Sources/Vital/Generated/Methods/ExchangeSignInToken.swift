@@ -6,14 +6,12 @@
 import Foundation
 import SDKRuntime
 
-/// Exchanges the user token inside a sign-in token for an access and refresh token (RFC 8693 token exchange at the auth host's /v1/token).
+/// Exchanges the user token inside a sign-in token for an access and refresh token (RFC 8693 token exchange at the auth
+/// host's /v1/token).
 ///
 /// `POST` to the `auth` server at `/v1/token`, form body, auth none.
-///
 /// - Remark: Generated from Schemas/Vital/ExchangeSignInToken.json#
-public enum ExchangeSignInToken {}
-
-extension ExchangeSignInToken {
+public enum ExchangeSignInToken {
     /// - Remark: Generated from Schemas/Vital/ExchangeSignInToken.json#/request
     public struct Request: Sendable, Hashable {
         /// The user_token JWT from inside the sign-in token (not the outer Base64).
@@ -24,25 +22,20 @@ extension ExchangeSignInToken {
             self.subjectToken = subjectToken
         }
     }
-}
 
-extension ExchangeSignInToken {
     /// - Remark: Generated from Schemas/Vital/ExchangeSignInToken.json#/response
     public typealias Response = TokenResponse
 }
 
 extension VitalClient {
-    /// Exchanges the user token inside a sign-in token for an access and refresh token (RFC 8693 token exchange at the auth host's /v1/token).
+    /// Exchanges the user token inside a sign-in token for an access and refresh token (RFC 8693 token exchange at the
+    /// auth host's /v1/token).
     ///
     /// `POST` to the `auth` server at `/v1/token`, form body, auth none.
-    ///
     /// - Parameters:
     ///   - request: The request.
-    ///
-    /// - Returns: The decoded response.
-    ///
-    /// - Throws: ``VitalError`` for an error response; `UnexpectedResponseError` for any other non-2xx response, `ResponseDecodingError` for a malformed body, `ConfigurationError` when the server URL is not set, and `TransportError` for network failures.
-    ///
+    /// - Throws: ``VitalError`` for an error response; otherwise `UnexpectedResponseError`, `ResponseDecodingError`,
+    ///   `ConfigurationError` or `TransportError`.
     /// - Remark: Generated from Schemas/Vital/ExchangeSignInToken.json#
     public func exchangeSignInToken(
         _ request: ExchangeSignInToken.Request
@@ -64,30 +57,6 @@ extension ExchangeSignInToken {
         form.append("subject_token_type", "urn:junction:sign-in-token")
         form.append("subject_token", request.subjectToken, sensitive: true)
         http.form = form
-    }
-}
-
-extension ExchangeSignInToken.Request: Codable {
-    enum CodingKeys: Swift.String, CodingKey {
-        case grantType = "grant_type"
-        case subjectTokenType = "subject_token_type"
-        case subjectToken = "subject_token"
-    }
-
-    /// Reads the value; unknown fields are ignored.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.expectConstant("urn:ietf:params:oauth:grant-type:token-exchange", forKey: .grantType, required: true)
-        try container.expectConstant("urn:junction:sign-in-token", forKey: .subjectTokenType, required: true)
-        self.subjectToken = try container.decode(Swift.String.self, forKey: .subjectToken)
-    }
-
-    /// Writes the value.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("urn:ietf:params:oauth:grant-type:token-exchange", forKey: .grantType)
-        try container.encode("urn:junction:sign-in-token", forKey: .subjectTokenType)
-        try container.encode(self.subjectToken, forKey: .subjectToken)
     }
 }
 

@@ -6,14 +6,12 @@
 import Foundation
 import SDKRuntime
 
-/// Lists the data sources (wearables, apps, labs) a user has connected. A user-level call: the signed-in app's access token, or the team API key in API-key mode.
+/// Lists the data sources (wearables, apps, labs) a user has connected. A user-level call: the signed-in app's access
+/// token, or the team API key in API-key mode.
 ///
 /// `GET` to the `api` server at `/v2/user/providers/{user_id}`, auth bearerOrApiKey.
-///
 /// - Remark: Generated from Schemas/Vital/GetConnectedProviders.json#
-public enum GetConnectedProviders {}
-
-extension GetConnectedProviders {
+public enum GetConnectedProviders {
     /// - Remark: Generated from Schemas/Vital/GetConnectedProviders.json#/request
     public struct Request: Sendable, Hashable {
         /// The user; with an access token, only the signed-in user is allowed.
@@ -24,11 +22,9 @@ extension GetConnectedProviders {
             self.userID = userID
         }
     }
-}
 
-extension GetConnectedProviders {
     /// - Remark: Generated from Schemas/Vital/GetConnectedProviders.json#/response
-    public struct Response: Sendable, Hashable {
+    public struct Response: Sendable, Hashable, Decodable {
         /// The connected providers.
         public let providers: [ConnectedProvider]
 
@@ -36,26 +32,28 @@ extension GetConnectedProviders {
         public init(providers: [ConnectedProvider]) {
             self.providers = providers
         }
+
+        /// Reads the value; unknown fields are ignored.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
+            self.providers = try container.decode([ConnectedProvider].self, forKey: "providers")
+        }
     }
 }
 
 extension VitalClient {
-    /// Lists the data sources (wearables, apps, labs) a user has connected. A user-level call: the signed-in app's access token, or the team API key in API-key mode.
+    /// Lists the data sources (wearables, apps, labs) a user has connected. A user-level call: the signed-in app's
+    /// access token, or the team API key in API-key mode.
     ///
     /// `GET` to the `api` server at `/v2/user/providers/{user_id}`, auth bearerOrApiKey.
-    ///
     /// - Parameters:
     ///   - request: The request.
     ///   - credential: An access token, or an API key.
-    ///
-    /// - Returns: The decoded response.
-    ///
-    /// - Throws: ``VitalError`` for an error response; `UnexpectedResponseError` for any other non-2xx response, `ResponseDecodingError` for a malformed body, `ConfigurationError` when the server URL is not set, and `TransportError` for network failures.
-    ///
+    /// - Throws: ``VitalError`` for an error response; otherwise `UnexpectedResponseError`, `ResponseDecodingError`,
+    ///   `ConfigurationError` or `TransportError`.
     /// - Remark: Generated from Schemas/Vital/GetConnectedProviders.json#
     public func getConnectedProviders(
-        _ request: GetConnectedProviders.Request,
-        credential: SDKRuntime.AccessCredential
+        _ request: GetConnectedProviders.Request, credential: SDKRuntime.AccessCredential
     ) async throws -> GetConnectedProviders.Response {
         var http = try makeRequest(.get, server: configuration.servers.api, serverName: "api", path: "/v2/user/providers/" + SDKRuntime.PercentEncoding.pathSegment(request.userID.wireText))
         GetConnectedProviders.apply(request, to: &http)
@@ -70,40 +68,4 @@ extension VitalClient {
 extension GetConnectedProviders {
     /// Adds the request's query, header and form fields to `http`.
     static func apply(_ request: Request, to http: inout SDKRuntime.HTTPRequestBuilder) {}
-}
-
-extension GetConnectedProviders.Request: Codable {
-    enum CodingKeys: Swift.String, CodingKey {
-        case userID = "user_id"
-    }
-
-    /// Reads the value; unknown fields are ignored.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.userID = try container.decodeText(Foundation.UUID.self, forKey: .userID)
-    }
-
-    /// Writes the value.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeText(self.userID, forKey: .userID)
-    }
-}
-
-extension GetConnectedProviders.Response: Codable {
-    enum CodingKeys: Swift.String, CodingKey {
-        case providers
-    }
-
-    /// Reads the value; unknown fields are ignored.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.providers = try container.decode([ConnectedProvider].self, forKey: .providers)
-    }
-
-    /// Writes the value.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.providers, forKey: .providers)
-    }
 }

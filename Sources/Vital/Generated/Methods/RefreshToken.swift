@@ -6,14 +6,12 @@
 import Foundation
 import SDKRuntime
 
-/// Exchanges the refresh token for a new access and refresh token at the auth host's /v1/token. The new refresh token replaces the old one.
+/// Exchanges the refresh token for a new access and refresh token at the auth host's /v1/token. The new refresh token
+/// replaces the old one.
 ///
 /// `POST` to the `auth` server at `/v1/token`, form body, auth none.
-///
 /// - Remark: Generated from Schemas/Vital/RefreshToken.json#
-public enum RefreshToken {}
-
-extension RefreshToken {
+public enum RefreshToken {
     /// - Remark: Generated from Schemas/Vital/RefreshToken.json#/request
     public struct Request: Sendable, Hashable {
         /// The current refresh token.
@@ -24,25 +22,20 @@ extension RefreshToken {
             self.refreshToken = refreshToken
         }
     }
-}
 
-extension RefreshToken {
     /// - Remark: Generated from Schemas/Vital/RefreshToken.json#/response
     public typealias Response = TokenResponse
 }
 
 extension VitalClient {
-    /// Exchanges the refresh token for a new access and refresh token at the auth host's /v1/token. The new refresh token replaces the old one.
+    /// Exchanges the refresh token for a new access and refresh token at the auth host's /v1/token. The new refresh
+    /// token replaces the old one.
     ///
     /// `POST` to the `auth` server at `/v1/token`, form body, auth none.
-    ///
     /// - Parameters:
     ///   - request: The request.
-    ///
-    /// - Returns: The decoded response.
-    ///
-    /// - Throws: ``VitalError`` for an error response; `UnexpectedResponseError` for any other non-2xx response, `ResponseDecodingError` for a malformed body, `ConfigurationError` when the server URL is not set, and `TransportError` for network failures.
-    ///
+    /// - Throws: ``VitalError`` for an error response; otherwise `UnexpectedResponseError`, `ResponseDecodingError`,
+    ///   `ConfigurationError` or `TransportError`.
     /// - Remark: Generated from Schemas/Vital/RefreshToken.json#
     public func refreshToken(_ request: RefreshToken.Request) async throws -> RefreshToken.Response {
         var http = try makeRequest(.post, server: configuration.servers.auth, serverName: "auth", path: "/v1/token")
@@ -61,27 +54,6 @@ extension RefreshToken {
         form.append("grant_type", "refresh_token")
         form.append("refresh_token", request.refreshToken, sensitive: true)
         http.form = form
-    }
-}
-
-extension RefreshToken.Request: Codable {
-    enum CodingKeys: Swift.String, CodingKey {
-        case grantType = "grant_type"
-        case refreshToken = "refresh_token"
-    }
-
-    /// Reads the value; unknown fields are ignored.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.expectConstant("refresh_token", forKey: .grantType, required: true)
-        self.refreshToken = try container.decode(Swift.String.self, forKey: .refreshToken)
-    }
-
-    /// Writes the value.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("refresh_token", forKey: .grantType)
-        try container.encode(self.refreshToken, forKey: .refreshToken)
     }
 }
 

@@ -6,14 +6,12 @@
 import Foundation
 import SDKRuntime
 
-/// Finds the Vital user created for one of your users (backend only: it needs the team API key). Answered 404 when there is none.
+/// Finds the Vital user created for one of your users (backend only: it needs the team API key). Answered 404 when
+/// there is none.
 ///
 /// `GET` to the `api` server at `/v2/user/resolve/{client_user_id}`, auth apiKey.
-///
 /// - Remark: Generated from Schemas/Vital/ResolveUser.json#
-public enum ResolveUser {}
-
-extension ResolveUser {
+public enum ResolveUser {
     /// - Remark: Generated from Schemas/Vital/ResolveUser.json#/request
     public struct Request: Sendable, Hashable {
         /// Your own id for the user.
@@ -24,17 +22,13 @@ extension ResolveUser {
             self.clientUserID = clientUserID
         }
     }
-}
 
-extension ResolveUser {
     /// - Remark: Generated from Schemas/Vital/ResolveUser.json#/response
-    public struct Response: Sendable, Hashable {
+    public struct Response: Sendable, Hashable, Decodable {
         /// The Vital user id.
         public let userID: Foundation.UUID
-
         /// Your id for the user.
         public let clientUserID: Swift.String
-
         /// When the Vital user was created.
         public let createdOn: Foundation.Date?
 
@@ -44,26 +38,30 @@ extension ResolveUser {
             self.clientUserID = clientUserID
             self.createdOn = createdOn
         }
+
+        /// Reads the value; unknown fields are ignored.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
+            self.userID = try container.decodeText(Foundation.UUID.self, forKey: "user_id")
+            self.clientUserID = try container.decode(Swift.String.self, forKey: "client_user_id")
+            self.createdOn = try container.decodeTextIfPresent(Foundation.Date.self, forKey: "created_on")
+        }
     }
 }
 
 extension VitalClient {
-    /// Finds the Vital user created for one of your users (backend only: it needs the team API key). Answered 404 when there is none.
+    /// Finds the Vital user created for one of your users (backend only: it needs the team API key). Answered 404 when
+    /// there is none.
     ///
     /// `GET` to the `api` server at `/v2/user/resolve/{client_user_id}`, auth apiKey.
-    ///
     /// - Parameters:
     ///   - request: The request.
     ///   - apiKey: The API key (keep it on servers).
-    ///
-    /// - Returns: The decoded response.
-    ///
-    /// - Throws: ``VitalError`` for an error response; `UnexpectedResponseError` for any other non-2xx response, `ResponseDecodingError` for a malformed body, `ConfigurationError` when the server URL is not set, and `TransportError` for network failures.
-    ///
+    /// - Throws: ``VitalError`` for an error response; otherwise `UnexpectedResponseError`, `ResponseDecodingError`,
+    ///   `ConfigurationError` or `TransportError`.
     /// - Remark: Generated from Schemas/Vital/ResolveUser.json#
     public func resolveUser(
-        _ request: ResolveUser.Request,
-        apiKey: SDKRuntime.APIKey
+        _ request: ResolveUser.Request, apiKey: SDKRuntime.APIKey
     ) async throws -> ResolveUser.Response {
         var http = try makeRequest(.get, server: configuration.servers.api, serverName: "api", path: "/v2/user/resolve/" + SDKRuntime.PercentEncoding.pathSegment(request.clientUserID))
         ResolveUser.apply(request, to: &http)
@@ -78,46 +76,4 @@ extension VitalClient {
 extension ResolveUser {
     /// Adds the request's query, header and form fields to `http`.
     static func apply(_ request: Request, to http: inout SDKRuntime.HTTPRequestBuilder) {}
-}
-
-extension ResolveUser.Request: Codable {
-    enum CodingKeys: Swift.String, CodingKey {
-        case clientUserID = "client_user_id"
-    }
-
-    /// Reads the value; unknown fields are ignored.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.clientUserID = try container.decode(Swift.String.self, forKey: .clientUserID)
-    }
-
-    /// Writes the value.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.clientUserID, forKey: .clientUserID)
-    }
-}
-
-extension ResolveUser.Response: Codable {
-    enum CodingKeys: Swift.String, CodingKey {
-        case userID = "user_id"
-        case clientUserID = "client_user_id"
-        case createdOn = "created_on"
-    }
-
-    /// Reads the value; unknown fields are ignored.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.userID = try container.decodeText(Foundation.UUID.self, forKey: .userID)
-        self.clientUserID = try container.decode(Swift.String.self, forKey: .clientUserID)
-        self.createdOn = try container.decodeTextIfPresent(Foundation.Date.self, forKey: .createdOn)
-    }
-
-    /// Writes the value.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeText(self.userID, forKey: .userID)
-        try container.encode(self.clientUserID, forKey: .clientUserID)
-        try container.encodeTextIfPresent(self.createdOn, forKey: .createdOn)
-    }
 }

@@ -7,30 +7,22 @@ import Foundation
 import SDKRuntime
 
 /// A data source a user has connected.
-///
 /// - Remark: Generated from Schemas/Vital/types.json#/$defs/ConnectedProvider
-public struct ConnectedProvider: Sendable, Hashable {
+public struct ConnectedProvider: Sendable, Hashable, Decodable {
     /// The provider's display name, e.g. Oura.
     public let name: Swift.String
-
     /// The provider's identifier, e.g. oura.
     public let slug: Swift.String
-
     /// A URL of the provider's logo.
     public let logo: Foundation.URL?
-
     /// The connection's state, e.g. connected, paused or error.
     public let status: Swift.String?
-
     /// When the user connected it.
     public let createdOn: Foundation.Date?
 
     /// Creates a value from its properties.
     public init(
-        name: Swift.String,
-        slug: Swift.String,
-        logo: Foundation.URL? = nil,
-        status: Swift.String? = nil,
+        name: Swift.String, slug: Swift.String, logo: Foundation.URL? = nil, status: Swift.String? = nil,
         createdOn: Foundation.Date? = nil
     ) {
         self.name = name
@@ -39,34 +31,14 @@ public struct ConnectedProvider: Sendable, Hashable {
         self.status = status
         self.createdOn = createdOn
     }
-}
-
-extension ConnectedProvider: Codable {
-    enum CodingKeys: Swift.String, CodingKey {
-        case name
-        case slug
-        case logo
-        case status
-        case createdOn = "created_on"
-    }
 
     /// Reads the value; unknown fields are ignored.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.slug = try container.decode(Swift.String.self, forKey: .slug)
-        self.logo = try container.decodeTextIfPresent(Foundation.URL.self, forKey: .logo)
-        self.status = try container.decodeIfPresent(Swift.String.self, forKey: .status)
-        self.createdOn = try container.decodeTextIfPresent(Foundation.Date.self, forKey: .createdOn)
-    }
-
-    /// Writes the value.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.name, forKey: .name)
-        try container.encode(self.slug, forKey: .slug)
-        try container.encodeTextIfPresent(self.logo, forKey: .logo)
-        try container.encodeIfPresent(self.status, forKey: .status)
-        try container.encodeTextIfPresent(self.createdOn, forKey: .createdOn)
+        let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
+        self.name = try container.decode(Swift.String.self, forKey: "name")
+        self.slug = try container.decode(Swift.String.self, forKey: "slug")
+        self.logo = try container.decodeTextIfPresent(Foundation.URL.self, forKey: "logo")
+        self.status = try container.decodeIfPresent(Swift.String.self, forKey: "status")
+        self.createdOn = try container.decodeTextIfPresent(Foundation.Date.self, forKey: "created_on")
     }
 }

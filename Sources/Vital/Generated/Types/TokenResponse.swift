@@ -7,15 +7,12 @@ import Foundation
 import SDKRuntime
 
 /// An access and refresh token pair from the auth host's /v1/token.
-///
 /// - Remark: Generated from Schemas/Vital/types.json#/$defs/TokenResponse
-public struct TokenResponse: Sendable, Hashable {
+public struct TokenResponse: Sendable, Hashable, Decodable {
     /// The access token, sent as Authorization: Bearer to the API.
     public let accessToken: Swift.String
-
     /// The refresh token; always replace the stored one with the newest.
     public let refreshToken: Swift.String
-
     /// The access token's lifetime in seconds (a numeric string is accepted).
     public let expiresIn: Swift.Int
 
@@ -25,29 +22,13 @@ public struct TokenResponse: Sendable, Hashable {
         self.refreshToken = refreshToken
         self.expiresIn = expiresIn
     }
-}
-
-extension TokenResponse: Codable {
-    enum CodingKeys: Swift.String, CodingKey {
-        case accessToken = "access_token"
-        case refreshToken = "refresh_token"
-        case expiresIn = "expires_in"
-    }
 
     /// Reads the value; unknown fields are ignored.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.accessToken = try container.decode(Swift.String.self, forKey: .accessToken)
-        self.refreshToken = try container.decode(Swift.String.self, forKey: .refreshToken)
-        self.expiresIn = try container.decodeLenient(Swift.Int.self, forKey: .expiresIn)
-    }
-
-    /// Writes the value.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.accessToken, forKey: .accessToken)
-        try container.encode(self.refreshToken, forKey: .refreshToken)
-        try container.encode(self.expiresIn, forKey: .expiresIn)
+        let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
+        self.accessToken = try container.decode(Swift.String.self, forKey: "access_token")
+        self.refreshToken = try container.decode(Swift.String.self, forKey: "refresh_token")
+        self.expiresIn = try container.decodeLenient(Swift.Int.self, forKey: "expires_in")
     }
 }
 

@@ -7,12 +7,10 @@ import Foundation
 import SDKRuntime
 
 /// The error envelope of the Junction API and auth host.
-///
 /// - Remark: Generated from Schemas/Vital/types.json#/$defs/VitalErrorBody
-public struct VitalErrorBody: Sendable, Hashable {
+public struct VitalErrorBody: Sendable, Hashable, Decodable {
     /// An OAuth-style error code, when the token endpoint gives one.
     public let error: Swift.String?
-
     /// - Remark: Generated from Schemas/Vital/types.json#/$defs/VitalErrorBody/properties/detail
     public let detail: VitalErrorDetail
 
@@ -21,25 +19,11 @@ public struct VitalErrorBody: Sendable, Hashable {
         self.error = error
         self.detail = detail
     }
-}
-
-extension VitalErrorBody: Codable {
-    enum CodingKeys: Swift.String, CodingKey {
-        case error
-        case detail
-    }
 
     /// Reads the value; unknown fields are ignored.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.error = try container.decodeIfPresent(Swift.String.self, forKey: .error)
-        self.detail = try container.decode(VitalErrorDetail.self, forKey: .detail)
-    }
-
-    /// Writes the value.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(self.error, forKey: .error)
-        try container.encode(self.detail, forKey: .detail)
+        let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
+        self.error = try container.decodeIfPresent(Swift.String.self, forKey: "error")
+        self.detail = try container.decode(VitalErrorDetail.self, forKey: "detail")
     }
 }

@@ -7,31 +7,23 @@ import Foundation
 import SDKRuntime
 
 /// What went wrong.
-///
 /// - Remark: Generated from Schemas/Vital/types.json#/$defs/VitalErrorDetail
-public struct VitalErrorDetail: Sendable, Hashable {
+public struct VitalErrorDetail: Sendable, Hashable, Decodable {
     /// The error type; see VitalErrorType.
     public let errorType: Swift.String
-
     /// A human-readable explanation (token endpoint).
     public let message: Swift.String?
-
     /// A human-readable explanation (API).
     public let errorMessage: Swift.String?
-
     /// On a client_user_id conflict: the existing user.
     public let userID: Foundation.UUID?
-
     /// On a client_user_id conflict: when the existing user was created.
     public let createdOn: Foundation.Date?
 
     /// Creates a value from its properties.
     public init(
-        errorType: Swift.String,
-        message: Swift.String? = nil,
-        errorMessage: Swift.String? = nil,
-        userID: Foundation.UUID? = nil,
-        createdOn: Foundation.Date? = nil
+        errorType: Swift.String, message: Swift.String? = nil, errorMessage: Swift.String? = nil,
+        userID: Foundation.UUID? = nil, createdOn: Foundation.Date? = nil
     ) {
         self.errorType = errorType
         self.message = message
@@ -39,34 +31,14 @@ public struct VitalErrorDetail: Sendable, Hashable {
         self.userID = userID
         self.createdOn = createdOn
     }
-}
-
-extension VitalErrorDetail: Codable {
-    enum CodingKeys: Swift.String, CodingKey {
-        case errorType = "error_type"
-        case message
-        case errorMessage = "error_message"
-        case userID = "user_id"
-        case createdOn = "created_on"
-    }
 
     /// Reads the value; unknown fields are ignored.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.errorType = try container.decode(Swift.String.self, forKey: .errorType)
-        self.message = try container.decodeIfPresent(Swift.String.self, forKey: .message)
-        self.errorMessage = try container.decodeIfPresent(Swift.String.self, forKey: .errorMessage)
-        self.userID = try container.decodeTextIfPresent(Foundation.UUID.self, forKey: .userID)
-        self.createdOn = try container.decodeTextIfPresent(Foundation.Date.self, forKey: .createdOn)
-    }
-
-    /// Writes the value.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.errorType, forKey: .errorType)
-        try container.encodeIfPresent(self.message, forKey: .message)
-        try container.encodeIfPresent(self.errorMessage, forKey: .errorMessage)
-        try container.encodeTextIfPresent(self.userID, forKey: .userID)
-        try container.encodeTextIfPresent(self.createdOn, forKey: .createdOn)
+        let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
+        self.errorType = try container.decode(Swift.String.self, forKey: "error_type")
+        self.message = try container.decodeIfPresent(Swift.String.self, forKey: "message")
+        self.errorMessage = try container.decodeIfPresent(Swift.String.self, forKey: "error_message")
+        self.userID = try container.decodeTextIfPresent(Foundation.UUID.self, forKey: "user_id")
+        self.createdOn = try container.decodeTextIfPresent(Foundation.Date.self, forKey: "created_on")
     }
 }

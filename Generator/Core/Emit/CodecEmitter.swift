@@ -1,0 +1,38 @@
+/// One wire format's coding of generated types (JSON, XML): the protocols a type declares for it and the members
+/// that implement them, in the directions the type's use needs.
+protocol CodecEmitter {
+    /// The directions `type` is coded in by this format.
+    func directions(of type: IRType) -> IRDirections
+
+    /// The protocols `type` conforms to for `directions` (none for types coded through another mechanism).
+    func conformances(of type: IRType, directions: IRDirections) -> [String]
+
+    /// Prints the members implementing ``conformances(of:directions:)``, each after a blank line.
+    ///
+    /// - Parameter delegating: whether a reader must build the value through its memberwise initializer, as
+    ///   one declared outside the type's module must.
+    func members(of type: IRType, directions: IRDirections, delegating: Bool, into p: inout SwiftPrinter)
+}
+
+extension CodecEmitter {
+    /// Prints `extension T: <conformances> { <members> }` for `directions`, as declared outside the type's module.
+    func conformanceExtension(of type: IRType, directions: IRDirections, into p: inout SwiftPrinter) {
+        let conformances = conformances(of: type, directions: directions)
+        guard !conformances.isEmpty else { return }
+        p.blank()
+        p.block("extension \(type.qualifiedName): \(conformances.joined(separator: ", "))") { p in
+            members(of: type, directions: directions, delegating: true, into: &p)
+        }
+    }
+}
+
+extension IRType {
+    /// Whether the type is coded by its own members: an object or a union (enums and aliases are coded as the
+    /// values they stand for).
+    var isCodedAsAValue: Bool {
+        switch kind {
+        case .object, .union: return true
+        case .enumeration, .alias: return false
+        }
+    }
+}
