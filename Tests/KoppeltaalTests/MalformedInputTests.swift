@@ -74,7 +74,7 @@ final class MalformedInputTests: XCTestCase {
         XCTAssertEqual(oauth.recovery, .retryLater)
         XCTAssertEqual(oauth.body.errorURI, "https://as.example/errors")
         let outcome = HTTPResponse(status: 401, headers: ["Content-Type": "application/json+fhir"], body: try Fixtures.data("Koppeltaal/Malformed/outcome-issue-not-array.json"))
-        XCTAssertTrue(KoppeltaalClient.error(for: outcome, operation: "FHIR", formats: [.operationOutcomeError]) is UnexpectedResponseError)
+        XCTAssertTrue(HTTPClientCore.error(for: outcome, operation: "FHIR", formats: [KoppeltaalClient.ErrorFormats.operationOutcomeError]) is UnexpectedResponseError)
     }
 
     func testConformances() async throws {

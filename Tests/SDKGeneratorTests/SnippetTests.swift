@@ -41,24 +41,25 @@ final class SnippetTests: XCTestCase {
     // MARK: - Models
 
     func testStructWithOptionalArrayAndDefaultFields() throws {
-        let text = try generate(httpMethod("""
-            {"name": "Op", "description": "An operation.",
-             "binding": {"http": {"method": "POST", "server": "api", "path": "/op", "body": "json", "auth": "none"}},
-             "request": {"type": "object", "required": ["id"], "properties": {
+        let fields = """
+            {"type": "object", "required": ["id"], "properties": {
                  "id": {"type": "string", "format": "uuid", "description": "The id. More words."},
                  "count": {"type": "integer", "default": 3},
                  "tags": {"type": "array", "items": {"type": "string"}},
-                 "note": {"type": "string"}}}}
+                 "note": {"type": "string"}}}
+            """
+        let text = try generate(httpMethod("""
+            {"name": "Op", "description": "An operation.",
+             "binding": {"http": {"method": "POST", "server": "api", "path": "/op", "body": "json", "auth": "none", "response": "json"}},
+             "request": \(fields), "response": \(fields)}
             """), file: "Methods/Op.swift")
         assertEmits(text, """
+                    /// The id. More words.
                     public let id: Foundation.UUID
-
                     /// - Remark: Generated from Schemas/Demo/Op.json#/request/properties/count
                     public let count: Swift.Int
-
                     /// - Remark: Generated from Schemas/Demo/Op.json#/request/properties/tags
                     public let tags: [Swift.String]
-
                     /// - Remark: Generated from Schemas/Demo/Op.json#/request/properties/note
                     public let note: Swift.String?
 
@@ -70,81 +71,89 @@ final class SnippetTests: XCTestCase {
                         self.note = note
                     }
             """)
+        // The request is only written and the response only read.
+        assertEmits(text, "    public struct Request: Sendable, Hashable, Encodable {\n")
+        assertEmits(text, "    public struct Response: Sendable, Hashable, Decodable {\n")
         assertEmits(text, """
-                public init(from decoder: any Decoder) throws {
-                    let container = try decoder.container(keyedBy: CodingKeys.self)
-                    self.id = try container.decodeText(Foundation.UUID.self, forKey: .id)
-                    self.count = (try container.decodeLenientIfPresent(Swift.Int.self, forKey: .count)) ?? 3
-                    self.tags = (try container.decodeIfPresent([Swift.String].self, forKey: .tags)) ?? []
-                    self.note = try container.decodeIfPresent(Swift.String.self, forKey: .note)
-                }
+                    public init(from decoder: any Decoder) throws {
+                        let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
+                        self.id = try container.decodeText(Foundation.UUID.self, forKey: "id")
+                        self.count = (try container.decodeLenientIfPresent(Swift.Int.self, forKey: "count")) ?? 3
+                        self.tags = (try container.decodeIfPresent([Swift.String].self, forKey: "tags")) ?? []
+                        self.note = try container.decodeIfPresent(Swift.String.self, forKey: "note")
+                    }
             """)
         assertEmits(text, """
-                    try container.encodeText(self.id, forKey: .id)
-                    try container.encode(self.count, forKey: .count)
-                    if !self.tags.isEmpty { try container.encode(self.tags, forKey: .tags) }
-                    try container.encodeIfPresent(self.note, forKey: .note)
+                        try container.encodeText(self.id, forKey: "id")
+                        try container.encode(self.count, forKey: "count")
+                        if !self.tags.isEmpty { try container.encode(self.tags, forKey: "tags") }
+                        try container.encodeIfPresent(self.note, forKey: "note")
             """)
+        XCTAssertEqual(text.components(separatedBy: "public init(from decoder").count, 2, "one decoder, the response's")
+        XCTAssertEqual(text.components(separatedBy: "public func encode(to encoder").count, 2, "one encoder, the request's")
         assertEmits(text, """
-                    var http = try makeRequest(.post, server: configuration.servers.api, serverName: "api", path: "/op")
+                    var http = try core.request(.post, server: configuration.servers.api, serverName: "api", path: "/op")
                     try http.setJSONBody(request)
-                    _ = try await send(http, operation: "Op", errors: [])
+                    let response = try await core.send(http, operation: "Op", errors: [])
+                    return try SDKRuntime.HTTPResponseBody.json(Op.Response.self, from: response, operation: "Op")
             """)
     }
 
     func testNumbersAndBytes() throws {
-        let text = try generate(httpMethod("""
-            {"name": "Op", "description": "An operation.",
-             "binding": {"http": {"method": "POST", "server": "api", "path": "/op", "body": "json", "auth": "none"}},
-             "request": {"type": "object", "required": ["small", "rough", "exact", "raw", "encoded"], "properties": {
+        let fields = """
+            {"type": "object", "required": ["small", "rough", "exact", "raw", "encoded"], "properties": {
                  "small": {"type": "integer", "format": "int32"},
                  "rough": {"type": "number", "format": "float"},
                  "exact": {"type": "number", "format": "double"},
                  "raw": {"type": "string", "format": "byte"},
-                 "encoded": {"type": "string", "contentEncoding": "base64"}}}}
+                 "encoded": {"type": "string", "contentEncoding": "base64"}}}
+            """
+        let text = try generate(httpMethod("""
+            {"name": "Op", "description": "An operation.",
+             "binding": {"http": {"method": "POST", "server": "api", "path": "/op", "body": "json", "auth": "none", "response": "json"}},
+             "request": \(fields), "response": \(fields)}
             """), file: "Methods/Op.swift")
         assertEmits(text, """
                     public init(
-                        small: Swift.Int32,
-                        rough: Swift.Float,
-                        exact: Swift.Double,
-                        raw: Foundation.Data,
-                        encoded: Foundation.Data
+                        small: Swift.Int32, rough: Swift.Float, exact: Swift.Double, raw: Foundation.Data, encoded: Foundation.Data
                     ) {
             """)
         assertEmits(text, """
-                    self.small = try container.decodeLenient(Swift.Int32.self, forKey: .small)
-                    self.rough = try container.decodeLenient(Swift.Float.self, forKey: .rough)
-                    self.exact = try container.decodeLenient(Swift.Double.self, forKey: .exact)
-                    self.raw = try container.decodeText(Foundation.Data.self, forKey: .raw)
-                    self.encoded = try container.decodeText(Foundation.Data.self, forKey: .encoded)
+                        self.small = try container.decodeLenient(Swift.Int32.self, forKey: "small")
+                        self.rough = try container.decodeLenient(Swift.Float.self, forKey: "rough")
+                        self.exact = try container.decodeLenient(Swift.Double.self, forKey: "exact")
+                        self.raw = try container.decodeText(Foundation.Data.self, forKey: "raw")
+                        self.encoded = try container.decodeText(Foundation.Data.self, forKey: "encoded")
             """)
         assertEmits(text, """
-                    try container.encodeText(self.raw, forKey: .raw)
+                        try container.encodeText(self.raw, forKey: "raw")
             """)
     }
 
     func testNullableFieldsAreOptionalAndRequiredOnesAreWrittenAsNull() throws {
-        let text = try generate(httpMethod("""
-            {"name": "Op", "description": "An operation.",
-             "binding": {"http": {"method": "POST", "server": "api", "path": "/op", "body": "json", "auth": "none"}},
-             "request": {"type": "object", "required": ["name", "body"], "properties": {
+        let fields = """
+            {"type": "object", "required": ["name", "body"], "properties": {
                  "name": {"type": ["string", "null"]},
                  "body": {"oneOf": [{"$ref": "types.json#/$defs/ErrorBody"}, {"type": "null"}]},
-                 "count": {"type": ["null", "integer"]}}}}
+                 "count": {"type": ["null", "integer"]}}}
+            """
+        let text = try generate(httpMethod("""
+            {"name": "Op", "description": "An operation.",
+             "binding": {"http": {"method": "POST", "server": "api", "path": "/op", "body": "json", "auth": "none", "response": "json"}},
+             "request": \(fields), "response": \(fields)}
             """), file: "Methods/Op.swift")
         assertEmits(text, """
                     public init(name: Swift.String? = nil, body: ErrorBody? = nil, count: Swift.Int? = nil) {
             """)
         assertEmits(text, """
-                    self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
-                    self.body = try container.decodeIfPresent(ErrorBody.self, forKey: .body)
-                    self.count = try container.decodeLenientIfPresent(Swift.Int.self, forKey: .count)
+                        self.name = try container.decodeIfPresent(Swift.String.self, forKey: "name")
+                        self.body = try container.decodeIfPresent(ErrorBody.self, forKey: "body")
+                        self.count = try container.decodeLenientIfPresent(Swift.Int.self, forKey: "count")
             """)
         assertEmits(text, """
-                    if let value = self.name { try container.encode(value, forKey: .name) } else { try container.encodeNil(forKey: .name) }
-                    if let value = self.body { try container.encode(value, forKey: .body) } else { try container.encodeNil(forKey: .body) }
-                    try container.encodeIfPresent(self.count, forKey: .count)
+                        if let value = self.name { try container.encode(value, forKey: "name") } else { try container.encodeNil(forKey: "name") }
+                        if let value = self.body { try container.encode(value, forKey: "body") } else { try container.encodeNil(forKey: "body") }
+                        try container.encodeIfPresent(self.count, forKey: "count")
             """)
     }
 
@@ -172,15 +181,15 @@ final class SnippetTests: XCTestCase {
             """)
         assertEmits(text, """
                     try request.validate()
-                    var http = try makeRequest(.post, server: configuration.servers.api, serverName: "api", path: "/op")
+                    var http = try core.request(.post, server: configuration.servers.api, serverName: "api", path: "/op")
             """)
     }
 
     func testAllOfMergesTheProperties() throws {
         let text = try generate(httpMethod("""
             {"name": "Op", "description": "An operation.",
-             "binding": {"http": {"method": "POST", "server": "api", "path": "/op", "body": "json", "auth": "none"}},
-             "request": {"allOf": [
+             "binding": {"http": {"method": "POST", "server": "api", "path": "/op", "auth": "none", "response": "json"}},
+             "response": {"allOf": [
                  {"$ref": "types.json#/$defs/ErrorBody"},
                  {"type": "object", "required": ["extra"], "properties": {"extra": {"type": "integer"}}}],
                "description": "An error body and more."}}
@@ -189,24 +198,24 @@ final class SnippetTests: XCTestCase {
                     public init(code: Swift.String, message: Swift.String? = nil, extra: Swift.Int) {
             """)
         assertEmits(text, """
-                    self.code = try container.decode(Swift.String.self, forKey: .code)
-                    self.message = try container.decodeIfPresent(Swift.String.self, forKey: .message)
-                    self.extra = try container.decodeLenient(Swift.Int.self, forKey: .extra)
+                        self.code = try container.decode(Swift.String.self, forKey: "code")
+                        self.message = try container.decodeIfPresent(Swift.String.self, forKey: "message")
+                        self.extra = try container.decodeLenient(Swift.Int.self, forKey: "extra")
             """)
     }
 
     func testASchemaWithoutATypeHoldsAnyJSONValue() throws {
         let text = try generate(httpMethod("""
             {"name": "Op", "description": "An operation.",
-             "binding": {"http": {"method": "POST", "server": "api", "path": "/op", "body": "json", "auth": "none"}},
-             "request": {"type": "object", "required": ["data"], "properties": {
+             "binding": {"http": {"method": "POST", "server": "api", "path": "/op", "auth": "none", "response": "json"}},
+             "response": {"type": "object", "required": ["data"], "properties": {
                  "data": {"description": "Anything."}, "extra": {}}}}
             """), file: "Methods/Op.swift")
         assertEmits(text, """
                     public init(data: SDKRuntime.JSONValue, extra: SDKRuntime.JSONValue? = nil) {
             """)
         assertEmits(text, """
-                    self.data = try container.decode(SDKRuntime.JSONValue.self, forKey: .data)
+                        self.data = try container.decode(SDKRuntime.JSONValue.self, forKey: "data")
             """)
     }
 
@@ -233,29 +242,28 @@ final class SnippetTests: XCTestCase {
     func testAdditionalPropertiesMakeAMap() throws {
         let text = try generate(httpMethod("""
             {"name": "Op", "description": "An operation.",
-             "binding": {"http": {"method": "POST", "server": "api", "path": "/op", "body": "json", "auth": "none"}},
-             "request": {"type": "object", "required": ["labels"], "properties": {
+             "binding": {"http": {"method": "POST", "server": "api", "path": "/op", "auth": "none", "response": "json"}},
+             "response": {"type": "object", "required": ["labels"], "properties": {
                  "labels": {"type": "object", "additionalProperties": {"type": "string"}},
                  "counts": {"additionalProperties": {"type": "integer"}},
                  "anything": {"type": "object", "additionalProperties": true}}}}
             """), file: "Methods/Op.swift")
         assertEmits(text, """
                     public init(
-                        labels: [Swift.String: Swift.String],
-                        counts: [Swift.String: Swift.Int]? = nil,
+                        labels: [Swift.String: Swift.String], counts: [Swift.String: Swift.Int]? = nil,
                         anything: [Swift.String: SDKRuntime.JSONValue]? = nil
                     ) {
             """)
         assertEmits(text, """
-                    self.labels = try container.decode([Swift.String: Swift.String].self, forKey: .labels)
+                        self.labels = try container.decode([Swift.String: Swift.String].self, forKey: "labels")
             """)
     }
 
     func testMembersBeyondThePropertiesAreKept() throws {
         let text = try generate(httpMethod("""
             {"name": "Op", "description": "An operation.",
-             "binding": {"http": {"method": "POST", "server": "api", "path": "/op", "body": "json", "auth": "none"}},
-             "request": {"type": "object", "properties": {"id": {"type": "string"}}, "additionalProperties": {"type": "integer"}}}
+             "binding": {"http": {"method": "POST", "server": "api", "path": "/op", "auth": "none", "response": "json"}},
+             "response": {"type": "object", "properties": {"id": {"type": "string"}}, "additionalProperties": {"type": "integer"}}}
             """), file: "Methods/Op.swift")
         assertEmits(text, """
                     public let additionalProperties: [Swift.String: Swift.Int]
@@ -264,16 +272,17 @@ final class SnippetTests: XCTestCase {
                     public init(id: Swift.String? = nil, additionalProperties: [Swift.String: Swift.Int] = [:]) {
             """)
         assertEmits(text, """
-                    let members = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
-                    var additionalProperties: [Swift.String: Swift.Int] = [:]
-                    for key in members.allKeys where CodingKeys(rawValue: key.stringValue) == nil {
-                        additionalProperties[key.stringValue] = try members.decode(Swift.Int.self, forKey: key)
-                    }
-                    self.additionalProperties = additionalProperties
+                        let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
+                        self.id = try container.decodeIfPresent(Swift.String.self, forKey: "id")
+                        var additionalProperties: [Swift.String: Swift.Int] = [:]
+                        for key in container.allKeys where !["id"].contains(key.stringValue) {
+                            additionalProperties[key.stringValue] = try container.decode(Swift.Int.self, forKey: key)
+                        }
+                        self.additionalProperties = additionalProperties
             """)
     }
 
-    func testLongParameterListsGoOnePerLine() throws {
+    func testLongParameterListsFillTheLineWidth() throws {
         let text = try generate(httpMethod("""
             {"name": "Op", "description": "An operation.",
              "binding": {"http": {"method": "POST", "server": "api", "path": "/op", "body": "json", "auth": "none"}},
@@ -285,8 +294,7 @@ final class SnippetTests: XCTestCase {
         assertEmits(text, """
                     /// Creates a value from its properties.
                     public init(
-                        firstLongPropertyName: Swift.String? = nil,
-                        secondLongPropertyName: Swift.String? = nil,
+                        firstLongPropertyName: Swift.String? = nil, secondLongPropertyName: Swift.String? = nil,
                         thirdLongPropertyName: Swift.String? = nil
                     ) {
             """)

@@ -28,11 +28,12 @@ enum FileEmitter {
     static func files(for family: IRFamily, testSamples: Bool) -> [GeneratedFile] {
         let base = "\(family.name)/Generated/"
         var files: [GeneratedFile] = []
-        let xml = xmlEmitter(family)
+        let binding = BindingEmitters.emitter(for: family)
+        let xml = XMLCodecEmitter(primitives: binding.xmlPrimitives)
         let declarations = DeclarationEmitter(codecs: [JSONCodecEmitter(), xml])
 
         var client = SwiftPrinter()
-        ClientEmitter.emit(family, into: &client)
+        ClientEmitter.emit(family, binding: binding, into: &client)
         files.append(file(.sources, base + family.clientName + ".swift", from: [family.directory + "/protocol.json"], body: client))
 
         files += family.types.parallelMap { type in
@@ -49,14 +50,14 @@ enum FileEmitter {
         }
 
         files += family.methods.parallelMap { method in
-            let emitter = MethodEmitter(family: family, method: method)
+            let emitter = MethodEmitter(family: family, method: method, binding: binding)
             var printer = SwiftPrinter()
             emitter.namespace(declarations: declarations, into: &printer)
             printer.blank()
             emitter.clientMethod(into: &printer)
             emitter.paging(into: &printer)
             var supportCode = SwiftPrinter()
-            emitter.fieldEncoding(into: &supportCode)
+            binding.methodSupport(of: method, into: &supportCode)
             for type in method.namespaceTypes { support(type, into: &supportCode) }
             if !supportCode.lines.isEmpty {
                 printer.blank()
@@ -72,13 +73,6 @@ enum FileEmitter {
             files.append(file(.tests, "\(family.name)Tests/Generated/GeneratedRoundTripTests.swift", from: [family.directory], body: printer, imports: ["Foundation", family.name, "SDKRuntime", "XCTest"]))
         }
         return files
-    }
-
-    static func xmlEmitter(_ family: IRFamily) -> XMLCodecEmitter {
-        switch family.binding {
-        case .healthvault: return XMLCodecEmitter(primitives: .text)
-        case .http(let settings): return XMLCodecEmitter(primitives: settings.xmlPrimitives)
-        }
     }
 
     /// Redaction of `type` and of every type nested in it.

@@ -17,8 +17,22 @@ struct SwiftPrinter {
     private(set) var lines: [String] = []
     private var depth = 0
 
-    /// Prints one line at the current indentation (an empty string prints a blank line).
+    /// Prints one line at the current indentation (an empty string prints a blank line). Code wider than
+    /// ``maximumWidth`` columns is broken at its widest argument list (see ``SwiftLineBreaker``).
     mutating func line(_ text: String) {
+        if depth * 4 + text.count > Self.maximumWidth, !text.hasPrefix("//"), let split = SwiftLineBreaker.split(text) {
+            switch split {
+            case .arguments(let head, let arguments, let tail):
+                line(head)
+                indented { p in p.fill(arguments) }
+                line(tail)
+            case .block(let head, let body):
+                line(head)
+                indented { p in p.line(body) }
+                line("}")
+            }
+            return
+        }
         lines.append(text.isEmpty ? "" : String(repeating: "    ", count: depth) + text)
     }
 
@@ -63,7 +77,7 @@ struct SwiftPrinter {
     }
 
     /// Prints `items` separated by commas, as many to a line as fit in ``maximumWidth`` columns.
-    private mutating func fill(_ items: [String]) {
+    mutating func fill(_ items: [String]) {
         var current = ""
         for (index, item) in items.enumerated() {
             let piece = item + (index == items.count - 1 ? "" : ",")

@@ -22,7 +22,7 @@ extension HealthVaultConnection {
     }
 
     private func provisionInstance(masterAppID: UUID) async throws -> URL {
-        try configuration.client.urlPolicy.check(configuration.defaultShellURL)
+        try configuration.client.options.urlPolicy.check(configuration.defaultShellURL)
         return try await session.transition { transition in
             guard try await transition.current()?.instance == nil else {
                 throw HealthVaultConnectionError.alreadyConnected
@@ -83,8 +83,8 @@ extension HealthVaultConnection {
                 return completion
             }
             let found = try await topology.instance(instanceID)
-            try self.configuration.client.urlPolicy.check(found.platformURL)
-            try self.configuration.client.urlPolicy.check(found.shellURL)
+            try self.configuration.client.options.urlPolicy.check(found.platformURL)
+            try self.configuration.client.options.urlPolicy.check(found.shellURL)
             state.instance = found
             state.applicationCreationToken = nil
             state.session = nil
@@ -117,7 +117,7 @@ extension HealthVaultConnection {
         }
         guard ["http", "https"].contains(url.scheme?.lowercased()) else { return .continue }
         do {
-            try configuration.client.urlPolicy.check(url)
+            try configuration.client.options.urlPolicy.check(url)
             return .continue
         } catch {
             return .failed(error)
@@ -136,7 +136,7 @@ extension HealthVaultConnection {
     private func checkShellHost(
         of url: URL, in state: HealthVaultConnectionState, topology: inout Topology
     ) async throws {
-        try configuration.client.urlPolicy.check(url)
+        try configuration.client.options.urlPolicy.check(url)
         let host = url.host?.lowercased()
         let known = [configuration.defaultShellURL, state.instance?.shellURL].compactMap { $0?.host?.lowercased() }
         if let host, known.contains(host) { return }
@@ -155,7 +155,7 @@ extension HealthVaultConnection {
     }
 
     func defaultClient() -> HealthVaultClient {
-        configuration.client(platformURL: configuration.defaultPlatformURL, transport: configuration.client.transport)
+        configuration.client(platformURL: configuration.defaultPlatformURL, transport: configuration.client.options.transport)
     }
 
     func createApplicationURL(_ state: HealthVaultConnectionState) -> URL {

@@ -74,7 +74,7 @@ public final class HealthVaultConnection: Sendable {
         session = CredentialSession(
             store: configuration.store, key: configuration.storeKey,
             policy: HealthVaultCredentialPolicy(configuration: configuration),
-            clock: configuration.client.clock, logger: configuration.client.logger, category: "HealthVault"
+            clock: configuration.client.clock, logger: configuration.client.options.logger, category: "HealthVault"
         )
     }
 
@@ -176,7 +176,7 @@ public final class HealthVaultConnection: Sendable {
             guard let credential = access.credential.session else { throw HealthVaultConnectionError.notAuthorized }
             let client = configuration.client(
                 platformURL: access.credential.instance.platformURL,
-                transport: access.lease.guarding(configuration.client.transport))
+                transport: access.lease.guarding(configuration.client.options.transport))
             do {
                 return try await call(client, credential)
             } catch {
@@ -272,7 +272,7 @@ public final class HealthVaultConnection: Sendable {
         guard let credential = access.credential.session else { throw HealthVaultConnectionError.notAuthorized }
         let client = configuration.client(
             platformURL: access.credential.instance.platformURL,
-            transport: access.lease.guarding(configuration.client.transport))
+            transport: access.lease.guarding(configuration.client.options.transport))
         var people: [HealthVaultPerson] = []
         var request: GetAuthorizedPeople.Request? = GetAuthorizedPeople.Request()
         while let next = request {
@@ -300,6 +300,6 @@ public final class HealthVaultConnection: Sendable {
     // MARK: - Internals
 
     func log(_ level: LogLevel, _ message: LogMessage) {
-        configuration.client.logger.log(level, "HealthVault", message)
+        configuration.client.options.logger.log(level, "HealthVault", message)
     }
 }

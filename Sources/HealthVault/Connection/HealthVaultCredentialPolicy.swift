@@ -41,7 +41,7 @@ struct HealthVaultCredentialPolicy: CredentialPolicy {
         _ authorization: HealthVaultAuthorization, lease: CredentialLease
     ) async throws -> HealthVaultAuthorization {
         let client = configuration.client(
-            platformURL: authorization.instance.platformURL, transport: lease.guarding(configuration.client.transport))
+            platformURL: authorization.instance.platformURL, transport: lease.guarding(configuration.client.options.transport))
         // .NET marks a multi-record app on the session request, and leaves the attribute out otherwise.
         let appID = CreateAuthenticatedSessionToken.Request.AuthInfo.AppID(
             isMultiRecordApp: configuration.isMultiRecordApp ? true : nil)
@@ -66,7 +66,7 @@ extension HealthVaultConnection.Configuration {
     func client(platformURL: URL, transport: any HTTPTransport) -> HealthVaultClient {
         var settings = client
         settings.servers.platform = platformURL
-        settings.transport = transport
+        settings.options.transport = transport
         return HealthVaultClient(configuration: settings)
     }
 

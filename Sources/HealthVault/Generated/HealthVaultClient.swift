@@ -22,7 +22,11 @@ public struct HealthVaultClient: Sendable {
         public var platform: Foundation.URL?
 
         /// Creates the set of base URLs. Servers with a default in protocol.json start with it.
-        public init(platform: Foundation.URL? = Foundation.URL(string: "https://platform.healthvault-ppe.com/platform/wildcat.ashx")) {
+        public init(
+            platform: Foundation.URL? = Foundation.URL(
+                string: "https://platform.healthvault-ppe.com/platform/wildcat.ashx"
+            )
+        ) {
             self.platform = platform
         }
     }
@@ -31,44 +35,48 @@ public struct HealthVaultClient: Sendable {
     public struct Configuration: Sendable {
         /// The base URLs.
         public var servers: Servers
-
-        /// Sends requests; replace it to use another HTTP stack or a test double.
-        public var transport: any SDKRuntime.HTTPTransport
-
-        /// Which URLs requests may go to: https only, unless plain http to this machine is allowed (for tests).
-        public var urlPolicy: SDKRuntime.URLPolicy
-
+        /// The transport, URL policy, timeout and logger.
+        public var options: SDKRuntime.ClientOptions
         /// The clock for `msg-time` and signing times.
         public var clock: any SDKRuntime.WallClock
-
         /// What every request header carries.
         public var envelope: SDKRuntime.HealthVaultEnvelopeSettings
-
         /// Which reads are sent again after a temporary failure; none by default.
         public var retry: SDKRuntime.RetryPolicy
 
-        /// How long a request may take, or nil for the transport's default.
-        public var timeout: Foundation.TimeInterval?
-
-        /// Receives redacted log records, or nil for none.
-        public var logger: (any SDKRuntime.LogSink)?
-
         /// Creates a configuration.
         public init(
-            servers: Servers = .init(), transport: any SDKRuntime.HTTPTransport = SDKRuntime.URLSessionTransport(),
-            urlPolicy: SDKRuntime.URLPolicy = .init(), clock: any SDKRuntime.WallClock = SDKRuntime.SystemClock(),
-            envelope: SDKRuntime.HealthVaultEnvelopeSettings = .init(clientVersion: "HV-Swift/1.0.0", language: "en", country: "US", messageTTL: 1800),
-            retry: SDKRuntime.RetryPolicy = .none, timeout: Foundation.TimeInterval? = nil,
-            logger: (any SDKRuntime.LogSink)? = nil
+            servers: Servers = .init(), options: SDKRuntime.ClientOptions,
+            clock: any SDKRuntime.WallClock = SDKRuntime.SystemClock(),
+            envelope: SDKRuntime.HealthVaultEnvelopeSettings = .init(
+                clientVersion: "HV-Swift/1.0.0", language: "en", country: "US", messageTTL: 1800
+            ),
+            retry: SDKRuntime.RetryPolicy = .none
         ) {
             self.servers = servers
-            self.transport = transport
-            self.urlPolicy = urlPolicy
+            self.options = options
             self.clock = clock
             self.envelope = envelope
             self.retry = retry
-            self.timeout = timeout
-            self.logger = logger
+        }
+
+        /// Creates a configuration from the parts of its options.
+        public init(
+            servers: Servers = .init(), transport: any SDKRuntime.HTTPTransport = SDKRuntime.URLSessionTransport(),
+            urlPolicy: SDKRuntime.URLPolicy = .init(), clock: any SDKRuntime.WallClock = SDKRuntime.SystemClock(),
+            envelope: SDKRuntime.HealthVaultEnvelopeSettings = .init(
+                clientVersion: "HV-Swift/1.0.0", language: "en", country: "US", messageTTL: 1800
+            ),
+            retry: SDKRuntime.RetryPolicy = .none, timeout: Foundation.TimeInterval? = nil,
+            logger: (any SDKRuntime.LogSink)? = nil
+        ) {
+            self.init(
+                servers: servers,
+                options: SDKRuntime.ClientOptions(
+                    transport: transport, urlPolicy: urlPolicy, timeout: timeout, logger: logger
+                ),
+                clock: clock, envelope: envelope, retry: retry
+            )
         }
     }
 
@@ -85,57 +93,12 @@ public struct HealthVaultClient: Sendable {
 private typealias _RequiresRuntime = SDKRuntime.GeneratedCodeRuntimeVersion_1
 
 extension HealthVaultClient {
-    /// An `<info>` element holding `request`'s content.
-    static func info(_ request: some SDKRuntime.XMLEncodable, context: SDKRuntime.EncodingContext) throws -> SDKRuntime.XMLWriter {
-        var writer = SDKRuntime.XMLWriter()
-        try writer.element("info", writing: request, context: context)
-        return writer
-    }
-
-    /// An empty `<info />` element, for methods without parameters.
-    static func emptyInfo() -> SDKRuntime.XMLWriter {
-        var writer = SDKRuntime.XMLWriter()
-        writer.startElement("info")
-        writer.endElement()
-        return writer
-    }
-
-    /// Signs and sends one request, and returns the parsed response.
-    ///
-    /// - Throws: ``HealthVaultError`` for a non-zero status, `UnexpectedResponseError` for an HTTP failure without a
-    ///   HealthVault status, `ResponseDecodingError` for a malformed response, and the transport's errors.
-    func send(method: Swift.String, version: Swift.Int, recordID: Foundation.UUID? = nil, auth: SDKRuntime.HealthVaultRequestAuth, messageTime: Foundation.Date, info: SDKRuntime.XMLWriter, idempotent: Swift.Bool = false) async throws -> SDKRuntime.HealthVaultResponseEnvelope {
-        guard let url = configuration.servers.platform else {
-            throw SDKRuntime.ConfigurationError.missingServer("platform")
-        }
-        try configuration.urlPolicy.check(url)
-        let envelope = try SDKRuntime.HealthVaultRequestEnvelope.encode(
-            method: method, version: version, recordID: recordID, auth: auth,
-            settings: configuration.envelope, messageTime: messageTime, info: info
+    /// Signs and sends requests with the configuration.
+    var core: SDKRuntime.HealthVaultClientCore {
+        SDKRuntime.HealthVaultClientCore(
+            family: "HealthVault", server: configuration.servers.platform, options: configuration.options,
+            clock: configuration.clock, envelope: configuration.envelope, retry: configuration.retry,
+            statusError: { try HealthVaultError(body: Status(xml: $0), httpStatus: $1, operation: $2) }
         )
-        let request = SDKRuntime.HTTPRequest(
-            method: .post, url: url, headers: ["Content-Type": "text/xml; charset=utf-8"],
-            body: Foundation.Data(envelope.bytes), timeout: configuration.timeout
-        )
-        return try await configuration.retry.run(idempotent: idempotent, now: configuration.clock.now) {
-            configuration.logger.log(.debug, "HealthVault", "\(public: method) v\(public: version) → \(SDKRuntime.Redaction.url(url))")
-            let response = try await configuration.transport.send(request)
-            configuration.logger.log(.debug, "HealthVault", "\(public: method) ← HTTP \(public: response.status)")
-            let parsed: SDKRuntime.HealthVaultResponseEnvelope
-            do {
-                parsed = try SDKRuntime.HealthVaultResponseEnvelope(body: response.body)
-            }
-            catch {
-                if !response.isSuccess { throw SDKRuntime.UnexpectedResponseError(operation: method, response: response) }
-                throw error
-            }
-            guard parsed.statusCode == 0 else {
-                throw HealthVaultError(body: try Status(xml: parsed.status), httpStatus: response.status, operation: method)
-            }
-            guard response.isSuccess else {
-                throw SDKRuntime.UnexpectedResponseError(operation: method, response: response, reason: "status 0 in an HTTP \(response.status) response")
-            }
-            return parsed
-        }
     }
 }

@@ -19,23 +19,22 @@ public struct KoppeltaalClient: Sendable {
         /// The FHIR base URL, e.g. https://ggz.koppeltaal.nl/FHIR/Koppeltaal: configured in the app, since a mobile
         /// launch cannot pass iss.
         public var fhir: Foundation.URL?
-
         /// The OAuth2 base of the Koppeltaal server, e.g. https://ggz.koppeltaal.nl/OAuth2/Koppeltaal, where the portal
         /// requests activation codes.
         public var launch: Foundation.URL?
-
         /// The authorize endpoint, discovered from the Conformance (or configured).
         public var authorize: Foundation.URL?
-
         /// The token endpoint, discovered from the Conformance (or configured).
         public var token: Foundation.URL?
-
         /// The RFC 7009 revocation endpoint, when the server has one (configured, or from
         /// .well-known/smart-configuration).
         public var revoke: Foundation.URL?
 
         /// Creates the set of base URLs.
-        public init(fhir: Foundation.URL? = nil, launch: Foundation.URL? = nil, authorize: Foundation.URL? = nil, token: Foundation.URL? = nil, revoke: Foundation.URL? = nil) {
+        public init(
+            fhir: Foundation.URL? = nil, launch: Foundation.URL? = nil, authorize: Foundation.URL? = nil,
+            token: Foundation.URL? = nil, revoke: Foundation.URL? = nil
+        ) {
             self.fhir = fhir
             self.launch = launch
             self.authorize = authorize
@@ -48,34 +47,34 @@ public struct KoppeltaalClient: Sendable {
     public struct Configuration: Sendable {
         /// The base URLs.
         public var servers: Servers
-
-        /// Sends requests; replace it to use another HTTP stack or a test double.
-        public var transport: any SDKRuntime.HTTPTransport
-
-        /// Which URLs requests may go to: https only, unless plain http to this machine is allowed (for tests).
-        public var urlPolicy: SDKRuntime.URLPolicy
-
+        /// The transport, URL policy, timeout and logger.
+        public var options: SDKRuntime.ClientOptions
         /// Header fields every request sends.
         public var headers: SDKRuntime.HTTPHeaders
 
-        /// How long a request may take, or nil for the transport's default.
-        public var timeout: Foundation.TimeInterval?
-
-        /// Receives redacted log records, or nil for none.
-        public var logger: (any SDKRuntime.LogSink)?
-
         /// Creates a configuration.
+        public init(
+            servers: Servers = .init(), options: SDKRuntime.ClientOptions,
+            headers: SDKRuntime.HTTPHeaders = ["Accept": "application/json"]
+        ) {
+            self.servers = servers
+            self.options = options
+            self.headers = headers
+        }
+
+        /// Creates a configuration from the parts of its options.
         public init(
             servers: Servers = .init(), transport: any SDKRuntime.HTTPTransport = SDKRuntime.URLSessionTransport(),
             urlPolicy: SDKRuntime.URLPolicy = .init(), headers: SDKRuntime.HTTPHeaders = ["Accept": "application/json"],
             timeout: Foundation.TimeInterval? = nil, logger: (any SDKRuntime.LogSink)? = nil
         ) {
-            self.servers = servers
-            self.transport = transport
-            self.urlPolicy = urlPolicy
-            self.headers = headers
-            self.timeout = timeout
-            self.logger = logger
+            self.init(
+                servers: servers,
+                options: SDKRuntime.ClientOptions(
+                    transport: transport, urlPolicy: urlPolicy, timeout: timeout, logger: logger
+                ),
+                headers: headers
+            )
         }
     }
 
@@ -92,51 +91,19 @@ public struct KoppeltaalClient: Sendable {
 private typealias _RequiresRuntime = SDKRuntime.GeneratedCodeRuntimeVersion_1
 
 extension KoppeltaalClient {
+    /// Sends requests with the configuration.
+    var core: SDKRuntime.HTTPClientCore {
+        SDKRuntime.HTTPClientCore(family: "Koppeltaal", options: configuration.options, headers: configuration.headers)
+    }
+
     /// The error formats of protocol.json a method may answer with.
-    enum ErrorFormat: Sendable {
-        case oAuth2Error
-        case operationOutcomeError
-    }
-
-    /// Starts a request to `path` under a server, with the family's default headers and then `headers`.
-    func makeRequest(_ method: SDKRuntime.HTTPMethod, server: Foundation.URL?, serverName: Swift.String, path: Swift.String, headers: SDKRuntime.HTTPHeaders = [:]) throws -> SDKRuntime.HTTPRequestBuilder {
-        var builder = try SDKRuntime.HTTPRequestBuilder(method: method, server: server, serverName: serverName, path: path)
-        for field in configuration.headers { builder.headers[field.name] = field.value }
-        for field in headers { builder.headers[field.name] = field.value }
-        return builder
-    }
-
-    /// Sends a request; a non-2xx response becomes the first of `errors` whose shape it has, or
-    /// `UnexpectedResponseError`.
-    func send(_ builder: SDKRuntime.HTTPRequestBuilder, operation: Swift.String, errors: [ErrorFormat]) async throws -> SDKRuntime.HTTPResponse {
-        let request = try builder.build(timeout: configuration.timeout)
-        try configuration.urlPolicy.check(request.url)
-        configuration.logger.log(.debug, "Koppeltaal", "\(public: operation) → \(public: request.method) \(SDKRuntime.Redaction.url(request.url))")
-        let response = try await configuration.transport.send(request)
-        configuration.logger.log(.debug, "Koppeltaal", "\(public: operation) ← HTTP \(public: response.status)")
-        guard response.isSuccess else { throw Self.error(for: response, operation: operation, formats: errors) }
-        return response
-    }
-
-    /// The typed error for a non-2xx response: the first format in `formats` whose body the response has.
-    static func error(for response: SDKRuntime.HTTPResponse, operation: Swift.String, formats: [ErrorFormat]) -> any Error {
-        let isJSON = SDKRuntime.HTTPResponseBody.looksLikeJSON(response.body)
-        let isXML = SDKRuntime.HTTPResponseBody.isXML(response)
-        for format in formats {
-            switch format {
-            case .oAuth2Error:
-                if isJSON, let body = try? SDKRuntime.JSONCoding.decode(OAuth2ErrorBody.self, from: response.body) {
-                    return OAuth2Error(body: body, httpStatus: response.status, operation: operation)
-                }
-            case .operationOutcomeError:
-                if isXML, let body = try? SDKRuntime.HTTPResponseBody.xml(OperationOutcome.self, from: response, rootElements: ["OperationOutcome"]) {
-                    return OperationOutcomeError(body: body, httpStatus: response.status, operation: operation)
-                }
-                if isJSON, let body = try? SDKRuntime.JSONCoding.decode(OperationOutcome.self, from: response.body) {
-                    return OperationOutcomeError(body: body, httpStatus: response.status, operation: operation)
-                }
-            }
-        }
-        return SDKRuntime.UnexpectedResponseError(operation: operation, response: response)
+    enum ErrorFormats {
+        static let oAuth2Error = SDKRuntime.HTTPErrorFormat.json(
+            OAuth2ErrorBody.self, OAuth2Error.init(body:httpStatus:operation:)
+        )
+        static let operationOutcomeError = SDKRuntime.HTTPErrorFormat.jsonOrXML(
+            OperationOutcome.self, rootElements: ["OperationOutcome"],
+            OperationOutcomeError.init(body:httpStatus:operation:)
+        )
     }
 }

@@ -301,8 +301,9 @@ public final class KoppeltaalSession: Sendable {
             let response = try await access.lease.guarding(configuration.transport).send(
                 try builder.build(timeout: configuration.timeout))
             guard response.isSuccess else {
-                throw KoppeltaalClient.error(
-                    for: response, operation: "FHIR", formats: [.operationOutcomeError, .oAuth2Error])
+                throw HTTPClientCore.error(
+                    for: response, operation: "FHIR",
+                    formats: [KoppeltaalClient.ErrorFormats.operationOutcomeError, KoppeltaalClient.ErrorFormats.oAuth2Error])
             }
             return response
         }

@@ -18,7 +18,6 @@ public struct VitalClient: Sendable {
     public struct Servers: Sendable, Hashable {
         /// The Junction API host for the environment and region, e.g. https://api.sandbox.us.junction.com.
         public var api: Foundation.URL?
-
         /// The Junction auth host for the environment and region, e.g. https://auth.sandbox.us.junction.com.
         public var auth: Foundation.URL?
 
@@ -33,34 +32,34 @@ public struct VitalClient: Sendable {
     public struct Configuration: Sendable {
         /// The base URLs.
         public var servers: Servers
-
-        /// Sends requests; replace it to use another HTTP stack or a test double.
-        public var transport: any SDKRuntime.HTTPTransport
-
-        /// Which URLs requests may go to: https only, unless plain http to this machine is allowed (for tests).
-        public var urlPolicy: SDKRuntime.URLPolicy
-
+        /// The transport, URL policy, timeout and logger.
+        public var options: SDKRuntime.ClientOptions
         /// Header fields every request sends.
         public var headers: SDKRuntime.HTTPHeaders
 
-        /// How long a request may take, or nil for the transport's default.
-        public var timeout: Foundation.TimeInterval?
-
-        /// Receives redacted log records, or nil for none.
-        public var logger: (any SDKRuntime.LogSink)?
-
         /// Creates a configuration.
+        public init(
+            servers: Servers = .init(), options: SDKRuntime.ClientOptions,
+            headers: SDKRuntime.HTTPHeaders = ["Accept": "application/json"]
+        ) {
+            self.servers = servers
+            self.options = options
+            self.headers = headers
+        }
+
+        /// Creates a configuration from the parts of its options.
         public init(
             servers: Servers = .init(), transport: any SDKRuntime.HTTPTransport = SDKRuntime.URLSessionTransport(),
             urlPolicy: SDKRuntime.URLPolicy = .init(), headers: SDKRuntime.HTTPHeaders = ["Accept": "application/json"],
             timeout: Foundation.TimeInterval? = nil, logger: (any SDKRuntime.LogSink)? = nil
         ) {
-            self.servers = servers
-            self.transport = transport
-            self.urlPolicy = urlPolicy
-            self.headers = headers
-            self.timeout = timeout
-            self.logger = logger
+            self.init(
+                servers: servers,
+                options: SDKRuntime.ClientOptions(
+                    transport: transport, urlPolicy: urlPolicy, timeout: timeout, logger: logger
+                ),
+                headers: headers
+            )
         }
     }
 
@@ -77,42 +76,15 @@ public struct VitalClient: Sendable {
 private typealias _RequiresRuntime = SDKRuntime.GeneratedCodeRuntimeVersion_1
 
 extension VitalClient {
+    /// Sends requests with the configuration.
+    var core: SDKRuntime.HTTPClientCore {
+        SDKRuntime.HTTPClientCore(family: "Vital", options: configuration.options, headers: configuration.headers)
+    }
+
     /// The error formats of protocol.json a method may answer with.
-    enum ErrorFormat: Sendable {
-        case vitalError
-    }
-
-    /// Starts a request to `path` under a server, with the family's default headers and then `headers`.
-    func makeRequest(_ method: SDKRuntime.HTTPMethod, server: Foundation.URL?, serverName: Swift.String, path: Swift.String, headers: SDKRuntime.HTTPHeaders = [:]) throws -> SDKRuntime.HTTPRequestBuilder {
-        var builder = try SDKRuntime.HTTPRequestBuilder(method: method, server: server, serverName: serverName, path: path)
-        for field in configuration.headers { builder.headers[field.name] = field.value }
-        for field in headers { builder.headers[field.name] = field.value }
-        return builder
-    }
-
-    /// Sends a request; a non-2xx response becomes the first of `errors` whose shape it has, or
-    /// `UnexpectedResponseError`.
-    func send(_ builder: SDKRuntime.HTTPRequestBuilder, operation: Swift.String, errors: [ErrorFormat]) async throws -> SDKRuntime.HTTPResponse {
-        let request = try builder.build(timeout: configuration.timeout)
-        try configuration.urlPolicy.check(request.url)
-        configuration.logger.log(.debug, "Vital", "\(public: operation) → \(public: request.method) \(SDKRuntime.Redaction.url(request.url))")
-        let response = try await configuration.transport.send(request)
-        configuration.logger.log(.debug, "Vital", "\(public: operation) ← HTTP \(public: response.status)")
-        guard response.isSuccess else { throw Self.error(for: response, operation: operation, formats: errors) }
-        return response
-    }
-
-    /// The typed error for a non-2xx response: the first format in `formats` whose body the response has.
-    static func error(for response: SDKRuntime.HTTPResponse, operation: Swift.String, formats: [ErrorFormat]) -> any Error {
-        let isJSON = SDKRuntime.HTTPResponseBody.looksLikeJSON(response.body)
-        for format in formats {
-            switch format {
-            case .vitalError:
-                if isJSON, let body = try? SDKRuntime.JSONCoding.decode(VitalErrorBody.self, from: response.body) {
-                    return VitalError(body: body, httpStatus: response.status, operation: operation)
-                }
-            }
-        }
-        return SDKRuntime.UnexpectedResponseError(operation: operation, response: response)
+    enum ErrorFormats {
+        static let vitalError = SDKRuntime.HTTPErrorFormat.json(
+            VitalErrorBody.self, VitalError.init(body:httpStatus:operation:)
+        )
     }
 }

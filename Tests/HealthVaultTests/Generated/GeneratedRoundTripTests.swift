@@ -34,7 +34,9 @@ extension XCTestCase {
         let data = try SDKRuntime.JSONCoding.encode(value)
         let decoded = try SDKRuntime.JSONCoding.decode(T.self, from: data)
         XCTAssertEqual(decoded, value, Swift.String(decoding: data, as: UTF8.self), line: line)
-        XCTAssertEqual(try SDKRuntime.JSONCoding.encode(decoded), data, "JSON encoding is not deterministic", line: line)
+        XCTAssertEqual(
+            try SDKRuntime.JSONCoding.encode(decoded), data, "JSON encoding is not deterministic", line: line
+        )
     }
 
     /// Fails when any way of printing `value` shows a sensitive sample, all of which start with `canary-secret`.
@@ -51,7 +53,17 @@ extension XCTestCase {
 /// Round trips of the generated HealthVault models under `Status` through the codecs they have.
 final class GeneratedStatusTests: XCTestCase {
     func testStatusFull() throws {
-        let value = Status(code: 1, error: StatusError(message: "sample 2 & <escaped> \"quoted\"", context: ErrorContext(serverName: "sample 3 & <escaped> \"quoted\"", serverIP: ["sample 4 & <escaped> \"quoted\""], exception: "sample 5 & <escaped> \"quoted\""), errorInfo: "sample 6 & <escaped> \"quoted\""))
+        let value = Status(
+            code: 1,
+            error: StatusError(
+                message: "sample 2 & <escaped> \"quoted\"",
+                context: ErrorContext(
+                    serverName: "sample 3 & <escaped> \"quoted\"", serverIP: ["sample 4 & <escaped> \"quoted\""],
+                    exception: "sample 5 & <escaped> \"quoted\""
+                ),
+                errorInfo: "sample 6 & <escaped> \"quoted\""
+            )
+        )
         try assertXMLRoundTrip(value)
     }
 
@@ -64,7 +76,14 @@ final class GeneratedStatusTests: XCTestCase {
 /// Round trips of the generated HealthVault models under `StatusError` through the codecs they have.
 final class GeneratedStatusErrorTests: XCTestCase {
     func testStatusErrorFull() throws {
-        let value = StatusError(message: "sample 1 & <escaped> \"quoted\"", context: ErrorContext(serverName: "sample 2 & <escaped> \"quoted\"", serverIP: ["sample 3 & <escaped> \"quoted\""], exception: "sample 4 & <escaped> \"quoted\""), errorInfo: "sample 5 & <escaped> \"quoted\"")
+        let value = StatusError(
+            message: "sample 1 & <escaped> \"quoted\"",
+            context: ErrorContext(
+                serverName: "sample 2 & <escaped> \"quoted\"", serverIP: ["sample 3 & <escaped> \"quoted\""],
+                exception: "sample 4 & <escaped> \"quoted\""
+            ),
+            errorInfo: "sample 5 & <escaped> \"quoted\""
+        )
         try assertXMLRoundTrip(value)
     }
 
@@ -77,7 +96,10 @@ final class GeneratedStatusErrorTests: XCTestCase {
 /// Round trips of the generated HealthVault models under `ErrorContext` through the codecs they have.
 final class GeneratedErrorContextTests: XCTestCase {
     func testErrorContextFull() throws {
-        let value = ErrorContext(serverName: "sample 1 & <escaped> \"quoted\"", serverIP: ["sample 2 & <escaped> \"quoted\""], exception: "sample 3 & <escaped> \"quoted\"")
+        let value = ErrorContext(
+            serverName: "sample 1 & <escaped> \"quoted\"", serverIP: ["sample 2 & <escaped> \"quoted\""],
+            exception: "sample 3 & <escaped> \"quoted\""
+        )
         try assertXMLRoundTrip(value)
     }
 
@@ -90,12 +112,30 @@ final class GeneratedErrorContextTests: XCTestCase {
 /// Round trips of the generated HealthVault models under `PersonInfo` through the codecs they have.
 final class GeneratedPersonInfoTests: XCTestCase {
     func testPersonInfoFull() throws {
-        let value = PersonInfo(personID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)), name: "sample 2 & <escaped> \"quoted\"", selectedRecordID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3)), moreRecords: true, record: [Record(id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5)), recordCustodian: true, relType: 7, relName: "sample 8 & <escaped> \"quoted\"", authExpires: Foundation.Date(timeIntervalSince1970: 1503146096), authExpired: true, displayName: "sample 11 & <escaped> \"quoted\"", state: .active, dateCreated: Foundation.Date(timeIntervalSince1970: 1503405296), maxSizeBytes: 4294967309, sizeBytes: 4294967310, appRecordAuthAction: .unspecified, autoReconcileDocuments: false, appSpecificRecordID: "sample 16 & <escaped> \"quoted\"", locationCountry: "sample 17 & <escaped> \"quoted\"", locationStateProvince: "sample 18 & <escaped> \"quoted\"", dateUpdated: Foundation.Date(timeIntervalSince1970: 1504010096), latestOperationSequenceNumber: 4294967316, recordAppAuthCreatedDate: Foundation.Date(timeIntervalSince1970: 1504182896), name: "sample 22 & <escaped> \"quoted\"")], preferredCulture: Culture(language: "sample 23 & <escaped> \"quoted\"", country: "sample 24 & <escaped> \"quoted\""), preferredUiculture: Culture(language: "sample 25 & <escaped> \"quoted\"", country: "sample 26 & <escaped> \"quoted\""), location: Location(country: "sample 27 & <escaped> \"quoted\"", stateProvince: "sample 28 & <escaped> \"quoted\""))
+        let value = PersonInfo(
+            personID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)),
+            name: "sample 2 & <escaped> \"quoted\"",
+            selectedRecordID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3)),
+            moreRecords: true,
+            record: [Record(id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5)), recordCustodian: true, relType: 7, relName: "sample 8 & <escaped> \"quoted\"", authExpires: Foundation.Date(timeIntervalSince1970: 1503146096), authExpired: true, displayName: "sample 11 & <escaped> \"quoted\"", state: .active, dateCreated: Foundation.Date(timeIntervalSince1970: 1503405296), maxSizeBytes: 4294967309, sizeBytes: 4294967310, appRecordAuthAction: .unspecified, autoReconcileDocuments: false, appSpecificRecordID: "sample 16 & <escaped> \"quoted\"", locationCountry: "sample 17 & <escaped> \"quoted\"", locationStateProvince: "sample 18 & <escaped> \"quoted\"", dateUpdated: Foundation.Date(timeIntervalSince1970: 1504010096), latestOperationSequenceNumber: 4294967316, recordAppAuthCreatedDate: Foundation.Date(timeIntervalSince1970: 1504182896), name: "sample 22 & <escaped> \"quoted\"")],
+            preferredCulture: Culture(
+                language: "sample 23 & <escaped> \"quoted\"", country: "sample 24 & <escaped> \"quoted\""
+            ),
+            preferredUiculture: Culture(
+                language: "sample 25 & <escaped> \"quoted\"", country: "sample 26 & <escaped> \"quoted\""
+            ),
+            location: Location(
+                country: "sample 27 & <escaped> \"quoted\"", stateProvince: "sample 28 & <escaped> \"quoted\""
+            )
+        )
         try assertXMLRoundTrip(value)
     }
 
     func testPersonInfoMinimal() throws {
-        let value = PersonInfo(personID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)), name: "sample 2 & <escaped> \"quoted\"")
+        let value = PersonInfo(
+            personID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)),
+            name: "sample 2 & <escaped> \"quoted\""
+        )
         try assertXMLRoundTrip(value)
     }
 }
@@ -103,7 +143,20 @@ final class GeneratedPersonInfoTests: XCTestCase {
 /// Round trips of the generated HealthVault models under `Record` through the codecs they have.
 final class GeneratedRecordTests: XCTestCase {
     func testRecordFull() throws {
-        let value = Record(id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)), recordCustodian: true, relType: 3, relName: "sample 4 & <escaped> \"quoted\"", authExpires: Foundation.Date(timeIntervalSince1970: 1502800496), authExpired: true, displayName: "sample 7 & <escaped> \"quoted\"", state: .active, dateCreated: Foundation.Date(timeIntervalSince1970: 1503059696), maxSizeBytes: 4294967305, sizeBytes: 4294967306, appRecordAuthAction: .unspecified, autoReconcileDocuments: false, appSpecificRecordID: "sample 12 & <escaped> \"quoted\"", locationCountry: "sample 13 & <escaped> \"quoted\"", locationStateProvince: "sample 14 & <escaped> \"quoted\"", dateUpdated: Foundation.Date(timeIntervalSince1970: 1503664496), latestOperationSequenceNumber: 4294967312, recordAppAuthCreatedDate: Foundation.Date(timeIntervalSince1970: 1503837296), name: "sample 18 & <escaped> \"quoted\"")
+        let value = Record(
+            id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)), recordCustodian: true,
+            relType: 3, relName: "sample 4 & <escaped> \"quoted\"",
+            authExpires: Foundation.Date(timeIntervalSince1970: 1502800496), authExpired: true,
+            displayName: "sample 7 & <escaped> \"quoted\"", state: .active,
+            dateCreated: Foundation.Date(timeIntervalSince1970: 1503059696), maxSizeBytes: 4294967305,
+            sizeBytes: 4294967306, appRecordAuthAction: .unspecified, autoReconcileDocuments: false,
+            appSpecificRecordID: "sample 12 & <escaped> \"quoted\"",
+            locationCountry: "sample 13 & <escaped> \"quoted\"",
+            locationStateProvince: "sample 14 & <escaped> \"quoted\"",
+            dateUpdated: Foundation.Date(timeIntervalSince1970: 1503664496), latestOperationSequenceNumber: 4294967312,
+            recordAppAuthCreatedDate: Foundation.Date(timeIntervalSince1970: 1503837296),
+            name: "sample 18 & <escaped> \"quoted\""
+        )
         try assertXMLRoundTrip(value)
     }
 
@@ -129,7 +182,9 @@ final class GeneratedCultureTests: XCTestCase {
 /// Round trips of the generated HealthVault models under `Location` through the codecs they have.
 final class GeneratedLocationTests: XCTestCase {
     func testLocationFull() throws {
-        let value = Location(country: "sample 1 & <escaped> \"quoted\"", stateProvince: "sample 2 & <escaped> \"quoted\"")
+        let value = Location(
+            country: "sample 1 & <escaped> \"quoted\"", stateProvince: "sample 2 & <escaped> \"quoted\""
+        )
         try assertXMLRoundTrip(value)
     }
 
@@ -142,7 +197,10 @@ final class GeneratedLocationTests: XCTestCase {
 /// Round trips of the generated HealthVault models under `ThingKey` through the codecs they have.
 final class GeneratedThingKeyTests: XCTestCase {
     func testThingKeyFull() throws {
-        let value = ThingKey(versionStamp: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)), id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2)))
+        let value = ThingKey(
+            versionStamp: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)),
+            id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2))
+        )
         try assertXMLRoundTrip(value)
     }
 
@@ -155,7 +213,10 @@ final class GeneratedThingKeyTests: XCTestCase {
 /// Round trips of the generated HealthVault models under `ThingType` through the codecs they have.
 final class GeneratedThingTypeTests: XCTestCase {
     func testThingTypeFull() throws {
-        let value = ThingType(name: "sample 1 & <escaped> \"quoted\"", id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2)))
+        let value = ThingType(
+            name: "sample 1 & <escaped> \"quoted\"",
+            id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2))
+        )
         try assertXMLRoundTrip(value)
     }
 
@@ -168,12 +229,28 @@ final class GeneratedThingTypeTests: XCTestCase {
 /// Round trips of the generated HealthVault models under `Thing` through the codecs they have.
 final class GeneratedThingTests: XCTestCase {
     func testThingFull() throws {
-        let value = Thing(thingID: ThingKey(versionStamp: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)), id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2))), typeID: ThingType(name: "sample 3 & <escaped> \"quoted\"", id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4))), thingState: .active, flags: 5, effDate: "sample 6 & <escaped> \"quoted\"", created: try! SDKRuntime.XMLFragment(wellFormed: "<item n=\"7\">a &amp; b</item>text"), updated: try! SDKRuntime.XMLFragment(wellFormed: "<item n=\"8\">a &amp; b</item>text"), dataXML: try! SDKRuntime.XMLFragment(wellFormed: "<item n=\"9\">a &amp; b</item>text"))
+        let value = Thing(
+            thingID: ThingKey(
+                versionStamp: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)),
+                id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2))
+            ),
+            typeID: ThingType(
+                name: "sample 3 & <escaped> \"quoted\"",
+                id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4))
+            ),
+            thingState: .active, flags: 5, effDate: "sample 6 & <escaped> \"quoted\"",
+            created: try! SDKRuntime.XMLFragment(wellFormed: "<item n=\"7\">a &amp; b</item>text"),
+            updated: try! SDKRuntime.XMLFragment(wellFormed: "<item n=\"8\">a &amp; b</item>text"),
+            dataXML: try! SDKRuntime.XMLFragment(wellFormed: "<item n=\"9\">a &amp; b</item>text")
+        )
         try assertXMLRoundTrip(value)
     }
 
     func testThingMinimal() throws {
-        let value = Thing(thingID: ThingKey(id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1))), typeID: ThingType(id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2))))
+        let value = Thing(
+            thingID: ThingKey(id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1))),
+            typeID: ThingType(id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2)))
+        )
         try assertXMLRoundTrip(value)
     }
 }
@@ -181,7 +258,14 @@ final class GeneratedThingTests: XCTestCase {
 /// Round trips of the generated HealthVault models under `PendingThing` through the codecs they have.
 final class GeneratedPendingThingTests: XCTestCase {
     func testPendingThingFull() throws {
-        let value = PendingThing(thingID: ThingKey(versionStamp: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)), id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2))), typeID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3)), thingState: .active, flags: 4, dataXML: try! SDKRuntime.XMLFragment(wellFormed: "<item n=\"5\">a &amp; b</item>text"))
+        let value = PendingThing(
+            thingID: ThingKey(
+                versionStamp: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)),
+                id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2))
+            ),
+            typeID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3)), thingState: .active,
+            flags: 4, dataXML: try! SDKRuntime.XMLFragment(wellFormed: "<item n=\"5\">a &amp; b</item>text")
+        )
         try assertXMLRoundTrip(value)
     }
 
@@ -195,12 +279,18 @@ final class GeneratedPendingThingTests: XCTestCase {
 /// have.
 final class GeneratedCreateAuthenticatedSessionTokenTests: XCTestCase {
     func testCreateAuthenticatedSessionTokenRequest() throws {
-        let value = CreateAuthenticatedSessionToken.Request(authInfo: CreateAuthenticatedSessionToken.Request.AuthInfo(appID: CreateAuthenticatedSessionToken.Request.AuthInfo.AppID(isMultiRecordApp: false)))
+        let value = CreateAuthenticatedSessionToken.Request(
+            authInfo: CreateAuthenticatedSessionToken.Request.AuthInfo(
+                appID: CreateAuthenticatedSessionToken.Request.AuthInfo.AppID(isMultiRecordApp: false)
+            )
+        )
         try assertXMLRoundTrip(value)
     }
 
     func testCreateAuthenticatedSessionTokenRequestAuthInfo() throws {
-        let value = CreateAuthenticatedSessionToken.Request.AuthInfo(appID: CreateAuthenticatedSessionToken.Request.AuthInfo.AppID(isMultiRecordApp: false))
+        let value = CreateAuthenticatedSessionToken.Request.AuthInfo(
+            appID: CreateAuthenticatedSessionToken.Request.AuthInfo.AppID(isMultiRecordApp: false)
+        )
         try assertXMLRoundTrip(value)
     }
 
@@ -235,12 +325,21 @@ final class GeneratedCreateAuthenticatedSessionTokenTests: XCTestCase {
     }
 
     func testCreateAuthenticatedSessionTokenResponse() throws {
-        let value = CreateAuthenticatedSessionToken.Response(token: CreateAuthenticatedSessionToken.SessionToken(appID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)), appRecordAuthAction: .unspecified, value: "canary-secret-2 & <escaped>"), sharedSecret: "canary-secret-3 & <escaped>")
+        let value = CreateAuthenticatedSessionToken.Response(
+            token: CreateAuthenticatedSessionToken.SessionToken(
+                appID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)),
+                appRecordAuthAction: .unspecified, value: "canary-secret-2 & <escaped>"
+            ),
+            sharedSecret: "canary-secret-3 & <escaped>"
+        )
         try assertXMLRoundTrip(value)
     }
 
     func testCreateAuthenticatedSessionTokenSessionTokenFull() throws {
-        let value = CreateAuthenticatedSessionToken.SessionToken(appID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)), appRecordAuthAction: .unspecified, value: "canary-secret-2 & <escaped>")
+        let value = CreateAuthenticatedSessionToken.SessionToken(
+            appID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)),
+            appRecordAuthAction: .unspecified, value: "canary-secret-2 & <escaped>"
+        )
         try assertXMLRoundTrip(value)
     }
 
@@ -250,23 +349,44 @@ final class GeneratedCreateAuthenticatedSessionTokenTests: XCTestCase {
     }
 
     func testCreateAuthenticatedSessionTokenResponseHidesItsSecrets() {
-        assertHidesSecrets(CreateAuthenticatedSessionToken.Response(token: CreateAuthenticatedSessionToken.SessionToken(appID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)), appRecordAuthAction: .unspecified, value: "canary-secret-2 & <escaped>"), sharedSecret: "canary-secret-3 & <escaped>"))
+        assertHidesSecrets(
+            CreateAuthenticatedSessionToken.Response(
+                token: CreateAuthenticatedSessionToken.SessionToken(
+                    appID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)),
+                    appRecordAuthAction: .unspecified, value: "canary-secret-2 & <escaped>"
+                ),
+                sharedSecret: "canary-secret-3 & <escaped>"
+            )
+        )
     }
 
     func testCreateAuthenticatedSessionTokenSessionTokenHidesItsSecrets() {
-        assertHidesSecrets(CreateAuthenticatedSessionToken.SessionToken(appID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)), appRecordAuthAction: .unspecified, value: "canary-secret-2 & <escaped>"))
+        assertHidesSecrets(
+            CreateAuthenticatedSessionToken.SessionToken(
+                appID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)),
+                appRecordAuthAction: .unspecified, value: "canary-secret-2 & <escaped>"
+            )
+        )
     }
 }
 
 /// Round trips of the generated HealthVault models under `GetAuthorizedPeople` through the codecs they have.
 final class GeneratedGetAuthorizedPeopleTests: XCTestCase {
     func testGetAuthorizedPeopleRequest() throws {
-        let value = GetAuthorizedPeople.Request(parameters: GetAuthorizedPeople.Request.Parameters(personIDCursor: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)), authorizationsCreatedSince: Foundation.Date(timeIntervalSince1970: 1502541296), numResults: 3))
+        let value = GetAuthorizedPeople.Request(
+            parameters: GetAuthorizedPeople.Request.Parameters(
+                personIDCursor: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)),
+                authorizationsCreatedSince: Foundation.Date(timeIntervalSince1970: 1502541296), numResults: 3
+            )
+        )
         try assertXMLRoundTrip(value)
     }
 
     func testGetAuthorizedPeopleRequestParametersFull() throws {
-        let value = GetAuthorizedPeople.Request.Parameters(personIDCursor: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)), authorizationsCreatedSince: Foundation.Date(timeIntervalSince1970: 1502541296), numResults: 3)
+        let value = GetAuthorizedPeople.Request.Parameters(
+            personIDCursor: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)),
+            authorizationsCreatedSince: Foundation.Date(timeIntervalSince1970: 1502541296), numResults: 3
+        )
         try assertXMLRoundTrip(value)
     }
 
@@ -276,12 +396,20 @@ final class GeneratedGetAuthorizedPeopleTests: XCTestCase {
     }
 
     func testGetAuthorizedPeopleResponse() throws {
-        let value = GetAuthorizedPeople.Response(responseResults: GetAuthorizedPeople.Response.ResponseResults(personInfo: [PersonInfo(personID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)), name: "sample 2 & <escaped> \"quoted\"", selectedRecordID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3)), moreRecords: true, record: [Record(id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5)), relType: 6)], preferredCulture: Culture(), preferredUiculture: Culture(), location: Location(country: "sample 7 & <escaped> \"quoted\""))], moreResults: true))
+        let value = GetAuthorizedPeople.Response(
+            responseResults: GetAuthorizedPeople.Response.ResponseResults(
+                personInfo: [PersonInfo(personID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)), name: "sample 2 & <escaped> \"quoted\"", selectedRecordID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3)), moreRecords: true, record: [Record(id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5)), relType: 6)], preferredCulture: Culture(), preferredUiculture: Culture(), location: Location(country: "sample 7 & <escaped> \"quoted\""))],
+                moreResults: true
+            )
+        )
         try assertXMLRoundTrip(value)
     }
 
     func testGetAuthorizedPeopleResponseResponseResultsFull() throws {
-        let value = GetAuthorizedPeople.Response.ResponseResults(personInfo: [PersonInfo(personID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)), name: "sample 2 & <escaped> \"quoted\"", selectedRecordID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3)), moreRecords: true, record: [Record(id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5)), relType: 6)], preferredCulture: Culture(language: "sample 7 & <escaped> \"quoted\"", country: "sample 8 & <escaped> \"quoted\""), preferredUiculture: Culture(language: "sample 9 & <escaped> \"quoted\"", country: "sample 10 & <escaped> \"quoted\""), location: Location(country: "sample 11 & <escaped> \"quoted\"", stateProvince: "sample 12 & <escaped> \"quoted\""))], moreResults: false)
+        let value = GetAuthorizedPeople.Response.ResponseResults(
+            personInfo: [PersonInfo(personID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)), name: "sample 2 & <escaped> \"quoted\"", selectedRecordID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3)), moreRecords: true, record: [Record(id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5)), relType: 6)], preferredCulture: Culture(language: "sample 7 & <escaped> \"quoted\"", country: "sample 8 & <escaped> \"quoted\""), preferredUiculture: Culture(language: "sample 9 & <escaped> \"quoted\"", country: "sample 10 & <escaped> \"quoted\""), location: Location(country: "sample 11 & <escaped> \"quoted\"", stateProvince: "sample 12 & <escaped> \"quoted\""))],
+            moreResults: false
+        )
         try assertXMLRoundTrip(value)
     }
 
@@ -304,7 +432,24 @@ final class GeneratedGetPersonInfoTests: XCTestCase {
     }
 
     func testGetPersonInfoResponse() throws {
-        let value = GetPersonInfo.Response(personInfo: PersonInfo(personID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)), name: "sample 2 & <escaped> \"quoted\"", selectedRecordID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3)), moreRecords: true, record: [Record(id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5)), recordCustodian: true, relType: 7, relName: "sample 8 & <escaped> \"quoted\"", authExpires: Foundation.Date(timeIntervalSince1970: 1503146096), authExpired: true, displayName: "sample 11 & <escaped> \"quoted\"", state: .active, dateCreated: Foundation.Date(timeIntervalSince1970: 1503405296), maxSizeBytes: 4294967309, sizeBytes: 4294967310, appRecordAuthAction: .unspecified, autoReconcileDocuments: false, appSpecificRecordID: "sample 16 & <escaped> \"quoted\"", locationCountry: "sample 17 & <escaped> \"quoted\"", locationStateProvince: "sample 18 & <escaped> \"quoted\"", dateUpdated: Foundation.Date(timeIntervalSince1970: 1504010096), latestOperationSequenceNumber: 4294967316, recordAppAuthCreatedDate: Foundation.Date(timeIntervalSince1970: 1504182896), name: "sample 22 & <escaped> \"quoted\"")], preferredCulture: Culture(language: "sample 23 & <escaped> \"quoted\"", country: "sample 24 & <escaped> \"quoted\""), preferredUiculture: Culture(language: "sample 25 & <escaped> \"quoted\"", country: "sample 26 & <escaped> \"quoted\""), location: Location(country: "sample 27 & <escaped> \"quoted\"", stateProvince: "sample 28 & <escaped> \"quoted\"")))
+        let value = GetPersonInfo.Response(
+            personInfo: PersonInfo(
+                personID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)),
+                name: "sample 2 & <escaped> \"quoted\"",
+                selectedRecordID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3)),
+                moreRecords: true,
+                record: [Record(id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5)), recordCustodian: true, relType: 7, relName: "sample 8 & <escaped> \"quoted\"", authExpires: Foundation.Date(timeIntervalSince1970: 1503146096), authExpired: true, displayName: "sample 11 & <escaped> \"quoted\"", state: .active, dateCreated: Foundation.Date(timeIntervalSince1970: 1503405296), maxSizeBytes: 4294967309, sizeBytes: 4294967310, appRecordAuthAction: .unspecified, autoReconcileDocuments: false, appSpecificRecordID: "sample 16 & <escaped> \"quoted\"", locationCountry: "sample 17 & <escaped> \"quoted\"", locationStateProvince: "sample 18 & <escaped> \"quoted\"", dateUpdated: Foundation.Date(timeIntervalSince1970: 1504010096), latestOperationSequenceNumber: 4294967316, recordAppAuthCreatedDate: Foundation.Date(timeIntervalSince1970: 1504182896), name: "sample 22 & <escaped> \"quoted\"")],
+                preferredCulture: Culture(
+                    language: "sample 23 & <escaped> \"quoted\"", country: "sample 24 & <escaped> \"quoted\""
+                ),
+                preferredUiculture: Culture(
+                    language: "sample 25 & <escaped> \"quoted\"", country: "sample 26 & <escaped> \"quoted\""
+                ),
+                location: Location(
+                    country: "sample 27 & <escaped> \"quoted\"", stateProvince: "sample 28 & <escaped> \"quoted\""
+                )
+            )
+        )
         try assertXMLRoundTrip(value)
     }
 }
@@ -312,7 +457,10 @@ final class GeneratedGetPersonInfoTests: XCTestCase {
 /// Round trips of the generated HealthVault models under `GetServiceDefinition` through the codecs they have.
 final class GeneratedGetServiceDefinitionTests: XCTestCase {
     func testGetServiceDefinitionRequestFull() throws {
-        let value = GetServiceDefinition.Request(updatedDate: Foundation.Date(timeIntervalSince1970: 1502454896), responseSections: GetServiceDefinition.Request.ResponseSections(section: [.topology]))
+        let value = GetServiceDefinition.Request(
+            updatedDate: Foundation.Date(timeIntervalSince1970: 1502454896),
+            responseSections: GetServiceDefinition.Request.ResponseSections(section: [.topology])
+        )
         try assertXMLRoundTrip(value)
     }
 
@@ -332,7 +480,13 @@ final class GeneratedGetServiceDefinitionTests: XCTestCase {
     }
 
     func testGetServiceDefinitionResponseFull() throws {
-        let value = GetServiceDefinition.Response(instances: GetServiceDefinition.Instances(currentInstanceID: "sample 1 & <escaped> \"quoted\"", instance: [GetServiceDefinition.Instance(id: "sample 2 & <escaped> \"quoted\"", name: "sample 3 & <escaped> \"quoted\"", summary: "sample 4 & <escaped> \"quoted\"", platformURL: Foundation.URL(string: "https://example.com/5")!, shellURL: Foundation.URL(string: "https://example.com/6")!)]), updatedDate: Foundation.Date(timeIntervalSince1970: 1502973296))
+        let value = GetServiceDefinition.Response(
+            instances: GetServiceDefinition.Instances(
+                currentInstanceID: "sample 1 & <escaped> \"quoted\"",
+                instance: [GetServiceDefinition.Instance(id: "sample 2 & <escaped> \"quoted\"", name: "sample 3 & <escaped> \"quoted\"", summary: "sample 4 & <escaped> \"quoted\"", platformURL: Foundation.URL(string: "https://example.com/5")!, shellURL: Foundation.URL(string: "https://example.com/6")!)]
+            ),
+            updatedDate: Foundation.Date(timeIntervalSince1970: 1502973296)
+        )
         try assertXMLRoundTrip(value)
     }
 
@@ -342,7 +496,10 @@ final class GeneratedGetServiceDefinitionTests: XCTestCase {
     }
 
     func testGetServiceDefinitionInstancesFull() throws {
-        let value = GetServiceDefinition.Instances(currentInstanceID: "sample 1 & <escaped> \"quoted\"", instance: [GetServiceDefinition.Instance(id: "sample 2 & <escaped> \"quoted\"", name: "sample 3 & <escaped> \"quoted\"", summary: "sample 4 & <escaped> \"quoted\"", platformURL: Foundation.URL(string: "https://example.com/5")!, shellURL: Foundation.URL(string: "https://example.com/6")!)])
+        let value = GetServiceDefinition.Instances(
+            currentInstanceID: "sample 1 & <escaped> \"quoted\"",
+            instance: [GetServiceDefinition.Instance(id: "sample 2 & <escaped> \"quoted\"", name: "sample 3 & <escaped> \"quoted\"", summary: "sample 4 & <escaped> \"quoted\"", platformURL: Foundation.URL(string: "https://example.com/5")!, shellURL: Foundation.URL(string: "https://example.com/6")!)]
+        )
         try assertXMLRoundTrip(value)
     }
 
@@ -352,12 +509,20 @@ final class GeneratedGetServiceDefinitionTests: XCTestCase {
     }
 
     func testGetServiceDefinitionInstanceFull() throws {
-        let value = GetServiceDefinition.Instance(id: "sample 1 & <escaped> \"quoted\"", name: "sample 2 & <escaped> \"quoted\"", summary: "sample 3 & <escaped> \"quoted\"", platformURL: Foundation.URL(string: "https://example.com/4")!, shellURL: Foundation.URL(string: "https://example.com/5")!)
+        let value = GetServiceDefinition.Instance(
+            id: "sample 1 & <escaped> \"quoted\"", name: "sample 2 & <escaped> \"quoted\"",
+            summary: "sample 3 & <escaped> \"quoted\"", platformURL: Foundation.URL(string: "https://example.com/4")!,
+            shellURL: Foundation.URL(string: "https://example.com/5")!
+        )
         try assertXMLRoundTrip(value)
     }
 
     func testGetServiceDefinitionInstanceMinimal() throws {
-        let value = GetServiceDefinition.Instance(id: "sample 1 & <escaped> \"quoted\"", name: "sample 2 & <escaped> \"quoted\"", platformURL: Foundation.URL(string: "https://example.com/3")!, shellURL: Foundation.URL(string: "https://example.com/4")!)
+        let value = GetServiceDefinition.Instance(
+            id: "sample 1 & <escaped> \"quoted\"", name: "sample 2 & <escaped> \"quoted\"",
+            platformURL: Foundation.URL(string: "https://example.com/3")!,
+            shellURL: Foundation.URL(string: "https://example.com/4")!
+        )
         try assertXMLRoundTrip(value)
     }
 }
@@ -365,12 +530,16 @@ final class GeneratedGetServiceDefinitionTests: XCTestCase {
 /// Round trips of the generated HealthVault models under `GetThings3` through the codecs they have.
 final class GeneratedGetThings3Tests: XCTestCase {
     func testGetThings3Request() throws {
-        let value = GetThings3.Request(group: [GetThings3.QueryGroup(name: "sample 1 & <escaped> \"quoted\"", max: 2, maxFull: 3, id: [Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4))], key: [ThingKey(id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5)))], filter: [GetThings3.Filter()], format: GetThings3.Format(section: [.core], xml: ["sample 6 & <escaped> \"quoted\""], typeVersionFormat: [Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 7))]), currentVersionOnly: true)])
+        let value = GetThings3.Request(
+            group: [GetThings3.QueryGroup(name: "sample 1 & <escaped> \"quoted\"", max: 2, maxFull: 3, id: [Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4))], key: [ThingKey(id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5)))], filter: [GetThings3.Filter()], format: GetThings3.Format(section: [.core], xml: ["sample 6 & <escaped> \"quoted\""], typeVersionFormat: [Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 7))]), currentVersionOnly: true)]
+        )
         try assertXMLRoundTrip(value)
     }
 
     func testGetThings3ResponseFull() throws {
-        let value = GetThings3.Response(group: [GetThings3.ResultGroup(name: "sample 1 & <escaped> \"quoted\"", thing: [Thing(thingID: ThingKey(id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2))), typeID: ThingType(id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3))))], unprocessedThingKeyInfo: [GetThings3.UnprocessedKey(thingID: ThingKey(id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4))))], filtered: false)])
+        let value = GetThings3.Response(
+            group: [GetThings3.ResultGroup(name: "sample 1 & <escaped> \"quoted\"", thing: [Thing(thingID: ThingKey(id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2))), typeID: ThingType(id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3))))], unprocessedThingKeyInfo: [GetThings3.UnprocessedKey(thingID: ThingKey(id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4))))], filtered: false)]
+        )
         try assertXMLRoundTrip(value)
     }
 
@@ -380,7 +549,17 @@ final class GeneratedGetThings3Tests: XCTestCase {
     }
 
     func testGetThings3QueryGroupFull() throws {
-        let value = GetThings3.QueryGroup(name: "sample 1 & <escaped> \"quoted\"", max: 2, maxFull: 3, id: [Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4))], key: [ThingKey(versionStamp: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5)), id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 6)))], filter: [GetThings3.Filter(typeID: [Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 7))], thingState: [.active], effDateMin: Foundation.Date(timeIntervalSince1970: 1503059696), effDateMax: Foundation.Date(timeIntervalSince1970: 1503146096), createdDateMin: Foundation.Date(timeIntervalSince1970: 1503232496), updatedDateMin: Foundation.Date(timeIntervalSince1970: 1503318896), xpath: "sample 12 & <escaped> \"quoted\"")], format: GetThings3.Format(section: [.core], xml: ["sample 13 & <escaped> \"quoted\""], typeVersionFormat: [Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 14))]), currentVersionOnly: false)
+        let value = GetThings3.QueryGroup(
+            name: "sample 1 & <escaped> \"quoted\"", max: 2, maxFull: 3,
+            id: [Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4))],
+            key: [ThingKey(versionStamp: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5)), id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 6)))],
+            filter: [GetThings3.Filter(typeID: [Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 7))], thingState: [.active], effDateMin: Foundation.Date(timeIntervalSince1970: 1503059696), effDateMax: Foundation.Date(timeIntervalSince1970: 1503146096), createdDateMin: Foundation.Date(timeIntervalSince1970: 1503232496), updatedDateMin: Foundation.Date(timeIntervalSince1970: 1503318896), xpath: "sample 12 & <escaped> \"quoted\"")],
+            format: GetThings3.Format(
+                section: [.core], xml: ["sample 13 & <escaped> \"quoted\""],
+                typeVersionFormat: [Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 14))]
+            ),
+            currentVersionOnly: false
+        )
         try assertXMLRoundTrip(value)
     }
 
@@ -390,7 +569,13 @@ final class GeneratedGetThings3Tests: XCTestCase {
     }
 
     func testGetThings3FilterFull() throws {
-        let value = GetThings3.Filter(typeID: [Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1))], thingState: [.active], effDateMin: Foundation.Date(timeIntervalSince1970: 1502541296), effDateMax: Foundation.Date(timeIntervalSince1970: 1502627696), createdDateMin: Foundation.Date(timeIntervalSince1970: 1502714096), updatedDateMin: Foundation.Date(timeIntervalSince1970: 1502800496), xpath: "sample 6 & <escaped> \"quoted\"")
+        let value = GetThings3.Filter(
+            typeID: [Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1))], thingState: [.active],
+            effDateMin: Foundation.Date(timeIntervalSince1970: 1502541296),
+            effDateMax: Foundation.Date(timeIntervalSince1970: 1502627696),
+            createdDateMin: Foundation.Date(timeIntervalSince1970: 1502714096),
+            updatedDateMin: Foundation.Date(timeIntervalSince1970: 1502800496), xpath: "sample 6 & <escaped> \"quoted\""
+        )
         try assertXMLRoundTrip(value)
     }
 
@@ -400,7 +585,10 @@ final class GeneratedGetThings3Tests: XCTestCase {
     }
 
     func testGetThings3FormatFull() throws {
-        let value = GetThings3.Format(section: [.core], xml: ["sample 1 & <escaped> \"quoted\""], typeVersionFormat: [Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2))])
+        let value = GetThings3.Format(
+            section: [.core], xml: ["sample 1 & <escaped> \"quoted\""],
+            typeVersionFormat: [Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2))]
+        )
         try assertXMLRoundTrip(value)
     }
 
@@ -410,7 +598,12 @@ final class GeneratedGetThings3Tests: XCTestCase {
     }
 
     func testGetThings3ResultGroupFull() throws {
-        let value = GetThings3.ResultGroup(name: "sample 1 & <escaped> \"quoted\"", thing: [Thing(thingID: ThingKey(versionStamp: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2)), id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3))), typeID: ThingType(name: "sample 4 & <escaped> \"quoted\"", id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5))), thingState: .active, flags: 6, effDate: "sample 7 & <escaped> \"quoted\"", created: try! SDKRuntime.XMLFragment(wellFormed: "<item n=\"8\">a &amp; b</item>text"), updated: try! SDKRuntime.XMLFragment(wellFormed: "<item n=\"9\">a &amp; b</item>text"), dataXML: try! SDKRuntime.XMLFragment(wellFormed: "<item n=\"10\">a &amp; b</item>text"))], unprocessedThingKeyInfo: [GetThings3.UnprocessedKey(thingID: ThingKey(versionStamp: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 11)), id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 12))))], filtered: false)
+        let value = GetThings3.ResultGroup(
+            name: "sample 1 & <escaped> \"quoted\"",
+            thing: [Thing(thingID: ThingKey(versionStamp: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2)), id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3))), typeID: ThingType(name: "sample 4 & <escaped> \"quoted\"", id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5))), thingState: .active, flags: 6, effDate: "sample 7 & <escaped> \"quoted\"", created: try! SDKRuntime.XMLFragment(wellFormed: "<item n=\"8\">a &amp; b</item>text"), updated: try! SDKRuntime.XMLFragment(wellFormed: "<item n=\"9\">a &amp; b</item>text"), dataXML: try! SDKRuntime.XMLFragment(wellFormed: "<item n=\"10\">a &amp; b</item>text"))],
+            unprocessedThingKeyInfo: [GetThings3.UnprocessedKey(thingID: ThingKey(versionStamp: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 11)), id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 12))))],
+            filtered: false
+        )
         try assertXMLRoundTrip(value)
     }
 
@@ -420,7 +613,12 @@ final class GeneratedGetThings3Tests: XCTestCase {
     }
 
     func testGetThings3UnprocessedKey() throws {
-        let value = GetThings3.UnprocessedKey(thingID: ThingKey(versionStamp: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)), id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2))))
+        let value = GetThings3.UnprocessedKey(
+            thingID: ThingKey(
+                versionStamp: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)),
+                id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2))
+            )
+        )
         try assertXMLRoundTrip(value)
     }
 }
@@ -428,24 +626,36 @@ final class GeneratedGetThings3Tests: XCTestCase {
 /// Round trips of the generated HealthVault models under `NewApplicationCreationInfo` through the codecs they have.
 final class GeneratedNewApplicationCreationInfoTests: XCTestCase {
     func testNewApplicationCreationInfoResponse() throws {
-        let value = NewApplicationCreationInfo.Response(appID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)), sharedSecret: "canary-secret-2 & <escaped>", appToken: "canary-secret-3 & <escaped>")
+        let value = NewApplicationCreationInfo.Response(
+            appID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)),
+            sharedSecret: "canary-secret-2 & <escaped>", appToken: "canary-secret-3 & <escaped>"
+        )
         try assertXMLRoundTrip(value)
     }
 
     func testNewApplicationCreationInfoResponseHidesItsSecrets() {
-        assertHidesSecrets(NewApplicationCreationInfo.Response(appID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)), sharedSecret: "canary-secret-2 & <escaped>", appToken: "canary-secret-3 & <escaped>"))
+        assertHidesSecrets(
+            NewApplicationCreationInfo.Response(
+                appID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)),
+                sharedSecret: "canary-secret-2 & <escaped>", appToken: "canary-secret-3 & <escaped>"
+            )
+        )
     }
 }
 
 /// Round trips of the generated HealthVault models under `PutThings2` through the codecs they have.
 final class GeneratedPutThings2Tests: XCTestCase {
     func testPutThings2Request() throws {
-        let value = PutThings2.Request(thing: [PendingThing(thingID: ThingKey(versionStamp: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)), id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2))), typeID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3)), thingState: .active, flags: 4, dataXML: try! SDKRuntime.XMLFragment(wellFormed: "<item n=\"5\">a &amp; b</item>text"))])
+        let value = PutThings2.Request(
+            thing: [PendingThing(thingID: ThingKey(versionStamp: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)), id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2))), typeID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3)), thingState: .active, flags: 4, dataXML: try! SDKRuntime.XMLFragment(wellFormed: "<item n=\"5\">a &amp; b</item>text"))]
+        )
         try assertXMLRoundTrip(value)
     }
 
     func testPutThings2ResponseFull() throws {
-        let value = PutThings2.Response(thingID: [ThingKey(versionStamp: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)), id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2)))])
+        let value = PutThings2.Response(
+            thingID: [ThingKey(versionStamp: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)), id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2)))]
+        )
         try assertXMLRoundTrip(value)
     }
 
@@ -491,8 +701,12 @@ extension PersonInfo: SDKRuntime.XMLEncodable {
         if let value = self.selectedRecordID { try writer.element("selected-record-id", text: value.wireText) }
         if let value = self.moreRecords { try writer.element("more-records", text: value.wireText) }
         for item in self.record { try writer.element("record", writing: item, context: context) }
-        if let value = self.preferredCulture { try writer.element("preferred-culture", writing: value, context: context) }
-        if let value = self.preferredUiculture { try writer.element("preferred-uiculture", writing: value, context: context) }
+        if let value = self.preferredCulture {
+            try writer.element("preferred-culture", writing: value, context: context)
+        }
+        if let value = self.preferredUiculture {
+            try writer.element("preferred-uiculture", writing: value, context: context)
+        }
         if let value = self.location { try writer.element("location", writing: value, context: context) }
     }
 }
@@ -517,8 +731,12 @@ extension Record: SDKRuntime.XMLEncodable {
         if let value = self.locationCountry { try writer.attribute("location-country", value) }
         if let value = self.locationStateProvince { try writer.attribute("location-state-province", value) }
         if let value = self.dateUpdated { try writer.attribute("date-updated", value.wireText) }
-        if let value = self.latestOperationSequenceNumber { try writer.attribute("latest-operation-sequence-number", value.wireText) }
-        if let value = self.recordAppAuthCreatedDate { try writer.attribute("record-app-auth-created-date", value.wireText) }
+        if let value = self.latestOperationSequenceNumber {
+            try writer.attribute("latest-operation-sequence-number", value.wireText)
+        }
+        if let value = self.recordAppAuthCreatedDate {
+            try writer.attribute("record-app-auth-created-date", value.wireText)
+        }
         if let value = self.name { try writer.text(value) }
     }
 }
@@ -649,7 +867,9 @@ extension GetAuthorizedPeople.Request: SDKRuntime.XMLDecodable {
     public init(xml element: SDKRuntime.XMLElementView) throws {
         var children = element.elements
         self.init(
-            parameters: try children.first("parameters").map(GetAuthorizedPeople.Request.Parameters.init(xml:)) ?? .init()
+            parameters: try children.first("parameters").map(
+                GetAuthorizedPeople.Request.Parameters.init(xml:)
+            ) ?? .init()
         )
     }
 }
@@ -660,7 +880,9 @@ extension GetAuthorizedPeople.Request.Parameters: SDKRuntime.XMLDecodable {
         var children = element.elements
         self.init(
             personIDCursor: try children.first("person-id-cursor")?.scalar(Foundation.UUID.self),
-            authorizationsCreatedSince: try children.first("authorizations-created-since")?.scalar(Foundation.Date.self),
+            authorizationsCreatedSince: try children.first(
+                "authorizations-created-since"
+            )?.scalar(Foundation.Date.self),
             numResults: try children.first("num-results")?.scalar(Swift.Int.self)
         )
     }
@@ -705,7 +927,9 @@ extension GetServiceDefinition.Request: SDKRuntime.XMLDecodable {
         var children = element.elements
         self.init(
             updatedDate: try children.first("updated-date")?.scalar(Foundation.Date.self),
-            responseSections: try children.first("response-sections").map(GetServiceDefinition.Request.ResponseSections.init(xml:)) ?? .init(section: [.topology])
+            responseSections: try children.first("response-sections").map(
+                GetServiceDefinition.Request.ResponseSections.init(xml:)
+            ) ?? .init(section: [.topology])
         )
     }
 }
@@ -810,7 +1034,9 @@ extension GetThings3.ResultGroup: SDKRuntime.XMLEncodable {
     public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
         if let value = self.name { try writer.attribute("name", value) }
         for item in self.thing { try writer.element("thing", writing: item, context: context) }
-        for item in self.unprocessedThingKeyInfo { try writer.element("unprocessed-thing-key-info", writing: item, context: context) }
+        for item in self.unprocessedThingKeyInfo {
+            try writer.element("unprocessed-thing-key-info", writing: item, context: context)
+        }
         if let value = self.filtered { try writer.element("filtered", text: value.wireText) }
     }
 }

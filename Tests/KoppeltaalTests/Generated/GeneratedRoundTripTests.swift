@@ -34,7 +34,9 @@ extension XCTestCase {
         let data = try SDKRuntime.JSONCoding.encode(value)
         let decoded = try SDKRuntime.JSONCoding.decode(T.self, from: data)
         XCTAssertEqual(decoded, value, Swift.String(decoding: data, as: UTF8.self), line: line)
-        XCTAssertEqual(try SDKRuntime.JSONCoding.encode(decoded), data, "JSON encoding is not deterministic", line: line)
+        XCTAssertEqual(
+            try SDKRuntime.JSONCoding.encode(decoded), data, "JSON encoding is not deterministic", line: line
+        )
     }
 
     /// Fails when any way of printing `value` shows a sensitive sample, all of which start with `canary-secret`.
@@ -51,24 +53,43 @@ extension XCTestCase {
 /// Round trips of the generated Koppeltaal models under `TokenResponse` through the codecs they have.
 final class GeneratedTokenResponseTests: XCTestCase {
     func testTokenResponseFull() throws {
-        let value = TokenResponse(accessToken: "canary-secret-1 & <escaped>", tokenType: "sample 2 & <escaped> \"quoted\"", expiresIn: 3, refreshToken: "canary-secret-4 & <escaped>", scope: "sample 5 & <escaped> \"quoted\"", patient: "sample 6 & <escaped> \"quoted\"", user: "sample 7 & <escaped> \"quoted\"", resource: "sample 8 & <escaped> \"quoted\"", domain: "sample 9 & <escaped> \"quoted\"", intent: "sample 10 & <escaped> \"quoted\"", idToken: "canary-secret-11 & <escaped>")
+        let value = TokenResponse(
+            accessToken: "canary-secret-1 & <escaped>", tokenType: "sample 2 & <escaped> \"quoted\"", expiresIn: 3,
+            refreshToken: "canary-secret-4 & <escaped>", scope: "sample 5 & <escaped> \"quoted\"",
+            patient: "sample 6 & <escaped> \"quoted\"", user: "sample 7 & <escaped> \"quoted\"",
+            resource: "sample 8 & <escaped> \"quoted\"", domain: "sample 9 & <escaped> \"quoted\"",
+            intent: "sample 10 & <escaped> \"quoted\"", idToken: "canary-secret-11 & <escaped>"
+        )
         try assertJSONRoundTrip(value)
     }
 
     func testTokenResponseMinimal() throws {
-        let value = TokenResponse(accessToken: "canary-secret-1 & <escaped>", tokenType: "sample 2 & <escaped> \"quoted\"")
+        let value = TokenResponse(
+            accessToken: "canary-secret-1 & <escaped>", tokenType: "sample 2 & <escaped> \"quoted\""
+        )
         try assertJSONRoundTrip(value)
     }
 
     func testTokenResponseHidesItsSecrets() {
-        assertHidesSecrets(TokenResponse(accessToken: "canary-secret-1 & <escaped>", tokenType: "sample 2 & <escaped> \"quoted\"", expiresIn: 3, refreshToken: "canary-secret-4 & <escaped>", scope: "sample 5 & <escaped> \"quoted\"", patient: "sample 6 & <escaped> \"quoted\"", user: "sample 7 & <escaped> \"quoted\"", resource: "sample 8 & <escaped> \"quoted\"", domain: "sample 9 & <escaped> \"quoted\"", intent: "sample 10 & <escaped> \"quoted\"", idToken: "canary-secret-11 & <escaped>"))
+        assertHidesSecrets(
+            TokenResponse(
+                accessToken: "canary-secret-1 & <escaped>", tokenType: "sample 2 & <escaped> \"quoted\"", expiresIn: 3,
+                refreshToken: "canary-secret-4 & <escaped>", scope: "sample 5 & <escaped> \"quoted\"",
+                patient: "sample 6 & <escaped> \"quoted\"", user: "sample 7 & <escaped> \"quoted\"",
+                resource: "sample 8 & <escaped> \"quoted\"", domain: "sample 9 & <escaped> \"quoted\"",
+                intent: "sample 10 & <escaped> \"quoted\"", idToken: "canary-secret-11 & <escaped>"
+            )
+        )
     }
 }
 
 /// Round trips of the generated Koppeltaal models under `OAuth2ErrorBody` through the codecs they have.
 final class GeneratedOAuth2ErrorBodyTests: XCTestCase {
     func testOAuth2ErrorBodyFull() throws {
-        let value = OAuth2ErrorBody(error: "sample 1 & <escaped> \"quoted\"", errorDescription: "sample 2 & <escaped> \"quoted\"", errorURI: "sample 3 & <escaped> \"quoted\"", state: "sample 4 & <escaped> \"quoted\"")
+        let value = OAuth2ErrorBody(
+            error: "sample 1 & <escaped> \"quoted\"", errorDescription: "sample 2 & <escaped> \"quoted\"",
+            errorURI: "sample 3 & <escaped> \"quoted\"", state: "sample 4 & <escaped> \"quoted\""
+        )
         try assertJSONRoundTrip(value)
     }
 
@@ -81,20 +102,35 @@ final class GeneratedOAuth2ErrorBodyTests: XCTestCase {
 /// Round trips of the generated Koppeltaal models under `OperationOutcome` through the codecs they have.
 final class GeneratedOperationOutcomeTests: XCTestCase {
     func testOperationOutcome() throws {
-        let value = OperationOutcome(issue: [OperationOutcomeIssue(severity: .fatal, type: Coding(system: "sample 1 & <escaped> \"quoted\"", code: "sample 2 & <escaped> \"quoted\"", display: "sample 3 & <escaped> \"quoted\""), code: "sample 4 & <escaped> \"quoted\"", details: OperationOutcomeIssue.Details.string("canary-secret-5 & <escaped>"), diagnostics: "canary-secret-6 & <escaped>", location: ["sample 7 & <escaped> \"quoted\""])])
+        let value = OperationOutcome(
+            issue: [OperationOutcomeIssue(severity: .fatal, type: Coding(system: "sample 1 & <escaped> \"quoted\"", code: "sample 2 & <escaped> \"quoted\"", display: "sample 3 & <escaped> \"quoted\""), code: "sample 4 & <escaped> \"quoted\"", details: OperationOutcomeIssue.Details.string("canary-secret-5 & <escaped>"), diagnostics: "canary-secret-6 & <escaped>", location: ["sample 7 & <escaped> \"quoted\""])]
+        )
         try assertXMLRoundTrip(value)
         try assertJSONRoundTrip(value)
     }
 
     func testOperationOutcomeHidesItsSecrets() {
-        assertHidesSecrets(OperationOutcome(issue: [OperationOutcomeIssue(severity: .fatal, type: Coding(system: "sample 1 & <escaped> \"quoted\"", code: "sample 2 & <escaped> \"quoted\"", display: "sample 3 & <escaped> \"quoted\""), code: "sample 4 & <escaped> \"quoted\"", details: OperationOutcomeIssue.Details.string("canary-secret-5 & <escaped>"), diagnostics: "canary-secret-6 & <escaped>", location: ["sample 7 & <escaped> \"quoted\""])]))
+        assertHidesSecrets(
+            OperationOutcome(
+                issue: [OperationOutcomeIssue(severity: .fatal, type: Coding(system: "sample 1 & <escaped> \"quoted\"", code: "sample 2 & <escaped> \"quoted\"", display: "sample 3 & <escaped> \"quoted\""), code: "sample 4 & <escaped> \"quoted\"", details: OperationOutcomeIssue.Details.string("canary-secret-5 & <escaped>"), diagnostics: "canary-secret-6 & <escaped>", location: ["sample 7 & <escaped> \"quoted\""])]
+            )
+        )
     }
 }
 
 /// Round trips of the generated Koppeltaal models under `OperationOutcomeIssue` through the codecs they have.
 final class GeneratedOperationOutcomeIssueTests: XCTestCase {
     func testOperationOutcomeIssueFull() throws {
-        let value = OperationOutcomeIssue(severity: .fatal, type: Coding(system: "sample 1 & <escaped> \"quoted\"", code: "sample 2 & <escaped> \"quoted\"", display: "sample 3 & <escaped> \"quoted\""), code: "sample 4 & <escaped> \"quoted\"", details: OperationOutcomeIssue.Details.string("canary-secret-5 & <escaped>"), diagnostics: "canary-secret-6 & <escaped>", location: ["sample 7 & <escaped> \"quoted\""])
+        let value = OperationOutcomeIssue(
+            severity: .fatal,
+            type: Coding(
+                system: "sample 1 & <escaped> \"quoted\"", code: "sample 2 & <escaped> \"quoted\"",
+                display: "sample 3 & <escaped> \"quoted\""
+            ),
+            code: "sample 4 & <escaped> \"quoted\"",
+            details: OperationOutcomeIssue.Details.string("canary-secret-5 & <escaped>"),
+            diagnostics: "canary-secret-6 & <escaped>", location: ["sample 7 & <escaped> \"quoted\""]
+        )
         try assertXMLRoundTrip(value)
         try assertJSONRoundTrip(value)
     }
@@ -118,7 +154,18 @@ final class GeneratedOperationOutcomeIssueTests: XCTestCase {
     }
 
     func testOperationOutcomeIssueHidesItsSecrets() {
-        assertHidesSecrets(OperationOutcomeIssue(severity: .fatal, type: Coding(system: "sample 1 & <escaped> \"quoted\"", code: "sample 2 & <escaped> \"quoted\"", display: "sample 3 & <escaped> \"quoted\""), code: "sample 4 & <escaped> \"quoted\"", details: OperationOutcomeIssue.Details.string("canary-secret-5 & <escaped>"), diagnostics: "canary-secret-6 & <escaped>", location: ["sample 7 & <escaped> \"quoted\""]))
+        assertHidesSecrets(
+            OperationOutcomeIssue(
+                severity: .fatal,
+                type: Coding(
+                    system: "sample 1 & <escaped> \"quoted\"", code: "sample 2 & <escaped> \"quoted\"",
+                    display: "sample 3 & <escaped> \"quoted\""
+                ),
+                code: "sample 4 & <escaped> \"quoted\"",
+                details: OperationOutcomeIssue.Details.string("canary-secret-5 & <escaped>"),
+                diagnostics: "canary-secret-6 & <escaped>", location: ["sample 7 & <escaped> \"quoted\""]
+            )
+        )
     }
 
     func testOperationOutcomeIssueDetailsHidesItsSecrets() {
@@ -129,7 +176,10 @@ final class GeneratedOperationOutcomeIssueTests: XCTestCase {
 /// Round trips of the generated Koppeltaal models under `Coding` through the codecs they have.
 final class GeneratedCodingTests: XCTestCase {
     func testCodingFull() throws {
-        let value = Coding(system: "sample 1 & <escaped> \"quoted\"", code: "sample 2 & <escaped> \"quoted\"", display: "sample 3 & <escaped> \"quoted\"")
+        let value = Coding(
+            system: "sample 1 & <escaped> \"quoted\"", code: "sample 2 & <escaped> \"quoted\"",
+            display: "sample 3 & <escaped> \"quoted\""
+        )
         try assertXMLRoundTrip(value)
         try assertJSONRoundTrip(value)
     }
@@ -144,7 +194,10 @@ final class GeneratedCodingTests: XCTestCase {
 /// Round trips of the generated Koppeltaal models under `CodeableConcept` through the codecs they have.
 final class GeneratedCodeableConceptTests: XCTestCase {
     func testCodeableConceptFull() throws {
-        let value = CodeableConcept(coding: [Coding(system: "sample 1 & <escaped> \"quoted\"", code: "sample 2 & <escaped> \"quoted\"", display: "sample 3 & <escaped> \"quoted\"")], text: "canary-secret-4 & <escaped>")
+        let value = CodeableConcept(
+            coding: [Coding(system: "sample 1 & <escaped> \"quoted\"", code: "sample 2 & <escaped> \"quoted\"", display: "sample 3 & <escaped> \"quoted\"")],
+            text: "canary-secret-4 & <escaped>"
+        )
         try assertXMLRoundTrip(value)
         try assertJSONRoundTrip(value)
     }
@@ -156,14 +209,23 @@ final class GeneratedCodeableConceptTests: XCTestCase {
     }
 
     func testCodeableConceptHidesItsSecrets() {
-        assertHidesSecrets(CodeableConcept(coding: [Coding(system: "sample 1 & <escaped> \"quoted\"", code: "sample 2 & <escaped> \"quoted\"", display: "sample 3 & <escaped> \"quoted\"")], text: "canary-secret-4 & <escaped>"))
+        assertHidesSecrets(
+            CodeableConcept(
+                coding: [Coding(system: "sample 1 & <escaped> \"quoted\"", code: "sample 2 & <escaped> \"quoted\"", display: "sample 3 & <escaped> \"quoted\"")],
+                text: "canary-secret-4 & <escaped>"
+            )
+        )
     }
 }
 
 /// Round trips of the generated Koppeltaal models under `ConformanceStatement` through the codecs they have.
 final class GeneratedConformanceStatementTests: XCTestCase {
     func testConformanceStatementFull() throws {
-        let value = ConformanceStatement(name: "sample 1 & <escaped> \"quoted\"", publisher: "sample 2 & <escaped> \"quoted\"", fhirVersion: "sample 3 & <escaped> \"quoted\"", format: ["sample 4 & <escaped> \"quoted\""], rest: [ConformanceRest(mode: "sample 5 & <escaped> \"quoted\"", security: ConformanceSecurity(extensions: [Extension(url: "sample 6 & <escaped> \"quoted\"")], service: [CodeableConcept()], summary: "sample 7 & <escaped> \"quoted\""))])
+        let value = ConformanceStatement(
+            name: "sample 1 & <escaped> \"quoted\"", publisher: "sample 2 & <escaped> \"quoted\"",
+            fhirVersion: "sample 3 & <escaped> \"quoted\"", format: ["sample 4 & <escaped> \"quoted\""],
+            rest: [ConformanceRest(mode: "sample 5 & <escaped> \"quoted\"", security: ConformanceSecurity(extensions: [Extension(url: "sample 6 & <escaped> \"quoted\"")], service: [CodeableConcept()], summary: "sample 7 & <escaped> \"quoted\""))]
+        )
         try assertXMLRoundTrip(value)
         try assertJSONRoundTrip(value)
     }
@@ -175,14 +237,27 @@ final class GeneratedConformanceStatementTests: XCTestCase {
     }
 
     func testConformanceStatementHidesItsSecrets() {
-        assertHidesSecrets(ConformanceStatement(name: "sample 1 & <escaped> \"quoted\"", publisher: "sample 2 & <escaped> \"quoted\"", fhirVersion: "sample 3 & <escaped> \"quoted\"", format: ["sample 4 & <escaped> \"quoted\""], rest: [ConformanceRest(mode: "sample 5 & <escaped> \"quoted\"", security: ConformanceSecurity(extensions: [Extension(url: "sample 6 & <escaped> \"quoted\"")], service: [CodeableConcept()], summary: "sample 7 & <escaped> \"quoted\""))]))
+        assertHidesSecrets(
+            ConformanceStatement(
+                name: "sample 1 & <escaped> \"quoted\"", publisher: "sample 2 & <escaped> \"quoted\"",
+                fhirVersion: "sample 3 & <escaped> \"quoted\"", format: ["sample 4 & <escaped> \"quoted\""],
+                rest: [ConformanceRest(mode: "sample 5 & <escaped> \"quoted\"", security: ConformanceSecurity(extensions: [Extension(url: "sample 6 & <escaped> \"quoted\"")], service: [CodeableConcept()], summary: "sample 7 & <escaped> \"quoted\""))]
+            )
+        )
     }
 }
 
 /// Round trips of the generated Koppeltaal models under `ConformanceRest` through the codecs they have.
 final class GeneratedConformanceRestTests: XCTestCase {
     func testConformanceRestFull() throws {
-        let value = ConformanceRest(mode: "sample 1 & <escaped> \"quoted\"", security: ConformanceSecurity(extensions: [Extension(url: "sample 2 & <escaped> \"quoted\"", valueURI: "sample 3 & <escaped> \"quoted\"", valueString: "sample 4 & <escaped> \"quoted\"", valueCode: "sample 5 & <escaped> \"quoted\"", extensions: [])], service: [CodeableConcept(coding: [Coding()], text: "canary-secret-6 & <escaped>")], summary: "sample 7 & <escaped> \"quoted\""))
+        let value = ConformanceRest(
+            mode: "sample 1 & <escaped> \"quoted\"",
+            security: ConformanceSecurity(
+                extensions: [Extension(url: "sample 2 & <escaped> \"quoted\"", valueURI: "sample 3 & <escaped> \"quoted\"", valueString: "sample 4 & <escaped> \"quoted\"", valueCode: "sample 5 & <escaped> \"quoted\"", extensions: [])],
+                service: [CodeableConcept(coding: [Coding()], text: "canary-secret-6 & <escaped>")],
+                summary: "sample 7 & <escaped> \"quoted\""
+            )
+        )
         try assertXMLRoundTrip(value)
         try assertJSONRoundTrip(value)
     }
@@ -194,14 +269,27 @@ final class GeneratedConformanceRestTests: XCTestCase {
     }
 
     func testConformanceRestHidesItsSecrets() {
-        assertHidesSecrets(ConformanceRest(mode: "sample 1 & <escaped> \"quoted\"", security: ConformanceSecurity(extensions: [Extension(url: "sample 2 & <escaped> \"quoted\"", valueURI: "sample 3 & <escaped> \"quoted\"", valueString: "sample 4 & <escaped> \"quoted\"", valueCode: "sample 5 & <escaped> \"quoted\"", extensions: [])], service: [CodeableConcept(coding: [Coding()], text: "canary-secret-6 & <escaped>")], summary: "sample 7 & <escaped> \"quoted\"")))
+        assertHidesSecrets(
+            ConformanceRest(
+                mode: "sample 1 & <escaped> \"quoted\"",
+                security: ConformanceSecurity(
+                    extensions: [Extension(url: "sample 2 & <escaped> \"quoted\"", valueURI: "sample 3 & <escaped> \"quoted\"", valueString: "sample 4 & <escaped> \"quoted\"", valueCode: "sample 5 & <escaped> \"quoted\"", extensions: [])],
+                    service: [CodeableConcept(coding: [Coding()], text: "canary-secret-6 & <escaped>")],
+                    summary: "sample 7 & <escaped> \"quoted\""
+                )
+            )
+        )
     }
 }
 
 /// Round trips of the generated Koppeltaal models under `ConformanceSecurity` through the codecs they have.
 final class GeneratedConformanceSecurityTests: XCTestCase {
     func testConformanceSecurityFull() throws {
-        let value = ConformanceSecurity(extensions: [Extension(url: "sample 1 & <escaped> \"quoted\"", valueURI: "sample 2 & <escaped> \"quoted\"", valueString: "sample 3 & <escaped> \"quoted\"", valueCode: "sample 4 & <escaped> \"quoted\"", extensions: [])], service: [CodeableConcept(coding: [Coding()], text: "canary-secret-5 & <escaped>")], summary: "sample 6 & <escaped> \"quoted\"")
+        let value = ConformanceSecurity(
+            extensions: [Extension(url: "sample 1 & <escaped> \"quoted\"", valueURI: "sample 2 & <escaped> \"quoted\"", valueString: "sample 3 & <escaped> \"quoted\"", valueCode: "sample 4 & <escaped> \"quoted\"", extensions: [])],
+            service: [CodeableConcept(coding: [Coding()], text: "canary-secret-5 & <escaped>")],
+            summary: "sample 6 & <escaped> \"quoted\""
+        )
         try assertXMLRoundTrip(value)
         try assertJSONRoundTrip(value)
     }
@@ -213,14 +301,23 @@ final class GeneratedConformanceSecurityTests: XCTestCase {
     }
 
     func testConformanceSecurityHidesItsSecrets() {
-        assertHidesSecrets(ConformanceSecurity(extensions: [Extension(url: "sample 1 & <escaped> \"quoted\"", valueURI: "sample 2 & <escaped> \"quoted\"", valueString: "sample 3 & <escaped> \"quoted\"", valueCode: "sample 4 & <escaped> \"quoted\"", extensions: [])], service: [CodeableConcept(coding: [Coding()], text: "canary-secret-5 & <escaped>")], summary: "sample 6 & <escaped> \"quoted\""))
+        assertHidesSecrets(
+            ConformanceSecurity(
+                extensions: [Extension(url: "sample 1 & <escaped> \"quoted\"", valueURI: "sample 2 & <escaped> \"quoted\"", valueString: "sample 3 & <escaped> \"quoted\"", valueCode: "sample 4 & <escaped> \"quoted\"", extensions: [])],
+                service: [CodeableConcept(coding: [Coding()], text: "canary-secret-5 & <escaped>")],
+                summary: "sample 6 & <escaped> \"quoted\""
+            )
+        )
     }
 }
 
 /// Round trips of the generated Koppeltaal models under `Extension` through the codecs they have.
 final class GeneratedExtensionTests: XCTestCase {
     func testExtensionFull() throws {
-        let value = Extension(url: "sample 1 & <escaped> \"quoted\"", valueURI: "sample 2 & <escaped> \"quoted\"", valueString: "sample 3 & <escaped> \"quoted\"", valueCode: "sample 4 & <escaped> \"quoted\"", extensions: [])
+        let value = Extension(
+            url: "sample 1 & <escaped> \"quoted\"", valueURI: "sample 2 & <escaped> \"quoted\"",
+            valueString: "sample 3 & <escaped> \"quoted\"", valueCode: "sample 4 & <escaped> \"quoted\"", extensions: []
+        )
         try assertXMLRoundTrip(value)
         try assertJSONRoundTrip(value)
     }
@@ -235,7 +332,9 @@ final class GeneratedExtensionTests: XCTestCase {
 /// Round trips of the generated Koppeltaal models under `Authorize` through the codecs they have.
 final class GeneratedAuthorizeTests: XCTestCase {
     func testAuthorizeResponseFull() throws {
-        let value = Authorize.Response(authorizationCode: "canary-secret-1 & <escaped>", state: "sample 2 & <escaped> \"quoted\"")
+        let value = Authorize.Response(
+            authorizationCode: "canary-secret-1 & <escaped>", state: "sample 2 & <escaped> \"quoted\""
+        )
         try assertJSONRoundTrip(value)
     }
 
@@ -245,11 +344,21 @@ final class GeneratedAuthorizeTests: XCTestCase {
     }
 
     func testAuthorizeRequestHidesItsSecrets() {
-        assertHidesSecrets(Authorize.Request(clientID: "sample 1 & <escaped> \"quoted\"", redirectURI: "sample 2 & <escaped> \"quoted\"", scope: "canary-secret-3 & <escaped>", state: "sample 4 & <escaped> \"quoted\"", codeChallenge: "sample 5 & <escaped> \"quoted\"", codeChallengeMethod: "sample 6 & <escaped> \"quoted\""))
+        assertHidesSecrets(
+            Authorize.Request(
+                clientID: "sample 1 & <escaped> \"quoted\"", redirectURI: "sample 2 & <escaped> \"quoted\"",
+                scope: "canary-secret-3 & <escaped>", state: "sample 4 & <escaped> \"quoted\"",
+                codeChallenge: "sample 5 & <escaped> \"quoted\"", codeChallengeMethod: "sample 6 & <escaped> \"quoted\""
+            )
+        )
     }
 
     func testAuthorizeResponseHidesItsSecrets() {
-        assertHidesSecrets(Authorize.Response(authorizationCode: "canary-secret-1 & <escaped>", state: "sample 2 & <escaped> \"quoted\""))
+        assertHidesSecrets(
+            Authorize.Response(
+                authorizationCode: "canary-secret-1 & <escaped>", state: "sample 2 & <escaped> \"quoted\""
+            )
+        )
     }
 }
 
@@ -275,7 +384,13 @@ final class GeneratedRevokeTests: XCTestCase {
 /// Round trips of the generated Koppeltaal models under `SmartConfiguration` through the codecs they have.
 final class GeneratedSmartConfigurationTests: XCTestCase {
     func testSmartConfigurationResponseFull() throws {
-        let value = SmartConfiguration.Response(authorizationEndpoint: "sample 1 & <escaped> \"quoted\"", tokenEndpoint: "sample 2 & <escaped> \"quoted\"", revocationEndpoint: "sample 3 & <escaped> \"quoted\"", codeChallengeMethodsSupported: ["sample 4 & <escaped> \"quoted\""], tokenEndpointAuthMethodsSupported: ["sample 5 & <escaped> \"quoted\""], capabilities: ["sample 6 & <escaped> \"quoted\""])
+        let value = SmartConfiguration.Response(
+            authorizationEndpoint: "sample 1 & <escaped> \"quoted\"", tokenEndpoint: "sample 2 & <escaped> \"quoted\"",
+            revocationEndpoint: "sample 3 & <escaped> \"quoted\"",
+            codeChallengeMethodsSupported: ["sample 4 & <escaped> \"quoted\""],
+            tokenEndpointAuthMethodsSupported: ["sample 5 & <escaped> \"quoted\""],
+            capabilities: ["sample 6 & <escaped> \"quoted\""]
+        )
         try assertJSONRoundTrip(value)
     }
 
@@ -288,15 +403,31 @@ final class GeneratedSmartConfigurationTests: XCTestCase {
 /// Round trips of the generated Koppeltaal models under `Token` through the codecs they have.
 final class GeneratedTokenTests: XCTestCase {
     func testTokenRequestHidesItsSecrets() {
-        assertHidesSecrets(Token.Request.authorizationCode(Token.AuthorizationCodeGrant(code: "canary-secret-1 & <escaped>", redirectURI: "sample 2 & <escaped> \"quoted\"", codeVerifier: "canary-secret-3 & <escaped>")))
+        assertHidesSecrets(
+            Token.Request.authorizationCode(
+                Token.AuthorizationCodeGrant(
+                    code: "canary-secret-1 & <escaped>", redirectURI: "sample 2 & <escaped> \"quoted\"",
+                    codeVerifier: "canary-secret-3 & <escaped>"
+                )
+            )
+        )
     }
 
     func testTokenAuthorizationCodeGrantHidesItsSecrets() {
-        assertHidesSecrets(Token.AuthorizationCodeGrant(code: "canary-secret-1 & <escaped>", redirectURI: "sample 2 & <escaped> \"quoted\"", codeVerifier: "canary-secret-3 & <escaped>"))
+        assertHidesSecrets(
+            Token.AuthorizationCodeGrant(
+                code: "canary-secret-1 & <escaped>", redirectURI: "sample 2 & <escaped> \"quoted\"",
+                codeVerifier: "canary-secret-3 & <escaped>"
+            )
+        )
     }
 
     func testTokenRefreshTokenGrantHidesItsSecrets() {
-        assertHidesSecrets(Token.RefreshTokenGrant(refreshToken: "canary-secret-1 & <escaped>", scope: "sample 2 & <escaped> \"quoted\""))
+        assertHidesSecrets(
+            Token.RefreshTokenGrant(
+                refreshToken: "canary-secret-1 & <escaped>", scope: "sample 2 & <escaped> \"quoted\""
+            )
+        )
     }
 }
 
@@ -539,8 +670,14 @@ extension SmartConfiguration.Response: Encodable {
         try container.encodeIfPresent(self.authorizationEndpoint, forKey: "authorization_endpoint")
         try container.encodeIfPresent(self.tokenEndpoint, forKey: "token_endpoint")
         try container.encodeIfPresent(self.revocationEndpoint, forKey: "revocation_endpoint")
-        if !self.codeChallengeMethodsSupported.isEmpty { try container.encode(self.codeChallengeMethodsSupported, forKey: "code_challenge_methods_supported") }
-        if !self.tokenEndpointAuthMethodsSupported.isEmpty { try container.encode(self.tokenEndpointAuthMethodsSupported, forKey: "token_endpoint_auth_methods_supported") }
+        if !self.codeChallengeMethodsSupported.isEmpty {
+            try container.encode(self.codeChallengeMethodsSupported, forKey: "code_challenge_methods_supported")
+        }
+        if !self.tokenEndpointAuthMethodsSupported.isEmpty {
+            try container.encode(
+                self.tokenEndpointAuthMethodsSupported, forKey: "token_endpoint_auth_methods_supported"
+            )
+        }
         if !self.capabilities.isEmpty { try container.encode(self.capabilities, forKey: "capabilities") }
     }
 }

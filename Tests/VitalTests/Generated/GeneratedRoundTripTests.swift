@@ -34,7 +34,9 @@ extension XCTestCase {
         let data = try SDKRuntime.JSONCoding.encode(value)
         let decoded = try SDKRuntime.JSONCoding.decode(T.self, from: data)
         XCTAssertEqual(decoded, value, Swift.String(decoding: data, as: UTF8.self), line: line)
-        XCTAssertEqual(try SDKRuntime.JSONCoding.encode(decoded), data, "JSON encoding is not deterministic", line: line)
+        XCTAssertEqual(
+            try SDKRuntime.JSONCoding.encode(decoded), data, "JSON encoding is not deterministic", line: line
+        )
     }
 
     /// Fails when any way of printing `value` shows a sensitive sample, all of which start with `canary-secret`.
@@ -51,19 +53,29 @@ extension XCTestCase {
 /// Round trips of the generated Vital models under `TokenResponse` through the codecs they have.
 final class GeneratedTokenResponseTests: XCTestCase {
     func testTokenResponse() throws {
-        let value = TokenResponse(accessToken: "canary-secret-1 & <escaped>", refreshToken: "canary-secret-2 & <escaped>", expiresIn: 3)
+        let value = TokenResponse(
+            accessToken: "canary-secret-1 & <escaped>", refreshToken: "canary-secret-2 & <escaped>", expiresIn: 3
+        )
         try assertJSONRoundTrip(value)
     }
 
     func testTokenResponseHidesItsSecrets() {
-        assertHidesSecrets(TokenResponse(accessToken: "canary-secret-1 & <escaped>", refreshToken: "canary-secret-2 & <escaped>", expiresIn: 3))
+        assertHidesSecrets(
+            TokenResponse(
+                accessToken: "canary-secret-1 & <escaped>", refreshToken: "canary-secret-2 & <escaped>", expiresIn: 3
+            )
+        )
     }
 }
 
 /// Round trips of the generated Vital models under `ConnectedProvider` through the codecs they have.
 final class GeneratedConnectedProviderTests: XCTestCase {
     func testConnectedProviderFull() throws {
-        let value = ConnectedProvider(name: "sample 1 & <escaped> \"quoted\"", slug: "sample 2 & <escaped> \"quoted\"", logo: Foundation.URL(string: "https://example.com/3")!, status: "sample 4 & <escaped> \"quoted\"", createdOn: Foundation.Date(timeIntervalSince1970: 1502800496))
+        let value = ConnectedProvider(
+            name: "sample 1 & <escaped> \"quoted\"", slug: "sample 2 & <escaped> \"quoted\"",
+            logo: Foundation.URL(string: "https://example.com/3")!, status: "sample 4 & <escaped> \"quoted\"",
+            createdOn: Foundation.Date(timeIntervalSince1970: 1502800496)
+        )
         try assertJSONRoundTrip(value)
     }
 
@@ -76,7 +88,15 @@ final class GeneratedConnectedProviderTests: XCTestCase {
 /// Round trips of the generated Vital models under `VitalErrorBody` through the codecs they have.
 final class GeneratedVitalErrorBodyTests: XCTestCase {
     func testVitalErrorBodyFull() throws {
-        let value = VitalErrorBody(error: "sample 1 & <escaped> \"quoted\"", detail: VitalErrorDetail(errorType: "sample 2 & <escaped> \"quoted\"", message: "sample 3 & <escaped> \"quoted\"", errorMessage: "sample 4 & <escaped> \"quoted\"", userID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5)), createdOn: Foundation.Date(timeIntervalSince1970: 1502886896)))
+        let value = VitalErrorBody(
+            error: "sample 1 & <escaped> \"quoted\"",
+            detail: VitalErrorDetail(
+                errorType: "sample 2 & <escaped> \"quoted\"", message: "sample 3 & <escaped> \"quoted\"",
+                errorMessage: "sample 4 & <escaped> \"quoted\"",
+                userID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5)),
+                createdOn: Foundation.Date(timeIntervalSince1970: 1502886896)
+            )
+        )
         try assertJSONRoundTrip(value)
     }
 
@@ -89,7 +109,12 @@ final class GeneratedVitalErrorBodyTests: XCTestCase {
 /// Round trips of the generated Vital models under `VitalErrorDetail` through the codecs they have.
 final class GeneratedVitalErrorDetailTests: XCTestCase {
     func testVitalErrorDetailFull() throws {
-        let value = VitalErrorDetail(errorType: "sample 1 & <escaped> \"quoted\"", message: "sample 2 & <escaped> \"quoted\"", errorMessage: "sample 3 & <escaped> \"quoted\"", userID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4)), createdOn: Foundation.Date(timeIntervalSince1970: 1502800496))
+        let value = VitalErrorDetail(
+            errorType: "sample 1 & <escaped> \"quoted\"", message: "sample 2 & <escaped> \"quoted\"",
+            errorMessage: "sample 3 & <escaped> \"quoted\"",
+            userID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4)),
+            createdOn: Foundation.Date(timeIntervalSince1970: 1502800496)
+        )
         try assertJSONRoundTrip(value)
     }
 
@@ -102,19 +127,32 @@ final class GeneratedVitalErrorDetailTests: XCTestCase {
 /// Round trips of the generated Vital models under `CreateSignInToken` through the codecs they have.
 final class GeneratedCreateSignInTokenTests: XCTestCase {
     func testCreateSignInTokenResponse() throws {
-        let value = CreateSignInToken.Response(userID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)), signInToken: "canary-secret-2 & <escaped>")
+        let value = CreateSignInToken.Response(
+            userID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)),
+            signInToken: "canary-secret-2 & <escaped>"
+        )
         try assertJSONRoundTrip(value)
     }
 
     func testCreateSignInTokenResponseHidesItsSecrets() {
-        assertHidesSecrets(CreateSignInToken.Response(userID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)), signInToken: "canary-secret-2 & <escaped>"))
+        assertHidesSecrets(
+            CreateSignInToken.Response(
+                userID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)),
+                signInToken: "canary-secret-2 & <escaped>"
+            )
+        )
     }
 }
 
 /// Round trips of the generated Vital models under `CreateUser` through the codecs they have.
 final class GeneratedCreateUserTests: XCTestCase {
     func testCreateUserRequestFull() throws {
-        let value = CreateUser.Request(clientUserID: "sample 1 & <escaped> \"quoted\"", fallbackTimeZone: "sample 2 & <escaped> \"quoted\"", fallbackBirthDate: SDKRuntime.LocalDate(year: 2017, month: 8, day: 4)!, ingestionStart: SDKRuntime.LocalDate(year: 2017, month: 8, day: 5)!, ingestionEnd: SDKRuntime.LocalDate(year: 2017, month: 8, day: 6)!)
+        let value = CreateUser.Request(
+            clientUserID: "sample 1 & <escaped> \"quoted\"", fallbackTimeZone: "sample 2 & <escaped> \"quoted\"",
+            fallbackBirthDate: SDKRuntime.LocalDate(year: 2017, month: 8, day: 4)!,
+            ingestionStart: SDKRuntime.LocalDate(year: 2017, month: 8, day: 5)!,
+            ingestionEnd: SDKRuntime.LocalDate(year: 2017, month: 8, day: 6)!
+        )
         try assertJSONRoundTrip(value)
     }
 
@@ -124,7 +162,10 @@ final class GeneratedCreateUserTests: XCTestCase {
     }
 
     func testCreateUserResponse() throws {
-        let value = CreateUser.Response(userID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)), clientUserID: "sample 2 & <escaped> \"quoted\"")
+        let value = CreateUser.Response(
+            userID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)),
+            clientUserID: "sample 2 & <escaped> \"quoted\""
+        )
         try assertJSONRoundTrip(value)
     }
 }
@@ -152,7 +193,9 @@ final class GeneratedExchangeSignInTokenTests: XCTestCase {
 /// Round trips of the generated Vital models under `GetConnectedProviders` through the codecs they have.
 final class GeneratedGetConnectedProvidersTests: XCTestCase {
     func testGetConnectedProvidersResponse() throws {
-        let value = GetConnectedProviders.Response(providers: [ConnectedProvider(name: "sample 1 & <escaped> \"quoted\"", slug: "sample 2 & <escaped> \"quoted\"", logo: Foundation.URL(string: "https://example.com/3")!, status: "sample 4 & <escaped> \"quoted\"", createdOn: Foundation.Date(timeIntervalSince1970: 1502800496))])
+        let value = GetConnectedProviders.Response(
+            providers: [ConnectedProvider(name: "sample 1 & <escaped> \"quoted\"", slug: "sample 2 & <escaped> \"quoted\"", logo: Foundation.URL(string: "https://example.com/3")!, status: "sample 4 & <escaped> \"quoted\"", createdOn: Foundation.Date(timeIntervalSince1970: 1502800496))]
+        )
         try assertJSONRoundTrip(value)
     }
 }
@@ -167,12 +210,19 @@ final class GeneratedRefreshTokenTests: XCTestCase {
 /// Round trips of the generated Vital models under `ResolveUser` through the codecs they have.
 final class GeneratedResolveUserTests: XCTestCase {
     func testResolveUserResponseFull() throws {
-        let value = ResolveUser.Response(userID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)), clientUserID: "sample 2 & <escaped> \"quoted\"", createdOn: Foundation.Date(timeIntervalSince1970: 1502627696))
+        let value = ResolveUser.Response(
+            userID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)),
+            clientUserID: "sample 2 & <escaped> \"quoted\"",
+            createdOn: Foundation.Date(timeIntervalSince1970: 1502627696)
+        )
         try assertJSONRoundTrip(value)
     }
 
     func testResolveUserResponseMinimal() throws {
-        let value = ResolveUser.Response(userID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)), clientUserID: "sample 2 & <escaped> \"quoted\"")
+        let value = ResolveUser.Response(
+            userID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)),
+            clientUserID: "sample 2 & <escaped> \"quoted\""
+        )
         try assertJSONRoundTrip(value)
     }
 }
@@ -238,7 +288,9 @@ extension CreateUser.Request: Decodable {
         self.init(
             clientUserID: try container.decode(Swift.String.self, forKey: "client_user_id"),
             fallbackTimeZone: try container.decodeIfPresent(Swift.String.self, forKey: "fallback_time_zone"),
-            fallbackBirthDate: try container.decodeTextIfPresent(SDKRuntime.LocalDate.self, forKey: "fallback_birth_date"),
+            fallbackBirthDate: try container.decodeTextIfPresent(
+                SDKRuntime.LocalDate.self, forKey: "fallback_birth_date"
+            ),
             ingestionStart: try container.decodeTextIfPresent(SDKRuntime.LocalDate.self, forKey: "ingestion_start"),
             ingestionEnd: try container.decodeTextIfPresent(SDKRuntime.LocalDate.self, forKey: "ingestion_end")
         )

@@ -44,7 +44,10 @@ public enum CreateAuthenticatedSessionToken {
             /// Writes the value's attributes, then its children or text, into the element just opened.
             public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
                 try writer.element("app-id", writing: self.appID, context: context)
-                try writer.element("credential", writing: CreateAuthenticatedSessionToken.Request.AuthInfo.Credential(), context: context)
+                try writer.element(
+                    "credential", writing: CreateAuthenticatedSessionToken.Request.AuthInfo.Credential(),
+                    context: context
+                )
             }
 
             /// - Remark: Generated from
@@ -59,7 +62,9 @@ public enum CreateAuthenticatedSessionToken {
                 }
 
                 /// Writes the value's attributes, then its children or text, into the element just opened.
-                public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
+                public func writeXML(
+                    to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext
+                ) throws {
                     if let value = self.isMultiRecordApp { try writer.attribute("is-multi-record-app", value.wireText) }
                     try writer.text(try context.value("applicationID"))
                 }
@@ -72,8 +77,13 @@ public enum CreateAuthenticatedSessionToken {
                 public init() {}
 
                 /// Writes the value's attributes, then its children or text, into the element just opened.
-                public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
-                    try writer.element("appserver2", writing: CreateAuthenticatedSessionToken.Request.AuthInfo.Credential.Appserver2(), context: context)
+                public func writeXML(
+                    to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext
+                ) throws {
+                    try writer.element(
+                        "appserver2", writing: CreateAuthenticatedSessionToken.Request.AuthInfo.Credential.Appserver2(),
+                        context: context
+                    )
                 }
 
                 /// - Remark: Generated from
@@ -83,12 +93,24 @@ public enum CreateAuthenticatedSessionToken {
                     public init() {}
 
                     /// Writes the value's attributes, then its children or text, into the element just opened.
-                    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
+                    public func writeXML(
+                        to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext
+                    ) throws {
                         let _contentRegion = try SDKRuntime.XMLWriter.fragment { fragment in
-                            try fragment.element("content", writing: CreateAuthenticatedSessionToken.Request.AuthInfo.Credential.Appserver2.Content(), context: context)
+                            try fragment.element(
+                                "content",
+                                writing: CreateAuthenticatedSessionToken.Request.AuthInfo.Credential.Appserver2.Content(),
+                                context: context
+                            )
                         }
-                        let _hmacSigContext = context.binding("signature", to: try context.signature(of: _contentRegion))
-                        try writer.element("hmacSig", writing: CreateAuthenticatedSessionToken.Request.AuthInfo.Credential.Appserver2.HMACSig(), context: _hmacSigContext)
+                        let _hmacSigContext = context.binding(
+                            "signature", to: try context.signature(of: _contentRegion)
+                        )
+                        try writer.element(
+                            "hmacSig",
+                            writing: CreateAuthenticatedSessionToken.Request.AuthInfo.Credential.Appserver2.HMACSig(),
+                            context: _hmacSigContext
+                        )
                         writer.mark("content") { $0.raw(_contentRegion) }
                     }
 
@@ -100,7 +122,9 @@ public enum CreateAuthenticatedSessionToken {
                         public init() {}
 
                         /// Writes the value's attributes, then its children or text, into the element just opened.
-                        public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
+                        public func writeXML(
+                            to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext
+                        ) throws {
                             try writer.attribute("algName", "HMACSHA256")
                             try writer.text(try context.value("signature"))
                         }
@@ -113,7 +137,9 @@ public enum CreateAuthenticatedSessionToken {
                         public init() {}
 
                         /// Writes the value's attributes, then its children or text, into the element just opened.
-                        public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
+                        public func writeXML(
+                            to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext
+                        ) throws {
                             try writer.element("app-id", text: try context.value("applicationID"))
                             try writer.element("hmac", text: "HMACSHA256")
                             try writer.element("signing-time", text: try context.value("signingTime"))
@@ -193,9 +219,13 @@ extension HealthVaultClient {
     ) async throws -> CreateAuthenticatedSessionToken.Response {
         let now = configuration.clock.now()
         let context = try application.castSignatureContext(signingTime: now)
-        let info = try Self.info(request, context: context)
-        let response = try await send(method: "CreateAuthenticatedSessionToken", version: 2, auth: .applicationID(application.applicationID), messageTime: now, info: info)
-        return try CreateAuthenticatedSessionToken.Response(xml: response.info(namespace: "urn:com.microsoft.wc.methods.response.CreateAuthenticatedSessionToken2"))
+        let response = try await core.send(
+            method: "CreateAuthenticatedSessionToken", version: 2, auth: .applicationID(application.applicationID),
+            messageTime: now, info: .info(request, context: context)
+        )
+        return try CreateAuthenticatedSessionToken.Response(
+            xml: response.info(namespace: "urn:com.microsoft.wc.methods.response.CreateAuthenticatedSessionToken2")
+        )
     }
 }
 

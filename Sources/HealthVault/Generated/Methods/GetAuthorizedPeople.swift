@@ -65,7 +65,9 @@ public enum GetAuthorizedPeople {
             /// Writes the value's attributes, then its children or text, into the element just opened.
             public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
                 if let value = self.personIDCursor { try writer.element("person-id-cursor", text: value.wireText) }
-                if let value = self.authorizationsCreatedSince { try writer.element("authorizations-created-since", text: value.wireText) }
+                if let value = self.authorizationsCreatedSince {
+                    try writer.element("authorizations-created-since", text: value.wireText)
+                }
                 if let value = self.numResults { try writer.element("num-results", text: value.wireText) }
             }
         }
@@ -84,7 +86,9 @@ public enum GetAuthorizedPeople {
         /// Reads the value from an element's attributes, children and text; unknown children are skipped.
         public init(xml element: SDKRuntime.XMLElementView) throws {
             var children = element.elements
-            self.responseResults = try GetAuthorizedPeople.Response.ResponseResults(xml: children.required("response-results"))
+            self.responseResults = try GetAuthorizedPeople.Response.ResponseResults(
+                xml: children.required("response-results")
+            )
         }
 
         /// - Remark: Generated from Schemas/HealthVault/GetAuthorizedPeople.json#/response/properties/response-results
@@ -126,9 +130,13 @@ extension HealthVaultClient {
     ) async throws -> GetAuthorizedPeople.Response {
         try request.validate()
         let now = configuration.clock.now()
-        let info = try Self.info(request, context: .empty)
-        let response = try await send(method: "GetAuthorizedPeople", version: 1, auth: .session(session), messageTime: now, info: info, idempotent: true)
-        return try GetAuthorizedPeople.Response(xml: response.info(namespace: "urn:com.microsoft.wc.methods.response.GetAuthorizedPeople"))
+        let response = try await core.send(
+            method: "GetAuthorizedPeople", version: 1, auth: .session(session), messageTime: now,
+            info: .info(request, context: .empty), idempotent: true
+        )
+        return try GetAuthorizedPeople.Response(
+            xml: response.info(namespace: "urn:com.microsoft.wc.methods.response.GetAuthorizedPeople")
+        )
     }
 }
 
@@ -139,7 +147,12 @@ extension GetAuthorizedPeople {
     public static func nextPageRequest(after response: Response, for request: Request) -> Request? {
         guard response.responseResults.moreResults else { return nil }
         guard let cursor = response.responseResults.personInfo.last?.personID else { return nil }
-        return GetAuthorizedPeople.Request(parameters: GetAuthorizedPeople.Request.Parameters(personIDCursor: cursor, authorizationsCreatedSince: request.parameters.authorizationsCreatedSince, numResults: request.parameters.numResults))
+        return GetAuthorizedPeople.Request(
+            parameters: GetAuthorizedPeople.Request.Parameters(
+                personIDCursor: cursor, authorizationsCreatedSince: request.parameters.authorizationsCreatedSince,
+                numResults: request.parameters.numResults
+            )
+        )
     }
 }
 
@@ -153,8 +166,7 @@ extension HealthVaultClient {
         _ request: GetAuthorizedPeople.Request = .init(), session: SDKRuntime.HealthVaultSessionCredential
     ) -> SDKRuntime.PageSequence<GetAuthorizedPeople.Request, GetAuthorizedPeople.Response> {
         SDKRuntime.PageSequence(
-            first: request,
-            fetch: { try await self.getAuthorizedPeople($0, session: session) },
+            first: request, fetch: { try await self.getAuthorizedPeople($0, session: session) },
             next: { request, page in GetAuthorizedPeople.nextPageRequest(after: page, for: request) }
         )
     }

@@ -27,7 +27,9 @@ public enum GetPersonInfo {
         /// Writes the value's attributes, then its children or text, into the element just opened.
         public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
             if let value = self.groupMembership { try writer.element("group-membership", text: value.wireText) }
-            if let value = self.effectiveRecordPermissions { try writer.element("effective-record-permissions", text: value.wireText) }
+            if let value = self.effectiveRecordPermissions {
+                try writer.element("effective-record-permissions", text: value.wireText)
+            }
         }
     }
 
@@ -63,8 +65,12 @@ extension HealthVaultClient {
         _ request: GetPersonInfo.Request = .init(), session: SDKRuntime.HealthVaultSessionCredential
     ) async throws -> GetPersonInfo.Response {
         let now = configuration.clock.now()
-        let info = try Self.info(request, context: .empty)
-        let response = try await send(method: "GetPersonInfo", version: 1, auth: .session(session), messageTime: now, info: info, idempotent: true)
-        return try GetPersonInfo.Response(xml: response.info(namespace: "urn:com.microsoft.wc.methods.response.GetPersonInfo"))
+        let response = try await core.send(
+            method: "GetPersonInfo", version: 1, auth: .session(session), messageTime: now,
+            info: .info(request, context: .empty), idempotent: true
+        )
+        return try GetPersonInfo.Response(
+            xml: response.info(namespace: "urn:com.microsoft.wc.methods.response.GetPersonInfo")
+        )
     }
 }

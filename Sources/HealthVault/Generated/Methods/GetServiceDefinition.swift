@@ -192,8 +192,12 @@ extension HealthVaultClient {
         _ request: GetServiceDefinition.Request = .init(), applicationID: Foundation.UUID
     ) async throws -> GetServiceDefinition.Response {
         let now = configuration.clock.now()
-        let info = try Self.info(request, context: .empty)
-        let response = try await send(method: "GetServiceDefinition", version: 2, auth: .applicationID(applicationID), messageTime: now, info: info, idempotent: true)
-        return try GetServiceDefinition.Response(xml: response.info(namespace: "urn:com.microsoft.wc.methods.response.GetServiceDefinition2"))
+        let response = try await core.send(
+            method: "GetServiceDefinition", version: 2, auth: .applicationID(applicationID), messageTime: now,
+            info: .info(request, context: .empty), idempotent: true
+        )
+        return try GetServiceDefinition.Response(
+            xml: response.info(namespace: "urn:com.microsoft.wc.methods.response.GetServiceDefinition2")
+        )
     }
 }

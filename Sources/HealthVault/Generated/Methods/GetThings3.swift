@@ -298,7 +298,9 @@ public enum GetThings3 {
             var attributes = element.attributes
             self.name = try attributes.value("name", Swift.String.self)
             self.thing = try children.all("thing").map(Thing.init(xml:))
-            self.unprocessedThingKeyInfo = try children.all("unprocessed-thing-key-info").map(GetThings3.UnprocessedKey.init(xml:))
+            self.unprocessedThingKeyInfo = try children.all("unprocessed-thing-key-info").map(
+                GetThings3.UnprocessedKey.init(xml:)
+            )
             self.filtered = try children.first("filtered")?.scalar(Swift.Bool.self)
         }
     }
@@ -338,8 +340,12 @@ extension HealthVaultClient {
     ) async throws -> GetThings3.Response {
         try request.validate()
         let now = configuration.clock.now()
-        let info = try Self.info(request, context: .empty)
-        let response = try await send(method: "GetThings", version: 3, recordID: recordID, auth: .session(session), messageTime: now, info: info, idempotent: true)
-        return try GetThings3.Response(xml: response.info(namespace: "urn:com.microsoft.wc.methods.response.GetThings3"))
+        let response = try await core.send(
+            method: "GetThings", version: 3, recordID: recordID, auth: .session(session), messageTime: now,
+            info: .info(request, context: .empty), idempotent: true
+        )
+        return try GetThings3.Response(
+            xml: response.info(namespace: "urn:com.microsoft.wc.methods.response.GetThings3")
+        )
     }
 }

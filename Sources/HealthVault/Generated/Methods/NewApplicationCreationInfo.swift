@@ -53,9 +53,13 @@ extension HealthVaultClient {
         applicationID: Foundation.UUID
     ) async throws -> NewApplicationCreationInfo.Response {
         let now = configuration.clock.now()
-        let info = Self.emptyInfo()
-        let response = try await send(method: "NewApplicationCreationInfo", version: 1, auth: .applicationID(applicationID), messageTime: now, info: info)
-        return try NewApplicationCreationInfo.Response(xml: response.info(namespace: "urn:com.microsoft.wc.methods.response.NewApplicationCreationInfo"))
+        let response = try await core.send(
+            method: "NewApplicationCreationInfo", version: 1, auth: .applicationID(applicationID), messageTime: now,
+            info: .emptyInfo
+        )
+        return try NewApplicationCreationInfo.Response(
+            xml: response.info(namespace: "urn:com.microsoft.wc.methods.response.NewApplicationCreationInfo")
+        )
     }
 }
 

@@ -73,8 +73,10 @@ extension HealthVaultClient {
     ) async throws -> PutThings2.Response {
         try request.validate()
         let now = configuration.clock.now()
-        let info = try Self.info(request, context: .empty)
-        let response = try await send(method: "PutThings", version: 2, recordID: recordID, auth: .session(session), messageTime: now, info: info)
+        let response = try await core.send(
+            method: "PutThings", version: 2, recordID: recordID, auth: .session(session), messageTime: now,
+            info: .info(request, context: .empty)
+        )
         return try PutThings2.Response(xml: response.info(namespace: "urn:com.microsoft.wc.methods.response.PutThings"))
     }
 }

@@ -28,7 +28,9 @@ extension HealthVaultClient {
         recordID: Foundation.UUID, session: SDKRuntime.HealthVaultSessionCredential
     ) async throws {
         let now = configuration.clock.now()
-        let info = Self.emptyInfo()
-        _ = try await send(method: "RemoveApplicationRecordAuthorization", version: 1, recordID: recordID, auth: .session(session), messageTime: now, info: info)
+        _ = try await core.send(
+            method: "RemoveApplicationRecordAuthorization", version: 1, recordID: recordID, auth: .session(session),
+            messageTime: now, info: .emptyInfo
+        )
     }
 }

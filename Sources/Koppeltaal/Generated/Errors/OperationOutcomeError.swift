@@ -27,7 +27,9 @@ public struct OperationOutcomeError: Error, Sendable, Hashable, CustomStringConv
     }
 
     /// Every error code in the body, in order: one for each element of `body.issue` that has one.
-    public var codes: [IssueType] { body.issue.compactMap { element in (element.code ?? element.type?.code).map(IssueType.init(rawValue:)) } }
+    public var codes: [IssueType] {
+        body.issue.compactMap { element in (element.code ?? element.type?.code).map(IssueType.init(rawValue:)) }
+    }
 
     /// The first error code.
     public var code: IssueType? { codes.first }

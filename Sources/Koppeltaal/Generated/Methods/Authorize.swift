@@ -58,7 +58,9 @@ public enum Authorize {
         /// Reads the value; unknown fields are ignored.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
-            self.authorizationCode = try container.decode(Swift.String.self, forKey: container.firstPresentKey("authorization_code", "authorisation_code"))
+            self.authorizationCode = try container.decode(
+                Swift.String.self, forKey: container.firstPresentKey("authorization_code", "authorisation_code")
+            )
             self.state = try container.decodeIfPresent(Swift.String.self, forKey: "state")
         }
     }
@@ -76,9 +78,9 @@ extension KoppeltaalClient {
     ///   `ConfigurationError` or `TransportError`.
     /// - Remark: Generated from Schemas/Koppeltaal/Authorize.json#
     public func authorize(_ request: Authorize.Request) async throws -> Authorize.Response {
-        var http = try makeRequest(.get, server: configuration.servers.authorize, serverName: "authorize", path: "")
+        var http = try core.request(.get, server: configuration.servers.authorize, serverName: "authorize", path: "")
         Authorize.apply(request, to: &http)
-        let response = try await send(http, operation: "Authorize", errors: [.oAuth2Error])
+        let response = try await core.send(http, operation: "Authorize", errors: [ErrorFormats.oAuth2Error])
         return try SDKRuntime.HTTPResponseBody.json(Authorize.Response.self, from: response, operation: "Authorize")
     }
 }

@@ -25,8 +25,14 @@ extension KoppeltaalClient {
     ///   `ResponseDecodingError`, `ConfigurationError` or `TransportError`.
     /// - Remark: Generated from Schemas/Koppeltaal/Conformance.json#
     public func conformance() async throws -> Conformance.Response {
-        let http = try makeRequest(.get, server: configuration.servers.fhir, serverName: "fhir", path: "/metadata", headers: ["Accept": "application/json, application/json+fhir;q=0.9, application/xml+fhir;q=0.5"])
-        let response = try await send(http, operation: "Conformance", errors: [.operationOutcomeError])
-        return try SDKRuntime.HTTPResponseBody.jsonOrXML(Conformance.Response.self, from: response, rootElements: ["Conformance", "CapabilityStatement"], operation: "Conformance")
+        let http = try core.request(
+            .get, server: configuration.servers.fhir, serverName: "fhir", path: "/metadata",
+            headers: ["Accept": "application/json, application/json+fhir;q=0.9, application/xml+fhir;q=0.5"]
+        )
+        let response = try await core.send(http, operation: "Conformance", errors: [ErrorFormats.operationOutcomeError])
+        return try SDKRuntime.HTTPResponseBody.jsonOrXML(
+            Conformance.Response.self, from: response, rootElements: ["Conformance", "CapabilityStatement"],
+            operation: "Conformance"
+        )
     }
 }

@@ -76,11 +76,17 @@ extension KoppeltaalClient {
     public func mobileLaunch(
         _ request: MobileLaunch.Request, credentials: SDKRuntime.BasicCredentials
     ) async throws -> MobileLaunch.Response {
-        var http = try makeRequest(.get, server: configuration.servers.launch, serverName: "launch", path: "/MobileLaunch")
+        var http = try core.request(
+            .get, server: configuration.servers.launch, serverName: "launch", path: "/MobileLaunch"
+        )
         MobileLaunch.apply(request, to: &http)
         http.authorize(basic: credentials)
-        let response = try await send(http, operation: "MobileLaunch", errors: [.oAuth2Error, .operationOutcomeError])
-        return try SDKRuntime.HTTPResponseBody.json(MobileLaunch.Response.self, from: response, operation: "MobileLaunch")
+        let response = try await core.send(
+            http, operation: "MobileLaunch", errors: [ErrorFormats.oAuth2Error, ErrorFormats.operationOutcomeError]
+        )
+        return try SDKRuntime.HTTPResponseBody.json(
+            MobileLaunch.Response.self, from: response, operation: "MobileLaunch"
+        )
     }
 }
 

@@ -67,10 +67,10 @@ extension KoppeltaalClient {
     ///   `ConfigurationError` or `TransportError`.
     /// - Remark: Generated from Schemas/Koppeltaal/Revoke.json#
     public func revoke(_ request: Revoke.Request, client: SDKRuntime.OAuthClientCredentials) async throws {
-        var http = try makeRequest(.post, server: configuration.servers.revoke, serverName: "revoke", path: "")
+        var http = try core.request(.post, server: configuration.servers.revoke, serverName: "revoke", path: "")
         Revoke.apply(request, to: &http)
         http.authenticate(client: client)
-        _ = try await send(http, operation: "Revoke", errors: [.oAuth2Error])
+        _ = try await core.send(http, operation: "Revoke", errors: [ErrorFormats.oAuth2Error])
     }
 }
 

@@ -44,11 +44,17 @@ public enum SmartConfiguration {
         /// Reads the value; unknown fields are ignored.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
-            self.authorizationEndpoint = try container.decodeIfPresent(Swift.String.self, forKey: "authorization_endpoint")
+            self.authorizationEndpoint = try container.decodeIfPresent(
+                Swift.String.self, forKey: "authorization_endpoint"
+            )
             self.tokenEndpoint = try container.decodeIfPresent(Swift.String.self, forKey: "token_endpoint")
             self.revocationEndpoint = try container.decodeIfPresent(Swift.String.self, forKey: "revocation_endpoint")
-            self.codeChallengeMethodsSupported = (try container.decodeIfPresent([Swift.String].self, forKey: "code_challenge_methods_supported")) ?? []
-            self.tokenEndpointAuthMethodsSupported = (try container.decodeIfPresent([Swift.String].self, forKey: "token_endpoint_auth_methods_supported")) ?? []
+            self.codeChallengeMethodsSupported = (
+                try container.decodeIfPresent([Swift.String].self, forKey: "code_challenge_methods_supported")
+            ) ?? []
+            self.tokenEndpointAuthMethodsSupported = (
+                try container.decodeIfPresent([Swift.String].self, forKey: "token_endpoint_auth_methods_supported")
+            ) ?? []
             self.capabilities = (try container.decodeIfPresent([Swift.String].self, forKey: "capabilities")) ?? []
         }
     }
@@ -63,8 +69,14 @@ extension KoppeltaalClient {
     ///   `ResponseDecodingError`, `ConfigurationError` or `TransportError`.
     /// - Remark: Generated from Schemas/Koppeltaal/SmartConfiguration.json#
     public func smartConfiguration() async throws -> SmartConfiguration.Response {
-        let http = try makeRequest(.get, server: configuration.servers.fhir, serverName: "fhir", path: "/.well-known/smart-configuration")
-        let response = try await send(http, operation: "SmartConfiguration", errors: [.operationOutcomeError])
-        return try SDKRuntime.HTTPResponseBody.json(SmartConfiguration.Response.self, from: response, operation: "SmartConfiguration")
+        let http = try core.request(
+            .get, server: configuration.servers.fhir, serverName: "fhir", path: "/.well-known/smart-configuration"
+        )
+        let response = try await core.send(
+            http, operation: "SmartConfiguration", errors: [ErrorFormats.operationOutcomeError]
+        )
+        return try SDKRuntime.HTTPResponseBody.json(
+            SmartConfiguration.Response.self, from: response, operation: "SmartConfiguration"
+        )
     }
 }

@@ -71,10 +71,13 @@ extension KoppeltaalClient {
     public func token(
         _ request: Token.Request, client: SDKRuntime.OAuthClientCredentials
     ) async throws -> Token.Response {
-        var http = try makeRequest(.post, server: configuration.servers.token, serverName: "token", path: "", headers: ["Cache-Control": "no-store"])
+        var http = try core.request(
+            .post, server: configuration.servers.token, serverName: "token", path: "",
+            headers: ["Cache-Control": "no-store"]
+        )
         Token.apply(request, to: &http)
         http.authenticate(client: client)
-        let response = try await send(http, operation: "Token", errors: [.oAuth2Error])
+        let response = try await core.send(http, operation: "Token", errors: [ErrorFormats.oAuth2Error])
         return try SDKRuntime.HTTPResponseBody.json(Token.Response.self, from: response, operation: "Token")
     }
 }
@@ -115,7 +118,9 @@ extension Token.Request: CustomStringConvertible, CustomDebugStringConvertible, 
     /// A mirror that shows a sensitive value as `<redacted>`.
     public var customMirror: Mirror {
         switch self {
-        case .authorizationCode(let value): return Mirror(self, children: ["authorizationCode": value], displayStyle: .enum)
+        case .authorizationCode(let value): return Mirror(
+            self, children: ["authorizationCode": value], displayStyle: .enum
+        )
         case .refreshToken(let value): return Mirror(self, children: ["refreshToken": value], displayStyle: .enum)
         }
     }

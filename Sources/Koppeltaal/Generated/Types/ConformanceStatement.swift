@@ -36,7 +36,9 @@ public struct ConformanceStatement: Sendable, Hashable, Decodable, SDKRuntime.XM
     /// Reads the value; unknown fields are ignored.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
-        try container.expectConstant("Conformance", alsoAccepting: ["CapabilityStatement"], forKey: "resourceType", required: true)
+        try container.expectConstant(
+            "Conformance", alsoAccepting: ["CapabilityStatement"], forKey: "resourceType", required: true
+        )
         self.name = try container.decodeIfPresent(Swift.String.self, forKey: "name")
         self.publisher = try container.decodeIfPresent(Swift.String.self, forKey: "publisher")
         self.fhirVersion = try container.decodeIfPresent(Swift.String.self, forKey: "fhirVersion")

@@ -61,7 +61,9 @@ public struct TokenResponse: Sendable, Hashable, Decodable {
         self.expiresIn = try container.decodeLenientIfPresent(Swift.Int.self, forKey: "expires_in")
         self.refreshToken = try container.decodeIfPresent(Swift.String.self, forKey: "refresh_token")
         self.scope = try container.decodeIfPresent(Swift.String.self, forKey: "scope")
-        self.patient = try container.decodeIfPresent(Swift.String.self, forKey: container.firstPresentKey("patient", "Patient"))
+        self.patient = try container.decodeIfPresent(
+            Swift.String.self, forKey: container.firstPresentKey("patient", "Patient")
+        )
         self.user = try container.decodeIfPresent(Swift.String.self, forKey: "user")
         self.resource = try container.decodeIfPresent(Swift.String.self, forKey: "resource")
         self.domain = try container.decodeIfPresent(Swift.String.self, forKey: "domain")

@@ -59,11 +59,16 @@ extension VitalClient {
     public func createSignInToken(
         _ request: CreateSignInToken.Request, apiKey: SDKRuntime.APIKey
     ) async throws -> CreateSignInToken.Response {
-        var http = try makeRequest(.post, server: configuration.servers.api, serverName: "api", path: "/v2/user/" + SDKRuntime.PercentEncoding.pathSegment(request.userID.wireText) + "/sign_in_token")
+        var http = try core.request(
+            .post, server: configuration.servers.api, serverName: "api",
+            path: "/v2/user/" + SDKRuntime.PercentEncoding.pathSegment(request.userID.wireText) + "/sign_in_token"
+        )
         CreateSignInToken.apply(request, to: &http)
         http.authorize(apiKey: apiKey, header: "x-vital-api-key")
-        let response = try await send(http, operation: "CreateSignInToken", errors: [.vitalError])
-        return try SDKRuntime.HTTPResponseBody.json(CreateSignInToken.Response.self, from: response, operation: "CreateSignInToken")
+        let response = try await core.send(http, operation: "CreateSignInToken", errors: [ErrorFormats.vitalError])
+        return try SDKRuntime.HTTPResponseBody.json(
+            CreateSignInToken.Response.self, from: response, operation: "CreateSignInToken"
+        )
     }
 }
 

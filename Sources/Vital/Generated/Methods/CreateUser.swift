@@ -85,10 +85,10 @@ extension VitalClient {
     public func createUser(
         _ request: CreateUser.Request, apiKey: SDKRuntime.APIKey
     ) async throws -> CreateUser.Response {
-        var http = try makeRequest(.post, server: configuration.servers.api, serverName: "api", path: "/v2/user")
+        var http = try core.request(.post, server: configuration.servers.api, serverName: "api", path: "/v2/user")
         try http.setJSONBody(request)
         http.authorize(apiKey: apiKey, header: "x-vital-api-key")
-        let response = try await send(http, operation: "CreateUser", errors: [.vitalError])
+        let response = try await core.send(http, operation: "CreateUser", errors: [ErrorFormats.vitalError])
         return try SDKRuntime.HTTPResponseBody.json(CreateUser.Response.self, from: response, operation: "CreateUser")
     }
 }

@@ -55,10 +55,13 @@ extension VitalClient {
     public func deleteUser(
         _ request: DeleteUser.Request, apiKey: SDKRuntime.APIKey
     ) async throws -> DeleteUser.Response {
-        var http = try makeRequest(.delete, server: configuration.servers.api, serverName: "api", path: "/v2/user/" + SDKRuntime.PercentEncoding.pathSegment(request.userID.wireText))
+        var http = try core.request(
+            .delete, server: configuration.servers.api, serverName: "api",
+            path: "/v2/user/" + SDKRuntime.PercentEncoding.pathSegment(request.userID.wireText)
+        )
         DeleteUser.apply(request, to: &http)
         http.authorize(apiKey: apiKey, header: "x-vital-api-key")
-        let response = try await send(http, operation: "DeleteUser", errors: [.vitalError])
+        let response = try await core.send(http, operation: "DeleteUser", errors: [ErrorFormats.vitalError])
         return try SDKRuntime.HTTPResponseBody.json(DeleteUser.Response.self, from: response, operation: "DeleteUser")
     }
 }

@@ -40,10 +40,12 @@ extension VitalClient {
     public func exchangeSignInToken(
         _ request: ExchangeSignInToken.Request
     ) async throws -> ExchangeSignInToken.Response {
-        var http = try makeRequest(.post, server: configuration.servers.auth, serverName: "auth", path: "/v1/token")
+        var http = try core.request(.post, server: configuration.servers.auth, serverName: "auth", path: "/v1/token")
         ExchangeSignInToken.apply(request, to: &http)
-        let response = try await send(http, operation: "ExchangeSignInToken", errors: [.vitalError])
-        return try SDKRuntime.HTTPResponseBody.json(ExchangeSignInToken.Response.self, from: response, operation: "ExchangeSignInToken")
+        let response = try await core.send(http, operation: "ExchangeSignInToken", errors: [ErrorFormats.vitalError])
+        return try SDKRuntime.HTTPResponseBody.json(
+            ExchangeSignInToken.Response.self, from: response, operation: "ExchangeSignInToken"
+        )
     }
 }
 

@@ -55,11 +55,16 @@ extension VitalClient {
     public func getConnectedProviders(
         _ request: GetConnectedProviders.Request, credential: SDKRuntime.AccessCredential
     ) async throws -> GetConnectedProviders.Response {
-        var http = try makeRequest(.get, server: configuration.servers.api, serverName: "api", path: "/v2/user/providers/" + SDKRuntime.PercentEncoding.pathSegment(request.userID.wireText))
+        var http = try core.request(
+            .get, server: configuration.servers.api, serverName: "api",
+            path: "/v2/user/providers/" + SDKRuntime.PercentEncoding.pathSegment(request.userID.wireText)
+        )
         GetConnectedProviders.apply(request, to: &http)
         http.authorize(credential, apiKeyHeader: "x-vital-api-key")
-        let response = try await send(http, operation: "GetConnectedProviders", errors: [.vitalError])
-        return try SDKRuntime.HTTPResponseBody.json(GetConnectedProviders.Response.self, from: response, operation: "GetConnectedProviders")
+        let response = try await core.send(http, operation: "GetConnectedProviders", errors: [ErrorFormats.vitalError])
+        return try SDKRuntime.HTTPResponseBody.json(
+            GetConnectedProviders.Response.self, from: response, operation: "GetConnectedProviders"
+        )
     }
 }
 

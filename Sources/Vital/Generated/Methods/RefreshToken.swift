@@ -38,10 +38,12 @@ extension VitalClient {
     ///   `ConfigurationError` or `TransportError`.
     /// - Remark: Generated from Schemas/Vital/RefreshToken.json#
     public func refreshToken(_ request: RefreshToken.Request) async throws -> RefreshToken.Response {
-        var http = try makeRequest(.post, server: configuration.servers.auth, serverName: "auth", path: "/v1/token")
+        var http = try core.request(.post, server: configuration.servers.auth, serverName: "auth", path: "/v1/token")
         RefreshToken.apply(request, to: &http)
-        let response = try await send(http, operation: "RefreshToken", errors: [.vitalError])
-        return try SDKRuntime.HTTPResponseBody.json(RefreshToken.Response.self, from: response, operation: "RefreshToken")
+        let response = try await core.send(http, operation: "RefreshToken", errors: [ErrorFormats.vitalError])
+        return try SDKRuntime.HTTPResponseBody.json(
+            RefreshToken.Response.self, from: response, operation: "RefreshToken"
+        )
     }
 }
 

@@ -63,10 +63,13 @@ extension VitalClient {
     public func resolveUser(
         _ request: ResolveUser.Request, apiKey: SDKRuntime.APIKey
     ) async throws -> ResolveUser.Response {
-        var http = try makeRequest(.get, server: configuration.servers.api, serverName: "api", path: "/v2/user/resolve/" + SDKRuntime.PercentEncoding.pathSegment(request.clientUserID))
+        var http = try core.request(
+            .get, server: configuration.servers.api, serverName: "api",
+            path: "/v2/user/resolve/" + SDKRuntime.PercentEncoding.pathSegment(request.clientUserID)
+        )
         ResolveUser.apply(request, to: &http)
         http.authorize(apiKey: apiKey, header: "x-vital-api-key")
-        let response = try await send(http, operation: "ResolveUser", errors: [.vitalError])
+        let response = try await core.send(http, operation: "ResolveUser", errors: [ErrorFormats.vitalError])
         return try SDKRuntime.HTTPResponseBody.json(ResolveUser.Response.self, from: response, operation: "ResolveUser")
     }
 }

@@ -1,0 +1,198 @@
+/// The `http` binding: each method is one HTTP request to a path under a named server, with query, header, form or
+/// JSON fields, a credential, and a JSON or XML response; a non-2xx response is read as the first of the method's
+/// error formats whose shape it has.
+struct HTTPBindingEmitter: BindingEmitter {
+    let family: IRFamily
+    let settings: IRHTTPSettings
+
+    var xmlPrimitives: XMLPrimitiveStyle { settings.xmlPrimitives }
+
+    var configurationMembers: [ConfigurationMember] {
+        [.init(doc: "Header fields every request sends.", name: "headers", type: "SDKRuntime.HTTPHeaders", value: Emit.headersLiteral(settings.headers))]
+    }
+
+    /// `core`, and one `HTTPErrorFormat` per error format of protocol.json.
+    func clientSupport(into p: inout SwiftPrinter) {
+        p.doc("Sends requests with the configuration.")
+        p.block("var core: SDKRuntime.HTTPClientCore") { p in
+            p.line("SDKRuntime.HTTPClientCore(family: \(SwiftLiteral.string(family.name)), options: configuration.options, headers: configuration.headers)")
+        }
+        guard !family.errors.isEmpty else { return }
+        p.blank()
+        p.doc("The error formats of protocol.json a method may answer with.")
+        p.block("enum ErrorFormats") { p in
+            for error in family.errors {
+                let body = error.body.swiftType
+                let make = "\(error.name).init(body:httpStatus:operation:)"
+                let roots = error.root.map { "rootElements: [\(SwiftLiteral.string($0))], " } ?? ""
+                let factory: String
+                switch (error.json, error.xml && error.root != nil) {
+                case (true, true): factory = "jsonOrXML(\(body).self, \(roots)\(make))"
+                case (false, true): factory = "xml(\(body).self, \(roots)\(make))"
+                default: factory = "json(\(body).self, \(make))"
+                }
+                p.line("static let \(Emit.name(Naming.lowerCamel(error.name))) = SDKRuntime.HTTPErrorFormat.\(factory)")
+            }
+        }
+    }
+
+    func summary(of method: IRMethod) -> String {
+        guard case .http(let binding) = method.binding else { return "" }
+        let path = binding.pathSegments.map { segment -> String in
+            switch segment {
+            case .literal(let text): return text
+            case .parameter(_, let wire): return "{\(wire)}"
+            }
+        }.joined()
+        let body = binding.body == .none ? "" : ", \(binding.body.rawValue) body"
+        return "`\(binding.verb.rawValue)` to the `\(binding.server)` server\(path.isEmpty ? "" : " at `\(path)`")\(body), auth \(binding.auth.rawValue)."
+    }
+
+    func credentialParameters(of method: IRMethod) -> [MethodParameter] {
+        guard case .http(let binding) = method.binding else { return [] }
+        switch binding.auth {
+        case .none: return []
+        case .basic: return [.init(label: "credentials", type: "SDKRuntime.BasicCredentials", doc: "HTTP Basic credentials.")]
+        case .bearer: return [.init(label: "token", type: "SDKRuntime.BearerToken", doc: "The access token.")]
+        case .apiKey: return [.init(label: "apiKey", type: "SDKRuntime.APIKey", doc: "The API key (keep it on servers).")]
+        case .bearerOrApiKey:
+            return [.init(label: "credential", type: "SDKRuntime.AccessCredential", doc: "An access token, or an API key.")]
+        case .oauthClient:
+            return [.init(label: "client", type: "SDKRuntime.OAuthClientCredentials", doc: "The OAuth client and how it authenticates.")]
+        }
+    }
+
+    func errorSummary(of method: IRMethod) -> String {
+        guard case .http(let binding) = method.binding else { return "" }
+        let formats = binding.errors.map { "``\($0)``" }
+        let others = "`UnexpectedResponseError`, `ResponseDecodingError`, `ConfigurationError` or `TransportError`"
+        return formats.isEmpty ? others + "." : formats.joined(separator: " or ") + " for an error response; otherwise \(others)."
+    }
+
+    func body(of method: IRMethod, into p: inout SwiftPrinter) {
+        guard case .http(let binding) = method.binding else { return }
+        let requestType = method.request.flatMap { IRTypeRef.named($0).namedType }
+        let mutates = method.request != nil || binding.auth != .none || binding.body == .form
+        var arguments = [
+            ".\(binding.verb.rawValue.lowercased())", "server: configuration.servers.\(Emit.name(binding.server))",
+            "serverName: \(SwiftLiteral.string(binding.server))", "path: \(pathExpression(binding, requestType: requestType))",
+        ]
+        if !binding.headers.isEmpty { arguments.append("headers: " + Emit.headersLiteral(binding.headers)) }
+        p.call("\(mutates ? "var" : "let") http = try core.request(", arguments, ")")
+        if method.request != nil {
+            if binding.body == .json {
+                p.line("try http.setJSONBody(request)")
+            } else if let requestType, !requestType.isFixed {
+                p.line("\(method.name).apply(request, to: &http)")
+            } else {
+                p.line("\(method.name).apply(\(method.name).Request(), to: &http)")
+            }
+        } else if binding.body == .form {
+            p.line("http.form = SDKRuntime.FormFields()")
+        }
+        switch binding.auth {
+        case .none: break
+        case .basic: p.line("http.authorize(basic: credentials)")
+        case .bearer: p.line("http.authorize(bearer: token)")
+        case .apiKey:
+            if let header = settings.apiKeyHeader { p.line("http.authorize(apiKey: apiKey, header: \(SwiftLiteral.string(header)))") }
+        case .bearerOrApiKey:
+            if let header = settings.apiKeyHeader { p.line("http.authorize(credential, apiKeyHeader: \(SwiftLiteral.string(header)))") }
+        case .oauthClient: p.line("http.authenticate(client: client)")
+        }
+        let errors = "[" + binding.errors.map { "ErrorFormats." + Emit.name(Naming.lowerCamel($0)) }.joined(separator: ", ") + "]"
+        let operation = SwiftLiteral.string(method.name)
+        let send = "try await core.send(http, operation: \(operation), errors: \(errors))"
+        guard method.response != nil else {
+            p.line("_ = \(send)")
+            return
+        }
+        p.line("let response = \(send)")
+        let type = "\(method.name).Response.self"
+        let roots = "rootElements: [" + binding.responseRoots.map(SwiftLiteral.string).joined(separator: ", ") + "]"
+        switch binding.response {
+        case .json, .none:
+            p.call("return try SDKRuntime.HTTPResponseBody.json(", [type, "from: response", "operation: \(operation)"], ")")
+        case .xml:
+            p.call("return try SDKRuntime.HTTPResponseBody.xml(", [type, "from: response", roots], ")")
+        case .jsonOrXml:
+            p.call("return try SDKRuntime.HTTPResponseBody.jsonOrXML(", [type, "from: response", roots, "operation: \(operation)"], ")")
+        }
+    }
+
+    private func pathExpression(_ binding: IRHTTPMethod, requestType: IRType?) -> String {
+        let parts = binding.pathSegments.map { segment -> String in
+            switch segment {
+            case .literal(let text): return SwiftLiteral.string(text)
+            case .parameter(_, let wire):
+                let property = requestType?.properties.first { $0.wireName == wire }
+                let value = property.map { Emit.wireText("request." + Emit.name($0.swiftName), $0.type) } ?? "\"\""
+                return "SDKRuntime.PercentEncoding.pathSegment(\(value))"
+            }
+        }
+        return parts.isEmpty ? "\"\"" : parts.joined(separator: " + ")
+    }
+
+    // MARK: - Fields
+
+    /// `static func apply(_:to:)`, which puts the request's query, header and form fields on the HTTP request.
+    func methodSupport(of method: IRMethod, into p: inout SwiftPrinter) {
+        guard case .http(let binding) = method.binding, binding.body != .json,
+            let requestType = method.request.flatMap({ IRTypeRef.named($0).namedType })
+        else { return }
+        p.blank()
+        p.block("extension \(method.name)") { p in
+            p.doc("Adds the request's query, header and form fields to `http`.")
+            p.block("static func apply(_ request: Request, to http: inout SDKRuntime.HTTPRequestBuilder)") { p in
+                if binding.body == .form { p.line("var form = SDKRuntime.FormFields()") }
+                switch requestType.kind {
+                case .object(let properties):
+                    fields(properties, of: "request", body: binding.body, into: &p)
+                case .union(let union):
+                    p.switchBlock("request") { p in
+                        for variant in union.variants {
+                            guard let object = variant.type.namedType else { continue }
+                            p.line("case .\(Emit.name(variant.caseName))(let value):")
+                            p.indented { p in fields(object.properties, of: "value", body: binding.body, into: &p) }
+                        }
+                    }
+                default: break
+                }
+                if binding.body == .form { p.line("http.form = form") }
+            }
+        }
+    }
+
+    private func fields(_ properties: [IRProperty], of owner: String, body: HTTPBodyKind, into p: inout SwiftPrinter) {
+        for property in properties {
+            let location = property.effectiveLocation(body: body)
+            let name = SwiftLiteral.string(property.wireName)
+            let value: String
+            switch property.storage {
+            case .constant(let text): value = SwiftLiteral.string(text)
+            default: value = "\(owner).\(Emit.name(property.swiftName))"
+            }
+            // A field the schema marks sensitive is marked so on the wire too, so no description of the request,
+            // its headers or its fields prints it, whatever the field is called.
+            let sensitive = RedactionEmitter.isRedacted(property.type)
+            switch location {
+            case .path: continue
+            case .query, .body:
+                let target = location == .query ? "http.query" : "form"
+                let marker = sensitive ? ", sensitive: true" : ""
+                if property.isArray {
+                    p.line("\(target).append(\(name), each: \(value)\(marker))")
+                } else {
+                    p.line("\(target).append(\(name), \(value)\(marker))")
+                }
+            case .header:
+                let set = { (text: String) in sensitive ? "http.headers.setSensitive(\(name), \(text))" : "http.headers[\(name)] = \(text)" }
+                if property.isOptional {
+                    p.line("if let header = \(value) { \(set(Emit.wireText("header", property.type))) }")
+                } else {
+                    p.line(set(property.isStored ? Emit.wireText(value, property.type) : value))
+                }
+            }
+        }
+    }
+}
