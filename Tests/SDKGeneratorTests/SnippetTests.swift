@@ -151,8 +151,16 @@ final class SnippetTests: XCTestCase {
                         self.count = try container.decodeLenientIfPresent(Swift.Int.self, forKey: "count")
             """)
         assertEmits(text, """
-                        if let value = self.name { try container.encode(value, forKey: "name") } else { try container.encodeNil(forKey: "name") }
-                        if let value = self.body { try container.encode(value, forKey: "body") } else { try container.encodeNil(forKey: "body") }
+                        if let value = self.name {
+                            try container.encode(value, forKey: "name")
+                        } else {
+                            try container.encodeNil(forKey: "name")
+                        }
+                        if let value = self.body {
+                            try container.encode(value, forKey: "body")
+                        } else {
+                            try container.encodeNil(forKey: "body")
+                        }
                         try container.encodeIfPresent(self.count, forKey: "count")
             """)
     }
@@ -306,56 +314,53 @@ final class SnippetTests: XCTestCase {
              "response": {"type": "object", "properties": {"state": {"type": "string", "enum": ["Active", "read-only", ""]}}}}
             """), file: "Methods/Op.swift")
         assertEmits(text, """
-                public enum State: SDKRuntime.OpenEnum {
-                    /// `Active`
-                    case active
-                    /// `read-only`
-                    case readOnly
-                    /// ``
-                    case unspecified
-                    /// A value this version of the schema does not list.
-                    case unknown(Swift.String)
+                    public enum State: SDKRuntime.OpenEnum {
+                        /// `Active`
+                        case active
+                        /// `read-only`
+                        case readOnly
+                        /// ``
+                        case unspecified
+                        /// A value this version of the schema does not list.
+                        case unknown(Swift.String)
 
-                    private static let known: [Swift.String: Self] = [
-                        "Active": .active,
-                        "read-only": .readOnly,
-                        "": .unspecified,
-                    ]
+                        private static let known: [Swift.String: Self] = [
+                            "Active": .active,
+                            "read-only": .readOnly,
+                            "": .unspecified,
+                        ]
 
-                    /// The case for a wire value; values the schema does not list become ``unknown(_:)``.
-                    public init(rawValue: Swift.String) {
-                        self = Self.known[rawValue] ?? .unknown(rawValue)
-                    }
+                        /// The case for a wire value; values the schema does not list become ``unknown(_:)``.
+                        public init(rawValue: Swift.String) {
+                            self = Self.known[rawValue] ?? .unknown(rawValue)
+                        }
             """)
-    }
+        }
 
     func testJSONAliasesConstantsAndSingleValueArrays() throws {
-        let text = try generate(httpMethod("""
-            {"name": "Op", "description": "An operation.", "binding": {"http": {"method": "GET", "server": "api", "auth": "none"}},
-             "response": {"type": "object", "required": ["kind"], "properties": {
+        let fields = """
+            {"type": "object", "required": ["kind"], "properties": {
                  "kind": {"const": "Thing"},
                  "code": {"type": "string", "aliases": ["Code", "CODE"]},
                  "items": {"type": "array", "items": {"type": "string", "format": "date-time"}},
-                 "rest": {"type": "array", "items": {"type": "integer"}, "acceptSingle": true}}}}
+                 "rest": {"type": "array", "items": {"type": "integer"}, "acceptSingle": true}}}
+            """
+        let text = try generate(httpMethod("""
+            {"name": "Op", "description": "An operation.",
+             "binding": {"http": {"method": "POST", "server": "api", "auth": "none", "body": "json", "response": "json"}},
+             "request": \(fields), "response": \(fields)}
             """), file: "Methods/Op.swift")
         assertEmits(text, """
-                enum CodingKeys: Swift.String, CodingKey {
-                    case kind
-                    case code
-                    case codeAlias1 = "Code"
-                    case codeAlias2 = "CODE"
-                    case items
-                    case rest
-                }
+                        let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
+                        try container.expectConstant("Thing", forKey: "kind", required: true)
+                        self.code = try container.decodeIfPresent(
+                            Swift.String.self, forKey: container.firstPresentKey("code", "Code", "CODE")
+                        )
+                        self.items = (try container.decodeTextArrayIfPresent(Foundation.Date.self, forKey: "items")) ?? []
+                        self.rest = (try container.decodeArrayAcceptingSingleIfPresent(Swift.Int.self, forKey: "rest")) ?? []
             """)
         assertEmits(text, """
-                    try container.expectConstant("Thing", forKey: .kind, required: true)
-                    self.code = try container.decodeIfPresent(Swift.String.self, forKey: container.firstPresentKey(.code, .codeAlias1, .codeAlias2))
-                    self.items = (try container.decodeTextArrayIfPresent(Foundation.Date.self, forKey: .items)) ?? []
-                    self.rest = (try container.decodeArrayAcceptingSingleIfPresent(Swift.Int.self, forKey: .rest)) ?? []
-            """)
-        assertEmits(text, """
-                    try container.encode("Thing", forKey: .kind)
+                        try container.encode("Thing", forKey: "kind")
             """)
     }
 
@@ -418,9 +423,13 @@ final class SnippetTests: XCTestCase {
                  "note": {"type": "string"}}}}
             """), file: "Methods/Op.swift")
         assertEmits(text, """
-                    var http = try makeRequest(.post, server: configuration.servers.api, serverName: "api", path: "/users/" + SDKRuntime.PercentEncoding.pathSegment(request.userID.wireText) + "/items", headers: ["Cache-Control": "no-store"])
+                    var http = try core.request(
+                        .post, server: configuration.servers.api, serverName: "api",
+                        path: "/users/" + SDKRuntime.PercentEncoding.pathSegment(request.userID.wireText) + "/items",
+                        headers: ["Cache-Control": "no-store"]
+                    )
                     Op.apply(request, to: &http)
-                    _ = try await send(http, operation: "Op", errors: [.demoError])
+                    _ = try await core.send(http, operation: "Op", errors: [ErrorFormats.demoError])
             """)
         assertEmits(text, """
                 static func apply(_ request: Request, to http: inout SDKRuntime.HTTPRequestBuilder) {
@@ -469,7 +478,21 @@ final class SnippetTests: XCTestCase {
                         self.api = api
                     }
             """)
-        assertEmits(text, "            headers: SDKRuntime.HTTPHeaders = [\"Accept\": \"application/json\"],")
+        assertEmits(text, """
+                    /// The transport, URL policy, timeout and logger.
+                    public var options: SDKRuntime.ClientOptions
+                    /// Header fields every request sends.
+                    public var headers: SDKRuntime.HTTPHeaders
+            """)
+        assertEmits(text, """
+                        servers: Servers = .init(), options: SDKRuntime.ClientOptions,
+                        headers: SDKRuntime.HTTPHeaders = ["Accept": "application/json"]
+            """)
+        assertEmits(text, """
+                var core: SDKRuntime.HTTPClientCore {
+                    SDKRuntime.HTTPClientCore(family: "Demo", options: configuration.options, headers: configuration.headers)
+                }
+            """)
     }
 
     // MARK: - HealthVault
@@ -492,41 +515,46 @@ final class SnippetTests: XCTestCase {
         let text = try generate(hvMethod("""
             {"name": "Op", "description": "An operation.",
              "binding": {"healthvault": {"method": "Op", "version": 2, "auth": "session", "recordScoped": true, "responseNamespace": "urn:op2"}},
+             "request": {"type": "object", "properties": {"item": {"type": "array", "items": {"$ref": "#/$defs/Item"}}}},
              "response": {"type": "object", "required": ["item"], "properties": {"item": {"type": "array", "items": {"$ref": "#/$defs/Item"}}}},
              "$defs": {"Item": {"type": "object", "required": ["id"], "properties": {
                  "id": {"type": "integer", "xml": {"nodeType": "attribute"}},
                  "label": {"type": "string", "xml": {"nodeType": "attribute", "name": "display-name"}},
                  "name": {"type": "string", "xml": {"nodeType": "text"}}}}}}
             """), file: "Methods/Op.swift")
+        // Item is both sent and received, so it has both directions; the response only its reader.
+        assertEmits(text, "    public struct Item: Sendable, Hashable, SDKRuntime.XMLDecodable, SDKRuntime.XMLEncodable {\n")
+        assertEmits(text, "    public struct Response: Sendable, Hashable, SDKRuntime.XMLDecodable {\n")
         assertEmits(text, """
-                public init(xml element: SDKRuntime.XMLElementView) throws {
-                    var attributes = element.attributes
-                    self.id = try attributes.required("id", Swift.Int.self)
-                    self.label = try attributes.value("display-name", Swift.String.self)
-                    self.name = element.hasText ? try element.scalar(Swift.String.self) : nil
-                }
+                    public init(xml element: SDKRuntime.XMLElementView) throws {
+                        var attributes = element.attributes
+                        self.id = try attributes.required("id", Swift.Int.self)
+                        self.label = try attributes.value("display-name", Swift.String.self)
+                        self.name = element.hasText ? try element.scalar(Swift.String.self) : nil
+                    }
 
-                /// Writes the value's attributes, then its children or text, into the element just opened.
-                public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
-                    try writer.attribute("id", self.id.wireText)
-                    if let value = self.label { try writer.attribute("display-name", value) }
-                    if let value = self.name { try writer.text(value) }
-                }
+                    /// Writes the value's attributes, then its children or text, into the element just opened.
+                    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
+                        try writer.attribute("id", self.id.wireText)
+                        if let value = self.label { try writer.attribute("display-name", value) }
+                        if let value = self.name { try writer.text(value) }
+                    }
             """)
         assertEmits(text, """
-                        switch child.localName {
-                        case "item": _item.append(try Op.Item(xml: child))
-                        default: continue
-                        }
+                    public init(xml element: SDKRuntime.XMLElementView) throws {
+                        var children = element.elements
+                        self.item = try children.all("item").map(Op.Item.init(xml:))
+                    }
             """)
         assertEmits(text, """
                 public func op(
-                    recordID: Foundation.UUID,
-                    session: SDKRuntime.HealthVaultSessionCredential
+                    _ request: Op.Request = .init(), recordID: Foundation.UUID, session: SDKRuntime.HealthVaultSessionCredential
                 ) async throws -> Op.Response {
                     let now = configuration.clock.now()
-                    let info = Self.emptyInfo()
-                    let response = try await send(method: "Op", version: 2, recordID: recordID, auth: .session(session), messageTime: now, info: info)
+                    let response = try await core.send(
+                        method: "Op", version: 2, recordID: recordID, auth: .session(session), messageTime: now,
+                        info: .info(request, context: .empty)
+                    )
                     return try Op.Response(xml: response.info(namespace: "urn:op2"))
                 }
             """)
@@ -543,19 +571,21 @@ final class SnippetTests: XCTestCase {
                  "body": {"type": "object", "properties": {"at": {"type": "string", "bind": "signingTime"}}}}}}
             """), file: "Methods/Op.swift")
         assertEmits(text, """
-                    let _bodyRegion = try SDKRuntime.XMLWriter.fragment { fragment in
-                        try fragment.element("body", writing: Op.Request.Body(), context: context)
-                    }
-                    let _sigContext = context.binding("signature", to: try context.signature(of: _bodyRegion))
-                    try writer.element("sig", writing: Op.Request.Sig(), context: _sigContext)
-                    writer.mark("body") { $0.raw(_bodyRegion) }
+                        let _bodyRegion = try SDKRuntime.XMLWriter.fragment { fragment in
+                            try fragment.element("body", writing: Op.Request.Body(), context: context)
+                        }
+                        let _sigContext = context.binding("signature", to: try context.signature(of: _bodyRegion))
+                        try writer.element("sig", writing: Op.Request.Sig(), context: _sigContext)
+                        writer.mark("body") { $0.raw(_bodyRegion) }
             """)
         assertEmits(text, """
                 public func op(application: SDKRuntime.HealthVaultApplicationCredential) async throws {
                     let now = configuration.clock.now()
                     let context = try application.castSignatureContext(signingTime: now)
-                    let info = try Self.info(Op.Request(), context: context)
-                    _ = try await send(method: "Op", version: 1, auth: .applicationID(application.applicationID), messageTime: now, info: info)
+                    _ = try await core.send(
+                        method: "Op", version: 1, auth: .applicationID(application.applicationID), messageTime: now,
+                        info: .info(Op.Request(), context: context)
+                    )
                 }
             """)
     }
@@ -579,9 +609,13 @@ final class SnippetTests: XCTestCase {
             """)
         assertEmits(text, """
                 public func opPages(
-                    _ request: Op.Request = .init(),
-                    session: SDKRuntime.HealthVaultSessionCredential
+                    _ request: Op.Request = .init(), session: SDKRuntime.HealthVaultSessionCredential
                 ) -> SDKRuntime.PageSequence<Op.Request, Op.Response> {
+                    SDKRuntime.PageSequence(
+                        first: request, fetch: { try await self.op($0, session: session) },
+                        next: { request, page in Op.nextPageRequest(after: page, for: request) }
+                    )
+                }
             """)
     }
 

@@ -15,8 +15,9 @@ enum SwiftLineBreaker {
     enum Split: Equatable {
         /// `head(` + the arguments, filled onto the lines between + `)tail`.
         case arguments(head: String, arguments: [String], tail: String)
-        /// `head {` + the body on a line of its own + `}`.
-        case block(head: String, body: String)
+        /// Each `head {`, its body on a line of its own, and the closing `}` (the next head follows it on the same
+        /// line, as in `} else {`).
+        case blocks(heads: [String], bodies: [String])
     }
 
     /// How `line` breaks, or nil when it has no place to break.
@@ -27,12 +28,17 @@ enum SwiftLineBreaker {
         let opensBlock = line.hasSuffix(" {")
         if opensBlock { characters.removeLast(2) }
         guard let groups = topLevelGroups(characters) else { return nil }
-        if !opensBlock, let brace = groups.first(where: { characters[$0.open] == "{" && $0.close == characters.count - 1 }),
-            brace.close - brace.open > 2
-        {
-            let head = String(characters[..<brace.open]).trimmingTrailingSpaces
-            let body = String(characters[(brace.open + 1)..<brace.close]).trimmingSpaces
-            return .block(head: head + " {", body: body)
+        let braces = groups.filter { characters[$0.open] == "{" }
+        if !opensBlock, let last = braces.last, last.close == characters.count - 1, last.close - last.open > 2 {
+            var heads: [String] = []
+            var bodies: [String] = []
+            var start = 0
+            for brace in braces {
+                heads.append(String(characters[start..<brace.open]).trimmingSpaces + " {")
+                bodies.append(String(characters[(brace.open + 1)..<brace.close]).trimmingSpaces)
+                start = brace.close + 1
+            }
+            return .blocks(heads: heads, bodies: bodies)
         }
         let calls = groups.filter { characters[$0.open] == "(" && $0.close - $0.open > 1 }
         guard let widest = calls.max(by: { $0.close - $0.open < $1.close - $1.open }) else { return nil }

@@ -26,9 +26,11 @@ struct SwiftPrinter {
                 line(head)
                 indented { p in p.fill(arguments) }
                 line(tail)
-            case .block(let head, let body):
-                line(head)
-                indented { p in p.line(body) }
+            case .blocks(let heads, let bodies):
+                for (index, head) in heads.enumerated() {
+                    line(index == 0 ? head : "} " + head)
+                    indented { p in p.line(bodies[index]) }
+                }
                 line("}")
             }
             return
