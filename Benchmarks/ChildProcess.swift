@@ -47,6 +47,20 @@ enum ChildProcess {
         return Cost(seconds: seconds, peakBytes: peak)
     }
 
+    /// Runs `command` (looked up on PATH) and returns what it printed on standard output.
+    static func output(_ command: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = command
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw Failure(command: command, status: process.terminationStatus) }
+        return String(decoding: data, as: UTF8.self)
+    }
+
     #if canImport(Darwin)
     private static func makeFileActions() -> posix_spawn_file_actions_t? {
         var actions: posix_spawn_file_actions_t?

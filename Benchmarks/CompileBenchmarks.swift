@@ -1,7 +1,8 @@
 import Foundation
 
 /// How long the generated code takes to compile: each synthetic family's generated module built as a debug
-/// module (`-Onone -g`, the way `swift build` compiles a changed module) against the already built runtime.
+/// module (`-Onone -g`, the way `swift build` compiles a changed module) against the already built runtime; and how
+/// much release object code it becomes.
 struct CompileBenchmarks {
     let swiftc: String
     /// The debug build's module directory, holding `SDKRuntime.swiftmodule`.
@@ -26,30 +27,87 @@ struct CompileBenchmarks {
             report.add(Row(section: "Compile", metric: "generated module, \(size) methods (debug)", unit: "s", summary: summary))
         }
         if let small = medians[10], let large = medians[100] {
+            let slope = (large - small) / 90 * 100
             report.add(Row(
-                section: "Compile", metric: "cost per 100 methods (slope 10 → 100)", unit: "s", summary: Summary([(large - small) / 90 * 100])
+                section: "Compile", metric: "cost per 100 methods (slope 10 → 100)", unit: "s", summary: Summary([slope]),
+                budget: "≤ 16 s", withinBudget: slope <= 16
+            ))
+        }
+        try objectSizes(into: report)
+    }
+
+    /// The release (`-O`, whole module) object code of the synthetic families per method, and of each shipped
+    /// family module as `swift build -c release` left it, with the part compiled from its generated files.
+    private func objectSizes(into report: Report) throws {
+        var perMethod: [Double] = []
+        for size in [10, 100] {
+            var bytes = 0
+            for family in ["SynthXML", "SynthJSON"] {
+                bytes += try compile(family: family, from: generator.sources(size: size).appendingPathComponent(family), optimized: true)
+            }
+            perMethod.append(Double(bytes))
+        }
+        report.add(Row(
+            section: "Compile", metric: "release object code per synthetic method (slope 10 → 100)", unit: "bytes",
+            summary: Summary([(perMethod[1] - perMethod[0]) / 90])
+        ))
+        for family in ["HealthVault", "Koppeltaal", "Vital"] {
+            let objects = repository.appendingPathComponent(".build/release/\(family).build")
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: objects.path) else { continue }
+            let generated = Set(Self.swiftFiles(under: repository.appendingPathComponent("Sources/\(family)/Generated")).map {
+                URL(fileURLWithPath: $0).lastPathComponent + ".o"
+            })
+            let files = names.filter { $0.hasSuffix(".o") }
+            let total = try Self.objectBytes(files.map { objects.appendingPathComponent($0).path })
+            let fromGenerated = try Self.objectBytes(files.filter(generated.contains).map { objects.appendingPathComponent($0).path })
+            report.add(Row(
+                section: "Compile", metric: "release object code of the \(family) module", unit: "KiB",
+                summary: Summary([Double(total) / 1024]), note: String(format: "%.0f KiB from generated files", Double(fromGenerated) / 1024)
             ))
         }
     }
 
-    /// Seconds to compile the Swift files under `directory` as module `family`.
-    private func compile(family: String, from directory: URL) throws -> Double {
-        let output = workspace.appendingPathComponent("compile-\(family)")
-        try? FileManager.default.removeItem(at: output)
-        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+    /// Text, data and bss bytes of `objects`, as `size` counts them.
+    private static func objectBytes(_ objects: [String]) throws -> Int {
+        guard !objects.isEmpty else { return 0 }
+        let output = try ChildProcess.output(["size"] + objects.sorted())
+        return output.split(separator: "\n").dropFirst().reduce(0) { total, line in
+            total + (line.split(separator: "\t").dropFirst(3).first.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } ?? 0)
+        }
+    }
+
+    private static func swiftFiles(under directory: URL) -> [String] {
         var files: [String] = []
         let enumerator = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: nil)
         while let file = enumerator?.nextObject() as? URL {
             if file.pathExtension == "swift" { files.append(file.path) }
         }
+        return files.sorted()
+    }
+
+    /// Seconds to compile the Swift files under `directory` as module `family` in a debug build.
+    private func compile(family: String, from directory: URL) throws -> Double {
+        try ChildProcess.run(command(family: family, files: Self.swiftFiles(under: directory), optimized: false)).seconds
+    }
+
+    /// The object code bytes of the Swift files under `directory` compiled as module `family` in a release build.
+    private func compile(family: String, from directory: URL, optimized: Bool) throws -> Int {
+        _ = try ChildProcess.run(command(family: family, files: Self.swiftFiles(under: directory), optimized: true))
+        return try Self.objectBytes([workspace.appendingPathComponent("compile-\(family)/\(family).o").path])
+    }
+
+    private func command(family: String, files: [String], optimized: Bool) throws -> [String] {
+        let output = workspace.appendingPathComponent("compile-\(family)")
+        try? FileManager.default.removeItem(at: output)
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
         var command = [
             swiftc, "-working-directory", output.path, "-module-name", family, "-parse-as-library", "-swift-version", "6",
-            "-enable-upcoming-feature", "ExistentialAny", "-Onone", "-g", "-enable-testing", "-I", modules.path,
-            "-emit-module", "-c", "-j2",
+            "-enable-upcoming-feature", "ExistentialAny", "-I", modules.path, "-emit-module", "-c",
         ]
+        command += optimized ? ["-O", "-wmo", "-o", output.appendingPathComponent("\(family).o").path] : ["-Onone", "-g", "-enable-testing", "-j2"]
         #if os(Linux)
         command += ["-Xcc", "-fmodule-map-file=" + repository.appendingPathComponent("Sources/COpenSSL/module.modulemap").path]
         #endif
-        return try ChildProcess.run(command + files.sorted()).seconds
+        return command + files
     }
 }

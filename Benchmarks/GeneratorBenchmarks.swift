@@ -46,6 +46,13 @@ struct GeneratorBenchmarks {
                 budget: size == 1000 ? "< 1000 ms" : nil, withinBudget: size == 1000 ? summary.median < 1000 : nil,
                 note: "\(lines / size) lines, \(bytes / size) bytes per method; peak \(Self.mebibytes(costs))"
             ))
+            if size == 1000 {
+                let perMethod = Double(lines) / Double(size)
+                report.add(Row(
+                    section: "Generator", metric: "generated lines per synthetic method (1,000 methods, client included)",
+                    unit: "lines", summary: Summary([perMethod]), budget: "≤ 200", withinBudget: perMethod <= 200
+                ))
+            }
         }
         if disk.path != workspace.path {
             let target = disk.appendingPathComponent("generator-disk")

@@ -62,7 +62,6 @@ final class SnippetTests: XCTestCase {
                     public let tags: [Swift.String]
                     /// - Remark: Generated from Schemas/Demo/Op.json#/request/properties/note
                     public let note: Swift.String?
-
                     /// Creates a value from its properties.
                     public init(id: Foundation.UUID, count: Swift.Int = 3, tags: [Swift.String] = [], note: Swift.String? = nil) {
                         self.id = id
@@ -94,8 +93,7 @@ final class SnippetTests: XCTestCase {
         assertEmits(text, """
                     var http = try core.request(.post, server: configuration.servers.api, serverName: "api", path: "/op")
                     try http.setJSONBody(request)
-                    let response = try await core.send(http, operation: "Op", errors: [])
-                    return try SDKRuntime.HTTPResponseBody.json(Op.Response.self, from: response, operation: "Op")
+                    return try await core.json(Op.Response.self, sending: http, operation: "Op", errors: [])
             """)
     }
 
@@ -533,7 +531,6 @@ final class SnippetTests: XCTestCase {
                         self.name = element.hasText ? try element.scalar(Swift.String.self) : nil
                     }
 
-                    /// Writes the value's attributes, then its children or text, into the element just opened.
                     public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
                         try writer.attribute("id", self.id.wireText)
                         if let value = self.label { try writer.attribute("display-name", value) }
@@ -542,20 +539,17 @@ final class SnippetTests: XCTestCase {
             """)
         assertEmits(text, """
                     public init(xml element: SDKRuntime.XMLElementView) throws {
-                        var children = element.elements
-                        self.item = try children.all("item").map(Op.Item.init(xml:))
+                        self.item = try element.children(named: "item").map(Op.Item.init(xml:))
                     }
             """)
         assertEmits(text, """
                 public func op(
                     _ request: Op.Request = .init(), recordID: Foundation.UUID, session: SDKRuntime.HealthVaultSessionCredential
                 ) async throws -> Op.Response {
-                    let now = configuration.clock.now()
-                    let response = try await core.send(
-                        method: "Op", version: 2, recordID: recordID, auth: .session(session), messageTime: now,
-                        info: .info(request, context: .empty)
+                    return try await core.send(
+                        Op.Response.self, namespace: "urn:op2", method: "Op", version: 2, recordID: recordID,
+                        auth: .session(session), info: .info(request, context: .empty)
                     )
-                    return try Op.Response(xml: response.info(namespace: "urn:op2"))
                 }
             """)
     }

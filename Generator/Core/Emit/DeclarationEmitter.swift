@@ -17,7 +17,12 @@ struct DeclarationEmitter {
     /// ```
     func emit(_ type: IRType, into p: inout SwiftPrinter) {
         p.blank()
-        p.doc(type.documentation, remarks: [Emit.remark(type.provenance)])
+        // A documented type declared inside another is found through its parent, whose remark names the schema.
+        if type.parent != nil, let documentation = type.documentation, !documentation.isEmpty {
+            p.doc(documentation)
+        } else {
+            p.doc(type.documentation, remarks: [Emit.remark(type.provenance)])
+        }
         switch type.kind {
         case .object(let properties): structDeclaration(type, properties: properties, into: &p)
         case .enumeration(let cases): enumDeclaration(type, cases: cases, into: &p)
@@ -62,8 +67,8 @@ struct DeclarationEmitter {
                 p.doc("The members beyond the schema's properties, by key, as received and to be sent.")
                 p.line("public let additionalProperties: \(extra)")
             }
-            p.blank()
-            // Each parameter is the property of the same name, documented above.
+            // The initializer follows its properties without a blank line: each parameter is the property of the
+            // same name, documented just above.
             p.doc(stored.isEmpty ? "Creates the value; every field is fixed by the schema." : "Creates a value from its properties.")
             if stored.isEmpty, extra == nil {
                 p.line("public init() {}")

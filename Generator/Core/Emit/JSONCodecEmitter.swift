@@ -9,6 +9,8 @@
 ///     self.errorDescription = try container.decodeIfPresent(Swift.String.self, forKey: "error_description")
 /// }
 /// ```
+///
+/// An object's `init(from:)` and `encode(to:)` carry no doc comment of their own: DocC shows the protocol's.
 struct JSONCodecEmitter: CodecEmitter {
     func directions(of type: IRType) -> IRDirections { type.json }
 
@@ -56,11 +58,9 @@ struct JSONCodecEmitter: CodecEmitter {
 
     private static func decoder(_ keyed: [IRProperty], extra: IRTypeRef?, delegating: Bool, into p: inout SwiftPrinter) {
         if keyed.isEmpty, extra == nil {
-            p.doc("Reads the value; every field is fixed, so nothing is read.")
             p.line(delegating ? "public init(from decoder: any Decoder) throws { self.init() }" : "public init(from decoder: any Decoder) throws {}")
             return
         }
-        p.doc(extra == nil ? "Reads the value; unknown fields are ignored." : "Reads the value; unknown fields go to `additionalProperties`.")
         p.block("public init(from decoder: any Decoder) throws") { p in
             p.line("let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)")
             var arguments: [String] = []
@@ -85,7 +85,6 @@ struct JSONCodecEmitter: CodecEmitter {
     }
 
     private static func encoder(_ keyed: [IRProperty], extra: IRTypeRef?, into p: inout SwiftPrinter) {
-        p.doc(keyed.isEmpty && extra == nil ? "Writes an empty JSON object." : "Writes the value.")
         p.block("public func encode(to encoder: any Encoder) throws") { p in
             if keyed.isEmpty, extra == nil {
                 p.line("_ = encoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)")

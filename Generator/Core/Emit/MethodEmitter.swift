@@ -7,7 +7,8 @@ struct MethodEmitter {
     /// The namespace enum, `public enum GetAuthorizedPeople { … }` with the method's documentation, holding its
     /// request, response and other types.
     func namespace(declarations: DeclarationEmitter, into p: inout SwiftPrinter) {
-        p.doc(method.documentation, remarks: [binding.summary(of: method), Emit.remark(method.provenance)])
+        // How the method travels, and the schema it comes from, are told on its client function, where it is called.
+        p.doc(method.documentation)
         p.block("public enum \(method.name)") { p in
             for type in method.namespaceTypes { declarations.emit(type, into: &p) }
         }
@@ -41,14 +42,14 @@ struct MethodEmitter {
         var docs: [String] = []
         if takesRequest, let requestType {
             parameters.append("_ request: \(method.name).Request" + (requestType.hasEmptyInitializer ? " = .init()" : ""))
-            docs.append("  - request: The request.")
+            docs.append("- Parameter request: The request.")
         }
         for parameter in credentialParameters {
             parameters.append("\(parameter.label): \(parameter.type)")
-            docs.append("  - \(parameter.label): \(parameter.doc)")
+            docs.append("- Parameter \(parameter.label): \(parameter.doc)")
         }
         var remarks: [String] = [binding.summary(of: method)]
-        if !docs.isEmpty { remarks.append("- Parameters:\n" + docs.joined(separator: "\n")) }
+        if !docs.isEmpty { remarks.append(docs.joined(separator: "\n")) }
         remarks.append("- Throws: \(binding.errorSummary(of: method))")
         remarks.append(Emit.remark(method.provenance))
         p.block("extension \(family.clientName)") { p in

@@ -4,9 +4,8 @@
 /// For `Culture` (two optional elements), read and written, the members are
 /// ```swift
 /// public init(xml element: SDKRuntime.XMLElementView) throws {
-///     var children = element.elements
-///     self.language = try children.first("language")?.scalar(Swift.String.self)
-///     self.country = try children.first("country")?.scalar(Swift.String.self)
+///     self.language = try element.first("language")?.scalar(Swift.String.self)
+///     self.country = try element.first("country")?.scalar(Swift.String.self)
 /// }
 ///
 /// public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
@@ -14,6 +13,9 @@
 ///     if let value = self.country { try writer.element("country", text: value) }
 /// }
 /// ```
+///
+/// An object's reader and writer carry no doc comment of their own: DocC shows those of `XMLDecodable` and
+/// `XMLEncodable`.
 struct XMLCodecEmitter: CodecEmitter {
     /// How scalar elements are spelled in this family.
     let primitives: XMLPrimitiveStyle
@@ -31,14 +33,12 @@ struct XMLCodecEmitter: CodecEmitter {
         case .object(let properties):
             if directions.contains(.decode) {
                 p.blank()
-                p.doc("Reads the value from an element's attributes, children and text; unknown children are skipped.")
                 p.block("public init(xml element: SDKRuntime.XMLElementView) throws") { p in
                     objectReader(properties, extra: type.extraMembers != nil, delegating: delegating, into: &p)
                 }
             }
             if directions.contains(.encode) {
                 p.blank()
-                p.doc("Writes the value's attributes, then its children or text, into the element just opened.")
                 p.block("public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws") { p in
                     objectWriter(properties, into: &p)
                 }
@@ -72,24 +72,29 @@ struct XMLCodecEmitter: CodecEmitter {
     /// One statement per stored property, each finding its element or attribute by name.
     private func objectReader(_ properties: [IRProperty], extra: Bool, delegating: Bool, into p: inout SwiftPrinter) {
         let stored = properties.filter(\.isStored)
-        if stored.contains(where: { $0.xmlKind == .element || ($0.xmlKind == .none && $0.isArray) }) {
-            p.line("var children = element.elements")
-        }
+        // A few children are found by looking from the first each time; more through a cursor that looks from
+        // where the last was found, so that reading a type costs one pass over its children.
+        let elements = stored.filter { $0.xmlKind == .element || ($0.xmlKind == .none && $0.isArray) }.count
+        let children = elements > Self.directLookups ? "children" : "element"
+        if elements > Self.directLookups { p.line("var children = element.elements") }
         if stored.contains(where: { $0.xmlKind == .attribute }) {
             p.line("var attributes = element.attributes")
         }
         if delegating {
-            let arguments = stored.map { "\(Emit.name($0.swiftName)): \(readExpression($0))" }
+            let arguments = stored.map { "\(Emit.name($0.swiftName)): \(readExpression($0, children: children))" }
             p.call("self.init(", arguments + (extra ? ["additionalProperties: [:]"] : []), ")")
             return
         }
         for property in stored {
-            p.line("self.\(Emit.name(property.swiftName)) = \(readExpression(property))")
+            p.line("self.\(Emit.name(property.swiftName)) = \(readExpression(property, children: children))")
         }
     }
 
-    /// The expression that reads one stored property.
-    private func readExpression(_ property: IRProperty) -> String {
+    /// The most element properties a reader looks up directly on its element.
+    static let directLookups = 3
+
+    /// The expression that reads one stored property, finding child elements through `children`.
+    private func readExpression(_ property: IRProperty, children: String) -> String {
         let name = SwiftLiteral.string(property.xmlName)
         let type = property.type.swiftType
         let fallback = property.defaultExpression.map { " ?? \($0)" } ?? ""
@@ -106,16 +111,16 @@ struct XMLCodecEmitter: CodecEmitter {
             if case .array(let element) = property.type {
                 if property.xmlKind == .element {
                     let items = SwiftLiteral.string(property.xmlItemName ?? property.xmlName)
-                    return "try children.first(\(name))?.children(named: \(items))\(mapContent(of: element)) ?? []"
+                    return "try \(children).first(\(name))?.children(named: \(items))\(mapContent(of: element)) ?? []"
                 }
-                return "try children.all(\(name))\(mapContent(of: element))"
+                return "try \(children).children(named: \(name))\(mapContent(of: element))"
             }
             // Not carried in XML.
             if property.xmlKind == .none { return property.defaultExpression ?? "nil" }
             if !property.isOptional && property.defaultExpression == nil {
-                return "try \(readContent(of: property.type, from: "children.required(\(name))"))"
+                return "try \(readContent(of: property.type, from: "\(children).required(\(name))"))"
             }
-            return "try \(optionalContent(of: property.type, from: "children.first(\(name))"))\(fallback)"
+            return "try \(optionalContent(of: property.type, from: "\(children).first(\(name))"))\(fallback)"
         }
     }
 

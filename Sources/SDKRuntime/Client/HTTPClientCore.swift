@@ -44,6 +44,31 @@ public struct HTTPClientCore: Sendable {
         return response
     }
 
+    /// Sends `builder`'s request as ``send(_:operation:errors:)`` does and decodes its JSON body as `T`.
+    public func json<T: Decodable>(
+        _ type: T.Type, sending builder: HTTPRequestBuilder, operation: String, errors: [HTTPErrorFormat]
+    ) async throws -> T {
+        try HTTPResponseBody.json(T.self, from: try await send(builder, operation: operation, errors: errors), operation: operation)
+    }
+
+    /// Sends `builder`'s request and reads its XML body, whose document element is one of `rootElements`, as `T`.
+    public func xml<T: XMLDecodable>(
+        _ type: T.Type, rootElements: [String], sending builder: HTTPRequestBuilder, operation: String,
+        errors: [HTTPErrorFormat]
+    ) async throws -> T {
+        let response = try await send(builder, operation: operation, errors: errors)
+        return try HTTPResponseBody.xml(T.self, from: response, rootElements: rootElements)
+    }
+
+    /// Sends `builder`'s request and reads its body as `T` in the format the response has, XML or JSON.
+    public func jsonOrXML<T: Decodable & XMLDecodable>(
+        _ type: T.Type, rootElements: [String], sending builder: HTTPRequestBuilder, operation: String,
+        errors: [HTTPErrorFormat]
+    ) async throws -> T {
+        let response = try await send(builder, operation: operation, errors: errors)
+        return try HTTPResponseBody.jsonOrXML(T.self, from: response, rootElements: rootElements, operation: operation)
+    }
+
     /// The typed error for a non-2xx response: that of the first of `formats` whose body the response has, else
     /// ``UnexpectedResponseError``.
     public static func error(for response: HTTPResponse, operation: String, formats: [HTTPErrorFormat]) -> any Error {

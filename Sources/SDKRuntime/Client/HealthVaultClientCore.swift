@@ -34,20 +34,53 @@ public struct HealthVaultClientCore: Sendable {
         self.statusError = statusError
     }
 
+    /// Signs and sends one request as ``send(method:version:recordID:auth:messageTime:info:idempotent:)`` does, and
+    /// reads `Response` from the response's `<info>` in `namespace`.
+    ///
+    /// - Parameters:
+    ///   - response: The type to read.
+    ///   - namespace: The namespace of the response's `<info>` element.
+    ///   - method: The method's name, e.g. `GetAuthorizedPeople`.
+    ///   - version: The method's version.
+    ///   - recordID: The record a record-scoped method acts on.
+    ///   - auth: How the request is authenticated.
+    ///   - messageTime: The request's `msg-time`; the clock's time when nil.
+    ///   - info: The `<info>` element.
+    ///   - idempotent: Whether sending the request again after a temporary failure is safe.
+    public func send<Response: XMLDecodable>(
+        _ response: Response.Type, namespace: String, method: String, version: Int, recordID: UUID? = nil,
+        auth: HealthVaultRequestAuth, messageTime: Date? = nil, info: XMLWriter, idempotent: Bool = false
+    ) async throws -> Response {
+        let envelope = try await send(
+            method: method, version: version, recordID: recordID, auth: auth, messageTime: messageTime, info: info,
+            idempotent: idempotent
+        )
+        return try Response(xml: envelope.info(namespace: namespace))
+    }
+
     /// Signs and sends one request, and returns the parsed response envelope.
     ///
+    /// - Parameters:
+    ///   - method: The method's name, e.g. `GetAuthorizedPeople`.
+    ///   - version: The method's version.
+    ///   - recordID: The record a record-scoped method acts on.
+    ///   - auth: How the request is authenticated.
+    ///   - messageTime: The request's `msg-time`; the clock's time when nil. A method whose `<info>` is signed with
+    ///     a time passes that time, so both agree.
+    ///   - info: The `<info>` element.
+    ///   - idempotent: Whether sending the request again after a temporary failure is safe.
     /// - Throws: ``statusError`` for a non-zero status, ``UnexpectedResponseError`` for an HTTP failure without a
     ///   HealthVault status, ``ResponseDecodingError`` for a malformed response, ``ConfigurationError`` when the
     ///   platform URL is not set, and the transport's errors.
     public func send(
-        method: String, version: Int, recordID: UUID? = nil, auth: HealthVaultRequestAuth, messageTime: Date,
+        method: String, version: Int, recordID: UUID? = nil, auth: HealthVaultRequestAuth, messageTime: Date? = nil,
         info: XMLWriter, idempotent: Bool = false
     ) async throws -> HealthVaultResponseEnvelope {
         guard let url = server else { throw ConfigurationError.missingServer("platform") }
         try options.urlPolicy.check(url)
         let body = try HealthVaultRequestEnvelope.encode(
             method: method, version: version, recordID: recordID, auth: auth, settings: envelope,
-            messageTime: messageTime, info: info
+            messageTime: messageTime ?? clock.now(), info: info
         )
         let request = HTTPRequest(
             method: .post, url: url, headers: ["Content-Type": "text/xml; charset=utf-8"], body: Data(body.bytes),

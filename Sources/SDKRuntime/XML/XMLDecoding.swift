@@ -1,6 +1,7 @@
 /// A model that generated code can read from an XML element.
 public protocol XMLDecodable {
-    /// Reads the model from `element`'s attributes, children and text.
+    /// Reads the model from `element`'s attributes, children and text; attributes and children the model does not
+    /// name are skipped.
     init(xml element: XMLElementView) throws
 }
 

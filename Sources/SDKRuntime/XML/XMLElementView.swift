@@ -74,6 +74,19 @@ public struct XMLElementView {
         children.filter { name ~= $0.localName }
     }
 
+    /// The first child element called `name`, or nil; a decoder that reads many children uses ``elements``.
+    public func first(_ name: StaticString) -> XMLElementView? {
+        children.first { name ~= $0.localName }
+    }
+
+    /// The first child element called `name`.
+    ///
+    /// - Throws: ``ResponseDecodingError`` naming the missing element when there is none.
+    public func required(_ name: StaticString) throws -> XMLElementView {
+        guard let child = first(name) else { throw missingElement("\(name)") }
+        return child
+    }
+
     /// The first child element called `name`, or nil.
     public func child(_ name: String) -> XMLElementView? {
         children.first { $0.isNamed(name) }
@@ -244,7 +257,7 @@ public struct XMLElementView {
         }
 
         /// Every child called `name`, in document order.
-        public mutating func all(_ name: StaticString) -> [XMLElementView] {
+        public mutating func children(named name: StaticString) -> [XMLElementView] {
             let tree = parent.tree
             var result: [XMLElementView] = []
             var cursor = Int(tree.nodes[parent.index].firstChild)

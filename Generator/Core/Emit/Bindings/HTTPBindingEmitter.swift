@@ -102,21 +102,17 @@ struct HTTPBindingEmitter: BindingEmitter {
         }
         let errors = "[" + binding.errors.map { "ErrorFormats." + Emit.name(Naming.lowerCamel($0)) }.joined(separator: ", ") + "]"
         let operation = SwiftLiteral.string(method.name)
-        let send = "try await core.send(http, operation: \(operation), errors: \(errors))"
         guard method.response != nil else {
-            p.line("_ = \(send)")
+            p.line("_ = try await core.send(http, operation: \(operation), errors: \(errors))")
             return
         }
-        p.line("let response = \(send)")
         let type = "\(method.name).Response.self"
         let roots = "rootElements: [" + binding.responseRoots.map(SwiftLiteral.string).joined(separator: ", ") + "]"
+        let sending = ["sending: http", "operation: \(operation)", "errors: \(errors)"]
         switch binding.response {
-        case .json, .none:
-            p.call("return try SDKRuntime.HTTPResponseBody.json(", [type, "from: response", "operation: \(operation)"], ")")
-        case .xml:
-            p.call("return try SDKRuntime.HTTPResponseBody.xml(", [type, "from: response", roots], ")")
-        case .jsonOrXml:
-            p.call("return try SDKRuntime.HTTPResponseBody.jsonOrXML(", [type, "from: response", roots, "operation: \(operation)"], ")")
+        case .json, .none: p.call("return try await core.json(", [type] + sending, ")")
+        case .xml: p.call("return try await core.xml(", [type, roots] + sending, ")")
+        case .jsonOrXml: p.call("return try await core.jsonOrXML(", [type, roots] + sending, ")")
         }
     }
 

@@ -73,15 +73,18 @@ struct HealthVaultBindingEmitter: BindingEmitter {
 
     func body(of method: IRMethod, into p: inout SwiftPrinter) {
         guard case .healthvault(let binding) = method.binding else { return }
-        p.line("let now = configuration.clock.now()")
         var context = ".empty"
+        var time: [String] = []
         let auth: String
         switch binding.auth {
         case .appId:
             auth = ".applicationID(applicationID)"
         case .castSignature:
+            // The signature covers a signing time, which the envelope's `msg-time` repeats.
+            p.line("let now = configuration.clock.now()")
             p.line("let context = try application.castSignatureContext(signingTime: now)")
             context = "context"
+            time = ["messageTime: now"]
             auth = ".applicationID(application.applicationID)"
         case .session:
             auth = ".session(session)"
@@ -90,14 +93,14 @@ struct HealthVaultBindingEmitter: BindingEmitter {
         let info = requestType.map { ".info(\($0.isFixed ? "\(method.name).Request()" : "request"), context: \(context))" } ?? ".emptyInfo"
         var arguments = ["method: \(SwiftLiteral.string(binding.method))", "version: \(binding.version)"]
         if binding.recordScoped { arguments.append("recordID: recordID") }
-        arguments += ["auth: \(auth)", "messageTime: now", "info: \(info)"]
+        arguments += ["auth: \(auth)"] + time + ["info: \(info)"]
         if binding.idempotent { arguments.append("idempotent: true") }
         guard method.response != nil else {
             p.call("_ = try await core.send(", arguments, ")")
             return
         }
-        p.call("let response = try await core.send(", arguments, ")")
-        p.line("return try \(method.name).Response(xml: response.info(namespace: \(SwiftLiteral.string(binding.responseNamespace))))")
+        let response = ["\(method.name).Response.self", "namespace: \(SwiftLiteral.string(binding.responseNamespace))"]
+        p.call("return try await core.send(", response + arguments, ")")
     }
 
     func methodSupport(of method: IRMethod, into p: inout SwiftPrinter) {}
