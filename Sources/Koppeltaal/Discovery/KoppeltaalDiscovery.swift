@@ -40,7 +40,7 @@ final class KoppeltaalDiscovery: Sendable {
         let endpoints = try combined(discovered)
         try configuration.store.writeValue(discovered, for: storeKey)
         cached.withValue { $0 = discovered }
-        configuration.logger.log(.info, "Koppeltaal", "discovered the OAuth endpoints")
+        configuration.options.logger.log(.info, "Koppeltaal", "discovered the OAuth endpoints")
         return endpoints
     }
 
@@ -78,9 +78,9 @@ final class KoppeltaalDiscovery: Sendable {
         if overrides.authorize == nil { try checkTrusted("authorize", authorize) }
         if overrides.token == nil { try checkTrusted("token", token) }
         if overrides.revoke == nil, let revoke { try checkTrusted("revoke", revoke) }
-        try configuration.urlPolicy.check(authorize)
-        try configuration.urlPolicy.check(token)
-        if let revoke { try configuration.urlPolicy.check(revoke) }
+        try configuration.options.urlPolicy.check(authorize)
+        try configuration.options.urlPolicy.check(token)
+        if let revoke { try configuration.options.urlPolicy.check(revoke) }
         return KoppeltaalEndpoints(
             authorize: authorize, token: token, revoke: revoke, codeChallengeMethods: discovered.codeChallengeMethods)
     }
@@ -119,8 +119,8 @@ final class KoppeltaalDiscovery: Sendable {
 
     /// The Conformance's endpoints, completed by the SMART configuration when it is read and available.
     private func advertisedEndpoints() async throws -> AdvertisedEndpoints {
-        try configuration.urlPolicy.check(configuration.fhirBaseURL)
-        let client = configuration.client(.init(fhir: configuration.fhirBaseURL), transport: configuration.transport)
+        try configuration.options.urlPolicy.check(configuration.fhirBaseURL)
+        let client = configuration.client(.init(fhir: configuration.fhirBaseURL), transport: configuration.options.transport)
         var advertised = AdvertisedEndpoints(uris: ConformanceEndpoints.uris(in: try await client.conformance()))
         guard configuration.readsSMARTConfiguration, let smart = try? await client.smartConfiguration() else {
             return advertised
@@ -148,8 +148,8 @@ final class KoppeltaalDiscovery: Sendable {
 extension KoppeltaalSession.Configuration {
     /// A client for `servers`, sending through `transport`.
     func client(_ servers: KoppeltaalClient.Servers, transport: any HTTPTransport) -> KoppeltaalClient {
-        KoppeltaalClient(
-            configuration: .init(
-                servers: servers, transport: transport, urlPolicy: urlPolicy, timeout: timeout, logger: logger))
+        var options = options
+        options.transport = transport
+        return KoppeltaalClient(configuration: .init(servers: servers, options: options))
     }
 }

@@ -12,14 +12,10 @@ public struct KoppeltaalBackend: Sendable {
         public var launchURL: URL
         /// The calling application's credentials.
         public var credentials: BasicCredentials
-        /// Which URLs the credentials may be sent to (https only, unless loopback is allowed for tests).
-        public var urlPolicy: URLPolicy
-        /// Sends requests.
-        public var transport: any HTTPTransport
+        /// The transport, URL policy, timeout and logger of every request; the clients the flow makes share them.
+        public var options: ClientOptions
         /// Dates the code's expiry.
         public var clock: any WallClock
-        /// How long a request may take, or nil for the transport's default.
-        public var timeout: TimeInterval?
 
         /// Creates a configuration.
         public init(
@@ -28,10 +24,8 @@ public struct KoppeltaalBackend: Sendable {
         ) {
             self.launchURL = launchURL
             self.credentials = credentials
-            self.urlPolicy = urlPolicy
-            self.transport = transport
+            self.options = ClientOptions(transport: transport, urlPolicy: urlPolicy, timeout: timeout)
             self.clock = clock
-            self.timeout = timeout
         }
     }
 
@@ -52,10 +46,8 @@ public struct KoppeltaalBackend: Sendable {
     /// - Throws: ``OAuth2Error`` or ``OperationOutcomeError`` from the server, `UnexpectedResponseError` (e.g. 401 for
     ///   wrong application credentials), `TransportError`.
     public func mobileLaunch(clientID: String, patient: String, user: String, resource: String? = nil, intent: String? = nil) async throws -> ActivationCode {
-        let client = KoppeltaalClient(configuration: .init(
-            servers: .init(launch: configuration.launchURL), transport: configuration.transport, urlPolicy: configuration.urlPolicy,
-            timeout: configuration.timeout
-        ))
+        let client = KoppeltaalClient(
+            configuration: .init(servers: .init(launch: configuration.launchURL), options: configuration.options))
         let response = try await client.mobileLaunch(
             .init(clientID: clientID, patient: patient, user: user, resource: resource, intent: intent),
             credentials: configuration.credentials

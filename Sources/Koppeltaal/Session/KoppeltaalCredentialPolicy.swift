@@ -27,7 +27,7 @@ struct KoppeltaalCredentialPolicy: CredentialPolicy {
         guard let refreshToken = grant.refreshToken else { throw KoppeltaalError.needsActivation(underlying: nil) }
         let endpoints = try await discovery.endpoints()
         let client = configuration.client(
-            .init(token: endpoints.token), transport: lease.guarding(configuration.transport))
+            .init(token: endpoints.token), transport: lease.guarding(configuration.options.transport))
         do {
             let response = try await client.token(
                 .refreshToken(.init(refreshToken: refreshToken)), client: configuration.client)

@@ -50,8 +50,8 @@ public final class KoppeltaalSession: Sendable {
         public var pkce: PKCEMode
         /// Whether to read `.well-known/smart-configuration` as well as the Conformance.
         public var readsSMARTConfiguration: Bool
-        /// Which endpoint URLs are acceptable (https only, unless loopback is allowed for tests).
-        public var urlPolicy: URLPolicy
+        /// The transport, URL policy, timeout and logger of every request; the clients the flow makes share them.
+        public var options: ClientOptions
         /// How long before its expiry an access token is refreshed.
         public var refreshSkew: TimeInterval
         /// How long activation keeps trying through an outage (connection errors, 5xx, 408, 425, 429 with or
@@ -61,16 +61,10 @@ public final class KoppeltaalSession: Sendable {
         public var store: any CredentialStore
         /// The key they are stored under.
         public var storeKey: String
-        /// Sends requests.
-        public var transport: any HTTPTransport
         /// Decides when tokens expire.
         public var clock: any WallClock
         /// Makes `state` values and PKCE verifiers.
         public var random: any RandomSource
-        /// How long a request may take, or nil for the transport's default.
-        public var timeout: TimeInterval?
-        /// Receives redacted log records.
-        public var logger: (any LogSink)?
 
         /// Creates a configuration.
         ///
@@ -98,16 +92,13 @@ public final class KoppeltaalSession: Sendable {
             self.trustedEndpointHosts = trustedEndpointHosts
             self.pkce = pkce
             self.readsSMARTConfiguration = readsSMARTConfiguration
-            self.urlPolicy = urlPolicy
+            self.options = ClientOptions(transport: transport, urlPolicy: urlPolicy, timeout: timeout, logger: logger)
             self.refreshSkew = refreshSkew
             self.activationRetryWindow = activationRetryWindow
             self.store = store
             self.storeKey = storeKey
-            self.transport = transport
             self.clock = clock
             self.random = random
-            self.timeout = timeout
-            self.logger = logger
         }
     }
 
@@ -124,7 +115,7 @@ public final class KoppeltaalSession: Sendable {
         session = CredentialSession(
             store: configuration.store, key: configuration.storeKey,
             policy: KoppeltaalCredentialPolicy(configuration: configuration, discovery: discovery),
-            clock: configuration.clock, logger: configuration.logger, category: "Koppeltaal"
+            clock: configuration.clock, logger: configuration.options.logger, category: "Koppeltaal"
         )
     }
 
@@ -191,7 +182,7 @@ public final class KoppeltaalSession: Sendable {
         let pkce = usesPKCE(endpoints) ? PKCE(random: configuration.random) : nil
         let expectedState = Base64URL.encode(configuration.random.bytes(count: 16))
         let client = configuration.client(
-            .init(authorize: endpoints.authorize, token: endpoints.token), transport: configuration.transport)
+            .init(authorize: endpoints.authorize, token: endpoints.token), transport: configuration.options.transport)
         let authorized: Authorize.Response
         let deadline = configuration.clock.now().addingTimeInterval(configuration.activationRetryWindow)
         do {
@@ -290,7 +281,7 @@ public final class KoppeltaalSession: Sendable {
         contentType: String = "application/json+fhir", accept: String = "application/json"
     ) async throws -> HTTPResponse {
         let configuration = configuration
-        try configuration.urlPolicy.check(configuration.fhirBaseURL)
+        try configuration.options.urlPolicy.check(configuration.fhirBaseURL)
         return try await session.withCredential { access in
             var builder = try HTTPRequestBuilder(
                 method: method, server: configuration.fhirBaseURL, serverName: "fhir", path: path)
@@ -298,8 +289,8 @@ public final class KoppeltaalSession: Sendable {
             builder.headers["Accept"] = accept
             builder.authorize(bearer: BearerToken(access.credential.accessToken))
             if let body { builder.setBody(body, contentType: contentType) }
-            let response = try await access.lease.guarding(configuration.transport).send(
-                try builder.build(timeout: configuration.timeout))
+            let response = try await access.lease.guarding(configuration.options.transport).send(
+                try builder.build(timeout: configuration.options.timeout))
             guard response.isSuccess else {
                 throw HTTPClientCore.error(
                     for: response, operation: "FHIR",
@@ -344,8 +335,8 @@ public final class KoppeltaalSession: Sendable {
             grant.refreshToken.map { Revoke.Request(token: $0, tokenTypeHint: .refreshToken) }
             ?? Revoke.Request(token: grant.accessToken, tokenTypeHint: .accessToken)
         do {
-            try configuration.urlPolicy.check(endpoint)
-            try await configuration.client(.init(revoke: endpoint), transport: configuration.transport).revoke(
+            try configuration.options.urlPolicy.check(endpoint)
+            try await configuration.client(.init(revoke: endpoint), transport: configuration.options.transport).revoke(
                 request, client: configuration.client)
             log(.info, "revoked the grant")
             return .revoked
@@ -358,6 +349,6 @@ public final class KoppeltaalSession: Sendable {
     }
 
     private func log(_ level: LogLevel, _ message: LogMessage) {
-        configuration.logger.log(level, "Koppeltaal", message)
+        configuration.options.logger.log(level, "Koppeltaal", message)
     }
 }

@@ -20,14 +20,8 @@ public struct VitalBackend: Sendable {
         public var environment: VitalEnvironment
         /// The hosts of each environment; override them for a proxy or a test server.
         public var hosts: VitalHostMap
-        /// Which URLs the key may be sent to (https only, unless loopback is allowed for tests).
-        public var urlPolicy: URLPolicy
-        /// Sends requests.
-        public var transport: any HTTPTransport
-        /// How long a request may take, or nil for the transport's default.
-        public var timeout: TimeInterval?
-        /// Receives redacted log records.
-        public var logger: (any LogSink)?
+        /// The transport, URL policy, timeout and logger of every request; the clients the flow makes share them.
+        public var options: ClientOptions
 
         /// Creates a configuration.
         public init(
@@ -37,10 +31,7 @@ public struct VitalBackend: Sendable {
             self.apiKey = apiKey
             self.environment = environment
             self.hosts = hosts
-            self.urlPolicy = urlPolicy
-            self.transport = transport
-            self.timeout = timeout
-            self.logger = logger
+            self.options = ClientOptions(transport: transport, urlPolicy: urlPolicy, timeout: timeout, logger: logger)
         }
     }
 
@@ -84,11 +75,8 @@ public struct VitalBackend: Sendable {
     /// A client for the environment's API host, once the policy accepts it.
     private func client() throws -> VitalClient {
         let api = configuration.hosts.hosts(for: configuration.environment).api
-        try configuration.urlPolicy.check(api)
-        return VitalClient(configuration: .init(
-            servers: .init(api: api), transport: configuration.transport, urlPolicy: configuration.urlPolicy,
-            timeout: configuration.timeout, logger: configuration.logger
-        ))
+        try configuration.options.urlPolicy.check(api)
+        return VitalClient(configuration: .init(servers: .init(api: api), options: configuration.options))
     }
 }
 

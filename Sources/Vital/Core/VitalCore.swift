@@ -30,18 +30,12 @@ public final class VitalCore: Sendable {
         public var storeKey: String
         /// The hosts of each environment; override them for a proxy or a test server.
         public var hosts: VitalHostMap
-        /// Which URLs are acceptable (https only, unless loopback is allowed for tests).
-        public var urlPolicy: URLPolicy
+        /// The transport, URL policy, timeout and logger of every request; the clients the flow makes share them.
+        public var options: ClientOptions
         /// How long before its expiry an access token is refreshed.
         public var refreshSkew: TimeInterval
-        /// Sends requests.
-        public var transport: any HTTPTransport
         /// Decides when tokens expire.
         public var clock: any WallClock
-        /// How long a request may take, or nil for the transport's default.
-        public var timeout: TimeInterval?
-        /// Receives redacted log records.
-        public var logger: (any LogSink)?
         /// The only environment sign-in tokens may be for, or nil for any: a token for another one is refused before
         /// any request.
         public var expectedEnvironment: VitalEnvironment?
@@ -66,12 +60,9 @@ public final class VitalCore: Sendable {
             self.store = store
             self.storeKey = storeKey
             self.hosts = hosts
-            self.urlPolicy = urlPolicy
+            self.options = ClientOptions(transport: transport, urlPolicy: urlPolicy, timeout: timeout, logger: logger)
             self.refreshSkew = refreshSkew
-            self.transport = transport
             self.clock = clock
-            self.timeout = timeout
-            self.logger = logger
         }
     }
 
@@ -92,7 +83,7 @@ public final class VitalCore: Sendable {
         session = CredentialSession(
             store: configuration.store, key: configuration.storeKey,
             policy: VitalCredentialPolicy(configuration: configuration),
-            clock: configuration.clock, logger: configuration.logger, category: "Vital",
+            clock: configuration.clock, logger: configuration.options.logger, category: "Vital",
             observe: { change in Self.event(for: change).map(broadcaster.send) }
         )
     }
@@ -210,7 +201,7 @@ public final class VitalCore: Sendable {
     private func exchange(_ token: VitalSignInToken) async throws -> VitalTokenSession {
         let response: TokenResponse
         do {
-            let client = try configuration.client(for: token.environment, transport: configuration.transport)
+            let client = try configuration.client(for: token.environment, transport: configuration.options.transport)
             response = try await client.exchangeSignInToken(.init(subjectToken: token.userToken))
         } catch let error as VitalError where error.code == .invalidToken {
             throw VitalCoreError.invalidSignInToken(.rejectedByServer)
@@ -363,7 +354,7 @@ public final class VitalCore: Sendable {
             throw VitalCoreError.notSignedIn
         case .apiKey(let session)?:
             guard let userID = session.userID else { throw VitalCoreError.notSignedIn }
-            let client = try configuration.client(for: session.environment, transport: configuration.transport)
+            let client = try configuration.client(for: session.environment, transport: configuration.options.transport)
             return try await call(Access(client: client, credential: .apiKey(APIKey(session.apiKey)), userID: userID))
         case .signInToken?:
             return try await session.withCredential { access in
@@ -381,7 +372,7 @@ public final class VitalCore: Sendable {
         if let cached = leasedClient.current, cached.lease === lease, cached.environment == environment {
             return cached.client
         }
-        let client = try configuration.client(for: environment, transport: lease.guarding(configuration.transport))
+        let client = try configuration.client(for: environment, transport: lease.guarding(configuration.options.transport))
         leasedClient.withValue { $0 = (lease, environment, client) }
         return client
     }
@@ -407,6 +398,6 @@ public final class VitalCore: Sendable {
     }
 
     private func log(_ level: LogLevel, _ message: LogMessage) {
-        configuration.logger.log(level, "Vital", message)
+        configuration.options.logger.log(level, "Vital", message)
     }
 }

@@ -32,7 +32,7 @@ struct VitalCredentialPolicy: CredentialPolicy {
 
     func refresh(_ session: VitalTokenSession, lease: CredentialLease) async throws -> VitalTokenSession {
         let client = try configuration.client(
-            for: session.environment, transport: lease.guarding(configuration.transport))
+            for: session.environment, transport: lease.guarding(configuration.options.transport))
         let response = try await client.refreshToken(.init(refreshToken: session.refreshToken))
         return try VitalTokenSession(
             response, userID: session.userID, teamID: session.teamID, environment: session.environment,
@@ -65,13 +65,11 @@ extension VitalCore.Configuration {
     /// A client for `environment`'s hosts, sending through `transport`.
     func client(for environment: VitalEnvironment, transport: any HTTPTransport) throws -> VitalClient {
         let hosts = hosts.hosts(for: environment)
-        try urlPolicy.check(hosts.api)
-        try urlPolicy.check(hosts.auth)
-        return VitalClient(
-            configuration: .init(
-                servers: .init(api: hosts.api, auth: hosts.auth), transport: transport, urlPolicy: urlPolicy,
-                timeout: timeout, logger: logger
-            ))
+        try options.urlPolicy.check(hosts.api)
+        try options.urlPolicy.check(hosts.auth)
+        var options = options
+        options.transport = transport
+        return VitalClient(configuration: .init(servers: .init(api: hosts.api, auth: hosts.auth), options: options))
     }
 }
 
