@@ -9,8 +9,11 @@ SWIFT_FLAGS := -Xswiftc -warnings-as-errors \
 VENV := Tests/Emulator/.venv
 PYTHON := $(VENV)/bin/python
 SDKGEN_ARGS := --schemas Schemas --output Sources --test-samples Tests --schema-reference Schemas/README.md
+# Hand-written Swift; generated files opt out with `// swift-format-ignore-file` (the generator prints them to the
+# same width itself).
+FORMAT_PATHS := Package.swift Sources Generator Tests Benchmarks Plugins Fuzz
 
-.PHONY: help generate check build test stress demo bench fuzz fuzz-smoke venv clean
+.PHONY: help generate check lint format build test stress demo bench fuzz fuzz-smoke venv clean
 
 help:  ## List the commands.
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 12
@@ -20,6 +23,12 @@ generate:  ## Regenerate Sources/*/Generated (and the model round-trip tests) fr
 
 check:  ## Fail when the committed generated code is stale, printing a diff.
 	$(SWIFT) run $(SWIFT_FLAGS) sdkgen $(SDKGEN_ARGS) --check
+
+lint:  ## Fail when hand-written Swift does not follow .swift-format.
+	$(SWIFT) format lint --strict --recursive --configuration .swift-format $(FORMAT_PATHS)
+
+format:  ## Format hand-written Swift in place with .swift-format.
+	$(SWIFT) format format --in-place --recursive --configuration .swift-format $(FORMAT_PATHS)
 
 # Type-check times are wall-clock, and a busy machine can push any function past its limit now and then. A build
 # that fails only on those limits is repeated (the compiler checks again just the files that failed), up to three
@@ -44,7 +53,7 @@ $(PYTHON): Tests/Emulator/requirements.txt
 	$(PYTHON) -m pip install --quiet --disable-pip-version-check -r Tests/Emulator/requirements.txt
 	@touch $(PYTHON)
 
-test: venv check build  ## Check generated code, build, and run every test.
+test: venv check lint build  ## Check generated code and formatting, build, and run every test.
 	$(SWIFT) test --skip-build $(SWIFT_FLAGS)
 
 stress: build  ## Run the lifecycle stress tests with 10,000 random sequences per family (LIFECYCLE_STRESS_SEED replays).

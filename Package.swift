@@ -3,7 +3,7 @@ import PackageDescription
 
 /// Settings shared by every target: Swift 6 mode (strict concurrency) plus explicit `any` for existentials.
 let strict: [SwiftSetting] = [
-    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("ExistentialAny")
 ]
 
 let package = Package(
@@ -32,7 +32,7 @@ let package = Package(
         .target(
             name: "SDKRuntime",
             dependencies: [
-                .target(name: "COpenSSL", condition: .when(platforms: [.linux, .android, .windows, .openbsd])),
+                .target(name: "COpenSSL", condition: .when(platforms: [.linux, .android, .windows, .openbsd]))
             ],
             swiftSettings: strict
         ),
@@ -48,18 +48,24 @@ let package = Package(
         .plugin(
             name: "GenerateSDK",
             capability: .command(
-                intent: .custom(verb: "generate-sdk", description: "Generate Swift clients, models and errors from protocol schemas with sdkgen"),
-                permissions: [.writeToPackageDirectory(reason: "sdkgen writes the generated Swift into the package's sources")]
+                intent: .custom(
+                    verb: "generate-sdk",
+                    description: "Generate Swift clients, models and errors from protocol schemas with sdkgen"),
+                permissions: [
+                    .writeToPackageDirectory(reason: "sdkgen writes the generated Swift into the package's sources")
+                ]
             ),
             dependencies: ["sdkgen"]
         ),
 
         // The three journeys against real or emulated servers (make demo).
-        .executableTarget(name: "sdk-demo", dependencies: ["HealthVault", "Koppeltaal", "Vital", "SDKRuntime"], swiftSettings: strict),
+        .executableTarget(
+            name: "sdk-demo", dependencies: ["HealthVault", "Koppeltaal", "Vital", "SDKRuntime"], swiftSettings: strict),
 
         // A process of the shared-store tests and benchmark: calls through a file store another process also uses.
         .executableTarget(
-            name: "lifecycle-worker", dependencies: ["Koppeltaal", "Vital", "SDKRuntime"], path: "Tests/LifecycleWorker",
+            name: "lifecycle-worker", dependencies: ["Koppeltaal", "Vital", "SDKRuntime"],
+            path: "Tests/LifecycleWorker",
             swiftSettings: strict
         ),
 
@@ -75,19 +81,27 @@ let package = Package(
             path: "Fuzz/Targets", swiftSettings: strict
         ),
         .target(name: "FuzzDriver", path: "Fuzz/Driver"),
-        .executableTarget(name: "sdk-fuzz", dependencies: ["FuzzTargets", "FuzzDriver"], path: "Fuzz/Runner", swiftSettings: strict),
+        .executableTarget(
+            name: "sdk-fuzz", dependencies: ["FuzzTargets", "FuzzDriver"], path: "Fuzz/Runner", swiftSettings: strict),
 
         // Tests, with shared fixtures and assertions.
         .target(name: "TestSupport", dependencies: ["SDKRuntime"], path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "SDKRuntimeTests", dependencies: ["SDKRuntime", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "SDKGeneratorTests", dependencies: ["SDKGenerator", "TestSupport", "FuzzTargets"], exclude: ["InvalidSchemas", "Corpus"], swiftSettings: strict),
-        .testTarget(name: "HealthVaultTests", dependencies: ["HealthVault", "SDKRuntime", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "KoppeltaalTests", dependencies: ["Koppeltaal", "SDKRuntime", "TestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "SDKGeneratorTests", dependencies: ["SDKGenerator", "TestSupport", "FuzzTargets"],
+            exclude: ["InvalidSchemas", "Corpus"], swiftSettings: strict),
+        .testTarget(
+            name: "HealthVaultTests", dependencies: ["HealthVault", "SDKRuntime", "TestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "KoppeltaalTests", dependencies: ["Koppeltaal", "SDKRuntime", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "VitalTests", dependencies: ["Vital", "SDKRuntime", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "DocumentationTests", dependencies: ["HealthVault", "Koppeltaal", "Vital", "SDKRuntime", "TestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "DocumentationTests",
+            dependencies: ["HealthVault", "Koppeltaal", "Vital", "SDKRuntime", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzTargets", "TestSupport"], swiftSettings: strict),
         .testTarget(
-            name: "IntegrationTests", dependencies: ["HealthVault", "Koppeltaal", "Vital", "SDKRuntime", "TestSupport"],
+            name: "IntegrationTests",
+            dependencies: ["HealthVault", "Koppeltaal", "Vital", "SDKRuntime", "TestSupport"],
             swiftSettings: strict
         ),
     ]

@@ -49,10 +49,17 @@ struct Bench {
             try generator.run(into: report)
         }
         if options.runs("compile") {
-            guard let generator, let modules = options.modules else { throw BenchmarkError.missing("--sdkgen and --modules for the compile benchmarks") }
-            if !FileManager.default.fileExists(atPath: generator.sources(size: 100).path) { try generator.run(into: Report()) }
-            try CompileBenchmarks(swiftc: options.swiftc, modules: modules, repository: options.repository, workspace: workspace, generator: generator)
-                .run(into: report)
+            guard let generator, let modules = options.modules else {
+                throw BenchmarkError.missing("--sdkgen and --modules for the compile benchmarks")
+            }
+            if !FileManager.default.fileExists(atPath: generator.sources(size: 100).path) {
+                try generator.run(into: Report())
+            }
+            try CompileBenchmarks(
+                swiftc: options.swiftc, modules: modules, repository: options.repository, workspace: workspace,
+                generator: generator
+            )
+            .run(into: report)
         }
         if options.runs("codecs") { try CodecBenchmarks().run(into: report) }
         if options.runs("client") { try await ClientBenchmarks(emulator: options.emulator).run(into: report) }
@@ -77,7 +84,8 @@ struct Options {
     var emulator: URL? = ProcessInfo.processInfo.environment["EMULATOR_URL"].flatMap(URL.init(string:))
     var repository = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
     var output = URL(fileURLWithPath: ".build/bench/results.json")
-    var scratch: URL? = FileManager.default.fileExists(atPath: "/dev/shm") ? URL(fileURLWithPath: "/dev/shm/sdk-bench") : nil
+    var scratch: URL? =
+        FileManager.default.fileExists(atPath: "/dev/shm") ? URL(fileURLWithPath: "/dev/shm/sdk-bench") : nil
     var only: Set<String>?
 
     /// Whether `section` is to run.

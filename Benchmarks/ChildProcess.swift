@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Runs a program and reports its wall time and peak memory, which `Process` cannot: the child is reaped with
@@ -28,7 +29,7 @@ enum ChildProcess {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         let arguments = command.map { strdup($0) } + [nil]
-        defer { arguments.forEach { free($0) } }
+        defer { for argument in arguments { free(argument) } }
         var pid = pid_t()
         let start = Harness.now()
         let spawned = posix_spawnp(&pid, command[0], &actions, nil, arguments, environ)
@@ -40,9 +41,9 @@ enum ChildProcess {
         // The exit status lives in bits 8–15 when the child exited normally (low 7 bits zero).
         guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else { throw Failure(command: command, status: status) }
         #if canImport(Darwin)
-        let peak = Int(usage.ru_maxrss)          // bytes
+            let peak = Int(usage.ru_maxrss)  // bytes
         #else
-        let peak = Int(usage.ru_maxrss) * 1024   // KiB
+            let peak = Int(usage.ru_maxrss) * 1024  // KiB
         #endif
         return Cost(seconds: seconds, peakBytes: peak)
     }
@@ -62,16 +63,16 @@ enum ChildProcess {
     }
 
     #if canImport(Darwin)
-    private static func makeFileActions() -> posix_spawn_file_actions_t? {
-        var actions: posix_spawn_file_actions_t?
-        posix_spawn_file_actions_init(&actions)
-        return actions
-    }
+        private static func makeFileActions() -> posix_spawn_file_actions_t? {
+            var actions: posix_spawn_file_actions_t?
+            posix_spawn_file_actions_init(&actions)
+            return actions
+        }
     #else
-    private static func makeFileActions() -> posix_spawn_file_actions_t {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        return actions
-    }
+        private static func makeFileActions() -> posix_spawn_file_actions_t {
+            var actions = posix_spawn_file_actions_t()
+            posix_spawn_file_actions_init(&actions)
+            return actions
+        }
     #endif
 }

@@ -28,82 +28,108 @@ struct ClientBenchmarks {
     }
 
     private func inMemory(into report: Report) async throws {
-        let peopleResponse = HTTPResponse(status: 200, headers: ["Content-Type": "text/xml"], body: Samples.authorizedPeopleResponse(people: 1))
-        let healthVault = HealthVaultClient(configuration: .init(transport: CannedTransport { _ in peopleResponse }, envelope: .init(clientVersion: "bench/1.0")))
+        let peopleResponse = HTTPResponse(
+            status: 200, headers: ["Content-Type": "text/xml"], body: Samples.authorizedPeopleResponse(people: 1))
+        let healthVault = HealthVaultClient(
+            configuration: .init(
+                transport: CannedTransport { _ in peopleResponse }, envelope: .init(clientVersion: "bench/1.0")))
         let people = try await Harness.measure(iterations: 2_000) {
             _ = try await healthVault.getAuthorizedPeople(session: Samples.session)
         }
         add("HealthVault GetAuthorizedPeople (sign, send, decode 1 person)", people, into: report)
 
-        let koppeltaal = KoppeltaalClient(configuration: .init(
-            servers: .init(token: URL(string: "https://kt.example/OAuth2/Koppeltaal/Token")), transport: CannedTransport.json(Samples.koppeltaalTokenResponse)
-        ))
+        let koppeltaal = KoppeltaalClient(
+            configuration: .init(
+                servers: .init(token: URL(string: "https://kt.example/OAuth2/Koppeltaal/Token")),
+                transport: CannedTransport.json(Samples.koppeltaalTokenResponse)
+            ))
         let client = OAuthClientCredentials(clientID: "RANJKA", secret: "s&cret")
         let refresh = try await Harness.measure(iterations: 5_000) {
-            _ = try await koppeltaal.token(.refreshToken(.init(refreshToken: "e54a2533-df44-4e32-bc4d-820c05b2aed0")), client: client)
+            _ = try await koppeltaal.token(
+                .refreshToken(.init(refreshToken: "e54a2533-df44-4e32-bc4d-820c05b2aed0")), client: client)
         }
         add("Koppeltaal Token refresh (form, Basic, decode)", refresh, into: report)
 
-        let vital = VitalClient(configuration: .init(
-            servers: .init(api: URL(string: "https://api.sandbox.us.junction.com")),
-            transport: CannedTransport.json(#"{"providers": [{"name": "Oura", "slug": "oura", "logo": "https://example.com/oura.png", "status": "connected", "created_on": "2026-01-02T03:04:05+00:00"}]}"#)
-        ))
+        let vital = VitalClient(
+            configuration: .init(
+                servers: .init(api: URL(string: "https://api.sandbox.us.junction.com")),
+                transport: CannedTransport.json(
+                    #"{"providers": [{"name": "Oura", "slug": "oura", "logo": "https://example.com/oura.png", "status": "connected", "created_on": "2026-01-02T03:04:05+00:00"}]}"#
+                )
+            ))
         let user = UUID()
         let providers = try await Harness.measure(iterations: 5_000) {
-            _ = try await vital.getConnectedProviders(.init(userID: user), credential: .bearer(BearerToken("vat_0123456789")))
+            _ = try await vital.getConnectedProviders(
+                .init(userID: user), credential: .bearer(BearerToken("vat_0123456789")))
         }
         add("Vital GetConnectedProviders (Bearer, decode)", providers, into: report)
 
         // Building and form-encoding alone: the transport refuses at once.
-        let refusing = KoppeltaalClient(configuration: .init(
-            servers: .init(token: URL(string: "https://kt.example/OAuth2/Koppeltaal/Token")),
-            transport: CannedTransport { _ in throw CancellationError() }
-        ))
+        let refusing = KoppeltaalClient(
+            configuration: .init(
+                servers: .init(token: URL(string: "https://kt.example/OAuth2/Koppeltaal/Token")),
+                transport: CannedTransport { _ in throw CancellationError() }
+            ))
         let encoding = try await Harness.measure(iterations: 5_000) {
             do {
-                _ = try await refusing.token(.refreshToken(.init(refreshToken: "e54a2533-df44-4e32-bc4d-820c05b2aed0")), client: client)
+                _ = try await refusing.token(
+                    .refreshToken(.init(refreshToken: "e54a2533-df44-4e32-bc4d-820c05b2aed0")), client: client)
             } catch is CancellationError {}
         }
-        report.add(Row(section: "Form", metric: "build + form-encode a refresh request (up to the transport)", unit: "µs", summary: encoding.scaled(by: 1e6)))
+        report.add(
+            Row(
+                section: "Form", metric: "build + form-encode a refresh request (up to the transport)", unit: "µs",
+                summary: encoding.scaled(by: 1e6)))
     }
 
     private func add(_ metric: String, _ seconds: Summary, into report: Report) {
         let micro = seconds.scaled(by: 1e6)
-        report.add(Row(section: "Client", metric: metric, unit: "µs/call", summary: micro, budget: "< 50 µs", withinBudget: micro.median < 50))
+        report.add(
+            Row(
+                section: "Client", metric: metric, unit: "µs/call", summary: micro, budget: "< 50 µs",
+                withinBudget: micro.median < 50))
     }
 
     private func overHTTP(_ emulator: URL, into report: Report) async throws {
-        let hosts = VitalHosts(api: emulator.appendingPathComponent("vital/api"), auth: emulator.appendingPathComponent("vital/auth"))
-        let backend = VitalBackend(configuration: .init(
-            apiKey: APIKey("sk_us_emulator"), environment: .sandboxUS, hosts: .all(hosts), urlPolicy: URLPolicy(allowsInsecureLoopback: true)
-        ))
+        let hosts = VitalHosts(
+            api: emulator.appendingPathComponent("vital/api"), auth: emulator.appendingPathComponent("vital/auth"))
+        let backend = VitalBackend(
+            configuration: .init(
+                apiKey: APIKey("sk_us_emulator"), environment: .sandboxUS, hosts: .all(hosts),
+                urlPolicy: URLPolicy(allowsInsecureLoopback: true)
+            ))
         let user = try await backend.user(forClientUserID: "bench").userID
-        let client = VitalClient(configuration: .init(
-            servers: .init(api: hosts.api), transport: URLSessionTransport(), urlPolicy: URLPolicy(allowsInsecureLoopback: true)
-        ))
+        let client = VitalClient(
+            configuration: .init(
+                servers: .init(api: hosts.api), transport: URLSessionTransport(),
+                urlPolicy: URLPolicy(allowsInsecureLoopback: true)
+            ))
         let credential = AccessCredential.apiKey(APIKey("sk_us_emulator"))
         let total = 512
         for concurrency in [1, 8, 64] {
             var rates: [Double] = []
             for run in 0..<4 {
-                let seconds = try await Harness.seconds {
+                let seconds = try await Harness.asyncSeconds {
                     try await withThrowingTaskGroup(of: Void.self) { group in
                         for _ in 0..<concurrency {
                             group.addTask {
                                 for _ in 0..<(total / concurrency) {
-                                    _ = try await client.getConnectedProviders(.init(userID: user), credential: credential)
+                                    _ = try await client.getConnectedProviders(
+                                        .init(userID: user), credential: credential)
                                 }
                             }
                         }
                         try await group.waitForAll()
                     }
                 }
-                if run > 0 { rates.append(Double(total) / seconds) }   // the first run opens the connections
+                if run > 0 { rates.append(Double(total) / seconds) }  // the first run opens the connections
             }
-            report.add(Row(
-                section: "Client", metric: "Vital GetConnectedProviders over 127.0.0.1, \(concurrency) concurrent", unit: "req/s",
-                summary: Summary(rates), note: "the emulator is a threaded Python server"
-            ))
+            report.add(
+                Row(
+                    section: "Client", metric: "Vital GetConnectedProviders over 127.0.0.1, \(concurrency) concurrent",
+                    unit: "req/s",
+                    summary: Summary(rates), note: "the emulator is a threaded Python server"
+                ))
         }
     }
 }

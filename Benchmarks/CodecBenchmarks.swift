@@ -1,11 +1,12 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 import HealthVault
 import Koppeltaal
 import SDKRuntime
 import Vital
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
 
 /// The generated codecs: HealthVault XML against the platform parser's floor, request encoding and signing, and
 /// the JSON and form codecs of the OAuth protocols.
@@ -26,7 +27,9 @@ struct CodecBenchmarks {
             let decoded = try Harness.measure(iterations: iterations) {
                 let envelope = try HealthVaultResponseEnvelope(body: body)
                 let response = try GetAuthorizedPeople.Response(xml: envelope.info(namespace: Samples.peopleNamespace))
-                guard response.responseResults.personInfo.count == people else { throw BenchmarkError.wrongResult("people decoded") }
+                guard response.responseResults.personInfo.count == people else {
+                    throw BenchmarkError.wrongResult("people decoded")
+                }
             }
             let tree = try Harness.measure(iterations: iterations) { _ = try HealthVaultResponseEnvelope(body: body) }
             let floor = try Harness.measure(iterations: iterations) {
@@ -40,17 +43,25 @@ struct CodecBenchmarks {
             // Speeds relative to the floor's, each measured beside it: 2.0 means twice as fast as XMLParser's pass.
             let speedup = floor.median / decoded.median
             let required = people == 1 ? 1.0 : 2.0
-            let label = "GetAuthorizedPeople, \(people) \(people == 1 ? "person" : "people") (\(Report.number(megabytes)) MB)"
-            report.add(Row(
-                section: "XML", metric: "decode " + label, unit: "MB/s", summary: Self.throughput(megabytes, decoded),
-                budget: String(format: "≥ %.0f× the floor's speed", required), withinBudget: speedup >= required,
-                note: String(format: "%.2f× the floor's speed", speedup)
-            ))
-            report.add(Row(
-                section: "XML", metric: "of which parsing into the tree, " + label, unit: "MB/s", summary: Self.throughput(megabytes, tree),
-                note: String(format: "%.2f× the floor's speed", floor.median / tree.median)
-            ))
-            report.add(Row(section: "XML", metric: "floor: XMLParser, empty delegate, " + label, unit: "MB/s", summary: Self.throughput(megabytes, floor)))
+            let label =
+                "GetAuthorizedPeople, \(people) \(people == 1 ? "person" : "people") (\(Report.number(megabytes)) MB)"
+            report.add(
+                Row(
+                    section: "XML", metric: "decode " + label, unit: "MB/s",
+                    summary: Self.throughput(megabytes, decoded),
+                    budget: String(format: "≥ %.0f× the floor's speed", required), withinBudget: speedup >= required,
+                    note: String(format: "%.2f× the floor's speed", speedup)
+                ))
+            report.add(
+                Row(
+                    section: "XML", metric: "of which parsing into the tree, " + label, unit: "MB/s",
+                    summary: Self.throughput(megabytes, tree),
+                    note: String(format: "%.2f× the floor's speed", floor.median / tree.median)
+                ))
+            report.add(
+                Row(
+                    section: "XML", metric: "floor: XMLParser, empty delegate, " + label, unit: "MB/s",
+                    summary: Self.throughput(megabytes, floor)))
         }
     }
 
@@ -60,13 +71,19 @@ struct CodecBenchmarks {
     private func adversarialXML(into report: Report) throws {
         let limits = XMLLimits(maximumAttributesPerElement: 200_000, maximumNamespaceDeclarations: 200_000)
         let shapes: [(name: String, document: (Int) -> Data)] = [
-            ("attributes on one element", { count in
-                Data(("<r" + (0..<count).map { " a\($0)='v'" }.joined() + "/>").utf8)
-            }),
-            ("xmlns declarations, each prefix used", { count in
-                let declarations = (0..<count).map { " xmlns:p\($0)='urn:\($0)'" }.joined()
-                return Data(("<r\(declarations)>" + String(repeating: "<p0:c/>", count: count) + "</r>").utf8)
-            }),
+            (
+                "attributes on one element",
+                { count in
+                    Data(("<r" + (0..<count).map { " a\($0)='v'" }.joined() + "/>").utf8)
+                }
+            ),
+            (
+                "xmlns declarations, each prefix used",
+                { count in
+                    let declarations = (0..<count).map { " xmlns:p\($0)='urn:\($0)'" }.joined()
+                    return Data(("<r\(declarations)>" + String(repeating: "<p0:c/>", count: count) + "</r>").utf8)
+                }
+            ),
         ]
         for shape in shapes {
             var smallest: Double?
@@ -78,18 +95,23 @@ struct CodecBenchmarks {
                 let perItem = seconds.scaled(by: 1e9 / Double(count))
                 let growth = smallest.map { perItem.median / $0 }
                 smallest = smallest ?? perItem.median
-                report.add(Row(
-                    section: "XML", metric: "adversarial: \(count) \(shape.name)", unit: "ns per item", summary: perItem,
-                    budget: count == 100_000 ? "≤ 3× per item at 10^3" : nil, withinBudget: count == 100_000 ? (growth ?? 0) <= 3 : nil,
-                    note: growth.map { String(format: "%.2f× per item at 10^3", $0) }
-                ))
+                report.add(
+                    Row(
+                        section: "XML", metric: "adversarial: \(count) \(shape.name)", unit: "ns per item",
+                        summary: perItem,
+                        budget: count == 100_000 ? "≤ 3× per item at 10^3" : nil,
+                        withinBudget: count == 100_000 ? (growth ?? 0) <= 3 : nil,
+                        note: growth.map { String(format: "%.2f× per item at 10^3", $0) }
+                    ))
             }
         }
     }
 
     /// Megabytes per second from seconds per pass: the fastest pass gives the highest rate.
     private static func throughput(_ megabytes: Double, _ seconds: Summary) -> Summary {
-        Summary(median: megabytes / seconds.median, min: megabytes / seconds.max, max: megabytes / seconds.min, runs: seconds.runs)
+        Summary(
+            median: megabytes / seconds.median, min: megabytes / seconds.max, max: megabytes / seconds.min,
+            runs: seconds.runs)
     }
 
     private func healthVaultEncoding(into report: Report) throws {
@@ -99,19 +121,29 @@ struct CodecBenchmarks {
             var info = XMLWriter()
             try info.element("info", writing: GetAuthorizedPeople.Request(), context: .empty)
             _ = try HealthVaultRequestEnvelope.encode(
-                method: "GetAuthorizedPeople", version: 1, auth: .session(Samples.session), settings: settings, messageTime: now, info: info
+                method: "GetAuthorizedPeople", version: 1, auth: .session(Samples.session), settings: settings,
+                messageTime: now, info: info
             )
         }
-        report.add(Row(section: "XML", metric: "encode + sign GetAuthorizedPeople (info-hash, hmac-data)", unit: "µs", summary: people.scaled(by: 1e6)))
+        report.add(
+            Row(
+                section: "XML", metric: "encode + sign GetAuthorizedPeople (info-hash, hmac-data)", unit: "µs",
+                summary: people.scaled(by: 1e6)))
         let cast = try Harness.measure {
             var info = XMLWriter()
-            try info.element("info", writing: CreateAuthenticatedSessionToken.Request(), context: try Samples.application.castSignatureContext(signingTime: now))
+            try info.element(
+                "info", writing: CreateAuthenticatedSessionToken.Request(),
+                context: try Samples.application.castSignatureContext(signingTime: now))
             _ = try HealthVaultRequestEnvelope.encode(
-                method: "CreateAuthenticatedSessionToken", version: 2, auth: .applicationID(Samples.application.applicationID),
+                method: "CreateAuthenticatedSessionToken", version: 2,
+                auth: .applicationID(Samples.application.applicationID),
                 settings: settings, messageTime: now, info: info
             )
         }
-        report.add(Row(section: "XML", metric: "encode + sign CreateAuthenticatedSessionToken (CAST)", unit: "µs", summary: cast.scaled(by: 1e6)))
+        report.add(
+            Row(
+                section: "XML", metric: "encode + sign CreateAuthenticatedSessionToken (CAST)", unit: "µs",
+                summary: cast.scaled(by: 1e6)))
     }
 
     // MARK: - JSON and form
@@ -119,10 +151,14 @@ struct CodecBenchmarks {
     private func json(into report: Report) throws {
         let seed = Data(Samples.koppeltaalTokenResponse.utf8)
         let koppeltaal = try Harness.measure { _ = try JSONCoding.decode(Koppeltaal.TokenResponse.self, from: seed) }
-        report.add(Row(section: "JSON", metric: "decode the Koppeltaal seed token response", unit: "µs", summary: koppeltaal.scaled(by: 1e6)))
+        report.add(
+            Row(
+                section: "JSON", metric: "decode the Koppeltaal seed token response", unit: "µs",
+                summary: koppeltaal.scaled(by: 1e6)))
         let vitalBody = Data(Samples.vitalTokenResponse.utf8)
         let vital = try Harness.measure { _ = try JSONCoding.decode(Vital.TokenResponse.self, from: vitalBody) }
-        report.add(Row(section: "JSON", metric: "decode a Vital token response", unit: "µs", summary: vital.scaled(by: 1e6)))
+        report.add(
+            Row(section: "JSON", metric: "decode a Vital token response", unit: "µs", summary: vital.scaled(by: 1e6)))
     }
 }
 

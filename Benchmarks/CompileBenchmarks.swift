@@ -18,20 +18,26 @@ struct CompileBenchmarks {
             for run in 0..<4 {
                 var total = 0.0
                 for family in ["SynthXML", "SynthJSON"] {
-                    total += try compile(family: family, from: generator.sources(size: size).appendingPathComponent(family))
+                    total += try compile(
+                        family: family, from: generator.sources(size: size).appendingPathComponent(family))
                 }
-                if run > 0 { samples.append(total) }   // the first run loads the runtime module into the cache
+                if run > 0 { samples.append(total) }  // the first run loads the runtime module into the cache
             }
             let summary = Summary(samples)
             medians[size] = summary.median
-            report.add(Row(section: "Compile", metric: "generated module, \(size) methods (debug)", unit: "s", summary: summary))
+            report.add(
+                Row(
+                    section: "Compile", metric: "generated module, \(size) methods (debug)", unit: "s", summary: summary
+                ))
         }
         if let small = medians[10], let large = medians[100] {
             let slope = (large - small) / 90 * 100
-            report.add(Row(
-                section: "Compile", metric: "cost per 100 methods (slope 10 → 100)", unit: "s", summary: Summary([slope]),
-                budget: "≤ 16 s", withinBudget: slope <= 16
-            ))
+            report.add(
+                Row(
+                    section: "Compile", metric: "cost per 100 methods (slope 10 → 100)", unit: "s",
+                    summary: Summary([slope]),
+                    budget: "≤ 16 s", withinBudget: slope <= 16
+                ))
         }
         try objectSizes(into: report)
     }
@@ -43,27 +49,33 @@ struct CompileBenchmarks {
         for size in [10, 100] {
             var bytes = 0
             for family in ["SynthXML", "SynthJSON"] {
-                bytes += try compile(family: family, from: generator.sources(size: size).appendingPathComponent(family), optimized: true)
+                bytes += try compile(
+                    family: family, from: generator.sources(size: size).appendingPathComponent(family), optimized: true)
             }
             perMethod.append(Double(bytes))
         }
-        report.add(Row(
-            section: "Compile", metric: "release object code per synthetic method (slope 10 → 100)", unit: "bytes",
-            summary: Summary([(perMethod[1] - perMethod[0]) / 90])
-        ))
+        report.add(
+            Row(
+                section: "Compile", metric: "release object code per synthetic method (slope 10 → 100)", unit: "bytes",
+                summary: Summary([(perMethod[1] - perMethod[0]) / 90])
+            ))
         for family in ["HealthVault", "Koppeltaal", "Vital"] {
             let objects = repository.appendingPathComponent(".build/release/\(family).build")
             guard let names = try? FileManager.default.contentsOfDirectory(atPath: objects.path) else { continue }
-            let generated = Set(Self.swiftFiles(under: repository.appendingPathComponent("Sources/\(family)/Generated")).map {
-                URL(fileURLWithPath: $0).lastPathComponent + ".o"
-            })
+            let generated = Set(
+                Self.swiftFiles(under: repository.appendingPathComponent("Sources/\(family)/Generated")).map {
+                    URL(fileURLWithPath: $0).lastPathComponent + ".o"
+                })
             let files = names.filter { $0.hasSuffix(".o") }
             let total = try Self.objectBytes(files.map { objects.appendingPathComponent($0).path })
-            let fromGenerated = try Self.objectBytes(files.filter(generated.contains).map { objects.appendingPathComponent($0).path })
-            report.add(Row(
-                section: "Compile", metric: "release object code of the \(family) module", unit: "KiB",
-                summary: Summary([Double(total) / 1024]), note: String(format: "%.0f KiB from generated files", Double(fromGenerated) / 1024)
-            ))
+            let fromGenerated = try Self.objectBytes(
+                files.filter(generated.contains).map { objects.appendingPathComponent($0).path })
+            report.add(
+                Row(
+                    section: "Compile", metric: "release object code of the \(family) module", unit: "KiB",
+                    summary: Summary([Double(total) / 1024]),
+                    note: String(format: "%.0f KiB from generated files", Double(fromGenerated) / 1024)
+                ))
         }
     }
 
@@ -72,7 +84,10 @@ struct CompileBenchmarks {
         guard !objects.isEmpty else { return 0 }
         let output = try ChildProcess.output(["size"] + objects.sorted())
         return output.split(separator: "\n").dropFirst().reduce(0) { total, line in
-            total + (line.split(separator: "\t").dropFirst(3).first.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } ?? 0)
+            total
+                + (line.split(separator: "\t").dropFirst(3).first.flatMap {
+                    Int($0.trimmingCharacters(in: .whitespaces))
+                } ?? 0)
         }
     }
 
@@ -87,7 +102,8 @@ struct CompileBenchmarks {
 
     /// Seconds to compile the Swift files under `directory` as module `family` in a debug build.
     private func compile(family: String, from directory: URL) throws -> Double {
-        try ChildProcess.run(command(family: family, files: Self.swiftFiles(under: directory), optimized: false)).seconds
+        try ChildProcess.run(command(family: family, files: Self.swiftFiles(under: directory), optimized: false))
+            .seconds
     }
 
     /// The object code bytes of the Swift files under `directory` compiled as module `family` in a release build.
@@ -101,12 +117,19 @@ struct CompileBenchmarks {
         try? FileManager.default.removeItem(at: output)
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
         var command = [
-            swiftc, "-working-directory", output.path, "-module-name", family, "-parse-as-library", "-swift-version", "6",
+            swiftc, "-working-directory", output.path, "-module-name", family, "-parse-as-library", "-swift-version",
+            "6",
             "-enable-upcoming-feature", "ExistentialAny", "-I", modules.path, "-emit-module", "-c",
         ]
-        command += optimized ? ["-O", "-wmo", "-o", output.appendingPathComponent("\(family).o").path] : ["-Onone", "-g", "-enable-testing", "-j2"]
+        command +=
+            optimized
+            ? ["-O", "-wmo", "-o", output.appendingPathComponent("\(family).o").path]
+            : ["-Onone", "-g", "-enable-testing", "-j2"]
         #if os(Linux)
-        command += ["-Xcc", "-fmodule-map-file=" + repository.appendingPathComponent("Sources/COpenSSL/module.modulemap").path]
+            command += [
+                "-Xcc",
+                "-fmodule-map-file=" + repository.appendingPathComponent("Sources/COpenSSL/module.modulemap").path,
+            ]
         #endif
         return command + files
     }

@@ -18,66 +18,84 @@ struct GeneratorBenchmarks {
 
     func run(into report: Report) throws {
         let shipped = try (0..<11).map { _ in
-            try ChildProcess.run([sdkgen, "--schemas", repository.appendingPathComponent("Schemas").path,
-                                  "--output", repository.appendingPathComponent("Sources").path, "--check"])
+            try ChildProcess.run([
+                sdkgen, "--schemas", repository.appendingPathComponent("Schemas").path,
+                "--output", repository.appendingPathComponent("Sources").path, "--check",
+            ])
         }
         let shippedSummary = Summary(shipped.map(\.seconds)).scaled(by: 1000)
-        report.add(Row(
-            section: "Generator", metric: "shipped schemas, 3 families (--check)", unit: "ms", summary: shippedSummary,
-            budget: "< 1000 ms", withinBudget: shippedSummary.median < 1000, note: "peak \(Self.mebibytes(shipped))"
-        ))
+        report.add(
+            Row(
+                section: "Generator", metric: "shipped schemas, 3 families (--check)", unit: "ms",
+                summary: shippedSummary,
+                budget: "< 1000 ms", withinBudget: shippedSummary.median < 1000, note: "peak \(Self.mebibytes(shipped))"
+            ))
 
         var perMethod: [Int: Double] = [:]
         for size in Self.sizes {
             let root = workspace.appendingPathComponent("generator-\(size)")
             try SyntheticSchemas(methods: size).write(to: root.appendingPathComponent("Schemas"))
-            let command = [sdkgen, "--schemas", root.appendingPathComponent("Schemas").path, "--output", sources(size: size).path]
+            let command = [
+                sdkgen, "--schemas", root.appendingPathComponent("Schemas").path, "--output", sources(size: size).path,
+            ]
             var costs: [ChildProcess.Cost] = []
             for run in 0..<(size >= 1000 ? 6 : 11) {
                 try? FileManager.default.removeItem(at: sources(size: size))
                 let cost = try ChildProcess.run(command)
-                if run > 0 { costs.append(cost) }   // the first run warms the file system cache
+                if run > 0 { costs.append(cost) }  // the first run warms the file system cache
             }
             let summary = Summary(costs.map(\.seconds)).scaled(by: 1000)
             perMethod[size] = summary.median / Double(size)
             let (lines, bytes) = try Self.count(sources(size: size))
-            report.add(Row(
-                section: "Generator", metric: "synthetic family, \(size) methods (from scratch)", unit: "ms", summary: summary,
-                budget: size == 1000 ? "< 1000 ms" : nil, withinBudget: size == 1000 ? summary.median < 1000 : nil,
-                note: "\(lines / size) lines, \(bytes / size) bytes per method; peak \(Self.mebibytes(costs))"
-            ))
+            report.add(
+                Row(
+                    section: "Generator", metric: "synthetic family, \(size) methods (from scratch)", unit: "ms",
+                    summary: summary,
+                    budget: size == 1000 ? "< 1000 ms" : nil, withinBudget: size == 1000 ? summary.median < 1000 : nil,
+                    note: "\(lines / size) lines, \(bytes / size) bytes per method; peak \(Self.mebibytes(costs))"
+                ))
             if size == 1000 {
                 let perMethod = Double(lines) / Double(size)
-                report.add(Row(
-                    section: "Generator", metric: "generated lines per synthetic method (1,000 methods, client included)",
-                    unit: "lines", summary: Summary([perMethod]), budget: "≤ 200", withinBudget: perMethod <= 200
-                ))
+                report.add(
+                    Row(
+                        section: "Generator",
+                        metric: "generated lines per synthetic method (1,000 methods, client included)",
+                        unit: "lines", summary: Summary([perMethod]), budget: "≤ 200", withinBudget: perMethod <= 200
+                    ))
             }
         }
         if disk.path != workspace.path {
             let target = disk.appendingPathComponent("generator-disk")
-            let command = [sdkgen, "--schemas", workspace.appendingPathComponent("generator-1000/Schemas").path, "--output", target.path]
+            let command = [
+                sdkgen, "--schemas", workspace.appendingPathComponent("generator-1000/Schemas").path, "--output",
+                target.path,
+            ]
             var costs: [ChildProcess.Cost] = []
             for _ in 0..<3 {
                 try? FileManager.default.removeItem(at: target)
                 costs.append(try ChildProcess.run(command))
             }
-            report.add(Row(
-                section: "Generator", metric: "synthetic family, 1000 methods, written to disk", unit: "ms",
-                summary: Summary(costs.map(\.seconds)).scaled(by: 1000), note: "the shared disk's speed varies widely"
-            ))
+            report.add(
+                Row(
+                    section: "Generator", metric: "synthetic family, 1000 methods, written to disk", unit: "ms",
+                    summary: Summary(costs.map(\.seconds)).scaled(by: 1000),
+                    note: "the shared disk's speed varies widely"
+                ))
         }
         if let small = perMethod[100], let large = perMethod[1000] {
-            report.add(Row(
-                section: "Generator", metric: "time per method, 1,000 vs 100 methods", unit: "ratio", summary: Summary([large / small]),
-                budget: "linear (≈ 1)", withinBudget: large / small < 1.5
-            ))
+            report.add(
+                Row(
+                    section: "Generator", metric: "time per method, 1,000 vs 100 methods", unit: "ratio",
+                    summary: Summary([large / small]),
+                    budget: "linear (≈ 1)", withinBudget: large / small < 1.5
+                ))
         }
     }
 
     /// Lines and bytes of the Swift files under `directory`.
     static func count(_ directory: URL) throws -> (lines: Int, bytes: Int) {
-        var lines = 0, bytes = 0
+        var lines = 0
+        var bytes = 0
         let files = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: nil)
         while let file = files?.nextObject() as? URL {
             guard file.pathExtension == "swift" else { continue }

@@ -14,7 +14,7 @@ enum Harness {
     }
 
     /// Seconds `body` takes once.
-    static func seconds(_ body: () async throws -> Void) async rethrows -> Double {
+    static func asyncSeconds(_ body: () async throws -> Void) async rethrows -> Double {
         let start = now()
         try await body()
         return now() - start
@@ -22,7 +22,9 @@ enum Harness {
 
     /// Seconds per call of `body`: after `warmup` runs, `runs` timed runs of `iterations` calls each. With
     /// `iterations` nil, enough calls for a run to last about 20 ms, so short operations rise above timer noise.
-    static func measure(warmup: Int = 2, runs: Int = 11, iterations: Int? = nil, _ body: () throws -> Void) rethrows -> Summary {
+    static func measure(warmup: Int = 2, runs: Int = 11, iterations: Int? = nil, _ body: () throws -> Void) rethrows
+        -> Summary
+    {
         let count = try iterations ?? calibrate(body)
         for _ in 0..<warmup { for _ in 0..<count { try body() } }
         var samples: [Double] = []
@@ -33,11 +35,13 @@ enum Harness {
     }
 
     /// As ``measure(warmup:runs:iterations:_:)`` for asynchronous work.
-    static func measure(warmup: Int = 2, runs: Int = 11, iterations: Int, _ body: () async throws -> Void) async rethrows -> Summary {
+    static func measure(warmup: Int = 2, runs: Int = 11, iterations: Int, _ body: () async throws -> Void)
+        async rethrows -> Summary
+    {
         for _ in 0..<warmup { for _ in 0..<iterations { try await body() } }
         var samples: [Double] = []
         for _ in 0..<runs {
-            samples.append(try await seconds { for _ in 0..<iterations { try await body() } } / Double(iterations))
+            samples.append(try await asyncSeconds { for _ in 0..<iterations { try await body() } } / Double(iterations))
         }
         return Summary(samples)
     }
@@ -70,7 +74,9 @@ struct Summary: Sendable, Encodable {
     }
 
     /// The same summary in another unit, e.g. `scaled(by: 1e6)` for microseconds.
-    func scaled(by factor: Double) -> Summary { Summary(median: median * factor, min: min * factor, max: max * factor, runs: runs) }
+    func scaled(by factor: Double) -> Summary {
+        Summary(median: median * factor, min: min * factor, max: max * factor, runs: runs)
+    }
 
     init(median: Double, min: Double, max: Double, runs: Int) {
         self.median = median

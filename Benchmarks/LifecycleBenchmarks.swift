@@ -3,7 +3,7 @@ import SDKRuntime
 import Vital
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// What the credential lifecycle costs: a call through `VitalCore` against the same generated client call without

@@ -25,7 +25,8 @@ final class Report {
     /// Adds a row and prints a progress line, so a long run shows where it is.
     func add(_ row: Row) {
         rows.append(row)
-        FileHandle.standardError.write(Data("  \(row.section): \(row.metric) \(Self.number(row.summary.median)) \(row.unit)\n".utf8))
+        FileHandle.standardError.write(
+            Data("  \(row.section): \(row.metric) \(Self.number(row.summary.median)) \(row.unit)\n".utf8))
     }
 
     /// The table: section, metric, median, min–max, unit, budget, note.

@@ -7,12 +7,14 @@ enum Samples {
 
     /// A GetAuthorizedPeople response with `people` people, each with one record carrying every attribute.
     static func authorizedPeopleResponse(people: Int) -> Data {
-        var xml = #"<?xml version="1.0" encoding="utf-8"?><response><status><code>0</code></status>"#
+        var xml =
+            #"<?xml version="1.0" encoding="utf-8"?><response><status><code>0</code></status>"#
             + #"<wc:info xmlns:wc="\#(peopleNamespace)"><response-results>"#
         xml.reserveCapacity(people * 1_200 + 300)
         for index in 0..<people {
             let id = String(format: "cc5e5771-4da7-4961-a758-%012d", index)
-            xml += "<person-info><person-id>\(id)</person-id><name>Alex Example \(index)</name>"
+            xml +=
+                "<person-info><person-id>\(id)</person-id><name>Alex Example \(index)</name>"
                 + "<selected-record-id>9c863988-e2aa-440e-8c11-7ba4750ba4c8</selected-record-id><more-records>false</more-records>"
                 + #"<record id="9c863988-e2aa-440e-8c11-7ba4750ba4c8" record-custodian="1" rel-type="1" rel-name="Self" "#
                 + #"auth-expires="2018-08-10T12:34:56Z" auth-expired="false" display-name="Alex" state="ReadOnly" "#
@@ -31,12 +33,14 @@ enum Samples {
     /// A session credential with a 32-byte shared secret.
     static let session = HealthVaultSessionCredential(
         token: "ASAAAAsession-token-of-realistic-length-0123456789abcdefghijklmnopqrstuvwxyz==",
-        sharedSecret: Data(repeating: 7, count: 32).base64EncodedString(), personID: UUID(uuidString: "cc5e5771-4da7-4961-a758-d7714223d9ab")
+        sharedSecret: Data(repeating: 7, count: 32).base64EncodedString(),
+        personID: UUID(uuidString: "cc5e5771-4da7-4961-a758-d7714223d9ab")
     )
 
     /// A child application credential.
     static let application = HealthVaultApplicationCredential(
-        applicationID: UUID(uuidString: "b9ebc0b5-aa35-4d1a-9d5b-2c5d6b7e8f90")!, sharedSecret: Data(repeating: 9, count: 32).base64EncodedString()
+        applicationID: UUID(uuidString: "b9ebc0b5-aa35-4d1a-9d5b-2c5d6b7e8f90")!,
+        sharedSecret: Data(repeating: 9, count: 32).base64EncodedString()
     )
 
     /// The Koppeltaal seed's token response.
@@ -48,12 +52,14 @@ enum Samples {
         """
 
     /// A Vital token response.
-    static let vitalTokenResponse = #"{"access_token": "vat_0123456789abcdefghijklmnopqrstuv", "refresh_token": "vrt_0123456789abcdefghijklmnopqrstuvwxyzABCDEFGH", "expires_in": 3600}"#
+    static let vitalTokenResponse =
+        #"{"access_token": "vat_0123456789abcdefghijklmnopqrstuv", "refresh_token": "vrt_0123456789abcdefghijklmnopqrstuvwxyzABCDEFGH", "expires_in": 3600}"#
 
     /// A Vital sign-in token for `userID` in the US sandbox (its signature is not checked by the SDK).
     static func vitalSignInToken(userID: UUID) -> String {
         let header = Base64URL.encode(Data(#"{"alg":"RS256","typ":"JWT"}"#.utf8))
-        let claims = #"{"iss":"id-signer-stg-us@vital-id-stg-us.iam.gserviceaccount.com","uid":"\#(userID.uuidString.lowercased())","claims":{"vital_team_id":"team"}}"#
+        let claims =
+            #"{"iss":"id-signer-stg-us@vital-id-stg-us.iam.gserviceaccount.com","uid":"\#(userID.uuidString.lowercased())","claims":{"vital_team_id":"team"}}"#
         let jwt = header + "." + Base64URL.encode(Data(claims.utf8)) + ".c2ln"
         return Data(#"{"public_key":"AIza","user_token":"\#(jwt)"}"#.utf8).base64EncodedString()
     }

@@ -10,13 +10,18 @@ struct SyntheticSchemas {
     func write(to root: URL) throws {
         try? FileManager.default.removeItem(at: root)
         let xmlCount = methods / 2
-        try writeFamily("SynthXML", protocol: Self.xmlProtocol, types: Self.xmlTypes, to: root,
-                        methods: (0..<xmlCount).map { Self.xmlMethod($0 + 1) })
-        try writeFamily("SynthJSON", protocol: Self.jsonProtocol, types: Self.jsonTypes, to: root,
-                        methods: (0..<(methods - xmlCount)).map { Self.jsonMethod($0 + 1) })
+        try writeFamily(
+            "SynthXML", protocol: Self.xmlProtocol, types: Self.xmlTypes, to: root,
+            methods: (0..<xmlCount).map { Self.xmlMethod($0 + 1) })
+        try writeFamily(
+            "SynthJSON", protocol: Self.jsonProtocol, types: Self.jsonTypes, to: root,
+            methods: (0..<(methods - xmlCount)).map { Self.jsonMethod($0 + 1) })
     }
 
-    private func writeFamily(_ name: String, protocol protocolFile: [String: Any], types: [String: Any], to root: URL, methods: [(String, [String: Any])]) throws {
+    private func writeFamily(
+        _ name: String, protocol protocolFile: [String: Any], types: [String: Any], to root: URL,
+        methods: [(String, [String: Any])]
+    ) throws {
         let directory = root.appendingPathComponent(name)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try Self.write(protocolFile, to: directory.appendingPathComponent("protocol.json"))
@@ -38,7 +43,9 @@ struct SyntheticSchemas {
         return schema
     }
 
-    private static func object(_ description: String, _ properties: [String: Any], required: [String] = []) -> [String: Any] {
+    private static func object(_ description: String, _ properties: [String: Any], required: [String] = []) -> [String:
+        Any]
+    {
         var schema: [String: Any] = ["type": "object", "description": description, "properties": properties]
         if !required.isEmpty { schema["required"] = required }
         return schema
@@ -52,10 +59,13 @@ struct SyntheticSchemas {
             name("label"): string("A label."),
             name("count"): ["type": "integer", "description": "How many."],
             name("updated"): string("When it changed.", format: "date-time"),
-            name("owner"): object("Who owns it.", [name("display-name"): string("The name."), name("email"): string("The address.")]),
+            name("owner"): object(
+                "Who owns it.", [name("display-name"): string("The name."), name("email"): string("The address.")]),
             name("entry"): [
                 "type": "array", "description": "The entries.",
-                "items": object("An entry.", [name("key"): string("The key."), name("value"): string("The value.")], required: [name("key")]),
+                "items": object(
+                    "An entry.", [name("key"): string("The key."), name("value"): string("The value.")],
+                    required: [name("key")]),
             ],
         ]
     }
@@ -66,15 +76,23 @@ struct SyntheticSchemas {
 
     private static func xmlMethod(_ index: Int) -> (String, [String: Any]) {
         let name = String(format: "XMLMethod%04d", index)
-        return (name, [
-            "name": name,
-            "description": "Synthetic XML method \(index).",
-            "binding": ["healthvault": [
-                "method": name, "version": 1, "auth": "session", "responseNamespace": "urn:synth.methods.response.\(name)",
-            ]],
-            "request": object("The request.", ["query": object("What to look up.", fields { $0 })], required: ["query"]),
-            "response": object("The response.", ["results": object("What was found.", fields { $0 })], required: ["results"]),
-        ])
+        return (
+            name,
+            [
+                "name": name,
+                "description": "Synthetic XML method \(index).",
+                "binding": [
+                    "healthvault": [
+                        "method": name, "version": 1, "auth": "session",
+                        "responseNamespace": "urn:synth.methods.response.\(name)",
+                    ]
+                ],
+                "request": object(
+                    "The request.", ["query": object("What to look up.", fields { $0 })], required: ["query"]),
+                "response": object(
+                    "The response.", ["results": object("What was found.", fields { $0 })], required: ["results"]),
+            ]
+        )
     }
 
     private static var xmlProtocol: [String: Any] {
@@ -82,21 +100,33 @@ struct SyntheticSchemas {
             "family": "SynthXML",
             "description": "A synthetic family on the HealthVault binding.",
             "binding": ["healthvault": ["authPolicies": ["session"], "statusError": "SynthXMLError"]],
-            "servers": ["platform": ["description": "The platform URL.", "default": "https://synth.example/platform/wildcat.ashx"]],
-            "errors": ["SynthXMLError": [
-                "description": "A non-zero status.", "body": ["$ref": "types.json#/$defs/Status"], "encodings": ["xml"],
-                "code": ["/code"], "message": ["/message"], "codeType": "SynthXMLStatusCode",
-                "codes": [["value": 0, "name": "OK"], ["value": 1, "name": "FAILED", "recovery": "retryLater"]],
-            ]],
+            "servers": [
+                "platform": [
+                    "description": "The platform URL.", "default": "https://synth.example/platform/wildcat.ashx",
+                ]
+            ],
+            "errors": [
+                "SynthXMLError": [
+                    "description": "A non-zero status.", "body": ["$ref": "types.json#/$defs/Status"],
+                    "encodings": ["xml"],
+                    "code": ["/code"], "message": ["/message"], "codeType": "SynthXMLStatusCode",
+                    "codes": [["value": 0, "name": "OK"], ["value": 1, "name": "FAILED", "recovery": "retryLater"]],
+                ]
+            ],
         ]
     }
 
     private static var xmlTypes: [String: Any] {
         [
             "description": "Types shared by the synthetic XML methods.",
-            "$defs": ["Status": object("The status of a response.", [
-                "code": ["type": "integer", "description": "The status code."], "message": string("The explanation."),
-            ], required: ["code"])],
+            "$defs": [
+                "Status": object(
+                    "The status of a response.",
+                    [
+                        "code": ["type": "integer", "description": "The status code."],
+                        "message": string("The explanation."),
+                    ], required: ["code"])
+            ],
         ]
     }
 
@@ -104,16 +134,22 @@ struct SyntheticSchemas {
 
     private static func jsonMethod(_ index: Int) -> (String, [String: Any]) {
         let name = String(format: "JSONMethod%04d", index)
-        return (name, [
-            "name": name,
-            "description": "Synthetic JSON method \(index).",
-            "binding": ["http": [
-                "method": "POST", "server": "api", "path": "/v1/method\(index)", "body": "json", "auth": "bearer",
-                "response": "json", "errors": ["SynthJSONError"],
-            ]],
-            "request": object("The request.", fields(snake)),
-            "response": object("The response.", fields(snake)),
-        ])
+        return (
+            name,
+            [
+                "name": name,
+                "description": "Synthetic JSON method \(index).",
+                "binding": [
+                    "http": [
+                        "method": "POST", "server": "api", "path": "/v1/method\(index)", "body": "json",
+                        "auth": "bearer",
+                        "response": "json", "errors": ["SynthJSONError"],
+                    ]
+                ],
+                "request": object("The request.", fields(snake)),
+                "response": object("The response.", fields(snake)),
+            ]
+        )
     }
 
     private static var jsonProtocol: [String: Any] {
@@ -122,18 +158,25 @@ struct SyntheticSchemas {
             "description": "A synthetic family on the HTTP binding.",
             "binding": ["http": ["authPolicies": ["bearer"], "headers": ["Accept": "application/json"]]],
             "servers": ["api": ["description": "The API.", "default": "https://api.synth.example"]],
-            "errors": ["SynthJSONError": [
-                "description": "An error body.", "body": ["$ref": "types.json#/$defs/ErrorBody"], "encodings": ["json"],
-                "code": ["/code"], "message": ["/message"],
-                "codes": [["value": "expired", "name": "expired", "recovery": "refreshCredential"]],
-            ]],
+            "errors": [
+                "SynthJSONError": [
+                    "description": "An error body.", "body": ["$ref": "types.json#/$defs/ErrorBody"],
+                    "encodings": ["json"],
+                    "code": ["/code"], "message": ["/message"],
+                    "codes": [["value": "expired", "name": "expired", "recovery": "refreshCredential"]],
+                ]
+            ],
         ]
     }
 
     private static var jsonTypes: [String: Any] {
         [
             "description": "Types shared by the synthetic JSON methods.",
-            "$defs": ["ErrorBody": object("An error.", ["code": string("The code."), "message": string("The explanation.")], required: ["code"])],
+            "$defs": [
+                "ErrorBody": object(
+                    "An error.", ["code": string("The code."), "message": string("The explanation.")],
+                    required: ["code"])
+            ],
         ]
     }
 }

@@ -32,13 +32,16 @@ enum HTTPResponseFuzzing {
 
     private static func koppeltaal(_ transport: CannedTransport) async {
         let server = URL(string: "https://kt.example/OAuth2/Koppeltaal")
-        let client = KoppeltaalClient(configuration: .init(
-            servers: .init(fhir: server, launch: server, authorize: server, token: server, revoke: server), transport: transport
-        ))
+        let client = KoppeltaalClient(
+            configuration: .init(
+                servers: .init(fhir: server, launch: server, authorize: server, token: server, revoke: server),
+                transport: transport
+            ))
         let oauth = OAuthClientCredentials(clientID: "client", secret: "secret")
         _ = try? await client.conformance()
         _ = try? await client.smartConfiguration()
-        _ = try? await client.mobileLaunch(.init(clientID: "c", patient: "p", user: "u"), credentials: BasicCredentials(username: "a", password: "b"))
+        _ = try? await client.mobileLaunch(
+            .init(clientID: "c", patient: "p", user: "u"), credentials: BasicCredentials(username: "a", password: "b"))
         _ = try? await client.authorize(.init(clientID: "c", redirectURI: "app://cb", scope: "launch:1", state: "s"))
         _ = try? await client.token(.refreshToken(.init(refreshToken: "r")), client: oauth)
         _ = try? await client.revoke(.init(token: "t"), client: oauth)
@@ -59,8 +62,10 @@ enum HTTPResponseFuzzing {
     }
 
     private static func healthVault(_ transport: CannedTransport) async {
-        let client = HealthVaultClient(configuration: .init(transport: transport, envelope: .init(clientVersion: "fuzz")))
-        let session = HealthVaultSessionCredential(token: "token", sharedSecret: Data(repeating: 1, count: 32).base64EncodedString())
+        let client = HealthVaultClient(
+            configuration: .init(transport: transport, envelope: .init(clientVersion: "fuzz")))
+        let session = HealthVaultSessionCredential(
+            token: "token", sharedSecret: Data(repeating: 1, count: 32).base64EncodedString())
         _ = try? await client.getAuthorizedPeople(session: session)
     }
 

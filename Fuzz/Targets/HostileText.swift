@@ -61,7 +61,9 @@ public enum HostileJSON {
 
     /// The document as pretty JSON text.
     public static func text(_ node: Any) -> String {
-        let data = (try? JSONSerialization.data(withJSONObject: node, options: [.prettyPrinted, .sortedKeys, .fragmentsAllowed])) ?? Data()
+        let data =
+            (try? JSONSerialization.data(
+                withJSONObject: node, options: [.prettyPrinted, .sortedKeys, .fragmentsAllowed])) ?? Data()
         return String(decoding: data, as: UTF8.self)
     }
 }

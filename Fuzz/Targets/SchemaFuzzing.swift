@@ -3,17 +3,21 @@ import SDKGenerator
 
 /// Reads the input as JSON, then as a method file of a small family that the whole generator runs on.
 enum SchemaFuzzing {
-    private static let protocolFile = InMemoryFile(path: "Fuzz/protocol.json", contents: """
-        {"family": "Fuzz", "description": "A family for fuzzing.",
-         "binding": {"http": {"authPolicies": ["none", "bearer", "apiKey", "oauthClient"], "apiKeyHeader": "x-key", "xmlPrimitives": "text"}},
-         "servers": {"api": {"description": "The API.", "default": "https://api.example.com"}},
-         "errors": {"FuzzError": {"description": "An error.", "body": {"$ref": "types.json#/$defs/ErrorBody"},
-             "encodings": ["json"], "code": ["/code"], "message": ["/message"],
-             "codes": [{"value": "expired", "name": "expired", "recovery": "refreshCredential"}]}}}
-        """)
-    private static let typesFile = InMemoryFile(path: "Fuzz/types.json", contents: """
-        {"$defs": {"ErrorBody": {"type": "object", "required": ["code"], "properties": {"code": {"type": "string"}, "message": {"type": "string"}}}}}
-        """)
+    private static let protocolFile = InMemoryFile(
+        path: "Fuzz/protocol.json",
+        contents: """
+            {"family": "Fuzz", "description": "A family for fuzzing.",
+             "binding": {"http": {"authPolicies": ["none", "bearer", "apiKey", "oauthClient"], "apiKeyHeader": "x-key", "xmlPrimitives": "text"}},
+             "servers": {"api": {"description": "The API.", "default": "https://api.example.com"}},
+             "errors": {"FuzzError": {"description": "An error.", "body": {"$ref": "types.json#/$defs/ErrorBody"},
+                 "encodings": ["json"], "code": ["/code"], "message": ["/message"],
+                 "codes": [{"value": "expired", "name": "expired", "recovery": "refreshCredential"}]}}}
+            """)
+    private static let typesFile = InMemoryFile(
+        path: "Fuzz/types.json",
+        contents: """
+            {"$defs": {"ErrorBody": {"type": "object", "required": ["code"], "properties": {"code": {"type": "string"}, "message": {"type": "string"}}}}}
+            """)
 
     /// A method file whose every text field the text mode may fill.
     private static let methodText = """

@@ -55,18 +55,29 @@ func parse(_ arguments: [String]) -> Arguments? {
     }
     while index < arguments.count {
         switch arguments[index] {
-        case "--schemas": guard let v = value("--schemas") else { return nil }; result.schemas = v
-        case "--output": guard let v = value("--output") else { return nil }; result.output = v
-        case "--test-samples": guard let v = value("--test-samples") else { return nil }; result.testSamples = v
-        case "--family": guard let v = value("--family") else { return nil }; result.families.insert(v)
-        case "--schema-reference": guard let v = value("--schema-reference") else { return nil }; result.schemaReference = v
+        case "--schemas":
+            guard let v = value("--schemas") else { return nil }
+            result.schemas = v
+        case "--output":
+            guard let v = value("--output") else { return nil }
+            result.output = v
+        case "--test-samples":
+            guard let v = value("--test-samples") else { return nil }
+            result.testSamples = v
+        case "--family":
+            guard let v = value("--family") else { return nil }
+            result.families.insert(v)
+        case "--schema-reference":
+            guard let v = value("--schema-reference") else { return nil }
+            result.schemaReference = v
         case "--check": result.check = true
         case "--verbose": result.verbose = true
         case "--help", "-h":
             print(usage)
             exit(0)
         default:
-            FileHandle.standardError.write(Data("error: unknown argument '\(arguments[index])'\n\nRun sdkgen --help for usage.\n".utf8))
+            FileHandle.standardError.write(
+                Data("error: unknown argument '\(arguments[index])'\n\nRun sdkgen --help for usage.\n".utf8))
             return nil
         }
         index += 1

@@ -69,7 +69,9 @@ struct DemoOptions {
             guard let value = rest.popFirst() else { throw Invalid(message: "\(flag) needs a value") }
             try apply(flag, value)
         }
-        if (vitalAPI == nil) != (vitalAuth == nil) { throw Invalid(message: "--vital-api and --vital-auth go together") }
+        if (vitalAPI == nil) != (vitalAuth == nil) {
+            throw Invalid(message: "--vital-api and --vital-auth go together")
+        }
     }
 
     private mutating func apply(_ flag: String, _ value: String) throws {
@@ -81,7 +83,9 @@ struct DemoOptions {
         case "--only":
             journeys = Set(value.split(separator: ",").map(String.init))
             let unknown = journeys.subtracting(Self.allJourneys)
-            guard unknown.isEmpty else { throw Invalid(message: "--only: no journey named \(unknown.sorted().joined(separator: ", "))") }
+            guard unknown.isEmpty else {
+                throw Invalid(message: "--only: no journey named \(unknown.sorted().joined(separator: ", "))")
+            }
         case "--shell":
             guard let mode = ShellMode(rawValue: value) else { throw Invalid(message: "--shell is prompt or auto") }
             shell = mode
@@ -125,7 +129,9 @@ struct DemoOptions {
         case "--vital-team-key": vitalTeamKey = value
         case "--vital-environment":
             let parts = value.split(separator: "/").map(String.init)
-            guard parts.count == 2, let tier = VitalEnvironment.Tier(rawValue: parts[0]), let region = VitalEnvironment.Region(rawValue: parts[1]) else {
+            guard parts.count == 2, let tier = VitalEnvironment.Tier(rawValue: parts[0]),
+                let region = VitalEnvironment.Region(rawValue: parts[1])
+            else {
                 throw Invalid(message: "--vital-environment is TIER/REGION, e.g. sandbox/us")
             }
             vitalEnvironment = VitalEnvironment(tier, region)
@@ -134,7 +140,9 @@ struct DemoOptions {
     }
 
     private static func url(_ flag: String, _ value: String) throws -> URL {
-        guard let url = URL(string: value), url.scheme != nil else { throw Invalid(message: "\(flag): \(value) is not a URL") }
+        guard let url = URL(string: value), url.scheme != nil else {
+            throw Invalid(message: "\(flag): \(value) is not a URL")
+        }
         return url
     }
 

@@ -16,37 +16,53 @@ struct HealthVaultJourney {
         }
         let policy = URLPolicy(allowsInsecureLoopback: options.allowsInsecureLoopback)
         let transport = URLSessionTransport()
-        let connection = HealthVaultConnection(configuration: .init(
-            defaultPlatformURL: options.healthVaultPlatform, defaultShellURL: options.healthVaultShell,
-            store: InMemoryCredentialStore(), instanceName: "sdk-demo",
-            client: .init(transport: transport, urlPolicy: policy, envelope: .init(clientVersion: "sdk-demo/1.0"))
-        ))
-        guard let shellPage = await steps.step("provision", {
-            let page = try await connection.provision(masterAppID: master)
-            return (page, "a child application was created; the user opens \(Redaction.url(page))")
-        }) else { return }
-        guard let completion = await steps.step("Shell", {
-            let redirect = try await complete(shellPage, transport: transport)
-            return (redirect, "the browser came back to \(Redaction.url(redirect))")
-        }) else { return }
-        guard await steps.step("session", {
-            try await connection.completeAuthorization(redirect: completion)
-            return "authorized: \(try await connection.status())"
-        }) else { return }
+        let connection = HealthVaultConnection(
+            configuration: .init(
+                defaultPlatformURL: options.healthVaultPlatform, defaultShellURL: options.healthVaultShell,
+                store: InMemoryCredentialStore(), instanceName: "sdk-demo",
+                client: .init(transport: transport, urlPolicy: policy, envelope: .init(clientVersion: "sdk-demo/1.0"))
+            ))
+        guard
+            let shellPage = await steps.step(
+                "provision",
+                {
+                    let page = try await connection.provision(masterAppID: master)
+                    return (page, "a child application was created; the user opens \(Redaction.url(page))")
+                })
+        else { return }
+        guard
+            let completion = await steps.step(
+                "Shell",
+                {
+                    let redirect = try await complete(shellPage, transport: transport)
+                    return (redirect, "the browser came back to \(Redaction.url(redirect))")
+                })
+        else { return }
+        guard
+            await steps.step(
+                "session",
+                {
+                    try await connection.completeAuthorization(redirect: completion)
+                    return "authorized: \(try await connection.status())"
+                })
+        else { return }
         await steps.step("people") {
             var names: [String] = []
             for try await person in connection.authorizedPeople(pageSize: 2) { names.append(person.name) }
-            return "\(names.count) authorized \(names.count == 1 ? "person" : "people"), read in pages of 2: \(names.joined(separator: ", "))"
+            return
+                "\(names.count) authorized \(names.count == 1 ? "person" : "people"), read in pages of 2: \(names.joined(separator: ", "))"
         }
         await steps.step("record calls") {
-            let written = #"<weight><when><date><y>2017</y><m>8</m><d>10</d></date></when><value><kg>81.6</kg></value></weight>"#
+            let written =
+                #"<weight><when><date><y>2017</y><m>8</m><d>10</d></date></when><value><kg>81.6</kg></value></weight>"#
             let things = try await connection.withRecord { calls in
                 let keys = try await calls.send { client, session, record in
                     let thing = PendingThing(typeID: Self.weightType, dataXML: try XMLFragment(wellFormed: written))
                     return try await client.putThings2(.init(thing: [thing]), recordID: record, session: session)
                 }
                 return try await calls.send { client, session, record in
-                    let query = GetThings3.QueryGroup(id: keys.thingID.map(\.id), format: .init(section: [.core], xml: [""]))
+                    let query = GetThings3.QueryGroup(
+                        id: keys.thingID.map(\.id), format: .init(section: [.core], xml: [""]))
                     return try await client.getThings3(.init(group: [query]), recordID: record, session: session)
                 }.group.flatMap(\.thing)
             }
@@ -57,7 +73,8 @@ struct HealthVaultJourney {
         }
         await steps.step("disconnect") {
             let outcome = try await connection.disconnect()
-            return "\(outcome.releasedRecords.count) record(s) released, \(outcome.unreleasedRecords.count) still authorized; "
+            return
+                "\(outcome.releasedRecords.count) record(s) released, \(outcome.unreleasedRecords.count) still authorized; "
                 + "everything stored is erased: \(try await connection.status())"
         }
     }
@@ -68,12 +85,16 @@ struct HealthVaultJourney {
         switch options.shell {
         case .auto:
             let response = try await transport.send(HTTPRequest(method: .get, url: page))
-            guard let location = response.headers["Location"], let url = URL(string: location, relativeTo: page)?.absoluteURL else {
+            guard let location = response.headers["Location"],
+                let url = URL(string: location, relativeTo: page)?.absoluteURL
+            else {
                 throw DemoError("the Shell page answered HTTP \(response.status) without a redirect")
             }
             return url
         case .prompt:
-            print("    Open this page, sign in and authorize the app, then paste the address the browser ends on:\n    \(page)")
+            print(
+                "    Open this page, sign in and authorize the app, then paste the address the browser ends on:\n    \(page)"
+            )
             guard let line = readLine(), let url = URL(string: line.trimmingCharacters(in: .whitespaces)) else {
                 throw DemoError("no redirect URL was entered")
             }

@@ -11,7 +11,8 @@ final class DocumentationTests: XCTestCase {
         let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Snippets")
         var snippets: [String: String] = [:]
         for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) where name.hasSuffix(".swift") {
-            let lines = try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8).components(separatedBy: "\n")
+            let lines = try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8).components(
+                separatedBy: "\n")
             let imports = lines.filter { $0.hasPrefix("import ") }
             var current: (name: String, indent: Int, lines: [String])?
             for line in lines {
@@ -41,7 +42,9 @@ final class DocumentationTests: XCTestCase {
         for document in documents {
             var current: [String]?
             var start = 0
-            for (index, line) in try String(contentsOf: document, encoding: .utf8).components(separatedBy: "\n").enumerated() {
+            for (index, line) in try String(contentsOf: document, encoding: .utf8).components(separatedBy: "\n")
+                .enumerated()
+            {
                 if line == "```swift" {
                     current = []
                     start = index + 1
@@ -61,7 +64,9 @@ final class DocumentationTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(snippets.count, 7)
         let blocks = try Self.swiftBlocks()
         for block in blocks where !snippets.values.contains(block.code) {
-            XCTFail("\(block.place): this Swift is not a snippet from Tests/DocumentationTests/Snippets, so nothing compiles it:\n\(block.code)")
+            XCTFail(
+                "\(block.place): this Swift is not a snippet from Tests/DocumentationTests/Snippets, so nothing compiles it:\n\(block.code)"
+            )
         }
         for (name, code) in snippets where !blocks.contains(where: { $0.code == code }) {
             XCTFail("the snippet \(name) is shown nowhere:\n\(code)")
@@ -80,13 +85,21 @@ final class DocumentationTests: XCTestCase {
         for library in libraries {
             let directory = output.appendingPathComponent(library)
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            var arguments = ["swift", "symbolgraph-extract", "-module-name", library, "-I", modules.path, "-target", triple,
-                             "-output-dir", directory.path, "-minimum-access-level", "public"]
+            var arguments = [
+                "swift", "symbolgraph-extract", "-module-name", library, "-I", modules.path, "-target", triple,
+                "-output-dir", directory.path, "-minimum-access-level", "public",
+            ]
             #if os(Linux)
-            arguments += ["-Xcc", "-fmodule-map-file=" + Fixtures.repository.appendingPathComponent("Sources/COpenSSL/module.modulemap").path]
+                arguments += [
+                    "-Xcc",
+                    "-fmodule-map-file="
+                        + Fixtures.repository.appendingPathComponent("Sources/COpenSSL/module.modulemap").path,
+                ]
             #endif
             let result = try Subprocess.run(arguments)
-            guard result.status == 0 else { throw DocumentationError("symbolgraph-extract \(library) failed: \(result.output)") }
+            guard result.status == 0 else {
+                throw DocumentationError("symbolgraph-extract \(library) failed: \(result.output)")
+            }
         }
         return output
     }
@@ -103,12 +116,15 @@ final class DocumentationTests: XCTestCase {
                     // Declarations in this repository; members the compiler synthesizes (Equatable, Codable) have no
                     // source location.
                     guard let location = symbol["location"] as? [String: Any], let uri = location["uri"] as? String,
-                          uri.contains(Fixtures.repository.path) else { continue }
+                        uri.contains(Fixtures.repository.path)
+                    else { continue }
                     checked += 1
                     if symbol["docComment"] == nil {
                         let path = (symbol["pathComponents"] as? [String] ?? []).joined(separator: ".")
                         let line = ((location["position"] as? [String: Any])?["line"] as? Int ?? 0) + 1
-                        XCTFail("\(uri.replacingOccurrences(of: Fixtures.repository.path + "/", with: "")):\(line): \(path) has no doc comment")
+                        XCTFail(
+                            "\(uri.replacingOccurrences(of: Fixtures.repository.path + "/", with: "")):\(line): \(path) has no doc comment"
+                        )
                     }
                 }
             }
@@ -120,22 +136,25 @@ final class DocumentationTests: XCTestCase {
         let graphs = try Self.symbolGraphs.get()
         for library in Self.libraries {
             let catalog = Fixtures.repository.appendingPathComponent("Sources/\(library)/\(library).docc")
-            let output = FileManager.default.temporaryDirectory.appendingPathComponent("docc-\(library)-\(UUID().uuidString)")
+            let output = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "docc-\(library)-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: output) }
-            let result = try Subprocess.run(Self.docc + [
-                "convert", catalog.path, "--additional-symbol-graph-dir", graphs.appendingPathComponent(library).path,
-                "--fallback-display-name", library, "--fallback-bundle-identifier", "org.healthsignin.\(library)",
-                "--output-path", output.path, "--warnings-as-errors",
-            ])
+            let result = try Subprocess.run(
+                Self.docc + [
+                    "convert", catalog.path, "--additional-symbol-graph-dir",
+                    graphs.appendingPathComponent(library).path,
+                    "--fallback-display-name", library, "--fallback-bundle-identifier", "org.healthsignin.\(library)",
+                    "--output-path", output.path, "--warnings-as-errors",
+                ])
             XCTAssertEqual(result.status, 0, "\(library).docc: \(result.output.suffix(3000))")
         }
     }
 
     private static var docc: [String] {
         #if os(macOS)
-        return ["xcrun", "docc"]
+            return ["xcrun", "docc"]
         #else
-        return ["docc"]
+            return ["docc"]
         #endif
     }
 

@@ -18,7 +18,9 @@ final class FuzzRegressionTests: XCTestCase {
     }
 
     func testEveryTargetSurvivesEdgeInputs() {
-        let inputs: [Data] = [Data(), Data([0]), Data([0xFF, 0xFE]), Data(repeating: 0x3C, count: 10_000), Data("{".utf8), Data("<".utf8)]
+        let inputs: [Data] = [
+            Data(), Data([0]), Data([0xFF, 0xFE]), Data(repeating: 0x3C, count: 10_000), Data("{".utf8), Data("<".utf8),
+        ]
         for target in FuzzTarget.allCases {
             for input in inputs { target.run(input) }
         }

@@ -41,13 +41,25 @@ final class ConnectionTests: XCTestCase {
         private func standard(_ method: String) -> String {
             switch method {
             case "NewApplicationCreationInfo":
-                return ok("NewApplicationCreationInfo", "<app-id>\(child)</app-id><shared-secret>AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=</shared-secret><app-token>tok/en+=</app-token>")
+                return ok(
+                    "NewApplicationCreationInfo",
+                    "<app-id>\(child)</app-id><shared-secret>AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=</shared-secret><app-token>tok/en+=</app-token>"
+                )
             case "GetServiceDefinition":
-                return ok("GetServiceDefinition2", "<instances><instance><id>1</id><name>US</name><platform-url>https://us.example/platform/wildcat.ashx</platform-url><shell-url>https://shell.us.example/</shell-url></instance></instances>")
+                return ok(
+                    "GetServiceDefinition2",
+                    "<instances><instance><id>1</id><name>US</name><platform-url>https://us.example/platform/wildcat.ashx</platform-url><shell-url>https://shell.us.example/</shell-url></instance></instances>"
+                )
             case "CreateAuthenticatedSessionToken":
-                return ok("CreateAuthenticatedSessionToken2", "<token>session-\(count(method))</token><shared-secret>AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=</shared-secret>")
+                return ok(
+                    "CreateAuthenticatedSessionToken2",
+                    "<token>session-\(count(method))</token><shared-secret>AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=</shared-secret>"
+                )
             default:
-                return ok("GetAuthorizedPeople", "<response-results><person-info><person-id>cc5e5771-4da7-4961-a758-d7714223d9ab</person-id><name>A</name></person-info><more-results>false</more-results></response-results>")
+                return ok(
+                    "GetAuthorizedPeople",
+                    "<response-results><person-info><person-id>cc5e5771-4da7-4961-a758-d7714223d9ab</person-id><name>A</name></person-info><more-results>false</more-results></response-results>"
+                )
             }
         }
     }
@@ -65,38 +77,56 @@ final class ConnectionTests: XCTestCase {
 
     private func connection() -> HealthVaultConnection {
         let fake = fake
-        return HealthVaultConnection(configuration: .init(
-            defaultPlatformURL: URL(string: "https://default.example/platform/wildcat.ashx")!,
-            defaultShellURL: URL(string: "https://shell.default.example")!,
-            store: store,
-            client: .init(transport: RecordingTransport { try fake.answer($0) }, envelope: .init(clientVersion: "test"))
-        ))
+        return HealthVaultConnection(
+            configuration: .init(
+                defaultPlatformURL: URL(string: "https://default.example/platform/wildcat.ashx")!,
+                defaultShellURL: URL(string: "https://shell.default.example")!,
+                store: store,
+                client: .init(
+                    transport: RecordingTransport { try fake.answer($0) }, envelope: .init(clientVersion: "test"))
+            ))
     }
 
     private func connected() async throws -> HealthVaultConnection {
         let connection = connection()
         _ = try await connection.provision(masterAppID: Self.master)
-        try await connection.completeAuthorization(redirect: URL(string: "https://shell.us.example/application/complete?appid=\(Self.child)&target=AppAuthSuccess&instanceid=1")!)
+        try await connection.completeAuthorization(
+            redirect: URL(
+                string:
+                    "https://shell.us.example/application/complete?appid=\(Self.child)&target=AppAuthSuccess&instanceid=1"
+            )!)
         return connection
     }
 
     func testProvisioningStoresTheInstanceBeforeReturning() async throws {
         let connection = connection()
         let page = try await connection.provision(masterAppID: Self.master)
-        XCTAssertTrue(page.absoluteString.hasPrefix("https://shell.default.example/redirect.aspx?target=CREATEAPPLICATION&targetqs=appid%3D6556d00c"))
-        XCTAssertTrue(page.absoluteString.contains("appCreationToken%3Dtok%252Fen%252B%253D"), "the token is encoded twice")
-        XCTAssertTrue(page.absoluteString.contains("instanceName%3D\(Self.child)"), "the child id names the instance by default")
+        XCTAssertTrue(
+            page.absoluteString.hasPrefix(
+                "https://shell.default.example/redirect.aspx?target=CREATEAPPLICATION&targetqs=appid%3D6556d00c"))
+        XCTAssertTrue(
+            page.absoluteString.contains("appCreationToken%3Dtok%252Fen%252B%253D"), "the token is encoded twice")
+        XCTAssertTrue(
+            page.absoluteString.contains("instanceName%3D\(Self.child)"), "the child id names the instance by default")
         let stored = try XCTUnwrap(store.read("healthvault.connection"))
         XCTAssertTrue(String(decoding: stored, as: UTF8.self).lowercased().contains(Self.child))
     }
 
     func testCompletionResolvesTheInstanceAndCreatesASession() async throws {
         let connection = try await connected()
-        await XCTAssertEqualAsync(try await connection.status(), .connected(HealthVaultInstance(
-            id: "1", platformURL: URL(string: "https://us.example/platform/wildcat.ashx")!, shellURL: URL(string: "https://shell.us.example/")!
-        )))
+        await XCTAssertEqualAsync(
+            try await connection.status(),
+            .connected(
+                HealthVaultInstance(
+                    id: "1", platformURL: URL(string: "https://us.example/platform/wildcat.ashx")!,
+                    shellURL: URL(string: "https://shell.us.example/")!
+                )))
         XCTAssertEqual(
-            fake.calls.current, ["NewApplicationCreationInfo", "GetServiceDefinition", "CreateAuthenticatedSessionToken", "GetAuthorizedPeople"],
+            fake.calls.current,
+            [
+                "NewApplicationCreationInfo", "GetServiceDefinition", "CreateAuthenticatedSessionToken",
+                "GetAuthorizedPeople",
+            ],
             "the people who authorized are learned at once"
         )
     }
@@ -104,7 +134,9 @@ final class ConnectionTests: XCTestCase {
     func testExpiredSessionIsRenewedAndTheCallReplayedOnce() async throws {
         let connection = try await connected()
         fake.script("GetAuthorizedPeople", Self.status(65))
-        let people = try await connection.withSession { client, session in try await client.getAuthorizedPeople(session: session) }
+        let people = try await connection.withSession { client, session in
+            try await client.getAuthorizedPeople(session: session)
+        }
         XCTAssertEqual(people.responseResults.personInfo.count, 1)
         XCTAssertEqual(fake.count("CreateAuthenticatedSessionToken"), 2)
         XCTAssertEqual(fake.count("GetAuthorizedPeople"), 1 + 2, "one at completion, then the call and its replay")
@@ -114,7 +146,9 @@ final class ConnectionTests: XCTestCase {
         let connection = try await connected()
         fake.script("GetAuthorizedPeople", Self.status(65), Self.status(65))
         do {
-            _ = try await connection.withSession { client, session in try await client.getAuthorizedPeople(session: session) }
+            _ = try await connection.withSession { client, session in
+                try await client.getAuthorizedPeople(session: session)
+            }
             XCTFail("expected the second 65")
         } catch let error as HealthVaultError {
             XCTAssertEqual(error.code, .authenticatedSessionTokenExpired)
@@ -128,7 +162,9 @@ final class ConnectionTests: XCTestCase {
         fake.script("CreateAuthenticatedSessionToken", Self.status(6))
         let before = try store.read("healthvault.connection")
         do {
-            _ = try await connection.withSession { client, session in try await client.getAuthorizedPeople(session: session) }
+            _ = try await connection.withSession { client, session in
+                try await client.getAuthorizedPeople(session: session)
+            }
             XCTFail("expected reprovisioning")
         } catch HealthVaultConnectionError.reprovisionRequired(let underlying) {
             XCTAssertEqual(underlying.code, .invalidApp)
@@ -138,9 +174,14 @@ final class ConnectionTests: XCTestCase {
 
     func testOtherStatusesKeepTheirCodeMessageAndContext() async throws {
         let connection = try await connected()
-        fake.script("GetAuthorizedPeople", "<response><status><code>152</code><error><message>Read only.</message><context><server-name>S1</server-name></context></error></status></response>")
+        fake.script(
+            "GetAuthorizedPeople",
+            "<response><status><code>152</code><error><message>Read only.</message><context><server-name>S1</server-name></context></error></status></response>"
+        )
         do {
-            _ = try await connection.withSession { client, session in try await client.getAuthorizedPeople(session: session) }
+            _ = try await connection.withSession { client, session in
+                try await client.getAuthorizedPeople(session: session)
+            }
             XCTFail("expected an error")
         } catch let error as HealthVaultError {
             XCTAssertEqual(error.code, .maintenanceModeAccessDenied)
@@ -155,9 +196,17 @@ final class ConnectionTests: XCTestCase {
         let before = try store.read("healthvault.connection")
         let bodies = [
             ("not XML", "{\"json\": true}"),
-            ("another namespace", Self.ok("GetAuthorizedPeople2", "<response-results><more-results>false</more-results></response-results>")),
+            (
+                "another namespace",
+                Self.ok(
+                    "GetAuthorizedPeople2", "<response-results><more-results>false</more-results></response-results>")
+            ),
             ("a missing element", Self.ok("GetAuthorizedPeople", "<response-results></response-results>")),
-            ("a bad value", Self.ok("GetAuthorizedPeople", "<response-results><more-results>maybe</more-results></response-results>")),
+            (
+                "a bad value",
+                Self.ok(
+                    "GetAuthorizedPeople", "<response-results><more-results>maybe</more-results></response-results>")
+            ),
         ]
         let expected = [
             "malformed XML at line 1, column 1: expected the document element",
@@ -168,7 +217,9 @@ final class ConnectionTests: XCTestCase {
         for ((name, body), message) in zip(bodies, expected) {
             fake.script("GetAuthorizedPeople", body)
             do {
-                _ = try await connection.withSession { client, session in try await client.getAuthorizedPeople(session: session) }
+                _ = try await connection.withSession { client, session in
+                    try await client.getAuthorizedPeople(session: session)
+                }
                 XCTFail("\(name): expected a decoding error")
             } catch let error as ResponseDecodingError {
                 XCTAssertEqual(error.description, message, name)
@@ -194,7 +245,11 @@ final class ConnectionTests: XCTestCase {
         let connection = connection()
         _ = try await connection.provision(masterAppID: Self.master)
         do {
-            try await connection.completeAuthorization(redirect: URL(string: "https://shell.default.example/application/complete?appid=\(Self.child)&target=AppAuthSuccess&instanceid=9")!)
+            try await connection.completeAuthorization(
+                redirect: URL(
+                    string:
+                        "https://shell.default.example/application/complete?appid=\(Self.child)&target=AppAuthSuccess&instanceid=9"
+                )!)
             XCTFail("expected unknownInstance")
         } catch HealthVaultConnectionError.unknownInstance(let id) {
             XCTAssertEqual(id, "9")

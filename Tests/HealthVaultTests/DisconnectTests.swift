@@ -29,15 +29,17 @@ final class DisconnectTests: XCTestCase {
             switch network.current {
             case .down: throw TransportError(.cannotConnect, url: request.url, detail: "offline")
             case .recordAlreadyReleased where releasing:
-                let refusal = "<response><status><code>58</code><error><message>gone</message></error></status></response>"
+                let refusal =
+                    "<response><status><code>58</code><error><message>gone</message></error></status></response>"
                 return HTTPResponse(status: 200, body: Data(refusal.utf8))
             case .up, .recordAlreadyReleased: return server.answer(request)
             }
         }
-        let connection = HealthVaultConnection(configuration: .init(
-            defaultPlatformURL: FakeHealthVaultServer.platformURL, defaultShellURL: FakeHealthVaultServer.shellURL,
-            store: store, client: .init(transport: transport, envelope: .init(clientVersion: "test"))
-        ))
+        let connection = HealthVaultConnection(
+            configuration: .init(
+                defaultPlatformURL: FakeHealthVaultServer.platformURL, defaultShellURL: FakeHealthVaultServer.shellURL,
+                store: store, client: .init(transport: transport, envelope: .init(clientVersion: "test"))
+            ))
         _ = try await connection.provision(masterAppID: Self.master)
         try await connection.completeAuthorization(redirect: FakeHealthVaultServer.completion(1))
         return connection
@@ -93,10 +95,11 @@ final class DisconnectTests: XCTestCase {
     }
 
     func testAnInstanceNeverAuthorizedHasNothingToRelease() async throws {
-        let connection = HealthVaultConnection(configuration: .init(
-            defaultPlatformURL: FakeHealthVaultServer.platformURL, defaultShellURL: FakeHealthVaultServer.shellURL,
-            store: store, client: .init(transport: RecordingTransport { [server] in server.answer($0) })
-        ))
+        let connection = HealthVaultConnection(
+            configuration: .init(
+                defaultPlatformURL: FakeHealthVaultServer.platformURL, defaultShellURL: FakeHealthVaultServer.shellURL,
+                store: store, client: .init(transport: RecordingTransport { [server] in server.answer($0) })
+            ))
         _ = try await connection.provision(masterAppID: Self.master)
         let outcome = try await connection.disconnect()
         XCTAssertEqual(server.calls, ["NewApplicationCreationInfo"])

@@ -8,10 +8,14 @@ import XCTest
 final class ErrorTests: XCTestCase {
     private func client(status: Int = 200, body: Data) -> HealthVaultClient {
         let transport = RecordingTransport { _ in HTTPResponse(status: status, body: body) }
-        return HealthVaultClient(configuration: .init(transport: transport, clock: ManualClock(Date(timeIntervalSince1970: 0)), envelope: .init(clientVersion: "test")))
+        return HealthVaultClient(
+            configuration: .init(
+                transport: transport, clock: ManualClock(Date(timeIntervalSince1970: 0)),
+                envelope: .init(clientVersion: "test")))
     }
 
-    private let session = HealthVaultSessionCredential(token: "t", sharedSecret: "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=")
+    private let session = HealthVaultSessionCredential(
+        token: "t", sharedSecret: "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=")
 
     func testSessionExpiredIs65WithRefreshRecovery() async throws {
         let client = client(body: try Fixtures.data("HealthVault/GetAuthorizedPeople/error.xml"))
@@ -25,7 +29,10 @@ final class ErrorTests: XCTestCase {
             XCTAssertEqual(error.recovery, .refreshCredential)
             XCTAssertEqual(error.message, "The authenticated session token has expired.")
             XCTAssertEqual(error.operation, "GetAuthorizedPeople")
-            XCTAssertEqual(String(describing: error), "GetAuthorizedPeople failed: HealthVaultError 65 (AUTHENTICATED_SESSION_TOKEN_EXPIRED): The authenticated session token has expired. (HTTP 200)")
+            XCTAssertEqual(
+                String(describing: error),
+                "GetAuthorizedPeople failed: HealthVaultError 65 (AUTHENTICATED_SESSION_TOKEN_EXPIRED): The authenticated session token has expired. (HTTP 200)"
+            )
         }
     }
 
@@ -56,10 +63,13 @@ final class ErrorTests: XCTestCase {
 
     func testARequestBreakingItsSchemaIsRefusedBeforeAnythingIsSent() async throws {
         let transport = RecordingTransport(responses: [])
-        let client = HealthVaultClient(configuration: .init(transport: transport, envelope: .init(clientVersion: "test")))
+        let client = HealthVaultClient(
+            configuration: .init(transport: transport, envelope: .init(clientVersion: "test")))
         let request = GetAuthorizedPeople.Request(parameters: .init(numResults: 0))
         await XCTAssertThrowsErrorAsync(try await client.getAuthorizedPeople(request, session: session)) { error in
-            XCTAssertEqual(error as? RequestValidationError, RequestValidationError(path: "/parameters/num-results", requirement: "at least 1"))
+            XCTAssertEqual(
+                error as? RequestValidationError,
+                RequestValidationError(path: "/parameters/num-results", requirement: "at least 1"))
             XCTAssertEqual(String(describing: error), "The request's /parameters/num-results must be at least 1")
         }
         XCTAssertEqual(transport.requests.count, 0)

@@ -14,10 +14,13 @@ final class RecordAccessTests: XCTestCase {
 
     private func connection() -> HealthVaultConnection {
         let server = server
-        return HealthVaultConnection(configuration: .init(
-            defaultPlatformURL: FakeHealthVaultServer.platformURL, defaultShellURL: FakeHealthVaultServer.shellURL, store: store,
-            client: .init(transport: RecordingTransport { server.answer($0) }, envelope: .init(clientVersion: "test"))
-        ))
+        return HealthVaultConnection(
+            configuration: .init(
+                defaultPlatformURL: FakeHealthVaultServer.platformURL, defaultShellURL: FakeHealthVaultServer.shellURL,
+                store: store,
+                client: .init(
+                    transport: RecordingTransport { server.answer($0) }, envelope: .init(clientVersion: "test"))
+            ))
     }
 
     private func connected() async throws -> HealthVaultConnection {
@@ -29,8 +32,11 @@ final class RecordAccessTests: XCTestCase {
 
     func testAuthorizationLearnsThePeopleAndSelectsTheirRecord() async throws {
         let connection = try await connected()
-        let record = HealthVaultRecordSummary(id: FakeHealthVaultServer.recordID, name: "Jane", personID: FakeHealthVaultServer.personID)
-        await XCTAssertEqualAsync(try await connection.people(), [HealthVaultPerson(id: FakeHealthVaultServer.personID, name: "A", records: [record])])
+        let record = HealthVaultRecordSummary(
+            id: FakeHealthVaultServer.recordID, name: "Jane", personID: FakeHealthVaultServer.personID)
+        await XCTAssertEqualAsync(
+            try await connection.people(),
+            [HealthVaultPerson(id: FakeHealthVaultServer.personID, name: "A", records: [record])])
         await XCTAssertEqualAsync(try await connection.selectedRecord(), record)
         XCTAssertEqual(server.count("GetAuthorizedPeople"), 1)
         // Another instance reads them from the store.
@@ -48,7 +54,8 @@ final class RecordAccessTests: XCTestCase {
                 try await client.getThings3(.init(group: [.init(format: .init())]), recordID: record, session: session)
             }
         }
-        XCTAssertEqual(groups.group.first?.name, "q", "the fake answers only a request naming the record and the person")
+        XCTAssertEqual(
+            groups.group.first?.name, "q", "the fake answers only a request naming the record and the person")
     }
 
     func testAnExpiredSessionSendsOnlyTheFailedRequestAgain() async throws {
@@ -68,14 +75,18 @@ final class RecordAccessTests: XCTestCase {
         for isMultiRecordApp in [true, false] {
             let server = FakeHealthVaultServer()
             let transport = RecordingTransport { server.answer($0) }
-            let connection = HealthVaultConnection(configuration: .init(
-                defaultPlatformURL: FakeHealthVaultServer.platformURL, defaultShellURL: FakeHealthVaultServer.shellURL,
-                store: InMemoryCredentialStore(), isMultiRecordApp: isMultiRecordApp, client: .init(transport: transport)
-            ))
+            let connection = HealthVaultConnection(
+                configuration: .init(
+                    defaultPlatformURL: FakeHealthVaultServer.platformURL,
+                    defaultShellURL: FakeHealthVaultServer.shellURL,
+                    store: InMemoryCredentialStore(), isMultiRecordApp: isMultiRecordApp,
+                    client: .init(transport: transport)
+                ))
             _ = try await connection.provision(masterAppID: Self.master)
             try await connection.completeAuthorization(redirect: FakeHealthVaultServer.completion(1))
-            let session = try XCTUnwrap(transport.requests.map { String(decoding: $0.body ?? Data(), as: UTF8.self) }
-                .first { $0.contains("<method>CreateAuthenticatedSessionToken</method>") })
+            let session = try XCTUnwrap(
+                transport.requests.map { String(decoding: $0.body ?? Data(), as: UTF8.self) }
+                    .first { $0.contains("<method>CreateAuthenticatedSessionToken</method>") })
             let child = FakeHealthVaultServer.applicationID(1).uuidString.lowercased()
             let appID = isMultiRecordApp ? #"<app-id is-multi-record-app="true">"# : "<app-id>"
             XCTAssertTrue(session.contains("<info><auth-info>\(appID)\(child)</app-id>"), session)

@@ -12,15 +12,21 @@ final class RetryTests: XCTestCase {
         personID: UUID(uuidString: "cc5e5771-4da7-4961-a758-d7714223d9ab")!)
     private static let record = UUID(uuidString: "9c863988-e2aa-440e-8c11-7ba4750ba4c8")!
     private static let failed = HTTPResponse(
-        status: 200, body: Data("<response><status><code>1</code><error><message>busy</message></error></status></response>".utf8))
-    private static let serverError = HTTPResponse(status: 500, headers: ["Retry-After": "3"], body: Data("<html/>".utf8))
-    private static let things = HTTPResponse(status: 200, body: Data((
-        "<response><status><code>0</code></status><wc:info xmlns:wc=\"urn:com.microsoft.wc.methods.response.GetThings3\">"
-            + "<group name=\"q\" /></wc:info></response>").utf8))
+        status: 200,
+        body: Data("<response><status><code>1</code><error><message>busy</message></error></status></response>".utf8))
+    private static let serverError = HTTPResponse(
+        status: 500, headers: ["Retry-After": "3"], body: Data("<html/>".utf8))
+    private static let things = HTTPResponse(
+        status: 200,
+        body: Data(
+            ("<response><status><code>0</code></status><wc:info xmlns:wc=\"urn:com.microsoft.wc.methods.response.GetThings3\">"
+                + "<group name=\"q\" /></wc:info></response>").utf8))
 
     private let waits = LockedValue<[TimeInterval]>([])
 
-    private func client(_ responses: [HTTPResponse], retry: RetryPolicy? = nil) -> (HealthVaultClient, RecordingTransport) {
+    private func client(_ responses: [HTTPResponse], retry: RetryPolicy? = nil) -> (
+        HealthVaultClient, RecordingTransport
+    ) {
         let waits = waits
         let transport = RecordingTransport(responses: responses)
         let policy = retry ?? RetryPolicy(maxRetries: 2, sleep: { seconds in waits.withValue { $0.append(seconds) } })
@@ -61,9 +67,10 @@ final class RetryTests: XCTestCase {
 
     func testWritesAndSessionCreationAreNeverRepeated() async throws {
         let (writer, written) = client([Self.serverError, Self.things])
-        await XCTAssertThrowsErrorAsync(try await writer.putThings2(
-            .init(thing: [.init(typeID: Self.record, dataXML: try XMLFragment(wellFormed: "<x/>"))]),
-            recordID: Self.record, session: Self.session))
+        await XCTAssertThrowsErrorAsync(
+            try await writer.putThings2(
+                .init(thing: [.init(typeID: Self.record, dataXML: try XMLFragment(wellFormed: "<x/>"))]),
+                recordID: Self.record, session: Self.session))
         XCTAssertEqual(written.requests.count, 1)
 
         let (creator, created) = client([Self.failed, Self.things])
@@ -82,7 +89,9 @@ final class RetryTests: XCTestCase {
 
     func testAPermanentRefusalIsNotRetried() async throws {
         let denied = HTTPResponse(
-            status: 200, body: Data("<response><status><code>11</code><error><message>no</message></error></status></response>".utf8))
+            status: 200,
+            body: Data("<response><status><code>11</code><error><message>no</message></error></status></response>".utf8)
+        )
         let (client, transport) = client([denied, Self.things])
         await XCTAssertThrowsErrorAsync(try await getThings(client))
         XCTAssertEqual(transport.requests.count, 1)

@@ -14,10 +14,11 @@ final class ShellReturnTests: XCTestCase {
 
     private func connection(actionURL: URL? = nil) -> HealthVaultConnection {
         let server = server
-        return HealthVaultConnection(configuration: .init(
-            defaultPlatformURL: FakeHealthVaultServer.platformURL, defaultShellURL: FakeHealthVaultServer.shellURL,
-            store: store, actionURL: actionURL, client: .init(transport: RecordingTransport { server.answer($0) })
-        ))
+        return HealthVaultConnection(
+            configuration: .init(
+                defaultPlatformURL: FakeHealthVaultServer.platformURL, defaultShellURL: FakeHealthVaultServer.shellURL,
+                store: store, actionURL: actionURL, client: .init(transport: RecordingTransport { server.answer($0) })
+            ))
     }
 
     private func completion(_ host: String, _ query: String = "target=AppAuthSuccess&instanceid=1") -> URL {
@@ -46,13 +47,17 @@ final class ShellReturnTests: XCTestCase {
     func testACompletionFromAnotherHostOrOverHTTPIsRefusedAndChangesNothing() async throws {
         let connection = connection()
         let page = try await connection.provision(masterAppID: Self.master)
-        await XCTAssertThrowsErrorAsync(try await connection.completeAuthorization(
-            redirect: completion("https://evil.example"))) {
+        await XCTAssertThrowsErrorAsync(
+            try await connection.completeAuthorization(
+                redirect: completion("https://evil.example"))
+        ) {
             XCTAssertEqual($0 as? ShellRedirectError, .untrustedHost("evil.example"))
         }
         XCTAssertEqual(server.count("GetServiceDefinition"), 1, "the topology was consulted for its Shell hosts")
-        await XCTAssertThrowsErrorAsync(try await connection.completeAuthorization(
-            redirect: completion("http://shell.hv.example"))) {
+        await XCTAssertThrowsErrorAsync(
+            try await connection.completeAuthorization(
+                redirect: completion("http://shell.hv.example"))
+        ) {
             guard case .insecureURL? = $0 as? ConfigurationError else { return XCTFail("\($0)") }
         }
         await XCTAssertEqualAsync(try await connection.status(), .awaitingAuthorization(createApplicationURL: page))
@@ -83,8 +88,10 @@ final class ShellReturnTests: XCTestCase {
     func testWithoutAnInstanceAReturnMustNameOne() async throws {
         let connection = connection()
         _ = try await connection.provision(masterAppID: Self.master)
-        await XCTAssertThrowsErrorAsync(try await connection.completeAuthorization(
-            redirect: completion("https://shell.hv.example", "target=AppAuthSuccess"))) {
+        await XCTAssertThrowsErrorAsync(
+            try await connection.completeAuthorization(
+                redirect: completion("https://shell.hv.example", "target=AppAuthSuccess"))
+        ) {
             XCTAssertEqual($0 as? ShellRedirectError, .missingParameter("instanceid"))
         }
     }
@@ -111,7 +118,8 @@ final class ShellReturnTests: XCTestCase {
     func testADeclineIsAFailedNavigation() async throws {
         let connection = connection()
         _ = try await connection.provision(masterAppID: Self.master)
-        let declined = await connection.shellNavigation(to: completion("https://shell.hv.example", "target=AppAuthReject"))
+        let declined = await connection.shellNavigation(
+            to: completion("https://shell.hv.example", "target=AppAuthReject"))
         guard case .failed(let error) = declined else { return XCTFail("\(declined)") }
         guard case .authorizationRejected? = error as? HealthVaultConnectionError else { return XCTFail("\(error)") }
     }

@@ -8,11 +8,16 @@ final class ShellTests: XCTestCase {
     static let master = UUID(uuidString: "6556d00c-cb8d-4004-90d6-8be528420ff7")!
     static let child = UUID(uuidString: "b5c5593b-afb4-466d-88f2-31707fb8634b")!
     static let shell = HealthVaultShell(url: URL(string: "https://account.healthvault-ppe.com")!)
-    static let token = "AiAAACH/OO7nZ9ZOtOr7JE7RzhC7rPSay87cX4LyKDyVka/dDC62cR9c2Jzk3HpJjkRAZuAAAADGGYShB8PnpleM+P7OWr9I0WLuqLfcRPBUzqtJrjiMlpzsnyIwOJ2iqp+99Lj6SrlcAf3s5Ea8eMqi5xQDOljUcqbkhTVTavsWUSwT1GdfGvu2VwCRW6gnrGWriGV4dn+SMQru2xDH+u1ZubLIFkLy4Omw7n0LXWaVFjNmtH7AQjheGornC5QidP3p5WCSuT+V4ye+sH51ie9rfx5ZZRSclFdIWTVxGhquQciSnBaX31X9PHY+VikmNFJwY5CAA2IRxrNWzETquZZzxLoIbpiTTcC4azwSp1I44uH0bsqHmSAAAAB4hhVJRM5ftA7iYjnKPtw0hK2lSHtZ88p9H/DpB9CDZCAAAAB4hhVJRM5ftA7iYjnKPtw0hK2lSHtZ88p9H/DpB9CDZA=="
+    static let token =
+        "AiAAACH/OO7nZ9ZOtOr7JE7RzhC7rPSay87cX4LyKDyVka/dDC62cR9c2Jzk3HpJjkRAZuAAAADGGYShB8PnpleM+P7OWr9I0WLuqLfcRPBUzqtJrjiMlpzsnyIwOJ2iqp+99Lj6SrlcAf3s5Ea8eMqi5xQDOljUcqbkhTVTavsWUSwT1GdfGvu2VwCRW6gnrGWriGV4dn+SMQru2xDH+u1ZubLIFkLy4Omw7n0LXWaVFjNmtH7AQjheGornC5QidP3p5WCSuT+V4ye+sH51ie9rfx5ZZRSclFdIWTVxGhquQciSnBaX31X9PHY+VikmNFJwY5CAA2IRxrNWzETquZZzxLoIbpiTTcC4azwSp1I44uH0bsqHmSAAAAB4hhVJRM5ftA7iYjnKPtw0hK2lSHtZ88p9H/DpB9CDZCAAAAB4hhVJRM5ftA7iYjnKPtw0hK2lSHtZ88p9H/DpB9CDZA=="
 
     func testCreateApplicationMatchesTheVector() {
-        let url = Self.shell.createApplication(masterApplicationID: Self.master, applicationCreationToken: Self.token, instanceName: "iPhone")
-        XCTAssertEqual(url.absoluteString, "https://account.healthvault-ppe.com/redirect.aspx?target=CREATEAPPLICATION&targetqs=appid%3D6556d00c-cb8d-4004-90d6-8be528420ff7%26appCreationToken%3DAiAAACH%252FOO7nZ9ZOtOr7JE7RzhC7rPSay87cX4LyKDyVka%252FdDC62cR9c2Jzk3HpJjkRAZuAAAADGGYShB8PnpleM%252BP7OWr9I0WLuqLfcRPBUzqtJrjiMlpzsnyIwOJ2iqp%252B99Lj6SrlcAf3s5Ea8eMqi5xQDOljUcqbkhTVTavsWUSwT1GdfGvu2VwCRW6gnrGWriGV4dn%252BSMQru2xDH%252Bu1ZubLIFkLy4Omw7n0LXWaVFjNmtH7AQjheGornC5QidP3p5WCSuT%252BV4ye%252BsH51ie9rfx5ZZRSclFdIWTVxGhquQciSnBaX31X9PHY%252BVikmNFJwY5CAA2IRxrNWzETquZZzxLoIbpiTTcC4azwSp1I44uH0bsqHmSAAAAB4hhVJRM5ftA7iYjnKPtw0hK2lSHtZ88p9H%252FDpB9CDZCAAAAB4hhVJRM5ftA7iYjnKPtw0hK2lSHtZ88p9H%252FDpB9CDZA%253D%253D%26instanceName%3DiPhone%26ismra%3Dtrue%26mobile%3Dtrue%26aib%3Dtrue")
+        let url = Self.shell.createApplication(
+            masterApplicationID: Self.master, applicationCreationToken: Self.token, instanceName: "iPhone")
+        XCTAssertEqual(
+            url.absoluteString,
+            "https://account.healthvault-ppe.com/redirect.aspx?target=CREATEAPPLICATION&targetqs=appid%3D6556d00c-cb8d-4004-90d6-8be528420ff7%26appCreationToken%3DAiAAACH%252FOO7nZ9ZOtOr7JE7RzhC7rPSay87cX4LyKDyVka%252FdDC62cR9c2Jzk3HpJjkRAZuAAAADGGYShB8PnpleM%252BP7OWr9I0WLuqLfcRPBUzqtJrjiMlpzsnyIwOJ2iqp%252B99Lj6SrlcAf3s5Ea8eMqi5xQDOljUcqbkhTVTavsWUSwT1GdfGvu2VwCRW6gnrGWriGV4dn%252BSMQru2xDH%252Bu1ZubLIFkLy4Omw7n0LXWaVFjNmtH7AQjheGornC5QidP3p5WCSuT%252BV4ye%252BsH51ie9rfx5ZZRSclFdIWTVxGhquQciSnBaX31X9PHY%252BVikmNFJwY5CAA2IRxrNWzETquZZzxLoIbpiTTcC4azwSp1I44uH0bsqHmSAAAAB4hhVJRM5ftA7iYjnKPtw0hK2lSHtZ88p9H%252FDpB9CDZCAAAAB4hhVJRM5ftA7iYjnKPtw0hK2lSHtZ88p9H%252FDpB9CDZA%253D%253D%26instanceName%3DiPhone%26ismra%3Dtrue%26mobile%3Dtrue%26aib%3Dtrue"
+        )
     }
 
     func testAppAuthMatchesTheVector() {
@@ -24,12 +29,20 @@ final class ShellTests: XCTestCase {
 
     func testOtherTargetsAndInstanceNamesWithSpaces() {
         let shell = HealthVaultShell(url: URL(string: "https://account.healthvault.co.uk/")!)
-        XCTAssertEqual(shell.createAccount(applicationID: Self.child).absoluteString,
-                       "https://account.healthvault.co.uk/redirect.aspx?target=CREATEACCOUNT&targetqs=appid%3Db5c5593b-afb4-466d-88f2-31707fb8634b%26ismra%3Dtrue%26mobile%3Dtrue")
-        XCTAssertEqual(shell.createRecord(applicationID: Self.child, isMultiRecordApp: false, allowsInstanceBounce: true).absoluteString,
-                       "https://account.healthvault.co.uk/redirect.aspx?target=CREATERECORD&targetqs=appid%3Db5c5593b-afb4-466d-88f2-31707fb8634b%26ismra%3Dfalse%26mobile%3Dtrue%26aib%3Dtrue")
-        let named = shell.createApplication(masterApplicationID: Self.master, applicationCreationToken: "a+b", instanceName: "Alex's iPhone")
-        XCTAssertTrue(named.absoluteString.contains("appCreationToken%3Da%252Bb%26instanceName%3DAlex%2527s%2520iPhone"), named.absoluteString)
+        XCTAssertEqual(
+            shell.createAccount(applicationID: Self.child).absoluteString,
+            "https://account.healthvault.co.uk/redirect.aspx?target=CREATEACCOUNT&targetqs=appid%3Db5c5593b-afb4-466d-88f2-31707fb8634b%26ismra%3Dtrue%26mobile%3Dtrue"
+        )
+        XCTAssertEqual(
+            shell.createRecord(applicationID: Self.child, isMultiRecordApp: false, allowsInstanceBounce: true)
+                .absoluteString,
+            "https://account.healthvault.co.uk/redirect.aspx?target=CREATERECORD&targetqs=appid%3Db5c5593b-afb4-466d-88f2-31707fb8634b%26ismra%3Dfalse%26mobile%3Dtrue%26aib%3Dtrue"
+        )
+        let named = shell.createApplication(
+            masterApplicationID: Self.master, applicationCreationToken: "a+b", instanceName: "Alex's iPhone")
+        XCTAssertTrue(
+            named.absoluteString.contains("appCreationToken%3Da%252Bb%26instanceName%3DAlex%2527s%2520iPhone"),
+            named.absoluteString)
     }
 
     func testCompletionOnAnyShellHostWithEitherParameterCase() throws {
@@ -44,10 +57,18 @@ final class ShellTests: XCTestCase {
     }
 
     func testOtherTargetsAreTyped() throws {
-        let base = "https://account.healthvault-ppe.com/application/complete?appid=b5c5593b-afb4-466d-88f2-31707fb8634b&target="
-        XCTAssertEqual(try ShellCompletion(redirect: URL(string: base + "AppAuthReject")!, expectedApplicationID: Self.child).target, .appAuthReject)
-        XCTAssertEqual(try ShellCompletion(redirect: URL(string: base + "SelectedRecordChanged")!, expectedApplicationID: Self.child).target, .selectedRecordChanged)
-        XCTAssertEqual(try ShellCompletion(redirect: URL(string: base + "SomethingNew")!, expectedApplicationID: Self.child).target, .unknown("SomethingNew"))
+        let base =
+            "https://account.healthvault-ppe.com/application/complete?appid=b5c5593b-afb4-466d-88f2-31707fb8634b&target="
+        XCTAssertEqual(
+            try ShellCompletion(redirect: URL(string: base + "AppAuthReject")!, expectedApplicationID: Self.child)
+                .target, .appAuthReject)
+        XCTAssertEqual(
+            try ShellCompletion(
+                redirect: URL(string: base + "SelectedRecordChanged")!, expectedApplicationID: Self.child
+            ).target, .selectedRecordChanged)
+        XCTAssertEqual(
+            try ShellCompletion(redirect: URL(string: base + "SomethingNew")!, expectedApplicationID: Self.child)
+                .target, .unknown("SomethingNew"))
     }
 
     func testAnAppAuthReturnMayNameNeitherTheApplicationNorTheInstance() throws {
@@ -61,13 +82,26 @@ final class ShellTests: XCTestCase {
 
     func testBadRedirectsAreClearErrors() {
         let cases: [(String, ShellRedirectError)] = [
-            ("https://account.healthvault-ppe.com/application/complete?appid=b5c5593b-afb4-466d-88f2-31707fb8634b", .missingParameter("target")),
-            ("https://account.healthvault-ppe.com/application/complete?appid=b5c5593b-afb4-466d-88f2-31707fb8634b&target=", .missingParameter("target")),
-            ("https://account.healthvault-ppe.com/application/complete?appid=nope&target=AppAuthSuccess&instanceid=1", .invalidParameter("appid")),
-            ("https://account.healthvault-ppe.com/application/complete?appid=6556d00c-cb8d-4004-90d6-8be528420ff7&target=AppAuthSuccess&instanceid=1", .foreignApplication(Self.master)),
+            (
+                "https://account.healthvault-ppe.com/application/complete?appid=b5c5593b-afb4-466d-88f2-31707fb8634b",
+                .missingParameter("target")
+            ),
+            (
+                "https://account.healthvault-ppe.com/application/complete?appid=b5c5593b-afb4-466d-88f2-31707fb8634b&target=",
+                .missingParameter("target")
+            ),
+            (
+                "https://account.healthvault-ppe.com/application/complete?appid=nope&target=AppAuthSuccess&instanceid=1",
+                .invalidParameter("appid")
+            ),
+            (
+                "https://account.healthvault-ppe.com/application/complete?appid=6556d00c-cb8d-4004-90d6-8be528420ff7&target=AppAuthSuccess&instanceid=1",
+                .foreignApplication(Self.master)
+            ),
         ]
         for (text, expected) in cases {
-            XCTAssertThrowsError(try ShellCompletion(redirect: URL(string: text)!, expectedApplicationID: Self.child)) { error in
+            XCTAssertThrowsError(try ShellCompletion(redirect: URL(string: text)!, expectedApplicationID: Self.child)) {
+                error in
                 XCTAssertEqual(error as? ShellRedirectError, expected, text)
             }
         }
@@ -75,12 +109,15 @@ final class ShellTests: XCTestCase {
 
     func testTheMatcherKnowsTheCompletionPageAndTheActionURL() {
         let plain = ShellReturnMatcher()
-        XCTAssertEqual(plain.kind(of: URL(string: "https://account.healthvault-ppe.co.uk/Application/Complete/?target=x")!), .completionPage)
+        XCTAssertEqual(
+            plain.kind(of: URL(string: "https://account.healthvault-ppe.co.uk/Application/Complete/?target=x")!),
+            .completionPage)
         XCTAssertNil(plain.kind(of: URL(string: "https://account.healthvault-ppe.com/signin?appid=1")!))
         XCTAssertNil(plain.kind(of: URL(string: "myapp://healthvault/done?target=AppAuthSuccess")!))
 
         let custom = ShellReturnMatcher(actionURL: URL(string: "myapp://healthvault/done")!)
-        XCTAssertEqual(custom.kind(of: URL(string: "MyApp://HealthVault/done/?target=AppAuthSuccess&appid=1")!), .actionURL)
+        XCTAssertEqual(
+            custom.kind(of: URL(string: "MyApp://HealthVault/done/?target=AppAuthSuccess&appid=1")!), .actionURL)
         XCTAssertNil(custom.kind(of: URL(string: "myapp://healthvault/other?target=AppAuthSuccess")!))
         XCTAssertNil(custom.kind(of: URL(string: "otherapp://healthvault/done?target=AppAuthSuccess")!))
 

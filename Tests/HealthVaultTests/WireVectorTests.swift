@@ -18,7 +18,9 @@ final class WireVectorTests: XCTestCase {
     /// A client frozen at 2017-08-10 12:34:56 UTC whose transport answers every request with `response`.
     private func client(answering response: String) throws -> (HealthVaultClient, RecordingTransport) {
         let body = try Fixtures.data("HealthVault/\(response)")
-        let transport = RecordingTransport { _ in HTTPResponse(status: 200, headers: ["Content-Type": "text/xml"], body: body) }
+        let transport = RecordingTransport { _ in
+            HTTPResponse(status: 200, headers: ["Content-Type": "text/xml"], body: body)
+        }
         let configuration = HealthVaultClient.Configuration(
             servers: .init(platform: URL(string: "https://platform.healthvault-ppe.com/platform/wildcat.ashx")),
             transport: transport,
@@ -74,9 +76,14 @@ final class WireVectorTests: XCTestCase {
 
         // The signature covers exactly the <content> bytes that were sent, keyed with the decoded app secret.
         let content = try region("content", in: body)
-        XCTAssertEqual(content, "<content><app-id>b5c5593b-afb4-466d-88f2-31707fb8634b</app-id><hmac>HMACSHA256</hmac><signing-time>2017-08-10T12:34:56.000Z</signing-time></content>")
+        XCTAssertEqual(
+            content,
+            "<content><app-id>b5c5593b-afb4-466d-88f2-31707fb8634b</app-id><hmac>HMACSHA256</hmac><signing-time>2017-08-10T12:34:56.000Z</signing-time></content>"
+        )
         let key = try XCTUnwrap(Data(base64Encoded: Self.appSecret))
-        XCTAssertEqual(base64(Crypto.hmacSHA256(key: key, message: Array(content.utf8))), "/bBGBRjkzIakXNsSU+mWXUvuY6bgcGTt4OAeLF8p9bc=")
+        XCTAssertEqual(
+            base64(Crypto.hmacSHA256(key: key, message: Array(content.utf8))),
+            "/bBGBRjkzIakXNsSU+mWXUvuY6bgcGTt4OAeLF8p9bc=")
         XCTAssertEqual(try text(of: "hmacSig", in: body), "/bBGBRjkzIakXNsSU+mWXUvuY6bgcGTt4OAeLF8p9bc=")
         // Anonymous: no <auth> and no info-hash.
         XCTAssertFalse(body.contains("<auth>"))
@@ -88,7 +95,9 @@ final class WireVectorTests: XCTestCase {
         _ = try await client.getAuthorizedPeople(session: Self.session)
         let body = try sentBody(transport)
         XCTAssertEqual(body, try Fixtures.text("HealthVault/GetAuthorizedPeople/request.xml"))
-        try assertSigned(body, infoHash: "E+XYMuNGG7NqMlAk7vbG03vAkWwOiBxrZIqv1g9zyc4=", hmacData: "2opPv4RQGErNoK14EqxILSFImVoeNE3EHw6PbyYvs3w=")
+        try assertSigned(
+            body, infoHash: "E+XYMuNGG7NqMlAk7vbG03vAkWwOiBxrZIqv1g9zyc4=",
+            hmacData: "2opPv4RQGErNoK14EqxILSFImVoeNE3EHw6PbyYvs3w=")
     }
 
     func testR5GetAuthorizedPeopleNextPage() async throws {
@@ -97,17 +106,22 @@ final class WireVectorTests: XCTestCase {
         _ = try await client.getAuthorizedPeople(request, session: Self.session)
         let body = try sentBody(transport)
         XCTAssertEqual(body, try Fixtures.text("HealthVault/GetAuthorizedPeople/request-next-page.xml"))
-        try assertSigned(body, infoHash: "ljUYUj0xZTspzp/dnB1MPaJI4ZGO2zzBm+bVctj6Gjg=", hmacData: "Q3STprDSAncJgZ73lJ8ysedwRWXxheU2RGg3zPDLri8=")
+        try assertSigned(
+            body, infoHash: "ljUYUj0xZTspzp/dnB1MPaJI4ZGO2zzBm+bVctj6Gjg=",
+            hmacData: "Q3STprDSAncJgZ73lJ8ysedwRWXxheU2RGg3zPDLri8=")
     }
 
     /// Recomputes the info-hash over the sent `<info>` and the hmac-data over the sent `<header>`.
-    private func assertSigned(_ body: String, infoHash: String, hmacData: String, file: StaticString = #filePath, line: UInt = #line) throws {
+    private func assertSigned(
+        _ body: String, infoHash: String, hmacData: String, file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         let info = try region("info", in: body)
         let header = try region("header", in: body)
         XCTAssertEqual(base64(Crypto.sha256(Array(info.utf8))), infoHash, file: file, line: line)
         XCTAssertEqual(try text(of: "hash-data", in: header), infoHash, file: file, line: line)
         let key = try XCTUnwrap(Data(base64Encoded: Self.session.sharedSecret))
-        XCTAssertEqual(base64(Crypto.hmacSHA256(key: key, message: Array(header.utf8))), hmacData, file: file, line: line)
+        XCTAssertEqual(
+            base64(Crypto.hmacSHA256(key: key, message: Array(header.utf8))), hmacData, file: file, line: line)
         XCTAssertEqual(try text(of: "hmac-data", in: body), hmacData, file: file, line: line)
         // The envelope is assembled from those same bytes: auth, header, info, nothing re-serialized.
         XCTAssertTrue(body.hasSuffix(header + info + "</wc-request:request>"), file: file, line: line)

@@ -9,7 +9,8 @@ final class DemoTests: XCTestCase {
     func testTheDemoWalksEveryJourney() throws {
         let emulator = try Self.shared.get()
         let demo = Fixtures.repository.appendingPathComponent(".build/debug/sdk-demo")
-        XCTAssertTrue(FileManager.default.isExecutableFile(atPath: demo.path), "build it with swift build --build-tests")
+        XCTAssertTrue(
+            FileManager.default.isExecutableFile(atPath: demo.path), "build it with swift build --build-tests")
         let result = try Subprocess.run([demo.path, "--emulator", emulator.baseURL.absoluteString])
         XCTAssertEqual(result.status, 0, result.output)
         let output = result.output
@@ -18,7 +19,9 @@ final class DemoTests: XCTestCase {
         XCTAssertTrue(output.contains("3 record(s) released, 0 still authorized"), output)
         XCTAssertTrue(output.contains("✓ revoke          revoked"), output)
         XCTAssertFalse(output.contains("✗"), output)
-        for secret in ["kt-secret", "portal-secret", "sk_us_emulator"] { XCTAssertFalse(output.contains(secret), "the demo printed \(secret)") }
+        for secret in ["kt-secret", "portal-secret", "sk_us_emulator"] {
+            XCTAssertFalse(output.contains(secret), "the demo printed \(secret)")
+        }
     }
 
     func testTheDemoRefusesBadFlagsAndHavingNothingToRun() throws {

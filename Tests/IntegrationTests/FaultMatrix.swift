@@ -94,7 +94,9 @@ struct FaultMatrix {
         } catch {
             // A flow's error enum: its case, without the payload.
             let mirror = Mirror(reflecting: error)
-            let name = mirror.displayStyle == .enum ? mirror.children.first?.label ?? String(describing: error) : String(describing: error)
+            let name =
+                mirror.displayStyle == .enum
+                ? mirror.children.first?.label ?? String(describing: error) : String(describing: error)
             return "\(type(of: error)).\(name)"
         }
     }

@@ -37,11 +37,13 @@ final class HealthVaultEmulatorRulesTests: XCTestCase {
     }
 
     private func connection(transport: any HTTPTransport) -> HealthVaultConnection {
-        HealthVaultConnection(configuration: .init(
-            defaultPlatformURL: emulator.url("/hv/1/platform/wildcat.ashx"), defaultShellURL: emulator.url("/hv/shell/1"),
-            store: InMemoryCredentialStore(),
-            client: .init(transport: transport, urlPolicy: URLPolicy(allowsInsecureLoopback: true))
-        ))
+        HealthVaultConnection(
+            configuration: .init(
+                defaultPlatformURL: emulator.url("/hv/1/platform/wildcat.ashx"),
+                defaultShellURL: emulator.url("/hv/shell/1"),
+                store: InMemoryCredentialStore(),
+                client: .init(transport: transport, urlPolicy: URLPolicy(allowsInsecureLoopback: true))
+            ))
     }
 
     private func connect(_ connection: HealthVaultConnection) async throws {
@@ -58,7 +60,8 @@ final class HealthVaultEmulatorRulesTests: XCTestCase {
         } catch {
             var status = error as? HealthVaultError
             switch error as? HealthVaultConnectionError {
-            case .reauthorizationRequired(_, let underlying)?, .reprovisionRequired(let underlying)?: status = underlying
+            case .reauthorizationRequired(_, let underlying)?, .reprovisionRequired(let underlying)?:
+                status = underlying
             default: break
             }
             XCTAssertEqual(status?.code, code, "\(error)", line: line)
@@ -105,8 +108,10 @@ final class HealthVaultEmulatorRulesTests: XCTestCase {
     func testASessionWorksOnlyOnTheInstanceThatCreatedIt() async throws {
         let otherInstance = RewritingTransport { request in
             var request = request
-            if String(decoding: request.body ?? Data(), as: UTF8.self).contains("<method>GetAuthorizedPeople</method>") {
-                request.url = URL(string: request.url.absoluteString.replacingOccurrences(of: "/hv/1/", with: "/hv/2/"))!
+            if String(decoding: request.body ?? Data(), as: UTF8.self).contains("<method>GetAuthorizedPeople</method>")
+            {
+                request.url = URL(
+                    string: request.url.absoluteString.replacingOccurrences(of: "/hv/1/", with: "/hv/2/"))!
             }
             return request
         }

@@ -18,19 +18,21 @@ final class HealthVaultIntegrationTests: XCTestCase {
     }
 
     private func connection(
-        timeout: TimeInterval = 5, store: (any CredentialStore)? = nil, clock: any WallClock = SystemClock(), transport: (any HTTPTransport)? = nil
+        timeout: TimeInterval = 5, store: (any CredentialStore)? = nil, clock: any WallClock = SystemClock(),
+        transport: (any HTTPTransport)? = nil
     ) -> HealthVaultConnection {
-        HealthVaultConnection(configuration: .init(
-            defaultPlatformURL: emulator.url("/hv/1/platform/wildcat.ashx"),
-            defaultShellURL: emulator.url("/hv/shell/1"),
-            store: store ?? self.store,
-            instanceName: "Integration iPhone",
-            client: .init(
-                transport: transport ?? URLSessionTransport(configuration: .init(timeout: timeout)),
-                urlPolicy: URLPolicy(allowsInsecureLoopback: true), clock: clock,
-                envelope: .init(clientVersion: "HV-Swift/test")
-            )
-        ))
+        HealthVaultConnection(
+            configuration: .init(
+                defaultPlatformURL: emulator.url("/hv/1/platform/wildcat.ashx"),
+                defaultShellURL: emulator.url("/hv/shell/1"),
+                store: store ?? self.store,
+                instanceName: "Integration iPhone",
+                client: .init(
+                    transport: transport ?? URLSessionTransport(configuration: .init(timeout: timeout)),
+                    urlPolicy: URLPolicy(allowsInsecureLoopback: true), clock: clock,
+                    envelope: .init(clientVersion: "HV-Swift/test")
+                )
+            ))
     }
 
     private func calls(_ method: String) async throws -> Int {
@@ -57,7 +59,9 @@ final class HealthVaultIntegrationTests: XCTestCase {
         await XCTAssertEqualAsync(try await connection.status(), .notProvisioned)
         let shellPage = try await connection.provision(masterAppID: Self.master)
         XCTAssertTrue(shellPage.absoluteString.contains("target=CREATEAPPLICATION"))
-        guard case .awaitingAuthorization(let pending) = try await connection.status() else { return XCTFail("not awaiting authorization") }
+        guard case .awaitingAuthorization(let pending) = try await connection.status() else {
+            return XCTFail("not awaiting authorization")
+        }
         XCTAssertEqual(pending, shellPage)
         // The page was abandoned: provisioning again creates a fresh instance with a fresh creation token.
         let freshPage = try await connection.provision(masterAppID: Self.master)
@@ -74,7 +78,8 @@ final class HealthVaultIntegrationTests: XCTestCase {
 
         await XCTAssertEqualAsync(try await calls("GetAuthorizedPeople"), 4, "7 people in pages of 2, each page once")
         await XCTAssertEqualAsync(try await connection.people().map(\.name), (0..<7).map { "Person \($0) & Co" })
-        await XCTAssertEqualAsync(try await calls("GetAuthorizedPeople"), 4, "the people learned at completion are kept")
+        await XCTAssertEqualAsync(
+            try await calls("GetAuthorizedPeople"), 4, "the people learned at completion are kept")
         await XCTAssertEqualAsync(try await names(connection), (0..<7).map { "Person \($0) & Co" })
         await XCTAssertEqualAsync(try await calls("GetAuthorizedPeople"), 8, "paging again reads each page once more")
         await XCTAssertEqualAsync(try await calls("CreateAuthenticatedSessionToken"), 1)
@@ -88,7 +93,8 @@ final class HealthVaultIntegrationTests: XCTestCase {
         await XCTAssertEqualAsync(try await names(connection), [])
         try await emulator.control("healthvault", ["people": 4, "page_size": 2])
         await XCTAssertEqualAsync(try await names(connection).count, 4)
-        await XCTAssertEqualAsync(try await calls("GetAuthorizedPeople"), 4, "one at completion, one empty page, two pages")
+        await XCTAssertEqualAsync(
+            try await calls("GetAuthorizedPeople"), 4, "one at completion, one empty page, two pages")
     }
 
     func testExpiredSessionWithFiftyConcurrentCallsCreatesOneSession() async throws {
@@ -107,7 +113,9 @@ final class HealthVaultIntegrationTests: XCTestCase {
             return try await group.reduce(into: [Int]()) { $0.append($1) }
         }
         XCTAssertEqual(results, Array(repeating: 2, count: 50))
-        await XCTAssertEqualAsync(try await calls("CreateAuthenticatedSessionToken") - sessionsBefore, 1, "one new session for all fifty callers")
+        await XCTAssertEqualAsync(
+            try await calls("CreateAuthenticatedSessionToken") - sessionsBefore, 1,
+            "one new session for all fifty callers")
     }
 
     func testRevokedAccessNeedsReauthorizationAtAppAuth() async throws {
@@ -137,7 +145,8 @@ final class HealthVaultIntegrationTests: XCTestCase {
         await XCTAssertThrowsErrorAsync(try await connection.completeAuthorization(redirect: rejection)) {
             guard case .authorizationRejected? = $0 as? HealthVaultConnectionError else { return XCTFail("\($0)") }
         }
-        await XCTAssertEqualAsync(try await connection.status(), .notProvisioned, "the page's single-use token is spent")
+        await XCTAssertEqualAsync(
+            try await connection.status(), .notProvisioned, "the page's single-use token is spent")
 
         try await emulator.control("healthvault", ["shell_decision": "grant"])
         let retryPage = try await connection.provision(masterAppID: Self.master)
@@ -211,7 +220,9 @@ final class HealthVaultIntegrationTests: XCTestCase {
     func testFaultMatrix() async throws {
         var current = connection()
         let success = FaultMatrix.Row(outcome: "success", attempts: 1, credentials: "unchanged", next: "success")
-        func failure(_ outcome: String) -> FaultMatrix.Row { FaultMatrix.Row(outcome: outcome, attempts: 1, credentials: "unchanged", next: "success") }
+        func failure(_ outcome: String) -> FaultMatrix.Row {
+            FaultMatrix.Row(outcome: outcome, attempts: 1, credentials: "unchanged", next: "success")
+        }
         try await FaultMatrix.run(
             family: "HealthVault", path: "/hv/1/platform", emulator: emulator,
             expected: [
@@ -231,10 +242,15 @@ final class HealthVaultIntegrationTests: XCTestCase {
                 prepare: { skewed, transport in
                     self.store = InMemoryCredentialStore()
                     try await self.connect(self.connection(transport: transport))
-                    current = self.connection(clock: skewed ? OffsetClock(offset: 600) : SystemClock(), transport: transport)
+                    current = self.connection(
+                        clock: skewed ? OffsetClock(offset: 600) : SystemClock(), transport: transport)
                 },
                 credentials: { try self.store.read("healthvault.connection") },
-                call: { _ = try await current.withSession { client, session in try await client.getAuthorizedPeople(session: session) } }
+                call: {
+                    _ = try await current.withSession { client, session in
+                        try await client.getAuthorizedPeople(session: session)
+                    }
+                }
             )
         )
     }
@@ -243,19 +259,25 @@ final class HealthVaultIntegrationTests: XCTestCase {
     func testTamperedRequestsAreRefused() async throws {
         let connection = connection()
         try await connect(connection)
-        let edits = [("<num-results>2</num-results>", "<num-results>3</num-results>"), ("<msg-ttl>1800</msg-ttl>", "<msg-ttl>1801</msg-ttl>")]
+        let edits = [
+            ("<num-results>2</num-results>", "<num-results>3</num-results>"),
+            ("<msg-ttl>1800</msg-ttl>", "<msg-ttl>1801</msg-ttl>"),
+        ]
         for (original, tampered) in edits {
             let base = URLSessionTransport()
             let tampering = RecordingTransport { request in
                 var changed = request
-                changed.body = request.body.map { Data(String(decoding: $0, as: UTF8.self).replacingOccurrences(of: original, with: tampered).utf8) }
+                changed.body = request.body.map {
+                    Data(String(decoding: $0, as: UTF8.self).replacingOccurrences(of: original, with: tampered).utf8)
+                }
                 return try await base.send(changed)
             }
-            let client = HealthVaultClient(configuration: .init(
-                servers: .init(platform: emulator.url("/hv/1/platform/wildcat.ashx")), transport: tampering,
-                urlPolicy: URLPolicy(allowsInsecureLoopback: true),
-                envelope: .init(clientVersion: "HV-Swift/test")
-            ))
+            let client = HealthVaultClient(
+                configuration: .init(
+                    servers: .init(platform: emulator.url("/hv/1/platform/wildcat.ashx")), transport: tampering,
+                    urlPolicy: URLPolicy(allowsInsecureLoopback: true),
+                    envelope: .init(clientVersion: "HV-Swift/test")
+                ))
             do {
                 _ = try await connection.withSession { _, session in
                     try await client.getAuthorizedPeople(.init(parameters: .init(numResults: 2)), session: session)
@@ -274,4 +296,3 @@ final class HealthVaultIntegrationTests: XCTestCase {
         await XCTAssertEqualAsync(try await names(connection).count, 3)
     }
 }
-

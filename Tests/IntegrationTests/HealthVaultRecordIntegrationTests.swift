@@ -25,11 +25,14 @@ final class HealthVaultRecordIntegrationTests: XCTestCase {
     }
 
     private func connection(actionURL: URL? = nil) -> HealthVaultConnection {
-        HealthVaultConnection(configuration: .init(
-            defaultPlatformURL: emulator.url("/hv/1/platform/wildcat.ashx"), defaultShellURL: emulator.url("/hv/shell/1"),
-            store: InMemoryCredentialStore(), actionURL: actionURL,
-            client: .init(urlPolicy: URLPolicy(allowsInsecureLoopback: true), envelope: .init(clientVersion: "HV-Swift/test"))
-        ))
+        HealthVaultConnection(
+            configuration: .init(
+                defaultPlatformURL: emulator.url("/hv/1/platform/wildcat.ashx"),
+                defaultShellURL: emulator.url("/hv/shell/1"),
+                store: InMemoryCredentialStore(), actionURL: actionURL,
+                client: .init(
+                    urlPolicy: URLPolicy(allowsInsecureLoopback: true), envelope: .init(clientVersion: "HV-Swift/test"))
+            ))
     }
 
     private func connected() async throws -> HealthVaultConnection {
@@ -75,8 +78,9 @@ final class HealthVaultRecordIntegrationTests: XCTestCase {
         XCTAssertTrue(disconnection.releasedEveryRecord)
         await XCTAssertEqualAsync(try await connection.status(), .notProvisioned)
         let stats = try await stats()
-        XCTAssertEqual((stats["removed"] as? [[String]])?.map { $0[1] }.sorted(), records.map(\.id.wireText).sorted(),
-                       "the emulator removed every authorization")
+        XCTAssertEqual(
+            (stats["removed"] as? [[String]])?.map { $0[1] }.sorted(), records.map(\.id.wireText).sorted(),
+            "the emulator removed every authorization")
         XCTAssertEqual((stats["authorizations"] as? [String: [String]])?.values.flatMap { $0 }, [])
     }
 
@@ -102,11 +106,13 @@ final class HealthVaultRecordIntegrationTests: XCTestCase {
         try await connection.withRecord { calls in
             try await calls.send { try await $0.removeApplicationRecordAuthorization(recordID: $2, session: $1) }
         }
-        await XCTAssertThrowsErrorAsync(try await connection.withRecord(record.id) { calls in
-            try await calls.send { client, session, record in
-                try await client.getThings3(.init(group: [.init()]), recordID: record, session: session)
+        await XCTAssertThrowsErrorAsync(
+            try await connection.withRecord(record.id) { calls in
+                try await calls.send { client, session, record in
+                    try await client.getThings3(.init(group: [.init()]), recordID: record, session: session)
+                }
             }
-        }) {
+        ) {
             guard case .reauthorizationRequired? = $0 as? HealthVaultConnectionError else { return XCTFail("\($0)") }
         }
         let people = try await connection.refreshPeople()
@@ -132,7 +138,9 @@ final class HealthVaultRecordIntegrationTests: XCTestCase {
         let page = try await connection.provision(masterAppID: Self.master)
         let completion = try await XCTUnwrapAsync(try await emulator.visit(page))
         XCTAssertEqual(completion.scheme, "myapp")
-        guard case .completed = await connection.shellNavigation(to: completion) else { return XCTFail("not completed") }
+        guard case .completed = await connection.shellNavigation(to: completion) else {
+            return XCTFail("not completed")
+        }
         guard case .connected = try await connection.status() else { return XCTFail("not connected") }
     }
 }

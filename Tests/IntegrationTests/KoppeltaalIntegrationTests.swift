@@ -17,29 +17,35 @@ final class KoppeltaalIntegrationTests: XCTestCase {
     }
 
     private var backend: KoppeltaalBackend {
-        KoppeltaalBackend(configuration: .init(
-            launchURL: emulator.url("/kt/OAuth2/Koppeltaal"), credentials: BasicCredentials(username: "portal", password: "portal-secret"),
-            urlPolicy: URLPolicy(allowsInsecureLoopback: true)
-        ))
+        KoppeltaalBackend(
+            configuration: .init(
+                launchURL: emulator.url("/kt/OAuth2/Koppeltaal"),
+                credentials: BasicCredentials(username: "portal", password: "portal-secret"),
+                urlPolicy: URLPolicy(allowsInsecureLoopback: true)
+            ))
     }
 
     private func session(
-        clientID: String = "KTSTESTGAME", secret: String? = "kt-secret", method: OAuthClientCredentials.Method = .unencodedBasic,
-        store: (any CredentialStore)? = nil, timeout: TimeInterval = 5, overrides: EndpointOverrides = .init(), pkce: KoppeltaalSession.PKCEMode = .whenAdvertised,
+        clientID: String = "KTSTESTGAME", secret: String? = "kt-secret",
+        method: OAuthClientCredentials.Method = .unencodedBasic,
+        store: (any CredentialStore)? = nil, timeout: TimeInterval = 5, overrides: EndpointOverrides = .init(),
+        pkce: KoppeltaalSession.PKCEMode = .whenAdvertised,
         clock: any WallClock = SystemClock(), transport: (any HTTPTransport)? = nil
     ) -> KoppeltaalSession {
-        KoppeltaalSession(configuration: .init(
-            fhirBaseURL: emulator.url("/kt/FHIR/Koppeltaal"),
-            clientID: clientID, clientSecret: secret, clientAuthentication: method,
-            redirectURI: "http://127.0.0.1/after-auth", endpoints: overrides, pkce: pkce,
-            urlPolicy: URLPolicy(allowsInsecureLoopback: true), store: store ?? self.store,
-            transport: transport ?? URLSessionTransport(configuration: .init(timeout: timeout)), clock: clock
-        ))
+        KoppeltaalSession(
+            configuration: .init(
+                fhirBaseURL: emulator.url("/kt/FHIR/Koppeltaal"),
+                clientID: clientID, clientSecret: secret, clientAuthentication: method,
+                redirectURI: "http://127.0.0.1/after-auth", endpoints: overrides, pkce: pkce,
+                urlPolicy: URLPolicy(allowsInsecureLoopback: true), store: store ?? self.store,
+                transport: transport ?? URLSessionTransport(configuration: .init(timeout: timeout)), clock: clock
+            ))
     }
 
     private func launch(for clientID: String = "KTSTESTGAME") async throws -> String {
         try await backend.mobileLaunch(
-            clientID: clientID, patient: "https://portal.example/Patient/72308", user: "https://portal.example/RelatedPerson/452", resource: "KTSTESTGAME"
+            clientID: clientID, patient: "https://portal.example/Patient/72308",
+            user: "https://portal.example/RelatedPerson/452", resource: "KTSTESTGAME"
         ).code
     }
 
@@ -48,25 +54,31 @@ final class KoppeltaalIntegrationTests: XCTestCase {
     }
 
     private static func messages(_ session: KoppeltaalSession) async throws -> Int {
-        let response = try await session.fhir(path: "/MessageHeader/_search", query: {
-            var query = FormFields()
-            query.append("_query", "MessageHeader.GetNextNewAndClaim")
-            return query
-        }())
+        let response = try await session.fhir(
+            path: "/MessageHeader/_search",
+            query: {
+                var query = FormFields()
+                query.append("_query", "MessageHeader.GetNextNewAndClaim")
+                return query
+            }())
         return response.status
     }
 
     func testFromMobileLaunchToAnAuthorizedFHIRCall() async throws {
-        let activation = try await backend.mobileLaunch(clientID: "KTSTESTGAME", patient: "https://portal.example/Patient/72308", user: "https://portal.example/RelatedPerson/452", resource: "KTSTESTGAME")
+        let activation = try await backend.mobileLaunch(
+            clientID: "KTSTESTGAME", patient: "https://portal.example/Patient/72308",
+            user: "https://portal.example/RelatedPerson/452", resource: "KTSTESTGAME")
         XCTAssertEqual(activation.code.count, 6)
         XCTAssertEqual(activation.validityInDays, 7)
         XCTAssertEqual(activation.expiresAt.timeIntervalSinceNow, 7 * 86_400, accuracy: 60)
         let session = session()
         let context = try await session.activate(code: activation.code)
-        XCTAssertEqual(context, LaunchContext(
-            patient: "https://portal.example/Patient/72308", user: "https://portal.example/RelatedPerson/452",
-            resource: "KTSTESTGAME", domain: "Emulator", scope: "patient/*.read"
-        ))
+        XCTAssertEqual(
+            context,
+            LaunchContext(
+                patient: "https://portal.example/Patient/72308", user: "https://portal.example/RelatedPerson/452",
+                resource: "KTSTESTGAME", domain: "Emulator", scope: "patient/*.read"
+            ))
         await XCTAssertEqualAsync(try await Self.messages(session), 200)
         guard case .active(let stored, let expiresAt) = try await session.status() else { return XCTFail("not active") }
         XCTAssertEqual(stored, context)
@@ -163,7 +175,9 @@ final class KoppeltaalIntegrationTests: XCTestCase {
         } catch let error as TransportError {
             XCTAssertTrue(error.isTransient)
         }
-        guard case .active = try await session.status() else { return XCTFail("a network error must not discard the grant") }
+        guard case .active = try await session.status() else {
+            return XCTFail("a network error must not discard the grant")
+        }
         // The server rotated before the response was lost: the stored refresh token is now dead.
         do {
             _ = try await Self.messages(session)
@@ -200,11 +214,19 @@ final class KoppeltaalIntegrationTests: XCTestCase {
         for form in ["F1", "F2", "F3", "F4"] {
             for format in ["json", "xml"] {
                 for restAsObject in [false, true] {
-                    try await emulator.control("koppeltaal", ["conformance_form": form, "conformance_format": format, "rest_as_object": restAsObject, "relative_uris": form == "F3"])
+                    try await emulator.control(
+                        "koppeltaal",
+                        [
+                            "conformance_form": form, "conformance_format": format, "rest_as_object": restAsObject,
+                            "relative_uris": form == "F3",
+                        ])
                     let endpoints = try await session(store: InMemoryCredentialStore()).discover()
-                    XCTAssertEqual(endpoints.authorize, emulator.url("/kt/OAuth2/Koppeltaal/Authorize"), "\(form) \(format)")
+                    XCTAssertEqual(
+                        endpoints.authorize, emulator.url("/kt/OAuth2/Koppeltaal/Authorize"), "\(form) \(format)")
                     XCTAssertEqual(endpoints.token, emulator.url("/kt/OAuth2/Koppeltaal/Token"), "\(form) \(format)")
-                    XCTAssertEqual(endpoints.revoke, form == "F4" ? emulator.url("/kt/OAuth2/Koppeltaal/Revoke") : nil, "\(form) \(format)")
+                    XCTAssertEqual(
+                        endpoints.revoke, form == "F4" ? emulator.url("/kt/OAuth2/Koppeltaal/Revoke") : nil,
+                        "\(form) \(format)")
                 }
             }
         }
@@ -218,17 +240,20 @@ final class KoppeltaalIntegrationTests: XCTestCase {
         } catch KoppeltaalError.discoveryFailed(let missing) {
             XCTAssertEqual(missing, ["authorize", "token"])
         }
-        let manual = EndpointOverrides(authorize: emulator.url("/kt/OAuth2/Koppeltaal/Authorize"), token: emulator.url("/kt/OAuth2/Koppeltaal/Token"))
+        let manual = EndpointOverrides(
+            authorize: emulator.url("/kt/OAuth2/Koppeltaal/Authorize"),
+            token: emulator.url("/kt/OAuth2/Koppeltaal/Token"))
         let session = session(store: InMemoryCredentialStore(), overrides: manual)
         _ = try await session.activate(code: try await launch())
         await XCTAssertEqualAsync(try await Self.messages(session), 200)
     }
 
     func testPlainHTTPIsRefusedUnlessLoopbackIsAllowed() async throws {
-        let strict = KoppeltaalSession(configuration: .init(
-            fhirBaseURL: emulator.url("/kt/FHIR/Koppeltaal"), clientID: "KTSTESTGAME", clientSecret: "kt-secret",
-            redirectURI: "http://127.0.0.1/after-auth", store: InMemoryCredentialStore()
-        ))
+        let strict = KoppeltaalSession(
+            configuration: .init(
+                fhirBaseURL: emulator.url("/kt/FHIR/Koppeltaal"), clientID: "KTSTESTGAME", clientSecret: "kt-secret",
+                redirectURI: "http://127.0.0.1/after-auth", store: InMemoryCredentialStore()
+            ))
         do {
             _ = try await strict.discover()
             XCTFail("expected http to be refused")
@@ -239,7 +264,8 @@ final class KoppeltaalIntegrationTests: XCTestCase {
 
     func testExpirySignalsInEveryShapeAreRefreshedAndReplayed() async throws {
         let shapes: [[String: any Sendable]] = [
-            ["outcome_shape": "dstu1"], ["outcome_shape": "dstu2"], ["outcome_shape": "dstu1", "www_authenticate": true], ["empty_401": true],
+            ["outcome_shape": "dstu1"], ["outcome_shape": "dstu2"],
+            ["outcome_shape": "dstu1", "www_authenticate": true], ["empty_401": true],
         ]
         for (index, shape) in shapes.enumerated() {
             try await emulator.control("reset")
@@ -248,7 +274,9 @@ final class KoppeltaalIntegrationTests: XCTestCase {
             _ = try await session.activate(code: try await launch())
             try await emulator.control("koppeltaal/expire-tokens")
             for accept in ["application/json", "application/xml+fhir"] {
-                await XCTAssertEqualAsync(try await session.fhir(path: "/MessageHeader/_search", accept: accept).status, 200, "shape \(index) \(accept)")
+                await XCTAssertEqualAsync(
+                    try await session.fhir(path: "/MessageHeader/_search", accept: accept).status, 200,
+                    "shape \(index) \(accept)")
             }
             await XCTAssertEqualAsync(try await calls("Token:refresh_token"), 1, "shape \(index)")
         }
@@ -306,9 +334,12 @@ final class KoppeltaalIntegrationTests: XCTestCase {
     func testFaultMatrix() async throws {
         var session = session()
         let refreshed = FaultMatrix.Row(outcome: "success", attempts: 1, credentials: "updated", next: "success")
-        func kept(_ outcome: String) -> FaultMatrix.Row { FaultMatrix.Row(outcome: outcome, attempts: 1, credentials: "unchanged", next: "success") }
+        func kept(_ outcome: String) -> FaultMatrix.Row {
+            FaultMatrix.Row(outcome: outcome, attempts: 1, credentials: "unchanged", next: "success")
+        }
         func lost(_ outcome: String) -> FaultMatrix.Row {
-            FaultMatrix.Row(outcome: outcome, attempts: 1, credentials: "unchanged", next: "KoppeltaalError.needsActivation")
+            FaultMatrix.Row(
+                outcome: outcome, attempts: 1, credentials: "unchanged", next: "KoppeltaalError.needsActivation")
         }
         try await FaultMatrix.run(
             family: "Koppeltaal", path: "/kt/OAuth2/Koppeltaal/Token", emulator: emulator,
@@ -328,7 +359,8 @@ final class KoppeltaalIntegrationTests: XCTestCase {
             scenario: .init(
                 prepare: { skewed, transport in
                     self.store = InMemoryCredentialStore()
-                    session = self.session(clock: skewed ? OffsetClock(offset: 600) : SystemClock(), transport: transport)
+                    session = self.session(
+                        clock: skewed ? OffsetClock(offset: 600) : SystemClock(), transport: transport)
                     _ = try await session.activate(code: try await self.launch())
                     try await self.emulator.control("koppeltaal/expire-tokens")
                 },

@@ -8,18 +8,36 @@ import XCTest
 /// Every generated client refuses to send to a URL that is not https, unless it is plain http to this machine and
 /// the configuration opts in (as tests against the local emulator do); nothing is sent when it refuses.
 final class TransportSecurityTests: XCTestCase {
-    private static let refusedURLs = ["http://api.example.com/v1", "http://127.0.0.1:8080/v1", "ftp://api.example.com/v1"]
+    private static let refusedURLs = [
+        "http://api.example.com/v1", "http://127.0.0.1:8080/v1", "ftp://api.example.com/v1",
+    ]
 
     /// Calls one method of each family's client against `base` and returns what each did.
     private func outcomes(base: String, policy: URLPolicy) async -> [String: Result<Int, any Error>] {
         let transport = RecordingTransport { _ in HTTPResponse(status: 500) }
         let url = URL(string: base)
-        let healthVault = HealthVaultClient(configuration: .init(servers: .init(platform: url), transport: transport, urlPolicy: policy))
-        let koppeltaal = KoppeltaalClient(configuration: .init(servers: .init(fhir: url, token: url), transport: transport, urlPolicy: policy))
-        let vital = VitalClient(configuration: .init(servers: .init(api: url, auth: url), transport: transport, urlPolicy: policy))
+        let healthVault = HealthVaultClient(
+            configuration: .init(servers: .init(platform: url), transport: transport, urlPolicy: policy))
+        let koppeltaal = KoppeltaalClient(
+            configuration: .init(servers: .init(fhir: url, token: url), transport: transport, urlPolicy: policy))
+        let vital = VitalClient(
+            configuration: .init(servers: .init(api: url, auth: url), transport: transport, urlPolicy: policy))
         let calls: [(String, () async throws -> Void)] = [
-            ("HealthVault", { _ = try await healthVault.getAuthorizedPeople(session: HealthVaultSessionCredential(token: "t", sharedSecret: "AAAA")) }),
-            ("Koppeltaal", { _ = try await koppeltaal.token(.refreshToken(.init(refreshToken: "r")), client: OAuthClientCredentials(clientID: "c", secret: "s")) }),
+            (
+                "HealthVault",
+                {
+                    _ = try await healthVault.getAuthorizedPeople(
+                        session: HealthVaultSessionCredential(token: "t", sharedSecret: "AAAA"))
+                }
+            ),
+            (
+                "Koppeltaal",
+                {
+                    _ = try await koppeltaal.token(
+                        .refreshToken(.init(refreshToken: "r")),
+                        client: OAuthClientCredentials(clientID: "c", secret: "s"))
+                }
+            ),
             ("Vital", { _ = try await vital.refreshToken(.init(refreshToken: "r")) }),
         ]
         var results: [String: Result<Int, any Error>] = [:]
@@ -46,16 +64,25 @@ final class TransportSecurityTests: XCTestCase {
                 }
             }
         }
-        for (family, result) in await outcomes(base: "http://api.example.com/v1", policy: URLPolicy(allowsInsecureLoopback: true)) {
-            guard case .failure = result else { return XCTFail("\(family): loopback opt-in must not allow another host") }
+        for (family, result) in await outcomes(
+            base: "http://api.example.com/v1", policy: URLPolicy(allowsInsecureLoopback: true))
+        {
+            guard case .failure = result else {
+                return XCTFail("\(family): loopback opt-in must not allow another host")
+            }
         }
     }
 
     func testHTTPSAndOptedInLoopbackAreSent() async {
-        for (base, policy) in [("https://api.example.com/v1", URLPolicy()), ("http://127.0.0.1:8080/v1", URLPolicy(allowsInsecureLoopback: true)),
-                               ("http://localhost:8080/v1", URLPolicy(allowsInsecureLoopback: true))] {
+        for (base, policy) in [
+            ("https://api.example.com/v1", URLPolicy()),
+            ("http://127.0.0.1:8080/v1", URLPolicy(allowsInsecureLoopback: true)),
+            ("http://localhost:8080/v1", URLPolicy(allowsInsecureLoopback: true)),
+        ] {
             for (family, result) in await outcomes(base: base, policy: policy) {
-                guard case .success(let sent) = result, sent == 1 else { return XCTFail("\(family) did not send to \(base): \(result)") }
+                guard case .success(let sent) = result, sent == 1 else {
+                    return XCTFail("\(family) did not send to \(base): \(result)")
+                }
             }
         }
     }

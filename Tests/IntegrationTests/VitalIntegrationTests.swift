@@ -23,18 +23,22 @@ final class VitalIntegrationTests: XCTestCase {
     }
 
     private var backend: VitalBackend {
-        VitalBackend(configuration: .init(
-            apiKey: Self.teamKey, environment: .sandboxUS, hosts: hosts, urlPolicy: URLPolicy(allowsInsecureLoopback: true)
-        ))
+        VitalBackend(
+            configuration: .init(
+                apiKey: Self.teamKey, environment: .sandboxUS, hosts: hosts,
+                urlPolicy: URLPolicy(allowsInsecureLoopback: true)
+            ))
     }
 
     private func core(
-        store: (any CredentialStore)? = nil, timeout: TimeInterval = 5, clock: any WallClock = SystemClock(), transport: (any HTTPTransport)? = nil
+        store: (any CredentialStore)? = nil, timeout: TimeInterval = 5, clock: any WallClock = SystemClock(),
+        transport: (any HTTPTransport)? = nil
     ) -> VitalCore {
-        VitalCore(configuration: .init(
-            store: store ?? self.store, hosts: hosts, urlPolicy: URLPolicy(allowsInsecureLoopback: true),
-            transport: transport ?? URLSessionTransport(configuration: .init(timeout: timeout)), clock: clock
-        ))
+        VitalCore(
+            configuration: .init(
+                store: store ?? self.store, hosts: hosts, urlPolicy: URLPolicy(allowsInsecureLoopback: true),
+                transport: transport ?? URLSessionTransport(configuration: .init(timeout: timeout)), clock: clock
+            ))
     }
 
     private func calls(_ name: String) async throws -> Int {
@@ -84,7 +88,8 @@ final class VitalIntegrationTests: XCTestCase {
         let event = await iterator.next()
         XCTAssertEqual(event, .signedOut(.userNoLongerValid(grant.userID)))
         XCTAssertEqual(try relaunched.status, [])
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), [], "the session file is erased")
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: directory.path), [], "the session file is erased")
 
         var firstEvents = events.makeAsyncIterator()
         let first = await firstEvents.next()
@@ -100,7 +105,9 @@ final class VitalIntegrationTests: XCTestCase {
         try await app.signOut()
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), [])
         XCTAssertEqual(try app.status, [])
-        await XCTAssertThrowsErrorAsync(try await app.connectedProviders()) { XCTAssertEqual($0 as? VitalCoreError, .notSignedIn) }
+        await XCTAssertThrowsErrorAsync(try await app.connectedProviders()) {
+            XCTAssertEqual($0 as? VitalCoreError, .notSignedIn)
+        }
     }
 
     // MARK: - Sign-in tokens
@@ -137,7 +144,10 @@ final class VitalIntegrationTests: XCTestCase {
         XCTAssertEqual(first.userID, second.userID)
         XCTAssertEqual([first.createdUser, second.createdUser], [true, false])
         XCTAssertNotEqual(first.signInToken, second.signInToken)
-        let wrongKey = VitalBackend(configuration: .init(apiKey: APIKey("sk_us_wrong"), environment: .sandboxUS, hosts: hosts, urlPolicy: URLPolicy(allowsInsecureLoopback: true)))
+        let wrongKey = VitalBackend(
+            configuration: .init(
+                apiKey: APIKey("sk_us_wrong"), environment: .sandboxUS, hosts: hosts,
+                urlPolicy: URLPolicy(allowsInsecureLoopback: true)))
         await XCTAssertThrowsErrorAsync(try await wrongKey.signInToken(forClientUserID: "bob")) { error in
             XCTAssertEqual((error as? UnexpectedResponseError)?.status, 401)
             XCTAssertFalse("\(error)".contains("sk_us_wrong"), "the key is not in the message")
@@ -169,10 +179,14 @@ final class VitalIntegrationTests: XCTestCase {
         XCTAssertEqual(try app.status, [.configured, .signedIn, .useSignInToken, .pendingReauthentication])
         await XCTAssertThrowsErrorAsync(try await app.connectedProviders())
         await XCTAssertEqualAsync(try await refreshes(), 1, "a pending session is not refreshed again")
-        await XCTAssertThrowsErrorAsync(try await app.signIn(token: try await backend.signInToken(forClientUserID: "bob").signInToken)) {
+        await XCTAssertThrowsErrorAsync(
+            try await app.signIn(token: try await backend.signInToken(forClientUserID: "bob").signInToken)
+        ) {
             guard case .alreadySignedIn? = $0 as? VitalCoreError else { return XCTFail("\($0)") }
         }
-        await XCTAssertEqualAsync(try await app.signIn(token: try await backend.signInToken(forClientUserID: "alice").signInToken), .reauthenticated)
+        await XCTAssertEqualAsync(
+            try await app.signIn(token: try await backend.signInToken(forClientUserID: "alice").signInToken),
+            .reauthenticated)
         await XCTAssertEqualAsync(try await app.connectedProviders().count, 1)
     }
 
@@ -182,9 +196,12 @@ final class VitalIntegrationTests: XCTestCase {
     func testFaultMatrix() async throws {
         var app = core()
         let refreshed = FaultMatrix.Row(outcome: "success", attempts: 1, credentials: "updated", next: "success")
-        func kept(_ outcome: String) -> FaultMatrix.Row { FaultMatrix.Row(outcome: outcome, attempts: 1, credentials: "unchanged", next: "success") }
+        func kept(_ outcome: String) -> FaultMatrix.Row {
+            FaultMatrix.Row(outcome: outcome, attempts: 1, credentials: "unchanged", next: "success")
+        }
         func lost(_ outcome: String) -> FaultMatrix.Row {
-            FaultMatrix.Row(outcome: outcome, attempts: 1, credentials: "unchanged", next: "VitalCoreError.needsReauthentication")
+            FaultMatrix.Row(
+                outcome: outcome, attempts: 1, credentials: "unchanged", next: "VitalCoreError.needsReauthentication")
         }
         try await FaultMatrix.run(
             family: "Vital", path: "/vital/auth/v1/token", emulator: emulator,
@@ -205,7 +222,8 @@ final class VitalIntegrationTests: XCTestCase {
                 prepare: { skewed, transport in
                     self.store = InMemoryCredentialStore()
                     app = self.core(clock: skewed ? OffsetClock(offset: 600) : SystemClock(), transport: transport)
-                    try await app.signIn(token: try await self.backend.signInToken(forClientUserID: "alice").signInToken)
+                    try await app.signIn(
+                        token: try await self.backend.signInToken(forClientUserID: "alice").signInToken)
                     try await self.emulator.control("vital/expire-tokens")
                 },
                 credentials: { try self.store.read("vital.core") },
@@ -230,7 +248,9 @@ final class VitalIntegrationTests: XCTestCase {
         }
         XCTAssertEqual(try app.status, [.configured, .signedIn, .useApiKey])
 
-        await XCTAssertEqualAsync(try await app.signIn(token: try await backend.signInToken(forClientUserID: "alice").signInToken), .migratedFromAPIKey)
+        await XCTAssertEqualAsync(
+            try await app.signIn(token: try await backend.signInToken(forClientUserID: "alice").signInToken),
+            .migratedFromAPIKey)
         XCTAssertEqual(try app.status, [.configured, .signedIn, .useSignInToken])
         XCTAssertEqual(try app.currentUserID, user)
         await XCTAssertEqualAsync(try await app.connectedProviders().count, 1)
@@ -241,15 +261,22 @@ final class VitalIntegrationTests: XCTestCase {
         let requested = LockedValue<[String]>([])
         let backend = backend
         func provider(_ appUser: String) -> @Sendable () async throws -> String {
-            { requested.withValue { $0.append(appUser) }; return try await backend.signInToken(forClientUserID: appUser).signInToken }
+            {
+                requested.withValue { $0.append(appUser) }
+                return try await backend.signInToken(forClientUserID: appUser).signInToken
+            }
         }
-        await XCTAssertEqualAsync(try await app.reconcile(appUserID: nil, tokenProvider: provider("nobody")), .unchanged)
-        await XCTAssertEqualAsync(try await app.reconcile(appUserID: "alice", tokenProvider: provider("alice")), .signedIn)
+        await XCTAssertEqualAsync(
+            try await app.reconcile(appUserID: nil, tokenProvider: provider("nobody")), .unchanged)
+        await XCTAssertEqualAsync(
+            try await app.reconcile(appUserID: "alice", tokenProvider: provider("alice")), .signedIn)
         let alice = try app.currentUserID
-        await XCTAssertEqualAsync(try await app.reconcile(appUserID: "alice", tokenProvider: provider("alice")), .unchanged)
+        await XCTAssertEqualAsync(
+            try await app.reconcile(appUserID: "alice", tokenProvider: provider("alice")), .unchanged)
         await XCTAssertEqualAsync(try await app.reconcile(appUserID: "bob", tokenProvider: provider("bob")), .signedIn)
         XCTAssertNotEqual(try app.currentUserID, alice)
-        await XCTAssertEqualAsync(try await app.reconcile(appUserID: nil, tokenProvider: provider("nobody")), .signedOut)
+        await XCTAssertEqualAsync(
+            try await app.reconcile(appUserID: nil, tokenProvider: provider("nobody")), .signedOut)
         XCTAssertEqual(try app.status, [])
         XCTAssertEqual(requested.current, ["alice", "bob"], "a token is requested only when the state differs")
     }

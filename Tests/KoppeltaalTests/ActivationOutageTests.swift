@@ -14,7 +14,8 @@ final class ActivationOutageTests: XCTestCase {
         authorize: [Result<HTTPResponse, TransportError>], token: [HTTPResponse], window: TimeInterval = 30
     ) throws -> (KoppeltaalSession, RecordingTransport) {
         let tokenResponse = try Fixtures.data("Koppeltaal/Token/response.json")
-        let authorizeAnswers = LockedValue(authorize), tokenAnswers = LockedValue(token)
+        let authorizeAnswers = LockedValue(authorize)
+        let tokenAnswers = LockedValue(token)
         let transport = RecordingTransport { request in
             if request.url.lastPathComponent == "Authorize" {
                 let next = authorizeAnswers.withValue { $0.isEmpty ? nil : $0.removeFirst() }
@@ -24,13 +25,14 @@ final class ActivationOutageTests: XCTestCase {
             return tokenAnswers.withValue { $0.isEmpty ? nil : $0.removeFirst() }
                 ?? HTTPResponse(status: 200, headers: Self.json, body: tokenResponse)
         }
-        let session = KoppeltaalSession(configuration: .init(
-            fhirBaseURL: URL(string: "https://kt.example/FHIR/Koppeltaal")!, clientID: "c", clientSecret: "s",
-            redirectURI: "app://cb",
-            endpoints: EndpointOverrides(
-                authorize: URL(string: "https://kt.example/OAuth2/Koppeltaal/Authorize"),
-                token: URL(string: "https://kt.example/OAuth2/Koppeltaal/Token")),
-            activationRetryWindow: window, store: InMemoryCredentialStore(), transport: transport))
+        let session = KoppeltaalSession(
+            configuration: .init(
+                fhirBaseURL: URL(string: "https://kt.example/FHIR/Koppeltaal")!, clientID: "c", clientSecret: "s",
+                redirectURI: "app://cb",
+                endpoints: EndpointOverrides(
+                    authorize: URL(string: "https://kt.example/OAuth2/Koppeltaal/Authorize"),
+                    token: URL(string: "https://kt.example/OAuth2/Koppeltaal/Token")),
+                activationRetryWindow: window, store: InMemoryCredentialStore(), transport: transport))
         return (session, transport)
     }
 
@@ -58,7 +60,8 @@ final class ActivationOutageTests: XCTestCase {
 
     func testARefusalIsNotRetried() async throws {
         let (session, transport) = try session(
-            authorize: [], token: [HTTPResponse(status: 400, headers: Self.json, body: Data(#"{"error": "invalid_grant"}"#.utf8))])
+            authorize: [],
+            token: [HTTPResponse(status: 400, headers: Self.json, body: Data(#"{"error": "invalid_grant"}"#.utf8))])
         do {
             _ = try await session.activate(code: "123456")
             XCTFail("activated")

@@ -10,32 +10,42 @@ final class ActivationRequestTests: XCTestCase {
     func testAuthorizeAndTokenRequests() async throws {
         let transport = RecordingTransport { request in
             if request.url.path.hasSuffix("/Authorize") {
-                return HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: Data(#"{"authorisation_code": "AC-1"}"#.utf8))
+                return HTTPResponse(
+                    status: 200, headers: ["Content-Type": "application/json"],
+                    body: Data(#"{"authorisation_code": "AC-1"}"#.utf8))
             }
-            return HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: try Fixtures.data("Koppeltaal/Token/response.json"))
+            return HTTPResponse(
+                status: 200, headers: ["Content-Type": "application/json"],
+                body: try Fixtures.data("Koppeltaal/Token/response.json"))
         }
-        let session = KoppeltaalSession(configuration: .init(
-            fhirBaseURL: URL(string: "https://kt.example/FHIR/Koppeltaal")!,
-            clientID: "RANJKA", clientSecret: "s&cret",
-            redirectURI: "http://test.kickass.ranjgames.com/builds/rev-1005/index-game.html/After-Auth",
-            endpoints: EndpointOverrides(
-                authorize: URL(string: "https://kt.example/OAuth2/Koppeltaal/Authorize"),
-                token: URL(string: "https://kt.example/OAuth2/Koppeltaal/Token"),
-                revoke: URL(string: "https://kt.example/OAuth2/Koppeltaal/Revoke")),
-            pkce: .always, store: InMemoryCredentialStore(), transport: transport, random: SeededRandomSource(seed: "fixed")
-        ))
+        let session = KoppeltaalSession(
+            configuration: .init(
+                fhirBaseURL: URL(string: "https://kt.example/FHIR/Koppeltaal")!,
+                clientID: "RANJKA", clientSecret: "s&cret",
+                redirectURI: "http://test.kickass.ranjgames.com/builds/rev-1005/index-game.html/After-Auth",
+                endpoints: EndpointOverrides(
+                    authorize: URL(string: "https://kt.example/OAuth2/Koppeltaal/Authorize"),
+                    token: URL(string: "https://kt.example/OAuth2/Koppeltaal/Token"),
+                    revoke: URL(string: "https://kt.example/OAuth2/Koppeltaal/Revoke")),
+                pkce: .always, store: InMemoryCredentialStore(), transport: transport,
+                random: SeededRandomSource(seed: "fixed")
+            ))
         let context = try await session.activate(code: "593740")
         XCTAssertEqual(context.patient, "https://ggzeindhoven.minddistrict.com/Patient/72308")
         let requests = transport.requests
         XCTAssertEqual(requests.count, 2)
         let expectedState = Base64URL.encode(SeededRandomSource(seed: "fixed").bytes(count: 32 + 16).suffix(16))
         let pkce = PKCE(verifier: Base64URL.encode(SeededRandomSource(seed: "fixed").bytes(count: 32)))
-        XCTAssertEqual(HTTPText.render(requests[0]), """
+        XCTAssertEqual(
+            HTTPText.render(requests[0]),
+            """
             GET https://kt.example/OAuth2/Koppeltaal/Authorize?response_type=code&client_id=RANJKA&redirect_uri=http%3A%2F%2Ftest.kickass.ranjgames.com%2Fbuilds%2Frev-1005%2Findex-game.html%2FAfter-Auth&scope=patient%2F*.read%20launch%3A593740&state=\(expectedState)&code_challenge=\(pkce.challenge)&code_challenge_method=S256
             Accept: application/json
 
             """)
-        XCTAssertEqual(HTTPText.render(requests[1]), """
+        XCTAssertEqual(
+            HTTPText.render(requests[1]),
+            """
             POST https://kt.example/OAuth2/Koppeltaal/Token
             Accept: application/json
             Cache-Control: no-store
@@ -47,19 +57,22 @@ final class ActivationRequestTests: XCTestCase {
             """, "Koppeltaal's default client authentication is Basic over the id and secret as they are (RFC 7617)")
         guard case .revoked = try await session.revoke() else { return XCTFail("not revoked") }
         XCTAssertEqual(transport.requests.last?.url.path, "/OAuth2/Koppeltaal/Revoke")
-        XCTAssertEqual(transport.requests.last?.headers["Authorization"], "Basic UkFOSktBOnMmY3JldA==", "revocation too")
+        XCTAssertEqual(
+            transport.requests.last?.headers["Authorization"], "Basic UkFOSktBOnMmY3JldA==", "revocation too")
     }
 
     func testAnEchoedStateMustMatch() async throws {
         let transport = RecordingTransport(responses: [
-            HTTPResponse(status: 200, body: Data(#"{"authorization_code": "AC-1", "state": "forged"}"#.utf8)),
+            HTTPResponse(status: 200, body: Data(#"{"authorization_code": "AC-1", "state": "forged"}"#.utf8))
         ])
-        let session = KoppeltaalSession(configuration: .init(
-            fhirBaseURL: URL(string: "https://kt.example/FHIR/Koppeltaal")!, clientID: "RANJKA",
-            redirectURI: "app://cb",
-            endpoints: EndpointOverrides(authorize: URL(string: "https://kt.example/a"), token: URL(string: "https://kt.example/t")),
-            store: InMemoryCredentialStore(), transport: transport
-        ))
+        let session = KoppeltaalSession(
+            configuration: .init(
+                fhirBaseURL: URL(string: "https://kt.example/FHIR/Koppeltaal")!, clientID: "RANJKA",
+                redirectURI: "app://cb",
+                endpoints: EndpointOverrides(
+                    authorize: URL(string: "https://kt.example/a"), token: URL(string: "https://kt.example/t")),
+                store: InMemoryCredentialStore(), transport: transport
+            ))
         do {
             _ = try await session.activate(code: "1")
             XCTFail("expected a state mismatch")

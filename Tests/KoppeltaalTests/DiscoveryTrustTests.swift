@@ -12,7 +12,8 @@ final class DiscoveryTrustTests: XCTestCase {
     /// A Conformance in the flat Koppeltaal form naming `authorize` and `token`.
     private static func conformance(authorize: String, token: String) -> Data {
         let form = "http://fhir-registry.smartplatforms.org/Profile/oauth-uris"
-        return Data("""
+        return Data(
+            """
             {"resourceType": "Conformance", "rest": [{"mode": "server", "security": {"extension": [
             {"url": "\(form)#authorize", "valueUri": "\(authorize)"}, {"url": "\(form)#token", "valueUri": "\(token)"}]}}]}
             """.utf8)
@@ -28,7 +29,8 @@ final class DiscoveryTrustTests: XCTestCase {
                 return HTTPResponse(
                     status: 200, headers: json,
                     body: conformance(authorize: "https://kt.example/OAuth2/Koppeltaal/Authorize", token: token))
-            case "Authorize": return HTTPResponse(status: 200, headers: json, body: Data(#"{"authorization_code": "c"}"#.utf8))
+            case "Authorize":
+                return HTTPResponse(status: 200, headers: json, body: Data(#"{"authorization_code": "c"}"#.utf8))
             default: return HTTPResponse(status: 200, headers: json, body: tokenResponse)
             }
         }
@@ -38,10 +40,11 @@ final class DiscoveryTrustTests: XCTestCase {
         base: URL = base, transport: RecordingTransport, store: any CredentialStore = InMemoryCredentialStore(),
         overrides: EndpointOverrides = .init(), trusted: [String] = []
     ) -> KoppeltaalSession {
-        KoppeltaalSession(configuration: .init(
-            fhirBaseURL: base, clientID: "c", clientSecret: "canary-client-secret", redirectURI: "app://cb",
-            endpoints: overrides, trustedEndpointHosts: trusted, readsSMARTConfiguration: false, store: store,
-            transport: transport))
+        KoppeltaalSession(
+            configuration: .init(
+                fhirBaseURL: base, clientID: "c", clientSecret: "canary-client-secret", redirectURI: "app://cb",
+                endpoints: overrides, trustedEndpointHosts: trusted, readsSMARTConfiguration: false, store: store,
+                transport: transport))
     }
 
     func testADiscoveredEndpointOnAnotherHostIsRefusedBeforeAnythingIsSent() async throws {
@@ -72,7 +75,8 @@ final class DiscoveryTrustTests: XCTestCase {
         let transport = try Self.server(token: "https://kt.example/OAuth2/Koppeltaal/Token")
         _ = try await session(transport: transport, store: store).discover()
         let override = URL(string: "https://kt.example/OAuth2/Other/Token")!
-        let endpoints = try await session(transport: transport, store: store, overrides: .init(token: override)).discover()
+        let endpoints = try await session(transport: transport, store: store, overrides: .init(token: override))
+            .discover()
         XCTAssertEqual(endpoints.token, override)
         XCTAssertEqual(endpoints.authorize.path, "/OAuth2/Koppeltaal/Authorize", "the rest still comes from the cache")
         XCTAssertEqual(transport.requests.count, 1, "the cache was used")

@@ -23,13 +23,14 @@ final class GrantRefusalTests: XCTestCase {
                 status: refreshAnswer.current, headers: json, body: Data(#"{"error": "invalid_grant"}"#.utf8))
         }
         let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
-        let session = KoppeltaalSession(configuration: .init(
-            fhirBaseURL: URL(string: "https://kt.example/FHIR/Koppeltaal")!, clientID: "c", clientSecret: "s",
-            redirectURI: "app://cb",
-            endpoints: EndpointOverrides(
-                authorize: URL(string: "https://kt.example/OAuth2/Koppeltaal/Authorize"),
-                token: URL(string: "https://kt.example/OAuth2/Koppeltaal/Token")),
-            store: InMemoryCredentialStore(), transport: transport, clock: clock))
+        let session = KoppeltaalSession(
+            configuration: .init(
+                fhirBaseURL: URL(string: "https://kt.example/FHIR/Koppeltaal")!, clientID: "c", clientSecret: "s",
+                redirectURI: "app://cb",
+                endpoints: EndpointOverrides(
+                    authorize: URL(string: "https://kt.example/OAuth2/Koppeltaal/Authorize"),
+                    token: URL(string: "https://kt.example/OAuth2/Koppeltaal/Token")),
+                store: InMemoryCredentialStore(), transport: transport, clock: clock))
         _ = try await session.activate(code: "123456")
         clock.advance(by: 7200)
 

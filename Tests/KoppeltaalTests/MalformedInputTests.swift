@@ -1,8 +1,9 @@
 import Foundation
-@testable import Koppeltaal
 import SDKRuntime
 import TestSupport
 import XCTest
+
+@testable import Koppeltaal
 
 /// Every malformed Conformance, token response and error body becomes a typed error (fixtures in
 /// Tests/Fixtures/Koppeltaal/Malformed).
@@ -10,7 +11,8 @@ final class MalformedInputTests: XCTestCase {
     private static let base = URL(string: "https://kt.example/FHIR/Koppeltaal")!
 
     /// A session whose transport answers Conformance with `conformance` and the token endpoint with `token`.
-    private func session(conformance: (String, String)? = nil, token: (Int, String)? = nil) throws -> KoppeltaalSession {
+    private func session(conformance: (String, String)? = nil, token: (Int, String)? = nil) throws -> KoppeltaalSession
+    {
         let conformanceBody = try conformance.map { (try Fixtures.data("Koppeltaal/" + $0.0), $0.1) }
         let tokenBody = try token.map { ($0.0, try Fixtures.data("Koppeltaal/" + $0.1)) }
         let authorize = Data(#"{"authorization_code": "code-1"}"#.utf8)
@@ -19,20 +21,27 @@ final class MalformedInputTests: XCTestCase {
             if path.hasSuffix("/metadata"), let (body, type) = conformanceBody {
                 return HTTPResponse(status: 200, headers: ["Content-Type": type], body: body)
             }
-            if path.hasSuffix("/Authorize") { return HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: authorize) }
+            if path.hasSuffix("/Authorize") {
+                return HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: authorize)
+            }
             if path.hasSuffix("/Token"), let (status, body) = tokenBody {
                 return HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: body)
             }
             return HTTPResponse(status: 404)
         }
-        let overrides = conformance == nil
-            ? EndpointOverrides(authorize: URL(string: "https://kt.example/OAuth2/Koppeltaal/Authorize"), token: URL(string: "https://kt.example/OAuth2/Koppeltaal/Token"))
+        let overrides =
+            conformance == nil
+            ? EndpointOverrides(
+                authorize: URL(string: "https://kt.example/OAuth2/Koppeltaal/Authorize"),
+                token: URL(string: "https://kt.example/OAuth2/Koppeltaal/Token"))
             : EndpointOverrides()
-        return KoppeltaalSession(configuration: .init(
-            fhirBaseURL: Self.base, clientID: "c", clientSecret: "s", redirectURI: "app://cb",
-            endpoints: overrides, readsSMARTConfiguration: false, store: InMemoryCredentialStore(), transport: transport,
-            clock: ManualClock(Date(timeIntervalSince1970: 1_000_000)), random: SeededRandomSource(seed: "t")
-        ))
+        return KoppeltaalSession(
+            configuration: .init(
+                fhirBaseURL: Self.base, clientID: "c", clientSecret: "s", redirectURI: "app://cb",
+                endpoints: overrides, readsSMARTConfiguration: false, store: InMemoryCredentialStore(),
+                transport: transport,
+                clock: ManualClock(Date(timeIntervalSince1970: 1_000_000)), random: SeededRandomSource(seed: "t")
+            ))
     }
 
     private func activationError(token fixture: String, status: Int = 200) async throws -> any Error {
@@ -49,7 +58,8 @@ final class MalformedInputTests: XCTestCase {
         var error = try await activationError(token: "token-missing-access-token.json")
         XCTAssertEqual(String(describing: error), "access_token: missing required field")
         error = try await activationError(token: "token-type-mac.json")
-        XCTAssertEqual(String(describing: error), #"The token response cannot be used: token_type is "mac", expected Bearer"#)
+        XCTAssertEqual(
+            String(describing: error), #"The token response cannot be used: token_type is "mac", expected Bearer"#)
         error = try await activationError(token: "token-expires-in-garbage.json")
         XCTAssertEqual(String(describing: error), #"expires_in: expected Int, found "soon""#)
         error = try await activationError(token: "token-expires-in-negative.json")
@@ -59,10 +69,14 @@ final class MalformedInputTests: XCTestCase {
     func testLenientTokenResponses() async throws {
         let stringLifetime = try session(token: (200, "Malformed/token-expires-in-string.json"))
         _ = try await stringLifetime.activate(code: "123456")
-        await XCTAssertEqualAsync(try await stringLifetime.status(), .active(LaunchContext(), accessTokenExpiresAt: Date(timeIntervalSince1970: 1_003_600)))
+        await XCTAssertEqualAsync(
+            try await stringLifetime.status(),
+            .active(LaunchContext(), accessTokenExpiresAt: Date(timeIntervalSince1970: 1_003_600)))
         let noLifetime = try session(token: (200, "Malformed/token-expires-in-absent.json"))
         _ = try await noLifetime.activate(code: "123456")
-        await XCTAssertEqualAsync(try await noLifetime.status(), .active(LaunchContext(), accessTokenExpiresAt: nil), "unknown expiry: only the reactive path refreshes")
+        await XCTAssertEqualAsync(
+            try await noLifetime.status(), .active(LaunchContext(), accessTokenExpiresAt: nil),
+            "unknown expiry: only the reactive path refreshes")
     }
 
     func testErrorBodies() async throws {
@@ -73,17 +87,37 @@ final class MalformedInputTests: XCTestCase {
         XCTAssertEqual(oauth.code, .temporarilyUnavailable)
         XCTAssertEqual(oauth.recovery, .retryLater)
         XCTAssertEqual(oauth.body.errorURI, "https://as.example/errors")
-        let outcome = HTTPResponse(status: 401, headers: ["Content-Type": "application/json+fhir"], body: try Fixtures.data("Koppeltaal/Malformed/outcome-issue-not-array.json"))
-        XCTAssertTrue(HTTPClientCore.error(for: outcome, operation: "FHIR", formats: [KoppeltaalClient.ErrorFormats.operationOutcomeError]) is UnexpectedResponseError)
+        let outcome = HTTPResponse(
+            status: 401, headers: ["Content-Type": "application/json+fhir"],
+            body: try Fixtures.data("Koppeltaal/Malformed/outcome-issue-not-array.json"))
+        XCTAssertTrue(
+            HTTPClientCore.error(
+                for: outcome, operation: "FHIR", formats: [KoppeltaalClient.ErrorFormats.operationOutcomeError])
+                is UnexpectedResponseError)
     }
 
     func testConformances() async throws {
         let cases: [(String, String, String)] = [
-            ("conformance-html.html", "text/html", "Conformance: unexpected HTTP 200 response (text/html, 32 bytes): the body is not JSON"),
-            ("conformance-wrong-resource.json", "application/json", #"resourceType: expected "Conformance" or "CapabilityStatement", found "Patient""#),
-            ("conformance-no-rest.json", "application/json", "The server's Conformance names no authorize or token endpoint; configure it in EndpointOverrides"),
-            ("conformance-token-missing.json", "application/json", "The server's Conformance names no token endpoint; configure it in EndpointOverrides"),
-            ("conformance-truncated.xml", "application/xml+fhir", "malformed XML at line 2, column 1: unexpected end of the document inside <Conformance>"),
+            (
+                "conformance-html.html", "text/html",
+                "Conformance: unexpected HTTP 200 response (text/html, 32 bytes): the body is not JSON"
+            ),
+            (
+                "conformance-wrong-resource.json", "application/json",
+                #"resourceType: expected "Conformance" or "CapabilityStatement", found "Patient""#
+            ),
+            (
+                "conformance-no-rest.json", "application/json",
+                "The server's Conformance names no authorize or token endpoint; configure it in EndpointOverrides"
+            ),
+            (
+                "conformance-token-missing.json", "application/json",
+                "The server's Conformance names no token endpoint; configure it in EndpointOverrides"
+            ),
+            (
+                "conformance-truncated.xml", "application/xml+fhir",
+                "malformed XML at line 2, column 1: unexpected end of the document inside <Conformance>"
+            ),
         ]
         for (fixture, type, message) in cases {
             do {
@@ -99,19 +133,29 @@ final class MalformedInputTests: XCTestCase {
 /// Discovery details that need no server.
 final class DiscoveryTests: XCTestCase {
     private func conformance(_ extensions: [Extension], mode: String? = "server") -> ConformanceStatement {
-        ConformanceStatement(rest: [ConformanceRest(mode: "client"), ConformanceRest(mode: mode, security: ConformanceSecurity(extensions: extensions))])
+        ConformanceStatement(rest: [
+            ConformanceRest(mode: "client"),
+            ConformanceRest(mode: mode, security: ConformanceSecurity(extensions: extensions)),
+        ])
     }
 
     func testPreferenceAndCaseInsensitiveFragments() {
-        let uris = ConformanceEndpoints.uris(in: conformance([
-            Extension(url: "http://fhir-registry.smartplatforms.org/Profile/oauth-uris#Authorize", valueURI: "f1-authorize"),
-            Extension(url: "http://fhir-registry.smarthealthit.org/Profile/oauth-uris#token", valueURI: "f2-token"),
-            Extension(url: "http://fhir-registry.smarthealthit.org/StructureDefinition/oauth-uris#TOKEN", valueURI: "f3-token"),
-            Extension(url: "http://fhir-registry.smarthealthit.org/StructureDefinition/oauth-uris", extensions: [
-                Extension(url: "revoke", valueURI: "f4-revoke"), Extension(url: "token", valueURI: "f4-token"),
-            ]),
-            Extension(url: "http://example.org/other#token", valueURI: "ignored"),
-        ]))
+        let uris = ConformanceEndpoints.uris(
+            in: conformance([
+                Extension(
+                    url: "http://fhir-registry.smartplatforms.org/Profile/oauth-uris#Authorize",
+                    valueURI: "f1-authorize"),
+                Extension(url: "http://fhir-registry.smarthealthit.org/Profile/oauth-uris#token", valueURI: "f2-token"),
+                Extension(
+                    url: "http://fhir-registry.smarthealthit.org/StructureDefinition/oauth-uris#TOKEN",
+                    valueURI: "f3-token"),
+                Extension(
+                    url: "http://fhir-registry.smarthealthit.org/StructureDefinition/oauth-uris",
+                    extensions: [
+                        Extension(url: "revoke", valueURI: "f4-revoke"), Extension(url: "token", valueURI: "f4-token"),
+                    ]),
+                Extension(url: "http://example.org/other#token", valueURI: "ignored"),
+            ]))
         XCTAssertEqual(uris, ["authorize": "f1-authorize", "token": "f4-token", "revoke": "f4-revoke"])
     }
 
@@ -123,14 +167,24 @@ final class DiscoveryTests: XCTestCase {
     }
 
     func testBearerChallenges() {
-        let response = HTTPResponse(status: 401, headers: ["WWW-Authenticate": #"Bearer realm="kt", error="invalid_token", error_description="The \"token\" expired""#])
+        let response = HTTPResponse(
+            status: 401,
+            headers: [
+                "WWW-Authenticate":
+                    #"Bearer realm="kt", error="invalid_token", error_description="The \"token\" expired""#
+            ])
         XCTAssertEqual(response.bearerError, "invalid_token")
-        XCTAssertEqual(response.authenticationChallenges.first?.parameters["error_description"], #"The "token" expired"#)
+        XCTAssertEqual(
+            response.authenticationChallenges.first?.parameters["error_description"], #"The "token" expired"#)
         XCTAssertEqual(UnexpectedResponseError(operation: "FHIR", response: response).recovery, .refreshCredential)
-        XCTAssertEqual(UnexpectedResponseError(operation: "FHIR", response: HTTPResponse(status: 401)).recovery, .refreshCredential)
+        XCTAssertEqual(
+            UnexpectedResponseError(operation: "FHIR", response: HTTPResponse(status: 401)).recovery, .refreshCredential
+        )
         let forbidden = HTTPResponse(status: 403, headers: ["WWW-Authenticate": #"Bearer error="insufficient_scope""#])
         XCTAssertEqual(UnexpectedResponseError(operation: "FHIR", response: forbidden).recovery, .none)
         let scope = HTTPResponse(status: 401, headers: ["WWW-Authenticate": #"Bearer error="insufficient_scope""#])
-        XCTAssertEqual(UnexpectedResponseError(operation: "FHIR", response: scope).recovery, .none, "only invalid_token means expired")
+        XCTAssertEqual(
+            UnexpectedResponseError(operation: "FHIR", response: scope).recovery, .none,
+            "only invalid_token means expired")
     }
 }

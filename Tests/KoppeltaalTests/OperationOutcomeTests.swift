@@ -6,16 +6,19 @@ import XCTest
 
 /// Both OperationOutcome forms of the seed (JSON and XML), and the DSTU2 shape, decode to typed issues.
 final class OperationOutcomeTests: XCTestCase {
-    private let seedDetails = "Authentication failed: Bearer token 98510180-8d78-4987-9e27-c958c449f383 has expired at 2016/02/10 22:54:51"
+    private let seedDetails =
+        "Authentication failed: Bearer token 98510180-8d78-4987-9e27-c958c449f383 has expired at 2016/02/10 22:54:51"
 
     func testSeedJSON() throws {
-        let outcome = try JSONCoding.decode(OperationOutcome.self, from: Fixtures.data("Koppeltaal/OperationOutcome/expired.json"))
+        let outcome = try JSONCoding.decode(
+            OperationOutcome.self, from: Fixtures.data("Koppeltaal/OperationOutcome/expired.json"))
         assertSeed(outcome)
     }
 
     func testSeedXML() throws {
         let outcome = try HTTPResponseBody.xml(
-            OperationOutcome.self, from: HTTPResponse(status: 401, body: Fixtures.data("Koppeltaal/OperationOutcome/expired.xml")),
+            OperationOutcome.self,
+            from: HTTPResponse(status: 401, body: Fixtures.data("Koppeltaal/OperationOutcome/expired.xml")),
             rootElements: ["OperationOutcome"]
         )
         assertSeed(outcome)
@@ -25,7 +28,8 @@ final class OperationOutcomeTests: XCTestCase {
         XCTAssertEqual(outcome.issue.count, 1, file: file, line: line)
         let issue = outcome.issue[0]
         XCTAssertNil(issue.severity, "the seed omits severity", file: file, line: line)
-        XCTAssertEqual(issue.type, Coding(system: "http://hl7.org/fhir/issue-type", code: "expired"), file: file, line: line)
+        XCTAssertEqual(
+            issue.type, Coding(system: "http://hl7.org/fhir/issue-type", code: "expired"), file: file, line: line)
         XCTAssertEqual(issue.details, .string(seedDetails), file: file, line: line)
         let error = OperationOutcomeError(body: outcome, httpStatus: 401, operation: "Read")
         XCTAssertEqual(error.code, .expired, file: file, line: line)
@@ -37,16 +41,21 @@ final class OperationOutcomeTests: XCTestCase {
     }
 
     func testDSTU2Shapes() throws {
-        let json = try JSONCoding.decode(OperationOutcome.self, from: Fixtures.data("Koppeltaal/OperationOutcome/expired-dstu2.json"))
+        let json = try JSONCoding.decode(
+            OperationOutcome.self, from: Fixtures.data("Koppeltaal/OperationOutcome/expired-dstu2.json"))
         let xml = try HTTPResponseBody.xml(
-            OperationOutcome.self, from: HTTPResponse(status: 401, body: Fixtures.data("Koppeltaal/OperationOutcome/expired-dstu2.xml")),
+            OperationOutcome.self,
+            from: HTTPResponse(status: 401, body: Fixtures.data("Koppeltaal/OperationOutcome/expired-dstu2.xml")),
             rootElements: ["OperationOutcome"]
         )
         for outcome in [json, xml] {
             let issue = outcome.issue[0]
             XCTAssertEqual(issue.severity, .error)
             XCTAssertEqual(issue.code, "expired")
-            XCTAssertEqual(issue.details, .codeableConcept(CodeableConcept(text: "Bearer token 98510180-8d78-4987-9e27-c958c449f383 has expired")))
+            XCTAssertEqual(
+                issue.details,
+                .codeableConcept(CodeableConcept(text: "Bearer token 98510180-8d78-4987-9e27-c958c449f383 has expired"))
+            )
             XCTAssertEqual(issue.diagnostics, "token 98510180-8d78-4987-9e27-c958c449f383")
             XCTAssertEqual(OperationOutcomeError(body: outcome, httpStatus: 401, operation: "Read").code, .expired)
         }
@@ -56,37 +65,53 @@ final class OperationOutcomeTests: XCTestCase {
     func testEveryIssueCounts() async throws {
         // An informational issue first (DSTU2 code), then the expired token (DSTU1 type): the error keeps both codes,
         // and its recovery is the expired token's, not the note's.
-        let body = Data(#"""
+        let body = Data(
+            #"""
             {"resourceType": "OperationOutcome", "issue": [
               {"severity": "information", "code": "informational"},
               {"severity": "warning"},
               {"type": {"system": "http://hl7.org/fhir/issue-type", "code": "expired"}, "details": "token 98510180"}]}
             """#.utf8)
-        let transport = RecordingTransport { _ in HTTPResponse(status: 401, headers: ["Content-Type": "application/json+fhir"], body: body) }
-        let client = KoppeltaalClient(configuration: .init(servers: .init(launch: URL(string: "https://example.org")), transport: transport))
+        let transport = RecordingTransport { _ in
+            HTTPResponse(status: 401, headers: ["Content-Type": "application/json+fhir"], body: body)
+        }
+        let client = KoppeltaalClient(
+            configuration: .init(servers: .init(launch: URL(string: "https://example.org")), transport: transport))
         do {
-            _ = try await client.mobileLaunch(.init(clientID: "c", patient: "p", user: "u"), credentials: .init(username: "a", password: "b"))
+            _ = try await client.mobileLaunch(
+                .init(clientID: "c", patient: "p", user: "u"), credentials: .init(username: "a", password: "b"))
             XCTFail("expected an error")
         } catch let error as OperationOutcomeError {
             XCTAssertEqual(error.codes, [.informational, .expired])
             XCTAssertEqual(error.code, .informational)
             XCTAssertEqual(error.recovery, .refreshCredential)
             XCTAssertEqual(error.body.issue.count, 3)
-            XCTAssertEqual(String(describing: error), "MobileLaunch failed: OperationOutcomeError informational, expired (HTTP 401)")
+            XCTAssertEqual(
+                String(describing: error),
+                "MobileLaunch failed: OperationOutcomeError informational, expired (HTTP 401)")
         }
-        let none = OperationOutcomeError(body: OperationOutcome(issue: [OperationOutcomeIssue(severity: .warning)]), httpStatus: 400, operation: "Read")
+        let none = OperationOutcomeError(
+            body: OperationOutcome(issue: [OperationOutcomeIssue(severity: .warning)]), httpStatus: 400,
+            operation: "Read")
         XCTAssertEqual(none.codes, [])
         XCTAssertNil(none.code)
         XCTAssertEqual(none.recovery, .none)
     }
 
     func testErrorResponsesChooseTheirFormat() async throws {
-        for (fixture, type) in [("OperationOutcome/expired.xml", "application/xml+fhir"), ("OperationOutcome/expired.json", "application/json+fhir")] {
+        for (fixture, type) in [
+            ("OperationOutcome/expired.xml", "application/xml+fhir"),
+            ("OperationOutcome/expired.json", "application/json+fhir"),
+        ] {
             let body = try Fixtures.data("Koppeltaal/" + fixture)
-            let transport = RecordingTransport { _ in HTTPResponse(status: 401, headers: ["Content-Type": type], body: body) }
-            let client = KoppeltaalClient(configuration: .init(servers: .init(launch: URL(string: "https://example.org")), transport: transport))
+            let transport = RecordingTransport { _ in
+                HTTPResponse(status: 401, headers: ["Content-Type": type], body: body)
+            }
+            let client = KoppeltaalClient(
+                configuration: .init(servers: .init(launch: URL(string: "https://example.org")), transport: transport))
             do {
-                _ = try await client.mobileLaunch(.init(clientID: "c", patient: "p", user: "u"), credentials: .init(username: "a", password: "b"))
+                _ = try await client.mobileLaunch(
+                    .init(clientID: "c", patient: "p", user: "u"), credentials: .init(username: "a", password: "b"))
                 XCTFail("expected an error")
             } catch let error as OperationOutcomeError {
                 XCTAssertEqual(error.code, .expired, fixture)

@@ -1,8 +1,9 @@
 import Foundation
-@testable import Koppeltaal
 import SDKRuntime
 import TestSupport
 import XCTest
+
+@testable import Koppeltaal
 
 /// A mobile launch run with canary secrets (portal password, client secret, activation and authorization codes,
 /// access and refresh tokens, PKCE verifier): none shows in the session's state, results, errors or logs, and the
@@ -13,7 +14,9 @@ final class SecretCanaryTests: XCTestCase {
     }
 
     private static func tokens(_ generation: Int) -> HTTPResponse {
-        json(200, """
+        json(
+            200,
+            """
             {"access_token": "\(SecretCanary.named("access-\(generation)"))", "token_type": "Bearer", "expires_in": 900,
              "refresh_token": "\(SecretCanary.named("refresh-\(generation)"))", "patient": "https://example/Patient/1"}
             """)
@@ -43,25 +46,34 @@ final class SecretCanaryTests: XCTestCase {
                 return HTTPResponse(status: 200)
             default:
                 let authorized = request.headers["Authorization"] == "Bearer " + SecretCanary.named("access-2")
-                return authorized ? Self.json(200, "{}") : HTTPResponse(status: 401, headers: ["WWW-Authenticate": #"Bearer error="invalid_token""#])
+                return authorized
+                    ? Self.json(200, "{}")
+                    : HTTPResponse(status: 401, headers: ["WWW-Authenticate": #"Bearer error="invalid_token""#])
             }
         }
         let base = URL(string: "https://kt.example/OAuth2/Koppeltaal")!
-        let backend = KoppeltaalBackend(configuration: .init(
-            launchURL: base, credentials: BasicCredentials(username: "portal", password: SecretCanary.named("portal")), transport: transport
-        ))
-        let session = KoppeltaalSession(configuration: .init(
-            fhirBaseURL: URL(string: "https://kt.example/FHIR/Koppeltaal")!,
-            clientID: "RANJKA", clientSecret: SecretCanary.named("client"), redirectURI: "app://cb",
-            endpoints: EndpointOverrides(authorize: base.appendingPathComponent("Authorize"), token: base.appendingPathComponent("Token"), revoke: base.appendingPathComponent("Revoke")),
-            pkce: .always, store: store, transport: transport, clock: clock, logger: log
-        ))
+        let backend = KoppeltaalBackend(
+            configuration: .init(
+                launchURL: base,
+                credentials: BasicCredentials(username: "portal", password: SecretCanary.named("portal")),
+                transport: transport
+            ))
+        let session = KoppeltaalSession(
+            configuration: .init(
+                fhirBaseURL: URL(string: "https://kt.example/FHIR/Koppeltaal")!,
+                clientID: "RANJKA", clientSecret: SecretCanary.named("client"), redirectURI: "app://cb",
+                endpoints: EndpointOverrides(
+                    authorize: base.appendingPathComponent("Authorize"), token: base.appendingPathComponent("Token"),
+                    revoke: base.appendingPathComponent("Revoke")),
+                pkce: .always, store: store, transport: transport, clock: clock, logger: log
+            ))
 
         let activation = try await backend.mobileLaunch(clientID: "RANJKA", patient: "p", user: "u")
         let context = try await session.activate(code: activation.code)
         let response = try await session.fhir(path: "/Patient/1")
         let state = try XCTUnwrap(try store.readValue(KoppeltaalState.self, for: "koppeltaal.session"))
-        try SecretCanary.assertStoredOnlyUnder(["accessToken", "refreshToken"], in: store.fileURL(for: "koppeltaal.session"))
+        try SecretCanary.assertStoredOnlyUnder(
+            ["accessToken", "refreshToken"], in: store.fileURL(for: "koppeltaal.session"))
         var thrown: (any Error)?
         clock.advance(by: 3_600)
         do {
@@ -72,10 +84,12 @@ final class SecretCanaryTests: XCTestCase {
         let revocation = try await session.revoke()
 
         XCTAssertEqual(response.status, 200)
-        SecretCanary.assertHidden([
-            activation, context, state, try XCTUnwrap(state.grant), try await session.status(), try XCTUnwrap(thrown), revocation,
-            session.configuration.client,
-        ] + transport.requests)
+        SecretCanary.assertHidden(
+            [
+                activation, context, state, try XCTUnwrap(state.grant), try await session.status(),
+                try XCTUnwrap(thrown), revocation,
+                session.configuration.client,
+            ] + transport.requests)
         SecretCanary.assertHidden(in: log)
     }
 }

@@ -6,9 +6,13 @@ import XCTest
 
 /// Requests the generated Koppeltaal client sends, byte for byte, and the responses it reads.
 final class WireTests: XCTestCase {
-    private func client(answering status: Int = 200, _ fixture: String, contentType: String = "application/json") throws -> (KoppeltaalClient, RecordingTransport) {
+    private func client(answering status: Int = 200, _ fixture: String, contentType: String = "application/json") throws
+        -> (KoppeltaalClient, RecordingTransport)
+    {
         let body = try Fixtures.data("Koppeltaal/" + fixture)
-        let transport = RecordingTransport { _ in HTTPResponse(status: status, headers: ["Content-Type": contentType], body: body) }
+        let transport = RecordingTransport { _ in
+            HTTPResponse(status: status, headers: ["Content-Type": contentType], body: body)
+        }
         let servers = KoppeltaalClient.Servers(
             fhir: URL(string: "https://ggz.koppeltaal.nl/FHIR/Koppeltaal"),
             launch: URL(string: "https://ggz.koppeltaal.nl/OAuth2/Koppeltaal"),
@@ -26,8 +30,9 @@ final class WireTests: XCTestCase {
     func testMobileLaunch() async throws {
         let (client, transport) = try client("MobileLaunch/response.json")
         let response = try await client.mobileLaunch(
-            .init(clientID: "RANJKA", patient: "https://ggzeindhoven.minddistrict.com/Patient/72308",
-                  user: "https://ggzeindhoven.minddistrict.com/RelatedPerson/452", resource: "RANJKA"),
+            .init(
+                clientID: "RANJKA", patient: "https://ggzeindhoven.minddistrict.com/Patient/72308",
+                user: "https://ggzeindhoven.minddistrict.com/RelatedPerson/452", resource: "RANJKA"),
             credentials: BasicCredentials(username: "portal", password: "s3cr3t")
         )
         XCTAssertEqual(try sent(transport), try Fixtures.text("Koppeltaal/MobileLaunch/request.http"))
@@ -39,11 +44,12 @@ final class WireTests: XCTestCase {
     func testAuthorizeSendsTheSeedQueryAndReadsBothSpellings() async throws {
         for fixture in ["Authorize/response.json", "Authorize/response-british.json"] {
             let (client, transport) = try client(fixture)
-            let response = try await client.authorize(.init(
-                clientID: "RANJKA",
-                redirectURI: "http://test.kickass.ranjgames.com/builds/rev-1005/index-game.html/After-Auth",
-                scope: "patient/*.read launch:593740", state: "98wrghuwuogerg97"
-            ))
+            let response = try await client.authorize(
+                .init(
+                    clientID: "RANJKA",
+                    redirectURI: "http://test.kickass.ranjgames.com/builds/rev-1005/index-game.html/After-Auth",
+                    scope: "patient/*.read launch:593740", state: "98wrghuwuogerg97"
+                ))
             XCTAssertEqual(try sent(transport), try Fixtures.text("Koppeltaal/Authorize/request.http"))
             XCTAssertEqual(response.authorizationCode, "0db34c09-201b-41da-af41-deee89302f4b", fixture)
         }
@@ -51,7 +57,8 @@ final class WireTests: XCTestCase {
 
     func testRefreshWithBasicClientAuthenticationFormEncodesTheSecret() async throws {
         let (client, transport) = try client("Token/response-refresh.json")
-        let servers = KoppeltaalClient.Servers(token: URL(string: "https://localhost/Petrel244/OAuth2/VHProvisioning/Token"))
+        let servers = KoppeltaalClient.Servers(
+            token: URL(string: "https://localhost/Petrel244/OAuth2/VHProvisioning/Token"))
         let refreshing = KoppeltaalClient(configuration: .init(servers: servers, transport: transport))
         _ = client
         let response = try await refreshing.token(
@@ -66,7 +73,8 @@ final class WireTests: XCTestCase {
 
     func testRefreshWithUnencodedBasicIsTheSeedsRequestByteForByte() async throws {
         let (_, transport) = try client("Token/response-refresh.json")
-        let servers = KoppeltaalClient.Servers(token: URL(string: "https://localhost/Petrel244/OAuth2/VHProvisioning/Token"))
+        let servers = KoppeltaalClient.Servers(
+            token: URL(string: "https://localhost/Petrel244/OAuth2/VHProvisioning/Token"))
         let refreshing = KoppeltaalClient(configuration: .init(servers: servers, transport: transport))
         _ = try await refreshing.token(
             .refreshToken(.init(refreshToken: "e54a2533-df44-4e32-bc4d-820c05b2aed0")),
@@ -78,23 +86,27 @@ final class WireTests: XCTestCase {
     func testAuthorizationCodeGrantForAPublicClient() async throws {
         let (client, transport) = try client("Token/response.json")
         let response = try await client.token(
-            .authorizationCode(.init(
-                code: "0db34c09-201b-41da-af41-deee89302f4b",
-                redirectURI: "http://test.kickass.ranjgames.com/builds/rev-1005/index-game.html/After-Auth"
-            )),
+            .authorizationCode(
+                .init(
+                    code: "0db34c09-201b-41da-af41-deee89302f4b",
+                    redirectURI: "http://test.kickass.ranjgames.com/builds/rev-1005/index-game.html/After-Auth"
+                )),
             client: OAuthClientCredentials(clientID: "RANJKA")
         )
         XCTAssertEqual(try sent(transport), try Fixtures.text("Koppeltaal/Token/request-authorization-code.http"))
-        XCTAssertEqual(response, TokenResponse(
-            accessToken: "f3d421f4-d036-468a-b9aa-de9c777ede95", tokenType: "Bearer", expiresIn: 900,
-            refreshToken: "e54a2533-df44-4e32-bc4d-820c05b2aed0", scope: "patient/*.*",
-            patient: "https://ggzeindhoven.minddistrict.com/Patient/72308",
-            resource: "https://ggzeindhoven.minddistrict.com/RelatedPerson/452"
-        ))
+        XCTAssertEqual(
+            response,
+            TokenResponse(
+                accessToken: "f3d421f4-d036-468a-b9aa-de9c777ede95", tokenType: "Bearer", expiresIn: 900,
+                refreshToken: "e54a2533-df44-4e32-bc4d-820c05b2aed0", scope: "patient/*.*",
+                patient: "https://ggzeindhoven.minddistrict.com/Patient/72308",
+                resource: "https://ggzeindhoven.minddistrict.com/RelatedPerson/452"
+            ))
     }
 
     func testTokenResponseQuirks() throws {
-        let response = try JSONCoding.decode(TokenResponse.self, from: Fixtures.data("Koppeltaal/Token/response-quirks.json"))
+        let response = try JSONCoding.decode(
+            TokenResponse.self, from: Fixtures.data("Koppeltaal/Token/response-quirks.json"))
         XCTAssertEqual(response.expiresIn, 3600, "a numeric string")
         XCTAssertEqual(response.tokenType, "bearer")
         XCTAssertEqual(response.patient, "https://example.org/Patient/1", "the capitalised key")
@@ -119,11 +131,13 @@ final class WireTests: XCTestCase {
         XCTAssertEqual(conformance.fhirVersion, "0.0.82")
         XCTAssertEqual(conformance.rest.count, 1)
         let extensions = try XCTUnwrap(conformance.rest.first?.security?.extensions)
-        XCTAssertEqual(extensions.map(\.url), [
-            "http://fhir-registry.smartplatforms.org/Profile/oauth-uris#authorize",
-            "http://fhir-registry.smartplatforms.org/Profile/oauth-uris#token",
-            "http://fhir-registry.smarthealthit.org/StructureDefinition/oauth-uris",
-        ])
+        XCTAssertEqual(
+            extensions.map(\.url),
+            [
+                "http://fhir-registry.smartplatforms.org/Profile/oauth-uris#authorize",
+                "http://fhir-registry.smartplatforms.org/Profile/oauth-uris#token",
+                "http://fhir-registry.smarthealthit.org/StructureDefinition/oauth-uris",
+            ])
         XCTAssertEqual(extensions[0].valueURI, "https://ggz.koppeltaal.nl/OAuth2/Koppeltaal/Authorize")
         XCTAssertEqual(extensions[2].extensions.map(\.url), ["authorize", "revoke"])
         XCTAssertEqual(extensions[2].extensions[1].valueURI, "/OAuth2/Koppeltaal/Revoke")
@@ -136,20 +150,29 @@ final class WireTests: XCTestCase {
         XCTAssertEqual(conformance.format, ["xml", "json"])
         XCTAssertEqual(conformance.rest.first?.mode, "server")
         let extensions = try XCTUnwrap(conformance.rest.first?.security?.extensions)
-        XCTAssertEqual(extensions.map(\.valueURI), [
-            "https://ggz.koppeltaal.nl/OAuth2/Koppeltaal/Authorize", "https://ggz.koppeltaal.nl/OAuth2/Koppeltaal/Token",
-        ])
+        XCTAssertEqual(
+            extensions.map(\.valueURI),
+            [
+                "https://ggz.koppeltaal.nl/OAuth2/Koppeltaal/Authorize",
+                "https://ggz.koppeltaal.nl/OAuth2/Koppeltaal/Token",
+            ])
         XCTAssertEqual(conformance.rest.first?.security?.service.first?.text, "OAuth2")
     }
 
     /// A newer FHIR server names the same statement CapabilityStatement; any other resource is refused.
     func testCapabilityStatementIsReadAsTheConformance() async throws {
-        for (fixture, contentType) in [("Conformance/response.json", "application/json"), ("Conformance/response.xml", "application/xml+fhir")] {
+        for (fixture, contentType) in [
+            ("Conformance/response.json", "application/json"), ("Conformance/response.xml", "application/xml+fhir"),
+        ] {
             let original = try Fixtures.text("Koppeltaal/" + fixture)
             func client(renaming name: String) -> KoppeltaalClient {
                 let body = Data(original.replacingOccurrences(of: "Conformance", with: name).utf8)
-                let transport = RecordingTransport { _ in HTTPResponse(status: 200, headers: ["Content-Type": contentType], body: body) }
-                return KoppeltaalClient(configuration: .init(servers: .init(fhir: URL(string: "https://ggz.koppeltaal.nl/FHIR")), transport: transport))
+                let transport = RecordingTransport { _ in
+                    HTTPResponse(status: 200, headers: ["Content-Type": contentType], body: body)
+                }
+                return KoppeltaalClient(
+                    configuration: .init(
+                        servers: .init(fhir: URL(string: "https://ggz.koppeltaal.nl/FHIR")), transport: transport))
             }
             let capability = try await client(renaming: "CapabilityStatement").conformance()
             let conformance = try await self.client(fixture, contentType: contentType).0.conformance()
@@ -158,7 +181,8 @@ final class WireTests: XCTestCase {
                 _ = try await client(renaming: "Patient").conformance()
                 XCTFail("a Patient is not a capability statement")
             } catch let error as ResponseDecodingError {
-                let expected = contentType.contains("xml")
+                let expected =
+                    contentType.contains("xml")
                     ? "expected element <Conformance> or <CapabilityStatement>, found <Patient>"
                     : "resourceType: expected \"Conformance\" or \"CapabilityStatement\", found \"Patient\""
                 XCTAssertEqual(error.description, expected, fixture)
@@ -169,7 +193,8 @@ final class WireTests: XCTestCase {
     func testOAuth2ErrorIsTyped() async throws {
         let (client, _) = try client(answering: 400, "Token/error.json")
         do {
-            _ = try await client.token(.refreshToken(.init(refreshToken: "old")), client: OAuthClientCredentials(clientID: "RANJKA"))
+            _ = try await client.token(
+                .refreshToken(.init(refreshToken: "old")), client: OAuthClientCredentials(clientID: "RANJKA"))
             XCTFail("expected an error")
         } catch let error as OAuth2Error {
             XCTAssertEqual(error.code, .invalidGrant)
@@ -182,11 +207,15 @@ final class WireTests: XCTestCase {
 
     func testHTMLErrorPageIsUnexpectedResponse() async throws {
         let transport = RecordingTransport { _ in
-            HTTPResponse(status: 503, headers: ["Content-Type": "text/html", "Retry-After": "120"], body: Data("<html>down</html>".utf8))
+            HTTPResponse(
+                status: 503, headers: ["Content-Type": "text/html", "Retry-After": "120"],
+                body: Data("<html>down</html>".utf8))
         }
-        let client = KoppeltaalClient(configuration: .init(servers: .init(token: URL(string: "https://example.org/token")), transport: transport))
+        let client = KoppeltaalClient(
+            configuration: .init(servers: .init(token: URL(string: "https://example.org/token")), transport: transport))
         do {
-            _ = try await client.token(.refreshToken(.init(refreshToken: "rt")), client: OAuthClientCredentials(clientID: "c"))
+            _ = try await client.token(
+                .refreshToken(.init(refreshToken: "rt")), client: OAuthClientCredentials(clientID: "c"))
             XCTFail("expected an error")
         } catch let error as UnexpectedResponseError {
             XCTAssertEqual(error.status, 503)
@@ -198,7 +227,8 @@ final class WireTests: XCTestCase {
     func testMissingServerIsAConfigurationError() async {
         let client = KoppeltaalClient(configuration: .init(transport: RecordingTransport(responses: [])))
         do {
-            _ = try await client.token(.refreshToken(.init(refreshToken: "rt")), client: OAuthClientCredentials(clientID: "c"))
+            _ = try await client.token(
+                .refreshToken(.init(refreshToken: "rt")), client: OAuthClientCredentials(clientID: "c"))
             XCTFail("expected an error")
         } catch {
             XCTAssertEqual(error as? ConfigurationError, .missingServer("token"))

@@ -13,13 +13,13 @@ final class CommandTests: XCTestCase {
         let schemas = scratch.appendingPathComponent("Schemas/Demo")
         try FileManager.default.createDirectory(at: schemas, withIntermediateDirectories: true)
         try """
-            {"family": "Demo", "description": "A demo.", "binding": {"http": {"authPolicies": ["none"]}},
-             "servers": {"api": {"description": "The API."}}}
-            """.write(to: schemas.appendingPathComponent("protocol.json"), atomically: true, encoding: .utf8)
+        {"family": "Demo", "description": "A demo.", "binding": {"http": {"authPolicies": ["none"]}},
+         "servers": {"api": {"description": "The API."}}}
+        """.write(to: schemas.appendingPathComponent("protocol.json"), atomically: true, encoding: .utf8)
         try """
-            {"name": "Ping", "description": "Pings.", "binding": {"http": {"method": "GET", "server": "api", "path": "/ping", "auth": "none"}},
-             "response": {"type": "object", "properties": {"ok": {"type": "boolean"}}}}
-            """.write(to: schemas.appendingPathComponent("Ping.json"), atomically: true, encoding: .utf8)
+        {"name": "Ping", "description": "Pings.", "binding": {"http": {"method": "GET", "server": "api", "path": "/ping", "auth": "none"}},
+         "response": {"type": "object", "properties": {"ok": {"type": "boolean"}}}}
+        """.write(to: schemas.appendingPathComponent("Ping.json"), atomically: true, encoding: .utf8)
         previousDirectory = FileManager.default.currentDirectoryPath
         XCTAssertTrue(FileManager.default.changeCurrentDirectoryPath(scratch.path))
     }
@@ -35,7 +35,8 @@ final class CommandTests: XCTestCase {
         var lines: [String] = []
         defer { complaints = lines }
         return Command.run(
-            schemas: schemas, output: "Sources", testSamples: nil, families: nil, check: check, verbose: false, schemaReference: schemaReference,
+            schemas: schemas, output: "Sources", testSamples: nil, families: nil, check: check, verbose: false,
+            schemaReference: schemaReference,
             report: { _ in }, complain: { lines.append($0) }
         )
     }
@@ -72,31 +73,41 @@ final class CommandTests: XCTestCase {
 
     func testTheOutputDoesNotDependOnHowTheSchemasPathIsSpelled() throws {
         XCTAssertEqual(run(check: false), 0)
-        for spelling in [scratch.appendingPathComponent("Schemas").path, "./Schemas", "Sources/../Schemas", "Schemas/"] {
+        for spelling in [scratch.appendingPathComponent("Schemas").path, "./Schemas", "Sources/../Schemas", "Schemas/"]
+        {
             XCTAssertEqual(run(check: true, schemas: spelling), 0, "\(spelling): \(complaints.joined(separator: "\n"))")
         }
-        let generated = try String(contentsOf: scratch.appendingPathComponent("Sources/Demo/Generated/Methods/Ping.swift"), encoding: .utf8)
+        let generated = try String(
+            contentsOf: scratch.appendingPathComponent("Sources/Demo/Generated/Methods/Ping.swift"), encoding: .utf8)
         XCTAssertTrue(generated.contains("/// - Remark: Generated from Schemas/Demo/Ping.json#"), generated)
     }
 
     func testTheSchemaReferenceIsRenderedFromTheMetaSchemasAndChecked() throws {
         for name in ["method.schema.json", "protocol.schema.json"] {
             try FileManager.default.copyItem(
-                at: Fixtures.repository.appendingPathComponent("Schemas/" + name), to: scratch.appendingPathComponent("Schemas/" + name)
+                at: Fixtures.repository.appendingPathComponent("Schemas/" + name),
+                to: scratch.appendingPathComponent("Schemas/" + name)
             )
         }
         XCTAssertEqual(run(check: true, schemaReference: "Schemas/README.md"), 1, "no reference yet")
         XCTAssertEqual(run(check: false, schemaReference: "Schemas/README.md"), 0)
         let reference = try String(contentsOf: scratch.appendingPathComponent("Schemas/README.md"), encoding: .utf8)
-        for keyword in ["`authPolicies`", "`responseNamespace`", "`sensitive`", "`nodeType`", "`itemCursor`", "`x-swift-name`"] {
+        for keyword in [
+            "`authPolicies`", "`responseNamespace`", "`sensitive`", "`nodeType`", "`itemCursor`", "`x-swift-name`",
+        ] {
             XCTAssertTrue(reference.contains(keyword), "the reference lacks \(keyword)")
         }
         XCTAssertEqual(run(check: true, schemaReference: "Schemas/README.md"), 0)
         let metaSchema = scratch.appendingPathComponent("Schemas/method.schema.json")
-        let edited = try String(contentsOf: metaSchema, encoding: .utf8).replacingOccurrences(of: "The wire method name", with: "The method's wire name")
+        let edited = try String(contentsOf: metaSchema, encoding: .utf8).replacingOccurrences(
+            of: "The wire method name", with: "The method's wire name")
         try edited.write(to: metaSchema, atomically: true, encoding: .utf8)
-        XCTAssertEqual(run(check: true, schemaReference: "Schemas/README.md"), 1, "the reference is stale after a meta-schema edit")
-        XCTAssertTrue(complaints.contains { $0.contains("+| `method` | string | yes | The method's wire name") }, complaints.joined(separator: "\n"))
+        XCTAssertEqual(
+            run(check: true, schemaReference: "Schemas/README.md"), 1, "the reference is stale after a meta-schema edit"
+        )
+        XCTAssertTrue(
+            complaints.contains { $0.contains("+| `method` | string | yes | The method's wire name") },
+            complaints.joined(separator: "\n"))
     }
 
     func testCheckReportsADiffAndTheFix() throws {
@@ -105,7 +116,8 @@ final class CommandTests: XCTestCase {
         let files = try SchemaDirectory.read(URL(fileURLWithPath: "Schemas"))
         var output = try GeneratorPipeline.run(files).files
         let index = try XCTUnwrap(output.firstIndex { $0.path.hasSuffix("Ping.swift") })
-        output[index] = GeneratedFile(root: .sources, path: output[index].path, contents: output[index].contents + "// new line\n")
+        output[index] = GeneratedFile(
+            root: .sources, path: output[index].path, contents: output[index].contents + "// new line\n")
         let changes = try writer.plan(output, families: ["Demo"], testSamples: false)
         XCTAssertEqual(changes.map(\.path), ["Sources/Demo/Generated/Methods/Ping.swift"])
         XCTAssertTrue(changes[0].diff.contains("+// new line"), changes[0].diff)
@@ -114,7 +126,11 @@ final class CommandTests: XCTestCase {
     func testSchemaErrorsExitWithStatusTwoAndWriteNothing() throws {
         try "{".write(to: scratch.appendingPathComponent("Schemas/Demo/Ping.json"), atomically: true, encoding: .utf8)
         XCTAssertEqual(run(check: false), 2)
-        XCTAssertEqual(complaints, ["Schemas/Demo/Ping.json:1:2: error: malformed JSON: unexpected end of file, expected a string key\n1 error in the schemas; nothing was generated"])
+        XCTAssertEqual(
+            complaints,
+            [
+                "Schemas/Demo/Ping.json:1:2: error: malformed JSON: unexpected end of file, expected a string key\n1 error in the schemas; nothing was generated"
+            ])
         XCTAssertFalse(FileManager.default.fileExists(atPath: scratch.appendingPathComponent("Sources").path))
     }
 }

@@ -20,7 +20,8 @@ final class CorpusTests: XCTestCase {
         let infoStart = try XCTUnwrap(body.range(of: "<info>"))
         let infoEnd = try XCTUnwrap(body.range(of: "</info>", options: .backwards))
         let info = String(body[infoStart.lowerBound..<infoEnd.upperBound])
-        let expected = #"<hash-data algName="SHA256">"# + (try IndependentDigest.sha256Base64(Data(info.utf8))) + "</hash-data>"
+        let expected =
+            #"<hash-data algName="SHA256">"# + (try IndependentDigest.sha256Base64(Data(info.utf8))) + "</hash-data>"
         XCTAssertTrue(body.contains(expected), "the info hash is not SHA-256 of the info as sent:\n\(body)")
     }
 
@@ -28,10 +29,13 @@ final class CorpusTests: XCTestCase {
     private func run(_ family: String, fixture: String) throws -> String {
         let schemas = Self.corpus.appendingPathComponent(family)
         let files = try FileManager.default.contentsOfDirectory(atPath: schemas.path).sorted().map {
-            InMemoryFile(path: "\(family)/\($0)", contents: try String(contentsOf: schemas.appendingPathComponent($0), encoding: .utf8))
+            InMemoryFile(
+                path: "\(family)/\($0)",
+                contents: try String(contentsOf: schemas.appendingPathComponent($0), encoding: .utf8))
         }
         let output = try GeneratorPipeline.run(files)
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("corpus-\(family)-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "corpus-\(family)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         var sources: [String] = []

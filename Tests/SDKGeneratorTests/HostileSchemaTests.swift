@@ -24,7 +24,9 @@ final class HostileSchemaTests: XCTestCase {
             let files = try Self.shippedFiles(family)
             let documents = try files.map { try JSONSerialization.jsonObject(with: Data($0.contents.utf8)) }
             let trials = documents.indices.flatMap { index in
-                HostileJSON.textPaths(in: documents[index]).filter { $0.last?.description != "/description" }.map { (index, $0) }
+                HostileJSON.textPaths(in: documents[index]).filter { $0.last?.description != "/description" }.map {
+                    (index, $0)
+                }
             }
             // Each trial is a pure run of the pipeline, so they can share the cores.
             let outcomes = Outcomes()
@@ -49,7 +51,9 @@ final class HostileSchemaTests: XCTestCase {
                     refused += 1
                     let errors = failure.diagnostics.filter { $0.severity == .error }
                     XCTAssertFalse(errors.isEmpty, "\(place): refused without an error")
-                    for error in errors where error.location == nil { XCTFail("\(place): a diagnostic without a location: \(error)") }
+                    for error in errors where error.location == nil {
+                        XCTFail("\(place): a diagnostic without a location: \(error)")
+                    }
                 case let other:
                     XCTFail("\(place): \(String(describing: other))")
                 }
@@ -71,8 +75,10 @@ final class HostileSchemaTests: XCTestCase {
         let output = try GeneratorPipeline.run(everything)
         Self.assertNoCode(in: output, "\(family) with every payload")
         let text = output.files.map(\.contents).joined()
-        XCTAssertGreaterThan(text.components(separatedBy: "INJECTED_A").count, 20, "\(family): too few payloads reached the output")
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hostile-\(family)-\(UUID().uuidString)")
+        XCTAssertGreaterThan(
+            text.components(separatedBy: "INJECTED_A").count, 20, "\(family): too few payloads reached the output")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "hostile-\(family)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         var paths: [String] = []
@@ -100,8 +106,12 @@ final class HostileSchemaTests: XCTestCase {
 
     static func shippedFiles(_ family: String) throws -> [InMemoryFile] {
         let directory = Fixtures.repository.appendingPathComponent("Schemas/\(family)")
-        return try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted().filter { $0.hasSuffix(".json") }.map {
-            InMemoryFile(path: "\(family)/\($0)", contents: try String(contentsOf: directory.appendingPathComponent($0), encoding: .utf8))
+        return try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted().filter {
+            $0.hasSuffix(".json")
+        }.map {
+            InMemoryFile(
+                path: "\(family)/\($0)",
+                contents: try String(contentsOf: directory.appendingPathComponent($0), encoding: .utf8))
         }
     }
 }

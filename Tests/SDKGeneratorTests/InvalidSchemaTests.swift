@@ -10,15 +10,18 @@ import XCTest
 /// Every error the generator can report has a case: the second test reads each diagnostic message template in the
 /// generator's source and requires some case's expected output to match it.
 final class InvalidSchemaTests: XCTestCase {
-    static let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("InvalidSchemas")
+    static let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+        "InvalidSchemas")
 
     private static func cases() throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: corpus.path).filter { !$0.hasPrefix(".") }.sorted()
     }
 
     private static func expected(_ name: String) throws -> [String] {
-        try String(contentsOf: corpus.appendingPathComponent(name).appendingPathComponent("expected.txt"), encoding: .utf8)
-            .split(separator: "\n").map(String.init)
+        try String(
+            contentsOf: corpus.appendingPathComponent(name).appendingPathComponent("expected.txt"), encoding: .utf8
+        )
+        .split(separator: "\n").map(String.init)
     }
 
     /// The families a case generates, from its optional `families.txt`; nil means all.
@@ -89,14 +92,19 @@ struct DiagnosticTemplates {
     private static func parse(_ source: String, file: String) -> [DiagnosticTemplates] {
         let characters = Array(source)
         var found: [DiagnosticTemplates] = []
-        for marker in ["diagnostics.error(\"", "diagnostics.warning(\""] {
+        for marker in ["diagnostics.error(", "diagnostics.warning("] {
             var searchFrom = source.startIndex
             while let range = source.range(of: marker, range: searchFrom..<source.endIndex) {
                 searchFrom = range.upperBound
-                let start = source.distance(from: source.startIndex, to: range.upperBound)
+                // The message may start on the next line, where a long call is broken.
+                var start = source.distance(from: source.startIndex, to: range.upperBound)
+                while start < characters.count, characters[start].isWhitespace { start += 1 }
+                guard start < characters.count, characters[start] == "\"" else { continue }
+                start += 1
                 guard let parts = literal(characters, from: start) else { continue }
                 let line = source[..<range.lowerBound].filter { $0 == "\n" }.count + 1
-                found.append(DiagnosticTemplates(site: "\(file):\(line)", text: parts.joined(separator: "…"), fixedParts: parts))
+                found.append(
+                    DiagnosticTemplates(site: "\(file):\(line)", text: parts.joined(separator: "…"), fixedParts: parts))
             }
         }
         return found
@@ -136,7 +144,10 @@ struct DiagnosticTemplates {
         while position < characters.count {
             let character = characters[position]
             if inString {
-                if character == "\\" { position += 2; continue }
+                if character == "\\" {
+                    position += 2
+                    continue
+                }
                 if character == "\"" { inString = false }
             } else if character == "\"" {
                 inString = true

@@ -23,11 +23,20 @@ final class JSONParserTests: XCTestCase {
         let cases: [(String, String)] = [
             ("{\"a\": 1,}", "f.json:1:9: error: malformed JSON: unexpected '}', expected a string key"),
             ("[1 2]", "f.json:1:4: error: malformed JSON: unexpected '2', expected ',' or ']'"),
-            ("{\"a\": \"x\n\"}", "f.json:1:9: error: malformed JSON: control character inside a string, expected it escaped"),
+            (
+                "{\"a\": \"x\n\"}",
+                "f.json:1:9: error: malformed JSON: control character inside a string, expected it escaped"
+            ),
             ("", "f.json:1:1: error: malformed JSON: unexpected end of file, expected a value"),
-            ("{} x", "f.json:1:4: error: malformed JSON: unexpected 'x' after the JSON value, expected the end of the file"),
+            (
+                "{} x",
+                "f.json:1:4: error: malformed JSON: unexpected 'x' after the JSON value, expected the end of the file"
+            ),
             ("\"\\ud800\"", "f.json:1:8: error: malformed JSON: unpaired surrogate in \\u escape"),
-            ("01", "f.json:1:2: error: malformed JSON: unexpected '1' after the JSON value, expected the end of the file"),
+            (
+                "01",
+                "f.json:1:2: error: malformed JSON: unexpected '1' after the JSON value, expected the end of the file"
+            ),
         ]
         for (text, expected) in cases {
             let (node, diagnostics) = parse(text)

@@ -20,7 +20,8 @@ final class MetaSchemaTests: XCTestCase {
         let meta = try json("Schemas/method.schema.json")
         XCTAssertEqual(try keys(meta, ["$defs", "schema", "properties"]), Set(SchemaKeywords.schema))
         XCTAssertEqual(try keys(meta, ["properties"]), Set(SchemaKeywords.method))
-        XCTAssertEqual(try keys(meta, ["$defs", "healthvaultBinding", "properties"]), Set(SchemaKeywords.healthvaultBinding))
+        XCTAssertEqual(
+            try keys(meta, ["$defs", "healthvaultBinding", "properties"]), Set(SchemaKeywords.healthvaultBinding))
         XCTAssertEqual(try keys(meta, ["$defs", "httpBinding", "properties"]), Set(SchemaKeywords.httpBinding))
         XCTAssertEqual(try keys(meta, ["$defs", "xml", "properties"]), Set(SchemaKeywords.xml))
         XCTAssertEqual(try keys(meta, ["$defs", "paging", "properties"]), Set(SchemaKeywords.paging))
@@ -42,15 +43,20 @@ final class MetaSchemaTests: XCTestCase {
                     if !isDescribed(property) { missing.append(path + "/properties/" + key) }
                     visit(property, path + "/properties/" + key)
                 }
-                for (key, definition) in schema["$defs"] as? [String: Any] ?? [:] { visit(definition, path + "/$defs/" + key) }
-                for key in ["items", "additionalProperties"] { if let child = schema[key] { visit(child, path + "/" + key) } }
+                for (key, definition) in schema["$defs"] as? [String: Any] ?? [:] {
+                    visit(definition, path + "/$defs/" + key)
+                }
+                for key in ["items", "additionalProperties"] {
+                    if let child = schema[key] { visit(child, path + "/" + key) }
+                }
             }
             /// A keyword is described directly, or through the definition its `$ref` names.
             func isDescribed(_ property: Any) -> Bool {
                 guard let property = property as? [String: Any] else { return false }
                 if property["description"] != nil { return true }
                 if let ref = property["$ref"] as? String, ref.hasPrefix("#/$defs/"),
-                   let target = definitions[String(ref.dropFirst("#/$defs/".count))] as? [String: Any] {
+                    let target = definitions[String(ref.dropFirst("#/$defs/".count))] as? [String: Any]
+                {
                     return target["description"] != nil
                 }
                 return false
@@ -70,7 +76,9 @@ final class MetaSchemaTests: XCTestCase {
     func testShippedSchemasConformToTheMetaSchemasPerJSONSchema() throws {
         let python = Fixtures.repository.appendingPathComponent("Tests/Emulator/.venv/bin/python")
         guard FileManager.default.isExecutableFile(atPath: python.path) else {
-            XCTFail("Tests/Emulator/.venv is missing; run `make venv` (make test does it) to validate schemas with jsonschema")
+            XCTFail(
+                "Tests/Emulator/.venv is missing; run `make venv` (make test does it) to validate schemas with jsonschema"
+            )
             return
         }
         let result = try Subprocess.run([

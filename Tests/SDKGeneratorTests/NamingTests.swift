@@ -4,8 +4,10 @@ import XCTest
 final class NamingTests: XCTestCase {
     func testLowerCamel() {
         let cases = [
-            "person-info": "personInfo", "app-id": "appID", "access_token": "accessToken", "redirect_uri": "redirectURI",
-            "platform-url": "platformURL", "NoActionRequired": "noActionRequired", "AUTHENTICATED_SESSION_TOKEN_EXPIRED": "authenticatedSessionTokenExpired",
+            "person-info": "personInfo", "app-id": "appID", "access_token": "accessToken",
+            "redirect_uri": "redirectURI",
+            "platform-url": "platformURL", "NoActionRequired": "noActionRequired",
+            "AUTHENTICATED_SESSION_TOKEN_EXPIRED": "authenticatedSessionTokenExpired",
             "BAD_HTTP": "badHTTP", "InvalidIPAddress": "invalidIPAddress", "InvalidSaml2Token": "invalidSaml2Token",
             "xml-over-http-methods": "xmlOverHTTPMethods", "": "unspecified", "id": "id", "HMACSHA256": "hmacsha256",
             "hmacSig": "hmacSig", "2fa": "_2fa", "not-found": "notFound",

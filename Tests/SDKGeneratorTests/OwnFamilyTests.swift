@@ -122,25 +122,34 @@ final class OwnFamilyTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: root) }
         let family = root.appendingPathComponent("MySchemas/Acme")
         try FileManager.default.createDirectory(at: family, withIntermediateDirectories: true)
-        try Self.protocolFile.write(to: family.appendingPathComponent("protocol.json"), atomically: true, encoding: .utf8)
+        try Self.protocolFile.write(
+            to: family.appendingPathComponent("protocol.json"), atomically: true, encoding: .utf8)
         try Self.typesFile.write(to: family.appendingPathComponent("types.json"), atomically: true, encoding: .utf8)
         try Self.methodFile.write(to: family.appendingPathComponent("SayHello.json"), atomically: true, encoding: .utf8)
         try Self.signInFile.write(to: family.appendingPathComponent("SignIn.json"), atomically: true, encoding: .utf8)
 
         let sdkgen = Fixtures.repository.appendingPathComponent(".build/debug/sdkgen").path
         let sources = root.appendingPathComponent("MySources")
-        let generate = try Subprocess.run([sdkgen, "--schemas", root.appendingPathComponent("MySchemas").path, "--output", sources.path])
+        let generate = try Subprocess.run([
+            sdkgen, "--schemas", root.appendingPathComponent("MySchemas").path, "--output", sources.path,
+        ])
         XCTAssertEqual(generate.status, 0, generate.output)
-        XCTAssertEqual(try Subprocess.run([sdkgen, "--schemas", root.appendingPathComponent("MySchemas").path, "--output", sources.path, "--check"]).status, 0)
+        XCTAssertEqual(
+            try Subprocess.run([
+                sdkgen, "--schemas", root.appendingPathComponent("MySchemas").path, "--output", sources.path, "--check",
+            ]).status, 0)
 
         var files: [String] = []
-        let enumerator = FileManager.default.enumerator(at: sources.appendingPathComponent("Acme/Generated"), includingPropertiesForKeys: nil)
+        let enumerator = FileManager.default.enumerator(
+            at: sources.appendingPathComponent("Acme/Generated"), includingPropertiesForKeys: nil)
         while let file = enumerator?.nextObject() as? URL {
             if file.pathExtension == "swift" { files.append(file.path) }
         }
-        XCTAssertEqual(Set(files.map { URL(fileURLWithPath: $0).lastPathComponent }), [
-            "AcmeClient.swift", "SayHello.swift", "SignIn.swift", "AcmeErrorBody.swift", "AcmeError.swift",
-        ])
+        XCTAssertEqual(
+            Set(files.map { URL(fileURLWithPath: $0).lastPathComponent }),
+            [
+                "AcmeClient.swift", "SayHello.swift", "SignIn.swift", "AcmeErrorBody.swift", "AcmeError.swift",
+            ])
         let main = root.appendingPathComponent("main.swift")
         try Self.main.write(to: main, atomically: true, encoding: .utf8)
         let executable = root.appendingPathComponent("acme")

@@ -10,14 +10,19 @@ final class RandomSchemaTests: XCTestCase {
     func testRandomValidFamiliesGenerateDeterministically() throws {
         var features: [String: Int] = [:]
         let markers = [
-            "attribute": #""nodeType" : "attribute""#, "text node": #""nodeType" : "text""#, "sensitive field": #""sensitive" : true"#,
-            "shared type": #""$ref""#, "enum": #""enum""#, "array": #""type" : "array""#, "required field": #""required""#,
-            "bytes": #""format" : "byte""#, "base64 text": #""contentEncoding" : "base64""#, "float": #""format" : "float""#,
+            "attribute": #""nodeType" : "attribute""#, "text node": #""nodeType" : "text""#,
+            "sensitive field": #""sensitive" : true"#,
+            "shared type": #""$ref""#, "enum": #""enum""#, "array": #""type" : "array""#,
+            "required field": #""required""#,
+            "bytes": #""format" : "byte""#, "base64 text": #""contentEncoding" : "base64""#,
+            "float": #""format" : "float""#,
             "int32": #""format" : "int32""#, "nullable": #""null""#,
             "any value": #""Anything the server sends.""#, "map": #""additionalProperties""#,
         ]
         defer {
-            for (feature, _) in markers { XCTAssertGreaterThan(features[feature] ?? 0, 0, "no random family had a \(feature)") }
+            for (feature, _) in markers {
+                XCTAssertGreaterThan(features[feature] ?? 0, 0, "no random family had a \(feature)")
+            }
         }
         for seed in UInt64(1)...60 {
             for binding in [RandomSchemas.Binding.xml, .json] {
@@ -29,11 +34,15 @@ final class RandomSchemaTests: XCTestCase {
                 do {
                     first = try GeneratorPipeline.run(files, options: .init(testSamples: true))
                 } catch let failure as GenerationFailed {
-                    return XCTFail("seed \(seed) \(binding): \(failure.diagnostics.map(\.description).joined(separator: "\n"))\n\(files.map(\.contents).joined(separator: "\n"))")
+                    return XCTFail(
+                        "seed \(seed) \(binding): \(failure.diagnostics.map(\.description).joined(separator: "\n"))\n\(files.map(\.contents).joined(separator: "\n"))"
+                    )
                 }
                 XCTAssertEqual(first.diagnostics.map(\.description), [], "seed \(seed) \(binding)")
                 let second = try GeneratorPipeline.run(files, options: .init(testSamples: true))
-                XCTAssertEqual(first.files.map(\.contents), second.files.map(\.contents), "seed \(seed) \(binding): output differs between runs")
+                XCTAssertEqual(
+                    first.files.map(\.contents), second.files.map(\.contents),
+                    "seed \(seed) \(binding): output differs between runs")
             }
         }
     }
@@ -41,11 +50,14 @@ final class RandomSchemaTests: XCTestCase {
     /// One random family of each binding per run (`SDK_RANDOM_SCHEMA_SEED` repeats one): its models and generated
     /// round-trip tests are compiled against the debug build of the runtime and run.
     func testARandomSampleCompilesAndRoundTrips() throws {
-        let seed = ProcessInfo.processInfo.environment["SDK_RANDOM_SCHEMA_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 1...UInt64(UInt32.max))
+        let seed =
+            ProcessInfo.processInfo.environment["SDK_RANDOM_SCHEMA_SEED"].flatMap(UInt64.init)
+            ?? UInt64.random(in: 1...UInt64(UInt32.max))
         for binding in [RandomSchemas.Binding.xml, .json] {
             var schemas = RandomSchemas(seed: seed, binding: binding)
             let output = try GeneratorPipeline.run(schemas.files(), options: .init(testSamples: true))
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("random-\(schemas.family)-\(seed)")
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "random-\(schemas.family)-\(seed)")
             defer { try? FileManager.default.removeItem(at: directory) }
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             var sources: [String] = []
@@ -65,13 +77,18 @@ final class RandomSchemaTests: XCTestCase {
             try main.write(to: directory.appendingPathComponent("main.swift"), atomically: true, encoding: .utf8)
             let executable = directory.appendingPathComponent("roundtrip")
             let compile = try SwiftCompiler.compile(
-                module: schemas.family, sources: sources + [directory.appendingPathComponent("main.swift").path], executable: executable
+                module: schemas.family, sources: sources + [directory.appendingPathComponent("main.swift").path],
+                executable: executable
             )
-            XCTAssertEqual(compile.status, 0, "seed \(seed) \(binding) does not compile:\n\(compile.output.suffix(4000))")
+            XCTAssertEqual(
+                compile.status, 0, "seed \(seed) \(binding) does not compile:\n\(compile.output.suffix(4000))")
             guard compile.status == 0 else { continue }
             let tests = try Subprocess.run([executable.path])
-            XCTAssertEqual(tests.status, 0, "seed \(seed) \(binding): round trips failed:\n\(tests.output.suffix(4000))")
-            XCTAssertTrue(tests.output.contains("Executed \(testNames.count) tests, with 0 failures"), "seed \(seed) \(binding):\n\(tests.output.suffix(2000))")
+            XCTAssertEqual(
+                tests.status, 0, "seed \(seed) \(binding): round trips failed:\n\(tests.output.suffix(4000))")
+            XCTAssertTrue(
+                tests.output.contains("Executed \(testNames.count) tests, with 0 failures"),
+                "seed \(seed) \(binding):\n\(tests.output.suffix(2000))")
         }
     }
 
@@ -98,7 +115,9 @@ final class RandomSchemaTests: XCTestCase {
             let method = String(name.dropFirst(testCase.count + 1))
             tests[testCase, default: []].append("    (\"\(method)\", \(name)),\n")
         }
-        let cases: [String] = order.map { (testCase: String) -> String in "testCase([\n\((tests[testCase] ?? []).joined())])" }
+        let cases: [String] = order.map { (testCase: String) -> String in
+            "testCase([\n\((tests[testCase] ?? []).joined())])"
+        }
         return "import XCTest\nXCTMain([\n" + cases.joined(separator: ",\n") + "\n])\n"
     }
 }

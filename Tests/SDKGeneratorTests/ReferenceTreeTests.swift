@@ -31,7 +31,9 @@ final class ReferenceTreeTests: XCTestCase {
                 let enumerator = FileManager.default.enumerator(atPath: url.path)
                 while let relative = enumerator?.nextObject() as? String {
                     guard relative.hasSuffix(".swift") else { continue }
-                    XCTAssertTrue(expectedPaths.contains(directory + "/" + relative), "\(directory)/\(relative) is no longer generated; run make generate")
+                    XCTAssertTrue(
+                        expectedPaths.contains(directory + "/" + relative),
+                        "\(directory)/\(relative) is no longer generated; run make generate")
                 }
             }
         }

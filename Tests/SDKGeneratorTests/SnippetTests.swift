@@ -48,12 +48,16 @@ final class SnippetTests: XCTestCase {
                  "tags": {"type": "array", "items": {"type": "string"}},
                  "note": {"type": "string"}}}
             """
-        let text = try generate(httpMethod("""
-            {"name": "Op", "description": "An operation.",
-             "binding": {"http": {"method": "POST", "server": "api", "path": "/op", "body": "json", "auth": "none", "response": "json"}},
-             "request": \(fields), "response": \(fields)}
-            """), file: "Methods/Op.swift")
-        assertEmits(text, """
+        let text = try generate(
+            httpMethod(
+                """
+                {"name": "Op", "description": "An operation.",
+                 "binding": {"http": {"method": "POST", "server": "api", "path": "/op", "body": "json", "auth": "none", "response": "json"}},
+                 "request": \(fields), "response": \(fields)}
+                """), file: "Methods/Op.swift")
+        assertEmits(
+            text,
+            """
                     /// The id. More words.
                     public let id: Foundation.UUID
                     /// - Remark: Generated from Schemas/Demo/Op.json#/request/properties/count
@@ -71,9 +75,11 @@ final class SnippetTests: XCTestCase {
                     }
             """)
         // The request is only written and the response only read.
-        assertEmits(text, "    public struct Request: Sendable, Hashable, Encodable {\n")
-        assertEmits(text, "    public struct Response: Sendable, Hashable, Decodable {\n")
-        assertEmits(text, """
+        assertEmits(text, "    public struct Request: Sendable, Equatable, Encodable {\n")
+        assertEmits(text, "    public struct Response: Sendable, Equatable, Decodable {\n")
+        assertEmits(
+            text,
+            """
                     public init(from decoder: any Decoder) throws {
                         let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
                         self.id = try container.decodeText(Foundation.UUID.self, forKey: "id")
@@ -82,15 +88,20 @@ final class SnippetTests: XCTestCase {
                         self.note = try container.decodeIfPresent(Swift.String.self, forKey: "note")
                     }
             """)
-        assertEmits(text, """
+        assertEmits(
+            text,
+            """
                         try container.encodeText(self.id, forKey: "id")
                         try container.encode(self.count, forKey: "count")
                         if !self.tags.isEmpty { try container.encode(self.tags, forKey: "tags") }
                         try container.encodeIfPresent(self.note, forKey: "note")
             """)
         XCTAssertEqual(text.components(separatedBy: "public init(from decoder").count, 2, "one decoder, the response's")
-        XCTAssertEqual(text.components(separatedBy: "public func encode(to encoder").count, 2, "one encoder, the request's")
-        assertEmits(text, """
+        XCTAssertEqual(
+            text.components(separatedBy: "public func encode(to encoder").count, 2, "one encoder, the request's")
+        assertEmits(
+            text,
+            """
                     var http = try core.request(.post, server: configuration.servers.api, serverName: "api", path: "/op")
                     try http.setJSONBody(request)
                     return try await core.json(Op.Response.self, sending: http, operation: "Op", errors: [])
@@ -106,24 +117,32 @@ final class SnippetTests: XCTestCase {
                  "raw": {"type": "string", "format": "byte"},
                  "encoded": {"type": "string", "contentEncoding": "base64"}}}
             """
-        let text = try generate(httpMethod("""
-            {"name": "Op", "description": "An operation.",
-             "binding": {"http": {"method": "POST", "server": "api", "path": "/op", "body": "json", "auth": "none", "response": "json"}},
-             "request": \(fields), "response": \(fields)}
-            """), file: "Methods/Op.swift")
-        assertEmits(text, """
+        let text = try generate(
+            httpMethod(
+                """
+                {"name": "Op", "description": "An operation.",
+                 "binding": {"http": {"method": "POST", "server": "api", "path": "/op", "body": "json", "auth": "none", "response": "json"}},
+                 "request": \(fields), "response": \(fields)}
+                """), file: "Methods/Op.swift")
+        assertEmits(
+            text,
+            """
                     public init(
                         small: Swift.Int32, rough: Swift.Float, exact: Swift.Double, raw: Foundation.Data, encoded: Foundation.Data
                     ) {
             """)
-        assertEmits(text, """
+        assertEmits(
+            text,
+            """
                         self.small = try container.decodeLenient(Swift.Int32.self, forKey: "small")
                         self.rough = try container.decodeLenient(Swift.Float.self, forKey: "rough")
                         self.exact = try container.decodeLenient(Swift.Double.self, forKey: "exact")
                         self.raw = try container.decodeText(Foundation.Data.self, forKey: "raw")
                         self.encoded = try container.decodeText(Foundation.Data.self, forKey: "encoded")
             """)
-        assertEmits(text, """
+        assertEmits(
+            text,
+            """
                         try container.encodeText(self.raw, forKey: "raw")
             """)
     }
@@ -135,20 +154,28 @@ final class SnippetTests: XCTestCase {
                  "body": {"oneOf": [{"$ref": "types.json#/$defs/ErrorBody"}, {"type": "null"}]},
                  "count": {"type": ["null", "integer"]}}}
             """
-        let text = try generate(httpMethod("""
-            {"name": "Op", "description": "An operation.",
-             "binding": {"http": {"method": "POST", "server": "api", "path": "/op", "body": "json", "auth": "none", "response": "json"}},
-             "request": \(fields), "response": \(fields)}
-            """), file: "Methods/Op.swift")
-        assertEmits(text, """
+        let text = try generate(
+            httpMethod(
+                """
+                {"name": "Op", "description": "An operation.",
+                 "binding": {"http": {"method": "POST", "server": "api", "path": "/op", "body": "json", "auth": "none", "response": "json"}},
+                 "request": \(fields), "response": \(fields)}
+                """), file: "Methods/Op.swift")
+        assertEmits(
+            text,
+            """
                     public init(name: Swift.String? = nil, body: ErrorBody? = nil, count: Swift.Int? = nil) {
             """)
-        assertEmits(text, """
+        assertEmits(
+            text,
+            """
                         self.name = try container.decodeIfPresent(Swift.String.self, forKey: "name")
                         self.body = try container.decodeIfPresent(ErrorBody.self, forKey: "body")
                         self.count = try container.decodeLenientIfPresent(Swift.Int.self, forKey: "count")
             """)
-        assertEmits(text, """
+        assertEmits(
+            text,
+            """
                         if let value = self.name {
                             try container.encode(value, forKey: "name")
                         } else {
@@ -164,17 +191,21 @@ final class SnippetTests: XCTestCase {
     }
 
     func testRequestConstraintsAreCheckedBeforeSending() throws {
-        let text = try generate(httpMethod("""
-            {"name": "Op", "description": "An operation.",
-             "binding": {"http": {"method": "POST", "server": "api", "path": "/op", "body": "json", "auth": "none"}},
-             "request": {"type": "object", "required": ["code"], "properties": {
-                 "code": {"type": "string", "minLength": 2, "maxLength": 8, "pattern": "^[A-Z]+$"},
-                 "size": {"type": "number", "exclusiveMinimum": 0, "maximum": 1.5},
-                 "tags": {"type": "array", "items": {"type": "string"}, "maxItems": 3},
-                 "body": {"$ref": "#/$defs/Inner"}}},
-             "$defs": {"Inner": {"type": "object", "properties": {"count": {"type": "integer", "minimum": 1}}}}}
-            """), file: "Methods/Op.swift")
-        assertEmits(text, """
+        let text = try generate(
+            httpMethod(
+                """
+                {"name": "Op", "description": "An operation.",
+                 "binding": {"http": {"method": "POST", "server": "api", "path": "/op", "body": "json", "auth": "none"}},
+                 "request": {"type": "object", "required": ["code"], "properties": {
+                     "code": {"type": "string", "minLength": 2, "maxLength": 8, "pattern": "^[A-Z]+$"},
+                     "size": {"type": "number", "exclusiveMinimum": 0, "maximum": 1.5},
+                     "tags": {"type": "array", "items": {"type": "string"}, "maxItems": 3},
+                     "body": {"$ref": "#/$defs/Inner"}}},
+                 "$defs": {"Inner": {"type": "object", "properties": {"count": {"type": "integer", "minimum": 1}}}}}
+                """), file: "Methods/Op.swift")
+        assertEmits(
+            text,
+            """
                     public func validate(at path: Swift.String = "") throws {
                         try SDKRuntime.RequestValidation.minLength(self.code, 2, at: path + "/code")
                         try SDKRuntime.RequestValidation.maxLength(self.code, 8, at: path + "/code")
@@ -185,25 +216,33 @@ final class SnippetTests: XCTestCase {
                         try self.body?.validate(at: path + "/body")
                     }
             """)
-        assertEmits(text, """
+        assertEmits(
+            text,
+            """
                     try request.validate()
                     var http = try core.request(.post, server: configuration.servers.api, serverName: "api", path: "/op")
             """)
     }
 
     func testAllOfMergesTheProperties() throws {
-        let text = try generate(httpMethod("""
-            {"name": "Op", "description": "An operation.",
-             "binding": {"http": {"method": "POST", "server": "api", "path": "/op", "auth": "none", "response": "json"}},
-             "response": {"allOf": [
-                 {"$ref": "types.json#/$defs/ErrorBody"},
-                 {"type": "object", "required": ["extra"], "properties": {"extra": {"type": "integer"}}}],
-               "description": "An error body and more."}}
-            """), file: "Methods/Op.swift")
-        assertEmits(text, """
+        let text = try generate(
+            httpMethod(
+                """
+                {"name": "Op", "description": "An operation.",
+                 "binding": {"http": {"method": "POST", "server": "api", "path": "/op", "auth": "none", "response": "json"}},
+                 "response": {"allOf": [
+                     {"$ref": "types.json#/$defs/ErrorBody"},
+                     {"type": "object", "required": ["extra"], "properties": {"extra": {"type": "integer"}}}],
+                   "description": "An error body and more."}}
+                """), file: "Methods/Op.swift")
+        assertEmits(
+            text,
+            """
                     public init(code: Swift.String, message: Swift.String? = nil, extra: Swift.Int) {
             """)
-        assertEmits(text, """
+        assertEmits(
+            text,
+            """
                         self.code = try container.decode(Swift.String.self, forKey: "code")
                         self.message = try container.decodeIfPresent(Swift.String.self, forKey: "message")
                         self.extra = try container.decodeLenient(Swift.Int.self, forKey: "extra")
@@ -211,73 +250,101 @@ final class SnippetTests: XCTestCase {
     }
 
     func testASchemaWithoutATypeHoldsAnyJSONValue() throws {
-        let text = try generate(httpMethod("""
-            {"name": "Op", "description": "An operation.",
-             "binding": {"http": {"method": "POST", "server": "api", "path": "/op", "auth": "none", "response": "json"}},
-             "response": {"type": "object", "required": ["data"], "properties": {
-                 "data": {"description": "Anything."}, "extra": {}}}}
-            """), file: "Methods/Op.swift")
-        assertEmits(text, """
+        let text = try generate(
+            httpMethod(
+                """
+                {"name": "Op", "description": "An operation.",
+                 "binding": {"http": {"method": "POST", "server": "api", "path": "/op", "auth": "none", "response": "json"}},
+                 "response": {"type": "object", "required": ["data"], "properties": {
+                     "data": {"description": "Anything."}, "extra": {}}}}
+                """), file: "Methods/Op.swift")
+        assertEmits(
+            text,
+            """
                     public init(data: SDKRuntime.JSONValue, extra: SDKRuntime.JSONValue? = nil) {
             """)
-        assertEmits(text, """
+        assertEmits(
+            text,
+            """
                         self.data = try container.decode(SDKRuntime.JSONValue.self, forKey: "data")
             """)
     }
 
     func testARequiredObjectThatNeedsNothingDefaultsToItsEmptyValue() throws {
-        let text = try generate(httpMethod("""
-            {"name": "Op", "description": "An operation.",
-             "binding": {"http": {"method": "POST", "server": "api", "path": "/op", "body": "json", "auth": "none"}},
-             "request": {"type": "object", "required": ["outer", "strict"], "properties": {
-                 "outer": {"type": "object", "required": ["inner"], "properties": {
-                     "inner": {"type": "object", "properties": {"flag": {"type": "boolean"}}}}},
-                 "strict": {"type": "object", "required": ["id"], "properties": {"id": {"type": "string"}}}}}}
-            """), file: "Methods/Op.swift")
-        assertEmits(text, """
+        let text = try generate(
+            httpMethod(
+                """
+                {"name": "Op", "description": "An operation.",
+                 "binding": {"http": {"method": "POST", "server": "api", "path": "/op", "body": "json", "auth": "none"}},
+                 "request": {"type": "object", "required": ["outer", "strict"], "properties": {
+                     "outer": {"type": "object", "required": ["inner"], "properties": {
+                         "inner": {"type": "object", "properties": {"flag": {"type": "boolean"}}}}},
+                     "strict": {"type": "object", "required": ["id"], "properties": {"id": {"type": "string"}}}}}}
+                """), file: "Methods/Op.swift")
+        assertEmits(
+            text,
+            """
                     public init(outer: Op.Request.Outer = .init(), strict: Op.Request.Strict) {
             """)
-        assertEmits(text, """
+        assertEmits(
+            text,
+            """
                     public init(inner: Op.Request.Outer.Inner = .init()) {
             """)
-        assertEmits(text, """
+        assertEmits(
+            text,
+            """
                 public func op(_ request: Op.Request) async throws {
             """)
     }
 
     func testAdditionalPropertiesMakeAMap() throws {
-        let text = try generate(httpMethod("""
-            {"name": "Op", "description": "An operation.",
-             "binding": {"http": {"method": "POST", "server": "api", "path": "/op", "auth": "none", "response": "json"}},
-             "response": {"type": "object", "required": ["labels"], "properties": {
-                 "labels": {"type": "object", "additionalProperties": {"type": "string"}},
-                 "counts": {"additionalProperties": {"type": "integer"}},
-                 "anything": {"type": "object", "additionalProperties": true}}}}
-            """), file: "Methods/Op.swift")
-        assertEmits(text, """
+        let text = try generate(
+            httpMethod(
+                """
+                {"name": "Op", "description": "An operation.",
+                 "binding": {"http": {"method": "POST", "server": "api", "path": "/op", "auth": "none", "response": "json"}},
+                 "response": {"type": "object", "required": ["labels"], "properties": {
+                     "labels": {"type": "object", "additionalProperties": {"type": "string"}},
+                     "counts": {"additionalProperties": {"type": "integer"}},
+                     "anything": {"type": "object", "additionalProperties": true}}}}
+                """), file: "Methods/Op.swift")
+        assertEmits(
+            text,
+            """
                     public init(
                         labels: [Swift.String: Swift.String], counts: [Swift.String: Swift.Int]? = nil,
                         anything: [Swift.String: SDKRuntime.JSONValue]? = nil
                     ) {
             """)
-        assertEmits(text, """
+        assertEmits(
+            text,
+            """
                         self.labels = try container.decode([Swift.String: Swift.String].self, forKey: "labels")
             """)
     }
 
     func testMembersBeyondThePropertiesAreKept() throws {
-        let text = try generate(httpMethod("""
-            {"name": "Op", "description": "An operation.",
-             "binding": {"http": {"method": "POST", "server": "api", "path": "/op", "auth": "none", "response": "json"}},
-             "response": {"type": "object", "properties": {"id": {"type": "string"}}, "additionalProperties": {"type": "integer"}}}
-            """), file: "Methods/Op.swift")
-        assertEmits(text, """
+        let text = try generate(
+            httpMethod(
+                """
+                {"name": "Op", "description": "An operation.",
+                 "binding": {"http": {"method": "POST", "server": "api", "path": "/op", "auth": "none", "response": "json"}},
+                 "response": {"type": "object", "properties": {"id": {"type": "string"}}, "additionalProperties": {"type": "integer"}}}
+                """), file: "Methods/Op.swift")
+        assertEmits(
+            text,
+            """
                     public let additionalProperties: [Swift.String: Swift.Int]
             """)
-        assertEmits(text, """
+        assertEmits(
+            text,
+            """
                     public init(id: Swift.String? = nil, additionalProperties: [Swift.String: Swift.Int] = [:]) {
             """)
-        assertEmits(text, """
+        assertEmits(
+            text,
+            """
                         let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
                         self.id = try container.decodeIfPresent(Swift.String.self, forKey: "id")
                         var additionalProperties: [Swift.String: Swift.Int] = [:]
@@ -289,15 +356,19 @@ final class SnippetTests: XCTestCase {
     }
 
     func testLongParameterListsFillTheLineWidth() throws {
-        let text = try generate(httpMethod("""
-            {"name": "Op", "description": "An operation.",
-             "binding": {"http": {"method": "POST", "server": "api", "path": "/op", "body": "json", "auth": "none"}},
-             "request": {"type": "object", "properties": {
-                 "first-long-property-name": {"type": "string", "description": "One."},
-                 "second-long-property-name": {"type": "string", "description": "Two."},
-                 "third-long-property-name": {"type": "string", "description": "Three."}}}}
-            """), file: "Methods/Op.swift")
-        assertEmits(text, """
+        let text = try generate(
+            httpMethod(
+                """
+                {"name": "Op", "description": "An operation.",
+                 "binding": {"http": {"method": "POST", "server": "api", "path": "/op", "body": "json", "auth": "none"}},
+                 "request": {"type": "object", "properties": {
+                     "first-long-property-name": {"type": "string", "description": "One."},
+                     "second-long-property-name": {"type": "string", "description": "Two."},
+                     "third-long-property-name": {"type": "string", "description": "Three."}}}}
+                """), file: "Methods/Op.swift")
+        assertEmits(
+            text,
+            """
                     /// Creates a value from its properties.
                     public init(
                         firstLongPropertyName: Swift.String? = nil, secondLongPropertyName: Swift.String? = nil,
@@ -307,11 +378,15 @@ final class SnippetTests: XCTestCase {
     }
 
     func testOpenEnum() throws {
-        let text = try generate(httpMethod("""
-            {"name": "Op", "description": "An operation.", "binding": {"http": {"method": "GET", "server": "api", "auth": "none"}},
-             "response": {"type": "object", "properties": {"state": {"type": "string", "enum": ["Active", "read-only", ""]}}}}
-            """), file: "Methods/Op.swift")
-        assertEmits(text, """
+        let text = try generate(
+            httpMethod(
+                """
+                {"name": "Op", "description": "An operation.", "binding": {"http": {"method": "GET", "server": "api", "auth": "none"}},
+                 "response": {"type": "object", "properties": {"state": {"type": "string", "enum": ["Active", "read-only", ""]}}}}
+                """), file: "Methods/Op.swift")
+        assertEmits(
+            text,
+            """
                     public enum State: SDKRuntime.OpenEnum {
                         /// `Active`
                         case active
@@ -333,7 +408,7 @@ final class SnippetTests: XCTestCase {
                             self = Self.known[rawValue] ?? .unknown(rawValue)
                         }
             """)
-        }
+    }
 
     func testJSONAliasesConstantsAndSingleValueArrays() throws {
         let fields = """
@@ -343,12 +418,16 @@ final class SnippetTests: XCTestCase {
                  "items": {"type": "array", "items": {"type": "string", "format": "date-time"}},
                  "rest": {"type": "array", "items": {"type": "integer"}, "acceptSingle": true}}}
             """
-        let text = try generate(httpMethod("""
-            {"name": "Op", "description": "An operation.",
-             "binding": {"http": {"method": "POST", "server": "api", "auth": "none", "body": "json", "response": "json"}},
-             "request": \(fields), "response": \(fields)}
-            """), file: "Methods/Op.swift")
-        assertEmits(text, """
+        let text = try generate(
+            httpMethod(
+                """
+                {"name": "Op", "description": "An operation.",
+                 "binding": {"http": {"method": "POST", "server": "api", "auth": "none", "body": "json", "response": "json"}},
+                 "request": \(fields), "response": \(fields)}
+                """), file: "Methods/Op.swift")
+        assertEmits(
+            text,
+            """
                         let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
                         try container.expectConstant("Thing", forKey: "kind", required: true)
                         self.code = try container.decodeIfPresent(
@@ -357,18 +436,24 @@ final class SnippetTests: XCTestCase {
                         self.items = (try container.decodeTextArrayIfPresent(Foundation.Date.self, forKey: "items")) ?? []
                         self.rest = (try container.decodeArrayAcceptingSingleIfPresent(Swift.Int.self, forKey: "rest")) ?? []
             """)
-        assertEmits(text, """
+        assertEmits(
+            text,
+            """
                         try container.encode("Thing", forKey: "kind")
             """)
     }
 
     func testRedactionOfSensitiveFields() throws {
-        let text = try generate(httpMethod("""
-            {"name": "Op", "description": "An operation.", "binding": {"http": {"method": "GET", "server": "api", "auth": "none"}},
-             "response": {"type": "object", "required": ["token"], "properties": {
-                 "token": {"type": "string", "sensitive": true}, "hint": {"type": "string", "sensitive": true}, "user": {"type": "string"}}}}
-            """), file: "Methods/Op.swift")
-        assertEmits(text, """
+        let text = try generate(
+            httpMethod(
+                """
+                {"name": "Op", "description": "An operation.", "binding": {"http": {"method": "GET", "server": "api", "auth": "none"}},
+                 "response": {"type": "object", "required": ["token"], "properties": {
+                     "token": {"type": "string", "sensitive": true}, "hint": {"type": "string", "sensitive": true}, "user": {"type": "string"}}}}
+                """), file: "Methods/Op.swift")
+        assertEmits(
+            text,
+            """
             extension Op.Response: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
                 /// The fields, with sensitive values shown as `<redacted>`.
                 public var description: Swift.String {
@@ -379,7 +464,9 @@ final class SnippetTests: XCTestCase {
                     ])
                 }
             """)
-        assertEmits(text, """
+        assertEmits(
+            text,
+            """
                     Mirror(self, children: [
                         "token": SDKRuntime.Redaction.placeholder,
                         "hint": SDKRuntime.Redaction.hide(self.hint),
@@ -395,32 +482,41 @@ final class SnippetTests: XCTestCase {
             ("basic", "credentials: SDKRuntime.BasicCredentials", "http.authorize(basic: credentials)"),
             ("bearer", "token: SDKRuntime.BearerToken", "http.authorize(bearer: token)"),
             ("apiKey", "apiKey: SDKRuntime.APIKey", "http.authorize(apiKey: apiKey, header: \"x-api-key\")"),
-            ("bearerOrApiKey", "credential: SDKRuntime.AccessCredential", "http.authorize(credential, apiKeyHeader: \"x-api-key\")"),
+            (
+                "bearerOrApiKey", "credential: SDKRuntime.AccessCredential",
+                "http.authorize(credential, apiKeyHeader: \"x-api-key\")"
+            ),
             ("oauthClient", "client: SDKRuntime.OAuthClientCredentials", "http.authenticate(client: client)"),
         ]
         for (auth, parameter, call) in expectations {
-            let text = try generate(httpMethod("""
-                {"name": "Op", "description": "An operation.", "binding": {"http": {"method": "POST", "server": "api", "body": "form", "auth": "\(auth)"}},
-                 "response": {"type": "object", "properties": {}}}
-                """), file: "Methods/Op.swift")
+            let text = try generate(
+                httpMethod(
+                    """
+                    {"name": "Op", "description": "An operation.", "binding": {"http": {"method": "POST", "server": "api", "body": "form", "auth": "\(auth)"}},
+                     "response": {"type": "object", "properties": {}}}
+                    """), file: "Methods/Op.swift")
             assertEmits(text, "    public func op(\(parameter)) async throws -> Op.Response {")
             assertEmits(text, "        \(call)")
         }
     }
 
     func testFieldsGoWhereTheirLocationSays() throws {
-        let text = try generate(httpMethod("""
-            {"name": "Op", "description": "An operation.",
-             "binding": {"http": {"method": "POST", "server": "api", "path": "/users/{user_id}/items", "body": "form", "auth": "none", "errors": ["DemoError"], "headers": {"Cache-Control": "no-store"}}},
-             "request": {"type": "object", "required": ["user_id", "kind"], "properties": {
-                 "user_id": {"type": "string", "format": "uuid", "in": "path"},
-                 "kind": {"const": "x"},
-                 "page": {"type": "integer", "in": "query"},
-                 "ids": {"type": "array", "items": {"type": "string"}, "in": "query"},
-                 "X-Trace": {"type": "string", "in": "header", "x-swift-name": "trace"},
-                 "note": {"type": "string"}}}}
-            """), file: "Methods/Op.swift")
-        assertEmits(text, """
+        let text = try generate(
+            httpMethod(
+                """
+                {"name": "Op", "description": "An operation.",
+                 "binding": {"http": {"method": "POST", "server": "api", "path": "/users/{user_id}/items", "body": "form", "auth": "none", "errors": ["DemoError"], "headers": {"Cache-Control": "no-store"}}},
+                 "request": {"type": "object", "required": ["user_id", "kind"], "properties": {
+                     "user_id": {"type": "string", "format": "uuid", "in": "path"},
+                     "kind": {"const": "x"},
+                     "page": {"type": "integer", "in": "query"},
+                     "ids": {"type": "array", "items": {"type": "string"}, "in": "query"},
+                     "X-Trace": {"type": "string", "in": "header", "x-swift-name": "trace"},
+                     "note": {"type": "string"}}}}
+                """), file: "Methods/Op.swift")
+        assertEmits(
+            text,
+            """
                     var http = try core.request(
                         .post, server: configuration.servers.api, serverName: "api",
                         path: "/users/" + SDKRuntime.PercentEncoding.pathSegment(request.userID.wireText) + "/items",
@@ -429,7 +525,9 @@ final class SnippetTests: XCTestCase {
                     Op.apply(request, to: &http)
                     _ = try await core.send(http, operation: "Op", errors: [ErrorFormats.demoError])
             """)
-        assertEmits(text, """
+        assertEmits(
+            text,
+            """
                 static func apply(_ request: Request, to http: inout SDKRuntime.HTTPRequestBuilder) {
                     var form = SDKRuntime.FormFields()
                     form.append("kind", "x")
@@ -443,10 +541,14 @@ final class SnippetTests: XCTestCase {
     }
 
     func testErrorFormatAndCodes() throws {
-        let text = try generate(httpMethod("""
-            {"name": "Op", "description": "An operation.", "binding": {"http": {"method": "GET", "server": "api", "auth": "none"}}}
-            """), file: "Errors/DemoError.swift")
-        assertEmits(text, """
+        let text = try generate(
+            httpMethod(
+                """
+                {"name": "Op", "description": "An operation.", "binding": {"http": {"method": "GET", "server": "api", "auth": "none"}}}
+                """), file: "Errors/DemoError.swift")
+        assertEmits(
+            text,
+            """
                 /// The error code.
                 public var code: DemoErrorCode { DemoErrorCode(rawValue: body.code) }
 
@@ -456,7 +558,9 @@ final class SnippetTests: XCTestCase {
                 /// What a caller should do about the error, from the schema's code table.
                 public var recovery: SDKRuntime.ErrorRecovery { code.recovery }
             """)
-        assertEmits(text, """
+        assertEmits(
+            text,
+            """
                 public var recovery: SDKRuntime.ErrorRecovery {
                     switch self {
                     case .expired: return .refreshCredential
@@ -468,25 +572,35 @@ final class SnippetTests: XCTestCase {
     }
 
     func testClientConfigurationCarriesServersAndDefaultHeaders() throws {
-        let text = try generate(httpMethod("""
-            {"name": "Op", "description": "An operation.", "binding": {"http": {"method": "GET", "server": "api", "auth": "none"}}}
-            """), file: "DemoClient.swift")
-        assertEmits(text, """
+        let text = try generate(
+            httpMethod(
+                """
+                {"name": "Op", "description": "An operation.", "binding": {"http": {"method": "GET", "server": "api", "auth": "none"}}}
+                """), file: "DemoClient.swift")
+        assertEmits(
+            text,
+            """
                     public init(api: Foundation.URL? = Foundation.URL(string: "https://api.example.com")) {
                         self.api = api
                     }
             """)
-        assertEmits(text, """
+        assertEmits(
+            text,
+            """
                     /// The transport, URL policy, timeout and logger.
                     public var options: SDKRuntime.ClientOptions
                     /// Header fields every request sends.
                     public var headers: SDKRuntime.HTTPHeaders
             """)
-        assertEmits(text, """
+        assertEmits(
+            text,
+            """
                         servers: Servers = .init(), options: SDKRuntime.ClientOptions,
                         headers: SDKRuntime.HTTPHeaders = ["Accept": "application/json"]
             """)
-        assertEmits(text, """
+        assertEmits(
+            text,
+            """
                 var core: SDKRuntime.HTTPClientCore {
                     SDKRuntime.HTTPClientCore(family: "Demo", options: configuration.options, headers: configuration.headers)
                 }
@@ -510,20 +624,25 @@ final class SnippetTests: XCTestCase {
     }
 
     func testXMLAttributesTextAndRepeatedElements() throws {
-        let text = try generate(hvMethod("""
-            {"name": "Op", "description": "An operation.",
-             "binding": {"healthvault": {"method": "Op", "version": 2, "auth": "session", "recordScoped": true, "responseNamespace": "urn:op2"}},
-             "request": {"type": "object", "properties": {"item": {"type": "array", "items": {"$ref": "#/$defs/Item"}}}},
-             "response": {"type": "object", "required": ["item"], "properties": {"item": {"type": "array", "items": {"$ref": "#/$defs/Item"}}}},
-             "$defs": {"Item": {"type": "object", "required": ["id"], "properties": {
-                 "id": {"type": "integer", "xml": {"nodeType": "attribute"}},
-                 "label": {"type": "string", "xml": {"nodeType": "attribute", "name": "display-name"}},
-                 "name": {"type": "string", "xml": {"nodeType": "text"}}}}}}
-            """), file: "Methods/Op.swift")
+        let text = try generate(
+            hvMethod(
+                """
+                {"name": "Op", "description": "An operation.",
+                 "binding": {"healthvault": {"method": "Op", "version": 2, "auth": "session", "recordScoped": true, "responseNamespace": "urn:op2"}},
+                 "request": {"type": "object", "properties": {"item": {"type": "array", "items": {"$ref": "#/$defs/Item"}}}},
+                 "response": {"type": "object", "required": ["item"], "properties": {"item": {"type": "array", "items": {"$ref": "#/$defs/Item"}}}},
+                 "$defs": {"Item": {"type": "object", "required": ["id"], "properties": {
+                     "id": {"type": "integer", "xml": {"nodeType": "attribute"}},
+                     "label": {"type": "string", "xml": {"nodeType": "attribute", "name": "display-name"}},
+                     "name": {"type": "string", "xml": {"nodeType": "text"}}}}}}
+                """), file: "Methods/Op.swift")
         // Item is both sent and received, so it has both directions; the response only its reader.
-        assertEmits(text, "    public struct Item: Sendable, Hashable, SDKRuntime.XMLDecodable, SDKRuntime.XMLEncodable {\n")
-        assertEmits(text, "    public struct Response: Sendable, Hashable, SDKRuntime.XMLDecodable {\n")
-        assertEmits(text, """
+        assertEmits(
+            text, "    public struct Item: Sendable, Equatable, SDKRuntime.XMLDecodable, SDKRuntime.XMLEncodable {\n")
+        assertEmits(text, "    public struct Response: Sendable, Equatable, SDKRuntime.XMLDecodable {\n")
+        assertEmits(
+            text,
+            """
                     public init(xml element: SDKRuntime.XMLElementView) throws {
                         var attributes = element.attributes
                         self.id = try attributes.required("id", Swift.Int.self)
@@ -537,12 +656,16 @@ final class SnippetTests: XCTestCase {
                         if let value = self.name { try writer.text(value) }
                     }
             """)
-        assertEmits(text, """
+        assertEmits(
+            text,
+            """
                     public init(xml element: SDKRuntime.XMLElementView) throws {
                         self.item = try element.children(named: "item").map(Op.Item.init(xml:))
                     }
             """)
-        assertEmits(text, """
+        assertEmits(
+            text,
+            """
                 public func op(
                     _ request: Op.Request = .init(), recordID: Foundation.UUID, session: SDKRuntime.HealthVaultSessionCredential
                 ) async throws -> Op.Response {
@@ -555,16 +678,20 @@ final class SnippetTests: XCTestCase {
     }
 
     func testSignedSiblingIsWrittenOnceAndEmbeddedVerbatim() throws {
-        let text = try generate(hvMethod("""
-            {"name": "Op", "description": "An operation.",
-             "binding": {"healthvault": {"method": "Op", "version": 1, "auth": "castSignature", "responseNamespace": "urn:op"}},
-             "request": {"type": "object", "properties": {
-                 "sig": {"type": "object", "signs": "body", "properties": {
-                     "alg": {"const": "HMACSHA256", "xml": {"nodeType": "attribute"}},
-                     "value": {"type": "string", "bind": "signature", "xml": {"nodeType": "text"}}}},
-                 "body": {"type": "object", "properties": {"at": {"type": "string", "bind": "signingTime"}}}}}}
-            """), file: "Methods/Op.swift")
-        assertEmits(text, """
+        let text = try generate(
+            hvMethod(
+                """
+                {"name": "Op", "description": "An operation.",
+                 "binding": {"healthvault": {"method": "Op", "version": 1, "auth": "castSignature", "responseNamespace": "urn:op"}},
+                 "request": {"type": "object", "properties": {
+                     "sig": {"type": "object", "signs": "body", "properties": {
+                         "alg": {"const": "HMACSHA256", "xml": {"nodeType": "attribute"}},
+                         "value": {"type": "string", "bind": "signature", "xml": {"nodeType": "text"}}}},
+                     "body": {"type": "object", "properties": {"at": {"type": "string", "bind": "signingTime"}}}}}}
+                """), file: "Methods/Op.swift")
+        assertEmits(
+            text,
+            """
                         let _bodyRegion = try SDKRuntime.XMLWriter.fragment { fragment in
                             try fragment.element("body", writing: Op.Request.Body(), context: context)
                         }
@@ -572,7 +699,9 @@ final class SnippetTests: XCTestCase {
                         try writer.element("sig", writing: Op.Request.Sig(), context: _sigContext)
                         writer.mark("body") { $0.raw(_bodyRegion) }
             """)
-        assertEmits(text, """
+        assertEmits(
+            text,
+            """
                 public func op(application: SDKRuntime.HealthVaultApplicationCredential) async throws {
                     let now = configuration.clock.now()
                     let context = try application.castSignatureContext(signingTime: now)
@@ -585,23 +714,29 @@ final class SnippetTests: XCTestCase {
     }
 
     func testPagingFollowsTheLastItemsCursor() throws {
-        let text = try generate(hvMethod("""
-            {"name": "Op", "description": "An operation.",
-             "binding": {"healthvault": {"method": "Op", "version": 1, "auth": "session", "responseNamespace": "urn:op"}},
-             "request": {"type": "object", "properties": {"after": {"type": "string", "format": "uuid"}, "size": {"type": "integer"}}},
-             "response": {"type": "object", "required": ["more"], "properties": {
-                 "person": {"type": "array", "items": {"type": "object", "required": ["id"], "properties": {"id": {"type": "string", "format": "uuid"}}}},
-                 "more": {"type": "boolean"}}},
-             "paging": {"cursor": "/after", "items": "/person", "itemCursor": "/id", "more": "/more"}}
-            """), file: "Methods/Op.swift")
-        assertEmits(text, """
+        let text = try generate(
+            hvMethod(
+                """
+                {"name": "Op", "description": "An operation.",
+                 "binding": {"healthvault": {"method": "Op", "version": 1, "auth": "session", "responseNamespace": "urn:op"}},
+                 "request": {"type": "object", "properties": {"after": {"type": "string", "format": "uuid"}, "size": {"type": "integer"}}},
+                 "response": {"type": "object", "required": ["more"], "properties": {
+                     "person": {"type": "array", "items": {"type": "object", "required": ["id"], "properties": {"id": {"type": "string", "format": "uuid"}}}},
+                     "more": {"type": "boolean"}}},
+                 "paging": {"cursor": "/after", "items": "/person", "itemCursor": "/id", "more": "/more"}}
+                """), file: "Methods/Op.swift")
+        assertEmits(
+            text,
+            """
                 public static func nextPageRequest(after response: Response, for request: Request) -> Request? {
                     guard response.more else { return nil }
                     guard let cursor = response.person.last?.id else { return nil }
                     return Op.Request(after: cursor, size: request.size)
                 }
             """)
-        assertEmits(text, """
+        assertEmits(
+            text,
+            """
                 public func opPages(
                     _ request: Op.Request = .init(), session: SDKRuntime.HealthVaultSessionCredential
                 ) -> SDKRuntime.PageSequence<Op.Request, Op.Response> {
@@ -614,11 +749,15 @@ final class SnippetTests: XCTestCase {
     }
 
     func testIntegerCodeEnumDescribesItself() throws {
-        let text = try generate(hvMethod("""
-            {"name": "Op", "description": "An operation.",
-             "binding": {"healthvault": {"method": "Op", "version": 1, "auth": "appId", "responseNamespace": "urn:op"}}}
-            """), file: "Errors/StatusError.swift")
-        assertEmits(text, """
+        let text = try generate(
+            hvMethod(
+                """
+                {"name": "Op", "description": "An operation.",
+                 "binding": {"healthvault": {"method": "Op", "version": 1, "auth": "appId", "responseNamespace": "urn:op"}}}
+                """), file: "Errors/StatusError.swift")
+        assertEmits(
+            text,
+            """
             public enum StatusErrorCode: Sendable, Hashable, RawRepresentable, CustomStringConvertible {
                 /// `65` EXPIRED
                 case expired

@@ -5,7 +5,9 @@ final class UnifiedDiffTests: XCTestCase {
     func testHunkWithContext() {
         let old = (1...10).map { "line \($0)" }.joined(separator: "\n") + "\n"
         let new = old.replacingOccurrences(of: "line 5\n", with: "line five\n")
-        XCTAssertEqual(UnifiedDiff.diff(old: old, new: new, oldName: "a", newName: "b"), """
+        XCTAssertEqual(
+            UnifiedDiff.diff(old: old, new: new, oldName: "a", newName: "b"),
+            """
             --- a
             +++ b
             @@ -2,7 +2,7 @@
@@ -26,7 +28,11 @@ final class UnifiedDiffTests: XCTestCase {
     }
 
     func testCreationAndDeletion() {
-        XCTAssertEqual(UnifiedDiff.diff(old: "", new: "a\nb\n", oldName: "/dev/null", newName: "f"), "--- /dev/null\n+++ f\n@@ -0,0 +1,2 @@\n+a\n+b\n")
-        XCTAssertEqual(UnifiedDiff.diff(old: "a\n", new: "", oldName: "f", newName: "/dev/null"), "--- f\n+++ /dev/null\n@@ -1,1 +0,0 @@\n-a\n")
+        XCTAssertEqual(
+            UnifiedDiff.diff(old: "", new: "a\nb\n", oldName: "/dev/null", newName: "f"),
+            "--- /dev/null\n+++ f\n@@ -0,0 +1,2 @@\n+a\n+b\n")
+        XCTAssertEqual(
+            UnifiedDiff.diff(old: "a\n", new: "", oldName: "f", newName: "/dev/null"),
+            "--- f\n+++ /dev/null\n@@ -1,1 +0,0 @@\n-a\n")
     }
 }

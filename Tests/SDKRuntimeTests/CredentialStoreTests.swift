@@ -1,6 +1,7 @@
 import Foundation
-@testable import SDKRuntime
 import XCTest
+
+@testable import SDKRuntime
 
 final class CredentialStoreTests: XCTestCase {
     private var directory: URL!
@@ -59,7 +60,8 @@ final class CredentialStoreTests: XCTestCase {
     }
 
     func testADirectoryOfAnotherUserIsRefused() throws {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         if geteuid() == 0 {
             XCTAssertEqual(chown(directory.path, 4242, 4242), 0)
             assertUnsafe(.ownedByAnotherUser(uid: 4242)) { try FileCredentialStore(directory: self.directory) }
@@ -72,7 +74,8 @@ final class CredentialStoreTests: XCTestCase {
     func testSymbolicLinksAreRefusedNotFollowed() throws {
         let parent = directory.deletingLastPathComponent()
         let real = parent.appendingPathComponent("real")
-        try FileManager.default.createDirectory(at: real, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            at: real, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         try FileManager.default.createSymbolicLink(at: directory, withDestinationURL: real)
         assertUnsafe(.symbolicLink) { try FileCredentialStore(directory: self.directory) }
 
@@ -94,14 +97,19 @@ final class CredentialStoreTests: XCTestCase {
 
     func testTheSecureStoreOnLinuxIsAPrivateDirectoryUnderXDGDataHome() throws {
         #if canImport(Security)
-        XCTAssertTrue(try CredentialStores.secure(service: "s", accessGroup: "ABCDE12345.g") is KeychainCredentialStore)
+            XCTAssertTrue(
+                try CredentialStores.secure(service: "s", accessGroup: "ABCDE12345.g") is KeychainCredentialStore)
         #else
-        let previous = ProcessInfo.processInfo.environment["XDG_DATA_HOME"]
-        setenv("XDG_DATA_HOME", directory.path, 1)
-        defer { if let previous { setenv("XDG_DATA_HOME", previous, 1) } else { unsetenv("XDG_DATA_HOME") } }
-        let store = try XCTUnwrap(try CredentialStores.secure(service: "com.example.vital", accessGroup: "ABCDE12345.g") as? FileCredentialStore)
-        XCTAssertEqual(store.fileURL(for: "k").deletingLastPathComponent().path, directory.appendingPathComponent("com.example.vital").path)
-        XCTAssertEqual(try mode(directory.appendingPathComponent("com.example.vital").path), 0o700)
+            let previous = ProcessInfo.processInfo.environment["XDG_DATA_HOME"]
+            setenv("XDG_DATA_HOME", directory.path, 1)
+            defer { if let previous { setenv("XDG_DATA_HOME", previous, 1) } else { unsetenv("XDG_DATA_HOME") } }
+            let store = try XCTUnwrap(
+                try CredentialStores.secure(service: "com.example.vital", accessGroup: "ABCDE12345.g")
+                    as? FileCredentialStore)
+            XCTAssertEqual(
+                store.fileURL(for: "k").deletingLastPathComponent().path,
+                directory.appendingPathComponent("com.example.vital").path)
+            XCTAssertEqual(try mode(directory.appendingPathComponent("com.example.vital").path), 0o700)
         #endif
     }
 
@@ -126,7 +134,8 @@ final class CredentialStoreTests: XCTestCase {
         XCTAssertEqual(FileCredentialStore.fileName(for: "../etc/passwd"), "%2E.%2Fetc%2Fpasswd.credential")
         let store = try FileCredentialStore(directory: directory)
         try store.write(Data("x".utf8), for: "../escape")
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), ["%2E.%2Fescape.credential"])
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: directory.path), ["%2E.%2Fescape.credential"])
     }
 
     func testConcurrentWritersNeverTearAValue() async throws {
@@ -137,7 +146,9 @@ final class CredentialStoreTests: XCTestCase {
         }
         let final = try XCTUnwrap(store.read("k"))
         XCTAssertTrue(values.contains(final))
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), ["k.credential"], "no temporary files left")
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: directory.path), ["k.credential"],
+            "no temporary files left")
     }
 
     func testTypedValuesAndUnreadableBytes() throws {

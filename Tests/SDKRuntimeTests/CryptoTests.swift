@@ -9,8 +9,10 @@ final class CryptoTests: XCTestCase {
     }
 
     func testSHA256KnownAnswers() {
-        XCTAssertEqual(hex(Crypto.sha256(Array("abc".utf8))), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
-        XCTAssertEqual(hex(Crypto.sha256([UInt8]())), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        XCTAssertEqual(
+            hex(Crypto.sha256(Array("abc".utf8))), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        XCTAssertEqual(
+            hex(Crypto.sha256([UInt8]())), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
     }
 
     func testHMACSHA256RFC4231() {
@@ -26,7 +28,10 @@ final class CryptoTests: XCTestCase {
         )
         // Test case 6: a key longer than the block is hashed first.
         XCTAssertEqual(
-            hex(Crypto.hmacSHA256(key: [UInt8](repeating: 0xaa, count: 131), message: Array("Test Using Larger Than Block-Size Key - Hash Key First".utf8))),
+            hex(
+                Crypto.hmacSHA256(
+                    key: [UInt8](repeating: 0xaa, count: 131),
+                    message: Array("Test Using Larger Than Block-Size Key - Hash Key First".utf8))),
             "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54"
         )
     }
@@ -40,7 +45,9 @@ final class CryptoTests: XCTestCase {
 
     func testDataAndArraysAgree() {
         let key = bytes("000102030405060708090a0b0c0d0e0f")
-        XCTAssertEqual(Crypto.hmacSHA256(key: Data(key), message: Data("m".utf8)), Crypto.hmacSHA256(key: key, message: Array("m".utf8)))
+        XCTAssertEqual(
+            Crypto.hmacSHA256(key: Data(key), message: Data("m".utf8)),
+            Crypto.hmacSHA256(key: key, message: Array("m".utf8)))
     }
 
     func testConstantTimeEqual() {
@@ -52,14 +59,17 @@ final class CryptoTests: XCTestCase {
 
     func testRandomBytes() {
         XCTAssertEqual(Crypto.randomBytes(count: 0), [])
-        let a = Crypto.randomBytes(count: 32), b = Crypto.randomBytes(count: 32)
+        let a = Crypto.randomBytes(count: 32)
+        let b = Crypto.randomBytes(count: 32)
         XCTAssertEqual(a.count, 32)
         XCTAssertNotEqual(a, b, "two 256-bit draws should differ")
     }
 
     func testSeededRandomIsReproducibleAcrossCallSizes() {
-        let one = SeededRandomSource(seed: "s"), two = SeededRandomSource(seed: "s")
+        let one = SeededRandomSource(seed: "s")
+        let two = SeededRandomSource(seed: "s")
         XCTAssertEqual(one.bytes(count: 10) + one.bytes(count: 40), two.bytes(count: 50))
-        XCTAssertNotEqual(SeededRandomSource(seed: "t").bytes(count: 16), SeededRandomSource(seed: "s").bytes(count: 16))
+        XCTAssertNotEqual(
+            SeededRandomSource(seed: "t").bytes(count: 16), SeededRandomSource(seed: "s").bytes(count: 16))
     }
 }

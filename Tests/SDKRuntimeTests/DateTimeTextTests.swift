@@ -15,11 +15,17 @@ final class DateTimeTextTests: XCTestCase {
 
     func testParseSpellingsSeenOnTheWire() throws {
         let instant = Date(timeIntervalSince1970: 1_502_368_496)
-        for text in ["2017-08-10T12:34:56", "2017-08-10T12:34:56Z", "2017-08-10T12:34:56.000Z", "2017-08-10T12:34:56.0000000+00:00", "2017-08-10T14:34:56+02:00", "2017-08-10T05:34:56-07:00"] {
+        for text in [
+            "2017-08-10T12:34:56", "2017-08-10T12:34:56Z", "2017-08-10T12:34:56.000Z",
+            "2017-08-10T12:34:56.0000000+00:00", "2017-08-10T14:34:56+02:00", "2017-08-10T05:34:56-07:00",
+        ] {
             XCTAssertEqual(DateTimeText.parse(text), instant, text)
         }
-        XCTAssertEqual(try XCTUnwrap(DateTimeText.parse("2016-07-12T22:14:36.69Z")).timeIntervalSince1970, 1_468_361_676.69, accuracy: 1e-6)
-        XCTAssertEqual(DateTimeText.parse("9999-12-31T23:59:59.999Z").map(DateTimeText.format), "9999-12-31T23:59:59.999Z")
+        XCTAssertEqual(
+            try XCTUnwrap(DateTimeText.parse("2016-07-12T22:14:36.69Z")).timeIntervalSince1970, 1_468_361_676.69,
+            accuracy: 1e-6)
+        XCTAssertEqual(
+            DateTimeText.parse("9999-12-31T23:59:59.999Z").map(DateTimeText.format), "9999-12-31T23:59:59.999Z")
     }
 
     func testRoundTripOfMillisecondSpellings() {
@@ -29,7 +35,10 @@ final class DateTimeTextTests: XCTestCase {
     }
 
     func testInvalidSpellings() {
-        for text in ["", "2017-08-10", "2017-13-10T00:00:00Z", "2017-02-29T00:00:00Z", "2017-08-10T24:00:00Z", "2017-08-10T12:34:56.Z", "2017-08-10T12:34:56+2:00", "2017-08-10T12:34:56Zjunk", "٢٠١٧-08-10T12:34:56Z"] {
+        for text in [
+            "", "2017-08-10", "2017-13-10T00:00:00Z", "2017-02-29T00:00:00Z", "2017-08-10T24:00:00Z",
+            "2017-08-10T12:34:56.Z", "2017-08-10T12:34:56+2:00", "2017-08-10T12:34:56Zjunk", "٢٠١٧-08-10T12:34:56Z",
+        ] {
             XCTAssertNil(DateTimeText.parse(text), text)
         }
     }

@@ -16,12 +16,14 @@ final class HealthVaultEnvelopeTests: XCTestCase {
         var info = XMLWriter()
         info.startElement("info")
         info.endElement()
-        let session = HealthVaultSessionCredential(token: Self.sessionToken, sharedSecret: Self.sessionSecret, personID: Self.personID)
+        let session = HealthVaultSessionCredential(
+            token: Self.sessionToken, sharedSecret: Self.sessionSecret, personID: Self.personID)
         let envelope = try HealthVaultRequestEnvelope.encode(
             method: "GetPersonInfo", version: 1, auth: .session(session), settings: Self.settings,
             messageTime: Self.instant, info: info
         )
-        let expected = #"<wc-request:request xmlns:wc-request="urn:com.microsoft.wc.request"><auth><hmac-data algName="HMACSHA256">FWsv7hlxxsylSZ8TtXKlHR3H430Sy+XS7vVFx2f97so=</hmac-data></auth><header><method>GetPersonInfo</method><method-version>1</method-version><auth-session><auth-token>ASAAAHVzlWa6ExampleSessionTokenForTestVectorsOnly0123456789abcdef==</auth-token><offline-person-info><offline-person-id>cc5e5771-4da7-4961-a758-d7714223d9ab</offline-person-id></offline-person-info></auth-session><language>en</language><country>US</country><msg-time>2017-08-10T12:34:56.000Z</msg-time><msg-ttl>1800</msg-ttl><version>HV-Swift/1.0.0 iOS 17.0</version><info-hash><hash-data algName="SHA256">ZbR1gwo184c/YSTAFOCI3/p39GNdgAzv8BcW6yK9Ubg=</hash-data></info-hash></header><info /></wc-request:request>"#
+        let expected =
+            #"<wc-request:request xmlns:wc-request="urn:com.microsoft.wc.request"><auth><hmac-data algName="HMACSHA256">FWsv7hlxxsylSZ8TtXKlHR3H430Sy+XS7vVFx2f97so=</hmac-data></auth><header><method>GetPersonInfo</method><method-version>1</method-version><auth-session><auth-token>ASAAAHVzlWa6ExampleSessionTokenForTestVectorsOnly0123456789abcdef==</auth-token><offline-person-info><offline-person-id>cc5e5771-4da7-4961-a758-d7714223d9ab</offline-person-id></offline-person-info></auth-session><language>en</language><country>US</country><msg-time>2017-08-10T12:34:56.000Z</msg-time><msg-ttl>1800</msg-ttl><version>HV-Swift/1.0.0 iOS 17.0</version><info-hash><hash-data algName="SHA256">ZbR1gwo184c/YSTAFOCI3/p39GNdgAzv8BcW6yK9Ubg=</hash-data></info-hash></header><info /></wc-request:request>"#
         XCTAssertEqual(String(decoding: envelope.bytes, as: UTF8.self), expected)
     }
 
@@ -40,13 +42,17 @@ final class HealthVaultEnvelopeTests: XCTestCase {
         info.endElement()
         info.endElement()
         info.endElement()
-        let session = HealthVaultSessionCredential(token: Self.sessionToken, sharedSecret: Self.sessionSecret, personID: Self.personID)
+        let session = HealthVaultSessionCredential(
+            token: Self.sessionToken, sharedSecret: Self.sessionSecret, personID: Self.personID)
         let envelope = try HealthVaultRequestEnvelope.encode(
             method: "GetThings", version: 3, recordID: Self.recordID, auth: .session(session), settings: Self.settings,
             messageTime: Self.instant, info: info
         )
         let body = String(decoding: envelope.bytes, as: UTF8.self)
-        XCTAssertTrue(body.hasPrefix(#"<wc-request:request xmlns:wc-request="urn:com.microsoft.wc.request"><auth><hmac-data algName="HMACSHA256">VYJHFp3SF1Cx9rruPCqyByhICpqi1HCs9Xu1j8IxMMA=</hmac-data></auth>"#), body)
+        XCTAssertTrue(
+            body.hasPrefix(
+                #"<wc-request:request xmlns:wc-request="urn:com.microsoft.wc.request"><auth><hmac-data algName="HMACSHA256">VYJHFp3SF1Cx9rruPCqyByhICpqi1HCs9Xu1j8IxMMA=</hmac-data></auth>"#
+            ), body)
         XCTAssertTrue(body.contains("u4bs4IT3hju5cM2yWewOOaJ3uDkscBlO69mcxGadB/8="))
         let infoRange = try XCTUnwrap(envelope.regions["info"])
         XCTAssertEqual(
@@ -58,9 +64,11 @@ final class HealthVaultEnvelopeTests: XCTestCase {
     func testAFragmentInTheInfoIsSignedExactlyAsReceived() throws {
         // Spellings a re-serializing writer would change: single quotes, a comment, CDATA, a character reference,
         // an empty element with a space, a namespace prefix declared outside, and line breaks.
-        let received = "\n  <blood-glucose><when><date y='2017' m=\"8\"/></when><!-- as measured -->"
+        let received =
+            "\n  <blood-glucose><when><date y='2017' m=\"8\"/></when><!-- as measured -->"
             + "<value><mmolPerL>5.5</mmolPerL></value><note><![CDATA[a < b]]>&#xE9;</note><x:ext /></blood-glucose>\n"
-        let document = try XMLTree.parse(Data(("<thing xmlns:x=\"urn:x\"><data-xml>" + received + "</data-xml></thing>").utf8))
+        let document = try XMLTree.parse(
+            Data(("<thing xmlns:x=\"urn:x\"><data-xml>" + received + "</data-xml></thing>").utf8))
         let fragment = try XCTUnwrap(document.root.children.first { $0.name == "data-xml" }).innerXML
         XCTAssertEqual(fragment.text, received)
         var info = XMLWriter()
@@ -71,7 +79,8 @@ final class HealthVaultEnvelopeTests: XCTestCase {
         info.endElement()
         info.endElement()
         info.endElement()
-        let session = HealthVaultSessionCredential(token: Self.sessionToken, sharedSecret: Self.sessionSecret, personID: Self.personID)
+        let session = HealthVaultSessionCredential(
+            token: Self.sessionToken, sharedSecret: Self.sessionSecret, personID: Self.personID)
         let envelope = try HealthVaultRequestEnvelope.encode(
             method: "PutThings", version: 2, recordID: Self.recordID, auth: .session(session), settings: Self.settings,
             messageTime: Self.instant, info: info
@@ -81,7 +90,9 @@ final class HealthVaultEnvelopeTests: XCTestCase {
         XCTAssertEqual(Data(envelope.bytes[infoRange]), infoBytes, "the fragment is sent byte for byte")
         // The hash the envelope carries, against one computed by another implementation over the expected bytes.
         let hash = try IndependentDigest.sha256Base64(infoBytes)
-        XCTAssertTrue(String(decoding: envelope.bytes, as: UTF8.self).contains(#"<hash-data algName="SHA256">\#(hash)</hash-data>"#))
+        XCTAssertTrue(
+            String(decoding: envelope.bytes, as: UTF8.self).contains(
+                #"<hash-data algName="SHA256">\#(hash)</hash-data>"#))
     }
 
     func testInfoHashByteSensitivityTable() {

@@ -37,7 +37,9 @@ final class JSONCodingTests: XCTestCase {
         XCTAssertEqual(try decode(#"{"count": "3600"}"#).count, 3600)
         XCTAssertEqual(try decode(#"{"primary": 7}"#).count, 7, "an alias")
         XCTAssertEqual(try decode(#"{"items": 5}"#).items, [5], "a single value as an array")
-        XCTAssertEqual(try decode(#"{"when": "2017-08-10T12:34:56Z", "extra": {"ignored": [1]}}"#).when, Date(timeIntervalSince1970: 1_502_368_496))
+        XCTAssertEqual(
+            try decode(#"{"when": "2017-08-10T12:34:56Z", "extra": {"ignored": [1]}}"#).when,
+            Date(timeIntervalSince1970: 1_502_368_496))
         XCTAssertEqual(try decode(#"{"count": null}"#).count, nil)
     }
 
@@ -51,20 +53,24 @@ final class JSONCodingTests: XCTestCase {
         for (json, expected) in cases {
             XCTAssertThrowsError(try decode(json)) { XCTAssertEqual(String(describing: $0), expected, json) }
         }
-        XCTAssertThrowsError(try JSONCoding.decode([[String: Int]].self, from: Data(#"[{"a": 1}, {"a": "b"}]"#.utf8))) { error in
+        XCTAssertThrowsError(try JSONCoding.decode([[String: Int]].self, from: Data(#"[{"a": 1}, {"a": "b"}]"#.utf8))) {
+            error in
             XCTAssertEqual((error as? ResponseDecodingError)?.path, "[1]/a")
         }
     }
 
     func testEncodingIsDeterministic() throws {
         let value = Sample(count: 1, when: Date(timeIntervalSince1970: 0), items: [1, 2])
-        XCTAssertEqual(String(decoding: try JSONCoding.encode(value), as: UTF8.self), #"{"count":1,"items":[1,2],"when":"1970-01-01T00:00:00.000Z"}"#)
+        XCTAssertEqual(
+            String(decoding: try JSONCoding.encode(value), as: UTF8.self),
+            #"{"count":1,"items":[1,2],"when":"1970-01-01T00:00:00.000Z"}"#)
     }
 
     func testLongValuesAreShortenedInErrors() {
         let long = String(repeating: "s", count: 100)
         XCTAssertThrowsError(try decode(#"{"count": "\#(long)"}"#)) { error in
-            XCTAssertEqual(String(describing: error), "count: expected Int, found \"\(String(repeating: "s", count: 40))…\"")
+            XCTAssertEqual(
+                String(describing: error), "count: expected Int, found \"\(String(repeating: "s", count: 40))…\"")
         }
     }
 }

@@ -75,7 +75,8 @@ final class JSONValueTests: XCTestCase {
         let backward = try parse(#"{"b":2,"a":1}"#)
         XCTAssertEqual(forward, backward, "JSON objects are unordered")
         XCTAssertEqual(forward.hashValue, backward.hashValue)
-        XCTAssertEqual(String(decoding: backward.serialized(), as: UTF8.self), #"{"b":2,"a":1}"#, "writing keeps the order")
+        XCTAssertEqual(
+            String(decoding: backward.serialized(), as: UTF8.self), #"{"b":2,"a":1}"#, "writing keeps the order")
         XCTAssertNotEqual(forward, try parse(#"{"a":1,"b":3}"#))
     }
 
@@ -308,4 +309,3 @@ final class JSONValueTests: XCTestCase {
         XCTAssertEqual(values.count, 3)
     }
 }
-

@@ -3,7 +3,9 @@ import XCTest
 
 final class LogMessageTests: XCTestCase {
     func testOnlyTheSDKsOwnWordingIsPublic() {
-        let host = "api.example.com", status = 200, operation = "ResolveUser"
+        let host = "api.example.com"
+        let status = 200
+        let operation = "ResolveUser"
         let literal: LogMessage = "signed in"
         let own: LogMessage = "\(public: operation) ← HTTP \(public: status)"
         let outside: LogMessage = "\(public: operation) → GET https://\(host)/v2/user/resolve/user-42"

@@ -8,10 +8,12 @@ final class PageSequenceTests: XCTestCase {
     }
 
     private func pages(_ script: [Int: Page], log: LockedValue<[Int]>) -> PageSequence<Int, Page> {
-        PageSequence(first: 0, fetch: { cursor in
-            log.withValue { $0.append(cursor) }
-            return script[cursor] ?? Page(items: [], more: false)
-        }, next: { _, page in page.more ? page.items.last : nil })
+        PageSequence(
+            first: 0,
+            fetch: { cursor in
+                log.withValue { $0.append(cursor) }
+                return script[cursor] ?? Page(items: [], more: false)
+            }, next: { _, page in page.more ? page.items.last : nil })
     }
 
     func testFollowsCursorsAndStopsWhenNoMore() async throws {
@@ -46,7 +48,8 @@ final class PageSequenceTests: XCTestCase {
 
     func testPagesAreFetchedLazily() async throws {
         let log = LockedValue<[Int]>([])
-        var iterator = pages([0: Page(items: [1], more: true), 1: Page(items: [2], more: false)], log: log).makeAsyncIterator()
+        var iterator = pages([0: Page(items: [1], more: true), 1: Page(items: [2], more: false)], log: log)
+            .makeAsyncIterator()
         _ = try await iterator.next()
         XCTAssertEqual(log.current, [0])
     }

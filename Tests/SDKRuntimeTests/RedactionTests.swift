@@ -39,11 +39,16 @@ final class RedactionTests: XCTestCase {
         for value in [request, response, UnexpectedResponseError(operation: "Token", response: response)] as [Any] {
             for text in renderings(value) { XCTAssertFalse(text.contains(canary), text) }
         }
-        XCTAssertEqual(request.description, "POST https://h.example/p?<redacted>\nAuthorization: <redacted>\nx-vital-api-key: <redacted>\nAccept: application/json\n<27 bytes>")
+        XCTAssertEqual(
+            request.description,
+            "POST https://h.example/p?<redacted>\nAuthorization: <redacted>\nx-vital-api-key: <redacted>\nAccept: application/json\n<27 bytes>"
+        )
     }
 
     func testTransportErrorsCarryOnlyTheHost() throws {
-        let error = TransportError(.timedOut, url: URL(string: "https://h.example/a?code=\(canary)"), detail: "URLError code -1001")
-        XCTAssertEqual(String(describing: error), "Transport error (timedOut) talking to h.example: URLError code -1001")
+        let error = TransportError(
+            .timedOut, url: URL(string: "https://h.example/a?code=\(canary)"), detail: "URLError code -1001")
+        XCTAssertEqual(
+            String(describing: error), "Transport error (timedOut) talking to h.example: URLError code -1001")
     }
 }

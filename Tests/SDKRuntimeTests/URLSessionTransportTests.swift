@@ -14,7 +14,8 @@ final class URLSessionTransportTests: XCTestCase {
     func testSendsMethodHeadersAndBodyAsGiven() async throws {
         let transport = URLSessionTransport()
         let request = HTTPRequest(
-            method: .post, url: try url("/echo?a=1"), headers: ["Content-Type": "application/x-www-form-urlencoded", "X-Probe": "yes"],
+            method: .post, url: try url("/echo?a=1"),
+            headers: ["Content-Type": "application/x-www-form-urlencoded", "X-Probe": "yes"],
             body: Data("grant_type=refresh_token".utf8)
         )
         let response = try await transport.send(request)
@@ -28,15 +29,18 @@ final class URLSessionTransportTests: XCTestCase {
     }
 
     func testRedirectsAreReturnedNotFollowed() async throws {
-        let response = try await URLSessionTransport().send(HTTPRequest(method: .get, url: try url("/redirect"), headers: ["Authorization": "Bearer secret"]))
+        let response = try await URLSessionTransport().send(
+            HTTPRequest(method: .get, url: try url("/redirect"), headers: ["Authorization": "Bearer secret"]))
         XCTAssertEqual(response.status, 302)
         XCTAssertEqual(response.headers["location"], "/echo")
     }
 
     func testARedirectToAnotherHostIsNotFollowedWithTheCredentials() async throws {
-        let response = try await URLSessionTransport().send(HTTPRequest(
-            method: .post, url: try url("/redirect-away"), headers: ["Authorization": "Bearer secret", "x-vital-api-key": "key"], body: Data("a=b".utf8)
-        ))
+        let response = try await URLSessionTransport().send(
+            HTTPRequest(
+                method: .post, url: try url("/redirect-away"),
+                headers: ["Authorization": "Bearer secret", "x-vital-api-key": "key"], body: Data("a=b".utf8)
+            ))
         XCTAssertEqual(response.status, 307, "the redirect is the answer; nothing was sent to collector.example")
         XCTAssertEqual(response.headers["location"], "https://collector.example/steal")
     }
@@ -82,7 +86,8 @@ final class URLSessionTransportTests: XCTestCase {
         // A port nothing listens on: bind and release one first.
         let closed = try XCTUnwrap(URL(string: "http://127.0.0.1:9/"))
         do {
-            _ = try await URLSessionTransport(configuration: .init(timeout: 5)).send(HTTPRequest(method: .get, url: closed))
+            _ = try await URLSessionTransport(configuration: .init(timeout: 5)).send(
+                HTTPRequest(method: .get, url: closed))
             XCTFail("expected a transport error")
         } catch let error as TransportError {
             XCTAssertEqual(error.kind, .cannotConnect)

@@ -11,7 +11,8 @@ final class WireScalarBytesTests: XCTestCase {
         "2147483647", "2147483648", "-2147483648", "-2147483649", "00000000000000000000000042",
         "true", "false", "1", "TRUE", " true ", "yes",
         "cc5e5771-4da7-4961-a758-d7714223d9ab", "CC5E5771-4DA7-4961-A758-D7714223D9AB",
-        " cc5e5771-4da7-4961-a758-d7714223d9ab ", "cc5e5771-4da7-4961-a758-d7714223d9a", "cc5e5771x4da7-4961-a758-d7714223d9ab",
+        " cc5e5771-4da7-4961-a758-d7714223d9ab ", "cc5e5771-4da7-4961-a758-d7714223d9a",
+        "cc5e5771x4da7-4961-a758-d7714223d9ab",
         "cc5e5771-4da7-4961-a758-d7714223d9ag", "cc5e57714da74961a758d7714223d9ab0000",
         "2017-08-10T12:34:56Z", "2017-08-10T12:34:56.006Z", "2017-08-10T12:34:56+02:00", " 2017-08-10T12:34:56Z ",
         "2017-02-30T12:34:56Z", "2017-08-10", "2017-08-10T12:34:56", "2017-08-10T24:00:00Z", "9999-12-31T23:59:59.999Z",
@@ -52,7 +53,9 @@ final class WireScalarBytesTests: XCTestCase {
     ) {
         var copy = text
         let fromBytes = copy.withUTF8 { T(wireUTF8: $0) }
-        XCTAssertEqual(fromBytes, T(wireText: text), "\(T.self) from \(text.debugDescription), seed \(seed.map(String.init) ?? "-")", line: line)
+        XCTAssertEqual(
+            fromBytes, T(wireText: text),
+            "\(T.self) from \(text.debugDescription), seed \(seed.map(String.init) ?? "-")", line: line)
     }
 }
 

@@ -51,16 +51,19 @@ final class XMLFragmentTests: XCTestCase {
             }
         }
         XCTAssertThrowsError(try XMLFragment(wellFormed: "ab<a></b>")) { error in
-            XCTAssertEqual(error as? XMLFragmentError, XMLFragmentError(
-                reason: "</b> does not match, expected </a>", offset: 5, line: 1, column: 6
-            ))
+            XCTAssertEqual(
+                error as? XMLFragmentError,
+                XMLFragmentError(
+                    reason: "</b> does not match, expected </a>", offset: 5, line: 1, column: 6
+                ))
         }
     }
 
     func testNestingIsBounded() {
         let deep = String(repeating: "<a>", count: 600) + String(repeating: "</a>", count: 600)
         XCTAssertThrowsError(try XMLFragment(wellFormed: deep)) { error in
-            XCTAssertTrue(String(describing: error).hasSuffix("elements nest deeper than the limit of 512 levels"), "\(error)")
+            XCTAssertTrue(
+                String(describing: error).hasSuffix("elements nest deeper than the limit of 512 levels"), "\(error)")
         }
     }
 
@@ -114,7 +117,8 @@ final class XMLFragmentTests: XCTestCase {
         let fragment = try XMLFragment(wellFormed: "<p:a/><b/><q:c xmlns:q='urn:q'/>")
         XCTAssertEqual(try fragment.tree().map(\.namespaceURI), [nil, nil, "urn:q"], "unbound prefixes: no namespace")
         XCTAssertEqual(
-            try fragment.tree(namespaces: ["p": "urn:p", "": "urn:d"]).map(\.namespaceURI), ["urn:p", "urn:d", "urn:q"],
+            try fragment.tree(namespaces: ["p": "urn:p", "": "urn:d"]).map(\.namespaceURI),
+            ["urn:p", "urn:d", "urn:q"],
             "bindings from where the fragment came from"
         )
         XCTAssertEqual(try fragment.tree().map(\.name), ["a", "b", "c"])

@@ -1,6 +1,7 @@
 import Foundation
-@testable import SDKRuntime
 import XCTest
+
+@testable import SDKRuntime
 
 /// The XML reader: what well-formed documents read as, and the exact error for each way a document can be broken.
 final class XMLReaderTests: XCTestCase {
@@ -10,7 +11,9 @@ final class XMLReaderTests: XCTestCase {
         let element = try root("<r>a &lt;&gt;&amp;&apos;&quot; &#65;&#x42;&#x1F600; <![CDATA[<&>]]>z</r>")
         XCTAssertEqual(element.text, "a <>&'\" AB😀 <&>z")
         XCTAssertEqual(try root("<r>\r\nx\ry\n</r>").text, "\nx\ny\n", "line ends become \\n")
-        XCTAssertEqual(try root("<r><!-- note --><?pi data?>t<a/>u</r>").text, "tu", "comments and PIs are dropped; direct text joins")
+        XCTAssertEqual(
+            try root("<r><!-- note --><?pi data?>t<a/>u</r>").text, "tu",
+            "comments and PIs are dropped; direct text joins")
         XCTAssertEqual(try root("<r>grüße ✓</r>").text, "grüße ✓")
     }
 
@@ -35,7 +38,9 @@ final class XMLReaderTests: XCTestCase {
     }
 
     func testPrologAndEpilog() throws {
-        XCTAssertEqual(try root("\u{FEFF}<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!-- c -->\n<r/>\n<!-- after -->\n").name, "r")
+        XCTAssertEqual(
+            try root("\u{FEFF}<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!-- c -->\n<r/>\n<!-- after -->\n").name, "r"
+        )
         XCTAssertEqual(try root("<?xml version='1.0' encoding='utf-8' standalone='yes'?><r/>").name, "r")
         XCTAssertEqual(try root("<?xml version=\"1.0\"?><?style x?><r/><?tail?>").name, "r")
     }
@@ -63,12 +68,18 @@ final class XMLReaderTests: XCTestCase {
             ("<r>]]></r>", "line 1, column 4: ']]>' outside a CDATA section"),
             ("<r><![CDATA[x</r>", "line 1, column 4: unterminated CDATA section"),
             ("<r><!-- a -- b --></r>", "line 1, column 4: '--' inside a comment"),
-            ("<r><?xml version='1.0'?></r>", "line 1, column 4: an XML declaration that is not at the start of the document"),
+            (
+                "<r><?xml version='1.0'?></r>",
+                "line 1, column 4: an XML declaration that is not at the start of the document"
+            ),
             ("<p:r/>", "line 1, column 1: the prefix p of <p:r> is not bound to a namespace"),
             ("<r xmlns:p=''/>", "line 1, column 4: the prefix p is bound to an empty namespace"),
             ("<!DOCTYPE r><r/>", "line 1, column 1: the document has a DOCTYPE declaration, which is not accepted"),
             ("<r><!DOCTYPE x></r>", "line 1, column 4: a DOCTYPE declaration inside the document element"),
-            ("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><r/>", "line 1, column 1: the document is encoded as iso-8859-1; only UTF-8 is accepted"),
+            (
+                "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><r/>",
+                "line 1, column 1: the document is encoded as iso-8859-1; only UTF-8 is accepted"
+            ),
             ("<1r/>", "line 1, column 1: expected the document element"),
             ("<r></ r>", "line 1, column 6: expected a name"),
         ]
@@ -81,7 +92,9 @@ final class XMLReaderTests: XCTestCase {
 
     func testEncodingErrors() {
         XCTAssertThrowsError(try XMLTree.parse(Data([0xFF, 0xFE, 0x3C, 0x00]))) { error in
-            XCTAssertEqual(String(describing: error), "malformed XML at line 1, column 1: the document is UTF-16; only UTF-8 is accepted")
+            XCTAssertEqual(
+                String(describing: error),
+                "malformed XML at line 1, column 1: the document is UTF-16; only UTF-8 is accepted")
         }
         XCTAssertThrowsError(try XMLTree.parse(Data("<r>".utf8) + Data([0xC3, 0x28]) + Data("</r>".utf8))) { error in
             XCTAssertTrue(String(describing: error).hasSuffix("bytes that are not UTF-8"), String(describing: error))
@@ -95,7 +108,8 @@ final class XMLReaderTests: XCTestCase {
         let depth = XMLLimits.default.maximumDepth
         let deep = String(repeating: "<a>", count: depth) + String(repeating: "</a>", count: depth)
         XCTAssertEqual(try root(deep).name, "a")
-        assertExceeds(.depth, String(repeating: "<a>", count: depth + 1), "elements nest deeper than the limit of 512 levels")
+        assertExceeds(
+            .depth, String(repeating: "<a>", count: depth + 1), "elements nest deeper than the limit of 512 levels")
     }
 
     private func assertExceeds(
@@ -113,11 +127,16 @@ final class XMLReaderTests: XCTestCase {
         assertExceeds(.attributesPerElement, "<r\(attributes)/>", "<r> has more attributes than the limit of 1024")
         XCTAssertEqual(try root("<r\(attributes.dropLast(" a1024='v'".count))/>").attribute("a1023"), "v")
         let declarations = (0..<1_025).map { " xmlns:p\($0)='urn:\($0)'" }.joined()
-        assertExceeds(.namespaceDeclarations, "<r\(declarations)/>", "the document declares more namespaces than the limit of 1024")
+        assertExceeds(
+            .namespaceDeclarations, "<r\(declarations)/>",
+            "the document declares more namespaces than the limit of 1024")
         let spread = String(repeating: "<a xmlns='urn:x'/>", count: 1_025)
-        assertExceeds(.namespaceDeclarations, "<r>\(spread)</r>", "the document declares more namespaces than the limit of 1024")
+        assertExceeds(
+            .namespaceDeclarations, "<r>\(spread)</r>", "the document declares more namespaces than the limit of 1024")
         let small = XMLLimits(maximumDocumentBytes: 10)
-        assertExceeds(.documentSize, "<r>0123456789</r>", limits: small, "the XML document has 17 bytes, more than the limit of 10")
+        assertExceeds(
+            .documentSize, "<r>0123456789</r>", limits: small,
+            "the XML document has 17 bytes, more than the limit of 10")
         XCTAssertEqual(try XMLTree.parse(Data("<r>01</r>".utf8), limits: small).root.text, "01")
         // Malformed documents name no limit.
         XCTAssertThrowsError(try XMLTree.parse(Data("<r>".utf8))) { error in
@@ -138,7 +157,8 @@ final class XMLReaderTests: XCTestCase {
             XCTAssertTrue(String(describing: error).hasSuffix("the attribute xmlns appears twice"), "\(error)")
         }
         // The same prefix on nested or sibling elements is a new binding, and an inner one ends with its element.
-        let tree = try XMLTree.parse(Data("<r xmlns:p='urn:a'><p:x xmlns:p='urn:b'/><p:y xmlns:p='urn:c'/><p:z/></r>".utf8))
+        let tree = try XMLTree.parse(
+            Data("<r xmlns:p='urn:a'><p:x xmlns:p='urn:b'/><p:y xmlns:p='urn:c'/><p:z/></r>".utf8))
         XCTAssertEqual(tree.root.children.map(\.namespaceURI), ["urn:b", "urn:c", "urn:a"])
     }
 

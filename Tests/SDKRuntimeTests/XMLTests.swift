@@ -37,7 +37,10 @@ final class XMLTests: XCTestCase {
     }
 
     func testReaderMatchesLocalNamesAndKeepsNamespaces() throws {
-        let tree = try XMLTree.parse(Data(#"<?xml version="1.0"?><r><wc:info xmlns:wc="urn:x"><a b="1">t &amp; u<![CDATA[<v>]]></a><a/></wc:info></r>"#.utf8))
+        let tree = try XMLTree.parse(
+            Data(
+                #"<?xml version="1.0"?><r><wc:info xmlns:wc="urn:x"><a b="1">t &amp; u<![CDATA[<v>]]></a><a/></wc:info></r>"#
+                    .utf8))
         let info = try XCTUnwrap(tree.root.child("info"))
         XCTAssertEqual(info.namespaceURI, "urn:x")
         let items = Array(info.children)
@@ -55,21 +58,32 @@ final class XMLTests: XCTestCase {
     }
 
     func testEntityDeclarationsAreRefused() {
-        let bomb = #"<?xml version="1.0"?><!DOCTYPE r [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]><r>&b;</r>"#
+        let bomb =
+            #"<?xml version="1.0"?><!DOCTYPE r [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]><r>&b;</r>"#
         XCTAssertThrowsError(try XMLTree.parse(Data(bomb.utf8))) { error in
-            XCTAssertEqual(String(describing: error), "malformed XML at line 1, column 22: the document has a DOCTYPE declaration, which is not accepted")
+            XCTAssertEqual(
+                String(describing: error),
+                "malformed XML at line 1, column 22: the document has a DOCTYPE declaration, which is not accepted")
         }
         let external = #"<?xml version="1.0"?><!DOCTYPE r [<!ENTITY x SYSTEM "file:///etc/passwd">]><r>&x;</r>"#
         XCTAssertThrowsError(try XMLTree.parse(Data(external.utf8)))
     }
 
     func testScalarsAndAttributeErrors() throws {
-        let root = try XMLTree.parse(Data(#"<r n="x" ok="1"><d>2017-08-10T12:34:56Z</d><g>CC5E5771-4DA7-4961-A758-D7714223D9AB</g></r>"#.utf8)).root
+        let root = try XMLTree.parse(
+            Data(#"<r n="x" ok="1"><d>2017-08-10T12:34:56Z</d><g>CC5E5771-4DA7-4961-A758-D7714223D9AB</g></r>"#.utf8)
+        ).root
         XCTAssertEqual(try root.attribute("ok", Bool.self), true)
         XCTAssertEqual(try root.child("d")?.scalar(Date.self), Date(timeIntervalSince1970: 1_502_368_496))
-        XCTAssertEqual(try root.child("g")?.scalar(UUID.self).wireText, "cc5e5771-4da7-4961-a758-d7714223d9ab", "GUIDs are written lowercase")
-        XCTAssertThrowsError(try root.attribute("n", Int.self)) { XCTAssertEqual(String(describing: $0), #"@n: expected Int, found "x""#) }
-        XCTAssertThrowsError(try root.requiredAttribute("missing", Int.self)) { XCTAssertEqual(String(describing: $0), "@missing: missing required attribute") }
+        XCTAssertEqual(
+            try root.child("g")?.scalar(UUID.self).wireText, "cc5e5771-4da7-4961-a758-d7714223d9ab",
+            "GUIDs are written lowercase")
+        XCTAssertThrowsError(try root.attribute("n", Int.self)) {
+            XCTAssertEqual(String(describing: $0), #"@n: expected Int, found "x""#)
+        }
+        XCTAssertThrowsError(try root.requiredAttribute("missing", Int.self)) {
+            XCTAssertEqual(String(describing: $0), "@missing: missing required attribute")
+        }
     }
 
     func testAttributesAreFoundInAnyOrderAndNamesMatchWithoutStrings() throws {
@@ -77,11 +91,16 @@ final class XMLTests: XCTestCase {
         let root = try XMLTree.parse(Data(document.utf8)).root
         var attributes = root.attributes
         XCTAssertEqual(try attributes.value("c", String.self), "&3")
-        XCTAssertEqual(try attributes.value("a", Int.self), 1, "a lookup wraps around to attributes before the last one found")
+        XCTAssertEqual(
+            try attributes.value("a", Int.self), 1, "a lookup wraps around to attributes before the last one found")
         XCTAssertNil(try attributes.value("e", Int.self))
         XCTAssertEqual(try attributes.required("b", Int.self), 2)
-        XCTAssertThrowsError(try attributes.value("d", Int.self)) { XCTAssertEqual(String(describing: $0), #"@d: expected Int, found "x""#) }
-        XCTAssertThrowsError(try attributes.required("z", Int.self)) { XCTAssertEqual(String(describing: $0), "@z: missing required attribute") }
+        XCTAssertThrowsError(try attributes.value("d", Int.self)) {
+            XCTAssertEqual(String(describing: $0), #"@d: expected Int, found "x""#)
+        }
+        XCTAssertThrowsError(try attributes.required("z", Int.self)) {
+            XCTAssertEqual(String(describing: $0), "@z: missing required attribute")
+        }
         var names: [String] = []
         for child in root.children {
             switch child.localName {

@@ -1,6 +1,8 @@
 import SDKRuntime
 import XCTest
 
+// Named after the XCTest assertion it stands in for.
+// swift-format-ignore: AlwaysUseLowerCamelCase
 /// `XCTAssertEqual` for expressions that need `await`.
 public func XCTAssertEqualAsync<T: Equatable>(
     _ expression: @autoclosure () async throws -> T, _ expected: @autoclosure () async throws -> T,
@@ -15,6 +17,8 @@ public func XCTAssertEqualAsync<T: Equatable>(
     }
 }
 
+// Named after the XCTest assertion it stands in for.
+// swift-format-ignore: AlwaysUseLowerCamelCase
 /// `XCTUnwrap` for an async expression.
 public func XCTUnwrapAsync<T>(
     _ expression: @autoclosure () async throws -> T?, file: StaticString = #filePath, line: UInt = #line
@@ -23,6 +27,8 @@ public func XCTUnwrapAsync<T>(
     return try XCTUnwrap(value, file: file, line: line)
 }
 
+// Named after the XCTest assertion it stands in for.
+// swift-format-ignore: AlwaysUseLowerCamelCase
 /// `XCTAssertThrowsError` for an async expression; `handler` inspects the error.
 public func XCTAssertThrowsErrorAsync<T>(
     _ expression: @autoclosure () async throws -> T, _ message: @autoclosure () -> String = "",

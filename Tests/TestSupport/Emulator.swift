@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The protocol emulator (`Tests/Emulator/emulator.py`) running on 127.0.0.1, with its control endpoints.
@@ -37,7 +38,9 @@ public final class Emulator: Sendable {
     }
 
     /// Injects a fault into the next `count` requests whose path starts with `path`.
-    public func inject(_ kind: String, path: String, count: Int = 1, status: Int? = nil, seconds: Double? = nil, retryAfter: Int? = nil) async throws {
+    public func inject(
+        _ kind: String, path: String, count: Int = 1, status: Int? = nil, seconds: Double? = nil, retryAfter: Int? = nil
+    ) async throws {
         var body: [String: any Sendable] = ["kind": kind, "path": path, "count": count]
         if let status { body["status"] = status }
         if let seconds { body["seconds"] = seconds }
@@ -49,7 +52,8 @@ public final class Emulator: Sendable {
     public func visit(_ url: URL) async throws -> URL? {
         let (_, response) = try await Self.noRedirectSession.data(for: URLRequest(url: url))
         guard let http = response as? HTTPURLResponse, (300..<400).contains(http.statusCode),
-              let location = http.value(forHTTPHeaderField: "Location") else { return nil }
+            let location = http.value(forHTTPHeaderField: "Location")
+        else { return nil }
         return URL(string: location, relativeTo: url)?.absoluteURL
     }
 
@@ -61,7 +65,8 @@ public final class Emulator: Sendable {
         return (try JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:]
     }
 
-    private static let noRedirectSession = URLSession(configuration: .ephemeral, delegate: NoRedirects(), delegateQueue: nil)
+    private static let noRedirectSession = URLSession(
+        configuration: .ephemeral, delegate: NoRedirects(), delegateQueue: nil)
 }
 
 private final class NoRedirects: NSObject, URLSessionTaskDelegate, Sendable {

@@ -4,7 +4,8 @@ import Foundation
 public enum FuzzCorpus {
     /// Every seed and regression file of the target called `target`, sorted.
     public static func files(for target: some RawRepresentable<String>) throws -> [URL] {
-        let listing = try String(contentsOf: Fixtures.repository.appendingPathComponent("Fuzz/seeds.txt"), encoding: .utf8)
+        let listing = try String(
+            contentsOf: Fixtures.repository.appendingPathComponent("Fuzz/seeds.txt"), encoding: .utf8)
         var patterns = ["Tests/Fixtures/Fuzz/\(target.rawValue)/*"]
         for line in listing.split(separator: "\n") where !line.hasPrefix("#") {
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)
@@ -23,7 +24,8 @@ public enum FuzzCorpus {
                     return FileManager.default.fileExists(atPath: next.path) ? [next] : []
                 }
                 let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-                return names.filter { !$0.hasPrefix(".") && matches(Substring($0), component) }.map(directory.appendingPathComponent)
+                return names.filter { !$0.hasPrefix(".") && matches(Substring($0), component) }.map(
+                    directory.appendingPathComponent)
             }
         }
         return candidates.filter { url in
@@ -35,7 +37,8 @@ public enum FuzzCorpus {
     /// Whether `name` matches `pattern`, where `*` matches any run of characters.
     private static func matches(_ name: Substring, _ pattern: Substring) -> Bool {
         guard let star = pattern.firstIndex(of: "*") else { return name == pattern }
-        let prefix = pattern[..<star], rest = pattern[pattern.index(after: star)...]
+        let prefix = pattern[..<star]
+        let rest = pattern[pattern.index(after: star)...]
         guard name.hasPrefix(prefix) else { return false }
         var tail = name.dropFirst(prefix.count)
         while true {

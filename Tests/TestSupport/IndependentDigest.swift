@@ -8,7 +8,8 @@ public enum IndependentDigest {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("digest-\(UUID().uuidString)")
         try data.write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        let script = "import base64, hashlib, sys; print(base64.b64encode(hashlib.sha256(open(sys.argv[1], 'rb').read()).digest()).decode())"
+        let script =
+            "import base64, hashlib, sys; print(base64.b64encode(hashlib.sha256(open(sys.argv[1], 'rb').read()).digest()).decode())"
         let result = try Subprocess.run(["python3", "-c", script, file.path])
         guard result.status == 0 else { throw DigestFailure(output: result.output) }
         return result.output.trimmingCharacters(in: .whitespacesAndNewlines)

@@ -24,10 +24,12 @@ public final class LocalServer: @unchecked Sendable {
         let process = Process()
         if FileManager.default.isExecutableFile(atPath: venv.path) {
             process.executableURL = venv
-            process.arguments = [Fixtures.repository.appendingPathComponent(script).path, "--exit-with-parent"] + arguments
+            process.arguments =
+                [Fixtures.repository.appendingPathComponent(script).path, "--exit-with-parent"] + arguments
         } else {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3", Fixtures.repository.appendingPathComponent(script).path, "--exit-with-parent"] + arguments
+            process.arguments =
+                ["python3", Fixtures.repository.appendingPathComponent(script).path, "--exit-with-parent"] + arguments
         }
         let lifeline = Pipe()
         process.standardInput = lifeline
@@ -39,7 +41,11 @@ public final class LocalServer: @unchecked Sendable {
         self.lifeline = lifeline
 
         var buffer = ""
-        guard let port = Self.readPort(from: output.fileHandleForReading, of: process, until: Date().addingTimeInterval(timeout), into: &buffer) else {
+        guard
+            let port = Self.readPort(
+                from: output.fileHandleForReading, of: process, until: Date().addingTimeInterval(timeout), into: &buffer
+            )
+        else {
             process.terminate()
             throw LocalServerError.didNotStart(script: script, output: buffer)
         }
@@ -48,7 +54,9 @@ public final class LocalServer: @unchecked Sendable {
 
     /// Reads `output` until it reports `READY <port>`, the process ends or `deadline` passes; `buffer` keeps what
     /// was read, for the error when no port came.
-    private static func readPort(from output: FileHandle, of process: Process, until deadline: Date, into buffer: inout String) -> Int? {
+    private static func readPort(
+        from output: FileHandle, of process: Process, until deadline: Date, into buffer: inout String
+    ) -> Int? {
         while Date() < deadline, process.isRunning {
             let chunk: Data = output.availableData
             if chunk.isEmpty { return nil }

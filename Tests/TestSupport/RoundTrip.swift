@@ -15,16 +15,23 @@ public func assertXMLRoundTrip<T: XMLCodable & Equatable>(
     var writer = XMLWriter()
     try writer.element("sample", writing: value, context: context)
     let decoded = try T(xml: XMLTree.parse(Data(writer.bytes)).root)
-    XCTAssertEqual(decoded, value, "XML round trip of \(T.self) through \(String(decoding: writer.bytes, as: UTF8.self))", file: file, line: line)
+    XCTAssertEqual(
+        decoded, value, "XML round trip of \(T.self) through \(String(decoding: writer.bytes, as: UTF8.self))",
+        file: file, line: line)
     var again = XMLWriter()
     try again.element("sample", writing: decoded, context: context)
     XCTAssertEqual(again.bytes, writer.bytes, "writing \(T.self) is not deterministic", file: file, line: line)
 }
 
 /// Encodes `value` as JSON, decodes it back, and checks the result is equal and re-encodes to the same bytes.
-public func assertJSONRoundTrip<T: Codable & Equatable>(_ value: T, file: StaticString = #filePath, line: UInt = #line) throws {
+public func assertJSONRoundTrip<T: Codable & Equatable>(_ value: T, file: StaticString = #filePath, line: UInt = #line)
+    throws
+{
     let data = try JSONCoding.encode(value)
     let decoded = try JSONCoding.decode(T.self, from: data)
-    XCTAssertEqual(decoded, value, "JSON round trip of \(T.self) through \(String(decoding: data, as: UTF8.self))", file: file, line: line)
-    XCTAssertEqual(try JSONCoding.encode(decoded), data, "encoding \(T.self) is not deterministic", file: file, line: line)
+    XCTAssertEqual(
+        decoded, value, "JSON round trip of \(T.self) through \(String(decoding: data, as: UTF8.self))", file: file,
+        line: line)
+    XCTAssertEqual(
+        try JSONCoding.encode(decoded), data, "encoding \(T.self) is not deterministic", file: file, line: line)
 }

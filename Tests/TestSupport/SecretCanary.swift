@@ -12,7 +12,9 @@ public enum SecretCanary {
 
     /// Fails for each value whose description, debug description, reflection, `dump` or (for errors) localized
     /// description contains the canary or one of `secrets` (for secrets that cannot contain it, such as Base64 keys).
-    public static func assertHidden(_ values: [Any], also secrets: [String] = [], file: StaticString = #filePath, line: UInt = #line) {
+    public static func assertHidden(
+        _ values: [Any], also secrets: [String] = [], file: StaticString = #filePath, line: UInt = #line
+    ) {
         for value in values {
             var dumped = ""
             dump(value, to: &dumped)
@@ -25,7 +27,9 @@ public enum SecretCanary {
     }
 
     /// Fails when a log message contains the canary.
-    public static func assertHidden(in log: LogCapture, also secrets: [String] = [], file: StaticString = #filePath, line: UInt = #line) {
+    public static func assertHidden(
+        in log: LogCapture, also secrets: [String] = [], file: StaticString = #filePath, line: UInt = #line
+    ) {
         XCTAssertFalse(log.records.isEmpty, "the flow logged nothing, so nothing was checked", file: file, line: line)
         for record in log.records where ([Self.value] + secrets).contains(where: record.message.contains) {
             XCTFail("a log record shows a secret: [\(record.category)] \(record.message)", file: file, line: line)
@@ -35,10 +39,13 @@ public enum SecretCanary {
     /// Checks a credential store file: readable by its owner only, and the canary only under `keys` (the JSON keys
     /// whose values are the secrets the store exists to keep).
     public static func assertStoredOnlyUnder(
-        _ keys: Set<String>, in file: URL, also secrets: [String] = [], file testFile: StaticString = #filePath, line: UInt = #line
+        _ keys: Set<String>, in file: URL, also secrets: [String] = [], file testFile: StaticString = #filePath,
+        line: UInt = #line
     ) throws {
         let attributes = try FileManager.default.attributesOfItem(atPath: file.path)
-        XCTAssertEqual((attributes[.posixPermissions] as? NSNumber)?.intValue, 0o600, "\(file.lastPathComponent) is readable by others", file: testFile, line: line)
+        XCTAssertEqual(
+            (attributes[.posixPermissions] as? NSNumber)?.intValue, 0o600,
+            "\(file.lastPathComponent) is readable by others", file: testFile, line: line)
         let json = try JSONSerialization.jsonObject(with: try Data(contentsOf: file))
         var found = 0
         func walk(_ node: Any, key: String?) {
@@ -47,12 +54,15 @@ public enum SecretCanary {
             case let array as [Any]: for value in array { walk(value, key: key) }
             case let string as String where ([Self.value] + secrets).contains(where: string.contains):
                 found += 1
-                if !keys.contains(key ?? "") { XCTFail("a secret is stored under \"\(key ?? "")\"", file: testFile, line: line) }
+                if !keys.contains(key ?? "") {
+                    XCTFail("a secret is stored under \"\(key ?? "")\"", file: testFile, line: line)
+                }
             default: break
             }
         }
         walk(json, key: nil)
-        XCTAssertGreaterThan(found, 0, "no planted secret was stored, so nothing was checked", file: testFile, line: line)
+        XCTAssertGreaterThan(
+            found, 0, "no planted secret was stored, so nothing was checked", file: testFile, line: line)
     }
 }
 

@@ -6,12 +6,24 @@ public enum SwiftCompiler {
     /// Compiles `sources` (paths; one of them a `main.swift`) as module `module` into `executable`.
     public static func compile(module: String, sources: [String], executable: URL) throws -> Subprocess.Outcome {
         let build = Fixtures.repository.appendingPathComponent(".build/debug")
-        let objects = try FileManager.default.contentsOfDirectory(atPath: build.appendingPathComponent("SDKRuntime.build").path)
-            .filter { $0.hasSuffix(".o") }.map { build.appendingPathComponent("SDKRuntime.build/" + $0).path }
-        guard !objects.isEmpty else { return Subprocess.Outcome(status: -1, output: "the runtime's debug build is missing (swift build --build-tests)") }
-        var arguments = ["swiftc", "-module-name", module, "-swift-version", "6", "-Onone", "-I", build.appendingPathComponent("Modules").path]
+        let objects = try FileManager.default.contentsOfDirectory(
+            atPath: build.appendingPathComponent("SDKRuntime.build").path
+        )
+        .filter { $0.hasSuffix(".o") }.map { build.appendingPathComponent("SDKRuntime.build/" + $0).path }
+        guard !objects.isEmpty else {
+            return Subprocess.Outcome(
+                status: -1, output: "the runtime's debug build is missing (swift build --build-tests)")
+        }
+        var arguments = [
+            "swiftc", "-module-name", module, "-swift-version", "6", "-Onone", "-I",
+            build.appendingPathComponent("Modules").path,
+        ]
         #if os(Linux)
-        arguments += ["-Xcc", "-fmodule-map-file=" + Fixtures.repository.appendingPathComponent("Sources/COpenSSL/module.modulemap").path, "-lcrypto"]
+            arguments += [
+                "-Xcc",
+                "-fmodule-map-file="
+                    + Fixtures.repository.appendingPathComponent("Sources/COpenSSL/module.modulemap").path, "-lcrypto",
+            ]
         #endif
         return try Subprocess.run(arguments + sources + objects + ["-o", executable.path])
     }

@@ -19,7 +19,9 @@ final class EnvironmentTests: XCTestCase {
     }
 
     func testOverridesReplaceOnlyTheirEnvironment() {
-        let proxy = VitalHosts(api: URL(string: "https://vital-proxy.example/api")!, auth: URL(string: "https://vital-proxy.example/auth")!)
+        let proxy = VitalHosts(
+            api: URL(string: "https://vital-proxy.example/api")!, auth: URL(string: "https://vital-proxy.example/auth")!
+        )
         let map = VitalHostMap(overrides: [.sandboxEU: proxy])
         XCTAssertEqual(map.hosts(for: .sandboxEU), proxy)
         XCTAssertEqual(map.hosts(for: .sandboxUS), VitalEnvironment.sandboxUS.hosts)

@@ -1,8 +1,9 @@
 import Foundation
 import SDKRuntime
 import TestSupport
-@testable import Vital
 import XCTest
+
+@testable import Vital
 
 /// Vital sign-in run with canary secrets (team key, sign-in token, access and refresh tokens, the API key of API-key
 /// mode): none shows in the SDK's state, results, errors, events or logs, and the file store keeps them only where
@@ -30,10 +31,13 @@ final class SecretCanaryTests: XCTestCase {
                 count += 1
                 return count
             }
-            guard next < 3 else { return Self.json(401, #"{"error": "invalid_grant", "detail": {"error_type": "invalid_token"}}"#) }
+            guard next < 3 else {
+                return Self.json(401, #"{"error": "invalid_grant", "detail": {"error_type": "invalid_token"}}"#)
+            }
             let access: String = SecretCanary.named("access-\(next)")
             let refresh: String = SecretCanary.named("refresh-\(next)")
-            return Self.json(200, #"{"access_token": "\#(access)", "refresh_token": "\#(refresh)", "expires_in": 3600}"#)
+            return Self.json(
+                200, #"{"access_token": "\#(access)", "refresh_token": "\#(refresh)", "expires_in": 3600}"#)
         }
     }
 
@@ -47,14 +51,18 @@ final class SecretCanaryTests: XCTestCase {
         let jwt = try VitalSignInToken(signInToken).userToken
         let secrets = [signInToken, jwt]
         let transport = Self.server(signInToken: signInToken)
-        let backend = VitalBackend(configuration: .init(apiKey: APIKey(SecretCanary.named("team-key")), environment: .sandboxUS, transport: transport, logger: log))
+        let backend = VitalBackend(
+            configuration: .init(
+                apiKey: APIKey(SecretCanary.named("team-key")), environment: .sandboxUS, transport: transport,
+                logger: log))
         let core = VitalCore(configuration: .init(store: store, transport: transport, clock: clock, logger: log))
         let events = core.events()
 
         let grant = try await backend.signInToken(forClientUserID: "alice")
         let parsed = try VitalSignInToken(grant.signInToken)
         try await core.signIn(token: grant.signInToken)
-        try SecretCanary.assertStoredOnlyUnder(["accessToken", "refreshToken"], in: store.fileURL(for: "vital.core"), also: secrets)
+        try SecretCanary.assertStoredOnlyUnder(
+            ["accessToken", "refreshToken"], in: store.fileURL(for: "vital.core"), also: secrets)
         clock.advance(by: 3_600)
         _ = try await core.connectedProviders()
         let state = try XCTUnwrap(try store.readValue(VitalStoredState.self, for: "vital.core"))

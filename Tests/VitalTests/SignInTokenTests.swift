@@ -1,8 +1,9 @@
 import Foundation
 import SDKRuntime
 import TestSupport
-@testable import Vital
 import XCTest
+
+@testable import Vital
 
 /// Decoding sign-in tokens: the fixtures in Tests/Fixtures/Vital/SignInTokens, valid and malformed. No error ever
 /// quotes the token or a part of it.
@@ -22,7 +23,9 @@ final class SignInTokenTests: XCTestCase {
         XCTAssertEqual(token.userToken.split(separator: ".").count, 3)
         XCTAssertEqual(try VitalSignInToken(try Self.token("valid-production-eu")).environment, .productionEU)
         XCTAssertEqual(try VitalSignInToken(try Self.token("valid-unpadded")).userID, Self.userID)
-        XCTAssertEqual(try VitalSignInToken("  \n" + (try Self.token("valid")) + "\n").userID, Self.userID, "whitespace around the token")
+        XCTAssertEqual(
+            try VitalSignInToken("  \n" + (try Self.token("valid")) + "\n").userID, Self.userID,
+            "whitespace around the token")
     }
 
     func testMalformedTokensSayWhatIsWrong() throws {
@@ -72,10 +75,14 @@ final class SignInTokenTests: XCTestCase {
             XCTAssertEqual(try VitalSignInToken.environment(issuer: issuer), environment, issuer)
         }
         let refused = [
-            "id-signer-prd-us@vital-id-prd-us.iam.gserviceaccount.com.evil", "id-signer-PRD-us@vital-id-prd-us.iam.gserviceaccount.com",
-            "id-signer-prd-us-x@vital-id-prd-us.iam.gserviceaccount.com", "id-signer-prd@vital-id-prd-us.iam.gserviceaccount.com",
-            "id-signer-prd-us@vital-id-prd.iam.gserviceaccount.com", "xid-signer-prd-us@vital-id-prd-us.iam.gserviceaccount.com",
-            "id-signer-prd-us@@vital-id-prd-us.iam.gserviceaccount.com", "id-signer--us@vital-id-prd-us.iam.gserviceaccount.com", "",
+            "id-signer-prd-us@vital-id-prd-us.iam.gserviceaccount.com.evil",
+            "id-signer-PRD-us@vital-id-prd-us.iam.gserviceaccount.com",
+            "id-signer-prd-us-x@vital-id-prd-us.iam.gserviceaccount.com",
+            "id-signer-prd@vital-id-prd-us.iam.gserviceaccount.com",
+            "id-signer-prd-us@vital-id-prd.iam.gserviceaccount.com",
+            "xid-signer-prd-us@vital-id-prd-us.iam.gserviceaccount.com",
+            "id-signer-prd-us@@vital-id-prd-us.iam.gserviceaccount.com",
+            "id-signer--us@vital-id-prd-us.iam.gserviceaccount.com", "",
         ]
         for issuer in refused {
             XCTAssertThrowsError(try VitalSignInToken.environment(issuer: issuer), issuer) { error in
@@ -87,18 +94,23 @@ final class SignInTokenTests: XCTestCase {
     func testDescriptionsHideTheToken() throws {
         let raw = try Self.token("valid")
         let token = try VitalSignInToken(raw)
-        for text in [String(describing: token), String(reflecting: token), "\(Mirror(reflecting: token).children.map(\.value))"] {
+        for text in [
+            String(describing: token), String(reflecting: token), "\(Mirror(reflecting: token).children.map(\.value))",
+        ] {
             Self.assertDoesNotLeak(raw, in: text, "description")
         }
         XCTAssertTrue(String(describing: token).contains("4d7a3b52-8e4b-4c4f-9f0a-0b4a1c2d3e4f"))
     }
 
     /// Fails when `text` contains the raw token, its JWT, or any JWT segment longer than a few characters.
-    static func assertDoesNotLeak(_ raw: String, in text: String, _ label: String, file: StaticString = #filePath, line: UInt = #line) {
+    static func assertDoesNotLeak(
+        _ raw: String, in text: String, _ label: String, file: StaticString = #filePath, line: UInt = #line
+    ) {
         var secrets = [raw]
         if let outer = Base64URL.decode(raw),
-           let object = try? JSONSerialization.jsonObject(with: outer) as? [String: Any],
-           let jwt = object["user_token"] as? String {
+            let object = try? JSONSerialization.jsonObject(with: outer) as? [String: Any],
+            let jwt = object["user_token"] as? String
+        {
             secrets.append(jwt)
             secrets += jwt.split(separator: ".").map(String.init).filter { $0.count > 8 }
         }

@@ -93,11 +93,13 @@ final class VitalCoreTests: XCTestCase {
         // A device clock that runs fast must not refuse a token the server still accepts.
         clock.set(Date(timeIntervalSince1970: 1_790_003_600))
         let accepted = RecordingTransport(responses: [Self.json(200, Self.tokenBody)])
-        await XCTAssertEqualAsync(try await core(accepted).signIn(token: try SignInTokenTests.token("expired")), .signedIn)
+        await XCTAssertEqualAsync(
+            try await core(accepted).signIn(token: try SignInTokenTests.token("expired")), .signedIn)
         XCTAssertEqual(accepted.requests.count, 1)
         let refused = RecordingTransport(responses: [try Self.fixture(401, "token-error-minimal.json")])
         await XCTAssertThrowsErrorAsync(
-            try await core(refused, store: InMemoryCredentialStore()).signIn(token: try SignInTokenTests.token("expired"))
+            try await core(refused, store: InMemoryCredentialStore()).signIn(
+                token: try SignInTokenTests.token("expired"))
         ) {
             XCTAssertEqual($0 as? VitalCoreError, .invalidSignInToken(.rejectedByServer), "the server decides")
         }
@@ -106,7 +108,8 @@ final class VitalCoreTests: XCTestCase {
     func testTheSameUserIDInAnotherTeamIsAnotherAccount() async throws {
         let (core, transport) = try await signedIn()
         do {
-            try await core.signIn(token: try Self.forgedToken(uid: Self.userID.uuidString.lowercased(), team: "other-team"))
+            try await core.signIn(
+                token: try Self.forgedToken(uid: Self.userID.uuidString.lowercased(), team: "other-team"))
             XCTFail("expected alreadySignedIn")
         } catch VitalCoreError.alreadySignedIn(let current) {
             XCTAssertEqual(current, Self.userID)
@@ -122,18 +125,21 @@ final class VitalCoreTests: XCTestCase {
         ]
         for (environment, team, unexpected) in cases {
             let transport = RecordingTransport(responses: [])
-            let core = VitalCore(configuration: .init(
-                store: InMemoryCredentialStore(), transport: transport, clock: clock, expectedEnvironment: environment,
-                expectedTeamID: team))
+            let core = VitalCore(
+                configuration: .init(
+                    store: InMemoryCredentialStore(), transport: transport, clock: clock,
+                    expectedEnvironment: environment,
+                    expectedTeamID: team))
             await XCTAssertThrowsErrorAsync(try await core.signIn(token: try SignInTokenTests.token("valid"))) {
                 XCTAssertEqual($0 as? VitalCoreError, .unexpectedSignInToken(unexpected))
             }
             XCTAssertEqual(transport.requests.count, 0)
         }
         let transport = RecordingTransport(responses: [Self.json(200, Self.tokenBody)])
-        let pinned = VitalCore(configuration: .init(
-            store: InMemoryCredentialStore(), transport: transport, clock: clock, expectedEnvironment: .sandboxUS,
-            expectedTeamID: "8f1d5f5e-3c1a-4f5e-9a57-2b4f6c7d8e90"))
+        let pinned = VitalCore(
+            configuration: .init(
+                store: InMemoryCredentialStore(), transport: transport, clock: clock, expectedEnvironment: .sandboxUS,
+                expectedTeamID: "8f1d5f5e-3c1a-4f5e-9a57-2b4f6c7d8e90"))
         await XCTAssertEqualAsync(try await pinned.signIn(token: try SignInTokenTests.token("valid")), .signedIn)
     }
 
@@ -433,13 +439,16 @@ final class VitalCoreTests: XCTestCase {
 
     func testAProductionAPIKeyIsRefusedUnlessAllowed() async throws {
         await XCTAssertThrowsErrorAsync(
-            try await core(RecordingTransport(responses: [])).configure(apiKey: "pk_us_key", environment: .production, region: .us)
+            try await core(RecordingTransport(responses: [])).configure(
+                apiKey: "pk_us_key", environment: .production, region: .us)
         ) {
             XCTAssertEqual($0 as? VitalCoreError, .productionAPIKeyRefused)
         }
         XCTAssertEqual(store.keys, [], "nothing stored")
-        let allowed = VitalCore(configuration: .init(
-            store: InMemoryCredentialStore(), transport: RecordingTransport(responses: []), allowsProductionAPIKey: true))
+        let allowed = VitalCore(
+            configuration: .init(
+                store: InMemoryCredentialStore(), transport: RecordingTransport(responses: []),
+                allowsProductionAPIKey: true))
         try await allowed.configure(apiKey: "pk_us_key", environment: .production, region: .us)
         XCTAssertEqual(try allowed.status, .configured)
     }

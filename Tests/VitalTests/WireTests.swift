@@ -10,9 +10,12 @@ final class WireTests: XCTestCase {
 
     private func client(answering status: Int = 200, _ fixture: String) throws -> (VitalClient, RecordingTransport) {
         let body = try Fixtures.data("Vital/" + fixture)
-        let transport = RecordingTransport { _ in HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: body) }
+        let transport = RecordingTransport { _ in
+            HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: body)
+        }
         let servers = VitalClient.Servers(
-            api: URL(string: "https://api.sandbox.us.junction.com"), auth: URL(string: "https://auth.sandbox.us.junction.com")
+            api: URL(string: "https://api.sandbox.us.junction.com"),
+            auth: URL(string: "https://auth.sandbox.us.junction.com")
         )
         return (VitalClient(configuration: .init(servers: servers, transport: transport)), transport)
     }
@@ -24,7 +27,9 @@ final class WireTests: XCTestCase {
     func testCreateUser() async throws {
         let (client, transport) = try client("CreateUser/response.json")
         let response = try await client.createUser(
-            .init(clientUserID: "user-42", fallbackTimeZone: "Europe/Amsterdam", fallbackBirthDate: LocalDate(year: 1990, month: 5, day: 17)),
+            .init(
+                clientUserID: "user-42", fallbackTimeZone: "Europe/Amsterdam",
+                fallbackBirthDate: LocalDate(year: 1990, month: 5, day: 17)),
             apiKey: APIKey("sk_us_test")
         )
         XCTAssertEqual(try sent(transport), try Fixtures.text("Vital/CreateUser/request.http"))
@@ -59,27 +64,37 @@ final class WireTests: XCTestCase {
 
     func testAPathParameterCannotClimbOutOfItsPath() async throws {
         let (client, transport) = try client("CreateUser/response.json")
-        for (clientUserID, path) in [("..", "/v2/user/resolve/%2E%2E"), (".", "/v2/user/resolve/%2E"), ("../../x", "/v2/user/resolve/..%2F..%2Fx")] {
+        for (clientUserID, path) in [
+            ("..", "/v2/user/resolve/%2E%2E"), (".", "/v2/user/resolve/%2E"),
+            ("../../x", "/v2/user/resolve/..%2F..%2Fx"),
+        ] {
             _ = try? await client.resolveUser(.init(clientUserID: clientUserID), apiKey: APIKey("sk_us_test"))
             let url = try XCTUnwrap(transport.requests.last?.url)
             XCTAssertEqual(url.absoluteString, "https://api.sandbox.us.junction.com" + path)
-            XCTAssertEqual(url.standardized.absoluteString, url.absoluteString, "\(clientUserID) must survive normalization")
+            XCTAssertEqual(
+                url.standardized.absoluteString, url.absoluteString, "\(clientUserID) must survive normalization")
         }
     }
 
     func testLogRecordsKeepTheURLPrivate() async throws {
         let body = try Fixtures.data("Vital/CreateUser/response.json")
-        let transport = RecordingTransport { _ in HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: body) }
+        let transport = RecordingTransport { _ in
+            HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: body)
+        }
         let log = LogCapture()
-        let client = VitalClient(configuration: .init(
-            servers: .init(api: URL(string: "https://api.sandbox.us.junction.com")), transport: transport, logger: log
-        ))
+        let client = VitalClient(
+            configuration: .init(
+                servers: .init(api: URL(string: "https://api.sandbox.us.junction.com")), transport: transport,
+                logger: log
+            ))
         _ = try? await client.resolveUser(.init(clientUserID: "user-42"), apiKey: APIKey("sk_us_test"))
         let records = log.records.map { "\($0.isPublic ? "public" : "private"): \($0.message)" }
-        XCTAssertEqual(records, [
-            "private: ResolveUser → GET https://api.sandbox.us.junction.com/v2/user/resolve/user-42",
-            "public: ResolveUser ← HTTP 200",
-        ])
+        XCTAssertEqual(
+            records,
+            [
+                "private: ResolveUser → GET https://api.sandbox.us.junction.com/v2/user/resolve/user-42",
+                "public: ResolveUser ← HTTP 200",
+            ])
     }
 
     func testCreateSignInToken() async throws {
@@ -123,7 +138,9 @@ final class WireTests: XCTestCase {
     }
 
     func testUnknownErrorTypeStaysOpen() throws {
-        let body = try JSONCoding.decode(VitalErrorBody.self, from: Data(#"{"detail":{"error_type":"rate_limited"}}"#.utf8))
-        XCTAssertEqual(VitalError(body: body, httpStatus: 429, operation: "RefreshToken").code, .unknown("rate_limited"))
+        let body = try JSONCoding.decode(
+            VitalErrorBody.self, from: Data(#"{"detail":{"error_type":"rate_limited"}}"#.utf8))
+        XCTAssertEqual(
+            VitalError(body: body, httpStatus: 429, operation: "RefreshToken").code, .unknown("rate_limited"))
     }
 }

@@ -91,7 +91,7 @@ public struct Diagnostics: Sendable {
         let unique = all.filter { seen.insert($0).inserted }
         return unique.enumerated().sorted { left, right in
             switch (left.element.location, right.element.location) {
-            case let (l?, r?) where l != r: return l < r
+            case (let l?, let r?) where l != r: return l < r
             case (nil, _?): return true
             case (_?, nil): return false
             default: return left.offset < right.offset
@@ -108,7 +108,10 @@ public struct GenerationFailed: Error, Sendable, CustomStringConvertible {
     /// One diagnostic per line, then a count.
     public var description: String {
         let errors = diagnostics.filter { $0.severity == .error }.count
-        return (diagnostics.map(\.description) + ["\(errors) error\(errors == 1 ? "" : "s") in the schemas; nothing was generated"])
+        return
+            (diagnostics.map(\.description) + [
+                "\(errors) error\(errors == 1 ? "" : "s") in the schemas; nothing was generated"
+            ])
             .joined(separator: "\n")
     }
 }

@@ -21,7 +21,8 @@ public enum SchemaReference {
             "",
         ]
         lines += Renderer(root: family, file: "protocol.json").sections(title: "Family files: `protocol.json`")
-        lines += Renderer(root: method, file: "<Method>.json").sections(title: "Method files: `<Method>.json` and `types.json`")
+        lines += Renderer(root: method, file: "<Method>.json").sections(
+            title: "Method files: `<Method>.json` and `types.json`")
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -58,7 +59,9 @@ public enum SchemaReference {
         }
 
         /// The keyword table of an object schema, and the objects it leads to (inline objects and definitions).
-        private func table(for schema: [String: Any], at path: String) -> (lines: [String], nested: [(String, [String: Any])]) {
+        private func table(for schema: [String: Any], at path: String) -> (
+            lines: [String], nested: [(String, [String: Any])]
+        ) {
             guard let properties = schema["properties"] as? [String: Any], !properties.isEmpty else { return ([], []) }
             let required = Set(schema["required"] as? [String] ?? [])
             var lines = ["| Keyword | Value | Required | Meaning |", "|---|---|---|---|"]
@@ -103,8 +106,12 @@ public enum SchemaReference {
         }
 
         /// The definition a `$ref` names, when it is one of this meta-schema's.
-        private func referenced(_ property: [String: Any]) -> (name: String, schema: [String: Any], description: String)? {
-            guard let reference = property["$ref"] as? String, let hash = reference.firstIndex(of: "#") else { return nil }
+        private func referenced(_ property: [String: Any]) -> (
+            name: String, schema: [String: Any], description: String
+        )? {
+            guard let reference = property["$ref"] as? String, let hash = reference.firstIndex(of: "#") else {
+                return nil
+            }
             let name = String(reference[reference.index(after: hash)...].split(separator: "/").last ?? "")
             guard let schema = definitions[name] as? [String: Any] else { return nil }
             return (name, schema, schema["description"] as? String ?? "")

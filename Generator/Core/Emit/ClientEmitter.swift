@@ -48,7 +48,10 @@ enum ClientEmitter {
                 p.line("public var \(Emit.name(server.name)): Foundation.URL?")
             }
             p.blank()
-            p.doc("Creates the set of base URLs." + (family.servers.contains { $0.defaultURL != nil } ? " Servers with a default in protocol.json start with it." : ""))
+            p.doc(
+                "Creates the set of base URLs."
+                    + (family.servers.contains { $0.defaultURL != nil }
+                        ? " Servers with a default in protocol.json start with it." : ""))
             let parameters = family.servers.map { server -> String in
                 let value = server.defaultURL.map { "Foundation.URL(string: \(SwiftLiteral.string($0)))" } ?? "nil"
                 return "\(Emit.name(server.name)): Foundation.URL? = \(value)"
@@ -62,10 +65,13 @@ enum ClientEmitter {
     /// `Configuration`: the servers, the options every client shares, then the binding's own members. Besides its
     /// memberwise initializer it has one taking the options' parts, so a configuration is written in one call.
     private static func configuration(_ own: [ConfigurationMember], into p: inout SwiftPrinter) {
-        let members: [ConfigurationMember] = [
-            .init(doc: "The base URLs.", name: "servers", type: "Servers", value: ".init()"),
-            .init(doc: "The transport, URL policy, timeout and logger.", name: "options", type: "SDKRuntime.ClientOptions", value: ".init()"),
-        ] + own
+        let members: [ConfigurationMember] =
+            [
+                .init(doc: "The base URLs.", name: "servers", type: "Servers", value: ".init()"),
+                .init(
+                    doc: "The transport, URL policy, timeout and logger.", name: "options",
+                    type: "SDKRuntime.ClientOptions", value: ".init()"),
+            ] + own
         let parts: [(name: String, type: String, value: String)] = [
             ("transport", "any SDKRuntime.HTTPTransport", "SDKRuntime.URLSessionTransport()"),
             ("urlPolicy", "SDKRuntime.URLPolicy", ".init()"),
@@ -89,12 +95,14 @@ enum ClientEmitter {
             p.doc("Creates a configuration from the parts of its options.")
             // In the order the options' parts had before they were grouped: transport and URL policy, then the
             // binding's members, then timeout and logger.
-            let flat = [members[0]].map { "\($0.name): \($0.type) = \($0.value)" }
+            let flat =
+                [members[0]].map { "\($0.name): \($0.type) = \($0.value)" }
                 + parts.prefix(2).map { "\($0.name): \($0.type) = \($0.value)" }
                 + own.map { "\($0.name): \($0.type) = \($0.value)" }
                 + parts.suffix(2).map { "\($0.name): \($0.type) = \($0.value)" }
             p.listBlock("public init(", flat, ")") { p in
-                let options = "options: SDKRuntime.ClientOptions(transport: transport, urlPolicy: urlPolicy, timeout: timeout, logger: logger)"
+                let options =
+                    "options: SDKRuntime.ClientOptions(transport: transport, urlPolicy: urlPolicy, timeout: timeout, logger: logger)"
                 p.call("self.init(", ["servers: servers", options] + own.map { "\($0.name): \($0.name)" }, ")")
             }
         }

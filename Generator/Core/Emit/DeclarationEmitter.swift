@@ -9,7 +9,7 @@ struct DeclarationEmitter {
     /// For an object it prints
     /// ```swift
     /// /// Which page to return.
-    /// public struct Parameters: Sendable, Hashable, SDKRuntime.XMLEncodable {
+    /// public struct Parameters: Sendable, Equatable, SDKRuntime.XMLEncodable {
     ///     public let personIDCursor: Foundation.UUID?
     ///     public init(personIDCursor: Foundation.UUID? = nil) { … }
     ///     public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws { … }
@@ -42,18 +42,20 @@ struct DeclarationEmitter {
         for nested in type.nestedTypes { emit(nested, into: &p) }
     }
 
-    /// `Sendable, Hashable` and the codec protocols of `type`.
+    /// `Sendable, Equatable` and the codec protocols of `type`.
     private func conformances(of type: IRType) -> String {
-        (["Sendable", "Hashable"] + codecs.flatMap { $0.conformances(of: type, directions: $0.directions(of: type)) })
+        (["Sendable", "Equatable"] + codecs.flatMap { $0.conformances(of: type, directions: $0.directions(of: type)) })
             .joined(separator: ", ")
     }
 
     /// The members implementing the codec protocols of `type`.
     private func codecMembers(of type: IRType, into p: inout SwiftPrinter) {
-        for codec in codecs { codec.members(of: type, directions: codec.directions(of: type), delegating: false, into: &p) }
+        for codec in codecs {
+            codec.members(of: type, directions: codec.directions(of: type), delegating: false, into: &p)
+        }
     }
 
-    /// `public struct Name: Sendable, Hashable { let …; init(…) }`
+    /// `public struct Name: Sendable, Equatable { let …; init(…) }`
     private func structDeclaration(_ type: IRType, properties: [IRProperty], into p: inout SwiftPrinter) {
         let stored = properties.filter(\.isStored)
         p.block("public struct \(type.name): \(conformances(of: type))") { p in
@@ -69,28 +71,33 @@ struct DeclarationEmitter {
             }
             // The initializer follows its properties without a blank line: each parameter is the property of the
             // same name, documented just above.
-            p.doc(stored.isEmpty ? "Creates the value; every field is fixed by the schema." : "Creates a value from its properties.")
+            p.doc(
+                stored.isEmpty
+                    ? "Creates the value; every field is fixed by the schema." : "Creates a value from its properties.")
             if stored.isEmpty, extra == nil {
                 p.line("public init() {}")
                 codecMembers(of: type, into: &p)
                 nested(type, into: &p)
                 return
             }
-            let parameters = stored.map { property -> String in
-                var parameter = "\(Emit.name(property.swiftName)): \(property.swiftType)"
-                if let value = property.defaultExpression {
-                    parameter += " = \(value)"
-                } else if property.isOptional {
-                    parameter += " = nil"
-                } else if property.isArrayDefaultingToEmpty {
-                    parameter += " = []"
-                } else if property.type.namedType?.hasEmptyInitializer == true {
-                    parameter += " = .init()"
-                }
-                return parameter
-            } + (extra.map { ["additionalProperties: \($0) = [:]"] } ?? [])
+            let parameters =
+                stored.map { property -> String in
+                    var parameter = "\(Emit.name(property.swiftName)): \(property.swiftType)"
+                    if let value = property.defaultExpression {
+                        parameter += " = \(value)"
+                    } else if property.isOptional {
+                        parameter += " = nil"
+                    } else if property.isArrayDefaultingToEmpty {
+                        parameter += " = []"
+                    } else if property.type.namedType?.hasEmptyInitializer == true {
+                        parameter += " = .init()"
+                    }
+                    return parameter
+                } + (extra.map { ["additionalProperties: \($0) = [:]"] } ?? [])
             p.listBlock("public init(", parameters, ")") { p in
-                for property in stored { p.line("self.\(Emit.name(property.swiftName)) = \(Emit.name(property.swiftName))") }
+                for property in stored {
+                    p.line("self.\(Emit.name(property.swiftName)) = \(Emit.name(property.swiftName))")
+                }
                 if extra != nil { p.line("self.additionalProperties = additionalProperties") }
             }
             ValidationEmitter.validateMethod(type, properties: stored, into: &p)
@@ -118,7 +125,8 @@ struct DeclarationEmitter {
             p.block("public var rawValue: Swift.String") { p in
                 p.switchBlock("self") { p in
                     for enumCase in cases {
-                        p.line("case .\(Emit.name(enumCase.swiftName)): return \(SwiftLiteral.string(enumCase.wireValue))")
+                        p.line(
+                            "case .\(Emit.name(enumCase.swiftName)): return \(SwiftLiteral.string(enumCase.wireValue))")
                     }
                     p.line("case .unknown(let value): return value")
                 }

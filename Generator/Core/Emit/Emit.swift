@@ -51,7 +51,9 @@ enum Emit {
     /// many values a code table lists.
     ///
     /// - Parameter cases: each known value's Swift literal and case name, in schema order.
-    static func rawValueInitializer(raw: String, cases: [(literal: String, caseName: String)], doc: String, into p: inout SwiftPrinter) {
+    static func rawValueInitializer(
+        raw: String, cases: [(literal: String, caseName: String)], doc: String, into p: inout SwiftPrinter
+    ) {
         if cases.isEmpty {
             p.line("private static let known: [\(raw): Self] = [:]")
         } else {

@@ -4,7 +4,7 @@ enum ErrorEmitter {
     /// runtime's `ProtocolError` conformance lets flows act on `recovery` without knowing the family.
     ///
     /// ```swift
-    /// public struct OAuth2Error: Error, Sendable, Hashable, CustomStringConvertible, SDKRuntime.ProtocolError {
+    /// public struct OAuth2Error: Error, Sendable, Equatable, CustomStringConvertible, SDKRuntime.ProtocolError {
     ///     public let body: OAuth2ErrorBody
     ///     public let httpStatus: Swift.Int
     ///     public let operation: Swift.String
@@ -16,7 +16,9 @@ enum ErrorEmitter {
     /// ```
     static func emit(_ error: IRErrorFormat, into p: inout SwiftPrinter) {
         p.doc(error.documentation, remarks: [Emit.remark(error.provenance)])
-        p.block("public struct \(error.name): Error, Sendable, Hashable, CustomStringConvertible, SDKRuntime.ProtocolError") { p in
+        p.block(
+            "public struct \(error.name): Error, Sendable, Equatable, CustomStringConvertible, SDKRuntime.ProtocolError"
+        ) { p in
             p.doc("The decoded error body.")
             p.line("public let body: \(error.body.swiftType)")
             p.blank()
@@ -37,25 +39,31 @@ enum ErrorEmitter {
             var recoveryDoc = "What a caller should do about the error, from the schema's code table."
             var shownCode = "(code.map { \" \\($0)\" } ?? \"\")"
             if let codeType = error.codeType, let every = MemberChain.everyElement(error.codePaths, from: "body"),
-               let chain = MemberChain.firstPresent(every.element, from: "element")
+                let chain = MemberChain.firstPresent(every.element, from: "element")
             {
                 p.blank()
                 p.doc("Every error code in the body, in order: one for each element of `\(every.array)` that has one.")
-                let code = chain.isOptional
+                let code =
+                    chain.isOptional
                     ? "(\(chain.expression)).map(\(codeType.name).init(rawValue:))"
                     : "\(codeType.name)(rawValue: \(chain.expression))"
-                p.line("public var codes: [\(codeType.name)] { \(every.array).\(chain.isOptional ? "compactMap" : "map") { element in \(code) } }")
+                p.line(
+                    "public var codes: [\(codeType.name)] { \(every.array).\(chain.isOptional ? "compactMap" : "map") { element in \(code) } }"
+                )
                 p.blank()
                 p.doc("The first error code.")
                 p.line("public var code: \(codeType.name)? { codes.first }")
                 recovery = "codes.lazy.map(\\.recovery).first { $0 != .none } ?? .none"
-                recoveryDoc = "What a caller should do about the error: the recovery of the first code that calls for something."
+                recoveryDoc =
+                    "What a caller should do about the error: the recovery of the first code that calls for something."
                 shownCode = "(codes.isEmpty ? \"\" : \" \" + codes.map(\\.rawValue).joined(separator: \", \"))"
-            } else if let codeType = error.codeType, let chain = MemberChain.firstPresent(error.codePaths, from: "body") {
+            } else if let codeType = error.codeType, let chain = MemberChain.firstPresent(error.codePaths, from: "body")
+            {
                 codeIsOptional = chain.isOptional
                 p.blank()
                 p.doc("The error code.")
-                let expression = chain.isOptional
+                let expression =
+                    chain.isOptional
                     ? "(\(chain.expression)).map(\(codeType.name).init(rawValue:))"
                     : "\(codeType.name)(rawValue: \(chain.expression))"
                 p.line("public var code: \(codeType.name)\(chain.isOptional ? "?" : "") { \(expression) }")
@@ -70,7 +78,8 @@ enum ErrorEmitter {
             p.blank()
             p.doc(recoveryDoc)
             if error.codeType != nil, !error.codePaths.isEmpty {
-                p.line("public var recovery: SDKRuntime.ErrorRecovery { \(codeIsOptional ? recovery : "code.recovery") }")
+                p.line(
+                    "public var recovery: SDKRuntime.ErrorRecovery { \(codeIsOptional ? recovery : "code.recovery") }")
             } else {
                 p.line("public var recovery: SDKRuntime.ErrorRecovery { .none }")
             }
@@ -79,9 +88,13 @@ enum ErrorEmitter {
             p.block("public var description: Swift.String") { p in
                 if error.codeType != nil, !error.codePaths.isEmpty {
                     let code = codeIsOptional ? shownCode : "\" \\(code)\""
-                    p.line("\"\\(operation) failed: \(error.name)\" + \(code) + (message.map { \": \\($0)\" } ?? \"\") + \" (HTTP \\(httpStatus))\"")
+                    p.line(
+                        "\"\\(operation) failed: \(error.name)\" + \(code) + (message.map { \": \\($0)\" } ?? \"\") + \" (HTTP \\(httpStatus))\""
+                    )
                 } else {
-                    p.line("\"\\(operation) failed: \(error.name)\" + (message.map { \": \\($0)\" } ?? \"\") + \" (HTTP \\(httpStatus))\"")
+                    p.line(
+                        "\"\\(operation) failed: \(error.name)\" + (message.map { \": \\($0)\" } ?? \"\") + \" (HTTP \\(httpStatus))\""
+                    )
                 }
             }
         }
@@ -94,8 +107,11 @@ enum ErrorEmitter {
     /// The open enum of known codes, with each code's documented name and recovery.
     private static func codeEnum(_ codeType: IRCodeType, errorName: String, into p: inout SwiftPrinter) {
         let raw = codeType.isInteger ? "Swift.Int" : "Swift.String"
-        p.doc("The codes of ``\(errorName)``; codes the schema does not list become ``unknown(_:)``.", remarks: [Emit.remark(codeType.provenance)])
-        let conformance = codeType.isInteger
+        p.doc(
+            "The codes of ``\(errorName)``; codes the schema does not list become ``unknown(_:)``.",
+            remarks: [Emit.remark(codeType.provenance)])
+        let conformance =
+            codeType.isInteger
             ? "Sendable, Hashable, RawRepresentable, CustomStringConvertible"
             : "SDKRuntime.OpenEnum"
         p.block("public enum \(codeType.name): \(conformance)") { p in
@@ -108,13 +124,16 @@ enum ErrorEmitter {
             p.line("case unknown(\(raw))")
             p.blank()
             Emit.rawValueInitializer(
-                raw: raw, cases: codeType.codes.map { (literal($0.value), $0.swiftName) }, doc: "The case for a wire code.", into: &p
+                raw: raw, cases: codeType.codes.map { (literal($0.value), $0.swiftName) },
+                doc: "The case for a wire code.", into: &p
             )
             p.blank()
             p.doc("The wire code.")
             p.block("public var rawValue: \(raw)") { p in
                 p.switchBlock("self") { p in
-                    for code in codeType.codes { p.line("case .\(Emit.name(code.swiftName)): return \(literal(code.value))") }
+                    for code in codeType.codes {
+                        p.line("case .\(Emit.name(code.swiftName)): return \(literal(code.value))")
+                    }
                     p.line("case .unknown(let value): return value")
                 }
             }
@@ -122,7 +141,9 @@ enum ErrorEmitter {
             p.doc("The documented name, e.g. `\(codeType.codes.first?.name ?? "")`, or nil for an unknown code.")
             p.block("public var name: Swift.String?") { p in
                 p.switchBlock("self") { p in
-                    for code in codeType.codes { p.line("case .\(Emit.name(code.swiftName)): return \(SwiftLiteral.string(code.name))") }
+                    for code in codeType.codes {
+                        p.line("case .\(Emit.name(code.swiftName)): return \(SwiftLiteral.string(code.name))")
+                    }
                     p.line("case .unknown: return nil")
                 }
             }
@@ -141,7 +162,10 @@ enum ErrorEmitter {
         p.doc("What a caller should do about this code.")
         p.block("public var recovery: SDKRuntime.ErrorRecovery") { p in
             let groups = Dictionary(grouping: codes.filter { $0.recovery != "none" }, by: \.recovery)
-            let order = ["retryLater", "refreshCredential", "reauthorize", "reprovision", "discardGrant", "reconfigure", "fixRequest"]
+            let order = [
+                "retryLater", "refreshCredential", "reauthorize", "reprovision", "discardGrant", "reconfigure",
+                "fixRequest",
+            ]
             if groups.isEmpty {
                 p.line(".none")
                 return
@@ -149,7 +173,9 @@ enum ErrorEmitter {
             p.switchBlock("self") { p in
                 for recovery in order {
                     guard let codes = groups[recovery] else { continue }
-                    p.line("case \(codes.map { "." + Emit.name($0.swiftName) }.joined(separator: ", ")): return .\(recovery)")
+                    p.line(
+                        "case \(codes.map { "." + Emit.name($0.swiftName) }.joined(separator: ", ")): return .\(recovery)"
+                    )
                 }
                 p.line("default: return .none")
             }

@@ -56,9 +56,13 @@ struct JSONCodecEmitter: CodecEmitter {
 
     // MARK: - Objects
 
-    private static func decoder(_ keyed: [IRProperty], extra: IRTypeRef?, delegating: Bool, into p: inout SwiftPrinter) {
+    private static func decoder(_ keyed: [IRProperty], extra: IRTypeRef?, delegating: Bool, into p: inout SwiftPrinter)
+    {
         if keyed.isEmpty, extra == nil {
-            p.line(delegating ? "public init(from decoder: any Decoder) throws { self.init() }" : "public init(from decoder: any Decoder) throws {}")
+            p.line(
+                delegating
+                    ? "public init(from decoder: any Decoder) throws { self.init() }"
+                    : "public init(from decoder: any Decoder) throws {}")
             return
         }
         p.block("public init(from decoder: any Decoder) throws") { p in
@@ -76,9 +80,15 @@ struct JSONCodecEmitter: CodecEmitter {
             if let extra {
                 p.line("var additionalProperties: [Swift.String: \(extra.swiftType)] = [:]")
                 p.block("for key in container.allKeys where !\(knownKeys(keyed)).contains(key.stringValue)") { p in
-                    p.line("additionalProperties[key.stringValue] = try container.decode(\(extra.swiftType).self, forKey: key)")
+                    p.line(
+                        "additionalProperties[key.stringValue] = try container.decode(\(extra.swiftType).self, forKey: key)"
+                    )
                 }
-                if delegating { arguments.append("additionalProperties: additionalProperties") } else { p.line("self.additionalProperties = additionalProperties") }
+                if delegating {
+                    arguments.append("additionalProperties: additionalProperties")
+                } else {
+                    p.line("self.additionalProperties = additionalProperties")
+                }
             }
             if delegating { p.call("self.init(", arguments, ")") }
         }
@@ -113,9 +123,11 @@ struct JSONCodecEmitter: CodecEmitter {
     /// The statement that checks a constant property's value.
     private static func constantCheck(_ property: IRProperty) -> String {
         guard case .constant(let value) = property.storage else { return "" }
-        let others = property.alsoAccepts.isEmpty
+        let others =
+            property.alsoAccepts.isEmpty
             ? "" : ", alsoAccepting: [" + property.alsoAccepts.map(SwiftLiteral.string).joined(separator: ", ") + "]"
-        return "try container.expectConstant(\(SwiftLiteral.string(value))\(others), forKey: \(key(property)), required: \(property.isRequired))"
+        return
+            "try container.expectConstant(\(SwiftLiteral.string(value))\(others), forKey: \(key(property)), required: \(property.isRequired))"
     }
 
     /// The expression that reads a stored property.
@@ -183,10 +195,14 @@ struct JSONCodecEmitter: CodecEmitter {
             p.switchBlock("tag") { p in
                 for variant in union.variants {
                     guard let value = variant.discriminatorValue else { continue }
-                    p.line("case \(SwiftLiteral.string(value)): self = .\(Emit.name(variant.caseName))(try \(variant.type.swiftType)(from: decoder))")
+                    p.line(
+                        "case \(SwiftLiteral.string(value)): self = .\(Emit.name(variant.caseName))(try \(variant.type.swiftType)(from: decoder))"
+                    )
                 }
                 p.line("default:")
-                p.line("    throw DecodingError.dataCorruptedError(forKey: \(key), in: container, debugDescription: \(SwiftLiteral.string("unknown " + discriminator)))")
+                p.line(
+                    "    throw DecodingError.dataCorruptedError(forKey: \(key), in: container, debugDescription: \(SwiftLiteral.string("unknown " + discriminator)))"
+                )
             }
         }
     }
@@ -195,7 +211,9 @@ struct JSONCodecEmitter: CodecEmitter {
         p.doc("Reads the first variant the JSON value fits, in schema order.")
         p.block("public init(from decoder: any Decoder) throws") { p in
             Emit.firstFittingVariant(of: union, into: &p) { type in
-                type.isScalarLike ? "decoder.singleValueContainer().decode(\(type.swiftType).self)" : "\(type.swiftType)(from: decoder)"
+                type.isScalarLike
+                    ? "decoder.singleValueContainer().decode(\(type.swiftType).self)"
+                    : "\(type.swiftType)(from: decoder)"
             }
         }
     }

@@ -3,7 +3,9 @@ enum MemberChain {
     /// The expression for `steps` starting at `root`, and whether it is optional.
     ///
     /// `[.property(issue), .first, .property(code)]` from `body` becomes `body.issue.first?.code` (optional).
-    static func expression(_ steps: [IRPathStep], from root: String, rootIsOptional: Bool = false) -> (expression: String, isOptional: Bool) {
+    static func expression(_ steps: [IRPathStep], from root: String, rootIsOptional: Bool = false) -> (
+        expression: String, isOptional: Bool
+    ) {
         var expression = root
         var isOptional = rootIsOptional
         for step in steps {

@@ -41,7 +41,8 @@ struct MethodEmitter {
         var parameters: [String] = []
         var docs: [String] = []
         if takesRequest, let requestType {
-            parameters.append("_ request: \(method.name).Request" + (requestType.hasEmptyInitializer ? " = .init()" : ""))
+            parameters.append(
+                "_ request: \(method.name).Request" + (requestType.hasEmptyInitializer ? " = .init()" : ""))
             docs.append("- Parameter request: The request.")
         }
         for parameter in credentialParameters {
@@ -71,8 +72,11 @@ struct MethodEmitter {
         guard let paging = method.paging, let requestType, let returnType else { return }
         p.blank()
         p.block("extension \(method.name)") { p in
-            p.doc("The request for the page after `response`, or nil when `response` is the last page.\n\nThe cursor is the last item's value, so an empty page ends the sequence too.")
-            p.block("public static func nextPageRequest(after response: Response, for request: Request) -> Request?") { p in
+            p.doc(
+                "The request for the page after `response`, or nil when `response` is the last page.\n\nThe cursor is the last item's value, so an empty page ends the sequence too."
+            )
+            p.block("public static func nextPageRequest(after response: Response, for request: Request) -> Request?") {
+                p in
                 if let more = paging.morePath {
                     let chain = MemberChain.expression(more, from: "response")
                     let condition: String = chain.isOptional ? chain.expression + " == true" : chain.expression
@@ -89,22 +93,30 @@ struct MethodEmitter {
         p.block("extension \(family.clientName)") { p in
             var parameters: [String] = []
             var arguments: [String] = ["$0"]
-            parameters.append("_ request: \(method.name).Request" + (requestType.hasEmptyInitializer ? " = .init()" : ""))
+            parameters.append(
+                "_ request: \(method.name).Request" + (requestType.hasEmptyInitializer ? " = .init()" : ""))
             for parameter in credentialParameters {
                 parameters.append("\(parameter.label): \(parameter.type)")
                 arguments.append("\(parameter.label): \(parameter.label)")
             }
             let selector: String = Self.selector(method.clientMethodName, parameters: parameters)
-            p.doc("Every page of ``\(selector)``, fetched as the sequence is iterated.", remarks: [
-                "Each page is requested once; iteration stops after the last page, at an empty page, or with `PagingError.repeatedCursor` if the server repeats a cursor.",
-                Emit.remark(method.provenance),
-            ])
-            p.listBlock("public func \(method.clientMethodName)Pages(", parameters, ") -> SDKRuntime.PageSequence<\(method.name).Request, \(returnType)>") { p in
-                p.call("SDKRuntime.PageSequence(", [
-                    "first: request",
-                    "fetch: { try await self.\(Emit.name(method.clientMethodName))(\(arguments.joined(separator: ", "))) }",
-                    "next: { request, page in \(method.name).nextPageRequest(after: page, for: request) }",
-                ], ")")
+            p.doc(
+                "Every page of ``\(selector)``, fetched as the sequence is iterated.",
+                remarks: [
+                    "Each page is requested once; iteration stops after the last page, at an empty page, or with `PagingError.repeatedCursor` if the server repeats a cursor.",
+                    Emit.remark(method.provenance),
+                ])
+            p.listBlock(
+                "public func \(method.clientMethodName)Pages(", parameters,
+                ") -> SDKRuntime.PageSequence<\(method.name).Request, \(returnType)>"
+            ) { p in
+                p.call(
+                    "SDKRuntime.PageSequence(",
+                    [
+                        "first: request",
+                        "fetch: { try await self.\(Emit.name(method.clientMethodName))(\(arguments.joined(separator: ", "))) }",
+                        "next: { request, page in \(method.name).nextPageRequest(after: page, for: request) }",
+                    ], ")")
             }
         }
     }

@@ -25,7 +25,9 @@ enum RedactionEmitter {
 
     private static func emitObject(_ type: IRType, stored: [IRProperty], into p: inout SwiftPrinter) {
         p.blank()
-        p.block("extension \(type.qualifiedName): CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable") { p in
+        p.block(
+            "extension \(type.qualifiedName): CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable"
+        ) { p in
             p.doc("The fields, with sensitive values shown as `<redacted>`.")
             p.block("public var description: Swift.String") { p in
                 p.line("SDKRuntime.Redaction.describe(\(SwiftLiteral.string(type.qualifiedName)), [")
@@ -51,14 +53,18 @@ enum RedactionEmitter {
 
     private static func emitUnion(_ type: IRType, _ union: IRUnion, into p: inout SwiftPrinter) {
         p.blank()
-        p.block("extension \(type.qualifiedName): CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable") { p in
+        p.block(
+            "extension \(type.qualifiedName): CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable"
+        ) { p in
             p.doc("The case, with a sensitive value shown as `<redacted>`.")
             p.block("public var description: Swift.String") { p in
                 p.switchBlock("self") { p in
                     for variant in union.variants {
                         let prefix = "\(type.qualifiedName).\(variant.caseName)"
                         if isRedacted(variant.type) {
-                            p.line("case .\(Emit.name(variant.caseName)): return \(SwiftLiteral.string(prefix + "(<redacted>)"))")
+                            p.line(
+                                "case .\(Emit.name(variant.caseName)): return \(SwiftLiteral.string(prefix + "(<redacted>)"))"
+                            )
                         } else {
                             p.line("case .\(Emit.name(variant.caseName))(let value): return \"\(prefix)(\\(value))\"")
                         }
@@ -75,9 +81,13 @@ enum RedactionEmitter {
                     for variant in union.variants {
                         let label = SwiftLiteral.string(variant.caseName)
                         if isRedacted(variant.type) {
-                            p.line("case .\(Emit.name(variant.caseName)): return Mirror(self, children: [\(label): SDKRuntime.Redaction.placeholder], displayStyle: .enum)")
+                            p.line(
+                                "case .\(Emit.name(variant.caseName)): return Mirror(self, children: [\(label): SDKRuntime.Redaction.placeholder], displayStyle: .enum)"
+                            )
                         } else {
-                            p.line("case .\(Emit.name(variant.caseName))(let value): return Mirror(self, children: [\(label): value], displayStyle: .enum)")
+                            p.line(
+                                "case .\(Emit.name(variant.caseName))(let value): return Mirror(self, children: [\(label): value], displayStyle: .enum)"
+                            )
                         }
                     }
                 }

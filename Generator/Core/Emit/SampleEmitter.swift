@@ -24,13 +24,17 @@ struct SampleEmitter {
         // One test case per top-level type (a method's types sit under its name) keeps each case small: the list of
         // tests that test discovery writes per case is an expression the compiler must type-check quickly.
         for group in groups(of: models) {
-            p.doc("Round trips of the generated \(family.name) models under `\(group.name)` through the codecs they have.")
+            p.doc(
+                "Round trips of the generated \(family.name) models under `\(group.name)` through the codecs they have."
+            )
             p.block("final class Generated\(group.name)Tests: XCTestCase") { p in
                 for type in group.types where type.needsXML || type.needsJSON {
                     for (label, full) in variants(of: type) {
                         let counter = Counter()
                         p.block("func test\(testName(type))\(label)() throws") { p in
-                            p.line("let value = \(sample(.named(type), full: full, depth: 0, counter: counter, visiting: []))")
+                            p.line(
+                                "let value = \(sample(.named(type), full: full, depth: 0, counter: counter, visiting: []))"
+                            )
                             if type.needsXML { p.line("try assertXMLRoundTrip(value)") }
                             if type.needsJSON { p.line("try assertJSONRoundTrip(value)") }
                         }
@@ -39,7 +43,9 @@ struct SampleEmitter {
                 }
                 for type in group.types where type.holdsSensitive {
                     p.block("func test\(testName(type))HidesItsSecrets()") { p in
-                        p.line("assertHidesSecrets(\(sample(.named(type), full: true, depth: 0, counter: Counter(), visiting: [])))")
+                        p.line(
+                            "assertHidesSecrets(\(sample(.named(type), full: true, depth: 0, counter: Counter(), visiting: [])))"
+                        )
                     }
                     p.blank()
                 }
@@ -56,7 +62,8 @@ struct SampleEmitter {
         let both: IRDirections = [.decode, .encode]
         for type in models {
             for codec in [xml, JSONCodecEmitter()] as [any CodecEmitter] where !codec.directions(of: type).isEmpty {
-                codec.conformanceExtension(of: type, directions: both.subtracting(codec.directions(of: type)), into: &printed)
+                codec.conformanceExtension(
+                    of: type, directions: both.subtracting(codec.directions(of: type)), into: &printed)
             }
         }
         guard !printed.lines.isEmpty else { return }
@@ -90,38 +97,55 @@ struct SampleEmitter {
         p.doc("The context requests are written with: every bindable value and a stand-in signer.")
         p.block("private func sampleContext() -> SDKRuntime.EncodingContext") { p in
             p.line("SDKRuntime.EncodingContext(")
-            p.line("    values: [\"applicationID\": \"b5c5593b-afb4-466d-88f2-31707fb8634b\", \"signingTime\": \"2017-08-10T12:34:56.000Z\", \"signature\": \"c2lnbmF0dXJl\"],")
+            p.line(
+                "    values: [\"applicationID\": \"b5c5593b-afb4-466d-88f2-31707fb8634b\", \"signingTime\": \"2017-08-10T12:34:56.000Z\", \"signature\": \"c2lnbmF0dXJl\"],"
+            )
             p.line("    signer: { region in \"signature-over-\\(region.count)-bytes\" }")
             p.line(")")
         }
         p.blank()
         p.block("extension XCTestCase") { p in
-            p.doc("Writes `value` inside a `<sample>` element, reads it back, and checks equality and deterministic bytes.")
-            p.block("fileprivate func assertXMLRoundTrip<T: SDKRuntime.XMLCodable & Equatable>(_ value: T, line: UInt = #line) throws") { p in
+            p.doc(
+                "Writes `value` inside a `<sample>` element, reads it back, and checks equality and deterministic bytes."
+            )
+            p.block(
+                "fileprivate func assertXMLRoundTrip<T: SDKRuntime.XMLCodable & Equatable>(_ value: T, line: UInt = #line) throws"
+            ) { p in
                 p.line("let context = sampleContext()")
                 p.line("var writer = SDKRuntime.XMLWriter()")
                 p.line("try writer.element(\"sample\", writing: value, context: context)")
                 p.line("let decoded = try T(xml: SDKRuntime.XMLTree.parse(Foundation.Data(writer.bytes)).root)")
-                p.line("XCTAssertEqual(decoded, value, Swift.String(decoding: writer.bytes, as: UTF8.self), line: line)")
+                p.line(
+                    "XCTAssertEqual(decoded, value, Swift.String(decoding: writer.bytes, as: UTF8.self), line: line)")
                 p.line("var again = SDKRuntime.XMLWriter()")
                 p.line("try again.element(\"sample\", writing: decoded, context: context)")
                 p.line("XCTAssertEqual(again.bytes, writer.bytes, \"XML writing is not deterministic\", line: line)")
             }
             p.blank()
             p.doc("Encodes `value` as JSON, decodes it back, and checks equality and deterministic bytes.")
-            p.block("fileprivate func assertJSONRoundTrip<T: Codable & Equatable>(_ value: T, line: UInt = #line) throws") { p in
+            p.block(
+                "fileprivate func assertJSONRoundTrip<T: Codable & Equatable>(_ value: T, line: UInt = #line) throws"
+            ) { p in
                 p.line("let data = try SDKRuntime.JSONCoding.encode(value)")
                 p.line("let decoded = try SDKRuntime.JSONCoding.decode(T.self, from: data)")
                 p.line("XCTAssertEqual(decoded, value, Swift.String(decoding: data, as: UTF8.self), line: line)")
-                p.line("XCTAssertEqual(try SDKRuntime.JSONCoding.encode(decoded), data, \"JSON encoding is not deterministic\", line: line)")
+                p.line(
+                    "XCTAssertEqual(try SDKRuntime.JSONCoding.encode(decoded), data, \"JSON encoding is not deterministic\", line: line)"
+                )
             }
             p.blank()
-            p.doc("Fails when any way of printing `value` shows a sensitive sample, all of which start with `canary-secret`.")
+            p.doc(
+                "Fails when any way of printing `value` shows a sensitive sample, all of which start with `canary-secret`."
+            )
             p.block("fileprivate func assertHidesSecrets(_ value: Any, line: UInt = #line)") { p in
                 p.line("var dumped = \"\"")
                 p.line("dump(value, to: &dumped)")
-                p.line("let mirrored = Mirror(reflecting: value).children.map { \"\\($0.label ?? \"\"): \\($0.value)\" }.joined(separator: \", \")")
-                p.block("for text in [Swift.String(describing: value), Swift.String(reflecting: value), dumped, mirrored]") { p in
+                p.line(
+                    "let mirrored = Mirror(reflecting: value).children.map { \"\\($0.label ?? \"\"): \\($0.value)\" }.joined(separator: \", \")"
+                )
+                p.block(
+                    "for text in [Swift.String(describing: value), Swift.String(reflecting: value), dumped, mirrored]"
+                ) { p in
                     p.line("XCTAssertFalse(text.contains(\"canary-secret\"), text, line: line)")
                 }
             }
@@ -142,7 +166,9 @@ struct SampleEmitter {
     }
 
     /// A Swift expression for a sample value of `type`.
-    private func sample(_ type: IRTypeRef, full: Bool, depth: Int, counter: Counter, visiting: Set<ObjectIdentifier>) -> String {
+    private func sample(_ type: IRTypeRef, full: Bool, depth: Int, counter: Counter, visiting: Set<ObjectIdentifier>)
+        -> String
+    {
         switch type {
         case .scalar(.string, sensitive: true):
             return SwiftLiteral.string("canary-secret-\(counter.next()) & <escaped>")
@@ -153,7 +179,8 @@ struct SampleEmitter {
             return "[" + sample(element, full: full, depth: depth + 1, counter: counter, visiting: visiting) + "]"
         case .map(let value):
             if case .named(let named) = value, visiting.contains(ObjectIdentifier(named)) { return "[:]" }
-            return "[\"key-\(counter.next())\": " + sample(value, full: full, depth: depth + 1, counter: counter, visiting: visiting) + "]"
+            return "[\"key-\(counter.next())\": "
+                + sample(value, full: full, depth: depth + 1, counter: counter, visiting: visiting) + "]"
         case .named(let named):
             var visiting = visiting
             visiting.insert(ObjectIdentifier(named))
@@ -162,18 +189,25 @@ struct SampleEmitter {
                 return sample(target, full: full, depth: depth, counter: counter, visiting: visiting)
             case .enumeration(let cases):
                 guard let first = cases.first else { return "\(named.qualifiedName)(rawValue: \"sample\")" }
-                return full ? "." + Emit.name(first.swiftName) : "\(named.qualifiedName).unknown(\"unlisted-\(counter.next())\")"
+                return full
+                    ? "." + Emit.name(first.swiftName)
+                    : "\(named.qualifiedName).unknown(\"unlisted-\(counter.next())\")"
             case .union(let union):
                 guard let variant = full ? union.variants.first : union.variants.last else { return "" }
-                return "\(named.qualifiedName).\(Emit.name(variant.caseName))(\(sample(variant.type, full: full, depth: depth + 1, counter: counter, visiting: visiting)))"
+                return
+                    "\(named.qualifiedName).\(Emit.name(variant.caseName))(\(sample(variant.type, full: full, depth: depth + 1, counter: counter, visiting: visiting)))"
             case .object:
                 var arguments = named.storedProperties.compactMap { property -> String? in
-                    let optional = property.isOptional || property.isArrayDefaultingToEmpty || property.defaultExpression != nil
+                    let optional =
+                        property.isOptional || property.isArrayDefaultingToEmpty || property.defaultExpression != nil
                     if optional && (!full || depth > 3) { return nil }
-                    return "\(Emit.name(property.swiftName)): " + sample(property.type, full: full, depth: depth + 1, counter: counter, visiting: visiting)
+                    return "\(Emit.name(property.swiftName)): "
+                        + sample(property.type, full: full, depth: depth + 1, counter: counter, visiting: visiting)
                 }
                 if let extra = named.extraMembers, full, depth <= 3 {
-                    arguments.append("additionalProperties: " + sample(.map(extra), full: full, depth: depth + 1, counter: counter, visiting: visiting))
+                    arguments.append(
+                        "additionalProperties: "
+                            + sample(.map(extra), full: full, depth: depth + 1, counter: counter, visiting: visiting))
                 }
                 return "\(named.qualifiedName)(\(arguments.joined(separator: ", ")))"
             }
@@ -196,7 +230,8 @@ struct SampleEmitter {
         case .uri: return "Foundation.URL(string: \"https://example.com/\(n)\")!"
         case .bytes: return "Foundation.Data([0, 255, \(n % 256), 62, 63])"
         case .jsonValue: return "SDKRuntime.JSONValue.object([\"n\": \(n), \"list\": [\"a\", true, .null]])"
-        case .xmlFragment: return "try! SDKRuntime.XMLFragment(wellFormed: \"<item n=\\\"\(n)\\\">a &amp; b</item>text\")"
+        case .xmlFragment:
+            return "try! SDKRuntime.XMLFragment(wellFormed: \"<item n=\\\"\(n)\\\">a &amp; b</item>text\")"
         }
     }
 

@@ -126,7 +126,9 @@ struct SwiftPrinter {
     mutating func doc(_ text: String?) {
         guard let text, !text.isEmpty else { return }
         for part in SwiftComment.lines(text) {
-            for piece in wrapped(part, width: Self.maximumWidth - depth * 4 - 4) { line(piece.isEmpty ? "///" : "/// " + piece) }
+            for piece in wrapped(part, width: Self.maximumWidth - depth * 4 - 4) {
+                line(piece.isEmpty ? "///" : "/// " + piece)
+            }
         }
     }
 

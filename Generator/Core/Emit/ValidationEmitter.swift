@@ -15,7 +15,9 @@ enum ValidationEmitter {
     }
 
     private static func needsValidation(_ type: IRType, visiting: inout Set<ObjectIdentifier>) -> Bool {
-        guard case .object(let properties) = type.kind, visiting.insert(ObjectIdentifier(type)).inserted else { return false }
+        guard case .object(let properties) = type.kind, visiting.insert(ObjectIdentifier(type)).inserted else {
+            return false
+        }
         return properties.contains { property in
             guard property.isStored else { return false }
             if !property.checks.isEmpty { return true }
@@ -36,10 +38,12 @@ enum ValidationEmitter {
     static func validateMethod(_ type: IRType, properties: [IRProperty], into p: inout SwiftPrinter) {
         guard needsValidation(type) else { return }
         p.blank()
-        p.doc("Checks the schema's constraints on this value and its parts; client methods call it before sending.", remarks: [
-            "- Parameter path: where the value is in the request, by wire names.\n"
-                + "- Throws: `SDKRuntime.RequestValidationError` for the first value that breaks a constraint."
-        ])
+        p.doc(
+            "Checks the schema's constraints on this value and its parts; client methods call it before sending.",
+            remarks: [
+                "- Parameter path: where the value is in the request, by wire names.\n"
+                    + "- Throws: `SDKRuntime.RequestValidationError` for the first value that breaks a constraint."
+            ])
         p.block("public func validate(at path: Swift.String = \"\") throws") { p in
             for property in properties where property.isStored {
                 statements(property, into: &p)

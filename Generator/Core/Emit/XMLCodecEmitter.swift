@@ -39,7 +39,9 @@ struct XMLCodecEmitter: CodecEmitter {
             }
             if directions.contains(.encode) {
                 p.blank()
-                p.block("public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws") { p in
+                p.block(
+                    "public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws"
+                ) { p in
                     objectWriter(properties, into: &p)
                 }
             }
@@ -54,10 +56,14 @@ struct XMLCodecEmitter: CodecEmitter {
             if directions.contains(.encode) {
                 p.blank()
                 p.doc("Writes the variant's content into the element just opened.")
-                p.block("public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws") { p in
+                p.block(
+                    "public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws"
+                ) { p in
                     p.switchBlock("self") { p in
                         for variant in union.variants {
-                            p.line("case .\(Emit.name(variant.caseName))(let value): \(writeContent(of: variant.type, value: "value"))")
+                            p.line(
+                                "case .\(Emit.name(variant.caseName))(let value): \(writeContent(of: variant.type, value: "value"))"
+                            )
                         }
                     }
                 }
@@ -101,7 +107,9 @@ struct XMLCodecEmitter: CodecEmitter {
         switch property.xmlKind {
         case .attribute:
             let required = property.isRequired && property.defaultExpression == nil && !property.isOptional
-            return required ? "try attributes.required(\(name), \(type).self)" : "try attributes.value(\(name), \(type).self)\(fallback)"
+            return required
+                ? "try attributes.required(\(name), \(type).self)"
+                : "try attributes.value(\(name), \(type).self)\(fallback)"
         case .text:
             let read = "try element.scalar(\(type).self)"
             if property.isOptional { return "element.hasText ? \(read) : nil" }
@@ -156,7 +164,9 @@ struct XMLCodecEmitter: CodecEmitter {
         var contexts: [String: String] = [:]
         var regions: [String: String] = [:]
         for signer in signers {
-            guard let signed = signer.signs, let target = properties.first(where: { $0.wireName == signed }) else { continue }
+            guard let signed = signer.signs, let target = properties.first(where: { $0.wireName == signed }) else {
+                continue
+            }
             let region = "_" + target.swiftName + "Region"
             p.line("let \(region) = try SDKRuntime.XMLWriter.fragment { fragment in")
             p.indented { p in
@@ -174,7 +184,9 @@ struct XMLCodecEmitter: CodecEmitter {
                 p.line("writer.mark(\(SwiftLiteral.string(property.wireName))) { $0.raw(\(region)) }")
                 continue
             }
-            for line in write(property, writer: "writer", context: contexts[property.wireName] ?? "context") { p.line(line) }
+            for line in write(property, writer: "writer", context: contexts[property.wireName] ?? "context") {
+                p.line(line)
+            }
         }
     }
 
@@ -190,7 +202,8 @@ struct XMLCodecEmitter: CodecEmitter {
         }
         let isStored = property.isStored
         func guarded(_ statement: String) -> [String] {
-            property.isOptional ? ["if let value = self.\(Emit.name(property.swiftName)) { \(statement) }"] : [statement]
+            property.isOptional
+                ? ["if let value = self.\(Emit.name(property.swiftName)) { \(statement) }"] : [statement]
         }
         func text(_ expression: String) -> String {
             isStored ? Emit.wireText(expression, property.type) : expression
@@ -204,19 +217,26 @@ struct XMLCodecEmitter: CodecEmitter {
             return []
         case .element, .none:
             if case .array(let element) = property.type {
-                let item = writeElement(SwiftLiteral.string(property.xmlItemName ?? property.xmlName), type: element, value: "item", writer: writer, context: context)
+                let item = writeElement(
+                    SwiftLiteral.string(property.xmlItemName ?? property.xmlName), type: element, value: "item",
+                    writer: writer, context: context)
                 if property.xmlKind == .element {
-                    return ["\(writer).startElement(\(name))", "for item in \(value) { \(item) }", "\(writer).endElement()"]
+                    return [
+                        "\(writer).startElement(\(name))", "for item in \(value) { \(item) }", "\(writer).endElement()",
+                    ]
                 }
                 return ["for item in \(value) { \(item) }"]
             }
             let isText = !isStored && !property.storage.isFixed
-            return guarded(writeElement(name, type: property.type, value: value, writer: writer, context: context, isText: isText))
+            return guarded(
+                writeElement(name, type: property.type, value: value, writer: writer, context: context, isText: isText))
         }
     }
 
     /// The statement that writes `value` as the element `name`.
-    private func writeElement(_ name: String, type: IRTypeRef, value: String, writer: String, context: String, isText: Bool = false) -> String {
+    private func writeElement(
+        _ name: String, type: IRTypeRef, value: String, writer: String, context: String, isText: Bool = false
+    ) -> String {
         if type.isScalarLike || isText {
             let text = isText ? value : Emit.wireText(value, type)
             switch primitives {

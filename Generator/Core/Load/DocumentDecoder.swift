@@ -8,7 +8,10 @@ struct DocumentDecoder {
     // MARK: Methods
 
     mutating func method(_ root: JSONNode, file: SchemaFile) -> MethodDocument? {
-        guard let reader = ObjectReader(root, what: "a method file", keywords: SchemaKeywords.method, diagnostics: &diagnostics) else { return nil }
+        guard
+            let reader = ObjectReader(
+                root, what: "a method file", keywords: SchemaKeywords.method, diagnostics: &diagnostics)
+        else { return nil }
         _ = reader.string("$schema", diagnostics: &diagnostics)
         let name = reader.nonEmptyString("name", required: true, diagnostics: &diagnostics)
         let description = reader.nonEmptyString("description", required: true, diagnostics: &diagnostics)
@@ -16,7 +19,8 @@ struct DocumentDecoder {
         if let node = reader.value("binding") {
             binding = methodBinding(node)
         } else {
-            reader.missing("binding", "a method to say how it travels (\"healthvault\" or \"http\")", diagnostics: &diagnostics)
+            reader.missing(
+                "binding", "a method to say how it travels (\"healthvault\" or \"http\")", diagnostics: &diagnostics)
         }
         let request = reader.value("request").flatMap { schema($0) }
         let response = reader.value("response").flatMap { schema($0) }
@@ -31,7 +35,10 @@ struct DocumentDecoder {
     }
 
     private mutating func methodBinding(_ node: JSONNode) -> MethodBinding? {
-        guard let reader = ObjectReader(node, what: "\"binding\"", keywords: SchemaKeywords.binding, diagnostics: &diagnostics) else { return nil }
+        guard
+            let reader = ObjectReader(
+                node, what: "\"binding\"", keywords: SchemaKeywords.binding, diagnostics: &diagnostics)
+        else { return nil }
         let healthvault = reader.value("healthvault")
         let http = reader.value("http")
         reader.finish(&diagnostics)
@@ -39,18 +46,26 @@ struct DocumentDecoder {
         case (let node?, nil): return healthVaultBinding(node).map(MethodBinding.healthvault)
         case (nil, let node?): return httpBinding(node).map(MethodBinding.http)
         case (_?, _?):
-            diagnostics.error("\"binding\" has both \"healthvault\" and \"http\", expected exactly one binding kind", at: node.location, pointer: node.pointer)
+            diagnostics.error(
+                "\"binding\" has both \"healthvault\" and \"http\", expected exactly one binding kind",
+                at: node.location, pointer: node.pointer)
             return nil
         case (nil, nil):
             if node.members?.isEmpty == true {
-                diagnostics.error("\"binding\" is empty, expected exactly one binding kind (\"healthvault\" or \"http\")", at: node.location, pointer: node.pointer)
+                diagnostics.error(
+                    "\"binding\" is empty, expected exactly one binding kind (\"healthvault\" or \"http\")",
+                    at: node.location, pointer: node.pointer)
             }
             return nil
         }
     }
 
     private mutating func healthVaultBinding(_ node: JSONNode) -> HealthVaultMethodBinding? {
-        guard let reader = ObjectReader(node, what: "the healthvault binding", keywords: SchemaKeywords.healthvaultBinding, diagnostics: &diagnostics) else { return nil }
+        guard
+            let reader = ObjectReader(
+                node, what: "the healthvault binding", keywords: SchemaKeywords.healthvaultBinding,
+                diagnostics: &diagnostics)
+        else { return nil }
         let method = reader.nonEmptyString("method", required: true, diagnostics: &diagnostics)
         let version = reader.integer("version", required: true, minimum: 1, diagnostics: &diagnostics)
         let auth = reader.choice("auth", HealthVaultAuth.self, required: true, diagnostics: &diagnostics)
@@ -66,17 +81,25 @@ struct DocumentDecoder {
     }
 
     private mutating func httpBinding(_ node: JSONNode) -> HTTPMethodBinding? {
-        guard let reader = ObjectReader(node, what: "the http binding", keywords: SchemaKeywords.httpBinding, diagnostics: &diagnostics) else { return nil }
+        guard
+            let reader = ObjectReader(
+                node, what: "the http binding", keywords: SchemaKeywords.httpBinding, diagnostics: &diagnostics)
+        else { return nil }
         let method = reader.choice("method", HTTPVerb.self, required: true, diagnostics: &diagnostics)
         let server = reader.nonEmptyString("server", required: true, diagnostics: &diagnostics)
-        let path = reader.string("path", diagnostics: &diagnostics) ?? Located(value: "", location: node.location, pointer: node.pointer + "/path")
-        let body = reader.choice("body", HTTPBodyKind.self, diagnostics: &diagnostics)
+        let path =
+            reader.string("path", diagnostics: &diagnostics)
+            ?? Located(value: "", location: node.location, pointer: node.pointer + "/path")
+        let body =
+            reader.choice("body", HTTPBodyKind.self, diagnostics: &diagnostics)
             ?? Located(value: .none, location: node.location, pointer: node.pointer + "/body")
         let auth = reader.choice("auth", HTTPAuth.self, required: true, diagnostics: &diagnostics)
-        let response = reader.choice("response", HTTPResponseKind.self, diagnostics: &diagnostics)
+        let response =
+            reader.choice("response", HTTPResponseKind.self, diagnostics: &diagnostics)
             ?? Located(value: .json, location: node.location, pointer: node.pointer + "/response")
         // One document element name, or several a server may answer with.
-        let responseRoots = reader.value("responseRoot")?.elements != nil
+        let responseRoots =
+            reader.value("responseRoot")?.elements != nil
             ? reader.strings("responseRoot", diagnostics: &diagnostics)?.map(\.value)
             : reader.nonEmptyString("responseRoot", diagnostics: &diagnostics).map { [$0.value] }
         let errors = reader.strings("errors", diagnostics: &diagnostics) ?? []
@@ -90,7 +113,10 @@ struct DocumentDecoder {
     }
 
     private mutating func pagingNode(_ node: JSONNode) -> PagingNode? {
-        guard let reader = ObjectReader(node, what: "\"paging\"", keywords: SchemaKeywords.paging, diagnostics: &diagnostics) else { return nil }
+        guard
+            let reader = ObjectReader(
+                node, what: "\"paging\"", keywords: SchemaKeywords.paging, diagnostics: &diagnostics)
+        else { return nil }
         let cursor = reader.string("cursor", required: true, diagnostics: &diagnostics)
         let items = reader.string("items", required: true, diagnostics: &diagnostics)
         let itemCursor = reader.string("itemCursor", required: true, diagnostics: &diagnostics)
@@ -103,7 +129,10 @@ struct DocumentDecoder {
     // MARK: Types
 
     mutating func types(_ root: JSONNode, file: SchemaFile) -> TypesDocument? {
-        guard let reader = ObjectReader(root, what: "types.json", keywords: SchemaKeywords.typesFile, diagnostics: &diagnostics) else { return nil }
+        guard
+            let reader = ObjectReader(
+                root, what: "types.json", keywords: SchemaKeywords.typesFile, diagnostics: &diagnostics)
+        else { return nil }
         _ = reader.string("$schema", diagnostics: &diagnostics)
         _ = reader.string("description", diagnostics: &diagnostics)
         guard let defsNode = reader.value("$defs") else {
@@ -118,7 +147,9 @@ struct DocumentDecoder {
 
     private mutating func definitions(_ node: JSONNode) -> [NamedSchema] {
         guard let members = node.members else {
-            diagnostics.error("\"$defs\" is \(ObjectReader.article(node.kindName)), expected an object of named types", at: node.location, pointer: node.pointer)
+            diagnostics.error(
+                "\"$defs\" is \(ObjectReader.article(node.kindName)), expected an object of named types",
+                at: node.location, pointer: node.pointer)
             return []
         }
         return members.compactMap { member in
@@ -138,7 +169,8 @@ struct DocumentDecoder {
     private mutating func nullableType(_ elements: [JSONNode], in node: JSONNode) -> Located<SchemaType>? {
         let others = elements.filter { $0.stringValue != "null" }
         guard elements.count == 2, others.count == 1, let other = others.first, let text = other.stringValue,
-              let type = SchemaType(rawValue: text) else {
+            let type = SchemaType(rawValue: text)
+        else {
             let allowed = SchemaType.allCases.map(\.rawValue).joined(separator: ", ")
             diagnostics.error(
                 "\"type\" is an array, expected one type and \"null\", such as [\"string\", \"null\"] (types: \(allowed))",
@@ -150,7 +182,10 @@ struct DocumentDecoder {
     }
 
     mutating func schema(_ node: JSONNode) -> SchemaNode? {
-        guard let reader = ObjectReader(node, what: "a schema", keywords: SchemaKeywords.schema, diagnostics: &diagnostics) else { return nil }
+        guard
+            let reader = ObjectReader(
+                node, what: "a schema", keywords: SchemaKeywords.schema, diagnostics: &diagnostics)
+        else { return nil }
         let ref = reader.nonEmptyString("$ref", diagnostics: &diagnostics)
         var nullable = false
         let type: Located<SchemaType>?
@@ -178,26 +213,34 @@ struct DocumentDecoder {
             if let members = propertiesNode.members {
                 for member in members {
                     if let schema = schema(member.value) {
-                        properties.append(PropertyNode(name: member.key, keyLocation: member.keyLocation, schema: schema))
+                        properties.append(
+                            PropertyNode(name: member.key, keyLocation: member.keyLocation, schema: schema))
                     }
                 }
             } else {
-                diagnostics.error("\"properties\" is \(ObjectReader.article(propertiesNode.kindName)), expected an object of property schemas", at: propertiesNode.location, pointer: propertiesNode.pointer)
+                diagnostics.error(
+                    "\"properties\" is \(ObjectReader.article(propertiesNode.kindName)), expected an object of property schemas",
+                    at: propertiesNode.location, pointer: propertiesNode.pointer)
             }
         }
         let required = reader.strings("required", diagnostics: &diagnostics) ?? []
         let items = reader.value("items").flatMap { schema($0) }
         let enumValues = reader.strings("enum", diagnostics: &diagnostics)
         if let enumValues, enumValues.isEmpty, let node = node["enum"] {
-            diagnostics.error("\"enum\" is empty, expected at least one value", at: node.location, pointer: node.pointer)
+            diagnostics.error(
+                "\"enum\" is empty, expected at least one value", at: node.location, pointer: node.pointer)
         }
         let constValue = reader.string("const", diagnostics: &diagnostics)
         let alsoAccepts = reader.strings("alsoAccepts", diagnostics: &diagnostics) ?? []
         if let first = alsoAccepts.first, constValue == nil {
-            diagnostics.error("\"alsoAccepts\" without \"const\", expected it only beside a constant", at: first.location, pointer: first.pointer)
+            diagnostics.error(
+                "\"alsoAccepts\" without \"const\", expected it only beside a constant", at: first.location,
+                pointer: first.pointer)
         }
         for value in alsoAccepts where value.value == constValue?.value {
-            diagnostics.error("\"alsoAccepts\" repeats the constant \"\(value.value)\", expected other values", at: value.location, pointer: value.pointer)
+            diagnostics.error(
+                "\"alsoAccepts\" repeats the constant \"\(value.value)\", expected other values", at: value.location,
+                pointer: value.pointer)
         }
         let defaultValue = reader.value("default")
         var oneOf: [SchemaNode]?
@@ -205,10 +248,14 @@ struct DocumentDecoder {
             // A `{"type": "null"}` variant makes the value nullable rather than adding a case.
             let nulls = oneOfNode.elements?.filter(Self.isNullSchema) ?? []
             if !nulls.isEmpty { nullable = true }
-            if let elements = oneOfNode.elements?.filter({ !Self.isNullSchema($0) }), elements.count >= (nulls.isEmpty ? 2 : 1) {
+            if let elements = oneOfNode.elements?.filter({ !Self.isNullSchema($0) }),
+                elements.count >= (nulls.isEmpty ? 2 : 1)
+            {
                 oneOf = elements.compactMap { schema($0) }
             } else {
-                diagnostics.error("\"oneOf\" is \(oneOfNode.elements.map { "an array of \($0.count)" } ?? ObjectReader.article(oneOfNode.kindName)), expected an array of at least two schemas", at: oneOfNode.location, pointer: oneOfNode.pointer)
+                diagnostics.error(
+                    "\"oneOf\" is \(oneOfNode.elements.map { "an array of \($0.count)" } ?? ObjectReader.article(oneOfNode.kindName)), expected an array of at least two schemas",
+                    at: oneOfNode.location, pointer: oneOfNode.pointer)
             }
         }
         var allOf: [SchemaNode]?
@@ -216,7 +263,9 @@ struct DocumentDecoder {
             if let elements = allOfNode.elements, !elements.isEmpty {
                 allOf = elements.compactMap { schema($0) }
             } else {
-                diagnostics.error("\"allOf\" is \(ObjectReader.article(allOfNode.kindName)), expected a non-empty array of object schemas", at: allOfNode.location, pointer: allOfNode.pointer)
+                diagnostics.error(
+                    "\"allOf\" is \(ObjectReader.article(allOfNode.kindName)), expected a non-empty array of object schemas",
+                    at: allOfNode.location, pointer: allOfNode.pointer)
             }
         }
         var additionalProperties: SchemaNode?
@@ -226,7 +275,9 @@ struct DocumentDecoder {
             case .bool(false): break
             case .object: additionalProperties = schema(extraNode)
             default:
-                diagnostics.error("\"additionalProperties\" is \(ObjectReader.article(extraNode.kindName)), expected a schema or a boolean", at: extraNode.location, pointer: extraNode.pointer)
+                diagnostics.error(
+                    "\"additionalProperties\" is \(ObjectReader.article(extraNode.kindName)), expected a schema or a boolean",
+                    at: extraNode.location, pointer: extraNode.pointer)
             }
         }
         let discriminator = reader.value("discriminator").flatMap { discriminatorNode($0) }
@@ -239,7 +290,9 @@ struct DocumentDecoder {
         let acceptSingle = reader.bool("acceptSingle", diagnostics: &diagnostics)
         let swiftName = reader.nonEmptyString("x-swift-name", diagnostics: &diagnostics)
         if let swiftName, !Naming.isIdentifier(swiftName.value) {
-            diagnostics.error("\"x-swift-name\" is \"\(swiftName.value)\", expected a Swift identifier (letters, digits and _, not starting with a digit)", at: swiftName.location, pointer: swiftName.pointer)
+            diagnostics.error(
+                "\"x-swift-name\" is \"\(swiftName.value)\", expected a Swift identifier (letters, digits and _, not starting with a digit)",
+                at: swiftName.location, pointer: swiftName.pointer)
         }
         reader.finish(&diagnostics)
         return SchemaNode(
@@ -247,33 +300,43 @@ struct DocumentDecoder {
             contentEncoding: contentEncoding, nullable: nullable, constraints: constraints,
             description: description?.value, hasProperties: propertiesNode?.members != nil, properties: properties,
             required: required, items: items, enumValues: enumValues, constValue: constValue,
-            defaultValue: defaultValue, oneOf: oneOf, allOf: allOf, additionalProperties: additionalProperties, discriminator: discriminator, xml: xml, sensitive: sensitive,
+            defaultValue: defaultValue, oneOf: oneOf, allOf: allOf, additionalProperties: additionalProperties,
+            discriminator: discriminator, xml: xml, sensitive: sensitive,
             bind: bind, signs: signs, parameterLocation: parameterLocation, aliases: aliases,
             acceptSingle: acceptSingle, swiftName: swiftName, alsoAccepts: alsoAccepts
         )
     }
 
     private mutating func discriminatorNode(_ node: JSONNode) -> Located<String>? {
-        guard let reader = ObjectReader(node, what: "\"discriminator\"", keywords: SchemaKeywords.discriminator, diagnostics: &diagnostics) else { return nil }
+        guard
+            let reader = ObjectReader(
+                node, what: "\"discriminator\"", keywords: SchemaKeywords.discriminator, diagnostics: &diagnostics)
+        else { return nil }
         let name = reader.nonEmptyString("propertyName", required: true, diagnostics: &diagnostics)
         reader.finish(&diagnostics)
         return name
     }
 
     private mutating func xmlOptions(_ node: JSONNode) -> XMLOptionsNode? {
-        guard let reader = ObjectReader(node, what: "\"xml\"", keywords: SchemaKeywords.xml, diagnostics: &diagnostics) else { return nil }
+        guard let reader = ObjectReader(node, what: "\"xml\"", keywords: SchemaKeywords.xml, diagnostics: &diagnostics)
+        else { return nil }
         let name = reader.nonEmptyString("name", diagnostics: &diagnostics)
         let namespace = reader.string("namespace", diagnostics: &diagnostics)
         let prefix = reader.string("prefix", diagnostics: &diagnostics)
         let nodeType = reader.choice("nodeType", XMLNodeKind.self, diagnostics: &diagnostics)
         reader.finish(&diagnostics)
-        return XMLOptionsNode(location: node.location, name: name?.value, namespace: namespace?.value, prefix: prefix?.value, nodeType: nodeType)
+        return XMLOptionsNode(
+            location: node.location, name: name?.value, namespace: namespace?.value, prefix: prefix?.value,
+            nodeType: nodeType)
     }
 
     // MARK: Protocol
 
     mutating func protocolDocument(_ root: JSONNode, file: SchemaFile) -> ProtocolDocument? {
-        guard let reader = ObjectReader(root, what: "protocol.json", keywords: SchemaKeywords.protocolFile, diagnostics: &diagnostics) else { return nil }
+        guard
+            let reader = ObjectReader(
+                root, what: "protocol.json", keywords: SchemaKeywords.protocolFile, diagnostics: &diagnostics)
+        else { return nil }
         _ = reader.string("$schema", diagnostics: &diagnostics)
         let family = reader.nonEmptyString("family", required: true, diagnostics: &diagnostics)
         let description = reader.nonEmptyString("description", required: true, diagnostics: &diagnostics)
@@ -281,7 +344,9 @@ struct DocumentDecoder {
         if let node = reader.value("binding") {
             binding = familyBinding(node)
         } else {
-            reader.missing("binding", "protocol.json to name its binding kind (\"healthvault\" or \"http\")", diagnostics: &diagnostics)
+            reader.missing(
+                "binding", "protocol.json to name its binding kind (\"healthvault\" or \"http\")",
+                diagnostics: &diagnostics)
         }
         var servers: [ServerNode] = []
         if let node = reader.value("servers") {
@@ -292,19 +357,30 @@ struct DocumentDecoder {
         let errors = reader.value("errors").map { errorFormats($0) } ?? []
         reader.finish(&diagnostics)
         guard let family, let description, let binding else { return nil }
-        return ProtocolDocument(file: file, family: family, description: description.value, binding: binding, servers: servers, errors: errors)
+        return ProtocolDocument(
+            file: file, family: family, description: description.value, binding: binding, servers: servers,
+            errors: errors)
     }
 
     private mutating func familyBinding(_ node: JSONNode) -> FamilyBinding? {
-        guard let reader = ObjectReader(node, what: "\"binding\"", keywords: SchemaKeywords.binding, diagnostics: &diagnostics) else { return nil }
+        guard
+            let reader = ObjectReader(
+                node, what: "\"binding\"", keywords: SchemaKeywords.binding, diagnostics: &diagnostics)
+        else { return nil }
         let healthvault = reader.value("healthvault")
         let http = reader.value("http")
         reader.finish(&diagnostics)
         if healthvault != nil, http != nil {
-            diagnostics.error("\"binding\" has both \"healthvault\" and \"http\", expected exactly one binding kind", at: node.location, pointer: node.pointer)
+            diagnostics.error(
+                "\"binding\" has both \"healthvault\" and \"http\", expected exactly one binding kind",
+                at: node.location, pointer: node.pointer)
             return nil
         }
-        if let healthvault, let settings = ObjectReader(healthvault, what: "the healthvault settings", keywords: SchemaKeywords.healthvaultSettings, diagnostics: &diagnostics) {
+        if let healthvault,
+            let settings = ObjectReader(
+                healthvault, what: "the healthvault settings", keywords: SchemaKeywords.healthvaultSettings,
+                diagnostics: &diagnostics)
+        {
             let policies = choices("authPolicies", HealthVaultAuth.self, reader: settings)
             let statusError = settings.nonEmptyString("statusError", required: true, diagnostics: &diagnostics)
             let language = settings.string("language", diagnostics: &diagnostics)
@@ -313,24 +389,33 @@ struct DocumentDecoder {
             let version = settings.string("clientVersion", diagnostics: &diagnostics)
             settings.finish(&diagnostics)
             guard let statusError else { return nil }
-            return .healthvault(HealthVaultFamilySettings(
-                location: healthvault.location, authPolicies: policies, statusError: statusError,
-                language: language?.value, country: country?.value, messageTTL: ttl?.value, clientVersion: version?.value
-            ))
+            return .healthvault(
+                HealthVaultFamilySettings(
+                    location: healthvault.location, authPolicies: policies, statusError: statusError,
+                    language: language?.value, country: country?.value, messageTTL: ttl?.value,
+                    clientVersion: version?.value
+                ))
         }
-        if let http, let settings = ObjectReader(http, what: "the http settings", keywords: SchemaKeywords.httpSettings, diagnostics: &diagnostics) {
+        if let http,
+            let settings = ObjectReader(
+                http, what: "the http settings", keywords: SchemaKeywords.httpSettings, diagnostics: &diagnostics)
+        {
             let policies = choices("authPolicies", HTTPAuth.self, reader: settings)
             let apiKeyHeader = settings.nonEmptyString("apiKeyHeader", diagnostics: &diagnostics)
             let headers = settings.stringMap("headers", diagnostics: &diagnostics)
             let primitives = settings.choice("xmlPrimitives", XMLPrimitiveStyle.self, diagnostics: &diagnostics)
             settings.finish(&diagnostics)
-            return .http(HTTPFamilySettings(
-                location: http.location, authPolicies: policies, apiKeyHeader: apiKeyHeader?.value, headers: headers,
-                xmlPrimitives: primitives?.value ?? .text
-            ))
+            return .http(
+                HTTPFamilySettings(
+                    location: http.location, authPolicies: policies, apiKeyHeader: apiKeyHeader?.value,
+                    headers: headers,
+                    xmlPrimitives: primitives?.value ?? .text
+                ))
         }
         if healthvault == nil, http == nil {
-            diagnostics.error("\"binding\" names no binding kind, expected \"healthvault\" or \"http\"", at: node.location, pointer: node.pointer)
+            diagnostics.error(
+                "\"binding\" names no binding kind, expected \"healthvault\" or \"http\"", at: node.location,
+                pointer: node.pointer)
         }
         return nil
     }
@@ -345,7 +430,9 @@ struct DocumentDecoder {
         return values.compactMap { value in
             guard let choice = E(rawValue: value.value) else {
                 let allowed = E.allCases.map(\.rawValue).joined(separator: ", ")
-                diagnostics.error("\"\(value.value)\" in \"\(key)\" is not an auth policy, expected one of \(allowed)", at: value.location, pointer: value.pointer)
+                diagnostics.error(
+                    "\"\(value.value)\" in \"\(key)\" is not an auth policy, expected one of \(allowed)",
+                    at: value.location, pointer: value.pointer)
                 return nil
             }
             return choice
@@ -354,32 +441,49 @@ struct DocumentDecoder {
 
     private mutating func serverNodes(_ node: JSONNode) -> [ServerNode] {
         guard let members = node.members else {
-            diagnostics.error("\"servers\" is \(ObjectReader.article(node.kindName)), expected an object of named servers", at: node.location, pointer: node.pointer)
+            diagnostics.error(
+                "\"servers\" is \(ObjectReader.article(node.kindName)), expected an object of named servers",
+                at: node.location, pointer: node.pointer)
             return []
         }
         if members.isEmpty {
-            diagnostics.error("\"servers\" is empty, expected at least one named server", at: node.location, pointer: node.pointer)
+            diagnostics.error(
+                "\"servers\" is empty, expected at least one named server", at: node.location, pointer: node.pointer)
         }
         return members.compactMap { member in
-            guard let reader = ObjectReader(member.value, what: "the server \"\(member.key)\"", keywords: SchemaKeywords.server, diagnostics: &diagnostics) else { return nil }
+            guard
+                let reader = ObjectReader(
+                    member.value, what: "the server \"\(member.key)\"", keywords: SchemaKeywords.server,
+                    diagnostics: &diagnostics)
+            else { return nil }
             let description = reader.nonEmptyString("description", required: true, diagnostics: &diagnostics)
             let defaultURL = reader.nonEmptyString("default", diagnostics: &diagnostics)
             reader.finish(&diagnostics)
             if !Naming.isIdentifier(member.key) {
-                diagnostics.error("the server name \"\(member.key)\" is not a Swift identifier, expected letters, digits and _", at: member.keyLocation, pointer: member.value.pointer)
+                diagnostics.error(
+                    "the server name \"\(member.key)\" is not a Swift identifier, expected letters, digits and _",
+                    at: member.keyLocation, pointer: member.value.pointer)
             }
             guard let description else { return nil }
-            return ServerNode(name: member.key, keyLocation: member.keyLocation, description: description.value, defaultURL: defaultURL?.value)
+            return ServerNode(
+                name: member.key, keyLocation: member.keyLocation, description: description.value,
+                defaultURL: defaultURL?.value)
         }
     }
 
     private mutating func errorFormats(_ node: JSONNode) -> [ErrorFormatNode] {
         guard let members = node.members else {
-            diagnostics.error("\"errors\" is \(ObjectReader.article(node.kindName)), expected an object of error formats", at: node.location, pointer: node.pointer)
+            diagnostics.error(
+                "\"errors\" is \(ObjectReader.article(node.kindName)), expected an object of error formats",
+                at: node.location, pointer: node.pointer)
             return []
         }
         return members.compactMap { member in
-            guard let reader = ObjectReader(member.value, what: "the error format \"\(member.key)\"", keywords: SchemaKeywords.errorFormat, diagnostics: &diagnostics) else { return nil }
+            guard
+                let reader = ObjectReader(
+                    member.value, what: "the error format \"\(member.key)\"", keywords: SchemaKeywords.errorFormat,
+                    diagnostics: &diagnostics)
+            else { return nil }
             let description = reader.nonEmptyString("description", required: true, diagnostics: &diagnostics)
             var body: SchemaNode?
             if let bodyNode = reader.value("body") {
@@ -387,13 +491,16 @@ struct DocumentDecoder {
             } else {
                 reader.missing("body", "an error format to name its body type", diagnostics: &diagnostics)
             }
-            let encodings = reader.strings("encodings", diagnostics: &diagnostics)?.compactMap { value -> String? in
-                guard ["json", "xml"].contains(value.value) else {
-                    diagnostics.error("\"\(value.value)\" in \"encodings\" is not an encoding, expected json or xml", at: value.location, pointer: value.pointer)
-                    return nil
-                }
-                return value.value
-            } ?? ["json"]
+            let encodings =
+                reader.strings("encodings", diagnostics: &diagnostics)?.compactMap { value -> String? in
+                    guard ["json", "xml"].contains(value.value) else {
+                        diagnostics.error(
+                            "\"\(value.value)\" in \"encodings\" is not an encoding, expected json or xml",
+                            at: value.location, pointer: value.pointer)
+                        return nil
+                    }
+                    return value.value
+                } ?? ["json"]
             let root = reader.nonEmptyString("root", diagnostics: &diagnostics)
             let code = reader.strings("code", diagnostics: &diagnostics) ?? []
             let message = reader.strings("message", diagnostics: &diagnostics) ?? []
@@ -401,7 +508,9 @@ struct DocumentDecoder {
             let codes = reader.value("codes").map { errorCodes($0) } ?? []
             reader.finish(&diagnostics)
             if !Naming.isTypeName(member.key) {
-                diagnostics.error("the error format name \"\(member.key)\" is not a Swift type name, expected UpperCamelCase letters and digits", at: member.keyLocation, pointer: member.value.pointer)
+                diagnostics.error(
+                    "the error format name \"\(member.key)\" is not a Swift type name, expected UpperCamelCase letters and digits",
+                    at: member.keyLocation, pointer: member.value.pointer)
             }
             if let codeType, !Naming.isTypeName(codeType.value) {
                 diagnostics.error(
@@ -420,11 +529,16 @@ struct DocumentDecoder {
 
     private mutating func errorCodes(_ node: JSONNode) -> [ErrorCodeNode] {
         guard let elements = node.elements else {
-            diagnostics.error("\"codes\" is \(ObjectReader.article(node.kindName)), expected an array of codes", at: node.location, pointer: node.pointer)
+            diagnostics.error(
+                "\"codes\" is \(ObjectReader.article(node.kindName)), expected an array of codes", at: node.location,
+                pointer: node.pointer)
             return []
         }
         return elements.compactMap { element in
-            guard let reader = ObjectReader(element, what: "a code", keywords: SchemaKeywords.code, diagnostics: &diagnostics) else { return nil }
+            guard
+                let reader = ObjectReader(
+                    element, what: "a code", keywords: SchemaKeywords.code, diagnostics: &diagnostics)
+            else { return nil }
             var value: ErrorCodeNode.Value?
             if let node = reader.value("value") {
                 switch node.value {
@@ -433,7 +547,9 @@ struct DocumentDecoder {
                 default: break
                 }
                 if value == nil {
-                    diagnostics.error("\"value\" is \(ObjectReader.article(node.kindName)), expected an integer or a string", at: node.location, pointer: node.pointer)
+                    diagnostics.error(
+                        "\"value\" is \(ObjectReader.article(node.kindName)), expected an integer or a string",
+                        at: node.location, pointer: node.pointer)
                 }
             } else {
                 reader.missing("value", "a code to have its wire \"value\"", diagnostics: &diagnostics)
@@ -443,12 +559,22 @@ struct DocumentDecoder {
             let description = reader.string("description", diagnostics: &diagnostics)
             let recovery = reader.string("recovery", diagnostics: &diagnostics)
             reader.finish(&diagnostics)
-            let recoveries = ["none", "retryLater", "refreshCredential", "reauthorize", "reprovision", "discardGrant", "reconfigure", "fixRequest"]
+            let recoveries = [
+                "none", "retryLater", "refreshCredential", "reauthorize", "reprovision", "discardGrant", "reconfigure",
+                "fixRequest",
+            ]
             if let recovery, !recoveries.contains(recovery.value) {
-                diagnostics.error("\"recovery\" is \"\(recovery.value)\", expected one of \(recoveries.joined(separator: ", "))", at: recovery.location, pointer: recovery.pointer)
+                diagnostics.error(
+                    "\"recovery\" is \"\(recovery.value)\", expected one of \(recoveries.joined(separator: ", "))",
+                    at: recovery.location, pointer: recovery.pointer)
             }
-            if let swiftName, !Naming.isIdentifier(swiftName.value) || swiftName.value.first?.isLowercase != true || swiftName.value.contains("_") {
-                diagnostics.error("\"x-swift-name\" is \"\(swiftName.value)\", expected a lowerCamelCase Swift name (letters and digits)", at: swiftName.location, pointer: swiftName.pointer)
+            if let swiftName,
+                !Naming.isIdentifier(swiftName.value) || swiftName.value.first?.isLowercase != true
+                    || swiftName.value.contains("_")
+            {
+                diagnostics.error(
+                    "\"x-swift-name\" is \"\(swiftName.value)\", expected a lowerCamelCase Swift name (letters and digits)",
+                    at: swiftName.location, pointer: swiftName.pointer)
             }
             guard let value, let name else { return nil }
             return ErrorCodeNode(

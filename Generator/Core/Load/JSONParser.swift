@@ -26,7 +26,8 @@ public struct JSONParser {
             let root = try parser.parseValue(pointer: "")
             parser.skipWhitespace()
             guard parser.index == parser.bytes.count else {
-                throw parser.failure("unexpected \(parser.describeCurrent()) after the JSON value, expected the end of the file")
+                throw parser.failure(
+                    "unexpected \(parser.describeCurrent()) after the JSON value, expected the end of the file")
             }
             return root
         } catch let failure as ParseFailure {
@@ -42,7 +43,10 @@ public struct JSONParser {
         self.file = file
         self.diagnostics = diagnostics
         // A UTF-8 byte order mark is allowed before the value.
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3; lineStart = 3 }
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+            index = 3
+            lineStart = 3
+        }
     }
 
     private struct ParseFailure: Error {
@@ -90,10 +94,17 @@ public struct JSONParser {
         case UInt8(ascii: "{"): return try parseObject(pointer: pointer, start: start)
         case UInt8(ascii: "["): return try parseArray(pointer: pointer, start: start)
         case UInt8(ascii: "\""): return JSONNode(value: .string(try parseString()), location: start, pointer: pointer)
-        case UInt8(ascii: "t"): try expectLiteral("true"); return JSONNode(value: .bool(true), location: start, pointer: pointer)
-        case UInt8(ascii: "f"): try expectLiteral("false"); return JSONNode(value: .bool(false), location: start, pointer: pointer)
-        case UInt8(ascii: "n"): try expectLiteral("null"); return JSONNode(value: .null, location: start, pointer: pointer)
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber(pointer: pointer, start: start)
+        case UInt8(ascii: "t"):
+            try expectLiteral("true")
+            return JSONNode(value: .bool(true), location: start, pointer: pointer)
+        case UInt8(ascii: "f"):
+            try expectLiteral("false")
+            return JSONNode(value: .bool(false), location: start, pointer: pointer)
+        case UInt8(ascii: "n"):
+            try expectLiteral("null")
+            return JSONNode(value: .null, location: start, pointer: pointer)
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return try parseNumber(pointer: pointer, start: start)
         default: throw failure("unexpected \(describeCurrent()), expected a value")
         }
     }
@@ -130,15 +141,23 @@ public struct JSONParser {
             let childPointer = pointer + "/" + JSONNode.escape(key)
             let value = try parseValue(pointer: childPointer)
             if let first = seen[key] {
-                diagnostics.error("duplicate key \"\(key)\" (first at line \(first.line)), expected each key once", at: keyLocation, pointer: childPointer)
+                diagnostics.error(
+                    "duplicate key \"\(key)\" (first at line \(first.line)), expected each key once", at: keyLocation,
+                    pointer: childPointer)
             } else {
                 seen[key] = keyLocation
                 members.append(JSONNode.Member(key: key, keyLocation: keyLocation, value: value))
             }
             skipWhitespace()
             guard index < bytes.count else { throw failure("unexpected end of file, expected ',' or '}'") }
-            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            if bytes[index] == UInt8(ascii: "}") { index += 1; break }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+                continue
+            }
+            if bytes[index] == UInt8(ascii: "}") {
+                index += 1
+                break
+            }
             throw failure("unexpected \(describeCurrent()), expected ',' or '}'")
         }
         return JSONNode(value: .object(members), location: start, pointer: pointer)
@@ -159,8 +178,14 @@ public struct JSONParser {
             elements.append(try parseValue(pointer: pointer + "/\(elements.count)"))
             skipWhitespace()
             guard index < bytes.count else { throw failure("unexpected end of file, expected ',' or ']'") }
-            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            if bytes[index] == UInt8(ascii: "]") { index += 1; break }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+                continue
+            }
+            if bytes[index] == UInt8(ascii: "]") {
+                index += 1
+                break
+            }
             throw failure("unexpected \(describeCurrent()), expected ',' or ']'")
         }
         return JSONNode(value: .array(elements), location: start, pointer: pointer)
@@ -187,17 +212,22 @@ public struct JSONParser {
         if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
             isInteger = false
             index += 1
-            guard try consumeDigits() else { throw failure("unexpected \(describeCurrent()), expected a digit after '.'") }
+            guard try consumeDigits() else {
+                throw failure("unexpected \(describeCurrent()), expected a digit after '.'")
+            }
         }
         if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
             isInteger = false
             index += 1
-            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                index += 1
+            }
             guard try consumeDigits() else { throw failure("unexpected \(describeCurrent()), expected an exponent") }
         }
         let literal = String(decoding: bytes[begin..<index], as: UTF8.self)
         guard let number = Double(literal) else { throw failure("the number \(literal) is out of range") }
-        return JSONNode(value: .number(number, literal: literal, isInteger: isInteger), location: start, pointer: pointer)
+        return JSONNode(
+            value: .number(number, literal: literal, isInteger: isInteger), location: start, pointer: pointer)
     }
 
     private mutating func consumeDigits() throws -> Bool {
@@ -210,7 +240,9 @@ public struct JSONParser {
         index += 1
         let start = index
         // Most strings have no escapes: find the closing quote and decode the bytes once.
-        while index < bytes.count, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\\"), bytes[index] >= 0x20 {
+        while index < bytes.count, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\\"),
+            bytes[index] >= 0x20
+        {
             index += 1
         }
         if index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
@@ -241,7 +273,9 @@ public struct JSONParser {
                 case UInt8(ascii: "u"): scalar = try parseUnicodeEscape()
                 default:
                     index -= 1
-                    throw failure("invalid escape \\\(describeCurrent().trimmingQuotes), expected one of \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\u")
+                    throw failure(
+                        "invalid escape \\\(describeCurrent().trimmingQuotes), expected one of \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\u"
+                    )
                 }
                 UTF8.encode(scalar) { buffer.append($0) }
             case 0x00..<0x20:
@@ -256,13 +290,14 @@ public struct JSONParser {
     private mutating func parseUnicodeEscape() throws -> Unicode.Scalar {
         let first = try parseHex4()
         if (0xD800..<0xDC00).contains(first) {
-            guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
+            guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
+            else {
                 throw failure("unpaired surrogate in \\u escape")
             }
             index += 2
             let second = try parseHex4()
             guard (0xDC00..<0xE000).contains(second),
-                  let scalar = Unicode.Scalar(0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00))
+                let scalar = Unicode.Scalar(0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00))
             else { throw failure("invalid surrogate pair in \\u escape") }
             return scalar
         }

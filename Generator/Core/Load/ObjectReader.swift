@@ -11,7 +11,9 @@ struct ObjectReader {
     /// when it is not an object.
     init?(_ node: JSONNode, what: String, keywords: [String], diagnostics: inout Diagnostics) {
         guard node.members != nil else {
-            diagnostics.error("\(what) is \(Self.article(node.kindName)), expected an object", at: node.location, pointer: node.pointer)
+            diagnostics.error(
+                "\(what) is \(Self.article(node.kindName)), expected an object", at: node.location,
+                pointer: node.pointer)
             return nil
         }
         self.node = node
@@ -37,7 +39,9 @@ struct ObjectReader {
             return nil
         }
         guard let text = value.stringValue else {
-            diagnostics.error("\"\(key)\" is \(Self.article(value.kindName)), expected a string", at: value.location, pointer: value.pointer)
+            diagnostics.error(
+                "\"\(key)\" is \(Self.article(value.kindName)), expected a string", at: value.location,
+                pointer: value.pointer)
             return nil
         }
         return Located(value: text, location: value.location, pointer: value.pointer)
@@ -47,24 +51,31 @@ struct ObjectReader {
     func nonEmptyString(_ key: String, required: Bool = false, diagnostics: inout Diagnostics) -> Located<String>? {
         guard let text = string(key, required: required, diagnostics: &diagnostics) else { return nil }
         guard !text.value.isEmpty else {
-            diagnostics.error("\"\(key)\" is empty, expected a non-empty string", at: text.location, pointer: text.pointer)
+            diagnostics.error(
+                "\"\(key)\" is empty, expected a non-empty string", at: text.location, pointer: text.pointer)
             return nil
         }
         return text
     }
 
     /// An integer member.
-    func integer(_ key: String, required: Bool = false, minimum: Int? = nil, diagnostics: inout Diagnostics) -> Located<Int>? {
+    func integer(_ key: String, required: Bool = false, minimum: Int? = nil, diagnostics: inout Diagnostics) -> Located<
+        Int
+    >? {
         guard let value = value(key) else {
             if required { missing(key, "\(what) to have an integer \"\(key)\"", diagnostics: &diagnostics) }
             return nil
         }
         guard case .number(let number, _, true) = value.value, let integer = Int(exactly: number) else {
-            diagnostics.error("\"\(key)\" is \(Self.article(value.kindName)), expected an integer", at: value.location, pointer: value.pointer)
+            diagnostics.error(
+                "\"\(key)\" is \(Self.article(value.kindName)), expected an integer", at: value.location,
+                pointer: value.pointer)
             return nil
         }
         if let minimum, integer < minimum {
-            diagnostics.error("\"\(key)\" is \(integer), expected an integer of at least \(minimum)", at: value.location, pointer: value.pointer)
+            diagnostics.error(
+                "\"\(key)\" is \(integer), expected an integer of at least \(minimum)", at: value.location,
+                pointer: value.pointer)
             return nil
         }
         return Located(value: integer, location: value.location, pointer: value.pointer)
@@ -74,7 +85,9 @@ struct ObjectReader {
     func number(_ key: String, diagnostics: inout Diagnostics) -> Located<(value: Double, literal: String)>? {
         guard let value = value(key) else { return nil }
         guard case .number(let number, let literal, _) = value.value else {
-            diagnostics.error("\"\(key)\" is \(Self.article(value.kindName)), expected a number", at: value.location, pointer: value.pointer)
+            diagnostics.error(
+                "\"\(key)\" is \(Self.article(value.kindName)), expected a number", at: value.location,
+                pointer: value.pointer)
             return nil
         }
         return Located(value: (number, literal), location: value.location, pointer: value.pointer)
@@ -84,7 +97,9 @@ struct ObjectReader {
     func bool(_ key: String, diagnostics: inout Diagnostics) -> Located<Bool>? {
         guard let value = value(key) else { return nil }
         guard case .bool(let flag) = value.value else {
-            diagnostics.error("\"\(key)\" is \(Self.article(value.kindName)), expected a boolean", at: value.location, pointer: value.pointer)
+            diagnostics.error(
+                "\"\(key)\" is \(Self.article(value.kindName)), expected a boolean", at: value.location,
+                pointer: value.pointer)
             return nil
         }
         return Located(value: flag, location: value.location, pointer: value.pointer)
@@ -97,7 +112,8 @@ struct ObjectReader {
         guard let text = string(key, required: required, diagnostics: &diagnostics) else { return nil }
         guard let choice = E(rawValue: text.value) else {
             let allowed = E.allCases.map(\.rawValue).joined(separator: ", ")
-            diagnostics.error("\"\(key)\" is \"\(text.value)\", expected one of \(allowed)", at: text.location, pointer: text.pointer)
+            diagnostics.error(
+                "\"\(key)\" is \"\(text.value)\", expected one of \(allowed)", at: text.location, pointer: text.pointer)
             return nil
         }
         return Located(value: choice, location: text.location, pointer: text.pointer)
@@ -107,18 +123,24 @@ struct ObjectReader {
     func strings(_ key: String, diagnostics: inout Diagnostics) -> [Located<String>]? {
         guard let value = value(key) else { return nil }
         guard let elements = value.elements else {
-            diagnostics.error("\"\(key)\" is \(Self.article(value.kindName)), expected an array of strings", at: value.location, pointer: value.pointer)
+            diagnostics.error(
+                "\"\(key)\" is \(Self.article(value.kindName)), expected an array of strings", at: value.location,
+                pointer: value.pointer)
             return nil
         }
         var result: [Located<String>] = []
         var seen = Set<String>()
         for element in elements {
             guard let text = element.stringValue else {
-                diagnostics.error("an element of \"\(key)\" is \(Self.article(element.kindName)), expected a string", at: element.location, pointer: element.pointer)
+                diagnostics.error(
+                    "an element of \"\(key)\" is \(Self.article(element.kindName)), expected a string",
+                    at: element.location, pointer: element.pointer)
                 continue
             }
             if !seen.insert(text).inserted {
-                diagnostics.error("\"\(text)\" appears twice in \"\(key)\", expected unique values", at: element.location, pointer: element.pointer)
+                diagnostics.error(
+                    "\"\(text)\" appears twice in \"\(key)\", expected unique values", at: element.location,
+                    pointer: element.pointer)
                 continue
             }
             result.append(Located(value: text, location: element.location, pointer: element.pointer))
@@ -130,13 +152,17 @@ struct ObjectReader {
     func stringMap(_ key: String, diagnostics: inout Diagnostics) -> [(name: String, value: String)] {
         guard let value = value(key) else { return [] }
         guard let members = value.members else {
-            diagnostics.error("\"\(key)\" is \(Self.article(value.kindName)), expected an object of strings", at: value.location, pointer: value.pointer)
+            diagnostics.error(
+                "\"\(key)\" is \(Self.article(value.kindName)), expected an object of strings", at: value.location,
+                pointer: value.pointer)
             return []
         }
         var result: [(name: String, value: String)] = []
         for member in members {
             guard let text = member.value.stringValue else {
-                diagnostics.error("\"\(member.key)\" is \(Self.article(member.value.kindName)), expected a string", at: member.value.location, pointer: member.value.pointer)
+                diagnostics.error(
+                    "\"\(member.key)\" is \(Self.article(member.value.kindName)), expected a string",
+                    at: member.value.location, pointer: member.value.pointer)
                 continue
             }
             result.append((member.key, text))
@@ -172,7 +198,8 @@ struct ObjectReader {
     }
 
     static func editDistance(_ a: String, _ b: String) -> Int {
-        let left = Array(a), right = Array(b)
+        let left = Array(a)
+        let right = Array(b)
         guard !left.isEmpty else { return right.count }
         guard !right.isEmpty else { return left.count }
         var previous = Array(0...right.count)

@@ -15,7 +15,9 @@ public enum SchemaType: String, Sendable, CaseIterable {
 
 /// The refinements of `string` and `integer` the generator understands.
 public enum SchemaFormat: String, Sendable, CaseIterable {
-    case uuid, dateTime = "date-time", date, uri, byte, int32, int64, float, double
+    case uuid
+    case dateTime = "date-time"
+    case date, uri, byte, int32, int64, float, double
 }
 
 /// How a string schema's text encodes bytes.
@@ -109,7 +111,8 @@ public final class SchemaNode: Sendable {
 
     init(
         location: SourceLocation, pointer: String, ref: Located<String>?, type: Located<SchemaType>?,
-        format: Located<SchemaFormat>?, contentEncoding: Located<ContentEncoding>?, nullable: Bool, constraints: ConstraintsNode,
+        format: Located<SchemaFormat>?, contentEncoding: Located<ContentEncoding>?, nullable: Bool,
+        constraints: ConstraintsNode,
         description: String?,
         hasProperties: Bool, properties: [PropertyNode],
         required: [Located<String>], items: SchemaNode?, enumValues: [Located<String>]?, constValue: Located<String>?,
@@ -240,6 +243,8 @@ public struct HealthVaultMethodBinding: Sendable {
 
 /// HTTP methods.
 public enum HTTPVerb: String, Sendable, CaseIterable {
+    // Spelled as schemas and the wire spell them.
+    // swift-format-ignore: AlwaysUseLowerCamelCase
     case GET, POST, PUT, DELETE
 }
 

@@ -8,9 +8,13 @@ public enum SchemaKeywords {
     /// A method's `binding`.
     public static let binding = ["healthvault", "http"]
     /// A `healthvault` method binding.
-    public static let healthvaultBinding = ["method", "version", "auth", "responseNamespace", "recordScoped", "idempotent"]
+    public static let healthvaultBinding = [
+        "method", "version", "auth", "responseNamespace", "recordScoped", "idempotent",
+    ]
     /// An `http` method binding.
-    public static let httpBinding = ["method", "server", "path", "body", "auth", "response", "responseRoot", "errors", "headers"]
+    public static let httpBinding = [
+        "method", "server", "path", "body", "auth", "response", "responseRoot", "errors", "headers",
+    ]
     /// `paging`.
     public static let paging = ["cursor", "items", "itemCursor", "more"]
     /// A type schema.
@@ -27,13 +31,17 @@ public enum SchemaKeywords {
     /// `protocol.json`.
     public static let protocolFile = ["$schema", "family", "description", "binding", "servers", "errors"]
     /// The healthvault family settings.
-    public static let healthvaultSettings = ["authPolicies", "statusError", "language", "country", "messageTTL", "clientVersion"]
+    public static let healthvaultSettings = [
+        "authPolicies", "statusError", "language", "country", "messageTTL", "clientVersion",
+    ]
     /// The http family settings.
     public static let httpSettings = ["authPolicies", "apiKeyHeader", "headers", "xmlPrimitives"]
     /// A server.
     public static let server = ["description", "default"]
     /// An error format.
-    public static let errorFormat = ["description", "body", "encodings", "root", "code", "message", "codeType", "codes"]
+    public static let errorFormat = [
+        "description", "body", "encodings", "root", "code", "message", "codeType", "codes",
+    ]
     /// One code of an error format.
     public static let code = ["value", "name", "x-swift-name", "description", "recovery"]
 }

@@ -11,7 +11,8 @@ public enum Command {
     ///   - complain: receives diagnostics and diffs (standard error by default).
     public static func run(
         schemas: String, output: String, testSamples: String?, families: Set<String>?, check: Bool, verbose: Bool,
-        schemaReference: String? = nil, report: (String) -> Void = { print($0) }, complain: (String) -> Void = standardError
+        schemaReference: String? = nil, report: (String) -> Void = { print($0) },
+        complain: (String) -> Void = standardError
     ) -> Int32 {
         do {
             let schemasURL = URL(fileURLWithPath: schemas).standardizedFileURL
@@ -23,8 +24,10 @@ public enum Command {
             )
             let generated = try GeneratorPipeline.run(files, options: options)
             for diagnostic in generated.diagnostics { complain(diagnostic.description) }
-            let writer = OutputWriter(sources: URL(fileURLWithPath: output), tests: URL(fileURLWithPath: testSamples ?? "Tests"))
-            var changes = try writer.plan(generated.files, families: generated.families, testSamples: testSamples != nil)
+            let writer = OutputWriter(
+                sources: URL(fileURLWithPath: output), tests: URL(fileURLWithPath: testSamples ?? "Tests"))
+            var changes = try writer.plan(
+                generated.files, families: generated.families, testSamples: testSamples != nil)
             if let schemaReference, let change = try referenceChange(schemas: schemasURL, path: schemaReference) {
                 changes.append(change)
             }
@@ -34,9 +37,13 @@ public enum Command {
                     return 0
                 }
                 for change in changes { complain(change.diff) }
-                let fix = ["sdkgen", "--schemas", schemas, "--output", output] + (testSamples.map { ["--test-samples", $0] } ?? [])
+                let fix =
+                    ["sdkgen", "--schemas", schemas, "--output", output]
+                    + (testSamples.map { ["--test-samples", $0] } ?? [])
                     + (schemaReference.map { ["--schema-reference", $0] } ?? [])
-                complain("error: \(changes.count) generated file\(changes.count == 1 ? " is" : "s are") out of date with the schemas.")
+                complain(
+                    "error: \(changes.count) generated file\(changes.count == 1 ? " is" : "s are") out of date with the schemas."
+                )
                 complain("run without --check to update them: \(fix.joined(separator: " "))")
                 return 1
             }
@@ -65,8 +72,11 @@ public enum Command {
     /// The change that brings the reference at `path` in line with the meta-schemas, or nil when it is current.
     private static func referenceChange(schemas: URL, path: String) throws -> OutputWriter.Change? {
         let read = { (name: String) in try String(contentsOf: schemas.appendingPathComponent(name), encoding: .utf8) }
-        let reference = try SchemaReference.render(protocolSchema: try read("protocol.schema.json"), methodSchema: try read("method.schema.json"))
-        guard let existing = FileManager.default.contents(atPath: path) else { return .create(path: path, contents: reference) }
+        let reference = try SchemaReference.render(
+            protocolSchema: try read("protocol.schema.json"), methodSchema: try read("method.schema.json"))
+        guard let existing = FileManager.default.contents(atPath: path) else {
+            return .create(path: path, contents: reference)
+        }
         let old = String(decoding: existing, as: UTF8.self)
         return old == reference ? nil : .update(path: path, old: old, new: reference)
     }

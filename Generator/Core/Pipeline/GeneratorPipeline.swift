@@ -54,7 +54,9 @@ public enum GeneratorPipeline {
         let (module, resolveDiagnostics) = resolve(families)
         diagnostics.append(contentsOf: resolveDiagnostics)
         if families.isEmpty {
-            diagnostics.error("no family directories were found under \(options.displayRoot), expected directories holding protocol.json and method files", at: nil)
+            diagnostics.error(
+                "no family directories were found under \(options.displayRoot), expected directories holding protocol.json and method files",
+                at: nil)
         }
         guard !diagnostics.hasErrors else { throw GenerationFailed(diagnostics: diagnostics.sorted) }
         let generated = emit(module, testSamples: options.testSamples)
@@ -73,11 +75,15 @@ public enum GeneratorPipeline {
             let (familyName, fileName) = (parts[0], parts[1])
             if let wanted = options.families, !wanted.contains(familyName) { continue }
             let schemaFile = SchemaFile(displayPath: options.displayRoot + "/" + file.path, fileName: fileName)
-            var family = families[familyName] ?? FamilyDocuments(
-                name: familyName, directory: options.displayRoot + "/" + familyName, protocolDocument: nil, typesDocument: nil, methods: []
-            )
+            var family =
+                families[familyName]
+                ?? FamilyDocuments(
+                    name: familyName, directory: options.displayRoot + "/" + familyName, protocolDocument: nil,
+                    typesDocument: nil, methods: []
+                )
             if fileName == "protocol.json" { family.hasProtocolFile = true }
-            guard let root = JSONParser.parse(file.contents, file: schemaFile.displayPath, diagnostics: &diagnostics) else {
+            guard let root = JSONParser.parse(file.contents, file: schemaFile.displayPath, diagnostics: &diagnostics)
+            else {
                 families[familyName] = family
                 continue
             }
@@ -91,7 +97,9 @@ public enum GeneratorPipeline {
         }
         if let wanted = options.families {
             for name in wanted.sorted() where families[name] == nil {
-                diagnostics.error("there is no family \(name) under \(options.displayRoot), expected one of the family directories", at: nil)
+                diagnostics.error(
+                    "there is no family \(name) under \(options.displayRoot), expected one of the family directories",
+                    at: nil)
             }
         }
         diagnostics.append(contentsOf: decoder.diagnostics)

@@ -2,7 +2,9 @@ extension TypeResolver {
     /// The properties of an `allOf` schema: those of every part (a `$ref` to an object type, or an inline object),
     /// then the schema's own, in order. A property that two places declare is a diagnostic, since the parts could
     /// disagree about it.
-    mutating func mergedProperties(_ schema: SchemaNode, parts: [SchemaNode], owner: IRType, scope: ResolutionScope) -> [IRProperty] {
+    mutating func mergedProperties(_ schema: SchemaNode, parts: [SchemaNode], owner: IRType, scope: ResolutionScope)
+        -> [IRProperty]
+    {
         var merged: [IRProperty] = []
         var origins: [String: String] = [:]
         func add(_ properties: [IRProperty], from origin: String, at part: SchemaNode, diagnostics: inout Diagnostics) {
@@ -24,20 +26,30 @@ extension TypeResolver {
                 guard let target = reference(ref, scope: scope) else { continue }
                 define(target)
                 guard case .object(let properties) = target.kind else {
-                    diagnostics.error("an \"allOf\" part refers to \(target.name), which is not an object, expected object schemas only", at: ref.location, pointer: ref.pointer)
+                    diagnostics.error(
+                        "an \"allOf\" part refers to \(target.name), which is not an object, expected object schemas only",
+                        at: ref.location, pointer: ref.pointer)
                     continue
                 }
                 add(properties, from: target.name, at: part, diagnostics: &diagnostics)
             } else if part.type?.value == .object || part.type == nil && part.hasProperties {
-                add(objectProperties(part, owner: owner, scope: scope), from: "part \(index + 1)", at: part, diagnostics: &diagnostics)
+                add(
+                    objectProperties(part, owner: owner, scope: scope), from: "part \(index + 1)", at: part,
+                    diagnostics: &diagnostics)
             } else {
-                diagnostics.error("an \"allOf\" part that is not an object schema, expected a \"$ref\" to an object or an inline object", at: part.location, pointer: part.pointer)
+                diagnostics.error(
+                    "an \"allOf\" part that is not an object schema, expected a \"$ref\" to an object or an inline object",
+                    at: part.location, pointer: part.pointer)
             }
         }
         if schema.hasProperties {
-            add(objectProperties(schema, owner: owner, scope: scope), from: "the schema itself", at: schema, diagnostics: &diagnostics)
+            add(
+                objectProperties(schema, owner: owner, scope: scope), from: "the schema itself", at: schema,
+                diagnostics: &diagnostics)
         } else if let required = schema.required.first {
-            diagnostics.error("\"required\" beside \"allOf\", expected it in the part that declares the property", at: required.location, pointer: required.pointer)
+            diagnostics.error(
+                "\"required\" beside \"allOf\", expected it in the part that declares the property",
+                at: required.location, pointer: required.pointer)
         }
         return merged
     }

@@ -9,41 +9,52 @@ extension TypeResolver {
             (constraints.minimum, "minimum", IRCheck.minimum), (constraints.maximum, "maximum", IRCheck.maximum),
             (constraints.exclusiveMinimum, "exclusiveMinimum", IRCheck.exclusiveMinimum),
         ]
-        for case let (bound?, keyword, check) in bounds {
+        for case (let bound?, let keyword, let check) in bounds {
             switch type.resolved {
             case .scalar(.int, _), .scalar(.int32, _), .scalar(.int64, _):
                 if bound.value.value.rounded() == bound.value.value, let integer = Int64(exactly: bound.value.value) {
                     checks.append(check(String(integer)))
                 } else {
-                    reject(keyword, bound.location, bound.pointer, "\(bound.value.literal) on an integer, expected a whole number")
+                    reject(
+                        keyword, bound.location, bound.pointer,
+                        "\(bound.value.literal) on an integer, expected a whole number")
                 }
             case .scalar(.float, _), .scalar(.double, _):
                 checks.append(check(bound.value.literal))
             default:
-                reject(keyword, bound.location, bound.pointer, "on \(describe(type)), expected it only on integers and numbers")
+                reject(
+                    keyword, bound.location, bound.pointer,
+                    "on \(describe(type)), expected it only on integers and numbers")
             }
         }
         let isString: Bool = { if case .scalar(.string, _) = type.resolved { return true } else { return false } }()
-        for case let (count?, keyword, check) in [
-            (constraints.minLength, "minLength", IRCheck.minLength), (constraints.maxLength, "maxLength", IRCheck.maxLength),
+        for case (let count?, let keyword, let check) in [
+            (constraints.minLength, "minLength", IRCheck.minLength),
+            (constraints.maxLength, "maxLength", IRCheck.maxLength),
         ] {
-            if isString { checks.append(check(count.value)) } else {
+            if isString {
+                checks.append(check(count.value))
+            } else {
                 reject(keyword, count.location, count.pointer, "on \(describe(type)), expected it only on strings")
             }
         }
         if let pattern = constraints.pattern {
             if !isString {
-                reject("pattern", pattern.location, pattern.pointer, "on \(describe(type)), expected it only on strings")
+                reject(
+                    "pattern", pattern.location, pattern.pointer, "on \(describe(type)), expected it only on strings")
             } else if (try? NSRegularExpression(pattern: pattern.value)) == nil {
-                reject("pattern", pattern.location, pattern.pointer, "is not a regular expression this platform can read")
+                reject(
+                    "pattern", pattern.location, pattern.pointer, "is not a regular expression this platform can read")
             } else {
                 checks.append(.pattern(pattern.value))
             }
         }
-        for case let (count?, keyword, check) in [
+        for case (let count?, let keyword, let check) in [
             (constraints.minItems, "minItems", IRCheck.minItems), (constraints.maxItems, "maxItems", IRCheck.maxItems),
         ] {
-            if isArray(type) { checks.append(check(count.value)) } else {
+            if isArray(type) {
+                checks.append(check(count.value))
+            } else {
                 reject(keyword, count.location, count.pointer, "on \(describe(type)), expected it only on arrays")
             }
         }
@@ -62,7 +73,7 @@ extension TypeResolver {
             constraints.minItems.map { ("minItems", $0.location, $0.pointer) },
             constraints.maxItems.map { ("maxItems", $0.location, $0.pointer) },
         ]
-        for case let (keyword, location, pointer)? in present {
+        for case (let keyword, let location, let pointer)? in present {
             reject(keyword, location, pointer, place + ", expected validation keywords only on object properties")
         }
     }

@@ -207,7 +207,10 @@ public final class IRType {
     /// Where the type's schema starts, for diagnostics.
     public let sourceLocation: SourceLocation
 
-    init(name: String, parent: String?, kind: Kind, documentation: String?, provenance: Provenance, location: SourceLocation) {
+    init(
+        name: String, parent: String?, kind: Kind, documentation: String?, provenance: Provenance,
+        location: SourceLocation
+    ) {
         self.sourceLocation = location
         self.name = name
         self.parent = parent
@@ -264,13 +267,17 @@ public enum IRStorage {
 /// A constraint a request value is checked against before it is sent.
 public enum IRCheck: Equatable {
     /// `minimum`, `maximum`, `exclusiveMinimum`, with the bound's Swift literal.
-    case minimum(String), maximum(String), exclusiveMinimum(String)
+    case minimum(String)
+    case maximum(String)
+    case exclusiveMinimum(String)
     /// `minLength`, `maxLength` (in Unicode scalars, as JSON Schema counts).
-    case minLength(Int), maxLength(Int)
+    case minLength(Int)
+    case maxLength(Int)
     /// `pattern`.
     case pattern(String)
     /// `minItems`, `maxItems`.
-    case minItems(Int), maxItems(Int)
+    case minItems(Int)
+    case maxItems(Int)
 }
 
 /// One property of an object.

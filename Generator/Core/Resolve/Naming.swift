@@ -6,7 +6,9 @@
 /// (`app-id` → `appID`, `redirect_uri` → `redirectURI`).
 public enum Naming {
     /// Words spelled in capitals when they are not the first word of a lowerCamelCase name.
-    public static let acronyms: Set<String> = ["id", "url", "uri", "ttl", "http", "https", "xml", "json", "api", "uuid", "jwt", "ip", "fhir", "hmac"]
+    public static let acronyms: Set<String> = [
+        "id", "url", "uri", "ttl", "http", "https", "xml", "json", "api", "uuid", "jwt", "ip", "fhir", "hmac",
+    ]
 
     /// Swift keywords that must be escaped with backticks when used as names.
     public static let keywords: Set<String> = [

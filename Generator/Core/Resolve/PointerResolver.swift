@@ -9,9 +9,13 @@ struct PointerResolver {
     /// - Parameters:
     ///   - allowFirst: whether `/0` may select an array's first element (error code and message pointers).
     ///   - allowEach: whether `/*` may select every element of one array (error code pointers).
-    mutating func resolve(_ pointer: Located<String>, from type: IRType, allowFirst: Bool, allowEach: Bool = false) -> [IRPathStep]? {
+    mutating func resolve(_ pointer: Located<String>, from type: IRType, allowFirst: Bool, allowEach: Bool = false)
+        -> [IRPathStep]?
+    {
         guard pointer.value.hasPrefix("/") else {
-            diagnostics.error("the pointer \"\(pointer.value)\" does not start with \"/\", expected a JSON pointer", at: pointer.location, pointer: pointer.pointer)
+            diagnostics.error(
+                "the pointer \"\(pointer.value)\" does not start with \"/\", expected a JSON pointer",
+                at: pointer.location, pointer: pointer.pointer)
             return nil
         }
         let tokens = pointer.value.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map {
@@ -27,23 +31,29 @@ struct PointerResolver {
                 current = element
             case .array(let element) where allowEach && token == "*":
                 if steps.contains(where: \.isEach) {
-                    diagnostics.error("the pointer \"\(pointer.value)\" has \"*\" twice, expected it on one array only", at: pointer.location, pointer: pointer.pointer)
+                    diagnostics.error(
+                        "the pointer \"\(pointer.value)\" has \"*\" twice, expected it on one array only",
+                        at: pointer.location, pointer: pointer.pointer)
                     return nil
                 }
                 steps.append(.each)
                 current = element
             case .named(let owner):
                 guard case .object(let properties) = owner.kind,
-                      let property = properties.first(where: { $0.wireName == token && $0.isStored })
+                    let property = properties.first(where: { $0.wireName == token && $0.isStored })
                 else {
                     let known = owner.storedProperties.map { "\"\($0.wireName)\"" }.joined(separator: ", ")
-                    diagnostics.error("the pointer \"\(pointer.value)\" names \"\(token)\", which \(owner.name) does not have, expected one of \(known.isEmpty ? "no fields" : known)", at: pointer.location, pointer: pointer.pointer)
+                    diagnostics.error(
+                        "the pointer \"\(pointer.value)\" names \"\(token)\", which \(owner.name) does not have, expected one of \(known.isEmpty ? "no fields" : known)",
+                        at: pointer.location, pointer: pointer.pointer)
                     return nil
                 }
                 steps.append(.property(property))
                 current = property.type
             default:
-                diagnostics.error("the pointer \"\(pointer.value)\" continues past \(walked.isEmpty ? "the start" : walked) with \"\(token)\", expected it to stop at a \(allowEach ? "value (or use /0 for an array's first element, /* for every element)" : allowFirst ? "value (or use /0 for an array's first element)" : "value")", at: pointer.location, pointer: pointer.pointer)
+                diagnostics.error(
+                    "the pointer \"\(pointer.value)\" continues past \(walked.isEmpty ? "the start" : walked) with \"\(token)\", expected it to stop at a \(allowEach ? "value (or use /0 for an array's first element, /* for every element)" : allowFirst ? "value (or use /0 for an array's first element)" : "value")",
+                    at: pointer.location, pointer: pointer.pointer)
                 return nil
             }
             walked += "/" + token

@@ -29,8 +29,9 @@ struct TypeAnalysis {
             for type in allTypes {
                 guard case .object(var properties) = type.kind else { continue }
                 for index in properties.indices {
-                    guard case .stored = properties[index].storage, case .named(let target) = properties[index].type.resolved,
-                          target.isFixed, target !== type
+                    guard case .stored = properties[index].storage,
+                        case .named(let target) = properties[index].type.resolved,
+                        target.isFixed, target !== type
                     else { continue }
                     properties[index].storage = .fixed
                     properties[index].isOptional = false
@@ -49,14 +50,16 @@ struct TypeAnalysis {
         var reported = Set<ObjectIdentifier>()
         func children(_ type: IRType) -> [IRType] {
             switch type.kind {
-            case .object(let properties): return properties.compactMap { property in
-                if case .named(let target) = property.type { return target }
-                return nil
-            }
-            case .union(let union): return union.variants.compactMap { variant in
-                if case .named(let target) = variant.type { return target }
-                return nil
-            }
+            case .object(let properties):
+                return properties.compactMap { property in
+                    if case .named(let target) = property.type { return target }
+                    return nil
+                }
+            case .union(let union):
+                return union.variants.compactMap { variant in
+                    if case .named(let target) = variant.type { return target }
+                    return nil
+                }
             case .alias(.named(let target)): return [target]
             default: return []
             }
@@ -67,7 +70,9 @@ struct TypeAnalysis {
             if state[id] == 1 {
                 if reported.insert(id).inserted {
                     let cycle = (path.drop { $0 !== type } + [type]).map(\.name).joined(separator: " → ")
-                    diagnostics.error("the type \(type.name) contains itself (\(cycle)) other than through an array, expected recursion only through arrays", at: type.sourceLocation, pointer: type.provenance.pointer)
+                    diagnostics.error(
+                        "the type \(type.name) contains itself (\(cycle)) other than through an array, expected recursion only through arrays",
+                        at: type.sourceLocation, pointer: type.provenance.pointer)
                 }
                 return
             }
@@ -75,7 +80,7 @@ struct TypeAnalysis {
             for child in children(type) { visit(child, path: path + [type]) }
             state[id] = 2
         }
-        allTypes.forEach { visit($0, path: []) }
+        for type in allTypes { visit(type, path: []) }
     }
 
     // MARK: Defaults
@@ -87,7 +92,9 @@ struct TypeAnalysis {
             for index in properties.indices {
                 guard let node = properties[index].defaultNode else { continue }
                 if !properties[index].isStored {
-                    diagnostics.error("\"default\" on a constant or bound property, expected defaults only on fields of the model", at: node.location, pointer: node.pointer)
+                    diagnostics.error(
+                        "\"default\" on a constant or bound property, expected defaults only on fields of the model",
+                        at: node.location, pointer: node.pointer)
                     continue
                 }
                 properties[index].defaultExpression = expression(node, for: properties[index].type)
@@ -98,7 +105,9 @@ struct TypeAnalysis {
 
     private mutating func expression(_ node: JSONNode, for type: IRTypeRef) -> String? {
         func mismatch(_ expected: String) -> String? {
-            diagnostics.error("\"default\" is \(ObjectReader.article(node.kindName)), expected \(expected)", at: node.location, pointer: node.pointer)
+            diagnostics.error(
+                "\"default\" is \(ObjectReader.article(node.kindName)), expected \(expected)", at: node.location,
+                pointer: node.pointer)
             return nil
         }
         switch type.resolved {
@@ -115,7 +124,9 @@ struct TypeAnalysis {
             guard case .bool(let flag) = node.value else { return mismatch("a boolean") }
             return flag ? "true" : "false"
         case .scalar(let scalar, _):
-            diagnostics.error("\"default\" on a \(String(describing: scalar)) value, expected defaults only for strings, numbers, booleans, enums, arrays and objects", at: node.location, pointer: node.pointer)
+            diagnostics.error(
+                "\"default\" on a \(String(describing: scalar)) value, expected defaults only for strings, numbers, booleans, enums, arrays and objects",
+                at: node.location, pointer: node.pointer)
             return nil
         case .array(let element):
             guard let elements = node.elements else { return mismatch("an array") }
@@ -123,7 +134,9 @@ struct TypeAnalysis {
             guard parts.count == elements.count else { return nil }
             return "[" + parts.joined(separator: ", ") + "]"
         case .map:
-            diagnostics.error("\"default\" on a map, expected defaults only for strings, numbers, booleans, enums, arrays and objects", at: node.location, pointer: node.pointer)
+            diagnostics.error(
+                "\"default\" on a map, expected defaults only for strings, numbers, booleans, enums, arrays and objects",
+                at: node.location, pointer: node.pointer)
             return nil
         case .named(let named):
             switch named.kind {
@@ -138,21 +151,28 @@ struct TypeAnalysis {
                 var arguments: [String] = []
                 let stored = named.storedProperties
                 for member in members where !stored.contains(where: { $0.wireName == member.key }) {
-                    diagnostics.error("\"default\" sets \"\(member.key)\", which \(named.name) does not have as a field", at: member.keyLocation, pointer: member.value.pointer)
+                    diagnostics.error(
+                        "\"default\" sets \"\(member.key)\", which \(named.name) does not have as a field",
+                        at: member.keyLocation, pointer: member.value.pointer)
                     return nil
                 }
                 for property in stored {
                     if let member = members.first(where: { $0.key == property.wireName }) {
                         guard let value = expression(member.value, for: property.type) else { return nil }
                         arguments.append("\(property.swiftName): \(value)")
-                    } else if !(property.isOptional || property.isArrayDefaultingToEmpty || property.defaultNode != nil) {
-                        diagnostics.error("\"default\" omits \"\(property.wireName)\", which \(named.name) requires", at: node.location, pointer: node.pointer)
+                    } else if !(property.isOptional || property.isArrayDefaultingToEmpty || property.defaultNode != nil)
+                    {
+                        diagnostics.error(
+                            "\"default\" omits \"\(property.wireName)\", which \(named.name) requires",
+                            at: node.location, pointer: node.pointer)
                         return nil
                     }
                 }
                 return ".init(" + arguments.joined(separator: ", ") + ")"
             case .union, .alias:
-                diagnostics.error("\"default\" on \(named.name), expected defaults only for strings, numbers, booleans, enums, arrays and objects", at: node.location, pointer: node.pointer)
+                diagnostics.error(
+                    "\"default\" on \(named.name), expected defaults only for strings, numbers, booleans, enums, arrays and objects",
+                    at: node.location, pointer: node.pointer)
                 return nil
             }
         }
@@ -164,27 +184,46 @@ struct TypeAnalysis {
     mutating func checkXMLShapes() {
         for type in allTypes {
             let properties = type.properties
-            for property in properties where [.attribute, .text].contains(property.xmlKind) && !property.type.isScalarLike {
+            for property in properties
+            where [.attribute, .text].contains(property.xmlKind) && !property.type.isScalarLike {
                 let kind = property.xmlKind.rawValue
-                diagnostics.error("\"nodeType\": \"\(kind)\" on \"\(property.wireName)\", which is \(TypeResolver.describe(property.type)), expected \(kind)s to hold a single scalar value", at: property.sourceLocation, pointer: property.provenance.pointer + "/xml/nodeType")
+                diagnostics.error(
+                    "\"nodeType\": \"\(kind)\" on \"\(property.wireName)\", which is \(TypeResolver.describe(property.type)), expected \(kind)s to hold a single scalar value",
+                    at: property.sourceLocation, pointer: property.provenance.pointer + "/xml/nodeType")
             }
-            for property in properties where property.isStored && property.xmlKind == .none && !property.isArray && !property.isOptional && property.defaultExpression == nil {
-                diagnostics.error("the required property \"\(property.wireName)\" has \"nodeType\": \"none\", so XML could never supply it, expected it optional or with a default", at: property.sourceLocation, pointer: property.provenance.pointer + "/xml/nodeType")
+            for property in properties
+            where property.isStored && property.xmlKind == .none && !property.isArray && !property.isOptional
+                && property.defaultExpression == nil
+            {
+                diagnostics.error(
+                    "the required property \"\(property.wireName)\" has \"nodeType\": \"none\", so XML could never supply it, expected it optional or with a default",
+                    at: property.sourceLocation, pointer: property.provenance.pointer + "/xml/nodeType")
             }
             var elementNames: [String: String] = [:]
-            for property in properties where property.xmlKind != .text && !(property.xmlKind == .none && !property.isArray) {
+            for property in properties
+            where property.xmlKind != .text && !(property.xmlKind == .none && !property.isArray) {
                 let key = (property.xmlKind == .attribute ? "@" : "") + property.xmlName
                 if let other = elementNames[key] {
-                    diagnostics.error("the properties \"\(other)\" and \"\(property.wireName)\" both use the XML name \"\(property.xmlName)\", expected distinct names", at: property.sourceLocation, pointer: property.provenance.pointer)
+                    diagnostics.error(
+                        "the properties \"\(other)\" and \"\(property.wireName)\" both use the XML name \"\(property.xmlName)\", expected distinct names",
+                        at: property.sourceLocation, pointer: property.provenance.pointer)
                 }
                 elementNames[key] = property.wireName
             }
             let texts = properties.filter { $0.xmlKind == .text }
             if texts.count > 1 {
-                diagnostics.error("\(type.name) has \(texts.count) text properties (\(texts.map { "\"\($0.wireName)\"" }.joined(separator: ", "))), expected at most one", at: texts[1].sourceLocation, pointer: texts[1].provenance.pointer)
+                diagnostics.error(
+                    "\(type.name) has \(texts.count) text properties (\(texts.map { "\"\($0.wireName)\"" }.joined(separator: ", "))), expected at most one",
+                    at: texts[1].sourceLocation, pointer: texts[1].provenance.pointer)
             }
-            if let text = texts.first, let element = properties.first(where: { [.element].contains($0.xmlKind) || ($0.xmlKind == .none && $0.isArray) }) {
-                diagnostics.error("\(type.name) has the text property \"\(text.wireName)\" and the element \"\(element.wireName)\", expected text only beside attributes", at: text.sourceLocation, pointer: text.provenance.pointer)
+            if let text = texts.first,
+                let element = properties.first(where: {
+                    [.element].contains($0.xmlKind) || ($0.xmlKind == .none && $0.isArray)
+                })
+            {
+                diagnostics.error(
+                    "\(type.name) has the text property \"\(text.wireName)\" and the element \"\(element.wireName)\", expected text only beside attributes",
+                    at: text.sourceLocation, pointer: text.provenance.pointer)
             }
         }
     }
@@ -204,12 +243,16 @@ struct TypeAnalysis {
                 if let response { roots.append((response, \.xml, .decode)) }
             case .http(let binding):
                 if let request, binding.body == .json { roots.append((request, \.json, .encode)) }
-                if let response, [.json, .jsonOrXml].contains(binding.response) { roots.append((response, \.json, .decode)) }
-                if let response, [.xml, .jsonOrXml].contains(binding.response) { roots.append((response, \.xml, .decode)) }
+                if let response, [.json, .jsonOrXml].contains(binding.response) {
+                    roots.append((response, \.json, .decode))
+                }
+                if let response, [.xml, .jsonOrXml].contains(binding.response) {
+                    roots.append((response, \.xml, .decode))
+                }
                 if let request = request?.namedType {
                     request.needsHTTPFields = true
                     if case .union(let union) = request.kind {
-                        union.variants.compactMap(\.type.namedType).forEach { $0.needsHTTPFields = true }
+                        for variant in union.variants { variant.type.namedType?.needsHTTPFields = true }
                     }
                 }
             }
@@ -228,19 +271,29 @@ struct TypeAnalysis {
     mutating func checkAnyValues() {
         for type in allTypes {
             if type.extraMembers != nil, type.needsXML {
-                diagnostics.error("\(type.name) keeps the members beyond its properties (\"additionalProperties\"), but is read as XML, which has no such members, expected it only in JSON", at: type.sourceLocation, pointer: type.provenance.pointer + "/additionalProperties")
+                diagnostics.error(
+                    "\(type.name) keeps the members beyond its properties (\"additionalProperties\"), but is read as XML, which has no such members, expected it only in JSON",
+                    at: type.sourceLocation, pointer: type.provenance.pointer + "/additionalProperties")
             }
             for property in type.properties where property.isStored {
-                let element: IRTypeRef = { if case .array(let element) = property.type.resolved { element } else { property.type } }()
+                let element: IRTypeRef = {
+                    if case .array(let element) = property.type.resolved { element } else { property.type }
+                }()
                 if case .map = element.resolved, type.needsXML {
-                    diagnostics.error("the property \"\(property.wireName)\" is a map (\"additionalProperties\"), but \(type.name) is read as XML, which has no maps, expected an object with properties or an array", at: property.sourceLocation, pointer: property.provenance.pointer)
+                    diagnostics.error(
+                        "the property \"\(property.wireName)\" is a map (\"additionalProperties\"), but \(type.name) is read as XML, which has no maps, expected an object with properties or an array",
+                        at: property.sourceLocation, pointer: property.provenance.pointer)
                 }
                 guard case .scalar(let scalar, _) = element.resolved else { continue }
                 if scalar == .jsonValue, type.needsXML {
-                    diagnostics.error("the property \"\(property.wireName)\" has no type, which holds any JSON value, but \(type.name) is read as XML, expected a typed schema", at: property.sourceLocation, pointer: property.provenance.pointer)
+                    diagnostics.error(
+                        "the property \"\(property.wireName)\" has no type, which holds any JSON value, but \(type.name) is read as XML, expected a typed schema",
+                        at: property.sourceLocation, pointer: property.provenance.pointer)
                 }
                 if scalar == .xmlFragment, type.needsJSON {
-                    diagnostics.error("the property \"\(property.wireName)\" has no type, which holds XML content, but \(type.name) is read as JSON, expected a typed schema", at: property.sourceLocation, pointer: property.provenance.pointer)
+                    diagnostics.error(
+                        "the property \"\(property.wireName)\" has no type, which holds XML content, but \(type.name) is read as JSON, expected a typed schema",
+                        at: property.sourceLocation, pointer: property.provenance.pointer)
                 }
             }
         }
@@ -286,8 +339,8 @@ struct TypeAnalysis {
                 guard seen.insert(ObjectIdentifier(type)).inserted else { return }
                 result.append(type)
                 switch type.kind {
-                case .object(let properties): properties.forEach { visit($0.type) }
-                case .union(let union): union.variants.forEach { visit($0.type) }
+                case .object(let properties): for property in properties { visit(property.type) }
+                case .union(let union): for variant in union.variants { visit(variant.type) }
                 case .alias(let target): visit(target)
                 case .enumeration: break
                 }

@@ -34,12 +34,15 @@ struct TypeResolver {
     mutating func declare(_ named: NamedSchema, parent: String?, scope: ResolutionScope) -> IRType? {
         let name = named.schema.swiftName?.value ?? named.name
         guard Naming.isTypeName(name) else {
-            diagnostics.error("the type name \"\(name)\" is not an UpperCamelCase Swift identifier, expected letters and digits starting with a capital (or give \"x-swift-name\")", at: named.keyLocation, pointer: named.schema.pointer)
+            diagnostics.error(
+                "the type name \"\(name)\" is not an UpperCamelCase Swift identifier, expected letters and digits starting with a capital (or give \"x-swift-name\")",
+                at: named.keyLocation, pointer: named.schema.pointer)
             return nil
         }
         let type = IRType(
             name: name, parent: parent, kind: .object([]), documentation: named.schema.description,
-            provenance: Provenance(file: scope.file.displayPath, pointer: named.schema.pointer), location: named.keyLocation
+            provenance: Provenance(file: scope.file.displayPath, pointer: named.schema.pointer),
+            location: named.keyLocation
         )
         schemasOfTypes[ObjectIdentifier(type)] = (named.schema, scope)
         return type
@@ -52,7 +55,8 @@ struct TypeResolver {
     }
 
     /// Creates and fills a type for an inline schema (a method's Request or Response, or a nested property type).
-    mutating func inlineType(named name: String, parent: String?, schema: SchemaNode, scope: ResolutionScope) -> IRType {
+    mutating func inlineType(named name: String, parent: String?, schema: SchemaNode, scope: ResolutionScope) -> IRType
+    {
         let type = IRType(
             name: name, parent: parent, kind: .object([]), documentation: schema.description,
             provenance: Provenance(file: scope.file.displayPath, pointer: schema.pointer), location: schema.location
@@ -66,7 +70,9 @@ struct TypeResolver {
     private mutating func fill(_ type: IRType, from schema: SchemaNode, scope: ResolutionScope) {
         rejectChecks(schema.constraints, where: "on a named type")
         if schema.nullable, let named = schema.type ?? schema.oneOf?.first?.type {
-            diagnostics.error("a named type that may be null, expected null only on the properties that hold it", at: named.location, pointer: named.pointer)
+            diagnostics.error(
+                "a named type that may be null, expected null only on the properties that hold it", at: named.location,
+                pointer: named.pointer)
         }
         if let ref = schema.ref {
             checkOnlyReferenceKeywords(schema, allowed: ["description", "x-swift-name"])
@@ -74,8 +80,11 @@ struct TypeResolver {
             return
         }
         if let values = schema.additionalProperties, !schema.hasProperties, schema.oneOf == nil, schema.allOf == nil,
-           schema.type == nil || schema.type?.value == .object {
-            if let map = mapRef(values, nameHint: type.name + "Value", owner: type, scope: scope) { type.kind = .alias(map) }
+            schema.type == nil || schema.type?.value == .object
+        {
+            if let map = mapRef(values, nameHint: type.name + "Value", owner: type, scope: scope) {
+                type.kind = .alias(map)
+            }
             return
         }
         if let parts = schema.allOf {
@@ -89,17 +98,23 @@ struct TypeResolver {
             return
         }
         if let discriminator = schema.discriminator {
-            diagnostics.error("\"discriminator\" without \"oneOf\", expected it only beside \"oneOf\"", at: discriminator.location, pointer: discriminator.pointer)
+            diagnostics.error(
+                "\"discriminator\" without \"oneOf\", expected it only beside \"oneOf\"", at: discriminator.location,
+                pointer: discriminator.pointer)
         }
         if let values = schema.enumValues {
             if let declared = schema.type, declared.value != .string {
-                diagnostics.error("\"enum\" on a schema of type \(declared.value.rawValue), expected enums of strings only", at: declared.location, pointer: declared.pointer)
+                diagnostics.error(
+                    "\"enum\" on a schema of type \(declared.value.rawValue), expected enums of strings only",
+                    at: declared.location, pointer: declared.pointer)
             }
             type.kind = .enumeration(enumCases(values, schema: schema))
             return
         }
         guard let declared = schema.type else {
-            diagnostics.error("the schema has no \"type\", expected \"type\", \"$ref\", \"oneOf\", \"enum\" or \"const\"", at: schema.location, pointer: schema.pointer)
+            diagnostics.error(
+                "the schema has no \"type\", expected \"type\", \"$ref\", \"oneOf\", \"enum\" or \"const\"",
+                at: schema.location, pointer: schema.pointer)
             return
         }
         switch declared.value {
@@ -110,13 +125,17 @@ struct TypeResolver {
                     if case .map(let value) = $0 { value } else { nil }
                 }
                 if type.properties.contains(where: { $0.swiftName == "additionalProperties" }) {
-                    diagnostics.error("a property becomes the Swift name 'additionalProperties', which keeps the members beyond \"properties\" here, expected another name (set \"x-swift-name\")", at: values.location, pointer: values.pointer)
+                    diagnostics.error(
+                        "a property becomes the Swift name 'additionalProperties', which keeps the members beyond \"properties\" here, expected another name (set \"x-swift-name\")",
+                        at: values.location, pointer: values.pointer)
                 }
             }
             type.xmlNamespace = schema.xml?.namespace
             type.xmlPrefix = schema.xml?.prefix
         default:
-            if let target = typeRef(schema, nameHint: type.name, owner: type, scope: scope) { type.kind = .alias(target) }
+            if let target = typeRef(schema, nameHint: type.name, owner: type, scope: scope) {
+                type.kind = .alias(target)
+            }
         }
     }
 
@@ -125,11 +144,15 @@ struct TypeResolver {
         return values.compactMap { value in
             let swiftName = Naming.lowerCamel(value.value)
             if swiftName == "unknown" {
-                diagnostics.error("the enum value \"\(value.value)\" becomes the case 'unknown', which is reserved for values the enum does not list", at: value.location, pointer: value.pointer)
+                diagnostics.error(
+                    "the enum value \"\(value.value)\" becomes the case 'unknown', which is reserved for values the enum does not list",
+                    at: value.location, pointer: value.pointer)
                 return nil
             }
             if let other = seen[swiftName] {
-                diagnostics.error("the enum values \"\(other)\" and \"\(value.value)\" both become the Swift case '\(swiftName)', expected distinct Swift names", at: value.location, pointer: value.pointer)
+                diagnostics.error(
+                    "the enum values \"\(other)\" and \"\(value.value)\" both become the Swift case '\(swiftName)', expected distinct Swift names",
+                    at: value.location, pointer: value.pointer)
                 return nil
             }
             seen[swiftName] = value.value
@@ -137,20 +160,29 @@ struct TypeResolver {
         }
     }
 
-    private mutating func union(_ variants: [SchemaNode], discriminator: Located<String>?, owner: IRType, scope: ResolutionScope) -> IRUnion {
+    private mutating func union(
+        _ variants: [SchemaNode], discriminator: Located<String>?, owner: IRType, scope: ResolutionScope
+    ) -> IRUnion {
         var result = IRUnion(discriminator: discriminator?.value, variants: [])
         var caseNames: [String: SourceLocation] = [:]
         for (index, variant) in variants.enumerated() {
-            guard let ref = typeRef(variant, nameHint: "\(owner.name)Option\(index + 1)", owner: owner, scope: scope) else { continue }
+            guard let ref = typeRef(variant, nameHint: "\(owner.name)Option\(index + 1)", owner: owner, scope: scope)
+            else { continue }
             var caseName: String
             var discriminatorValue: String?
             if let discriminator {
                 guard let object = ref.namedType, case .object(let properties) = object.kind else {
-                    diagnostics.error("a variant of a discriminated \"oneOf\" is not an object, expected objects that carry \"\(discriminator.value)\"", at: variant.location, pointer: variant.pointer)
+                    diagnostics.error(
+                        "a variant of a discriminated \"oneOf\" is not an object, expected objects that carry \"\(discriminator.value)\"",
+                        at: variant.location, pointer: variant.pointer)
                     continue
                 }
-                guard let tag = properties.first(where: { $0.wireName == discriminator.value }), case .constant(let value) = tag.storage else {
-                    diagnostics.error("the variant \(object.name) has no constant \"\(discriminator.value)\", expected every variant to declare the discriminator with \"const\"", at: variant.location, pointer: variant.pointer)
+                guard let tag = properties.first(where: { $0.wireName == discriminator.value }),
+                    case .constant(let value) = tag.storage
+                else {
+                    diagnostics.error(
+                        "the variant \(object.name) has no constant \"\(discriminator.value)\", expected every variant to declare the discriminator with \"const\"",
+                        at: variant.location, pointer: variant.pointer)
                     continue
                 }
                 discriminatorValue = value
@@ -164,7 +196,9 @@ struct TypeResolver {
                 }
             }
             if caseNames[caseName] != nil {
-                diagnostics.error("two variants of \"oneOf\" become the Swift case '\(caseName)', expected distinct variants", at: variant.location, pointer: variant.pointer)
+                diagnostics.error(
+                    "two variants of \"oneOf\" become the Swift case '\(caseName)', expected distinct variants",
+                    at: variant.location, pointer: variant.pointer)
                 continue
             }
             caseNames[caseName] = variant.location
@@ -178,19 +212,26 @@ struct TypeResolver {
     mutating func objectProperties(_ schema: SchemaNode, owner: IRType, scope: ResolutionScope) -> [IRProperty] {
         let names = Set(schema.properties.map(\.name))
         for required in schema.required where !names.contains(required.value) {
-            diagnostics.error("\"required\" lists \"\(required.value)\", which is not in \"properties\"", at: required.location, pointer: required.pointer)
+            diagnostics.error(
+                "\"required\" lists \"\(required.value)\", which is not in \"properties\"", at: required.location,
+                pointer: required.pointer)
         }
         let required = Set(schema.required.map(\.value))
         var swiftNames: [String: String] = [:]
         var result: [IRProperty] = []
         for node in schema.properties {
-            guard let property = property(node, isRequired: required.contains(node.name), owner: owner, scope: scope) else { continue }
+            guard let property = property(node, isRequired: required.contains(node.name), owner: owner, scope: scope)
+            else { continue }
             if let other = swiftNames[property.swiftName] {
-                diagnostics.error("the properties \"\(other)\" and \"\(node.name)\" both become the Swift name '\(property.swiftName)', expected distinct names (set \"x-swift-name\")", at: node.keyLocation, pointer: node.schema.pointer)
+                diagnostics.error(
+                    "the properties \"\(other)\" and \"\(node.name)\" both become the Swift name '\(property.swiftName)', expected distinct names (set \"x-swift-name\")",
+                    at: node.keyLocation, pointer: node.schema.pointer)
                 continue
             }
             if ["description", "debugDescription", "customMirror", "hashValue"].contains(property.swiftName) {
-                diagnostics.error("the property \"\(node.name)\" becomes the Swift name '\(property.swiftName)', which generated conformances use, expected another name (set \"x-swift-name\")", at: node.keyLocation, pointer: node.schema.pointer)
+                diagnostics.error(
+                    "the property \"\(node.name)\" becomes the Swift name '\(property.swiftName)', which generated conformances use, expected another name (set \"x-swift-name\")",
+                    at: node.keyLocation, pointer: node.schema.pointer)
                 continue
             }
             swiftNames[property.swiftName] = node.name
@@ -200,23 +241,31 @@ struct TypeResolver {
         return result
     }
 
-    private mutating func property(_ node: PropertyNode, isRequired: Bool, owner: IRType, scope: ResolutionScope) -> IRProperty? {
+    private mutating func property(_ node: PropertyNode, isRequired: Bool, owner: IRType, scope: ResolutionScope)
+        -> IRProperty?
+    {
         let schema = node.schema
         let swiftName = schema.swiftName?.value ?? Naming.lowerCamel(node.name)
         var storage = IRStorage.stored
         var type: IRTypeRef
         if let constant = schema.constValue {
             if let declared = schema.type, declared.value != .string {
-                diagnostics.error("\"const\" on a schema of type \(declared.value.rawValue), expected string constants only", at: declared.location, pointer: declared.pointer)
+                diagnostics.error(
+                    "\"const\" on a schema of type \(declared.value.rawValue), expected string constants only",
+                    at: declared.location, pointer: declared.pointer)
             }
             storage = .constant(constant.value)
             type = .scalar(.string, sensitive: false)
         } else if let bind = schema.bind {
             if let declared = schema.type, declared.value != .string {
-                diagnostics.error("\"bind\" on a schema of type \(declared.value.rawValue), expected a string", at: declared.location, pointer: declared.pointer)
+                diagnostics.error(
+                    "\"bind\" on a schema of type \(declared.value.rawValue), expected a string", at: declared.location,
+                    pointer: declared.pointer)
             }
             if !scope.allowedBinds.contains(bind.value) {
-                diagnostics.error("\"bind\": \"\(bind.value.rawValue)\" is not provided here, expected \(scope.bindRestriction)", at: bind.location, pointer: bind.pointer)
+                diagnostics.error(
+                    "\"bind\": \"\(bind.value.rawValue)\" is not provided here, expected \(scope.bindRestriction)",
+                    at: bind.location, pointer: bind.pointer)
             }
             storage = .bound(bind.value)
             type = .scalar(.string, sensitive: false)
@@ -224,29 +273,41 @@ struct TypeResolver {
             var propertyScope = scope
             propertyScope.isHTTPRequestRoot = false
             if schema.signs != nil { propertyScope.allowedBinds.insert(.signature) }
-            guard let resolved = typeRef(schema, nameHint: Naming.upperCamel(node.name), owner: owner, scope: propertyScope) else { return nil }
+            guard
+                let resolved = typeRef(
+                    schema, nameHint: Naming.upperCamel(node.name), owner: owner, scope: propertyScope)
+            else { return nil }
             type = resolved
         }
         if let sensitive = schema.sensitive, sensitive.value, !(type.isSensitiveScalar) {
             let found = storage.isStoredValue ? describe(type) : "a constant or bound value"
-            diagnostics.error("\"sensitive\" on \(found), expected it only on string fields of the model", at: sensitive.location, pointer: sensitive.pointer)
+            diagnostics.error(
+                "\"sensitive\" on \(found), expected it only on string fields of the model", at: sensitive.location,
+                pointer: sensitive.pointer)
         }
         let xmlKind = schema.xml?.nodeType?.value ?? (isArray(type) ? .none : .element)
         if let location = schema.parameterLocation, !scope.isHTTPRequestRoot {
-            diagnostics.error("\"in\" on a property that is not a top-level field of an http request, expected it only there", at: location.location, pointer: location.pointer)
+            diagnostics.error(
+                "\"in\" on a property that is not a top-level field of an http request, expected it only there",
+                at: location.location, pointer: location.pointer)
         }
         if let acceptSingle = schema.acceptSingle, acceptSingle.value, !isArray(type) {
-            diagnostics.error("\"acceptSingle\" on \(describe(type)), expected it only on arrays", at: acceptSingle.location, pointer: acceptSingle.pointer)
+            diagnostics.error(
+                "\"acceptSingle\" on \(describe(type)), expected it only on arrays", at: acceptSingle.location,
+                pointer: acceptSingle.pointer)
         }
         return IRProperty(
             wireName: node.name, swiftName: swiftName, type: type, storage: storage,
-            isOptional: storage.isStoredValue && (schema.nullable || !isRequired && schema.defaultValue == nil) && !isArray(type),
+            isOptional: storage.isStoredValue && (schema.nullable || !isRequired && schema.defaultValue == nil)
+                && !isArray(type),
             isRequired: isRequired, defaultExpression: nil, xmlKind: xmlKind, xmlName: schema.xml?.name ?? node.name,
             xmlItemName: schema.items?.xml?.name,
-            aliases: schema.aliases, alsoAccepts: schema.alsoAccepts.map(\.value), location: schema.parameterLocation?.value,
+            aliases: schema.aliases, alsoAccepts: schema.alsoAccepts.map(\.value),
+            location: schema.parameterLocation?.value,
             acceptSingle: schema.acceptSingle?.value ?? false,
             signs: schema.signs?.value, checks: checks(schema.constraints, on: type),
-            documentation: schema.description, provenance: Provenance(file: scope.file.displayPath, pointer: schema.pointer),
+            documentation: schema.description,
+            provenance: Provenance(file: scope.file.displayPath, pointer: schema.pointer),
             defaultNode: schema.defaultValue, sourceLocation: node.keyLocation
         )
     }
@@ -255,18 +316,24 @@ struct TypeResolver {
         for node in schema.properties {
             guard let signs = node.schema.signs else { continue }
             guard scope.canSign else {
-                diagnostics.error("\"signs\" where no signing key is available, expected it only in a request whose auth policy signs (castSignature)", at: signs.location, pointer: signs.pointer)
+                diagnostics.error(
+                    "\"signs\" where no signing key is available, expected it only in a request whose auth policy signs (castSignature)",
+                    at: signs.location, pointer: signs.pointer)
                 continue
             }
             let siblings: [String] = properties.map(\.wireName).filter { $0 != node.name }
             guard siblings.contains(signs.value) else {
                 let expected: String = siblings.map { "\"\($0)\"" }.joined(separator: ", ")
-                diagnostics.error("\"signs\": \"\(signs.value)\" names no sibling property, expected one of \(expected)", at: signs.location, pointer: signs.pointer)
+                diagnostics.error(
+                    "\"signs\": \"\(signs.value)\" names no sibling property, expected one of \(expected)",
+                    at: signs.location, pointer: signs.pointer)
                 continue
             }
             let signer: IRProperty? = properties.first { $0.wireName == node.name }
             if !Self.holdsSignature(signer?.type.namedType) {
-                diagnostics.error("the element \"\(node.name)\" signs \"\(signs.value)\" but has no text property with \"bind\": \"signature\", expected an object whose text holds the signature", at: signs.location, pointer: signs.pointer)
+                diagnostics.error(
+                    "the element \"\(node.name)\" signs \"\(signs.value)\" but has no text property with \"bind\": \"signature\", expected an object whose text holds the signature",
+                    at: signs.location, pointer: signs.pointer)
             }
         }
     }
@@ -285,11 +352,17 @@ struct TypeResolver {
     /// The type a property, item or variant schema refers to, creating nested types for inline ones.
     mutating func typeRef(_ schema: SchemaNode, nameHint: String, owner: IRType, scope: ResolutionScope) -> IRTypeRef? {
         if let ref = schema.ref {
-            checkOnlyReferenceKeywords(schema, allowed: ["description", "xml", "sensitive", "default", "aliases", "in", "signs", "acceptSingle", "x-swift-name"])
+            checkOnlyReferenceKeywords(
+                schema,
+                allowed: [
+                    "description", "xml", "sensitive", "default", "aliases", "in", "signs", "acceptSingle",
+                    "x-swift-name",
+                ])
             return reference(ref, scope: scope).map { .named($0) }
         }
         if let values = schema.additionalProperties, !schema.hasProperties, schema.oneOf == nil, schema.allOf == nil,
-           schema.type == nil || schema.type?.value == .object {
+            schema.type == nil || schema.type?.value == .object
+        {
             return mapRef(values, nameHint: nameHint, owner: owner, scope: scope)
         }
         // `oneOf` of one schema and null: the schema itself (the property that holds it is optional).
@@ -297,46 +370,64 @@ struct TypeResolver {
             return typeRef(only, nameHint: nameHint, owner: owner, scope: scope)
         }
         if schema.oneOf != nil || schema.allOf != nil || schema.enumValues != nil || schema.type?.value == .object {
-            let nested = inlineType(named: schema.swiftName.map { Naming.upperCamel($0.value) } ?? nameHint, parent: owner.qualifiedName, schema: schema, scope: scope)
+            let nested = inlineType(
+                named: schema.swiftName.map { Naming.upperCamel($0.value) } ?? nameHint, parent: owner.qualifiedName,
+                schema: schema, scope: scope)
             owner.nestedTypes.append(nested)
             return .named(nested)
         }
         if let constant = schema.constValue {
-            diagnostics.error("\"const\" here is not a property, expected constants only as object properties", at: constant.location, pointer: constant.pointer)
+            diagnostics.error(
+                "\"const\" here is not a property, expected constants only as object properties", at: constant.location,
+                pointer: constant.pointer)
             return nil
         }
         guard let declared = schema.type else {
             if schema.hasProperties || schema.items != nil {
-                diagnostics.error("the schema has no \"type\", expected \"type\", \"$ref\", \"oneOf\", \"enum\" or \"const\"", at: schema.location, pointer: schema.pointer)
+                diagnostics.error(
+                    "the schema has no \"type\", expected \"type\", \"$ref\", \"oneOf\", \"enum\" or \"const\"",
+                    at: schema.location, pointer: schema.pointer)
                 return nil
             }
             // No type at all: any value.
             return .scalar(anyValueIsXML ? .xmlFragment : .jsonValue, sensitive: false)
         }
         if schema.hasProperties {
-            diagnostics.error("\"properties\" on a schema of type \(declared.value.rawValue), expected properties only on objects", at: schema.location, pointer: schema.pointer + "/properties")
+            diagnostics.error(
+                "\"properties\" on a schema of type \(declared.value.rawValue), expected properties only on objects",
+                at: schema.location, pointer: schema.pointer + "/properties")
         }
         if declared.value != .array, let items = schema.items {
-            diagnostics.error("\"items\" on a schema of type \(declared.value.rawValue), expected items only on arrays", at: items.location, pointer: items.pointer)
+            diagnostics.error(
+                "\"items\" on a schema of type \(declared.value.rawValue), expected items only on arrays",
+                at: items.location, pointer: items.pointer)
         }
         switch declared.value {
         case .array:
             guard let items = schema.items else {
-                diagnostics.error("an array without \"items\", expected the element type in \"items\"", at: declared.location, pointer: declared.pointer)
+                diagnostics.error(
+                    "an array without \"items\", expected the element type in \"items\"", at: declared.location,
+                    pointer: declared.pointer)
                 return nil
             }
             rejectChecks(items.constraints, where: "on array items")
             if items.nullable {
-                diagnostics.error("array items that may be null, expected non-null items (make the array optional instead)", at: items.location, pointer: items.pointer)
+                diagnostics.error(
+                    "array items that may be null, expected non-null items (make the array optional instead)",
+                    at: items.location, pointer: items.pointer)
             }
             guard let element = typeRef(items, nameHint: nameHint, owner: owner, scope: scope) else { return nil }
             if case .array = element {
-                diagnostics.error("an array of arrays, expected arrays of scalars or objects", at: items.location, pointer: items.pointer)
+                diagnostics.error(
+                    "an array of arrays, expected arrays of scalars or objects", at: items.location,
+                    pointer: items.pointer)
                 return nil
             }
             return .array(element)
         case .string, .integer, .number, .boolean:
-            guard let scalar = scalar(declared, format: schema.format, encoding: schema.contentEncoding) else { return nil }
+            guard let scalar = scalar(declared, format: schema.format, encoding: schema.contentEncoding) else {
+                return nil
+            }
             return .scalar(scalar, sensitive: schema.isSensitive && declared.value == .string)
         case .object:
             return nil
@@ -375,7 +466,9 @@ struct TypeResolver {
                 case .string: expected = "uuid, date-time, date, uri or byte"
                 default: expected = "no format"
                 }
-                diagnostics.error("\"format\": \"\(format.value.rawValue)\" on a schema of type \(type.value.rawValue), expected \(expected)", at: format.location, pointer: format.pointer)
+                diagnostics.error(
+                    "\"format\": \"\(format.value.rawValue)\" on a schema of type \(type.value.rawValue), expected \(expected)",
+                    at: format.location, pointer: format.pointer)
             }
             return nil
         }
@@ -386,20 +479,28 @@ struct TypeResolver {
         if text.hasPrefix("#/$defs/") {
             let key = String(text.dropFirst("#/$defs/".count))
             if let type = scope.localTypes[key] { return type }
-            diagnostics.error("\"$ref\": \"\(text)\" names no type in this file's \"$defs\", expected one of \(list(scope.localTypes.keys))", at: ref.location, pointer: ref.pointer)
+            diagnostics.error(
+                "\"$ref\": \"\(text)\" names no type in this file's \"$defs\", expected one of \(list(scope.localTypes.keys))",
+                at: ref.location, pointer: ref.pointer)
             return nil
         }
         if text.hasPrefix("types.json#/$defs/") {
             let key = String(text.dropFirst("types.json#/$defs/".count))
             if let type = familyTypes[key] { return type }
             if typesFile == nil {
-                diagnostics.error("\"$ref\": \"\(text)\" refers to types.json, which this family does not have", at: ref.location, pointer: ref.pointer)
+                diagnostics.error(
+                    "\"$ref\": \"\(text)\" refers to types.json, which this family does not have", at: ref.location,
+                    pointer: ref.pointer)
             } else {
-                diagnostics.error("\"$ref\": \"\(text)\" names no type in types.json, expected one of \(list(familyTypes.keys))", at: ref.location, pointer: ref.pointer)
+                diagnostics.error(
+                    "\"$ref\": \"\(text)\" names no type in types.json, expected one of \(list(familyTypes.keys))",
+                    at: ref.location, pointer: ref.pointer)
             }
             return nil
         }
-        diagnostics.error("\"$ref\": \"\(text)\" is not a reference sdkgen understands, expected \"#/$defs/Name\" or \"types.json#/$defs/Name\"", at: ref.location, pointer: ref.pointer)
+        diagnostics.error(
+            "\"$ref\": \"\(text)\" is not a reference sdkgen understands, expected \"#/$defs/Name\" or \"types.json#/$defs/Name\"",
+            at: ref.location, pointer: ref.pointer)
         return nil
     }
 
@@ -420,7 +521,9 @@ struct TypeResolver {
         if schema.signs != nil, !allowed.contains("signs") { extra.append("signs") }
         if schema.parameterLocation != nil, !allowed.contains("in") { extra.append("in") }
         if !extra.isEmpty {
-            diagnostics.error("\(extra.map { "\"\($0)\"" }.joined(separator: ", ")) beside \"$ref\", expected the referenced type to define those", at: schema.location, pointer: schema.pointer)
+            diagnostics.error(
+                "\(extra.map { "\"\($0)\"" }.joined(separator: ", ")) beside \"$ref\", expected the referenced type to define those",
+                at: schema.location, pointer: schema.pointer)
         }
     }
 

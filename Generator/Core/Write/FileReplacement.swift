@@ -1,10 +1,11 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Replaces a file's contents atomically: the bytes go to a temporary file beside it, which is then renamed over it,
@@ -40,6 +41,8 @@ enum FileReplacement {
 
     private static func failure(_ action: String, _ path: String) -> CocoaError {
         let reason = String(cString: strerror(errno))
-        return CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path, NSLocalizedDescriptionKey: "\(action) \(path): \(reason)"])
+        return CocoaError(
+            .fileWriteUnknown,
+            userInfo: [NSFilePathErrorKey: path, NSLocalizedDescriptionKey: "\(action) \(path): \(reason)"])
     }
 }

@@ -21,9 +21,12 @@ public struct OutputWriter {
         /// A unified diff of the change.
         public var diff: String {
             switch self {
-            case .create(let path, let contents): return UnifiedDiff.diff(old: "", new: contents, oldName: "/dev/null", newName: path)
-            case .update(let path, let old, let new): return UnifiedDiff.diff(old: old, new: new, oldName: path, newName: path)
-            case .delete(let path, let old): return UnifiedDiff.diff(old: old, new: "", oldName: path, newName: "/dev/null")
+            case .create(let path, let contents):
+                return UnifiedDiff.diff(old: "", new: contents, oldName: "/dev/null", newName: path)
+            case .update(let path, let old, let new):
+                return UnifiedDiff.diff(old: old, new: new, oldName: path, newName: path)
+            case .delete(let path, let old):
+                return UnifiedDiff.diff(old: old, new: "", oldName: path, newName: "/dev/null")
             }
         }
     }
@@ -54,12 +57,15 @@ public struct OutputWriter {
             }
         }
         var owned = families.map { sources.appendingPathComponent($0).appendingPathComponent("Generated") }
-        if testSamples { owned += families.map { tests.appendingPathComponent($0 + "Tests").appendingPathComponent("Generated") } }
+        if testSamples {
+            owned += families.map { tests.appendingPathComponent($0 + "Tests").appendingPathComponent("Generated") }
+        }
         for directory in owned {
             guard let enumerator = manager.enumerator(atPath: directory.path) else { continue }
             while let relative = enumerator.nextObject() as? String {
                 let path = display(directory.appendingPathComponent(relative).standardizedFileURL.path)
-                guard relative.hasSuffix(".swift"), wanted[path] == nil, let data = manager.contents(atPath: path) else { continue }
+                guard relative.hasSuffix(".swift"), wanted[path] == nil, let data = manager.contents(atPath: path)
+                else { continue }
                 changes.append(.delete(path: path, old: String(decoding: data, as: UTF8.self)))
             }
         }

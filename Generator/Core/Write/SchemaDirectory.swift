@@ -14,8 +14,11 @@ public enum SchemaDirectory {
         var files: [InMemoryFile] = []
         for entry in try manager.contentsOfDirectory(atPath: root.path).sorted() where !entry.hasPrefix(".") {
             let url = root.appendingPathComponent(entry)
-            guard manager.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue else { continue }
-            for name in try manager.contentsOfDirectory(atPath: url.path).sorted() where name.hasSuffix(".json") && !name.hasPrefix(".") {
+            guard manager.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+                continue
+            }
+            for name in try manager.contentsOfDirectory(atPath: url.path).sorted()
+            where name.hasSuffix(".json") && !name.hasPrefix(".") {
                 let data = try Data(contentsOf: url.appendingPathComponent(name))
                 guard let text = String(data: data, encoding: .utf8) else {
                     throw SchemaDirectoryError.notUTF8(entry + "/" + name)
@@ -34,7 +37,8 @@ public enum SchemaDirectoryError: Error, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .notADirectory(let path): return "error: the schemas directory \(path) does not exist or is not a directory (pass --schemas DIR)"
+        case .notADirectory(let path):
+            return "error: the schemas directory \(path) does not exist or is not a directory (pass --schemas DIR)"
         case .notUTF8(let path): return "error: \(path) is not UTF-8 text"
         }
     }

@@ -3,12 +3,16 @@ public enum UnifiedDiff {
     /// The diff from `old` to `new` with three lines of context, or an empty string when they are equal.
     public static func diff(old: String, new: String, oldName: String, newName: String, context: Int = 3) -> String {
         guard old != new else { return "" }
-        let a = lines(old), b = lines(new)
+        let a = lines(old)
+        let b = lines(new)
         let edits = script(a, b)
         var output = "--- \(oldName)\n+++ \(newName)\n"
         var index = 0
         while index < edits.count {
-            guard edits[index].kind != .equal else { index += 1; continue }
+            guard edits[index].kind != .equal else {
+                index += 1
+                continue
+            }
             // Gather a hunk: changes separated by at most 2 × context equal lines.
             var end = index
             var lastChange = index
@@ -24,7 +28,8 @@ public enum UnifiedDiff {
             let newStart = hunk.first.map { $0.newIndex } ?? 0
             let oldCount = hunk.filter { $0.kind != .insert }.count
             let newCount = hunk.filter { $0.kind != .delete }.count
-            output += "@@ -\(oldStart + (oldCount > 0 ? 1 : 0)),\(oldCount) +\(newStart + (newCount > 0 ? 1 : 0)),\(newCount) @@\n"
+            output +=
+                "@@ -\(oldStart + (oldCount > 0 ? 1 : 0)),\(oldCount) +\(newStart + (newCount > 0 ? 1 : 0)),\(newCount) @@\n"
             for edit in hunk {
                 switch edit.kind {
                 case .equal: output += " " + a[edit.oldIndex] + "\n"
@@ -54,7 +59,8 @@ public enum UnifiedDiff {
 
     /// The shortest edit script from `a` to `b`.
     static func script(_ a: [String], _ b: [String]) -> [Edit] {
-        let n = a.count, m = b.count
+        let n = a.count
+        let m = b.count
         let maxD = n + m
         var v = [Int](repeating: 0, count: 2 * maxD + 2)
         var trace: [[Int]] = []
@@ -73,7 +79,8 @@ public enum UnifiedDiff {
             }
         }
         var edits: [Edit] = []
-        var x = n, y = m
+        var x = n
+        var y = m
         for d in stride(from: trace.count - 1, through: 0, by: -1) {
             let v = trace[d]
             let k = x - y

@@ -155,7 +155,8 @@ extension HealthVaultConnection {
     }
 
     func defaultClient() -> HealthVaultClient {
-        configuration.client(platformURL: configuration.defaultPlatformURL, transport: configuration.client.options.transport)
+        configuration.client(
+            platformURL: configuration.defaultPlatformURL, transport: configuration.client.options.transport)
     }
 
     func createApplicationURL(_ state: HealthVaultConnectionState) -> URL {

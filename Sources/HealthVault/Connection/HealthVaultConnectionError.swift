@@ -34,7 +34,8 @@ public enum HealthVaultConnectionError: Error, Sendable, CustomStringConvertible
         case .reprovisionRequired(let underlying):
             return "The HealthVault app instance no longer exists; disconnect and provision again (\(underlying))"
         case .unknownInstance(let id): return "HealthVault instance '\(id)' is not in the service definition"
-        case .noRecord: return "No HealthVault record is authorized for this app instance; refresh the people or authorize one"
+        case .noRecord:
+            return "No HealthVault record is authorized for this app instance; refresh the people or authorize one"
         case .unknownRecord(let id): return "HealthVault record \(id.wireText) is not authorized for this app instance"
         }
     }

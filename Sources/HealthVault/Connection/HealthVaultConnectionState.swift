@@ -37,19 +37,25 @@ struct HealthVaultConnectionState: Sendable, Equatable, Codable, CustomStringCon
 
     /// The state with the creation token redacted (the credentials redact themselves).
     var description: String {
-        Redaction.describe("HealthVaultConnectionState", [
-            "masterApplicationID": masterApplicationID.uuidString, "application": application.description,
-            "applicationCreationToken": Redaction.hide(applicationCreationToken), "instance": Redaction.show(instance),
-            "session": Redaction.show(session),
-        ])
+        Redaction.describe(
+            "HealthVaultConnectionState",
+            [
+                "masterApplicationID": masterApplicationID.uuidString, "application": application.description,
+                "applicationCreationToken": Redaction.hide(applicationCreationToken),
+                "instance": Redaction.show(instance),
+                "session": Redaction.show(session),
+            ])
     }
 
     /// A mirror with the creation token redacted.
     var customMirror: Mirror {
-        Mirror(self, children: [
-            "masterApplicationID": masterApplicationID, "application": application,
-            "applicationCreationToken": Redaction.hide(applicationCreationToken), "instance": instance as Any, "session": session as Any,
-        ])
+        Mirror(
+            self,
+            children: [
+                "masterApplicationID": masterApplicationID, "application": application,
+                "applicationCreationToken": Redaction.hide(applicationCreationToken), "instance": instance as Any,
+                "session": session as Any,
+            ])
     }
 }
 
@@ -67,7 +73,8 @@ public enum HealthVaultConnectionStatus: Sendable, Hashable, CustomStringConvert
     public var description: String {
         switch self {
         case .notProvisioned: return "notProvisioned"
-        case .awaitingAuthorization(let url): return "awaitingAuthorization(createApplicationURL: \(Redaction.url(url)))"
+        case .awaitingAuthorization(let url):
+            return "awaitingAuthorization(createApplicationURL: \(Redaction.url(url)))"
         case .connected(let instance): return "connected(\(instance))"
         }
     }
@@ -76,7 +83,8 @@ public enum HealthVaultConnectionStatus: Sendable, Hashable, CustomStringConvert
     public var customMirror: Mirror {
         switch self {
         case .notProvisioned: return Mirror(self, children: [])
-        case .awaitingAuthorization(let url): return Mirror(self, children: ["createApplicationURL": Redaction.url(url)], displayStyle: .enum)
+        case .awaitingAuthorization(let url):
+            return Mirror(self, children: ["createApplicationURL": Redaction.url(url)], displayStyle: .enum)
         case .connected(let instance): return Mirror(self, children: ["instance": instance], displayStyle: .enum)
         }
     }

@@ -41,7 +41,8 @@ struct HealthVaultCredentialPolicy: CredentialPolicy {
         _ authorization: HealthVaultAuthorization, lease: CredentialLease
     ) async throws -> HealthVaultAuthorization {
         let client = configuration.client(
-            platformURL: authorization.instance.platformURL, transport: lease.guarding(configuration.client.options.transport))
+            platformURL: authorization.instance.platformURL,
+            transport: lease.guarding(configuration.client.options.transport))
         // .NET marks a multi-record app on the session request, and leaves the attribute out otherwise.
         let appID = CreateAuthenticatedSessionToken.Request.AuthInfo.AppID(
             isMultiRecordApp: configuration.isMultiRecordApp ? true : nil)

@@ -19,9 +19,11 @@ public struct HealthVaultPerson: Sendable, Hashable, Codable {
 
     /// The person as GetAuthorizedPeople describes them.
     init(_ info: PersonInfo) {
-        self.init(id: info.personID, name: info.name, records: info.record.map {
-            HealthVaultRecordSummary(id: $0.id, name: $0.displayName ?? $0.name, personID: info.personID)
-        })
+        self.init(
+            id: info.personID, name: info.name,
+            records: info.record.map {
+                HealthVaultRecordSummary(id: $0.id, name: $0.displayName ?? $0.name, personID: info.personID)
+            })
     }
 }
 

@@ -26,13 +26,15 @@ public struct HealthVaultShell: Sendable, Hashable {
         masterApplicationID: UUID, applicationCreationToken: String, instanceName: String,
         isMultiRecordApp: Bool = true, allowsInstanceBounce: Bool = true
     ) -> URL {
-        redirect("CREATEAPPLICATION", [
-            ("appid", masterApplicationID.wireText),
-            ("appCreationToken", applicationCreationToken),
-            ("instanceName", instanceName),
-            ("ismra", isMultiRecordApp.wireText),
-            ("mobile", "true"),
-        ] + (allowsInstanceBounce ? [("aib", "true")] : []))
+        redirect(
+            "CREATEAPPLICATION",
+            [
+                ("appid", masterApplicationID.wireText),
+                ("appCreationToken", applicationCreationToken),
+                ("instanceName", instanceName),
+                ("ismra", isMultiRecordApp.wireText),
+                ("mobile", "true"),
+            ] + (allowsInstanceBounce ? [("aib", "true")] : []))
     }
 
     /// APPAUTH: the user authorizes (more) records for an existing app instance.
@@ -41,7 +43,9 @@ public struct HealthVaultShell: Sendable, Hashable {
     ///   - applicationID: the child (instance) application.
     ///   - isMultiRecordApp: whether the app may be authorized for more than one record (`ismra`).
     ///   - allowsInstanceBounce: whether Shell may send the user to another HealthVault instance (`aib`).
-    public func authorizeApplication(applicationID: UUID, isMultiRecordApp: Bool = true, allowsInstanceBounce: Bool = false) -> URL {
+    public func authorizeApplication(
+        applicationID: UUID, isMultiRecordApp: Bool = true, allowsInstanceBounce: Bool = false
+    ) -> URL {
         redirect("APPAUTH", childParameters(applicationID, isMultiRecordApp, allowsInstanceBounce))
     }
 
@@ -51,7 +55,9 @@ public struct HealthVaultShell: Sendable, Hashable {
     ///   - applicationID: the child (instance) application.
     ///   - isMultiRecordApp: whether the app may be authorized for more than one record (`ismra`).
     ///   - allowsInstanceBounce: whether Shell may send the user to another HealthVault instance (`aib`).
-    public func createAccount(applicationID: UUID, isMultiRecordApp: Bool = true, allowsInstanceBounce: Bool = false) -> URL {
+    public func createAccount(applicationID: UUID, isMultiRecordApp: Bool = true, allowsInstanceBounce: Bool = false)
+        -> URL
+    {
         redirect("CREATEACCOUNT", childParameters(applicationID, isMultiRecordApp, allowsInstanceBounce))
     }
 
@@ -61,11 +67,15 @@ public struct HealthVaultShell: Sendable, Hashable {
     ///   - applicationID: the child (instance) application.
     ///   - isMultiRecordApp: whether the app may be authorized for more than one record (`ismra`).
     ///   - allowsInstanceBounce: whether Shell may send the user to another HealthVault instance (`aib`).
-    public func createRecord(applicationID: UUID, isMultiRecordApp: Bool = true, allowsInstanceBounce: Bool = false) -> URL {
+    public func createRecord(applicationID: UUID, isMultiRecordApp: Bool = true, allowsInstanceBounce: Bool = false)
+        -> URL
+    {
         redirect("CREATERECORD", childParameters(applicationID, isMultiRecordApp, allowsInstanceBounce))
     }
 
-    private func childParameters(_ applicationID: UUID, _ isMultiRecordApp: Bool, _ allowsInstanceBounce: Bool) -> [(String, String)] {
+    private func childParameters(_ applicationID: UUID, _ isMultiRecordApp: Bool, _ allowsInstanceBounce: Bool) -> [(
+        String, String
+    )] {
         [("appid", applicationID.wireText), ("ismra", isMultiRecordApp.wireText), ("mobile", "true")]
             + (allowsInstanceBounce ? [("aib", "true")] : [])
     }

@@ -21,7 +21,9 @@ public struct ShellCompletion: Sendable, Hashable {
     public init(redirect url: URL, expectedApplicationID: UUID) throws {
         let items = URLComponents(url: url, resolvingAgainstBaseURL: true)?.queryItems ?? []
         func parameter(_ name: String) -> String? {
-            items.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value.flatMap { $0.isEmpty ? nil : $0 }
+            items.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value.flatMap {
+                $0.isEmpty ? nil : $0
+            }
         }
         guard let targetText = parameter("target") else { throw ShellRedirectError.missingParameter("target") }
         if let appIDText = parameter("appid") {
@@ -97,12 +99,14 @@ public enum ShellRedirectError: Error, Sendable, Hashable, CustomStringConvertib
     public var description: String {
         switch self {
         case .notACompletionPage(let path):
-            return "The URL is not a Shell completion page (path '\(path)', expected …/application/complete or the action URL)"
+            return
+                "The URL is not a Shell completion page (path '\(path)', expected …/application/complete or the action URL)"
         case .untrustedHost(let host):
             return "The Shell completion page is on '\(host ?? "")', which is not a HealthVault Shell host"
         case .missingParameter(let name): return "The Shell redirect has no '\(name)' parameter"
         case .invalidParameter(let name): return "The Shell redirect's '\(name)' parameter is not valid"
-        case .foreignApplication(let id): return "The Shell redirect is for application \(id.wireText), not this app instance"
+        case .foreignApplication(let id):
+            return "The Shell redirect is for application \(id.wireText), not this app instance"
         }
     }
 }

@@ -35,7 +35,8 @@ public struct ShellReturnMatcher: Sendable, Hashable {
             while path.hasSuffix("/") { path.removeLast() }
             return path
         }
-        return url.scheme?.lowercased() == other.scheme?.lowercased() && url.host?.lowercased() == other.host?.lowercased()
+        return url.scheme?.lowercased() == other.scheme?.lowercased()
+            && url.host?.lowercased() == other.host?.lowercased()
             && url.port == other.port && path(url) == path(other)
     }
 }

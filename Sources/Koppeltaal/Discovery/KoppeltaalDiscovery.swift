@@ -120,7 +120,8 @@ final class KoppeltaalDiscovery: Sendable {
     /// The Conformance's endpoints, completed by the SMART configuration when it is read and available.
     private func advertisedEndpoints() async throws -> AdvertisedEndpoints {
         try configuration.options.urlPolicy.check(configuration.fhirBaseURL)
-        let client = configuration.client(.init(fhir: configuration.fhirBaseURL), transport: configuration.options.transport)
+        let client = configuration.client(
+            .init(fhir: configuration.fhirBaseURL), transport: configuration.options.transport)
         var advertised = AdvertisedEndpoints(uris: ConformanceEndpoints.uris(in: try await client.conformance()))
         guard configuration.readsSMARTConfiguration, let smart = try? await client.smartConfiguration() else {
             return advertised

@@ -20,7 +20,8 @@ public struct KoppeltaalBackend: Sendable {
         /// Creates a configuration.
         public init(
             launchURL: URL, credentials: BasicCredentials, urlPolicy: URLPolicy = .init(),
-            transport: any HTTPTransport = URLSessionTransport(), clock: any WallClock = SystemClock(), timeout: TimeInterval? = nil
+            transport: any HTTPTransport = URLSessionTransport(), clock: any WallClock = SystemClock(),
+            timeout: TimeInterval? = nil
         ) {
             self.launchURL = launchURL
             self.credentials = credentials
@@ -45,7 +46,9 @@ public struct KoppeltaalBackend: Sendable {
     ///   - intent: the launch intent, for servers that support it.
     /// - Throws: ``OAuth2Error`` or ``OperationOutcomeError`` from the server, `UnexpectedResponseError` (e.g. 401 for
     ///   wrong application credentials), `TransportError`.
-    public func mobileLaunch(clientID: String, patient: String, user: String, resource: String? = nil, intent: String? = nil) async throws -> ActivationCode {
+    public func mobileLaunch(
+        clientID: String, patient: String, user: String, resource: String? = nil, intent: String? = nil
+    ) async throws -> ActivationCode {
         let client = KoppeltaalClient(
             configuration: .init(servers: .init(launch: configuration.launchURL), options: configuration.options))
         let response = try await client.mobileLaunch(
@@ -77,7 +80,9 @@ public struct ActivationCode: Sendable, Hashable, CustomStringConvertible, Custo
     }
 
     /// The expiry with the code redacted.
-    public var description: String { "ActivationCode(\(Redaction.placeholder), expires \(DateTimeText.format(expiresAt)))" }
+    public var description: String {
+        "ActivationCode(\(Redaction.placeholder), expires \(DateTimeText.format(expiresAt)))"
+    }
 
     /// A mirror with the code redacted.
     public var customMirror: Mirror { Mirror(self, children: ["code": Redaction.placeholder, "expiresAt": expiresAt]) }

@@ -27,14 +27,20 @@ public enum KoppeltaalError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .discoveryFailed(let missing):
-            return "The server's Conformance names no \(missing.joined(separator: " or ")) endpoint; configure it in EndpointOverrides"
+            return
+                "The server's Conformance names no \(missing.joined(separator: " or ")) endpoint; configure it in EndpointOverrides"
         case .untrustedEndpoint(let name, let url):
-            return "The server's \(name) endpoint is on \(url.host ?? "no host"), not the FHIR server's host; configure it "
+            return
+                "The server's \(name) endpoint is on \(url.host ?? "no host"), not the FHIR server's host; configure it "
                 + "in EndpointOverrides or trust its host in trustedEndpointHosts"
-        case .activationCodeRejected(let error): return "The activation code was not accepted (unknown, used or expired): \(error)"
-        case .activationFailed(let error): return "Activation failed and the code is spent; a new activation code is needed: \(error)"
-        case .needsActivation(let error): return "Koppeltaal needs a new activation code" + (error.map { " (\($0))" } ?? "")
-        case .clientRejected(let error): return "The OAuth client credentials were refused; check the configuration: \(error)"
+        case .activationCodeRejected(let error):
+            return "The activation code was not accepted (unknown, used or expired): \(error)"
+        case .activationFailed(let error):
+            return "Activation failed and the code is spent; a new activation code is needed: \(error)"
+        case .needsActivation(let error):
+            return "Koppeltaal needs a new activation code" + (error.map { " (\($0))" } ?? "")
+        case .clientRejected(let error):
+            return "The OAuth client credentials were refused; check the configuration: \(error)"
         case .stateMismatch: return "The authorize response's state does not match the request's"
         case .malformedTokenResponse(let reason): return "The token response cannot be used: \(reason)"
         }

@@ -76,7 +76,8 @@ public final class KoppeltaalSession: Sendable {
             fhirBaseURL: URL, clientID: String, clientSecret: String? = nil,
             clientAuthentication: OAuthClientCredentials.Method = .unencodedBasic,
             redirectURI: String, scope: String = "patient/*.read",
-            endpoints: EndpointOverrides = .init(), trustedEndpointHosts: [String] = [], pkce: PKCEMode = .whenAdvertised,
+            endpoints: EndpointOverrides = .init(), trustedEndpointHosts: [String] = [],
+            pkce: PKCEMode = .whenAdvertised,
             readsSMARTConfiguration: Bool = true,
             urlPolicy: URLPolicy = .init(), refreshSkew: TimeInterval = 60, activationRetryWindow: TimeInterval = 30,
             store: any CredentialStore,
@@ -294,7 +295,9 @@ public final class KoppeltaalSession: Sendable {
             guard response.isSuccess else {
                 throw HTTPClientCore.error(
                     for: response, operation: "FHIR",
-                    formats: [KoppeltaalClient.ErrorFormats.operationOutcomeError, KoppeltaalClient.ErrorFormats.oAuth2Error])
+                    formats: [
+                        KoppeltaalClient.ErrorFormats.operationOutcomeError, KoppeltaalClient.ErrorFormats.oAuth2Error,
+                    ])
             }
             return response
         }

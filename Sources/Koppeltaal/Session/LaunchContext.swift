@@ -20,7 +20,10 @@ public struct LaunchContext: Sendable, Hashable, Codable {
     public var scope: String?
 
     /// Creates a context.
-    public init(patient: String? = nil, user: String? = nil, resource: String? = nil, domain: String? = nil, intent: String? = nil, scope: String? = nil) {
+    public init(
+        patient: String? = nil, user: String? = nil, resource: String? = nil, domain: String? = nil,
+        intent: String? = nil, scope: String? = nil
+    ) {
         self.patient = patient
         self.user = user
         self.resource = resource
@@ -51,9 +54,12 @@ struct KoppeltaalGrant: Sendable, Hashable, Codable, CustomStringConvertible, Cu
     }
 
     var customMirror: Mirror {
-        Mirror(self, children: [
-            "accessToken": Redaction.placeholder, "refreshToken": Redaction.hide(refreshToken), "expiresAt": expiresAt as Any, "context": context,
-        ])
+        Mirror(
+            self,
+            children: [
+                "accessToken": Redaction.placeholder, "refreshToken": Redaction.hide(refreshToken),
+                "expiresAt": expiresAt as Any, "context": context,
+            ])
     }
 }
 

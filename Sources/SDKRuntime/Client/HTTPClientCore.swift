@@ -34,10 +34,13 @@ public struct HTTPClientCore: Sendable {
     ///
     /// - Throws: the error of the first of `errors` whose body a non-2xx response has, else
     ///   ``UnexpectedResponseError``; ``URLPolicy`` refusals, request building errors and the transport's errors.
-    public func send(_ builder: HTTPRequestBuilder, operation: String, errors: [HTTPErrorFormat]) async throws -> HTTPResponse {
+    public func send(_ builder: HTTPRequestBuilder, operation: String, errors: [HTTPErrorFormat]) async throws
+        -> HTTPResponse
+    {
         let request = try builder.build(timeout: options.timeout)
         try options.urlPolicy.check(request.url)
-        options.logger.log(.debug, family, "\(public: operation) → \(public: request.method) \(Redaction.url(request.url))")
+        options.logger.log(
+            .debug, family, "\(public: operation) → \(public: request.method) \(Redaction.url(request.url))")
         let response = try await options.transport.send(request)
         options.logger.log(.debug, family, "\(public: operation) ← HTTP \(public: response.status)")
         guard response.isSuccess else { throw Self.error(for: response, operation: operation, formats: errors) }
@@ -48,7 +51,8 @@ public struct HTTPClientCore: Sendable {
     public func json<T: Decodable>(
         _ type: T.Type, sending builder: HTTPRequestBuilder, operation: String, errors: [HTTPErrorFormat]
     ) async throws -> T {
-        try HTTPResponseBody.json(T.self, from: try await send(builder, operation: operation, errors: errors), operation: operation)
+        try HTTPResponseBody.json(
+            T.self, from: try await send(builder, operation: operation, errors: errors), operation: operation)
     }
 
     /// Sends `builder`'s request and reads its XML body, whose document element is one of `rootElements`, as `T`.

@@ -17,13 +17,15 @@ public struct HealthVaultClientCore: Sendable {
     /// Which reads are sent again after a temporary failure.
     public let retry: RetryPolicy
     /// The family's error for a non-zero status: from the `<status>` element, the HTTP status and the method name.
-    public let statusError: @Sendable (_ status: XMLElementView, _ httpStatus: Int, _ method: String) throws -> any Error
+    public let statusError:
+        @Sendable (_ status: XMLElementView, _ httpStatus: Int, _ method: String) throws -> any Error
 
     /// Creates the core of a client of `family`.
     public init(
         family: String, server: URL?, options: ClientOptions, clock: any WallClock,
         envelope: HealthVaultEnvelopeSettings, retry: RetryPolicy,
-        statusError: @escaping @Sendable (_ status: XMLElementView, _ httpStatus: Int, _ method: String) throws -> any Error
+        statusError:
+            @escaping @Sendable (_ status: XMLElementView, _ httpStatus: Int, _ method: String) throws -> any Error
     ) {
         self.family = family
         self.server = server

@@ -20,10 +20,14 @@ public struct BasicCredentials: Sendable, Hashable, CustomStringConvertible, Cus
     }
 
     /// The user name with the password redacted.
-    public var description: String { Redaction.describe("BasicCredentials", ["username": username, "password": Redaction.placeholder]) }
+    public var description: String {
+        Redaction.describe("BasicCredentials", ["username": username, "password": Redaction.placeholder])
+    }
 
     /// A mirror with the password redacted.
-    public var customMirror: Mirror { Mirror(self, children: ["username": username, "password": Redaction.placeholder]) }
+    public var customMirror: Mirror {
+        Mirror(self, children: ["username": username, "password": Redaction.placeholder])
+    }
 }
 
 /// An OAuth 2.0 access token sent as `Authorization: Bearer` (RFC 6750).
@@ -100,7 +104,9 @@ public struct OAuthClientCredentials: Sendable, Hashable, CustomStringConvertibl
 
     /// The client id and method with the secret redacted.
     public var description: String {
-        Redaction.describe("OAuthClientCredentials", ["clientID": clientID, "secret": Redaction.hide(secret), "method": method.rawValue])
+        Redaction.describe(
+            "OAuthClientCredentials",
+            ["clientID": clientID, "secret": Redaction.hide(secret), "method": method.rawValue])
     }
 
     /// A mirror with the secret redacted.

@@ -24,7 +24,9 @@ public struct PKCE: Sendable, Hashable, CustomStringConvertible, CustomReflectab
     public var description: String { "PKCE(S256, verifier: \(Redaction.placeholder))" }
 
     /// A mirror with the verifier redacted.
-    public var customMirror: Mirror { Mirror(self, children: ["verifier": Redaction.placeholder, "challenge": challenge, "method": method]) }
+    public var customMirror: Mirror {
+        Mirror(self, children: ["verifier": Redaction.placeholder, "challenge": challenge, "method": method])
+    }
 }
 
 /// Base64 with the URL-safe alphabet and no padding (RFC 4648 §5), as PKCE, `state` and JWTs use.

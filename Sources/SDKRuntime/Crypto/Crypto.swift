@@ -1,9 +1,9 @@
 import Foundation
 
 #if canImport(CryptoKit)
-import CryptoKit
+    import CryptoKit
 #else
-import COpenSSL
+    import COpenSSL
 #endif
 
 /// The cryptographic primitives the SDK needs, behind one small API.
@@ -14,43 +14,43 @@ public enum Crypto {
     /// The SHA-256 digest of `message` (32 bytes).
     public static func sha256(_ message: some ContiguousBytes) -> [UInt8] {
         #if canImport(CryptoKit)
-        return message.withUnsafeBytes { Array(SHA256.hash(data: $0)) }
+            return message.withUnsafeBytes { Array(SHA256.hash(data: $0)) }
         #else
-        var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
-        message.withUnsafeBytes { buffer in
-            let base = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self)
-            digest.withUnsafeMutableBufferPointer { out in
-                _ = SHA256(base, buffer.count, out.baseAddress)
+            var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
+            message.withUnsafeBytes { buffer in
+                let base = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self)
+                digest.withUnsafeMutableBufferPointer { out in
+                    _ = SHA256(base, buffer.count, out.baseAddress)
+                }
             }
-        }
-        return digest
+            return digest
         #endif
     }
 
     /// The HMAC-SHA256 of `message` under `key` (32 bytes).
     public static func hmacSHA256(key: some ContiguousBytes, message: some ContiguousBytes) -> [UInt8] {
         #if canImport(CryptoKit)
-        let symmetricKey = key.withUnsafeBytes { SymmetricKey(data: $0) }
-        return message.withUnsafeBytes { Array(HMAC<SHA256>.authenticationCode(for: $0, using: symmetricKey)) }
+            let symmetricKey = key.withUnsafeBytes { SymmetricKey(data: $0) }
+            return message.withUnsafeBytes { Array(HMAC<SHA256>.authenticationCode(for: $0, using: symmetricKey)) }
         #else
-        // libcrypto wants real pointers even for empty inputs, so empty buffers get a one-byte stand-in.
-        let keyBytes = key.withUnsafeBytes { $0.isEmpty ? [0] : Array($0) }
-        let keyLength = key.withUnsafeBytes { $0.count }
-        let messageBytes = message.withUnsafeBytes { $0.isEmpty ? [0] : Array($0) }
-        let messageLength = message.withUnsafeBytes { $0.count }
-        var mac = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
-        var length: UInt32 = 0
-        keyBytes.withUnsafeBufferPointer { keyBuffer in
-            messageBytes.withUnsafeBufferPointer { messageBuffer in
-                mac.withUnsafeMutableBufferPointer { out in
-                    _ = HMAC(
-                        EVP_sha256(), keyBuffer.baseAddress, Int32(keyLength),
-                        messageBuffer.baseAddress, messageLength, out.baseAddress, &length
-                    )
+            // libcrypto wants real pointers even for empty inputs, so empty buffers get a one-byte stand-in.
+            let keyBytes = key.withUnsafeBytes { $0.isEmpty ? [0] : Array($0) }
+            let keyLength = key.withUnsafeBytes { $0.count }
+            let messageBytes = message.withUnsafeBytes { $0.isEmpty ? [0] : Array($0) }
+            let messageLength = message.withUnsafeBytes { $0.count }
+            var mac = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+            var length: UInt32 = 0
+            keyBytes.withUnsafeBufferPointer { keyBuffer in
+                messageBytes.withUnsafeBufferPointer { messageBuffer in
+                    mac.withUnsafeMutableBufferPointer { out in
+                        _ = HMAC(
+                            EVP_sha256(), keyBuffer.baseAddress, Int32(keyLength),
+                            messageBuffer.baseAddress, messageLength, out.baseAddress, &length
+                        )
+                    }
                 }
             }
-        }
-        return Array(mac.prefix(Int(length)))
+            return Array(mac.prefix(Int(length)))
         #endif
     }
 
@@ -58,14 +58,14 @@ public enum Crypto {
     public static func randomBytes(count: Int) -> [UInt8] {
         guard count > 0 else { return [] }
         #if canImport(CryptoKit)
-        var generator = SystemRandomNumberGenerator()
-        return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+            var generator = SystemRandomNumberGenerator()
+            return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
         #else
-        var bytes = [UInt8](repeating: 0, count: count)
-        let status = bytes.withUnsafeMutableBufferPointer { RAND_bytes($0.baseAddress, Int32(count)) }
-        // RAND_bytes only fails when the system entropy source is unusable; there is no safe fallback.
-        precondition(status == 1, "libcrypto RAND_bytes failed; the system has no usable entropy source")
-        return bytes
+            var bytes = [UInt8](repeating: 0, count: count)
+            let status = bytes.withUnsafeMutableBufferPointer { RAND_bytes($0.baseAddress, Int32(count)) }
+            // RAND_bytes only fails when the system entropy source is unusable; there is no safe fallback.
+            precondition(status == 1, "libcrypto RAND_bytes failed; the system has no usable entropy source")
+            return bytes
         #endif
     }
 

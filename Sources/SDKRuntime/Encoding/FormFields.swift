@@ -59,7 +59,9 @@ public struct FormFields: Sendable, Hashable, CustomStringConvertible, CustomDeb
     public var debugDescription: String { description }
 
     /// A mirror of the redacted pairs.
-    public var customMirror: Mirror { Mirror(self, unlabeledChildren: pairs.map(\.description), displayStyle: .collection) }
+    public var customMirror: Mirror {
+        Mirror(self, unlabeledChildren: pairs.map(\.description), displayStyle: .collection)
+    }
 }
 
 /// One pair of a ``FormFields`` list.
@@ -109,7 +111,8 @@ public struct FormField: Sendable, Hashable, CustomStringConvertible, CustomDebu
 
 /// The percent-encodings the protocols use.
 public enum PercentEncoding {
-    private static let alphanumerics: Set<UInt8> = Set(Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".utf8))
+    private static let alphanumerics: Set<UInt8> = Set(
+        Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".utf8))
     private static let unreserved = alphanumerics.union("-._~".utf8)
     private static let componentSafe = alphanumerics.union("-_.!~*'()".utf8)
 
@@ -153,7 +156,8 @@ public enum PercentEncoding {
             if byte == UInt8(ascii: "+") {
                 output.append(UInt8(ascii: " "))
             } else if byte == UInt8(ascii: "%"), index + 2 < bytes.count,
-                      let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2]) {
+                let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2])
+            {
                 output.append(high << 4 | low)
                 index += 2
             } else {

@@ -27,7 +27,9 @@ extension ResponseDecodingError {
     init(_ error: DecodingError) {
         switch error {
         case .typeMismatch(let type, let context):
-            self.init(path: Self.path(context.codingPath), reason: "expected \(Self.jsonName(type)), \(context.debugDescription.lowercasedFirst)")
+            self.init(
+                path: Self.path(context.codingPath),
+                reason: "expected \(Self.jsonName(type)), \(context.debugDescription.lowercasedFirst)")
         case .valueNotFound(let type, let context):
             self.init(path: Self.path(context.codingPath), reason: "expected \(Self.jsonName(type)), found null")
         case .keyNotFound(let key, let context):
@@ -125,17 +127,21 @@ extension KeyedDecodingContainer {
 
     /// Checks that a constant field holds `expected` or one of `others`; when `required` is false an absent field is
     /// accepted.
-    public func expectConstant(_ expected: String, alsoAccepting others: [String] = [], forKey key: Key, required: Bool) throws {
+    public func expectConstant(_ expected: String, alsoAccepting others: [String] = [], forKey key: Key, required: Bool)
+        throws
+    {
         guard let found = try decodeIfPresent(String.self, forKey: key) else {
             if required {
-                throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "missing constant"))
+                throw DecodingError.keyNotFound(
+                    key, .init(codingPath: codingPath, debugDescription: "missing constant"))
             }
             return
         }
         guard found == expected || others.contains(found) else {
             let accepted = ([expected] + others).map { "\"\($0)\"" }.joined(separator: " or ")
             throw DecodingError.dataCorruptedError(
-                forKey: key, in: self, debugDescription: "expected \(accepted), found \(ResponseDecodingError.quote(found))"
+                forKey: key, in: self,
+                debugDescription: "expected \(accepted), found \(ResponseDecodingError.quote(found))"
             )
         }
     }

@@ -166,7 +166,8 @@ enum WireText {
     static func trimmed(_ text: String) -> String {
         let utf8 = text.utf8
         guard let first = utf8.first, let last = utf8.last, isSpace(first) || isSpace(last) else { return text }
-        guard let start = utf8.firstIndex(where: { !isSpace($0) }), let end = utf8.lastIndex(where: { !isSpace($0) }) else {
+        guard let start = utf8.firstIndex(where: { !isSpace($0) }), let end = utf8.lastIndex(where: { !isSpace($0) })
+        else {
             return ""
         }
         return String(text[start...end])
@@ -194,7 +195,9 @@ enum WireText {
                     guard bytes[position] == UInt8(ascii: "-") else { return false }
                     position += 1
                 }
-                guard let high = hexValue(bytes[position]), let low = hexValue(bytes[position + 1]) else { return false }
+                guard let high = hexValue(bytes[position]), let low = hexValue(bytes[position + 1]) else {
+                    return false
+                }
                 output[index] = high << 4 | low
                 position += 2
             }

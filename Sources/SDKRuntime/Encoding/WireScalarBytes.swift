@@ -117,7 +117,8 @@ extension WireText {
             guard digit < 10 else { return nil }
             let (shifted, overflowed) = value.multipliedReportingOverflow(by: 10)
             // Accumulating towards the sign reaches T.min, which has no positive counterpart.
-            let (next, carried) = negative
+            let (next, carried) =
+                negative
                 ? shifted.subtractingReportingOverflow(T(digit)) : shifted.addingReportingOverflow(T(digit))
             guard !overflowed, !carried else { return nil }
             value = next

@@ -9,9 +9,11 @@ public enum ConfigurationError: Error, Sendable, Hashable, CustomStringConvertib
     public var description: String {
         switch self {
         case .missingServer(let name):
-            return "No URL is configured for the server '\(name)'; set it in the client's configuration (servers.\(name))"
+            return
+                "No URL is configured for the server '\(name)'; set it in the client's configuration (servers.\(name))"
         case .insecureURL(let host):
-            return "Refusing a non-https URL for host '\(host ?? "?")'; only loopback hosts may use http, and only when allowed"
+            return
+                "Refusing a non-https URL for host '\(host ?? "?")'; only loopback hosts may use http, and only when allowed"
         }
     }
 }

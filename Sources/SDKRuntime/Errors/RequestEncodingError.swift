@@ -15,7 +15,8 @@ public enum RequestEncodingError: Error, Sendable, Hashable, CustomStringConvert
     public var description: String {
         switch self {
         case .invalidXMLCharacter(let codePoint):
-            return "A value holds the control character U+\(String(codePoint, radix: 16, uppercase: true)), which XML cannot carry"
+            return
+                "A value holds the control character U+\(String(codePoint, radix: 16, uppercase: true)), which XML cannot carry"
         case .missingContextValue(let name):
             return "The request needs the context value '\(name)', which the client did not supply"
         case .missingSigner:

@@ -170,7 +170,7 @@ public actor CredentialSession<Policy: CredentialPolicy> {
         let access = try await access()
         do {
             return try await operation(access)
-        } catch where policy.isExpirySignal(error) {
+        } catch  where policy.isExpirySignal(error) {
             log(.info, "the server refused the credential as expired; refreshing")
             return try await operation(try await refreshed(replacing: access.credential))
         }

@@ -8,7 +8,7 @@
 ///     people += page.responseResults.personInfo
 /// }
 /// ```
-public struct PageSequence<Request: Hashable & Sendable, Page: Sendable>: AsyncSequence, Sendable {
+public struct PageSequence<Request: Equatable & Sendable, Page: Sendable>: AsyncSequence, Sendable {
     /// Each element is one page.
     public typealias Element = Page
 
@@ -40,7 +40,9 @@ public struct PageSequence<Request: Hashable & Sendable, Page: Sendable>: AsyncS
     /// Fetches pages on demand.
     public struct Iterator: AsyncIteratorProtocol {
         var pending: Request?
-        var sent: Set<Request> = []
+        /// Every request sent so far. Requests are only `Equatable`, and a sequence has few pages, so a repeat is
+        /// looked for among them one by one.
+        var sent: [Request] = []
         let fetch: @Sendable (Request) async throws -> Page
         let nextRequest: @Sendable (Request, Page) -> Request?
 
@@ -48,7 +50,8 @@ public struct PageSequence<Request: Hashable & Sendable, Page: Sendable>: AsyncS
         public mutating func next() async throws -> Page? {
             guard let request = pending else { return nil }
             pending = nil
-            guard sent.insert(request).inserted else { throw PagingError.repeatedCursor }
+            guard !sent.contains(request) else { throw PagingError.repeatedCursor }
+            sent.append(request)
             let page = try await fetch(request)
             pending = nextRequest(request, page)
             return page
@@ -64,20 +67,23 @@ public enum PagingError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A one-line explanation.
     public var description: String {
         switch self {
-        case .repeatedCursor: return "The server returned a paging cursor that was already used; stopping to avoid a loop"
+        case .repeatedCursor:
+            return "The server returned a paging cursor that was already used; stopping to avoid a loop"
         }
     }
 }
 
 extension PageSequence {
     /// The items of every page, in order, fetching pages as iteration reaches them.
-    public func items<Item: Sendable>(_ extract: @escaping @Sendable (Page) -> [Item]) -> PagedItems<Request, Page, Item> {
+    public func items<Item: Sendable>(_ extract: @escaping @Sendable (Page) -> [Item]) -> PagedItems<
+        Request, Page, Item
+    > {
         PagedItems(pages: self, extract: extract)
     }
 }
 
 /// The items of a ``PageSequence``'s pages, one at a time.
-public struct PagedItems<Request: Hashable & Sendable, Page: Sendable, Item: Sendable>: AsyncSequence, Sendable {
+public struct PagedItems<Request: Equatable & Sendable, Page: Sendable, Item: Sendable>: AsyncSequence, Sendable {
     /// Each element is one item.
     public typealias Element = Item
 

@@ -34,7 +34,6 @@ extension CredentialStore {
     /// No lock: the store is not shared beyond one session.
     public func lock(_ key: String) async throws -> (any CredentialStoreLock)? { nil }
 
-
     /// Reads and decodes a JSON value stored with ``writeValue(_:for:)``.
     ///
     /// - Throws: ``CredentialStoreError/unreadable(key:)`` when the bytes do not decode (the value is left in place).
@@ -80,8 +79,10 @@ public enum CredentialStoreError: Error, Sendable, Hashable, CustomStringConvert
     public var description: String {
         switch self {
         case .unreadable(let key): return "The stored value for '\(key)' could not be read"
-        case .systemError(let key, let operation, let code): return "Could not \(operation) '\(key)' (system error \(code))"
-        case .unsafeLocation(let path, let problem): return "'\(path)' is not a safe place for credentials: \(problem.explanation)"
+        case .systemError(let key, let operation, let code):
+            return "Could not \(operation) '\(key)' (system error \(code))"
+        case .unsafeLocation(let path, let problem):
+            return "'\(path)' is not a safe place for credentials: \(problem.explanation)"
         }
     }
 }

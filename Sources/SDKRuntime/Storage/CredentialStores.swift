@@ -21,12 +21,13 @@ public enum CredentialStores {
         service: String, accessGroup: String? = nil, lockDirectory: URL? = nil
     ) throws -> any CredentialStore {
         #if canImport(Security)
-        return KeychainCredentialStore(service: service, accessGroup: accessGroup, lockDirectory: lockDirectory)
+            return KeychainCredentialStore(service: service, accessGroup: accessGroup, lockDirectory: lockDirectory)
         #else
-        let environment = ProcessInfo.processInfo.environment
-        let base = environment["XDG_DATA_HOME"].map { URL(fileURLWithPath: $0) }
-            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share")
-        return try FileCredentialStore(directory: base.appendingPathComponent(service))
+            let environment = ProcessInfo.processInfo.environment
+            let base =
+                environment["XDG_DATA_HOME"].map { URL(fileURLWithPath: $0) }
+                ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share")
+            return try FileCredentialStore(directory: base.appendingPathComponent(service))
         #endif
     }
 }

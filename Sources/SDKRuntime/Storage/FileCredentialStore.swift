@@ -1,10 +1,11 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A store that keeps each value in its own file, readable and writable by the owner only.
@@ -100,7 +101,9 @@ public final class FileCredentialStore: CredentialStore, @unchecked Sendable {
         }
         defer { close(descriptor) }
         var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw CredentialStoreError.systemError(key: key, operation: "inspect", code: errno) }
+        guard fstat(descriptor, &info) == 0 else {
+            throw CredentialStoreError.systemError(key: key, operation: "inspect", code: errno)
+        }
         guard info.st_mode & S_IFMT == S_IFREG else {
             throw CredentialStoreError.unsafeLocation(path: path, problem: .notARegularFile)
         }
@@ -123,7 +126,9 @@ public final class FileCredentialStore: CredentialStore, @unchecked Sendable {
             let target = fileURL(for: key)
             let temporary = directory.appendingPathComponent(".\(Self.fileName(for: key)).\(UUID().uuidString).tmp")
             let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-            guard descriptor >= 0 else { throw CredentialStoreError.systemError(key: key, operation: "create a file for", code: errno) }
+            guard descriptor >= 0 else {
+                throw CredentialStoreError.systemError(key: key, operation: "create a file for", code: errno)
+            }
             var failure: Int32?
             data.withUnsafeBytes { buffer in
                 guard let base = buffer.baseAddress else { return }
@@ -191,11 +196,11 @@ public final class FileCredentialStore: CredentialStore, @unchecked Sendable {
 @inline(__always)
 private func posixRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
     #if canImport(Darwin)
-    return Darwin.read(descriptor, buffer, count)
+        return Darwin.read(descriptor, buffer, count)
     #elseif canImport(Musl)
-    return Musl.read(descriptor, buffer, count)
+        return Musl.read(descriptor, buffer, count)
     #else
-    return Glibc.read(descriptor, buffer, count)
+        return Glibc.read(descriptor, buffer, count)
     #endif
 }
 
@@ -203,10 +208,10 @@ private func posixRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, 
 @inline(__always)
 private func posixWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
     #if canImport(Darwin)
-    return Darwin.write(descriptor, buffer, count)
+        return Darwin.write(descriptor, buffer, count)
     #elseif canImport(Musl)
-    return Musl.write(descriptor, buffer, count)
+        return Musl.write(descriptor, buffer, count)
     #else
-    return Glibc.write(descriptor, buffer, count)
+        return Glibc.write(descriptor, buffer, count)
     #endif
 }

@@ -43,14 +43,14 @@ public enum DateTimeText {
     static func parse(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Date? {
         var scanner = DigitScanner(bytes)
         guard let year = scanner.number(digits: 4), scanner.take(UInt8(ascii: "-")),
-              let month = scanner.number(digits: 2), scanner.take(UInt8(ascii: "-")),
-              let day = scanner.number(digits: 2), scanner.take(UInt8(ascii: "T")) || scanner.take(UInt8(ascii: "t")),
-              let hour = scanner.number(digits: 2), scanner.take(UInt8(ascii: ":")),
-              let minute = scanner.number(digits: 2), scanner.take(UInt8(ascii: ":")),
-              let second = scanner.number(digits: 2)
+            let month = scanner.number(digits: 2), scanner.take(UInt8(ascii: "-")),
+            let day = scanner.number(digits: 2), scanner.take(UInt8(ascii: "T")) || scanner.take(UInt8(ascii: "t")),
+            let hour = scanner.number(digits: 2), scanner.take(UInt8(ascii: ":")),
+            let minute = scanner.number(digits: 2), scanner.take(UInt8(ascii: ":")),
+            let second = scanner.number(digits: 2)
         else { return nil }
         guard (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
-              hour < 24, minute < 60, second < 60
+            hour < 24, minute < 60, second < 60
         else { return nil }
         var fraction = 0.0
         if scanner.take(UInt8(ascii: ".")) {
@@ -68,7 +68,7 @@ public enum DateTimeText {
             offsetSeconds = 0
         } else if let sign = scanner.sign() {
             guard let offsetHour = scanner.number(digits: 2), scanner.take(UInt8(ascii: ":")),
-                  let offsetMinute = scanner.number(digits: 2), offsetHour < 24, offsetMinute < 60
+                let offsetMinute = scanner.number(digits: 2), offsetHour < 24, offsetMinute < 60
             else { return nil }
             offsetSeconds = sign * (offsetHour * 3600 + offsetMinute * 60)
         }

@@ -10,7 +10,7 @@ public struct LocalDate: Sendable, Hashable, Comparable, CustomStringConvertible
     /// Creates a date, or returns nil when the combination does not exist in the Gregorian calendar.
     public init?(year: Int, month: Int, day: Int) {
         guard (0...9999).contains(year), (1...12).contains(month),
-              (1...DateTimeText.daysIn(month: month, year: year)).contains(day)
+            (1...DateTimeText.daysIn(month: month, year: year)).contains(day)
         else { return nil }
         self.year = year
         self.month = month
@@ -28,8 +28,8 @@ public struct LocalDate: Sendable, Hashable, Comparable, CustomStringConvertible
     init?(utf8 bytes: UnsafeBufferPointer<UInt8>) {
         var scanner = DigitScanner(bytes)
         guard let year = scanner.number(digits: 4), scanner.take(UInt8(ascii: "-")),
-              let month = scanner.number(digits: 2), scanner.take(UInt8(ascii: "-")),
-              let day = scanner.number(digits: 2), scanner.isAtEnd
+            let month = scanner.number(digits: 2), scanner.take(UInt8(ascii: "-")),
+            let day = scanner.number(digits: 2), scanner.isAtEnd
         else { return nil }
         self.init(year: year, month: month, day: day)
     }

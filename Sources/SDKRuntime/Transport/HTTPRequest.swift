@@ -3,7 +3,8 @@ import Foundation
 /// An HTTP request as the SDK hands it to a transport.
 ///
 /// `description` never shows credentials: credential headers, the query string and the body are redacted.
-public struct HTTPRequest: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+public struct HTTPRequest: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable
+{
     /// The request method.
     public var method: HTTPMethod
     /// The absolute URL, including any query.
@@ -16,7 +17,9 @@ public struct HTTPRequest: Sendable, Hashable, CustomStringConvertible, CustomDe
     public var timeout: TimeInterval?
 
     /// Creates a request.
-    public init(method: HTTPMethod, url: URL, headers: HTTPHeaders = [:], body: Data? = nil, timeout: TimeInterval? = nil) {
+    public init(
+        method: HTTPMethod, url: URL, headers: HTTPHeaders = [:], body: Data? = nil, timeout: TimeInterval? = nil
+    ) {
         self.method = method
         self.url = url
         self.headers = headers

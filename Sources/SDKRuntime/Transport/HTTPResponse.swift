@@ -4,7 +4,8 @@ import Foundation
 ///
 /// `description` shows the status, the headers (credentials redacted) and the body size, never the body itself,
 /// because response bodies carry tokens and health data.
-public struct HTTPResponse: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+public struct HTTPResponse: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable
+{
     /// The status code, e.g. 200.
     public var status: Int
     /// Header fields in the order received.

@@ -24,7 +24,9 @@ public struct URLPolicy: Sendable, Hashable {
 
     /// Whether `host` names this machine: `localhost`, `127.0.0.0/8` or `::1`.
     public static func isLoopback(_ host: String?) -> Bool {
-        guard let host = host?.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]")) else { return false }
+        guard let host = host?.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]")) else {
+            return false
+        }
         if host == "localhost" || host == "::1" { return true }
         let parts = host.split(separator: ".")
         return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The default transport, on `URLSession`, for Apple platforms and Linux alike.
@@ -65,9 +66,10 @@ public final class URLSessionTransport: HTTPTransport, Sendable {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponse, any Error>) in
                 let task = session.dataTask(with: urlRequest) { data, response, error in
                     finished.withValue { $0 = true }
-                    continuation.resume(with: Self.result(
-                        for: request.url, data: data, response: response, error: error, timedOut: timedOut.current
-                    ))
+                    continuation.resume(
+                        with: Self.result(
+                            for: request.url, data: data, response: response, error: error, timedOut: timedOut.current
+                        ))
                 }
                 taskBox.withValue { $0 = task }
                 DispatchQueue.global().asyncAfter(deadline: .now() + timeout) {
@@ -88,7 +90,10 @@ public final class URLSessionTransport: HTTPTransport, Sendable {
     ) -> Result<HTTPResponse, any Error> {
         if let error {
             if let urlError = error as? URLError, urlError.code == .cancelled {
-                return .failure(timedOut ? TransportError(.timedOut, url: url, detail: "no response within the timeout") : CancellationError())
+                return .failure(
+                    timedOut
+                        ? TransportError(.timedOut, url: url, detail: "no response within the timeout")
+                        : CancellationError())
             }
             return .failure(transportError(for: url, error: error))
         }
@@ -113,13 +118,13 @@ public final class URLSessionTransport: HTTPTransport, Sendable {
         switch urlError.code {
         case .timedOut: kind = .timedOut
         case .cannotFindHost, .cannotConnectToHost, .dnsLookupFailed, .notConnectedToInternet, .internationalRoamingOff,
-             .dataNotAllowed:
+            .dataNotAllowed:
             kind = .cannotConnect
         case .networkConnectionLost, .badServerResponse, .cannotParseResponse, .zeroByteResource:
             kind = .connectionLost
         case .secureConnectionFailed, .serverCertificateHasBadDate, .serverCertificateUntrusted,
-             .serverCertificateHasUnknownRoot, .serverCertificateNotYetValid, .clientCertificateRejected,
-             .clientCertificateRequired, .appTransportSecurityRequiresSecureConnection:
+            .serverCertificateHasUnknownRoot, .serverCertificateNotYetValid, .clientCertificateRejected,
+            .clientCertificateRequired, .appTransportSecurityRequiresSecureConnection:
             kind = .insecureConnection
         default: kind = .other
         }

@@ -236,9 +236,11 @@ extension JSONValue: Codable {
             } else if let double = number.doubleValue {
                 try container.encode(double)
             } else {
-                throw EncodingError.invalidValue(self, EncodingError.Context(
-                    codingPath: encoder.codingPath, debugDescription: "the number is too large for a Double"
-                ))
+                throw EncodingError.invalidValue(
+                    self,
+                    EncodingError.Context(
+                        codingPath: encoder.codingPath, debugDescription: "the number is too large for a Double"
+                    ))
             }
         case .string(let string):
             var container = encoder.singleValueContainer()
@@ -349,9 +351,10 @@ public struct JSONObject: Sendable, Hashable, Sequence {
     /// Whether both objects have the same members, in any order: JSON objects are unordered (RFC 8259 §4), and
     /// codecs such as `JSONEncoder` with sorted keys reorder them. ``members`` keeps the order for writing.
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
-        lhs.members.count == rhs.members.count && lhs.sortedMembers.elementsEqual(rhs.sortedMembers) {
-            $0.key == $1.key && $0.value == $1.value
-        }
+        lhs.members.count == rhs.members.count
+            && lhs.sortedMembers.elementsEqual(rhs.sortedMembers) {
+                $0.key == $1.key && $0.value == $1.value
+            }
     }
 
     /// Hashes the members in key order, so that equal objects hash alike.
@@ -442,7 +445,7 @@ public struct JSONNumber: Sendable, Hashable {
         var negative = false
         var exponentSign = 1
         var exponentValue = 0
-        var part = 0 // 0: integer part, 1: fraction, 2: exponent
+        var part = 0  // 0: integer part, 1: fraction, 2: exponent
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "-"):
@@ -810,12 +813,20 @@ struct JSONValueParser {
         var secondRange: ClosedRange<UInt8> = 0x80...0xBF
         switch lead {
         case 0xC2...0xDF: count = 2
-        case 0xE0: count = 3; secondRange = 0xA0...0xBF
+        case 0xE0:
+            count = 3
+            secondRange = 0xA0...0xBF
         case 0xE1...0xEC, 0xEE...0xEF: count = 3
-        case 0xED: count = 3; secondRange = 0x80...0x9F
-        case 0xF0: count = 4; secondRange = 0x90...0xBF
+        case 0xED:
+            count = 3
+            secondRange = 0x80...0x9F
+        case 0xF0:
+            count = 4
+            secondRange = 0x90...0xBF
         case 0xF1...0xF3: count = 4
-        case 0xF4: count = 4; secondRange = 0x80...0x8F
+        case 0xF4:
+            count = 4
+            secondRange = 0x80...0x8F
         default: throw failure(.invalidUTF8)
         }
         guard index + count <= bytes.count, secondRange.contains(bytes[index + 1]) else { throw failure(.invalidUTF8) }

@@ -77,9 +77,10 @@ public struct XMLFragment: Sendable, Hashable {
                 return .success(try XMLReader.readFragment(source, bytes, namespaces: bindings))
             } catch {
                 let position = XMLReader.position(of: error.offset, in: bytes)
-                return .failure(XMLFragmentError(
-                    reason: error.reason, offset: error.offset, line: position.line, column: position.column
-                ))
+                return .failure(
+                    XMLFragmentError(
+                        reason: error.reason, offset: error.offset, line: position.line, column: position.column
+                    ))
             }
         }
         return try result.get()

@@ -72,6 +72,7 @@ extension XMLElementView {
     /// The error for text at `span` that does not spell a `typeName`.
     @usableFromInline
     func mismatch(_ typeName: String, found span: XMLTree.Span, at path: String) -> ResponseDecodingError {
-        ResponseDecodingError(path: path, reason: "expected \(typeName), found \(ResponseDecodingError.quote(tree.string(span)))")
+        ResponseDecodingError(
+            path: path, reason: "expected \(typeName), found \(ResponseDecodingError.quote(tree.string(span)))")
     }
 }

@@ -39,7 +39,8 @@ public struct XMLElementView {
     func attributeValue(_ name: String) -> XMLTree.Span? {
         let node = tree.nodes[index]
         let first = Int(node.firstAttribute)
-        for position in first..<first + Int(node.attributeCount) where tree.span(tree.attributes[position].name, equals: name) {
+        for position in first..<first + Int(node.attributeCount)
+        where tree.span(tree.attributes[position].name, equals: name) {
             return tree.attributes[position].value
         }
         return nil

@@ -90,10 +90,14 @@ struct XMLReader {
     }
 
     /// The tree of `source`, whose bytes `bytes` are.
-    static func read(_ source: [UInt8], _ bytes: UnsafeBufferPointer<UInt8>, limits: XMLLimits) throws(Failure) -> XMLTree {
+    static func read(_ source: [UInt8], _ bytes: UnsafeBufferPointer<UInt8>, limits: XMLLimits) throws(Failure)
+        -> XMLTree
+    {
         var reader = XMLReader(bytes, limits: limits)
         try reader.document()
-        return XMLTree(source: source, decoded: reader.decoded, nodes: reader.nodes, attributes: reader.attributes, namespaces: reader.namespaces)
+        return XMLTree(
+            source: source, decoded: reader.decoded, nodes: reader.nodes, attributes: reader.attributes,
+            namespaces: reader.namespaces)
     }
 
     /// The tree of the content fragment `source` (whose bytes `bytes` are) under a synthetic root element with an
@@ -144,7 +148,8 @@ struct XMLReader {
         try content()
         try misc()
         guard index == bytes.count else {
-            throw failure(bytes[index] == UInt8(ascii: "<") ? "more than one root element" : "content after the document element")
+            throw failure(
+                bytes[index] == UInt8(ascii: "<") ? "more than one root element" : "content after the document element")
         }
     }
 
@@ -185,16 +190,19 @@ struct XMLReader {
         repeat {
             try contentItem()
             guard let innermost = open.last else { return }
-            guard index < bytes.count else { throw failure("unexpected end of the document inside <\(text(innermost.name))>") }
+            guard index < bytes.count else {
+                throw failure("unexpected end of the document inside <\(text(innermost.name))>")
+            }
         } while true
     }
 
     /// A content fragment: the content of a synthetic root element that spans all the bytes.
     private mutating func fragment() throws(Failure) {
-        appendNode(XMLTree.Node(
-            name: .empty, namespace: -1, firstAttribute: 0, attributeCount: 0, parent: -1,
-            contentStart: 0, contentEnd: Int32(bytes.count)
-        ))
+        appendNode(
+            XMLTree.Node(
+                name: .empty, namespace: -1, firstAttribute: 0, attributeCount: 0, parent: -1,
+                contentStart: 0, contentEnd: Int32(bytes.count)
+            ))
         open.append(OpenElement(node: 0, name: 0..<0, bindings: 0))
         textBuffers.append([])
         while index < bytes.count { try contentItem() }
@@ -243,20 +251,23 @@ struct XMLReader {
         // Inside a fragment, a prefix may be bound by an element around it that the fragment does not include.
         if namespace == nil, isFragment { namespace = -1 }
         guard let namespace else {
-            throw Failure(reason: "the prefix \(prefix) of <\(text(name))> is not bound to a namespace", offset: tagStart)
+            throw Failure(
+                reason: "the prefix \(prefix) of <\(text(name))> is not bound to a namespace", offset: tagStart)
         }
         guard open.count < limits.maximumDepth else {
             throw Failure(
-                reason: "elements nest deeper than the limit of \(limits.maximumDepth) levels", offset: tagStart, limit: .depth
+                reason: "elements nest deeper than the limit of \(limits.maximumDepth) levels", offset: tagStart,
+                limit: .depth
             )
         }
         let node = Int32(nodes.count)
         var localName = name
         if let colon { localName = colon + 1..<name.upperBound }
-        appendNode(XMLTree.Node(
-            name: span(localName), namespace: namespace, firstAttribute: firstAttribute,
-            attributeCount: Int32(attributes.count) - firstAttribute, parent: open.last?.node ?? -1
-        ))
+        appendNode(
+            XMLTree.Node(
+                name: span(localName), namespace: namespace, firstAttribute: firstAttribute,
+                attributeCount: Int32(attributes.count) - firstAttribute, parent: open.last?.node ?? -1
+            ))
         if matches("/>") {
             index += 2
             removeBindings(declared)
@@ -289,7 +300,8 @@ struct XMLReader {
             skipSpace()
             let value = try attributeValue()
             if isNamespaceDeclaration(attributeName) {
-                let prefix = attributeName.count == 5 ? "" : text(attributeName.lowerBound + 6..<attributeName.upperBound)
+                let prefix =
+                    attributeName.count == 5 ? "" : text(attributeName.lowerBound + 6..<attributeName.upperBound)
                 try declare(prefix, uri: string(value), at: attributeStart)
                 declared += 1
                 continue
@@ -297,7 +309,8 @@ struct XMLReader {
             let count = attributes.count - Int(firstAttribute)
             guard count < limits.maximumAttributesPerElement else {
                 throw Failure(
-                    reason: "<\(text(name))> has more attributes than the limit of \(limits.maximumAttributesPerElement)",
+                    reason:
+                        "<\(text(name))> has more attributes than the limit of \(limits.maximumAttributesPerElement)",
                     offset: attributeStart, limit: .attributesPerElement
                 )
             }
@@ -305,7 +318,9 @@ struct XMLReader {
             let isDuplicate: Bool
             if count < Self.linearDuplicateCheck {
                 var position = Int(firstAttribute)
-                while position < attributes.count, !sameBytes(attributes[position].name, attributeSpan) { position += 1 }
+                while position < attributes.count, !sameBytes(attributes[position].name, attributeSpan) {
+                    position += 1
+                }
                 isDuplicate = position < attributes.count
             } else {
                 isDuplicate = isHashedDuplicate(attributeSpan, from: Int(firstAttribute))
@@ -332,7 +347,9 @@ struct XMLReader {
     /// The bytes of the name at `span`, as a set member.
     @inline(__always)
     private func name(_ span: XMLTree.Span) -> Name {
-        Name(bytes: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[Int(span.start)..<Int(span.start + span.count)])))
+        Name(
+            bytes: UnsafeRawBufferPointer(
+                UnsafeBufferPointer(rebasing: bytes[Int(span.start)..<Int(span.start + span.count)])))
     }
 
     /// Binds `prefix` to `uri` for the start tag being read and the elements inside it.
@@ -343,7 +360,8 @@ struct XMLReader {
         namespaceDeclarations += 1
         guard namespaceDeclarations <= limits.maximumNamespaceDeclarations else {
             throw Failure(
-                reason: "the document declares more namespaces than the limit of \(limits.maximumNamespaceDeclarations)",
+                reason:
+                    "the document declares more namespaces than the limit of \(limits.maximumNamespaceDeclarations)",
                 offset: offset, limit: .namespaceDeclarations
             )
         }
@@ -385,7 +403,9 @@ struct XMLReader {
         index += 2
         let name = try nameRange()
         skipSpace()
-        guard index < bytes.count, bytes[index] == UInt8(ascii: ">") else { throw failure("expected '>' to end </\(text(name))>") }
+        guard index < bytes.count, bytes[index] == UInt8(ascii: ">") else {
+            throw failure("expected '>' to end </\(text(name))>")
+        }
         index += 1
         // A fragment's synthetic root is never closed by a tag.
         guard open.count > (isFragment ? 1 : 0) else {
@@ -404,7 +424,8 @@ struct XMLReader {
     /// Stores the text of `element`, whose end has been read, as its node's text.
     private mutating func finishText(of element: OpenElement, level: Int) {
         if element.isBuffered {
-            nodes[Int(element.node)].text = XMLTree.Span(start: Int32(decoded.count), count: Int32(textBuffers[level].count), isDecoded: true)
+            nodes[Int(element.node)].text = XMLTree.Span(
+                start: Int32(decoded.count), count: Int32(textBuffers[level].count), isDecoded: true)
             decoded.append(contentsOf: textBuffers[level])
             textBuffers[level].removeAll(keepingCapacity: true)
         } else if let text = element.text {
@@ -429,9 +450,10 @@ struct XMLReader {
 
     @inline(__always)
     private func isNamespaceDeclaration(_ name: Range<Int>) -> Bool {
-        guard name.count >= 5, bytes[name.lowerBound] == UInt8(ascii: "x"), bytes[name.lowerBound + 1] == UInt8(ascii: "m"),
-              bytes[name.lowerBound + 2] == UInt8(ascii: "l"), bytes[name.lowerBound + 3] == UInt8(ascii: "n"),
-              bytes[name.lowerBound + 4] == UInt8(ascii: "s")
+        guard name.count >= 5, bytes[name.lowerBound] == UInt8(ascii: "x"),
+            bytes[name.lowerBound + 1] == UInt8(ascii: "m"),
+            bytes[name.lowerBound + 2] == UInt8(ascii: "l"), bytes[name.lowerBound + 3] == UInt8(ascii: "n"),
+            bytes[name.lowerBound + 4] == UInt8(ascii: "s")
         else { return false }
         return name.count == 5 || name.count > 6 && bytes[name.lowerBound + 5] == UInt8(ascii: ":")
     }
@@ -464,8 +486,9 @@ struct XMLReader {
             var ascii = true
             while index < bytes.count {
                 let byte = bytes[index]
-                guard byte >= 0x20 || byte == 0x09 || byte == 0x0A, byte != UInt8(ascii: "<"), byte != UInt8(ascii: "&"),
-                      byte != UInt8(ascii: "]")
+                guard byte >= 0x20 || byte == 0x09 || byte == 0x0A, byte != UInt8(ascii: "<"),
+                    byte != UInt8(ascii: "&"),
+                    byte != UInt8(ascii: "]")
                 else { break }
                 ascii = ascii && byte < 0x80
                 index += 1
@@ -563,7 +586,9 @@ struct XMLReader {
         let start = index
         // Most values need no decoding: they stay a span of the document.
         var ascii = true
-        while index < bytes.count, bytes[index] != quote, bytes[index] >= 0x20, bytes[index] != UInt8(ascii: "&"), bytes[index] != UInt8(ascii: "<") {
+        while index < bytes.count, bytes[index] != quote, bytes[index] >= 0x20, bytes[index] != UInt8(ascii: "&"),
+            bytes[index] != UInt8(ascii: "<")
+        {
             ascii = ascii && bytes[index] < 0x80
             index += 1
         }
@@ -594,8 +619,10 @@ struct XMLReader {
             default:
                 guard byte >= 0x20 else { throw failure("a control character (0x\(String(byte, radix: 16)))") }
                 let run = index
-                while index < bytes.count, bytes[index] >= 0x20, bytes[index] != quote, bytes[index] != UInt8(ascii: "&"),
-                      bytes[index] != UInt8(ascii: "<") {
+                while index < bytes.count, bytes[index] >= 0x20, bytes[index] != quote,
+                    bytes[index] != UInt8(ascii: "&"),
+                    bytes[index] != UInt8(ascii: "<")
+                {
                     index += 1
                 }
                 try checkUTF8(run..<index)
@@ -608,7 +635,9 @@ struct XMLReader {
     private mutating func reference() throws(Failure) -> Unicode.Scalar {
         let start = index
         // References are short; looking no further than that keeps a stray '&' from scanning the whole document.
-        guard let semicolon = (index + 1..<min(index + 13, bytes.count)).first(where: { bytes[$0] == UInt8(ascii: ";") }) else {
+        guard
+            let semicolon = (index + 1..<min(index + 13, bytes.count)).first(where: { bytes[$0] == UInt8(ascii: ";") })
+        else {
             throw failure("an unterminated reference")
         }
         let body = String(decoding: bytes[(index + 1)..<semicolon], as: UTF8.self)
@@ -621,7 +650,9 @@ struct XMLReader {
         case "quot": return "\""
         case let reference where reference.hasPrefix("#"):
             let digits = reference.dropFirst()
-            guard !digits.contains("+") else { throw Failure(reason: "&\(reference); is not a character reference", offset: start) }
+            guard !digits.contains("+") else {
+                throw Failure(reason: "&\(reference); is not a character reference", offset: start)
+            }
             let value = digits.hasPrefix("x") ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits, radix: 10)
             guard let value, let scalar = Unicode.Scalar(value), Self.isCharacter(value) else {
                 throw Failure(reason: "&\(reference); is not a character XML allows", offset: start)
@@ -676,7 +707,8 @@ struct XMLReader {
     /// The text of a span this reader made (of the document or of `decoded`).
     @inline(__always)
     private func string(_ span: XMLTree.Span) -> String {
-        let start = Int(span.start), end = Int(span.start + span.count)
+        let start = Int(span.start)
+        let end = Int(span.start + span.count)
         return span.isDecoded ? String(decoding: decoded[start..<end], as: UTF8.self) : text(start..<end)
     }
 
@@ -692,7 +724,8 @@ struct XMLReader {
     /// Whether two attribute names (always spans of the document) are the same.
     @inline(__always)
     private func sameBytes(_ first: XMLTree.Span, _ second: XMLTree.Span) -> Bool {
-        sameBytes(Int(first.start)..<Int(first.start + first.count), Int(second.start)..<Int(second.start + second.count))
+        sameBytes(
+            Int(first.start)..<Int(first.start + first.count), Int(second.start)..<Int(second.start + second.count))
     }
 
     @inline(__always)
@@ -710,7 +743,9 @@ struct XMLReader {
             guard let first = literalBytes.first else { return nil }
             var position = start
             while position + literalBytes.count <= bytes.count {
-                if bytes[position] == first, (1..<literalBytes.count).allSatisfy({ bytes[position + $0] == literalBytes[$0] }) {
+                if bytes[position] == first,
+                    (1..<literalBytes.count).allSatisfy({ bytes[position + $0] == literalBytes[$0] })
+                {
                     return position
                 }
                 position += 1
@@ -734,11 +769,13 @@ struct XMLReader {
     /// Letters, `_`, `:` and any non-ASCII byte (checked as UTF-8 with the rest of the name).
     @inline(__always)
     private func isNameStart(_ byte: UInt8) -> Bool {
-        (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ":") || byte >= 0x80
+        (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z") || byte == UInt8(ascii: "_")
+            || byte == UInt8(ascii: ":") || byte >= 0x80
     }
 
     @inline(__always)
     private func isNameCharacter(_ byte: UInt8) -> Bool {
-        isNameStart(byte) || byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+        isNameStart(byte) || byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") || byte == UInt8(ascii: "-")
+            || byte == UInt8(ascii: ".")
     }
 }

@@ -71,7 +71,9 @@ public final class XMLTree {
     public static func parse(_ data: Data, limits: XMLLimits = .default) throws -> XMLTree {
         guard data.count <= min(limits.maximumDocumentBytes, Int(Int32.max) - 1) else {
             throw ResponseDecodingError(
-                path: "", reason: "the XML document has \(data.count) bytes, more than the limit of \(limits.maximumDocumentBytes)",
+                path: "",
+                reason:
+                    "the XML document has \(data.count) bytes, more than the limit of \(limits.maximumDocumentBytes)",
                 exceededLimit: .documentSize
             )
         }
@@ -90,7 +92,8 @@ public final class XMLTree {
             let position = source.withUnsafeBufferPointer { XMLReader.position(of: failure.offset, in: $0) }
             let place = "at line \(position.line), column \(position.column)"
             if let limit = failure.limit {
-                throw ResponseDecodingError(path: "", reason: "the XML document \(place): \(failure.reason)", exceededLimit: limit)
+                throw ResponseDecodingError(
+                    path: "", reason: "the XML document \(place): \(failure.reason)", exceededLimit: limit)
             }
             throw ResponseDecodingError(path: "", reason: "malformed XML \(place): \(failure.reason)")
         }

@@ -129,7 +129,8 @@ public struct XMLWriter: Sendable {
             case UInt8(ascii: "&"): bytes.append(contentsOf: "&amp;".utf8)
             case UInt8(ascii: "<"): bytes.append(contentsOf: "&lt;".utf8)
             case UInt8(ascii: ">"): bytes.append(contentsOf: "&gt;".utf8)
-            case UInt8(ascii: "\""): if inAttribute { bytes.append(contentsOf: "&quot;".utf8) } else { bytes.append(byte) }
+            case UInt8(ascii: "\""):
+                if inAttribute { bytes.append(contentsOf: "&quot;".utf8) } else { bytes.append(byte) }
             case 0x0D: bytes.append(contentsOf: "&#xD;".utf8)
             case 0x09: if inAttribute { bytes.append(contentsOf: "&#x9;".utf8) } else { bytes.append(byte) }
             case 0x0A: if inAttribute { bytes.append(contentsOf: "&#xA;".utf8) } else { bytes.append(byte) }

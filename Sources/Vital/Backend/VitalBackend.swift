@@ -25,8 +25,10 @@ public struct VitalBackend: Sendable {
 
         /// Creates a configuration.
         public init(
-            apiKey: APIKey, environment: VitalEnvironment, hosts: VitalHostMap = .init(), urlPolicy: URLPolicy = .init(),
-            transport: any HTTPTransport = URLSessionTransport(), timeout: TimeInterval? = nil, logger: (any LogSink)? = nil
+            apiKey: APIKey, environment: VitalEnvironment, hosts: VitalHostMap = .init(),
+            urlPolicy: URLPolicy = .init(),
+            transport: any HTTPTransport = URLSessionTransport(), timeout: TimeInterval? = nil,
+            logger: (any LogSink)? = nil
         ) {
             self.apiKey = apiKey
             self.environment = environment
@@ -50,7 +52,8 @@ public struct VitalBackend: Sendable {
     public func signInToken(forClientUserID clientUserID: String) async throws -> VitalSignInTokenGrant {
         let user = try await user(forClientUserID: clientUserID)
         let response = try await client().createSignInToken(.init(userID: user.userID), apiKey: configuration.apiKey)
-        return VitalSignInTokenGrant(userID: response.userID, signInToken: response.signInToken, createdUser: user.created)
+        return VitalSignInTokenGrant(
+            userID: response.userID, signInToken: response.signInToken, createdUser: user.created)
     }
 
     /// The Vital user of `clientUserID`: created now, or, when it exists already, the one the conflict names (or

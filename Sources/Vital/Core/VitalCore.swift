@@ -372,7 +372,8 @@ public final class VitalCore: Sendable {
         if let cached = leasedClient.current, cached.lease === lease, cached.environment == environment {
             return cached.client
         }
-        let client = try configuration.client(for: environment, transport: lease.guarding(configuration.options.transport))
+        let client = try configuration.client(
+            for: environment, transport: lease.guarding(configuration.options.transport))
         leasedClient.withValue { $0 = (lease, environment, client) }
         return client
     }

@@ -39,16 +39,21 @@ public enum VitalCoreError: Error, Sendable, Hashable, CustomStringConvertible {
         case .unexpectedSignInToken(let parts):
             return "The sign-in token's \(parts.joined(separator: " and ")) is not the configured one; nothing was sent"
         case .productionAPIKeyRefused:
-            return "A production API key (pk_) is refused in API-key mode, which is for sandbox evaluation; use sign-in tokens"
+            return
+                "A production API key (pk_) is refused in API-key mode, which is for sandbox evaluation; use sign-in tokens"
         case .alreadySignedIn(let user): return "Already signed in as \(user.uuidString.lowercased()); sign out first"
         case .migrationMismatch(let parts):
-            return "The sign-in token's \(parts.joined(separator: " and ")) differ from the API-key sign-in; sign out first"
-        case .notConfigured: return "Vital is not configured: call configure(apiKey:environment:region:) or sign in with a token"
+            return
+                "The sign-in token's \(parts.joined(separator: " and ")) differ from the API-key sign-in; sign out first"
+        case .notConfigured:
+            return "Vital is not configured: call configure(apiKey:environment:region:) or sign in with a token"
         case .notSignedIn: return "No Vital user is signed in"
         case .wrongMode(let status): return "Not available with the current sign-in \(status)"
-        case .userNoLongerValid(let user): return "The Vital user \(user.uuidString.lowercased()) no longer exists; signed out"
+        case .userNoLongerValid(let user):
+            return "The Vital user \(user.uuidString.lowercased()) no longer exists; signed out"
         case .needsReauthentication(let user):
-            return "The Vital session of \(user.uuidString.lowercased()) was revoked; sign in again with a new sign-in token"
+            return
+                "The Vital session of \(user.uuidString.lowercased()) was revoked; sign in again with a new sign-in token"
         case .malformedTokenResponse(let reason): return "The token response cannot be used: \(reason)"
         }
     }

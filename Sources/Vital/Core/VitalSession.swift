@@ -16,10 +16,14 @@ struct VitalTokenSession: Sendable, Hashable, Codable, CustomStringConvertible, 
     }
 
     var customMirror: Mirror {
-        Mirror(self, children: [
-            "userID": userID, "teamID": teamID as Any, "environment": environment, "accessToken": Redaction.placeholder,
-            "refreshToken": Redaction.placeholder, "expiresAt": expiresAt, "pendingReauthentication": pendingReauthentication,
-        ])
+        Mirror(
+            self,
+            children: [
+                "userID": userID, "teamID": teamID as Any, "environment": environment,
+                "accessToken": Redaction.placeholder,
+                "refreshToken": Redaction.placeholder, "expiresAt": expiresAt,
+                "pendingReauthentication": pendingReauthentication,
+            ])
     }
 }
 

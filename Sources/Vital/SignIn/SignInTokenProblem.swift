@@ -33,11 +33,13 @@ public enum SignInTokenProblem: Error, Sendable, Hashable, CustomStringConvertib
         case .notCompactJWT(let count): return "the user token has \(count) segments, expected a JWT's 3"
         case .undecodableJWTSegment(let segment): return "the user token's \(segment) is not Base64url JSON"
         case .unsupportedJWTHeader(let algorithm, let type):
-            return "the user token's header is alg \(algorithm ?? "(none)"), typ \(type ?? "(none)"); expected RS256, JWT"
+            return
+                "the user token's header is alg \(algorithm ?? "(none)"), typ \(type ?? "(none)"); expected RS256, JWT"
         case .missingClaim(let name): return "the user token lacks the claim \"\(name)\""
         case .unrecognizedIssuer(let issuer): return "the user token's issuer \"\(issuer)\" is not a Junction signer"
         case .unknownEnvironment(let name): return "the user token names the unknown environment \"\(name)\""
-        case .rejectedByServer: return "the auth server refused the sign-in token (used, expired or revoked); request a new one"
+        case .rejectedByServer:
+            return "the auth server refused the sign-in token (used, expired or revoked); request a new one"
         }
     }
 }

@@ -39,7 +39,8 @@ public struct VitalSignInToken: Sendable, Hashable, CustomStringConvertible, Cus
         let segments = userToken.split(separator: ".", omittingEmptySubsequences: false)
         guard segments.count == 3 else { throw .notCompactJWT(segmentCount: segments.count) }
         let header = try Self.object(Base64URL.decode(String(segments[0])), else: .undecodableJWTSegment("header"))
-        let algorithm = header["alg"] as? String, type = header["typ"] as? String
+        let algorithm = header["alg"] as? String
+        let type = header["typ"] as? String
         guard algorithm == "RS256", type == "JWT" else { throw .unsupportedJWTHeader(algorithm: algorithm, type: type) }
         let claims = try Self.object(Base64URL.decode(String(segments[1])), else: .undecodableJWTSegment("payload"))
 
@@ -53,8 +54,12 @@ public struct VitalSignInToken: Sendable, Hashable, CustomStringConvertible, Cus
     }
 
     /// The JSON object in `data`, or `problem`.
-    private static func object(_ data: Data?, else problem: SignInTokenProblem) throws(SignInTokenProblem) -> [String: Any] {
-        guard let data, let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { throw problem }
+    private static func object(_ data: Data?, else problem: SignInTokenProblem) throws(SignInTokenProblem) -> [String:
+        Any]
+    {
+        guard let data, let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            throw problem
+        }
         return object
     }
 
@@ -62,9 +67,9 @@ public struct VitalSignInToken: Sendable, Hashable, CustomStringConvertible, Cus
     static func environment(issuer: String) throws(SignInTokenProblem) -> VitalEnvironment {
         let parts = issuer.split(separator: "@", omittingEmptySubsequences: false)
         guard parts.count == 2, parts[0].hasPrefix("id-signer-"), parts[1].hasPrefix("vital-id-"),
-              parts[1].hasSuffix(".iam.gserviceaccount.com"),
-              let signer = lowercasePair(parts[0].dropFirst("id-signer-".count)),
-              lowercasePair(parts[1].dropFirst("vital-id-".count).dropLast(".iam.gserviceaccount.com".count)) != nil
+            parts[1].hasSuffix(".iam.gserviceaccount.com"),
+            let signer = lowercasePair(parts[0].dropFirst("id-signer-".count)),
+            lowercasePair(parts[1].dropFirst("vital-id-".count).dropLast(".iam.gserviceaccount.com".count)) != nil
         else { throw .unrecognizedIssuer(issuer) }
         guard let tier = VitalEnvironment.Tier(issuerName: signer.0) else { throw .unknownEnvironment(signer.0) }
         guard let region = VitalEnvironment.Region(rawValue: signer.1) else { throw .unknownEnvironment(signer.1) }
@@ -86,6 +91,11 @@ public struct VitalSignInToken: Sendable, Hashable, CustomStringConvertible, Cus
 
     /// A mirror without the token.
     public var customMirror: Mirror {
-        Mirror(self, children: ["userID": userID, "teamID": teamID as Any, "environment": environment, "expiresAt": expiresAt as Any, "userToken": Redaction.placeholder])
+        Mirror(
+            self,
+            children: [
+                "userID": userID, "teamID": teamID as Any, "environment": environment, "expiresAt": expiresAt as Any,
+                "userToken": Redaction.placeholder,
+            ])
     }
 }

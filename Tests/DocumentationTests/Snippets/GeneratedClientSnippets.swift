@@ -1,3 +1,5 @@
+// The snippets are the documentation's code as it reads there, so formatting leaves them alone.
+// swift-format-ignore-file
 import Foundation
 import HealthVault
 import SDKRuntime

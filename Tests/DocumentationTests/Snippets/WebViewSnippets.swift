@@ -1,3 +1,5 @@
+// The snippets are the documentation's code as it reads there, so formatting leaves them alone.
+// swift-format-ignore-file
 // The web view recipe of the HealthVault "Records and the Shell" article. WebKit exists only on Apple platforms, so
 // on Linux this file compiles to nothing and the recipe is checked on macOS builds only.
 #if canImport(WebKit)

@@ -23,7 +23,9 @@ check(response.additionalProperties["x-vendor"]?["since"] == "2026", "members be
 check(response.detail?.kind == "a" && response.detail?.additionalProperties == ["extra": 7], "nested extra members")
 check(response.labels == ["a": "x", "b": "y"], "a map")
 check(response.blob == Data([0, 1, 2, 255]) && response.key == Data("key".utf8), "bytes")
-check(response.small == -3 && response.weight == 1.5 && response.ratio == 0.25 && response.count == 12_345_678_901, "numbers")
+check(
+    response.small == -3 && response.weight == 1.5 && response.ratio == 0.25 && response.count == 12_345_678_901,
+    "numbers")
 let sparse = try JSONCoding.decode(Stored.self, from: Data(#"{"id":"r2","payload":null}"#.utf8))
 check(sparse.note == nil && sparse.payload == .null && sparse.additionalProperties.isEmpty, "absent fields")
 
@@ -38,7 +40,8 @@ func refusal(_ request: Record.Request) -> String? {
     }
 }
 
-check(refusal(Record.Request(id: "r1", size: 5, code: "ABC", tags: ["a"], labels: ["k": "v"])) == nil, "a valid request")
+check(
+    refusal(Record.Request(id: "r1", size: 5, code: "ABC", tags: ["a"], labels: ["k": "v"])) == nil, "a valid request")
 check(refusal(Record.Request(id: "r", size: 5)) == "/id", "minLength from the allOf base")
 check(refusal(Record.Request(id: "r1", size: 0)) == "/size", "minimum")
 check(refusal(Record.Request(id: "r1", size: 101)) == "/size", "maximum")

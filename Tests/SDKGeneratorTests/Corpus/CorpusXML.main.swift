@@ -22,7 +22,9 @@ writer.endElement()
 check(Data(writer.bytes) == fixture, "not byte for byte:\n\(String(decoding: writer.bytes, as: UTF8.self))")
 check(response.thing.count == 2, "two things")
 let first = response.thing[0]
-check(first.dataXML?.text.contains("<![CDATA[a < b]]>") == true, "the fragment keeps CDATA: \(String(describing: first.dataXML))")
+check(
+    first.dataXML?.text.contains("<![CDATA[a < b]]>") == true,
+    "the fragment keeps CDATA: \(String(describing: first.dataXML))")
 check(first.version == 3 && first.weight == 1.5 && first.small == -3 && first.blob == Data([0, 1, 2, 255]), "scalars")
 check(first.note == nil && first.source == "device", "the allOf part's fields")
 check(try first.dataXML?.tree().first?.name == "blood-glucose", "the fragment reads as a tree")
@@ -35,7 +37,13 @@ do {
     check(error.path == "/thing", "\(error)")
 }
 
-let transport = RecordingTransport(responses: [HTTPResponse(status: 200, body: Data(#"<response><status><code>0</code></status><wc:info xmlns:wc="urn:com.example.put-things"></wc:info></response>"#.utf8))])
+let transport = RecordingTransport(responses: [
+    HTTPResponse(
+        status: 200,
+        body: Data(
+            #"<response><status><code>0</code></status><wc:info xmlns:wc="urn:com.example.put-things"></wc:info></response>"#
+                .utf8))
+])
 let client = CorpusXMLClient(configuration: .init(transport: transport, envelope: .init(clientVersion: "corpus")))
 let session = HealthVaultSessionCredential(token: "token", sharedSecret: "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=")
 _ = try await client.putThings(PutThings.Request(thing: [first]), session: session)

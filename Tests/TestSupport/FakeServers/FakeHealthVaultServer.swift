@@ -114,7 +114,8 @@ public final class FakeHealthVaultServer: Sendable {
                     Self.element("offline-person-id", in: body) == Self.personID.uuidString.lowercased()
                 else { return Self.status(10) }
                 guard method == "GetThings" else {
-                    return HTTPResponse(status: 200, body: Data("<response><status><code>0</code></status></response>".utf8))
+                    return HTTPResponse(
+                        status: 200, body: Data("<response><status><code>0</code></status></response>".utf8))
                 }
                 info = Self.ok("GetThings3", #"<group name="q" />"#)
             } else {

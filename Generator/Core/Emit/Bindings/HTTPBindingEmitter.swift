@@ -8,14 +8,20 @@ struct HTTPBindingEmitter: BindingEmitter {
     var xmlPrimitives: XMLPrimitiveStyle { settings.xmlPrimitives }
 
     var configurationMembers: [ConfigurationMember] {
-        [.init(doc: "Header fields every request sends.", name: "headers", type: "SDKRuntime.HTTPHeaders", value: Emit.headersLiteral(settings.headers))]
+        [
+            .init(
+                doc: "Header fields every request sends.", name: "headers", type: "SDKRuntime.HTTPHeaders",
+                value: Emit.headersLiteral(settings.headers))
+        ]
     }
 
     /// `core`, and one `HTTPErrorFormat` per error format of protocol.json.
     func clientSupport(into p: inout SwiftPrinter) {
         p.doc("Sends requests with the configuration.")
         p.block("var core: SDKRuntime.HTTPClientCore") { p in
-            p.line("SDKRuntime.HTTPClientCore(family: \(SwiftLiteral.string(family.name)), options: configuration.options, headers: configuration.headers)")
+            p.line(
+                "SDKRuntime.HTTPClientCore(family: \(SwiftLiteral.string(family.name)), options: configuration.options, headers: configuration.headers)"
+            )
         }
         guard !family.errors.isEmpty else { return }
         p.blank()
@@ -45,20 +51,29 @@ struct HTTPBindingEmitter: BindingEmitter {
             }
         }.joined()
         let body = binding.body == .none ? "" : ", \(binding.body.rawValue) body"
-        return "`\(binding.verb.rawValue)` to the `\(binding.server)` server\(path.isEmpty ? "" : " at `\(path)`")\(body), auth \(binding.auth.rawValue)."
+        return
+            "`\(binding.verb.rawValue)` to the `\(binding.server)` server\(path.isEmpty ? "" : " at `\(path)`")\(body), auth \(binding.auth.rawValue)."
     }
 
     func credentialParameters(of method: IRMethod) -> [MethodParameter] {
         guard case .http(let binding) = method.binding else { return [] }
         switch binding.auth {
         case .none: return []
-        case .basic: return [.init(label: "credentials", type: "SDKRuntime.BasicCredentials", doc: "HTTP Basic credentials.")]
+        case .basic:
+            return [.init(label: "credentials", type: "SDKRuntime.BasicCredentials", doc: "HTTP Basic credentials.")]
         case .bearer: return [.init(label: "token", type: "SDKRuntime.BearerToken", doc: "The access token.")]
-        case .apiKey: return [.init(label: "apiKey", type: "SDKRuntime.APIKey", doc: "The API key (keep it on servers).")]
+        case .apiKey:
+            return [.init(label: "apiKey", type: "SDKRuntime.APIKey", doc: "The API key (keep it on servers).")]
         case .bearerOrApiKey:
-            return [.init(label: "credential", type: "SDKRuntime.AccessCredential", doc: "An access token, or an API key.")]
+            return [
+                .init(label: "credential", type: "SDKRuntime.AccessCredential", doc: "An access token, or an API key.")
+            ]
         case .oauthClient:
-            return [.init(label: "client", type: "SDKRuntime.OAuthClientCredentials", doc: "The OAuth client and how it authenticates.")]
+            return [
+                .init(
+                    label: "client", type: "SDKRuntime.OAuthClientCredentials",
+                    doc: "The OAuth client and how it authenticates.")
+            ]
         }
     }
 
@@ -66,7 +81,8 @@ struct HTTPBindingEmitter: BindingEmitter {
         guard case .http(let binding) = method.binding else { return "" }
         let formats = binding.errors.map { "``\($0)``" }
         let others = "`UnexpectedResponseError`, `ResponseDecodingError`, `ConfigurationError` or `TransportError`"
-        return formats.isEmpty ? others + "." : formats.joined(separator: " or ") + " for an error response; otherwise \(others)."
+        return formats.isEmpty
+            ? others + "." : formats.joined(separator: " or ") + " for an error response; otherwise \(others)."
     }
 
     func body(of method: IRMethod, into p: inout SwiftPrinter) {
@@ -75,7 +91,8 @@ struct HTTPBindingEmitter: BindingEmitter {
         let mutates = method.request != nil || binding.auth != .none || binding.body == .form
         var arguments = [
             ".\(binding.verb.rawValue.lowercased())", "server: configuration.servers.\(Emit.name(binding.server))",
-            "serverName: \(SwiftLiteral.string(binding.server))", "path: \(pathExpression(binding, requestType: requestType))",
+            "serverName: \(SwiftLiteral.string(binding.server))",
+            "path: \(pathExpression(binding, requestType: requestType))",
         ]
         if !binding.headers.isEmpty { arguments.append("headers: " + Emit.headersLiteral(binding.headers)) }
         p.call("\(mutates ? "var" : "let") http = try core.request(", arguments, ")")
@@ -95,12 +112,18 @@ struct HTTPBindingEmitter: BindingEmitter {
         case .basic: p.line("http.authorize(basic: credentials)")
         case .bearer: p.line("http.authorize(bearer: token)")
         case .apiKey:
-            if let header = settings.apiKeyHeader { p.line("http.authorize(apiKey: apiKey, header: \(SwiftLiteral.string(header)))") }
+            if let header = settings.apiKeyHeader {
+                p.line("http.authorize(apiKey: apiKey, header: \(SwiftLiteral.string(header)))")
+            }
         case .bearerOrApiKey:
-            if let header = settings.apiKeyHeader { p.line("http.authorize(credential, apiKeyHeader: \(SwiftLiteral.string(header)))") }
+            if let header = settings.apiKeyHeader {
+                p.line("http.authorize(credential, apiKeyHeader: \(SwiftLiteral.string(header)))")
+            }
         case .oauthClient: p.line("http.authenticate(client: client)")
         }
-        let errors = "[" + binding.errors.map { "ErrorFormats." + Emit.name(Naming.lowerCamel($0)) }.joined(separator: ", ") + "]"
+        let errors =
+            "[" + binding.errors.map { "ErrorFormats." + Emit.name(Naming.lowerCamel($0)) }.joined(separator: ", ")
+            + "]"
         let operation = SwiftLiteral.string(method.name)
         guard method.response != nil else {
             p.line("_ = try await core.send(http, operation: \(operation), errors: \(errors))")
@@ -182,7 +205,9 @@ struct HTTPBindingEmitter: BindingEmitter {
                     p.line("\(target).append(\(name), \(value)\(marker))")
                 }
             case .header:
-                let set = { (text: String) in sensitive ? "http.headers.setSensitive(\(name), \(text))" : "http.headers[\(name)] = \(text)" }
+                let set = { (text: String) in
+                    sensitive ? "http.headers.setSensitive(\(name), \(text))" : "http.headers[\(name)] = \(text)"
+                }
                 if property.isOptional {
                     p.line("if let header = \(value) { \(set(Emit.wireText("header", property.type))) }")
                 } else {

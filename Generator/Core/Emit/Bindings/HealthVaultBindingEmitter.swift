@@ -9,15 +9,20 @@ struct HealthVaultBindingEmitter: BindingEmitter {
     var configurationMembers: [ConfigurationMember] {
         let language = settings.language.map(SwiftLiteral.string) ?? "nil"
         let country = settings.country.map(SwiftLiteral.string) ?? "nil"
-        let envelope = ".init(clientVersion: \(SwiftLiteral.string(settings.clientVersion)), language: \(language), "
+        let envelope =
+            ".init(clientVersion: \(SwiftLiteral.string(settings.clientVersion)), language: \(language), "
             + "country: \(country), messageTTL: \(settings.messageTTL))"
         return [
-            .init(doc: "The clock for `msg-time` and signing times.", name: "clock", type: "any SDKRuntime.WallClock",
-                  value: "SDKRuntime.SystemClock()"),
-            .init(doc: "What every request header carries.", name: "envelope", type: "SDKRuntime.HealthVaultEnvelopeSettings",
-                  value: envelope),
-            .init(doc: "Which reads are sent again after a temporary failure; none by default.", name: "retry",
-                  type: "SDKRuntime.RetryPolicy", value: ".none"),
+            .init(
+                doc: "The clock for `msg-time` and signing times.", name: "clock", type: "any SDKRuntime.WallClock",
+                value: "SDKRuntime.SystemClock()"),
+            .init(
+                doc: "What every request header carries.", name: "envelope",
+                type: "SDKRuntime.HealthVaultEnvelopeSettings",
+                value: envelope),
+            .init(
+                doc: "Which reads are sent again after a temporary failure; none by default.", name: "retry",
+                type: "SDKRuntime.RetryPolicy", value: ".none"),
         ]
     }
 
@@ -27,11 +32,14 @@ struct HealthVaultBindingEmitter: BindingEmitter {
         let server = family.servers.first.map { "configuration.servers." + Emit.name($0.name) } ?? "nil"
         p.doc("Signs and sends requests with the configuration.")
         p.block("var core: SDKRuntime.HealthVaultClientCore") { p in
-            p.call("SDKRuntime.HealthVaultClientCore(", [
-                "family: \(SwiftLiteral.string(family.name))", "server: \(server)", "options: configuration.options",
-                "clock: configuration.clock", "envelope: configuration.envelope", "retry: configuration.retry",
-                "statusError: { try \(settings.statusError)(body: \(statusBody)(xml: $0), httpStatus: $1, operation: $2) }",
-            ], ")")
+            p.call(
+                "SDKRuntime.HealthVaultClientCore(",
+                [
+                    "family: \(SwiftLiteral.string(family.name))", "server: \(server)",
+                    "options: configuration.options",
+                    "clock: configuration.clock", "envelope: configuration.envelope", "retry: configuration.retry",
+                    "statusError: { try \(settings.statusError)(body: \(statusBody)(xml: $0), httpStatus: $1, operation: $2) }",
+                ], ")")
         }
     }
 
@@ -43,26 +51,34 @@ struct HealthVaultBindingEmitter: BindingEmitter {
         case .castSignature: auth = "anonymous, signed with the application shared secret"
         case .session: auth = "signed with a session"
         }
-        return "HealthVault method `\(binding.method)` version \(binding.version), \(auth)\(binding.recordScoped ? ", for one record" : "")."
+        return
+            "HealthVault method `\(binding.method)` version \(binding.version), \(auth)\(binding.recordScoped ? ", for one record" : "")."
     }
 
     func credentialParameters(of method: IRMethod) -> [MethodParameter] {
         guard case .healthvault(let binding) = method.binding else { return [] }
         var parameters: [MethodParameter] = []
-        if binding.recordScoped { parameters.append(.init(label: "recordID", type: "Foundation.UUID", doc: "The record the method acts on.")) }
+        if binding.recordScoped {
+            parameters.append(.init(label: "recordID", type: "Foundation.UUID", doc: "The record the method acts on."))
+        }
         switch binding.auth {
         case .appId:
-            parameters.append(.init(
-                label: "applicationID", type: "Foundation.UUID",
-                doc: "The application id for the header (the master application for provisioning calls)."
-            ))
+            parameters.append(
+                .init(
+                    label: "applicationID", type: "Foundation.UUID",
+                    doc: "The application id for the header (the master application for provisioning calls)."
+                ))
         case .castSignature:
-            parameters.append(.init(
-                label: "application", type: "SDKRuntime.HealthVaultApplicationCredential",
-                doc: "The application instance's id and shared secret, which sign the request."
-            ))
+            parameters.append(
+                .init(
+                    label: "application", type: "SDKRuntime.HealthVaultApplicationCredential",
+                    doc: "The application instance's id and shared secret, which sign the request."
+                ))
         case .session:
-            parameters.append(.init(label: "session", type: "SDKRuntime.HealthVaultSessionCredential", doc: "The session that signs the request."))
+            parameters.append(
+                .init(
+                    label: "session", type: "SDKRuntime.HealthVaultSessionCredential",
+                    doc: "The session that signs the request."))
         }
         return parameters
     }
@@ -90,7 +106,9 @@ struct HealthVaultBindingEmitter: BindingEmitter {
             auth = ".session(session)"
         }
         let requestType = method.request.flatMap { IRTypeRef.named($0).namedType }
-        let info = requestType.map { ".info(\($0.isFixed ? "\(method.name).Request()" : "request"), context: \(context))" } ?? ".emptyInfo"
+        let info =
+            requestType.map { ".info(\($0.isFixed ? "\(method.name).Request()" : "request"), context: \(context))" }
+            ?? ".emptyInfo"
         var arguments = ["method: \(SwiftLiteral.string(binding.method))", "version: \(binding.version)"]
         if binding.recordScoped { arguments.append("recordID: recordID") }
         arguments += ["auth: \(auth)"] + time + ["info: \(info)"]

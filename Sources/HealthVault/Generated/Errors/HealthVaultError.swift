@@ -7,7 +7,7 @@ import SDKRuntime
 
 /// A non-zero <status><code> in a response. HealthVault answers HTTP 200 for these.
 /// - Remark: Generated from Schemas/HealthVault/protocol.json#/errors/HealthVaultError
-public struct HealthVaultError: Error, Sendable, Hashable, CustomStringConvertible, SDKRuntime.ProtocolError {
+public struct HealthVaultError: Error, Sendable, Equatable, CustomStringConvertible, SDKRuntime.ProtocolError {
     /// The decoded error body.
     public let body: Status
 

@@ -9,7 +9,7 @@ import SDKRuntime
 /// content element that carries the signing time. The session token and session shared secret sign every later request.
 public enum CreateAuthenticatedSessionToken {
     /// - Remark: Generated from Schemas/HealthVault/CreateAuthenticatedSessionToken.json#/request
-    public struct Request: Sendable, Hashable, SDKRuntime.XMLEncodable {
+    public struct Request: Sendable, Equatable, SDKRuntime.XMLEncodable {
         /// - Remark: Generated from
         ///   Schemas/HealthVault/CreateAuthenticatedSessionToken.json#/request/properties/auth-info
         public let authInfo: CreateAuthenticatedSessionToken.Request.AuthInfo
@@ -24,7 +24,7 @@ public enum CreateAuthenticatedSessionToken {
 
         /// - Remark: Generated from
         ///   Schemas/HealthVault/CreateAuthenticatedSessionToken.json#/request/properties/auth-info
-        public struct AuthInfo: Sendable, Hashable, SDKRuntime.XMLEncodable {
+        public struct AuthInfo: Sendable, Equatable, SDKRuntime.XMLEncodable {
             /// - Remark: Generated from
             ///   Schemas/HealthVault/CreateAuthenticatedSessionToken.json#/request/properties/auth-info/properties/app-id
             public let appID: CreateAuthenticatedSessionToken.Request.AuthInfo.AppID
@@ -43,7 +43,7 @@ public enum CreateAuthenticatedSessionToken {
 
             /// - Remark: Generated from
             ///   Schemas/HealthVault/CreateAuthenticatedSessionToken.json#/request/properties/auth-info/properties/app-id
-            public struct AppID: Sendable, Hashable, SDKRuntime.XMLEncodable {
+            public struct AppID: Sendable, Equatable, SDKRuntime.XMLEncodable {
                 /// Sent as true when the app may be authorized for several records; omitted otherwise.
                 public let isMultiRecordApp: Swift.Bool?
                 /// Creates a value from its properties.
@@ -61,7 +61,7 @@ public enum CreateAuthenticatedSessionToken {
 
             /// - Remark: Generated from
             ///   Schemas/HealthVault/CreateAuthenticatedSessionToken.json#/request/properties/auth-info/properties/credential
-            public struct Credential: Sendable, Hashable, SDKRuntime.XMLEncodable {
+            public struct Credential: Sendable, Equatable, SDKRuntime.XMLEncodable {
                 /// Creates the value; every field is fixed by the schema.
                 public init() {}
 
@@ -76,7 +76,7 @@ public enum CreateAuthenticatedSessionToken {
 
                 /// - Remark: Generated from
                 ///   Schemas/HealthVault/CreateAuthenticatedSessionToken.json#/request/properties/auth-info/properties/credential/properties/appserver2
-                public struct Appserver2: Sendable, Hashable, SDKRuntime.XMLEncodable {
+                public struct Appserver2: Sendable, Equatable, SDKRuntime.XMLEncodable {
                     /// Creates the value; every field is fixed by the schema.
                     public init() {}
 
@@ -102,7 +102,7 @@ public enum CreateAuthenticatedSessionToken {
                     }
 
                     /// The HMAC-SHA256 of the exact content bytes, keyed with the application shared secret.
-                    public struct HMACSig: Sendable, Hashable, SDKRuntime.XMLEncodable {
+                    public struct HMACSig: Sendable, Equatable, SDKRuntime.XMLEncodable {
                         /// Creates the value; every field is fixed by the schema.
                         public init() {}
 
@@ -116,7 +116,7 @@ public enum CreateAuthenticatedSessionToken {
 
                     /// - Remark: Generated from
                     ///   Schemas/HealthVault/CreateAuthenticatedSessionToken.json#/request/properties/auth-info/properties/credential/properties/appserver2/properties/content
-                    public struct Content: Sendable, Hashable, SDKRuntime.XMLEncodable {
+                    public struct Content: Sendable, Equatable, SDKRuntime.XMLEncodable {
                         /// Creates the value; every field is fixed by the schema.
                         public init() {}
 
@@ -134,7 +134,7 @@ public enum CreateAuthenticatedSessionToken {
     }
 
     /// - Remark: Generated from Schemas/HealthVault/CreateAuthenticatedSessionToken.json#/response
-    public struct Response: Sendable, Hashable, SDKRuntime.XMLDecodable {
+    public struct Response: Sendable, Equatable, SDKRuntime.XMLDecodable {
         /// - Remark: Generated from Schemas/HealthVault/CreateAuthenticatedSessionToken.json#/response/properties/token
         public let token: CreateAuthenticatedSessionToken.SessionToken
         /// The session shared secret, Base64; it keys hmac-data from now on and replaces any previous one.
@@ -152,7 +152,7 @@ public enum CreateAuthenticatedSessionToken {
     }
 
     /// The session token: opaque text copied verbatim into <auth-token>, with the application's authorization state.
-    public struct SessionToken: Sendable, Hashable, SDKRuntime.XMLDecodable {
+    public struct SessionToken: Sendable, Equatable, SDKRuntime.XMLDecodable {
         /// The application the session belongs to.
         public let appID: Foundation.UUID?
         /// What the application must do before it can access records.

@@ -8,7 +8,7 @@ import SDKRuntime
 /// Lists the people who authorized this application instance and the records it may access for each, a page at a time.
 public enum GetAuthorizedPeople {
     /// - Remark: Generated from Schemas/HealthVault/GetAuthorizedPeople.json#/request
-    public struct Request: Sendable, Hashable, SDKRuntime.XMLEncodable {
+    public struct Request: Sendable, Equatable, SDKRuntime.XMLEncodable {
         /// Which page to return. All fields are optional; none at all asks for the first page with the server's
         /// defaults.
         public let parameters: GetAuthorizedPeople.Request.Parameters
@@ -30,7 +30,7 @@ public enum GetAuthorizedPeople {
 
         /// Which page to return. All fields are optional; none at all asks for the first page with the server's
         /// defaults.
-        public struct Parameters: Sendable, Hashable, SDKRuntime.XMLEncodable {
+        public struct Parameters: Sendable, Equatable, SDKRuntime.XMLEncodable {
             /// Returns the people after this person id: the last person-id of the previous page.
             public let personIDCursor: Foundation.UUID?
             /// Returns only people whose authorization was created after this time.
@@ -65,7 +65,7 @@ public enum GetAuthorizedPeople {
     }
 
     /// - Remark: Generated from Schemas/HealthVault/GetAuthorizedPeople.json#/response
-    public struct Response: Sendable, Hashable, SDKRuntime.XMLDecodable {
+    public struct Response: Sendable, Equatable, SDKRuntime.XMLDecodable {
         /// - Remark: Generated from Schemas/HealthVault/GetAuthorizedPeople.json#/response/properties/response-results
         public let responseResults: GetAuthorizedPeople.Response.ResponseResults
         /// Creates a value from its properties.
@@ -80,7 +80,7 @@ public enum GetAuthorizedPeople {
         }
 
         /// - Remark: Generated from Schemas/HealthVault/GetAuthorizedPeople.json#/response/properties/response-results
-        public struct ResponseResults: Sendable, Hashable, SDKRuntime.XMLDecodable {
+        public struct ResponseResults: Sendable, Equatable, SDKRuntime.XMLDecodable {
             /// The people on this page.
             public let personInfo: [PersonInfo]
             /// Whether another page follows.

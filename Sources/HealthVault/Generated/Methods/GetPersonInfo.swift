@@ -8,7 +8,7 @@ import SDKRuntime
 /// Reads the signed-in (offline) person: their name and the records the application may access.
 public enum GetPersonInfo {
     /// - Remark: Generated from Schemas/HealthVault/GetPersonInfo.json#/request
-    public struct Request: Sendable, Hashable, SDKRuntime.XMLEncodable {
+    public struct Request: Sendable, Equatable, SDKRuntime.XMLEncodable {
         /// Also return the groups the person belongs to.
         public let groupMembership: Swift.Bool?
         /// Also return the application's permissions to each record.
@@ -28,7 +28,7 @@ public enum GetPersonInfo {
     }
 
     /// - Remark: Generated from Schemas/HealthVault/GetPersonInfo.json#/response
-    public struct Response: Sendable, Hashable, SDKRuntime.XMLDecodable {
+    public struct Response: Sendable, Equatable, SDKRuntime.XMLDecodable {
         /// The person.
         public let personInfo: PersonInfo
         /// Creates a value from its properties.

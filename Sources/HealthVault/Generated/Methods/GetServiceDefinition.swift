@@ -9,7 +9,7 @@ import SDKRuntime
 /// URLs, which is how an instance id returned by Shell becomes the URL to call.
 public enum GetServiceDefinition {
     /// - Remark: Generated from Schemas/HealthVault/GetServiceDefinition.json#/request
-    public struct Request: Sendable, Hashable, SDKRuntime.XMLEncodable {
+    public struct Request: Sendable, Equatable, SDKRuntime.XMLEncodable {
         /// Returns only sections changed after this time.
         public let updatedDate: Foundation.Date?
         /// The sections to return; topology by default.
@@ -29,7 +29,7 @@ public enum GetServiceDefinition {
         }
 
         /// The sections to return; topology by default.
-        public struct ResponseSections: Sendable, Hashable, SDKRuntime.XMLEncodable {
+        public struct ResponseSections: Sendable, Equatable, SDKRuntime.XMLEncodable {
             /// - Remark: Generated from
             ///   Schemas/HealthVault/GetServiceDefinition.json#/request/properties/response-sections/properties/section
             public let section: [GetServiceDefinition.Section]
@@ -45,7 +45,7 @@ public enum GetServiceDefinition {
     }
 
     /// - Remark: Generated from Schemas/HealthVault/GetServiceDefinition.json#/response
-    public struct Response: Sendable, Hashable, SDKRuntime.XMLDecodable {
+    public struct Response: Sendable, Equatable, SDKRuntime.XMLDecodable {
         /// - Remark: Generated from Schemas/HealthVault/GetServiceDefinition.json#/response/properties/instances
         public let instances: GetServiceDefinition.Instances?
         /// When the definition last changed.
@@ -104,7 +104,7 @@ public enum GetServiceDefinition {
     }
 
     /// The HealthVault instances (e.g. US and EU).
-    public struct Instances: Sendable, Hashable, SDKRuntime.XMLDecodable {
+    public struct Instances: Sendable, Equatable, SDKRuntime.XMLDecodable {
         /// The instance that answered.
         public let currentInstanceID: Swift.String?
         /// - Remark: Generated from Schemas/HealthVault/GetServiceDefinition.json#/$defs/Instances/properties/instance
@@ -123,7 +123,7 @@ public enum GetServiceDefinition {
     }
 
     /// One HealthVault instance.
-    public struct Instance: Sendable, Hashable, SDKRuntime.XMLDecodable {
+    public struct Instance: Sendable, Equatable, SDKRuntime.XMLDecodable {
         /// The instance id, as Shell returns it in instanceid.
         public let id: Swift.String
         /// The instance's short name, e.g. US.

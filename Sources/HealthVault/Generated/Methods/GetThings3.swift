@@ -8,7 +8,7 @@ import SDKRuntime
 /// Reads things of the record of the call: one result set per query group, newest first.
 public enum GetThings3 {
     /// - Remark: Generated from Schemas/HealthVault/GetThings3.json#/request
-    public struct Request: Sendable, Hashable, SDKRuntime.XMLEncodable {
+    public struct Request: Sendable, Equatable, SDKRuntime.XMLEncodable {
         /// The queries; each gets its own result group.
         public let group: [GetThings3.QueryGroup]
         /// Creates a value from its properties.
@@ -32,7 +32,7 @@ public enum GetThings3 {
     }
 
     /// - Remark: Generated from Schemas/HealthVault/GetThings3.json#/response
-    public struct Response: Sendable, Hashable, SDKRuntime.XMLDecodable {
+    public struct Response: Sendable, Equatable, SDKRuntime.XMLDecodable {
         /// One result group per query group, with the same name.
         public let group: [GetThings3.ResultGroup]
         /// Creates a value from its properties.
@@ -46,7 +46,7 @@ public enum GetThings3 {
     }
 
     /// One query: things by id or key, or by filter, in a format.
-    public struct QueryGroup: Sendable, Hashable, SDKRuntime.XMLEncodable {
+    public struct QueryGroup: Sendable, Equatable, SDKRuntime.XMLEncodable {
         /// Names the result group.
         public let name: Swift.String?
         /// At most this many things, full and partial.
@@ -103,7 +103,7 @@ public enum GetThings3 {
     }
 
     /// Conditions a thing must meet; repeated type ids and states are ORed.
-    public struct Filter: Sendable, Hashable, SDKRuntime.XMLEncodable {
+    public struct Filter: Sendable, Equatable, SDKRuntime.XMLEncodable {
         /// Thing types.
         public let typeID: [Foundation.UUID]
         /// States; applications may ask for Active only.
@@ -182,7 +182,7 @@ public enum GetThings3 {
     }
 
     /// The sections of each thing to return, and whether to return its data-xml.
-    public struct Format: Sendable, Hashable, SDKRuntime.XMLEncodable {
+    public struct Format: Sendable, Equatable, SDKRuntime.XMLEncodable {
         /// Metadata sections; thing-id, version-stamp and type-id always come back.
         public let section: [GetThings3.Format.Section]
         /// An empty string returns the raw data-xml; a name asks for a server transform.
@@ -252,7 +252,7 @@ public enum GetThings3 {
     }
 
     /// The things one query group found.
-    public struct ResultGroup: Sendable, Hashable, SDKRuntime.XMLDecodable {
+    public struct ResultGroup: Sendable, Equatable, SDKRuntime.XMLDecodable {
         /// The query group's name.
         public let name: Swift.String?
         /// The full things, newest first.
@@ -284,7 +284,7 @@ public enum GetThings3 {
     }
 
     /// A thing found but not returned in full.
-    public struct UnprocessedKey: Sendable, Hashable, SDKRuntime.XMLDecodable {
+    public struct UnprocessedKey: Sendable, Equatable, SDKRuntime.XMLDecodable {
         /// Its key.
         public let thingID: ThingKey
         /// Creates a value from its properties.

@@ -9,7 +9,7 @@ import SDKRuntime
 /// shared-secret identify the instance from now on; its app-token goes to the Shell's CREATEAPPLICATION target once.
 public enum NewApplicationCreationInfo {
     /// - Remark: Generated from Schemas/HealthVault/NewApplicationCreationInfo.json#/response
-    public struct Response: Sendable, Hashable, SDKRuntime.XMLDecodable {
+    public struct Response: Sendable, Equatable, SDKRuntime.XMLDecodable {
         /// The new child (instance) application id.
         public let appID: Foundation.UUID
         /// The application shared secret, Base64; it signs CreateAuthenticatedSessionToken.

@@ -9,7 +9,7 @@ import SDKRuntime
 /// of the call; all succeed or fail together.
 public enum PutThings2 {
     /// - Remark: Generated from Schemas/HealthVault/PutThings2.json#/request
-    public struct Request: Sendable, Hashable, SDKRuntime.XMLEncodable {
+    public struct Request: Sendable, Equatable, SDKRuntime.XMLEncodable {
         /// The things to write.
         public let thing: [PendingThing]
         /// Creates a value from its properties.
@@ -33,7 +33,7 @@ public enum PutThings2 {
     }
 
     /// - Remark: Generated from Schemas/HealthVault/PutThings2.json#/response
-    public struct Response: Sendable, Hashable, SDKRuntime.XMLDecodable {
+    public struct Response: Sendable, Equatable, SDKRuntime.XMLDecodable {
         /// The key of each written thing, in the order sent: an update gets a new version-stamp.
         public let thingID: [ThingKey]
         /// Creates a value from its properties.

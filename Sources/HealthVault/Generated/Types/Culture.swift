@@ -7,7 +7,7 @@ import SDKRuntime
 
 /// A language and country preference.
 /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/Culture
-public struct Culture: Sendable, Hashable, SDKRuntime.XMLDecodable {
+public struct Culture: Sendable, Equatable, SDKRuntime.XMLDecodable {
     /// An ISO 639 language code.
     public let language: Swift.String?
     /// An ISO 3166 country code.

@@ -7,7 +7,7 @@ import SDKRuntime
 
 /// Where the failure happened on the server side.
 /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/ErrorContext
-public struct ErrorContext: Sendable, Hashable, SDKRuntime.XMLDecodable {
+public struct ErrorContext: Sendable, Equatable, SDKRuntime.XMLDecodable {
     /// The server that handled the request.
     public let serverName: Swift.String?
     /// The server's addresses.

@@ -7,7 +7,7 @@ import SDKRuntime
 
 /// A country and, optionally, a state or province.
 /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/Location
-public struct Location: Sendable, Hashable, SDKRuntime.XMLDecodable {
+public struct Location: Sendable, Equatable, SDKRuntime.XMLDecodable {
     /// An ISO 3166 country code.
     public let country: Swift.String
     /// An ISO 3166-2 subdivision code.

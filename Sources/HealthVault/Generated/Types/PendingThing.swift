@@ -7,7 +7,7 @@ import SDKRuntime
 
 /// A thing to write: without a thing-id it is created; with one (and its latest version-stamp) it is updated.
 /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/PendingThing
-public struct PendingThing: Sendable, Hashable, SDKRuntime.XMLEncodable {
+public struct PendingThing: Sendable, Equatable, SDKRuntime.XMLEncodable {
     /// The thing to update; absent to create one.
     public let thingID: ThingKey?
     /// The type of the data in data-xml.

@@ -7,7 +7,7 @@ import SDKRuntime
 
 /// A person who authorized the application, with the records the application may access on their behalf.
 /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/PersonInfo
-public struct PersonInfo: Sendable, Hashable, SDKRuntime.XMLDecodable {
+public struct PersonInfo: Sendable, Equatable, SDKRuntime.XMLDecodable {
     /// The person's id; sent as offline-person-id once known.
     public let personID: Foundation.UUID
     /// The person's display name.

@@ -7,7 +7,7 @@ import SDKRuntime
 
 /// A health record the application is authorized to access. The element's text is the record's name.
 /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/Record
-public struct Record: Sendable, Hashable, SDKRuntime.XMLDecodable {
+public struct Record: Sendable, Equatable, SDKRuntime.XMLDecodable {
     /// The record id; sent as record-id for record-scoped methods.
     public let id: Foundation.UUID
     /// Whether the person is a custodian of the record.

@@ -7,7 +7,7 @@ import SDKRuntime
 
 /// The <status> element of every response: the code (0 for success) and, on failure, the error details.
 /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/Status
-public struct Status: Sendable, Hashable, SDKRuntime.XMLDecodable {
+public struct Status: Sendable, Equatable, SDKRuntime.XMLDecodable {
     /// The status code; see HealthVaultStatusCode.
     public let code: Swift.Int
     /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/Status/properties/error

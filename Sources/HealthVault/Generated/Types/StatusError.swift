@@ -7,7 +7,7 @@ import SDKRuntime
 
 /// Details of a failed request.
 /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/StatusError
-public struct StatusError: Sendable, Hashable, SDKRuntime.XMLDecodable {
+public struct StatusError: Sendable, Equatable, SDKRuntime.XMLDecodable {
     /// The server's explanation.
     public let message: Swift.String
     /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/StatusError/properties/context

@@ -8,7 +8,7 @@ import SDKRuntime
 /// A health item as the platform returns it: its key and type, the sections asked for, and its own XML exactly as
 /// stored.
 /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/Thing
-public struct Thing: Sendable, Hashable, SDKRuntime.XMLDecodable {
+public struct Thing: Sendable, Equatable, SDKRuntime.XMLDecodable {
     /// Its key.
     public let thingID: ThingKey
     /// Its type.

@@ -7,7 +7,7 @@ import SDKRuntime
 
 /// A thing's id and the version-stamp of one of its versions; an update must name the latest.
 /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/ThingKey
-public struct ThingKey: Sendable, Hashable, SDKRuntime.XMLDecodable, SDKRuntime.XMLEncodable {
+public struct ThingKey: Sendable, Equatable, SDKRuntime.XMLDecodable, SDKRuntime.XMLEncodable {
     /// The version.
     public let versionStamp: Foundation.UUID?
     /// The thing.

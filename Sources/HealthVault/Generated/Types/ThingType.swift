@@ -7,7 +7,7 @@ import SDKRuntime
 
 /// A thing type's id, with its name when the server gives one.
 /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/ThingType
-public struct ThingType: Sendable, Hashable, SDKRuntime.XMLDecodable {
+public struct ThingType: Sendable, Equatable, SDKRuntime.XMLDecodable {
     /// The type's name, such as Weight.
     public let name: Swift.String?
     /// The type id.

@@ -8,7 +8,7 @@ import SDKRuntime
 /// An RFC 6749 §5.2 error body from the authorize, token or revocation endpoint. Decisions key on the code, not the
 /// HTTP status, which Koppeltaal and Authlib choose differently.
 /// - Remark: Generated from Schemas/Koppeltaal/protocol.json#/errors/OAuth2Error
-public struct OAuth2Error: Error, Sendable, Hashable, CustomStringConvertible, SDKRuntime.ProtocolError {
+public struct OAuth2Error: Error, Sendable, Equatable, CustomStringConvertible, SDKRuntime.ProtocolError {
     /// The decoded error body.
     public let body: OAuth2ErrorBody
 

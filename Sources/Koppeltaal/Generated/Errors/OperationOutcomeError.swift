@@ -8,7 +8,7 @@ import SDKRuntime
 /// A FHIR OperationOutcome, in DSTU1 (type Coding, details string) or DSTU2+ (code, details CodeableConcept,
 /// diagnostics) shape, JSON or XML. An expired access token arrives this way.
 /// - Remark: Generated from Schemas/Koppeltaal/protocol.json#/errors/OperationOutcomeError
-public struct OperationOutcomeError: Error, Sendable, Hashable, CustomStringConvertible, SDKRuntime.ProtocolError {
+public struct OperationOutcomeError: Error, Sendable, Equatable, CustomStringConvertible, SDKRuntime.ProtocolError {
     /// The decoded error body.
     public let body: OperationOutcome
 

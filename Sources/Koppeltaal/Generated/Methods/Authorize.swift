@@ -10,7 +10,7 @@ import SDKRuntime
 /// call.
 public enum Authorize {
     /// - Remark: Generated from Schemas/Koppeltaal/Authorize.json#/request
-    public struct Request: Sendable, Hashable {
+    public struct Request: Sendable, Equatable {
         /// The OAuth client id of the app.
         public let clientID: Swift.String
         /// The app's registered redirect URI; the token request must repeat it exactly.
@@ -38,7 +38,7 @@ public enum Authorize {
     }
 
     /// - Remark: Generated from Schemas/Koppeltaal/Authorize.json#/response
-    public struct Response: Sendable, Hashable, Decodable {
+    public struct Response: Sendable, Equatable, Decodable {
         /// The single-use authorization code, valid for about a minute. Some servers spell the key authorisation_code.
         public let authorizationCode: Swift.String
         /// The state, when the server echoes it.

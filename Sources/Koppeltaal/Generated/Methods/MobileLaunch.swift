@@ -10,7 +10,7 @@ import SDKRuntime
 /// app.
 public enum MobileLaunch {
     /// - Remark: Generated from Schemas/Koppeltaal/MobileLaunch.json#/request
-    public struct Request: Sendable, Hashable {
+    public struct Request: Sendable, Equatable {
         /// The application id of the target application to launch.
         public let clientID: Swift.String
         /// The absolute FHIR URL of the patient.
@@ -35,7 +35,7 @@ public enum MobileLaunch {
     }
 
     /// - Remark: Generated from Schemas/Koppeltaal/MobileLaunch.json#/response
-    public struct Response: Sendable, Hashable, Decodable {
+    public struct Response: Sendable, Equatable, Decodable {
         /// The single-use activation code (six digits) to give the person who uses the app.
         public let activationCode: Swift.String
         /// The code's lifetime in days (not seconds).

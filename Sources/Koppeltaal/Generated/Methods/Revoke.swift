@@ -8,7 +8,7 @@ import SDKRuntime
 /// Revokes an access or refresh token (RFC 7009). The server answers 200 for unknown tokens too.
 public enum Revoke {
     /// - Remark: Generated from Schemas/Koppeltaal/Revoke.json#/request
-    public struct Request: Sendable, Hashable {
+    public struct Request: Sendable, Equatable {
         /// The token to revoke.
         public let token: Swift.String
         /// - Remark: Generated from Schemas/Koppeltaal/Revoke.json#/request/properties/token_type_hint

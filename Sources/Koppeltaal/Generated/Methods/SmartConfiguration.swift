@@ -9,7 +9,7 @@ import SDKRuntime
 /// supports, such as PKCE. Koppeltaal 1.x servers usually answer 404.
 public enum SmartConfiguration {
     /// - Remark: Generated from Schemas/Koppeltaal/SmartConfiguration.json#/response
-    public struct Response: Sendable, Hashable, Decodable {
+    public struct Response: Sendable, Equatable, Decodable {
         /// The authorize endpoint.
         public let authorizationEndpoint: Swift.String?
         /// The token endpoint.

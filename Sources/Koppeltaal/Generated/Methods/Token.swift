@@ -9,7 +9,7 @@ import SDKRuntime
 /// §6). Refresh tokens rotate: the response's refresh token replaces the one sent.
 public enum Token {
     /// - Remark: Generated from Schemas/Koppeltaal/Token.json#/request
-    public enum Request: Sendable, Hashable {
+    public enum Request: Sendable, Equatable {
         /// `grant_type` = `authorization_code`
         case authorizationCode(Token.AuthorizationCodeGrant)
         /// `grant_type` = `refresh_token`
@@ -20,7 +20,7 @@ public enum Token {
     public typealias Response = TokenResponse
 
     /// The authorization_code grant.
-    public struct AuthorizationCodeGrant: Sendable, Hashable {
+    public struct AuthorizationCodeGrant: Sendable, Equatable {
         /// The authorization code from Authorize.
         public let code: Swift.String
         /// Exactly the redirect_uri sent to Authorize.
@@ -36,7 +36,7 @@ public enum Token {
     }
 
     /// The refresh_token grant.
-    public struct RefreshTokenGrant: Sendable, Hashable {
+    public struct RefreshTokenGrant: Sendable, Equatable {
         /// The current refresh token.
         public let refreshToken: Swift.String
         /// A narrower scope, if wanted.

@@ -7,7 +7,7 @@ import SDKRuntime
 
 /// A concept given by codes and, or, text.
 /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/CodeableConcept
-public struct CodeableConcept: Sendable, Hashable, Decodable, SDKRuntime.XMLDecodable {
+public struct CodeableConcept: Sendable, Equatable, Decodable, SDKRuntime.XMLDecodable {
     /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/CodeableConcept/properties/coding
     public let coding: [Coding]
     /// Plain text (may quote tokens).

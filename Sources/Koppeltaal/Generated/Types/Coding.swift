@@ -7,7 +7,7 @@ import SDKRuntime
 
 /// A code from a code system.
 /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/Coding
-public struct Coding: Sendable, Hashable, Decodable, SDKRuntime.XMLDecodable {
+public struct Coding: Sendable, Equatable, Decodable, SDKRuntime.XMLDecodable {
     /// The code system's URI.
     public let system: Swift.String?
     /// The code.

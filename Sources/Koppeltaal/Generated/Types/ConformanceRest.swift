@@ -7,7 +7,7 @@ import SDKRuntime
 
 /// The capabilities of one REST endpoint.
 /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/ConformanceRest
-public struct ConformanceRest: Sendable, Hashable, Decodable, SDKRuntime.XMLDecodable {
+public struct ConformanceRest: Sendable, Equatable, Decodable, SDKRuntime.XMLDecodable {
     /// server or client.
     public let mode: Swift.String?
     /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/ConformanceRest/properties/security

@@ -7,7 +7,7 @@ import SDKRuntime
 
 /// How the REST endpoint is secured, with the OAuth endpoint extensions.
 /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/ConformanceSecurity
-public struct ConformanceSecurity: Sendable, Hashable, Decodable, SDKRuntime.XMLDecodable {
+public struct ConformanceSecurity: Sendable, Equatable, Decodable, SDKRuntime.XMLDecodable {
     /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/ConformanceSecurity/properties/extension
     public let extensions: [Extension]
     /// The security services, e.g. OAuth2 and Basic.

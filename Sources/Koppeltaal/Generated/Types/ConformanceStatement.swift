@@ -8,7 +8,7 @@ import SDKRuntime
 /// A FHIR DSTU1 Conformance statement: the server's capabilities, including the OAuth endpoints in
 /// rest.security.extension.
 /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/Conformance
-public struct ConformanceStatement: Sendable, Hashable, Decodable, SDKRuntime.XMLDecodable {
+public struct ConformanceStatement: Sendable, Equatable, Decodable, SDKRuntime.XMLDecodable {
     /// The statement's name.
     public let name: Swift.String?
     /// Who published it.

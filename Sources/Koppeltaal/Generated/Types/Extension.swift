@@ -7,7 +7,7 @@ import SDKRuntime
 
 /// A FHIR extension: a URL naming it and a value, or nested extensions (the SMART 1.0 oauth-uris form).
 /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/Extension
-public struct Extension: Sendable, Hashable, Decodable, SDKRuntime.XMLDecodable {
+public struct Extension: Sendable, Equatable, Decodable, SDKRuntime.XMLDecodable {
     /// What the extension is.
     public let url: Swift.String
     /// A URI value, absolute or relative to the FHIR base.

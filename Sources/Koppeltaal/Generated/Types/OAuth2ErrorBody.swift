@@ -7,7 +7,7 @@ import SDKRuntime
 
 /// An RFC 6749 §5.2 error response.
 /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/OAuth2ErrorBody
-public struct OAuth2ErrorBody: Sendable, Hashable, Decodable {
+public struct OAuth2ErrorBody: Sendable, Equatable, Decodable {
     /// The error code; see OAuth2ErrorCode.
     public let error: Swift.String
     /// A human-readable explanation.

@@ -7,7 +7,7 @@ import SDKRuntime
 
 /// A FHIR OperationOutcome: one or more issues. Reads DSTU1 and DSTU2+ shapes in JSON and XML.
 /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/OperationOutcome
-public struct OperationOutcome: Sendable, Hashable, Decodable, SDKRuntime.XMLDecodable {
+public struct OperationOutcome: Sendable, Equatable, Decodable, SDKRuntime.XMLDecodable {
     /// The issues.
     public let issue: [OperationOutcomeIssue]
     /// Creates a value from its properties.

@@ -8,7 +8,7 @@ import SDKRuntime
 /// One issue. DSTU1 names its kind in type.code and explains it in the details string; DSTU2 and later use code,
 /// details.text and diagnostics.
 /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/OperationOutcomeIssue
-public struct OperationOutcomeIssue: Sendable, Hashable, Decodable, SDKRuntime.XMLDecodable {
+public struct OperationOutcomeIssue: Sendable, Equatable, Decodable, SDKRuntime.XMLDecodable {
     /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/OperationOutcomeIssue/properties/severity
     public let severity: IssueSeverity?
     /// DSTU1: the issue type, e.g. code expired.
@@ -55,7 +55,7 @@ public struct OperationOutcomeIssue: Sendable, Hashable, Decodable, SDKRuntime.X
     }
 
     /// DSTU1: a string; DSTU2 and later: a CodeableConcept. May quote the bearer token, so it is never printed.
-    public enum Details: Sendable, Hashable, Decodable, SDKRuntime.XMLDecodable {
+    public enum Details: Sendable, Equatable, Decodable, SDKRuntime.XMLDecodable {
         /// The value is a `Swift.String`.
         case string(Swift.String)
         /// The value is a `CodeableConcept`.

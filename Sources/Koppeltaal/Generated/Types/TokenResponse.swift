@@ -8,7 +8,7 @@ import SDKRuntime
 /// An access token and, when the client has them enabled, a refresh token, with the launch context. Refresh responses
 /// may omit the context; keep the first response's.
 /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/TokenResponse
-public struct TokenResponse: Sendable, Hashable, Decodable {
+public struct TokenResponse: Sendable, Equatable, Decodable {
     /// The access token, sent as Authorization: Bearer.
     public let accessToken: Swift.String
     /// Bearer (some servers write bearer).

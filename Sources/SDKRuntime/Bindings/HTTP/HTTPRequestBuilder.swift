@@ -75,7 +75,9 @@ public struct HTTPRequestBuilder: Sendable, CustomStringConvertible, CustomDebug
         case .post, .none:
             var fields = form ?? FormFields()
             fields.append("client_id", client.clientID)
-            if client.method == .post, let secret = client.secret { fields.append("client_secret", secret, sensitive: true) }
+            if client.method == .post, let secret = client.secret {
+                fields.append("client_secret", secret, sensitive: true)
+            }
             form = fields
         }
     }

@@ -29,7 +29,9 @@ public enum HTTPResponseBody {
     }
 
     /// Decodes an XML body whose document element has one of the local names `rootElements`.
-    public static func xml<T: XMLDecodable>(_ type: T.Type, from response: HTTPResponse, rootElements: [String]) throws -> T {
+    public static func xml<T: XMLDecodable>(_ type: T.Type, from response: HTTPResponse, rootElements: [String]) throws
+        -> T
+    {
         let root = try XMLTree.parse(response.body).root
         guard rootElements.contains(where: root.isNamed) else {
             let expected = rootElements.map { "<\($0)>" }.joined(separator: " or ")

@@ -2,7 +2,8 @@ import Foundation
 
 /// A HealthVault application instance's identity: the child application id and the application shared secret
 /// returned by `NewApplicationCreationInfo`. It signs `CreateAuthenticatedSessionToken` requests.
-public struct HealthVaultApplicationCredential: Sendable, Hashable, Codable, CustomStringConvertible, CustomReflectable {
+public struct HealthVaultApplicationCredential: Sendable, Hashable, Codable, CustomStringConvertible, CustomReflectable
+{
     /// The child (instance) application id.
     public let applicationID: UUID
     /// The application shared secret, Base64 as the server sent it (never printed).
@@ -28,7 +29,9 @@ public struct HealthVaultApplicationCredential: Sendable, Hashable, Codable, Cus
 
     /// The application id with the secret redacted.
     public var description: String {
-        Redaction.describe("HealthVaultApplicationCredential", ["applicationID": applicationID.wireText, "sharedSecret": Redaction.placeholder])
+        Redaction.describe(
+            "HealthVaultApplicationCredential",
+            ["applicationID": applicationID.wireText, "sharedSecret": Redaction.placeholder])
     }
 
     /// A mirror with the secret redacted.
@@ -63,14 +66,21 @@ public struct HealthVaultSessionCredential: Sendable, Hashable, Codable, CustomS
 
     /// The person id with token and secret redacted.
     public var description: String {
-        Redaction.describe("HealthVaultSessionCredential", [
-            "token": Redaction.placeholder, "sharedSecret": Redaction.placeholder, "personID": Redaction.show(personID?.wireText),
-        ])
+        Redaction.describe(
+            "HealthVaultSessionCredential",
+            [
+                "token": Redaction.placeholder, "sharedSecret": Redaction.placeholder,
+                "personID": Redaction.show(personID?.wireText),
+            ])
     }
 
     /// A mirror with token and secret redacted.
     public var customMirror: Mirror {
-        Mirror(self, children: ["token": Redaction.placeholder, "sharedSecret": Redaction.placeholder, "personID": personID as Any])
+        Mirror(
+            self,
+            children: [
+                "token": Redaction.placeholder, "sharedSecret": Redaction.placeholder, "personID": personID as Any,
+            ])
     }
 }
 

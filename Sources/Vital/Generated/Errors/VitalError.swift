@@ -7,7 +7,7 @@ import SDKRuntime
 
 /// A Junction error body: {"error"?, "detail": {"error_type", "message"?}}, used by the token endpoint and the API.
 /// - Remark: Generated from Schemas/Vital/protocol.json#/errors/VitalError
-public struct VitalError: Error, Sendable, Hashable, CustomStringConvertible, SDKRuntime.ProtocolError {
+public struct VitalError: Error, Sendable, Equatable, CustomStringConvertible, SDKRuntime.ProtocolError {
     /// The decoded error body.
     public let body: VitalErrorBody
 

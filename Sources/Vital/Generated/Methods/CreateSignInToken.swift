@@ -9,7 +9,7 @@ import SDKRuntime
 /// which signs in with it once.
 public enum CreateSignInToken {
     /// - Remark: Generated from Schemas/Vital/CreateSignInToken.json#/request
-    public struct Request: Sendable, Hashable {
+    public struct Request: Sendable, Equatable {
         /// The Vital user to sign in.
         public let userID: Foundation.UUID
         /// Creates a value from its properties.
@@ -19,7 +19,7 @@ public enum CreateSignInToken {
     }
 
     /// - Remark: Generated from Schemas/Vital/CreateSignInToken.json#/response
-    public struct Response: Sendable, Hashable, Decodable {
+    public struct Response: Sendable, Equatable, Decodable {
         /// The Vital user.
         public let userID: Foundation.UUID
         /// The sign-in token: Base64 of a JSON object holding the public key and a signed user token.

@@ -9,7 +9,7 @@ import SDKRuntime
 /// exists is answered 400 with the existing user_id in the error detail.
 public enum CreateUser {
     /// - Remark: Generated from Schemas/Vital/CreateUser.json#/request
-    public struct Request: Sendable, Hashable, Encodable {
+    public struct Request: Sendable, Equatable, Encodable {
         /// Your own id for the user.
         public let clientUserID: Swift.String
         /// An IANA time zone used when a source does not give one.
@@ -44,7 +44,7 @@ public enum CreateUser {
     }
 
     /// - Remark: Generated from Schemas/Vital/CreateUser.json#/response
-    public struct Response: Sendable, Hashable, Decodable {
+    public struct Response: Sendable, Equatable, Decodable {
         /// The new Vital user id.
         public let userID: Foundation.UUID
         /// Your id for the user, as sent.

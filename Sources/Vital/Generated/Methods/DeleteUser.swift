@@ -9,7 +9,7 @@ import SDKRuntime
 /// out at their next token refresh.
 public enum DeleteUser {
     /// - Remark: Generated from Schemas/Vital/DeleteUser.json#/request
-    public struct Request: Sendable, Hashable {
+    public struct Request: Sendable, Equatable {
         /// The Vital user to delete.
         public let userID: Foundation.UUID
         /// Creates a value from its properties.
@@ -19,7 +19,7 @@ public enum DeleteUser {
     }
 
     /// - Remark: Generated from Schemas/Vital/DeleteUser.json#/response
-    public struct Response: Sendable, Hashable, Decodable {
+    public struct Response: Sendable, Equatable, Decodable {
         /// Whether the user was deleted.
         public let success: Swift.Bool?
         /// Creates a value from its properties.

@@ -9,7 +9,7 @@ import SDKRuntime
 /// host's /v1/token).
 public enum ExchangeSignInToken {
     /// - Remark: Generated from Schemas/Vital/ExchangeSignInToken.json#/request
-    public struct Request: Sendable, Hashable {
+    public struct Request: Sendable, Equatable {
         /// The user_token JWT from inside the sign-in token (not the outer Base64).
         public let subjectToken: Swift.String
         /// Creates a value from its properties.

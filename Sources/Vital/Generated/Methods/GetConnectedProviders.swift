@@ -9,7 +9,7 @@ import SDKRuntime
 /// token, or the team API key in API-key mode.
 public enum GetConnectedProviders {
     /// - Remark: Generated from Schemas/Vital/GetConnectedProviders.json#/request
-    public struct Request: Sendable, Hashable {
+    public struct Request: Sendable, Equatable {
         /// The user; with an access token, only the signed-in user is allowed.
         public let userID: Foundation.UUID
         /// Creates a value from its properties.
@@ -19,7 +19,7 @@ public enum GetConnectedProviders {
     }
 
     /// - Remark: Generated from Schemas/Vital/GetConnectedProviders.json#/response
-    public struct Response: Sendable, Hashable, Decodable {
+    public struct Response: Sendable, Equatable, Decodable {
         /// The connected providers.
         public let providers: [ConnectedProvider]
         /// Creates a value from its properties.

@@ -9,7 +9,7 @@ import SDKRuntime
 /// replaces the old one.
 public enum RefreshToken {
     /// - Remark: Generated from Schemas/Vital/RefreshToken.json#/request
-    public struct Request: Sendable, Hashable {
+    public struct Request: Sendable, Equatable {
         /// The current refresh token.
         public let refreshToken: Swift.String
         /// Creates a value from its properties.

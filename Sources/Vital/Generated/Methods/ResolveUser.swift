@@ -9,7 +9,7 @@ import SDKRuntime
 /// there is none.
 public enum ResolveUser {
     /// - Remark: Generated from Schemas/Vital/ResolveUser.json#/request
-    public struct Request: Sendable, Hashable {
+    public struct Request: Sendable, Equatable {
         /// Your own id for the user.
         public let clientUserID: Swift.String
         /// Creates a value from its properties.
@@ -19,7 +19,7 @@ public enum ResolveUser {
     }
 
     /// - Remark: Generated from Schemas/Vital/ResolveUser.json#/response
-    public struct Response: Sendable, Hashable, Decodable {
+    public struct Response: Sendable, Equatable, Decodable {
         /// The Vital user id.
         public let userID: Foundation.UUID
         /// Your id for the user.

@@ -7,7 +7,7 @@ import SDKRuntime
 
 /// A data source a user has connected.
 /// - Remark: Generated from Schemas/Vital/types.json#/$defs/ConnectedProvider
-public struct ConnectedProvider: Sendable, Hashable, Decodable {
+public struct ConnectedProvider: Sendable, Equatable, Decodable {
     /// The provider's display name, e.g. Oura.
     public let name: Swift.String
     /// The provider's identifier, e.g. oura.

@@ -7,7 +7,7 @@ import SDKRuntime
 
 /// An access and refresh token pair from the auth host's /v1/token.
 /// - Remark: Generated from Schemas/Vital/types.json#/$defs/TokenResponse
-public struct TokenResponse: Sendable, Hashable, Decodable {
+public struct TokenResponse: Sendable, Equatable, Decodable {
     /// The access token, sent as Authorization: Bearer to the API.
     public let accessToken: Swift.String
     /// The refresh token; always replace the stored one with the newest.

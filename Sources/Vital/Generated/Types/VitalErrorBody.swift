@@ -7,7 +7,7 @@ import SDKRuntime
 
 /// The error envelope of the Junction API and auth host.
 /// - Remark: Generated from Schemas/Vital/types.json#/$defs/VitalErrorBody
-public struct VitalErrorBody: Sendable, Hashable, Decodable {
+public struct VitalErrorBody: Sendable, Equatable, Decodable {
     /// An OAuth-style error code, when the token endpoint gives one.
     public let error: Swift.String?
     /// - Remark: Generated from Schemas/Vital/types.json#/$defs/VitalErrorBody/properties/detail

@@ -7,7 +7,7 @@ import SDKRuntime
 
 /// What went wrong.
 /// - Remark: Generated from Schemas/Vital/types.json#/$defs/VitalErrorDetail
-public struct VitalErrorDetail: Sendable, Hashable, Decodable {
+public struct VitalErrorDetail: Sendable, Equatable, Decodable {
     /// The error type; see VitalErrorType.
     public let errorType: Swift.String
     /// A human-readable explanation (token endpoint).
