@@ -9,9 +9,12 @@ import XCTest
 /// inside a comment or a string literal. Nothing it contains may become a declaration, and the generated files must
 /// still parse.
 final class HostileSchemaTests: XCTestCase {
-    /// Ends a `///` line in every way Swift or an editor would, closes braces and literals, and opens declarations.
+    /// Ends a `///` line in every way Swift or an editor would, closes braces and literals, opens declarations, and
+    /// makes a line too wide to print.
     static let payload =
-        "x\r}}} public struct INJECTED_A {}\n public let INJECTED_B = 1\u{2028} func INJECTED_C() {}\u{2029}"
+        // First, a word too long for any line with an argument list in it: a long line is broken only in code.
+        String(repeating: "w", count: 120) + "(INJECTED_I,INJECTED_J) "
+        + "x\r}}} public struct INJECTED_A {}\n public let INJECTED_B = 1\u{2028} func INJECTED_C() {}\u{2029}"
         + "\u{202E} \" + INJECTED_D + \" */ INJECTED_E \\(INJECTED_F) \u{85} INJECTED_G \u{0B}\u{0C} INJECTED_H #\"\"\"#"
 
     /// Every text field of each shipped family, one at a time (descriptions, which only reach comments, all at

@@ -21,6 +21,7 @@ struct SwiftPrinter {
     /// ``maximumWidth`` columns is broken at its widest argument list (see ``SwiftLineBreaker``).
     mutating func line(_ text: String) {
         if depth * 4 + text.count > Self.maximumWidth, !text.hasPrefix("//"), let split = SwiftLineBreaker.split(text) {
+            // Only code is broken: a comment's text is the schema's, and wrapped where it is printed (doc(_:)).
             switch split {
             case .arguments(let head, let arguments, let tail):
                 line(head)
@@ -173,9 +174,11 @@ struct SwiftPrinter {
         doc(text)
     }
 
-    /// Appends another printer's lines at the current indentation.
+    /// Appends another printer's lines at the current indentation, as they are: they were laid out when printed,
+    /// and a comment line among them, now indented, must not be taken for code.
     mutating func append(_ other: SwiftPrinter) {
-        for text in other.lines { line(text) }
+        let indentation = String(repeating: "    ", count: depth)
+        for text in other.lines { lines.append(text.isEmpty ? "" : indentation + text) }
     }
 
     /// The printed text, ending in one newline.
