@@ -49,8 +49,8 @@ struct CompileBenchmarks {
         for size in [10, 100] {
             var bytes = 0
             for family in ["SynthXML", "SynthJSON"] {
-                bytes += try compile(
-                    family: family, from: generator.sources(size: size).appendingPathComponent(family), optimized: true)
+                bytes += try releaseObjectBytes(
+                    family: family, from: generator.sources(size: size).appendingPathComponent(family))
             }
             perMethod.append(Double(bytes))
         }
@@ -107,7 +107,7 @@ struct CompileBenchmarks {
     }
 
     /// The object code bytes of the Swift files under `directory` compiled as module `family` in a release build.
-    private func compile(family: String, from directory: URL, optimized: Bool) throws -> Int {
+    private func releaseObjectBytes(family: String, from directory: URL) throws -> Int {
         _ = try ChildProcess.run(command(family: family, files: Self.swiftFiles(under: directory), optimized: true))
         return try Self.objectBytes([workspace.appendingPathComponent("compile-\(family)/\(family).o").path])
     }

@@ -347,8 +347,9 @@ final class SnippetTests: XCTestCase {
             """
                         let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
                         self.id = try container.decodeIfPresent(Swift.String.self, forKey: "id")
+                        let known = ["id"]
                         var additionalProperties: [Swift.String: Swift.Int] = [:]
-                        for key in container.allKeys where !["id"].contains(key.stringValue) {
+                        for key in container.allKeys where !known.contains(key.stringValue) {
                             additionalProperties[key.stringValue] = try container.decode(Swift.Int.self, forKey: key)
                         }
                         self.additionalProperties = additionalProperties

@@ -72,11 +72,13 @@ enum ClientEmitter {
                     doc: "The transport, URL policy, timeout and logger.", name: "options",
                     type: "SDKRuntime.ClientOptions", value: ".init()"),
             ] + own
-        let parts: [(name: String, type: String, value: String)] = [
-            ("transport", "any SDKRuntime.HTTPTransport", "SDKRuntime.URLSessionTransport()"),
-            ("urlPolicy", "SDKRuntime.URLPolicy", ".init()"),
-            ("timeout", "Foundation.TimeInterval?", "nil"),
-            ("logger", "(any SDKRuntime.LogSink)?", "nil"),
+        let parts: [ConfigurationMember] = [
+            .init(
+                doc: "", name: "transport", type: "any SDKRuntime.HTTPTransport",
+                value: "SDKRuntime.URLSessionTransport()"),
+            .init(doc: "", name: "urlPolicy", type: "SDKRuntime.URLPolicy", value: ".init()"),
+            .init(doc: "", name: "timeout", type: "Foundation.TimeInterval?", value: "nil"),
+            .init(doc: "", name: "logger", type: "(any SDKRuntime.LogSink)?", value: "nil"),
         ]
         p.doc("How the client reaches the server.")
         p.block("public struct Configuration: Sendable") { p in
@@ -95,11 +97,9 @@ enum ClientEmitter {
             p.doc("Creates a configuration from the parts of its options.")
             // In the order the options' parts had before they were grouped: transport and URL policy, then the
             // binding's members, then timeout and logger.
-            let flat =
-                [members[0]].map { "\($0.name): \($0.type) = \($0.value)" }
-                + parts.prefix(2).map { "\($0.name): \($0.type) = \($0.value)" }
-                + own.map { "\($0.name): \($0.type) = \($0.value)" }
-                + parts.suffix(2).map { "\($0.name): \($0.type) = \($0.value)" }
+            let flat = ([members[0]] + parts.prefix(2) + own + parts.suffix(2)).map {
+                "\($0.name): \($0.type) = \($0.value)"
+            }
             p.listBlock("public init(", flat, ")") { p in
                 let options =
                     "options: SDKRuntime.ClientOptions(transport: transport, urlPolicy: urlPolicy, timeout: timeout, logger: logger)"

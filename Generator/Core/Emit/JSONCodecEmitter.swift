@@ -78,8 +78,9 @@ struct JSONCodecEmitter: CodecEmitter {
                 }
             }
             if let extra {
+                p.line("let known = \(knownKeys(keyed))")
                 p.line("var additionalProperties: [Swift.String: \(extra.swiftType)] = [:]")
-                p.block("for key in container.allKeys where !\(knownKeys(keyed)).contains(key.stringValue)") { p in
+                p.block("for key in container.allKeys where !known.contains(key.stringValue)") { p in
                     p.line(
                         "additionalProperties[key.stringValue] = try container.decode(\(extra.swiftType).self, forKey: key)"
                     )
@@ -103,7 +104,8 @@ struct JSONCodecEmitter: CodecEmitter {
             p.line("var container = encoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)")
             for property in keyed { p.line(encodeStatement(property)) }
             if extra != nil {
-                p.block("for (key, value) in additionalProperties where !\(knownKeys(keyed)).contains(key)") { p in
+                p.line("let known = \(knownKeys(keyed))")
+                p.block("for (key, value) in additionalProperties where !known.contains(key)") { p in
                     p.line("try container.encode(value, forKey: SDKRuntime.AnyCodingKey(key))")
                 }
             }

@@ -16,7 +16,7 @@ struct MethodEmitter {
 
     // MARK: - Client method
 
-    private var requestType: IRType? { method.request.flatMap { IRTypeRef.named($0).namedType } }
+    private var requestType: IRType? { method.requestType }
 
     /// Whether the client method takes the request as a parameter (not when every field is fixed).
     private var takesRequest: Bool {

@@ -488,3 +488,8 @@ extension IRType {
     /// Whether the type is coded as XML in either direction.
     public var needsXML: Bool { !xml.isEmpty }
 }
+
+extension IRMethod {
+    /// The request's type, through any aliases.
+    public var requestType: IRType? { request.flatMap { IRTypeRef.named($0).namedType } }
+}

@@ -87,7 +87,7 @@ struct HTTPBindingEmitter: BindingEmitter {
 
     func body(of method: IRMethod, into p: inout SwiftPrinter) {
         guard case .http(let binding) = method.binding else { return }
-        let requestType = method.request.flatMap { IRTypeRef.named($0).namedType }
+        let requestType = method.requestType
         let mutates = method.request != nil || binding.auth != .none || binding.body == .form
         var arguments = [
             ".\(binding.verb.rawValue.lowercased())", "server: configuration.servers.\(Emit.name(binding.server))",
@@ -157,7 +157,7 @@ struct HTTPBindingEmitter: BindingEmitter {
     /// `static func apply(_:to:)`, which puts the request's query, header and form fields on the HTTP request.
     func methodSupport(of method: IRMethod, into p: inout SwiftPrinter) {
         guard case .http(let binding) = method.binding, binding.body != .json,
-            let requestType = method.request.flatMap({ IRTypeRef.named($0).namedType })
+            let requestType = method.requestType
         else { return }
         p.blank()
         p.block("extension \(method.name)") { p in
