@@ -97,9 +97,11 @@ enum ClientEmitter {
             p.doc("Creates a configuration from the parts of its options.")
             // In the order the options' parts had before they were grouped: transport and URL policy, then the
             // binding's members, then timeout and logger.
-            let flat = ([members[0]] + parts.prefix(2) + own + parts.suffix(2)).map {
-                "\($0.name): \($0.type) = \($0.value)"
-            }
+            var ordered: [ConfigurationMember] = [members[0]]
+            ordered += parts.prefix(2)
+            ordered += own
+            ordered += parts.suffix(2)
+            let flat: [String] = ordered.map { "\($0.name): \($0.type) = \($0.value)" }
             p.listBlock("public init(", flat, ")") { p in
                 let options =
                     "options: SDKRuntime.ClientOptions(transport: transport, urlPolicy: urlPolicy, timeout: timeout, logger: logger)"

@@ -1,6 +1,8 @@
 /// Emits the public declarations of generated types: structs, open enums, unions and type aliases, each with the
 /// codec conformances its use needs declared on it.
 struct DeclarationEmitter {
+    /// The family's types, where nested types and references are found.
+    let types: IRTypeTable
     /// The wire formats whose conformances types declare.
     let codecs: [any CodecEmitter]
 
@@ -39,7 +41,7 @@ struct DeclarationEmitter {
 
     /// The types nested in `type`, each after a blank line.
     private func nested(_ type: IRType, into p: inout SwiftPrinter) {
-        for nested in type.nestedTypes { emit(nested, into: &p) }
+        for nested in types.types(type.nestedTypes) { emit(nested, into: &p) }
     }
 
     /// `Sendable, Equatable` and the codec protocols of `type`.
@@ -89,7 +91,7 @@ struct DeclarationEmitter {
                         parameter += " = nil"
                     } else if property.isArrayDefaultingToEmpty {
                         parameter += " = []"
-                    } else if property.type.namedType?.hasEmptyInitializer == true {
+                    } else if let nested = types.namedType(property.type), types.hasEmptyInitializer(nested) {
                         parameter += " = .init()"
                     }
                     return parameter
@@ -100,7 +102,7 @@ struct DeclarationEmitter {
                 }
                 if extra != nil { p.line("self.additionalProperties = additionalProperties") }
             }
-            ValidationEmitter.validateMethod(type, properties: stored, into: &p)
+            ValidationEmitter(types: types).validateMethod(type, properties: stored, into: &p)
             codecMembers(of: type, into: &p)
             nested(type, into: &p)
         }

@@ -9,17 +9,15 @@ enum Emit {
     static func name(_ name: String) -> String { Naming.escaped(name) }
 
     /// A dictionary literal of header fields, `["Name": "value"]`, or `[:]` for none.
-    static func headersLiteral(_ headers: [(name: String, value: String)]) -> String {
+    static func headersLiteral(_ headers: [HTTPHeaderField]) -> String {
         guard !headers.isEmpty else { return "[:]" }
-        let entries: [String] = headers.map { (header: (name: String, value: String)) -> String in
-            SwiftLiteral.string(header.name) + ": " + SwiftLiteral.string(header.value)
-        }
+        let entries: [String] = headers.map { SwiftLiteral.string($0.name) + ": " + SwiftLiteral.string($0.value) }
         return "[" + entries.joined(separator: ", ") + "]"
     }
 
     /// The expression that gives a scalar's wire text: a string is its own text.
-    static func wireText(_ expression: String, _ type: IRTypeRef) -> String {
-        if case .scalar(.string, _) = type.resolved { return expression }
+    static func wireText(_ expression: String, _ type: IRTypeRef, types: IRTypeTable) -> String {
+        if case .scalar(.string, _) = types.resolved(type) { return expression }
         return expression + ".wireText"
     }
 
@@ -57,9 +55,9 @@ enum Emit {
         if cases.isEmpty {
             p.line("private static let known: [\(raw): Self] = [:]")
         } else {
-            p.line("private static let known: [\(raw): Self] = [")
-            for item in cases { p.line("    \(item.literal): .\(name(item.caseName)),") }
-            p.line("]")
+            p.entries(
+                "private static let known: [\(raw): Self] = [", cases.map { "\($0.literal): .\(name($0.caseName))" },
+                "]")
         }
         p.blank()
         p.doc(doc)

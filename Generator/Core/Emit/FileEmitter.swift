@@ -29,8 +29,9 @@ enum FileEmitter {
         let base = "\(family.name)/Generated/"
         var files: [GeneratedFile] = []
         let binding = BindingEmitters.emitter(for: family)
-        let xml = XMLCodecEmitter(primitives: binding.xmlPrimitives)
-        let declarations = DeclarationEmitter(codecs: [JSONCodecEmitter(), xml])
+        let types = family.typeTable
+        let xml = XMLCodecEmitter(types: types, primitives: binding.xmlPrimitives)
+        let declarations = DeclarationEmitter(types: types, codecs: [JSONCodecEmitter(types: types), xml])
 
         var client = SwiftPrinter()
         ClientEmitter.emit(family, binding: binding, into: &client)
@@ -39,10 +40,10 @@ enum FileEmitter {
                 .sources, base + family.clientName + ".swift", from: [family.directory + "/protocol.json"], body: client
             ))
 
-        files += family.types.parallelMap { type in
+        files += types.types(family.types).parallelMap { type in
             var printer = SwiftPrinter()
             declarations.emit(type, into: &printer)
-            support(type, into: &printer)
+            support(type, types: types, into: &printer)
             return file(.sources, base + "Types/\(type.name).swift", from: [type.provenance.file], body: printer)
         }
 
@@ -62,7 +63,7 @@ enum FileEmitter {
             emitter.paging(into: &printer)
             var supportCode = SwiftPrinter()
             binding.methodSupport(of: method, into: &supportCode)
-            for type in method.namespaceTypes { support(type, into: &supportCode) }
+            for type in types.types(method.namespaceTypes) { support(type, types: types, into: &supportCode) }
             if !supportCode.lines.isEmpty {
                 printer.blank()
                 printer.line("// MARK: - Support code")
@@ -83,9 +84,9 @@ enum FileEmitter {
     }
 
     /// Redaction of `type` and of every type nested in it.
-    private static func support(_ type: IRType, into printer: inout SwiftPrinter) {
-        RedactionEmitter.emit(type, into: &printer)
-        for nested in type.nestedTypes { support(nested, into: &printer) }
+    private static func support(_ type: IRType, types: IRTypeTable, into printer: inout SwiftPrinter) {
+        RedactionEmitter(types: types).emit(type, into: &printer)
+        for nested in types.types(type.nestedTypes) { support(nested, types: types, into: &printer) }
     }
 
     private static func file(

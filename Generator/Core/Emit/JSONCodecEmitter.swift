@@ -12,6 +12,9 @@
 ///
 /// An object's `init(from:)` and `encode(to:)` carry no doc comment of their own: DocC shows the protocol's.
 struct JSONCodecEmitter: CodecEmitter {
+    /// The family's types, where references are followed.
+    let types: IRTypeTable
+
     func directions(of type: IRType) -> IRDirections { type.json }
 
     func conformances(of type: IRType, directions: IRDirections) -> [String] {
@@ -30,24 +33,24 @@ struct JSONCodecEmitter: CodecEmitter {
             }
             if directions.contains(.decode) {
                 p.blank()
-                Self.decoder(keyed, extra: type.extraMembers, delegating: delegating, into: &p)
+                decoder(keyed, extra: type.extraMembers, delegating: delegating, into: &p)
             }
             if directions.contains(.encode) {
                 p.blank()
-                Self.encoder(keyed, extra: type.extraMembers, into: &p)
+                encoder(keyed, extra: type.extraMembers, into: &p)
             }
         case .union(let union):
             if directions.contains(.decode) {
                 p.blank()
                 if let discriminator = union.discriminator {
-                    Self.tagged(union, discriminator: discriminator, into: &p)
+                    tagged(union, discriminator: discriminator, into: &p)
                 } else {
-                    Self.untagged(union, into: &p)
+                    untagged(union, into: &p)
                 }
             }
             if directions.contains(.encode) {
                 p.blank()
-                Self.encodeUnion(union, into: &p)
+                encodeUnion(union, into: &p)
             }
         case .enumeration, .alias:
             return
@@ -56,8 +59,7 @@ struct JSONCodecEmitter: CodecEmitter {
 
     // MARK: - Objects
 
-    private static func decoder(_ keyed: [IRProperty], extra: IRTypeRef?, delegating: Bool, into p: inout SwiftPrinter)
-    {
+    private func decoder(_ keyed: [IRProperty], extra: IRTypeRef?, delegating: Bool, into p: inout SwiftPrinter) {
         if keyed.isEmpty, extra == nil {
             p.line(
                 delegating
@@ -95,7 +97,7 @@ struct JSONCodecEmitter: CodecEmitter {
         }
     }
 
-    private static func encoder(_ keyed: [IRProperty], extra: IRTypeRef?, into p: inout SwiftPrinter) {
+    private func encoder(_ keyed: [IRProperty], extra: IRTypeRef?, into p: inout SwiftPrinter) {
         p.block("public func encode(to encoder: any Encoder) throws") { p in
             if keyed.isEmpty, extra == nil {
                 p.line("_ = encoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)")
@@ -113,17 +115,17 @@ struct JSONCodecEmitter: CodecEmitter {
     }
 
     /// The wire names of the properties (and their aliases), as an array literal.
-    private static func knownKeys(_ keyed: [IRProperty]) -> String {
+    private func knownKeys(_ keyed: [IRProperty]) -> String {
         "[" + keyed.flatMap { [$0.wireName] + $0.aliases }.map(SwiftLiteral.string).joined(separator: ", ") + "]"
     }
 
-    private static func key(_ property: IRProperty) -> String {
+    private func key(_ property: IRProperty) -> String {
         let keys = ([property.wireName] + property.aliases).map(SwiftLiteral.string)
         return keys.count == 1 ? keys[0] : "container.firstPresentKey(\(keys.joined(separator: ", ")))"
     }
 
     /// The statement that checks a constant property's value.
-    private static func constantCheck(_ property: IRProperty) -> String {
+    private func constantCheck(_ property: IRProperty) -> String {
         guard case .constant(let value) = property.storage else { return "" }
         let others =
             property.alsoAccepts.isEmpty
@@ -133,14 +135,14 @@ struct JSONCodecEmitter: CodecEmitter {
     }
 
     /// The expression that reads a stored property.
-    private static func decodeExpression(_ property: IRProperty) -> String {
+    private func decodeExpression(_ property: IRProperty) -> String {
         let key = key(property)
         let present = property.isRequired && property.defaultExpression == nil && !property.isOptional
         let suffix = present ? "" : "IfPresent"
         let fallback = property.defaultExpression ?? (property.isArray && !property.isRequired ? "[]" : nil)
         let tail = fallback.map { " ?? \($0)" } ?? ""
         let call: String
-        switch property.type.resolved {
+        switch types.resolved(property.type) {
         case .scalar(let scalar, _) where scalar.isTextInJSON:
             call = "decodeText\(suffix)(\(property.type.swiftType).self, forKey: \(key))"
         case .scalar(let scalar, _) where scalar.isLenientInJSON:
@@ -156,7 +158,7 @@ struct JSONCodecEmitter: CodecEmitter {
         return tail.isEmpty ? expression : "(\(expression))\(tail)"
     }
 
-    private static func encodeStatement(_ property: IRProperty) -> String {
+    private func encodeStatement(_ property: IRProperty) -> String {
         let key = SwiftLiteral.string(property.wireName)
         let value = "self." + Emit.name(property.swiftName)
         // A required property that may be null is written as null rather than left out.
@@ -169,7 +171,7 @@ struct JSONCodecEmitter: CodecEmitter {
         if case .constant(let constant) = property.storage {
             return "try container.encode(\(SwiftLiteral.string(constant)), forKey: \(key))"
         }
-        switch property.type.resolved {
+        switch types.resolved(property.type) {
         case .scalar(let scalar, _) where scalar.isTextInJSON:
             return "try container.encodeText\(property.isOptional ? "IfPresent" : "")(\(value), forKey: \(key))"
         case .array(let element):
@@ -181,14 +183,14 @@ struct JSONCodecEmitter: CodecEmitter {
         }
     }
 
-    private static func isText(_ type: IRTypeRef) -> Bool {
-        if case .scalar(let scalar, _) = type.resolved { return scalar.isTextInJSON }
+    private func isText(_ type: IRTypeRef) -> Bool {
+        if case .scalar(let scalar, _) = types.resolved(type) { return scalar.isTextInJSON }
         return false
     }
 
     // MARK: - Unions
 
-    private static func tagged(_ union: IRUnion, discriminator: String, into p: inout SwiftPrinter) {
+    private func tagged(_ union: IRUnion, discriminator: String, into p: inout SwiftPrinter) {
         let key = SwiftLiteral.string(discriminator)
         p.doc("Reads the variant that `\(discriminator)` names.")
         p.block("public init(from decoder: any Decoder) throws") { p in
@@ -202,35 +204,39 @@ struct JSONCodecEmitter: CodecEmitter {
                     )
                 }
                 p.line("default:")
-                p.line(
-                    "    throw DecodingError.dataCorruptedError(forKey: \(key), in: container, debugDescription: \(SwiftLiteral.string("unknown " + discriminator)))"
-                )
+                p.indented { p in
+                    p.line(
+                        "throw DecodingError.dataCorruptedError(forKey: \(key), in: container, debugDescription: \(SwiftLiteral.string("unknown " + discriminator)))"
+                    )
+                }
             }
         }
     }
 
-    private static func untagged(_ union: IRUnion, into p: inout SwiftPrinter) {
+    private func untagged(_ union: IRUnion, into p: inout SwiftPrinter) {
         p.doc("Reads the first variant the JSON value fits, in schema order.")
         p.block("public init(from decoder: any Decoder) throws") { p in
             Emit.firstFittingVariant(of: union, into: &p) { type in
-                type.isScalarLike
+                types.isScalarLike(type)
                     ? "decoder.singleValueContainer().decode(\(type.swiftType).self)"
                     : "\(type.swiftType)(from: decoder)"
             }
         }
     }
 
-    private static func encodeUnion(_ union: IRUnion, into p: inout SwiftPrinter) {
+    private func encodeUnion(_ union: IRUnion, into p: inout SwiftPrinter) {
         p.doc("Writes the variant.")
         p.block("public func encode(to encoder: any Encoder) throws") { p in
             p.switchBlock("self") { p in
                 for variant in union.variants {
                     p.line("case .\(Emit.name(variant.caseName))(let value):")
-                    if variant.type.isScalarLike {
-                        p.line("    var container = encoder.singleValueContainer()")
-                        p.line("    try container.encode(value)")
-                    } else {
-                        p.line("    try value.encode(to: encoder)")
+                    p.indented { p in
+                        if types.isScalarLike(variant.type) {
+                            p.line("var container = encoder.singleValueContainer()")
+                            p.line("try container.encode(value)")
+                        } else {
+                            p.line("try value.encode(to: encoder)")
+                        }
                     }
                 }
             }

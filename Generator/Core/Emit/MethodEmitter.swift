@@ -10,13 +10,13 @@ struct MethodEmitter {
         // How the method travels, and the schema it comes from, are told on its client function, where it is called.
         p.doc(method.documentation)
         p.block("public enum \(method.name)") { p in
-            for type in method.namespaceTypes { declarations.emit(type, into: &p) }
+            for type in family.typeTable.types(method.namespaceTypes) { declarations.emit(type, into: &p) }
         }
     }
 
     // MARK: - Client method
 
-    private var requestType: IRType? { method.requestType }
+    private var requestType: IRType? { family.requestType(of: method) }
 
     /// Whether the client method takes the request as a parameter (not when every field is fixed).
     private var takesRequest: Bool {
@@ -42,7 +42,8 @@ struct MethodEmitter {
         var docs: [String] = []
         if takesRequest, let requestType {
             parameters.append(
-                "_ request: \(method.name).Request" + (requestType.hasEmptyInitializer ? " = .init()" : ""))
+                "_ request: \(method.name).Request"
+                    + (family.typeTable.hasEmptyInitializer(requestType) ? " = .init()" : ""))
             docs.append("- Parameter request: The request.")
         }
         for parameter in credentialParameters {
@@ -57,7 +58,9 @@ struct MethodEmitter {
             p.doc(method.documentation, remarks: remarks)
             let tail = ") async throws" + (returnType.map { " -> \($0)" } ?? "")
             p.listBlock("public func \(Emit.name(method.clientMethodName))(", parameters, tail) { p in
-                if takesRequest, let requestType, ValidationEmitter.needsValidation(requestType) {
+                if takesRequest, let requestType,
+                    ValidationEmitter(types: family.typeTable).needsValidation(requestType)
+                {
                     p.line("try request.validate()")
                 }
                 binding.body(of: method, into: &p)
@@ -94,7 +97,8 @@ struct MethodEmitter {
             var parameters: [String] = []
             var arguments: [String] = ["$0"]
             parameters.append(
-                "_ request: \(method.name).Request" + (requestType.hasEmptyInitializer ? " = .init()" : ""))
+                "_ request: \(method.name).Request"
+                    + (family.typeTable.hasEmptyInitializer(requestType) ? " = .init()" : ""))
             for parameter in credentialParameters {
                 parameters.append("\(parameter.label): \(parameter.type)")
                 arguments.append("\(parameter.label): \(parameter.label)")
@@ -137,7 +141,7 @@ struct MethodEmitter {
             let label = Emit.name(property.swiftName)
             guard property.swiftName == target.swiftName else { return "\(label): \(base).\(label)" }
             if steps.count == 1 { return "\(label): cursor" }
-            guard let nested = property.type.namedType else { return "\(label): \(base).\(label)" }
+            guard let nested = family.typeTable.namedType(property.type) else { return "\(label): \(base).\(label)" }
             return "\(label): " + rebuild(nested, steps: Array(steps.dropFirst()), from: "\(base).\(label)")
         }
         return "\(type.qualifiedName)(\(arguments.joined(separator: ", ")))"

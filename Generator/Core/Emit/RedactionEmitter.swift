@@ -1,5 +1,8 @@
 /// Emits description, debugDescription and mirror conformances that hide sensitive values.
-enum RedactionEmitter {
+struct RedactionEmitter {
+    /// The family's types, where references are followed.
+    let types: IRTypeTable
+
     /// Emits the conformances for a type that holds a sensitive value.
     ///
     /// For `NewApplicationCreationInfo.Response` it prints
@@ -14,7 +17,7 @@ enum RedactionEmitter {
     ///     …
     /// }
     /// ```
-    static func emit(_ type: IRType, into p: inout SwiftPrinter) {
+    func emit(_ type: IRType, into p: inout SwiftPrinter) {
         guard type.holdsSensitive else { return }
         switch type.kind {
         case .object(let properties): emitObject(type, stored: properties.filter(\.isStored), into: &p)
@@ -23,18 +26,16 @@ enum RedactionEmitter {
         }
     }
 
-    private static func emitObject(_ type: IRType, stored: [IRProperty], into p: inout SwiftPrinter) {
+    private func emitObject(_ type: IRType, stored: [IRProperty], into p: inout SwiftPrinter) {
         p.blank()
         p.block(
             "extension \(type.qualifiedName): CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable"
         ) { p in
             p.doc("The fields, with sensitive values shown as `<redacted>`.")
             p.block("public var description: Swift.String") { p in
-                p.line("SDKRuntime.Redaction.describe(\(SwiftLiteral.string(type.qualifiedName)), [")
-                for property in stored {
-                    p.line("    \(SwiftLiteral.string(property.swiftName)): \(shown(property)),")
-                }
-                p.line("])")
+                p.entries(
+                    "SDKRuntime.Redaction.describe(\(SwiftLiteral.string(type.qualifiedName.qualified)), [",
+                    stored.map { "\(SwiftLiteral.string($0.swiftName)): \(shown($0))" }, "])")
             }
             p.blank()
             p.doc("Same as ``description``.")
@@ -42,16 +43,14 @@ enum RedactionEmitter {
             p.blank()
             p.doc("A mirror that shows sensitive values as `<redacted>`, for `dump` and debuggers.")
             p.block("public var customMirror: Mirror") { p in
-                p.line("Mirror(self, children: [")
-                for property in stored {
-                    p.line("    \(SwiftLiteral.string(property.swiftName)): \(mirrored(property)),")
-                }
-                p.line("], displayStyle: .struct)")
+                p.entries(
+                    "Mirror(self, children: [",
+                    stored.map { "\(SwiftLiteral.string($0.swiftName)): \(mirrored($0))" }, "], displayStyle: .struct)")
             }
         }
     }
 
-    private static func emitUnion(_ type: IRType, _ union: IRUnion, into p: inout SwiftPrinter) {
+    private func emitUnion(_ type: IRType, _ union: IRUnion, into p: inout SwiftPrinter) {
         p.blank()
         p.block(
             "extension \(type.qualifiedName): CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable"
@@ -96,13 +95,13 @@ enum RedactionEmitter {
     }
 
     /// Whether the value itself is hidden: a sensitive string, or an array of them.
-    static func isRedacted(_ type: IRTypeRef) -> Bool {
-        if type.isSensitiveScalar { return true }
-        if case .array(let element) = type { return element.isSensitiveScalar }
+    func isRedacted(_ type: IRTypeRef) -> Bool {
+        if types.isSensitiveScalar(type) { return true }
+        if case .array(let element) = type { return types.isSensitiveScalar(element) }
         return false
     }
 
-    private static func shown(_ property: IRProperty) -> String {
+    private func shown(_ property: IRProperty) -> String {
         let name = "self." + Emit.name(property.swiftName)
         if isRedacted(property.type) {
             return property.isOptional ? "SDKRuntime.Redaction.hide(\(name))" : "SDKRuntime.Redaction.placeholder"
@@ -110,7 +109,7 @@ enum RedactionEmitter {
         return property.isOptional ? "SDKRuntime.Redaction.show(\(name))" : "Swift.String(describing: \(name))"
     }
 
-    private static func mirrored(_ property: IRProperty) -> String {
+    private func mirrored(_ property: IRProperty) -> String {
         let name = "self." + Emit.name(property.swiftName)
         if isRedacted(property.type) {
             return property.isOptional ? "SDKRuntime.Redaction.hide(\(name))" : "SDKRuntime.Redaction.placeholder"

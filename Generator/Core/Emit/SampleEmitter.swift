@@ -14,7 +14,7 @@ struct SampleEmitter {
 
     func emit() -> SwiftPrinter {
         var p = SwiftPrinter()
-        let models = TypeAnalysis(family: family).allTypes.filter { type in
+        let models = TypeAnalysis(family: family).allTypes.compactMap { family.typeTable[$0] }.filter { type in
             switch type.kind {
             case .object, .union: return true
             case .enumeration, .alias: return false
@@ -33,7 +33,7 @@ struct SampleEmitter {
                         let counter = Counter()
                         p.block("func test\(testName(type))\(label)() throws") { p in
                             p.line(
-                                "let value = \(sample(.named(type), full: full, depth: 0, counter: counter, visiting: []))"
+                                "let value = \(sample(.named(type.qualifiedName), full: full, depth: 0, counter: counter, visiting: []))"
                             )
                             if type.needsXML { p.line("try assertXMLRoundTrip(value)") }
                             if type.needsJSON { p.line("try assertJSONRoundTrip(value)") }
@@ -44,7 +44,7 @@ struct SampleEmitter {
                 for type in group.types where type.holdsSensitive {
                     p.block("func test\(testName(type))HidesItsSecrets()") { p in
                         p.line(
-                            "assertHidesSecrets(\(sample(.named(type), full: true, depth: 0, counter: Counter(), visiting: [])))"
+                            "assertHidesSecrets(\(sample(.named(type.qualifiedName), full: true, depth: 0, counter: Counter(), visiting: [])))"
                         )
                     }
                     p.blank()
@@ -61,7 +61,8 @@ struct SampleEmitter {
         var printed = SwiftPrinter()
         let both: IRDirections = [.decode, .encode]
         for type in models {
-            for codec in [xml, JSONCodecEmitter()] as [any CodecEmitter] where !codec.directions(of: type).isEmpty {
+            for codec in [xml, JSONCodecEmitter(types: family.typeTable)] as [any CodecEmitter]
+            where !codec.directions(of: type).isEmpty {
                 codec.conformanceExtension(
                     of: type, directions: both.subtracting(codec.directions(of: type)), into: &printed)
             }
@@ -77,7 +78,7 @@ struct SampleEmitter {
         var order: [String] = []
         var members: [String: [IRType]] = [:]
         for type in models where hasTests(type) {
-            let top = String(type.qualifiedName.prefix { $0 != "." })
+            let top = String(type.qualifiedName.qualified.prefix { $0 != "." })
             if members[top] == nil { order.append(top) }
             members[top, default: []].append(type)
         }
@@ -89,19 +90,19 @@ struct SampleEmitter {
     }
 
     private func testName(_ type: IRType) -> String {
-        type.qualifiedName.replacingOccurrences(of: ".", with: "")
+        type.qualifiedName.qualified.replacingOccurrences(of: ".", with: "")
     }
 
     /// The assertions the tests call, kept in the generated file so it needs nothing else from the test target.
     private func assertions(into p: inout SwiftPrinter) {
         p.doc("The context requests are written with: every bindable value and a stand-in signer.")
         p.block("private func sampleContext() -> SDKRuntime.EncodingContext") { p in
-            p.line("SDKRuntime.EncodingContext(")
-            p.line(
-                "    values: [\"applicationID\": \"b5c5593b-afb4-466d-88f2-31707fb8634b\", \"signingTime\": \"2017-08-10T12:34:56.000Z\", \"signature\": \"c2lnbmF0dXJl\"],"
-            )
-            p.line("    signer: { region in \"signature-over-\\(region.count)-bytes\" }")
-            p.line(")")
+            p.call(
+                "SDKRuntime.EncodingContext(",
+                [
+                    "values: [\"applicationID\": \"b5c5593b-afb4-466d-88f2-31707fb8634b\", \"signingTime\": \"2017-08-10T12:34:56.000Z\", \"signature\": \"c2lnbmF0dXJl\"]",
+                    "signer: { region in \"signature-over-\\(region.count)-bytes\" }",
+                ], ")")
         }
         p.blank()
         p.block("extension XCTestCase") { p in
@@ -166,7 +167,7 @@ struct SampleEmitter {
     }
 
     /// A Swift expression for a sample value of `type`.
-    private func sample(_ type: IRTypeRef, full: Bool, depth: Int, counter: Counter, visiting: Set<ObjectIdentifier>)
+    private func sample(_ type: IRTypeRef, full: Bool, depth: Int, counter: Counter, visiting: Set<IRTypeName>)
         -> String
     {
         switch type {
@@ -175,15 +176,16 @@ struct SampleEmitter {
         case .scalar(let scalar, _):
             return scalarSample(scalar, counter: counter)
         case .array(let element):
-            if case .named(let named) = element, visiting.contains(ObjectIdentifier(named)) { return "[]" }
+            if case .named(let named) = element, visiting.contains(named) { return "[]" }
             return "[" + sample(element, full: full, depth: depth + 1, counter: counter, visiting: visiting) + "]"
         case .map(let value):
-            if case .named(let named) = value, visiting.contains(ObjectIdentifier(named)) { return "[:]" }
+            if case .named(let named) = value, visiting.contains(named) { return "[:]" }
             return "[\"key-\(counter.next())\": "
                 + sample(value, full: full, depth: depth + 1, counter: counter, visiting: visiting) + "]"
-        case .named(let named):
+        case .named(let name):
+            guard let named = family.typeTable[name] else { return "" }
             var visiting = visiting
-            visiting.insert(ObjectIdentifier(named))
+            visiting.insert(name)
             switch named.kind {
             case .alias(let target):
                 return sample(target, full: full, depth: depth, counter: counter, visiting: visiting)

@@ -109,6 +109,16 @@ struct SwiftPrinter {
         line(close)
     }
 
+    /// Prints `open`, then each of `entries` on its own line one level deeper and followed by a comma, then `close`:
+    /// the layout of a collection literal whose entries are read one by one.
+    mutating func entries(_ open: String, _ entries: [String], _ close: String) {
+        line(open)
+        indented { p in
+            for entry in entries { p.line(entry + ",") }
+        }
+        line(close)
+    }
+
     /// Prints `switch subject {`, the body at the same depth (so `case` lines align with `switch`), and `}`.
     mutating func switchBlock(_ subject: String, _ body: (inout SwiftPrinter) -> Void) {
         line("switch \(subject) {")

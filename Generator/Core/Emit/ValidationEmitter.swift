@@ -7,15 +7,18 @@
 ///     try SDKRuntime.RequestValidation.minimum(self.numResults, 1, at: path + "/num-results")
 /// }
 /// ```
-enum ValidationEmitter {
+struct ValidationEmitter {
+    /// The family's types, where references are followed.
+    let types: IRTypeTable
+
     /// Whether values of `type` have anything to check.
-    static func needsValidation(_ type: IRType) -> Bool {
-        var visiting: Set<ObjectIdentifier> = []
+    func needsValidation(_ type: IRType) -> Bool {
+        var visiting: Set<IRTypeName> = []
         return needsValidation(type, visiting: &visiting)
     }
 
-    private static func needsValidation(_ type: IRType, visiting: inout Set<ObjectIdentifier>) -> Bool {
-        guard case .object(let properties) = type.kind, visiting.insert(ObjectIdentifier(type)).inserted else {
+    private func needsValidation(_ type: IRType, visiting: inout Set<IRTypeName>) -> Bool {
+        guard case .object(let properties) = type.kind, visiting.insert(type.qualifiedName).inserted else {
             return false
         }
         return properties.contains { property in
@@ -26,16 +29,16 @@ enum ValidationEmitter {
     }
 
     /// The object a property holds, directly or as the elements of an array.
-    private static func part(of type: IRTypeRef) -> IRType? {
-        switch type.resolved {
-        case .named(let named): return named
-        case .array(let element), .map(let element): return element.namedType
+    private func part(of type: IRTypeRef) -> IRType? {
+        switch types.resolved(type) {
+        case .named(let name): return types[name]
+        case .array(let element), .map(let element): return types.namedType(element)
         case .scalar: return nil
         }
     }
 
     /// Prints `validate(at:)` for `type` when it needs one.
-    static func validateMethod(_ type: IRType, properties: [IRProperty], into p: inout SwiftPrinter) {
+    func validateMethod(_ type: IRType, properties: [IRProperty], into p: inout SwiftPrinter) {
         guard needsValidation(type) else { return }
         p.blank()
         p.doc(
@@ -51,7 +54,7 @@ enum ValidationEmitter {
         }
     }
 
-    private static func statements(_ property: IRProperty, into p: inout SwiftPrinter) {
+    private func statements(_ property: IRProperty, into p: inout SwiftPrinter) {
         let value = "self." + Emit.name(property.swiftName)
         let path = "path + " + SwiftLiteral.string("/" + property.wireName)
         for check in property.checks {
@@ -69,7 +72,7 @@ enum ValidationEmitter {
             p.line("try SDKRuntime.RequestValidation.\(call), at: \(path))")
         }
         guard let part = part(of: property.type), needsValidation(part) else { return }
-        if case .array = property.type.resolved {
+        if case .array = types.resolved(property.type) {
             p.block("for (index, item) in \(value).enumerated()") { p in
                 p.line("try item.validate(at: \(path) + \"/\\(index)\")")
             }

@@ -17,6 +17,8 @@
 /// An object's reader and writer carry no doc comment of their own: DocC shows those of `XMLDecodable` and
 /// `XMLEncodable`.
 struct XMLCodecEmitter: CodecEmitter {
+    /// The family's types, where references are followed.
+    let types: IRTypeTable
     /// How scalar elements are spelled in this family.
     let primitives: XMLPrimitiveStyle
 
@@ -134,17 +136,19 @@ struct XMLCodecEmitter: CodecEmitter {
 
     /// `.map { … }` reading each element of an array as `type`.
     private func mapContent(of type: IRTypeRef) -> String {
-        type.isScalarLike ? ".map { try \(readContent(of: type, from: "$0")) }" : ".map(\(type.swiftType).init(xml:))"
+        types.isScalarLike(type)
+            ? ".map { try \(readContent(of: type, from: "$0")) }" : ".map(\(type.swiftType).init(xml:))"
     }
 
     /// The expression that reads a value of `type` from an optional element, nil when there is none.
     private func optionalContent(of type: IRTypeRef, from element: String) -> String {
-        type.isScalarLike ? readContent(of: type, from: element + "?") : "\(element).map(\(type.swiftType).init(xml:))"
+        types.isScalarLike(type)
+            ? readContent(of: type, from: element + "?") : "\(element).map(\(type.swiftType).init(xml:))"
     }
 
     /// The expression that reads a value of `type` from the content of the element `element`.
     private func readContent(of type: IRTypeRef, from element: String) -> String {
-        if type.isScalarLike {
+        if types.isScalarLike(type) {
             switch primitives {
             case .text: return "\(element).scalar(\(type.swiftType).self)"
             case .valueAttribute: return "\(element).valueAttribute(\(type.swiftType).self)"
@@ -206,7 +210,7 @@ struct XMLCodecEmitter: CodecEmitter {
                 ? ["if let value = self.\(Emit.name(property.swiftName)) { \(statement) }"] : [statement]
         }
         func text(_ expression: String) -> String {
-            isStored ? Emit.wireText(expression, property.type) : expression
+            isStored ? Emit.wireText(expression, property.type, types: types) : expression
         }
         switch property.xmlKind {
         case .attribute:
@@ -237,8 +241,8 @@ struct XMLCodecEmitter: CodecEmitter {
     private func writeElement(
         _ name: String, type: IRTypeRef, value: String, writer: String, context: String, isText: Bool = false
     ) -> String {
-        if type.isScalarLike || isText {
-            let text = isText ? value : Emit.wireText(value, type)
+        if types.isScalarLike(type) || isText {
+            let text = isText ? value : Emit.wireText(value, type, types: types)
             switch primitives {
             case .text: return "try \(writer).element(\(name), text: \(text))"
             case .valueAttribute: return "try \(writer).valueElement(\(name), value: \(text))"
@@ -249,10 +253,10 @@ struct XMLCodecEmitter: CodecEmitter {
 
     /// The statement that writes a variant's content into the open element.
     private func writeContent(of type: IRTypeRef, value: String) -> String {
-        if type.isScalarLike {
+        if types.isScalarLike(type) {
             switch primitives {
-            case .text: return "try writer.text(\(Emit.wireText(value, type)))"
-            case .valueAttribute: return "try writer.attribute(\"value\", \(Emit.wireText(value, type)))"
+            case .text: return "try writer.text(\(Emit.wireText(value, type, types: types)))"
+            case .valueAttribute: return "try writer.attribute(\"value\", \(Emit.wireText(value, type, types: types)))"
             }
         }
         return "try \(value).writeXML(to: &writer, context: context)"

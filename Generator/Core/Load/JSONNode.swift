@@ -1,9 +1,9 @@
 import Foundation
 
 /// A JSON value with the position it was read from, so every diagnostic can point into the file.
-public struct JSONNode: Sendable {
+public struct JSONNode: Sendable, Equatable {
     /// One member of an object, in file order.
-    public struct Member: Sendable {
+    public struct Member: Sendable, Equatable {
         /// The key.
         public let key: String
         /// Where the key starts.
@@ -13,7 +13,7 @@ public struct JSONNode: Sendable {
     }
 
     /// The value itself.
-    public indirect enum Value: Sendable {
+    public indirect enum Value: Sendable, Equatable {
         /// `null`
         case null
         /// `true` or `false`

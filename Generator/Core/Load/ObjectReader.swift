@@ -149,7 +149,7 @@ struct ObjectReader {
     }
 
     /// An object whose values are all strings, e.g. headers.
-    func stringMap(_ key: String, diagnostics: inout Diagnostics) -> [(name: String, value: String)] {
+    func stringMap(_ key: String, diagnostics: inout Diagnostics) -> [HTTPHeaderField] {
         guard let value = value(key) else { return [] }
         guard let members = value.members else {
             diagnostics.error(
@@ -157,7 +157,7 @@ struct ObjectReader {
                 pointer: value.pointer)
             return []
         }
-        var result: [(name: String, value: String)] = []
+        var result: [HTTPHeaderField] = []
         for member in members {
             guard let text = member.value.stringValue else {
                 diagnostics.error(
@@ -165,7 +165,7 @@ struct ObjectReader {
                     at: member.value.location, pointer: member.value.pointer)
                 continue
             }
-            result.append((member.key, text))
+            result.append(HTTPHeaderField(name: member.key, value: text))
         }
         return result
     }

@@ -8,6 +8,16 @@ public struct Located<Value: Sendable>: Sendable {
     public let pointer: String
 }
 
+extension Located: Equatable where Value: Equatable {}
+
+/// A header field a schema sets on every request: its name and its value.
+public struct HTTPHeaderField: Sendable, Equatable {
+    /// The field's name, e.g. `Accept`.
+    public let name: String
+    /// The field's value.
+    public let value: String
+}
+
 /// The JSON types a schema can declare.
 public enum SchemaType: String, Sendable, CaseIterable {
     case string, integer, number, boolean, object, array
@@ -276,7 +286,7 @@ public struct HTTPMethodBinding: Sendable {
     /// The names the XML document element may have (`responseRoot`, one name or several).
     public let responseRoots: [String]
     public let errors: [Located<String>]
-    public let headers: [(name: String, value: String)]
+    public let headers: [HTTPHeaderField]
 }
 
 /// A method's `paging`.
@@ -333,7 +343,7 @@ public struct HTTPFamilySettings: Sendable {
     public let location: SourceLocation
     public let authPolicies: [HTTPAuth]
     public let apiKeyHeader: String?
-    public let headers: [(name: String, value: String)]
+    public let headers: [HTTPHeaderField]
     public let xmlPrimitives: XMLPrimitiveStyle
 }
 

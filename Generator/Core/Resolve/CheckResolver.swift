@@ -10,7 +10,7 @@ extension TypeResolver {
             (constraints.exclusiveMinimum, "exclusiveMinimum", IRCheck.exclusiveMinimum),
         ]
         for case (let bound?, let keyword, let check) in bounds {
-            switch type.resolved {
+            switch table.resolved(type) {
             case .scalar(.int, _), .scalar(.int32, _), .scalar(.int64, _):
                 if bound.value.value.rounded() == bound.value.value, let integer = Int64(exactly: bound.value.value) {
                     checks.append(check(String(integer)))
@@ -27,7 +27,9 @@ extension TypeResolver {
                     "on \(describe(type)), expected it only on integers and numbers")
             }
         }
-        let isString: Bool = { if case .scalar(.string, _) = type.resolved { return true } else { return false } }()
+        let isString: Bool = {
+            if case .scalar(.string, _) = table.resolved(type) { return true } else { return false }
+        }()
         for case (let count?, let keyword, let check) in [
             (constraints.minLength, "minLength", IRCheck.minLength),
             (constraints.maxLength, "maxLength", IRCheck.maxLength),

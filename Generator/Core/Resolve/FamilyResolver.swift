@@ -30,36 +30,39 @@ struct FamilyResolver {
             return nil
         }
         checkFamilyName(protocolDocument, documents: documents)
-        let binding = familyBinding(protocolDocument)
-        if case .healthvault = binding { types.anyValueIsXML = true }
+        let bindingResolver = BindingResolvers.resolver(for: protocolDocument, diagnostics: &diagnostics)
+        types.anyValueIsXML = bindingResolver.anyValueIsXML
         var family = IRFamily(
             name: documents.name, directory: documents.directory, description: protocolDocument.description,
-            binding: binding,
+            binding: bindingResolver.family,
             servers: protocolDocument.servers.map {
                 IRServer(name: $0.name, description: $0.description, defaultURL: $0.defaultURL)
             },
-            types: [], methods: [], errors: []
+            types: [], methods: [], errors: [], typeTable: IRTypeTable()
         )
 
         family.types = namedTypes(documents)
         var methods: [IRMethod] = []
         for document in documents.methods.sorted(by: { $0.name.value < $1.name.value }) {
-            if let method = method(document, family: family, protocolDocument: protocolDocument) {
+            if let method = method(document, binding: bindingResolver) {
                 methods.append(method)
             }
         }
         family.methods = methods
-        var statusError: String?
-        if case .healthvault(let settings) = binding { statusError = settings.statusError }
         family.errors = protocolDocument.errors.compactMap {
-            errorFormat($0, file: protocolDocument.file, isStatusError: $0.name == statusError)
+            errorFormat($0, file: protocolDocument.file, isStatusError: $0.name == bindingResolver.statusError)
         }
 
-        analyze(family)
+        family.typeTable = types.table
+        family.typeTable = analyze(family, binding: bindingResolver)
         for index in family.methods.indices {
-            checkHTTPFields(family.methods[index], family: family)
-            if let paging = documents.methods.first(where: { $0.name.value == family.methods[index].name })?.paging {
-                family.methods[index].paging = resolvePaging(paging, method: family.methods[index])
+            guard let document = documents.methods.first(where: { $0.name.value == family.methods[index].name })
+            else { continue }
+            bindingResolver.check(
+                family.methods[index], document: document, types: family.typeTable, diagnostics: &diagnostics)
+            if let paging = document.paging {
+                family.methods[index].paging = resolvePaging(
+                    paging, method: family.methods[index], table: family.typeTable)
             }
         }
         checkTopLevelNames(family, protocolDocument: protocolDocument, documents: documents)
@@ -83,7 +86,7 @@ struct FamilyResolver {
     }
 
     /// Declares every type of types.json before defining any, so that references among them resolve in any order.
-    private mutating func namedTypes(_ documents: FamilyDocuments) -> [IRType] {
+    private mutating func namedTypes(_ documents: FamilyDocuments) -> [IRTypeName] {
         types.typesFile = documents.typesDocument?.file
         guard let typesDocument = documents.typesDocument else { return [] }
         let scope = ResolutionScope(
@@ -91,7 +94,7 @@ struct FamilyResolver {
             bindRestriction:
                 "bound values only inside a healthvault request whose auth provides them, not in types.json"
         )
-        var declared: [IRType] = []
+        var declared: [IRTypeName] = []
         for named in typesDocument.defs {
             guard let type = types.declare(named, parent: nil, scope: scope) else { continue }
             types.familyTypes[named.name] = type
@@ -103,7 +106,8 @@ struct FamilyResolver {
         return declared
     }
 
-    private mutating func analyze(_ family: IRFamily) {
+    /// Completes the family's types with the whole-family passes; the table they leave.
+    private mutating func analyze(_ family: IRFamily, binding: any BindingResolver) -> IRTypeTable {
         diagnostics.append(contentsOf: types.diagnostics)
         types.diagnostics = Diagnostics()
         var analysis = TypeAnalysis(family: family)
@@ -111,36 +115,16 @@ struct FamilyResolver {
         analysis.checkRecursion()
         analysis.resolveDefaults()
         analysis.checkXMLShapes()
-        analysis.markUsage()
+        analysis.markUsage(codecs: binding.codecUsage(of:))
         analysis.checkAnyValues()
         analysis.markSensitivity()
         diagnostics.append(contentsOf: analysis.diagnostics)
-    }
-
-    private mutating func familyBinding(_ document: ProtocolDocument) -> IRFamilyBinding {
-        switch document.binding {
-        case .healthvault(let settings):
-            if !document.errors.contains(where: { $0.name == settings.statusError.value }) {
-                diagnostics.error(
-                    "\"statusError\": \"\(settings.statusError.value)\" names no error format, expected one of \(document.errors.map { "\"\($0.name)\"" }.joined(separator: ", "))",
-                    at: settings.statusError.location, pointer: settings.statusError.pointer)
-            }
-            return .healthvault(
-                IRHealthVaultSettings(
-                    language: settings.language, country: settings.country, messageTTL: settings.messageTTL ?? 1800,
-                    clientVersion: settings.clientVersion ?? "HV-Swift/1.0", statusError: settings.statusError.value
-                ))
-        case .http(let settings):
-            return .http(
-                IRHTTPSettings(
-                    apiKeyHeader: settings.apiKeyHeader, headers: settings.headers,
-                    xmlPrimitives: settings.xmlPrimitives))
-        }
+        return analysis.table
     }
 
     // MARK: - Methods
 
-    private mutating func method(_ document: MethodDocument, family: IRFamily, protocolDocument: ProtocolDocument)
+    private mutating func method(_ document: MethodDocument, binding bindingResolver: any BindingResolver)
         -> IRMethod?
     {
         let name = document.name
@@ -156,38 +140,19 @@ struct FamilyResolver {
                 "\"name\" is \"\(name.value)\" but the file is \(document.file.fileName), expected the file to be named \(expectedFile)",
                 at: name.location, pointer: name.pointer)
         }
-        guard let binding = methodBinding(document, protocolDocument: protocolDocument) else { return nil }
-
-        var allowedBinds: Set<BindName> = []
-        var canSign = false
-        var restriction = "bound values only in a request whose auth policy provides them"
-        var isHTTP = false
-        switch binding {
-        case .healthvault(let hv):
-            if hv.auth == .castSignature {
-                allowedBinds = [.applicationID, .signingTime]
-                canSign = true
-                restriction =
-                    "applicationID or signingTime (castSignature provides those; signature only inside an element that \"signs\")"
-            } else {
-                restriction =
-                    "no bound values: auth \(hv.auth.rawValue) provides none (castSignature provides applicationID and signingTime)"
-            }
-        case .http:
-            isHTTP = true
-            restriction = "no bound values in http methods"
-        }
+        guard let binding = bindingResolver.methodBinding(of: document, diagnostics: &diagnostics) else { return nil }
+        let rules = bindingResolver.requestRules(for: binding)
         let provenanceFile = document.file.displayPath
-        var localTypes: [String: IRType] = [:]
-        var namespaceTypes: [IRType] = []
+        let namespace = IRTypeName(name.value)
+        var localTypes: [String: IRTypeName] = [:]
+        var namespaceTypes: [IRTypeName] = []
         let localScope = ResolutionScope(
-            file: document.file, localTypes: [:], allowedBinds: allowedBinds, canSign: canSign,
-            isHTTPRequestRoot: false,
-            bindRestriction: restriction
+            file: document.file, localTypes: [:], allowedBinds: rules.allowedBinds, canSign: rules.canSign,
+            isHTTPRequestRoot: false, bindRestriction: rules.bindRestriction
         )
-        var declared: [IRType] = []
+        var declared: [IRTypeName] = []
         for named in document.defs {
-            guard let type = types.declare(named, parent: name.value, scope: localScope) else { continue }
+            guard let type = types.declare(named, parent: namespace, scope: localScope) else { continue }
             localTypes[named.name] = type
             declared.append(type)
         }
@@ -196,38 +161,22 @@ struct FamilyResolver {
         // Local types can refer to each other, so each is defined once all are declared.
         for type in declared { types.define(type, scope: scope) }
 
-        var request: IRType?
+        var request: IRTypeName?
         if let schema = document.request {
             var requestScope = scope
-            requestScope.isHTTPRequestRoot = isHTTP
-            request = types.inlineType(named: "Request", parent: name.value, schema: schema, scope: requestScope)
+            requestScope.isHTTPRequestRoot = rules.propertiesAreFields
+            request = types.inlineType(named: "Request", parent: namespace, schema: schema, scope: requestScope)
         }
-        var response: IRType?
+        var response: IRTypeName?
         if let schema = document.response {
             var responseScope = scope
             responseScope.allowedBinds = []
             responseScope.canSign = false
             responseScope.bindRestriction = "no bound values in a response"
-            response = types.inlineType(named: "Response", parent: name.value, schema: schema, scope: responseScope)
+            response = types.inlineType(named: "Response", parent: namespace, schema: schema, scope: responseScope)
         }
         namespaceTypes += [request, response].compactMap { $0 } + declared
 
-        if case .healthvault = binding {
-            for (type, word) in [(request, "request"), (response, "response")] {
-                guard let type, let schema = word == "request" ? document.request : document.response else { continue }
-                guard case .object = IRTypeRef.named(type).namedType?.kind else {
-                    diagnostics.error(
-                        "the \(word) of a healthvault method is not an object, expected an object describing the content of <info>",
-                        at: schema.location, pointer: schema.pointer)
-                    continue
-                }
-            }
-        }
-        if case .http(let http) = binding, http.response == .none, let schema = document.response {
-            diagnostics.error(
-                "the method has a \"response\" schema but its binding's \"response\" is none, expected one of json, xml or jsonOrXml",
-                at: schema.location, pointer: schema.pointer)
-        }
         return IRMethod(
             name: name.value, clientMethodName: Naming.lowerCamel(name.value), documentation: document.description,
             provenance: Provenance(file: provenanceFile, pointer: ""), binding: binding, request: request,
@@ -235,183 +184,22 @@ struct FamilyResolver {
         )
     }
 
-    private mutating func methodBinding(_ document: MethodDocument, protocolDocument: ProtocolDocument)
-        -> IRMethodBinding?
-    {
-        switch (document.binding, protocolDocument.binding) {
-        case (.healthvault(let binding), .healthvault(let settings)):
-            if !settings.authPolicies.contains(binding.auth.value) {
-                diagnostics.error(
-                    "\"auth\" is \"\(binding.auth.value.rawValue)\", which protocol.json does not list, expected one of \(settings.authPolicies.map(\.rawValue).joined(separator: ", "))",
-                    at: binding.auth.location, pointer: binding.auth.pointer)
-            }
-            if let idempotent = binding.idempotent, idempotent.value, binding.auth.value == .castSignature {
-                diagnostics.error(
-                    "\"idempotent\" is true on a castSignature method: creating a session is never sent twice",
-                    at: idempotent.location, pointer: idempotent.pointer)
-            }
-            return .healthvault(
-                IRHealthVaultMethod(
-                    method: binding.method, version: binding.version, auth: binding.auth.value,
-                    responseNamespace: binding.responseNamespace, recordScoped: binding.recordScoped,
-                    idempotent: binding.idempotent?.value ?? false
-                ))
-        case (.http(let binding), .http(let settings)):
-            return .http(httpBinding(binding, settings: settings, protocolDocument: protocolDocument))
-        case (.healthvault(let binding), .http):
-            diagnostics.error(
-                "the method uses the healthvault binding, expected http like the rest of the family (protocol.json)",
-                at: binding.location, pointer: binding.pointer)
-            return nil
-        case (.http(let binding), .healthvault):
-            diagnostics.error(
-                "the method uses the http binding, expected healthvault like the rest of the family (protocol.json)",
-                at: binding.location, pointer: binding.pointer)
-            return nil
-        }
-    }
-
-    private mutating func httpBinding(
-        _ binding: HTTPMethodBinding, settings: HTTPFamilySettings, protocolDocument: ProtocolDocument
-    ) -> IRHTTPMethod {
-        if !protocolDocument.servers.contains(where: { $0.name == binding.server.value }) {
-            diagnostics.error(
-                "\"server\" is \"\(binding.server.value)\", which protocol.json does not define, expected one of \(Diagnostics.choices(protocolDocument.servers.map(\.name), empty: "it defines no servers"))",
-                at: binding.server.location, pointer: binding.server.pointer)
-        }
-        if !settings.authPolicies.contains(binding.auth.value) {
-            diagnostics.error(
-                "\"auth\" is \"\(binding.auth.value.rawValue)\", which protocol.json does not list, expected one of \(settings.authPolicies.map(\.rawValue).joined(separator: ", "))",
-                at: binding.auth.location, pointer: binding.auth.pointer)
-        }
-        if [.apiKey, .bearerOrApiKey].contains(binding.auth.value), settings.apiKeyHeader == nil {
-            diagnostics.error(
-                "\"auth\" is \"\(binding.auth.value.rawValue)\" but protocol.json has no \"apiKeyHeader\", expected the header that carries the key",
-                at: binding.auth.location, pointer: binding.auth.pointer)
-        }
-        if binding.auth.value == .oauthClient, binding.body.value != .form {
-            diagnostics.error(
-                "\"auth\" is \"oauthClient\" but \"body\" is \"\(binding.body.value.rawValue)\", expected \"form\": a client secret sent as a form field (client_secret_post) travels only in a form body, never in the query",
-                at: binding.body.location, pointer: binding.body.pointer)
-        }
-        if [.GET, .DELETE].contains(binding.method.value), binding.body.value != .none {
-            diagnostics.error(
-                "a \(binding.method.value.rawValue) request with a \(binding.body.value.rawValue) body, expected \"body\": \"none\" (a \(binding.method.value.rawValue) request cannot carry a body)",
-                at: binding.body.location, pointer: binding.body.pointer)
-        }
-        if [.xml, .jsonOrXml].contains(binding.response.value), binding.responseRoots.isEmpty {
-            diagnostics.error(
-                "\"response\" is \"\(binding.response.value.rawValue)\" but \"responseRoot\" is missing, expected the XML document element's name",
-                at: binding.response.location, pointer: binding.response.pointer)
-        }
-        for error in binding.errors where !protocolDocument.errors.contains(where: { $0.name == error.value }) {
-            diagnostics.error(
-                "\"errors\" names \"\(error.value)\", which protocol.json does not define, expected one of \(Diagnostics.choices(protocolDocument.errors.map(\.name), empty: "it defines no error formats"))",
-                at: error.location, pointer: error.pointer)
-        }
-        return IRHTTPMethod(
-            verb: binding.method.value, server: binding.server.value, pathSegments: pathSegments(binding.path),
-            pathLocation: binding.path,
-            body: binding.body.value, auth: binding.auth.value, response: binding.response.value,
-            responseRoots: binding.responseRoots, errors: binding.errors.map(\.value), headers: binding.headers
-        )
-    }
-
-    private mutating func pathSegments(_ path: Located<String>) -> [IRPathSegment] {
-        var segments: [IRPathSegment] = []
-        var rest = Substring(path.value)
-        while let open = rest.firstIndex(of: "{") {
-            if open > rest.startIndex { segments.append(.literal(String(rest[..<open]))) }
-            guard let close = rest[open...].firstIndex(of: "}") else {
-                diagnostics.error(
-                    "\"path\" has an unclosed \"{\", expected {name} placeholders", at: path.location,
-                    pointer: path.pointer)
-                return segments
-            }
-            let name = String(rest[rest.index(after: open)..<close])
-            segments.append(.parameter(swiftName: Naming.lowerCamel(name), wireName: name))
-            rest = rest[rest.index(after: close)...]
-        }
-        if !rest.isEmpty { segments.append(.literal(String(rest))) }
-        return segments
-    }
-
-    // MARK: - HTTP fields
-
-    private mutating func checkHTTPFields(_ method: IRMethod, family: IRFamily) {
-        guard case .http(let binding) = method.binding else { return }
-        let placeholders = method.binding.pathParameterNames
-        var fieldObjects: [IRType] = []
-        if let request = method.request {
-            let resolved = IRTypeRef.named(request).namedType
-            switch resolved?.kind {
-            case .object?: fieldObjects = resolved.map { [$0] } ?? []
-            case .union(let union)?: fieldObjects = union.variants.compactMap { $0.type.namedType }
-            default:
-                diagnostics.error(
-                    "the request of an http method is \(types.describe(.named(request))), expected an object or a oneOf of objects",
-                    at: request.sourceLocation)
-            }
-        }
-        var pathProperties: Set<String> = []
-        for object in fieldObjects {
-            for property in object.properties {
-                let location = property.effectiveLocation(body: binding.body)
-                switch (location, binding.body) {
-                case (.body, .none):
-                    diagnostics.error(
-                        "the property \"\(property.wireName)\" travels in the body but the binding has no body, expected \"body\": \"form\" or \"json\", or another \"in\"",
-                        at: property.sourceLocation, pointer: property.provenance.pointer)
-                case (.path, _), (.query, _), (.header, _):
-                    if binding.body == .json {
-                        diagnostics.error(
-                            "the property \"\(property.wireName)\" is \"in\": \"\(location.rawValue)\" in a JSON-body request, expected every field of a JSON request in the body",
-                            at: property.sourceLocation, pointer: property.provenance.pointer)
-                    }
-                default: break
-                }
-                if location == .path {
-                    pathProperties.insert(property.wireName)
-                    if !property.isRequired || !property.type.isScalarLike {
-                        diagnostics.error(
-                            "the path parameter \"\(property.wireName)\" is \(property.isRequired ? "not a scalar" : "optional"), expected a required scalar",
-                            at: property.sourceLocation, pointer: property.provenance.pointer)
-                    }
-                    if !placeholders.contains(property.wireName) {
-                        diagnostics.error(
-                            "the property \"\(property.wireName)\" is \"in\": \"path\" but the path has no {\(property.wireName)}, expected the path to name it",
-                            at: property.sourceLocation, pointer: property.provenance.pointer)
-                    }
-                }
-                if binding.body != .json, !property.isFieldValue {
-                    diagnostics.error(
-                        "the property \"\(property.wireName)\" is \(types.describe(property.type)), expected query, header and form fields to be scalars or arrays of scalars",
-                        at: property.sourceLocation, pointer: property.provenance.pointer)
-                }
-            }
-        }
-        for name in placeholders where !pathProperties.contains(name) {
-            diagnostics.error(
-                "the path names {\(name)} but the request has no property \"\(name)\" with \"in\": \"path\", expected one",
-                at: binding.pathLocation.location, pointer: binding.pathLocation.pointer)
-        }
-    }
-
     // MARK: - Paging
 
-    private mutating func resolvePaging(_ node: PagingNode, method: IRMethod) -> IRPaging? {
-        guard let request = method.request, let response = method.response else {
+    private mutating func resolvePaging(_ node: PagingNode, method: IRMethod, table: IRTypeTable) -> IRPaging? {
+        guard let request = method.request.flatMap({ table[$0] }), let response = method.response.flatMap({ table[$0] })
+        else {
             diagnostics.error(
                 "\"paging\" on a method without both a request and a response, expected both", at: node.location)
             return nil
         }
-        var resolver = PointerResolver()
+        var resolver = PointerResolver(table: table)
         defer { diagnostics.append(contentsOf: resolver.diagnostics) }
         guard let cursor = resolver.resolve(node.cursor, from: request, allowFirst: false),
             let items = resolver.resolve(node.items, from: response, allowFirst: false)
         else { return nil }
         guard case .property(let cursorProperty) = cursor.last, cursorProperty.isOptional,
-            cursorProperty.type.isScalarLike
+            table.isScalarLike(cursorProperty.type)
         else {
             diagnostics.error(
                 "\"cursor\" points to \(resolver.describeEnd(cursor)), expected an optional scalar property of the request",
@@ -419,7 +207,7 @@ struct FamilyResolver {
             return nil
         }
         guard case .property(let itemsProperty) = items.last, case .array(let element) = itemsProperty.type,
-            let itemType = element.namedType
+            let itemType = table.namedType(element)
         else {
             diagnostics.error(
                 "\"items\" points to \(resolver.describeEnd(items)), expected an array of objects in the response",
@@ -457,24 +245,29 @@ struct FamilyResolver {
             file: file, localTypes: [:], allowedBinds: [], canSign: false, isHTTPRequestRoot: false,
             bindRestriction: "no bound values in an error body"
         )
+        // Inline types of the body would be nested in a type named after the format, which is not generated: a
+        // placeholder collects them for the diagnostic and is dropped.
         let holder = IRType(
             name: node.name, parent: nil, kind: .object([]), documentation: nil,
             provenance: Provenance(file: file.displayPath, pointer: node.pointer), location: node.keyLocation)
-        guard let body = types.typeRef(node.body, nameHint: node.name + "Body", owner: holder, scope: scope) else {
-            return nil
-        }
-        guard let bodyType = body.namedType, case .object = bodyType.kind else {
+        guard types.table.insert(holder) else { return nil }
+        let body = types.typeRef(
+            node.body, nameHint: node.name + "Body", owner: holder.qualifiedName, scope: scope)
+        let inline = types.table[holder.qualifiedName]?.nestedTypes ?? []
+        types.table.remove(holder.qualifiedName)
+        guard let body else { return nil }
+        guard let bodyType = types.table.namedType(body), case .object = bodyType.kind else {
             diagnostics.error(
                 "the body of \"\(node.name)\" is \(types.describe(body)), expected an object", at: node.body.location,
                 pointer: node.body.pointer)
             return nil
         }
-        if !holder.nestedTypes.isEmpty {
+        if !inline.isEmpty {
             diagnostics.error(
                 "the body of \"\(node.name)\" is written inline, expected a $ref to a type in types.json",
                 at: node.body.location, pointer: node.body.pointer)
         }
-        var resolver = PointerResolver()
+        var resolver = PointerResolver(table: types.table)
         let codePaths = node.code.compactMap { resolver.resolve($0, from: bodyType, allowFirst: true, allowEach: true) }
         let messagePaths = node.message.compactMap { resolver.resolve($0, from: bodyType, allowFirst: true) }
         diagnostics.append(contentsOf: resolver.diagnostics)
@@ -610,7 +403,7 @@ struct FamilyResolver {
                 owners[name] = owner
             }
         }
-        for type in family.types {
+        for type in family.typeTable.types(family.types) {
             claim(
                 type.name, by: "the type \(type.name) in types.json", at: type.sourceLocation,
                 pointer: type.provenance.pointer)
@@ -634,17 +427,6 @@ struct FamilyResolver {
     }
 }
 
-extension IRMethodBinding {
-    /// The `{name}` placeholders of an http path.
-    var pathParameterNames: [String] {
-        guard case .http(let binding) = self else { return [] }
-        return binding.pathSegments.compactMap { segment in
-            if case .parameter(_, let wire) = segment { return wire }
-            return nil
-        }
-    }
-}
-
 extension IRProperty {
     /// Where an http request property travels: its `in`, or the body when the binding has one, else the query.
     func effectiveLocation(body: HTTPBodyKind) -> ParameterLocation {
@@ -652,9 +434,9 @@ extension IRProperty {
     }
 
     /// Whether the property can be a query, header or form field: a scalar, an enum, or an array of those.
-    var isFieldValue: Bool {
-        if type.isScalarLike { return true }
-        if case .array(let element) = type { return element.isScalarLike }
+    func isFieldValue(in table: IRTypeTable) -> Bool {
+        if table.isScalarLike(type) { return true }
+        if case .array(let element) = type { return table.isScalarLike(element) }
         return false
     }
 }

@@ -1,15 +1,16 @@
 /// The intermediate representation: families, methods and types, resolved and named, knowing nothing of JSON.
 ///
-/// Emitters read only this. Types are classes so that references (`IRTypeRef.named`) share one node per type.
+/// Emitters read only this. Every part is an immutable value: a type refers to another by its ``IRTypeName``, and each
+/// family's ``IRTypeTable`` holds every type by name, so recursive types need no shared mutable nodes.
 
 /// Every family to generate.
-public struct IRModule {
+public struct IRModule: Sendable, Equatable {
     /// The families, sorted by name.
     public var families: [IRFamily]
 }
 
 /// One protocol family: one Swift module.
-public struct IRFamily {
+public struct IRFamily: Sendable, Equatable {
     /// The module name, e.g. `HealthVault`.
     public var name: String
     /// The family's schema directory as shown to users, e.g. `Schemas/HealthVault`.
@@ -21,18 +22,20 @@ public struct IRFamily {
     /// The named base URLs.
     public var servers: [IRServer]
     /// The shared types of `types.json`, in declaration order.
-    public var types: [IRType]
+    public var types: [IRTypeName]
     /// The methods, sorted by name.
     public var methods: [IRMethod]
     /// The error formats, in declaration order.
     public var errors: [IRErrorFormat]
+    /// Every type of the family, nested ones and those of methods included.
+    public var typeTable: IRTypeTable
 
     /// The client struct's name, e.g. `HealthVaultClient`.
     public var clientName: String { name + "Client" }
 }
 
 /// A family's binding kind.
-public enum IRFamilyBinding {
+public enum IRFamilyBinding: Sendable, Equatable {
     /// HealthVault's XML envelope.
     case healthvault(IRHealthVaultSettings)
     /// Plain HTTP.
@@ -40,7 +43,7 @@ public enum IRFamilyBinding {
 }
 
 /// Settings of the healthvault binding.
-public struct IRHealthVaultSettings {
+public struct IRHealthVaultSettings: Sendable, Equatable {
     public var language: String?
     public var country: String?
     public var messageTTL: Int
@@ -50,21 +53,21 @@ public struct IRHealthVaultSettings {
 }
 
 /// Settings of the http binding.
-public struct IRHTTPSettings {
+public struct IRHTTPSettings: Sendable, Equatable {
     public var apiKeyHeader: String?
-    public var headers: [(name: String, value: String)]
+    public var headers: [HTTPHeaderField]
     public var xmlPrimitives: XMLPrimitiveStyle
 }
 
 /// A named base URL.
-public struct IRServer {
+public struct IRServer: Sendable, Equatable {
     public var name: String
     public var description: String
     public var defaultURL: String?
 }
 
 /// Where a declaration came from, for `- Remark: Generated from …`.
-public struct Provenance {
+public struct Provenance: Sendable, Equatable {
     /// The schema file, e.g. `Schemas/HealthVault/types.json`.
     public var file: String
     /// The JSON pointer inside it.
@@ -75,7 +78,7 @@ public struct Provenance {
 }
 
 /// A scalar type.
-public enum IRScalar: Equatable {
+public enum IRScalar: Sendable, Equatable {
     case string, int, int32, int64, float, double, bool, uuid, dateTime, date, uri, bytes
     /// Any JSON value (a schema without a type, in a JSON family).
     case jsonValue
@@ -122,10 +125,24 @@ public enum IRScalar: Equatable {
     }
 }
 
+/// The name of a generated type, qualified by its enclosing types: how references and declarations point to a type.
+public struct IRTypeName: Sendable, Hashable, CustomStringConvertible {
+    /// The qualified Swift name, e.g. `GetAuthorizedPeople.Request.Parameters`.
+    public let qualified: String
+
+    /// The name `qualified`.
+    public init(_ qualified: String) { self.qualified = qualified }
+
+    /// The simple name, e.g. `Parameters`.
+    public var simple: String { qualified.split(separator: ".").last.map(String.init) ?? qualified }
+
+    public var description: String { qualified }
+}
+
 /// A reference to a type.
-public indirect enum IRTypeRef {
+public indirect enum IRTypeRef: Sendable, Equatable {
     case scalar(IRScalar, sensitive: Bool)
-    case named(IRType)
+    case named(IRTypeName)
     case array(IRTypeRef)
     /// A JSON object of any keys, all of whose values have one type (`additionalProperties`).
     case map(IRTypeRef)
@@ -134,44 +151,17 @@ public indirect enum IRTypeRef {
     public var swiftType: String {
         switch self {
         case .scalar(let scalar, _): return scalar.swiftType
-        case .named(let type): return type.qualifiedName
+        case .named(let type): return type.qualified
         case .array(let element): return "[" + element.swiftType + "]"
         case .map(let value): return "[Swift.String: " + value.swiftType + "]"
         }
     }
-
-    /// The referenced type with aliases followed.
-    public var resolved: IRTypeRef {
-        if case .named(let type) = self, case .alias(let target) = type.kind { return target.resolved }
-        return self
-    }
-
-    /// Whether the value itself is a sensitive scalar.
-    public var isSensitiveScalar: Bool {
-        if case .scalar(_, true) = resolved { return true }
-        return false
-    }
-
-    /// Whether the value is a scalar or an enum (something with a wire text).
-    public var isScalarLike: Bool {
-        switch resolved {
-        case .scalar(let scalar, _): return scalar.hasWireText
-        case .named(let type): if case .enumeration = type.kind { return true } else { return false }
-        case .array, .map: return false
-        }
-    }
-
-    /// The named type, when this refers to one (aliases followed).
-    public var namedType: IRType? {
-        if case .named(let type) = resolved { return type }
-        return nil
-    }
 }
 
 /// A generated type.
-public final class IRType {
+public struct IRType: Sendable, Equatable {
     /// What kind of declaration it is.
-    public enum Kind {
+    public enum Kind: Sendable, Equatable {
         case object([IRProperty])
         case enumeration([IREnumCase])
         case union(IRUnion)
@@ -181,40 +171,40 @@ public final class IRType {
     /// The simple Swift name, e.g. `Parameters`.
     public let name: String
     /// The name qualified by its enclosing types, e.g. `GetAuthorizedPeople.Request.Parameters`.
-    public let qualifiedName: String
+    public let qualifiedName: IRTypeName
     /// The enclosing type's qualified name, or nil for a top-level type.
-    public let parent: String?
-    public var kind: Kind
-    public var documentation: String?
+    public let parent: IRTypeName?
+    public internal(set) var kind: Kind
+    public let documentation: String?
     public let provenance: Provenance
     /// The XML namespace written on the element (when it is a document element).
-    public var xmlNamespace: String?
-    public var xmlPrefix: String?
+    public internal(set) var xmlNamespace: String?
+    public internal(set) var xmlPrefix: String?
     /// The directions of JSON coding the type needs, set from how methods and error formats use it.
-    public var json: IRDirections = []
+    public internal(set) var json: IRDirections = []
     /// The directions of XML coding the type needs.
-    public var xml: IRDirections = []
+    public internal(set) var xml: IRDirections = []
     /// For an object with `properties` and `additionalProperties`: the type of the members beyond its properties,
     /// kept in `additionalProperties: [String: Value]`.
-    public var extraMembers: IRTypeRef?
+    public internal(set) var extraMembers: IRTypeRef?
     /// Whether it is (or is a variant of) a top-level http request, which needs form/query/header encoding.
-    public var needsHTTPFields = false
+    public internal(set) var needsHTTPFields = false
     /// Whether a value of this type contains a sensitive field somewhere.
-    public var holdsSensitive = false
-    /// Types declared inside this one (inline objects, enums and unions of its properties).
-    public var nestedTypes: [IRType] = []
+    public internal(set) var holdsSensitive = false
+    /// Types declared inside this one (inline objects, enums and unions of its properties), in order.
+    public internal(set) var nestedTypes: [IRTypeName] = []
 
     /// Where the type's schema starts, for diagnostics.
     public let sourceLocation: SourceLocation
 
     init(
-        name: String, parent: String?, kind: Kind, documentation: String?, provenance: Provenance,
+        name: String, parent: IRTypeName?, kind: Kind, documentation: String?, provenance: Provenance,
         location: SourceLocation
     ) {
         self.sourceLocation = location
         self.name = name
         self.parent = parent
-        self.qualifiedName = parent.map { $0 + "." + name } ?? name
+        self.qualifiedName = IRTypeName(parent.map { $0.qualified + "." + name } ?? name)
         self.kind = kind
         self.documentation = documentation
         self.provenance = provenance
@@ -232,28 +222,100 @@ public final class IRType {
         return properties
     }
 
+    /// Whether it is an object.
+    public var isObject: Bool {
+        if case .object = kind { return true }
+        return false
+    }
+
     /// Whether it is an object with no stored properties: every field is constant, bound or itself fixed.
     public var isFixed: Bool {
         guard case .object = kind else { return false }
         return storedProperties.isEmpty
     }
+}
 
-    /// Whether `init()` works: every stored property is optional, has a default, or is an object whose own
-    /// `init()` works.
-    public var hasEmptyInitializer: Bool { hasEmptyInitializer(visiting: []) }
+/// Every type of a family by name: where references are followed.
+public struct IRTypeTable: Sendable, Equatable {
+    private var types: [IRTypeName: IRType] = [:]
 
-    private func hasEmptyInitializer(visiting: Set<ObjectIdentifier>) -> Bool {
-        guard case .object = kind, !visiting.contains(ObjectIdentifier(self)) else { return false }
-        let visiting = visiting.union([ObjectIdentifier(self)])
-        return storedProperties.allSatisfy {
-            $0.isOptional || $0.defaultExpression != nil || $0.isArrayDefaultingToEmpty
-                || $0.type.namedType?.hasEmptyInitializer(visiting: visiting) == true
+    /// The type named `name`.
+    public subscript(name: IRTypeName) -> IRType? { types[name] }
+
+    /// How many types there are.
+    public var count: Int { types.count }
+
+    /// Adds `type`; false (and nothing changes) when a type of its name is already there.
+    mutating func insert(_ type: IRType) -> Bool {
+        guard types[type.qualifiedName] == nil else { return false }
+        types[type.qualifiedName] = type
+        return true
+    }
+
+    /// Changes the type named `name`, if there is one.
+    mutating func update(_ name: IRTypeName, _ change: (inout IRType) -> Void) {
+        guard var type = types.removeValue(forKey: name) else { return }
+        change(&type)
+        types[name] = type
+    }
+
+    /// Removes the type named `name`.
+    mutating func remove(_ name: IRTypeName) { types[name] = nil }
+
+    /// `reference` with aliases followed (an alias cycle, which the resolver reports, stops where it repeats).
+    public func resolved(_ reference: IRTypeRef) -> IRTypeRef {
+        var current = reference
+        var seen: Set<IRTypeName> = []
+        while case .named(let name) = current, seen.insert(name).inserted, case .alias(let target)? = types[name]?.kind
+        {
+            current = target
+        }
+        return current
+    }
+
+    /// The named type `reference` refers to, aliases followed.
+    public func namedType(_ reference: IRTypeRef) -> IRType? {
+        if case .named(let name) = resolved(reference) { return types[name] }
+        return nil
+    }
+
+    /// Whether the value itself is a sensitive scalar.
+    public func isSensitiveScalar(_ reference: IRTypeRef) -> Bool {
+        if case .scalar(_, true) = resolved(reference) { return true }
+        return false
+    }
+
+    /// Whether the value is a scalar or an enum (something with a wire text).
+    public func isScalarLike(_ reference: IRTypeRef) -> Bool {
+        switch resolved(reference) {
+        case .scalar(let scalar, _): return scalar.hasWireText
+        case .named(let name): if case .enumeration? = types[name]?.kind { return true } else { return false }
+        case .array, .map: return false
         }
     }
+
+    /// Whether `type`'s `init()` works: every stored property is optional, has a default, or is an object whose own
+    /// `init()` works.
+    public func hasEmptyInitializer(_ type: IRType) -> Bool { hasEmptyInitializer(type, visiting: []) }
+
+    private func hasEmptyInitializer(_ type: IRType, visiting: Set<IRTypeName>) -> Bool {
+        guard case .object = type.kind, !visiting.contains(type.qualifiedName) else { return false }
+        let visiting = visiting.union([type.qualifiedName])
+        return type.storedProperties.allSatisfy { property in
+            if property.isOptional || property.defaultExpression != nil || property.isArrayDefaultingToEmpty {
+                return true
+            }
+            guard let nested = namedType(property.type) else { return false }
+            return hasEmptyInitializer(nested, visiting: visiting)
+        }
+    }
+
+    /// The named types `names`, in order.
+    public func types(_ names: [IRTypeName]) -> [IRType] { names.compactMap { types[$0] } }
 }
 
 /// How a property's value is provided.
-public enum IRStorage {
+public enum IRStorage: Sendable, Equatable {
     /// A field of the model.
     case stored
     /// A fixed string, written on every request and checked on JSON responses.
@@ -265,7 +327,7 @@ public enum IRStorage {
 }
 
 /// A constraint a request value is checked against before it is sent.
-public enum IRCheck: Equatable {
+public enum IRCheck: Sendable, Equatable {
     /// `minimum`, `maximum`, `exclusiveMinimum`, with the bound's Swift literal.
     case minimum(String)
     case maximum(String)
@@ -281,7 +343,7 @@ public enum IRCheck: Equatable {
 }
 
 /// One property of an object.
-public struct IRProperty {
+public struct IRProperty: Sendable, Equatable {
     public var wireName: String
     public var swiftName: String
     public var type: IRTypeRef
@@ -329,20 +391,20 @@ public struct IRProperty {
 }
 
 /// One case of a generated open enum.
-public struct IREnumCase {
+public struct IREnumCase: Sendable, Equatable {
     public var wireValue: String
     public var swiftName: String
 }
 
 /// A `oneOf` union.
-public struct IRUnion {
+public struct IRUnion: Sendable, Equatable {
     /// The discriminating property's wire name, when there is one.
     public var discriminator: String?
     public var variants: [IRVariant]
 }
 
 /// One variant of a union.
-public struct IRVariant {
+public struct IRVariant: Sendable, Equatable {
     public var caseName: String
     public var type: IRTypeRef
     /// The discriminator's value for this variant.
@@ -350,7 +412,7 @@ public struct IRVariant {
 }
 
 /// One method.
-public struct IRMethod {
+public struct IRMethod: Sendable, Equatable {
     /// The namespace name, e.g. `GetAuthorizedPeople`.
     public var name: String
     /// The client method's name, e.g. `getAuthorizedPeople`.
@@ -359,22 +421,22 @@ public struct IRMethod {
     public var provenance: Provenance
     public var binding: IRMethodBinding
     /// The `Request` type, when the method sends one.
-    public var request: IRType?
+    public var request: IRTypeName?
     /// The `Response` type, when the method decodes one.
-    public var response: IRType?
+    public var response: IRTypeName?
     /// Types nested directly in the method's namespace (Request, Response and `$defs`), in order.
-    public var namespaceTypes: [IRType]
+    public var namespaceTypes: [IRTypeName]
     public var paging: IRPaging?
 }
 
 /// How a method travels.
-public enum IRMethodBinding {
+public enum IRMethodBinding: Sendable, Equatable {
     case healthvault(IRHealthVaultMethod)
     case http(IRHTTPMethod)
 }
 
 /// A healthvault method's binding.
-public struct IRHealthVaultMethod {
+public struct IRHealthVaultMethod: Sendable, Equatable {
     public var method: String
     public var version: Int
     public var auth: HealthVaultAuth
@@ -385,7 +447,7 @@ public struct IRHealthVaultMethod {
 }
 
 /// An http method's binding.
-public struct IRHTTPMethod {
+public struct IRHTTPMethod: Sendable, Equatable {
     public var verb: HTTPVerb
     public var server: String
     /// The path split into literal text and `{name}` placeholders (as property Swift names and types).
@@ -399,17 +461,17 @@ public struct IRHTTPMethod {
     public var responseRoots: [String]
     /// Error format Swift names, in order.
     public var errors: [String]
-    public var headers: [(name: String, value: String)]
+    public var headers: [HTTPHeaderField]
 }
 
 /// A piece of an http path.
-public enum IRPathSegment {
+public enum IRPathSegment: Sendable, Equatable {
     case literal(String)
     case parameter(swiftName: String, wireName: String)
 }
 
 /// How a method pages, as Swift member chains.
-public struct IRPaging {
+public struct IRPaging: Sendable, Equatable {
     /// Swift names from the request to the cursor property.
     public var cursorPath: [IRPathStep]
     /// Swift names from the response to the items array.
@@ -421,7 +483,7 @@ public struct IRPaging {
 }
 
 /// One step of a member chain.
-public enum IRPathStep {
+public enum IRPathStep: Sendable, Equatable {
     /// A property of an object.
     case property(IRProperty)
     /// The first element of an array (`/0` in a pointer).
@@ -437,7 +499,7 @@ public enum IRPathStep {
 }
 
 /// An error format.
-public struct IRErrorFormat {
+public struct IRErrorFormat: Sendable, Equatable {
     public var name: String
     public var documentation: String
     public var provenance: Provenance
@@ -454,7 +516,7 @@ public struct IRErrorFormat {
 }
 
 /// The open enum of an error format's codes.
-public struct IRCodeType {
+public struct IRCodeType: Sendable, Equatable {
     public var name: String
     /// Whether the wire codes are integers (otherwise strings).
     public var isInteger: Bool
@@ -463,7 +525,7 @@ public struct IRCodeType {
 }
 
 /// One known code.
-public struct IRCode {
+public struct IRCode: Sendable, Equatable {
     public var value: ErrorCodeNode.Value
     public var name: String
     public var swiftName: String
@@ -489,7 +551,9 @@ extension IRType {
     public var needsXML: Bool { !xml.isEmpty }
 }
 
-extension IRMethod {
-    /// The request's type, through any aliases.
-    public var requestType: IRType? { request.flatMap { IRTypeRef.named($0).namedType } }
+extension IRFamily {
+    /// The request type of `method`, through any aliases.
+    public func requestType(of method: IRMethod) -> IRType? {
+        method.request.flatMap { typeTable.namedType(.named($0)) }
+    }
 }

@@ -2,6 +2,8 @@ import Foundation
 
 /// Follows a JSON pointer (`/response-results/person-info`) through resolved types to a chain of Swift members.
 struct PointerResolver {
+    /// The types the pointer walks through.
+    let table: IRTypeTable
     var diagnostics = Diagnostics()
 
     /// The steps from `type` to the value `pointer` names, or nil (with a diagnostic) when it names nothing.
@@ -22,10 +24,10 @@ struct PointerResolver {
             $0.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
         }
         var steps: [IRPathStep] = []
-        var current = IRTypeRef.named(type)
+        var current = IRTypeRef.named(type.qualifiedName)
         var walked = ""
         for token in tokens {
-            switch current.resolved {
+            switch table.resolved(current) {
             case .array(let element) where allowFirst && token == "0":
                 steps.append(.first)
                 current = element
@@ -38,13 +40,14 @@ struct PointerResolver {
                 }
                 steps.append(.each)
                 current = element
-            case .named(let owner):
-                guard case .object(let properties) = owner.kind,
+            case .named(let name):
+                guard let owner = table[name], case .object(let properties) = owner.kind,
                     let property = properties.first(where: { $0.wireName == token && $0.isStored })
                 else {
-                    let known = owner.storedProperties.map { "\"\($0.wireName)\"" }.joined(separator: ", ")
+                    let known = (table[name]?.storedProperties ?? []).map { "\"\($0.wireName)\"" }
+                        .joined(separator: ", ")
                     diagnostics.error(
-                        "the pointer \"\(pointer.value)\" names \"\(token)\", which \(owner.name) does not have, expected one of \(known.isEmpty ? "no fields" : known)",
+                        "the pointer \"\(pointer.value)\" names \"\(token)\", which \(name.simple) does not have, expected one of \(known.isEmpty ? "no fields" : known)",
                         at: pointer.location, pointer: pointer.pointer)
                     return nil
                 }

@@ -1,43 +1,53 @@
 /// Whole-family passes over resolved types: fixed objects, defaults, recursion, XML shape, codecs and sensitivity.
 struct TypeAnalysis {
+    /// The family's methods and error formats, whose use of types decides their codecs.
     let family: IRFamily
+    /// The family's types, which the passes complete.
+    private(set) var table: IRTypeTable
     var diagnostics = Diagnostics()
     /// Every type of the family, nested ones included, in a stable order.
-    let allTypes: [IRType]
+    let allTypes: [IRTypeName]
 
     init(family: IRFamily) {
         self.family = family
-        var collected: [IRType] = []
-        var seen = Set<ObjectIdentifier>()
-        func visit(_ type: IRType) {
-            guard seen.insert(ObjectIdentifier(type)).inserted else { return }
-            collected.append(type)
-            type.nestedTypes.forEach(visit)
+        table = family.typeTable
+        var collected: [IRTypeName] = []
+        var seen = Set<IRTypeName>()
+        func visit(_ name: IRTypeName) {
+            guard seen.insert(name).inserted else { return }
+            collected.append(name)
+            family.typeTable[name]?.nestedTypes.forEach(visit)
         }
         family.types.forEach(visit)
         family.methods.flatMap(\.namespaceTypes).forEach(visit)
         allTypes = collected
     }
 
+    /// Every type of the family, as it is now.
+    private var currentTypes: [IRType] { table.types(allTypes) }
+
     // MARK: Fixed objects
 
     /// Marks properties whose type is an object without stored fields as `.fixed`, until nothing changes.
-    func resolveFixedProperties() {
+    mutating func resolveFixedProperties() {
         var changed = true
         while changed {
             changed = false
-            for type in allTypes {
+            for type in currentTypes {
                 guard case .object(var properties) = type.kind else { continue }
+                var fixedAny = false
                 for index in properties.indices {
                     guard case .stored = properties[index].storage,
-                        case .named(let target) = properties[index].type.resolved,
-                        target.isFixed, target !== type
+                        let target = table.namedType(properties[index].type),
+                        target.isFixed, target.qualifiedName != type.qualifiedName
                     else { continue }
                     properties[index].storage = .fixed
                     properties[index].isOptional = false
-                    changed = true
+                    fixedAny = true
                 }
-                type.kind = .object(properties)
+                guard fixedAny else { continue }
+                changed = true
+                table.update(type.qualifiedName) { $0.kind = .object(properties) }
             }
         }
     }
@@ -46,30 +56,33 @@ struct TypeAnalysis {
 
     /// Reports types that contain themselves other than through an array (a struct cannot).
     mutating func checkRecursion() {
-        var state: [ObjectIdentifier: Int] = [:]  // 1 visiting, 2 done
-        var reported = Set<ObjectIdentifier>()
+        var state: [IRTypeName: Int] = [:]  // 1 visiting, 2 done
+        var reported = Set<IRTypeName>()
+        let table = table
         func children(_ type: IRType) -> [IRType] {
+            let names: [IRTypeName]
             switch type.kind {
             case .object(let properties):
-                return properties.compactMap { property in
+                names = properties.compactMap { property in
                     if case .named(let target) = property.type { return target }
                     return nil
                 }
             case .union(let union):
-                return union.variants.compactMap { variant in
+                names = union.variants.compactMap { variant in
                     if case .named(let target) = variant.type { return target }
                     return nil
                 }
-            case .alias(.named(let target)): return [target]
-            default: return []
+            case .alias(.named(let target)): names = [target]
+            default: names = []
             }
+            return table.types(names)
         }
         func visit(_ type: IRType, path: [IRType]) {
-            let id = ObjectIdentifier(type)
+            let id = type.qualifiedName
             if state[id] == 2 { return }
             if state[id] == 1 {
                 if reported.insert(id).inserted {
-                    let cycle = (path.drop { $0 !== type } + [type]).map(\.name).joined(separator: " → ")
+                    let cycle = (path.drop { $0.qualifiedName != id } + [type]).map(\.name).joined(separator: " → ")
                     diagnostics.error(
                         "the type \(type.name) contains itself (\(cycle)) other than through an array, expected recursion only through arrays",
                         at: type.sourceLocation, pointer: type.provenance.pointer)
@@ -80,15 +93,16 @@ struct TypeAnalysis {
             for child in children(type) { visit(child, path: path + [type]) }
             state[id] = 2
         }
-        for type in allTypes { visit(type, path: []) }
+        for type in currentTypes { visit(type, path: []) }
     }
 
     // MARK: Defaults
 
     /// Turns each `default` into a Swift expression, reporting defaults that do not fit their type.
     mutating func resolveDefaults() {
-        for type in allTypes {
-            guard case .object(var properties) = type.kind else { continue }
+        for type in currentTypes {
+            guard case .object(var properties) = type.kind, properties.contains(where: { $0.defaultNode != nil })
+            else { continue }
             for index in properties.indices {
                 guard let node = properties[index].defaultNode else { continue }
                 if !properties[index].isStored {
@@ -99,7 +113,7 @@ struct TypeAnalysis {
                 }
                 properties[index].defaultExpression = expression(node, for: properties[index].type)
             }
-            type.kind = .object(properties)
+            table.update(type.qualifiedName) { $0.kind = .object(properties) }
         }
     }
 
@@ -110,7 +124,7 @@ struct TypeAnalysis {
                 pointer: node.pointer)
             return nil
         }
-        switch type.resolved {
+        switch table.resolved(type) {
         case .scalar(.string, _):
             guard let text = node.stringValue else { return mismatch("a string") }
             return SwiftLiteral.string(text)
@@ -138,7 +152,8 @@ struct TypeAnalysis {
                 "\"default\" on a map, expected defaults only for strings, numbers, booleans, enums, arrays and objects",
                 at: node.location, pointer: node.pointer)
             return nil
-        case .named(let named):
+        case .named(let name):
+            guard let named = table[name] else { return nil }
             switch named.kind {
             case .enumeration(let cases):
                 guard let text = node.stringValue else { return mismatch("one of the enum's values") }
@@ -182,13 +197,13 @@ struct TypeAnalysis {
 
     /// Checks text and attribute properties against the shape XML can express.
     mutating func checkXMLShapes() {
-        for type in allTypes {
+        for type in currentTypes {
             let properties = type.properties
             for property in properties
-            where [.attribute, .text].contains(property.xmlKind) && !property.type.isScalarLike {
+            where [.attribute, .text].contains(property.xmlKind) && !table.isScalarLike(property.type) {
                 let kind = property.xmlKind.rawValue
                 diagnostics.error(
-                    "\"nodeType\": \"\(kind)\" on \"\(property.wireName)\", which is \(TypeResolver.describe(property.type)), expected \(kind)s to hold a single scalar value",
+                    "\"nodeType\": \"\(kind)\" on \"\(property.wireName)\", which is \(table.describe(property.type)), expected \(kind)s to hold a single scalar value",
                     at: property.sourceLocation, pointer: property.provenance.pointer + "/xml/nodeType")
             }
             for property in properties
@@ -232,44 +247,35 @@ struct TypeAnalysis {
 
     /// Decides which codecs each type needs, and in which directions, from how methods and error formats use it:
     /// a request is written, a response or error body read, and a type they hold gets the same.
-    func markUsage() {
-        var roots: [(IRTypeRef, ReferenceWritableKeyPath<IRType, IRDirections>, IRDirections)] = []
+    mutating func markUsage(codecs: (IRMethodBinding) -> IRCodecUsage) {
+        var roots: [(IRTypeRef, WritableKeyPath<IRType, IRDirections>, IRDirections)] = []
         for method in family.methods {
             let request = method.request.map(IRTypeRef.named)
             let response = method.response.map(IRTypeRef.named)
-            switch method.binding {
-            case .healthvault:
-                if let request { roots.append((request, \.xml, .encode)) }
-                if let response { roots.append((response, \.xml, .decode)) }
-            case .http(let binding):
-                if let request, binding.body == .json { roots.append((request, \.json, .encode)) }
-                if let response, [.json, .jsonOrXml].contains(binding.response) {
-                    roots.append((response, \.json, .decode))
-                }
-                if let response, [.xml, .jsonOrXml].contains(binding.response) {
-                    roots.append((response, \.xml, .decode))
-                }
-                if let request = request?.namedType {
-                    request.needsHTTPFields = true
-                    if case .union(let union) = request.kind {
-                        for variant in union.variants { variant.type.namedType?.needsHTTPFields = true }
-                    }
-                }
+            let usage = codecs(method.binding)
+            if let request, let codec = usage.request { roots.append((request, codec.keyPath, .encode)) }
+            for codec in usage.response { if let response { roots.append((response, codec.keyPath, .decode)) } }
+            guard usage.requestHasFields, let request = method.request.flatMap({ table.namedType(.named($0)) })
+            else { continue }
+            var fieldTypes = [request.qualifiedName]
+            if case .union(let union) = request.kind {
+                fieldTypes += union.variants.compactMap { table.namedType($0.type)?.qualifiedName }
             }
+            for name in fieldTypes { table.update(name) { $0.needsHTTPFields = true } }
         }
         for error in family.errors {
             if error.xml { roots.append((error.body, \.xml, .decode)) }
             if error.json { roots.append((error.body, \.json, .decode)) }
         }
         for (root, codec, directions) in roots {
-            for type in reachable(from: [root]) { type[keyPath: codec].formUnion(directions) }
+            for name in reachable(from: [root]) { table.update(name) { $0[keyPath: codec].formUnion(directions) } }
         }
     }
 
     /// Reports properties a type's codec cannot carry: maps in XML, and any-value properties of the other codec
     /// (a JSON value cannot be XML content, nor XML content a JSON value).
     mutating func checkAnyValues() {
-        for type in allTypes {
+        for type in currentTypes {
             if type.extraMembers != nil, type.needsXML {
                 diagnostics.error(
                     "\(type.name) keeps the members beyond its properties (\"additionalProperties\"), but is read as XML, which has no such members, expected it only in JSON",
@@ -277,14 +283,14 @@ struct TypeAnalysis {
             }
             for property in type.properties where property.isStored {
                 let element: IRTypeRef = {
-                    if case .array(let element) = property.type.resolved { element } else { property.type }
+                    if case .array(let element) = table.resolved(property.type) { element } else { property.type }
                 }()
-                if case .map = element.resolved, type.needsXML {
+                if case .map = table.resolved(element), type.needsXML {
                     diagnostics.error(
                         "the property \"\(property.wireName)\" is a map (\"additionalProperties\"), but \(type.name) is read as XML, which has no maps, expected an object with properties or an array",
                         at: property.sourceLocation, pointer: property.provenance.pointer)
                 }
-                guard case .scalar(let scalar, _) = element.resolved else { continue }
+                guard case .scalar(let scalar, _) = table.resolved(element) else { continue }
                 if scalar == .jsonValue, type.needsXML {
                     diagnostics.error(
                         "the property \"\(property.wireName)\" has no type, which holds any JSON value, but \(type.name) is read as XML, expected a typed schema",
@@ -300,11 +306,11 @@ struct TypeAnalysis {
     }
 
     /// Marks every type that holds a sensitive value, directly or through other types.
-    func markSensitivity() {
+    mutating func markSensitivity() {
         var changed = true
         while changed {
             changed = false
-            for type in allTypes where !type.holdsSensitive {
+            for type in currentTypes where !type.holdsSensitive {
                 let references: [IRTypeRef]
                 switch type.kind {
                 case .object(let properties): references = properties.filter(\.isStored).map(\.type)
@@ -312,32 +318,32 @@ struct TypeAnalysis {
                 case .alias(let target): references = [target]
                 case .enumeration: references = []
                 }
-                if references.contains(where: Self.carriesSensitive) {
-                    type.holdsSensitive = true
+                if references.contains(where: carriesSensitive) {
+                    table.update(type.qualifiedName) { $0.holdsSensitive = true }
                     changed = true
                 }
             }
         }
     }
 
-    private static func carriesSensitive(_ reference: IRTypeRef) -> Bool {
+    private func carriesSensitive(_ reference: IRTypeRef) -> Bool {
         switch reference {
         case .scalar(_, let sensitive): return sensitive
-        case .named(let type): return type.holdsSensitive
+        case .named(let name): return table[name]?.holdsSensitive == true
         case .array(let element), .map(let element): return carriesSensitive(element)
         }
     }
 
-    private func reachable(from roots: [IRTypeRef]) -> [IRType] {
-        var result: [IRType] = []
-        var seen = Set<ObjectIdentifier>()
+    private func reachable(from roots: [IRTypeRef]) -> [IRTypeName] {
+        var result: [IRTypeName] = []
+        var seen = Set<IRTypeName>()
         func visit(_ reference: IRTypeRef) {
             switch reference {
             case .scalar: return
             case .array(let element), .map(let element): visit(element)
-            case .named(let type):
-                guard seen.insert(ObjectIdentifier(type)).inserted else { return }
-                result.append(type)
+            case .named(let name):
+                guard seen.insert(name).inserted, let type = table[name] else { return }
+                result.append(name)
                 switch type.kind {
                 case .object(let properties): for property in properties { visit(property.type) }
                 case .union(let union): for variant in union.variants { visit(variant.type) }

@@ -3,7 +3,7 @@ struct ResolutionScope {
     /// The file the schema is in.
     var file: SchemaFile
     /// The local `#/$defs/…` types of that file.
-    var localTypes: [String: IRType]
+    var localTypes: [String: IRTypeName]
     /// Context values a `bind` may name here.
     var allowedBinds: Set<BindName>
     /// Whether an element here may sign a sibling (the auth policy has a signer).
@@ -17,21 +17,23 @@ struct ResolutionScope {
 /// Resolves type schemas into ``IRType``s and ``IRTypeRef``s, reporting type-level problems.
 struct TypeResolver {
     var diagnostics: Diagnostics
+    /// Every type resolved so far, by name.
+    var table = IRTypeTable()
     /// `types.json` types by key.
-    var familyTypes: [String: IRType] = [:]
+    var familyTypes: [String: IRTypeName] = [:]
     /// The family's `types.json`, for diagnostics about references to it.
     var typesFile: SchemaFile?
     /// Whether a schema without a type holds XML content (``IRScalar/xmlFragment``) rather than a JSON value.
     var anyValueIsXML = false
-    /// Nodes waiting for their kind, by type identity.
-    private var schemasOfTypes: [ObjectIdentifier: (SchemaNode, ResolutionScope)] = [:]
+    /// Nodes waiting for their kind, by type name.
+    private var schemasOfTypes: [IRTypeName: (SchemaNode, ResolutionScope)] = [:]
 
     init(diagnostics: Diagnostics) {
         self.diagnostics = diagnostics
     }
 
     /// Declares a named type (from `$defs`) so references can find it before its body is resolved.
-    mutating func declare(_ named: NamedSchema, parent: String?, scope: ResolutionScope) -> IRType? {
+    mutating func declare(_ named: NamedSchema, parent: IRTypeName?, scope: ResolutionScope) -> IRTypeName? {
         let name = named.schema.swiftName?.value ?? named.name
         guard Naming.isTypeName(name) else {
             diagnostics.error(
@@ -44,30 +46,42 @@ struct TypeResolver {
             provenance: Provenance(file: scope.file.displayPath, pointer: named.schema.pointer),
             location: named.keyLocation
         )
-        schemasOfTypes[ObjectIdentifier(type)] = (named.schema, scope)
-        return type
+        guard add(type, pointer: named.schema.pointer) else { return nil }
+        schemasOfTypes[type.qualifiedName] = (named.schema, scope)
+        return type.qualifiedName
+    }
+
+    /// Adds `type` to the table, or reports that its name is taken.
+    private mutating func add(_ type: IRType, pointer: String) -> Bool {
+        if table.insert(type) { return true }
+        diagnostics.error(
+            "a second type is named \(type.qualifiedName), expected distinct names for the types declared in one place (set \"x-swift-name\")",
+            at: type.sourceLocation, pointer: pointer)
+        return false
     }
 
     /// Resolves the body of a declared named type, in `scope` when given (else the scope it was declared in).
-    mutating func define(_ type: IRType, scope override: ResolutionScope? = nil) {
-        guard let (schema, scope) = schemasOfTypes.removeValue(forKey: ObjectIdentifier(type)) else { return }
+    mutating func define(_ type: IRTypeName, scope override: ResolutionScope? = nil) {
+        guard let (schema, scope) = schemasOfTypes.removeValue(forKey: type) else { return }
         fill(type, from: schema, scope: override ?? scope)
     }
 
     /// Creates and fills a type for an inline schema (a method's Request or Response, or a nested property type).
-    mutating func inlineType(named name: String, parent: String?, schema: SchemaNode, scope: ResolutionScope) -> IRType
+    mutating func inlineType(named name: String, parent: IRTypeName?, schema: SchemaNode, scope: ResolutionScope)
+        -> IRTypeName?
     {
         let type = IRType(
             name: name, parent: parent, kind: .object([]), documentation: schema.description,
             provenance: Provenance(file: scope.file.displayPath, pointer: schema.pointer), location: schema.location
         )
-        fill(type, from: schema, scope: scope)
-        return type
+        guard add(type, pointer: schema.pointer) else { return nil }
+        fill(type.qualifiedName, from: schema, scope: scope)
+        return type.qualifiedName
     }
 
     // MARK: - Type bodies
 
-    private mutating func fill(_ type: IRType, from schema: SchemaNode, scope: ResolutionScope) {
+    private mutating func fill(_ type: IRTypeName, from schema: SchemaNode, scope: ResolutionScope) {
         rejectChecks(schema.constraints, where: "on a named type")
         if schema.nullable, let named = schema.type ?? schema.oneOf?.first?.type {
             diagnostics.error(
@@ -76,25 +90,28 @@ struct TypeResolver {
         }
         if let ref = schema.ref {
             checkOnlyReferenceKeywords(schema, allowed: ["description", "x-swift-name"])
-            if let target = reference(ref, scope: scope) { type.kind = .alias(.named(target)) }
+            if let target = reference(ref, scope: scope) { setKind(.alias(.named(target)), of: type) }
             return
         }
         if let values = schema.additionalProperties, !schema.hasProperties, schema.oneOf == nil, schema.allOf == nil,
             schema.type == nil || schema.type?.value == .object
         {
-            if let map = mapRef(values, nameHint: type.name + "Value", owner: type, scope: scope) {
-                type.kind = .alias(map)
+            if let map = mapRef(values, nameHint: type.simple + "Value", owner: type, scope: scope) {
+                setKind(.alias(map), of: type)
             }
             return
         }
         if let parts = schema.allOf {
-            type.kind = .object(mergedProperties(schema, parts: parts, owner: type, scope: scope))
-            type.xmlNamespace = schema.xml?.namespace
-            type.xmlPrefix = schema.xml?.prefix
+            let properties = mergedProperties(schema, parts: parts, owner: type, scope: scope)
+            table.update(type) {
+                $0.kind = .object(properties)
+                $0.xmlNamespace = schema.xml?.namespace
+                $0.xmlPrefix = schema.xml?.prefix
+            }
             return
         }
         if let variants = schema.oneOf {
-            type.kind = .union(union(variants, discriminator: schema.discriminator, owner: type, scope: scope))
+            setKind(.union(union(variants, discriminator: schema.discriminator, owner: type, scope: scope)), of: type)
             return
         }
         if let discriminator = schema.discriminator {
@@ -108,7 +125,7 @@ struct TypeResolver {
                     "\"enum\" on a schema of type \(declared.value.rawValue), expected enums of strings only",
                     at: declared.location, pointer: declared.pointer)
             }
-            type.kind = .enumeration(enumCases(values, schema: schema))
+            setKind(.enumeration(enumCases(values, schema: schema)), of: type)
             return
         }
         guard let declared = schema.type else {
@@ -119,24 +136,33 @@ struct TypeResolver {
         }
         switch declared.value {
         case .object:
-            type.kind = .object(objectProperties(schema, owner: type, scope: scope))
+            let properties = objectProperties(schema, owner: type, scope: scope)
+            var extraMembers: IRTypeRef?
             if let values = schema.additionalProperties {
-                type.extraMembers = mapRef(values, nameHint: type.name + "Extra", owner: type, scope: scope).flatMap {
+                extraMembers = mapRef(values, nameHint: type.simple + "Extra", owner: type, scope: scope).flatMap {
                     if case .map(let value) = $0 { value } else { nil }
                 }
-                if type.properties.contains(where: { $0.swiftName == "additionalProperties" }) {
+                if properties.contains(where: { $0.swiftName == "additionalProperties" }) {
                     diagnostics.error(
                         "a property becomes the Swift name 'additionalProperties', which keeps the members beyond \"properties\" here, expected another name (set \"x-swift-name\")",
                         at: values.location, pointer: values.pointer)
                 }
             }
-            type.xmlNamespace = schema.xml?.namespace
-            type.xmlPrefix = schema.xml?.prefix
+            table.update(type) {
+                $0.kind = .object(properties)
+                $0.extraMembers = extraMembers
+                $0.xmlNamespace = schema.xml?.namespace
+                $0.xmlPrefix = schema.xml?.prefix
+            }
         default:
-            if let target = typeRef(schema, nameHint: type.name, owner: type, scope: scope) {
-                type.kind = .alias(target)
+            if let target = typeRef(schema, nameHint: type.simple, owner: type, scope: scope) {
+                setKind(.alias(target), of: type)
             }
         }
+    }
+
+    private mutating func setKind(_ kind: IRType.Kind, of type: IRTypeName) {
+        table.update(type) { $0.kind = kind }
     }
 
     private mutating func enumCases(_ values: [Located<String>], schema: SchemaNode) -> [IREnumCase] {
@@ -161,17 +187,17 @@ struct TypeResolver {
     }
 
     private mutating func union(
-        _ variants: [SchemaNode], discriminator: Located<String>?, owner: IRType, scope: ResolutionScope
+        _ variants: [SchemaNode], discriminator: Located<String>?, owner: IRTypeName, scope: ResolutionScope
     ) -> IRUnion {
         var result = IRUnion(discriminator: discriminator?.value, variants: [])
         var caseNames: [String: SourceLocation] = [:]
         for (index, variant) in variants.enumerated() {
-            guard let ref = typeRef(variant, nameHint: "\(owner.name)Option\(index + 1)", owner: owner, scope: scope)
+            guard let ref = typeRef(variant, nameHint: "\(owner.simple)Option\(index + 1)", owner: owner, scope: scope)
             else { continue }
             var caseName: String
             var discriminatorValue: String?
             if let discriminator {
-                guard let object = ref.namedType, case .object(let properties) = object.kind else {
+                guard let object = table.namedType(ref), case .object(let properties) = object.kind else {
                     diagnostics.error(
                         "a variant of a discriminated \"oneOf\" is not an object, expected objects that carry \"\(discriminator.value)\"",
                         at: variant.location, pointer: variant.pointer)
@@ -188,9 +214,9 @@ struct TypeResolver {
                 discriminatorValue = value
                 caseName = Naming.lowerCamel(value)
             } else {
-                switch ref.resolved {
+                switch table.resolved(ref) {
                 case .scalar(let scalar, _): caseName = Naming.lowerCamel(String(describing: scalar))
-                case .named(let type): caseName = Naming.lowerCamel(type.name)
+                case .named(let type): caseName = Naming.lowerCamel(type.simple)
                 case .array: caseName = "array\(index + 1)"
                 case .map: caseName = "map\(index + 1)"
                 }
@@ -209,7 +235,7 @@ struct TypeResolver {
 
     // MARK: - Properties
 
-    mutating func objectProperties(_ schema: SchemaNode, owner: IRType, scope: ResolutionScope) -> [IRProperty] {
+    mutating func objectProperties(_ schema: SchemaNode, owner: IRTypeName, scope: ResolutionScope) -> [IRProperty] {
         let names = Set(schema.properties.map(\.name))
         for required in schema.required where !names.contains(required.value) {
             diagnostics.error(
@@ -241,7 +267,7 @@ struct TypeResolver {
         return result
     }
 
-    private mutating func property(_ node: PropertyNode, isRequired: Bool, owner: IRType, scope: ResolutionScope)
+    private mutating func property(_ node: PropertyNode, isRequired: Bool, owner: IRTypeName, scope: ResolutionScope)
         -> IRProperty?
     {
         let schema = node.schema
@@ -279,7 +305,7 @@ struct TypeResolver {
             else { return nil }
             type = resolved
         }
-        if let sensitive = schema.sensitive, sensitive.value, !(type.isSensitiveScalar) {
+        if let sensitive = schema.sensitive, sensitive.value, !table.isSensitiveScalar(type) {
             let found = storage.isStoredValue ? describe(type) : "a constant or bound value"
             diagnostics.error(
                 "\"sensitive\" on \(found), expected it only on string fields of the model", at: sensitive.location,
@@ -330,7 +356,7 @@ struct TypeResolver {
                 continue
             }
             let signer: IRProperty? = properties.first { $0.wireName == node.name }
-            if !Self.holdsSignature(signer?.type.namedType) {
+            if !Self.holdsSignature(signer.flatMap { table.namedType($0.type) }) {
                 diagnostics.error(
                     "the element \"\(node.name)\" signs \"\(signs.value)\" but has no text property with \"bind\": \"signature\", expected an object whose text holds the signature",
                     at: signs.location, pointer: signs.pointer)
@@ -350,7 +376,9 @@ struct TypeResolver {
     // MARK: - References
 
     /// The type a property, item or variant schema refers to, creating nested types for inline ones.
-    mutating func typeRef(_ schema: SchemaNode, nameHint: String, owner: IRType, scope: ResolutionScope) -> IRTypeRef? {
+    mutating func typeRef(_ schema: SchemaNode, nameHint: String, owner: IRTypeName, scope: ResolutionScope)
+        -> IRTypeRef?
+    {
         if let ref = schema.ref {
             checkOnlyReferenceKeywords(
                 schema,
@@ -370,10 +398,12 @@ struct TypeResolver {
             return typeRef(only, nameHint: nameHint, owner: owner, scope: scope)
         }
         if schema.oneOf != nil || schema.allOf != nil || schema.enumValues != nil || schema.type?.value == .object {
-            let nested = inlineType(
-                named: schema.swiftName.map { Naming.upperCamel($0.value) } ?? nameHint, parent: owner.qualifiedName,
-                schema: schema, scope: scope)
-            owner.nestedTypes.append(nested)
+            guard
+                let nested = inlineType(
+                    named: schema.swiftName.map { Naming.upperCamel($0.value) } ?? nameHint, parent: owner,
+                    schema: schema, scope: scope)
+            else { return nil }
+            table.update(owner) { $0.nestedTypes.append(nested) }
             return .named(nested)
         }
         if let constant = schema.constValue {
@@ -474,7 +504,7 @@ struct TypeResolver {
         }
     }
 
-    mutating func reference(_ ref: Located<String>, scope: ResolutionScope) -> IRType? {
+    mutating func reference(_ ref: Located<String>, scope: ResolutionScope) -> IRTypeName? {
         let text = ref.value
         if text.hasPrefix("#/$defs/") {
             let key = String(text.dropFirst("#/$defs/".count))
@@ -534,26 +564,28 @@ struct TypeResolver {
         return false
     }
 
-    func describe(_ type: IRTypeRef) -> String { Self.describe(type) }
+    func describe(_ type: IRTypeRef) -> String { table.describe(type) }
 
+    private func list(_ keys: Dictionary<String, IRTypeName>.Keys) -> String {
+        Diagnostics.choices(keys, empty: "there are no types")
+    }
+}
+
+extension IRTypeTable {
     /// A phrase for a type in diagnostics: "a string value", "an array", "the object Record".
-    static func describe(_ type: IRTypeRef) -> String {
-        switch type.resolved {
+    func describe(_ type: IRTypeRef) -> String {
+        switch resolved(type) {
         case .scalar(let scalar, _): return ObjectReader.article(String(describing: scalar)) + " value"
         case .array: return "an array"
         case .map: return "a map"
-        case .named(let named):
-            switch named.kind {
-            case .object: return "the object \(named.name)"
-            case .enumeration: return "the enum \(named.name)"
-            case .union: return "the union \(named.name)"
-            case .alias: return named.name
+        case .named(let name):
+            switch self[name]?.kind {
+            case .object?: return "the object \(name.simple)"
+            case .enumeration?: return "the enum \(name.simple)"
+            case .union?: return "the union \(name.simple)"
+            case .alias?, nil: return name.simple
             }
         }
-    }
-
-    private func list(_ keys: Dictionary<String, IRType>.Keys) -> String {
-        Diagnostics.choices(keys, empty: "there are no types")
     }
 }
 

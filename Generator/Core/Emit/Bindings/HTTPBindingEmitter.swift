@@ -87,7 +87,7 @@ struct HTTPBindingEmitter: BindingEmitter {
 
     func body(of method: IRMethod, into p: inout SwiftPrinter) {
         guard case .http(let binding) = method.binding else { return }
-        let requestType = method.requestType
+        let requestType = family.requestType(of: method)
         let mutates = method.request != nil || binding.auth != .none || binding.body == .form
         var arguments = [
             ".\(binding.verb.rawValue.lowercased())", "server: configuration.servers.\(Emit.name(binding.server))",
@@ -145,7 +145,10 @@ struct HTTPBindingEmitter: BindingEmitter {
             case .literal(let text): return SwiftLiteral.string(text)
             case .parameter(_, let wire):
                 let property = requestType?.properties.first { $0.wireName == wire }
-                let value = property.map { Emit.wireText("request." + Emit.name($0.swiftName), $0.type) } ?? "\"\""
+                let value =
+                    property.map {
+                        Emit.wireText("request." + Emit.name($0.swiftName), $0.type, types: family.typeTable)
+                    } ?? "\"\""
                 return "SDKRuntime.PercentEncoding.pathSegment(\(value))"
             }
         }
@@ -157,7 +160,7 @@ struct HTTPBindingEmitter: BindingEmitter {
     /// `static func apply(_:to:)`, which puts the request's query, header and form fields on the HTTP request.
     func methodSupport(of method: IRMethod, into p: inout SwiftPrinter) {
         guard case .http(let binding) = method.binding, binding.body != .json,
-            let requestType = method.requestType
+            let requestType = family.requestType(of: method)
         else { return }
         p.blank()
         p.block("extension \(method.name)") { p in
@@ -170,7 +173,7 @@ struct HTTPBindingEmitter: BindingEmitter {
                 case .union(let union):
                     p.switchBlock("request") { p in
                         for variant in union.variants {
-                            guard let object = variant.type.namedType else { continue }
+                            guard let object = family.typeTable.namedType(variant.type) else { continue }
                             p.line("case .\(Emit.name(variant.caseName))(let value):")
                             p.indented { p in fields(object.properties, of: "value", body: binding.body, into: &p) }
                         }
@@ -193,7 +196,7 @@ struct HTTPBindingEmitter: BindingEmitter {
             }
             // A field the schema marks sensitive is marked so on the wire too, so no description of the request,
             // its headers or its fields prints it, whatever the field is called.
-            let sensitive = RedactionEmitter.isRedacted(property.type)
+            let sensitive = RedactionEmitter(types: family.typeTable).isRedacted(property.type)
             switch location {
             case .path: continue
             case .query, .body:
@@ -209,9 +212,12 @@ struct HTTPBindingEmitter: BindingEmitter {
                     sensitive ? "http.headers.setSensitive(\(name), \(text))" : "http.headers[\(name)] = \(text)"
                 }
                 if property.isOptional {
-                    p.line("if let header = \(value) { \(set(Emit.wireText("header", property.type))) }")
+                    p.line(
+                        "if let header = \(value) { \(set(Emit.wireText("header", property.type, types: family.typeTable))) }"
+                    )
                 } else {
-                    p.line(set(property.isStored ? Emit.wireText(value, property.type) : value))
+                    p.line(
+                        set(property.isStored ? Emit.wireText(value, property.type, types: family.typeTable) : value))
                 }
             }
         }

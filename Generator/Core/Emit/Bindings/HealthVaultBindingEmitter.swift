@@ -105,7 +105,7 @@ struct HealthVaultBindingEmitter: BindingEmitter {
         case .session:
             auth = ".session(session)"
         }
-        let requestType = method.requestType
+        let requestType = family.requestType(of: method)
         let info =
             requestType.map { ".info(\($0.isFixed ? "\(method.name).Request()" : "request"), context: \(context))" }
             ?? ".emptyInfo"
