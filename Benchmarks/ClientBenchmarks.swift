@@ -6,12 +6,13 @@ import Vital
 
 /// A transport that answers from memory, so a call costs only what the SDK does around it.
 struct CannedTransport: HTTPTransport {
-    let respond: @Sendable (HTTPRequest) throws -> HTTPResponse
+    let respond: @Sendable (HTTPRequestMessage) throws -> HTTPResponseMessage
 
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse { try respond(request) }
+    func send(_ request: HTTPRequestMessage) async throws -> HTTPResponseMessage { try respond(request) }
 
     static func json(_ body: String) -> CannedTransport {
-        let response = HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: Data(body.utf8))
+        let response = HTTPResponseMessage(
+            status: 200, headers: ["Content-Type": "application/json"], body: Data(body.utf8))
         return CannedTransport { _ in response }
     }
 }
@@ -28,7 +29,7 @@ struct ClientBenchmarks {
     }
 
     private func inMemory(into report: Report) async throws {
-        let peopleResponse = HTTPResponse(
+        let peopleResponse = HTTPResponseMessage(
             status: 200, headers: ["Content-Type": "text/xml"], body: Samples.authorizedPeopleResponse(people: 1))
         let healthVault = HealthVaultClient(
             configuration: .init(

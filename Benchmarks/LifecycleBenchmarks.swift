@@ -19,9 +19,9 @@ struct LifecycleBenchmarks {
     }
 
     private func overhead(into report: Report) async throws {
-        let tokens = HTTPResponse(
+        let tokens = HTTPResponseMessage(
             status: 200, headers: ["Content-Type": "application/json"], body: Data(Samples.vitalTokenResponse.utf8))
-        let providers = HTTPResponse(
+        let providers = HTTPResponseMessage(
             status: 200, headers: ["Content-Type": "application/json"],
             body: Data(#"{"providers": [{"name": "Oura", "slug": "oura", "status": "connected"}]}"#.utf8)
         )

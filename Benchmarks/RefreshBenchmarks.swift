@@ -11,9 +11,9 @@ struct RefreshBenchmarks {
     func run(into report: Report) async throws {
         try await measure("Vital: \(Self.callers) concurrent calls, expired token", into: report) { refreshes in
             let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
-            let token = HTTPResponse(
+            let token = HTTPResponseMessage(
                 status: 200, headers: ["Content-Type": "application/json"], body: Data(Samples.vitalTokenResponse.utf8))
-            let providers = HTTPResponse(
+            let providers = HTTPResponseMessage(
                 status: 200, headers: ["Content-Type": "application/json"], body: Data(#"{"providers": []}"#.utf8))
             let core = VitalCore(
                 configuration: .init(
@@ -30,7 +30,7 @@ struct RefreshBenchmarks {
         try await measure("Koppeltaal: \(Self.callers) concurrent calls, expired token", into: report) { refreshes in
             let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
             let json = { (body: String) in
-                HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: Data(body.utf8))
+                HTTPResponseMessage(status: 200, headers: ["Content-Type": "application/json"], body: Data(body.utf8))
             }
             let authorize = json(#"{"authorization_code": "code-1"}"#)
             let token = json(Samples.koppeltaalTokenResponse)
@@ -58,7 +58,7 @@ struct RefreshBenchmarks {
         }
     }
 
-    private static func isRefresh(_ request: HTTPRequest) -> Bool {
+    private static func isRefresh(_ request: HTTPRequestMessage) -> Bool {
         String(decoding: request.body ?? Data(), as: UTF8.self).contains("grant_type=refresh_token")
     }
 

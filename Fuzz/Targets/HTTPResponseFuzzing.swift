@@ -19,9 +19,9 @@ enum HTTPResponseFuzzing {
     static func run(_ data: Data) {
         let status = statuses[data.count % statuses.count]
         let contentType = contentTypes[data.count / statuses.count % contentTypes.count]
-        var headers: HTTPHeaders = contentType.isEmpty ? [:] : ["Content-Type": contentType]
+        var headers: HTTPHeaderFields = contentType.isEmpty ? [:] : ["Content-Type": contentType]
         headers["Retry-After"] = "7"
-        let response = HTTPResponse(status: status, headers: headers, body: data)
+        let response = HTTPResponseMessage(status: status, headers: headers, body: data)
         let transport = CannedTransport(response: response)
         blocking {
             await koppeltaal(transport)
@@ -94,7 +94,7 @@ enum HTTPResponseFuzzing {
 
 /// A transport that answers every request with one response.
 struct CannedTransport: HTTPTransport {
-    let response: HTTPResponse
+    let response: HTTPResponseMessage
 
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse { response }
+    func send(_ request: HTTPRequestMessage) async throws -> HTTPResponseMessage { response }
 }

@@ -84,7 +84,7 @@ struct HealthVaultJourney {
     private func complete(_ page: URL, transport: URLSessionTransport) async throws -> URL {
         switch options.shell {
         case .auto:
-            let response = try await transport.send(HTTPRequest(method: .get, url: page))
+            let response = try await transport.send(HTTPRequestMessage(method: .get, url: page))
             guard let location = response.headers["Location"],
                 let url = URL(string: location, relativeTo: page)?.absoluteURL
             else {

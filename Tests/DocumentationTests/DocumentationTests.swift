@@ -132,6 +132,60 @@ final class DocumentationTests: XCTestCase {
         XCTAssertGreaterThan(checked, 1_000, "the libraries' declarations were found")
     }
 
+    /// Public type names of modules a server target imports beside this package: NIOHTTP1 (which Vapor re-exports),
+    /// swift-http-types and Foundation. None may be the name of a public type here, so both import without
+    /// qualifying names.
+    private static let namesOfOtherModules: Set<String> = [
+        // NIOHTTP1
+        "HTTPHeaders", "HTTPMethod", "HTTPVersion", "HTTPResponseStatus", "HTTPRequestHead", "HTTPResponseHead",
+        "HTTPPart", "HTTPServerRequestPart", "HTTPServerResponsePart", "HTTPClientRequestPart",
+        "HTTPClientResponsePart",
+        "HTTPRequestDecoder", "HTTPResponseDecoder", "HTTPRequestEncoder", "HTTPResponseEncoder", "HTTPDecoder",
+        "HTTPParserError", "HTTPServerPipelineHandler", "HTTPServerProtocolErrorHandler", "HTTPServerUpgradeHandler",
+        "HTTPServerProtocolUpgrader", "HTTPClientUpgradeHandler", "HTTPClientProtocolUpgrader",
+        "HTTPResponseCompressor",
+        "HTTPServerUpgradeErrors", "HTTPClientUpgradeErrors", "HTTPObjectAggregatorError", "HTTPObjectAggregatorEvent",
+        "NIOHTTPServerRequestAggregator", "NIOHTTPClientResponseAggregator",
+        // swift-http-types (HTTPTypes, HTTPTypesFoundation)
+        "HTTPField", "HTTPFields", "HTTPRequest", "HTTPResponse",
+        // Foundation
+        "URL", "URLRequest", "URLResponse", "HTTPURLResponse", "HTTPCookie", "HTTPCookieStorage", "URLSession",
+        "URLSessionConfiguration", "URLSessionTask", "URLSessionDataTask", "URLComponents", "URLQueryItem",
+        "URLCredential", "URLProtectionSpace", "URLError", "URLCache", "URLAuthenticationChallenge", "Data", "Date",
+        "DateComponents", "DateFormatter", "DateInterval", "Calendar", "TimeZone", "Locale", "UUID", "JSONEncoder",
+        "JSONDecoder", "JSONSerialization", "PropertyListEncoder", "PropertyListDecoder", "XMLParser", "XMLDocument",
+        "XMLElement", "XMLNode", "XMLDTD", "XMLDTDNode", "Host", "Process", "Pipe", "FileHandle", "FileManager",
+        "Bundle",
+        "Notification", "NotificationCenter", "NSError", "NSObject", "NSString", "Thread", "Operation",
+        "OperationQueue", "RunLoop", "Timer", "Measurement", "Unit", "Decimal", "CharacterSet", "IndexSet", "IndexPath",
+        "AttributedString", "Scanner", "NumberFormatter", "Progress", "ProcessInfo", "UserDefaults", "Stream",
+        "InputStream", "OutputStream", "Port", "Predicate", "Expression", "LocalizedError", "CustomNSError",
+        "RecoverableError", "DataProtocol", "ContiguousBytes", "PersonNameComponents", "NSLock", "NSRecursiveLock",
+        "NSCondition", "Formatter", "ISO8601DateFormatter", "ByteCountFormatter", "Morphology",
+    ]
+
+    func testNoPublicTypeHasTheNameOfAServerModulesType() throws {
+        let graphs = try Self.symbolGraphs.get()
+        var names: Set<String> = []
+        for library in Self.libraries {
+            let directory = graphs.appendingPathComponent(library)
+            for file in try FileManager.default.contentsOfDirectory(atPath: directory.path) {
+                let data = try Data(contentsOf: directory.appendingPathComponent(file))
+                let graph = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+                for symbol in graph["symbols"] as? [[String: Any]] ?? [] {
+                    guard let path = symbol["pathComponents"] as? [String], path.count == 1,
+                        let kind = (symbol["kind"] as? [String: Any])?["identifier"] as? String,
+                        ["swift.struct", "swift.enum", "swift.class", "swift.protocol", "swift.typealias"].contains(
+                            kind)
+                    else { continue }
+                    names.insert(path[0])
+                }
+            }
+        }
+        XCTAssertGreaterThan(names.count, 100, "the libraries' public types were found")
+        XCTAssertEqual(names.intersection(Self.namesOfOtherModules).sorted(), [])
+    }
+
     func testEveryCatalogBuildsWithoutWarnings() throws {
         let graphs = try Self.symbolGraphs.get()
         for library in Self.libraries {

@@ -14,7 +14,7 @@ final class ConnectionTests: XCTestCase {
         let calls = LockedValue<[String]>([])
         let overrides = LockedValue<[String: [String]]>([:])
 
-        func answer(_ request: HTTPRequest) throws -> HTTPResponse {
+        func answer(_ request: HTTPRequestMessage) throws -> HTTPResponseMessage {
             let body = String(decoding: request.body ?? Data(), as: UTF8.self)
             guard let start = body.range(of: "<method>"), let end = body.range(of: "</method>") else {
                 throw TransportError(.other, url: request.url, detail: "no method")
@@ -22,7 +22,7 @@ final class ConnectionTests: XCTestCase {
             let method = String(body[start.upperBound..<end.lowerBound])
             calls.withValue { $0.append(method) }
             let answer: String = nextScripted(method) ?? standard(method)
-            return HTTPResponse(status: 200, body: Data(answer.utf8))
+            return HTTPResponseMessage(status: 200, body: Data(answer.utf8))
         }
 
         /// The next scripted answer for `method`, taking it from the script.

@@ -31,7 +31,7 @@ final class DisconnectTests: XCTestCase {
             case .recordAlreadyReleased where releasing:
                 let refusal =
                     "<response><status><code>58</code><error><message>gone</message></error></status></response>"
-                return HTTPResponse(status: 200, body: Data(refusal.utf8))
+                return HTTPResponseMessage(status: 200, body: Data(refusal.utf8))
             case .up, .recordAlreadyReleased: return server.answer(request)
             }
         }

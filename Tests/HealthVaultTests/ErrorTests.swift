@@ -7,7 +7,7 @@ import XCTest
 /// Status codes become typed errors with their numbers, names, messages and recovery.
 final class ErrorTests: XCTestCase {
     private func client(status: Int = 200, body: Data) -> HealthVaultClient {
-        let transport = RecordingTransport { _ in HTTPResponse(status: status, body: body) }
+        let transport = RecordingTransport { _ in HTTPResponseMessage(status: status, body: body) }
         return HealthVaultClient(
             configuration: .init(
                 transport: transport, clock: ManualClock(Date(timeIntervalSince1970: 0)),

@@ -27,7 +27,7 @@ final class LifecycleRaceTests: XCTestCase {
             ))
     }
 
-    private static func calls(_ method: String) -> @Sendable (HTTPRequest) -> Bool {
+    private static func calls(_ method: String) -> @Sendable (HTTPRequestMessage) -> Bool {
         { String(decoding: $0.body ?? Data(), as: UTF8.self).contains("<method>\(method)</method>") }
     }
 

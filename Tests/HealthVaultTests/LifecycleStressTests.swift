@@ -107,7 +107,7 @@ final class LifecycleStressTests: XCTestCase {
     }
 
     /// What a request carries: the application secret when it asks for a session, the session when it makes a call.
-    private static func carried(_ request: HTTPRequest) -> LifecycleMonitor.Carried? {
+    private static func carried(_ request: HTTPRequestMessage) -> LifecycleMonitor.Carried? {
         let body = String(decoding: request.body ?? Data(), as: UTF8.self)
         if body.contains("<method>CreateAuthenticatedSessionToken</method>") {
             return applicationNumber(in: body).map { .init(.init(grant: $0, rotation: 0), isRefresh: true) }

@@ -19,7 +19,7 @@ final class RecordMethodTests: XCTestCase {
     /// A client frozen at the vectors' time whose transport answers with `response`.
     private func client(answering response: String) -> (HealthVaultClient, RecordingTransport) {
         let transport = RecordingTransport { _ in
-            HTTPResponse(status: 200, headers: ["Content-Type": "text/xml"], body: Data(response.utf8))
+            HTTPResponseMessage(status: 200, headers: ["Content-Type": "text/xml"], body: Data(response.utf8))
         }
         let configuration = HealthVaultClient.Configuration(
             transport: transport, clock: ManualClock(Date(timeIntervalSince1970: 1_502_368_496)),

@@ -11,12 +11,12 @@ final class RetryTests: XCTestCase {
         token: "token", sharedSecret: "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=",
         personID: UUID(uuidString: "cc5e5771-4da7-4961-a758-d7714223d9ab")!)
     private static let record = UUID(uuidString: "9c863988-e2aa-440e-8c11-7ba4750ba4c8")!
-    private static let failed = HTTPResponse(
+    private static let failed = HTTPResponseMessage(
         status: 200,
         body: Data("<response><status><code>1</code><error><message>busy</message></error></status></response>".utf8))
-    private static let serverError = HTTPResponse(
+    private static let serverError = HTTPResponseMessage(
         status: 500, headers: ["Retry-After": "3"], body: Data("<html/>".utf8))
-    private static let things = HTTPResponse(
+    private static let things = HTTPResponseMessage(
         status: 200,
         body: Data(
             ("<response><status><code>0</code></status><wc:info xmlns:wc=\"urn:com.microsoft.wc.methods.response.GetThings3\">"
@@ -24,7 +24,7 @@ final class RetryTests: XCTestCase {
 
     private let waits = LockedValue<[TimeInterval]>([])
 
-    private func client(_ responses: [HTTPResponse], retry: RetryPolicy? = nil) -> (
+    private func client(_ responses: [HTTPResponseMessage], retry: RetryPolicy? = nil) -> (
         HealthVaultClient, RecordingTransport
     ) {
         let waits = waits
@@ -56,7 +56,7 @@ final class RetryTests: XCTestCase {
     }
 
     func testALongRetryAfterIsNotWaitedFor() async throws {
-        let later = HTTPResponse(status: 503, headers: ["Retry-After": "120"], body: Data())
+        let later = HTTPResponseMessage(status: 503, headers: ["Retry-After": "120"], body: Data())
         let (client, transport) = client([later, Self.things])
         await XCTAssertThrowsErrorAsync(try await getThings(client)) {
             XCTAssertEqual(($0 as? UnexpectedResponseError)?.status, 503)
@@ -88,7 +88,7 @@ final class RetryTests: XCTestCase {
     }
 
     func testAPermanentRefusalIsNotRetried() async throws {
-        let denied = HTTPResponse(
+        let denied = HTTPResponseMessage(
             status: 200,
             body: Data("<response><status><code>11</code><error><message>no</message></error></status></response>".utf8)
         )

@@ -19,7 +19,7 @@ final class WireVectorTests: XCTestCase {
     private func client(answering response: String) throws -> (HealthVaultClient, RecordingTransport) {
         let body = try Fixtures.data("HealthVault/\(response)")
         let transport = RecordingTransport { _ in
-            HTTPResponse(status: 200, headers: ["Content-Type": "text/xml"], body: body)
+            HTTPResponseMessage(status: 200, headers: ["Content-Type": "text/xml"], body: body)
         }
         let configuration = HealthVaultClient.Configuration(
             servers: .init(platform: URL(string: "https://platform.healthvault-ppe.com/platform/wildcat.ashx")),

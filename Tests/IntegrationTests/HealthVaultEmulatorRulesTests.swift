@@ -18,10 +18,10 @@ final class HealthVaultEmulatorRulesTests: XCTestCase {
 
     /// Sends through URLSession after `rewrite` has had its way with each request.
     private struct RewritingTransport: HTTPTransport {
-        let rewrite: @Sendable (HTTPRequest) -> HTTPRequest
+        let rewrite: @Sendable (HTTPRequestMessage) -> HTTPRequestMessage
         let network = URLSessionTransport()
 
-        func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        func send(_ request: HTTPRequestMessage) async throws -> HTTPResponseMessage {
             try await network.send(rewrite(request))
         }
     }

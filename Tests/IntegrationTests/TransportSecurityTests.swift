@@ -14,7 +14,7 @@ final class TransportSecurityTests: XCTestCase {
 
     /// Calls one method of each family's client against `base` and returns what each did.
     private func outcomes(base: String, policy: URLPolicy) async -> [String: Result<Int, any Error>] {
-        let transport = RecordingTransport { _ in HTTPResponse(status: 500) }
+        let transport = RecordingTransport { _ in HTTPResponseMessage(status: 500) }
         let url = URL(string: base)
         let healthVault = HealthVaultClient(
             configuration: .init(servers: .init(platform: url), transport: transport, urlPolicy: policy))

@@ -7,11 +7,12 @@ import XCTest
 /// A short outage during activation is waited out, so it does not cost the patient their single-use code; a
 /// refusal is final at once.
 final class ActivationOutageTests: XCTestCase {
-    private static let json: HTTPHeaders = ["Content-Type": "application/json"]
+    private static let json: HTTPHeaderFields = ["Content-Type": "application/json"]
 
     /// A session whose Authorize and Token endpoints answer from `authorize` and `token` in order.
     private func session(
-        authorize: [Result<HTTPResponse, TransportError>], token: [HTTPResponse], window: TimeInterval = 30
+        authorize: [Result<HTTPResponseMessage, TransportError>], token: [HTTPResponseMessage],
+        window: TimeInterval = 30
     ) throws -> (KoppeltaalSession, RecordingTransport) {
         let tokenResponse = try Fixtures.data("Koppeltaal/Token/response.json")
         let authorizeAnswers = LockedValue(authorize)
@@ -20,10 +21,11 @@ final class ActivationOutageTests: XCTestCase {
             if request.url.lastPathComponent == "Authorize" {
                 let next = authorizeAnswers.withValue { $0.isEmpty ? nil : $0.removeFirst() }
                 return try next?.get()
-                    ?? HTTPResponse(status: 200, headers: Self.json, body: Data(#"{"authorization_code": "c"}"#.utf8))
+                    ?? HTTPResponseMessage(
+                        status: 200, headers: Self.json, body: Data(#"{"authorization_code": "c"}"#.utf8))
             }
             return tokenAnswers.withValue { $0.isEmpty ? nil : $0.removeFirst() }
-                ?? HTTPResponse(status: 200, headers: Self.json, body: tokenResponse)
+                ?? HTTPResponseMessage(status: 200, headers: Self.json, body: tokenResponse)
         }
         let session = KoppeltaalSession(
             configuration: .init(
@@ -44,12 +46,12 @@ final class ActivationOutageTests: XCTestCase {
         let (session, transport) = try session(
             authorize: [
                 .failure(TransportError(.connectionLost, url: nil, detail: "reset")),
-                .success(HTTPResponse(status: 503, headers: ["Retry-After": "1"], body: Data("busy".utf8))),
+                .success(HTTPResponseMessage(status: 503, headers: ["Retry-After": "1"], body: Data("busy".utf8))),
             ],
             token: [
-                HTTPResponse(status: 500, headers: Self.json, body: Data(#"{"error": "server_error"}"#.utf8)),
-                HTTPResponse(status: 502, headers: ["Content-Type": "text/html"], body: Data("<html>".utf8)),
-                HTTPResponse(status: 429, headers: ["Retry-After": "0"], body: Data()),
+                HTTPResponseMessage(status: 500, headers: Self.json, body: Data(#"{"error": "server_error"}"#.utf8)),
+                HTTPResponseMessage(status: 502, headers: ["Content-Type": "text/html"], body: Data("<html>".utf8)),
+                HTTPResponseMessage(status: 429, headers: ["Retry-After": "0"], body: Data()),
             ])
         let started = Date()
         _ = try await session.activate(code: "123456")
@@ -61,7 +63,9 @@ final class ActivationOutageTests: XCTestCase {
     func testARefusalIsNotRetried() async throws {
         let (session, transport) = try session(
             authorize: [],
-            token: [HTTPResponse(status: 400, headers: Self.json, body: Data(#"{"error": "invalid_grant"}"#.utf8))])
+            token: [
+                HTTPResponseMessage(status: 400, headers: Self.json, body: Data(#"{"error": "invalid_grant"}"#.utf8))
+            ])
         do {
             _ = try await session.activate(code: "123456")
             XCTFail("activated")
@@ -73,7 +77,8 @@ final class ActivationOutageTests: XCTestCase {
 
     func testAnOutageLongerThanTheWindowSurfaces() async throws {
         let (session, transport) = try session(
-            authorize: [.success(HTTPResponse(status: 503, headers: ["Retry-After": "120"], body: Data()))], token: [],
+            authorize: [.success(HTTPResponseMessage(status: 503, headers: ["Retry-After": "120"], body: Data()))],
+            token: [],
             window: 30)
         do {
             _ = try await session.activate(code: "123456")

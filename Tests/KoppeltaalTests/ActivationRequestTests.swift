@@ -10,11 +10,11 @@ final class ActivationRequestTests: XCTestCase {
     func testAuthorizeAndTokenRequests() async throws {
         let transport = RecordingTransport { request in
             if request.url.path.hasSuffix("/Authorize") {
-                return HTTPResponse(
+                return HTTPResponseMessage(
                     status: 200, headers: ["Content-Type": "application/json"],
                     body: Data(#"{"authorisation_code": "AC-1"}"#.utf8))
             }
-            return HTTPResponse(
+            return HTTPResponseMessage(
                 status: 200, headers: ["Content-Type": "application/json"],
                 body: try Fixtures.data("Koppeltaal/Token/response.json"))
         }
@@ -63,7 +63,7 @@ final class ActivationRequestTests: XCTestCase {
 
     func testAnEchoedStateMustMatch() async throws {
         let transport = RecordingTransport(responses: [
-            HTTPResponse(status: 200, body: Data(#"{"authorization_code": "AC-1", "state": "forged"}"#.utf8))
+            HTTPResponseMessage(status: 200, body: Data(#"{"authorization_code": "AC-1", "state": "forged"}"#.utf8))
         ])
         let session = KoppeltaalSession(
             configuration: .init(

@@ -23,15 +23,15 @@ final class DiscoveryTrustTests: XCTestCase {
     private static func server(token: String) throws -> RecordingTransport {
         let tokenResponse = try Fixtures.data("Koppeltaal/Token/response.json")
         return RecordingTransport { request in
-            let json: HTTPHeaders = ["Content-Type": "application/json"]
+            let json: HTTPHeaderFields = ["Content-Type": "application/json"]
             switch request.url.lastPathComponent {
             case "metadata":
-                return HTTPResponse(
+                return HTTPResponseMessage(
                     status: 200, headers: json,
                     body: conformance(authorize: "https://kt.example/OAuth2/Koppeltaal/Authorize", token: token))
             case "Authorize":
-                return HTTPResponse(status: 200, headers: json, body: Data(#"{"authorization_code": "c"}"#.utf8))
-            default: return HTTPResponse(status: 200, headers: json, body: tokenResponse)
+                return HTTPResponseMessage(status: 200, headers: json, body: Data(#"{"authorization_code": "c"}"#.utf8))
+            default: return HTTPResponseMessage(status: 200, headers: json, body: tokenResponse)
             }
         }
     }

@@ -10,16 +10,16 @@ final class GrantRefusalTests: XCTestCase {
     func testInvalidGrantEndsTheGrantOnlyWithA4xxStatus() async throws {
         let tokenResponse = try Fixtures.data("Koppeltaal/Token/response.json")
         let refreshAnswer = LockedValue(500)
-        let json: HTTPHeaders = ["Content-Type": "application/json"]
+        let json: HTTPHeaderFields = ["Content-Type": "application/json"]
         let transport = RecordingTransport { request in
             if request.url.lastPathComponent == "Authorize" {
-                return HTTPResponse(status: 200, headers: json, body: Data(#"{"authorization_code": "c"}"#.utf8))
+                return HTTPResponseMessage(status: 200, headers: json, body: Data(#"{"authorization_code": "c"}"#.utf8))
             }
             let body = String(decoding: request.body ?? Data(), as: UTF8.self)
             guard body.contains("grant_type=refresh_token") else {
-                return HTTPResponse(status: 200, headers: json, body: tokenResponse)
+                return HTTPResponseMessage(status: 200, headers: json, body: tokenResponse)
             }
-            return HTTPResponse(
+            return HTTPResponseMessage(
                 status: refreshAnswer.current, headers: json, body: Data(#"{"error": "invalid_grant"}"#.utf8))
         }
         let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))

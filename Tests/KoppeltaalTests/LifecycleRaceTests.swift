@@ -32,11 +32,11 @@ final class LifecycleRaceTests: XCTestCase {
             ))
     }
 
-    private static func grantType(_ request: HTTPRequest) -> String? {
+    private static func grantType(_ request: HTTPRequestMessage) -> String? {
         FormFields(formEncoded: String(decoding: request.body ?? Data(), as: UTF8.self))["grant_type"]
     }
 
-    private static func isRefresh(_ request: HTTPRequest) -> Bool { grantType(request) == "refresh_token" }
+    private static func isRefresh(_ request: HTTPRequestMessage) -> Bool { grantType(request) == "refresh_token" }
 
     func testARefusedRefreshDoesNotDiscardAGrantActivatedMeanwhile() async throws {
         let session = session()

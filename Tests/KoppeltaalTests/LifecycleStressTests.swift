@@ -99,17 +99,17 @@ final class LifecycleStressTests: XCTestCase {
         return monitor
     }
 
-    private static func form(_ request: HTTPRequest) -> FormFields {
+    private static func form(_ request: HTTPRequestMessage) -> FormFields {
         FormFields(formEncoded: String(decoding: request.body ?? Data(), as: UTF8.self))
     }
 
-    private static func isRedemption(_ request: HTTPRequest) -> Bool {
+    private static func isRedemption(_ request: HTTPRequestMessage) -> Bool {
         request.url == FakeKoppeltaalServer.tokenURL && form(request)["grant_type"] == "authorization_code"
     }
 
     /// The token a request carries: a refresh token redeemed, or an access token used. The revocation request is part
     /// of the erase itself.
-    private static func carried(_ request: HTTPRequest) -> LifecycleMonitor.Carried? {
+    private static func carried(_ request: HTTPRequestMessage) -> LifecycleMonitor.Carried? {
         switch request.url {
         case FakeKoppeltaalServer.tokenURL:
             return form(request)["refresh_token"].flatMap(TokenLedger.version(of:)).map { .init($0, isRefresh: true) }

@@ -19,15 +19,15 @@ final class MalformedInputTests: XCTestCase {
         let transport = RecordingTransport { request in
             let path = request.url.path
             if path.hasSuffix("/metadata"), let (body, type) = conformanceBody {
-                return HTTPResponse(status: 200, headers: ["Content-Type": type], body: body)
+                return HTTPResponseMessage(status: 200, headers: ["Content-Type": type], body: body)
             }
             if path.hasSuffix("/Authorize") {
-                return HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: authorize)
+                return HTTPResponseMessage(status: 200, headers: ["Content-Type": "application/json"], body: authorize)
             }
             if path.hasSuffix("/Token"), let (status, body) = tokenBody {
-                return HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: body)
+                return HTTPResponseMessage(status: status, headers: ["Content-Type": "application/json"], body: body)
             }
-            return HTTPResponse(status: 404)
+            return HTTPResponseMessage(status: 404)
         }
         let overrides =
             conformance == nil
@@ -87,7 +87,7 @@ final class MalformedInputTests: XCTestCase {
         XCTAssertEqual(oauth.code, .temporarilyUnavailable)
         XCTAssertEqual(oauth.recovery, .retryLater)
         XCTAssertEqual(oauth.body.errorURI, "https://as.example/errors")
-        let outcome = HTTPResponse(
+        let outcome = HTTPResponseMessage(
             status: 401, headers: ["Content-Type": "application/json+fhir"],
             body: try Fixtures.data("Koppeltaal/Malformed/outcome-issue-not-array.json"))
         XCTAssertTrue(
@@ -167,7 +167,7 @@ final class DiscoveryTests: XCTestCase {
     }
 
     func testBearerChallenges() {
-        let response = HTTPResponse(
+        let response = HTTPResponseMessage(
             status: 401,
             headers: [
                 "WWW-Authenticate":
@@ -178,11 +178,14 @@ final class DiscoveryTests: XCTestCase {
             response.authenticationChallenges.first?.parameters["error_description"], #"The "token" expired"#)
         XCTAssertEqual(UnexpectedResponseError(operation: "FHIR", response: response).recovery, .refreshCredential)
         XCTAssertEqual(
-            UnexpectedResponseError(operation: "FHIR", response: HTTPResponse(status: 401)).recovery, .refreshCredential
+            UnexpectedResponseError(operation: "FHIR", response: HTTPResponseMessage(status: 401)).recovery,
+            .refreshCredential
         )
-        let forbidden = HTTPResponse(status: 403, headers: ["WWW-Authenticate": #"Bearer error="insufficient_scope""#])
+        let forbidden = HTTPResponseMessage(
+            status: 403, headers: ["WWW-Authenticate": #"Bearer error="insufficient_scope""#])
         XCTAssertEqual(UnexpectedResponseError(operation: "FHIR", response: forbidden).recovery, .none)
-        let scope = HTTPResponse(status: 401, headers: ["WWW-Authenticate": #"Bearer error="insufficient_scope""#])
+        let scope = HTTPResponseMessage(
+            status: 401, headers: ["WWW-Authenticate": #"Bearer error="insufficient_scope""#])
         XCTAssertEqual(
             UnexpectedResponseError(operation: "FHIR", response: scope).recovery, .none,
             "only invalid_token means expired")

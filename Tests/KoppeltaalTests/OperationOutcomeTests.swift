@@ -18,7 +18,7 @@ final class OperationOutcomeTests: XCTestCase {
     func testSeedXML() throws {
         let outcome = try HTTPResponseBody.xml(
             OperationOutcome.self,
-            from: HTTPResponse(status: 401, body: Fixtures.data("Koppeltaal/OperationOutcome/expired.xml")),
+            from: HTTPResponseMessage(status: 401, body: Fixtures.data("Koppeltaal/OperationOutcome/expired.xml")),
             rootElements: ["OperationOutcome"]
         )
         assertSeed(outcome)
@@ -45,7 +45,8 @@ final class OperationOutcomeTests: XCTestCase {
             OperationOutcome.self, from: Fixtures.data("Koppeltaal/OperationOutcome/expired-dstu2.json"))
         let xml = try HTTPResponseBody.xml(
             OperationOutcome.self,
-            from: HTTPResponse(status: 401, body: Fixtures.data("Koppeltaal/OperationOutcome/expired-dstu2.xml")),
+            from: HTTPResponseMessage(
+                status: 401, body: Fixtures.data("Koppeltaal/OperationOutcome/expired-dstu2.xml")),
             rootElements: ["OperationOutcome"]
         )
         for outcome in [json, xml] {
@@ -73,7 +74,7 @@ final class OperationOutcomeTests: XCTestCase {
               {"type": {"system": "http://hl7.org/fhir/issue-type", "code": "expired"}, "details": "token 98510180"}]}
             """#.utf8)
         let transport = RecordingTransport { _ in
-            HTTPResponse(status: 401, headers: ["Content-Type": "application/json+fhir"], body: body)
+            HTTPResponseMessage(status: 401, headers: ["Content-Type": "application/json+fhir"], body: body)
         }
         let client = KoppeltaalClient(
             configuration: .init(servers: .init(launch: URL(string: "https://example.org")), transport: transport))
@@ -105,7 +106,7 @@ final class OperationOutcomeTests: XCTestCase {
         ] {
             let body = try Fixtures.data("Koppeltaal/" + fixture)
             let transport = RecordingTransport { _ in
-                HTTPResponse(status: 401, headers: ["Content-Type": type], body: body)
+                HTTPResponseMessage(status: 401, headers: ["Content-Type": type], body: body)
             }
             let client = KoppeltaalClient(
                 configuration: .init(servers: .init(launch: URL(string: "https://example.org")), transport: transport))

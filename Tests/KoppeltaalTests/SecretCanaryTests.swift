@@ -9,11 +9,11 @@ import XCTest
 /// access and refresh tokens, PKCE verifier): none shows in the session's state, results, errors or logs, and the
 /// file store keeps them only where they belong, readable by the owner.
 final class SecretCanaryTests: XCTestCase {
-    private static func json(_ status: Int, _ body: String) -> HTTPResponse {
-        HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: Data(body.utf8))
+    private static func json(_ status: Int, _ body: String) -> HTTPResponseMessage {
+        HTTPResponseMessage(status: status, headers: ["Content-Type": "application/json"], body: Data(body.utf8))
     }
 
-    private static func tokens(_ generation: Int) -> HTTPResponse {
+    private static func tokens(_ generation: Int) -> HTTPResponseMessage {
         json(
             200,
             """
@@ -43,12 +43,12 @@ final class SecretCanaryTests: XCTestCase {
                 // The third redemption is refused, so that the session's error is checked too.
                 return generation < 3 ? Self.tokens(generation) : Self.json(400, #"{"error": "invalid_grant"}"#)
             case let path where path.hasSuffix("/Revoke"):
-                return HTTPResponse(status: 200)
+                return HTTPResponseMessage(status: 200)
             default:
                 let authorized = request.headers["Authorization"] == "Bearer " + SecretCanary.named("access-2")
                 return authorized
                     ? Self.json(200, "{}")
-                    : HTTPResponse(status: 401, headers: ["WWW-Authenticate": #"Bearer error="invalid_token""#])
+                    : HTTPResponseMessage(status: 401, headers: ["WWW-Authenticate": #"Bearer error="invalid_token""#])
             }
         }
         let base = URL(string: "https://kt.example/OAuth2/Koppeltaal")!

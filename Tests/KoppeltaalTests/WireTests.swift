@@ -11,7 +11,7 @@ final class WireTests: XCTestCase {
     {
         let body = try Fixtures.data("Koppeltaal/" + fixture)
         let transport = RecordingTransport { _ in
-            HTTPResponse(status: status, headers: ["Content-Type": contentType], body: body)
+            HTTPResponseMessage(status: status, headers: ["Content-Type": contentType], body: body)
         }
         let servers = KoppeltaalClient.Servers(
             fhir: URL(string: "https://ggz.koppeltaal.nl/FHIR/Koppeltaal"),
@@ -168,7 +168,7 @@ final class WireTests: XCTestCase {
             func client(renaming name: String) -> KoppeltaalClient {
                 let body = Data(original.replacingOccurrences(of: "Conformance", with: name).utf8)
                 let transport = RecordingTransport { _ in
-                    HTTPResponse(status: 200, headers: ["Content-Type": contentType], body: body)
+                    HTTPResponseMessage(status: 200, headers: ["Content-Type": contentType], body: body)
                 }
                 return KoppeltaalClient(
                     configuration: .init(
@@ -207,7 +207,7 @@ final class WireTests: XCTestCase {
 
     func testHTMLErrorPageIsUnexpectedResponse() async throws {
         let transport = RecordingTransport { _ in
-            HTTPResponse(
+            HTTPResponseMessage(
                 status: 503, headers: ["Content-Type": "text/html", "Retry-After": "120"],
                 body: Data("<html>down</html>".utf8))
         }

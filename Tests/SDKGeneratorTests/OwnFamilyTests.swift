@@ -67,8 +67,8 @@ final class OwnFamilyTests: XCTestCase {
         }
 
         let answers = [
-            HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: Data(#"{"greeting": "Hello, Wörld!", "sent_at": "2026-11-22T08:00:00Z"}"#.utf8)),
-            HTTPResponse(status: 401, headers: ["Content-Type": "application/json"], body: Data(#"{"code": "expired_token", "message": "log in again"}"#.utf8)),
+            HTTPResponseMessage(status: 200, headers: ["Content-Type": "application/json"], body: Data(#"{"greeting": "Hello, Wörld!", "sent_at": "2026-11-22T08:00:00Z"}"#.utf8)),
+            HTTPResponseMessage(status: 401, headers: ["Content-Type": "application/json"], body: Data(#"{"code": "expired_token", "message": "log in again"}"#.utf8)),
         ]
         let transport = RecordingTransport(responses: answers)
         let client = AcmeClient(configuration: .init(transport: transport))
@@ -92,7 +92,7 @@ final class OwnFamilyTests: XCTestCase {
         // Every secret of a method reaches the wire, and no description, dump or log of the request shows one.
         let log = ClosureLogSink { record in check(!record.message.contains("canary"), "log: \(record.message)") }
         let signInTransport = RecordingTransport(responses: [
-            HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: Data(#"{"session": "canary-session"}"#.utf8)),
+            HTTPResponseMessage(status: 200, headers: ["Content-Type": "application/json"], body: Data(#"{"session": "canary-session"}"#.utf8)),
         ])
         let signInClient = AcmeClient(configuration: .init(transport: signInTransport, logger: log))
         let session = try await signInClient.signIn(

@@ -591,13 +591,13 @@ final class SnippetTests: XCTestCase {
                     /// The transport, URL policy, timeout and logger.
                     public var options: SDKRuntime.ClientOptions
                     /// Header fields every request sends.
-                    public var headers: SDKRuntime.HTTPHeaders
+                    public var headers: SDKRuntime.HTTPHeaderFields
             """)
         assertEmits(
             text,
             """
                         servers: Servers = .init(), options: SDKRuntime.ClientOptions,
-                        headers: SDKRuntime.HTTPHeaders = ["Accept": "application/json"]
+                        headers: SDKRuntime.HTTPHeaderFields = ["Accept": "application/json"]
             """)
         assertEmits(
             text,

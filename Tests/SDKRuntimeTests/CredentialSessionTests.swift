@@ -75,10 +75,10 @@ final class CredentialSessionTests: XCTestCase {
     }
 
     func testARefreshThatEndsAfterAnEraseIsDroppedAndItsLeaseRefused() async throws {
-        let gate = GatedTransport { _ in HTTPResponse(status: 200) }
+        let gate = GatedTransport { _ in HTTPResponseMessage(status: 200) }
         let hold = gate.hold { _ in true }
         let session = session { [clock] token in
-            _ = try await gate.send(HTTPRequest(method: .get, url: URL(string: "https://example.com/refresh")!))
+            _ = try await gate.send(HTTPRequestMessage(method: .get, url: URL(string: "https://example.com/refresh")!))
             return Token(number: token.number + 1, expiresAt: clock.now().addingTimeInterval(60))
         }
         try await signIn(session)
@@ -91,10 +91,10 @@ final class CredentialSessionTests: XCTestCase {
         hold.release()
         await XCTAssertThrowsErrorAsync(try await call.value) { XCTAssertTrue($0 is NotSignedIn) }
         XCTAssertEqual(store.keys, [], "the refreshed token is not written back")
-        let sent = RecordingTransport(responses: [HTTPResponse(status: 200)])
+        let sent = RecordingTransport(responses: [HTTPResponseMessage(status: 200)])
         await XCTAssertThrowsErrorAsync(
             try await held.lease.guarding(sent).send(
-                HTTPRequest(method: .get, url: URL(string: "https://example.com")!))
+                HTTPRequestMessage(method: .get, url: URL(string: "https://example.com")!))
         ) {
             XCTAssertEqual($0 as? CredentialLifecycleError, .erased)
         }
@@ -102,10 +102,10 @@ final class CredentialSessionTests: XCTestCase {
     }
 
     func testARefusalForAReplacedTokenChangesNothing() async throws {
-        let gate = GatedTransport { _ in HTTPResponse(status: 200) }
+        let gate = GatedTransport { _ in HTTPResponseMessage(status: 200) }
         let hold = gate.hold { _ in true }
         let session = session { _ in
-            _ = try await gate.send(HTTPRequest(method: .get, url: URL(string: "https://example.com/refresh")!))
+            _ = try await gate.send(HTTPRequestMessage(method: .get, url: URL(string: "https://example.com/refresh")!))
             throw Refused()
         }
         try await signIn(session)
@@ -165,11 +165,11 @@ final class CredentialSessionTests: XCTestCase {
     func testTransitionsRunOneAtATimeInCallOrder() async throws {
         let session = session { _ in throw Refused() }
         let order = LockedValue<[Int]>([])
-        let gate = GatedTransport { _ in HTTPResponse(status: 200) }
+        let gate = GatedTransport { _ in HTTPResponseMessage(status: 200) }
         let hold = gate.hold { _ in true }
         let first = Task {
             try await session.transition { _ in
-                _ = try await gate.send(HTTPRequest(method: .get, url: URL(string: "https://example.com")!))
+                _ = try await gate.send(HTTPRequestMessage(method: .get, url: URL(string: "https://example.com")!))
                 order.withValue { $0.append(1) }
             }
         }
@@ -207,10 +207,10 @@ final class AsyncMutexTests: XCTestCase {
 
 final class SharedRunTests: XCTestCase {
     func testACancelledWaiterLeavesAtOnceAndTheRunFinishesForTheOthers() async throws {
-        let gate = GatedTransport { _ in HTTPResponse(status: 200) }
+        let gate = GatedTransport { _ in HTTPResponseMessage(status: 200) }
         let hold = gate.hold { _ in true }
         let run = SharedRun { () async throws -> Int in
-            _ = try await gate.send(HTTPRequest(method: .get, url: URL(string: "https://example.com")!))
+            _ = try await gate.send(HTTPRequestMessage(method: .get, url: URL(string: "https://example.com")!))
             return 42
         }
         _ = await hold.arrival()

@@ -28,7 +28,7 @@ final class EncodingTests: XCTestCase {
     }
 
     func testHeadersAndFieldsNeverPrintASecret() {
-        var headers: HTTPHeaders = ["Accept": "application/json", "Authorization": "Bearer canary-secret-1"]
+        var headers: HTTPHeaderFields = ["Accept": "application/json", "Authorization": "Bearer canary-secret-1"]
         headers.setSensitive("X-Own-Key", "canary-secret-2")
         headers["x-own-key"] = "canary-secret-3"
         var fields = FormFields()

@@ -30,12 +30,12 @@ final class RedactionTests: XCTestCase {
     }
 
     func testRequestsAndResponsesHideCredentialsQueriesAndBodies() throws {
-        let request = HTTPRequest(
+        let request = HTTPRequestMessage(
             method: .post, url: try XCTUnwrap(URL(string: "https://h.example/p?code=\(canary)")),
             headers: ["Authorization": "Bearer \(canary)", "x-vital-api-key": canary, "Accept": "application/json"],
             body: Data("refresh_token=\(canary)".utf8)
         )
-        let response = HTTPResponse(status: 400, headers: ["Set-Cookie": canary], body: Data(canary.utf8))
+        let response = HTTPResponseMessage(status: 400, headers: ["Set-Cookie": canary], body: Data(canary.utf8))
         for value in [request, response, UnexpectedResponseError(operation: "Token", response: response)] as [Any] {
             for text in renderings(value) { XCTAssertFalse(text.contains(canary), text) }
         }

@@ -13,7 +13,7 @@ final class URLSessionTransportTests: XCTestCase {
 
     func testSendsMethodHeadersAndBodyAsGiven() async throws {
         let transport = URLSessionTransport()
-        let request = HTTPRequest(
+        let request = HTTPRequestMessage(
             method: .post, url: try url("/echo?a=1"),
             headers: ["Content-Type": "application/x-www-form-urlencoded", "X-Probe": "yes"],
             body: Data("grant_type=refresh_token".utf8)
@@ -30,14 +30,14 @@ final class URLSessionTransportTests: XCTestCase {
 
     func testRedirectsAreReturnedNotFollowed() async throws {
         let response = try await URLSessionTransport().send(
-            HTTPRequest(method: .get, url: try url("/redirect"), headers: ["Authorization": "Bearer secret"]))
+            HTTPRequestMessage(method: .get, url: try url("/redirect"), headers: ["Authorization": "Bearer secret"]))
         XCTAssertEqual(response.status, 302)
         XCTAssertEqual(response.headers["location"], "/echo")
     }
 
     func testARedirectToAnotherHostIsNotFollowedWithTheCredentials() async throws {
         let response = try await URLSessionTransport().send(
-            HTTPRequest(
+            HTTPRequestMessage(
                 method: .post, url: try url("/redirect-away"),
                 headers: ["Authorization": "Bearer secret", "x-vital-api-key": "key"], body: Data("a=b".utf8)
             ))
@@ -46,7 +46,8 @@ final class URLSessionTransportTests: XCTestCase {
     }
 
     func testErrorStatusesAreResponses() async throws {
-        let response = try await URLSessionTransport().send(HTTPRequest(method: .get, url: try url("/status/503")))
+        let response = try await URLSessionTransport().send(
+            HTTPRequestMessage(method: .get, url: try url("/status/503")))
         XCTAssertEqual(response.status, 503)
         XCTAssertEqual(response.retryAfter(now: Date()), 7)
         XCTAssertEqual(String(decoding: response.body, as: UTF8.self), "<html>down</html>")
@@ -56,7 +57,7 @@ final class URLSessionTransportTests: XCTestCase {
         let transport = URLSessionTransport(configuration: .init(timeout: 0.6))
         let started = Date()
         do {
-            _ = try await transport.send(HTTPRequest(method: .get, url: try url("/slow")))
+            _ = try await transport.send(HTTPRequestMessage(method: .get, url: try url("/slow")))
             XCTFail("expected a timeout")
         } catch let error as TransportError {
             XCTAssertEqual(error.kind, .timedOut)
@@ -69,7 +70,7 @@ final class URLSessionTransportTests: XCTestCase {
 
     func testCancellationCancelsTheRequest() async throws {
         let slow = try url("/slow")
-        let task = Task { try await URLSessionTransport().send(HTTPRequest(method: .get, url: slow)) }
+        let task = Task { try await URLSessionTransport().send(HTTPRequestMessage(method: .get, url: slow)) }
         try await Task.sleep(nanoseconds: 200_000_000)
         task.cancel()
         let started = Date()
@@ -87,7 +88,7 @@ final class URLSessionTransportTests: XCTestCase {
         let closed = try XCTUnwrap(URL(string: "http://127.0.0.1:9/"))
         do {
             _ = try await URLSessionTransport(configuration: .init(timeout: 5)).send(
-                HTTPRequest(method: .get, url: closed))
+                HTTPRequestMessage(method: .get, url: closed))
             XCTFail("expected a transport error")
         } catch let error as TransportError {
             XCTAssertEqual(error.kind, .cannotConnect)

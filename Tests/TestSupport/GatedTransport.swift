@@ -13,28 +13,28 @@ import SDKRuntime
 /// refresh.release()                    // now the server answers it
 /// ```
 public final class GatedTransport: HTTPTransport, Sendable {
-    private let respond: @Sendable (HTTPRequest) async throws -> HTTPResponse
+    private let respond: @Sendable (HTTPRequestMessage) async throws -> HTTPResponseMessage
     private let gates = LockedValue<[Gate]>([])
-    private let recorded = LockedValue<[HTTPRequest]>([])
+    private let recorded = LockedValue<[HTTPRequestMessage]>([])
 
     /// Creates a transport that answers requests with `respond` once their gate, if any, is released.
-    public init(_ respond: @escaping @Sendable (HTTPRequest) async throws -> HTTPResponse) {
+    public init(_ respond: @escaping @Sendable (HTTPRequestMessage) async throws -> HTTPResponseMessage) {
         self.respond = respond
     }
 
     /// Holds the next request for which `matches` is true; later matching requests pass unless held again. With
     /// `afterServer`, the server handles the request first and its response is held instead (a response in flight).
-    public func hold(afterServer: Bool = false, _ matches: @escaping @Sendable (HTTPRequest) -> Bool) -> Gate {
+    public func hold(afterServer: Bool = false, _ matches: @escaping @Sendable (HTTPRequestMessage) -> Bool) -> Gate {
         let gate = Gate(afterServer: afterServer, matches)
         gates.withValue { $0.append(gate) }
         return gate
     }
 
     /// Every request sent so far, in order.
-    public var requests: [HTTPRequest] { recorded.current }
+    public var requests: [HTTPRequestMessage] { recorded.current }
 
     /// Waits at the first open gate the request matches, then answers it.
-    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    public func send(_ request: HTTPRequestMessage) async throws -> HTTPResponseMessage {
         recorded.withValue { $0.append(request) }
         let gate = gates.withValue { gates -> Gate? in
             guard let index = gates.firstIndex(where: { $0.matches(request) }) else { return nil }
@@ -52,26 +52,26 @@ public final class GatedTransport: HTTPTransport, Sendable {
 
     /// One held request: the test waits for it to arrive and then lets it through or fails it.
     public final class Gate: Sendable {
-        fileprivate let matches: @Sendable (HTTPRequest) -> Bool
+        fileprivate let matches: @Sendable (HTTPRequestMessage) -> Bool
         fileprivate let afterServer: Bool
         private let state = LockedValue(State())
 
         private struct State {
-            var arrived: HTTPRequest?
-            var arrivalWaiters: [CheckedContinuation<HTTPRequest, Never>] = []
+            var arrived: HTTPRequestMessage?
+            var arrivalWaiters: [CheckedContinuation<HTTPRequestMessage, Never>] = []
             var outcome: Result<Void, any Error>?
             var held: CheckedContinuation<Void, any Error>?
         }
 
-        fileprivate init(afterServer: Bool, _ matches: @escaping @Sendable (HTTPRequest) -> Bool) {
+        fileprivate init(afterServer: Bool, _ matches: @escaping @Sendable (HTTPRequestMessage) -> Bool) {
             self.afterServer = afterServer
             self.matches = matches
         }
 
         /// The held request, once it has arrived.
-        public func arrival() async -> HTTPRequest {
+        public func arrival() async -> HTTPRequestMessage {
             await withCheckedContinuation { continuation in
-                let request = state.withValue { state -> HTTPRequest? in
+                let request = state.withValue { state -> HTTPRequestMessage? in
                     if let arrived = state.arrived { return arrived }
                     state.arrivalWaiters.append(continuation)
                     return nil
@@ -95,10 +95,10 @@ public final class GatedTransport: HTTPTransport, Sendable {
             held?.resume(with: outcome)
         }
 
-        fileprivate func pass(_ request: HTTPRequest) async throws {
+        fileprivate func pass(_ request: HTTPRequestMessage) async throws {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 let (waiters, outcome) = state.withValue {
-                    state -> ([CheckedContinuation<HTTPRequest, Never>], Result<Void, any Error>?) in
+                    state -> ([CheckedContinuation<HTTPRequestMessage, Never>], Result<Void, any Error>?) in
                     state.arrived = request
                     defer { state.arrivalWaiters = [] }
                     if state.outcome == nil { state.held = continuation }

@@ -4,7 +4,7 @@ import SDKRuntime
 /// Renders requests as text for comparison with `request.http` fixtures. Tests only: it shows secrets.
 public enum HTTPText {
     /// `METHOD URL`, then each header as `Name: value`, then a blank line and the body when there is one.
-    public static func render(_ request: HTTPRequest) -> String {
+    public static func render(_ request: HTTPRequestMessage) -> String {
         var lines = ["\(request.method.rawValue) \(request.url.absoluteString)"]
         lines += request.headers.fields.map { "\($0.name): \($0.value)" }
         if let body = request.body, !body.isEmpty {

@@ -47,7 +47,8 @@ public final class LocalServer: @unchecked Sendable {
             )
         else {
             process.terminate()
-            throw LocalServerError.didNotStart(script: script, output: buffer)
+            let hasVenv = FileManager.default.isExecutableFile(atPath: venv.path)
+            throw LocalServerError.didNotStart(script: script, output: buffer, venvMissing: !hasVenv)
         }
         self.port = port
     }
@@ -82,11 +83,18 @@ public final class LocalServer: @unchecked Sendable {
 
 /// A helper server could not be started.
 public enum LocalServerError: Error, CustomStringConvertible {
-    case didNotStart(script: String, output: String)
+    /// The script did not report its port; `venvMissing` when it ran without the project's Python environment.
+    case didNotStart(script: String, output: String, venvMissing: Bool)
 
     public var description: String {
         switch self {
-        case .didNotStart(let script, let output): return "\(script) did not report READY <port>; it printed: \(output)"
+        case .didNotStart(let script, let output, let venvMissing):
+            let hint =
+                venvMissing
+                ? " Tests/Emulator/.venv is missing, so it ran with the system python3, which may lack Flask and"
+                    + " Authlib: run `make venv` once (make test does it) and test again."
+                : ""
+            return "\(script) did not report READY <port>; it printed: \(output.isEmpty ? "nothing" : output).\(hint)"
         }
     }
 }

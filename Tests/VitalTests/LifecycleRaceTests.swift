@@ -25,7 +25,7 @@ final class LifecycleRaceTests: XCTestCase {
         VitalCore(configuration: .init(store: store, transport: transport, clock: clock))
     }
 
-    private static func isRefresh(_ request: HTTPRequest) -> Bool {
+    private static func isRefresh(_ request: HTTPRequestMessage) -> Bool {
         String(decoding: request.body ?? Data(), as: UTF8.self).contains("grant_type=refresh_token")
     }
 

@@ -106,7 +106,7 @@ final class LifecycleStressTests: XCTestCase {
     }
 
     /// The token a request carries: a refresh token redeemed, or an access token used.
-    private static func carried(_ request: HTTPRequest) -> LifecycleMonitor.Carried? {
+    private static func carried(_ request: HTTPRequestMessage) -> LifecycleMonitor.Carried? {
         if request.url.path.hasSuffix("/v1/token") {
             let form = FormFields(formEncoded: String(decoding: request.body ?? Data(), as: UTF8.self))
             return form["refresh_token"].flatMap(TokenLedger.version(of:)).map { .init($0, isRefresh: true) }

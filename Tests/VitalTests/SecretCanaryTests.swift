@@ -9,8 +9,8 @@ import XCTest
 /// mode): none shows in the SDK's state, results, errors, events or logs, and the file store keeps them only where
 /// they belong, readable by the owner.
 final class SecretCanaryTests: XCTestCase {
-    private static func json(_ status: Int, _ body: String) -> HTTPResponse {
-        HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: Data(body.utf8))
+    private static func json(_ status: Int, _ body: String) -> HTTPResponseMessage {
+        HTTPResponseMessage(status: status, headers: ["Content-Type": "application/json"], body: Data(body.utf8))
     }
 
     /// The Vital API and auth hosts in one: the third token redemption says the user is gone, so that the

@@ -28,19 +28,19 @@ final class VitalCoreTests: XCTestCase {
         VitalCore(configuration: .init(store: store ?? self.store, transport: transport, clock: clock))
     }
 
-    private static func json(_ status: Int, _ body: String) -> HTTPResponse {
-        HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: Data(body.utf8))
+    private static func json(_ status: Int, _ body: String) -> HTTPResponseMessage {
+        HTTPResponseMessage(status: status, headers: ["Content-Type": "application/json"], body: Data(body.utf8))
     }
 
-    private static func fixture(_ status: Int, _ name: String) throws -> HTTPResponse {
+    private static func fixture(_ status: Int, _ name: String) throws -> HTTPResponseMessage {
         let type = name.hasSuffix(".html") ? "text/html" : "application/json"
-        return HTTPResponse(
+        return HTTPResponseMessage(
             status: status, headers: ["Content-Type": type], body: try Fixtures.data("Vital/Malformed/" + name))
     }
 
     /// A core signed in as the fixture user with access token at-1 and refresh token rt-1, and its transport, which
     /// answers later requests with `responses` in order.
-    private func signedIn(then responses: [HTTPResponse] = []) async throws -> (VitalCore, RecordingTransport) {
+    private func signedIn(then responses: [HTTPResponseMessage] = []) async throws -> (VitalCore, RecordingTransport) {
         let transport = RecordingTransport(responses: [Self.json(200, Self.tokenBody)] + responses)
         let core = core(transport)
         try await core.signIn(token: try SignInTokenTests.token("valid"))
@@ -234,7 +234,7 @@ final class VitalCoreTests: XCTestCase {
         let (core, transport) = try await signedIn(then: [
             Self.json(401, #"{"detail": {"error_type": "invalid_token"}}"#),
             Self.json(200, #"{"access_token": "at-2", "refresh_token": "rt-2", "expires_in": 3600}"#),
-            HTTPResponse(status: 401),
+            HTTPResponseMessage(status: 401),
         ])
         do {
             _ = try await core.connectedProviders()

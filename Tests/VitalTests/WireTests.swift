@@ -11,7 +11,7 @@ final class WireTests: XCTestCase {
     private func client(answering status: Int = 200, _ fixture: String) throws -> (VitalClient, RecordingTransport) {
         let body = try Fixtures.data("Vital/" + fixture)
         let transport = RecordingTransport { _ in
-            HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: body)
+            HTTPResponseMessage(status: status, headers: ["Content-Type": "application/json"], body: body)
         }
         let servers = VitalClient.Servers(
             api: URL(string: "https://api.sandbox.us.junction.com"),
@@ -79,7 +79,7 @@ final class WireTests: XCTestCase {
     func testLogRecordsKeepTheURLPrivate() async throws {
         let body = try Fixtures.data("Vital/CreateUser/response.json")
         let transport = RecordingTransport { _ in
-            HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: body)
+            HTTPResponseMessage(status: 200, headers: ["Content-Type": "application/json"], body: body)
         }
         let log = LogCapture()
         let client = VitalClient(

@@ -40,3 +40,15 @@ public enum HealthVaultConnectionError: Error, Sendable, CustomStringConvertible
         }
     }
 }
+
+extension HealthVaultConnectionError: SDKError {
+    /// What the case asks of the app: the Shell page again, provisioning again, or the calls in another order.
+    public var recovery: ErrorRecovery {
+        switch self {
+        case .notAuthorized, .authorizationRejected, .reauthorizationRequired: return .reauthorize
+        case .notProvisioned, .reprovisionRequired: return .reprovision
+        case .alreadyConnected, .noRecord, .unknownRecord: return .fixRequest
+        case .unknownInstance: return .none
+        }
+    }
+}

@@ -110,3 +110,8 @@ public enum ShellRedirectError: Error, Sendable, Hashable, CustomStringConvertib
         }
     }
 }
+
+extension ShellRedirectError: SDKError {
+    /// `ErrorRecovery.none`: the redirect is not one to act on; the app shows the Shell page again if it wants.
+    public var recovery: ErrorRecovery { .none }
+}

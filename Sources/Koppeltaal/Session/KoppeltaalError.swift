@@ -46,3 +46,15 @@ public enum KoppeltaalError: Error, Sendable, CustomStringConvertible {
         }
     }
 }
+
+extension KoppeltaalError: SDKError {
+    /// What the case asks of the app: a new activation for a spent or dead grant, the configuration for endpoints
+    /// and client credentials.
+    public var recovery: ErrorRecovery {
+        switch self {
+        case .activationCodeRejected, .activationFailed, .needsActivation: return .reauthorize
+        case .discoveryFailed, .untrustedEndpoint, .clientRejected: return .reconfigure
+        case .stateMismatch, .malformedTokenResponse: return .none
+        }
+    }
+}

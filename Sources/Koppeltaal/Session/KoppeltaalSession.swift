@@ -278,9 +278,9 @@ public final class KoppeltaalSession: Sendable {
     /// - Throws: ``OperationOutcomeError`` or ``OAuth2Error`` for an error response with such a body,
     ///   `UnexpectedResponseError` otherwise.
     public func fhir(
-        _ method: HTTPMethod = .get, path: String, query: FormFields = .init(), body: Data? = nil,
+        _ method: HTTPRequestMethod = .get, path: String, query: FormFields = .init(), body: Data? = nil,
         contentType: String = "application/json+fhir", accept: String = "application/json"
-    ) async throws -> HTTPResponse {
+    ) async throws -> HTTPResponseMessage {
         let configuration = configuration
         try configuration.options.urlPolicy.check(configuration.fhirBaseURL)
         return try await session.withCredential { access in

@@ -9,10 +9,10 @@ public struct HTTPClientCore: Sendable {
     /// The transport, URL policy, timeout and logger.
     public let options: ClientOptions
     /// Header fields every request sends, before the method's own.
-    public let headers: HTTPHeaders
+    public let headers: HTTPHeaderFields
 
     /// Creates the core of a client of `family`.
-    public init(family: String, options: ClientOptions, headers: HTTPHeaders) {
+    public init(family: String, options: ClientOptions, headers: HTTPHeaderFields) {
         self.family = family
         self.options = options
         self.headers = headers
@@ -22,7 +22,7 @@ public struct HTTPClientCore: Sendable {
     ///
     /// - Throws: ``ConfigurationError/missingServer(_:)`` naming `serverName` when `server` is nil.
     public func request(
-        _ method: HTTPMethod, server: URL?, serverName: String, path: String, headers: HTTPHeaders = [:]
+        _ method: HTTPRequestMethod, server: URL?, serverName: String, path: String, headers: HTTPHeaderFields = [:]
     ) throws -> HTTPRequestBuilder {
         var builder = try HTTPRequestBuilder(method: method, server: server, serverName: serverName, path: path)
         for field in self.headers { builder.headers[field.name] = field.value }
@@ -35,7 +35,7 @@ public struct HTTPClientCore: Sendable {
     /// - Throws: the error of the first of `errors` whose body a non-2xx response has, else
     ///   ``UnexpectedResponseError``; ``URLPolicy`` refusals, request building errors and the transport's errors.
     public func send(_ builder: HTTPRequestBuilder, operation: String, errors: [HTTPErrorFormat]) async throws
-        -> HTTPResponse
+        -> HTTPResponseMessage
     {
         let request = try builder.build(timeout: options.timeout)
         try options.urlPolicy.check(request.url)
@@ -75,7 +75,9 @@ public struct HTTPClientCore: Sendable {
 
     /// The typed error for a non-2xx response: that of the first of `formats` whose body the response has, else
     /// ``UnexpectedResponseError``.
-    public static func error(for response: HTTPResponse, operation: String, formats: [HTTPErrorFormat]) -> any Error {
+    public static func error(for response: HTTPResponseMessage, operation: String, formats: [HTTPErrorFormat])
+        -> any Error
+    {
         for format in formats {
             if let error = format.error(response, operation) { return error }
         }
@@ -86,10 +88,10 @@ public struct HTTPClientCore: Sendable {
 /// An error format a method may answer with: how its body is recognised and read, and the typed error it becomes.
 public struct HTTPErrorFormat: Sendable {
     /// The typed error for `response`, or nil when its body is not in this format.
-    let error: @Sendable (_ response: HTTPResponse, _ operation: String) -> (any Error)?
+    let error: @Sendable (_ response: HTTPResponseMessage, _ operation: String) -> (any Error)?
 
     /// A format read from the body by `read`, which returns nil when the body is not in the format.
-    public init(read: @escaping @Sendable (_ response: HTTPResponse, _ operation: String) -> (any Error)?) {
+    public init(read: @escaping @Sendable (_ response: HTTPResponseMessage, _ operation: String) -> (any Error)?) {
         self.error = read
     }
 

@@ -84,7 +84,7 @@ public struct HealthVaultClientCore: Sendable {
             method: method, version: version, recordID: recordID, auth: auth, settings: envelope,
             messageTime: messageTime ?? clock.now(), info: info
         )
-        let request = HTTPRequest(
+        let request = HTTPRequestMessage(
             method: .post, url: url, headers: ["Content-Type": "text/xml; charset=utf-8"], body: Data(body.bytes),
             timeout: options.timeout
         )

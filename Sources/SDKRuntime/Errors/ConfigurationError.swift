@@ -17,3 +17,8 @@ public enum ConfigurationError: Error, Sendable, Hashable, CustomStringConvertib
         }
     }
 }
+
+extension ConfigurationError: SDKError {
+    /// ``ErrorRecovery/reconfigure``.
+    public var recovery: ErrorRecovery { .reconfigure }
+}

@@ -3,7 +3,7 @@
 /// Every generated error type conforms (`OAuth2Error`, `HealthVaultError`, `VitalError`, …), and so does
 /// ``UnexpectedResponseError``. The credential lifecycle classifies failures by ``recovery`` rather than by raw
 /// codes, so a code added to a family's schema table teaches every flow how to react to it.
-public protocol ProtocolError: Error, Sendable {
+public protocol ProtocolError: SDKError {
     /// The HTTP status of the response that carried the error.
     var httpStatus: Int { get }
     /// What a caller should do about the error.

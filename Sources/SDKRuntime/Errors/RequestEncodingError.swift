@@ -28,3 +28,11 @@ public enum RequestEncodingError: Error, Sendable, Hashable, CustomStringConvert
         }
     }
 }
+
+extension RequestEncodingError: SDKError {
+    /// ``ErrorRecovery/reconfigure`` for an unusable credential, ``ErrorRecovery/fixRequest`` for the rest.
+    public var recovery: ErrorRecovery {
+        if case .invalidCredential = self { return .reconfigure }
+        return .fixRequest
+    }
+}

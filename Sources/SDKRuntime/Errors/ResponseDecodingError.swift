@@ -27,3 +27,8 @@ public struct ResponseDecodingError: Error, Sendable, Hashable, CustomStringConv
         return "\"" + shown + "\""
     }
 }
+
+extension ResponseDecodingError: SDKError {
+    /// ``ErrorRecovery/none``: the server's answer could not be read, which no retry or new sign-in fixes.
+    public var recovery: ErrorRecovery { .none }
+}

@@ -40,3 +40,8 @@ public struct TransportError: Error, Sendable, Hashable, CustomStringConvertible
         "Transport error (\(kind.rawValue))" + (host.map { " talking to \($0)" } ?? "") + ": \(detail)"
     }
 }
+
+extension TransportError: SDKError {
+    /// ``ErrorRecovery/retryLater`` when ``isTransient``, otherwise ``ErrorRecovery/none``.
+    public var recovery: ErrorRecovery { isTransient ? .retryLater : .none }
+}

@@ -9,12 +9,12 @@ public struct UnexpectedResponseError: Error, Sendable, Hashable, CustomStringCo
     /// The method that received the response, e.g. `Token`.
     public let operation: String
     /// The response as received.
-    public let response: HTTPResponse
+    public let response: HTTPResponseMessage
     /// Why the response was not understood, when something more specific than the status is known.
     public let reason: String?
 
     /// Creates an error for `response`.
-    public init(operation: String, response: HTTPResponse, reason: String? = nil) {
+    public init(operation: String, response: HTTPResponseMessage, reason: String? = nil) {
         self.operation = operation
         self.response = response
         self.reason = reason
@@ -34,7 +34,7 @@ public struct UnexpectedResponseError: Error, Sendable, Hashable, CustomStringCo
     }
 }
 
-extension HTTPResponse {
+extension HTTPResponseMessage {
     /// The delay a `Retry-After` header asks for, in seconds from `now` (delta-seconds or an HTTP date), or nil.
     public func retryAfter(now: Date) -> TimeInterval? {
         guard let value = headers["Retry-After"]?.trimmingCharacters(in: .whitespaces) else { return nil }

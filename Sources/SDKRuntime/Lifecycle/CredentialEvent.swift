@@ -63,3 +63,15 @@ public enum CredentialLifecycleError: Error, Sendable, Hashable, CustomStringCon
         }
     }
 }
+
+extension CredentialLifecycleError: SDKError {
+    /// ``ErrorRecovery/reauthorize`` after an erase, ``ErrorRecovery/retryLater`` when superseded (call again),
+    /// ``ErrorRecovery/fixRequest`` for a transition used too late.
+    public var recovery: ErrorRecovery {
+        switch self {
+        case .erased: return .reauthorize
+        case .superseded: return .retryLater
+        case .transitionEnded: return .fixRequest
+        }
+    }
+}

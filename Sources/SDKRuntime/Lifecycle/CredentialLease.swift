@@ -49,7 +49,7 @@ private struct LeasedTransport: HTTPTransport {
     let base: any HTTPTransport
     let lease: CredentialLease
 
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func send(_ request: HTTPRequestMessage) async throws -> HTTPResponseMessage {
         guard lease.isValid else { throw CredentialLifecycleError.erased }
         return try await base.send(request)
     }

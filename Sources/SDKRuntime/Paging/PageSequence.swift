@@ -112,3 +112,8 @@ public struct PagedItems<Request: Equatable & Sendable, Page: Sendable, Item: Se
         }
     }
 }
+
+extension PagingError: SDKError {
+    /// ``ErrorRecovery/none``: the server's paging is broken, which the caller cannot fix.
+    public var recovery: ErrorRecovery { .none }
+}

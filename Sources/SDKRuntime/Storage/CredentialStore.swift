@@ -134,3 +134,11 @@ public final class InMemoryCredentialStore: CredentialStore, @unchecked Sendable
     /// Every key currently stored, sorted.
     public var keys: [String] { guardLock.withLock { values.keys.sorted() } }
 }
+
+extension CredentialStoreError: SDKError {
+    /// ``ErrorRecovery/reconfigure`` for an unsafe store location, ``ErrorRecovery/none`` for the rest.
+    public var recovery: ErrorRecovery {
+        if case .unsafeLocation = self { return .reconfigure }
+        return .none
+    }
+}

@@ -16,13 +16,13 @@
 /// ```swift
 /// struct LoggingTransport: HTTPTransport {
 ///     let base: any HTTPTransport
-///     func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-///         print(request)                       // credentials are redacted by HTTPRequest.description
+///     func send(_ request: HTTPRequestMessage) async throws -> HTTPResponseMessage {
+///         print(request)                       // credentials are redacted by HTTPRequestMessage.description
 ///         return try await base.send(request)
 ///     }
 /// }
 /// ```
 public protocol HTTPTransport: Sendable {
     /// Sends `request` and returns the response, whatever its status.
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse
+    func send(_ request: HTTPRequestMessage) async throws -> HTTPResponseMessage
 }

@@ -48,7 +48,7 @@ public final class URLSessionTransport: HTTPTransport, Sendable {
     deinit { session.finishTasksAndInvalidate() }
 
     /// Sends `request`; see ``HTTPTransport`` for the contract.
-    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    public func send(_ request: HTTPRequestMessage) async throws -> HTTPResponseMessage {
         let timeout = request.timeout ?? configuration.timeout
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = request.method.rawValue
@@ -63,7 +63,8 @@ public final class URLSessionTransport: HTTPTransport, Sendable {
         let timedOut = LockedValue(false)
         let finished = LockedValue(false)
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponse, any Error>) in
+            try await withCheckedThrowingContinuation {
+                (continuation: CheckedContinuation<HTTPResponseMessage, any Error>) in
                 let task = session.dataTask(with: urlRequest) { data, response, error in
                     finished.withValue { $0 = true }
                     continuation.resume(
@@ -87,7 +88,7 @@ public final class URLSessionTransport: HTTPTransport, Sendable {
 
     private static func result(
         for url: URL, data: Data?, response: URLResponse?, error: (any Error)?, timedOut: Bool
-    ) -> Result<HTTPResponse, any Error> {
+    ) -> Result<HTTPResponseMessage, any Error> {
         if let error {
             if let urlError = error as? URLError, urlError.code == .cancelled {
                 return .failure(
@@ -100,14 +101,14 @@ public final class URLSessionTransport: HTTPTransport, Sendable {
         guard let http = response as? HTTPURLResponse else {
             return .failure(TransportError(.other, url: url, detail: "the response was not an HTTP response"))
         }
-        var headers = HTTPHeaders()
+        var headers = HTTPHeaderFields()
         // Sorted so that the header order of a response does not depend on dictionary iteration.
         let fields = http.allHeaderFields.compactMap { key, value -> (String, String)? in
             guard let name = key as? String else { return nil }
             return (name, "\(value)")
         }
         for (name, value) in fields.sorted(by: { $0.0.lowercased() < $1.0.lowercased() }) { headers.add(name, value) }
-        return .success(HTTPResponse(status: http.statusCode, headers: headers, body: data ?? Data()))
+        return .success(HTTPResponseMessage(status: http.statusCode, headers: headers, body: data ?? Data()))
     }
 
     private static func transportError(for url: URL, error: any Error) -> TransportError {

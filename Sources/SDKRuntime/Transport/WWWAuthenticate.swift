@@ -45,7 +45,7 @@ public struct AuthenticationChallenge: Sendable, Hashable {
     }
 }
 
-extension HTTPResponse {
+extension HTTPResponseMessage {
     /// The challenges of the response's `WWW-Authenticate` headers.
     public var authenticationChallenges: [AuthenticationChallenge] {
         headers.values("WWW-Authenticate").compactMap(AuthenticationChallenge.init(header:))

@@ -69,3 +69,8 @@ public enum RequestValidation {
         if let count, count > bound { throw RequestValidationError(path: path, requirement: "at most \(bound) items") }
     }
 }
+
+extension RequestValidationError: SDKError {
+    /// ``ErrorRecovery/fixRequest``: a request value breaks its schema's constraints.
+    public var recovery: ErrorRecovery { .fixRequest }
+}

@@ -847,3 +847,8 @@ struct JSONValueParser {
 
     private func failure(_ reason: JSONValueError.Reason) -> JSONValueError { JSONValueError(reason, offset: index) }
 }
+
+extension JSONValueError: SDKError {
+    /// ``ErrorRecovery/none``: the text is not JSON, which no retry or new sign-in fixes.
+    public var recovery: ErrorRecovery { .none }
+}

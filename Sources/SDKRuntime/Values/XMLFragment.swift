@@ -127,3 +127,8 @@ public struct XMLFragmentError: Error, Sendable, Hashable, CustomStringConvertib
     /// For example `malformed XML fragment at line 1, column 4: </b> does not match, expected </a>`.
     public var description: String { "malformed XML fragment at line \(line), column \(column): \(reason)" }
 }
+
+extension XMLFragmentError: SDKError {
+    /// ``ErrorRecovery/fixRequest``: the fragment was built from text that is not XML.
+    public var recovery: ErrorRecovery { .fixRequest }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import SDKRuntime
 
 /// What ``VitalCore`` cannot do by itself; each case says what the app should do next. Server errors that need no
 /// decision (``VitalError`` for other codes, `UnexpectedResponseError`, `TransportError`) pass through unchanged and
@@ -55,6 +56,19 @@ public enum VitalCoreError: Error, Sendable, Hashable, CustomStringConvertible {
             return
                 "The Vital session of \(user.uuidString.lowercased()) was revoked; sign in again with a new sign-in token"
         case .malformedTokenResponse(let reason): return "The token response cannot be used: \(reason)"
+        }
+    }
+}
+
+extension VitalCoreError: SDKError {
+    /// What the case asks of the app: a new sign-in for a token or session that cannot be used, the configuration
+    /// for the wrong key or backend, the calls themselves when they come in the wrong order or mode.
+    public var recovery: ErrorRecovery {
+        switch self {
+        case .invalidSignInToken, .notSignedIn, .userNoLongerValid, .needsReauthentication: return .reauthorize
+        case .unexpectedSignInToken, .productionAPIKeyRefused, .notConfigured: return .reconfigure
+        case .alreadySignedIn, .migrationMismatch, .wrongMode: return .fixRequest
+        case .malformedTokenResponse: return .none
         }
     }
 }

@@ -34,12 +34,12 @@ public struct VitalClient: Sendable {
         /// The transport, URL policy, timeout and logger.
         public var options: SDKRuntime.ClientOptions
         /// Header fields every request sends.
-        public var headers: SDKRuntime.HTTPHeaders
+        public var headers: SDKRuntime.HTTPHeaderFields
 
         /// Creates a configuration.
         public init(
             servers: Servers = .init(), options: SDKRuntime.ClientOptions,
-            headers: SDKRuntime.HTTPHeaders = ["Accept": "application/json"]
+            headers: SDKRuntime.HTTPHeaderFields = ["Accept": "application/json"]
         ) {
             self.servers = servers
             self.options = options
@@ -49,7 +49,8 @@ public struct VitalClient: Sendable {
         /// Creates a configuration from the parts of its options.
         public init(
             servers: Servers = .init(), transport: any SDKRuntime.HTTPTransport = SDKRuntime.URLSessionTransport(),
-            urlPolicy: SDKRuntime.URLPolicy = .init(), headers: SDKRuntime.HTTPHeaders = ["Accept": "application/json"],
+            urlPolicy: SDKRuntime.URLPolicy = .init(),
+            headers: SDKRuntime.HTTPHeaderFields = ["Accept": "application/json"],
             timeout: Foundation.TimeInterval? = nil, logger: (any SDKRuntime.LogSink)? = nil
         ) {
             self.init(

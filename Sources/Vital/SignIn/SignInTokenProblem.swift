@@ -43,3 +43,8 @@ public enum SignInTokenProblem: Error, Sendable, Hashable, CustomStringConvertib
         }
     }
 }
+
+extension SignInTokenProblem: SDKError {
+    /// `ErrorRecovery.reauthorize`: a new sign-in token is needed.
+    public var recovery: ErrorRecovery { .reauthorize }
+}

@@ -38,7 +38,7 @@ do {
 }
 
 let transport = RecordingTransport(responses: [
-    HTTPResponse(
+    HTTPResponseMessage(
         status: 200,
         body: Data(
             #"<response><status><code>0</code></status><wc:info xmlns:wc="urn:com.example.put-things"></wc:info></response>"#

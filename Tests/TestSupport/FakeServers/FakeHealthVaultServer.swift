@@ -69,7 +69,7 @@ public final class FakeHealthVaultServer: Sendable {
     }
 
     /// Answers one request.
-    public func answer(_ request: HTTPRequest) -> HTTPResponse {
+    public func answer(_ request: HTTPRequestMessage) -> HTTPResponseMessage {
         let body = String(decoding: request.body ?? Data(), as: UTF8.self)
         let method = Self.element("method", in: body) ?? ""
         state.withValue { $0.calls.append(method) }
@@ -114,7 +114,7 @@ public final class FakeHealthVaultServer: Sendable {
                     Self.element("offline-person-id", in: body) == Self.personID.uuidString.lowercased()
                 else { return Self.status(10) }
                 guard method == "GetThings" else {
-                    return HTTPResponse(
+                    return HTTPResponseMessage(
                         status: 200, body: Data("<response><status><code>0</code></status></response>".utf8))
                 }
                 info = Self.ok("GetThings3", #"<group name="q" />"#)
@@ -126,15 +126,15 @@ public final class FakeHealthVaultServer: Sendable {
                         + "</person-info><more-results>false</more-results></response-results>")
             }
         }
-        return HTTPResponse(status: 200, body: Data(info.utf8))
+        return HTTPResponseMessage(status: 200, body: Data(info.utf8))
     }
 
     private static func ok(_ namespace: String, _ info: String) -> String {
         "<response><status><code>0</code></status><wc:info xmlns:wc=\"urn:com.microsoft.wc.methods.response.\(namespace)\">\(info)</wc:info></response>"
     }
 
-    private static func status(_ code: Int) -> HTTPResponse {
-        HTTPResponse(
+    private static func status(_ code: Int) -> HTTPResponseMessage {
+        HTTPResponseMessage(
             status: 200,
             body: Data(
                 "<response><status><code>\(code)</code><error><message>status \(code)</message></error></status></response>"

@@ -28,7 +28,7 @@ public final class FakeKoppeltaalServer: Sendable {
     public var revokedTokens: [String] { revoked.current }
 
     /// Answers one request.
-    public func answer(_ request: HTTPRequest) -> HTTPResponse {
+    public func answer(_ request: HTTPRequestMessage) -> HTTPResponseMessage {
         let form = FormFields(formEncoded: String(decoding: request.body ?? Data(), as: UTF8.self))
         switch request.url.path {
         case Self.authorizeURL.path:
@@ -45,17 +45,17 @@ public final class FakeKoppeltaalServer: Sendable {
             let token = form["token"] ?? ""
             revoked.withValue { $0.append(token) }
             ledger.revoke(token)
-            return HTTPResponse(status: 200)
+            return HTTPResponseMessage(status: 200)
         default:
             let bearer = request.headers["Authorization"].map { String($0.dropFirst("Bearer ".count)) } ?? ""
             guard ledger.accepts(accessToken: bearer) else {
-                return HTTPResponse(status: 401, headers: ["WWW-Authenticate": #"Bearer error="invalid_token""#])
+                return HTTPResponseMessage(status: 401, headers: ["WWW-Authenticate": #"Bearer error="invalid_token""#])
             }
             return Self.json(200, #"{"resourceType": "Bundle"}"#)
         }
     }
 
-    private func token(_ form: FormFields) -> HTTPResponse {
+    private func token(_ form: FormFields) -> HTTPResponseMessage {
         switch form["grant_type"] {
         case "authorization_code":
             let code = form["code"] ?? ""
@@ -72,7 +72,7 @@ public final class FakeKoppeltaalServer: Sendable {
         }
     }
 
-    private func tokens(_ version: TokenLedger.Version) -> HTTPResponse {
+    private func tokens(_ version: TokenLedger.Version) -> HTTPResponseMessage {
         Self.json(
             200,
             """
@@ -81,7 +81,7 @@ public final class FakeKoppeltaalServer: Sendable {
             """)
     }
 
-    static func json(_ status: Int, _ body: String) -> HTTPResponse {
-        HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: Data(body.utf8))
+    static func json(_ status: Int, _ body: String) -> HTTPResponseMessage {
+        HTTPResponseMessage(status: status, headers: ["Content-Type": "application/json"], body: Data(body.utf8))
     }
 }

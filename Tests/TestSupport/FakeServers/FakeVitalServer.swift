@@ -17,7 +17,7 @@ public final class FakeVitalServer: Sendable {
     public init(lifetime: Int = 3600) { self.lifetime = lifetime }
 
     /// Answers one request.
-    public func answer(_ request: HTTPRequest) -> HTTPResponse {
+    public func answer(_ request: HTTPRequestMessage) -> HTTPResponseMessage {
         if request.url.path.hasSuffix("/v1/token") {
             return token(FormFields(formEncoded: String(decoding: request.body ?? Data(), as: UTF8.self)))
         }
@@ -29,7 +29,7 @@ public final class FakeVitalServer: Sendable {
         return Self.json(200, #"{"providers": [{"name": "Oura", "slug": "oura", "status": "connected"}]}"#)
     }
 
-    private func token(_ form: FormFields) -> HTTPResponse {
+    private func token(_ form: FormFields) -> HTTPResponseMessage {
         switch form["grant_type"] {
         case "urn:ietf:params:oauth:grant-type:token-exchange":
             guard let subject = form["subject_token"].flatMap(Self.userID(inJWT:)) else {
@@ -47,7 +47,7 @@ public final class FakeVitalServer: Sendable {
         }
     }
 
-    private func tokens(_ version: TokenLedger.Version) -> HTTPResponse {
+    private func tokens(_ version: TokenLedger.Version) -> HTTPResponseMessage {
         Self.json(
             200,
             """
@@ -65,7 +65,7 @@ public final class FakeVitalServer: Sendable {
         return claims["uid"] as? String
     }
 
-    static func json(_ status: Int, _ body: String) -> HTTPResponse {
-        HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: Data(body.utf8))
+    static func json(_ status: Int, _ body: String) -> HTTPResponseMessage {
+        HTTPResponseMessage(status: status, headers: ["Content-Type": "application/json"], body: Data(body.utf8))
     }
 }

@@ -48,12 +48,12 @@ public final class LifecycleMonitor: Sendable {
 
     private let state = LockedValue(State())
     private let storedVersion: @Sendable (Data) -> TokenLedger.Version?
-    private let carried: @Sendable (HTTPRequest) -> Carried?
+    private let carried: @Sendable (HTTPRequestMessage) -> Carried?
 
     /// Creates a monitor that reads versions out of stored values and requests with these functions.
     public init(
         storedVersion: @escaping @Sendable (Data) -> TokenLedger.Version?,
-        carried: @escaping @Sendable (HTTPRequest) -> Carried?
+        carried: @escaping @Sendable (HTTPRequestMessage) -> Carried?
     ) {
         self.storedVersion = storedVersion
         self.carried = carried
@@ -109,7 +109,7 @@ public final class LifecycleMonitor: Sendable {
         }
     }
 
-    fileprivate func sending(_ request: HTTPRequest, instance: Int, erasingInstance: Int) {
+    fileprivate func sending(_ request: HTTPRequestMessage, instance: Int, erasingInstance: Int) {
         guard let carried = carried(request) else { return }
         state.withValue { state in
             state.trace.append(
@@ -140,8 +140,8 @@ public final class LifecycleMonitor: Sendable {
     /// `spare` is true are never faulted.
     public func transport(
         instance: Int, erasingInstance: Int = 1, random: StressRandom, faultRate: Double,
-        spare: @escaping @Sendable (HTTPRequest) -> Bool = { _ in false },
-        _ send: @escaping @Sendable (HTTPRequest) async throws -> HTTPResponse
+        spare: @escaping @Sendable (HTTPRequestMessage) -> Bool = { _ in false },
+        _ send: @escaping @Sendable (HTTPRequestMessage) async throws -> HTTPResponseMessage
     ) -> any HTTPTransport {
         RecordingTransport { [self] request in
             // A request counts as sent when the SDK hands it to the transport; the yields after stand for the
@@ -155,10 +155,10 @@ public final class LifecycleMonitor: Sendable {
                 throw TransportError(.cannotConnect, url: request.url, detail: "injected")
             case 2?:
                 self.count("faults")
-                return HTTPResponse(status: 500, body: Data("injected".utf8))
+                return HTTPResponseMessage(status: 500, body: Data("injected".utf8))
             case 3?:
                 self.count("faults")
-                return HTTPResponse(status: 429, headers: ["Retry-After": "1"], body: Data())
+                return HTTPResponseMessage(status: 429, headers: ["Retry-After": "1"], body: Data())
             default:
                 break
             }

@@ -10,7 +10,7 @@ struct HTTPBindingEmitter: BindingEmitter {
     var configurationMembers: [ConfigurationMember] {
         [
             .init(
-                doc: "Header fields every request sends.", name: "headers", type: "SDKRuntime.HTTPHeaders",
+                doc: "Header fields every request sends.", name: "headers", type: "SDKRuntime.HTTPHeaderFields",
                 value: Emit.headersLiteral(settings.headers))
         ]
     }

@@ -7,13 +7,13 @@ import Foundation
 /// is marked sensitive, so the builder, the request it builds and their headers and fields never print it.
 public struct HTTPRequestBuilder: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The request method.
-    public var method: HTTPMethod
+    public var method: HTTPRequestMethod
     /// Query fields, appended after any query the server URL already has.
     public var query = FormFields()
     /// Form fields; when non-nil the body is `application/x-www-form-urlencoded`.
     public var form: FormFields?
     /// Header fields.
-    public var headers = HTTPHeaders()
+    public var headers = HTTPHeaderFields()
     /// A body set by ``setBody(_:contentType:)`` or ``setJSONBody(_:)``, with its media type.
     public private(set) var body: (data: Data, contentType: String)?
     private let base: String
@@ -26,7 +26,7 @@ public struct HTTPRequestBuilder: Sendable, CustomStringConvertible, CustomDebug
     ///   - serverName: the server's name in the schema, used in the error when `server` is nil.
     ///   - path: the path after the server URL, already percent-encoded (empty for endpoint URLs used as is).
     /// - Throws: ``ConfigurationError/missingServer(_:)`` when `server` is nil.
-    public init(method: HTTPMethod, server: URL?, serverName: String, path: String) throws {
+    public init(method: HTTPRequestMethod, server: URL?, serverName: String, path: String) throws {
         guard let server else { throw ConfigurationError.missingServer(serverName) }
         self.method = method
         var base = server.absoluteString
@@ -110,7 +110,7 @@ public struct HTTPRequestBuilder: Sendable, CustomStringConvertible, CustomDebug
     /// The finished request.
     ///
     /// - Throws: ``RequestEncodingError/invalidURL(_:)`` when the pieces do not form a URL.
-    public func build(timeout: TimeInterval? = nil) throws -> HTTPRequest {
+    public func build(timeout: TimeInterval? = nil) throws -> HTTPRequestMessage {
         var text = base
         if !query.isEmpty { text += (text.contains("?") ? "&" : "?") + query.queryEncoded }
         guard let url = URL(string: text) else {
@@ -125,6 +125,6 @@ public struct HTTPRequestBuilder: Sendable, CustomStringConvertible, CustomDebug
             body = Data(form.formEncoded.utf8)
             headers["Content-Type"] = "application/x-www-form-urlencoded"
         }
-        return HTTPRequest(method: method, url: url, headers: headers, body: body, timeout: timeout)
+        return HTTPRequestMessage(method: method, url: url, headers: headers, body: body, timeout: timeout)
     }
 }

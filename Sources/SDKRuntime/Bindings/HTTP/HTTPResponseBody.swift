@@ -6,7 +6,9 @@ public enum HTTPResponseBody {
     ///
     /// - Throws: ``UnexpectedResponseError`` when the body is not JSON at all (an HTML page, say), or
     ///   ``ResponseDecodingError`` when it is JSON of the wrong shape.
-    public static func json<T: Decodable>(_ type: T.Type, from response: HTTPResponse, operation: String) throws -> T {
+    public static func json<T: Decodable>(_ type: T.Type, from response: HTTPResponseMessage, operation: String) throws
+        -> T
+    {
         guard looksLikeJSON(response.body) else {
             throw UnexpectedResponseError(operation: operation, response: response, reason: "the body is not JSON")
         }
@@ -22,14 +24,15 @@ public enum HTTPResponseBody {
     ///   - rootElements: the local names the XML document element may have.
     ///   - operation: the method's name, for errors.
     public static func jsonOrXML<T: Decodable & XMLDecodable>(
-        _ type: T.Type, from response: HTTPResponse, rootElements: [String], operation: String
+        _ type: T.Type, from response: HTTPResponseMessage, rootElements: [String], operation: String
     ) throws -> T {
         if isXML(response) { return try xml(T.self, from: response, rootElements: rootElements) }
         return try json(T.self, from: response, operation: operation)
     }
 
     /// Decodes an XML body whose document element has one of the local names `rootElements`.
-    public static func xml<T: XMLDecodable>(_ type: T.Type, from response: HTTPResponse, rootElements: [String]) throws
+    public static func xml<T: XMLDecodable>(_ type: T.Type, from response: HTTPResponseMessage, rootElements: [String])
+        throws
         -> T
     {
         let root = try XMLTree.parse(response.body).root
@@ -42,7 +45,7 @@ public enum HTTPResponseBody {
 
     /// Whether the body is XML: an XML media type, or a body that starts with `<` under a generic or missing one
     /// (an HTML page is not XML).
-    public static func isXML(_ response: HTTPResponse) -> Bool {
+    public static func isXML(_ response: HTTPResponseMessage) -> Bool {
         if let type = response.mediaType {
             if type.hasSuffix("xml") || type.contains("xml+") { return true }
             if type == "text/html" || type.contains("json") { return false }

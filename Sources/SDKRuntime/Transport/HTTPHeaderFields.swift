@@ -17,7 +17,7 @@ public struct HTTPHeaderField: Sendable, Hashable, CustomStringConvertible, Cust
     public init(name: String, value: String, isSensitive: Bool = false) {
         self.name = name
         self.value = value
-        self.isSensitive = isSensitive || HTTPHeaders.credentialNames.contains(name.lowercased())
+        self.isSensitive = isSensitive || HTTPHeaderFields.credentialNames.contains(name.lowercased())
     }
 
     /// Fields are equal when their names and values are.
@@ -46,7 +46,7 @@ public struct HTTPHeaderField: Sendable, Hashable, CustomStringConvertible, Cust
 /// Order is kept as added so that requests are byte-for-byte reproducible.
 ///
 /// Printing the list, dumping it or logging it never shows a sensitive field's value (see ``HTTPHeaderField``).
-public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral, CustomStringConvertible,
+public struct HTTPHeaderFields: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral, CustomStringConvertible,
     CustomDebugStringConvertible, CustomReflectable
 {
     /// The fields in the order they were added.

@@ -1,5 +1,5 @@
 /// An HTTP request method.
-public struct HTTPMethod: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+public struct HTTPRequestMethod: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
     /// The method's token as sent on the request line, e.g. `POST`.
     public let rawValue: String
 
@@ -7,13 +7,13 @@ public struct HTTPMethod: RawRepresentable, Sendable, Hashable, CustomStringConv
     public init(rawValue: String) { self.rawValue = rawValue }
 
     /// `GET`
-    public static let get = HTTPMethod(rawValue: "GET")
+    public static let get = HTTPRequestMethod(rawValue: "GET")
     /// `POST`
-    public static let post = HTTPMethod(rawValue: "POST")
+    public static let post = HTTPRequestMethod(rawValue: "POST")
     /// `PUT`
-    public static let put = HTTPMethod(rawValue: "PUT")
+    public static let put = HTTPRequestMethod(rawValue: "PUT")
     /// `DELETE`
-    public static let delete = HTTPMethod(rawValue: "DELETE")
+    public static let delete = HTTPRequestMethod(rawValue: "DELETE")
 
     /// The method's token.
     public var description: String { rawValue }

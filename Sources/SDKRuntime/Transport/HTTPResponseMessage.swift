@@ -4,17 +4,18 @@ import Foundation
 ///
 /// `description` shows the status, the headers (credentials redacted) and the body size, never the body itself,
 /// because response bodies carry tokens and health data.
-public struct HTTPResponse: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable
+public struct HTTPResponseMessage: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible,
+    CustomReflectable
 {
     /// The status code, e.g. 200.
     public var status: Int
     /// Header fields in the order received.
-    public var headers: HTTPHeaders
+    public var headers: HTTPHeaderFields
     /// The body bytes (empty when there were none).
     public var body: Data
 
     /// Creates a response.
-    public init(status: Int, headers: HTTPHeaders = [:], body: Data = Data()) {
+    public init(status: Int, headers: HTTPHeaderFields = [:], body: Data = Data()) {
         self.status = status
         self.headers = headers
         self.body = body

@@ -3,14 +3,15 @@ import Foundation
 /// An HTTP request as the SDK hands it to a transport.
 ///
 /// `description` never shows credentials: credential headers, the query string and the body are redacted.
-public struct HTTPRequest: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable
+public struct HTTPRequestMessage: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible,
+    CustomReflectable
 {
     /// The request method.
-    public var method: HTTPMethod
+    public var method: HTTPRequestMethod
     /// The absolute URL, including any query.
     public var url: URL
     /// Header fields in the order they will be sent.
-    public var headers: HTTPHeaders
+    public var headers: HTTPHeaderFields
     /// The body bytes, or nil for none.
     public var body: Data?
     /// How long the transport may wait for the whole exchange, or nil for the transport's default.
@@ -18,7 +19,8 @@ public struct HTTPRequest: Sendable, Hashable, CustomStringConvertible, CustomDe
 
     /// Creates a request.
     public init(
-        method: HTTPMethod, url: URL, headers: HTTPHeaders = [:], body: Data? = nil, timeout: TimeInterval? = nil
+        method: HTTPRequestMethod, url: URL, headers: HTTPHeaderFields = [:], body: Data? = nil,
+        timeout: TimeInterval? = nil
     ) {
         self.method = method
         self.url = url
