@@ -1,4 +1,8 @@
 import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 import SDKRuntime
 import TestSupport
 import XCTest
@@ -43,6 +47,34 @@ final class URLSessionTransportTests: XCTestCase {
             ))
         XCTAssertEqual(response.status, 307, "the redirect is the answer; nothing was sent to collector.example")
         XCTAssertEqual(response.headers["location"], "https://collector.example/steal")
+    }
+
+    func testAGivenSessionConfigurationIsKeptAndRedirectsStillRefused() async throws {
+        let sessionConfiguration = URLSessionConfiguration.ephemeral
+        sessionConfiguration.httpAdditionalHeaders = ["X-From-Configuration": "kept"]
+        let transport = URLSessionTransport(sessionConfiguration: sessionConfiguration)
+        let echo = try await transport.send(HTTPRequestMessage(method: .get, url: try url("/echo")))
+        let fields = try XCTUnwrap(JSONSerialization.jsonObject(with: echo.body) as? [String: Any])
+        XCTAssertEqual((fields["headers"] as? [String: String])?["X-From-Configuration"], "kept")
+        let redirect = try await transport.send(HTTPRequestMessage(method: .get, url: try url("/redirect")))
+        XCTAssertEqual(redirect.status, 302)
+        // The caller's configuration object is not changed.
+        XCTAssertNotNil(sessionConfiguration.httpCookieStorage)
+    }
+
+    func testAGivenSessionIsUsedOnlyWithADelegateThatRefusesRedirects() async throws {
+        let session = URLSession(
+            configuration: .ephemeral, delegate: URLSessionTransportDelegate(), delegateQueue: nil)
+        defer { session.finishTasksAndInvalidate() }
+        let transport = try URLSessionTransport(session: session)
+        let redirect = try await transport.send(HTTPRequestMessage(method: .get, url: try url("/redirect")))
+        XCTAssertEqual(redirect.status, 302)
+
+        let following = URLSession(configuration: .ephemeral)
+        defer { following.finishTasksAndInvalidate() }
+        XCTAssertThrowsError(try URLSessionTransport(session: following)) {
+            XCTAssertEqual($0 as? ConfigurationError, .redirectsFollowed)
+        }
     }
 
     func testErrorStatusesAreResponses() async throws {

@@ -79,6 +79,7 @@ enum ClientEmitter {
             .init(doc: "", name: "urlPolicy", type: "SDKRuntime.URLPolicy", value: ".init()"),
             .init(doc: "", name: "timeout", type: "Foundation.TimeInterval?", value: "nil"),
             .init(doc: "", name: "logger", type: "(any SDKRuntime.LogSink)?", value: "nil"),
+            .init(doc: "", name: "middlewares", type: "[any SDKRuntime.ClientMiddleware]", value: "[]"),
         ]
         p.doc("How the client reaches the server.")
         p.block("public struct Configuration: Sendable") { p in
@@ -96,15 +97,15 @@ enum ClientEmitter {
             p.blank()
             p.doc("Creates a configuration from the parts of its options.")
             // In the order the options' parts had before they were grouped: transport and URL policy, then the
-            // binding's members, then timeout and logger.
+            // binding's members, then timeout, logger and middlewares.
             var ordered: [ConfigurationMember] = [members[0]]
             ordered += parts.prefix(2)
             ordered += own
-            ordered += parts.suffix(2)
+            ordered += parts.suffix(3)
             let flat: [String] = ordered.map { "\($0.name): \($0.type) = \($0.value)" }
             p.listBlock("public init(", flat, ")") { p in
                 let options =
-                    "options: SDKRuntime.ClientOptions(transport: transport, urlPolicy: urlPolicy, timeout: timeout, logger: logger)"
+                    "options: SDKRuntime.ClientOptions(transport: transport, urlPolicy: urlPolicy, timeout: timeout, logger: logger, middlewares: middlewares)"
                 p.call("self.init(", ["servers: servers", options] + own.map { "\($0.name): \($0.name)" }, ")")
             }
         }

@@ -67,12 +67,13 @@ public struct HealthVaultClient: Sendable {
                 clientVersion: "HV-Swift/1.0.0", language: "en", country: "US", messageTTL: 1800
             ),
             retry: SDKRuntime.RetryPolicy = .none, timeout: Foundation.TimeInterval? = nil,
-            logger: (any SDKRuntime.LogSink)? = nil
+            logger: (any SDKRuntime.LogSink)? = nil, middlewares: [any SDKRuntime.ClientMiddleware] = []
         ) {
             self.init(
                 servers: servers,
                 options: SDKRuntime.ClientOptions(
-                    transport: transport, urlPolicy: urlPolicy, timeout: timeout, logger: logger
+                    transport: transport, urlPolicy: urlPolicy, timeout: timeout, logger: logger,
+                    middlewares: middlewares
                 ),
                 clock: clock, envelope: envelope, retry: retry
             )

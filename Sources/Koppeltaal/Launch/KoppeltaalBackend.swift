@@ -21,11 +21,12 @@ public struct KoppeltaalBackend: Sendable {
         public init(
             launchURL: URL, credentials: BasicCredentials, urlPolicy: URLPolicy = .init(),
             transport: any HTTPTransport = URLSessionTransport(), clock: any WallClock = SystemClock(),
-            timeout: TimeInterval? = nil
+            timeout: TimeInterval? = nil, middlewares: [any ClientMiddleware] = []
         ) {
             self.launchURL = launchURL
             self.credentials = credentials
-            self.options = ClientOptions(transport: transport, urlPolicy: urlPolicy, timeout: timeout)
+            self.options = ClientOptions(
+                transport: transport, urlPolicy: urlPolicy, timeout: timeout, middlewares: middlewares)
             self.clock = clock
         }
     }

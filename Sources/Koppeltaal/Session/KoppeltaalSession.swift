@@ -83,7 +83,8 @@ public final class KoppeltaalSession: Sendable {
             store: any CredentialStore,
             storeKey: String = "koppeltaal.session", transport: any HTTPTransport = URLSessionTransport(),
             clock: any WallClock = SystemClock(), random: any RandomSource = SystemRandomSource(),
-            timeout: TimeInterval? = nil, logger: (any LogSink)? = nil
+            timeout: TimeInterval? = nil, logger: (any LogSink)? = nil,
+            middlewares: [any ClientMiddleware] = []
         ) {
             self.fhirBaseURL = fhirBaseURL
             self.client = OAuthClientCredentials(clientID: clientID, secret: clientSecret, method: clientAuthentication)
@@ -93,7 +94,8 @@ public final class KoppeltaalSession: Sendable {
             self.trustedEndpointHosts = trustedEndpointHosts
             self.pkce = pkce
             self.readsSMARTConfiguration = readsSMARTConfiguration
-            self.options = ClientOptions(transport: transport, urlPolicy: urlPolicy, timeout: timeout, logger: logger)
+            self.options = ClientOptions(
+                transport: transport, urlPolicy: urlPolicy, timeout: timeout, logger: logger, middlewares: middlewares)
             self.refreshSkew = refreshSkew
             self.activationRetryWindow = activationRetryWindow
             self.store = store
@@ -290,8 +292,10 @@ public final class KoppeltaalSession: Sendable {
             builder.headers["Accept"] = accept
             builder.authorize(bearer: BearerToken(access.credential.accessToken))
             if let body { builder.setBody(body, contentType: contentType) }
-            let response = try await access.lease.guarding(configuration.options.transport).send(
-                try builder.build(timeout: configuration.options.timeout))
+            let response = try await configuration.options.send(
+                try builder.build(timeout: configuration.options.timeout),
+                operation: OperationID(family: "Koppeltaal", method: "FHIR"),
+                transport: access.lease.guarding(configuration.options.transport))
             guard response.isSuccess else {
                 throw HTTPClientCore.error(
                     for: response, operation: "FHIR",

@@ -1,7 +1,8 @@
 import Foundation
 
-/// How a client reaches its servers: the transport, which URLs it may use, how long a request may take and where log
-/// records go. Every generated client's configuration holds one, and the flows hand theirs to the clients they make.
+/// How a client reaches its servers: the transport, which URLs it may use, how long a request may take, where log
+/// records go and the middlewares every request passes through. Every generated client's configuration holds one,
+/// and the flows hand theirs to the clients they make.
 public struct ClientOptions: Sendable {
     /// Sends requests; replace it to use another HTTP stack or a test double.
     public var transport: any HTTPTransport
@@ -11,15 +12,18 @@ public struct ClientOptions: Sendable {
     public var timeout: TimeInterval?
     /// Receives redacted log records, or nil for none.
     public var logger: (any LogSink)?
+    /// The steps every request passes through before the transport, first to last (see ``ClientMiddleware``).
+    public var middlewares: [any ClientMiddleware]
 
-    /// Creates options; the defaults send over `URLSession` to https URLs only, without logging.
+    /// Creates options; the defaults send over `URLSession` to https URLs only, without logging or middlewares.
     public init(
         transport: any HTTPTransport = URLSessionTransport(), urlPolicy: URLPolicy = .init(),
-        timeout: TimeInterval? = nil, logger: (any LogSink)? = nil
+        timeout: TimeInterval? = nil, logger: (any LogSink)? = nil, middlewares: [any ClientMiddleware] = []
     ) {
         self.transport = transport
         self.urlPolicy = urlPolicy
         self.timeout = timeout
         self.logger = logger
+        self.middlewares = middlewares
     }
 }

@@ -41,7 +41,7 @@ public struct HTTPClientCore: Sendable {
         try options.urlPolicy.check(request.url)
         options.logger.log(
             .debug, family, "\(public: operation) → \(public: request.method) \(Redaction.url(request.url))")
-        let response = try await options.transport.send(request)
+        let response = try await options.send(request, operation: OperationID(family: family, method: operation))
         options.logger.log(.debug, family, "\(public: operation) ← HTTP \(public: response.status)")
         guard response.isSuccess else { throw Self.error(for: response, operation: operation, formats: errors) }
         return response

@@ -90,7 +90,7 @@ public struct HealthVaultClientCore: Sendable {
         )
         return try await retry.run(idempotent: idempotent, now: clock.now) {
             options.logger.log(.debug, family, "\(public: method) v\(public: version) → \(Redaction.url(url))")
-            let response = try await options.transport.send(request)
+            let response = try await options.send(request, operation: OperationID(family: family, method: method))
             options.logger.log(.debug, family, "\(public: method) ← HTTP \(public: response.status)")
             let parsed: HealthVaultResponseEnvelope
             do {

@@ -4,6 +4,9 @@ public enum ConfigurationError: Error, Sendable, Hashable, CustomStringConvertib
     case missingServer(String)
     /// A URL was refused because it is not `https` (plain `http` is allowed only for loopback when enabled).
     case insecureURL(host: String?)
+    /// A `URLSession` given to ``URLSessionTransport`` would follow redirects: its delegate is not a
+    /// ``URLSessionTransportDelegate``.
+    case redirectsFollowed
 
     /// A one-line explanation with the fix.
     public var description: String {
@@ -14,6 +17,9 @@ public enum ConfigurationError: Error, Sendable, Hashable, CustomStringConvertib
         case .insecureURL(let host):
             return
                 "Refusing a non-https URL for host '\(host ?? "?")'; only loopback hosts may use http, and only when allowed"
+        case .redirectsFollowed:
+            return
+                "The URLSession's delegate is not a URLSessionTransportDelegate, so it would follow redirects with credentials; create the session with one (or a subclass)"
         }
     }
 }

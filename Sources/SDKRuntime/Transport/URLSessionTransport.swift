@@ -29,11 +29,23 @@ public final class URLSessionTransport: HTTPTransport, Sendable {
 
     private let session: URLSession
     private let configuration: Configuration
+    /// Whether the transport made the session, and so invalidates it.
+    private let ownsSession: Bool
 
-    /// Creates a transport with its own ephemeral `URLSession` (no cookies, no credential storage).
-    public init(configuration: Configuration = .init()) {
+    /// Creates a transport with its own `URLSession`, made from `sessionConfiguration` (an ephemeral one by
+    /// default) and `delegate`.
+    ///
+    /// Whatever configuration is given, the session stores no cookies and no credentials, and caches nothing unless
+    /// `configuration.allowsCaching`; everything else it sets (proxies, `waitsForConnectivity`, TLS versions,
+    /// headers) is kept. A `delegate` subclass can answer authentication challenges, e.g. to pin certificates; it
+    /// refuses redirects like its base class.
+    public init(
+        configuration: Configuration = .init(), sessionConfiguration: URLSessionConfiguration = .ephemeral,
+        delegate: URLSessionTransportDelegate = URLSessionTransportDelegate()
+    ) {
         self.configuration = configuration
-        let sessionConfiguration = URLSessionConfiguration.ephemeral
+        // A copy, so that the caller's configuration object is not changed.
+        let sessionConfiguration = sessionConfiguration.copy() as? URLSessionConfiguration ?? .ephemeral
         sessionConfiguration.httpCookieStorage = nil
         sessionConfiguration.httpShouldSetCookies = false
         sessionConfiguration.urlCredentialStorage = nil
@@ -42,10 +54,25 @@ public final class URLSessionTransport: HTTPTransport, Sendable {
             sessionConfiguration.urlCache = nil
             sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
         }
-        session = URLSession(configuration: sessionConfiguration, delegate: RedirectRefusal(), delegateQueue: nil)
+        session = URLSession(configuration: sessionConfiguration, delegate: delegate, delegateQueue: nil)
+        ownsSession = true
     }
 
-    deinit { session.finishTasksAndInvalidate() }
+    /// Creates a transport that sends with `session`, which the caller keeps and invalidates.
+    ///
+    /// - Throws: ``ConfigurationError/redirectsFollowed`` unless the session's delegate is a
+    ///   ``URLSessionTransportDelegate`` (or a subclass), which refuses redirects: a session that follows them would
+    ///   replay credentials to whatever host a response names.
+    public init(session: URLSession, configuration: Configuration = .init()) throws(ConfigurationError) {
+        guard session.delegate is URLSessionTransportDelegate else { throw .redirectsFollowed }
+        self.configuration = configuration
+        self.session = session
+        ownsSession = false
+    }
+
+    deinit {
+        if ownsSession { session.finishTasksAndInvalidate() }
+    }
 
     /// Sends `request`; see ``HTTPTransport`` for the contract.
     public func send(_ request: HTTPRequestMessage) async throws -> HTTPResponseMessage {
@@ -134,9 +161,19 @@ public final class URLSessionTransport: HTTPTransport, Sendable {
     }
 }
 
-/// Turns every redirect into a plain response (see ``URLSessionTransport``).
-private final class RedirectRefusal: NSObject, URLSessionTaskDelegate, Sendable {
-    func urlSession(
+/// The delegate of a ``URLSessionTransport``'s session: it turns every redirect into a plain response, so
+/// credentials never follow a redirect to another host.
+///
+/// Subclass it to answer authentication challenges (certificate pinning, client certificates); the redirect
+/// refusal cannot be overridden.
+open class URLSessionTransportDelegate: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
+    // @unchecked: the class holds no state; subclasses that add some make it safe themselves.
+
+    /// Creates a delegate.
+    public override init() { super.init() }
+
+    /// Refuses the redirect: the 3xx response is returned as it is.
+    public final func urlSession(
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {

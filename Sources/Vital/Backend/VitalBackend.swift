@@ -28,12 +28,14 @@ public struct VitalBackend: Sendable {
             apiKey: APIKey, environment: VitalEnvironment, hosts: VitalHostMap = .init(),
             urlPolicy: URLPolicy = .init(),
             transport: any HTTPTransport = URLSessionTransport(), timeout: TimeInterval? = nil,
-            logger: (any LogSink)? = nil
+            logger: (any LogSink)? = nil,
+            middlewares: [any ClientMiddleware] = []
         ) {
             self.apiKey = apiKey
             self.environment = environment
             self.hosts = hosts
-            self.options = ClientOptions(transport: transport, urlPolicy: urlPolicy, timeout: timeout, logger: logger)
+            self.options = ClientOptions(
+                transport: transport, urlPolicy: urlPolicy, timeout: timeout, logger: logger, middlewares: middlewares)
         }
     }
 

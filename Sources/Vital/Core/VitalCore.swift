@@ -51,7 +51,8 @@ public final class VitalCore: Sendable {
             store: any CredentialStore, storeKey: String = "vital.core", hosts: VitalHostMap = .init(),
             urlPolicy: URLPolicy = .init(), refreshSkew: TimeInterval = 60,
             transport: any HTTPTransport = URLSessionTransport(), clock: any WallClock = SystemClock(),
-            timeout: TimeInterval? = nil, logger: (any LogSink)? = nil, expectedEnvironment: VitalEnvironment? = nil,
+            timeout: TimeInterval? = nil, logger: (any LogSink)? = nil,
+            middlewares: [any ClientMiddleware] = [], expectedEnvironment: VitalEnvironment? = nil,
             expectedTeamID: String? = nil, allowsProductionAPIKey: Bool = false
         ) {
             self.expectedEnvironment = expectedEnvironment
@@ -60,7 +61,8 @@ public final class VitalCore: Sendable {
             self.store = store
             self.storeKey = storeKey
             self.hosts = hosts
-            self.options = ClientOptions(transport: transport, urlPolicy: urlPolicy, timeout: timeout, logger: logger)
+            self.options = ClientOptions(
+                transport: transport, urlPolicy: urlPolicy, timeout: timeout, logger: logger, middlewares: middlewares)
             self.refreshSkew = refreshSkew
             self.clock = clock
         }

@@ -51,12 +51,14 @@ public struct VitalClient: Sendable {
             servers: Servers = .init(), transport: any SDKRuntime.HTTPTransport = SDKRuntime.URLSessionTransport(),
             urlPolicy: SDKRuntime.URLPolicy = .init(),
             headers: SDKRuntime.HTTPHeaderFields = ["Accept": "application/json"],
-            timeout: Foundation.TimeInterval? = nil, logger: (any SDKRuntime.LogSink)? = nil
+            timeout: Foundation.TimeInterval? = nil, logger: (any SDKRuntime.LogSink)? = nil,
+            middlewares: [any SDKRuntime.ClientMiddleware] = []
         ) {
             self.init(
                 servers: servers,
                 options: SDKRuntime.ClientOptions(
-                    transport: transport, urlPolicy: urlPolicy, timeout: timeout, logger: logger
+                    transport: transport, urlPolicy: urlPolicy, timeout: timeout, logger: logger,
+                    middlewares: middlewares
                 ),
                 headers: headers
             )
