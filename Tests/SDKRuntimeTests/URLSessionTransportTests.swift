@@ -1,11 +1,11 @@
 import Foundation
+import SDKRuntime
+import TestSupport
+import XCTest
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
-import SDKRuntime
-import TestSupport
-import XCTest
 
 /// The default transport against a real HTTP server on 127.0.0.1.
 final class URLSessionTransportTests: XCTestCase {
