@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "Vital", targets: ["Vital"]),
         .executable(name: "sdkgen", targets: ["sdkgen"]),
         .plugin(name: "GenerateSDK", targets: ["GenerateSDK"]),
+        .plugin(name: "SDKGenBuildPlugin", targets: ["SDKGenBuildPlugin"]),
     ],
     targets: [
         // Runtime shared by all generated families.
@@ -57,6 +58,9 @@ let package = Package(
             ),
             dependencies: ["sdkgen"]
         ),
+
+        // Generates a target's clients at build time from its Schemas directory (and sdkgen-config.json).
+        .plugin(name: "SDKGenBuildPlugin", capability: .buildTool(), dependencies: ["sdkgen"]),
 
         // The three journeys against real or emulated servers (make demo).
         .executableTarget(

@@ -5,8 +5,8 @@ import SDKGenerator
 let usage = """
     sdkgen: generate Swift clients, models and errors from protocol schemas
 
-    Usage: sdkgen [--schemas DIR] [--output DIR] [--test-samples DIR] [--family NAME]... [--schema-reference FILE]
-                  [--check] [--verbose]
+    Usage: sdkgen [--schemas DIR] [--output DIR] [--config FILE] [--test-samples DIR] [--family NAME]...
+                  [--schema-reference FILE] [--single-file] [--check] [--verbose]
 
     Reads every family directory under the schemas directory (each holds protocol.json, an optional types.json and
     one JSON file per method) and writes <output>/<Family>/Generated/. Only files whose bytes change are written;
@@ -15,11 +15,14 @@ let usage = """
     Options:
       --schemas DIR       The schemas directory (default: Schemas).
       --output DIR        The sources root; each family goes to DIR/<Family>/Generated (default: Sources).
+      --config FILE       An sdkgen-config.json: which families, the access level of the generated code
+                          (public, package or internal), additional imports, and naming overrides.
       --test-samples DIR  Also write round-trip tests of every model to DIR/<Family>Tests/Generated.
       --family NAME       Generate only this family; repeat for several (default: all).
       --schema-reference FILE
                           Also write the schema language's reference, rendered from the meta-schemas in the schemas
                           directory, to FILE (Markdown).
+      --single-file       Write each family as one file, <output>/<Family>.swift (what the build plugin runs).
       --check             Change nothing; exit 1 with a diff when the generated files are not up to date.
       --verbose           List every file written, deleted or unchanged.
       --help              Show this help.
@@ -38,6 +41,8 @@ struct Arguments {
     var testSamples: String?
     var families: Set<String> = []
     var schemaReference: String?
+    var config: String?
+    var singleFile = false
     var check = false
     var verbose = false
 }
@@ -70,6 +75,10 @@ func parse(_ arguments: [String]) -> Arguments? {
         case "--schema-reference":
             guard let v = value("--schema-reference") else { return nil }
             result.schemaReference = v
+        case "--config":
+            guard let v = value("--config") else { return nil }
+            result.config = v
+        case "--single-file": result.singleFile = true
         case "--check": result.check = true
         case "--verbose": result.verbose = true
         case "--help", "-h":
@@ -89,6 +98,6 @@ guard let arguments = parse(Array(CommandLine.arguments.dropFirst())) else { exi
 let status = Command.run(
     schemas: arguments.schemas, output: arguments.output, testSamples: arguments.testSamples,
     families: arguments.families.isEmpty ? nil : arguments.families, check: arguments.check, verbose: arguments.verbose,
-    schemaReference: arguments.schemaReference
+    schemaReference: arguments.schemaReference, config: arguments.config, singleFile: arguments.singleFile
 )
 exit(status)

@@ -5,7 +5,7 @@ import XCTest
 
 /// Every directory under `InvalidSchemas/` is a family with one mistake; generating it must fail with exactly the
 /// diagnostics in its `expected.txt`, and never crash. A case may name the families to generate in `families.txt`
-/// (one per line), as `sdkgen --family` does.
+/// (one per line), as `sdkgen --family` does, and give an `sdkgen-config.json`, as `sdkgen --config` does.
 ///
 /// Every error the generator can report has a case: the second test reads each diagnostic message template in the
 /// generator's source and requires some case's expected output to match it.
@@ -39,8 +39,20 @@ final class InvalidSchemaTests: XCTestCase {
             let expected = try Self.expected(name)
             let families: Set<String>? = Self.families(in: directory)
             let files = try SchemaDirectory.read(directory)
+            var config = GeneratorConfig()
+            if let text = try? String(
+                contentsOf: directory.appendingPathComponent("sdkgen-config.json"), encoding: .utf8)
+            {
+                let (decoded, diagnostics) = GeneratorConfig.decode(text, file: "sdkgen-config.json")
+                guard let decoded else {
+                    XCTAssertEqual(diagnostics.sorted.map(\.description), expected, name)
+                    continue
+                }
+                config = decoded
+            }
             do {
-                _ = try GeneratorPipeline.run(files, options: .init(displayRoot: "Schemas", families: families))
+                _ = try GeneratorPipeline.run(
+                    files, options: .init(displayRoot: "Schemas", families: families, config: config))
                 XCTFail("\(name): generation succeeded, expected \(expected)")
             } catch let failure as GenerationFailed {
                 XCTAssertEqual(failure.diagnostics.map(\.description), expected, name)

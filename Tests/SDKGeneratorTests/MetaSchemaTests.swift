@@ -84,10 +84,12 @@ final class MetaSchemaTests: XCTestCase {
         let result = try Subprocess.run([
             python.path, Fixtures.repository.appendingPathComponent("Tests/Tools/validate_schemas.py").path,
             Fixtures.repository.appendingPathComponent("Schemas").path,
+            Fixtures.repository.appendingPathComponent("Tests/Fixtures/ConsumerPackage/Sources/DemoKit/sdkgen-config.json")
+                .path,
         ])
         XCTAssertEqual(result.status, 0, result.output)
         let output = result.output
         let familyFiles = try SchemaDirectory.read(Fixtures.repository.appendingPathComponent("Schemas")).count
-        XCTAssertTrue(output.contains("\(familyFiles) schema files conform"), output)
+        XCTAssertTrue(output.contains("\(familyFiles) schema files and 1 configuration files conform"), output)
     }
 }

@@ -25,9 +25,51 @@ public struct GeneratedFile: Sendable, Hashable {
 
 /// Lays out a family's generated files: one per method, per shared type, per error format, plus the client.
 enum FileEmitter {
-    static func files(for family: IRFamily, testSamples: Bool) -> [GeneratedFile] {
+    /// One generated file before its header and imports.
+    private struct Part {
+        let root: GeneratedFile.Root
+        let path: String
+        /// The schema files it comes from, for its header.
+        let sources: [String]
+        let body: SwiftPrinter
+    }
+
+    /// The family's files: one per declaration's schema, and with `testSamples` the round-trip tests.
+    static func files(for family: IRFamily, testSamples: Bool, config: GeneratorConfig = .init()) -> [GeneratedFile] {
+        var files = parts(of: family).map { part in
+            file(part.root, part.path, from: part.sources, body: part.body, config: config)
+        }
+        if testSamples {
+            let types = family.typeTable
+            let binding = BindingEmitters.emitter(for: family)
+            let xml = XMLCodecEmitter(types: types, primitives: binding.xmlPrimitives)
+            let printer = SampleEmitter(family: family, xml: xml).emit()
+            // Internal declarations are visible to the tests only through a testable import.
+            let familyImport = (config.accessModifier == .internal ? "@testable import " : "import ") + family.name
+            files.append(
+                file(
+                    .tests, "\(family.name)Tests/Generated/GeneratedRoundTripTests.swift", from: [family.directory],
+                    body: printer, imports: ["import Foundation", familyImport, "import SDKRuntime", "import XCTest"]))
+        }
+        return files
+    }
+
+    /// The family's code in one file, `<Family>.swift`: what a build plugin generates, since it must name its
+    /// outputs before the schemas are read.
+    static func singleFile(for family: IRFamily, config: GeneratorConfig = .init()) -> GeneratedFile {
+        var body = SwiftPrinter()
+        for part in parts(of: family) {
+            body.line("// MARK: - " + part.path.dropFirst("\(family.name)/Generated/".count))
+            body.line("")
+            body.append(part.body)
+            body.line("")
+        }
+        return file(.sources, family.name + ".swift", from: [family.directory], body: body, config: config)
+    }
+
+    private static func parts(of family: IRFamily) -> [Part] {
         let base = "\(family.name)/Generated/"
-        var files: [GeneratedFile] = []
+        var parts: [Part] = []
         let binding = BindingEmitters.emitter(for: family)
         let types = family.typeTable
         let xml = XMLCodecEmitter(types: types, primitives: binding.xmlPrimitives)
@@ -35,26 +77,29 @@ enum FileEmitter {
 
         var client = SwiftPrinter()
         ClientEmitter.emit(family, binding: binding, into: &client)
-        files.append(
-            file(
-                .sources, base + family.clientName + ".swift", from: [family.directory + "/protocol.json"], body: client
-            ))
+        parts.append(
+            Part(
+                root: .sources, path: base + family.clientName + ".swift",
+                sources: [family.directory + "/protocol.json"], body: client))
 
-        files += types.types(family.types).parallelMap { type in
+        parts += types.types(family.types).parallelMap { type in
             var printer = SwiftPrinter()
             declarations.emit(type, into: &printer)
             support(type, types: types, into: &printer)
-            return file(.sources, base + "Types/\(type.name).swift", from: [type.provenance.file], body: printer)
+            return Part(
+                root: .sources, path: base + "Types/\(type.name).swift", sources: [type.provenance.file], body: printer)
         }
 
         for error in family.errors {
             var printer = SwiftPrinter()
             ErrorEmitter.emit(error, into: &printer)
-            files.append(
-                file(.sources, base + "Errors/\(error.name).swift", from: [error.provenance.file], body: printer))
+            parts.append(
+                Part(
+                    root: .sources, path: base + "Errors/\(error.name).swift", sources: [error.provenance.file],
+                    body: printer))
         }
 
-        files += family.methods.parallelMap { method in
+        parts += family.methods.parallelMap { method in
             let emitter = MethodEmitter(family: family, method: method, binding: binding)
             var printer = SwiftPrinter()
             emitter.namespace(declarations: declarations, into: &printer)
@@ -70,17 +115,11 @@ enum FileEmitter {
                 printer.line("")
                 printer.append(supportCode)
             }
-            return file(.sources, base + "Methods/\(method.name).swift", from: [method.provenance.file], body: printer)
+            return Part(
+                root: .sources, path: base + "Methods/\(method.name).swift", sources: [method.provenance.file],
+                body: printer)
         }
-
-        if testSamples {
-            let printer = SampleEmitter(family: family, xml: xml).emit()
-            files.append(
-                file(
-                    .tests, "\(family.name)Tests/Generated/GeneratedRoundTripTests.swift", from: [family.directory],
-                    body: printer, imports: ["Foundation", family.name, "SDKRuntime", "XCTest"]))
-        }
-        return files
+        return parts
     }
 
     /// Redaction of `type` and of every type nested in it.
@@ -89,19 +128,22 @@ enum FileEmitter {
         for nested in types.types(type.nestedTypes) { support(nested, types: types, into: &printer) }
     }
 
+    /// The file at `path`: the header, `imports` (by default Foundation, SDKRuntime and the configuration's), and
+    /// `body` with its declarations at the configuration's access level.
     private static func file(
         _ root: GeneratedFile.Root, _ path: String, from sources: [String], body: SwiftPrinter,
-        imports: [String] = ["Foundation", "SDKRuntime"]
+        config: GeneratorConfig = .init(), imports: [String]? = nil
     ) -> GeneratedFile {
+        let imports = imports ?? (["Foundation", "SDKRuntime"] + config.additionalImports).map { "import " + $0 }
         var printer = SwiftPrinter()
         printer.comment(
             "DO NOT EDIT: generated by sdkgen from \(sources.joined(separator: ", ")); edit the schema instead.")
         printer.line("// swift-format-ignore-file")
         printer.line("// swiftlint:disable all")
         printer.line("")
-        for module in imports { printer.line("import \(module)") }
+        for line in imports { printer.line(line) }
         printer.line("")
-        printer.append(body)
+        printer.append(root == .sources ? body.withAccess(config.accessModifier) : body)
         return GeneratedFile(root: root, path: path, contents: printer.text)
     }
 }

@@ -186,6 +186,21 @@ struct SwiftPrinter {
 
     /// Appends another printer's lines at the current indentation, as they are: they were laid out when printed,
     /// and a comment line among them, now indented, must not be taken for code.
+    /// The printed code with its declarations at `access`: emitters write `public`, which this replaces (for
+    /// `internal`, removes) where it starts a line's code.
+    func withAccess(_ access: GeneratorConfig.AccessModifier) -> SwiftPrinter {
+        guard access != .public else { return self }
+        var copy = self
+        let replacement = access == .internal ? "" : access.rawValue + " "
+        copy.lines = lines.map { (line: String) -> String in
+            let indentation: Substring = line.prefix { $0 == " " }
+            let code: Substring = line.dropFirst(indentation.count)
+            guard code.hasPrefix("public ") else { return line }
+            return String(indentation) + replacement + String(code.dropFirst("public ".count))
+        }
+        return copy
+    }
+
     mutating func append(_ other: SwiftPrinter) {
         let indentation = String(repeating: "    ", count: depth)
         for text in other.lines { lines.append(text.isEmpty ? "" : indentation + text) }

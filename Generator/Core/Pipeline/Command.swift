@@ -7,11 +7,14 @@ public enum Command {
     /// - Parameters:
     ///   - schemaReference: where to write the schema language's reference (rendered from the meta-schemas in the
     ///     schemas directory), or nil for none. It is checked and written like the generated code.
+    ///   - config: the path of an `sdkgen-config.json`, or nil for the defaults; `families` overrides its families.
+    ///   - singleFile: write each family as one file, `<output>/<Family>.swift` (what the build plugin runs).
     ///   - report: receives progress lines (standard output by default).
     ///   - complain: receives diagnostics and diffs (standard error by default).
     public static func run(
         schemas: String, output: String, testSamples: String?, families: Set<String>?, check: Bool, verbose: Bool,
-        schemaReference: String? = nil, report: (String) -> Void = { print($0) },
+        schemaReference: String? = nil, config: String? = nil, singleFile: Bool = false,
+        report: (String) -> Void = { print($0) },
         complain: (String) -> Void = standardError
     ) -> Int32 {
         do {
@@ -20,7 +23,8 @@ public enum Command {
             // Files are named from the schemas directory's own name, so the output is the same however the path
             // was spelled (relative, absolute, with ./ or ..).
             let options = GeneratorPipeline.Options(
-                displayRoot: schemasURL.lastPathComponent, families: families, testSamples: testSamples != nil
+                displayRoot: schemasURL.lastPathComponent, families: families, testSamples: testSamples != nil,
+                config: try config.map(readConfig) ?? .init(), singleFile: singleFile
             )
             let generated = try GeneratorPipeline.run(files, options: options)
             for diagnostic in generated.diagnostics { complain(diagnostic.description) }
@@ -38,7 +42,7 @@ public enum Command {
                 }
                 for change in changes { complain(change.diff) }
                 let fix =
-                    ["sdkgen", "--schemas", schemas, "--output", output]
+                    ["sdkgen", "--schemas", schemas, "--output", output] + (config.map { ["--config", $0] } ?? [])
                     + (testSamples.map { ["--test-samples", $0] } ?? [])
                     + (schemaReference.map { ["--schema-reference", $0] } ?? [])
                 complain(
@@ -67,6 +71,17 @@ public enum Command {
             complain(String(describing: error))
             return 2
         }
+    }
+
+    /// The configuration in the file at `path`.
+    ///
+    /// - Throws: ``GenerationFailed`` with the file's diagnostics when it is not a valid configuration.
+    private static func readConfig(_ path: String) throws -> GeneratorConfig {
+        let url = URL(fileURLWithPath: path)
+        let text = try String(contentsOf: url, encoding: .utf8)
+        let (config, diagnostics) = GeneratorConfig.decode(text, file: url.lastPathComponent)
+        guard let config else { throw GenerationFailed(diagnostics: diagnostics.sorted) }
+        return config
     }
 
     /// The change that brings the reference at `path` in line with the meta-schemas, or nil when it is current.

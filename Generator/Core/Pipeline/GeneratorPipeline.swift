@@ -26,13 +26,25 @@ public enum GeneratorPipeline {
         public var families: Set<String>?
         /// Also emit round-trip tests of every model for the families' test targets.
         public var testSamples: Bool
+        /// The package's `sdkgen-config.json`: families (when ``families`` is nil), access level, imports, names.
+        public var config: GeneratorConfig
+        /// Emit each family as one file, `<Family>.swift`, as a build plugin needs, instead of one file per schema.
+        public var singleFile: Bool
 
         /// Creates options.
-        public init(displayRoot: String = "Schemas", families: Set<String>? = nil, testSamples: Bool = false) {
+        public init(
+            displayRoot: String = "Schemas", families: Set<String>? = nil, testSamples: Bool = false,
+            config: GeneratorConfig = .init(), singleFile: Bool = false
+        ) {
             self.displayRoot = displayRoot
             self.families = families
             self.testSamples = testSamples
+            self.config = config
+            self.singleFile = singleFile
         }
+
+        /// The families to generate: those asked for, else the configuration's, else all (nil).
+        var wantedFamilies: Set<String>? { families ?? config.families }
     }
 
     /// The generated files, and warnings that did not stop generation.
@@ -51,7 +63,8 @@ public enum GeneratorPipeline {
     public static func run(_ files: [InMemoryFile], options: Options = .init()) throws -> Output {
         let (families, loadDiagnostics) = load(files, options: options)
         var diagnostics = loadDiagnostics
-        let (module, resolveDiagnostics) = resolve(families)
+        options.config.checkOverrides(against: families, diagnostics: &diagnostics)
+        let (module, resolveDiagnostics) = resolve(families, config: options.config)
         diagnostics.append(contentsOf: resolveDiagnostics)
         if families.isEmpty {
             diagnostics.error(
@@ -59,7 +72,10 @@ public enum GeneratorPipeline {
                 at: nil)
         }
         guard !diagnostics.hasErrors else { throw GenerationFailed(diagnostics: diagnostics.sorted) }
-        let generated = emit(module, testSamples: options.testSamples)
+        let generated =
+            options.singleFile
+            ? module.families.map { FileEmitter.singleFile(for: $0, config: options.config) }
+            : emit(module, testSamples: options.testSamples, config: options.config)
         return Output(files: generated, families: module.families.map(\.name), diagnostics: diagnostics.sorted)
     }
 
@@ -73,7 +89,7 @@ public enum GeneratorPipeline {
             // Files beside the family directories (the meta-schemas) are not part of any family.
             guard parts.count == 2, parts[1].hasSuffix(".json") else { continue }
             let (familyName, fileName) = (parts[0], parts[1])
-            if let wanted = options.families, !wanted.contains(familyName) { continue }
+            if let wanted = options.wantedFamilies, !wanted.contains(familyName) { continue }
             let schemaFile = SchemaFile(displayPath: options.displayRoot + "/" + file.path, fileName: fileName)
             var family =
                 families[familyName]
@@ -95,7 +111,7 @@ public enum GeneratorPipeline {
             }
             families[familyName] = family
         }
-        if let wanted = options.families {
+        if let wanted = options.wantedFamilies {
             for name in wanted.sorted() where families[name] == nil {
                 diagnostics.error(
                     "there is no family \(name) under \(options.displayRoot), expected one of the family directories",
@@ -107,11 +123,13 @@ public enum GeneratorPipeline {
     }
 
     /// Stage 2: checks each family's meaning and resolves it into the IR.
-    public static func resolve(_ families: [FamilyDocuments]) -> (IRModule, Diagnostics) {
+    public static func resolve(_ families: [FamilyDocuments], config: GeneratorConfig = .init()) -> (
+        IRModule, Diagnostics
+    ) {
         var diagnostics = Diagnostics()
         var resolved: [IRFamily] = []
         for documents in families {
-            var resolver = FamilyResolver()
+            var resolver = FamilyResolver(config: config)
             if let family = resolver.resolve(documents) { resolved.append(family) }
             diagnostics.append(contentsOf: resolver.diagnostics)
         }
@@ -119,9 +137,10 @@ public enum GeneratorPipeline {
     }
 
     /// Stage 3: renders every family's Swift files.
-    public static func emit(_ module: IRModule, testSamples: Bool) -> [GeneratedFile] {
+    public static func emit(_ module: IRModule, testSamples: Bool, config: GeneratorConfig = .init()) -> [GeneratedFile]
+    {
         module.families
-            .flatMap { FileEmitter.files(for: $0, testSamples: testSamples) }
+            .flatMap { FileEmitter.files(for: $0, testSamples: testSamples, config: config) }
             .sorted { ($0.root.rawValue, $0.path) < ($1.root.rawValue, $1.path) }
     }
 }

@@ -15,10 +15,13 @@ public struct FamilyDocuments: Sendable {
 struct FamilyResolver {
     var diagnostics: Diagnostics
     private var types: TypeResolver
+    /// The package's configuration, whose naming overrides replace the schemas' names.
+    private let config: GeneratorConfig
 
-    init() {
+    init(config: GeneratorConfig = .init()) {
         diagnostics = Diagnostics()
         types = TypeResolver(diagnostics: Diagnostics())
+        self.config = config
     }
 
     mutating func resolve(_ documents: FamilyDocuments) -> IRFamily? {
@@ -44,7 +47,7 @@ struct FamilyResolver {
         family.types = namedTypes(documents)
         var methods: [IRMethod] = []
         for document in documents.methods.sorted(by: { $0.name.value < $1.name.value }) {
-            if let method = method(document, binding: bindingResolver) {
+            if let method = method(document, family: documents.name, binding: bindingResolver) {
                 methods.append(method)
             }
         }
@@ -96,7 +99,8 @@ struct FamilyResolver {
         )
         var declared: [IRTypeName] = []
         for named in typesDocument.defs {
-            guard let type = types.declare(named, parent: nil, scope: scope) else { continue }
+            let name = config.typeNames[documents.name + "." + named.name]
+            guard let type = types.declare(named, parent: nil, scope: scope, name: name) else { continue }
             types.familyTypes[named.name] = type
             declared.append(type)
         }
@@ -124,9 +128,9 @@ struct FamilyResolver {
 
     // MARK: - Methods
 
-    private mutating func method(_ document: MethodDocument, binding bindingResolver: any BindingResolver)
-        -> IRMethod?
-    {
+    private mutating func method(
+        _ document: MethodDocument, family: String, binding bindingResolver: any BindingResolver
+    ) -> IRMethod? {
         let name = document.name
         let expectedFile = name.value + ".json"
         if !Naming.isTypeName(name.value) {
@@ -178,7 +182,9 @@ struct FamilyResolver {
         namespaceTypes += [request, response].compactMap { $0 } + declared
 
         return IRMethod(
-            name: name.value, clientMethodName: Naming.lowerCamel(name.value), documentation: document.description,
+            name: name.value,
+            clientMethodName: config.methodNames[family + "." + name.value] ?? Naming.lowerCamel(name.value),
+            documentation: document.description,
             provenance: Provenance(file: provenanceFile, pointer: ""), binding: binding, request: request,
             response: response, namespaceTypes: namespaceTypes, paging: nil
         )

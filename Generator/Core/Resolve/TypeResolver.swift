@@ -33,8 +33,11 @@ struct TypeResolver {
     }
 
     /// Declares a named type (from `$defs`) so references can find it before its body is resolved.
-    mutating func declare(_ named: NamedSchema, parent: IRTypeName?, scope: ResolutionScope) -> IRTypeName? {
-        let name = named.schema.swiftName?.value ?? named.name
+    /// `name`, when given, replaces the schema's own name (a naming override of the package's configuration).
+    mutating func declare(_ named: NamedSchema, parent: IRTypeName?, scope: ResolutionScope, name: String? = nil)
+        -> IRTypeName?
+    {
+        let name = name ?? named.schema.swiftName?.value ?? named.name
         guard Naming.isTypeName(name) else {
             diagnostics.error(
                 "the type name \"\(name)\" is not an UpperCamelCase Swift identifier, expected letters and digits starting with a capital (or give \"x-swift-name\")",
