@@ -84,8 +84,10 @@ final class MetaSchemaTests: XCTestCase {
         let result = try Subprocess.run([
             python.path, Fixtures.repository.appendingPathComponent("Tests/Tools/validate_schemas.py").path,
             Fixtures.repository.appendingPathComponent("Schemas").path,
-            Fixtures.repository.appendingPathComponent("Tests/Fixtures/ConsumerPackage/Sources/DemoKit/sdkgen-config.json")
-                .path,
+            Fixtures.repository.appendingPathComponent(
+                "Tests/Fixtures/ConsumerPackage/Sources/DemoKit/sdkgen-config.json"
+            )
+            .path,
         ])
         XCTAssertEqual(result.status, 0, result.output)
         let output = result.output

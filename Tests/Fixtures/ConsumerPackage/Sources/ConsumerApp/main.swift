@@ -1,5 +1,5 @@
-import Foundation
 import DemoKit
+import Foundation
 import SDKRuntime
 
 // Calls the client generated into DemoKit through a transport that answers like the service would.
