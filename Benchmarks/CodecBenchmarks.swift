@@ -1,7 +1,7 @@
 import Foundation
 import HealthVault
 import Koppeltaal
-import SDKRuntime
+@_spi(Generated) import SDKRuntime
 import Vital
 
 #if canImport(FoundationXML)

@@ -1,6 +1,6 @@
 import Foundation
 import Koppeltaal
-import SDKRuntime
+@_spi(Generated) import SDKRuntime
 
 /// Reads the input as a FHIR OperationOutcome in both encodings.
 enum OperationOutcomeFuzzing {

@@ -1,6 +1,6 @@
 import Foundation
 import HealthVault
-import SDKRuntime
+@_spi(Generated) import SDKRuntime
 
 /// Reads the input as XML and touches everything a decoder could read.
 enum XMLReaderFuzzing {

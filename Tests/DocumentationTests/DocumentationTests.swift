@@ -186,6 +186,30 @@ final class DocumentationTests: XCTestCase {
         XCTAssertEqual(names.intersection(Self.namesOfOtherModules).sorted(), [])
     }
 
+    /// The runtime's landing page mentions every public type: its public surface is what users touch, and the
+    /// rest is its `@_spi(Generated)` interface for generated code.
+    func testTheRuntimePageMentionsEveryPublicType() throws {
+        let directory = try Self.symbolGraphs.get().appendingPathComponent("SDKRuntime")
+        var names: Set<String> = []
+        for file in try FileManager.default.contentsOfDirectory(atPath: directory.path) {
+            let data = try Data(contentsOf: directory.appendingPathComponent(file))
+            let graph = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+            for symbol in graph["symbols"] as? [[String: Any]] ?? [] {
+                guard let path = symbol["pathComponents"] as? [String], path.count == 1,
+                    let kind = (symbol["kind"] as? [String: Any])?["identifier"] as? String,
+                    ["swift.struct", "swift.enum", "swift.class", "swift.protocol", "swift.typealias"].contains(kind)
+                else { continue }
+                names.insert(path[0])
+            }
+        }
+        let page = try String(
+            contentsOf: Fixtures.repository.appendingPathComponent("Sources/SDKRuntime/SDKRuntime.docc/SDKRuntime.md"),
+            encoding: .utf8)
+        XCTAssertGreaterThan(names.count, 40)
+        XCTAssertEqual(names.filter { !page.contains("``\($0)``") }.sorted(), [])
+        XCTAssertFalse(names.contains("HTTPClientCore"), "the client cores are for generated code only")
+    }
+
     func testEveryCatalogBuildsWithoutWarnings() throws {
         let graphs = try Self.symbolGraphs.get()
         for library in Self.libraries {

@@ -1,6 +1,6 @@
 import Foundation
 import HealthVault
-import SDKRuntime
+@_spi(Generated) import SDKRuntime
 import TestSupport
 import XCTest
 

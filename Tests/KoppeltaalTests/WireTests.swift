@@ -1,6 +1,6 @@
 import Foundation
 import Koppeltaal
-import SDKRuntime
+@_spi(Generated) import SDKRuntime
 import TestSupport
 import XCTest
 

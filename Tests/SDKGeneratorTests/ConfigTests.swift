@@ -75,7 +75,8 @@ final class ConfigTests: XCTestCase {
         let code = text.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("//") }
         XCTAssertFalse(code.contains { $0.contains("public ") }, "internal output declares nothing public")
         XCTAssertTrue(text.contains("\nstruct LinkedProvider: Sendable, Equatable, Decodable {"))
-        XCTAssertTrue(output.files.allSatisfy { $0.contents.contains("import SDKRuntime\nimport Dispatch\n") })
+        XCTAssertTrue(
+            output.files.allSatisfy { $0.contents.contains("@_spi(Generated) import SDKRuntime\nimport Dispatch\n") })
         XCTAssertTrue(output.files.contains { $0.path == "Vital/Generated/Types/LinkedProvider.swift" })
         XCTAssertTrue(text.contains("func linkedProviders("), text)
         XCTAssertTrue(text.contains("let providers: [LinkedProvider]"))

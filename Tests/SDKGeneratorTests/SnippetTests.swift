@@ -637,32 +637,34 @@ final class SnippetTests: XCTestCase {
                      "label": {"type": "string", "xml": {"nodeType": "attribute", "name": "display-name"}},
                      "name": {"type": "string", "xml": {"nodeType": "text"}}}}}}
                 """), file: "Methods/Op.swift")
-        // Item is both sent and received, so it has both directions; the response only its reader.
-        assertEmits(
-            text, "    public struct Item: Sendable, Equatable, SDKRuntime.XMLDecodable, SDKRuntime.XMLEncodable {\n")
-        assertEmits(text, "    public struct Response: Sendable, Equatable, SDKRuntime.XMLDecodable {\n")
+        // Item is both sent and received, so it has both directions; the response only its reader. The XML codec is
+        // the runtime's SPI, so its conformances are in `@_spi(Generated)` extensions at file level.
+        assertEmits(text, "    public struct Item: Sendable, Equatable {\n")
+        assertEmits(text, "    public struct Response: Sendable, Equatable {\n")
         assertEmits(
             text,
             """
-                    public init(xml element: SDKRuntime.XMLElementView) throws {
-                        var attributes = element.attributes
-                        self.id = try attributes.required("id", Swift.Int.self)
-                        self.label = try attributes.value("display-name", Swift.String.self)
-                        self.name = element.hasText ? try element.scalar(Swift.String.self) : nil
-                    }
+            @_spi(Generated) extension Op.Item: SDKRuntime.XMLDecodable, SDKRuntime.XMLEncodable {
+                public init(xml element: SDKRuntime.XMLElementView) throws {
+                    var attributes = element.attributes
+                    self.id = try attributes.required("id", Swift.Int.self)
+                    self.label = try attributes.value("display-name", Swift.String.self)
+                    self.name = element.hasText ? try element.scalar(Swift.String.self) : nil
+                }
 
-                    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
-                        try writer.attribute("id", self.id.wireText)
-                        if let value = self.label { try writer.attribute("display-name", value) }
-                        if let value = self.name { try writer.text(value) }
-                    }
+                public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
+                    try writer.attribute("id", self.id.wireText)
+                    if let value = self.label { try writer.attribute("display-name", value) }
+                    if let value = self.name { try writer.text(value) }
+                }
             """)
         assertEmits(
             text,
             """
-                    public init(xml element: SDKRuntime.XMLElementView) throws {
-                        self.item = try element.children(named: "item").map(Op.Item.init(xml:))
-                    }
+            @_spi(Generated) extension Op.Response: SDKRuntime.XMLDecodable {
+                public init(xml element: SDKRuntime.XMLElementView) throws {
+                    self.item = try element.children(named: "item").map(Op.Item.init(xml:))
+                }
             """)
         assertEmits(
             text,
@@ -693,12 +695,12 @@ final class SnippetTests: XCTestCase {
         assertEmits(
             text,
             """
-                        let _bodyRegion = try SDKRuntime.XMLWriter.fragment { fragment in
-                            try fragment.element("body", writing: Op.Request.Body(), context: context)
-                        }
-                        let _sigContext = context.binding("signature", to: try context.signature(of: _bodyRegion))
-                        try writer.element("sig", writing: Op.Request.Sig(), context: _sigContext)
-                        writer.mark("body") { $0.raw(_bodyRegion) }
+                    let _bodyRegion = try SDKRuntime.XMLWriter.fragment { fragment in
+                        try fragment.element("body", writing: Op.Request.Body(), context: context)
+                    }
+                    let _sigContext = context.binding("signature", to: try context.signature(of: _bodyRegion))
+                    try writer.element("sig", writing: Op.Request.Sig(), context: _sigContext)
+                    writer.mark("body") { $0.raw(_bodyRegion) }
             """)
         assertEmits(
             text,

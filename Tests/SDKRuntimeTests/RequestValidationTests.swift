@@ -1,5 +1,5 @@
 import Foundation
-import SDKRuntime
+@_spi(Generated) import SDKRuntime
 import XCTest
 
 /// The checks generated `validate(at:)` methods run.

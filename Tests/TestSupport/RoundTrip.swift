@@ -1,15 +1,15 @@
 import Foundation
-import SDKRuntime
+@_spi(Generated) import SDKRuntime
 import XCTest
 
 /// The context sample requests are written with: every bindable value and a signer.
-public let roundTripContext = EncodingContext(
+@_spi(Generated) public let roundTripContext = EncodingContext(
     values: ["applicationID": "b5c5593b-afb4-466d-88f2-31707fb8634b", "signingTime": "2017-08-10T12:34:56.000Z"],
     signer: { region in "signature-over-\(region.count)-bytes" }
 )
 
 /// Writes `value` as the content of a `<sample>` element, reads it back, and checks the result is equal.
-public func assertXMLRoundTrip<T: XMLCodable & Equatable>(
+@_spi(Generated) public func assertXMLRoundTrip<T: XMLCodable & Equatable>(
     _ value: T, context: EncodingContext = roundTripContext, file: StaticString = #filePath, line: UInt = #line
 ) throws {
     var writer = XMLWriter()

@@ -1,6 +1,10 @@
 /// One wire format's coding of generated types (JSON, XML): the protocols a type declares for it and the members
 /// that implement them, in the directions the type's use needs.
 protocol CodecEmitter {
+    /// Whether the format's protocols are the runtime's `@_spi(Generated)` ones, so a type conforms to them in an
+    /// SPI extension rather than in its declaration (and they stay out of the module's public interface).
+    var isRuntimeOnly: Bool { get }
+
     /// The directions `type` is coded in by this format.
     func directions(of type: IRType) -> IRDirections
 
@@ -15,13 +19,20 @@ protocol CodecEmitter {
 }
 
 extension CodecEmitter {
-    /// Prints `extension T: <conformances> { <members> }` for `directions`, as declared outside the type's module.
-    func conformanceExtension(of type: IRType, directions: IRDirections, into p: inout SwiftPrinter) {
+    /// Prints `extension T: <conformances> { <members> }` for `directions`, marked `@_spi(Generated)` when the
+    /// format ``isRuntimeOnly``.
+    ///
+    /// - Parameter delegating: whether the extension is outside the type's module, so readers go through its
+    ///   memberwise initializer.
+    func conformanceExtension(
+        of type: IRType, directions: IRDirections, delegating: Bool = true, into p: inout SwiftPrinter
+    ) {
         let conformances = conformances(of: type, directions: directions)
         guard !conformances.isEmpty else { return }
         p.blank()
-        p.block("extension \(type.qualifiedName): \(conformances.joined(separator: ", "))") { p in
-            members(of: type, directions: directions, delegating: true, into: &p)
+        let spi = isRuntimeOnly ? "@_spi(Generated) " : ""
+        p.block("\(spi)extension \(type.qualifiedName): \(conformances.joined(separator: ", "))") { p in
+            members(of: type, directions: directions, delegating: delegating, into: &p)
         }
     }
 }

@@ -44,16 +44,26 @@ struct DeclarationEmitter {
         for nested in types.types(type.nestedTypes) { emit(nested, into: &p) }
     }
 
-    /// `Sendable, Equatable` and the codec protocols of `type`.
+    /// The codecs whose conformances a declaration itself states (the others are in ``runtimeConformances``).
+    private var declaredCodecs: [any CodecEmitter] { codecs.filter { !$0.isRuntimeOnly } }
+
+    /// `Sendable, Equatable` and the codec protocols of `type` that its declaration states.
     private func conformances(of type: IRType) -> String {
-        (["Sendable", "Equatable"] + codecs.flatMap { $0.conformances(of: type, directions: $0.directions(of: type)) })
-            .joined(separator: ", ")
+        let codecs = declaredCodecs.flatMap { $0.conformances(of: type, directions: $0.directions(of: type)) }
+        return (["Sendable", "Equatable"] + codecs).joined(separator: ", ")
     }
 
-    /// The members implementing the codec protocols of `type`.
+    /// The members implementing the codec protocols of `type` that its declaration states.
     private func codecMembers(of type: IRType, into p: inout SwiftPrinter) {
-        for codec in codecs {
+        for codec in declaredCodecs {
             codec.members(of: type, directions: codec.directions(of: type), delegating: false, into: &p)
+        }
+    }
+
+    /// The `@_spi(Generated)` extensions conforming `type` to the runtime's codec protocols, at file level.
+    func runtimeConformances(of type: IRType, into p: inout SwiftPrinter) {
+        for codec in codecs where codec.isRuntimeOnly {
+            codec.conformanceExtension(of: type, directions: codec.directions(of: type), delegating: false, into: &p)
         }
     }
 

@@ -15,6 +15,8 @@ struct JSONCodecEmitter: CodecEmitter {
     /// The family's types, where references are followed.
     let types: IRTypeTable
 
+    var isRuntimeOnly: Bool { false }
+
     func directions(of type: IRType) -> IRDirections { type.json }
 
     func conformances(of type: IRType, directions: IRDirections) -> [String] {

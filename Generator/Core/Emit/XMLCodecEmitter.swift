@@ -22,6 +22,8 @@ struct XMLCodecEmitter: CodecEmitter {
     /// How scalar elements are spelled in this family.
     let primitives: XMLPrimitiveStyle
 
+    var isRuntimeOnly: Bool { true }
+
     func directions(of type: IRType) -> IRDirections { type.xml }
 
     func conformances(of type: IRType, directions: IRDirections) -> [String] {

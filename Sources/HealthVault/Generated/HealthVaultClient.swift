@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-import SDKRuntime
+@_spi(Generated) import SDKRuntime
 
 /// A client for HealthVault: Microsoft HealthVault's XML platform API as used by SODA (Software on Device
 /// Authentication) apps: each app instance provisions its own child application, the user authorizes it in the

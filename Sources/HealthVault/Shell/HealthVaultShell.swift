@@ -1,5 +1,5 @@
 import Foundation
-import SDKRuntime
+@_spi(Generated) import SDKRuntime
 
 /// Builds the HealthVault Shell URLs an app opens in a browser: creating the app instance, authorizing records,
 /// creating an account or a record.

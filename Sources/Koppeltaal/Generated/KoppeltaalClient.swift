@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-import SDKRuntime
+@_spi(Generated) import SDKRuntime
 
 /// A client for Koppeltaal: Koppeltaal 1.x, the Dutch mental-health interoperability platform (FHIR DSTU1 with
 /// SMART-style OAuth 2.0). The Mobile Launch lets a portal hand a patient a one-time activation code that the mobile

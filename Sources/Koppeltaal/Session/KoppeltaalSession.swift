@@ -1,5 +1,5 @@
 import Foundation
-import SDKRuntime
+@_spi(Generated) import SDKRuntime
 
 /// The mobile app's side of a Koppeltaal mobile launch: discovery, activation with the code the patient was
 /// given, the token lifecycle, FHIR calls, and revocation.

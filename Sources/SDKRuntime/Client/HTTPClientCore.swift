@@ -3,7 +3,7 @@ import Foundation
 /// What every generated HTTP client does the same way: starting a request under a server with the family's default
 /// headers, checking the URL policy, logging, calling the transport, and turning an error response into the typed
 /// error of the first format it matches. A generated method adds only its path, fields, credentials and response type.
-public struct HTTPClientCore: Sendable {
+@_spi(Generated) public struct HTTPClientCore: Sendable {
     /// The family's name, as log records show it.
     public let family: String
     /// The transport, URL policy, timeout and logger.
@@ -86,7 +86,7 @@ public struct HTTPClientCore: Sendable {
 }
 
 /// An error format a method may answer with: how its body is recognised and read, and the typed error it becomes.
-public struct HTTPErrorFormat: Sendable {
+@_spi(Generated) public struct HTTPErrorFormat: Sendable {
     /// The typed error for `response`, or nil when its body is not in this format.
     let error: @Sendable (_ response: HTTPResponseMessage, _ operation: String) -> (any Error)?
 

@@ -3,7 +3,7 @@ import Foundation
 /// What every generated HealthVault client does the same way: wrapping a method's `<info>` in a signed request
 /// envelope, checking the URL policy, logging, calling the transport (again after a temporary failure when the
 /// retry policy allows it), and reading the response envelope, whose non-zero status becomes the family's typed error.
-public struct HealthVaultClientCore: Sendable {
+@_spi(Generated) public struct HealthVaultClientCore: Sendable {
     /// The family's name, as log records show it.
     public let family: String
     /// The platform URL, or nil when it is not configured.

@@ -3,7 +3,7 @@
 /// Schemas bind some fields to the call's context (`"bind": "signingTime"`) and mark some elements as signatures
 /// over a sibling (`"signs": "content"`). The generated client fills this context from the credentials its auth
 /// policy requires and from its clock; the generated writer reads it.
-public struct EncodingContext: Sendable {
+@_spi(Generated) public struct EncodingContext: Sendable {
     /// Bound values by name, already in their wire spelling.
     public var values: [String: String]
     /// Computes the text of a signature element from the exact bytes of the region it signs.

@@ -110,7 +110,7 @@ public struct FormField: Sendable, Hashable, CustomStringConvertible, CustomDebu
 }
 
 /// The percent-encodings the protocols use.
-public enum PercentEncoding {
+@_spi(Generated) public enum PercentEncoding {
     private static let alphanumerics: Set<UInt8> = Set(
         Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".utf8))
     private static let unreserved = alphanumerics.union("-._~".utf8)

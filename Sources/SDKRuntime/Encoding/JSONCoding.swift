@@ -4,7 +4,7 @@ import Foundation
 ///
 /// - Writing sorts keys and leaves slashes unescaped, so the same value always produces the same bytes.
 /// - Reading turns Foundation's `DecodingError` into ``ResponseDecodingError`` with a path like `issue[0]/type/code`.
-public enum JSONCoding {
+@_spi(Generated) public enum JSONCoding {
     /// Decodes `type` from `data`.
     public static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
         do {
@@ -71,7 +71,7 @@ extension String {
 
 // MARK: - Helpers for generated Codable implementations
 
-extension KeyedDecodingContainer {
+@_spi(Generated) extension KeyedDecodingContainer {
     /// The first of `keys` present in the JSON object, or the first key when none is (for fields with aliases).
     public func firstPresentKey(_ keys: Key...) -> Key {
         keys.first { contains($0) } ?? keys[0]
@@ -157,7 +157,7 @@ extension KeyedDecodingContainer {
     }
 }
 
-extension KeyedEncodingContainer {
+@_spi(Generated) extension KeyedEncodingContainer {
     /// Writes a value in its wire spelling as a JSON string (UUIDs, dates, URLs).
     public mutating func encodeText<T: WireScalar>(_ value: T, forKey key: Key) throws {
         try encode(value.wireText, forKey: key)
@@ -176,7 +176,7 @@ extension KeyedEncodingContainer {
 }
 
 /// A coding key for any string: generated codecs spell their keys as string literals of this type.
-public struct AnyCodingKey: CodingKey, Sendable, Hashable, ExpressibleByStringLiteral {
+@_spi(Generated) public struct AnyCodingKey: CodingKey, Sendable, Hashable, ExpressibleByStringLiteral {
     /// The key.
     public let stringValue: String
     /// Always nil: these keys name object members.

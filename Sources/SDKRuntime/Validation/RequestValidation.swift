@@ -19,7 +19,7 @@ public struct RequestValidationError: Error, Sendable, Hashable, CustomStringCon
 }
 
 /// The checks generated `validate(at:)` methods run; a nil value (an absent optional field) passes every one.
-public enum RequestValidation {
+@_spi(Generated) public enum RequestValidation {
     /// `value >= bound`.
     public static func minimum<Value: Comparable>(_ value: Value?, _ bound: Value, at path: String) throws {
         if let value, value < bound { throw RequestValidationError(path: path, requirement: "at least \(bound)") }

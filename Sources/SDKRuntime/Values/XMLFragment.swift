@@ -3,7 +3,7 @@
 /// The text is the bytes between the end of an element's start tag and the start of its end tag, unchanged:
 /// whitespace, comments, CDATA sections, entity and character references, prefixes and line ends all stay as they
 /// came, so content that is signed or hashed over its exact bytes can be kept and sent back. Read one from a parsed
-/// document with ``XMLElementView/innerXML``, write it back with ``XMLWriter/innerXML(_:)``, and read it as a tree
+/// document with ``XMLElementView/innerXML``, write it back with `XMLWriter.innerXML(_:)`, and read it as a tree
 /// with ``tree(namespaces:)``.
 ///
 /// ```swift
@@ -19,7 +19,7 @@
 /// ```
 ///
 /// A fragment is XML *content*: it may hold several elements and text around them, but no XML declaration or
-/// document type declaration. As a model it is ``XMLCodable``: decoding takes an element's inner XML and encoding
+/// document type declaration. As a model it is `XMLCodable`: decoding takes an element's inner XML and encoding
 /// writes it verbatim into the element the caller opened (the element's own attributes are not part of it).
 ///
 /// Fragments compare by their text, as Swift strings compare.
@@ -92,14 +92,14 @@ extension XMLFragment: CustomStringConvertible {
     public var description: String { text }
 }
 
-extension XMLFragment: XMLCodable {
+@_spi(Generated) extension XMLFragment: XMLCodable {
     /// The inner XML of `element`, exactly as received (``XMLElementView/innerXML``). It never fails; it is
     /// declared `throws` like every reader of generated models, which call it with `try`.
     public init(xml element: XMLElementView) throws {
         self = element.innerXML
     }
 
-    /// Writes the fragment verbatim into the element the caller has just opened (``XMLWriter/innerXML(_:)``).
+    /// Writes the fragment verbatim into the element the caller has just opened (`XMLWriter.innerXML(_:)`).
     public func writeXML(to writer: inout XMLWriter, context: EncodingContext) {
         writer.innerXML(self)
     }

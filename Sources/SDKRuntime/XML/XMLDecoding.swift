@@ -1,18 +1,18 @@
 /// A model that generated code can read from an XML element.
-public protocol XMLDecodable {
+@_spi(Generated) public protocol XMLDecodable {
     /// Reads the model from `element`'s attributes, children and text; attributes and children the model does not
     /// name are skipped.
     init(xml element: XMLElementView) throws
 }
 
 /// A model that generated code can write as the content of an XML element.
-public protocol XMLEncodable {
+@_spi(Generated) public protocol XMLEncodable {
     /// Writes the model's attributes, then its children or text, into the element the caller has just opened.
     func writeXML(to writer: inout XMLWriter, context: EncodingContext) throws
 }
 
 /// A model with both XML directions.
-public typealias XMLCodable = XMLDecodable & XMLEncodable
+@_spi(Generated) public typealias XMLCodable = XMLDecodable & XMLEncodable
 
 extension XMLElementView {
     /// The element's text read as `T`.

@@ -55,7 +55,7 @@ public struct XMLElementView {
     /// The element's content exactly as received: every byte between the end of its start tag and the start of its
     /// end tag (empty for `<a/>`), with whitespace, comments, CDATA sections, references and prefixes unchanged.
     ///
-    /// Writing it back with ``XMLWriter/innerXML(_:)`` inside an element reproduces the same bytes, so content that
+    /// Writing it back with `XMLWriter.innerXML(_:)` inside an element reproduces the same bytes, so content that
     /// is signed or hashed as received can be kept without re-serializing it.
     public var innerXML: XMLFragment {
         let node = tree.nodes[index]

@@ -14,7 +14,7 @@
 /// writer.endElement()
 /// // writer.bytes == Array("<info><parameters /></info>".utf8)
 /// ```
-public struct XMLWriter: Sendable {
+@_spi(Generated) public struct XMLWriter: Sendable {
     /// The bytes written so far.
     public private(set) var bytes: [UInt8] = []
     /// Regions marked with ``mark(_:_:)``, by name, as ranges into ``bytes``.

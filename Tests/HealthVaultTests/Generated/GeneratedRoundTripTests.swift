@@ -4,7 +4,7 @@
 
 import Foundation
 import HealthVault
-import SDKRuntime
+@_spi(Generated) import SDKRuntime
 import XCTest
 
 /// The context requests are written with: every bindable value and a stand-in signer.
@@ -666,14 +666,14 @@ final class GeneratedPutThings2Tests: XCTestCase {
 
 // MARK: - The directions the SDK leaves out, for the round trips
 
-extension Status: SDKRuntime.XMLEncodable {
+@_spi(Generated) extension Status: SDKRuntime.XMLEncodable {
     public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
         try writer.element("code", text: self.code.wireText)
         if let value = self.error { try writer.element("error", writing: value, context: context) }
     }
 }
 
-extension StatusError: SDKRuntime.XMLEncodable {
+@_spi(Generated) extension StatusError: SDKRuntime.XMLEncodable {
     public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
         try writer.element("message", text: self.message)
         if let value = self.context { try writer.element("context", writing: value, context: context) }
@@ -681,7 +681,7 @@ extension StatusError: SDKRuntime.XMLEncodable {
     }
 }
 
-extension ErrorContext: SDKRuntime.XMLEncodable {
+@_spi(Generated) extension ErrorContext: SDKRuntime.XMLEncodable {
     public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
         if let value = self.serverName { try writer.element("server-name", text: value) }
         for item in self.serverIP { try writer.element("server-ip", text: item) }
@@ -689,7 +689,7 @@ extension ErrorContext: SDKRuntime.XMLEncodable {
     }
 }
 
-extension PersonInfo: SDKRuntime.XMLEncodable {
+@_spi(Generated) extension PersonInfo: SDKRuntime.XMLEncodable {
     public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
         try writer.element("person-id", text: self.personID.wireText)
         try writer.element("name", text: self.name)
@@ -706,7 +706,7 @@ extension PersonInfo: SDKRuntime.XMLEncodable {
     }
 }
 
-extension Record: SDKRuntime.XMLEncodable {
+@_spi(Generated) extension Record: SDKRuntime.XMLEncodable {
     public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
         try writer.attribute("id", self.id.wireText)
         if let value = self.recordCustodian { try writer.attribute("record-custodian", value.wireText) }
@@ -735,28 +735,28 @@ extension Record: SDKRuntime.XMLEncodable {
     }
 }
 
-extension Culture: SDKRuntime.XMLEncodable {
+@_spi(Generated) extension Culture: SDKRuntime.XMLEncodable {
     public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
         if let value = self.language { try writer.element("language", text: value) }
         if let value = self.country { try writer.element("country", text: value) }
     }
 }
 
-extension Location: SDKRuntime.XMLEncodable {
+@_spi(Generated) extension Location: SDKRuntime.XMLEncodable {
     public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
         try writer.element("country", text: self.country)
         if let value = self.stateProvince { try writer.element("state-province", text: value) }
     }
 }
 
-extension ThingType: SDKRuntime.XMLEncodable {
+@_spi(Generated) extension ThingType: SDKRuntime.XMLEncodable {
     public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
         if let value = self.name { try writer.attribute("name", value) }
         try writer.text(self.id.wireText)
     }
 }
 
-extension Thing: SDKRuntime.XMLEncodable {
+@_spi(Generated) extension Thing: SDKRuntime.XMLEncodable {
     public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
         try writer.element("thing-id", writing: self.thingID, context: context)
         try writer.element("type-id", writing: self.typeID, context: context)
@@ -769,7 +769,7 @@ extension Thing: SDKRuntime.XMLEncodable {
     }
 }
 
-extension PendingThing: SDKRuntime.XMLDecodable {
+@_spi(Generated) extension PendingThing: SDKRuntime.XMLDecodable {
     public init(xml element: SDKRuntime.XMLElementView) throws {
         var children = element.elements
         self.init(
@@ -782,57 +782,63 @@ extension PendingThing: SDKRuntime.XMLDecodable {
     }
 }
 
-extension CreateAuthenticatedSessionToken.Request: SDKRuntime.XMLDecodable {
+@_spi(Generated) extension CreateAuthenticatedSessionToken.Request: SDKRuntime.XMLDecodable {
     public init(xml element: SDKRuntime.XMLElementView) throws {
         self.init(authInfo: try CreateAuthenticatedSessionToken.Request.AuthInfo(xml: element.required("auth-info")))
     }
 }
 
-extension CreateAuthenticatedSessionToken.Request.AuthInfo: SDKRuntime.XMLDecodable {
+@_spi(Generated) extension CreateAuthenticatedSessionToken.Request.AuthInfo: SDKRuntime.XMLDecodable {
     public init(xml element: SDKRuntime.XMLElementView) throws {
         self.init(appID: try CreateAuthenticatedSessionToken.Request.AuthInfo.AppID(xml: element.required("app-id")))
     }
 }
 
-extension CreateAuthenticatedSessionToken.Request.AuthInfo.AppID: SDKRuntime.XMLDecodable {
+@_spi(Generated) extension CreateAuthenticatedSessionToken.Request.AuthInfo.AppID: SDKRuntime.XMLDecodable {
     public init(xml element: SDKRuntime.XMLElementView) throws {
         var attributes = element.attributes
         self.init(isMultiRecordApp: try attributes.value("is-multi-record-app", Swift.Bool.self))
     }
 }
 
-extension CreateAuthenticatedSessionToken.Request.AuthInfo.Credential: SDKRuntime.XMLDecodable {
+@_spi(Generated) extension CreateAuthenticatedSessionToken.Request.AuthInfo.Credential: SDKRuntime.XMLDecodable {
     public init(xml element: SDKRuntime.XMLElementView) throws {
         self.init()
     }
 }
 
-extension CreateAuthenticatedSessionToken.Request.AuthInfo.Credential.Appserver2: SDKRuntime.XMLDecodable {
+@_spi(
+    Generated
+) extension CreateAuthenticatedSessionToken.Request.AuthInfo.Credential.Appserver2: SDKRuntime.XMLDecodable {
     public init(xml element: SDKRuntime.XMLElementView) throws {
         self.init()
     }
 }
 
-extension CreateAuthenticatedSessionToken.Request.AuthInfo.Credential.Appserver2.HMACSig: SDKRuntime.XMLDecodable {
+@_spi(
+    Generated
+) extension CreateAuthenticatedSessionToken.Request.AuthInfo.Credential.Appserver2.HMACSig: SDKRuntime.XMLDecodable {
     public init(xml element: SDKRuntime.XMLElementView) throws {
         self.init()
     }
 }
 
-extension CreateAuthenticatedSessionToken.Request.AuthInfo.Credential.Appserver2.Content: SDKRuntime.XMLDecodable {
+@_spi(
+    Generated
+) extension CreateAuthenticatedSessionToken.Request.AuthInfo.Credential.Appserver2.Content: SDKRuntime.XMLDecodable {
     public init(xml element: SDKRuntime.XMLElementView) throws {
         self.init()
     }
 }
 
-extension CreateAuthenticatedSessionToken.Response: SDKRuntime.XMLEncodable {
+@_spi(Generated) extension CreateAuthenticatedSessionToken.Response: SDKRuntime.XMLEncodable {
     public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
         try writer.element("token", writing: self.token, context: context)
         try writer.element("shared-secret", text: self.sharedSecret)
     }
 }
 
-extension CreateAuthenticatedSessionToken.SessionToken: SDKRuntime.XMLEncodable {
+@_spi(Generated) extension CreateAuthenticatedSessionToken.SessionToken: SDKRuntime.XMLEncodable {
     public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
         if let value = self.appID { try writer.attribute("app-id", value.wireText) }
         if let value = self.appRecordAuthAction { try writer.attribute("app-record-auth-action", value.wireText) }
@@ -840,7 +846,7 @@ extension CreateAuthenticatedSessionToken.SessionToken: SDKRuntime.XMLEncodable 
     }
 }
 
-extension GetAuthorizedPeople.Request: SDKRuntime.XMLDecodable {
+@_spi(Generated) extension GetAuthorizedPeople.Request: SDKRuntime.XMLDecodable {
     public init(xml element: SDKRuntime.XMLElementView) throws {
         self.init(
             parameters: try element.first("parameters").map(
@@ -850,7 +856,7 @@ extension GetAuthorizedPeople.Request: SDKRuntime.XMLDecodable {
     }
 }
 
-extension GetAuthorizedPeople.Request.Parameters: SDKRuntime.XMLDecodable {
+@_spi(Generated) extension GetAuthorizedPeople.Request.Parameters: SDKRuntime.XMLDecodable {
     public init(xml element: SDKRuntime.XMLElementView) throws {
         self.init(
             personIDCursor: try element.first("person-id-cursor")?.scalar(Foundation.UUID.self),
@@ -860,20 +866,20 @@ extension GetAuthorizedPeople.Request.Parameters: SDKRuntime.XMLDecodable {
     }
 }
 
-extension GetAuthorizedPeople.Response: SDKRuntime.XMLEncodable {
+@_spi(Generated) extension GetAuthorizedPeople.Response: SDKRuntime.XMLEncodable {
     public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
         try writer.element("response-results", writing: self.responseResults, context: context)
     }
 }
 
-extension GetAuthorizedPeople.Response.ResponseResults: SDKRuntime.XMLEncodable {
+@_spi(Generated) extension GetAuthorizedPeople.Response.ResponseResults: SDKRuntime.XMLEncodable {
     public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
         for item in self.personInfo { try writer.element("person-info", writing: item, context: context) }
         try writer.element("more-results", text: self.moreResults.wireText)
     }
 }
 
-extension GetPersonInfo.Request: SDKRuntime.XMLDecodable {
+@_spi(Generated) extension GetPersonInfo.Request: SDKRuntime.XMLDecodable {
     public init(xml element: SDKRuntime.XMLElementView) throws {
         self.init(
             groupMembership: try element.first("group-membership")?.scalar(Swift.Bool.self),
@@ -882,13 +888,13 @@ extension GetPersonInfo.Request: SDKRuntime.XMLDecodable {
     }
 }
 
-extension GetPersonInfo.Response: SDKRuntime.XMLEncodable {
+@_spi(Generated) extension GetPersonInfo.Response: SDKRuntime.XMLEncodable {
     public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
         try writer.element("person-info", writing: self.personInfo, context: context)
     }
 }
 
-extension GetServiceDefinition.Request: SDKRuntime.XMLDecodable {
+@_spi(Generated) extension GetServiceDefinition.Request: SDKRuntime.XMLDecodable {
     public init(xml element: SDKRuntime.XMLElementView) throws {
         self.init(
             updatedDate: try element.first("updated-date")?.scalar(Foundation.Date.self),
@@ -899,7 +905,7 @@ extension GetServiceDefinition.Request: SDKRuntime.XMLDecodable {
     }
 }
 
-extension GetServiceDefinition.Request.ResponseSections: SDKRuntime.XMLDecodable {
+@_spi(Generated) extension GetServiceDefinition.Request.ResponseSections: SDKRuntime.XMLDecodable {
     public init(xml element: SDKRuntime.XMLElementView) throws {
         self.init(
             section: try element.children(named: "section").map { try $0.scalar(GetServiceDefinition.Section.self) }
@@ -907,21 +913,21 @@ extension GetServiceDefinition.Request.ResponseSections: SDKRuntime.XMLDecodable
     }
 }
 
-extension GetServiceDefinition.Response: SDKRuntime.XMLEncodable {
+@_spi(Generated) extension GetServiceDefinition.Response: SDKRuntime.XMLEncodable {
     public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
         if let value = self.instances { try writer.element("instances", writing: value, context: context) }
         if let value = self.updatedDate { try writer.element("updated-date", text: value.wireText) }
     }
 }
 
-extension GetServiceDefinition.Instances: SDKRuntime.XMLEncodable {
+@_spi(Generated) extension GetServiceDefinition.Instances: SDKRuntime.XMLEncodable {
     public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
         if let value = self.currentInstanceID { try writer.attribute("current-instance-id", value) }
         for item in self.instance { try writer.element("instance", writing: item, context: context) }
     }
 }
 
-extension GetServiceDefinition.Instance: SDKRuntime.XMLEncodable {
+@_spi(Generated) extension GetServiceDefinition.Instance: SDKRuntime.XMLEncodable {
     public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
         try writer.element("id", text: self.id)
         try writer.element("name", text: self.name)
@@ -931,19 +937,19 @@ extension GetServiceDefinition.Instance: SDKRuntime.XMLEncodable {
     }
 }
 
-extension GetThings3.Request: SDKRuntime.XMLDecodable {
+@_spi(Generated) extension GetThings3.Request: SDKRuntime.XMLDecodable {
     public init(xml element: SDKRuntime.XMLElementView) throws {
         self.init(group: try element.children(named: "group").map(GetThings3.QueryGroup.init(xml:)))
     }
 }
 
-extension GetThings3.Response: SDKRuntime.XMLEncodable {
+@_spi(Generated) extension GetThings3.Response: SDKRuntime.XMLEncodable {
     public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
         for item in self.group { try writer.element("group", writing: item, context: context) }
     }
 }
 
-extension GetThings3.QueryGroup: SDKRuntime.XMLDecodable {
+@_spi(Generated) extension GetThings3.QueryGroup: SDKRuntime.XMLDecodable {
     public init(xml element: SDKRuntime.XMLElementView) throws {
         var children = element.elements
         var attributes = element.attributes
@@ -959,7 +965,7 @@ extension GetThings3.QueryGroup: SDKRuntime.XMLDecodable {
     }
 }
 
-extension GetThings3.Filter: SDKRuntime.XMLDecodable {
+@_spi(Generated) extension GetThings3.Filter: SDKRuntime.XMLDecodable {
     public init(xml element: SDKRuntime.XMLElementView) throws {
         var children = element.elements
         self.init(
@@ -976,7 +982,7 @@ extension GetThings3.Filter: SDKRuntime.XMLDecodable {
     }
 }
 
-extension GetThings3.Format: SDKRuntime.XMLDecodable {
+@_spi(Generated) extension GetThings3.Format: SDKRuntime.XMLDecodable {
     public init(xml element: SDKRuntime.XMLElementView) throws {
         self.init(
             section: try element.children(named: "section").map { try $0.scalar(GetThings3.Format.Section.self) },
@@ -988,7 +994,7 @@ extension GetThings3.Format: SDKRuntime.XMLDecodable {
     }
 }
 
-extension GetThings3.ResultGroup: SDKRuntime.XMLEncodable {
+@_spi(Generated) extension GetThings3.ResultGroup: SDKRuntime.XMLEncodable {
     public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
         if let value = self.name { try writer.attribute("name", value) }
         for item in self.thing { try writer.element("thing", writing: item, context: context) }
@@ -999,13 +1005,13 @@ extension GetThings3.ResultGroup: SDKRuntime.XMLEncodable {
     }
 }
 
-extension GetThings3.UnprocessedKey: SDKRuntime.XMLEncodable {
+@_spi(Generated) extension GetThings3.UnprocessedKey: SDKRuntime.XMLEncodable {
     public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
         try writer.element("thing-id", writing: self.thingID, context: context)
     }
 }
 
-extension NewApplicationCreationInfo.Response: SDKRuntime.XMLEncodable {
+@_spi(Generated) extension NewApplicationCreationInfo.Response: SDKRuntime.XMLEncodable {
     public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
         try writer.element("app-id", text: self.appID.wireText)
         try writer.element("shared-secret", text: self.sharedSecret)
@@ -1013,13 +1019,13 @@ extension NewApplicationCreationInfo.Response: SDKRuntime.XMLEncodable {
     }
 }
 
-extension PutThings2.Request: SDKRuntime.XMLDecodable {
+@_spi(Generated) extension PutThings2.Request: SDKRuntime.XMLDecodable {
     public init(xml element: SDKRuntime.XMLElementView) throws {
         self.init(thing: try element.children(named: "thing").map(PendingThing.init(xml:)))
     }
 }
 
-extension PutThings2.Response: SDKRuntime.XMLEncodable {
+@_spi(Generated) extension PutThings2.Response: SDKRuntime.XMLEncodable {
     public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
         for item in self.thingID { try writer.element("thing-id", writing: item, context: context) }
     }

@@ -4,7 +4,7 @@
 
 import Foundation
 import Koppeltaal
-import SDKRuntime
+@_spi(Generated) import SDKRuntime
 import XCTest
 
 /// The context requests are written with: every bindable value and a stand-in signer.
@@ -459,7 +459,7 @@ extension OAuth2ErrorBody: Encodable {
     }
 }
 
-extension OperationOutcome: SDKRuntime.XMLEncodable {
+@_spi(Generated) extension OperationOutcome: SDKRuntime.XMLEncodable {
     public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
         for item in self.issue { try writer.element("issue", writing: item, context: context) }
     }
@@ -473,7 +473,7 @@ extension OperationOutcome: Encodable {
     }
 }
 
-extension OperationOutcomeIssue: SDKRuntime.XMLEncodable {
+@_spi(Generated) extension OperationOutcomeIssue: SDKRuntime.XMLEncodable {
     public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
         if let value = self.severity { try writer.valueElement("severity", value: value.wireText) }
         if let value = self.type { try writer.element("type", writing: value, context: context) }
@@ -496,7 +496,7 @@ extension OperationOutcomeIssue: Encodable {
     }
 }
 
-extension OperationOutcomeIssue.Details: SDKRuntime.XMLEncodable {
+@_spi(Generated) extension OperationOutcomeIssue.Details: SDKRuntime.XMLEncodable {
     /// Writes the variant's content into the element just opened.
     public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
         switch self {
@@ -519,7 +519,7 @@ extension OperationOutcomeIssue.Details: Encodable {
     }
 }
 
-extension Coding: SDKRuntime.XMLEncodable {
+@_spi(Generated) extension Coding: SDKRuntime.XMLEncodable {
     public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
         if let value = self.system { try writer.valueElement("system", value: value) }
         if let value = self.code { try writer.valueElement("code", value: value) }
@@ -536,7 +536,7 @@ extension Coding: Encodable {
     }
 }
 
-extension CodeableConcept: SDKRuntime.XMLEncodable {
+@_spi(Generated) extension CodeableConcept: SDKRuntime.XMLEncodable {
     public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
         for item in self.coding { try writer.element("coding", writing: item, context: context) }
         if let value = self.text { try writer.valueElement("text", value: value) }
@@ -551,7 +551,7 @@ extension CodeableConcept: Encodable {
     }
 }
 
-extension ConformanceStatement: SDKRuntime.XMLEncodable {
+@_spi(Generated) extension ConformanceStatement: SDKRuntime.XMLEncodable {
     public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
         if let value = self.name { try writer.valueElement("name", value: value) }
         if let value = self.publisher { try writer.valueElement("publisher", value: value) }
@@ -573,7 +573,7 @@ extension ConformanceStatement: Encodable {
     }
 }
 
-extension ConformanceRest: SDKRuntime.XMLEncodable {
+@_spi(Generated) extension ConformanceRest: SDKRuntime.XMLEncodable {
     public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
         if let value = self.mode { try writer.valueElement("mode", value: value) }
         if let value = self.security { try writer.element("security", writing: value, context: context) }
@@ -588,7 +588,7 @@ extension ConformanceRest: Encodable {
     }
 }
 
-extension ConformanceSecurity: SDKRuntime.XMLEncodable {
+@_spi(Generated) extension ConformanceSecurity: SDKRuntime.XMLEncodable {
     public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
         for item in self.extensions { try writer.element("extension", writing: item, context: context) }
         for item in self.service { try writer.element("service", writing: item, context: context) }
@@ -605,7 +605,7 @@ extension ConformanceSecurity: Encodable {
     }
 }
 
-extension Extension: SDKRuntime.XMLEncodable {
+@_spi(Generated) extension Extension: SDKRuntime.XMLEncodable {
     public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
         try writer.attribute("url", self.url)
         if let value = self.valueURI { try writer.valueElement("valueUri", value: value) }

@@ -1,5 +1,5 @@
 import Foundation
-import SDKRuntime
+@_spi(Generated) import SDKRuntime
 
 // Exercises the generated CorpusJSON family: `record.json` round-trips byte for byte through the generated Codable
 // of `Stored` (read from `Record`'s response and written by `Restore`, so it has both directions), every construct

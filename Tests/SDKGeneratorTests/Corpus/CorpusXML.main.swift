@@ -1,5 +1,5 @@
 import Foundation
-import SDKRuntime
+@_spi(Generated) import SDKRuntime
 
 // Exercises the generated CorpusXML family: `things.xml` round-trips byte for byte through the generated XML codec,
 // each thing's `data-xml` is kept exactly, and a request carrying it is sent with it verbatim inside the signed

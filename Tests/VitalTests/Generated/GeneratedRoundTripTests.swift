@@ -4,7 +4,7 @@
 
 import Foundation
 import Vital
-import SDKRuntime
+@_spi(Generated) import SDKRuntime
 import XCTest
 
 /// The context requests are written with: every bindable value and a stand-in signer.

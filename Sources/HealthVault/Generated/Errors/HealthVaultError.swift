@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-import SDKRuntime
+@_spi(Generated) import SDKRuntime
 
 /// A non-zero <status><code> in a response. HealthVault answers HTTP 200 for these.
 /// - Remark: Generated from Schemas/HealthVault/protocol.json#/errors/HealthVaultError

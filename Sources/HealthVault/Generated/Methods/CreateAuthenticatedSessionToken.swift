@@ -3,13 +3,13 @@
 // swiftlint:disable all
 
 import Foundation
-import SDKRuntime
+@_spi(Generated) import SDKRuntime
 
 /// Creates a session for the app instance, proving possession of the application shared secret with an HMAC over a
 /// content element that carries the signing time. The session token and session shared secret sign every later request.
 public enum CreateAuthenticatedSessionToken {
     /// - Remark: Generated from Schemas/HealthVault/CreateAuthenticatedSessionToken.json#/request
-    public struct Request: Sendable, Equatable, SDKRuntime.XMLEncodable {
+    public struct Request: Sendable, Equatable {
         /// - Remark: Generated from
         ///   Schemas/HealthVault/CreateAuthenticatedSessionToken.json#/request/properties/auth-info
         public let authInfo: CreateAuthenticatedSessionToken.Request.AuthInfo
@@ -18,13 +18,9 @@ public enum CreateAuthenticatedSessionToken {
             self.authInfo = authInfo
         }
 
-        public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
-            try writer.element("auth-info", writing: self.authInfo, context: context)
-        }
-
         /// - Remark: Generated from
         ///   Schemas/HealthVault/CreateAuthenticatedSessionToken.json#/request/properties/auth-info
-        public struct AuthInfo: Sendable, Equatable, SDKRuntime.XMLEncodable {
+        public struct AuthInfo: Sendable, Equatable {
             /// - Remark: Generated from
             ///   Schemas/HealthVault/CreateAuthenticatedSessionToken.json#/request/properties/auth-info/properties/app-id
             public let appID: CreateAuthenticatedSessionToken.Request.AuthInfo.AppID
@@ -33,100 +29,40 @@ public enum CreateAuthenticatedSessionToken {
                 self.appID = appID
             }
 
-            public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
-                try writer.element("app-id", writing: self.appID, context: context)
-                try writer.element(
-                    "credential", writing: CreateAuthenticatedSessionToken.Request.AuthInfo.Credential(),
-                    context: context
-                )
-            }
-
             /// - Remark: Generated from
             ///   Schemas/HealthVault/CreateAuthenticatedSessionToken.json#/request/properties/auth-info/properties/app-id
-            public struct AppID: Sendable, Equatable, SDKRuntime.XMLEncodable {
+            public struct AppID: Sendable, Equatable {
                 /// Sent as true when the app may be authorized for several records; omitted otherwise.
                 public let isMultiRecordApp: Swift.Bool?
                 /// Creates a value from its properties.
                 public init(isMultiRecordApp: Swift.Bool? = nil) {
                     self.isMultiRecordApp = isMultiRecordApp
                 }
-
-                public func writeXML(
-                    to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext
-                ) throws {
-                    if let value = self.isMultiRecordApp { try writer.attribute("is-multi-record-app", value.wireText) }
-                    try writer.text(try context.value("applicationID"))
-                }
             }
 
             /// - Remark: Generated from
             ///   Schemas/HealthVault/CreateAuthenticatedSessionToken.json#/request/properties/auth-info/properties/credential
-            public struct Credential: Sendable, Equatable, SDKRuntime.XMLEncodable {
+            public struct Credential: Sendable, Equatable {
                 /// Creates the value; every field is fixed by the schema.
                 public init() {}
 
-                public func writeXML(
-                    to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext
-                ) throws {
-                    try writer.element(
-                        "appserver2", writing: CreateAuthenticatedSessionToken.Request.AuthInfo.Credential.Appserver2(),
-                        context: context
-                    )
-                }
-
                 /// - Remark: Generated from
                 ///   Schemas/HealthVault/CreateAuthenticatedSessionToken.json#/request/properties/auth-info/properties/credential/properties/appserver2
-                public struct Appserver2: Sendable, Equatable, SDKRuntime.XMLEncodable {
+                public struct Appserver2: Sendable, Equatable {
                     /// Creates the value; every field is fixed by the schema.
                     public init() {}
 
-                    public func writeXML(
-                        to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext
-                    ) throws {
-                        let _contentRegion = try SDKRuntime.XMLWriter.fragment { fragment in
-                            try fragment.element(
-                                "content",
-                                writing: CreateAuthenticatedSessionToken.Request.AuthInfo.Credential.Appserver2.Content(),
-                                context: context
-                            )
-                        }
-                        let _hmacSigContext = context.binding(
-                            "signature", to: try context.signature(of: _contentRegion)
-                        )
-                        try writer.element(
-                            "hmacSig",
-                            writing: CreateAuthenticatedSessionToken.Request.AuthInfo.Credential.Appserver2.HMACSig(),
-                            context: _hmacSigContext
-                        )
-                        writer.mark("content") { $0.raw(_contentRegion) }
-                    }
-
                     /// The HMAC-SHA256 of the exact content bytes, keyed with the application shared secret.
-                    public struct HMACSig: Sendable, Equatable, SDKRuntime.XMLEncodable {
+                    public struct HMACSig: Sendable, Equatable {
                         /// Creates the value; every field is fixed by the schema.
                         public init() {}
-
-                        public func writeXML(
-                            to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext
-                        ) throws {
-                            try writer.attribute("algName", "HMACSHA256")
-                            try writer.text(try context.value("signature"))
-                        }
                     }
 
                     /// - Remark: Generated from
                     ///   Schemas/HealthVault/CreateAuthenticatedSessionToken.json#/request/properties/auth-info/properties/credential/properties/appserver2/properties/content
-                    public struct Content: Sendable, Equatable, SDKRuntime.XMLEncodable {
+                    public struct Content: Sendable, Equatable {
                         /// Creates the value; every field is fixed by the schema.
                         public init() {}
-
-                        public func writeXML(
-                            to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext
-                        ) throws {
-                            try writer.element("app-id", text: try context.value("applicationID"))
-                            try writer.element("hmac", text: "HMACSHA256")
-                            try writer.element("signing-time", text: try context.value("signingTime"))
-                        }
                     }
                 }
             }
@@ -134,7 +70,7 @@ public enum CreateAuthenticatedSessionToken {
     }
 
     /// - Remark: Generated from Schemas/HealthVault/CreateAuthenticatedSessionToken.json#/response
-    public struct Response: Sendable, Equatable, SDKRuntime.XMLDecodable {
+    public struct Response: Sendable, Equatable {
         /// - Remark: Generated from Schemas/HealthVault/CreateAuthenticatedSessionToken.json#/response/properties/token
         public let token: CreateAuthenticatedSessionToken.SessionToken
         /// The session shared secret, Base64; it keys hmac-data from now on and replaces any previous one.
@@ -144,15 +80,10 @@ public enum CreateAuthenticatedSessionToken {
             self.token = token
             self.sharedSecret = sharedSecret
         }
-
-        public init(xml element: SDKRuntime.XMLElementView) throws {
-            self.token = try CreateAuthenticatedSessionToken.SessionToken(xml: element.required("token"))
-            self.sharedSecret = try element.required("shared-secret").scalar(Swift.String.self)
-        }
     }
 
     /// The session token: opaque text copied verbatim into <auth-token>, with the application's authorization state.
-    public struct SessionToken: Sendable, Equatable, SDKRuntime.XMLDecodable {
+    public struct SessionToken: Sendable, Equatable {
         /// The application the session belongs to.
         public let appID: Foundation.UUID?
         /// What the application must do before it can access records.
@@ -166,13 +97,6 @@ public enum CreateAuthenticatedSessionToken {
             self.appID = appID
             self.appRecordAuthAction = appRecordAuthAction
             self.value = value
-        }
-
-        public init(xml element: SDKRuntime.XMLElementView) throws {
-            var attributes = element.attributes
-            self.appID = try attributes.value("app-id", Foundation.UUID.self)
-            self.appRecordAuthAction = try attributes.value("app-record-auth-action", AppRecordAuthAction.self)
-            self.value = try element.scalar(Swift.String.self)
         }
     }
 }
@@ -206,6 +130,82 @@ extension HealthVaultClient {
 
 // MARK: - Support code
 
+@_spi(Generated) extension CreateAuthenticatedSessionToken.Request: SDKRuntime.XMLEncodable {
+    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
+        try writer.element("auth-info", writing: self.authInfo, context: context)
+    }
+}
+
+@_spi(Generated) extension CreateAuthenticatedSessionToken.Request.AuthInfo: SDKRuntime.XMLEncodable {
+    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
+        try writer.element("app-id", writing: self.appID, context: context)
+        try writer.element(
+            "credential", writing: CreateAuthenticatedSessionToken.Request.AuthInfo.Credential(), context: context
+        )
+    }
+}
+
+@_spi(Generated) extension CreateAuthenticatedSessionToken.Request.AuthInfo.AppID: SDKRuntime.XMLEncodable {
+    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
+        if let value = self.isMultiRecordApp { try writer.attribute("is-multi-record-app", value.wireText) }
+        try writer.text(try context.value("applicationID"))
+    }
+}
+
+@_spi(Generated) extension CreateAuthenticatedSessionToken.Request.AuthInfo.Credential: SDKRuntime.XMLEncodable {
+    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
+        try writer.element(
+            "appserver2", writing: CreateAuthenticatedSessionToken.Request.AuthInfo.Credential.Appserver2(),
+            context: context
+        )
+    }
+}
+
+@_spi(
+    Generated
+) extension CreateAuthenticatedSessionToken.Request.AuthInfo.Credential.Appserver2: SDKRuntime.XMLEncodable {
+    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
+        let _contentRegion = try SDKRuntime.XMLWriter.fragment { fragment in
+            try fragment.element(
+                "content", writing: CreateAuthenticatedSessionToken.Request.AuthInfo.Credential.Appserver2.Content(),
+                context: context
+            )
+        }
+        let _hmacSigContext = context.binding("signature", to: try context.signature(of: _contentRegion))
+        try writer.element(
+            "hmacSig", writing: CreateAuthenticatedSessionToken.Request.AuthInfo.Credential.Appserver2.HMACSig(),
+            context: _hmacSigContext
+        )
+        writer.mark("content") { $0.raw(_contentRegion) }
+    }
+}
+
+@_spi(
+    Generated
+) extension CreateAuthenticatedSessionToken.Request.AuthInfo.Credential.Appserver2.HMACSig: SDKRuntime.XMLEncodable {
+    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
+        try writer.attribute("algName", "HMACSHA256")
+        try writer.text(try context.value("signature"))
+    }
+}
+
+@_spi(
+    Generated
+) extension CreateAuthenticatedSessionToken.Request.AuthInfo.Credential.Appserver2.Content: SDKRuntime.XMLEncodable {
+    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
+        try writer.element("app-id", text: try context.value("applicationID"))
+        try writer.element("hmac", text: "HMACSHA256")
+        try writer.element("signing-time", text: try context.value("signingTime"))
+    }
+}
+
+@_spi(Generated) extension CreateAuthenticatedSessionToken.Response: SDKRuntime.XMLDecodable {
+    public init(xml element: SDKRuntime.XMLElementView) throws {
+        self.token = try CreateAuthenticatedSessionToken.SessionToken(xml: element.required("token"))
+        self.sharedSecret = try element.required("shared-secret").scalar(Swift.String.self)
+    }
+}
+
 extension CreateAuthenticatedSessionToken.Response: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The fields, with sensitive values shown as `<redacted>`.
     public var description: Swift.String {
@@ -224,6 +224,15 @@ extension CreateAuthenticatedSessionToken.Response: CustomStringConvertible, Cus
             "token": self.token,
             "sharedSecret": SDKRuntime.Redaction.placeholder,
         ], displayStyle: .struct)
+    }
+}
+
+@_spi(Generated) extension CreateAuthenticatedSessionToken.SessionToken: SDKRuntime.XMLDecodable {
+    public init(xml element: SDKRuntime.XMLElementView) throws {
+        var attributes = element.attributes
+        self.appID = try attributes.value("app-id", Foundation.UUID.self)
+        self.appRecordAuthAction = try attributes.value("app-record-auth-action", AppRecordAuthAction.self)
+        self.value = try element.scalar(Swift.String.self)
     }
 }
 

@@ -3,12 +3,12 @@
 // swiftlint:disable all
 
 import Foundation
-import SDKRuntime
+@_spi(Generated) import SDKRuntime
 
 /// Lists the people who authorized this application instance and the records it may access for each, a page at a time.
 public enum GetAuthorizedPeople {
     /// - Remark: Generated from Schemas/HealthVault/GetAuthorizedPeople.json#/request
-    public struct Request: Sendable, Equatable, SDKRuntime.XMLEncodable {
+    public struct Request: Sendable, Equatable {
         /// Which page to return. All fields are optional; none at all asks for the first page with the server's
         /// defaults.
         public let parameters: GetAuthorizedPeople.Request.Parameters
@@ -24,13 +24,9 @@ public enum GetAuthorizedPeople {
             try self.parameters.validate(at: path + "/parameters")
         }
 
-        public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
-            try writer.element("parameters", writing: self.parameters, context: context)
-        }
-
         /// Which page to return. All fields are optional; none at all asks for the first page with the server's
         /// defaults.
-        public struct Parameters: Sendable, Equatable, SDKRuntime.XMLEncodable {
+        public struct Parameters: Sendable, Equatable {
             /// Returns the people after this person id: the last person-id of the previous page.
             public let personIDCursor: Foundation.UUID?
             /// Returns only people whose authorization was created after this time.
@@ -53,19 +49,11 @@ public enum GetAuthorizedPeople {
             public func validate(at path: Swift.String = "") throws {
                 try SDKRuntime.RequestValidation.minimum(self.numResults, 1, at: path + "/num-results")
             }
-
-            public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
-                if let value = self.personIDCursor { try writer.element("person-id-cursor", text: value.wireText) }
-                if let value = self.authorizationsCreatedSince {
-                    try writer.element("authorizations-created-since", text: value.wireText)
-                }
-                if let value = self.numResults { try writer.element("num-results", text: value.wireText) }
-            }
         }
     }
 
     /// - Remark: Generated from Schemas/HealthVault/GetAuthorizedPeople.json#/response
-    public struct Response: Sendable, Equatable, SDKRuntime.XMLDecodable {
+    public struct Response: Sendable, Equatable {
         /// - Remark: Generated from Schemas/HealthVault/GetAuthorizedPeople.json#/response/properties/response-results
         public let responseResults: GetAuthorizedPeople.Response.ResponseResults
         /// Creates a value from its properties.
@@ -73,14 +61,8 @@ public enum GetAuthorizedPeople {
             self.responseResults = responseResults
         }
 
-        public init(xml element: SDKRuntime.XMLElementView) throws {
-            self.responseResults = try GetAuthorizedPeople.Response.ResponseResults(
-                xml: element.required("response-results")
-            )
-        }
-
         /// - Remark: Generated from Schemas/HealthVault/GetAuthorizedPeople.json#/response/properties/response-results
-        public struct ResponseResults: Sendable, Equatable, SDKRuntime.XMLDecodable {
+        public struct ResponseResults: Sendable, Equatable {
             /// The people on this page.
             public let personInfo: [PersonInfo]
             /// Whether another page follows.
@@ -89,11 +71,6 @@ public enum GetAuthorizedPeople {
             public init(personInfo: [PersonInfo] = [], moreResults: Swift.Bool) {
                 self.personInfo = personInfo
                 self.moreResults = moreResults
-            }
-
-            public init(xml element: SDKRuntime.XMLElementView) throws {
-                self.personInfo = try element.children(named: "person-info").map(PersonInfo.init(xml:))
-                self.moreResults = try element.required("more-results").scalar(Swift.Bool.self)
             }
         }
     }
@@ -150,5 +127,38 @@ extension HealthVaultClient {
             first: request, fetch: { try await self.getAuthorizedPeople($0, session: session) },
             next: { request, page in GetAuthorizedPeople.nextPageRequest(after: page, for: request) }
         )
+    }
+}
+
+// MARK: - Support code
+
+@_spi(Generated) extension GetAuthorizedPeople.Request: SDKRuntime.XMLEncodable {
+    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
+        try writer.element("parameters", writing: self.parameters, context: context)
+    }
+}
+
+@_spi(Generated) extension GetAuthorizedPeople.Request.Parameters: SDKRuntime.XMLEncodable {
+    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
+        if let value = self.personIDCursor { try writer.element("person-id-cursor", text: value.wireText) }
+        if let value = self.authorizationsCreatedSince {
+            try writer.element("authorizations-created-since", text: value.wireText)
+        }
+        if let value = self.numResults { try writer.element("num-results", text: value.wireText) }
+    }
+}
+
+@_spi(Generated) extension GetAuthorizedPeople.Response: SDKRuntime.XMLDecodable {
+    public init(xml element: SDKRuntime.XMLElementView) throws {
+        self.responseResults = try GetAuthorizedPeople.Response.ResponseResults(
+            xml: element.required("response-results")
+        )
+    }
+}
+
+@_spi(Generated) extension GetAuthorizedPeople.Response.ResponseResults: SDKRuntime.XMLDecodable {
+    public init(xml element: SDKRuntime.XMLElementView) throws {
+        self.personInfo = try element.children(named: "person-info").map(PersonInfo.init(xml:))
+        self.moreResults = try element.required("more-results").scalar(Swift.Bool.self)
     }
 }

@@ -3,12 +3,12 @@
 // swiftlint:disable all
 
 import Foundation
-import SDKRuntime
+@_spi(Generated) import SDKRuntime
 
 /// Reads the signed-in (offline) person: their name and the records the application may access.
 public enum GetPersonInfo {
     /// - Remark: Generated from Schemas/HealthVault/GetPersonInfo.json#/request
-    public struct Request: Sendable, Equatable, SDKRuntime.XMLEncodable {
+    public struct Request: Sendable, Equatable {
         /// Also return the groups the person belongs to.
         public let groupMembership: Swift.Bool?
         /// Also return the application's permissions to each record.
@@ -18,26 +18,15 @@ public enum GetPersonInfo {
             self.groupMembership = groupMembership
             self.effectiveRecordPermissions = effectiveRecordPermissions
         }
-
-        public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
-            if let value = self.groupMembership { try writer.element("group-membership", text: value.wireText) }
-            if let value = self.effectiveRecordPermissions {
-                try writer.element("effective-record-permissions", text: value.wireText)
-            }
-        }
     }
 
     /// - Remark: Generated from Schemas/HealthVault/GetPersonInfo.json#/response
-    public struct Response: Sendable, Equatable, SDKRuntime.XMLDecodable {
+    public struct Response: Sendable, Equatable {
         /// The person.
         public let personInfo: PersonInfo
         /// Creates a value from its properties.
         public init(personInfo: PersonInfo) {
             self.personInfo = personInfo
-        }
-
-        public init(xml element: SDKRuntime.XMLElementView) throws {
-            self.personInfo = try PersonInfo(xml: element.required("person-info"))
         }
     }
 }
@@ -59,5 +48,22 @@ extension HealthVaultClient {
             method: "GetPersonInfo", version: 1, auth: .session(session), info: .info(request, context: .empty),
             idempotent: true
         )
+    }
+}
+
+// MARK: - Support code
+
+@_spi(Generated) extension GetPersonInfo.Request: SDKRuntime.XMLEncodable {
+    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
+        if let value = self.groupMembership { try writer.element("group-membership", text: value.wireText) }
+        if let value = self.effectiveRecordPermissions {
+            try writer.element("effective-record-permissions", text: value.wireText)
+        }
+    }
+}
+
+@_spi(Generated) extension GetPersonInfo.Response: SDKRuntime.XMLDecodable {
+    public init(xml element: SDKRuntime.XMLElementView) throws {
+        self.personInfo = try PersonInfo(xml: element.required("person-info"))
     }
 }

@@ -3,13 +3,13 @@
 // swiftlint:disable all
 
 import Foundation
-import SDKRuntime
+@_spi(Generated) import SDKRuntime
 
 /// Describes the HealthVault service. With the topology section it lists every instance with its platform and Shell
 /// URLs, which is how an instance id returned by Shell becomes the URL to call.
 public enum GetServiceDefinition {
     /// - Remark: Generated from Schemas/HealthVault/GetServiceDefinition.json#/request
-    public struct Request: Sendable, Equatable, SDKRuntime.XMLEncodable {
+    public struct Request: Sendable, Equatable {
         /// Returns only sections changed after this time.
         public let updatedDate: Foundation.Date?
         /// The sections to return; topology by default.
@@ -23,13 +23,8 @@ public enum GetServiceDefinition {
             self.responseSections = responseSections
         }
 
-        public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
-            if let value = self.updatedDate { try writer.element("updated-date", text: value.wireText) }
-            try writer.element("response-sections", writing: self.responseSections, context: context)
-        }
-
         /// The sections to return; topology by default.
-        public struct ResponseSections: Sendable, Equatable, SDKRuntime.XMLEncodable {
+        public struct ResponseSections: Sendable, Equatable {
             /// - Remark: Generated from
             ///   Schemas/HealthVault/GetServiceDefinition.json#/request/properties/response-sections/properties/section
             public let section: [GetServiceDefinition.Section]
@@ -37,15 +32,11 @@ public enum GetServiceDefinition {
             public init(section: [GetServiceDefinition.Section] = []) {
                 self.section = section
             }
-
-            public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
-                for item in self.section { try writer.element("section", text: item.wireText) }
-            }
         }
     }
 
     /// - Remark: Generated from Schemas/HealthVault/GetServiceDefinition.json#/response
-    public struct Response: Sendable, Equatable, SDKRuntime.XMLDecodable {
+    public struct Response: Sendable, Equatable {
         /// - Remark: Generated from Schemas/HealthVault/GetServiceDefinition.json#/response/properties/instances
         public let instances: GetServiceDefinition.Instances?
         /// When the definition last changed.
@@ -54,11 +45,6 @@ public enum GetServiceDefinition {
         public init(instances: GetServiceDefinition.Instances? = nil, updatedDate: Foundation.Date? = nil) {
             self.instances = instances
             self.updatedDate = updatedDate
-        }
-
-        public init(xml element: SDKRuntime.XMLElementView) throws {
-            self.instances = try element.first("instances").map(GetServiceDefinition.Instances.init(xml:))
-            self.updatedDate = try element.first("updated-date")?.scalar(Foundation.Date.self)
         }
     }
 
@@ -104,7 +90,7 @@ public enum GetServiceDefinition {
     }
 
     /// The HealthVault instances (e.g. US and EU).
-    public struct Instances: Sendable, Equatable, SDKRuntime.XMLDecodable {
+    public struct Instances: Sendable, Equatable {
         /// The instance that answered.
         public let currentInstanceID: Swift.String?
         /// - Remark: Generated from Schemas/HealthVault/GetServiceDefinition.json#/$defs/Instances/properties/instance
@@ -114,16 +100,10 @@ public enum GetServiceDefinition {
             self.currentInstanceID = currentInstanceID
             self.instance = instance
         }
-
-        public init(xml element: SDKRuntime.XMLElementView) throws {
-            var attributes = element.attributes
-            self.currentInstanceID = try attributes.value("current-instance-id", Swift.String.self)
-            self.instance = try element.children(named: "instance").map(GetServiceDefinition.Instance.init(xml:))
-        }
     }
 
     /// One HealthVault instance.
-    public struct Instance: Sendable, Equatable, SDKRuntime.XMLDecodable {
+    public struct Instance: Sendable, Equatable {
         /// The instance id, as Shell returns it in instanceid.
         public let id: Swift.String
         /// The instance's short name, e.g. US.
@@ -144,15 +124,6 @@ public enum GetServiceDefinition {
             self.summary = summary
             self.platformURL = platformURL
             self.shellURL = shellURL
-        }
-
-        public init(xml element: SDKRuntime.XMLElementView) throws {
-            var children = element.elements
-            self.id = try children.required("id").scalar(Swift.String.self)
-            self.name = try children.required("name").scalar(Swift.String.self)
-            self.summary = try children.first("description")?.scalar(Swift.String.self)
-            self.platformURL = try children.required("platform-url").scalar(Foundation.URL.self)
-            self.shellURL = try children.required("shell-url").scalar(Foundation.URL.self)
         }
     }
 }
@@ -175,5 +146,46 @@ extension HealthVaultClient {
             namespace: "urn:com.microsoft.wc.methods.response.GetServiceDefinition2", method: "GetServiceDefinition",
             version: 2, auth: .applicationID(applicationID), info: .info(request, context: .empty), idempotent: true
         )
+    }
+}
+
+// MARK: - Support code
+
+@_spi(Generated) extension GetServiceDefinition.Request: SDKRuntime.XMLEncodable {
+    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
+        if let value = self.updatedDate { try writer.element("updated-date", text: value.wireText) }
+        try writer.element("response-sections", writing: self.responseSections, context: context)
+    }
+}
+
+@_spi(Generated) extension GetServiceDefinition.Request.ResponseSections: SDKRuntime.XMLEncodable {
+    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
+        for item in self.section { try writer.element("section", text: item.wireText) }
+    }
+}
+
+@_spi(Generated) extension GetServiceDefinition.Response: SDKRuntime.XMLDecodable {
+    public init(xml element: SDKRuntime.XMLElementView) throws {
+        self.instances = try element.first("instances").map(GetServiceDefinition.Instances.init(xml:))
+        self.updatedDate = try element.first("updated-date")?.scalar(Foundation.Date.self)
+    }
+}
+
+@_spi(Generated) extension GetServiceDefinition.Instances: SDKRuntime.XMLDecodable {
+    public init(xml element: SDKRuntime.XMLElementView) throws {
+        var attributes = element.attributes
+        self.currentInstanceID = try attributes.value("current-instance-id", Swift.String.self)
+        self.instance = try element.children(named: "instance").map(GetServiceDefinition.Instance.init(xml:))
+    }
+}
+
+@_spi(Generated) extension GetServiceDefinition.Instance: SDKRuntime.XMLDecodable {
+    public init(xml element: SDKRuntime.XMLElementView) throws {
+        var children = element.elements
+        self.id = try children.required("id").scalar(Swift.String.self)
+        self.name = try children.required("name").scalar(Swift.String.self)
+        self.summary = try children.first("description")?.scalar(Swift.String.self)
+        self.platformURL = try children.required("platform-url").scalar(Foundation.URL.self)
+        self.shellURL = try children.required("shell-url").scalar(Foundation.URL.self)
     }
 }

@@ -3,12 +3,12 @@
 // swiftlint:disable all
 
 import Foundation
-import SDKRuntime
+@_spi(Generated) import SDKRuntime
 
 /// Reads things of the record of the call: one result set per query group, newest first.
 public enum GetThings3 {
     /// - Remark: Generated from Schemas/HealthVault/GetThings3.json#/request
-    public struct Request: Sendable, Equatable, SDKRuntime.XMLEncodable {
+    public struct Request: Sendable, Equatable {
         /// The queries; each gets its own result group.
         public let group: [GetThings3.QueryGroup]
         /// Creates a value from its properties.
@@ -25,28 +25,20 @@ public enum GetThings3 {
                 try item.validate(at: path + "/group" + "/\(index)")
             }
         }
-
-        public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
-            for item in self.group { try writer.element("group", writing: item, context: context) }
-        }
     }
 
     /// - Remark: Generated from Schemas/HealthVault/GetThings3.json#/response
-    public struct Response: Sendable, Equatable, SDKRuntime.XMLDecodable {
+    public struct Response: Sendable, Equatable {
         /// One result group per query group, with the same name.
         public let group: [GetThings3.ResultGroup]
         /// Creates a value from its properties.
         public init(group: [GetThings3.ResultGroup] = []) {
             self.group = group
         }
-
-        public init(xml element: SDKRuntime.XMLElementView) throws {
-            self.group = try element.children(named: "group").map(GetThings3.ResultGroup.init(xml:))
-        }
     }
 
     /// One query: things by id or key, or by filter, in a format.
-    public struct QueryGroup: Sendable, Equatable, SDKRuntime.XMLEncodable {
+    public struct QueryGroup: Sendable, Equatable {
         /// Names the result group.
         public let name: Swift.String?
         /// At most this many things, full and partial.
@@ -89,21 +81,10 @@ public enum GetThings3 {
                 try item.validate(at: path + "/filter" + "/\(index)")
             }
         }
-
-        public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
-            if let value = self.name { try writer.attribute("name", value) }
-            if let value = self.max { try writer.attribute("max", value.wireText) }
-            if let value = self.maxFull { try writer.attribute("max-full", value.wireText) }
-            for item in self.id { try writer.element("id", text: item.wireText) }
-            for item in self.key { try writer.element("key", writing: item, context: context) }
-            for item in self.filter { try writer.element("filter", writing: item, context: context) }
-            try writer.element("format", writing: self.format, context: context)
-            if let value = self.currentVersionOnly { try writer.element("current-version-only", text: value.wireText) }
-        }
     }
 
     /// Conditions a thing must meet; repeated type ids and states are ORed.
-    public struct Filter: Sendable, Equatable, SDKRuntime.XMLEncodable {
+    public struct Filter: Sendable, Equatable {
         /// Thing types.
         public let typeID: [Foundation.UUID]
         /// States; applications may ask for Active only.
@@ -141,16 +122,6 @@ public enum GetThings3 {
             try SDKRuntime.RequestValidation.pattern(self.xpath, "^/thing/data-xml", at: path + "/xpath")
         }
 
-        public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
-            for item in self.typeID { try writer.element("type-id", text: item.wireText) }
-            for item in self.thingState { try writer.element("thing-state", text: item.wireText) }
-            if let value = self.effDateMin { try writer.element("eff-date-min", text: value.wireText) }
-            if let value = self.effDateMax { try writer.element("eff-date-max", text: value.wireText) }
-            if let value = self.createdDateMin { try writer.element("created-date-min", text: value.wireText) }
-            if let value = self.updatedDateMin { try writer.element("updated-date-min", text: value.wireText) }
-            if let value = self.xpath { try writer.element("xpath", text: value) }
-        }
-
         /// - Remark: Generated from Schemas/HealthVault/GetThings3.json#/$defs/Filter/properties/thing-state/items
         public enum ThingState: SDKRuntime.OpenEnum {
             /// `Active`
@@ -182,7 +153,7 @@ public enum GetThings3 {
     }
 
     /// The sections of each thing to return, and whether to return its data-xml.
-    public struct Format: Sendable, Equatable, SDKRuntime.XMLEncodable {
+    public struct Format: Sendable, Equatable {
         /// Metadata sections; thing-id, version-stamp and type-id always come back.
         public let section: [GetThings3.Format.Section]
         /// An empty string returns the raw data-xml; a name asks for a server transform.
@@ -197,12 +168,6 @@ public enum GetThings3 {
             self.section = section
             self.xml = xml
             self.typeVersionFormat = typeVersionFormat
-        }
-
-        public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
-            for item in self.section { try writer.element("section", text: item.wireText) }
-            for item in self.xml { try writer.element("xml", text: item) }
-            for item in self.typeVersionFormat { try writer.element("type-version-format", text: item.wireText) }
         }
 
         /// - Remark: Generated from Schemas/HealthVault/GetThings3.json#/$defs/Format/properties/section/items
@@ -252,7 +217,7 @@ public enum GetThings3 {
     }
 
     /// The things one query group found.
-    public struct ResultGroup: Sendable, Equatable, SDKRuntime.XMLDecodable {
+    public struct ResultGroup: Sendable, Equatable {
         /// The query group's name.
         public let name: Swift.String?
         /// The full things, newest first.
@@ -271,29 +236,15 @@ public enum GetThings3 {
             self.unprocessedThingKeyInfo = unprocessedThingKeyInfo
             self.filtered = filtered
         }
-
-        public init(xml element: SDKRuntime.XMLElementView) throws {
-            var attributes = element.attributes
-            self.name = try attributes.value("name", Swift.String.self)
-            self.thing = try element.children(named: "thing").map(Thing.init(xml:))
-            self.unprocessedThingKeyInfo = try element.children(named: "unprocessed-thing-key-info").map(
-                GetThings3.UnprocessedKey.init(xml:)
-            )
-            self.filtered = try element.first("filtered")?.scalar(Swift.Bool.self)
-        }
     }
 
     /// A thing found but not returned in full.
-    public struct UnprocessedKey: Sendable, Equatable, SDKRuntime.XMLDecodable {
+    public struct UnprocessedKey: Sendable, Equatable {
         /// Its key.
         public let thingID: ThingKey
         /// Creates a value from its properties.
         public init(thingID: ThingKey) {
             self.thingID = thingID
-        }
-
-        public init(xml element: SDKRuntime.XMLElementView) throws {
-            self.thingID = try ThingKey(xml: element.required("thing-id"))
         }
     }
 }
@@ -317,5 +268,70 @@ extension HealthVaultClient {
             method: "GetThings", version: 3, recordID: recordID, auth: .session(session),
             info: .info(request, context: .empty), idempotent: true
         )
+    }
+}
+
+// MARK: - Support code
+
+@_spi(Generated) extension GetThings3.Request: SDKRuntime.XMLEncodable {
+    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
+        for item in self.group { try writer.element("group", writing: item, context: context) }
+    }
+}
+
+@_spi(Generated) extension GetThings3.Response: SDKRuntime.XMLDecodable {
+    public init(xml element: SDKRuntime.XMLElementView) throws {
+        self.group = try element.children(named: "group").map(GetThings3.ResultGroup.init(xml:))
+    }
+}
+
+@_spi(Generated) extension GetThings3.QueryGroup: SDKRuntime.XMLEncodable {
+    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
+        if let value = self.name { try writer.attribute("name", value) }
+        if let value = self.max { try writer.attribute("max", value.wireText) }
+        if let value = self.maxFull { try writer.attribute("max-full", value.wireText) }
+        for item in self.id { try writer.element("id", text: item.wireText) }
+        for item in self.key { try writer.element("key", writing: item, context: context) }
+        for item in self.filter { try writer.element("filter", writing: item, context: context) }
+        try writer.element("format", writing: self.format, context: context)
+        if let value = self.currentVersionOnly { try writer.element("current-version-only", text: value.wireText) }
+    }
+}
+
+@_spi(Generated) extension GetThings3.Filter: SDKRuntime.XMLEncodable {
+    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
+        for item in self.typeID { try writer.element("type-id", text: item.wireText) }
+        for item in self.thingState { try writer.element("thing-state", text: item.wireText) }
+        if let value = self.effDateMin { try writer.element("eff-date-min", text: value.wireText) }
+        if let value = self.effDateMax { try writer.element("eff-date-max", text: value.wireText) }
+        if let value = self.createdDateMin { try writer.element("created-date-min", text: value.wireText) }
+        if let value = self.updatedDateMin { try writer.element("updated-date-min", text: value.wireText) }
+        if let value = self.xpath { try writer.element("xpath", text: value) }
+    }
+}
+
+@_spi(Generated) extension GetThings3.Format: SDKRuntime.XMLEncodable {
+    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
+        for item in self.section { try writer.element("section", text: item.wireText) }
+        for item in self.xml { try writer.element("xml", text: item) }
+        for item in self.typeVersionFormat { try writer.element("type-version-format", text: item.wireText) }
+    }
+}
+
+@_spi(Generated) extension GetThings3.ResultGroup: SDKRuntime.XMLDecodable {
+    public init(xml element: SDKRuntime.XMLElementView) throws {
+        var attributes = element.attributes
+        self.name = try attributes.value("name", Swift.String.self)
+        self.thing = try element.children(named: "thing").map(Thing.init(xml:))
+        self.unprocessedThingKeyInfo = try element.children(named: "unprocessed-thing-key-info").map(
+            GetThings3.UnprocessedKey.init(xml:)
+        )
+        self.filtered = try element.first("filtered")?.scalar(Swift.Bool.self)
+    }
+}
+
+@_spi(Generated) extension GetThings3.UnprocessedKey: SDKRuntime.XMLDecodable {
+    public init(xml element: SDKRuntime.XMLElementView) throws {
+        self.thingID = try ThingKey(xml: element.required("thing-id"))
     }
 }

@@ -3,13 +3,13 @@
 // swiftlint:disable all
 
 import Foundation
-import SDKRuntime
+@_spi(Generated) import SDKRuntime
 
 /// Creates a new child application for this app instance under the master application. The answer's app-id and
 /// shared-secret identify the instance from now on; its app-token goes to the Shell's CREATEAPPLICATION target once.
 public enum NewApplicationCreationInfo {
     /// - Remark: Generated from Schemas/HealthVault/NewApplicationCreationInfo.json#/response
-    public struct Response: Sendable, Equatable, SDKRuntime.XMLDecodable {
+    public struct Response: Sendable, Equatable {
         /// The new child (instance) application id.
         public let appID: Foundation.UUID
         /// The application shared secret, Base64; it signs CreateAuthenticatedSessionToken.
@@ -21,12 +21,6 @@ public enum NewApplicationCreationInfo {
             self.appID = appID
             self.sharedSecret = sharedSecret
             self.appToken = appToken
-        }
-
-        public init(xml element: SDKRuntime.XMLElementView) throws {
-            self.appID = try element.required("app-id").scalar(Foundation.UUID.self)
-            self.sharedSecret = try element.required("shared-secret").scalar(Swift.String.self)
-            self.appToken = try element.required("app-token").scalar(Swift.String.self)
         }
     }
 }
@@ -53,6 +47,14 @@ extension HealthVaultClient {
 }
 
 // MARK: - Support code
+
+@_spi(Generated) extension NewApplicationCreationInfo.Response: SDKRuntime.XMLDecodable {
+    public init(xml element: SDKRuntime.XMLElementView) throws {
+        self.appID = try element.required("app-id").scalar(Foundation.UUID.self)
+        self.sharedSecret = try element.required("shared-secret").scalar(Swift.String.self)
+        self.appToken = try element.required("app-token").scalar(Swift.String.self)
+    }
+}
 
 extension NewApplicationCreationInfo.Response: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The fields, with sensitive values shown as `<redacted>`.

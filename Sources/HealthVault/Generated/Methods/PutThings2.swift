@@ -3,13 +3,13 @@
 // swiftlint:disable all
 
 import Foundation
-import SDKRuntime
+@_spi(Generated) import SDKRuntime
 
 /// Creates things (without a thing-id) or updates them (with the thing-id and its latest version-stamp) in the record
 /// of the call; all succeed or fail together.
 public enum PutThings2 {
     /// - Remark: Generated from Schemas/HealthVault/PutThings2.json#/request
-    public struct Request: Sendable, Equatable, SDKRuntime.XMLEncodable {
+    public struct Request: Sendable, Equatable {
         /// The things to write.
         public let thing: [PendingThing]
         /// Creates a value from its properties.
@@ -26,23 +26,15 @@ public enum PutThings2 {
                 try item.validate(at: path + "/thing" + "/\(index)")
             }
         }
-
-        public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
-            for item in self.thing { try writer.element("thing", writing: item, context: context) }
-        }
     }
 
     /// - Remark: Generated from Schemas/HealthVault/PutThings2.json#/response
-    public struct Response: Sendable, Equatable, SDKRuntime.XMLDecodable {
+    public struct Response: Sendable, Equatable {
         /// The key of each written thing, in the order sent: an update gets a new version-stamp.
         public let thingID: [ThingKey]
         /// Creates a value from its properties.
         public init(thingID: [ThingKey] = []) {
             self.thingID = thingID
-        }
-
-        public init(xml element: SDKRuntime.XMLElementView) throws {
-            self.thingID = try element.children(named: "thing-id").map(ThingKey.init(xml:))
         }
     }
 }
@@ -66,5 +58,19 @@ extension HealthVaultClient {
             PutThings2.Response.self, namespace: "urn:com.microsoft.wc.methods.response.PutThings", method: "PutThings",
             version: 2, recordID: recordID, auth: .session(session), info: .info(request, context: .empty)
         )
+    }
+}
+
+// MARK: - Support code
+
+@_spi(Generated) extension PutThings2.Request: SDKRuntime.XMLEncodable {
+    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
+        for item in self.thing { try writer.element("thing", writing: item, context: context) }
+    }
+}
+
+@_spi(Generated) extension PutThings2.Response: SDKRuntime.XMLDecodable {
+    public init(xml element: SDKRuntime.XMLElementView) throws {
+        self.thingID = try element.children(named: "thing-id").map(ThingKey.init(xml:))
     }
 }

@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-import SDKRuntime
+@_spi(Generated) import SDKRuntime
 
 /// Gives up the application's access to one record (the record of the call); afterwards every call for it fails with
 /// ACCESS_DENIED (11) until the user authorizes it again in the Shell.

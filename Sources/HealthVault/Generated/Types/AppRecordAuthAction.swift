@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-import SDKRuntime
+@_spi(Generated) import SDKRuntime
 
 /// What the application must do before it can access a record.
 /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/AppRecordAuthAction

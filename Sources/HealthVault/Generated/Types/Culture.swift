@@ -3,11 +3,11 @@
 // swiftlint:disable all
 
 import Foundation
-import SDKRuntime
+@_spi(Generated) import SDKRuntime
 
 /// A language and country preference.
 /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/Culture
-public struct Culture: Sendable, Equatable, SDKRuntime.XMLDecodable {
+public struct Culture: Sendable, Equatable {
     /// An ISO 639 language code.
     public let language: Swift.String?
     /// An ISO 3166 country code.
@@ -17,7 +17,9 @@ public struct Culture: Sendable, Equatable, SDKRuntime.XMLDecodable {
         self.language = language
         self.country = country
     }
+}
 
+@_spi(Generated) extension Culture: SDKRuntime.XMLDecodable {
     public init(xml element: SDKRuntime.XMLElementView) throws {
         self.language = try element.first("language")?.scalar(Swift.String.self)
         self.country = try element.first("country")?.scalar(Swift.String.self)

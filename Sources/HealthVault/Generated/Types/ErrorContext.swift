@@ -3,11 +3,11 @@
 // swiftlint:disable all
 
 import Foundation
-import SDKRuntime
+@_spi(Generated) import SDKRuntime
 
 /// Where the failure happened on the server side.
 /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/ErrorContext
-public struct ErrorContext: Sendable, Equatable, SDKRuntime.XMLDecodable {
+public struct ErrorContext: Sendable, Equatable {
     /// The server that handled the request.
     public let serverName: Swift.String?
     /// The server's addresses.
@@ -20,7 +20,9 @@ public struct ErrorContext: Sendable, Equatable, SDKRuntime.XMLDecodable {
         self.serverIP = serverIP
         self.exception = exception
     }
+}
 
+@_spi(Generated) extension ErrorContext: SDKRuntime.XMLDecodable {
     public init(xml element: SDKRuntime.XMLElementView) throws {
         self.serverName = try element.first("server-name")?.scalar(Swift.String.self)
         self.serverIP = try element.children(named: "server-ip").map { try $0.scalar(Swift.String.self) }

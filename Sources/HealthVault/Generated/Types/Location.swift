@@ -3,11 +3,11 @@
 // swiftlint:disable all
 
 import Foundation
-import SDKRuntime
+@_spi(Generated) import SDKRuntime
 
 /// A country and, optionally, a state or province.
 /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/Location
-public struct Location: Sendable, Equatable, SDKRuntime.XMLDecodable {
+public struct Location: Sendable, Equatable {
     /// An ISO 3166 country code.
     public let country: Swift.String
     /// An ISO 3166-2 subdivision code.
@@ -17,7 +17,9 @@ public struct Location: Sendable, Equatable, SDKRuntime.XMLDecodable {
         self.country = country
         self.stateProvince = stateProvince
     }
+}
 
+@_spi(Generated) extension Location: SDKRuntime.XMLDecodable {
     public init(xml element: SDKRuntime.XMLElementView) throws {
         self.country = try element.required("country").scalar(Swift.String.self)
         self.stateProvince = try element.first("state-province")?.scalar(Swift.String.self)

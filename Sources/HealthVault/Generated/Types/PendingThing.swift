@@ -3,11 +3,11 @@
 // swiftlint:disable all
 
 import Foundation
-import SDKRuntime
+@_spi(Generated) import SDKRuntime
 
 /// A thing to write: without a thing-id it is created; with one (and its latest version-stamp) it is updated.
 /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/PendingThing
-public struct PendingThing: Sendable, Equatable, SDKRuntime.XMLEncodable {
+public struct PendingThing: Sendable, Equatable {
     /// The thing to update; absent to create one.
     public let thingID: ThingKey?
     /// The type of the data in data-xml.
@@ -37,14 +37,6 @@ public struct PendingThing: Sendable, Equatable, SDKRuntime.XMLEncodable {
         try SDKRuntime.RequestValidation.minimum(self.flags, 0, at: path + "/flags")
     }
 
-    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
-        if let value = self.thingID { try writer.element("thing-id", writing: value, context: context) }
-        try writer.element("type-id", text: self.typeID.wireText)
-        if let value = self.thingState { try writer.element("thing-state", text: value.wireText) }
-        if let value = self.flags { try writer.element("flags", text: value.wireText) }
-        if let value = self.dataXML { try writer.element("data-xml", writing: value, context: context) }
-    }
-
     /// Ignored on create.
     public enum ThingState: SDKRuntime.OpenEnum {
         /// `Active`
@@ -72,5 +64,15 @@ public struct PendingThing: Sendable, Equatable, SDKRuntime.XMLEncodable {
             case .unknown(let value): return value
             }
         }
+    }
+}
+
+@_spi(Generated) extension PendingThing: SDKRuntime.XMLEncodable {
+    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
+        if let value = self.thingID { try writer.element("thing-id", writing: value, context: context) }
+        try writer.element("type-id", text: self.typeID.wireText)
+        if let value = self.thingState { try writer.element("thing-state", text: value.wireText) }
+        if let value = self.flags { try writer.element("flags", text: value.wireText) }
+        if let value = self.dataXML { try writer.element("data-xml", writing: value, context: context) }
     }
 }

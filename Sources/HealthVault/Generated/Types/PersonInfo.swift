@@ -3,11 +3,11 @@
 // swiftlint:disable all
 
 import Foundation
-import SDKRuntime
+@_spi(Generated) import SDKRuntime
 
 /// A person who authorized the application, with the records the application may access on their behalf.
 /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/PersonInfo
-public struct PersonInfo: Sendable, Equatable, SDKRuntime.XMLDecodable {
+public struct PersonInfo: Sendable, Equatable {
     /// The person's id; sent as offline-person-id once known.
     public let personID: Foundation.UUID
     /// The person's display name.
@@ -39,7 +39,9 @@ public struct PersonInfo: Sendable, Equatable, SDKRuntime.XMLDecodable {
         self.preferredUiculture = preferredUiculture
         self.location = location
     }
+}
 
+@_spi(Generated) extension PersonInfo: SDKRuntime.XMLDecodable {
     public init(xml element: SDKRuntime.XMLElementView) throws {
         var children = element.elements
         self.personID = try children.required("person-id").scalar(Foundation.UUID.self)

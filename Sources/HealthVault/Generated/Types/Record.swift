@@ -3,11 +3,11 @@
 // swiftlint:disable all
 
 import Foundation
-import SDKRuntime
+@_spi(Generated) import SDKRuntime
 
 /// A health record the application is authorized to access. The element's text is the record's name.
 /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/Record
-public struct Record: Sendable, Equatable, SDKRuntime.XMLDecodable {
+public struct Record: Sendable, Equatable {
     /// The record id; sent as record-id for record-scoped methods.
     public let id: Foundation.UUID
     /// Whether the person is a custodian of the record.
@@ -81,7 +81,9 @@ public struct Record: Sendable, Equatable, SDKRuntime.XMLDecodable {
         self.recordAppAuthCreatedDate = recordAppAuthCreatedDate
         self.name = name
     }
+}
 
+@_spi(Generated) extension Record: SDKRuntime.XMLDecodable {
     public init(xml element: SDKRuntime.XMLElementView) throws {
         var attributes = element.attributes
         self.id = try attributes.required("id", Foundation.UUID.self)

@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-import SDKRuntime
+@_spi(Generated) import SDKRuntime
 
 /// The state of a record.
 /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/RecordState

@@ -3,11 +3,11 @@
 // swiftlint:disable all
 
 import Foundation
-import SDKRuntime
+@_spi(Generated) import SDKRuntime
 
 /// The <status> element of every response: the code (0 for success) and, on failure, the error details.
 /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/Status
-public struct Status: Sendable, Equatable, SDKRuntime.XMLDecodable {
+public struct Status: Sendable, Equatable {
     /// The status code; see HealthVaultStatusCode.
     public let code: Swift.Int
     /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/Status/properties/error
@@ -17,7 +17,9 @@ public struct Status: Sendable, Equatable, SDKRuntime.XMLDecodable {
         self.code = code
         self.error = error
     }
+}
 
+@_spi(Generated) extension Status: SDKRuntime.XMLDecodable {
     public init(xml element: SDKRuntime.XMLElementView) throws {
         self.code = try element.required("code").scalar(Swift.Int.self)
         self.error = try element.first("error").map(StatusError.init(xml:))

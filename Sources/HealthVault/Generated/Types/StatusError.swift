@@ -3,11 +3,11 @@
 // swiftlint:disable all
 
 import Foundation
-import SDKRuntime
+@_spi(Generated) import SDKRuntime
 
 /// Details of a failed request.
 /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/StatusError
-public struct StatusError: Sendable, Equatable, SDKRuntime.XMLDecodable {
+public struct StatusError: Sendable, Equatable {
     /// The server's explanation.
     public let message: Swift.String
     /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/StatusError/properties/context
@@ -20,7 +20,9 @@ public struct StatusError: Sendable, Equatable, SDKRuntime.XMLDecodable {
         self.context = context
         self.errorInfo = errorInfo
     }
+}
 
+@_spi(Generated) extension StatusError: SDKRuntime.XMLDecodable {
     public init(xml element: SDKRuntime.XMLElementView) throws {
         self.message = try element.required("message").scalar(Swift.String.self)
         self.context = try element.first("context").map(ErrorContext.init(xml:))

@@ -3,12 +3,12 @@
 // swiftlint:disable all
 
 import Foundation
-import SDKRuntime
+@_spi(Generated) import SDKRuntime
 
 /// A health item as the platform returns it: its key and type, the sections asked for, and its own XML exactly as
 /// stored.
 /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/Thing
-public struct Thing: Sendable, Equatable, SDKRuntime.XMLDecodable {
+public struct Thing: Sendable, Equatable {
     /// Its key.
     public let thingID: ThingKey
     /// Its type.
@@ -41,18 +41,6 @@ public struct Thing: Sendable, Equatable, SDKRuntime.XMLDecodable {
         self.dataXML = dataXML
     }
 
-    public init(xml element: SDKRuntime.XMLElementView) throws {
-        var children = element.elements
-        self.thingID = try ThingKey(xml: children.required("thing-id"))
-        self.typeID = try ThingType(xml: children.required("type-id"))
-        self.thingState = try children.first("thing-state")?.scalar(Thing.ThingState.self)
-        self.flags = try children.first("flags")?.scalar(Swift.Int.self)
-        self.effDate = try children.first("eff-date")?.scalar(Swift.String.self)
-        self.created = try children.first("created").map(SDKRuntime.XMLFragment.init(xml:))
-        self.updated = try children.first("updated").map(SDKRuntime.XMLFragment.init(xml:))
-        self.dataXML = try children.first("data-xml").map(SDKRuntime.XMLFragment.init(xml:))
-    }
-
     /// Its state (core section).
     public enum ThingState: SDKRuntime.OpenEnum {
         /// `Active`
@@ -80,5 +68,19 @@ public struct Thing: Sendable, Equatable, SDKRuntime.XMLDecodable {
             case .unknown(let value): return value
             }
         }
+    }
+}
+
+@_spi(Generated) extension Thing: SDKRuntime.XMLDecodable {
+    public init(xml element: SDKRuntime.XMLElementView) throws {
+        var children = element.elements
+        self.thingID = try ThingKey(xml: children.required("thing-id"))
+        self.typeID = try ThingType(xml: children.required("type-id"))
+        self.thingState = try children.first("thing-state")?.scalar(Thing.ThingState.self)
+        self.flags = try children.first("flags")?.scalar(Swift.Int.self)
+        self.effDate = try children.first("eff-date")?.scalar(Swift.String.self)
+        self.created = try children.first("created").map(SDKRuntime.XMLFragment.init(xml:))
+        self.updated = try children.first("updated").map(SDKRuntime.XMLFragment.init(xml:))
+        self.dataXML = try children.first("data-xml").map(SDKRuntime.XMLFragment.init(xml:))
     }
 }

@@ -3,11 +3,11 @@
 // swiftlint:disable all
 
 import Foundation
-import SDKRuntime
+@_spi(Generated) import SDKRuntime
 
 /// A thing's id and the version-stamp of one of its versions; an update must name the latest.
 /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/ThingKey
-public struct ThingKey: Sendable, Equatable, SDKRuntime.XMLDecodable, SDKRuntime.XMLEncodable {
+public struct ThingKey: Sendable, Equatable {
     /// The version.
     public let versionStamp: Foundation.UUID?
     /// The thing.
@@ -17,7 +17,9 @@ public struct ThingKey: Sendable, Equatable, SDKRuntime.XMLDecodable, SDKRuntime
         self.versionStamp = versionStamp
         self.id = id
     }
+}
 
+@_spi(Generated) extension ThingKey: SDKRuntime.XMLDecodable, SDKRuntime.XMLEncodable {
     public init(xml element: SDKRuntime.XMLElementView) throws {
         var attributes = element.attributes
         self.versionStamp = try attributes.value("version-stamp", Foundation.UUID.self)

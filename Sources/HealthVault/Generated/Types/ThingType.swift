@@ -3,11 +3,11 @@
 // swiftlint:disable all
 
 import Foundation
-import SDKRuntime
+@_spi(Generated) import SDKRuntime
 
 /// A thing type's id, with its name when the server gives one.
 /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/ThingType
-public struct ThingType: Sendable, Equatable, SDKRuntime.XMLDecodable {
+public struct ThingType: Sendable, Equatable {
     /// The type's name, such as Weight.
     public let name: Swift.String?
     /// The type id.
@@ -17,7 +17,9 @@ public struct ThingType: Sendable, Equatable, SDKRuntime.XMLDecodable {
         self.name = name
         self.id = id
     }
+}
 
+@_spi(Generated) extension ThingType: SDKRuntime.XMLDecodable {
     public init(xml element: SDKRuntime.XMLElementView) throws {
         var attributes = element.attributes
         self.name = try attributes.value("name", Swift.String.self)

@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-import SDKRuntime
+@_spi(Generated) import SDKRuntime
 
 /// An RFC 6749 §5.2 error body from the authorize, token or revocation endpoint. Decisions key on the code, not the
 /// HTTP status, which Koppeltaal and Authlib choose differently.

@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-import SDKRuntime
+@_spi(Generated) import SDKRuntime
 
 /// A FHIR OperationOutcome, in DSTU1 (type Coding, details string) or DSTU2+ (code, details CodeableConcept,
 /// diagnostics) shape, JSON or XML. An expired access token arrives this way.

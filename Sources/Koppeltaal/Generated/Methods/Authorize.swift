@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-import SDKRuntime
+@_spi(Generated) import SDKRuntime
 
 /// Exchanges an activation code for an authorization code without a browser: Koppeltaal's mobile Authorize answers with
 /// JSON instead of a redirect. The activation code travels inside the scope as launch:<code> and is consumed by this

@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-import SDKRuntime
+@_spi(Generated) import SDKRuntime
 
 /// Reads the server's Conformance statement (GET [base]/metadata), which names the OAuth authorize and token endpoints.
 /// JSON or XML; a newer FHIR server answers with the same content as a CapabilityStatement.

@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-import SDKRuntime
+@_spi(Generated) import SDKRuntime
 
 /// Asks the Koppeltaal server for a one-time activation code that launches the target application for a patient on a
 /// mobile device. Called by the portal (the calling application) with its own Basic credentials, never by the mobile

@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-import SDKRuntime
+@_spi(Generated) import SDKRuntime
 
 /// Revokes an access or refresh token (RFC 7009). The server answers 200 for unknown tokens too.
 public enum Revoke {

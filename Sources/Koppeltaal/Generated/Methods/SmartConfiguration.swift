@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-import SDKRuntime
+@_spi(Generated) import SDKRuntime
 
 /// Reads the SMART configuration (GET [base]/.well-known/smart-configuration): the OAuth endpoints and what the server
 /// supports, such as PKCE. Koppeltaal 1.x servers usually answer 404.

@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-import SDKRuntime
+@_spi(Generated) import SDKRuntime
 
 /// Redeems an authorization code, or a refresh token, for a new access token at the token endpoint (RFC 6749 §4.1.3 and
 /// §6). Refresh tokens rotate: the response's refresh token replaces the one sent.

@@ -3,11 +3,11 @@
 // swiftlint:disable all
 
 import Foundation
-import SDKRuntime
+@_spi(Generated) import SDKRuntime
 
 /// A concept given by codes and, or, text.
 /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/CodeableConcept
-public struct CodeableConcept: Sendable, Equatable, Decodable, SDKRuntime.XMLDecodable {
+public struct CodeableConcept: Sendable, Equatable, Decodable {
     /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/CodeableConcept/properties/coding
     public let coding: [Coding]
     /// Plain text (may quote tokens).
@@ -23,7 +23,9 @@ public struct CodeableConcept: Sendable, Equatable, Decodable, SDKRuntime.XMLDec
         self.coding = (try container.decodeIfPresent([Coding].self, forKey: "coding")) ?? []
         self.text = try container.decodeIfPresent(Swift.String.self, forKey: "text")
     }
+}
 
+@_spi(Generated) extension CodeableConcept: SDKRuntime.XMLDecodable {
     public init(xml element: SDKRuntime.XMLElementView) throws {
         self.coding = try element.children(named: "coding").map(Coding.init(xml:))
         self.text = try element.first("text")?.valueAttribute(Swift.String.self)

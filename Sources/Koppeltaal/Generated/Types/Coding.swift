@@ -3,11 +3,11 @@
 // swiftlint:disable all
 
 import Foundation
-import SDKRuntime
+@_spi(Generated) import SDKRuntime
 
 /// A code from a code system.
 /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/Coding
-public struct Coding: Sendable, Equatable, Decodable, SDKRuntime.XMLDecodable {
+public struct Coding: Sendable, Equatable, Decodable {
     /// The code system's URI.
     public let system: Swift.String?
     /// The code.
@@ -27,7 +27,9 @@ public struct Coding: Sendable, Equatable, Decodable, SDKRuntime.XMLDecodable {
         self.code = try container.decodeIfPresent(Swift.String.self, forKey: "code")
         self.display = try container.decodeIfPresent(Swift.String.self, forKey: "display")
     }
+}
 
+@_spi(Generated) extension Coding: SDKRuntime.XMLDecodable {
     public init(xml element: SDKRuntime.XMLElementView) throws {
         self.system = try element.first("system")?.valueAttribute(Swift.String.self)
         self.code = try element.first("code")?.valueAttribute(Swift.String.self)

@@ -3,11 +3,11 @@
 // swiftlint:disable all
 
 import Foundation
-import SDKRuntime
+@_spi(Generated) import SDKRuntime
 
 /// The capabilities of one REST endpoint.
 /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/ConformanceRest
-public struct ConformanceRest: Sendable, Equatable, Decodable, SDKRuntime.XMLDecodable {
+public struct ConformanceRest: Sendable, Equatable, Decodable {
     /// server or client.
     public let mode: Swift.String?
     /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/ConformanceRest/properties/security
@@ -23,7 +23,9 @@ public struct ConformanceRest: Sendable, Equatable, Decodable, SDKRuntime.XMLDec
         self.mode = try container.decodeIfPresent(Swift.String.self, forKey: "mode")
         self.security = try container.decodeIfPresent(ConformanceSecurity.self, forKey: "security")
     }
+}
 
+@_spi(Generated) extension ConformanceRest: SDKRuntime.XMLDecodable {
     public init(xml element: SDKRuntime.XMLElementView) throws {
         self.mode = try element.first("mode")?.valueAttribute(Swift.String.self)
         self.security = try element.first("security").map(ConformanceSecurity.init(xml:))

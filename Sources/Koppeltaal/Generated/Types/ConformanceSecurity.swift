@@ -3,11 +3,11 @@
 // swiftlint:disable all
 
 import Foundation
-import SDKRuntime
+@_spi(Generated) import SDKRuntime
 
 /// How the REST endpoint is secured, with the OAuth endpoint extensions.
 /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/ConformanceSecurity
-public struct ConformanceSecurity: Sendable, Equatable, Decodable, SDKRuntime.XMLDecodable {
+public struct ConformanceSecurity: Sendable, Equatable, Decodable {
     /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/ConformanceSecurity/properties/extension
     public let extensions: [Extension]
     /// The security services, e.g. OAuth2 and Basic.
@@ -27,7 +27,9 @@ public struct ConformanceSecurity: Sendable, Equatable, Decodable, SDKRuntime.XM
         self.service = (try container.decodeIfPresent([CodeableConcept].self, forKey: "service")) ?? []
         self.summary = try container.decodeIfPresent(Swift.String.self, forKey: "description")
     }
+}
 
+@_spi(Generated) extension ConformanceSecurity: SDKRuntime.XMLDecodable {
     public init(xml element: SDKRuntime.XMLElementView) throws {
         self.extensions = try element.children(named: "extension").map(Extension.init(xml:))
         self.service = try element.children(named: "service").map(CodeableConcept.init(xml:))

@@ -3,12 +3,12 @@
 // swiftlint:disable all
 
 import Foundation
-import SDKRuntime
+@_spi(Generated) import SDKRuntime
 
 /// A FHIR DSTU1 Conformance statement: the server's capabilities, including the OAuth endpoints in
 /// rest.security.extension.
 /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/Conformance
-public struct ConformanceStatement: Sendable, Equatable, Decodable, SDKRuntime.XMLDecodable {
+public struct ConformanceStatement: Sendable, Equatable, Decodable {
     /// The statement's name.
     public let name: Swift.String?
     /// Who published it.
@@ -42,7 +42,9 @@ public struct ConformanceStatement: Sendable, Equatable, Decodable, SDKRuntime.X
         self.format = (try container.decodeIfPresent([Swift.String].self, forKey: "format")) ?? []
         self.rest = (try container.decodeArrayAcceptingSingleIfPresent(ConformanceRest.self, forKey: "rest")) ?? []
     }
+}
 
+@_spi(Generated) extension ConformanceStatement: SDKRuntime.XMLDecodable {
     public init(xml element: SDKRuntime.XMLElementView) throws {
         var children = element.elements
         self.name = try children.first("name")?.valueAttribute(Swift.String.self)

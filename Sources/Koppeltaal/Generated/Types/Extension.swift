@@ -3,11 +3,11 @@
 // swiftlint:disable all
 
 import Foundation
-import SDKRuntime
+@_spi(Generated) import SDKRuntime
 
 /// A FHIR extension: a URL naming it and a value, or nested extensions (the SMART 1.0 oauth-uris form).
 /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/Extension
-public struct Extension: Sendable, Equatable, Decodable, SDKRuntime.XMLDecodable {
+public struct Extension: Sendable, Equatable, Decodable {
     /// What the extension is.
     public let url: Swift.String
     /// A URI value, absolute or relative to the FHIR base.
@@ -38,7 +38,9 @@ public struct Extension: Sendable, Equatable, Decodable, SDKRuntime.XMLDecodable
         self.valueCode = try container.decodeIfPresent(Swift.String.self, forKey: "valueCode")
         self.extensions = (try container.decodeIfPresent([Extension].self, forKey: "extension")) ?? []
     }
+}
 
+@_spi(Generated) extension Extension: SDKRuntime.XMLDecodable {
     public init(xml element: SDKRuntime.XMLElementView) throws {
         var children = element.elements
         var attributes = element.attributes

@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-import SDKRuntime
+@_spi(Generated) import SDKRuntime
 
 /// How bad an issue is.
 /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/IssueSeverity

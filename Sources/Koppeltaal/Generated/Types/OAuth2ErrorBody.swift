@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-import SDKRuntime
+@_spi(Generated) import SDKRuntime
 
 /// An RFC 6749 §5.2 error response.
 /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/OAuth2ErrorBody

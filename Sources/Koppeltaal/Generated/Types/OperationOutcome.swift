@@ -3,11 +3,11 @@
 // swiftlint:disable all
 
 import Foundation
-import SDKRuntime
+@_spi(Generated) import SDKRuntime
 
 /// A FHIR OperationOutcome: one or more issues. Reads DSTU1 and DSTU2+ shapes in JSON and XML.
 /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/OperationOutcome
-public struct OperationOutcome: Sendable, Equatable, Decodable, SDKRuntime.XMLDecodable {
+public struct OperationOutcome: Sendable, Equatable, Decodable {
     /// The issues.
     public let issue: [OperationOutcomeIssue]
     /// Creates a value from its properties.
@@ -20,7 +20,9 @@ public struct OperationOutcome: Sendable, Equatable, Decodable, SDKRuntime.XMLDe
         try container.expectConstant("OperationOutcome", forKey: "resourceType", required: true)
         self.issue = try container.decode([OperationOutcomeIssue].self, forKey: "issue")
     }
+}
 
+@_spi(Generated) extension OperationOutcome: SDKRuntime.XMLDecodable {
     public init(xml element: SDKRuntime.XMLElementView) throws {
         self.issue = try element.children(named: "issue").map(OperationOutcomeIssue.init(xml:))
     }

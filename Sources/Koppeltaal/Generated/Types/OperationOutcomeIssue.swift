@@ -3,12 +3,12 @@
 // swiftlint:disable all
 
 import Foundation
-import SDKRuntime
+@_spi(Generated) import SDKRuntime
 
 /// One issue. DSTU1 names its kind in type.code and explains it in the details string; DSTU2 and later use code,
 /// details.text and diagnostics.
 /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/OperationOutcomeIssue
-public struct OperationOutcomeIssue: Sendable, Equatable, Decodable, SDKRuntime.XMLDecodable {
+public struct OperationOutcomeIssue: Sendable, Equatable, Decodable {
     /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/OperationOutcomeIssue/properties/severity
     public let severity: IssueSeverity?
     /// DSTU1: the issue type, e.g. code expired.
@@ -44,18 +44,8 @@ public struct OperationOutcomeIssue: Sendable, Equatable, Decodable, SDKRuntime.
         self.location = (try container.decodeIfPresent([Swift.String].self, forKey: "location")) ?? []
     }
 
-    public init(xml element: SDKRuntime.XMLElementView) throws {
-        var children = element.elements
-        self.severity = try children.first("severity")?.valueAttribute(IssueSeverity.self)
-        self.type = try children.first("type").map(Coding.init(xml:))
-        self.code = try children.first("code")?.valueAttribute(Swift.String.self)
-        self.details = try children.first("details").map(OperationOutcomeIssue.Details.init(xml:))
-        self.diagnostics = try children.first("diagnostics")?.valueAttribute(Swift.String.self)
-        self.location = try children.children(named: "location").map { try $0.valueAttribute(Swift.String.self) }
-    }
-
     /// DSTU1: a string; DSTU2 and later: a CodeableConcept. May quote the bearer token, so it is never printed.
-    public enum Details: Sendable, Equatable, Decodable, SDKRuntime.XMLDecodable {
+    public enum Details: Sendable, Equatable, Decodable {
         /// The value is a `Swift.String`.
         case string(Swift.String)
         /// The value is a `CodeableConcept`.
@@ -69,15 +59,18 @@ public struct OperationOutcomeIssue: Sendable, Equatable, Decodable, SDKRuntime.
             }
             self = .codeableConcept(try CodeableConcept(from: decoder))
         }
+    }
+}
 
-        /// Reads the first variant that the element's content fits, in schema order.
-        public init(xml element: SDKRuntime.XMLElementView) throws {
-            if let value = try? element.valueAttribute(Swift.String.self) {
-                self = .string(value)
-                return
-            }
-            self = .codeableConcept(try CodeableConcept(xml: element))
-        }
+@_spi(Generated) extension OperationOutcomeIssue: SDKRuntime.XMLDecodable {
+    public init(xml element: SDKRuntime.XMLElementView) throws {
+        var children = element.elements
+        self.severity = try children.first("severity")?.valueAttribute(IssueSeverity.self)
+        self.type = try children.first("type").map(Coding.init(xml:))
+        self.code = try children.first("code")?.valueAttribute(Swift.String.self)
+        self.details = try children.first("details").map(OperationOutcomeIssue.Details.init(xml:))
+        self.diagnostics = try children.first("diagnostics")?.valueAttribute(Swift.String.self)
+        self.location = try children.children(named: "location").map { try $0.valueAttribute(Swift.String.self) }
     }
 }
 
@@ -107,6 +100,17 @@ extension OperationOutcomeIssue: CustomStringConvertible, CustomDebugStringConve
             "diagnostics": SDKRuntime.Redaction.hide(self.diagnostics),
             "location": self.location,
         ], displayStyle: .struct)
+    }
+}
+
+@_spi(Generated) extension OperationOutcomeIssue.Details: SDKRuntime.XMLDecodable {
+    /// Reads the first variant that the element's content fits, in schema order.
+    public init(xml element: SDKRuntime.XMLElementView) throws {
+        if let value = try? element.valueAttribute(Swift.String.self) {
+            self = .string(value)
+            return
+        }
+        self = .codeableConcept(try CodeableConcept(xml: element))
     }
 }
 

@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-import SDKRuntime
+@_spi(Generated) import SDKRuntime
 
 /// An access token and, when the client has them enabled, a refresh token, with the launch context. Refresh responses
 /// may omit the context; keep the first response's.

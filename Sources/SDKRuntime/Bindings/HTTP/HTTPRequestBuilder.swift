@@ -5,6 +5,7 @@ import Foundation
 ///
 /// Every credential it sets (a Basic or bearer `Authorization`, an API key in a header of any name, a client secret)
 /// is marked sensitive, so the builder, the request it builds and their headers and fields never print it.
+@_spi(Generated)
 public struct HTTPRequestBuilder: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The request method.
     public var method: HTTPRequestMethod

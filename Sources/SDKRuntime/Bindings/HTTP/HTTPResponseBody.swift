@@ -1,7 +1,7 @@
 import Foundation
 
 /// Reads a successful response body as the method's schema declares it.
-public enum HTTPResponseBody {
+@_spi(Generated) public enum HTTPResponseBody {
     /// Decodes a JSON body.
     ///
     /// - Throws: ``UnexpectedResponseError`` when the body is not JSON at all (an HTML page, say), or

@@ -19,7 +19,7 @@ public struct HealthVaultApplicationCredential: Sendable, Hashable, Codable, Cus
     /// (UTC, milliseconds) and an HMAC-SHA256 signer keyed with the decoded shared secret.
     ///
     /// - Throws: ``RequestEncodingError/invalidCredential(_:)`` when the shared secret is not Base64.
-    public func castSignatureContext(signingTime: Date) throws -> EncodingContext {
+    @_spi(Generated) public func castSignatureContext(signingTime: Date) throws -> EncodingContext {
         let key = try HealthVaultSigning.key(fromBase64: sharedSecret, name: "application shared secret")
         return EncodingContext(
             values: ["applicationID": applicationID.wireText, "signingTime": signingTime.wireText],
@@ -85,7 +85,7 @@ public struct HealthVaultSessionCredential: Sendable, Hashable, Codable, CustomS
 }
 
 /// The hash and MAC conventions of HealthVault: standard Base64 with padding and no line breaks.
-public enum HealthVaultSigning {
+@_spi(Generated) public enum HealthVaultSigning {
     /// `Base64(SHA-256(message))`, the `info-hash` value.
     public static func sha256Base64(_ message: [UInt8]) -> String {
         Data(Crypto.sha256(message)).base64EncodedString()

@@ -21,7 +21,7 @@ public struct HealthVaultEnvelopeSettings: Sendable, Hashable {
 }
 
 /// How a HealthVault request identifies itself in the header.
-public enum HealthVaultRequestAuth: Sendable, Hashable {
+@_spi(Generated) public enum HealthVaultRequestAuth: Sendable, Hashable {
     /// An anonymous method: `<app-id>` in the header, no `<auth>` and no `<info-hash>`.
     case applicationID(UUID)
     /// An authenticated method: `<auth-session>` in the header, `<info-hash>` over the info, and `<hmac-data>` over
@@ -37,7 +37,7 @@ public enum HealthVaultRequestAuth: Sendable, Hashable {
 /// ```
 /// <wc-request:request xmlns:wc-request="urn:com.microsoft.wc.request"><auth>…</auth><header>…</header><info>…</info></wc-request:request>
 /// ```
-public struct HealthVaultRequestEnvelope: Sendable, Hashable {
+@_spi(Generated) public struct HealthVaultRequestEnvelope: Sendable, Hashable {
     /// The request body.
     public let bytes: [UInt8]
     /// Byte ranges of `header`, `info` and `auth` (when present), plus any region the info writer marked (for

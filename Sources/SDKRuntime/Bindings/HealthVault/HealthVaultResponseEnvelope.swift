@@ -3,7 +3,7 @@ import Foundation
 /// A parsed HealthVault response: `<response><status><code>…</code>…</status><wc:info …>…</wc:info></response>`.
 ///
 /// Elements are matched by local name, never by prefix, since the server chooses prefixes.
-public struct HealthVaultResponseEnvelope {
+@_spi(Generated) public struct HealthVaultResponseEnvelope {
     /// The `<status>` element.
     public let status: XMLElementView
     /// The number in `<status><code>`; 0 means success.

@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-import SDKRuntime
+@_spi(Generated) import SDKRuntime
 
 /// A Junction error body: {"error"?, "detail": {"error_type", "message"?}}, used by the token endpoint and the API.
 /// - Remark: Generated from Schemas/Vital/protocol.json#/errors/VitalError

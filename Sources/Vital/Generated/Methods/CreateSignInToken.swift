@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-import SDKRuntime
+@_spi(Generated) import SDKRuntime
 
 /// Mints a short-lived sign-in token for a Vital user (backend only: it needs the team API key). Hand it to the app,
 /// which signs in with it once.

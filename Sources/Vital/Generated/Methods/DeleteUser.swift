@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-import SDKRuntime
+@_spi(Generated) import SDKRuntime
 
 /// Deletes a Vital user and its data (backend only: it needs the team API key). Apps signed in as the user are signed
 /// out at their next token refresh.

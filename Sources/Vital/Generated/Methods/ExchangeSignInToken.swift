@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-import SDKRuntime
+@_spi(Generated) import SDKRuntime
 
 /// Exchanges the user token inside a sign-in token for an access and refresh token (RFC 8693 token exchange at the auth
 /// host's /v1/token).

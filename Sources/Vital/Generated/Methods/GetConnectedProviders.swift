@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-import SDKRuntime
+@_spi(Generated) import SDKRuntime
 
 /// Lists the data sources (wearables, apps, labs) a user has connected. A user-level call: the signed-in app's access
 /// token, or the team API key in API-key mode.

@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-import SDKRuntime
+@_spi(Generated) import SDKRuntime
 
 /// Exchanges the refresh token for a new access and refresh token at the auth host's /v1/token. The new refresh token
 /// replaces the old one.

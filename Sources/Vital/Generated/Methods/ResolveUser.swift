@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-import SDKRuntime
+@_spi(Generated) import SDKRuntime
 
 /// Finds the Vital user created for one of your users (backend only: it needs the team API key). Answered 404 when
 /// there is none.

@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-import SDKRuntime
+@_spi(Generated) import SDKRuntime
 
 /// A data source a user has connected.
 /// - Remark: Generated from Schemas/Vital/types.json#/$defs/ConnectedProvider

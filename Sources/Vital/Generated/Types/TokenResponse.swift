@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-import SDKRuntime
+@_spi(Generated) import SDKRuntime
 
 /// An access and refresh token pair from the auth host's /v1/token.
 /// - Remark: Generated from Schemas/Vital/types.json#/$defs/TokenResponse

@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-import SDKRuntime
+@_spi(Generated) import SDKRuntime
 
 /// The error envelope of the Junction API and auth host.
 /// - Remark: Generated from Schemas/Vital/types.json#/$defs/VitalErrorBody

@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-import SDKRuntime
+@_spi(Generated) import SDKRuntime
 
 /// What went wrong.
 /// - Remark: Generated from Schemas/Vital/types.json#/$defs/VitalErrorDetail
