@@ -26,6 +26,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case xmlFragment = "xml-fragment"
     /// Text in a schema's fields (descriptions, enum values, names, paths): never code in the generated Swift.
     case schemaText = "schema-text"
+    /// An `sdkgen-config.json`, then the generator with what it accepts.
+    case config = "config"
 
     /// Feeds `data` to the text mode of the schema target, and tells whether the family it made generated.
     public static func schemaTextGenerates(_ data: Data) -> Bool { SchemaFuzzing.runText(data) }
@@ -41,6 +43,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .shellRedirect: ShellRedirectFuzzing.run(data)
         case .schema: SchemaFuzzing.run(data)
         case .schemaText: SchemaFuzzing.runText(data)
+        case .config: ConfigFuzzing.run(data)
         case .jsonValue: JSONValueFuzzing.run(data)
         case .xmlFragment: XMLFragmentFuzzing.run(data)
         }

@@ -3,7 +3,7 @@ import SDKGenerator
 
 /// Reads the input as JSON, then as a method file of a small family that the whole generator runs on.
 enum SchemaFuzzing {
-    private static let protocolFile = InMemoryFile(
+    static let protocolFile = InMemoryFile(
         path: "Fuzz/protocol.json",
         contents: """
             {"family": "Fuzz", "description": "A family for fuzzing.",
@@ -13,14 +13,14 @@ enum SchemaFuzzing {
                  "encodings": ["json"], "code": ["/code"], "message": ["/message"],
                  "codes": [{"value": "expired", "name": "expired", "recovery": "refreshCredential"}]}}}
             """)
-    private static let typesFile = InMemoryFile(
+    static let typesFile = InMemoryFile(
         path: "Fuzz/types.json",
         contents: """
             {"$defs": {"ErrorBody": {"type": "object", "required": ["code"], "properties": {"code": {"type": "string"}, "message": {"type": "string"}}}}}
             """)
 
     /// A method file whose every text field the text mode may fill.
-    private static let methodText = """
+    static let methodText = """
         {"name": "Method", "description": "A method.",
          "binding": {"http": {"method": "POST", "server": "api", "path": "/things", "body": "json", "auth": "bearer",
              "response": "json", "errors": ["FuzzError"]}},
@@ -62,5 +62,26 @@ enum SchemaFuzzing {
         _ = JSONParser.parse(text, file: "input.json", diagnostics: &diagnostics)
         let method = InMemoryFile(path: "Fuzz/Method.json", contents: text)
         _ = try? GeneratorPipeline.run([protocolFile, typesFile, method])
+    }
+}
+
+/// Reads the input as an `sdkgen-config.json`; one that is accepted generates the small family with it, in both
+/// layouts, and no name or import it sets may put anything but an identifier into the code.
+enum ConfigFuzzing {
+    static func run(_ data: Data) {
+        let (config, _) = GeneratorConfig.decode(String(decoding: data, as: UTF8.self), file: "sdkgen-config.json")
+        guard let config else { return }
+        let files = [
+            SchemaFuzzing.protocolFile, SchemaFuzzing.typesFile,
+            InMemoryFile(path: "Fuzz/Method.json", contents: SchemaFuzzing.methodText),
+        ]
+        for singleFile in [false, true] {
+            guard let output = try? GeneratorPipeline.run(files, options: .init(config: config, singleFile: singleFile))
+            else { continue }
+            for name in config.additionalImports + Array(config.typeNames.values) + Array(config.methodNames.values)
+            where !name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) {
+                fatalError("the configuration let \(name) into \(output.files.first?.path ?? "the code")")
+            }
+        }
     }
 }
