@@ -58,29 +58,8 @@ final class ConsumerPackageTests: XCTestCase {
     private func publicSymbols(of module: String) throws -> [String] {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("consumer-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: output) }
-        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
-        let target = try XCTUnwrap(
-            (try JSONSerialization.jsonObject(
-                with: Data(try Subprocess.run(["swift", "-print-target-info"]).output.utf8))
-                as? [String: Any])?["target"] as? [String: Any])
-        var arguments = [
-            "swift", "symbolgraph-extract", "-module-name", module, "-I",
-            Self.scratch.appendingPathComponent("debug/Modules").path, "-target",
-            try XCTUnwrap(target["triple"] as? String),
-            "-output-dir", output.path, "-minimum-access-level", "public",
-        ]
-        #if os(Linux)
-            arguments += [
-                "-Xcc",
-                "-fmodule-map-file="
-                    + Fixtures.repository.appendingPathComponent("Sources/COpenSSL/module.modulemap").path,
-            ]
-        #endif
-        let result = try Subprocess.run(arguments)
-        XCTAssertEqual(result.status, 0, result.output)
-        let data = try Data(contentsOf: output.appendingPathComponent("\(module).symbols.json"))
-        let graph = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        let symbols = graph["symbols"] as? [[String: Any]] ?? []
-        return symbols.compactMap { ($0["names"] as? [String: Any])?["title"] as? String }.sorted()
+        let graph = try SymbolGraph.extract(
+            module: module, modules: Self.scratch.appendingPathComponent("debug/Modules"), into: output)
+        return graph.symbols.map(\.title).sorted()
     }
 }

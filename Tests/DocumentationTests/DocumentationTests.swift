@@ -77,55 +77,36 @@ final class DocumentationTests: XCTestCase {
 
     private static let libraries = ["SDKRuntime", "HealthVault", "Koppeltaal", "Vital"]
 
-    /// The symbol graphs of the libraries, extracted from the debug build's modules.
-    private static let symbolGraphs = Result { () throws -> URL in
+    /// The symbol graphs of the libraries, extracted from the debug build's modules, with the directory of each
+    /// library's graph files.
+    private static let symbolGraphs = Result { () throws -> [String: (directory: URL, graph: SymbolGraph)] in
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("symbol-graphs-\(UUID().uuidString)")
         let modules = Fixtures.repository.appendingPathComponent(".build/debug/Modules")
-        let triple = try targetTriple()
+        var graphs: [String: (directory: URL, graph: SymbolGraph)] = [:]
         for library in libraries {
             let directory = output.appendingPathComponent(library)
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            var arguments = [
-                "swift", "symbolgraph-extract", "-module-name", library, "-I", modules.path, "-target", triple,
-                "-output-dir", directory.path, "-minimum-access-level", "public",
-            ]
-            #if os(Linux)
-                arguments += [
-                    "-Xcc",
-                    "-fmodule-map-file="
-                        + Fixtures.repository.appendingPathComponent("Sources/COpenSSL/module.modulemap").path,
-                ]
-            #endif
-            let result = try Subprocess.run(arguments)
-            guard result.status == 0 else {
-                throw DocumentationError("symbolgraph-extract \(library) failed: \(result.output)")
-            }
+            graphs[library] = (directory, try SymbolGraph.extract(module: library, modules: modules, into: directory))
         }
-        return output
+        return graphs
+    }
+
+    /// The symbol graph of `library`.
+    private static func graph(of library: String) throws -> SymbolGraph {
+        try XCTUnwrap(try symbolGraphs.get()[library]?.graph)
     }
 
     func testEveryPublicDeclarationHasADocComment() throws {
-        let graphs = try Self.symbolGraphs.get()
         var checked = 0
         for library in Self.libraries {
-            let directory = graphs.appendingPathComponent(library)
-            for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) {
-                let data = try Data(contentsOf: directory.appendingPathComponent(name))
-                let graph = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-                for symbol in graph["symbols"] as? [[String: Any]] ?? [] {
-                    // Declarations in this repository; members the compiler synthesizes (Equatable, Codable) have no
-                    // source location.
-                    guard let location = symbol["location"] as? [String: Any], let uri = location["uri"] as? String,
-                        uri.contains(Fixtures.repository.path)
-                    else { continue }
-                    checked += 1
-                    if symbol["docComment"] == nil {
-                        let path = (symbol["pathComponents"] as? [String] ?? []).joined(separator: ".")
-                        let line = ((location["position"] as? [String: Any])?["line"] as? Int ?? 0) + 1
-                        XCTFail(
-                            "\(uri.replacingOccurrences(of: Fixtures.repository.path + "/", with: "")):\(line): \(path) has no doc comment"
-                        )
-                    }
+            for symbol in try Self.graph(of: library).symbols {
+                // Declarations in this repository; members the compiler synthesizes (Equatable, Codable) have no
+                // source location.
+                guard let location = symbol.location, location.uri.contains(Fixtures.repository.path) else { continue }
+                checked += 1
+                if !symbol.hasDocComment {
+                    let file = location.uri.replacingOccurrences(of: "file://", with: "")
+                        .replacingOccurrences(of: Fixtures.repository.path + "/", with: "")
+                    XCTFail("\(file):\(location.line + 1): \(symbol.path.joined(separator: ".")) has no doc comment")
                 }
             }
         }
@@ -165,22 +146,8 @@ final class DocumentationTests: XCTestCase {
     ]
 
     func testNoPublicTypeHasTheNameOfAServerModulesType() throws {
-        let graphs = try Self.symbolGraphs.get()
-        var names: Set<String> = []
-        for library in Self.libraries {
-            let directory = graphs.appendingPathComponent(library)
-            for file in try FileManager.default.contentsOfDirectory(atPath: directory.path) {
-                let data = try Data(contentsOf: directory.appendingPathComponent(file))
-                let graph = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-                for symbol in graph["symbols"] as? [[String: Any]] ?? [] {
-                    guard let path = symbol["pathComponents"] as? [String], path.count == 1,
-                        let kind = (symbol["kind"] as? [String: Any])?["identifier"] as? String,
-                        ["swift.struct", "swift.enum", "swift.class", "swift.protocol", "swift.typealias"].contains(
-                            kind)
-                    else { continue }
-                    names.insert(path[0])
-                }
-            }
+        let names = try Self.libraries.reduce(into: Set<String>()) {
+            $0.formUnion(try Self.graph(of: $1).topLevelTypeNames)
         }
         XCTAssertGreaterThan(names.count, 100, "the libraries' public types were found")
         XCTAssertEqual(names.intersection(Self.namesOfOtherModules).sorted(), [])
@@ -189,19 +156,7 @@ final class DocumentationTests: XCTestCase {
     /// The runtime's landing page mentions every public type: its public surface is what users touch, and the
     /// rest is its `@_spi(Generated)` interface for generated code.
     func testTheRuntimePageMentionsEveryPublicType() throws {
-        let directory = try Self.symbolGraphs.get().appendingPathComponent("SDKRuntime")
-        var names: Set<String> = []
-        for file in try FileManager.default.contentsOfDirectory(atPath: directory.path) {
-            let data = try Data(contentsOf: directory.appendingPathComponent(file))
-            let graph = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-            for symbol in graph["symbols"] as? [[String: Any]] ?? [] {
-                guard let path = symbol["pathComponents"] as? [String], path.count == 1,
-                    let kind = (symbol["kind"] as? [String: Any])?["identifier"] as? String,
-                    ["swift.struct", "swift.enum", "swift.class", "swift.protocol", "swift.typealias"].contains(kind)
-                else { continue }
-                names.insert(path[0])
-            }
-        }
+        let names = try Self.graph(of: "SDKRuntime").topLevelTypeNames
         let page = try String(
             contentsOf: Fixtures.repository.appendingPathComponent("Sources/SDKRuntime/SDKRuntime.docc/SDKRuntime.md"),
             encoding: .utf8)
@@ -220,7 +175,7 @@ final class DocumentationTests: XCTestCase {
             let result = try Subprocess.run(
                 Self.docc + [
                     "convert", catalog.path, "--additional-symbol-graph-dir",
-                    graphs.appendingPathComponent(library).path,
+                    try XCTUnwrap(graphs[library]?.directory).path,
                     "--fallback-display-name", library, "--fallback-bundle-identifier", "org.healthsignin.\(library)",
                     "--output-path", output.path, "--warnings-as-errors",
                 ])
@@ -235,18 +190,4 @@ final class DocumentationTests: XCTestCase {
             return ["docc"]
         #endif
     }
-
-    private static func targetTriple() throws -> String {
-        let result = try Subprocess.run(["swift", "-print-target-info"])
-        let info = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any]
-        guard let target = info?["target"] as? [String: Any], let triple = target["triple"] as? String else {
-            throw DocumentationError("swift -print-target-info gave no triple: \(result.output)")
-        }
-        return triple
-    }
-}
-
-private struct DocumentationError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
 }
