@@ -65,6 +65,22 @@ struct ClientBenchmarks {
         }
         add("Vital GetConnectedProviders (Bearer, decode)", providers, into: report)
 
+        // The same call through two middlewares that pass it on, against the bare call measured just before.
+        var options = vital.configuration.options
+        options.middlewares = [PassThrough(), PassThrough()]
+        let layered = VitalClient(configuration: .init(servers: vital.configuration.servers, options: options))
+        let through = try await Harness.measure(iterations: 5_000) {
+            _ = try await layered.getConnectedProviders(
+                .init(userID: user), credential: .bearer(BearerToken("vat_0123456789")))
+        }
+        let extra = (through.median - providers.median) * 1e6
+        report.add(
+            Row(
+                section: "Client", metric: "Vital GetConnectedProviders through 2 pass-through middlewares",
+                unit: "µs/call", summary: through.scaled(by: 1e6),
+                note: String(
+                    format: "+%.2f µs over the bare call (ratio %.2f)", extra, through.median / providers.median)))
+
         // Building and form-encoding alone: the transport refuses at once.
         let refusing = KoppeltaalClient(
             configuration: .init(
@@ -132,5 +148,15 @@ struct ClientBenchmarks {
                     summary: Summary(rates), note: "the emulator is a threaded Python server"
                 ))
         }
+    }
+}
+
+/// A middleware that only passes the request on, to measure what the chain itself costs.
+private struct PassThrough: ClientMiddleware {
+    func intercept(
+        _ request: HTTPRequestMessage, operation: OperationID,
+        next: @Sendable (HTTPRequestMessage) async throws -> HTTPResponseMessage
+    ) async throws -> HTTPResponseMessage {
+        try await next(request)
     }
 }
