@@ -28,6 +28,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case schemaText = "schema-text"
     /// An `sdkgen-config.json`, then the generator with what it accepts.
     case config = "config"
+    /// JSON Web Keys, key sets and compact JWS.
+    case jose = "jose"
 
     /// Feeds `data` to the text mode of the schema target, and tells whether the family it made generated.
     public static func schemaTextGenerates(_ data: Data) -> Bool { SchemaFuzzing.runText(data) }
@@ -44,6 +46,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .schema: SchemaFuzzing.run(data)
         case .schemaText: SchemaFuzzing.runText(data)
         case .config: ConfigFuzzing.run(data)
+        case .jose: JOSEFuzzing.run(data)
         case .jsonValue: JSONValueFuzzing.run(data)
         case .xmlFragment: XMLFragmentFuzzing.run(data)
         }

@@ -29,6 +29,7 @@ final class ErrorMessageTests: XCTestCase {
         RequestValidationError(path: "/num-results", requirement: "at least 1"),
         CredentialLifecycleError.superseded,
         CredentialStoreError.unreadable(key: "session"),
+        JOSEError.invalidSignature,
         oauth,
         OperationOutcomeError(
             body: OperationOutcome(issue: [.init(severity: .error, diagnostics: "Unknown patient")]), httpStatus: 404,

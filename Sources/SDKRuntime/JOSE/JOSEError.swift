@@ -1,0 +1,37 @@
+/// A JSON Web Key or JSON Web Signature could not be used.
+public enum JOSEError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The key's JSON is not a usable key; the reason names the member (never a private value).
+    case invalidKey(String)
+    /// The token is not a compact JWS (three base64url parts, a JSON object header).
+    case malformedToken(String)
+    /// The token's `alg` is not one the caller accepts.
+    case algorithmNotAccepted(String)
+    /// The key cannot make or check signatures of this algorithm (an EC key for RS256, a P-256 key for ES384).
+    case keyDoesNotFitAlgorithm(JWSAlgorithm)
+    /// The signature does not verify.
+    case invalidSignature
+    /// The platform's cryptography refused the operation.
+    case cryptographyFailed(String)
+
+    /// A one-line explanation.
+    public var description: String {
+        switch self {
+        case .invalidKey(let reason): return "The JSON Web Key cannot be used: \(reason)"
+        case .malformedToken(let reason): return "The token is not a compact JWS: \(reason)"
+        case .algorithmNotAccepted(let algorithm): return "The token is signed with \(algorithm), which is not accepted"
+        case .keyDoesNotFitAlgorithm(let algorithm): return "The key cannot be used with \(algorithm.rawValue)"
+        case .invalidSignature: return "The token's signature does not verify"
+        case .cryptographyFailed(let operation): return "The platform's cryptography failed to \(operation)"
+        }
+    }
+}
+
+extension JOSEError: SDKError {
+    /// ``ErrorRecovery/reconfigure`` for a key that cannot be used, ``ErrorRecovery/none`` for a token that fails.
+    public var recovery: ErrorRecovery {
+        switch self {
+        case .invalidKey, .keyDoesNotFitAlgorithm: return .reconfigure
+        case .malformedToken, .algorithmNotAccepted, .invalidSignature, .cryptographyFailed: return .none
+        }
+    }
+}
