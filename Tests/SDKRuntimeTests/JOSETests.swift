@@ -154,4 +154,32 @@ final class JOSETests: XCTestCase {
         XCTAssertFalse(ec.publicKey.isPrivate)
         XCTAssertTrue(ec.isPrivate)
     }
+
+    func testAClientAssertionCarriesWhatSMARTRequires() throws {
+        let ec = try key(Self.smartEC)
+        let clock = ManualClock(Date(timeIntervalSince1970: 1_700_000_000))
+        let endpoint = try XCTUnwrap(URL(string: "https://ehr.example.com/auth/token"))
+        let assertion = try ClientAssertion(
+            clientID: "my-backend", tokenEndpoint: endpoint, key: ec, algorithm: .es384, lifetime: 3_600, clock: clock,
+            random: SeededRandomSource(seed: "assertion"))
+        let parts = try JWS.verify(assertion.token, key: ec.publicKey, algorithms: [.es384])
+        XCTAssertEqual(parts.header["kid"]?.stringValue, "afb27c284f2d93959c18fa0320e32060")
+        XCTAssertEqual(parts.header["typ"]?.stringValue, "JWT")
+        let claims = try XCTUnwrap(try JSONValue.parse(parts.payload).objectValue)
+        XCTAssertEqual(claims.keys, ["iss", "sub", "aud", "exp", "jti"], "no iat or nbf")
+        XCTAssertEqual(claims["iss"]?.stringValue, "my-backend")
+        XCTAssertEqual(claims["sub"]?.stringValue, "my-backend")
+        XCTAssertEqual(claims["aud"]?.stringValue, "https://ehr.example.com/auth/token")
+        XCTAssertEqual(claims["exp"]?.numberValue, JSONNumber(1_700_000_300), "an hour is shortened to 5 minutes")
+        XCTAssertEqual(claims["jti"]?.stringValue, assertion.id)
+        XCTAssertEqual(Base64URL.decode(assertion.id)?.count, 32)
+        XCTAssertFalse(assertion.description.contains(assertion.token))
+
+        let again = try ClientAssertion(
+            clientID: "my-backend", tokenEndpoint: endpoint, key: ec, algorithm: .es384, clock: clock)
+        XCTAssertNotEqual(again.id, assertion.id, "every assertion has a fresh jti")
+        XCTAssertThrowsError(
+            try ClientAssertion(clientID: "x", tokenEndpoint: endpoint, key: ec.publicKey, algorithm: .es384))
+        XCTAssertThrowsError(try ClientAssertion(clientID: "x", tokenEndpoint: endpoint, key: ec, algorithm: .rs384))
+    }
 }
