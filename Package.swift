@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "HealthVault", targets: ["HealthVault"]),
         .library(name: "Koppeltaal", targets: ["Koppeltaal"]),
         .library(name: "Vital", targets: ["Vital"]),
+        .library(name: "SMART", targets: ["SMART"]),
         .executable(name: "sdkgen", targets: ["sdkgen"]),
         .plugin(name: "GenerateSDK", targets: ["GenerateSDK"]),
         .plugin(name: "SDKGenBuildPlugin", targets: ["SDKGenBuildPlugin"]),
@@ -42,6 +43,7 @@ let package = Package(
         .target(name: "HealthVault", dependencies: ["SDKRuntime"], swiftSettings: strict),
         .target(name: "Koppeltaal", dependencies: ["SDKRuntime"], swiftSettings: strict),
         .target(name: "Vital", dependencies: ["SDKRuntime"], swiftSettings: strict),
+        .target(name: "SMART", dependencies: ["SDKRuntime"], swiftSettings: strict),
 
         // The generator: a library of pure stages and a thin command-line shell.
         .target(name: "SDKGenerator", path: "Generator/Core", swiftSettings: strict),
@@ -64,7 +66,8 @@ let package = Package(
 
         // The three journeys against real or emulated servers (make demo).
         .executableTarget(
-            name: "sdk-demo", dependencies: ["HealthVault", "Koppeltaal", "Vital", "SDKRuntime"], swiftSettings: strict),
+            name: "sdk-demo", dependencies: ["HealthVault", "Koppeltaal", "Vital", "SMART", "SDKRuntime"],
+            swiftSettings: strict),
 
         // A process of the shared-store tests and benchmark: calls through a file store another process also uses.
         .executableTarget(
@@ -99,13 +102,15 @@ let package = Package(
         .testTarget(
             name: "KoppeltaalTests", dependencies: ["Koppeltaal", "SDKRuntime", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "VitalTests", dependencies: ["Vital", "SDKRuntime", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "SMARTTests", dependencies: ["SMART", "SDKRuntime", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "DocumentationTests",
-            dependencies: ["HealthVault", "Koppeltaal", "Vital", "SDKRuntime", "TestSupport"], swiftSettings: strict),
+            dependencies: ["HealthVault", "Koppeltaal", "Vital", "SMART", "SDKRuntime", "TestSupport"],
+            swiftSettings: strict),
         .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzTargets", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["HealthVault", "Koppeltaal", "Vital", "SDKRuntime", "TestSupport"],
+            dependencies: ["HealthVault", "Koppeltaal", "Vital", "SMART", "SDKRuntime", "TestSupport"],
             swiftSettings: strict
         ),
     ]

@@ -487,7 +487,7 @@ final class SnippetTests: XCTestCase {
                 "bearerOrApiKey", "credential: SDKRuntime.AccessCredential",
                 "http.authorize(credential, apiKeyHeader: \"x-api-key\")"
             ),
-            ("oauthClient", "client: SDKRuntime.OAuthClientCredentials", "http.authenticate(client: client)"),
+            ("oauthClient", "client: SDKRuntime.OAuthClientCredentials", "try http.authenticate(client: client)"),
         ]
         for (auth, parameter, call) in expectations {
             let text = try generate(

@@ -76,7 +76,7 @@ final class EncodingTests: XCTestCase {
         var endpoint = try HTTPRequestBuilder(
             method: .post, server: URL(string: "https://h.example/token"), serverName: "token", path: "")
         endpoint.form = FormFields()
-        endpoint.authenticate(client: OAuthClientCredentials(clientID: "c", secret: "s", method: .post))
+        try endpoint.authenticate(client: OAuthClientCredentials(clientID: "c", secret: "s", method: .post))
         let request = try endpoint.build()
         XCTAssertEqual(request.url.absoluteString, "https://h.example/token")
         XCTAssertEqual(request.body.map { String(decoding: $0, as: UTF8.self) }, "client_id=c&client_secret=s")
@@ -84,7 +84,7 @@ final class EncodingTests: XCTestCase {
         // Without a form body the client's fields start one: a secret never goes into the query.
         var bare = try HTTPRequestBuilder(
             method: .post, server: URL(string: "https://h.example/token?tenant=1"), serverName: "token", path: "")
-        bare.authenticate(client: OAuthClientCredentials(clientID: "c", secret: "s3cret", method: .post))
+        try bare.authenticate(client: OAuthClientCredentials(clientID: "c", secret: "s3cret", method: .post))
         let bareRequest = try bare.build()
         XCTAssertEqual(bareRequest.url.absoluteString, "https://h.example/token?tenant=1")
         XCTAssertEqual(bareRequest.body.map { String(decoding: $0, as: UTF8.self) }, "client_id=c&client_secret=s3cret")

@@ -56,8 +56,9 @@ struct MethodEmitter {
         remarks.append(Emit.remark(method.provenance))
         p.block("extension \(family.clientName)") { p in
             p.doc(method.documentation, remarks: remarks)
-            let tail = ") async throws" + (returnType.map { " -> \($0)" } ?? "")
-            p.listBlock("public func \(Emit.name(method.clientMethodName))(", parameters, tail) { p in
+            p.listBlock(
+                "public func \(Emit.name(method.clientMethodName))(", parameters, binding.signatureTail(of: method)
+            ) { p in
                 if takesRequest, let requestType,
                     ValidationEmitter(types: family.typeTable).needsValidation(requestType)
                 {

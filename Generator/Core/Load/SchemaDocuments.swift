@@ -268,9 +268,9 @@ public enum HTTPAuth: String, Sendable, CaseIterable {
     case none, basic, bearer, apiKey, bearerOrApiKey, oauthClient
 }
 
-/// The format of a 2xx body.
+/// The format of a 2xx body, or `redirect` for a method the user's browser sends.
 public enum HTTPResponseKind: String, Sendable, CaseIterable {
-    case none, json, xml, jsonOrXml
+    case none, json, xml, jsonOrXml, redirect
 }
 
 /// An `http` method binding.

@@ -30,6 +30,16 @@ import Foundation
         return builder
     }
 
+    /// The URL of `builder`'s GET request, query included, for the user's browser to open: the client never sends
+    /// it, and the server answers by redirecting the browser (an OAuth authorization request).
+    ///
+    /// - Throws: ``URLPolicy`` refusals and request building errors.
+    public func browserURL(_ builder: HTTPRequestBuilder) throws -> URL {
+        let request = try builder.build()
+        try options.urlPolicy.check(request.url)
+        return request.url
+    }
+
     /// Sends `builder`'s request and returns a 2xx response.
     ///
     /// - Throws: the error of the first of `errors` whose body a non-2xx response has, else

@@ -76,6 +76,9 @@ public struct OAuthClientCredentials: Sendable, Hashable, CustomStringConvertibl
         case post
         /// Only `client_id` as a form field: a public client (`none`).
         case none
+        /// A client assertion signed with the client's private key (`private_key_jwt`, RFC 7523), made afresh for
+        /// every request with the token endpoint as its audience.
+        case privateKeyJWT
     }
 
     /// The client identifier.
@@ -84,12 +87,24 @@ public struct OAuthClientCredentials: Sendable, Hashable, CustomStringConvertibl
     public let secret: String?
     /// Where the credentials travel.
     public let method: Method
+    /// The signer of ``Method/privateKeyJWT`` clients.
+    public let assertionSigner: ClientAssertionSigner?
 
-    /// Creates credentials. A nil secret forces ``Method/none``.
+    /// Creates credentials. A nil secret forces ``Method/none``; ``Method/privateKeyJWT`` needs
+    /// ``init(clientID:signer:)`` and means ``Method/basic`` here.
     public init(clientID: String, secret: String? = nil, method: Method = .basic) {
         self.clientID = clientID
         self.secret = secret
-        self.method = secret == nil ? .none : method
+        self.method = secret == nil ? .none : method == .privateKeyJWT ? .basic : method
+        assertionSigner = nil
+    }
+
+    /// Credentials of a `private_key_jwt` client, which signs a client assertion for every request.
+    public init(clientID: String, signer: ClientAssertionSigner) {
+        self.clientID = clientID
+        secret = nil
+        method = .privateKeyJWT
+        assertionSigner = signer
     }
 
     /// The `Authorization` header for ``Method/basic`` (`Basic base64(form(id):form(secret))`, RFC 6749 §2.3.1) or
@@ -106,7 +121,10 @@ public struct OAuthClientCredentials: Sendable, Hashable, CustomStringConvertibl
     public var description: String {
         Redaction.describe(
             "OAuthClientCredentials",
-            ["clientID": clientID, "secret": Redaction.hide(secret), "method": method.rawValue])
+            [
+                "clientID": clientID, "secret": Redaction.hide(secret), "method": method.rawValue,
+                "signer": Redaction.show(assertionSigner),
+            ])
     }
 
     /// A mirror with the secret redacted.

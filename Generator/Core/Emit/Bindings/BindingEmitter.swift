@@ -26,6 +26,10 @@ protocol BindingEmitter {
     /// What `method` throws, for its documentation.
     func errorSummary(of method: IRMethod) -> String
 
+    /// The effects and result of `method`'s client function: `) async throws -> Response` unless the binding says
+    /// otherwise.
+    func signatureTail(of method: IRMethod) -> String
+
     /// The statements of `method`'s client function, after the request is validated.
     func body(of method: IRMethod, into p: inout SwiftPrinter)
 
@@ -57,5 +61,11 @@ enum BindingEmitters {
         case .healthvault(let settings): return HealthVaultBindingEmitter(family: family, settings: settings)
         case .http(let settings): return HTTPBindingEmitter(family: family, settings: settings)
         }
+    }
+}
+
+extension BindingEmitter {
+    func signatureTail(of method: IRMethod) -> String {
+        ") async throws" + (method.response == nil ? "" : " -> \(method.name).Response")
     }
 }

@@ -79,10 +79,20 @@ struct HTTPBindingEmitter: BindingEmitter {
 
     func errorSummary(of method: IRMethod) -> String {
         guard case .http(let binding) = method.binding else { return "" }
+        if binding.response == .redirect {
+            return "`ConfigurationError` for a missing server or a URL the URL policy refuses, `RequestEncodingError`."
+        }
         let formats = binding.errors.map { "``\($0)``" }
         let others = "`UnexpectedResponseError`, `ResponseDecodingError`, `ConfigurationError` or `TransportError`"
         return formats.isEmpty
             ? others + "." : formats.joined(separator: " or ") + " for an error response; otherwise \(others)."
+    }
+
+    func signatureTail(of method: IRMethod) -> String {
+        guard case .http(let binding) = method.binding, binding.response == .redirect else {
+            return ") async throws" + (method.response == nil ? "" : " -> \(method.name).Response")
+        }
+        return ") throws -> Foundation.URL"
     }
 
     func body(of method: IRMethod, into p: inout SwiftPrinter) {
@@ -119,12 +129,16 @@ struct HTTPBindingEmitter: BindingEmitter {
             if let header = settings.apiKeyHeader {
                 p.line("http.authorize(credential, apiKeyHeader: \(SwiftLiteral.string(header)))")
             }
-        case .oauthClient: p.line("http.authenticate(client: client)")
+        case .oauthClient: p.line("try http.authenticate(client: client)")
         }
         let errors =
             "[" + binding.errors.map { "ErrorFormats." + Emit.name(Naming.lowerCamel($0)) }.joined(separator: ", ")
             + "]"
         let operation = SwiftLiteral.string(method.name)
+        if binding.response == .redirect {
+            p.line("return try core.browserURL(http)")
+            return
+        }
         guard method.response != nil else {
             p.line("_ = try await core.send(http, operation: \(operation), errors: \(errors))")
             return
@@ -133,7 +147,7 @@ struct HTTPBindingEmitter: BindingEmitter {
         let roots = "rootElements: [" + binding.responseRoots.map(SwiftLiteral.string).joined(separator: ", ") + "]"
         let sending = ["sending: http", "operation: \(operation)", "errors: \(errors)"]
         switch binding.response {
-        case .json, .none: p.call("return try await core.json(", [type] + sending, ")")
+        case .json, .none, .redirect: p.call("return try await core.json(", [type] + sending, ")")
         case .xml: p.call("return try await core.xml(", [type, roots] + sending, ")")
         case .jsonOrXml: p.call("return try await core.jsonOrXML(", [type, roots] + sending, ")")
         }

@@ -42,15 +42,17 @@ struct HTTPBindingResolver: BindingResolver {
         case .json: response = [.json]
         case .xml: response = [.xml]
         case .jsonOrXml: response = [.json, .xml]
-        case .none: response = []
+        case .none, .redirect: response = []
         }
         return IRCodecUsage(request: binding.body == .json ? .json : nil, response: response, requestHasFields: true)
     }
 
     func check(_ method: IRMethod, document: MethodDocument, types: IRTypeTable, diagnostics: inout Diagnostics) {
-        if case .http(let binding) = method.binding, binding.response == .none, let schema = document.response {
+        if case .http(let binding) = method.binding, [.none, .redirect].contains(binding.response),
+            let schema = document.response
+        {
             diagnostics.error(
-                "the method has a \"response\" schema but its binding's \"response\" is none, expected one of json, xml or jsonOrXml",
+                "the method has a \"response\" schema but its binding's \"response\" is \(binding.response.rawValue), expected one of json, xml or jsonOrXml",
                 at: schema.location, pointer: schema.pointer)
         }
         checkFields(method, table: types, diagnostics: &diagnostics)
@@ -81,6 +83,11 @@ struct HTTPBindingResolver: BindingResolver {
             diagnostics.error(
                 "a \(binding.method.value.rawValue) request with a \(binding.body.value.rawValue) body, expected \"body\": \"none\" (a \(binding.method.value.rawValue) request cannot carry a body)",
                 at: binding.body.location, pointer: binding.body.pointer)
+        }
+        if binding.response.value == .redirect, binding.method.value != .GET || binding.auth.value != .none {
+            diagnostics.error(
+                "\"response\" is \"redirect\" with \(binding.method.value.rawValue) and auth \"\(binding.auth.value.rawValue)\", expected GET and \"none\": the browser opens the URL, which must carry no credential",
+                at: binding.response.location, pointer: binding.response.pointer)
         }
         if [.xml, .jsonOrXml].contains(binding.response.value), binding.responseRoots.isEmpty {
             diagnostics.error(

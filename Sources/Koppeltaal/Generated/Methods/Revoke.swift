@@ -62,7 +62,7 @@ extension KoppeltaalClient {
     public func revoke(_ request: Revoke.Request, client: SDKRuntime.OAuthClientCredentials) async throws {
         var http = try core.request(.post, server: configuration.servers.revoke, serverName: "revoke", path: "")
         Revoke.apply(request, to: &http)
-        http.authenticate(client: client)
+        try http.authenticate(client: client)
         _ = try await core.send(http, operation: "Revoke", errors: [ErrorFormats.oAuth2Error])
     }
 }

@@ -67,7 +67,7 @@ extension KoppeltaalClient {
             headers: ["Cache-Control": "no-store"]
         )
         Token.apply(request, to: &http)
-        http.authenticate(client: client)
+        try http.authenticate(client: client)
         return try await core.json(
             Token.Response.self, sending: http, operation: "Token", errors: [ErrorFormats.oAuth2Error]
         )

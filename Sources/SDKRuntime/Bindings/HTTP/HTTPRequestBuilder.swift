@@ -63,24 +63,34 @@ public struct HTTPRequestBuilder: Sendable, CustomStringConvertible, CustomDebug
         }
     }
 
-    /// Authenticates an OAuth client as its ``OAuthClientCredentials/method`` says: a Basic header, or `client_id`
-    /// (and `client_secret`) as form fields.
+    /// Authenticates an OAuth client as its ``OAuthClientCredentials/method`` says: a Basic header, `client_id`
+    /// (and `client_secret`) as form fields, or a client assertion signed now whose audience is this request's URL.
     ///
     /// Form fields go in the form body, which is started when the request has none yet: a client secret never travels
     /// in the query, where servers, proxies and browsers log it. (The generator accepts OAuth client authentication
     /// only on methods with a form body.)
-    public mutating func authenticate(client: OAuthClientCredentials) {
+    ///
+    /// - Throws: ``JOSEError`` when the client assertion cannot be signed.
+    public mutating func authenticate(client: OAuthClientCredentials) throws {
+        var fields = form ?? FormFields()
         switch client.method {
         case .basic, .unencodedBasic:
             headers.setSensitive("Authorization", client.basicAuthorizationValue)
+            return
         case .post, .none:
-            var fields = form ?? FormFields()
             fields.append("client_id", client.clientID)
             if client.method == .post, let secret = client.secret {
                 fields.append("client_secret", secret, sensitive: true)
             }
-            form = fields
+        case .privateKeyJWT:
+            guard let signer = client.assertionSigner, let endpoint = URL(string: base) else {
+                throw JOSEError.invalidKey("a private_key_jwt client needs a signer and a token endpoint URL")
+            }
+            let assertion = try signer.assertion(clientID: client.clientID, tokenEndpoint: endpoint)
+            fields.append("client_assertion_type", ClientAssertion.type)
+            fields.append("client_assertion", assertion.token, sensitive: true)
         }
+        form = fields
     }
 
     /// Sets a JSON body, sent with `Content-Type: application/json`.
