@@ -27,6 +27,22 @@ public enum Crypto {
         #endif
     }
 
+    /// The SHA-384 digest of `message` (48 bytes).
+    public static func sha384(_ message: some ContiguousBytes) -> [UInt8] {
+        #if canImport(CryptoKit)
+            return message.withUnsafeBytes { Array(SHA384.hash(data: $0)) }
+        #else
+            var digest = [UInt8](repeating: 0, count: Int(SHA384_DIGEST_LENGTH))
+            message.withUnsafeBytes { buffer in
+                let base = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self)
+                digest.withUnsafeMutableBufferPointer { out in
+                    _ = SHA384(base, buffer.count, out.baseAddress)
+                }
+            }
+            return digest
+        #endif
+    }
+
     /// The HMAC-SHA256 of `message` under `key` (32 bytes).
     public static func hmacSHA256(key: some ContiguousBytes, message: some ContiguousBytes) -> [UInt8] {
         #if canImport(CryptoKit)

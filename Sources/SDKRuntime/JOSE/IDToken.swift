@@ -1,0 +1,165 @@
+import Foundation
+
+/// An OpenID Connect id token whose signature and claims were checked as OpenID Connect Core §3.1.3.7 says for the
+/// authorization code flow: the issuer, the audience, the expiry and issue time, the nonce and, when present,
+/// `at_hash`.
+public struct IDToken: Sendable, Equatable, CustomStringConvertible {
+    /// What a token must carry to be accepted.
+    public struct Expectations: Sendable, Equatable {
+        /// The issuer, exactly (the discovery document's `issuer`).
+        public var issuer: String
+        /// The client id, which `aud` must contain; any other audience is refused.
+        public var clientID: String
+        /// The nonce sent with the authorization request; nil when none was sent (then the claim is not checked).
+        public var nonce: String?
+        /// The access token issued with the id token, checked against `at_hash` when the token has one.
+        public var accessToken: String?
+        /// The signing algorithms accepted; OpenID Connect's baseline is RS256.
+        public var algorithms: Set<JWSAlgorithm>
+        /// How far the two clocks may disagree, in seconds.
+        public var leeway: TimeInterval
+
+        /// Creates expectations.
+        public init(
+            issuer: String, clientID: String, nonce: String?, accessToken: String? = nil,
+            algorithms: Set<JWSAlgorithm> = [.rs256], leeway: TimeInterval = 120
+        ) {
+            self.issuer = issuer
+            self.clientID = clientID
+            self.nonce = nonce
+            self.accessToken = accessToken
+            self.algorithms = algorithms
+            self.leeway = leeway
+        }
+    }
+
+    /// `iss`.
+    public let issuer: String
+    /// `sub`.
+    public let subject: String
+    /// `aud`, one audience or several.
+    public let audiences: [String]
+    /// `exp`.
+    public let expiresAt: Date
+    /// `iat`.
+    public let issuedAt: Date
+    /// Every claim, including those above.
+    public let claims: JSONObject
+
+    /// Verifies `token` with the key `keys` hold for its `kid` and algorithm, then checks its claims.
+    ///
+    /// - Throws: ``IDTokenError``.
+    public init(validating token: String, keys: JSONWebKeySet, expecting expected: Expectations, now: Date)
+        throws(IDTokenError)
+    {
+        let header: JWS.Parts
+        do { header = try JWS.parts(of: token) } catch { throw .signature(error) }
+        guard let algorithm = JWSAlgorithm(rawValue: header.algorithm), expected.algorithms.contains(algorithm) else {
+            throw .signature(.algorithmNotAccepted(header.algorithm))
+        }
+        guard let key = keys.key(for: algorithm, keyID: header.keyID) else { throw .noKey(keyID: header.keyID) }
+        let parts: JWS.Parts
+        do { parts = try JWS.verify(token, key: key, algorithms: expected.algorithms) } catch { throw .signature(error) }
+        guard let claims = (try? JSONValue.parse(parts.payload))?.objectValue else {
+            throw .invalidClaim("the payload is not a JSON object")
+        }
+        self.claims = claims
+        guard let issuer = claims["iss"]?.stringValue else { throw .missingClaim("iss") }
+        guard issuer == expected.issuer else { throw .issuerMismatch(issuer) }
+        self.issuer = issuer
+        guard let subject = claims["sub"]?.stringValue, !subject.isEmpty else { throw .missingClaim("sub") }
+        self.subject = subject
+        let audiences: [String]
+        switch claims["aud"] {
+        case .string(let audience)?: audiences = [audience]
+        case .array(let values)?: audiences = values.compactMap(\.stringValue)
+        default: throw .missingClaim("aud")
+        }
+        guard audiences.contains(expected.clientID), audiences.allSatisfy({ $0 == expected.clientID }) else {
+            throw .audienceMismatch(audiences)
+        }
+        self.audiences = audiences
+        if audiences.count > 1, let party = claims["azp"]?.stringValue, party != expected.clientID {
+            throw .invalidClaim("azp is not the client id")
+        }
+        guard let exp = claims["exp"]?.numberValue?.doubleValue else { throw .missingClaim("exp") }
+        guard let iat = claims["iat"]?.numberValue?.doubleValue else { throw .missingClaim("iat") }
+        expiresAt = Date(timeIntervalSince1970: exp)
+        issuedAt = Date(timeIntervalSince1970: iat)
+        guard expiresAt.addingTimeInterval(expected.leeway) > now else { throw .expired(expiresAt) }
+        guard issuedAt.addingTimeInterval(-expected.leeway) <= now else { throw .issuedInTheFuture(issuedAt) }
+        if let nonce = expected.nonce {
+            guard let carried = claims["nonce"]?.stringValue, Crypto.constantTimeEqual(Array(carried.utf8), Array(nonce.utf8)) else {
+                throw .nonceMismatch
+            }
+        }
+        if let accessToken = expected.accessToken, let atHash = claims["at_hash"]?.stringValue {
+            guard Crypto.constantTimeEqual(
+                    Array(atHash.utf8), Array(Self.accessTokenHash(accessToken, algorithm: algorithm).utf8)) else {
+                throw .accessTokenHashMismatch
+            }
+        }
+    }
+
+    /// `at_hash` for `accessToken` (OpenID Connect Core §3.1.3.8): the left half of the hash that `algorithm` uses,
+    /// base64url-encoded.
+    public static func accessTokenHash(_ accessToken: String, algorithm: JWSAlgorithm) -> String {
+        let digest: [UInt8]
+        switch algorithm {
+        case .es256, .rs256: digest = Crypto.sha256(Array(accessToken.utf8))
+        case .es384, .rs384: digest = Crypto.sha384(Array(accessToken.utf8))
+        }
+        return Base64URL.encode(digest.prefix(digest.count / 2))
+    }
+
+    /// The issuer, subject and expiry; no other claim is shown.
+    public var description: String {
+        "IDToken(iss: \(issuer), sub: \(subject), exp: \(DateTimeText.format(expiresAt)))"
+    }
+}
+
+/// Why an id token was refused.
+public enum IDTokenError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The token is malformed, signed with an algorithm not accepted, or its signature does not verify.
+    case signature(JOSEError)
+    /// The key set has no single key for the token's `kid` and algorithm.
+    case noKey(keyID: String?)
+    /// A required claim is missing.
+    case missingClaim(String)
+    /// A claim has the wrong shape.
+    case invalidClaim(String)
+    /// `iss` is not the expected issuer.
+    case issuerMismatch(String)
+    /// `aud` does not name the client, or also names others.
+    case audienceMismatch([String])
+    /// `exp` has passed.
+    case expired(Date)
+    /// `iat` lies ahead of the clock by more than the leeway.
+    case issuedInTheFuture(Date)
+    /// `nonce` is missing or not the one sent.
+    case nonceMismatch
+    /// `at_hash` does not match the access token.
+    case accessTokenHashMismatch
+
+    /// A one-line explanation.
+    public var description: String {
+        switch self {
+        case .signature(let error): return "The id token was refused: \(error)"
+        case .noKey(let keyID): return "The server's key set has no single key for the id token (kid \(keyID ?? "absent"))"
+        case .missingClaim(let claim): return "The id token has no \"\(claim)\" claim"
+        case .invalidClaim(let reason): return "The id token has an invalid claim: \(reason)"
+        case .issuerMismatch(let issuer): return "The id token was issued by \(issuer), not the expected issuer"
+        case .audienceMismatch(let audiences):
+            return "The id token is for \(audiences.joined(separator: ", ")), not only this client"
+        case .expired(let date): return "The id token expired at \(DateTimeText.format(date))"
+        case .issuedInTheFuture(let date): return "The id token was issued in the future (\(DateTimeText.format(date)))"
+        case .nonceMismatch: return "The id token does not carry the nonce that was sent"
+        case .accessTokenHashMismatch: return "The id token's at_hash does not match the access token"
+        }
+    }
+}
+
+extension IDTokenError: SDKError {
+    /// ``ErrorRecovery/reauthorize``: the sign-in cannot be trusted, so it must be done again.
+    public var recovery: ErrorRecovery { .reauthorize }
+}
