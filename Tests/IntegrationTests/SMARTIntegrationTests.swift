@@ -1,0 +1,340 @@
+import Foundation
+@_spi(Generated) import SDKRuntime
+import SMART
+import TestSupport
+import XCTest
+
+/// SMART App Launch and Backend Services with the real URLSession transport against the emulator's Authlib SMART
+/// server over 127.0.0.1; the browser is played by following the authorization server's redirect.
+final class SMARTIntegrationTests: XCTestCase {
+    private static let shared = Result { try Emulator() }
+    private var emulator: Emulator!
+    private var store: InMemoryCredentialStore!
+
+    /// The SMART IG's P-384 key (its private part is published for reproducibility); the emulator registers its
+    /// public part for smart-asymmetric and smart-backend.
+    static let backendKey = """
+        {"kty": "EC", "crv": "P-384",
+         "x": "wcE8O55ro6aOuTf5Ty1k_IG4mTcuLiVercHouge1G5Ri-leevhev4uJzlHpi3U8r",
+         "y": "mLRgz8Giu6XA_AqG8bywqbygShmd8jowflrdx0KQtM5X4s4aqDeCRfcpexykp3aI",
+         "d": "WcrTiYk8jbI-Sd1sKNpqGmELWGG08bf_y9SSlnC4cpAl5GRdHHN9gKYlPvMFqiJ5",
+         "kid": "afb27c284f2d93959c18fa0320e32060", "alg": "ES384"}
+        """
+
+    override func setUp() async throws {
+        emulator = try Self.shared.get()
+        try await emulator.control("reset")
+        store = InMemoryCredentialStore()
+    }
+
+    private var fhirBase: URL { emulator.url("/smart/fhir") }
+
+    private func session(
+        clientID: String = "smart-public", secret: String? = nil, signer: ClientAssertionSigner? = nil,
+        fhirBaseURL: URL? = nil, standalone: Bool = true, clock: any WallClock = SystemClock(),
+        transport: (any HTTPTransport)? = nil
+    ) -> SMARTSession {
+        SMARTSession(
+            configuration: .init(
+                clientID: clientID, clientSecret: secret, signer: signer,
+                redirectURI: "http://127.0.0.1/smart/callback",
+                fhirBaseURL: standalone ? fhirBaseURL ?? fhirBase : nil, allowedIssuers: [fhirBase],
+                urlPolicy: URLPolicy(allowsInsecureLoopback: true), store: store,
+                transport: transport ?? URLSessionTransport(configuration: .init(timeout: 5)), clock: clock))
+    }
+
+    static func signer(clock: any WallClock = SystemClock()) throws -> ClientAssertionSigner {
+        try ClientAssertionSigner(key: JSONWebKey(json: Data(backendKey.utf8)), algorithm: .es384, clock: clock)
+    }
+
+    private func backend(
+        clientID: String = "smart-backend", signer: ClientAssertionSigner? = nil, scope: String = "system/*.rs"
+    ) throws -> SMARTBackendClient {
+        SMARTBackendClient(
+            configuration: .init(
+                clientID: clientID, signer: try signer ?? Self.signer(), scope: scope, fhirBaseURL: fhirBase,
+                urlPolicy: URLPolicy(allowsInsecureLoopback: true),
+                transport: URLSessionTransport(configuration: .init(timeout: 5))))
+    }
+
+    /// The browser: opens the authorization URL and returns where the server redirects it.
+    private func browse(_ url: URL) async throws -> URL {
+        let redirect = try await emulator.visit(url)
+        return try XCTUnwrap(redirect, "the authorization server did not redirect")
+    }
+
+    private func launched(_ session: SMARTSession) async throws -> SMARTLaunchContext {
+        let url = try await session.standaloneAuthorizationURL()
+        return try await session.completeAuthorization(redirectURL: try await browse(url))
+    }
+
+    private func stats() async throws -> [String: Any] { try await emulator.read("smart/stats") }
+
+    private func tokenRequests(_ grant: String) async throws -> Int {
+        ((try await stats())["token"] as? [String: Int])?[grant] ?? 0
+    }
+
+    private func storedGrant() throws -> [String: Any] {
+        let data = try XCTUnwrap(try store.read("smart.session"))
+        let state = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        return try XCTUnwrap(state["grant"] as? [String: Any])
+    }
+
+    private static func query(_ url: URL) -> [String: String] {
+        Dictionary(
+            (URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []).map {
+                ($0.name, $0.value ?? "")
+            }, uniquingKeysWith: { first, _ in first })
+    }
+
+    // MARK: - App launch
+
+    func testStandaloneLaunchWithPKCEAndAValidatedIDToken() async throws {
+        let session = session()
+        let url = try await session.standaloneAuthorizationURL()
+        let query = Self.query(url)
+        XCTAssertEqual(query["code_challenge_method"], "S256")
+        XCTAssertEqual(query["code_challenge"]?.count, 43)
+        XCTAssertEqual(query["aud"], fhirBase.absoluteString)
+        XCTAssertGreaterThanOrEqual(query["state"]?.count ?? 0, 43, "state carries 256 bits")
+        XCTAssertNotNil(query["nonce"])
+        XCTAssertNil(query["launch"])
+        let pending = try await session.status()
+        XCTAssertEqual(pending, .awaitingRedirect)
+
+        let context = try await session.completeAuthorization(redirectURL: try await browse(url))
+        XCTAssertEqual(context.patient, "smart-patient-1")
+        XCTAssertEqual(context.fhirUser, fhirBase.appendingPathComponent("Practitioner/smart-practitioner-1"))
+        XCTAssertTrue(context.grantedScopes.contains("offline_access"))
+        XCTAssertEqual(context.extensions["__emulatorExtension"], "kept")
+        guard case .authorized(let stored, let expiresAt) = try await session.status() else {
+            return XCTFail("expected an authorized session")
+        }
+        XCTAssertEqual(stored, context)
+        XCTAssertNotNil(expiresAt)
+        let patient = try await session.fhir(path: "Patient/smart-patient-1")
+        XCTAssertEqual(patient.status, 200)
+        XCTAssertEqual(try JSONValue.parse(patient.body)["id"]?.stringValue, "smart-patient-1")
+    }
+
+    func testDiscoveryKeepsWhatItDoesNotKnow() async throws {
+        let document = try await SMARTClient(
+            configuration: .init(
+                servers: .init(fhir: fhirBase),
+                options: ClientOptions(urlPolicy: URLPolicy(allowsInsecureLoopback: true)))
+        ).getConfiguration()
+        XCTAssertEqual(document.codeChallengeMethodsSupported, ["S256"])
+        XCTAssertEqual(document.additionalProperties["x-emulator-extension"], ["kept": true])
+        let endpoints = try await session().discover()
+        XCTAssertEqual(endpoints.token, emulator.url("/smart/auth/token"))
+        XCTAssertTrue(endpoints.capabilities.contains("sso-openid-connect"))
+    }
+
+    func testEHRLaunchCarriesTheLaunchAndReturnsItsContext() async throws {
+        let minted = try await emulator.control(
+            "smart/launch",
+            [
+                "client_id": "smart-public", "patient": "ehr-patient-7", "encounter": "ehr-encounter-3",
+                "need_patient_banner": false, "intent": "reconcile-medications", "tenant": "clinic-12",
+                "smart_style_url": "https://ehr.example/style.json",
+            ])
+        let launch = try XCTUnwrap(minted["launch"] as? String)
+        XCTAssertEqual(minted["iss"] as? String, fhirBase.absoluteString)
+        var components = URLComponents(string: "https://app.example/launch")!
+        components.queryItems = [.init(name: "iss", value: fhirBase.absoluteString), .init(name: "launch", value: launch)]
+        let session = session(standalone: false)
+        let url = try await session.ehrAuthorizationURL(launchURL: try XCTUnwrap(components.url))
+        let query = Self.query(url)
+        XCTAssertEqual(query["launch"], launch)
+        XCTAssertEqual(query["aud"], fhirBase.absoluteString)
+        XCTAssertTrue(query["scope"]?.split(separator: " ").contains("launch") ?? false)
+        let context = try await session.completeAuthorization(redirectURL: try await browse(url))
+        XCTAssertEqual(context.patient, "ehr-patient-7")
+        XCTAssertEqual(context.encounter, "ehr-encounter-3")
+        XCTAssertEqual(context.needPatientBanner, false)
+        XCTAssertEqual(context.intent, "reconcile-medications")
+        XCTAssertEqual(context.tenant, "clinic-12")
+        XCTAssertEqual(context.smartStyleURL, "https://ehr.example/style.json")
+    }
+
+    func testAnEHRLaunchFromAServerNotAllowedIsRefusedBeforeAnythingIsSent() async throws {
+        let session = session(standalone: false)
+        let launchURL = URL(string: "https://app.example/launch?iss=https%3A%2F%2Fevil.example%2Ffhir&launch=x")!
+        await XCTAssertThrowsErrorAsync(try await session.ehrAuthorizationURL(launchURL: launchURL)) { error in
+            guard case SMARTError.untrustedIssuer("https://evil.example/fhir") = error else {
+                return XCTFail("\(error)")
+            }
+        }
+        await XCTAssertThrowsErrorAsync(
+            try await session.ehrAuthorizationURL(launchURL: URL(string: "https://app.example/launch?launch=x")!)
+        ) { error in
+            guard case SMARTError.invalidLaunch = error else { return XCTFail("\(error)") }
+        }
+    }
+
+    func testConfidentialClientsAuthenticateWithBasicOrAPrivateKey() async throws {
+        // The secret holds a space and a plus: percent-encoded (RFC 6749 §2.3.1), the server reads it back.
+        let basic = try await launched(session(clientID: "smart-confidential", secret: "smart-secret 1+x"))
+        XCTAssertEqual(basic.patient, "smart-patient-1")
+        store = InMemoryCredentialStore()
+        let asymmetric = try await launched(session(clientID: "smart-asymmetric", signer: try Self.signer()))
+        XCTAssertEqual(asymmetric.patient, "smart-patient-1")
+    }
+
+    func testAWrongStateIsRefusedAndTheAuthorizationKeepsWaiting() async throws {
+        let session = session()
+        let url = try await session.standaloneAuthorizationURL()
+        let redirect = try await browse(url)
+        var forged = try XCTUnwrap(URLComponents(url: redirect, resolvingAgainstBaseURL: false))
+        forged.queryItems = forged.queryItems?.map { $0.name == "state" ? .init(name: "state", value: "forged") : $0 }
+        await XCTAssertThrowsErrorAsync(try await session.completeAuthorization(redirectURL: try XCTUnwrap(forged.url)))
+        { error in
+            guard case SMARTError.stateMismatch = error else { return XCTFail("\(error)") }
+        }
+        let redeemed = try await tokenRequests("authorization_code")
+        XCTAssertEqual(redeemed, 0, "the code is not redeemed after a state mismatch")
+        let status = try await session.status()
+        XCTAssertEqual(status, .awaitingRedirect)
+        let context = try await session.completeAuthorization(redirectURL: redirect)
+        XCTAssertEqual(context.patient, "smart-patient-1")
+    }
+
+    func testATamperedIDTokenIsRefusedAndNothingIsStored() async throws {
+        try await emulator.control("smart", ["id_token_tamper": true])
+        let session = session()
+        await XCTAssertThrowsErrorAsync(try await launched(session)) { error in
+            guard case SMARTError.idTokenRejected(.signature(.invalidSignature)) = error else {
+                return XCTFail("\(error)")
+            }
+        }
+        let status = try await session.status()
+        XCTAssertEqual(status, .signedOut)
+        XCTAssertNil(try store.read("smart.session").flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }?["grant"])
+    }
+
+    func testAnIDTokenFromAnotherIssuerOrWithAnotherNonceIsRefused() async throws {
+        try await emulator.control("smart", ["id_token_issuer": "https://evil.example/fhir"])
+        await XCTAssertThrowsErrorAsync(try await launched(session())) { error in
+            guard case SMARTError.idTokenRejected(.issuerMismatch("https://evil.example/fhir")) = error else {
+                return XCTFail("\(error)")
+            }
+        }
+        try await emulator.control("reset")
+        try await emulator.control("smart", ["id_token_nonce": "replayed-nonce"])
+        await XCTAssertThrowsErrorAsync(try await launched(session())) { error in
+            guard case SMARTError.idTokenRejected(.nonceMismatch) = error else { return XCTFail("\(error)") }
+        }
+    }
+
+    func testAWrongAudienceIsRefusedByTheServerAsATypedError() async throws {
+        // One extra slash: the server compares aud with its FHIR base exactly, as real servers do.
+        let session = session(fhirBaseURL: URL(string: fhirBase.absoluteString + "/")!)
+        await XCTAssertThrowsErrorAsync(try await launched(session)) { error in
+            guard case SMARTError.authorizationDenied(error: "invalid_request", let description) = error else {
+                return XCTFail("\(error)")
+            }
+            XCTAssertTrue(description?.contains("aud") ?? false, description ?? "no description")
+        }
+        let redeemed = try await tokenRequests("authorization_code")
+        XCTAssertEqual(redeemed, 0)
+    }
+
+    func testRefreshRotatesTheRefreshTokenAndTheOldOneIsDead() async throws {
+        let session = session()
+        _ = try await launched(session)
+        let first = try storedGrant()
+        let oldRefreshToken = try XCTUnwrap(first["refreshToken"] as? String)
+        try await emulator.control("smart/expire-tokens")
+        // The expired access token gets invalid_token; the session refreshes once and replays.
+        let response = try await session.fhir(path: "Patient/smart-patient-1")
+        XCTAssertEqual(response.status, 200)
+        let refreshes = try await tokenRequests("refresh_token")
+        XCTAssertEqual(refreshes, 1)
+        let second = try storedGrant()
+        XCTAssertNotEqual(second["refreshToken"] as? String, oldRefreshToken, "the rotated token replaced the old one")
+        XCTAssertNotEqual(second["accessToken"] as? String, first["accessToken"] as? String)
+        let client = SMARTClient(
+            configuration: .init(
+                servers: .init(token: emulator.url("/smart/auth/token")),
+                options: ClientOptions(urlPolicy: URLPolicy(allowsInsecureLoopback: true))))
+        await XCTAssertThrowsErrorAsync(
+            try await client.token(
+                .refreshToken(.init(refreshToken: oldRefreshToken)),
+                client: OAuthClientCredentials(clientID: "smart-public"))
+        ) { error in
+            XCTAssertEqual((error as? OAuth2Error)?.code, .invalidGrant, "\(error)")
+        }
+    }
+
+    func testRevocationEndsTheGrantHereAndAtTheServer() async throws {
+        let session = session()
+        _ = try await launched(session)
+        let accessToken = try XCTUnwrap(try storedGrant()["accessToken"] as? String)
+        let outcome = try await session.revoke()
+        guard case .revoked = outcome else { return XCTFail("\(outcome)") }
+        let status = try await session.status()
+        XCTAssertEqual(status, .signedOut)
+        await XCTAssertThrowsErrorAsync(try await session.fhir(path: "Patient/smart-patient-1")) { error in
+            guard case SMARTError.needsLaunch = error else { return XCTFail("\(error)") }
+        }
+        // The server agrees: its introspection says the access token of the revoked grant is inactive.
+        let caller = try await backend().token()
+        let introspection = try await SMARTClient(
+            configuration: .init(
+                servers: .init(introspect: emulator.url("/smart/auth/introspect")),
+                options: ClientOptions(urlPolicy: URLPolicy(allowsInsecureLoopback: true)))
+        ).introspect(.init(token: accessToken), token: caller.accessToken)
+        XCTAssertFalse(introspection.active)
+        let own = try await SMARTClient(
+            configuration: .init(
+                servers: .init(introspect: emulator.url("/smart/auth/introspect")),
+                options: ClientOptions(urlPolicy: URLPolicy(allowsInsecureLoopback: true)))
+        ).introspect(.init(token: caller.accessToken.value), token: caller.accessToken)
+        XCTAssertTrue(own.active)
+        XCTAssertEqual(own.clientID, "smart-backend")
+    }
+
+    // MARK: - Backend services
+
+    func testOneHundredConcurrentBackendCallersShareOneTokenRequest() async throws {
+        let backend = try backend()
+        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<100 {
+                group.addTask { try await backend.fhir(path: "Patient/smart-patient-1").status }
+            }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        XCTAssertEqual(statuses, Array(repeating: 200, count: 100))
+        let requests = try await tokenRequests("client_credentials")
+        XCTAssertEqual(requests, 1)
+        let token = try await backend.token()
+        XCTAssertEqual(token.scope, "system/*.rs")
+        XCTAssertLessThanOrEqual(token.expiresAt.timeIntervalSinceNow, 300)
+    }
+
+    func testAnRS384KeyWorksAsWellAsES384() async throws {
+        let rsa = try XCTUnwrap(
+            try JSONWebKeySet(json: try Fixtures.data("JOSE/test-keys.json")).keys.first { $0.keyID == "test-rsa" })
+        let file = try JSONSerialization.jsonObject(with: try Fixtures.data("JOSE/test-keys.json")) as? [String: Any]
+        let entry = try XCTUnwrap((file?["keys"] as? [[String: String]])?.first { $0["kid"] == "test-rsa" })
+        let jwk = ["kty": "RSA", "kid": "test-rsa", "alg": "RS384", "n": entry["n"] ?? "", "e": entry["e"] ?? ""]
+        try await emulator.control(
+            "smart/clients",
+            [
+                "client_id": "rs-backend", "auth_method": "private_key_jwt", "grant_types": ["client_credentials"],
+                "scopes": ["system/*.rs"], "jwks": ["keys": [jwk]],
+            ])
+        let backend = try backend(clientID: "rs-backend", signer: try ClientAssertionSigner(key: rsa, algorithm: .rs384))
+        let response = try await backend.fhir(path: "Patient/smart-patient-1")
+        XCTAssertEqual(response.status, 200)
+    }
+
+    func testAnExpiredAssertionIsRefusedAsAClientError() async throws {
+        let backend = try backend(signer: try Self.signer(clock: OffsetClock(offset: -600)))
+        await XCTAssertThrowsErrorAsync(try await backend.token()) { error in
+            XCTAssertEqual((error as? OAuth2Error)?.code, .invalidClient, "\(error)")
+        }
+        let rejected = try await stats()["assertions_rejected"] as? Int
+        XCTAssertEqual(rejected, 1)
+    }
+}
