@@ -1,6 +1,6 @@
 import Foundation
 
-/// `sdk-demo`: walks the three sign-in journeys and prints each step; `make demo` runs it against the emulator.
+/// `sdk-demo`: walks the four sign-in journeys and prints each step; `make demo` runs it against the emulator.
 @main
 struct Demo {
     static func main() async {
@@ -15,6 +15,7 @@ struct Demo {
         if options.journeys.contains("healthvault") { await HealthVaultJourney(options: options).run(steps) }
         if options.journeys.contains("koppeltaal") { await KoppeltaalJourney(options: options).run(steps) }
         if options.journeys.contains("vital") { await VitalJourney(options: options).run(steps) }
+        if options.journeys.contains("smart") { await SMARTJourney(options: options).run(steps) }
         if steps.steps == 0 {
             print("\nNo journey ran: give its servers and credentials (sdk-demo --help), or --emulator URL.")
             exit(2)

@@ -3,7 +3,7 @@ import Vital
 
 /// Where the demo's servers are and which credentials it uses; every value is a flag.
 struct DemoOptions {
-    static let allJourneys: Set<String> = ["healthvault", "koppeltaal", "vital"]
+    static let allJourneys: Set<String> = ["healthvault", "koppeltaal", "vital", "smart"]
 
     var journeys = allJourneys
     var allowsInsecureLoopback = false
@@ -28,6 +28,12 @@ struct DemoOptions {
     var vitalTeamKey: String?
     var vitalEnvironment = VitalEnvironment(.sandbox, .us)
 
+    var smartFHIR: URL?
+    var smartClientID = ""
+    var smartRedirect = ""
+    var smartBackendClientID: String?
+    var smartBackendKey: String?
+
     /// How the HealthVault Shell page, which a person completes in a browser, is answered.
     enum ShellMode: String {
         /// Print the page and read the URL the browser ended on from standard input.
@@ -37,20 +43,23 @@ struct DemoOptions {
     }
 
     static let usage = """
-        usage: sdk-demo [--emulator URL | server and credential flags] [--only healthvault,koppeltaal,vital]
+        usage: sdk-demo [--emulator URL | server and credential flags] [--only healthvault,koppeltaal,vital,smart]
 
-        Walks the HealthVault, Koppeltaal and Vital sign-in journeys against real or emulated servers, printing each
+        Walks the HealthVault, Koppeltaal, Vital and SMART sign-in journeys against real or emulated servers, printing each
         step; exits 1 when a step fails, 2 for bad flags or when no journey has what it needs to run.
 
           --emulator URL                  the protocol emulator's base URL: sets every flag below for it
           --allow-insecure-loopback       allow plain http to this machine
-          --shell prompt|auto             how the HealthVault Shell page is completed (default: prompt)
+          --shell prompt|auto             how the HealthVault Shell and SMART authorization pages are completed
+                                          (default: prompt)
           --healthvault-platform URL      --healthvault-shell URL      --healthvault-master-app UUID
           --koppeltaal-fhir URL           --koppeltaal-launch URL      --koppeltaal-portal USER:PASSWORD
           --koppeltaal-client ID          --koppeltaal-secret SECRET   --koppeltaal-redirect URI
           --koppeltaal-patient URL        --koppeltaal-user URL        --koppeltaal-revoke URL (when not discovered)
           --vital-api URL                 --vital-auth URL             --vital-team-key KEY
           --vital-environment TIER/REGION (default: sandbox/us)
+          --smart-fhir URL                --smart-client ID            --smart-redirect URI
+          --smart-backend-client ID       --smart-backend-key JWK (a private ES384 or RS384 JSON Web Key)
         """
 
     struct Invalid: Error, CustomStringConvertible {
@@ -78,6 +87,7 @@ struct DemoOptions {
         if flag.hasPrefix("--healthvault-") { return try applyHealthVault(flag, value) }
         if flag.hasPrefix("--koppeltaal-") { return try applyKoppeltaal(flag, value) }
         if flag.hasPrefix("--vital-") { return try applyVital(flag, value) }
+        if flag.hasPrefix("--smart-") { return try applySMART(flag, value) }
         switch flag {
         case "--emulator": try useEmulator(try Self.url(flag, value))
         case "--only":
@@ -139,6 +149,17 @@ struct DemoOptions {
         }
     }
 
+    private mutating func applySMART(_ flag: String, _ value: String) throws {
+        switch flag {
+        case "--smart-fhir": smartFHIR = try Self.url(flag, value)
+        case "--smart-client": smartClientID = value
+        case "--smart-redirect": smartRedirect = value
+        case "--smart-backend-client": smartBackendClientID = value
+        case "--smart-backend-key": smartBackendKey = value
+        default: throw Invalid(message: "unknown option \(flag)")
+        }
+    }
+
     private static func url(_ flag: String, _ value: String) throws -> URL {
         guard let url = URL(string: value), url.scheme != nil else {
             throw Invalid(message: "\(flag): \(value) is not a URL")
@@ -165,5 +186,16 @@ struct DemoOptions {
         vitalAPI = at("/vital/api")
         vitalAuth = at("/vital/auth")
         vitalTeamKey = "sk_us_emulator"
+        smartFHIR = at("/smart/fhir")
+        smartClientID = "smart-public"
+        smartRedirect = "http://127.0.0.1/smart/callback"
+        smartBackendClientID = "smart-backend"
+        // The SMART IG's example key, whose private part the IG publishes; the emulator registers its public part.
+        smartBackendKey = """
+            {"kty": "EC", "crv": "P-384", "kid": "afb27c284f2d93959c18fa0320e32060", "alg": "ES384",
+             "x": "wcE8O55ro6aOuTf5Ty1k_IG4mTcuLiVercHouge1G5Ri-leevhev4uJzlHpi3U8r",
+             "y": "mLRgz8Giu6XA_AqG8bywqbygShmd8jowflrdx0KQtM5X4s4aqDeCRfcpexykp3aI",
+             "d": "WcrTiYk8jbI-Sd1sKNpqGmELWGG08bf_y9SSlnC4cpAl5GRdHHN9gKYlPvMFqiJ5"}
+            """
     }
 }

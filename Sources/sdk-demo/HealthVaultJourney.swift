@@ -34,7 +34,7 @@ struct HealthVaultJourney {
             let completion = await steps.step(
                 "Shell",
                 {
-                    let redirect = try await complete(shellPage, transport: transport)
+                    let redirect = try await Browser(mode: options.shell, transport: transport).visit(shellPage)
                     return (redirect, "the browser came back to \(Redaction.url(redirect))")
                 })
         else { return }
@@ -76,29 +76,6 @@ struct HealthVaultJourney {
             return
                 "\(outcome.releasedRecords.count) record(s) released, \(outcome.unreleasedRecords.count) still authorized; "
                 + "everything stored is erased: \(try await connection.status())"
-        }
-    }
-
-    /// The URL the browser ends on after the Shell page: read from standard input, or, for the emulator (which
-    /// grants at once), the page's own redirect.
-    private func complete(_ page: URL, transport: URLSessionTransport) async throws -> URL {
-        switch options.shell {
-        case .auto:
-            let response = try await transport.send(HTTPRequestMessage(method: .get, url: page))
-            guard let location = response.headers["Location"],
-                let url = URL(string: location, relativeTo: page)?.absoluteURL
-            else {
-                throw DemoError("the Shell page answered HTTP \(response.status) without a redirect")
-            }
-            return url
-        case .prompt:
-            print(
-                "    Open this page, sign in and authorize the app, then paste the address the browser ends on:\n    \(page)"
-            )
-            guard let line = readLine(), let url = URL(string: line.trimmingCharacters(in: .whitespaces)) else {
-                throw DemoError("no redirect URL was entered")
-            }
-            return url
         }
     }
 }
