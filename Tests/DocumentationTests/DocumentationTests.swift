@@ -75,7 +75,7 @@ final class DocumentationTests: XCTestCase {
 
     // MARK: - Doc comments and catalogs
 
-    private static let libraries = ["SDKRuntime", "HealthVault", "Koppeltaal", "Vital"]
+    private static let libraries = ["SDKRuntime", "HealthVault", "Koppeltaal", "Vital", "SMART"]
 
     /// The symbol graphs of the libraries, extracted from the debug build's modules, with the directory of each
     /// library's graph files.

@@ -2,6 +2,7 @@ import Foundation
 import HealthVault
 import Koppeltaal
 import SDKRuntime
+import SMART
 import TestSupport
 import Vital
 import XCTest
@@ -9,8 +10,8 @@ import XCTest
 /// What an app shows for an error: `localizedDescription` is the error's redacted description, and its recovery
 /// suggestion follows from its `recovery`, for every public error type of the package.
 final class ErrorMessageTests: XCTestCase {
-    private static let oauth = OAuth2Error(
-        body: OAuth2ErrorBody(error: "invalid_grant", errorDescription: "The code was used"), httpStatus: 400,
+    private static let oauth = Koppeltaal.OAuth2Error(
+        body: Koppeltaal.OAuth2ErrorBody(error: "invalid_grant", errorDescription: "The code was used"), httpStatus: 400,
         operation: "Token")
 
     /// One value of every public error type.
@@ -30,6 +31,9 @@ final class ErrorMessageTests: XCTestCase {
         CredentialLifecycleError.superseded,
         CredentialStoreError.unreadable(key: "session"),
         JOSEError.invalidSignature,
+        IDTokenError.nonceMismatch,
+        SMARTError.stateMismatch,
+        SMARTError.needsLaunch(underlying: nil),
         oauth,
         OperationOutcomeError(
             body: OperationOutcome(issue: [.init(severity: .error, diagnostics: "Unknown patient")]), httpStatus: 404,

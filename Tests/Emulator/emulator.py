@@ -1,4 +1,4 @@
-"""An independent emulator of the HealthVault, Koppeltaal and Vital servers, for the SDK's integration tests.
+"""An independent emulator of the HealthVault, Koppeltaal, Vital and SMART servers, for the SDK's integration tests.
 
 It shares no code with the SDK: it checks signatures and hashes itself, and keeps all state in memory.
 
@@ -23,6 +23,13 @@ Control endpoints (JSON), for tests:
   POST /_control/vital {...}               settings: access_ttl, sign_in_token_ttl, expires_in_as_string
   POST /_control/vital/<action>            expire-tokens | revoke-sessions | mint {user_id, ttl}
   GET  /_control/vital/stats               calls per endpoint and grant type, live sessions
+  POST /_control/smart {...}               settings (see smart.DEFAULT_SETTINGS): token_lifetime, pkce,
+                                           keep_old_refresh_valid, id_token_tamper, id_token_issuer, ...
+  POST /_control/smart/clients {...}       register a client: client_id, auth_method, secret, jwks, grant_types, scopes
+  POST /_control/smart/launch {...}        mint an EHR launch for client_id with its context; answers launch and iss
+  POST /_control/smart/expire-tokens       expire every access token now
+  GET  /_control/smart/stats               token requests per grant type, revocations, introspections, rejected
+                                           assertions, FHIR calls, live refresh tokens
 """
 import argparse
 import os
@@ -35,6 +42,7 @@ from werkzeug.serving import make_server
 
 import healthvault
 import koppeltaal
+import smart
 import vital
 from faults import Faults
 
@@ -47,6 +55,7 @@ def create_app():
     app.register_blueprint(healthvault.blueprint)
     app.register_blueprint(koppeltaal.blueprint)
     app.register_blueprint(vital.blueprint)
+    app.register_blueprint(smart.blueprint)
     koppeltaal.init_app(app)
 
     @app.post("/_control/reset")
@@ -55,6 +64,7 @@ def create_app():
         healthvault.hv.reset()
         koppeltaal.STATE.reset()
         vital.STATE.reset()
+        smart.STATE.reset()
         return jsonify(ok=True)
 
     @app.post("/_control/faults")

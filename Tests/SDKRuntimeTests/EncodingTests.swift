@@ -62,6 +62,11 @@ final class EncodingTests: XCTestCase {
     func testClientSecretBasicFormEncodesBeforeBase64() {
         let client = OAuthClientCredentials(clientID: "QMNativeApp", secret: "Who@reU123?")
         XCTAssertEqual(client.basicAuthorizationValue, "Basic UU1OYXRpdmVBcHA6V2hvJTQwcmVVMTIzJTNG")
+        // The SMART wire reference's edge case (§16.4): a space is %20, never +, so a server that only
+        // percent-decodes reads the id back too.
+        XCTAssertEqual(
+            OAuthClientCredentials(clientID: "app 1+x", secret: "s%cr:t").basicAuthorizationValue,
+            "Basic YXBwJTIwMSUyQng6cyUyNWNyJTNBdA==")
         XCTAssertEqual(
             BasicCredentials(username: "QMNativeApp", password: "Who@reU123?").authorizationValue,
             "Basic UU1OYXRpdmVBcHA6V2hvQHJlVTEyMz8=")

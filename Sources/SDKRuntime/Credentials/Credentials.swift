@@ -67,7 +67,9 @@ public struct APIKey: Sendable, Hashable, CustomStringConvertible, CustomReflect
 public struct OAuthClientCredentials: Sendable, Hashable, CustomStringConvertible, CustomReflectable {
     /// Where the client credentials travel.
     public enum Method: String, Sendable, Hashable, CaseIterable {
-        /// `Authorization: Basic` with the id and secret form-encoded first (RFC 6749 §2.3.1, `client_secret_basic`).
+        /// `Authorization: Basic` with the id and secret encoded first (RFC 6749 §2.3.1, `client_secret_basic`):
+        /// everything but unreserved characters as `%XX`, a space as `%20`, which servers that form-decode and
+        /// servers that only percent-decode (Authlib) both read back.
         case basic
         /// `Authorization: Basic` with the id and secret as they are (RFC 7617), as Koppeltaal sends it. It carries
         /// any secret a server that does not form-decode can read (spaces included), but not an id with a colon.
@@ -107,13 +109,13 @@ public struct OAuthClientCredentials: Sendable, Hashable, CustomStringConvertibl
         assertionSigner = signer
     }
 
-    /// The `Authorization` header for ``Method/basic`` (`Basic base64(form(id):form(secret))`, RFC 6749 §2.3.1) or
+    /// The `Authorization` header for ``Method/basic`` (`Basic base64(enc(id):enc(secret))`, RFC 6749 §2.3.1) or
     /// ``Method/unencodedBasic`` (`Basic base64(id:secret)`, RFC 7617).
     public var basicAuthorizationValue: String {
         let pair =
             method == .unencodedBasic
             ? clientID + ":" + (secret ?? "")
-            : PercentEncoding.form(clientID) + ":" + PercentEncoding.form(secret ?? "")
+            : PercentEncoding.unreserved(clientID) + ":" + PercentEncoding.unreserved(secret ?? "")
         return "Basic " + Data(pair.utf8).base64EncodedString()
     }
 

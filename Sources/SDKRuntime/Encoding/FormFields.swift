@@ -119,6 +119,10 @@ public struct FormField: Sendable, Hashable, CustomStringConvertible, CustomDebu
     /// Form encoding (RFC 6749 Appendix B): unreserved characters kept, space as `+`, everything else `%XX`.
     public static func form(_ text: String) -> String { encode(text, keeping: unreserved, spaceAsPlus: true) }
 
+    /// Percent-encoding with only unreserved characters kept and space as `%20`: what a server reads back whether it
+    /// form-decodes or only percent-decodes, as RFC 6749 §2.3.1 client credentials need.
+    public static func unreserved(_ text: String) -> String { encode(text, keeping: unreserved, spaceAsPlus: false) }
+
     /// Query encoding: the characters `encodeURIComponent` keeps (`A-Z a-z 0-9 - _ . ! ~ * ' ( )`), space as `%20`.
     public static func query(_ text: String) -> String { encode(text, keeping: componentSafe, spaceAsPlus: false) }
 

@@ -46,10 +46,12 @@ public struct ClientAssertionSigner: Sendable, Hashable, CustomStringConvertible
             clock: clock, random: random)
     }
 
+    /// Whether the two sign with the same key, algorithm and lifetime.
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.key == rhs.key && lhs.algorithm == rhs.algorithm && lhs.lifetime == rhs.lifetime
     }
 
+    /// Hashes the key's thumbprint, the algorithm and the lifetime.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(key.thumbprint)
         hasher.combine(algorithm)
