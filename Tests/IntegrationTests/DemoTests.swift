@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// `sdk-demo` walks all three journeys against the emulator and says so (as `make demo` does).
+/// `sdk-demo` walks all four journeys against the emulator and says so (as `make demo` does).
 final class DemoTests: XCTestCase {
     private static let shared = Result { try Emulator() }
 
@@ -14,12 +14,13 @@ final class DemoTests: XCTestCase {
         let result = try Subprocess.run([demo.path, "--emulator", emulator.baseURL.absoluteString])
         XCTAssertEqual(result.status, 0, result.output)
         let output = result.output
-        XCTAssertTrue(output.hasSuffix("All 15 steps succeeded.\n"), output)
+        XCTAssertTrue(output.hasSuffix("All 21 steps succeeded.\n"), output)
         XCTAssertTrue(output.contains("GetThings3 read 1 back, its XML byte for byte"), output)
         XCTAssertTrue(output.contains("3 record(s) released, 0 still authorized"), output)
         XCTAssertTrue(output.contains("✓ revoke          revoked"), output)
+        XCTAssertTrue(output.contains("✓ backend token   ES384 assertion accepted"), output)
         XCTAssertFalse(output.contains("✗"), output)
-        for secret in ["kt-secret", "portal-secret", "sk_us_emulator"] {
+        for secret in ["kt-secret", "portal-secret", "sk_us_emulator", "WcrTiYk8jbI"] {
             XCTAssertFalse(output.contains(secret), "the demo printed \(secret)")
         }
     }

@@ -67,6 +67,20 @@ public final class SMARTSession: Sendable {
         ///   - scope: the scopes to ask for.
         ///   - fhirBaseURL: the FHIR server of a standalone launch.
         ///   - allowedIssuers: further FHIR servers an EHR launch may come from.
+        ///   - trustedEndpointHosts: hosts besides the FHIR server's its endpoints may be on.
+        ///   - idTokenAlgorithms: the algorithms accepted for id tokens.
+        ///   - clockLeeway: how far the server's clock may be off when id tokens are checked, in seconds.
+        ///   - pendingLifetime: how long an authorization may wait for its redirect, in seconds.
+        ///   - urlPolicy: which URLs requests may go to.
+        ///   - refreshSkew: how long before its expiry an access token is refreshed.
+        ///   - store: where the grant and a pending authorization are kept.
+        ///   - storeKey: the key they are stored under.
+        ///   - transport: sends the requests.
+        ///   - clock: decides when tokens expire.
+        ///   - random: makes `state`, `nonce` and PKCE verifiers.
+        ///   - timeout: the timeout of each request.
+        ///   - logger: receives redacted records.
+        ///   - middlewares: run around every request, in order.
         public init(
             clientID: String, clientSecret: String? = nil, signer: ClientAssertionSigner? = nil,
             redirectURI: String, scope: String = "launch/patient openid fhirUser offline_access patient/*.rs",
