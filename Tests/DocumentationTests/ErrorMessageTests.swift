@@ -11,7 +11,8 @@ import XCTest
 /// suggestion follows from its `recovery`, for every public error type of the package.
 final class ErrorMessageTests: XCTestCase {
     private static let oauth = Koppeltaal.OAuth2Error(
-        body: Koppeltaal.OAuth2ErrorBody(error: "invalid_grant", errorDescription: "The code was used"), httpStatus: 400,
+        body: Koppeltaal.OAuth2ErrorBody(error: "invalid_grant", errorDescription: "The code was used"),
+        httpStatus: 400,
         operation: "Token")
 
     /// One value of every public error type.

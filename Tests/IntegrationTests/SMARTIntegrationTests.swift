@@ -141,7 +141,9 @@ final class SMARTIntegrationTests: XCTestCase {
         let launch = try XCTUnwrap(minted["launch"] as? String)
         XCTAssertEqual(minted["iss"] as? String, fhirBase.absoluteString)
         var components = URLComponents(string: "https://app.example/launch")!
-        components.queryItems = [.init(name: "iss", value: fhirBase.absoluteString), .init(name: "launch", value: launch)]
+        components.queryItems = [
+            .init(name: "iss", value: fhirBase.absoluteString), .init(name: "launch", value: launch),
+        ]
         let session = session(standalone: false)
         let url = try await session.ehrAuthorizationURL(launchURL: try XCTUnwrap(components.url))
         let query = Self.query(url)
@@ -209,7 +211,9 @@ final class SMARTIntegrationTests: XCTestCase {
         }
         let status = try await session.status()
         XCTAssertEqual(status, .signedOut)
-        XCTAssertNil(try store.read("smart.session").flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }?["grant"])
+        XCTAssertNil(
+            try store.read("smart.session").flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }?[
+                "grant"])
     }
 
     func testAnIDTokenFromAnotherIssuerOrWithAnotherNonceIsRefused() async throws {
@@ -324,7 +328,8 @@ final class SMARTIntegrationTests: XCTestCase {
                 "client_id": "rs-backend", "auth_method": "private_key_jwt", "grant_types": ["client_credentials"],
                 "scopes": ["system/*.rs"], "jwks": ["keys": [jwk]],
             ])
-        let backend = try backend(clientID: "rs-backend", signer: try ClientAssertionSigner(key: rsa, algorithm: .rs384))
+        let backend = try backend(
+            clientID: "rs-backend", signer: try ClientAssertionSigner(key: rsa, algorithm: .rs384))
         let response = try await backend.fhir(path: "Patient/smart-patient-1")
         XCTAssertEqual(response.status, 200)
     }

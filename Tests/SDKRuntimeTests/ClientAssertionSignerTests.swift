@@ -34,7 +34,8 @@ final class ClientAssertionSignerTests: XCTestCase {
                 })
             XCTAssertEqual(fields["client_assertion_type"], "urn:ietf:params:oauth:client-assertion-type:jwt-bearer")
             XCTAssertNil(fields["client_id"])
-            let parts = try JWS.verify(try XCTUnwrap(fields["client_assertion"]), key: key.publicKey, algorithms: [.es384])
+            let parts = try JWS.verify(
+                try XCTUnwrap(fields["client_assertion"]), key: key.publicKey, algorithms: [.es384])
             let claims = try XCTUnwrap(try JSONValue.parse(parts.payload).objectValue)
             XCTAssertEqual(claims["aud"]?.stringValue, "https://ehr.example.com/auth/token")
             XCTAssertEqual(claims["iss"]?.stringValue, "backend")

@@ -66,13 +66,17 @@ final class IDTokenTests: XCTestCase {
 
     func testAtHashFollowsTheAlgorithm() {
         // The wire reference's §16.6 vectors.
-        XCTAssertEqual(IDToken.accessTokenHash("i8hweunweunweofiwweoijewiwe", algorithm: .rs256), "snpa1DqYukHmzVGZ_8ee8g")
         XCTAssertEqual(
-            IDToken.accessTokenHash("i8hweunweunweofiwweoijewiwe", algorithm: .rs384), "y_YyCB4O9GIqPWVtxqtDLMpmu8jtXqZ_")
+            IDToken.accessTokenHash("i8hweunweunweofiwweoijewiwe", algorithm: .rs256), "snpa1DqYukHmzVGZ_8ee8g")
+        XCTAssertEqual(
+            IDToken.accessTokenHash("i8hweunweunweofiwweoijewiwe", algorithm: .rs384),
+            "y_YyCB4O9GIqPWVtxqtDLMpmu8jtXqZ_")
     }
 
     func testEachWrongClaimIsRefused() throws {
-        assertRefused(try sign(claims(["iss": "https://evil.example"]))) { $0 == .issuerMismatch("https://evil.example") }
+        assertRefused(try sign(claims(["iss": "https://evil.example"]))) {
+            $0 == .issuerMismatch("https://evil.example")
+        }
         assertRefused(try sign(claims(["aud": ["other-app"]]))) { $0 == .audienceMismatch(["other-app"]) }
         assertRefused(try sign(claims(["aud": ["my-app", "other-app"]]))) {
             $0 == .audienceMismatch(["my-app", "other-app"])

@@ -59,7 +59,9 @@ public struct IDToken: Sendable, Equatable, CustomStringConvertible {
         }
         guard let key = keys.key(for: algorithm, keyID: header.keyID) else { throw .noKey(keyID: header.keyID) }
         let parts: JWS.Parts
-        do { parts = try JWS.verify(token, key: key, algorithms: expected.algorithms) } catch { throw .signature(error) }
+        do { parts = try JWS.verify(token, key: key, algorithms: expected.algorithms) } catch {
+            throw .signature(error)
+        }
         guard let claims = (try? JSONValue.parse(parts.payload))?.objectValue else {
             throw .invalidClaim("the payload is not a JSON object")
         }
@@ -89,13 +91,17 @@ public struct IDToken: Sendable, Equatable, CustomStringConvertible {
         guard expiresAt.addingTimeInterval(expected.leeway) > now else { throw .expired(expiresAt) }
         guard issuedAt.addingTimeInterval(-expected.leeway) <= now else { throw .issuedInTheFuture(issuedAt) }
         if let nonce = expected.nonce {
-            guard let carried = claims["nonce"]?.stringValue, Crypto.constantTimeEqual(Array(carried.utf8), Array(nonce.utf8)) else {
+            guard let carried = claims["nonce"]?.stringValue,
+                Crypto.constantTimeEqual(Array(carried.utf8), Array(nonce.utf8))
+            else {
                 throw .nonceMismatch
             }
         }
         if let accessToken = expected.accessToken, let atHash = claims["at_hash"]?.stringValue {
-            guard Crypto.constantTimeEqual(
-                    Array(atHash.utf8), Array(Self.accessTokenHash(accessToken, algorithm: algorithm).utf8)) else {
+            guard
+                Crypto.constantTimeEqual(
+                    Array(atHash.utf8), Array(Self.accessTokenHash(accessToken, algorithm: algorithm).utf8))
+            else {
                 throw .accessTokenHashMismatch
             }
         }
@@ -145,7 +151,8 @@ public enum IDTokenError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .signature(let error): return "The id token was refused: \(error)"
-        case .noKey(let keyID): return "The server's key set has no single key for the id token (kid \(keyID ?? "absent"))"
+        case .noKey(let keyID):
+            return "The server's key set has no single key for the id token (kid \(keyID ?? "absent"))"
         case .missingClaim(let claim): return "The id token has no \"\(claim)\" claim"
         case .invalidClaim(let reason): return "The id token has an invalid claim: \(reason)"
         case .issuerMismatch(let issuer): return "The id token was issued by \(issuer), not the expected issuer"

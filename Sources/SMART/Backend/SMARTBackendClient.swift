@@ -108,7 +108,7 @@ public actor SMARTBackendClient {
         let first = try await token()
         do {
             return try await call(first.accessToken)
-        } catch where (error as? any ProtocolError)?.recovery == .refreshCredential {
+        } catch  where (error as? any ProtocolError)?.recovery == .refreshCredential {
             invalidate(first)
             return try await call(try await token().accessToken)
         }

@@ -65,7 +65,8 @@ extension SMARTError: SDKError {
         case .noPendingAuthorization, .authorizationExpired, .authorizationDenied, .codeExchangeFailed,
             .idTokenRejected, .needsLaunch:
             return .reauthorize
-        case .discoveryFailed, .untrustedEndpoint, .untrustedIssuer, .invalidLaunch, .clientRejected: return .reconfigure
+        case .discoveryFailed, .untrustedEndpoint, .untrustedIssuer, .invalidLaunch, .clientRejected:
+            return .reconfigure
         case .stateMismatch, .malformedTokenResponse: return .none
         }
     }

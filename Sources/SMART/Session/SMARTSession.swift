@@ -246,7 +246,9 @@ public final class SMARTSession: Sendable {
             else { throw SMARTError.stateMismatch }
             // The state matched: this authorization is answered, whatever the outcome.
             try await transition.update { SMARTState(grant: $0.grant, pending: nil) }
-            guard self.configuration.clock.now().timeIntervalSince(pending.startedAt) <= self.configuration.pendingLifetime
+            guard
+                self.configuration.clock.now().timeIntervalSince(pending.startedAt)
+                    <= self.configuration.pendingLifetime
             else { throw SMARTError.authorizationExpired }
             if let error = value("error") {
                 throw SMARTError.authorizationDenied(error: error, description: value("error_description"))
@@ -295,8 +297,10 @@ public final class SMARTSession: Sendable {
             throw SMARTError.idTokenRejected(.noKey(keyID: nil))
         }
         let document = try await configuration.options.smartClient(.init(jwks: jwks)).getKeys()
-        let keys = JSONWebKeySet(keys: document.keys.compactMap { key in
-                try? JSONWebKey(object: JSONObject(key.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value) }))
+        let keys = JSONWebKeySet(
+            keys: document.keys.compactMap { key in
+                try? JSONWebKey(
+                    object: JSONObject(key.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value) }))
             })
         do {
             return try IDToken(

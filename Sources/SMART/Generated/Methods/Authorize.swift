@@ -51,7 +51,7 @@ extension SMARTClient {
     ///
     /// `GET` to the `authorize` server, auth none.
     /// - Parameter request: The request.
-    /// - Throws: `UnexpectedResponseError`, `ResponseDecodingError`, `ConfigurationError` or `TransportError`.
+    /// - Throws: `ConfigurationError` for a missing server or a URL the URL policy refuses, `RequestEncodingError`.
     /// - Remark: Generated from Schemas/SMART/Authorize.json#
     public func authorize(_ request: Authorize.Request) throws -> Foundation.URL {
         var http = try core.request(.get, server: configuration.servers.authorize, serverName: "authorize", path: "")
