@@ -23,7 +23,7 @@ final class HostileSchemaTests: XCTestCase {
     func testAPayloadInAnyTextFieldNeverBecomesCode() throws {
         var refused = 0
         var generated = 0
-        for family in ["HealthVault", "Koppeltaal", "Vital"] {
+        for family in ["HealthVault", "Koppeltaal", "SMART", "Vital"] {
             let files = try Self.shippedFiles(family)
             let documents = try files.map { try JSONSerialization.jsonObject(with: Data($0.contents.utf8)) }
             let trials = documents.indices.flatMap { index in
