@@ -342,4 +342,65 @@ final class SMARTIntegrationTests: XCTestCase {
         let rejected = try await stats()["assertions_rejected"] as? Int
         XCTAssertEqual(rejected, 1)
     }
+
+    /// fhirclient, the SMART on FHIR Python client, completes a standalone launch with a refresh, an EHR launch and
+    /// a confidential client's launch against the emulator (`Tests/Tools/fhirclient_launch.py`): the server these
+    /// tests trust speaks SMART as the ecosystem's clients do.
+    func testFhirclientCompletesLaunchesAgainstTheEmulator() async throws {
+        let python = Fixtures.repository.appendingPathComponent("Tests/Emulator/.venv/bin/python")
+        guard FileManager.default.isExecutableFile(atPath: python.path) else {
+            XCTFail("Tests/Emulator/.venv is missing; run `make venv` (make test does it) to install fhirclient")
+            return
+        }
+        let script = Fixtures.repository.appendingPathComponent("Tests/Tools/fhirclient_launch.py")
+        let base = emulator.baseURL.absoluteString
+        let result = try await Task.detached { try Subprocess.run([python.path, script.path, base]) }.value
+        XCTAssertEqual(result.status, 0, result.output)
+        for step in ["standalone_public", "ehr_launch", "standalone_confidential"] {
+            XCTAssertTrue(result.output.contains("fhirclient \(step): "), result.output)
+        }
+        let redeemed = try await tokenRequests("authorization_code")
+        XCTAssertEqual(redeemed, 3)
+    }
+
+    /// Every fault of the matrix on the refresh an expired access token needs; see ``FaultMatrix``. Faults that strike
+    /// after the server rotated the refresh token (a garbled answer, a timeout the server outlived) are the lost
+    /// response: the grant is kept, and the next call learns from the server that it is dead.
+    func testFaultMatrix() async throws {
+        var session = session()
+        let refreshed = FaultMatrix.Row(outcome: "success", attempts: 1, credentials: "updated", next: "success")
+        func kept(_ outcome: String) -> FaultMatrix.Row {
+            FaultMatrix.Row(outcome: outcome, attempts: 1, credentials: "unchanged", next: "success")
+        }
+        func lost(_ outcome: String) -> FaultMatrix.Row {
+            FaultMatrix.Row(outcome: outcome, attempts: 1, credentials: "unchanged", next: "SMARTError.needsLaunch")
+        }
+        try await FaultMatrix.run(
+            family: "SMART", path: "/smart/auth/token", emulator: emulator,
+            expected: [
+                "latency beyond the timeout": lost("TransportError.timedOut"),
+                "connection reset": kept("TransportError.connectionLost"),
+                "HTTP 500": kept("UnexpectedResponseError 500"),
+                "HTTP 502": kept("UnexpectedResponseError 502"),
+                "HTTP 503 with Retry-After": kept("UnexpectedResponseError 503, Retry-After 30 s"),
+                "HTTP 429 with Retry-After": kept("UnexpectedResponseError 429, Retry-After 2 s"),
+                "truncated body": lost("ResponseDecodingError"),
+                "wrong content type": refreshed,
+                "HTML error page": kept("UnexpectedResponseError 502"),
+                "unknown extra element or field": refreshed,
+                "client clock 10 minutes fast": refreshed,
+            ],
+            scenario: .init(
+                prepare: { skewed, transport in
+                    self.store = InMemoryCredentialStore()
+                    session = self.session(
+                        clock: skewed ? OffsetClock(offset: 600) : SystemClock(), transport: transport)
+                    _ = try await self.launched(session)
+                    try await self.emulator.control("smart/expire-tokens")
+                },
+                credentials: { try self.store.read("smart.session") },
+                call: { _ = try await session.fhir(path: "Patient/smart-patient-1") }
+            )
+        )
+    }
 }
