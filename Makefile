@@ -59,7 +59,7 @@ test: venv check lint build  ## Check generated code and formatting, build, and 
 stress: build  ## Run the lifecycle stress tests with 10,000 random sequences per family (LIFECYCLE_STRESS_SEED replays).
 	LIFECYCLE_STRESS_SEQUENCES=$${LIFECYCLE_STRESS_SEQUENCES:-10000} $(SWIFT) test --skip-build --filter LifecycleStressTests
 
-demo: venv  ## Walk the HealthVault, Koppeltaal and Vital journeys against the emulator, printing each step.
+demo: venv  ## Walk the HealthVault, Koppeltaal, Vital and SMART journeys against the emulator, printing each step.
 	$(SWIFT) build --product sdk-demo
 	Tests/Emulator/with-emulator sh -c '.build/debug/sdk-demo --emulator "$$EMULATOR_URL"'
 

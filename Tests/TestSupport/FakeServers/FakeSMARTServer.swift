@@ -1,0 +1,82 @@
+import Foundation
+import SDKRuntime
+
+/// A SMART server for lifecycle tests at `https://ehr.example`: discovery, Token (authorization_code and rotating
+/// refresh_token grants from a ``TokenLedger``; codes are `ac-<subject>` and single-use), Revoke, and a FHIR endpoint
+/// that accepts only the current access token. The browser is played by the test, which builds the redirect itself.
+public final class FakeSMARTServer: Sendable {
+    /// The FHIR base URL.
+    public static let fhirBaseURL = URL(string: "https://ehr.example/fhir")!
+    /// The token endpoint.
+    public static let tokenURL = URL(string: "https://ehr.example/auth/token")!
+    /// The revocation endpoint.
+    public static let revokeURL = URL(string: "https://ehr.example/auth/revoke")!
+
+    /// The tokens issued.
+    public let ledger = TokenLedger()
+    /// The `expires_in` of every token response, in seconds.
+    public let lifetime: Int
+    private let spentCodes = LockedValue<Set<String>>([])
+
+    /// Creates a server whose access tokens last `lifetime` seconds.
+    public init(lifetime: Int = 900) { self.lifetime = lifetime }
+
+    /// Answers one request.
+    public func answer(_ request: HTTPRequestMessage) -> HTTPResponseMessage {
+        let form = FormFields(formEncoded: String(decoding: request.body ?? Data(), as: UTF8.self))
+        switch request.url.path {
+        case "/fhir/.well-known/smart-configuration":
+            return Self.json(
+                200,
+                """
+                {"authorization_endpoint": "https://ehr.example/auth/authorize", "token_endpoint": "\(Self.tokenURL)",
+                 "revocation_endpoint": "\(Self.revokeURL)", "capabilities": ["launch-standalone"],
+                 "code_challenge_methods_supported": ["S256"]}
+                """)
+        case Self.tokenURL.path:
+            return token(form)
+        case Self.revokeURL.path:
+            ledger.revoke(form["token"] ?? "")
+            return HTTPResponseMessage(status: 200)
+        default:
+            let bearer = request.headers["Authorization"].map { String($0.dropFirst("Bearer ".count)) } ?? ""
+            guard ledger.accepts(accessToken: bearer) else {
+                return HTTPResponseMessage(status: 401, headers: ["WWW-Authenticate": #"Bearer error="invalid_token""#])
+            }
+            return Self.json(200, #"{"resourceType": "Patient"}"#)
+        }
+    }
+
+    private func token(_ form: FormFields) -> HTTPResponseMessage {
+        switch form["grant_type"] {
+        case "authorization_code":
+            let code = form["code"] ?? ""
+            let fresh = spentCodes.withValue { $0.insert(code).inserted }
+            guard fresh, code.hasPrefix("ac-"), form["code_verifier"] != nil else {
+                return Self.json(400, #"{"error": "invalid_grant"}"#)
+            }
+            return tokens(ledger.issue(subject: String(code.dropFirst(3))))
+        case "refresh_token":
+            switch ledger.refresh(form["refresh_token"] ?? "") {
+            case .success(let version): return tokens(version)
+            case .failure: return Self.json(400, #"{"error": "invalid_grant"}"#)
+            }
+        default:
+            return Self.json(400, #"{"error": "unsupported_grant_type"}"#)
+        }
+    }
+
+    private func tokens(_ version: TokenLedger.Version) -> HTTPResponseMessage {
+        Self.json(
+            200,
+            """
+            {"access_token": "\(TokenLedger.accessToken(version))", "token_type": "Bearer", "expires_in": \(lifetime), \
+            "scope": "launch/patient offline_access patient/*.rs", \
+            "refresh_token": "\(TokenLedger.refreshToken(version))", "patient": "\(version.grant)"}
+            """)
+    }
+
+    static func json(_ status: Int, _ body: String) -> HTTPResponseMessage {
+        HTTPResponseMessage(status: status, headers: ["Content-Type": "application/json"], body: Data(body.utf8))
+    }
+}
