@@ -57,6 +57,7 @@ def create_app():
     app.register_blueprint(vital.blueprint)
     app.register_blueprint(smart.blueprint)
     koppeltaal.init_app(app)
+    smart.init_app(app)
 
     @app.post("/_control/reset")
     def reset():

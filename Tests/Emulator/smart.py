@@ -1,32 +1,42 @@
-"""The SMART part of the emulator: a SMART App Launch 2.x and Backend Services authorization server with a small
-FHIR endpoint, built on Authlib's JOSE library (joserfc) and its PKCE helper.
+"""The SMART part of the emulator: a SMART App Launch 2.x and Backend Services authorization server built on Authlib
+(its OAuth 2.0 authorization server, grants, PKCE, OpenID Connect, RFC 7523 client assertions, RFC 7009 revocation
+and RFC 7662 introspection) with a small FHIR endpoint.
 
-Server rules, as the SMART wire reference describes them (section numbers of smart.md in brackets):
+Server rules, as the SMART wire reference describes them (section numbers of smart.md in brackets), and where the
+SMART profile changes Authlib's defaults (smart.md 15.2, E1-E30):
 - discovery at {base}/.well-known/smart-configuration with absolute URLs and one member clients must keep [3];
   the CapabilityStatement at {base}/metadata carries the nested oauth-uris extension for older clients [3.5];
 - authorize (GET or POST) needs a registered client and exact redirect_uri (else 400 JSON, no redirect), state,
   aud equal to the FHIR base, PKCE with S256 only, and for an EHR launch a launch id minted for this client with
-  the launch scope; errors after that are redirected with state [5.3, 10.1, 15.2 E1-E9];
+  the launch scope; errors after that are redirected with state [5.3, 10.1];
 - the token endpoint redeems single-use codes (60 s) with the PKCE verifier for every client type, refreshes with
   rotation (the old refresh token dies), and issues client_credentials tokens (300 s, no refresh token) [5.5-7];
-- clients authenticate as registered: none (client_id in the body, also on refresh), client_secret_basic (id and
-  secret percent-decoded, RFC 6749 2.3.1), or private_key_jwt: RS384 or ES384, typ JWT, kid, iss = sub = client,
-  aud = the token URL, exp at most 5 minutes ahead (60 s leeway), a jti never seen before [6.3, 15.2 E12-E19];
+- clients authenticate only by the method they registered: none (client_id in the body, also on refresh),
+  client_secret_basic (id and secret percent-decoded, RFC 6749 2.3.1), or private_key_jwt: RS384 or ES384, typ JWT,
+  kid, iss = sub = client, aud = the endpoint's URL, exp at most 5 minutes ahead (60 s leeway), a jti never seen
+  before [6.3];
 - a refresh token only with offline_access or online_access; an id token (RS256, kid, aud as an array, nonce,
-  at_hash, fhirUser) with openid [9, 15.2 E20-E27];
+  at_hash, fhirUser) with openid [9];
 - revocation (RFC 7009) answers 200 for unknown tokens and ends the access tokens of a revoked refresh token;
   introspection (RFC 7662) takes a bearer token issued here or client authentication [8];
-- the FHIR stub answers 401 invalid_token for an expired, revoked or unknown token and 403 insufficient_scope [15.2 E30].
+- the FHIR stub answers 401 invalid_token for an expired, revoked or unknown token and 403 insufficient_scope.
+The server's clock (clock_offset_seconds) applies to codes, tokens and id tokens; Authlib checks an assertion's
+exp against the real clock.
 """
-import base64
-import hashlib
-import json
 import secrets
 import threading
 import time
-from urllib.parse import unquote, urlencode
 
-from authlib.oauth2.rfc7636 import create_s256_code_challenge
+from authlib.integrations.flask_oauth2 import AuthorizationServer
+from authlib.oauth2 import OAuth2Error
+from authlib.oauth2.rfc6749 import ClientMixin, InvalidClientError, InvalidRequestError, InvalidScopeError, grants
+from authlib.oauth2.rfc6750 import BearerTokenGenerator, InvalidTokenError
+from authlib.oauth2.rfc7009 import RevocationEndpoint
+from authlib.oauth2.rfc7523 import JWTBearerClientAssertion
+from authlib.oauth2.rfc7636 import CodeChallenge
+from authlib.oauth2.rfc7662 import IntrospectionEndpoint
+from authlib.oidc.core import AuthorizationCodeMixin
+from authlib.oidc.core.grants import OpenIDCode
 from flask import Blueprint, jsonify, request
 from joserfc import jwt
 from joserfc.errors import JoseError
@@ -34,7 +44,6 @@ from joserfc.jwk import KeySet, RSAKey
 
 BASE = "/smart"
 FHIR = BASE + "/fhir"
-ASSERTION_TYPE = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"
 REDIRECTS = ["http://127.0.0.1/smart/callback", "sdkdemo://smart/callback"]
 USER_SCOPES = {"launch", "launch/patient", "launch/encounter", "openid", "fhirUser", "profile", "offline_access",
                "online_access", "patient/*.rs", "patient/Patient.rs", "patient/Observation.rs", "user/*.rs",
@@ -58,21 +67,11 @@ DEFAULT_SETTINGS = {
     "token_type_lowercase": False,
 }
 SIGNING_KEY = RSAKey.generate_key(2048, parameters={"kid": "smart-emulator-1", "alg": "RS256", "use": "sig"})
+USER = "smart-user-1"
+# The methods of user-facing clients; each client may use only the one it registered.
+USER_CLIENT_AUTH_METHODS = ["client_secret_basic", "none", "private_key_jwt"]
 
 blueprint = Blueprint("smart", __name__)
-
-
-class OAuthError(Exception):
-    def __init__(self, error, description=None, status=400):
-        super().__init__(error)
-        self.error, self.description, self.status = error, description, status
-
-    def response(self):
-        body = {"error": self.error}
-        if self.description:
-            body["error_description"] = self.description
-        headers = {"WWW-Authenticate": f'Basic error="{self.error}"'} if self.status == 401 else {}
-        return jsonify(body), self.status, headers
 
 
 def default_clients():
@@ -114,10 +113,6 @@ def origin():
 
 def fhir_base():
     return origin() + FHIR
-
-
-def b64url(data):
-    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
 
 
 # MARK: - Discovery
@@ -170,265 +165,459 @@ def jwks():
     return jsonify({"keys": [SIGNING_KEY.as_dict(private=False)]})
 
 
-# MARK: - Authorize
+# MARK: - Authlib models
 
-@blueprint.route(BASE + "/auth/authorize", methods=["GET", "POST"])
-def authorize():
-    params = request.values
-    STATE.stats["authorize"] += 1
-    client_id, redirect_uri = params.get("client_id"), params.get("redirect_uri")
-    client = STATE.clients.get(client_id)
-    if client is None:
-        return OAuthError("invalid_client", "unknown client").response()
-    if redirect_uri not in client.get("redirect_uris", REDIRECTS):
-        return OAuthError("invalid_request", f"Redirect URI {redirect_uri} is not supported by client.").response()
-    state = params.get("state")
+class Client(ClientMixin):
+    """A registered client as Authlib sees it; the record stays in STATE.clients, where the control endpoint adds
+    clients."""
 
-    def fail(error, description):
-        query = {"error": error, "error_description": description}
-        if state:
-            query["state"] = state
-        return "", 302, {"Location": redirect_uri + "?" + urlencode(query)}
+    def __init__(self, client_id, record):
+        self.client_id, self.record = client_id, record
 
-    if params.get("response_type") != "code":
-        return fail("unsupported_response_type", "response_type must be code")
-    if not state:
-        return fail("invalid_request", "state is required")
-    if params.get("aud") != fhir_base():
-        return fail("invalid_request", f"Bad audience value {params.get('aud')!r}, expected {fhir_base()!r}")
-    challenge, method = params.get("code_challenge"), params.get("code_challenge_method")
-    if challenge or method or STATE.settings["pkce"] == "required":
-        if not challenge or method != "S256":
-            return fail("invalid_request", "PKCE with code_challenge_method S256 is required")
-    scopes = (params.get("scope") or "").split()
-    context = {}
-    launch = params.get("launch")
-    if launch:
-        minted = STATE.launches.get(launch)
-        if not minted or minted["client_id"] != client_id or minted["expires"] < STATE.now() or "launch" not in scopes:
-            return fail("invalid_request", "invalid launch, or the launch scope is missing")
-        context = {key: value for key, value in minted.items() if key not in ("client_id", "expires")}
-    elif "launch/patient" in scopes:
-        context = {"patient": STATE.settings["standalone_patient"]}
-    granted = [scope for scope in scopes if scope in USER_SCOPES]
-    if not granted:
-        return fail("invalid_scope", "none of the requested scopes can be granted")
-    code = secrets.token_urlsafe(32)
+    def get_client_id(self):
+        return self.client_id
+
+    def get_default_redirect_uri(self):
+        return self.record.get("redirect_uris", REDIRECTS)[0]
+
+    def allows(self, scope):
+        if "client_credentials" in self.record["grant_types"]:
+            scopes = self.record.get("scopes", [])
+            return scope in scopes or ("system/*.rs" in scopes and scope.startswith("system/"))
+        return scope in USER_SCOPES
+
+    def get_allowed_scope(self, scope):
+        granted = [item for item in (scope or "").split() if self.allows(item)]
+        return " ".join(granted) if granted else None
+
+    def check_redirect_uri(self, redirect_uri):
+        return redirect_uri in self.record.get("redirect_uris", REDIRECTS)
+
+    def check_client_secret(self, client_secret):
+        secret = self.record.get("secret")
+        return secret is not None and secrets.compare_digest(secret, client_secret)
+
+    def check_endpoint_auth_method(self, method, endpoint):
+        # Each client authenticates only by the one method it registered.
+        return method == self.record["auth_method"]
+
+    def check_response_type(self, response_type):
+        return response_type == "code"
+
+    def check_grant_type(self, grant_type):
+        return grant_type in self.record["grant_types"]
+
+
+def query_client(client_id):
+    record = STATE.clients.get(client_id)
+    return Client(client_id, record) if record is not None else None
+
+
+class AuthorizationCode(AuthorizationCodeMixin):
+    def __init__(self, code, client_id, redirect_uri, scope, context, challenge, method, nonce):
+        self.code, self.client_id, self.redirect_uri, self.scope = code, client_id, redirect_uri, scope
+        self.context, self.code_challenge, self.code_challenge_method = context, challenge, method
+        self.nonce, self.auth_time = nonce, int(STATE.now())
+        self.expires_at = STATE.now() + 60
+
+    def get_redirect_uri(self):
+        return self.redirect_uri
+
+    def get_scope(self):
+        return self.scope
+
+    def get_nonce(self):
+        return self.nonce
+
+    def get_auth_time(self):
+        return self.auth_time
+
+    def get_acr(self):
+        return None
+
+    def get_amr(self):
+        return None
+
+
+class Credential:
+    """An issued access or refresh token (an entry of STATE.access or STATE.refresh) for Authlib's grants and
+    endpoints."""
+
+    def __init__(self, value, entry, is_refresh):
+        self.value, self.entry, self.is_refresh = value, entry, is_refresh
+
+    def check_client(self, client):
+        return self.entry["client_id"] == client.get_client_id()
+
+    def get_scope(self):
+        return self.entry["scope"]
+
+    def get_expires_in(self):
+        return 0 if self.is_refresh else max(0, int(self.entry["exp"] - STATE.now()))
+
+    def is_expired(self):
+        return not self.is_refresh and self.entry["exp"] <= STATE.now()
+
+    def is_revoked(self):
+        return self.entry["revoked"]
+
+    def get_user(self):
+        return USER
+
+    def get_client(self):
+        return query_client(self.entry["client_id"])
+
+
+def find_credential(value, hint=None):
+    tables = {"access_token": [(STATE.access, False)], "refresh_token": [(STATE.refresh, True)]}.get(
+        hint, [(STATE.access, False), (STATE.refresh, True)])
+    for table, is_refresh in tables:
+        entry = table.get(value)
+        if entry is not None:
+            return Credential(value, entry, is_refresh)
+    return None
+
+
+# MARK: - Token issuance
+
+def save_token(token, oauth_request):
+    """Records what Authlib issued and shapes the response body (the dict is the body): a refresh token only with
+    offline_access or online_access, the launch context, and the settings' variants."""
+    settings = STATE.settings
+    grant_type = oauth_request.payload.grant_type
+    client_id = oauth_request.client.get_client_id()
+    if grant_type == "authorization_code":
+        context = oauth_request.authorization_code.context
+    elif grant_type == "refresh_token":
+        context = oauth_request.refresh_token.entry["context"]
+    else:
+        context = {}
+    scope = token.get("scope", "")
+    scopes = scope.split()
+    if not {"offline_access", "online_access"} & set(scopes):
+        token.pop("refresh_token", None)
+    refresh_token = token.get("refresh_token")
+    now = STATE.now()
     with STATE.lock:
-        STATE.codes[code] = {"client_id": client_id, "redirect_uri": redirect_uri, "challenge": challenge,
-                             "scope": " ".join(granted), "context": context, "nonce": params.get("nonce"),
-                             "expires": STATE.now() + 60}
-    return "", 302, {"Location": redirect_uri + "?" + urlencode({"code": code, "state": state})}
+        STATE.stats["token"][grant_type] += 1
+        if refresh_token:
+            STATE.refresh[refresh_token] = {"client_id": client_id, "scope": scope, "context": context,
+                                            "revoked": False}
+        STATE.access[token["access_token"]] = {
+            "client_id": client_id, "scope": scope, "exp": now + int(token["expires_in"]), "context": context,
+            "refresh": refresh_token, "revoked": False, "aud": fhir_base()}
+    if settings["drop_offline_access_from_scope"]:
+        token["scope"] = " ".join(item for item in scopes if item != "offline_access")
+    if settings["token_type_lowercase"]:
+        token["token_type"] = "bearer"
+    if settings["expires_in_as_string"]:
+        token["expires_in"] = str(token["expires_in"])
+    token["__emulatorExtension"] = "kept"
+    token.update(context)
+
+
+class SMARTAuthorization:
+    """The SMART rules of an authorization request that OAuth does not have: state, aud, and the launch. Errors are
+    redirected to the client with its state (Authlib sets the redirect URI on errors raised in this hook)."""
+
+    def __call__(self, grant):
+        grant.register_hook("after_validate_authorization_request_payload", self.validate)
+
+    def validate(self, grant, redirect_uri):
+        request = grant.request
+        params = request.payload.data
+        if not params.get("state"):
+            raise InvalidRequestError("state is required")
+        if params.get("aud") != fhir_base():
+            raise InvalidRequestError(f"Bad audience value {params.get('aud')!r}, expected {fhir_base()!r}")
+        scopes = (params.get("scope") or "").split()
+        launch = params.get("launch")
+        context = {}
+        if launch:
+            minted = STATE.launches.get(launch)
+            if (not minted or minted["client_id"] != request.client.get_client_id() or minted["expires"] < STATE.now()
+                    or "launch" not in scopes):
+                raise InvalidRequestError("invalid launch, or the launch scope is missing")
+            context = {key: value for key, value in minted.items() if key not in ("client_id", "expires")}
+        elif "launch/patient" in scopes:
+            context = {"patient": STATE.settings["standalone_patient"]}
+        request.launch_context = context
+
+
+class SMARTCodeChallenge(CodeChallenge):
+    """PKCE as SMART requires it: S256 only, and (setting pkce = required) on every authorization request; a code
+    with a challenge needs the verifier whatever the client type."""
+    SUPPORTED_CODE_CHALLENGE_METHOD = ["S256"]
+
+    def validate_code_challenge(self, grant, redirect_uri):
+        data = grant.request.payload.data
+        challenge, method = data.get("code_challenge"), data.get("code_challenge_method")
+        if challenge or method or STATE.settings["pkce"] == "required":
+            if not challenge or method != "S256":
+                raise InvalidRequestError("PKCE with code_challenge_method S256 is required")
+        super().validate_code_challenge(grant, redirect_uri)
+
+
+class SMARTOpenIDCode(OpenIDCode):
+    """The id token: RS256 with the server's kid, iss the FHIR base, fhirUser, and the settings' negative variants
+    (another issuer or nonce, an expired token, a broken signature, aud as a string)."""
+
+    def exists_nonce(self, nonce, oauth_request):
+        with STATE.lock:
+            return any(code.nonce == nonce for code in STATE.codes.values())
+
+    def resolve_client_private_key(self, client):
+        return SIGNING_KEY
+
+    def get_client_algorithm(self, client):
+        return "RS256"
+
+    def get_encode_header(self, client):
+        return {"alg": "RS256", "kid": SIGNING_KEY.kid, "typ": "JWT"}
+
+    def get_client_claims(self, client):
+        settings = STATE.settings
+        now = int(STATE.now())
+        lifetime = int(settings["token_lifetime"])
+        return {
+            "iss": settings["id_token_issuer"] or fhir_base(),
+            "aud": [client.get_client_id()] if settings["id_token_aud"] == "array" else client.get_client_id(),
+            "iat": now, "auth_time": now, "exp": now - 3600 if settings["id_token_expired"] else now + lifetime,
+        }
+
+    def get_authorization_code_claims(self, authorization_code):
+        claims = super().get_authorization_code_claims(authorization_code)
+        if STATE.settings["id_token_nonce"]:
+            claims["nonce"] = STATE.settings["id_token_nonce"]
+        return claims
+
+    def generate_user_info(self, user, scope):
+        return {"sub": user, "fhirUser": STATE.settings["fhir_user"]}
+
+    def encode_id_token(self, token, oauth_request):
+        encoded = super().encode_id_token(token, oauth_request)
+        if not STATE.settings["id_token_tamper"]:
+            return encoded
+        head, payload, signature = encoded.split(".")
+        return ".".join([head, payload, ("B" if signature[5] == "A" else "A").join([signature[:5], signature[6:]])])
+
+
+class SMARTCodeGrant(grants.AuthorizationCodeGrant):
+    TOKEN_ENDPOINT_AUTH_METHODS = USER_CLIENT_AUTH_METHODS
+
+    def save_authorization_code(self, code, oauth_request):
+        data = oauth_request.payload.data
+        item = AuthorizationCode(code, oauth_request.client.get_client_id(), oauth_request.payload.redirect_uri,
+                                 oauth_request.scope, oauth_request.launch_context, data.get("code_challenge"),
+                                 data.get("code_challenge_method"), data.get("nonce"))
+        with STATE.lock:
+            STATE.codes[code] = item
+
+    def query_authorization_code(self, code, client):
+        with STATE.lock:
+            item = STATE.codes.get(code)
+        if item and item.client_id == client.get_client_id() and item.expires_at > STATE.now():
+            return item
+        return None
+
+    def delete_authorization_code(self, authorization_code):
+        with STATE.lock:
+            STATE.codes.pop(authorization_code.code, None)
+
+    def authenticate_user(self, authorization_code):
+        return USER
+
+
+class RotatingRefreshGrant(grants.RefreshTokenGrant):
+    """Refresh with rotation: the old refresh token dies (unless keep_old_refresh_valid), so a replay is
+    invalid_grant."""
+    INCLUDE_NEW_REFRESH_TOKEN = True
+    TOKEN_ENDPOINT_AUTH_METHODS = USER_CLIENT_AUTH_METHODS
+
+    def authenticate_refresh_token(self, refresh_token):
+        credential = find_credential(refresh_token, "refresh_token")
+        return credential if credential is not None and not credential.is_revoked() else None
+
+    def authenticate_user(self, credential):
+        return USER
+
+    def revoke_old_credential(self, credential):
+        if not STATE.settings["keep_old_refresh_valid"]:
+            credential.entry["revoked"] = True
+
+
+class BackendServicesGrant(grants.ClientCredentialsGrant):
+    """client_credentials for backend services: private_key_jwt only, system scopes the client was registered for,
+    300-second tokens without a refresh token."""
+    TOKEN_ENDPOINT_AUTH_METHODS = ["private_key_jwt"]
+
+    def validate_requested_scope(self):
+        wanted = (self.request.payload.scope or "").split()
+        if not wanted or not all(self.request.client.allows(scope) for scope in wanted):
+            raise InvalidScopeError()
 
 
 # MARK: - Client authentication
 
-def authenticate_client(form, allow_none=True):
-    """The client the request authenticates as, by the method it registered."""
-    header = request.headers.get("Authorization", "")
-    if header.startswith("Basic "):
+class SMARTClientAssertion(JWTBearerClientAssertion):
+    """private_key_jwt as SMART asks (RFC 7523 on Authlib): RS384 or ES384, typ JWT, a kid, iss = sub = the client
+    and = client_id when sent, aud = the endpoint's URL, exp at most 5 minutes ahead (60 s leeway), a jti never seen
+    before. Every refusal is counted."""
+    CLIENT_AUTH_METHOD = "private_key_jwt"
+    ALGORITHMS = ["RS384", "ES384"]
+
+    def __call__(self, query_client, oauth_request):
         try:
-            decoded = base64.b64decode(header[6:]).decode()
-            raw_id, raw_secret = decoded.split(":", 1)
-        except (ValueError, UnicodeDecodeError):
-            raise OAuthError("invalid_client", "malformed Basic credentials", 401)
-        client_id, secret = unquote(raw_id), unquote(raw_secret)
-        client = STATE.clients.get(client_id)
-        if (client is None or client["auth_method"] != "client_secret_basic"
-                or not secrets.compare_digest(client.get("secret", ""), secret)):
-            raise OAuthError("invalid_client", "The client cannot authenticate with client_secret_basic", 401)
-        return client_id, client
-    if form.get("client_assertion_type") == ASSERTION_TYPE or "client_assertion" in form:
-        return verify_assertion(form)
-    client_id = form.get("client_id")
-    client = STATE.clients.get(client_id)
-    if client is None or client["auth_method"] != "none" or not allow_none:
-        raise OAuthError("invalid_client", f"The client cannot authenticate with methods: "
-                                           f"[{client['auth_method'] if client else 'unknown client'}]", 401)
-    return client_id, client
+            client = super().__call__(query_client, oauth_request)
+            sent = oauth_request.form.get("client_id")
+            if client is not None and sent not in (None, client.get_client_id()):
+                raise InvalidClientError(description="client_id does not match the assertion")
+            return client
+        except InvalidClientError:
+            with STATE.lock:
+                STATE.stats["assertions_rejected"] += 1
+            raise
 
+    def extract_assertion(self, assertion):
+        header, claims = super().extract_assertion(assertion)
+        if header.get("typ") != "JWT" or not header.get("kid") or header.get("alg") not in self.ALGORITHMS:
+            raise InvalidClientError(description="the header needs typ JWT, a kid and alg RS384 or ES384")
+        return header, claims
 
-def verify_assertion(form):
-    def reject(description):
-        STATE.stats["assertions_rejected"] += 1
-        return OAuthError("invalid_client", description)
+    def resolve_client_public_key(self, client):
+        return KeySet.import_key_set(client.record.get("jwks", {"keys": []}))
 
-    if form.get("client_assertion_type") != ASSERTION_TYPE:
-        raise reject("client_assertion_type is not jwt-bearer")
-    assertion = form.get("client_assertion", "")
-    try:
-        # Read before verifying: the claims name the client whose keys verify the signature.
-        unverified = [part + "=" * (-len(part) % 4) for part in assertion.split(".")[:2]]
-        header = json.loads(base64.urlsafe_b64decode(unverified[0]))
-        claims = json.loads(base64.urlsafe_b64decode(unverified[1]))
-    except (ValueError, IndexError):
-        raise reject("the assertion is not a JWT")
-    if header.get("typ") != "JWT" or not header.get("kid") or header.get("alg") not in ("RS384", "ES384"):
-        raise reject("the header needs typ JWT, a kid and alg RS384 or ES384")
-    client_id = claims.get("iss")
-    client = STATE.clients.get(client_id)
-    if client is None or client["auth_method"] != "private_key_jwt" or claims.get("sub") != client_id:
-        raise reject("The client does not exist on this server.")
-    if form.get("client_id") not in (None, client_id):
-        raise reject("client_id does not match the assertion")
-    kty = "RSA" if header["alg"].startswith("RS") else "EC"
-    keys = [key for key in client["jwks"]["keys"] if key.get("kid") == header["kid"] and key.get("kty") == kty]
-    if len(keys) != 1:
-        raise reject(f"No key for kid: {header['kid']!r}")
-    try:
-        jwt.decode(assertion, KeySet.import_key_set({"keys": keys}), algorithms=["RS384", "ES384"])
-    except JoseError as error:
-        raise reject(f"the signature does not verify: {error.description or error.error}")
-    now = STATE.now()
-    audience = claims.get("aud")
-    if request.base_url not in (audience if isinstance(audience, list) else [audience]):
-        raise reject("Invalid claim: 'aud'")
-    exp = claims.get("exp")
-    if not isinstance(exp, (int, float)) or exp < now - 60:
-        raise reject("The token is expired")
-    if exp > now + 300 + 60:
-        raise reject("exp is more than 5 minutes ahead")
-    jti = claims.get("jti")
-    if not jti or (client_id, jti) in STATE.jtis:
-        raise reject("JWT ID is used before.")
-    STATE.jtis.add((client_id, jti))
-    return client_id, client
+    def process_assertion_claims(self, assertion, key):
+        try:
+            token = jwt.decode(assertion, key, algorithms=self.ALGORITHMS)
+        except JoseError as error:
+            raise InvalidClientError(description=error.description or error.error) from error
+        self.verify_claims(token.claims)
+        return token.claims
 
+    def get_audiences(self):
+        return [request.base_url]
 
-# MARK: - Token
+    def verify_claims(self, claims):
+        super().verify_claims(claims)
+        if not isinstance(claims["exp"], (int, float)) or claims["exp"] > STATE.now() + 300 + self.leeway:
+            raise InvalidClientError(description="exp is more than 5 minutes ahead")
 
-@blueprint.post(BASE + "/auth/token")
-def token():
-    form = request.form
-    grant_type = form.get("grant_type")
-    try:
-        if grant_type not in ("authorization_code", "refresh_token", "client_credentials"):
-            raise OAuthError("unsupported_grant_type")
-        client_id, client = authenticate_client(form)
-        if grant_type not in client["grant_types"]:
-            raise OAuthError("unauthorized_client", f"{grant_type} is not allowed for this client")
-        STATE.stats["token"][grant_type] += 1
+    def validate_jti(self, claims, jti):
         with STATE.lock:
-            if grant_type == "authorization_code":
-                body = redeem_code(form, client_id)
-            elif grant_type == "refresh_token":
-                body = redeem_refresh(form, client_id)
-            else:
-                body = client_credentials(form, client_id, client)
-    except OAuthError as error:
-        return error.response()
-    response = jsonify(body)
-    response.headers["Cache-Control"] = "no-store"
-    response.headers["Pragma"] = "no-cache"
-    return response
-
-
-def redeem_code(form, client_id):
-    code = STATE.codes.pop(form.get("code", ""), None)
-    if code is None or code["client_id"] != client_id or code["expires"] < STATE.now():
-        raise OAuthError("invalid_grant", "Invalid 'code' in request.")
-    if code["redirect_uri"] != form.get("redirect_uri"):
-        raise OAuthError("invalid_grant", "Invalid 'redirect_uri' in request.")
-    verifier = form.get("code_verifier")
-    if code["challenge"]:
-        if not verifier:
-            raise OAuthError("invalid_request", "Missing 'code_verifier'")
-        if create_s256_code_challenge(verifier) != code["challenge"]:
-            raise OAuthError("invalid_grant", "Code challenge failed.")
-    return issue(client_id, code["scope"], code["context"], nonce=code["nonce"], with_id_token=True)
-
-
-def redeem_refresh(form, client_id):
-    old = STATE.refresh.get(form.get("refresh_token", ""))
-    if old is None or old["revoked"] or old["client_id"] != client_id:
-        raise OAuthError("invalid_grant")
-    scope = form.get("scope")
-    if scope and not set(scope.split()) <= set(old["scope"].split()):
-        raise OAuthError("invalid_scope", "The requested scope is invalid, unknown, or malformed.")
-    if not STATE.settings["keep_old_refresh_valid"]:
-        old["revoked"] = True
-    return issue(client_id, scope or old["scope"], old["context"], with_id_token=False)
-
-
-def client_credentials(form, client_id, client):
-    wanted = (form.get("scope") or "").split()
-    allowed = client.get("scopes", [])
-    if not wanted or not all(scope in allowed or "system/*.rs" in allowed and scope.startswith("system/")
-                             for scope in wanted):
-        raise OAuthError("invalid_scope", "The requested scope is invalid, unknown, or malformed.")
-    return issue(client_id, " ".join(wanted), {}, lifetime=300)
-
-
-def issue(client_id, scope, context, nonce=None, with_id_token=False, lifetime=None):
-    settings = STATE.settings
-    lifetime = lifetime or int(settings["token_lifetime"])
-    now = STATE.now()
-    access_token = secrets.token_urlsafe(32)
-    scopes = scope.split()
-    refresh_token = None
-    if {"offline_access", "online_access"} & set(scopes):
-        refresh_token = secrets.token_urlsafe(32)
-        STATE.refresh[refresh_token] = {"client_id": client_id, "scope": scope, "context": context, "revoked": False}
-    STATE.access[access_token] = {"client_id": client_id, "scope": scope, "exp": now + lifetime, "context": context,
-                                  "refresh": refresh_token, "revoked": False, "aud": fhir_base()}
-    shown_scope = scope
-    if settings["drop_offline_access_from_scope"]:
-        shown_scope = " ".join(item for item in scopes if item != "offline_access")
-    body = {"access_token": access_token, "token_type": "bearer" if settings["token_type_lowercase"] else "Bearer",
-            "expires_in": str(lifetime) if settings["expires_in_as_string"] else lifetime, "scope": shown_scope,
-            "__emulatorExtension": "kept"}
-    body.update(context)
-    if refresh_token:
-        body["refresh_token"] = refresh_token
-    if with_id_token and "openid" in scopes:
-        body["id_token"] = id_token(client_id, access_token, nonce, now, lifetime)
-    return body
-
-
-def id_token(client_id, access_token, nonce, now, lifetime):
-    settings = STATE.settings
-    claims = {
-        "iss": settings["id_token_issuer"] or fhir_base(), "sub": "smart-user-1",
-        "aud": [client_id] if settings["id_token_aud"] == "array" else client_id,
-        "iat": int(now), "exp": int(now - 3600 if settings["id_token_expired"] else now + lifetime),
-        "at_hash": b64url(hashlib.sha256(access_token.encode()).digest()[:16]),
-        "fhirUser": settings["fhir_user"],
-    }
-    if settings["id_token_nonce"] or nonce:
-        claims["nonce"] = settings["id_token_nonce"] or nonce
-    token = jwt.encode({"alg": "RS256", "kid": SIGNING_KEY.kid, "typ": "JWT"}, claims, SIGNING_KEY)
-    if settings["id_token_tamper"]:
-        head, payload, signature = token.split(".")
-        token = ".".join([head, payload, ("B" if signature[5] == "A" else "A").join([signature[:5], signature[6:]])])
-    return token
+            if (claims["iss"], jti) in STATE.jtis:
+                return False
+            STATE.jtis.add((claims["iss"], jti))
+        return True
 
 
 # MARK: - Revocation and introspection
 
+class UnsupportedTokenTypeHint(OAuth2Error):
+    error = "unsupported_token_type"
+    status_code = 400
+
+
+class Revocation(RevocationEndpoint):
+    """RFC 7009: any registered client authentication, 200 for unknown tokens, and a revoked refresh token ends the
+    access tokens issued with it."""
+    CLIENT_AUTH_METHODS = USER_CLIENT_AUTH_METHODS
+
+    def check_params(self, oauth_request, client):
+        if oauth_request.form.get("token_type_hint") not in (None, *self.SUPPORTED_TOKEN_TYPES):
+            raise UnsupportedTokenTypeHint()
+        super().check_params(oauth_request, client)
+
+    def query_token(self, token_string, token_type_hint):
+        return find_credential(token_string, token_type_hint)
+
+    def revoke_token(self, credential, oauth_request):
+        with STATE.lock:
+            credential.entry["revoked"] = True
+            if credential.is_refresh:
+                for access in STATE.access.values():
+                    if access["refresh"] == credential.value:
+                        access["revoked"] = True
+
+
+class Introspection(IntrospectionEndpoint):
+    """RFC 7662 with SMART's fields; the caller authenticates as a client or with an access token issued here."""
+    CLIENT_AUTH_METHODS = ["client_secret_basic", "private_key_jwt"]
+
+    def authenticate_endpoint_client(self, oauth_request):
+        kind, _, value = oauth_request.headers.get("Authorization", "").partition(" ")
+        if kind == "Bearer":
+            credential = find_credential(value, "access_token")
+            if credential is None or credential.is_expired() or credential.is_revoked():
+                raise InvalidTokenError(description="the bearer token is not active")
+            return credential.get_client()
+        return super().authenticate_endpoint_client(oauth_request)
+
+    def query_token(self, token_string, token_type_hint):
+        return find_credential(token_string, "access_token")
+
+    def check_permission(self, credential, client, oauth_request):
+        return True
+
+    def introspect_token(self, credential):
+        entry = credential.entry
+        body = {"active": True, "scope": entry["scope"], "client_id": entry["client_id"], "exp": int(entry["exp"]),
+                "token_type": "Bearer"}
+        body.update(entry["context"])
+        if "openid" in entry["scope"].split():
+            body.update({"iss": fhir_base(), "sub": USER, "fhirUser": STATE.settings["fhir_user"]})
+        return body
+
+
+server = AuthorizationServer()
+
+
+def init_app(app):
+    server.init_app(app, query_client=query_client, save_token=save_token)
+    server.register_token_generator("default", BearerTokenGenerator(
+        access_token_generator=lambda **kwargs: secrets.token_urlsafe(32),
+        refresh_token_generator=lambda **kwargs: secrets.token_urlsafe(32),
+        expires_generator=lambda client, grant_type: (
+            300 if grant_type == "client_credentials" else int(STATE.settings["token_lifetime"])),
+    ))
+    server.register_client_auth_method("private_key_jwt", SMARTClientAssertion())
+    server.register_grant(SMARTCodeGrant, [SMARTCodeChallenge(required=True), SMARTAuthorization(), SMARTOpenIDCode()])
+    server.register_grant(RotatingRefreshGrant)
+    server.register_grant(BackendServicesGrant)
+    server.register_endpoint(Revocation)
+    server.register_endpoint(Introspection)
+
+
+# MARK: - Routes
+
+@blueprint.route(BASE + "/auth/authorize", methods=["GET", "POST"])
+def authorize():
+    with STATE.lock:
+        STATE.stats["authorize"] += 1
+    try:
+        grant = server.get_consent_grant(end_user=USER)
+    except OAuth2Error as error:
+        return server.handle_error_response(request, error)
+    return server.create_authorization_response(grant=grant, grant_user=USER)
+
+
+@blueprint.post(BASE + "/auth/token")
+def token():
+    return server.create_token_response()
+
+
 @blueprint.post(BASE + "/auth/revoke")
 def revoke():
-    form = request.form
-    STATE.stats["revoke"] += 1
-    try:
-        client_id, _ = authenticate_client(form)
-        if form.get("token_type_hint") not in (None, "access_token", "refresh_token"):
-            raise OAuthError("unsupported_token_type")
-        value = form.get("token", "")
-        with STATE.lock:
-            for table in (STATE.refresh, STATE.access):
-                entry = table.get(value)
-                if entry is None:
-                    continue
-                if entry["client_id"] != client_id:
-                    raise OAuthError("invalid_grant")
-                entry["revoked"] = True
-                if table is STATE.refresh:
-                    for access in STATE.access.values():
-                        if access["refresh"] == value:
-                            access["revoked"] = True
-    except OAuthError as error:
-        return error.response()
-    return jsonify({})
+    with STATE.lock:
+        STATE.stats["revoke"] += 1
+    return server.create_endpoint_response(Revocation.ENDPOINT_NAME)
+
+
+@blueprint.post(BASE + "/auth/introspect")
+def introspect():
+    with STATE.lock:
+        STATE.stats["introspect"] += 1
+    return server.create_endpoint_response(Introspection.ENDPOINT_NAME)
 
 
 def active_access(value):
@@ -438,27 +627,6 @@ def active_access(value):
     return entry
 
 
-@blueprint.post(BASE + "/auth/introspect")
-def introspect():
-    STATE.stats["introspect"] += 1
-    header = request.headers.get("Authorization", "")
-    try:
-        if header.startswith("Bearer "):
-            if active_access(header[7:]) is None:
-                raise OAuthError("invalid_token", "the bearer token is not active", 401)
-        else:
-            authenticate_client(request.form, allow_none=False)
-    except OAuthError as error:
-        return error.response()
-    entry = active_access(request.form.get("token", ""))
-    if entry is None:
-        return jsonify({"active": False})
-    body = {"active": True, "scope": entry["scope"], "client_id": entry["client_id"], "exp": int(entry["exp"]),
-            "token_type": "Bearer"}
-    body.update(entry["context"])
-    if "openid" in entry["scope"].split():
-        body.update({"iss": fhir_base(), "sub": "smart-user-1", "fhirUser": STATE.settings["fhir_user"]})
-    return jsonify(body)
 
 
 # MARK: - FHIR
