@@ -16,16 +16,6 @@ final class HealthVaultEmulatorRulesTests: XCTestCase {
         try await emulator.control("reset")
     }
 
-    /// Sends through URLSession after `rewrite` has had its way with each request.
-    private struct RewritingTransport: HTTPTransport {
-        let rewrite: @Sendable (HTTPRequestMessage) -> HTTPRequestMessage
-        let network = URLSessionTransport()
-
-        func send(_ request: HTTPRequestMessage) async throws -> HTTPResponseMessage {
-            try await network.send(rewrite(request))
-        }
-    }
-
     /// A connection whose request bodies pass through `rewrite` (applied to the body text).
     private func connection(_ rewrite: @escaping @Sendable (String) -> String = { $0 }) -> HealthVaultConnection {
         let transport = RewritingTransport { request in
