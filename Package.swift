@@ -78,13 +78,15 @@ let package = Package(
 
         // Benchmarks of the budgets in DESIGN.md (make bench).
         .executableTarget(
-            name: "sdk-bench", dependencies: ["HealthVault", "Koppeltaal", "Vital", "SDKRuntime"], path: "Benchmarks",
+            name: "sdk-bench", dependencies: ["HealthVault", "Koppeltaal", "Vital", "SMART", "SDKRuntime"],
+            path: "Benchmarks",
             swiftSettings: strict
         ),
 
         // Fuzzing (make fuzz): the inputs each parser of outside data is given, and the libFuzzer entry points.
         .target(
-            name: "FuzzTargets", dependencies: ["HealthVault", "Koppeltaal", "Vital", "SDKRuntime", "SDKGenerator"],
+            name: "FuzzTargets",
+            dependencies: ["HealthVault", "Koppeltaal", "Vital", "SMART", "SDKRuntime", "SDKGenerator"],
             path: "Fuzz/Targets", swiftSettings: strict
         ),
         .target(name: "FuzzDriver", path: "Fuzz/Driver"),

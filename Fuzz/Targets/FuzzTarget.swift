@@ -10,7 +10,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case xmlReader = "xml-reader"
     /// The HealthVault response envelope and every generated HealthVault response decoder.
     case healthVaultResponses = "healthvault-responses"
-    /// Every Koppeltaal, Vital and HealthVault client method, given the input as a server's answer.
+    /// Every Koppeltaal, Vital, HealthVault and SMART client method, given the input as a server's answer.
     case httpResponses = "http-responses"
     /// FHIR OperationOutcome, in JSON and in XML.
     case operationOutcome = "operation-outcome"
@@ -28,7 +28,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case schemaText = "schema-text"
     /// An `sdkgen-config.json`, then the generator with what it accepts.
     case config = "config"
-    /// JSON Web Keys, key sets and compact JWS.
+    /// JSON Web Keys, key sets, compact JWS, and OpenID Connect id tokens.
     case jose = "jose"
 
     /// Feeds `data` to the text mode of the schema target, and tells whether the family it made generated.

@@ -3,6 +3,7 @@ import Foundation
 import HealthVault
 import Koppeltaal
 import SDKRuntime
+import SMART
 import Vital
 
 /// Gives the input to every generated client method as the server's answer, with a status and content type chosen
@@ -27,6 +28,7 @@ enum HTTPResponseFuzzing {
             await koppeltaal(transport)
             await vital(transport)
             await healthVault(transport)
+            await smart(transport)
         }
     }
 
@@ -59,6 +61,22 @@ enum HTTPResponseFuzzing {
         _ = try? await client.exchangeSignInToken(.init(subjectToken: "jwt"))
         _ = try? await client.refreshToken(.init(refreshToken: "r"))
         _ = try? await client.getConnectedProviders(.init(userID: user), credential: .bearer(BearerToken("t")))
+    }
+
+    private static func smart(_ transport: CannedTransport) async {
+        let server = URL(string: "https://ehr.example/fhir")
+        let client = SMARTClient(
+            configuration: .init(
+                servers: .init(fhir: server, token: server, revoke: server, introspect: server, jwks: server),
+                transport: transport))
+        let oauth = OAuthClientCredentials(clientID: "client", secret: "secret")
+        _ = try? await client.getConfiguration()
+        _ = try? await client.getKeys()
+        _ = try? await client.token(
+            .authorizationCode(.init(code: "c", redirectURI: "app://cb", codeVerifier: "v")), client: oauth)
+        _ = try? await client.token(.refreshToken(.init(refreshToken: "r")), client: oauth)
+        _ = try? await client.revoke(.init(token: "t"), client: oauth)
+        _ = try? await client.introspect(.init(token: "t"), token: BearerToken("b"))
     }
 
     private static func healthVault(_ transport: CannedTransport) async {

@@ -2,7 +2,8 @@ import Foundation
 import SDKRuntime
 
 /// Reads the input as a key set and a key (a private key must describe itself as private and give a thumbprint),
-/// then as a compact JWS checked against fixed public keys: it may verify only with a key that fits its algorithm.
+/// then as a compact JWS checked against fixed public keys: it may verify only with a key that fits its algorithm,
+/// and pass as an id token only with a signature that verifies.
 enum JOSEFuzzing {
     /// The public halves of the test keys whose private halves signed the seed tokens.
     private static let publicKeys: [JSONWebKey] =
@@ -25,6 +26,18 @@ enum JOSEFuzzing {
             guard let algorithm = JWSAlgorithm(rawValue: parts.algorithm), algorithm.fits(key) else {
                 fatalError("a token verified with a key that does not fit its algorithm")
             }
+        }
+        // As an id token, it may pass only if it verified with one of the keys.
+        let expected = IDToken.Expectations(
+            issuer: "https://ehr.example/fhir", clientID: "app", nonce: nil, algorithms: Set(JWSAlgorithm.allCases))
+        let keySet = JSONWebKeySet(keys: publicKeys)
+        if (try? IDToken(validating: token, keys: keySet, expecting: expected, now: Date(timeIntervalSince1970: 0)))
+            != nil,
+            !publicKeys.contains(where: {
+                (try? JWS.verify(token, key: $0, algorithms: Set(JWSAlgorithm.allCases))) != nil
+            })
+        {
+            fatalError("an id token passed without a signature that verifies")
         }
     }
 }

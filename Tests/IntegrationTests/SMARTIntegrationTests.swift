@@ -137,6 +137,10 @@ final class SMARTIntegrationTests: XCTestCase {
                 "client_id": "smart-public", "patient": "ehr-patient-7", "encounter": "ehr-encounter-3",
                 "need_patient_banner": false, "intent": "reconcile-medications", "tenant": "clinic-12",
                 "smart_style_url": "https://ehr.example/style.json",
+                // One item as SMART 2.1 writes it, one as 2.0 did.
+                "fhirContext": [
+                    ["reference": "Questionnaire/q-1", "role": "questionnaire-render"], "DiagnosticReport/d-2",
+                ] as [any Sendable],
             ])
         let launch = try XCTUnwrap(minted["launch"] as? String)
         XCTAssertEqual(minted["iss"] as? String, fhirBase.absoluteString)
@@ -157,6 +161,12 @@ final class SMARTIntegrationTests: XCTestCase {
         XCTAssertEqual(context.intent, "reconcile-medications")
         XCTAssertEqual(context.tenant, "clinic-12")
         XCTAssertEqual(context.smartStyleURL, "https://ehr.example/style.json")
+        XCTAssertEqual(
+            context.resources,
+            [
+                .init(reference: "Questionnaire/q-1", role: "questionnaire-render"),
+                .init(reference: "DiagnosticReport/d-2"),
+            ])
     }
 
     func testAnEHRLaunchFromAServerNotAllowedIsRefusedBeforeAnythingIsSent() async throws {

@@ -4,7 +4,7 @@ import SDKRuntime
 /// What the launch established: the granted scopes, the patient and other resources in context, how to present
 /// the app, and who signed in.
 public struct SMARTLaunchContext: Sendable, Hashable, Codable {
-    /// A resource in context (`fhirContext`, SMART 2.1).
+    /// A resource in context (`fhirContext`: an object since SMART 2.1, a reference string in 2.0).
     public struct Resource: Sendable, Hashable, Codable {
         /// A relative reference such as `Questionnaire/123`.
         public var reference: String?
@@ -78,12 +78,7 @@ public struct SMARTLaunchContext: Sendable, Hashable, Codable {
         resources =
             response.fhirContext.isEmpty
             ? previous?.resources ?? []
-            : response.fhirContext.map {
-                Resource(
-                    reference: $0.reference, canonical: $0.canonical,
-                    identifier: $0.identifier.map { Identifier(system: $0.system, value: $0.value) }, type: $0.type,
-                    role: $0.role)
-            }
+            : response.fhirContext.map(Resource.init)
         needPatientBanner = response.needPatientBanner ?? previous?.needPatientBanner
         smartStyleURL = response.smartStyleURL ?? previous?.smartStyleURL
         intent = response.intent ?? previous?.intent
@@ -102,4 +97,19 @@ public enum SMARTStatus: Sendable, Hashable {
     case awaitingRedirect
     /// Authorized, with the launch context and when the access token expires.
     case authorized(SMARTLaunchContext, accessTokenExpiresAt: Date?)
+}
+
+extension SMARTLaunchContext.Resource {
+    /// The resource a `fhirContext` item names; a SMART 2.0 string is a reference.
+    init(_ item: TokenResponse.FHIRContext) {
+        switch item {
+        case .string(let reference):
+            self.init(reference: reference)
+        case .fhirContextItem(let item):
+            self.init(
+                reference: item.reference, canonical: item.canonical,
+                identifier: item.identifier.map { SMARTLaunchContext.Identifier(system: $0.system, value: $0.value) },
+                type: item.type, role: item.role)
+        }
+    }
 }

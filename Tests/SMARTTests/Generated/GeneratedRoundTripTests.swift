@@ -57,10 +57,10 @@ final class GeneratedTokenResponseTests: XCTestCase {
             scope: "sample 4 & <escaped> \"quoted\"", refreshToken: "canary-secret-5 & <escaped>",
             idToken: "canary-secret-6 & <escaped>", patient: "sample 7 & <escaped> \"quoted\"",
             encounter: "sample 8 & <escaped> \"quoted\"",
-            fhirContext: [FHIRContextItem(reference: "sample 9 & <escaped> \"quoted\"", canonical: "sample 10 & <escaped> \"quoted\"", identifier: FHIRIdentifier(system: "sample 11 & <escaped> \"quoted\"", value: "sample 12 & <escaped> \"quoted\"", additionalProperties: ["key-13": SDKRuntime.JSONValue.object(["n": 14, "list": ["a", true, .null]])]), type: "sample 15 & <escaped> \"quoted\"", role: "sample 16 & <escaped> \"quoted\"", additionalProperties: ["key-17": SDKRuntime.JSONValue.object(["n": 18, "list": ["a", true, .null]])])],
-            needPatientBanner: false, smartStyleURL: "sample 20 & <escaped> \"quoted\"",
-            intent: "sample 21 & <escaped> \"quoted\"", tenant: "sample 22 & <escaped> \"quoted\"",
-            additionalProperties: ["key-23": SDKRuntime.JSONValue.object(["n": 24, "list": ["a", true, .null]])]
+            fhirContext: [TokenResponse.FHIRContext.string("sample 9 & <escaped> \"quoted\"")], needPatientBanner: true,
+            smartStyleURL: "sample 11 & <escaped> \"quoted\"", intent: "sample 12 & <escaped> \"quoted\"",
+            tenant: "sample 13 & <escaped> \"quoted\"",
+            additionalProperties: ["key-14": SDKRuntime.JSONValue.object(["n": 15, "list": ["a", true, .null]])]
         )
         try assertJSONRoundTrip(value)
     }
@@ -72,6 +72,16 @@ final class GeneratedTokenResponseTests: XCTestCase {
         try assertJSONRoundTrip(value)
     }
 
+    func testTokenResponseFHIRContextFirstVariant() throws {
+        let value = TokenResponse.FHIRContext.string("sample 1 & <escaped> \"quoted\"")
+        try assertJSONRoundTrip(value)
+    }
+
+    func testTokenResponseFHIRContextLastVariant() throws {
+        let value = TokenResponse.FHIRContext.fhirContextItem(FHIRContextItem())
+        try assertJSONRoundTrip(value)
+    }
+
     func testTokenResponseHidesItsSecrets() {
         assertHidesSecrets(
             TokenResponse(
@@ -79,10 +89,10 @@ final class GeneratedTokenResponseTests: XCTestCase {
                 scope: "sample 4 & <escaped> \"quoted\"", refreshToken: "canary-secret-5 & <escaped>",
                 idToken: "canary-secret-6 & <escaped>", patient: "sample 7 & <escaped> \"quoted\"",
                 encounter: "sample 8 & <escaped> \"quoted\"",
-                fhirContext: [FHIRContextItem(reference: "sample 9 & <escaped> \"quoted\"", canonical: "sample 10 & <escaped> \"quoted\"", identifier: FHIRIdentifier(system: "sample 11 & <escaped> \"quoted\"", value: "sample 12 & <escaped> \"quoted\"", additionalProperties: ["key-13": SDKRuntime.JSONValue.object(["n": 14, "list": ["a", true, .null]])]), type: "sample 15 & <escaped> \"quoted\"", role: "sample 16 & <escaped> \"quoted\"", additionalProperties: ["key-17": SDKRuntime.JSONValue.object(["n": 18, "list": ["a", true, .null]])])],
-                needPatientBanner: false, smartStyleURL: "sample 20 & <escaped> \"quoted\"",
-                intent: "sample 21 & <escaped> \"quoted\"", tenant: "sample 22 & <escaped> \"quoted\"",
-                additionalProperties: ["key-23": SDKRuntime.JSONValue.object(["n": 24, "list": ["a", true, .null]])]
+                fhirContext: [TokenResponse.FHIRContext.string("sample 9 & <escaped> \"quoted\"")],
+                needPatientBanner: true, smartStyleURL: "sample 11 & <escaped> \"quoted\"",
+                intent: "sample 12 & <escaped> \"quoted\"", tenant: "sample 13 & <escaped> \"quoted\"",
+                additionalProperties: ["key-14": SDKRuntime.JSONValue.object(["n": 15, "list": ["a", true, .null]])]
             )
         )
     }
@@ -291,6 +301,19 @@ extension TokenResponse: Encodable {
         let known = ["access_token", "token_type", "expires_in", "scope", "refresh_token", "id_token", "patient", "encounter", "fhirContext", "need_patient_banner", "smart_style_url", "intent", "tenant"]
         for (key, value) in additionalProperties where !known.contains(key) {
             try container.encode(value, forKey: SDKRuntime.AnyCodingKey(key))
+        }
+    }
+}
+
+extension TokenResponse.FHIRContext: Encodable {
+    /// Writes the variant.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .string(let value):
+            var container = encoder.singleValueContainer()
+            try container.encode(value)
+        case .fhirContextItem(let value):
+            try value.encode(to: encoder)
         }
     }
 }

@@ -27,8 +27,8 @@ public struct TokenResponse: Sendable, Equatable, Decodable {
     public let patient: Swift.String?
     /// The id of the encounter in context.
     public let encounter: Swift.String?
-    /// Further resources in context (SMART 2.1).
-    public let fhirContext: [FHIRContextItem]
+    /// Further resources in context: objects since SMART 2.1, reference strings in 2.0.
+    public let fhirContext: [TokenResponse.FHIRContext]
     /// Whether the app must show a patient banner (false when the EHR shows one).
     public let needPatientBanner: Swift.Bool?
     /// The URL of the EHR's style JSON; a new URL means new content.
@@ -43,9 +43,9 @@ public struct TokenResponse: Sendable, Equatable, Decodable {
     public init(
         accessToken: Swift.String, tokenType: Swift.String, expiresIn: Swift.Int? = nil, scope: Swift.String? = nil,
         refreshToken: Swift.String? = nil, idToken: Swift.String? = nil, patient: Swift.String? = nil,
-        encounter: Swift.String? = nil, fhirContext: [FHIRContextItem] = [], needPatientBanner: Swift.Bool? = nil,
-        smartStyleURL: Swift.String? = nil, intent: Swift.String? = nil, tenant: Swift.String? = nil,
-        additionalProperties: [Swift.String: SDKRuntime.JSONValue] = [:]
+        encounter: Swift.String? = nil, fhirContext: [TokenResponse.FHIRContext] = [],
+        needPatientBanner: Swift.Bool? = nil, smartStyleURL: Swift.String? = nil, intent: Swift.String? = nil,
+        tenant: Swift.String? = nil, additionalProperties: [Swift.String: SDKRuntime.JSONValue] = [:]
     ) {
         self.accessToken = accessToken
         self.tokenType = tokenType
@@ -73,7 +73,9 @@ public struct TokenResponse: Sendable, Equatable, Decodable {
         self.idToken = try container.decodeIfPresent(Swift.String.self, forKey: "id_token")
         self.patient = try container.decodeIfPresent(Swift.String.self, forKey: "patient")
         self.encounter = try container.decodeIfPresent(Swift.String.self, forKey: "encounter")
-        self.fhirContext = (try container.decodeIfPresent([FHIRContextItem].self, forKey: "fhirContext")) ?? []
+        self.fhirContext = (
+            try container.decodeIfPresent([TokenResponse.FHIRContext].self, forKey: "fhirContext")
+        ) ?? []
         self.needPatientBanner = try container.decodeLenientIfPresent(Swift.Bool.self, forKey: "need_patient_banner")
         self.smartStyleURL = try container.decodeIfPresent(Swift.String.self, forKey: "smart_style_url")
         self.intent = try container.decodeIfPresent(Swift.String.self, forKey: "intent")
@@ -84,6 +86,23 @@ public struct TokenResponse: Sendable, Equatable, Decodable {
             additionalProperties[key.stringValue] = try container.decode(SDKRuntime.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties
+    }
+
+    /// - Remark: Generated from Schemas/SMART/types.json#/$defs/TokenResponse/properties/fhirContext/items
+    public enum FHIRContext: Sendable, Equatable, Decodable {
+        /// The value is a `Swift.String`.
+        case string(Swift.String)
+        /// The value is a `FHIRContextItem`.
+        case fhirContextItem(FHIRContextItem)
+
+        /// Reads the first variant the JSON value fits, in schema order.
+        public init(from decoder: any Decoder) throws {
+            if let value = try? decoder.singleValueContainer().decode(Swift.String.self) {
+                self = .string(value)
+                return
+            }
+            self = .fhirContextItem(try FHIRContextItem(from: decoder))
+        }
     }
 }
 
