@@ -63,4 +63,28 @@ enum Samples {
         let jwt = header + "." + Base64URL.encode(Data(claims.utf8)) + ".c2ln"
         return Data(#"{"public_key":"AIza","user_token":"\#(jwt)"}"#.utf8).base64EncodedString()
     }
+
+    /// A SMART server's discovery document.
+    static let smartConfiguration = """
+        {"authorization_endpoint": "https://ehr.example/auth/authorize", "token_endpoint": "https://ehr.example/auth/token",
+         "capabilities": ["launch-standalone"], "code_challenge_methods_supported": ["S256"]}
+        """
+
+    /// A SMART token response with a patient in context.
+    static let smartTokenResponse = """
+        {"access_token": "smart-access", "token_type": "Bearer", "expires_in": 3600, "refresh_token": "smart-refresh",
+         "scope": "launch/patient offline_access patient/*.rs", "patient": "123"}
+        """
+
+    /// A SMART Backend Services token response.
+    static let smartBackendTokenResponse =
+        #"{"access_token": "backend-access", "token_type": "Bearer", "expires_in": 300, "scope": "system/*.rs"}"#
+
+    /// The SMART IG's example P-384 key, whose private part is published.
+    static let backendKey = """
+        {"kty": "EC", "crv": "P-384", "kid": "afb27c284f2d93959c18fa0320e32060", "alg": "ES384",
+         "x": "wcE8O55ro6aOuTf5Ty1k_IG4mTcuLiVercHouge1G5Ri-leevhev4uJzlHpi3U8r",
+         "y": "mLRgz8Giu6XA_AqG8bywqbygShmd8jowflrdx0KQtM5X4s4aqDeCRfcpexykp3aI",
+         "d": "WcrTiYk8jbI-Sd1sKNpqGmELWGG08bf_y9SSlnC4cpAl5GRdHHN9gKYlPvMFqiJ5"}
+        """
 }

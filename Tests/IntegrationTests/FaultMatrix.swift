@@ -38,6 +38,33 @@ struct FaultMatrix {
         var next: String
     }
 
+    /// What a family whose protected call first refreshes a rotating refresh token makes of each fault: the
+    /// refresh is sent once; a failure before the server acted keeps the credential; a response lost after the server
+    /// rotated the token (a timeout the server outlived, a truncated body) keeps it too, and the next call learns from
+    /// the server that it is dead, which `afterLostRotation` names.
+    static func rotatingRefresh(afterLostRotation: String) -> [String: Row] {
+        let refreshed = Row(outcome: "success", attempts: 1, credentials: "updated", next: "success")
+        func kept(_ outcome: String) -> Row {
+            Row(outcome: outcome, attempts: 1, credentials: "unchanged", next: "success")
+        }
+        func lost(_ outcome: String) -> Row {
+            Row(outcome: outcome, attempts: 1, credentials: "unchanged", next: afterLostRotation)
+        }
+        return [
+            "latency beyond the timeout": lost("TransportError.timedOut"),
+            "connection reset": kept("TransportError.connectionLost"),
+            "HTTP 500": kept("UnexpectedResponseError 500"),
+            "HTTP 502": kept("UnexpectedResponseError 502"),
+            "HTTP 503 with Retry-After": kept("UnexpectedResponseError 503, Retry-After 30 s"),
+            "HTTP 429 with Retry-After": kept("UnexpectedResponseError 429, Retry-After 2 s"),
+            "truncated body": lost("ResponseDecodingError"),
+            "wrong content type": refreshed,
+            "HTML error page": kept("UnexpectedResponseError 502"),
+            "unknown extra element or field": refreshed,
+            "client clock 10 minutes fast": refreshed,
+        ]
+    }
+
     /// How a family's scenario is run.
     struct Scenario {
         /// Sets up a signed-in client that sends through `transport` (which times out after a second); `skewed` asks

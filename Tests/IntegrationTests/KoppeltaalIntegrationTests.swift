@@ -333,29 +333,9 @@ final class KoppeltaalIntegrationTests: XCTestCase {
     /// response: the grant is kept, and the next call learns from the server that it is dead.
     func testFaultMatrix() async throws {
         var session = session()
-        let refreshed = FaultMatrix.Row(outcome: "success", attempts: 1, credentials: "updated", next: "success")
-        func kept(_ outcome: String) -> FaultMatrix.Row {
-            FaultMatrix.Row(outcome: outcome, attempts: 1, credentials: "unchanged", next: "success")
-        }
-        func lost(_ outcome: String) -> FaultMatrix.Row {
-            FaultMatrix.Row(
-                outcome: outcome, attempts: 1, credentials: "unchanged", next: "KoppeltaalError.needsActivation")
-        }
         try await FaultMatrix.run(
             family: "Koppeltaal", path: "/kt/OAuth2/Koppeltaal/Token", emulator: emulator,
-            expected: [
-                "latency beyond the timeout": lost("TransportError.timedOut"),
-                "connection reset": kept("TransportError.connectionLost"),
-                "HTTP 500": kept("UnexpectedResponseError 500"),
-                "HTTP 502": kept("UnexpectedResponseError 502"),
-                "HTTP 503 with Retry-After": kept("UnexpectedResponseError 503, Retry-After 30 s"),
-                "HTTP 429 with Retry-After": kept("UnexpectedResponseError 429, Retry-After 2 s"),
-                "truncated body": lost("ResponseDecodingError"),
-                "wrong content type": refreshed,
-                "HTML error page": kept("UnexpectedResponseError 502"),
-                "unknown extra element or field": refreshed,
-                "client clock 10 minutes fast": refreshed,
-            ],
+            expected: FaultMatrix.rotatingRefresh(afterLostRotation: "KoppeltaalError.needsActivation"),
             scenario: .init(
                 prepare: { skewed, transport in
                     self.store = InMemoryCredentialStore()

@@ -195,29 +195,9 @@ final class VitalIntegrationTests: XCTestCase {
     /// learns that it needs re-authentication (never a sign-out).
     func testFaultMatrix() async throws {
         var app = core()
-        let refreshed = FaultMatrix.Row(outcome: "success", attempts: 1, credentials: "updated", next: "success")
-        func kept(_ outcome: String) -> FaultMatrix.Row {
-            FaultMatrix.Row(outcome: outcome, attempts: 1, credentials: "unchanged", next: "success")
-        }
-        func lost(_ outcome: String) -> FaultMatrix.Row {
-            FaultMatrix.Row(
-                outcome: outcome, attempts: 1, credentials: "unchanged", next: "VitalCoreError.needsReauthentication")
-        }
         try await FaultMatrix.run(
             family: "Vital", path: "/vital/auth/v1/token", emulator: emulator,
-            expected: [
-                "latency beyond the timeout": lost("TransportError.timedOut"),
-                "connection reset": kept("TransportError.connectionLost"),
-                "HTTP 500": kept("UnexpectedResponseError 500"),
-                "HTTP 502": kept("UnexpectedResponseError 502"),
-                "HTTP 503 with Retry-After": kept("UnexpectedResponseError 503, Retry-After 30 s"),
-                "HTTP 429 with Retry-After": kept("UnexpectedResponseError 429, Retry-After 2 s"),
-                "truncated body": lost("ResponseDecodingError"),
-                "wrong content type": refreshed,
-                "HTML error page": kept("UnexpectedResponseError 502"),
-                "unknown extra element or field": refreshed,
-                "client clock 10 minutes fast": refreshed,
-            ],
+            expected: FaultMatrix.rotatingRefresh(afterLostRotation: "VitalCoreError.needsReauthentication"),
             scenario: .init(
                 prepare: { skewed, transport in
                     self.store = InMemoryCredentialStore()

@@ -18,7 +18,6 @@ public final class FakeKoppeltaalServer: Sendable {
     public let ledger = TokenLedger()
     /// The `expires_in` of every token response, in seconds.
     public let lifetime: Int
-    private let spentCodes = LockedValue<Set<String>>([])
     private let revoked = LockedValue<[String]>([])
 
     /// Creates a server whose access tokens last `lifetime` seconds.
@@ -36,11 +35,11 @@ public final class FakeKoppeltaalServer: Sendable {
             guard
                 let code = query["scope"]?.split(separator: " ").first(where: { $0.hasPrefix("launch:") })?.dropFirst(7)
             else {
-                return Self.json(400, #"{"error": "invalid_scope"}"#)
+                return FakeTokenEndpoint.json(400, #"{"error": "invalid_scope"}"#)
             }
-            return Self.json(200, #"{"authorization_code": "ac-\#(code)"}"#)
+            return FakeTokenEndpoint.json(200, #"{"authorization_code": "ac-\#(code)"}"#)
         case Self.tokenURL.path:
-            return token(form)
+            return FakeTokenEndpoint.answer(form, ledger: ledger, tokens: tokens)
         case Self.revokeURL.path:
             let token = form["token"] ?? ""
             revoked.withValue { $0.append(token) }
@@ -51,37 +50,16 @@ public final class FakeKoppeltaalServer: Sendable {
             guard ledger.accepts(accessToken: bearer) else {
                 return HTTPResponseMessage(status: 401, headers: ["WWW-Authenticate": #"Bearer error="invalid_token""#])
             }
-            return Self.json(200, #"{"resourceType": "Bundle"}"#)
-        }
-    }
-
-    private func token(_ form: FormFields) -> HTTPResponseMessage {
-        switch form["grant_type"] {
-        case "authorization_code":
-            let code = form["code"] ?? ""
-            let fresh = spentCodes.withValue { $0.insert(code).inserted }
-            guard fresh, code.hasPrefix("ac-") else { return Self.json(400, #"{"error": "invalid_grant"}"#) }
-            return tokens(ledger.issue(subject: String(code.dropFirst(3))))
-        case "refresh_token":
-            switch ledger.refresh(form["refresh_token"] ?? "") {
-            case .success(let version): return tokens(version)
-            case .failure: return Self.json(400, #"{"error": "invalid_grant"}"#)
-            }
-        default:
-            return Self.json(400, #"{"error": "unsupported_grant_type"}"#)
+            return FakeTokenEndpoint.json(200, #"{"resourceType": "Bundle"}"#)
         }
     }
 
     private func tokens(_ version: TokenLedger.Version) -> HTTPResponseMessage {
-        Self.json(
+        FakeTokenEndpoint.json(
             200,
             """
             {"access_token": "\(TokenLedger.accessToken(version))", "token_type": "Bearer", "expires_in": \(lifetime), \
             "refresh_token": "\(TokenLedger.refreshToken(version))", "patient": "https://kt.example/fhir/Patient/\(version.grant)"}
             """)
-    }
-
-    static func json(_ status: Int, _ body: String) -> HTTPResponseMessage {
-        HTTPResponseMessage(status: status, headers: ["Content-Type": "application/json"], body: Data(body.utf8))
     }
 }

@@ -16,7 +16,6 @@ public final class FakeSMARTServer: Sendable {
     public let ledger = TokenLedger()
     /// The `expires_in` of every token response, in seconds.
     public let lifetime: Int
-    private let spentCodes = LockedValue<Set<String>>([])
 
     /// Creates a server whose access tokens last `lifetime` seconds.
     public init(lifetime: Int = 900) { self.lifetime = lifetime }
@@ -26,7 +25,7 @@ public final class FakeSMARTServer: Sendable {
         let form = FormFields(formEncoded: String(decoding: request.body ?? Data(), as: UTF8.self))
         switch request.url.path {
         case "/fhir/.well-known/smart-configuration":
-            return Self.json(
+            return FakeTokenEndpoint.json(
                 200,
                 """
                 {"authorization_endpoint": "https://ehr.example/auth/authorize", "token_endpoint": "\(Self.tokenURL)",
@@ -34,7 +33,11 @@ public final class FakeSMARTServer: Sendable {
                  "code_challenge_methods_supported": ["S256"]}
                 """)
         case Self.tokenURL.path:
-            return token(form)
+            // SMART wants the PKCE verifier with every code.
+            guard form["grant_type"] != "authorization_code" || form["code_verifier"] != nil else {
+                return FakeTokenEndpoint.json(400, #"{"error": "invalid_request"}"#)
+            }
+            return FakeTokenEndpoint.answer(form, ledger: ledger, tokens: tokens)
         case Self.revokeURL.path:
             ledger.revoke(form["token"] ?? "")
             return HTTPResponseMessage(status: 200)
@@ -43,40 +46,17 @@ public final class FakeSMARTServer: Sendable {
             guard ledger.accepts(accessToken: bearer) else {
                 return HTTPResponseMessage(status: 401, headers: ["WWW-Authenticate": #"Bearer error="invalid_token""#])
             }
-            return Self.json(200, #"{"resourceType": "Patient"}"#)
-        }
-    }
-
-    private func token(_ form: FormFields) -> HTTPResponseMessage {
-        switch form["grant_type"] {
-        case "authorization_code":
-            let code = form["code"] ?? ""
-            let fresh = spentCodes.withValue { $0.insert(code).inserted }
-            guard fresh, code.hasPrefix("ac-"), form["code_verifier"] != nil else {
-                return Self.json(400, #"{"error": "invalid_grant"}"#)
-            }
-            return tokens(ledger.issue(subject: String(code.dropFirst(3))))
-        case "refresh_token":
-            switch ledger.refresh(form["refresh_token"] ?? "") {
-            case .success(let version): return tokens(version)
-            case .failure: return Self.json(400, #"{"error": "invalid_grant"}"#)
-            }
-        default:
-            return Self.json(400, #"{"error": "unsupported_grant_type"}"#)
+            return FakeTokenEndpoint.json(200, #"{"resourceType": "Patient"}"#)
         }
     }
 
     private func tokens(_ version: TokenLedger.Version) -> HTTPResponseMessage {
-        Self.json(
+        FakeTokenEndpoint.json(
             200,
             """
             {"access_token": "\(TokenLedger.accessToken(version))", "token_type": "Bearer", "expires_in": \(lifetime), \
             "scope": "launch/patient offline_access patient/*.rs", \
             "refresh_token": "\(TokenLedger.refreshToken(version))", "patient": "\(version.grant)"}
             """)
-    }
-
-    static func json(_ status: Int, _ body: String) -> HTTPResponseMessage {
-        HTTPResponseMessage(status: status, headers: ["Content-Type": "application/json"], body: Data(body.utf8))
     }
 }

@@ -49,6 +49,7 @@ public final class TokenLedger: Sendable {
     private struct State {
         var grants: [Int: Grant] = [:]
         var deletedSubjects: Set<String> = []
+        var spentCodes: Set<String> = []
         var refreshes = 0
         var refusals: [Refusal] = []
     }
@@ -96,6 +97,14 @@ public final class TokenLedger: Sendable {
             state.grants[id] = Grant(subject: subject)
             return Version(grant: id, rotation: 0)
         }
+    }
+
+    /// Redeems an authorization code `ac-<subject>` once: a new grant for the subject, or nil for a spent code or one
+    /// not made that way.
+    public func redeem(code: String) -> Version? {
+        let fresh = state.withValue { $0.spentCodes.insert(code).inserted }
+        guard fresh, code.hasPrefix("ac-") else { return nil }
+        return issue(subject: String(code.dropFirst(3)))
     }
 
     /// Redeems a refresh token: the grant's next version, or why not.
