@@ -81,6 +81,12 @@ final class IDTokenTests: XCTestCase {
         assertRefused(try sign(claims(["aud": ["my-app", "other-app"]]))) {
             $0 == .audienceMismatch(["my-app", "other-app"])
         }
+        assertRefused(try sign(claims(["aud": ["my-app", 42]]))) {
+            $0 == .invalidClaim("aud holds a value that is not a string")
+        }
+        assertRefused(try sign(claims(["azp": "other-app"]))) { $0 == .invalidClaim("azp is not the client id") }
+        assertRefused(try sign(claims(["azp": 7]))) { $0 == .invalidClaim("azp is not the client id") }
+        XCTAssertNoThrow(try validate(try sign(claims(["azp": "my-app"]))))
         let past = JSONValue.number(JSONNumber(Int(now.timeIntervalSince1970) - 600))
         assertRefused(try sign(claims(["exp": past]))) {
             if case .expired = $0 { return true } else { return false }

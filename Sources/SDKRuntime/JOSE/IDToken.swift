@@ -74,14 +74,17 @@ public struct IDToken: Sendable, Equatable, CustomStringConvertible {
         let audiences: [String]
         switch claims["aud"] {
         case .string(let audience)?: audiences = [audience]
-        case .array(let values)?: audiences = values.compactMap(\.stringValue)
+        case .array(let values)?:
+            audiences = values.compactMap(\.stringValue)
+            guard audiences.count == values.count else { throw .invalidClaim("aud holds a value that is not a string") }
         default: throw .missingClaim("aud")
         }
         guard audiences.contains(expected.clientID), audiences.allSatisfy({ $0 == expected.clientID }) else {
             throw .audienceMismatch(audiences)
         }
         self.audiences = audiences
-        if audiences.count > 1, let party = claims["azp"]?.stringValue, party != expected.clientID {
+        // OpenID Connect Core 3.1.3.7: an authorized party, when named, must be this client.
+        if let party = claims["azp"], party.stringValue != expected.clientID {
             throw .invalidClaim("azp is not the client id")
         }
         guard let exp = claims["exp"]?.numberValue?.doubleValue else { throw .missingClaim("exp") }

@@ -27,6 +27,9 @@ public protocol CredentialPolicy: Sendable {
     func credential(in state: State) -> Credential?
     /// `state` with `credential` in place of the one it holds.
     func state(_ state: State, replacing credential: Credential) -> State
+    /// What stays stored when a refusal discards the credential of `state`: nil erases the state (the default); a
+    /// flow whose state holds more than the credential (an authorization waiting for its redirect) keeps that part.
+    func stateWithoutCredential(_ state: State) -> State?
     /// The error a call gets when there is no credential to use: not signed in, not activated, not authorized.
     func missingCredentialError(in state: State?) -> any Error
     /// Throws when the credential cannot be used or refreshed as it is (for example, pending re-authentication).
@@ -44,6 +47,9 @@ public protocol CredentialPolicy: Sendable {
 extension CredentialPolicy {
     /// Every credential is usable.
     public func checkUsable(_ credential: Credential) throws {}
+
+    /// Nothing stays: the whole state is erased.
+    public func stateWithoutCredential(_ state: State) -> State? { nil }
 
     /// `discardGrant` erases the state; any other error (network, 5xx, 429, a misconfiguration) keeps it.
     public func refusal(of credential: Credential, error: any Error) -> CredentialRefusal<Credential> {

@@ -233,7 +233,10 @@ public actor CredentialSession<Policy: CredentialPolicy> {
             try write(policy.state(latest, replacing: marked), event: .markedAfterRefusal)
         case .discard:
             log(.warning, "the server refused the credential for good; it is erased")
-            try write(nil, event: .discardedAfterRefusal)
+            let remaining = policy.stateWithoutCredential(latest)
+            try write(remaining, event: .discardedAfterRefusal)
+            // Erasing all of the state ends the leases; erasing only the credential must end them too.
+            if remaining != nil { leases.revoke() }
         }
         return refusal.error
     }

@@ -23,6 +23,12 @@ public struct CredentialTransition<Policy: CredentialPolicy>: Sendable {
         try await session.transitionWrite(id) { $0.map(transform) }
     }
 
+    /// Stores what `make` builds from the state as it is when the write happens (nil when nothing is stored), so that
+    /// a step can add to the state without reading it first and racing a refresh or another instance.
+    public func store(_ make: @escaping @Sendable (Policy.State?) -> Policy.State) async throws {
+        try await session.transitionWrite(id) { make($0) }
+    }
+
     /// Erases the stored state (also when it could not be decoded), ends every lease on the credential, and returns
     /// what was stored.
     ///

@@ -12,8 +12,9 @@ import Foundation
 /// let bundle = try await backend.fhir(path: "Patient")
 /// ```
 ///
-/// The token is kept in memory until `renewalMargin` seconds before it expires; however many callers ask at once,
-/// one token request is made and they all wait for it. Every token request carries a new assertion (a fresh `jti`).
+/// The token is kept in memory until `renewalMargin` seconds before it expires (halfway through a shorter life);
+/// however many callers ask at once, one token request is made and they all wait for it. Every token request carries
+/// a new assertion (a fresh `jti`).
 public actor SMARTBackendClient {
     /// The service's registration and the server it calls.
     public struct Configuration: Sendable {
@@ -72,7 +73,7 @@ public actor SMARTBackendClient {
     /// The configuration.
     public nonisolated let configuration: Configuration
     private let discovery: SMARTDiscovery
-    private var cached: Token?
+    private var cached: (token: Token, renewAt: Date)?
     private var flight: (id: UInt64, run: SharedRun<Token>)?
     private var flights: UInt64 = 0
 
@@ -88,16 +89,14 @@ public actor SMARTBackendClient {
     /// - Throws: ``OAuth2Error`` (`invalid_client` for a refused assertion, `invalid_scope`), ``SMARTError`` for
     ///   discovery, `JOSEError` when the assertion cannot be signed, and transport errors.
     public func token() async throws -> Token {
-        if let cached, cached.expiresAt.addingTimeInterval(-configuration.renewalMargin) > configuration.clock.now() {
-            return cached
-        }
+        if let cached, cached.renewAt > configuration.clock.now() { return cached.token }
         let run = flight?.run ?? startRequest()
         return try await run.value()
     }
 
     /// Forgets `stale` (a token the server refused), so the next ``token()`` asks for a new one.
     public func invalidate(_ stale: Token) {
-        if cached == stale { cached = nil }
+        if cached?.token == stale { cached = nil }
     }
 
     /// Runs `call` with a token; when the server refuses it as expired (`invalid_token`, or a bare 401) a new
@@ -162,7 +161,10 @@ public actor SMARTBackendClient {
     private func land(_ token: Token?, flight id: UInt64) {
         guard flight?.id == id else { return }
         flight = nil
-        if let token { cached = token }
+        guard let token else { return }
+        // A token that lives no longer than the margin is still kept for half its life, not asked for on every call.
+        let life = token.expiresAt.timeIntervalSince(configuration.clock.now())
+        cached = (token, token.expiresAt.addingTimeInterval(-min(configuration.renewalMargin, life / 2)))
     }
 
     private nonisolated func requestToken() async throws -> Token {

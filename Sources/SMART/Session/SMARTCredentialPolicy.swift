@@ -3,8 +3,8 @@ import SDKRuntime
 
 /// SMART's rules for the credential lifecycle: the access token is refreshed at the token endpoint `refreshSkew`
 /// seconds before it expires and after an `invalid_token` answer; a rotated refresh token replaces the old one
-/// before anyone uses it; only `invalid_grant` and `unauthorized_client` with a 4xx status (or a grant without a
-/// refresh token) end the grant.
+/// before anyone uses it; only `invalid_grant` and `unauthorized_client` with a 4xx status (or an expired grant
+/// without a refresh token) end the grant, and an authorization waiting for its redirect stays.
 struct SMARTCredentialPolicy: CredentialPolicy {
     let configuration: SMARTSession.Configuration
 
@@ -16,9 +16,16 @@ struct SMARTCredentialPolicy: CredentialPolicy {
 
     func missingCredentialError(in state: SMARTState?) -> any Error { SMARTError.needsLaunch(underlying: nil) }
 
+    /// A refusal that ends the grant keeps an authorization waiting for its redirect.
+    func stateWithoutCredential(_ state: SMARTState) -> SMARTState? {
+        state.pending.map { SMARTState(grant: nil, pending: $0) }
+    }
+
     func needsRefresh(_ grant: SMARTGrant, at now: Date) -> Bool {
         guard let expiresAt = grant.expiresAt else { return false }
-        return expiresAt.addingTimeInterval(-configuration.refreshSkew) <= now
+        // Without a refresh token nothing can renew it early: it serves until it expires, and then the grant ends.
+        let margin = grant.refreshToken == nil ? 0 : configuration.refreshSkew
+        return expiresAt.addingTimeInterval(-margin) <= now
     }
 
     func refresh(_ grant: SMARTGrant, lease: CredentialLease) async throws -> SMARTGrant {

@@ -216,11 +216,7 @@ public final class SMARTSession: Sendable {
                 scope: scopes.joined(separator: " "), state: pending.state, aud: fhirBaseURL.absoluteString,
                 codeChallenge: pkce.challenge, nonce: pending.nonce))
         try await session.transition { transition in
-            if try await transition.current() == nil {
-                try await transition.store(SMARTState(grant: nil, pending: pending))
-            } else {
-                try await transition.update { SMARTState(grant: $0.grant, pending: pending) }
-            }
+            try await transition.store { SMARTState(grant: $0?.grant, pending: pending) }
         }
         log(.info, "authorization started")
         return url

@@ -1,0 +1,83 @@
+import Foundation
+import SDKRuntime
+import SMART
+import TestSupport
+import XCTest
+
+/// Interleavings of a SMART session's lifecycle, each forced with a gated transport against a rotating-token server,
+/// and the life of a grant that has no refresh token.
+final class LifecycleRaceTests: XCTestCase {
+    private var server: FakeSMARTServer!
+    private var transport: GatedTransport!
+    private let store = InMemoryCredentialStore()
+    private let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
+
+    override func setUp() {
+        let server = FakeSMARTServer()
+        self.server = server
+        transport = GatedTransport { server.answer($0) }
+    }
+
+    private func session(scope: String = "launch/patient offline_access patient/*.rs") -> SMARTSession {
+        SMARTSession(
+            configuration: .init(
+                clientID: "app", redirectURI: "app://cb", scope: scope, fhirBaseURL: FakeSMARTServer.fhirBaseURL,
+                store: store, transport: transport, clock: clock))
+    }
+
+    /// The redirect the browser would hand back for `url` with the code `ac-<subject>`.
+    private static func redirect(for url: URL, subject: String) throws -> URL {
+        let state = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "state" }
+        return try XCTUnwrap(URL(string: "app://cb?code=ac-\(subject)&state=\(try XCTUnwrap(state?.value))"))
+    }
+
+    private static func isRefresh(_ request: HTTPRequestMessage) -> Bool {
+        FormFields(formEncoded: String(decoding: request.body ?? Data(), as: UTF8.self))["grant_type"]
+            == "refresh_token"
+    }
+
+    func testARefusedRefreshKeepsAnAuthorizationStartedMeanwhile() async throws {
+        let session = session()
+        let first = try await session.standaloneAuthorizationURL()
+        _ = try await session.completeAuthorization(redirectURL: try Self.redirect(for: first, subject: "alice"))
+        clock.advance(by: 900)
+        let refresh = transport.hold(Self.isRefresh)
+        let call = Task { try await session.fhir(path: "Patient/1") }
+        _ = await refresh.arrival()
+        // While the refresh is out, the user starts another launch; then the server refuses the old grant.
+        let second = try await session.standaloneAuthorizationURL()
+        server.ledger.revoke(TokenLedger.refreshToken(.init(grant: 1, rotation: 0)))
+        refresh.release()
+        await XCTAssertThrowsErrorAsync(try await call.value) { error in
+            guard case SMARTError.needsLaunch = error else { return XCTFail("\(error)") }
+        }
+        await XCTAssertEqualAsync(try await session.status(), .awaitingRedirect)
+        let context = try await session.completeAuthorization(
+            redirectURL: try Self.redirect(for: second, subject: "bob"))
+        XCTAssertEqual(context.patient, "2")
+    }
+
+    func testAGrantWithoutARefreshTokenServesUntilItExpiresAndThenEnds() async throws {
+        // The server lets this token live 30 s, less than the session's 60 s refresh skew, and gives no refresh token.
+        let answer = HTTPResponseMessage(
+            status: 200, headers: ["Content-Type": "application/json"],
+            body: Data(#"{"access_token": "short", "token_type": "Bearer", "expires_in": 30, "patient": "1"}"#.utf8))
+        let server = self.server!
+        transport = GatedTransport { request in
+            request.url == FakeSMARTServer.tokenURL ? answer : server.answer(request)
+        }
+        let session = session(scope: "launch/patient patient/*.rs")
+        let url = try await session.standaloneAuthorizationURL()
+        _ = try await session.completeAuthorization(redirectURL: try Self.redirect(for: url, subject: "alice"))
+        let token = try await session.accessToken()
+        XCTAssertEqual(token.value, "short")
+        clock.advance(by: 29)
+        await XCTAssertEqualAsync(try await session.accessToken().value, "short")
+        clock.advance(by: 2)
+        await XCTAssertThrowsErrorAsync(try await session.accessToken()) { error in
+            guard case SMARTError.needsLaunch = error else { return XCTFail("\(error)") }
+        }
+        await XCTAssertEqualAsync(try await session.status(), .signedOut)
+        XCTAssertFalse(transport.requests.contains(where: Self.isRefresh), "nothing can be refreshed without a token")
+    }
+}
