@@ -83,8 +83,8 @@ public actor SMARTBackendClient {
         discovery = SMARTDiscovery(options: configuration.options, trustedHosts: configuration.trustedEndpointHosts)
     }
 
-    /// A token valid for at least the renewal margin: the cached one, or the result of the one request every
-    /// concurrent caller shares.
+    /// A token valid for at least the renewal margin (or half its life, when that is shorter): the cached one, or the
+    /// result of the one request every concurrent caller shares.
     ///
     /// - Throws: ``OAuth2Error`` (`invalid_client` for a refused assertion, `invalid_scope`), ``SMARTError`` for
     ///   discovery, `JOSEError` when the assertion cannot be signed, and transport errors.
