@@ -30,12 +30,9 @@ struct RefreshBenchmarks {
         }
         try await measure("Koppeltaal: \(Self.callers) concurrent calls, expired token", into: report) { refreshes in
             let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
-            let json = { (body: String) in
-                HTTPResponseMessage(status: 200, headers: ["Content-Type": "application/json"], body: Data(body.utf8))
-            }
-            let authorize = json(#"{"authorization_code": "code-1"}"#)
-            let token = json(Samples.koppeltaalTokenResponse)
-            let fhir = json("{}")
+            let authorize = Self.json(#"{"authorization_code": "code-1"}"#)
+            let token = Self.json(Samples.koppeltaalTokenResponse)
+            let fhir = Self.json("{}")
             let session = KoppeltaalSession(
                 configuration: .init(
                     fhirBaseURL: URL(string: "https://kt.example/FHIR/Koppeltaal")!, clientID: "RANJKA",

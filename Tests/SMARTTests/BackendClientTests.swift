@@ -29,25 +29,23 @@ final class BackendClientTests: XCTestCase {
                 tokenEndpoint: URL(string: "https://ehr.example/auth/token"), transport: transport, clock: clock))
     }
 
-    func testATokenIsRenewedTheMarginBeforeItExpires() async throws {
+    /// A token of `lifetime` seconds serves until `renewedAfter` seconds have passed, and then a new one is asked for.
+    private func assertRenewal(lifetime: Int, renewedAfter: TimeInterval, line: UInt = #line) async throws {
         let requests = LockedValue(0)
-        let backend = try backend(lifetime: 300, requests: requests)
-        await XCTAssertEqualAsync(try await backend.token().accessToken.value, "token-1")
-        clock.advance(by: 269)
-        await XCTAssertEqualAsync(try await backend.token().accessToken.value, "token-1")
+        let backend = try backend(lifetime: lifetime, requests: requests)
+        await XCTAssertEqualAsync(try await backend.token().accessToken.value, "token-1", line: line)
+        clock.advance(by: renewedAfter - 1)
+        await XCTAssertEqualAsync(try await backend.token().accessToken.value, "token-1", line: line)
         clock.advance(by: 1)
-        await XCTAssertEqualAsync(try await backend.token().accessToken.value, "token-2")
-        XCTAssertEqual(requests.current, 2)
+        await XCTAssertEqualAsync(try await backend.token().accessToken.value, "token-2", line: line)
+        XCTAssertEqual(requests.current, 2, line: line)
+    }
+
+    func testATokenIsRenewedTheMarginBeforeItExpires() async throws {
+        try await assertRenewal(lifetime: 300, renewedAfter: 270)
     }
 
     func testATokenShorterLivedThanTheMarginIsKeptForHalfItsLife() async throws {
-        let requests = LockedValue(0)
-        let backend = try backend(lifetime: 20, requests: requests)
-        await XCTAssertEqualAsync(try await backend.token().accessToken.value, "token-1")
-        clock.advance(by: 9)
-        await XCTAssertEqualAsync(try await backend.token().accessToken.value, "token-1")
-        clock.advance(by: 1)
-        await XCTAssertEqualAsync(try await backend.token().accessToken.value, "token-2")
-        XCTAssertEqual(requests.current, 2)
+        try await assertRenewal(lifetime: 20, renewedAfter: 10)
     }
 }

@@ -27,8 +27,7 @@ final class LifecycleRaceTests: XCTestCase {
 
     /// The redirect the browser would hand back for `url` with the code `ac-<subject>`.
     private static func redirect(for url: URL, subject: String) throws -> URL {
-        let state = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "state" }
-        return try XCTUnwrap(URL(string: "app://cb?code=ac-\(subject)&state=\(try XCTUnwrap(state?.value))"))
+        try XCTUnwrap(FakeSMARTServer.redirect(for: url, code: "ac-\(subject)"))
     }
 
     private static func isRefresh(_ request: HTTPRequestMessage) -> Bool {

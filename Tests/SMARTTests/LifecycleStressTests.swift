@@ -62,10 +62,7 @@ final class LifecycleStressTests: XCTestCase {
                             return code
                         }
                         let url = try await first.standaloneAuthorizationURL()
-                        let state =
-                            URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?
-                            .first { $0.name == "state" }?.value ?? ""
-                        let redirect = URL(string: "app://cb?code=ac-\(code)&state=\(state)")
+                        let redirect = FakeSMARTServer.redirect(for: url, code: "ac-\(code)")
                         _ = try await first.completeAuthorization(redirectURL: try XCTUnwrap(redirect))
                     }
                 ),

@@ -89,12 +89,9 @@ final class SecretCanaryTests: XCTestCase {
                 transport: transport, logger: log))
 
         let authorization = try await session.standaloneAuthorizationURL()
-        let state = try XCTUnwrap(
-            URLComponents(url: authorization, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "state" }?
-                .value)
+        let state = try XCTUnwrap(FakeSMARTServer.state(in: authorization))
         try SecretCanary.assertStoredOnlyUnder(["state"], in: store.fileURL(for: "smart.session"), also: [state])
-        let redirect = try XCTUnwrap(
-            URL(string: "app://cb?code=\(SecretCanary.named("code"))&state=\(state)"))
+        let redirect = try XCTUnwrap(FakeSMARTServer.redirect(for: authorization, code: SecretCanary.named("code")))
         let context = try await session.completeAuthorization(redirectURL: redirect)
         let response = try await session.fhir(path: "Patient/123")
         let stored = try XCTUnwrap(try store.readValue(SMARTState.self, for: "smart.session"))

@@ -20,6 +20,16 @@ public final class FakeSMARTServer: Sendable {
     /// Creates a server whose access tokens last `lifetime` seconds.
     public init(lifetime: Int = 900) { self.lifetime = lifetime }
 
+    /// The `state` of an authorization URL.
+    public static func state(in url: URL) -> String? {
+        URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "state" }?.value
+    }
+
+    /// The redirect a browser hands back to `app://cb` for the authorization URL `url`: `code` and the URL's state.
+    public static func redirect(for url: URL, code: String) -> URL? {
+        state(in: url).flatMap { URL(string: "app://cb?code=\(code)&state=\($0)") }
+    }
+
     /// Answers one request.
     public func answer(_ request: HTTPRequestMessage) -> HTTPResponseMessage {
         let form = FormFields(formEncoded: String(decoding: request.body ?? Data(), as: UTF8.self))
