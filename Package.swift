@@ -15,6 +15,7 @@ let package = Package(
     ],
     products: [
         .library(name: "SDKRuntime", targets: ["SDKRuntime"]),
+        .library(name: "OAuth2", targets: ["OAuth2"]),
         .library(name: "HealthVault", targets: ["HealthVault"]),
         .library(name: "Koppeltaal", targets: ["Koppeltaal"]),
         .library(name: "Vital", targets: ["Vital"]),
@@ -39,11 +40,15 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // The OAuth 2.0 and OpenID Connect layer: the OAuth2 schemas' generated code, and what every OAuth family
+        // does the same way (grants, refresh, discovery, authorization requests, revocation, bearer calls).
+        .target(name: "OAuth2", dependencies: ["SDKRuntime"], swiftSettings: strict),
+
         // Protocol families: generated code under Generated/ plus hand-written flows.
         .target(name: "HealthVault", dependencies: ["SDKRuntime"], swiftSettings: strict),
-        .target(name: "Koppeltaal", dependencies: ["SDKRuntime"], swiftSettings: strict),
-        .target(name: "Vital", dependencies: ["SDKRuntime"], swiftSettings: strict),
-        .target(name: "SMART", dependencies: ["SDKRuntime"], swiftSettings: strict),
+        .target(name: "Koppeltaal", dependencies: ["OAuth2", "SDKRuntime"], swiftSettings: strict),
+        .target(name: "Vital", dependencies: ["OAuth2", "SDKRuntime"], swiftSettings: strict),
+        .target(name: "SMART", dependencies: ["OAuth2", "SDKRuntime"], swiftSettings: strict),
 
         // The generator: a library of pure stages and a thin command-line shell.
         .target(name: "SDKGenerator", path: "Generator/Core", swiftSettings: strict),
@@ -66,19 +71,19 @@ let package = Package(
 
         // The three journeys against real or emulated servers (make demo).
         .executableTarget(
-            name: "sdk-demo", dependencies: ["HealthVault", "Koppeltaal", "Vital", "SMART", "SDKRuntime"],
+            name: "sdk-demo", dependencies: ["HealthVault", "Koppeltaal", "Vital", "SMART", "OAuth2", "SDKRuntime"],
             swiftSettings: strict),
 
         // A process of the shared-store tests and benchmark: calls through a file store another process also uses.
         .executableTarget(
-            name: "lifecycle-worker", dependencies: ["Koppeltaal", "Vital", "SDKRuntime"],
+            name: "lifecycle-worker", dependencies: ["Koppeltaal", "Vital", "OAuth2", "SDKRuntime"],
             path: "Tests/LifecycleWorker",
             swiftSettings: strict
         ),
 
         // Benchmarks of the budgets in DESIGN.md (make bench).
         .executableTarget(
-            name: "sdk-bench", dependencies: ["HealthVault", "Koppeltaal", "Vital", "SMART", "SDKRuntime"],
+            name: "sdk-bench", dependencies: ["HealthVault", "Koppeltaal", "Vital", "SMART", "OAuth2", "SDKRuntime"],
             path: "Benchmarks",
             swiftSettings: strict
         ),
@@ -86,7 +91,7 @@ let package = Package(
         // Fuzzing (make fuzz): the inputs each parser of outside data is given, and the libFuzzer entry points.
         .target(
             name: "FuzzTargets",
-            dependencies: ["HealthVault", "Koppeltaal", "Vital", "SMART", "SDKRuntime", "SDKGenerator"],
+            dependencies: ["HealthVault", "Koppeltaal", "Vital", "SMART", "OAuth2", "SDKRuntime", "SDKGenerator"],
             path: "Fuzz/Targets", swiftSettings: strict
         ),
         .target(name: "FuzzDriver", path: "Fuzz/Driver"),
@@ -96,23 +101,27 @@ let package = Package(
         // Tests, with shared fixtures and assertions.
         .target(name: "TestSupport", dependencies: ["SDKRuntime"], path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "SDKRuntimeTests", dependencies: ["SDKRuntime", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "OAuth2Tests", dependencies: ["OAuth2", "SDKRuntime", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "SDKGeneratorTests", dependencies: ["SDKGenerator", "TestSupport", "FuzzTargets"],
             exclude: ["InvalidSchemas", "Corpus"], swiftSettings: strict),
         .testTarget(
             name: "HealthVaultTests", dependencies: ["HealthVault", "SDKRuntime", "TestSupport"], swiftSettings: strict),
         .testTarget(
-            name: "KoppeltaalTests", dependencies: ["Koppeltaal", "SDKRuntime", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "VitalTests", dependencies: ["Vital", "SDKRuntime", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "SMARTTests", dependencies: ["SMART", "SDKRuntime", "TestSupport"], swiftSettings: strict),
+            name: "KoppeltaalTests", dependencies: ["Koppeltaal", "OAuth2", "SDKRuntime", "TestSupport"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "VitalTests", dependencies: ["Vital", "OAuth2", "SDKRuntime", "TestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "SMARTTests", dependencies: ["SMART", "OAuth2", "SDKRuntime", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "DocumentationTests",
-            dependencies: ["HealthVault", "Koppeltaal", "Vital", "SMART", "SDKRuntime", "TestSupport"],
+            dependencies: ["HealthVault", "Koppeltaal", "Vital", "SMART", "OAuth2", "SDKRuntime", "TestSupport"],
             swiftSettings: strict),
         .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzTargets", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["HealthVault", "Koppeltaal", "Vital", "SMART", "SDKRuntime", "TestSupport"],
+            dependencies: ["HealthVault", "Koppeltaal", "Vital", "SMART", "OAuth2", "SDKRuntime", "TestSupport"],
             swiftSettings: strict
         ),
     ]

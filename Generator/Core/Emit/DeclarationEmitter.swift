@@ -70,6 +70,8 @@ struct DeclarationEmitter {
     /// `public struct Name: Sendable, Equatable { let …; init(…) }`
     private func structDeclaration(_ type: IRType, properties: [IRProperty], into p: inout SwiftPrinter) {
         let stored = properties.filter(\.isStored)
+        // An extending type reads its base's members through itself: `response.accessToken`.
+        if type.base != nil { p.line("@dynamicMemberLookup") }
         p.block("public struct \(type.name): \(conformances(of: type))") { p in
             for property in stored {
                 // The struct's remark locates its properties; an undocumented property shows where it comes from.
@@ -111,6 +113,13 @@ struct DeclarationEmitter {
                     p.line("self.\(Emit.name(property.swiftName)) = \(Emit.name(property.swiftName))")
                 }
                 if extra != nil { p.line("self.additionalProperties = additionalProperties") }
+            }
+            if let base = type.base {
+                let holder = Emit.name(Naming.lowerCamel(base.simple))
+                p.doc("The member of `\(base.qualified)` at `member`.")
+                p.block(
+                    "public subscript<Value>(dynamicMember member: Swift.KeyPath<\(base.qualified), Value>) -> Value"
+                ) { p in p.line("\(holder)[keyPath: member]") }
             }
             ValidationEmitter(types: types).validateMethod(type, properties: stored, into: &p)
             codecMembers(of: type, into: &p)

@@ -35,12 +35,15 @@ enum ErrorEmitter {
                 p.line("self.operation = operation")
             }
             var codeIsOptional = true
-            var recovery = "code?.recovery ?? .none"
+            // How the recovery follows from the code or codes: from the code table, or through a function of one code.
+            var recovery = (table: "code?.recovery ?? .none", through: { (function: String) in "code.map(\(function)) ?? .none" })
             var recoveryDoc = "What a caller should do about the error, from the schema's code table."
             var shownCode = "(code.map { \" \\($0)\" } ?? \"\")"
+            var codeTypeName: String?
             if let codeType = error.codeType, let every = MemberChain.everyElement(error.codePaths, from: "body"),
                 let chain = MemberChain.firstPresent(every.element, from: "element")
             {
+                codeTypeName = codeType.name
                 p.blank()
                 p.doc("Every error code in the body, in order: one for each element of `\(every.array)` that has one.")
                 let code =
@@ -53,13 +56,18 @@ enum ErrorEmitter {
                 p.blank()
                 p.doc("The first error code.")
                 p.line("public var code: \(codeType.name)? { codes.first }")
-                recovery = "codes.lazy.map(\\.recovery).first { $0 != .none } ?? .none"
+                recovery = (
+                    "codes.lazy.map(\\.recovery).first { $0 != .none } ?? .none",
+                    { "codes.lazy.map(\($0)).first { $0 != .none } ?? .none" }
+                )
                 recoveryDoc =
                     "What a caller should do about the error: the recovery of the first code that calls for something."
                 shownCode = "(codes.isEmpty ? \"\" : \" \" + codes.map(\\.rawValue).joined(separator: \", \"))"
             } else if let codeType = error.codeType, let chain = MemberChain.firstPresent(error.codePaths, from: "body")
             {
+                codeTypeName = codeType.name
                 codeIsOptional = chain.isOptional
+                if !chain.isOptional { recovery = ("code.recovery", { "\($0)(code)" }) }
                 p.blank()
                 p.doc("The error code.")
                 let expression =
@@ -67,6 +75,25 @@ enum ErrorEmitter {
                     ? "(\(chain.expression)).map(\(codeType.name).init(rawValue:))"
                     : "\(codeType.name)(rawValue: \(chain.expression))"
                 p.line("public var code: \(codeType.name)\(chain.isOptional ? "?" : "") { \(expression) }")
+            }
+            if let codeTypeName {
+                // A family that uses this format but gives some codes another recovery sets it through this.
+                p.blank()
+                p.doc(
+                    "Creates an error whose recovery `codeRecovery` gives for its code, for a protocol that gives some codes another meaning."
+                )
+                p.listBlock(
+                    "public init(",
+                    [
+                        "body: \(error.body.swiftType)", "httpStatus: Swift.Int", "operation: Swift.String",
+                        "recovery codeRecovery: (\(codeTypeName)) -> SDKRuntime.ErrorRecovery",
+                    ], ")"
+                ) { p in
+                    p.line("self.init(body: body, httpStatus: httpStatus, operation: operation)")
+                    p.line("recoveryOverride = \(recovery.through("codeRecovery"))")
+                }
+                p.blank()
+                p.line("private var recoveryOverride: SDKRuntime.ErrorRecovery?")
             }
             p.blank()
             p.doc("The server's explanation, when it gave one.")
@@ -77,9 +104,10 @@ enum ErrorEmitter {
             }
             p.blank()
             p.doc(recoveryDoc)
-            if error.codeType != nil, !error.codePaths.isEmpty {
+            if codeTypeName != nil {
                 p.line(
-                    "public var recovery: SDKRuntime.ErrorRecovery { \(codeIsOptional ? recovery : "code.recovery") }")
+                    "public var recovery: SDKRuntime.ErrorRecovery { recoveryOverride ?? \(recovery.table) }"
+                )
             } else {
                 p.line("public var recovery: SDKRuntime.ErrorRecovery { .none }")
             }

@@ -36,8 +36,9 @@ enum FileEmitter {
 
     /// The family's files: one per declaration's schema, and with `testSamples` the round-trip tests.
     static func files(for family: IRFamily, testSamples: Bool, config: GeneratorConfig = .init()) -> [GeneratedFile] {
+        let dependencies = family.dependencies.map { ($0.usesSPI ? "@_spi(Generated) import " : "import ") + $0.family }
         var files = parts(of: family).map { part in
-            file(part.root, part.path, from: part.sources, body: part.body, config: config)
+            file(part.root, part.path, from: part.sources, body: part.body, config: config, dependencies: dependencies)
         }
         if testSamples {
             let types = family.typeTable
@@ -50,7 +51,9 @@ enum FileEmitter {
                 file(
                     .tests, "\(family.name)Tests/Generated/GeneratedRoundTripTests.swift", from: [family.directory],
                     body: printer,
-                    imports: ["import Foundation", familyImport, "@_spi(Generated) import SDKRuntime", "import XCTest"])
+                    imports: ["import Foundation", familyImport]
+                        + family.dependencies.map { "@_spi(Generated) import " + $0.family }
+                        + ["@_spi(Generated) import SDKRuntime", "import XCTest"])
             )
         }
         return files
@@ -92,7 +95,7 @@ enum FileEmitter {
                 root: .sources, path: base + "Types/\(type.name).swift", sources: [type.provenance.file], body: printer)
         }
 
-        for error in family.errors {
+        for error in family.errors where error.module == nil {
             var printer = SwiftPrinter()
             ErrorEmitter.emit(error, into: &printer)
             parts.append(
@@ -137,16 +140,16 @@ enum FileEmitter {
         }
     }
 
-    /// The file at `path`: the header, `imports` (by default Foundation, SDKRuntime and the configuration's), and
-    /// `body` with its declarations at the configuration's access level.
+    /// The file at `path`: the header, `imports` (by default Foundation, SDKRuntime, the families it uses and the
+    /// configuration's), and `body` with its declarations at the configuration's access level.
     private static func file(
         _ root: GeneratedFile.Root, _ path: String, from sources: [String], body: SwiftPrinter,
-        config: GeneratorConfig = .init(), imports: [String]? = nil
+        config: GeneratorConfig = .init(), imports: [String]? = nil, dependencies: [String] = []
     ) -> GeneratedFile {
         // The runtime's codecs, readers and request builders are its `@_spi(Generated)` interface.
         let imports =
             imports
-            ?? ["import Foundation", "@_spi(Generated) import SDKRuntime"]
+            ?? ["import Foundation", "@_spi(Generated) import SDKRuntime"] + dependencies
             + config.additionalImports.map { "import " + $0 }
         var printer = SwiftPrinter()
         printer.comment(

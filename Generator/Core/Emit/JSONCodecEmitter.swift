@@ -29,9 +29,13 @@ struct JSONCodecEmitter: CodecEmitter {
         case .object(let properties):
             let keyed = properties.filter { property in
                 switch property.storage {
-                case .stored, .constant: return true
+                case .stored, .constant: return !property.holdsBase
                 case .bound, .fixed: return false
                 }
+            }
+            if let base = type.base, let holder = properties.first(where: \.holdsBase) {
+                if directions.contains(.decode) { extending(base, holder: holder, keyed: keyed, into: &p) }
+                return
             }
             if directions.contains(.decode) {
                 p.blank()
@@ -96,6 +100,34 @@ struct JSONCodecEmitter: CodecEmitter {
                 }
             }
             if delegating { p.call("self.init(", arguments, ")") }
+        }
+    }
+
+    /// The decoding of a type that extends another family's `base`: the base reads the whole object, and the type's
+    /// own members come from the ones the base keeps beyond its properties.
+    private func extending(_ base: IRTypeName, holder: IRProperty, keyed: [IRProperty], into p: inout SwiftPrinter) {
+        let name = Emit.name(holder.swiftName)
+        p.blank()
+        p.block("public init(from decoder: any Decoder) throws") { p in
+            p.line("try self.init(extending: \(base.qualified)(from: decoder))")
+        }
+        p.blank()
+        p.doc("Reads the members this type adds from those `\(holder.swiftName)` keeps beyond its own properties.")
+        p.block("public init(extending \(name): \(base.qualified)) throws") { p in
+            p.line("self = try SDKRuntime.JSONCoding.decodeMembers(\(name).additionalProperties) { decoder in")
+            p.indented { p in
+                p.line("let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)")
+                var arguments = ["\(name): \(name)"]
+                for property in keyed {
+                    if case .constant = property.storage {
+                        p.line(constantCheck(property))
+                    } else {
+                        arguments.append("\(Emit.name(property.swiftName)): \(decodeExpression(property))")
+                    }
+                }
+                p.call("return Self(", arguments, ")")
+            }
+            p.line("}")
         }
     }
 

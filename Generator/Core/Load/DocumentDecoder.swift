@@ -4,6 +4,8 @@
 /// keywords accepted here are exactly the ones the meta-schemas define, which a test keeps in sync.
 struct DocumentDecoder {
     var diagnostics = Diagnostics()
+    /// Every `$ref` to another family's file read so far, in order.
+    var references: [Located<String>] = []
 
     // MARK: Methods
 
@@ -187,6 +189,7 @@ struct DocumentDecoder {
                 node, what: "a schema", keywords: SchemaKeywords.schema, diagnostics: &diagnostics)
         else { return nil }
         let ref = reader.nonEmptyString("$ref", diagnostics: &diagnostics)
+        if let ref, ref.value.hasPrefix("../") { references.append(ref) }
         var nullable = false
         let type: Located<SchemaType>?
         if let typeNode = reader.value("type"), let elements = typeNode.elements {
@@ -484,12 +487,25 @@ struct DocumentDecoder {
                     member.value, what: "the error format \"\(member.key)\"", keywords: SchemaKeywords.errorFormat,
                     diagnostics: &diagnostics)
             else { return nil }
-            let description = reader.nonEmptyString("description", required: true, diagnostics: &diagnostics)
+            let reference = reader.nonEmptyString("$ref", diagnostics: &diagnostics)
+            if let reference { references.append(reference) }
+            let description = reader.nonEmptyString(
+                "description", required: reference == nil, diagnostics: &diagnostics)
             var body: SchemaNode?
             if let bodyNode = reader.value("body") {
                 body = schema(bodyNode)
-            } else {
+            } else if reference == nil {
                 reader.missing("body", "an error format to name its body type", diagnostics: &diagnostics)
+            }
+            if let reference {
+                let others = ["body", "encodings", "root", "code", "message", "codeType"].filter {
+                    reader.value($0) != nil
+                }
+                if !others.isEmpty {
+                    diagnostics.error(
+                        "\(others.map { "\"\($0)\"" }.joined(separator: ", ")) beside \"$ref\", expected only \"description\" and \"codes\" (the referenced format defines the rest)",
+                        at: reference.location, pointer: reference.pointer)
+                }
             }
             let encodings =
                 reader.strings("encodings", diagnostics: &diagnostics)?.compactMap { value -> String? in
@@ -518,10 +534,11 @@ struct DocumentDecoder {
                     at: codeType.location, pointer: codeType.pointer
                 )
             }
-            guard let description, let body else { return nil }
+            guard reference != nil || description != nil && body != nil else { return nil }
             return ErrorFormatNode(
                 name: member.key, keyLocation: member.keyLocation, pointer: member.value.pointer,
-                description: description.value, body: body, encodings: encodings, root: root?.value, code: code,
+                reference: reference, description: description?.value ?? "", body: body, encodings: encodings,
+                root: root?.value, code: code,
                 message: message, codeType: codeType?.value, codes: codes
             )
         }

@@ -360,8 +360,12 @@ public struct ErrorFormatNode: Sendable {
     public let name: String
     public let keyLocation: SourceLocation
     public let pointer: String
+    /// Another family's format this one is (`"$ref": "../Family/protocol.json#/errors/Name"`); the format's
+    /// `codes` then change or add recoveries, and its other keywords come from there.
+    public let reference: Located<String>?
     public let description: String
-    public let body: SchemaNode
+    /// The body type; nil for a reference.
+    public let body: SchemaNode?
     public let encodings: [String]
     public let root: String?
     public let code: [Located<String>]

@@ -40,7 +40,7 @@ public enum SchemaKeywords {
     public static let server = ["description", "default"]
     /// An error format.
     public static let errorFormat = [
-        "description", "body", "encodings", "root", "code", "message", "codeType", "codes",
+        "$ref", "description", "body", "encodings", "root", "code", "message", "codeType", "codes",
     ]
     /// One code of an error format.
     public static let code = ["value", "name", "x-swift-name", "description", "recovery"]

@@ -61,12 +61,16 @@ public enum GeneratorPipeline {
     ///
     /// - Throws: ``GenerationFailed`` with every diagnostic when any schema has an error; nothing is generated then.
     public static func run(_ files: [InMemoryFile], options: Options = .init()) throws -> Output {
-        let (families, loadDiagnostics) = load(files, options: options)
-        var diagnostics = loadDiagnostics
+        let (loaded, globalDiagnostics) = loadFamilies(files, options: options)
+        var diagnostics = globalDiagnostics
+        // The families asked for, and those they refer to: the others are neither checked nor generated.
+        let families = FamilyGraph(loaded).closure(of: options.wantedFamilies)
+        for family in families { diagnostics.append(contentsOf: family.diagnostics) }
         options.config.checkOverrides(against: families, diagnostics: &diagnostics)
-        let (module, resolveDiagnostics) = resolve(families, config: options.config)
+        let (module, resolveDiagnostics) = resolve(
+            families, config: options.config, wanted: options.wantedFamilies, qualifiesReferences: !options.singleFile)
         diagnostics.append(contentsOf: resolveDiagnostics)
-        if families.isEmpty {
+        if loaded.isEmpty {
             diagnostics.error(
                 "no family directories were found under \(options.displayRoot), expected directories holding protocol.json and method files",
                 at: nil)
@@ -79,37 +83,43 @@ public enum GeneratorPipeline {
         return Output(files: generated, families: module.families.map(\.name), diagnostics: diagnostics.sorted)
     }
 
-    /// Stage 1: parses every file of every family directory and checks each document's keywords.
+    /// Stage 1: parses every file of every family directory and checks each document's keywords. The diagnostics
+    /// are those of every family read, and of families asked for that do not exist.
     public static func load(_ files: [InMemoryFile], options: Options = .init()) -> ([FamilyDocuments], Diagnostics) {
+        var (families, diagnostics) = loadFamilies(files, options: options)
+        for family in families { diagnostics.append(contentsOf: family.diagnostics) }
+        return (families, diagnostics)
+    }
+
+    /// Every family directory's documents, each with what reading it reported, and the diagnostics of no family.
+    private static func loadFamilies(_ files: [InMemoryFile], options: Options) -> ([FamilyDocuments], Diagnostics) {
         var diagnostics = Diagnostics()
-        var decoder = DocumentDecoder()
-        var families: [String: FamilyDocuments] = [:]
+        var families: [String: (documents: FamilyDocuments, decoder: DocumentDecoder)] = [:]
         for file in files.sorted(by: { $0.path < $1.path }) {
             let parts = file.path.split(separator: "/").map(String.init)
             // Files beside the family directories (the meta-schemas) are not part of any family.
             guard parts.count == 2, parts[1].hasSuffix(".json") else { continue }
             let (familyName, fileName) = (parts[0], parts[1])
-            if let wanted = options.wantedFamilies, !wanted.contains(familyName) { continue }
             let schemaFile = SchemaFile(displayPath: options.displayRoot + "/" + file.path, fileName: fileName)
-            var family =
+            var (family, decoder) =
                 families[familyName]
-                ?? FamilyDocuments(
-                    name: familyName, directory: options.displayRoot + "/" + familyName, protocolDocument: nil,
-                    typesDocument: nil, methods: []
+                ?? (
+                    FamilyDocuments(
+                        name: familyName, directory: options.displayRoot + "/" + familyName, protocolDocument: nil,
+                        typesDocument: nil, methods: []
+                    ), DocumentDecoder()
                 )
             if fileName == "protocol.json" { family.hasProtocolFile = true }
-            guard let root = JSONParser.parse(file.contents, file: schemaFile.displayPath, diagnostics: &diagnostics)
-            else {
-                families[familyName] = family
-                continue
+            if let root = JSONParser.parse(file.contents, file: schemaFile.displayPath, diagnostics: &decoder.diagnostics)
+            {
+                switch fileName {
+                case "protocol.json": family.protocolDocument = decoder.protocolDocument(root, file: schemaFile)
+                case "types.json": family.typesDocument = decoder.types(root, file: schemaFile)
+                default:
+                    if let method = decoder.method(root, file: schemaFile) { family.methods.append(method) }
+                }
             }
-            switch fileName {
-            case "protocol.json": family.protocolDocument = decoder.protocolDocument(root, file: schemaFile)
-            case "types.json": family.typesDocument = decoder.types(root, file: schemaFile)
-            default:
-                if let method = decoder.method(root, file: schemaFile) { family.methods.append(method) }
-            }
-            families[familyName] = family
+            families[familyName] = (family, decoder)
         }
         if let wanted = options.wantedFamilies {
             for name in wanted.sorted() where families[name] == nil {
@@ -118,22 +128,39 @@ public enum GeneratorPipeline {
                     at: nil)
             }
         }
-        diagnostics.append(contentsOf: decoder.diagnostics)
-        return (families.keys.sorted().compactMap { families[$0] }, diagnostics)
+        let loaded = families.keys.sorted().compactMap { name -> FamilyDocuments? in
+            guard let entry = families[name] else { return nil }
+            var family = entry.documents
+            let decoder = entry.decoder
+            family.diagnostics = decoder.diagnostics
+            family.references = decoder.references
+            return family
+        }
+        return (loaded, diagnostics)
     }
 
-    /// Stage 2: checks each family's meaning and resolves it into the IR.
-    public static func resolve(_ families: [FamilyDocuments], config: GeneratorConfig = .init()) -> (
-        IRModule, Diagnostics
-    ) {
+    /// Stage 2: checks each family's meaning and resolves it into the IR. A family is resolved after the families
+    /// it refers to, whose resolved types it uses; the module holds the families of `wanted` (all when nil).
+    ///
+    /// - Parameter qualifiesReferences: whether another family's types are named with its module
+    ///   (`OAuth2.TokenResponse`), as when every family is its own module; false when they share one.
+    public static func resolve(
+        _ families: [FamilyDocuments], config: GeneratorConfig = .init(), wanted: Set<String>? = nil,
+        qualifiesReferences: Bool = true
+    ) -> (IRModule, Diagnostics) {
         var diagnostics = Diagnostics()
-        var resolved: [IRFamily] = []
-        for documents in families {
-            var resolver = FamilyResolver(config: config)
-            if let family = resolver.resolve(documents) { resolved.append(family) }
+        var resolved: [String: IRFamily] = [:]
+        let graph = FamilyGraph(families)
+        let order = graph.resolutionOrder(diagnostics: &diagnostics)
+        for documents in order {
+            var resolver = FamilyResolver(
+                config: config, dependencies: resolved, existing: Set(families.map(\.name)),
+                qualifiesReferences: qualifiesReferences)
+            if let family = resolver.resolve(documents) { resolved[family.name] = family }
             diagnostics.append(contentsOf: resolver.diagnostics)
         }
-        return (IRModule(families: resolved), diagnostics)
+        let names = resolved.keys.filter { wanted?.contains($0) ?? true }.sorted()
+        return (IRModule(families: names.compactMap { resolved[$0] }), diagnostics)
     }
 
     /// Stage 3: renders every family's Swift files.

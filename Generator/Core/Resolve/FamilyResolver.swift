@@ -9,6 +9,10 @@ public struct FamilyDocuments: Sendable {
     public var hasProtocolFile = false
     public var typesDocument: TypesDocument?
     public var methods: [MethodDocument]
+    /// Every reference to another family's schemas (`$ref` values starting with `../`), in file order.
+    public var references: [Located<String>] = []
+    /// What reading the directory's files reported.
+    public var diagnostics = Diagnostics()
 }
 
 /// Resolves one family's documents into an ``IRFamily``, reporting every semantic problem.
@@ -18,9 +22,18 @@ struct FamilyResolver {
     /// The package's configuration, whose naming overrides replace the schemas' names.
     private let config: GeneratorConfig
 
-    init(config: GeneratorConfig = .init()) {
+    /// - Parameters:
+    ///   - dependencies: the families resolved before this one, whose types references may name.
+    ///   - existing: every family directory, resolved or not.
+    ///   - qualifiesReferences: whether another family's types are named with its module.
+    init(
+        config: GeneratorConfig = .init(), dependencies: [String: IRFamily] = [:], existing: Set<String> = [],
+        qualifiesReferences: Bool = true
+    ) {
         diagnostics = Diagnostics()
         types = TypeResolver(diagnostics: Diagnostics())
+        types.externals = ExternalTypes(families: dependencies, qualifies: qualifiesReferences)
+        types.externals.existing = existing
         self.config = config
     }
 
@@ -33,6 +46,7 @@ struct FamilyResolver {
             return nil
         }
         checkFamilyName(protocolDocument, documents: documents)
+        types.externals.family = documents.name
         let bindingResolver = BindingResolvers.resolver(for: protocolDocument, diagnostics: &diagnostics)
         types.anyValueIsXML = bindingResolver.anyValueIsXML
         var family = IRFamily(
@@ -53,11 +67,15 @@ struct FamilyResolver {
         }
         family.methods = methods
         family.errors = protocolDocument.errors.compactMap {
-            errorFormat($0, file: protocolDocument.file, isStatusError: $0.name == bindingResolver.statusError)
+            guard let reference = $0.reference else {
+                return errorFormat($0, file: protocolDocument.file, isStatusError: $0.name == bindingResolver.statusError)
+            }
+            return referredErrorFormat($0, reference: reference)
         }
 
         family.typeTable = types.table
         family.typeTable = analyze(family, binding: bindingResolver)
+        family.dependencies = types.externals.dependencies(in: family.typeTable, errors: family.errors)
         for index in family.methods.indices {
             guard let document = documents.methods.first(where: { $0.name.value == family.methods[index].name })
             else { continue }
@@ -114,7 +132,7 @@ struct FamilyResolver {
     private mutating func analyze(_ family: IRFamily, binding: any BindingResolver) -> IRTypeTable {
         diagnostics.append(contentsOf: types.diagnostics)
         types.diagnostics = Diagnostics()
-        var analysis = TypeAnalysis(family: family)
+        var analysis = TypeAnalysis(family: family, references: types.externals.firstReferences)
         analysis.resolveFixedProperties()
         analysis.checkRecursion()
         analysis.resolveDefaults()
@@ -247,6 +265,7 @@ struct FamilyResolver {
 
     private mutating func errorFormat(_ node: ErrorFormatNode, file: SchemaFile, isStatusError: Bool) -> IRErrorFormat?
     {
+        guard let bodyNode = node.body else { return nil }
         let scope = ResolutionScope(
             file: file, localTypes: [:], allowedBinds: [], canSign: false, isHTTPRequestRoot: false,
             bindRestriction: "no bound values in an error body"
@@ -258,20 +277,20 @@ struct FamilyResolver {
             provenance: Provenance(file: file.displayPath, pointer: node.pointer), location: node.keyLocation)
         guard types.table.insert(holder) else { return nil }
         let body = types.typeRef(
-            node.body, nameHint: node.name + "Body", owner: holder.qualifiedName, scope: scope)
+            bodyNode, nameHint: node.name + "Body", owner: holder.qualifiedName, scope: scope)
         let inline = types.table[holder.qualifiedName]?.nestedTypes ?? []
         types.table.remove(holder.qualifiedName)
         guard let body else { return nil }
         guard let bodyType = types.table.namedType(body), case .object = bodyType.kind else {
             diagnostics.error(
-                "the body of \"\(node.name)\" is \(types.describe(body)), expected an object", at: node.body.location,
-                pointer: node.body.pointer)
+                "the body of \"\(node.name)\" is \(types.describe(body)), expected an object", at: bodyNode.location,
+                pointer: bodyNode.pointer)
             return nil
         }
         if !inline.isEmpty {
             diagnostics.error(
                 "the body of \"\(node.name)\" is written inline, expected a $ref to a type in types.json",
-                at: node.body.location, pointer: node.body.pointer)
+                at: bodyNode.location, pointer: bodyNode.pointer)
         }
         var resolver = PointerResolver(table: types.table)
         let codePaths = node.code.compactMap { resolver.resolve($0, from: bodyType, allowFirst: true, allowEach: true) }
@@ -328,6 +347,50 @@ struct FamilyResolver {
             body: body, json: node.encodings.contains("json"), xml: node.encodings.contains("xml"), root: node.root,
             codePaths: codePaths, messagePaths: messagePaths, codeType: codeType
         )
+    }
+
+    /// Another family's error format, used under its own name, with the codes whose recovery this family's protocol
+    /// sets differently (or adds).
+    private mutating func referredErrorFormat(_ node: ErrorFormatNode, reference: Located<String>) -> IRErrorFormat? {
+        guard var format = types.externals.errorFormat(reference, into: &types.table, diagnostics: &diagnostics)
+        else { return nil }
+        if format.name != node.name {
+            diagnostics.error(
+                "the error format \"\(node.name)\" refers to \(format.swiftName), expected it under the name of the format it refers to, \"\(format.name)\"",
+                at: node.keyLocation, pointer: node.pointer)
+        }
+        if !node.description.isEmpty { format.documentation = node.description }
+        guard !node.codes.isEmpty else { return format }
+        guard let codeType = format.codeType else {
+            diagnostics.error(
+                "\"codes\" on a reference to \(format.swiftName), which has no codes, expected \"codes\" only for a format with a code table",
+                at: node.keyLocation, pointer: node.pointer + "/codes")
+            return format
+        }
+        var seen = Set<ErrorCodeNode.Value>()
+        for code in node.codes {
+            switch code.value {
+            case ErrorCodeNode.Value.integer where !codeType.isInteger, ErrorCodeNode.Value.string where codeType.isInteger:
+                diagnostics.error(
+                    "the code \(describe(code.value)) is \(codeType.isInteger ? "a string" : "an integer"), expected \(codeType.isInteger ? "an integer" : "a string") like the codes of \(format.swiftName)",
+                    at: code.location, pointer: code.pointer + "/value")
+                continue
+            default: break
+            }
+            guard seen.insert(code.value).inserted else {
+                diagnostics.error(
+                    "the code \(describe(code.value)) is listed twice, expected each code once", at: code.location,
+                    pointer: code.pointer)
+                continue
+            }
+            // A code the other family knows keeps its case; one it does not know is its `unknown` case here.
+            let known = codeType.codes.first { $0.value == code.value }
+            format.recoveryOverrides.append(
+                IRCode(
+                    value: code.value, name: code.name, swiftName: known?.swiftName ?? "",
+                    description: code.description, recovery: code.recovery))
+        }
+        return format
     }
 
     /// Code pointers that read every element of an array (`/*`) are alternatives per element, so all of them must
@@ -420,7 +483,7 @@ struct FamilyResolver {
                 method.name, by: "the method \(method.name)", at: document?.name.location,
                 pointer: document?.name.pointer)
         }
-        for (error, node) in zip(family.errors, protocolDocument.errors) {
+        for (error, node) in zip(family.errors, protocolDocument.errors) where error.module == nil {
             claim(error.name, by: "the error format \(error.name)", at: node.keyLocation, pointer: node.pointer)
             if let codeType = error.codeType {
                 claim(codeType.name, by: "the code enum of \(error.name)", at: node.keyLocation, pointer: node.pointer)

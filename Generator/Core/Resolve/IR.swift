@@ -27,11 +27,23 @@ public struct IRFamily: Sendable, Equatable {
     public var methods: [IRMethod]
     /// The error formats, in declaration order.
     public var errors: [IRErrorFormat]
-    /// Every type of the family, nested ones and those of methods included.
+    /// Every type of the family, nested ones and those of methods included, and the types of other families it
+    /// refers to (see ``IRType/module``).
     public var typeTable: IRTypeTable
+    /// The other families whose types or error formats this one uses, each a module its code imports, by name.
+    public var dependencies: [IRDependency] = []
 
     /// The client struct's name, e.g. `HealthVaultClient`.
     public var clientName: String { name + "Client" }
+}
+
+/// Another family that a family's schemas refer to.
+public struct IRDependency: Sendable, Equatable {
+    /// The family, which is the module to import.
+    public var family: String
+    /// Whether the types used from it are read or written as XML, whose conformances are its
+    /// `@_spi(Generated)` interface.
+    public var usesSPI: Bool
 }
 
 /// A family's binding kind.
@@ -193,6 +205,11 @@ public struct IRType: Sendable, Equatable {
     public internal(set) var holdsSensitive = false
     /// Types declared inside this one (inline objects, enums and unions of its properties), in order.
     public internal(set) var nestedTypes: [IRTypeName] = []
+    /// The family that declares the type when it is another family's, referred to and never emitted here.
+    public internal(set) var module: String?
+    /// For an object that extends another family's object (`allOf` with a reference to it): that object, which the
+    /// struct holds, and whose members beyond its properties it reads its own from.
+    public internal(set) var base: IRTypeName?
 
     /// Where the type's schema starts, for diagnostics.
     public let sourceLocation: SourceLocation
@@ -222,6 +239,9 @@ public struct IRType: Sendable, Equatable {
         return properties
     }
 
+    /// Whether it is another family's type, declared there.
+    public var isImported: Bool { module != nil }
+
     /// Whether it is an object.
     public var isObject: Bool {
         if case .object = kind { return true }
@@ -244,6 +264,9 @@ public struct IRTypeTable: Sendable, Equatable {
 
     /// How many types there are.
     public var count: Int { types.count }
+
+    /// Every type's name, sorted.
+    public var names: [IRTypeName] { types.keys.sorted { $0.qualified < $1.qualified } }
 
     /// Adds `type`; false (and nothing changes) when a type of its name is already there.
     mutating func insert(_ type: IRType) -> Bool {
@@ -367,6 +390,9 @@ public struct IRProperty: Sendable, Equatable {
     public var signs: String?
     /// What a request value must satisfy.
     public var checks: [IRCheck] = []
+    /// Whether it holds the other family's object its type extends (see ``IRType/base``): it has no key of its own,
+    /// since it is read from the whole object.
+    public var holdsBase = false
     public var documentation: String?
     public var provenance: Provenance
     /// The schema's `default`, before it is turned into ``defaultExpression``.
@@ -500,7 +526,13 @@ public enum IRPathStep: Sendable, Equatable {
 
 /// An error format.
 public struct IRErrorFormat: Sendable, Equatable {
+    /// The format's name, the Swift name of its error type in the family that declares it.
     public var name: String
+    /// The family that declares the format when this family uses another's (an error format with `$ref`).
+    public var module: String?
+    /// The codes whose recovery this family sets differently from the declaring family, or adds, when it uses
+    /// another's format.
+    public var recoveryOverrides: [IRCode] = []
     public var documentation: String
     public var provenance: Provenance
     public var body: IRTypeRef
@@ -513,6 +545,12 @@ public struct IRErrorFormat: Sendable, Equatable {
     public var messagePaths: [[IRPathStep]]
     /// The code enum, when the format has codes.
     public var codeType: IRCodeType?
+
+    /// How generated code names the error type: qualified by its module when it is another family's and families
+    /// are modules.
+    public var swiftName: String { qualifier.map { $0 + "." + name } ?? name }
+    /// The module that qualifies ``swiftName``.
+    var qualifier: String?
 }
 
 /// The open enum of an error format's codes.

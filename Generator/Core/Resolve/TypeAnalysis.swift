@@ -7,9 +7,12 @@ struct TypeAnalysis {
     var diagnostics = Diagnostics()
     /// Every type of the family, nested ones included, in a stable order.
     let allTypes: [IRTypeName]
+    /// The first reference to each other family whose types this one uses, where problems with them are reported.
+    let references: [String: Located<String>]
 
-    init(family: IRFamily) {
+    init(family: IRFamily, references: [String: Located<String>] = [:]) {
         self.family = family
+        self.references = references
         table = family.typeTable
         var collected: [IRTypeName] = []
         var seen = Set<IRTypeName>()
@@ -208,7 +211,7 @@ struct TypeAnalysis {
             }
             for property in properties
             where property.isStored && property.xmlKind == .none && !property.isArray && !property.isOptional
-                && property.defaultExpression == nil
+                && property.defaultExpression == nil && !property.holdsBase
             {
                 diagnostics.error(
                     "the required property \"\(property.wireName)\" has \"nodeType\": \"none\", so XML could never supply it, expected it optional or with a default",
@@ -261,14 +264,57 @@ struct TypeAnalysis {
             if case .union(let union) = request.kind {
                 fieldTypes += union.variants.compactMap { table.namedType($0.type)?.qualifiedName }
             }
-            for name in fieldTypes { table.update(name) { $0.needsHTTPFields = true } }
+            for name in fieldTypes where table[name]?.isImported == false {
+                table.update(name) { $0.needsHTTPFields = true }
+            }
         }
         for error in family.errors {
             if error.xml { roots.append((error.body, \.xml, .decode)) }
             if error.json { roots.append((error.body, \.json, .decode)) }
         }
+        // A type extending another family's is read from what its base keeps, wherever that base comes from: a
+        // method of the other family, or a flow.
+        for type in currentTypes where type.base != nil { roots.append((.named(type.qualifiedName), \.json, .decode)) }
+        var needed: [IRTypeName: (json: IRDirections, xml: IRDirections)] = [:]
         for (root, codec, directions) in roots {
-            for name in reachable(from: [root]) { table.update(name) { $0[keyPath: codec].formUnion(directions) } }
+            for name in reachable(from: [root]) {
+                guard table[name]?.isImported == false else {
+                    if codec == \IRType.json { needed[name, default: ([], [])].json.formUnion(directions) }
+                    if codec == \IRType.xml { needed[name, default: ([], [])].xml.formUnion(directions) }
+                    continue
+                }
+                table.update(name) { $0[keyPath: codec].formUnion(directions) }
+            }
+        }
+        checkImportedCodecs(needed)
+        checkExtensions()
+    }
+
+    /// Reports another family's types used in a way their own family does not code them: generated code has only the
+    /// codecs its family's methods need, and a family cannot add conformances to another's types.
+    private mutating func checkImportedCodecs(_ needed: [IRTypeName: (json: IRDirections, xml: IRDirections)]) {
+        for name in needed.keys.sorted(by: { $0.qualified < $1.qualified }) {
+            guard let type = table[name], let module = type.module, let use = needed[name],
+                let reference = references[module]
+            else { continue }
+            for (codec, wanted, has) in [("JSON", use.json, type.json), ("XML", use.xml, type.xml)] {
+                let missing = wanted.subtracting(has)
+                guard !missing.isEmpty else { continue }
+                let verb = missing.contains(.encode) ? "written" : "read"
+                diagnostics.error(
+                    "\(module)'s type \(type.name) is \(verb) as \(codec) here, but no method of \(module) does so, expected another family's types only where their own family codes them the same way",
+                    at: reference.location, pointer: reference.pointer)
+            }
+        }
+    }
+
+    /// Reports types extending another family's type where they cannot be coded: they are read from JSON, from the
+    /// members their base keeps, and never written or read as XML.
+    private mutating func checkExtensions() {
+        for type in currentTypes where type.base != nil && (type.json.contains(.encode) || type.needsXML) {
+            diagnostics.error(
+                "\(type.name) extends another family's type and is \(type.needsXML ? "coded as XML" : "written in a request"), expected an extending type only in JSON responses and error bodies",
+                at: type.sourceLocation, pointer: type.provenance.pointer + "/allOf")
         }
     }
 
@@ -344,6 +390,7 @@ struct TypeAnalysis {
             case .named(let name):
                 guard seen.insert(name).inserted, let type = table[name] else { return }
                 result.append(name)
+                if let base = type.base { visit(.named(base)) }
                 switch type.kind {
                 case .object(let properties): for property in properties { visit(property.type) }
                 case .union(let union): for variant in union.variants { visit(variant.type) }

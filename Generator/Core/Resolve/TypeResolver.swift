@@ -25,6 +25,8 @@ struct TypeResolver {
     var typesFile: SchemaFile?
     /// Whether a schema without a type holds XML content (``IRScalar/xmlFragment``) rather than a JSON value.
     var anyValueIsXML = false
+    /// The types of other families that references name.
+    var externals = ExternalTypes()
     /// Nodes waiting for their kind, by type name.
     private var schemasOfTypes: [IRTypeName: (SchemaNode, ResolutionScope)] = [:]
 
@@ -105,9 +107,10 @@ struct TypeResolver {
             return
         }
         if let parts = schema.allOf {
-            let properties = mergedProperties(schema, parts: parts, owner: type, scope: scope)
+            let (properties, base) = mergedProperties(schema, parts: parts, owner: type, scope: scope)
             table.update(type) {
                 $0.kind = .object(properties)
+                $0.base = base
                 $0.xmlNamespace = schema.xml?.namespace
                 $0.xmlPrefix = schema.xml?.prefix
             }
@@ -509,6 +512,7 @@ struct TypeResolver {
 
     mutating func reference(_ ref: Located<String>, scope: ResolutionScope) -> IRTypeName? {
         let text = ref.value
+        if text.hasPrefix("../") { return externals.type(ref, into: &table, diagnostics: &diagnostics) }
         if text.hasPrefix("#/$defs/") {
             let key = String(text.dropFirst("#/$defs/".count))
             if let type = scope.localTypes[key] { return type }
@@ -532,7 +536,7 @@ struct TypeResolver {
             return nil
         }
         diagnostics.error(
-            "\"$ref\": \"\(text)\" is not a reference sdkgen understands, expected \"#/$defs/Name\" or \"types.json#/$defs/Name\"",
+            "\"$ref\": \"\(text)\" is not a reference sdkgen understands, expected \"#/$defs/Name\", \"types.json#/$defs/Name\" or another family's \"../Family/types.json#/$defs/Name\"",
             at: ref.location, pointer: ref.pointer)
         return nil
     }

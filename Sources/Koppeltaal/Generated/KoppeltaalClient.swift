@@ -4,6 +4,7 @@
 
 import Foundation
 @_spi(Generated) import SDKRuntime
+import OAuth2
 
 /// A client for Koppeltaal: Koppeltaal 1.x, the Dutch mental-health interoperability platform (FHIR DSTU1 with
 /// SMART-style OAuth 2.0). The Mobile Launch lets a portal hand a patient a one-time activation code that the mobile
@@ -23,22 +24,12 @@ public struct KoppeltaalClient: Sendable {
         public var launch: Foundation.URL?
         /// The authorize endpoint, discovered from the Conformance (or configured).
         public var authorize: Foundation.URL?
-        /// The token endpoint, discovered from the Conformance (or configured).
-        public var token: Foundation.URL?
-        /// The RFC 7009 revocation endpoint, when the server has one (configured, or from
-        /// .well-known/smart-configuration).
-        public var revoke: Foundation.URL?
 
         /// Creates the set of base URLs.
-        public init(
-            fhir: Foundation.URL? = nil, launch: Foundation.URL? = nil, authorize: Foundation.URL? = nil,
-            token: Foundation.URL? = nil, revoke: Foundation.URL? = nil
-        ) {
+        public init(fhir: Foundation.URL? = nil, launch: Foundation.URL? = nil, authorize: Foundation.URL? = nil) {
             self.fhir = fhir
             self.launch = launch
             self.authorize = authorize
-            self.token = token
-            self.revoke = revoke
         }
     }
 
@@ -101,11 +92,22 @@ extension KoppeltaalClient {
     /// The error formats of protocol.json a method may answer with.
     enum ErrorFormats {
         static let oAuth2Error = SDKRuntime.HTTPErrorFormat.json(
-            OAuth2ErrorBody.self, OAuth2Error.init(body:httpStatus:operation:)
+            OAuth2.OAuth2ErrorBody.self,
+            { OAuth2.OAuth2Error(body: $0, httpStatus: $1, operation: $2, recovery: oAuth2ErrorRecovery) }
         )
         static let operationOutcomeError = SDKRuntime.HTTPErrorFormat.jsonOrXML(
             OperationOutcome.self, rootElements: ["OperationOutcome"],
             OperationOutcomeError.init(body:httpStatus:operation:)
         )
+
+        /// What a caller should do about each code of `OAuth2.OAuth2Error` in Koppeltaal, where it differs from the
+        /// table of OAuth2: Koppeltaal answers its mobile Authorize with OAuth 2.0 error bodies too, and there a
+        /// refused scope means the activation code inside it.
+        static func oAuth2ErrorRecovery(_ code: OAuth2.OAuth2ErrorCode) -> SDKRuntime.ErrorRecovery {
+            switch code {
+            case .invalidScope: return .reauthorize
+            default: return code.recovery
+            }
+        }
     }
 }

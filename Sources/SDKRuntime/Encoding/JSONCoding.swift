@@ -14,11 +14,48 @@ import Foundation
         }
     }
 
+    /// Reads a value from `members`, a JSON object another type kept beyond its own properties, with `read` given a
+    /// decoder of that object: how a type extending another family's type reads the members it adds.
+    ///
+    /// - Throws: ``ResponseDecodingError`` with the path to the bad member, and what `read` throws.
+    public static func decodeMembers<T: Sendable>(
+        _ members: [String: JSONValue], _ read: @escaping @Sendable (any Decoder) throws -> T
+    ) throws -> T {
+        let object = JSONValue.object(JSONObject(members.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }))
+        let decoder = JSONDecoder()
+        decoder.userInfo[MemberReader<T>.key] = MemberReader<T>.Read(read)
+        do {
+            return try decoder.decode(MemberReader<T>.self, from: object.serialized()).value
+        } catch let error as DecodingError {
+            throw ResponseDecodingError(error)
+        }
+    }
+
     /// Encodes `value` deterministically.
     public static func encode<T: Encodable>(_ value: T) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return try encoder.encode(value)
+    }
+}
+
+/// Hands a decoder to the function in the decoder's user info: `JSONDecoder` decodes only `Decodable` types.
+private struct MemberReader<T: Sendable>: Decodable {
+    /// The function, boxed for the user info.
+    final class Read: Sendable {
+        let body: @Sendable (any Decoder) throws -> T
+        init(_ body: @escaping @Sendable (any Decoder) throws -> T) { self.body = body }
+    }
+
+    static var key: CodingUserInfoKey { CodingUserInfoKey(rawValue: "SDKRuntime.MemberReader")! }
+
+    let value: T
+
+    init(from decoder: any Decoder) throws {
+        guard let read = decoder.userInfo[Self.key] as? Read else {
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "no member reader"))
+        }
+        value = try read.body(decoder)
     }
 }
 

@@ -4,6 +4,7 @@
 
 import Foundation
 @_spi(Generated) import SDKRuntime
+import OAuth2
 
 /// A client for SMART: SMART App Launch 2.x and SMART Backend Services: OAuth 2.0 and OpenID Connect as EHRs and FHIR
 /// servers profile them. An app discovers the endpoints at the FHIR base, sends the user's browser to authorize with
@@ -21,26 +22,11 @@ public struct SMARTClient: Sendable {
         public var fhir: Foundation.URL?
         /// The authorization endpoint, from discovery (or configured).
         public var authorize: Foundation.URL?
-        /// The token endpoint, from discovery (or configured); a client assertion's aud is exactly this URL.
-        public var token: Foundation.URL?
-        /// The RFC 7009 revocation endpoint, from discovery when the server has one.
-        public var revoke: Foundation.URL?
-        /// The RFC 7662 introspection endpoint, from discovery when the server has one.
-        public var introspect: Foundation.URL?
-        /// The server's JSON Web Key Set (jwks_uri from discovery), whose keys sign id tokens.
-        public var jwks: Foundation.URL?
 
         /// Creates the set of base URLs.
-        public init(
-            fhir: Foundation.URL? = nil, authorize: Foundation.URL? = nil, token: Foundation.URL? = nil,
-            revoke: Foundation.URL? = nil, introspect: Foundation.URL? = nil, jwks: Foundation.URL? = nil
-        ) {
+        public init(fhir: Foundation.URL? = nil, authorize: Foundation.URL? = nil) {
             self.fhir = fhir
             self.authorize = authorize
-            self.token = token
-            self.revoke = revoke
-            self.introspect = introspect
-            self.jwks = jwks
         }
     }
 
@@ -103,7 +89,7 @@ extension SMARTClient {
     /// The error formats of protocol.json a method may answer with.
     enum ErrorFormats {
         static let oAuth2Error = SDKRuntime.HTTPErrorFormat.json(
-            OAuth2ErrorBody.self, OAuth2Error.init(body:httpStatus:operation:)
+            OAuth2.OAuth2ErrorBody.self, OAuth2.OAuth2Error.init(body:httpStatus:operation:)
         )
     }
 }

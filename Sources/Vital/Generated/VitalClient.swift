@@ -4,6 +4,7 @@
 
 import Foundation
 @_spi(Generated) import SDKRuntime
+import OAuth2
 
 /// A client for Vital: Junction (formerly Vital) sign-in tokens: the app's backend mints a short-lived sign-in token
 /// for a Vital user with the team API key, and the mobile SDK exchanges it for an OAuth 2.0 access and refresh token

@@ -4,6 +4,7 @@
 
 import Foundation
 import Koppeltaal
+@_spi(Generated) import OAuth2
 @_spi(Generated) import SDKRuntime
 import XCTest
 
@@ -49,52 +50,22 @@ extension XCTestCase {
     }
 }
 
-/// Round trips of the generated Koppeltaal models under `TokenResponse` through the codecs they have.
-final class GeneratedTokenResponseTests: XCTestCase {
-    func testTokenResponseFull() throws {
-        let value = TokenResponse(
-            accessToken: "canary-secret-1 & <escaped>", tokenType: "sample 2 & <escaped> \"quoted\"", expiresIn: 3,
-            refreshToken: "canary-secret-4 & <escaped>", scope: "sample 5 & <escaped> \"quoted\"",
-            patient: "sample 6 & <escaped> \"quoted\"", user: "sample 7 & <escaped> \"quoted\"",
-            resource: "sample 8 & <escaped> \"quoted\"", domain: "sample 9 & <escaped> \"quoted\"",
-            intent: "sample 10 & <escaped> \"quoted\"", idToken: "canary-secret-11 & <escaped>"
-        )
-        try assertJSONRoundTrip(value)
-    }
-
-    func testTokenResponseMinimal() throws {
-        let value = TokenResponse(
-            accessToken: "canary-secret-1 & <escaped>", tokenType: "sample 2 & <escaped> \"quoted\""
-        )
-        try assertJSONRoundTrip(value)
-    }
-
-    func testTokenResponseHidesItsSecrets() {
+/// Round trips of the generated Koppeltaal models under `KoppeltaalTokenResponse` through the codecs they have.
+final class GeneratedKoppeltaalTokenResponseTests: XCTestCase {
+    func testKoppeltaalTokenResponseHidesItsSecrets() {
         assertHidesSecrets(
-            TokenResponse(
-                accessToken: "canary-secret-1 & <escaped>", tokenType: "sample 2 & <escaped> \"quoted\"", expiresIn: 3,
-                refreshToken: "canary-secret-4 & <escaped>", scope: "sample 5 & <escaped> \"quoted\"",
-                patient: "sample 6 & <escaped> \"quoted\"", user: "sample 7 & <escaped> \"quoted\"",
-                resource: "sample 8 & <escaped> \"quoted\"", domain: "sample 9 & <escaped> \"quoted\"",
-                intent: "sample 10 & <escaped> \"quoted\"", idToken: "canary-secret-11 & <escaped>"
+            KoppeltaalTokenResponse(
+                tokenResponse: OAuth2.TokenResponse(
+                    accessToken: "canary-secret-1 & <escaped>", tokenType: "sample 2 & <escaped> \"quoted\"",
+                    expiresIn: 3, refreshToken: "canary-secret-4 & <escaped>", scope: "sample 5 & <escaped> \"quoted\"",
+                    idToken: "canary-secret-6 & <escaped>", issuedTokenType: "sample 7 & <escaped> \"quoted\"",
+                    additionalProperties: ["key-8": SDKRuntime.JSONValue.object(["n": 9, "list": ["a", true, .null]])]
+                ),
+                patient: "sample 10 & <escaped> \"quoted\"", user: "sample 11 & <escaped> \"quoted\"",
+                resource: "sample 12 & <escaped> \"quoted\"", domain: "sample 13 & <escaped> \"quoted\"",
+                intent: "sample 14 & <escaped> \"quoted\""
             )
         )
-    }
-}
-
-/// Round trips of the generated Koppeltaal models under `OAuth2ErrorBody` through the codecs they have.
-final class GeneratedOAuth2ErrorBodyTests: XCTestCase {
-    func testOAuth2ErrorBodyFull() throws {
-        let value = OAuth2ErrorBody(
-            error: "sample 1 & <escaped> \"quoted\"", errorDescription: "sample 2 & <escaped> \"quoted\"",
-            errorURI: "sample 3 & <escaped> \"quoted\"", state: "sample 4 & <escaped> \"quoted\""
-        )
-        try assertJSONRoundTrip(value)
-    }
-
-    func testOAuth2ErrorBodyMinimal() throws {
-        let value = OAuth2ErrorBody(error: "sample 1 & <escaped> \"quoted\"")
-        try assertJSONRoundTrip(value)
     }
 }
 
@@ -328,23 +299,23 @@ final class GeneratedExtensionTests: XCTestCase {
     }
 }
 
-/// Round trips of the generated Koppeltaal models under `Authorize` through the codecs they have.
-final class GeneratedAuthorizeTests: XCTestCase {
-    func testAuthorizeResponseFull() throws {
-        let value = Authorize.Response(
+/// Round trips of the generated Koppeltaal models under `MobileAuthorize` through the codecs they have.
+final class GeneratedMobileAuthorizeTests: XCTestCase {
+    func testMobileAuthorizeResponseFull() throws {
+        let value = MobileAuthorize.Response(
             authorizationCode: "canary-secret-1 & <escaped>", state: "sample 2 & <escaped> \"quoted\""
         )
         try assertJSONRoundTrip(value)
     }
 
-    func testAuthorizeResponseMinimal() throws {
-        let value = Authorize.Response(authorizationCode: "canary-secret-1 & <escaped>")
+    func testMobileAuthorizeResponseMinimal() throws {
+        let value = MobileAuthorize.Response(authorizationCode: "canary-secret-1 & <escaped>")
         try assertJSONRoundTrip(value)
     }
 
-    func testAuthorizeRequestHidesItsSecrets() {
+    func testMobileAuthorizeRequestHidesItsSecrets() {
         assertHidesSecrets(
-            Authorize.Request(
+            MobileAuthorize.Request(
                 clientID: "sample 1 & <escaped> \"quoted\"", redirectURI: "sample 2 & <escaped> \"quoted\"",
                 scope: "canary-secret-3 & <escaped>", state: "sample 4 & <escaped> \"quoted\"",
                 codeChallenge: "sample 5 & <escaped> \"quoted\"", codeChallengeMethod: "sample 6 & <escaped> \"quoted\""
@@ -352,9 +323,9 @@ final class GeneratedAuthorizeTests: XCTestCase {
         )
     }
 
-    func testAuthorizeResponseHidesItsSecrets() {
+    func testMobileAuthorizeResponseHidesItsSecrets() {
         assertHidesSecrets(
-            Authorize.Response(
+            MobileAuthorize.Response(
                 authorizationCode: "canary-secret-1 & <escaped>", state: "sample 2 & <escaped> \"quoted\""
             )
         )
@@ -373,91 +344,7 @@ final class GeneratedMobileLaunchTests: XCTestCase {
     }
 }
 
-/// Round trips of the generated Koppeltaal models under `Revoke` through the codecs they have.
-final class GeneratedRevokeTests: XCTestCase {
-    func testRevokeRequestHidesItsSecrets() {
-        assertHidesSecrets(Revoke.Request(token: "canary-secret-1 & <escaped>", tokenTypeHint: .accessToken))
-    }
-}
-
-/// Round trips of the generated Koppeltaal models under `SmartConfiguration` through the codecs they have.
-final class GeneratedSmartConfigurationTests: XCTestCase {
-    func testSmartConfigurationResponseFull() throws {
-        let value = SmartConfiguration.Response(
-            authorizationEndpoint: "sample 1 & <escaped> \"quoted\"", tokenEndpoint: "sample 2 & <escaped> \"quoted\"",
-            revocationEndpoint: "sample 3 & <escaped> \"quoted\"",
-            codeChallengeMethodsSupported: ["sample 4 & <escaped> \"quoted\""],
-            tokenEndpointAuthMethodsSupported: ["sample 5 & <escaped> \"quoted\""],
-            capabilities: ["sample 6 & <escaped> \"quoted\""]
-        )
-        try assertJSONRoundTrip(value)
-    }
-
-    func testSmartConfigurationResponseMinimal() throws {
-        let value = SmartConfiguration.Response()
-        try assertJSONRoundTrip(value)
-    }
-}
-
-/// Round trips of the generated Koppeltaal models under `Token` through the codecs they have.
-final class GeneratedTokenTests: XCTestCase {
-    func testTokenRequestHidesItsSecrets() {
-        assertHidesSecrets(
-            Token.Request.authorizationCode(
-                Token.AuthorizationCodeGrant(
-                    code: "canary-secret-1 & <escaped>", redirectURI: "sample 2 & <escaped> \"quoted\"",
-                    codeVerifier: "canary-secret-3 & <escaped>"
-                )
-            )
-        )
-    }
-
-    func testTokenAuthorizationCodeGrantHidesItsSecrets() {
-        assertHidesSecrets(
-            Token.AuthorizationCodeGrant(
-                code: "canary-secret-1 & <escaped>", redirectURI: "sample 2 & <escaped> \"quoted\"",
-                codeVerifier: "canary-secret-3 & <escaped>"
-            )
-        )
-    }
-
-    func testTokenRefreshTokenGrantHidesItsSecrets() {
-        assertHidesSecrets(
-            Token.RefreshTokenGrant(
-                refreshToken: "canary-secret-1 & <escaped>", scope: "sample 2 & <escaped> \"quoted\""
-            )
-        )
-    }
-}
-
 // MARK: - The directions the SDK leaves out, for the round trips
-
-extension TokenResponse: Encodable {
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
-        try container.encode(self.accessToken, forKey: "access_token")
-        try container.encode(self.tokenType, forKey: "token_type")
-        try container.encodeIfPresent(self.expiresIn, forKey: "expires_in")
-        try container.encodeIfPresent(self.refreshToken, forKey: "refresh_token")
-        try container.encodeIfPresent(self.scope, forKey: "scope")
-        try container.encodeIfPresent(self.patient, forKey: "patient")
-        try container.encodeIfPresent(self.user, forKey: "user")
-        try container.encodeIfPresent(self.resource, forKey: "resource")
-        try container.encodeIfPresent(self.domain, forKey: "domain")
-        try container.encodeIfPresent(self.intent, forKey: "intent")
-        try container.encodeIfPresent(self.idToken, forKey: "id_token")
-    }
-}
-
-extension OAuth2ErrorBody: Encodable {
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
-        try container.encode(self.error, forKey: "error")
-        try container.encodeIfPresent(self.errorDescription, forKey: "error_description")
-        try container.encodeIfPresent(self.errorURI, forKey: "error_uri")
-        try container.encodeIfPresent(self.state, forKey: "state")
-    }
-}
 
 @_spi(Generated) extension OperationOutcome: SDKRuntime.XMLEncodable {
     public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
@@ -626,7 +513,7 @@ extension Extension: Encodable {
     }
 }
 
-extension Authorize.Response: Encodable {
+extension MobileAuthorize.Response: Encodable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
         try container.encode(self.authorizationCode, forKey: "authorization_code")
@@ -639,23 +526,5 @@ extension MobileLaunch.Response: Encodable {
         var container = encoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
         try container.encode(self.activationCode, forKey: "activation_code")
         try container.encode(self.expiresIn, forKey: "expires_in")
-    }
-}
-
-extension SmartConfiguration.Response: Encodable {
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
-        try container.encodeIfPresent(self.authorizationEndpoint, forKey: "authorization_endpoint")
-        try container.encodeIfPresent(self.tokenEndpoint, forKey: "token_endpoint")
-        try container.encodeIfPresent(self.revocationEndpoint, forKey: "revocation_endpoint")
-        if !self.codeChallengeMethodsSupported.isEmpty {
-            try container.encode(self.codeChallengeMethodsSupported, forKey: "code_challenge_methods_supported")
-        }
-        if !self.tokenEndpointAuthMethodsSupported.isEmpty {
-            try container.encode(
-                self.tokenEndpointAuthMethodsSupported, forKey: "token_endpoint_auth_methods_supported"
-            )
-        }
-        if !self.capabilities.isEmpty { try container.encode(self.capabilities, forKey: "capabilities") }
     }
 }

@@ -4,6 +4,7 @@
 
 import Foundation
 import SMART
+@_spi(Generated) import OAuth2
 @_spi(Generated) import SDKRuntime
 import XCTest
 
@@ -49,50 +50,31 @@ extension XCTestCase {
     }
 }
 
-/// Round trips of the generated SMART models under `TokenResponse` through the codecs they have.
-final class GeneratedTokenResponseTests: XCTestCase {
-    func testTokenResponseFull() throws {
-        let value = TokenResponse(
-            accessToken: "canary-secret-1 & <escaped>", tokenType: "sample 2 & <escaped> \"quoted\"", expiresIn: 3,
-            scope: "sample 4 & <escaped> \"quoted\"", refreshToken: "canary-secret-5 & <escaped>",
-            idToken: "canary-secret-6 & <escaped>", patient: "sample 7 & <escaped> \"quoted\"",
-            encounter: "sample 8 & <escaped> \"quoted\"",
-            fhirContext: [TokenResponse.FHIRContext.string("sample 9 & <escaped> \"quoted\"")], needPatientBanner: true,
-            smartStyleURL: "sample 11 & <escaped> \"quoted\"", intent: "sample 12 & <escaped> \"quoted\"",
-            tenant: "sample 13 & <escaped> \"quoted\"",
-            additionalProperties: ["key-14": SDKRuntime.JSONValue.object(["n": 15, "list": ["a", true, .null]])]
-        )
+/// Round trips of the generated SMART models under `SMARTTokenResponse` through the codecs they have.
+final class GeneratedSMARTTokenResponseTests: XCTestCase {
+    func testSMARTTokenResponseFHIRContextFirstVariant() throws {
+        let value = SMARTTokenResponse.FHIRContext.string("sample 1 & <escaped> \"quoted\"")
         try assertJSONRoundTrip(value)
     }
 
-    func testTokenResponseMinimal() throws {
-        let value = TokenResponse(
-            accessToken: "canary-secret-1 & <escaped>", tokenType: "sample 2 & <escaped> \"quoted\""
-        )
+    func testSMARTTokenResponseFHIRContextLastVariant() throws {
+        let value = SMARTTokenResponse.FHIRContext.fhirContextItem(FHIRContextItem())
         try assertJSONRoundTrip(value)
     }
 
-    func testTokenResponseFHIRContextFirstVariant() throws {
-        let value = TokenResponse.FHIRContext.string("sample 1 & <escaped> \"quoted\"")
-        try assertJSONRoundTrip(value)
-    }
-
-    func testTokenResponseFHIRContextLastVariant() throws {
-        let value = TokenResponse.FHIRContext.fhirContextItem(FHIRContextItem())
-        try assertJSONRoundTrip(value)
-    }
-
-    func testTokenResponseHidesItsSecrets() {
+    func testSMARTTokenResponseHidesItsSecrets() {
         assertHidesSecrets(
-            TokenResponse(
-                accessToken: "canary-secret-1 & <escaped>", tokenType: "sample 2 & <escaped> \"quoted\"", expiresIn: 3,
-                scope: "sample 4 & <escaped> \"quoted\"", refreshToken: "canary-secret-5 & <escaped>",
-                idToken: "canary-secret-6 & <escaped>", patient: "sample 7 & <escaped> \"quoted\"",
-                encounter: "sample 8 & <escaped> \"quoted\"",
-                fhirContext: [TokenResponse.FHIRContext.string("sample 9 & <escaped> \"quoted\"")],
-                needPatientBanner: true, smartStyleURL: "sample 11 & <escaped> \"quoted\"",
-                intent: "sample 12 & <escaped> \"quoted\"", tenant: "sample 13 & <escaped> \"quoted\"",
-                additionalProperties: ["key-14": SDKRuntime.JSONValue.object(["n": 15, "list": ["a", true, .null]])]
+            SMARTTokenResponse(
+                tokenResponse: OAuth2.TokenResponse(
+                    accessToken: "canary-secret-1 & <escaped>", tokenType: "sample 2 & <escaped> \"quoted\"",
+                    expiresIn: 3, refreshToken: "canary-secret-4 & <escaped>", scope: "sample 5 & <escaped> \"quoted\"",
+                    idToken: "canary-secret-6 & <escaped>", issuedTokenType: "sample 7 & <escaped> \"quoted\"",
+                    additionalProperties: ["key-8": SDKRuntime.JSONValue.object(["n": 9, "list": ["a", true, .null]])]
+                ),
+                patient: "sample 10 & <escaped> \"quoted\"", encounter: "sample 11 & <escaped> \"quoted\"",
+                fhirContext: [SMARTTokenResponse.FHIRContext.string("sample 12 & <escaped> \"quoted\"")],
+                needPatientBanner: false, smartStyleURL: "sample 14 & <escaped> \"quoted\"",
+                intent: "sample 15 & <escaped> \"quoted\"", tenant: "sample 16 & <escaped> \"quoted\""
             )
         )
     }
@@ -135,22 +117,6 @@ final class GeneratedFHIRIdentifierTests: XCTestCase {
     }
 }
 
-/// Round trips of the generated SMART models under `OAuth2ErrorBody` through the codecs they have.
-final class GeneratedOAuth2ErrorBodyTests: XCTestCase {
-    func testOAuth2ErrorBodyFull() throws {
-        let value = OAuth2ErrorBody(
-            error: "sample 1 & <escaped> \"quoted\"", errorDescription: "sample 2 & <escaped> \"quoted\"",
-            errorURI: "sample 3 & <escaped> \"quoted\""
-        )
-        try assertJSONRoundTrip(value)
-    }
-
-    func testOAuth2ErrorBodyMinimal() throws {
-        let value = OAuth2ErrorBody(error: "sample 1 & <escaped> \"quoted\"")
-        try assertJSONRoundTrip(value)
-    }
-}
-
 /// Round trips of the generated SMART models under `Authorize` through the codecs they have.
 final class GeneratedAuthorizeTests: XCTestCase {
     func testAuthorizeRequestHidesItsSecrets() {
@@ -167,37 +133,6 @@ final class GeneratedAuthorizeTests: XCTestCase {
 
 /// Round trips of the generated SMART models under `GetConfiguration` through the codecs they have.
 final class GeneratedGetConfigurationTests: XCTestCase {
-    func testGetConfigurationResponseFull() throws {
-        let value = GetConfiguration.Response(
-            issuer: "sample 1 & <escaped> \"quoted\"", jwksURI: "sample 2 & <escaped> \"quoted\"",
-            authorizationEndpoint: "sample 3 & <escaped> \"quoted\"",
-            grantTypesSupported: ["sample 4 & <escaped> \"quoted\""], tokenEndpoint: "sample 5 & <escaped> \"quoted\"",
-            tokenEndpointAuthMethodsSupported: ["sample 6 & <escaped> \"quoted\""],
-            tokenEndpointAuthSigningAlgValuesSupported: ["sample 7 & <escaped> \"quoted\""],
-            registrationEndpoint: "sample 8 & <escaped> \"quoted\"",
-            smartAppStateEndpoint: "sample 9 & <escaped> \"quoted\"",
-            associatedEndpoints: [GetConfiguration.AssociatedEndpoint(url: "sample 10 & <escaped> \"quoted\"", capabilities: ["sample 11 & <escaped> \"quoted\""])],
-            userAccessBrandBundle: "sample 12 & <escaped> \"quoted\"",
-            userAccessBrandIdentifier: FHIRIdentifier(
-                system: "sample 13 & <escaped> \"quoted\"", value: "sample 14 & <escaped> \"quoted\"",
-                additionalProperties: ["key-15": SDKRuntime.JSONValue.object(["n": 16, "list": ["a", true, .null]])]
-            ),
-            scopesSupported: ["sample 17 & <escaped> \"quoted\""],
-            responseTypesSupported: ["sample 18 & <escaped> \"quoted\""],
-            managementEndpoint: "sample 19 & <escaped> \"quoted\"",
-            introspectionEndpoint: "sample 20 & <escaped> \"quoted\"",
-            revocationEndpoint: "sample 21 & <escaped> \"quoted\"", capabilities: ["sample 22 & <escaped> \"quoted\""],
-            codeChallengeMethodsSupported: ["sample 23 & <escaped> \"quoted\""],
-            additionalProperties: ["key-24": SDKRuntime.JSONValue.object(["n": 25, "list": ["a", true, .null]])]
-        )
-        try assertJSONRoundTrip(value)
-    }
-
-    func testGetConfigurationResponseMinimal() throws {
-        let value = GetConfiguration.Response(tokenEndpoint: "sample 1 & <escaped> \"quoted\"")
-        try assertJSONRoundTrip(value)
-    }
-
     func testGetConfigurationAssociatedEndpoint() throws {
         let value = GetConfiguration.AssociatedEndpoint(
             url: "sample 1 & <escaped> \"quoted\"", capabilities: ["sample 2 & <escaped> \"quoted\""]
@@ -206,106 +141,9 @@ final class GeneratedGetConfigurationTests: XCTestCase {
     }
 }
 
-/// Round trips of the generated SMART models under `GetKeys` through the codecs they have.
-final class GeneratedGetKeysTests: XCTestCase {
-    func testGetKeysResponse() throws {
-        let value = GetKeys.Response(
-            keys: [["key-1": SDKRuntime.JSONValue.object(["n": 2, "list": ["a", true, .null]])]]
-        )
-        try assertJSONRoundTrip(value)
-    }
-}
-
-/// Round trips of the generated SMART models under `Introspect` through the codecs they have.
-final class GeneratedIntrospectTests: XCTestCase {
-    func testIntrospectResponseFull() throws {
-        let value = Introspect.Response(
-            active: false, scope: "sample 2 & <escaped> \"quoted\"", clientID: "sample 3 & <escaped> \"quoted\"",
-            exp: 4294967300, iat: 4294967301, sub: "sample 6 & <escaped> \"quoted\"",
-            iss: "sample 7 & <escaped> \"quoted\"", fhirUser: "sample 8 & <escaped> \"quoted\"",
-            username: "sample 9 & <escaped> \"quoted\"", tokenType: "sample 10 & <escaped> \"quoted\"",
-            patient: "sample 11 & <escaped> \"quoted\"", encounter: "sample 12 & <escaped> \"quoted\"",
-            additionalProperties: ["key-13": SDKRuntime.JSONValue.object(["n": 14, "list": ["a", true, .null]])]
-        )
-        try assertJSONRoundTrip(value)
-    }
-
-    func testIntrospectResponseMinimal() throws {
-        let value = Introspect.Response(active: false)
-        try assertJSONRoundTrip(value)
-    }
-
-    func testIntrospectRequestHidesItsSecrets() {
-        assertHidesSecrets(
-            Introspect.Request(token: "canary-secret-1 & <escaped>", tokenTypeHint: "sample 2 & <escaped> \"quoted\"")
-        )
-    }
-}
-
-/// Round trips of the generated SMART models under `Revoke` through the codecs they have.
-final class GeneratedRevokeTests: XCTestCase {
-    func testRevokeRequestHidesItsSecrets() {
-        assertHidesSecrets(Revoke.Request(token: "canary-secret-1 & <escaped>", tokenTypeHint: .accessToken))
-    }
-}
-
-/// Round trips of the generated SMART models under `Token` through the codecs they have.
-final class GeneratedTokenTests: XCTestCase {
-    func testTokenRequestHidesItsSecrets() {
-        assertHidesSecrets(
-            Token.Request.authorizationCode(
-                Token.AuthorizationCodeGrant(
-                    code: "canary-secret-1 & <escaped>", redirectURI: "sample 2 & <escaped> \"quoted\"",
-                    codeVerifier: "canary-secret-3 & <escaped>"
-                )
-            )
-        )
-    }
-
-    func testTokenAuthorizationCodeGrantHidesItsSecrets() {
-        assertHidesSecrets(
-            Token.AuthorizationCodeGrant(
-                code: "canary-secret-1 & <escaped>", redirectURI: "sample 2 & <escaped> \"quoted\"",
-                codeVerifier: "canary-secret-3 & <escaped>"
-            )
-        )
-    }
-
-    func testTokenRefreshTokenGrantHidesItsSecrets() {
-        assertHidesSecrets(
-            Token.RefreshTokenGrant(
-                refreshToken: "canary-secret-1 & <escaped>", scope: "sample 2 & <escaped> \"quoted\""
-            )
-        )
-    }
-}
-
 // MARK: - The directions the SDK leaves out, for the round trips
 
-extension TokenResponse: Encodable {
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
-        try container.encode(self.accessToken, forKey: "access_token")
-        try container.encode(self.tokenType, forKey: "token_type")
-        try container.encodeIfPresent(self.expiresIn, forKey: "expires_in")
-        try container.encodeIfPresent(self.scope, forKey: "scope")
-        try container.encodeIfPresent(self.refreshToken, forKey: "refresh_token")
-        try container.encodeIfPresent(self.idToken, forKey: "id_token")
-        try container.encodeIfPresent(self.patient, forKey: "patient")
-        try container.encodeIfPresent(self.encounter, forKey: "encounter")
-        if !self.fhirContext.isEmpty { try container.encode(self.fhirContext, forKey: "fhirContext") }
-        try container.encodeIfPresent(self.needPatientBanner, forKey: "need_patient_banner")
-        try container.encodeIfPresent(self.smartStyleURL, forKey: "smart_style_url")
-        try container.encodeIfPresent(self.intent, forKey: "intent")
-        try container.encodeIfPresent(self.tenant, forKey: "tenant")
-        let known = ["access_token", "token_type", "expires_in", "scope", "refresh_token", "id_token", "patient", "encounter", "fhirContext", "need_patient_banner", "smart_style_url", "intent", "tenant"]
-        for (key, value) in additionalProperties where !known.contains(key) {
-            try container.encode(value, forKey: SDKRuntime.AnyCodingKey(key))
-        }
-    }
-}
-
-extension TokenResponse.FHIRContext: Encodable {
+extension SMARTTokenResponse.FHIRContext: Encodable {
     /// Writes the variant.
     public func encode(to encoder: any Encoder) throws {
         switch self {
@@ -345,94 +183,10 @@ extension FHIRIdentifier: Encodable {
     }
 }
 
-extension OAuth2ErrorBody: Encodable {
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
-        try container.encode(self.error, forKey: "error")
-        try container.encodeIfPresent(self.errorDescription, forKey: "error_description")
-        try container.encodeIfPresent(self.errorURI, forKey: "error_uri")
-    }
-}
-
-extension GetConfiguration.Response: Encodable {
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
-        try container.encodeIfPresent(self.issuer, forKey: "issuer")
-        try container.encodeIfPresent(self.jwksURI, forKey: "jwks_uri")
-        try container.encodeIfPresent(self.authorizationEndpoint, forKey: "authorization_endpoint")
-        if !self.grantTypesSupported.isEmpty {
-            try container.encode(self.grantTypesSupported, forKey: "grant_types_supported")
-        }
-        try container.encode(self.tokenEndpoint, forKey: "token_endpoint")
-        if !self.tokenEndpointAuthMethodsSupported.isEmpty {
-            try container.encode(
-                self.tokenEndpointAuthMethodsSupported, forKey: "token_endpoint_auth_methods_supported"
-            )
-        }
-        if !self.tokenEndpointAuthSigningAlgValuesSupported.isEmpty {
-            try container.encode(
-                self.tokenEndpointAuthSigningAlgValuesSupported,
-                forKey: "token_endpoint_auth_signing_alg_values_supported"
-            )
-        }
-        try container.encodeIfPresent(self.registrationEndpoint, forKey: "registration_endpoint")
-        try container.encodeIfPresent(self.smartAppStateEndpoint, forKey: "smart_app_state_endpoint")
-        if !self.associatedEndpoints.isEmpty {
-            try container.encode(self.associatedEndpoints, forKey: "associated_endpoints")
-        }
-        try container.encodeIfPresent(self.userAccessBrandBundle, forKey: "user_access_brand_bundle")
-        try container.encodeIfPresent(self.userAccessBrandIdentifier, forKey: "user_access_brand_identifier")
-        if !self.scopesSupported.isEmpty { try container.encode(self.scopesSupported, forKey: "scopes_supported") }
-        if !self.responseTypesSupported.isEmpty {
-            try container.encode(self.responseTypesSupported, forKey: "response_types_supported")
-        }
-        try container.encodeIfPresent(self.managementEndpoint, forKey: "management_endpoint")
-        try container.encodeIfPresent(self.introspectionEndpoint, forKey: "introspection_endpoint")
-        try container.encodeIfPresent(self.revocationEndpoint, forKey: "revocation_endpoint")
-        if !self.capabilities.isEmpty { try container.encode(self.capabilities, forKey: "capabilities") }
-        if !self.codeChallengeMethodsSupported.isEmpty {
-            try container.encode(self.codeChallengeMethodsSupported, forKey: "code_challenge_methods_supported")
-        }
-        let known = ["issuer", "jwks_uri", "authorization_endpoint", "grant_types_supported", "token_endpoint", "token_endpoint_auth_methods_supported", "token_endpoint_auth_signing_alg_values_supported", "registration_endpoint", "smart_app_state_endpoint", "associated_endpoints", "user_access_brand_bundle", "user_access_brand_identifier", "scopes_supported", "response_types_supported", "management_endpoint", "introspection_endpoint", "revocation_endpoint", "capabilities", "code_challenge_methods_supported"]
-        for (key, value) in additionalProperties where !known.contains(key) {
-            try container.encode(value, forKey: SDKRuntime.AnyCodingKey(key))
-        }
-    }
-}
-
 extension GetConfiguration.AssociatedEndpoint: Encodable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
         try container.encode(self.url, forKey: "url")
         try container.encode(self.capabilities, forKey: "capabilities")
-    }
-}
-
-extension GetKeys.Response: Encodable {
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
-        try container.encode(self.keys, forKey: "keys")
-    }
-}
-
-extension Introspect.Response: Encodable {
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
-        try container.encode(self.active, forKey: "active")
-        try container.encodeIfPresent(self.scope, forKey: "scope")
-        try container.encodeIfPresent(self.clientID, forKey: "client_id")
-        try container.encodeIfPresent(self.exp, forKey: "exp")
-        try container.encodeIfPresent(self.iat, forKey: "iat")
-        try container.encodeIfPresent(self.sub, forKey: "sub")
-        try container.encodeIfPresent(self.iss, forKey: "iss")
-        try container.encodeIfPresent(self.fhirUser, forKey: "fhirUser")
-        try container.encodeIfPresent(self.username, forKey: "username")
-        try container.encodeIfPresent(self.tokenType, forKey: "token_type")
-        try container.encodeIfPresent(self.patient, forKey: "patient")
-        try container.encodeIfPresent(self.encounter, forKey: "encounter")
-        let known = ["active", "scope", "client_id", "exp", "iat", "sub", "iss", "fhirUser", "username", "token_type", "patient", "encounter"]
-        for (key, value) in additionalProperties where !known.contains(key) {
-            try container.encode(value, forKey: SDKRuntime.AnyCodingKey(key))
-        }
     }
 }

@@ -29,7 +29,11 @@ struct HTTPBindingEmitter: BindingEmitter {
         p.block("enum ErrorFormats") { p in
             for error in family.errors {
                 let body = error.body.swiftType
-                let make = "\(error.name).init(body:httpStatus:operation:)"
+                let recovery = Emit.name(Naming.lowerCamel(error.name) + "Recovery")
+                let make =
+                    error.recoveryOverrides.isEmpty
+                    ? "\(error.swiftName).init(body:httpStatus:operation:)"
+                    : "{ \(error.swiftName)(body: $0, httpStatus: $1, operation: $2, recovery: \(recovery)) }"
                 let roots = error.root.map { "rootElements: [\(SwiftLiteral.string($0))], " } ?? ""
                 let factory: String
                 switch (error.json, error.xml && error.root != nil) {
@@ -38,6 +42,33 @@ struct HTTPBindingEmitter: BindingEmitter {
                 default: factory = "json(\(body).self, \(make))"
                 }
                 p.line("static let \(Emit.name(Naming.lowerCamel(error.name))) = SDKRuntime.HTTPErrorFormat.\(factory)")
+            }
+            for error in family.errors where !error.recoveryOverrides.isEmpty { recoveryFunction(of: error, into: &p) }
+        }
+    }
+
+    /// The recovery of each code of another family's error format where this family's protocol differs from it:
+    /// the codes the family lists, and the other family's table for the rest.
+    private func recoveryFunction(of error: IRErrorFormat, into p: inout SwiftPrinter) {
+        guard let codeType = error.codeType else { return }
+        p.blank()
+        p.doc(
+            "What a caller should do about each code of `\(error.swiftName)` in \(family.name), where it differs from the table of \(error.module ?? "its family"): \(error.documentation)"
+        )
+        let name = Emit.name(Naming.lowerCamel(error.name) + "Recovery")
+        p.block("static func \(name)(_ code: \(codeType.name)) -> SDKRuntime.ErrorRecovery") { p in
+            p.switchBlock("code") { p in
+                for code in error.recoveryOverrides {
+                    let pattern: String
+                    switch code.value {
+                    case .integer(let number) where code.swiftName.isEmpty: pattern = ".unknown(\(number))"
+                    case .string(let text) where code.swiftName.isEmpty:
+                        pattern = ".unknown(\(SwiftLiteral.string(text)))"
+                    default: pattern = "." + Emit.name(code.swiftName)
+                    }
+                    p.line("case \(pattern): return .\(code.recovery)")
+                }
+                p.line("default: return code.recovery")
             }
         }
     }
@@ -82,7 +113,10 @@ struct HTTPBindingEmitter: BindingEmitter {
         if binding.response == .redirect {
             return "`ConfigurationError` for a missing server or a URL the URL policy refuses, `RequestEncodingError`."
         }
-        let formats = binding.errors.map { "``\($0)``" }
+        // Another family's format is named in code voice: documentation links stay within a module.
+        let formats = binding.errors.map { name in
+            family.errors.first { $0.name == name }?.module.map { "`\($0).\(name)`" } ?? "``\(name)``"
+        }
         let others = "`UnexpectedResponseError`, `ResponseDecodingError`, `ConfigurationError` or `TransportError`"
         return formats.isEmpty
             ? others + "." : formats.joined(separator: " or ") + " for an error response; otherwise \(others)."

@@ -27,11 +27,23 @@ public struct HealthVaultError: Error, Sendable, Equatable, CustomStringConverti
     /// The error code.
     public var code: HealthVaultStatusCode { HealthVaultStatusCode(rawValue: body.code) }
 
+    /// Creates an error whose recovery `codeRecovery` gives for its code, for a protocol that gives some codes another
+    /// meaning.
+    public init(
+        body: Status, httpStatus: Swift.Int, operation: Swift.String,
+        recovery codeRecovery: (HealthVaultStatusCode) -> SDKRuntime.ErrorRecovery
+    ) {
+        self.init(body: body, httpStatus: httpStatus, operation: operation)
+        recoveryOverride = codeRecovery(code)
+    }
+
+    private var recoveryOverride: SDKRuntime.ErrorRecovery?
+
     /// The server's explanation, when it gave one.
     public var message: Swift.String? { body.error?.message }
 
     /// What a caller should do about the error, from the schema's code table.
-    public var recovery: SDKRuntime.ErrorRecovery { code.recovery }
+    public var recovery: SDKRuntime.ErrorRecovery { recoveryOverride ?? code.recovery }
 
     /// The method, the code and the message; never the body's sensitive fields.
     public var description: Swift.String {

@@ -4,6 +4,7 @@
 
 import Foundation
 @_spi(Generated) import SDKRuntime
+import OAuth2
 
 /// A FHIR OperationOutcome, in DSTU1 (type Coding, details string) or DSTU2+ (code, details CodeableConcept,
 /// diagnostics) shape, JSON or XML. An expired access token arrives this way.
@@ -33,11 +34,25 @@ public struct OperationOutcomeError: Error, Sendable, Equatable, CustomStringCon
     /// The first error code.
     public var code: IssueType? { codes.first }
 
+    /// Creates an error whose recovery `codeRecovery` gives for its code, for a protocol that gives some codes another
+    /// meaning.
+    public init(
+        body: OperationOutcome, httpStatus: Swift.Int, operation: Swift.String,
+        recovery codeRecovery: (IssueType) -> SDKRuntime.ErrorRecovery
+    ) {
+        self.init(body: body, httpStatus: httpStatus, operation: operation)
+        recoveryOverride = codes.lazy.map(codeRecovery).first { $0 != .none } ?? .none
+    }
+
+    private var recoveryOverride: SDKRuntime.ErrorRecovery?
+
     /// The server's explanation, when it gave one.
     public var message: Swift.String? { nil }
 
     /// What a caller should do about the error: the recovery of the first code that calls for something.
-    public var recovery: SDKRuntime.ErrorRecovery { codes.lazy.map(\.recovery).first { $0 != .none } ?? .none }
+    public var recovery: SDKRuntime.ErrorRecovery {
+        recoveryOverride ?? codes.lazy.map(\.recovery).first { $0 != .none } ?? .none
+    }
 
     /// The method, the code and the message; never the body's sensitive fields.
     public var description: Swift.String {

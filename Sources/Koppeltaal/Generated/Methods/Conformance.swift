@@ -4,6 +4,7 @@
 
 import Foundation
 @_spi(Generated) import SDKRuntime
+import OAuth2
 
 /// Reads the server's Conformance statement (GET [base]/metadata), which names the OAuth authorize and token endpoints.
 /// JSON or XML; a newer FHIR server answers with the same content as a CapabilityStatement.

@@ -4,6 +4,7 @@
 
 import Foundation
 @_spi(Generated) import SDKRuntime
+import OAuth2
 
 /// Asks the Koppeltaal server for a one-time activation code that launches the target application for a patient on a
 /// mobile device. Called by the portal (the calling application) with its own Basic credentials, never by the mobile
@@ -62,7 +63,7 @@ extension KoppeltaalClient {
     /// `GET` to the `launch` server at `/MobileLaunch`, auth basic.
     /// - Parameter request: The request.
     /// - Parameter credentials: HTTP Basic credentials.
-    /// - Throws: ``OAuth2Error`` or ``OperationOutcomeError`` for an error response; otherwise
+    /// - Throws: `OAuth2.OAuth2Error` or ``OperationOutcomeError`` for an error response; otherwise
     ///   `UnexpectedResponseError`, `ResponseDecodingError`, `ConfigurationError` or `TransportError`.
     /// - Remark: Generated from Schemas/Koppeltaal/MobileLaunch.json#
     public func mobileLaunch(

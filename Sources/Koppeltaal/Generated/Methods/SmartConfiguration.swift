@@ -4,54 +4,13 @@
 
 import Foundation
 @_spi(Generated) import SDKRuntime
+import OAuth2
 
 /// Reads the SMART configuration (GET [base]/.well-known/smart-configuration): the OAuth endpoints and what the server
 /// supports, such as PKCE. Koppeltaal 1.x servers usually answer 404.
 public enum SmartConfiguration {
     /// - Remark: Generated from Schemas/Koppeltaal/SmartConfiguration.json#/response
-    public struct Response: Sendable, Equatable, Decodable {
-        /// The authorize endpoint.
-        public let authorizationEndpoint: Swift.String?
-        /// The token endpoint.
-        public let tokenEndpoint: Swift.String?
-        /// The RFC 7009 revocation endpoint.
-        public let revocationEndpoint: Swift.String?
-        /// PKCE methods; SMART servers list S256.
-        public let codeChallengeMethodsSupported: [Swift.String]
-        /// Client authentication methods at the token endpoint.
-        public let tokenEndpointAuthMethodsSupported: [Swift.String]
-        /// SMART capabilities.
-        public let capabilities: [Swift.String]
-        /// Creates a value from its properties.
-        public init(
-            authorizationEndpoint: Swift.String? = nil, tokenEndpoint: Swift.String? = nil,
-            revocationEndpoint: Swift.String? = nil, codeChallengeMethodsSupported: [Swift.String] = [],
-            tokenEndpointAuthMethodsSupported: [Swift.String] = [], capabilities: [Swift.String] = []
-        ) {
-            self.authorizationEndpoint = authorizationEndpoint
-            self.tokenEndpoint = tokenEndpoint
-            self.revocationEndpoint = revocationEndpoint
-            self.codeChallengeMethodsSupported = codeChallengeMethodsSupported
-            self.tokenEndpointAuthMethodsSupported = tokenEndpointAuthMethodsSupported
-            self.capabilities = capabilities
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
-            self.authorizationEndpoint = try container.decodeIfPresent(
-                Swift.String.self, forKey: "authorization_endpoint"
-            )
-            self.tokenEndpoint = try container.decodeIfPresent(Swift.String.self, forKey: "token_endpoint")
-            self.revocationEndpoint = try container.decodeIfPresent(Swift.String.self, forKey: "revocation_endpoint")
-            self.codeChallengeMethodsSupported = (
-                try container.decodeIfPresent([Swift.String].self, forKey: "code_challenge_methods_supported")
-            ) ?? []
-            self.tokenEndpointAuthMethodsSupported = (
-                try container.decodeIfPresent([Swift.String].self, forKey: "token_endpoint_auth_methods_supported")
-            ) ?? []
-            self.capabilities = (try container.decodeIfPresent([Swift.String].self, forKey: "capabilities")) ?? []
-        }
-    }
+    public typealias Response = OAuth2.ServerMetadata
 }
 
 extension KoppeltaalClient {

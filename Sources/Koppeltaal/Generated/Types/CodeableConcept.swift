@@ -4,6 +4,7 @@
 
 import Foundation
 @_spi(Generated) import SDKRuntime
+import OAuth2
 
 /// A concept given by codes and, or, text.
 /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/CodeableConcept

@@ -4,6 +4,7 @@
 
 import Foundation
 @_spi(Generated) import SDKRuntime
+import OAuth2
 
 /// A code from a code system.
 /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/Coding

@@ -4,6 +4,7 @@
 
 import Foundation
 @_spi(Generated) import SDKRuntime
+import OAuth2
 
 /// The capabilities of one REST endpoint.
 /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/ConformanceRest

@@ -4,6 +4,7 @@
 
 import Foundation
 @_spi(Generated) import SDKRuntime
+import OAuth2
 
 /// How the REST endpoint is secured, with the OAuth endpoint extensions.
 /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/ConformanceSecurity

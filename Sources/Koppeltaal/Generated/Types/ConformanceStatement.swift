@@ -4,6 +4,7 @@
 
 import Foundation
 @_spi(Generated) import SDKRuntime
+import OAuth2
 
 /// A FHIR DSTU1 Conformance statement: the server's capabilities, including the OAuth endpoints in
 /// rest.security.extension.

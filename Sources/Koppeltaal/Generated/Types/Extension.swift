@@ -4,6 +4,7 @@
 
 import Foundation
 @_spi(Generated) import SDKRuntime
+import OAuth2
 
 /// A FHIR extension: a URL naming it and a value, or nested extensions (the SMART 1.0 oauth-uris form).
 /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/Extension

@@ -4,6 +4,7 @@
 
 import Foundation
 @_spi(Generated) import SDKRuntime
+import OAuth2
 
 /// How bad an issue is.
 /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/IssueSeverity

@@ -4,6 +4,7 @@
 
 import Foundation
 @_spi(Generated) import SDKRuntime
+import OAuth2
 
 /// A FHIR OperationOutcome: one or more issues. Reads DSTU1 and DSTU2+ shapes in JSON and XML.
 /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/OperationOutcome

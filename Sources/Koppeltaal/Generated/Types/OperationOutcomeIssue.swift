@@ -4,6 +4,7 @@
 
 import Foundation
 @_spi(Generated) import SDKRuntime
+import OAuth2
 
 /// One issue. DSTU1 names its kind in type.code and explains it in the details string; DSTU2 and later use code,
 /// details.text and diagnostics.

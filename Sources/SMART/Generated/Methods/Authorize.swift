@@ -4,6 +4,7 @@
 
 import Foundation
 @_spi(Generated) import SDKRuntime
+import OAuth2
 
 /// Builds the authorization request the user's browser opens (SMART App Launch §authorization request): the server
 /// authenticates the user, asks for consent and redirects the browser to redirect_uri with a code and the state, or

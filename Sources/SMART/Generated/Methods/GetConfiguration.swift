@@ -4,30 +4,19 @@
 
 import Foundation
 @_spi(Generated) import SDKRuntime
+import OAuth2
 
 /// Reads the SMART configuration (GET [fhir base]/.well-known/smart-configuration): the endpoints, the capabilities and
 /// what the server supports, such as PKCE S256 and the client authentication methods. URLs may be relative to the FHIR
 /// base.
 public enum GetConfiguration {
-    /// The SMART configuration (SMART App Launch 2.2 §conformance). Members this model does not name are kept in
+    /// The SMART configuration (SMART App Launch 2.2 §conformance): the OAuth 2.0 server metadata through the
+    /// ServerMetadata it extends, and the members SMART adds. Members neither names stay in the ServerMetadata's
     /// additionalProperties.
+    @dynamicMemberLookup
     public struct Response: Sendable, Equatable, Decodable {
-        /// The OpenID Connect issuer, the iss of id tokens; present with sso-openid-connect.
-        public let issuer: Swift.String?
-        /// The server's JSON Web Key Set, which signs id tokens; present with sso-openid-connect.
-        public let jwksURI: Swift.String?
-        /// The authorization endpoint, for launch-ehr and launch-standalone.
-        public let authorizationEndpoint: Swift.String?
-        /// The grant types: authorization_code, client_credentials.
-        public let grantTypesSupported: [Swift.String]
-        /// The token endpoint.
-        public let tokenEndpoint: Swift.String
-        /// Client authentication methods: client_secret_basic, client_secret_post, private_key_jwt.
-        public let tokenEndpointAuthMethodsSupported: [Swift.String]
-        /// Client assertion algorithms; SMART servers list RS384, ES384 or both.
-        public let tokenEndpointAuthSigningAlgValuesSupported: [Swift.String]
-        /// The dynamic client registration endpoint (RFC 7591).
-        public let registrationEndpoint: Swift.String?
+        /// The OAuth2 ServerMetadata this type extends, whose members are read on this value too.
+        public let serverMetadata: OAuth2.ServerMetadata
         /// The app state endpoint (deprecated).
         public let smartAppStateEndpoint: Swift.String?
         /// Endpoints that share this server's authorization (experimental).
@@ -35,117 +24,60 @@ public enum GetConfiguration {
         /// The URL of a FHIR Bundle with the brands of the server's user access.
         public let userAccessBrandBundle: Swift.String?
         /// - Remark: Generated from
-        ///   Schemas/SMART/GetConfiguration.json#/response/properties/user_access_brand_identifier
+        ///   Schemas/SMART/GetConfiguration.json#/response/allOf/1/properties/user_access_brand_identifier
         public let userAccessBrandIdentifier: FHIRIdentifier?
-        /// Scopes the server supports; it may support more.
-        public let scopesSupported: [Swift.String]
-        /// Response types, e.g. code.
-        public let responseTypesSupported: [Swift.String]
         /// Where a user manages the apps they authorized.
         public let managementEndpoint: Swift.String?
-        /// The RFC 7662 introspection endpoint.
-        public let introspectionEndpoint: Swift.String?
-        /// The RFC 7009 revocation endpoint.
-        public let revocationEndpoint: Swift.String?
         /// SMART capabilities such as launch-ehr, client-public, sso-openid-connect, permission-offline.
         public let capabilities: [Swift.String]
-        /// PKCE methods: S256, never plain.
-        public let codeChallengeMethodsSupported: [Swift.String]
-        /// The members beyond the schema's properties, by key, as received and to be sent.
-        public let additionalProperties: [Swift.String: SDKRuntime.JSONValue]
         /// Creates a value from its properties.
         public init(
-            issuer: Swift.String? = nil, jwksURI: Swift.String? = nil, authorizationEndpoint: Swift.String? = nil,
-            grantTypesSupported: [Swift.String] = [], tokenEndpoint: Swift.String,
-            tokenEndpointAuthMethodsSupported: [Swift.String] = [],
-            tokenEndpointAuthSigningAlgValuesSupported: [Swift.String] = [], registrationEndpoint: Swift.String? = nil,
-            smartAppStateEndpoint: Swift.String? = nil, associatedEndpoints: [GetConfiguration.AssociatedEndpoint] = [],
-            userAccessBrandBundle: Swift.String? = nil, userAccessBrandIdentifier: FHIRIdentifier? = nil,
-            scopesSupported: [Swift.String] = [], responseTypesSupported: [Swift.String] = [],
-            managementEndpoint: Swift.String? = nil, introspectionEndpoint: Swift.String? = nil,
-            revocationEndpoint: Swift.String? = nil, capabilities: [Swift.String] = [],
-            codeChallengeMethodsSupported: [Swift.String] = [],
-            additionalProperties: [Swift.String: SDKRuntime.JSONValue] = [:]
+            serverMetadata: OAuth2.ServerMetadata, smartAppStateEndpoint: Swift.String? = nil,
+            associatedEndpoints: [GetConfiguration.AssociatedEndpoint] = [], userAccessBrandBundle: Swift.String? = nil,
+            userAccessBrandIdentifier: FHIRIdentifier? = nil, managementEndpoint: Swift.String? = nil,
+            capabilities: [Swift.String] = []
         ) {
-            self.issuer = issuer
-            self.jwksURI = jwksURI
-            self.authorizationEndpoint = authorizationEndpoint
-            self.grantTypesSupported = grantTypesSupported
-            self.tokenEndpoint = tokenEndpoint
-            self.tokenEndpointAuthMethodsSupported = tokenEndpointAuthMethodsSupported
-            self.tokenEndpointAuthSigningAlgValuesSupported = tokenEndpointAuthSigningAlgValuesSupported
-            self.registrationEndpoint = registrationEndpoint
+            self.serverMetadata = serverMetadata
             self.smartAppStateEndpoint = smartAppStateEndpoint
             self.associatedEndpoints = associatedEndpoints
             self.userAccessBrandBundle = userAccessBrandBundle
             self.userAccessBrandIdentifier = userAccessBrandIdentifier
-            self.scopesSupported = scopesSupported
-            self.responseTypesSupported = responseTypesSupported
             self.managementEndpoint = managementEndpoint
-            self.introspectionEndpoint = introspectionEndpoint
-            self.revocationEndpoint = revocationEndpoint
             self.capabilities = capabilities
-            self.codeChallengeMethodsSupported = codeChallengeMethodsSupported
-            self.additionalProperties = additionalProperties
+        }
+        /// The member of `OAuth2.ServerMetadata` at `member`.
+        public subscript<Value>(dynamicMember member: Swift.KeyPath<OAuth2.ServerMetadata, Value>) -> Value {
+            serverMetadata[keyPath: member]
         }
 
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
-            self.issuer = try container.decodeIfPresent(Swift.String.self, forKey: "issuer")
-            self.jwksURI = try container.decodeIfPresent(Swift.String.self, forKey: "jwks_uri")
-            self.authorizationEndpoint = try container.decodeIfPresent(
-                Swift.String.self, forKey: "authorization_endpoint"
-            )
-            self.grantTypesSupported = (
-                try container.decodeIfPresent([Swift.String].self, forKey: "grant_types_supported")
-            ) ?? []
-            self.tokenEndpoint = try container.decode(Swift.String.self, forKey: "token_endpoint")
-            self.tokenEndpointAuthMethodsSupported = (
-                try container.decodeIfPresent([Swift.String].self, forKey: "token_endpoint_auth_methods_supported")
-            ) ?? []
-            self.tokenEndpointAuthSigningAlgValuesSupported = (
-                try container.decodeIfPresent(
-                    [Swift.String].self, forKey: "token_endpoint_auth_signing_alg_values_supported"
+            try self.init(extending: OAuth2.ServerMetadata(from: decoder))
+        }
+
+        /// Reads the members this type adds from those `serverMetadata` keeps beyond its own properties.
+        public init(extending serverMetadata: OAuth2.ServerMetadata) throws {
+            self = try SDKRuntime.JSONCoding.decodeMembers(serverMetadata.additionalProperties) { decoder in
+                let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
+                return Self(
+                    serverMetadata: serverMetadata,
+                    smartAppStateEndpoint: try container.decodeIfPresent(
+                        Swift.String.self, forKey: "smart_app_state_endpoint"
+                    ),
+                    associatedEndpoints: (
+                        try container.decodeIfPresent(
+                            [GetConfiguration.AssociatedEndpoint].self, forKey: "associated_endpoints"
+                        )
+                    ) ?? [],
+                    userAccessBrandBundle: try container.decodeIfPresent(
+                        Swift.String.self, forKey: "user_access_brand_bundle"
+                    ),
+                    userAccessBrandIdentifier: try container.decodeIfPresent(
+                        FHIRIdentifier.self, forKey: "user_access_brand_identifier"
+                    ),
+                    managementEndpoint: try container.decodeIfPresent(Swift.String.self, forKey: "management_endpoint"),
+                    capabilities: (try container.decodeIfPresent([Swift.String].self, forKey: "capabilities")) ?? []
                 )
-            ) ?? []
-            self.registrationEndpoint = try container.decodeIfPresent(
-                Swift.String.self, forKey: "registration_endpoint"
-            )
-            self.smartAppStateEndpoint = try container.decodeIfPresent(
-                Swift.String.self, forKey: "smart_app_state_endpoint"
-            )
-            self.associatedEndpoints = (
-                try container.decodeIfPresent(
-                    [GetConfiguration.AssociatedEndpoint].self, forKey: "associated_endpoints"
-                )
-            ) ?? []
-            self.userAccessBrandBundle = try container.decodeIfPresent(
-                Swift.String.self, forKey: "user_access_brand_bundle"
-            )
-            self.userAccessBrandIdentifier = try container.decodeIfPresent(
-                FHIRIdentifier.self, forKey: "user_access_brand_identifier"
-            )
-            self.scopesSupported = (
-                try container.decodeIfPresent([Swift.String].self, forKey: "scopes_supported")
-            ) ?? []
-            self.responseTypesSupported = (
-                try container.decodeIfPresent([Swift.String].self, forKey: "response_types_supported")
-            ) ?? []
-            self.managementEndpoint = try container.decodeIfPresent(Swift.String.self, forKey: "management_endpoint")
-            self.introspectionEndpoint = try container.decodeIfPresent(
-                Swift.String.self, forKey: "introspection_endpoint"
-            )
-            self.revocationEndpoint = try container.decodeIfPresent(Swift.String.self, forKey: "revocation_endpoint")
-            self.capabilities = (try container.decodeIfPresent([Swift.String].self, forKey: "capabilities")) ?? []
-            self.codeChallengeMethodsSupported = (
-                try container.decodeIfPresent([Swift.String].self, forKey: "code_challenge_methods_supported")
-            ) ?? []
-            let known = ["issuer", "jwks_uri", "authorization_endpoint", "grant_types_supported", "token_endpoint", "token_endpoint_auth_methods_supported", "token_endpoint_auth_signing_alg_values_supported", "registration_endpoint", "smart_app_state_endpoint", "associated_endpoints", "user_access_brand_bundle", "user_access_brand_identifier", "scopes_supported", "response_types_supported", "management_endpoint", "introspection_endpoint", "revocation_endpoint", "capabilities", "code_challenge_methods_supported"]
-            var additionalProperties: [Swift.String: SDKRuntime.JSONValue] = [:]
-            for key in container.allKeys where !known.contains(key.stringValue) {
-                additionalProperties[key.stringValue] = try container.decode(SDKRuntime.JSONValue.self, forKey: key)
             }
-            self.additionalProperties = additionalProperties
         }
     }
 
@@ -175,8 +107,8 @@ extension SMARTClient {
     /// the FHIR base.
     ///
     /// `GET` to the `fhir` server at `/.well-known/smart-configuration`, auth none.
-    /// - Throws: ``OAuth2Error`` for an error response; otherwise `UnexpectedResponseError`, `ResponseDecodingError`,
-    ///   `ConfigurationError` or `TransportError`.
+    /// - Throws: `OAuth2.OAuth2Error` for an error response; otherwise `UnexpectedResponseError`,
+    ///   `ResponseDecodingError`, `ConfigurationError` or `TransportError`.
     /// - Remark: Generated from Schemas/SMART/GetConfiguration.json#
     public func getConfiguration() async throws -> GetConfiguration.Response {
         let http = try core.request(

@@ -4,6 +4,7 @@
 
 import Foundation
 @_spi(Generated) import SDKRuntime
+import OAuth2
 
 /// One resource in the launch context: a reference, a canonical URL or an identifier, with its type and role.
 /// - Remark: Generated from Schemas/SMART/types.json#/$defs/FHIRContextItem

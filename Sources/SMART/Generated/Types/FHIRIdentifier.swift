@@ -4,6 +4,7 @@
 
 import Foundation
 @_spi(Generated) import SDKRuntime
+import OAuth2
 
 /// A FHIR Identifier.
 /// - Remark: Generated from Schemas/SMART/types.json#/$defs/FHIRIdentifier

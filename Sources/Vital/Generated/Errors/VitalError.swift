@@ -4,6 +4,7 @@
 
 import Foundation
 @_spi(Generated) import SDKRuntime
+import OAuth2
 
 /// A Junction error body: {"error"?, "detail": {"error_type", "message"?}}, used by the token endpoint and the API.
 /// - Remark: Generated from Schemas/Vital/protocol.json#/errors/VitalError
@@ -27,11 +28,23 @@ public struct VitalError: Error, Sendable, Equatable, CustomStringConvertible, S
     /// The error code.
     public var code: VitalErrorType { VitalErrorType(rawValue: body.detail.errorType) }
 
+    /// Creates an error whose recovery `codeRecovery` gives for its code, for a protocol that gives some codes another
+    /// meaning.
+    public init(
+        body: VitalErrorBody, httpStatus: Swift.Int, operation: Swift.String,
+        recovery codeRecovery: (VitalErrorType) -> SDKRuntime.ErrorRecovery
+    ) {
+        self.init(body: body, httpStatus: httpStatus, operation: operation)
+        recoveryOverride = codeRecovery(code)
+    }
+
+    private var recoveryOverride: SDKRuntime.ErrorRecovery?
+
     /// The server's explanation, when it gave one.
     public var message: Swift.String? { body.detail.message ?? body.detail.errorMessage }
 
     /// What a caller should do about the error, from the schema's code table.
-    public var recovery: SDKRuntime.ErrorRecovery { code.recovery }
+    public var recovery: SDKRuntime.ErrorRecovery { recoveryOverride ?? code.recovery }
 
     /// The method, the code and the message; never the body's sensitive fields.
     public var description: Swift.String {

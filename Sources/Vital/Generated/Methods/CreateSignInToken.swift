@@ -4,6 +4,7 @@
 
 import Foundation
 @_spi(Generated) import SDKRuntime
+import OAuth2
 
 /// Mints a short-lived sign-in token for a Vital user (backend only: it needs the team API key). Hand it to the app,
 /// which signs in with it once.

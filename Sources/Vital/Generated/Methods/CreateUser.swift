@@ -4,6 +4,7 @@
 
 import Foundation
 @_spi(Generated) import SDKRuntime
+import OAuth2
 
 /// Creates a Vital user for one of your users (backend only: it needs the team API key). A client_user_id that already
 /// exists is answered 400 with the existing user_id in the error detail.

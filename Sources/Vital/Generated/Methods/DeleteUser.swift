@@ -4,6 +4,7 @@
 
 import Foundation
 @_spi(Generated) import SDKRuntime
+import OAuth2
 
 /// Deletes a Vital user and its data (backend only: it needs the team API key). Apps signed in as the user are signed
 /// out at their next token refresh.

@@ -4,6 +4,7 @@
 
 import Foundation
 @_spi(Generated) import SDKRuntime
+import OAuth2
 
 /// Exchanges the user token inside a sign-in token for an access and refresh token (RFC 8693 token exchange at the auth
 /// host's /v1/token).
@@ -19,7 +20,7 @@ public enum ExchangeSignInToken {
     }
 
     /// - Remark: Generated from Schemas/Vital/ExchangeSignInToken.json#/response
-    public typealias Response = TokenResponse
+    public typealias Response = OAuth2.TokenResponse
 }
 
 extension VitalClient {

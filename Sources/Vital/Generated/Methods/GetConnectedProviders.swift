@@ -4,6 +4,7 @@
 
 import Foundation
 @_spi(Generated) import SDKRuntime
+import OAuth2
 
 /// Lists the data sources (wearables, apps, labs) a user has connected. A user-level call: the signed-in app's access
 /// token, or the team API key in API-key mode.

@@ -4,22 +4,16 @@
 
 import Foundation
 @_spi(Generated) import SDKRuntime
+import OAuth2
 
 /// Exchanges the refresh token for a new access and refresh token at the auth host's /v1/token. The new refresh token
 /// replaces the old one.
 public enum RefreshToken {
     /// - Remark: Generated from Schemas/Vital/RefreshToken.json#/request
-    public struct Request: Sendable, Equatable {
-        /// The current refresh token.
-        public let refreshToken: Swift.String
-        /// Creates a value from its properties.
-        public init(refreshToken: Swift.String) {
-            self.refreshToken = refreshToken
-        }
-    }
+    public typealias Request = OAuth2.Token.RefreshTokenGrant
 
     /// - Remark: Generated from Schemas/Vital/RefreshToken.json#/response
-    public typealias Response = TokenResponse
+    public typealias Response = OAuth2.TokenResponse
 }
 
 extension VitalClient {
@@ -48,25 +42,7 @@ extension RefreshToken {
         var form = SDKRuntime.FormFields()
         form.append("grant_type", "refresh_token")
         form.append("refresh_token", request.refreshToken, sensitive: true)
+        form.append("scope", request.scope)
         http.form = form
-    }
-}
-
-extension RefreshToken.Request: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
-    /// The fields, with sensitive values shown as `<redacted>`.
-    public var description: Swift.String {
-        SDKRuntime.Redaction.describe("RefreshToken.Request", [
-            "refreshToken": SDKRuntime.Redaction.placeholder,
-        ])
-    }
-
-    /// Same as ``description``.
-    public var debugDescription: Swift.String { description }
-
-    /// A mirror that shows sensitive values as `<redacted>`, for `dump` and debuggers.
-    public var customMirror: Mirror {
-        Mirror(self, children: [
-            "refreshToken": SDKRuntime.Redaction.placeholder,
-        ], displayStyle: .struct)
     }
 }

@@ -4,6 +4,7 @@
 
 import Foundation
 @_spi(Generated) import SDKRuntime
+import OAuth2
 
 /// Finds the Vital user created for one of your users (backend only: it needs the team API key). Answered 404 when
 /// there is none.

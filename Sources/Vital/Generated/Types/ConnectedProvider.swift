@@ -4,6 +4,7 @@
 
 import Foundation
 @_spi(Generated) import SDKRuntime
+import OAuth2
 
 /// A data source a user has connected.
 /// - Remark: Generated from Schemas/Vital/types.json#/$defs/ConnectedProvider

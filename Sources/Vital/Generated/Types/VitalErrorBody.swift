@@ -4,6 +4,7 @@
 
 import Foundation
 @_spi(Generated) import SDKRuntime
+import OAuth2
 
 /// The error envelope of the Junction API and auth host.
 /// - Remark: Generated from Schemas/Vital/types.json#/$defs/VitalErrorBody

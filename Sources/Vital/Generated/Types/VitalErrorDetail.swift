@@ -4,6 +4,7 @@
 
 import Foundation
 @_spi(Generated) import SDKRuntime
+import OAuth2
 
 /// What went wrong.
 /// - Remark: Generated from Schemas/Vital/types.json#/$defs/VitalErrorDetail

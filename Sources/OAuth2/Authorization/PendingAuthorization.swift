@@ -1,0 +1,134 @@
+import Foundation
+import SDKRuntime
+
+/// An authorization request waiting for its redirect, kept in the store so that it survives the app being ended
+/// while the user is in the browser: the secrets the redirect and the code exchange are checked with, and the
+/// endpoints they go to.
+public struct PendingAuthorization: Sendable, Equatable, Codable {
+    /// The `state` sent, which the redirect must carry back.
+    public var state: String
+    /// The PKCE verifier, sent with the code.
+    public var codeVerifier: String
+    /// The `nonce` sent, which the id token must carry, when `openid` was asked for.
+    public var nonce: String?
+    /// The redirect URI sent, which the code exchange repeats.
+    public var redirectURI: String
+    /// The server's endpoints.
+    public var endpoints: OAuthEndpoints
+    /// When the request was made.
+    public var startedAt: Date
+
+    /// Creates a pending request with fresh secrets from `random`, drawn in this order: the PKCE verifier, `state`
+    /// (`stateBytes` random bytes), and the nonce when `openID` is asked for.
+    public init(
+        random: any RandomSource, stateBytes: Int = 32, openID: Bool, redirectURI: String,
+        endpoints: OAuthEndpoints, startedAt: Date
+    ) {
+        codeVerifier = PKCE(random: random).verifier
+        state = Base64URL.encode(random.bytes(count: stateBytes))
+        nonce = openID ? Base64URL.encode(random.bytes(count: 32)) : nil
+        self.redirectURI = redirectURI
+        self.endpoints = endpoints
+        self.startedAt = startedAt
+    }
+
+    /// The PKCE pair of the verifier: its challenge goes in the authorization request.
+    public var pkce: PKCE { PKCE(verifier: codeVerifier) }
+
+    /// What the browser's redirect says about this request.
+    ///
+    /// - Parameters:
+    ///   - redirect: the URL the browser ended on.
+    ///   - now: the time it arrived.
+    ///   - lifetime: how long the request may wait, in seconds.
+    /// - Returns: the authorization code.
+    /// - Throws: ``AuthorizationResponseError/stateMismatch`` when the redirect's `state` is not this request's
+    ///   (compared in constant time), and after that ``AuthorizationResponseError/expired``,
+    ///   ``AuthorizationResponseError/denied(error:description:)`` for an error or a missing code.
+    public func code(from redirect: URL, at now: Date, lifetime: TimeInterval) throws(AuthorizationResponseError)
+        -> String
+    {
+        let items = URLComponents(url: redirect, resolvingAgainstBaseURL: false)?.queryItems ?? []
+        func value(_ name: String) -> String? { items.first { $0.name == name }?.value }
+        guard let echoed = value("state"), Crypto.constantTimeEqual(Array(echoed.utf8), Array(state.utf8)) else {
+            throw .stateMismatch
+        }
+        guard now.timeIntervalSince(startedAt) <= lifetime else { throw .expired }
+        if let error = value("error") { throw .denied(error: error, description: value("error_description")) }
+        guard let code = value("code"), !code.isEmpty else {
+            throw .denied(error: "invalid_request", description: "the redirect has no code")
+        }
+        return code
+    }
+}
+
+extension PendingAuthorization: CustomStringConvertible, CustomReflectable {
+    /// When it started; the state, verifier and nonce are redacted.
+    public var description: String {
+        "PendingAuthorization(startedAt: \(DateTimeText.format(startedAt)), secrets: \(Redaction.placeholder))"
+    }
+
+    /// A mirror that shows the same as ``description``.
+    public var customMirror: Mirror { Mirror(self, children: ["pending": description]) }
+}
+
+/// An authorization request the app's parameters would make wrong.
+public enum AuthorizationRequestError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// An additional parameter has the name of one the protocol sets itself.
+    case reservedParameter(String)
+
+    /// A one-line explanation.
+    public var description: String {
+        switch self {
+        case .reservedParameter(let name):
+            return "The authorization request sets \(name) itself; it cannot be an additional parameter"
+        }
+    }
+}
+
+extension AuthorizationRequestError: SDKError {
+    /// ``ErrorRecovery/fixRequest``: the app's parameters must change.
+    public var recovery: ErrorRecovery { .fixRequest }
+}
+
+/// What a redirect said instead of a usable authorization code.
+public enum AuthorizationResponseError: Error, Sendable, Hashable {
+    /// The redirect's `state` is not the pending request's: it answers another request, or a forged one.
+    case stateMismatch
+    /// The request waited longer than its lifetime.
+    case expired
+    /// The server redirected with an error such as `access_denied`, or without a code.
+    case denied(error: String, description: String?)
+}
+
+/// What an app adds to the authorization requests it makes: OpenID Connect's `prompt`, and parameters of its own.
+public struct AuthorizationParameters: Sendable, Hashable {
+    /// `prompt` (OpenID Connect Core §3.1.2.1): `login`, `consent`, `select_account` or `none`, space-separated.
+    public var prompt: String?
+    /// Further query parameters, sent in the order of their names. A parameter the protocol sets itself
+    /// (`client_id`, `state`, …) is refused.
+    public var additional: [String: String]
+
+    /// Creates parameters.
+    public init(prompt: String? = nil, additional: [String: String] = [:]) {
+        self.prompt = prompt
+        self.additional = additional
+    }
+
+    /// `url` with the additional parameters appended to its query, encoded as the rest of it.
+    ///
+    /// - Parameter reserved: the names the protocol sets itself.
+    /// - Throws: ``AuthorizationRequestError/reservedParameter(_:)`` naming a parameter the protocol sets itself.
+    public func appending(to url: URL, reserved: Set<String>) throws -> URL {
+        guard !additional.isEmpty else { return url }
+        var fields = FormFields()
+        for name in additional.keys.sorted() {
+            guard !reserved.contains(name), name != "prompt" else {
+                throw AuthorizationRequestError.reservedParameter(name)
+            }
+            fields.append(name, additional[name] ?? "")
+        }
+        let text = url.absoluteString
+        return URL(string: text + (text.contains("?") ? "&" : "?") + fields.queryEncoded) ?? url
+    }
+}
