@@ -1,6 +1,7 @@
 import Foundation
 import HealthVault
 import Koppeltaal
+import OAuth2
 import SDKRuntime
 import SMART
 import Vital
@@ -40,7 +41,7 @@ struct ClientBenchmarks {
         }
         add("HealthVault GetAuthorizedPeople (sign, send, decode 1 person)", people, into: report)
 
-        let koppeltaal = KoppeltaalClient(
+        let koppeltaal = OAuth2Client(
             configuration: .init(
                 servers: .init(token: URL(string: "https://kt.example/OAuth2/Koppeltaal/Token")),
                 transport: CannedTransport.json(Samples.koppeltaalTokenResponse)
@@ -66,7 +67,7 @@ struct ClientBenchmarks {
         }
         add("Vital GetConnectedProviders (Bearer, decode)", providers, into: report)
 
-        let smart = SMARTClient(
+        let smart = OAuth2Client(
             configuration: .init(
                 servers: .init(token: URL(string: "https://ehr.example/auth/token")),
                 transport: CannedTransport.json(Samples.smartBackendTokenResponse)))
@@ -112,7 +113,7 @@ struct ClientBenchmarks {
                     format: "+%.2f µs over the bare call (ratio %.2f)", extra, through.median / providers.median)))
 
         // Building and form-encoding alone: the transport refuses at once.
-        let refusing = KoppeltaalClient(
+        let refusing = OAuth2Client(
             configuration: .init(
                 servers: .init(token: URL(string: "https://kt.example/OAuth2/Koppeltaal/Token")),
                 transport: CannedTransport { _ in throw CancellationError() }

@@ -1,6 +1,7 @@
 import Foundation
 import HealthVault
 import Koppeltaal
+import OAuth2
 @_spi(Generated) import SDKRuntime
 import Vital
 
@@ -150,13 +151,13 @@ struct CodecBenchmarks {
 
     private func json(into report: Report) throws {
         let seed = Data(Samples.koppeltaalTokenResponse.utf8)
-        let koppeltaal = try Harness.measure { _ = try JSONCoding.decode(Koppeltaal.TokenResponse.self, from: seed) }
+        let koppeltaal = try Harness.measure { _ = try JSONCoding.decode(KoppeltaalTokenResponse.self, from: seed) }
         report.add(
             Row(
                 section: "JSON", metric: "decode the Koppeltaal seed token response", unit: "µs",
                 summary: koppeltaal.scaled(by: 1e6)))
         let vitalBody = Data(Samples.vitalTokenResponse.utf8)
-        let vital = try Harness.measure { _ = try JSONCoding.decode(Vital.TokenResponse.self, from: vitalBody) }
+        let vital = try Harness.measure { _ = try JSONCoding.decode(OAuth2.TokenResponse.self, from: vitalBody) }
         report.add(
             Row(section: "JSON", metric: "decode a Vital token response", unit: "µs", summary: vital.scaled(by: 1e6)))
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Koppeltaal
+import OAuth2
 import SDKRuntime
 import SMART
 import Vital
@@ -39,7 +40,7 @@ struct RefreshBenchmarks {
                     clientSecret: "s",
                     redirectURI: "app://after-auth",
                     endpoints: EndpointOverrides(
-                        authorize: URL(string: "https://kt.example/OAuth2/Koppeltaal/Authorize"),
+                        authorization: URL(string: "https://kt.example/OAuth2/Koppeltaal/Authorize"),
                         token: URL(string: "https://kt.example/OAuth2/Koppeltaal/Token")),
                     store: InMemoryCredentialStore(),
                     transport: CannedTransport { request in
@@ -52,7 +53,7 @@ struct RefreshBenchmarks {
                 ))
             _ = try await session.activate(code: "593740")
             clock.advance(by: 3_600)
-            return { _ = try await session.fhir(path: "/Patient/72308") }
+            return { _ = try await session.fhir(.fhir("Patient", id: "72308")) }
         }
         try await measure("SMART app: \(Self.callers) concurrent calls, expired token", into: report) { refreshes in
             let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
@@ -75,7 +76,7 @@ struct RefreshBenchmarks {
                 .first { $0.name == "state" }?.value ?? ""
             _ = try await session.completeAuthorization(redirectURL: URL(string: "app://cb?code=c&state=\(state)")!)
             clock.advance(by: 7_200)
-            return { _ = try await session.fhir(path: "Patient/123") }
+            return { _ = try await session.fhir(.fhir("Patient", id: "123")) }
         }
         try await measure(
             "SMART backend: \(Self.callers) concurrent calls, no token yet", requests: "client_credentials",
@@ -93,7 +94,7 @@ struct RefreshBenchmarks {
                         tokenRequests.withValue { $0 += 1 }
                         return Self.json(Samples.smartBackendTokenResponse)
                     }))
-            return { _ = try await backend.fhir(path: "Patient/123") }
+            return { _ = try await backend.fhir(.fhir("Patient", id: "123")) }
         }
     }
 

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import HealthVault
 import Koppeltaal
+import OAuth2
 import SDKRuntime
 import SMART
 import Vital
@@ -36,17 +37,28 @@ enum HTTPResponseFuzzing {
         let server = URL(string: "https://kt.example/OAuth2/Koppeltaal")
         let client = KoppeltaalClient(
             configuration: .init(
-                servers: .init(fhir: server, launch: server, authorize: server, token: server, revoke: server),
-                transport: transport
+                servers: .init(fhir: server, launch: server, authorize: server), transport: transport
             ))
-        let oauth = OAuthClientCredentials(clientID: "client", secret: "secret")
         _ = try? await client.conformance()
         _ = try? await client.smartConfiguration()
         _ = try? await client.mobileLaunch(
             .init(clientID: "c", patient: "p", user: "u"), credentials: BasicCredentials(username: "a", password: "b"))
-        _ = try? await client.authorize(.init(clientID: "c", redirectURI: "app://cb", scope: "launch:1", state: "s"))
-        _ = try? await client.token(.refreshToken(.init(refreshToken: "r")), client: oauth)
-        _ = try? await client.revoke(.init(token: "t"), client: oauth)
+        _ = try? await client.mobileAuthorize(
+            .init(clientID: "c", redirectURI: "app://cb", scope: "launch:1", state: "s"))
+        if let response = try? await oauthClient(transport).token(
+            .refreshToken(.init(refreshToken: "r")), client: OAuthClientCredentials(clientID: "client"))
+        {
+            _ = try? KoppeltaalTokenResponse(extending: response)
+        }
+    }
+
+    /// The OAuth 2.0 methods every OAuth family sends.
+    private static func oauthClient(_ transport: CannedTransport) -> OAuth2Client {
+        let server = URL(string: "https://auth.example/oauth")
+        return OAuth2Client(
+            configuration: .init(
+                servers: .init(token: server, revocation: server, introspection: server, jwks: server, metadata: server),
+                transport: transport))
     }
 
     private static func vital(_ transport: CannedTransport) async {
@@ -65,18 +77,22 @@ enum HTTPResponseFuzzing {
 
     private static func smart(_ transport: CannedTransport) async {
         let server = URL(string: "https://ehr.example/fhir")
-        let client = SMARTClient(
-            configuration: .init(
-                servers: .init(fhir: server, token: server, revoke: server, introspect: server, jwks: server),
-                transport: transport))
+        let client = SMARTClient(configuration: .init(servers: .init(fhir: server), transport: transport))
         let oauth = OAuthClientCredentials(clientID: "client", secret: "secret")
+        let oauthClient = oauthClient(transport)
         _ = try? await client.getConfiguration()
-        _ = try? await client.getKeys()
-        _ = try? await client.token(
+        _ = try? await oauthClient.getServerMetadata()
+        _ = try? await oauthClient.getKeys()
+        if let response = try? await oauthClient.token(
             .authorizationCode(.init(code: "c", redirectURI: "app://cb", codeVerifier: "v")), client: oauth)
-        _ = try? await client.token(.refreshToken(.init(refreshToken: "r")), client: oauth)
-        _ = try? await client.revoke(.init(token: "t"), client: oauth)
-        _ = try? await client.introspect(.init(token: "t"), token: BearerToken("b"))
+        {
+            _ = try? SMARTTokenResponse(extending: response)
+        }
+        _ = try? await oauthClient.token(.refreshToken(.init(refreshToken: "r")), client: oauth)
+        _ = try? await oauthClient.revoke(.init(token: "t"), client: oauth)
+        if let response = try? await oauthClient.introspect(.init(token: "t"), token: BearerToken("b")) {
+            _ = try? SMARTIntrospection(extending: response)
+        }
     }
 
     private static func healthVault(_ transport: CannedTransport) async {

@@ -1,5 +1,6 @@
 import Foundation
 import Koppeltaal
+import OAuth2
 import SDKRuntime
 
 /// Koppeltaal mobile launch: the portal's backend asks for an activation code, the app redeems it, calls FHIR,
@@ -25,7 +26,7 @@ struct KoppeltaalJourney {
         let session = KoppeltaalSession(
             configuration: .init(
                 fhirBaseURL: fhir, clientID: options.koppeltaalClientID, clientSecret: options.koppeltaalClientSecret,
-                redirectURI: options.koppeltaalRedirect, endpoints: EndpointOverrides(revoke: options.koppeltaalRevoke),
+                redirectURI: options.koppeltaalRedirect, endpoints: EndpointOverrides(revocation: options.koppeltaalRevoke),
                 urlPolicy: policy,
                 store: InMemoryCredentialStore(), clock: clock
             ))
@@ -71,7 +72,7 @@ struct KoppeltaalJourney {
     private static func messages(_ session: KoppeltaalSession) async throws -> Int {
         var query = FormFields()
         query.append("_query", "MessageHeader.GetNextNewAndClaim")
-        return try await session.fhir(path: "/MessageHeader/_search", query: query).status
+        return try await session.fhir(ResourcePath("MessageHeader", "_search"), query: query).status
     }
 }
 

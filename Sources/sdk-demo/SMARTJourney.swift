@@ -1,4 +1,5 @@
 import Foundation
+import OAuth2
 import SDKRuntime
 import SMART
 
@@ -39,7 +40,7 @@ struct SMARTJourney {
         else { return }
         if let patient = context.patient {
             await steps.step("FHIR read") {
-                let response = try await session.fhir(path: "Patient/\(patient)")
+                let response = try await session.fhir(.fhir("Patient", id: patient))
                 return "Patient/\(patient): HTTP \(response.status), \(response.body.count) bytes"
             }
         }
@@ -47,10 +48,10 @@ struct SMARTJourney {
             let outcome = try await session.revoke()
             return "\(outcome); status \(try await session.status())"
         }
-        await backend(fhir: fhir, policy: policy, patient: context.patient ?? "", steps)
+        await backend(fhir: fhir, policy: policy, patient: context.patient, steps)
     }
 
-    private func backend(fhir: URL, policy: URLPolicy, patient: String, _ steps: StepPrinter) async {
+    private func backend(fhir: URL, policy: URLPolicy, patient: String?, _ steps: StepPrinter) async {
         guard let clientID = options.smartBackendClientID, let key = options.smartBackendKey else {
             return print("  – backend skipped: set --smart-backend-client and --smart-backend-key")
         }
@@ -69,8 +70,8 @@ struct SMARTJourney {
                 })
         else { return }
         await steps.step("backend call") {
-            let response = try await backend.fhir(path: "Patient/\(patient)")
-            return "Patient/\(patient): HTTP \(response.status) with the cached token"
+            let response = try await backend.fhir(.fhir("Patient", id: patient))
+            return "Patient/\(patient ?? ""): HTTP \(response.status) with the cached token"
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Koppeltaal
+import OAuth2
 import SDKRuntime
 import Vital
 
@@ -74,7 +75,7 @@ struct LifecycleWorker {
                     clientID: "KTSTESTGAME", clientSecret: "kt-secret",
                     redirectURI: "http://127.0.0.1/after-auth", urlPolicy: policy, store: store, transport: transport
                 ))
-            call = { _ = try await session.fhir(path: "/MessageHeader/_search") }
+            call = { _ = try await session.fhir(ResourcePath("MessageHeader", "_search")) }
             token = { try await session.accessToken() }
         } else {
             let core = VitalCore(

@@ -114,16 +114,27 @@ struct DeclarationEmitter {
                 }
                 if extra != nil { p.line("self.additionalProperties = additionalProperties") }
             }
-            if let base = type.base {
-                let holder = Emit.name(Naming.lowerCamel(base.simple))
-                p.doc("The member of `\(base.qualified)` at `member`.")
-                p.block(
-                    "public subscript<Value>(dynamicMember member: Swift.KeyPath<\(base.qualified), Value>) -> Value"
-                ) { p in p.line("\(holder)[keyPath: member]") }
-            }
+            if let base = type.base { extensionMembers(of: type, base: base, stored: stored, into: &p) }
             ValidationEmitter(types: types).validateMethod(type, properties: stored, into: &p)
             codecMembers(of: type, into: &p)
             nested(type, into: &p)
+        }
+    }
+
+    /// What a type extending another family's `base` adds: reading the base's members through itself, and the
+    /// members neither names.
+    private func extensionMembers(of type: IRType, base: IRTypeName, stored: [IRProperty], into p: inout SwiftPrinter) {
+        let holder = Emit.name(Naming.lowerCamel(base.simple))
+        p.doc("The member of `\(base.qualified)` at `member`.")
+        p.block("public subscript<Value>(dynamicMember member: Swift.KeyPath<\(base.qualified), Value>) -> Value") {
+            p in p.line("\(holder)[keyPath: member]")
+        }
+        guard let extra = types[base]?.extraMembers else { return }
+        let own = stored.filter { !$0.holdsBase }.flatMap { [$0.wireName] + $0.aliases }
+        p.doc("The members neither this type nor `\(base.qualified)` names, by key, as received.")
+        p.block("public var additionalProperties: [Swift.String: \(extra.swiftType)]") { p in
+            p.call("let own: Swift.Set<Swift.String> = [", own.map(SwiftLiteral.string), "]")
+            p.line("return \(holder).additionalProperties.filter { !own.contains($0.key) }")
         }
     }
 

@@ -90,7 +90,8 @@ enum ErrorEmitter {
                     ], ")"
                 ) { p in
                     p.line("self.init(body: body, httpStatus: httpStatus, operation: operation)")
-                    p.line("recoveryOverride = \(recovery.through("codeRecovery"))")
+                    p.line("let recovery: SDKRuntime.ErrorRecovery = \(recovery.through("codeRecovery"))")
+                    p.line("recoveryOverride = recovery")
                 }
                 p.blank()
                 p.line("private var recoveryOverride: SDKRuntime.ErrorRecovery?")

@@ -1,4 +1,5 @@
 import Foundation
+import OAuth2
 import SDKRuntime
 
 /// What a ``KoppeltaalSession`` cannot do by itself; each case says what the app should do next.

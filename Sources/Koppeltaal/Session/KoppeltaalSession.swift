@@ -1,4 +1,5 @@
 import Foundation
+import OAuth2
 @_spi(Generated) import SDKRuntime
 
 /// The mobile app's side of a Koppeltaal mobile launch: discovery, activation with the code the patient was
@@ -12,14 +13,15 @@ import Foundation
 ///     store: KeychainCredentialStore(service: "app.koppeltaal")
 /// ))
 /// let context = try await session.activate(code: "593740")
-/// let bundle = try await session.fhir(path: "/MessageHeader/_search", query: query)
+/// let bundle = try await session.fhir(ResourcePath("MessageHeader", "_search"), query: query)
 /// ```
 ///
-/// The grant lives in a `CredentialSession`: new tokens are written to the store before they are used, activation
-/// and revocation run one at a time, and concurrent calls that find the access token expired share one refresh
-/// (also with other sessions and processes sharing the store). Only `invalid_grant` (and `unauthorized_client` on
-/// refresh) discards the grant, and only the grant that was refused; network errors, 5xx, 429 and 503 never do.
-public final class KoppeltaalSession: Sendable {
+/// The grant lives in an `OAuthSession`: new tokens are written to the store before they are used, activation and
+/// revocation run one at a time, and concurrent calls that find the access token expired share one refresh (also
+/// with other sessions and processes sharing the store). Only `invalid_grant` (and `unauthorized_client` on
+/// refresh) discards the grant, and only the grant that was refused; network errors, 5xx, 429 and 503 never do. A
+/// grant without a refresh token serves until its access token expires.
+public final class KoppeltaalSession: OAuthClientSession {
     /// When to use PKCE (RFC 7636, S256).
     public enum PKCEMode: Sendable, Hashable {
         /// Never: Koppeltaal 1.x servers predate it.
@@ -42,9 +44,9 @@ public final class KoppeltaalSession: Sendable {
         public var scope: String
         /// Endpoints configured by hand; each wins over discovery.
         public var endpoints: EndpointOverrides
-        /// Hosts besides the FHIR base URL's that discovered endpoints may be on. A discovered endpoint receives the
-        /// client secret and tokens, so one on any other host is refused with
-        /// ``KoppeltaalError/untrustedEndpoint(name:url:)`` before anything is sent to it.
+        /// Hosts (`host`, or `host:port`) besides the FHIR base URL's origin that discovered endpoints may be on. A
+        /// discovered endpoint receives the client secret and tokens, so one on any other origin (another port of the
+        /// same host too) is refused with ``KoppeltaalError/untrustedEndpoint(name:url:)`` before anything is sent.
         public var trustedEndpointHosts: [String]
         /// When to use PKCE.
         public var pkce: PKCEMode
@@ -107,56 +109,32 @@ public final class KoppeltaalSession: Sendable {
 
     /// The configuration.
     public let configuration: Configuration
-    private let discovery: KoppeltaalDiscovery
-    private let session: CredentialSession<KoppeltaalCredentialPolicy>
+    /// The OAuth session the grant lives in.
+    public let oauth: OAuthSession<KoppeltaalProfile>
 
     /// Creates a session; stored state is read on first use.
     public init(configuration: Configuration) {
         self.configuration = configuration
-        let discovery = KoppeltaalDiscovery(configuration: configuration)
-        self.discovery = discovery
-        session = CredentialSession(
-            store: configuration.store, key: configuration.storeKey,
-            policy: KoppeltaalCredentialPolicy(configuration: configuration, discovery: discovery),
-            clock: configuration.clock, logger: configuration.options.logger, category: "Koppeltaal"
-        )
-    }
-
-    // MARK: - Status and discovery
-
-    /// Whether the session is activated, from the store. A stored grant that cannot be decoded reads as
-    /// ``KoppeltaalStatus/needsActivation``.
-    ///
-    /// - Throws: the store's error when it cannot be read (e.g. a locked Keychain).
-    public func status() async throws -> KoppeltaalStatus {
-        Self.status(of: try await session.current())
-    }
-
-    /// The status now, then every change: activation, refreshes (a new expiry), a grant discarded by a background
-    /// refresh, revocation.
-    public func statuses() -> AsyncStream<KoppeltaalStatus> {
-        session.statuses(Self.status(of:))
-    }
-
-    /// What happens to the stored grant from now on (refreshed, discarded after a refusal, erased, found unreadable).
-    public func events() -> AsyncStream<CredentialEvent> {
-        session.events()
-    }
-
-    private static func status(of state: KoppeltaalState?) -> KoppeltaalStatus {
-        guard let grant = state?.grant else { return .needsActivation }
-        return .active(grant.context, accessTokenExpiresAt: grant.expiresAt)
+        oauth = OAuthSession(profile: KoppeltaalProfile(configuration: configuration))
     }
 
     /// The OAuth endpoints: configured ones win; the rest come from the Conformance (any of its four spellings, JSON
-    /// or XML) and, when enabled, the SMART configuration, and must be on the FHIR base URL's host or a trusted one.
-    /// What was discovered is cached in the store for this FHIR base URL.
+    /// or XML) and, when enabled, the SMART configuration, and must be on the FHIR base URL's origin or a trusted
+    /// one. What was discovered is cached in the store for this FHIR base URL.
     ///
     /// - Throws: ``KoppeltaalError/discoveryFailed(missing:)`` naming the endpoints nobody gave,
-    ///   ``KoppeltaalError/untrustedEndpoint(name:url:)`` for a discovered endpoint on another host,
+    ///   ``KoppeltaalError/untrustedEndpoint(name:url:)`` for a discovered endpoint on another origin,
     ///   `ConfigurationError.insecureURL` for an endpoint that is not https.
-    public func discover() async throws -> KoppeltaalEndpoints {
-        try await discovery.endpoints()
+    public func discover() async throws -> OAuthEndpoints {
+        try await endpoints(needing: [.authorization])
+    }
+
+    private func endpoints(needing needed: Set<EndpointName>) async throws -> OAuthEndpoints {
+        do {
+            return try await oauth.profile.discovery.endpoints(for: configuration.fhirBaseURL, needing: needed)
+        } catch {
+            throw oauth.profile.familyError(error)
+        }
     }
 
     // MARK: - Activation
@@ -171,48 +149,54 @@ public final class KoppeltaalSession: Sendable {
     /// - Throws: ``KoppeltaalError/activationCodeRejected(_:)`` for an unknown, used or expired code;
     ///   ``KoppeltaalError/activationFailed(_:)`` when the token exchange is refused (the code is spent then).
     public func activate(code: String) async throws -> LaunchContext {
-        try await session.transition { transition in
+        try await oauth.credentials.transition { transition in
             let grant = try await self.redeem(code: code)
-            try await transition.store(KoppeltaalState(grant: grant))
+            try await transition.store(OAuthSessionState(grant: grant))
             self.log(.info, "activated")
             return grant.context
         }
     }
 
     /// Authorize with the activation code, then the token exchange.
-    private func redeem(code: String) async throws -> KoppeltaalGrant {
-        let endpoints = try await discover()
+    private func redeem(code: String) async throws -> OAuthSessionGrant<LaunchContext> {
+        let endpoints = try await endpoints(needing: [.authorization])
         let pkce = usesPKCE(endpoints) ? PKCE(random: configuration.random) : nil
         let expectedState = Base64URL.encode(configuration.random.bytes(count: 16))
-        let client = configuration.client(
-            .init(authorize: endpoints.authorize, token: endpoints.token), transport: configuration.options.transport)
-        let authorized: Authorize.Response
+        let client = KoppeltaalClient(
+            configuration: .init(servers: .init(authorize: endpoints.authorization), options: configuration.options))
+        let authorized: MobileAuthorize.Response
         let deadline = configuration.clock.now().addingTimeInterval(configuration.activationRetryWindow)
         do {
-            let request = Authorize.Request(
+            let request = MobileAuthorize.Request(
                 clientID: configuration.client.clientID, redirectURI: configuration.redirectURI,
                 scope: configuration.scope + " launch:" + code, state: expectedState,
                 codeChallenge: pkce?.challenge, codeChallengeMethod: pkce?.method)
-            authorized = try await retryingOutages(until: deadline) { try await client.authorize(request) }
+            authorized = try await retryingOutages(until: deadline) { try await client.mobileAuthorize(request) }
         } catch let error as OAuth2Error where [.invalidScope, .accessDenied, .invalidRequest].contains(error.code) {
             throw KoppeltaalError.activationCodeRejected(error)
         }
         if let echoed = authorized.state, echoed != expectedState { throw KoppeltaalError.stateMismatch }
+        let server = AuthorizationServer(
+            endpoints: endpoints, client: configuration.client, options: configuration.options)
         let grantRequest = Token.Request.authorizationCode(
             .init(
                 code: authorized.authorizationCode, redirectURI: configuration.redirectURI, codeVerifier: pkce?.verifier
             ))
         let response: TokenResponse
         do {
-            response = try await retryingOutages(until: deadline) {
-                try await client.token(grantRequest, client: self.configuration.client)
-            }
+            response = try await retryingOutages(until: deadline) { try await server.token(grantRequest) }
         } catch let error as OAuth2Error where error.code == .invalidClient {
             throw KoppeltaalError.clientRejected(error)
         } catch let error as OAuth2Error {
             throw KoppeltaalError.activationFailed(error)
         }
-        return try KoppeltaalGrant(response, previous: nil, receivedAt: configuration.clock.now())
+        do {
+            let tokens = try OAuthGrant(response, receivedAt: configuration.clock.now())
+            return OAuthSessionGrant(
+                tokens: tokens, context: LaunchContext().updated(with: try KoppeltaalTokenResponse(extending: response)))
+        } catch {
+            throw oauth.profile.familyError(error)
+        }
     }
 
     /// Runs one step of activation, again after each outage until `deadline`: the activation code is single-use
@@ -248,7 +232,7 @@ public final class KoppeltaalSession: Sendable {
         }
     }
 
-    private func usesPKCE(_ endpoints: KoppeltaalEndpoints) -> Bool {
+    private func usesPKCE(_ endpoints: OAuthEndpoints) -> Bool {
         switch configuration.pkce {
         case .never: return false
         case .always: return true
@@ -256,106 +240,22 @@ public final class KoppeltaalSession: Sendable {
         }
     }
 
-    // MARK: - Tokens and calls
+    // MARK: - FHIR calls
 
-    /// A usable access token, refreshed first when it expires within the configured skew.
+    /// A FHIR request to `path` under the FHIR base, with the access token; when the server says the token expired
+    /// (an `expired` OperationOutcome, an `invalid_token` error or challenge, or a bare 401) it is refreshed once for
+    /// all callers and the request replayed once. Nothing is sent once the grant has been revoked.
     ///
-    /// - Throws: ``KoppeltaalError/needsActivation(underlying:)`` when there is no grant or it is dead.
-    public func accessToken() async throws -> BearerToken {
-        BearerToken(try await session.access().credential.accessToken)
-    }
-
-    /// Runs `call` with an access token; when the server says the token expired (an `expired` OperationOutcome, an
-    /// `invalid_token` error or challenge, or a bare 401) the token is refreshed once for all callers and `call` is
-    /// replayed once.
-    public func withAccessToken<Result: Sendable>(
-        _ call: @Sendable (BearerToken) async throws -> Result
-    ) async throws -> Result {
-        try await session.withCredential { access in try await call(BearerToken(access.credential.accessToken)) }
-    }
-
-    /// A FHIR request to `path` under the FHIR base, with the access token, refreshed and replayed as
-    /// ``withAccessToken(_:)`` does. Nothing is sent once the grant has been revoked.
-    ///
-    /// - Throws: ``OperationOutcomeError`` or ``OAuth2Error`` for an error response with such a body,
+    /// - Throws: ``OperationOutcomeError`` or `OAuth2Error` for an error response with such a body,
     ///   `UnexpectedResponseError` otherwise.
     public func fhir(
-        _ method: HTTPRequestMethod = .get, path: String, query: FormFields = .init(), body: Data? = nil,
-        contentType: String = "application/json+fhir", accept: String = "application/json"
+        _ path: ResourcePath, method: HTTPRequestMethod = .get, query: FormFields = .init(), body: Data? = nil,
+        contentType: String? = nil, accept: String? = nil
     ) async throws -> HTTPResponseMessage {
-        let configuration = configuration
-        try configuration.options.urlPolicy.check(configuration.fhirBaseURL)
-        return try await session.withCredential { access in
-            var builder = try HTTPRequestBuilder(
-                method: method, server: configuration.fhirBaseURL, serverName: "fhir", path: path)
-            builder.query = query
-            builder.headers["Accept"] = accept
-            builder.authorize(bearer: BearerToken(access.credential.accessToken))
-            if let body { builder.setBody(body, contentType: contentType) }
-            let response = try await configuration.options.send(
-                try builder.build(timeout: configuration.options.timeout),
-                operation: OperationID(family: "Koppeltaal", method: "FHIR"),
-                transport: access.lease.guarding(configuration.options.transport))
-            guard response.isSuccess else {
-                throw HTTPClientCore.error(
-                    for: response, operation: "FHIR",
-                    formats: [
-                        KoppeltaalClient.ErrorFormats.operationOutcomeError, KoppeltaalClient.ErrorFormats.oAuth2Error,
-                    ])
-            }
-            return response
-        }
-    }
-
-    // MARK: - Revocation
-
-    /// How revocation went; the local grant is gone in every case.
-    public enum RevocationOutcome: Sendable {
-        /// The server revoked the token.
-        case revoked
-        /// There was no grant to revoke.
-        case nothingToRevoke
-        /// The server has no revocation endpoint, or does not revoke this token type.
-        case unsupportedByServer
-        /// The server could not be reached or refused; the grant is forgotten locally anyway.
-        case failed(any Error)
-    }
-
-    /// Forgets the grant and asks the server to revoke it (RFC 7009): the refresh token when there is one
-    /// (`token_type_hint=refresh_token`), otherwise the access token.
-    ///
-    /// A refresh in flight is let finish first, so the token revoked is the newest one; an activation in progress
-    /// finishes first too, and its grant is the one revoked. After this returns no request carries the grant again.
-    @discardableResult
-    public func revoke() async throws -> RevocationOutcome {
-        try await session.transition { transition in
-            guard let grant = try await transition.erase(settlingRefresh: true)?.grant else { return .nothingToRevoke }
-            return await self.revokeAtServer(grant)
-        }
-    }
-
-    private func revokeAtServer(_ grant: KoppeltaalGrant) async -> RevocationOutcome {
-        guard let endpoint = (try? discovery.cachedEndpoints())?.revoke ?? configuration.endpoints.revoke else {
-            return .unsupportedByServer
-        }
-        let request =
-            grant.refreshToken.map { Revoke.Request(token: $0, tokenTypeHint: .refreshToken) }
-            ?? Revoke.Request(token: grant.accessToken, tokenTypeHint: .accessToken)
-        do {
-            try configuration.options.urlPolicy.check(endpoint)
-            try await configuration.client(.init(revoke: endpoint), transport: configuration.options.transport).revoke(
-                request, client: configuration.client)
-            log(.info, "revoked the grant")
-            return .revoked
-        } catch let error as OAuth2Error where error.code == .unsupportedTokenType {
-            return .unsupportedByServer
-        } catch {
-            log(.warning, "revocation did not reach the server; the grant is forgotten locally")
-            return .failed(error)
-        }
+        try await oauth.resource(path, method: method, query: query, body: body, contentType: contentType, accept: accept)
     }
 
     private func log(_ level: LogLevel, _ message: LogMessage) {
-        configuration.options.logger.log(level, "Koppeltaal", message)
+        oauth.profile.log(level, message)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import OAuth2
 import SDKRuntime
 
 /// What a launch was for: who the patient and the acting user are, and which activity to open.
@@ -33,44 +34,12 @@ public struct LaunchContext: Sendable, Hashable, Codable {
     }
 
     /// This context with every field `response` carries replacing the one here.
-    func updated(with response: TokenResponse) -> LaunchContext {
+    func updated(with response: KoppeltaalTokenResponse) -> LaunchContext {
         LaunchContext(
             patient: response.patient ?? patient, user: response.user ?? user, resource: response.resource ?? resource,
             domain: response.domain ?? domain, intent: response.intent ?? intent, scope: response.scope ?? scope
         )
     }
-}
-
-/// The tokens of an activated launch, as stored.
-struct KoppeltaalGrant: Sendable, Hashable, Codable, CustomStringConvertible, CustomReflectable {
-    var accessToken: String
-    var refreshToken: String?
-    /// When the access token expires, counted from receipt; nil when the server did not say.
-    var expiresAt: Date?
-    var context: LaunchContext
-
-    var description: String {
-        "KoppeltaalGrant(accessToken: \(Redaction.placeholder), refreshToken: \(Redaction.hide(refreshToken)), expiresAt: \(Redaction.show(expiresAt)))"
-    }
-
-    var customMirror: Mirror {
-        Mirror(
-            self,
-            children: [
-                "accessToken": Redaction.placeholder, "refreshToken": Redaction.hide(refreshToken),
-                "expiresAt": expiresAt as Any, "context": context,
-            ])
-    }
-}
-
-/// What a session keeps under its store key; printed, the grant redacts its tokens. (Values stored by earlier
-/// versions also held the discovered endpoints; they are read without them and discovered again.)
-struct KoppeltaalState: Sendable, Hashable, Codable, CustomStringConvertible, CustomReflectable {
-    var grant: KoppeltaalGrant?
-
-    var description: String { "KoppeltaalState(grant: \(Redaction.show(grant)))" }
-
-    var customMirror: Mirror { Mirror(self, children: ["grant": grant as Any]) }
 }
 
 /// Where a session is.

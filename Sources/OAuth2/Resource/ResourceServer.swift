@@ -35,17 +35,20 @@ public struct ResourceServer: Sendable {
 
     /// Sends a request to `path` with `token` as its bearer token.
     ///
-    /// - Parameter transport: the transport of this request, e.g. one guarded by a credential lease.
+    /// - Parameters:
+    ///   - contentType: the body's type, when it is not the server's usual one.
+    ///   - accept: the `Accept` header, when it is not the server's usual one.
+    ///   - transport: the transport of this request, e.g. one guarded by a credential lease.
     /// - Throws: the server's typed error for a response that is not 2xx, `ConfigurationError.insecureURL` for a
     ///   URL the policy refuses, and the transport's errors.
     public func send(
         _ method: HTTPRequestMethod, _ path: ResourcePath, query: FormFields, body: Data?, contentType: String?,
-        token: BearerToken, transport: (any HTTPTransport)? = nil
+        accept: String? = nil, token: BearerToken, transport: (any HTTPTransport)? = nil
     ) async throws -> HTTPResponseMessage {
         var builder = try HTTPRequestBuilder(
             method: method, server: baseURL, serverName: "resource", path: "/" + path.percentEncoded)
         builder.query = query
-        builder.headers["Accept"] = accept
+        builder.headers["Accept"] = accept ?? self.accept
         builder.authorize(bearer: token)
         if let body { builder.setBody(body, contentType: contentType ?? self.contentType) }
         let request = try builder.build(timeout: options.timeout)

@@ -63,13 +63,13 @@ public final class OAuthSession<Profile: OAuthProfile>: Sendable {
     /// - Throws: the resource server's typed errors, `UnexpectedResponseError`, and the family's errors for a
     ///   missing grant or a stored server the configuration does not allow.
     public func resource(
-        _ method: HTTPRequestMethod, _ path: ResourcePath, query: FormFields = .init(), body: Data? = nil,
-        contentType: String? = nil
+        _ path: ResourcePath, method: HTTPRequestMethod = .get, query: FormFields = .init(), body: Data? = nil,
+        contentType: String? = nil, accept: String? = nil
     ) async throws -> HTTPResponseMessage {
         let profile = profile
         return try await credentials.withCredential { access in
             try await profile.resourceServer(of: access.credential).send(
-                method, path, query: query, body: body, contentType: contentType,
+                method, path, query: query, body: body, contentType: contentType, accept: accept,
                 token: access.credential.tokens.bearer,
                 transport: access.lease.guarding(profile.settings.options.transport))
         }

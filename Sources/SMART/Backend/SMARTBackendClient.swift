@@ -1,5 +1,6 @@
 import Foundation
-@_spi(Generated) import SDKRuntime
+import OAuth2
+import SDKRuntime
 
 /// A server's side of SMART Backend Services: `client_credentials` tokens for `system/` scopes, authenticated with a
 /// client assertion signed by the service's private key (`private_key_jwt`, RS384 or ES384).
@@ -9,7 +10,7 @@ import Foundation
 ///     clientID: "my-service", signer: try ClientAssertionSigner(key: privateKey, algorithm: .es384),
 ///     scope: "system/Patient.rs system/Observation.rs",
 ///     fhirBaseURL: URL(string: "https://ehr.example.com/fhir")!))
-/// let bundle = try await backend.fhir(path: "Patient")
+/// let bundle = try await backend.fhir(.fhir("Patient"))
 /// ```
 ///
 /// The token is kept in memory until `renewalMargin` seconds before it expires (halfway through a shorter life);
@@ -26,7 +27,7 @@ public actor SMARTBackendClient {
         public var fhirBaseURL: URL
         /// The token endpoint, when configured rather than discovered.
         public var tokenEndpoint: URL?
-        /// Hosts besides the FHIR server's that the token endpoint may be on.
+        /// Hosts (`host`, or `host:port`) besides the FHIR server's origin that the token endpoint may be on.
         public var trustedEndpointHosts: [String]
         /// How long before its expiry a token is renewed, in seconds.
         public var renewalMargin: TimeInterval
@@ -72,7 +73,7 @@ public actor SMARTBackendClient {
 
     /// The configuration.
     public nonisolated let configuration: Configuration
-    private let discovery: SMARTDiscovery
+    private let discovery: OAuthDiscovery
     private var cached: (token: Token, renewAt: Date)?
     private var flight: (id: UInt64, run: SharedRun<Token>)?
     private var flights: UInt64 = 0
@@ -80,7 +81,9 @@ public actor SMARTBackendClient {
     /// Creates a client; nothing is sent until a token is needed.
     public init(configuration: Configuration) {
         self.configuration = configuration
-        discovery = SMARTDiscovery(options: configuration.options, trustedHosts: configuration.trustedEndpointHosts)
+        discovery = .smartConfiguration(
+            overrides: .init(token: configuration.tokenEndpoint), trustedHosts: configuration.trustedEndpointHosts,
+            options: configuration.options)
     }
 
     /// A token valid for at least the renewal margin (or half its life, when that is shorter): the cached one, or the
@@ -116,27 +119,14 @@ public actor SMARTBackendClient {
     /// A FHIR request to `path` under the FHIR base URL with a token, renewed and replayed as
     /// ``withAccessToken(_:)`` does.
     ///
-    /// - Throws: ``OAuth2Error`` for an error response with an OAuth body or challenge, `UnexpectedResponseError`
+    /// - Throws: `OAuth2Error` for an error response with an OAuth body or challenge, `UnexpectedResponseError`
     ///   otherwise.
-    public func fhir(_ method: HTTPRequestMethod = .get, path: String, query: FormFields = .init()) async throws
-        -> HTTPResponseMessage
+    public func fhir(_ path: ResourcePath, method: HTTPRequestMethod = .get, query: FormFields = .init())
+        async throws -> HTTPResponseMessage
     {
-        let configuration = configuration
+        let server = ResourceServer.fhir(baseURL: configuration.fhirBaseURL, options: configuration.options)
         return try await withAccessToken { token in
-            var builder = try HTTPRequestBuilder(
-                method: method, server: configuration.fhirBaseURL, serverName: "fhir", path: path)
-            builder.query = query
-            builder.headers["Accept"] = "application/fhir+json"
-            builder.authorize(bearer: token)
-            let request = try builder.build(timeout: configuration.options.timeout)
-            try configuration.options.urlPolicy.check(request.url)
-            let response = try await configuration.options.send(
-                request, operation: OperationID(family: "SMART", method: "FHIR"))
-            guard response.isSuccess else {
-                throw HTTPClientCore.error(
-                    for: response, operation: "FHIR", formats: [SMARTClient.ErrorFormats.oAuth2Error])
-            }
-            return response
+            try await server.send(method, path, query: query, body: nil, contentType: nil, token: token)
         }
     }
 
@@ -168,23 +158,26 @@ public actor SMARTBackendClient {
     }
 
     private nonisolated func requestToken() async throws -> Token {
-        let endpoint: URL
-        if let configured = configuration.tokenEndpoint {
-            endpoint = configured
-        } else {
-            endpoint = try await discovery.endpoints(for: configuration.fhirBaseURL).token
+        let server: AuthorizationServer
+        do {
+            server = AuthorizationServer(
+                endpoints: try await discovery.endpoints(for: configuration.fhirBaseURL), client: configuration.client,
+                options: configuration.options)
+        } catch {
+            throw SMARTError.translating(error)
         }
-        let response = try await configuration.options.smartClient(.init(token: endpoint)).token(
-            .clientCredentials(.init(scope: configuration.scope)), client: configuration.client)
+        let response = try await server.token(.clientCredentials(.init(scope: configuration.scope)))
         let receivedAt = configuration.clock.now()
-        guard !response.accessToken.isEmpty,
-            response.tokenType.caseInsensitiveCompare("bearer") == .orderedSame
-        else { throw SMARTError.malformedTokenResponse("expected a non-empty Bearer access_token") }
-        // Without expires_in the token is used for SMART's recommended five minutes at most.
-        let lifetime = TimeInterval(max(response.expiresIn ?? 300, 0))
+        let grant: OAuthGrant
+        do {
+            grant = try OAuthGrant(response, receivedAt: receivedAt)
+        } catch {
+            throw SMARTError.translating(error)
+        }
         configuration.options.logger.log(.info, "SMART", "backend token received")
+        // Without expires_in the token is used for SMART's recommended five minutes at most.
         return Token(
-            accessToken: BearerToken(response.accessToken), scope: response.scope ?? configuration.scope,
-            expiresAt: receivedAt.addingTimeInterval(lifetime))
+            accessToken: grant.bearer, scope: grant.scope ?? configuration.scope,
+            expiresAt: grant.expiresAt ?? receivedAt.addingTimeInterval(300))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import OAuth2
 import SDKRuntime
 
 /// What the launch established: the granted scopes, the patient and other resources in context, how to present
@@ -69,7 +70,7 @@ public struct SMARTLaunchContext: Sendable, Hashable, Codable {
     }
 
     /// The context `response` gives, over `previous` (a refresh response may leave the context out).
-    init(_ response: TokenResponse, previous: SMARTLaunchContext?, fhirBaseURL: URL) {
+    init(_ response: SMARTTokenResponse, previous: SMARTLaunchContext?, fhirBaseURL: URL) {
         self.fhirBaseURL = fhirBaseURL
         grantedScopes =
             response.scope.map { $0.split(separator: " ").map(String.init) } ?? previous?.grantedScopes ?? []
@@ -101,7 +102,7 @@ public enum SMARTStatus: Sendable, Hashable {
 
 extension SMARTLaunchContext.Resource {
     /// The resource a `fhirContext` item names; a SMART 2.0 string is a reference.
-    init(_ item: TokenResponse.FHIRContext) {
+    init(_ item: SMARTTokenResponse.FHIRContext) {
         switch item {
         case .string(let reference):
             self.init(reference: reference)

@@ -1,4 +1,5 @@
 import Foundation
+import OAuth2
 import SDKRuntime
 
 /// The app's side of Vital sign-in: signs a user in with a sign-in token from your backend, keeps the session across

@@ -1,4 +1,5 @@
 import Foundation
+import OAuth2
 import SDKRuntime
 
 /// Vital's rules for the credential lifecycle: the sign-in-token session inside the stored state, refreshed at the
@@ -76,22 +77,32 @@ extension VitalCore.Configuration {
 extension VitalTokenSession {
     /// The session a token response opens, its expiry counted from `receivedAt`.
     ///
-    /// - Throws: ``VitalCoreError/malformedTokenResponse(_:)`` for empty tokens or a negative lifetime.
+    /// Junction's token endpoint always sends a refresh token and a lifetime, which OAuth 2.0 makes optional: a
+    /// response without them does not match the protocol, as a missing member of its schema would not.
+    ///
+    /// - Throws: `ResponseDecodingError` for a missing `refresh_token` or `expires_in`,
+    ///   ``VitalCoreError/malformedTokenResponse(_:)`` for empty tokens, a token type other than Bearer or a
+    ///   negative lifetime.
     init(
         _ response: TokenResponse, userID: UUID, teamID: String?, environment: VitalEnvironment, receivedAt: Date
     ) throws {
-        guard !response.accessToken.isEmpty else {
-            throw VitalCoreError.malformedTokenResponse("access_token is empty")
+        guard let refreshToken = response.refreshToken else {
+            throw ResponseDecodingError(path: "refresh_token", reason: "missing required field")
         }
-        guard !response.refreshToken.isEmpty else {
-            throw VitalCoreError.malformedTokenResponse("refresh_token is empty")
+        guard response.expiresIn != nil else {
+            throw ResponseDecodingError(path: "expires_in", reason: "missing required field")
         }
-        guard response.expiresIn >= 0 else { throw VitalCoreError.malformedTokenResponse("expires_in is negative") }
+        let grant: OAuthGrant
+        do {
+            // Junction does not name the token type.
+            grant = try OAuthGrant(response, receivedAt: receivedAt, requiresTokenType: false)
+        } catch let error as TokenResponseError {
+            throw VitalCoreError.malformedTokenResponse(error.reason)
+        }
+        guard !refreshToken.isEmpty else { throw VitalCoreError.malformedTokenResponse("refresh_token is empty") }
         self.init(
-            userID: userID, teamID: teamID, environment: environment, accessToken: response.accessToken,
-            refreshToken: response.refreshToken,
-            expiresAt: receivedAt.addingTimeInterval(TimeInterval(response.expiresIn)),
-            pendingReauthentication: false
+            userID: userID, teamID: teamID, environment: environment, accessToken: grant.accessToken,
+            refreshToken: refreshToken, expiresAt: grant.expiresAt ?? receivedAt, pendingReauthentication: false
         )
     }
 }

@@ -125,7 +125,8 @@ final class GeneratedAuthorizeTests: XCTestCase {
                 clientID: "sample 1 & <escaped> \"quoted\"", redirectURI: "sample 2 & <escaped> \"quoted\"",
                 launch: "canary-secret-3 & <escaped>", scope: "sample 4 & <escaped> \"quoted\"",
                 state: "canary-secret-5 & <escaped>", aud: "sample 6 & <escaped> \"quoted\"",
-                codeChallenge: "sample 7 & <escaped> \"quoted\"", nonce: "canary-secret-8 & <escaped>"
+                codeChallenge: "sample 7 & <escaped> \"quoted\"", nonce: "canary-secret-8 & <escaped>",
+                prompt: "sample 9 & <escaped> \"quoted\""
             )
         )
     }

@@ -34,7 +34,8 @@ public struct HealthVaultError: Error, Sendable, Equatable, CustomStringConverti
         recovery codeRecovery: (HealthVaultStatusCode) -> SDKRuntime.ErrorRecovery
     ) {
         self.init(body: body, httpStatus: httpStatus, operation: operation)
-        recoveryOverride = codeRecovery(code)
+        let recovery: SDKRuntime.ErrorRecovery = codeRecovery(code)
+        recoveryOverride = recovery
     }
 
     private var recoveryOverride: SDKRuntime.ErrorRecovery?

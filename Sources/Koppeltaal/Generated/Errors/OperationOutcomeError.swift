@@ -41,7 +41,8 @@ public struct OperationOutcomeError: Error, Sendable, Equatable, CustomStringCon
         recovery codeRecovery: (IssueType) -> SDKRuntime.ErrorRecovery
     ) {
         self.init(body: body, httpStatus: httpStatus, operation: operation)
-        recoveryOverride = codes.lazy.map(codeRecovery).first { $0 != .none } ?? .none
+        let recovery: SDKRuntime.ErrorRecovery = codes.lazy.map(codeRecovery).first { $0 != .none } ?? .none
+        recoveryOverride = recovery
     }
 
     private var recoveryOverride: SDKRuntime.ErrorRecovery?

@@ -39,6 +39,11 @@ public struct KoppeltaalTokenResponse: Sendable, Equatable, Decodable {
     public subscript<Value>(dynamicMember member: Swift.KeyPath<OAuth2.TokenResponse, Value>) -> Value {
         tokenResponse[keyPath: member]
     }
+    /// The members neither this type nor `OAuth2.TokenResponse` names, by key, as received.
+    public var additionalProperties: [Swift.String: SDKRuntime.JSONValue] {
+        let own: Swift.Set<Swift.String> = ["patient", "Patient", "user", "resource", "domain", "intent"]
+        return tokenResponse.additionalProperties.filter { !own.contains($0.key) }
+    }
 
     public init(from decoder: any Decoder) throws {
         try self.init(extending: OAuth2.TokenResponse(from: decoder))

@@ -36,7 +36,8 @@ public struct OAuth2Error: Error, Sendable, Equatable, CustomStringConvertible, 
         recovery codeRecovery: (OAuth2ErrorCode) -> SDKRuntime.ErrorRecovery
     ) {
         self.init(body: body, httpStatus: httpStatus, operation: operation)
-        recoveryOverride = codeRecovery(code)
+        let recovery: SDKRuntime.ErrorRecovery = codeRecovery(code)
+        recoveryOverride = recovery
     }
 
     private var recoveryOverride: SDKRuntime.ErrorRecovery?

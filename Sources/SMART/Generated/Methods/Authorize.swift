@@ -28,10 +28,14 @@ public enum Authorize {
         public let codeChallenge: Swift.String
         /// A value the id token must carry back, when openid is requested.
         public let nonce: Swift.String?
+        /// OpenID Connect's prompt (login, consent, select_account or none, space-separated), when the app asks for
+        /// one.
+        public let prompt: Swift.String?
         /// Creates a value from its properties.
         public init(
             clientID: Swift.String, redirectURI: Swift.String, launch: Swift.String? = nil, scope: Swift.String,
-            state: Swift.String, aud: Swift.String, codeChallenge: Swift.String, nonce: Swift.String? = nil
+            state: Swift.String, aud: Swift.String, codeChallenge: Swift.String, nonce: Swift.String? = nil,
+            prompt: Swift.String? = nil
         ) {
             self.clientID = clientID
             self.redirectURI = redirectURI
@@ -41,6 +45,7 @@ public enum Authorize {
             self.aud = aud
             self.codeChallenge = codeChallenge
             self.nonce = nonce
+            self.prompt = prompt
         }
     }
 }
@@ -76,6 +81,7 @@ extension Authorize {
         http.query.append("code_challenge", request.codeChallenge)
         http.query.append("code_challenge_method", "S256")
         http.query.append("nonce", request.nonce, sensitive: true)
+        http.query.append("prompt", request.prompt)
     }
 }
 
@@ -91,6 +97,7 @@ extension Authorize.Request: CustomStringConvertible, CustomDebugStringConvertib
             "aud": Swift.String(describing: self.aud),
             "codeChallenge": Swift.String(describing: self.codeChallenge),
             "nonce": SDKRuntime.Redaction.hide(self.nonce),
+            "prompt": SDKRuntime.Redaction.show(self.prompt),
         ])
     }
 
@@ -108,6 +115,7 @@ extension Authorize.Request: CustomStringConvertible, CustomDebugStringConvertib
             "aud": self.aud,
             "codeChallenge": self.codeChallenge,
             "nonce": SDKRuntime.Redaction.hide(self.nonce),
+            "prompt": self.prompt as Any,
         ], displayStyle: .struct)
     }
 }

@@ -49,6 +49,14 @@ public enum GetConfiguration {
         public subscript<Value>(dynamicMember member: Swift.KeyPath<OAuth2.ServerMetadata, Value>) -> Value {
             serverMetadata[keyPath: member]
         }
+        /// The members neither this type nor `OAuth2.ServerMetadata` names, by key, as received.
+        public var additionalProperties: [Swift.String: SDKRuntime.JSONValue] {
+            let own: Swift.Set<Swift.String> = [
+                "smart_app_state_endpoint", "associated_endpoints", "user_access_brand_bundle",
+                "user_access_brand_identifier", "management_endpoint", "capabilities"
+            ]
+            return serverMetadata.additionalProperties.filter { !own.contains($0.key) }
+        }
 
         public init(from decoder: any Decoder) throws {
             try self.init(extending: OAuth2.ServerMetadata(from: decoder))

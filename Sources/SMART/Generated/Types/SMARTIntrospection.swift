@@ -33,6 +33,11 @@ public struct SMARTIntrospection: Sendable, Equatable, Decodable {
     public subscript<Value>(dynamicMember member: Swift.KeyPath<OAuth2.Introspect.Response, Value>) -> Value {
         response[keyPath: member]
     }
+    /// The members neither this type nor `OAuth2.Introspect.Response` names, by key, as received.
+    public var additionalProperties: [Swift.String: SDKRuntime.JSONValue] {
+        let own: Swift.Set<Swift.String> = ["fhirUser", "patient", "encounter"]
+        return response.additionalProperties.filter { !own.contains($0.key) }
+    }
 
     public init(from decoder: any Decoder) throws {
         try self.init(extending: OAuth2.Introspect.Response(from: decoder))

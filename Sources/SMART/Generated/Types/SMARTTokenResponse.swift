@@ -48,6 +48,13 @@ public struct SMARTTokenResponse: Sendable, Equatable, Decodable {
     public subscript<Value>(dynamicMember member: Swift.KeyPath<OAuth2.TokenResponse, Value>) -> Value {
         tokenResponse[keyPath: member]
     }
+    /// The members neither this type nor `OAuth2.TokenResponse` names, by key, as received.
+    public var additionalProperties: [Swift.String: SDKRuntime.JSONValue] {
+        let own: Swift.Set<Swift.String> = [
+            "patient", "encounter", "fhirContext", "need_patient_banner", "smart_style_url", "intent", "tenant"
+        ]
+        return tokenResponse.additionalProperties.filter { !own.contains($0.key) }
+    }
 
     public init(from decoder: any Decoder) throws {
         try self.init(extending: OAuth2.TokenResponse(from: decoder))

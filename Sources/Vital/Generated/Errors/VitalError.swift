@@ -35,7 +35,8 @@ public struct VitalError: Error, Sendable, Equatable, CustomStringConvertible, S
         recovery codeRecovery: (VitalErrorType) -> SDKRuntime.ErrorRecovery
     ) {
         self.init(body: body, httpStatus: httpStatus, operation: operation)
-        recoveryOverride = codeRecovery(code)
+        let recovery: SDKRuntime.ErrorRecovery = codeRecovery(code)
+        recoveryOverride = recovery
     }
 
     private var recoveryOverride: SDKRuntime.ErrorRecovery?

@@ -1,42 +1,6 @@
 import Foundation
+import OAuth2
 import SDKRuntime
-
-/// The OAuth endpoints of a Koppeltaal server and what it supports.
-public struct KoppeltaalEndpoints: Sendable, Hashable, Codable {
-    /// Where the activation code is exchanged for an authorization code.
-    public let authorize: URL
-    /// Where authorization codes and refresh tokens are redeemed.
-    public let token: URL
-    /// Where tokens are revoked (RFC 7009), when the server has such an endpoint.
-    public let revoke: URL?
-    /// The PKCE methods the server advertises (from the SMART configuration).
-    public let codeChallengeMethods: [String]
-
-    /// Creates a set of endpoints.
-    public init(authorize: URL, token: URL, revoke: URL? = nil, codeChallengeMethods: [String] = []) {
-        self.authorize = authorize
-        self.token = token
-        self.revoke = revoke
-        self.codeChallengeMethods = codeChallengeMethods
-    }
-}
-
-/// Endpoints configured by hand; each one set here wins over discovery.
-public struct EndpointOverrides: Sendable, Hashable {
-    /// The authorize endpoint.
-    public var authorize: URL?
-    /// The token endpoint.
-    public var token: URL?
-    /// The revocation endpoint.
-    public var revoke: URL?
-
-    /// Creates overrides.
-    public init(authorize: URL? = nil, token: URL? = nil, revoke: URL? = nil) {
-        self.authorize = authorize
-        self.token = token
-        self.revoke = revoke
-    }
-}
 
 /// Reads the OAuth endpoints out of a Conformance statement.
 ///
@@ -57,6 +21,8 @@ enum ConformanceEndpoints {
         "http://fhir-registry.smarthealthit.org/Profile/oauth-uris",
         "http://fhir-registry.smartplatforms.org/Profile/oauth-uris",
     ]
+    /// The endpoints a Koppeltaal session uses, by their names in `oauth-uris`.
+    static let names: [String: EndpointName] = ["authorize": .authorization, "token": .token, "revoke": .revocation]
 
     /// The endpoint URIs by name (`authorize`, `token`, `revoke`, …), as written (possibly relative).
     static func uris(in conformance: ConformanceStatement) -> [String: String] {
@@ -80,5 +46,23 @@ enum ConformanceEndpoints {
             if let rank = flat.firstIndex(of: base) { offer(fragment, item.valueURI, rank: rank + 1) }
         }
         return found.mapValues(\.uri)
+    }
+
+    /// What a Koppeltaal server at `base` advertises: the Conformance's endpoints, completed by the SMART
+    /// configuration when `readsSMARTConfiguration` and the server has one (with the PKCE methods it lists).
+    static func advertised(at base: URL, options: ClientOptions, readsSMARTConfiguration: Bool) async throws
+        -> AdvertisedEndpoints
+    {
+        let client = KoppeltaalClient(configuration: .init(servers: .init(fhir: base), options: options))
+        var advertised = AdvertisedEndpoints()
+        for (name, uri) in uris(in: try await client.conformance()) {
+            if let endpoint = names[name] { advertised.uris[endpoint] = uri }
+        }
+        guard readsSMARTConfiguration, let smart = try? await client.smartConfiguration() else { return advertised }
+        for (name, uri) in AdvertisedEndpoints(smart).uris where names.values.contains(name) {
+            advertised.uris[name] = advertised.uris[name] ?? uri
+        }
+        advertised.codeChallengeMethods = smart.codeChallengeMethodsSupported
+        return advertised
     }
 }
