@@ -1,6 +1,7 @@
 import Foundation
 import HealthVault
 import Koppeltaal
+import OAuth2
 import SDKRuntime
 import SMART
 import TestSupport
@@ -10,8 +11,8 @@ import XCTest
 /// What an app shows for an error: `localizedDescription` is the error's redacted description, and its recovery
 /// suggestion follows from its `recovery`, for every public error type of the package.
 final class ErrorMessageTests: XCTestCase {
-    private static let oauth = Koppeltaal.OAuth2Error(
-        body: Koppeltaal.OAuth2ErrorBody(error: "invalid_grant", errorDescription: "The code was used"),
+    private static let oauth = OAuth2Error(
+        body: OAuth2ErrorBody(error: "invalid_grant", errorDescription: "The code was used"),
         httpStatus: 400,
         operation: "Token")
 
@@ -33,6 +34,11 @@ final class ErrorMessageTests: XCTestCase {
         CredentialStoreError.unreadable(key: "session"),
         JOSEError.invalidSignature,
         IDTokenError.nonceMismatch,
+        TokenResponseError("token_type is missing, expected Bearer"),
+        DiscoveryError.untrustedEndpoint(name: .token, url: URL(string: "https://collector.example:8443/token")!),
+        ResourcePathError.missingID(resourceType: "Patient"),
+        AuthorizationRequestError.reservedParameter("state"),
+        AuthorizationResponseError.stateMismatch,
         SMARTError.stateMismatch,
         SMARTError.needsLaunch(underlying: nil),
         oauth,

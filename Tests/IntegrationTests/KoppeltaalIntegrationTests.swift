@@ -1,5 +1,6 @@
 import Foundation
 import Koppeltaal
+import OAuth2
 import SDKRuntime
 import TestSupport
 import XCTest
@@ -55,7 +56,7 @@ final class KoppeltaalIntegrationTests: XCTestCase {
 
     private static func messages(_ session: KoppeltaalSession) async throws -> Int {
         let response = try await session.fhir(
-            path: "/MessageHeader/_search",
+            ResourcePath("MessageHeader", "_search"),
             query: {
                 var query = FormFields()
                 query.append("_query", "MessageHeader.GetNextNewAndClaim")
@@ -194,7 +195,7 @@ final class KoppeltaalIntegrationTests: XCTestCase {
         _ = try await session.activate(code: try await launch())
         let endpoints = try await session.discover()
         XCTAssertEqual(endpoints.codeChallengeMethods, ["S256"])
-        XCTAssertEqual(endpoints.revoke, emulator.url("/kt/OAuth2/Koppeltaal/Revoke"))
+        XCTAssertEqual(endpoints.revocation, emulator.url("/kt/OAuth2/Koppeltaal/Revoke"))
         guard case .revoked = try await session.revoke() else { return XCTFail("not revoked") }
         await XCTAssertEqualAsync(try await session.status(), .needsActivation)
         let stats = try await emulator.read("koppeltaal/stats")
@@ -203,7 +204,7 @@ final class KoppeltaalIntegrationTests: XCTestCase {
     }
 
     func testRevokeClearsLocallyWhenTheServerIsUnreachable() async throws {
-        let session = session(overrides: EndpointOverrides(revoke: URL(string: "http://127.0.0.1:9/revoke")))
+        let session = session(overrides: EndpointOverrides(revocation: URL(string: "http://127.0.0.1:9/revoke")))
         _ = try await session.activate(code: try await launch())
         guard case .failed(let error) = try await session.revoke() else { return XCTFail("expected a failure") }
         XCTAssertTrue(error is TransportError, "\(error)")
@@ -222,10 +223,10 @@ final class KoppeltaalIntegrationTests: XCTestCase {
                         ])
                     let endpoints = try await session(store: InMemoryCredentialStore()).discover()
                     XCTAssertEqual(
-                        endpoints.authorize, emulator.url("/kt/OAuth2/Koppeltaal/Authorize"), "\(form) \(format)")
+                        endpoints.authorization, emulator.url("/kt/OAuth2/Koppeltaal/Authorize"), "\(form) \(format)")
                     XCTAssertEqual(endpoints.token, emulator.url("/kt/OAuth2/Koppeltaal/Token"), "\(form) \(format)")
                     XCTAssertEqual(
-                        endpoints.revoke, form == "F4" ? emulator.url("/kt/OAuth2/Koppeltaal/Revoke") : nil,
+                        endpoints.revocation, form == "F4" ? emulator.url("/kt/OAuth2/Koppeltaal/Revoke") : nil,
                         "\(form) \(format)")
                 }
             }
@@ -241,7 +242,7 @@ final class KoppeltaalIntegrationTests: XCTestCase {
             XCTAssertEqual(missing, ["authorize", "token"])
         }
         let manual = EndpointOverrides(
-            authorize: emulator.url("/kt/OAuth2/Koppeltaal/Authorize"),
+            authorization: emulator.url("/kt/OAuth2/Koppeltaal/Authorize"),
             token: emulator.url("/kt/OAuth2/Koppeltaal/Token"))
         let session = session(store: InMemoryCredentialStore(), overrides: manual)
         _ = try await session.activate(code: try await launch())
@@ -275,7 +276,7 @@ final class KoppeltaalIntegrationTests: XCTestCase {
             try await emulator.control("koppeltaal/expire-tokens")
             for accept in ["application/json", "application/xml+fhir"] {
                 await XCTAssertEqualAsync(
-                    try await session.fhir(path: "/MessageHeader/_search", accept: accept).status, 200,
+                    try await session.fhir(ResourcePath("MessageHeader", "_search"), accept: accept).status, 200,
                     "shape \(index) \(accept)")
             }
             await XCTAssertEqualAsync(try await calls("Token:refresh_token"), 1, "shape \(index)")
@@ -290,7 +291,7 @@ final class KoppeltaalIntegrationTests: XCTestCase {
         // The XML OperationOutcome says the token expired; the refresh then fails with a 500.
         try await emulator.inject("status", path: "/kt/OAuth2/Koppeltaal/Token", status: 500)
         do {
-            _ = try await session.fhir(path: "/MessageHeader/_search", accept: "application/xml+fhir")
+            _ = try await session.fhir(ResourcePath("MessageHeader", "_search"), accept: "application/xml+fhir")
             XCTFail("expected an error")
         } catch let error as UnexpectedResponseError {
             XCTAssertEqual(error.status, 500, "the refresh failed transiently; the grant is kept")

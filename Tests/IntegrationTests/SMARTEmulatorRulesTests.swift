@@ -1,4 +1,5 @@
 import Foundation
+import OAuth2
 import SDKRuntime
 import SMART
 import TestSupport
@@ -146,7 +147,7 @@ final class SMARTEmulatorRulesTests: XCTestCase {
             transport: RewritingTransport { request in
                 request.url.path.hasSuffix("/auth/token") ? Self.removing("client_id", from: request) : request
             }, store: store)
-        await XCTAssertThrowsErrorAsync(try await refreshing.fhir(path: "Patient/smart-patient-1")) { error in
+        await XCTAssertThrowsErrorAsync(try await refreshing.fhir(.fhir("Patient", id: "smart-patient-1"))) { error in
             guard case SMARTError.clientRejected(let refusal) = error else { return XCTFail("\(error)") }
             XCTAssertEqual(refusal.httpStatus, 401)
         }

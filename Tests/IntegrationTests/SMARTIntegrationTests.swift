@@ -1,5 +1,6 @@
 import Foundation
 @_spi(Generated) import SDKRuntime
+import OAuth2
 import SMART
 import TestSupport
 import XCTest
@@ -112,7 +113,7 @@ final class SMARTIntegrationTests: XCTestCase {
         }
         XCTAssertEqual(stored, context)
         XCTAssertNotNil(expiresAt)
-        let patient = try await session.fhir(path: "Patient/smart-patient-1")
+        let patient = try await session.fhir(.fhir("Patient", id: "smart-patient-1"))
         XCTAssertEqual(patient.status, 200)
         XCTAssertEqual(try JSONValue.parse(patient.body)["id"]?.stringValue, "smart-patient-1")
     }
@@ -260,14 +261,14 @@ final class SMARTIntegrationTests: XCTestCase {
         let oldRefreshToken = try XCTUnwrap(first["refreshToken"] as? String)
         try await emulator.control("smart/expire-tokens")
         // The expired access token gets invalid_token; the session refreshes once and replays.
-        let response = try await session.fhir(path: "Patient/smart-patient-1")
+        let response = try await session.fhir(.fhir("Patient", id: "smart-patient-1"))
         XCTAssertEqual(response.status, 200)
         let refreshes = try await tokenRequests("refresh_token")
         XCTAssertEqual(refreshes, 1)
         let second = try storedGrant()
         XCTAssertNotEqual(second["refreshToken"] as? String, oldRefreshToken, "the rotated token replaced the old one")
         XCTAssertNotEqual(second["accessToken"] as? String, first["accessToken"] as? String)
-        let client = SMARTClient(
+        let client = OAuth2Client(
             configuration: .init(
                 servers: .init(token: emulator.url("/smart/auth/token")),
                 options: ClientOptions(urlPolicy: URLPolicy(allowsInsecureLoopback: true))))
@@ -288,20 +289,20 @@ final class SMARTIntegrationTests: XCTestCase {
         guard case .revoked = outcome else { return XCTFail("\(outcome)") }
         let status = try await session.status()
         XCTAssertEqual(status, .signedOut)
-        await XCTAssertThrowsErrorAsync(try await session.fhir(path: "Patient/smart-patient-1")) { error in
+        await XCTAssertThrowsErrorAsync(try await session.fhir(.fhir("Patient", id: "smart-patient-1"))) { error in
             guard case SMARTError.needsLaunch = error else { return XCTFail("\(error)") }
         }
         // The server agrees: its introspection says the access token of the revoked grant is inactive.
         let caller = try await backend().token()
-        let introspection = try await SMARTClient(
+        let introspection = try await OAuth2Client(
             configuration: .init(
-                servers: .init(introspect: emulator.url("/smart/auth/introspect")),
+                servers: .init(introspection: emulator.url("/smart/auth/introspect")),
                 options: ClientOptions(urlPolicy: URLPolicy(allowsInsecureLoopback: true)))
         ).introspect(.init(token: accessToken), token: caller.accessToken)
         XCTAssertFalse(introspection.active)
-        let own = try await SMARTClient(
+        let own = try await OAuth2Client(
             configuration: .init(
-                servers: .init(introspect: emulator.url("/smart/auth/introspect")),
+                servers: .init(introspection: emulator.url("/smart/auth/introspect")),
                 options: ClientOptions(urlPolicy: URLPolicy(allowsInsecureLoopback: true)))
         ).introspect(.init(token: caller.accessToken.value), token: caller.accessToken)
         XCTAssertTrue(own.active)
@@ -314,7 +315,7 @@ final class SMARTIntegrationTests: XCTestCase {
         let backend = try backend()
         let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
             for _ in 0..<100 {
-                group.addTask { try await backend.fhir(path: "Patient/smart-patient-1").status }
+                group.addTask { try await backend.fhir(.fhir("Patient", id: "smart-patient-1")).status }
             }
             return try await group.reduce(into: [Int]()) { $0.append($1) }
         }
@@ -340,7 +341,7 @@ final class SMARTIntegrationTests: XCTestCase {
             ])
         let backend = try backend(
             clientID: "rs-backend", signer: try ClientAssertionSigner(key: rsa, algorithm: .rs384))
-        let response = try await backend.fhir(path: "Patient/smart-patient-1")
+        let response = try await backend.fhir(.fhir("Patient", id: "smart-patient-1"))
         XCTAssertEqual(response.status, 200)
     }
 
@@ -390,7 +391,7 @@ final class SMARTIntegrationTests: XCTestCase {
                     try await self.emulator.control("smart/expire-tokens")
                 },
                 credentials: { try self.store.read("smart.session") },
-                call: { _ = try await session.fhir(path: "Patient/smart-patient-1") }
+                call: { _ = try await session.fhir(.fhir("Patient", id: "smart-patient-1")) }
             )
         )
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Koppeltaal
+import OAuth2
 import SDKRuntime
 import TestSupport
 import Vital
@@ -44,7 +45,7 @@ final class SharedStoreTests: XCTestCase {
         try await assertOneRefresh(family: "koppeltaal", stats: "koppeltaal/stats", refresh: "Token:refresh_token")
         // This process still holds the expired token in memory: the server refuses it, and the refresh finds the
         // rotated grant in the store instead of spending a refresh token.
-        await XCTAssertEqualAsync(try await session.fhir(path: "/MessageHeader/_search").status, 200)
+        await XCTAssertEqualAsync(try await session.fhir(ResourcePath("MessageHeader", "_search")).status, 200)
         await XCTAssertEqualAsync(try await calls("koppeltaal/stats", "Token:refresh_token"), 1)
     }
 

@@ -1,7 +1,9 @@
 import Foundation
 import HealthVault
 import Koppeltaal
+import OAuth2
 import SDKRuntime
+import SMART
 import Vital
 import XCTest
 
@@ -19,7 +21,10 @@ final class TransportSecurityTests: XCTestCase {
         let healthVault = HealthVaultClient(
             configuration: .init(servers: .init(platform: url), transport: transport, urlPolicy: policy))
         let koppeltaal = KoppeltaalClient(
-            configuration: .init(servers: .init(fhir: url, token: url), transport: transport, urlPolicy: policy))
+            configuration: .init(servers: .init(fhir: url), transport: transport, urlPolicy: policy))
+        let oauth = OAuth2Client(
+            configuration: .init(servers: .init(token: url), transport: transport, urlPolicy: policy))
+        let smart = SMARTClient(configuration: .init(servers: .init(fhir: url), transport: transport, urlPolicy: policy))
         let vital = VitalClient(
             configuration: .init(servers: .init(api: url, auth: url), transport: transport, urlPolicy: policy))
         let calls: [(String, () async throws -> Void)] = [
@@ -30,14 +35,16 @@ final class TransportSecurityTests: XCTestCase {
                         session: HealthVaultSessionCredential(token: "t", sharedSecret: "AAAA"))
                 }
             ),
+            ("Koppeltaal", { _ = try await koppeltaal.conformance() }),
             (
-                "Koppeltaal",
+                "OAuth2",
                 {
-                    _ = try await koppeltaal.token(
+                    _ = try await oauth.token(
                         .refreshToken(.init(refreshToken: "r")),
                         client: OAuthClientCredentials(clientID: "c", secret: "s"))
                 }
             ),
+            ("SMART", { _ = try await smart.getConfiguration() }),
             ("Vital", { _ = try await vital.refreshToken(.init(refreshToken: "r")) }),
         ]
         var results: [String: Result<Int, any Error>] = [:]

@@ -1,5 +1,6 @@
 import Foundation
 import Koppeltaal
+import OAuth2
 import SDKRuntime
 import TestSupport
 import XCTest
@@ -32,7 +33,7 @@ final class ActivationOutageTests: XCTestCase {
                 fhirBaseURL: URL(string: "https://kt.example/FHIR/Koppeltaal")!, clientID: "c", clientSecret: "s",
                 redirectURI: "app://cb",
                 endpoints: EndpointOverrides(
-                    authorize: URL(string: "https://kt.example/OAuth2/Koppeltaal/Authorize"),
+                    authorization: URL(string: "https://kt.example/OAuth2/Koppeltaal/Authorize"),
                     token: URL(string: "https://kt.example/OAuth2/Koppeltaal/Token")),
                 activationRetryWindow: window, store: InMemoryCredentialStore(), transport: transport))
         return (session, transport)

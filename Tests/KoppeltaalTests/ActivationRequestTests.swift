@@ -1,5 +1,6 @@
 import Foundation
 import Koppeltaal
+import OAuth2
 import SDKRuntime
 import TestSupport
 import XCTest
@@ -24,9 +25,9 @@ final class ActivationRequestTests: XCTestCase {
                 clientID: "RANJKA", clientSecret: "s&cret",
                 redirectURI: "http://test.kickass.ranjgames.com/builds/rev-1005/index-game.html/After-Auth",
                 endpoints: EndpointOverrides(
-                    authorize: URL(string: "https://kt.example/OAuth2/Koppeltaal/Authorize"),
+                    authorization: URL(string: "https://kt.example/OAuth2/Koppeltaal/Authorize"),
                     token: URL(string: "https://kt.example/OAuth2/Koppeltaal/Token"),
-                    revoke: URL(string: "https://kt.example/OAuth2/Koppeltaal/Revoke")),
+                    revocation: URL(string: "https://kt.example/OAuth2/Koppeltaal/Revoke")),
                 pkce: .always, store: InMemoryCredentialStore(), transport: transport,
                 random: SeededRandomSource(seed: "fixed")
             ))
@@ -70,7 +71,7 @@ final class ActivationRequestTests: XCTestCase {
                 fhirBaseURL: URL(string: "https://kt.example/FHIR/Koppeltaal")!, clientID: "RANJKA",
                 redirectURI: "app://cb",
                 endpoints: EndpointOverrides(
-                    authorize: URL(string: "https://kt.example/a"), token: URL(string: "https://kt.example/t")),
+                    authorization: URL(string: "https://kt.example/a"), token: URL(string: "https://kt.example/t")),
                 store: InMemoryCredentialStore(), transport: transport
             ))
         do {

@@ -1,5 +1,6 @@
 import Foundation
 import Koppeltaal
+import OAuth2
 import SDKRuntime
 import TestSupport
 import XCTest
@@ -78,7 +79,7 @@ final class DiscoveryTrustTests: XCTestCase {
         let endpoints = try await session(transport: transport, store: store, overrides: .init(token: override))
             .discover()
         XCTAssertEqual(endpoints.token, override)
-        XCTAssertEqual(endpoints.authorize.path, "/OAuth2/Koppeltaal/Authorize", "the rest still comes from the cache")
+        XCTAssertEqual(endpoints.authorization?.path, "/OAuth2/Koppeltaal/Authorize", "the rest still comes from the cache")
         XCTAssertEqual(transport.requests.count, 1, "the cache was used")
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Koppeltaal
+import OAuth2
 import SDKRuntime
 import TestSupport
 import XCTest
@@ -28,7 +29,7 @@ final class GrantRefusalTests: XCTestCase {
                 fhirBaseURL: URL(string: "https://kt.example/FHIR/Koppeltaal")!, clientID: "c", clientSecret: "s",
                 redirectURI: "app://cb",
                 endpoints: EndpointOverrides(
-                    authorize: URL(string: "https://kt.example/OAuth2/Koppeltaal/Authorize"),
+                    authorization: URL(string: "https://kt.example/OAuth2/Koppeltaal/Authorize"),
                     token: URL(string: "https://kt.example/OAuth2/Koppeltaal/Token")),
                 store: InMemoryCredentialStore(), transport: transport, clock: clock))
         _ = try await session.activate(code: "123456")

@@ -1,5 +1,6 @@
 import Foundation
 import Koppeltaal
+import OAuth2
 import SDKRuntime
 import TestSupport
 import XCTest
@@ -25,8 +26,8 @@ final class LifecycleRaceTests: XCTestCase {
                 clientID: "app", clientSecret: "secret",
                 redirectURI: "app://cb",
                 endpoints: EndpointOverrides(
-                    authorize: FakeKoppeltaalServer.authorizeURL, token: FakeKoppeltaalServer.tokenURL,
-                    revoke: FakeKoppeltaalServer.revokeURL
+                    authorization: FakeKoppeltaalServer.authorizeURL, token: FakeKoppeltaalServer.tokenURL,
+                    revocation: FakeKoppeltaalServer.revokeURL
                 ),
                 pkce: .never, store: store, transport: transport, clock: clock
             ))
@@ -43,7 +44,7 @@ final class LifecycleRaceTests: XCTestCase {
         _ = try await session.activate(code: "111111")
         clock.advance(by: 900)
         let refresh = transport.hold(Self.isRefresh)
-        let call = Task { try await session.fhir(path: "/Patient/1") }
+        let call = Task { try await session.fhir(.fhir("Patient", id: "1")) }
         _ = await refresh.arrival()
         let context = try await session.activate(code: "222222")
         server.ledger.revoke(TokenLedger.refreshToken(.init(grant: 1, rotation: 0)))
@@ -72,7 +73,7 @@ final class LifecycleRaceTests: XCTestCase {
         _ = try await session.activate(code: "111111")
         clock.advance(by: 900)
         let refresh = transport.hold(afterServer: true, Self.isRefresh)
-        let call = Task { try await session.fhir(path: "/Patient/1") }
+        let call = Task { try await session.fhir(.fhir("Patient", id: "1")) }
         _ = await refresh.arrival()
         let revocation = Task { try await session.revoke() }
         _ = await outcome(of: revocation, within: 0.5)
@@ -116,7 +117,7 @@ final class LifecycleRaceTests: XCTestCase {
             await statuses.next(), .active(context, accessTokenExpiresAt: clock.now().addingTimeInterval(900)))
         clock.advance(by: 900)
         server.ledger.revoke(TokenLedger.refreshToken(.init(grant: 1, rotation: 0)))
-        await XCTAssertThrowsErrorAsync(try await session.fhir(path: "/Patient/1"))
+        await XCTAssertThrowsErrorAsync(try await session.fhir(.fhir("Patient", id: "1")))
         await XCTAssertEqualAsync(await statuses.next(), .needsActivation, "the refused grant is discarded")
     }
 

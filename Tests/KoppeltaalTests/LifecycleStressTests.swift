@@ -1,5 +1,6 @@
 import Foundation
 import Koppeltaal
+import OAuth2
 import SDKRuntime
 import TestSupport
 import XCTest
@@ -38,8 +39,8 @@ final class LifecycleStressTests: XCTestCase {
                     clientID: "app", clientSecret: "secret",
                     redirectURI: "app://cb",
                     endpoints: EndpointOverrides(
-                        authorize: FakeKoppeltaalServer.authorizeURL, token: FakeKoppeltaalServer.tokenURL,
-                        revoke: FakeKoppeltaalServer.revokeURL
+                        authorization: FakeKoppeltaalServer.authorizeURL, token: FakeKoppeltaalServer.tokenURL,
+                        revocation: FakeKoppeltaalServer.revokeURL
                     ),
                     pkce: .never, activationRetryWindow: 0, store: store, transport: transport, clock: clock,
                     logger: monitor.logger(instance: instance)
@@ -83,12 +84,12 @@ final class LifecycleStressTests: XCTestCase {
                         monitor.eraseReturned(grantsUpTo: issued)
                     }
                 ),
-                (6, LifecycleMonitor.operation("fhir") { _ = try await any.fhir(path: "/Patient/1") }),
+                (6, LifecycleMonitor.operation("fhir") { _ = try await any.fhir(.fhir("Patient", id: "1")) }),
                 (2, LifecycleMonitor.operation("accessToken") { _ = try await any.accessToken() }),
                 (
                     1,
                     LifecycleMonitor.operation("cancelledCall") {
-                        let call = Task { _ = try await any.fhir(path: "/Patient/1") }
+                        let call = Task { _ = try await any.fhir(.fhir("Patient", id: "1")) }
                         for _ in 0..<random.int(in: 0...4) { await Task.yield() }
                         call.cancel()
                         _ = await call.result

@@ -1,4 +1,5 @@
 import Foundation
+import OAuth2
 @_spi(Generated) import SDKRuntime
 import TestSupport
 import XCTest
@@ -32,7 +33,7 @@ final class MalformedInputTests: XCTestCase {
         let overrides =
             conformance == nil
             ? EndpointOverrides(
-                authorize: URL(string: "https://kt.example/OAuth2/Koppeltaal/Authorize"),
+                authorization: URL(string: "https://kt.example/OAuth2/Koppeltaal/Authorize"),
                 token: URL(string: "https://kt.example/OAuth2/Koppeltaal/Token"))
             : EndpointOverrides()
         return KoppeltaalSession(

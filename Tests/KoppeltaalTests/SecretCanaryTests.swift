@@ -1,4 +1,5 @@
 import Foundation
+import OAuth2
 import SDKRuntime
 import TestSupport
 import XCTest
@@ -63,21 +64,21 @@ final class SecretCanaryTests: XCTestCase {
                 fhirBaseURL: URL(string: "https://kt.example/FHIR/Koppeltaal")!,
                 clientID: "RANJKA", clientSecret: SecretCanary.named("client"), redirectURI: "app://cb",
                 endpoints: EndpointOverrides(
-                    authorize: base.appendingPathComponent("Authorize"), token: base.appendingPathComponent("Token"),
-                    revoke: base.appendingPathComponent("Revoke")),
+                    authorization: base.appendingPathComponent("Authorize"), token: base.appendingPathComponent("Token"),
+                    revocation: base.appendingPathComponent("Revoke")),
                 pkce: .always, store: store, transport: transport, clock: clock, logger: log
             ))
 
         let activation = try await backend.mobileLaunch(clientID: "RANJKA", patient: "p", user: "u")
         let context = try await session.activate(code: activation.code)
-        let response = try await session.fhir(path: "/Patient/1")
-        let state = try XCTUnwrap(try store.readValue(KoppeltaalState.self, for: "koppeltaal.session"))
+        let response = try await session.fhir(.fhir("Patient", id: "1"))
+        let state = try XCTUnwrap(try store.readValue(OAuthSessionState<LaunchContext>.self, for: "koppeltaal.session"))
         try SecretCanary.assertStoredOnlyUnder(
             ["accessToken", "refreshToken"], in: store.fileURL(for: "koppeltaal.session"))
         var thrown: (any Error)?
         clock.advance(by: 3_600)
         do {
-            _ = try await session.fhir(path: "/Patient/1")
+            _ = try await session.fhir(.fhir("Patient", id: "1"))
         } catch {
             thrown = error
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Koppeltaal
+import OAuth2
 @_spi(Generated) import SDKRuntime
 import TestSupport
 import XCTest
@@ -16,11 +17,23 @@ final class WireTests: XCTestCase {
         let servers = KoppeltaalClient.Servers(
             fhir: URL(string: "https://ggz.koppeltaal.nl/FHIR/Koppeltaal"),
             launch: URL(string: "https://ggz.koppeltaal.nl/OAuth2/Koppeltaal"),
-            authorize: URL(string: "https://ggz.koppeltaal.nl/FHIR/Authorize"),
-            token: URL(string: "https://ggz.koppeltaal.nl/OAuth2/Koppeltaal/Token"),
-            revoke: URL(string: "https://ggz.koppeltaal.nl/OAuth2/Koppeltaal/Revoke")
+            authorize: URL(string: "https://ggz.koppeltaal.nl/FHIR/Authorize")
         )
         return (KoppeltaalClient(configuration: .init(servers: servers, transport: transport)), transport)
+    }
+
+    /// The OAuth 2.0 client at a Koppeltaal server's token and revocation endpoints.
+    private func oauth(
+        answering status: Int = 200, _ fixture: String,
+        token: URL? = URL(string: "https://ggz.koppeltaal.nl/OAuth2/Koppeltaal/Token")
+    ) throws -> (OAuth2Client, RecordingTransport) {
+        let body = try Fixtures.data("Koppeltaal/" + fixture)
+        let transport = RecordingTransport { _ in
+            HTTPResponseMessage(status: status, headers: ["Content-Type": "application/json"], body: body)
+        }
+        let servers = OAuth2Client.Servers(
+            token: token, revocation: URL(string: "https://ggz.koppeltaal.nl/OAuth2/Koppeltaal/Revoke"))
+        return (OAuth2Client(configuration: .init(servers: servers, transport: transport)), transport)
     }
 
     private func sent(_ transport: RecordingTransport) throws -> String {
@@ -44,7 +57,7 @@ final class WireTests: XCTestCase {
     func testAuthorizeSendsTheSeedQueryAndReadsBothSpellings() async throws {
         for fixture in ["Authorize/response.json", "Authorize/response-british.json"] {
             let (client, transport) = try client(fixture)
-            let response = try await client.authorize(
+            let response = try await client.mobileAuthorize(
                 .init(
                     clientID: "RANJKA",
                     redirectURI: "http://test.kickass.ranjgames.com/builds/rev-1005/index-game.html/After-Auth",
@@ -56,15 +69,13 @@ final class WireTests: XCTestCase {
     }
 
     func testRefreshWithBasicClientAuthenticationFormEncodesTheSecret() async throws {
-        let (client, transport) = try client("Token/response-refresh.json")
-        let servers = KoppeltaalClient.Servers(
-            token: URL(string: "https://localhost/Petrel244/OAuth2/VHProvisioning/Token"))
-        let refreshing = KoppeltaalClient(configuration: .init(servers: servers, transport: transport))
-        _ = client
-        let response = try await refreshing.token(
-            .refreshToken(.init(refreshToken: "e54a2533-df44-4e32-bc4d-820c05b2aed0")),
-            client: OAuthClientCredentials(clientID: "QMNativeApp", secret: "Who@reU123?", method: .basic)
-        )
+        let (refreshing, transport) = try oauth(
+            "Token/response-refresh.json", token: URL(string: "https://localhost/Petrel244/OAuth2/VHProvisioning/Token"))
+        let response = try KoppeltaalTokenResponse(
+            extending: try await refreshing.token(
+                .refreshToken(.init(refreshToken: "e54a2533-df44-4e32-bc4d-820c05b2aed0")),
+                client: OAuthClientCredentials(clientID: "QMNativeApp", secret: "Who@reU123?", method: .basic)
+            ))
         XCTAssertEqual(try sent(transport), try Fixtures.text("Koppeltaal/Token/request.http"))
         XCTAssertEqual(response.accessToken, "41aeeebe-14d3-46e9-a994-54e9b5028140")
         XCTAssertEqual(response.refreshToken, "c9141239-aec5-4e0a-af51-7c307d559184")
@@ -72,10 +83,8 @@ final class WireTests: XCTestCase {
     }
 
     func testRefreshWithUnencodedBasicIsTheSeedsRequestByteForByte() async throws {
-        let (_, transport) = try client("Token/response-refresh.json")
-        let servers = KoppeltaalClient.Servers(
-            token: URL(string: "https://localhost/Petrel244/OAuth2/VHProvisioning/Token"))
-        let refreshing = KoppeltaalClient(configuration: .init(servers: servers, transport: transport))
+        let (refreshing, transport) = try oauth(
+            "Token/response-refresh.json", token: URL(string: "https://localhost/Petrel244/OAuth2/VHProvisioning/Token"))
         _ = try await refreshing.token(
             .refreshToken(.init(refreshToken: "e54a2533-df44-4e32-bc4d-820c05b2aed0")),
             client: OAuthClientCredentials(clientID: "QMNativeApp", secret: "Who@reU123?", method: .unencodedBasic)
@@ -84,7 +93,7 @@ final class WireTests: XCTestCase {
     }
 
     func testAuthorizationCodeGrantForAPublicClient() async throws {
-        let (client, transport) = try client("Token/response.json")
+        let (client, transport) = try oauth("Token/response.json")
         let response = try await client.token(
             .authorizationCode(
                 .init(
@@ -94,19 +103,22 @@ final class WireTests: XCTestCase {
             client: OAuthClientCredentials(clientID: "RANJKA")
         )
         XCTAssertEqual(try sent(transport), try Fixtures.text("Koppeltaal/Token/request-authorization-code.http"))
+        let patient = "https://ggzeindhoven.minddistrict.com/Patient/72308"
+        let resource = "https://ggzeindhoven.minddistrict.com/RelatedPerson/452"
         XCTAssertEqual(
-            response,
-            TokenResponse(
-                accessToken: "f3d421f4-d036-468a-b9aa-de9c777ede95", tokenType: "Bearer", expiresIn: 900,
-                refreshToken: "e54a2533-df44-4e32-bc4d-820c05b2aed0", scope: "patient/*.*",
-                patient: "https://ggzeindhoven.minddistrict.com/Patient/72308",
-                resource: "https://ggzeindhoven.minddistrict.com/RelatedPerson/452"
+            try KoppeltaalTokenResponse(extending: response),
+            KoppeltaalTokenResponse(
+                tokenResponse: TokenResponse(
+                    accessToken: "f3d421f4-d036-468a-b9aa-de9c777ede95", tokenType: "Bearer", expiresIn: 900,
+                    refreshToken: "e54a2533-df44-4e32-bc4d-820c05b2aed0", scope: "patient/*.*",
+                    additionalProperties: ["patient": .string(patient), "resource": .string(resource)]),
+                patient: patient, resource: resource
             ))
     }
 
     func testTokenResponseQuirks() throws {
         let response = try JSONCoding.decode(
-            TokenResponse.self, from: Fixtures.data("Koppeltaal/Token/response-quirks.json"))
+            KoppeltaalTokenResponse.self, from: Fixtures.data("Koppeltaal/Token/response-quirks.json"))
         XCTAssertEqual(response.expiresIn, 3600, "a numeric string")
         XCTAssertEqual(response.tokenType, "bearer")
         XCTAssertEqual(response.patient, "https://example.org/Patient/1", "the capitalised key")
@@ -116,7 +128,7 @@ final class WireTests: XCTestCase {
     }
 
     func testRevokeWithRefreshTokenHint() async throws {
-        let (client, transport) = try client("Revoke/response.json")
+        let (client, transport) = try oauth("Revoke/response.json")
         try await client.revoke(
             .init(token: "c9141239-aec5-4e0a-af51-7c307d559184", tokenTypeHint: .refreshToken),
             client: OAuthClientCredentials(clientID: "KTSTESTGAME", secret: "a&b=c")
@@ -191,7 +203,7 @@ final class WireTests: XCTestCase {
     }
 
     func testOAuth2ErrorIsTyped() async throws {
-        let (client, _) = try client(answering: 400, "Token/error.json")
+        let (client, _) = try oauth(answering: 400, "Token/error.json")
         do {
             _ = try await client.token(
                 .refreshToken(.init(refreshToken: "old")), client: OAuthClientCredentials(clientID: "RANJKA"))
@@ -211,7 +223,7 @@ final class WireTests: XCTestCase {
                 status: 503, headers: ["Content-Type": "text/html", "Retry-After": "120"],
                 body: Data("<html>down</html>".utf8))
         }
-        let client = KoppeltaalClient(
+        let client = OAuth2Client(
             configuration: .init(servers: .init(token: URL(string: "https://example.org/token")), transport: transport))
         do {
             _ = try await client.token(
@@ -225,7 +237,7 @@ final class WireTests: XCTestCase {
     }
 
     func testMissingServerIsAConfigurationError() async {
-        let client = KoppeltaalClient(configuration: .init(transport: RecordingTransport(responses: [])))
+        let client = OAuth2Client(configuration: .init(transport: RecordingTransport(responses: [])))
         do {
             _ = try await client.token(
                 .refreshToken(.init(refreshToken: "rt")), client: OAuthClientCredentials(clientID: "c"))

@@ -41,7 +41,7 @@ final class LifecycleRaceTests: XCTestCase {
         _ = try await session.completeAuthorization(redirectURL: try Self.redirect(for: first, subject: "alice"))
         clock.advance(by: 900)
         let refresh = transport.hold(Self.isRefresh)
-        let call = Task { try await session.fhir(path: "Patient/1") }
+        let call = Task { try await session.fhir(.fhir("Patient", id: "1")) }
         _ = await refresh.arrival()
         // While the refresh is out, the user starts another launch; then the server refuses the old grant.
         let second = try await session.standaloneAuthorizationURL()

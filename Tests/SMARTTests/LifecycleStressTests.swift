@@ -74,12 +74,12 @@ final class LifecycleStressTests: XCTestCase {
                         monitor.eraseReturned(grantsUpTo: issued)
                     }
                 ),
-                (6, LifecycleMonitor.operation("fhir") { _ = try await any.fhir(path: "Patient/1") }),
+                (6, LifecycleMonitor.operation("fhir") { _ = try await any.fhir(.fhir("Patient", id: "1")) }),
                 (2, LifecycleMonitor.operation("accessToken") { _ = try await any.accessToken() }),
                 (
                     1,
                     LifecycleMonitor.operation("cancelledCall") {
-                        let call = Task { _ = try await any.fhir(path: "Patient/1") }
+                        let call = Task { _ = try await any.fhir(.fhir("Patient", id: "1")) }
                         for _ in 0..<random.int(in: 0...4) { await Task.yield() }
                         call.cancel()
                         _ = await call.result

@@ -1,4 +1,5 @@
 import Foundation
+import OAuth2
 import SDKRuntime
 import TestSupport
 import XCTest
@@ -93,20 +94,20 @@ final class SecretCanaryTests: XCTestCase {
         try SecretCanary.assertStoredOnlyUnder(["state"], in: store.fileURL(for: "smart.session"), also: [state])
         let redirect = try XCTUnwrap(FakeSMARTServer.redirect(for: authorization, code: SecretCanary.named("code")))
         let context = try await session.completeAuthorization(redirectURL: redirect)
-        let response = try await session.fhir(path: "Patient/123")
-        let stored = try XCTUnwrap(try store.readValue(SMARTState.self, for: "smart.session"))
+        let response = try await session.fhir(.fhir("Patient", id: "123"))
+        let stored = try XCTUnwrap(try store.readValue(OAuthSessionState<SMARTLaunchContext>.self, for: "smart.session"))
         try SecretCanary.assertStoredOnlyUnder(
             ["accessToken", "refreshToken"], in: store.fileURL(for: "smart.session"))
         var thrown: (any Error)?
         clock.advance(by: 3_600)
         do {
-            _ = try await session.fhir(path: "Patient/123")
+            _ = try await session.fhir(.fhir("Patient", id: "123"))
         } catch {
             thrown = error
         }
         let revocation = try await session.revoke()
         let token = try await backend.token()
-        let backendResponse = try await backend.fhir(path: "Patient/123")
+        let backendResponse = try await backend.fhir(.fhir("Patient", id: "123"))
 
         XCTAssertEqual(response.status, 200)
         XCTAssertEqual(backendResponse.status, 200)

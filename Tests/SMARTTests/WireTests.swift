@@ -1,4 +1,5 @@
 import Foundation
+import OAuth2
 @_spi(Generated) import SDKRuntime
 import SMART
 import TestSupport
@@ -13,18 +14,29 @@ final class WireTests: XCTestCase {
     private static let verifier =
         "o28xyrYY7-lGYfnKwRjHEZWlFIPlzVnFPYMWbH-g_BsNnQNem-IAg9fDh92X0KtvHCPO5_C-RJd2QhApKQ-2cRp-S_W3qmTidTEPkeWyniKQSF9Q_k10Q5wMc8fGzoyF"
 
-    private func client(answering status: Int = 200, _ fixture: String) throws -> (SMARTClient, RecordingTransport) {
+    private func transport(answering status: Int = 200, _ fixture: String) throws -> RecordingTransport {
         let body = try Fixtures.data("SMART/" + fixture)
-        let transport = RecordingTransport { _ in
+        return RecordingTransport { _ in
             HTTPResponseMessage(status: status, headers: ["Content-Type": "application/json"], body: body)
         }
+    }
+
+    /// The SMART client: discovery and the authorization URL.
+    private func client(answering status: Int = 200, _ fixture: String) throws -> (SMARTClient, RecordingTransport) {
+        let transport = try transport(answering: status, fixture)
         let servers = SMARTClient.Servers(
-            fhir: URL(string: "https://ehr.example.com/fhir"),
-            authorize: Self.server.appendingPathComponent("authorize"),
-            token: Self.server.appendingPathComponent("token"), revoke: Self.server.appendingPathComponent("revoke"),
-            introspect: Self.server.appendingPathComponent("introspect"),
-            jwks: URL(string: "https://ehr.example.com/.well-known/jwks.json"))
+            fhir: URL(string: "https://ehr.example.com/fhir"), authorize: Self.server.appendingPathComponent("authorize"))
         return (SMARTClient(configuration: .init(servers: servers, transport: transport)), transport)
+    }
+
+    /// The OAuth 2.0 client at the SMART server's endpoints: tokens, revocation, introspection and keys.
+    private func oauth(answering status: Int = 200, _ fixture: String) throws -> (OAuth2Client, RecordingTransport) {
+        let transport = try transport(answering: status, fixture)
+        let servers = OAuth2Client.Servers(
+            token: Self.server.appendingPathComponent("token"), revocation: Self.server.appendingPathComponent("revoke"),
+            introspection: Self.server.appendingPathComponent("introspect"),
+            jwks: URL(string: "https://ehr.example.com/.well-known/jwks.json"))
+        return (OAuth2Client(configuration: .init(servers: servers, transport: transport)), transport)
     }
 
     private func sent(_ transport: RecordingTransport) throws -> String {
@@ -48,9 +60,9 @@ final class WireTests: XCTestCase {
     }
 
     func testAPublicClientsCodeRedemptionIsTheIGsRequest() async throws {
-        let (client, transport) = try client("Token/response.json")
-        let response = try await client.token(
-            Self.codeGrant, client: OAuthClientCredentials(clientID: "demo_app_whatever"))
+        let (client, transport) = try oauth("Token/response.json")
+        let response = try SMARTTokenResponse(
+            extending: try await client.token(Self.codeGrant, client: OAuthClientCredentials(clientID: "demo_app_whatever")))
         XCTAssertEqual(try sent(transport), try Fixtures.text("SMART/Token/request.http"))
         XCTAssertEqual(response.patient, "87a339d0-8cae-418e-89c7-8651e6aab3c6")
         XCTAssertEqual(response.needPatientBanner, true)
@@ -69,7 +81,7 @@ final class WireTests: XCTestCase {
     }
 
     func testASymmetricClientSendsTheIGsBasicHeaderAndNoClientID() async throws {
-        let (client, transport) = try client("Token/response.json")
+        let (client, transport) = try oauth("Token/response.json")
         _ = try await client.token(
             Self.codeGrant,
             client: OAuthClientCredentials(
@@ -78,7 +90,7 @@ final class WireTests: XCTestCase {
     }
 
     func testABackendTokenRequestCarriesAFreshAssertion() async throws {
-        let (client, transport) = try client("Token/response-backend.json")
+        let (client, transport) = try oauth("Token/response-backend.json")
         let keys = try JSONWebKeySet(json: Fixtures.data("JOSE/test-keys.json"))
         let signer = try ClientAssertionSigner(
             key: try XCTUnwrap(keys.keys.first { $0.keyID == "test-rsa" }), algorithm: .rs384)
@@ -96,7 +108,7 @@ final class WireTests: XCTestCase {
     }
 
     func testAnOAuthErrorIsTyped() async throws {
-        let (client, _) = try client(answering: 400, "Token/error.json")
+        let (client, _) = try oauth(answering: 400, "Token/error.json")
         await XCTAssertThrowsErrorAsync(
             try await client.token(Self.codeGrant, client: OAuthClientCredentials(clientID: "demo_app_whatever"))
         ) { error in
@@ -110,16 +122,18 @@ final class WireTests: XCTestCase {
         let transport = RecordingTransport { _ in
             HTTPResponseMessage(status: 200, headers: ["Content-Type": "application/json"], body: Data(body.utf8))
         }
-        let client = SMARTClient(configuration: .init(servers: .init(token: Self.server), transport: transport))
-        let response = try await client.token(
-            .refreshToken(.init(refreshToken: "r")), client: OAuthClientCredentials(clientID: "app"))
+        let client = OAuth2Client(configuration: .init(servers: .init(token: Self.server), transport: transport))
+        let response = try SMARTTokenResponse(
+            extending: try await client.token(
+                .refreshToken(.init(refreshToken: "r")), client: OAuthClientCredentials(clientID: "app")))
         XCTAssertEqual(response.expiresIn, 3600)
         XCTAssertEqual(response.fhirContext, [.string("Patient/1")])
     }
 
     func testIntrospectionSendsTheCallersBearerTokenAndReadsSMARTFields() async throws {
-        let (client, transport) = try client("Introspect/response.json")
-        let response = try await client.introspect(.init(token: "the-token"), token: BearerToken("caller-token"))
+        let (client, transport) = try oauth("Introspect/response.json")
+        let response = try SMARTIntrospection(
+            extending: try await client.introspect(.init(token: "the-token"), token: BearerToken("caller-token")))
         XCTAssertEqual(try sent(transport), try Fixtures.text("SMART/Introspect/request.http"))
         XCTAssertTrue(response.active)
         XCTAssertEqual(response.clientID, "demo_app_whatever")
@@ -128,7 +142,7 @@ final class WireTests: XCTestCase {
     }
 
     func testRevocationNamesTheTokenType() async throws {
-        let (client, transport) = try client("Token/error.json")
+        let (client, transport) = try oauth("Token/error.json")
         try await client.revoke(
             .init(token: "the-refresh-token", tokenTypeHint: .refreshToken),
             client: OAuthClientCredentials(clientID: "demo_app_whatever"))

@@ -1,4 +1,5 @@
 import Foundation
+import OAuth2
 @_spi(Generated) import SDKRuntime
 import TestSupport
 import Vital
@@ -110,7 +111,8 @@ final class WireTests: XCTestCase {
         let jwt = "eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJ1aWQiOiI2ZTVhIn0.c2ln"
         let response = try await client.exchangeSignInToken(.init(subjectToken: jwt))
         XCTAssertEqual(try sent(transport), try Fixtures.text("Vital/ExchangeSignInToken/request.http"))
-        XCTAssertEqual(response, TokenResponse(accessToken: "at-1", refreshToken: "rt-1", expiresIn: 3600))
+        XCTAssertEqual(
+            response, TokenResponse(accessToken: "at-1", tokenType: "Bearer", expiresIn: 3600, refreshToken: "rt-1"))
     }
 
     func testRefreshTokenAcceptsExpiresInAsString() async throws {

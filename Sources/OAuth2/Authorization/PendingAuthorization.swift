@@ -92,13 +92,29 @@ extension AuthorizationRequestError: SDKError {
 }
 
 /// What a redirect said instead of a usable authorization code.
-public enum AuthorizationResponseError: Error, Sendable, Hashable {
+public enum AuthorizationResponseError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The redirect's `state` is not the pending request's: it answers another request, or a forged one.
     case stateMismatch
     /// The request waited longer than its lifetime.
     case expired
     /// The server redirected with an error such as `access_denied`, or without a code.
     case denied(error: String, description: String?)
+
+    /// A one-line explanation.
+    public var description: String {
+        switch self {
+        case .stateMismatch: return "The redirect's state does not match the authorization request's"
+        case .expired: return "The authorization was started too long ago; start again"
+        case .denied(let error, let description):
+            return "The authorization server refused: \(error)" + (description.map { " (\($0))" } ?? "")
+        }
+    }
+}
+
+extension AuthorizationResponseError: SDKError {
+    /// ``ErrorRecovery/reauthorize`` for a refused or expired authorization; a redirect of another request changes
+    /// nothing (the request keeps waiting).
+    public var recovery: ErrorRecovery { self == .stateMismatch ? .none : .reauthorize }
 }
 
 /// What an app adds to the authorization requests it makes: OpenID Connect's `prompt`, and parameters of its own.

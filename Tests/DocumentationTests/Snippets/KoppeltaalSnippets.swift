@@ -2,6 +2,7 @@
 // swift-format-ignore-file
 import Foundation
 import Koppeltaal
+import OAuth2
 import SDKRuntime
 
 // The code of the README's Koppeltaal quick start and of the Koppeltaal getting-started article.
@@ -24,7 +25,7 @@ func koppeltaalQuickStart(portalPassword: String, patientURL: String, userURL: S
         store: try CredentialStores.secure(service: "com.example.koppeltaal")
     ))
     let context = try await session.activate(code: codeTypedByThePatient)   // patient, user, resource, intent, scope
-    let response = try await session.fhir(path: "/Patient/72308")
+    let response = try await session.fhir(.fhir("Patient", id: "72308"))
     try await session.revoke()
     // end snippet
     _ = (activation, context, response)
@@ -59,7 +60,7 @@ final class KoppeltaalLaunch: Sendable {
         var query = FormFields()
         query.append("_query", "MessageHeader.GetNextNewAndClaim")
         do {
-            screens.show(messages: try await session.fhir(path: "/MessageHeader/_search", query: query).body)
+            screens.show(messages: try await session.fhir(ResourcePath("MessageHeader", "_search"), query: query).body)
         } catch KoppeltaalError.needsActivation {
             try await start(screens: screens)
         }

@@ -42,7 +42,7 @@ func koppeltaalTutorialActivate(session: KoppeltaalSession, codeTypedByThePatien
 func koppeltaalTutorialFHIR(session: KoppeltaalSession) async throws {
     // snippet koppeltaal-tutorial-fhir
     // FHIR calls carry a fresh access token; an expired one is refreshed once, whoever is calling.
-    let patient = try await session.fhir(path: "/Patient/72308")
+    let patient = try await session.fhir(.fhir("Patient", id: "72308"))
     print(String(decoding: patient.body, as: UTF8.self))
     // end snippet
 }

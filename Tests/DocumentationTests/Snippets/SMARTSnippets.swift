@@ -15,7 +15,7 @@ func smartAppQuickStart(openInBrowser: (URL) async throws -> URL) async throws {
     let authorizationURL = try await session.standaloneAuthorizationURL()   // PKCE S256, state and nonce inside
     let redirect = try await openInBrowser(authorizationURL)                 // e.g. ASWebAuthenticationSession
     let context = try await session.completeAuthorization(redirectURL: redirect)
-    let patient = try await session.fhir(path: "Patient/\(context.patient ?? "")")
+    let patient = try await session.fhir(.fhir("Patient", id: context.patient))   // no patient: an error, never a search
     print(context.fhirUser as Any, patient.status)
     // end snippet
 }
@@ -27,7 +27,7 @@ func smartBackendQuickStart(privateJWK: Data) async throws {
         signer: try ClientAssertionSigner(key: JSONWebKey(json: privateJWK), algorithm: .es384),
         scope: "system/Patient.rs system/Observation.rs",
         fhirBaseURL: URL(string: "https://ehr.example.com/fhir")!))
-    let bundle = try await backend.fhir(path: "Observation")   // one token request for any number of callers
+    let bundle = try await backend.fhir(.fhir("Observation"))   // one token request for any number of callers
     print(bundle.status)
     // end snippet
 }
@@ -65,7 +65,7 @@ final class SMARTLaunch: Sendable {
             return try await launch(from: nil, screens: screens)
         }
         do {
-            screens.show(patient: try await session.fhir(path: "Patient/\(patient)").body)
+            screens.show(patient: try await session.fhir(.fhir("Patient", id: patient)).body)
         } catch SMARTError.needsLaunch {
             try await launch(from: nil, screens: screens)
         }
@@ -115,7 +115,7 @@ func smartTutorialStatuses(session: SMARTSession) async throws {
 func smartTutorialFHIR(session: SMARTSession) async throws {
     // snippet smart-tutorial-fhir
     // Each call carries a fresh access token; an expired one is refreshed once for every caller.
-    let observations = try await session.fhir(path: "Observation", query: FormFields(formEncoded: "patient=123"))
+    let observations = try await session.fhir(.fhir("Observation"), query: FormFields(formEncoded: "patient=123"))
     print(String(decoding: observations.body, as: UTF8.self))
     // end snippet
 }
