@@ -75,8 +75,11 @@ final class ConfigTests: XCTestCase {
         let code = text.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("//") }
         XCTAssertFalse(code.contains { $0.contains("public ") }, "internal output declares nothing public")
         XCTAssertTrue(text.contains("\nstruct LinkedProvider: Sendable, Equatable, Decodable {"))
+        // Vital uses OAuth2's types, from its module.
         XCTAssertTrue(
-            output.files.allSatisfy { $0.contents.contains("@_spi(Generated) import SDKRuntime\nimport Dispatch\n") })
+            output.files.allSatisfy {
+                $0.contents.contains("@_spi(Generated) import SDKRuntime\nimport OAuth2\nimport Dispatch\n")
+            })
         XCTAssertTrue(output.files.contains { $0.path == "Vital/Generated/Types/LinkedProvider.swift" })
         XCTAssertTrue(text.contains("func linkedProviders("), text)
         XCTAssertTrue(text.contains("let providers: [LinkedProvider]"))

@@ -23,8 +23,11 @@ final class HostileSchemaTests: XCTestCase {
     func testAPayloadInAnyTextFieldNeverBecomesCode() throws {
         var refused = 0
         var generated = 0
-        for family in ["HealthVault", "Koppeltaal", "SMART", "Vital"] {
+        for family in ["HealthVault", "Koppeltaal", "OAuth2", "SMART", "Vital"] {
             let files = try Self.shippedFiles(family)
+            // The families it refers to are read beside it, unchanged, and only it is generated.
+            let others = family == "OAuth2" || family == "HealthVault" ? [] : try Self.shippedFiles("OAuth2")
+            let options = GeneratorPipeline.Options(families: [family])
             let documents = try files.map { try JSONSerialization.jsonObject(with: Data($0.contents.utf8)) }
             let trials = documents.indices.flatMap { index in
                 HostileJSON.textPaths(in: documents[index]).filter { $0.last?.description != "/description" }.map {
@@ -40,7 +43,7 @@ final class HostileSchemaTests: XCTestCase {
                 return mutated
             }
             DispatchQueue.concurrentPerform(iterations: inputs.count) { number in
-                outcomes.set(number, Result { try GeneratorPipeline.run(inputs[number]) })
+                outcomes.set(number, Result { try GeneratorPipeline.run(inputs[number] + others, options: options) })
             }
             var accepted = documents
             for (number, (index, path)) in trials.enumerated() {
@@ -61,7 +64,7 @@ final class HostileSchemaTests: XCTestCase {
                     XCTFail("\(place): \(String(describing: other))")
                 }
             }
-            try assertEverythingAtOnceParses(family, files: files, documents: accepted)
+            try assertEverythingAtOnceParses(family, files: files, documents: accepted, others: others)
         }
         XCTAssertGreaterThan(generated, 50, "too few fields generated to prove anything")
         XCTAssertGreaterThan(refused, 0)
@@ -69,13 +72,15 @@ final class HostileSchemaTests: XCTestCase {
     }
 
     /// The family with the payload in every description and every field that generated on its own.
-    private func assertEverythingAtOnceParses(_ family: String, files: [InMemoryFile], documents: [Any]) throws {
+    private func assertEverythingAtOnceParses(
+        _ family: String, files: [InMemoryFile], documents: [Any], others: [InMemoryFile]
+    ) throws {
         let everything = files.indices.map { index in
             let document = HostileJSON.textPaths(in: documents[index]).filter { $0.last?.description == "/description" }
                 .reduce(documents[index]) { HostileJSON.inject(Self.payload, at: $1, in: $0) }
             return InMemoryFile(path: files[index].path, contents: HostileJSON.text(document))
         }
-        let output = try GeneratorPipeline.run(everything)
+        let output = try GeneratorPipeline.run(everything + others, options: .init(families: [family]))
         Self.assertNoCode(in: output, "\(family) with every payload")
         let text = output.files.map(\.contents).joined()
         XCTAssertGreaterThan(

@@ -5,7 +5,8 @@ import XCTest
 
 /// Every directory under `InvalidSchemas/` is a family with one mistake; generating it must fail with exactly the
 /// diagnostics in its `expected.txt`, and never crash. A case may name the families to generate in `families.txt`
-/// (one per line), as `sdkgen --family` does, and give an `sdkgen-config.json`, as `sdkgen --config` does.
+/// (one per line), as `sdkgen --family` does, give an `sdkgen-config.json`, as `sdkgen --config` does, and generate
+/// one file per family into one module when it has a `single-file` file, as `sdkgen --single-file` does.
 ///
 /// Every error the generator can report has a case: the second test reads each diagnostic message template in the
 /// generator's source and requires some case's expected output to match it.
@@ -51,8 +52,11 @@ final class InvalidSchemaTests: XCTestCase {
                 config = decoded
             }
             do {
+                let singleFile = FileManager.default.fileExists(
+                    atPath: directory.appendingPathComponent("single-file").path)
                 _ = try GeneratorPipeline.run(
-                    files, options: .init(displayRoot: "Schemas", families: families, config: config))
+                    files,
+                    options: .init(displayRoot: "Schemas", families: families, config: config, singleFile: singleFile))
                 XCTFail("\(name): generation succeeded, expected \(expected)")
             } catch let failure as GenerationFailed {
                 XCTAssertEqual(failure.diagnostics.map(\.description), expected, name)

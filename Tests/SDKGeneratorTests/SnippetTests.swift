@@ -553,11 +553,23 @@ final class SnippetTests: XCTestCase {
                 /// The error code.
                 public var code: DemoErrorCode { DemoErrorCode(rawValue: body.code) }
 
+                /// Creates an error whose recovery `codeRecovery` gives for its code, for a protocol that gives some codes another
+                /// meaning.
+                public init(
+                    body: ErrorBody, httpStatus: Swift.Int, operation: Swift.String,
+                    recovery codeRecovery: (DemoErrorCode) -> SDKRuntime.ErrorRecovery
+                ) {
+                    self.init(body: body, httpStatus: httpStatus, operation: operation)
+                    recoveryOverride = codeRecovery(code)
+                }
+
+                private var recoveryOverride: SDKRuntime.ErrorRecovery?
+
                 /// The server's explanation, when it gave one.
                 public var message: Swift.String? { body.message }
 
                 /// What a caller should do about the error, from the schema's code table.
-                public var recovery: SDKRuntime.ErrorRecovery { code.recovery }
+                public var recovery: SDKRuntime.ErrorRecovery { recoveryOverride ?? code.recovery }
             """)
         assertEmits(
             text,

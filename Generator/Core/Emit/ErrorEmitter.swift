@@ -36,7 +36,10 @@ enum ErrorEmitter {
             }
             var codeIsOptional = true
             // How the recovery follows from the code or codes: from the code table, or through a function of one code.
-            var recovery = (table: "code?.recovery ?? .none", through: { (function: String) in "code.map(\(function)) ?? .none" })
+            var recovery = (
+                table: "code?.recovery ?? .none",
+                through: { (function: String) in "code.map(\(function)) ?? SDKRuntime.ErrorRecovery.none" }
+            )
             var recoveryDoc = "What a caller should do about the error, from the schema's code table."
             var shownCode = "(code.map { \" \\($0)\" } ?? \"\")"
             var codeTypeName: String?
@@ -58,7 +61,7 @@ enum ErrorEmitter {
                 p.line("public var code: \(codeType.name)? { codes.first }")
                 recovery = (
                     "codes.lazy.map(\\.recovery).first { $0 != .none } ?? .none",
-                    { "codes.lazy.map(\($0)).first { $0 != .none } ?? .none" }
+                    { "codes.lazy.map(\($0)).first { $0 != .none } ?? SDKRuntime.ErrorRecovery.none" }
                 )
                 recoveryDoc =
                     "What a caller should do about the error: the recovery of the first code that calls for something."
@@ -90,8 +93,7 @@ enum ErrorEmitter {
                     ], ")"
                 ) { p in
                     p.line("self.init(body: body, httpStatus: httpStatus, operation: operation)")
-                    p.line("let recovery: SDKRuntime.ErrorRecovery = \(recovery.through("codeRecovery"))")
-                    p.line("recoveryOverride = recovery")
+                    p.line("recoveryOverride = \(recovery.through("codeRecovery"))")
                 }
                 p.blank()
                 p.line("private var recoveryOverride: SDKRuntime.ErrorRecovery?")

@@ -36,7 +36,7 @@ enum FileEmitter {
 
     /// The family's files: one per declaration's schema, and with `testSamples` the round-trip tests.
     static func files(for family: IRFamily, testSamples: Bool, config: GeneratorConfig = .init()) -> [GeneratedFile] {
-        let dependencies = family.dependencies.map { ($0.usesSPI ? "@_spi(Generated) import " : "import ") + $0.family }
+        let dependencies = imports(of: family)
         var files = parts(of: family).map { part in
             file(part.root, part.path, from: part.sources, body: part.body, config: config, dependencies: dependencies)
         }
@@ -69,7 +69,14 @@ enum FileEmitter {
             body.append(part.body)
             body.line("")
         }
-        return file(.sources, family.name + ".swift", from: [family.directory], body: body, config: config)
+        return file(
+            .sources, family.name + ".swift", from: [family.directory], body: body, config: config,
+            dependencies: imports(of: family))
+    }
+
+    /// The imports of the other families' modules whose types `family` uses.
+    private static func imports(of family: IRFamily) -> [String] {
+        family.dependencies.map { ($0.usesSPI ? "@_spi(Generated) import " : "import ") + $0.family }
     }
 
     private static func parts(of family: IRFamily) -> [Part] {

@@ -68,7 +68,7 @@ public enum GeneratorPipeline {
         for family in families { diagnostics.append(contentsOf: family.diagnostics) }
         options.config.checkOverrides(against: families, diagnostics: &diagnostics)
         let (module, resolveDiagnostics) = resolve(
-            families, config: options.config, wanted: options.wantedFamilies, qualifiesReferences: !options.singleFile)
+            families, config: options.config, wanted: options.wantedFamilies, singleModule: options.singleFile)
         diagnostics.append(contentsOf: resolveDiagnostics)
         if loaded.isEmpty {
             diagnostics.error(
@@ -142,11 +142,13 @@ public enum GeneratorPipeline {
     /// Stage 2: checks each family's meaning and resolves it into the IR. A family is resolved after the families
     /// it refers to, whose resolved types it uses; the module holds the families of `wanted` (all when nil).
     ///
-    /// - Parameter qualifiesReferences: whether another family's types are named with its module
+    /// - Parameter singleModule: whether the families generated share one module (a build plugin's target), so that
+    ///   they name each other's types without a module; a family they refer to that is not generated is always a
+    ///   module of its own
     ///   (`OAuth2.TokenResponse`), as when every family is its own module; false when they share one.
     public static func resolve(
         _ families: [FamilyDocuments], config: GeneratorConfig = .init(), wanted: Set<String>? = nil,
-        qualifiesReferences: Bool = true
+        singleModule: Bool = false
     ) -> (IRModule, Diagnostics) {
         var diagnostics = Diagnostics()
         var resolved: [String: IRFamily] = [:]
@@ -155,12 +157,16 @@ public enum GeneratorPipeline {
         for documents in order {
             var resolver = FamilyResolver(
                 config: config, dependencies: resolved, existing: Set(families.map(\.name)),
-                qualifiesReferences: qualifiesReferences)
+                sharedModule: singleModule ? Set(names(wanted, in: families)) : [])
             if let family = resolver.resolve(documents) { resolved[family.name] = family }
             diagnostics.append(contentsOf: resolver.diagnostics)
         }
-        let names = resolved.keys.filter { wanted?.contains($0) ?? true }.sorted()
-        return (IRModule(families: names.compactMap { resolved[$0] }), diagnostics)
+        return (IRModule(families: names(wanted, in: families).sorted().compactMap { resolved[$0] }), diagnostics)
+    }
+
+    /// The families of `wanted` among `families`, or all of them.
+    private static func names(_ wanted: Set<String>?, in families: [FamilyDocuments]) -> [String] {
+        families.map(\.name).filter { wanted?.contains($0) ?? true }
     }
 
     /// Stage 3: renders every family's Swift files.

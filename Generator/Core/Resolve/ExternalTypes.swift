@@ -4,8 +4,9 @@
 struct ExternalTypes {
     /// The families resolved before this one, by name.
     let families: [String: IRFamily]
-    /// Whether imported names carry their module.
-    let qualifies: Bool
+    /// The families generated into the same module as this one, whose types are named without a module; every
+    /// other family is a module of its own, imported.
+    let sharedModule: Set<String>
     /// The family being resolved.
     var family = ""
     /// The family directories that exist, resolved or not: a reference to one that could not be resolved (its own
@@ -16,10 +17,13 @@ struct ExternalTypes {
     /// The first reference to each family used, where a problem with what is used from it is reported.
     private(set) var firstReferences: [String: Located<String>] = [:]
 
-    init(families: [String: IRFamily] = [:], qualifies: Bool = true) {
+    init(families: [String: IRFamily] = [:], sharedModule: Set<String> = []) {
         self.families = families
-        self.qualifies = qualifies
+        self.sharedModule = sharedModule
     }
+
+    /// Whether `family`'s types are named with its module here.
+    private func qualifies(_ family: String) -> Bool { !sharedModule.contains(family) }
 
     /// The family a `../` reference names, or nil with a diagnostic (or silently, for a family known to exist but not
     /// resolved).
@@ -68,8 +72,11 @@ struct ExternalTypes {
                 return type.provenance.file == file && type.provenance.pointer == parsed.pointer
             })
         else {
+            let shared = target.typeTable.types(target.types).map {
+                "../\(target.name)/types.json#" + $0.provenance.pointer
+            }
             diagnostics.error(
-                "\"$ref\": \"\(reference.value)\" names no type of \(target.name), expected a schema \(target.name) generates as a type, such as \(expected)",
+                "\"$ref\": \"\(reference.value)\" names no type of \(target.name), expected a schema it generates as a type: one of \(Diagnostics.choices(shared, empty: "it has no types.json")), or one of a method file's $defs",
                 at: reference.location, pointer: reference.pointer)
             return nil
         }
@@ -103,7 +110,7 @@ struct ExternalTypes {
     /// The name here of `name` of `origin`: qualified by its module when families are modules (a type `origin`
     /// itself imported keeps the name it has there).
     private func localName(_ name: IRTypeName, of origin: IRFamily) -> IRTypeName {
-        if origin.typeTable[name]?.isImported == true || !qualifies { return name }
+        if origin.typeTable[name]?.isImported == true || !qualifies(origin.name) { return name }
         return IRTypeName(origin.name + "." + name.qualified)
     }
 
@@ -128,11 +135,11 @@ struct ExternalTypes {
         if format.module != nil { return format }
         var result = format
         result.module = target.name
-        result.qualifier = qualifies ? target.name : nil
+        result.qualifier = qualifies(target.name) ? target.name : nil
         if case .named(let body) = format.body {
             result.body = .named(importType(body, of: target, into: &table, at: reference, diagnostics: &diagnostics))
         }
-        result.codeType?.name = (qualifies ? target.name + "." : "") + (format.codeType?.name ?? "")
+        result.codeType?.name = (qualifies(target.name) ? target.name + "." : "") + (format.codeType?.name ?? "")
         result.codePaths = []
         result.messagePaths = []
         return result
@@ -140,7 +147,8 @@ struct ExternalTypes {
 
     // MARK: - Dependencies
 
-    /// The families whose types `table` holds or whose error formats `errors` are, sorted by name.
+    /// The modules of the families whose types `table` holds or whose error formats `errors` are, sorted by name
+    /// (families generated into this family's module are not imported).
     func dependencies(in table: IRTypeTable, errors: [IRErrorFormat]) -> [IRDependency] {
         var usesSPI: [String: Bool] = [:]
         for name in table.names {
@@ -151,7 +159,7 @@ struct ExternalTypes {
             guard let module = error.module else { continue }
             usesSPI[module] = (usesSPI[module] ?? false) || error.xml
         }
-        return usesSPI.keys.sorted().map { IRDependency(family: $0, usesSPI: usesSPI[$0] ?? false) }
+        return usesSPI.keys.filter(qualifies).sorted().map { IRDependency(family: $0, usesSPI: usesSPI[$0] ?? false) }
     }
 }
 

@@ -25,14 +25,14 @@ struct FamilyResolver {
     /// - Parameters:
     ///   - dependencies: the families resolved before this one, whose types references may name.
     ///   - existing: every family directory, resolved or not.
-    ///   - qualifiesReferences: whether another family's types are named with its module.
+    ///   - sharedModule: the families generated into one module with this one (the others are modules of their own).
     init(
         config: GeneratorConfig = .init(), dependencies: [String: IRFamily] = [:], existing: Set<String> = [],
-        qualifiesReferences: Bool = true
+        sharedModule: Set<String> = []
     ) {
         diagnostics = Diagnostics()
         types = TypeResolver(diagnostics: Diagnostics())
-        types.externals = ExternalTypes(families: dependencies, qualifies: qualifiesReferences)
+        types.externals = ExternalTypes(families: dependencies, sharedModule: sharedModule)
         types.externals.existing = existing
         self.config = config
     }

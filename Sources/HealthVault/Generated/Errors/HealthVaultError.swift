@@ -34,8 +34,7 @@ public struct HealthVaultError: Error, Sendable, Equatable, CustomStringConverti
         recovery codeRecovery: (HealthVaultStatusCode) -> SDKRuntime.ErrorRecovery
     ) {
         self.init(body: body, httpStatus: httpStatus, operation: operation)
-        let recovery: SDKRuntime.ErrorRecovery = codeRecovery(code)
-        recoveryOverride = recovery
+        recoveryOverride = codeRecovery(code)
     }
 
     private var recoveryOverride: SDKRuntime.ErrorRecovery?

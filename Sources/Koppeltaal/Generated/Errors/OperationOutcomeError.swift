@@ -41,8 +41,7 @@ public struct OperationOutcomeError: Error, Sendable, Equatable, CustomStringCon
         recovery codeRecovery: (IssueType) -> SDKRuntime.ErrorRecovery
     ) {
         self.init(body: body, httpStatus: httpStatus, operation: operation)
-        let recovery: SDKRuntime.ErrorRecovery = codes.lazy.map(codeRecovery).first { $0 != .none } ?? .none
-        recoveryOverride = recovery
+        recoveryOverride = codes.lazy.map(codeRecovery).first { $0 != .none } ?? SDKRuntime.ErrorRecovery.none
     }
 
     private var recoveryOverride: SDKRuntime.ErrorRecovery?

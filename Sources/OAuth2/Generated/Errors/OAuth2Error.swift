@@ -36,8 +36,7 @@ public struct OAuth2Error: Error, Sendable, Equatable, CustomStringConvertible, 
         recovery codeRecovery: (OAuth2ErrorCode) -> SDKRuntime.ErrorRecovery
     ) {
         self.init(body: body, httpStatus: httpStatus, operation: operation)
-        let recovery: SDKRuntime.ErrorRecovery = codeRecovery(code)
-        recoveryOverride = recovery
+        recoveryOverride = codeRecovery(code)
     }
 
     private var recoveryOverride: SDKRuntime.ErrorRecovery?

@@ -35,8 +35,7 @@ public struct VitalError: Error, Sendable, Equatable, CustomStringConvertible, S
         recovery codeRecovery: (VitalErrorType) -> SDKRuntime.ErrorRecovery
     ) {
         self.init(body: body, httpStatus: httpStatus, operation: operation)
-        let recovery: SDKRuntime.ErrorRecovery = codeRecovery(code)
-        recoveryOverride = recovery
+        recoveryOverride = codeRecovery(code)
     }
 
     private var recoveryOverride: SDKRuntime.ErrorRecovery?
