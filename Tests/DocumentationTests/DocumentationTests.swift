@@ -75,7 +75,7 @@ final class DocumentationTests: XCTestCase {
 
     // MARK: - Doc comments and catalogs
 
-    private static let libraries = ["SDKRuntime", "HealthVault", "Koppeltaal", "Vital", "SMART"]
+    private static let libraries = ["SDKRuntime", "OAuth2", "HealthVault", "Koppeltaal", "Vital", "SMART"]
 
     /// The symbol graphs of the libraries, extracted from the debug build's modules, with the directory of each
     /// library's graph files.
@@ -151,6 +151,18 @@ final class DocumentationTests: XCTestCase {
         }
         XCTAssertGreaterThan(names.count, 100, "the libraries' public types were found")
         XCTAssertEqual(names.intersection(Self.namesOfOtherModules).sorted(), [])
+    }
+
+    /// An app that imports several products names every type without qualifying it: no two libraries declare a
+    /// public type of the same name.
+    func testNoTwoLibrariesDeclareOnePublicTypeName() throws {
+        var owners: [String: [String]] = [:]
+        for library in Self.libraries {
+            for name in try Self.graph(of: library).topLevelTypeNames { owners[name, default: []].append(library) }
+        }
+        XCTAssertGreaterThan(owners.count, 150, "the libraries' public types were found")
+        let shared = owners.filter { $0.value.count > 1 }.map { "\($0.key): \($0.value.joined(separator: ", "))" }
+        XCTAssertEqual(shared.sorted(), [])
     }
 
     /// The runtime's landing page mentions every public type: its public surface is what users touch, and the

@@ -60,6 +60,18 @@ final class DiscoveryTrustTests: XCTestCase {
         XCTAssertEqual(transport.requests.map(\.url.lastPathComponent), ["metadata"], "nothing but discovery was sent")
     }
 
+    func testADiscoveredEndpointOnAnotherPortOfTheSameHostIsRefused() async throws {
+        let transport = try Self.server(token: "https://kt.example:8443/OAuth2/Koppeltaal/Token")
+        do {
+            _ = try await session(transport: transport).activate(code: "123456")
+            XCTFail("the token endpoint on another port was used")
+        } catch KoppeltaalError.untrustedEndpoint(let name, let url) {
+            XCTAssertEqual(name, "token")
+            XCTAssertEqual(url.port, 8443)
+        }
+        XCTAssertEqual(transport.requests.map(\.url.lastPathComponent), ["metadata"], "nothing but discovery was sent")
+    }
+
     func testATrustedHostOrAnOverrideIsUsed() async throws {
         let trusted = try Self.server(token: "https://AUTH.kt-cloud.example/Token")
         _ = try await session(transport: trusted, trusted: ["auth.kt-cloud.example"]).activate(code: "123456")

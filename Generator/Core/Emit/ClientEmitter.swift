@@ -21,9 +21,14 @@ enum ClientEmitter {
             ]
         )
         p.block("public struct \(family.clientName): Sendable") { p in
-            servers(family, into: &p)
+            servers(family, binding: binding, into: &p)
             p.blank()
-            configuration(binding.configurationMembers, into: &p)
+            if let runtime = binding.runtimeConfiguration {
+                p.doc("How the client reaches the server.")
+                p.line("public typealias Configuration = \(runtime)")
+            } else {
+                configuration(binding.configurationMembers, into: &p)
+            }
             p.blank()
             p.doc("How the client reaches the server.")
             p.line("public var configuration: Configuration")
@@ -40,9 +45,11 @@ enum ClientEmitter {
         p.block("extension \(family.clientName)") { p in binding.clientSupport(into: &p) }
     }
 
-    private static func servers(_ family: IRFamily, into p: inout SwiftPrinter) {
+    private static func servers(_ family: IRFamily, binding: any BindingEmitter, into p: inout SwiftPrinter) {
+        var members = SwiftPrinter()
+        let conformance = binding.serversConformance(into: &members).map { ", " + $0 } ?? ""
         p.doc("The base URLs, one per server of protocol.json.")
-        p.block("public struct Servers: Sendable, Hashable") { p in
+        p.block("public struct Servers: Sendable, Hashable\(conformance)") { p in
             for server in family.servers {
                 p.doc(server.description)
                 p.line("public var \(Emit.name(server.name)): Foundation.URL?")
@@ -59,6 +66,8 @@ enum ClientEmitter {
             p.listBlock("public init(", parameters, ")") { p in
                 for server in family.servers { p.line("self.\(Emit.name(server.name)) = \(Emit.name(server.name))") }
             }
+            if !members.lines.isEmpty { p.blank() }
+            p.append(members)
         }
     }
 

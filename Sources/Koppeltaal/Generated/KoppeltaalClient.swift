@@ -15,7 +15,7 @@ import OAuth2
 /// - Remark: Generated from Schemas/Koppeltaal/protocol.json#
 public struct KoppeltaalClient: Sendable {
     /// The base URLs, one per server of protocol.json.
-    public struct Servers: Sendable, Hashable {
+    public struct Servers: Sendable, Hashable, SDKRuntime.HTTPServerSet {
         /// The FHIR base URL, e.g. https://ggz.koppeltaal.nl/FHIR/Koppeltaal: configured in the app, since a mobile
         /// launch cannot pass iss.
         public var fhir: Foundation.URL?
@@ -31,45 +31,18 @@ public struct KoppeltaalClient: Sendable {
             self.launch = launch
             self.authorize = authorize
         }
+
+        /// The servers at their protocol.json defaults.
+        public init() { self.init(fhir: nil, launch: nil, authorize: nil) }
+
+        /// The header fields every request sends, from protocol.json.
+        public static var defaultHeaders: SDKRuntime.HTTPHeaderFields {
+            ["Accept": "application/json"]
+        }
     }
 
     /// How the client reaches the server.
-    public struct Configuration: Sendable {
-        /// The base URLs.
-        public var servers: Servers
-        /// The transport, URL policy, timeout and logger.
-        public var options: SDKRuntime.ClientOptions
-        /// Header fields every request sends.
-        public var headers: SDKRuntime.HTTPHeaderFields
-
-        /// Creates a configuration.
-        public init(
-            servers: Servers = .init(), options: SDKRuntime.ClientOptions,
-            headers: SDKRuntime.HTTPHeaderFields = ["Accept": "application/json"]
-        ) {
-            self.servers = servers
-            self.options = options
-            self.headers = headers
-        }
-
-        /// Creates a configuration from the parts of its options.
-        public init(
-            servers: Servers = .init(), transport: any SDKRuntime.HTTPTransport = SDKRuntime.URLSessionTransport(),
-            urlPolicy: SDKRuntime.URLPolicy = .init(),
-            headers: SDKRuntime.HTTPHeaderFields = ["Accept": "application/json"],
-            timeout: Foundation.TimeInterval? = nil, logger: (any SDKRuntime.LogSink)? = nil,
-            middlewares: [any SDKRuntime.ClientMiddleware] = []
-        ) {
-            self.init(
-                servers: servers,
-                options: SDKRuntime.ClientOptions(
-                    transport: transport, urlPolicy: urlPolicy, timeout: timeout, logger: logger,
-                    middlewares: middlewares
-                ),
-                headers: headers
-            )
-        }
-    }
+    public typealias Configuration = SDKRuntime.HTTPClientConfiguration<Servers>
 
     /// How the client reaches the server.
     public var configuration: Configuration

@@ -15,7 +15,7 @@ import Foundation
 /// - Remark: Generated from Schemas/OAuth2/protocol.json#
 public struct OAuth2Client: Sendable {
     /// The base URLs, one per server of protocol.json.
-    public struct Servers: Sendable, Hashable {
+    public struct Servers: Sendable, Hashable, SDKRuntime.HTTPServerSet {
         /// The token endpoint, from the server's metadata or configured; a client assertion's aud is exactly this URL.
         public var token: Foundation.URL?
         /// The RFC 7009 revocation endpoint, when the server has one.
@@ -39,45 +39,18 @@ public struct OAuth2Client: Sendable {
             self.jwks = jwks
             self.metadata = metadata
         }
+
+        /// The servers at their protocol.json defaults.
+        public init() { self.init(token: nil, revocation: nil, introspection: nil, jwks: nil, metadata: nil) }
+
+        /// The header fields every request sends, from protocol.json.
+        public static var defaultHeaders: SDKRuntime.HTTPHeaderFields {
+            ["Accept": "application/json"]
+        }
     }
 
     /// How the client reaches the server.
-    public struct Configuration: Sendable {
-        /// The base URLs.
-        public var servers: Servers
-        /// The transport, URL policy, timeout and logger.
-        public var options: SDKRuntime.ClientOptions
-        /// Header fields every request sends.
-        public var headers: SDKRuntime.HTTPHeaderFields
-
-        /// Creates a configuration.
-        public init(
-            servers: Servers = .init(), options: SDKRuntime.ClientOptions,
-            headers: SDKRuntime.HTTPHeaderFields = ["Accept": "application/json"]
-        ) {
-            self.servers = servers
-            self.options = options
-            self.headers = headers
-        }
-
-        /// Creates a configuration from the parts of its options.
-        public init(
-            servers: Servers = .init(), transport: any SDKRuntime.HTTPTransport = SDKRuntime.URLSessionTransport(),
-            urlPolicy: SDKRuntime.URLPolicy = .init(),
-            headers: SDKRuntime.HTTPHeaderFields = ["Accept": "application/json"],
-            timeout: Foundation.TimeInterval? = nil, logger: (any SDKRuntime.LogSink)? = nil,
-            middlewares: [any SDKRuntime.ClientMiddleware] = []
-        ) {
-            self.init(
-                servers: servers,
-                options: SDKRuntime.ClientOptions(
-                    transport: transport, urlPolicy: urlPolicy, timeout: timeout, logger: logger,
-                    middlewares: middlewares
-                ),
-                headers: headers
-            )
-        }
-    }
+    public typealias Configuration = SDKRuntime.HTTPClientConfiguration<Servers>
 
     /// How the client reaches the server.
     public var configuration: Configuration

@@ -13,6 +13,13 @@ protocol BindingEmitter {
     /// The members of the client's `Configuration` after its servers and shared options.
     var configurationMembers: [ConfigurationMember] { get }
 
+    /// The runtime's configuration type the client's `Configuration` is, generic over its `Servers`; nil when the
+    /// client declares its own from ``configurationMembers``.
+    var runtimeConfiguration: String? { get }
+
+    /// The protocol the client's `Servers` conform to beside `Sendable` and `Hashable`, and the members it needs.
+    func serversConformance(into p: inout SwiftPrinter) -> String?
+
     /// The declarations the client's methods call, in an extension of the client: at least `core`, built from the
     /// configuration.
     func clientSupport(into p: inout SwiftPrinter)
@@ -65,6 +72,10 @@ enum BindingEmitters {
 }
 
 extension BindingEmitter {
+    var runtimeConfiguration: String? { nil }
+
+    func serversConformance(into p: inout SwiftPrinter) -> String? { nil }
+
     func signatureTail(of method: IRMethod) -> String {
         ") async throws" + (method.response == nil ? "" : " -> \(method.name).Response")
     }

@@ -7,12 +7,25 @@ struct HTTPBindingEmitter: BindingEmitter {
 
     var xmlPrimitives: XMLPrimitiveStyle { settings.xmlPrimitives }
 
-    var configurationMembers: [ConfigurationMember] {
-        [
-            .init(
-                doc: "Header fields every request sends.", name: "headers", type: "SDKRuntime.HTTPHeaderFields",
-                value: Emit.headersLiteral(settings.headers))
-        ]
+    var configurationMembers: [ConfigurationMember] { [] }
+
+    /// `SDKRuntime.HTTPClientConfiguration<Servers>`: servers, options and header fields.
+    var runtimeConfiguration: String? { "SDKRuntime.HTTPClientConfiguration<Servers>" }
+
+    /// `SDKRuntime.HTTPServerSet`, with the servers at their defaults and the header fields of protocol.json.
+    func serversConformance(into p: inout SwiftPrinter) -> String? {
+        p.doc("The servers at their protocol.json defaults.")
+        let defaults = family.servers.map { server in
+            "\(Emit.name(server.name)): "
+                + (server.defaultURL.map { "Foundation.URL(string: \(SwiftLiteral.string($0)))" } ?? "nil")
+        }
+        p.call("public init() { self.init(", defaults, ") }")
+        p.blank()
+        p.doc("The header fields every request sends, from protocol.json.")
+        p.block("public static var defaultHeaders: SDKRuntime.HTTPHeaderFields") { p in
+            p.line(Emit.headersLiteral(settings.headers))
+        }
+        return "SDKRuntime.HTTPServerSet"
     }
 
     /// `core`, and one `HTTPErrorFormat` per error format of protocol.json.

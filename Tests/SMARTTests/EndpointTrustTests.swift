@@ -1,0 +1,143 @@
+import Foundation
+import OAuth2
+import SDKRuntime
+import SMART
+import TestSupport
+import XCTest
+
+/// A SMART session sends its secrets and tokens only to endpoints on the FHIR server's origin (or a trusted one):
+/// discovered ones, and those it stored (a pending authorization's, the kept discovery, a grant's FHIR server) are
+/// checked again when they are loaded. A server-sent id cannot move a FHIR call out of the FHIR base path.
+final class EndpointTrustTests: XCTestCase {
+    private static let base = URL(string: "https://ehr.example/fhir")!
+    private static let json: HTTPHeaderFields = ["Content-Type": "application/json"]
+
+    /// A server whose SMART configuration names `token` as its token endpoint and whose token responses carry
+    /// `patient`.
+    private static func transport(token: String = "https://ehr.example/auth/token", patient: String = "p1")
+        -> RecordingTransport
+    {
+        RecordingTransport { request in
+            switch request.url.path {
+            case "/fhir/.well-known/smart-configuration":
+                return HTTPResponseMessage(
+                    status: 200, headers: json,
+                    body: Data(
+                        #"{"authorization_endpoint": "https://ehr.example/auth/authorize", "token_endpoint": "\#(token)"}"#
+                            .utf8))
+            case "/auth/token":
+                return HTTPResponseMessage(
+                    status: 200, headers: json,
+                    body: Data(
+                        #"{"access_token": "at", "token_type": "Bearer", "expires_in": 900, "refresh_token": "rt", "patient": "\#(patient)"}"#
+                            .utf8))
+            default:
+                return HTTPResponseMessage(status: 200, headers: json, body: Data(#"{"resourceType": "Patient"}"#.utf8))
+            }
+        }
+    }
+
+    private func session(_ transport: RecordingTransport, store: any CredentialStore = InMemoryCredentialStore())
+        -> SMARTSession
+    {
+        SMARTSession(
+            configuration: .init(
+                clientID: "app", redirectURI: "app://cb", scope: "launch/patient patient/*.rs", fhirBaseURL: Self.base,
+                store: store, transport: transport))
+    }
+
+    func testADiscoveredEndpointOnAnotherPortIsRefused() async throws {
+        let transport = Self.transport(token: "https://ehr.example:8443/auth/token")
+        do {
+            _ = try await session(transport).standaloneAuthorizationURL()
+            XCTFail("a token endpoint on another port was accepted")
+        } catch SMARTError.untrustedEndpoint(let name, let url) {
+            XCTAssertEqual(name, "token_endpoint")
+            XCTAssertEqual(url.port, 8443)
+        }
+        XCTAssertEqual(transport.requests.map(\.url.path), ["/fhir/.well-known/smart-configuration"])
+    }
+
+    func testAPendingAuthorizationsStoredEndpointsAreCheckedWhenItCompletes() async throws {
+        let store = InMemoryCredentialStore()
+        let transport = Self.transport()
+        let url = try await session(transport, store: store).standaloneAuthorizationURL()
+        // The stored pending authorization is edited to redeem its code elsewhere.
+        let stored = try XCTUnwrap(try store.read("smart.session"))
+        let tampered = String(decoding: stored, as: UTF8.self).replacingOccurrences(
+            of: "https://ehr.example/auth/token", with: "https://evil.example/token")
+        try store.write(Data(tampered.utf8), for: "smart.session")
+        do {
+            _ = try await session(transport, store: store).completeAuthorization(
+                redirectURL: try XCTUnwrap(FakeSMARTServer.redirect(for: url, code: "c")))
+            XCTFail("the code was redeemed at a stored endpoint on another host")
+        } catch SMARTError.untrustedEndpoint(let name, let url) {
+            XCTAssertEqual(name, "token_endpoint")
+            XCTAssertEqual(url.host, "evil.example")
+        }
+        XCTAssertFalse(transport.requests.contains { $0.url.host == "evil.example" })
+    }
+
+    func testAStoredGrantsEndpointsAreCheckedWhenItIsRefreshed() async throws {
+        let store = InMemoryCredentialStore()
+        let transport = Self.transport()
+        _ = try await session(transport, store: store).discover()
+        // The kept discovery is edited, and an expired grant stored by an earlier version names the same endpoint.
+        let kept = try XCTUnwrap(try store.read("smart.session.endpoints"))
+        let tampered = String(decoding: kept, as: UTF8.self).replacingOccurrences(
+            of: "https://ehr.example/auth/token", with: "https://evil.example/token")
+        try store.write(Data(tampered.utf8), for: "smart.session.endpoints")
+        let grant = """
+            {"grant": {"accessToken": "at", "refreshToken": "rt", "expiresAt": 0,
+            "tokenEndpoint": "https://evil.example/token", "revocationEndpoint": "https://evil.example/revoke",
+            "context": {"fhirBaseURL": "https://ehr.example/fhir", "grantedScopes": [], "resources": [], "extensions": {}}}}
+            """
+        try store.write(Data(grant.utf8), for: "smart.session")
+        do {
+            _ = try await session(transport, store: store).accessToken()
+            XCTFail("the grant was refreshed at a stored endpoint on another host")
+        } catch SMARTError.untrustedEndpoint(let name, let url) {
+            XCTAssertEqual(name, "token_endpoint")
+            XCTAssertEqual(url.host, "evil.example")
+        }
+        XCTAssertFalse(transport.requests.contains { $0.url.host == "evil.example" })
+    }
+
+    func testAStoredGrantOfAServerTheConfigurationDoesNotAllowIsNotUsed() async throws {
+        let store = InMemoryCredentialStore()
+        let grant = """
+            {"grant": {"accessToken": "at", "refreshToken": "rt", "expiresAt": 9999999999,
+            "context": {"fhirBaseURL": "https://evil.example/fhir", "grantedScopes": [], "resources": [], "extensions": {}}}}
+            """
+        try store.write(Data(grant.utf8), for: "smart.session")
+        let transport = Self.transport()
+        await XCTAssertThrowsErrorAsync(try await session(transport, store: store).fhir(.fhir("Patient", id: "1"))) {
+            error in
+            guard case SMARTError.untrustedIssuer(let issuer) = error else { return XCTFail("\(error)") }
+            XCTAssertEqual(issuer, "https://evil.example/fhir")
+        }
+        XCTAssertTrue(transport.requests.isEmpty, "the access token went nowhere")
+    }
+
+    func testAServerSentPatientIdCannotLeaveTheFHIRBasePath() async throws {
+        let transport = Self.transport(patient: "../../tenantB/Patient/7")
+        let session = session(transport)
+        let url = try await session.standaloneAuthorizationURL()
+        let context = try await session.completeAuthorization(
+            redirectURL: try XCTUnwrap(FakeSMARTServer.redirect(for: url, code: "c")))
+        let sent = transport.requests.count
+        await XCTAssertThrowsErrorAsync(try await session.fhir(.fhir("Patient", id: context.patient))) { error in
+            XCTAssertEqual(error as? ResourcePathError, .invalidID("../../tenantB/Patient/7"))
+        }
+        XCTAssertEqual(transport.requests.count, sent, "nothing was sent for a refused id")
+        // Given as a segment, the id is one segment under the base path.
+        _ = try await session.fhir(ResourcePath("Patient", try XCTUnwrap(context.patient)))
+        let request = try XCTUnwrap(transport.requests.last)
+        XCTAssertEqual(request.url.absoluteString, "https://ehr.example/fhir/Patient/..%2F..%2FtenantB%2FPatient%2F7")
+        XCTAssertNotNil(request.headers["Authorization"])
+        // A launch without a patient in context cannot turn into a search across patients.
+        await XCTAssertThrowsErrorAsync(try await session.fhir(.fhir("Patient", id: nil))) { error in
+            XCTAssertEqual(error as? ResourcePathError, .missingID(resourceType: "Patient"))
+        }
+    }
+}
