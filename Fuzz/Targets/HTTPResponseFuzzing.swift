@@ -57,7 +57,8 @@ enum HTTPResponseFuzzing {
         let server = URL(string: "https://auth.example/oauth")
         return OAuth2Client(
             configuration: .init(
-                servers: .init(token: server, revocation: server, introspection: server, jwks: server, metadata: server),
+                servers: .init(
+                    token: server, revocation: server, introspection: server, jwks: server, metadata: server),
                 transport: transport))
     }
 

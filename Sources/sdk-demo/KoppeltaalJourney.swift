@@ -26,7 +26,8 @@ struct KoppeltaalJourney {
         let session = KoppeltaalSession(
             configuration: .init(
                 fhirBaseURL: fhir, clientID: options.koppeltaalClientID, clientSecret: options.koppeltaalClientSecret,
-                redirectURI: options.koppeltaalRedirect, endpoints: EndpointOverrides(revocation: options.koppeltaalRevoke),
+                redirectURI: options.koppeltaalRedirect,
+                endpoints: EndpointOverrides(revocation: options.koppeltaalRevoke),
                 urlPolicy: policy,
                 store: InMemoryCredentialStore(), clock: clock
             ))

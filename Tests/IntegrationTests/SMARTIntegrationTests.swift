@@ -1,6 +1,6 @@
 import Foundation
-@_spi(Generated) import SDKRuntime
 import OAuth2
+@_spi(Generated) import SDKRuntime
 import SMART
 import TestSupport
 import XCTest

@@ -24,7 +24,8 @@ final class TransportSecurityTests: XCTestCase {
             configuration: .init(servers: .init(fhir: url), transport: transport, urlPolicy: policy))
         let oauth = OAuth2Client(
             configuration: .init(servers: .init(token: url), transport: transport, urlPolicy: policy))
-        let smart = SMARTClient(configuration: .init(servers: .init(fhir: url), transport: transport, urlPolicy: policy))
+        let smart = SMARTClient(
+            configuration: .init(servers: .init(fhir: url), transport: transport, urlPolicy: policy))
         let vital = VitalClient(
             configuration: .init(servers: .init(api: url, auth: url), transport: transport, urlPolicy: policy))
         let calls: [(String, () async throws -> Void)] = [

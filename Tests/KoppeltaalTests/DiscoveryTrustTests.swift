@@ -91,7 +91,8 @@ final class DiscoveryTrustTests: XCTestCase {
         let endpoints = try await session(transport: transport, store: store, overrides: .init(token: override))
             .discover()
         XCTAssertEqual(endpoints.token, override)
-        XCTAssertEqual(endpoints.authorization?.path, "/OAuth2/Koppeltaal/Authorize", "the rest still comes from the cache")
+        XCTAssertEqual(
+            endpoints.authorization?.path, "/OAuth2/Koppeltaal/Authorize", "the rest still comes from the cache")
         XCTAssertEqual(transport.requests.count, 1, "the cache was used")
     }
 

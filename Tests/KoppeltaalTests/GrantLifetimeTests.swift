@@ -16,7 +16,8 @@ final class GrantLifetimeTests: XCTestCase {
             }
             return HTTPResponseMessage(
                 status: 200, headers: json,
-                body: Data(#"{"access_token": "only", "token_type": "Bearer", "expires_in": 900, "patient": "p"}"#.utf8))
+                body: Data(#"{"access_token": "only", "token_type": "Bearer", "expires_in": 900, "patient": "p"}"#.utf8)
+            )
         }
         let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
         let session = KoppeltaalSession(

@@ -64,7 +64,8 @@ final class SecretCanaryTests: XCTestCase {
                 fhirBaseURL: URL(string: "https://kt.example/FHIR/Koppeltaal")!,
                 clientID: "RANJKA", clientSecret: SecretCanary.named("client"), redirectURI: "app://cb",
                 endpoints: EndpointOverrides(
-                    authorization: base.appendingPathComponent("Authorize"), token: base.appendingPathComponent("Token"),
+                    authorization: base.appendingPathComponent("Authorize"),
+                    token: base.appendingPathComponent("Token"),
                     revocation: base.appendingPathComponent("Revoke")),
                 pkce: .always, store: store, transport: transport, clock: clock, logger: log
             ))

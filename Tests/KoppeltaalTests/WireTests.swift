@@ -70,7 +70,8 @@ final class WireTests: XCTestCase {
 
     func testRefreshWithBasicClientAuthenticationFormEncodesTheSecret() async throws {
         let (refreshing, transport) = try oauth(
-            "Token/response-refresh.json", token: URL(string: "https://localhost/Petrel244/OAuth2/VHProvisioning/Token"))
+            "Token/response-refresh.json", token: URL(string: "https://localhost/Petrel244/OAuth2/VHProvisioning/Token")
+        )
         let response = try KoppeltaalTokenResponse(
             extending: try await refreshing.token(
                 .refreshToken(.init(refreshToken: "e54a2533-df44-4e32-bc4d-820c05b2aed0")),
@@ -84,7 +85,8 @@ final class WireTests: XCTestCase {
 
     func testRefreshWithUnencodedBasicIsTheSeedsRequestByteForByte() async throws {
         let (refreshing, transport) = try oauth(
-            "Token/response-refresh.json", token: URL(string: "https://localhost/Petrel244/OAuth2/VHProvisioning/Token"))
+            "Token/response-refresh.json", token: URL(string: "https://localhost/Petrel244/OAuth2/VHProvisioning/Token")
+        )
         _ = try await refreshing.token(
             .refreshToken(.init(refreshToken: "e54a2533-df44-4e32-bc4d-820c05b2aed0")),
             client: OAuthClientCredentials(clientID: "QMNativeApp", secret: "Who@reU123?", method: .unencodedBasic)

@@ -32,7 +32,9 @@ final class AuthorizationTests: XCTestCase {
                 from: URL(string: "app://cb?" + query)!, at: start.addingTimeInterval(seconds), lifetime: 600)
         }
         XCTAssertEqual(try code("code=c1&state=\(request.state)"), "c1")
-        XCTAssertThrowsError(try code("code=c1&state=other")) { XCTAssertEqual($0 as? AuthorizationResponseError, .stateMismatch) }
+        XCTAssertThrowsError(try code("code=c1&state=other")) {
+            XCTAssertEqual($0 as? AuthorizationResponseError, .stateMismatch)
+        }
         XCTAssertThrowsError(try code("error=access_denied")) {
             XCTAssertEqual($0 as? AuthorizationResponseError, .stateMismatch, "no state: not this request's answer")
         }

@@ -54,7 +54,8 @@ final class GrantTests: XCTestCase {
         let stored = #"{"accessToken": "a", "refreshToken": "r", "expiresAt": 700000000}"#
         let grant = try JSONCoding.decode(OAuthGrant.self, from: Data(stored.utf8))
         XCTAssertEqual(
-            grant, OAuthGrant(accessToken: "a", refreshToken: "r", expiresAt: Date(timeIntervalSinceReferenceDate: 7e8)))
+            grant, OAuthGrant(accessToken: "a", refreshToken: "r", expiresAt: Date(timeIntervalSinceReferenceDate: 7e8))
+        )
         let written = try JSONCoding.encode(grant)
         XCTAssertEqual(try JSONCoding.decode(OAuthGrant.self, from: written), grant)
     }
@@ -63,8 +64,14 @@ final class GrantTests: XCTestCase {
         let grant = OAuthGrant(
             accessToken: "secret-access", refreshToken: "secret-refresh", scope: "launch", idToken: "secret-id",
             members: ["patient": "secret-member"])
-        for text in [grant.description, String(reflecting: grant), { var dumped = ""; dump(grant, to: &dumped); return dumped }()]
-        {
+        for text in [
+            grant.description, String(reflecting: grant),
+            {
+                var dumped = ""
+                dump(grant, to: &dumped)
+                return dumped
+            }(),
+        ] {
             XCTAssertFalse(text.contains("secret"), text)
         }
         XCTAssertTrue(grant.description.contains("members: [\"patient\"]"), grant.description)

@@ -9,7 +9,8 @@ final class ResourcePathTests: XCTestCase {
     func testSegmentsAreEncodedOneByOne() throws {
         XCTAssertEqual(try ResourcePath("Patient", "123", "_history").percentEncoded, "Patient/123/_history")
         XCTAssertEqual(
-            try ResourcePath("Patient", "../../tenantB/Patient/7").percentEncoded, "Patient/..%2F..%2FtenantB%2FPatient%2F7")
+            try ResourcePath("Patient", "../../tenantB/Patient/7").percentEncoded,
+            "Patient/..%2F..%2FtenantB%2FPatient%2F7")
         XCTAssertEqual(try ResourcePath("a b", "ü?#").percentEncoded, "a%20b/%C3%BC%3F%23")
     }
 

@@ -33,7 +33,9 @@ final class RevocationTests: XCTestCase {
         guard case .revoked = await server.revoke(OAuthGrant(accessToken: "at", refreshToken: "rt")) else {
             return XCTFail("not revoked")
         }
-        let sent = transport.requests.map { FormFields(formEncoded: String(decoding: $0.body ?? Data(), as: UTF8.self)) }
+        let sent = transport.requests.map {
+            FormFields(formEncoded: String(decoding: $0.body ?? Data(), as: UTF8.self))
+        }
         XCTAssertEqual(sent.map { $0["token"] }, ["rt", "at"])
         XCTAssertEqual(sent.map { $0["token_type_hint"] }, ["refresh_token", "access_token"])
         XCTAssertEqual(sent.map { $0["client_id"] }, ["app", "app"])
@@ -53,7 +55,8 @@ final class RevocationTests: XCTestCase {
 
     func testAFailureOfEitherRequestIsReported() async {
         let (server, transport) = server { form in
-            form["token_type_hint"] == "refresh_token" ? HTTPResponseMessage(status: 503) : HTTPResponseMessage(status: 200)
+            form["token_type_hint"] == "refresh_token"
+                ? HTTPResponseMessage(status: 503) : HTTPResponseMessage(status: 200)
         }
         guard case .failed(let error) = await server.revoke(OAuthGrant(accessToken: "at", refreshToken: "rt")) else {
             return XCTFail("a failed refresh token revocation was not reported")
@@ -61,7 +64,8 @@ final class RevocationTests: XCTestCase {
         XCTAssertEqual((error as? UnexpectedResponseError)?.status, 503)
         XCTAssertEqual(transport.requests.count, 2, "the access token is still revoked")
         let none = AuthorizationServer(
-            endpoints: OAuthEndpoints(baseURL: URL(string: "https://a.example")!, token: URL(string: "https://a.example/t")!),
+            endpoints: OAuthEndpoints(
+                baseURL: URL(string: "https://a.example")!, token: URL(string: "https://a.example/t")!),
             client: OAuthClientCredentials(clientID: "app"), options: ClientOptions(transport: transport))
         guard case .unsupportedByServer = await none.revoke(OAuthGrant(accessToken: "at")) else {
             return XCTFail("no revocation endpoint")

@@ -95,7 +95,8 @@ final class SecretCanaryTests: XCTestCase {
         let redirect = try XCTUnwrap(FakeSMARTServer.redirect(for: authorization, code: SecretCanary.named("code")))
         let context = try await session.completeAuthorization(redirectURL: redirect)
         let response = try await session.fhir(.fhir("Patient", id: "123"))
-        let stored = try XCTUnwrap(try store.readValue(OAuthSessionState<SMARTLaunchContext>.self, for: "smart.session"))
+        let stored = try XCTUnwrap(
+            try store.readValue(OAuthSessionState<SMARTLaunchContext>.self, for: "smart.session"))
         try SecretCanary.assertStoredOnlyUnder(
             ["accessToken", "refreshToken"], in: store.fileURL(for: "smart.session"))
         var thrown: (any Error)?

@@ -25,7 +25,8 @@ final class WireTests: XCTestCase {
     private func client(answering status: Int = 200, _ fixture: String) throws -> (SMARTClient, RecordingTransport) {
         let transport = try transport(answering: status, fixture)
         let servers = SMARTClient.Servers(
-            fhir: URL(string: "https://ehr.example.com/fhir"), authorize: Self.server.appendingPathComponent("authorize"))
+            fhir: URL(string: "https://ehr.example.com/fhir"),
+            authorize: Self.server.appendingPathComponent("authorize"))
         return (SMARTClient(configuration: .init(servers: servers, transport: transport)), transport)
     }
 
@@ -33,7 +34,8 @@ final class WireTests: XCTestCase {
     private func oauth(answering status: Int = 200, _ fixture: String) throws -> (OAuth2Client, RecordingTransport) {
         let transport = try transport(answering: status, fixture)
         let servers = OAuth2Client.Servers(
-            token: Self.server.appendingPathComponent("token"), revocation: Self.server.appendingPathComponent("revoke"),
+            token: Self.server.appendingPathComponent("token"),
+            revocation: Self.server.appendingPathComponent("revoke"),
             introspection: Self.server.appendingPathComponent("introspect"),
             jwks: URL(string: "https://ehr.example.com/.well-known/jwks.json"))
         return (OAuth2Client(configuration: .init(servers: servers, transport: transport)), transport)
@@ -62,7 +64,8 @@ final class WireTests: XCTestCase {
     func testAPublicClientsCodeRedemptionIsTheIGsRequest() async throws {
         let (client, transport) = try oauth("Token/response.json")
         let response = try SMARTTokenResponse(
-            extending: try await client.token(Self.codeGrant, client: OAuthClientCredentials(clientID: "demo_app_whatever")))
+            extending: try await client.token(
+                Self.codeGrant, client: OAuthClientCredentials(clientID: "demo_app_whatever")))
         XCTAssertEqual(try sent(transport), try Fixtures.text("SMART/Token/request.http"))
         XCTAssertEqual(response.patient, "87a339d0-8cae-418e-89c7-8651e6aab3c6")
         XCTAssertEqual(response.needPatientBanner, true)

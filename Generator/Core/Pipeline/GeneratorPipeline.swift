@@ -110,7 +110,8 @@ public enum GeneratorPipeline {
                     ), DocumentDecoder()
                 )
             if fileName == "protocol.json" { family.hasProtocolFile = true }
-            if let root = JSONParser.parse(file.contents, file: schemaFile.displayPath, diagnostics: &decoder.diagnostics)
+            if let root = JSONParser.parse(
+                file.contents, file: schemaFile.displayPath, diagnostics: &decoder.diagnostics)
             {
                 switch fileName {
                 case "protocol.json": family.protocolDocument = decoder.protocolDocument(root, file: schemaFile)

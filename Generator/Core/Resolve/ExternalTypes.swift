@@ -122,7 +122,8 @@ struct ExternalTypes {
     ) -> IRErrorFormat? {
         let expected = "\"../Family/protocol.json#/errors/Name\""
         let parsed = FamilyReference(reference.value).flatMap { $0.file == "protocol.json" ? $0 : nil }
-        guard let (target, parsed) = family(of: reference, parsed: parsed, expected: expected, diagnostics: &diagnostics)
+        guard
+            let (target, parsed) = family(of: reference, parsed: parsed, expected: expected, diagnostics: &diagnostics)
         else { return nil }
         guard parsed.pointer.hasPrefix("/errors/"),
             let format = target.errors.first(where: { "/errors/" + JSONNode.escape($0.name) == parsed.pointer })

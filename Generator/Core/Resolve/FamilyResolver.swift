@@ -68,7 +68,8 @@ struct FamilyResolver {
         family.methods = methods
         family.errors = protocolDocument.errors.compactMap {
             guard let reference = $0.reference else {
-                return errorFormat($0, file: protocolDocument.file, isStatusError: $0.name == bindingResolver.statusError)
+                return errorFormat(
+                    $0, file: protocolDocument.file, isStatusError: $0.name == bindingResolver.statusError)
             }
             return referredErrorFormat($0, reference: reference)
         }
@@ -370,7 +371,8 @@ struct FamilyResolver {
         var seen = Set<ErrorCodeNode.Value>()
         for code in node.codes {
             switch code.value {
-            case ErrorCodeNode.Value.integer where !codeType.isInteger, ErrorCodeNode.Value.string where codeType.isInteger:
+            case ErrorCodeNode.Value.integer where !codeType.isInteger,
+                ErrorCodeNode.Value.string where codeType.isInteger:
                 diagnostics.error(
                     "the code \(describe(code.value)) is \(codeType.isInteger ? "a string" : "an integer"), expected \(codeType.isInteger ? "an integer" : "a string") like the codes of \(format.swiftName)",
                     at: code.location, pointer: code.pointer + "/value")

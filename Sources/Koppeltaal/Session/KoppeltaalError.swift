@@ -6,9 +6,9 @@ import SDKRuntime
 public enum KoppeltaalError: Error, Sendable, CustomStringConvertible {
     /// The Conformance (and SMART configuration) did not name these endpoints; configure them by hand.
     case discoveryFailed(missing: [String])
-    /// Discovery named an endpoint on a host other than the FHIR base URL's and the trusted ones; nothing was sent
-    /// to it. Configure it in `EndpointOverrides`, or add its host to `trustedEndpointHosts` if it is really the
-    /// server's.
+    /// Discovery named an endpoint on an origin (scheme, host and port) other than the FHIR base URL's and the
+    /// trusted ones; nothing was sent to it. Configure it in `EndpointOverrides`, or add its host (with its port, when
+    /// not the default) to `trustedEndpointHosts` if it is really the server's.
     case untrustedEndpoint(name: String, url: URL)
     /// Authorize refused the activation code (unknown, already used or expired): ask for a new one.
     case activationCodeRejected(OAuth2Error)
@@ -32,8 +32,8 @@ public enum KoppeltaalError: Error, Sendable, CustomStringConvertible {
                 "The server's Conformance names no \(missing.joined(separator: " or ")) endpoint; configure it in EndpointOverrides"
         case .untrustedEndpoint(let name, let url):
             return
-                "The server's \(name) endpoint is on \(url.host ?? "no host"), not the FHIR server's host; configure it "
-                + "in EndpointOverrides or trust its host in trustedEndpointHosts"
+                "The server's \(name) endpoint is on \(url.host ?? "no host")\(url.port.map { ":\($0)" } ?? ""), not the "
+                + "FHIR server's origin; configure it in EndpointOverrides or trust its host in trustedEndpointHosts"
         case .activationCodeRejected(let error):
             return "The activation code was not accepted (unknown, used or expired): \(error)"
         case .activationFailed(let error):

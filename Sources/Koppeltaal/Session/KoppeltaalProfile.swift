@@ -46,7 +46,9 @@ public struct KoppeltaalProfile: OAuthProfile {
     }
 
     /// ``KoppeltaalError/needsActivation(underlying:)``.
-    public func needsGrant(_ refusal: OAuth2Error?) -> any Error { KoppeltaalError.needsActivation(underlying: refusal) }
+    public func needsGrant(_ refusal: OAuth2Error?) -> any Error {
+        KoppeltaalError.needsActivation(underlying: refusal)
+    }
 
     /// ``KoppeltaalError/clientRejected(_:)``.
     public func clientRejected(_ refusal: OAuth2Error) -> any Error { KoppeltaalError.clientRejected(refusal) }
@@ -56,8 +58,10 @@ public struct KoppeltaalProfile: OAuthProfile {
         switch error {
         case DiscoveryError.untrustedEndpoint(let name, let url):
             return KoppeltaalError.untrustedEndpoint(name: Self.name(of: name), url: url)
-        case DiscoveryError.missingEndpoints(let names): return KoppeltaalError.discoveryFailed(missing: names.map(Self.name))
-        case DiscoveryError.invalidEndpoint(let name): return KoppeltaalError.discoveryFailed(missing: [Self.name(of: name)])
+        case DiscoveryError.missingEndpoints(let names):
+            return KoppeltaalError.discoveryFailed(missing: names.map(Self.name))
+        case DiscoveryError.invalidEndpoint(let name):
+            return KoppeltaalError.discoveryFailed(missing: [Self.name(of: name)])
         case let error as TokenResponseError: return KoppeltaalError.malformedTokenResponse(error.reason)
         default: return error
         }
@@ -74,7 +78,9 @@ public struct KoppeltaalProfile: OAuthProfile {
         ) { response in
             HTTPClientCore.error(
                 for: response, operation: "FHIR",
-                formats: [KoppeltaalClient.ErrorFormats.operationOutcomeError, KoppeltaalClient.ErrorFormats.oAuth2Error])
+                formats: [
+                    KoppeltaalClient.ErrorFormats.operationOutcomeError, KoppeltaalClient.ErrorFormats.oAuth2Error,
+                ])
         }
     }
 

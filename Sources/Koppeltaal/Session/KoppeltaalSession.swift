@@ -193,7 +193,8 @@ public final class KoppeltaalSession: OAuthClientSession {
         do {
             let tokens = try OAuthGrant(response, receivedAt: configuration.clock.now())
             return OAuthSessionGrant(
-                tokens: tokens, context: LaunchContext().updated(with: try KoppeltaalTokenResponse(extending: response)))
+                tokens: tokens, context: LaunchContext().updated(with: try KoppeltaalTokenResponse(extending: response))
+            )
         } catch {
             throw oauth.profile.familyError(error)
         }
@@ -252,7 +253,8 @@ public final class KoppeltaalSession: OAuthClientSession {
         _ path: ResourcePath, method: HTTPRequestMethod = .get, query: FormFields = .init(), body: Data? = nil,
         contentType: String? = nil, accept: String? = nil
     ) async throws -> HTTPResponseMessage {
-        try await oauth.resource(path, method: method, query: query, body: body, contentType: contentType, accept: accept)
+        try await oauth.resource(
+            path, method: method, query: query, body: body, contentType: contentType, accept: accept)
     }
 
     private func log(_ level: LogLevel, _ message: LogMessage) {

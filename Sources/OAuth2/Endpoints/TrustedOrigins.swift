@@ -48,7 +48,9 @@ public struct TrustedOrigins: Sendable, Hashable {
         var origins: Set<Origin> = []
         if let origin = Origin(base) {
             origins.insert(origin)
-            for entry in trustedHosts { if let trusted = Origin(scheme: origin.scheme, host: entry) { origins.insert(trusted) } }
+            for entry in trustedHosts {
+                if let trusted = Origin(scheme: origin.scheme, host: entry) { origins.insert(trusted) }
+            }
         }
         self.origins = origins
     }

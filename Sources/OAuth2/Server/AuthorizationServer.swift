@@ -44,7 +44,8 @@ public struct AuthorizationServer: Sendable {
         let document = try await generatedClient().getKeys()
         return JSONWebKeySet(
             keys: document.keys.compactMap { key in
-                try? JSONWebKey(object: JSONObject(key.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value) }))
+                try? JSONWebKey(
+                    object: JSONObject(key.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value) }))
             })
     }
 

@@ -12,9 +12,13 @@ package struct OAuthCredentialPolicy<Profile: OAuthProfile>: CredentialPolicy {
 
     package func credential(in state: State) -> Credential? { state.grant }
 
-    package func state(_ state: State, replacing grant: Credential) -> State { State(grant: grant, pending: state.pending) }
+    package func state(_ state: State, replacing grant: Credential) -> State {
+        State(grant: grant, pending: state.pending)
+    }
 
-    package func stateWithoutCredential(_ state: State) -> State? { state.pending.map { State(grant: nil, pending: $0) } }
+    package func stateWithoutCredential(_ state: State) -> State? {
+        state.pending.map { State(grant: nil, pending: $0) }
+    }
 
     package func missingCredentialError(in state: State?) -> any Error { profile.needsGrant(nil) }
 

@@ -25,7 +25,8 @@ public struct HTTPClientConfiguration<Servers: HTTPServerSet>: Sendable {
 
     /// Creates a configuration.
     // `options` has no default here, so that `.init()` calls the initializer below.
-    public init(servers: Servers = .init(), options: ClientOptions, headers: HTTPHeaderFields = Servers.defaultHeaders) {
+    public init(servers: Servers = .init(), options: ClientOptions, headers: HTTPHeaderFields = Servers.defaultHeaders)
+    {
         self.servers = servers
         self.options = options
         self.headers = headers
@@ -33,7 +34,8 @@ public struct HTTPClientConfiguration<Servers: HTTPServerSet>: Sendable {
 
     /// Creates a configuration from the parts of its options.
     public init(
-        servers: Servers = .init(), transport: any HTTPTransport = URLSessionTransport(), urlPolicy: URLPolicy = .init(),
+        servers: Servers = .init(), transport: any HTTPTransport = URLSessionTransport(),
+        urlPolicy: URLPolicy = .init(),
         headers: HTTPHeaderFields = Servers.defaultHeaders, timeout: TimeInterval? = nil,
         logger: (any LogSink)? = nil, middlewares: [any ClientMiddleware] = []
     ) {

@@ -26,7 +26,8 @@ extension SMARTError {
             return SMARTError.untrustedEndpoint(name: name.rawValue, url: url)
         case DiscoveryError.missingEndpoints(let names):
             return SMARTError.discoveryFailed(names.map { "\($0.rawValue) is missing" }.joined(separator: ", "))
-        case DiscoveryError.invalidEndpoint(let name): return SMARTError.discoveryFailed("\(name.rawValue) is not a URL")
+        case DiscoveryError.invalidEndpoint(let name):
+            return SMARTError.discoveryFailed("\(name.rawValue) is not a URL")
         case let error as TokenResponseError: return SMARTError.malformedTokenResponse(error.reason)
         default: return error
         }

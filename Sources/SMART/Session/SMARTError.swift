@@ -6,10 +6,11 @@ import SDKRuntime
 public enum SMARTError: Error, Sendable, CustomStringConvertible {
     /// The server's SMART configuration cannot be used; the reason says why.
     case discoveryFailed(String)
-    /// The SMART configuration named an endpoint on a host other than the FHIR server's and the trusted ones;
-    /// nothing was sent to it.
+    /// The SMART configuration (or the store) named an endpoint on an origin (scheme, host and port) other than the
+    /// FHIR server's and the trusted ones; nothing was sent to it.
     case untrustedEndpoint(name: String, url: URL)
-    /// An EHR launch named an `iss` that is not one of the configured FHIR servers; nothing was sent to it.
+    /// An EHR launch named an `iss` (or the store a FHIR server) that is not one of the configured FHIR servers;
+    /// nothing was sent to it.
     case untrustedIssuer(String)
     /// The launch URL lacks `iss` or `launch`, or the configuration names no FHIR server for a standalone launch.
     case invalidLaunch(String)
@@ -38,8 +39,9 @@ public enum SMARTError: Error, Sendable, CustomStringConvertible {
         switch self {
         case .discoveryFailed(let reason): return "The server's SMART configuration cannot be used: \(reason)"
         case .untrustedEndpoint(let name, let url):
-            return "The server's \(name) is on \(url.host ?? "no host"), not the FHIR server's host; trust its host in "
-                + "trustedEndpointHosts if it is really the server's"
+            return
+                "The server's \(name) is on \(url.host ?? "no host")\(url.port.map { ":\($0)" } ?? ""), not the FHIR "
+                + "server's origin; trust its host in trustedEndpointHosts if it is really the server's"
         case .untrustedIssuer(let issuer):
             return "The launch names the FHIR server \(issuer), which is not one of the allowed issuers"
         case .invalidLaunch(let reason): return "The launch cannot start: \(reason)"

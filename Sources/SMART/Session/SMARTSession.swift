@@ -89,7 +89,8 @@ public final class SMARTSession: OAuthClientSession {
             clientID: String, clientSecret: String? = nil, signer: ClientAssertionSigner? = nil,
             redirectURI: String, scope: String = "launch/patient openid fhirUser offline_access patient/*.rs",
             fhirBaseURL: URL? = nil, allowedIssuers: [URL] = [], trustedEndpointHosts: [String] = [],
-            authorizationParameters: AuthorizationParameters = .init(), idTokenAlgorithms: Set<JWSAlgorithm> = [.rs256], clockLeeway: TimeInterval = 120,
+            authorizationParameters: AuthorizationParameters = .init(), idTokenAlgorithms: Set<JWSAlgorithm> = [.rs256],
+            clockLeeway: TimeInterval = 120,
             pendingLifetime: TimeInterval = 600, urlPolicy: URLPolicy = .init(), refreshSkew: TimeInterval = 60,
             store: any CredentialStore, storeKey: String = "smart.session",
             transport: any HTTPTransport = URLSessionTransport(), clock: any WallClock = SystemClock(),
@@ -267,13 +268,15 @@ public final class SMARTSession: OAuthClientSession {
         var grant: OAuthSessionGrant<SMARTLaunchContext>
         do {
             let tokens = try OAuthGrant(response, receivedAt: configuration.clock.now())
-            let context = SMARTLaunchContext(try SMARTTokenResponse(extending: response), previous: nil, fhirBaseURL: base)
+            let context = SMARTLaunchContext(
+                try SMARTTokenResponse(extending: response), previous: nil, fhirBaseURL: base)
             grant = OAuthSessionGrant(tokens: tokens, context: context)
         } catch {
             throw SMARTError.translating(error)
         }
         if let idToken = response.idToken {
-            let identity = try await validate(idToken, accessToken: response.accessToken, pending: pending, server: server)
+            let identity = try await validate(
+                idToken, accessToken: response.accessToken, pending: pending, server: server)
             grant.tokens.idToken = idToken
             grant.context.subject = identity.subject
             grant.context.fhirUser = identity.claims["fhirUser"]?.stringValue.flatMap {
