@@ -600,16 +600,24 @@ final class SnippetTests: XCTestCase {
         assertEmits(
             text,
             """
-                    /// The transport, URL policy, timeout and logger.
-                    public var options: SDKRuntime.ClientOptions
-                    /// Header fields every request sends.
-                    public var headers: SDKRuntime.HTTPHeaderFields
+                    /// The servers at their protocol.json defaults.
+                    public init() { self.init(api: Foundation.URL(string: "https://api.example.com")) }
+
+                    /// The header fields every request sends, from protocol.json.
+                    public static var defaultHeaders: SDKRuntime.HTTPHeaderFields {
+                        ["Accept": "application/json"]
+                    }
             """)
         assertEmits(
             text,
             """
-                        servers: Servers = .init(), options: SDKRuntime.ClientOptions,
-                        headers: SDKRuntime.HTTPHeaderFields = ["Accept": "application/json"]
+                public struct Servers: Sendable, Hashable, SDKRuntime.HTTPServerSet {
+            """)
+        assertEmits(
+            text,
+            """
+                /// How the client reaches the server.
+                public typealias Configuration = SDKRuntime.HTTPClientConfiguration<Servers>
             """)
         assertEmits(
             text,

@@ -45,7 +45,7 @@ public struct KoppeltaalBackend: Sendable {
     ///   - user: the absolute FHIR URL of the acting user.
     ///   - resource: the activity to launch.
     ///   - intent: the launch intent, for servers that support it.
-    /// - Throws: ``OAuth2Error`` or ``OperationOutcomeError`` from the server, `UnexpectedResponseError` (e.g. 401 for
+    /// - Throws: `OAuth2Error` or ``OperationOutcomeError`` from the server, `UnexpectedResponseError` (e.g. 401 for
     ///   wrong application credentials), `TransportError`.
     public func mobileLaunch(
         clientID: String, patient: String, user: String, resource: String? = nil, intent: String? = nil

@@ -87,7 +87,7 @@ public enum AuthorizationRequestError: Error, Sendable, Hashable, CustomStringCo
 }
 
 extension AuthorizationRequestError: SDKError {
-    /// ``ErrorRecovery/fixRequest``: the app's parameters must change.
+    /// `ErrorRecovery.fixRequest`: the app's parameters must change.
     public var recovery: ErrorRecovery { .fixRequest }
 }
 
@@ -112,7 +112,7 @@ public enum AuthorizationResponseError: Error, Sendable, Hashable, CustomStringC
 }
 
 extension AuthorizationResponseError: SDKError {
-    /// ``ErrorRecovery/reauthorize`` for a refused or expired authorization; a redirect of another request changes
+    /// `ErrorRecovery.reauthorize` for a refused or expired authorization; a redirect of another request changes
     /// nothing (the request keeps waiting).
     public var recovery: ErrorRecovery { self == .stateMismatch ? .none : .reauthorize }
 }
@@ -133,7 +133,9 @@ public struct AuthorizationParameters: Sendable, Hashable {
 
     /// `url` with the additional parameters appended to its query, encoded as the rest of it.
     ///
-    /// - Parameter reserved: the names the protocol sets itself.
+    /// - Parameters:
+    ///   - url: the authorization request's URL.
+    ///   - reserved: the names the protocol sets itself.
     /// - Throws: ``AuthorizationRequestError/reservedParameter(_:)`` naming a parameter the protocol sets itself.
     public func appending(to url: URL, reserved: Set<String>) throws -> URL {
         guard !additional.isEmpty else { return url }

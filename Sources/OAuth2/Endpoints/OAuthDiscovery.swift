@@ -29,7 +29,8 @@ public final class OAuthDiscovery: Sendable {
     ///   - overrides: endpoints configured by hand.
     ///   - trustedHosts: hosts (`host` or `host:port`) besides the base URL's that endpoints may be on.
     ///   - urlPolicy: which URLs may be used.
-    ///   - store: where what was read is kept across launches, under `storeKey`; nil keeps it in memory only.
+    ///   - store: where what was read is kept across launches; nil keeps it in memory only.
+    ///   - storeKey: the key it is kept under.
     ///   - advertised: reads what the server at a base URL advertises.
     public init(
         overrides: EndpointOverrides = .init(), trustedHosts: [String] = [], urlPolicy: URLPolicy,
@@ -46,7 +47,9 @@ public final class OAuthDiscovery: Sendable {
     /// The endpoints for `base`: the configured ones, completed by what the server advertises (read when nothing is
     /// kept for `base` and a needed endpoint is not configured).
     ///
-    /// - Parameter needed: the endpoints the caller cannot do without; the token endpoint always is.
+    /// - Parameters:
+    ///   - base: the base URL, such as a FHIR server's.
+    ///   - needed: the endpoints the caller cannot do without; the token endpoint always is.
     /// - Throws: ``DiscoveryError`` for a missing, untrusted or malformed endpoint, `ConfigurationError.insecureURL`
     ///   for one the URL policy refuses, and what reading the metadata throws.
     public func endpoints(for base: URL, needing needed: Set<EndpointName> = []) async throws -> OAuthEndpoints {

@@ -89,6 +89,6 @@ public enum DiscoveryError: Error, Sendable, Hashable, CustomStringConvertible {
 }
 
 extension DiscoveryError: SDKError {
-    /// ``ErrorRecovery/reconfigure``: the configuration must name or trust the endpoint.
+    /// `ErrorRecovery.reconfigure`: the configuration must name or trust the endpoint.
     public var recovery: ErrorRecovery { .reconfigure }
 }

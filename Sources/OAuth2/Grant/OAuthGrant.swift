@@ -40,8 +40,12 @@ public struct OAuthGrant: Sendable, Equatable, Codable {
     /// leaves out: a refresh token that is not rotated, the scope and the members it does not send. The id token is
     /// the previous one: a family sets ``idToken`` once it has validated the response's.
     ///
-    /// - Parameter requiresTokenType: whether `token_type` must be present (RFC 6749 §5.1 requires it; a protocol
-    ///   whose server leaves it out says so). When present it must be `Bearer`, in any case.
+    /// - Parameters:
+    ///   - response: the token response.
+    ///   - previous: the grant a refresh response renews, if any.
+    ///   - receivedAt: when the response arrived, from which its lifetime counts.
+    ///   - requiresTokenType: whether `token_type` must be present (RFC 6749 §5.1 requires it; a protocol whose
+    ///     server leaves it out says so). When present it must be `Bearer`, in any case.
     /// - Throws: ``TokenResponseError`` for an empty access token, a token type other than Bearer, or a negative
     ///   lifetime.
     public init(
@@ -124,6 +128,6 @@ public struct TokenResponseError: Error, Sendable, Hashable, CustomStringConvert
 }
 
 extension TokenResponseError: SDKError {
-    /// ``ErrorRecovery/none``: the server answered something no retry or sign-in fixes.
+    /// `ErrorRecovery.none`: the server answered something no retry or sign-in fixes.
     public var recovery: ErrorRecovery { .none }
 }

@@ -116,6 +116,6 @@ public enum ResourcePathError: Error, Sendable, Hashable, CustomStringConvertibl
 }
 
 extension ResourcePathError: SDKError {
-    /// ``ErrorRecovery/fixRequest``: the app asked for a path it must not.
+    /// `ErrorRecovery.fixRequest`: the app asked for a path it must not.
     public var recovery: ErrorRecovery { .fixRequest }
 }

@@ -36,8 +36,13 @@ public struct ResourceServer: Sendable {
     /// Sends a request to `path` with `token` as its bearer token.
     ///
     /// - Parameters:
+    ///   - method: the HTTP method.
+    ///   - path: where under the base URL.
+    ///   - query: the query fields.
+    ///   - body: the body, if any.
     ///   - contentType: the body's type, when it is not the server's usual one.
     ///   - accept: the `Accept` header, when it is not the server's usual one.
+    ///   - token: the bearer token.
     ///   - transport: the transport of this request, e.g. one guarded by a credential lease.
     /// - Throws: the server's typed error for a response that is not 2xx, `ConfigurationError.insecureURL` for a
     ///   URL the policy refuses, and the transport's errors.

@@ -30,7 +30,9 @@ public struct AuthorizationServer: Sendable {
 
     /// Asks the token endpoint for tokens.
     ///
-    /// - Parameter transport: the transport of this request, e.g. one guarded by a credential lease.
+    /// - Parameters:
+    ///   - request: the grant.
+    ///   - transport: the transport of this request, e.g. one guarded by a credential lease.
     /// - Throws: ``OAuth2Error``, and the request's errors.
     public func token(_ request: Token.Request, transport: (any HTTPTransport)? = nil) async throws -> TokenResponse {
         try await generatedClient(transport: transport).token(request, client: client)

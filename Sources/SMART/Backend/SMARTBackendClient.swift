@@ -89,7 +89,7 @@ public actor SMARTBackendClient {
     /// A token valid for at least the renewal margin (or half its life, when that is shorter): the cached one, or the
     /// result of the one request every concurrent caller shares.
     ///
-    /// - Throws: ``OAuth2Error`` (`invalid_client` for a refused assertion, `invalid_scope`), ``SMARTError`` for
+    /// - Throws: `OAuth2Error` (`invalid_client` for a refused assertion, `invalid_scope`), ``SMARTError`` for
     ///   discovery, `JOSEError` when the assertion cannot be signed, and transport errors.
     public func token() async throws -> Token {
         if let cached, cached.renewAt > configuration.clock.now() { return cached.token }
