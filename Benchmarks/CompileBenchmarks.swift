@@ -59,7 +59,7 @@ struct CompileBenchmarks {
                 section: "Compile", metric: "release object code per synthetic method (slope 10 → 100)", unit: "bytes",
                 summary: Summary([(perMethod[1] - perMethod[0]) / 90])
             ))
-        for family in ["HealthVault", "Koppeltaal", "Vital", "SMART"] {
+        for family in ["OAuth2", "HealthVault", "Koppeltaal", "Vital", "SMART"] {
             let objects = repository.appendingPathComponent(".build/release/\(family).build")
             guard let names = try? FileManager.default.contentsOfDirectory(atPath: objects.path) else { continue }
             let generated = Set(

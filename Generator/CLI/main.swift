@@ -18,11 +18,13 @@ let usage = """
       --config FILE       An sdkgen-config.json: which families, the access level of the generated code
                           (public, package or internal), additional imports, and naming overrides.
       --test-samples DIR  Also write round-trip tests of every model to DIR/<Family>Tests/Generated.
-      --family NAME       Generate only this family; repeat for several (default: all).
+      --family NAME       Generate only this family; repeat for several (default: all). The families it refers to
+                          (a $ref to ../Other/...) are read and checked, not written.
       --schema-reference FILE
                           Also write the schema language's reference, rendered from the meta-schemas in the schemas
                           directory, to FILE (Markdown).
-      --single-file       Write each family as one file, <output>/<Family>.swift (what the build plugin runs).
+      --single-file       Write each family as one file, <output>/<Family>.swift, all into one module (what the
+                          build plugin runs); a family referred to but not generated is imported as a module.
       --check             Change nothing; exit 1 with a diff when the generated files are not up to date.
       --verbose           List every file written, deleted or unchanged.
       --help              Show this help.
