@@ -604,9 +604,7 @@ final class SnippetTests: XCTestCase {
                     public init() { self.init(api: Foundation.URL(string: "https://api.example.com")) }
 
                     /// The header fields every request sends, from protocol.json.
-                    public static var defaultHeaders: SDKRuntime.HTTPHeaderFields {
-                        ["Accept": "application/json"]
-                    }
+                    public static var defaultHeaders: SDKRuntime.HTTPHeaderFields { ["Accept": "application/json"] }
             """)
         assertEmits(
             text,
@@ -622,9 +620,7 @@ final class SnippetTests: XCTestCase {
         assertEmits(
             text,
             """
-                var core: SDKRuntime.HTTPClientCore {
-                    SDKRuntime.HTTPClientCore(family: "Demo", options: configuration.options, headers: configuration.headers)
-                }
+                var core: SDKRuntime.HTTPClientCore { configuration.core(family: "Demo") }
             """)
     }
 

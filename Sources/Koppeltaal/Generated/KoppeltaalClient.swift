@@ -36,9 +36,7 @@ public struct KoppeltaalClient: Sendable {
         public init() { self.init(fhir: nil, launch: nil, authorize: nil) }
 
         /// The header fields every request sends, from protocol.json.
-        public static var defaultHeaders: SDKRuntime.HTTPHeaderFields {
-            ["Accept": "application/json"]
-        }
+        public static var defaultHeaders: SDKRuntime.HTTPHeaderFields { ["Accept": "application/json"] }
     }
 
     /// How the client reaches the server.
@@ -58,9 +56,7 @@ private typealias _RequiresRuntime = SDKRuntime.GeneratedCodeRuntimeVersion_1
 
 extension KoppeltaalClient {
     /// Sends requests with the configuration.
-    var core: SDKRuntime.HTTPClientCore {
-        SDKRuntime.HTTPClientCore(family: "Koppeltaal", options: configuration.options, headers: configuration.headers)
-    }
+    var core: SDKRuntime.HTTPClientCore { configuration.core(family: "Koppeltaal") }
 
     /// The error formats of protocol.json a method may answer with.
     enum ErrorFormats {

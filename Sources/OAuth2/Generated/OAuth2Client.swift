@@ -44,9 +44,7 @@ public struct OAuth2Client: Sendable {
         public init() { self.init(token: nil, revocation: nil, introspection: nil, jwks: nil, metadata: nil) }
 
         /// The header fields every request sends, from protocol.json.
-        public static var defaultHeaders: SDKRuntime.HTTPHeaderFields {
-            ["Accept": "application/json"]
-        }
+        public static var defaultHeaders: SDKRuntime.HTTPHeaderFields { ["Accept": "application/json"] }
     }
 
     /// How the client reaches the server.
@@ -66,9 +64,7 @@ private typealias _RequiresRuntime = SDKRuntime.GeneratedCodeRuntimeVersion_1
 
 extension OAuth2Client {
     /// Sends requests with the configuration.
-    var core: SDKRuntime.HTTPClientCore {
-        SDKRuntime.HTTPClientCore(family: "OAuth2", options: configuration.options, headers: configuration.headers)
-    }
+    var core: SDKRuntime.HTTPClientCore { configuration.core(family: "OAuth2") }
 
     /// The error formats of protocol.json a method may answer with.
     enum ErrorFormats {

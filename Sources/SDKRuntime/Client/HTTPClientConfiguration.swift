@@ -46,3 +46,10 @@ public struct HTTPClientConfiguration<Servers: HTTPServerSet>: Sendable {
             headers: headers)
     }
 }
+
+@_spi(Generated) extension HTTPClientConfiguration {
+    /// The core that sends the requests of `family`'s client with this configuration.
+    public func core(family: String) -> HTTPClientCore {
+        HTTPClientCore(family: family, options: options, headers: headers)
+    }
+}

@@ -33,9 +33,7 @@ public struct SMARTClient: Sendable {
         public init() { self.init(fhir: nil, authorize: nil) }
 
         /// The header fields every request sends, from protocol.json.
-        public static var defaultHeaders: SDKRuntime.HTTPHeaderFields {
-            ["Accept": "application/json"]
-        }
+        public static var defaultHeaders: SDKRuntime.HTTPHeaderFields { ["Accept": "application/json"] }
     }
 
     /// How the client reaches the server.
@@ -55,9 +53,7 @@ private typealias _RequiresRuntime = SDKRuntime.GeneratedCodeRuntimeVersion_1
 
 extension SMARTClient {
     /// Sends requests with the configuration.
-    var core: SDKRuntime.HTTPClientCore {
-        SDKRuntime.HTTPClientCore(family: "SMART", options: configuration.options, headers: configuration.headers)
-    }
+    var core: SDKRuntime.HTTPClientCore { configuration.core(family: "SMART") }
 
     /// The error formats of protocol.json a method may answer with.
     enum ErrorFormats {

@@ -31,9 +31,7 @@ public struct VitalClient: Sendable {
         public init() { self.init(api: nil, auth: nil) }
 
         /// The header fields every request sends, from protocol.json.
-        public static var defaultHeaders: SDKRuntime.HTTPHeaderFields {
-            ["Accept": "application/json"]
-        }
+        public static var defaultHeaders: SDKRuntime.HTTPHeaderFields { ["Accept": "application/json"] }
     }
 
     /// How the client reaches the server.
@@ -53,9 +51,7 @@ private typealias _RequiresRuntime = SDKRuntime.GeneratedCodeRuntimeVersion_1
 
 extension VitalClient {
     /// Sends requests with the configuration.
-    var core: SDKRuntime.HTTPClientCore {
-        SDKRuntime.HTTPClientCore(family: "Vital", options: configuration.options, headers: configuration.headers)
-    }
+    var core: SDKRuntime.HTTPClientCore { configuration.core(family: "Vital") }
 
     /// The error formats of protocol.json a method may answer with.
     enum ErrorFormats {
