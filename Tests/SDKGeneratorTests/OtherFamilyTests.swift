@@ -9,45 +9,45 @@ import XCTest
 final class OtherFamilyTests: XCTestCase {
     private static let files: [String: String] = [
         "Base/protocol.json": """
-            {"family": "Base", "description": "A family others build on.",
-             "binding": {"http": {"authPolicies": ["none"], "headers": {"Accept": "application/json"}}},
-             "servers": {"api": {"description": "The API."}},
-             "errors": {"BaseError": {"description": "An error.", "body": {"$ref": "types.json#/$defs/ErrorBody"},
-               "code": ["/code"], "codes": [{"value": "busy", "name": "busy", "recovery": "retryLater"}]}}}
-            """,
+        {"family": "Base", "description": "A family others build on.",
+         "binding": {"http": {"authPolicies": ["none"], "headers": {"Accept": "application/json"}}},
+         "servers": {"api": {"description": "The API."}},
+         "errors": {"BaseError": {"description": "An error.", "body": {"$ref": "types.json#/$defs/ErrorBody"},
+           "code": ["/code"], "codes": [{"value": "busy", "name": "busy", "recovery": "retryLater"}]}}}
+        """,
         "Base/types.json": """
-            {"$defs": {
-              "ErrorBody": {"type": "object", "required": ["code"], "properties": {"code": {"type": "string"}}},
-              "Account": {"type": "object", "required": ["id"], "properties": {
-                "id": {"type": "string"}, "secret": {"type": "string", "sensitive": true}}, "additionalProperties": true}}}
-            """,
+        {"$defs": {
+          "ErrorBody": {"type": "object", "required": ["code"], "properties": {"code": {"type": "string"}}},
+          "Account": {"type": "object", "required": ["id"], "properties": {
+            "id": {"type": "string"}, "secret": {"type": "string", "sensitive": true}}, "additionalProperties": true}}}
+        """,
         "Base/GetAccount.json": """
-            {"name": "GetAccount", "description": "Reads the account.",
-             "binding": {"http": {"method": "GET", "server": "api", "path": "/account", "auth": "none", "errors": ["BaseError"]}},
-             "response": {"$ref": "types.json#/$defs/Account"}}
-            """,
+        {"name": "GetAccount", "description": "Reads the account.",
+         "binding": {"http": {"method": "GET", "server": "api", "path": "/account", "auth": "none", "errors": ["BaseError"]}},
+         "response": {"$ref": "types.json#/$defs/Account"}}
+        """,
         "Shop/protocol.json": """
-            {"family": "Shop", "description": "A family on Base.",
-             "binding": {"http": {"authPolicies": ["none"], "headers": {"Accept": "application/json"}}},
-             "servers": {"api": {"description": "The API."}},
-             "errors": {"BaseError": {"$ref": "../Base/protocol.json#/errors/BaseError",
-               "codes": [{"value": "busy", "name": "busy", "recovery": "none"},
-                         {"value": "closed", "name": "closed", "recovery": "reauthorize"}]}}}
-            """,
+        {"family": "Shop", "description": "A family on Base.",
+         "binding": {"http": {"authPolicies": ["none"], "headers": {"Accept": "application/json"}}},
+         "servers": {"api": {"description": "The API."}},
+         "errors": {"BaseError": {"$ref": "../Base/protocol.json#/errors/BaseError",
+           "codes": [{"value": "busy", "name": "busy", "recovery": "none"},
+                     {"value": "closed", "name": "closed", "recovery": "reauthorize"}]}}}
+        """,
         "Shop/types.json": """
-            {"$defs": {"Customer": {"allOf": [{"$ref": "../Base/types.json#/$defs/Account"},
-              {"type": "object", "properties": {"loyalty": {"type": "integer"}, "alias": {"type": "string", "aliases": ["Alias"]}}}]}}}
-            """,
+        {"$defs": {"Customer": {"allOf": [{"$ref": "../Base/types.json#/$defs/Account"},
+          {"type": "object", "properties": {"loyalty": {"type": "integer"}, "alias": {"type": "string", "aliases": ["Alias"]}}}]}}}
+        """,
         "Shop/GetCustomer.json": """
-            {"name": "GetCustomer", "description": "Reads the customer.",
-             "binding": {"http": {"method": "GET", "server": "api", "path": "/customer", "auth": "none", "errors": ["BaseError"]}},
-             "response": {"$ref": "types.json#/$defs/Customer"}}
-            """,
+        {"name": "GetCustomer", "description": "Reads the customer.",
+         "binding": {"http": {"method": "GET", "server": "api", "path": "/customer", "auth": "none", "errors": ["BaseError"]}},
+         "response": {"$ref": "types.json#/$defs/Customer"}}
+        """,
         "Shop/GetAccount2.json": """
-            {"name": "GetAccount2", "description": "Reads the account as Base describes it.",
-             "binding": {"http": {"method": "GET", "server": "api", "path": "/account", "auth": "none", "errors": ["BaseError"]}},
-             "response": {"$ref": "../Base/types.json#/$defs/Account"}}
-            """,
+        {"name": "GetAccount2", "description": "Reads the account as Base describes it.",
+         "binding": {"http": {"method": "GET", "server": "api", "path": "/account", "auth": "none", "errors": ["BaseError"]}},
+         "response": {"$ref": "../Base/types.json#/$defs/Account"}}
+        """,
     ]
 
     private static let main = #"""

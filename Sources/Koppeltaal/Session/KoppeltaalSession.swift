@@ -126,15 +126,7 @@ public final class KoppeltaalSession: OAuthClientSession {
     ///   ``KoppeltaalError/untrustedEndpoint(name:url:)`` for a discovered endpoint on another origin,
     ///   `ConfigurationError.insecureURL` for an endpoint that is not https.
     public func discover() async throws -> OAuthEndpoints {
-        try await endpoints(needing: [.authorization])
-    }
-
-    private func endpoints(needing needed: Set<EndpointName>) async throws -> OAuthEndpoints {
-        do {
-            return try await oauth.profile.discovery.endpoints(for: configuration.fhirBaseURL, needing: needed)
-        } catch {
-            throw oauth.profile.familyError(error)
-        }
+        try await oauth.endpoints(for: configuration.fhirBaseURL, needing: [.authorization])
     }
 
     // MARK: - Activation
@@ -159,7 +151,7 @@ public final class KoppeltaalSession: OAuthClientSession {
 
     /// Authorize with the activation code, then the token exchange.
     private func redeem(code: String) async throws -> OAuthSessionGrant<LaunchContext> {
-        let endpoints = try await endpoints(needing: [.authorization])
+        let endpoints = try await discover()
         let pkce = usesPKCE(endpoints) ? PKCE(random: configuration.random) : nil
         let expectedState = Base64URL.encode(configuration.random.bytes(count: 16))
         let client = KoppeltaalClient(

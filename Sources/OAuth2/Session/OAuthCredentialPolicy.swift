@@ -31,14 +31,8 @@ package struct OAuthCredentialPolicy<Profile: OAuthProfile>: CredentialPolicy {
         guard let refreshToken = grant.tokens.refreshToken else { throw GrantEnded() }
         let settings = profile.settings
         let base = try profile.authorizationBase(of: grant)
-        let server: AuthorizationServer
-        do {
-            server = AuthorizationServer(
-                endpoints: try await profile.discovery.endpoints(for: base), client: settings.client,
-                options: settings.options)
-        } catch {
-            throw profile.familyError(error)
-        }
+        let server = AuthorizationServer(
+            endpoints: try await profile.endpoints(for: base), client: settings.client, options: settings.options)
         let response: TokenResponse
         do {
             response = try await server.token(

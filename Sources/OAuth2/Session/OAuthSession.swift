@@ -21,6 +21,16 @@ public final class OAuthSession<Profile: OAuthProfile>: Sendable {
             clock: settings.clock, logger: settings.options.logger, category: profile.family)
     }
 
+    /// The endpoints of the authorization server at `base`, as the family's discovery finds them (configured ones,
+    /// then what its metadata advertises, each on a trusted origin), with problems in the family's terms.
+    ///
+    /// - Parameters:
+    ///   - base: the base URL, such as a FHIR server's.
+    ///   - needed: the endpoints the caller cannot do without; the token endpoint always is.
+    public func endpoints(for base: URL, needing needed: Set<EndpointName> = []) async throws -> OAuthEndpoints {
+        try await profile.endpoints(for: base, needing: needed)
+    }
+
     // MARK: - Status
 
     /// Where the session stands, from the store.
@@ -87,12 +97,12 @@ public final class OAuthSession<Profile: OAuthProfile>: Sendable {
             guard let grant = try await transition.erase(settlingRefresh: true)?.grant else { return .nothingToRevoke }
             let outcome: RevocationOutcome
             do {
-                let endpoints = try await profile.discovery.endpoints(for: try profile.authorizationBase(of: grant))
+                let endpoints = try await profile.endpoints(for: try profile.authorizationBase(of: grant))
                 outcome = await AuthorizationServer(
                     endpoints: endpoints, client: profile.settings.client, options: profile.settings.options
                 ).revoke(grant.tokens)
             } catch {
-                outcome = .failed(profile.familyError(error))
+                outcome = .failed(error)
             }
             switch outcome {
             case .revoked: profile.log(.info, "revoked the grant")
@@ -105,6 +115,15 @@ public final class OAuthSession<Profile: OAuthProfile>: Sendable {
 }
 
 extension OAuthProfile {
+    /// The endpoints for `base` from the family's discovery, with problems in the family's terms.
+    func endpoints(for base: URL, needing needed: Set<EndpointName> = []) async throws -> OAuthEndpoints {
+        do {
+            return try await discovery.endpoints(for: base, needing: needed)
+        } catch {
+            throw familyError(error)
+        }
+    }
+
     /// Logs `message` under the family's name.
     package func log(_ level: LogLevel, _ message: LogMessage) {
         settings.options.logger.log(level, family, message)

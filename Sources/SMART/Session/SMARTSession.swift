@@ -138,15 +138,7 @@ public final class SMARTSession: OAuthClientSession {
         guard let base = fhirBaseURL ?? configuration.fhirBaseURL else {
             throw SMARTError.invalidLaunch("no FHIR server is configured")
         }
-        return try await endpoints(of: base)
-    }
-
-    private func endpoints(of base: URL, needing needed: Set<EndpointName> = []) async throws -> OAuthEndpoints {
-        do {
-            return try await oauth.profile.discovery.endpoints(for: base, needing: needed)
-        } catch {
-            throw SMARTError.translating(error)
-        }
+        return try await oauth.endpoints(for: base)
     }
 
     // MARK: - Launch
@@ -183,7 +175,7 @@ public final class SMARTSession: OAuthClientSession {
     /// Stores a new pending authorization (replacing an older one) and builds its URL. PKCE S256 is always used;
     /// `nonce` is sent whenever `openid` is asked for; the configuration's `prompt` and parameters follow.
     private func authorizationURL(fhirBaseURL: URL, launch: String?) async throws -> URL {
-        let endpoints = try await endpoints(of: fhirBaseURL, needing: [.authorization])
+        let endpoints = try await oauth.endpoints(for: fhirBaseURL, needing: [.authorization])
         var scopes = configuration.scope.split(separator: " ").map(String.init)
         if launch != nil, !scopes.contains("launch") { scopes.insert("launch", at: 0) }
         let pending = PendingAuthorization(

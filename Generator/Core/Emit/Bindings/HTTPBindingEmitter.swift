@@ -22,14 +22,17 @@ struct HTTPBindingEmitter: BindingEmitter {
         p.call("public init() { self.init(", defaults, ") }")
         p.blank()
         p.doc("The header fields every request sends, from protocol.json.")
-        p.call("public static var defaultHeaders: SDKRuntime.HTTPHeaderFields { ", [Emit.headersLiteral(settings.headers)], " }")
+        p.call(
+            "public static var defaultHeaders: SDKRuntime.HTTPHeaderFields { ", [Emit.headersLiteral(settings.headers)],
+            " }")
         return "SDKRuntime.HTTPServerSet"
     }
 
     /// `core`, and one `HTTPErrorFormat` per error format of protocol.json.
     func clientSupport(into p: inout SwiftPrinter) {
         p.doc("Sends requests with the configuration.")
-        p.line("var core: SDKRuntime.HTTPClientCore { configuration.core(family: \(SwiftLiteral.string(family.name))) }")
+        p.line(
+            "var core: SDKRuntime.HTTPClientCore { configuration.core(family: \(SwiftLiteral.string(family.name))) }")
         guard !family.errors.isEmpty else { return }
         p.blank()
         p.doc("The error formats of protocol.json a method may answer with.")
