@@ -1,8 +1,8 @@
 import Foundation
 
 /// An OpenID Connect id token whose signature and claims were checked as OpenID Connect Core §3.1.3.7 says for the
-/// authorization code flow: the issuer, the audience, the expiry and issue time, the nonce and, when present,
-/// `at_hash`.
+/// authorization code flow: the issuer, the audience, the expiry, issue time and `nbf`, the nonce and, when present,
+/// `at_hash`; its header may name no critical extension and no `typ` but `JWT` (RFC 8725 §3.11).
 public struct IDToken: Sendable, Equatable, CustomStringConvertible {
     /// What a token must carry to be accepted.
     public struct Expectations: Sendable, Equatable {
@@ -18,11 +18,14 @@ public struct IDToken: Sendable, Equatable, CustomStringConvertible {
         public var algorithms: Set<JWSAlgorithm>
         /// How far the two clocks may disagree, in seconds.
         public var leeway: TimeInterval
+        /// How long after its `iat` a token is still accepted, in seconds (plus ``leeway``); nil for no limit. A
+        /// bound limits how long a leaked token can be replayed.
+        public var maximumAge: TimeInterval?
 
         /// Creates expectations.
         public init(
             issuer: String, clientID: String, nonce: String?, accessToken: String? = nil,
-            algorithms: Set<JWSAlgorithm> = [.rs256], leeway: TimeInterval = 120
+            algorithms: Set<JWSAlgorithm> = [.rs256], leeway: TimeInterval = 120, maximumAge: TimeInterval? = 600
         ) {
             self.issuer = issuer
             self.clientID = clientID
@@ -30,6 +33,7 @@ public struct IDToken: Sendable, Equatable, CustomStringConvertible {
             self.accessToken = accessToken
             self.algorithms = algorithms
             self.leeway = leeway
+            self.maximumAge = maximumAge
         }
     }
 
@@ -56,6 +60,9 @@ public struct IDToken: Sendable, Equatable, CustomStringConvertible {
         do { header = try JWS.parts(of: token) } catch { throw .signature(error) }
         guard let algorithm = JWSAlgorithm(rawValue: header.algorithm), expected.algorithms.contains(algorithm) else {
             throw .signature(.algorithmNotAccepted(header.algorithm))
+        }
+        if let type = header.header["typ"], !Self.isJWTType(type) {
+            throw .unexpectedTokenType(type.stringValue ?? "a value that is not a string")
         }
         guard let key = keys.key(for: algorithm, keyID: header.keyID) else { throw .noKey(keyID: header.keyID) }
         let parts: JWS.Parts
@@ -93,6 +100,14 @@ public struct IDToken: Sendable, Equatable, CustomStringConvertible {
         issuedAt = Date(timeIntervalSince1970: iat)
         guard expiresAt.addingTimeInterval(expected.leeway) > now else { throw .expired(expiresAt) }
         guard issuedAt.addingTimeInterval(-expected.leeway) <= now else { throw .issuedInTheFuture(issuedAt) }
+        if let maximumAge = expected.maximumAge, issuedAt.addingTimeInterval(maximumAge + expected.leeway) < now {
+            throw .tooOld(issuedAt)
+        }
+        if let notBefore = claims["nbf"] {
+            guard let seconds = notBefore.numberValue?.doubleValue else { throw .invalidClaim("nbf is not a number") }
+            let date = Date(timeIntervalSince1970: seconds)
+            guard date.addingTimeInterval(-expected.leeway) <= now else { throw .notYetValid(date) }
+        }
         if let nonce = expected.nonce {
             guard let carried = claims["nonce"]?.stringValue,
                 Crypto.constantTimeEqual(Array(carried.utf8), Array(nonce.utf8))
@@ -108,6 +123,12 @@ public struct IDToken: Sendable, Equatable, CustomStringConvertible {
                 throw .accessTokenHashMismatch
             }
         }
+    }
+
+    /// Whether a header's `typ` names a JWT: `JWT` or `application/jwt`, in any case (RFC 7515 §4.1.9).
+    private static func isJWTType(_ type: JSONValue) -> Bool {
+        guard let text = type.stringValue?.lowercased() else { return false }
+        return text == "jwt" || text == "application/jwt"
     }
 
     /// `at_hash` for `accessToken` (OpenID Connect Core §3.1.3.8): the left half of the hash that `algorithm` uses,
@@ -131,6 +152,8 @@ public struct IDToken: Sendable, Equatable, CustomStringConvertible {
 public enum IDTokenError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The token is malformed, signed with an algorithm not accepted, or its signature does not verify.
     case signature(JOSEError)
+    /// The header's `typ` names another kind of token (an access token's `at+jwt`, say).
+    case unexpectedTokenType(String)
     /// The key set has no single key for the token's `kid` and algorithm.
     case noKey(keyID: String?)
     /// A required claim is missing.
@@ -145,6 +168,10 @@ public enum IDTokenError: Error, Sendable, Hashable, CustomStringConvertible {
     case expired(Date)
     /// `iat` lies ahead of the clock by more than the leeway.
     case issuedInTheFuture(Date)
+    /// `iat` lies further back than the maximum age and the leeway allow.
+    case tooOld(Date)
+    /// `nbf` lies ahead of the clock by more than the leeway.
+    case notYetValid(Date)
     /// `nonce` is missing or not the one sent.
     case nonceMismatch
     /// `at_hash` does not match the access token.
@@ -154,6 +181,7 @@ public enum IDTokenError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .signature(let error): return "The id token was refused: \(error)"
+        case .unexpectedTokenType(let type): return "The token's typ is \(type), not an id token's"
         case .noKey(let keyID):
             return "The server's key set has no single key for the id token (kid \(keyID ?? "absent"))"
         case .missingClaim(let claim): return "The id token has no \"\(claim)\" claim"
@@ -163,6 +191,8 @@ public enum IDTokenError: Error, Sendable, Hashable, CustomStringConvertible {
             return "The id token is for \(audiences.joined(separator: ", ")), not only this client"
         case .expired(let date): return "The id token expired at \(DateTimeText.format(date))"
         case .issuedInTheFuture(let date): return "The id token was issued in the future (\(DateTimeText.format(date)))"
+        case .tooOld(let date): return "The id token was issued too long ago (\(DateTimeText.format(date)))"
+        case .notYetValid(let date): return "The id token is not valid before \(DateTimeText.format(date))"
         case .nonceMismatch: return "The id token does not carry the nonce that was sent"
         case .accessTokenHashMismatch: return "The id token's at_hash does not match the access token"
         }

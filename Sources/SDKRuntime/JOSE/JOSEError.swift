@@ -8,6 +8,9 @@ public enum JOSEError: Error, Sendable, Hashable, CustomStringConvertible {
     case algorithmNotAccepted(String)
     /// The key cannot make or check signatures of this algorithm (an EC key for RS256, a P-256 key for ES384).
     case keyDoesNotFitAlgorithm(JWSAlgorithm)
+    /// The header marks extensions critical (`crit`, RFC 7515 §4.1.11) that this verifier does not understand; the
+    /// names listed, when `crit` is an array of strings.
+    case unsupportedCriticalHeader([String])
     /// The signature does not verify.
     case invalidSignature
     /// The platform's cryptography refused the operation.
@@ -20,6 +23,9 @@ public enum JOSEError: Error, Sendable, Hashable, CustomStringConvertible {
         case .malformedToken(let reason): return "The token is not a compact JWS: \(reason)"
         case .algorithmNotAccepted(let algorithm): return "The token is signed with \(algorithm), which is not accepted"
         case .keyDoesNotFitAlgorithm(let algorithm): return "The key cannot be used with \(algorithm.rawValue)"
+        case .unsupportedCriticalHeader(let names):
+            return
+                "The token marks header extensions critical that are not understood: \(names.joined(separator: ", "))"
         case .invalidSignature: return "The token's signature does not verify"
         case .cryptographyFailed(let operation): return "The platform's cryptography failed to \(operation)"
         }
@@ -31,7 +37,8 @@ extension JOSEError: SDKError {
     public var recovery: ErrorRecovery {
         switch self {
         case .invalidKey, .keyDoesNotFitAlgorithm: return .reconfigure
-        case .malformedToken, .algorithmNotAccepted, .invalidSignature, .cryptographyFailed: return .none
+        case .malformedToken, .algorithmNotAccepted, .unsupportedCriticalHeader, .invalidSignature, .cryptographyFailed:
+            return .none
         }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 
-/// A JSON Web Key (RFC 7517): an RSA key or an EC key on P-256 or P-384, public or with its private members.
+/// A JSON Web Key (RFC 7517): an RSA key (a modulus of at least 2048 bits, an odd public exponent of at least 3) or
+/// an EC key on P-256 or P-384, public or with its private members.
 ///
 /// Its description, debug description and mirror never show a private member (`d`, `p`, `q`, `dp`, `dq`, `qi`).
 public struct JSONWebKey: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible,
@@ -76,11 +77,29 @@ public struct JSONWebKey: Sendable, Equatable, CustomStringConvertible, CustomDe
             throw .invalidKey("a private RSA key needs \"p\", \"q\", \"dp\", \"dq\" and \"qi\" beside \"d\"")
         }
         self.material = material
+        if keyType == .rsa { try Self.checkRSAParameters(modulus: bytes("n"), exponent: bytes("e")) }
         if let width = coordinateWidth {
             for name in ["x", "y", "d"] where material[name] != nil && bytes(name).count != width {
                 throw .invalidKey("\"\(name)\" is not \(width) bytes for \(curve ?? "")")
             }
         }
+    }
+
+    /// Refuses an RSA key whose signatures anyone could make or break: a modulus under 2048 bits by its value (so
+    /// leading zero octets do not count), or a public exponent that is even or 1 (with `e = 1` the signature is the
+    /// padded message itself).
+    private static func checkRSAParameters(modulus: [UInt8], exponent: [UInt8]) throws(JOSEError) {
+        let bits = bitLength(modulus)
+        guard bits >= 2048 else { throw .invalidKey("the RSA modulus has \(bits) bits, at least 2048 are needed") }
+        guard let last = exponent.last, last & 1 == 1, bitLength(exponent) > 1 else {
+            throw .invalidKey("the RSA public exponent is not odd and at least 3")
+        }
+    }
+
+    /// The number of bits of a big-endian unsigned integer.
+    private static func bitLength(_ bytes: [UInt8]) -> Int {
+        guard let first = bytes.firstIndex(where: { $0 != 0 }) else { return 0 }
+        return (bytes.count - first - 1) * 8 + (8 - bytes[first].leadingZeroBitCount)
     }
 
     /// Whether the key holds its private part, so it can sign.

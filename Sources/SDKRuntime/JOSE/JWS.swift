@@ -11,12 +11,13 @@ public enum JWSAlgorithm: String, Sendable, Hashable, CaseIterable {
     /// RSASSA-PKCS1-v1_5 with SHA-384 (SMART's asymmetric client authentication).
     case rs384 = "RS384"
 
-    /// Whether `key` can make or check this algorithm's signatures: its type and, for EC, its curve.
+    /// Whether `key` can make or check this algorithm's signatures: its type and, for EC, its curve (an RSA key's
+    /// size and exponent were checked when it was read).
     public func fits(_ key: JSONWebKey) -> Bool {
         switch self {
         case .es256: return key.keyType == .ec && key.curve == "P-256"
         case .es384: return key.keyType == .ec && key.curve == "P-384"
-        case .rs256, .rs384: return key.keyType == .rsa && key.bytes("n").count >= 256
+        case .rs256, .rs384: return key.keyType == .rsa
         }
     }
 }
@@ -79,8 +80,8 @@ public enum JWS {
     ///   - key: the public (or private) key whose signature it should carry.
     ///   - algorithms: the algorithms the caller accepts; a token signed otherwise is refused before any key is used
     ///     (so `none` or an HMAC algorithm never passes).
-    /// - Throws: ``JOSEError`` when the token is malformed, its algorithm is not accepted or does not fit `key`, or
-    ///   the signature does not verify.
+    /// - Throws: ``JOSEError`` when the token is malformed, its algorithm is not accepted or does not fit `key`, its
+    ///   header marks an extension critical (`crit`), or the signature does not verify.
     @discardableResult
     public static func verify(_ token: String, key: JSONWebKey, algorithms: Set<JWSAlgorithm>) throws(JOSEError)
         -> Parts
@@ -88,6 +89,10 @@ public enum JWS {
         let parts = try parts(of: token)
         guard let algorithm = JWSAlgorithm(rawValue: parts.algorithm), algorithms.contains(algorithm) else {
             throw .algorithmNotAccepted(parts.algorithm)
+        }
+        // RFC 7515 §4.1.11: a header extension marked critical must be understood, and this verifier knows none.
+        if let critical = parts.header["crit"] {
+            throw .unsupportedCriticalHeader(critical.arrayValue?.compactMap(\.stringValue) ?? [])
         }
         guard algorithm.fits(key) else { throw .keyDoesNotFitAlgorithm(algorithm) }
         guard try JOSECrypto.verify(parts.signature, of: parts.signingInput, key: key, algorithm: algorithm) else {

@@ -42,6 +42,9 @@ public final class SMARTSession: OAuthClientSession {
         public var authorizationParameters: AuthorizationParameters
         /// The algorithms accepted for id tokens; RS256 is OpenID Connect's baseline.
         public var idTokenAlgorithms: Set<JWSAlgorithm>
+        /// How long after it was issued an id token is still accepted, in seconds (plus ``clockLeeway``); nil for
+        /// no limit.
+        public var idTokenMaximumAge: TimeInterval?
         /// How far the server's clock may differ from this device's when id tokens are checked, in seconds.
         public var clockLeeway: TimeInterval
         /// How long an authorization may wait for its redirect, in seconds.
@@ -73,6 +76,7 @@ public final class SMARTSession: OAuthClientSession {
         ///   - trustedEndpointHosts: hosts (`host` or `host:port`) besides the FHIR server's its endpoints may be on.
         ///   - authorizationParameters: `prompt` and parameters of the app's own for every authorization request.
         ///   - idTokenAlgorithms: the algorithms accepted for id tokens.
+        ///   - idTokenMaximumAge: how long after it was issued an id token is still accepted, in seconds.
         ///   - clockLeeway: how far the server's clock may be off when id tokens are checked, in seconds.
         ///   - pendingLifetime: how long an authorization may wait for its redirect, in seconds.
         ///   - urlPolicy: which URLs requests may go to.
@@ -90,7 +94,7 @@ public final class SMARTSession: OAuthClientSession {
             redirectURI: String, scope: String = "launch/patient openid fhirUser offline_access patient/*.rs",
             fhirBaseURL: URL? = nil, allowedIssuers: [URL] = [], trustedEndpointHosts: [String] = [],
             authorizationParameters: AuthorizationParameters = .init(), idTokenAlgorithms: Set<JWSAlgorithm> = [.rs256],
-            clockLeeway: TimeInterval = 120,
+            idTokenMaximumAge: TimeInterval? = 600, clockLeeway: TimeInterval = 120,
             pendingLifetime: TimeInterval = 600, urlPolicy: URLPolicy = .init(), refreshSkew: TimeInterval = 60,
             store: any CredentialStore, storeKey: String = "smart.session",
             transport: any HTTPTransport = URLSessionTransport(), clock: any WallClock = SystemClock(),
@@ -107,6 +111,7 @@ public final class SMARTSession: OAuthClientSession {
             self.trustedEndpointHosts = trustedEndpointHosts
             self.authorizationParameters = authorizationParameters
             self.idTokenAlgorithms = idTokenAlgorithms
+            self.idTokenMaximumAge = idTokenMaximumAge
             self.clockLeeway = clockLeeway
             self.pendingLifetime = pendingLifetime
             options = ClientOptions(
@@ -290,7 +295,8 @@ public final class SMARTSession: OAuthClientSession {
                 expecting: .init(
                     issuer: pending.endpoints.issuer ?? pending.endpoints.baseURL.absoluteString,
                     clientID: configuration.client.clientID, nonce: pending.nonce, accessToken: accessToken,
-                    algorithms: configuration.idTokenAlgorithms, leeway: configuration.clockLeeway),
+                    algorithms: configuration.idTokenAlgorithms, leeway: configuration.clockLeeway,
+                    maximumAge: configuration.idTokenMaximumAge),
                 now: configuration.clock.now())
         } catch {
             log(.warning, "the id token was refused: \(public: error.description)")
