@@ -94,7 +94,7 @@ final class WireTests: XCTestCase {
             records,
             [
                 "private: ResolveUser → GET https://api.sandbox.us.junction.com/v2/user/resolve/user-42",
-                "public: ResolveUser ← HTTP 200",
+                "private: ResolveUser ← HTTP 200",
             ])
     }
 

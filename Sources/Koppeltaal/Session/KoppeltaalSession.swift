@@ -206,7 +206,7 @@ public final class KoppeltaalSession: OAuthClientSession {
                 guard let wait = Self.outageWait(after: error, backoff: delay, now: now),
                     now.addingTimeInterval(wait) <= deadline
                 else { throw error }
-                log(.warning, "activation met an outage; trying again in \(public: wait) s")
+                log(.warning, "activation met an outage; trying again in \(wait) s")
                 try await RetryPolicy.taskSleep(wait)
                 delay *= 2
             }

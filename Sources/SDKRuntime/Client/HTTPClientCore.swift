@@ -52,7 +52,7 @@ import Foundation
         options.logger.log(
             .debug, family, "\(public: operation) → \(public: request.method) \(Redaction.url(request.url))")
         let response = try await options.send(request, operation: OperationID(family: family, method: operation))
-        options.logger.log(.debug, family, "\(public: operation) ← HTTP \(public: response.status)")
+        options.logger.log(.debug, family, "\(public: operation) ← HTTP \(response.status)")
         guard response.isSuccess else { throw Self.error(for: response, operation: operation, formats: errors) }
         return response
     }

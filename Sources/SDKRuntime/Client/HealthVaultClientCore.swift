@@ -91,7 +91,7 @@ import Foundation
         return try await retry.run(idempotent: idempotent, now: clock.now) {
             options.logger.log(.debug, family, "\(public: method) v\(public: version) → \(Redaction.url(url))")
             let response = try await options.send(request, operation: OperationID(family: family, method: method))
-            options.logger.log(.debug, family, "\(public: method) ← HTTP \(public: response.status)")
+            options.logger.log(.debug, family, "\(public: method) ← HTTP \(response.status)")
             let parsed: HealthVaultResponseEnvelope
             do {
                 parsed = try HealthVaultResponseEnvelope(body: response.body)

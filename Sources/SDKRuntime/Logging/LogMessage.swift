@@ -2,13 +2,14 @@
 ///
 /// A message written as a string literal is the SDK's fixed text and public. Each value interpolated into it makes the
 /// message private (an identifier, a host or a server's wording may identify a person), unless the value is
-/// interpolated as `\(public: value)`, which the SDK does only for values of its own: operation names, HTTP statuses,
-/// counts and intervals. `OSLogSink` logs a private message with `privacy: .private`, so the unified log keeps it
-/// out of anything collected from a device.
+/// interpolated as `\(public: value)`, which the SDK does only for values of its own: operation names, request
+/// methods, and counts it made. Nothing a server chose is public: not a status, a delay it asked for, a claim or an
+/// error it described. `OSLogSink` logs a private message with `privacy: .private`, so the unified log keeps it out
+/// of anything collected from a device.
 ///
 /// ```swift
-/// let message: LogMessage = "\(public: operation) ← HTTP \(public: status) from \(host)"
-/// message.isPublic  // false: the host came from outside
+/// let message: LogMessage = "\(public: operation) ← HTTP \(status)"
+/// message.isPublic  // false: the status came from the server
 /// ```
 public struct LogMessage: Sendable, Hashable, CustomStringConvertible, ExpressibleByStringInterpolation {
     /// The message's text.

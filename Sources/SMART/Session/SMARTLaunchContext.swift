@@ -59,9 +59,14 @@ public struct SMARTLaunchContext: Sendable, Hashable, Codable {
     public var tenant: String?
     /// The signed-in user's FHIR resource (`fhirUser` of the validated id token), absolute.
     public var fhirUser: URL?
-    /// The id token's subject.
+    /// The issuer of the validated id token (`iss`, which is the SMART configuration's `issuer`).
+    public var issuer: String?
+    /// The id token's subject (`sub`). A subject is unique only at its issuer: a user is the pair (``issuer``,
+    /// ``subject``), and an app that keeps accounts keys them by both, never by `subject` or ``fhirUser`` alone
+    /// (OpenID Connect Core §5.7).
     public var subject: String?
-    /// Members of the token response this model does not name (extension context such as `__darkMode`).
+    /// Members of the token response this model does not name (extension context such as `__darkMode`). Printed or
+    /// dumped, only their names show.
     public var extensions: [String: JSONValue]
 
     /// The patient as a URL on the FHIR server, `{base}/Patient/{id}`.
@@ -85,9 +90,33 @@ public struct SMARTLaunchContext: Sendable, Hashable, Codable {
         intent = response.intent ?? previous?.intent
         tenant = response.tenant ?? previous?.tenant
         fhirUser = previous?.fhirUser
+        issuer = previous?.issuer
         subject = previous?.subject
         extensions = (previous?.extensions ?? [:]).merging(response.additionalProperties) { _, new in new }
     }
+}
+
+extension SMARTLaunchContext: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// The context and who signed in; of the extension members, only the names.
+    public var description: String {
+        Redaction.describe(
+            "SMARTLaunchContext",
+            [
+                "fhirBaseURL": fhirBaseURL.absoluteString, "grantedScopes": grantedScopes.joined(separator: " "),
+                "patient": Redaction.show(patient), "encounter": Redaction.show(encounter),
+                "resources": "\(resources.count)", "needPatientBanner": Redaction.show(needPatientBanner),
+                "smartStyleURL": Redaction.show(smartStyleURL), "intent": Redaction.show(intent),
+                "tenant": Redaction.show(tenant), "fhirUser": Redaction.show(fhirUser?.absoluteString),
+                "issuer": Redaction.show(issuer), "subject": Redaction.show(subject),
+                "extensions": "\(extensions.keys.sorted())",
+            ])
+    }
+
+    /// Same as ``description``.
+    public var debugDescription: String { description }
+
+    /// A mirror that shows the same as ``description``.
+    public var customMirror: Mirror { Mirror(self, children: ["context": description]) }
 }
 
 /// Where a SMART session stands.

@@ -275,6 +275,7 @@ public final class SMARTSession: OAuthClientSession {
             let identity = try await validate(
                 idToken, accessToken: response.accessToken, pending: pending, server: server)
             grant.tokens.idToken = idToken
+            grant.context.issuer = identity.issuer
             grant.context.subject = identity.subject
             grant.context.fhirUser = identity.claims["fhirUser"]?.stringValue.flatMap {
                 URL(string: $0, relativeTo: base.appendingPathComponent(""))?.absoluteURL
@@ -299,7 +300,7 @@ public final class SMARTSession: OAuthClientSession {
                     maximumAge: configuration.idTokenMaximumAge),
                 now: configuration.clock.now())
         } catch {
-            log(.warning, "the id token was refused: \(public: error.description)")
+            log(.warning, "the id token was refused: \(error.description)")
             throw SMARTError.idTokenRejected(error)
         }
     }
