@@ -62,6 +62,40 @@ final class ActivationRequestTests: XCTestCase {
             transport.requests.last?.headers["Authorization"], "Basic UkFOSktBOnMmY3JldA==", "revocation too")
     }
 
+    func testAuthorizeCarriesThePromptAndTheAppsParametersButNotItsOwnNamesTwice() async throws {
+        let transport = RecordingTransport { request in
+            HTTPResponseMessage(
+                status: 200, headers: ["Content-Type": "application/json"],
+                body: request.url.path.hasSuffix("/a")
+                    ? Data(#"{"authorization_code": "AC-1"}"#.utf8)
+                    : try Fixtures.data("Koppeltaal/Token/response.json"))
+        }
+        func session(_ parameters: AuthorizationParameters, scope: String = "patient/*.read") -> KoppeltaalSession {
+            KoppeltaalSession(
+                configuration: .init(
+                    fhirBaseURL: URL(string: "https://kt.example/FHIR/Koppeltaal")!, clientID: "RANJKA",
+                    redirectURI: "app://cb", scope: scope, authorizationParameters: parameters,
+                    endpoints: EndpointOverrides(
+                        authorization: URL(string: "https://kt.example/a"), token: URL(string: "https://kt.example/t")),
+                    pkce: .never, store: InMemoryCredentialStore(), transport: transport,
+                    random: SeededRandomSource(seed: "fixed")))
+        }
+        _ = try await session(.init(prompt: "login", additional: ["ui_locales": "nl", "acr_values": "urn:x"]))
+            .activate(code: "1")
+        let query = try XCTUnwrap(transport.requests.first?.url.query)
+        XCTAssertTrue(query.hasSuffix("&prompt=login&acr_values=urn%3Ax&ui_locales=nl"), query)
+        _ = try await session(.init(), scope: "openid offline_access").activate(code: "2")
+        let consent = try XCTUnwrap(transport.requests.last { $0.url.path == "/a" }?.url.query)
+        XCTAssertTrue(consent.hasSuffix("&prompt=consent"), consent)
+        let sent = transport.requests.count
+        await XCTAssertThrowsErrorAsync(
+            try await session(.init(additional: ["redirect_uri": "https://evil.example"])).activate(code: "3")
+        ) { error in
+            XCTAssertEqual(error as? AuthorizationRequestError, .reservedParameter("redirect_uri"))
+        }
+        XCTAssertEqual(transport.requests.count, sent, "nothing is sent")
+    }
+
     func testAnEchoedStateMustMatch() async throws {
         let transport = RecordingTransport(responses: [
             HTTPResponseMessage(status: 200, body: Data(#"{"authorization_code": "AC-1", "state": "forged"}"#.utf8))

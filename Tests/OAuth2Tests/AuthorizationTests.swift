@@ -51,16 +51,28 @@ final class AuthorizationTests: XCTestCase {
         }
     }
 
-    func testAdditionalParametersFollowInTheOrderOfTheirNames() throws {
-        let url = URL(string: "https://auth.example/authorize?response_type=code&state=s")!
+    func testOfflineAccessWithOpenIDAsksForConsentUnlessTheAppChoseAPrompt() throws {
+        let offline = ["openid", "fhirUser", "offline_access"]
+        XCTAssertEqual(try AuthorizationParameters().prompt(for: offline), "consent")
+        XCTAssertNil(try AuthorizationParameters().prompt(for: ["openid", "online_access"]))
+        XCTAssertNil(try AuthorizationParameters().prompt(for: ["offline_access", "patient/*.rs"]))
+        XCTAssertEqual(try AuthorizationParameters(prompt: "login").prompt(for: offline), "login")
+        XCTAssertEqual(try AuthorizationParameters(prompt: "login consent").prompt(for: []), "login consent")
+        XCTAssertNil(try AuthorizationParameters(prompt: "").prompt(for: offline), "an empty prompt sends none")
+        for invalid in ["none login", "login  consent", " consent"] {
+            XCTAssertThrowsError(try AuthorizationParameters(prompt: invalid).prompt(for: [])) {
+                XCTAssertEqual($0 as? AuthorizationRequestError, .invalidPrompt(invalid))
+            }
+        }
+    }
+
+    func testAdditionalParametersMayNotTakeTheProtocolsNames() throws {
         let parameters = AuthorizationParameters(additional: ["ui_locales": "nl en", "acr_values": "urn:a/b"])
-        XCTAssertEqual(
-            try parameters.appending(to: url, reserved: ["state"]).absoluteString,
-            "https://auth.example/authorize?response_type=code&state=s&acr_values=urn%3Aa%2Fb&ui_locales=nl%20en")
-        XCTAssertEqual(try AuthorizationParameters(prompt: "consent").appending(to: url, reserved: []), url)
+        XCTAssertEqual(try parameters.additionalParameters(reserved: ["state"]), parameters.additional)
         for reserved in ["state", "prompt"] {
             XCTAssertThrowsError(
-                try AuthorizationParameters(additional: [reserved: "x"]).appending(to: url, reserved: ["state"])
+                try AuthorizationParameters(additional: [reserved: "x", "login_hint": "a"]).additionalParameters(
+                    reserved: ["state"])
             ) { error in
                 XCTAssertEqual(error as? AuthorizationRequestError, .reservedParameter(reserved))
             }

@@ -156,6 +156,33 @@ final class WireTests: XCTestCase {
         XCTAssertEqual(PKCE(verifier: Self.verifier).challenge, "YPXe7B8ghKrj8PsT4L6ltupgI12NQJ5vblB07F4rGaw")
     }
 
+    func testASessionAsksForConsentWithOfflineAccessAndAddsTheAppsParameters() async throws {
+        let server = FakeSMARTServer()
+        func url(scope: String, _ parameters: AuthorizationParameters = .init()) async throws -> String {
+            let session = SMARTSession(
+                configuration: .init(
+                    clientID: "app", redirectURI: "app://cb", scope: scope, fhirBaseURL: FakeSMARTServer.fhirBaseURL,
+                    authorizationParameters: parameters, store: InMemoryCredentialStore(),
+                    transport: RecordingTransport { server.answer($0) }))
+            return try await session.standaloneAuthorizationURL().absoluteString
+        }
+        let offline = "launch/patient openid fhirUser offline_access patient/*.rs"
+        let consent = try await url(scope: offline)
+        let online = try await url(scope: "launch/patient openid fhirUser patient/*.rs")
+        let none = try await url(scope: offline, .init(prompt: ""))
+        XCTAssertTrue(consent.hasSuffix("&prompt=consent"), consent)
+        XCTAssertFalse(online.contains("prompt="), online)
+        XCTAssertFalse(none.contains("prompt="), none)
+        let chosen = try await url(
+            scope: offline, .init(prompt: "login", additional: ["ui_locales": "nl en", "login_hint": "a@b"]))
+        XCTAssertTrue(chosen.hasSuffix("&prompt=login&login_hint=a%40b&ui_locales=nl%20en"), chosen)
+        for reserved in ["aud", "nonce", "code_challenge_method", "prompt"] {
+            await XCTAssertThrowsErrorAsync(try await url(scope: offline, .init(additional: [reserved: "x"]))) {
+                XCTAssertEqual($0 as? AuthorizationRequestError, .reservedParameter(reserved))
+            }
+        }
+    }
+
     func testTheAuthorizationURLCarriesEverySMARTParameter() throws {
         let (client, _) = try client("Token/response.json")
         let url = try client.authorize(

@@ -82,6 +82,14 @@ struct DeclarationEmitter {
             if let extra {
                 p.doc("The members beyond the schema's properties, by key, as received and to be sent.")
                 p.line("public let additionalProperties: \(extra)")
+                if type.needsHTTPFields {
+                    p.doc(
+                        "The wire names of the properties; members of `additionalProperties` by these names are not sent."
+                    )
+                    p.call(
+                        "public static let propertyNames: Swift.Set<Swift.String> = [",
+                        properties.map { SwiftLiteral.string($0.wireName) }, "]")
+                }
             }
             // The initializer follows its properties without a blank line: each parameter is the property of the
             // same name, documented just above.

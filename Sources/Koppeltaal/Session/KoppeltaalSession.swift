@@ -42,6 +42,9 @@ public final class KoppeltaalSession: OAuthClientSession {
         public var redirectURI: String
         /// The scope asked for, before `launch:<code>` is added.
         public var scope: String
+        /// What the app adds to Authorize: OpenID Connect's `prompt` (`consent` when the scope asks for `openid`
+        /// and `offline_access` and the app chose none), and parameters of its own.
+        public var authorizationParameters: AuthorizationParameters
         /// Endpoints configured by hand; each wins over discovery.
         public var endpoints: EndpointOverrides
         /// Hosts (`host`, or `host:port`) besides the FHIR base URL's origin that discovered endpoints may be on. A
@@ -78,7 +81,8 @@ public final class KoppeltaalSession: OAuthClientSession {
             fhirBaseURL: URL, clientID: String, clientSecret: String? = nil,
             clientAuthentication: OAuthClientCredentials.Method = .unencodedBasic,
             redirectURI: String, scope: String = "patient/*.read",
-            endpoints: EndpointOverrides = .init(), trustedEndpointHosts: [String] = [],
+            authorizationParameters: AuthorizationParameters = .init(), endpoints: EndpointOverrides = .init(),
+            trustedEndpointHosts: [String] = [],
             pkce: PKCEMode = .whenAdvertised,
             readsSMARTConfiguration: Bool = true,
             urlPolicy: URLPolicy = .init(), refreshSkew: TimeInterval = 60, activationRetryWindow: TimeInterval = 30,
@@ -92,6 +96,7 @@ public final class KoppeltaalSession: OAuthClientSession {
             self.client = OAuthClientCredentials(clientID: clientID, secret: clientSecret, method: clientAuthentication)
             self.redirectURI = redirectURI
             self.scope = scope
+            self.authorizationParameters = authorizationParameters
             self.endpoints = endpoints
             self.trustedEndpointHosts = trustedEndpointHosts
             self.pkce = pkce
@@ -139,7 +144,8 @@ public final class KoppeltaalSession: OAuthClientSession {
     /// that could not be decoded). Activation and ``revoke()`` run one at a time, in the order called.
     ///
     /// - Throws: ``KoppeltaalError/activationCodeRejected(_:)`` for an unknown, used or expired code;
-    ///   ``KoppeltaalError/activationFailed(_:)`` when the token exchange is refused (the code is spent then).
+    ///   ``KoppeltaalError/activationFailed(_:)`` when the token exchange is refused (the code is spent then);
+    ///   `AuthorizationRequestError` for parameters of the app's that Authorize cannot carry (nothing is sent).
     public func activate(code: String) async throws -> LaunchContext {
         try await oauth.credentials.transition { transition in
             let grant = try await self.redeem(code: code)
@@ -158,11 +164,14 @@ public final class KoppeltaalSession: OAuthClientSession {
             configuration: .init(servers: .init(authorize: endpoints.authorization), options: configuration.options))
         let authorized: MobileAuthorize.Response
         let deadline = configuration.clock.now().addingTimeInterval(configuration.activationRetryWindow)
+        let parameters = configuration.authorizationParameters
+        let request = MobileAuthorize.Request(
+            clientID: configuration.client.clientID, redirectURI: configuration.redirectURI,
+            scope: configuration.scope + " launch:" + code, state: expectedState, codeChallenge: pkce?.challenge,
+            codeChallengeMethod: pkce?.method,
+            prompt: try parameters.prompt(for: configuration.scope.split(separator: " ").map(String.init)),
+            additionalProperties: try parameters.additionalParameters(reserved: MobileAuthorize.Request.propertyNames))
         do {
-            let request = MobileAuthorize.Request(
-                clientID: configuration.client.clientID, redirectURI: configuration.redirectURI,
-                scope: configuration.scope + " launch:" + code, state: expectedState,
-                codeChallenge: pkce?.challenge, codeChallengeMethod: pkce?.method)
             authorized = try await retryingOutages(until: deadline) { try await client.mobileAuthorize(request) }
         } catch let error as OAuth2Error where [.invalidScope, .accessDenied, .invalidRequest].contains(error.code) {
             throw KoppeltaalError.activationCodeRejected(error)

@@ -76,12 +76,16 @@ extension PendingAuthorization: CustomStringConvertible, CustomReflectable {
 public enum AuthorizationRequestError: Error, Sendable, Hashable, CustomStringConvertible {
     /// An additional parameter has the name of one the protocol sets itself.
     case reservedParameter(String)
+    /// `prompt` combines `none` with other values, or has an empty value.
+    case invalidPrompt(String)
 
     /// A one-line explanation.
     public var description: String {
         switch self {
         case .reservedParameter(let name):
             return "The authorization request sets \(name) itself; it cannot be an additional parameter"
+        case .invalidPrompt(let prompt):
+            return "The prompt \"\(prompt)\" is not space-separated values with none alone"
         }
     }
 }
@@ -117,12 +121,14 @@ extension AuthorizationResponseError: SDKError {
     public var recovery: ErrorRecovery { self == .stateMismatch ? .none : .reauthorize }
 }
 
-/// What an app adds to the authorization requests it makes: OpenID Connect's `prompt`, and parameters of its own.
+/// What an app adds to the authorization requests it makes: OpenID Connect's `prompt`, and parameters of its own
+/// (AppAuth's `additionalParameters`): `login_hint`, `ui_locales`, `max_age`, `acr_values`, `resource`, a vendor's.
 public struct AuthorizationParameters: Sendable, Hashable {
-    /// `prompt` (OpenID Connect Core §3.1.2.1): `login`, `consent`, `select_account` or `none`, space-separated.
+    /// `prompt` (OpenID Connect Core §3.1.2.1): `login`, `consent`, `select_account` or `none`, space-separated
+    /// (`none` alone). Nil lets the SDK choose (``prompt(for:)``); an empty string sends no `prompt` at all.
     public var prompt: String?
-    /// Further query parameters, sent in the order of their names. A parameter the protocol sets itself
-    /// (`client_id`, `state`, …) is refused.
+    /// Further query parameters, sent after the protocol's own in the order of their names. One named like a
+    /// parameter the protocol sets itself (`client_id`, `state`, `prompt`, …) is refused.
     public var additional: [String: String]
 
     /// Creates parameters.
@@ -131,22 +137,31 @@ public struct AuthorizationParameters: Sendable, Hashable {
         self.additional = additional
     }
 
-    /// `url` with the additional parameters appended to its query, encoded as the rest of it.
+    /// The `prompt` to send with a request for `scopes`: the app's; without one, `consent` when the scopes hold both
+    /// `openid` and `offline_access`, because OpenID Connect Core §11 lets a provider grant offline access only then
+    /// (strict providers otherwise drop `offline_access` and issue no refresh token); nil to send none.
     ///
-    /// - Parameters:
-    ///   - url: the authorization request's URL.
-    ///   - reserved: the names the protocol sets itself.
-    /// - Throws: ``AuthorizationRequestError/reservedParameter(_:)`` naming a parameter the protocol sets itself.
-    public func appending(to url: URL, reserved: Set<String>) throws -> URL {
-        guard !additional.isEmpty else { return url }
-        var fields = FormFields()
-        for name in additional.keys.sorted() {
-            guard !reserved.contains(name), name != "prompt" else {
-                throw AuthorizationRequestError.reservedParameter(name)
-            }
-            fields.append(name, additional[name] ?? "")
+    /// - Throws: ``AuthorizationRequestError/invalidPrompt(_:)`` for `none` with other values, or an empty value
+    ///   between spaces.
+    public func prompt(for scopes: [String]) throws(AuthorizationRequestError) -> String? {
+        guard let prompt else {
+            return scopes.contains("openid") && scopes.contains("offline_access") ? "consent" : nil
         }
-        let text = url.absoluteString
-        return URL(string: text + (text.contains("?") ? "&" : "?") + fields.queryEncoded) ?? url
+        guard !prompt.isEmpty else { return nil }
+        let values = prompt.split(separator: " ", omittingEmptySubsequences: false)
+        guard !values.contains(""), !values.contains("none") || values.count == 1 else {
+            throw .invalidPrompt(prompt)
+        }
+        return prompt
+    }
+
+    /// The additional parameters, once none has the name of one in `reserved` (the protocol's own) or `prompt`.
+    ///
+    /// - Throws: ``AuthorizationRequestError/reservedParameter(_:)`` naming the first such parameter.
+    public func additionalParameters(reserved: Set<String>) throws(AuthorizationRequestError) -> [String: String] {
+        if let name = additional.keys.sorted().first(where: { reserved.contains($0) || $0 == "prompt" }) {
+            throw .reservedParameter(name)
+        }
+        return additional
     }
 }

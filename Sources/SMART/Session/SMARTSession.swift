@@ -39,6 +39,11 @@ public final class SMARTSession: OAuthClientSession {
         /// Hosts (`host`, or `host:port`) besides the FHIR server's origin that its endpoints may be on.
         public var trustedEndpointHosts: [String]
         /// What the app adds to every authorization request: OpenID Connect's `prompt`, and parameters of its own.
+        ///
+        /// Without a `prompt` of the app's, a request whose scope holds both `openid` and `offline_access` sends
+        /// `prompt=consent`: OpenID Connect Core §11 lets a provider grant offline access only then, and strict
+        /// providers otherwise drop `offline_access` and issue no refresh token. EHRs that do not follow that rule
+        /// ignore it or show a consent page once. An empty `prompt` sends none.
         public var authorizationParameters: AuthorizationParameters
         /// The algorithms accepted for id tokens; RS256 is OpenID Connect's baseline.
         public var idTokenAlgorithms: Set<JWSAlgorithm>
@@ -150,7 +155,8 @@ public final class SMARTSession: OAuthClientSession {
 
     /// Starts a standalone launch at the configured FHIR server and returns the URL for the browser to open.
     ///
-    /// - Throws: ``SMARTError`` for a missing server or an unusable configuration document.
+    /// - Throws: ``SMARTError`` for a missing server or an unusable configuration document,
+    ///   `AuthorizationRequestError` for parameters of the app's that the request cannot carry.
     public func standaloneAuthorizationURL() async throws -> URL {
         guard let base = configuration.fhirBaseURL else {
             throw SMARTError.invalidLaunch("a standalone launch needs fhirBaseURL in the configuration")
@@ -162,7 +168,8 @@ public final class SMARTSession: OAuthClientSession {
     /// returns the URL for the browser to open.
     ///
     /// - Throws: ``SMARTError/invalidLaunch(_:)`` without `iss` or `launch`, ``SMARTError/untrustedIssuer(_:)``
-    ///   for an `iss` that is not an allowed FHIR server.
+    ///   for an `iss` that is not an allowed FHIR server, `AuthorizationRequestError` for parameters of the app's
+    ///   that the request cannot carry.
     public func ehrAuthorizationURL(launchURL: URL) async throws -> URL {
         let items = URLComponents(url: launchURL, resolvingAgainstBaseURL: false)?.queryItems ?? []
         guard let iss = items.first(where: { $0.name == "iss" })?.value, !iss.isEmpty else {
@@ -178,7 +185,8 @@ public final class SMARTSession: OAuthClientSession {
     }
 
     /// Stores a new pending authorization (replacing an older one) and builds its URL. PKCE S256 is always used;
-    /// `nonce` is sent whenever `openid` is asked for; the configuration's `prompt` and parameters follow.
+    /// `nonce` is sent whenever `openid` is asked for; `prompt` and the app's parameters follow
+    /// (``Configuration/authorizationParameters``).
     private func authorizationURL(fhirBaseURL: URL, launch: String?) async throws -> URL {
         let endpoints = try await oauth.endpoints(for: fhirBaseURL, needing: [.authorization])
         var scopes = configuration.scope.split(separator: " ").map(String.init)
@@ -193,20 +201,15 @@ public final class SMARTSession: OAuthClientSession {
             .init(
                 clientID: configuration.client.clientID, redirectURI: pending.redirectURI, launch: launch,
                 scope: scopes.joined(separator: " "), state: pending.state, aud: fhirBaseURL.absoluteString,
-                codeChallenge: pending.pkce.challenge, nonce: pending.nonce, prompt: parameters.prompt))
-        let full = try parameters.appending(to: url, reserved: Self.authorizationParameterNames)
+                codeChallenge: pending.pkce.challenge, nonce: pending.nonce,
+                prompt: try parameters.prompt(for: scopes),
+                additionalProperties: try parameters.additionalParameters(reserved: Authorize.Request.propertyNames)))
         try await oauth.credentials.transition { transition in
             try await transition.store { OAuthSessionState(grant: $0?.grant, pending: pending) }
         }
         log(.info, "authorization started")
-        return full
+        return url
     }
-
-    /// The parameters a SMART authorization request sets itself.
-    private static let authorizationParameterNames: Set<String> = [
-        "response_type", "client_id", "redirect_uri", "launch", "scope", "state", "aud", "code_challenge",
-        "code_challenge_method", "nonce", "prompt",
-    ]
 
     /// Completes the launch with the redirect URL the browser handed back: checks `state` (in constant time),
     /// redeems the code with the PKCE verifier, validates the id token, and stores the grant, replacing any other.

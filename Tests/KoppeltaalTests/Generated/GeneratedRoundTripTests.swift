@@ -318,7 +318,9 @@ final class GeneratedMobileAuthorizeTests: XCTestCase {
             MobileAuthorize.Request(
                 clientID: "sample 1 & <escaped> \"quoted\"", redirectURI: "sample 2 & <escaped> \"quoted\"",
                 scope: "canary-secret-3 & <escaped>", state: "sample 4 & <escaped> \"quoted\"",
-                codeChallenge: "sample 5 & <escaped> \"quoted\"", codeChallengeMethod: "sample 6 & <escaped> \"quoted\""
+                codeChallenge: "sample 5 & <escaped> \"quoted\"",
+                codeChallengeMethod: "sample 6 & <escaped> \"quoted\"", prompt: "sample 7 & <escaped> \"quoted\"",
+                additionalProperties: ["key-8": "sample 9 & <escaped> \"quoted\""]
             )
         )
     }

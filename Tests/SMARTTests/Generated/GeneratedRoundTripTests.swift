@@ -126,7 +126,8 @@ final class GeneratedAuthorizeTests: XCTestCase {
                 launch: "canary-secret-3 & <escaped>", scope: "sample 4 & <escaped> \"quoted\"",
                 state: "canary-secret-5 & <escaped>", aud: "sample 6 & <escaped> \"quoted\"",
                 codeChallenge: "sample 7 & <escaped> \"quoted\"", nonce: "canary-secret-8 & <escaped>",
-                prompt: "sample 9 & <escaped> \"quoted\""
+                prompt: "sample 9 & <escaped> \"quoted\"",
+                additionalProperties: ["key-10": "sample 11 & <escaped> \"quoted\""]
             )
         )
     }

@@ -228,18 +228,32 @@ struct HTTPBindingEmitter: BindingEmitter {
                 switch requestType.kind {
                 case .object(let properties):
                     fields(properties, of: "request", body: binding.body, into: &p)
+                    extraFields(of: requestType, owner: "request", body: binding.body, into: &p)
                 case .union(let union):
                     p.switchBlock("request") { p in
                         for variant in union.variants {
                             guard let object = family.typeTable.namedType(variant.type) else { continue }
                             p.line("case .\(Emit.name(variant.caseName))(let value):")
-                            p.indented { p in fields(object.properties, of: "value", body: binding.body, into: &p) }
+                            p.indented { p in
+                                fields(object.properties, of: "value", body: binding.body, into: &p)
+                                extraFields(of: object, owner: "value", body: binding.body, into: &p)
+                            }
                         }
                     }
                 default: break
                 }
                 if binding.body == .form { p.line("http.form = form") }
             }
+        }
+    }
+
+    /// The members an object keeps beyond its properties, after them in the order of their names, where its body
+    /// fields go (the form, or the query without one); a member named like a property is not sent twice.
+    private func extraFields(of object: IRType, owner: String, body: HTTPBodyKind, into p: inout SwiftPrinter) {
+        guard object.extraMembers != nil else { return }
+        p.block("for (key, value) in \(owner).additionalProperties.sorted(by: { $0.key < $1.key })") { p in
+            let target = body == .form ? "form" : "http.query"
+            p.line("if !type(of: \(owner)).propertyNames.contains(key) { \(target).append(key, value) }")
         }
     }
 

@@ -146,6 +146,13 @@ struct HTTPBindingResolver: BindingResolver {
         }
         var pathProperties: Set<String> = []
         for object in fieldObjects {
+            if binding.body != .json, let extra = object.extraMembers,
+                table.resolved(extra) != .scalar(.string, sensitive: false)
+            {
+                diagnostics.error(
+                    "the request keeps members beyond its properties (\"additionalProperties\") of \(table.describe(extra)), expected strings: they travel as query or form fields",
+                    at: object.sourceLocation, pointer: object.provenance.pointer + "/additionalProperties")
+            }
             for property in object.properties {
                 let location = property.effectiveLocation(body: binding.body)
                 switch (location, binding.body) {

@@ -24,10 +24,21 @@ public enum MobileAuthorize {
         public let codeChallenge: Swift.String?
         /// S256 when PKCE is used.
         public let codeChallengeMethod: Swift.String?
+        /// OpenID Connect's prompt (login, consent, select_account or none, space-separated), when the app asks for
+        /// one.
+        public let prompt: Swift.String?
+        /// The members beyond the schema's properties, by key, as received and to be sent.
+        public let additionalProperties: [Swift.String: Swift.String]
+        /// The wire names of the properties; members of `additionalProperties` by these names are not sent.
+        public static let propertyNames: Swift.Set<Swift.String> = [
+            "response_type", "client_id", "redirect_uri", "scope", "state", "code_challenge", "code_challenge_method",
+            "prompt"
+        ]
         /// Creates a value from its properties.
         public init(
             clientID: Swift.String, redirectURI: Swift.String, scope: Swift.String, state: Swift.String,
-            codeChallenge: Swift.String? = nil, codeChallengeMethod: Swift.String? = nil
+            codeChallenge: Swift.String? = nil, codeChallengeMethod: Swift.String? = nil, prompt: Swift.String? = nil,
+            additionalProperties: [Swift.String: Swift.String] = [:]
         ) {
             self.clientID = clientID
             self.redirectURI = redirectURI
@@ -35,6 +46,8 @@ public enum MobileAuthorize {
             self.state = state
             self.codeChallenge = codeChallenge
             self.codeChallengeMethod = codeChallengeMethod
+            self.prompt = prompt
+            self.additionalProperties = additionalProperties
         }
     }
 
@@ -92,6 +105,10 @@ extension MobileAuthorize {
         http.query.append("state", request.state)
         http.query.append("code_challenge", request.codeChallenge)
         http.query.append("code_challenge_method", request.codeChallengeMethod)
+        http.query.append("prompt", request.prompt)
+        for (key, value) in request.additionalProperties.sorted(by: { $0.key < $1.key }) {
+            if !type(of: request).propertyNames.contains(key) { http.query.append(key, value) }
+        }
     }
 }
 
@@ -105,6 +122,7 @@ extension MobileAuthorize.Request: CustomStringConvertible, CustomDebugStringCon
             "state": Swift.String(describing: self.state),
             "codeChallenge": SDKRuntime.Redaction.show(self.codeChallenge),
             "codeChallengeMethod": SDKRuntime.Redaction.show(self.codeChallengeMethod),
+            "prompt": SDKRuntime.Redaction.show(self.prompt),
         ])
     }
 
@@ -120,6 +138,7 @@ extension MobileAuthorize.Request: CustomStringConvertible, CustomDebugStringCon
             "state": self.state,
             "codeChallenge": self.codeChallenge as Any,
             "codeChallengeMethod": self.codeChallengeMethod as Any,
+            "prompt": self.prompt as Any,
         ], displayStyle: .struct)
     }
 }

@@ -31,11 +31,18 @@ public enum Authorize {
         /// OpenID Connect's prompt (login, consent, select_account or none, space-separated), when the app asks for
         /// one.
         public let prompt: Swift.String?
+        /// The members beyond the schema's properties, by key, as received and to be sent.
+        public let additionalProperties: [Swift.String: Swift.String]
+        /// The wire names of the properties; members of `additionalProperties` by these names are not sent.
+        public static let propertyNames: Swift.Set<Swift.String> = [
+            "response_type", "client_id", "redirect_uri", "launch", "scope", "state", "aud", "code_challenge",
+            "code_challenge_method", "nonce", "prompt"
+        ]
         /// Creates a value from its properties.
         public init(
             clientID: Swift.String, redirectURI: Swift.String, launch: Swift.String? = nil, scope: Swift.String,
             state: Swift.String, aud: Swift.String, codeChallenge: Swift.String, nonce: Swift.String? = nil,
-            prompt: Swift.String? = nil
+            prompt: Swift.String? = nil, additionalProperties: [Swift.String: Swift.String] = [:]
         ) {
             self.clientID = clientID
             self.redirectURI = redirectURI
@@ -46,6 +53,7 @@ public enum Authorize {
             self.codeChallenge = codeChallenge
             self.nonce = nonce
             self.prompt = prompt
+            self.additionalProperties = additionalProperties
         }
     }
 }
@@ -82,6 +90,9 @@ extension Authorize {
         http.query.append("code_challenge_method", "S256")
         http.query.append("nonce", request.nonce, sensitive: true)
         http.query.append("prompt", request.prompt)
+        for (key, value) in request.additionalProperties.sorted(by: { $0.key < $1.key }) {
+            if !type(of: request).propertyNames.contains(key) { http.query.append(key, value) }
+        }
     }
 }
 
