@@ -15,8 +15,15 @@ SMART profile changes Authlib's defaults (smart.md 15.2, E1-E30):
   client_secret_basic (id and secret percent-decoded, RFC 6749 2.3.1), or private_key_jwt: RS384 or ES384, typ JWT,
   kid, iss = sub = client, aud = the endpoint's URL, exp at most 5 minutes ahead (60 s leeway), a jti never seen
   before [6.3];
-- a refresh token only with offline_access or online_access; an id token (RS256, kid, aud as an array, nonce,
-  at_hash, fhirUser) with openid [9];
+- a refresh token only with offline_access or online_access; an id token (RS256, or ES256 with id_token_alg, kid,
+  aud as an array, nonce, at_hash, fhirUser) with openid [9];
+- strict_openid makes it behave as a certified, strict OpenID provider [17]: offline_access is granted only with
+  prompt=consent (else dropped, with no refresh token), every authorization response (errors too) carries iss and the
+  metadata says so (RFC 9207), and a refresh response carries a new id token (same iss, sub, aud, azp, auth_time;
+  no nonce);
+- a mix-up attacker at /evil (its own SMART configuration and issuer): its authorize endpoint sends the browser on to
+  this server's with the same client_id, state, PKCE challenge and redirect_uri, and its token endpoint records what
+  it is sent;
 - revocation (RFC 7009) answers 200 for unknown tokens and ends the access tokens of a revoked refresh token;
   introspection (RFC 7662) takes a bearer token issued here or client authentication [8];
 - the FHIR stub answers 401 invalid_token for an expired, revoked or unknown token and 403 insufficient_scope.
@@ -26,6 +33,7 @@ exp against the real clock.
 import secrets
 import threading
 import time
+from urllib.parse import urlencode
 
 from authlib.integrations.flask_oauth2 import AuthorizationServer
 from authlib.oauth2 import OAuth2Error
@@ -40,7 +48,7 @@ from authlib.oidc.core.grants import OpenIDCode
 from flask import Blueprint, jsonify, request
 from joserfc import jwt
 from joserfc.errors import JoseError
-from joserfc.jwk import KeySet, RSAKey
+from joserfc.jwk import ECKey, KeySet, RSAKey
 
 BASE = "/smart"
 FHIR = BASE + "/fhir"
@@ -64,9 +72,10 @@ DEFAULT_SETTINGS = {
     "id_token_tamper": False, "id_token_issuer": None, "id_token_nonce": None, "id_token_expired": False,
     "fhir_user": "Practitioner/smart-practitioner-1", "standalone_patient": "smart-patient-1",
     "clock_offset_seconds": 0, "drop_offline_access_from_scope": False, "expires_in_as_string": False,
-    "token_type_lowercase": False,
+    "token_type_lowercase": False, "strict_openid": False, "id_token_alg": "RS256", "evil_redirect_uri": None,
 }
 SIGNING_KEY = RSAKey.generate_key(2048, parameters={"kid": "smart-emulator-1", "alg": "RS256", "use": "sig"})
+EC_SIGNING_KEY = ECKey.generate_key("P-256", parameters={"kid": "smart-emulator-ec-1", "alg": "ES256", "use": "sig"})
 USER = "smart-user-1"
 # The methods of user-facing clients; each client may use only the one it registered.
 USER_CLIENT_AUTH_METHODS = ["client_secret_basic", "none", "private_key_jwt"]
@@ -98,7 +107,8 @@ class State:
             self.launches, self.codes, self.access, self.refresh = {}, {}, {}, {}
             self.jtis = set()
             self.stats = {"token": {"authorization_code": 0, "refresh_token": 0, "client_credentials": 0},
-                          "revoke": 0, "introspect": 0, "authorize": 0, "assertions_rejected": 0, "fhir": 0}
+                          "revoke": 0, "introspect": 0, "authorize": 0, "assertions_rejected": 0, "fhir": 0,
+                          "evil_authorize": 0, "evil_token": []}
 
     def now(self):
         return time.time() + float(self.settings["clock_offset_seconds"])
@@ -133,7 +143,9 @@ def smart_configuration():
                          "client-confidential-asymmetric", "context-ehr-patient", "context-ehr-encounter",
                          "context-standalone-patient", "context-banner", "context-style", "sso-openid-connect",
                          "permission-offline", "permission-patient", "permission-user", "permission-v2"],
+        "id_token_signing_alg_values_supported": ["RS256", "ES256"],
         "x-emulator-extension": {"kept": True},
+        **({"authorization_response_iss_parameter_supported": True} if STATE.settings["strict_openid"] else {}),
     })
 
 
@@ -162,7 +174,7 @@ def metadata():
 
 @blueprint.get(BASE + "/jwks")
 def jwks():
-    return jsonify({"keys": [SIGNING_KEY.as_dict(private=False)]})
+    return jsonify({"keys": [SIGNING_KEY.as_dict(private=False), EC_SIGNING_KEY.as_dict(private=False)]})
 
 
 # MARK: - Authlib models
@@ -214,10 +226,10 @@ def query_client(client_id):
 
 
 class AuthorizationCode(AuthorizationCodeMixin):
-    def __init__(self, code, client_id, redirect_uri, scope, context, challenge, method, nonce):
+    def __init__(self, code, client_id, redirect_uri, scope, context, challenge, method, nonce, prompt):
         self.code, self.client_id, self.redirect_uri, self.scope = code, client_id, redirect_uri, scope
         self.context, self.code_challenge, self.code_challenge_method = context, challenge, method
-        self.nonce, self.auth_time = nonce, int(STATE.now())
+        self.nonce, self.prompt, self.auth_time = nonce, prompt, int(STATE.now())
         self.expires_at = STATE.now() + 60
 
     def get_redirect_uri(self):
@@ -286,23 +298,32 @@ def save_token(token, oauth_request):
     settings = STATE.settings
     grant_type = oauth_request.payload.grant_type
     client_id = oauth_request.client.get_client_id()
+    auth_time = None
     if grant_type == "authorization_code":
         context = oauth_request.authorization_code.context
+        auth_time = oauth_request.authorization_code.auth_time
+        prompt = (oauth_request.authorization_code.prompt or "").split()
+        if settings["strict_openid"] and "consent" not in prompt:
+            # OpenID Connect Core 11: offline access only with prompt=consent.
+            token["scope"] = " ".join(item for item in token.get("scope", "").split() if item != "offline_access")
     elif grant_type == "refresh_token":
         context = oauth_request.refresh_token.entry["context"]
+        auth_time = oauth_request.refresh_token.entry.get("auth_time")
     else:
         context = {}
     scope = token.get("scope", "")
     scopes = scope.split()
     if not {"offline_access", "online_access"} & set(scopes):
         token.pop("refresh_token", None)
+    if grant_type == "refresh_token" and settings["strict_openid"] and "openid" in scopes:
+        token["id_token"] = refreshed_id_token(client_id, auth_time)
     refresh_token = token.get("refresh_token")
     now = STATE.now()
     with STATE.lock:
         STATE.stats["token"][grant_type] += 1
         if refresh_token:
             STATE.refresh[refresh_token] = {"client_id": client_id, "scope": scope, "context": context,
-                                            "revoked": False}
+                                            "revoked": False, "auth_time": auth_time}
         STATE.access[token["access_token"]] = {
             "client_id": client_id, "scope": scope, "exp": now + int(token["expires_in"]), "context": context,
             "refresh": refresh_token, "revoked": False, "aud": fhir_base()}
@@ -367,23 +388,16 @@ class SMARTOpenIDCode(OpenIDCode):
             return any(code.nonce == nonce for code in STATE.codes.values())
 
     def resolve_client_private_key(self, client):
-        return SIGNING_KEY
+        return id_token_key()
 
     def get_client_algorithm(self, client):
-        return "RS256"
+        return STATE.settings["id_token_alg"]
 
     def get_encode_header(self, client):
-        return {"alg": "RS256", "kid": SIGNING_KEY.kid, "typ": "JWT"}
+        return id_token_header()
 
     def get_client_claims(self, client):
-        settings = STATE.settings
-        now = int(STATE.now())
-        lifetime = int(settings["token_lifetime"])
-        return {
-            "iss": settings["id_token_issuer"] or fhir_base(),
-            "aud": [client.get_client_id()] if settings["id_token_aud"] == "array" else client.get_client_id(),
-            "iat": now, "auth_time": now, "exp": now - 3600 if settings["id_token_expired"] else now + lifetime,
-        }
+        return id_token_claims(client.get_client_id(), int(STATE.now()))
 
     def get_authorization_code_claims(self, authorization_code):
         claims = super().get_authorization_code_claims(authorization_code)
@@ -402,6 +416,34 @@ class SMARTOpenIDCode(OpenIDCode):
         return ".".join([head, payload, ("B" if signature[5] == "A" else "A").join([signature[:5], signature[6:]])])
 
 
+def id_token_key():
+    return EC_SIGNING_KEY if STATE.settings["id_token_alg"] == "ES256" else SIGNING_KEY
+
+
+def id_token_header():
+    key = id_token_key()
+    return {"alg": STATE.settings["id_token_alg"], "kid": key.kid, "typ": "JWT"}
+
+
+def id_token_claims(client_id, auth_time):
+    """The claims every id token shares: the issuer, the audience, the times, and the settings' variants."""
+    settings = STATE.settings
+    now = int(STATE.now())
+    lifetime = int(settings["token_lifetime"])
+    return {
+        "iss": settings["id_token_issuer"] or fhir_base(),
+        "aud": [client_id] if settings["id_token_aud"] == "array" else client_id,
+        "iat": now, "auth_time": auth_time, "exp": now - 3600 if settings["id_token_expired"] else now + lifetime,
+    }
+
+
+def refreshed_id_token(client_id, auth_time):
+    """The id token of a refresh (OpenID Connect Core 12.2): the sign-in's iss, sub, aud and auth_time, a new iat,
+    and no nonce."""
+    claims = dict(id_token_claims(client_id, auth_time), sub=USER, fhirUser=STATE.settings["fhir_user"])
+    return jwt.encode(id_token_header(), claims, id_token_key())
+
+
 class SMARTCodeGrant(grants.AuthorizationCodeGrant):
     TOKEN_ENDPOINT_AUTH_METHODS = USER_CLIENT_AUTH_METHODS
 
@@ -409,7 +451,7 @@ class SMARTCodeGrant(grants.AuthorizationCodeGrant):
         data = oauth_request.payload.data
         item = AuthorizationCode(code, oauth_request.client.get_client_id(), oauth_request.payload.redirect_uri,
                                  oauth_request.scope, oauth_request.launch_context, data.get("code_challenge"),
-                                 data.get("code_challenge_method"), data.get("nonce"))
+                                 data.get("code_challenge_method"), data.get("nonce"), data.get("prompt"))
         with STATE.lock:
             STATE.codes[code] = item
 
@@ -597,8 +639,56 @@ def authorize():
     try:
         grant = server.get_consent_grant(end_user=USER)
     except OAuth2Error as error:
-        return server.handle_error_response(request, error)
-    return server.create_authorization_response(grant=grant, grant_user=USER)
+        return with_issuer(server.handle_error_response(request, error))
+    return with_issuer(server.create_authorization_response(grant=grant, grant_user=USER))
+
+
+def with_issuer(response):
+    """RFC 9207 in strict mode: every redirect to the client, success or error, names this server's issuer."""
+    location = response.headers.get("Location")
+    if STATE.settings["strict_openid"] and location:
+        response.headers["Location"] = location + ("&" if "?" in location else "?") + urlencode({"iss": fhir_base()})
+    return response
+
+
+# MARK: - The mix-up attacker
+
+EVIL = "/evil"
+
+
+@blueprint.get(EVIL + "/fhir/.well-known/smart-configuration")
+def evil_configuration():
+    root = origin() + EVIL
+    return jsonify({
+        "issuer": root + "/fhir", "jwks_uri": root + "/jwks", "authorization_endpoint": root + "/auth/authorize",
+        "token_endpoint": root + "/auth/token", "code_challenge_methods_supported": ["S256"],
+        "capabilities": ["launch-ehr", "launch-standalone", "client-public", "sso-openid-connect"],
+    })
+
+
+@blueprint.get(EVIL + "/jwks")
+def evil_jwks():
+    return jsonify({"keys": []})
+
+
+@blueprint.get(EVIL + "/auth/authorize")
+def evil_authorize():
+    """Sends the browser on to the honest server with the client's own request (aud made the honest server's, and
+    the redirect URI evil_redirect_uri when set: one the client registered there)."""
+    with STATE.lock:
+        STATE.stats["evil_authorize"] += 1
+    swapped = {"aud": fhir_base(), "redirect_uri": STATE.settings["evil_redirect_uri"]}
+    query = [(name, swapped.get(name) or value) for name, value in request.args.items(multi=True) if name != "launch"]
+    return "", 302, {"Location": origin() + BASE + "/auth/authorize?" + urlencode(query)}
+
+
+@blueprint.post(EVIL + "/auth/token")
+def evil_token():
+    """Records what a misled client sends (the honest server's code, the PKCE verifier, a credential)."""
+    with STATE.lock:
+        STATE.stats["evil_token"].append({"fields": sorted(request.form.keys()),
+                                          "authorization": "Authorization" in request.headers})
+    return jsonify(error="invalid_grant"), 400
 
 
 @blueprint.post(BASE + "/auth/token")

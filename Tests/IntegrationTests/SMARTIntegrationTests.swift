@@ -39,7 +39,14 @@ final class SMARTIntegrationTests: XCTestCase {
             configuration: .init(
                 clientID: clientID, clientSecret: secret, signer: signer,
                 redirectURI: "http://127.0.0.1/smart/callback",
-                fhirBaseURL: standalone ? fhirBaseURL ?? fhirBase : nil, allowedIssuers: [fhirBase],
+                fhirBaseURL: standalone ? fhirBaseURL ?? fhirBase : nil,
+                registrations: standalone
+                    ? []
+                    : [
+                        OAuthRegistration(
+                            baseURL: fhirBase, client: OAuthClientCredentials(clientID: clientID, secret: secret),
+                            redirectURI: "http://127.0.0.1/smart/callback")
+                    ],
                 urlPolicy: URLPolicy(allowsInsecureLoopback: true), store: store,
                 transport: transport ?? URLSessionTransport(configuration: .init(timeout: 5)), clock: clock))
     }
@@ -182,6 +189,47 @@ final class SMARTIntegrationTests: XCTestCase {
             try await session.ehrAuthorizationURL(launchURL: URL(string: "https://app.example/launch?launch=x")!)
         ) { error in
             guard case SMARTError.invalidLaunch = error else { return XCTFail("\(error)") }
+        }
+    }
+
+    /// The mix-up attack (RFC 9700 §4.4): the user picks the attacker's server, which sends the browser on to the
+    /// honest one with the app's own request; the honest server's code comes back to the app. It must not go to the
+    /// attacker's token endpoint, with the PKCE verifier, under either defence: the honest server's `iss` in the
+    /// response (RFC 9207), or a redirect URI of the app's own per server.
+    func testAMixUpIssuerGetsNeitherTheCodeNorTheVerifier() async throws {
+        let evil = emulator.url("/evil/fhir")
+        let honestRedirect = "http://127.0.0.1/smart/callback"
+        for (strict, evilRedirect) in [(true, honestRedirect), (false, "sdkdemo://smart/callback")] {
+            try await emulator.control("reset")
+            try await emulator.control(
+                "smart", ["strict_openid": strict, "evil_redirect_uri": honestRedirect])
+            let session = SMARTSession(
+                configuration: .init(
+                    clientID: "smart-public", redirectURI: honestRedirect, fhirBaseURL: fhirBase,
+                    registrations: [
+                        OAuthRegistration(
+                            baseURL: evil, client: OAuthClientCredentials(clientID: "smart-public"),
+                            redirectURI: evilRedirect)
+                    ], urlPolicy: URLPolicy(allowsInsecureLoopback: true), store: store,
+                    transport: URLSessionTransport(configuration: .init(timeout: 5))))
+            var launch = try XCTUnwrap(URLComponents(string: "http://127.0.0.1/app/launch"))
+            launch.queryItems = [.init(name: "iss", value: evil.absoluteString), .init(name: "launch", value: "x")]
+            let url = try await session.ehrAuthorizationURL(launchURL: try XCTUnwrap(launch.url))
+            let honest = try await browse(url)
+            XCTAssertEqual(honest.path, "/smart/auth/authorize", "the attacker sends the browser to the honest server")
+            let redirect = try await browse(honest)
+            await XCTAssertThrowsErrorAsync(try await session.completeAuthorization(redirectURL: redirect)) { error in
+                switch (strict, error) {
+                case (true, SMARTError.issuerMismatch(let issuer)):
+                    XCTAssertEqual(issuer, self.fhirBase.absoluteString)
+                case (false, SMARTError.redirectMismatch): break
+                default: XCTFail("\(error)")
+                }
+            }
+            let stats = try await stats()
+            XCTAssertEqual(stats["evil_authorize"] as? Int, 1)
+            let posts = try XCTUnwrap(stats["evil_token"] as? [Any])
+            XCTAssertEqual(posts.count, 0, "the attacker's token endpoint received the honest server's code: \(posts)")
         }
     }
 

@@ -51,6 +51,41 @@ final class AuthorizationTests: XCTestCase {
         }
     }
 
+    func testTheResponseMustArriveAtTheRequestsRedirectURIAndNameItsIssuer() throws {
+        let base = URL(string: "https://fhir.example")!
+        func pending(issuer: String?, always: Bool = false) -> PendingAuthorization {
+            PendingAuthorization(
+                random: SeededRandomSource(seed: "issuer"), openID: true, redirectURI: "app://cb/ehr-1",
+                endpoints: OAuthEndpoints(
+                    baseURL: base, issuer: issuer, issuerParameterSupported: always,
+                    token: URL(string: "https://fhir.example/token")!),
+                startedAt: start)
+        }
+        func code(_ request: PendingAuthorization, _ tail: String, at uri: String = "app://cb/ehr-1") throws -> String {
+            try request.code(
+                from: URL(string: "\(uri)?code=c1&state=\(request.state)" + tail)!, at: start, lifetime: 600)
+        }
+        let named = pending(issuer: "https://auth.fhir.example")
+        XCTAssertEqual(try code(named, "&iss=https%3A%2F%2Fauth.fhir.example"), "c1")
+        XCTAssertEqual(try code(named, ""), "c1", "a server that does not say it always sends iss may leave it out")
+        XCTAssertThrowsError(try code(named, "&iss=https%3A%2F%2Fhonest.example")) {
+            XCTAssertEqual($0 as? AuthorizationResponseError, .issuerMismatch("https://honest.example"))
+        }
+        XCTAssertThrowsError(try code(named, "&error=access_denied&iss=https%3A%2F%2Fhonest.example")) {
+            XCTAssertEqual($0 as? AuthorizationResponseError, .issuerMismatch("https://honest.example"), "errors too")
+        }
+        XCTAssertThrowsError(try code(pending(issuer: "https://auth.fhir.example", always: true), "")) {
+            XCTAssertEqual($0 as? AuthorizationResponseError, .issuerMismatch(nil))
+        }
+        XCTAssertEqual(try code(pending(issuer: nil), "&iss=https%3A%2F%2Ffhir.example"), "c1", "the base URL")
+        for other in ["app://cb/ehr-2", "app://cb", "app://cb/ehr-1/x", "https://evil.example/app://cb/ehr-1"] {
+            XCTAssertThrowsError(try code(named, "", at: other), other) {
+                XCTAssertEqual($0 as? AuthorizationResponseError, .redirectMismatch)
+                XCTAssertEqual(($0 as? AuthorizationResponseError)?.recovery, ErrorRecovery.none, "it keeps waiting")
+            }
+        }
+    }
+
     func testOfflineAccessWithOpenIDAsksForConsentUnlessTheAppChoseAPrompt() throws {
         let offline = ["openid", "fhirUser", "offline_access"]
         XCTAssertEqual(try AuthorizationParameters().prompt(for: offline), "consent")

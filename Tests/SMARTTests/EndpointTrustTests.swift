@@ -14,16 +14,17 @@ final class EndpointTrustTests: XCTestCase {
 
     /// A server whose SMART configuration names `token` as its token endpoint and whose token responses carry
     /// `patient`.
-    private static func transport(token: String = "https://ehr.example/auth/token", patient: String = "p1")
-        -> RecordingTransport
-    {
+    private static func transport(
+        token: String = "https://ehr.example/auth/token", patient: String = "p1", issuer: String? = nil
+    ) -> RecordingTransport {
         RecordingTransport { request in
             switch request.url.path {
             case "/fhir/.well-known/smart-configuration":
+                let named = issuer.map { #", "issuer": "\#($0)""# } ?? ""
                 return HTTPResponseMessage(
                     status: 200, headers: json,
                     body: Data(
-                        #"{"authorization_endpoint": "https://ehr.example/auth/authorize", "token_endpoint": "\#(token)"}"#
+                        #"{"authorization_endpoint": "https://ehr.example/auth/authorize", "token_endpoint": "\#(token)"\#(named)}"#
                             .utf8))
             case "/auth/token":
                 return HTTPResponseMessage(
@@ -37,13 +38,50 @@ final class EndpointTrustTests: XCTestCase {
         }
     }
 
-    private func session(_ transport: RecordingTransport, store: any CredentialStore = InMemoryCredentialStore())
-        -> SMARTSession
-    {
+    private func session(
+        _ transport: any HTTPTransport, store: any CredentialStore = InMemoryCredentialStore(),
+        trustedHosts: [String] = []
+    ) -> SMARTSession {
         SMARTSession(
             configuration: .init(
                 clientID: "app", redirectURI: "app://cb", scope: "launch/patient patient/*.rs", fhirBaseURL: Self.base,
-                store: store, transport: transport))
+                trustedEndpointHosts: trustedHosts, store: store, transport: transport))
+    }
+
+    func testAnIssuerOnAnotherOriginIsRefusedUnlessTrusted() async throws {
+        // A server that claims another's identity would have the app accept that one's id tokens and responses.
+        let transport = Self.transport(issuer: "https://honest-ehr.example/fhir")
+        await XCTAssertThrowsErrorAsync(try await session(transport).standaloneAuthorizationURL()) { error in
+            guard case SMARTError.untrustedEndpoint("issuer", let url) = error else { return XCTFail("\(error)") }
+            XCTAssertEqual(url.host, "honest-ehr.example")
+        }
+        for issuer in ["https://ehr.example:8443/fhir", "http://ehr.example/fhir", "not a url"] {
+            await XCTAssertThrowsErrorAsync(
+                try await session(Self.transport(issuer: issuer)).standaloneAuthorizationURL(), issuer)
+        }
+        let trusted = session(Self.transport(issuer: "https://auth.ehr.example"), trustedHosts: ["auth.ehr.example"])
+        let trustedIssuer = try await trusted.discover().issuer
+        XCTAssertEqual(trustedIssuer, "https://auth.ehr.example")
+        let own = try await session(Self.transport(issuer: "https://ehr.example/fhir")).discover().issuer
+        XCTAssertEqual(own, "https://ehr.example/fhir")
+    }
+
+    func testTheLaunchContextNamesTheUserByIssuerAndSubject() async throws {
+        let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
+        let provider = FakeOpenIDProvider(issuer: FakeSMARTServer.issuer, clientID: "app", clock: clock)
+        let server = FakeSMARTServer(openID: provider)
+        let session = SMARTSession(
+            configuration: .init(
+                clientID: "app", redirectURI: "app://cb", scope: "launch/patient openid fhirUser",
+                fhirBaseURL: Self.base, store: InMemoryCredentialStore(),
+                transport: RecordingTransport { server.answer($0) }, clock: clock))
+        let url = try await session.standaloneAuthorizationURL()
+        provider.authorize(url, code: "ac-alice")
+        let context = try await session.completeAuthorization(
+            redirectURL: try XCTUnwrap(FakeSMARTServer.redirect(for: url, code: "ac-alice")))
+        XCTAssertEqual(context.issuer, FakeSMARTServer.issuer)
+        XCTAssertEqual(context.subject, FakeSMARTServer.subject(ofGrant: 1))
+        XCTAssertEqual(context.fhirUser?.absoluteString, "https://ehr.example/fhir/Practitioner/user-1")
     }
 
     func testADiscoveredEndpointOnAnotherPortIsRefused() async throws {

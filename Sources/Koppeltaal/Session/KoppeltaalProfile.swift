@@ -34,8 +34,8 @@ public struct KoppeltaalProfile: OAuthProfile {
     /// The client and connection of the configuration.
     public var settings: OAuthSessionSettings {
         OAuthSessionSettings(
-            client: configuration.client, options: configuration.options,
-            refresh: RefreshPolicy(skew: configuration.refreshSkew), store: configuration.store,
+            options: configuration.options, refresh: RefreshPolicy(skew: configuration.refreshSkew),
+            store: configuration.store,
             storeKey: configuration.storeKey, clock: configuration.clock)
     }
 
@@ -62,13 +62,19 @@ public struct KoppeltaalProfile: OAuthProfile {
             return KoppeltaalError.discoveryFailed(missing: names.map(Self.name))
         case DiscoveryError.invalidEndpoint(let name):
             return KoppeltaalError.discoveryFailed(missing: [Self.name(of: name)])
+        case DiscoveryError.untrustedIssuer(let issuer):
+            guard let url = URL(string: issuer) else { return KoppeltaalError.discoveryFailed(missing: ["issuer"]) }
+            return KoppeltaalError.untrustedEndpoint(name: "issuer", url: url)
         case let error as TokenResponseError: return KoppeltaalError.malformedTokenResponse(error.reason)
         default: return error
         }
     }
 
-    /// The configured FHIR server.
-    public func authorizationBase(of grant: OAuthSessionGrant<LaunchContext>) -> URL { configuration.fhirBaseURL }
+    /// The configured FHIR server and client.
+    public func registration(of grant: OAuthSessionGrant<LaunchContext>) -> OAuthRegistration {
+        OAuthRegistration(
+            baseURL: configuration.fhirBaseURL, client: configuration.client, redirectURI: configuration.redirectURI)
+    }
 
     /// The configured FHIR server, whose errors are OperationOutcomes or OAuth errors.
     public func resourceServer(of grant: OAuthSessionGrant<LaunchContext>) -> ResourceServer {

@@ -37,21 +37,34 @@ public struct PendingAuthorization: Sendable, Equatable, Codable {
 
     /// What the browser's redirect says about this request.
     ///
+    /// The checks run in this order: the redirect arrived at this request's redirect URI, and carries its `state`
+    /// (compared in constant time); until then the redirect is not this request's answer and the request keeps
+    /// waiting. Then the issuer (RFC 9207): an `iss` must be the request's server's issuer, and the server's metadata
+    /// may say that every response carries one; a response of another issuer is a mix-up, whose code must not be
+    /// redeemed. Then the lifetime, and finally the code or the error.
+    ///
     /// - Parameters:
     ///   - redirect: the URL the browser ended on.
     ///   - now: the time it arrived.
     ///   - lifetime: how long the request may wait, in seconds.
     /// - Returns: the authorization code.
-    /// - Throws: ``AuthorizationResponseError/stateMismatch`` when the redirect's `state` is not this request's
-    ///   (compared in constant time), and after that ``AuthorizationResponseError/expired``,
-    ///   ``AuthorizationResponseError/denied(error:description:)`` for an error or a missing code.
+    /// - Throws: ``AuthorizationResponseError/redirectMismatch`` and ``AuthorizationResponseError/stateMismatch``
+    ///   for a redirect that is not this request's answer; then ``AuthorizationResponseError/issuerMismatch(_:)``,
+    ///   ``AuthorizationResponseError/expired``, ``AuthorizationResponseError/denied(error:description:)`` for an
+    ///   error or a missing code.
     public func code(from redirect: URL, at now: Date, lifetime: TimeInterval) throws(AuthorizationResponseError)
         -> String
     {
+        let text = redirect.absoluteString
+        guard text.prefix(while: { $0 != "?" && $0 != "#" }) == redirectURI else { throw .redirectMismatch }
         let items = URLComponents(url: redirect, resolvingAgainstBaseURL: false)?.queryItems ?? []
         func value(_ name: String) -> String? { items.first { $0.name == name }?.value }
         guard let echoed = value("state"), Crypto.constantTimeEqual(Array(echoed.utf8), Array(state.utf8)) else {
             throw .stateMismatch
+        }
+        let issuer = value("iss")
+        if issuer.map({ $0 != endpoints.expectedIssuer }) ?? endpoints.issuerParameterSupported {
+            throw .issuerMismatch(issuer)
         }
         guard now.timeIntervalSince(startedAt) <= lifetime else { throw .expired }
         if let error = value("error") { throw .denied(error: error, description: value("error_description")) }
@@ -97,8 +110,14 @@ extension AuthorizationRequestError: SDKError {
 
 /// What a redirect said instead of a usable authorization code.
 public enum AuthorizationResponseError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The redirect arrived at another redirect URI than the pending request's: it answers another registration's
+    /// request.
+    case redirectMismatch
     /// The redirect's `state` is not the pending request's: it answers another request, or a forged one.
     case stateMismatch
+    /// The response names another issuer than the server the request went to (`iss`, RFC 9207), or none although
+    /// that server always names itself: a mix-up, whose code is not redeemed. The issuer received, if any.
+    case issuerMismatch(String?)
     /// The request waited longer than its lifetime.
     case expired
     /// The server redirected with an error such as `access_denied`, or without a code.
@@ -107,7 +126,12 @@ public enum AuthorizationResponseError: Error, Sendable, Hashable, CustomStringC
     /// A one-line explanation.
     public var description: String {
         switch self {
+        case .redirectMismatch: return "The redirect arrived at another redirect URI than the authorization request's"
         case .stateMismatch: return "The redirect's state does not match the authorization request's"
+        case .issuerMismatch(let issuer):
+            return "The authorization response "
+                + (issuer.map { "comes from the issuer \($0)" } ?? "names no issuer")
+                + ", not the server the request was sent to; the code was not redeemed"
         case .expired: return "The authorization was started too long ago; start again"
         case .denied(let error, let description):
             return "The authorization server refused: \(error)" + (description.map { " (\($0))" } ?? "")
@@ -116,9 +140,12 @@ public enum AuthorizationResponseError: Error, Sendable, Hashable, CustomStringC
 }
 
 extension AuthorizationResponseError: SDKError {
-    /// `ErrorRecovery.reauthorize` for a refused or expired authorization; a redirect of another request changes
-    /// nothing (the request keeps waiting).
-    public var recovery: ErrorRecovery { self == .stateMismatch ? .none : .reauthorize }
+    /// `ErrorRecovery.reauthorize` for a refused, expired or mixed-up authorization; a redirect of another request
+    /// changes nothing (the request keeps waiting).
+    public var recovery: ErrorRecovery { isAnotherRequests ? .none : .reauthorize }
+
+    /// Whether the redirect is not this request's answer at all, so the request keeps waiting.
+    public var isAnotherRequests: Bool { self == .stateMismatch || self == .redirectMismatch }
 }
 
 /// What an app adds to the authorization requests it makes: OpenID Connect's `prompt`, and parameters of its own

@@ -7,7 +7,8 @@ import SDKRuntime
 ///   is configured, nothing is read.
 /// - The rest come from what the server advertises (its metadata, read by the family's `advertised` function),
 ///   resolved against the base URL. Each must be on the base URL's origin or a trusted one (``TrustedOrigins``):
-///   the metadata cannot send the client's secret or tokens elsewhere.
+///   the metadata cannot send the client's secret or tokens elsewhere. So must its `issuer`: the metadata of one
+///   server cannot name another as the issuer whose id tokens and authorization responses are accepted.
 /// - What was read is kept per base URL, in memory and, when the family gives a store, under a key of it (a cache,
 ///   not a credential: an unreadable one is read again). Kept or stored endpoints are checked again on every use.
 public final class OAuthDiscovery: Sendable {
@@ -81,11 +82,16 @@ public final class OAuthDiscovery: Sendable {
     }
 
     /// Checks endpoints kept elsewhere (with a pending authorization, say) as discovered ones are checked: each on a
-    /// trusted origin of their base URL, or configured, and allowed by the URL policy.
+    /// trusted origin of their base URL, or configured, and allowed by the URL policy; and the issuer on a trusted
+    /// origin too, so that metadata read from one server cannot claim another's identity (RFC 8414 §3.3).
     ///
-    /// - Throws: ``DiscoveryError/untrustedEndpoint(name:url:)``, `ConfigurationError.insecureURL`.
+    /// - Throws: ``DiscoveryError/untrustedEndpoint(name:url:)``, ``DiscoveryError/untrustedIssuer(_:)``,
+    ///   `ConfigurationError.insecureURL`.
     public func check(_ endpoints: OAuthEndpoints) throws {
         let origins = TrustedOrigins(base: endpoints.baseURL, trustedHosts: trustedHosts)
+        if let issuer = endpoints.issuer, !(URL(string: issuer).map(origins.contains) ?? false) {
+            throw DiscoveryError.untrustedIssuer(issuer)
+        }
         for name in EndpointName.allCases {
             guard let url = endpoints[name] else { continue }
             if overrides[name] != url { try origins.check(name, url) }
@@ -121,7 +127,8 @@ public final class OAuthDiscovery: Sendable {
         let missing = EndpointName.allCases.filter { needed.contains($0) && urls[$0] == nil }
         guard missing.isEmpty, let token = urls[.token] else { throw DiscoveryError.missingEndpoints(missing) }
         let endpoints = OAuthEndpoints(
-            baseURL: base, issuer: advertised.issuer, authorization: urls[.authorization], token: token,
+            baseURL: base, issuer: advertised.issuer, issuerParameterSupported: advertised.issuerParameterSupported,
+            authorization: urls[.authorization], token: token,
             revocation: urls[.revocation], introspection: urls[.introspection], jwks: urls[.jwks],
             codeChallengeMethods: advertised.codeChallengeMethods,
             tokenEndpointAuthMethods: advertised.tokenEndpointAuthMethods, capabilities: advertised.capabilities)

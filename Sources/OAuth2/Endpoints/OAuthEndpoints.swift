@@ -6,8 +6,10 @@ import SDKRuntime
 public struct OAuthEndpoints: Sendable, Hashable, Codable {
     /// The base URL they were found for: the FHIR server, say, whose metadata named them.
     public var baseURL: URL
-    /// The issuer identifier, the expected `iss` of id tokens.
+    /// The issuer identifier, the expected `iss` of id tokens and authorization responses.
     public var issuer: String?
+    /// Whether the server says every authorization response carries `iss` (RFC 9207), so one without it is refused.
+    public var issuerParameterSupported: Bool
     /// The authorization endpoint.
     public var authorization: URL?
     /// The token endpoint.
@@ -27,12 +29,13 @@ public struct OAuthEndpoints: Sendable, Hashable, Codable {
 
     /// Creates endpoints, for a server whose metadata is configured rather than read.
     public init(
-        baseURL: URL, issuer: String? = nil, authorization: URL? = nil, token: URL, revocation: URL? = nil,
-        introspection: URL? = nil, jwks: URL? = nil, codeChallengeMethods: [String] = [],
-        tokenEndpointAuthMethods: [String] = [], capabilities: [String] = []
+        baseURL: URL, issuer: String? = nil, issuerParameterSupported: Bool = false, authorization: URL? = nil,
+        token: URL, revocation: URL? = nil, introspection: URL? = nil, jwks: URL? = nil,
+        codeChallengeMethods: [String] = [], tokenEndpointAuthMethods: [String] = [], capabilities: [String] = []
     ) {
         self.baseURL = baseURL
         self.issuer = issuer
+        self.issuerParameterSupported = issuerParameterSupported
         self.authorization = authorization
         self.token = token
         self.revocation = revocation
@@ -44,7 +47,8 @@ public struct OAuthEndpoints: Sendable, Hashable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case baseURL, issuer, authorization, token, revocation, introspection, jwks, codeChallengeMethods,
+        case baseURL, issuer, issuerParameterSupported, authorization, token, revocation, introspection, jwks,
+            codeChallengeMethods,
             tokenEndpointAuthMethods, capabilities
         /// Where earlier versions of the SMART family stored the base URL.
         case fhirBaseURL
@@ -57,6 +61,8 @@ public struct OAuthEndpoints: Sendable, Hashable, Codable {
             try container.decodeIfPresent(URL.self, forKey: .baseURL)
             ?? container.decode(URL.self, forKey: .fhirBaseURL)
         issuer = try container.decodeIfPresent(String.self, forKey: .issuer)
+        issuerParameterSupported =
+            try container.decodeIfPresent(Bool.self, forKey: .issuerParameterSupported) ?? false
         authorization = try container.decodeIfPresent(URL.self, forKey: .authorization)
         token = try container.decode(URL.self, forKey: .token)
         revocation = try container.decodeIfPresent(URL.self, forKey: .revocation)
@@ -73,6 +79,7 @@ public struct OAuthEndpoints: Sendable, Hashable, Codable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(baseURL, forKey: .baseURL)
         try container.encodeIfPresent(issuer, forKey: .issuer)
+        if issuerParameterSupported { try container.encode(true, forKey: .issuerParameterSupported) }
         try container.encodeIfPresent(authorization, forKey: .authorization)
         try container.encode(token, forKey: .token)
         try container.encodeIfPresent(revocation, forKey: .revocation)
@@ -82,6 +89,10 @@ public struct OAuthEndpoints: Sendable, Hashable, Codable {
         try container.encode(tokenEndpointAuthMethods, forKey: .tokenEndpointAuthMethods)
         try container.encode(capabilities, forKey: .capabilities)
     }
+
+    /// The issuer id tokens and authorization responses must name: the metadata's `issuer`, or the base URL the
+    /// metadata was read from when it names none.
+    public var expectedIssuer: String { issuer ?? baseURL.absoluteString }
 
     /// The endpoint named `name`.
     public subscript(name: EndpointName) -> URL? {
@@ -150,6 +161,8 @@ public struct EndpointOverrides: Sendable, Hashable {
 public struct AdvertisedEndpoints: Sendable, Hashable, Codable {
     /// The issuer identifier.
     public var issuer: String?
+    /// Whether every authorization response carries `iss` (RFC 9207).
+    public var issuerParameterSupported: Bool
     /// Each endpoint's URI, by name.
     public var uris: [EndpointName: String]
     /// The PKCE methods advertised.
@@ -161,10 +174,11 @@ public struct AdvertisedEndpoints: Sendable, Hashable, Codable {
 
     /// Creates what a server advertises.
     public init(
-        issuer: String? = nil, uris: [EndpointName: String] = [:], codeChallengeMethods: [String] = [],
-        tokenEndpointAuthMethods: [String] = [], capabilities: [String] = []
+        issuer: String? = nil, issuerParameterSupported: Bool = false, uris: [EndpointName: String] = [:],
+        codeChallengeMethods: [String] = [], tokenEndpointAuthMethods: [String] = [], capabilities: [String] = []
     ) {
         self.issuer = issuer
+        self.issuerParameterSupported = issuerParameterSupported
         self.uris = uris
         self.codeChallengeMethods = codeChallengeMethods
         self.tokenEndpointAuthMethods = tokenEndpointAuthMethods
@@ -179,7 +193,9 @@ public struct AdvertisedEndpoints: Sendable, Hashable, Codable {
             .jwks: metadata.jwksURI,
         ]
         self.init(
-            issuer: metadata.issuer, uris: uris.compactMapValues { $0 },
+            issuer: metadata.issuer,
+            issuerParameterSupported: metadata.authorizationResponseIssParameterSupported ?? false,
+            uris: uris.compactMapValues { $0 },
             codeChallengeMethods: metadata.codeChallengeMethodsSupported,
             tokenEndpointAuthMethods: metadata.tokenEndpointAuthMethodsSupported,
             capabilities: metadata.additionalProperties["capabilities"]?.arrayValue?.compactMap(\.stringValue) ?? [])

@@ -74,6 +74,9 @@ public enum DiscoveryError: Error, Sendable, Hashable, CustomStringConvertible {
     case missingEndpoints([EndpointName])
     /// The metadata named an endpoint that is not an absolute URL.
     case invalidEndpoint(EndpointName)
+    /// The metadata's `issuer` is not on the base URL's origin or a trusted one (or not a URL): the server claims
+    /// another's identity.
+    case untrustedIssuer(String)
 
     /// A one-line explanation with what to do.
     public var description: String {
@@ -84,11 +87,14 @@ public enum DiscoveryError: Error, Sendable, Hashable, CustomStringConvertible {
         case .missingEndpoints(let names):
             return "The server names no \(names.map(\.rawValue).joined(separator: " or ")); configure it"
         case .invalidEndpoint(let name): return "The server's \(name.rawValue) is not a URL"
+        case .untrustedIssuer(let issuer):
+            return "The server names the issuer \(issuer), which is not on its own origin; trust its host if it is "
+                + "really the server's"
         }
     }
 }
 
 extension DiscoveryError: SDKError {
-    /// `ErrorRecovery.reconfigure`: the configuration must name or trust the endpoint.
+    /// `ErrorRecovery.reconfigure`: the configuration must name or trust the endpoint or issuer.
     public var recovery: ErrorRecovery { .reconfigure }
 }

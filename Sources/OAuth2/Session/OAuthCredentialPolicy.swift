@@ -30,9 +30,10 @@ package struct OAuthCredentialPolicy<Profile: OAuthProfile>: CredentialPolicy {
         // Without a refresh token the grant has ended: it serves until it expires, and nothing renews it.
         guard let refreshToken = grant.tokens.refreshToken else { throw GrantEnded() }
         let settings = profile.settings
-        let base = try profile.authorizationBase(of: grant)
+        let registration = try profile.registration(of: grant)
+        let base = registration.baseURL
         let server = AuthorizationServer(
-            endpoints: try await profile.endpoints(for: base), client: settings.client, options: settings.options)
+            endpoints: try await profile.endpoints(for: base), client: registration.client, options: settings.options)
         let response: TokenResponse
         do {
             response = try await server.token(

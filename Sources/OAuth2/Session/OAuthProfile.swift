@@ -15,7 +15,7 @@ public protocol OAuthProfile: Sendable {
 
     /// The family's name, for log records and operation ids.
     var family: String { get }
-    /// The client, and how the session reaches servers and keeps its state.
+    /// How the session reaches servers and keeps its state.
     var settings: OAuthSessionSettings { get }
     /// Finds the endpoints of a grant's authorization server.
     var discovery: OAuthDiscovery { get }
@@ -29,18 +29,17 @@ public protocol OAuthProfile: Sendable {
     /// The family's error for a layer error it names differently (a token response or endpoint it cannot use);
     /// other errors as they are.
     func familyError(_ error: any Error) -> any Error
-    /// The base URL whose authorization server issued `grant`, checked against the configuration.
-    func authorizationBase(of grant: OAuthSessionGrant<Context>) throws -> URL
+    /// The app's registration at the authorization server that issued `grant`, checked against the configuration:
+    /// refreshing and revoking the grant send that registration's credential, and only to that server.
+    func registration(of grant: OAuthSessionGrant<Context>) throws -> OAuthRegistration
     /// The server `grant`'s access token is for, checked against the configuration.
     func resourceServer(of grant: OAuthSessionGrant<Context>) throws -> ResourceServer
     /// The context a refresh response gives over `previous` (a refresh response may leave the context out).
     func context(refreshedBy response: TokenResponse, previous: Context) throws -> Context
 }
 
-/// The client, and how an OAuth session reaches its servers and keeps its state.
+/// How an OAuth session reaches its servers and keeps its state.
 public struct OAuthSessionSettings: Sendable {
-    /// The client and how it authenticates at the token and revocation endpoints.
-    public var client: OAuthClientCredentials
     /// The transport, URL policy, timeout, logger and middlewares of every request.
     public var options: ClientOptions
     /// When grants are refreshed.
@@ -54,10 +53,9 @@ public struct OAuthSessionSettings: Sendable {
 
     /// Creates settings.
     public init(
-        client: OAuthClientCredentials, options: ClientOptions, refresh: RefreshPolicy, store: any CredentialStore,
-        storeKey: String, clock: any WallClock
+        options: ClientOptions, refresh: RefreshPolicy, store: any CredentialStore, storeKey: String,
+        clock: any WallClock
     ) {
-        self.client = client
         self.options = options
         self.refresh = refresh
         self.store = store

@@ -97,9 +97,10 @@ public final class OAuthSession<Profile: OAuthProfile>: Sendable {
             guard let grant = try await transition.erase(settlingRefresh: true)?.grant else { return .nothingToRevoke }
             let outcome: RevocationOutcome
             do {
-                let endpoints = try await profile.endpoints(for: try profile.authorizationBase(of: grant))
+                let registration = try profile.registration(of: grant)
                 outcome = await AuthorizationServer(
-                    endpoints: endpoints, client: profile.settings.client, options: profile.settings.options
+                    endpoints: try await profile.endpoints(for: registration.baseURL), client: registration.client,
+                    options: profile.settings.options
                 ).revoke(grant.tokens)
             } catch {
                 outcome = .failed(error)

@@ -28,6 +28,9 @@ extension SMARTError {
             return SMARTError.discoveryFailed(names.map { "\($0.rawValue) is missing" }.joined(separator: ", "))
         case DiscoveryError.invalidEndpoint(let name):
             return SMARTError.discoveryFailed("\(name.rawValue) is not a URL")
+        case DiscoveryError.untrustedIssuer(let issuer):
+            guard let url = URL(string: issuer) else { return SMARTError.discoveryFailed("issuer is not a URL") }
+            return SMARTError.untrustedEndpoint(name: "issuer", url: url)
         case let error as TokenResponseError: return SMARTError.malformedTokenResponse(error.reason)
         default: return error
         }

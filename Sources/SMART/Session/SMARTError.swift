@@ -6,8 +6,8 @@ import SDKRuntime
 public enum SMARTError: Error, Sendable, CustomStringConvertible {
     /// The server's SMART configuration cannot be used; the reason says why.
     case discoveryFailed(String)
-    /// The SMART configuration (or the store) named an endpoint on an origin (scheme, host and port) other than the
-    /// FHIR server's and the trusted ones; nothing was sent to it.
+    /// The SMART configuration (or the store) named an endpoint, or an `issuer`, on an origin (scheme, host and
+    /// port) other than the FHIR server's and the trusted ones; nothing was sent to it.
     case untrustedEndpoint(name: String, url: URL)
     /// An EHR launch named an `iss` (or the store a FHIR server) that is not one of the configured FHIR servers;
     /// nothing was sent to it.
@@ -16,8 +16,14 @@ public enum SMARTError: Error, Sendable, CustomStringConvertible {
     case invalidLaunch(String)
     /// A redirect arrived but no authorization was started (or it was already completed).
     case noPendingAuthorization
+    /// The redirect arrived at another redirect URI than the pending authorization's (it answers a request made
+    /// with another registration); nothing was redeemed, and the authorization still waits.
+    case redirectMismatch
     /// The redirect's `state` is not the one sent; the code was not redeemed, and the authorization still waits.
     case stateMismatch
+    /// The authorization response names another issuer than the server the request went to (`iss`, RFC 9207), or
+    /// none although that server always names itself: a mix-up. The code was not redeemed; launch again.
+    case issuerMismatch(String?)
     /// The authorization was started longer ago than the configured lifetime; start again.
     case authorizationExpired
     /// The server redirected with an error such as `access_denied`.
@@ -46,7 +52,13 @@ public enum SMARTError: Error, Sendable, CustomStringConvertible {
             return "The launch names the FHIR server \(issuer), which is not one of the allowed issuers"
         case .invalidLaunch(let reason): return "The launch cannot start: \(reason)"
         case .noPendingAuthorization: return "No authorization is waiting for a redirect; start the launch again"
+        case .redirectMismatch:
+            return "The redirect arrived at another redirect URI than the pending authorization's"
         case .stateMismatch: return "The redirect's state does not match the authorization request's"
+        case .issuerMismatch(let issuer):
+            return "The authorization response "
+                + (issuer.map { "comes from the issuer \($0)" } ?? "names no issuer")
+                + ", not the server the launch was sent to; the code was not redeemed"
         case .authorizationExpired: return "The authorization was started too long ago; start the launch again"
         case .authorizationDenied(let error, let description):
             return "The authorization server refused: \(error)" + (description.map { " (\($0))" } ?? "")
@@ -66,11 +78,11 @@ extension SMARTError: SDKError {
     public var recovery: ErrorRecovery {
         switch self {
         case .noPendingAuthorization, .authorizationExpired, .authorizationDenied, .codeExchangeFailed,
-            .idTokenRejected, .needsLaunch:
+            .idTokenRejected, .needsLaunch, .issuerMismatch:
             return .reauthorize
         case .discoveryFailed, .untrustedEndpoint, .untrustedIssuer, .invalidLaunch, .clientRejected:
             return .reconfigure
-        case .stateMismatch, .malformedTokenResponse: return .none
+        case .redirectMismatch, .stateMismatch, .malformedTokenResponse: return .none
         }
     }
 }

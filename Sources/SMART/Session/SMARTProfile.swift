@@ -25,11 +25,11 @@ public struct SMARTProfile: OAuthProfile {
     /// `SMART`.
     public var family: String { "SMART" }
 
-    /// The client and connection of the configuration.
+    /// The connection and store of the configuration.
     public var settings: OAuthSessionSettings {
         OAuthSessionSettings(
-            client: configuration.client, options: configuration.options,
-            refresh: RefreshPolicy(skew: configuration.refreshSkew), store: configuration.store,
+            options: configuration.options, refresh: RefreshPolicy(skew: configuration.refreshSkew),
+            store: configuration.store,
             storeKey: configuration.storeKey, clock: configuration.clock)
     }
 
@@ -48,18 +48,19 @@ public struct SMARTProfile: OAuthProfile {
     /// Discovery and token response errors in SMART's terms.
     public func familyError(_ error: any Error) -> any Error { SMARTError.translating(error) }
 
-    /// The FHIR server of the launch, when the configuration still allows it (a stored state cannot name another).
+    /// The app's registration at the FHIR server of the launch, when the configuration still allows it (a stored
+    /// state cannot name another).
     ///
     /// - Throws: ``SMARTError/untrustedIssuer(_:)``.
-    public func authorizationBase(of grant: OAuthSessionGrant<SMARTLaunchContext>) throws -> URL {
-        try allowedServer(grant.context.fhirBaseURL)
+    public func registration(of grant: OAuthSessionGrant<SMARTLaunchContext>) throws -> OAuthRegistration {
+        try registration(at: grant.context.fhirBaseURL)
     }
 
     /// The FHIR server of the launch, whose errors are OAuth errors and bearer challenges.
     ///
     /// - Throws: ``SMARTError/untrustedIssuer(_:)``.
     public func resourceServer(of grant: OAuthSessionGrant<SMARTLaunchContext>) throws -> ResourceServer {
-        ResourceServer.fhir(baseURL: try allowedServer(grant.context.fhirBaseURL), options: configuration.options)
+        ResourceServer.fhir(baseURL: try registration(of: grant).baseURL, options: configuration.options)
     }
 
     /// The context with what the refresh response carries of it.
@@ -69,17 +70,14 @@ public struct SMARTProfile: OAuthProfile {
             try SMARTTokenResponse(extending: response), previous: previous, fhirBaseURL: previous.fhirBaseURL)
     }
 
-    /// The FHIR servers a launch may be at: the standalone one and the allowed issuers.
-    var allowedServers: [URL] { configuration.allowedIssuers + (configuration.fhirBaseURL.map { [$0] } ?? []) }
-
-    /// `url`, when it is one of ``allowedServers``.
+    /// The app's registration at the FHIR server `url`.
     ///
-    /// - Throws: ``SMARTError/untrustedIssuer(_:)``.
-    func allowedServer(_ url: URL) throws -> URL {
-        guard allowedServers.contains(where: { $0.absoluteString == url.absoluteString }) else {
+    /// - Throws: ``SMARTError/untrustedIssuer(_:)`` for a server the configuration does not allow.
+    func registration(at url: URL) throws -> OAuthRegistration {
+        guard let registration = configuration.registration(for: url) else {
             throw SMARTError.untrustedIssuer(url.absoluteString)
         }
-        return url
+        return registration
     }
 }
 

@@ -24,18 +24,21 @@ import OAuth2
 public final class SMARTSession: OAuthClientSession {
     /// The app's registration, the servers it trusts, and where the session keeps its state.
     public struct Configuration: Sendable {
-        /// The app's OAuth client and how it authenticates: public (`none`), `client_secret_basic`, or
-        /// `private_key_jwt`.
+        /// The app's OAuth client at ``fhirBaseURL``'s server and how it authenticates: public (`none`),
+        /// `client_secret_basic`, or `private_key_jwt`.
         public var client: OAuthClientCredentials
-        /// The app's registered redirect URI.
+        /// The redirect URI registered at ``fhirBaseURL``'s server.
         public var redirectURI: String
         /// The scopes asked for; an EHR launch adds `launch` when missing.
         public var scope: String
-        /// The FHIR server of a standalone launch.
+        /// The FHIR server of a standalone launch (and of EHR launches that name it), where the app is ``client``
+        /// with ``redirectURI``.
         public var fhirBaseURL: URL?
-        /// The FHIR servers an EHR launch's `iss` may name (the standalone server is always allowed). Any other is
-        /// refused before anything is sent to it, so a crafted launch link cannot make the app talk to a stranger.
-        public var allowedIssuers: [URL]
+        /// The other FHIR servers an EHR launch's `iss` may name, each with the app's registration there: its own
+        /// client, credential and redirect URI, so that no server ever receives another's credential (RFC 9700
+        /// §4.4). Any other `iss` is refused before anything is sent to it, so a crafted launch link cannot make the
+        /// app talk to a stranger.
+        public var registrations: [OAuthRegistration]
         /// Hosts (`host`, or `host:port`) besides the FHIR server's origin that its endpoints may be on.
         public var trustedEndpointHosts: [String]
         /// What the app adds to every authorization request: OpenID Connect's `prompt`, and parameters of its own.
@@ -76,8 +79,8 @@ public final class SMARTSession: OAuthClientSession {
         ///   - signer: the key of a `private_key_jwt` client; wins over `clientSecret`.
         ///   - redirectURI: the registered redirect URI.
         ///   - scope: the scopes to ask for.
-        ///   - fhirBaseURL: the FHIR server of a standalone launch.
-        ///   - allowedIssuers: further FHIR servers an EHR launch may come from.
+        ///   - fhirBaseURL: the FHIR server of a standalone launch, where the app is `clientID` with `redirectURI`.
+        ///   - registrations: further FHIR servers an EHR launch may come from, with the app's registration at each.
         ///   - trustedEndpointHosts: hosts (`host` or `host:port`) besides the FHIR server's its endpoints may be on.
         ///   - authorizationParameters: `prompt` and parameters of the app's own for every authorization request.
         ///   - idTokenAlgorithms: the algorithms accepted for id tokens.
@@ -97,7 +100,7 @@ public final class SMARTSession: OAuthClientSession {
         public init(
             clientID: String, clientSecret: String? = nil, signer: ClientAssertionSigner? = nil,
             redirectURI: String, scope: String = "launch/patient openid fhirUser offline_access patient/*.rs",
-            fhirBaseURL: URL? = nil, allowedIssuers: [URL] = [], trustedEndpointHosts: [String] = [],
+            fhirBaseURL: URL? = nil, registrations: [OAuthRegistration] = [], trustedEndpointHosts: [String] = [],
             authorizationParameters: AuthorizationParameters = .init(), idTokenAlgorithms: Set<JWSAlgorithm> = [.rs256],
             idTokenMaximumAge: TimeInterval? = 600, clockLeeway: TimeInterval = 120,
             pendingLifetime: TimeInterval = 600, urlPolicy: URLPolicy = .init(), refreshSkew: TimeInterval = 60,
@@ -112,7 +115,7 @@ public final class SMARTSession: OAuthClientSession {
             self.redirectURI = redirectURI
             self.scope = scope
             self.fhirBaseURL = fhirBaseURL
-            self.allowedIssuers = allowedIssuers
+            self.registrations = registrations
             self.trustedEndpointHosts = trustedEndpointHosts
             self.authorizationParameters = authorizationParameters
             self.idTokenAlgorithms = idTokenAlgorithms
@@ -126,6 +129,16 @@ public final class SMARTSession: OAuthClientSession {
             self.storeKey = storeKey
             self.clock = clock
             self.random = random
+        }
+
+        /// The app's registration at the FHIR server `fhirBaseURL`: ``client`` and ``redirectURI`` at
+        /// ``fhirBaseURL``, one of ``registrations`` elsewhere; nil for a server the configuration does not allow.
+        public func registration(for fhirBaseURL: URL) -> OAuthRegistration? {
+            let text = fhirBaseURL.absoluteString
+            if let base = self.fhirBaseURL, base.absoluteString == text {
+                return OAuthRegistration(baseURL: base, client: client, redirectURI: redirectURI)
+            }
+            return registrations.first { $0.baseURL.absoluteString == text }
         }
     }
 
@@ -178,7 +191,7 @@ public final class SMARTSession: OAuthClientSession {
         guard let launch = items.first(where: { $0.name == "launch" })?.value, !launch.isEmpty else {
             throw SMARTError.invalidLaunch("the launch URL has no launch")
         }
-        guard let base = oauth.profile.allowedServers.first(where: { $0.absoluteString == iss }) else {
+        guard let base = URL(string: iss), configuration.registration(for: base) != nil else {
             throw SMARTError.untrustedIssuer(iss)
         }
         return try await authorizationURL(fhirBaseURL: base, launch: launch)
@@ -188,18 +201,20 @@ public final class SMARTSession: OAuthClientSession {
     /// `nonce` is sent whenever `openid` is asked for; `prompt` and the app's parameters follow
     /// (``Configuration/authorizationParameters``).
     private func authorizationURL(fhirBaseURL: URL, launch: String?) async throws -> URL {
+        let registration = try oauth.profile.registration(at: fhirBaseURL)
         let endpoints = try await oauth.endpoints(for: fhirBaseURL, needing: [.authorization])
         var scopes = configuration.scope.split(separator: " ").map(String.init)
         if launch != nil, !scopes.contains("launch") { scopes.insert("launch", at: 0) }
         let pending = PendingAuthorization(
-            random: configuration.random, openID: scopes.contains("openid"), redirectURI: configuration.redirectURI,
-            endpoints: endpoints, startedAt: configuration.clock.now())
+            random: configuration.random, openID: scopes.contains("openid"),
+            redirectURI: registration.redirectURI ?? configuration.redirectURI, endpoints: endpoints,
+            startedAt: configuration.clock.now())
         let parameters = configuration.authorizationParameters
         let client = SMARTClient(
             configuration: .init(servers: .init(authorize: endpoints.authorization), options: configuration.options))
         let url = try client.authorize(
             .init(
-                clientID: configuration.client.clientID, redirectURI: pending.redirectURI, launch: launch,
+                clientID: registration.client.clientID, redirectURI: pending.redirectURI, launch: launch,
                 scope: scopes.joined(separator: " "), state: pending.state, aud: fhirBaseURL.absoluteString,
                 codeChallenge: pending.pkce.challenge, nonce: pending.nonce,
                 prompt: try parameters.prompt(for: scopes),
@@ -231,7 +246,7 @@ public final class SMARTSession: OAuthClientSession {
                         from: redirectURL, at: self.configuration.clock.now(),
                         lifetime: self.configuration.pendingLifetime))
             } catch {
-                guard error != .stateMismatch else { throw SMARTError.stateMismatch }
+                guard !error.isAnotherRequests else { throw SMARTError(error) }
                 code = .failure(error)
             }
             // The state matched: this authorization is answered, whatever the outcome.
@@ -247,14 +262,15 @@ public final class SMARTSession: OAuthClientSession {
         -> OAuthSessionGrant<SMARTLaunchContext>
     {
         let profile = oauth.profile
-        let base = try profile.allowedServer(pending.endpoints.baseURL)
+        let registration = try profile.registration(at: pending.endpoints.baseURL)
+        let base = registration.baseURL
         do {
             try profile.discovery.check(pending.endpoints)
         } catch {
             throw SMARTError.translating(error)
         }
         let server = AuthorizationServer(
-            endpoints: pending.endpoints, client: configuration.client, options: configuration.options)
+            endpoints: pending.endpoints, client: registration.client, options: configuration.options)
         let response: TokenResponse
         do {
             response = try await server.token(
@@ -297,8 +313,8 @@ public final class SMARTSession: OAuthClientSession {
             return try IDToken(
                 validating: token, keys: keys,
                 expecting: .init(
-                    issuer: pending.endpoints.issuer ?? pending.endpoints.baseURL.absoluteString,
-                    clientID: configuration.client.clientID, nonce: pending.nonce, accessToken: accessToken,
+                    issuer: pending.endpoints.expectedIssuer, clientID: server.client.clientID, nonce: pending.nonce,
+                    accessToken: accessToken,
                     algorithms: configuration.idTokenAlgorithms, leeway: configuration.clockLeeway,
                     maximumAge: configuration.idTokenMaximumAge),
                 now: configuration.clock.now())
@@ -332,7 +348,9 @@ extension SMARTError {
     /// The error a redirect that answered the pending authorization is.
     init(_ error: AuthorizationResponseError) {
         switch error {
+        case .redirectMismatch: self = .redirectMismatch
         case .stateMismatch: self = .stateMismatch
+        case .issuerMismatch(let issuer): self = .issuerMismatch(issuer)
         case .expired: self = .authorizationExpired
         case .denied(let error, let description): self = .authorizationDenied(error: error, description: description)
         }

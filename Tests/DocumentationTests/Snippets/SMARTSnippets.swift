@@ -1,6 +1,7 @@
 // The snippets are the documentation's code as it reads there, so formatting leaves them alone.
 // swift-format-ignore-file
 import Foundation
+import OAuth2
 import SDKRuntime
 import SMART
 
@@ -45,7 +46,9 @@ final class SMARTLaunch: Sendable {
     let session = SMARTSession(configuration: .init(
         clientID: "my-app", redirectURI: "myapp://smart/callback",
         fhirBaseURL: URL(string: "https://ehr.example.com/fhir")!,
-        allowedIssuers: [URL(string: "https://other-ehr.example.org/fhir")!],
+        registrations: [OAuthRegistration(
+            baseURL: URL(string: "https://other-ehr.example.org/fhir")!,
+            client: OAuthClientCredentials(clientID: "my-app-at-other-ehr"), redirectURI: "myapp://smart/other-ehr")],
         store: (try? CredentialStores.secure(service: "com.example.smart")) ?? InMemoryCredentialStore()))
 
     /// Handles the URL an EHR opened the app with (`iss` and `launch`), or starts a standalone launch.
