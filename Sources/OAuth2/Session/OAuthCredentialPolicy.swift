@@ -43,12 +43,22 @@ package struct OAuthCredentialPolicy<Profile: OAuthProfile>: CredentialPolicy {
             try profile.discovery.invalidate(base)
             throw error
         }
+        let tokens: OAuthGrant
+        let context: Profile.Context
         do {
-            let tokens = try OAuthGrant(response, previous: grant.tokens, receivedAt: settings.clock.now())
-            return Credential(
-                tokens: tokens, context: try profile.context(refreshedBy: response, previous: grant.context))
+            tokens = try OAuthGrant(response, previous: grant.tokens, receivedAt: settings.clock.now())
+            context = try profile.context(refreshedBy: response, previous: grant.context)
         } catch {
             throw profile.familyError(error)
+        }
+        do {
+            return Credential(
+                tokens: try await profile.verify(refreshed: tokens, from: response, previous: grant, server: server),
+                context: context)
+        } catch let refused as RefreshResponseRefused {
+            // A compromised grant: the tokens just issued end with it.
+            _ = await server.revoke(tokens)
+            throw refused
         }
     }
 
@@ -57,6 +67,7 @@ package struct OAuthCredentialPolicy<Profile: OAuthProfile>: CredentialPolicy {
         switch profile.settings.refresh.refusal(error) {
         case .grantEnded(let refusal): return .discard(profile.needsGrant(refusal))
         case .clientRejected(let refusal): return .keep(profile.clientRejected(refusal))
+        case .compromised(let reason): return .discard(reason)
         case .transient(let error): return .keep(error)
         }
     }

@@ -36,6 +36,24 @@ public protocol OAuthProfile: Sendable {
     func resourceServer(of grant: OAuthSessionGrant<Context>) throws -> ResourceServer
     /// The context a refresh response gives over `previous` (a refresh response may leave the context out).
     func context(refreshedBy response: TokenResponse, previous: Context) throws -> Context
+    /// Checks what a refresh response carries beyond the tokens, before anything is stored, and returns the tokens
+    /// to keep; SMART validates the response's id token here (OpenID Connect Core §12.2). Throw
+    /// ``RefreshResponseRefused`` to refuse the response: the grant then ends as compromised. Any other error leaves
+    /// the grant as it was. The default keeps `tokens` as they are.
+    func verify(
+        refreshed tokens: OAuthGrant, from response: TokenResponse, previous: OAuthSessionGrant<Context>,
+        server: AuthorizationServer
+    ) async throws -> OAuthGrant
+}
+
+extension OAuthProfile {
+    /// Keeps `tokens` as they are.
+    public func verify(
+        refreshed tokens: OAuthGrant, from response: TokenResponse, previous: OAuthSessionGrant<Context>,
+        server: AuthorizationServer
+    ) async throws -> OAuthGrant {
+        tokens
+    }
 }
 
 /// How an OAuth session reaches its servers and keeps its state.

@@ -69,45 +69,16 @@ public struct IDToken: Sendable, Equatable, CustomStringConvertible {
         do { parts = try JWS.verify(token, key: key, algorithms: expected.algorithms) } catch {
             throw .signature(error)
         }
-        guard let claims = (try? JSONValue.parse(parts.payload))?.objectValue else {
-            throw .invalidClaim("the payload is not a JSON object")
-        }
-        self.claims = claims
-        guard let issuer = claims["iss"]?.stringValue else { throw .missingClaim("iss") }
+        try self.init(payload: parts.payload)
         guard issuer == expected.issuer else { throw .issuerMismatch(issuer) }
-        self.issuer = issuer
-        guard let subject = claims["sub"]?.stringValue, !subject.isEmpty else { throw .missingClaim("sub") }
-        self.subject = subject
-        let audiences: [String]
-        switch claims["aud"] {
-        case .string(let audience)?: audiences = [audience]
-        case .array(let values)?:
-            audiences = values.compactMap(\.stringValue)
-            guard audiences.count == values.count else { throw .invalidClaim("aud holds a value that is not a string") }
-        default: throw .missingClaim("aud")
-        }
         guard audiences.contains(expected.clientID), audiences.allSatisfy({ $0 == expected.clientID }) else {
             throw .audienceMismatch(audiences)
         }
-        self.audiences = audiences
         // OpenID Connect Core 3.1.3.7: an authorized party, when named, must be this client.
         if let party = claims["azp"], party.stringValue != expected.clientID {
             throw .invalidClaim("azp is not the client id")
         }
-        guard let exp = claims["exp"]?.numberValue?.doubleValue else { throw .missingClaim("exp") }
-        guard let iat = claims["iat"]?.numberValue?.doubleValue else { throw .missingClaim("iat") }
-        expiresAt = Date(timeIntervalSince1970: exp)
-        issuedAt = Date(timeIntervalSince1970: iat)
-        guard expiresAt.addingTimeInterval(expected.leeway) > now else { throw .expired(expiresAt) }
-        guard issuedAt.addingTimeInterval(-expected.leeway) <= now else { throw .issuedInTheFuture(issuedAt) }
-        if let maximumAge = expected.maximumAge, issuedAt.addingTimeInterval(maximumAge + expected.leeway) < now {
-            throw .tooOld(issuedAt)
-        }
-        if let notBefore = claims["nbf"] {
-            guard let seconds = notBefore.numberValue?.doubleValue else { throw .invalidClaim("nbf is not a number") }
-            let date = Date(timeIntervalSince1970: seconds)
-            guard date.addingTimeInterval(-expected.leeway) <= now else { throw .notYetValid(date) }
-        }
+        try checkTimes(expected, now: now)
         if let nonce = expected.nonce {
             guard let carried = claims["nonce"]?.stringValue,
                 Crypto.constantTimeEqual(Array(carried.utf8), Array(nonce.utf8))
@@ -122,6 +93,79 @@ public struct IDToken: Sendable, Equatable, CustomStringConvertible {
             else {
                 throw .accessTokenHashMismatch
             }
+        }
+    }
+
+    /// Verifies an id token that came with a refresh (OpenID Connect Core §12.2) as
+    /// ``init(validating:keys:expecting:now:)`` does, but with the issuer of `original` and no nonce required, and
+    /// requires it to name the same user and client as `original`, the id token of the sign-in: the same `sub`,
+    /// `aud` and `azp`, the same `auth_time` when both carry one, and a `nonce`, when present, equal to the
+    /// original's.
+    ///
+    /// - Throws: ``IDTokenError``; ``IDTokenError/differsFromSignIn(_:)`` names the claim that changed.
+    public init(
+        validating token: String, refreshing original: IDToken, keys: JSONWebKeySet, expecting expected: Expectations,
+        now: Date
+    ) throws(IDTokenError) {
+        var expected = expected
+        expected.issuer = original.issuer
+        expected.nonce = nil
+        try self.init(validating: token, keys: keys, expecting: expected, now: now)
+        guard subject == original.subject else { throw .differsFromSignIn("sub") }
+        guard Set(audiences) == Set(original.audiences) else { throw .differsFromSignIn("aud") }
+        guard claims["azp"] == original.claims["azp"] else { throw .differsFromSignIn("azp") }
+        if let time = claims["auth_time"], let first = original.claims["auth_time"],
+            time.numberValue?.doubleValue != first.numberValue?.doubleValue
+        {
+            throw .differsFromSignIn("auth_time")
+        }
+        if let nonce = claims["nonce"], nonce != original.claims["nonce"] { throw .differsFromSignIn("nonce") }
+    }
+
+    /// The claims of an id token this app validated before and kept, such as the sign-in's to compare a refreshed
+    /// one with. Nothing is verified: only a token the app checked itself may be read this way.
+    ///
+    /// - Throws: ``IDTokenError`` when it is not a JWS with the claims every id token has.
+    public init(previouslyValidated token: String) throws(IDTokenError) {
+        let parts: JWS.Parts
+        do { parts = try JWS.parts(of: token) } catch { throw .signature(error) }
+        try self.init(payload: parts.payload)
+    }
+
+    /// Reads the claims every id token has: `iss`, `sub`, `aud`, `exp` and `iat`.
+    private init(payload: Data) throws(IDTokenError) {
+        guard let claims = (try? JSONValue.parse(payload))?.objectValue else {
+            throw .invalidClaim("the payload is not a JSON object")
+        }
+        self.claims = claims
+        guard let issuer = claims["iss"]?.stringValue else { throw .missingClaim("iss") }
+        self.issuer = issuer
+        guard let subject = claims["sub"]?.stringValue, !subject.isEmpty else { throw .missingClaim("sub") }
+        self.subject = subject
+        switch claims["aud"] {
+        case .string(let audience)?: audiences = [audience]
+        case .array(let values)?:
+            audiences = values.compactMap(\.stringValue)
+            guard audiences.count == values.count else { throw .invalidClaim("aud holds a value that is not a string") }
+        default: throw .missingClaim("aud")
+        }
+        guard let exp = claims["exp"]?.numberValue?.doubleValue else { throw .missingClaim("exp") }
+        guard let iat = claims["iat"]?.numberValue?.doubleValue else { throw .missingClaim("iat") }
+        expiresAt = Date(timeIntervalSince1970: exp)
+        issuedAt = Date(timeIntervalSince1970: iat)
+    }
+
+    /// `exp`, `iat`, the maximum age and `nbf`, each with the leeway.
+    private func checkTimes(_ expected: Expectations, now: Date) throws(IDTokenError) {
+        guard expiresAt.addingTimeInterval(expected.leeway) > now else { throw .expired(expiresAt) }
+        guard issuedAt.addingTimeInterval(-expected.leeway) <= now else { throw .issuedInTheFuture(issuedAt) }
+        if let maximumAge = expected.maximumAge, issuedAt.addingTimeInterval(maximumAge + expected.leeway) < now {
+            throw .tooOld(issuedAt)
+        }
+        if let notBefore = claims["nbf"] {
+            guard let seconds = notBefore.numberValue?.doubleValue else { throw .invalidClaim("nbf is not a number") }
+            let date = Date(timeIntervalSince1970: seconds)
+            guard date.addingTimeInterval(-expected.leeway) <= now else { throw .notYetValid(date) }
         }
     }
 
@@ -176,6 +220,8 @@ public enum IDTokenError: Error, Sendable, Hashable, CustomStringConvertible {
     case nonceMismatch
     /// `at_hash` does not match the access token.
     case accessTokenHashMismatch
+    /// The id token of a refresh names another user or client than the sign-in's: the claim that differs.
+    case differsFromSignIn(String)
 
     /// A one-line explanation.
     public var description: String {
@@ -195,6 +241,7 @@ public enum IDTokenError: Error, Sendable, Hashable, CustomStringConvertible {
         case .notYetValid(let date): return "The id token is not valid before \(DateTimeText.format(date))"
         case .nonceMismatch: return "The id token does not carry the nonce that was sent"
         case .accessTokenHashMismatch: return "The id token's at_hash does not match the access token"
+        case .differsFromSignIn(let claim): return "The refreshed id token's \(claim) differs from the sign-in's"
         }
     }
 }

@@ -70,6 +70,47 @@ public struct SMARTProfile: OAuthProfile {
             try SMARTTokenResponse(extending: response), previous: previous, fhirBaseURL: previous.fhirBaseURL)
     }
 
+    /// The id token of a refresh response, validated as OpenID Connect Core §12.2 says: signed by the server, for
+    /// the same issuer, user and client as the sign-in's, issued just now, and with no nonce but the sign-in's. A
+    /// response without one keeps the sign-in's; a grant signed in without an id token ignores one.
+    ///
+    /// - Throws: `RefreshResponseRefused` with ``SMARTError/idTokenRejected(_:)`` for an id token that fails (the
+    ///   grant then ends as compromised); the key set's request errors, which leave the grant as it was.
+    public func verify(
+        refreshed tokens: OAuthGrant, from response: TokenResponse, previous: OAuthSessionGrant<SMARTLaunchContext>,
+        server: AuthorizationServer
+    ) async throws -> OAuthGrant {
+        guard let token = response.idToken, let original = previous.tokens.idToken else { return tokens }
+        guard server.endpoints.jwks != nil else {
+            throw RefreshResponseRefused(SMARTError.idTokenRejected(.noKey(keyID: nil)))
+        }
+        let keys = try await server.keys()
+        do {
+            _ = try IDToken(
+                validating: token, refreshing: try IDToken(previouslyValidated: original), keys: keys,
+                expecting: idTokenExpectations(
+                    issuer: server.endpoints.expectedIssuer, clientID: server.client.clientID, nonce: nil,
+                    accessToken: tokens.accessToken),
+                now: configuration.clock.now())
+        } catch {
+            log(.warning, "the id token of a refresh was refused: \(error.description)")
+            throw RefreshResponseRefused(SMARTError.idTokenRejected(error))
+        }
+        var tokens = tokens
+        tokens.idToken = token
+        return tokens
+    }
+
+    /// What an id token of this configuration's servers must carry.
+    func idTokenExpectations(issuer: String, clientID: String, nonce: String?, accessToken: String)
+        -> IDToken.Expectations
+    {
+        IDToken.Expectations(
+            issuer: issuer, clientID: clientID, nonce: nonce, accessToken: accessToken,
+            algorithms: configuration.idTokenAlgorithms, leeway: configuration.clockLeeway,
+            maximumAge: configuration.idTokenMaximumAge)
+    }
+
     /// The app's registration at the FHIR server `url`.
     ///
     /// - Throws: ``SMARTError/untrustedIssuer(_:)`` for a server the configuration does not allow.

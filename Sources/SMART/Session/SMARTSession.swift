@@ -312,11 +312,9 @@ public final class SMARTSession: OAuthClientSession {
         do {
             return try IDToken(
                 validating: token, keys: keys,
-                expecting: .init(
+                expecting: oauth.profile.idTokenExpectations(
                     issuer: pending.endpoints.expectedIssuer, clientID: server.client.clientID, nonce: pending.nonce,
-                    accessToken: accessToken,
-                    algorithms: configuration.idTokenAlgorithms, leeway: configuration.clockLeeway,
-                    maximumAge: configuration.idTokenMaximumAge),
+                    accessToken: accessToken),
                 now: configuration.clock.now())
         } catch {
             log(.warning, "the id token was refused: \(error.description)")

@@ -25,6 +25,7 @@ public final class FakeOpenIDProvider: Sendable {
     public let settings: LockedValue<Settings>
     private let clock: any WallClock
     private let nonces = LockedValue<[String: String]>([:])
+    private let authTimes = LockedValue<[String: Int]>([:])
 
     /// A provider for `issuer` and `clientID` whose tokens are issued at `clock`'s time.
     public init(issuer: String, clientID: String, clock: any WallClock) {
@@ -61,10 +62,15 @@ public final class FakeOpenIDProvider: Sendable {
         let settings = settings.current
         if code == nil, !settings.onRefresh { return nil }
         let now = Int(clock.now().timeIntervalSince1970)
+        // A refresh's id token names the time of the sign-in it continues.
+        let authTime = authTimes.withValue { times in
+            if code != nil { times[subject] = now }
+            return times[subject] ?? now
+        }
         var claims: JSONObject = [
             "iss": .string(settings.issuer), "sub": .string(subject), "aud": .string(settings.clientID),
             "iat": .number(JSONNumber(now)), "exp": .number(JSONNumber(now + 600)),
-            "auth_time": .number(JSONNumber(now)), "fhirUser": .string("Practitioner/\(subject)"),
+            "auth_time": .number(JSONNumber(authTime)), "fhirUser": .string("Practitioner/\(subject)"),
         ]
         if let code, let nonce = nonces.current[code] { claims["nonce"] = .string(nonce) }
         for (name, value) in code == nil ? settings.refreshClaims : settings.signInClaims { claims[name] = value }
