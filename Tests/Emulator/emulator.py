@@ -24,12 +24,14 @@ Control endpoints (JSON), for tests:
   POST /_control/vital/<action>            expire-tokens | revoke-sessions | mint {user_id, ttl}
   GET  /_control/vital/stats               calls per endpoint and grant type, live sessions
   POST /_control/smart {...}               settings (see smart.DEFAULT_SETTINGS): token_lifetime, pkce,
-                                           keep_old_refresh_valid, id_token_tamper, id_token_issuer, ...
+                                           keep_old_refresh_valid, id_token_tamper, id_token_issuer,
+                                           strict_openid, id_token_alg (RS256|ES256), evil_redirect_uri, ...
   POST /_control/smart/clients {...}       register a client: client_id, auth_method, secret, jwks, grant_types, scopes
   POST /_control/smart/launch {...}        mint an EHR launch for client_id with its context; answers launch and iss
   POST /_control/smart/expire-tokens       expire every access token now
   GET  /_control/smart/stats               token requests per grant type, revocations, introspections, rejected
-                                           assertions, FHIR calls, live refresh tokens
+                                           assertions, FHIR calls, live refresh tokens, and what the mix-up
+                                           attacker at /evil saw (evil_authorize, evil_token)
 """
 import argparse
 import os

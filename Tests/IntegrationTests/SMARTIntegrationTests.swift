@@ -125,6 +125,64 @@ final class SMARTIntegrationTests: XCTestCase {
         XCTAssertEqual(try JSONValue.parse(patient.body)["id"]?.stringValue, "smart-patient-1")
     }
 
+    /// The whole journey (launch, FHIR, a refresh, revocation) against the emulator as a permissive server and as a
+    /// strict, certified OpenID provider: offline access only with prompt=consent, `iss` in the authorization
+    /// response, ES256 id tokens, and an id token in every refresh response that must match the sign-in's.
+    func testTheJourneyRunsAgainstAPermissiveAndAStrictOpenIDProvider() async throws {
+        for strict in [false, true] {
+            try await emulator.control("reset")
+            try await emulator.control("smart", ["strict_openid": strict, "id_token_alg": strict ? "ES256" : "RS256"])
+            store = InMemoryCredentialStore()
+            let session = SMARTSession(
+                configuration: .init(
+                    clientID: "smart-public", redirectURI: "http://127.0.0.1/smart/callback", fhirBaseURL: fhirBase,
+                    idTokenAlgorithms: [strict ? .es256 : .rs256], urlPolicy: URLPolicy(allowsInsecureLoopback: true),
+                    store: store, transport: URLSessionTransport(configuration: .init(timeout: 5))))
+            let url = try await session.standaloneAuthorizationURL()
+            XCTAssertEqual(Self.query(url)["prompt"], "consent")
+            let redirect = try await browse(url)
+            XCTAssertEqual(Self.query(redirect)["iss"], strict ? fhirBase.absoluteString : nil)
+            let context = try await session.completeAuthorization(redirectURL: redirect)
+            XCTAssertTrue(context.grantedScopes.contains("offline_access"), "strict \(strict)")
+            XCTAssertEqual(context.issuer, fhirBase.absoluteString)
+            XCTAssertEqual(context.subject, "smart-user-1")
+            let signInIDToken = try XCTUnwrap(try storedGrant()["idToken"] as? String)
+            XCTAssertEqual(try JWS.parts(of: signInIDToken).algorithm, strict ? "ES256" : "RS256")
+            try await emulator.control("smart/expire-tokens")
+            let read = try await session.fhir(.fhir("Patient", id: "smart-patient-1"))
+            XCTAssertEqual(read.status, 200)
+            let refreshes = try await tokenRequests("refresh_token")
+            XCTAssertEqual(refreshes, 1)
+            let refreshedIDToken = try XCTUnwrap(try storedGrant()["idToken"] as? String)
+            XCTAssertEqual(refreshedIDToken != signInIDToken, strict, "a strict provider's refresh carries a new one")
+            guard case .revoked = try await session.revoke() else { return XCTFail("not revoked") }
+        }
+    }
+
+    /// A strict provider issues no refresh token when the app turns `prompt=consent` off; a refresh whose id token
+    /// names another issuer than the sign-in's ends the grant.
+    func testAStrictProviderNeedsConsentAndARefreshMustNameTheSameIssuer() async throws {
+        try await emulator.control("smart", ["strict_openid": true])
+        let noConsent = SMARTSession(
+            configuration: .init(
+                clientID: "smart-public", redirectURI: "http://127.0.0.1/smart/callback", fhirBaseURL: fhirBase,
+                authorizationParameters: .init(prompt: ""), urlPolicy: URLPolicy(allowsInsecureLoopback: true),
+                store: InMemoryCredentialStore(), transport: URLSessionTransport(configuration: .init(timeout: 5))))
+        let dropped = try await launched(noConsent)
+        XCTAssertFalse(dropped.grantedScopes.contains("offline_access"))
+
+        let session = session()
+        _ = try await launched(session)
+        XCTAssertNotNil(try storedGrant()["refreshToken"])
+        try await emulator.control("smart", ["id_token_issuer": emulator.url("/evil/fhir").absoluteString])
+        try await emulator.control("smart/expire-tokens")
+        await XCTAssertThrowsErrorAsync(try await session.fhir(.fhir("Patient", id: "smart-patient-1"))) { error in
+            guard case SMARTError.idTokenRejected(.issuerMismatch) = error else { return XCTFail("\(error)") }
+        }
+        let status = try await session.status()
+        XCTAssertEqual(status, .signedOut)
+    }
+
     func testDiscoveryKeepsWhatItDoesNotKnow() async throws {
         let document = try await SMARTClient(
             configuration: .init(
