@@ -35,6 +35,7 @@ final class ErrorMessageTests: XCTestCase {
         JOSEError.invalidSignature,
         IDTokenError.nonceMismatch,
         TokenResponseError("token_type is missing, expected Bearer"),
+        RefreshResponseRefused(IDTokenError.differsFromSignIn("sub")),
         DiscoveryError.untrustedEndpoint(name: .token, url: URL(string: "https://collector.example:8443/token")!),
         ResourcePathError.missingID(resourceType: "Patient"),
         AuthorizationRequestError.reservedParameter("state"),

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 @testable import SDKRuntime
@@ -160,5 +161,65 @@ final class CredentialStoreTests: XCTestCase {
             XCTAssertEqual(error as? CredentialStoreError, .unreadable(key: "k"))
         }
         XCTAssertEqual(store.keys, ["k"], "an unreadable value is left for the caller to decide about")
+    }
+
+    // MARK: - Compare-and-swap, lock directories, bounded lock waits
+
+    func testReplaceWritesOnlyOverTheExpectedBytesInEveryStore() throws {
+        let stores: [any CredentialStore] = [
+            InMemoryCredentialStore(), try FileCredentialStore(directory: directory), LocklessStore(),
+        ]
+        for store in stores {
+            let name = "\(type(of: store))"
+            XCTAssertFalse(try store.replace(Data("x".utf8), with: Data("a".utf8), for: "k"), name)
+            XCTAssertNil(try store.read("k"), name)
+            XCTAssertTrue(try store.replace(nil, with: Data("a".utf8), for: "k"), name)
+            XCTAssertFalse(try store.replace(nil, with: Data("b".utf8), for: "k"), "something is stored: \(name)")
+            XCTAssertFalse(try store.replace(Data("b".utf8), with: nil, for: "k"), name)
+            XCTAssertEqual(try store.read("k"), Data("a".utf8), name)
+            XCTAssertTrue(try store.replace(Data("a".utf8), with: Data("b".utf8), for: "k"), name)
+            XCTAssertTrue(try store.replace(Data("b".utf8), with: nil, for: "k"), name)
+            XCTAssertNil(try store.read("k"), name)
+        }
+    }
+
+    func testALockDirectoryIsCheckedLikeAFileStoresDirectory() async throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        XCTAssertEqual(chmod(directory.path, 0o777), 0)
+        await XCTAssertThrowsErrorAsync(try await LockDirectory(directory).lock("k")) { error in
+            XCTAssertEqual(
+                error as? CredentialStoreError,
+                .unsafeLocation(path: self.directory.path, problem: .writableByOthers(mode: 0o777)))
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), [], "no lock file made")
+        XCTAssertEqual(chmod(directory.path, 0o700), 0)
+        let lock = try await LockDirectory(directory).lock("k")
+        lock.release()
+        let link = directory.deletingLastPathComponent().appendingPathComponent("link")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: directory)
+        await XCTAssertThrowsErrorAsync(try await LockDirectory(link).lock("k")) { error in
+            guard case .unsafeLocation(_, .symbolicLink)? = error as? CredentialStoreError else {
+                return XCTFail("\(error)")
+            }
+        }
+    }
+
+    func testWaitingForAHeldLockEndsWithATypedErrorAfterTheTimeout() async throws {
+        let store = try FileCredentialStore(directory: directory, lockTimeout: 0.3)
+        let held = try await store.lock("k")
+        let started = ContinuousClock.now
+        await XCTAssertThrowsErrorAsync(try await store.lock("k")) { error in
+            XCTAssertEqual(error as? CredentialStoreError, .lockTimedOut(key: ".k.credential.lock", seconds: 0.3))
+            XCTAssertEqual((error as? CredentialStoreError)?.recovery, .retryLater)
+        }
+        XCTAssertGreaterThanOrEqual(ContinuousClock.now - started, .milliseconds(300))
+        held?.release()
+        let next = try await store.lock("k")
+        next?.release()
+        let shared = try await LockDirectory(directory).lock("shared")
+        await XCTAssertThrowsErrorAsync(try await LockDirectory(directory, timeout: 0.1).lock("shared")) { error in
+            guard case .lockTimedOut? = error as? CredentialStoreError else { return XCTFail("\(error)") }
+        }
+        shared.release()
     }
 }

@@ -79,4 +79,63 @@ final class LifecycleRaceTests: XCTestCase {
         await XCTAssertEqualAsync(try await session.status(), .signedOut)
         XCTAssertFalse(transport.requests.contains(where: Self.isRefresh), "nothing can be refreshed without a token")
     }
+
+    // MARK: - Two instances sharing a store without a lock
+
+    /// Two sessions on one store that has no lock, each with its own transport to the server.
+    private func twoInstances() -> (SMARTSession, GatedTransport, SMARTSession, GatedTransport) {
+        let store = LocklessStore()
+        let server = self.server!
+        func instance() -> (SMARTSession, GatedTransport) {
+            let transport = GatedTransport { server.answer($0) }
+            let session = SMARTSession(
+                configuration: .init(
+                    clientID: "app", redirectURI: "app://cb", scope: "launch/patient offline_access patient/*.rs",
+                    fhirBaseURL: FakeSMARTServer.fhirBaseURL, store: store, transport: transport, clock: clock))
+            return (session, transport)
+        }
+        let (first, firstTransport) = instance()
+        let (second, secondTransport) = instance()
+        return (first, firstTransport, second, secondTransport)
+    }
+
+    func testARefusedRefreshDoesNotEraseTheGrantAnotherInstanceJustRotated() async throws {
+        let (first, firstTransport, second, secondTransport) = twoInstances()
+        let url = try await first.standaloneAuthorizationURL()
+        _ = try await first.completeAuthorization(redirectURL: try Self.redirect(for: url, subject: "alice"))
+        _ = try await second.status()
+        clock.advance(by: 900)
+        // The second instance's refresh is out with rt.1.0 while the first one rotates the grant to rt.1.1.
+        let held = secondTransport.hold(Self.isRefresh)
+        let stale = Task { try await second.fhir(.fhir("Patient", id: "1")) }
+        _ = await held.arrival()
+        _ = try await first.fhir(.fhir("Patient", id: "1"))
+        held.release()
+        // The server refuses rt.1.0 (rotated out); the grant the first instance stored must survive that.
+        let answer = try await stale.value
+        XCTAssertEqual(answer.status, 200, "the second instance uses the grant the first one stored")
+        XCTAssertEqual(server.ledger.refusals, [.rotatedOut])
+        await XCTAssertEqualAsync(
+            try await first.accessToken().value, TokenLedger.accessToken(.init(grant: 1, rotation: 1)))
+        XCTAssertEqual(firstTransport.requests.filter(Self.isRefresh).count, 1)
+    }
+
+    func testARefreshInFlightDoesNotWriteBackAGrantAnotherInstanceRevoked() async throws {
+        let (first, firstTransport, second, _) = twoInstances()
+        let url = try await first.standaloneAuthorizationURL()
+        _ = try await first.completeAuthorization(redirectURL: try Self.redirect(for: url, subject: "alice"))
+        _ = try await second.status()
+        clock.advance(by: 900)
+        // The server has answered the first instance's refresh, and the answer is on its way back.
+        let held = firstTransport.hold(afterServer: true, Self.isRefresh)
+        let call = Task { try await first.fhir(.fhir("Patient", id: "1")) }
+        _ = await held.arrival()
+        _ = try await second.revoke()
+        held.release()
+        await XCTAssertThrowsErrorAsync(try await call.value) { error in
+            guard case SMARTError.needsLaunch = error else { return XCTFail("\(error)") }
+        }
+        await XCTAssertEqualAsync(try await first.status(), .signedOut)
+        await XCTAssertEqualAsync(try await second.status(), .signedOut)
+    }
 }

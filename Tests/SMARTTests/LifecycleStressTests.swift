@@ -5,14 +5,17 @@ import TestSupport
 import XCTest
 
 /// Random sequences of launches, revocations, FHIR calls, clock jumps, server refusals, relaunches and transport
-/// faults against a rotating-token server, on two sessions sharing one store, checked after every step by a
-/// ``LifecycleMonitor``. `make stress` runs 10,000 sequences; set `LIFECYCLE_STRESS_SEED` to replay one.
+/// faults against a rotating-token server, on two sessions sharing one store (with a lock or without), checked after
+/// every step by a ``LifecycleMonitor``. `make stress` runs 10,000 sequences; set `LIFECYCLE_STRESS_SEED` to replay one.
 final class LifecycleStressTests: XCTestCase {
     func testRandomSequencesKeepTheLifecycleInvariants() async throws {
         let tally = await runLifecycleStress("SMARTTests.LifecycleStressTests", defaultSequences: 1000) { random in
             await Self.sequence(random)
         }
-        for name in ["launch ok", "revoke ok", "fhir ok", "refresh requests", "faults", "store removals"] {
+        for name in [
+            "launch ok", "revoke ok", "fhir ok", "refresh requests", "faults", "store removals",
+            "stores without a lock",
+        ] {
             XCTAssertGreaterThan(tally[name], 0, "no sequence reached \(name)")
         }
     }
@@ -21,7 +24,10 @@ final class LifecycleStressTests: XCTestCase {
         let server = FakeSMARTServer()
         let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
         let monitor = LifecycleMonitor(storedVersion: TokenLedger.accessVersion(inJSON:), carried: carried)
-        let store = monitor.store(InMemoryCredentialStore())
+        // A store with a lock, or one without (a custom store): compare-and-swap writes keep the invariants in both.
+        let lockless = random.int(in: 0...1) == 1
+        if lockless { monitor.count("stores without a lock") }
+        let store = monitor.store(lockless ? LocklessStore() : InMemoryCredentialStore())
         let faultRate = random.pick([(1, 0.0), (2, 0.1), (1, 0.3)])
         let codes = LockedValue(0)
         func session(_ instance: Int) -> SMARTSession {

@@ -62,3 +62,8 @@ public struct RefreshResponseRefused: Error, Sendable, CustomStringConvertible {
     /// `The refresh response was refused: <reason>`.
     public var description: String { "The refresh response was refused: \(reason)" }
 }
+
+extension RefreshResponseRefused: SDKError {
+    /// The reason's recovery; `ErrorRecovery.reauthorize` when the reason does not say (the grant has ended).
+    public var recovery: ErrorRecovery { (reason as? any SDKError)?.recovery ?? .reauthorize }
+}

@@ -18,6 +18,9 @@ import Foundation
 ///   the credential it started from; otherwise it is dropped and logged.
 /// - **Shared stores.** A refresh holds the store's lock (``CredentialStore/lock(_:)``) and reads the store again
 ///   first: when another instance or process has already refreshed, its credential is used and nothing is sent.
+///   Every write but an erase is a compare-and-swap (``CredentialStore/replace(_:with:for:)``) against the bytes
+///   this session last saw, so with a store that has no lock too, a refresh or refusal never overwrites or erases
+///   what another instance stored meanwhile: the outcome is dropped and the stored credential used instead.
 /// - **Erase wins.** After an erase returns, the credential is gone from the store and from memory, no refresh in
 ///   flight writes it back, and no request carries it again (``CredentialLease``).
 public actor CredentialSession<Policy: CredentialPolicy> {
@@ -205,7 +208,9 @@ public actor CredentialSession<Policy: CredentialPolicy> {
         do {
             fresh = try await policy.refresh(credential, lease: leases.current)
         } catch {
-            throw try apply(policy.refusal(of: credential, error: error), to: credential)
+            let refusal = policy.refusal(of: credential, error: error)
+            guard try apply(refusal, to: credential) else { return try adoptStored(instead: refusal.error) }
+            throw refusal.error
         }
         guard let latest = value, policy.credential(in: latest) == credential else {
             dropStale(
@@ -213,32 +218,53 @@ public actor CredentialSession<Policy: CredentialPolicy> {
             throw value.flatMap(policy.credential(in:)) == nil
                 ? policy.missingCredentialError(in: value) : CredentialLifecycleError.superseded
         }
-        try write(policy.state(latest, replacing: fresh), event: .refreshed)
+        guard try write(policy.state(latest, replacing: fresh), event: .refreshed) else {
+            return try adoptStored(instead: CredentialLifecycleError.superseded)
+        }
         log(.info, "refreshed the credential")
         return Access(credential: fresh, lease: leases.current)
     }
 
-    /// Applies a refused refresh to `credential` if it is still the current one, and returns the error to report.
-    private func apply(_ refusal: CredentialRefusal<Credential>, to credential: Credential) throws -> any Error {
-        if case .keep = refusal.change { return refusal.error }
+    /// Applies a refused refresh to `credential` if it is still the current one.
+    ///
+    /// - Returns: false, changing nothing, when another instance changed the store since this session read it.
+    private func apply(_ refusal: CredentialRefusal<Credential>, to credential: Credential) throws -> Bool {
+        if case .keep = refusal.change { return true }
         guard let latest = value, policy.credential(in: latest) == credential else {
             dropStale("the server refused a credential that was signed out or replaced meanwhile; nothing is changed")
-            return refusal.error
+            return true
         }
         switch refusal.change {
         case .keep:
-            break
+            return true
         case .replace(let marked):
+            guard try write(policy.state(latest, replacing: marked), event: .markedAfterRefusal) else { return false }
             log(.warning, "the server refused the credential; it is kept, marked")
-            try write(policy.state(latest, replacing: marked), event: .markedAfterRefusal)
         case .discard:
-            log(.warning, "the server refused the credential for good; it is erased")
             let remaining = policy.stateWithoutCredential(latest)
-            try write(remaining, event: .discardedAfterRefusal)
+            guard try write(remaining, event: .discardedAfterRefusal) else { return false }
+            log(.warning, "the server refused the credential for good; it is erased")
             // Erasing all of the state ends the leases; erasing only the credential must end them too.
             if remaining != nil { leases.revoke() }
         }
-        return refusal.error
+        return true
+    }
+
+    /// After an outcome found the store changed by another instance (which refreshed, signed in or erased
+    /// meanwhile): drops the outcome and uses what the store holds now.
+    ///
+    /// - Throws: the missing-credential error when nothing is stored now, `error` when what is stored cannot be used
+    ///   as it is.
+    private func adoptStored(instead error: any Error) throws -> Access {
+        dropStale("another instance changed the stored credential first; this outcome is dropped")
+        try reread()
+        guard let state = value, let current = policy.credential(in: state) else {
+            throw policy.missingCredentialError(in: value)
+        }
+        guard (try? policy.checkUsable(current)) != nil, !policy.needsRefresh(current, at: clock.now()) else {
+            throw error
+        }
+        return Access(credential: current, lease: leases.current)
     }
 
     private func dropStale(_ message: LogMessage) {
@@ -248,21 +274,35 @@ public actor CredentialSession<Policy: CredentialPolicy> {
 
     // MARK: - Writing
 
-    /// Stores `newValue` (or removes the value and ends every lease, for nil), then makes it current and tells
-    /// everyone.
-    func write(_ newValue: State?, event: CredentialEvent) throws {
+    /// Stores `newValue` (or removes the value, for nil) if the store still holds the bytes this session last saw,
+    /// then makes it current and tells everyone.
+    ///
+    /// - Returns: false, changing nothing, when another instance changed the store meanwhile.
+    func write(_ newValue: State?, event: CredentialEvent) throws -> Bool {
+        let data = try newValue.map { try JSONCoding.encode($0) }
+        guard try store.replace(storedBytes, with: data, for: key) else { return false }
+        commit(newValue, bytes: data, event: event)
+        return true
+    }
+
+    /// Removes the stored value whatever it is now (an erase wins over every other write), then tells everyone. The
+    /// removal is a swap too, so that no other instance's swap in progress lands after it.
+    func erase(event: CredentialEvent) throws {
+        var attempts = 0
+        while try !store.replace(try store.read(key), with: nil, for: key) {
+            attempts += 1
+            if attempts == 8 { throw CredentialLifecycleError.superseded }
+        }
+        commit(nil, bytes: nil, event: event)
+    }
+
+    /// Makes `newValue`, just stored as `bytes`, current: an erase ends every lease; everyone is told.
+    private func commit(_ newValue: State?, bytes: Data?, event: CredentialEvent) {
         let before = value
         let hadBytes = storedBytes != nil
-        if let newValue {
-            let data = try JSONCoding.encode(newValue)
-            try store.write(data, for: key)
-            storedBytes = data
-        } else {
-            try store.remove(key)
-            storedBytes = nil
-            // Calls that took the credential while the erase was on its way must not send it now.
-            leases.revoke()
-        }
+        storedBytes = bytes
+        // Calls that took the credential while the erase was on its way must not send it now.
+        if newValue == nil { leases.revoke() }
         value = newValue
         loaded = true
         if newValue != nil || before != nil || hadBytes { announce(event, before: before, after: newValue) }

@@ -73,10 +73,14 @@ extension CredentialSession {
     func transitionWrite(_ id: UInt64, _ change: @Sendable (State?) -> State?) async throws {
         guard activeTransition == id else { throw CredentialLifecycleError.transitionEnded }
         try await underStoreLock {
-            // Another instance may have rotated the credential since the step read it.
-            try reread()
-            guard let next = change(value) else { return }
-            try write(next, event: .stored)
+            // Another instance may have rotated the credential since the step read it, and without a store lock it
+            // may write between this read and the swap: then the change is applied again to what it wrote.
+            for _ in 0..<3 {
+                try reread()
+                guard let next = change(value) else { return }
+                if try write(next, event: .stored) { return }
+            }
+            throw CredentialLifecycleError.superseded
         }
     }
 
@@ -88,7 +92,7 @@ extension CredentialSession {
         return try await underStoreLock {
             if settlingRefresh { try reread() }
             let erased = value
-            try write(nil, event: .erased)
+            try erase(event: .erased)
             return erased
         }
     }

@@ -7,7 +7,9 @@ import Foundation
 ///
 /// A store may be shared: by several instances in one process, or by an app and its extensions, or by several
 /// server processes. ``lock(_:)`` is how a store lets them take turns; the credential lifecycle holds the lock while
-/// it refreshes and writes, so a rotating refresh token is spent once and no writer overwrites another's newer value.
+/// it refreshes and writes, so a rotating refresh token is spent once. Every write of the lifecycle is a
+/// compare-and-swap (``replace(_:with:for:)``): it lands only if the store still holds what the session last saw, so
+/// even without a lock no instance overwrites or erases a value another has just stored.
 ///
 /// Choose an implementation:
 /// - `KeychainCredentialStore` on Apple platforms (the default there);
@@ -21,6 +23,15 @@ public protocol CredentialStore: Sendable {
     func write(_ data: Data, for key: String) throws
     /// Removes `key`; removing a key that is not there succeeds.
     func remove(_ key: String) throws
+    /// Stores `new` under `key` (or removes it, for nil) only if the store still holds `expected` there (nil: nothing),
+    /// as one step no other writer can come between.
+    ///
+    /// The default reads, compares and writes under a lock every store of this process shares, so it is atomic
+    /// between the sessions of one process; a store shared with other processes holds ``lock(_:)`` around it (the
+    /// lifecycle takes that lock for each write) or implements this atomically itself.
+    ///
+    /// - Returns: whether `new` was stored.
+    func replace(_ expected: Data?, with new: Data?, for key: String) throws -> Bool
     /// Takes a lock on `key` shared by everyone who uses this store, waiting while another holder has it, or returns
     /// nil when the store offers no such lock (then only instances of one session coordinate, through memory).
     ///
@@ -33,6 +44,15 @@ public protocol CredentialStore: Sendable {
 extension CredentialStore {
     /// No lock: the store is not shared beyond one session.
     public func lock(_ key: String) async throws -> (any CredentialStoreLock)? { nil }
+
+    /// Reads, compares and writes under a lock every store of this process shares.
+    public func replace(_ expected: Data?, with new: Data?, for key: String) throws -> Bool {
+        try compareAndSwapLock.withLock {
+            guard try read(key) == expected else { return false }
+            if let new { try write(new, for: key) } else { try remove(key) }
+            return true
+        }
+    }
 
     /// Reads and decodes a JSON value stored with ``writeValue(_:for:)``.
     ///
@@ -60,6 +80,9 @@ public enum CredentialStoreError: Error, Sendable, Hashable, CustomStringConvert
     case systemError(key: String, operation: String, code: Int32)
     /// A file store's directory, or a file in it, is not a safe place for secrets; nothing was read or written there.
     case unsafeLocation(path: String, problem: LocationProblem)
+    /// Another user of the store held its lock on the key longer than the store waits (`seconds`); nothing was
+    /// changed.
+    case lockTimedOut(key: String, seconds: TimeInterval)
 
     /// Why a location is not safe for secrets.
     public enum LocationProblem: Sendable, Hashable {
@@ -83,6 +106,8 @@ public enum CredentialStoreError: Error, Sendable, Hashable, CustomStringConvert
             return "Could not \(operation) '\(key)' (system error \(code))"
         case .unsafeLocation(let path, let problem):
             return "'\(path)' is not a safe place for credentials: \(problem.explanation)"
+        case .lockTimedOut(let key, let seconds):
+            return "The lock on '\(key)' was held by another user of the store for more than \(seconds) s"
         }
     }
 }
@@ -119,6 +144,15 @@ public final class InMemoryCredentialStore: CredentialStore, @unchecked Sendable
     /// Removes `key`.
     public func remove(_ key: String) throws { guardLock.withLock { values[key] = nil } }
 
+    /// Stores `new` (or removes the key, for nil) if the store holds `expected`, atomically.
+    public func replace(_ expected: Data?, with new: Data?, for key: String) throws -> Bool {
+        guardLock.withLock {
+            guard values[key] == expected else { return false }
+            values[key] = new
+            return true
+        }
+    }
+
     /// Takes the in-memory lock on `key`, shared by every user of this store object.
     public func lock(_ key: String) async throws -> (any CredentialStoreLock)? {
         let mutex = guardLock.withLock { () -> AsyncMutex in
@@ -136,9 +170,17 @@ public final class InMemoryCredentialStore: CredentialStore, @unchecked Sendable
 }
 
 extension CredentialStoreError: SDKError {
-    /// ``ErrorRecovery/reconfigure`` for an unsafe store location, ``ErrorRecovery/none`` for the rest.
+    /// ``ErrorRecovery/reconfigure`` for an unsafe store location, ``ErrorRecovery/retryLater`` for a lock held too
+    /// long, ``ErrorRecovery/none`` for the rest.
     public var recovery: ErrorRecovery {
-        if case .unsafeLocation = self { return .reconfigure }
-        return .none
+        switch self {
+        case .unsafeLocation: return .reconfigure
+        case .lockTimedOut: return .retryLater
+        case .unreadable, .systemError: return .none
+        }
     }
 }
+
+/// The lock of the default ``CredentialStore/replace(_:with:for:)``: one for the process, held only for a read, a
+/// comparison and a write.
+private let compareAndSwapLock = Lock()

@@ -35,12 +35,16 @@ public final class FileLock: CredentialStoreLock {
         self.descriptor = LockedValue(descriptor)
     }
 
-    /// Takes the lock on `url`, waiting (without blocking a thread) while someone else holds it.
+    /// Takes the lock on `url`, waiting (without blocking a thread) while someone else holds it, for `timeout`
+    /// seconds at most: a holder that hangs (a stopped process still holding the file open) cannot stall every
+    /// other user forever.
     ///
-    /// - Throws: ``CredentialStoreError/systemError(key:operation:code:)`` when the file cannot be opened or locked,
+    /// - Throws: ``CredentialStoreError/lockTimedOut(key:seconds:)`` after `timeout` seconds,
+    ///   ``CredentialStoreError/systemError(key:operation:code:)`` when the file cannot be opened or locked,
     ///   `CancellationError` when the task is cancelled while waiting.
-    public static func acquire(at url: URL) async throws -> FileLock {
+    public static func acquire(at url: URL, timeout: TimeInterval = 30) async throws -> FileLock {
         let path = url.path
+        let deadline = ContinuousClock.now + .milliseconds(Int64((max(timeout, 0) * 1_000).rounded()))
         var delay: UInt64 = 500_000
         while true {
             let descriptor = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
@@ -50,6 +54,10 @@ public final class FileLock: CredentialStoreLock {
                 guard code == EWOULDBLOCK || code == EINTR else {
                     close(descriptor)
                     throw CredentialStoreError.systemError(key: url.lastPathComponent, operation: "lock", code: code)
+                }
+                guard ContinuousClock.now < deadline else {
+                    close(descriptor)
+                    throw CredentialStoreError.lockTimedOut(key: url.lastPathComponent, seconds: timeout)
                 }
                 do {
                     try await Task.sleep(nanoseconds: delay)

@@ -28,56 +28,30 @@ public final class FileCredentialStore: CredentialStore, @unchecked Sendable {
     // @unchecked: the store holds only immutable configuration; the file system does the synchronisation, and
     // writes serialise on `writeLock` so concurrent writers of one key do not race on the rename.
     private let directory: URL
+    private let lockTimeout: TimeInterval
     private let writeLock = Lock()
     private let beforeRename: (@Sendable (URL) throws -> Void)?
 
     /// Creates a store in `directory`, creating it (mode 0700) and its parents if needed.
     ///
+    /// - Parameters:
+    ///   - directory: where the values and lock files are kept.
+    ///   - lockTimeout: how long ``lock(_:)`` waits for another holder, in seconds, before it throws
+    ///     ``CredentialStoreError/lockTimedOut(key:seconds:)``.
     /// - Throws: ``CredentialStoreError/unsafeLocation(path:problem:)`` when `directory` is a symbolic link, not a
     ///   directory, owned by another user, or writable by its group or others;
     ///   ``CredentialStoreError/systemError(key:operation:code:)`` when it cannot be created.
-    public convenience init(directory: URL) throws {
-        try self.init(directory: directory, beforeRename: nil)
+    public convenience init(directory: URL, lockTimeout: TimeInterval = 30) throws {
+        try self.init(directory: directory, lockTimeout: lockTimeout, beforeRename: nil)
     }
 
     /// Creates a store whose writes call `beforeRename` with the temporary file just before renaming it, so tests
     /// can simulate a crash mid-write.
-    init(directory: URL, beforeRename: (@Sendable (URL) throws -> Void)?) throws {
+    init(directory: URL, lockTimeout: TimeInterval = 30, beforeRename: (@Sendable (URL) throws -> Void)?) throws {
         self.directory = directory
+        self.lockTimeout = lockTimeout
         self.beforeRename = beforeRename
-        try Self.prepare(directory.standardizedFileURL.path)
-    }
-
-    /// Creates `path` (0700) and its missing parents, then checks that it is safe to keep secrets in.
-    private static func prepare(_ path: String) throws {
-        var prefix = ""
-        let components = path.split(separator: "/", omittingEmptySubsequences: true)
-        for (index, component) in components.enumerated() {
-            prefix += "/" + component
-            let isLast = index == components.count - 1
-            // Parents get the usual mode; only the store's own directory needs to be private.
-            if mkdir(prefix, isLast ? 0o700 : 0o755) != 0, errno != EEXIST {
-                throw CredentialStoreError.systemError(key: prefix, operation: "create the directory", code: errno)
-            }
-        }
-        var info = stat()
-        guard lstat(path, &info) == 0 else {
-            throw CredentialStoreError.systemError(key: path, operation: "inspect the directory", code: errno)
-        }
-        let problem: CredentialStoreError.LocationProblem?
-        switch info.st_mode & S_IFMT {
-        case S_IFLNK: problem = .symbolicLink
-        case S_IFDIR:
-            if info.st_uid != geteuid() {
-                problem = .ownedByAnotherUser(uid: UInt32(info.st_uid))
-            } else if info.st_mode & 0o022 != 0 {
-                problem = .writableByOthers(mode: UInt16(info.st_mode & 0o7777))
-            } else {
-                problem = nil
-            }
-        default: problem = .notADirectory
-        }
-        if let problem { throw CredentialStoreError.unsafeLocation(path: path, problem: problem) }
+        try PrivateDirectory.prepare(directory)
     }
 
     /// The file that holds `key`.
@@ -122,57 +96,79 @@ public final class FileCredentialStore: CredentialStore, @unchecked Sendable {
 
     /// Replaces the value under `key` atomically.
     public func write(_ data: Data, for key: String) throws {
+        try writeLock.withLock { try writeUnlocked(data, for: key) }
+    }
+
+    /// Stores `new` (or removes the key, for nil) if the file holds `expected`: atomically between the users of
+    /// this store object, and between processes while they hold ``lock(_:)``, as the credential lifecycle does.
+    public func replace(_ expected: Data?, with new: Data?, for key: String) throws -> Bool {
         try writeLock.withLock {
-            let target = fileURL(for: key)
-            let temporary = directory.appendingPathComponent(".\(Self.fileName(for: key)).\(UUID().uuidString).tmp")
-            let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-            guard descriptor >= 0 else {
-                throw CredentialStoreError.systemError(key: key, operation: "create a file for", code: errno)
-            }
-            var failure: Int32?
-            data.withUnsafeBytes { buffer in
-                guard let base = buffer.baseAddress else { return }
-                var offset = 0
-                while offset < buffer.count {
-                    let written = posixWrite(descriptor, base + offset, buffer.count - offset)
-                    if written < 0 {
-                        if errno == EINTR { continue }
-                        failure = errno
-                        return
-                    }
-                    offset += written
-                }
-            }
-            if failure == nil, fsync(descriptor) != 0 { failure = errno }
-            close(descriptor)
-            if let failure {
-                unlink(temporary.path)
-                throw CredentialStoreError.systemError(key: key, operation: "write", code: failure)
-            }
-            try beforeRename?(temporary)
-            guard rename(temporary.path, target.path) == 0 else {
-                let code = errno
-                unlink(temporary.path)
-                throw CredentialStoreError.systemError(key: key, operation: "replace", code: code)
-            }
-            syncDirectory()
+            guard try read(key) == expected else { return false }
+            if let new { try writeUnlocked(new, for: key) } else { try removeUnlocked(key) }
+            return true
         }
     }
 
-    /// Takes the lock on `key` that every process using this directory shares (`flock` on `.<key>.lock`).
+    /// Writes a temporary file, flushes it and renames it over the key's file; the caller holds `writeLock`.
+    private func writeUnlocked(_ data: Data, for key: String) throws {
+        let target = fileURL(for: key)
+        let temporary = directory.appendingPathComponent(".\(Self.fileName(for: key)).\(UUID().uuidString).tmp")
+        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw CredentialStoreError.systemError(key: key, operation: "create a file for", code: errno)
+        }
+        var failure: Int32?
+        data.withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress else { return }
+            var offset = 0
+            while offset < buffer.count {
+                let written = posixWrite(descriptor, base + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                offset += written
+            }
+        }
+        if failure == nil, fsync(descriptor) != 0 { failure = errno }
+        close(descriptor)
+        if let failure {
+            unlink(temporary.path)
+            throw CredentialStoreError.systemError(key: key, operation: "write", code: failure)
+        }
+        try beforeRename?(temporary)
+        guard rename(temporary.path, target.path) == 0 else {
+            let code = errno
+            unlink(temporary.path)
+            throw CredentialStoreError.systemError(key: key, operation: "replace", code: code)
+        }
+        syncDirectory()
+    }
+
+    /// Takes the lock on `key` that every process using this directory shares (`flock` on `.<key>.lock`), waiting
+    /// for another holder at most the store's lock timeout.
     public func lock(_ key: String) async throws -> (any CredentialStoreLock)? {
-        try await FileLock.acquire(at: directory.appendingPathComponent("." + Self.fileName(for: key) + ".lock"))
+        try await FileLock.acquire(at: Self.lockFile(for: key, in: directory), timeout: lockTimeout)
+    }
+
+    /// The hidden lock file of `key` in `directory`.
+    static func lockFile(for key: String, in directory: URL) -> URL {
+        directory.appendingPathComponent("." + fileName(for: key) + ".lock")
     }
 
     /// Removes `key`.
     public func remove(_ key: String) throws {
-        try writeLock.withLock {
-            let url = fileURL(for: key)
-            guard unlink(url.path) == 0 || errno == ENOENT else {
-                throw CredentialStoreError.systemError(key: key, operation: "remove", code: errno)
-            }
-            syncDirectory()
+        try writeLock.withLock { try removeUnlocked(key) }
+    }
+
+    /// Unlinks the key's file; the caller holds `writeLock`.
+    private func removeUnlocked(_ key: String) throws {
+        let url = fileURL(for: key)
+        guard unlink(url.path) == 0 || errno == ENOENT else {
+            throw CredentialStoreError.systemError(key: key, operation: "remove", code: errno)
         }
+        syncDirectory()
     }
 
     /// Flushes the directory entry so a rename or removal survives a power loss.

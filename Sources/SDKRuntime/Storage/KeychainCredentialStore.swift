@@ -23,27 +23,31 @@
         /// The access group to share items between apps, or nil for the app's own.
         public let accessGroup: String?
         /// A directory every sharing process can write (an app group container) for the lock files, or nil when the
-        /// items are not shared between processes.
+        /// items are not shared between processes. It is checked as a file store's directory is (private to this
+        /// user) before a lock file is made there.
         public let lockDirectory: URL?
+        /// How long ``lock(_:)`` waits for another process's lock, in seconds.
+        public let lockTimeout: TimeInterval
         /// Whether items live in the data-protection keychain on macOS (always so on iOS, tvOS, watchOS and visionOS).
         public let useDataProtectionKeychain: Bool
 
         /// Creates a store for `service`.
         public init(
-            service: String, accessGroup: String? = nil, lockDirectory: URL? = nil,
+            service: String, accessGroup: String? = nil, lockDirectory: URL? = nil, lockTimeout: TimeInterval = 30,
             useDataProtectionKeychain: Bool = true
         ) {
             self.service = service
             self.accessGroup = accessGroup
             self.lockDirectory = lockDirectory
+            self.lockTimeout = lockTimeout
             self.useDataProtectionKeychain = useDataProtectionKeychain
         }
 
-        /// A file lock in ``lockDirectory`` for `key`, or nil when there is no lock directory.
+        /// A file lock in ``lockDirectory`` for `key` (see ``LockDirectory``), or nil when there is no lock
+        /// directory.
         public func lock(_ key: String) async throws -> (any CredentialStoreLock)? {
             guard let lockDirectory else { return nil }
-            let name = FileCredentialStore.fileName(for: service + "." + key)
-            return try await FileLock.acquire(at: lockDirectory.appendingPathComponent("." + name + ".lock"))
+            return try await LockDirectory(lockDirectory, timeout: lockTimeout).lock(service + "." + key)
         }
 
         private func query(_ key: String) -> [String: Any] {
