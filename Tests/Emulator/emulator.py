@@ -9,6 +9,8 @@ Binds 127.0.0.1 (port 0 picks a free one) and prints "READY <port>" once it acce
 Control endpoints (JSON), for tests:
   POST /_control/reset                     forget everything
   POST /_control/faults {path, kind, ...}  inject a fault into the next matching requests (see faults.py)
+  GET  /_stream/bytes?bytes=N&announce=1   stream N bytes (1 GiB by default), with a Content-Length when announced
+  GET  /_control/stream/stats              how many bytes the last stream got out before the client hung up
   POST /_control/healthvault {...}         settings: people, page_size, skew_seconds, clock_offset_seconds,
                                            shell_decision (grant|reject), shell_instance, instance_id_key,
                                            max_ttl_seconds, session_lifetime_seconds, appauth_minimal_return,
@@ -38,8 +40,9 @@ import os
 import signal
 import sys
 import threading
+import time
 
-from flask import Flask, jsonify, request
+from flask import Flask, Response, jsonify, request
 from werkzeug.serving import make_server
 
 import healthvault
@@ -69,6 +72,31 @@ def create_app():
         vital.STATE.reset()
         smart.STATE.reset()
         return jsonify(ok=True)
+
+    streamed = {"bytes": 0}
+
+    @app.get("/_stream/bytes")
+    def stream_bytes():
+        """Streams `bytes` bytes (1 GiB by default) in 64 KiB pieces, paced like a fast network (at most about
+        250 MB/s, so a client that hangs up is noticed), announcing the length with announce=1, and counts what it
+        got out before the client hung up."""
+        total = int(request.args.get("bytes", 1 << 30))
+        piece = b"0" * 65536
+        streamed["bytes"] = 0
+
+        def generate():
+            while streamed["bytes"] < total:
+                chunk = piece[:min(len(piece), total - streamed["bytes"])]
+                yield chunk
+                streamed["bytes"] += len(chunk)
+                time.sleep(0.00025)
+
+        headers = {"Content-Length": str(total)} if request.args.get("announce") == "1" else {}
+        return Response(generate(), headers=headers, mimetype="application/octet-stream")
+
+    @app.get("/_control/stream/stats")
+    def stream_stats():
+        return jsonify(streamed)
 
     @app.post("/_control/faults")
     def add_fault():

@@ -404,7 +404,13 @@ struct DocumentDecoder {
                 http, what: "the http settings", keywords: SchemaKeywords.httpSettings, diagnostics: &diagnostics)
         {
             let policies = choices("authPolicies", HTTPAuth.self, reader: settings)
-            let apiKeyHeader = settings.nonEmptyString("apiKeyHeader", diagnostics: &diagnostics)
+            var apiKeyHeader = settings.nonEmptyString("apiKeyHeader", diagnostics: &diagnostics)
+            if let name = apiKeyHeader, !HTTPGrammar.isToken(name.value) {
+                diagnostics.error(
+                    "\"apiKeyHeader\" is \(SwiftLiteral.string(name.value)), which is not an RFC 9110 token, expected letters, digits and !#$%&'*+-.^_`|~",
+                    at: name.location, pointer: name.pointer)
+                apiKeyHeader = nil
+            }
             let headers = settings.stringMap("headers", diagnostics: &diagnostics)
             let primitives = settings.choice("xmlPrimitives", XMLPrimitiveStyle.self, diagnostics: &diagnostics)
             settings.finish(&diagnostics)

@@ -165,6 +165,18 @@ struct ObjectReader {
                     at: member.value.location, pointer: member.value.pointer)
                 continue
             }
+            guard HTTPGrammar.isToken(member.key) else {
+                diagnostics.error(
+                    "the header name \(SwiftLiteral.string(member.key)) is not an RFC 9110 token, expected letters, digits and !#$%&'*+-.^_`|~",
+                    at: member.keyLocation, pointer: member.value.pointer)
+                continue
+            }
+            guard HTTPGrammar.isFieldValue(text) else {
+                diagnostics.error(
+                    "the value of the header \"\(member.key)\" holds a control character, expected visible characters, spaces and tabs (RFC 9110)",
+                    at: member.value.location, pointer: member.value.pointer)
+                continue
+            }
             result.append(HTTPHeaderField(name: member.key, value: text))
         }
         return result

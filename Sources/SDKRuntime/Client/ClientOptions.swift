@@ -14,16 +14,26 @@ public struct ClientOptions: Sendable {
     public var logger: (any LogSink)?
     /// The steps every request passes through before the transport, first to last (see ``ClientMiddleware``).
     public var middlewares: [any ClientMiddleware]
+    /// The most bytes of body a response may have: the transport stops a bigger one as it streams (a response that
+    /// comes back bigger from a transport that does not is refused too), with a ``TransportError`` of kind
+    /// ``TransportError/Kind/responseTooLarge``.
+    public var maximumResponseSize: Int
+
+    /// 16 MiB: more than any real response of the four families needs (the largest are HealthVault pages of full
+    /// things, whose size the server bounds well below it), and little enough that no server can exhaust memory.
+    public static let defaultMaximumResponseSize = 16 << 20
 
     /// Creates options; the defaults send over `URLSession` to https URLs only, without logging or middlewares.
     public init(
         transport: any HTTPTransport = URLSessionTransport(), urlPolicy: URLPolicy = .init(),
-        timeout: TimeInterval? = nil, logger: (any LogSink)? = nil, middlewares: [any ClientMiddleware] = []
+        timeout: TimeInterval? = nil, logger: (any LogSink)? = nil, middlewares: [any ClientMiddleware] = [],
+        maximumResponseSize: Int = defaultMaximumResponseSize
     ) {
         self.transport = transport
         self.urlPolicy = urlPolicy
         self.timeout = timeout
         self.logger = logger
         self.middlewares = middlewares
+        self.maximumResponseSize = maximumResponseSize
     }
 }

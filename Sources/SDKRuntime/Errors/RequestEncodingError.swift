@@ -10,6 +10,9 @@ public enum RequestEncodingError: Error, Sendable, Hashable, CustomStringConvert
     case invalidURL(String)
     /// A credential cannot be used as given, e.g. a shared secret that is not Base64 (the value is never included).
     case invalidCredential(String)
+    /// A header field's name is not an RFC 9110 token, or its value holds CR, LF, NUL or another control character
+    /// but tab: sent, it could end the header and smuggle in others. The field's name (never its value).
+    case invalidHeaderField(String)
 
     /// A one-line explanation naming what was wrong.
     public var description: String {
@@ -25,6 +28,8 @@ public enum RequestEncodingError: Error, Sendable, Hashable, CustomStringConvert
             return "Could not build the request URL: \(detail)"
         case .invalidCredential(let detail):
             return "Invalid credential: \(detail)"
+        case .invalidHeaderField(let name):
+            return "The header field '\(name)' has a name or value HTTP cannot carry (RFC 9110 §5); nothing was sent"
         }
     }
 }

@@ -14,6 +14,8 @@ public struct TransportError: Error, Sendable, Hashable, CustomStringConvertible
         case connectionLost
         /// The server's TLS identity could not be verified, or TLS failed.
         case insecureConnection
+        /// The response was bigger than the request's size limit; it was stopped as it streamed.
+        case responseTooLarge
         /// Anything else the transport reported.
         case other
     }
@@ -32,8 +34,9 @@ public struct TransportError: Error, Sendable, Hashable, CustomStringConvertible
         self.detail = detail
     }
 
-    /// Whether retrying later may succeed (every kind but an insecure connection).
-    public var isTransient: Bool { kind != .insecureConnection }
+    /// Whether retrying later may succeed (every kind but an insecure connection and a response over its size
+    /// limit).
+    public var isTransient: Bool { kind != .insecureConnection && kind != .responseTooLarge }
 
     /// A one-line explanation.
     public var description: String {

@@ -127,3 +127,34 @@ extension String {
 func asciiLowercase(_ byte: UInt8) -> UInt8 {
     (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 32 : byte
 }
+
+extension HTTPHeaderFields {
+    /// Throws unless every field can travel as it is (RFC 9110 §5.1, §5.5): a name of token characters, and a value
+    /// of visible characters, spaces and tabs. A CR or LF in a field would end the header there and let whatever
+    /// follows pass as other fields, so no request with one is sent.
+    ///
+    /// - Throws: ``RequestEncodingError/invalidHeaderField(_:)`` naming the first such field (its control characters
+    ///   shown as `?`).
+    public func checkSyntax() throws(RequestEncodingError) {
+        for field in fields where !Self.isToken(field.name) || !Self.isFieldValue(field.value) {
+            throw .invalidHeaderField(
+                String(String.UnicodeScalarView(field.name.unicodeScalars.map { $0.value < 0x20 ? "?" : $0 })))
+        }
+    }
+
+    /// Whether `name` is an RFC 9110 token: letters, digits and ``!#$%&'*+-.^_`|~``, at least one.
+    public static func isToken(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.allSatisfy { byte in tokenPunctuation.contains(byte) || isAlphanumeric(byte) }
+    }
+
+    /// Whether `value` holds only visible characters, spaces, tabs and non-ASCII text (RFC 9110 `field-value`).
+    public static func isFieldValue(_ value: String) -> Bool {
+        value.utf8.allSatisfy { $0 == 0x09 || ($0 >= 0x20 && $0 != 0x7F) }
+    }
+
+    private static let tokenPunctuation = Set("!#$%&'*+-.^_`|~".utf8)
+
+    private static func isAlphanumeric(_ byte: UInt8) -> Bool {
+        (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+    }
+}

@@ -16,17 +16,21 @@ public struct HTTPRequestMessage: Sendable, Hashable, CustomStringConvertible, C
     public var body: Data?
     /// How long the transport may wait for the whole exchange, or nil for the transport's default.
     public var timeout: TimeInterval?
+    /// The most bytes of body the response may have, or nil for the transport's default; a transport stops a bigger
+    /// response with ``TransportError/Kind/responseTooLarge``.
+    public var maximumResponseSize: Int?
 
     /// Creates a request.
     public init(
         method: HTTPRequestMethod, url: URL, headers: HTTPHeaderFields = [:], body: Data? = nil,
-        timeout: TimeInterval? = nil
+        timeout: TimeInterval? = nil, maximumResponseSize: Int? = nil
     ) {
         self.method = method
         self.url = url
         self.headers = headers
         self.body = body
         self.timeout = timeout
+        self.maximumResponseSize = maximumResponseSize
     }
 
     /// The method and URL (query redacted), headers (credentials redacted) and body size.

@@ -10,7 +10,10 @@ import Foundation
 /// and protocols that must see the redirect (OAuth) can. Cancelling the calling task cancels the request.
 ///
 /// The timeout is enforced by the transport itself, to the millisecond, because `URLSession` on Linux rounds it
-/// down to whole seconds (and fails at once for anything under one second).
+/// down to whole seconds (and fails at once for anything under one second). So is the size of a response: the body
+/// is received as it streams, and a response whose `Content-Length` or bytes go beyond the request's
+/// ``HTTPRequestMessage/maximumResponseSize`` (or ``Configuration/maximumResponseSize``) is cancelled there and ends
+/// with a ``TransportError`` of kind ``TransportError/Kind/responseTooLarge``, however much more the server sends.
 public final class URLSessionTransport: HTTPTransport, Sendable {
     /// How the transport is set up.
     public struct Configuration: Sendable {
@@ -19,15 +22,22 @@ public final class URLSessionTransport: HTTPTransport, Sendable {
         /// Whether responses may be served from or stored in `URLCache`. Off by default: token responses must not
         /// be cached.
         public var allowsCaching: Bool
+        /// The most bytes of body a response may have, for requests that do not set their own.
+        public var maximumResponseSize: Int
 
         /// Creates a configuration.
-        public init(timeout: TimeInterval = 30, allowsCaching: Bool = false) {
+        public init(
+            timeout: TimeInterval = 30, allowsCaching: Bool = false,
+            maximumResponseSize: Int = ClientOptions.defaultMaximumResponseSize
+        ) {
             self.timeout = timeout
             self.allowsCaching = allowsCaching
+            self.maximumResponseSize = maximumResponseSize
         }
     }
 
     private let session: URLSession
+    private let delegate: URLSessionTransportDelegate
     private let configuration: Configuration
     /// Whether the transport made the session, and so invalidates it.
     private let ownsSession: Bool
@@ -55,6 +65,7 @@ public final class URLSessionTransport: HTTPTransport, Sendable {
             sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
         }
         session = URLSession(configuration: sessionConfiguration, delegate: delegate, delegateQueue: nil)
+        self.delegate = delegate
         ownsSession = true
     }
 
@@ -64,9 +75,10 @@ public final class URLSessionTransport: HTTPTransport, Sendable {
     ///   ``URLSessionTransportDelegate`` (or a subclass), which refuses redirects: a session that follows them would
     ///   replay credentials to whatever host a response names.
     public init(session: URLSession, configuration: Configuration = .init()) throws(ConfigurationError) {
-        guard session.delegate is URLSessionTransportDelegate else { throw .redirectsFollowed }
+        guard let delegate = session.delegate as? URLSessionTransportDelegate else { throw .redirectsFollowed }
         self.configuration = configuration
         self.session = session
+        self.delegate = delegate
         ownsSession = false
     }
 
@@ -85,44 +97,28 @@ public final class URLSessionTransport: HTTPTransport, Sendable {
         urlRequest.httpBody = request.body
         if !configuration.allowsCaching { urlRequest.cachePolicy = .reloadIgnoringLocalCacheData }
 
-        let taskBox = LockedValue<URLSessionDataTask?>(nil)
-        // Whether the deadline passed before the response: then the cancellation it caused is a timeout.
-        let timedOut = LockedValue(false)
-        let finished = LockedValue(false)
+        let receiver = ResponseReceiver(
+            url: request.url, limit: request.maximumResponseSize ?? configuration.maximumResponseSize)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation {
                 (continuation: CheckedContinuation<HTTPResponseMessage, any Error>) in
-                let task = session.dataTask(with: urlRequest) { data, response, error in
-                    finished.withValue { $0 = true }
-                    continuation.resume(
-                        with: Self.result(
-                            for: request.url, data: data, response: response, error: error, timedOut: timedOut.current
-                        ))
-                }
-                taskBox.withValue { $0 = task }
-                DispatchQueue.global().asyncAfter(deadline: .now() + timeout) {
-                    guard !finished.current else { return }
-                    timedOut.withValue { $0 = true }
-                    taskBox.withValue { $0?.cancel() }
-                }
+                let task = session.dataTask(with: urlRequest)
+                receiver.start(task, continuation: continuation)
+                delegate.register(receiver, for: task)
+                DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { receiver.timeOut() }
                 task.resume()
                 if Task.isCancelled { task.cancel() }
             }
         } onCancel: {
-            taskBox.withValue { $0?.cancel() }
+            receiver.cancel()
         }
     }
 
-    private static func result(
-        for url: URL, data: Data?, response: URLResponse?, error: (any Error)?, timedOut: Bool
-    ) -> Result<HTTPResponseMessage, any Error> {
+    static func result(for url: URL, data: Data, response: URLResponse?, error: (any Error)?)
+        -> Result<HTTPResponseMessage, any Error>
+    {
         if let error {
-            if let urlError = error as? URLError, urlError.code == .cancelled {
-                return .failure(
-                    timedOut
-                        ? TransportError(.timedOut, url: url, detail: "no response within the timeout")
-                        : CancellationError())
-            }
+            if let urlError = error as? URLError, urlError.code == .cancelled { return .failure(CancellationError()) }
             return .failure(transportError(for: url, error: error))
         }
         guard let http = response as? HTTPURLResponse else {
@@ -135,7 +131,7 @@ public final class URLSessionTransport: HTTPTransport, Sendable {
             return (name, "\(value)")
         }
         for (name, value) in fields.sorted(by: { $0.0.lowercased() < $1.0.lowercased() }) { headers.add(name, value) }
-        return .success(HTTPResponseMessage(status: http.statusCode, headers: headers, body: data ?? Data()))
+        return .success(HTTPResponseMessage(status: http.statusCode, headers: headers, body: data))
     }
 
     private static func transportError(for url: URL, error: any Error) -> TransportError {
@@ -162,15 +158,43 @@ public final class URLSessionTransport: HTTPTransport, Sendable {
 }
 
 /// The delegate of a ``URLSessionTransport``'s session: it turns every redirect into a plain response, so
-/// credentials never follow a redirect to another host.
+/// credentials never follow a redirect to another host, and receives each response's body as it streams, so a
+/// response can be stopped at its size limit.
 ///
 /// Subclass it to answer authentication challenges (certificate pinning, client certificates); the redirect
-/// refusal cannot be overridden.
-open class URLSessionTransportDelegate: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
-    // @unchecked: the class holds no state; subclasses that add some make it safe themselves.
+/// refusal and the body's reception cannot be overridden.
+open class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    // @unchecked: its one piece of state is a LockedValue; subclasses that add some make it safe themselves.
+    private let receivers = LockedValue<[ObjectIdentifier: ResponseReceiver]>([:])
 
     /// Creates a delegate.
     public override init() { super.init() }
+
+    /// Sends what `task` receives to `receiver` until the task completes.
+    func register(_ receiver: ResponseReceiver, for task: URLSessionTask) {
+        receivers.withValue { $0[ObjectIdentifier(task)] = receiver }
+    }
+
+    /// Stops a response whose announced length is over its limit before any of its body arrives.
+    public final func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
+        let accepted = receivers.current[ObjectIdentifier(dataTask)]?.accepts(response.expectedContentLength) ?? true
+        completionHandler(accepted ? .allow : .cancel)
+    }
+
+    /// Adds a piece of the body, or stops the response once it goes over its limit.
+    public final func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        receivers.current[ObjectIdentifier(dataTask)]?.received(data)
+    }
+
+    /// Ends the exchange: the response, or why there is none.
+    public final func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?)
+    {
+        let receiver = receivers.withValue { $0.removeValue(forKey: ObjectIdentifier(task)) }
+        receiver?.complete(response: task.response, error: error)
+    }
 
     /// Refuses the redirect: the 3xx response is returned as it is.
     public final func urlSession(
@@ -178,5 +202,76 @@ open class URLSessionTransportDelegate: NSObject, URLSessionTaskDelegate, @unche
         newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
         completionHandler(nil)
+    }
+}
+
+/// One exchange of a ``URLSessionTransport``: its body as it streams in, bounded by its limit, and how it ends (the
+/// response, the transport's own timeout or size limit, or the caller's cancellation).
+final class ResponseReceiver: @unchecked Sendable {
+    // @unchecked: every mutable property is read and written only while `lock` is held.
+    private let lock = Lock()
+    private let url: URL
+    private let limit: Int
+    private var body = Data()
+    private var task: URLSessionTask?
+    private var continuation: CheckedContinuation<HTTPResponseMessage, any Error>?
+    /// Why the transport itself ended the exchange, once it did.
+    private var ending: TransportError?
+
+    init(url: URL, limit: Int) {
+        self.url = url
+        self.limit = max(limit, 0)
+    }
+
+    func start(_ task: URLSessionTask, continuation: CheckedContinuation<HTTPResponseMessage, any Error>) {
+        lock.withLock {
+            self.task = task
+            self.continuation = continuation
+        }
+    }
+
+    /// Whether a response that announced `length` bytes (-1 when it did not say) may go on; one over the limit
+    /// ends the exchange.
+    func accepts(_ length: Int64) -> Bool {
+        guard length > Int64(limit) else { return true }
+        end(.responseTooLarge, "the response announces \(length) bytes, over the limit of \(limit)")
+        return false
+    }
+
+    /// A piece of the body.
+    func received(_ data: Data) {
+        let over = lock.withLock { () -> Bool in
+            guard ending == nil else { return false }
+            guard body.count + data.count <= limit else { return true }
+            body.append(data)
+            return false
+        }
+        if over { end(.responseTooLarge, "the response went over the limit of \(limit) bytes") }
+    }
+
+    func timeOut() { end(.timedOut, "no response within the timeout") }
+
+    /// The caller's task was cancelled.
+    func cancel() { lock.withLock { task }?.cancel() }
+
+    /// Ends the exchange for `kind`, unless it has already ended, and stops the request.
+    private func end(_ kind: TransportError.Kind, _ detail: String) {
+        let task = lock.withLock { () -> URLSessionTask? in
+            guard continuation != nil, ending == nil else { return nil }
+            ending = TransportError(kind, url: url, detail: detail)
+            body = Data()
+            return self.task
+        }
+        if let task { DispatchQueue.global().async { task.cancel() } }
+    }
+
+    func complete(response: URLResponse?, error: (any Error)?) {
+        let (continuation, ending, body) = lock.withLock {
+            defer { self.continuation = nil }
+            return (self.continuation, self.ending, self.body)
+        }
+        guard let continuation else { return }
+        if let ending { return continuation.resume(throwing: ending) }
+        continuation.resume(with: URLSessionTransport.result(for: url, data: body, response: response, error: error))
     }
 }

@@ -111,8 +111,16 @@ struct HTTPBindingResolver: BindingResolver {
     private func pathSegments(_ path: Located<String>, diagnostics: inout Diagnostics) -> [IRPathSegment] {
         var segments: [IRPathSegment] = []
         var rest = Substring(path.value)
+        func literal(_ text: Substring) {
+            guard HTTPGrammar.isPathText(String(text)) else {
+                return diagnostics.error(
+                    "\"path\" has \(SwiftLiteral.string(String(text))), which a URL path cannot carry as it is, expected letters, digits, -._~!$&'()*+,;=:@/ and %XX escapes (RFC 3986)",
+                    at: path.location, pointer: path.pointer)
+            }
+            segments.append(.literal(String(text)))
+        }
         while let open = rest.firstIndex(of: "{") {
-            if open > rest.startIndex { segments.append(.literal(String(rest[..<open]))) }
+            if open > rest.startIndex { literal(rest[..<open]) }
             guard let close = rest[open...].firstIndex(of: "}") else {
                 diagnostics.error(
                     "\"path\" has an unclosed \"{\", expected {name} placeholders", at: path.location,
@@ -123,7 +131,7 @@ struct HTTPBindingResolver: BindingResolver {
             segments.append(.parameter(swiftName: Naming.lowerCamel(name), wireName: name))
             rest = rest[rest.index(after: close)...]
         }
-        if !rest.isEmpty { segments.append(.literal(String(rest))) }
+        if !rest.isEmpty { literal(rest) }
         return segments
     }
 
@@ -180,6 +188,11 @@ struct HTTPBindingResolver: BindingResolver {
                             "the property \"\(property.wireName)\" is \"in\": \"path\" but the path has no {\(property.wireName)}, expected the path to name it",
                             at: property.sourceLocation, pointer: property.provenance.pointer)
                     }
+                }
+                if location == .header, !HTTPGrammar.isToken(property.wireName) {
+                    diagnostics.error(
+                        "the property \(SwiftLiteral.string(property.wireName)) is \"in\": \"header\" but its name is not an RFC 9110 token, expected letters, digits and !#$%&'*+-.^_`|~",
+                        at: property.sourceLocation, pointer: property.provenance.pointer)
                 }
                 if binding.body != .json, !property.isFieldValue(in: table) {
                     diagnostics.error(
