@@ -19,7 +19,7 @@ struct Browser {
             }
             return url
         case .prompt:
-            print(
+            say(
                 "    Open this page, sign in and authorize the app, then paste the address the browser ends on:\n    \(page)"
             )
             guard let line = readLine(), let url = URL(string: line.trimmingCharacters(in: .whitespaces)) else {

@@ -17,13 +17,13 @@ struct Demo {
         if options.journeys.contains("vital") { await VitalJourney(options: options).run(steps) }
         if options.journeys.contains("smart") { await SMARTJourney(options: options).run(steps) }
         if steps.steps == 0 {
-            print("\nNo journey ran: give its servers and credentials (sdk-demo --help), or --emulator URL.")
+            say("\nNo journey ran: give its servers and credentials (sdk-demo --help), or --emulator URL.")
             exit(2)
         }
         if steps.failures > 0 {
-            print("\n\(steps.failures) of \(steps.steps) steps failed.")
+            say("\n\(steps.failures) of \(steps.steps) steps failed.")
             exit(1)
         }
-        print("\nAll \(steps.steps) steps succeeded.")
+        say("\nAll \(steps.steps) steps succeeded.")
     }
 }

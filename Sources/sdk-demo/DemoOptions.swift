@@ -1,4 +1,5 @@
 import Foundation
+import SDKRuntime
 import Vital
 
 /// Where the demo's servers are and which credentials it uses; every value is a flag.
@@ -31,8 +32,12 @@ struct DemoOptions {
     var smartFHIR: URL?
     var smartClientID = ""
     var smartRedirect = ""
+    var smartScope = "launch/patient openid fhirUser offline_access patient/*.rs"
+    var smartPrompt: String?
+    var smartIDTokenAlgorithms: Set<JWSAlgorithm> = [.rs256]
     var smartBackendClientID: String?
     var smartBackendKey: String?
+    var smartBackendScope = "system/*.rs"
 
     /// How the HealthVault Shell page, which a person completes in a browser, is answered.
     enum ShellMode: String {
@@ -59,7 +64,12 @@ struct DemoOptions {
           --vital-api URL                 --vital-auth URL             --vital-team-key KEY
           --vital-environment TIER/REGION (default: sandbox/us)
           --smart-fhir URL                --smart-client ID            --smart-redirect URI
+          --smart-scope SCOPES            (default: launch/patient openid fhirUser offline_access patient/*.rs)
+          --smart-prompt PROMPT           OpenID Connect's prompt, e.g. login (default: consent with offline
+                                          access and openid; an empty value sends none)
+          --smart-id-token-algorithms LIST  the accepted id token algorithms, e.g. RS256,ES256 (default: RS256)
           --smart-backend-client ID       --smart-backend-key JWK (a private ES384 or RS384 JSON Web Key)
+          --smart-backend-scope SCOPES    (default: system/*.rs)
         """
 
     struct Invalid: Error, CustomStringConvertible {
@@ -154,8 +164,19 @@ struct DemoOptions {
         case "--smart-fhir": smartFHIR = try Self.url(flag, value)
         case "--smart-client": smartClientID = value
         case "--smart-redirect": smartRedirect = value
+        case "--smart-scope": smartScope = value
+        case "--smart-prompt": smartPrompt = value
+        case "--smart-id-token-algorithms":
+            let names = value.split(separator: ",").map { String($0) }
+            let algorithms = names.compactMap(JWSAlgorithm.init(rawValue:))
+            guard !algorithms.isEmpty, algorithms.count == names.count else {
+                let known = JWSAlgorithm.allCases.map(\.rawValue).joined(separator: ", ")
+                throw Invalid(message: "--smart-id-token-algorithms is a comma-separated list of \(known)")
+            }
+            smartIDTokenAlgorithms = Set(algorithms)
         case "--smart-backend-client": smartBackendClientID = value
         case "--smart-backend-key": smartBackendKey = value
+        case "--smart-backend-scope": smartBackendScope = value
         default: throw Invalid(message: "unknown option \(flag)")
         }
     }

@@ -12,7 +12,7 @@ struct HealthVaultJourney {
     func run(_ steps: StepPrinter) async {
         steps.journey("HealthVault SODA")
         guard let master = options.masterApplicationID else {
-            return print("  – skipped: set --healthvault-master-app (or --emulator)")
+            return say("  – skipped: set --healthvault-master-app (or --emulator)")
         }
         let policy = URLPolicy(allowsInsecureLoopback: options.allowsInsecureLoopback)
         let transport = URLSessionTransport()

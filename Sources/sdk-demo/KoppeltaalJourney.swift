@@ -13,7 +13,7 @@ struct KoppeltaalJourney {
         guard let fhir = options.koppeltaalFHIR, let launch = options.koppeltaalLaunch,
             let portal = options.koppeltaalPortal
         else {
-            return print(
+            return say(
                 "  – skipped: set --koppeltaal-fhir, --koppeltaal-launch and --koppeltaal-portal (or --emulator)")
         }
         let policy = URLPolicy(allowsInsecureLoopback: options.allowsInsecureLoopback)

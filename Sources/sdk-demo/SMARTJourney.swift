@@ -11,14 +11,16 @@ struct SMARTJourney {
     func run(_ steps: StepPrinter) async {
         steps.journey("SMART App Launch")
         guard let fhir = options.smartFHIR, !options.smartClientID.isEmpty, !options.smartRedirect.isEmpty else {
-            return print("  – skipped: set --smart-fhir, --smart-client and --smart-redirect (or --emulator)")
+            return say("  – skipped: set --smart-fhir, --smart-client and --smart-redirect (or --emulator)")
         }
         let policy = URLPolicy(allowsInsecureLoopback: options.allowsInsecureLoopback)
         let transport = URLSessionTransport()
         let session = SMARTSession(
             configuration: .init(
-                clientID: options.smartClientID, redirectURI: options.smartRedirect, fhirBaseURL: fhir,
-                urlPolicy: policy, store: InMemoryCredentialStore(), transport: transport))
+                clientID: options.smartClientID, redirectURI: options.smartRedirect, scope: options.smartScope,
+                fhirBaseURL: fhir, authorizationParameters: .init(prompt: options.smartPrompt),
+                idTokenAlgorithms: options.smartIDTokenAlgorithms, urlPolicy: policy, store: InMemoryCredentialStore(),
+                transport: transport))
 
         await steps.step("discover") {
             let endpoints = try await session.discover()
@@ -53,7 +55,7 @@ struct SMARTJourney {
 
     private func backend(fhir: URL, policy: URLPolicy, patient: String?, _ steps: StepPrinter) async {
         guard let clientID = options.smartBackendClientID, let key = options.smartBackendKey else {
-            return print("  – backend skipped: set --smart-backend-client and --smart-backend-key")
+            return say("  – backend skipped: set --smart-backend-client and --smart-backend-key")
         }
         guard
             let backend = await steps.step(
@@ -64,7 +66,7 @@ struct SMARTJourney {
                     let backend = SMARTBackendClient(
                         configuration: .init(
                             clientID: clientID, signer: try ClientAssertionSigner(key: key, algorithm: algorithm),
-                            scope: "system/*.rs", fhirBaseURL: fhir, urlPolicy: policy))
+                            scope: options.smartBackendScope, fhirBaseURL: fhir, urlPolicy: policy))
                     let token = try await backend.token()
                     return (backend, "\(algorithm.rawValue) assertion accepted; scope \(token.scope)")
                 })

@@ -1,5 +1,11 @@
 import Foundation
 
+/// Writes `text` as a line to standard output at once, unbuffered, so a script reading the demo through a pipe sees
+/// each line (an authorization page to open, above all) when it is written.
+func say(_ text: String) {
+    FileHandle.standardOutput.write(Data((text + "\n").utf8))
+}
+
 /// Runs the demo's steps, printing each with its outcome, and remembers whether all succeeded.
 final class StepPrinter {
     private(set) var failures = 0
@@ -7,7 +13,7 @@ final class StepPrinter {
 
     /// Prints a journey's heading.
     func journey(_ name: String) {
-        print("\n" + name)
+        say("\n" + name)
     }
 
     /// Runs `step`, printing its name and the summary it returns, or the error it throws.
@@ -16,11 +22,11 @@ final class StepPrinter {
         steps += 1
         do {
             let (result, summary) = try await step()
-            print("  ✓ " + name.padding(toLength: 16, withPad: " ", startingAt: 0) + summary)
+            say("  ✓ " + name.padding(toLength: 16, withPad: " ", startingAt: 0) + summary)
             return result
         } catch {
             failures += 1
-            print("  ✗ " + name.padding(toLength: 16, withPad: " ", startingAt: 0) + "\(error)")
+            say("  ✗ " + name.padding(toLength: 16, withPad: " ", startingAt: 0) + "\(error)")
             return nil
         }
     }

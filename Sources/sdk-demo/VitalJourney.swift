@@ -9,7 +9,7 @@ struct VitalJourney {
     func run(_ steps: StepPrinter) async {
         steps.journey("Vital sign-in token")
         guard let teamKey = options.vitalTeamKey else {
-            return print("  – skipped: set --vital-team-key (or --emulator)")
+            return say("  – skipped: set --vital-team-key (or --emulator)")
         }
         var hosts = VitalHostMap()
         if let api = options.vitalAPI, let auth = options.vitalAuth { hosts = .all(VitalHosts(api: api, auth: auth)) }
