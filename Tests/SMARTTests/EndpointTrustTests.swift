@@ -178,4 +178,65 @@ final class EndpointTrustTests: XCTestCase {
             XCTAssertEqual(error as? ResourcePathError, .missingID(resourceType: "Patient"))
         }
     }
+
+    /// An app registered at two EHRs with a secret at each: each secret goes to its own EHR only, through the code
+    /// exchange, a refresh and revocation.
+    func testEachServersCredentialGoesOnlyToThatServer() async throws {
+        let transport = RecordingTransport { request in
+            let host = request.url.host ?? ""
+            switch request.url.path {
+            case "/fhir/.well-known/smart-configuration":
+                return HTTPResponseMessage(
+                    status: 200, headers: Self.json,
+                    body: Data(
+                        """
+                        {"authorization_endpoint": "https://\(host)/auth/authorize", "token_endpoint": "https://\(host)/auth/token",
+                         "revocation_endpoint": "https://\(host)/auth/revoke"}
+                        """.utf8))
+            case "/auth/token":
+                return HTTPResponseMessage(
+                    status: 200, headers: Self.json,
+                    body: Data(
+                        #"{"access_token": "at", "token_type": "Bearer", "expires_in": 60, "refresh_token": "rt", "patient": "p"}"#
+                            .utf8))
+            default: return HTTPResponseMessage(status: 200)
+            }
+        }
+        let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
+        let session = SMARTSession(
+            configuration: .init(
+                clientID: "app-at-a", clientSecret: "secret-a", redirectURI: "app://cb/a",
+                scope: "launch patient/*.rs offline_access", fhirBaseURL: URL(string: "https://ehr-a.example/fhir")!,
+                registrations: [
+                    OAuthRegistration(
+                        baseURL: URL(string: "https://ehr-b.example/fhir")!,
+                        client: OAuthClientCredentials(clientID: "app-at-b", secret: "secret-b"),
+                        redirectURI: "app://cb/b")
+                ], store: InMemoryCredentialStore(), transport: transport, clock: clock))
+        let url = try await session.ehrAuthorizationURL(
+            launchURL: try XCTUnwrap(URL(string: "app://launch?iss=https%3A%2F%2Fehr-b.example%2Ffhir&launch=l1")))
+        let query = try XCTUnwrap(URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems)
+        XCTAssertEqual(query.first { $0.name == "client_id" }?.value, "app-at-b")
+        XCTAssertEqual(query.first { $0.name == "redirect_uri" }?.value, "app://cb/b")
+        let state = try XCTUnwrap(FakeSMARTServer.state(in: url))
+        await XCTAssertThrowsErrorAsync(
+            try await session.completeAuthorization(
+                redirectURL: try XCTUnwrap(URL(string: "app://cb/a?code=c&state=\(state)")))
+        ) { error in
+            guard case SMARTError.redirectMismatch = error else { return XCTFail("\(error)") }
+        }
+        _ = try await session.completeAuthorization(
+            redirectURL: try XCTUnwrap(URL(string: "app://cb/b?code=c&state=\(state)")))
+        clock.advance(by: 120)
+        _ = try await session.fhir(.fhir("Patient", id: "p"))
+        _ = try await session.revoke()
+        let basicB = "Basic " + Data("app-at-b:secret-b".utf8).base64EncodedString()
+        let credentialed = transport.requests.filter { $0.headers["Authorization"]?.hasPrefix("Basic") ?? false }
+        XCTAssertEqual(credentialed.map(\.url.path), ["/auth/token", "/auth/token", "/auth/revoke", "/auth/revoke"])
+        for request in credentialed {
+            XCTAssertEqual(request.url.host, "ehr-b.example")
+            XCTAssertEqual(request.headers["Authorization"], basicB)
+        }
+        XCTAssertFalse(transport.requests.contains { $0.url.host == "ehr-a.example" }, "nothing went to the other EHR")
+    }
 }

@@ -1,7 +1,8 @@
 /// What RFC 9110 and RFC 3986 let a schema put on the wire as it is: header field names and values, and the literal
 /// text of paths. A schema is untrusted input; a CR or LF that reached a header would end it and smuggle in others.
 enum HTTPGrammar {
-    /// A field name: one or more token characters (RFC 9110 §5.1): letters, digits and ``!#$%&'*+-.^_`|~``.
+    /// A field name: one or more token characters (RFC 9110 §5.1): letters, digits and the punctuation `tchar`
+    /// allows.
     static func isToken(_ text: String) -> Bool {
         !text.isEmpty && text.utf8.allSatisfy { isAlphanumeric($0) || tokenPunctuation.contains($0) }
     }

@@ -142,7 +142,7 @@ extension HTTPHeaderFields {
         }
     }
 
-    /// Whether `name` is an RFC 9110 token: letters, digits and ``!#$%&'*+-.^_`|~``, at least one.
+    /// Whether `name` is an RFC 9110 token: one or more letters, digits and the punctuation `tchar` allows.
     public static func isToken(_ name: String) -> Bool {
         !name.isEmpty && name.utf8.allSatisfy { byte in tokenPunctuation.contains(byte) || isAlphanumeric(byte) }
     }
