@@ -78,6 +78,13 @@ final class AuthorizationTests: XCTestCase {
             XCTAssertEqual($0 as? AuthorizationResponseError, .issuerMismatch(nil))
         }
         XCTAssertEqual(try code(pending(issuer: nil), "&iss=https%3A%2F%2Ffhir.example"), "c1", "the base URL")
+        let withQuery = PendingAuthorization(
+            random: SeededRandomSource(seed: "query"), openID: false, redirectURI: "https://app.example/cb?tenant=a",
+            endpoints: named.endpoints, startedAt: start)
+        XCTAssertEqual(
+            try withQuery.code(
+                from: URL(string: "https://app.example/cb?tenant=a&code=c2&state=\(withQuery.state)")!, at: start,
+                lifetime: 600), "c2", "a redirect URI may have a query of its own")
         for other in ["app://cb/ehr-2", "app://cb", "app://cb/ehr-1/x", "https://evil.example/app://cb/ehr-1"] {
             XCTAssertThrowsError(try code(named, "", at: other), other) {
                 XCTAssertEqual($0 as? AuthorizationResponseError, .redirectMismatch)

@@ -55,8 +55,9 @@ public struct PendingAuthorization: Sendable, Equatable, Codable {
     public func code(from redirect: URL, at now: Date, lifetime: TimeInterval) throws(AuthorizationResponseError)
         -> String
     {
-        let text = redirect.absoluteString
-        guard text.prefix(while: { $0 != "?" && $0 != "#" }) == redirectURI else { throw .redirectMismatch }
+        // The redirect URI may have a query of its own (RFC 6749 §3.1.2), which the response extends.
+        func withoutQuery(_ text: String) -> Substring { text.prefix { $0 != "?" && $0 != "#" } }
+        guard withoutQuery(redirect.absoluteString) == withoutQuery(redirectURI) else { throw .redirectMismatch }
         let items = URLComponents(url: redirect, resolvingAgainstBaseURL: false)?.queryItems ?? []
         func value(_ name: String) -> String? { items.first { $0.name == name }?.value }
         guard let echoed = value("state"), Crypto.constantTimeEqual(Array(echoed.utf8), Array(state.utf8)) else {

@@ -48,8 +48,7 @@ public struct OAuthEndpoints: Sendable, Hashable, Codable {
 
     private enum CodingKeys: String, CodingKey {
         case baseURL, issuer, issuerParameterSupported, authorization, token, revocation, introspection, jwks,
-            codeChallengeMethods,
-            tokenEndpointAuthMethods, capabilities
+            codeChallengeMethods, tokenEndpointAuthMethods, capabilities
         /// Where earlier versions of the SMART family stored the base URL.
         case fhirBaseURL
     }
