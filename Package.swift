@@ -32,10 +32,13 @@ let package = Package(
             pkgConfig: "openssl",
             providers: [.apt(["libssl-dev"]), .brew(["openssl"])]
         ),
+        // What JSON Schema's keywords mean, shared by the runtime (decoding, validate()) and the generator.
+        .target(name: "SchemaSemantics", swiftSettings: strict),
         .target(
             name: "SDKRuntime",
             dependencies: [
-                .target(name: "COpenSSL", condition: .when(platforms: [.linux, .android, .windows, .openbsd]))
+                "SchemaSemantics",
+                .target(name: "COpenSSL", condition: .when(platforms: [.linux, .android, .windows, .openbsd])),
             ],
             swiftSettings: strict
         ),
@@ -51,7 +54,7 @@ let package = Package(
         .target(name: "SMART", dependencies: ["OAuth2", "SDKRuntime"], swiftSettings: strict),
 
         // The generator: a library of pure stages and a thin command-line shell.
-        .target(name: "SDKGenerator", path: "Generator/Core", swiftSettings: strict),
+        .target(name: "SDKGenerator", dependencies: ["SchemaSemantics"], path: "Generator/Core", swiftSettings: strict),
         .executableTarget(name: "sdkgen", dependencies: ["SDKGenerator"], path: "Generator/CLI", swiftSettings: strict),
         .plugin(
             name: "GenerateSDK",
@@ -100,6 +103,7 @@ let package = Package(
 
         // Tests, with shared fixtures and assertions.
         .target(name: "TestSupport", dependencies: ["SDKRuntime"], path: "Tests/TestSupport", swiftSettings: strict),
+        .testTarget(name: "SchemaSemanticsTests", dependencies: ["SchemaSemantics"], swiftSettings: strict),
         .testTarget(name: "SDKRuntimeTests", dependencies: ["SDKRuntime", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "OAuth2Tests", dependencies: ["OAuth2", "SDKRuntime", "TestSupport"], swiftSettings: strict),
         .testTarget(
