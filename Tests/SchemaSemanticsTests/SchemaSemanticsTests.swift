@@ -1,8 +1,12 @@
 import SchemaSemantics
 import XCTest
 
+/// Strings compare by code points, as JSON Schema compares them.
 final class SchemaSemanticsTests: XCTestCase {
-    func testTheModuleLoads() {
-        XCTAssertNotNil(SchemaSemantics.self as Any)
+    func testCanonicallyEquivalentStringsAreDifferentCodePoints() {
+        XCTAssertEqual("a\u{308}", "ä", "Swift's == is canonical equivalence")
+        XCTAssertFalse(CodePoints.equal("a\u{308}", "ä"))
+        XCTAssertTrue(CodePoints.equal("ä", "ä"))
+        XCTAssertEqual(CodePoints.count("a\u{308}"), 2)
     }
 }

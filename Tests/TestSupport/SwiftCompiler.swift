@@ -6,11 +6,12 @@ public enum SwiftCompiler {
     /// Compiles `sources` (paths; one of them a `main.swift`) as module `module` into `executable`.
     public static func compile(module: String, sources: [String], executable: URL) throws -> Subprocess.Outcome {
         let build = Fixtures.repository.appendingPathComponent(".build/debug")
-        let objects = try FileManager.default.contentsOfDirectory(
-            atPath: build.appendingPathComponent("SDKRuntime.build").path
-        )
-        .filter { $0.hasSuffix(".o") }.map { build.appendingPathComponent("SDKRuntime.build/" + $0).path }
-        guard !objects.isEmpty else {
+        // The runtime and the module it depends on.
+        let objects = try ["SDKRuntime.build", "SchemaSemantics.build"].flatMap { directory in
+            try FileManager.default.contentsOfDirectory(atPath: build.appendingPathComponent(directory).path)
+                .filter { $0.hasSuffix(".o") }.map { build.appendingPathComponent(directory + "/" + $0).path }
+        }
+        guard objects.contains(where: { $0.contains("SDKRuntime.build") }) else {
             return Subprocess.Outcome(
                 status: -1, output: "the runtime's debug build is missing (swift build --build-tests)")
         }

@@ -123,7 +123,7 @@ struct DeclarationEmitter {
                 if extra != nil { p.line("self.additionalProperties = additionalProperties") }
             }
             if let base = type.base { extensionMembers(of: type, base: base, stored: stored, into: &p) }
-            ValidationEmitter(types: types).validateMethod(type, properties: stored, into: &p)
+            ValidationEmitter(types: types).validateMethod(type, into: &p)
             codecMembers(of: type, into: &p)
             nested(type, into: &p)
         }
@@ -158,7 +158,8 @@ struct DeclarationEmitter {
             p.blank()
             Emit.rawValueInitializer(
                 raw: "Swift.String", cases: cases.map { (SwiftLiteral.string($0.wireValue), $0.swiftName) },
-                doc: "The case for a wire value; values the schema does not list become ``unknown(_:)``.", into: &p
+                doc: "The case for a wire value; values the schema does not list become ``unknown(_:)``.", listed: true,
+                into: &p
             )
             p.blank()
             p.doc("The wire value.")
@@ -186,6 +187,7 @@ struct DeclarationEmitter {
                 }
                 p.line("case \(Emit.name(variant.caseName))(\(variant.type.swiftType))")
             }
+            ValidationEmitter(types: types).validateMethod(type, into: &p)
             codecMembers(of: type, into: &p)
             nested(type, into: &p)
         }

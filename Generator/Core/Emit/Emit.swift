@@ -50,7 +50,8 @@ enum Emit {
     ///
     /// - Parameter cases: each known value's Swift literal and case name, in schema order.
     static func rawValueInitializer(
-        raw: String, cases: [(literal: String, caseName: String)], doc: String, into p: inout SwiftPrinter
+        raw: String, cases: [(literal: String, caseName: String)], doc: String, listed: Bool = false,
+        into p: inout SwiftPrinter
     ) {
         if cases.isEmpty {
             p.line("private static let known: [\(raw): Self] = [:]")
@@ -61,8 +62,18 @@ enum Emit {
         }
         p.blank()
         p.doc(doc)
-        p.block("public init(rawValue: \(raw))") { p in
-            p.line("self = Self.known[rawValue] ?? .unknown(rawValue)")
+        guard listed else {
+            p.block("public init(rawValue: \(raw))") { p in
+                p.line("self = Self.known[rawValue] ?? .unknown(rawValue)")
+            }
+            return
         }
+        // Strings name a case only with the same code points: JSON Schema compares them so.
+        p.block("public init(rawValue: \(raw))") { p in
+            p.line("self = Self.listedCase(rawValue, in: Self.known) ?? .unknown(rawValue)")
+        }
+        p.blank()
+        p.doc("Whether the value is one the schema lists; an unlisted one decodes, but `validate()` refuses it.")
+        p.line("public var isListed: Swift.Bool { Self.listedCase(rawValue, in: Self.known) != nil }")
     }
 }

@@ -156,7 +156,7 @@ enum ErrorEmitter {
             p.blank()
             Emit.rawValueInitializer(
                 raw: raw, cases: codeType.codes.map { (literal($0.value), $0.swiftName) },
-                doc: "The case for a wire code.", into: &p
+                doc: "The case for a wire code.", listed: !codeType.isInteger, into: &p
             )
             p.blank()
             p.doc("The wire code.")

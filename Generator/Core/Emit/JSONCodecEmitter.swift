@@ -29,8 +29,8 @@ struct JSONCodecEmitter: CodecEmitter {
         case .object(let properties):
             let keyed = properties.filter { property in
                 switch property.storage {
-                case .stored, .constant: return !property.holdsBase
-                case .bound, .fixed: return false
+                case .stored, .constant, .fixed: return !property.holdsBase
+                case .bound: return false
                 }
             }
             if let base = type.base, let holder = properties.first(where: \.holdsBase) {
@@ -39,11 +39,11 @@ struct JSONCodecEmitter: CodecEmitter {
             }
             if directions.contains(.decode) {
                 p.blank()
-                decoder(keyed, extra: type.extraMembers, delegating: delegating, into: &p)
+                decoder(keyed, of: type, delegating: delegating, into: &p)
             }
             if directions.contains(.encode) {
                 p.blank()
-                encoder(keyed, extra: type.extraMembers, into: &p)
+                encoder(keyed.filter { !$0.isFixedObject }, extra: type.extraMembers, into: &p)
             }
         case .union(let union):
             if directions.contains(.decode) {
@@ -65,33 +65,46 @@ struct JSONCodecEmitter: CodecEmitter {
 
     // MARK: - Objects
 
-    private func decoder(_ keyed: [IRProperty], extra: IRTypeRef?, delegating: Bool, into p: inout SwiftPrinter) {
-        if keyed.isEmpty, extra == nil {
-            p.line(
-                delegating
-                    ? "public init(from decoder: any Decoder) throws { self.init() }"
-                    : "public init(from decoder: any Decoder) throws {}")
-            return
-        }
+    /// `init(from:)` of an object: it must be a JSON object; each property is read, a constant checked, a fixed
+    /// object (one with no stored fields) checked for presence and shape; the members beyond the declared ones are
+    /// kept (`additionalProperties`) or refused (`additionalProperties: false`).
+    private func decoder(_ keyed: [IRProperty], of type: IRType, delegating: Bool, into p: inout SwiftPrinter) {
+        let extra = type.extraMembers
+        let readsMembers = !keyed.isEmpty || extra != nil || type.isClosed
         p.block("public init(from decoder: any Decoder) throws") { p in
+            guard readsMembers else {
+                // Not even a property: the value must still be an object.
+                p.line("_ = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)")
+                if delegating { p.line("self.init()") }
+                return
+            }
             p.line("let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)")
             var arguments: [String] = []
             for property in keyed {
-                if case .constant = property.storage {
-                    p.line(constantCheck(property))
-                } else if delegating {
-                    arguments.append("\(Emit.name(property.swiftName)): \(decodeExpression(property))")
-                } else {
-                    p.line("self.\(Emit.name(property.swiftName)) = \(decodeExpression(property))")
+                switch property.storage {
+                case .constant: p.line(constantCheck(property))
+                case .fixed:
+                    let call = property.isRequired ? "decode" : "decodeIfPresent"
+                    p.line("_ = try container.\(call)(\(property.type.swiftType).self, forKey: \(key(property)))")
+                default:
+                    if delegating {
+                        arguments.append("\(Emit.name(property.swiftName)): \(decodeExpression(property))")
+                    } else {
+                        p.line("self.\(Emit.name(property.swiftName)) = \(decodeExpression(property))")
+                    }
                 }
             }
+            // additionalProperties counts only the schema's own properties as declared (beside allOf, the parts'
+            // members are additional too).
+            let declared = knownKeys(keyed.filter { type.declaredNames?.contains($0.wireName) ?? true })
+            if type.isClosed {
+                p.line("try container.expectNoMembers(besides: \(declared))")
+            }
             if let extra {
-                p.line("let known = \(knownKeys(keyed))")
+                p.line("let declared = \(declared)")
                 p.line("var additionalProperties: [Swift.String: \(extra.swiftType)] = [:]")
-                p.block("for key in container.allKeys where !known.contains(key.stringValue)") { p in
-                    p.line(
-                        "additionalProperties[key.stringValue] = try container.decode(\(extra.swiftType).self, forKey: key)"
-                    )
+                p.block("for key in container.allKeys where !declared.contains(key.stringValue)") { p in
+                    p.line("additionalProperties[key.stringValue] = \(read(extra, from: "container", key: "key"))")
                 }
                 if delegating {
                     arguments.append("additionalProperties: additionalProperties")
@@ -168,28 +181,83 @@ struct JSONCodecEmitter: CodecEmitter {
             "try container.expectConstant(\(SwiftLiteral.string(value))\(others), forKey: \(key(property)), required: \(property.isRequired))"
     }
 
-    /// The expression that reads a stored property.
+    /// The expression that reads a stored property. Nothing is substituted for an absent one (a schema's `default`
+    /// documents; it is never read in), but an array that is not required reads as empty when absent, as JSON
+    /// Schema's keywords see no difference between the two unless it has a `minItems` (then it is optional).
     private func decodeExpression(_ property: IRProperty) -> String {
         let key = key(property)
-        let present = property.isRequired && property.defaultExpression == nil && !property.isOptional
+        let present = property.isRequired && !property.isOptional
         let suffix = present ? "" : "IfPresent"
-        let fallback = property.defaultExpression ?? (property.isArray && !property.isRequired ? "[]" : nil)
-        let tail = fallback.map { " ?? \($0)" } ?? ""
+        let tail = property.isArrayDefaultingToEmpty ? " ?? []" : ""
         let call: String
         switch types.resolved(property.type) {
         case .scalar(let scalar, _) where scalar.isTextInJSON:
             call = "decodeText\(suffix)(\(property.type.swiftType).self, forKey: \(key))"
-        case .scalar(let scalar, _) where scalar.isLenientInJSON:
+        case .scalar(let scalar, _) where scalar.isLenientInJSON && property.acceptsString:
             call = "decodeLenient\(suffix)(\(property.type.swiftType).self, forKey: \(key))"
         case .array(let element) where isText(element):
             call = "decodeTextArray\(suffix)(\(element.swiftType).self, forKey: \(key))"
-        case .array(let element) where property.acceptSingle:
+        case .array(let element) where property.acceptSingle && !holdsText(element):
             call = "decodeArrayAcceptingSingle\(suffix)(\(element.swiftType).self, forKey: \(key))"
+        case let resolved where holdsText(resolved):
+            let read = "try container.decode\(suffix)(\(wrapped(property.type)).self, forKey: \(key))"
+            let value = present ? read : "(\(read))"
+            return unwrapped(value, property.type, optional: !present) + tail
         default:
             call = "decode\(suffix)(\(property.type.swiftType).self, forKey: \(key))"
         }
-        let expression = "try container.\(call)"
-        return tail.isEmpty ? expression : "(\(expression))\(tail)"
+        return "try container.\(call)" + (tail.isEmpty ? "" : tail)
+    }
+
+    /// The expression that reads a value of `type` under `key` of `container` (a map's value, say).
+    private func read(_ type: IRTypeRef, from container: String, key: String) -> String {
+        if case .scalar(let scalar, _) = types.resolved(type), scalar.isTextInJSON {
+            return "try \(container).decodeText(\(type.swiftType).self, forKey: \(key))"
+        }
+        guard holdsText(type) else { return "try \(container).decode(\(type.swiftType).self, forKey: \(key))" }
+        return unwrapped("try \(container).decode(\(wrapped(type)).self, forKey: \(key))", type, optional: false)
+    }
+
+    /// Whether a value of `type` holds, in arrays or maps at any depth, a scalar JSON carries as text.
+    private func holdsText(_ type: IRTypeRef) -> Bool {
+        switch types.resolved(type) {
+        case .scalar(let scalar, _): return scalar.isTextInJSON
+        case .array(let element), .map(let element): return holdsText(element)
+        case .named: return false
+        }
+    }
+
+    /// The `Codable` type that codes a value of `type`, with each text scalar in a `JSONText`.
+    private func wrapped(_ type: IRTypeRef) -> String {
+        switch types.resolved(type) {
+        case .scalar(let scalar, _) where scalar.isTextInJSON: return "SDKRuntime.JSONText<\(scalar.swiftType)>"
+        case .array(let element): return "[" + wrapped(element) + "]"
+        case .map(let element): return "[Swift.String: " + wrapped(element) + "]"
+        default: return type.swiftType
+        }
+    }
+
+    /// `expression` (of the ``wrapped(_:)`` type) with its `JSONText`s unwrapped into `type`.
+    private func unwrapped(_ expression: String, _ type: IRTypeRef, optional: Bool) -> String {
+        let chain = optional ? "?" : ""
+        switch types.resolved(type) {
+        case .scalar(let scalar, _) where scalar.isTextInJSON: return expression + chain + ".value"
+        case .array(let element):
+            return expression + chain + ".map { " + unwrapped("$0", element, optional: false) + " }"
+        case .map(let element):
+            return expression + chain + ".mapValues { " + unwrapped("$0", element, optional: false) + " }"
+        default: return expression
+        }
+    }
+
+    /// `expression` of `type` rewrapped for writing, each text scalar in a `JSONText`.
+    private func rewrapped(_ expression: String, _ type: IRTypeRef) -> String {
+        switch types.resolved(type) {
+        case .scalar(let scalar, _) where scalar.isTextInJSON: return "SDKRuntime.JSONText(\(expression))"
+        case .array(let element): return expression + ".map { " + rewrapped("$0", element) + " }"
+        case .map(let element): return expression + ".mapValues { " + rewrapped("$0", element) + " }"
+        default: return expression
+        }
     }
 
     private func encodeStatement(_ property: IRProperty) -> String {
@@ -205,16 +273,30 @@ struct JSONCodecEmitter: CodecEmitter {
         if case .constant(let constant) = property.storage {
             return "try container.encode(\(SwiftLiteral.string(constant)), forKey: \(key))"
         }
+        if property.isOptional, case .scalar(let scalar, _) = types.resolved(property.type), !scalar.isTextInJSON {
+            return "try container.encodeIfPresent(\(value), forKey: \(key))"
+        }
+        if property.isOptional {
+            var present = property
+            present.isOptional = false
+            present.isRequired = true
+            let statement = encodeStatement(present).replacingOccurrences(of: value, with: "value")
+            return "if let value = \(value) { \(statement) }"
+        }
+        let write: String
         switch types.resolved(property.type) {
         case .scalar(let scalar, _) where scalar.isTextInJSON:
-            return "try container.encodeText\(property.isOptional ? "IfPresent" : "")(\(value), forKey: \(key))"
-        case .array(let element):
-            let call = isText(element) ? "encodeTextArray" : "encode"
-            if property.isRequired { return "try container.\(call)(\(value), forKey: \(key))" }
-            return "if !\(value).isEmpty { try container.\(call)(\(value), forKey: \(key)) }"
+            write = "try container.encodeText(\(value), forKey: \(key))"
+        case .array(let element) where isText(element):
+            write = "try container.encodeTextArray(\(value), forKey: \(key))"
+        case let resolved where holdsText(resolved):
+            write = "try container.encode(\(rewrapped(value, property.type)), forKey: \(key))"
         default:
-            return "try container.encode\(property.isOptional ? "IfPresent" : "")(\(value), forKey: \(key))"
+            write = "try container.encode(\(value), forKey: \(key))"
         }
+        // An array that is not required is left out when empty, as it reads back (see decodeExpression).
+        if property.isArrayDefaultingToEmpty { return "if !\(value).isEmpty { \(write) }" }
+        return write
     }
 
     private func isText(_ type: IRTypeRef) -> Bool {
@@ -247,14 +329,41 @@ struct JSONCodecEmitter: CodecEmitter {
         }
     }
 
+    /// `oneOf` as JSON Schema means it: the value must be valid against exactly one variant (its type and its
+    /// constraints), or it is a decoding error.
     private func untagged(_ union: IRUnion, into p: inout SwiftPrinter) {
-        p.doc("Reads the first variant the JSON value fits, in schema order.")
+        p.doc("Reads the one variant the JSON value is valid against; none, or more than one, is an error.")
         p.block("public init(from decoder: any Decoder) throws") { p in
-            Emit.firstFittingVariant(of: union, into: &p) { type in
-                types.isScalarLike(type)
-                    ? "decoder.singleValueContainer().decode(\(type.swiftType).self)"
-                    : "\(type.swiftType)(from: decoder)"
+            p.line("var valid: [Self] = []")
+            let validation = ValidationEmitter(types: types)
+            for variant in union.variants {
+                let found = "valid.append(.\(Emit.name(variant.caseName))(value))"
+                p.block("if let value = try? \(variantRead(variant.type))") { p in
+                    guard validation.needsValidation(variant.type, constraints: variant.constraints) else {
+                        return p.line(found)
+                    }
+                    p.block("do") { p in
+                        validation.statements(
+                            for: "value", optional: false, type: variant.type, constraints: variant.constraints,
+                            path: "\"\"", into: &p)
+                        p.line(found)
+                    }
+                    p.line("catch {}")
+                }
             }
+            p.line("self = try SDKRuntime.JSONCoding.exactlyOne(valid, at: decoder.codingPath)")
+        }
+    }
+
+    /// The expression that reads a union's value as `type` from `decoder`.
+    private func variantRead(_ type: IRTypeRef) -> String {
+        if holdsText(type) {
+            return unwrapped(
+                "decoder.singleValueContainer().decode(\(wrapped(type)).self)", type, optional: false)
+        }
+        switch types.resolved(type) {
+        case .scalar, .array, .map: return "decoder.singleValueContainer().decode(\(type.swiftType).self)"
+        case .named: return "\(type.swiftType)(from: decoder)"
         }
     }
 
@@ -265,11 +374,11 @@ struct JSONCodecEmitter: CodecEmitter {
                 for variant in union.variants {
                     p.line("case .\(Emit.name(variant.caseName))(let value):")
                     p.indented { p in
-                        if types.isScalarLike(variant.type) {
-                            p.line("var container = encoder.singleValueContainer()")
-                            p.line("try container.encode(value)")
-                        } else {
+                        if case .named = types.resolved(variant.type), !types.isScalarLike(variant.type) {
                             p.line("try value.encode(to: encoder)")
+                        } else {
+                            p.line("var container = encoder.singleValueContainer()")
+                            p.line("try container.encode(\(rewrapped("value", variant.type)))")
                         }
                     }
                 }

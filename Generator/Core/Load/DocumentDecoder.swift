@@ -204,6 +204,15 @@ struct DocumentDecoder {
         constraints.minimum = reader.number("minimum", diagnostics: &diagnostics)
         constraints.maximum = reader.number("maximum", diagnostics: &diagnostics)
         constraints.exclusiveMinimum = reader.number("exclusiveMinimum", diagnostics: &diagnostics)
+        constraints.exclusiveMaximum = reader.number("exclusiveMaximum", diagnostics: &diagnostics)
+        constraints.multipleOf = reader.number("multipleOf", diagnostics: &diagnostics)
+        if let divisor = constraints.multipleOf, !(divisor.value.value > 0) {
+            diagnostics.error(
+                "\"multipleOf\" is \(divisor.value.literal), expected a number greater than 0",
+                at: divisor.location, pointer: divisor.pointer)
+            constraints.multipleOf = nil
+        }
+        constraints.uniqueItems = reader.bool("uniqueItems", diagnostics: &diagnostics)
         constraints.minLength = reader.integer("minLength", minimum: 0, diagnostics: &diagnostics)
         constraints.maxLength = reader.integer("maxLength", minimum: 0, diagnostics: &diagnostics)
         constraints.minItems = reader.integer("minItems", minimum: 0, diagnostics: &diagnostics)
@@ -272,10 +281,11 @@ struct DocumentDecoder {
             }
         }
         var additionalProperties: SchemaNode?
+        var forbidsAdditionalProperties = false
         if let extraNode = reader.value("additionalProperties") {
             switch extraNode.value {
             case .bool(true): additionalProperties = SchemaNode.anyValue(at: extraNode)
-            case .bool(false): break
+            case .bool(false): forbidsAdditionalProperties = true
             case .object: additionalProperties = schema(extraNode)
             default:
                 diagnostics.error(
@@ -291,6 +301,7 @@ struct DocumentDecoder {
         let parameterLocation = reader.choice("in", ParameterLocation.self, diagnostics: &diagnostics)
         let aliases = reader.strings("aliases", diagnostics: &diagnostics)?.map(\.value) ?? []
         let acceptSingle = reader.bool("acceptSingle", diagnostics: &diagnostics)
+        let acceptString = reader.bool("acceptString", diagnostics: &diagnostics)
         let swiftName = reader.nonEmptyString("x-swift-name", diagnostics: &diagnostics)
         if let swiftName, !Naming.isIdentifier(swiftName.value) {
             diagnostics.error(
@@ -306,7 +317,8 @@ struct DocumentDecoder {
             defaultValue: defaultValue, oneOf: oneOf, allOf: allOf, additionalProperties: additionalProperties,
             discriminator: discriminator, xml: xml, sensitive: sensitive,
             bind: bind, signs: signs, parameterLocation: parameterLocation, aliases: aliases,
-            acceptSingle: acceptSingle, swiftName: swiftName, alsoAccepts: alsoAccepts
+            acceptSingle: acceptSingle, acceptString: acceptString, swiftName: swiftName, alsoAccepts: alsoAccepts,
+            forbidsAdditionalProperties: forbidsAdditionalProperties
         )
     }
 

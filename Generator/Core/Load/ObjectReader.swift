@@ -66,7 +66,8 @@ struct ObjectReader {
             if required { missing(key, "\(what) to have an integer \"\(key)\"", diagnostics: &diagnostics) }
             return nil
         }
-        guard case .number(let number, _, true) = value.value, let integer = Int(exactly: number) else {
+        // JSON Schema counts a number with a zero fractional part (2.0, 2e0) as an integer.
+        guard case .number(let number, _, _) = value.value, let integer = Int(exactly: number) else {
             diagnostics.error(
                 "\"\(key)\" is \(Self.article(value.kindName)), expected an integer", at: value.location,
                 pointer: value.pointer)

@@ -50,19 +50,33 @@ public enum ParameterLocation: String, Sendable, CaseIterable {
     case query, path, header, body
 }
 
-/// The validation keywords of a schema, checked on request values before they are sent.
+/// The validation keywords of a schema, checked by the generated `validate()`.
 public struct ConstraintsNode: Sendable {
-    /// `minimum`, `maximum` and `exclusiveMinimum`, with their literal text.
-    public var minimum, maximum, exclusiveMinimum: Located<(value: Double, literal: String)>?
+    /// `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum` and `multipleOf`, with their literal text.
+    public var minimum, maximum, exclusiveMinimum, exclusiveMaximum,
+        multipleOf: Located<(value: Double, literal: String)>?
     /// `minLength`, `maxLength`, `minItems` and `maxItems`.
     public var minLength, maxLength, minItems, maxItems: Located<Int>?
     /// `pattern`, an ECMA-262 regular expression a string must contain a match of.
     public var pattern: Located<String>?
+    /// `uniqueItems`.
+    public var uniqueItems: Located<Bool>?
 
     /// Whether no keyword is set.
-    public var isEmpty: Bool {
-        minimum == nil && maximum == nil && exclusiveMinimum == nil && minLength == nil && maxLength == nil
-            && minItems == nil && maxItems == nil && pattern == nil
+    public var isEmpty: Bool { present.isEmpty }
+
+    /// Each keyword that is set, with where it is.
+    var present: [(keyword: String, location: SourceLocation, pointer: String)] {
+        let numbers = [
+            ("minimum", minimum), ("maximum", maximum), ("exclusiveMinimum", exclusiveMinimum),
+            ("exclusiveMaximum", exclusiveMaximum), ("multipleOf", multipleOf),
+        ].compactMap { keyword, value in value.map { (keyword, $0.location, $0.pointer) } }
+        let counts = [
+            ("minLength", minLength), ("maxLength", maxLength), ("minItems", minItems), ("maxItems", maxItems),
+        ]
+        .compactMap { keyword, value in value.map { (keyword, $0.location, $0.pointer) } }
+        return numbers + counts + [pattern.map { ("pattern", $0.location, $0.pointer) }].compactMap { $0 }
+            + [uniqueItems.map { ("uniqueItems", $0.location, $0.pointer) }].compactMap { $0 }
     }
 }
 
@@ -98,6 +112,8 @@ public final class SchemaNode: Sendable {
     /// `additionalProperties`: the schema of the members an object has beyond its `properties` (`true` is any
     /// value; `false`, like leaving it out, adds nothing).
     public let additionalProperties: SchemaNode?
+    /// `additionalProperties: false`: members beyond `properties` make the value invalid.
+    public let forbidsAdditionalProperties: Bool
     public let discriminator: Located<String>?
     public let xml: XMLOptionsNode?
     public let sensitive: Located<Bool>?
@@ -106,6 +122,8 @@ public final class SchemaNode: Sendable {
     public let parameterLocation: Located<ParameterLocation>?
     public let aliases: [String]
     public let acceptSingle: Located<Bool>?
+    /// `acceptString`: an integer, number or boolean a JSON response may also spell as a string.
+    public let acceptString: Located<Bool>?
     public let swiftName: Located<String>?
 
     /// The schema `{}` (any value), standing for `true` at `node`.
@@ -115,7 +133,7 @@ public final class SchemaNode: Sendable {
             nullable: false, constraints: ConstraintsNode(), description: nil, hasProperties: false, properties: [],
             required: [], items: nil, enumValues: nil, constValue: nil, defaultValue: nil, oneOf: nil, allOf: nil,
             additionalProperties: nil, discriminator: nil, xml: nil, sensitive: nil, bind: nil, signs: nil,
-            parameterLocation: nil, aliases: [], acceptSingle: nil, swiftName: nil
+            parameterLocation: nil, aliases: [], acceptSingle: nil, acceptString: nil, swiftName: nil
         )
     }
 
@@ -130,8 +148,11 @@ public final class SchemaNode: Sendable {
         additionalProperties: SchemaNode?, discriminator: Located<String>?, xml: XMLOptionsNode?,
         sensitive: Located<Bool>?, bind: Located<BindName>?, signs: Located<String>?,
         parameterLocation: Located<ParameterLocation>?, aliases: [String], acceptSingle: Located<Bool>?,
-        swiftName: Located<String>?, alsoAccepts: [Located<String>] = []
+        acceptString: Located<Bool>?, swiftName: Located<String>?, alsoAccepts: [Located<String>] = [],
+        forbidsAdditionalProperties: Bool = false
     ) {
+        self.acceptString = acceptString
+        self.forbidsAdditionalProperties = forbidsAdditionalProperties
         self.alsoAccepts = alsoAccepts
         self.location = location
         self.pointer = pointer

@@ -22,7 +22,8 @@ public enum SchemaKeywords {
         "$ref", "type", "format", "description", "properties", "required", "items", "enum", "const", "default",
         "oneOf", "discriminator", "xml", "sensitive", "bind", "signs", "in", "aliases", "acceptSingle", "x-swift-name",
         "contentEncoding", "minimum", "maximum", "exclusiveMinimum", "minLength", "maxLength", "pattern", "minItems",
-        "maxItems", "allOf", "additionalProperties", "alsoAccepts",
+        "maxItems", "allOf", "additionalProperties", "alsoAccepts", "exclusiveMaximum", "multipleOf", "uniqueItems",
+        "acceptString",
     ]
     /// `discriminator`.
     public static let discriminator = ["propertyName"]

@@ -1,25 +1,45 @@
 import Foundation
+import SchemaSemantics
 
 extension TypeResolver {
-    /// The checks of a property's validation keywords, each allowed only on the kind of value it measures.
-    mutating func checks(_ constraints: ConstraintsNode, on type: IRTypeRef) -> [IRCheck] {
+    /// What a value of `schema` must satisfy: the validation keywords of the schema itself (each allowed only on the
+    /// kind of value it measures) and, for an inline array or map, those of its `items` or `additionalProperties`,
+    /// at any depth.
+    mutating func constraints(of schema: SchemaNode, on type: IRTypeRef) -> IRConstraints {
+        if schema.ref != nil {
+            for (keyword, location, pointer) in schema.constraints.present {
+                reject(keyword, location, pointer, "beside \"$ref\", expected it on the referenced type")
+            }
+            return .none
+        }
+        // `oneOf` of one schema and null: the schema itself.
+        if let variants = schema.oneOf, variants.count == 1, let only = variants.first {
+            let inner = constraints(of: only, on: type)
+            return .of(checks(schema.constraints, on: type) + inner.checks, elements: inner.elements)
+        }
+        var elements = IRConstraints.none
+        switch type {
+        case .array(let element): elements = schema.items.map { constraints(of: $0, on: element) } ?? .none
+        case .map(let value): elements = schema.additionalProperties.map { constraints(of: $0, on: value) } ?? .none
+        case .scalar, .named: break
+        }
+        return .of(checks(schema.constraints, on: type), elements: elements)
+    }
+
+    /// The checks of a schema's own validation keywords on a value of `type`.
+    private mutating func checks(_ constraints: ConstraintsNode, on type: IRTypeRef) -> [IRCheck] {
         guard !constraints.isEmpty else { return [] }
         var checks: [IRCheck] = []
+        let resolved = table.resolved(type)
         let bounds: [(Located<(value: Double, literal: String)>?, String, (String) -> IRCheck)] = [
             (constraints.minimum, "minimum", IRCheck.minimum), (constraints.maximum, "maximum", IRCheck.maximum),
             (constraints.exclusiveMinimum, "exclusiveMinimum", IRCheck.exclusiveMinimum),
+            (constraints.exclusiveMaximum, "exclusiveMaximum", IRCheck.exclusiveMaximum),
+            (constraints.multipleOf, "multipleOf", IRCheck.multipleOf),
         ]
         for case (let bound?, let keyword, let check) in bounds {
-            switch table.resolved(type) {
-            case .scalar(.int, _), .scalar(.int32, _), .scalar(.int64, _):
-                if bound.value.value.rounded() == bound.value.value, let integer = Int64(exactly: bound.value.value) {
-                    checks.append(check(String(integer)))
-                } else {
-                    reject(
-                        keyword, bound.location, bound.pointer,
-                        "\(bound.value.literal) on an integer, expected a whole number")
-                }
-            case .scalar(.float, _), .scalar(.double, _):
+            switch resolved {
+            case .scalar(.int, _), .scalar(.int32, _), .scalar(.int64, _), .scalar(.float, _), .scalar(.double, _):
                 checks.append(check(bound.value.literal))
             default:
                 reject(
@@ -28,7 +48,7 @@ extension TypeResolver {
             }
         }
         let isString: Bool = {
-            if case .scalar(.string, _) = table.resolved(type) { return true } else { return false }
+            if case .scalar(.string, _) = resolved { return true } else { return false }
         }()
         for case (let count?, let keyword, let check) in [
             (constraints.minLength, "minLength", IRCheck.minLength),
@@ -44,39 +64,50 @@ extension TypeResolver {
             if !isString {
                 reject(
                     "pattern", pattern.location, pattern.pointer, "on \(describe(type)), expected it only on strings")
-            } else if (try? NSRegularExpression(pattern: pattern.value)) == nil {
+            } else if let problem = Self.patternProblem(pattern.value) {
                 reject(
-                    "pattern", pattern.location, pattern.pointer, "is not a regular expression this platform can read")
+                    "pattern", pattern.location, pattern.pointer, "is not an ECMA-262 regular expression: \(problem)")
             } else {
                 checks.append(.pattern(pattern.value))
             }
         }
+        let isArray: Bool = {
+            if case .array = resolved { return true } else { return false }
+        }()
         for case (let count?, let keyword, let check) in [
             (constraints.minItems, "minItems", IRCheck.minItems), (constraints.maxItems, "maxItems", IRCheck.maxItems),
         ] {
-            if isArray(type) {
+            if isArray {
                 checks.append(check(count.value))
             } else {
                 reject(keyword, count.location, count.pointer, "on \(describe(type)), expected it only on arrays")
             }
         }
+        if let unique = constraints.uniqueItems {
+            if !isArray {
+                reject(
+                    "uniqueItems", unique.location, unique.pointer, "on \(describe(type)), expected it only on arrays")
+            } else if unique.value {
+                checks.append(.uniqueItems)
+            }
+        }
         return checks
+    }
+
+    /// Why `pattern` is not an ECMA-262 regular expression (u flag), or nil when it is one.
+    static func patternProblem(_ pattern: String) -> String? {
+        do {
+            _ = try ECMAPattern(pattern)
+            return nil
+        } catch {
+            return error.description
+        }
     }
 
     /// Reports validation keywords where nothing checks them.
     mutating func rejectChecks(_ constraints: ConstraintsNode, where place: String) {
-        let present: [(String, SourceLocation, String)?] = [
-            constraints.minimum.map { ("minimum", $0.location, $0.pointer) },
-            constraints.maximum.map { ("maximum", $0.location, $0.pointer) },
-            constraints.exclusiveMinimum.map { ("exclusiveMinimum", $0.location, $0.pointer) },
-            constraints.minLength.map { ("minLength", $0.location, $0.pointer) },
-            constraints.maxLength.map { ("maxLength", $0.location, $0.pointer) },
-            constraints.pattern.map { ("pattern", $0.location, $0.pointer) },
-            constraints.minItems.map { ("minItems", $0.location, $0.pointer) },
-            constraints.maxItems.map { ("maxItems", $0.location, $0.pointer) },
-        ]
-        for case (let keyword, let location, let pointer)? in present {
-            reject(keyword, location, pointer, place + ", expected validation keywords only on object properties")
+        for (keyword, location, pointer) in constraints.present {
+            reject(keyword, location, pointer, place + ", expected validation keywords on values only")
         }
     }
 

@@ -199,6 +199,15 @@ public struct IRType: Sendable, Equatable {
     /// For an object with `properties` and `additionalProperties`: the type of the members beyond its properties,
     /// kept in `additionalProperties: [String: Value]`.
     public internal(set) var extraMembers: IRTypeRef?
+    /// What each of those members must satisfy.
+    public internal(set) var extraConstraints: IRConstraints = .none
+    /// Whether the object allows no members beyond its declared properties (`additionalProperties: false`).
+    public internal(set) var isClosed = false
+    /// For an object with `allOf`: the wire names of the schema's own properties, the only ones
+    /// `additionalProperties` counts as declared (the parts' members are additional to it). Nil: every property.
+    public internal(set) var declaredNames: Set<String>?
+    /// For an alias of a scalar, array or map: what its values must satisfy.
+    public internal(set) var constraints: IRConstraints = .none
     /// Whether it is (or is a variant of) a top-level http request, which needs form/query/header encoding.
     public internal(set) var needsHTTPFields = false
     /// Whether a value of this type contains a sensitive field somewhere.
@@ -245,6 +254,12 @@ public struct IRType: Sendable, Equatable {
     /// Whether it is an object.
     public var isObject: Bool {
         if case .object = kind { return true }
+        return false
+    }
+
+    /// Whether it is a `oneOf` union.
+    public var isUnion: Bool {
+        if case .union = kind { return true }
         return false
     }
 
@@ -349,20 +364,61 @@ public enum IRStorage: Sendable, Equatable {
     case fixed
 }
 
-/// A constraint a request value is checked against before it is sent.
+/// A constraint `validate()` checks a value against.
 public enum IRCheck: Sendable, Equatable {
-    /// `minimum`, `maximum`, `exclusiveMinimum`, with the bound's Swift literal.
+    /// `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum` and `multipleOf`, with the number's JSON text
+    /// (compared and divided by its decimal value).
     case minimum(String)
     case maximum(String)
     case exclusiveMinimum(String)
+    case exclusiveMaximum(String)
+    case multipleOf(String)
     /// `minLength`, `maxLength` (in Unicode scalars, as JSON Schema counts).
     case minLength(Int)
     case maxLength(Int)
-    /// `pattern`.
+    /// `pattern`, an ECMA-262 regular expression.
     case pattern(String)
-    /// `minItems`, `maxItems`.
+    /// `minItems`, `maxItems`, `uniqueItems`.
     case minItems(Int)
     case maxItems(Int)
+    case uniqueItems
+}
+
+extension IRCheck {
+    /// Whether an empty array fails it, so that an array the schema does not require must keep absent and empty
+    /// apart (`minItems` of 1 or more).
+    var tellsAbsentFromEmpty: Bool {
+        if case .minItems(let count) = self { return count > 0 }
+        return false
+    }
+}
+
+/// What a value must satisfy: its own checks and, for an array or a map, what each element or value must.
+public indirect enum IRConstraints: Sendable, Equatable {
+    /// Nothing.
+    case none
+    /// `checks` on the value itself, `elements` on each element of an array or value of a map.
+    case some(checks: [IRCheck], elements: IRConstraints)
+
+    /// The value's own checks.
+    public var checks: [IRCheck] {
+        if case .some(let checks, _) = self { return checks }
+        return []
+    }
+
+    /// What each element or value must satisfy.
+    public var elements: IRConstraints {
+        if case .some(_, let elements) = self { return elements }
+        return .none
+    }
+
+    /// Whether nothing is checked, at any depth.
+    public var isEmpty: Bool { checks.isEmpty && (elements == .none || elements.isEmpty) }
+
+    /// `checks` with `elements`, or ``none`` when both are empty.
+    static func of(_ checks: [IRCheck], elements: IRConstraints) -> IRConstraints {
+        checks.isEmpty && elements.isEmpty ? .none : .some(checks: checks, elements: elements)
+    }
 }
 
 /// One property of an object.
@@ -388,8 +444,10 @@ public struct IRProperty: Sendable, Equatable {
     public var acceptSingle: Bool
     /// The wire name of the sibling this element signs.
     public var signs: String?
-    /// What a request value must satisfy.
-    public var checks: [IRCheck] = []
+    /// What the value must satisfy.
+    public var constraints: IRConstraints = .none
+    /// Whether JSON may also spell the integer, number or boolean as a string (`acceptString`).
+    public var acceptsString = false
     /// Whether it holds the other family's object its type extends (see ``IRType/base``): it has no key of its own,
     /// since it is read from the whole object.
     public var holdsBase = false
@@ -406,9 +464,13 @@ public struct IRProperty: Sendable, Equatable {
         return false
     }
 
-    /// Whether it is an array that defaults to empty because the schema does not require it.
+    /// Whether it is an object with no stored fields, checked when read but not kept.
+    public var isFixedObject: Bool { storage == .fixed }
+
+    /// Whether it is an array the schema does not require that reads as empty when absent (no `minItems` tells the
+    /// two apart, so it is not optional).
     public var isArrayDefaultingToEmpty: Bool {
-        if case .array = type, !isRequired, defaultExpression == nil { return true }
+        if case .array = type, !isRequired, !isOptional { return true }
         return false
     }
 
@@ -435,6 +497,8 @@ public struct IRVariant: Sendable, Equatable {
     public var type: IRTypeRef
     /// The discriminator's value for this variant.
     public var discriminatorValue: String?
+    /// What a value of this variant must satisfy beyond its type.
+    public var constraints: IRConstraints = .none
 }
 
 /// One method.

@@ -87,7 +87,6 @@ struct TypeResolver {
     // MARK: - Type bodies
 
     private mutating func fill(_ type: IRTypeName, from schema: SchemaNode, scope: ResolutionScope) {
-        rejectChecks(schema.constraints, where: "on a named type")
         if schema.nullable, let named = schema.type ?? schema.oneOf?.first?.type {
             diagnostics.error(
                 "a named type that may be null, expected null only on the properties that hold it", at: named.location,
@@ -95,6 +94,7 @@ struct TypeResolver {
         }
         if let ref = schema.ref {
             checkOnlyReferenceKeywords(schema, allowed: ["description", "x-swift-name"])
+            _ = constraints(of: schema, on: .named(type))
             if let target = reference(ref, scope: scope) { setKind(.alias(.named(target)), of: type) }
             return
         }
@@ -103,16 +103,41 @@ struct TypeResolver {
         {
             if let map = mapRef(values, nameHint: type.simple + "Value", owner: type, scope: scope) {
                 setKind(.alias(map), of: type)
+                let valueConstraints = constraints(of: schema, on: map)
+                table.update(type) { $0.constraints = valueConstraints }
             }
             return
         }
+        if schema.type?.value == .object || schema.allOf != nil || schema.oneOf != nil || schema.enumValues != nil {
+            rejectChecks(
+                schema.constraints,
+                where:
+                    "on the \(schema.enumValues != nil ? "enum" : schema.oneOf != nil ? "union" : "object") \(type.simple)"
+            )
+        }
         if let parts = schema.allOf {
             let (properties, base) = mergedProperties(schema, parts: parts, owner: type, scope: scope)
+            if base != nil,
+                let values = schema.additionalProperties ?? (schema.forbidsAdditionalProperties ? schema : nil)
+            {
+                diagnostics.error(
+                    "\"additionalProperties\" beside an \"allOf\" that extends another family's type, expected it on the extended type, which keeps the members",
+                    at: values.location, pointer: values.pointer)
+                return
+            }
+            let (extra, extraConstraints) = extraMembers(schema, owner: type, scope: scope, properties: properties)
             table.update(type) {
                 $0.kind = .object(properties)
                 $0.base = base
                 $0.xmlNamespace = schema.xml?.namespace
                 $0.xmlPrefix = schema.xml?.prefix
+                $0.extraMembers = extra
+                $0.extraConstraints = extraConstraints
+                $0.isClosed = schema.forbidsAdditionalProperties
+                // JSON Schema's additionalProperties sees only the properties beside it, not those of allOf.
+                if extra != nil || schema.forbidsAdditionalProperties {
+                    $0.declaredNames = Set(schema.properties.map(\.name))
+                }
             }
             return
         }
@@ -143,51 +168,66 @@ struct TypeResolver {
         switch declared.value {
         case .object:
             let properties = objectProperties(schema, owner: type, scope: scope)
-            var extraMembers: IRTypeRef?
-            if let values = schema.additionalProperties {
-                extraMembers = mapRef(values, nameHint: type.simple + "Extra", owner: type, scope: scope).flatMap {
-                    if case .map(let value) = $0 { value } else { nil }
-                }
-                if properties.contains(where: { $0.swiftName == "additionalProperties" }) {
-                    diagnostics.error(
-                        "a property becomes the Swift name 'additionalProperties', which keeps the members beyond \"properties\" here, expected another name (set \"x-swift-name\")",
-                        at: values.location, pointer: values.pointer)
-                }
-            }
+            let (extraMembers, extraConstraints) = extraMembers(
+                schema, owner: type, scope: scope, properties: properties)
             table.update(type) {
                 $0.kind = .object(properties)
                 $0.extraMembers = extraMembers
+                $0.extraConstraints = extraConstraints
+                $0.isClosed = schema.forbidsAdditionalProperties
                 $0.xmlNamespace = schema.xml?.namespace
                 $0.xmlPrefix = schema.xml?.prefix
             }
         default:
             if let target = typeRef(schema, nameHint: type.simple, owner: type, scope: scope) {
                 setKind(.alias(target), of: type)
+                let valueConstraints = constraints(of: schema, on: target)
+                table.update(type) { $0.constraints = valueConstraints }
             }
         }
+    }
+
+    /// The type and constraints of the members an object keeps beyond its properties (`additionalProperties`).
+    private mutating func extraMembers(
+        _ schema: SchemaNode, owner: IRTypeName, scope: ResolutionScope, properties: [IRProperty]
+    ) -> (IRTypeRef?, IRConstraints) {
+        guard let values = schema.additionalProperties else { return (nil, .none) }
+        let extra = mapRef(values, nameHint: owner.simple + "Extra", owner: owner, scope: scope).flatMap {
+            if case .map(let value) = $0 { value } else { nil }
+        }
+        if properties.contains(where: { $0.swiftName == "additionalProperties" }) {
+            diagnostics.error(
+                "a property becomes the Swift name 'additionalProperties', which keeps the members beyond \"properties\" here, expected another name (set \"x-swift-name\")",
+                at: values.location, pointer: values.pointer)
+        }
+        return (extra, extra.map { constraints(of: values, on: $0) } ?? .none)
     }
 
     private mutating func setKind(_ kind: IRType.Kind, of type: IRTypeName) {
         table.update(type) { $0.kind = kind }
     }
 
+    /// The cases of an enum: each value's lowerCamelCase name, made unique deterministically. A name another value
+    /// took first, or `unknown` (the case of unlisted values), gets the smallest number from 2 that frees it, in
+    /// the order the values are listed.
     private mutating func enumCases(_ values: [Located<String>], schema: SchemaNode) -> [IREnumCase] {
-        var seen: [String: String] = [:]
+        var taken: Set<String> = ["unknown"]
+        var wireValues: Set<[Unicode.Scalar]> = []
         return values.compactMap { value in
-            let swiftName = Naming.lowerCamel(value.value)
-            if swiftName == "unknown" {
+            guard wireValues.insert(Array(value.value.unicodeScalars)).inserted else {
                 diagnostics.error(
-                    "the enum value \"\(value.value)\" becomes the case 'unknown', which is reserved for values the enum does not list",
+                    "the enum lists \(SwiftLiteral.string(value.value)) twice, expected distinct values",
                     at: value.location, pointer: value.pointer)
                 return nil
             }
-            if let other = seen[swiftName] {
-                diagnostics.error(
-                    "the enum values \"\(other)\" and \"\(value.value)\" both become the Swift case '\(swiftName)', expected distinct Swift names",
-                    at: value.location, pointer: value.pointer)
-                return nil
+            let base = Naming.lowerCamel(value.value)
+            var swiftName = base
+            var number = 2
+            while taken.contains(swiftName) {
+                swiftName = base + String(number)
+                number += 1
             }
-            seen[swiftName] = value.value
+            taken.insert(swiftName)
             return IREnumCase(wireValue: value.value, swiftName: swiftName)
         }
     }
@@ -234,7 +274,10 @@ struct TypeResolver {
                 continue
             }
             caseNames[caseName] = variant.location
-            result.variants.append(IRVariant(caseName: caseName, type: ref, discriminatorValue: discriminatorValue))
+            result.variants.append(
+                IRVariant(
+                    caseName: caseName, type: ref, discriminatorValue: discriminatorValue,
+                    constraints: constraints(of: variant, on: ref)))
         }
         return result
     }
@@ -328,16 +371,28 @@ struct TypeResolver {
                 "\"acceptSingle\" on \(describe(type)), expected it only on arrays", at: acceptSingle.location,
                 pointer: acceptSingle.pointer)
         }
+        let acceptsString = schema.acceptString?.value ?? false
+        if let acceptString = schema.acceptString, acceptString.value, !isLenient(type) {
+            diagnostics.error(
+                "\"acceptString\" on \(describe(type)), expected it only on integers, numbers and booleans",
+                at: acceptString.location, pointer: acceptString.pointer)
+        }
+        var valueConstraints = IRConstraints.none
+        if storage.isStoredValue {
+            valueConstraints = constraints(of: schema, on: type)
+        } else {
+            rejectChecks(schema.constraints, where: "on a constant or bound value")
+        }
         return IRProperty(
             wireName: node.name, swiftName: swiftName, type: type, storage: storage,
-            isOptional: storage.isStoredValue && (schema.nullable || !isRequired && schema.defaultValue == nil)
-                && !isArray(type),
+            isOptional: storage.isStoredValue && (schema.nullable || !isRequired)
+                && (!isArray(type) || valueConstraints.checks.contains(where: \.tellsAbsentFromEmpty)),
             isRequired: isRequired, defaultExpression: nil, xmlKind: xmlKind, xmlName: schema.xml?.name ?? node.name,
             xmlItemName: schema.items?.xml?.name,
             aliases: schema.aliases, alsoAccepts: schema.alsoAccepts.map(\.value),
             location: schema.parameterLocation?.value,
             acceptSingle: schema.acceptSingle?.value ?? false,
-            signs: schema.signs?.value, checks: checks(schema.constraints, on: type),
+            signs: schema.signs?.value, constraints: valueConstraints, acceptsString: acceptsString,
             documentation: schema.description,
             provenance: Provenance(file: scope.file.displayPath, pointer: schema.pointer),
             defaultNode: schema.defaultValue, sourceLocation: node.keyLocation
@@ -446,19 +501,12 @@ struct TypeResolver {
                     pointer: declared.pointer)
                 return nil
             }
-            rejectChecks(items.constraints, where: "on array items")
             if items.nullable {
                 diagnostics.error(
                     "array items that may be null, expected non-null items (make the array optional instead)",
                     at: items.location, pointer: items.pointer)
             }
             guard let element = typeRef(items, nameHint: nameHint, owner: owner, scope: scope) else { return nil }
-            if case .array = element {
-                diagnostics.error(
-                    "an array of arrays, expected arrays of scalars or objects", at: items.location,
-                    pointer: items.pointer)
-                return nil
-            }
             return .array(element)
         case .string, .integer, .number, .boolean:
             guard let scalar = scalar(declared, format: schema.format, encoding: schema.contentEncoding) else {
@@ -514,7 +562,12 @@ struct TypeResolver {
         let text = ref.value
         if text.hasPrefix("../") { return externals.type(ref, into: &table, diagnostics: &diagnostics) }
         if text.hasPrefix("#/$defs/") {
-            let key = String(text.dropFirst("#/$defs/".count))
+            guard let key = Self.pointerKey(text.dropFirst("#/$defs/".count)) else {
+                diagnostics.error(
+                    "\"$ref\": \"\(text)\" has an escape that is not %XX or ~0/~1, expected an RFC 6901 pointer in a URI fragment",
+                    at: ref.location, pointer: ref.pointer)
+                return nil
+            }
             if let type = scope.localTypes[key] { return type }
             diagnostics.error(
                 "\"$ref\": \"\(text)\" names no type in this file's \"$defs\", expected one of \(list(scope.localTypes.keys))",
@@ -522,7 +575,12 @@ struct TypeResolver {
             return nil
         }
         if text.hasPrefix("types.json#/$defs/") {
-            let key = String(text.dropFirst("types.json#/$defs/".count))
+            guard let key = Self.pointerKey(text.dropFirst("types.json#/$defs/".count)) else {
+                diagnostics.error(
+                    "\"$ref\": \"\(text)\" has an escape that is not %XX or ~0/~1, expected an RFC 6901 pointer in a URI fragment",
+                    at: ref.location, pointer: ref.pointer)
+                return nil
+            }
             if let type = familyTypes[key] { return type }
             if typesFile == nil {
                 diagnostics.error(
@@ -539,6 +597,40 @@ struct TypeResolver {
             "\"$ref\": \"\(text)\" is not a reference sdkgen understands, expected \"#/$defs/Name\", \"types.json#/$defs/Name\" or another family's \"../Family/types.json#/$defs/Name\"",
             at: ref.location, pointer: ref.pointer)
         return nil
+    }
+
+    /// The `$defs` key a pointer token names: the fragment's percent-encoding decoded (RFC 3986), then `~1` as `/`
+    /// and `~0` as `~` (RFC 6901); nil for a malformed escape or a token that is not a single key.
+    static func pointerKey(_ token: Substring) -> String? {
+        var bytes: [UInt8] = []
+        var utf8 = token.utf8[...]
+        while let byte = utf8.popFirst() {
+            guard byte == UInt8(ascii: "%") else {
+                bytes.append(byte)
+                continue
+            }
+            let digits = utf8.prefix(2)
+            guard digits.count == 2, let value = UInt8(String(decoding: digits, as: UTF8.self), radix: 16) else {
+                return nil
+            }
+            bytes.append(value)
+            utf8 = utf8.dropFirst(2)
+        }
+        guard let decoded = String(validating: bytes, as: UTF8.self), !decoded.contains("/") else { return nil }
+        var key = ""
+        var characters = decoded.makeIterator()
+        while let character = characters.next() {
+            guard character == "~" else {
+                key.append(character)
+                continue
+            }
+            switch characters.next() {
+            case "0": key.append("~")
+            case "1": key.append("/")
+            default: return nil
+            }
+        }
+        return key
     }
 
     private mutating func checkOnlyReferenceKeywords(_ schema: SchemaNode, allowed: Set<String>) {
@@ -568,6 +660,12 @@ struct TypeResolver {
 
     func isArray(_ type: IRTypeRef) -> Bool {
         if case .array = type { return true }
+        return false
+    }
+
+    /// Whether `type` is an integer, number or boolean, which `acceptString` lets JSON spell as a string.
+    func isLenient(_ type: IRTypeRef) -> Bool {
+        if case .scalar(let scalar, _) = table.resolved(type) { return scalar.isLenientInJSON }
         return false
     }
 

@@ -68,6 +68,12 @@ public enum ShellTarget: OpenEnum {
         }
     }
 
+    /// Whether the target is one this SDK lists.
+    public var isListed: Bool {
+        if case .unknown = self { return false }
+        return true
+    }
+
     /// The wire value.
     public var rawValue: String {
         switch self {

@@ -1,4 +1,5 @@
 import Foundation
+import SchemaSemantics
 
 /// JSON reading and writing with the SDK's conventions.
 ///
@@ -29,6 +30,21 @@ import Foundation
         } catch let error as DecodingError {
             throw ResponseDecodingError(error)
         }
+    }
+
+    /// The one value of `valid`, the variants of a `oneOf` a JSON value is valid against: JSON Schema's `oneOf`
+    /// holds only when exactly one is.
+    ///
+    /// - Throws: `DecodingError.dataCorrupted` at `codingPath` for none or several.
+    public static func exactlyOne<Union>(_ valid: [Union], at codingPath: [any CodingKey]) throws -> Union {
+        guard valid.count == 1, let only = valid.first else {
+            let found = valid.isEmpty ? "none" : "\(valid.count)"
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: codingPath,
+                    debugDescription: "valid against \(found) of the oneOf variants, expected exactly one"))
+        }
+        return only
     }
 
     /// Encodes `value` deterministically.
@@ -138,10 +154,17 @@ extension String {
         return try texts.map { try parse($0, as: T.self, forKey: key) }
     }
 
-    /// Reads a number or boolean, also accepting it spelled as a string (`"3600"`), as many token servers send.
+    /// Reads a number or boolean, also accepting it spelled as a string (`"3600"`), as many token servers send
+    /// (a property with `acceptString`).
     public func decodeLenient<T: WireScalar & Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         if let value = try? decode(T.self, forKey: key) { return value }
-        return try decodeText(T.self, forKey: key)
+        let text = try decode(String.self, forKey: key)
+        guard let value = T(wireText: text) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: key, in: self,
+                debugDescription: "expected \(T.wireTypeName), found \(ResponseDecodingError.quote(text))")
+        }
+        return value
     }
 
     /// Like ``decodeLenient(_:forKey:)``, but nil when the key is absent or null.
@@ -162,6 +185,15 @@ extension String {
         return try decodeArrayAcceptingSingle(T.self, forKey: key)
     }
 
+    /// Refuses a member other than `declared` (`additionalProperties: false`).
+    public func expectNoMembers(besides declared: Set<String>) throws {
+        if let other = allKeys.first(where: { !declared.contains($0.stringValue) }) {
+            throw DecodingError.dataCorruptedError(
+                forKey: other, in: self,
+                debugDescription: "a member the schema does not allow (additionalProperties: false)")
+        }
+    }
+
     /// Checks that a constant field holds `expected` or one of `others`; when `required` is false an absent field is
     /// accepted.
     public func expectConstant(_ expected: String, alsoAccepting others: [String] = [], forKey key: Key, required: Bool)
@@ -174,7 +206,8 @@ extension String {
             }
             return
         }
-        guard found == expected || others.contains(found) else {
+        // JSON Schema compares strings by code points; Swift's == would equate canonically equivalent spellings.
+        guard CodePoints.equal(found, expected) || others.contains(where: { CodePoints.equal(found, $0) }) else {
             let accepted = ([expected] + others).map { "\"\($0)\"" }.joined(separator: " or ")
             throw DecodingError.dataCorruptedError(
                 forKey: key, in: self,
@@ -184,7 +217,7 @@ extension String {
     }
 
     private func parse<T: WireScalar>(_ text: String, as type: T.Type, forKey key: Key) throws -> T {
-        guard let value = T(wireText: text) else {
+        guard let value = T(jsonText: text) else {
             throw DecodingError.dataCorruptedError(
                 forKey: key, in: self,
                 debugDescription: "expected \(T.wireTypeName), found \(ResponseDecodingError.quote(text))"
@@ -230,4 +263,33 @@ extension String {
 
     /// Never succeeds: these keys name object members.
     public init?(intValue: Int) { nil }
+}
+
+/// A value JSON carries as a string in its own grammar (a UUID, a date, a URI), read and written through
+/// ``WireScalar/init(jsonText:)`` and ``WireScalar/wireText``: how generated code codes such values inside arrays of
+/// arrays, maps and unions, where no keyed helper reaches.
+@_spi(Generated) public struct JSONText<Value: WireScalar>: Codable {
+    /// The value.
+    public let value: Value
+
+    /// Wraps `value` to be written.
+    public init(_ value: Value) { self.value = value }
+
+    /// Reads a JSON string in the value's grammar.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        guard let value = Value(jsonText: text) else {
+            throw DecodingError.dataCorruptedError(
+                in: container,
+                debugDescription: "expected \(Value.wireTypeName), found \(ResponseDecodingError.quote(text))")
+        }
+        self.value = value
+    }
+
+    /// Writes the value's wire text as a JSON string.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(value.wireText)
+    }
 }

@@ -1,11 +1,25 @@
+import SchemaSemantics
+
 /// A string enumeration that keeps values it does not know.
 ///
 /// Generated enums conform to this: a known spelling becomes its case, anything else `unknown(String)`, so a server
 /// that adds a value never breaks decoding. JSON, XML and form coding come from the extension below.
 public protocol OpenEnum: RawRepresentable, Sendable, Hashable, Codable, WireScalar, CustomStringConvertible
-where RawValue == String {}
+where RawValue == String {
+    /// Whether the value is one the schema lists; an unlisted one decodes, but `validate()` refuses it.
+    var isListed: Bool { get }
+}
 
 extension OpenEnum {
+    /// The listed case spelled exactly `rawValue` (the same code points: JSON Schema does not equate canonically
+    /// equivalent strings), or nil.
+    @_spi(Generated) public static func listedCase(_ rawValue: String, in known: [String: Self]) -> Self? {
+        guard let found = known[rawValue], CodePoints.equal(found.rawValue, rawValue) else {
+            return nil
+        }
+        return found
+    }
+
     /// Reads any spelling; unknown ones become the `unknown` case.
     @inlinable
     public init?(wireText: String) { self.init(rawValue: wireText) }

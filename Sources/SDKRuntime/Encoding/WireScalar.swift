@@ -1,4 +1,5 @@
 import Foundation
+import SchemaSemantics
 
 /// A value that travels as text: an XML element or attribute, a query or form field, a path segment, or a JSON
 /// string that a lenient reader accepts in place of a number.
@@ -13,6 +14,14 @@ public protocol WireScalar {
     var wireText: String { get }
     /// How the type is named in decoding errors ("expected Int, found ...").
     static var wireTypeName: String { get }
+    /// Reads the value from a JSON string, in the grammar JSON Schema's `format` gives it: no surrounding
+    /// whitespace, RFC 3339 dates and times, RFC 9562 UUIDs, RFC 3986 absolute URIs. The default reads the wire text.
+    init?(jsonText: String)
+}
+
+extension WireScalar {
+    /// The wire text's reading.
+    public init?(jsonText: String) { self.init(wireText: jsonText) }
 }
 
 extension String: WireScalar {
@@ -118,6 +127,11 @@ extension UUID: WireScalar {
         guard let value = WireText.uuid(WireText.trimmed(wireText)) else { return nil }
         self = value
     }
+    /// Reads RFC 9562's `8-4-4-4-12` hexadecimal form, in either case, and nothing else.
+    public init?(jsonText: String) {
+        guard let value = WireText.uuid(jsonText) else { return nil }
+        self = value
+    }
     /// The lowercase canonical spelling: GUID case is significant to HealthVault's MACs, and servers send lowercase.
     public var wireText: String { uuidString.lowercased() }
     /// `UUID`
@@ -129,6 +143,12 @@ extension Date: WireScalar {
     public init?(wireText: String) {
         guard let value = DateTimeText.parse(WireText.trimmed(wireText)) else { return nil }
         self = value
+    }
+    /// Reads an RFC 3339 `date-time` exactly (a leap second reads as the next second).
+    public init?(jsonText: String) {
+        guard let parsed = RFC3339DateTime(jsonText) else { return nil }
+        let fraction = Double("0." + parsed.fraction) ?? 0
+        self = Date(timeIntervalSince1970: Double(parsed.secondsSince1970) + fraction)
     }
     /// The UTC millisecond spelling, e.g. `2017-08-10T12:34:56.000Z`.
     public var wireText: String { DateTimeText.format(self) }
@@ -143,6 +163,11 @@ extension URL: WireScalar {
         guard !trimmed.isEmpty, let value = URL(string: trimmed) else { return nil }
         self = value
     }
+    /// Reads an RFC 3986 URI: a scheme, and nothing a URI cannot hold (a relative reference is not one).
+    public init?(jsonText: String) {
+        guard URIText.isURI(jsonText), let value = URL(string: jsonText) else { return nil }
+        self = value
+    }
     /// The URL's string.
     public var wireText: String { absoluteString }
     /// `URL`
@@ -152,6 +177,11 @@ extension URL: WireScalar {
 extension LocalDate: WireScalar {
     /// Reads `YYYY-MM-DD`.
     public init?(wireText: String) { self.init(WireText.trimmed(wireText)) }
+    /// Reads an RFC 3339 `full-date` exactly.
+    public init?(jsonText: String) {
+        guard let parsed = RFC3339Date(jsonText) else { return nil }
+        self.init(year: parsed.year, month: parsed.month, day: parsed.day)
+    }
     /// `YYYY-MM-DD`
     public var wireText: String { description }
     /// `date`

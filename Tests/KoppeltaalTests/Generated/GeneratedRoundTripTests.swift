@@ -376,10 +376,10 @@ extension OperationOutcome: Encodable {
 extension OperationOutcomeIssue: Encodable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
-        try container.encodeIfPresent(self.severity, forKey: "severity")
-        try container.encodeIfPresent(self.type, forKey: "type")
+        if let value = self.severity { try container.encode(value, forKey: "severity") }
+        if let value = self.type { try container.encode(value, forKey: "type") }
         try container.encodeIfPresent(self.code, forKey: "code")
-        try container.encodeIfPresent(self.details, forKey: "details")
+        if let value = self.details { try container.encode(value, forKey: "details") }
         try container.encodeIfPresent(self.diagnostics, forKey: "diagnostics")
         if !self.location.isEmpty { try container.encode(self.location, forKey: "location") }
     }
@@ -473,7 +473,7 @@ extension ConformanceRest: Encodable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
         try container.encodeIfPresent(self.mode, forKey: "mode")
-        try container.encodeIfPresent(self.security, forKey: "security")
+        if let value = self.security { try container.encode(value, forKey: "security") }
     }
 }
 

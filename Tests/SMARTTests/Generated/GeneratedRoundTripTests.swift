@@ -163,7 +163,7 @@ extension FHIRContextItem: Encodable {
         var container = encoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
         try container.encodeIfPresent(self.reference, forKey: "reference")
         try container.encodeIfPresent(self.canonical, forKey: "canonical")
-        try container.encodeIfPresent(self.identifier, forKey: "identifier")
+        if let value = self.identifier { try container.encode(value, forKey: "identifier") }
         try container.encodeIfPresent(self.type, forKey: "type")
         try container.encodeIfPresent(self.role, forKey: "role")
         let known = ["reference", "canonical", "identifier", "type", "role"]

@@ -209,9 +209,9 @@ extension ConnectedProvider: Encodable {
         var container = encoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
         try container.encode(self.name, forKey: "name")
         try container.encode(self.slug, forKey: "slug")
-        try container.encodeTextIfPresent(self.logo, forKey: "logo")
+        if let value = self.logo { try container.encodeText(value, forKey: "logo") }
         try container.encodeIfPresent(self.status, forKey: "status")
-        try container.encodeTextIfPresent(self.createdOn, forKey: "created_on")
+        if let value = self.createdOn { try container.encodeText(value, forKey: "created_on") }
     }
 }
 
@@ -229,8 +229,8 @@ extension VitalErrorDetail: Encodable {
         try container.encode(self.errorType, forKey: "error_type")
         try container.encodeIfPresent(self.message, forKey: "message")
         try container.encodeIfPresent(self.errorMessage, forKey: "error_message")
-        try container.encodeTextIfPresent(self.userID, forKey: "user_id")
-        try container.encodeTextIfPresent(self.createdOn, forKey: "created_on")
+        if let value = self.userID { try container.encodeText(value, forKey: "user_id") }
+        if let value = self.createdOn { try container.encodeText(value, forKey: "created_on") }
     }
 }
 
@@ -284,6 +284,6 @@ extension ResolveUser.Response: Encodable {
         var container = encoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
         try container.encodeText(self.userID, forKey: "user_id")
         try container.encode(self.clientUserID, forKey: "client_user_id")
-        try container.encodeTextIfPresent(self.createdOn, forKey: "created_on")
+        if let value = self.createdOn { try container.encodeText(value, forKey: "created_on") }
     }
 }

@@ -80,6 +80,14 @@ public enum CreateAuthenticatedSessionToken {
             self.token = token
             self.sharedSecret = sharedSecret
         }
+
+        /// Checks the schema's constraints on this value and its parts; client methods call it on a request before
+        /// sending it.
+        /// - Parameter path: where the value is, as a JSON pointer by wire names.
+        /// - Throws: `SDKRuntime.RequestValidationError` for the first value that breaks a constraint.
+        public func validate(at path: Swift.String = "") throws {
+            try self.token.validate(at: path + "/token")
+        }
     }
 
     /// The session token: opaque text copied verbatim into <auth-token>, with the application's authorization state.
@@ -97,6 +105,16 @@ public enum CreateAuthenticatedSessionToken {
             self.appID = appID
             self.appRecordAuthAction = appRecordAuthAction
             self.value = value
+        }
+
+        /// Checks the schema's constraints on this value and its parts; client methods call it on a request before
+        /// sending it.
+        /// - Parameter path: where the value is, as a JSON pointer by wire names.
+        /// - Throws: `SDKRuntime.RequestValidationError` for the first value that breaks a constraint.
+        public func validate(at path: Swift.String = "") throws {
+            if let value = self.appRecordAuthAction {
+                try SDKRuntime.RequestValidation.listed(value, at: path + "/app-record-auth-action")
+            }
         }
     }
 }

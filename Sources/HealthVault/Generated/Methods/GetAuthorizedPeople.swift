@@ -17,8 +17,9 @@ public enum GetAuthorizedPeople {
             self.parameters = parameters
         }
 
-        /// Checks the schema's constraints on this value and its parts; client methods call it before sending.
-        /// - Parameter path: where the value is in the request, by wire names.
+        /// Checks the schema's constraints on this value and its parts; client methods call it on a request before
+        /// sending it.
+        /// - Parameter path: where the value is, as a JSON pointer by wire names.
         /// - Throws: `SDKRuntime.RequestValidationError` for the first value that breaks a constraint.
         public func validate(at path: Swift.String = "") throws {
             try self.parameters.validate(at: path + "/parameters")
@@ -43,11 +44,14 @@ public enum GetAuthorizedPeople {
                 self.numResults = numResults
             }
 
-            /// Checks the schema's constraints on this value and its parts; client methods call it before sending.
-            /// - Parameter path: where the value is in the request, by wire names.
+            /// Checks the schema's constraints on this value and its parts; client methods call it on a request before
+            /// sending it.
+            /// - Parameter path: where the value is, as a JSON pointer by wire names.
             /// - Throws: `SDKRuntime.RequestValidationError` for the first value that breaks a constraint.
             public func validate(at path: Swift.String = "") throws {
-                try SDKRuntime.RequestValidation.minimum(self.numResults, 1, at: path + "/num-results")
+                if let value = self.numResults {
+                    try SDKRuntime.RequestValidation.minimum(value, "1", at: path + "/num-results")
+                }
             }
         }
     }
@@ -61,6 +65,14 @@ public enum GetAuthorizedPeople {
             self.responseResults = responseResults
         }
 
+        /// Checks the schema's constraints on this value and its parts; client methods call it on a request before
+        /// sending it.
+        /// - Parameter path: where the value is, as a JSON pointer by wire names.
+        /// - Throws: `SDKRuntime.RequestValidationError` for the first value that breaks a constraint.
+        public func validate(at path: Swift.String = "") throws {
+            try self.responseResults.validate(at: path + "/response-results")
+        }
+
         /// - Remark: Generated from Schemas/HealthVault/GetAuthorizedPeople.json#/response/properties/response-results
         public struct ResponseResults: Sendable, Equatable {
             /// The people on this page.
@@ -71,6 +83,16 @@ public enum GetAuthorizedPeople {
             public init(personInfo: [PersonInfo] = [], moreResults: Swift.Bool) {
                 self.personInfo = personInfo
                 self.moreResults = moreResults
+            }
+
+            /// Checks the schema's constraints on this value and its parts; client methods call it on a request before
+            /// sending it.
+            /// - Parameter path: where the value is, as a JSON pointer by wire names.
+            /// - Throws: `SDKRuntime.RequestValidationError` for the first value that breaks a constraint.
+            public func validate(at path: Swift.String = "") throws {
+                for (index, item) in self.personInfo.enumerated() {
+                    try item.validate(at: path + "/person-info" + "/\(index)")
+                }
             }
         }
     }

@@ -28,6 +28,14 @@ public enum GetPersonInfo {
         public init(personInfo: PersonInfo) {
             self.personInfo = personInfo
         }
+
+        /// Checks the schema's constraints on this value and its parts; client methods call it on a request before
+        /// sending it.
+        /// - Parameter path: where the value is, as a JSON pointer by wire names.
+        /// - Throws: `SDKRuntime.RequestValidationError` for the first value that breaks a constraint.
+        public func validate(at path: Swift.String = "") throws {
+            try self.personInfo.validate(at: path + "/person-info")
+        }
     }
 }
 

@@ -13,14 +13,24 @@ public enum GetServiceDefinition {
         /// Returns only sections changed after this time.
         public let updatedDate: Foundation.Date?
         /// The sections to return; topology by default.
-        public let responseSections: GetServiceDefinition.Request.ResponseSections
+        public let responseSections: GetServiceDefinition.Request.ResponseSections?
         /// Creates a value from its properties.
         public init(
             updatedDate: Foundation.Date? = nil,
-            responseSections: GetServiceDefinition.Request.ResponseSections = .init(section: [.topology])
+            responseSections: GetServiceDefinition.Request.ResponseSections? = .init(section: [.topology])
         ) {
             self.updatedDate = updatedDate
             self.responseSections = responseSections
+        }
+
+        /// Checks the schema's constraints on this value and its parts; client methods call it on a request before
+        /// sending it.
+        /// - Parameter path: where the value is, as a JSON pointer by wire names.
+        /// - Throws: `SDKRuntime.RequestValidationError` for the first value that breaks a constraint.
+        public func validate(at path: Swift.String = "") throws {
+            if let value = self.responseSections {
+                try value.validate(at: path + "/response-sections")
+            }
         }
 
         /// The sections to return; topology by default.
@@ -31,6 +41,16 @@ public enum GetServiceDefinition {
             /// Creates a value from its properties.
             public init(section: [GetServiceDefinition.Section] = []) {
                 self.section = section
+            }
+
+            /// Checks the schema's constraints on this value and its parts; client methods call it on a request before
+            /// sending it.
+            /// - Parameter path: where the value is, as a JSON pointer by wire names.
+            /// - Throws: `SDKRuntime.RequestValidationError` for the first value that breaks a constraint.
+            public func validate(at path: Swift.String = "") throws {
+                for (index, item) in self.section.enumerated() {
+                    try SDKRuntime.RequestValidation.listed(item, at: path + "/section" + "/\(index)")
+                }
             }
         }
     }
@@ -73,8 +93,11 @@ public enum GetServiceDefinition {
 
         /// The case for a wire value; values the schema does not list become ``unknown(_:)``.
         public init(rawValue: Swift.String) {
-            self = Self.known[rawValue] ?? .unknown(rawValue)
+            self = Self.listedCase(rawValue, in: Self.known) ?? .unknown(rawValue)
         }
+
+        /// Whether the value is one the schema lists; an unlisted one decodes, but `validate()` refuses it.
+        public var isListed: Swift.Bool { Self.listedCase(rawValue, in: Self.known) != nil }
 
         /// The wire value.
         public var rawValue: Swift.String {
@@ -141,6 +164,7 @@ extension HealthVaultClient {
     public func getServiceDefinition(
         _ request: GetServiceDefinition.Request = .init(), applicationID: Foundation.UUID
     ) async throws -> GetServiceDefinition.Response {
+        try request.validate()
         return try await core.send(
             GetServiceDefinition.Response.self,
             namespace: "urn:com.microsoft.wc.methods.response.GetServiceDefinition2", method: "GetServiceDefinition",
@@ -154,7 +178,9 @@ extension HealthVaultClient {
 @_spi(Generated) extension GetServiceDefinition.Request: SDKRuntime.XMLEncodable {
     public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
         if let value = self.updatedDate { try writer.element("updated-date", text: value.wireText) }
-        try writer.element("response-sections", writing: self.responseSections, context: context)
+        if let value = self.responseSections {
+            try writer.element("response-sections", writing: value, context: context)
+        }
     }
 }
 

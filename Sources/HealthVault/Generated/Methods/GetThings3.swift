@@ -16,8 +16,9 @@ public enum GetThings3 {
             self.group = group
         }
 
-        /// Checks the schema's constraints on this value and its parts; client methods call it before sending.
-        /// - Parameter path: where the value is in the request, by wire names.
+        /// Checks the schema's constraints on this value and its parts; client methods call it on a request before
+        /// sending it.
+        /// - Parameter path: where the value is, as a JSON pointer by wire names.
         /// - Throws: `SDKRuntime.RequestValidationError` for the first value that breaks a constraint.
         public func validate(at path: Swift.String = "") throws {
             try SDKRuntime.RequestValidation.minItems(self.group.count, 1, at: path + "/group")
@@ -34,6 +35,16 @@ public enum GetThings3 {
         /// Creates a value from its properties.
         public init(group: [GetThings3.ResultGroup] = []) {
             self.group = group
+        }
+
+        /// Checks the schema's constraints on this value and its parts; client methods call it on a request before
+        /// sending it.
+        /// - Parameter path: where the value is, as a JSON pointer by wire names.
+        /// - Throws: `SDKRuntime.RequestValidationError` for the first value that breaks a constraint.
+        public func validate(at path: Swift.String = "") throws {
+            for (index, item) in self.group.enumerated() {
+                try item.validate(at: path + "/group" + "/\(index)")
+            }
         }
     }
 
@@ -71,15 +82,21 @@ public enum GetThings3 {
             self.currentVersionOnly = currentVersionOnly
         }
 
-        /// Checks the schema's constraints on this value and its parts; client methods call it before sending.
-        /// - Parameter path: where the value is in the request, by wire names.
+        /// Checks the schema's constraints on this value and its parts; client methods call it on a request before
+        /// sending it.
+        /// - Parameter path: where the value is, as a JSON pointer by wire names.
         /// - Throws: `SDKRuntime.RequestValidationError` for the first value that breaks a constraint.
         public func validate(at path: Swift.String = "") throws {
-            try SDKRuntime.RequestValidation.minimum(self.max, 0, at: path + "/max")
-            try SDKRuntime.RequestValidation.minimum(self.maxFull, 0, at: path + "/max-full")
+            if let value = self.max {
+                try SDKRuntime.RequestValidation.minimum(value, "0", at: path + "/max")
+            }
+            if let value = self.maxFull {
+                try SDKRuntime.RequestValidation.minimum(value, "0", at: path + "/max-full")
+            }
             for (index, item) in self.filter.enumerated() {
                 try item.validate(at: path + "/filter" + "/\(index)")
             }
+            try self.format.validate(at: path + "/format")
         }
     }
 
@@ -114,12 +131,18 @@ public enum GetThings3 {
             self.xpath = xpath
         }
 
-        /// Checks the schema's constraints on this value and its parts; client methods call it before sending.
-        /// - Parameter path: where the value is in the request, by wire names.
+        /// Checks the schema's constraints on this value and its parts; client methods call it on a request before
+        /// sending it.
+        /// - Parameter path: where the value is, as a JSON pointer by wire names.
         /// - Throws: `SDKRuntime.RequestValidationError` for the first value that breaks a constraint.
         public func validate(at path: Swift.String = "") throws {
             try SDKRuntime.RequestValidation.maxItems(self.thingState.count, 2, at: path + "/thing-state")
-            try SDKRuntime.RequestValidation.pattern(self.xpath, "^/thing/data-xml", at: path + "/xpath")
+            for (index, item) in self.thingState.enumerated() {
+                try SDKRuntime.RequestValidation.listed(item, at: path + "/thing-state" + "/\(index)")
+            }
+            if let value = self.xpath {
+                try SDKRuntime.RequestValidation.pattern(value, "^/thing/data-xml", at: path + "/xpath")
+            }
         }
 
         /// - Remark: Generated from Schemas/HealthVault/GetThings3.json#/$defs/Filter/properties/thing-state/items
@@ -138,8 +161,11 @@ public enum GetThings3 {
 
             /// The case for a wire value; values the schema does not list become ``unknown(_:)``.
             public init(rawValue: Swift.String) {
-                self = Self.known[rawValue] ?? .unknown(rawValue)
+                self = Self.listedCase(rawValue, in: Self.known) ?? .unknown(rawValue)
             }
+
+            /// Whether the value is one the schema lists; an unlisted one decodes, but `validate()` refuses it.
+            public var isListed: Swift.Bool { Self.listedCase(rawValue, in: Self.known) != nil }
 
             /// The wire value.
             public var rawValue: Swift.String {
@@ -170,6 +196,16 @@ public enum GetThings3 {
             self.typeVersionFormat = typeVersionFormat
         }
 
+        /// Checks the schema's constraints on this value and its parts; client methods call it on a request before
+        /// sending it.
+        /// - Parameter path: where the value is, as a JSON pointer by wire names.
+        /// - Throws: `SDKRuntime.RequestValidationError` for the first value that breaks a constraint.
+        public func validate(at path: Swift.String = "") throws {
+            for (index, item) in self.section.enumerated() {
+                try SDKRuntime.RequestValidation.listed(item, at: path + "/section" + "/\(index)")
+            }
+        }
+
         /// - Remark: Generated from Schemas/HealthVault/GetThings3.json#/$defs/Format/properties/section/items
         public enum Section: SDKRuntime.OpenEnum {
             /// `core`
@@ -198,8 +234,11 @@ public enum GetThings3 {
 
             /// The case for a wire value; values the schema does not list become ``unknown(_:)``.
             public init(rawValue: Swift.String) {
-                self = Self.known[rawValue] ?? .unknown(rawValue)
+                self = Self.listedCase(rawValue, in: Self.known) ?? .unknown(rawValue)
             }
+
+            /// Whether the value is one the schema lists; an unlisted one decodes, but `validate()` refuses it.
+            public var isListed: Swift.Bool { Self.listedCase(rawValue, in: Self.known) != nil }
 
             /// The wire value.
             public var rawValue: Swift.String {
@@ -235,6 +274,16 @@ public enum GetThings3 {
             self.thing = thing
             self.unprocessedThingKeyInfo = unprocessedThingKeyInfo
             self.filtered = filtered
+        }
+
+        /// Checks the schema's constraints on this value and its parts; client methods call it on a request before
+        /// sending it.
+        /// - Parameter path: where the value is, as a JSON pointer by wire names.
+        /// - Throws: `SDKRuntime.RequestValidationError` for the first value that breaks a constraint.
+        public func validate(at path: Swift.String = "") throws {
+            for (index, item) in self.thing.enumerated() {
+                try item.validate(at: path + "/thing" + "/\(index)")
+            }
         }
     }
 

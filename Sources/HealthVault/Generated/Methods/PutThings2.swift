@@ -17,8 +17,9 @@ public enum PutThings2 {
             self.thing = thing
         }
 
-        /// Checks the schema's constraints on this value and its parts; client methods call it before sending.
-        /// - Parameter path: where the value is in the request, by wire names.
+        /// Checks the schema's constraints on this value and its parts; client methods call it on a request before
+        /// sending it.
+        /// - Parameter path: where the value is, as a JSON pointer by wire names.
         /// - Throws: `SDKRuntime.RequestValidationError` for the first value that breaks a constraint.
         public func validate(at path: Swift.String = "") throws {
             try SDKRuntime.RequestValidation.minItems(self.thing.count, 1, at: path + "/thing")

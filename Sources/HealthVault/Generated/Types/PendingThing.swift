@@ -30,11 +30,17 @@ public struct PendingThing: Sendable, Equatable {
         self.dataXML = dataXML
     }
 
-    /// Checks the schema's constraints on this value and its parts; client methods call it before sending.
-    /// - Parameter path: where the value is in the request, by wire names.
+    /// Checks the schema's constraints on this value and its parts; client methods call it on a request before sending
+    /// it.
+    /// - Parameter path: where the value is, as a JSON pointer by wire names.
     /// - Throws: `SDKRuntime.RequestValidationError` for the first value that breaks a constraint.
     public func validate(at path: Swift.String = "") throws {
-        try SDKRuntime.RequestValidation.minimum(self.flags, 0, at: path + "/flags")
+        if let value = self.thingState {
+            try SDKRuntime.RequestValidation.listed(value, at: path + "/thing-state")
+        }
+        if let value = self.flags {
+            try SDKRuntime.RequestValidation.minimum(value, "0", at: path + "/flags")
+        }
     }
 
     /// Ignored on create.
@@ -53,8 +59,11 @@ public struct PendingThing: Sendable, Equatable {
 
         /// The case for a wire value; values the schema does not list become ``unknown(_:)``.
         public init(rawValue: Swift.String) {
-            self = Self.known[rawValue] ?? .unknown(rawValue)
+            self = Self.listedCase(rawValue, in: Self.known) ?? .unknown(rawValue)
         }
+
+        /// Whether the value is one the schema lists; an unlisted one decodes, but `validate()` refuses it.
+        public var isListed: Swift.Bool { Self.listedCase(rawValue, in: Self.known) != nil }
 
         /// The wire value.
         public var rawValue: Swift.String {

@@ -39,6 +39,16 @@ public struct PersonInfo: Sendable, Equatable {
         self.preferredUiculture = preferredUiculture
         self.location = location
     }
+
+    /// Checks the schema's constraints on this value and its parts; client methods call it on a request before sending
+    /// it.
+    /// - Parameter path: where the value is, as a JSON pointer by wire names.
+    /// - Throws: `SDKRuntime.RequestValidationError` for the first value that breaks a constraint.
+    public func validate(at path: Swift.String = "") throws {
+        for (index, item) in self.record.enumerated() {
+            try item.validate(at: path + "/record" + "/\(index)")
+        }
+    }
 }
 
 @_spi(Generated) extension PersonInfo: SDKRuntime.XMLDecodable {

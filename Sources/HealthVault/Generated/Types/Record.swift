@@ -81,6 +81,19 @@ public struct Record: Sendable, Equatable {
         self.recordAppAuthCreatedDate = recordAppAuthCreatedDate
         self.name = name
     }
+
+    /// Checks the schema's constraints on this value and its parts; client methods call it on a request before sending
+    /// it.
+    /// - Parameter path: where the value is, as a JSON pointer by wire names.
+    /// - Throws: `SDKRuntime.RequestValidationError` for the first value that breaks a constraint.
+    public func validate(at path: Swift.String = "") throws {
+        if let value = self.state {
+            try SDKRuntime.RequestValidation.listed(value, at: path + "/state")
+        }
+        if let value = self.appRecordAuthAction {
+            try SDKRuntime.RequestValidation.listed(value, at: path + "/app-record-auth-action")
+        }
+    }
 }
 
 @_spi(Generated) extension Record: SDKRuntime.XMLDecodable {

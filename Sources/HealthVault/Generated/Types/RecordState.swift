@@ -28,8 +28,11 @@ public enum RecordState: SDKRuntime.OpenEnum {
 
     /// The case for a wire value; values the schema does not list become ``unknown(_:)``.
     public init(rawValue: Swift.String) {
-        self = Self.known[rawValue] ?? .unknown(rawValue)
+        self = Self.listedCase(rawValue, in: Self.known) ?? .unknown(rawValue)
     }
+
+    /// Whether the value is one the schema lists; an unlisted one decodes, but `validate()` refuses it.
+    public var isListed: Swift.Bool { Self.listedCase(rawValue, in: Self.known) != nil }
 
     /// The wire value.
     public var rawValue: Swift.String {

@@ -50,7 +50,7 @@ public enum MobileLaunch {
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
             self.activationCode = try container.decode(Swift.String.self, forKey: "activation_code")
-            self.expiresIn = try container.decodeLenient(Swift.Int.self, forKey: "expires_in")
+            self.expiresIn = try container.decode(Swift.Int.self, forKey: "expires_in")
         }
     }
 }

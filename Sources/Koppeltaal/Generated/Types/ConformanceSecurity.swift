@@ -24,8 +24,8 @@ public struct ConformanceSecurity: Sendable, Equatable, Decodable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
-        self.extensions = (try container.decodeIfPresent([Extension].self, forKey: "extension")) ?? []
-        self.service = (try container.decodeIfPresent([CodeableConcept].self, forKey: "service")) ?? []
+        self.extensions = try container.decodeIfPresent([Extension].self, forKey: "extension") ?? []
+        self.service = try container.decodeIfPresent([CodeableConcept].self, forKey: "service") ?? []
         self.summary = try container.decodeIfPresent(Swift.String.self, forKey: "description")
     }
 }

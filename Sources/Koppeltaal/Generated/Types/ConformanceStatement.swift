@@ -40,8 +40,8 @@ public struct ConformanceStatement: Sendable, Equatable, Decodable {
         self.name = try container.decodeIfPresent(Swift.String.self, forKey: "name")
         self.publisher = try container.decodeIfPresent(Swift.String.self, forKey: "publisher")
         self.fhirVersion = try container.decodeIfPresent(Swift.String.self, forKey: "fhirVersion")
-        self.format = (try container.decodeIfPresent([Swift.String].self, forKey: "format")) ?? []
-        self.rest = (try container.decodeArrayAcceptingSingleIfPresent(ConformanceRest.self, forKey: "rest")) ?? []
+        self.format = try container.decodeIfPresent([Swift.String].self, forKey: "format") ?? []
+        self.rest = try container.decodeArrayAcceptingSingleIfPresent(ConformanceRest.self, forKey: "rest") ?? []
     }
 }
 

@@ -37,7 +37,7 @@ public struct Extension: Sendable, Equatable, Decodable {
         self.valueURI = try container.decodeIfPresent(Swift.String.self, forKey: "valueUri")
         self.valueString = try container.decodeIfPresent(Swift.String.self, forKey: "valueString")
         self.valueCode = try container.decodeIfPresent(Swift.String.self, forKey: "valueCode")
-        self.extensions = (try container.decodeIfPresent([Extension].self, forKey: "extension")) ?? []
+        self.extensions = try container.decodeIfPresent([Extension].self, forKey: "extension") ?? []
     }
 }
 

@@ -16,6 +16,16 @@ public struct OperationOutcome: Sendable, Equatable, Decodable {
         self.issue = issue
     }
 
+    /// Checks the schema's constraints on this value and its parts; client methods call it on a request before sending
+    /// it.
+    /// - Parameter path: where the value is, as a JSON pointer by wire names.
+    /// - Throws: `SDKRuntime.RequestValidationError` for the first value that breaks a constraint.
+    public func validate(at path: Swift.String = "") throws {
+        for (index, item) in self.issue.enumerated() {
+            try item.validate(at: path + "/issue" + "/\(index)")
+        }
+    }
+
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
         try container.expectConstant("OperationOutcome", forKey: "resourceType", required: true)

@@ -35,6 +35,16 @@ public struct OperationOutcomeIssue: Sendable, Equatable, Decodable {
         self.location = location
     }
 
+    /// Checks the schema's constraints on this value and its parts; client methods call it on a request before sending
+    /// it.
+    /// - Parameter path: where the value is, as a JSON pointer by wire names.
+    /// - Throws: `SDKRuntime.RequestValidationError` for the first value that breaks a constraint.
+    public func validate(at path: Swift.String = "") throws {
+        if let value = self.severity {
+            try SDKRuntime.RequestValidation.listed(value, at: path + "/severity")
+        }
+    }
+
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
         self.severity = try container.decodeIfPresent(IssueSeverity.self, forKey: "severity")
@@ -42,7 +52,7 @@ public struct OperationOutcomeIssue: Sendable, Equatable, Decodable {
         self.code = try container.decodeIfPresent(Swift.String.self, forKey: "code")
         self.details = try container.decodeIfPresent(OperationOutcomeIssue.Details.self, forKey: "details")
         self.diagnostics = try container.decodeIfPresent(Swift.String.self, forKey: "diagnostics")
-        self.location = (try container.decodeIfPresent([Swift.String].self, forKey: "location")) ?? []
+        self.location = try container.decodeIfPresent([Swift.String].self, forKey: "location") ?? []
     }
 
     /// DSTU1: a string; DSTU2 and later: a CodeableConcept. May quote the bearer token, so it is never printed.
@@ -52,13 +62,16 @@ public struct OperationOutcomeIssue: Sendable, Equatable, Decodable {
         /// The value is a `CodeableConcept`.
         case codeableConcept(CodeableConcept)
 
-        /// Reads the first variant the JSON value fits, in schema order.
+        /// Reads the one variant the JSON value is valid against; none, or more than one, is an error.
         public init(from decoder: any Decoder) throws {
+            var valid: [Self] = []
             if let value = try? decoder.singleValueContainer().decode(Swift.String.self) {
-                self = .string(value)
-                return
+                valid.append(.string(value))
             }
-            self = .codeableConcept(try CodeableConcept(from: decoder))
+            if let value = try? CodeableConcept(from: decoder) {
+                valid.append(.codeableConcept(value))
+            }
+            self = try SDKRuntime.JSONCoding.exactlyOne(valid, at: decoder.codingPath)
         }
     }
 }

@@ -71,20 +71,20 @@ public enum Introspect {
 
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
-            self.active = try container.decodeLenient(Swift.Bool.self, forKey: "active")
+            self.active = try container.decode(Swift.Bool.self, forKey: "active")
             self.scope = try container.decodeIfPresent(Swift.String.self, forKey: "scope")
             self.clientID = try container.decodeIfPresent(Swift.String.self, forKey: "client_id")
             self.username = try container.decodeIfPresent(Swift.String.self, forKey: "username")
             self.tokenType = try container.decodeIfPresent(Swift.String.self, forKey: "token_type")
-            self.exp = try container.decodeLenientIfPresent(Swift.Int64.self, forKey: "exp")
-            self.iat = try container.decodeLenientIfPresent(Swift.Int64.self, forKey: "iat")
-            self.nbf = try container.decodeLenientIfPresent(Swift.Int64.self, forKey: "nbf")
+            self.exp = try container.decodeIfPresent(Swift.Int64.self, forKey: "exp")
+            self.iat = try container.decodeIfPresent(Swift.Int64.self, forKey: "iat")
+            self.nbf = try container.decodeIfPresent(Swift.Int64.self, forKey: "nbf")
             self.sub = try container.decodeIfPresent(Swift.String.self, forKey: "sub")
             self.iss = try container.decodeIfPresent(Swift.String.self, forKey: "iss")
             self.jti = try container.decodeIfPresent(Swift.String.self, forKey: "jti")
-            let known = ["active", "scope", "client_id", "username", "token_type", "exp", "iat", "nbf", "sub", "iss", "jti"]
+            let declared = ["active", "scope", "client_id", "username", "token_type", "exp", "iat", "nbf", "sub", "iss", "jti"]
             var additionalProperties: [Swift.String: SDKRuntime.JSONValue] = [:]
-            for key in container.allKeys where !known.contains(key.stringValue) {
+            for key in container.allKeys where !declared.contains(key.stringValue) {
                 additionalProperties[key.stringValue] = try container.decode(SDKRuntime.JSONValue.self, forKey: key)
             }
             self.additionalProperties = additionalProperties

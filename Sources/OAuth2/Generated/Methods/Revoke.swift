@@ -19,6 +19,16 @@ public enum Revoke {
             self.token = token
             self.tokenTypeHint = tokenTypeHint
         }
+
+        /// Checks the schema's constraints on this value and its parts; client methods call it on a request before
+        /// sending it.
+        /// - Parameter path: where the value is, as a JSON pointer by wire names.
+        /// - Throws: `SDKRuntime.RequestValidationError` for the first value that breaks a constraint.
+        public func validate(at path: Swift.String = "") throws {
+            if let value = self.tokenTypeHint {
+                try SDKRuntime.RequestValidation.listed(value, at: path + "/token_type_hint")
+            }
+        }
     }
 
     /// Which kind of token it is.
@@ -37,8 +47,11 @@ public enum Revoke {
 
         /// The case for a wire value; values the schema does not list become ``unknown(_:)``.
         public init(rawValue: Swift.String) {
-            self = Self.known[rawValue] ?? .unknown(rawValue)
+            self = Self.listedCase(rawValue, in: Self.known) ?? .unknown(rawValue)
         }
+
+        /// Whether the value is one the schema lists; an unlisted one decodes, but `validate()` refuses it.
+        public var isListed: Swift.Bool { Self.listedCase(rawValue, in: Self.known) != nil }
 
         /// The wire value.
         public var rawValue: Swift.String {
@@ -62,6 +75,7 @@ extension OAuth2Client {
     ///   `ConfigurationError` or `TransportError`.
     /// - Remark: Generated from Schemas/OAuth2/Revoke.json#
     public func revoke(_ request: Revoke.Request, client: SDKRuntime.OAuthClientCredentials) async throws {
+        try request.validate()
         var http = try core.request(.post, server: configuration.servers.revocation, serverName: "revocation", path: "")
         Revoke.apply(request, to: &http)
         try http.authenticate(client: client)

@@ -79,35 +79,33 @@ public struct ServerMetadata: Sendable, Equatable, Decodable {
         self.tokenEndpoint = try container.decode(Swift.String.self, forKey: "token_endpoint")
         self.jwksURI = try container.decodeIfPresent(Swift.String.self, forKey: "jwks_uri")
         self.registrationEndpoint = try container.decodeIfPresent(Swift.String.self, forKey: "registration_endpoint")
-        self.scopesSupported = (try container.decodeIfPresent([Swift.String].self, forKey: "scopes_supported")) ?? []
-        self.responseTypesSupported = (
-            try container.decodeIfPresent([Swift.String].self, forKey: "response_types_supported")
+        self.scopesSupported = try container.decodeIfPresent([Swift.String].self, forKey: "scopes_supported") ?? []
+        self.responseTypesSupported = try container.decodeIfPresent(
+            [Swift.String].self, forKey: "response_types_supported"
         ) ?? []
-        self.grantTypesSupported = (
-            try container.decodeIfPresent([Swift.String].self, forKey: "grant_types_supported")
+        self.grantTypesSupported = try container.decodeIfPresent(
+            [Swift.String].self, forKey: "grant_types_supported"
         ) ?? []
-        self.tokenEndpointAuthMethodsSupported = (
-            try container.decodeIfPresent([Swift.String].self, forKey: "token_endpoint_auth_methods_supported")
+        self.tokenEndpointAuthMethodsSupported = try container.decodeIfPresent(
+            [Swift.String].self, forKey: "token_endpoint_auth_methods_supported"
         ) ?? []
-        self.tokenEndpointAuthSigningAlgValuesSupported = (
-            try container.decodeIfPresent(
-                [Swift.String].self, forKey: "token_endpoint_auth_signing_alg_values_supported"
-            )
+        self.tokenEndpointAuthSigningAlgValuesSupported = try container.decodeIfPresent(
+            [Swift.String].self, forKey: "token_endpoint_auth_signing_alg_values_supported"
         ) ?? []
-        self.idTokenSigningAlgValuesSupported = (
-            try container.decodeIfPresent([Swift.String].self, forKey: "id_token_signing_alg_values_supported")
+        self.idTokenSigningAlgValuesSupported = try container.decodeIfPresent(
+            [Swift.String].self, forKey: "id_token_signing_alg_values_supported"
         ) ?? []
         self.revocationEndpoint = try container.decodeIfPresent(Swift.String.self, forKey: "revocation_endpoint")
         self.introspectionEndpoint = try container.decodeIfPresent(Swift.String.self, forKey: "introspection_endpoint")
-        self.codeChallengeMethodsSupported = (
-            try container.decodeIfPresent([Swift.String].self, forKey: "code_challenge_methods_supported")
+        self.codeChallengeMethodsSupported = try container.decodeIfPresent(
+            [Swift.String].self, forKey: "code_challenge_methods_supported"
         ) ?? []
-        self.authorizationResponseIssParameterSupported = try container.decodeLenientIfPresent(
+        self.authorizationResponseIssParameterSupported = try container.decodeIfPresent(
             Swift.Bool.self, forKey: "authorization_response_iss_parameter_supported"
         )
-        let known = ["issuer", "authorization_endpoint", "token_endpoint", "jwks_uri", "registration_endpoint", "scopes_supported", "response_types_supported", "grant_types_supported", "token_endpoint_auth_methods_supported", "token_endpoint_auth_signing_alg_values_supported", "id_token_signing_alg_values_supported", "revocation_endpoint", "introspection_endpoint", "code_challenge_methods_supported", "authorization_response_iss_parameter_supported"]
+        let declared = ["issuer", "authorization_endpoint", "token_endpoint", "jwks_uri", "registration_endpoint", "scopes_supported", "response_types_supported", "grant_types_supported", "token_endpoint_auth_methods_supported", "token_endpoint_auth_signing_alg_values_supported", "id_token_signing_alg_values_supported", "revocation_endpoint", "introspection_endpoint", "code_challenge_methods_supported", "authorization_response_iss_parameter_supported"]
         var additionalProperties: [Swift.String: SDKRuntime.JSONValue] = [:]
-        for key in container.allKeys where !known.contains(key.stringValue) {
+        for key in container.allKeys where !declared.contains(key.stringValue) {
             additionalProperties[key.stringValue] = try container.decode(SDKRuntime.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -14,7 +14,7 @@ public struct TokenResponse: Sendable, Equatable, Decodable {
     /// The token type: Bearer, compared without regard to case. RFC 6749 requires it; a server that leaves it out is
     /// judged by the flow.
     public let tokenType: Swift.String?
-    /// The access token's lifetime in seconds (a numeric string is accepted).
+    /// The access token's lifetime in seconds; some servers send it as a numeric string.
     public let expiresIn: Swift.Int?
     /// The refresh token, when the grant has one; a refresh response's new one replaces the old.
     public let refreshToken: Swift.String?
@@ -51,9 +51,9 @@ public struct TokenResponse: Sendable, Equatable, Decodable {
         self.scope = try container.decodeIfPresent(Swift.String.self, forKey: "scope")
         self.idToken = try container.decodeIfPresent(Swift.String.self, forKey: "id_token")
         self.issuedTokenType = try container.decodeIfPresent(Swift.String.self, forKey: "issued_token_type")
-        let known = ["access_token", "token_type", "expires_in", "refresh_token", "scope", "id_token", "issued_token_type"]
+        let declared = ["access_token", "token_type", "expires_in", "refresh_token", "scope", "id_token", "issued_token_type"]
         var additionalProperties: [Swift.String: SDKRuntime.JSONValue] = [:]
-        for key in container.allKeys where !known.contains(key.stringValue) {
+        for key in container.allKeys where !declared.contains(key.stringValue) {
             additionalProperties[key.stringValue] = try container.decode(SDKRuntime.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

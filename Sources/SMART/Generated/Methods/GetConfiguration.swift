@@ -71,10 +71,8 @@ public enum GetConfiguration {
                     smartAppStateEndpoint: try container.decodeIfPresent(
                         Swift.String.self, forKey: "smart_app_state_endpoint"
                     ),
-                    associatedEndpoints: (
-                        try container.decodeIfPresent(
-                            [GetConfiguration.AssociatedEndpoint].self, forKey: "associated_endpoints"
-                        )
+                    associatedEndpoints: try container.decodeIfPresent(
+                        [GetConfiguration.AssociatedEndpoint].self, forKey: "associated_endpoints"
                     ) ?? [],
                     userAccessBrandBundle: try container.decodeIfPresent(
                         Swift.String.self, forKey: "user_access_brand_bundle"
@@ -83,7 +81,7 @@ public enum GetConfiguration {
                         FHIRIdentifier.self, forKey: "user_access_brand_identifier"
                     ),
                     managementEndpoint: try container.decodeIfPresent(Swift.String.self, forKey: "management_endpoint"),
-                    capabilities: (try container.decodeIfPresent([Swift.String].self, forKey: "capabilities")) ?? []
+                    capabilities: try container.decodeIfPresent([Swift.String].self, forKey: "capabilities") ?? []
                 )
             }
         }

@@ -42,9 +42,9 @@ public struct FHIRContextItem: Sendable, Equatable, Decodable {
         self.identifier = try container.decodeIfPresent(FHIRIdentifier.self, forKey: "identifier")
         self.type = try container.decodeIfPresent(Swift.String.self, forKey: "type")
         self.role = try container.decodeIfPresent(Swift.String.self, forKey: "role")
-        let known = ["reference", "canonical", "identifier", "type", "role"]
+        let declared = ["reference", "canonical", "identifier", "type", "role"]
         var additionalProperties: [Swift.String: SDKRuntime.JSONValue] = [:]
-        for key in container.allKeys where !known.contains(key.stringValue) {
+        for key in container.allKeys where !declared.contains(key.stringValue) {
             additionalProperties[key.stringValue] = try container.decode(SDKRuntime.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -29,9 +29,9 @@ public struct FHIRIdentifier: Sendable, Equatable, Decodable {
         let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
         self.system = try container.decodeIfPresent(Swift.String.self, forKey: "system")
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: "value")
-        let known = ["system", "value"]
+        let declared = ["system", "value"]
         var additionalProperties: [Swift.String: SDKRuntime.JSONValue] = [:]
-        for key in container.allKeys where !known.contains(key.stringValue) {
+        for key in container.allKeys where !declared.contains(key.stringValue) {
             additionalProperties[key.stringValue] = try container.decode(SDKRuntime.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -68,10 +68,10 @@ public struct SMARTTokenResponse: Sendable, Equatable, Decodable {
                 tokenResponse: tokenResponse,
                 patient: try container.decodeIfPresent(Swift.String.self, forKey: "patient"),
                 encounter: try container.decodeIfPresent(Swift.String.self, forKey: "encounter"),
-                fhirContext: (
-                    try container.decodeIfPresent([SMARTTokenResponse.FHIRContext].self, forKey: "fhirContext")
+                fhirContext: try container.decodeIfPresent(
+                    [SMARTTokenResponse.FHIRContext].self, forKey: "fhirContext"
                 ) ?? [],
-                needPatientBanner: try container.decodeLenientIfPresent(Swift.Bool.self, forKey: "need_patient_banner"),
+                needPatientBanner: try container.decodeIfPresent(Swift.Bool.self, forKey: "need_patient_banner"),
                 smartStyleURL: try container.decodeIfPresent(Swift.String.self, forKey: "smart_style_url"),
                 intent: try container.decodeIfPresent(Swift.String.self, forKey: "intent"),
                 tenant: try container.decodeIfPresent(Swift.String.self, forKey: "tenant")
@@ -86,13 +86,16 @@ public struct SMARTTokenResponse: Sendable, Equatable, Decodable {
         /// The value is a `FHIRContextItem`.
         case fhirContextItem(FHIRContextItem)
 
-        /// Reads the first variant the JSON value fits, in schema order.
+        /// Reads the one variant the JSON value is valid against; none, or more than one, is an error.
         public init(from decoder: any Decoder) throws {
+            var valid: [Self] = []
             if let value = try? decoder.singleValueContainer().decode(Swift.String.self) {
-                self = .string(value)
-                return
+                valid.append(.string(value))
             }
-            self = .fhirContextItem(try FHIRContextItem(from: decoder))
+            if let value = try? FHIRContextItem(from: decoder) {
+                valid.append(.fhirContextItem(value))
+            }
+            self = try SDKRuntime.JSONCoding.exactlyOne(valid, at: decoder.codingPath)
         }
     }
 }

@@ -81,8 +81,11 @@ public enum VitalErrorType: SDKRuntime.OpenEnum {
 
     /// The case for a wire code.
     public init(rawValue: Swift.String) {
-        self = Self.known[rawValue] ?? .unknown(rawValue)
+        self = Self.listedCase(rawValue, in: Self.known) ?? .unknown(rawValue)
     }
+
+    /// Whether the value is one the schema lists; an unlisted one decodes, but `validate()` refuses it.
+    public var isListed: Swift.Bool { Self.listedCase(rawValue, in: Self.known) != nil }
 
     /// The wire code.
     public var rawValue: Swift.String {

@@ -38,9 +38,9 @@ public enum CreateUser {
             var container = encoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
             try container.encode(self.clientUserID, forKey: "client_user_id")
             try container.encodeIfPresent(self.fallbackTimeZone, forKey: "fallback_time_zone")
-            try container.encodeTextIfPresent(self.fallbackBirthDate, forKey: "fallback_birth_date")
-            try container.encodeTextIfPresent(self.ingestionStart, forKey: "ingestion_start")
-            try container.encodeTextIfPresent(self.ingestionEnd, forKey: "ingestion_end")
+            if let value = self.fallbackBirthDate { try container.encodeText(value, forKey: "fallback_birth_date") }
+            if let value = self.ingestionStart { try container.encodeText(value, forKey: "ingestion_start") }
+            if let value = self.ingestionEnd { try container.encodeText(value, forKey: "ingestion_end") }
         }
     }
 

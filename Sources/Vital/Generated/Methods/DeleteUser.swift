@@ -30,7 +30,7 @@ public enum DeleteUser {
 
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
-            self.success = try container.decodeLenientIfPresent(Swift.Bool.self, forKey: "success")
+            self.success = try container.decodeIfPresent(Swift.Bool.self, forKey: "success")
         }
     }
 }
