@@ -36,7 +36,7 @@ final class OtherFamilyTests: XCTestCase {
         """,
         "Shop/types.json": """
         {"$defs": {"Customer": {"allOf": [{"$ref": "../Base/types.json#/$defs/Account"},
-          {"type": "object", "properties": {"loyalty": {"type": "integer"}, "alias": {"type": "string", "aliases": ["Alias"]}}}]}}}
+          {"type": "object", "properties": {"loyalty": {"type": "integer", "acceptString": true}, "alias": {"type": "string", "aliases": ["Alias"]}}}]}}}
         """,
         "Shop/GetCustomer.json": """
         {"name": "GetCustomer", "description": "Reads the customer.",

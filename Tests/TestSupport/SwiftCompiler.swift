@@ -6,10 +6,14 @@ public enum SwiftCompiler {
     /// Compiles `sources` (paths; one of them a `main.swift`) as module `module` into `executable`.
     public static func compile(module: String, sources: [String], executable: URL) throws -> Subprocess.Outcome {
         let build = Fixtures.repository.appendingPathComponent(".build/debug")
-        // The runtime and the module it depends on.
+        // The runtime and the module it depends on: the objects of their current sources (a file deleted since an
+        // earlier build leaves its object behind).
         let objects = try ["SDKRuntime.build", "SchemaSemantics.build"].flatMap { directory in
-            try FileManager.default.contentsOfDirectory(atPath: build.appendingPathComponent(directory).path)
-                .filter { $0.hasSuffix(".o") }.map { build.appendingPathComponent(directory + "/" + $0).path }
+            let sources = try String(
+                contentsOf: build.appendingPathComponent(directory + "/sources"), encoding: .utf8)
+            return sources.split(separator: "\n").map { path in
+                build.appendingPathComponent(directory + "/" + (path.split(separator: "/").last ?? "") + ".o").path
+            }
         }
         guard objects.contains(where: { $0.contains("SDKRuntime.build") }) else {
             return Subprocess.Outcome(

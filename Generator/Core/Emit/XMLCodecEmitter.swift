@@ -105,19 +105,16 @@ struct XMLCodecEmitter: CodecEmitter {
 
     /// The expression that reads one stored property, finding child elements through `children`.
     private func readExpression(_ property: IRProperty, children: String) -> String {
+        // A default documents; nothing is substituted for an absent value (the property is optional then).
         let name = SwiftLiteral.string(property.xmlName)
         let type = property.type.swiftType
-        let fallback = property.defaultExpression.map { " ?? \($0)" } ?? ""
         switch property.xmlKind {
         case .attribute:
-            let required = property.isRequired && property.defaultExpression == nil && !property.isOptional
-            return required
-                ? "try attributes.required(\(name), \(type).self)"
-                : "try attributes.value(\(name), \(type).self)\(fallback)"
+            return property.isOptional
+                ? "try attributes.value(\(name), \(type).self)" : "try attributes.required(\(name), \(type).self)"
         case .text:
             let read = "try element.scalar(\(type).self)"
             if property.isOptional { return "element.hasText ? \(read) : nil" }
-            if let value = property.defaultExpression { return "element.hasText ? \(read) : \(value)" }
             return read
         case .element, .none:
             if case .array(let element) = property.type {
@@ -128,11 +125,11 @@ struct XMLCodecEmitter: CodecEmitter {
                 return "try \(children).children(named: \(name))\(mapContent(of: element))"
             }
             // Not carried in XML.
-            if property.xmlKind == .none { return property.defaultExpression ?? "nil" }
-            if !property.isOptional && property.defaultExpression == nil {
+            if property.xmlKind == .none { return "nil" }
+            if !property.isOptional {
                 return "try \(readContent(of: property.type, from: "\(children).required(\(name))"))"
             }
-            return "try \(optionalContent(of: property.type, from: "\(children).first(\(name))"))\(fallback)"
+            return "try \(optionalContent(of: property.type, from: "\(children).first(\(name))"))"
         }
     }
 

@@ -130,7 +130,8 @@ struct ObjectReader {
             return nil
         }
         var result: [Located<String>] = []
-        var seen = Set<String>()
+        // By code points, as JSON Schema compares strings: canonically equivalent spellings are different values.
+        var seen = Set<[Unicode.Scalar]>()
         for element in elements {
             guard let text = element.stringValue else {
                 diagnostics.error(
@@ -138,9 +139,9 @@ struct ObjectReader {
                     at: element.location, pointer: element.pointer)
                 continue
             }
-            if !seen.insert(text).inserted {
+            if !seen.insert(Array(text.unicodeScalars)).inserted {
                 diagnostics.error(
-                    "\"\(text)\" appears twice in \"\(key)\", expected unique values", at: element.location,
+                    "\(SwiftLiteral.string(text)) appears twice in \"\(key)\", expected unique values", at: element.location,
                     pointer: element.pointer)
                 continue
             }

@@ -1,3 +1,4 @@
+import SchemaSemantics
 /// Whole-family passes over resolved types: fixed objects, defaults, recursion, XML shape, codecs and sensitivity.
 struct TypeAnalysis {
     /// The family's methods and error formats, whose use of types decides their codecs.
@@ -114,7 +115,11 @@ struct TypeAnalysis {
                         at: node.location, pointer: node.pointer)
                     continue
                 }
-                properties[index].defaultExpression = expression(node, for: properties[index].type)
+                let property = properties[index]
+                guard let value = expression(node, for: property.type),
+                    checkDefault(node, type: property.type, constraints: property.constraints)
+                else { continue }
+                properties[index].defaultExpression = value
             }
             table.update(type.qualifiedName) { $0.kind = .object(properties) }
         }
@@ -131,11 +136,16 @@ struct TypeAnalysis {
         case .scalar(.string, _):
             guard let text = node.stringValue else { return mismatch("a string") }
             return SwiftLiteral.string(text)
-        case .scalar(.int, _), .scalar(.int32, _), .scalar(.int64, _):
-            guard case .number(_, let literal, true) = node.value else { return mismatch("an integer") }
-            return literal
-        case .scalar(.double, _), .scalar(.float, _):
-            guard case .number(_, let literal, _) = node.value else { return mismatch("a number") }
+        case .scalar(let scalar, _) where [.int, .int32, .int64].contains(scalar):
+            // JSON Schema's integers include numbers with a zero fractional part (2.0, 2e0).
+            guard case .number(_, let literal, _) = node.value, let integer = DecimalNumber(jsonText: literal)?.int64Value,
+                scalar != .int32 || Int32(exactly: integer) != nil
+            else { return mismatch(scalar == .int32 ? "an integer that fits Int32" : "an integer that fits 64 bits") }
+            return String(integer)
+        case .scalar(let scalar, _) where scalar == .double || scalar == .float:
+            guard case .number(let value, let literal, _) = node.value, value.isFinite,
+                scalar == .double || Float(value).isFinite
+            else { return mismatch("a number that fits \(scalar == .float ? "Float" : "Double")") }
             return literal
         case .scalar(.bool, _):
             guard case .bool(let flag) = node.value else { return mismatch("a boolean") }
@@ -160,7 +170,7 @@ struct TypeAnalysis {
             switch named.kind {
             case .enumeration(let cases):
                 guard let text = node.stringValue else { return mismatch("one of the enum's values") }
-                guard let match = cases.first(where: { $0.wireValue == text }) else {
+                guard let match = cases.first(where: { CodePoints.equal($0.wireValue, text) }) else {
                     return mismatch("one of \(cases.map { "\"\($0.wireValue)\"" }.joined(separator: ", "))")
                 }
                 return "." + Naming.escaped(match.swiftName)
@@ -331,6 +341,11 @@ struct TypeAnalysis {
                 let element: IRTypeRef = {
                     if case .array(let element) = table.resolved(property.type) { element } else { property.type }
                 }()
+                if case .array = table.resolved(element), type.needsXML {
+                    diagnostics.error(
+                        "the property \"\(property.wireName)\" is an array of arrays, but \(type.name) is read as XML, which has no nesting for it, expected an array of objects",
+                        at: property.sourceLocation, pointer: property.provenance.pointer)
+                }
                 if case .map = table.resolved(element), type.needsXML {
                     diagnostics.error(
                         "the property \"\(property.wireName)\" is a map (\"additionalProperties\"), but \(type.name) is read as XML, which has no maps, expected an object with properties or an array",

@@ -207,19 +207,12 @@ struct TypeResolver {
         table.update(type) { $0.kind = kind }
     }
 
-    /// The cases of an enum: each value's lowerCamelCase name, made unique deterministically. A name another value
-    /// took first, or `unknown` (the case of unlisted values), gets the smallest number from 2 that frees it, in
-    /// the order the values are listed.
-    private mutating func enumCases(_ values: [Located<String>], schema: SchemaNode) -> [IREnumCase] {
+    /// The cases of an enum (whose values the reader made unique): each value's lowerCamelCase name, made unique
+    /// deterministically. A name another value took first, or `unknown` (the case of unlisted values), gets the
+    /// smallest number from 2 that frees it, in the order the values are listed.
+    private func enumCases(_ values: [Located<String>], schema: SchemaNode) -> [IREnumCase] {
         var taken: Set<String> = ["unknown"]
-        var wireValues: Set<[Unicode.Scalar]> = []
-        return values.compactMap { value in
-            guard wireValues.insert(Array(value.value.unicodeScalars)).inserted else {
-                diagnostics.error(
-                    "the enum lists \(SwiftLiteral.string(value.value)) twice, expected distinct values",
-                    at: value.location, pointer: value.pointer)
-                return nil
-            }
+        return values.map { value in
             let base = Naming.lowerCamel(value.value)
             var swiftName = base
             var number = 2

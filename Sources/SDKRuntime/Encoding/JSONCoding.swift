@@ -6,10 +6,11 @@ import SchemaSemantics
 /// - Writing sorts keys and leaves slashes unescaped, so the same value always produces the same bytes.
 /// - Reading turns Foundation's `DecodingError` into ``ResponseDecodingError`` with a path like `issue[0]/type/code`.
 @_spi(Generated) public enum JSONCoding {
-    /// Decodes `type` from `data`.
+    /// Decodes `type` from `data`, read strictly by the runtime's own JSON reader (``JSONValueDecoder``): types
+    /// are never coerced, integers are decided from their exact text, and `JSONValue`s keep their number text.
     public static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
         do {
-            return try JSONDecoder().decode(T.self, from: data)
+            return try JSONValueDecoder().decode(T.self, from: data)
         } catch let error as DecodingError {
             throw ResponseDecodingError(error)
         }
@@ -23,10 +24,8 @@ import SchemaSemantics
         _ members: [String: JSONValue], _ read: @escaping @Sendable (any Decoder) throws -> T
     ) throws -> T {
         let object = JSONValue.object(JSONObject(members.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }))
-        let decoder = JSONDecoder()
-        decoder.userInfo[MemberReader<T>.key] = MemberReader<T>.Read(read)
         do {
-            return try decoder.decode(MemberReader<T>.self, from: object.serialized()).value
+            return try read(JSONValueDecoding(root: object, userInfo: [:]))
         } catch let error as DecodingError {
             throw ResponseDecodingError(error)
         }
@@ -55,26 +54,6 @@ import SchemaSemantics
     }
 }
 
-/// Hands a decoder to the function in the decoder's user info: `JSONDecoder` decodes only `Decodable` types.
-private struct MemberReader<T: Sendable>: Decodable {
-    /// The function, boxed for the user info.
-    final class Read: Sendable {
-        let body: @Sendable (any Decoder) throws -> T
-        init(_ body: @escaping @Sendable (any Decoder) throws -> T) { self.body = body }
-    }
-
-    static var key: CodingUserInfoKey { CodingUserInfoKey(rawValue: "SDKRuntime.MemberReader")! }
-
-    let value: T
-
-    init(from decoder: any Decoder) throws {
-        guard let read = decoder.userInfo[Self.key] as? Read else {
-            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "no member reader"))
-        }
-        value = try read.body(decoder)
-    }
-}
-
 extension ResponseDecodingError {
     /// Converts Foundation's decoding error, keeping its coding path.
     init(_ error: DecodingError) {
@@ -88,7 +67,7 @@ extension ResponseDecodingError {
         case .keyNotFound(let key, let context):
             self.init(path: Self.path(context.codingPath + [key]), reason: "missing required field")
         case .dataCorrupted(let context):
-            let reason = context.codingPath.isEmpty ? "malformed JSON" : context.debugDescription
+            let reason = context.underlyingError is JSONValueError ? "malformed JSON" : context.debugDescription
             self.init(path: Self.path(context.codingPath), reason: reason)
         @unknown default:
             self.init(path: "", reason: "unreadable JSON")
@@ -113,6 +92,8 @@ extension ResponseDecodingError {
         case is Int.Type, is Int64.Type: return "integer"
         case is Double.Type: return "number"
         case is Bool.Type: return "boolean"
+        case is [String: Any].Type: return "object"
+        case is [Any].Type: return "array"
         default: return String(describing: type)
         }
     }

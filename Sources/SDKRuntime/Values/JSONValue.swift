@@ -182,6 +182,11 @@ extension JSONValue: Codable {
     /// reads back as the same `Double`), and object members are sorted by key, since decoders do not report their
     /// order. Use ``parse(_:)`` to keep both exactly.
     public init(from decoder: any Decoder) throws {
+        // The runtime's own decoder holds the value as received: its number text and member order are kept.
+        if let decoding = decoder as? JSONValueDecoding {
+            self = decoding.value
+            return
+        }
         let single = try decoder.singleValueContainer()
         if single.decodeNil() {
             self = .null

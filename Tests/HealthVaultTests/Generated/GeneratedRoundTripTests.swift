@@ -848,11 +848,7 @@ final class GeneratedPutThings2Tests: XCTestCase {
 
 @_spi(Generated) extension GetAuthorizedPeople.Request: SDKRuntime.XMLDecodable {
     public init(xml element: SDKRuntime.XMLElementView) throws {
-        self.init(
-            parameters: try element.first("parameters").map(
-                GetAuthorizedPeople.Request.Parameters.init(xml:)
-            ) ?? .init()
-        )
+        self.init(parameters: try GetAuthorizedPeople.Request.Parameters(xml: element.required("parameters")))
     }
 }
 
@@ -900,7 +896,7 @@ final class GeneratedPutThings2Tests: XCTestCase {
             updatedDate: try element.first("updated-date")?.scalar(Foundation.Date.self),
             responseSections: try element.first("response-sections").map(
                 GetServiceDefinition.Request.ResponseSections.init(xml:)
-            ) ?? .init(section: [.topology])
+            )
         )
     }
 }
