@@ -87,15 +87,16 @@ final class ErrorMessageTests: XCTestCase {
         XCTAssertTrue((error as any Error).localizedDescription.contains("api.example.com"))
     }
 
-    /// Every public error type declared in the sources is among the samples, so a new one cannot miss the
-    /// conformance.
+    /// Every public error type declared in the products' sources is among the samples, so a new one cannot miss the
+    /// conformance. (SchemaSemantics is no product: the runtime turns its errors into its own.)
     func testEveryPublicErrorTypeIsCovered() throws {
         let sampled = Set(Self.samples.map { String(describing: type(of: $0)) })
         let sources = Fixtures.repository.appendingPathComponent("Sources")
         let files = try XCTUnwrap(FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil))
         let declaration = try NSRegularExpression(pattern: #"public (?:struct|enum) (\w+): Error\b"#)
         var declared: Set<String> = []
-        for case let file as URL in files where file.pathExtension == "swift" {
+        for case let file as URL in files
+        where file.pathExtension == "swift" && !file.path.contains("/Sources/SchemaSemantics/") {
             let text = try String(contentsOf: file, encoding: .utf8)
             for match in declaration.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
                 if let range = Range(match.range(at: 1), in: text) { declared.insert(String(text[range])) }

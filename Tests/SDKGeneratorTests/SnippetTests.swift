@@ -61,13 +61,13 @@ final class SnippetTests: XCTestCase {
                     /// The id. More words.
                     public let id: Foundation.UUID
                     /// - Remark: Generated from Schemas/Demo/Op.json#/request/properties/count
-                    public let count: Swift.Int
+                    public let count: Swift.Int?
                     /// - Remark: Generated from Schemas/Demo/Op.json#/request/properties/tags
                     public let tags: [Swift.String]
                     /// - Remark: Generated from Schemas/Demo/Op.json#/request/properties/note
                     public let note: Swift.String?
                     /// Creates a value from its properties.
-                    public init(id: Foundation.UUID, count: Swift.Int = 3, tags: [Swift.String] = [], note: Swift.String? = nil) {
+                    public init(id: Foundation.UUID, count: Swift.Int? = 3, tags: [Swift.String] = [], note: Swift.String? = nil) {
                         self.id = id
                         self.count = count
                         self.tags = tags
@@ -83,8 +83,8 @@ final class SnippetTests: XCTestCase {
                     public init(from decoder: any Decoder) throws {
                         let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
                         self.id = try container.decodeText(Foundation.UUID.self, forKey: "id")
-                        self.count = (try container.decodeLenientIfPresent(Swift.Int.self, forKey: "count")) ?? 3
-                        self.tags = (try container.decodeIfPresent([Swift.String].self, forKey: "tags")) ?? []
+                        self.count = try container.decodeIfPresent(Swift.Int.self, forKey: "count")
+                        self.tags = try container.decodeIfPresent([Swift.String].self, forKey: "tags") ?? []
                         self.note = try container.decodeIfPresent(Swift.String.self, forKey: "note")
                     }
             """)
@@ -92,7 +92,7 @@ final class SnippetTests: XCTestCase {
             text,
             """
                         try container.encodeText(self.id, forKey: "id")
-                        try container.encode(self.count, forKey: "count")
+                        try container.encodeIfPresent(self.count, forKey: "count")
                         if !self.tags.isEmpty { try container.encode(self.tags, forKey: "tags") }
                         try container.encodeIfPresent(self.note, forKey: "note")
             """)
@@ -134,9 +134,9 @@ final class SnippetTests: XCTestCase {
         assertEmits(
             text,
             """
-                        self.small = try container.decodeLenient(Swift.Int32.self, forKey: "small")
-                        self.rough = try container.decodeLenient(Swift.Float.self, forKey: "rough")
-                        self.exact = try container.decodeLenient(Swift.Double.self, forKey: "exact")
+                        self.small = try container.decode(Swift.Int32.self, forKey: "small")
+                        self.rough = try container.decode(Swift.Float.self, forKey: "rough")
+                        self.exact = try container.decode(Swift.Double.self, forKey: "exact")
                         self.raw = try container.decodeText(Foundation.Data.self, forKey: "raw")
                         self.encoded = try container.decodeText(Foundation.Data.self, forKey: "encoded")
             """)
@@ -169,9 +169,10 @@ final class SnippetTests: XCTestCase {
         assertEmits(
             text,
             """
+                        try container.expectMembers("name", "body")
                         self.name = try container.decodeIfPresent(Swift.String.self, forKey: "name")
                         self.body = try container.decodeIfPresent(ErrorBody.self, forKey: "body")
-                        self.count = try container.decodeLenientIfPresent(Swift.Int.self, forKey: "count")
+                        self.count = try container.decodeIfPresent(Swift.Int.self, forKey: "count")
             """)
         assertEmits(
             text,
@@ -210,10 +211,14 @@ final class SnippetTests: XCTestCase {
                         try SDKRuntime.RequestValidation.minLength(self.code, 2, at: path + "/code")
                         try SDKRuntime.RequestValidation.maxLength(self.code, 8, at: path + "/code")
                         try SDKRuntime.RequestValidation.pattern(self.code, "^[A-Z]+$", at: path + "/code")
-                        try SDKRuntime.RequestValidation.maximum(self.size, 1.5, at: path + "/size")
-                        try SDKRuntime.RequestValidation.exclusiveMinimum(self.size, 0, at: path + "/size")
+                        if let value = self.size {
+                            try SDKRuntime.RequestValidation.maximum(value, "1.5", at: path + "/size")
+                            try SDKRuntime.RequestValidation.exclusiveMinimum(value, "0", at: path + "/size")
+                        }
                         try SDKRuntime.RequestValidation.maxItems(self.tags.count, 3, at: path + "/tags")
-                        try self.body?.validate(at: path + "/body")
+                        if let value = self.body {
+                            try value.validate(at: path + "/body")
+                        }
                     }
             """)
         assertEmits(
@@ -245,7 +250,7 @@ final class SnippetTests: XCTestCase {
             """
                         self.code = try container.decode(Swift.String.self, forKey: "code")
                         self.message = try container.decodeIfPresent(Swift.String.self, forKey: "message")
-                        self.extra = try container.decodeLenient(Swift.Int.self, forKey: "extra")
+                        self.extra = try container.decode(Swift.Int.self, forKey: "extra")
             """)
     }
 
@@ -347,9 +352,9 @@ final class SnippetTests: XCTestCase {
             """
                         let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
                         self.id = try container.decodeIfPresent(Swift.String.self, forKey: "id")
-                        let known = ["id"]
+                        let declared = ["id"]
                         var additionalProperties: [Swift.String: Swift.Int] = [:]
-                        for key in container.allKeys where !known.contains(key.stringValue) {
+                        for key in container.allKeys where !declared.contains(key.stringValue) {
                             additionalProperties[key.stringValue] = try container.decode(Swift.Int.self, forKey: key)
                         }
                         self.additionalProperties = additionalProperties
@@ -406,8 +411,11 @@ final class SnippetTests: XCTestCase {
 
                         /// The case for a wire value; values the schema does not list become ``unknown(_:)``.
                         public init(rawValue: Swift.String) {
-                            self = Self.known[rawValue] ?? .unknown(rawValue)
+                            self = Self.listedCase(rawValue, in: Self.known) ?? .unknown(rawValue)
                         }
+
+                        /// Whether the value is one the schema lists; an unlisted one decodes, but `validate()` refuses it.
+                        public var isListed: Swift.Bool { Self.listedCase(rawValue, in: Self.known) != nil }
             """)
     }
 
@@ -434,8 +442,8 @@ final class SnippetTests: XCTestCase {
                         self.code = try container.decodeIfPresent(
                             Swift.String.self, forKey: container.firstPresentKey("code", "Code", "CODE")
                         )
-                        self.items = (try container.decodeTextArrayIfPresent(Foundation.Date.self, forKey: "items")) ?? []
-                        self.rest = (try container.decodeArrayAcceptingSingleIfPresent(Swift.Int.self, forKey: "rest")) ?? []
+                        self.items = try container.decodeTextArrayIfPresent(Foundation.Date.self, forKey: "items") ?? []
+                        self.rest = try container.decodeArrayAcceptingSingleIfPresent(Swift.Int.self, forKey: "rest") ?? []
             """)
         assertEmits(
             text,

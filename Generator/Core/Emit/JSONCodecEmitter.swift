@@ -79,6 +79,7 @@ struct JSONCodecEmitter: CodecEmitter {
                 return
             }
             p.line("let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)")
+            if let check = presenceCheck(keyed) { p.line(check) }
             var arguments: [String] = []
             for property in keyed {
                 switch property.storage {
@@ -130,6 +131,7 @@ struct JSONCodecEmitter: CodecEmitter {
             p.line("self = try SDKRuntime.JSONCoding.decodeMembers(\(name).additionalProperties) { decoder in")
             p.indented { p in
                 p.line("let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)")
+                if let check = presenceCheck(keyed) { p.line(check) }
                 var arguments = ["\(name): \(name)"]
                 for property in keyed {
                     if case .constant = property.storage {
@@ -179,6 +181,13 @@ struct JSONCodecEmitter: CodecEmitter {
             ? "" : ", alsoAccepting: [" + property.alsoAccepts.map(SwiftLiteral.string).joined(separator: ", ") + "]"
         return
             "try container.expectConstant(\(SwiftLiteral.string(value))\(others), forKey: \(key(property)), required: \(property.isRequired))"
+    }
+
+    /// The check that the required properties that may be null are present: the optionals they read into cannot
+    /// tell an absent member from a null one.
+    private func presenceCheck(_ keyed: [IRProperty]) -> String? {
+        let keys = keyed.filter { $0.isRequired && $0.isOptional && $0.storage == .stored }.map(key)
+        return keys.isEmpty ? nil : "try container.expectMembers(\(keys.joined(separator: ", ")))"
     }
 
     /// The expression that reads a stored property. Nothing is substituted for an absent one (a schema's `default`

@@ -141,7 +141,8 @@ struct ObjectReader {
             }
             if !seen.insert(Array(text.unicodeScalars)).inserted {
                 diagnostics.error(
-                    "\(SwiftLiteral.string(text)) appears twice in \"\(key)\", expected unique values", at: element.location,
+                    "\(SwiftLiteral.string(text)) appears twice in \"\(key)\", expected unique values",
+                    at: element.location,
                     pointer: element.pointer)
                 continue
             }

@@ -53,7 +53,8 @@ extension TypeAnalysis {
         case (.exclusiveMaximum(let bound), .number(_, let literal, _)):
             return compare(literal, bound) { $0 < $1 } ? nil : "is \(literal), not less than \(bound)"
         case (.multipleOf(let divisor), .number(_, let literal, _)):
-            return compare(literal, divisor) { $0.isMultiple(of: $1) } ? nil : "is \(literal), not a multiple of \(divisor)"
+            return compare(literal, divisor) { $0.isMultiple(of: $1) }
+                ? nil : "is \(literal), not a multiple of \(divisor)"
         case (.minLength(let count), .string(let text)):
             return CodePoints.count(text) >= count ? nil : "is shorter than \(count) characters"
         case (.maxLength(let count), .string(let text)):

@@ -1,4 +1,5 @@
 import SchemaSemantics
+
 /// Whole-family passes over resolved types: fixed objects, defaults, recursion, XML shape, codecs and sensitivity.
 struct TypeAnalysis {
     /// The family's methods and error formats, whose use of types decides their codecs.
@@ -138,7 +139,8 @@ struct TypeAnalysis {
             return SwiftLiteral.string(text)
         case .scalar(let scalar, _) where [.int, .int32, .int64].contains(scalar):
             // JSON Schema's integers include numbers with a zero fractional part (2.0, 2e0).
-            guard case .number(_, let literal, _) = node.value, let integer = DecimalNumber(jsonText: literal)?.int64Value,
+            guard case .number(_, let literal, _) = node.value,
+                let integer = DecimalNumber(jsonText: literal)?.int64Value,
                 scalar != .int32 || Int32(exactly: integer) != nil
             else { return mismatch(scalar == .int32 ? "an integer that fits Int32" : "an integer that fits 64 bits") }
             return String(integer)

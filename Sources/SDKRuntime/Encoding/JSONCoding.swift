@@ -166,6 +166,14 @@ extension String {
         return try decodeArrayAcceptingSingle(T.self, forKey: key)
     }
 
+    /// Refuses an object without one of `keys` (required properties that may be null, which read as optionals).
+    public func expectMembers(_ keys: Key...) throws {
+        if let missing = keys.first(where: { !contains($0) }) {
+            throw DecodingError.keyNotFound(
+                missing, .init(codingPath: codingPath, debugDescription: "a required member is missing"))
+        }
+    }
+
     /// Refuses a member other than `declared` (`additionalProperties: false`).
     public func expectNoMembers(besides declared: Set<String>) throws {
         if let other = allKeys.first(where: { !declared.contains($0.stringValue) }) {

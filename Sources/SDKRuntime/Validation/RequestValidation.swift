@@ -21,33 +21,33 @@ public struct RequestValidationError: Error, Sendable, Hashable, CustomStringCon
 }
 
 /// A number JSON Schema's numeric keywords compare and divide by its decimal value.
-public protocol SchemaNumber {
+@_spi(Generated) public protocol SchemaNumber {
     /// The value as a decimal number: exact for integers; the shortest spelling that reads back for floating point,
     /// as the number was written in JSON.
     var decimalValue: DecimalNumber? { get }
 }
 
-extension Int: SchemaNumber {
+@_spi(Generated) extension Int: SchemaNumber {
     /// The integer.
     public var decimalValue: DecimalNumber? { DecimalNumber(Int64(self)) }
 }
 
-extension Int32: SchemaNumber {
+@_spi(Generated) extension Int32: SchemaNumber {
     /// The integer.
     public var decimalValue: DecimalNumber? { DecimalNumber(Int64(self)) }
 }
 
-extension Int64: SchemaNumber {
+@_spi(Generated) extension Int64: SchemaNumber {
     /// The integer.
     public var decimalValue: DecimalNumber? { DecimalNumber(self) }
 }
 
-extension Double: SchemaNumber {
+@_spi(Generated) extension Double: SchemaNumber {
     /// The shortest decimal spelling of the value.
     public var decimalValue: DecimalNumber? { DecimalNumber(self) }
 }
 
-extension Float: SchemaNumber {
+@_spi(Generated) extension Float: SchemaNumber {
     /// The shortest decimal spelling of the `Float` (0.1 for `Float(0.1)`, not its `Double` expansion).
     public var decimalValue: DecimalNumber? { isFinite ? DecimalNumber(jsonText: description) : nil }
 }

@@ -26,8 +26,12 @@ check(response.blob == Data([0, 1, 2, 255]) && response.key == Data("key".utf8),
 check(
     response.small == -3 && response.weight == 1.5 && response.ratio == 0.25 && response.count == 12_345_678_901,
     "numbers")
-let sparse = try JSONCoding.decode(Stored.self, from: Data(#"{"id":"r2","payload":null}"#.utf8))
+let sparse = try JSONCoding.decode(Stored.self, from: Data(#"{"id":"r2","note":null,"payload":null}"#.utf8))
 check(sparse.note == nil && sparse.payload == .null && sparse.additionalProperties.isEmpty, "absent fields")
+// `note` is required even though it may be null: leaving it out is not the same as sending null.
+check(
+    (try? JSONCoding.decode(Stored.self, from: Data(#"{"id":"r2","payload":null}"#.utf8))) == nil,
+    "a required member that may be null was left out")
 
 func refusal(_ request: Record.Request) -> String? {
     do {
