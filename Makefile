@@ -56,8 +56,9 @@ $(PYTHON): Tests/Emulator/requirements.txt
 test: venv check lint build  ## Check generated code and formatting, build, and run every test.
 	$(SWIFT) test --skip-build $(SWIFT_FLAGS)
 
-stress: build  ## Run the lifecycle stress tests with 10,000 random sequences per family (LIFECYCLE_STRESS_SEED replays).
+stress: build venv  ## Lifecycle stress (10,000 sequences per family) and 1,000 random schemas judged against jsonschema.
 	LIFECYCLE_STRESS_SEQUENCES=$${LIFECYCLE_STRESS_SEQUENCES:-10000} $(SWIFT) test --skip-build --filter LifecycleStressTests
+	SDK_SCHEMA_VERDICT_COUNT=$${SDK_SCHEMA_VERDICT_COUNT:-1000} $(SWIFT) test --skip-build --filter SchemaVerdictTests
 
 demo: venv  ## Walk the HealthVault, Koppeltaal, Vital and SMART journeys against the emulator, printing each step.
 	$(SWIFT) build --product sdk-demo

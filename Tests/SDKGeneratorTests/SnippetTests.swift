@@ -82,6 +82,7 @@ final class SnippetTests: XCTestCase {
             """
                     public init(from decoder: any Decoder) throws {
                         let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
+                        try container.expectNoNull("count", "tags", "note")
                         self.id = try container.decodeText(Foundation.UUID.self, forKey: "id")
                         self.count = try container.decodeIfPresent(Swift.Int.self, forKey: "count")
                         self.tags = try container.decodeIfPresent([Swift.String].self, forKey: "tags") ?? []
@@ -351,6 +352,7 @@ final class SnippetTests: XCTestCase {
             text,
             """
                         let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
+                        try container.expectNoNull("id")
                         self.id = try container.decodeIfPresent(Swift.String.self, forKey: "id")
                         let declared = ["id"]
                         var additionalProperties: [Swift.String: Swift.Int] = [:]
@@ -438,6 +440,7 @@ final class SnippetTests: XCTestCase {
             text,
             """
                         let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
+                        try container.expectNoNull(container.firstPresentKey("code", "Code", "CODE"), "items", "rest")
                         try container.expectConstant("Thing", forKey: "kind", required: true)
                         self.code = try container.decodeIfPresent(
                             Swift.String.self, forKey: container.firstPresentKey("code", "Code", "CODE")

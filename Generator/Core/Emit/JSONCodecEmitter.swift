@@ -79,7 +79,7 @@ struct JSONCodecEmitter: CodecEmitter {
                 return
             }
             p.line("let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)")
-            if let check = presenceCheck(keyed) { p.line(check) }
+            for check in presenceCheck(keyed) { p.line(check) }
             var arguments: [String] = []
             for property in keyed {
                 switch property.storage {
@@ -131,7 +131,7 @@ struct JSONCodecEmitter: CodecEmitter {
             p.line("self = try SDKRuntime.JSONCoding.decodeMembers(\(name).additionalProperties) { decoder in")
             p.indented { p in
                 p.line("let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)")
-                if let check = presenceCheck(keyed) { p.line(check) }
+                for check in presenceCheck(keyed) { p.line(check) }
                 var arguments = ["\(name): \(name)"]
                 for property in keyed {
                     if case .constant = property.storage {
@@ -183,11 +183,22 @@ struct JSONCodecEmitter: CodecEmitter {
             "try container.expectConstant(\(SwiftLiteral.string(value))\(others), forKey: \(key(property)), required: \(property.isRequired))"
     }
 
-    /// The check that the required properties that may be null are present: the optionals they read into cannot
-    /// tell an absent member from a null one.
-    private func presenceCheck(_ keyed: [IRProperty]) -> String? {
-        let keys = keyed.filter { $0.isRequired && $0.isOptional && $0.storage == .stored }.map(key)
-        return keys.isEmpty ? nil : "try container.expectMembers(\(keys.joined(separator: ", ")))"
+    /// What an optional cannot check, since it reads an absent member and a null one alike: that the required
+    /// properties that may be null are present, and that those that may be left out but not be null are not null.
+    private func presenceCheck(_ keyed: [IRProperty]) -> [String] {
+        let stored = keyed.filter { $0.storage == .stored }
+        let present = stored.filter { $0.isRequired && $0.isNullable }.map(key)
+        // Swift's decodeIfPresent reads null as absent; a member the schema lets be left out but not be null is
+        // checked first (any value may be null).
+        let notNull = stored.filter { !$0.isRequired && !$0.isNullable && !holdsAnyValue($0.type) }.map(key)
+        return [("expectMembers", present), ("expectNoNull", notNull)].compactMap { call, keys in
+            keys.isEmpty ? nil : "try container.\(call)(\(keys.joined(separator: ", ")))"
+        }
+    }
+
+    private func holdsAnyValue(_ type: IRTypeRef) -> Bool {
+        if case .scalar(.jsonValue, _) = types.resolved(type) { return true }
+        return false
     }
 
     /// The expression that reads a stored property. Nothing is substituted for an absent one (a schema's `default`
@@ -357,7 +368,7 @@ struct JSONCodecEmitter: CodecEmitter {
                             path: "\"\"", into: &p)
                         p.line(found)
                     }
-                    p.line("catch {}")
+                    p.rewriteLine(p.lines.count - 1) { $0 + " catch {}" }
                 }
             }
             p.line("self = try SDKRuntime.JSONCoding.exactlyOne(valid, at: decoder.codingPath)")

@@ -45,6 +45,11 @@ struct SwiftPrinter {
         lines.append("")
     }
 
+    /// Rewrites the line at `index`, for text that depends on what was printed after it.
+    mutating func rewriteLine(_ index: Int, _ transform: (String) -> String) {
+        lines[index] = transform(lines[index])
+    }
+
     /// Prints `opener {`, the body one level deeper, and `}`; an empty body prints `opener {}`.
     mutating func block(_ opener: String, _ body: (inout SwiftPrinter) -> Void) {
         line(opener + " {")

@@ -84,13 +84,16 @@ struct ValidationEmitter {
             case .union(let union):
                 p.switchBlock("self") { p in
                     for variant in union.variants {
+                        let label = p.lines.count
                         p.line("case .\(Emit.name(variant.caseName))(let value):")
                         p.indented { p in
-                            let before = p.lines.count
                             statements(
                                 for: "value", optional: false, type: variant.type, constraints: variant.constraints,
                                 path: "path", into: &p)
-                            if p.lines.count == before { p.line("_ = value") }
+                        }
+                        if p.lines.count == label + 1 {
+                            p.rewriteLine(label) { $0.replacingOccurrences(of: "(let value):", with: ":") }
+                            p.indented { $0.line("break") }
                         }
                     }
                 }
@@ -99,35 +102,40 @@ struct ValidationEmitter {
         }
     }
 
-    /// The statements that check `value` (of `type`, with `constraints`) and its parts, at `path`.
+    /// The statements that check `value` (of `type`, with `constraints`) and its parts, at `path`; `depth` counts
+    /// the loops around them, so that each loop's variables have names of their own.
     func statements(
         for value: String, optional: Bool, type: IRTypeRef, constraints: IRConstraints, path: String,
-        into p: inout SwiftPrinter
+        depth: Int = 0, into p: inout SwiftPrinter
     ) {
         guard needsValidation(type, constraints: constraints) else { return }
         if optional {
             p.block("if let value = \(value)") { p in
-                statements(for: "value", optional: false, type: type, constraints: constraints, path: path, into: &p)
+                statements(
+                    for: "value", optional: false, type: type, constraints: constraints, path: path, depth: depth,
+                    into: &p)
             }
             return
         }
+        let suffix = depth == 0 ? "" : String(depth + 1)
+        let (index, key, item) = ("index" + suffix, "key" + suffix, "item" + suffix)
         for check in constraints.checks { p.line("try SDKRuntime.RequestValidation.\(call(check, value, path))") }
         var visiting: Set<IRTypeName> = []
         switch type {
         case .scalar: break
         case .array(let element):
             guard needsValidation(element, constraints: constraints.elements) else { return }
-            p.block("for (index, item) in \(value).enumerated()") { p in
+            p.block("for (\(index), \(item)) in \(value).enumerated()") { p in
                 statements(
-                    for: "item", optional: false, type: element, constraints: constraints.elements,
-                    path: path + " + \"/\\(index)\"", into: &p)
+                    for: item, optional: false, type: element, constraints: constraints.elements,
+                    path: path + " + \"/\\(\(index))\"", depth: depth + 1, into: &p)
             }
         case .map(let element):
             guard needsValidation(element, constraints: constraints.elements) else { return }
-            p.block("for (key, item) in \(value)") { p in
+            p.block("for (\(key), \(item)) in \(value)") { p in
                 statements(
-                    for: "item", optional: false, type: element, constraints: constraints.elements,
-                    path: "SDKRuntime.RequestValidation.pointer(\(path), key)", into: &p)
+                    for: item, optional: false, type: element, constraints: constraints.elements,
+                    path: "SDKRuntime.RequestValidation.pointer(\(path), \(key))", depth: depth + 1, into: &p)
             }
         case .named(let name):
             guard let named = types[name], needsValidation(named, visiting: &visiting) else { return }
@@ -136,7 +144,8 @@ struct ValidationEmitter {
             case .alias(let target):
                 // An alias is a typealias, which has no method of its own: its constraints are checked here.
                 statements(
-                    for: value, optional: false, type: target, constraints: named.constraints, path: path, into: &p)
+                    for: value, optional: false, type: target, constraints: named.constraints, path: path,
+                    depth: depth, into: &p)
             case .object, .union: p.line("try \(value).validate(at: \(path))")
             }
         }

@@ -105,6 +105,12 @@ extension TypeResolver {
         -> IRTypeRef?
     {
         guard let value = typeRef(values, nameHint: nameHint + "Value", owner: owner, scope: scope) else { return nil }
+        if values.nullable {
+            diagnostics.error(
+                "\"additionalProperties\" that may be null, expected non-null values (a member may be left out instead)",
+                at: values.location, pointer: values.pointer)
+            return nil
+        }
         if case .scalar(let scalar, _) = table.resolved(value), scalar.isTextInJSON {
             diagnostics.error(
                 "\"additionalProperties\" of \(describe(value)), expected values JSON carries as they are (strings, numbers, booleans, objects, arrays or any value)",

@@ -87,11 +87,31 @@ extension TypeResolver {
             if !isArray {
                 reject(
                     "uniqueItems", unique.location, unique.pointer, "on \(describe(type)), expected it only on arrays")
+            } else if unique.value, case .array(let item) = resolved, !keepsEveryDistinction(item) {
+                reject(
+                    "uniqueItems", unique.location, unique.pointer,
+                    "on an array of \(describe(item)), expected items whose Swift values keep every difference of "
+                        + "their JSON (strings without a format, numbers, booleans, enums, any value, arrays and maps "
+                        + "of these): two distinct JSON items could read as equal values")
             } else if unique.value {
                 checks.append(.uniqueItems)
             }
         }
         return checks
+    }
+
+    /// Whether two values of `type` are equal only when their JSON is equal as JSON Schema compares it, so that
+    /// `uniqueItems` can be checked on the values: not a struct (an absent and a null member read alike, as do an
+    /// absent and an empty array) nor a value JSON carries as text (`2024-01-01T00:00:00Z` and
+    /// `2024-01-01T00:00:00.000Z` are one date).
+    private func keepsEveryDistinction(_ type: IRTypeRef) -> Bool {
+        switch table.resolved(type) {
+        case .scalar(let scalar, _): return !scalar.isTextInJSON && scalar != .xmlFragment
+        case .array(let element), .map(let element): return keepsEveryDistinction(element)
+        case .named:
+            if case .enumeration? = table.namedType(type)?.kind { return true }
+            return false
+        }
     }
 
     /// Why `pattern` is not an ECMA-262 regular expression (u flag), or nil when it is one.

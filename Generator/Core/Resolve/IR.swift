@@ -448,6 +448,8 @@ public struct IRProperty: Sendable, Equatable {
     public var constraints: IRConstraints = .none
     /// Whether JSON may also spell the integer, number or boolean as a string (`acceptString`).
     public var acceptsString = false
+    /// Whether the schema allows null (`[T, "null"]`, or `oneOf` with a null variant).
+    public var isNullable = false
     /// Whether it holds the other family's object its type extends (see ``IRType/base``): it has no key of its own,
     /// since it is read from the whole object.
     public var holdsBase = false

@@ -71,23 +71,33 @@ struct TypeResolver {
         fill(type, from: schema, scope: override ?? scope)
     }
 
-    /// Creates and fills a type for an inline schema (a method's Request or Response, or a nested property type).
-    mutating func inlineType(named name: String, parent: IRTypeName?, schema: SchemaNode, scope: ResolutionScope)
-        -> IRTypeName?
-    {
+    /// Creates and fills a type for an inline schema (a method's Request or Response, or a nested value's type,
+    /// `nested`, whose holder is optional when the schema allows null).
+    mutating func inlineType(
+        named name: String, parent: IRTypeName?, schema: SchemaNode, scope: ResolutionScope, nested: Bool = false
+    ) -> IRTypeName? {
         let type = IRType(
             name: name, parent: parent, kind: .object([]), documentation: schema.description,
             provenance: Provenance(file: scope.file.displayPath, pointer: schema.pointer), location: schema.location
         )
         guard add(type, pointer: schema.pointer) else { return nil }
-        fill(type.qualifiedName, from: schema, scope: scope)
+        fill(type.qualifiedName, from: schema, scope: scope, nullable: nested)
         return type.qualifiedName
     }
 
     // MARK: - Type bodies
 
-    private mutating func fill(_ type: IRTypeName, from schema: SchemaNode, scope: ResolutionScope) {
-        if schema.nullable, let named = schema.type ?? schema.oneOf?.first?.type {
+    private mutating func fill(
+        _ type: IRTypeName, from schema: SchemaNode, scope: ResolutionScope, nullable: Bool = false
+    ) {
+        if schema.nullable, schema.enumValues != nil, let type = schema.type {
+            // JSON Schema's enum would refuse the null the type allows, since only strings can be listed.
+            diagnostics.error(
+                "an enum whose \"type\" allows null, expected null as a oneOf variant beside the enum "
+                    + "({\"oneOf\": [{\"enum\": [...]}, {\"type\": \"null\"}]}), since null is not among its values",
+                at: type.location, pointer: type.pointer)
+        }
+        if schema.nullable, !nullable, let named = schema.type ?? schema.oneOf?.first?.type {
             diagnostics.error(
                 "a named type that may be null, expected null only on the properties that hold it", at: named.location,
                 pointer: named.pointer)
@@ -386,6 +396,7 @@ struct TypeResolver {
             location: schema.parameterLocation?.value,
             acceptSingle: schema.acceptSingle?.value ?? false,
             signs: schema.signs?.value, constraints: valueConstraints, acceptsString: acceptsString,
+            isNullable: schema.nullable,
             documentation: schema.description,
             provenance: Provenance(file: scope.file.displayPath, pointer: schema.pointer),
             defaultNode: schema.defaultValue, sourceLocation: node.keyLocation
@@ -455,7 +466,7 @@ struct TypeResolver {
             guard
                 let nested = inlineType(
                     named: schema.swiftName.map { Naming.upperCamel($0.value) } ?? nameHint, parent: owner,
-                    schema: schema, scope: scope)
+                    schema: schema, scope: scope, nested: true)
             else { return nil }
             table.update(owner) { $0.nestedTypes.append(nested) }
             return .named(nested)

@@ -174,6 +174,18 @@ extension String {
         }
     }
 
+    /// Refuses null for any of `keys` (properties that may be left out but are not nullable, which read as
+    /// optionals).
+    public func expectNoNull(_ keys: Key...) throws {
+        for key in keys where contains(key) {
+            if try decodeNil(forKey: key) {
+                throw DecodingError.valueNotFound(
+                    Any.self,
+                    .init(codingPath: codingPath + [key], debugDescription: "null, which the schema does not allow"))
+            }
+        }
+    }
+
     /// Refuses a member other than `declared` (`additionalProperties: false`).
     public func expectNoMembers(besides declared: Set<String>) throws {
         if let other = allKeys.first(where: { !declared.contains($0.stringValue) }) {
@@ -188,13 +200,15 @@ extension String {
     public func expectConstant(_ expected: String, alsoAccepting others: [String] = [], forKey key: Key, required: Bool)
         throws
     {
-        guard let found = try decodeIfPresent(String.self, forKey: key) else {
+        guard contains(key) else {
             if required {
                 throw DecodingError.keyNotFound(
                     key, .init(codingPath: codingPath, debugDescription: "missing constant"))
             }
             return
         }
+        // Present, it must be the string: null is no more the constant than any other value.
+        let found = try decode(String.self, forKey: key)
         // JSON Schema compares strings by code points; Swift's == would equate canonically equivalent spellings.
         guard CodePoints.equal(found, expected) || others.contains(where: { CodePoints.equal(found, $0) }) else {
             let accepted = ([expected] + others).map { "\"\($0)\"" }.joined(separator: " or ")

@@ -245,6 +245,7 @@ extension CreateSignInToken.Response: Encodable {
 extension CreateUser.Request: Decodable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
+        try container.expectNoNull("fallback_time_zone", "fallback_birth_date", "ingestion_start", "ingestion_end")
         self.init(
             clientUserID: try container.decode(Swift.String.self, forKey: "client_user_id"),
             fallbackTimeZone: try container.decodeIfPresent(Swift.String.self, forKey: "fallback_time_zone"),

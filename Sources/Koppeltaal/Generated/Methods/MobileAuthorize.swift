@@ -65,6 +65,7 @@ public enum MobileAuthorize {
 
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
+            try container.expectNoNull("state")
             self.authorizationCode = try container.decode(
                 Swift.String.self, forKey: container.firstPresentKey("authorization_code", "authorisation_code")
             )

@@ -24,6 +24,7 @@ public struct Coding: Sendable, Equatable, Decodable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
+        try container.expectNoNull("system", "code", "display")
         self.system = try container.decodeIfPresent(Swift.String.self, forKey: "system")
         self.code = try container.decodeIfPresent(Swift.String.self, forKey: "code")
         self.display = try container.decodeIfPresent(Swift.String.self, forKey: "display")

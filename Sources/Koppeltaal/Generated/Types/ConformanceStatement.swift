@@ -34,6 +34,7 @@ public struct ConformanceStatement: Sendable, Equatable, Decodable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
+        try container.expectNoNull("name", "publisher", "fhirVersion", "format", "rest")
         try container.expectConstant(
             "Conformance", alsoAccepting: ["CapabilityStatement"], forKey: "resourceType", required: true
         )

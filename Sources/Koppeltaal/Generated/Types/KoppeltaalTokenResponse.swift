@@ -53,6 +53,9 @@ public struct KoppeltaalTokenResponse: Sendable, Equatable, Decodable {
     public init(extending tokenResponse: OAuth2.TokenResponse) throws {
         self = try SDKRuntime.JSONCoding.decodeMembers(tokenResponse.additionalProperties) { decoder in
             let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
+            try container.expectNoNull(
+                container.firstPresentKey("patient", "Patient"), "user", "resource", "domain", "intent"
+            )
             return Self(
                 tokenResponse: tokenResponse,
                 patient: try container.decodeIfPresent(

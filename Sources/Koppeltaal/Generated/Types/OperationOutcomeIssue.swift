@@ -47,6 +47,7 @@ public struct OperationOutcomeIssue: Sendable, Equatable, Decodable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
+        try container.expectNoNull("severity", "type", "code", "details", "diagnostics", "location")
         self.severity = try container.decodeIfPresent(IssueSeverity.self, forKey: "severity")
         self.type = try container.decodeIfPresent(Coding.self, forKey: "type")
         self.code = try container.decodeIfPresent(Swift.String.self, forKey: "code")

@@ -71,6 +71,9 @@ public enum Introspect {
 
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
+            try container.expectNoNull(
+                "scope", "client_id", "username", "token_type", "exp", "iat", "nbf", "sub", "iss", "jti"
+            )
             self.active = try container.decode(Swift.Bool.self, forKey: "active")
             self.scope = try container.decodeIfPresent(Swift.String.self, forKey: "scope")
             self.clientID = try container.decodeIfPresent(Swift.String.self, forKey: "client_id")

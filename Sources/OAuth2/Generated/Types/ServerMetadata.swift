@@ -74,6 +74,13 @@ public struct ServerMetadata: Sendable, Equatable, Decodable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
+        try container.expectNoNull(
+            "issuer", "authorization_endpoint", "jwks_uri", "registration_endpoint", "scopes_supported",
+            "response_types_supported", "grant_types_supported", "token_endpoint_auth_methods_supported",
+            "token_endpoint_auth_signing_alg_values_supported", "id_token_signing_alg_values_supported",
+            "revocation_endpoint", "introspection_endpoint", "code_challenge_methods_supported",
+            "authorization_response_iss_parameter_supported"
+        )
         self.issuer = try container.decodeIfPresent(Swift.String.self, forKey: "issuer")
         self.authorizationEndpoint = try container.decodeIfPresent(Swift.String.self, forKey: "authorization_endpoint")
         self.tokenEndpoint = try container.decode(Swift.String.self, forKey: "token_endpoint")

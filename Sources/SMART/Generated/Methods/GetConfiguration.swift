@@ -66,6 +66,10 @@ public enum GetConfiguration {
         public init(extending serverMetadata: OAuth2.ServerMetadata) throws {
             self = try SDKRuntime.JSONCoding.decodeMembers(serverMetadata.additionalProperties) { decoder in
                 let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
+                try container.expectNoNull(
+                    "smart_app_state_endpoint", "associated_endpoints", "user_access_brand_bundle",
+                    "user_access_brand_identifier", "management_endpoint", "capabilities"
+                )
                 return Self(
                     serverMetadata: serverMetadata,
                     smartAppStateEndpoint: try container.decodeIfPresent(

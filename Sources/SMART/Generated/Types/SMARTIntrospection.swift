@@ -47,6 +47,7 @@ public struct SMARTIntrospection: Sendable, Equatable, Decodable {
     public init(extending response: OAuth2.Introspect.Response) throws {
         self = try SDKRuntime.JSONCoding.decodeMembers(response.additionalProperties) { decoder in
             let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
+            try container.expectNoNull("fhirUser", "patient", "encounter")
             return Self(
                 response: response, fhirUser: try container.decodeIfPresent(Swift.String.self, forKey: "fhirUser"),
                 patient: try container.decodeIfPresent(Swift.String.self, forKey: "patient"),

@@ -64,6 +64,9 @@ public struct SMARTTokenResponse: Sendable, Equatable, Decodable {
     public init(extending tokenResponse: OAuth2.TokenResponse) throws {
         self = try SDKRuntime.JSONCoding.decodeMembers(tokenResponse.additionalProperties) { decoder in
             let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
+            try container.expectNoNull(
+                "patient", "encounter", "fhirContext", "need_patient_banner", "smart_style_url", "intent", "tenant"
+            )
             return Self(
                 tokenResponse: tokenResponse,
                 patient: try container.decodeIfPresent(Swift.String.self, forKey: "patient"),

@@ -30,6 +30,7 @@ public enum DeleteUser {
 
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
+            try container.expectNoNull("success")
             self.success = try container.decodeIfPresent(Swift.Bool.self, forKey: "success")
         }
     }

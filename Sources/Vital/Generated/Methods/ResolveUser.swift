@@ -36,6 +36,7 @@ public enum ResolveUser {
 
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
+            try container.expectNoNull("created_on")
             self.userID = try container.decodeText(Foundation.UUID.self, forKey: "user_id")
             self.clientUserID = try container.decode(Swift.String.self, forKey: "client_user_id")
             self.createdOn = try container.decodeTextIfPresent(Foundation.Date.self, forKey: "created_on")
