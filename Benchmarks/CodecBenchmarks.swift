@@ -149,17 +149,26 @@ struct CodecBenchmarks {
 
     // MARK: - JSON and form
 
+    /// Each response decoded by the runtime's JSON reader, and by Foundation's `JSONDecoder` through the same
+    /// generated `init(from:)` for reference (the ratio is in the note).
     private func json(into report: Report) throws {
-        let seed = Data(Samples.koppeltaalTokenResponse.utf8)
-        let koppeltaal = try Harness.measure { _ = try JSONCoding.decode(KoppeltaalTokenResponse.self, from: seed) }
+        try decode(
+            KoppeltaalTokenResponse.self, Samples.koppeltaalTokenResponse, "the Koppeltaal seed token response",
+            into: report)
+        try decode(OAuth2.TokenResponse.self, Samples.vitalTokenResponse, "a Vital token response", into: report)
+    }
+
+    private func decode<T: Decodable>(_ type: T.Type, _ text: String, _ name: String, into report: Report) throws {
+        let body = Data(text.utf8)
+        let runtime = try Harness.measure { _ = try JSONCoding.decode(T.self, from: body) }
+        let foundation = try Harness.measure { _ = try JSONDecoder().decode(T.self, from: body) }
+        let ratio = String(format: "%.2f× JSONDecoder's time", runtime.median / foundation.median)
+        report.add(
+            Row(section: "JSON", metric: "decode \(name)", unit: "µs", summary: runtime.scaled(by: 1e6), note: ratio))
         report.add(
             Row(
-                section: "JSON", metric: "decode the Koppeltaal seed token response", unit: "µs",
-                summary: koppeltaal.scaled(by: 1e6)))
-        let vitalBody = Data(Samples.vitalTokenResponse.utf8)
-        let vital = try Harness.measure { _ = try JSONCoding.decode(OAuth2.TokenResponse.self, from: vitalBody) }
-        report.add(
-            Row(section: "JSON", metric: "decode a Vital token response", unit: "µs", summary: vital.scaled(by: 1e6)))
+                section: "JSON", metric: "decode \(name) with Foundation's JSONDecoder (reference)", unit: "µs",
+                summary: foundation.scaled(by: 1e6)))
     }
 }
 
