@@ -104,4 +104,11 @@ refuses(#"{"spaced": "abc"}"#, "a constraint on a named type")
 // additionalProperties beside allOf counts only the schema's own properties.
 accepts(#"{"closed": {"own": "x"}}"#, "the schema's own property")
 refuses(#"{"closed": {"base": "x"}}"#, "allOf's properties are additional")
+// A JSON request with nothing to choose is no parameter, and its one value is sent.
+let transport = RecordingTransport { _ in HTTPResponseMessage(status: 204) }
+let client = CorpusSemanticsClient(configuration: .init(transport: transport))
+try await client.ping()
+try await client.touch()
+let bodies = transport.requests.map { String(decoding: $0.body ?? Data(), as: UTF8.self) }
+check(bodies == [#"{"kind":"ping"}"#, "{}"], "the fixed bodies: \(bodies)")
 print("ok")

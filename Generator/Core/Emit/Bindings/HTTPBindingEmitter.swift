@@ -151,12 +151,13 @@ struct HTTPBindingEmitter: BindingEmitter {
         if !binding.headers.isEmpty { arguments.append("headers: " + Emit.headersLiteral(binding.headers)) }
         p.call("\(mutates ? "var" : "let") http = try core.request(", arguments, ")")
         if method.request != nil {
+            // A request with nothing to choose (only constants, or no properties) is no parameter: its one value.
+            let takesRequest = requestType.map { !$0.isFixed } ?? false
+            let request = takesRequest ? "request" : "\(method.name).Request()"
             if binding.body == .json {
-                p.line("try http.setJSONBody(request)")
-            } else if let requestType, !requestType.isFixed {
-                p.line("\(method.name).apply(request, to: &http)")
+                p.line("try http.setJSONBody(\(request))")
             } else {
-                p.line("\(method.name).apply(\(method.name).Request(), to: &http)")
+                p.line("\(method.name).apply(\(request), to: &http)")
             }
         } else if binding.body == .form {
             p.line("http.form = SDKRuntime.FormFields()")
