@@ -6,20 +6,15 @@ public enum SwiftCompiler {
     /// Compiles `sources` (paths; one of them a `main.swift`) as module `module` into `executable`.
     public static func compile(module: String, sources: [String], executable: URL) throws -> Subprocess.Outcome {
         let build = Fixtures.repository.appendingPathComponent(".build/debug")
-        // The runtime and the module it depends on: the objects of their current sources (a file deleted since an
-        // earlier build leaves its object behind).
-        let objects = try ["SDKRuntime.build", "SchemaSemantics.build"].flatMap { directory in
-            let sources = try String(
-                contentsOf: build.appendingPathComponent(directory + "/sources"), encoding: .utf8)
-            return sources.split(separator: "\n").map { path in
-                build.appendingPathComponent(directory + "/" + (path.split(separator: "/").last ?? "") + ".o").path
-            }
-        }
+        // The runtime and the module it depends on.
+        let objects: [String] =
+            try objectFiles(in: build.appendingPathComponent("SDKRuntime.build"))
+            + objectFiles(in: build.appendingPathComponent("SchemaSemantics.build"))
         guard objects.contains(where: { $0.contains("SDKRuntime.build") }) else {
             return Subprocess.Outcome(
                 status: -1, output: "the runtime's debug build is missing (swift build --build-tests)")
         }
-        var arguments = [
+        var arguments: [String] = [
             "swiftc", "-module-name", module, "-swift-version", "6", "-Onone", "-I",
             build.appendingPathComponent("Modules").path,
         ]
@@ -31,5 +26,14 @@ public enum SwiftCompiler {
             ]
         #endif
         return try Subprocess.run(arguments + sources + objects + ["-o", executable.path])
+    }
+
+    /// The objects of a module's current sources (a file deleted since an earlier build leaves its object behind).
+    private static func objectFiles(in directory: URL) throws -> [String] {
+        let sources = try String(contentsOf: directory.appendingPathComponent("sources"), encoding: .utf8)
+        return sources.split(separator: "\n").map { (path: Substring) -> String in
+            let name: Substring = path.split(separator: "/").last ?? ""
+            return directory.appendingPathComponent(String(name) + ".o").path
+        }
     }
 }
