@@ -13,7 +13,7 @@ SDKGEN_ARGS := --schemas Schemas --output Sources --test-samples Tests --schema-
 # same width itself).
 FORMAT_PATHS := Package.swift Sources Generator Tests Benchmarks Plugins Fuzz
 
-.PHONY: help generate check lint format build test stress demo bench fuzz fuzz-smoke venv clean
+.PHONY: help generate check lint format build platforms test stress demo bench fuzz fuzz-smoke venv clean
 
 help:  ## List the commands.
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 12
@@ -53,7 +53,12 @@ $(PYTHON): Tests/Emulator/requirements.txt
 	$(PYTHON) -m pip install --quiet --disable-pip-version-check -r Tests/Emulator/requirements.txt
 	@touch $(PYTHON)
 
-test: venv check lint build  ## Check generated code and formatting, build, and run every test.
+platforms: venv  ## Type-check the Apple-only code against swift-crypto and API stubs; lint the CI workflow.
+	Checks/apple-platforms
+	$(VENV)/bin/check-jsonschema --builtin-schema vendor.github-workflows .github/workflows/*.yml
+	$(VENV)/bin/zizmor --offline --quiet .github/workflows
+
+test: venv check lint build platforms  ## Check generated code and formatting, build, and run every test.
 	$(SWIFT) test --skip-build $(SWIFT_FLAGS)
 
 stress: build venv  ## Lifecycle stress (10,000 sequences per family) and 1,000 random schemas judged against jsonschema.

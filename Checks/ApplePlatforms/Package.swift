@@ -1,0 +1,23 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// A check, never a dependency of the SDK: compiles the runtime's Apple-only code on Linux. `CryptoKit` is
+/// swift-crypto under CryptoKit's name (the same API), and `Security` and `os` declare the Apple API the runtime uses,
+/// with where Apple documents each symbol. With those modules importable, `#if canImport(CryptoKit)`,
+/// `canImport(Security)` and `canImport(os)` hold, so the runtime's Apple branches are the ones compiled.
+let package = Package(
+    name: "ApplePlatformsCheck",
+    dependencies: [.package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3")],
+    targets: [
+        .target(name: "CryptoKit", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "Security"),
+        .target(name: "os"),
+        .systemLibrary(name: "COpenSSL", pkgConfig: "openssl"),
+        .target(name: "SchemaSemantics"),
+        .target(
+            name: "SDKRuntime",
+            dependencies: ["SchemaSemantics", "CryptoKit", "Security", "os", "COpenSSL"],
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
+        ),
+    ]
+)
