@@ -2,7 +2,9 @@ import Foundation
 import PackagePlugin
 
 /// Generates a target's clients at build time: every family directory under the target's `Schemas` directory
-/// becomes `<Family>.swift` in the build directory, compiled with the target and never committed. A
+/// becomes `<Family>.sdkgen.swift` in the build directory (a name none of the target's own files has), compiled with
+/// the target and never committed. The target still needs one Swift file of its own: SwiftPM refuses a target without
+/// sources before any plugin runs. A
 /// `sdkgen-config.json` beside `Schemas` sets the families, the access level (`internal` for an app target),
 /// imports and names (see `Schemas/config.schema.json` in this package).
 ///
@@ -47,7 +49,7 @@ struct SDKGenBuildPlugin: BuildToolPlugin {
             .buildCommand(
                 displayName: "Generating \(families.joined(separator: ", ")) for \(target.name) with sdkgen",
                 executable: try context.tool(named: "sdkgen").url, arguments: arguments, inputFiles: inputs,
-                outputFiles: families.map { output.appendingPathComponent($0 + ".swift") })
+                outputFiles: families.map { output.appendingPathComponent($0 + ".sdkgen.swift") })
         ]
     }
 

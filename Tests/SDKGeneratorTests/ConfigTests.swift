@@ -86,7 +86,7 @@ final class ConfigTests: XCTestCase {
 
         let single = try GeneratorPipeline.run(
             try shippedSchemas(), options: .init(config: try XCTUnwrap(config), singleFile: true))
-        XCTAssertEqual(single.files.map(\.path), ["Vital.swift"])
+        XCTAssertEqual(single.files.map(\.path), ["Vital.sdkgen.swift"])
         XCTAssertEqual(single.files.first?.contents.components(separatedBy: "import Foundation").count, 2)
     }
 

@@ -95,7 +95,7 @@ final class OtherFamilyTests: XCTestCase {
         let inputs = Self.files.map { InMemoryFile(path: $0.key, contents: $0.value) }
         let output = try GeneratorPipeline.run(inputs, options: .init(singleFile: true))
         XCTAssertEqual(output.families, ["Base", "Shop"])
-        let shop = try XCTUnwrap(output.files.first { $0.path == "Shop.swift" }).contents
+        let shop = try XCTUnwrap(output.files.first { $0.path == "Shop.sdkgen.swift" }).contents
         XCTAssertFalse(shop.contains("import Base"), "one module: nothing to import")
         XCTAssertFalse(shop.contains("struct Account"), "Base's type is not generated again")
         XCTAssertTrue(shop.contains("public let account: Account"), shop)

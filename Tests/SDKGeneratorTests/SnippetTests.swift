@@ -552,6 +552,26 @@ final class SnippetTests: XCTestCase {
             """)
     }
 
+    func testAnErrorWithoutACodeTableStillNamesItsCode() throws {
+        let protocolFile = Self.httpProtocol.replacingOccurrences(
+            of:
+                #""codes": [{"value": "expired", "name": "expired", "description": "Refresh.", "recovery": "refreshCredential"}, {"value": "gone", "name": "gone", "recovery": "discardGrant"}]"#,
+            with: #""codes": []"#)
+        XCTAssertNotEqual(protocolFile, Self.httpProtocol)
+        let text = try generate(
+            [
+                "protocol.json": protocolFile, "types.json": Self.httpTypes,
+                "Op.json": """
+                {"name": "Op", "description": "An operation.", "binding": {"http": {"method": "GET", "server": "api", "auth": "none"}}}
+                """,
+            ], file: "Errors/DemoError.swift")
+        assertEmits(
+            text,
+            """
+                    "\\(operation) failed: DemoError" + " \\(body.code)" + (message.map { ": \\($0)" } ?? "") + " (HTTP \\(httpStatus))"
+            """)
+    }
+
     func testErrorFormatAndCodes() throws {
         let text = try generate(
             httpMethod(

@@ -122,6 +122,14 @@ enum ErrorEmitter {
                     p.line(
                         "\"\\(operation) failed: \(error.name)\" + \(code) + (message.map { \": \\($0)\" } ?? \"\") + \" (HTTP \\(httpStatus))\""
                     )
+                } else if let chain = MemberChain.firstPresent(error.codePaths, from: "body") {
+                    // No code table, but the body has a code: it is shown as the server sent it.
+                    let code =
+                        chain.isOptional
+                        ? "((\(chain.expression)).map { \" \\($0)\" } ?? \"\")" : "\" \\(\(chain.expression))\""
+                    p.line(
+                        "\"\\(operation) failed: \(error.name)\" + \(code) + (message.map { \": \\($0)\" } ?? \"\") + \" (HTTP \\(httpStatus))\""
+                    )
                 } else {
                     p.line(
                         "\"\\(operation) failed: \(error.name)\" + (message.map { \": \\($0)\" } ?? \"\") + \" (HTTP \\(httpStatus))\""

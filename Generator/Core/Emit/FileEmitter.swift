@@ -59,8 +59,9 @@ enum FileEmitter {
         return files
     }
 
-    /// The family's code in one file, `<Family>.swift`: what a build plugin generates, since it must name its
-    /// outputs before the schemas are read.
+    /// The family's code in one file, `<Family>.sdkgen.swift`: what a build plugin generates, since it must name its
+    /// outputs before the schemas are read. The suffix keeps it apart from the target's own `<Family>.swift`, which
+    /// would otherwise produce the same object file.
     static func singleFile(for family: IRFamily, config: GeneratorConfig = .init()) -> GeneratedFile {
         var body = SwiftPrinter()
         for part in parts(of: family) {
@@ -70,7 +71,7 @@ enum FileEmitter {
             body.line("")
         }
         return file(
-            .sources, family.name + ".swift", from: [family.directory], body: body, config: config,
+            .sources, family.name + ".sdkgen.swift", from: [family.directory], body: body, config: config,
             dependencies: imports(of: family))
     }
 

@@ -8,7 +8,7 @@ public enum Command {
     ///   - schemaReference: where to write the schema language's reference (rendered from the meta-schemas in the
     ///     schemas directory), or nil for none. It is checked and written like the generated code.
     ///   - config: the path of an `sdkgen-config.json`, or nil for the defaults; `families` overrides its families.
-    ///   - singleFile: write each family as one file, `<output>/<Family>.swift` (what the build plugin runs).
+    ///   - singleFile: write each family as one file, `<output>/<Family>.sdkgen.swift` (what the build plugin runs).
     ///   - report: receives progress lines (standard output by default).
     ///   - complain: receives diagnostics and diffs (standard error by default).
     public static func run(
