@@ -15,6 +15,9 @@ let package = Package(
     ],
     products: [
         .library(name: "SDKRuntime", targets: ["SDKRuntime"]),
+        // Test doubles (a recording transport, a manual clock, seeded randomness) for an app's tests, kept out of
+        // the app itself.
+        .library(name: "SDKRuntimeTesting", targets: ["SDKRuntimeTesting"]),
         .library(name: "OAuth2", targets: ["OAuth2"]),
         .library(name: "HealthVault", targets: ["HealthVault"]),
         .library(name: "Koppeltaal", targets: ["Koppeltaal"]),
@@ -42,6 +45,8 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+
+        .target(name: "SDKRuntimeTesting", dependencies: ["SDKRuntime"], swiftSettings: strict),
 
         // The OAuth 2.0 and OpenID Connect layer: the OAuth2 schemas' generated code, and what every OAuth family
         // does the same way (grants, refresh, discovery, authorization requests, revocation, bearer calls).
@@ -86,7 +91,8 @@ let package = Package(
 
         // Benchmarks of the budgets in DESIGN.md (make bench).
         .executableTarget(
-            name: "sdk-bench", dependencies: ["HealthVault", "Koppeltaal", "Vital", "SMART", "OAuth2", "SDKRuntime"],
+            name: "sdk-bench",
+            dependencies: ["HealthVault", "Koppeltaal", "Vital", "SMART", "OAuth2", "SDKRuntime", "SDKRuntimeTesting"],
             path: "Benchmarks",
             swiftSettings: strict
         ),
@@ -102,7 +108,9 @@ let package = Package(
             name: "sdk-fuzz", dependencies: ["FuzzTargets", "FuzzDriver"], path: "Fuzz/Runner", swiftSettings: strict),
 
         // Tests, with shared fixtures and assertions.
-        .target(name: "TestSupport", dependencies: ["SDKRuntime"], path: "Tests/TestSupport", swiftSettings: strict),
+        .target(
+            name: "TestSupport", dependencies: ["SDKRuntime", "SDKRuntimeTesting"], path: "Tests/TestSupport",
+            swiftSettings: strict),
         .testTarget(name: "SchemaSemanticsTests", dependencies: ["SchemaSemantics"], swiftSettings: strict),
         .testTarget(name: "SDKRuntimeTests", dependencies: ["SDKRuntime", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "OAuth2Tests", dependencies: ["OAuth2", "SDKRuntime", "TestSupport"], swiftSettings: strict),

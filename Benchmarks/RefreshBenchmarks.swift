@@ -2,6 +2,7 @@ import Foundation
 import Koppeltaal
 import OAuth2
 import SDKRuntime
+import SDKRuntimeTesting
 import SMART
 import Vital
 

@@ -75,7 +75,9 @@ final class DocumentationTests: XCTestCase {
 
     // MARK: - Doc comments and catalogs
 
-    private static let libraries = ["SDKRuntime", "OAuth2", "HealthVault", "Koppeltaal", "Vital", "SMART"]
+    private static let libraries = [
+        "SDKRuntime", "SDKRuntimeTesting", "OAuth2", "HealthVault", "Koppeltaal", "Vital", "SMART",
+    ]
 
     /// The symbol graphs of the libraries, extracted from the debug build's modules, with the directory of each
     /// library's graph files.
@@ -163,6 +165,59 @@ final class DocumentationTests: XCTestCase {
         XCTAssertGreaterThan(owners.count, 150, "the libraries' public types were found")
         let shared = owners.filter { $0.value.count > 1 }.map { "\($0.key): \($0.value.joined(separator: ", "))" }
         XCTAssertEqual(shared.sorted(), [])
+    }
+
+    /// The runtime's public types, each with why it is public. A type the package's own modules only share is
+    /// `package`; the test doubles are in `SDKRuntimeTesting`; what generated code alone uses is `@_spi(Generated)`.
+    /// A new public type must be added here, with its reason, so the surface never grows by accident.
+    private static let runtimePublicTypes: [String: [String]] = [
+        "transport and HTTP, which apps configure, call or inspect": [
+            "HTTPTransport", "URLSessionTransport", "URLSessionTransportDelegate", "HTTPRequestMessage",
+            "HTTPResponseMessage", "HTTPRequestMethod", "HTTPHeaderFields", "HTTPHeaderField",
+            "AuthenticationChallenge",
+            "ClientOptions", "ClientMiddleware", "OperationID", "URLPolicy", "RetryPolicy", "HTTPClientConfiguration",
+            "HTTPServerSet",
+        ],
+        "credentials apps pass to clients and flows": [
+            "APIKey", "AccessCredential", "BasicCredentials", "BearerToken", "OAuthClientCredentials",
+            "HealthVaultApplicationCredential", "HealthVaultSessionCredential", "ClientAssertion",
+            "ClientAssertionSigner", "PKCE",
+        ],
+        "credential storage apps choose or implement": [
+            "CredentialStore", "CredentialStores", "CredentialStoreLock", "CredentialStoreError",
+            "FileCredentialStore", "InMemoryCredentialStore", "FileLock", "LockDirectory",
+        ],
+        "the credential lifecycle, which a family of the app's own builds on": [
+            "CredentialSession", "CredentialPolicy", "CredentialRefusal", "CredentialTransition", "CredentialLease",
+            "CredentialEvent", "CredentialChange", "CredentialLifecycleError",
+        ],
+        "errors apps catch": [
+            "SDKError", "ProtocolError", "ErrorRecovery", "TransportError", "UnexpectedResponseError",
+            "ResponseDecodingError", "ConfigurationError", "RequestEncodingError", "RequestValidationError",
+            "PagingError", "JSONValueError", "XMLFragmentError", "JOSEError", "IDTokenError",
+        ],
+        "values generated models hold and apps read": [
+            "JSONValue", "JSONNumber", "JSONObject", "XMLFragment", "LocalDate", "OpenEnum", "WireScalar",
+            "DateTimeText", "FormField", "FormFields", "PageSequence", "PagedItems", "XMLTree", "XMLElementView",
+            "XMLLimits", "HealthVaultEnvelopeSettings",
+        ],
+        "JOSE and OpenID Connect, for apps that verify tokens themselves": [
+            "JWS", "JWSAlgorithm", "JSONWebKey", "JSONWebKeySet", "IDToken",
+        ],
+        "logging and redaction": ["LogSink", "ClosureLogSink", "LogLevel", "LogRecord", "LogMessage", "Redaction"],
+        "time, randomness and hashing, which apps may replace or use": [
+            "WallClock", "SystemClock", "RandomSource", "SystemRandomSource", "Crypto",
+        ],
+    ]
+
+    func testTheRuntimesPublicTypesAreTheListedOnes() throws {
+        let names = try Self.graph(of: "SDKRuntime").topLevelTypeNames
+        let listed = Self.runtimePublicTypes.values.flatMap { $0 }
+        XCTAssertEqual(listed.count, Set(listed).count, "a type is listed twice")
+        XCTAssertEqual(names.sorted(), listed.sorted())
+        XCTAssertEqual(names.count, 88)
+        let doubles = try Self.graph(of: "SDKRuntimeTesting").topLevelTypeNames
+        XCTAssertEqual(doubles.sorted(), ["ManualClock", "RecordingTransport", "SeededRandomSource"])
     }
 
     /// The runtime's landing page mentions every public type: its public surface is what users touch, and the

@@ -3,6 +3,7 @@ import HealthVault
 import Koppeltaal
 import OAuth2
 import SDKRuntime
+import SDKRuntimeTesting
 import SMART
 import Vital
 import XCTest

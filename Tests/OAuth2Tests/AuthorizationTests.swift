@@ -1,6 +1,7 @@
 import Foundation
 import OAuth2
 import SDKRuntime
+import SDKRuntimeTesting
 import XCTest
 
 /// A pending authorization's secrets, what its redirect may say, and the parameters an app adds to the request.

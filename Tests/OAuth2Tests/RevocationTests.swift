@@ -1,6 +1,7 @@
 import Foundation
 import OAuth2
 import SDKRuntime
+import SDKRuntimeTesting
 import XCTest
 
 /// Revocation (RFC 7009) sends the refresh token first, then the access token, and reports the outcome.

@@ -1,5 +1,6 @@
 import Foundation
 @_spi(Generated) import SDKRuntime
+import SDKRuntimeTesting
 import XCTest
 
 /// `private_key_jwt` client authentication: every request gets a new assertion whose audience is the URL it is

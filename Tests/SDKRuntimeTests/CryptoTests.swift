@@ -1,5 +1,6 @@
 import Foundation
 import SDKRuntime
+import SDKRuntimeTesting
 import XCTest
 
 final class CryptoTests: XCTestCase {

@@ -6,10 +6,11 @@ public enum SwiftCompiler {
     /// Compiles `sources` (paths; one of them a `main.swift`) as module `module` into `executable`.
     public static func compile(module: String, sources: [String], executable: URL) throws -> Subprocess.Outcome {
         let build = Fixtures.repository.appendingPathComponent(".build/debug")
-        // The runtime and the module it depends on.
-        let objects: [String] =
-            try objectFiles(in: build.appendingPathComponent("SDKRuntime.build"))
-            + objectFiles(in: build.appendingPathComponent("SchemaSemantics.build"))
+        // The runtime, the module it depends on, and its test doubles.
+        var objects: [String] = []
+        for module in ["SDKRuntime", "SchemaSemantics", "SDKRuntimeTesting"] {
+            objects += try objectFiles(in: build.appendingPathComponent(module + ".build"))
+        }
         guard objects.contains(where: { $0.contains("SDKRuntime.build") }) else {
             return Subprocess.Outcome(
                 status: -1, output: "the runtime's debug build is missing (swift build --build-tests)")

@@ -8,7 +8,7 @@
 /// let lifecycle = AsyncMutex()
 /// try await lifecycle.withLock { try await signIn(token) }
 /// ```
-public final class AsyncMutex: Sendable {
+package final class AsyncMutex: Sendable {
     private struct State {
         var isLocked = false
         var nextID: UInt64 = 0
@@ -27,12 +27,12 @@ public final class AsyncMutex: Sendable {
     private let state = LockedValue(State())
 
     /// Creates an unlocked mutex.
-    public init() {}
+    package init() {}
 
     /// Waits until the lock is free and takes it.
     ///
     /// - Throws: `CancellationError` when the task is cancelled before it got the lock.
-    public func lock() async throws {
+    package func lock() async throws {
         let id: UInt64? = state.withValue { state in
             guard state.isLocked else {
                 state.isLocked = true
@@ -76,7 +76,7 @@ public final class AsyncMutex: Sendable {
     }
 
     /// Releases the lock, handing it to the longest waiter if there is one.
-    public func unlock() {
+    package func unlock() {
         let next = state.withValue { state -> CheckedContinuation<Void, any Error>? in
             guard !state.queue.isEmpty else {
                 state.isLocked = false
@@ -88,7 +88,7 @@ public final class AsyncMutex: Sendable {
     }
 
     /// Runs `body` while holding the lock.
-    public func withLock<Result>(_ body: () async throws -> Result) async throws -> Result {
+    package func withLock<Result>(_ body: () async throws -> Result) async throws -> Result {
         try await lock()
         defer { unlock() }
         return try await body()

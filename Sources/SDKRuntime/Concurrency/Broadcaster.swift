@@ -10,15 +10,15 @@ import Foundation
 /// let events = Broadcaster<SessionEvent>()
 /// for await event in events.subscribe() { ... }   // elsewhere: events.send(.signedOut)
 /// ```
-public final class Broadcaster<Element: Sendable>: Sendable {
+package final class Broadcaster<Element: Sendable>: Sendable {
     private let subscribers = LockedValue<[UInt64: AsyncStream<Element>.Continuation]>([:])
     private let nextID = LockedValue<UInt64>(0)
 
     /// Creates a broadcaster without subscribers.
-    public init() {}
+    package init() {}
 
     /// A stream of the values sent from now on. Values are buffered until read.
-    public func subscribe() -> AsyncStream<Element> {
+    package func subscribe() -> AsyncStream<Element> {
         let id = nextID.withValue { id -> UInt64 in
             id += 1
             return id
@@ -32,12 +32,12 @@ public final class Broadcaster<Element: Sendable>: Sendable {
     }
 
     /// Sends `value` to every subscriber.
-    public func send(_ value: Element) {
+    package func send(_ value: Element) {
         for continuation in subscribers.current.values {
             continuation.yield(value)
         }
     }
 
     /// How many streams are subscribed now.
-    public var subscriberCount: Int { subscribers.current.count }
+    package var subscriberCount: Int { subscribers.current.count }
 }

@@ -8,7 +8,7 @@
 /// let refresh = SharedRun { try await refreshAndStore() }
 /// let fresh = try await refresh.value()     // from any number of callers
 /// ```
-public final class SharedRun<Value: Sendable>: Sendable {
+package final class SharedRun<Value: Sendable>: Sendable {
     private struct State {
         var result: Result<Value, any Error>?
         var nextID: UInt64 = 0
@@ -20,7 +20,7 @@ public final class SharedRun<Value: Sendable>: Sendable {
     private let state = LockedValue(State())
 
     /// Starts `operation` now.
-    public init(_ operation: @escaping @Sendable () async throws -> Value) {
+    package init(_ operation: @escaping @Sendable () async throws -> Value) {
         Task { [state] in
             let result: Result<Value, any Error>
             do { result = .success(try await operation()) } catch { result = .failure(error) }
@@ -34,12 +34,12 @@ public final class SharedRun<Value: Sendable>: Sendable {
     }
 
     /// Whether the operation has finished.
-    public var isFinished: Bool { state.current.result != nil }
+    package var isFinished: Bool { state.current.result != nil }
 
     /// The operation's result, waiting for it if needed.
     ///
     /// - Throws: the operation's error, or `CancellationError` as soon as the waiting task is cancelled.
-    public func value() async throws -> Value {
+    package func value() async throws -> Value {
         let id: UInt64 = state.withValue { state in
             state.nextID += 1
             state.arriving.insert(state.nextID)

@@ -30,9 +30,9 @@ public struct PKCE: Sendable, Hashable, CustomStringConvertible, CustomReflectab
 }
 
 /// Base64 with the URL-safe alphabet and no padding (RFC 4648 §5), as PKCE, `state` and JWTs use.
-public enum Base64URL {
+package enum Base64URL {
     /// Encodes `bytes`.
-    public static func encode(_ bytes: some Collection<UInt8>) -> String {
+    package static func encode(_ bytes: some Collection<UInt8>) -> String {
         Data(bytes).base64EncodedString()
             .replacingOccurrences(of: "+", with: "-")
             .replacingOccurrences(of: "/", with: "_")
@@ -40,7 +40,7 @@ public enum Base64URL {
     }
 
     /// Decodes URL-safe Base64 with or without padding, or returns nil.
-    public static func decode(_ text: String) -> Data? {
+    package static func decode(_ text: String) -> Data? {
         var standard = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         guard !standard.contains("=") || standard.count % 4 == 0 else { return nil }
         while standard.count % 4 != 0 { standard += "=" }

@@ -101,7 +101,7 @@ public final class FileLock: CredentialStoreLock {
     deinit { release() }
 }
 
-/// A held ``AsyncMutex``, for stores whose users all live in this process.
+/// A held `AsyncMutex`, for stores whose users all live in this process.
 struct MutexLock: CredentialStoreLock {
     let mutex: AsyncMutex
     private let held = LockedValue(true)

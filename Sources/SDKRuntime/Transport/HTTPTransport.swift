@@ -5,7 +5,7 @@
 ///
 /// Choose an implementation:
 /// - ``URLSessionTransport`` for apps and servers (the default everywhere, including Linux).
-/// - ``RecordingTransport`` for tests: it records each request and answers from a closure.
+/// - `RecordingTransport` (in `SDKRuntimeTesting`) for tests: it records each request and answers from a closure.
 ///
 /// Implementations must:
 /// - return every HTTP status as a response (a 401 or 503 is not an error at this layer);

@@ -1,5 +1,6 @@
 import Foundation
 @_spi(Generated) import SDKRuntime
+import SDKRuntimeTesting
 
 // Exercises the generated CorpusJSON family: `record.json` round-trips byte for byte through the generated Codable
 // of `Stored` (read from `Record`'s response and written by `Restore`, so it has both directions), every construct

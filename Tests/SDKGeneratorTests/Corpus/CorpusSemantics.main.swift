@@ -1,5 +1,6 @@
 import Foundation
 @_spi(Generated) import SDKRuntime
+import SDKRuntimeTesting
 
 // Exercises the generated CorpusSemantics family: each keyword of `Read.json` decodes and validates as JSON Schema
 // 2020-12 says, where Foundation or Swift would say otherwise.

@@ -1,5 +1,6 @@
 import Foundation
 @_spi(Generated) import SDKRuntime
+import SDKRuntimeTesting
 
 // Exercises the generated CorpusXML family: `things.xml` round-trips byte for byte through the generated XML codec,
 // each thing's `data-xml` is kept exactly, and a request carrying it is sent with it verbatim inside the signed

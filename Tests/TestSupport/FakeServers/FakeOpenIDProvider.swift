@@ -22,7 +22,7 @@ public final class FakeOpenIDProvider: Sendable {
     }
 
     /// What the next id tokens carry.
-    public let settings: LockedValue<Settings>
+    package let settings: LockedValue<Settings>
     private let clock: any WallClock
     private let nonces = LockedValue<[String: String]>([:])
     private let authTimes = LockedValue<[String: Int]>([:])

@@ -1,4 +1,5 @@
 import Foundation
+import SDKRuntime
 
 /// A transport for tests: it records every request and answers from a closure or a list of canned responses.
 ///
