@@ -2,9 +2,10 @@
 import PackageDescription
 
 /// A check, never a dependency of the SDK: compiles the runtime's Apple-only code on Linux. `CryptoKit` is
-/// swift-crypto under CryptoKit's name (the same API), and `Security` and `os` declare the Apple API the runtime uses,
-/// with where Apple documents each symbol. With those modules importable, `#if canImport(CryptoKit)`,
-/// `canImport(Security)` and `canImport(os)` hold, so the runtime's Apple branches are the ones compiled.
+/// swift-crypto under CryptoKit's name (the same API); `Security`, `os` and `AuthenticationServices` declare the Apple
+/// API the runtime uses, with where Apple documents each symbol. With those modules importable,
+/// `canImport(CryptoKit)`, `canImport(Security)`, `canImport(os)` and `canImport(AuthenticationServices)` hold, so the
+/// runtime's Apple branches are the ones compiled.
 let package = Package(
     name: "ApplePlatformsCheck",
     dependencies: [.package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3")],
@@ -12,11 +13,12 @@ let package = Package(
         .target(name: "CryptoKit", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "Security"),
         .target(name: "os"),
+        .target(name: "AuthenticationServices"),
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl"),
         .target(name: "SchemaSemantics"),
         .target(
             name: "SDKRuntime",
-            dependencies: ["SchemaSemantics", "CryptoKit", "Security", "os", "COpenSSL"],
+            dependencies: ["SchemaSemantics", "CryptoKit", "Security", "os", "AuthenticationServices", "COpenSSL"],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),
     ]

@@ -3,12 +3,12 @@ import SDKRuntime
 
 /// Plays the user's browser for a page that ends in a redirect back to the app (HealthVault's Shell, a SMART
 /// authorization): a person completes it, or, for the emulator (which grants at once), its own redirect is taken.
-struct Browser {
+struct Browser: AuthorizationBrowser {
     let mode: DemoOptions.ShellMode
     let transport: URLSessionTransport
 
     /// The URL the browser ends on after `page`.
-    func visit(_ page: URL) async throws -> URL {
+    func authorize(_ page: URL, callback: AuthorizationCallback) async throws -> URL {
         switch mode {
         case .auto:
             let response = try await transport.send(HTTPRequestMessage(method: .get, url: page))

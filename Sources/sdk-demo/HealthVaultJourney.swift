@@ -31,19 +31,12 @@ struct HealthVaultJourney {
                 })
         else { return }
         guard
-            let completion = await steps.step(
-                "Shell",
-                {
-                    let redirect = try await Browser(mode: options.shell, transport: transport).visit(shellPage)
-                    return (redirect, "the browser came back to \(Redaction.url(redirect))")
-                })
-        else { return }
-        guard
             await steps.step(
-                "session",
+                "Shell and session",
                 {
-                    try await connection.completeAuthorization(redirect: completion)
-                    return "authorized: \(try await connection.status())"
+                    let completion = try await connection.authorize(
+                        shellPage, with: Browser(mode: options.shell, transport: transport))
+                    return "Shell returned \(completion.target.rawValue); authorized: \(try await connection.status())"
                 })
         else { return }
         await steps.step("people") {

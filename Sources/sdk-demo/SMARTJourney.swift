@@ -30,9 +30,8 @@ struct SMARTJourney {
             let context = await steps.step(
                 "authorize",
                 {
-                    let page = try await session.standaloneAuthorizationURL()
-                    let redirect = try await Browser(mode: options.shell, transport: transport).visit(page)
-                    let context = try await session.completeAuthorization(redirectURL: redirect)
+                    let context = try await session.authorize(
+                        with: Browser(mode: options.shell, transport: transport))
                     return (
                         context,
                         "patient \(context.patient ?? "none"), user \(context.fhirUser?.absoluteString ?? "none"); "

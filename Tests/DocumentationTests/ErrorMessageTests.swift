@@ -39,6 +39,8 @@ final class ErrorMessageTests: XCTestCase {
         DiscoveryError.untrustedEndpoint(name: .token, url: URL(string: "https://collector.example:8443/token")!),
         ResourcePathError.missingID(resourceType: "Patient"),
         AuthorizationRequestError.reservedParameter("state"),
+        AuthorizationBrowserError.cancelled,
+        AuthorizationBrowserError.unexpectedRedirect(path: "/steal"),
         AuthorizationResponseError.stateMismatch,
         SMARTError.stateMismatch,
         SMARTError.needsLaunch(underlying: nil),

@@ -40,11 +40,12 @@ final class HealthVaultIntegrationTests: XCTestCase {
         return (stats["calls"] as? [String: Int])?[method] ?? 0
     }
 
-    /// Provisions, lets the emulated user grant access in Shell, and completes the hand-off.
+    /// Provisions, lets the emulated user grant access in Shell (a browser that takes the page's redirect), and
+    /// completes the hand-off.
     private func connect(_ connection: HealthVaultConnection) async throws {
         let shellPage = try await connection.provision(masterAppID: Self.master)
-        let completion = try await XCTUnwrapAsync(try await emulator.visit(shellPage))
-        try await connection.completeAuthorization(redirect: completion)
+        let browser = RedirectFollowingBrowser(transport: URLSessionTransport(configuration: .init(timeout: 5)))
+        try await connection.authorize(shellPage, with: browser)
     }
 
     private func names(_ connection: HealthVaultConnection, pageSize: Int? = nil) async throws -> [String] {

@@ -71,9 +71,10 @@ final class SMARTIntegrationTests: XCTestCase {
         return try XCTUnwrap(redirect, "the authorization server did not redirect")
     }
 
+    /// A standalone launch through a browser that takes the authorization page's redirect.
     private func launched(_ session: SMARTSession) async throws -> SMARTLaunchContext {
-        let url = try await session.standaloneAuthorizationURL()
-        return try await session.completeAuthorization(redirectURL: try await browse(url))
+        try await session.authorize(
+            with: RedirectFollowingBrowser(transport: URLSessionTransport(configuration: .init(timeout: 5))))
     }
 
     private func stats() async throws -> [String: Any] { try await emulator.read("smart/stats") }

@@ -53,6 +53,7 @@ final class OtherFamilyTests: XCTestCase {
     private static let main = #"""
         import Foundation
         import SDKRuntime
+        import SDKRuntimeTesting
 
         func check(_ condition: Bool, _ message: String) {
             if !condition { print("FAILED: " + message); exit(1) }

@@ -61,6 +61,7 @@ final class OwnFamilyTests: XCTestCase {
     private static let main = #"""
         import Foundation
         import SDKRuntime
+        import SDKRuntimeTesting
 
         func check(_ condition: Bool, _ message: String) {
             if !condition { print("FAILED: " + message); exit(1) }

@@ -40,6 +40,24 @@ extension HealthVaultConnection {
         }
     }
 
+    /// Runs a Shell page (from ``provision(masterAppID:)`` or a Shell URL of this instance) in `browser`, then
+    /// ``completeAuthorization(redirect:)`` with where it returned.
+    ///
+    /// The browser returns at the app's action URL when the configuration has one, which a system browser session
+    /// (`WebAuthenticationBrowser`) needs: it listens for the action URL's own scheme, such as `myapp`. Without one,
+    /// Shell ends on its completion page, which only a browser that can stop at an https page can return.
+    ///
+    /// - Throws: what ``completeAuthorization(redirect:)`` throws, and `AuthorizationBrowserError`
+    ///   (`cancelled` when the user closes the page; the instance stays provisioned, so the page can be opened again).
+    @discardableResult
+    public func authorize(_ page: URL, with browser: any AuthorizationBrowser) async throws -> ShellCompletion {
+        let returnURL =
+            configuration.actionURL
+            ?? configuration.defaultShellURL.appendingPathComponent("application").appendingPathComponent("complete")
+        return try await completeAuthorization(
+            redirect: try await browser.authorize(page, callback: AuthorizationCallback(returnURL)))
+    }
+
     /// Finishes a Shell task from the URL the browser reached: the completion page or the app's action URL.
     ///
     /// The completion page is accepted only over https from the default Shell host, the instance's Shell host or a

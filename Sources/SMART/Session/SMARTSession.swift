@@ -171,10 +171,7 @@ public final class SMARTSession: OAuthClientSession {
     /// - Throws: ``SMARTError`` for a missing server or an unusable configuration document,
     ///   `AuthorizationRequestError` for parameters of the app's that the request cannot carry.
     public func standaloneAuthorizationURL() async throws -> URL {
-        guard let base = configuration.fhirBaseURL else {
-            throw SMARTError.invalidLaunch("a standalone launch needs fhirBaseURL in the configuration")
-        }
-        return try await authorizationURL(fhirBaseURL: base, launch: nil)
+        try await authorizationPage(at: try standaloneServer(), launch: nil).url
     }
 
     /// Starts an EHR launch from the URL the EHR opened the app with (`…?iss=<FHIR base>&launch=<handle>`) and
@@ -184,6 +181,46 @@ public final class SMARTSession: OAuthClientSession {
     ///   for an `iss` that is not an allowed FHIR server, `AuthorizationRequestError` for parameters of the app's
     ///   that the request cannot carry.
     public func ehrAuthorizationURL(launchURL: URL) async throws -> URL {
+        let (base, launch) = try ehrLaunch(launchURL)
+        return try await authorizationPage(at: base, launch: launch).url
+    }
+
+    /// A whole standalone launch in `browser`: the authorization page, then ``completeAuthorization(redirectURL:)``
+    /// with the redirect the browser hands back.
+    ///
+    /// - Throws: what ``standaloneAuthorizationURL()`` and ``completeAuthorization(redirectURL:)`` throw, and
+    ///   `AuthorizationBrowserError` (`cancelled` when the user closes the page; the authorization then stays pending until it expires or another starts).
+    public func authorize(with browser: any AuthorizationBrowser) async throws -> SMARTLaunchContext {
+        try await complete(try await authorizationPage(at: try standaloneServer(), launch: nil), in: browser)
+    }
+
+    /// A whole EHR launch in `browser`, from the URL the EHR opened the app with.
+    ///
+    /// - Throws: what ``ehrAuthorizationURL(launchURL:)`` and ``completeAuthorization(redirectURL:)`` throw, and
+    ///   `AuthorizationBrowserError`.
+    public func authorize(launchURL: URL, with browser: any AuthorizationBrowser) async throws -> SMARTLaunchContext {
+        let (base, launch) = try ehrLaunch(launchURL)
+        return try await complete(try await authorizationPage(at: base, launch: launch), in: browser)
+    }
+
+    private func complete(_ page: (url: URL, redirectURI: String), in browser: any AuthorizationBrowser)
+        async throws -> SMARTLaunchContext
+    {
+        guard let callback = AuthorizationCallback(redirectURI: page.redirectURI) else {
+            throw SMARTError.invalidLaunch("the redirect URI is not an absolute URL")
+        }
+        return try await completeAuthorization(redirectURL: try await browser.authorize(page.url, callback: callback))
+    }
+
+    private func standaloneServer() throws -> URL {
+        guard let base = configuration.fhirBaseURL else {
+            throw SMARTError.invalidLaunch("a standalone launch needs fhirBaseURL in the configuration")
+        }
+        return base
+    }
+
+    /// The FHIR server and launch handle of an EHR launch URL.
+    private func ehrLaunch(_ launchURL: URL) throws -> (URL, String) {
         let items = URLComponents(url: launchURL, resolvingAgainstBaseURL: false)?.queryItems ?? []
         guard let iss = items.first(where: { $0.name == "iss" })?.value, !iss.isEmpty else {
             throw SMARTError.invalidLaunch("the launch URL has no iss")
@@ -194,13 +231,14 @@ public final class SMARTSession: OAuthClientSession {
         guard let base = URL(string: iss), configuration.registration(for: base) != nil else {
             throw SMARTError.untrustedIssuer(iss)
         }
-        return try await authorizationURL(fhirBaseURL: base, launch: launch)
+        return (base, launch)
     }
 
     /// Stores a new pending authorization (replacing an older one) and builds its URL. PKCE S256 is always used;
     /// `nonce` is sent whenever `openid` is asked for; `prompt` and the app's parameters follow
     /// (``Configuration/authorizationParameters``).
-    private func authorizationURL(fhirBaseURL: URL, launch: String?) async throws -> URL {
+    private func authorizationPage(at fhirBaseURL: URL, launch: String?) async throws -> (url: URL, redirectURI: String)
+    {
         let registration = try oauth.profile.registration(at: fhirBaseURL)
         let endpoints = try await oauth.endpoints(for: fhirBaseURL, needing: [.authorization])
         var scopes = configuration.scope.split(separator: " ").map(String.init)
@@ -223,7 +261,7 @@ public final class SMARTSession: OAuthClientSession {
             try await transition.store { OAuthSessionState(grant: $0?.grant, pending: pending) }
         }
         log(.info, "authorization started")
-        return url
+        return (url, pending.redirectURI)
     }
 
     /// Completes the launch with the redirect URL the browser handed back: checks `state` (in constant time),

@@ -7,15 +7,15 @@ import SMART
 
 // The code of the README's SMART quick start.
 
-func smartAppQuickStart(openInBrowser: (URL) async throws -> URL) async throws {
+func smartAppQuickStart(browser: any AuthorizationBrowser) async throws {
     // snippet smart-app-quick-start
     let session = SMARTSession(configuration: .init(
         clientID: "my-app", redirectURI: "myapp://smart/callback",
         fhirBaseURL: URL(string: "https://ehr.example.com/fhir")!,
         store: try CredentialStores.secure(service: "com.example.smart")))
-    let authorizationURL = try await session.standaloneAuthorizationURL()   // PKCE S256, state and nonce inside
-    let redirect = try await openInBrowser(authorizationURL)                 // e.g. ASWebAuthenticationSession
-    let context = try await session.completeAuthorization(redirectURL: redirect)
+    // browser: WebAuthenticationBrowser { window } on Apple platforms (ASWebAuthenticationSession), any
+    // AuthorizationBrowser elsewhere; PKCE S256, state and nonce are inside.
+    let context = try await session.authorize(with: browser)
     let patient = try await session.fhir(.fhir("Patient", id: context.patient))   // no patient: an error, never a search
     print(context.fhirUser as Any, patient.status)
     // end snippet
