@@ -32,7 +32,7 @@ struct HealthVaultJourney {
         else { return }
         guard
             await steps.step(
-                "Shell and session",
+                "authorize",
                 {
                     let completion = try await connection.authorize(
                         shellPage, with: Browser(mode: options.shell, transport: transport))

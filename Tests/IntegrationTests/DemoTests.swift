@@ -15,7 +15,7 @@ final class DemoTests: XCTestCase {
         let result = try Subprocess.run([demo.path, "--emulator", emulator.baseURL.absoluteString])
         XCTAssertEqual(result.status, 0, result.output)
         let output = result.output
-        XCTAssertTrue(output.hasSuffix("All 21 steps succeeded.\n"), output)
+        XCTAssertTrue(output.hasSuffix("All 20 steps succeeded.\n"), output)
         XCTAssertTrue(output.contains("GetThings3 read 1 back, its XML byte for byte"), output)
         XCTAssertTrue(output.contains("3 record(s) released, 0 still authorized"), output)
         XCTAssertTrue(output.contains("✓ revoke          revoked"), output)
