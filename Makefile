@@ -61,9 +61,10 @@ platforms: venv  ## Type-check the Apple-only code against swift-crypto and API 
 test: venv check lint build platforms  ## Check generated code and formatting, build, and run every test.
 	$(SWIFT) test --skip-build $(SWIFT_FLAGS)
 
-stress: build venv  ## Lifecycle stress (10,000 sequences per family) and 1,000 random schemas judged against jsonschema.
+stress: build venv  ## The randomized tests at full length: lifecycle, schema verdicts, hostile schemas.
 	LIFECYCLE_STRESS_SEQUENCES=$${LIFECYCLE_STRESS_SEQUENCES:-10000} $(SWIFT) test --skip-build --filter LifecycleStressTests
 	SDK_SCHEMA_VERDICT_COUNT=$${SDK_SCHEMA_VERDICT_COUNT:-1000} $(SWIFT) test --skip-build --filter SchemaVerdictTests
+	SDK_HOSTILE_SAMPLE=$${SDK_HOSTILE_SAMPLE:-all} $(SWIFT) test --skip-build --filter HostileSchemaTests
 
 demo: venv  ## Walk the HealthVault, Koppeltaal, Vital and SMART journeys against the emulator, printing each step.
 	$(SWIFT) build --product sdk-demo

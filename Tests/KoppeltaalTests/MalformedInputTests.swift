@@ -39,7 +39,9 @@ final class MalformedInputTests: XCTestCase {
         return KoppeltaalSession(
             configuration: .init(
                 fhirBaseURL: Self.base, clientID: "c", clientSecret: "s", redirectURI: "app://cb",
-                endpoints: overrides, readsSMARTConfiguration: false, store: InMemoryCredentialStore(),
+                endpoints: overrides, readsSMARTConfiguration: false,
+                // Every error surfaces at once: waiting out outages is ActivationOutageTests' subject.
+                activationRetryWindow: 0, store: InMemoryCredentialStore(),
                 transport: transport,
                 clock: ManualClock(Date(timeIntervalSince1970: 1_000_000)), random: SeededRandomSource(seed: "t")
             ))

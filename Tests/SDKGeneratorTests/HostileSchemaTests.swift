@@ -17,23 +17,39 @@ final class HostileSchemaTests: XCTestCase {
         + "x\r}}} public struct INJECTED_A {}\n public let INJECTED_B = 1\u{2028} func INJECTED_C() {}\u{2029}"
         + "\u{202E} \" + INJECTED_D + \" */ INJECTED_E \\(INJECTED_F) \u{85} INJECTED_G \u{0B}\u{0C} INJECTED_H #\"\"\"#"
 
-    /// Every text field of each shipped family, one at a time (descriptions, which only reach comments, all at
-    /// once): refused with a located diagnostic, or generated with the payload only in comments and literals. Then
-    /// the family with a payload in every field that generates, through `swiftc -parse`.
+    /// Text fields of each shipped family, one at a time (descriptions, which only reach comments, all at once):
+    /// refused with a located diagnostic, or generated with the payload only in comments and literals. Then the
+    /// family with a payload in every description and every tried field that generated, through `swiftc -parse`.
+    ///
+    /// Each run tries a seeded sample of each family's fields (`SDK_HOSTILE_SAMPLE` fields, 120 by default; `all` for
+    /// every one, as `make stress` does); the seed is printed, and `SDK_HOSTILE_SEED` replays it.
     func testAPayloadInAnyTextFieldNeverBecomesCode() throws {
+        let environment = ProcessInfo.processInfo.environment
+        let seed = environment["SDK_HOSTILE_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 1...UInt64(UInt32.max))
+        let sample =
+            environment["SDK_HOSTILE_SAMPLE"] == "all"
+            ? Int.max : environment["SDK_HOSTILE_SAMPLE"].flatMap(Int.init) ?? 120
+        print(
+            "HostileSchemaTests: seed \(seed), \(sample == Int.max ? "every" : "\(sample)") fields per family; replay with SDK_HOSTILE_SEED=\(seed)"
+        )
+        var random = SplitMix64(seed: seed)
         var refused = 0
         var generated = 0
+        var fields = 0
         for family in ["HealthVault", "Koppeltaal", "OAuth2", "SMART", "Vital"] {
             let files = try Self.shippedFiles(family)
             // The families it refers to are read beside it, unchanged, and only it is generated.
             let others = family == "OAuth2" || family == "HealthVault" ? [] : try Self.shippedFiles("OAuth2")
             let options = GeneratorPipeline.Options(families: [family])
             let documents = try files.map { try JSONSerialization.jsonObject(with: Data($0.contents.utf8)) }
-            let trials = documents.indices.flatMap { index in
+            let every = documents.indices.flatMap { index in
                 HostileJSON.textPaths(in: documents[index]).filter { $0.last?.description != "/description" }.map {
                     (index, $0)
                 }
             }
+            fields += every.count
+            let chosen = Set(Array(every.indices).shuffled(using: &random).prefix(sample))
+            let trials = every.indices.filter(chosen.contains).map { every[$0] }
             // Each trial is a pure run of the pipeline, so they can share the cores.
             let outcomes = Outcomes()
             let inputs = trials.map { index, path in
@@ -68,7 +84,9 @@ final class HostileSchemaTests: XCTestCase {
         }
         XCTAssertGreaterThan(generated, 50, "too few fields generated to prove anything")
         XCTAssertGreaterThan(refused, 0)
-        print("HostileSchemaTests: \(generated) mutated families generated safely, \(refused) refused with diagnostics")
+        print(
+            "HostileSchemaTests: of \(fields) fields, \(generated + refused) tried: \(generated) generated safely, "
+                + "\(refused) refused with diagnostics")
     }
 
     /// The family with the payload in every description and every field that generated on its own.

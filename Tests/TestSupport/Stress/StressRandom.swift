@@ -2,7 +2,7 @@ import Foundation
 import SDKRuntime
 
 /// A small, fast, seedable random number generator (SplitMix64), so that a failing run can be made again.
-public struct SplitMix64: Sendable {
+public struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
     /// Starts the sequence at `seed`.
