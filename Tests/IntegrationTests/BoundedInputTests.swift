@@ -9,7 +9,7 @@ import XCTest
 /// streams (the emulator would go on sending a gibibyte), with a typed error, whether the length was announced or
 /// not; a generated client's limit comes from its options.
 final class BoundedInputTests: XCTestCase {
-    private static let shared = Result { try Emulator() }
+    private static let shared = Emulator.shared
     private var emulator: Emulator!
 
     override func setUp() async throws {

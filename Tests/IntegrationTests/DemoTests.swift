@@ -5,10 +5,11 @@ import XCTest
 
 /// `sdk-demo` walks all four journeys against the emulator and says so (as `make demo` does).
 final class DemoTests: XCTestCase {
-    private static let shared = Result { try Emulator() }
+    private static let shared = Emulator.shared
 
-    func testTheDemoWalksEveryJourney() throws {
+    func testTheDemoWalksEveryJourney() async throws {
         let emulator = try Self.shared.get()
+        try await emulator.control("reset")
         let demo = Fixtures.repository.appendingPathComponent(".build/debug/sdk-demo")
         XCTAssertTrue(
             FileManager.default.isExecutableFile(atPath: demo.path), "build it with swift build --build-tests")

@@ -7,7 +7,7 @@ import XCTest
 /// The emulator enforces the platform's rules that the SDK's requests must meet, so the integration tests would catch
 /// a request that broke one: each test bends one rule on the way out and checks the status that comes back.
 final class HealthVaultEmulatorRulesTests: XCTestCase {
-    private static let shared = Result { try Emulator() }
+    private static let shared = Emulator.shared
     private static let master = UUID(uuidString: "6556d00c-cb8d-4004-90d6-8be528420ff7")!
     private var emulator: Emulator!
 

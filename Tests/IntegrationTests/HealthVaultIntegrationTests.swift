@@ -6,7 +6,7 @@ import XCTest
 
 /// The SODA journey with the real URLSession transport against the emulator over 127.0.0.1.
 final class HealthVaultIntegrationTests: XCTestCase {
-    private static let shared = Result { try Emulator() }
+    private static let shared = Emulator.shared
     private static let master = UUID(uuidString: "6556d00c-cb8d-4004-90d6-8be528420ff7")!
     private var emulator: Emulator!
     private var store: InMemoryCredentialStore!

@@ -7,7 +7,7 @@ import XCTest
 /// Record calls, deauthorization and every Shell return against the emulator over 127.0.0.1, which checks message
 /// times, header order, signatures, the offline person and the record's authorization, and keeps things per record.
 final class HealthVaultRecordIntegrationTests: XCTestCase {
-    private static let shared = Result { try Emulator() }
+    private static let shared = Emulator.shared
     private static let master = UUID(uuidString: "6556d00c-cb8d-4004-90d6-8be528420ff7")!
     private static let weightType = UUID(uuidString: "3d34d87e-7fc1-4153-800f-f56592cb0d17")!
     /// A thing's XML with what re-serializing would change: single quotes, a character reference, a namespace,

@@ -7,7 +7,7 @@ import XCTest
 
 /// The mobile launch with the real URLSession transport against the emulator's Authlib server over 127.0.0.1.
 final class KoppeltaalIntegrationTests: XCTestCase {
-    private static let shared = Result { try Emulator() }
+    private static let shared = Emulator.shared
     private var emulator: Emulator!
     private var store: InMemoryCredentialStore!
 

@@ -7,7 +7,7 @@ import XCTest
 /// Middlewares set on a flow's options, against the emulator over 127.0.0.1: every request passes them with its
 /// operation, they can change the request, and a retry can tell a token refresh from a data call.
 final class MiddlewareIntegrationTests: XCTestCase {
-    private static let shared = Result { try Emulator() }
+    private static let shared = Emulator.shared
     private var emulator: Emulator!
 
     override func setUp() async throws {

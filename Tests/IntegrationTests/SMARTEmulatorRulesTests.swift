@@ -8,7 +8,7 @@ import XCTest
 /// The emulator's SMART server enforces SMART's rules on the requests the SDK sends, so the integration tests would
 /// catch a request that broke one: each test bends one rule on the way out and checks the typed error that comes back.
 final class SMARTEmulatorRulesTests: XCTestCase {
-    private static let shared = Result { try Emulator() }
+    private static let shared = Emulator.shared
     private var emulator: Emulator!
 
     override func setUp() async throws {

@@ -8,7 +8,7 @@ import XCTest
 /// SMART App Launch and Backend Services with the real URLSession transport against the emulator's Authlib SMART
 /// server over 127.0.0.1; the browser is played by following the authorization server's redirect.
 final class SMARTIntegrationTests: XCTestCase {
-    private static let shared = Result { try Emulator() }
+    private static let shared = Emulator.shared
     private var emulator: Emulator!
     private var store: InMemoryCredentialStore!
 

@@ -10,7 +10,7 @@ import XCTest
 /// token the server has expired. The store's lock makes the refresh single-flight across both: the emulator sees
 /// exactly one refresh and no refused refresh token, and both processes end with the same credential.
 final class SharedStoreTests: XCTestCase {
-    private static let shared = Result { try Emulator() }
+    private static let shared = Emulator.shared
     private var emulator: Emulator!
     private var directory: URL!
 

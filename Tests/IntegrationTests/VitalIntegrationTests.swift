@@ -7,7 +7,7 @@ import XCTest
 /// Vital sign-in with the real URLSession transport against the emulator over 127.0.0.1: the backend mints tokens
 /// with the team key, the app signs in, calls the data API, refreshes, and signs out.
 final class VitalIntegrationTests: XCTestCase {
-    private static let shared = Result { try Emulator() }
+    private static let shared = Emulator.shared
     private static let teamKey = APIKey("sk_us_emulator")
     private var emulator: Emulator!
     private var store: InMemoryCredentialStore!

@@ -9,6 +9,10 @@ public final class Emulator: Sendable {
     /// The running server.
     public let server: LocalServer
 
+    /// The one emulator the integration tests share, started by the first that needs it; each test resets it
+    /// (`control("reset")`) before it starts, so no state crosses from one test to the next.
+    public static let shared = Result { try Emulator() }
+
     /// Starts the emulator; it stops when this object is released.
     public init() throws {
         server = try LocalServer(script: "Tests/Emulator/emulator.py")
