@@ -30,7 +30,7 @@ final class HostileSchemaTests: XCTestCase {
             environment["SDK_HOSTILE_SAMPLE"] == "all"
             ? Int.max : environment["SDK_HOSTILE_SAMPLE"].flatMap(Int.init) ?? 120
         print(
-            "HostileSchemaTests: seed \(seed), \(sample == Int.max ? "every" : "\(sample)") fields per family; replay with SDK_HOSTILE_SEED=\(seed)"
+            "HostileSchemaTests: seed \(seed), \(sample == Int.max ? "all" : "\(sample)") fields per family; replay with SDK_HOSTILE_SEED=\(seed)"
         )
         var random = SplitMix64(seed: seed)
         var refused = 0

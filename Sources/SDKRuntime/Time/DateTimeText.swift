@@ -1,4 +1,5 @@
 import Foundation
+import SchemaSemantics
 
 /// Reads and writes `xsd:dateTime` / RFC 3339 timestamps without `DateFormatter`.
 ///
@@ -49,7 +50,7 @@ public enum DateTimeText {
             let minute = scanner.number(digits: 2), scanner.take(UInt8(ascii: ":")),
             let second = scanner.number(digits: 2)
         else { return nil }
-        guard (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
+        guard Gregorian.isValid(year: year, month: month, day: day),
             hour < 24, minute < 60, second < 60
         else { return nil }
         var fraction = 0.0
@@ -73,7 +74,7 @@ public enum DateTimeText {
             offsetSeconds = sign * (offsetHour * 3600 + offsetMinute * 60)
         }
         guard scanner.isAtEnd else { return nil }
-        let days = daysFromCivil(year: year, month: month, day: day)
+        let days = Gregorian.daysSince1970(year: year, month: month, day: day)
         let seconds = days * 86_400 + Int64(hour * 3600 + minute * 60 + second) - Int64(offsetSeconds)
         // Rounded to whole microseconds so that a millisecond spelling reads back to exactly the date it came from.
         let interval = Double(seconds) + (fraction * 1_000_000).rounded() / 1_000_000
@@ -81,16 +82,6 @@ public enum DateTimeText {
     }
 
     // MARK: - Calendar arithmetic (proleptic Gregorian, days since 1970-01-01)
-
-    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int64 {
-        let y = Int64(month <= 2 ? year - 1 : year)
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let shiftedMonth = Int64(month > 2 ? month - 3 : month + 9)
-        let dayOfYear = (153 * shiftedMonth + 2) / 5 + Int64(day) - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
 
     static func civilDate(fromDays days: Int64) -> (year: Int, month: Int, day: Int) {
         let shifted = days + 719_468
@@ -103,14 +94,6 @@ public enum DateTimeText {
         let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
         let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
         return (Int(year), Int(month), Int(day))
-    }
-
-    static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
     }
 
     private static func floorDivide(_ value: Int64, _ divisor: Int64) -> (Int64, Int) {

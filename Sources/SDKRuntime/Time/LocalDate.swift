@@ -1,3 +1,5 @@
+import SchemaSemantics
+
 /// A calendar date without a time or time zone, spelled `YYYY-MM-DD` on the wire (JSON Schema `format: date`).
 public struct LocalDate: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The year, e.g. 1990.
@@ -9,9 +11,7 @@ public struct LocalDate: Sendable, Hashable, Comparable, CustomStringConvertible
 
     /// Creates a date, or returns nil when the combination does not exist in the Gregorian calendar.
     public init?(year: Int, month: Int, day: Int) {
-        guard (0...9999).contains(year), (1...12).contains(month),
-            (1...DateTimeText.daysIn(month: month, year: year)).contains(day)
-        else { return nil }
+        guard (0...9999).contains(year), Gregorian.isValid(year: year, month: month, day: day) else { return nil }
         self.year = year
         self.month = month
         self.day = day

@@ -106,11 +106,21 @@ public struct RequestValidationError: Error, Sendable, Hashable, CustomStringCon
     public static func pattern(_ value: String, _ pattern: String, at path: String) throws {
         let matched: Bool
         do {
-            matched = try ECMAPattern(pattern).matches(value)
+            matched = try compiled(pattern).matches(value)
         } catch {
             throw RequestValidationError(path: path, requirement: "checkable against the pattern \(pattern): \(error)")
         }
         if !matched { throw RequestValidationError(path: path, requirement: "a match of the pattern \(pattern)") }
+    }
+
+    /// The patterns compiled so far: a schema's patterns are few, and each request would otherwise parse its own.
+    private static let patterns = LockedValue<[String: ECMAPattern]>([:])
+
+    private static func compiled(_ source: String) throws(ECMAPatternError) -> ECMAPattern {
+        if let pattern = patterns.current[source] { return pattern }
+        let pattern = try ECMAPattern(source)
+        patterns.withValue { $0[source] = pattern }
+        return pattern
     }
 
     /// At least `bound` items.
