@@ -81,8 +81,7 @@ final class SnippetTests: XCTestCase {
             text,
             """
                     public init(from decoder: any Decoder) throws {
-                        let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
-                        try container.expectNoNull("count", "tags", "note")
+                        let container = try SDKRuntime.JSONCoding.members(of: decoder, notNull: ["count", "tags", "note"])
                         self.id = try container.decodeText(Foundation.UUID.self, forKey: "id")
                         self.count = try container.decodeIfPresent(Swift.Int.self, forKey: "count")
                         self.tags = try container.decodeIfPresent([Swift.String].self, forKey: "tags") ?? []
@@ -351,8 +350,7 @@ final class SnippetTests: XCTestCase {
         assertEmits(
             text,
             """
-                        let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
-                        try container.expectNoNull("id")
+                        let container = try SDKRuntime.JSONCoding.members(of: decoder, notNull: ["id"])
                         self.id = try container.decodeIfPresent(Swift.String.self, forKey: "id")
                         let declared = ["id"]
                         var additionalProperties: [Swift.String: Swift.Int] = [:]
@@ -439,12 +437,11 @@ final class SnippetTests: XCTestCase {
         assertEmits(
             text,
             """
-                        let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
-                        try container.expectNoNull(container.firstPresentKey("code", "Code", "CODE"), "items", "rest")
+                        let container = try SDKRuntime.JSONCoding.members(of: decoder, notNull: [
+                            "code", "Code", "CODE", "items", "rest"])
                         try container.expectConstant("Thing", forKey: "kind", required: true)
                         self.code = try container.decodeIfPresent(
-                            Swift.String.self, forKey: container.firstPresentKey("code", "Code", "CODE")
-                        )
+                            Swift.String.self, forKey: container.firstPresentKey("code", "Code", "CODE"))
                         self.items = try container.decodeTextArrayIfPresent(Foundation.Date.self, forKey: "items") ?? []
                         self.rest = try container.decodeArrayAcceptingSingleIfPresent(Swift.Int.self, forKey: "rest") ?? []
             """)
@@ -532,8 +529,7 @@ final class SnippetTests: XCTestCase {
                     var http = try core.request(
                         .post, server: configuration.servers.api, serverName: "api",
                         path: "/users/" + SDKRuntime.PercentEncoding.pathSegment(request.userID.wireText) + "/items",
-                        headers: ["Cache-Control": "no-store"]
-                    )
+                        headers: ["Cache-Control": "no-store"])
                     Op.apply(request, to: &http)
                     _ = try await core.send(http, operation: "Op", errors: [ErrorFormats.demoError])
             """)
@@ -721,8 +717,7 @@ final class SnippetTests: XCTestCase {
                 ) async throws -> Op.Response {
                     return try await core.send(
                         Op.Response.self, namespace: "urn:op2", method: "Op", version: 2, recordID: recordID,
-                        auth: .session(session), info: .info(request, context: .empty)
-                    )
+                        auth: .session(session), info: .info(request, context: .empty))
                 }
             """)
     }
@@ -757,8 +752,7 @@ final class SnippetTests: XCTestCase {
                     let context = try application.castSignatureContext(signingTime: now)
                     _ = try await core.send(
                         method: "Op", version: 1, auth: .applicationID(application.applicationID), messageTime: now,
-                        info: .info(Op.Request(), context: context)
-                    )
+                        info: .info(Op.Request(), context: context))
                 }
             """)
     }
@@ -792,8 +786,7 @@ final class SnippetTests: XCTestCase {
                 ) -> SDKRuntime.PageSequence<Op.Request, Op.Response> {
                     SDKRuntime.PageSequence(
                         first: request, fetch: { try await self.op($0, session: session) },
-                        next: { request, page in Op.nextPageRequest(after: page, for: request) }
-                    )
+                        next: { request, page in Op.nextPageRequest(after: page, for: request) })
                 }
             """)
     }

@@ -22,14 +22,17 @@ extension CodecEmitter {
     /// Prints `extension T: <conformances> { <members> }` for `directions`, marked `@_spi(Generated)` when the
     /// format ``isRuntimeOnly``.
     ///
-    /// - Parameter delegating: whether the extension is outside the type's module, so readers go through its
-    ///   memberwise initializer.
+    /// - Parameters:
+    ///   - delegating: whether the extension is outside the type's module, so readers go through its memberwise
+    ///     initializer.
+    ///   - spaced: whether a blank line comes first; a file's support code lists its extensions without one.
     func conformanceExtension(
-        of type: IRType, directions: IRDirections, delegating: Bool = true, into p: inout SwiftPrinter
+        of type: IRType, directions: IRDirections, delegating: Bool = true, spaced: Bool = true,
+        into p: inout SwiftPrinter
     ) {
         let conformances = conformances(of: type, directions: directions)
         guard !conformances.isEmpty else { return }
-        p.blank()
+        if spaced { p.blank() }
         let spi = isRuntimeOnly ? "@_spi(Generated) " : ""
         p.block("\(spi)extension \(type.qualifiedName): \(conformances.joined(separator: ", "))") { p in
             members(of: type, directions: directions, delegating: delegating, into: &p)

@@ -60,10 +60,12 @@ struct DeclarationEmitter {
         }
     }
 
-    /// The `@_spi(Generated)` extensions conforming `type` to the runtime's codec protocols, at file level.
+    /// The `@_spi(Generated)` extensions conforming `type` to the runtime's codec protocols, at file level, one after
+    /// another (the file puts one blank line before the first).
     func runtimeConformances(of type: IRType, into p: inout SwiftPrinter) {
         for codec in codecs where codec.isRuntimeOnly {
-            codec.conformanceExtension(of: type, directions: codec.directions(of: type), delegating: false, into: &p)
+            codec.conformanceExtension(
+                of: type, directions: codec.directions(of: type), delegating: false, spaced: false, into: &p)
         }
     }
 

@@ -98,7 +98,12 @@ enum FileEmitter {
         parts += types.types(family.types).parallelMap { type in
             var printer = SwiftPrinter()
             declarations.emit(type, into: &printer)
-            support(type, declarations: declarations, into: &printer)
+            var supportCode = SwiftPrinter()
+            support(type, declarations: declarations, into: &supportCode)
+            if !supportCode.lines.isEmpty {
+                printer.blank()
+                printer.append(supportCode)
+            }
             return Part(
                 root: .sources, path: base + "Types/\(type.name).swift", sources: [type.provenance.file], body: printer)
         }

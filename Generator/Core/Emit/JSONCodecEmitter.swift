@@ -78,8 +78,7 @@ struct JSONCodecEmitter: CodecEmitter {
                 if delegating { p.line("self.init()") }
                 return
             }
-            p.line("let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)")
-            for check in presenceCheck(keyed) { p.line(check) }
+            openMembers(keyed, into: &p)
             var arguments: [String] = []
             for property in keyed {
                 switch property.storage {
@@ -130,8 +129,7 @@ struct JSONCodecEmitter: CodecEmitter {
         p.block("public init(extending \(name): \(base.qualified)) throws") { p in
             p.line("self = try SDKRuntime.JSONCoding.decodeMembers(\(name).additionalProperties) { decoder in")
             p.indented { p in
-                p.line("let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)")
-                for check in presenceCheck(keyed) { p.line(check) }
+                openMembers(keyed, into: &p)
                 var arguments = ["\(name): \(name)"]
                 for property in keyed {
                     if case .constant = property.storage {
@@ -183,17 +181,20 @@ struct JSONCodecEmitter: CodecEmitter {
             "try container.expectConstant(\(SwiftLiteral.string(value))\(others), forKey: \(key(property)), required: \(property.isRequired))"
     }
 
-    /// What an optional cannot check, since it reads an absent member and a null one alike: that the required
-    /// properties that may be null are present, and that those that may be left out but not be null are not null.
-    private func presenceCheck(_ keyed: [IRProperty]) -> [String] {
+    /// Opens the object's members as `container`, with what an optional cannot check, since it reads an absent
+    /// member and a null one alike: the members that may be left out but not be null are refused as null (any value
+    /// may be null; aliases count as the member), and the required properties that may be null must be present.
+    private func openMembers(_ keyed: [IRProperty], into p: inout SwiftPrinter) {
         let stored = keyed.filter { $0.storage == .stored }
-        let present = stored.filter { $0.isRequired && $0.isNullable }.map(key)
-        // Swift's decodeIfPresent reads null as absent; a member the schema lets be left out but not be null is
-        // checked first (any value may be null).
-        let notNull = stored.filter { !$0.isRequired && !$0.isNullable && !holdsAnyValue($0.type) }.map(key)
-        return [("expectMembers", present), ("expectNoNull", notNull)].compactMap { call, keys in
-            keys.isEmpty ? nil : "try container.\(call)(\(keys.joined(separator: ", ")))"
+        let notNull = stored.filter { !$0.isRequired && !$0.isNullable && !holdsAnyValue($0.type) }
+            .flatMap { [$0.wireName] + $0.aliases }.map(SwiftLiteral.string)
+        if notNull.isEmpty {
+            p.line("let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)")
+        } else {
+            p.call("let container = try SDKRuntime.JSONCoding.members(of: decoder, notNull: [", notNull, "])")
         }
+        let present = stored.filter { $0.isRequired && $0.isNullable }.map(key)
+        if !present.isEmpty { p.line("try container.expectMembers(\(present.joined(separator: ", ")))") }
     }
 
     private func holdsAnyValue(_ type: IRTypeRef) -> Bool {

@@ -26,7 +26,7 @@ struct SwiftPrinter {
             case .arguments(let head, let arguments, let tail):
                 line(head)
                 indented { p in p.fill(arguments) }
-                line(tail)
+                closeArguments(tail)
             case .blocks(let heads, let bodies):
                 for (index, head) in heads.enumerated() {
                     line(index == 0 ? head : "} " + head)
@@ -102,7 +102,7 @@ struct SwiftPrinter {
     }
 
     /// Prints the call `open` + `items` + `close`: on one line when it fits in ``maximumWidth`` columns, otherwise
-    /// with one argument per line.
+    /// with the arguments filling the lines after `open`.
     mutating func call(_ open: String, _ items: [String], _ close: String) {
         let single = open + items.joined(separator: ", ") + close
         if depth * 4 + single.count <= Self.maximumWidth {
@@ -111,7 +111,17 @@ struct SwiftPrinter {
         }
         line(open)
         indented { p in p.fill(items) }
-        line(close)
+        closeArguments(close)
+    }
+
+    /// Ends an argument list broken over lines with `close`: on the last line of arguments, as the project's own
+    /// formatting does, unless it opens a block (whose body would start right under the arguments) or does not fit.
+    private mutating func closeArguments(_ close: String) {
+        if !close.hasSuffix("{"), let last = lines.last, last.count + close.count <= Self.maximumWidth {
+            lines[lines.count - 1] = last + close
+        } else {
+            line(close)
+        }
     }
 
     /// Prints `open`, then each of `entries` on its own line one level deeper and followed by a comma, then `close`:

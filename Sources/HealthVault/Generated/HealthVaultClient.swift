@@ -23,8 +23,7 @@ public struct HealthVaultClient: Sendable {
         /// Creates the set of base URLs. Servers with a default in protocol.json start with it.
         public init(
             platform: Foundation.URL? = Foundation.URL(
-                string: "https://platform.healthvault-ppe.com/platform/wildcat.ashx"
-            )
+                string: "https://platform.healthvault-ppe.com/platform/wildcat.ashx")
         ) {
             self.platform = platform
         }
@@ -48,8 +47,7 @@ public struct HealthVaultClient: Sendable {
             servers: Servers = .init(), options: SDKRuntime.ClientOptions,
             clock: any SDKRuntime.WallClock = SDKRuntime.SystemClock(),
             envelope: SDKRuntime.HealthVaultEnvelopeSettings = .init(
-                clientVersion: "HV-Swift/1.0.0", language: "en", country: "US", messageTTL: 1800
-            ),
+                clientVersion: "HV-Swift/1.0.0", language: "en", country: "US", messageTTL: 1800),
             retry: SDKRuntime.RetryPolicy = .none
         ) {
             self.servers = servers
@@ -64,8 +62,7 @@ public struct HealthVaultClient: Sendable {
             servers: Servers = .init(), transport: any SDKRuntime.HTTPTransport = SDKRuntime.URLSessionTransport(),
             urlPolicy: SDKRuntime.URLPolicy = .init(), clock: any SDKRuntime.WallClock = SDKRuntime.SystemClock(),
             envelope: SDKRuntime.HealthVaultEnvelopeSettings = .init(
-                clientVersion: "HV-Swift/1.0.0", language: "en", country: "US", messageTTL: 1800
-            ),
+                clientVersion: "HV-Swift/1.0.0", language: "en", country: "US", messageTTL: 1800),
             retry: SDKRuntime.RetryPolicy = .none, timeout: Foundation.TimeInterval? = nil,
             logger: (any SDKRuntime.LogSink)? = nil, middlewares: [any SDKRuntime.ClientMiddleware] = []
         ) {
@@ -73,10 +70,8 @@ public struct HealthVaultClient: Sendable {
                 servers: servers,
                 options: SDKRuntime.ClientOptions(
                     transport: transport, urlPolicy: urlPolicy, timeout: timeout, logger: logger,
-                    middlewares: middlewares
-                ),
-                clock: clock, envelope: envelope, retry: retry
-            )
+                    middlewares: middlewares),
+                clock: clock, envelope: envelope, retry: retry)
         }
     }
 
@@ -98,7 +93,6 @@ extension HealthVaultClient {
         SDKRuntime.HealthVaultClientCore(
             family: "HealthVault", server: configuration.servers.platform, options: configuration.options,
             clock: configuration.clock, envelope: configuration.envelope, retry: configuration.retry,
-            statusError: { try HealthVaultError(body: Status(xml: $0), httpStatus: $1, operation: $2) }
-        )
+            statusError: { try HealthVaultError(body: Status(xml: $0), httpStatus: $1, operation: $2) })
     }
 }

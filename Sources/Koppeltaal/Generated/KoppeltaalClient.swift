@@ -62,12 +62,10 @@ extension KoppeltaalClient {
     enum ErrorFormats {
         static let oAuth2Error = SDKRuntime.HTTPErrorFormat.json(
             OAuth2.OAuth2ErrorBody.self,
-            { OAuth2.OAuth2Error(body: $0, httpStatus: $1, operation: $2, recovery: oAuth2ErrorRecovery) }
-        )
+            { OAuth2.OAuth2Error(body: $0, httpStatus: $1, operation: $2, recovery: oAuth2ErrorRecovery) })
         static let operationOutcomeError = SDKRuntime.HTTPErrorFormat.jsonOrXML(
             OperationOutcome.self, rootElements: ["OperationOutcome"],
-            OperationOutcomeError.init(body:httpStatus:operation:)
-        )
+            OperationOutcomeError.init(body:httpStatus:operation:))
 
         /// What a caller should do about each code of `OAuth2.OAuth2Error` in Koppeltaal, where it differs from the
         /// table of OAuth2: Koppeltaal answers its mobile Authorize with OAuth 2.0 error bodies too, and there a

@@ -69,7 +69,6 @@ extension OAuth2Client {
     /// The error formats of protocol.json a method may answer with.
     enum ErrorFormats {
         static let oAuth2Error = SDKRuntime.HTTPErrorFormat.json(
-            OAuth2ErrorBody.self, OAuth2Error.init(body:httpStatus:operation:)
-        )
+            OAuth2ErrorBody.self, OAuth2Error.init(body:httpStatus:operation:))
     }
 }

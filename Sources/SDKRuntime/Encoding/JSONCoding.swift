@@ -31,6 +31,24 @@ import SchemaSemantics
         }
     }
 
+    /// The members of the JSON object `decoder` reads, once none of `notNull` is null: the properties that may be
+    /// left out but not be null, which read as optionals (and `decodeIfPresent` reads null as absent).
+    public static func members(of decoder: any Decoder, notNull: [String]) throws
+        -> KeyedDecodingContainer<AnyCodingKey>
+    {
+        let container = try decoder.container(keyedBy: AnyCodingKey.self)
+        for key in notNull.map({ AnyCodingKey($0) }) where container.contains(key) {
+            if try container.decodeNil(forKey: key) {
+                throw DecodingError.valueNotFound(
+                    Any.self,
+                    .init(
+                        codingPath: container.codingPath + [key],
+                        debugDescription: "null, which the schema does not allow"))
+            }
+        }
+        return container
+    }
+
     /// The one value of `valid`, the variants of a `oneOf` a JSON value is valid against: JSON Schema's `oneOf`
     /// holds only when exactly one is.
     ///
@@ -171,18 +189,6 @@ extension String {
         if let missing = keys.first(where: { !contains($0) }) {
             throw DecodingError.keyNotFound(
                 missing, .init(codingPath: codingPath, debugDescription: "a required member is missing"))
-        }
-    }
-
-    /// Refuses null for any of `keys` (properties that may be left out but are not nullable, which read as
-    /// optionals).
-    public func expectNoNull(_ keys: Key...) throws {
-        for key in keys where contains(key) {
-            if try decodeNil(forKey: key) {
-                throw DecodingError.valueNotFound(
-                    Any.self,
-                    .init(codingPath: codingPath + [key], debugDescription: "null, which the schema does not allow"))
-            }
         }
     }
 

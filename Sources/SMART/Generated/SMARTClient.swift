@@ -58,7 +58,6 @@ extension SMARTClient {
     /// The error formats of protocol.json a method may answer with.
     enum ErrorFormats {
         static let oAuth2Error = SDKRuntime.HTTPErrorFormat.json(
-            OAuth2.OAuth2ErrorBody.self, OAuth2.OAuth2Error.init(body:httpStatus:operation:)
-        )
+            OAuth2.OAuth2ErrorBody.self, OAuth2.OAuth2Error.init(body:httpStatus:operation:))
     }
 }

@@ -56,7 +56,6 @@ extension VitalClient {
     /// The error formats of protocol.json a method may answer with.
     enum ErrorFormats {
         static let vitalError = SDKRuntime.HTTPErrorFormat.json(
-            VitalErrorBody.self, VitalError.init(body:httpStatus:operation:)
-        )
+            VitalErrorBody.self, VitalError.init(body:httpStatus:operation:))
     }
 }

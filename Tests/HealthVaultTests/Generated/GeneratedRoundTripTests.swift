@@ -11,8 +11,7 @@ import XCTest
 private func sampleContext() -> SDKRuntime.EncodingContext {
     SDKRuntime.EncodingContext(
         values: ["applicationID": "b5c5593b-afb4-466d-88f2-31707fb8634b", "signingTime": "2017-08-10T12:34:56.000Z", "signature": "c2lnbmF0dXJl"],
-        signer: { region in "signature-over-\(region.count)-bytes" }
-    )
+        signer: { region in "signature-over-\(region.count)-bytes" })
 }
 
 extension XCTestCase {
@@ -34,8 +33,7 @@ extension XCTestCase {
         let decoded = try SDKRuntime.JSONCoding.decode(T.self, from: data)
         XCTAssertEqual(decoded, value, Swift.String(decoding: data, as: UTF8.self), line: line)
         XCTAssertEqual(
-            try SDKRuntime.JSONCoding.encode(decoded), data, "JSON encoding is not deterministic", line: line
-        )
+            try SDKRuntime.JSONCoding.encode(decoded), data, "JSON encoding is not deterministic", line: line)
     }
 
     /// Fails when any way of printing `value` shows a sensitive sample, all of which start with `canary-secret`.
@@ -58,11 +56,8 @@ final class GeneratedStatusTests: XCTestCase {
                 message: "sample 2 & <escaped> \"quoted\"",
                 context: ErrorContext(
                     serverName: "sample 3 & <escaped> \"quoted\"", serverIP: ["sample 4 & <escaped> \"quoted\""],
-                    exception: "sample 5 & <escaped> \"quoted\""
-                ),
-                errorInfo: "sample 6 & <escaped> \"quoted\""
-            )
-        )
+                    exception: "sample 5 & <escaped> \"quoted\""),
+                errorInfo: "sample 6 & <escaped> \"quoted\""))
         try assertXMLRoundTrip(value)
     }
 
@@ -79,10 +74,8 @@ final class GeneratedStatusErrorTests: XCTestCase {
             message: "sample 1 & <escaped> \"quoted\"",
             context: ErrorContext(
                 serverName: "sample 2 & <escaped> \"quoted\"", serverIP: ["sample 3 & <escaped> \"quoted\""],
-                exception: "sample 4 & <escaped> \"quoted\""
-            ),
-            errorInfo: "sample 5 & <escaped> \"quoted\""
-        )
+                exception: "sample 4 & <escaped> \"quoted\""),
+            errorInfo: "sample 5 & <escaped> \"quoted\"")
         try assertXMLRoundTrip(value)
     }
 
@@ -97,8 +90,7 @@ final class GeneratedErrorContextTests: XCTestCase {
     func testErrorContextFull() throws {
         let value = ErrorContext(
             serverName: "sample 1 & <escaped> \"quoted\"", serverIP: ["sample 2 & <escaped> \"quoted\""],
-            exception: "sample 3 & <escaped> \"quoted\""
-        )
+            exception: "sample 3 & <escaped> \"quoted\"")
         try assertXMLRoundTrip(value)
     }
 
@@ -118,23 +110,18 @@ final class GeneratedPersonInfoTests: XCTestCase {
             moreRecords: true,
             record: [Record(id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5)), recordCustodian: true, relType: 7, relName: "sample 8 & <escaped> \"quoted\"", authExpires: Foundation.Date(timeIntervalSince1970: 1503146096), authExpired: true, displayName: "sample 11 & <escaped> \"quoted\"", state: .active, dateCreated: Foundation.Date(timeIntervalSince1970: 1503405296), maxSizeBytes: 4294967309, sizeBytes: 4294967310, appRecordAuthAction: .unspecified, autoReconcileDocuments: false, appSpecificRecordID: "sample 16 & <escaped> \"quoted\"", locationCountry: "sample 17 & <escaped> \"quoted\"", locationStateProvince: "sample 18 & <escaped> \"quoted\"", dateUpdated: Foundation.Date(timeIntervalSince1970: 1504010096), latestOperationSequenceNumber: 4294967316, recordAppAuthCreatedDate: Foundation.Date(timeIntervalSince1970: 1504182896), name: "sample 22 & <escaped> \"quoted\"")],
             preferredCulture: Culture(
-                language: "sample 23 & <escaped> \"quoted\"", country: "sample 24 & <escaped> \"quoted\""
-            ),
+                language: "sample 23 & <escaped> \"quoted\"", country: "sample 24 & <escaped> \"quoted\""),
             preferredUiculture: Culture(
-                language: "sample 25 & <escaped> \"quoted\"", country: "sample 26 & <escaped> \"quoted\""
-            ),
+                language: "sample 25 & <escaped> \"quoted\"", country: "sample 26 & <escaped> \"quoted\""),
             location: Location(
-                country: "sample 27 & <escaped> \"quoted\"", stateProvince: "sample 28 & <escaped> \"quoted\""
-            )
-        )
+                country: "sample 27 & <escaped> \"quoted\"", stateProvince: "sample 28 & <escaped> \"quoted\""))
         try assertXMLRoundTrip(value)
     }
 
     func testPersonInfoMinimal() throws {
         let value = PersonInfo(
             personID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)),
-            name: "sample 2 & <escaped> \"quoted\""
-        )
+            name: "sample 2 & <escaped> \"quoted\"")
         try assertXMLRoundTrip(value)
     }
 }
@@ -154,8 +141,7 @@ final class GeneratedRecordTests: XCTestCase {
             locationStateProvince: "sample 14 & <escaped> \"quoted\"",
             dateUpdated: Foundation.Date(timeIntervalSince1970: 1503664496), latestOperationSequenceNumber: 4294967312,
             recordAppAuthCreatedDate: Foundation.Date(timeIntervalSince1970: 1503837296),
-            name: "sample 18 & <escaped> \"quoted\""
-        )
+            name: "sample 18 & <escaped> \"quoted\"")
         try assertXMLRoundTrip(value)
     }
 
@@ -182,8 +168,7 @@ final class GeneratedCultureTests: XCTestCase {
 final class GeneratedLocationTests: XCTestCase {
     func testLocationFull() throws {
         let value = Location(
-            country: "sample 1 & <escaped> \"quoted\"", stateProvince: "sample 2 & <escaped> \"quoted\""
-        )
+            country: "sample 1 & <escaped> \"quoted\"", stateProvince: "sample 2 & <escaped> \"quoted\"")
         try assertXMLRoundTrip(value)
     }
 
@@ -198,8 +183,7 @@ final class GeneratedThingKeyTests: XCTestCase {
     func testThingKeyFull() throws {
         let value = ThingKey(
             versionStamp: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)),
-            id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2))
-        )
+            id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2)))
         try assertXMLRoundTrip(value)
     }
 
@@ -214,8 +198,7 @@ final class GeneratedThingTypeTests: XCTestCase {
     func testThingTypeFull() throws {
         let value = ThingType(
             name: "sample 1 & <escaped> \"quoted\"",
-            id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2))
-        )
+            id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2)))
         try assertXMLRoundTrip(value)
     }
 
@@ -231,25 +214,21 @@ final class GeneratedThingTests: XCTestCase {
         let value = Thing(
             thingID: ThingKey(
                 versionStamp: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)),
-                id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2))
-            ),
+                id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2))),
             typeID: ThingType(
                 name: "sample 3 & <escaped> \"quoted\"",
-                id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4))
-            ),
+                id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4))),
             thingState: .active, flags: 5, effDate: "sample 6 & <escaped> \"quoted\"",
             created: try! SDKRuntime.XMLFragment(wellFormed: "<item n=\"7\">a &amp; b</item>text"),
             updated: try! SDKRuntime.XMLFragment(wellFormed: "<item n=\"8\">a &amp; b</item>text"),
-            dataXML: try! SDKRuntime.XMLFragment(wellFormed: "<item n=\"9\">a &amp; b</item>text")
-        )
+            dataXML: try! SDKRuntime.XMLFragment(wellFormed: "<item n=\"9\">a &amp; b</item>text"))
         try assertXMLRoundTrip(value)
     }
 
     func testThingMinimal() throws {
         let value = Thing(
             thingID: ThingKey(id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1))),
-            typeID: ThingType(id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2)))
-        )
+            typeID: ThingType(id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2))))
         try assertXMLRoundTrip(value)
     }
 }
@@ -260,11 +239,9 @@ final class GeneratedPendingThingTests: XCTestCase {
         let value = PendingThing(
             thingID: ThingKey(
                 versionStamp: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)),
-                id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2))
-            ),
+                id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2))),
             typeID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3)), thingState: .active,
-            flags: 4, dataXML: try! SDKRuntime.XMLFragment(wellFormed: "<item n=\"5\">a &amp; b</item>text")
-        )
+            flags: 4, dataXML: try! SDKRuntime.XMLFragment(wellFormed: "<item n=\"5\">a &amp; b</item>text"))
         try assertXMLRoundTrip(value)
     }
 
@@ -280,16 +257,13 @@ final class GeneratedCreateAuthenticatedSessionTokenTests: XCTestCase {
     func testCreateAuthenticatedSessionTokenRequest() throws {
         let value = CreateAuthenticatedSessionToken.Request(
             authInfo: CreateAuthenticatedSessionToken.Request.AuthInfo(
-                appID: CreateAuthenticatedSessionToken.Request.AuthInfo.AppID(isMultiRecordApp: false)
-            )
-        )
+                appID: CreateAuthenticatedSessionToken.Request.AuthInfo.AppID(isMultiRecordApp: false)))
         try assertXMLRoundTrip(value)
     }
 
     func testCreateAuthenticatedSessionTokenRequestAuthInfo() throws {
         let value = CreateAuthenticatedSessionToken.Request.AuthInfo(
-            appID: CreateAuthenticatedSessionToken.Request.AuthInfo.AppID(isMultiRecordApp: false)
-        )
+            appID: CreateAuthenticatedSessionToken.Request.AuthInfo.AppID(isMultiRecordApp: false))
         try assertXMLRoundTrip(value)
     }
 
@@ -327,18 +301,15 @@ final class GeneratedCreateAuthenticatedSessionTokenTests: XCTestCase {
         let value = CreateAuthenticatedSessionToken.Response(
             token: CreateAuthenticatedSessionToken.SessionToken(
                 appID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)),
-                appRecordAuthAction: .unspecified, value: "canary-secret-2 & <escaped>"
-            ),
-            sharedSecret: "canary-secret-3 & <escaped>"
-        )
+                appRecordAuthAction: .unspecified, value: "canary-secret-2 & <escaped>"),
+            sharedSecret: "canary-secret-3 & <escaped>")
         try assertXMLRoundTrip(value)
     }
 
     func testCreateAuthenticatedSessionTokenSessionTokenFull() throws {
         let value = CreateAuthenticatedSessionToken.SessionToken(
             appID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)),
-            appRecordAuthAction: .unspecified, value: "canary-secret-2 & <escaped>"
-        )
+            appRecordAuthAction: .unspecified, value: "canary-secret-2 & <escaped>")
         try assertXMLRoundTrip(value)
     }
 
@@ -352,20 +323,15 @@ final class GeneratedCreateAuthenticatedSessionTokenTests: XCTestCase {
             CreateAuthenticatedSessionToken.Response(
                 token: CreateAuthenticatedSessionToken.SessionToken(
                     appID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)),
-                    appRecordAuthAction: .unspecified, value: "canary-secret-2 & <escaped>"
-                ),
-                sharedSecret: "canary-secret-3 & <escaped>"
-            )
-        )
+                    appRecordAuthAction: .unspecified, value: "canary-secret-2 & <escaped>"),
+                sharedSecret: "canary-secret-3 & <escaped>"))
     }
 
     func testCreateAuthenticatedSessionTokenSessionTokenHidesItsSecrets() {
         assertHidesSecrets(
             CreateAuthenticatedSessionToken.SessionToken(
                 appID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)),
-                appRecordAuthAction: .unspecified, value: "canary-secret-2 & <escaped>"
-            )
-        )
+                appRecordAuthAction: .unspecified, value: "canary-secret-2 & <escaped>"))
     }
 }
 
@@ -375,17 +341,14 @@ final class GeneratedGetAuthorizedPeopleTests: XCTestCase {
         let value = GetAuthorizedPeople.Request(
             parameters: GetAuthorizedPeople.Request.Parameters(
                 personIDCursor: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)),
-                authorizationsCreatedSince: Foundation.Date(timeIntervalSince1970: 1502541296), numResults: 3
-            )
-        )
+                authorizationsCreatedSince: Foundation.Date(timeIntervalSince1970: 1502541296), numResults: 3))
         try assertXMLRoundTrip(value)
     }
 
     func testGetAuthorizedPeopleRequestParametersFull() throws {
         let value = GetAuthorizedPeople.Request.Parameters(
             personIDCursor: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)),
-            authorizationsCreatedSince: Foundation.Date(timeIntervalSince1970: 1502541296), numResults: 3
-        )
+            authorizationsCreatedSince: Foundation.Date(timeIntervalSince1970: 1502541296), numResults: 3)
         try assertXMLRoundTrip(value)
     }
 
@@ -398,17 +361,14 @@ final class GeneratedGetAuthorizedPeopleTests: XCTestCase {
         let value = GetAuthorizedPeople.Response(
             responseResults: GetAuthorizedPeople.Response.ResponseResults(
                 personInfo: [PersonInfo(personID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)), name: "sample 2 & <escaped> \"quoted\"", selectedRecordID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3)), moreRecords: true, record: [Record(id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5)), relType: 6)], preferredCulture: Culture(), preferredUiculture: Culture(), location: Location(country: "sample 7 & <escaped> \"quoted\""))],
-                moreResults: true
-            )
-        )
+                moreResults: true))
         try assertXMLRoundTrip(value)
     }
 
     func testGetAuthorizedPeopleResponseResponseResultsFull() throws {
         let value = GetAuthorizedPeople.Response.ResponseResults(
             personInfo: [PersonInfo(personID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)), name: "sample 2 & <escaped> \"quoted\"", selectedRecordID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3)), moreRecords: true, record: [Record(id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5)), relType: 6)], preferredCulture: Culture(language: "sample 7 & <escaped> \"quoted\"", country: "sample 8 & <escaped> \"quoted\""), preferredUiculture: Culture(language: "sample 9 & <escaped> \"quoted\"", country: "sample 10 & <escaped> \"quoted\""), location: Location(country: "sample 11 & <escaped> \"quoted\"", stateProvince: "sample 12 & <escaped> \"quoted\""))],
-            moreResults: false
-        )
+            moreResults: false)
         try assertXMLRoundTrip(value)
     }
 
@@ -439,16 +399,11 @@ final class GeneratedGetPersonInfoTests: XCTestCase {
                 moreRecords: true,
                 record: [Record(id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5)), recordCustodian: true, relType: 7, relName: "sample 8 & <escaped> \"quoted\"", authExpires: Foundation.Date(timeIntervalSince1970: 1503146096), authExpired: true, displayName: "sample 11 & <escaped> \"quoted\"", state: .active, dateCreated: Foundation.Date(timeIntervalSince1970: 1503405296), maxSizeBytes: 4294967309, sizeBytes: 4294967310, appRecordAuthAction: .unspecified, autoReconcileDocuments: false, appSpecificRecordID: "sample 16 & <escaped> \"quoted\"", locationCountry: "sample 17 & <escaped> \"quoted\"", locationStateProvince: "sample 18 & <escaped> \"quoted\"", dateUpdated: Foundation.Date(timeIntervalSince1970: 1504010096), latestOperationSequenceNumber: 4294967316, recordAppAuthCreatedDate: Foundation.Date(timeIntervalSince1970: 1504182896), name: "sample 22 & <escaped> \"quoted\"")],
                 preferredCulture: Culture(
-                    language: "sample 23 & <escaped> \"quoted\"", country: "sample 24 & <escaped> \"quoted\""
-                ),
+                    language: "sample 23 & <escaped> \"quoted\"", country: "sample 24 & <escaped> \"quoted\""),
                 preferredUiculture: Culture(
-                    language: "sample 25 & <escaped> \"quoted\"", country: "sample 26 & <escaped> \"quoted\""
-                ),
+                    language: "sample 25 & <escaped> \"quoted\"", country: "sample 26 & <escaped> \"quoted\""),
                 location: Location(
-                    country: "sample 27 & <escaped> \"quoted\"", stateProvince: "sample 28 & <escaped> \"quoted\""
-                )
-            )
-        )
+                    country: "sample 27 & <escaped> \"quoted\"", stateProvince: "sample 28 & <escaped> \"quoted\"")))
         try assertXMLRoundTrip(value)
     }
 }
@@ -458,8 +413,7 @@ final class GeneratedGetServiceDefinitionTests: XCTestCase {
     func testGetServiceDefinitionRequestFull() throws {
         let value = GetServiceDefinition.Request(
             updatedDate: Foundation.Date(timeIntervalSince1970: 1502454896),
-            responseSections: GetServiceDefinition.Request.ResponseSections(section: [.topology])
-        )
+            responseSections: GetServiceDefinition.Request.ResponseSections(section: [.topology]))
         try assertXMLRoundTrip(value)
     }
 
@@ -484,8 +438,7 @@ final class GeneratedGetServiceDefinitionTests: XCTestCase {
                 currentInstanceID: "sample 1 & <escaped> \"quoted\"",
                 instance: [GetServiceDefinition.Instance(id: "sample 2 & <escaped> \"quoted\"", name: "sample 3 & <escaped> \"quoted\"", summary: "sample 4 & <escaped> \"quoted\"", platformURL: Foundation.URL(string: "https://example.com/5")!, shellURL: Foundation.URL(string: "https://example.com/6")!)]
             ),
-            updatedDate: Foundation.Date(timeIntervalSince1970: 1502973296)
-        )
+            updatedDate: Foundation.Date(timeIntervalSince1970: 1502973296))
         try assertXMLRoundTrip(value)
     }
 
@@ -511,8 +464,7 @@ final class GeneratedGetServiceDefinitionTests: XCTestCase {
         let value = GetServiceDefinition.Instance(
             id: "sample 1 & <escaped> \"quoted\"", name: "sample 2 & <escaped> \"quoted\"",
             summary: "sample 3 & <escaped> \"quoted\"", platformURL: Foundation.URL(string: "https://example.com/4")!,
-            shellURL: Foundation.URL(string: "https://example.com/5")!
-        )
+            shellURL: Foundation.URL(string: "https://example.com/5")!)
         try assertXMLRoundTrip(value)
     }
 
@@ -520,8 +472,7 @@ final class GeneratedGetServiceDefinitionTests: XCTestCase {
         let value = GetServiceDefinition.Instance(
             id: "sample 1 & <escaped> \"quoted\"", name: "sample 2 & <escaped> \"quoted\"",
             platformURL: Foundation.URL(string: "https://example.com/3")!,
-            shellURL: Foundation.URL(string: "https://example.com/4")!
-        )
+            shellURL: Foundation.URL(string: "https://example.com/4")!)
         try assertXMLRoundTrip(value)
     }
 }
@@ -555,10 +506,8 @@ final class GeneratedGetThings3Tests: XCTestCase {
             filter: [GetThings3.Filter(typeID: [Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 7))], thingState: [.active], effDateMin: Foundation.Date(timeIntervalSince1970: 1503059696), effDateMax: Foundation.Date(timeIntervalSince1970: 1503146096), createdDateMin: Foundation.Date(timeIntervalSince1970: 1503232496), updatedDateMin: Foundation.Date(timeIntervalSince1970: 1503318896), xpath: "sample 12 & <escaped> \"quoted\"")],
             format: GetThings3.Format(
                 section: [.core], xml: ["sample 13 & <escaped> \"quoted\""],
-                typeVersionFormat: [Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 14))]
-            ),
-            currentVersionOnly: false
-        )
+                typeVersionFormat: [Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 14))]),
+            currentVersionOnly: false)
         try assertXMLRoundTrip(value)
     }
 
@@ -586,8 +535,7 @@ final class GeneratedGetThings3Tests: XCTestCase {
     func testGetThings3FormatFull() throws {
         let value = GetThings3.Format(
             section: [.core], xml: ["sample 1 & <escaped> \"quoted\""],
-            typeVersionFormat: [Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2))]
-        )
+            typeVersionFormat: [Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2))])
         try assertXMLRoundTrip(value)
     }
 
@@ -601,8 +549,7 @@ final class GeneratedGetThings3Tests: XCTestCase {
             name: "sample 1 & <escaped> \"quoted\"",
             thing: [Thing(thingID: ThingKey(versionStamp: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2)), id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3))), typeID: ThingType(name: "sample 4 & <escaped> \"quoted\"", id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5))), thingState: .active, flags: 6, effDate: "sample 7 & <escaped> \"quoted\"", created: try! SDKRuntime.XMLFragment(wellFormed: "<item n=\"8\">a &amp; b</item>text"), updated: try! SDKRuntime.XMLFragment(wellFormed: "<item n=\"9\">a &amp; b</item>text"), dataXML: try! SDKRuntime.XMLFragment(wellFormed: "<item n=\"10\">a &amp; b</item>text"))],
             unprocessedThingKeyInfo: [GetThings3.UnprocessedKey(thingID: ThingKey(versionStamp: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 11)), id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 12))))],
-            filtered: false
-        )
+            filtered: false)
         try assertXMLRoundTrip(value)
     }
 
@@ -615,9 +562,7 @@ final class GeneratedGetThings3Tests: XCTestCase {
         let value = GetThings3.UnprocessedKey(
             thingID: ThingKey(
                 versionStamp: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)),
-                id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2))
-            )
-        )
+                id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2))))
         try assertXMLRoundTrip(value)
     }
 }
@@ -627,8 +572,7 @@ final class GeneratedNewApplicationCreationInfoTests: XCTestCase {
     func testNewApplicationCreationInfoResponse() throws {
         let value = NewApplicationCreationInfo.Response(
             appID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)),
-            sharedSecret: "canary-secret-2 & <escaped>", appToken: "canary-secret-3 & <escaped>"
-        )
+            sharedSecret: "canary-secret-2 & <escaped>", appToken: "canary-secret-3 & <escaped>")
         try assertXMLRoundTrip(value)
     }
 
@@ -636,9 +580,7 @@ final class GeneratedNewApplicationCreationInfoTests: XCTestCase {
         assertHidesSecrets(
             NewApplicationCreationInfo.Response(
                 appID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)),
-                sharedSecret: "canary-secret-2 & <escaped>", appToken: "canary-secret-3 & <escaped>"
-            )
-        )
+                sharedSecret: "canary-secret-2 & <escaped>", appToken: "canary-secret-3 & <escaped>"))
     }
 }
 
@@ -777,8 +719,7 @@ final class GeneratedPutThings2Tests: XCTestCase {
             typeID: try children.required("type-id").scalar(Foundation.UUID.self),
             thingState: try children.first("thing-state")?.scalar(PendingThing.ThingState.self),
             flags: try children.first("flags")?.scalar(Swift.Int.self),
-            dataXML: try children.first("data-xml").map(SDKRuntime.XMLFragment.init(xml:))
-        )
+            dataXML: try children.first("data-xml").map(SDKRuntime.XMLFragment.init(xml:)))
     }
 }
 
@@ -857,8 +798,7 @@ final class GeneratedPutThings2Tests: XCTestCase {
         self.init(
             personIDCursor: try element.first("person-id-cursor")?.scalar(Foundation.UUID.self),
             authorizationsCreatedSince: try element.first("authorizations-created-since")?.scalar(Foundation.Date.self),
-            numResults: try element.first("num-results")?.scalar(Swift.Int.self)
-        )
+            numResults: try element.first("num-results")?.scalar(Swift.Int.self))
     }
 }
 
@@ -879,8 +819,7 @@ final class GeneratedPutThings2Tests: XCTestCase {
     public init(xml element: SDKRuntime.XMLElementView) throws {
         self.init(
             groupMembership: try element.first("group-membership")?.scalar(Swift.Bool.self),
-            effectiveRecordPermissions: try element.first("effective-record-permissions")?.scalar(Swift.Bool.self)
-        )
+            effectiveRecordPermissions: try element.first("effective-record-permissions")?.scalar(Swift.Bool.self))
     }
 }
 
@@ -895,17 +834,14 @@ final class GeneratedPutThings2Tests: XCTestCase {
         self.init(
             updatedDate: try element.first("updated-date")?.scalar(Foundation.Date.self),
             responseSections: try element.first("response-sections").map(
-                GetServiceDefinition.Request.ResponseSections.init(xml:)
-            )
-        )
+                GetServiceDefinition.Request.ResponseSections.init(xml:)))
     }
 }
 
 @_spi(Generated) extension GetServiceDefinition.Request.ResponseSections: SDKRuntime.XMLDecodable {
     public init(xml element: SDKRuntime.XMLElementView) throws {
         self.init(
-            section: try element.children(named: "section").map { try $0.scalar(GetServiceDefinition.Section.self) }
-        )
+            section: try element.children(named: "section").map { try $0.scalar(GetServiceDefinition.Section.self) })
     }
 }
 
@@ -956,8 +892,7 @@ final class GeneratedPutThings2Tests: XCTestCase {
             key: try children.children(named: "key").map(ThingKey.init(xml:)),
             filter: try children.children(named: "filter").map(GetThings3.Filter.init(xml:)),
             format: try GetThings3.Format(xml: children.required("format")),
-            currentVersionOnly: try children.first("current-version-only")?.scalar(Swift.Bool.self)
-        )
+            currentVersionOnly: try children.first("current-version-only")?.scalar(Swift.Bool.self))
     }
 }
 
@@ -967,14 +902,12 @@ final class GeneratedPutThings2Tests: XCTestCase {
         self.init(
             typeID: try children.children(named: "type-id").map { try $0.scalar(Foundation.UUID.self) },
             thingState: try children.children(
-                named: "thing-state"
-            ).map { try $0.scalar(GetThings3.Filter.ThingState.self) },
+                named: "thing-state").map { try $0.scalar(GetThings3.Filter.ThingState.self) },
             effDateMin: try children.first("eff-date-min")?.scalar(Foundation.Date.self),
             effDateMax: try children.first("eff-date-max")?.scalar(Foundation.Date.self),
             createdDateMin: try children.first("created-date-min")?.scalar(Foundation.Date.self),
             updatedDateMin: try children.first("updated-date-min")?.scalar(Foundation.Date.self),
-            xpath: try children.first("xpath")?.scalar(Swift.String.self)
-        )
+            xpath: try children.first("xpath")?.scalar(Swift.String.self))
     }
 }
 
@@ -985,8 +918,7 @@ final class GeneratedPutThings2Tests: XCTestCase {
             xml: try element.children(named: "xml").map { try $0.scalar(Swift.String.self) },
             typeVersionFormat: try element.children(named: "type-version-format").map {
                 try $0.scalar(Foundation.UUID.self)
-            }
-        )
+            })
     }
 }
 

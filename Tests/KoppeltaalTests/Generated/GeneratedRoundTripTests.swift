@@ -12,8 +12,7 @@ import XCTest
 private func sampleContext() -> SDKRuntime.EncodingContext {
     SDKRuntime.EncodingContext(
         values: ["applicationID": "b5c5593b-afb4-466d-88f2-31707fb8634b", "signingTime": "2017-08-10T12:34:56.000Z", "signature": "c2lnbmF0dXJl"],
-        signer: { region in "signature-over-\(region.count)-bytes" }
-    )
+        signer: { region in "signature-over-\(region.count)-bytes" })
 }
 
 extension XCTestCase {
@@ -35,8 +34,7 @@ extension XCTestCase {
         let decoded = try SDKRuntime.JSONCoding.decode(T.self, from: data)
         XCTAssertEqual(decoded, value, Swift.String(decoding: data, as: UTF8.self), line: line)
         XCTAssertEqual(
-            try SDKRuntime.JSONCoding.encode(decoded), data, "JSON encoding is not deterministic", line: line
-        )
+            try SDKRuntime.JSONCoding.encode(decoded), data, "JSON encoding is not deterministic", line: line)
     }
 
     /// Fails when any way of printing `value` shows a sensitive sample, all of which start with `canary-secret`.
@@ -59,13 +57,10 @@ final class GeneratedKoppeltaalTokenResponseTests: XCTestCase {
                     accessToken: "canary-secret-1 & <escaped>", tokenType: "sample 2 & <escaped> \"quoted\"",
                     expiresIn: 3, refreshToken: "canary-secret-4 & <escaped>", scope: "sample 5 & <escaped> \"quoted\"",
                     idToken: "canary-secret-6 & <escaped>", issuedTokenType: "sample 7 & <escaped> \"quoted\"",
-                    additionalProperties: ["key-8": SDKRuntime.JSONValue.object(["n": 9, "list": ["a", true, .null]])]
-                ),
+                    additionalProperties: ["key-8": SDKRuntime.JSONValue.object(["n": 9, "list": ["a", true, .null]])]),
                 patient: "sample 10 & <escaped> \"quoted\"", user: "sample 11 & <escaped> \"quoted\"",
                 resource: "sample 12 & <escaped> \"quoted\"", domain: "sample 13 & <escaped> \"quoted\"",
-                intent: "sample 14 & <escaped> \"quoted\""
-            )
-        )
+                intent: "sample 14 & <escaped> \"quoted\""))
     }
 }
 
@@ -83,8 +78,7 @@ final class GeneratedOperationOutcomeTests: XCTestCase {
         assertHidesSecrets(
             OperationOutcome(
                 issue: [OperationOutcomeIssue(severity: .fatal, type: Coding(system: "sample 1 & <escaped> \"quoted\"", code: "sample 2 & <escaped> \"quoted\"", display: "sample 3 & <escaped> \"quoted\""), code: "sample 4 & <escaped> \"quoted\"", details: OperationOutcomeIssue.Details.string("canary-secret-5 & <escaped>"), diagnostics: "canary-secret-6 & <escaped>", location: ["sample 7 & <escaped> \"quoted\""])]
-            )
-        )
+            ))
     }
 }
 
@@ -95,12 +89,10 @@ final class GeneratedOperationOutcomeIssueTests: XCTestCase {
             severity: .fatal,
             type: Coding(
                 system: "sample 1 & <escaped> \"quoted\"", code: "sample 2 & <escaped> \"quoted\"",
-                display: "sample 3 & <escaped> \"quoted\""
-            ),
+                display: "sample 3 & <escaped> \"quoted\""),
             code: "sample 4 & <escaped> \"quoted\"",
             details: OperationOutcomeIssue.Details.string("canary-secret-5 & <escaped>"),
-            diagnostics: "canary-secret-6 & <escaped>", location: ["sample 7 & <escaped> \"quoted\""]
-        )
+            diagnostics: "canary-secret-6 & <escaped>", location: ["sample 7 & <escaped> \"quoted\""])
         try assertXMLRoundTrip(value)
         try assertJSONRoundTrip(value)
     }
@@ -129,13 +121,10 @@ final class GeneratedOperationOutcomeIssueTests: XCTestCase {
                 severity: .fatal,
                 type: Coding(
                     system: "sample 1 & <escaped> \"quoted\"", code: "sample 2 & <escaped> \"quoted\"",
-                    display: "sample 3 & <escaped> \"quoted\""
-                ),
+                    display: "sample 3 & <escaped> \"quoted\""),
                 code: "sample 4 & <escaped> \"quoted\"",
                 details: OperationOutcomeIssue.Details.string("canary-secret-5 & <escaped>"),
-                diagnostics: "canary-secret-6 & <escaped>", location: ["sample 7 & <escaped> \"quoted\""]
-            )
-        )
+                diagnostics: "canary-secret-6 & <escaped>", location: ["sample 7 & <escaped> \"quoted\""]))
     }
 
     func testOperationOutcomeIssueDetailsHidesItsSecrets() {
@@ -148,8 +137,7 @@ final class GeneratedCodingTests: XCTestCase {
     func testCodingFull() throws {
         let value = Coding(
             system: "sample 1 & <escaped> \"quoted\"", code: "sample 2 & <escaped> \"quoted\"",
-            display: "sample 3 & <escaped> \"quoted\""
-        )
+            display: "sample 3 & <escaped> \"quoted\"")
         try assertXMLRoundTrip(value)
         try assertJSONRoundTrip(value)
     }
@@ -166,8 +154,7 @@ final class GeneratedCodeableConceptTests: XCTestCase {
     func testCodeableConceptFull() throws {
         let value = CodeableConcept(
             coding: [Coding(system: "sample 1 & <escaped> \"quoted\"", code: "sample 2 & <escaped> \"quoted\"", display: "sample 3 & <escaped> \"quoted\"")],
-            text: "canary-secret-4 & <escaped>"
-        )
+            text: "canary-secret-4 & <escaped>")
         try assertXMLRoundTrip(value)
         try assertJSONRoundTrip(value)
     }
@@ -182,9 +169,7 @@ final class GeneratedCodeableConceptTests: XCTestCase {
         assertHidesSecrets(
             CodeableConcept(
                 coding: [Coding(system: "sample 1 & <escaped> \"quoted\"", code: "sample 2 & <escaped> \"quoted\"", display: "sample 3 & <escaped> \"quoted\"")],
-                text: "canary-secret-4 & <escaped>"
-            )
-        )
+                text: "canary-secret-4 & <escaped>"))
     }
 }
 
@@ -212,8 +197,7 @@ final class GeneratedConformanceStatementTests: XCTestCase {
                 name: "sample 1 & <escaped> \"quoted\"", publisher: "sample 2 & <escaped> \"quoted\"",
                 fhirVersion: "sample 3 & <escaped> \"quoted\"", format: ["sample 4 & <escaped> \"quoted\""],
                 rest: [ConformanceRest(mode: "sample 5 & <escaped> \"quoted\"", security: ConformanceSecurity(extensions: [Extension(url: "sample 6 & <escaped> \"quoted\"")], service: [CodeableConcept()], summary: "sample 7 & <escaped> \"quoted\""))]
-            )
-        )
+            ))
     }
 }
 
@@ -225,9 +209,7 @@ final class GeneratedConformanceRestTests: XCTestCase {
             security: ConformanceSecurity(
                 extensions: [Extension(url: "sample 2 & <escaped> \"quoted\"", valueURI: "sample 3 & <escaped> \"quoted\"", valueString: "sample 4 & <escaped> \"quoted\"", valueCode: "sample 5 & <escaped> \"quoted\"", extensions: [])],
                 service: [CodeableConcept(coding: [Coding()], text: "canary-secret-6 & <escaped>")],
-                summary: "sample 7 & <escaped> \"quoted\""
-            )
-        )
+                summary: "sample 7 & <escaped> \"quoted\""))
         try assertXMLRoundTrip(value)
         try assertJSONRoundTrip(value)
     }
@@ -245,10 +227,7 @@ final class GeneratedConformanceRestTests: XCTestCase {
                 security: ConformanceSecurity(
                     extensions: [Extension(url: "sample 2 & <escaped> \"quoted\"", valueURI: "sample 3 & <escaped> \"quoted\"", valueString: "sample 4 & <escaped> \"quoted\"", valueCode: "sample 5 & <escaped> \"quoted\"", extensions: [])],
                     service: [CodeableConcept(coding: [Coding()], text: "canary-secret-6 & <escaped>")],
-                    summary: "sample 7 & <escaped> \"quoted\""
-                )
-            )
-        )
+                    summary: "sample 7 & <escaped> \"quoted\"")))
     }
 }
 
@@ -258,8 +237,7 @@ final class GeneratedConformanceSecurityTests: XCTestCase {
         let value = ConformanceSecurity(
             extensions: [Extension(url: "sample 1 & <escaped> \"quoted\"", valueURI: "sample 2 & <escaped> \"quoted\"", valueString: "sample 3 & <escaped> \"quoted\"", valueCode: "sample 4 & <escaped> \"quoted\"", extensions: [])],
             service: [CodeableConcept(coding: [Coding()], text: "canary-secret-5 & <escaped>")],
-            summary: "sample 6 & <escaped> \"quoted\""
-        )
+            summary: "sample 6 & <escaped> \"quoted\"")
         try assertXMLRoundTrip(value)
         try assertJSONRoundTrip(value)
     }
@@ -275,9 +253,7 @@ final class GeneratedConformanceSecurityTests: XCTestCase {
             ConformanceSecurity(
                 extensions: [Extension(url: "sample 1 & <escaped> \"quoted\"", valueURI: "sample 2 & <escaped> \"quoted\"", valueString: "sample 3 & <escaped> \"quoted\"", valueCode: "sample 4 & <escaped> \"quoted\"", extensions: [])],
                 service: [CodeableConcept(coding: [Coding()], text: "canary-secret-5 & <escaped>")],
-                summary: "sample 6 & <escaped> \"quoted\""
-            )
-        )
+                summary: "sample 6 & <escaped> \"quoted\""))
     }
 }
 
@@ -303,8 +279,7 @@ final class GeneratedExtensionTests: XCTestCase {
 final class GeneratedMobileAuthorizeTests: XCTestCase {
     func testMobileAuthorizeResponseFull() throws {
         let value = MobileAuthorize.Response(
-            authorizationCode: "canary-secret-1 & <escaped>", state: "sample 2 & <escaped> \"quoted\""
-        )
+            authorizationCode: "canary-secret-1 & <escaped>", state: "sample 2 & <escaped> \"quoted\"")
         try assertJSONRoundTrip(value)
     }
 
@@ -320,17 +295,13 @@ final class GeneratedMobileAuthorizeTests: XCTestCase {
                 scope: "canary-secret-3 & <escaped>", state: "sample 4 & <escaped> \"quoted\"",
                 codeChallenge: "sample 5 & <escaped> \"quoted\"",
                 codeChallengeMethod: "sample 6 & <escaped> \"quoted\"", prompt: "sample 7 & <escaped> \"quoted\"",
-                additionalProperties: ["key-8": "sample 9 & <escaped> \"quoted\""]
-            )
-        )
+                additionalProperties: ["key-8": "sample 9 & <escaped> \"quoted\""]))
     }
 
     func testMobileAuthorizeResponseHidesItsSecrets() {
         assertHidesSecrets(
             MobileAuthorize.Response(
-                authorizationCode: "canary-secret-1 & <escaped>", state: "sample 2 & <escaped> \"quoted\""
-            )
-        )
+                authorizationCode: "canary-secret-1 & <escaped>", state: "sample 2 & <escaped> \"quoted\""))
     }
 }
 

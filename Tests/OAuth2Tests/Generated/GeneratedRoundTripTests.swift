@@ -11,8 +11,7 @@ import XCTest
 private func sampleContext() -> SDKRuntime.EncodingContext {
     SDKRuntime.EncodingContext(
         values: ["applicationID": "b5c5593b-afb4-466d-88f2-31707fb8634b", "signingTime": "2017-08-10T12:34:56.000Z", "signature": "c2lnbmF0dXJl"],
-        signer: { region in "signature-over-\(region.count)-bytes" }
-    )
+        signer: { region in "signature-over-\(region.count)-bytes" })
 }
 
 extension XCTestCase {
@@ -34,8 +33,7 @@ extension XCTestCase {
         let decoded = try SDKRuntime.JSONCoding.decode(T.self, from: data)
         XCTAssertEqual(decoded, value, Swift.String(decoding: data, as: UTF8.self), line: line)
         XCTAssertEqual(
-            try SDKRuntime.JSONCoding.encode(decoded), data, "JSON encoding is not deterministic", line: line
-        )
+            try SDKRuntime.JSONCoding.encode(decoded), data, "JSON encoding is not deterministic", line: line)
     }
 
     /// Fails when any way of printing `value` shows a sensitive sample, all of which start with `canary-secret`.
@@ -56,8 +54,7 @@ final class GeneratedTokenResponseTests: XCTestCase {
             accessToken: "canary-secret-1 & <escaped>", tokenType: "sample 2 & <escaped> \"quoted\"", expiresIn: 3,
             refreshToken: "canary-secret-4 & <escaped>", scope: "sample 5 & <escaped> \"quoted\"",
             idToken: "canary-secret-6 & <escaped>", issuedTokenType: "sample 7 & <escaped> \"quoted\"",
-            additionalProperties: ["key-8": SDKRuntime.JSONValue.object(["n": 9, "list": ["a", true, .null]])]
-        )
+            additionalProperties: ["key-8": SDKRuntime.JSONValue.object(["n": 9, "list": ["a", true, .null]])])
         try assertJSONRoundTrip(value)
     }
 
@@ -72,9 +69,7 @@ final class GeneratedTokenResponseTests: XCTestCase {
                 accessToken: "canary-secret-1 & <escaped>", tokenType: "sample 2 & <escaped> \"quoted\"", expiresIn: 3,
                 refreshToken: "canary-secret-4 & <escaped>", scope: "sample 5 & <escaped> \"quoted\"",
                 idToken: "canary-secret-6 & <escaped>", issuedTokenType: "sample 7 & <escaped> \"quoted\"",
-                additionalProperties: ["key-8": SDKRuntime.JSONValue.object(["n": 9, "list": ["a", true, .null]])]
-            )
-        )
+                additionalProperties: ["key-8": SDKRuntime.JSONValue.object(["n": 9, "list": ["a", true, .null]])]))
     }
 }
 
@@ -83,8 +78,7 @@ final class GeneratedOAuth2ErrorBodyTests: XCTestCase {
     func testOAuth2ErrorBodyFull() throws {
         let value = OAuth2ErrorBody(
             error: "sample 1 & <escaped> \"quoted\"", errorDescription: "sample 2 & <escaped> \"quoted\"",
-            errorURI: "sample 3 & <escaped> \"quoted\"", state: "sample 4 & <escaped> \"quoted\""
-        )
+            errorURI: "sample 3 & <escaped> \"quoted\"", state: "sample 4 & <escaped> \"quoted\"")
         try assertJSONRoundTrip(value)
     }
 
@@ -111,8 +105,7 @@ final class GeneratedServerMetadataTests: XCTestCase {
             introspectionEndpoint: "sample 13 & <escaped> \"quoted\"",
             codeChallengeMethodsSupported: ["sample 14 & <escaped> \"quoted\""],
             authorizationResponseIssParameterSupported: false,
-            additionalProperties: ["key-16": SDKRuntime.JSONValue.object(["n": 17, "list": ["a", true, .null]])]
-        )
+            additionalProperties: ["key-16": SDKRuntime.JSONValue.object(["n": 17, "list": ["a", true, .null]])])
         try assertJSONRoundTrip(value)
     }
 
@@ -126,8 +119,7 @@ final class GeneratedServerMetadataTests: XCTestCase {
 final class GeneratedGetKeysTests: XCTestCase {
     func testGetKeysResponse() throws {
         let value = GetKeys.Response(
-            keys: [["key-1": SDKRuntime.JSONValue.object(["n": 2, "list": ["a", true, .null]])]]
-        )
+            keys: [["key-1": SDKRuntime.JSONValue.object(["n": 2, "list": ["a", true, .null]])]])
         try assertJSONRoundTrip(value)
     }
 }
@@ -140,8 +132,7 @@ final class GeneratedIntrospectTests: XCTestCase {
             username: "sample 4 & <escaped> \"quoted\"", tokenType: "sample 5 & <escaped> \"quoted\"", exp: 4294967302,
             iat: 4294967303, nbf: 4294967304, sub: "sample 9 & <escaped> \"quoted\"",
             iss: "sample 10 & <escaped> \"quoted\"", jti: "sample 11 & <escaped> \"quoted\"",
-            additionalProperties: ["key-12": SDKRuntime.JSONValue.object(["n": 13, "list": ["a", true, .null]])]
-        )
+            additionalProperties: ["key-12": SDKRuntime.JSONValue.object(["n": 13, "list": ["a", true, .null]])])
         try assertJSONRoundTrip(value)
     }
 
@@ -152,8 +143,7 @@ final class GeneratedIntrospectTests: XCTestCase {
 
     func testIntrospectRequestHidesItsSecrets() {
         assertHidesSecrets(
-            Introspect.Request(token: "canary-secret-1 & <escaped>", tokenTypeHint: "sample 2 & <escaped> \"quoted\"")
-        )
+            Introspect.Request(token: "canary-secret-1 & <escaped>", tokenTypeHint: "sample 2 & <escaped> \"quoted\""))
     }
 }
 
@@ -171,27 +161,20 @@ final class GeneratedTokenTests: XCTestCase {
             Token.Request.authorizationCode(
                 Token.AuthorizationCodeGrant(
                     code: "canary-secret-1 & <escaped>", redirectURI: "sample 2 & <escaped> \"quoted\"",
-                    codeVerifier: "canary-secret-3 & <escaped>"
-                )
-            )
-        )
+                    codeVerifier: "canary-secret-3 & <escaped>")))
     }
 
     func testTokenAuthorizationCodeGrantHidesItsSecrets() {
         assertHidesSecrets(
             Token.AuthorizationCodeGrant(
                 code: "canary-secret-1 & <escaped>", redirectURI: "sample 2 & <escaped> \"quoted\"",
-                codeVerifier: "canary-secret-3 & <escaped>"
-            )
-        )
+                codeVerifier: "canary-secret-3 & <escaped>"))
     }
 
     func testTokenRefreshTokenGrantHidesItsSecrets() {
         assertHidesSecrets(
             Token.RefreshTokenGrant(
-                refreshToken: "canary-secret-1 & <escaped>", scope: "sample 2 & <escaped> \"quoted\""
-            )
-        )
+                refreshToken: "canary-secret-1 & <escaped>", scope: "sample 2 & <escaped> \"quoted\""))
     }
 
     func testTokenTokenExchangeGrantHidesItsSecrets() {
@@ -200,9 +183,7 @@ final class GeneratedTokenTests: XCTestCase {
                 subjectTokenType: "sample 1 & <escaped> \"quoted\"", subjectToken: "canary-secret-2 & <escaped>",
                 requestedTokenType: "sample 3 & <escaped> \"quoted\"", audience: "sample 4 & <escaped> \"quoted\"",
                 resource: "sample 5 & <escaped> \"quoted\"", scope: "sample 6 & <escaped> \"quoted\"",
-                actorToken: "canary-secret-7 & <escaped>", actorTokenType: "sample 8 & <escaped> \"quoted\""
-            )
-        )
+                actorToken: "canary-secret-7 & <escaped>", actorTokenType: "sample 8 & <escaped> \"quoted\""))
     }
 }
 
@@ -252,14 +233,12 @@ extension ServerMetadata: Encodable {
         }
         if !self.tokenEndpointAuthMethodsSupported.isEmpty {
             try container.encode(
-                self.tokenEndpointAuthMethodsSupported, forKey: "token_endpoint_auth_methods_supported"
-            )
+                self.tokenEndpointAuthMethodsSupported, forKey: "token_endpoint_auth_methods_supported")
         }
         if !self.tokenEndpointAuthSigningAlgValuesSupported.isEmpty {
             try container.encode(
                 self.tokenEndpointAuthSigningAlgValuesSupported,
-                forKey: "token_endpoint_auth_signing_alg_values_supported"
-            )
+                forKey: "token_endpoint_auth_signing_alg_values_supported")
         }
         if !self.idTokenSigningAlgValuesSupported.isEmpty {
             try container.encode(self.idTokenSigningAlgValuesSupported, forKey: "id_token_signing_alg_values_supported")
@@ -270,8 +249,7 @@ extension ServerMetadata: Encodable {
             try container.encode(self.codeChallengeMethodsSupported, forKey: "code_challenge_methods_supported")
         }
         try container.encodeIfPresent(
-            self.authorizationResponseIssParameterSupported, forKey: "authorization_response_iss_parameter_supported"
-        )
+            self.authorizationResponseIssParameterSupported, forKey: "authorization_response_iss_parameter_supported")
         let known = ["issuer", "authorization_endpoint", "token_endpoint", "jwks_uri", "registration_endpoint", "scopes_supported", "response_types_supported", "grant_types_supported", "token_endpoint_auth_methods_supported", "token_endpoint_auth_signing_alg_values_supported", "id_token_signing_alg_values_supported", "revocation_endpoint", "introspection_endpoint", "code_challenge_methods_supported", "authorization_response_iss_parameter_supported"]
         for (key, value) in additionalProperties where !known.contains(key) {
             try container.encode(value, forKey: SDKRuntime.AnyCodingKey(key))

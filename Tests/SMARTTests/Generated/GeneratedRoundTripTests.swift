@@ -12,8 +12,7 @@ import XCTest
 private func sampleContext() -> SDKRuntime.EncodingContext {
     SDKRuntime.EncodingContext(
         values: ["applicationID": "b5c5593b-afb4-466d-88f2-31707fb8634b", "signingTime": "2017-08-10T12:34:56.000Z", "signature": "c2lnbmF0dXJl"],
-        signer: { region in "signature-over-\(region.count)-bytes" }
-    )
+        signer: { region in "signature-over-\(region.count)-bytes" })
 }
 
 extension XCTestCase {
@@ -35,8 +34,7 @@ extension XCTestCase {
         let decoded = try SDKRuntime.JSONCoding.decode(T.self, from: data)
         XCTAssertEqual(decoded, value, Swift.String(decoding: data, as: UTF8.self), line: line)
         XCTAssertEqual(
-            try SDKRuntime.JSONCoding.encode(decoded), data, "JSON encoding is not deterministic", line: line
-        )
+            try SDKRuntime.JSONCoding.encode(decoded), data, "JSON encoding is not deterministic", line: line)
     }
 
     /// Fails when any way of printing `value` shows a sensitive sample, all of which start with `canary-secret`.
@@ -69,14 +67,11 @@ final class GeneratedSMARTTokenResponseTests: XCTestCase {
                     accessToken: "canary-secret-1 & <escaped>", tokenType: "sample 2 & <escaped> \"quoted\"",
                     expiresIn: 3, refreshToken: "canary-secret-4 & <escaped>", scope: "sample 5 & <escaped> \"quoted\"",
                     idToken: "canary-secret-6 & <escaped>", issuedTokenType: "sample 7 & <escaped> \"quoted\"",
-                    additionalProperties: ["key-8": SDKRuntime.JSONValue.object(["n": 9, "list": ["a", true, .null]])]
-                ),
+                    additionalProperties: ["key-8": SDKRuntime.JSONValue.object(["n": 9, "list": ["a", true, .null]])]),
                 patient: "sample 10 & <escaped> \"quoted\"", encounter: "sample 11 & <escaped> \"quoted\"",
                 fhirContext: [SMARTTokenResponse.FHIRContext.string("sample 12 & <escaped> \"quoted\"")],
                 needPatientBanner: false, smartStyleURL: "sample 14 & <escaped> \"quoted\"",
-                intent: "sample 15 & <escaped> \"quoted\"", tenant: "sample 16 & <escaped> \"quoted\""
-            )
-        )
+                intent: "sample 15 & <escaped> \"quoted\"", tenant: "sample 16 & <escaped> \"quoted\""))
     }
 }
 
@@ -87,11 +82,9 @@ final class GeneratedFHIRContextItemTests: XCTestCase {
             reference: "sample 1 & <escaped> \"quoted\"", canonical: "sample 2 & <escaped> \"quoted\"",
             identifier: FHIRIdentifier(
                 system: "sample 3 & <escaped> \"quoted\"", value: "sample 4 & <escaped> \"quoted\"",
-                additionalProperties: ["key-5": SDKRuntime.JSONValue.object(["n": 6, "list": ["a", true, .null]])]
-            ),
+                additionalProperties: ["key-5": SDKRuntime.JSONValue.object(["n": 6, "list": ["a", true, .null]])]),
             type: "sample 7 & <escaped> \"quoted\"", role: "sample 8 & <escaped> \"quoted\"",
-            additionalProperties: ["key-9": SDKRuntime.JSONValue.object(["n": 10, "list": ["a", true, .null]])]
-        )
+            additionalProperties: ["key-9": SDKRuntime.JSONValue.object(["n": 10, "list": ["a", true, .null]])])
         try assertJSONRoundTrip(value)
     }
 
@@ -106,8 +99,7 @@ final class GeneratedFHIRIdentifierTests: XCTestCase {
     func testFHIRIdentifierFull() throws {
         let value = FHIRIdentifier(
             system: "sample 1 & <escaped> \"quoted\"", value: "sample 2 & <escaped> \"quoted\"",
-            additionalProperties: ["key-3": SDKRuntime.JSONValue.object(["n": 4, "list": ["a", true, .null]])]
-        )
+            additionalProperties: ["key-3": SDKRuntime.JSONValue.object(["n": 4, "list": ["a", true, .null]])])
         try assertJSONRoundTrip(value)
     }
 
@@ -127,9 +119,7 @@ final class GeneratedAuthorizeTests: XCTestCase {
                 state: "canary-secret-5 & <escaped>", aud: "sample 6 & <escaped> \"quoted\"",
                 codeChallenge: "sample 7 & <escaped> \"quoted\"", nonce: "canary-secret-8 & <escaped>",
                 prompt: "sample 9 & <escaped> \"quoted\"",
-                additionalProperties: ["key-10": "sample 11 & <escaped> \"quoted\""]
-            )
-        )
+                additionalProperties: ["key-10": "sample 11 & <escaped> \"quoted\""]))
     }
 }
 
@@ -137,8 +127,7 @@ final class GeneratedAuthorizeTests: XCTestCase {
 final class GeneratedGetConfigurationTests: XCTestCase {
     func testGetConfigurationAssociatedEndpoint() throws {
         let value = GetConfiguration.AssociatedEndpoint(
-            url: "sample 1 & <escaped> \"quoted\"", capabilities: ["sample 2 & <escaped> \"quoted\""]
-        )
+            url: "sample 1 & <escaped> \"quoted\"", capabilities: ["sample 2 & <escaped> \"quoted\""])
         try assertJSONRoundTrip(value)
     }
 }

@@ -12,8 +12,7 @@ import XCTest
 private func sampleContext() -> SDKRuntime.EncodingContext {
     SDKRuntime.EncodingContext(
         values: ["applicationID": "b5c5593b-afb4-466d-88f2-31707fb8634b", "signingTime": "2017-08-10T12:34:56.000Z", "signature": "c2lnbmF0dXJl"],
-        signer: { region in "signature-over-\(region.count)-bytes" }
-    )
+        signer: { region in "signature-over-\(region.count)-bytes" })
 }
 
 extension XCTestCase {
@@ -35,8 +34,7 @@ extension XCTestCase {
         let decoded = try SDKRuntime.JSONCoding.decode(T.self, from: data)
         XCTAssertEqual(decoded, value, Swift.String(decoding: data, as: UTF8.self), line: line)
         XCTAssertEqual(
-            try SDKRuntime.JSONCoding.encode(decoded), data, "JSON encoding is not deterministic", line: line
-        )
+            try SDKRuntime.JSONCoding.encode(decoded), data, "JSON encoding is not deterministic", line: line)
     }
 
     /// Fails when any way of printing `value` shows a sensitive sample, all of which start with `canary-secret`.
@@ -56,8 +54,7 @@ final class GeneratedConnectedProviderTests: XCTestCase {
         let value = ConnectedProvider(
             name: "sample 1 & <escaped> \"quoted\"", slug: "sample 2 & <escaped> \"quoted\"",
             logo: Foundation.URL(string: "https://example.com/3")!, status: "sample 4 & <escaped> \"quoted\"",
-            createdOn: Foundation.Date(timeIntervalSince1970: 1502800496)
-        )
+            createdOn: Foundation.Date(timeIntervalSince1970: 1502800496))
         try assertJSONRoundTrip(value)
     }
 
@@ -76,9 +73,7 @@ final class GeneratedVitalErrorBodyTests: XCTestCase {
                 errorType: "sample 2 & <escaped> \"quoted\"", message: "sample 3 & <escaped> \"quoted\"",
                 errorMessage: "sample 4 & <escaped> \"quoted\"",
                 userID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5)),
-                createdOn: Foundation.Date(timeIntervalSince1970: 1502886896)
-            )
-        )
+                createdOn: Foundation.Date(timeIntervalSince1970: 1502886896)))
         try assertJSONRoundTrip(value)
     }
 
@@ -95,8 +90,7 @@ final class GeneratedVitalErrorDetailTests: XCTestCase {
             errorType: "sample 1 & <escaped> \"quoted\"", message: "sample 2 & <escaped> \"quoted\"",
             errorMessage: "sample 3 & <escaped> \"quoted\"",
             userID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4)),
-            createdOn: Foundation.Date(timeIntervalSince1970: 1502800496)
-        )
+            createdOn: Foundation.Date(timeIntervalSince1970: 1502800496))
         try assertJSONRoundTrip(value)
     }
 
@@ -111,8 +105,7 @@ final class GeneratedCreateSignInTokenTests: XCTestCase {
     func testCreateSignInTokenResponse() throws {
         let value = CreateSignInToken.Response(
             userID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)),
-            signInToken: "canary-secret-2 & <escaped>"
-        )
+            signInToken: "canary-secret-2 & <escaped>")
         try assertJSONRoundTrip(value)
     }
 
@@ -120,9 +113,7 @@ final class GeneratedCreateSignInTokenTests: XCTestCase {
         assertHidesSecrets(
             CreateSignInToken.Response(
                 userID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)),
-                signInToken: "canary-secret-2 & <escaped>"
-            )
-        )
+                signInToken: "canary-secret-2 & <escaped>"))
     }
 }
 
@@ -133,8 +124,7 @@ final class GeneratedCreateUserTests: XCTestCase {
             clientUserID: "sample 1 & <escaped> \"quoted\"", fallbackTimeZone: "sample 2 & <escaped> \"quoted\"",
             fallbackBirthDate: SDKRuntime.LocalDate(year: 2017, month: 8, day: 4)!,
             ingestionStart: SDKRuntime.LocalDate(year: 2017, month: 8, day: 5)!,
-            ingestionEnd: SDKRuntime.LocalDate(year: 2017, month: 8, day: 6)!
-        )
+            ingestionEnd: SDKRuntime.LocalDate(year: 2017, month: 8, day: 6)!)
         try assertJSONRoundTrip(value)
     }
 
@@ -146,8 +136,7 @@ final class GeneratedCreateUserTests: XCTestCase {
     func testCreateUserResponse() throws {
         let value = CreateUser.Response(
             userID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)),
-            clientUserID: "sample 2 & <escaped> \"quoted\""
-        )
+            clientUserID: "sample 2 & <escaped> \"quoted\"")
         try assertJSONRoundTrip(value)
     }
 }
@@ -188,16 +177,14 @@ final class GeneratedResolveUserTests: XCTestCase {
         let value = ResolveUser.Response(
             userID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)),
             clientUserID: "sample 2 & <escaped> \"quoted\"",
-            createdOn: Foundation.Date(timeIntervalSince1970: 1502627696)
-        )
+            createdOn: Foundation.Date(timeIntervalSince1970: 1502627696))
         try assertJSONRoundTrip(value)
     }
 
     func testResolveUserResponseMinimal() throws {
         let value = ResolveUser.Response(
             userID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)),
-            clientUserID: "sample 2 & <escaped> \"quoted\""
-        )
+            clientUserID: "sample 2 & <escaped> \"quoted\"")
         try assertJSONRoundTrip(value)
     }
 }
@@ -244,17 +231,15 @@ extension CreateSignInToken.Response: Encodable {
 
 extension CreateUser.Request: Decodable {
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
-        try container.expectNoNull("fallback_time_zone", "fallback_birth_date", "ingestion_start", "ingestion_end")
+        let container = try SDKRuntime.JSONCoding.members(of: decoder, notNull: [
+            "fallback_time_zone", "fallback_birth_date", "ingestion_start", "ingestion_end"])
         self.init(
             clientUserID: try container.decode(Swift.String.self, forKey: "client_user_id"),
             fallbackTimeZone: try container.decodeIfPresent(Swift.String.self, forKey: "fallback_time_zone"),
             fallbackBirthDate: try container.decodeTextIfPresent(
-                SDKRuntime.LocalDate.self, forKey: "fallback_birth_date"
-            ),
+                SDKRuntime.LocalDate.self, forKey: "fallback_birth_date"),
             ingestionStart: try container.decodeTextIfPresent(SDKRuntime.LocalDate.self, forKey: "ingestion_start"),
-            ingestionEnd: try container.decodeTextIfPresent(SDKRuntime.LocalDate.self, forKey: "ingestion_end")
-        )
+            ingestionEnd: try container.decodeTextIfPresent(SDKRuntime.LocalDate.self, forKey: "ingestion_end"))
     }
 }
 

@@ -141,8 +141,7 @@ extension HealthVaultClient {
             CreateAuthenticatedSessionToken.Response.self,
             namespace: "urn:com.microsoft.wc.methods.response.CreateAuthenticatedSessionToken2",
             method: "CreateAuthenticatedSessionToken", version: 2, auth: .applicationID(application.applicationID),
-            messageTime: now, info: .info(request, context: context)
-        )
+            messageTime: now, info: .info(request, context: context))
     }
 }
 
@@ -153,32 +152,26 @@ extension HealthVaultClient {
         try writer.element("auth-info", writing: self.authInfo, context: context)
     }
 }
-
 @_spi(Generated) extension CreateAuthenticatedSessionToken.Request.AuthInfo: SDKRuntime.XMLEncodable {
     public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
         try writer.element("app-id", writing: self.appID, context: context)
         try writer.element(
-            "credential", writing: CreateAuthenticatedSessionToken.Request.AuthInfo.Credential(), context: context
-        )
+            "credential", writing: CreateAuthenticatedSessionToken.Request.AuthInfo.Credential(), context: context)
     }
 }
-
 @_spi(Generated) extension CreateAuthenticatedSessionToken.Request.AuthInfo.AppID: SDKRuntime.XMLEncodable {
     public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
         if let value = self.isMultiRecordApp { try writer.attribute("is-multi-record-app", value.wireText) }
         try writer.text(try context.value("applicationID"))
     }
 }
-
 @_spi(Generated) extension CreateAuthenticatedSessionToken.Request.AuthInfo.Credential: SDKRuntime.XMLEncodable {
     public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
         try writer.element(
             "appserver2", writing: CreateAuthenticatedSessionToken.Request.AuthInfo.Credential.Appserver2(),
-            context: context
-        )
+            context: context)
     }
 }
-
 @_spi(
     Generated
 ) extension CreateAuthenticatedSessionToken.Request.AuthInfo.Credential.Appserver2: SDKRuntime.XMLEncodable {
@@ -186,18 +179,15 @@ extension HealthVaultClient {
         let _contentRegion = try SDKRuntime.XMLWriter.fragment { fragment in
             try fragment.element(
                 "content", writing: CreateAuthenticatedSessionToken.Request.AuthInfo.Credential.Appserver2.Content(),
-                context: context
-            )
+                context: context)
         }
         let _hmacSigContext = context.binding("signature", to: try context.signature(of: _contentRegion))
         try writer.element(
             "hmacSig", writing: CreateAuthenticatedSessionToken.Request.AuthInfo.Credential.Appserver2.HMACSig(),
-            context: _hmacSigContext
-        )
+            context: _hmacSigContext)
         writer.mark("content") { $0.raw(_contentRegion) }
     }
 }
-
 @_spi(
     Generated
 ) extension CreateAuthenticatedSessionToken.Request.AuthInfo.Credential.Appserver2.HMACSig: SDKRuntime.XMLEncodable {
@@ -206,7 +196,6 @@ extension HealthVaultClient {
         try writer.text(try context.value("signature"))
     }
 }
-
 @_spi(
     Generated
 ) extension CreateAuthenticatedSessionToken.Request.AuthInfo.Credential.Appserver2.Content: SDKRuntime.XMLEncodable {
@@ -216,7 +205,6 @@ extension HealthVaultClient {
         try writer.element("signing-time", text: try context.value("signingTime"))
     }
 }
-
 @_spi(Generated) extension CreateAuthenticatedSessionToken.Response: SDKRuntime.XMLDecodable {
     public init(xml element: SDKRuntime.XMLElementView) throws {
         self.token = try CreateAuthenticatedSessionToken.SessionToken(xml: element.required("token"))
@@ -244,7 +232,6 @@ extension CreateAuthenticatedSessionToken.Response: CustomStringConvertible, Cus
         ], displayStyle: .struct)
     }
 }
-
 @_spi(Generated) extension CreateAuthenticatedSessionToken.SessionToken: SDKRuntime.XMLDecodable {
     public init(xml element: SDKRuntime.XMLElementView) throws {
         var attributes = element.attributes

@@ -115,8 +115,7 @@ extension HealthVaultClient {
         return try await core.send(
             GetAuthorizedPeople.Response.self, namespace: "urn:com.microsoft.wc.methods.response.GetAuthorizedPeople",
             method: "GetAuthorizedPeople", version: 1, auth: .session(session), info: .info(request, context: .empty),
-            idempotent: true
-        )
+            idempotent: true)
     }
 }
 
@@ -130,9 +129,7 @@ extension GetAuthorizedPeople {
         return GetAuthorizedPeople.Request(
             parameters: GetAuthorizedPeople.Request.Parameters(
                 personIDCursor: cursor, authorizationsCreatedSince: request.parameters.authorizationsCreatedSince,
-                numResults: request.parameters.numResults
-            )
-        )
+                numResults: request.parameters.numResults))
     }
 }
 
@@ -147,8 +144,7 @@ extension HealthVaultClient {
     ) -> SDKRuntime.PageSequence<GetAuthorizedPeople.Request, GetAuthorizedPeople.Response> {
         SDKRuntime.PageSequence(
             first: request, fetch: { try await self.getAuthorizedPeople($0, session: session) },
-            next: { request, page in GetAuthorizedPeople.nextPageRequest(after: page, for: request) }
-        )
+            next: { request, page in GetAuthorizedPeople.nextPageRequest(after: page, for: request) })
     }
 }
 
@@ -159,7 +155,6 @@ extension HealthVaultClient {
         try writer.element("parameters", writing: self.parameters, context: context)
     }
 }
-
 @_spi(Generated) extension GetAuthorizedPeople.Request.Parameters: SDKRuntime.XMLEncodable {
     public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
         if let value = self.personIDCursor { try writer.element("person-id-cursor", text: value.wireText) }
@@ -169,15 +164,12 @@ extension HealthVaultClient {
         if let value = self.numResults { try writer.element("num-results", text: value.wireText) }
     }
 }
-
 @_spi(Generated) extension GetAuthorizedPeople.Response: SDKRuntime.XMLDecodable {
     public init(xml element: SDKRuntime.XMLElementView) throws {
         self.responseResults = try GetAuthorizedPeople.Response.ResponseResults(
-            xml: element.required("response-results")
-        )
+            xml: element.required("response-results"))
     }
 }
-
 @_spi(Generated) extension GetAuthorizedPeople.Response.ResponseResults: SDKRuntime.XMLDecodable {
     public init(xml element: SDKRuntime.XMLElementView) throws {
         self.personInfo = try element.children(named: "person-info").map(PersonInfo.init(xml:))

@@ -54,8 +54,7 @@ extension HealthVaultClient {
         return try await core.send(
             GetPersonInfo.Response.self, namespace: "urn:com.microsoft.wc.methods.response.GetPersonInfo",
             method: "GetPersonInfo", version: 1, auth: .session(session), info: .info(request, context: .empty),
-            idempotent: true
-        )
+            idempotent: true)
     }
 }
 
@@ -69,7 +68,6 @@ extension HealthVaultClient {
         }
     }
 }
-
 @_spi(Generated) extension GetPersonInfo.Response: SDKRuntime.XMLDecodable {
     public init(xml element: SDKRuntime.XMLElementView) throws {
         self.personInfo = try PersonInfo(xml: element.required("person-info"))

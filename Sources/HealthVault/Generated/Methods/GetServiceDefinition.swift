@@ -168,8 +168,7 @@ extension HealthVaultClient {
         return try await core.send(
             GetServiceDefinition.Response.self,
             namespace: "urn:com.microsoft.wc.methods.response.GetServiceDefinition2", method: "GetServiceDefinition",
-            version: 2, auth: .applicationID(applicationID), info: .info(request, context: .empty), idempotent: true
-        )
+            version: 2, auth: .applicationID(applicationID), info: .info(request, context: .empty), idempotent: true)
     }
 }
 
@@ -183,20 +182,17 @@ extension HealthVaultClient {
         }
     }
 }
-
 @_spi(Generated) extension GetServiceDefinition.Request.ResponseSections: SDKRuntime.XMLEncodable {
     public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
         for item in self.section { try writer.element("section", text: item.wireText) }
     }
 }
-
 @_spi(Generated) extension GetServiceDefinition.Response: SDKRuntime.XMLDecodable {
     public init(xml element: SDKRuntime.XMLElementView) throws {
         self.instances = try element.first("instances").map(GetServiceDefinition.Instances.init(xml:))
         self.updatedDate = try element.first("updated-date")?.scalar(Foundation.Date.self)
     }
 }
-
 @_spi(Generated) extension GetServiceDefinition.Instances: SDKRuntime.XMLDecodable {
     public init(xml element: SDKRuntime.XMLElementView) throws {
         var attributes = element.attributes
@@ -204,7 +200,6 @@ extension HealthVaultClient {
         self.instance = try element.children(named: "instance").map(GetServiceDefinition.Instance.init(xml:))
     }
 }
-
 @_spi(Generated) extension GetServiceDefinition.Instance: SDKRuntime.XMLDecodable {
     public init(xml element: SDKRuntime.XMLElementView) throws {
         var children = element.elements

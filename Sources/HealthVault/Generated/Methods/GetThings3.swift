@@ -315,8 +315,7 @@ extension HealthVaultClient {
         return try await core.send(
             GetThings3.Response.self, namespace: "urn:com.microsoft.wc.methods.response.GetThings3",
             method: "GetThings", version: 3, recordID: recordID, auth: .session(session),
-            info: .info(request, context: .empty), idempotent: true
-        )
+            info: .info(request, context: .empty), idempotent: true)
     }
 }
 
@@ -327,13 +326,11 @@ extension HealthVaultClient {
         for item in self.group { try writer.element("group", writing: item, context: context) }
     }
 }
-
 @_spi(Generated) extension GetThings3.Response: SDKRuntime.XMLDecodable {
     public init(xml element: SDKRuntime.XMLElementView) throws {
         self.group = try element.children(named: "group").map(GetThings3.ResultGroup.init(xml:))
     }
 }
-
 @_spi(Generated) extension GetThings3.QueryGroup: SDKRuntime.XMLEncodable {
     public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
         if let value = self.name { try writer.attribute("name", value) }
@@ -346,7 +343,6 @@ extension HealthVaultClient {
         if let value = self.currentVersionOnly { try writer.element("current-version-only", text: value.wireText) }
     }
 }
-
 @_spi(Generated) extension GetThings3.Filter: SDKRuntime.XMLEncodable {
     public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
         for item in self.typeID { try writer.element("type-id", text: item.wireText) }
@@ -358,7 +354,6 @@ extension HealthVaultClient {
         if let value = self.xpath { try writer.element("xpath", text: value) }
     }
 }
-
 @_spi(Generated) extension GetThings3.Format: SDKRuntime.XMLEncodable {
     public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
         for item in self.section { try writer.element("section", text: item.wireText) }
@@ -366,19 +361,16 @@ extension HealthVaultClient {
         for item in self.typeVersionFormat { try writer.element("type-version-format", text: item.wireText) }
     }
 }
-
 @_spi(Generated) extension GetThings3.ResultGroup: SDKRuntime.XMLDecodable {
     public init(xml element: SDKRuntime.XMLElementView) throws {
         var attributes = element.attributes
         self.name = try attributes.value("name", Swift.String.self)
         self.thing = try element.children(named: "thing").map(Thing.init(xml:))
         self.unprocessedThingKeyInfo = try element.children(named: "unprocessed-thing-key-info").map(
-            GetThings3.UnprocessedKey.init(xml:)
-        )
+            GetThings3.UnprocessedKey.init(xml:))
         self.filtered = try element.first("filtered")?.scalar(Swift.Bool.self)
     }
 }
-
 @_spi(Generated) extension GetThings3.UnprocessedKey: SDKRuntime.XMLDecodable {
     public init(xml element: SDKRuntime.XMLElementView) throws {
         self.thingID = try ThingKey(xml: element.required("thing-id"))

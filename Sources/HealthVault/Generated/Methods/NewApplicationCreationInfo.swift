@@ -41,8 +41,7 @@ extension HealthVaultClient {
         return try await core.send(
             NewApplicationCreationInfo.Response.self,
             namespace: "urn:com.microsoft.wc.methods.response.NewApplicationCreationInfo",
-            method: "NewApplicationCreationInfo", version: 1, auth: .applicationID(applicationID), info: .emptyInfo
-        )
+            method: "NewApplicationCreationInfo", version: 1, auth: .applicationID(applicationID), info: .emptyInfo)
     }
 }
 

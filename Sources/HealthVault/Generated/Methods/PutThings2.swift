@@ -57,8 +57,7 @@ extension HealthVaultClient {
         try request.validate()
         return try await core.send(
             PutThings2.Response.self, namespace: "urn:com.microsoft.wc.methods.response.PutThings", method: "PutThings",
-            version: 2, recordID: recordID, auth: .session(session), info: .info(request, context: .empty)
-        )
+            version: 2, recordID: recordID, auth: .session(session), info: .info(request, context: .empty))
     }
 }
 
@@ -69,7 +68,6 @@ extension HealthVaultClient {
         for item in self.thing { try writer.element("thing", writing: item, context: context) }
     }
 }
-
 @_spi(Generated) extension PutThings2.Response: SDKRuntime.XMLDecodable {
     public init(xml element: SDKRuntime.XMLElementView) throws {
         self.thingID = try element.children(named: "thing-id").map(ThingKey.init(xml:))

@@ -24,7 +24,6 @@ extension HealthVaultClient {
     ) async throws {
         _ = try await core.send(
             method: "RemoveApplicationRecordAuthorization", version: 1, recordID: recordID, auth: .session(session),
-            info: .emptyInfo
-        )
+            info: .emptyInfo)
     }
 }

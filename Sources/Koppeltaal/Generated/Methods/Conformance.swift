@@ -24,11 +24,9 @@ extension KoppeltaalClient {
     public func conformance() async throws -> Conformance.Response {
         let http = try core.request(
             .get, server: configuration.servers.fhir, serverName: "fhir", path: "/metadata",
-            headers: ["Accept": "application/json, application/json+fhir;q=0.9, application/xml+fhir;q=0.5"]
-        )
+            headers: ["Accept": "application/json, application/json+fhir;q=0.9, application/xml+fhir;q=0.5"])
         return try await core.jsonOrXML(
             Conformance.Response.self, rootElements: ["Conformance", "CapabilityStatement"], sending: http,
-            operation: "Conformance", errors: [ErrorFormats.operationOutcomeError]
-        )
+            operation: "Conformance", errors: [ErrorFormats.operationOutcomeError])
     }
 }

@@ -32,8 +32,7 @@ public enum MobileAuthorize {
         /// The wire names of the properties; members of `additionalProperties` by these names are not sent.
         public static let propertyNames: Swift.Set<Swift.String> = [
             "response_type", "client_id", "redirect_uri", "scope", "state", "code_challenge", "code_challenge_method",
-            "prompt"
-        ]
+            "prompt"]
         /// Creates a value from its properties.
         public init(
             clientID: Swift.String, redirectURI: Swift.String, scope: Swift.String, state: Swift.String,
@@ -64,11 +63,9 @@ public enum MobileAuthorize {
         }
 
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
-            try container.expectNoNull("state")
+            let container = try SDKRuntime.JSONCoding.members(of: decoder, notNull: ["state"])
             self.authorizationCode = try container.decode(
-                Swift.String.self, forKey: container.firstPresentKey("authorization_code", "authorisation_code")
-            )
+                Swift.String.self, forKey: container.firstPresentKey("authorization_code", "authorisation_code"))
             self.state = try container.decodeIfPresent(Swift.String.self, forKey: "state")
         }
     }
@@ -89,8 +86,7 @@ extension KoppeltaalClient {
         MobileAuthorize.apply(request, to: &http)
         return try await core.json(
             MobileAuthorize.Response.self, sending: http, operation: "MobileAuthorize",
-            errors: [ErrorFormats.oAuth2Error]
-        )
+            errors: [ErrorFormats.oAuth2Error])
     }
 }
 

@@ -70,14 +70,12 @@ extension KoppeltaalClient {
         _ request: MobileLaunch.Request, credentials: SDKRuntime.BasicCredentials
     ) async throws -> MobileLaunch.Response {
         var http = try core.request(
-            .get, server: configuration.servers.launch, serverName: "launch", path: "/MobileLaunch"
-        )
+            .get, server: configuration.servers.launch, serverName: "launch", path: "/MobileLaunch")
         MobileLaunch.apply(request, to: &http)
         http.authorize(basic: credentials)
         return try await core.json(
             MobileLaunch.Response.self, sending: http, operation: "MobileLaunch",
-            errors: [ErrorFormats.oAuth2Error, ErrorFormats.operationOutcomeError]
-        )
+            errors: [ErrorFormats.oAuth2Error, ErrorFormats.operationOutcomeError])
     }
 }
 

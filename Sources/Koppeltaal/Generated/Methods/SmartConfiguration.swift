@@ -23,11 +23,9 @@ extension KoppeltaalClient {
     /// - Remark: Generated from Schemas/Koppeltaal/SmartConfiguration.json#
     public func smartConfiguration() async throws -> SmartConfiguration.Response {
         let http = try core.request(
-            .get, server: configuration.servers.fhir, serverName: "fhir", path: "/.well-known/smart-configuration"
-        )
+            .get, server: configuration.servers.fhir, serverName: "fhir", path: "/.well-known/smart-configuration")
         return try await core.json(
             SmartConfiguration.Response.self, sending: http, operation: "SmartConfiguration",
-            errors: [ErrorFormats.operationOutcomeError]
-        )
+            errors: [ErrorFormats.operationOutcomeError])
     }
 }

@@ -20,8 +20,7 @@ public struct CodeableConcept: Sendable, Equatable, Decodable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
-        try container.expectNoNull("coding", "text")
+        let container = try SDKRuntime.JSONCoding.members(of: decoder, notNull: ["coding", "text"])
         self.coding = try container.decodeIfPresent([Coding].self, forKey: "coding") ?? []
         self.text = try container.decodeIfPresent(Swift.String.self, forKey: "text")
     }

@@ -23,8 +23,7 @@ public struct Coding: Sendable, Equatable, Decodable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
-        try container.expectNoNull("system", "code", "display")
+        let container = try SDKRuntime.JSONCoding.members(of: decoder, notNull: ["system", "code", "display"])
         self.system = try container.decodeIfPresent(Swift.String.self, forKey: "system")
         self.code = try container.decodeIfPresent(Swift.String.self, forKey: "code")
         self.display = try container.decodeIfPresent(Swift.String.self, forKey: "display")

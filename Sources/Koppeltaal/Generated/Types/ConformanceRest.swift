@@ -20,8 +20,7 @@ public struct ConformanceRest: Sendable, Equatable, Decodable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
-        try container.expectNoNull("mode", "security")
+        let container = try SDKRuntime.JSONCoding.members(of: decoder, notNull: ["mode", "security"])
         self.mode = try container.decodeIfPresent(Swift.String.self, forKey: "mode")
         self.security = try container.decodeIfPresent(ConformanceSecurity.self, forKey: "security")
     }

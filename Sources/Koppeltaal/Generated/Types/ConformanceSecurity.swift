@@ -23,8 +23,7 @@ public struct ConformanceSecurity: Sendable, Equatable, Decodable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
-        try container.expectNoNull("extension", "service", "description")
+        let container = try SDKRuntime.JSONCoding.members(of: decoder, notNull: ["extension", "service", "description"])
         self.extensions = try container.decodeIfPresent([Extension].self, forKey: "extension") ?? []
         self.service = try container.decodeIfPresent([CodeableConcept].self, forKey: "service") ?? []
         self.summary = try container.decodeIfPresent(Swift.String.self, forKey: "description")

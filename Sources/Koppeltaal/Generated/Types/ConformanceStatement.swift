@@ -33,11 +33,10 @@ public struct ConformanceStatement: Sendable, Equatable, Decodable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
-        try container.expectNoNull("name", "publisher", "fhirVersion", "format", "rest")
+        let container = try SDKRuntime.JSONCoding.members(of: decoder, notNull: [
+            "name", "publisher", "fhirVersion", "format", "rest"])
         try container.expectConstant(
-            "Conformance", alsoAccepting: ["CapabilityStatement"], forKey: "resourceType", required: true
-        )
+            "Conformance", alsoAccepting: ["CapabilityStatement"], forKey: "resourceType", required: true)
         self.name = try container.decodeIfPresent(Swift.String.self, forKey: "name")
         self.publisher = try container.decodeIfPresent(Swift.String.self, forKey: "publisher")
         self.fhirVersion = try container.decodeIfPresent(Swift.String.self, forKey: "fhirVersion")

@@ -32,8 +32,8 @@ public struct Extension: Sendable, Equatable, Decodable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
-        try container.expectNoNull("valueUri", "valueString", "valueCode", "extension")
+        let container = try SDKRuntime.JSONCoding.members(of: decoder, notNull: [
+            "valueUri", "valueString", "valueCode", "extension"])
         self.url = try container.decode(Swift.String.self, forKey: "url")
         self.valueURI = try container.decodeIfPresent(Swift.String.self, forKey: "valueUri")
         self.valueString = try container.decodeIfPresent(Swift.String.self, forKey: "valueString")

@@ -52,20 +52,16 @@ public struct KoppeltaalTokenResponse: Sendable, Equatable, Decodable {
     /// Reads the members this type adds from those `tokenResponse` keeps beyond its own properties.
     public init(extending tokenResponse: OAuth2.TokenResponse) throws {
         self = try SDKRuntime.JSONCoding.decodeMembers(tokenResponse.additionalProperties) { decoder in
-            let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
-            try container.expectNoNull(
-                container.firstPresentKey("patient", "Patient"), "user", "resource", "domain", "intent"
-            )
+            let container = try SDKRuntime.JSONCoding.members(of: decoder, notNull: [
+                "patient", "Patient", "user", "resource", "domain", "intent"])
             return Self(
                 tokenResponse: tokenResponse,
                 patient: try container.decodeIfPresent(
-                    Swift.String.self, forKey: container.firstPresentKey("patient", "Patient")
-                ),
+                    Swift.String.self, forKey: container.firstPresentKey("patient", "Patient")),
                 user: try container.decodeIfPresent(Swift.String.self, forKey: "user"),
                 resource: try container.decodeIfPresent(Swift.String.self, forKey: "resource"),
                 domain: try container.decodeIfPresent(Swift.String.self, forKey: "domain"),
-                intent: try container.decodeIfPresent(Swift.String.self, forKey: "intent")
-            )
+                intent: try container.decodeIfPresent(Swift.String.self, forKey: "intent"))
         }
     }
 }

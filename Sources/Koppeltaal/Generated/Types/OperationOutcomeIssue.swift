@@ -46,8 +46,8 @@ public struct OperationOutcomeIssue: Sendable, Equatable, Decodable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
-        try container.expectNoNull("severity", "type", "code", "details", "diagnostics", "location")
+        let container = try SDKRuntime.JSONCoding.members(of: decoder, notNull: [
+            "severity", "type", "code", "details", "diagnostics", "location"])
         self.severity = try container.decodeIfPresent(IssueSeverity.self, forKey: "severity")
         self.type = try container.decodeIfPresent(Coding.self, forKey: "type")
         self.code = try container.decodeIfPresent(Swift.String.self, forKey: "code")
@@ -117,7 +117,6 @@ extension OperationOutcomeIssue: CustomStringConvertible, CustomDebugStringConve
         ], displayStyle: .struct)
     }
 }
-
 @_spi(Generated) extension OperationOutcomeIssue.Details: SDKRuntime.XMLDecodable {
     /// Reads the first variant that the element's content fits, in schema order.
     public init(xml element: SDKRuntime.XMLElementView) throws {

@@ -36,7 +36,6 @@ extension OAuth2Client {
     public func getKeys() async throws -> GetKeys.Response {
         let http = try core.request(.get, server: configuration.servers.jwks, serverName: "jwks", path: "")
         return try await core.json(
-            GetKeys.Response.self, sending: http, operation: "GetKeys", errors: [ErrorFormats.oAuth2Error]
-        )
+            GetKeys.Response.self, sending: http, operation: "GetKeys", errors: [ErrorFormats.oAuth2Error])
     }
 }

@@ -24,7 +24,6 @@ extension OAuth2Client {
         let http = try core.request(.get, server: configuration.servers.metadata, serverName: "metadata", path: "")
         return try await core.json(
             GetServerMetadata.Response.self, sending: http, operation: "GetServerMetadata",
-            errors: [ErrorFormats.oAuth2Error]
-        )
+            errors: [ErrorFormats.oAuth2Error])
     }
 }

@@ -70,10 +70,8 @@ public enum Introspect {
         }
 
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
-            try container.expectNoNull(
-                "scope", "client_id", "username", "token_type", "exp", "iat", "nbf", "sub", "iss", "jti"
-            )
+            let container = try SDKRuntime.JSONCoding.members(of: decoder, notNull: [
+                "scope", "client_id", "username", "token_type", "exp", "iat", "nbf", "sub", "iss", "jti"])
             self.active = try container.decode(Swift.Bool.self, forKey: "active")
             self.scope = try container.decodeIfPresent(Swift.String.self, forKey: "scope")
             self.clientID = try container.decodeIfPresent(Swift.String.self, forKey: "client_id")
@@ -109,13 +107,11 @@ extension OAuth2Client {
         _ request: Introspect.Request, token: SDKRuntime.BearerToken
     ) async throws -> Introspect.Response {
         var http = try core.request(
-            .post, server: configuration.servers.introspection, serverName: "introspection", path: ""
-        )
+            .post, server: configuration.servers.introspection, serverName: "introspection", path: "")
         Introspect.apply(request, to: &http)
         http.authorize(bearer: token)
         return try await core.json(
-            Introspect.Response.self, sending: http, operation: "Introspect", errors: [ErrorFormats.oAuth2Error]
-        )
+            Introspect.Response.self, sending: http, operation: "Introspect", errors: [ErrorFormats.oAuth2Error])
     }
 }
 

@@ -116,13 +116,11 @@ extension OAuth2Client {
     ) async throws -> Token.Response {
         var http = try core.request(
             .post, server: configuration.servers.token, serverName: "token", path: "",
-            headers: ["Cache-Control": "no-store"]
-        )
+            headers: ["Cache-Control": "no-store"])
         Token.apply(request, to: &http)
         try http.authenticate(client: client)
         return try await core.json(
-            Token.Response.self, sending: http, operation: "Token", errors: [ErrorFormats.oAuth2Error]
-        )
+            Token.Response.self, sending: http, operation: "Token", errors: [ErrorFormats.oAuth2Error])
     }
 }
 
@@ -178,15 +176,12 @@ extension Token.Request: CustomStringConvertible, CustomDebugStringConvertible, 
     public var customMirror: Mirror {
         switch self {
         case .authorizationCode(let value): return Mirror(
-            self, children: ["authorizationCode": value], displayStyle: .enum
-        )
+            self, children: ["authorizationCode": value], displayStyle: .enum)
         case .refreshToken(let value): return Mirror(self, children: ["refreshToken": value], displayStyle: .enum)
         case .clientCredentials(let value): return Mirror(
-            self, children: ["clientCredentials": value], displayStyle: .enum
-        )
+            self, children: ["clientCredentials": value], displayStyle: .enum)
         case .urnIetfParamsOauthGrantTypeTokenExchange(let value): return Mirror(
-            self, children: ["urnIetfParamsOauthGrantTypeTokenExchange": value], displayStyle: .enum
-        )
+            self, children: ["urnIetfParamsOauthGrantTypeTokenExchange": value], displayStyle: .enum)
         }
     }
 }

@@ -28,8 +28,8 @@ public struct OAuth2ErrorBody: Sendable, Equatable, Decodable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
-        try container.expectNoNull("error_description", "error_uri", "state")
+        let container = try SDKRuntime.JSONCoding.members(of: decoder, notNull: [
+            "error_description", "error_uri", "state"])
         self.error = try container.decode(Swift.String.self, forKey: "error")
         self.errorDescription = try container.decodeIfPresent(Swift.String.self, forKey: "error_description")
         self.errorURI = try container.decodeIfPresent(Swift.String.self, forKey: "error_uri")

@@ -73,14 +73,12 @@ public struct ServerMetadata: Sendable, Equatable, Decodable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
-        try container.expectNoNull(
+        let container = try SDKRuntime.JSONCoding.members(of: decoder, notNull: [
             "issuer", "authorization_endpoint", "jwks_uri", "registration_endpoint", "scopes_supported",
             "response_types_supported", "grant_types_supported", "token_endpoint_auth_methods_supported",
             "token_endpoint_auth_signing_alg_values_supported", "id_token_signing_alg_values_supported",
             "revocation_endpoint", "introspection_endpoint", "code_challenge_methods_supported",
-            "authorization_response_iss_parameter_supported"
-        )
+            "authorization_response_iss_parameter_supported"])
         self.issuer = try container.decodeIfPresent(Swift.String.self, forKey: "issuer")
         self.authorizationEndpoint = try container.decodeIfPresent(Swift.String.self, forKey: "authorization_endpoint")
         self.tokenEndpoint = try container.decode(Swift.String.self, forKey: "token_endpoint")
@@ -88,28 +86,21 @@ public struct ServerMetadata: Sendable, Equatable, Decodable {
         self.registrationEndpoint = try container.decodeIfPresent(Swift.String.self, forKey: "registration_endpoint")
         self.scopesSupported = try container.decodeIfPresent([Swift.String].self, forKey: "scopes_supported") ?? []
         self.responseTypesSupported = try container.decodeIfPresent(
-            [Swift.String].self, forKey: "response_types_supported"
-        ) ?? []
+            [Swift.String].self, forKey: "response_types_supported") ?? []
         self.grantTypesSupported = try container.decodeIfPresent(
-            [Swift.String].self, forKey: "grant_types_supported"
-        ) ?? []
+            [Swift.String].self, forKey: "grant_types_supported") ?? []
         self.tokenEndpointAuthMethodsSupported = try container.decodeIfPresent(
-            [Swift.String].self, forKey: "token_endpoint_auth_methods_supported"
-        ) ?? []
+            [Swift.String].self, forKey: "token_endpoint_auth_methods_supported") ?? []
         self.tokenEndpointAuthSigningAlgValuesSupported = try container.decodeIfPresent(
-            [Swift.String].self, forKey: "token_endpoint_auth_signing_alg_values_supported"
-        ) ?? []
+            [Swift.String].self, forKey: "token_endpoint_auth_signing_alg_values_supported") ?? []
         self.idTokenSigningAlgValuesSupported = try container.decodeIfPresent(
-            [Swift.String].self, forKey: "id_token_signing_alg_values_supported"
-        ) ?? []
+            [Swift.String].self, forKey: "id_token_signing_alg_values_supported") ?? []
         self.revocationEndpoint = try container.decodeIfPresent(Swift.String.self, forKey: "revocation_endpoint")
         self.introspectionEndpoint = try container.decodeIfPresent(Swift.String.self, forKey: "introspection_endpoint")
         self.codeChallengeMethodsSupported = try container.decodeIfPresent(
-            [Swift.String].self, forKey: "code_challenge_methods_supported"
-        ) ?? []
+            [Swift.String].self, forKey: "code_challenge_methods_supported") ?? []
         self.authorizationResponseIssParameterSupported = try container.decodeIfPresent(
-            Swift.Bool.self, forKey: "authorization_response_iss_parameter_supported"
-        )
+            Swift.Bool.self, forKey: "authorization_response_iss_parameter_supported")
         let declared = ["issuer", "authorization_endpoint", "token_endpoint", "jwks_uri", "registration_endpoint", "scopes_supported", "response_types_supported", "grant_types_supported", "token_endpoint_auth_methods_supported", "token_endpoint_auth_signing_alg_values_supported", "id_token_signing_alg_values_supported", "revocation_endpoint", "introspection_endpoint", "code_challenge_methods_supported", "authorization_response_iss_parameter_supported"]
         var additionalProperties: [Swift.String: SDKRuntime.JSONValue] = [:]
         for key in container.allKeys where !declared.contains(key.stringValue) {

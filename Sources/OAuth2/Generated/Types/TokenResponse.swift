@@ -43,10 +43,8 @@ public struct TokenResponse: Sendable, Equatable, Decodable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
-        try container.expectNoNull(
-            "token_type", "expires_in", "refresh_token", "scope", "id_token", "issued_token_type"
-        )
+        let container = try SDKRuntime.JSONCoding.members(of: decoder, notNull: [
+            "token_type", "expires_in", "refresh_token", "scope", "id_token", "issued_token_type"])
         self.accessToken = try container.decode(Swift.String.self, forKey: "access_token")
         self.tokenType = try container.decodeIfPresent(Swift.String.self, forKey: "token_type")
         self.expiresIn = try container.decodeLenientIfPresent(Swift.Int.self, forKey: "expires_in")

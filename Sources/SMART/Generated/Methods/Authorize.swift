@@ -36,8 +36,7 @@ public enum Authorize {
         /// The wire names of the properties; members of `additionalProperties` by these names are not sent.
         public static let propertyNames: Swift.Set<Swift.String> = [
             "response_type", "client_id", "redirect_uri", "launch", "scope", "state", "aud", "code_challenge",
-            "code_challenge_method", "nonce", "prompt"
-        ]
+            "code_challenge_method", "nonce", "prompt"]
         /// Creates a value from its properties.
         public init(
             clientID: Swift.String, redirectURI: Swift.String, launch: Swift.String? = nil, scope: Swift.String,

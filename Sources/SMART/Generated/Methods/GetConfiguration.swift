@@ -53,8 +53,7 @@ public enum GetConfiguration {
         public var additionalProperties: [Swift.String: SDKRuntime.JSONValue] {
             let own: Swift.Set<Swift.String> = [
                 "smart_app_state_endpoint", "associated_endpoints", "user_access_brand_bundle",
-                "user_access_brand_identifier", "management_endpoint", "capabilities"
-            ]
+                "user_access_brand_identifier", "management_endpoint", "capabilities"]
             return serverMetadata.additionalProperties.filter { !own.contains($0.key) }
         }
 
@@ -65,28 +64,21 @@ public enum GetConfiguration {
         /// Reads the members this type adds from those `serverMetadata` keeps beyond its own properties.
         public init(extending serverMetadata: OAuth2.ServerMetadata) throws {
             self = try SDKRuntime.JSONCoding.decodeMembers(serverMetadata.additionalProperties) { decoder in
-                let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
-                try container.expectNoNull(
+                let container = try SDKRuntime.JSONCoding.members(of: decoder, notNull: [
                     "smart_app_state_endpoint", "associated_endpoints", "user_access_brand_bundle",
-                    "user_access_brand_identifier", "management_endpoint", "capabilities"
-                )
+                    "user_access_brand_identifier", "management_endpoint", "capabilities"])
                 return Self(
                     serverMetadata: serverMetadata,
                     smartAppStateEndpoint: try container.decodeIfPresent(
-                        Swift.String.self, forKey: "smart_app_state_endpoint"
-                    ),
+                        Swift.String.self, forKey: "smart_app_state_endpoint"),
                     associatedEndpoints: try container.decodeIfPresent(
-                        [GetConfiguration.AssociatedEndpoint].self, forKey: "associated_endpoints"
-                    ) ?? [],
+                        [GetConfiguration.AssociatedEndpoint].self, forKey: "associated_endpoints") ?? [],
                     userAccessBrandBundle: try container.decodeIfPresent(
-                        Swift.String.self, forKey: "user_access_brand_bundle"
-                    ),
+                        Swift.String.self, forKey: "user_access_brand_bundle"),
                     userAccessBrandIdentifier: try container.decodeIfPresent(
-                        FHIRIdentifier.self, forKey: "user_access_brand_identifier"
-                    ),
+                        FHIRIdentifier.self, forKey: "user_access_brand_identifier"),
                     managementEndpoint: try container.decodeIfPresent(Swift.String.self, forKey: "management_endpoint"),
-                    capabilities: try container.decodeIfPresent([Swift.String].self, forKey: "capabilities") ?? []
-                )
+                    capabilities: try container.decodeIfPresent([Swift.String].self, forKey: "capabilities") ?? [])
             }
         }
     }
@@ -122,11 +114,9 @@ extension SMARTClient {
     /// - Remark: Generated from Schemas/SMART/GetConfiguration.json#
     public func getConfiguration() async throws -> GetConfiguration.Response {
         let http = try core.request(
-            .get, server: configuration.servers.fhir, serverName: "fhir", path: "/.well-known/smart-configuration"
-        )
+            .get, server: configuration.servers.fhir, serverName: "fhir", path: "/.well-known/smart-configuration")
         return try await core.json(
             GetConfiguration.Response.self, sending: http, operation: "GetConfiguration",
-            errors: [ErrorFormats.oAuth2Error]
-        )
+            errors: [ErrorFormats.oAuth2Error])
     }
 }

@@ -36,8 +36,8 @@ public struct FHIRContextItem: Sendable, Equatable, Decodable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
-        try container.expectNoNull("reference", "canonical", "identifier", "type", "role")
+        let container = try SDKRuntime.JSONCoding.members(of: decoder, notNull: [
+            "reference", "canonical", "identifier", "type", "role"])
         self.reference = try container.decodeIfPresent(Swift.String.self, forKey: "reference")
         self.canonical = try container.decodeIfPresent(Swift.String.self, forKey: "canonical")
         self.identifier = try container.decodeIfPresent(FHIRIdentifier.self, forKey: "identifier")

@@ -26,8 +26,7 @@ public struct FHIRIdentifier: Sendable, Equatable, Decodable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
-        try container.expectNoNull("system", "value")
+        let container = try SDKRuntime.JSONCoding.members(of: decoder, notNull: ["system", "value"])
         self.system = try container.decodeIfPresent(Swift.String.self, forKey: "system")
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: "value")
         let declared = ["system", "value"]

@@ -46,13 +46,12 @@ public struct SMARTIntrospection: Sendable, Equatable, Decodable {
     /// Reads the members this type adds from those `response` keeps beyond its own properties.
     public init(extending response: OAuth2.Introspect.Response) throws {
         self = try SDKRuntime.JSONCoding.decodeMembers(response.additionalProperties) { decoder in
-            let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
-            try container.expectNoNull("fhirUser", "patient", "encounter")
+            let container = try SDKRuntime.JSONCoding.members(of: decoder, notNull: [
+                "fhirUser", "patient", "encounter"])
             return Self(
                 response: response, fhirUser: try container.decodeIfPresent(Swift.String.self, forKey: "fhirUser"),
                 patient: try container.decodeIfPresent(Swift.String.self, forKey: "patient"),
-                encounter: try container.decodeIfPresent(Swift.String.self, forKey: "encounter")
-            )
+                encounter: try container.decodeIfPresent(Swift.String.self, forKey: "encounter"))
         }
     }
 }

@@ -51,8 +51,7 @@ public struct SMARTTokenResponse: Sendable, Equatable, Decodable {
     /// The members neither this type nor `OAuth2.TokenResponse` names, by key, as received.
     public var additionalProperties: [Swift.String: SDKRuntime.JSONValue] {
         let own: Swift.Set<Swift.String> = [
-            "patient", "encounter", "fhirContext", "need_patient_banner", "smart_style_url", "intent", "tenant"
-        ]
+            "patient", "encounter", "fhirContext", "need_patient_banner", "smart_style_url", "intent", "tenant"]
         return tokenResponse.additionalProperties.filter { !own.contains($0.key) }
     }
 
@@ -63,22 +62,18 @@ public struct SMARTTokenResponse: Sendable, Equatable, Decodable {
     /// Reads the members this type adds from those `tokenResponse` keeps beyond its own properties.
     public init(extending tokenResponse: OAuth2.TokenResponse) throws {
         self = try SDKRuntime.JSONCoding.decodeMembers(tokenResponse.additionalProperties) { decoder in
-            let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
-            try container.expectNoNull(
-                "patient", "encounter", "fhirContext", "need_patient_banner", "smart_style_url", "intent", "tenant"
-            )
+            let container = try SDKRuntime.JSONCoding.members(of: decoder, notNull: [
+                "patient", "encounter", "fhirContext", "need_patient_banner", "smart_style_url", "intent", "tenant"])
             return Self(
                 tokenResponse: tokenResponse,
                 patient: try container.decodeIfPresent(Swift.String.self, forKey: "patient"),
                 encounter: try container.decodeIfPresent(Swift.String.self, forKey: "encounter"),
                 fhirContext: try container.decodeIfPresent(
-                    [SMARTTokenResponse.FHIRContext].self, forKey: "fhirContext"
-                ) ?? [],
+                    [SMARTTokenResponse.FHIRContext].self, forKey: "fhirContext") ?? [],
                 needPatientBanner: try container.decodeIfPresent(Swift.Bool.self, forKey: "need_patient_banner"),
                 smartStyleURL: try container.decodeIfPresent(Swift.String.self, forKey: "smart_style_url"),
                 intent: try container.decodeIfPresent(Swift.String.self, forKey: "intent"),
-                tenant: try container.decodeIfPresent(Swift.String.self, forKey: "tenant")
-            )
+                tenant: try container.decodeIfPresent(Swift.String.self, forKey: "tenant"))
         }
     }
 

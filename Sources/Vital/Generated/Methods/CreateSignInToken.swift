@@ -54,14 +54,12 @@ extension VitalClient {
     ) async throws -> CreateSignInToken.Response {
         var http = try core.request(
             .post, server: configuration.servers.api, serverName: "api",
-            path: "/v2/user/" + SDKRuntime.PercentEncoding.pathSegment(request.userID.wireText) + "/sign_in_token"
-        )
+            path: "/v2/user/" + SDKRuntime.PercentEncoding.pathSegment(request.userID.wireText) + "/sign_in_token")
         CreateSignInToken.apply(request, to: &http)
         http.authorize(apiKey: apiKey, header: "x-vital-api-key")
         return try await core.json(
             CreateSignInToken.Response.self, sending: http, operation: "CreateSignInToken",
-            errors: [ErrorFormats.vitalError]
-        )
+            errors: [ErrorFormats.vitalError])
     }
 }
 

@@ -81,7 +81,6 @@ extension VitalClient {
         try http.setJSONBody(request)
         http.authorize(apiKey: apiKey, header: "x-vital-api-key")
         return try await core.json(
-            CreateUser.Response.self, sending: http, operation: "CreateUser", errors: [ErrorFormats.vitalError]
-        )
+            CreateUser.Response.self, sending: http, operation: "CreateUser", errors: [ErrorFormats.vitalError])
     }
 }

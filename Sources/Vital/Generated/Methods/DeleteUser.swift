@@ -29,8 +29,7 @@ public enum DeleteUser {
         }
 
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
-            try container.expectNoNull("success")
+            let container = try SDKRuntime.JSONCoding.members(of: decoder, notNull: ["success"])
             self.success = try container.decodeIfPresent(Swift.Bool.self, forKey: "success")
         }
     }
@@ -51,13 +50,11 @@ extension VitalClient {
     ) async throws -> DeleteUser.Response {
         var http = try core.request(
             .delete, server: configuration.servers.api, serverName: "api",
-            path: "/v2/user/" + SDKRuntime.PercentEncoding.pathSegment(request.userID.wireText)
-        )
+            path: "/v2/user/" + SDKRuntime.PercentEncoding.pathSegment(request.userID.wireText))
         DeleteUser.apply(request, to: &http)
         http.authorize(apiKey: apiKey, header: "x-vital-api-key")
         return try await core.json(
-            DeleteUser.Response.self, sending: http, operation: "DeleteUser", errors: [ErrorFormats.vitalError]
-        )
+            DeleteUser.Response.self, sending: http, operation: "DeleteUser", errors: [ErrorFormats.vitalError])
     }
 }
 

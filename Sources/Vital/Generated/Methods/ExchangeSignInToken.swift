@@ -39,8 +39,7 @@ extension VitalClient {
         ExchangeSignInToken.apply(request, to: &http)
         return try await core.json(
             ExchangeSignInToken.Response.self, sending: http, operation: "ExchangeSignInToken",
-            errors: [ErrorFormats.vitalError]
-        )
+            errors: [ErrorFormats.vitalError])
     }
 }
 

@@ -50,14 +50,12 @@ extension VitalClient {
     ) async throws -> GetConnectedProviders.Response {
         var http = try core.request(
             .get, server: configuration.servers.api, serverName: "api",
-            path: "/v2/user/providers/" + SDKRuntime.PercentEncoding.pathSegment(request.userID.wireText)
-        )
+            path: "/v2/user/providers/" + SDKRuntime.PercentEncoding.pathSegment(request.userID.wireText))
         GetConnectedProviders.apply(request, to: &http)
         http.authorize(credential, apiKeyHeader: "x-vital-api-key")
         return try await core.json(
             GetConnectedProviders.Response.self, sending: http, operation: "GetConnectedProviders",
-            errors: [ErrorFormats.vitalError]
-        )
+            errors: [ErrorFormats.vitalError])
     }
 }
 

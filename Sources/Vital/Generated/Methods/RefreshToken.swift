@@ -29,8 +29,7 @@ extension VitalClient {
         var http = try core.request(.post, server: configuration.servers.auth, serverName: "auth", path: "/v1/token")
         RefreshToken.apply(request, to: &http)
         return try await core.json(
-            RefreshToken.Response.self, sending: http, operation: "RefreshToken", errors: [ErrorFormats.vitalError]
-        )
+            RefreshToken.Response.self, sending: http, operation: "RefreshToken", errors: [ErrorFormats.vitalError])
     }
 }
 

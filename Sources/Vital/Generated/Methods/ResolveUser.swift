@@ -35,8 +35,7 @@ public enum ResolveUser {
         }
 
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
-            try container.expectNoNull("created_on")
+            let container = try SDKRuntime.JSONCoding.members(of: decoder, notNull: ["created_on"])
             self.userID = try container.decodeText(Foundation.UUID.self, forKey: "user_id")
             self.clientUserID = try container.decode(Swift.String.self, forKey: "client_user_id")
             self.createdOn = try container.decodeTextIfPresent(Foundation.Date.self, forKey: "created_on")
@@ -59,13 +58,11 @@ extension VitalClient {
     ) async throws -> ResolveUser.Response {
         var http = try core.request(
             .get, server: configuration.servers.api, serverName: "api",
-            path: "/v2/user/resolve/" + SDKRuntime.PercentEncoding.pathSegment(request.clientUserID)
-        )
+            path: "/v2/user/resolve/" + SDKRuntime.PercentEncoding.pathSegment(request.clientUserID))
         ResolveUser.apply(request, to: &http)
         http.authorize(apiKey: apiKey, header: "x-vital-api-key")
         return try await core.json(
-            ResolveUser.Response.self, sending: http, operation: "ResolveUser", errors: [ErrorFormats.vitalError]
-        )
+            ResolveUser.Response.self, sending: http, operation: "ResolveUser", errors: [ErrorFormats.vitalError])
     }
 }
 

@@ -32,8 +32,7 @@ public struct ConnectedProvider: Sendable, Equatable, Decodable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
-        try container.expectNoNull("logo", "status", "created_on")
+        let container = try SDKRuntime.JSONCoding.members(of: decoder, notNull: ["logo", "status", "created_on"])
         self.name = try container.decode(Swift.String.self, forKey: "name")
         self.slug = try container.decode(Swift.String.self, forKey: "slug")
         self.logo = try container.decodeTextIfPresent(Foundation.URL.self, forKey: "logo")

@@ -20,8 +20,7 @@ public struct VitalErrorBody: Sendable, Equatable, Decodable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
-        try container.expectNoNull("error")
+        let container = try SDKRuntime.JSONCoding.members(of: decoder, notNull: ["error"])
         self.error = try container.decodeIfPresent(Swift.String.self, forKey: "error")
         self.detail = try container.decode(VitalErrorDetail.self, forKey: "detail")
     }

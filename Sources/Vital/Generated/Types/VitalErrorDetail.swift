@@ -32,8 +32,8 @@ public struct VitalErrorDetail: Sendable, Equatable, Decodable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
-        try container.expectNoNull("message", "error_message", "user_id", "created_on")
+        let container = try SDKRuntime.JSONCoding.members(of: decoder, notNull: [
+            "message", "error_message", "user_id", "created_on"])
         self.errorType = try container.decode(Swift.String.self, forKey: "error_type")
         self.message = try container.decodeIfPresent(Swift.String.self, forKey: "message")
         self.errorMessage = try container.decodeIfPresent(Swift.String.self, forKey: "error_message")
