@@ -59,7 +59,7 @@ platforms: venv  ## Type-check the Apple-only code against swift-crypto and API 
 	$(VENV)/bin/zizmor --offline --quiet .github/workflows
 
 test: venv check lint build platforms  ## Check generated code and formatting, build, and run every test.
-	$(SWIFT) test --skip-build $(SWIFT_FLAGS)
+	SWIFT="$(SWIFT)" Tests/Tools/run-tests $(SWIFT_FLAGS)
 
 stress: build venv  ## The randomized tests at full length: lifecycle, schema verdicts, hostile schemas.
 	LIFECYCLE_STRESS_SEQUENCES=$${LIFECYCLE_STRESS_SEQUENCES:-10000} $(SWIFT) test --skip-build --filter LifecycleStressTests

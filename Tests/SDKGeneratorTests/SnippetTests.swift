@@ -68,10 +68,7 @@ final class SnippetTests: XCTestCase {
                     public let note: Swift.String?
                     /// Creates a value from its properties.
                     public init(id: Foundation.UUID, count: Swift.Int? = 3, tags: [Swift.String] = [], note: Swift.String? = nil) {
-                        self.id = id
-                        self.count = count
-                        self.tags = tags
-                        self.note = note
+                        (self.id, self.count, self.tags, self.note) = (id, count, tags, note)
                     }
             """)
         // The request is only written and the response only read.
@@ -104,7 +101,7 @@ final class SnippetTests: XCTestCase {
             """
                     var http = try core.request(.post, server: configuration.servers.api, serverName: "api", path: "/op")
                     try http.setJSONBody(request)
-                    return try await core.json(Op.Response.self, sending: http, operation: "Op", errors: [])
+                    return try await core.json(sending: http, operation: "Op", errors: [])
             """)
     }
 
@@ -290,11 +287,13 @@ final class SnippetTests: XCTestCase {
             text,
             """
                     public init(outer: Op.Request.Outer = .init(), strict: Op.Request.Strict) {
+                        (self.outer, self.strict) = (outer, strict)
+                    }
             """)
         assertEmits(
             text,
             """
-                    public init(inner: Op.Request.Outer.Inner = .init()) {
+                    public init(inner: Op.Request.Outer.Inner = .init()) { self.inner = inner }
             """)
         assertEmits(
             text,

@@ -11,7 +11,8 @@ protocol CodecEmitter {
     /// The protocols `type` conforms to for `directions` (none for types coded through another mechanism).
     func conformances(of type: IRType, directions: IRDirections) -> [String]
 
-    /// Prints the members implementing ``conformances(of:directions:)``, each after a blank line.
+    /// Prints the members implementing ``conformances(of:directions:)``: a decoding initializer directly after the
+    /// memberwise one (the type's initializers stay together), every other member after a blank line.
     ///
     /// - Parameter delegating: whether a reader must build the value through its memberwise initializer, as
     ///   one declared outside the type's module must.

@@ -118,15 +118,12 @@ struct DeclarationEmitter {
                     }
                     return parameter
                 } + (extra.map { ["additionalProperties: \($0) = [:]"] } ?? [])
-            p.listBlock("public init(", parameters, ")") { p in
-                for property in stored {
-                    p.line("self.\(Emit.name(property.swiftName)) = \(Emit.name(property.swiftName))")
-                }
-                if extra != nil { p.line("self.additionalProperties = additionalProperties") }
-            }
+            p.memberwiseInitializer(
+                "public init(", parameters, ")",
+                names: stored.map { Emit.name($0.swiftName) } + (extra == nil ? [] : ["additionalProperties"]))
+            codecMembers(of: type, into: &p)
             if let base = type.base { extensionMembers(of: type, base: base, stored: stored, into: &p) }
             ValidationEmitter(types: types).validateMethod(type, into: &p)
-            codecMembers(of: type, into: &p)
             nested(type, into: &p)
         }
     }

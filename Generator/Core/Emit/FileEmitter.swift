@@ -132,7 +132,6 @@ enum FileEmitter {
             if !supportCode.lines.isEmpty {
                 printer.blank()
                 printer.line("// MARK: - Support code")
-                printer.line("")
                 printer.append(supportCode)
             }
             return Part(

@@ -37,8 +37,8 @@ struct JSONCodecEmitter: CodecEmitter {
                 if directions.contains(.decode) { extending(base, holder: holder, keyed: keyed, into: &p) }
                 return
             }
+            // The decoding initializer joins the memberwise one; other members stand apart.
             if directions.contains(.decode) {
-                p.blank()
                 decoder(keyed, of: type, delegating: delegating, into: &p)
             }
             if directions.contains(.encode) {
@@ -120,7 +120,6 @@ struct JSONCodecEmitter: CodecEmitter {
     /// own members come from the ones the base keeps beyond its properties.
     private func extending(_ base: IRTypeName, holder: IRProperty, keyed: [IRProperty], into p: inout SwiftPrinter) {
         let name = Emit.name(holder.swiftName)
-        p.blank()
         p.block("public init(from decoder: any Decoder) throws") { p in
             p.line("try self.init(extending: \(base.qualified)(from: decoder))")
         }

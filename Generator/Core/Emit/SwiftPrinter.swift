@@ -84,6 +84,51 @@ struct SwiftPrinter {
         block(close, body)
     }
 
+    /// Prints an initializer that sets each stored property from the parameter of the same name: the whole
+    /// initializer on one line when it fits, otherwise `open` + `parameters` + `close` as ``listBlock(_:_:_:_:)``
+    /// lays them out, with the assignments as tuple assignments on as few lines as fit, evenly shared.
+    ///
+    /// ```swift
+    /// public init(key: Swift.String, value: Swift.String? = nil) { (self.key, self.value) = (key, value) }
+    /// ```
+    mutating func memberwiseInitializer(_ open: String, _ parameters: [String], _ close: String, names: [String]) {
+        let single = open + parameters.joined(separator: ", ") + close
+        let whole = Self.assignment(names[...])
+        if depth * 4 + single.count + whole.count + 5 <= Self.maximumWidth {
+            line(single + " { " + whole + " }")
+            return
+        }
+        listBlock(open, parameters, close) { p in
+            let width = Self.maximumWidth - p.depth * 4
+            for run in Self.runs(of: names[...], fitting: width) { p.line(Self.assignment(run)) }
+        }
+    }
+
+    /// `names` cut into as few runs as have assignments of at most `width` columns (a lone name always counts as
+    /// fitting), with the runs as even in length as that allows.
+    private static func runs(of names: ArraySlice<String>, fitting width: Int) -> [ArraySlice<String>] {
+        func cut(atMost limit: Int) -> [ArraySlice<String>] {
+            var runs: [ArraySlice<String>] = []
+            var rest = names
+            while !rest.isEmpty {
+                var count = min(limit, rest.count)
+                while count > 1, assignment(rest.prefix(count)).count > width { count -= 1 }
+                runs.append(rest.prefix(count))
+                rest = rest.dropFirst(count)
+            }
+            return runs
+        }
+        let greedy = cut(atMost: names.count)
+        let even = cut(atMost: (names.count + greedy.count - 1) / greedy.count)
+        return even.count == greedy.count ? even : greedy
+    }
+
+    /// `self.a = a`, or `(self.a, self.b) = (a, b)` for more than one name.
+    private static func assignment(_ names: ArraySlice<String>) -> String {
+        guard names.count > 1 else { return names.map { "self.\($0) = \($0)" }.joined() }
+        return "(" + names.map { "self." + $0 }.joined(separator: ", ") + ") = (" + names.joined(separator: ", ") + ")"
+    }
+
     /// Prints `items` separated by commas, as many to a line as fit in ``maximumWidth`` columns.
     mutating func fill(_ items: [String]) {
         var current = ""

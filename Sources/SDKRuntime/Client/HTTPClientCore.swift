@@ -59,7 +59,7 @@ import Foundation
 
     /// Sends `builder`'s request as ``send(_:operation:errors:)`` does and decodes its JSON body as `T`.
     public func json<T: Decodable>(
-        _ type: T.Type, sending builder: HTTPRequestBuilder, operation: String, errors: [HTTPErrorFormat]
+        _ type: T.Type = T.self, sending builder: HTTPRequestBuilder, operation: String, errors: [HTTPErrorFormat]
     ) async throws -> T {
         try HTTPResponseBody.json(
             T.self, from: try await send(builder, operation: operation, errors: errors), operation: operation)
@@ -67,7 +67,7 @@ import Foundation
 
     /// Sends `builder`'s request and reads its XML body, whose document element is one of `rootElements`, as `T`.
     public func xml<T: XMLDecodable>(
-        _ type: T.Type, rootElements: [String], sending builder: HTTPRequestBuilder, operation: String,
+        _ type: T.Type = T.self, rootElements: [String], sending builder: HTTPRequestBuilder, operation: String,
         errors: [HTTPErrorFormat]
     ) async throws -> T {
         let response = try await send(builder, operation: operation, errors: errors)
@@ -76,7 +76,7 @@ import Foundation
 
     /// Sends `builder`'s request and reads its body as `T` in the format the response has, XML or JSON.
     public func jsonOrXML<T: Decodable & XMLDecodable>(
-        _ type: T.Type, rootElements: [String], sending builder: HTTPRequestBuilder, operation: String,
+        _ type: T.Type = T.self, rootElements: [String], sending builder: HTTPRequestBuilder, operation: String,
         errors: [HTTPErrorFormat]
     ) async throws -> T {
         let response = try await send(builder, operation: operation, errors: errors)

@@ -188,13 +188,13 @@ struct HTTPBindingEmitter: BindingEmitter {
             p.line("_ = try await core.send(http, operation: \(operation), errors: \(errors))")
             return
         }
-        let type = "\(method.name).Response.self"
+        // The response type is the method's return type, which the call takes from its context.
         let roots = "rootElements: [" + binding.responseRoots.map(SwiftLiteral.string).joined(separator: ", ") + "]"
         let sending = ["sending: http", "operation: \(operation)", "errors: \(errors)"]
         switch binding.response {
-        case .json, .none, .redirect: p.call("return try await core.json(", [type] + sending, ")")
-        case .xml: p.call("return try await core.xml(", [type, roots] + sending, ")")
-        case .jsonOrXml: p.call("return try await core.jsonOrXML(", [type, roots] + sending, ")")
+        case .json, .none, .redirect: p.call("return try await core.json(", sending, ")")
+        case .xml: p.call("return try await core.xml(", [roots] + sending, ")")
+        case .jsonOrXml: p.call("return try await core.jsonOrXML(", [roots] + sending, ")")
         }
     }
 

@@ -14,9 +14,7 @@ public enum CreateAuthenticatedSessionToken {
         ///   Schemas/HealthVault/CreateAuthenticatedSessionToken.json#/request/properties/auth-info
         public let authInfo: CreateAuthenticatedSessionToken.Request.AuthInfo
         /// Creates a value from its properties.
-        public init(authInfo: CreateAuthenticatedSessionToken.Request.AuthInfo = .init()) {
-            self.authInfo = authInfo
-        }
+        public init(authInfo: CreateAuthenticatedSessionToken.Request.AuthInfo = .init()) { self.authInfo = authInfo }
 
         /// - Remark: Generated from
         ///   Schemas/HealthVault/CreateAuthenticatedSessionToken.json#/request/properties/auth-info
@@ -25,9 +23,7 @@ public enum CreateAuthenticatedSessionToken {
             ///   Schemas/HealthVault/CreateAuthenticatedSessionToken.json#/request/properties/auth-info/properties/app-id
             public let appID: CreateAuthenticatedSessionToken.Request.AuthInfo.AppID
             /// Creates a value from its properties.
-            public init(appID: CreateAuthenticatedSessionToken.Request.AuthInfo.AppID = .init()) {
-                self.appID = appID
-            }
+            public init(appID: CreateAuthenticatedSessionToken.Request.AuthInfo.AppID = .init()) { self.appID = appID }
 
             /// - Remark: Generated from
             ///   Schemas/HealthVault/CreateAuthenticatedSessionToken.json#/request/properties/auth-info/properties/app-id
@@ -35,9 +31,7 @@ public enum CreateAuthenticatedSessionToken {
                 /// Sent as true when the app may be authorized for several records; omitted otherwise.
                 public let isMultiRecordApp: Swift.Bool?
                 /// Creates a value from its properties.
-                public init(isMultiRecordApp: Swift.Bool? = nil) {
-                    self.isMultiRecordApp = isMultiRecordApp
-                }
+                public init(isMultiRecordApp: Swift.Bool? = nil) { self.isMultiRecordApp = isMultiRecordApp }
             }
 
             /// - Remark: Generated from
@@ -77,8 +71,7 @@ public enum CreateAuthenticatedSessionToken {
         public let sharedSecret: Swift.String
         /// Creates a value from its properties.
         public init(token: CreateAuthenticatedSessionToken.SessionToken, sharedSecret: Swift.String) {
-            self.token = token
-            self.sharedSecret = sharedSecret
+            (self.token, self.sharedSecret) = (token, sharedSecret)
         }
 
         /// Checks the schema's constraints on this value and its parts; client methods call it on a request before
@@ -102,9 +95,7 @@ public enum CreateAuthenticatedSessionToken {
         public init(
             appID: Foundation.UUID? = nil, appRecordAuthAction: AppRecordAuthAction? = nil, value: Swift.String
         ) {
-            self.appID = appID
-            self.appRecordAuthAction = appRecordAuthAction
-            self.value = value
+            (self.appID, self.appRecordAuthAction, self.value) = (appID, appRecordAuthAction, value)
         }
 
         /// Checks the schema's constraints on this value and its parts; client methods call it on a request before
@@ -146,7 +137,6 @@ extension HealthVaultClient {
 }
 
 // MARK: - Support code
-
 @_spi(Generated) extension CreateAuthenticatedSessionToken.Request: SDKRuntime.XMLEncodable {
     public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
         try writer.element("auth-info", writing: self.authInfo, context: context)

@@ -13,9 +13,7 @@ public enum GetAuthorizedPeople {
         /// defaults.
         public let parameters: GetAuthorizedPeople.Request.Parameters
         /// Creates a value from its properties.
-        public init(parameters: GetAuthorizedPeople.Request.Parameters = .init()) {
-            self.parameters = parameters
-        }
+        public init(parameters: GetAuthorizedPeople.Request.Parameters = .init()) { self.parameters = parameters }
 
         /// Checks the schema's constraints on this value and its parts; client methods call it on a request before
         /// sending it.
@@ -39,8 +37,7 @@ public enum GetAuthorizedPeople {
                 personIDCursor: Foundation.UUID? = nil, authorizationsCreatedSince: Foundation.Date? = nil,
                 numResults: Swift.Int? = nil
             ) {
-                self.personIDCursor = personIDCursor
-                self.authorizationsCreatedSince = authorizationsCreatedSince
+                (self.personIDCursor, self.authorizationsCreatedSince) = (personIDCursor, authorizationsCreatedSince)
                 self.numResults = numResults
             }
 
@@ -81,8 +78,7 @@ public enum GetAuthorizedPeople {
             public let moreResults: Swift.Bool
             /// Creates a value from its properties.
             public init(personInfo: [PersonInfo] = [], moreResults: Swift.Bool) {
-                self.personInfo = personInfo
-                self.moreResults = moreResults
+                (self.personInfo, self.moreResults) = (personInfo, moreResults)
             }
 
             /// Checks the schema's constraints on this value and its parts; client methods call it on a request before
@@ -149,7 +145,6 @@ extension HealthVaultClient {
 }
 
 // MARK: - Support code
-
 @_spi(Generated) extension GetAuthorizedPeople.Request: SDKRuntime.XMLEncodable {
     public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
         try writer.element("parameters", writing: self.parameters, context: context)

@@ -15,8 +15,7 @@ public enum GetPersonInfo {
         public let effectiveRecordPermissions: Swift.Bool?
         /// Creates a value from its properties.
         public init(groupMembership: Swift.Bool? = nil, effectiveRecordPermissions: Swift.Bool? = nil) {
-            self.groupMembership = groupMembership
-            self.effectiveRecordPermissions = effectiveRecordPermissions
+            (self.groupMembership, self.effectiveRecordPermissions) = (groupMembership, effectiveRecordPermissions)
         }
     }
 
@@ -25,9 +24,7 @@ public enum GetPersonInfo {
         /// The person.
         public let personInfo: PersonInfo
         /// Creates a value from its properties.
-        public init(personInfo: PersonInfo) {
-            self.personInfo = personInfo
-        }
+        public init(personInfo: PersonInfo) { self.personInfo = personInfo }
 
         /// Checks the schema's constraints on this value and its parts; client methods call it on a request before
         /// sending it.
@@ -59,7 +56,6 @@ extension HealthVaultClient {
 }
 
 // MARK: - Support code
-
 @_spi(Generated) extension GetPersonInfo.Request: SDKRuntime.XMLEncodable {
     public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
         if let value = self.groupMembership { try writer.element("group-membership", text: value.wireText) }

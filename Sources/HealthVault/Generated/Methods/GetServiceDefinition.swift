@@ -19,8 +19,7 @@ public enum GetServiceDefinition {
             updatedDate: Foundation.Date? = nil,
             responseSections: GetServiceDefinition.Request.ResponseSections? = .init(section: [.topology])
         ) {
-            self.updatedDate = updatedDate
-            self.responseSections = responseSections
+            (self.updatedDate, self.responseSections) = (updatedDate, responseSections)
         }
 
         /// Checks the schema's constraints on this value and its parts; client methods call it on a request before
@@ -39,9 +38,7 @@ public enum GetServiceDefinition {
             ///   Schemas/HealthVault/GetServiceDefinition.json#/request/properties/response-sections/properties/section
             public let section: [GetServiceDefinition.Section]
             /// Creates a value from its properties.
-            public init(section: [GetServiceDefinition.Section] = []) {
-                self.section = section
-            }
+            public init(section: [GetServiceDefinition.Section] = []) { self.section = section }
 
             /// Checks the schema's constraints on this value and its parts; client methods call it on a request before
             /// sending it.
@@ -63,8 +60,7 @@ public enum GetServiceDefinition {
         public let updatedDate: Foundation.Date?
         /// Creates a value from its properties.
         public init(instances: GetServiceDefinition.Instances? = nil, updatedDate: Foundation.Date? = nil) {
-            self.instances = instances
-            self.updatedDate = updatedDate
+            (self.instances, self.updatedDate) = (instances, updatedDate)
         }
     }
 
@@ -120,8 +116,7 @@ public enum GetServiceDefinition {
         public let instance: [GetServiceDefinition.Instance]
         /// Creates a value from its properties.
         public init(currentInstanceID: Swift.String? = nil, instance: [GetServiceDefinition.Instance] = []) {
-            self.currentInstanceID = currentInstanceID
-            self.instance = instance
+            (self.currentInstanceID, self.instance) = (currentInstanceID, instance)
         }
     }
 
@@ -142,11 +137,8 @@ public enum GetServiceDefinition {
             id: Swift.String, name: Swift.String, summary: Swift.String? = nil, platformURL: Foundation.URL,
             shellURL: Foundation.URL
         ) {
-            self.id = id
-            self.name = name
-            self.summary = summary
-            self.platformURL = platformURL
-            self.shellURL = shellURL
+            (self.id, self.name, self.summary) = (id, name, summary)
+            (self.platformURL, self.shellURL) = (platformURL, shellURL)
         }
     }
 }
@@ -173,7 +165,6 @@ extension HealthVaultClient {
 }
 
 // MARK: - Support code
-
 @_spi(Generated) extension GetServiceDefinition.Request: SDKRuntime.XMLEncodable {
     public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
         if let value = self.updatedDate { try writer.element("updated-date", text: value.wireText) }

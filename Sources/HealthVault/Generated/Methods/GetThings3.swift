@@ -12,9 +12,7 @@ public enum GetThings3 {
         /// The queries; each gets its own result group.
         public let group: [GetThings3.QueryGroup]
         /// Creates a value from its properties.
-        public init(group: [GetThings3.QueryGroup]) {
-            self.group = group
-        }
+        public init(group: [GetThings3.QueryGroup]) { self.group = group }
 
         /// Checks the schema's constraints on this value and its parts; client methods call it on a request before
         /// sending it.
@@ -33,9 +31,7 @@ public enum GetThings3 {
         /// One result group per query group, with the same name.
         public let group: [GetThings3.ResultGroup]
         /// Creates a value from its properties.
-        public init(group: [GetThings3.ResultGroup] = []) {
-            self.group = group
-        }
+        public init(group: [GetThings3.ResultGroup] = []) { self.group = group }
 
         /// Checks the schema's constraints on this value and its parts; client methods call it on a request before
         /// sending it.
@@ -72,14 +68,8 @@ public enum GetThings3 {
             key: [ThingKey] = [], filter: [GetThings3.Filter] = [], format: GetThings3.Format = .init(),
             currentVersionOnly: Swift.Bool? = nil
         ) {
-            self.name = name
-            self.max = max
-            self.maxFull = maxFull
-            self.id = id
-            self.key = key
-            self.filter = filter
-            self.format = format
-            self.currentVersionOnly = currentVersionOnly
+            (self.name, self.max, self.maxFull, self.id) = (name, max, maxFull, id)
+            (self.key, self.filter, self.format, self.currentVersionOnly) = (key, filter, format, currentVersionOnly)
         }
 
         /// Checks the schema's constraints on this value and its parts; client methods call it on a request before
@@ -122,12 +112,8 @@ public enum GetThings3 {
             effDateMin: Foundation.Date? = nil, effDateMax: Foundation.Date? = nil,
             createdDateMin: Foundation.Date? = nil, updatedDateMin: Foundation.Date? = nil, xpath: Swift.String? = nil
         ) {
-            self.typeID = typeID
-            self.thingState = thingState
-            self.effDateMin = effDateMin
-            self.effDateMax = effDateMax
-            self.createdDateMin = createdDateMin
-            self.updatedDateMin = updatedDateMin
+            (self.typeID, self.thingState, self.effDateMin) = (typeID, thingState, effDateMin)
+            (self.effDateMax, self.createdDateMin, self.updatedDateMin) = (effDateMax, createdDateMin, updatedDateMin)
             self.xpath = xpath
         }
 
@@ -191,9 +177,7 @@ public enum GetThings3 {
             section: [GetThings3.Format.Section] = [], xml: [Swift.String] = [],
             typeVersionFormat: [Foundation.UUID] = []
         ) {
-            self.section = section
-            self.xml = xml
-            self.typeVersionFormat = typeVersionFormat
+            (self.section, self.xml, self.typeVersionFormat) = (section, xml, typeVersionFormat)
         }
 
         /// Checks the schema's constraints on this value and its parts; client methods call it on a request before
@@ -270,10 +254,8 @@ public enum GetThings3 {
             name: Swift.String? = nil, thing: [Thing] = [], unprocessedThingKeyInfo: [GetThings3.UnprocessedKey] = [],
             filtered: Swift.Bool? = nil
         ) {
-            self.name = name
-            self.thing = thing
-            self.unprocessedThingKeyInfo = unprocessedThingKeyInfo
-            self.filtered = filtered
+            (self.name, self.thing) = (name, thing)
+            (self.unprocessedThingKeyInfo, self.filtered) = (unprocessedThingKeyInfo, filtered)
         }
 
         /// Checks the schema's constraints on this value and its parts; client methods call it on a request before
@@ -292,9 +274,7 @@ public enum GetThings3 {
         /// Its key.
         public let thingID: ThingKey
         /// Creates a value from its properties.
-        public init(thingID: ThingKey) {
-            self.thingID = thingID
-        }
+        public init(thingID: ThingKey) { self.thingID = thingID }
     }
 }
 
@@ -320,7 +300,6 @@ extension HealthVaultClient {
 }
 
 // MARK: - Support code
-
 @_spi(Generated) extension GetThings3.Request: SDKRuntime.XMLEncodable {
     public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
         for item in self.group { try writer.element("group", writing: item, context: context) }

@@ -18,9 +18,7 @@ public enum NewApplicationCreationInfo {
         public let appToken: Swift.String
         /// Creates a value from its properties.
         public init(appID: Foundation.UUID, sharedSecret: Swift.String, appToken: Swift.String) {
-            self.appID = appID
-            self.sharedSecret = sharedSecret
-            self.appToken = appToken
+            (self.appID, self.sharedSecret, self.appToken) = (appID, sharedSecret, appToken)
         }
     }
 }
@@ -46,7 +44,6 @@ extension HealthVaultClient {
 }
 
 // MARK: - Support code
-
 @_spi(Generated) extension NewApplicationCreationInfo.Response: SDKRuntime.XMLDecodable {
     public init(xml element: SDKRuntime.XMLElementView) throws {
         self.appID = try element.required("app-id").scalar(Foundation.UUID.self)

@@ -13,9 +13,7 @@ public enum PutThings2 {
         /// The things to write.
         public let thing: [PendingThing]
         /// Creates a value from its properties.
-        public init(thing: [PendingThing]) {
-            self.thing = thing
-        }
+        public init(thing: [PendingThing]) { self.thing = thing }
 
         /// Checks the schema's constraints on this value and its parts; client methods call it on a request before
         /// sending it.
@@ -34,9 +32,7 @@ public enum PutThings2 {
         /// The key of each written thing, in the order sent: an update gets a new version-stamp.
         public let thingID: [ThingKey]
         /// Creates a value from its properties.
-        public init(thingID: [ThingKey] = []) {
-            self.thingID = thingID
-        }
+        public init(thingID: [ThingKey] = []) { self.thingID = thingID }
     }
 }
 
@@ -62,7 +58,6 @@ extension HealthVaultClient {
 }
 
 // MARK: - Support code
-
 @_spi(Generated) extension PutThings2.Request: SDKRuntime.XMLEncodable {
     public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
         for item in self.thing { try writer.element("thing", writing: item, context: context) }

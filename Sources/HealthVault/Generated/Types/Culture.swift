@@ -14,8 +14,7 @@ public struct Culture: Sendable, Equatable {
     public let country: Swift.String?
     /// Creates a value from its properties.
     public init(language: Swift.String? = nil, country: Swift.String? = nil) {
-        self.language = language
-        self.country = country
+        (self.language, self.country) = (language, country)
     }
 }
 

@@ -16,9 +16,7 @@ public struct ErrorContext: Sendable, Equatable {
     public let exception: Swift.String?
     /// Creates a value from its properties.
     public init(serverName: Swift.String? = nil, serverIP: [Swift.String] = [], exception: Swift.String? = nil) {
-        self.serverName = serverName
-        self.serverIP = serverIP
-        self.exception = exception
+        (self.serverName, self.serverIP, self.exception) = (serverName, serverIP, exception)
     }
 }
 

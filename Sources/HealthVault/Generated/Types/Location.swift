@@ -14,8 +14,7 @@ public struct Location: Sendable, Equatable {
     public let stateProvince: Swift.String?
     /// Creates a value from its properties.
     public init(country: Swift.String, stateProvince: Swift.String? = nil) {
-        self.country = country
-        self.stateProvince = stateProvince
+        (self.country, self.stateProvince) = (country, stateProvince)
     }
 }
 

@@ -23,11 +23,8 @@ public struct PendingThing: Sendable, Equatable {
         thingID: ThingKey? = nil, typeID: Foundation.UUID, thingState: PendingThing.ThingState? = nil,
         flags: Swift.Int? = nil, dataXML: SDKRuntime.XMLFragment? = nil
     ) {
-        self.thingID = thingID
-        self.typeID = typeID
-        self.thingState = thingState
-        self.flags = flags
-        self.dataXML = dataXML
+        (self.thingID, self.typeID, self.thingState) = (thingID, typeID, thingState)
+        (self.flags, self.dataXML) = (flags, dataXML)
     }
 
     /// Checks the schema's constraints on this value and its parts; client methods call it on a request before sending

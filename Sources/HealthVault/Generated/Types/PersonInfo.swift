@@ -30,14 +30,9 @@ public struct PersonInfo: Sendable, Equatable {
         moreRecords: Swift.Bool? = nil, record: [Record] = [], preferredCulture: Culture? = nil,
         preferredUiculture: Culture? = nil, location: Location? = nil
     ) {
-        self.personID = personID
-        self.name = name
-        self.selectedRecordID = selectedRecordID
-        self.moreRecords = moreRecords
-        self.record = record
-        self.preferredCulture = preferredCulture
-        self.preferredUiculture = preferredUiculture
-        self.location = location
+        (self.personID, self.name, self.selectedRecordID) = (personID, name, selectedRecordID)
+        (self.moreRecords, self.record, self.preferredCulture) = (moreRecords, record, preferredCulture)
+        (self.preferredUiculture, self.location) = (preferredUiculture, location)
     }
 
     /// Checks the schema's constraints on this value and its parts; client methods call it on a request before sending

@@ -60,26 +60,14 @@ public struct Record: Sendable, Equatable {
         dateUpdated: Foundation.Date? = nil, latestOperationSequenceNumber: Swift.Int64? = nil,
         recordAppAuthCreatedDate: Foundation.Date? = nil, name: Swift.String? = nil
     ) {
-        self.id = id
-        self.recordCustodian = recordCustodian
-        self.relType = relType
-        self.relName = relName
-        self.authExpires = authExpires
-        self.authExpired = authExpired
-        self.displayName = displayName
-        self.state = state
-        self.dateCreated = dateCreated
-        self.maxSizeBytes = maxSizeBytes
-        self.sizeBytes = sizeBytes
-        self.appRecordAuthAction = appRecordAuthAction
-        self.autoReconcileDocuments = autoReconcileDocuments
-        self.appSpecificRecordID = appSpecificRecordID
-        self.locationCountry = locationCountry
-        self.locationStateProvince = locationStateProvince
-        self.dateUpdated = dateUpdated
-        self.latestOperationSequenceNumber = latestOperationSequenceNumber
-        self.recordAppAuthCreatedDate = recordAppAuthCreatedDate
-        self.name = name
+        (self.id, self.recordCustodian, self.relType) = (id, recordCustodian, relType)
+        (self.relName, self.authExpires, self.authExpired) = (relName, authExpires, authExpired)
+        (self.displayName, self.state, self.dateCreated) = (displayName, state, dateCreated)
+        (self.maxSizeBytes, self.sizeBytes, self.appRecordAuthAction) = (maxSizeBytes, sizeBytes, appRecordAuthAction)
+        (self.autoReconcileDocuments, self.appSpecificRecordID) = (autoReconcileDocuments, appSpecificRecordID)
+        (self.locationCountry, self.locationStateProvince) = (locationCountry, locationStateProvince)
+        (self.dateUpdated, self.latestOperationSequenceNumber) = (dateUpdated, latestOperationSequenceNumber)
+        (self.recordAppAuthCreatedDate, self.name) = (recordAppAuthCreatedDate, name)
     }
 
     /// Checks the schema's constraints on this value and its parts; client methods call it on a request before sending

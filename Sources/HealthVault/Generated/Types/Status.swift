@@ -13,10 +13,7 @@ public struct Status: Sendable, Equatable {
     /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/Status/properties/error
     public let error: StatusError?
     /// Creates a value from its properties.
-    public init(code: Swift.Int, error: StatusError? = nil) {
-        self.code = code
-        self.error = error
-    }
+    public init(code: Swift.Int, error: StatusError? = nil) { (self.code, self.error) = (code, error) }
 }
 
 @_spi(Generated) extension Status: SDKRuntime.XMLDecodable {

@@ -16,9 +16,7 @@ public struct StatusError: Sendable, Equatable {
     public let errorInfo: Swift.String?
     /// Creates a value from its properties.
     public init(message: Swift.String, context: ErrorContext? = nil, errorInfo: Swift.String? = nil) {
-        self.message = message
-        self.context = context
-        self.errorInfo = errorInfo
+        (self.message, self.context, self.errorInfo) = (message, context, errorInfo)
     }
 }
 

@@ -31,14 +31,8 @@ public struct Thing: Sendable, Equatable {
         effDate: Swift.String? = nil, created: SDKRuntime.XMLFragment? = nil, updated: SDKRuntime.XMLFragment? = nil,
         dataXML: SDKRuntime.XMLFragment? = nil
     ) {
-        self.thingID = thingID
-        self.typeID = typeID
-        self.thingState = thingState
-        self.flags = flags
-        self.effDate = effDate
-        self.created = created
-        self.updated = updated
-        self.dataXML = dataXML
+        (self.thingID, self.typeID, self.thingState, self.flags) = (thingID, typeID, thingState, flags)
+        (self.effDate, self.created, self.updated, self.dataXML) = (effDate, created, updated, dataXML)
     }
 
     /// Checks the schema's constraints on this value and its parts; client methods call it on a request before sending

@@ -14,8 +14,7 @@ public struct ThingKey: Sendable, Equatable {
     public let id: Foundation.UUID
     /// Creates a value from its properties.
     public init(versionStamp: Foundation.UUID? = nil, id: Foundation.UUID) {
-        self.versionStamp = versionStamp
-        self.id = id
+        (self.versionStamp, self.id) = (versionStamp, id)
     }
 }
 

@@ -13,10 +13,7 @@ public struct ThingType: Sendable, Equatable {
     /// The type id.
     public let id: Foundation.UUID
     /// Creates a value from its properties.
-    public init(name: Swift.String? = nil, id: Foundation.UUID) {
-        self.name = name
-        self.id = id
-    }
+    public init(name: Swift.String? = nil, id: Foundation.UUID) { (self.name, self.id) = (name, id) }
 }
 
 @_spi(Generated) extension ThingType: SDKRuntime.XMLDecodable {

@@ -26,7 +26,7 @@ extension KoppeltaalClient {
             .get, server: configuration.servers.fhir, serverName: "fhir", path: "/metadata",
             headers: ["Accept": "application/json, application/json+fhir;q=0.9, application/xml+fhir;q=0.5"])
         return try await core.jsonOrXML(
-            Conformance.Response.self, rootElements: ["Conformance", "CapabilityStatement"], sending: http,
-            operation: "Conformance", errors: [ErrorFormats.operationOutcomeError])
+            rootElements: ["Conformance", "CapabilityStatement"], sending: http, operation: "Conformance",
+            errors: [ErrorFormats.operationOutcomeError])
     }
 }

@@ -39,14 +39,9 @@ public enum MobileAuthorize {
             codeChallenge: Swift.String? = nil, codeChallengeMethod: Swift.String? = nil, prompt: Swift.String? = nil,
             additionalProperties: [Swift.String: Swift.String] = [:]
         ) {
-            self.clientID = clientID
-            self.redirectURI = redirectURI
-            self.scope = scope
-            self.state = state
-            self.codeChallenge = codeChallenge
-            self.codeChallengeMethod = codeChallengeMethod
-            self.prompt = prompt
-            self.additionalProperties = additionalProperties
+            (self.clientID, self.redirectURI, self.scope) = (clientID, redirectURI, scope)
+            (self.state, self.codeChallenge, self.codeChallengeMethod) = (state, codeChallenge, codeChallengeMethod)
+            (self.prompt, self.additionalProperties) = (prompt, additionalProperties)
         }
     }
 
@@ -58,10 +53,8 @@ public enum MobileAuthorize {
         public let state: Swift.String?
         /// Creates a value from its properties.
         public init(authorizationCode: Swift.String, state: Swift.String? = nil) {
-            self.authorizationCode = authorizationCode
-            self.state = state
+            (self.authorizationCode, self.state) = (authorizationCode, state)
         }
-
         public init(from decoder: any Decoder) throws {
             let container = try SDKRuntime.JSONCoding.members(of: decoder, notNull: ["state"])
             self.authorizationCode = try container.decode(
@@ -84,14 +77,11 @@ extension KoppeltaalClient {
     public func mobileAuthorize(_ request: MobileAuthorize.Request) async throws -> MobileAuthorize.Response {
         var http = try core.request(.get, server: configuration.servers.authorize, serverName: "authorize", path: "")
         MobileAuthorize.apply(request, to: &http)
-        return try await core.json(
-            MobileAuthorize.Response.self, sending: http, operation: "MobileAuthorize",
-            errors: [ErrorFormats.oAuth2Error])
+        return try await core.json(sending: http, operation: "MobileAuthorize", errors: [ErrorFormats.oAuth2Error])
     }
 }
 
 // MARK: - Support code
-
 extension MobileAuthorize {
     /// Adds the request's query, header and form fields to `http`.
     static func apply(_ request: Request, to http: inout SDKRuntime.HTTPRequestBuilder) {

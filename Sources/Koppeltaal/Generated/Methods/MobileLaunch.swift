@@ -27,11 +27,8 @@ public enum MobileLaunch {
             clientID: Swift.String, patient: Swift.String, user: Swift.String, resource: Swift.String? = nil,
             intent: Swift.String? = nil
         ) {
-            self.clientID = clientID
-            self.patient = patient
-            self.user = user
-            self.resource = resource
-            self.intent = intent
+            (self.clientID, self.patient, self.user) = (clientID, patient, user)
+            (self.resource, self.intent) = (resource, intent)
         }
     }
 
@@ -43,10 +40,8 @@ public enum MobileLaunch {
         public let expiresIn: Swift.Int
         /// Creates a value from its properties.
         public init(activationCode: Swift.String, expiresIn: Swift.Int) {
-            self.activationCode = activationCode
-            self.expiresIn = expiresIn
+            (self.activationCode, self.expiresIn) = (activationCode, expiresIn)
         }
-
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
             self.activationCode = try container.decode(Swift.String.self, forKey: "activation_code")
@@ -74,13 +69,12 @@ extension KoppeltaalClient {
         MobileLaunch.apply(request, to: &http)
         http.authorize(basic: credentials)
         return try await core.json(
-            MobileLaunch.Response.self, sending: http, operation: "MobileLaunch",
+            sending: http, operation: "MobileLaunch",
             errors: [ErrorFormats.oAuth2Error, ErrorFormats.operationOutcomeError])
     }
 }
 
 // MARK: - Support code
-
 extension MobileLaunch {
     /// Adds the request's query, header and form fields to `http`.
     static func apply(_ request: Request, to http: inout SDKRuntime.HTTPRequestBuilder) {

@@ -25,7 +25,6 @@ extension KoppeltaalClient {
         let http = try core.request(
             .get, server: configuration.servers.fhir, serverName: "fhir", path: "/.well-known/smart-configuration")
         return try await core.json(
-            SmartConfiguration.Response.self, sending: http, operation: "SmartConfiguration",
-            errors: [ErrorFormats.operationOutcomeError])
+            sending: http, operation: "SmartConfiguration", errors: [ErrorFormats.operationOutcomeError])
     }
 }

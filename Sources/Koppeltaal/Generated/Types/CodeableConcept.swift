@@ -14,11 +14,7 @@ public struct CodeableConcept: Sendable, Equatable, Decodable {
     /// Plain text (may quote tokens).
     public let text: Swift.String?
     /// Creates a value from its properties.
-    public init(coding: [Coding] = [], text: Swift.String? = nil) {
-        self.coding = coding
-        self.text = text
-    }
-
+    public init(coding: [Coding] = [], text: Swift.String? = nil) { (self.coding, self.text) = (coding, text) }
     public init(from decoder: any Decoder) throws {
         let container = try SDKRuntime.JSONCoding.members(of: decoder, notNull: ["coding", "text"])
         self.coding = try container.decodeIfPresent([Coding].self, forKey: "coding") ?? []

@@ -17,11 +17,8 @@ public struct Coding: Sendable, Equatable, Decodable {
     public let display: Swift.String?
     /// Creates a value from its properties.
     public init(system: Swift.String? = nil, code: Swift.String? = nil, display: Swift.String? = nil) {
-        self.system = system
-        self.code = code
-        self.display = display
+        (self.system, self.code, self.display) = (system, code, display)
     }
-
     public init(from decoder: any Decoder) throws {
         let container = try SDKRuntime.JSONCoding.members(of: decoder, notNull: ["system", "code", "display"])
         self.system = try container.decodeIfPresent(Swift.String.self, forKey: "system")

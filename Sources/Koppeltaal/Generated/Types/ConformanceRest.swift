@@ -15,10 +15,8 @@ public struct ConformanceRest: Sendable, Equatable, Decodable {
     public let security: ConformanceSecurity?
     /// Creates a value from its properties.
     public init(mode: Swift.String? = nil, security: ConformanceSecurity? = nil) {
-        self.mode = mode
-        self.security = security
+        (self.mode, self.security) = (mode, security)
     }
-
     public init(from decoder: any Decoder) throws {
         let container = try SDKRuntime.JSONCoding.members(of: decoder, notNull: ["mode", "security"])
         self.mode = try container.decodeIfPresent(Swift.String.self, forKey: "mode")

@@ -17,11 +17,8 @@ public struct ConformanceSecurity: Sendable, Equatable, Decodable {
     public let summary: Swift.String?
     /// Creates a value from its properties.
     public init(extensions: [Extension] = [], service: [CodeableConcept] = [], summary: Swift.String? = nil) {
-        self.extensions = extensions
-        self.service = service
-        self.summary = summary
+        (self.extensions, self.service, self.summary) = (extensions, service, summary)
     }
-
     public init(from decoder: any Decoder) throws {
         let container = try SDKRuntime.JSONCoding.members(of: decoder, notNull: ["extension", "service", "description"])
         self.extensions = try container.decodeIfPresent([Extension].self, forKey: "extension") ?? []

@@ -25,13 +25,9 @@ public struct ConformanceStatement: Sendable, Equatable, Decodable {
         name: Swift.String? = nil, publisher: Swift.String? = nil, fhirVersion: Swift.String? = nil,
         format: [Swift.String] = [], rest: [ConformanceRest] = []
     ) {
-        self.name = name
-        self.publisher = publisher
-        self.fhirVersion = fhirVersion
-        self.format = format
-        self.rest = rest
+        (self.name, self.publisher, self.fhirVersion) = (name, publisher, fhirVersion)
+        (self.format, self.rest) = (format, rest)
     }
-
     public init(from decoder: any Decoder) throws {
         let container = try SDKRuntime.JSONCoding.members(of: decoder, notNull: [
             "name", "publisher", "fhirVersion", "format", "rest"])

@@ -24,13 +24,9 @@ public struct Extension: Sendable, Equatable, Decodable {
         url: Swift.String, valueURI: Swift.String? = nil, valueString: Swift.String? = nil,
         valueCode: Swift.String? = nil, extensions: [Extension] = []
     ) {
-        self.url = url
-        self.valueURI = valueURI
-        self.valueString = valueString
-        self.valueCode = valueCode
-        self.extensions = extensions
+        (self.url, self.valueURI, self.valueString) = (url, valueURI, valueString)
+        (self.valueCode, self.extensions) = (valueCode, extensions)
     }
-
     public init(from decoder: any Decoder) throws {
         let container = try SDKRuntime.JSONCoding.members(of: decoder, notNull: [
             "valueUri", "valueString", "valueCode", "extension"])

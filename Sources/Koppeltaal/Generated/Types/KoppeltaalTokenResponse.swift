@@ -28,23 +28,9 @@ public struct KoppeltaalTokenResponse: Sendable, Equatable, Decodable {
         tokenResponse: OAuth2.TokenResponse, patient: Swift.String? = nil, user: Swift.String? = nil,
         resource: Swift.String? = nil, domain: Swift.String? = nil, intent: Swift.String? = nil
     ) {
-        self.tokenResponse = tokenResponse
-        self.patient = patient
-        self.user = user
-        self.resource = resource
-        self.domain = domain
-        self.intent = intent
+        (self.tokenResponse, self.patient, self.user) = (tokenResponse, patient, user)
+        (self.resource, self.domain, self.intent) = (resource, domain, intent)
     }
-    /// The member of `OAuth2.TokenResponse` at `member`.
-    public subscript<Value>(dynamicMember member: Swift.KeyPath<OAuth2.TokenResponse, Value>) -> Value {
-        tokenResponse[keyPath: member]
-    }
-    /// The members neither this type nor `OAuth2.TokenResponse` names, by key, as received.
-    public var additionalProperties: [Swift.String: SDKRuntime.JSONValue] {
-        let own: Swift.Set<Swift.String> = ["patient", "Patient", "user", "resource", "domain", "intent"]
-        return tokenResponse.additionalProperties.filter { !own.contains($0.key) }
-    }
-
     public init(from decoder: any Decoder) throws {
         try self.init(extending: OAuth2.TokenResponse(from: decoder))
     }
@@ -63,6 +49,15 @@ public struct KoppeltaalTokenResponse: Sendable, Equatable, Decodable {
                 domain: try container.decodeIfPresent(Swift.String.self, forKey: "domain"),
                 intent: try container.decodeIfPresent(Swift.String.self, forKey: "intent"))
         }
+    }
+    /// The member of `OAuth2.TokenResponse` at `member`.
+    public subscript<Value>(dynamicMember member: Swift.KeyPath<OAuth2.TokenResponse, Value>) -> Value {
+        tokenResponse[keyPath: member]
+    }
+    /// The members neither this type nor `OAuth2.TokenResponse` names, by key, as received.
+    public var additionalProperties: [Swift.String: SDKRuntime.JSONValue] {
+        let own: Swift.Set<Swift.String> = ["patient", "Patient", "user", "resource", "domain", "intent"]
+        return tokenResponse.additionalProperties.filter { !own.contains($0.key) }
     }
 }
 

@@ -12,8 +12,11 @@ public struct OperationOutcome: Sendable, Equatable, Decodable {
     /// The issues.
     public let issue: [OperationOutcomeIssue]
     /// Creates a value from its properties.
-    public init(issue: [OperationOutcomeIssue]) {
-        self.issue = issue
+    public init(issue: [OperationOutcomeIssue]) { self.issue = issue }
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
+        try container.expectConstant("OperationOutcome", forKey: "resourceType", required: true)
+        self.issue = try container.decode([OperationOutcomeIssue].self, forKey: "issue")
     }
 
     /// Checks the schema's constraints on this value and its parts; client methods call it on a request before sending
@@ -24,12 +27,6 @@ public struct OperationOutcome: Sendable, Equatable, Decodable {
         for (index, item) in self.issue.enumerated() {
             try item.validate(at: path + "/issue" + "/\(index)")
         }
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
-        try container.expectConstant("OperationOutcome", forKey: "resourceType", required: true)
-        self.issue = try container.decode([OperationOutcomeIssue].self, forKey: "issue")
     }
 }
 

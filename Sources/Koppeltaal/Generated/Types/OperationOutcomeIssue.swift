@@ -27,12 +27,18 @@ public struct OperationOutcomeIssue: Sendable, Equatable, Decodable {
         severity: IssueSeverity? = nil, type: Coding? = nil, code: Swift.String? = nil,
         details: OperationOutcomeIssue.Details? = nil, diagnostics: Swift.String? = nil, location: [Swift.String] = []
     ) {
-        self.severity = severity
-        self.type = type
-        self.code = code
-        self.details = details
-        self.diagnostics = diagnostics
-        self.location = location
+        (self.severity, self.type, self.code) = (severity, type, code)
+        (self.details, self.diagnostics, self.location) = (details, diagnostics, location)
+    }
+    public init(from decoder: any Decoder) throws {
+        let container = try SDKRuntime.JSONCoding.members(of: decoder, notNull: [
+            "severity", "type", "code", "details", "diagnostics", "location"])
+        self.severity = try container.decodeIfPresent(IssueSeverity.self, forKey: "severity")
+        self.type = try container.decodeIfPresent(Coding.self, forKey: "type")
+        self.code = try container.decodeIfPresent(Swift.String.self, forKey: "code")
+        self.details = try container.decodeIfPresent(OperationOutcomeIssue.Details.self, forKey: "details")
+        self.diagnostics = try container.decodeIfPresent(Swift.String.self, forKey: "diagnostics")
+        self.location = try container.decodeIfPresent([Swift.String].self, forKey: "location") ?? []
     }
 
     /// Checks the schema's constraints on this value and its parts; client methods call it on a request before sending
@@ -43,17 +49,6 @@ public struct OperationOutcomeIssue: Sendable, Equatable, Decodable {
         if let value = self.severity {
             try SDKRuntime.RequestValidation.listed(value, at: path + "/severity")
         }
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try SDKRuntime.JSONCoding.members(of: decoder, notNull: [
-            "severity", "type", "code", "details", "diagnostics", "location"])
-        self.severity = try container.decodeIfPresent(IssueSeverity.self, forKey: "severity")
-        self.type = try container.decodeIfPresent(Coding.self, forKey: "type")
-        self.code = try container.decodeIfPresent(Swift.String.self, forKey: "code")
-        self.details = try container.decodeIfPresent(OperationOutcomeIssue.Details.self, forKey: "details")
-        self.diagnostics = try container.decodeIfPresent(Swift.String.self, forKey: "diagnostics")
-        self.location = try container.decodeIfPresent([Swift.String].self, forKey: "location") ?? []
     }
 
     /// DSTU1: a string; DSTU2 and later: a CodeableConcept. May quote the bearer token, so it is never printed.

@@ -12,10 +12,7 @@ public enum GetKeys {
         /// The keys, each a JSON object read by JSONWebKey.
         public let keys: [GetKeys.Key]
         /// Creates a value from its properties.
-        public init(keys: [GetKeys.Key]) {
-            self.keys = keys
-        }
-
+        public init(keys: [GetKeys.Key]) { self.keys = keys }
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
             self.keys = try container.decode([GetKeys.Key].self, forKey: "keys")
@@ -35,7 +32,6 @@ extension OAuth2Client {
     /// - Remark: Generated from Schemas/OAuth2/GetKeys.json#
     public func getKeys() async throws -> GetKeys.Response {
         let http = try core.request(.get, server: configuration.servers.jwks, serverName: "jwks", path: "")
-        return try await core.json(
-            GetKeys.Response.self, sending: http, operation: "GetKeys", errors: [ErrorFormats.oAuth2Error])
+        return try await core.json(sending: http, operation: "GetKeys", errors: [ErrorFormats.oAuth2Error])
     }
 }

@@ -22,8 +22,6 @@ extension OAuth2Client {
     /// - Remark: Generated from Schemas/OAuth2/GetServerMetadata.json#
     public func getServerMetadata() async throws -> GetServerMetadata.Response {
         let http = try core.request(.get, server: configuration.servers.metadata, serverName: "metadata", path: "")
-        return try await core.json(
-            GetServerMetadata.Response.self, sending: http, operation: "GetServerMetadata",
-            errors: [ErrorFormats.oAuth2Error])
+        return try await core.json(sending: http, operation: "GetServerMetadata", errors: [ErrorFormats.oAuth2Error])
     }
 }

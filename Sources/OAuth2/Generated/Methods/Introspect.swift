@@ -16,8 +16,7 @@ public enum Introspect {
         public let tokenTypeHint: Swift.String?
         /// Creates a value from its properties.
         public init(token: Swift.String, tokenTypeHint: Swift.String? = nil) {
-            self.token = token
-            self.tokenTypeHint = tokenTypeHint
+            (self.token, self.tokenTypeHint) = (token, tokenTypeHint)
         }
     }
 
@@ -55,20 +54,10 @@ public enum Introspect {
             iat: Swift.Int64? = nil, nbf: Swift.Int64? = nil, sub: Swift.String? = nil, iss: Swift.String? = nil,
             jti: Swift.String? = nil, additionalProperties: [Swift.String: SDKRuntime.JSONValue] = [:]
         ) {
-            self.active = active
-            self.scope = scope
-            self.clientID = clientID
-            self.username = username
-            self.tokenType = tokenType
-            self.exp = exp
-            self.iat = iat
-            self.nbf = nbf
-            self.sub = sub
-            self.iss = iss
-            self.jti = jti
-            self.additionalProperties = additionalProperties
+            (self.active, self.scope, self.clientID, self.username) = (active, scope, clientID, username)
+            (self.tokenType, self.exp, self.iat, self.nbf) = (tokenType, exp, iat, nbf)
+            (self.sub, self.iss, self.jti, self.additionalProperties) = (sub, iss, jti, additionalProperties)
         }
-
         public init(from decoder: any Decoder) throws {
             let container = try SDKRuntime.JSONCoding.members(of: decoder, notNull: [
                 "scope", "client_id", "username", "token_type", "exp", "iat", "nbf", "sub", "iss", "jti"])
@@ -110,13 +99,11 @@ extension OAuth2Client {
             .post, server: configuration.servers.introspection, serverName: "introspection", path: "")
         Introspect.apply(request, to: &http)
         http.authorize(bearer: token)
-        return try await core.json(
-            Introspect.Response.self, sending: http, operation: "Introspect", errors: [ErrorFormats.oAuth2Error])
+        return try await core.json(sending: http, operation: "Introspect", errors: [ErrorFormats.oAuth2Error])
     }
 }
 
 // MARK: - Support code
-
 extension Introspect {
     /// Adds the request's query, header and form fields to `http`.
     static func apply(_ request: Request, to http: inout SDKRuntime.HTTPRequestBuilder) {

@@ -16,8 +16,7 @@ public enum Revoke {
         public let tokenTypeHint: Revoke.TokenTypeHint?
         /// Creates a value from its properties.
         public init(token: Swift.String, tokenTypeHint: Revoke.TokenTypeHint? = nil) {
-            self.token = token
-            self.tokenTypeHint = tokenTypeHint
+            (self.token, self.tokenTypeHint) = (token, tokenTypeHint)
         }
 
         /// Checks the schema's constraints on this value and its parts; client methods call it on a request before
@@ -84,7 +83,6 @@ extension OAuth2Client {
 }
 
 // MARK: - Support code
-
 extension Revoke {
     /// Adds the request's query, header and form fields to `http`.
     static func apply(_ request: Request, to http: inout SDKRuntime.HTTPRequestBuilder) {

@@ -35,9 +35,7 @@ public enum Token {
         public let codeVerifier: Swift.String?
         /// Creates a value from its properties.
         public init(code: Swift.String, redirectURI: Swift.String, codeVerifier: Swift.String? = nil) {
-            self.code = code
-            self.redirectURI = redirectURI
-            self.codeVerifier = codeVerifier
+            (self.code, self.redirectURI, self.codeVerifier) = (code, redirectURI, codeVerifier)
         }
     }
 
@@ -49,8 +47,7 @@ public enum Token {
         public let scope: Swift.String?
         /// Creates a value from its properties.
         public init(refreshToken: Swift.String, scope: Swift.String? = nil) {
-            self.refreshToken = refreshToken
-            self.scope = scope
+            (self.refreshToken, self.scope) = (refreshToken, scope)
         }
     }
 
@@ -59,9 +56,7 @@ public enum Token {
         /// The scopes wanted, e.g. system/*.rs.
         public let scope: Swift.String?
         /// Creates a value from its properties.
-        public init(scope: Swift.String? = nil) {
-            self.scope = scope
-        }
+        public init(scope: Swift.String? = nil) { self.scope = scope }
     }
 
     /// The RFC 8693 token exchange: a token for another one.
@@ -88,14 +83,9 @@ public enum Token {
             audience: Swift.String? = nil, resource: Swift.String? = nil, scope: Swift.String? = nil,
             actorToken: Swift.String? = nil, actorTokenType: Swift.String? = nil
         ) {
-            self.subjectTokenType = subjectTokenType
-            self.subjectToken = subjectToken
-            self.requestedTokenType = requestedTokenType
-            self.audience = audience
-            self.resource = resource
-            self.scope = scope
-            self.actorToken = actorToken
-            self.actorTokenType = actorTokenType
+            (self.subjectTokenType, self.subjectToken) = (subjectTokenType, subjectToken)
+            (self.requestedTokenType, self.audience, self.resource) = (requestedTokenType, audience, resource)
+            (self.scope, self.actorToken, self.actorTokenType) = (scope, actorToken, actorTokenType)
         }
     }
 }
@@ -119,13 +109,11 @@ extension OAuth2Client {
             headers: ["Cache-Control": "no-store"])
         Token.apply(request, to: &http)
         try http.authenticate(client: client)
-        return try await core.json(
-            Token.Response.self, sending: http, operation: "Token", errors: [ErrorFormats.oAuth2Error])
+        return try await core.json(sending: http, operation: "Token", errors: [ErrorFormats.oAuth2Error])
     }
 }
 
 // MARK: - Support code
-
 extension Token {
     /// Adds the request's query, header and form fields to `http`.
     static func apply(_ request: Request, to http: inout SDKRuntime.HTTPRequestBuilder) {

@@ -21,12 +21,8 @@ public struct OAuth2ErrorBody: Sendable, Equatable, Decodable {
         error: Swift.String, errorDescription: Swift.String? = nil, errorURI: Swift.String? = nil,
         state: Swift.String? = nil
     ) {
-        self.error = error
-        self.errorDescription = errorDescription
-        self.errorURI = errorURI
-        self.state = state
+        (self.error, self.errorDescription, self.errorURI, self.state) = (error, errorDescription, errorURI, state)
     }
-
     public init(from decoder: any Decoder) throws {
         let container = try SDKRuntime.JSONCoding.members(of: decoder, notNull: [
             "error_description", "error_uri", "state"])

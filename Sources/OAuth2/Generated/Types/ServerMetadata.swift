@@ -54,24 +54,18 @@ public struct ServerMetadata: Sendable, Equatable, Decodable {
         authorizationResponseIssParameterSupported: Swift.Bool? = nil,
         additionalProperties: [Swift.String: SDKRuntime.JSONValue] = [:]
     ) {
-        self.issuer = issuer
-        self.authorizationEndpoint = authorizationEndpoint
-        self.tokenEndpoint = tokenEndpoint
-        self.jwksURI = jwksURI
-        self.registrationEndpoint = registrationEndpoint
-        self.scopesSupported = scopesSupported
-        self.responseTypesSupported = responseTypesSupported
-        self.grantTypesSupported = grantTypesSupported
+        (self.issuer, self.authorizationEndpoint) = (issuer, authorizationEndpoint)
+        (self.tokenEndpoint, self.jwksURI) = (tokenEndpoint, jwksURI)
+        (self.registrationEndpoint, self.scopesSupported) = (registrationEndpoint, scopesSupported)
+        (self.responseTypesSupported, self.grantTypesSupported) = (responseTypesSupported, grantTypesSupported)
         self.tokenEndpointAuthMethodsSupported = tokenEndpointAuthMethodsSupported
         self.tokenEndpointAuthSigningAlgValuesSupported = tokenEndpointAuthSigningAlgValuesSupported
         self.idTokenSigningAlgValuesSupported = idTokenSigningAlgValuesSupported
-        self.revocationEndpoint = revocationEndpoint
-        self.introspectionEndpoint = introspectionEndpoint
+        (self.revocationEndpoint, self.introspectionEndpoint) = (revocationEndpoint, introspectionEndpoint)
         self.codeChallengeMethodsSupported = codeChallengeMethodsSupported
         self.authorizationResponseIssParameterSupported = authorizationResponseIssParameterSupported
         self.additionalProperties = additionalProperties
     }
-
     public init(from decoder: any Decoder) throws {
         let container = try SDKRuntime.JSONCoding.members(of: decoder, notNull: [
             "issuer", "authorization_endpoint", "jwks_uri", "registration_endpoint", "scopes_supported",

@@ -32,16 +32,10 @@ public struct TokenResponse: Sendable, Equatable, Decodable {
         refreshToken: Swift.String? = nil, scope: Swift.String? = nil, idToken: Swift.String? = nil,
         issuedTokenType: Swift.String? = nil, additionalProperties: [Swift.String: SDKRuntime.JSONValue] = [:]
     ) {
-        self.accessToken = accessToken
-        self.tokenType = tokenType
-        self.expiresIn = expiresIn
-        self.refreshToken = refreshToken
-        self.scope = scope
-        self.idToken = idToken
-        self.issuedTokenType = issuedTokenType
-        self.additionalProperties = additionalProperties
+        (self.accessToken, self.tokenType, self.expiresIn) = (accessToken, tokenType, expiresIn)
+        (self.refreshToken, self.scope, self.idToken) = (refreshToken, scope, idToken)
+        (self.issuedTokenType, self.additionalProperties) = (issuedTokenType, additionalProperties)
     }
-
     public init(from decoder: any Decoder) throws {
         let container = try SDKRuntime.JSONCoding.members(of: decoder, notNull: [
             "token_type", "expires_in", "refresh_token", "scope", "id_token", "issued_token_type"])

@@ -43,16 +43,9 @@ public enum Authorize {
             state: Swift.String, aud: Swift.String, codeChallenge: Swift.String, nonce: Swift.String? = nil,
             prompt: Swift.String? = nil, additionalProperties: [Swift.String: Swift.String] = [:]
         ) {
-            self.clientID = clientID
-            self.redirectURI = redirectURI
-            self.launch = launch
-            self.scope = scope
-            self.state = state
-            self.aud = aud
-            self.codeChallenge = codeChallenge
-            self.nonce = nonce
-            self.prompt = prompt
-            self.additionalProperties = additionalProperties
+            (self.clientID, self.redirectURI, self.launch, self.scope) = (clientID, redirectURI, launch, scope)
+            (self.state, self.aud, self.codeChallenge, self.nonce) = (state, aud, codeChallenge, nonce)
+            (self.prompt, self.additionalProperties) = (prompt, additionalProperties)
         }
     }
 }
@@ -74,7 +67,6 @@ extension SMARTClient {
 }
 
 // MARK: - Support code
-
 extension Authorize {
     /// Adds the request's query, header and form fields to `http`.
     static func apply(_ request: Request, to http: inout SDKRuntime.HTTPRequestBuilder) {

@@ -37,26 +37,11 @@ public enum GetConfiguration {
             userAccessBrandIdentifier: FHIRIdentifier? = nil, managementEndpoint: Swift.String? = nil,
             capabilities: [Swift.String] = []
         ) {
-            self.serverMetadata = serverMetadata
-            self.smartAppStateEndpoint = smartAppStateEndpoint
-            self.associatedEndpoints = associatedEndpoints
-            self.userAccessBrandBundle = userAccessBrandBundle
-            self.userAccessBrandIdentifier = userAccessBrandIdentifier
-            self.managementEndpoint = managementEndpoint
+            (self.serverMetadata, self.smartAppStateEndpoint) = (serverMetadata, smartAppStateEndpoint)
+            (self.associatedEndpoints, self.userAccessBrandBundle) = (associatedEndpoints, userAccessBrandBundle)
+            (self.userAccessBrandIdentifier, self.managementEndpoint) = (userAccessBrandIdentifier, managementEndpoint)
             self.capabilities = capabilities
         }
-        /// The member of `OAuth2.ServerMetadata` at `member`.
-        public subscript<Value>(dynamicMember member: Swift.KeyPath<OAuth2.ServerMetadata, Value>) -> Value {
-            serverMetadata[keyPath: member]
-        }
-        /// The members neither this type nor `OAuth2.ServerMetadata` names, by key, as received.
-        public var additionalProperties: [Swift.String: SDKRuntime.JSONValue] {
-            let own: Swift.Set<Swift.String> = [
-                "smart_app_state_endpoint", "associated_endpoints", "user_access_brand_bundle",
-                "user_access_brand_identifier", "management_endpoint", "capabilities"]
-            return serverMetadata.additionalProperties.filter { !own.contains($0.key) }
-        }
-
         public init(from decoder: any Decoder) throws {
             try self.init(extending: OAuth2.ServerMetadata(from: decoder))
         }
@@ -81,6 +66,17 @@ public enum GetConfiguration {
                     capabilities: try container.decodeIfPresent([Swift.String].self, forKey: "capabilities") ?? [])
             }
         }
+        /// The member of `OAuth2.ServerMetadata` at `member`.
+        public subscript<Value>(dynamicMember member: Swift.KeyPath<OAuth2.ServerMetadata, Value>) -> Value {
+            serverMetadata[keyPath: member]
+        }
+        /// The members neither this type nor `OAuth2.ServerMetadata` names, by key, as received.
+        public var additionalProperties: [Swift.String: SDKRuntime.JSONValue] {
+            let own: Swift.Set<Swift.String> = [
+                "smart_app_state_endpoint", "associated_endpoints", "user_access_brand_bundle",
+                "user_access_brand_identifier", "management_endpoint", "capabilities"]
+            return serverMetadata.additionalProperties.filter { !own.contains($0.key) }
+        }
     }
 
     /// An endpoint that shares this server's authorization.
@@ -91,10 +87,8 @@ public enum GetConfiguration {
         public let capabilities: [Swift.String]
         /// Creates a value from its properties.
         public init(url: Swift.String, capabilities: [Swift.String]) {
-            self.url = url
-            self.capabilities = capabilities
+            (self.url, self.capabilities) = (url, capabilities)
         }
-
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
             self.url = try container.decode(Swift.String.self, forKey: "url")
@@ -115,8 +109,6 @@ extension SMARTClient {
     public func getConfiguration() async throws -> GetConfiguration.Response {
         let http = try core.request(
             .get, server: configuration.servers.fhir, serverName: "fhir", path: "/.well-known/smart-configuration")
-        return try await core.json(
-            GetConfiguration.Response.self, sending: http, operation: "GetConfiguration",
-            errors: [ErrorFormats.oAuth2Error])
+        return try await core.json(sending: http, operation: "GetConfiguration", errors: [ErrorFormats.oAuth2Error])
     }
 }

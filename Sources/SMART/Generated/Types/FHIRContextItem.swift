@@ -27,14 +27,9 @@ public struct FHIRContextItem: Sendable, Equatable, Decodable {
         type: Swift.String? = nil, role: Swift.String? = nil,
         additionalProperties: [Swift.String: SDKRuntime.JSONValue] = [:]
     ) {
-        self.reference = reference
-        self.canonical = canonical
-        self.identifier = identifier
-        self.type = type
-        self.role = role
-        self.additionalProperties = additionalProperties
+        (self.reference, self.canonical, self.identifier) = (reference, canonical, identifier)
+        (self.type, self.role, self.additionalProperties) = (type, role, additionalProperties)
     }
-
     public init(from decoder: any Decoder) throws {
         let container = try SDKRuntime.JSONCoding.members(of: decoder, notNull: [
             "reference", "canonical", "identifier", "type", "role"])

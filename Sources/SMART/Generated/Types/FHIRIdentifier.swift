@@ -20,11 +20,8 @@ public struct FHIRIdentifier: Sendable, Equatable, Decodable {
         system: Swift.String? = nil, value: Swift.String? = nil,
         additionalProperties: [Swift.String: SDKRuntime.JSONValue] = [:]
     ) {
-        self.system = system
-        self.value = value
-        self.additionalProperties = additionalProperties
+        (self.system, self.value, self.additionalProperties) = (system, value, additionalProperties)
     }
-
     public init(from decoder: any Decoder) throws {
         let container = try SDKRuntime.JSONCoding.members(of: decoder, notNull: ["system", "value"])
         self.system = try container.decodeIfPresent(Swift.String.self, forKey: "system")

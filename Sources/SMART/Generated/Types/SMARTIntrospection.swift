@@ -24,21 +24,8 @@ public struct SMARTIntrospection: Sendable, Equatable, Decodable {
         response: OAuth2.Introspect.Response, fhirUser: Swift.String? = nil, patient: Swift.String? = nil,
         encounter: Swift.String? = nil
     ) {
-        self.response = response
-        self.fhirUser = fhirUser
-        self.patient = patient
-        self.encounter = encounter
+        (self.response, self.fhirUser, self.patient, self.encounter) = (response, fhirUser, patient, encounter)
     }
-    /// The member of `OAuth2.Introspect.Response` at `member`.
-    public subscript<Value>(dynamicMember member: Swift.KeyPath<OAuth2.Introspect.Response, Value>) -> Value {
-        response[keyPath: member]
-    }
-    /// The members neither this type nor `OAuth2.Introspect.Response` names, by key, as received.
-    public var additionalProperties: [Swift.String: SDKRuntime.JSONValue] {
-        let own: Swift.Set<Swift.String> = ["fhirUser", "patient", "encounter"]
-        return response.additionalProperties.filter { !own.contains($0.key) }
-    }
-
     public init(from decoder: any Decoder) throws {
         try self.init(extending: OAuth2.Introspect.Response(from: decoder))
     }
@@ -53,5 +40,14 @@ public struct SMARTIntrospection: Sendable, Equatable, Decodable {
                 patient: try container.decodeIfPresent(Swift.String.self, forKey: "patient"),
                 encounter: try container.decodeIfPresent(Swift.String.self, forKey: "encounter"))
         }
+    }
+    /// The member of `OAuth2.Introspect.Response` at `member`.
+    public subscript<Value>(dynamicMember member: Swift.KeyPath<OAuth2.Introspect.Response, Value>) -> Value {
+        response[keyPath: member]
+    }
+    /// The members neither this type nor `OAuth2.Introspect.Response` names, by key, as received.
+    public var additionalProperties: [Swift.String: SDKRuntime.JSONValue] {
+        let own: Swift.Set<Swift.String> = ["fhirUser", "patient", "encounter"]
+        return response.additionalProperties.filter { !own.contains($0.key) }
     }
 }

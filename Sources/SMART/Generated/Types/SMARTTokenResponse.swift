@@ -35,26 +35,10 @@ public struct SMARTTokenResponse: Sendable, Equatable, Decodable {
         fhirContext: [SMARTTokenResponse.FHIRContext] = [], needPatientBanner: Swift.Bool? = nil,
         smartStyleURL: Swift.String? = nil, intent: Swift.String? = nil, tenant: Swift.String? = nil
     ) {
-        self.tokenResponse = tokenResponse
-        self.patient = patient
-        self.encounter = encounter
-        self.fhirContext = fhirContext
-        self.needPatientBanner = needPatientBanner
-        self.smartStyleURL = smartStyleURL
-        self.intent = intent
-        self.tenant = tenant
+        (self.tokenResponse, self.patient, self.encounter) = (tokenResponse, patient, encounter)
+        (self.fhirContext, self.needPatientBanner, self.smartStyleURL) = (fhirContext, needPatientBanner, smartStyleURL)
+        (self.intent, self.tenant) = (intent, tenant)
     }
-    /// The member of `OAuth2.TokenResponse` at `member`.
-    public subscript<Value>(dynamicMember member: Swift.KeyPath<OAuth2.TokenResponse, Value>) -> Value {
-        tokenResponse[keyPath: member]
-    }
-    /// The members neither this type nor `OAuth2.TokenResponse` names, by key, as received.
-    public var additionalProperties: [Swift.String: SDKRuntime.JSONValue] {
-        let own: Swift.Set<Swift.String> = [
-            "patient", "encounter", "fhirContext", "need_patient_banner", "smart_style_url", "intent", "tenant"]
-        return tokenResponse.additionalProperties.filter { !own.contains($0.key) }
-    }
-
     public init(from decoder: any Decoder) throws {
         try self.init(extending: OAuth2.TokenResponse(from: decoder))
     }
@@ -75,6 +59,16 @@ public struct SMARTTokenResponse: Sendable, Equatable, Decodable {
                 intent: try container.decodeIfPresent(Swift.String.self, forKey: "intent"),
                 tenant: try container.decodeIfPresent(Swift.String.self, forKey: "tenant"))
         }
+    }
+    /// The member of `OAuth2.TokenResponse` at `member`.
+    public subscript<Value>(dynamicMember member: Swift.KeyPath<OAuth2.TokenResponse, Value>) -> Value {
+        tokenResponse[keyPath: member]
+    }
+    /// The members neither this type nor `OAuth2.TokenResponse` names, by key, as received.
+    public var additionalProperties: [Swift.String: SDKRuntime.JSONValue] {
+        let own: Swift.Set<Swift.String> = [
+            "patient", "encounter", "fhirContext", "need_patient_banner", "smart_style_url", "intent", "tenant"]
+        return tokenResponse.additionalProperties.filter { !own.contains($0.key) }
     }
 
     /// - Remark: Generated from Schemas/SMART/types.json#/$defs/SMARTTokenResponse/allOf/1/properties/fhirContext/items

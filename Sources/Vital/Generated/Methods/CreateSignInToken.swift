@@ -14,9 +14,7 @@ public enum CreateSignInToken {
         /// The Vital user to sign in.
         public let userID: Foundation.UUID
         /// Creates a value from its properties.
-        public init(userID: Foundation.UUID) {
-            self.userID = userID
-        }
+        public init(userID: Foundation.UUID) { self.userID = userID }
     }
 
     /// - Remark: Generated from Schemas/Vital/CreateSignInToken.json#/response
@@ -27,10 +25,8 @@ public enum CreateSignInToken {
         public let signInToken: Swift.String
         /// Creates a value from its properties.
         public init(userID: Foundation.UUID, signInToken: Swift.String) {
-            self.userID = userID
-            self.signInToken = signInToken
+            (self.userID, self.signInToken) = (userID, signInToken)
         }
-
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
             self.userID = try container.decodeText(Foundation.UUID.self, forKey: "user_id")
@@ -57,14 +53,11 @@ extension VitalClient {
             path: "/v2/user/" + SDKRuntime.PercentEncoding.pathSegment(request.userID.wireText) + "/sign_in_token")
         CreateSignInToken.apply(request, to: &http)
         http.authorize(apiKey: apiKey, header: "x-vital-api-key")
-        return try await core.json(
-            CreateSignInToken.Response.self, sending: http, operation: "CreateSignInToken",
-            errors: [ErrorFormats.vitalError])
+        return try await core.json(sending: http, operation: "CreateSignInToken", errors: [ErrorFormats.vitalError])
     }
 }
 
 // MARK: - Support code
-
 extension CreateSignInToken {
     /// Adds the request's query, header and form fields to `http`.
     static func apply(_ request: Request, to http: inout SDKRuntime.HTTPRequestBuilder) {}

@@ -27,10 +27,8 @@ public enum CreateUser {
             fallbackBirthDate: SDKRuntime.LocalDate? = nil, ingestionStart: SDKRuntime.LocalDate? = nil,
             ingestionEnd: SDKRuntime.LocalDate? = nil
         ) {
-            self.clientUserID = clientUserID
-            self.fallbackTimeZone = fallbackTimeZone
-            self.fallbackBirthDate = fallbackBirthDate
-            self.ingestionStart = ingestionStart
+            (self.clientUserID, self.fallbackTimeZone) = (clientUserID, fallbackTimeZone)
+            (self.fallbackBirthDate, self.ingestionStart) = (fallbackBirthDate, ingestionStart)
             self.ingestionEnd = ingestionEnd
         }
 
@@ -52,10 +50,8 @@ public enum CreateUser {
         public let clientUserID: Swift.String
         /// Creates a value from its properties.
         public init(userID: Foundation.UUID, clientUserID: Swift.String) {
-            self.userID = userID
-            self.clientUserID = clientUserID
+            (self.userID, self.clientUserID) = (userID, clientUserID)
         }
-
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
             self.userID = try container.decodeText(Foundation.UUID.self, forKey: "user_id")
@@ -80,7 +76,6 @@ extension VitalClient {
         var http = try core.request(.post, server: configuration.servers.api, serverName: "api", path: "/v2/user")
         try http.setJSONBody(request)
         http.authorize(apiKey: apiKey, header: "x-vital-api-key")
-        return try await core.json(
-            CreateUser.Response.self, sending: http, operation: "CreateUser", errors: [ErrorFormats.vitalError])
+        return try await core.json(sending: http, operation: "CreateUser", errors: [ErrorFormats.vitalError])
     }
 }

@@ -14,9 +14,7 @@ public enum DeleteUser {
         /// The Vital user to delete.
         public let userID: Foundation.UUID
         /// Creates a value from its properties.
-        public init(userID: Foundation.UUID) {
-            self.userID = userID
-        }
+        public init(userID: Foundation.UUID) { self.userID = userID }
     }
 
     /// - Remark: Generated from Schemas/Vital/DeleteUser.json#/response
@@ -24,10 +22,7 @@ public enum DeleteUser {
         /// Whether the user was deleted.
         public let success: Swift.Bool?
         /// Creates a value from its properties.
-        public init(success: Swift.Bool? = nil) {
-            self.success = success
-        }
-
+        public init(success: Swift.Bool? = nil) { self.success = success }
         public init(from decoder: any Decoder) throws {
             let container = try SDKRuntime.JSONCoding.members(of: decoder, notNull: ["success"])
             self.success = try container.decodeIfPresent(Swift.Bool.self, forKey: "success")
@@ -53,13 +48,11 @@ extension VitalClient {
             path: "/v2/user/" + SDKRuntime.PercentEncoding.pathSegment(request.userID.wireText))
         DeleteUser.apply(request, to: &http)
         http.authorize(apiKey: apiKey, header: "x-vital-api-key")
-        return try await core.json(
-            DeleteUser.Response.self, sending: http, operation: "DeleteUser", errors: [ErrorFormats.vitalError])
+        return try await core.json(sending: http, operation: "DeleteUser", errors: [ErrorFormats.vitalError])
     }
 }
 
 // MARK: - Support code
-
 extension DeleteUser {
     /// Adds the request's query, header and form fields to `http`.
     static func apply(_ request: Request, to http: inout SDKRuntime.HTTPRequestBuilder) {}

@@ -14,9 +14,7 @@ public enum ExchangeSignInToken {
         /// The user_token JWT from inside the sign-in token (not the outer Base64).
         public let subjectToken: Swift.String
         /// Creates a value from its properties.
-        public init(subjectToken: Swift.String) {
-            self.subjectToken = subjectToken
-        }
+        public init(subjectToken: Swift.String) { self.subjectToken = subjectToken }
     }
 
     /// - Remark: Generated from Schemas/Vital/ExchangeSignInToken.json#/response
@@ -37,14 +35,11 @@ extension VitalClient {
     ) async throws -> ExchangeSignInToken.Response {
         var http = try core.request(.post, server: configuration.servers.auth, serverName: "auth", path: "/v1/token")
         ExchangeSignInToken.apply(request, to: &http)
-        return try await core.json(
-            ExchangeSignInToken.Response.self, sending: http, operation: "ExchangeSignInToken",
-            errors: [ErrorFormats.vitalError])
+        return try await core.json(sending: http, operation: "ExchangeSignInToken", errors: [ErrorFormats.vitalError])
     }
 }
 
 // MARK: - Support code
-
 extension ExchangeSignInToken {
     /// Adds the request's query, header and form fields to `http`.
     static func apply(_ request: Request, to http: inout SDKRuntime.HTTPRequestBuilder) {

@@ -14,9 +14,7 @@ public enum GetConnectedProviders {
         /// The user; with an access token, only the signed-in user is allowed.
         public let userID: Foundation.UUID
         /// Creates a value from its properties.
-        public init(userID: Foundation.UUID) {
-            self.userID = userID
-        }
+        public init(userID: Foundation.UUID) { self.userID = userID }
     }
 
     /// - Remark: Generated from Schemas/Vital/GetConnectedProviders.json#/response
@@ -24,10 +22,7 @@ public enum GetConnectedProviders {
         /// The connected providers.
         public let providers: [ConnectedProvider]
         /// Creates a value from its properties.
-        public init(providers: [ConnectedProvider]) {
-            self.providers = providers
-        }
-
+        public init(providers: [ConnectedProvider]) { self.providers = providers }
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: SDKRuntime.AnyCodingKey.self)
             self.providers = try container.decode([ConnectedProvider].self, forKey: "providers")
@@ -53,14 +48,11 @@ extension VitalClient {
             path: "/v2/user/providers/" + SDKRuntime.PercentEncoding.pathSegment(request.userID.wireText))
         GetConnectedProviders.apply(request, to: &http)
         http.authorize(credential, apiKeyHeader: "x-vital-api-key")
-        return try await core.json(
-            GetConnectedProviders.Response.self, sending: http, operation: "GetConnectedProviders",
-            errors: [ErrorFormats.vitalError])
+        return try await core.json(sending: http, operation: "GetConnectedProviders", errors: [ErrorFormats.vitalError])
     }
 }
 
 // MARK: - Support code
-
 extension GetConnectedProviders {
     /// Adds the request's query, header and form fields to `http`.
     static func apply(_ request: Request, to http: inout SDKRuntime.HTTPRequestBuilder) {}

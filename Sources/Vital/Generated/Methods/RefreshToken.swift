@@ -28,13 +28,11 @@ extension VitalClient {
     public func refreshToken(_ request: RefreshToken.Request) async throws -> RefreshToken.Response {
         var http = try core.request(.post, server: configuration.servers.auth, serverName: "auth", path: "/v1/token")
         RefreshToken.apply(request, to: &http)
-        return try await core.json(
-            RefreshToken.Response.self, sending: http, operation: "RefreshToken", errors: [ErrorFormats.vitalError])
+        return try await core.json(sending: http, operation: "RefreshToken", errors: [ErrorFormats.vitalError])
     }
 }
 
 // MARK: - Support code
-
 extension RefreshToken {
     /// Adds the request's query, header and form fields to `http`.
     static func apply(_ request: Request, to http: inout SDKRuntime.HTTPRequestBuilder) {

@@ -14,9 +14,7 @@ public enum ResolveUser {
         /// Your own id for the user.
         public let clientUserID: Swift.String
         /// Creates a value from its properties.
-        public init(clientUserID: Swift.String) {
-            self.clientUserID = clientUserID
-        }
+        public init(clientUserID: Swift.String) { self.clientUserID = clientUserID }
     }
 
     /// - Remark: Generated from Schemas/Vital/ResolveUser.json#/response
@@ -29,11 +27,8 @@ public enum ResolveUser {
         public let createdOn: Foundation.Date?
         /// Creates a value from its properties.
         public init(userID: Foundation.UUID, clientUserID: Swift.String, createdOn: Foundation.Date? = nil) {
-            self.userID = userID
-            self.clientUserID = clientUserID
-            self.createdOn = createdOn
+            (self.userID, self.clientUserID, self.createdOn) = (userID, clientUserID, createdOn)
         }
-
         public init(from decoder: any Decoder) throws {
             let container = try SDKRuntime.JSONCoding.members(of: decoder, notNull: ["created_on"])
             self.userID = try container.decodeText(Foundation.UUID.self, forKey: "user_id")
@@ -61,13 +56,11 @@ extension VitalClient {
             path: "/v2/user/resolve/" + SDKRuntime.PercentEncoding.pathSegment(request.clientUserID))
         ResolveUser.apply(request, to: &http)
         http.authorize(apiKey: apiKey, header: "x-vital-api-key")
-        return try await core.json(
-            ResolveUser.Response.self, sending: http, operation: "ResolveUser", errors: [ErrorFormats.vitalError])
+        return try await core.json(sending: http, operation: "ResolveUser", errors: [ErrorFormats.vitalError])
     }
 }
 
 // MARK: - Support code
-
 extension ResolveUser {
     /// Adds the request's query, header and form fields to `http`.
     static func apply(_ request: Request, to http: inout SDKRuntime.HTTPRequestBuilder) {}

@@ -24,13 +24,8 @@ public struct ConnectedProvider: Sendable, Equatable, Decodable {
         name: Swift.String, slug: Swift.String, logo: Foundation.URL? = nil, status: Swift.String? = nil,
         createdOn: Foundation.Date? = nil
     ) {
-        self.name = name
-        self.slug = slug
-        self.logo = logo
-        self.status = status
-        self.createdOn = createdOn
+        (self.name, self.slug, self.logo, self.status, self.createdOn) = (name, slug, logo, status, createdOn)
     }
-
     public init(from decoder: any Decoder) throws {
         let container = try SDKRuntime.JSONCoding.members(of: decoder, notNull: ["logo", "status", "created_on"])
         self.name = try container.decode(Swift.String.self, forKey: "name")

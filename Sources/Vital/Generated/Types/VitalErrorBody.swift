@@ -14,11 +14,7 @@ public struct VitalErrorBody: Sendable, Equatable, Decodable {
     /// - Remark: Generated from Schemas/Vital/types.json#/$defs/VitalErrorBody/properties/detail
     public let detail: VitalErrorDetail
     /// Creates a value from its properties.
-    public init(error: Swift.String? = nil, detail: VitalErrorDetail) {
-        self.error = error
-        self.detail = detail
-    }
-
+    public init(error: Swift.String? = nil, detail: VitalErrorDetail) { (self.error, self.detail) = (error, detail) }
     public init(from decoder: any Decoder) throws {
         let container = try SDKRuntime.JSONCoding.members(of: decoder, notNull: ["error"])
         self.error = try container.decodeIfPresent(Swift.String.self, forKey: "error")

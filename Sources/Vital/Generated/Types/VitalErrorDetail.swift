@@ -24,13 +24,9 @@ public struct VitalErrorDetail: Sendable, Equatable, Decodable {
         errorType: Swift.String, message: Swift.String? = nil, errorMessage: Swift.String? = nil,
         userID: Foundation.UUID? = nil, createdOn: Foundation.Date? = nil
     ) {
-        self.errorType = errorType
-        self.message = message
-        self.errorMessage = errorMessage
-        self.userID = userID
-        self.createdOn = createdOn
+        (self.errorType, self.message, self.errorMessage) = (errorType, message, errorMessage)
+        (self.userID, self.createdOn) = (userID, createdOn)
     }
-
     public init(from decoder: any Decoder) throws {
         let container = try SDKRuntime.JSONCoding.members(of: decoder, notNull: [
             "message", "error_message", "user_id", "created_on"])

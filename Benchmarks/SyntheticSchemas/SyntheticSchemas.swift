@@ -2,37 +2,51 @@ import Foundation
 
 /// A schemas directory with `methods` synthetic methods: half in an XML family (the HealthVault binding), half in a
 /// JSON family (the HTTP binding). Every request and response has six fields, among them a nested object and an
-/// array of objects.
-struct SyntheticSchemas {
-    let methods: Int
+/// array of objects. `make bench` times the generator and the compiler on it; `make test` checks the size of what
+/// the generator makes of it against ``GeneratedCodeBudget``.
+public struct SyntheticSchemas: Sendable {
+    /// How many methods the two families have together.
+    public let methods: Int
 
-    /// Writes `SynthXML/` and `SynthJSON/` under `root`, replacing what is there.
-    func write(to root: URL) throws {
-        try? FileManager.default.removeItem(at: root)
-        let xmlCount = methods / 2
-        try writeFamily(
-            "SynthXML", protocol: Self.xmlProtocol, types: Self.xmlTypes, to: root,
-            methods: (0..<xmlCount).map { Self.xmlMethod($0 + 1) })
-        try writeFamily(
-            "SynthJSON", protocol: Self.jsonProtocol, types: Self.jsonTypes, to: root,
-            methods: (0..<(methods - xmlCount)).map { Self.jsonMethod($0 + 1) })
+    /// Creates the schemas of `methods` methods.
+    public init(methods: Int) {
+        self.methods = methods
     }
 
-    private func writeFamily(
-        _ name: String, protocol protocolFile: [String: Any], types: [String: Any], to root: URL,
-        methods: [(String, [String: Any])]
-    ) throws {
-        let directory = root.appendingPathComponent(name)
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        try Self.write(protocolFile, to: directory.appendingPathComponent("protocol.json"))
-        try Self.write(types, to: directory.appendingPathComponent("types.json"))
-        for (method, document) in methods {
-            try Self.write(document, to: directory.appendingPathComponent(method + ".json"))
+    /// Each schema file's path under the schemas directory (`SynthXML/protocol.json`) and its text, sorted by path.
+    public func files() throws -> [(path: String, contents: String)] {
+        let xmlCount = methods / 2
+        let families = [
+            Self.family(
+                "SynthXML", protocol: Self.xmlProtocol, types: Self.xmlTypes,
+                methods: (0..<xmlCount).map { Self.xmlMethod($0 + 1) }),
+            Self.family(
+                "SynthJSON", protocol: Self.jsonProtocol, types: Self.jsonTypes,
+                methods: (0..<(methods - xmlCount)).map { Self.jsonMethod($0 + 1) }),
+        ]
+        return try families.joined().map { path, document in
+            let data = try JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys])
+            return (path, String(decoding: data, as: UTF8.self))
+        }
+        .sorted { $0.path < $1.path }
+    }
+
+    /// Writes the files under `root`, replacing what is there.
+    public func write(to root: URL) throws {
+        try? FileManager.default.removeItem(at: root)
+        for (path, contents) in try files() {
+            let url = root.appendingPathComponent(path)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(contents.utf8).write(to: url)
         }
     }
 
-    private static func write(_ object: [String: Any], to url: URL) throws {
-        try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys]).write(to: url)
+    private static func family(
+        _ name: String, protocol protocolFile: [String: Any], types: [String: Any], methods: [(String, [String: Any])]
+    ) -> [(String, [String: Any])] {
+        [("\(name)/protocol.json", protocolFile), ("\(name)/types.json", types)]
+            + methods.map { ("\(name)/\($0.0).json", $0.1) }
     }
 
     // MARK: - Shapes
