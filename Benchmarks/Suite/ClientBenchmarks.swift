@@ -76,25 +76,30 @@ struct ClientBenchmarks {
         let backendToken = try await Harness.measure(iterations: 1_000) {
             _ = try await smart.token(.clientCredentials(.init(scope: "system/*.rs")), client: backend)
         }
-        // The assertion is an ES384 signature, whose cost is the curve's, not the client's: it is reported on its own
-        // and the budget applies to the rest of the call.
+        // The assertion is an ES384 signature, whose cost is the curve's, not the client's: it is reported on its own,
+        // and the budget applies to the same call with a client secret in its place (a secret as long as the
+        // assertion, in the form as the assertion is), whose time a signature's noise cannot hide.
         let tokenURL = URL(string: "https://ehr.example/auth/token")!
         let assertion = try await Harness.measure(iterations: 1_000) {
             _ = try signer.assertion(clientID: "service", tokenEndpoint: tokenURL)
         }
-        let micro = backendToken.scaled(by: 1e6)
-        let signing = assertion.scaled(by: 1e6)
+        let assertionLength = try signer.assertion(clientID: "service", tokenEndpoint: tokenURL).token.count
+        let secret = OAuthClientCredentials(
+            clientID: "service", secret: String(repeating: "s", count: assertionLength), method: .post)
+        let unsigned = try await Harness.measure(iterations: 5_000) {
+            _ = try await smart.token(.clientCredentials(.init(scope: "system/*.rs")), client: secret)
+        }
         report.add(
             Row(
                 section: "Client", metric: "SMART ES384 client assertion (claims, sign with P-384)", unit: "µs",
-                summary: signing))
+                summary: assertion.scaled(by: 1e6)))
+        add(
+            "SMART Token client_credentials (form, decode), the assertion's place taken by a secret", unsigned,
+            into: report)
         report.add(
             Row(
-                section: "Client",
-                metric: "SMART Token client_credentials (assertion, form, decode), beyond the assertion",
-                unit: "µs/call", summary: Summary([micro.median - signing.median]), budget: "< 50 µs",
-                withinBudget: micro.median - signing.median < 50,
-                note: String(format: "median %.0f µs with the assertion", micro.median)))
+                section: "Client", metric: "SMART Token client_credentials with its ES384 assertion", unit: "µs/call",
+                summary: backendToken.scaled(by: 1e6)))
 
         // The same call through two middlewares that pass it on, against the bare call measured just before.
         var options = vital.configuration.options

@@ -58,7 +58,7 @@ enum Harness {
 }
 
 /// The median, minimum and maximum of a set of samples.
-struct Summary: Sendable, Encodable {
+struct Summary: Sendable, Codable {
     let median: Double
     let min: Double
     let max: Double

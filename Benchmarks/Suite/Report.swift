@@ -1,7 +1,7 @@
 import Foundation
 
 /// One measured quantity, with its budget when DESIGN.md sets one.
-struct Row: Sendable, Encodable {
+struct Row: Sendable, Codable {
     /// The section, e.g. `Generator`.
     let section: String
     /// What was measured.
@@ -22,11 +22,22 @@ struct Row: Sendable, Encodable {
 final class Report {
     private(set) var rows: [Row] = []
 
+    /// Adds a row measured in another process, which printed its progress line.
+    func append(_ row: Row) {
+        rows.append(row)
+    }
+
     /// Adds a row and prints a progress line, so a long run shows where it is.
     func add(_ row: Row) {
         rows.append(row)
         FileHandle.standardError.write(
             Data("  \(row.section): \(row.metric) \(Self.number(row.summary.median)) \(row.unit)\n".utf8))
+    }
+
+    /// The rows a report written by ``write(to:environment:)`` holds.
+    static func rows(from url: URL) throws -> [Row] {
+        struct Document: Decodable { let rows: [Row] }
+        return try JSONDecoder().decode(Document.self, from: Data(contentsOf: url)).rows
     }
 
     /// The table: section, metric, median, min–max, unit, budget, note.

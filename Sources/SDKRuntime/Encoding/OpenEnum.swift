@@ -1,5 +1,3 @@
-import SchemaSemantics
-
 /// A string enumeration that keeps values it does not know.
 ///
 /// Generated enums conform to this: a known spelling becomes its case, anything else `unknown(String)`, so a server
@@ -13,10 +11,15 @@ where RawValue == String {
 extension OpenEnum {
     /// The listed case spelled exactly `rawValue` (the same code points: JSON Schema does not equate canonically
     /// equivalent strings), or nil.
-    @_spi(Generated) public static func listedCase(_ rawValue: String, in known: [String: Self]) -> Self? {
-        guard let found = known[rawValue], CodePoints.equal(found.rawValue, rawValue) else {
+    @_spi(Generated) @inlinable
+    public static func listedCase(_ rawValue: String, in known: [String: Self]) -> Self? {
+        // The same code points are the same UTF-8 bytes. A few listed values are compared one by one, which costs
+        // less than hashing the value with Unicode normalization; many are looked up, then compared.
+        if known.count <= 16 {
+            for (listed, value) in known where listed.utf8.elementsEqual(rawValue.utf8) { return value }
             return nil
         }
+        guard let found = known[rawValue], found.rawValue.utf8.elementsEqual(rawValue.utf8) else { return nil }
         return found
     }
 
