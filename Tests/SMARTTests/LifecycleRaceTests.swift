@@ -120,6 +120,30 @@ final class LifecycleRaceTests: XCTestCase {
         XCTAssertEqual(firstTransport.requests.filter(Self.isRefresh).count, 1)
     }
 
+    func testARefreshDoesNotSendAGrantAnotherInstanceRevokedWhileItLookedUpTheServer() async throws {
+        let (first, _, second, secondTransport) = twoInstances()
+        let url = try await first.standaloneAuthorizationURL()
+        _ = try await first.completeAuthorization(redirectURL: try Self.redirect(for: url, subject: "alice"))
+        _ = try await second.status()
+        clock.advance(by: 900)
+        // The server's endpoints are forgotten (the first instance still holds them in memory), so the second
+        // instance's refresh, having read the grant from the store, looks them up before it sends the refresh token;
+        // the first instance revokes the grant meanwhile.
+        try second.oauth.profile.discovery.invalidate(FakeSMARTServer.fhirBaseURL)
+        let lookup = secondTransport.hold { $0.url.path.hasSuffix("/.well-known/smart-configuration") }
+        let call = Task { try await second.fhir(.fhir("Patient", id: "1")) }
+        _ = await lookup.arrival()
+        _ = try await first.revoke()
+        lookup.release()
+        await XCTAssertThrowsErrorAsync(try await call.value) { error in
+            guard case SMARTError.needsLaunch = error else { return XCTFail("\(error)") }
+        }
+        XCTAssertEqual(
+            secondTransport.requests.filter(Self.isRefresh).count, 0, "the revoked grant's refresh token is not sent")
+        XCTAssertEqual(server.ledger.refusals, [])
+        await XCTAssertEqualAsync(try await second.status(), .signedOut)
+    }
+
     func testARefreshInFlightDoesNotWriteBackAGrantAnotherInstanceRevoked() async throws {
         let (first, firstTransport, second, _) = twoInstances()
         let url = try await first.standaloneAuthorizationURL()

@@ -7,14 +7,23 @@
 public final class CredentialLease: Sendable {
     private let epoch: UInt64
     private let currentEpoch: LockedValue<UInt64>
+    /// What must also still hold for a request to go out, checked just before each one.
+    private let condition: (@Sendable () -> Bool)?
 
-    fileprivate init(epoch: UInt64, currentEpoch: LockedValue<UInt64>) {
+    fileprivate init(epoch: UInt64, currentEpoch: LockedValue<UInt64>, condition: (@Sendable () -> Bool)? = nil) {
         self.epoch = epoch
         self.currentEpoch = currentEpoch
+        self.condition = condition
     }
 
     /// Whether requests may still carry the credential.
-    public var isValid: Bool { currentEpoch.current == epoch }
+    public var isValid: Bool { currentEpoch.current == epoch && condition?() != false }
+
+    /// This lease, valid only while `condition` also holds: for a request computed from state that another
+    /// instance may change meanwhile, such as a refresh of what a store without a lock held.
+    func requiring(_ condition: @escaping @Sendable () -> Bool) -> CredentialLease {
+        CredentialLease(epoch: epoch, currentEpoch: currentEpoch, condition: condition)
+    }
 
     /// `transport`, refusing to send once the credential is erased.
     public func guarding(_ transport: any HTTPTransport) -> any HTTPTransport {

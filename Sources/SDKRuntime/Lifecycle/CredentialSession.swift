@@ -205,8 +205,15 @@ public actor CredentialSession<Policy: CredentialPolicy> {
             return Access(credential: credential, lease: leases.current)
         }
         let fresh: Credential
+        // The refresh token goes out only while the store still holds what this refresh read: another instance on a
+        // store without a lock may erase or replace it while the refresh waits (for discovery, say).
+        let lease = leases.current
+        let (store, key, read) = (store, key, storedBytes)
+        let refreshLease = lease.requiring { (try? store.read(key)) == read }
         do {
-            fresh = try await policy.refresh(credential, lease: leases.current)
+            fresh = try await policy.refresh(credential, lease: refreshLease)
+        } catch CredentialLifecycleError.erased where lease.isValid {
+            return try adoptStored(instead: CredentialLifecycleError.superseded)
         } catch {
             let refusal = policy.refusal(of: credential, error: error)
             guard try apply(refusal, to: credential) else { return try adoptStored(instead: refusal.error) }
