@@ -24,24 +24,35 @@ struct XMLReader {
         var limit: XMLLimits.Limit?
     }
 
-    /// One namespace binding: the index of its URI in `namespaces` (-1 for none), and the nesting level of the start
-    /// tag that declared it (-1 for bindings from outside the document).
+    /// One namespace binding: the index of its URI in `namespaces` (-1 for none), the nesting level of the start
+    /// tag that declared it (-1 for bindings from outside the document), and for a prefix the binding of the same
+    /// prefix it hides (an index into `prefixedBindings`, -1 for none).
     private struct Binding {
         var namespace: Int32
         var level: Int
+        var hidden: Int32 = -1
     }
 
     /// Up to this many attributes a start tag is checked for duplicates by comparing each with the others, which
     /// costs less than hashing for the tags of real documents; beyond it, through a set of the names.
     private static let linearDuplicateCheck = 32
 
-    /// An attribute name, hashed and compared by its bytes in the document (valid while the document is read).
+    /// An attribute name, compared by its bytes in the document (valid while the document is read) and hashed by
+    /// them once, so that a set growing past the cache rehashes its members without reading the document again.
     private struct Name: Hashable {
         let bytes: UnsafeRawBufferPointer
+        let hash: Int
 
-        static func == (lhs: Name, rhs: Name) -> Bool { lhs.bytes.elementsEqual(rhs.bytes) }
+        init(bytes: UnsafeRawBufferPointer) {
+            self.bytes = bytes
+            var hasher = Hasher()
+            hasher.combine(bytes: bytes)
+            hash = hasher.finalize()
+        }
 
-        func hash(into hasher: inout Hasher) { hasher.combine(bytes: bytes) }
+        static func == (lhs: Name, rhs: Name) -> Bool { lhs.hash == rhs.hash && lhs.bytes.elementsEqual(rhs.bytes) }
+
+        func hash(into hasher: inout Hasher) { hasher.combine(hash) }
     }
 
     /// An element whose end tag has not been read yet.
@@ -69,9 +80,11 @@ struct XMLReader {
     private var open: [OpenElement] = []
     /// Text of open elements that came in several pieces or needed decoding, one buffer per nesting level.
     private var textBuffers: [[UInt8]] = []
-    /// Namespace bindings in scope per prefix, innermost last; the default namespace's are in `defaultBindings`,
-    /// since most names have no prefix and need no lookup by one.
-    private var bindings: [String: [Binding]] = [:]
+    /// The namespace bindings of prefixes, in the order declared, and the innermost one in scope per prefix (an
+    /// index into them, each linking to the one it hides): one array for all, rather than one per prefix. The
+    /// default namespace's are in `defaultBindings`, since most names have no prefix and need no lookup by one.
+    private var prefixedBindings: [Binding] = []
+    private var innermostBinding: [String: Int32] = [:]
     private var defaultBindings: [Binding] = []
     /// The prefixes the open start tags declared, in order, so that each end tag removes its own.
     private var declaredPrefixes: [String] = []
@@ -377,7 +390,7 @@ struct XMLReader {
                 offset: offset, limit: .namespaceDeclarations
             )
         }
-        if (prefix.isEmpty ? defaultBindings.last : bindings[prefix]?.last)?.level == open.count {
+        if (prefix.isEmpty ? defaultBindings.last : binding(of: prefix))?.level == open.count {
             let attribute = prefix.isEmpty ? "xmlns" : "xmlns:" + prefix
             throw Failure(reason: "the attribute \(attribute) appears twice", offset: offset)
         }
@@ -387,15 +400,32 @@ struct XMLReader {
 
     /// Pushes a binding of `prefix` to `uri` declared at nesting level `level`.
     private mutating func bind(_ prefix: String, uri: String, level: Int) {
-        let binding = Binding(namespace: index(of: uri), level: level)
-        if prefix.isEmpty { defaultBindings.append(binding) } else { bindings[prefix, default: []].append(binding) }
+        var binding = Binding(namespace: index(of: uri), level: level)
+        if prefix.isEmpty {
+            defaultBindings.append(binding)
+        } else {
+            binding.hidden = innermostBinding[prefix] ?? -1
+            innermostBinding[prefix] = Int32(prefixedBindings.count)
+            prefixedBindings.append(binding)
+        }
+    }
+
+    /// The innermost binding of `prefix` in scope, if any.
+    @inline(__always)
+    private func binding(of prefix: String) -> Binding? {
+        innermostBinding[prefix].map { prefixedBindings[Int($0)] }
     }
 
     /// Removes the last `count` bindings declared, as the element that declared them ends.
     private mutating func removeBindings(_ count: Int) {
         for _ in 0..<count {
             let prefix = declaredPrefixes.removeLast()
-            if prefix.isEmpty { defaultBindings.removeLast() } else { bindings[prefix]?.removeLast() }
+            if prefix.isEmpty {
+                defaultBindings.removeLast()
+            } else {
+                let hidden = prefixedBindings.removeLast().hidden
+                innermostBinding[prefix] = hidden >= 0 ? hidden : nil
+            }
         }
     }
 
@@ -475,7 +505,7 @@ struct XMLReader {
     @inline(__always)
     private func namespace(for prefix: String) -> Int32? {
         if prefix.isEmpty { return defaultBindings.last?.namespace ?? -1 }
-        return bindings[prefix]?.last?.namespace
+        return binding(of: prefix)?.namespace
     }
 
     /// The index of `uri` in `namespaces`, added if new; -1 for the empty URI (no namespace).
