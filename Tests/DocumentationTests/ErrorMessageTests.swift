@@ -57,6 +57,11 @@ final class ErrorMessageTests: XCTestCase {
             body: Status(code: 11, error: StatusError(message: "Access denied")), httpStatus: 200,
             operation: "GetThings"),
         HealthVaultConnectionError.notProvisioned,
+        HealthVaultThingChangedError(
+            thingID: UUID(uuidString: "26a4598d-7db2-4d96-85bc-3e3dca5dce4b")!,
+            underlying: HealthVaultError(
+                body: Status(code: 61, error: StatusError(message: "Version stamp mismatch")), httpStatus: 200,
+                operation: "PutThings")),
         ShellRedirectError.missingParameter("instanceid"),
     ]
 

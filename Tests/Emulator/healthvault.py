@@ -14,7 +14,11 @@ Server rules, as the protocol sheet describes them:
   works only on the instance that created it and expires after session_lifetime_seconds;
 - an offline-person-id must name a person the application is authorized for; record-scoped methods need a record-id
   the application is still authorized for (ACCESS_DENIED once RemoveApplicationRecordAuthorization released it);
-- things are kept per record, their data-xml exactly as received;
+- things are kept per record, their data-xml exactly as received; an update must carry the thing's latest
+  version-stamp (VERSION_STAMP_MISMATCH, 61, otherwise);
+- GetThings returns a group's matches newest first: at most max in all, of which at most max-full (and never more
+  than max_full_things, 240 by default) in full and the rest as unprocessed-thing-key-info keys; ids and keys are
+  ORed with the filters, and a key selects its thing only at that version-stamp (the emulator keeps no history);
 - errors are HTTP 200 with a non-zero <status><code>.
 """
 import base64
@@ -78,6 +82,7 @@ class HealthVault:
             self.session_lifetime_seconds = 4 * 3600
             self.appauth_minimal_return = False
             self.action_url = None
+            self.max_full_things = 240
             self.calls = {}
 
     # Settings and test controls --------------------------------------------------------------------------------
@@ -96,6 +101,7 @@ class HealthVault:
                                                                self.session_lifetime_seconds))
             self.appauth_minimal_return = bool(settings.get("appauth_minimal_return", self.appauth_minimal_return))
             self.action_url = settings.get("action_url", self.action_url)
+            self.max_full_things = int(settings.get("max_full_things", self.max_full_things))
 
     def expire_sessions(self):
         with self.lock:
@@ -511,15 +517,31 @@ def get_things(instance, body, root, header, info):
     for group in groups:
         if group.find("format") is None:
             raise Failure(16, "every group needs a format")
-        ids = {element.text for element in group.findall("id")} | {element.text for element in group.findall("key")}
-        types = [{element.text for element in item.findall("type-id")} for item in group.findall("filter")]
-        matches = [thing for thing in stored
-                   if (not ids or thing["id"] in ids) and all(not wanted or thing["type"] in wanted for wanted in types)]
+        ids = {element.text for element in group.findall("id")}
+        keys = {(element.text, element.get("version-stamp")) for element in group.findall("key")}
+        if any(stamp is None for _, stamp in keys):
+            raise Failure(INVALID_XML, "a key needs its version-stamp")
+        filters = group.findall("filter")
+        types = [{element.text for element in item.findall("type-id")} for item in filters]
+
+        def selected(thing):
+            by_id = thing["id"] in ids or (thing["id"], thing["stamp"]) in keys
+            by_filter = all(not wanted or thing["type"] in wanted for wanted in types)
+            # The id and key clause is ORed with the filters; with neither, every thing matches.
+            if ids or keys:
+                return by_id or (bool(filters) and by_filter)
+            return by_filter
+
+        matches = [thing for thing in stored if selected(thing)]
         if group.get("max") is not None:
             matches = matches[:integer(group.get("max"), "max")]
+        full = hv.max_full_things
+        if group.get("max-full") is not None:
+            full = min(full, integer(group.get("max-full"), "max-full"))
         sections = {element.text for element in group.findall("format/section")}
         with_xml = group.find("format/xml") is not None
-        rendered = "".join(render_thing(thing, "core" in sections, with_xml) for thing in matches)
+        rendered = "".join(render_thing(thing, "core" in sections, with_xml) for thing in matches[:full])
+        rendered += "".join(render_key(thing) for thing in matches[full:])
         name = group.get("name")
         opening = f'<group name="{escape(name, {chr(34): "&quot;"})}">' if name is not None else "<group>"
         results.append(f"{opening}{rendered}</group>")
@@ -535,6 +557,11 @@ def render_thing(thing, core, with_xml):
         parts.append("<data-xml>" + thing["data"].decode("utf-8") + "</data-xml>")
     parts.append("</thing>")
     return "".join(parts)
+
+
+def render_key(thing):
+    return (f'<unprocessed-thing-key-info><thing-id version-stamp="{thing["stamp"]}">{thing["id"]}</thing-id>'
+            f'<type-id>{thing["type"]}</type-id><eff-date>{thing["created"]}</eff-date></unprocessed-thing-key-info>')
 
 
 def remove_application_record_authorization(instance, body, root, header, info):

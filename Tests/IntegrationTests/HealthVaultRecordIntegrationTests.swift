@@ -100,6 +100,112 @@ final class HealthVaultRecordIntegrationTests: XCTestCase {
         XCTAssertEqual(stored?.values.reduce(0, +), 1, "one thing stored")
     }
 
+    // MARK: - Every thing of a query, and writes with version stamps
+
+    private static let weights = GetThings3.QueryGroup(
+        filter: [.init(typeID: [weightType])], format: .init(section: [.core], xml: [""]))
+
+    /// Creates 503 weights, as in .NET's paging test data (240 full things and 263 keys), the i-th weighing i kg.
+    private static func create503(_ connection: HealthVaultConnection) async throws -> [ThingKey] {
+        let things = try (0..<503).map { index in
+            PendingThing(
+                typeID: weightType,
+                dataXML: try XMLFragment(wellFormed: "<weight><value><kg>\(index)</kg></value></weight>"))
+        }
+        return try await connection.withRecord { try await $0.create(things) }
+    }
+
+    /// The kilograms each thing of `batches` weighs, by thing id.
+    private static func kilograms(_ batches: [HealthVaultThingBatch]) -> [UUID: String] {
+        Dictionary(
+            batches.flatMap(\.things).map { thing in
+                let text = thing.dataXML?.text ?? ""
+                let kg = text.components(separatedBy: "<kg>").last?.components(separatedBy: "</kg>").first ?? ""
+                return (thing.thingID.id, kg)
+            }, uniquingKeysWith: { first, _ in first })
+    }
+
+    func testEveryThingOfAQueryIsReadInThreeCallsAndCreatedKeysFollowTheThingsSent() async throws {
+        let connection = try await connected()
+        let keys = try await Self.create503(connection)
+        XCTAssertEqual(keys.count, 503)
+        let before = try await calls("GetThings")
+        var batches: [HealthVaultThingBatch] = []
+        for try await batch in connection.things(Self.weights) { batches.append(batch) }
+
+        XCTAssertEqual(batches.map(\.things.count), [240, 240, 23])
+        XCTAssertEqual(batches.flatMap(\.unresolved), [])
+        await XCTAssertEqualAsync(try await calls("GetThings") - before, 3)
+        let kilograms = Self.kilograms(batches)
+        XCTAssertEqual(kilograms.count, 503, "every thing once")
+        XCTAssertEqual(keys.map { kilograms[$0.id] }, (0..<503).map { String($0) }, "the i-th key is the i-th thing")
+        XCTAssertEqual(batches.first?.things.first.map { kilograms[$0.thingID.id] }, "502", "newest first")
+    }
+
+    func testAnExpiredSessionInTheSecondBatchSendsOnlyThatBatchAgain() async throws {
+        let connection = try await connected()
+        _ = try await Self.create503(connection)
+        let before = try await calls("GetThings")
+        var batches: [HealthVaultThingBatch] = []
+        for try await batch in connection.things(Self.weights) {
+            batches.append(batch)
+            if batches.count == 1 { try await emulator.control("healthvault/expire-sessions") }
+        }
+        XCTAssertEqual(batches.map(\.things.count), [240, 240, 23])
+        XCTAssertEqual(Self.kilograms(batches).count, 503)
+        await XCTAssertEqualAsync(
+            try await calls("GetThings") - before, 4, "the second batch met 65 and was sent again")
+        await XCTAssertEqualAsync(try await calls("CreateAuthenticatedSessionToken"), 2)
+    }
+
+    func testAKeyWhoseThingChangedAfterTheFirstPageIsReported() async throws {
+        let connection = try await connected()
+        let keys = try await Self.create503(connection)
+        var batches: [HealthVaultThingBatch] = []
+        var changed: ThingKey?
+        for try await batch in connection.things(Self.weights) {
+            batches.append(batch)
+            guard changed == nil else { continue }
+            // The oldest thing is listed by key in the first page; it changes before its batch is fetched.
+            let update = PendingThing(
+                typeID: Self.weightType,
+                dataXML: try XMLFragment(wellFormed: "<weight><value><kg>1000</kg></value></weight>"))
+            changed = try await connection.withRecord { try await $0.update(keys[0], to: update) }
+        }
+        XCTAssertEqual(batches.flatMap(\.unresolved), [keys[0]], "its old version is reported, not dropped")
+        XCTAssertEqual(batches.flatMap(\.things).count, 502)
+    }
+
+    private static func weight(_ kg: Int) throws -> PendingThing {
+        PendingThing(
+            typeID: weightType, dataXML: try XMLFragment(wellFormed: "<weight><value><kg>\(kg)</kg></value></weight>"))
+    }
+
+    func testAStaleVersionStampIsATypedErrorAndModifyAppliesTheChangeToTheCurrentVersion() async throws {
+        let connection = try await connected()
+        let first = try await connection.withRecord { try await $0.create([try Self.weight(80)]) }[0]
+        let second = try await connection.withRecord { try await $0.update(first, to: try Self.weight(81)) }
+        XCTAssertEqual(second.id, first.id)
+        XCTAssertNotEqual(second.versionStamp, first.versionStamp)
+
+        await XCTAssertThrowsErrorAsync(
+            try await connection.withRecord { try await $0.update(first, to: try Self.weight(82)) }
+        ) { error in
+            guard let changed = error as? HealthVaultThingChangedError else { return XCTFail("\(error)") }
+            XCTAssertEqual(changed.thingID, first.id)
+            XCTAssertEqual(changed.underlying.code, .versionStampMismatch)
+        }
+        let third = try await connection.withRecord { calls in
+            try await calls.modify(first.id) { current in
+                XCTAssertEqual(current.thingID, second, "the change is applied to the current version")
+                return try Self.weight(83)
+            }
+        }
+        let current = try await connection.withRecord { try await $0.currentVersion(of: first.id) }
+        XCTAssertEqual(current?.thingID, third)
+        XCTAssertEqual(current?.dataXML?.text, "<weight><value><kg>83</kg></value></weight>")
+    }
+
     func testARemovedAuthorizationIsGoneFromThePeopleAndRefusesRecordCalls() async throws {
         let connection = try await connected()
         let record = try await XCTUnwrapAsync(try await connection.selectedRecord())

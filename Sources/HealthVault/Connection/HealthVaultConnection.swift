@@ -266,6 +266,16 @@ public final class HealthVaultConnection: Sendable {
         return try await calls(HealthVaultRecordCalls(record: record, connection: self))
     }
 
+    /// Every thing `query` finds in the record `recordID` (by default the selected record), in batches: the first
+    /// response's full things, then the things it listed only by key, fetched by key (see ``HealthVaultThingBatches``).
+    /// Each request goes through ``withRecord(_:_:)``, so an expired session renews and only the failed batch is sent
+    /// again.
+    public func things(_ query: GetThings3.QueryGroup, in recordID: UUID? = nil) -> HealthVaultThingBatches {
+        HealthVaultThingBatches(query: query) { [self] group in
+            try await withRecord(recordID) { try await $0.resultGroup(of: group) }
+        }
+    }
+
     func fetchPeople(
         _ access: CredentialSession<HealthVaultCredentialPolicy>.Access
     ) async throws -> [HealthVaultPerson] {

@@ -43,6 +43,20 @@ func healthVaultTutorialPeople(connection: HealthVaultConnection) async throws {
     // end snippet
 }
 
+func healthVaultTutorialWeights(connection: HealthVaultConnection) async throws {
+    // snippet healthvault-tutorial-weights
+    // Every weight in the selected record, newest first: the first response's full things, then the ones it listed
+    // only by key, fetched in batches. An expired session is renewed and only the failed batch is sent again.
+    let weightType = UUID(uuidString: "3d34d87e-7fc1-4153-800f-f56592cb0d17")!
+    let weights = GetThings3.QueryGroup(filter: [.init(typeID: [weightType])], format: .init(section: [.core], xml: [""]))
+    for try await batch in connection.things(weights) {
+        for thing in batch.things { print(thing.thingID.id, thing.effDate ?? "", thing.dataXML?.text ?? "") }
+        // Listed by the first response but changed or removed since: read them again by id if you need them.
+        if !batch.unresolved.isEmpty { print("changed meanwhile:", batch.unresolved.map(\.id)) }
+    }
+    // end snippet
+}
+
 func healthVaultTutorialDisconnect(connection: HealthVaultConnection) async throws {
     // snippet healthvault-tutorial-disconnect
     // Releases every authorized record, then erases what was stored, even when the service cannot be reached.
