@@ -134,4 +134,68 @@ final class HealthVaultEmulatorRulesTests: XCTestCase {
             }
         }
     }
+
+    // MARK: - GetThings paging and version stamps
+
+    private static let weightType = UUID(uuidString: "3d34d87e-7fc1-4153-800f-f56592cb0d17")!
+
+    /// Creates `count` weights in the selected record and returns their keys, oldest first.
+    private func createWeights(_ count: Int, on connection: HealthVaultConnection) async throws -> [ThingKey] {
+        let things = try (0..<count).map { _ in
+            PendingThing(typeID: Self.weightType, dataXML: try XMLFragment(wellFormed: "<weight/>"))
+        }
+        return try await connection.withRecord { try await $0.create(things) }
+    }
+
+    private func query(_ group: GetThings3.QueryGroup, on connection: HealthVaultConnection) async throws
+        -> GetThings3.ResultGroup
+    {
+        try await connection.withRecord { calls in
+            try await calls.send { client, session, record in
+                try await client.getThings3(.init(group: [group]), recordID: record, session: session)
+            }.group[0]
+        }
+    }
+
+    func testPastMaxFullAndTheServersOwnCapThingsComeBackAsKeys() async throws {
+        let connection = connection()
+        try await connect(connection)
+        try await emulator.control("healthvault", ["max_full_things": 3])
+        let keys = try await createWeights(5, on: connection)
+        let capped = try await query(.init(format: .init(section: [.core])), on: connection)
+        XCTAssertEqual(capped.thing.count, 3, "the server's cap, whatever max-full asks")
+        XCTAssertEqual(capped.unprocessedThingKeyInfo.map(\.thingID), Array(keys[0..<2].reversed()), "newest first")
+        let asked = try await query(.init(max: 4, maxFull: 1, format: .init(section: [.core])), on: connection)
+        XCTAssertEqual(asked.thing.count, 1)
+        XCTAssertEqual(asked.unprocessedThingKeyInfo.count, 3, "max bounds full and partial things together")
+    }
+
+    func testAKeySelectsItsThingOnlyAtItsVersionStampAndIsORedWithTheFilters() async throws {
+        let connection = connection()
+        try await connect(connection)
+        let keys = try await createWeights(2, on: connection)
+        let update = PendingThing(typeID: Self.weightType, dataXML: try XMLFragment(wellFormed: "<weight/>"))
+        let newer = try await connection.withRecord { try await $0.update(keys[0], to: update) }
+        let format = GetThings3.Format(section: [.core])
+        let stale = try await query(.init(key: [keys[0], keys[1]], format: format), on: connection)
+        XCTAssertEqual(stale.thing.map(\.thingID), [keys[1]], "the old version of the first thing is not current")
+        let current = try await query(.init(key: [newer], format: format), on: connection)
+        XCTAssertEqual(current.thing.map(\.thingID), [newer])
+        // A key with another type's filter: the key still selects its thing.
+        let ored = try await query(
+            .init(key: [newer], filter: [.init(typeID: [UUID()])], format: format), on: connection)
+        XCTAssertEqual(ored.thing.map(\.thingID), [newer])
+        await assertStatus(.invalidXML, "a key needs its version-stamp") {
+            _ = try await self.query(.init(key: [ThingKey(id: keys[1].id)], format: format), on: connection)
+        }
+        await assertStatus(.versionStampMismatch, "the version-stamp is not the latest") {
+            _ = try await connection.withRecord { calls in
+                try await calls.send { client, session, record in
+                    try await client.putThings2(
+                        .init(thing: [.init(thingID: keys[0], typeID: Self.weightType)]), recordID: record,
+                        session: session)
+                }
+            }
+        }
+    }
 }
