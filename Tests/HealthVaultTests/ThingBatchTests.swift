@@ -39,6 +39,19 @@ final class ThingBatchTests: XCTestCase {
             + key("373c0743-2a7c-4d0c-967c-f6bdccb6a75d", stamp: "7c345b6b-5072-4aca-a454-5aa7148982cf")
             + key("a73685c8-9e08-499b-99c5-abed52aea730", stamp: "6672961b-3715-4b52-8426-6671841cc430"))
 
+    func testAFollowUpKeepsTheFormatTheVersionChoiceAndTheOrder() throws {
+        let order = GetThings3.OrderBy(
+            orderByProperty: .init(typeID: Self.weight, propertyName: "when", direction: .asc))
+        let query = GetThings3.QueryGroup(
+            name: "weight", max: 10, maxFull: 2, filter: Self.query.filter, format: Self.query.format,
+            currentVersionOnly: false, orderBy: order)
+        let key = ThingKey(versionStamp: UUID(), id: UUID())
+        XCTAssertEqual(
+            query.followUp(fetching: [key]),
+            GetThings3.QueryGroup(
+                name: "weight", key: [key], format: Self.query.format, currentVersionOnly: false, orderBy: order))
+    }
+
     /// The things `query` finds through a client at the vectors' time whose transport answers with `responses`.
     private func batches(answering responses: [HTTPResponseMessage]) -> (HealthVaultThingBatches, RecordingTransport) {
         let transport = RecordingTransport(responses: responses)

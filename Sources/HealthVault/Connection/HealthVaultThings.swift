@@ -84,11 +84,12 @@ public struct HealthVaultThingBatches: AsyncSequence, Sendable {
 }
 
 extension GetThings3.QueryGroup {
-    /// The group that fetches `keys`, listed by an earlier response to this group: the same name, format and
-    /// `current-version-only`, and no filter or limits. A key is ORed with the filters, so repeating them would
-    /// select the whole first page again.
+    /// The group that fetches `keys`, listed by an earlier response to this group: the same name, format,
+    /// `current-version-only` and order, and no filter or limits. A key is ORed with the filters, so repeating them
+    /// would select the whole first page again.
     public func followUp(fetching keys: [ThingKey]) -> GetThings3.QueryGroup {
-        GetThings3.QueryGroup(name: name, key: keys, format: format, currentVersionOnly: currentVersionOnly)
+        GetThings3.QueryGroup(
+            name: name, key: keys, format: format, currentVersionOnly: currentVersionOnly, orderBy: orderBy)
     }
 }
 

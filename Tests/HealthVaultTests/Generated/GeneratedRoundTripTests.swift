@@ -481,7 +481,7 @@ final class GeneratedGetServiceDefinitionTests: XCTestCase {
 final class GeneratedGetThings3Tests: XCTestCase {
     func testGetThings3Request() throws {
         let value = GetThings3.Request(
-            group: [GetThings3.QueryGroup(name: "sample 1 & <escaped> \"quoted\"", max: 2, maxFull: 3, id: [Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4))], key: [ThingKey(id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5)))], filter: [GetThings3.Filter()], format: GetThings3.Format(section: [.core], xml: ["sample 6 & <escaped> \"quoted\""], typeVersionFormat: [Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 7))]), currentVersionOnly: true)]
+            group: [GetThings3.QueryGroup(name: "sample 1 & <escaped> \"quoted\"", max: 2, maxFull: 3, id: [Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4))], key: [ThingKey(id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5)))], filter: [GetThings3.Filter()], format: GetThings3.Format(section: [.core], xml: ["sample 6 & <escaped> \"quoted\""], typeVersionFormat: [Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 7))]), currentVersionOnly: true, orderBy: GetThings3.OrderBy(orderByProperty: GetThings3.OrderByProperty(typeID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 9)), propertyName: "sample 10 & <escaped> \"quoted\"")))]
         )
         try assertXMLRoundTrip(value)
     }
@@ -507,12 +507,38 @@ final class GeneratedGetThings3Tests: XCTestCase {
             format: GetThings3.Format(
                 section: [.core], xml: ["sample 13 & <escaped> \"quoted\""],
                 typeVersionFormat: [Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 14))]),
-            currentVersionOnly: false)
+            currentVersionOnly: false,
+            orderBy: GetThings3.OrderBy(
+                orderByProperty: GetThings3.OrderByProperty(
+                    typeID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 16)),
+                    propertyName: "sample 17 & <escaped> \"quoted\"", direction: .asc)))
         try assertXMLRoundTrip(value)
     }
 
     func testGetThings3QueryGroupMinimal() throws {
         let value = GetThings3.QueryGroup(format: GetThings3.Format())
+        try assertXMLRoundTrip(value)
+    }
+
+    func testGetThings3OrderBy() throws {
+        let value = GetThings3.OrderBy(
+            orderByProperty: GetThings3.OrderByProperty(
+                typeID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)),
+                propertyName: "sample 2 & <escaped> \"quoted\"", direction: .asc))
+        try assertXMLRoundTrip(value)
+    }
+
+    func testGetThings3OrderByPropertyFull() throws {
+        let value = GetThings3.OrderByProperty(
+            typeID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)),
+            propertyName: "sample 2 & <escaped> \"quoted\"", direction: .asc)
+        try assertXMLRoundTrip(value)
+    }
+
+    func testGetThings3OrderByPropertyMinimal() throws {
+        let value = GetThings3.OrderByProperty(
+            typeID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)),
+            propertyName: "sample 2 & <escaped> \"quoted\"")
         try assertXMLRoundTrip(value)
     }
 
@@ -892,7 +918,24 @@ final class GeneratedPutThings2Tests: XCTestCase {
             key: try children.children(named: "key").map(ThingKey.init(xml:)),
             filter: try children.children(named: "filter").map(GetThings3.Filter.init(xml:)),
             format: try GetThings3.Format(xml: children.required("format")),
-            currentVersionOnly: try children.first("current-version-only")?.scalar(Swift.Bool.self))
+            currentVersionOnly: try children.first("current-version-only")?.scalar(Swift.Bool.self),
+            orderBy: try children.first("order-by").map(GetThings3.OrderBy.init(xml:)))
+    }
+}
+
+@_spi(Generated) extension GetThings3.OrderBy: SDKRuntime.XMLDecodable {
+    public init(xml element: SDKRuntime.XMLElementView) throws {
+        self.init(orderByProperty: try GetThings3.OrderByProperty(xml: element.required("order-by-property")))
+    }
+}
+
+@_spi(Generated) extension GetThings3.OrderByProperty: SDKRuntime.XMLDecodable {
+    public init(xml element: SDKRuntime.XMLElementView) throws {
+        var attributes = element.attributes
+        self.init(
+            typeID: try attributes.required("type-id", Foundation.UUID.self),
+            propertyName: try attributes.required("property-name", Swift.String.self),
+            direction: try attributes.value("direction", GetThings3.OrderByProperty.Direction.self))
     }
 }
 

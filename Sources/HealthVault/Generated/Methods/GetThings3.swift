@@ -62,14 +62,16 @@ public enum GetThings3 {
         public let format: GetThings3.Format
         /// Only the current version of each thing (the server's default is true).
         public let currentVersionOnly: Swift.Bool?
+        /// The order of the results in place of newest first; only things of its type come back.
+        public let orderBy: GetThings3.OrderBy?
         /// Creates a value from its properties.
         public init(
             name: Swift.String? = nil, max: Swift.Int? = nil, maxFull: Swift.Int? = nil, id: [Foundation.UUID] = [],
             key: [ThingKey] = [], filter: [GetThings3.Filter] = [], format: GetThings3.Format = .init(),
-            currentVersionOnly: Swift.Bool? = nil
+            currentVersionOnly: Swift.Bool? = nil, orderBy: GetThings3.OrderBy? = nil
         ) {
-            (self.name, self.max, self.maxFull, self.id) = (name, max, maxFull, id)
-            (self.key, self.filter, self.format, self.currentVersionOnly) = (key, filter, format, currentVersionOnly)
+            (self.name, self.max, self.maxFull, self.id, self.key, self.filter) = (name, max, maxFull, id, key, filter)
+            (self.format, self.currentVersionOnly, self.orderBy) = (format, currentVersionOnly, orderBy)
         }
 
         /// Checks the schema's constraints on this value and its parts; client methods call it on a request before
@@ -87,6 +89,83 @@ public enum GetThings3 {
                 try item.validate(at: path + "/filter" + "/\(index)")
             }
             try self.format.validate(at: path + "/format")
+            if let value = self.orderBy {
+                try value.validate(at: path + "/order-by")
+            }
+        }
+    }
+
+    /// One property to order a group's results by.
+    public struct OrderBy: Sendable, Equatable {
+        /// The property.
+        public let orderByProperty: GetThings3.OrderByProperty
+        /// Creates a value from its properties.
+        public init(orderByProperty: GetThings3.OrderByProperty) { self.orderByProperty = orderByProperty }
+
+        /// Checks the schema's constraints on this value and its parts; client methods call it on a request before
+        /// sending it.
+        /// - Parameter path: where the value is, as a JSON pointer by wire names.
+        /// - Throws: `SDKRuntime.RequestValidationError` for the first value that breaks a constraint.
+        public func validate(at path: Swift.String = "") throws {
+            try self.orderByProperty.validate(at: path + "/order-by-property")
+        }
+    }
+
+    /// A property of a thing type, and the direction to order by it.
+    public struct OrderByProperty: Sendable, Equatable {
+        /// The thing type whose property it is.
+        public let typeID: Foundation.UUID
+        /// The property, as the type names it.
+        public let propertyName: Swift.String
+        /// Ascending or descending.
+        public let direction: GetThings3.OrderByProperty.Direction?
+        /// Creates a value from its properties.
+        public init(
+            typeID: Foundation.UUID, propertyName: Swift.String, direction: GetThings3.OrderByProperty.Direction? = nil
+        ) {
+            (self.typeID, self.propertyName, self.direction) = (typeID, propertyName, direction)
+        }
+
+        /// Checks the schema's constraints on this value and its parts; client methods call it on a request before
+        /// sending it.
+        /// - Parameter path: where the value is, as a JSON pointer by wire names.
+        /// - Throws: `SDKRuntime.RequestValidationError` for the first value that breaks a constraint.
+        public func validate(at path: Swift.String = "") throws {
+            if let value = self.direction {
+                try SDKRuntime.RequestValidation.listed(value, at: path + "/direction")
+            }
+        }
+
+        /// Ascending or descending.
+        public enum Direction: SDKRuntime.OpenEnum {
+            /// `Asc`
+            case asc
+            /// `Desc`
+            case desc
+            /// A value this version of the schema does not list.
+            case unknown(Swift.String)
+
+            private static let known: [Swift.String: Self] = [
+                "Asc": .asc,
+                "Desc": .desc,
+            ]
+
+            /// The case for a wire value; values the schema does not list become ``unknown(_:)``.
+            public init(rawValue: Swift.String) {
+                self = Self.listedCase(rawValue, in: Self.known) ?? .unknown(rawValue)
+            }
+
+            /// Whether the value is one the schema lists; an unlisted one decodes, but `validate()` refuses it.
+            public var isListed: Swift.Bool { Self.listedCase(rawValue, in: Self.known) != nil }
+
+            /// The wire value.
+            public var rawValue: Swift.String {
+                switch self {
+                case .asc: return "Asc"
+                case .desc: return "Desc"
+                case .unknown(let value): return value
+                }
+            }
         }
     }
 
@@ -320,6 +399,19 @@ extension HealthVaultClient {
         for item in self.filter { try writer.element("filter", writing: item, context: context) }
         try writer.element("format", writing: self.format, context: context)
         if let value = self.currentVersionOnly { try writer.element("current-version-only", text: value.wireText) }
+        if let value = self.orderBy { try writer.element("order-by", writing: value, context: context) }
+    }
+}
+@_spi(Generated) extension GetThings3.OrderBy: SDKRuntime.XMLEncodable {
+    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
+        try writer.element("order-by-property", writing: self.orderByProperty, context: context)
+    }
+}
+@_spi(Generated) extension GetThings3.OrderByProperty: SDKRuntime.XMLEncodable {
+    public func writeXML(to writer: inout SDKRuntime.XMLWriter, context: SDKRuntime.EncodingContext) throws {
+        try writer.attribute("type-id", self.typeID.wireText)
+        try writer.attribute("property-name", self.propertyName)
+        if let value = self.direction { try writer.attribute("direction", value.wireText) }
     }
 }
 @_spi(Generated) extension GetThings3.Filter: SDKRuntime.XMLEncodable {
