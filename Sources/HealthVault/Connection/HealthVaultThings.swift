@@ -31,8 +31,8 @@ public struct HealthVaultThingBatches: AsyncSequence, Sendable {
     public let query: GetThings3.QueryGroup
     private let send: @Sendable (GetThings3.QueryGroup) async throws -> GetThings3.ResultGroup
 
-    /// Reads `query` through `send`, which sends one group and returns its result group, for example
-    /// `{ try await client.getThings3(.init(group: [$0]), recordID: record, session: session).group[0] }`.
+    /// Reads `query` through `send`, which sends a GetThings request with the one group it is given and returns that
+    /// group's results; ``HealthVaultRecordCalls/things(_:)`` reads through a record's calls this way.
     public init(
         query: GetThings3.QueryGroup,
         send: @escaping @Sendable (GetThings3.QueryGroup) async throws -> GetThings3.ResultGroup
