@@ -155,14 +155,7 @@ extension HealthVaultRecordCalls {
     /// - Throws: `ResponseDecodingError` when HealthVault answers with another number of keys; otherwise what
     ///   ``send(_:)`` throws.
     public func create(_ things: [PendingThing]) async throws -> [ThingKey] {
-        let keys = try await send { client, session, record in
-            try await client.putThings2(.init(thing: things), recordID: record, session: session)
-        }.thingID
-        guard keys.count == things.count else {
-            throw ResponseDecodingError(
-                path: "/info/thing-id", reason: "\(keys.count) keys for \(things.count) things written")
-        }
-        return keys
+        try await put(things)
     }
 
     /// Writes `thing` over the version of the thing that `key` names (its `thingID` is replaced by `key`) and
@@ -175,27 +168,29 @@ extension HealthVaultRecordCalls {
             thingID: key, typeID: thing.typeID, thingState: thing.thingState, flags: thing.flags, dataXML: thing.dataXML
         )
         do {
-            let keys = try await send { client, session, record in
-                try await client.putThings2(.init(thing: [written]), recordID: record, session: session)
-            }.thingID
-            guard let new = keys.first, keys.count == 1 else {
-                throw ResponseDecodingError(path: "/info/thing-id", reason: "\(keys.count) keys for 1 thing written")
-            }
-            return new
+            return try await put([written])[0]
         } catch let error as HealthVaultError where error.code == .versionStampMismatch {
             throw HealthVaultThingChangedError(thingID: key.id, underlying: error)
         }
+    }
+
+    /// Sends PutThings with `things` and returns their keys, one per thing, in order.
+    private func put(_ things: [PendingThing]) async throws -> [ThingKey] {
+        let keys = try await send { client, session, record in
+            try await client.putThings2(.init(thing: things), recordID: record, session: session)
+        }.thingID
+        guard keys.count == things.count else {
+            throw ResponseDecodingError(
+                path: "/info/thing-id", reason: "\(keys.count) keys for \(things.count) things written")
+        }
+        return keys
     }
 
     /// The current version of the thing `thingID` in `format`, or nil when the record no longer has it.
     public func currentVersion(
         of thingID: UUID, format: GetThings3.Format = .init(section: [.core], xml: [""])
     ) async throws -> Thing? {
-        let response = try await send { client, session, record in
-            try await client.getThings3(
-                .init(group: [.init(id: [thingID], format: format)]), recordID: record, session: session)
-        }
-        return response.group.first?.thing.first { $0.thingID.id == thingID }
+        try await resultGroup(of: .init(id: [thingID], format: format)).thing.first { $0.thingID.id == thingID }
     }
 
     /// Reads the thing `thingID`, writes what `change` makes of it, and returns the new key, or nil when the record
