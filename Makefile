@@ -67,15 +67,15 @@ stress: build venv  ## The randomized tests at full length: lifecycle, schema ve
 	SDK_HOSTILE_SAMPLE=$${SDK_HOSTILE_SAMPLE:-all} $(SWIFT) test --skip-build --filter HostileSchemaTests
 
 demo: venv  ## Walk the HealthVault, Koppeltaal, Vital and SMART journeys against the emulator, printing each step.
-	$(SWIFT) build --product sdk-demo
-	Tests/Emulator/with-emulator sh -c '.build/debug/sdk-demo --emulator "$$EMULATOR_URL"'
+	$(SWIFT) build --product HealthSignInDemo
+	Tests/Emulator/with-emulator sh -c '.build/debug/HealthSignInDemo --emulator "$$EMULATOR_URL"'
 
 bench: venv  ## Measure the budgets of DESIGN.md (generator, codecs, client, refresh, lifecycle); writes .build/bench/results.json.
 	$(SWIFT) build -c release --product sdkgen
-	$(SWIFT) build -c release --product sdk-bench
-	$(SWIFT) build -c release --product lifecycle-worker
-	$(SWIFT) build --target SDKRuntime
-	Tests/Emulator/with-emulator .build/release/sdk-bench --sdkgen .build/release/sdkgen --modules .build/debug/Modules
+	$(SWIFT) build -c release --product HealthSignInBench
+	$(SWIFT) build -c release --product HealthSignInLifecycleWorker
+	$(SWIFT) build --target HealthSignInRuntime
+	Tests/Emulator/with-emulator .build/release/HealthSignInBench --sdkgen .build/release/sdkgen --modules .build/debug/Modules
 
 fuzz:  ## Fuzz every parser of outside data (1,000,000 runs or 10 minutes each); findings go to .build/fuzz/findings.
 	Fuzz/run --runs 1000000 --seconds 600

@@ -6,6 +6,8 @@ let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny")
 ]
 
+/// Every product, module and target is named `HealthSignIn…`, so that none collides with a module of another package
+/// in an app's graph (SwiftPM requires target and product names to be unique across it).
 let package = Package(
     name: "HealthSignInSDK",
     // os.Logger (OSLogSink) is the newest Apple API the code uses; CryptoKit, the Keychain calls and Swift
@@ -14,55 +16,66 @@ let package = Package(
         .macOS(.v11), .iOS(.v14), .tvOS(.v14), .watchOS(.v7), .visionOS(.v1),
     ],
     products: [
-        .library(name: "SDKRuntime", targets: ["SDKRuntime"]),
+        .library(name: "HealthSignInRuntime", targets: ["HealthSignInRuntime"]),
         // Test doubles (a recording transport, a manual clock, seeded randomness) for an app's tests, kept out of
         // the app itself.
-        .library(name: "SDKRuntimeTesting", targets: ["SDKRuntimeTesting"]),
-        .library(name: "OAuth2", targets: ["OAuth2"]),
-        .library(name: "HealthVault", targets: ["HealthVault"]),
-        .library(name: "Koppeltaal", targets: ["Koppeltaal"]),
-        .library(name: "Vital", targets: ["Vital"]),
-        .library(name: "SMART", targets: ["SMART"]),
-        .executable(name: "sdkgen", targets: ["sdkgen"]),
-        .plugin(name: "GenerateSDK", targets: ["GenerateSDK"]),
-        .plugin(name: "SDKGenBuildPlugin", targets: ["SDKGenBuildPlugin"]),
+        .library(name: "HealthSignInTesting", targets: ["HealthSignInTesting"]),
+        .library(name: "HealthSignInOAuth", targets: ["HealthSignInOAuth"]),
+        .library(name: "HealthSignInHealthVault", targets: ["HealthSignInHealthVault"]),
+        .library(name: "HealthSignInKoppeltaal", targets: ["HealthSignInKoppeltaal"]),
+        .library(name: "HealthSignInVital", targets: ["HealthSignInVital"]),
+        .library(name: "HealthSignInSMART", targets: ["HealthSignInSMART"]),
+        .executable(name: "HealthSignInSDKGen", targets: ["HealthSignInSDKGen"]),
+        .plugin(name: "HealthSignInGenerateSDK", targets: ["HealthSignInGenerateSDK"]),
+        .plugin(name: "HealthSignInBuildPlugin", targets: ["HealthSignInBuildPlugin"]),
     ],
     targets: [
         // Runtime shared by all generated families.
         .systemLibrary(
-            name: "COpenSSL",
-            path: "Sources/COpenSSL",
+            name: "HealthSignInLibcrypto",
+            path: "Sources/HealthSignInLibcrypto",
             pkgConfig: "openssl",
             providers: [.apt(["libssl-dev"]), .brew(["openssl"])]
         ),
         // What JSON Schema's keywords mean, shared by the runtime (decoding, validate()) and the generator.
-        .target(name: "SchemaSemantics", swiftSettings: strict),
+        .target(name: "HealthSignInSchemaSemantics", swiftSettings: strict),
         .target(
-            name: "SDKRuntime",
+            name: "HealthSignInRuntime",
             dependencies: [
-                "SchemaSemantics",
-                .target(name: "COpenSSL", condition: .when(platforms: [.linux, .android, .windows, .openbsd])),
+                "HealthSignInSchemaSemantics",
+                .target(
+                    name: "HealthSignInLibcrypto", condition: .when(platforms: [.linux, .android, .windows, .openbsd])),
             ],
             swiftSettings: strict
         ),
 
-        .target(name: "SDKRuntimeTesting", dependencies: ["SDKRuntime"], swiftSettings: strict),
+        .target(name: "HealthSignInTesting", dependencies: ["HealthSignInRuntime"], swiftSettings: strict),
 
         // The OAuth 2.0 and OpenID Connect layer: the OAuth2 schemas' generated code, and what every OAuth family
         // does the same way (grants, refresh, discovery, authorization requests, revocation, bearer calls).
-        .target(name: "OAuth2", dependencies: ["SDKRuntime"], swiftSettings: strict),
+        .target(name: "HealthSignInOAuth", dependencies: ["HealthSignInRuntime"], swiftSettings: strict),
 
         // Protocol families: generated code under Generated/ plus hand-written flows.
-        .target(name: "HealthVault", dependencies: ["SDKRuntime"], swiftSettings: strict),
-        .target(name: "Koppeltaal", dependencies: ["OAuth2", "SDKRuntime"], swiftSettings: strict),
-        .target(name: "Vital", dependencies: ["OAuth2", "SDKRuntime"], swiftSettings: strict),
-        .target(name: "SMART", dependencies: ["OAuth2", "SDKRuntime"], swiftSettings: strict),
+        .target(name: "HealthSignInHealthVault", dependencies: ["HealthSignInRuntime"], swiftSettings: strict),
+        .target(
+            name: "HealthSignInKoppeltaal", dependencies: ["HealthSignInOAuth", "HealthSignInRuntime"],
+            swiftSettings: strict),
+        .target(
+            name: "HealthSignInVital", dependencies: ["HealthSignInOAuth", "HealthSignInRuntime"], swiftSettings: strict
+        ),
+        .target(
+            name: "HealthSignInSMART", dependencies: ["HealthSignInOAuth", "HealthSignInRuntime"], swiftSettings: strict
+        ),
 
-        // The generator: a library of pure stages and a thin command-line shell.
-        .target(name: "SDKGenerator", dependencies: ["SchemaSemantics"], path: "Generator/Core", swiftSettings: strict),
-        .executableTarget(name: "sdkgen", dependencies: ["SDKGenerator"], path: "Generator/CLI", swiftSettings: strict),
+        // The generator: a library of pure stages and a thin command-line shell (sdkgen).
+        .target(
+            name: "HealthSignInGenerator", dependencies: ["HealthSignInSchemaSemantics"], path: "Generator/Core",
+            swiftSettings: strict),
+        .executableTarget(
+            name: "HealthSignInSDKGen", dependencies: ["HealthSignInGenerator"], path: "Generator/CLI",
+            swiftSettings: strict),
         .plugin(
-            name: "GenerateSDK",
+            name: "HealthSignInGenerateSDK",
             capability: .command(
                 intent: .custom(
                     verb: "generate-sdk",
@@ -71,31 +84,36 @@ let package = Package(
                     .writeToPackageDirectory(reason: "sdkgen writes the generated Swift into the package's sources")
                 ]
             ),
-            dependencies: ["sdkgen"]
+            dependencies: ["HealthSignInSDKGen"]
         ),
 
         // Generates a target's clients at build time from its Schemas directory (and sdkgen-config.json).
-        .plugin(name: "SDKGenBuildPlugin", capability: .buildTool(), dependencies: ["sdkgen"]),
+        .plugin(name: "HealthSignInBuildPlugin", capability: .buildTool(), dependencies: ["HealthSignInSDKGen"]),
 
-        // The three journeys against real or emulated servers (make demo).
+        // The four journeys against real or emulated servers (make demo).
         .executableTarget(
-            name: "sdk-demo", dependencies: ["HealthVault", "Koppeltaal", "Vital", "SMART", "OAuth2", "SDKRuntime"],
+            name: "HealthSignInDemo",
+            dependencies: [
+                "HealthSignInHealthVault", "HealthSignInKoppeltaal", "HealthSignInVital", "HealthSignInSMART",
+                "HealthSignInOAuth", "HealthSignInRuntime",
+            ],
             swiftSettings: strict),
 
         // A process of the shared-store tests and benchmark: calls through a file store another process also uses.
         .executableTarget(
-            name: "lifecycle-worker", dependencies: ["Koppeltaal", "Vital", "OAuth2", "SDKRuntime"],
+            name: "HealthSignInLifecycleWorker",
+            dependencies: ["HealthSignInKoppeltaal", "HealthSignInVital", "HealthSignInOAuth", "HealthSignInRuntime"],
             path: "Tests/LifecycleWorker",
             swiftSettings: strict
         ),
 
-        // Benchmarks of the budgets in DESIGN.md (make bench), and the synthetic schemas they and the tests share.
-        .target(name: "SyntheticSchemas", path: "Benchmarks/SyntheticSchemas", swiftSettings: strict),
+        // Benchmarks of the budgets (make bench), and the synthetic schemas they and the tests share.
+        .target(name: "HealthSignInSyntheticSchemas", path: "Benchmarks/SyntheticSchemas", swiftSettings: strict),
         .executableTarget(
-            name: "sdk-bench",
+            name: "HealthSignInBench",
             dependencies: [
-                "HealthVault", "Koppeltaal", "Vital", "SMART", "OAuth2", "SDKRuntime", "SDKRuntimeTesting",
-                "SyntheticSchemas",
+                "HealthSignInHealthVault", "HealthSignInKoppeltaal", "HealthSignInVital", "HealthSignInSMART",
+                "HealthSignInOAuth", "HealthSignInRuntime", "HealthSignInTesting", "HealthSignInSyntheticSchemas",
             ],
             path: "Benchmarks/Suite",
             swiftSettings: strict
@@ -103,42 +121,73 @@ let package = Package(
 
         // Fuzzing (make fuzz): the inputs each parser of outside data is given, and the libFuzzer entry points.
         .target(
-            name: "FuzzTargets",
-            dependencies: ["HealthVault", "Koppeltaal", "Vital", "SMART", "OAuth2", "SDKRuntime", "SDKGenerator"],
+            name: "HealthSignInFuzzTargets",
+            dependencies: [
+                "HealthSignInHealthVault", "HealthSignInKoppeltaal", "HealthSignInVital", "HealthSignInSMART",
+                "HealthSignInOAuth", "HealthSignInRuntime", "HealthSignInGenerator",
+            ],
             path: "Fuzz/Targets", swiftSettings: strict
         ),
-        .target(name: "FuzzDriver", path: "Fuzz/Driver"),
+        .target(name: "HealthSignInFuzzDriver", path: "Fuzz/Driver"),
         .executableTarget(
-            name: "sdk-fuzz", dependencies: ["FuzzTargets", "FuzzDriver"], path: "Fuzz/Runner", swiftSettings: strict),
+            name: "HealthSignInFuzz", dependencies: ["HealthSignInFuzzTargets", "HealthSignInFuzzDriver"],
+            path: "Fuzz/Runner", swiftSettings: strict),
 
         // Tests, with shared fixtures and assertions.
         .target(
-            name: "TestSupport", dependencies: ["SDKRuntime", "SDKRuntimeTesting"], path: "Tests/TestSupport",
-            swiftSettings: strict),
-        .testTarget(name: "SchemaSemanticsTests", dependencies: ["SchemaSemantics"], swiftSettings: strict),
-        .testTarget(name: "SDKRuntimeTests", dependencies: ["SDKRuntime", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "OAuth2Tests", dependencies: ["OAuth2", "SDKRuntime", "TestSupport"], swiftSettings: strict),
+            name: "HealthSignInTestSupport", dependencies: ["HealthSignInRuntime", "HealthSignInTesting"],
+            path: "Tests/HealthSignInTestSupport", swiftSettings: strict),
         .testTarget(
-            name: "SDKGeneratorTests",
-            dependencies: ["SDKGenerator", "TestSupport", "FuzzTargets", "SyntheticSchemas"],
+            name: "HealthSignInSchemaSemanticsTests", dependencies: ["HealthSignInSchemaSemantics"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "HealthSignInRuntimeTests", dependencies: ["HealthSignInRuntime", "HealthSignInTestSupport"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "HealthSignInOAuthTests",
+            dependencies: ["HealthSignInOAuth", "HealthSignInRuntime", "HealthSignInTestSupport"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "HealthSignInGeneratorTests",
+            dependencies: [
+                "HealthSignInGenerator", "HealthSignInTestSupport", "HealthSignInFuzzTargets",
+                "HealthSignInSyntheticSchemas",
+            ],
             exclude: ["InvalidSchemas", "Corpus"], swiftSettings: strict),
         .testTarget(
-            name: "HealthVaultTests", dependencies: ["HealthVault", "SDKRuntime", "TestSupport"], swiftSettings: strict),
-        .testTarget(
-            name: "KoppeltaalTests", dependencies: ["Koppeltaal", "OAuth2", "SDKRuntime", "TestSupport"],
+            name: "HealthSignInHealthVaultTests",
+            dependencies: ["HealthSignInHealthVault", "HealthSignInRuntime", "HealthSignInTestSupport"],
             swiftSettings: strict),
         .testTarget(
-            name: "VitalTests", dependencies: ["Vital", "OAuth2", "SDKRuntime", "TestSupport"], swiftSettings: strict),
-        .testTarget(
-            name: "SMARTTests", dependencies: ["SMART", "OAuth2", "SDKRuntime", "TestSupport"], swiftSettings: strict),
-        .testTarget(
-            name: "DocumentationTests",
-            dependencies: ["HealthVault", "Koppeltaal", "Vital", "SMART", "OAuth2", "SDKRuntime", "TestSupport"],
+            name: "HealthSignInKoppeltaalTests",
+            dependencies: [
+                "HealthSignInKoppeltaal", "HealthSignInOAuth", "HealthSignInRuntime", "HealthSignInTestSupport",
+            ],
             swiftSettings: strict),
-        .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzTargets", "TestSupport"], swiftSettings: strict),
         .testTarget(
-            name: "IntegrationTests",
-            dependencies: ["HealthVault", "Koppeltaal", "Vital", "SMART", "OAuth2", "SDKRuntime", "TestSupport"],
+            name: "HealthSignInVitalTests",
+            dependencies: ["HealthSignInVital", "HealthSignInOAuth", "HealthSignInRuntime", "HealthSignInTestSupport"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "HealthSignInSMARTTests",
+            dependencies: ["HealthSignInSMART", "HealthSignInOAuth", "HealthSignInRuntime", "HealthSignInTestSupport"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "HealthSignInDocumentationTests",
+            dependencies: [
+                "HealthSignInHealthVault", "HealthSignInKoppeltaal", "HealthSignInVital", "HealthSignInSMART",
+                "HealthSignInOAuth", "HealthSignInRuntime", "HealthSignInTestSupport",
+            ],
+            swiftSettings: strict),
+        .testTarget(
+            name: "HealthSignInFuzzRegressionTests",
+            dependencies: ["HealthSignInFuzzTargets", "HealthSignInTestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "HealthSignInIntegrationTests",
+            dependencies: [
+                "HealthSignInHealthVault", "HealthSignInKoppeltaal", "HealthSignInVital", "HealthSignInSMART",
+                "HealthSignInOAuth", "HealthSignInRuntime", "HealthSignInTestSupport",
+            ],
             swiftSettings: strict
         ),
     ]

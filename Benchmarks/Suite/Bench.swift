@@ -1,21 +1,21 @@
 import Foundation
 
-/// `sdk-bench`: measures the budgets of DESIGN.md §11 and prints one table; `make bench` runs it.
+/// `HealthSignInBench`: measures the budgets of DESIGN.md §11 and prints one table; `make bench` runs it.
 ///
 /// ```
-/// sdk-bench --sdkgen .build/release/sdkgen --modules .build/debug/Modules [--emulator URL] [--only SECTIONS]
+/// HealthSignInBench --sdkgen .build/release/sdkgen --modules .build/debug/Modules [--emulator URL] [--only SECTIONS]
 /// ```
 @main
 struct Bench {
     static let usage = """
-        usage: sdk-bench [options]
+        usage: HealthSignInBench [options]
           --sdkgen PATH      the release sdkgen binary (needed for Generator and Compile)
-          --modules DIR      the debug build's Modules directory, holding SDKRuntime (needed for Compile)
+          --modules DIR      the debug build's Modules directory, holding HealthSignInRuntime (needed for Compile)
           --swiftc PATH      the Swift compiler (default: swiftc on PATH)
           --emulator URL     the emulator's base URL for the calls over HTTP (default: $EMULATOR_URL; skipped without)
           --repository DIR   the repository root (default: the current directory)
           --output FILE      where to write the JSON results (default: .build/bench/results.json)
-          --scratch DIR      where generated files go (default: /dev/shm/sdk-bench when it exists, so that the
+          --scratch DIR      where generated files go (default: /dev/shm/HealthSignInBench when it exists, so that the
                              generator, not the disk, is measured; otherwise next to the output)
           --only LIST        comma-separated sections: generator, compile, codecs, client, refresh, lifecycle
         """
@@ -33,7 +33,7 @@ struct Bench {
                 exit(1)
             }
         } catch {
-            FileHandle.standardError.write(Data("sdk-bench: \(error)\n".utf8))
+            FileHandle.standardError.write(Data("HealthSignInBench: \(error)\n".utf8))
             exit(2)
         }
     }
@@ -45,7 +45,7 @@ struct Bench {
     private static func run(_ options: Options, into report: Report) async throws {
         let sections = Options.sections.filter(options.runs)
         guard sections.count > 1 else { return try await runSections(options, into: report) }
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("sdk-bench-\(UUID().uuidString)")
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("HealthSignInBench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
         for section in sections {
@@ -111,7 +111,7 @@ struct Options {
     var repository = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
     var output = URL(fileURLWithPath: ".build/bench/results.json")
     var scratch: URL? =
-        FileManager.default.fileExists(atPath: "/dev/shm") ? URL(fileURLWithPath: "/dev/shm/sdk-bench") : nil
+        FileManager.default.fileExists(atPath: "/dev/shm") ? URL(fileURLWithPath: "/dev/shm/HealthSignInBench") : nil
     var only: Set<String>?
     /// The options given, without `--only` and `--output`, for the process that runs one section.
     var arguments: [String] = []

@@ -1,10 +1,10 @@
 import Foundation
-import HealthVault
-import Koppeltaal
-import OAuth2
-import SDKRuntime
-import SMART
-import Vital
+import HealthSignInHealthVault
+import HealthSignInKoppeltaal
+import HealthSignInOAuth
+import HealthSignInRuntime
+import HealthSignInSMART
+import HealthSignInVital
 
 /// A transport that answers from memory, so a call costs only what the SDK does around it.
 struct CannedTransport: HTTPTransport {
@@ -33,7 +33,7 @@ struct ClientBenchmarks {
     private func inMemory(into report: Report) async throws {
         let peopleResponse = HTTPResponseMessage(
             status: 200, headers: ["Content-Type": "text/xml"], body: Samples.authorizedPeopleResponse(people: 1))
-        let healthVault = HealthVaultClient(
+        let healthVault = HealthVaultAPIClient(
             configuration: .init(
                 transport: CannedTransport { _ in peopleResponse }, envelope: .init(clientVersion: "bench/1.0")))
         let people = try await Harness.measure(iterations: 2_000) {
@@ -41,19 +41,19 @@ struct ClientBenchmarks {
         }
         add("HealthVault GetAuthorizedPeople (sign, send, decode 1 person)", people, into: report)
 
-        let koppeltaal = OAuth2Client(
+        let koppeltaal = OAuth2APIClient(
             configuration: .init(
                 servers: .init(token: URL(string: "https://kt.example/OAuth2/Koppeltaal/Token")),
                 transport: CannedTransport.json(Samples.koppeltaalTokenResponse)
             ))
         let client = OAuthClientCredentials(clientID: "RANJKA", secret: "s&cret")
         let refresh = try await Harness.measure(iterations: 5_000) {
-            _ = try await koppeltaal.token(
+            _ = try await koppeltaal.requestToken(
                 .refreshToken(.init(refreshToken: "e54a2533-df44-4e32-bc4d-820c05b2aed0")), client: client)
         }
         add("Koppeltaal Token refresh (form, Basic, decode)", refresh, into: report)
 
-        let vital = VitalClient(
+        let vital = VitalAPIClient(
             configuration: .init(
                 servers: .init(api: URL(string: "https://api.sandbox.us.junction.com")),
                 transport: CannedTransport.json(
@@ -67,14 +67,14 @@ struct ClientBenchmarks {
         }
         add("Vital GetConnectedProviders (Bearer, decode)", providers, into: report)
 
-        let smart = OAuth2Client(
+        let smart = OAuth2APIClient(
             configuration: .init(
                 servers: .init(token: URL(string: "https://ehr.example/auth/token")),
                 transport: CannedTransport.json(Samples.smartBackendTokenResponse)))
         let signer = try ClientAssertionSigner(key: JSONWebKey(json: Data(Samples.backendKey.utf8)), algorithm: .es384)
         let backend = OAuthClientCredentials(clientID: "service", signer: signer)
         let backendToken = try await Harness.measure(iterations: 1_000) {
-            _ = try await smart.token(.clientCredentials(.init(scope: "system/*.rs")), client: backend)
+            _ = try await smart.requestToken(.clientCredentials(.init(scope: "system/*.rs")), client: backend)
         }
         // The assertion is an ES384 signature, whose cost is the curve's, not the client's: it is reported on its own,
         // and the budget applies to the same call with a client secret in its place (a secret as long as the
@@ -87,7 +87,7 @@ struct ClientBenchmarks {
         let secret = OAuthClientCredentials(
             clientID: "service", secret: String(repeating: "s", count: assertionLength), method: .post)
         let unsigned = try await Harness.measure(iterations: 5_000) {
-            _ = try await smart.token(.clientCredentials(.init(scope: "system/*.rs")), client: secret)
+            _ = try await smart.requestToken(.clientCredentials(.init(scope: "system/*.rs")), client: secret)
         }
         report.add(
             Row(
@@ -104,7 +104,7 @@ struct ClientBenchmarks {
         // The same call through two middlewares that pass it on, against the bare call measured just before.
         var options = vital.configuration.options
         options.middlewares = [PassThrough(), PassThrough()]
-        let layered = VitalClient(configuration: .init(servers: vital.configuration.servers, options: options))
+        let layered = VitalAPIClient(configuration: .init(servers: vital.configuration.servers, options: options))
         let through = try await Harness.measure(iterations: 5_000) {
             _ = try await layered.getConnectedProviders(
                 .init(userID: user), credential: .bearer(BearerToken("vat_0123456789")))
@@ -118,14 +118,14 @@ struct ClientBenchmarks {
                     format: "+%.2f µs over the bare call (ratio %.2f)", extra, through.median / providers.median)))
 
         // Building and form-encoding alone: the transport refuses at once.
-        let refusing = OAuth2Client(
+        let refusing = OAuth2APIClient(
             configuration: .init(
                 servers: .init(token: URL(string: "https://kt.example/OAuth2/Koppeltaal/Token")),
                 transport: CannedTransport { _ in throw CancellationError() }
             ))
         let encoding = try await Harness.measure(iterations: 5_000) {
             do {
-                _ = try await refusing.token(
+                _ = try await refusing.requestToken(
                     .refreshToken(.init(refreshToken: "e54a2533-df44-4e32-bc4d-820c05b2aed0")), client: client)
             } catch is CancellationError {}
         }
@@ -152,9 +152,9 @@ struct ClientBenchmarks {
                 urlPolicy: URLPolicy(allowsInsecureLoopback: true)
             ))
         let user = try await backend.user(forClientUserID: "bench").userID
-        let client = VitalClient(
+        let client = VitalAPIClient(
             configuration: .init(
-                servers: .init(api: hosts.api), transport: URLSessionTransport(),
+                servers: .init(api: hosts.api), transport: URLSessionHTTPTransport(),
                 urlPolicy: URLPolicy(allowsInsecureLoopback: true)
             ))
         let credential = AccessCredential.apiKey(APIKey("sk_us_emulator"))
@@ -188,7 +188,7 @@ struct ClientBenchmarks {
 }
 
 /// A middleware that only passes the request on, to measure what the chain itself costs.
-private struct PassThrough: ClientMiddleware {
+private struct PassThrough: HTTPClientMiddleware {
     func intercept(
         _ request: HTTPRequestMessage, operation: OperationID,
         next: @Sendable (HTTPRequestMessage) async throws -> HTTPResponseMessage

@@ -1,9 +1,9 @@
 import Foundation
-import HealthVault
-import Koppeltaal
-import OAuth2
-@_spi(Generated) import SDKRuntime
-import Vital
+import HealthSignInHealthVault
+import HealthSignInKoppeltaal
+import HealthSignInOAuth
+@_spi(Generated) import HealthSignInRuntime
+import HealthSignInVital
 
 #if canImport(FoundationXML)
     import FoundationXML
@@ -155,7 +155,7 @@ struct CodecBenchmarks {
         try decode(
             KoppeltaalTokenResponse.self, Samples.koppeltaalTokenResponse, "the Koppeltaal seed token response",
             into: report)
-        try decode(OAuth2.TokenResponse.self, Samples.vitalTokenResponse, "a Vital token response", into: report)
+        try decode(HealthSignInOAuth.TokenResponse.self, Samples.vitalTokenResponse, "a Vital token response", into: report)
     }
 
     private func decode<T: Decodable>(_ type: T.Type, _ text: String, _ name: String, into report: Report) throws {

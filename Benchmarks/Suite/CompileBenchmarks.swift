@@ -5,7 +5,7 @@ import Foundation
 /// mode, two jobs); and how much release object code it becomes.
 struct CompileBenchmarks {
     let swiftc: String
-    /// The debug build's module directory, holding `SDKRuntime.swiftmodule`.
+    /// The debug build's module directory, holding `HealthSignInRuntime.swiftmodule`.
     let modules: URL
     let repository: URL
     let workspace: URL
@@ -128,7 +128,7 @@ struct CompileBenchmarks {
         #if os(Linux)
             command += [
                 "-Xcc",
-                "-fmodule-map-file=" + repository.appendingPathComponent("Sources/COpenSSL/module.modulemap").path,
+                "-fmodule-map-file=" + repository.appendingPathComponent("Sources/HealthSignInLibcrypto/module.modulemap").path,
             ]
         #endif
         return command + files

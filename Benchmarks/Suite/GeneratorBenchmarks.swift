@@ -1,5 +1,5 @@
 import Foundation
-import SyntheticSchemas
+import HealthSignInSyntheticSchemas
 
 /// Whole-process runs of the release `sdkgen`: on the shipped schemas, and on synthetic families of 10, 100 and
 /// 1,000 methods generated from scratch.
@@ -42,7 +42,7 @@ struct GeneratorBenchmarks {
         var perMethod: [Int: Double] = [:]
         for size in Self.sizes {
             let root = workspace.appendingPathComponent("generator-\(size)")
-            try SyntheticSchemas(methods: size).write(to: root.appendingPathComponent("Schemas"))
+            try HealthSignInSyntheticSchemas(methods: size).write(to: root.appendingPathComponent("Schemas"))
             let command = [
                 sdkgen, "--schemas", root.appendingPathComponent("Schemas").path, "--output", sources(size: size).path,
             ]

@@ -1,12 +1,12 @@
 import Foundation
-import SDKRuntime
-import Vital
+import HealthSignInRuntime
+import HealthSignInVital
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
 
-/// What the credential lifecycle costs: a call through `VitalCore` against the same generated client call without
+/// What the credential lifecycle costs: a call through `VitalSession` against the same generated client call without
 /// it (both against a canned in-memory response), and two OS processes sharing one file store, each making 50
 /// concurrent calls on an expired token against the emulator (the budget is one refresh between them).
 struct LifecycleBenchmarks {
@@ -26,10 +26,10 @@ struct LifecycleBenchmarks {
             body: Data(#"{"providers": [{"name": "Oura", "slug": "oura", "status": "connected"}]}"#.utf8)
         )
         let transport = CannedTransport { $0.url.path.hasSuffix("/v1/token") ? tokens : providers }
-        let core = VitalCore(configuration: .init(store: InMemoryCredentialStore(), transport: transport))
+        let core = VitalSession(configuration: .init(store: InMemoryCredentialStore(), transport: transport))
         let user = UUID()
         try await core.signIn(token: Samples.vitalSignInToken(userID: user))
-        let bare = VitalClient(
+        let bare = VitalAPIClient(
             configuration: .init(
                 servers: .init(api: URL(string: "https://api.sandbox.us.junction.com")), transport: transport))
         let credential = AccessCredential.bearer(BearerToken("vat_0123456789abcdefghijklmnopqrstuv"))
@@ -50,7 +50,7 @@ struct LifecycleBenchmarks {
         report.add(
             Row(
                 section: "Lifecycle",
-                metric: "Vital GetConnectedProviders through VitalCore, over the bare client call",
+                metric: "Vital GetConnectedProviders through VitalSession, over the bare client call",
                 unit: "µs/call",
                 summary: Summary(
                     median: added, min: lifecycle.min - client.max, max: lifecycle.max - client.min, runs: 3),
@@ -62,10 +62,10 @@ struct LifecycleBenchmarks {
             ))
     }
 
-    /// Two `lifecycle-worker` processes (built beside this one) on one file store, five times.
+    /// Two `HealthSignInLifecycleWorker` processes (built beside this one) on one file store, five times.
     private func twoProcesses(_ emulator: URL, into report: Report) async throws {
         let worker = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
-            "lifecycle-worker")
+            "HealthSignInLifecycleWorker")
         guard FileManager.default.isExecutableFile(atPath: worker.path) else {
             FileHandle.standardError.write(Data("  Lifecycle: no \(worker.path); skipping the two-process run\n".utf8))
             return
@@ -84,7 +84,7 @@ struct LifecycleBenchmarks {
             let backend = VitalBackend(
                 configuration: .init(
                     apiKey: APIKey("sk_us_emulator"), environment: .sandboxUS, hosts: hosts, urlPolicy: policy))
-            let core = VitalCore(
+            let core = VitalSession(
                 configuration: .init(
                     store: try FileCredentialStore(directory: directory), hosts: hosts, urlPolicy: policy))
             try await core.signIn(token: try await backend.signInToken(forClientUserID: "bench").signInToken)

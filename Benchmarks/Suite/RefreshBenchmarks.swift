@@ -1,10 +1,10 @@
 import Foundation
-import Koppeltaal
-import OAuth2
-import SDKRuntime
-import SDKRuntimeTesting
-import SMART
-import Vital
+import HealthSignInKoppeltaal
+import HealthSignInOAuth
+import HealthSignInRuntime
+import HealthSignInTesting
+import HealthSignInSMART
+import HealthSignInVital
 
 /// A thousand concurrent calls that all find the access token expired, against an in-memory transport: how many
 /// refresh requests go out (the budget is one) and how long until every call is done.
@@ -18,7 +18,7 @@ struct RefreshBenchmarks {
                 status: 200, headers: ["Content-Type": "application/json"], body: Data(Samples.vitalTokenResponse.utf8))
             let providers = HTTPResponseMessage(
                 status: 200, headers: ["Content-Type": "application/json"], body: Data(#"{"providers": []}"#.utf8))
-            let core = VitalCore(
+            let core = VitalSession(
                 configuration: .init(
                     store: InMemoryCredentialStore(),
                     transport: CannedTransport { request in

@@ -1,5 +1,5 @@
 import Foundation
-import SDKRuntime
+import HealthSignInRuntime
 
 /// The inputs the benchmarks work on.
 enum Samples {

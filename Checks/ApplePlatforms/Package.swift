@@ -7,18 +7,18 @@ import PackageDescription
 /// `canImport(CryptoKit)`, `canImport(Security)`, `canImport(os)` and `canImport(AuthenticationServices)` hold, so the
 /// runtime's Apple branches are the ones compiled.
 let package = Package(
-    name: "ApplePlatformsCheck",
+    name: "HealthSignInApplePlatformsCheck",
     dependencies: [.package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3")],
     targets: [
         .target(name: "CryptoKit", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "Security"),
         .target(name: "os"),
         .target(name: "AuthenticationServices"),
-        .systemLibrary(name: "COpenSSL", pkgConfig: "openssl"),
-        .target(name: "SchemaSemantics"),
+        .systemLibrary(name: "HealthSignInLibcrypto", pkgConfig: "openssl"),
+        .target(name: "HealthSignInSchemaSemantics"),
         .target(
-            name: "SDKRuntime",
-            dependencies: ["SchemaSemantics", "CryptoKit", "Security", "os", "AuthenticationServices", "COpenSSL"],
+            name: "HealthSignInRuntime",
+            dependencies: ["HealthSignInSchemaSemantics", "CryptoKit", "Security", "os", "AuthenticationServices", "HealthSignInLibcrypto"],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),
     ]

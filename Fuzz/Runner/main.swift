@@ -1,10 +1,10 @@
 import Foundation
-import FuzzTargets
+import HealthSignInFuzzTargets
 
-// `sdk-fuzz`: the libFuzzer entry points. Built by `make fuzz` with `-sanitize=fuzzer,address -parse-as-library`,
+// `HealthSignInFuzz`: the libFuzzer entry points. Built by `make fuzz` with `-sanitize=fuzzer,address -parse-as-library`,
 // libFuzzer supplies `main`; the target to run is named by the environment:
 //
-//     SDK_FUZZ_TARGET=xml-reader .build/fuzz/release/sdk-fuzz corpus/ -runs=1000000
+//     SDK_FUZZ_TARGET=xml-reader .build/fuzz/release/HealthSignInFuzz corpus/ -runs=1000000
 //
 // In an ordinary build this file only declares functions, so the executable does nothing.
 
@@ -13,7 +13,7 @@ let selectedTarget: FuzzTarget = {
     let name = ProcessInfo.processInfo.environment["SDK_FUZZ_TARGET"] ?? ""
     guard let target = FuzzTarget(rawValue: name) else {
         let names = FuzzTarget.allCases.map(\.rawValue).joined(separator: ", ")
-        FileHandle.standardError.write(Data("sdk-fuzz: set SDK_FUZZ_TARGET to one of: \(names)\n".utf8))
+        FileHandle.standardError.write(Data("HealthSignInFuzz: set SDK_FUZZ_TARGET to one of: \(names)\n".utf8))
         exit(2)
     }
     return target

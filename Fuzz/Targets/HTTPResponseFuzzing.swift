@@ -1,11 +1,11 @@
 import Dispatch
 import Foundation
-import HealthVault
-import Koppeltaal
-import OAuth2
-import SDKRuntime
-import SMART
-import Vital
+import HealthSignInHealthVault
+import HealthSignInKoppeltaal
+import HealthSignInOAuth
+import HealthSignInRuntime
+import HealthSignInSMART
+import HealthSignInVital
 
 /// Gives the input to every generated client method as the server's answer, with a status and content type chosen
 /// by its length (so that a fixture body seeds it unchanged). This reaches each method's response decoding,
@@ -35,7 +35,7 @@ enum HTTPResponseFuzzing {
 
     private static func koppeltaal(_ transport: CannedTransport) async {
         let server = URL(string: "https://kt.example/OAuth2/Koppeltaal")
-        let client = KoppeltaalClient(
+        let client = KoppeltaalAPIClient(
             configuration: .init(
                 servers: .init(fhir: server, launch: server, authorize: server), transport: transport
             ))
@@ -45,7 +45,7 @@ enum HTTPResponseFuzzing {
             .init(clientID: "c", patient: "p", user: "u"), credentials: BasicCredentials(username: "a", password: "b"))
         _ = try? await client.mobileAuthorize(
             .init(clientID: "c", redirectURI: "app://cb", scope: "launch:1", state: "s"))
-        if let response = try? await oauthClient(transport).token(
+        if let response = try? await oauthClient(transport).requestToken(
             .refreshToken(.init(refreshToken: "r")), client: OAuthClientCredentials(clientID: "client"))
         {
             _ = try? KoppeltaalTokenResponse(extending: response)
@@ -53,9 +53,9 @@ enum HTTPResponseFuzzing {
     }
 
     /// The OAuth 2.0 methods every OAuth family sends.
-    private static func oauthClient(_ transport: CannedTransport) -> OAuth2Client {
+    private static func oauthClient(_ transport: CannedTransport) -> OAuth2APIClient {
         let server = URL(string: "https://auth.example/oauth")
-        return OAuth2Client(
+        return OAuth2APIClient(
             configuration: .init(
                 servers: .init(
                     token: server, revocation: server, introspection: server, jwks: server, metadata: server),
@@ -64,7 +64,7 @@ enum HTTPResponseFuzzing {
 
     private static func vital(_ transport: CannedTransport) async {
         let server = URL(string: "https://api.example.com")
-        let client = VitalClient(configuration: .init(servers: .init(api: server, auth: server), transport: transport))
+        let client = VitalAPIClient(configuration: .init(servers: .init(api: server, auth: server), transport: transport))
         let key = APIKey("key")
         let user = UUID()
         _ = try? await client.createUser(.init(clientUserID: "u"), apiKey: key)
@@ -78,18 +78,18 @@ enum HTTPResponseFuzzing {
 
     private static func smart(_ transport: CannedTransport) async {
         let server = URL(string: "https://ehr.example/fhir")
-        let client = SMARTClient(configuration: .init(servers: .init(fhir: server), transport: transport))
+        let client = SMARTAPIClient(configuration: .init(servers: .init(fhir: server), transport: transport))
         let oauth = OAuthClientCredentials(clientID: "client", secret: "secret")
         let oauthClient = oauthClient(transport)
         _ = try? await client.getConfiguration()
         _ = try? await oauthClient.getServerMetadata()
         _ = try? await oauthClient.getKeys()
-        if let response = try? await oauthClient.token(
+        if let response = try? await oauthClient.requestToken(
             .authorizationCode(.init(code: "c", redirectURI: "app://cb", codeVerifier: "v")), client: oauth)
         {
             _ = try? SMARTTokenResponse(extending: response)
         }
-        _ = try? await oauthClient.token(.refreshToken(.init(refreshToken: "r")), client: oauth)
+        _ = try? await oauthClient.requestToken(.refreshToken(.init(refreshToken: "r")), client: oauth)
         _ = try? await oauthClient.revoke(.init(token: "t"), client: oauth)
         if let response = try? await oauthClient.introspect(.init(token: "t"), token: BearerToken("b")) {
             _ = try? SMARTIntrospection(extending: response)
@@ -97,7 +97,7 @@ enum HTTPResponseFuzzing {
     }
 
     private static func healthVault(_ transport: CannedTransport) async {
-        let client = HealthVaultClient(
+        let client = HealthVaultAPIClient(
             configuration: .init(transport: transport, envelope: .init(clientVersion: "fuzz")))
         let session = HealthVaultSessionCredential(
             token: "token", sharedSecret: Data(repeating: 1, count: 32).base64EncodedString())

@@ -1,13 +1,13 @@
 import Foundation
-import Koppeltaal
-@_spi(Generated) import SDKRuntime
+import HealthSignInKoppeltaal
+@_spi(Generated) import HealthSignInRuntime
 
 /// Reads the input as a FHIR OperationOutcome in both encodings.
 enum OperationOutcomeFuzzing {
     static func run(_ data: Data) {
-        _ = try? JSONCoding.decode(OperationOutcome.self, from: data)
+        _ = try? JSONCoding.decode(FHIROperationOutcome.self, from: data)
         if let tree = try? XMLTree.parse(data) {
-            _ = try? OperationOutcome(xml: tree.root)
+            _ = try? FHIROperationOutcome(xml: tree.root)
         }
     }
 }

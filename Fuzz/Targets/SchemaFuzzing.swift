@@ -1,5 +1,5 @@
 import Foundation
-import SDKGenerator
+import HealthSignInGenerator
 
 /// Reads the input as JSON, then as a method file of a small family that the whole generator runs on.
 enum SchemaFuzzing {

@@ -1,6 +1,6 @@
 import Foundation
-import HealthVault
-import Vital
+import HealthSignInHealthVault
+import HealthSignInVital
 
 /// Reads the input as a Vital sign-in token.
 enum SignInTokenFuzzing {

@@ -1,6 +1,6 @@
 import Foundation
-import HealthVault
-@_spi(Generated) import SDKRuntime
+import HealthSignInHealthVault
+@_spi(Generated) import HealthSignInRuntime
 
 /// Reads the input as XML and touches everything a decoder could read.
 enum XMLReaderFuzzing {
@@ -26,7 +26,7 @@ enum XMLReaderFuzzing {
 enum HealthVaultFuzzing {
     static func run(_ data: Data) {
         guard let envelope = try? HealthVaultResponseEnvelope(body: data) else { return }
-        _ = try? Status(xml: envelope.status)
+        _ = try? HealthVaultResponseStatus(xml: envelope.status)
         guard let info = try? XMLTree.parse(data).root.child("info")?.asDecodingRoot else { return }
         _ = try? NewApplicationCreationInfo.Response(xml: info)
         _ = try? CreateAuthenticatedSessionToken.Response(xml: info)

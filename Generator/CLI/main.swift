@@ -1,7 +1,7 @@
 import Foundation
-import SDKGenerator
+import HealthSignInGenerator
 
-/// `sdkgen`: generates Swift from protocol schemas. Argument parsing only; the work is in SDKGenerator.
+/// `sdkgen`: generates Swift from protocol schemas. Argument parsing only; the work is in HealthSignInGenerator.
 let usage = """
     sdkgen: generate Swift clients, models and errors from protocol schemas
 

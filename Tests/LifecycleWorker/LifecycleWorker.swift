@@ -1,15 +1,15 @@
 import Foundation
-import Koppeltaal
-import OAuth2
-import SDKRuntime
-import Vital
+import HealthSignInKoppeltaal
+import HealthSignInOAuth
+import HealthSignInRuntime
+import HealthSignInVital
 
 /// One of the processes of the shared-store tests and benchmark: it opens a Koppeltaal session or a Vital core on a
 /// file store that another process also uses, waits for a common start time, makes concurrent calls against the
 /// emulator, and prints one line of JSON: how many calls succeeded, what the others threw, and a digest of the access
 /// token it ends with (never the token).
 ///
-///     lifecycle-worker koppeltaal|vital --emulator URL --store DIRECTORY --calls N --start UNIX-TIME
+///     HealthSignInLifecycleWorker koppeltaal|vital --emulator URL --store DIRECTORY --calls N --start UNIX-TIME
 @main
 struct LifecycleWorker {
     static func main() async {
@@ -19,7 +19,7 @@ struct LifecycleWorker {
             print(report)
             exit(0)
         } catch {
-            FileHandle.standardError.write(Data("lifecycle-worker: \(error)\n".utf8))
+            FileHandle.standardError.write(Data("HealthSignInLifecycleWorker: \(error)\n".utf8))
             exit(2)
         }
     }
@@ -64,7 +64,7 @@ struct LifecycleWorker {
     /// The calls, run all at once from the start time; then the token the process ends with.
     static func run(_ options: Options) async throws -> String {
         let store = try FileCredentialStore(directory: options.store)
-        let transport = URLSessionTransport(configuration: .init(timeout: 10))
+        let transport = URLSessionHTTPTransport(configuration: .init(timeout: 10))
         let policy = URLPolicy(allowsInsecureLoopback: true)
         let call: @Sendable () async throws -> Void
         let token: @Sendable () async throws -> BearerToken
@@ -78,7 +78,7 @@ struct LifecycleWorker {
             call = { _ = try await session.fhir(ResourcePath("MessageHeader", "_search")) }
             token = { try await session.accessToken() }
         } else {
-            let core = VitalCore(
+            let core = VitalSession(
                 configuration: .init(
                     store: store,
                     hosts: .all(
@@ -105,7 +105,7 @@ struct LifecycleWorker {
             return await group.reduce(into: [String?]()) { $0.append($1) }
         }
         let failures = outcomes.compactMap { $0 }
-        let digest = Crypto.sha256(Data(try await token().value.utf8)).map { String(format: "%02x", $0) }.joined()
+        let digest = CryptoPrimitives.sha256(Data(try await token().value.utf8)).map { String(format: "%02x", $0) }.joined()
         let report: [String: Any] = [
             "successes": outcomes.count - failures.count, "failures": failures, "token": digest,
         ]

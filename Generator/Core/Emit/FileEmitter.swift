@@ -2,9 +2,9 @@
 public struct GeneratedFile: Sendable, Hashable {
     /// Which output root the path is relative to.
     public enum Root: String, Sendable, Hashable {
-        /// The sources root (`Sources/`): `<Family>/Generated/…`.
+        /// The sources root (`Sources/`): `<Module>/Generated/…`.
         case sources
-        /// The tests root (`Tests/`): `<Family>Tests/Generated/…`.
+        /// The tests root (`Tests/`): `<Module>Tests/Generated/…`.
         case tests
     }
 
@@ -46,14 +46,14 @@ enum FileEmitter {
             let xml = XMLCodecEmitter(types: types, primitives: binding.xmlPrimitives)
             let printer = SampleEmitter(family: family, xml: xml).emit()
             // Internal declarations are visible to the tests only through a testable import.
-            let familyImport = (config.accessModifier == .internal ? "@testable import " : "import ") + family.name
+            let familyImport = (config.accessModifier == .internal ? "@testable import " : "import ") + family.module
             files.append(
                 file(
-                    .tests, "\(family.name)Tests/Generated/GeneratedRoundTripTests.swift", from: [family.directory],
+                    .tests, "\(family.module)Tests/Generated/GeneratedRoundTripTests.swift", from: [family.directory],
                     body: printer,
                     imports: ["import Foundation", familyImport]
-                        + family.dependencies.map { "@_spi(Generated) import " + $0.family }
-                        + ["@_spi(Generated) import SDKRuntime", "import XCTest"])
+                        + family.dependencies.map { "@_spi(Generated) import " + $0.module }
+                        + ["@_spi(Generated) import HealthSignInRuntime", "import XCTest"])
             )
         }
         return files
@@ -65,7 +65,7 @@ enum FileEmitter {
     static func singleFile(for family: IRFamily, config: GeneratorConfig = .init()) -> GeneratedFile {
         var body = SwiftPrinter()
         for part in parts(of: family) {
-            body.line("// MARK: - " + part.path.dropFirst("\(family.name)/Generated/".count))
+            body.line("// MARK: - " + part.path.dropFirst("\(family.module)/Generated/".count))
             body.line("")
             body.append(part.body)
             body.line("")
@@ -77,11 +77,11 @@ enum FileEmitter {
 
     /// The imports of the other families' modules whose types `family` uses.
     private static func imports(of family: IRFamily) -> [String] {
-        family.dependencies.map { ($0.usesSPI ? "@_spi(Generated) import " : "import ") + $0.family }
+        family.dependencies.map { ($0.usesSPI ? "@_spi(Generated) import " : "import ") + $0.module }
     }
 
     private static func parts(of family: IRFamily) -> [Part] {
-        let base = "\(family.name)/Generated/"
+        let base = "\(family.module)/Generated/"
         var parts: [Part] = []
         let binding = BindingEmitters.emitter(for: family)
         let types = family.typeTable
@@ -152,7 +152,7 @@ enum FileEmitter {
         }
     }
 
-    /// The file at `path`: the header, `imports` (by default Foundation, SDKRuntime, the families it uses and the
+    /// The file at `path`: the header, `imports` (by default Foundation, HealthSignInRuntime, the families it uses and the
     /// configuration's), and `body` with its declarations at the configuration's access level.
     private static func file(
         _ root: GeneratedFile.Root, _ path: String, from sources: [String], body: SwiftPrinter,
@@ -161,7 +161,7 @@ enum FileEmitter {
         // The runtime's codecs, readers and request builders are its `@_spi(Generated)` interface.
         let imports =
             imports
-            ?? ["import Foundation", "@_spi(Generated) import SDKRuntime"] + dependencies
+            ?? ["import Foundation", "@_spi(Generated) import HealthSignInRuntime"] + dependencies
             + config.additionalImports.map { "import " + $0 }
         var printer = SwiftPrinter()
         printer.comment(

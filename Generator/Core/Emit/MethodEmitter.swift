@@ -31,9 +31,9 @@ struct MethodEmitter {
     /// The `async throws` method on the family's client.
     ///
     /// ```swift
-    /// extension HealthVaultClient {
+    /// extension HealthVaultAPIClient {
     ///     public func getAuthorizedPeople(
-    ///         _ request: GetAuthorizedPeople.Request = .init(), session: SDKRuntime.HealthVaultSessionCredential
+    ///         _ request: GetAuthorizedPeople.Request = .init(), session: HealthSignInRuntime.HealthVaultSessionCredential
     ///     ) async throws -> GetAuthorizedPeople.Response { … }
     /// }
     /// ```
@@ -113,10 +113,10 @@ struct MethodEmitter {
                 ])
             p.listBlock(
                 "public func \(method.clientMethodName)Pages(", parameters,
-                ") -> SDKRuntime.PageSequence<\(method.name).Request, \(returnType)>"
+                ") -> HealthSignInRuntime.PageSequence<\(method.name).Request, \(returnType)>"
             ) { p in
                 p.call(
-                    "SDKRuntime.PageSequence(",
+                    "HealthSignInRuntime.PageSequence(",
                     [
                         "first: request",
                         "fetch: { try await self.\(Emit.name(method.clientMethodName))(\(arguments.joined(separator: ", "))) }",

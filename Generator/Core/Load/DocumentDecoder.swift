@@ -354,6 +354,7 @@ struct DocumentDecoder {
         else { return nil }
         _ = reader.string("$schema", diagnostics: &diagnostics)
         let family = reader.nonEmptyString("family", required: true, diagnostics: &diagnostics)
+        let module = reader.nonEmptyString("module", diagnostics: &diagnostics)
         let description = reader.nonEmptyString("description", required: true, diagnostics: &diagnostics)
         var binding: FamilyBinding?
         if let node = reader.value("binding") {
@@ -373,7 +374,7 @@ struct DocumentDecoder {
         reader.finish(&diagnostics)
         guard let family, let description, let binding else { return nil }
         return ProtocolDocument(
-            file: file, family: family, description: description.value, binding: binding, servers: servers,
+            file: file, family: family, module: module, description: description.value, binding: binding, servers: servers,
             errors: errors)
     }
 

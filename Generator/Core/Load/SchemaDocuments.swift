@@ -331,6 +331,8 @@ public struct TypesDocument: Sendable {
 public struct ProtocolDocument: Sendable {
     public let file: SchemaFile
     public let family: Located<String>
+    /// The Swift module the family is generated into, when it is not the family's name.
+    public let module: Located<String>?
     public let description: String
     public let binding: FamilyBinding
     public let servers: [ServerNode]

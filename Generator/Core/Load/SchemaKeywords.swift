@@ -30,7 +30,7 @@ public enum SchemaKeywords {
     /// `xml`.
     public static let xml = ["name", "namespace", "prefix", "nodeType"]
     /// `protocol.json`.
-    public static let protocolFile = ["$schema", "family", "description", "binding", "servers", "errors"]
+    public static let protocolFile = ["$schema", "family", "module", "description", "binding", "servers", "errors"]
     /// The healthvault family settings.
     public static let healthvaultSettings = [
         "authPolicies", "statusError", "language", "country", "messageTTL", "clientVersion",

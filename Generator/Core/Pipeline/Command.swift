@@ -31,7 +31,7 @@ public enum Command {
             let writer = OutputWriter(
                 sources: URL(fileURLWithPath: output), tests: URL(fileURLWithPath: testSamples ?? "Tests"))
             var changes = try writer.plan(
-                generated.files, families: generated.families, testSamples: testSamples != nil)
+                generated.files, modules: generated.modules, testSamples: testSamples != nil)
             if let schemaReference, let change = try referenceChange(schemas: schemasURL, path: schemaReference) {
                 changes.append(change)
             }

@@ -53,6 +53,8 @@ public enum GeneratorPipeline {
         public let files: [GeneratedFile]
         /// The families generated.
         public let families: [String]
+        /// The module of each family generated, in the same order.
+        public let modules: [String]
         /// Warnings.
         public let diagnostics: [Diagnostic]
     }
@@ -80,7 +82,9 @@ public enum GeneratorPipeline {
             options.singleFile
             ? module.families.map { FileEmitter.singleFile(for: $0, config: options.config) }
             : emit(module, testSamples: options.testSamples, config: options.config)
-        return Output(files: generated, families: module.families.map(\.name), diagnostics: diagnostics.sorted)
+        return Output(
+            files: generated, families: module.families.map(\.name), modules: module.families.map(\.module),
+            diagnostics: diagnostics.sorted)
     }
 
     /// Stage 1: parses every file of every family directory and checks each document's keywords. The diagnostics
@@ -146,7 +150,7 @@ public enum GeneratorPipeline {
     /// - Parameter singleModule: whether the families generated share one module (a build plugin's target), so that
     ///   they name each other's types without a module; a family they refer to that is not generated is always a
     ///   module of its own
-    ///   (`OAuth2.TokenResponse`), as when every family is its own module; false when they share one.
+    ///   (`HealthSignInOAuth.TokenResponse`), as when every family is its own module; false when they share one.
     public static func resolve(
         _ families: [FamilyDocuments], config: GeneratorConfig = .init(), wanted: Set<String>? = nil,
         singleModule: Bool = false

@@ -1,5 +1,5 @@
 import Foundation
-import SchemaSemantics
+import HealthSignInSchemaSemantics
 
 extension TypeResolver {
     /// What a value of `schema` must satisfy: the validation keywords of the schema itself (each allowed only on the

@@ -1,4 +1,4 @@
-import SchemaSemantics
+import HealthSignInSchemaSemantics
 
 extension TypeAnalysis {
     /// Whether a `default` satisfies its own schema's constraints (bounds, lengths, patterns, items, uniqueness),

@@ -111,7 +111,7 @@ struct ExternalTypes {
     /// itself imported keeps the name it has there).
     private func localName(_ name: IRTypeName, of origin: IRFamily) -> IRTypeName {
         if origin.typeTable[name]?.isImported == true || !qualifies(origin.name) { return name }
-        return IRTypeName(origin.name + "." + name.qualified)
+        return IRTypeName(origin.module + "." + name.qualified)
     }
 
     // MARK: - Error formats
@@ -136,11 +136,11 @@ struct ExternalTypes {
         if format.module != nil { return format }
         var result = format
         result.module = target.name
-        result.qualifier = qualifies(target.name) ? target.name : nil
+        result.qualifier = qualifies(target.name) ? target.module : nil
         if case .named(let body) = format.body {
             result.body = .named(importType(body, of: target, into: &table, at: reference, diagnostics: &diagnostics))
         }
-        result.codeType?.name = (qualifies(target.name) ? target.name + "." : "") + (format.codeType?.name ?? "")
+        result.codeType?.name = (result.qualifier.map { $0 + "." } ?? "") + (format.codeType?.name ?? "")
         result.codePaths = []
         result.messagePaths = []
         return result
@@ -160,7 +160,9 @@ struct ExternalTypes {
             guard let module = error.module else { continue }
             usesSPI[module] = (usesSPI[module] ?? false) || error.xml
         }
-        return usesSPI.keys.filter(qualifies).sorted().map { IRDependency(family: $0, usesSPI: usesSPI[$0] ?? false) }
+        return usesSPI.keys.filter(qualifies).sorted().map {
+            IRDependency(family: $0, module: families[$0]?.module ?? $0, usesSPI: usesSPI[$0] ?? false)
+        }
     }
 }
 

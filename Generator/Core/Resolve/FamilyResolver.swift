@@ -50,7 +50,8 @@ struct FamilyResolver {
         let bindingResolver = BindingResolvers.resolver(for: protocolDocument, diagnostics: &diagnostics)
         types.anyValueIsXML = bindingResolver.anyValueIsXML
         var family = IRFamily(
-            name: documents.name, directory: documents.directory, description: protocolDocument.description,
+            name: documents.name, module: protocolDocument.module?.value ?? documents.name,
+            directory: documents.directory, description: protocolDocument.description,
             binding: bindingResolver.family,
             servers: protocolDocument.servers.map {
                 IRServer(name: $0.name, description: $0.description, defaultURL: $0.defaultURL)
@@ -99,6 +100,11 @@ struct FamilyResolver {
                 "\"family\" is \"\(protocolDocument.family.value)\", expected a Swift module name (UpperCamelCase letters and digits)",
                 at: protocolDocument.family.location, pointer: protocolDocument.family.pointer
             )
+        }
+        if let module = protocolDocument.module, !Naming.isTypeName(module.value) {
+            diagnostics.error(
+                "\"module\" is \"\(module.value)\", expected a Swift module name (UpperCamelCase letters and digits)",
+                at: module.location, pointer: module.pointer)
         }
         if protocolDocument.family.value != documents.name {
             diagnostics.error(

@@ -11,8 +11,11 @@ public struct IRModule: Sendable, Equatable {
 
 /// One protocol family: one Swift module.
 public struct IRFamily: Sendable, Equatable {
-    /// The module name, e.g. `HealthVault`.
+    /// The family's name, its schema directory's, e.g. `HealthVault`.
     public var name: String
+    /// The Swift module its code is generated into, which other families' code imports, e.g.
+    /// `HealthSignInHealthVault`; the family's name unless `protocol.json` names one.
+    public var module: String
     /// The family's schema directory as shown to users, e.g. `Schemas/HealthVault`.
     public var directory: String
     /// What the protocol is.
@@ -33,14 +36,16 @@ public struct IRFamily: Sendable, Equatable {
     /// The other families whose types or error formats this one uses, each a module its code imports, by name.
     public var dependencies: [IRDependency] = []
 
-    /// The client struct's name, e.g. `HealthVaultClient`.
-    public var clientName: String { name + "Client" }
+    /// The client struct's name, e.g. `HealthVaultAPIClient`.
+    public var clientName: String { name + "APIClient" }
 }
 
 /// Another family that a family's schemas refer to.
 public struct IRDependency: Sendable, Equatable {
-    /// The family, which is the module to import.
+    /// The family.
     public var family: String
+    /// The family's module, which generated code imports.
+    public var module: String
     /// Whether the types used from it are read or written as XML, whose conformances are its
     /// `@_spi(Generated)` interface.
     public var usesSPI: Bool
@@ -109,11 +114,11 @@ public enum IRScalar: Sendable, Equatable {
         case .bool: return "Swift.Bool"
         case .uuid: return "Foundation.UUID"
         case .dateTime: return "Foundation.Date"
-        case .date: return "SDKRuntime.LocalDate"
+        case .date: return "HealthSignInRuntime.LocalDate"
         case .uri: return "Foundation.URL"
         case .bytes: return "Foundation.Data"
-        case .jsonValue: return "SDKRuntime.JSONValue"
-        case .xmlFragment: return "SDKRuntime.XMLFragment"
+        case .jsonValue: return "HealthSignInRuntime.JSONValue"
+        case .xmlFragment: return "HealthSignInRuntime.XMLFragment"
         }
     }
 

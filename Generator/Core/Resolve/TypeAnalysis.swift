@@ -1,4 +1,4 @@
-import SchemaSemantics
+import HealthSignInSchemaSemantics
 
 /// Whole-family passes over resolved types: fixed objects, defaults, recursion, XML shape, codecs and sensitivity.
 struct TypeAnalysis {

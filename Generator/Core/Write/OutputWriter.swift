@@ -2,7 +2,7 @@ import Foundation
 
 /// Writes generated files: only those whose bytes changed, deleting generated files whose schema is gone.
 ///
-/// It owns `<sources>/<Family>/Generated/` and `<tests>/<Family>Tests/Generated/` of each generated family: every
+/// It owns `<sources>/<Module>/Generated/` and `<tests>/<Module>Tests/Generated/` of each generated family: every
 /// `.swift` file there that the generator did not produce is an orphan.
 public struct OutputWriter {
     /// One difference between the generated files and the disk.
@@ -42,8 +42,8 @@ public struct OutputWriter {
         self.tests = tests
     }
 
-    /// The changes that writing `files` for `families` would make, in path order.
-    public func plan(_ files: [GeneratedFile], families: [String], testSamples: Bool) throws -> [Change] {
+    /// The changes that writing `files` for the families generated into `modules` would make, in path order.
+    public func plan(_ files: [GeneratedFile], modules: [String], testSamples: Bool) throws -> [Change] {
         let manager = FileManager.default
         var wanted: [String: String] = [:]
         for file in files { wanted[display(url(for: file).standardizedFileURL.path)] = file.contents }
@@ -56,9 +56,9 @@ public struct OutputWriter {
                 changes.append(.create(path: path, contents: contents))
             }
         }
-        var owned = families.map { sources.appendingPathComponent($0).appendingPathComponent("Generated") }
+        var owned = modules.map { sources.appendingPathComponent($0).appendingPathComponent("Generated") }
         if testSamples {
-            owned += families.map { tests.appendingPathComponent($0 + "Tests").appendingPathComponent("Generated") }
+            owned += modules.map { tests.appendingPathComponent($0 + "Tests").appendingPathComponent("Generated") }
         }
         for directory in owned {
             guard let enumerator = manager.enumerator(atPath: directory.path) else { continue }

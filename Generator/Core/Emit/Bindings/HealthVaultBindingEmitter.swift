@@ -14,15 +14,15 @@ struct HealthVaultBindingEmitter: BindingEmitter {
             + "country: \(country), messageTTL: \(settings.messageTTL))"
         return [
             .init(
-                doc: "The clock for `msg-time` and signing times.", name: "clock", type: "any SDKRuntime.WallClock",
-                value: "SDKRuntime.SystemClock()"),
+                doc: "The clock for `msg-time` and signing times.", name: "clock", type: "any HealthSignInRuntime.TimeSource",
+                value: "HealthSignInRuntime.SystemClock()"),
             .init(
                 doc: "What every request header carries.", name: "envelope",
-                type: "SDKRuntime.HealthVaultEnvelopeSettings",
+                type: "HealthSignInRuntime.HealthVaultEnvelopeSettings",
                 value: envelope),
             .init(
                 doc: "Which reads are sent again after a temporary failure; none by default.", name: "retry",
-                type: "SDKRuntime.RetryPolicy", value: ".none"),
+                type: "HealthSignInRuntime.RequestRetryPolicy", value: ".none"),
         ]
     }
 
@@ -31,9 +31,9 @@ struct HealthVaultBindingEmitter: BindingEmitter {
         let statusBody = family.errors.first { $0.name == settings.statusError }?.body.swiftType ?? "Status"
         let server = family.servers.first.map { "configuration.servers." + Emit.name($0.name) } ?? "nil"
         p.doc("Signs and sends requests with the configuration.")
-        p.block("var core: SDKRuntime.HealthVaultClientCore") { p in
+        p.block("var core: HealthSignInRuntime.HealthVaultClientCore") { p in
             p.call(
-                "SDKRuntime.HealthVaultClientCore(",
+                "HealthSignInRuntime.HealthVaultClientCore(",
                 [
                     "family: \(SwiftLiteral.string(family.name))", "server: \(server)",
                     "options: configuration.options",
@@ -71,13 +71,13 @@ struct HealthVaultBindingEmitter: BindingEmitter {
         case .castSignature:
             parameters.append(
                 .init(
-                    label: "application", type: "SDKRuntime.HealthVaultApplicationCredential",
+                    label: "application", type: "HealthSignInRuntime.HealthVaultApplicationCredential",
                     doc: "The application instance's id and shared secret, which sign the request."
                 ))
         case .session:
             parameters.append(
                 .init(
-                    label: "session", type: "SDKRuntime.HealthVaultSessionCredential",
+                    label: "session", type: "HealthSignInRuntime.HealthVaultSessionCredential",
                     doc: "The session that signs the request."))
         }
         return parameters

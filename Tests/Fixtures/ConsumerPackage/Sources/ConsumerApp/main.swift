@@ -1,7 +1,7 @@
 import DemoKit
 import Foundation
-import SDKRuntime
-import SDKRuntimeTesting
+import HealthSignInRuntime
+import HealthSignInTesting
 
 // Calls the client generated into DemoKit through a transport that answers like the service would.
 let transport = RecordingTransport { request in

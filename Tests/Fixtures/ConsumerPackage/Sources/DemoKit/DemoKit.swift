@@ -1,5 +1,5 @@
 import Foundation
-import SDKRuntime
+import HealthSignInRuntime
 
 /// The one public declaration of DemoKit: the generated client, its models and errors stay internal.
 public func demoGreeting(for name: String, transport: any HTTPTransport) async throws -> String {

@@ -1,0 +1,78 @@
+import Foundation
+import HealthSignInOAuth
+import HealthSignInRuntime
+import HealthSignInSMART
+
+/// SMART App Launch: a standalone launch with PKCE and OpenID Connect, a FHIR read, revocation; then a backend
+/// service's client_credentials token and call.
+struct SMARTJourney {
+    let options: DemoOptions
+
+    func run(_ steps: StepPrinter) async {
+        steps.journey("SMART App Launch")
+        guard let fhir = options.smartFHIR, !options.smartClientID.isEmpty, !options.smartRedirect.isEmpty else {
+            return say("  – skipped: set --smart-fhir, --smart-client and --smart-redirect (or --emulator)")
+        }
+        let policy = URLPolicy(allowsInsecureLoopback: options.allowsInsecureLoopback)
+        let transport = URLSessionHTTPTransport()
+        let session = SMARTSession(
+            configuration: .init(
+                clientID: options.smartClientID, redirectURI: options.smartRedirect, scope: options.smartScope,
+                fhirBaseURL: fhir, authorizationParameters: .init(prompt: options.smartPrompt),
+                idTokenAlgorithms: options.smartIDTokenAlgorithms, urlPolicy: policy, store: InMemoryCredentialStore(),
+                transport: transport))
+
+        await steps.step("discover") {
+            let endpoints = try await session.discover()
+            return "token endpoint \(Redaction.url(endpoints.token)); \(endpoints.capabilities.count) capabilities"
+        }
+        guard
+            let context = await steps.step(
+                "authorize",
+                {
+                    let context = try await session.authorize(
+                        with: Browser(mode: options.shell, transport: transport))
+                    return (
+                        context,
+                        "patient \(context.patient ?? "none"), user \(context.fhirUser?.absoluteString ?? "none"); "
+                            + "id token verified"
+                    )
+                })
+        else { return }
+        if let patient = context.patient {
+            await steps.step("FHIR read") {
+                let response = try await session.fhir(.fhir("Patient", id: patient))
+                return "Patient/\(patient): HTTP \(response.status), \(response.body.count) bytes"
+            }
+        }
+        await steps.step("revoke") {
+            let outcome = try await session.revoke()
+            return "\(outcome); status \(try await session.status())"
+        }
+        await backend(fhir: fhir, policy: policy, patient: context.patient, steps)
+    }
+
+    private func backend(fhir: URL, policy: URLPolicy, patient: String?, _ steps: StepPrinter) async {
+        guard let clientID = options.smartBackendClientID, let key = options.smartBackendKey else {
+            return say("  – backend skipped: set --smart-backend-client and --smart-backend-key")
+        }
+        guard
+            let backend = await steps.step(
+                "backend token",
+                {
+                    let key = try JSONWebKey(json: Data(key.utf8))
+                    let algorithm: JWSAlgorithm = key.keyType == .rsa ? .rs384 : .es384
+                    let backend = SMARTBackendClient(
+                        configuration: .init(
+                            clientID: clientID, signer: try ClientAssertionSigner(key: key, algorithm: algorithm),
+                            scope: options.smartBackendScope, fhirBaseURL: fhir, urlPolicy: policy))
+                    let token = try await backend.token()
+                    return (backend, "\(algorithm.rawValue) assertion accepted; scope \(token.scope)")
+                })
+        else { return }
+        await steps.step("backend call") {
+            let response = try await backend.fhir(.fhir("Patient", id: patient))
+            return "Patient/\(patient ?? ""): HTTP \(response.status) with the cached token"
+        }
+    }
+}

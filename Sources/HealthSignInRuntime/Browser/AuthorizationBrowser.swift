@@ -1,0 +1,73 @@
+import Foundation
+
+/// Shows an authorization page to the user and gives back the URL the page sent the browser to when it was done: the
+/// app's redirect URI (or HealthVault's action URL) with the server's answer in its query.
+///
+/// `SMARTSession.authorize(with:)` and `HealthVaultConnection.authorize(_:with:)` drive a whole sign-in through one.
+/// On Apple platforms `WebAuthenticationBrowser` runs the page in `ASWebAuthenticationSession`; a server app, a
+/// command-line tool or a test brings its own (the demo asks a person to paste the URL; `RedirectFollowingBrowser` in
+/// `HealthSignInTesting` follows a server that grants at once).
+public protocol AuthorizationBrowser: Sendable {
+    /// Opens `page` and returns the first URL it leads to that `callback` matches.
+    ///
+    /// - Throws: ``AuthorizationBrowserError/cancelled`` when the user closes the page, or another
+    ///   ``AuthorizationBrowserError`` when the page cannot be shown.
+    func authorize(_ page: URL, callback: AuthorizationCallback) async throws -> URL
+}
+
+/// Where an authorization page returns to the app.
+public struct AuthorizationCallback: Sendable, Hashable {
+    /// The redirect URI (or action URL) the server appends its answer to.
+    public let url: URL
+
+    /// Creates the callback of `url`.
+    public init(_ url: URL) { self.url = url }
+
+    /// The callback of a redirect URI as configured, or nil when it is not an absolute URL.
+    public init?(redirectURI: String) {
+        guard let url = URL(string: redirectURI), url.scheme != nil else { return nil }
+        self.init(url)
+    }
+
+    /// The scheme a system browser session listens for, lowercased: `myapp` for `myapp://signed-in`.
+    public var scheme: String { url.scheme?.lowercased() ?? "" }
+
+    /// Whether `candidate` returns to this callback: the same scheme and host (without regard to case), port and
+    /// path. The query and fragment are the server's answer.
+    public func matches(_ candidate: URL) -> Bool {
+        candidate.scheme?.lowercased() == scheme && candidate.host?.lowercased() == url.host?.lowercased()
+            && candidate.port == url.port && Self.path(candidate) == Self.path(url)
+    }
+
+    private static func path(_ url: URL) -> String {
+        let path = URLComponents(url: url, resolvingAgainstBaseURL: true)?.percentEncodedPath ?? ""
+        return path == "/" ? "" : path
+    }
+}
+
+/// Why a browser gave back no redirect.
+public enum AuthorizationBrowserError: SDKError, Equatable {
+    /// The user closed the page before it was done; nothing was authorized.
+    case cancelled
+    /// The page could not be shown, with why (no window to present from, another session already showing).
+    case unavailable(String)
+    /// The page ended on a URL the callback does not match (its path is given; the query may hold secrets).
+    case unexpectedRedirect(path: String)
+
+    /// Nothing for `cancelled` (the user chose it); reconfiguring for the others.
+    public var recovery: ErrorRecovery {
+        switch self {
+        case .cancelled: return .none
+        case .unavailable, .unexpectedRedirect: return .reconfigure
+        }
+    }
+
+    /// `The authorization page was closed before it was done`
+    public var description: String {
+        switch self {
+        case .cancelled: return "The authorization page was closed before it was done"
+        case .unavailable(let reason): return "The authorization page could not be shown: \(reason)"
+        case .unexpectedRedirect(let path): return "The authorization page ended on \(path), not the app's callback"
+        }
+    }
+}

@@ -1,0 +1,30 @@
+/// The client was asked to do something its configuration does not allow.
+public enum ConfigurationError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The method needs a base URL that was not configured (for example a token endpoint not yet discovered).
+    case missingServer(String)
+    /// A URL was refused because it is not `https` (plain `http` is allowed only for loopback when enabled).
+    case insecureURL(host: String?)
+    /// A `URLSession` given to ``URLSessionHTTPTransport`` would follow redirects: its delegate is not a
+    /// ``URLSessionHTTPTransportDelegate``.
+    case redirectsFollowed
+
+    /// A one-line explanation with the fix.
+    public var description: String {
+        switch self {
+        case .missingServer(let name):
+            return
+                "No URL is configured for the server '\(name)'; set it in the client's configuration (servers.\(name))"
+        case .insecureURL(let host):
+            return
+                "Refusing a non-https URL for host '\(host ?? "?")'; only loopback hosts may use http, and only when allowed"
+        case .redirectsFollowed:
+            return
+                "The URLSession's delegate is not a URLSessionHTTPTransportDelegate, so it would follow redirects with credentials; create the session with one (or a subclass)"
+        }
+    }
+}
+
+extension ConfigurationError: SDKError {
+    /// ``ErrorRecovery/reconfigure``.
+    public var recovery: ErrorRecovery { .reconfigure }
+}

@@ -1,0 +1,384 @@
+import Foundation
+
+/// Owns one stored credential for its whole life: loading it, handing it to calls, refreshing it once for all
+/// callers, applying lifecycle steps one at a time, and erasing it.
+///
+/// Every flow is built on one session with a protocol-specific ``CredentialPolicy``. The guarantees:
+///
+/// - **Lazy load.** The store is read on first use. A value that cannot be decoded counts as nothing stored and is
+///   reported once (``CredentialEvent/unreadableStoredValue``); erasing always clears it and a new value replaces it.
+///   A store that cannot be read (a locked Keychain) is an error, never "signed out".
+/// - **Serialized transitions.** Lifecycle steps (``transition(_:)``) run one at a time, in call order, even while
+///   they wait for the network.
+/// - **Persist before publish.** A new value is written to the store before any caller, status or event sees it.
+/// - **Single-flight refresh.** However many calls find the credential expired (within the policy's skew, or
+///   refused by the server as expired), one refresh runs and all of them get its result. A caller whose task is
+///   cancelled stops waiting at once; the refresh goes on and its result is stored.
+/// - **Nothing acts on a stale credential.** A refresh or refusal is applied only while the stored state still holds
+///   the credential it started from; otherwise it is dropped and logged.
+/// - **Shared stores.** A refresh holds the store's lock (``CredentialStore/lock(_:)``) and reads the store again
+///   first: when another instance or process has already refreshed, its credential is used and nothing is sent.
+///   Every write but an erase is a compare-and-swap (``CredentialStore/replace(_:with:for:)``) against the bytes
+///   this session last saw, so with a store that has no lock too, a refresh or refusal never overwrites or erases
+///   what another instance stored meanwhile: the outcome is dropped and the stored credential used instead.
+/// - **Erase wins.** After an erase returns, the credential is gone from the store and from memory, no refresh in
+///   flight writes it back, and no request carries it again (``CredentialLease``).
+public actor CredentialSession<Policy: CredentialPolicy> {
+    /// The state the policy describes.
+    public typealias State = Policy.State
+    /// The refreshable part of the state.
+    public typealias Credential = Policy.Credential
+
+    /// What a call uses: the credential, and the lease its requests go out under.
+    public struct Access: Sendable {
+        /// The credential.
+        public let credential: Credential
+        /// The lease requests carrying the credential go through.
+        public let lease: CredentialLease
+    }
+
+    /// Where the state is kept.
+    public nonisolated let store: any CredentialStore
+    /// The key it is kept under.
+    public nonisolated let key: String
+    /// The protocol's rules.
+    public nonisolated let policy: Policy
+    private nonisolated let clock: any TimeSource
+    private nonisolated let logger: (any LogSink)?
+    private nonisolated let category: String
+    private nonisolated let observe: @Sendable (CredentialChange<State>) -> Void
+    private nonisolated let eventBroadcaster = Broadcaster<CredentialEvent>()
+    private nonisolated let subscriberIDs = LockedValue<UInt64>(0)
+    nonisolated let leases = LeaseBook()
+    let transitions = AsyncMutex()
+    let refreshGate = AsyncMutex()
+
+    private(set) var value: State?
+    private var loaded = false
+    /// The bytes the store held when this session last read or wrote it.
+    private var storedBytes: Data?
+    private var flight: SharedRun<Access>?
+    /// Whether this session's refresh holds the store's lock (so its own writes need not wait for it).
+    var holdsStoreLock = false
+    var activeTransition: UInt64?
+    var transitionCount: UInt64 = 0
+    private var subscribers: [UInt64: @Sendable (State?) -> Void] = [:]
+
+    /// Creates a session; nothing is read until first use.
+    ///
+    /// - Parameters:
+    ///   - store: where the state is kept.
+    ///   - key: the key it is kept under.
+    ///   - policy: the protocol's rules.
+    ///   - clock: decides whether the credential needs refreshing.
+    ///   - logger: receives redacted lifecycle records.
+    ///   - category: the log category, e.g. the family's name.
+    ///   - observe: called on every change, after it is stored, with the state before and after (for the flow's own
+    ///     events).
+    public init(
+        store: any CredentialStore, key: String, policy: Policy, clock: any TimeSource = SystemClock(),
+        logger: (any LogSink)? = nil, category: String,
+        observe: @escaping @Sendable (CredentialChange<State>) -> Void = { _ in }
+    ) {
+        self.store = store
+        self.key = key
+        self.policy = policy
+        self.clock = clock
+        self.logger = logger
+        self.category = category
+        self.observe = observe
+    }
+
+    // MARK: - Reading
+
+    /// The stored state, loaded on first use; nil when nothing (or nothing readable) is stored. When nothing is
+    /// held in memory the store is read again, so a value another instance stored is seen.
+    ///
+    /// - Throws: the store's error when it cannot be read.
+    public func current() throws -> State? {
+        if !loaded || value == nil { try reread() }
+        return value
+    }
+
+    /// The state as the store holds it now, read without the session (for answers that must not wait, such as a
+    /// synchronous status); a value that cannot be decoded is nil.
+    ///
+    /// - Throws: the store's error when it cannot be read.
+    public nonisolated func storedState() throws -> State? {
+        guard let data = try store.read(key) else { return nil }
+        return try? JSONDecoder().decode(State.self, from: data)
+    }
+
+    /// Reads the store and takes its value when it differs from the last one seen.
+    ///
+    /// - Returns: whether the value changed.
+    @discardableResult
+    func reread() throws -> Bool {
+        let data = try store.read(key)
+        if loaded, data == storedBytes { return false }
+        let wasLoaded = loaded
+        let before = value
+        let decoded = data.flatMap { try? JSONDecoder().decode(State.self, from: $0) }
+        let unreadable = data != nil && decoded == nil
+        loaded = true
+        storedBytes = data
+        guard decoded != before || unreadable else { return false }
+        value = decoded
+        if unreadable {
+            log(.warning, "the stored value cannot be read; it counts as nothing stored until it is replaced or erased")
+            announce(.unreadableStoredValue, before: before, after: nil)
+        } else if wasLoaded {
+            log(.info, "another instance changed the stored credential; using its value")
+            announce(.adopted, before: before, after: decoded)
+        } else {
+            deliverToSubscribers()
+        }
+        return decoded != before
+    }
+
+    // MARK: - Using the credential
+
+    /// A usable credential, refreshed first when the policy says it needs it.
+    ///
+    /// - Throws: the policy's missing-credential error, its unusable-credential error, or the refresh's error.
+    public func access() async throws -> Access {
+        guard let state = try current(), let credential = policy.credential(in: state) else {
+            throw policy.missingCredentialError(in: value)
+        }
+        try policy.checkUsable(credential)
+        if policy.needsRefresh(credential, at: clock.now()) { return try await refreshed(replacing: credential) }
+        return Access(credential: credential, lease: leases.current)
+    }
+
+    /// A credential to use instead of `stale`: the current one when someone already replaced it, otherwise the
+    /// result of the one refresh that runs for every caller.
+    ///
+    /// - Throws: `CancellationError` as soon as the caller's task is cancelled (the refresh goes on), or the
+    ///   refresh's error.
+    public func refreshed(replacing stale: Credential) async throws -> Access {
+        if let state = value, let current = policy.credential(in: state), current != stale,
+            (try? policy.checkUsable(current)) != nil, !policy.needsRefresh(current, at: clock.now())
+        {
+            return Access(credential: current, lease: leases.current)
+        }
+        let run = flight ?? startRefresh(trigger: stale)
+        return try await run.value()
+    }
+
+    /// Runs `operation` with a usable credential; when it fails with the policy's expiry signal, the credential is
+    /// refreshed once for all callers and `operation` is run once more with the new one.
+    public nonisolated func withCredential<Result: Sendable>(
+        _ operation: @Sendable (Access) async throws -> Result
+    ) async throws -> Result {
+        let access = try await access()
+        do {
+            return try await operation(access)
+        } catch  where policy.isExpirySignal(error) {
+            log(.info, "the server refused the credential as expired; refreshing")
+            return try await operation(try await refreshed(replacing: access.credential))
+        }
+    }
+
+    private func startRefresh(trigger: Credential) -> SharedRun<Access> {
+        let run = SharedRun { [self] in try await self.refresh(trigger: trigger) }
+        flight = run
+        return run
+    }
+
+    /// The refresh every waiting caller shares. It holds the refresh gate and the store's lock throughout.
+    private func refresh(trigger: Credential) async throws -> Access {
+        defer { flight = nil }
+        try await refreshGate.lock()
+        defer { refreshGate.unlock() }
+        let storeLock = try await store.lock(key)
+        holdsStoreLock = true
+        defer {
+            holdsStoreLock = false
+            storeLock?.release()
+        }
+        try reread()
+        guard let state = value, let credential = policy.credential(in: state) else {
+            throw policy.missingCredentialError(in: value)
+        }
+        try policy.checkUsable(credential)
+        if credential != trigger, !policy.needsRefresh(credential, at: clock.now()) {
+            return Access(credential: credential, lease: leases.current)
+        }
+        let fresh: Credential
+        // The refresh token goes out only while the store still holds what this refresh read: another instance on a
+        // store without a lock may erase or replace it while the refresh waits (for discovery, say).
+        let lease = leases.current
+        let (store, key, read) = (store, key, storedBytes)
+        let refreshLease = lease.requiring { (try? store.read(key)) == read }
+        do {
+            fresh = try await policy.refresh(credential, lease: refreshLease)
+        } catch CredentialLifecycleError.erased where lease.isValid {
+            return try adoptStored(instead: CredentialLifecycleError.superseded)
+        } catch {
+            let refusal = policy.refusal(of: credential, error: error)
+            guard try apply(refusal, to: credential) else { return try adoptStored(instead: refusal.error) }
+            throw refusal.error
+        }
+        guard let latest = value, policy.credential(in: latest) == credential else {
+            dropStale(
+                "a refresh finished for a credential that was signed out or replaced meanwhile; its result is dropped")
+            throw value.flatMap(policy.credential(in:)) == nil
+                ? policy.missingCredentialError(in: value) : CredentialLifecycleError.superseded
+        }
+        guard try write(policy.state(latest, replacing: fresh), event: .refreshed) else {
+            return try adoptStored(instead: CredentialLifecycleError.superseded)
+        }
+        log(.info, "refreshed the credential")
+        return Access(credential: fresh, lease: leases.current)
+    }
+
+    /// Applies a refused refresh to `credential` if it is still the current one.
+    ///
+    /// - Returns: false, changing nothing, when another instance changed the store since this session read it.
+    private func apply(_ refusal: CredentialRefusal<Credential>, to credential: Credential) throws -> Bool {
+        if case .keep = refusal.change { return true }
+        guard let latest = value, policy.credential(in: latest) == credential else {
+            dropStale("the server refused a credential that was signed out or replaced meanwhile; nothing is changed")
+            return true
+        }
+        switch refusal.change {
+        case .keep:
+            return true
+        case .replace(let marked):
+            guard try write(policy.state(latest, replacing: marked), event: .markedAfterRefusal) else { return false }
+            log(.warning, "the server refused the credential; it is kept, marked")
+        case .discard:
+            let remaining = policy.stateWithoutCredential(latest)
+            guard try write(remaining, event: .discardedAfterRefusal) else { return false }
+            log(.warning, "the server refused the credential for good; it is erased")
+            // Erasing all of the state ends the leases; erasing only the credential must end them too.
+            if remaining != nil { leases.revoke() }
+        }
+        return true
+    }
+
+    /// After an outcome found the store changed by another instance (which refreshed, signed in or erased
+    /// meanwhile): drops the outcome and uses what the store holds now.
+    ///
+    /// - Throws: the missing-credential error when nothing is stored now, `error` when what is stored cannot be used
+    ///   as it is.
+    private func adoptStored(instead error: any Error) throws -> Access {
+        dropStale("another instance changed the stored credential first; this outcome is dropped")
+        try reread()
+        guard let state = value, let current = policy.credential(in: state) else {
+            throw policy.missingCredentialError(in: value)
+        }
+        guard (try? policy.checkUsable(current)) != nil, !policy.needsRefresh(current, at: clock.now()) else {
+            throw error
+        }
+        return Access(credential: current, lease: leases.current)
+    }
+
+    private func dropStale(_ message: LogMessage) {
+        log(.info, message)
+        announce(.staleOutcomeDropped, before: value, after: value)
+    }
+
+    // MARK: - Writing
+
+    /// Stores `newValue` (or removes the value, for nil) if the store still holds the bytes this session last saw,
+    /// then makes it current and tells everyone.
+    ///
+    /// - Returns: false, changing nothing, when another instance changed the store meanwhile.
+    func write(_ newValue: State?, event: CredentialEvent) throws -> Bool {
+        let data = try newValue.map { try JSONCoding.encode($0) }
+        guard try store.replace(storedBytes, with: data, for: key) else { return false }
+        commit(newValue, bytes: data, event: event)
+        return true
+    }
+
+    /// Removes the stored value whatever it is now (an erase wins over every other write), then tells everyone. The
+    /// removal is a swap too, so that no other instance's swap in progress lands after it.
+    func erase(event: CredentialEvent) throws {
+        var attempts = 0
+        while try !store.replace(try store.read(key), with: nil, for: key) {
+            attempts += 1
+            if attempts == 8 { throw CredentialLifecycleError.superseded }
+        }
+        commit(nil, bytes: nil, event: event)
+    }
+
+    /// Makes `newValue`, just stored as `bytes`, current: an erase ends every lease; everyone is told.
+    private func commit(_ newValue: State?, bytes: Data?, event: CredentialEvent) {
+        let before = value
+        let hadBytes = storedBytes != nil
+        storedBytes = bytes
+        // Calls that took the credential while the erase was on its way must not send it now.
+        if newValue == nil { leases.revoke() }
+        value = newValue
+        loaded = true
+        if newValue != nil || before != nil || hadBytes { announce(event, before: before, after: newValue) }
+    }
+
+    /// Runs `body` holding the store's lock, unless this session's refresh already holds it (its outcome is then
+    /// applied only if the credential is still current, so writing now is safe).
+    func underStoreLock<Result>(_ body: () throws -> Result) async throws -> Result {
+        if holdsStoreLock { return try body() }
+        let lock = try await store.lock(key)
+        defer { lock?.release() }
+        return try body()
+    }
+
+    // MARK: - Status and events
+
+    /// The status as `status` derives it from the state: the current one first (once the store could be read), then
+    /// each different one, in order.
+    public nonisolated func statuses<Status: Equatable & Sendable>(
+        _ status: @escaping @Sendable (State?) -> Status
+    ) -> AsyncStream<Status> {
+        let (stream, continuation) = AsyncStream<Status>.makeStream()
+        let id = subscriberIDs.withValue { id -> UInt64 in
+            id += 1
+            return id
+        }
+        let last = LockedValue<Status?>(nil)
+        let deliver: @Sendable (State?) -> Void = { state in
+            let next = status(state)
+            let changed = last.withValue { last -> Bool in
+                guard last != next else { return false }
+                last = next
+                return true
+            }
+            if changed { continuation.yield(next) }
+        }
+        continuation.onTermination = { [weak self] _ in
+            Task { await self?.unsubscribe(id) }
+        }
+        Task { await self.subscribe(id, deliver) }
+        return stream
+    }
+
+    /// Every ``CredentialEvent`` from now on.
+    public nonisolated func events() -> AsyncStream<CredentialEvent> {
+        eventBroadcaster.subscribe()
+    }
+
+    private func subscribe(_ id: UInt64, _ deliver: @escaping @Sendable (State?) -> Void) {
+        _ = try? current()
+        subscribers[id] = deliver
+        if loaded { deliver(value) }
+    }
+
+    private func unsubscribe(_ id: UInt64) {
+        subscribers[id] = nil
+    }
+
+    private func deliverToSubscribers() {
+        for deliver in subscribers.values { deliver(value) }
+    }
+
+    private func announce(_ event: CredentialEvent, before: State?, after: State?) {
+        observe(CredentialChange(event: event, before: before, after: after))
+        eventBroadcaster.send(event)
+        deliverToSubscribers()
+    }
+
+    nonisolated func log(_ level: LogEntry.Level, _ message: LogMessage) {
+        logger.log(level, category, message)
+    }
+}

@@ -1,0 +1,28 @@
+/// Sends one HTTP request and returns the complete response.
+///
+/// This is the only thing the generated clients need from the network, so it is the place to plug in a different
+/// HTTP stack, a proxy for tests, or instrumentation.
+///
+/// Choose an implementation:
+/// - ``URLSessionHTTPTransport`` for apps and servers (the default everywhere, including Linux).
+/// - `RecordingTransport` (in `HealthSignInTesting`) for tests: it records each request and answers from a closure.
+///
+/// Implementations must:
+/// - return every HTTP status as a response (a 401 or 503 is not an error at this layer);
+/// - throw ``TransportError`` for failures below HTTP (no connection, timeout, reset), and `CancellationError`
+///   when the calling task is cancelled;
+/// - not follow redirects, so credentials never travel to a host the SDK did not choose.
+///
+/// ```swift
+/// struct LoggingTransport: HTTPTransport {
+///     let base: any HTTPTransport
+///     func send(_ request: HTTPRequestMessage) async throws -> HTTPResponseMessage {
+///         print(request)                       // credentials are redacted by HTTPRequestMessage.description
+///         return try await base.send(request)
+///     }
+/// }
+/// ```
+public protocol HTTPTransport: Sendable {
+    /// Sends `request` and returns the response, whatever its status.
+    func send(_ request: HTTPRequestMessage) async throws -> HTTPResponseMessage
+}

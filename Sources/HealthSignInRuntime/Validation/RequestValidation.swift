@@ -1,0 +1,205 @@
+import Foundation
+import HealthSignInSchemaSemantics
+
+/// A value that breaks a constraint of its schema (`minimum`, `maxLength`, `pattern`, an unlisted enum value, …),
+/// found by a generated `validate()`: before a request is sent, or when an app checks a value it received. The value
+/// itself is never quoted, since it may be a secret.
+public struct RequestValidationError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Where the value is, by wire names (a JSON pointer), e.g. `/parameters/num-results`.
+    public let path: String
+    /// What it must be, e.g. `at least 1`.
+    public let requirement: String
+
+    /// Creates the error.
+    public init(path: String, requirement: String) {
+        self.path = path
+        self.requirement = requirement
+    }
+
+    /// `The request's /parameters/num-results must be at least 1`
+    public var description: String { "The request's \(path.isEmpty ? "value" : path) must be \(requirement)" }
+}
+
+/// A number JSON Schema's numeric keywords compare and divide by its decimal value.
+@_spi(Generated) public protocol SchemaNumber {
+    /// The value as a decimal number: exact for integers; the shortest spelling that reads back for floating point,
+    /// as the number was written in JSON.
+    var decimalValue: DecimalNumber? { get }
+}
+
+@_spi(Generated) extension Int: SchemaNumber {
+    /// The integer.
+    public var decimalValue: DecimalNumber? { DecimalNumber(Int64(self)) }
+}
+
+@_spi(Generated) extension Int32: SchemaNumber {
+    /// The integer.
+    public var decimalValue: DecimalNumber? { DecimalNumber(Int64(self)) }
+}
+
+@_spi(Generated) extension Int64: SchemaNumber {
+    /// The integer.
+    public var decimalValue: DecimalNumber? { DecimalNumber(self) }
+}
+
+@_spi(Generated) extension Double: SchemaNumber {
+    /// The shortest decimal spelling of the value.
+    public var decimalValue: DecimalNumber? { DecimalNumber(self) }
+}
+
+@_spi(Generated) extension Float: SchemaNumber {
+    /// The shortest decimal spelling of the `Float` (0.1 for `Float(0.1)`, not its `Double` expansion).
+    public var decimalValue: DecimalNumber? { isFinite ? DecimalNumber(jsonText: description) : nil }
+}
+
+/// The checks generated `validate(at:)` methods run, with JSON Schema 2020-12's meanings.
+@_spi(Generated) public enum RequestValidation {
+    /// `value >= bound`.
+    public static func minimum(_ value: some SchemaNumber, _ bound: String, at path: String) throws {
+        try compare(value, bound, at: path, "at least \(bound)") { $0 >= $1 }
+    }
+
+    /// `value <= bound`.
+    public static func maximum(_ value: some SchemaNumber, _ bound: String, at path: String) throws {
+        try compare(value, bound, at: path, "at most \(bound)") { $0 <= $1 }
+    }
+
+    /// `value > bound`.
+    public static func exclusiveMinimum(_ value: some SchemaNumber, _ bound: String, at path: String) throws {
+        try compare(value, bound, at: path, "more than \(bound)") { $0 > $1 }
+    }
+
+    /// `value < bound`.
+    public static func exclusiveMaximum(_ value: some SchemaNumber, _ bound: String, at path: String) throws {
+        try compare(value, bound, at: path, "less than \(bound)") { $0 < $1 }
+    }
+
+    /// `value / divisor` is an integer, computed exactly in decimal (0.3 is a multiple of 0.1).
+    public static func multipleOf(_ value: some SchemaNumber, _ divisor: String, at path: String) throws {
+        try compare(value, divisor, at: path, "a multiple of \(divisor)") { $0.isMultiple(of: $1) }
+    }
+
+    private static func compare(
+        _ value: some SchemaNumber, _ bound: String, at path: String, _ requirement: String,
+        _ holds: (DecimalNumber, DecimalNumber) -> Bool
+    ) throws {
+        guard let number = value.decimalValue, let limit = DecimalNumber(jsonText: bound), holds(number, limit) else {
+            throw RequestValidationError(path: path, requirement: requirement)
+        }
+    }
+
+    /// At least `bound` Unicode scalars, as JSON Schema counts.
+    public static func minLength(_ value: String, _ bound: Int, at path: String) throws {
+        if value.unicodeScalars.count < bound {
+            throw RequestValidationError(path: path, requirement: "at least \(bound) characters long")
+        }
+    }
+
+    /// At most `bound` Unicode scalars.
+    public static func maxLength(_ value: String, _ bound: Int, at path: String) throws {
+        if value.unicodeScalars.count > bound {
+            throw RequestValidationError(path: path, requirement: "at most \(bound) characters long")
+        }
+    }
+
+    /// Contains a match of `pattern`, an ECMA-262 regular expression (unanchored, as in JSON Schema).
+    public static func pattern(_ value: String, _ pattern: String, at path: String) throws {
+        let matched: Bool
+        do {
+            matched = try compiled(pattern).matches(value)
+        } catch {
+            throw RequestValidationError(path: path, requirement: "checkable against the pattern \(pattern): \(error)")
+        }
+        if !matched { throw RequestValidationError(path: path, requirement: "a match of the pattern \(pattern)") }
+    }
+
+    /// The patterns compiled so far: a schema's patterns are few, and each request would otherwise parse its own.
+    private static let patterns = LockedValue<[String: ECMAPattern]>([:])
+
+    private static func compiled(_ source: String) throws(ECMAPatternError) -> ECMAPattern {
+        if let pattern = patterns.current[source] { return pattern }
+        let pattern = try ECMAPattern(source)
+        patterns.withValue { $0[source] = pattern }
+        return pattern
+    }
+
+    /// At least `bound` items.
+    public static func minItems(_ count: Int, _ bound: Int, at path: String) throws {
+        if count < bound { throw RequestValidationError(path: path, requirement: "at least \(bound) items") }
+    }
+
+    /// At most `bound` items.
+    public static func maxItems(_ count: Int, _ bound: Int, at path: String) throws {
+        if count > bound { throw RequestValidationError(path: path, requirement: "at most \(bound) items") }
+    }
+
+    /// No two items equal as JSON values (numbers by value, strings by code points, objects whatever their order).
+    public static func uniqueItems<Item: Encodable & Equatable>(_ items: [Item], at path: String) throws {
+        let values = try items.map { try JSONValue.parse(JSONCoding.encode($0)) }
+        try distinct(values, at: path)
+    }
+
+    /// No two items equal; for items that cannot be written as JSON, by their `==`.
+    public static func uniqueItems<Item: Equatable>(_ items: [Item], at path: String) throws {
+        for (index, item) in items.enumerated() where items[..<index].contains(item) {
+            throw RequestValidationError(path: path, requirement: "free of repeated items (item \(index))")
+        }
+    }
+
+    /// No two strings with the same code points.
+    public static func uniqueItems(_ items: [String], at path: String) throws {
+        try distinct(items.map(JSONValue.string), at: path)
+    }
+
+    private static func distinct(_ values: [JSONValue], at path: String) throws {
+        for (index, value) in values.enumerated()
+        where values[..<index].contains(where: { $0.isSchemaEqual(to: value) }) {
+            throw RequestValidationError(path: path, requirement: "free of repeated items (item \(index))")
+        }
+    }
+
+    /// One of the values the schema lists: an unlisted one decodes (servers add values) but is not valid.
+    public static func listed(_ value: some OpenEnum, at path: String) throws {
+        if !value.isListed {
+            throw RequestValidationError(path: path, requirement: "one of the values the schema lists")
+        }
+    }
+
+    /// `path` extended by the map key `key`, escaped as a JSON pointer token (RFC 6901).
+    public static func pointer(_ path: String, _ key: String) -> String {
+        path + "/" + key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+    }
+}
+
+extension JSONValue {
+    /// Whether the two values are equal as JSON Schema compares instances (`const`, `enum`, `uniqueItems`): numbers
+    /// by value (1 and 1.0 are equal), strings by code points, arrays item by item, objects by their members
+    /// whatever their order.
+    public func isSchemaEqual(to other: JSONValue) -> Bool {
+        switch (self, other) {
+        case (.null, .null): return true
+        case (.bool(let left), .bool(let right)): return left == right
+        case (.number(let left), .number(let right)):
+            return DecimalNumber(jsonText: left.text) == DecimalNumber(jsonText: right.text)
+        case (.string(let left), .string(let right)): return CodePoints.equal(left, right)
+        case (.array(let left), .array(let right)):
+            return left.count == right.count && zip(left, right).allSatisfy { $0.isSchemaEqual(to: $1) }
+        case (.object(let left), .object(let right)):
+            let leftKeys = Set(left.keys.map { Array($0.unicodeScalars) })
+            let rightKeys = Set(right.keys.map { Array($0.unicodeScalars) })
+            return leftKeys == rightKeys
+                && left.keys.allSatisfy { key in
+                    guard let mine = left[key],
+                        let theirs = right.members.last(where: { CodePoints.equal($0.key, key) })
+                    else { return false }
+                    return mine.isSchemaEqual(to: theirs.value)
+                }
+        default: return false
+        }
+    }
+}
+
+extension RequestValidationError: SDKError {
+    /// ``ErrorRecovery/fixRequest``: a value breaks its schema's constraints.
+    public var recovery: ErrorRecovery { .fixRequest }
+}

@@ -1,0 +1,33 @@
+import Foundation
+import HealthSignInRuntime
+
+/// An `AuthorizationBrowser` for tests against a server that grants at once (an emulator, a test provider): it loads
+/// the page through `transport`, without following redirects, and returns the redirect it answers with.
+///
+/// ```swift
+/// let context = try await session.authorize(with: RedirectFollowingBrowser(transport: URLSessionHTTPTransport()))
+/// ```
+public struct RedirectFollowingBrowser: AuthorizationBrowser {
+    /// The transport the page is loaded through.
+    public let transport: any HTTPTransport
+
+    /// Creates a browser that loads pages through `transport`.
+    public init(transport: any HTTPTransport) { self.transport = transport }
+
+    /// Loads `page` and returns its redirect, which `callback` must match.
+    ///
+    /// - Throws: `AuthorizationBrowserError.unavailable` when the page answers without a redirect,
+    ///   `AuthorizationBrowserError.unexpectedRedirect` when it redirects elsewhere.
+    public func authorize(_ page: URL, callback: AuthorizationCallback) async throws -> URL {
+        let response = try await transport.send(HTTPRequestMessage(method: .get, url: page))
+        guard (300..<400).contains(response.status), let location = response.headers["Location"],
+            let redirect = URL(string: location, relativeTo: page)?.absoluteURL
+        else {
+            throw AuthorizationBrowserError.unavailable("the page answered HTTP \(response.status) without a redirect")
+        }
+        guard callback.matches(redirect) else {
+            throw AuthorizationBrowserError.unexpectedRedirect(path: redirect.path)
+        }
+        return redirect
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import HealthSignInOAuth
+import HealthSignInRuntime
+
+/// Vital's rules for the credential lifecycle: the sign-in-token session inside the stored state, refreshed at the
+/// auth host of its environment `refreshSkew` seconds before it expires and after a data-API 401;
+/// `reauthentication_required` marks it pending, `invalid_token` (the user is gone) signs out.
+struct VitalCredentialPolicy: CredentialPolicy {
+    let configuration: VitalSession.Configuration
+
+    func credential(in state: VitalStoredState) -> VitalTokenSession? {
+        guard case .signInToken(let session) = state.mode else { return nil }
+        return session
+    }
+
+    func state(_ state: VitalStoredState, replacing session: VitalTokenSession) -> VitalStoredState {
+        var state = state
+        state.mode = .signInToken(session)
+        return state
+    }
+
+    func missingCredentialError(in state: VitalStoredState?) -> any Error {
+        VitalSessionError.notSignedIn
+    }
+
+    func checkUsable(_ session: VitalTokenSession) throws {
+        if session.pendingReauthentication { throw VitalSessionError.needsReauthentication(userID: session.userID) }
+    }
+
+    func needsRefresh(_ session: VitalTokenSession, at now: Date) -> Bool {
+        session.expiresAt.addingTimeInterval(-configuration.refreshSkew) <= now
+    }
+
+    func refresh(_ session: VitalTokenSession, lease: CredentialLease) async throws -> VitalTokenSession {
+        let client = try configuration.client(
+            for: session.environment, transport: lease.guarding(configuration.options.transport))
+        let response = try await client.refreshToken(.init(refreshToken: session.refreshToken))
+        return try VitalTokenSession(
+            response, userID: session.userID, teamID: session.teamID, environment: session.environment,
+            receivedAt: configuration.clock.now())
+    }
+
+    func refusal(of session: VitalTokenSession, error: any Error) -> CredentialRefusal<VitalTokenSession> {
+        guard let error = error as? VitalError, error.isClientErrorStatus else { return .keep(error) }
+        switch error.recovery {
+        case .discardGrant:
+            return .discard(VitalSessionError.userNoLongerValid(userID: session.userID))
+        case .reauthorize:
+            var pending = session
+            pending.pendingReauthentication = true
+            return .replace(with: pending, VitalSessionError.needsReauthentication(userID: session.userID))
+        default:
+            return .keep(error)
+        }
+    }
+
+    /// The data API answers an expired access token with 401 (`invalid_token`, whose table recovery describes the
+    /// refresh endpoint's meaning of the code: the user is gone).
+    func isExpirySignal(_ error: any Error) -> Bool {
+        guard let error = error as? any ProtocolError else { return false }
+        return error.recovery == .refreshCredential || (error is VitalError && error.httpStatus == 401)
+    }
+}
+
+extension VitalSession.Configuration {
+    /// A client for `environment`'s hosts, sending through `transport`.
+    func client(for environment: VitalEnvironment, transport: any HTTPTransport) throws -> VitalAPIClient {
+        let hosts = hosts.hosts(for: environment)
+        try options.urlPolicy.check(hosts.api)
+        try options.urlPolicy.check(hosts.auth)
+        var options = options
+        options.transport = transport
+        return VitalAPIClient(configuration: .init(servers: .init(api: hosts.api, auth: hosts.auth), options: options))
+    }
+}
+
+extension VitalTokenSession {
+    /// The session a token response opens, its expiry counted from `receivedAt`.
+    ///
+    /// Junction's token endpoint always sends a refresh token and a lifetime, which OAuth 2.0 makes optional: a
+    /// response without them does not match the protocol, as a missing member of its schema would not.
+    ///
+    /// - Throws: `ResponseDecodingError` for a missing `refresh_token` or `expires_in`,
+    ///   ``VitalSessionError/malformedTokenResponse(_:)`` for empty tokens, a token type other than Bearer or a
+    ///   negative lifetime.
+    init(
+        _ response: TokenResponse, userID: UUID, teamID: String?, environment: VitalEnvironment, receivedAt: Date
+    ) throws {
+        guard let refreshToken = response.refreshToken else {
+            throw ResponseDecodingError(path: "refresh_token", reason: "missing required field")
+        }
+        guard response.expiresIn != nil else {
+            throw ResponseDecodingError(path: "expires_in", reason: "missing required field")
+        }
+        let grant: OAuthGrant
+        do {
+            // Junction does not name the token type.
+            grant = try OAuthGrant(response, receivedAt: receivedAt, requiresTokenType: false)
+        } catch let error as TokenResponseError {
+            throw VitalSessionError.malformedTokenResponse(error.reason)
+        }
+        guard !refreshToken.isEmpty else { throw VitalSessionError.malformedTokenResponse("refresh_token is empty") }
+        self.init(
+            userID: userID, teamID: teamID, environment: environment, accessToken: grant.accessToken,
+            refreshToken: refreshToken, expiresAt: grant.expiresAt ?? receivedAt, pendingReauthentication: false
+        )
+    }
+}

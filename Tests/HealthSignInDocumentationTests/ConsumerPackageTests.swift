@@ -1,0 +1,65 @@
+import Foundation
+import HealthSignInTestSupport
+import XCTest
+
+/// A package that depends on this one by path, as the README's "Install" section shows: an app target using every
+/// library product with the README's own code (the snippets), and a library target whose client the build plugin
+/// generates from its `Schemas` directory at `internal` access. It must build, call its generated client, and
+/// expose nothing generated.
+final class ConsumerPackageTests: XCTestCase {
+    private static let fixture = Fixtures.repository.appendingPathComponent("Tests/Fixtures/ConsumerPackage")
+    /// Kept between runs, so a rebuild is incremental.
+    private static let package = Fixtures.repository.appendingPathComponent(".build/consumer-package")
+    private static let scratch = Fixtures.repository.appendingPathComponent(".build/consumer-package-build")
+
+    /// Copies the fixture into place, with the SDK's path in its manifest and the README snippets in its app.
+    private static func preparePackage() throws {
+        let manager = FileManager.default
+        try? manager.removeItem(at: package.appendingPathComponent("Sources"))
+        try manager.createDirectory(at: package, withIntermediateDirectories: true)
+        try manager.copyItem(
+            at: fixture.appendingPathComponent("Sources"), to: package.appendingPathComponent("Sources"))
+        let snippets = Fixtures.repository.appendingPathComponent("Tests/DocumentationTests/Snippets")
+        for name in try manager.contentsOfDirectory(atPath: snippets.path) where name.hasSuffix(".swift") {
+            try manager.copyItem(
+                at: snippets.appendingPathComponent(name),
+                to: package.appendingPathComponent("Sources/ConsumerApp/" + name))
+        }
+        let manifest = try String(
+            contentsOf: fixture.appendingPathComponent("Package.swift.template"), encoding: .utf8
+        )
+        .replacingOccurrences(of: "@SDK_PATH@", with: Fixtures.repository.path)
+        .replacingOccurrences(of: "@SDK_PACKAGE@", with: Fixtures.repository.lastPathComponent)
+        let path = package.appendingPathComponent("Package.swift")
+        if (try? String(contentsOf: path, encoding: .utf8)) != manifest {
+            try manifest.write(to: path, atomically: true, encoding: .utf8)
+        }
+    }
+
+    func testAConsumerPackageBuildsWithEveryProductAndTheBuildPlugin() throws {
+        try Self.preparePackage()
+        let build = try Subprocess.run([
+            "swift", "build", "--package-path", Self.package.path, "--scratch-path", Self.scratch.path,
+        ])
+        XCTAssertEqual(build.status, 0, String(build.output.suffix(6000)))
+        guard build.status == 0 else { return }
+
+        // The app calls the client the plugin generated, through a transport that answers like the service.
+        let run = try Subprocess.run([Self.scratch.appendingPathComponent("debug/ConsumerApp").path])
+        XCTAssertEqual(run.status, 0, run.output)
+        XCTAssertEqual(
+            run.output, "Hello, consumer\nGET https://greeting.example/greeting?name=consumer\n")
+
+        // Generated at internal access, the client, models and errors are not part of DemoKit's interface.
+        XCTAssertEqual(try publicSymbols(of: "DemoKit"), ["demoGreeting(for:transport:)"])
+    }
+
+    /// The public symbols of `module` in the consumer's build, by title.
+    private func publicSymbols(of module: String) throws -> [String] {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("consumer-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: output) }
+        let graph = try SymbolGraph.extract(
+            module: module, modules: Self.scratch.appendingPathComponent("debug/Modules"), into: output)
+        return graph.symbols.map(\.title).sorted()
+    }
+}

@@ -1,0 +1,264 @@
+import Foundation
+import HealthSignInTestSupport
+import XCTest
+
+/// The Swift in the README and the DocC articles is the code in `Snippets/`, which this target compiles: every
+/// ```swift block must be a snippet (the snippet file's imports, a blank line, then the marked region), and every
+/// snippet must be shown somewhere.
+final class DocumentationTests: XCTestCase {
+    /// Snippets by name, as the documentation shows them.
+    private static func snippets() throws -> [String: String] {
+        let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Snippets")
+        var snippets: [String: String] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) where name.hasSuffix(".swift") {
+            let lines = try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8).components(
+                separatedBy: "\n")
+            let imports = lines.filter { $0.hasPrefix("import ") }
+            var current: (name: String, indent: Int, lines: [String])?
+            for line in lines {
+                let trimmed = line.trimmingCharacters(in: .whitespaces)
+                if trimmed.hasPrefix("// snippet ") {
+                    current = (String(trimmed.dropFirst("// snippet ".count)), line.prefix { $0 == " " }.count, [])
+                } else if trimmed == "// end snippet", let snippet = current {
+                    snippets[snippet.name] = (imports + [""] + snippet.lines).joined(separator: "\n")
+                    current = nil
+                } else if let indent = current?.indent {
+                    current?.lines.append(String(line.dropFirst(min(indent, line.prefix { $0 == " " }.count))))
+                }
+            }
+        }
+        return snippets
+    }
+
+    /// Every ```swift block of the README and of the DocC articles, with where it is.
+    private static func swiftBlocks() throws -> [(place: String, code: String)] {
+        var documents = [Fixtures.repository.appendingPathComponent("README.md")]
+        let sources = Fixtures.repository.appendingPathComponent("Sources")
+        let files = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)
+        while let file = files?.nextObject() as? URL {
+            if file.pathExtension == "md", file.path.contains(".docc/") { documents.append(file) }
+        }
+        var blocks: [(String, String)] = []
+        for document in documents {
+            var current: [String]?
+            var start = 0
+            for (index, line) in try String(contentsOf: document, encoding: .utf8).components(separatedBy: "\n")
+                .enumerated()
+            {
+                if line == "```swift" {
+                    current = []
+                    start = index + 1
+                } else if line == "```", let code = current {
+                    blocks.append(("\(document.lastPathComponent):\(start)", code.joined(separator: "\n")))
+                    current = nil
+                } else {
+                    current?.append(line)
+                }
+            }
+        }
+        return blocks
+    }
+
+    func testEverySwiftBlockIsACompiledSnippet() throws {
+        let snippets = try Self.snippets()
+        XCTAssertGreaterThanOrEqual(snippets.count, 7)
+        let blocks = try Self.swiftBlocks()
+        for block in blocks where !snippets.values.contains(block.code) {
+            XCTFail(
+                "\(block.place): this Swift is not a snippet from Tests/DocumentationTests/Snippets, so nothing compiles it:\n\(block.code)"
+            )
+        }
+        for (name, code) in snippets where !blocks.contains(where: { $0.code == code }) {
+            XCTFail("the snippet \(name) is shown nowhere:\n\(code)")
+        }
+    }
+
+    // MARK: - Doc comments and catalogs
+
+    private static let libraries = [
+        "HealthSignInRuntime", "HealthSignInTesting", "OAuth2", "HealthVault", "Koppeltaal", "Vital", "SMART",
+    ]
+
+    /// The symbol graphs of the libraries, extracted from the debug build's modules, with the directory of each
+    /// library's graph files.
+    private static let symbolGraphs = Result { () throws -> [String: (directory: URL, graph: SymbolGraph)] in
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("symbol-graphs-\(UUID().uuidString)")
+        let modules = Fixtures.repository.appendingPathComponent(".build/debug/Modules")
+        var graphs: [String: (directory: URL, graph: SymbolGraph)] = [:]
+        for library in libraries {
+            let directory = output.appendingPathComponent(library)
+            graphs[library] = (directory, try SymbolGraph.extract(module: library, modules: modules, into: directory))
+        }
+        return graphs
+    }
+
+    /// The symbol graph of `library`.
+    private static func graph(of library: String) throws -> SymbolGraph {
+        try XCTUnwrap(try symbolGraphs.get()[library]?.graph)
+    }
+
+    func testEveryPublicDeclarationHasADocComment() throws {
+        var checked = 0
+        for library in Self.libraries {
+            for symbol in try Self.graph(of: library).symbols {
+                // Declarations in this repository; members the compiler synthesizes (Equatable, Codable) have no
+                // source location.
+                guard let location = symbol.location, location.uri.contains(Fixtures.repository.path) else { continue }
+                checked += 1
+                if !symbol.hasDocComment {
+                    let file = location.uri.replacingOccurrences(of: "file://", with: "")
+                        .replacingOccurrences(of: Fixtures.repository.path + "/", with: "")
+                    XCTFail("\(file):\(location.line + 1): \(symbol.path.joined(separator: ".")) has no doc comment")
+                }
+            }
+        }
+        XCTAssertGreaterThan(checked, 1_000, "the libraries' declarations were found")
+    }
+
+    /// Public type names of modules a server target imports beside this package: NIOHTTP1 (which Vapor re-exports),
+    /// swift-http-types and Foundation. None may be the name of a public type here, so both import without
+    /// qualifying names.
+    private static let namesOfOtherModules: Set<String> = [
+        // NIOHTTP1
+        "HTTPHeaders", "HTTPMethod", "HTTPVersion", "HTTPResponseStatus", "HTTPRequestHead", "HTTPResponseHead",
+        "HTTPPart", "HTTPServerRequestPart", "HTTPServerResponsePart", "HTTPClientRequestPart",
+        "HTTPClientResponsePart",
+        "HTTPRequestDecoder", "HTTPResponseDecoder", "HTTPRequestEncoder", "HTTPResponseEncoder", "HTTPDecoder",
+        "HTTPParserError", "HTTPServerPipelineHandler", "HTTPServerProtocolErrorHandler", "HTTPServerUpgradeHandler",
+        "HTTPServerProtocolUpgrader", "HTTPClientUpgradeHandler", "HTTPClientProtocolUpgrader",
+        "HTTPResponseCompressor",
+        "HTTPServerUpgradeErrors", "HTTPClientUpgradeErrors", "HTTPObjectAggregatorError", "HTTPObjectAggregatorEvent",
+        "NIOHTTPServerRequestAggregator", "NIOHTTPClientResponseAggregator",
+        // swift-http-types (HTTPTypes, HTTPTypesFoundation)
+        "HTTPField", "HTTPFields", "HTTPRequest", "HTTPResponse",
+        // Foundation
+        "URL", "URLRequest", "URLResponse", "HTTPURLResponse", "HTTPCookie", "HTTPCookieStorage", "URLSession",
+        "URLSessionConfiguration", "URLSessionTask", "URLSessionDataTask", "URLComponents", "URLQueryItem",
+        "URLCredential", "URLProtectionSpace", "URLError", "URLCache", "URLAuthenticationChallenge", "Data", "Date",
+        "DateComponents", "DateFormatter", "DateInterval", "Calendar", "TimeZone", "Locale", "UUID", "JSONEncoder",
+        "JSONDecoder", "JSONSerialization", "PropertyListEncoder", "PropertyListDecoder", "XMLParser", "XMLDocument",
+        "XMLElement", "XMLNode", "XMLDTD", "XMLDTDNode", "Host", "Process", "Pipe", "FileHandle", "FileManager",
+        "Bundle",
+        "Notification", "NotificationCenter", "NSError", "NSObject", "NSString", "Thread", "Operation",
+        "OperationQueue", "RunLoop", "Timer", "Measurement", "Unit", "Decimal", "CharacterSet", "IndexSet", "IndexPath",
+        "AttributedString", "Scanner", "NumberFormatter", "Progress", "ProcessInfo", "UserDefaults", "Stream",
+        "InputStream", "OutputStream", "Port", "Predicate", "Expression", "LocalizedError", "CustomNSError",
+        "RecoverableError", "DataProtocol", "ContiguousBytes", "PersonNameComponents", "NSLock", "NSRecursiveLock",
+        "NSCondition", "Formatter", "ISO8601DateFormatter", "ByteCountFormatter", "Morphology",
+    ]
+
+    func testNoPublicTypeHasTheNameOfAServerModulesType() throws {
+        let names = try Self.libraries.reduce(into: Set<String>()) {
+            $0.formUnion(try Self.graph(of: $1).topLevelTypeNames)
+        }
+        XCTAssertGreaterThan(names.count, 100, "the libraries' public types were found")
+        XCTAssertEqual(names.intersection(Self.namesOfOtherModules).sorted(), [])
+    }
+
+    /// An app that imports several products names every type without qualifying it: no two libraries declare a
+    /// public type of the same name.
+    func testNoTwoLibrariesDeclareOnePublicTypeName() throws {
+        var owners: [String: [String]] = [:]
+        for library in Self.libraries {
+            for name in try Self.graph(of: library).topLevelTypeNames { owners[name, default: []].append(library) }
+        }
+        XCTAssertGreaterThan(owners.count, 150, "the libraries' public types were found")
+        let shared = owners.filter { $0.value.count > 1 }.map { "\($0.key): \($0.value.joined(separator: ", "))" }
+        XCTAssertEqual(shared.sorted(), [])
+    }
+
+    /// The runtime's public types, each with why it is public. A type the package's own modules only share is
+    /// `package`; the test doubles are in `HealthSignInTesting`; what generated code alone uses is `@_spi(Generated)`.
+    /// A new public type must be added here, with its reason, so the surface never grows by accident.
+    private static let runtimePublicTypes: [String: [String]] = [
+        "transport and HTTP, which apps configure, call or inspect": [
+            "HTTPTransport", "URLSessionHTTPTransport", "URLSessionHTTPTransportDelegate", "HTTPRequestMessage",
+            "HTTPResponseMessage", "HTTPRequestMethod", "HTTPHeaderFields", "HTTPHeaderField",
+            "AuthenticationChallenge",
+            "ClientOptions", "HTTPClientMiddleware", "OperationID", "URLPolicy", "RequestRetryPolicy", "HTTPClientConfiguration",
+            "HTTPServerSet",
+        ],
+        "credentials apps pass to clients and flows": [
+            "APIKey", "AccessCredential", "BasicCredentials", "BearerToken", "OAuthClientCredentials",
+            "HealthVaultApplicationCredential", "HealthVaultSessionCredential", "ClientAssertion",
+            "ClientAssertionSigner", "PKCEPair",
+        ],
+        "credential storage apps choose or implement": [
+            "CredentialStore", "CredentialStores", "CredentialStoreLock", "CredentialStoreError",
+            "FileCredentialStore", "InMemoryCredentialStore", "FileLock", "LockDirectory",
+        ],
+        "the credential lifecycle, which a family of the app's own builds on": [
+            "CredentialSession", "CredentialPolicy", "CredentialRefusal", "CredentialTransition", "CredentialLease",
+            "CredentialEvent", "CredentialChange", "CredentialLifecycleError",
+        ],
+        "errors apps catch": [
+            "SDKError", "ProtocolError", "ErrorRecovery", "TransportError", "UnexpectedResponseError",
+            "ResponseDecodingError", "ConfigurationError", "RequestEncodingError", "RequestValidationError",
+            "PagingError", "JSONValueError", "XMLFragmentError", "JOSEError", "IDTokenError",
+        ],
+        "values generated models hold and apps read": [
+            "JSONValue", "JSONNumber", "JSONObject", "XMLFragment", "LocalDate", "OpenEnum", "WireScalar",
+            "DateTimeText", "FormField", "FormFields", "PageSequence", "PagedItems", "XMLTree", "XMLElementView",
+            "XMLLimits", "HealthVaultEnvelopeSettings",
+        ],
+        "JOSE and OpenID Connect, for apps that verify tokens themselves": [
+            "JWS", "JWSAlgorithm", "JSONWebKey", "JSONWebKeySet", "IDToken",
+        ],
+        "browsers for authorization pages, which apps choose or implement": [
+            "AuthorizationBrowser", "AuthorizationCallback", "AuthorizationBrowserError",
+        ],
+        "logging and redaction": ["LogSink", "ClosureLogSink", "LogEntry.Level", "LogEntry", "LogMessage", "Redaction"],
+        "time, randomness and hashing, which apps may replace or use": [
+            "TimeSource", "SystemClock", "RandomSource", "SystemRandomSource", "CryptoPrimitives",
+        ],
+    ]
+
+    func testTheRuntimesPublicTypesAreTheListedOnes() throws {
+        let names = try Self.graph(of: "HealthSignInRuntime").topLevelTypeNames
+        let listed = Self.runtimePublicTypes.values.flatMap { $0 }
+        XCTAssertEqual(listed.count, Set(listed).count, "a type is listed twice")
+        XCTAssertEqual(names.sorted(), listed.sorted())
+        XCTAssertEqual(names.count, 91)
+        let doubles = try Self.graph(of: "HealthSignInTesting").topLevelTypeNames
+        XCTAssertEqual(
+            doubles.sorted(), ["ManualClock", "RecordingTransport", "RedirectFollowingBrowser", "SeededRandomSource"])
+    }
+
+    /// The runtime's landing page mentions every public type: its public surface is what users touch, and the
+    /// rest is its `@_spi(Generated)` interface for generated code.
+    func testTheRuntimePageMentionsEveryPublicType() throws {
+        let names = try Self.graph(of: "HealthSignInRuntime").topLevelTypeNames
+        let page = try String(
+            contentsOf: Fixtures.repository.appendingPathComponent("Sources/HealthSignInRuntime/HealthSignInRuntime.docc/HealthSignInRuntime.md"),
+            encoding: .utf8)
+        XCTAssertGreaterThan(names.count, 40)
+        XCTAssertEqual(names.filter { !page.contains("``\($0)``") }.sorted(), [])
+        XCTAssertFalse(names.contains("HTTPClientCore"), "the client cores are for generated code only")
+    }
+
+    func testEveryCatalogBuildsWithoutWarnings() throws {
+        let graphs = try Self.symbolGraphs.get()
+        for library in Self.libraries {
+            let catalog = Fixtures.repository.appendingPathComponent("Sources/\(library)/\(library).docc")
+            let output = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "docc-\(library)-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: output) }
+            let result = try Subprocess.run(
+                Self.docc + [
+                    "convert", catalog.path, "--additional-symbol-graph-dir",
+                    try XCTUnwrap(graphs[library]?.directory).path,
+                    "--fallback-display-name", library, "--fallback-bundle-identifier", "org.healthsignin.\(library)",
+                    "--output-path", output.path, "--warnings-as-errors",
+                ])
+            XCTAssertEqual(result.status, 0, "\(library).docc: \(result.output.suffix(3000))")
+        }
+    }
+
+    private static var docc: [String] {
+        #if os(macOS)
+            return ["xcrun", "docc"]
+        #else
+            return ["docc"]
+        #endif
+    }
+}

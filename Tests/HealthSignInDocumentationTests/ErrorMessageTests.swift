@@ -1,0 +1,115 @@
+import Foundation
+import HealthSignInHealthVault
+import HealthSignInKoppeltaal
+import HealthSignInOAuth
+import HealthSignInRuntime
+import HealthSignInSMART
+import HealthSignInTestSupport
+import HealthSignInVital
+import XCTest
+
+/// What an app shows for an error: `localizedDescription` is the error's redacted description, and its recovery
+/// suggestion follows from its `recovery`, for every public error type of the package.
+final class ErrorMessageTests: XCTestCase {
+    private static let oauth = OAuthError(
+        body: OAuthErrorBody(error: "invalid_grant", errorDescription: "The code was used"),
+        httpStatus: 400,
+        operation: "Token")
+
+    /// One value of every public error type.
+    private static let samples: [any SDKError] = [
+        TransportError(
+            .timedOut, url: URL(string: "https://api.example.com/v2/token?code=secret"), detail: "timed out"),
+        TransportError(.insecureConnection, url: nil, detail: "certificate"),
+        UnexpectedResponseError(operation: "Token", response: HTTPResponseMessage(status: 502)),
+        ResponseDecodingError(path: "/access_token", reason: "missing"),
+        ConfigurationError.missingServer("api"),
+        RequestEncodingError.invalidCredential("not Base64"),
+        RequestEncodingError.missingSigner,
+        PagingError.repeatedCursor,
+        JSONValueError(.unexpectedEnd, offset: 3),
+        XMLFragmentError(reason: "unclosed element", offset: 4, line: 1, column: 5),
+        RequestValidationError(path: "/num-results", requirement: "at least 1"),
+        CredentialLifecycleError.superseded,
+        CredentialStoreError.unreadable(key: "session"),
+        JOSEError.invalidSignature,
+        IDTokenError.nonceMismatch,
+        TokenResponseError("token_type is missing, expected Bearer"),
+        RefreshResponseRefused(IDTokenError.differsFromSignIn("sub")),
+        DiscoveryError.untrustedEndpoint(name: .token, url: URL(string: "https://collector.example:8443/token")!),
+        ResourcePathError.missingID(resourceType: "Patient"),
+        AuthorizationRequestError.reservedParameter("state"),
+        AuthorizationBrowserError.cancelled,
+        AuthorizationBrowserError.unexpectedRedirect(path: "/steal"),
+        AuthorizationResponseError.stateMismatch,
+        SMARTError.stateMismatch,
+        SMARTError.needsLaunch(underlying: nil),
+        oauth,
+        OperationOutcomeError(
+            body: FHIROperationOutcome(issue: [.init(severity: .error, diagnostics: "Unknown patient")]), httpStatus: 404,
+            operation: "MobileLaunch"),
+        KoppeltaalError.needsActivation(underlying: oauth),
+        KoppeltaalError.stateMismatch,
+        VitalError(body: .init(detail: .init(errorType: "user_not_found")), httpStatus: 404, operation: "GetUser"),
+        VitalSessionError.notSignedIn,
+        SignInTokenProblem.notBase64,
+        HealthVaultError(
+            body: HealthVaultResponseStatus(code: 11, error: StatusError(message: "Access denied")), httpStatus: 200,
+            operation: "GetThings"),
+        HealthVaultConnectionError.notProvisioned,
+        HealthVaultThingChangedError(
+            thingID: UUID(uuidString: "26a4598d-7db2-4d96-85bc-3e3dca5dce4b")!,
+            underlying: HealthVaultError(
+                body: HealthVaultResponseStatus(code: 61, error: StatusError(message: "Version stamp mismatch")), httpStatus: 200,
+                operation: "PutThings")),
+        ShellRedirectError.missingParameter("instanceid"),
+    ]
+
+    func testTheLocalizedDescriptionIsTheDescription() {
+        for error in Self.samples {
+            XCTAssertEqual((error as any Error).localizedDescription, error.description, "\(type(of: error))")
+            XCTAssertEqual(error.errorDescription, error.description)
+        }
+    }
+
+    func testTheRecoverySuggestionFollowsTheRecovery() {
+        for error in Self.samples {
+            XCTAssertEqual(error.recoverySuggestion, error.recovery.suggestion, "\(type(of: error))")
+        }
+        XCTAssertNil(ErrorRecovery.none.suggestion)
+        for recovery in ErrorRecovery.allCases where recovery != .none {
+            XCTAssertNotNil(recovery.suggestion, "\(recovery)")
+        }
+        XCTAssertEqual(Self.oauth.recovery, .discardGrant)
+        XCTAssertEqual(TransportError(.timedOut, url: nil, detail: "").recovery, .retryLater)
+        XCTAssertEqual(KoppeltaalError.needsActivation(underlying: nil).recovery, .reauthorize)
+        XCTAssertEqual(HealthVaultConnectionError.notProvisioned.recovery, .reprovision)
+    }
+
+    /// A transport error shows the host only, never the path or query that may carry a code.
+    func testTheLocalizedDescriptionStaysRedacted() {
+        let error = TransportError(
+            .timedOut, url: URL(string: "https://api.example.com/v2/token?code=canary-secret"), detail: "timed out")
+        XCTAssertFalse((error as any Error).localizedDescription.contains("canary-secret"))
+        XCTAssertTrue((error as any Error).localizedDescription.contains("api.example.com"))
+    }
+
+    /// Every public error type declared in the products' sources is among the samples, so a new one cannot miss the
+    /// conformance. (HealthSignInSchemaSemantics is no product: the runtime turns its errors into its own.)
+    func testEveryPublicErrorTypeIsCovered() throws {
+        let sampled = Set(Self.samples.map { String(describing: type(of: $0)) })
+        let sources = Fixtures.repository.appendingPathComponent("Sources")
+        let files = try XCTUnwrap(FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil))
+        let declaration = try NSRegularExpression(pattern: #"public (?:struct|enum) (\w+): Error\b"#)
+        var declared: Set<String> = []
+        for case let file as URL in files
+        where file.pathExtension == "swift" && !file.path.contains("/Sources/HealthSignInSchemaSemantics/") {
+            let text = try String(contentsOf: file, encoding: .utf8)
+            for match in declaration.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+                if let range = Range(match.range(at: 1), in: text) { declared.insert(String(text[range])) }
+            }
+        }
+        XCTAssertGreaterThan(declared.count, 15)
+        XCTAssertEqual(declared.subtracting(sampled), [], "public error types without a sample here")
+    }
+}

@@ -1,0 +1,74 @@
+// The snippets are the documentation's code as it reads there, so formatting leaves them alone.
+// swift-format-ignore-file
+import Foundation
+import HealthSignInKoppeltaal
+import HealthSignInOAuth
+import HealthSignInRuntime
+
+// The code of the README's Koppeltaal quick start and of the Koppeltaal getting-started article.
+
+func koppeltaalQuickStart(portalPassword: String, patientURL: String, userURL: String, clientSecret: String, codeTypedByThePatient: String) async throws {
+    // snippet koppeltaal-quick-start
+    // Backend: application credentials (MobileLaunch and FHIR)
+    let backend = KoppeltaalBackend(configuration: .init(
+        launchURL: URL(string: "https://ggz.koppeltaal.nl/OAuth2/Koppeltaal")!,
+        credentials: BasicCredentials(username: "portal", password: portalPassword)
+    ))
+    let activation = try await backend.mobileLaunch(clientID: "RANJKA", patient: patientURL, user: userURL)
+    // show activation.code to the patient; it expires at activation.expiresAt
+
+    // App: the OAuth client (Token and Revoke)
+    let session = KoppeltaalSession(configuration: .init(
+        fhirBaseURL: URL(string: "https://ggz.koppeltaal.nl/FHIR/Koppeltaal")!,
+        clientID: "RANJKA", clientSecret: clientSecret,
+        redirectURI: "ranjka://after-auth",
+        store: try CredentialStores.secure(service: "com.example.koppeltaal")
+    ))
+    let context = try await session.activate(code: codeTypedByThePatient)   // patient, user, resource, intent, scope
+    let response = try await session.fhir(.fhir("Patient", id: "72308"))
+    try await session.revoke()
+    // end snippet
+    _ = (activation, context, response)
+}
+
+/// What the app's user interface does; the getting-started article leaves it to the app.
+protocol KoppeltaalScreens {
+    /// Asks the patient for the six-digit code their care provider gave them.
+    func askForActivationCode() async -> String
+    func show(messages: Data)
+}
+
+// snippet koppeltaal-getting-started
+/// The app's side of a Koppeltaal mobile launch: activate once, then call FHIR with fresh tokens.
+final class KoppeltaalLaunch: Sendable {
+    let session = KoppeltaalSession(configuration: .init(
+        fhirBaseURL: URL(string: "https://ggz.koppeltaal.nl/FHIR/Koppeltaal")!,
+        clientID: "RANJKA", clientSecret: "the client secret",
+        redirectURI: "ranjka://after-auth",
+        store: (try? CredentialStores.secure(service: "com.example.koppeltaal")) ?? InMemoryCredentialStore()
+    ))
+
+    /// Activates with a code from the patient when there is no usable grant.
+    func start(screens: some KoppeltaalScreens) async throws {
+        guard case .needsActivation = try await session.status() else { return }
+        let context = try await session.activate(code: await screens.askForActivationCode())
+        print("launched for", context.patient ?? "an unknown patient")
+    }
+
+    /// Reads the next messages; tokens are refreshed as needed, and a dead grant asks for a new code.
+    func nextMessages(screens: some KoppeltaalScreens) async throws {
+        var query = FormFields()
+        query.append("_query", "MessageHeader.GetNextNewAndClaim")
+        do {
+            screens.show(messages: try await session.fhir(ResourcePath("MessageHeader", "_search"), query: query).body)
+        } catch KoppeltaalError.needsActivation {
+            try await start(screens: screens)
+        }
+    }
+
+    /// Forgets the grant, telling the server when it can.
+    func signOut() async throws {
+        try await session.revoke()
+    }
+}
+// end snippet

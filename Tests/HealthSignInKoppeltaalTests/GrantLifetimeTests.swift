@@ -1,0 +1,51 @@
+import Foundation
+import HealthSignInKoppeltaal
+import HealthSignInOAuth
+import HealthSignInRuntime
+import HealthSignInTestSupport
+import XCTest
+
+/// A grant without a refresh token serves until its access token really expires: nothing can renew it early, so
+/// the refresh skew does not apply to it.
+final class GrantLifetimeTests: XCTestCase {
+    func testAGrantWithoutARefreshTokenLastsUntilItExpires() async throws {
+        let json: HTTPHeaderFields = ["Content-Type": "application/json"]
+        let transport = RecordingTransport { request in
+            if request.url.lastPathComponent == "Authorize" {
+                return HTTPResponseMessage(status: 200, headers: json, body: Data(#"{"authorization_code": "c"}"#.utf8))
+            }
+            return HTTPResponseMessage(
+                status: 200, headers: json,
+                body: Data(#"{"access_token": "only", "token_type": "Bearer", "expires_in": 900, "patient": "p"}"#.utf8)
+            )
+        }
+        let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
+        let session = KoppeltaalSession(
+            configuration: .init(
+                fhirBaseURL: URL(string: "https://kt.example/FHIR/Koppeltaal")!, clientID: "c", clientSecret: "s",
+                redirectURI: "app://cb",
+                endpoints: EndpointOverrides(
+                    authorization: URL(string: "https://kt.example/OAuth2/Koppeltaal/Authorize"),
+                    token: URL(string: "https://kt.example/OAuth2/Koppeltaal/Token")),
+                refreshSkew: 60, store: InMemoryCredentialStore(), transport: transport, clock: clock))
+        _ = try await session.activate(code: "123456")
+        let sent = transport.requests.count
+
+        // Within the refresh skew, the access token still serves; nothing is sent.
+        clock.advance(by: 870)
+        await XCTAssertEqualAsync(try await session.accessToken().value, "only")
+        guard case .active = try await session.status() else { return XCTFail("the grant ended before it expired") }
+        XCTAssertEqual(transport.requests.count, sent)
+
+        // When it really expires, the grant is over.
+        clock.advance(by: 30)
+        do {
+            _ = try await session.accessToken()
+            XCTFail("an expired grant without a refresh token was used")
+        } catch KoppeltaalError.needsActivation(let underlying) {
+            XCTAssertNil(underlying)
+        }
+        await XCTAssertEqualAsync(try await session.status(), .needsActivation)
+        XCTAssertEqual(transport.requests.count, sent, "no refresh without a refresh token")
+    }
+}

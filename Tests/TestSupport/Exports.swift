@@ -1,2 +1,0 @@
-// Every test that uses the shared fixtures also gets the runtime's test doubles.
-@_exported import SDKRuntimeTesting
