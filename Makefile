@@ -19,10 +19,10 @@ help:  ## List the commands.
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 12
 
 generate:  ## Regenerate Sources/*/Generated (and the model round-trip tests) from Schemas/.
-	$(SWIFT) run $(SWIFT_FLAGS) sdkgen $(SDKGEN_ARGS)
+	$(SWIFT) run $(SWIFT_FLAGS) HealthSignInSDKGen $(SDKGEN_ARGS)
 
 check:  ## Fail when the committed generated code is stale, printing a diff.
-	$(SWIFT) run $(SWIFT_FLAGS) sdkgen $(SDKGEN_ARGS) --check
+	$(SWIFT) run $(SWIFT_FLAGS) HealthSignInSDKGen $(SDKGEN_ARGS) --check
 
 lint:  ## Fail when hand-written Swift does not follow .swift-format.
 	$(SWIFT) format lint --strict --recursive --configuration .swift-format $(FORMAT_PATHS)
@@ -71,11 +71,11 @@ demo: venv  ## Walk the HealthVault, Koppeltaal, Vital and SMART journeys agains
 	Tests/Emulator/with-emulator sh -c '.build/debug/HealthSignInDemo --emulator "$$EMULATOR_URL"'
 
 bench: venv  ## Measure the budgets of DESIGN.md (generator, codecs, client, refresh, lifecycle); writes .build/bench/results.json.
-	$(SWIFT) build -c release --product sdkgen
+	$(SWIFT) build -c release --product HealthSignInSDKGen
 	$(SWIFT) build -c release --product HealthSignInBench
 	$(SWIFT) build -c release --product HealthSignInLifecycleWorker
-	$(SWIFT) build --target HealthSignInRuntime
-	Tests/Emulator/with-emulator .build/release/HealthSignInBench --sdkgen .build/release/sdkgen --modules .build/debug/Modules
+	$(SWIFT) build --target HealthSignInCore
+	Tests/Emulator/with-emulator .build/release/HealthSignInBench --sdkgen .build/release/HealthSignInSDKGen --modules .build/debug/Modules
 
 fuzz:  ## Fuzz every parser of outside data (1,000,000 runs or 10 minutes each); findings go to .build/fuzz/findings.
 	Fuzz/run --runs 1000000 --seconds 600

@@ -16,7 +16,7 @@ let package = Package(
         .macOS(.v11), .iOS(.v14), .tvOS(.v14), .watchOS(.v7), .visionOS(.v1),
     ],
     products: [
-        .library(name: "HealthSignInRuntime", targets: ["HealthSignInRuntime"]),
+        .library(name: "HealthSignInCore", targets: ["HealthSignInCore"]),
         // Test doubles (a recording transport, a manual clock, seeded randomness) for an app's tests, kept out of
         // the app itself.
         .library(name: "HealthSignInTesting", targets: ["HealthSignInTesting"]),
@@ -40,7 +40,7 @@ let package = Package(
         // What JSON Schema's keywords mean, shared by the runtime (decoding, validate()) and the generator.
         .target(name: "HealthSignInSchemaSemantics", swiftSettings: strict),
         .target(
-            name: "HealthSignInRuntime",
+            name: "HealthSignInCore",
             dependencies: [
                 "HealthSignInSchemaSemantics",
                 .target(
@@ -49,22 +49,22 @@ let package = Package(
             swiftSettings: strict
         ),
 
-        .target(name: "HealthSignInTesting", dependencies: ["HealthSignInRuntime"], swiftSettings: strict),
+        .target(name: "HealthSignInTesting", dependencies: ["HealthSignInCore"], swiftSettings: strict),
 
         // The OAuth 2.0 and OpenID Connect layer: the OAuth2 schemas' generated code, and what every OAuth family
         // does the same way (grants, refresh, discovery, authorization requests, revocation, bearer calls).
-        .target(name: "HealthSignInOAuth", dependencies: ["HealthSignInRuntime"], swiftSettings: strict),
+        .target(name: "HealthSignInOAuth", dependencies: ["HealthSignInCore"], swiftSettings: strict),
 
         // Protocol families: generated code under Generated/ plus hand-written flows.
-        .target(name: "HealthSignInHealthVault", dependencies: ["HealthSignInRuntime"], swiftSettings: strict),
+        .target(name: "HealthSignInHealthVault", dependencies: ["HealthSignInCore"], swiftSettings: strict),
         .target(
-            name: "HealthSignInKoppeltaal", dependencies: ["HealthSignInOAuth", "HealthSignInRuntime"],
+            name: "HealthSignInKoppeltaal", dependencies: ["HealthSignInOAuth", "HealthSignInCore"],
             swiftSettings: strict),
         .target(
-            name: "HealthSignInVital", dependencies: ["HealthSignInOAuth", "HealthSignInRuntime"], swiftSettings: strict
+            name: "HealthSignInVital", dependencies: ["HealthSignInOAuth", "HealthSignInCore"], swiftSettings: strict
         ),
         .target(
-            name: "HealthSignInSMART", dependencies: ["HealthSignInOAuth", "HealthSignInRuntime"], swiftSettings: strict
+            name: "HealthSignInSMART", dependencies: ["HealthSignInOAuth", "HealthSignInCore"], swiftSettings: strict
         ),
 
         // The generator: a library of pure stages and a thin command-line shell (sdkgen).
@@ -95,14 +95,14 @@ let package = Package(
             name: "HealthSignInDemo",
             dependencies: [
                 "HealthSignInHealthVault", "HealthSignInKoppeltaal", "HealthSignInVital", "HealthSignInSMART",
-                "HealthSignInOAuth", "HealthSignInRuntime",
+                "HealthSignInOAuth", "HealthSignInCore",
             ],
             swiftSettings: strict),
 
         // A process of the shared-store tests and benchmark: calls through a file store another process also uses.
         .executableTarget(
             name: "HealthSignInLifecycleWorker",
-            dependencies: ["HealthSignInKoppeltaal", "HealthSignInVital", "HealthSignInOAuth", "HealthSignInRuntime"],
+            dependencies: ["HealthSignInKoppeltaal", "HealthSignInVital", "HealthSignInOAuth", "HealthSignInCore"],
             path: "Tests/LifecycleWorker",
             swiftSettings: strict
         ),
@@ -113,7 +113,7 @@ let package = Package(
             name: "HealthSignInBench",
             dependencies: [
                 "HealthSignInHealthVault", "HealthSignInKoppeltaal", "HealthSignInVital", "HealthSignInSMART",
-                "HealthSignInOAuth", "HealthSignInRuntime", "HealthSignInTesting", "HealthSignInSyntheticSchemas",
+                "HealthSignInOAuth", "HealthSignInCore", "HealthSignInTesting", "HealthSignInSyntheticSchemas",
             ],
             path: "Benchmarks/Suite",
             swiftSettings: strict
@@ -124,7 +124,7 @@ let package = Package(
             name: "HealthSignInFuzzTargets",
             dependencies: [
                 "HealthSignInHealthVault", "HealthSignInKoppeltaal", "HealthSignInVital", "HealthSignInSMART",
-                "HealthSignInOAuth", "HealthSignInRuntime", "HealthSignInGenerator",
+                "HealthSignInOAuth", "HealthSignInCore", "HealthSignInGenerator",
             ],
             path: "Fuzz/Targets", swiftSettings: strict
         ),
@@ -135,17 +135,17 @@ let package = Package(
 
         // Tests, with shared fixtures and assertions.
         .target(
-            name: "HealthSignInTestSupport", dependencies: ["HealthSignInRuntime", "HealthSignInTesting"],
+            name: "HealthSignInTestSupport", dependencies: ["HealthSignInCore", "HealthSignInTesting"],
             path: "Tests/HealthSignInTestSupport", swiftSettings: strict),
         .testTarget(
             name: "HealthSignInSchemaSemanticsTests", dependencies: ["HealthSignInSchemaSemantics"],
             swiftSettings: strict),
         .testTarget(
-            name: "HealthSignInRuntimeTests", dependencies: ["HealthSignInRuntime", "HealthSignInTestSupport"],
+            name: "HealthSignInCoreTests", dependencies: ["HealthSignInCore", "HealthSignInTestSupport"],
             swiftSettings: strict),
         .testTarget(
             name: "HealthSignInOAuthTests",
-            dependencies: ["HealthSignInOAuth", "HealthSignInRuntime", "HealthSignInTestSupport"],
+            dependencies: ["HealthSignInOAuth", "HealthSignInCore", "HealthSignInTestSupport"],
             swiftSettings: strict),
         .testTarget(
             name: "HealthSignInGeneratorTests",
@@ -156,27 +156,27 @@ let package = Package(
             exclude: ["InvalidSchemas", "Corpus"], swiftSettings: strict),
         .testTarget(
             name: "HealthSignInHealthVaultTests",
-            dependencies: ["HealthSignInHealthVault", "HealthSignInRuntime", "HealthSignInTestSupport"],
+            dependencies: ["HealthSignInHealthVault", "HealthSignInCore", "HealthSignInTestSupport"],
             swiftSettings: strict),
         .testTarget(
             name: "HealthSignInKoppeltaalTests",
             dependencies: [
-                "HealthSignInKoppeltaal", "HealthSignInOAuth", "HealthSignInRuntime", "HealthSignInTestSupport",
+                "HealthSignInKoppeltaal", "HealthSignInOAuth", "HealthSignInCore", "HealthSignInTestSupport",
             ],
             swiftSettings: strict),
         .testTarget(
             name: "HealthSignInVitalTests",
-            dependencies: ["HealthSignInVital", "HealthSignInOAuth", "HealthSignInRuntime", "HealthSignInTestSupport"],
+            dependencies: ["HealthSignInVital", "HealthSignInOAuth", "HealthSignInCore", "HealthSignInTestSupport"],
             swiftSettings: strict),
         .testTarget(
             name: "HealthSignInSMARTTests",
-            dependencies: ["HealthSignInSMART", "HealthSignInOAuth", "HealthSignInRuntime", "HealthSignInTestSupport"],
+            dependencies: ["HealthSignInSMART", "HealthSignInOAuth", "HealthSignInCore", "HealthSignInTestSupport"],
             swiftSettings: strict),
         .testTarget(
             name: "HealthSignInDocumentationTests",
             dependencies: [
                 "HealthSignInHealthVault", "HealthSignInKoppeltaal", "HealthSignInVital", "HealthSignInSMART",
-                "HealthSignInOAuth", "HealthSignInRuntime", "HealthSignInTestSupport",
+                "HealthSignInOAuth", "HealthSignInCore", "HealthSignInTestSupport",
             ],
             swiftSettings: strict),
         .testTarget(
@@ -186,7 +186,7 @@ let package = Package(
             name: "HealthSignInIntegrationTests",
             dependencies: [
                 "HealthSignInHealthVault", "HealthSignInKoppeltaal", "HealthSignInVital", "HealthSignInSMART",
-                "HealthSignInOAuth", "HealthSignInRuntime", "HealthSignInTestSupport",
+                "HealthSignInOAuth", "HealthSignInCore", "HealthSignInTestSupport",
             ],
             swiftSettings: strict
         ),

@@ -3,14 +3,14 @@ import Foundation
 /// `HealthSignInBench`: measures the budgets of DESIGN.md §11 and prints one table; `make bench` runs it.
 ///
 /// ```
-/// HealthSignInBench --sdkgen .build/release/sdkgen --modules .build/debug/Modules [--emulator URL] [--only SECTIONS]
+/// HealthSignInBench --sdkgen .build/release/HealthSignInSDKGen --modules .build/debug/Modules [--emulator URL] [--only SECTIONS]
 /// ```
 @main
 struct Bench {
     static let usage = """
         usage: HealthSignInBench [options]
           --sdkgen PATH      the release sdkgen binary (needed for Generator and Compile)
-          --modules DIR      the debug build's Modules directory, holding HealthSignInRuntime (needed for Compile)
+          --modules DIR      the debug build's Modules directory, holding HealthSignInCore (needed for Compile)
           --swiftc PATH      the Swift compiler (default: swiftc on PATH)
           --emulator URL     the emulator's base URL for the calls over HTTP (default: $EMULATOR_URL; skipped without)
           --repository DIR   the repository root (default: the current directory)

@@ -2,7 +2,7 @@ import Foundation
 import HealthSignInHealthVault
 import HealthSignInKoppeltaal
 import HealthSignInOAuth
-import HealthSignInRuntime
+import HealthSignInCore
 import HealthSignInSMART
 import HealthSignInVital
 

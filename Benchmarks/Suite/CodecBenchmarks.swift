@@ -2,7 +2,7 @@ import Foundation
 import HealthSignInHealthVault
 import HealthSignInKoppeltaal
 import HealthSignInOAuth
-@_spi(Generated) import HealthSignInRuntime
+@_spi(Generated) import HealthSignInCore
 import HealthSignInVital
 
 #if canImport(FoundationXML)

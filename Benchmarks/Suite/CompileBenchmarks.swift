@@ -5,7 +5,7 @@ import Foundation
 /// mode, two jobs); and how much release object code it becomes.
 struct CompileBenchmarks {
     let swiftc: String
-    /// The debug build's module directory, holding `HealthSignInRuntime.swiftmodule`.
+    /// The debug build's module directory, holding `HealthSignInCore.swiftmodule`.
     let modules: URL
     let repository: URL
     let workspace: URL

@@ -42,7 +42,7 @@ struct GeneratorBenchmarks {
         var perMethod: [Int: Double] = [:]
         for size in Self.sizes {
             let root = workspace.appendingPathComponent("generator-\(size)")
-            try HealthSignInSyntheticSchemas(methods: size).write(to: root.appendingPathComponent("Schemas"))
+            try SyntheticSchemas(methods: size).write(to: root.appendingPathComponent("Schemas"))
             let command = [
                 sdkgen, "--schemas", root.appendingPathComponent("Schemas").path, "--output", sources(size: size).path,
             ]

@@ -1,5 +1,5 @@
 import Foundation
-import HealthSignInRuntime
+import HealthSignInCore
 import HealthSignInVital
 
 #if canImport(FoundationNetworking)

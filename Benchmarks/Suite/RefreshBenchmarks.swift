@@ -1,7 +1,7 @@
 import Foundation
 import HealthSignInKoppeltaal
 import HealthSignInOAuth
-import HealthSignInRuntime
+import HealthSignInCore
 import HealthSignInTesting
 import HealthSignInSMART
 import HealthSignInVital

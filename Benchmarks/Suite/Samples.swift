@@ -1,5 +1,5 @@
 import Foundation
-import HealthSignInRuntime
+import HealthSignInCore
 
 /// The inputs the benchmarks work on.
 enum Samples {

@@ -1,4 +1,4 @@
-/// How much Swift the generator may make of ``HealthSignInSyntheticSchemas``, per method, counting everything it writes for the
+/// How much Swift the generator may make of ``SyntheticSchemas``, per method, counting everything it writes for the
 /// two families (models, codecs, clients, errors). These do not depend on the machine, so `make test` checks them
 /// on every change and `make bench` reports them beside the timings.
 public enum GeneratedCodeBudget {

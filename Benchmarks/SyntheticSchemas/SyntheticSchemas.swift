@@ -4,7 +4,7 @@ import Foundation
 /// JSON family (the HTTP binding). Every request and response has six fields, among them a nested object and an
 /// array of objects. `make bench` times the generator and the compiler on it; `make test` checks the size of what
 /// the generator makes of it against ``GeneratedCodeBudget``.
-public struct HealthSignInSyntheticSchemas: Sendable {
+public struct SyntheticSchemas: Sendable {
     /// How many methods the two families have together.
     public let methods: Int
 

@@ -17,7 +17,7 @@ let package = Package(
         .systemLibrary(name: "HealthSignInLibcrypto", pkgConfig: "openssl"),
         .target(name: "HealthSignInSchemaSemantics"),
         .target(
-            name: "HealthSignInRuntime",
+            name: "HealthSignInCore",
             dependencies: ["HealthSignInSchemaSemantics", "CryptoKit", "Security", "os", "AuthenticationServices", "HealthSignInLibcrypto"],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),

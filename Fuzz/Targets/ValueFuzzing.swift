@@ -1,5 +1,5 @@
 import Foundation
-import HealthSignInRuntime
+import HealthSignInCore
 
 /// Reads the input as any JSON value: what parses must write back to text that parses to the same value.
 enum JSONValueFuzzing {

@@ -1,38 +1,41 @@
 import Foundation
 import HealthSignInGenerator
 
-/// `sdkgen`: generates Swift from protocol schemas. Argument parsing only; the work is in HealthSignInGenerator.
+/// sdkgen, the `HealthSignInSDKGen` executable: generates Swift from protocol schemas. Argument parsing only; the work
+/// is in HealthSignInGenerator.
 let usage = """
-    sdkgen: generate Swift clients, models and errors from protocol schemas
+    sdkgen (the HealthSignInSDKGen executable): generate Swift clients, models and errors from protocol schemas
 
-    Usage: sdkgen [--schemas DIR] [--output DIR] [--config FILE] [--test-samples DIR] [--family NAME]...
-                  [--schema-reference FILE] [--single-file] [--check] [--verbose]
+    Usage: HealthSignInSDKGen [--schemas DIR] [--output DIR] [--config FILE] [--test-samples DIR]
+                              [--family NAME]... [--schema-reference FILE] [--single-file] [--check] [--verbose]
 
     Reads every family directory under the schemas directory (each holds protocol.json, an optional types.json and
-    one JSON file per method) and writes <output>/<Family>/Generated/. Only files whose bytes change are written;
-    generated files whose schema is gone are deleted.
+    one JSON file per method) and writes <output>/<Module>/Generated/, where <Module> is the module protocol.json
+    names (the family's name by default). Only files whose bytes change are written; generated files whose schema is
+    gone are deleted.
 
     Options:
       --schemas DIR       The schemas directory (default: Schemas).
-      --output DIR        The sources root; each family goes to DIR/<Family>/Generated (default: Sources).
+      --output DIR        The sources root; each family goes to DIR/<Module>/Generated (default: Sources).
       --config FILE       An sdkgen-config.json: which families, the access level of the generated code
                           (public, package or internal), additional imports, and naming overrides.
-      --test-samples DIR  Also write round-trip tests of every model to DIR/<Family>Tests/Generated.
+      --test-samples DIR  Also write round-trip tests of every model to DIR/<Module>Tests/Generated.
       --family NAME       Generate only this family; repeat for several (default: all). The families it refers to
                           (a $ref to ../Other/...) are read and checked, not written.
       --schema-reference FILE
                           Also write the schema language's reference, rendered from the meta-schemas in the schemas
                           directory, to FILE (Markdown).
-      --single-file       Write each family as one file, <output>/<Family>.swift, all into one module (what the
+      --single-file       Write each family as one file, <output>/<Family>.sdkgen.swift, all into one module (what the
                           build plugin runs); a family referred to but not generated is imported as a module.
       --check             Change nothing; exit 1 with a diff when the generated files are not up to date.
       --verbose           List every file written, deleted or unchanged.
       --help              Show this help.
 
     Examples:
-      sdkgen                                   regenerate this repository (what `make generate` runs)
-      sdkgen --check                           fail when Sources/*/Generated is stale
-      sdkgen --schemas MySchemas --output MySources --family Acme
+      swift run HealthSignInSDKGen             regenerate this repository (what `make generate` runs, with its
+                                               options)
+      swift run HealthSignInSDKGen --check     fail when Sources/*/Generated is stale
+      swift run HealthSignInSDKGen --schemas MySchemas --output MySources --family Acme
 
     Exit status: 0 on success, 1 when --check finds stale files, 2 for schema errors or bad arguments.
     """
@@ -55,7 +58,7 @@ func parse(_ arguments: [String]) -> Arguments? {
     func value(_ flag: String) -> String? {
         index += 1
         guard index < arguments.count, !arguments[index].hasPrefix("--") else {
-            FileHandle.standardError.write(Data("error: \(flag) needs a value\n\nRun sdkgen --help for usage.\n".utf8))
+            FileHandle.standardError.write(Data("error: \(flag) needs a value\n\nRun HealthSignInSDKGen --help for usage.\n".utf8))
             return nil
         }
         return arguments[index]
@@ -88,7 +91,7 @@ func parse(_ arguments: [String]) -> Arguments? {
             exit(0)
         default:
             FileHandle.standardError.write(
-                Data("error: unknown argument '\(arguments[index])'\n\nRun sdkgen --help for usage.\n".utf8))
+                Data("error: unknown argument '\(arguments[index])'\n\nRun HealthSignInSDKGen --help for usage.\n".utf8))
             return nil
         }
         index += 1

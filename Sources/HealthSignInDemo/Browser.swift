@@ -1,5 +1,5 @@
 import Foundation
-import HealthSignInRuntime
+import HealthSignInCore
 
 /// Plays the user's browser for a page that ends in a redirect back to the app (HealthVault's Shell, a SMART
 /// authorization): a person completes it, or, for the emulator (which grants at once), its own redirect is taken.

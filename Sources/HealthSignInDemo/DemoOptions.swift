@@ -1,5 +1,5 @@
 import Foundation
-import HealthSignInRuntime
+import HealthSignInCore
 import HealthSignInVital
 
 /// Where the demo's servers are and which credentials it uses; every value is a flag.

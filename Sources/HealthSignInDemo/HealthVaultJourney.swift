@@ -1,6 +1,6 @@
 import Foundation
 import HealthSignInHealthVault
-import HealthSignInRuntime
+import HealthSignInCore
 
 /// HealthVault SODA: provision this app instance, let the user authorize it in Shell, open a session, list people,
 /// write and read a thing, and disconnect, releasing every record.

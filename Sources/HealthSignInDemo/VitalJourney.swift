@@ -1,5 +1,5 @@
 import Foundation
-import HealthSignInRuntime
+import HealthSignInCore
 import HealthSignInVital
 
 /// Vital sign-in token: the backend mints a token, the app signs in, reads the user's data, and signs out.

@@ -1,5 +1,5 @@
 import Foundation
-import HealthSignInRuntime
+import HealthSignInCore
 
 /// A clock that reports a time you set, for tests and reproducible examples.
 ///

@@ -1,5 +1,5 @@
 import Foundation
-import HealthSignInRuntime
+import HealthSignInCore
 
 /// A transport for tests: it records every request and answers from a closure or a list of canned responses.
 ///

@@ -1,5 +1,5 @@
 import Foundation
-import HealthSignInRuntime
+import HealthSignInCore
 
 /// An `AuthorizationBrowser` for tests against a server that grants at once (an emulator, a test provider): it loads
 /// the page through `transport`, without following redirects, and returns the redirect it answers with.

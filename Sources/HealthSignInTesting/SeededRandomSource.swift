@@ -1,4 +1,4 @@
-import HealthSignInRuntime
+import HealthSignInCore
 
 /// A deterministic byte stream derived from a seed, for tests only: never use it for real secrets.
 ///

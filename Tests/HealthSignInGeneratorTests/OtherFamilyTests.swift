@@ -52,7 +52,7 @@ final class OtherFamilyTests: XCTestCase {
 
     private static let main = #"""
         import Foundation
-        import HealthSignInRuntime
+        import HealthSignInCore
         import HealthSignInTesting
 
         func check(_ condition: Bool, _ message: String) {
@@ -66,7 +66,7 @@ final class OtherFamilyTests: XCTestCase {
             HTTPResponseMessage(status: 503, headers: json, body: Data(#"{"code": "busy"}"#.utf8)),
             HTTPResponseMessage(status: 400, headers: json, body: Data(#"{"code": "closed"}"#.utf8)),
         ])
-        let shop = ShopClient(configuration: .init(servers: .init(api: URL(string: "https://shop.example")), transport: transport))
+        let shop = ShopAPIClient(configuration: .init(servers: .init(api: URL(string: "https://shop.example")), transport: transport))
         let customer = try await shop.getCustomer()
         check(customer.id == "c1", "the base's member through the extension: \(customer.id)")
         check(customer.account.id == "c1" && customer.loyalty == 3 && customer.alias == "ann", "own members: \(customer)")

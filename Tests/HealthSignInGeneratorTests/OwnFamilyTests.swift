@@ -60,7 +60,7 @@ final class OwnFamilyTests: XCTestCase {
     /// The program that uses the generated client: it checks the request and the decoded answer, then the typed error.
     private static let main = #"""
         import Foundation
-        import HealthSignInRuntime
+        import HealthSignInCore
         import HealthSignInTesting
 
         func check(_ condition: Bool, _ message: String) {
@@ -72,7 +72,7 @@ final class OwnFamilyTests: XCTestCase {
             HTTPResponseMessage(status: 401, headers: ["Content-Type": "application/json"], body: Data(#"{"code": "expired_token", "message": "log in again"}"#.utf8)),
         ]
         let transport = RecordingTransport(responses: answers)
-        let client = AcmeClient(configuration: .init(transport: transport))
+        let client = AcmeAPIClient(configuration: .init(transport: transport))
         let response = try await client.sayHello(.init(name: "Wörld", times: 2, mood: .happy), token: BearerToken("t0k3n"))
         check(response.greeting == "Hello, Wörld!", "greeting \(response.greeting)")
         check(response.sentAt == Date(timeIntervalSince1970: 1_795_334_400), "sent_at \(String(describing: response.sentAt))")
@@ -95,7 +95,7 @@ final class OwnFamilyTests: XCTestCase {
         let signInTransport = RecordingTransport(responses: [
             HTTPResponseMessage(status: 200, headers: ["Content-Type": "application/json"], body: Data(#"{"session": "canary-session"}"#.utf8)),
         ])
-        let signInClient = AcmeClient(configuration: .init(transport: signInTransport, logger: log))
+        let signInClient = AcmeAPIClient(configuration: .init(transport: signInTransport, logger: log))
         let session = try await signInClient.signIn(
             .init(user: "ann", pin: "canary-pin", otp: "canary-otp", hint: "canary-hint"), apiKey: APIKey("canary-key")
         )
@@ -129,7 +129,7 @@ final class OwnFamilyTests: XCTestCase {
         try Self.methodFile.write(to: family.appendingPathComponent("SayHello.json"), atomically: true, encoding: .utf8)
         try Self.signInFile.write(to: family.appendingPathComponent("SignIn.json"), atomically: true, encoding: .utf8)
 
-        let sdkgen = Fixtures.repository.appendingPathComponent(".build/debug/sdkgen").path
+        let sdkgen = Fixtures.repository.appendingPathComponent(".build/debug/HealthSignInSDKGen").path
         let sources = root.appendingPathComponent("MySources")
         let generate = try Subprocess.run([
             sdkgen, "--schemas", root.appendingPathComponent("MySchemas").path, "--output", sources.path,
@@ -149,7 +149,7 @@ final class OwnFamilyTests: XCTestCase {
         XCTAssertEqual(
             Set(files.map { URL(fileURLWithPath: $0).lastPathComponent }),
             [
-                "AcmeClient.swift", "SayHello.swift", "SignIn.swift", "AcmeErrorBody.swift", "AcmeError.swift",
+                "AcmeAPIClient.swift", "SayHello.swift", "SignIn.swift", "AcmeErrorBody.swift", "AcmeError.swift",
             ])
         let main = root.appendingPathComponent("main.swift")
         try Self.main.write(to: main, atomically: true, encoding: .utf8)

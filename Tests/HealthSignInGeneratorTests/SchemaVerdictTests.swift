@@ -142,7 +142,7 @@ final class SchemaVerdictTests: XCTestCase {
         let readers = cases.map { "    { judge(Case\($0).Response.self, $0) },\n" }.joined()
         return """
             import Foundation
-            @_spi(Generated) import HealthSignInRuntime
+            @_spi(Generated) import HealthSignInCore
 
             protocol Checked { func validate(at path: Swift.String) throws }
             \(conformances)

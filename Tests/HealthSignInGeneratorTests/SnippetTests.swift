@@ -78,7 +78,7 @@ final class SnippetTests: XCTestCase {
             text,
             """
                     public init(from decoder: any Decoder) throws {
-                        let container = try HealthSignInRuntime.JSONCoding.members(of: decoder, notNull: ["count", "tags", "note"])
+                        let container = try HealthSignInCore.JSONCoding.members(of: decoder, notNull: ["count", "tags", "note"])
                         self.id = try container.decodeText(Foundation.UUID.self, forKey: "id")
                         self.count = try container.decodeIfPresent(Swift.Int.self, forKey: "count")
                         self.tags = try container.decodeIfPresent([Swift.String].self, forKey: "tags") ?? []
@@ -205,14 +205,14 @@ final class SnippetTests: XCTestCase {
             text,
             """
                     public func validate(at path: Swift.String = "") throws {
-                        try HealthSignInRuntime.RequestValidation.minLength(self.code, 2, at: path + "/code")
-                        try HealthSignInRuntime.RequestValidation.maxLength(self.code, 8, at: path + "/code")
-                        try HealthSignInRuntime.RequestValidation.pattern(self.code, "^[A-Z]+$", at: path + "/code")
+                        try HealthSignInCore.RequestValidation.minLength(self.code, 2, at: path + "/code")
+                        try HealthSignInCore.RequestValidation.maxLength(self.code, 8, at: path + "/code")
+                        try HealthSignInCore.RequestValidation.pattern(self.code, "^[A-Z]+$", at: path + "/code")
                         if let value = self.size {
-                            try HealthSignInRuntime.RequestValidation.maximum(value, "1.5", at: path + "/size")
-                            try HealthSignInRuntime.RequestValidation.exclusiveMinimum(value, "0", at: path + "/size")
+                            try HealthSignInCore.RequestValidation.maximum(value, "1.5", at: path + "/size")
+                            try HealthSignInCore.RequestValidation.exclusiveMinimum(value, "0", at: path + "/size")
                         }
-                        try HealthSignInRuntime.RequestValidation.maxItems(self.tags.count, 3, at: path + "/tags")
+                        try HealthSignInCore.RequestValidation.maxItems(self.tags.count, 3, at: path + "/tags")
                         if let value = self.body {
                             try value.validate(at: path + "/body")
                         }
@@ -263,12 +263,12 @@ final class SnippetTests: XCTestCase {
         assertEmits(
             text,
             """
-                    public init(data: HealthSignInRuntime.JSONValue, extra: HealthSignInRuntime.JSONValue? = nil) {
+                    public init(data: HealthSignInCore.JSONValue, extra: HealthSignInCore.JSONValue? = nil) {
             """)
         assertEmits(
             text,
             """
-                        self.data = try container.decode(HealthSignInRuntime.JSONValue.self, forKey: "data")
+                        self.data = try container.decode(HealthSignInCore.JSONValue.self, forKey: "data")
             """)
     }
 
@@ -318,7 +318,7 @@ final class SnippetTests: XCTestCase {
             """
                     public init(
                         labels: [Swift.String: Swift.String], counts: [Swift.String: Swift.Int]? = nil,
-                        anything: [Swift.String: HealthSignInRuntime.JSONValue]? = nil
+                        anything: [Swift.String: HealthSignInCore.JSONValue]? = nil
                     ) {
             """)
         assertEmits(
@@ -349,7 +349,7 @@ final class SnippetTests: XCTestCase {
         assertEmits(
             text,
             """
-                        let container = try HealthSignInRuntime.JSONCoding.members(of: decoder, notNull: ["id"])
+                        let container = try HealthSignInCore.JSONCoding.members(of: decoder, notNull: ["id"])
                         self.id = try container.decodeIfPresent(Swift.String.self, forKey: "id")
                         let declared = ["id"]
                         var additionalProperties: [Swift.String: Swift.Int] = [:]
@@ -392,7 +392,7 @@ final class SnippetTests: XCTestCase {
         assertEmits(
             text,
             """
-                    public enum State: HealthSignInRuntime.OpenEnum {
+                    public enum State: HealthSignInCore.OpenEnum {
                         /// `Active`
                         case active
                         /// `read-only`
@@ -436,7 +436,7 @@ final class SnippetTests: XCTestCase {
         assertEmits(
             text,
             """
-                        let container = try HealthSignInRuntime.JSONCoding.members(of: decoder, notNull: [
+                        let container = try HealthSignInCore.JSONCoding.members(of: decoder, notNull: [
                             "code", "Code", "CODE", "items", "rest"])
                         try container.expectConstant("Thing", forKey: "kind", required: true)
                         self.code = try container.decodeIfPresent(
@@ -465,10 +465,10 @@ final class SnippetTests: XCTestCase {
             extension Op.Response: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
                 /// The fields, with sensitive values shown as `<redacted>`.
                 public var description: Swift.String {
-                    HealthSignInRuntime.Redaction.describe("Op.Response", [
-                        "token": HealthSignInRuntime.Redaction.placeholder,
-                        "hint": HealthSignInRuntime.Redaction.hide(self.hint),
-                        "user": HealthSignInRuntime.Redaction.show(self.user),
+                    HealthSignInCore.Redaction.describe("Op.Response", [
+                        "token": HealthSignInCore.Redaction.placeholder,
+                        "hint": HealthSignInCore.Redaction.hide(self.hint),
+                        "user": HealthSignInCore.Redaction.show(self.user),
                     ])
                 }
             """)
@@ -476,8 +476,8 @@ final class SnippetTests: XCTestCase {
             text,
             """
                     Mirror(self, children: [
-                        "token": HealthSignInRuntime.Redaction.placeholder,
-                        "hint": HealthSignInRuntime.Redaction.hide(self.hint),
+                        "token": HealthSignInCore.Redaction.placeholder,
+                        "hint": HealthSignInCore.Redaction.hide(self.hint),
                         "user": self.user as Any,
                     ], displayStyle: .struct)
             """)
@@ -487,14 +487,14 @@ final class SnippetTests: XCTestCase {
 
     func testAuthPoliciesChooseTheCredentialParameter() throws {
         let expectations = [
-            ("basic", "credentials: HealthSignInRuntime.BasicCredentials", "http.authorize(basic: credentials)"),
-            ("bearer", "token: HealthSignInRuntime.BearerToken", "http.authorize(bearer: token)"),
-            ("apiKey", "apiKey: HealthSignInRuntime.APIKey", "http.authorize(apiKey: apiKey, header: \"x-api-key\")"),
+            ("basic", "credentials: HealthSignInCore.BasicCredentials", "http.authorize(basic: credentials)"),
+            ("bearer", "token: HealthSignInCore.BearerToken", "http.authorize(bearer: token)"),
+            ("apiKey", "apiKey: HealthSignInCore.APIKey", "http.authorize(apiKey: apiKey, header: \"x-api-key\")"),
             (
-                "bearerOrApiKey", "credential: HealthSignInRuntime.AccessCredential",
+                "bearerOrApiKey", "credential: HealthSignInCore.AccessCredential",
                 "http.authorize(credential, apiKeyHeader: \"x-api-key\")"
             ),
-            ("oauthClient", "client: HealthSignInRuntime.OAuthClientCredentials", "try http.authenticate(client: client)"),
+            ("oauthClient", "client: HealthSignInCore.OAuthClientCredentials", "try http.authenticate(client: client)"),
         ]
         for (auth, parameter, call) in expectations {
             let text = try generate(
@@ -527,7 +527,7 @@ final class SnippetTests: XCTestCase {
             """
                     var http = try core.request(
                         .post, server: configuration.servers.api, serverName: "api",
-                        path: "/users/" + HealthSignInRuntime.PercentEncoding.pathSegment(request.userID.wireText) + "/items",
+                        path: "/users/" + HealthSignInCore.PercentEncoding.pathSegment(request.userID.wireText) + "/items",
                         headers: ["Cache-Control": "no-store"])
                     Op.apply(request, to: &http)
                     _ = try await core.send(http, operation: "Op", errors: [ErrorFormats.demoError])
@@ -535,8 +535,8 @@ final class SnippetTests: XCTestCase {
         assertEmits(
             text,
             """
-                static func apply(_ request: Request, to http: inout HealthSignInRuntime.HTTPRequestBuilder) {
-                    var form = HealthSignInRuntime.FormFields()
+                static func apply(_ request: Request, to http: inout HealthSignInCore.HTTPRequestBuilder) {
+                    var form = HealthSignInCore.FormFields()
                     form.append("kind", "x")
                     http.query.append("page", request.page)
                     http.query.append("ids", each: request.ids)
@@ -583,24 +583,24 @@ final class SnippetTests: XCTestCase {
                 /// meaning.
                 public init(
                     body: ErrorBody, httpStatus: Swift.Int, operation: Swift.String,
-                    recovery codeRecovery: (DemoErrorCode) -> HealthSignInRuntime.ErrorRecovery
+                    recovery codeRecovery: (DemoErrorCode) -> HealthSignInCore.ErrorRecovery
                 ) {
                     self.init(body: body, httpStatus: httpStatus, operation: operation)
                     recoveryOverride = codeRecovery(code)
                 }
 
-                private var recoveryOverride: HealthSignInRuntime.ErrorRecovery?
+                private var recoveryOverride: HealthSignInCore.ErrorRecovery?
 
                 /// The server's explanation, when it gave one.
                 public var message: Swift.String? { body.message }
 
                 /// What a caller should do about the error, from the schema's code table.
-                public var recovery: HealthSignInRuntime.ErrorRecovery { recoveryOverride ?? code.recovery }
+                public var recovery: HealthSignInCore.ErrorRecovery { recoveryOverride ?? code.recovery }
             """)
         assertEmits(
             text,
             """
-                public var recovery: HealthSignInRuntime.ErrorRecovery {
+                public var recovery: HealthSignInCore.ErrorRecovery {
                     switch self {
                     case .expired: return .refreshCredential
                     case .gone: return .discardGrant
@@ -615,7 +615,7 @@ final class SnippetTests: XCTestCase {
             httpMethod(
                 """
                 {"name": "Op", "description": "An operation.", "binding": {"http": {"method": "GET", "server": "api", "auth": "none"}}}
-                """), file: "DemoClient.swift")
+                """), file: "DemoAPIClient.swift")
         assertEmits(
             text,
             """
@@ -630,23 +630,23 @@ final class SnippetTests: XCTestCase {
                     public init() { self.init(api: Foundation.URL(string: "https://api.example.com")) }
 
                     /// The header fields every request sends, from protocol.json.
-                    public static var defaultHeaders: HealthSignInRuntime.HTTPHeaderFields { ["Accept": "application/json"] }
+                    public static var defaultHeaders: HealthSignInCore.HTTPHeaderFields { ["Accept": "application/json"] }
             """)
         assertEmits(
             text,
             """
-                public struct Servers: Sendable, Hashable, HealthSignInRuntime.HTTPServerSet {
+                public struct Servers: Sendable, Hashable, HealthSignInCore.HTTPServerSet {
             """)
         assertEmits(
             text,
             """
                 /// How the client reaches the server.
-                public typealias Configuration = HealthSignInRuntime.HTTPClientConfiguration<Servers>
+                public typealias Configuration = HealthSignInCore.HTTPClientConfiguration<Servers>
             """)
         assertEmits(
             text,
             """
-                var core: HealthSignInRuntime.HTTPClientCore { configuration.core(family: "Demo") }
+                var core: HealthSignInCore.HTTPClientCore { configuration.core(family: "Demo") }
             """)
     }
 
@@ -686,15 +686,15 @@ final class SnippetTests: XCTestCase {
         assertEmits(
             text,
             """
-            @_spi(Generated) extension Op.Item: HealthSignInRuntime.XMLDecodable, HealthSignInRuntime.XMLEncodable {
-                public init(xml element: HealthSignInRuntime.XMLElementView) throws {
+            @_spi(Generated) extension Op.Item: HealthSignInCore.XMLDecodable, HealthSignInCore.XMLEncodable {
+                public init(xml element: HealthSignInCore.XMLElementView) throws {
                     var attributes = element.attributes
                     self.id = try attributes.required("id", Swift.Int.self)
                     self.label = try attributes.value("display-name", Swift.String.self)
                     self.name = element.hasText ? try element.scalar(Swift.String.self) : nil
                 }
 
-                public func writeXML(to writer: inout HealthSignInRuntime.XMLWriter, context: HealthSignInRuntime.EncodingContext) throws {
+                public func writeXML(_ writer: inout HealthSignInCore.XMLWriter, context: HealthSignInCore.EncodingContext) throws {
                     try writer.attribute("id", self.id.wireText)
                     if let value = self.label { try writer.attribute("display-name", value) }
                     if let value = self.name { try writer.text(value) }
@@ -703,8 +703,8 @@ final class SnippetTests: XCTestCase {
         assertEmits(
             text,
             """
-            @_spi(Generated) extension Op.Response: HealthSignInRuntime.XMLDecodable {
-                public init(xml element: HealthSignInRuntime.XMLElementView) throws {
+            @_spi(Generated) extension Op.Response: HealthSignInCore.XMLDecodable {
+                public init(xml element: HealthSignInCore.XMLElementView) throws {
                     self.item = try element.children(named: "item").map(Op.Item.init(xml:))
                 }
             """)
@@ -712,7 +712,8 @@ final class SnippetTests: XCTestCase {
             text,
             """
                 public func op(
-                    _ request: Op.Request = .init(), recordID: Foundation.UUID, session: HealthSignInRuntime.HealthVaultSessionCredential
+                    _ request: Op.Request = .init(), recordID: Foundation.UUID,
+                session: HealthSignInCore.HealthVaultSessionCredential
                 ) async throws -> Op.Response {
                     return try await core.send(
                         Op.Response.self, namespace: "urn:op2", method: "Op", version: 2, recordID: recordID,
@@ -736,7 +737,7 @@ final class SnippetTests: XCTestCase {
         assertEmits(
             text,
             """
-                    let _bodyRegion = try HealthSignInRuntime.XMLWriter.fragment { fragment in
+                    let _bodyRegion = try HealthSignInCore.XMLWriter.fragment { fragment in
                         try fragment.element("body", writing: Op.Request.Body(), context: context)
                     }
                     let _sigContext = context.binding("signature", to: try context.signature(of: _bodyRegion))
@@ -746,7 +747,7 @@ final class SnippetTests: XCTestCase {
         assertEmits(
             text,
             """
-                public func op(application: HealthSignInRuntime.HealthVaultApplicationCredential) async throws {
+                public func op(application: HealthSignInCore.HealthVaultApplicationCredential) async throws {
                     let now = configuration.clock.now()
                     let context = try application.castSignatureContext(signingTime: now)
                     _ = try await core.send(
@@ -781,9 +782,9 @@ final class SnippetTests: XCTestCase {
             text,
             """
                 public func opPages(
-                    _ request: Op.Request = .init(), session: HealthSignInRuntime.HealthVaultSessionCredential
-                ) -> HealthSignInRuntime.PageSequence<Op.Request, Op.Response> {
-                    HealthSignInRuntime.PageSequence(
+                    _ request: Op.Request = .init(), session: HealthSignInCore.HealthVaultSessionCredential
+                ) -> HealthSignInCore.PageSequence<Op.Request, Op.Response> {
+                    HealthSignInCore.PageSequence(
                         first: request, fetch: { try await self.op($0, session: session) },
                         next: { request, page in Op.nextPageRequest(after: page, for: request) })
                 }

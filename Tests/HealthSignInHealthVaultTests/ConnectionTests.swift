@@ -1,6 +1,6 @@
 import Foundation
 import HealthSignInHealthVault
-import HealthSignInRuntime
+import HealthSignInCore
 import HealthSignInTestSupport
 import XCTest
 

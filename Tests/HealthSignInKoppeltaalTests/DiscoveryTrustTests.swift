@@ -1,7 +1,7 @@
 import Foundation
 import HealthSignInKoppeltaal
 import HealthSignInOAuth
-import HealthSignInRuntime
+import HealthSignInCore
 import HealthSignInTestSupport
 import XCTest
 

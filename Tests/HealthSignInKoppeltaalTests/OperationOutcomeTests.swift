@@ -1,6 +1,6 @@
 import Foundation
 import HealthSignInKoppeltaal
-@_spi(Generated) import HealthSignInRuntime
+@_spi(Generated) import HealthSignInCore
 import HealthSignInTestSupport
 import XCTest
 

@@ -1,7 +1,7 @@
 import Foundation
 import HealthSignInKoppeltaal
 import HealthSignInOAuth
-@_spi(Generated) import HealthSignInRuntime
+@_spi(Generated) import HealthSignInCore
 import HealthSignInTestSupport
 import XCTest
 

@@ -1,6 +1,6 @@
 import Foundation
 import HealthSignInOAuth
-import HealthSignInRuntime
+import HealthSignInCore
 import HealthSignInTesting
 import XCTest
 

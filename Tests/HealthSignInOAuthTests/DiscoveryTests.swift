@@ -1,6 +1,6 @@
 import Foundation
 import HealthSignInOAuth
-import HealthSignInRuntime
+import HealthSignInCore
 import HealthSignInTestSupport
 import XCTest
 

@@ -1,6 +1,6 @@
 import Foundation
 import HealthSignInOAuth
-@_spi(Generated) import HealthSignInRuntime
+@_spi(Generated) import HealthSignInCore
 import HealthSignInSMART
 import HealthSignInTestSupport
 import XCTest

@@ -2,7 +2,7 @@ import HealthSignInSchemaSemantics
 import XCTest
 
 /// Strings compare by code points, as JSON Schema compares them.
-final class HealthSignInSchemaSemanticsTests: XCTestCase {
+final class SchemaSemanticsTests: XCTestCase {
     func testCanonicallyEquivalentStringsAreDifferentCodePoints() {
         XCTAssertEqual("a\u{308}", "ä", "Swift's == is canonical equivalence")
         XCTAssertFalse(CodePoints.equal("a\u{308}", "ä"))

@@ -1,4 +1,4 @@
-import HealthSignInRuntime
+import HealthSignInCore
 import XCTest
 
 // Named after the XCTest assertion it stands in for.

@@ -1,5 +1,5 @@
 import Foundation
-import HealthSignInRuntime
+import HealthSignInCore
 
 /// A transport for interleaving tests: a request that matches a gate waits there until the test lets it through, so
 /// a test can start an operation, do something else while its request is out, and then decide how the request ends.

@@ -1,5 +1,5 @@
 import Foundation
-import HealthSignInRuntime
+import HealthSignInCore
 
 /// Renders requests as text for comparison with `request.http` fixtures. Tests only: it shows secrets.
 public enum HTTPText {

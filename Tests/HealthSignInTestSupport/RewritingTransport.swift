@@ -1,5 +1,5 @@
 import Foundation
-import HealthSignInRuntime
+import HealthSignInCore
 
 /// Sends through URLSession after `rewrite` has had its way with each request: how emulator rule tests bend one rule
 /// of a request the SDK built.

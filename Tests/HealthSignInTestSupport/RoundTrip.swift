@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Generated) import HealthSignInRuntime
+@_spi(Generated) import HealthSignInCore
 import XCTest
 
 /// The context sample requests are written with: every bindable value and a signer.

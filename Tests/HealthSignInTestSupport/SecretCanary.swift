@@ -1,5 +1,5 @@
 import Foundation
-import HealthSignInRuntime
+import HealthSignInCore
 import XCTest
 
 /// A recognisable secret planted in credentials, tokens and stored state, and the checks that it never shows.

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Compiles generated Swift as one executable module against the debug build of HealthSignInRuntime, and runs it: how tests
+/// Compiles generated Swift as one executable module against the debug build of HealthSignInCore, and runs it: how tests
 /// prove that generated code compiles and behaves, without a package of its own.
 public enum SwiftCompiler {
     /// Compiles `sources` (paths; one of them a `main.swift`) as module `module` into `executable`.
@@ -8,10 +8,10 @@ public enum SwiftCompiler {
         let build = Fixtures.repository.appendingPathComponent(".build/debug")
         // The runtime, the module it depends on, and its test doubles.
         var objects: [String] = []
-        for module in ["HealthSignInRuntime", "HealthSignInSchemaSemantics", "HealthSignInTesting"] {
+        for module in ["HealthSignInCore", "HealthSignInSchemaSemantics", "HealthSignInTesting"] {
             objects += try objectFiles(in: build.appendingPathComponent(module + ".build"))
         }
-        guard objects.contains(where: { $0.contains("HealthSignInRuntime.build") }) else {
+        guard objects.contains(where: { $0.contains("HealthSignInCore.build") }) else {
             return Subprocess.Outcome(
                 status: -1, output: "the runtime's debug build is missing (swift build --build-tests)")
         }

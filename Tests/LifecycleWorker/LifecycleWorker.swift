@@ -1,7 +1,7 @@
 import Foundation
 import HealthSignInKoppeltaal
 import HealthSignInOAuth
-import HealthSignInRuntime
+import HealthSignInCore
 import HealthSignInVital
 
 /// One of the processes of the shared-store tests and benchmark: it opens a Koppeltaal session or a Vital core on a

@@ -28,7 +28,7 @@ public struct GeneratorConfig: Sendable, Equatable {
     public var families: Set<String>?
     /// The access level of the generated declarations.
     public var accessModifier: AccessModifier
-    /// Modules every generated source file imports besides Foundation and HealthSignInRuntime.
+    /// Modules every generated source file imports besides Foundation and HealthSignInCore.
     public var additionalImports: [String]
     /// Swift names of `types.json` types, by `Family.Key` (the key under `$defs`).
     public var typeNames: [String: String]

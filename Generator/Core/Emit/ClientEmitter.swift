@@ -6,7 +6,7 @@ enum ClientEmitter {
     /// public struct VitalAPIClient: Sendable {
     ///     public struct Servers: Sendable, Hashable { public var api: Foundation.URL?; … }
     ///     public struct Configuration: Sendable {
-    ///         public var servers: Servers; public var options: HealthSignInRuntime.ClientOptions; public var headers: …
+    ///         public var servers: Servers; public var options: HealthSignInCore.ClientOptions; public var headers: …
     ///     }
     ///     public var configuration: Configuration
     ///     public init(configuration: Configuration = .init()) { … }
@@ -40,7 +40,7 @@ enum ClientEmitter {
         }
         p.blank()
         p.doc("Fails to compile when this code was generated for another runtime version: run sdkgen again.")
-        p.line("private typealias _RequiresRuntime = HealthSignInRuntime.GeneratedCodeRuntimeVersion_1")
+        p.line("private typealias _RequiresRuntime = HealthSignInCore.GeneratedCodeRuntimeVersion_1")
         p.blank()
         p.block("extension \(family.clientName)") { p in binding.clientSupport(into: &p) }
     }
@@ -79,16 +79,16 @@ enum ClientEmitter {
                 .init(doc: "The base URLs.", name: "servers", type: "Servers", value: ".init()"),
                 .init(
                     doc: "The transport, URL policy, timeout and logger.", name: "options",
-                    type: "HealthSignInRuntime.ClientOptions", value: ".init()"),
+                    type: "HealthSignInCore.ClientOptions", value: ".init()"),
             ] + own
         let parts: [ConfigurationMember] = [
             .init(
-                doc: "", name: "transport", type: "any HealthSignInRuntime.HTTPTransport",
-                value: "HealthSignInRuntime.URLSessionHTTPTransport()"),
-            .init(doc: "", name: "urlPolicy", type: "HealthSignInRuntime.URLPolicy", value: ".init()"),
+                doc: "", name: "transport", type: "any HealthSignInCore.HTTPTransport",
+                value: "HealthSignInCore.URLSessionHTTPTransport()"),
+            .init(doc: "", name: "urlPolicy", type: "HealthSignInCore.URLPolicy", value: ".init()"),
             .init(doc: "", name: "timeout", type: "Foundation.TimeInterval?", value: "nil"),
-            .init(doc: "", name: "logger", type: "(any HealthSignInRuntime.LogSink)?", value: "nil"),
-            .init(doc: "", name: "middlewares", type: "[any HealthSignInRuntime.HTTPClientMiddleware]", value: "[]"),
+            .init(doc: "", name: "logger", type: "(any HealthSignInCore.LogSink)?", value: "nil"),
+            .init(doc: "", name: "middlewares", type: "[any HealthSignInCore.HTTPClientMiddleware]", value: "[]"),
         ]
         p.doc("How the client reaches the server.")
         p.block("public struct Configuration: Sendable") { p in
@@ -114,7 +114,7 @@ enum ClientEmitter {
             let flat: [String] = ordered.map { "\($0.name): \($0.type) = \($0.value)" }
             p.listBlock("public init(", flat, ")") { p in
                 let options =
-                    "options: HealthSignInRuntime.ClientOptions(transport: transport, urlPolicy: urlPolicy, timeout: timeout, logger: logger, middlewares: middlewares)"
+                    "options: HealthSignInCore.ClientOptions(transport: transport, urlPolicy: urlPolicy, timeout: timeout, logger: logger, middlewares: middlewares)"
                 p.call("self.init(", ["servers: servers", options] + own.map { "\($0.name): \($0.name)" }, ")")
             }
         }

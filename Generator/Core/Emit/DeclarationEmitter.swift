@@ -11,10 +11,10 @@ struct DeclarationEmitter {
     /// For an object it prints
     /// ```swift
     /// /// Which page to return.
-    /// public struct Parameters: Sendable, Equatable, HealthSignInRuntime.XMLEncodable {
+    /// public struct Parameters: Sendable, Equatable, HealthSignInCore.XMLEncodable {
     ///     public let personIDCursor: Foundation.UUID?
     ///     public init(personIDCursor: Foundation.UUID? = nil) { … }
-    ///     public func writeXML(to writer: inout HealthSignInRuntime.XMLWriter, context: HealthSignInRuntime.EncodingContext) throws { … }
+    ///     public func writeXML(_ writer: inout HealthSignInCore.XMLWriter, context: HealthSignInCore.EncodingContext) throws { … }
     /// }
     /// ```
     func emit(_ type: IRType, into p: inout SwiftPrinter) {
@@ -147,7 +147,7 @@ struct DeclarationEmitter {
 
     /// An open enum: one case per known value plus `unknown(String)`, conforming to `OpenEnum`.
     private func enumDeclaration(_ type: IRType, cases: [IREnumCase], into p: inout SwiftPrinter) {
-        p.block("public enum \(type.name): HealthSignInRuntime.OpenEnum") { p in
+        p.block("public enum \(type.name): HealthSignInCore.OpenEnum") { p in
             for enumCase in cases {
                 p.doc("`\(enumCase.wireValue)`")
                 p.line("case \(Emit.name(enumCase.swiftName))")

@@ -4,20 +4,20 @@ enum ErrorEmitter {
     /// runtime's `ProtocolError` conformance lets flows act on `recovery` without knowing the family.
     ///
     /// ```swift
-    /// public struct OAuthError: Error, Sendable, Equatable, CustomStringConvertible, HealthSignInRuntime.ProtocolError {
+    /// public struct OAuthError: Error, Sendable, Equatable, CustomStringConvertible, HealthSignInCore.ProtocolError {
     ///     public let body: OAuthErrorBody
     ///     public let httpStatus: Swift.Int
     ///     public let operation: Swift.String
     ///     public var code: OAuthErrorCode { OAuthErrorCode(rawValue: body.error) }
     ///     public var message: Swift.String? { body.errorDescription }
-    ///     public var recovery: HealthSignInRuntime.ErrorRecovery { code.recovery }
+    ///     public var recovery: HealthSignInCore.ErrorRecovery { code.recovery }
     ///     public var description: Swift.String { … }
     /// }
     /// ```
     static func emit(_ error: IRErrorFormat, into p: inout SwiftPrinter) {
         p.doc(error.documentation, remarks: [Emit.remark(error.provenance)])
         p.block(
-            "public struct \(error.name): Error, Sendable, Equatable, CustomStringConvertible, HealthSignInRuntime.ProtocolError"
+            "public struct \(error.name): Error, Sendable, Equatable, CustomStringConvertible, HealthSignInCore.ProtocolError"
         ) { p in
             p.doc("The decoded error body.")
             p.line("public let body: \(error.body.swiftType)")
@@ -38,7 +38,7 @@ enum ErrorEmitter {
             // How the recovery follows from the code or codes: from the code table, or through a function of one code.
             var recovery = (
                 table: "code?.recovery ?? .none",
-                through: { (function: String) in "code.map(\(function)) ?? HealthSignInRuntime.ErrorRecovery.none" }
+                through: { (function: String) in "code.map(\(function)) ?? HealthSignInCore.ErrorRecovery.none" }
             )
             var recoveryDoc = "What a caller should do about the error, from the schema's code table."
             var shownCode = "(code.map { \" \\($0)\" } ?? \"\")"
@@ -61,7 +61,7 @@ enum ErrorEmitter {
                 p.line("public var code: \(codeType.name)? { codes.first }")
                 recovery = (
                     "codes.lazy.map(\\.recovery).first { $0 != .none } ?? .none",
-                    { "codes.lazy.map(\($0)).first { $0 != .none } ?? HealthSignInRuntime.ErrorRecovery.none" }
+                    { "codes.lazy.map(\($0)).first { $0 != .none } ?? HealthSignInCore.ErrorRecovery.none" }
                 )
                 recoveryDoc =
                     "What a caller should do about the error: the recovery of the first code that calls for something."
@@ -89,14 +89,14 @@ enum ErrorEmitter {
                     "public init(",
                     [
                         "body: \(error.body.swiftType)", "httpStatus: Swift.Int", "operation: Swift.String",
-                        "recovery codeRecovery: (\(codeTypeName)) -> HealthSignInRuntime.ErrorRecovery",
+                        "recovery codeRecovery: (\(codeTypeName)) -> HealthSignInCore.ErrorRecovery",
                     ], ")"
                 ) { p in
                     p.line("self.init(body: body, httpStatus: httpStatus, operation: operation)")
                     p.line("recoveryOverride = \(recovery.through("codeRecovery"))")
                 }
                 p.blank()
-                p.line("private var recoveryOverride: HealthSignInRuntime.ErrorRecovery?")
+                p.line("private var recoveryOverride: HealthSignInCore.ErrorRecovery?")
             }
             p.blank()
             p.doc("The server's explanation, when it gave one.")
@@ -109,10 +109,10 @@ enum ErrorEmitter {
             p.doc(recoveryDoc)
             if codeTypeName != nil {
                 p.line(
-                    "public var recovery: HealthSignInRuntime.ErrorRecovery { recoveryOverride ?? \(recovery.table) }"
+                    "public var recovery: HealthSignInCore.ErrorRecovery { recoveryOverride ?? \(recovery.table) }"
                 )
             } else {
-                p.line("public var recovery: HealthSignInRuntime.ErrorRecovery { .none }")
+                p.line("public var recovery: HealthSignInCore.ErrorRecovery { .none }")
             }
             p.blank()
             p.doc("The method, the code and the message; never the body's sensitive fields.")
@@ -152,7 +152,7 @@ enum ErrorEmitter {
         let conformance =
             codeType.isInteger
             ? "Sendable, Hashable, RawRepresentable, CustomStringConvertible"
-            : "HealthSignInRuntime.OpenEnum"
+            : "HealthSignInCore.OpenEnum"
         p.block("public enum \(codeType.name): \(conformance)") { p in
             for code in codeType.codes {
                 let summary = "`\(literal(code.value))` \(code.name)" + (code.description.map { ": \($0)" } ?? "")
@@ -199,7 +199,7 @@ enum ErrorEmitter {
     /// `recovery`: each code's documented recovery, grouped into one `case` per recovery.
     private static func recoveryAccessor(_ codes: [IRCode], into p: inout SwiftPrinter) {
         p.doc("What a caller should do about this code.")
-        p.block("public var recovery: HealthSignInRuntime.ErrorRecovery") { p in
+        p.block("public var recovery: HealthSignInCore.ErrorRecovery") { p in
             let groups = Dictionary(grouping: codes.filter { $0.recovery != "none" }, by: \.recovery)
             let order = [
                 "retryLater", "refreshCredential", "reauthorize", "reprovision", "discardGrant", "reconfigure",

@@ -53,7 +53,7 @@ enum FileEmitter {
                     body: printer,
                     imports: ["import Foundation", familyImport]
                         + family.dependencies.map { "@_spi(Generated) import " + $0.module }
-                        + ["@_spi(Generated) import HealthSignInRuntime", "import XCTest"])
+                        + ["@_spi(Generated) import HealthSignInCore", "import XCTest"])
             )
         }
         return files
@@ -152,7 +152,7 @@ enum FileEmitter {
         }
     }
 
-    /// The file at `path`: the header, `imports` (by default Foundation, HealthSignInRuntime, the families it uses and the
+    /// The file at `path`: the header, `imports` (by default Foundation, HealthSignInCore, the families it uses and the
     /// configuration's), and `body` with its declarations at the configuration's access level.
     private static func file(
         _ root: GeneratedFile.Root, _ path: String, from sources: [String], body: SwiftPrinter,
@@ -161,7 +161,7 @@ enum FileEmitter {
         // The runtime's codecs, readers and request builders are its `@_spi(Generated)` interface.
         let imports =
             imports
-            ?? ["import Foundation", "@_spi(Generated) import HealthSignInRuntime"] + dependencies
+            ?? ["import Foundation", "@_spi(Generated) import HealthSignInCore"] + dependencies
             + config.additionalImports.map { "import " + $0 }
         var printer = SwiftPrinter()
         printer.comment(

@@ -1,10 +1,10 @@
 /// The JSON side of a type's coding: `Decodable` for what is read, `Encodable` for what is written. Keys are string
-/// literals of `HealthSignInRuntime.AnyCodingKey`, so no coding-key enum is declared per type.
+/// literals of `HealthSignInCore.AnyCodingKey`, so no coding-key enum is declared per type.
 ///
 /// For `OAuthErrorBody`, which is only read, the members are
 /// ```swift
 /// public init(from decoder: any Decoder) throws {
-///     let container = try decoder.container(keyedBy: HealthSignInRuntime.AnyCodingKey.self)
+///     let container = try decoder.container(keyedBy: HealthSignInCore.AnyCodingKey.self)
 ///     self.error = try container.decode(Swift.String.self, forKey: "error")
 ///     self.errorDescription = try container.decodeIfPresent(Swift.String.self, forKey: "error_description")
 /// }
@@ -74,7 +74,7 @@ struct JSONCodecEmitter: CodecEmitter {
         p.block("public init(from decoder: any Decoder) throws") { p in
             guard readsMembers else {
                 // Not even a property: the value must still be an object.
-                p.line("_ = try decoder.container(keyedBy: HealthSignInRuntime.AnyCodingKey.self)")
+                p.line("_ = try decoder.container(keyedBy: HealthSignInCore.AnyCodingKey.self)")
                 if delegating { p.line("self.init()") }
                 return
             }
@@ -126,7 +126,7 @@ struct JSONCodecEmitter: CodecEmitter {
         p.blank()
         p.doc("Reads the members this type adds from those `\(holder.swiftName)` keeps beyond its own properties.")
         p.block("public init(extending \(name): \(base.qualified)) throws") { p in
-            p.line("self = try HealthSignInRuntime.JSONCoding.decodeMembers(\(name).additionalProperties) { decoder in")
+            p.line("self = try HealthSignInCore.JSONCoding.decodeMembers(\(name).additionalProperties) { decoder in")
             p.indented { p in
                 openMembers(keyed, into: &p)
                 var arguments = ["\(name): \(name)"]
@@ -146,15 +146,15 @@ struct JSONCodecEmitter: CodecEmitter {
     private func encoder(_ keyed: [IRProperty], extra: IRTypeRef?, into p: inout SwiftPrinter) {
         p.block("public func encode(to encoder: any Encoder) throws") { p in
             if keyed.isEmpty, extra == nil {
-                p.line("_ = encoder.container(keyedBy: HealthSignInRuntime.AnyCodingKey.self)")
+                p.line("_ = encoder.container(keyedBy: HealthSignInCore.AnyCodingKey.self)")
                 return
             }
-            p.line("var container = encoder.container(keyedBy: HealthSignInRuntime.AnyCodingKey.self)")
+            p.line("var container = encoder.container(keyedBy: HealthSignInCore.AnyCodingKey.self)")
             for property in keyed { p.line(encodeStatement(property)) }
             if extra != nil {
                 p.line("let known = \(knownKeys(keyed))")
                 p.block("for (key, value) in additionalProperties where !known.contains(key)") { p in
-                    p.line("try container.encode(value, forKey: HealthSignInRuntime.AnyCodingKey(key))")
+                    p.line("try container.encode(value, forKey: HealthSignInCore.AnyCodingKey(key))")
                 }
             }
         }
@@ -188,9 +188,9 @@ struct JSONCodecEmitter: CodecEmitter {
         let notNull = stored.filter { !$0.isRequired && !$0.isNullable && !holdsAnyValue($0.type) }
             .flatMap { [$0.wireName] + $0.aliases }.map(SwiftLiteral.string)
         if notNull.isEmpty {
-            p.line("let container = try decoder.container(keyedBy: HealthSignInRuntime.AnyCodingKey.self)")
+            p.line("let container = try decoder.container(keyedBy: HealthSignInCore.AnyCodingKey.self)")
         } else {
-            p.call("let container = try HealthSignInRuntime.JSONCoding.members(of: decoder, notNull: [", notNull, "])")
+            p.call("let container = try HealthSignInCore.JSONCoding.members(of: decoder, notNull: [", notNull, "])")
         }
         let present = stored.filter { $0.isRequired && $0.isNullable }.map(key)
         if !present.isEmpty { p.line("try container.expectMembers(\(present.joined(separator: ", ")))") }
@@ -250,7 +250,7 @@ struct JSONCodecEmitter: CodecEmitter {
     /// The `Codable` type that codes a value of `type`, with each text scalar in a `JSONText`.
     private func wrapped(_ type: IRTypeRef) -> String {
         switch types.resolved(type) {
-        case .scalar(let scalar, _) where scalar.isTextInJSON: return "HealthSignInRuntime.JSONText<\(scalar.swiftType)>"
+        case .scalar(let scalar, _) where scalar.isTextInJSON: return "HealthSignInCore.JSONText<\(scalar.swiftType)>"
         case .array(let element): return "[" + wrapped(element) + "]"
         case .map(let element): return "[Swift.String: " + wrapped(element) + "]"
         default: return type.swiftType
@@ -273,7 +273,7 @@ struct JSONCodecEmitter: CodecEmitter {
     /// `expression` of `type` rewrapped for writing, each text scalar in a `JSONText`.
     private func rewrapped(_ expression: String, _ type: IRTypeRef) -> String {
         switch types.resolved(type) {
-        case .scalar(let scalar, _) where scalar.isTextInJSON: return "HealthSignInRuntime.JSONText(\(expression))"
+        case .scalar(let scalar, _) where scalar.isTextInJSON: return "HealthSignInCore.JSONText(\(expression))"
         case .array(let element): return expression + ".map { " + rewrapped("$0", element) + " }"
         case .map(let element): return expression + ".mapValues { " + rewrapped("$0", element) + " }"
         default: return expression
@@ -330,7 +330,7 @@ struct JSONCodecEmitter: CodecEmitter {
         let key = SwiftLiteral.string(discriminator)
         p.doc("Reads the variant that `\(discriminator)` names.")
         p.block("public init(from decoder: any Decoder) throws") { p in
-            p.line("let container = try decoder.container(keyedBy: HealthSignInRuntime.AnyCodingKey.self)")
+            p.line("let container = try decoder.container(keyedBy: HealthSignInCore.AnyCodingKey.self)")
             p.line("let tag = try container.decode(Swift.String.self, forKey: \(key))")
             p.switchBlock("tag") { p in
                 for variant in union.variants {
@@ -371,7 +371,7 @@ struct JSONCodecEmitter: CodecEmitter {
                     p.rewriteLine(p.lines.count - 1) { $0 + " catch {}" }
                 }
             }
-            p.line("self = try HealthSignInRuntime.JSONCoding.exactlyOne(valid, at: decoder.codingPath)")
+            p.line("self = try HealthSignInCore.JSONCoding.exactlyOne(valid, at: decoder.codingPath)")
         }
     }
 

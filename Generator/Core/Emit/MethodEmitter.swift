@@ -33,7 +33,7 @@ struct MethodEmitter {
     /// ```swift
     /// extension HealthVaultAPIClient {
     ///     public func getAuthorizedPeople(
-    ///         _ request: GetAuthorizedPeople.Request = .init(), session: HealthSignInRuntime.HealthVaultSessionCredential
+    ///         _ request: GetAuthorizedPeople.Request = .init(), session: HealthSignInCore.HealthVaultSessionCredential
     ///     ) async throws -> GetAuthorizedPeople.Response { … }
     /// }
     /// ```
@@ -113,10 +113,10 @@ struct MethodEmitter {
                 ])
             p.listBlock(
                 "public func \(method.clientMethodName)Pages(", parameters,
-                ") -> HealthSignInRuntime.PageSequence<\(method.name).Request, \(returnType)>"
+                ") -> HealthSignInCore.PageSequence<\(method.name).Request, \(returnType)>"
             ) { p in
                 p.call(
-                    "HealthSignInRuntime.PageSequence(",
+                    "HealthSignInCore.PageSequence(",
                     [
                         "first: request",
                         "fetch: { try await self.\(Emit.name(method.clientMethodName))(\(arguments.joined(separator: ", "))) }",

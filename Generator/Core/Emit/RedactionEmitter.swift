@@ -9,9 +9,9 @@ struct RedactionEmitter {
     /// ```swift
     /// extension NewApplicationCreationInfo.Response: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     ///     public var description: Swift.String {
-    ///         HealthSignInRuntime.Redaction.describe("NewApplicationCreationInfo.Response", [
+    ///         HealthSignInCore.Redaction.describe("NewApplicationCreationInfo.Response", [
     ///             "appID": Swift.String(describing: appID),
-    ///             "sharedSecret": HealthSignInRuntime.Redaction.placeholder,
+    ///             "sharedSecret": HealthSignInCore.Redaction.placeholder,
     ///         ])
     ///     }
     ///     …
@@ -34,7 +34,7 @@ struct RedactionEmitter {
             p.doc("The fields, with sensitive values shown as `<redacted>`.")
             p.block("public var description: Swift.String") { p in
                 p.entries(
-                    "HealthSignInRuntime.Redaction.describe(\(SwiftLiteral.string(type.qualifiedName.qualified)), [",
+                    "HealthSignInCore.Redaction.describe(\(SwiftLiteral.string(type.qualifiedName.qualified)), [",
                     stored.map { "\(SwiftLiteral.string($0.swiftName)): \(shown($0))" }, "])")
             }
             p.blank()
@@ -81,7 +81,7 @@ struct RedactionEmitter {
                         let label = SwiftLiteral.string(variant.caseName)
                         if isRedacted(variant.type) {
                             p.line(
-                                "case .\(Emit.name(variant.caseName)): return Mirror(self, children: [\(label): HealthSignInRuntime.Redaction.placeholder], displayStyle: .enum)"
+                                "case .\(Emit.name(variant.caseName)): return Mirror(self, children: [\(label): HealthSignInCore.Redaction.placeholder], displayStyle: .enum)"
                             )
                         } else {
                             p.line(
@@ -104,15 +104,15 @@ struct RedactionEmitter {
     private func shown(_ property: IRProperty) -> String {
         let name = "self." + Emit.name(property.swiftName)
         if isRedacted(property.type) {
-            return property.isOptional ? "HealthSignInRuntime.Redaction.hide(\(name))" : "HealthSignInRuntime.Redaction.placeholder"
+            return property.isOptional ? "HealthSignInCore.Redaction.hide(\(name))" : "HealthSignInCore.Redaction.placeholder"
         }
-        return property.isOptional ? "HealthSignInRuntime.Redaction.show(\(name))" : "Swift.String(describing: \(name))"
+        return property.isOptional ? "HealthSignInCore.Redaction.show(\(name))" : "Swift.String(describing: \(name))"
     }
 
     private func mirrored(_ property: IRProperty) -> String {
         let name = "self." + Emit.name(property.swiftName)
         if isRedacted(property.type) {
-            return property.isOptional ? "HealthSignInRuntime.Redaction.hide(\(name))" : "HealthSignInRuntime.Redaction.placeholder"
+            return property.isOptional ? "HealthSignInCore.Redaction.hide(\(name))" : "HealthSignInCore.Redaction.placeholder"
         }
         return property.isOptional ? "\(name) as Any" : name
     }

@@ -98,9 +98,9 @@ struct SampleEmitter {
     /// The assertions the tests call, kept in the generated file so it needs nothing else from the test target.
     private func assertions(into p: inout SwiftPrinter) {
         p.doc("The context requests are written with: every bindable value and a stand-in signer.")
-        p.block("private func sampleContext() -> HealthSignInRuntime.EncodingContext") { p in
+        p.block("private func sampleContext() -> HealthSignInCore.EncodingContext") { p in
             p.call(
-                "HealthSignInRuntime.EncodingContext(",
+                "HealthSignInCore.EncodingContext(",
                 [
                     "values: [\"applicationID\": \"b5c5593b-afb4-466d-88f2-31707fb8634b\", \"signingTime\": \"2017-08-10T12:34:56.000Z\", \"signature\": \"c2lnbmF0dXJl\"]",
                     "signer: { region in \"signature-over-\\(region.count)-bytes\" }",
@@ -112,15 +112,15 @@ struct SampleEmitter {
                 "Writes `value` inside a `<sample>` element, reads it back, and checks equality and deterministic bytes."
             )
             p.block(
-                "fileprivate func assertXMLRoundTrip<T: HealthSignInRuntime.XMLCodable & Equatable>(_ value: T, line: UInt = #line) throws"
+                "fileprivate func assertXMLRoundTrip<T: HealthSignInCore.XMLCodable & Equatable>(_ value: T, line: UInt = #line) throws"
             ) { p in
                 p.line("let context = sampleContext()")
-                p.line("var writer = HealthSignInRuntime.XMLWriter()")
+                p.line("var writer = HealthSignInCore.XMLWriter()")
                 p.line("try writer.element(\"sample\", writing: value, context: context)")
-                p.line("let decoded = try T(xml: HealthSignInRuntime.XMLTree.parse(Foundation.Data(writer.bytes)).root)")
+                p.line("let decoded = try T(xml: HealthSignInCore.XMLTree.parse(Foundation.Data(writer.bytes)).root)")
                 p.line(
                     "XCTAssertEqual(decoded, value, Swift.String(decoding: writer.bytes, as: UTF8.self), line: line)")
-                p.line("var again = HealthSignInRuntime.XMLWriter()")
+                p.line("var again = HealthSignInCore.XMLWriter()")
                 p.line("try again.element(\"sample\", writing: decoded, context: context)")
                 p.line("XCTAssertEqual(again.bytes, writer.bytes, \"XML writing is not deterministic\", line: line)")
             }
@@ -129,11 +129,11 @@ struct SampleEmitter {
             p.block(
                 "fileprivate func assertJSONRoundTrip<T: Codable & Equatable>(_ value: T, line: UInt = #line) throws"
             ) { p in
-                p.line("let data = try HealthSignInRuntime.JSONCoding.encode(value)")
-                p.line("let decoded = try HealthSignInRuntime.JSONCoding.decode(T.self, from: data)")
+                p.line("let data = try HealthSignInCore.JSONCoding.encode(value)")
+                p.line("let decoded = try HealthSignInCore.JSONCoding.decode(T.self, from: data)")
                 p.line("XCTAssertEqual(decoded, value, Swift.String(decoding: data, as: UTF8.self), line: line)")
                 p.line(
-                    "XCTAssertEqual(try HealthSignInRuntime.JSONCoding.encode(decoded), data, \"JSON encoding is not deterministic\", line: line)"
+                    "XCTAssertEqual(try HealthSignInCore.JSONCoding.encode(decoded), data, \"JSON encoding is not deterministic\", line: line)"
                 )
             }
             p.blank()
@@ -230,12 +230,12 @@ struct SampleEmitter {
         case .bool: return n % 2 == 0 ? "true" : "false"
         case .uuid: return "Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, \(n % 256)))"
         case .dateTime: return "Foundation.Date(timeIntervalSince1970: \(1_502_368_496 + n * 86_400))"
-        case .date: return "HealthSignInRuntime.LocalDate(year: 2017, month: 8, day: \(n % 28 + 1))!"
+        case .date: return "HealthSignInCore.LocalDate(year: 2017, month: 8, day: \(n % 28 + 1))!"
         case .uri: return "Foundation.URL(string: \"https://example.com/\(n)\")!"
         case .bytes: return "Foundation.Data([0, 255, \(n % 256), 62, 63])"
-        case .jsonValue: return "HealthSignInRuntime.JSONValue.object([\"n\": \(n), \"list\": [\"a\", true, .null]])"
+        case .jsonValue: return "HealthSignInCore.JSONValue.object([\"n\": \(n), \"list\": [\"a\", true, .null]])"
         case .xmlFragment:
-            return "try! HealthSignInRuntime.XMLFragment(wellFormed: \"<item n=\\\"\(n)\\\">a &amp; b</item>text\")"
+            return "try! HealthSignInCore.XMLFragment(wellFormed: \"<item n=\\\"\(n)\\\">a &amp; b</item>text\")"
         }
     }
 

@@ -7,7 +7,7 @@ import Foundation
 ///
 /// ```swift
 /// public func validate(at path: Swift.String = "") throws {
-///     try HealthSignInRuntime.RequestValidation.minimum(self.numResults, "1", at: path + "/num-results")
+///     try HealthSignInCore.RequestValidation.minimum(self.numResults, "1", at: path + "/num-results")
 /// }
 /// ```
 struct ValidationEmitter {
@@ -63,7 +63,7 @@ struct ValidationEmitter {
             "Checks the schema's constraints on this value and its parts; client methods call it on a request before sending it.",
             remarks: [
                 "- Parameter path: where the value is, as a JSON pointer by wire names.\n"
-                    + "- Throws: `HealthSignInRuntime.RequestValidationError` for the first value that breaks a constraint."
+                    + "- Throws: `HealthSignInCore.RequestValidationError` for the first value that breaks a constraint."
             ])
         p.block("public func validate(at path: Swift.String = \"\") throws") { p in
             switch type.kind {
@@ -78,7 +78,7 @@ struct ValidationEmitter {
                     p.block("for (key, value) in self.additionalProperties") { p in
                         statements(
                             for: "value", optional: false, type: extra, constraints: type.extraConstraints,
-                            path: "HealthSignInRuntime.RequestValidation.pointer(path, key)", into: &p)
+                            path: "HealthSignInCore.RequestValidation.pointer(path, key)", into: &p)
                     }
                 }
             case .union(let union):
@@ -119,7 +119,7 @@ struct ValidationEmitter {
         }
         let suffix = depth == 0 ? "" : String(depth + 1)
         let (index, key, item) = ("index" + suffix, "key" + suffix, "item" + suffix)
-        for check in constraints.checks { p.line("try HealthSignInRuntime.RequestValidation.\(call(check, value, path))") }
+        for check in constraints.checks { p.line("try HealthSignInCore.RequestValidation.\(call(check, value, path))") }
         var visiting: Set<IRTypeName> = []
         switch type {
         case .scalar: break
@@ -135,12 +135,12 @@ struct ValidationEmitter {
             p.block("for (\(key), \(item)) in \(value)") { p in
                 statements(
                     for: item, optional: false, type: element, constraints: constraints.elements,
-                    path: "HealthSignInRuntime.RequestValidation.pointer(\(path), \(key))", depth: depth + 1, into: &p)
+                    path: "HealthSignInCore.RequestValidation.pointer(\(path), \(key))", depth: depth + 1, into: &p)
             }
         case .named(let name):
             guard let named = types[name], needsValidation(named, visiting: &visiting) else { return }
             switch named.kind {
-            case .enumeration: p.line("try HealthSignInRuntime.RequestValidation.listed(\(value), at: \(path))")
+            case .enumeration: p.line("try HealthSignInCore.RequestValidation.listed(\(value), at: \(path))")
             case .alias(let target):
                 // An alias is a typealias, which has no method of its own: its constraints are checked here.
                 statements(

@@ -1,14 +1,14 @@
-/// The XML side of a type's coding: straight-line `init(xml:)` for what is read and `writeXML(to:context:)` for
+/// The XML side of a type's coding: straight-line `init(xml:)` for what is read and `writeXML(_:context:)` for
 /// what is written.
 ///
 /// For `Culture` (two optional elements), read and written, the members are
 /// ```swift
-/// public init(xml element: HealthSignInRuntime.XMLElementView) throws {
+/// public init(xml element: HealthSignInCore.XMLElementView) throws {
 ///     self.language = try element.first("language")?.scalar(Swift.String.self)
 ///     self.country = try element.first("country")?.scalar(Swift.String.self)
 /// }
 ///
-/// public func writeXML(to writer: inout HealthSignInRuntime.XMLWriter, context: HealthSignInRuntime.EncodingContext) throws {
+/// public func writeXML(_ writer: inout HealthSignInCore.XMLWriter, context: HealthSignInCore.EncodingContext) throws {
 ///     if let value = self.language { try writer.element("language", text: value) }
 ///     if let value = self.country { try writer.element("country", text: value) }
 /// }
@@ -28,8 +28,8 @@ struct XMLCodecEmitter: CodecEmitter {
 
     func conformances(of type: IRType, directions: IRDirections) -> [String] {
         guard type.isCodedAsAValue else { return [] }
-        return (directions.contains(.decode) ? ["HealthSignInRuntime.XMLDecodable"] : [])
-            + (directions.contains(.encode) ? ["HealthSignInRuntime.XMLEncodable"] : [])
+        return (directions.contains(.decode) ? ["HealthSignInCore.XMLDecodable"] : [])
+            + (directions.contains(.encode) ? ["HealthSignInCore.XMLEncodable"] : [])
     }
 
     func members(of type: IRType, directions: IRDirections, delegating: Bool, into p: inout SwiftPrinter) {
@@ -37,14 +37,14 @@ struct XMLCodecEmitter: CodecEmitter {
         case .object(let properties):
             if directions.contains(.decode) {
                 p.blank()
-                p.block("public init(xml element: HealthSignInRuntime.XMLElementView) throws") { p in
+                p.block("public init(xml element: HealthSignInCore.XMLElementView) throws") { p in
                     objectReader(properties, extra: type.extraMembers != nil, delegating: delegating, into: &p)
                 }
             }
             if directions.contains(.encode) {
                 p.blank()
                 p.block(
-                    "public func writeXML(to writer: inout HealthSignInRuntime.XMLWriter, context: HealthSignInRuntime.EncodingContext) throws"
+                    "public func writeXML(_ writer: inout HealthSignInCore.XMLWriter, context: HealthSignInCore.EncodingContext) throws"
                 ) { p in
                     objectWriter(properties, into: &p)
                 }
@@ -53,7 +53,7 @@ struct XMLCodecEmitter: CodecEmitter {
             if directions.contains(.decode) {
                 p.blank()
                 p.doc("Reads the first variant that the element's content fits, in schema order.")
-                p.block("public init(xml element: HealthSignInRuntime.XMLElementView) throws") { p in
+                p.block("public init(xml element: HealthSignInCore.XMLElementView) throws") { p in
                     Emit.firstFittingVariant(of: union, into: &p) { readContent(of: $0, from: "element") }
                 }
             }
@@ -61,7 +61,7 @@ struct XMLCodecEmitter: CodecEmitter {
                 p.blank()
                 p.doc("Writes the variant's content into the element just opened.")
                 p.block(
-                    "public func writeXML(to writer: inout HealthSignInRuntime.XMLWriter, context: HealthSignInRuntime.EncodingContext) throws"
+                    "public func writeXML(_ writer: inout HealthSignInCore.XMLWriter, context: HealthSignInCore.EncodingContext) throws"
                 ) { p in
                     p.switchBlock("self") { p in
                         for variant in union.variants {
@@ -171,7 +171,7 @@ struct XMLCodecEmitter: CodecEmitter {
                 continue
             }
             let region = "_" + target.swiftName + "Region"
-            p.line("let \(region) = try HealthSignInRuntime.XMLWriter.fragment { fragment in")
+            p.line("let \(region) = try HealthSignInCore.XMLWriter.fragment { fragment in")
             p.indented { p in
                 for line in write(target, writer: "fragment", context: "context") { p.line(line) }
             }
@@ -258,7 +258,7 @@ struct XMLCodecEmitter: CodecEmitter {
             case .valueAttribute: return "try writer.attribute(\"value\", \(Emit.wireText(value, type, types: types)))"
             }
         }
-        return "try \(value).writeXML(to: &writer, context: context)"
+        return "try \(value).writeXML(&writer, context: context)"
     }
 }
 

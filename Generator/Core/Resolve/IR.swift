@@ -114,11 +114,11 @@ public enum IRScalar: Sendable, Equatable {
         case .bool: return "Swift.Bool"
         case .uuid: return "Foundation.UUID"
         case .dateTime: return "Foundation.Date"
-        case .date: return "HealthSignInRuntime.LocalDate"
+        case .date: return "HealthSignInCore.LocalDate"
         case .uri: return "Foundation.URL"
         case .bytes: return "Foundation.Data"
-        case .jsonValue: return "HealthSignInRuntime.JSONValue"
-        case .xmlFragment: return "HealthSignInRuntime.XMLFragment"
+        case .jsonValue: return "HealthSignInCore.JSONValue"
+        case .xmlFragment: return "HealthSignInCore.XMLFragment"
         }
     }
 

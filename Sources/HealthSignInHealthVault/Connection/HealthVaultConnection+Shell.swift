@@ -1,5 +1,5 @@
 import Foundation
-import HealthSignInRuntime
+import HealthSignInCore
 
 extension HealthVaultConnection {
     /// Creates a new app instance under the master application and returns the Shell page the user must open.

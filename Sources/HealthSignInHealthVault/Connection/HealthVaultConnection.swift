@@ -1,5 +1,5 @@
 import Foundation
-import HealthSignInRuntime
+import HealthSignInCore
 
 /// A HealthVault SODA connection: provisioning the app instance, the Shell hand-off, the session, and every call
 /// signed with it.

@@ -1,5 +1,5 @@
 import Foundation
-import HealthSignInRuntime
+import HealthSignInCore
 
 /// What a ``HealthVaultConnection`` cannot do by itself; each case says what the app should do next.
 public enum HealthVaultConnectionError: Error, Sendable, CustomStringConvertible {

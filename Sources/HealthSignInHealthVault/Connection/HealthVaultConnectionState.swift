@@ -1,5 +1,5 @@
 import Foundation
-import HealthSignInRuntime
+import HealthSignInCore
 
 /// A HealthVault instance (for example US or EU) and its URLs.
 public struct HealthVaultInstance: Sendable, Hashable, Codable {

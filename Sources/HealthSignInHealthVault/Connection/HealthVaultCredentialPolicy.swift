@@ -1,5 +1,5 @@
 import Foundation
-import HealthSignInRuntime
+import HealthSignInCore
 
 /// What a HealthVault session is made from and for: the child application's credential, the instance the user
 /// authorized in, and the session, once created.

@@ -1,5 +1,5 @@
 import Foundation
-import HealthSignInRuntime
+import HealthSignInCore
 
 /// A person who authorized this app instance, and the records the app may use on their behalf.
 public struct HealthVaultPerson: Sendable, Hashable, Codable {

@@ -1,5 +1,5 @@
 import Foundation
-import HealthSignInRuntime
+import HealthSignInCore
 
 /// One response's worth of the things a query finds, newest first.
 public struct HealthVaultThingBatch: Sendable, Equatable {

@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-@_spi(Generated) import HealthSignInRuntime
+@_spi(Generated) import HealthSignInCore
 
 /// A client for HealthVault: Microsoft HealthVault's XML platform API as used by SODA (Software on Device
 /// Authentication) apps: each app instance provisions its own child application, the user authorizes it in the
@@ -34,21 +34,21 @@ public struct HealthVaultAPIClient: Sendable {
         /// The base URLs.
         public var servers: Servers
         /// The transport, URL policy, timeout and logger.
-        public var options: HealthSignInRuntime.ClientOptions
+        public var options: HealthSignInCore.ClientOptions
         /// The clock for `msg-time` and signing times.
-        public var clock: any HealthSignInRuntime.TimeSource
+        public var clock: any HealthSignInCore.TimeSource
         /// What every request header carries.
-        public var envelope: HealthSignInRuntime.HealthVaultEnvelopeSettings
+        public var envelope: HealthSignInCore.HealthVaultEnvelopeSettings
         /// Which reads are sent again after a temporary failure; none by default.
-        public var retry: HealthSignInRuntime.RequestRetryPolicy
+        public var retry: HealthSignInCore.RequestRetryPolicy
 
         /// Creates a configuration.
         public init(
-            servers: Servers = .init(), options: HealthSignInRuntime.ClientOptions,
-            clock: any HealthSignInRuntime.TimeSource = HealthSignInRuntime.SystemClock(),
-            envelope: HealthSignInRuntime.HealthVaultEnvelopeSettings = .init(
+            servers: Servers = .init(), options: HealthSignInCore.ClientOptions,
+            clock: any HealthSignInCore.TimeSource = HealthSignInCore.SystemClock(),
+            envelope: HealthSignInCore.HealthVaultEnvelopeSettings = .init(
                 clientVersion: "HV-Swift/1.0.0", language: "en", country: "US", messageTTL: 1800),
-            retry: HealthSignInRuntime.RequestRetryPolicy = .none
+            retry: HealthSignInCore.RequestRetryPolicy = .none
         ) {
             self.servers = servers
             self.options = options
@@ -60,18 +60,17 @@ public struct HealthVaultAPIClient: Sendable {
         /// Creates a configuration from the parts of its options.
         public init(
             servers: Servers = .init(),
-            transport: any HealthSignInRuntime.HTTPTransport = HealthSignInRuntime.URLSessionHTTPTransport(),
-            urlPolicy: HealthSignInRuntime.URLPolicy = .init(),
-            clock: any HealthSignInRuntime.TimeSource = HealthSignInRuntime.SystemClock(),
-            envelope: HealthSignInRuntime.HealthVaultEnvelopeSettings = .init(
+            transport: any HealthSignInCore.HTTPTransport = HealthSignInCore.URLSessionHTTPTransport(),
+            urlPolicy: HealthSignInCore.URLPolicy = .init(),
+            clock: any HealthSignInCore.TimeSource = HealthSignInCore.SystemClock(),
+            envelope: HealthSignInCore.HealthVaultEnvelopeSettings = .init(
                 clientVersion: "HV-Swift/1.0.0", language: "en", country: "US", messageTTL: 1800),
-            retry: HealthSignInRuntime.RequestRetryPolicy = .none, timeout: Foundation.TimeInterval? = nil,
-            logger: (any HealthSignInRuntime.LogSink)? = nil,
-            middlewares: [any HealthSignInRuntime.HTTPClientMiddleware] = []
+            retry: HealthSignInCore.RequestRetryPolicy = .none, timeout: Foundation.TimeInterval? = nil,
+            logger: (any HealthSignInCore.LogSink)? = nil, middlewares: [any HealthSignInCore.HTTPClientMiddleware] = []
         ) {
             self.init(
                 servers: servers,
-                options: HealthSignInRuntime.ClientOptions(
+                options: HealthSignInCore.ClientOptions(
                     transport: transport, urlPolicy: urlPolicy, timeout: timeout, logger: logger,
                     middlewares: middlewares),
                 clock: clock, envelope: envelope, retry: retry)
@@ -88,12 +87,12 @@ public struct HealthVaultAPIClient: Sendable {
 }
 
 /// Fails to compile when this code was generated for another runtime version: run sdkgen again.
-private typealias _RequiresRuntime = HealthSignInRuntime.GeneratedCodeRuntimeVersion_1
+private typealias _RequiresRuntime = HealthSignInCore.GeneratedCodeRuntimeVersion_1
 
 extension HealthVaultAPIClient {
     /// Signs and sends requests with the configuration.
-    var core: HealthSignInRuntime.HealthVaultClientCore {
-        HealthSignInRuntime.HealthVaultClientCore(
+    var core: HealthSignInCore.HealthVaultClientCore {
+        HealthSignInCore.HealthVaultClientCore(
             family: "HealthVault", server: configuration.servers.platform, options: configuration.options,
             clock: configuration.clock, envelope: configuration.envelope, retry: configuration.retry,
             statusError: {

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Generated) import HealthSignInRuntime
+@_spi(Generated) import HealthSignInCore
 
 /// Builds the HealthVault Shell URLs an app opens in a browser: creating the app instance, authorizing records,
 /// creating an account or a record.

@@ -1,5 +1,5 @@
 import Foundation
-import HealthSignInRuntime
+import HealthSignInCore
 
 /// Where the Shell sent the user when a task finished: `{shell}/application/complete?appid=…&target=…&instanceid=…`,
 /// or the app's action URL with the same parameters.

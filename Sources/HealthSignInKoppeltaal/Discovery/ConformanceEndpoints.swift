@@ -1,6 +1,6 @@
 import Foundation
 import HealthSignInOAuth
-import HealthSignInRuntime
+import HealthSignInCore
 
 /// Reads the OAuth endpoints out of a Conformance statement.
 ///

@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-@_spi(Generated) import HealthSignInRuntime
+@_spi(Generated) import HealthSignInCore
 import HealthSignInOAuth
 
 /// A client for Koppeltaal: Koppeltaal 1.x, the Dutch mental-health interoperability platform (FHIR DSTU1 with
@@ -15,7 +15,7 @@ import HealthSignInOAuth
 /// - Remark: Generated from Schemas/Koppeltaal/protocol.json#
 public struct KoppeltaalAPIClient: Sendable {
     /// The base URLs, one per server of protocol.json.
-    public struct Servers: Sendable, Hashable, HealthSignInRuntime.HTTPServerSet {
+    public struct Servers: Sendable, Hashable, HealthSignInCore.HTTPServerSet {
         /// The FHIR base URL, e.g. https://ggz.koppeltaal.nl/FHIR/Koppeltaal: configured in the app, since a mobile
         /// launch cannot pass iss.
         public var fhir: Foundation.URL?
@@ -36,11 +36,11 @@ public struct KoppeltaalAPIClient: Sendable {
         public init() { self.init(fhir: nil, launch: nil, authorize: nil) }
 
         /// The header fields every request sends, from protocol.json.
-        public static var defaultHeaders: HealthSignInRuntime.HTTPHeaderFields { ["Accept": "application/json"] }
+        public static var defaultHeaders: HealthSignInCore.HTTPHeaderFields { ["Accept": "application/json"] }
     }
 
     /// How the client reaches the server.
-    public typealias Configuration = HealthSignInRuntime.HTTPClientConfiguration<Servers>
+    public typealias Configuration = HealthSignInCore.HTTPClientConfiguration<Servers>
 
     /// How the client reaches the server.
     public var configuration: Configuration
@@ -52,25 +52,25 @@ public struct KoppeltaalAPIClient: Sendable {
 }
 
 /// Fails to compile when this code was generated for another runtime version: run sdkgen again.
-private typealias _RequiresRuntime = HealthSignInRuntime.GeneratedCodeRuntimeVersion_1
+private typealias _RequiresRuntime = HealthSignInCore.GeneratedCodeRuntimeVersion_1
 
 extension KoppeltaalAPIClient {
     /// Sends requests with the configuration.
-    var core: HealthSignInRuntime.HTTPClientCore { configuration.core(family: "Koppeltaal") }
+    var core: HealthSignInCore.HTTPClientCore { configuration.core(family: "Koppeltaal") }
 
     /// The error formats of protocol.json a method may answer with.
     enum ErrorFormats {
-        static let oAuthError = HealthSignInRuntime.HTTPErrorFormat.json(
+        static let oAuthError = HealthSignInCore.HTTPErrorFormat.json(
             HealthSignInOAuth.OAuthErrorBody.self,
             { HealthSignInOAuth.OAuthError(body: $0, httpStatus: $1, operation: $2, recovery: oAuthErrorRecovery) })
-        static let operationOutcomeError = HealthSignInRuntime.HTTPErrorFormat.jsonOrXML(
+        static let operationOutcomeError = HealthSignInCore.HTTPErrorFormat.jsonOrXML(
             FHIROperationOutcome.self, rootElements: ["OperationOutcome"],
             OperationOutcomeError.init(body:httpStatus:operation:))
 
         /// What a caller should do about each code of `HealthSignInOAuth.OAuthError` in Koppeltaal, where it differs
         /// from the table of OAuth2: Koppeltaal answers its mobile Authorize with OAuth 2.0 error bodies too, and there
         /// a refused scope means the activation code inside it.
-        static func oAuthErrorRecovery(_ code: HealthSignInOAuth.OAuthErrorCode) -> HealthSignInRuntime.ErrorRecovery {
+        static func oAuthErrorRecovery(_ code: HealthSignInOAuth.OAuthErrorCode) -> HealthSignInCore.ErrorRecovery {
             switch code {
             case .invalidScope: return .reauthorize
             default: return code.recovery

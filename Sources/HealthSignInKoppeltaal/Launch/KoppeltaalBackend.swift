@@ -1,5 +1,5 @@
 import Foundation
-import HealthSignInRuntime
+import HealthSignInCore
 
 /// The portal's side of a mobile launch: asking the Koppeltaal server for an activation code for one patient.
 ///

@@ -1,6 +1,6 @@
 import Foundation
 import HealthSignInOAuth
-import HealthSignInRuntime
+import HealthSignInCore
 
 /// What a launch was for: who the patient and the acting user are, and which activity to open.
 ///

@@ -1,5 +1,5 @@
 import Foundation
-import HealthSignInRuntime
+import HealthSignInCore
 
 /// An authorization request waiting for its redirect, kept in the store so that it survives the app being ended
 /// while the user is in the browser: the secrets the redirect and the code exchange are checked with, and the

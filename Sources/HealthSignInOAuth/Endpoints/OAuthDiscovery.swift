@@ -1,5 +1,5 @@
 import Foundation
-import HealthSignInRuntime
+import HealthSignInCore
 
 /// Finds an authorization server's endpoints for a base URL and keeps what it found.
 ///

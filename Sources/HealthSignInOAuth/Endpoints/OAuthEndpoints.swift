@@ -1,5 +1,5 @@
 import Foundation
-import HealthSignInRuntime
+import HealthSignInCore
 
 /// An authorization server's endpoints for one base URL, resolved against it and checked: configured ones, and the
 /// rest as its metadata advertised them, each on a trusted origin.

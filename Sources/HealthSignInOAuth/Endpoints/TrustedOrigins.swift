@@ -1,5 +1,5 @@
 import Foundation
-import HealthSignInRuntime
+import HealthSignInCore
 
 /// The origins that may receive a client's secrets and tokens: the base URL's own (its scheme, its host compared
 /// without regard to case, and its port), and trusted hosts on the same scheme.

@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-@_spi(Generated) import HealthSignInRuntime
+@_spi(Generated) import HealthSignInCore
 
 /// A client for OAuth2: OAuth 2.0 and OpenID Connect as every OAuth family of this SDK uses them: the token endpoint's
 /// grants (RFC 6749 authorization_code with RFC 7636 PKCE, refresh_token and client_credentials, RFC 8693 token
@@ -15,7 +15,7 @@ import Foundation
 /// - Remark: Generated from Schemas/OAuth2/protocol.json#
 public struct OAuth2APIClient: Sendable {
     /// The base URLs, one per server of protocol.json.
-    public struct Servers: Sendable, Hashable, HealthSignInRuntime.HTTPServerSet {
+    public struct Servers: Sendable, Hashable, HealthSignInCore.HTTPServerSet {
         /// The token endpoint, from the server's metadata or configured; a client assertion's aud is exactly this URL.
         public var token: Foundation.URL?
         /// The RFC 7009 revocation endpoint, when the server has one.
@@ -44,11 +44,11 @@ public struct OAuth2APIClient: Sendable {
         public init() { self.init(token: nil, revocation: nil, introspection: nil, jwks: nil, metadata: nil) }
 
         /// The header fields every request sends, from protocol.json.
-        public static var defaultHeaders: HealthSignInRuntime.HTTPHeaderFields { ["Accept": "application/json"] }
+        public static var defaultHeaders: HealthSignInCore.HTTPHeaderFields { ["Accept": "application/json"] }
     }
 
     /// How the client reaches the server.
-    public typealias Configuration = HealthSignInRuntime.HTTPClientConfiguration<Servers>
+    public typealias Configuration = HealthSignInCore.HTTPClientConfiguration<Servers>
 
     /// How the client reaches the server.
     public var configuration: Configuration
@@ -60,15 +60,15 @@ public struct OAuth2APIClient: Sendable {
 }
 
 /// Fails to compile when this code was generated for another runtime version: run sdkgen again.
-private typealias _RequiresRuntime = HealthSignInRuntime.GeneratedCodeRuntimeVersion_1
+private typealias _RequiresRuntime = HealthSignInCore.GeneratedCodeRuntimeVersion_1
 
 extension OAuth2APIClient {
     /// Sends requests with the configuration.
-    var core: HealthSignInRuntime.HTTPClientCore { configuration.core(family: "OAuth2") }
+    var core: HealthSignInCore.HTTPClientCore { configuration.core(family: "OAuth2") }
 
     /// The error formats of protocol.json a method may answer with.
     enum ErrorFormats {
-        static let oAuthError = HealthSignInRuntime.HTTPErrorFormat.json(
+        static let oAuthError = HealthSignInCore.HTTPErrorFormat.json(
             OAuthErrorBody.self, OAuthError.init(body:httpStatus:operation:))
     }
 }

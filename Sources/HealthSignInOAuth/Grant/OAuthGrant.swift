@@ -1,5 +1,5 @@
 import Foundation
-import HealthSignInRuntime
+import HealthSignInCore
 
 /// The tokens of an OAuth 2.0 grant, as stored: what a token response gave, with the expiry counted from when it
 /// arrived. A refresh response replaces what it carries and keeps the rest.

@@ -1,5 +1,5 @@
 import Foundation
-import HealthSignInRuntime
+import HealthSignInCore
 
 /// When a grant is refreshed, and what a refused refresh means for it: the rules every OAuth family shares.
 ///

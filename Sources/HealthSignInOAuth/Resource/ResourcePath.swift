@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Generated) import HealthSignInRuntime
+@_spi(Generated) import HealthSignInCore
 
 /// A path under a resource server's base URL that cannot leave it: segments, each percent-encoded, none of them
 /// empty, `.` or `..`. A bearer token sent to a ``ResourcePath`` goes to the base URL's path and below, whatever the

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Generated) import HealthSignInRuntime
+@_spi(Generated) import HealthSignInCore
 
 /// A server the bearer token of a grant is for (a FHIR server, say): its base URL, how it is asked, and how its
 /// error answers read.

@@ -1,5 +1,5 @@
 import Foundation
-import HealthSignInRuntime
+import HealthSignInCore
 
 /// An authorization server as a client uses it: its endpoints, the client's credentials, and the requests every
 /// OAuth family sends to it (tokens, revocation, its key set).

@@ -1,5 +1,5 @@
 import Foundation
-import HealthSignInRuntime
+import HealthSignInCore
 
 /// An app's session with an OAuth server, as every OAuth family's session offers it: its status, an access token on
 /// demand, calls replayed once after a refresh, and revocation, all from the ``OAuthSession`` it holds.

@@ -1,5 +1,5 @@
 import Foundation
-import HealthSignInRuntime
+import HealthSignInCore
 
 /// The credential lifecycle's rules for an OAuth grant, the same for every family: refreshed at the token endpoint
 /// as ``RefreshPolicy`` says, with a rotated refresh token replacing the old one before anyone uses it; ended only by

@@ -1,5 +1,5 @@
 import Foundation
-import HealthSignInRuntime
+import HealthSignInCore
 
 /// What an OAuth family adds to the session every OAuth family shares: what it keeps beside the tokens, how it
 /// names its errors, where a grant's servers are, and how apps see the session.

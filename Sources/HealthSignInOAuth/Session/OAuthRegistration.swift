@@ -1,5 +1,5 @@
 import Foundation
-import HealthSignInRuntime
+import HealthSignInCore
 
 /// An app's registration at one authorization server: where the server is found (the base URL whose metadata names
 /// its endpoints, such as a FHIR server's), the client the app is there, and the redirect URI registered with it.

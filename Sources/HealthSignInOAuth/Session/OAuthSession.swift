@@ -1,5 +1,5 @@
 import Foundation
-import HealthSignInRuntime
+import HealthSignInCore
 
 /// The session every OAuth family's app session runs on: its grant in a `CredentialSession`, refreshed once for all
 /// callers, bearer calls replayed once after the server says the token expired, and revocation.

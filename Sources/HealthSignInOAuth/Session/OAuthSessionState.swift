@@ -1,5 +1,5 @@
 import Foundation
-import HealthSignInRuntime
+import HealthSignInCore
 
 /// What an OAuth session keeps under its store key: the grant, and an authorization waiting for its redirect.
 public struct OAuthSessionState<Context: Codable & Sendable & Equatable>: Sendable, Equatable, Codable {

@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-@_spi(Generated) import HealthSignInRuntime
+@_spi(Generated) import HealthSignInCore
 import HealthSignInOAuth
 
 /// A client for SMART: SMART App Launch 2.x and SMART Backend Services: OAuth 2.0 and OpenID Connect as EHRs and FHIR
@@ -16,7 +16,7 @@ import HealthSignInOAuth
 /// - Remark: Generated from Schemas/SMART/protocol.json#
 public struct SMARTAPIClient: Sendable {
     /// The base URLs, one per server of protocol.json.
-    public struct Servers: Sendable, Hashable, HealthSignInRuntime.HTTPServerSet {
+    public struct Servers: Sendable, Hashable, HealthSignInCore.HTTPServerSet {
         /// The FHIR base URL, e.g. https://ehr.example.com/fhir: the iss of an EHR launch, the aud of the authorization
         /// request, and where .well-known/smart-configuration is read.
         public var fhir: Foundation.URL?
@@ -33,11 +33,11 @@ public struct SMARTAPIClient: Sendable {
         public init() { self.init(fhir: nil, authorize: nil) }
 
         /// The header fields every request sends, from protocol.json.
-        public static var defaultHeaders: HealthSignInRuntime.HTTPHeaderFields { ["Accept": "application/json"] }
+        public static var defaultHeaders: HealthSignInCore.HTTPHeaderFields { ["Accept": "application/json"] }
     }
 
     /// How the client reaches the server.
-    public typealias Configuration = HealthSignInRuntime.HTTPClientConfiguration<Servers>
+    public typealias Configuration = HealthSignInCore.HTTPClientConfiguration<Servers>
 
     /// How the client reaches the server.
     public var configuration: Configuration
@@ -49,15 +49,15 @@ public struct SMARTAPIClient: Sendable {
 }
 
 /// Fails to compile when this code was generated for another runtime version: run sdkgen again.
-private typealias _RequiresRuntime = HealthSignInRuntime.GeneratedCodeRuntimeVersion_1
+private typealias _RequiresRuntime = HealthSignInCore.GeneratedCodeRuntimeVersion_1
 
 extension SMARTAPIClient {
     /// Sends requests with the configuration.
-    var core: HealthSignInRuntime.HTTPClientCore { configuration.core(family: "SMART") }
+    var core: HealthSignInCore.HTTPClientCore { configuration.core(family: "SMART") }
 
     /// The error formats of protocol.json a method may answer with.
     enum ErrorFormats {
-        static let oAuthError = HealthSignInRuntime.HTTPErrorFormat.json(
+        static let oAuthError = HealthSignInCore.HTTPErrorFormat.json(
             HealthSignInOAuth.OAuthErrorBody.self, HealthSignInOAuth.OAuthError.init(body:httpStatus:operation:))
     }
 }

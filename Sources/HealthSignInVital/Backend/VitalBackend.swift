@@ -1,5 +1,5 @@
 import Foundation
-import HealthSignInRuntime
+import HealthSignInCore
 
 /// Your backend's side of Vital sign-in: finds or creates the Vital user for one of your users and mints the
 /// sign-in token your app signs in with. It holds the team API key, so it runs on servers only.

@@ -1,6 +1,6 @@
 import Foundation
 import HealthSignInOAuth
-import HealthSignInRuntime
+import HealthSignInCore
 
 /// The app's side of Vital sign-in: signs a user in with a sign-in token from your backend, keeps the session across
 /// launches, refreshes it transparently, and signs out.

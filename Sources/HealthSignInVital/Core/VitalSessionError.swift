@@ -1,5 +1,5 @@
 import Foundation
-import HealthSignInRuntime
+import HealthSignInCore
 
 /// What ``VitalSession`` cannot do by itself; each case says what the app should do next. Server errors that need no
 /// decision (``VitalError`` for other codes, `UnexpectedResponseError`, `TransportError`) pass through unchanged and

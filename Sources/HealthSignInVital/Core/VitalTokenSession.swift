@@ -1,5 +1,5 @@
 import Foundation
-import HealthSignInRuntime
+import HealthSignInCore
 
 /// A sign-in-token session as stored: the user, where it lives, and the token pair.
 struct VitalTokenSession: Sendable, Hashable, Codable, CustomStringConvertible, CustomReflectable {

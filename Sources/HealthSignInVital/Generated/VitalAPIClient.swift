@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-@_spi(Generated) import HealthSignInRuntime
+@_spi(Generated) import HealthSignInCore
 import HealthSignInOAuth
 
 /// A client for Vital: Junction (formerly Vital) sign-in tokens: the app's backend mints a short-lived sign-in token
@@ -15,7 +15,7 @@ import HealthSignInOAuth
 /// - Remark: Generated from Schemas/Vital/protocol.json#
 public struct VitalAPIClient: Sendable {
     /// The base URLs, one per server of protocol.json.
-    public struct Servers: Sendable, Hashable, HealthSignInRuntime.HTTPServerSet {
+    public struct Servers: Sendable, Hashable, HealthSignInCore.HTTPServerSet {
         /// The Junction API host for the environment and region, e.g. https://api.sandbox.us.junction.com.
         public var api: Foundation.URL?
         /// The Junction auth host for the environment and region, e.g. https://auth.sandbox.us.junction.com.
@@ -31,11 +31,11 @@ public struct VitalAPIClient: Sendable {
         public init() { self.init(api: nil, auth: nil) }
 
         /// The header fields every request sends, from protocol.json.
-        public static var defaultHeaders: HealthSignInRuntime.HTTPHeaderFields { ["Accept": "application/json"] }
+        public static var defaultHeaders: HealthSignInCore.HTTPHeaderFields { ["Accept": "application/json"] }
     }
 
     /// How the client reaches the server.
-    public typealias Configuration = HealthSignInRuntime.HTTPClientConfiguration<Servers>
+    public typealias Configuration = HealthSignInCore.HTTPClientConfiguration<Servers>
 
     /// How the client reaches the server.
     public var configuration: Configuration
@@ -47,15 +47,15 @@ public struct VitalAPIClient: Sendable {
 }
 
 /// Fails to compile when this code was generated for another runtime version: run sdkgen again.
-private typealias _RequiresRuntime = HealthSignInRuntime.GeneratedCodeRuntimeVersion_1
+private typealias _RequiresRuntime = HealthSignInCore.GeneratedCodeRuntimeVersion_1
 
 extension VitalAPIClient {
     /// Sends requests with the configuration.
-    var core: HealthSignInRuntime.HTTPClientCore { configuration.core(family: "Vital") }
+    var core: HealthSignInCore.HTTPClientCore { configuration.core(family: "Vital") }
 
     /// The error formats of protocol.json a method may answer with.
     enum ErrorFormats {
-        static let vitalError = HealthSignInRuntime.HTTPErrorFormat.json(
+        static let vitalError = HealthSignInCore.HTTPErrorFormat.json(
             VitalErrorBody.self, VitalError.init(body:httpStatus:operation:))
     }
 }

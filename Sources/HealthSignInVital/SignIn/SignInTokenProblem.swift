@@ -1,5 +1,5 @@
 import Foundation
-import HealthSignInRuntime
+import HealthSignInCore
 
 /// Why a sign-in token cannot be used. The descriptions never contain the token or any part of it.
 public enum SignInTokenProblem: Error, Sendable, Hashable, CustomStringConvertible {

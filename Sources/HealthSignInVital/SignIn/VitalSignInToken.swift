@@ -1,5 +1,5 @@
 import Foundation
-import HealthSignInRuntime
+import HealthSignInCore
 
 /// A sign-in token, decoded: what the app learns from it before exchanging it.
 ///

@@ -2,7 +2,7 @@
 // swift-format-ignore-file
 import Foundation
 import HealthSignInHealthVault
-import HealthSignInRuntime
+import HealthSignInCore
 
 // The code of the README's section on using a generated client directly.
 

@@ -2,7 +2,7 @@
 // swift-format-ignore-file
 import Foundation
 import HealthSignInHealthVault
-import HealthSignInRuntime
+import HealthSignInCore
 
 // The code of the README's HealthVault quick start and of the HealthVault getting-started article. Each region between
 // `// snippet NAME` and `// end snippet` appears verbatim in the documentation, after this file's imports.

@@ -2,7 +2,7 @@
 // swift-format-ignore-file
 import Foundation
 import HealthSignInHealthVault
-import HealthSignInRuntime
+import HealthSignInCore
 
 // The code of the HealthVault tutorial, one region per step.
 

@@ -3,7 +3,7 @@
 import Foundation
 import HealthSignInKoppeltaal
 import HealthSignInOAuth
-import HealthSignInRuntime
+import HealthSignInCore
 
 // The code of the README's Koppeltaal quick start and of the Koppeltaal getting-started article.
 

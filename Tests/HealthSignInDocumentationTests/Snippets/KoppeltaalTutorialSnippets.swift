@@ -2,7 +2,7 @@
 // swift-format-ignore-file
 import Foundation
 import HealthSignInKoppeltaal
-import HealthSignInRuntime
+import HealthSignInCore
 
 // The code of the Koppeltaal tutorial, one region per step.
 

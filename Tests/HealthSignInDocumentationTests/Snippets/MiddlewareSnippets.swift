@@ -1,7 +1,7 @@
 // The snippets are the documentation's code as it reads there, so formatting leaves them alone.
 // swift-format-ignore-file
 import Foundation
-import HealthSignInRuntime
+import HealthSignInCore
 import HealthSignInVital
 
 #if canImport(FoundationNetworking)

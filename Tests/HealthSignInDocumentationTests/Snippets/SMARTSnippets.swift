@@ -2,7 +2,7 @@
 // swift-format-ignore-file
 import Foundation
 import HealthSignInOAuth
-import HealthSignInRuntime
+import HealthSignInCore
 import HealthSignInSMART
 
 // The code of the README's SMART quick start.

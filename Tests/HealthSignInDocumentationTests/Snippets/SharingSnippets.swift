@@ -1,10 +1,10 @@
 // The snippets are the documentation's code as it reads there, so formatting leaves them alone.
 // swift-format-ignore-file
 import Foundation
-import HealthSignInRuntime
+import HealthSignInCore
 import HealthSignInVital
 
-// The code of the HealthSignInRuntime article on sharing a credential.
+// The code of the HealthSignInCore article on sharing a credential.
 
 func sharedFileStore() throws {
     // snippet shared-file-store

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Generated) import HealthSignInRuntime
+@_spi(Generated) import HealthSignInCore
 import HealthSignInTesting
 
 // Exercises the generated CorpusJSON family: `record.json` round-trips byte for byte through the generated Codable
@@ -54,7 +54,7 @@ check(refusal(Record.Request(id: "r1", size: 5, code: "abc")) == "/code", "patte
 check(refusal(Record.Request(id: "r1", size: 5, tags: ["a", "b", "c", "d"])) == "/tags", "maxItems")
 
 let transport = RecordingTransport(responses: [])
-let client = CorpusJSONClient(configuration: .init(transport: transport))
+let client = CorpusJSONAPIClient(configuration: .init(transport: transport))
 do {
     _ = try await client.record(Record.Request(id: "r1", size: 500), token: BearerToken("t"))
     check(false, "an invalid request was sent")

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Generated) import HealthSignInRuntime
+@_spi(Generated) import HealthSignInCore
 import HealthSignInTesting
 
 // Exercises the generated CorpusSemantics family: each keyword of `Read.json` decodes and validates as JSON Schema
@@ -107,7 +107,7 @@ accepts(#"{"closed": {"own": "x"}}"#, "the schema's own property")
 refuses(#"{"closed": {"base": "x"}}"#, "allOf's properties are additional")
 // A JSON request with nothing to choose is no parameter, and its one value is sent.
 let transport = RecordingTransport { _ in HTTPResponseMessage(status: 204) }
-let client = CorpusSemanticsClient(configuration: .init(transport: transport))
+let client = CorpusSemanticsAPIClient(configuration: .init(transport: transport))
 try await client.ping()
 try await client.touch()
 let bodies = transport.requests.map { String(decoding: $0.body ?? Data(), as: UTF8.self) }

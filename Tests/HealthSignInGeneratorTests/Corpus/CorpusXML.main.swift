@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Generated) import HealthSignInRuntime
+@_spi(Generated) import HealthSignInCore
 import HealthSignInTesting
 
 // Exercises the generated CorpusXML family: `things.xml` round-trips byte for byte through the generated XML codec,
@@ -18,7 +18,7 @@ let response = try PutThings.Response(xml: try XMLTree.parse(fixture).root)
 var writer = XMLWriter()
 writer.startElement("info")
 // The response is only read; the request carries the same things and is written.
-try PutThings.Request(thing: response.thing).writeXML(to: &writer, context: .empty)
+try PutThings.Request(thing: response.thing).writeXML(&writer, context: .empty)
 writer.endElement()
 check(Data(writer.bytes) == fixture, "not byte for byte:\n\(String(decoding: writer.bytes, as: UTF8.self))")
 check(response.thing.count == 2, "two things")
@@ -45,7 +45,7 @@ let transport = RecordingTransport(responses: [
             #"<response><status><code>0</code></status><wc:info xmlns:wc="urn:com.example.put-things"></wc:info></response>"#
                 .utf8))
 ])
-let client = CorpusXMLClient(configuration: .init(transport: transport, envelope: .init(clientVersion: "corpus")))
+let client = CorpusXMLAPIClient(configuration: .init(transport: transport, envelope: .init(clientVersion: "corpus")))
 let session = HealthVaultSessionCredential(token: "token", sharedSecret: "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=")
 _ = try await client.putThings(PutThings.Request(thing: [first]), session: session)
 let body = String(decoding: transport.requests.first?.body ?? Data(), as: UTF8.self)

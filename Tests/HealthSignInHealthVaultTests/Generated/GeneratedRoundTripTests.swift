@@ -4,38 +4,38 @@
 
 import Foundation
 import HealthSignInHealthVault
-@_spi(Generated) import HealthSignInRuntime
+@_spi(Generated) import HealthSignInCore
 import XCTest
 
 /// The context requests are written with: every bindable value and a stand-in signer.
-private func sampleContext() -> HealthSignInRuntime.EncodingContext {
-    HealthSignInRuntime.EncodingContext(
+private func sampleContext() -> HealthSignInCore.EncodingContext {
+    HealthSignInCore.EncodingContext(
         values: ["applicationID": "b5c5593b-afb4-466d-88f2-31707fb8634b", "signingTime": "2017-08-10T12:34:56.000Z", "signature": "c2lnbmF0dXJl"],
         signer: { region in "signature-over-\(region.count)-bytes" })
 }
 
 extension XCTestCase {
     /// Writes `value` inside a `<sample>` element, reads it back, and checks equality and deterministic bytes.
-    fileprivate func assertXMLRoundTrip<T: HealthSignInRuntime.XMLCodable & Equatable>(
+    fileprivate func assertXMLRoundTrip<T: HealthSignInCore.XMLCodable & Equatable>(
         _ value: T, line: UInt = #line
     ) throws {
         let context = sampleContext()
-        var writer = HealthSignInRuntime.XMLWriter()
+        var writer = HealthSignInCore.XMLWriter()
         try writer.element("sample", writing: value, context: context)
-        let decoded = try T(xml: HealthSignInRuntime.XMLTree.parse(Foundation.Data(writer.bytes)).root)
+        let decoded = try T(xml: HealthSignInCore.XMLTree.parse(Foundation.Data(writer.bytes)).root)
         XCTAssertEqual(decoded, value, Swift.String(decoding: writer.bytes, as: UTF8.self), line: line)
-        var again = HealthSignInRuntime.XMLWriter()
+        var again = HealthSignInCore.XMLWriter()
         try again.element("sample", writing: decoded, context: context)
         XCTAssertEqual(again.bytes, writer.bytes, "XML writing is not deterministic", line: line)
     }
 
     /// Encodes `value` as JSON, decodes it back, and checks equality and deterministic bytes.
     fileprivate func assertJSONRoundTrip<T: Codable & Equatable>(_ value: T, line: UInt = #line) throws {
-        let data = try HealthSignInRuntime.JSONCoding.encode(value)
-        let decoded = try HealthSignInRuntime.JSONCoding.decode(T.self, from: data)
+        let data = try HealthSignInCore.JSONCoding.encode(value)
+        let decoded = try HealthSignInCore.JSONCoding.decode(T.self, from: data)
         XCTAssertEqual(decoded, value, Swift.String(decoding: data, as: UTF8.self), line: line)
         XCTAssertEqual(
-            try HealthSignInRuntime.JSONCoding.encode(decoded), data, "JSON encoding is not deterministic", line: line)
+            try HealthSignInCore.JSONCoding.encode(decoded), data, "JSON encoding is not deterministic", line: line)
     }
 
     /// Fails when any way of printing `value` shows a sensitive sample, all of which start with `canary-secret`.
@@ -222,9 +222,9 @@ final class GeneratedThingTests: XCTestCase {
                 name: "sample 3 & <escaped> \"quoted\"",
                 id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4))),
             thingState: .active, flags: 5, effDate: "sample 6 & <escaped> \"quoted\"",
-            created: try! HealthSignInRuntime.XMLFragment(wellFormed: "<item n=\"7\">a &amp; b</item>text"),
-            updated: try! HealthSignInRuntime.XMLFragment(wellFormed: "<item n=\"8\">a &amp; b</item>text"),
-            dataXML: try! HealthSignInRuntime.XMLFragment(wellFormed: "<item n=\"9\">a &amp; b</item>text"))
+            created: try! HealthSignInCore.XMLFragment(wellFormed: "<item n=\"7\">a &amp; b</item>text"),
+            updated: try! HealthSignInCore.XMLFragment(wellFormed: "<item n=\"8\">a &amp; b</item>text"),
+            dataXML: try! HealthSignInCore.XMLFragment(wellFormed: "<item n=\"9\">a &amp; b</item>text"))
         try assertXMLRoundTrip(value)
     }
 
@@ -244,7 +244,7 @@ final class GeneratedPendingThingTests: XCTestCase {
                 versionStamp: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)),
                 id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2))),
             typeID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3)), thingState: .active,
-            flags: 4, dataXML: try! HealthSignInRuntime.XMLFragment(wellFormed: "<item n=\"5\">a &amp; b</item>text"))
+            flags: 4, dataXML: try! HealthSignInCore.XMLFragment(wellFormed: "<item n=\"5\">a &amp; b</item>text"))
         try assertXMLRoundTrip(value)
     }
 
@@ -576,7 +576,7 @@ final class GeneratedGetThings3Tests: XCTestCase {
     func testGetThings3ResultGroupFull() throws {
         let value = GetThings3.ResultGroup(
             name: "sample 1 & <escaped> \"quoted\"",
-            thing: [Thing(thingID: ThingKey(versionStamp: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2)), id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3))), typeID: ThingType(name: "sample 4 & <escaped> \"quoted\"", id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5))), thingState: .active, flags: 6, effDate: "sample 7 & <escaped> \"quoted\"", created: try! HealthSignInRuntime.XMLFragment(wellFormed: "<item n=\"8\">a &amp; b</item>text"), updated: try! HealthSignInRuntime.XMLFragment(wellFormed: "<item n=\"9\">a &amp; b</item>text"), dataXML: try! HealthSignInRuntime.XMLFragment(wellFormed: "<item n=\"10\">a &amp; b</item>text"))],
+            thing: [Thing(thingID: ThingKey(versionStamp: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2)), id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3))), typeID: ThingType(name: "sample 4 & <escaped> \"quoted\"", id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5))), thingState: .active, flags: 6, effDate: "sample 7 & <escaped> \"quoted\"", created: try! HealthSignInCore.XMLFragment(wellFormed: "<item n=\"8\">a &amp; b</item>text"), updated: try! HealthSignInCore.XMLFragment(wellFormed: "<item n=\"9\">a &amp; b</item>text"), dataXML: try! HealthSignInCore.XMLFragment(wellFormed: "<item n=\"10\">a &amp; b</item>text"))],
             unprocessedThingKeyInfo: [GetThings3.UnprocessedKey(thingID: ThingKey(versionStamp: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 11)), id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 12))))],
             filtered: false)
         try assertXMLRoundTrip(value)
@@ -617,7 +617,7 @@ final class GeneratedNewApplicationCreationInfoTests: XCTestCase {
 final class GeneratedPutThings2Tests: XCTestCase {
     func testPutThings2Request() throws {
         let value = PutThings2.Request(
-            thing: [PendingThing(thingID: ThingKey(versionStamp: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)), id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2))), typeID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3)), thingState: .active, flags: 4, dataXML: try! HealthSignInRuntime.XMLFragment(wellFormed: "<item n=\"5\">a &amp; b</item>text"))]
+            thing: [PendingThing(thingID: ThingKey(versionStamp: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)), id: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2))), typeID: Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3)), thingState: .active, flags: 4, dataXML: try! HealthSignInCore.XMLFragment(wellFormed: "<item n=\"5\">a &amp; b</item>text"))]
         )
         try assertXMLRoundTrip(value)
     }
@@ -637,39 +637,31 @@ final class GeneratedPutThings2Tests: XCTestCase {
 
 // MARK: - The directions the SDK leaves out, for the round trips
 
-@_spi(Generated) extension HealthVaultResponseStatus: HealthSignInRuntime.XMLEncodable {
-    public func writeXML(
-        to writer: inout HealthSignInRuntime.XMLWriter, context: HealthSignInRuntime.EncodingContext
-    ) throws {
+@_spi(Generated) extension HealthVaultResponseStatus: HealthSignInCore.XMLEncodable {
+    public func writeXML(_ writer: inout HealthSignInCore.XMLWriter, context: HealthSignInCore.EncodingContext) throws {
         try writer.element("code", text: self.code.wireText)
         if let value = self.error { try writer.element("error", writing: value, context: context) }
     }
 }
 
-@_spi(Generated) extension StatusError: HealthSignInRuntime.XMLEncodable {
-    public func writeXML(
-        to writer: inout HealthSignInRuntime.XMLWriter, context: HealthSignInRuntime.EncodingContext
-    ) throws {
+@_spi(Generated) extension StatusError: HealthSignInCore.XMLEncodable {
+    public func writeXML(_ writer: inout HealthSignInCore.XMLWriter, context: HealthSignInCore.EncodingContext) throws {
         try writer.element("message", text: self.message)
         if let value = self.context { try writer.element("context", writing: value, context: context) }
         if let value = self.errorInfo { try writer.element("error-info", text: value) }
     }
 }
 
-@_spi(Generated) extension ErrorContext: HealthSignInRuntime.XMLEncodable {
-    public func writeXML(
-        to writer: inout HealthSignInRuntime.XMLWriter, context: HealthSignInRuntime.EncodingContext
-    ) throws {
+@_spi(Generated) extension ErrorContext: HealthSignInCore.XMLEncodable {
+    public func writeXML(_ writer: inout HealthSignInCore.XMLWriter, context: HealthSignInCore.EncodingContext) throws {
         if let value = self.serverName { try writer.element("server-name", text: value) }
         for item in self.serverIP { try writer.element("server-ip", text: item) }
         if let value = self.exception { try writer.element("exception", text: value) }
     }
 }
 
-@_spi(Generated) extension PersonInfo: HealthSignInRuntime.XMLEncodable {
-    public func writeXML(
-        to writer: inout HealthSignInRuntime.XMLWriter, context: HealthSignInRuntime.EncodingContext
-    ) throws {
+@_spi(Generated) extension PersonInfo: HealthSignInCore.XMLEncodable {
+    public func writeXML(_ writer: inout HealthSignInCore.XMLWriter, context: HealthSignInCore.EncodingContext) throws {
         try writer.element("person-id", text: self.personID.wireText)
         try writer.element("name", text: self.name)
         if let value = self.selectedRecordID { try writer.element("selected-record-id", text: value.wireText) }
@@ -685,10 +677,8 @@ final class GeneratedPutThings2Tests: XCTestCase {
     }
 }
 
-@_spi(Generated) extension HealthVaultRecord: HealthSignInRuntime.XMLEncodable {
-    public func writeXML(
-        to writer: inout HealthSignInRuntime.XMLWriter, context: HealthSignInRuntime.EncodingContext
-    ) throws {
+@_spi(Generated) extension HealthVaultRecord: HealthSignInCore.XMLEncodable {
+    public func writeXML(_ writer: inout HealthSignInCore.XMLWriter, context: HealthSignInCore.EncodingContext) throws {
         try writer.attribute("id", self.id.wireText)
         if let value = self.recordCustodian { try writer.attribute("record-custodian", value.wireText) }
         try writer.attribute("rel-type", self.relType.wireText)
@@ -716,37 +706,29 @@ final class GeneratedPutThings2Tests: XCTestCase {
     }
 }
 
-@_spi(Generated) extension Culture: HealthSignInRuntime.XMLEncodable {
-    public func writeXML(
-        to writer: inout HealthSignInRuntime.XMLWriter, context: HealthSignInRuntime.EncodingContext
-    ) throws {
+@_spi(Generated) extension Culture: HealthSignInCore.XMLEncodable {
+    public func writeXML(_ writer: inout HealthSignInCore.XMLWriter, context: HealthSignInCore.EncodingContext) throws {
         if let value = self.language { try writer.element("language", text: value) }
         if let value = self.country { try writer.element("country", text: value) }
     }
 }
 
-@_spi(Generated) extension HealthVaultLocation: HealthSignInRuntime.XMLEncodable {
-    public func writeXML(
-        to writer: inout HealthSignInRuntime.XMLWriter, context: HealthSignInRuntime.EncodingContext
-    ) throws {
+@_spi(Generated) extension HealthVaultLocation: HealthSignInCore.XMLEncodable {
+    public func writeXML(_ writer: inout HealthSignInCore.XMLWriter, context: HealthSignInCore.EncodingContext) throws {
         try writer.element("country", text: self.country)
         if let value = self.stateProvince { try writer.element("state-province", text: value) }
     }
 }
 
-@_spi(Generated) extension ThingType: HealthSignInRuntime.XMLEncodable {
-    public func writeXML(
-        to writer: inout HealthSignInRuntime.XMLWriter, context: HealthSignInRuntime.EncodingContext
-    ) throws {
+@_spi(Generated) extension ThingType: HealthSignInCore.XMLEncodable {
+    public func writeXML(_ writer: inout HealthSignInCore.XMLWriter, context: HealthSignInCore.EncodingContext) throws {
         if let value = self.name { try writer.attribute("name", value) }
         try writer.text(self.id.wireText)
     }
 }
 
-@_spi(Generated) extension Thing: HealthSignInRuntime.XMLEncodable {
-    public func writeXML(
-        to writer: inout HealthSignInRuntime.XMLWriter, context: HealthSignInRuntime.EncodingContext
-    ) throws {
+@_spi(Generated) extension Thing: HealthSignInCore.XMLEncodable {
+    public func writeXML(_ writer: inout HealthSignInCore.XMLWriter, context: HealthSignInCore.EncodingContext) throws {
         try writer.element("thing-id", writing: self.thingID, context: context)
         try writer.element("type-id", writing: self.typeID, context: context)
         if let value = self.thingState { try writer.element("thing-state", text: value.wireText) }
@@ -758,96 +740,90 @@ final class GeneratedPutThings2Tests: XCTestCase {
     }
 }
 
-@_spi(Generated) extension PendingThing: HealthSignInRuntime.XMLDecodable {
-    public init(xml element: HealthSignInRuntime.XMLElementView) throws {
+@_spi(Generated) extension PendingThing: HealthSignInCore.XMLDecodable {
+    public init(xml element: HealthSignInCore.XMLElementView) throws {
         var children = element.elements
         self.init(
             thingID: try children.first("thing-id").map(ThingKey.init(xml:)),
             typeID: try children.required("type-id").scalar(Foundation.UUID.self),
             thingState: try children.first("thing-state")?.scalar(PendingThing.ThingState.self),
             flags: try children.first("flags")?.scalar(Swift.Int.self),
-            dataXML: try children.first("data-xml").map(HealthSignInRuntime.XMLFragment.init(xml:)))
+            dataXML: try children.first("data-xml").map(HealthSignInCore.XMLFragment.init(xml:)))
     }
 }
 
-@_spi(Generated) extension CreateAuthenticatedSessionToken.Request: HealthSignInRuntime.XMLDecodable {
-    public init(xml element: HealthSignInRuntime.XMLElementView) throws {
+@_spi(Generated) extension CreateAuthenticatedSessionToken.Request: HealthSignInCore.XMLDecodable {
+    public init(xml element: HealthSignInCore.XMLElementView) throws {
         self.init(authInfo: try CreateAuthenticatedSessionToken.Request.AuthInfo(xml: element.required("auth-info")))
     }
 }
 
-@_spi(Generated) extension CreateAuthenticatedSessionToken.Request.AuthInfo: HealthSignInRuntime.XMLDecodable {
-    public init(xml element: HealthSignInRuntime.XMLElementView) throws {
+@_spi(Generated) extension CreateAuthenticatedSessionToken.Request.AuthInfo: HealthSignInCore.XMLDecodable {
+    public init(xml element: HealthSignInCore.XMLElementView) throws {
         self.init(appID: try CreateAuthenticatedSessionToken.Request.AuthInfo.AppID(xml: element.required("app-id")))
     }
 }
 
-@_spi(Generated) extension CreateAuthenticatedSessionToken.Request.AuthInfo.AppID: HealthSignInRuntime.XMLDecodable {
-    public init(xml element: HealthSignInRuntime.XMLElementView) throws {
+@_spi(Generated) extension CreateAuthenticatedSessionToken.Request.AuthInfo.AppID: HealthSignInCore.XMLDecodable {
+    public init(xml element: HealthSignInCore.XMLElementView) throws {
         var attributes = element.attributes
         self.init(isMultiRecordApp: try attributes.value("is-multi-record-app", Swift.Bool.self))
     }
 }
 
-@_spi(
-    Generated
-) extension CreateAuthenticatedSessionToken.Request.AuthInfo.Credential: HealthSignInRuntime.XMLDecodable {
-    public init(xml element: HealthSignInRuntime.XMLElementView) throws {
+@_spi(Generated) extension CreateAuthenticatedSessionToken.Request.AuthInfo.Credential: HealthSignInCore.XMLDecodable {
+    public init(xml element: HealthSignInCore.XMLElementView) throws {
         self.init()
     }
 }
 
 @_spi(
     Generated
-) extension CreateAuthenticatedSessionToken.Request.AuthInfo.Credential.Appserver2: HealthSignInRuntime.XMLDecodable {
-    public init(xml element: HealthSignInRuntime.XMLElementView) throws {
+) extension CreateAuthenticatedSessionToken.Request.AuthInfo.Credential.Appserver2: HealthSignInCore.XMLDecodable {
+    public init(xml element: HealthSignInCore.XMLElementView) throws {
         self.init()
     }
 }
 
 @_spi(
     Generated
-) extension CreateAuthenticatedSessionToken.Request.AuthInfo.Credential.Appserver2.HMACSig: HealthSignInRuntime.XMLDecodable {
-    public init(xml element: HealthSignInRuntime.XMLElementView) throws {
+) extension CreateAuthenticatedSessionToken.Request.AuthInfo.Credential.Appserver2.HMACSig: HealthSignInCore.XMLDecodable {
+    public init(xml element: HealthSignInCore.XMLElementView) throws {
         self.init()
     }
 }
 
 @_spi(
     Generated
-) extension CreateAuthenticatedSessionToken.Request.AuthInfo.Credential.Appserver2.Content: HealthSignInRuntime.XMLDecodable {
-    public init(xml element: HealthSignInRuntime.XMLElementView) throws {
+) extension CreateAuthenticatedSessionToken.Request.AuthInfo.Credential.Appserver2.Content: HealthSignInCore.XMLDecodable {
+    public init(xml element: HealthSignInCore.XMLElementView) throws {
         self.init()
     }
 }
 
-@_spi(Generated) extension CreateAuthenticatedSessionToken.Response: HealthSignInRuntime.XMLEncodable {
-    public func writeXML(
-        to writer: inout HealthSignInRuntime.XMLWriter, context: HealthSignInRuntime.EncodingContext
-    ) throws {
+@_spi(Generated) extension CreateAuthenticatedSessionToken.Response: HealthSignInCore.XMLEncodable {
+    public func writeXML(_ writer: inout HealthSignInCore.XMLWriter, context: HealthSignInCore.EncodingContext) throws {
         try writer.element("token", writing: self.token, context: context)
         try writer.element("shared-secret", text: self.sharedSecret)
     }
 }
 
-@_spi(Generated) extension CreateAuthenticatedSessionToken.SessionToken: HealthSignInRuntime.XMLEncodable {
-    public func writeXML(
-        to writer: inout HealthSignInRuntime.XMLWriter, context: HealthSignInRuntime.EncodingContext
-    ) throws {
+@_spi(Generated) extension CreateAuthenticatedSessionToken.SessionToken: HealthSignInCore.XMLEncodable {
+    public func writeXML(_ writer: inout HealthSignInCore.XMLWriter, context: HealthSignInCore.EncodingContext) throws {
         if let value = self.appID { try writer.attribute("app-id", value.wireText) }
         if let value = self.appRecordAuthAction { try writer.attribute("app-record-auth-action", value.wireText) }
         try writer.text(self.value)
     }
 }
 
-@_spi(Generated) extension GetAuthorizedPeople.Request: HealthSignInRuntime.XMLDecodable {
-    public init(xml element: HealthSignInRuntime.XMLElementView) throws {
+@_spi(Generated) extension GetAuthorizedPeople.Request: HealthSignInCore.XMLDecodable {
+    public init(xml element: HealthSignInCore.XMLElementView) throws {
         self.init(parameters: try GetAuthorizedPeople.Request.Parameters(xml: element.required("parameters")))
     }
 }
 
-@_spi(Generated) extension GetAuthorizedPeople.Request.Parameters: HealthSignInRuntime.XMLDecodable {
-    public init(xml element: HealthSignInRuntime.XMLElementView) throws {
+@_spi(Generated) extension GetAuthorizedPeople.Request.Parameters: HealthSignInCore.XMLDecodable {
+    public init(xml element: HealthSignInCore.XMLElementView) throws {
         self.init(
             personIDCursor: try element.first("person-id-cursor")?.scalar(Foundation.UUID.self),
             authorizationsCreatedSince: try element.first("authorizations-created-since")?.scalar(Foundation.Date.self),
@@ -855,41 +831,35 @@ final class GeneratedPutThings2Tests: XCTestCase {
     }
 }
 
-@_spi(Generated) extension GetAuthorizedPeople.Response: HealthSignInRuntime.XMLEncodable {
-    public func writeXML(
-        to writer: inout HealthSignInRuntime.XMLWriter, context: HealthSignInRuntime.EncodingContext
-    ) throws {
+@_spi(Generated) extension GetAuthorizedPeople.Response: HealthSignInCore.XMLEncodable {
+    public func writeXML(_ writer: inout HealthSignInCore.XMLWriter, context: HealthSignInCore.EncodingContext) throws {
         try writer.element("response-results", writing: self.responseResults, context: context)
     }
 }
 
-@_spi(Generated) extension GetAuthorizedPeople.Response.ResponseResults: HealthSignInRuntime.XMLEncodable {
-    public func writeXML(
-        to writer: inout HealthSignInRuntime.XMLWriter, context: HealthSignInRuntime.EncodingContext
-    ) throws {
+@_spi(Generated) extension GetAuthorizedPeople.Response.ResponseResults: HealthSignInCore.XMLEncodable {
+    public func writeXML(_ writer: inout HealthSignInCore.XMLWriter, context: HealthSignInCore.EncodingContext) throws {
         for item in self.personInfo { try writer.element("person-info", writing: item, context: context) }
         try writer.element("more-results", text: self.moreResults.wireText)
     }
 }
 
-@_spi(Generated) extension GetPersonInfo.Request: HealthSignInRuntime.XMLDecodable {
-    public init(xml element: HealthSignInRuntime.XMLElementView) throws {
+@_spi(Generated) extension GetPersonInfo.Request: HealthSignInCore.XMLDecodable {
+    public init(xml element: HealthSignInCore.XMLElementView) throws {
         self.init(
             groupMembership: try element.first("group-membership")?.scalar(Swift.Bool.self),
             effectiveRecordPermissions: try element.first("effective-record-permissions")?.scalar(Swift.Bool.self))
     }
 }
 
-@_spi(Generated) extension GetPersonInfo.Response: HealthSignInRuntime.XMLEncodable {
-    public func writeXML(
-        to writer: inout HealthSignInRuntime.XMLWriter, context: HealthSignInRuntime.EncodingContext
-    ) throws {
+@_spi(Generated) extension GetPersonInfo.Response: HealthSignInCore.XMLEncodable {
+    public func writeXML(_ writer: inout HealthSignInCore.XMLWriter, context: HealthSignInCore.EncodingContext) throws {
         try writer.element("person-info", writing: self.personInfo, context: context)
     }
 }
 
-@_spi(Generated) extension GetServiceDefinition.Request: HealthSignInRuntime.XMLDecodable {
-    public init(xml element: HealthSignInRuntime.XMLElementView) throws {
+@_spi(Generated) extension GetServiceDefinition.Request: HealthSignInCore.XMLDecodable {
+    public init(xml element: HealthSignInCore.XMLElementView) throws {
         self.init(
             updatedDate: try element.first("updated-date")?.scalar(Foundation.Date.self),
             responseSections: try element.first("response-sections").map(
@@ -897,35 +867,29 @@ final class GeneratedPutThings2Tests: XCTestCase {
     }
 }
 
-@_spi(Generated) extension GetServiceDefinition.Request.ResponseSections: HealthSignInRuntime.XMLDecodable {
-    public init(xml element: HealthSignInRuntime.XMLElementView) throws {
+@_spi(Generated) extension GetServiceDefinition.Request.ResponseSections: HealthSignInCore.XMLDecodable {
+    public init(xml element: HealthSignInCore.XMLElementView) throws {
         self.init(
             section: try element.children(named: "section").map { try $0.scalar(GetServiceDefinition.Section.self) })
     }
 }
 
-@_spi(Generated) extension GetServiceDefinition.Response: HealthSignInRuntime.XMLEncodable {
-    public func writeXML(
-        to writer: inout HealthSignInRuntime.XMLWriter, context: HealthSignInRuntime.EncodingContext
-    ) throws {
+@_spi(Generated) extension GetServiceDefinition.Response: HealthSignInCore.XMLEncodable {
+    public func writeXML(_ writer: inout HealthSignInCore.XMLWriter, context: HealthSignInCore.EncodingContext) throws {
         if let value = self.instances { try writer.element("instances", writing: value, context: context) }
         if let value = self.updatedDate { try writer.element("updated-date", text: value.wireText) }
     }
 }
 
-@_spi(Generated) extension GetServiceDefinition.Instances: HealthSignInRuntime.XMLEncodable {
-    public func writeXML(
-        to writer: inout HealthSignInRuntime.XMLWriter, context: HealthSignInRuntime.EncodingContext
-    ) throws {
+@_spi(Generated) extension GetServiceDefinition.Instances: HealthSignInCore.XMLEncodable {
+    public func writeXML(_ writer: inout HealthSignInCore.XMLWriter, context: HealthSignInCore.EncodingContext) throws {
         if let value = self.currentInstanceID { try writer.attribute("current-instance-id", value) }
         for item in self.instance { try writer.element("instance", writing: item, context: context) }
     }
 }
 
-@_spi(Generated) extension GetServiceDefinition.Instance: HealthSignInRuntime.XMLEncodable {
-    public func writeXML(
-        to writer: inout HealthSignInRuntime.XMLWriter, context: HealthSignInRuntime.EncodingContext
-    ) throws {
+@_spi(Generated) extension GetServiceDefinition.Instance: HealthSignInCore.XMLEncodable {
+    public func writeXML(_ writer: inout HealthSignInCore.XMLWriter, context: HealthSignInCore.EncodingContext) throws {
         try writer.element("id", text: self.id)
         try writer.element("name", text: self.name)
         if let value = self.summary { try writer.element("description", text: value) }
@@ -934,22 +898,20 @@ final class GeneratedPutThings2Tests: XCTestCase {
     }
 }
 
-@_spi(Generated) extension GetThings3.Request: HealthSignInRuntime.XMLDecodable {
-    public init(xml element: HealthSignInRuntime.XMLElementView) throws {
+@_spi(Generated) extension GetThings3.Request: HealthSignInCore.XMLDecodable {
+    public init(xml element: HealthSignInCore.XMLElementView) throws {
         self.init(group: try element.children(named: "group").map(GetThings3.QueryGroup.init(xml:)))
     }
 }
 
-@_spi(Generated) extension GetThings3.Response: HealthSignInRuntime.XMLEncodable {
-    public func writeXML(
-        to writer: inout HealthSignInRuntime.XMLWriter, context: HealthSignInRuntime.EncodingContext
-    ) throws {
+@_spi(Generated) extension GetThings3.Response: HealthSignInCore.XMLEncodable {
+    public func writeXML(_ writer: inout HealthSignInCore.XMLWriter, context: HealthSignInCore.EncodingContext) throws {
         for item in self.group { try writer.element("group", writing: item, context: context) }
     }
 }
 
-@_spi(Generated) extension GetThings3.QueryGroup: HealthSignInRuntime.XMLDecodable {
-    public init(xml element: HealthSignInRuntime.XMLElementView) throws {
+@_spi(Generated) extension GetThings3.QueryGroup: HealthSignInCore.XMLDecodable {
+    public init(xml element: HealthSignInCore.XMLElementView) throws {
         var children = element.elements
         var attributes = element.attributes
         self.init(
@@ -964,14 +926,14 @@ final class GeneratedPutThings2Tests: XCTestCase {
     }
 }
 
-@_spi(Generated) extension GetThings3.OrderBy: HealthSignInRuntime.XMLDecodable {
-    public init(xml element: HealthSignInRuntime.XMLElementView) throws {
+@_spi(Generated) extension GetThings3.OrderBy: HealthSignInCore.XMLDecodable {
+    public init(xml element: HealthSignInCore.XMLElementView) throws {
         self.init(orderByProperty: try GetThings3.OrderByProperty(xml: element.required("order-by-property")))
     }
 }
 
-@_spi(Generated) extension GetThings3.OrderByProperty: HealthSignInRuntime.XMLDecodable {
-    public init(xml element: HealthSignInRuntime.XMLElementView) throws {
+@_spi(Generated) extension GetThings3.OrderByProperty: HealthSignInCore.XMLDecodable {
+    public init(xml element: HealthSignInCore.XMLElementView) throws {
         var attributes = element.attributes
         self.init(
             typeID: try attributes.required("type-id", Foundation.UUID.self),
@@ -980,8 +942,8 @@ final class GeneratedPutThings2Tests: XCTestCase {
     }
 }
 
-@_spi(Generated) extension GetThings3.Filter: HealthSignInRuntime.XMLDecodable {
-    public init(xml element: HealthSignInRuntime.XMLElementView) throws {
+@_spi(Generated) extension GetThings3.Filter: HealthSignInCore.XMLDecodable {
+    public init(xml element: HealthSignInCore.XMLElementView) throws {
         var children = element.elements
         self.init(
             typeID: try children.children(named: "type-id").map { try $0.scalar(Foundation.UUID.self) },
@@ -995,8 +957,8 @@ final class GeneratedPutThings2Tests: XCTestCase {
     }
 }
 
-@_spi(Generated) extension GetThings3.Format: HealthSignInRuntime.XMLDecodable {
-    public init(xml element: HealthSignInRuntime.XMLElementView) throws {
+@_spi(Generated) extension GetThings3.Format: HealthSignInCore.XMLDecodable {
+    public init(xml element: HealthSignInCore.XMLElementView) throws {
         self.init(
             section: try element.children(named: "section").map { try $0.scalar(GetThings3.Format.Section.self) },
             xml: try element.children(named: "xml").map { try $0.scalar(Swift.String.self) },
@@ -1006,10 +968,8 @@ final class GeneratedPutThings2Tests: XCTestCase {
     }
 }
 
-@_spi(Generated) extension GetThings3.ResultGroup: HealthSignInRuntime.XMLEncodable {
-    public func writeXML(
-        to writer: inout HealthSignInRuntime.XMLWriter, context: HealthSignInRuntime.EncodingContext
-    ) throws {
+@_spi(Generated) extension GetThings3.ResultGroup: HealthSignInCore.XMLEncodable {
+    public func writeXML(_ writer: inout HealthSignInCore.XMLWriter, context: HealthSignInCore.EncodingContext) throws {
         if let value = self.name { try writer.attribute("name", value) }
         for item in self.thing { try writer.element("thing", writing: item, context: context) }
         for item in self.unprocessedThingKeyInfo {
@@ -1019,34 +979,28 @@ final class GeneratedPutThings2Tests: XCTestCase {
     }
 }
 
-@_spi(Generated) extension GetThings3.UnprocessedKey: HealthSignInRuntime.XMLEncodable {
-    public func writeXML(
-        to writer: inout HealthSignInRuntime.XMLWriter, context: HealthSignInRuntime.EncodingContext
-    ) throws {
+@_spi(Generated) extension GetThings3.UnprocessedKey: HealthSignInCore.XMLEncodable {
+    public func writeXML(_ writer: inout HealthSignInCore.XMLWriter, context: HealthSignInCore.EncodingContext) throws {
         try writer.element("thing-id", writing: self.thingID, context: context)
     }
 }
 
-@_spi(Generated) extension NewApplicationCreationInfo.Response: HealthSignInRuntime.XMLEncodable {
-    public func writeXML(
-        to writer: inout HealthSignInRuntime.XMLWriter, context: HealthSignInRuntime.EncodingContext
-    ) throws {
+@_spi(Generated) extension NewApplicationCreationInfo.Response: HealthSignInCore.XMLEncodable {
+    public func writeXML(_ writer: inout HealthSignInCore.XMLWriter, context: HealthSignInCore.EncodingContext) throws {
         try writer.element("app-id", text: self.appID.wireText)
         try writer.element("shared-secret", text: self.sharedSecret)
         try writer.element("app-token", text: self.appToken)
     }
 }
 
-@_spi(Generated) extension PutThings2.Request: HealthSignInRuntime.XMLDecodable {
-    public init(xml element: HealthSignInRuntime.XMLElementView) throws {
+@_spi(Generated) extension PutThings2.Request: HealthSignInCore.XMLDecodable {
+    public init(xml element: HealthSignInCore.XMLElementView) throws {
         self.init(thing: try element.children(named: "thing").map(PendingThing.init(xml:)))
     }
 }
 
-@_spi(Generated) extension PutThings2.Response: HealthSignInRuntime.XMLEncodable {
-    public func writeXML(
-        to writer: inout HealthSignInRuntime.XMLWriter, context: HealthSignInRuntime.EncodingContext
-    ) throws {
+@_spi(Generated) extension PutThings2.Response: HealthSignInCore.XMLEncodable {
+    public func writeXML(_ writer: inout HealthSignInCore.XMLWriter, context: HealthSignInCore.EncodingContext) throws {
         for item in self.thingID { try writer.element("thing-id", writing: item, context: context) }
     }
 }

@@ -5,38 +5,38 @@
 import Foundation
 import HealthSignInKoppeltaal
 @_spi(Generated) import HealthSignInOAuth
-@_spi(Generated) import HealthSignInRuntime
+@_spi(Generated) import HealthSignInCore
 import XCTest
 
 /// The context requests are written with: every bindable value and a stand-in signer.
-private func sampleContext() -> HealthSignInRuntime.EncodingContext {
-    HealthSignInRuntime.EncodingContext(
+private func sampleContext() -> HealthSignInCore.EncodingContext {
+    HealthSignInCore.EncodingContext(
         values: ["applicationID": "b5c5593b-afb4-466d-88f2-31707fb8634b", "signingTime": "2017-08-10T12:34:56.000Z", "signature": "c2lnbmF0dXJl"],
         signer: { region in "signature-over-\(region.count)-bytes" })
 }
 
 extension XCTestCase {
     /// Writes `value` inside a `<sample>` element, reads it back, and checks equality and deterministic bytes.
-    fileprivate func assertXMLRoundTrip<T: HealthSignInRuntime.XMLCodable & Equatable>(
+    fileprivate func assertXMLRoundTrip<T: HealthSignInCore.XMLCodable & Equatable>(
         _ value: T, line: UInt = #line
     ) throws {
         let context = sampleContext()
-        var writer = HealthSignInRuntime.XMLWriter()
+        var writer = HealthSignInCore.XMLWriter()
         try writer.element("sample", writing: value, context: context)
-        let decoded = try T(xml: HealthSignInRuntime.XMLTree.parse(Foundation.Data(writer.bytes)).root)
+        let decoded = try T(xml: HealthSignInCore.XMLTree.parse(Foundation.Data(writer.bytes)).root)
         XCTAssertEqual(decoded, value, Swift.String(decoding: writer.bytes, as: UTF8.self), line: line)
-        var again = HealthSignInRuntime.XMLWriter()
+        var again = HealthSignInCore.XMLWriter()
         try again.element("sample", writing: decoded, context: context)
         XCTAssertEqual(again.bytes, writer.bytes, "XML writing is not deterministic", line: line)
     }
 
     /// Encodes `value` as JSON, decodes it back, and checks equality and deterministic bytes.
     fileprivate func assertJSONRoundTrip<T: Codable & Equatable>(_ value: T, line: UInt = #line) throws {
-        let data = try HealthSignInRuntime.JSONCoding.encode(value)
-        let decoded = try HealthSignInRuntime.JSONCoding.decode(T.self, from: data)
+        let data = try HealthSignInCore.JSONCoding.encode(value)
+        let decoded = try HealthSignInCore.JSONCoding.decode(T.self, from: data)
         XCTAssertEqual(decoded, value, Swift.String(decoding: data, as: UTF8.self), line: line)
         XCTAssertEqual(
-            try HealthSignInRuntime.JSONCoding.encode(decoded), data, "JSON encoding is not deterministic", line: line)
+            try HealthSignInCore.JSONCoding.encode(decoded), data, "JSON encoding is not deterministic", line: line)
     }
 
     /// Fails when any way of printing `value` shows a sensitive sample, all of which start with `canary-secret`.
@@ -59,7 +59,7 @@ final class GeneratedKoppeltaalTokenResponseTests: XCTestCase {
                     accessToken: "canary-secret-1 & <escaped>", tokenType: "sample 2 & <escaped> \"quoted\"",
                     expiresIn: 3, refreshToken: "canary-secret-4 & <escaped>", scope: "sample 5 & <escaped> \"quoted\"",
                     idToken: "canary-secret-6 & <escaped>", issuedTokenType: "sample 7 & <escaped> \"quoted\"",
-                    additionalProperties: ["key-8": HealthSignInRuntime.JSONValue.object(["n": 9, "list": ["a", true, .null]])]
+                    additionalProperties: ["key-8": HealthSignInCore.JSONValue.object(["n": 9, "list": ["a", true, .null]])]
                 ),
                 patient: "sample 10 & <escaped> \"quoted\"", user: "sample 11 & <escaped> \"quoted\"",
                 resource: "sample 12 & <escaped> \"quoted\"", domain: "sample 13 & <escaped> \"quoted\"",
@@ -322,26 +322,22 @@ final class GeneratedMobileLaunchTests: XCTestCase {
 
 // MARK: - The directions the SDK leaves out, for the round trips
 
-@_spi(Generated) extension FHIROperationOutcome: HealthSignInRuntime.XMLEncodable {
-    public func writeXML(
-        to writer: inout HealthSignInRuntime.XMLWriter, context: HealthSignInRuntime.EncodingContext
-    ) throws {
+@_spi(Generated) extension FHIROperationOutcome: HealthSignInCore.XMLEncodable {
+    public func writeXML(_ writer: inout HealthSignInCore.XMLWriter, context: HealthSignInCore.EncodingContext) throws {
         for item in self.issue { try writer.element("issue", writing: item, context: context) }
     }
 }
 
 extension FHIROperationOutcome: Encodable {
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: HealthSignInRuntime.AnyCodingKey.self)
+        var container = encoder.container(keyedBy: HealthSignInCore.AnyCodingKey.self)
         try container.encode("OperationOutcome", forKey: "resourceType")
         try container.encode(self.issue, forKey: "issue")
     }
 }
 
-@_spi(Generated) extension FHIROperationOutcomeIssue: HealthSignInRuntime.XMLEncodable {
-    public func writeXML(
-        to writer: inout HealthSignInRuntime.XMLWriter, context: HealthSignInRuntime.EncodingContext
-    ) throws {
+@_spi(Generated) extension FHIROperationOutcomeIssue: HealthSignInCore.XMLEncodable {
+    public func writeXML(_ writer: inout HealthSignInCore.XMLWriter, context: HealthSignInCore.EncodingContext) throws {
         if let value = self.severity { try writer.valueElement("severity", value: value.wireText) }
         if let value = self.type { try writer.element("type", writing: value, context: context) }
         if let value = self.code { try writer.valueElement("code", value: value) }
@@ -353,7 +349,7 @@ extension FHIROperationOutcome: Encodable {
 
 extension FHIROperationOutcomeIssue: Encodable {
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: HealthSignInRuntime.AnyCodingKey.self)
+        var container = encoder.container(keyedBy: HealthSignInCore.AnyCodingKey.self)
         if let value = self.severity { try container.encode(value, forKey: "severity") }
         if let value = self.type { try container.encode(value, forKey: "type") }
         try container.encodeIfPresent(self.code, forKey: "code")
@@ -363,14 +359,12 @@ extension FHIROperationOutcomeIssue: Encodable {
     }
 }
 
-@_spi(Generated) extension FHIROperationOutcomeIssue.Details: HealthSignInRuntime.XMLEncodable {
+@_spi(Generated) extension FHIROperationOutcomeIssue.Details: HealthSignInCore.XMLEncodable {
     /// Writes the variant's content into the element just opened.
-    public func writeXML(
-        to writer: inout HealthSignInRuntime.XMLWriter, context: HealthSignInRuntime.EncodingContext
-    ) throws {
+    public func writeXML(_ writer: inout HealthSignInCore.XMLWriter, context: HealthSignInCore.EncodingContext) throws {
         switch self {
         case .string(let value): try writer.attribute("value", value)
-        case .fhirCodeableConcept(let value): try value.writeXML(to: &writer, context: context)
+        case .fhirCodeableConcept(let value): try value.writeXML(&writer, context: context)
         }
     }
 }
@@ -388,10 +382,8 @@ extension FHIROperationOutcomeIssue.Details: Encodable {
     }
 }
 
-@_spi(Generated) extension FHIRCoding: HealthSignInRuntime.XMLEncodable {
-    public func writeXML(
-        to writer: inout HealthSignInRuntime.XMLWriter, context: HealthSignInRuntime.EncodingContext
-    ) throws {
+@_spi(Generated) extension FHIRCoding: HealthSignInCore.XMLEncodable {
+    public func writeXML(_ writer: inout HealthSignInCore.XMLWriter, context: HealthSignInCore.EncodingContext) throws {
         if let value = self.system { try writer.valueElement("system", value: value) }
         if let value = self.code { try writer.valueElement("code", value: value) }
         if let value = self.display { try writer.valueElement("display", value: value) }
@@ -400,17 +392,15 @@ extension FHIROperationOutcomeIssue.Details: Encodable {
 
 extension FHIRCoding: Encodable {
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: HealthSignInRuntime.AnyCodingKey.self)
+        var container = encoder.container(keyedBy: HealthSignInCore.AnyCodingKey.self)
         try container.encodeIfPresent(self.system, forKey: "system")
         try container.encodeIfPresent(self.code, forKey: "code")
         try container.encodeIfPresent(self.display, forKey: "display")
     }
 }
 
-@_spi(Generated) extension FHIRCodeableConcept: HealthSignInRuntime.XMLEncodable {
-    public func writeXML(
-        to writer: inout HealthSignInRuntime.XMLWriter, context: HealthSignInRuntime.EncodingContext
-    ) throws {
+@_spi(Generated) extension FHIRCodeableConcept: HealthSignInCore.XMLEncodable {
+    public func writeXML(_ writer: inout HealthSignInCore.XMLWriter, context: HealthSignInCore.EncodingContext) throws {
         for item in self.coding { try writer.element("coding", writing: item, context: context) }
         if let value = self.text { try writer.valueElement("text", value: value) }
     }
@@ -418,16 +408,14 @@ extension FHIRCoding: Encodable {
 
 extension FHIRCodeableConcept: Encodable {
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: HealthSignInRuntime.AnyCodingKey.self)
+        var container = encoder.container(keyedBy: HealthSignInCore.AnyCodingKey.self)
         if !self.coding.isEmpty { try container.encode(self.coding, forKey: "coding") }
         try container.encodeIfPresent(self.text, forKey: "text")
     }
 }
 
-@_spi(Generated) extension ConformanceStatement: HealthSignInRuntime.XMLEncodable {
-    public func writeXML(
-        to writer: inout HealthSignInRuntime.XMLWriter, context: HealthSignInRuntime.EncodingContext
-    ) throws {
+@_spi(Generated) extension ConformanceStatement: HealthSignInCore.XMLEncodable {
+    public func writeXML(_ writer: inout HealthSignInCore.XMLWriter, context: HealthSignInCore.EncodingContext) throws {
         if let value = self.name { try writer.valueElement("name", value: value) }
         if let value = self.publisher { try writer.valueElement("publisher", value: value) }
         if let value = self.fhirVersion { try writer.valueElement("fhirVersion", value: value) }
@@ -438,7 +426,7 @@ extension FHIRCodeableConcept: Encodable {
 
 extension ConformanceStatement: Encodable {
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: HealthSignInRuntime.AnyCodingKey.self)
+        var container = encoder.container(keyedBy: HealthSignInCore.AnyCodingKey.self)
         try container.encode("Conformance", forKey: "resourceType")
         try container.encodeIfPresent(self.name, forKey: "name")
         try container.encodeIfPresent(self.publisher, forKey: "publisher")
@@ -448,10 +436,8 @@ extension ConformanceStatement: Encodable {
     }
 }
 
-@_spi(Generated) extension ConformanceRest: HealthSignInRuntime.XMLEncodable {
-    public func writeXML(
-        to writer: inout HealthSignInRuntime.XMLWriter, context: HealthSignInRuntime.EncodingContext
-    ) throws {
+@_spi(Generated) extension ConformanceRest: HealthSignInCore.XMLEncodable {
+    public func writeXML(_ writer: inout HealthSignInCore.XMLWriter, context: HealthSignInCore.EncodingContext) throws {
         if let value = self.mode { try writer.valueElement("mode", value: value) }
         if let value = self.security { try writer.element("security", writing: value, context: context) }
     }
@@ -459,16 +445,14 @@ extension ConformanceStatement: Encodable {
 
 extension ConformanceRest: Encodable {
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: HealthSignInRuntime.AnyCodingKey.self)
+        var container = encoder.container(keyedBy: HealthSignInCore.AnyCodingKey.self)
         try container.encodeIfPresent(self.mode, forKey: "mode")
         if let value = self.security { try container.encode(value, forKey: "security") }
     }
 }
 
-@_spi(Generated) extension ConformanceSecurity: HealthSignInRuntime.XMLEncodable {
-    public func writeXML(
-        to writer: inout HealthSignInRuntime.XMLWriter, context: HealthSignInRuntime.EncodingContext
-    ) throws {
+@_spi(Generated) extension ConformanceSecurity: HealthSignInCore.XMLEncodable {
+    public func writeXML(_ writer: inout HealthSignInCore.XMLWriter, context: HealthSignInCore.EncodingContext) throws {
         for item in self.extensions { try writer.element("extension", writing: item, context: context) }
         for item in self.service { try writer.element("service", writing: item, context: context) }
         if let value = self.summary { try writer.valueElement("description", value: value) }
@@ -477,17 +461,15 @@ extension ConformanceRest: Encodable {
 
 extension ConformanceSecurity: Encodable {
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: HealthSignInRuntime.AnyCodingKey.self)
+        var container = encoder.container(keyedBy: HealthSignInCore.AnyCodingKey.self)
         if !self.extensions.isEmpty { try container.encode(self.extensions, forKey: "extension") }
         if !self.service.isEmpty { try container.encode(self.service, forKey: "service") }
         try container.encodeIfPresent(self.summary, forKey: "description")
     }
 }
 
-@_spi(Generated) extension FHIRExtension: HealthSignInRuntime.XMLEncodable {
-    public func writeXML(
-        to writer: inout HealthSignInRuntime.XMLWriter, context: HealthSignInRuntime.EncodingContext
-    ) throws {
+@_spi(Generated) extension FHIRExtension: HealthSignInCore.XMLEncodable {
+    public func writeXML(_ writer: inout HealthSignInCore.XMLWriter, context: HealthSignInCore.EncodingContext) throws {
         try writer.attribute("url", self.url)
         if let value = self.valueURI { try writer.valueElement("valueUri", value: value) }
         if let value = self.valueString { try writer.valueElement("valueString", value: value) }
@@ -498,7 +480,7 @@ extension ConformanceSecurity: Encodable {
 
 extension FHIRExtension: Encodable {
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: HealthSignInRuntime.AnyCodingKey.self)
+        var container = encoder.container(keyedBy: HealthSignInCore.AnyCodingKey.self)
         try container.encode(self.url, forKey: "url")
         try container.encodeIfPresent(self.valueURI, forKey: "valueUri")
         try container.encodeIfPresent(self.valueString, forKey: "valueString")
@@ -509,7 +491,7 @@ extension FHIRExtension: Encodable {
 
 extension MobileAuthorize.Response: Encodable {
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: HealthSignInRuntime.AnyCodingKey.self)
+        var container = encoder.container(keyedBy: HealthSignInCore.AnyCodingKey.self)
         try container.encode(self.authorizationCode, forKey: "authorization_code")
         try container.encodeIfPresent(self.state, forKey: "state")
     }
@@ -517,7 +499,7 @@ extension MobileAuthorize.Response: Encodable {
 
 extension MobileLaunch.Response: Encodable {
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: HealthSignInRuntime.AnyCodingKey.self)
+        var container = encoder.container(keyedBy: HealthSignInCore.AnyCodingKey.self)
         try container.encode(self.activationCode, forKey: "activation_code")
         try container.encode(self.expiresIn, forKey: "expires_in")
     }

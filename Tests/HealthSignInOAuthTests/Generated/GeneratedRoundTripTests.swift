@@ -4,38 +4,38 @@
 
 import Foundation
 import HealthSignInOAuth
-@_spi(Generated) import HealthSignInRuntime
+@_spi(Generated) import HealthSignInCore
 import XCTest
 
 /// The context requests are written with: every bindable value and a stand-in signer.
-private func sampleContext() -> HealthSignInRuntime.EncodingContext {
-    HealthSignInRuntime.EncodingContext(
+private func sampleContext() -> HealthSignInCore.EncodingContext {
+    HealthSignInCore.EncodingContext(
         values: ["applicationID": "b5c5593b-afb4-466d-88f2-31707fb8634b", "signingTime": "2017-08-10T12:34:56.000Z", "signature": "c2lnbmF0dXJl"],
         signer: { region in "signature-over-\(region.count)-bytes" })
 }
 
 extension XCTestCase {
     /// Writes `value` inside a `<sample>` element, reads it back, and checks equality and deterministic bytes.
-    fileprivate func assertXMLRoundTrip<T: HealthSignInRuntime.XMLCodable & Equatable>(
+    fileprivate func assertXMLRoundTrip<T: HealthSignInCore.XMLCodable & Equatable>(
         _ value: T, line: UInt = #line
     ) throws {
         let context = sampleContext()
-        var writer = HealthSignInRuntime.XMLWriter()
+        var writer = HealthSignInCore.XMLWriter()
         try writer.element("sample", writing: value, context: context)
-        let decoded = try T(xml: HealthSignInRuntime.XMLTree.parse(Foundation.Data(writer.bytes)).root)
+        let decoded = try T(xml: HealthSignInCore.XMLTree.parse(Foundation.Data(writer.bytes)).root)
         XCTAssertEqual(decoded, value, Swift.String(decoding: writer.bytes, as: UTF8.self), line: line)
-        var again = HealthSignInRuntime.XMLWriter()
+        var again = HealthSignInCore.XMLWriter()
         try again.element("sample", writing: decoded, context: context)
         XCTAssertEqual(again.bytes, writer.bytes, "XML writing is not deterministic", line: line)
     }
 
     /// Encodes `value` as JSON, decodes it back, and checks equality and deterministic bytes.
     fileprivate func assertJSONRoundTrip<T: Codable & Equatable>(_ value: T, line: UInt = #line) throws {
-        let data = try HealthSignInRuntime.JSONCoding.encode(value)
-        let decoded = try HealthSignInRuntime.JSONCoding.decode(T.self, from: data)
+        let data = try HealthSignInCore.JSONCoding.encode(value)
+        let decoded = try HealthSignInCore.JSONCoding.decode(T.self, from: data)
         XCTAssertEqual(decoded, value, Swift.String(decoding: data, as: UTF8.self), line: line)
         XCTAssertEqual(
-            try HealthSignInRuntime.JSONCoding.encode(decoded), data, "JSON encoding is not deterministic", line: line)
+            try HealthSignInCore.JSONCoding.encode(decoded), data, "JSON encoding is not deterministic", line: line)
     }
 
     /// Fails when any way of printing `value` shows a sensitive sample, all of which start with `canary-secret`.
@@ -56,7 +56,7 @@ final class GeneratedTokenResponseTests: XCTestCase {
             accessToken: "canary-secret-1 & <escaped>", tokenType: "sample 2 & <escaped> \"quoted\"", expiresIn: 3,
             refreshToken: "canary-secret-4 & <escaped>", scope: "sample 5 & <escaped> \"quoted\"",
             idToken: "canary-secret-6 & <escaped>", issuedTokenType: "sample 7 & <escaped> \"quoted\"",
-            additionalProperties: ["key-8": HealthSignInRuntime.JSONValue.object(["n": 9, "list": ["a", true, .null]])])
+            additionalProperties: ["key-8": HealthSignInCore.JSONValue.object(["n": 9, "list": ["a", true, .null]])])
         try assertJSONRoundTrip(value)
     }
 
@@ -71,7 +71,7 @@ final class GeneratedTokenResponseTests: XCTestCase {
                 accessToken: "canary-secret-1 & <escaped>", tokenType: "sample 2 & <escaped> \"quoted\"", expiresIn: 3,
                 refreshToken: "canary-secret-4 & <escaped>", scope: "sample 5 & <escaped> \"quoted\"",
                 idToken: "canary-secret-6 & <escaped>", issuedTokenType: "sample 7 & <escaped> \"quoted\"",
-                additionalProperties: ["key-8": HealthSignInRuntime.JSONValue.object(["n": 9, "list": ["a", true, .null]])]
+                additionalProperties: ["key-8": HealthSignInCore.JSONValue.object(["n": 9, "list": ["a", true, .null]])]
             ))
     }
 }
@@ -108,8 +108,7 @@ final class GeneratedServerMetadataTests: XCTestCase {
             introspectionEndpoint: "sample 13 & <escaped> \"quoted\"",
             codeChallengeMethodsSupported: ["sample 14 & <escaped> \"quoted\""],
             authorizationResponseIssParameterSupported: false,
-            additionalProperties: ["key-16": HealthSignInRuntime.JSONValue.object(["n": 17, "list": ["a", true, .null]])]
-        )
+            additionalProperties: ["key-16": HealthSignInCore.JSONValue.object(["n": 17, "list": ["a", true, .null]])])
         try assertJSONRoundTrip(value)
     }
 
@@ -123,7 +122,7 @@ final class GeneratedServerMetadataTests: XCTestCase {
 final class GeneratedGetKeysTests: XCTestCase {
     func testGetKeysResponse() throws {
         let value = GetKeys.Response(
-            keys: [["key-1": HealthSignInRuntime.JSONValue.object(["n": 2, "list": ["a", true, .null]])]])
+            keys: [["key-1": HealthSignInCore.JSONValue.object(["n": 2, "list": ["a", true, .null]])]])
         try assertJSONRoundTrip(value)
     }
 }
@@ -136,8 +135,7 @@ final class GeneratedIntrospectTests: XCTestCase {
             username: "sample 4 & <escaped> \"quoted\"", tokenType: "sample 5 & <escaped> \"quoted\"", exp: 4294967302,
             iat: 4294967303, nbf: 4294967304, sub: "sample 9 & <escaped> \"quoted\"",
             iss: "sample 10 & <escaped> \"quoted\"", jti: "sample 11 & <escaped> \"quoted\"",
-            additionalProperties: ["key-12": HealthSignInRuntime.JSONValue.object(["n": 13, "list": ["a", true, .null]])]
-        )
+            additionalProperties: ["key-12": HealthSignInCore.JSONValue.object(["n": 13, "list": ["a", true, .null]])])
         try assertJSONRoundTrip(value)
     }
 
@@ -196,7 +194,7 @@ final class GeneratedRevokeTests: XCTestCase {
 
 extension TokenResponse: Encodable {
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: HealthSignInRuntime.AnyCodingKey.self)
+        var container = encoder.container(keyedBy: HealthSignInCore.AnyCodingKey.self)
         try container.encode(self.accessToken, forKey: "access_token")
         try container.encodeIfPresent(self.tokenType, forKey: "token_type")
         try container.encodeIfPresent(self.expiresIn, forKey: "expires_in")
@@ -206,14 +204,14 @@ extension TokenResponse: Encodable {
         try container.encodeIfPresent(self.issuedTokenType, forKey: "issued_token_type")
         let known = ["access_token", "token_type", "expires_in", "refresh_token", "scope", "id_token", "issued_token_type"]
         for (key, value) in additionalProperties where !known.contains(key) {
-            try container.encode(value, forKey: HealthSignInRuntime.AnyCodingKey(key))
+            try container.encode(value, forKey: HealthSignInCore.AnyCodingKey(key))
         }
     }
 }
 
 extension OAuthErrorBody: Encodable {
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: HealthSignInRuntime.AnyCodingKey.self)
+        var container = encoder.container(keyedBy: HealthSignInCore.AnyCodingKey.self)
         try container.encode(self.error, forKey: "error")
         try container.encodeIfPresent(self.errorDescription, forKey: "error_description")
         try container.encodeIfPresent(self.errorURI, forKey: "error_uri")
@@ -223,7 +221,7 @@ extension OAuthErrorBody: Encodable {
 
 extension ServerMetadata: Encodable {
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: HealthSignInRuntime.AnyCodingKey.self)
+        var container = encoder.container(keyedBy: HealthSignInCore.AnyCodingKey.self)
         try container.encodeIfPresent(self.issuer, forKey: "issuer")
         try container.encodeIfPresent(self.authorizationEndpoint, forKey: "authorization_endpoint")
         try container.encode(self.tokenEndpoint, forKey: "token_endpoint")
@@ -257,21 +255,21 @@ extension ServerMetadata: Encodable {
             self.authorizationResponseIssParameterSupported, forKey: "authorization_response_iss_parameter_supported")
         let known = ["issuer", "authorization_endpoint", "token_endpoint", "jwks_uri", "registration_endpoint", "scopes_supported", "response_types_supported", "grant_types_supported", "token_endpoint_auth_methods_supported", "token_endpoint_auth_signing_alg_values_supported", "id_token_signing_alg_values_supported", "revocation_endpoint", "introspection_endpoint", "code_challenge_methods_supported", "authorization_response_iss_parameter_supported"]
         for (key, value) in additionalProperties where !known.contains(key) {
-            try container.encode(value, forKey: HealthSignInRuntime.AnyCodingKey(key))
+            try container.encode(value, forKey: HealthSignInCore.AnyCodingKey(key))
         }
     }
 }
 
 extension GetKeys.Response: Encodable {
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: HealthSignInRuntime.AnyCodingKey.self)
+        var container = encoder.container(keyedBy: HealthSignInCore.AnyCodingKey.self)
         try container.encode(self.keys, forKey: "keys")
     }
 }
 
 extension Introspect.Response: Encodable {
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: HealthSignInRuntime.AnyCodingKey.self)
+        var container = encoder.container(keyedBy: HealthSignInCore.AnyCodingKey.self)
         try container.encode(self.active, forKey: "active")
         try container.encodeIfPresent(self.scope, forKey: "scope")
         try container.encodeIfPresent(self.clientID, forKey: "client_id")
@@ -285,7 +283,7 @@ extension Introspect.Response: Encodable {
         try container.encodeIfPresent(self.jti, forKey: "jti")
         let known = ["active", "scope", "client_id", "username", "token_type", "exp", "iat", "nbf", "sub", "iss", "jti"]
         for (key, value) in additionalProperties where !known.contains(key) {
-            try container.encode(value, forKey: HealthSignInRuntime.AnyCodingKey(key))
+            try container.encode(value, forKey: HealthSignInCore.AnyCodingKey(key))
         }
     }
 }

@@ -5,38 +5,38 @@
 import Foundation
 import HealthSignInSMART
 @_spi(Generated) import HealthSignInOAuth
-@_spi(Generated) import HealthSignInRuntime
+@_spi(Generated) import HealthSignInCore
 import XCTest
 
 /// The context requests are written with: every bindable value and a stand-in signer.
-private func sampleContext() -> HealthSignInRuntime.EncodingContext {
-    HealthSignInRuntime.EncodingContext(
+private func sampleContext() -> HealthSignInCore.EncodingContext {
+    HealthSignInCore.EncodingContext(
         values: ["applicationID": "b5c5593b-afb4-466d-88f2-31707fb8634b", "signingTime": "2017-08-10T12:34:56.000Z", "signature": "c2lnbmF0dXJl"],
         signer: { region in "signature-over-\(region.count)-bytes" })
 }
 
 extension XCTestCase {
     /// Writes `value` inside a `<sample>` element, reads it back, and checks equality and deterministic bytes.
-    fileprivate func assertXMLRoundTrip<T: HealthSignInRuntime.XMLCodable & Equatable>(
+    fileprivate func assertXMLRoundTrip<T: HealthSignInCore.XMLCodable & Equatable>(
         _ value: T, line: UInt = #line
     ) throws {
         let context = sampleContext()
-        var writer = HealthSignInRuntime.XMLWriter()
+        var writer = HealthSignInCore.XMLWriter()
         try writer.element("sample", writing: value, context: context)
-        let decoded = try T(xml: HealthSignInRuntime.XMLTree.parse(Foundation.Data(writer.bytes)).root)
+        let decoded = try T(xml: HealthSignInCore.XMLTree.parse(Foundation.Data(writer.bytes)).root)
         XCTAssertEqual(decoded, value, Swift.String(decoding: writer.bytes, as: UTF8.self), line: line)
-        var again = HealthSignInRuntime.XMLWriter()
+        var again = HealthSignInCore.XMLWriter()
         try again.element("sample", writing: decoded, context: context)
         XCTAssertEqual(again.bytes, writer.bytes, "XML writing is not deterministic", line: line)
     }
 
     /// Encodes `value` as JSON, decodes it back, and checks equality and deterministic bytes.
     fileprivate func assertJSONRoundTrip<T: Codable & Equatable>(_ value: T, line: UInt = #line) throws {
-        let data = try HealthSignInRuntime.JSONCoding.encode(value)
-        let decoded = try HealthSignInRuntime.JSONCoding.decode(T.self, from: data)
+        let data = try HealthSignInCore.JSONCoding.encode(value)
+        let decoded = try HealthSignInCore.JSONCoding.decode(T.self, from: data)
         XCTAssertEqual(decoded, value, Swift.String(decoding: data, as: UTF8.self), line: line)
         XCTAssertEqual(
-            try HealthSignInRuntime.JSONCoding.encode(decoded), data, "JSON encoding is not deterministic", line: line)
+            try HealthSignInCore.JSONCoding.encode(decoded), data, "JSON encoding is not deterministic", line: line)
     }
 
     /// Fails when any way of printing `value` shows a sensitive sample, all of which start with `canary-secret`.
@@ -69,7 +69,7 @@ final class GeneratedSMARTTokenResponseTests: XCTestCase {
                     accessToken: "canary-secret-1 & <escaped>", tokenType: "sample 2 & <escaped> \"quoted\"",
                     expiresIn: 3, refreshToken: "canary-secret-4 & <escaped>", scope: "sample 5 & <escaped> \"quoted\"",
                     idToken: "canary-secret-6 & <escaped>", issuedTokenType: "sample 7 & <escaped> \"quoted\"",
-                    additionalProperties: ["key-8": HealthSignInRuntime.JSONValue.object(["n": 9, "list": ["a", true, .null]])]
+                    additionalProperties: ["key-8": HealthSignInCore.JSONValue.object(["n": 9, "list": ["a", true, .null]])]
                 ),
                 patient: "sample 10 & <escaped> \"quoted\"", encounter: "sample 11 & <escaped> \"quoted\"",
                 fhirContext: [SMARTTokenResponse.FHIRContext.string("sample 12 & <escaped> \"quoted\"")],
@@ -85,11 +85,10 @@ final class GeneratedFHIRContextItemTests: XCTestCase {
             reference: "sample 1 & <escaped> \"quoted\"", canonical: "sample 2 & <escaped> \"quoted\"",
             identifier: FHIRIdentifier(
                 system: "sample 3 & <escaped> \"quoted\"", value: "sample 4 & <escaped> \"quoted\"",
-                additionalProperties: ["key-5": HealthSignInRuntime.JSONValue.object(["n": 6, "list": ["a", true, .null]])]
+                additionalProperties: ["key-5": HealthSignInCore.JSONValue.object(["n": 6, "list": ["a", true, .null]])]
             ),
             type: "sample 7 & <escaped> \"quoted\"", role: "sample 8 & <escaped> \"quoted\"",
-            additionalProperties: ["key-9": HealthSignInRuntime.JSONValue.object(["n": 10, "list": ["a", true, .null]])]
-        )
+            additionalProperties: ["key-9": HealthSignInCore.JSONValue.object(["n": 10, "list": ["a", true, .null]])])
         try assertJSONRoundTrip(value)
     }
 
@@ -104,7 +103,7 @@ final class GeneratedFHIRIdentifierTests: XCTestCase {
     func testFHIRIdentifierFull() throws {
         let value = FHIRIdentifier(
             system: "sample 1 & <escaped> \"quoted\"", value: "sample 2 & <escaped> \"quoted\"",
-            additionalProperties: ["key-3": HealthSignInRuntime.JSONValue.object(["n": 4, "list": ["a", true, .null]])])
+            additionalProperties: ["key-3": HealthSignInCore.JSONValue.object(["n": 4, "list": ["a", true, .null]])])
         try assertJSONRoundTrip(value)
     }
 
@@ -154,7 +153,7 @@ extension SMARTTokenResponse.FHIRContext: Encodable {
 
 extension FHIRContextItem: Encodable {
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: HealthSignInRuntime.AnyCodingKey.self)
+        var container = encoder.container(keyedBy: HealthSignInCore.AnyCodingKey.self)
         try container.encodeIfPresent(self.reference, forKey: "reference")
         try container.encodeIfPresent(self.canonical, forKey: "canonical")
         if let value = self.identifier { try container.encode(value, forKey: "identifier") }
@@ -162,26 +161,26 @@ extension FHIRContextItem: Encodable {
         try container.encodeIfPresent(self.role, forKey: "role")
         let known = ["reference", "canonical", "identifier", "type", "role"]
         for (key, value) in additionalProperties where !known.contains(key) {
-            try container.encode(value, forKey: HealthSignInRuntime.AnyCodingKey(key))
+            try container.encode(value, forKey: HealthSignInCore.AnyCodingKey(key))
         }
     }
 }
 
 extension FHIRIdentifier: Encodable {
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: HealthSignInRuntime.AnyCodingKey.self)
+        var container = encoder.container(keyedBy: HealthSignInCore.AnyCodingKey.self)
         try container.encodeIfPresent(self.system, forKey: "system")
         try container.encodeIfPresent(self.value, forKey: "value")
         let known = ["system", "value"]
         for (key, value) in additionalProperties where !known.contains(key) {
-            try container.encode(value, forKey: HealthSignInRuntime.AnyCodingKey(key))
+            try container.encode(value, forKey: HealthSignInCore.AnyCodingKey(key))
         }
     }
 }
 
 extension GetConfiguration.AssociatedEndpoint: Encodable {
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: HealthSignInRuntime.AnyCodingKey.self)
+        var container = encoder.container(keyedBy: HealthSignInCore.AnyCodingKey.self)
         try container.encode(self.url, forKey: "url")
         try container.encode(self.capabilities, forKey: "capabilities")
     }

@@ -1,5 +1,5 @@
 import Foundation
-import HealthSignInRuntime
+import HealthSignInCore
 
 /// A HealthVault platform for lifecycle tests, answering on any URL: NewApplicationCreationInfo (a new child
 /// application each time), GetServiceDefinition (one instance, `1`), CreateAuthenticatedSessionToken (a new session

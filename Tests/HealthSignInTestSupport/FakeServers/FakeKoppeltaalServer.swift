@@ -1,5 +1,5 @@
 import Foundation
-import HealthSignInRuntime
+import HealthSignInCore
 
 /// A Koppeltaal server for lifecycle tests at `https://kt.example`: Authorize answering an activation code with an
 /// authorization code, Token (authorization_code and rotating refresh_token grants from a ``TokenLedger``), Revoke,

@@ -1,5 +1,5 @@
 import Foundation
-import HealthSignInRuntime
+import HealthSignInCore
 
 /// The OpenID Connect side of a fake server: id tokens signed with this suite's test keys (`test-rsa` for RS256,
 /// `test-p256` for ES256), for the authorization code it was told the nonce of and for refreshes, with claims a test

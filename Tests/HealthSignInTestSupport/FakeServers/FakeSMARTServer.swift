@@ -1,5 +1,5 @@
 import Foundation
-import HealthSignInRuntime
+import HealthSignInCore
 
 /// A SMART server for lifecycle tests at `https://ehr.example`: discovery, Token (authorization_code and rotating
 /// refresh_token grants from a ``TokenLedger``; codes are `ac-<subject>` and single-use), Revoke, and a FHIR endpoint

@@ -1,5 +1,5 @@
 import Foundation
-import HealthSignInRuntime
+import HealthSignInCore
 
 /// The token endpoint the OAuth fake servers share: authorization codes `ac-<subject>` redeemed once each, and
 /// rotating refresh tokens, from a ``TokenLedger``.

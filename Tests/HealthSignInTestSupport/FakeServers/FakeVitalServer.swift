@@ -1,5 +1,5 @@
 import Foundation
-import HealthSignInRuntime
+import HealthSignInCore
 
 /// A Junction server for lifecycle tests, answering on any host: the token exchange and refresh at `/v1/token`
 /// (rotating refresh tokens from a ``TokenLedger``) and the connected-providers call of the data API.

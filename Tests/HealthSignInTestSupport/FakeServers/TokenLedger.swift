@@ -1,5 +1,5 @@
 import Foundation
-import HealthSignInRuntime
+import HealthSignInCore
 
 /// The token bookkeeping of an OAuth-style server for lifecycle tests: grants with rotating refresh tokens whose
 /// values say which grant and which rotation they belong to (`at.3.1` is the access token of grant 3 after one

@@ -1,5 +1,5 @@
 import Foundation
-import HealthSignInRuntime
+import HealthSignInCore
 
 /// The reference model of a stress run: it watches every write to the shared store and every request to the server,
 /// and records each broken invariant.

@@ -1,5 +1,5 @@
 import Foundation
-import HealthSignInRuntime
+import HealthSignInCore
 
 /// A small, fast, seedable random number generator (SplitMix64), so that a failing run can be made again.
 public struct SplitMix64: RandomNumberGenerator, Sendable {

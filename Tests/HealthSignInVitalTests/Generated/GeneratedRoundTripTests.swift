@@ -5,38 +5,38 @@
 import Foundation
 import HealthSignInVital
 @_spi(Generated) import HealthSignInOAuth
-@_spi(Generated) import HealthSignInRuntime
+@_spi(Generated) import HealthSignInCore
 import XCTest
 
 /// The context requests are written with: every bindable value and a stand-in signer.
-private func sampleContext() -> HealthSignInRuntime.EncodingContext {
-    HealthSignInRuntime.EncodingContext(
+private func sampleContext() -> HealthSignInCore.EncodingContext {
+    HealthSignInCore.EncodingContext(
         values: ["applicationID": "b5c5593b-afb4-466d-88f2-31707fb8634b", "signingTime": "2017-08-10T12:34:56.000Z", "signature": "c2lnbmF0dXJl"],
         signer: { region in "signature-over-\(region.count)-bytes" })
 }
 
 extension XCTestCase {
     /// Writes `value` inside a `<sample>` element, reads it back, and checks equality and deterministic bytes.
-    fileprivate func assertXMLRoundTrip<T: HealthSignInRuntime.XMLCodable & Equatable>(
+    fileprivate func assertXMLRoundTrip<T: HealthSignInCore.XMLCodable & Equatable>(
         _ value: T, line: UInt = #line
     ) throws {
         let context = sampleContext()
-        var writer = HealthSignInRuntime.XMLWriter()
+        var writer = HealthSignInCore.XMLWriter()
         try writer.element("sample", writing: value, context: context)
-        let decoded = try T(xml: HealthSignInRuntime.XMLTree.parse(Foundation.Data(writer.bytes)).root)
+        let decoded = try T(xml: HealthSignInCore.XMLTree.parse(Foundation.Data(writer.bytes)).root)
         XCTAssertEqual(decoded, value, Swift.String(decoding: writer.bytes, as: UTF8.self), line: line)
-        var again = HealthSignInRuntime.XMLWriter()
+        var again = HealthSignInCore.XMLWriter()
         try again.element("sample", writing: decoded, context: context)
         XCTAssertEqual(again.bytes, writer.bytes, "XML writing is not deterministic", line: line)
     }
 
     /// Encodes `value` as JSON, decodes it back, and checks equality and deterministic bytes.
     fileprivate func assertJSONRoundTrip<T: Codable & Equatable>(_ value: T, line: UInt = #line) throws {
-        let data = try HealthSignInRuntime.JSONCoding.encode(value)
-        let decoded = try HealthSignInRuntime.JSONCoding.decode(T.self, from: data)
+        let data = try HealthSignInCore.JSONCoding.encode(value)
+        let decoded = try HealthSignInCore.JSONCoding.decode(T.self, from: data)
         XCTAssertEqual(decoded, value, Swift.String(decoding: data, as: UTF8.self), line: line)
         XCTAssertEqual(
-            try HealthSignInRuntime.JSONCoding.encode(decoded), data, "JSON encoding is not deterministic", line: line)
+            try HealthSignInCore.JSONCoding.encode(decoded), data, "JSON encoding is not deterministic", line: line)
     }
 
     /// Fails when any way of printing `value` shows a sensitive sample, all of which start with `canary-secret`.
@@ -124,9 +124,9 @@ final class GeneratedCreateUserTests: XCTestCase {
     func testCreateUserRequestFull() throws {
         let value = CreateUser.Request(
             clientUserID: "sample 1 & <escaped> \"quoted\"", fallbackTimeZone: "sample 2 & <escaped> \"quoted\"",
-            fallbackBirthDate: HealthSignInRuntime.LocalDate(year: 2017, month: 8, day: 4)!,
-            ingestionStart: HealthSignInRuntime.LocalDate(year: 2017, month: 8, day: 5)!,
-            ingestionEnd: HealthSignInRuntime.LocalDate(year: 2017, month: 8, day: 6)!)
+            fallbackBirthDate: HealthSignInCore.LocalDate(year: 2017, month: 8, day: 4)!,
+            ingestionStart: HealthSignInCore.LocalDate(year: 2017, month: 8, day: 5)!,
+            ingestionEnd: HealthSignInCore.LocalDate(year: 2017, month: 8, day: 6)!)
         try assertJSONRoundTrip(value)
     }
 
@@ -195,7 +195,7 @@ final class GeneratedResolveUserTests: XCTestCase {
 
 extension ConnectedProvider: Encodable {
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: HealthSignInRuntime.AnyCodingKey.self)
+        var container = encoder.container(keyedBy: HealthSignInCore.AnyCodingKey.self)
         try container.encode(self.name, forKey: "name")
         try container.encode(self.slug, forKey: "slug")
         if let value = self.logo { try container.encodeText(value, forKey: "logo") }
@@ -206,7 +206,7 @@ extension ConnectedProvider: Encodable {
 
 extension VitalErrorBody: Encodable {
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: HealthSignInRuntime.AnyCodingKey.self)
+        var container = encoder.container(keyedBy: HealthSignInCore.AnyCodingKey.self)
         try container.encodeIfPresent(self.error, forKey: "error")
         try container.encode(self.detail, forKey: "detail")
     }
@@ -214,7 +214,7 @@ extension VitalErrorBody: Encodable {
 
 extension VitalErrorDetail: Encodable {
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: HealthSignInRuntime.AnyCodingKey.self)
+        var container = encoder.container(keyedBy: HealthSignInCore.AnyCodingKey.self)
         try container.encode(self.errorType, forKey: "error_type")
         try container.encodeIfPresent(self.message, forKey: "message")
         try container.encodeIfPresent(self.errorMessage, forKey: "error_message")
@@ -225,7 +225,7 @@ extension VitalErrorDetail: Encodable {
 
 extension CreateSignInToken.Response: Encodable {
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: HealthSignInRuntime.AnyCodingKey.self)
+        var container = encoder.container(keyedBy: HealthSignInCore.AnyCodingKey.self)
         try container.encodeText(self.userID, forKey: "user_id")
         try container.encode(self.signInToken, forKey: "sign_in_token")
     }
@@ -233,23 +233,22 @@ extension CreateSignInToken.Response: Encodable {
 
 extension CreateUser.Request: Decodable {
     public init(from decoder: any Decoder) throws {
-        let container = try HealthSignInRuntime.JSONCoding.members(of: decoder, notNull: [
+        let container = try HealthSignInCore.JSONCoding.members(of: decoder, notNull: [
             "fallback_time_zone", "fallback_birth_date", "ingestion_start", "ingestion_end"])
         self.init(
             clientUserID: try container.decode(Swift.String.self, forKey: "client_user_id"),
             fallbackTimeZone: try container.decodeIfPresent(Swift.String.self, forKey: "fallback_time_zone"),
             fallbackBirthDate: try container.decodeTextIfPresent(
-                HealthSignInRuntime.LocalDate.self, forKey: "fallback_birth_date"),
+                HealthSignInCore.LocalDate.self, forKey: "fallback_birth_date"),
             ingestionStart: try container.decodeTextIfPresent(
-                HealthSignInRuntime.LocalDate.self, forKey: "ingestion_start"),
-            ingestionEnd: try container.decodeTextIfPresent(HealthSignInRuntime.LocalDate.self, forKey: "ingestion_end")
-        )
+                HealthSignInCore.LocalDate.self, forKey: "ingestion_start"),
+            ingestionEnd: try container.decodeTextIfPresent(HealthSignInCore.LocalDate.self, forKey: "ingestion_end"))
     }
 }
 
 extension CreateUser.Response: Encodable {
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: HealthSignInRuntime.AnyCodingKey.self)
+        var container = encoder.container(keyedBy: HealthSignInCore.AnyCodingKey.self)
         try container.encodeText(self.userID, forKey: "user_id")
         try container.encode(self.clientUserID, forKey: "client_user_id")
     }
@@ -257,21 +256,21 @@ extension CreateUser.Response: Encodable {
 
 extension DeleteUser.Response: Encodable {
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: HealthSignInRuntime.AnyCodingKey.self)
+        var container = encoder.container(keyedBy: HealthSignInCore.AnyCodingKey.self)
         try container.encodeIfPresent(self.success, forKey: "success")
     }
 }
 
 extension GetConnectedProviders.Response: Encodable {
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: HealthSignInRuntime.AnyCodingKey.self)
+        var container = encoder.container(keyedBy: HealthSignInCore.AnyCodingKey.self)
         try container.encode(self.providers, forKey: "providers")
     }
 }
 
 extension ResolveUser.Response: Encodable {
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: HealthSignInRuntime.AnyCodingKey.self)
+        var container = encoder.container(keyedBy: HealthSignInCore.AnyCodingKey.self)
         try container.encodeText(self.userID, forKey: "user_id")
         try container.encode(self.clientUserID, forKey: "client_user_id")
         if let value = self.createdOn { try container.encodeText(value, forKey: "created_on") }

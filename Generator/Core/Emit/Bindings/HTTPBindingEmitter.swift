@@ -9,10 +9,10 @@ struct HTTPBindingEmitter: BindingEmitter {
 
     var configurationMembers: [ConfigurationMember] { [] }
 
-    /// `HealthSignInRuntime.HTTPClientConfiguration<Servers>`: servers, options and header fields.
-    var runtimeConfiguration: String? { "HealthSignInRuntime.HTTPClientConfiguration<Servers>" }
+    /// `HealthSignInCore.HTTPClientConfiguration<Servers>`: servers, options and header fields.
+    var runtimeConfiguration: String? { "HealthSignInCore.HTTPClientConfiguration<Servers>" }
 
-    /// `HealthSignInRuntime.HTTPServerSet`, with the servers at their defaults and the header fields of protocol.json.
+    /// `HealthSignInCore.HTTPServerSet`, with the servers at their defaults and the header fields of protocol.json.
     func serversConformance(into p: inout SwiftPrinter) -> String? {
         p.doc("The servers at their protocol.json defaults.")
         let defaults = family.servers.map { server in
@@ -23,16 +23,16 @@ struct HTTPBindingEmitter: BindingEmitter {
         p.blank()
         p.doc("The header fields every request sends, from protocol.json.")
         p.call(
-            "public static var defaultHeaders: HealthSignInRuntime.HTTPHeaderFields { ", [Emit.headersLiteral(settings.headers)],
+            "public static var defaultHeaders: HealthSignInCore.HTTPHeaderFields { ", [Emit.headersLiteral(settings.headers)],
             " }")
-        return "HealthSignInRuntime.HTTPServerSet"
+        return "HealthSignInCore.HTTPServerSet"
     }
 
     /// `core`, and one `HTTPErrorFormat` per error format of protocol.json.
     func clientSupport(into p: inout SwiftPrinter) {
         p.doc("Sends requests with the configuration.")
         p.line(
-            "var core: HealthSignInRuntime.HTTPClientCore { configuration.core(family: \(SwiftLiteral.string(family.name))) }")
+            "var core: HealthSignInCore.HTTPClientCore { configuration.core(family: \(SwiftLiteral.string(family.name))) }")
         guard !family.errors.isEmpty else { return }
         p.blank()
         p.doc("The error formats of protocol.json a method may answer with.")
@@ -51,7 +51,7 @@ struct HTTPBindingEmitter: BindingEmitter {
                 case (false, true): factory = "xml(\(body).self, \(roots)\(make))"
                 default: factory = "json(\(body).self, \(make))"
                 }
-                p.line("static let \(Emit.name(Naming.lowerCamel(error.name))) = HealthSignInRuntime.HTTPErrorFormat.\(factory)")
+                p.line("static let \(Emit.name(Naming.lowerCamel(error.name))) = HealthSignInCore.HTTPErrorFormat.\(factory)")
             }
             for error in family.errors where !error.recoveryOverrides.isEmpty { recoveryFunction(of: error, into: &p) }
         }
@@ -66,7 +66,7 @@ struct HTTPBindingEmitter: BindingEmitter {
             "What a caller should do about each code of `\(error.swiftName)` in \(family.name), where it differs from the table of \(error.module ?? "its family"): \(error.documentation)"
         )
         let name = Emit.name(Naming.lowerCamel(error.name) + "Recovery")
-        p.block("static func \(name)(_ code: \(codeType.name)) -> HealthSignInRuntime.ErrorRecovery") { p in
+        p.block("static func \(name)(_ code: \(codeType.name)) -> HealthSignInCore.ErrorRecovery") { p in
             p.switchBlock("code") { p in
                 for code in error.recoveryOverrides {
                     let pattern: String
@@ -101,18 +101,18 @@ struct HTTPBindingEmitter: BindingEmitter {
         switch binding.auth {
         case .none: return []
         case .basic:
-            return [.init(label: "credentials", type: "HealthSignInRuntime.BasicCredentials", doc: "HTTP Basic credentials.")]
-        case .bearer: return [.init(label: "token", type: "HealthSignInRuntime.BearerToken", doc: "The access token.")]
+            return [.init(label: "credentials", type: "HealthSignInCore.BasicCredentials", doc: "HTTP Basic credentials.")]
+        case .bearer: return [.init(label: "token", type: "HealthSignInCore.BearerToken", doc: "The access token.")]
         case .apiKey:
-            return [.init(label: "apiKey", type: "HealthSignInRuntime.APIKey", doc: "The API key (keep it on servers).")]
+            return [.init(label: "apiKey", type: "HealthSignInCore.APIKey", doc: "The API key (keep it on servers).")]
         case .bearerOrApiKey:
             return [
-                .init(label: "credential", type: "HealthSignInRuntime.AccessCredential", doc: "An access token, or an API key.")
+                .init(label: "credential", type: "HealthSignInCore.AccessCredential", doc: "An access token, or an API key.")
             ]
         case .oauthClient:
             return [
                 .init(
-                    label: "client", type: "HealthSignInRuntime.OAuthClientCredentials",
+                    label: "client", type: "HealthSignInCore.OAuthClientCredentials",
                     doc: "The OAuth client and how it authenticates.")
             ]
         }
@@ -160,7 +160,7 @@ struct HTTPBindingEmitter: BindingEmitter {
                 p.line("\(method.name).apply(\(request), to: &http)")
             }
         } else if binding.body == .form {
-            p.line("http.form = HealthSignInRuntime.FormFields()")
+            p.line("http.form = HealthSignInCore.FormFields()")
         }
         switch binding.auth {
         case .none: break
@@ -208,7 +208,7 @@ struct HTTPBindingEmitter: BindingEmitter {
                     property.map {
                         Emit.wireText("request." + Emit.name($0.swiftName), $0.type, types: family.typeTable)
                     } ?? "\"\""
-                return "HealthSignInRuntime.PercentEncoding.pathSegment(\(value))"
+                return "HealthSignInCore.PercentEncoding.pathSegment(\(value))"
             }
         }
         return parts.isEmpty ? "\"\"" : parts.joined(separator: " + ")
@@ -224,8 +224,8 @@ struct HTTPBindingEmitter: BindingEmitter {
         p.blank()
         p.block("extension \(method.name)") { p in
             p.doc("Adds the request's query, header and form fields to `http`.")
-            p.block("static func apply(_ request: Request, to http: inout HealthSignInRuntime.HTTPRequestBuilder)") { p in
-                if binding.body == .form { p.line("var form = HealthSignInRuntime.FormFields()") }
+            p.block("static func apply(_ request: Request, to http: inout HealthSignInCore.HTTPRequestBuilder)") { p in
+                if binding.body == .form { p.line("var form = HealthSignInCore.FormFields()") }
                 switch requestType.kind {
                 case .object(let properties):
                     fields(properties, of: "request", body: binding.body, into: &p)

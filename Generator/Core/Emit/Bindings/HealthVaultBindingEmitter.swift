@@ -14,15 +14,15 @@ struct HealthVaultBindingEmitter: BindingEmitter {
             + "country: \(country), messageTTL: \(settings.messageTTL))"
         return [
             .init(
-                doc: "The clock for `msg-time` and signing times.", name: "clock", type: "any HealthSignInRuntime.TimeSource",
-                value: "HealthSignInRuntime.SystemClock()"),
+                doc: "The clock for `msg-time` and signing times.", name: "clock", type: "any HealthSignInCore.TimeSource",
+                value: "HealthSignInCore.SystemClock()"),
             .init(
                 doc: "What every request header carries.", name: "envelope",
-                type: "HealthSignInRuntime.HealthVaultEnvelopeSettings",
+                type: "HealthSignInCore.HealthVaultEnvelopeSettings",
                 value: envelope),
             .init(
                 doc: "Which reads are sent again after a temporary failure; none by default.", name: "retry",
-                type: "HealthSignInRuntime.RequestRetryPolicy", value: ".none"),
+                type: "HealthSignInCore.RequestRetryPolicy", value: ".none"),
         ]
     }
 
@@ -31,9 +31,9 @@ struct HealthVaultBindingEmitter: BindingEmitter {
         let statusBody = family.errors.first { $0.name == settings.statusError }?.body.swiftType ?? "Status"
         let server = family.servers.first.map { "configuration.servers." + Emit.name($0.name) } ?? "nil"
         p.doc("Signs and sends requests with the configuration.")
-        p.block("var core: HealthSignInRuntime.HealthVaultClientCore") { p in
+        p.block("var core: HealthSignInCore.HealthVaultClientCore") { p in
             p.call(
-                "HealthSignInRuntime.HealthVaultClientCore(",
+                "HealthSignInCore.HealthVaultClientCore(",
                 [
                     "family: \(SwiftLiteral.string(family.name))", "server: \(server)",
                     "options: configuration.options",
@@ -71,13 +71,13 @@ struct HealthVaultBindingEmitter: BindingEmitter {
         case .castSignature:
             parameters.append(
                 .init(
-                    label: "application", type: "HealthSignInRuntime.HealthVaultApplicationCredential",
+                    label: "application", type: "HealthSignInCore.HealthVaultApplicationCredential",
                     doc: "The application instance's id and shared secret, which sign the request."
                 ))
         case .session:
             parameters.append(
                 .init(
-                    label: "session", type: "HealthSignInRuntime.HealthVaultSessionCredential",
+                    label: "session", type: "HealthSignInCore.HealthVaultSessionCredential",
                     doc: "The session that signs the request."))
         }
         return parameters

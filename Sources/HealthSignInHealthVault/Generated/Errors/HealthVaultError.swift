@@ -3,11 +3,11 @@
 // swiftlint:disable all
 
 import Foundation
-@_spi(Generated) import HealthSignInRuntime
+@_spi(Generated) import HealthSignInCore
 
 /// A non-zero <status><code> in a response. HealthVault answers HTTP 200 for these.
 /// - Remark: Generated from Schemas/HealthVault/protocol.json#/errors/HealthVaultError
-public struct HealthVaultError: Error, Sendable, Equatable, CustomStringConvertible, HealthSignInRuntime.ProtocolError {
+public struct HealthVaultError: Error, Sendable, Equatable, CustomStringConvertible, HealthSignInCore.ProtocolError {
     /// The decoded error body.
     public let body: HealthVaultResponseStatus
 
@@ -31,19 +31,19 @@ public struct HealthVaultError: Error, Sendable, Equatable, CustomStringConverti
     /// meaning.
     public init(
         body: HealthVaultResponseStatus, httpStatus: Swift.Int, operation: Swift.String,
-        recovery codeRecovery: (HealthVaultStatusCode) -> HealthSignInRuntime.ErrorRecovery
+        recovery codeRecovery: (HealthVaultStatusCode) -> HealthSignInCore.ErrorRecovery
     ) {
         self.init(body: body, httpStatus: httpStatus, operation: operation)
         recoveryOverride = codeRecovery(code)
     }
 
-    private var recoveryOverride: HealthSignInRuntime.ErrorRecovery?
+    private var recoveryOverride: HealthSignInCore.ErrorRecovery?
 
     /// The server's explanation, when it gave one.
     public var message: Swift.String? { body.error?.message }
 
     /// What a caller should do about the error, from the schema's code table.
-    public var recovery: HealthSignInRuntime.ErrorRecovery { recoveryOverride ?? code.recovery }
+    public var recovery: HealthSignInCore.ErrorRecovery { recoveryOverride ?? code.recovery }
 
     /// The method, the code and the message; never the body's sensitive fields.
     public var description: Swift.String {
@@ -1030,7 +1030,7 @@ public enum HealthVaultStatusCode: Sendable, Hashable, RawRepresentable, CustomS
     }
 
     /// What a caller should do about this code.
-    public var recovery: HealthSignInRuntime.ErrorRecovery {
+    public var recovery: HealthSignInCore.ErrorRecovery {
         switch self {
         case .failed, .requestTimedOut, .maintenanceModeAccessDenied: return .retryLater
         case .authenticatedSessionTokenExpired: return .refreshCredential

@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-@_spi(Generated) import HealthSignInRuntime
+@_spi(Generated) import HealthSignInCore
 
 /// Creates a session for the app instance, proving possession of the application shared secret with an HMAC over a
 /// content element that carries the signing time. The session token and session shared secret sign every later request.
@@ -77,7 +77,7 @@ public enum CreateAuthenticatedSessionToken {
         /// Checks the schema's constraints on this value and its parts; client methods call it on a request before
         /// sending it.
         /// - Parameter path: where the value is, as a JSON pointer by wire names.
-        /// - Throws: `HealthSignInRuntime.RequestValidationError` for the first value that breaks a constraint.
+        /// - Throws: `HealthSignInCore.RequestValidationError` for the first value that breaks a constraint.
         public func validate(at path: Swift.String = "") throws {
             try self.token.validate(at: path + "/token")
         }
@@ -101,10 +101,10 @@ public enum CreateAuthenticatedSessionToken {
         /// Checks the schema's constraints on this value and its parts; client methods call it on a request before
         /// sending it.
         /// - Parameter path: where the value is, as a JSON pointer by wire names.
-        /// - Throws: `HealthSignInRuntime.RequestValidationError` for the first value that breaks a constraint.
+        /// - Throws: `HealthSignInCore.RequestValidationError` for the first value that breaks a constraint.
         public func validate(at path: Swift.String = "") throws {
             if let value = self.appRecordAuthAction {
-                try HealthSignInRuntime.RequestValidation.listed(value, at: path + "/app-record-auth-action")
+                try HealthSignInCore.RequestValidation.listed(value, at: path + "/app-record-auth-action")
             }
         }
     }
@@ -124,7 +124,7 @@ extension HealthVaultAPIClient {
     /// - Remark: Generated from Schemas/HealthVault/CreateAuthenticatedSessionToken.json#
     public func createAuthenticatedSessionToken(
         _ request: CreateAuthenticatedSessionToken.Request = .init(),
-        application: HealthSignInRuntime.HealthVaultApplicationCredential
+        application: HealthSignInCore.HealthVaultApplicationCredential
     ) async throws -> CreateAuthenticatedSessionToken.Response {
         let now = configuration.clock.now()
         let context = try application.castSignatureContext(signingTime: now)
@@ -137,36 +137,26 @@ extension HealthVaultAPIClient {
 }
 
 // MARK: - Support code
-@_spi(Generated) extension CreateAuthenticatedSessionToken.Request: HealthSignInRuntime.XMLEncodable {
-    public func writeXML(
-        to writer: inout HealthSignInRuntime.XMLWriter, context: HealthSignInRuntime.EncodingContext
-    ) throws {
+@_spi(Generated) extension CreateAuthenticatedSessionToken.Request: HealthSignInCore.XMLEncodable {
+    public func writeXML(_ writer: inout HealthSignInCore.XMLWriter, context: HealthSignInCore.EncodingContext) throws {
         try writer.element("auth-info", writing: self.authInfo, context: context)
     }
 }
-@_spi(Generated) extension CreateAuthenticatedSessionToken.Request.AuthInfo: HealthSignInRuntime.XMLEncodable {
-    public func writeXML(
-        to writer: inout HealthSignInRuntime.XMLWriter, context: HealthSignInRuntime.EncodingContext
-    ) throws {
+@_spi(Generated) extension CreateAuthenticatedSessionToken.Request.AuthInfo: HealthSignInCore.XMLEncodable {
+    public func writeXML(_ writer: inout HealthSignInCore.XMLWriter, context: HealthSignInCore.EncodingContext) throws {
         try writer.element("app-id", writing: self.appID, context: context)
         try writer.element(
             "credential", writing: CreateAuthenticatedSessionToken.Request.AuthInfo.Credential(), context: context)
     }
 }
-@_spi(Generated) extension CreateAuthenticatedSessionToken.Request.AuthInfo.AppID: HealthSignInRuntime.XMLEncodable {
-    public func writeXML(
-        to writer: inout HealthSignInRuntime.XMLWriter, context: HealthSignInRuntime.EncodingContext
-    ) throws {
+@_spi(Generated) extension CreateAuthenticatedSessionToken.Request.AuthInfo.AppID: HealthSignInCore.XMLEncodable {
+    public func writeXML(_ writer: inout HealthSignInCore.XMLWriter, context: HealthSignInCore.EncodingContext) throws {
         if let value = self.isMultiRecordApp { try writer.attribute("is-multi-record-app", value.wireText) }
         try writer.text(try context.value("applicationID"))
     }
 }
-@_spi(
-    Generated
-) extension CreateAuthenticatedSessionToken.Request.AuthInfo.Credential: HealthSignInRuntime.XMLEncodable {
-    public func writeXML(
-        to writer: inout HealthSignInRuntime.XMLWriter, context: HealthSignInRuntime.EncodingContext
-    ) throws {
+@_spi(Generated) extension CreateAuthenticatedSessionToken.Request.AuthInfo.Credential: HealthSignInCore.XMLEncodable {
+    public func writeXML(_ writer: inout HealthSignInCore.XMLWriter, context: HealthSignInCore.EncodingContext) throws {
         try writer.element(
             "appserver2", writing: CreateAuthenticatedSessionToken.Request.AuthInfo.Credential.Appserver2(),
             context: context)
@@ -174,11 +164,9 @@ extension HealthVaultAPIClient {
 }
 @_spi(
     Generated
-) extension CreateAuthenticatedSessionToken.Request.AuthInfo.Credential.Appserver2: HealthSignInRuntime.XMLEncodable {
-    public func writeXML(
-        to writer: inout HealthSignInRuntime.XMLWriter, context: HealthSignInRuntime.EncodingContext
-    ) throws {
-        let _contentRegion = try HealthSignInRuntime.XMLWriter.fragment { fragment in
+) extension CreateAuthenticatedSessionToken.Request.AuthInfo.Credential.Appserver2: HealthSignInCore.XMLEncodable {
+    public func writeXML(_ writer: inout HealthSignInCore.XMLWriter, context: HealthSignInCore.EncodingContext) throws {
+        let _contentRegion = try HealthSignInCore.XMLWriter.fragment { fragment in
             try fragment.element(
                 "content", writing: CreateAuthenticatedSessionToken.Request.AuthInfo.Credential.Appserver2.Content(),
                 context: context)
@@ -192,27 +180,23 @@ extension HealthVaultAPIClient {
 }
 @_spi(
     Generated
-) extension CreateAuthenticatedSessionToken.Request.AuthInfo.Credential.Appserver2.HMACSig: HealthSignInRuntime.XMLEncodable {
-    public func writeXML(
-        to writer: inout HealthSignInRuntime.XMLWriter, context: HealthSignInRuntime.EncodingContext
-    ) throws {
+) extension CreateAuthenticatedSessionToken.Request.AuthInfo.Credential.Appserver2.HMACSig: HealthSignInCore.XMLEncodable {
+    public func writeXML(_ writer: inout HealthSignInCore.XMLWriter, context: HealthSignInCore.EncodingContext) throws {
         try writer.attribute("algName", "HMACSHA256")
         try writer.text(try context.value("signature"))
     }
 }
 @_spi(
     Generated
-) extension CreateAuthenticatedSessionToken.Request.AuthInfo.Credential.Appserver2.Content: HealthSignInRuntime.XMLEncodable {
-    public func writeXML(
-        to writer: inout HealthSignInRuntime.XMLWriter, context: HealthSignInRuntime.EncodingContext
-    ) throws {
+) extension CreateAuthenticatedSessionToken.Request.AuthInfo.Credential.Appserver2.Content: HealthSignInCore.XMLEncodable {
+    public func writeXML(_ writer: inout HealthSignInCore.XMLWriter, context: HealthSignInCore.EncodingContext) throws {
         try writer.element("app-id", text: try context.value("applicationID"))
         try writer.element("hmac", text: "HMACSHA256")
         try writer.element("signing-time", text: try context.value("signingTime"))
     }
 }
-@_spi(Generated) extension CreateAuthenticatedSessionToken.Response: HealthSignInRuntime.XMLDecodable {
-    public init(xml element: HealthSignInRuntime.XMLElementView) throws {
+@_spi(Generated) extension CreateAuthenticatedSessionToken.Response: HealthSignInCore.XMLDecodable {
+    public init(xml element: HealthSignInCore.XMLElementView) throws {
         self.token = try CreateAuthenticatedSessionToken.SessionToken(xml: element.required("token"))
         self.sharedSecret = try element.required("shared-secret").scalar(Swift.String.self)
     }
@@ -221,9 +205,9 @@ extension HealthVaultAPIClient {
 extension CreateAuthenticatedSessionToken.Response: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The fields, with sensitive values shown as `<redacted>`.
     public var description: Swift.String {
-        HealthSignInRuntime.Redaction.describe("CreateAuthenticatedSessionToken.Response", [
+        HealthSignInCore.Redaction.describe("CreateAuthenticatedSessionToken.Response", [
             "token": Swift.String(describing: self.token),
-            "sharedSecret": HealthSignInRuntime.Redaction.placeholder,
+            "sharedSecret": HealthSignInCore.Redaction.placeholder,
         ])
     }
 
@@ -234,12 +218,12 @@ extension CreateAuthenticatedSessionToken.Response: CustomStringConvertible, Cus
     public var customMirror: Mirror {
         Mirror(self, children: [
             "token": self.token,
-            "sharedSecret": HealthSignInRuntime.Redaction.placeholder,
+            "sharedSecret": HealthSignInCore.Redaction.placeholder,
         ], displayStyle: .struct)
     }
 }
-@_spi(Generated) extension CreateAuthenticatedSessionToken.SessionToken: HealthSignInRuntime.XMLDecodable {
-    public init(xml element: HealthSignInRuntime.XMLElementView) throws {
+@_spi(Generated) extension CreateAuthenticatedSessionToken.SessionToken: HealthSignInCore.XMLDecodable {
+    public init(xml element: HealthSignInCore.XMLElementView) throws {
         var attributes = element.attributes
         self.appID = try attributes.value("app-id", Foundation.UUID.self)
         self.appRecordAuthAction = try attributes.value("app-record-auth-action", AppRecordAuthAction.self)
@@ -250,10 +234,10 @@ extension CreateAuthenticatedSessionToken.Response: CustomStringConvertible, Cus
 extension CreateAuthenticatedSessionToken.SessionToken: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The fields, with sensitive values shown as `<redacted>`.
     public var description: Swift.String {
-        HealthSignInRuntime.Redaction.describe("CreateAuthenticatedSessionToken.SessionToken", [
-            "appID": HealthSignInRuntime.Redaction.show(self.appID),
-            "appRecordAuthAction": HealthSignInRuntime.Redaction.show(self.appRecordAuthAction),
-            "value": HealthSignInRuntime.Redaction.placeholder,
+        HealthSignInCore.Redaction.describe("CreateAuthenticatedSessionToken.SessionToken", [
+            "appID": HealthSignInCore.Redaction.show(self.appID),
+            "appRecordAuthAction": HealthSignInCore.Redaction.show(self.appRecordAuthAction),
+            "value": HealthSignInCore.Redaction.placeholder,
         ])
     }
 
@@ -265,7 +249,7 @@ extension CreateAuthenticatedSessionToken.SessionToken: CustomStringConvertible,
         Mirror(self, children: [
             "appID": self.appID as Any,
             "appRecordAuthAction": self.appRecordAuthAction as Any,
-            "value": HealthSignInRuntime.Redaction.placeholder,
+            "value": HealthSignInCore.Redaction.placeholder,
         ], displayStyle: .struct)
     }
 }

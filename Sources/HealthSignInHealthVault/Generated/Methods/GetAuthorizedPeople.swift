@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-@_spi(Generated) import HealthSignInRuntime
+@_spi(Generated) import HealthSignInCore
 
 /// Lists the people who authorized this application instance and the records it may access for each, a page at a time.
 public enum GetAuthorizedPeople {
@@ -18,7 +18,7 @@ public enum GetAuthorizedPeople {
         /// Checks the schema's constraints on this value and its parts; client methods call it on a request before
         /// sending it.
         /// - Parameter path: where the value is, as a JSON pointer by wire names.
-        /// - Throws: `HealthSignInRuntime.RequestValidationError` for the first value that breaks a constraint.
+        /// - Throws: `HealthSignInCore.RequestValidationError` for the first value that breaks a constraint.
         public func validate(at path: Swift.String = "") throws {
             try self.parameters.validate(at: path + "/parameters")
         }
@@ -44,10 +44,10 @@ public enum GetAuthorizedPeople {
             /// Checks the schema's constraints on this value and its parts; client methods call it on a request before
             /// sending it.
             /// - Parameter path: where the value is, as a JSON pointer by wire names.
-            /// - Throws: `HealthSignInRuntime.RequestValidationError` for the first value that breaks a constraint.
+            /// - Throws: `HealthSignInCore.RequestValidationError` for the first value that breaks a constraint.
             public func validate(at path: Swift.String = "") throws {
                 if let value = self.numResults {
-                    try HealthSignInRuntime.RequestValidation.minimum(value, "1", at: path + "/num-results")
+                    try HealthSignInCore.RequestValidation.minimum(value, "1", at: path + "/num-results")
                 }
             }
         }
@@ -65,7 +65,7 @@ public enum GetAuthorizedPeople {
         /// Checks the schema's constraints on this value and its parts; client methods call it on a request before
         /// sending it.
         /// - Parameter path: where the value is, as a JSON pointer by wire names.
-        /// - Throws: `HealthSignInRuntime.RequestValidationError` for the first value that breaks a constraint.
+        /// - Throws: `HealthSignInCore.RequestValidationError` for the first value that breaks a constraint.
         public func validate(at path: Swift.String = "") throws {
             try self.responseResults.validate(at: path + "/response-results")
         }
@@ -84,7 +84,7 @@ public enum GetAuthorizedPeople {
             /// Checks the schema's constraints on this value and its parts; client methods call it on a request before
             /// sending it.
             /// - Parameter path: where the value is, as a JSON pointer by wire names.
-            /// - Throws: `HealthSignInRuntime.RequestValidationError` for the first value that breaks a constraint.
+            /// - Throws: `HealthSignInCore.RequestValidationError` for the first value that breaks a constraint.
             public func validate(at path: Swift.String = "") throws {
                 for (index, item) in self.personInfo.enumerated() {
                     try item.validate(at: path + "/person-info" + "/\(index)")
@@ -105,7 +105,7 @@ extension HealthVaultAPIClient {
     ///   `ResponseDecodingError` or `TransportError`.
     /// - Remark: Generated from Schemas/HealthVault/GetAuthorizedPeople.json#
     public func getAuthorizedPeople(
-        _ request: GetAuthorizedPeople.Request = .init(), session: HealthSignInRuntime.HealthVaultSessionCredential
+        _ request: GetAuthorizedPeople.Request = .init(), session: HealthSignInCore.HealthVaultSessionCredential
     ) async throws -> GetAuthorizedPeople.Response {
         try request.validate()
         return try await core.send(
@@ -136,26 +136,22 @@ extension HealthVaultAPIClient {
     /// `PagingError.repeatedCursor` if the server repeats a cursor.
     /// - Remark: Generated from Schemas/HealthVault/GetAuthorizedPeople.json#
     public func getAuthorizedPeoplePages(
-        _ request: GetAuthorizedPeople.Request = .init(), session: HealthSignInRuntime.HealthVaultSessionCredential
-    ) -> HealthSignInRuntime.PageSequence<GetAuthorizedPeople.Request, GetAuthorizedPeople.Response> {
-        HealthSignInRuntime.PageSequence(
+        _ request: GetAuthorizedPeople.Request = .init(), session: HealthSignInCore.HealthVaultSessionCredential
+    ) -> HealthSignInCore.PageSequence<GetAuthorizedPeople.Request, GetAuthorizedPeople.Response> {
+        HealthSignInCore.PageSequence(
             first: request, fetch: { try await self.getAuthorizedPeople($0, session: session) },
             next: { request, page in GetAuthorizedPeople.nextPageRequest(after: page, for: request) })
     }
 }
 
 // MARK: - Support code
-@_spi(Generated) extension GetAuthorizedPeople.Request: HealthSignInRuntime.XMLEncodable {
-    public func writeXML(
-        to writer: inout HealthSignInRuntime.XMLWriter, context: HealthSignInRuntime.EncodingContext
-    ) throws {
+@_spi(Generated) extension GetAuthorizedPeople.Request: HealthSignInCore.XMLEncodable {
+    public func writeXML(_ writer: inout HealthSignInCore.XMLWriter, context: HealthSignInCore.EncodingContext) throws {
         try writer.element("parameters", writing: self.parameters, context: context)
     }
 }
-@_spi(Generated) extension GetAuthorizedPeople.Request.Parameters: HealthSignInRuntime.XMLEncodable {
-    public func writeXML(
-        to writer: inout HealthSignInRuntime.XMLWriter, context: HealthSignInRuntime.EncodingContext
-    ) throws {
+@_spi(Generated) extension GetAuthorizedPeople.Request.Parameters: HealthSignInCore.XMLEncodable {
+    public func writeXML(_ writer: inout HealthSignInCore.XMLWriter, context: HealthSignInCore.EncodingContext) throws {
         if let value = self.personIDCursor { try writer.element("person-id-cursor", text: value.wireText) }
         if let value = self.authorizationsCreatedSince {
             try writer.element("authorizations-created-since", text: value.wireText)
@@ -163,14 +159,14 @@ extension HealthVaultAPIClient {
         if let value = self.numResults { try writer.element("num-results", text: value.wireText) }
     }
 }
-@_spi(Generated) extension GetAuthorizedPeople.Response: HealthSignInRuntime.XMLDecodable {
-    public init(xml element: HealthSignInRuntime.XMLElementView) throws {
+@_spi(Generated) extension GetAuthorizedPeople.Response: HealthSignInCore.XMLDecodable {
+    public init(xml element: HealthSignInCore.XMLElementView) throws {
         self.responseResults = try GetAuthorizedPeople.Response.ResponseResults(
             xml: element.required("response-results"))
     }
 }
-@_spi(Generated) extension GetAuthorizedPeople.Response.ResponseResults: HealthSignInRuntime.XMLDecodable {
-    public init(xml element: HealthSignInRuntime.XMLElementView) throws {
+@_spi(Generated) extension GetAuthorizedPeople.Response.ResponseResults: HealthSignInCore.XMLDecodable {
+    public init(xml element: HealthSignInCore.XMLElementView) throws {
         self.personInfo = try element.children(named: "person-info").map(PersonInfo.init(xml:))
         self.moreResults = try element.required("more-results").scalar(Swift.Bool.self)
     }

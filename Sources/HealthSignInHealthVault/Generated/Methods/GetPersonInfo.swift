@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-@_spi(Generated) import HealthSignInRuntime
+@_spi(Generated) import HealthSignInCore
 
 /// Reads the signed-in (offline) person: their name and the records the application may access.
 public enum GetPersonInfo {
@@ -29,7 +29,7 @@ public enum GetPersonInfo {
         /// Checks the schema's constraints on this value and its parts; client methods call it on a request before
         /// sending it.
         /// - Parameter path: where the value is, as a JSON pointer by wire names.
-        /// - Throws: `HealthSignInRuntime.RequestValidationError` for the first value that breaks a constraint.
+        /// - Throws: `HealthSignInCore.RequestValidationError` for the first value that breaks a constraint.
         public func validate(at path: Swift.String = "") throws {
             try self.personInfo.validate(at: path + "/person-info")
         }
@@ -46,7 +46,7 @@ extension HealthVaultAPIClient {
     ///   `ResponseDecodingError` or `TransportError`.
     /// - Remark: Generated from Schemas/HealthVault/GetPersonInfo.json#
     public func getPersonInfo(
-        _ request: GetPersonInfo.Request = .init(), session: HealthSignInRuntime.HealthVaultSessionCredential
+        _ request: GetPersonInfo.Request = .init(), session: HealthSignInCore.HealthVaultSessionCredential
     ) async throws -> GetPersonInfo.Response {
         return try await core.send(
             GetPersonInfo.Response.self, namespace: "urn:com.microsoft.wc.methods.response.GetPersonInfo",
@@ -56,18 +56,16 @@ extension HealthVaultAPIClient {
 }
 
 // MARK: - Support code
-@_spi(Generated) extension GetPersonInfo.Request: HealthSignInRuntime.XMLEncodable {
-    public func writeXML(
-        to writer: inout HealthSignInRuntime.XMLWriter, context: HealthSignInRuntime.EncodingContext
-    ) throws {
+@_spi(Generated) extension GetPersonInfo.Request: HealthSignInCore.XMLEncodable {
+    public func writeXML(_ writer: inout HealthSignInCore.XMLWriter, context: HealthSignInCore.EncodingContext) throws {
         if let value = self.groupMembership { try writer.element("group-membership", text: value.wireText) }
         if let value = self.effectiveRecordPermissions {
             try writer.element("effective-record-permissions", text: value.wireText)
         }
     }
 }
-@_spi(Generated) extension GetPersonInfo.Response: HealthSignInRuntime.XMLDecodable {
-    public init(xml element: HealthSignInRuntime.XMLElementView) throws {
+@_spi(Generated) extension GetPersonInfo.Response: HealthSignInCore.XMLDecodable {
+    public init(xml element: HealthSignInCore.XMLElementView) throws {
         self.personInfo = try PersonInfo(xml: element.required("person-info"))
     }
 }

@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-@_spi(Generated) import HealthSignInRuntime
+@_spi(Generated) import HealthSignInCore
 
 /// Describes the HealthVault service. With the topology section it lists every instance with its platform and Shell
 /// URLs, which is how an instance id returned by Shell becomes the URL to call.
@@ -25,7 +25,7 @@ public enum GetServiceDefinition {
         /// Checks the schema's constraints on this value and its parts; client methods call it on a request before
         /// sending it.
         /// - Parameter path: where the value is, as a JSON pointer by wire names.
-        /// - Throws: `HealthSignInRuntime.RequestValidationError` for the first value that breaks a constraint.
+        /// - Throws: `HealthSignInCore.RequestValidationError` for the first value that breaks a constraint.
         public func validate(at path: Swift.String = "") throws {
             if let value = self.responseSections {
                 try value.validate(at: path + "/response-sections")
@@ -43,10 +43,10 @@ public enum GetServiceDefinition {
             /// Checks the schema's constraints on this value and its parts; client methods call it on a request before
             /// sending it.
             /// - Parameter path: where the value is, as a JSON pointer by wire names.
-            /// - Throws: `HealthSignInRuntime.RequestValidationError` for the first value that breaks a constraint.
+            /// - Throws: `HealthSignInCore.RequestValidationError` for the first value that breaks a constraint.
             public func validate(at path: Swift.String = "") throws {
                 for (index, item) in self.section.enumerated() {
-                    try HealthSignInRuntime.RequestValidation.listed(item, at: path + "/section" + "/\(index)")
+                    try HealthSignInCore.RequestValidation.listed(item, at: path + "/section" + "/\(index)")
                 }
             }
         }
@@ -65,7 +65,7 @@ public enum GetServiceDefinition {
     }
 
     /// A section of the service definition.
-    public enum Section: HealthSignInRuntime.OpenEnum {
+    public enum Section: HealthSignInCore.OpenEnum {
         /// `topology`
         case topology
         /// `platform`
@@ -165,38 +165,34 @@ extension HealthVaultAPIClient {
 }
 
 // MARK: - Support code
-@_spi(Generated) extension GetServiceDefinition.Request: HealthSignInRuntime.XMLEncodable {
-    public func writeXML(
-        to writer: inout HealthSignInRuntime.XMLWriter, context: HealthSignInRuntime.EncodingContext
-    ) throws {
+@_spi(Generated) extension GetServiceDefinition.Request: HealthSignInCore.XMLEncodable {
+    public func writeXML(_ writer: inout HealthSignInCore.XMLWriter, context: HealthSignInCore.EncodingContext) throws {
         if let value = self.updatedDate { try writer.element("updated-date", text: value.wireText) }
         if let value = self.responseSections {
             try writer.element("response-sections", writing: value, context: context)
         }
     }
 }
-@_spi(Generated) extension GetServiceDefinition.Request.ResponseSections: HealthSignInRuntime.XMLEncodable {
-    public func writeXML(
-        to writer: inout HealthSignInRuntime.XMLWriter, context: HealthSignInRuntime.EncodingContext
-    ) throws {
+@_spi(Generated) extension GetServiceDefinition.Request.ResponseSections: HealthSignInCore.XMLEncodable {
+    public func writeXML(_ writer: inout HealthSignInCore.XMLWriter, context: HealthSignInCore.EncodingContext) throws {
         for item in self.section { try writer.element("section", text: item.wireText) }
     }
 }
-@_spi(Generated) extension GetServiceDefinition.Response: HealthSignInRuntime.XMLDecodable {
-    public init(xml element: HealthSignInRuntime.XMLElementView) throws {
+@_spi(Generated) extension GetServiceDefinition.Response: HealthSignInCore.XMLDecodable {
+    public init(xml element: HealthSignInCore.XMLElementView) throws {
         self.instances = try element.first("instances").map(GetServiceDefinition.Instances.init(xml:))
         self.updatedDate = try element.first("updated-date")?.scalar(Foundation.Date.self)
     }
 }
-@_spi(Generated) extension GetServiceDefinition.Instances: HealthSignInRuntime.XMLDecodable {
-    public init(xml element: HealthSignInRuntime.XMLElementView) throws {
+@_spi(Generated) extension GetServiceDefinition.Instances: HealthSignInCore.XMLDecodable {
+    public init(xml element: HealthSignInCore.XMLElementView) throws {
         var attributes = element.attributes
         self.currentInstanceID = try attributes.value("current-instance-id", Swift.String.self)
         self.instance = try element.children(named: "instance").map(GetServiceDefinition.Instance.init(xml:))
     }
 }
-@_spi(Generated) extension GetServiceDefinition.Instance: HealthSignInRuntime.XMLDecodable {
-    public init(xml element: HealthSignInRuntime.XMLElementView) throws {
+@_spi(Generated) extension GetServiceDefinition.Instance: HealthSignInCore.XMLDecodable {
+    public init(xml element: HealthSignInCore.XMLElementView) throws {
         var children = element.elements
         self.id = try children.required("id").scalar(Swift.String.self)
         self.name = try children.required("name").scalar(Swift.String.self)

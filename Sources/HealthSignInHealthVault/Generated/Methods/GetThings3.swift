@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-@_spi(Generated) import HealthSignInRuntime
+@_spi(Generated) import HealthSignInCore
 
 /// Reads things of the record of the call: one result set per query group, newest first.
 public enum GetThings3 {
@@ -17,9 +17,9 @@ public enum GetThings3 {
         /// Checks the schema's constraints on this value and its parts; client methods call it on a request before
         /// sending it.
         /// - Parameter path: where the value is, as a JSON pointer by wire names.
-        /// - Throws: `HealthSignInRuntime.RequestValidationError` for the first value that breaks a constraint.
+        /// - Throws: `HealthSignInCore.RequestValidationError` for the first value that breaks a constraint.
         public func validate(at path: Swift.String = "") throws {
-            try HealthSignInRuntime.RequestValidation.minItems(self.group.count, 1, at: path + "/group")
+            try HealthSignInCore.RequestValidation.minItems(self.group.count, 1, at: path + "/group")
             for (index, item) in self.group.enumerated() {
                 try item.validate(at: path + "/group" + "/\(index)")
             }
@@ -36,7 +36,7 @@ public enum GetThings3 {
         /// Checks the schema's constraints on this value and its parts; client methods call it on a request before
         /// sending it.
         /// - Parameter path: where the value is, as a JSON pointer by wire names.
-        /// - Throws: `HealthSignInRuntime.RequestValidationError` for the first value that breaks a constraint.
+        /// - Throws: `HealthSignInCore.RequestValidationError` for the first value that breaks a constraint.
         public func validate(at path: Swift.String = "") throws {
             for (index, item) in self.group.enumerated() {
                 try item.validate(at: path + "/group" + "/\(index)")
@@ -77,13 +77,13 @@ public enum GetThings3 {
         /// Checks the schema's constraints on this value and its parts; client methods call it on a request before
         /// sending it.
         /// - Parameter path: where the value is, as a JSON pointer by wire names.
-        /// - Throws: `HealthSignInRuntime.RequestValidationError` for the first value that breaks a constraint.
+        /// - Throws: `HealthSignInCore.RequestValidationError` for the first value that breaks a constraint.
         public func validate(at path: Swift.String = "") throws {
             if let value = self.max {
-                try HealthSignInRuntime.RequestValidation.minimum(value, "0", at: path + "/max")
+                try HealthSignInCore.RequestValidation.minimum(value, "0", at: path + "/max")
             }
             if let value = self.maxFull {
-                try HealthSignInRuntime.RequestValidation.minimum(value, "0", at: path + "/max-full")
+                try HealthSignInCore.RequestValidation.minimum(value, "0", at: path + "/max-full")
             }
             for (index, item) in self.filter.enumerated() {
                 try item.validate(at: path + "/filter" + "/\(index)")
@@ -105,7 +105,7 @@ public enum GetThings3 {
         /// Checks the schema's constraints on this value and its parts; client methods call it on a request before
         /// sending it.
         /// - Parameter path: where the value is, as a JSON pointer by wire names.
-        /// - Throws: `HealthSignInRuntime.RequestValidationError` for the first value that breaks a constraint.
+        /// - Throws: `HealthSignInCore.RequestValidationError` for the first value that breaks a constraint.
         public func validate(at path: Swift.String = "") throws {
             try self.orderByProperty.validate(at: path + "/order-by-property")
         }
@@ -129,15 +129,15 @@ public enum GetThings3 {
         /// Checks the schema's constraints on this value and its parts; client methods call it on a request before
         /// sending it.
         /// - Parameter path: where the value is, as a JSON pointer by wire names.
-        /// - Throws: `HealthSignInRuntime.RequestValidationError` for the first value that breaks a constraint.
+        /// - Throws: `HealthSignInCore.RequestValidationError` for the first value that breaks a constraint.
         public func validate(at path: Swift.String = "") throws {
             if let value = self.direction {
-                try HealthSignInRuntime.RequestValidation.listed(value, at: path + "/direction")
+                try HealthSignInCore.RequestValidation.listed(value, at: path + "/direction")
             }
         }
 
         /// Ascending or descending.
-        public enum Direction: HealthSignInRuntime.OpenEnum {
+        public enum Direction: HealthSignInCore.OpenEnum {
             /// `Asc`
             case asc
             /// `Desc`
@@ -199,19 +199,19 @@ public enum GetThings3 {
         /// Checks the schema's constraints on this value and its parts; client methods call it on a request before
         /// sending it.
         /// - Parameter path: where the value is, as a JSON pointer by wire names.
-        /// - Throws: `HealthSignInRuntime.RequestValidationError` for the first value that breaks a constraint.
+        /// - Throws: `HealthSignInCore.RequestValidationError` for the first value that breaks a constraint.
         public func validate(at path: Swift.String = "") throws {
-            try HealthSignInRuntime.RequestValidation.maxItems(self.thingState.count, 2, at: path + "/thing-state")
+            try HealthSignInCore.RequestValidation.maxItems(self.thingState.count, 2, at: path + "/thing-state")
             for (index, item) in self.thingState.enumerated() {
-                try HealthSignInRuntime.RequestValidation.listed(item, at: path + "/thing-state" + "/\(index)")
+                try HealthSignInCore.RequestValidation.listed(item, at: path + "/thing-state" + "/\(index)")
             }
             if let value = self.xpath {
-                try HealthSignInRuntime.RequestValidation.pattern(value, "^/thing/data-xml", at: path + "/xpath")
+                try HealthSignInCore.RequestValidation.pattern(value, "^/thing/data-xml", at: path + "/xpath")
             }
         }
 
         /// - Remark: Generated from Schemas/HealthVault/GetThings3.json#/$defs/Filter/properties/thing-state/items
-        public enum ThingState: HealthSignInRuntime.OpenEnum {
+        public enum ThingState: HealthSignInCore.OpenEnum {
             /// `Active`
             case active
             /// `Deleted`
@@ -262,15 +262,15 @@ public enum GetThings3 {
         /// Checks the schema's constraints on this value and its parts; client methods call it on a request before
         /// sending it.
         /// - Parameter path: where the value is, as a JSON pointer by wire names.
-        /// - Throws: `HealthSignInRuntime.RequestValidationError` for the first value that breaks a constraint.
+        /// - Throws: `HealthSignInCore.RequestValidationError` for the first value that breaks a constraint.
         public func validate(at path: Swift.String = "") throws {
             for (index, item) in self.section.enumerated() {
-                try HealthSignInRuntime.RequestValidation.listed(item, at: path + "/section" + "/\(index)")
+                try HealthSignInCore.RequestValidation.listed(item, at: path + "/section" + "/\(index)")
             }
         }
 
         /// - Remark: Generated from Schemas/HealthVault/GetThings3.json#/$defs/Format/properties/section/items
-        public enum Section: HealthSignInRuntime.OpenEnum {
+        public enum Section: HealthSignInCore.OpenEnum {
             /// `core`
             case core
             /// `audits`
@@ -340,7 +340,7 @@ public enum GetThings3 {
         /// Checks the schema's constraints on this value and its parts; client methods call it on a request before
         /// sending it.
         /// - Parameter path: where the value is, as a JSON pointer by wire names.
-        /// - Throws: `HealthSignInRuntime.RequestValidationError` for the first value that breaks a constraint.
+        /// - Throws: `HealthSignInCore.RequestValidationError` for the first value that breaks a constraint.
         public func validate(at path: Swift.String = "") throws {
             for (index, item) in self.thing.enumerated() {
                 try item.validate(at: path + "/thing" + "/\(index)")
@@ -368,8 +368,7 @@ extension HealthVaultAPIClient {
     ///   `ResponseDecodingError` or `TransportError`.
     /// - Remark: Generated from Schemas/HealthVault/GetThings3.json#
     public func getThings3(
-        _ request: GetThings3.Request, recordID: Foundation.UUID,
-        session: HealthSignInRuntime.HealthVaultSessionCredential
+        _ request: GetThings3.Request, recordID: Foundation.UUID, session: HealthSignInCore.HealthVaultSessionCredential
     ) async throws -> GetThings3.Response {
         try request.validate()
         return try await core.send(
@@ -380,22 +379,18 @@ extension HealthVaultAPIClient {
 }
 
 // MARK: - Support code
-@_spi(Generated) extension GetThings3.Request: HealthSignInRuntime.XMLEncodable {
-    public func writeXML(
-        to writer: inout HealthSignInRuntime.XMLWriter, context: HealthSignInRuntime.EncodingContext
-    ) throws {
+@_spi(Generated) extension GetThings3.Request: HealthSignInCore.XMLEncodable {
+    public func writeXML(_ writer: inout HealthSignInCore.XMLWriter, context: HealthSignInCore.EncodingContext) throws {
         for item in self.group { try writer.element("group", writing: item, context: context) }
     }
 }
-@_spi(Generated) extension GetThings3.Response: HealthSignInRuntime.XMLDecodable {
-    public init(xml element: HealthSignInRuntime.XMLElementView) throws {
+@_spi(Generated) extension GetThings3.Response: HealthSignInCore.XMLDecodable {
+    public init(xml element: HealthSignInCore.XMLElementView) throws {
         self.group = try element.children(named: "group").map(GetThings3.ResultGroup.init(xml:))
     }
 }
-@_spi(Generated) extension GetThings3.QueryGroup: HealthSignInRuntime.XMLEncodable {
-    public func writeXML(
-        to writer: inout HealthSignInRuntime.XMLWriter, context: HealthSignInRuntime.EncodingContext
-    ) throws {
+@_spi(Generated) extension GetThings3.QueryGroup: HealthSignInCore.XMLEncodable {
+    public func writeXML(_ writer: inout HealthSignInCore.XMLWriter, context: HealthSignInCore.EncodingContext) throws {
         if let value = self.name { try writer.attribute("name", value) }
         if let value = self.max { try writer.attribute("max", value.wireText) }
         if let value = self.maxFull { try writer.attribute("max-full", value.wireText) }
@@ -407,26 +402,20 @@ extension HealthVaultAPIClient {
         if let value = self.orderBy { try writer.element("order-by", writing: value, context: context) }
     }
 }
-@_spi(Generated) extension GetThings3.OrderBy: HealthSignInRuntime.XMLEncodable {
-    public func writeXML(
-        to writer: inout HealthSignInRuntime.XMLWriter, context: HealthSignInRuntime.EncodingContext
-    ) throws {
+@_spi(Generated) extension GetThings3.OrderBy: HealthSignInCore.XMLEncodable {
+    public func writeXML(_ writer: inout HealthSignInCore.XMLWriter, context: HealthSignInCore.EncodingContext) throws {
         try writer.element("order-by-property", writing: self.orderByProperty, context: context)
     }
 }
-@_spi(Generated) extension GetThings3.OrderByProperty: HealthSignInRuntime.XMLEncodable {
-    public func writeXML(
-        to writer: inout HealthSignInRuntime.XMLWriter, context: HealthSignInRuntime.EncodingContext
-    ) throws {
+@_spi(Generated) extension GetThings3.OrderByProperty: HealthSignInCore.XMLEncodable {
+    public func writeXML(_ writer: inout HealthSignInCore.XMLWriter, context: HealthSignInCore.EncodingContext) throws {
         try writer.attribute("type-id", self.typeID.wireText)
         try writer.attribute("property-name", self.propertyName)
         if let value = self.direction { try writer.attribute("direction", value.wireText) }
     }
 }
-@_spi(Generated) extension GetThings3.Filter: HealthSignInRuntime.XMLEncodable {
-    public func writeXML(
-        to writer: inout HealthSignInRuntime.XMLWriter, context: HealthSignInRuntime.EncodingContext
-    ) throws {
+@_spi(Generated) extension GetThings3.Filter: HealthSignInCore.XMLEncodable {
+    public func writeXML(_ writer: inout HealthSignInCore.XMLWriter, context: HealthSignInCore.EncodingContext) throws {
         for item in self.typeID { try writer.element("type-id", text: item.wireText) }
         for item in self.thingState { try writer.element("thing-state", text: item.wireText) }
         if let value = self.effDateMin { try writer.element("eff-date-min", text: value.wireText) }
@@ -436,17 +425,15 @@ extension HealthVaultAPIClient {
         if let value = self.xpath { try writer.element("xpath", text: value) }
     }
 }
-@_spi(Generated) extension GetThings3.Format: HealthSignInRuntime.XMLEncodable {
-    public func writeXML(
-        to writer: inout HealthSignInRuntime.XMLWriter, context: HealthSignInRuntime.EncodingContext
-    ) throws {
+@_spi(Generated) extension GetThings3.Format: HealthSignInCore.XMLEncodable {
+    public func writeXML(_ writer: inout HealthSignInCore.XMLWriter, context: HealthSignInCore.EncodingContext) throws {
         for item in self.section { try writer.element("section", text: item.wireText) }
         for item in self.xml { try writer.element("xml", text: item) }
         for item in self.typeVersionFormat { try writer.element("type-version-format", text: item.wireText) }
     }
 }
-@_spi(Generated) extension GetThings3.ResultGroup: HealthSignInRuntime.XMLDecodable {
-    public init(xml element: HealthSignInRuntime.XMLElementView) throws {
+@_spi(Generated) extension GetThings3.ResultGroup: HealthSignInCore.XMLDecodable {
+    public init(xml element: HealthSignInCore.XMLElementView) throws {
         var attributes = element.attributes
         self.name = try attributes.value("name", Swift.String.self)
         self.thing = try element.children(named: "thing").map(Thing.init(xml:))
@@ -455,8 +442,8 @@ extension HealthVaultAPIClient {
         self.filtered = try element.first("filtered")?.scalar(Swift.Bool.self)
     }
 }
-@_spi(Generated) extension GetThings3.UnprocessedKey: HealthSignInRuntime.XMLDecodable {
-    public init(xml element: HealthSignInRuntime.XMLElementView) throws {
+@_spi(Generated) extension GetThings3.UnprocessedKey: HealthSignInCore.XMLDecodable {
+    public init(xml element: HealthSignInCore.XMLElementView) throws {
         self.thingID = try ThingKey(xml: element.required("thing-id"))
     }
 }

@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-@_spi(Generated) import HealthSignInRuntime
+@_spi(Generated) import HealthSignInCore
 
 /// Creates a new child application for this app instance under the master application. The answer's app-id and
 /// shared-secret identify the instance from now on; its app-token goes to the Shell's CREATEAPPLICATION target once.
@@ -44,8 +44,8 @@ extension HealthVaultAPIClient {
 }
 
 // MARK: - Support code
-@_spi(Generated) extension NewApplicationCreationInfo.Response: HealthSignInRuntime.XMLDecodable {
-    public init(xml element: HealthSignInRuntime.XMLElementView) throws {
+@_spi(Generated) extension NewApplicationCreationInfo.Response: HealthSignInCore.XMLDecodable {
+    public init(xml element: HealthSignInCore.XMLElementView) throws {
         self.appID = try element.required("app-id").scalar(Foundation.UUID.self)
         self.sharedSecret = try element.required("shared-secret").scalar(Swift.String.self)
         self.appToken = try element.required("app-token").scalar(Swift.String.self)
@@ -55,10 +55,10 @@ extension HealthVaultAPIClient {
 extension NewApplicationCreationInfo.Response: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The fields, with sensitive values shown as `<redacted>`.
     public var description: Swift.String {
-        HealthSignInRuntime.Redaction.describe("NewApplicationCreationInfo.Response", [
+        HealthSignInCore.Redaction.describe("NewApplicationCreationInfo.Response", [
             "appID": Swift.String(describing: self.appID),
-            "sharedSecret": HealthSignInRuntime.Redaction.placeholder,
-            "appToken": HealthSignInRuntime.Redaction.placeholder,
+            "sharedSecret": HealthSignInCore.Redaction.placeholder,
+            "appToken": HealthSignInCore.Redaction.placeholder,
         ])
     }
 
@@ -69,8 +69,8 @@ extension NewApplicationCreationInfo.Response: CustomStringConvertible, CustomDe
     public var customMirror: Mirror {
         Mirror(self, children: [
             "appID": self.appID,
-            "sharedSecret": HealthSignInRuntime.Redaction.placeholder,
-            "appToken": HealthSignInRuntime.Redaction.placeholder,
+            "sharedSecret": HealthSignInCore.Redaction.placeholder,
+            "appToken": HealthSignInCore.Redaction.placeholder,
         ], displayStyle: .struct)
     }
 }

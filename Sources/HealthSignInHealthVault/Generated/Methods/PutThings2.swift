@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-@_spi(Generated) import HealthSignInRuntime
+@_spi(Generated) import HealthSignInCore
 
 /// Creates things (without a thing-id) or updates them (with the thing-id and its latest version-stamp) in the record
 /// of the call; all succeed or fail together.
@@ -18,9 +18,9 @@ public enum PutThings2 {
         /// Checks the schema's constraints on this value and its parts; client methods call it on a request before
         /// sending it.
         /// - Parameter path: where the value is, as a JSON pointer by wire names.
-        /// - Throws: `HealthSignInRuntime.RequestValidationError` for the first value that breaks a constraint.
+        /// - Throws: `HealthSignInCore.RequestValidationError` for the first value that breaks a constraint.
         public func validate(at path: Swift.String = "") throws {
-            try HealthSignInRuntime.RequestValidation.minItems(self.thing.count, 1, at: path + "/thing")
+            try HealthSignInCore.RequestValidation.minItems(self.thing.count, 1, at: path + "/thing")
             for (index, item) in self.thing.enumerated() {
                 try item.validate(at: path + "/thing" + "/\(index)")
             }
@@ -48,8 +48,7 @@ extension HealthVaultAPIClient {
     ///   `ResponseDecodingError` or `TransportError`.
     /// - Remark: Generated from Schemas/HealthVault/PutThings2.json#
     public func putThings2(
-        _ request: PutThings2.Request, recordID: Foundation.UUID,
-        session: HealthSignInRuntime.HealthVaultSessionCredential
+        _ request: PutThings2.Request, recordID: Foundation.UUID, session: HealthSignInCore.HealthVaultSessionCredential
     ) async throws -> PutThings2.Response {
         try request.validate()
         return try await core.send(
@@ -59,15 +58,13 @@ extension HealthVaultAPIClient {
 }
 
 // MARK: - Support code
-@_spi(Generated) extension PutThings2.Request: HealthSignInRuntime.XMLEncodable {
-    public func writeXML(
-        to writer: inout HealthSignInRuntime.XMLWriter, context: HealthSignInRuntime.EncodingContext
-    ) throws {
+@_spi(Generated) extension PutThings2.Request: HealthSignInCore.XMLEncodable {
+    public func writeXML(_ writer: inout HealthSignInCore.XMLWriter, context: HealthSignInCore.EncodingContext) throws {
         for item in self.thing { try writer.element("thing", writing: item, context: context) }
     }
 }
-@_spi(Generated) extension PutThings2.Response: HealthSignInRuntime.XMLDecodable {
-    public init(xml element: HealthSignInRuntime.XMLElementView) throws {
+@_spi(Generated) extension PutThings2.Response: HealthSignInCore.XMLDecodable {
+    public init(xml element: HealthSignInCore.XMLElementView) throws {
         self.thingID = try element.children(named: "thing-id").map(ThingKey.init(xml:))
     }
 }

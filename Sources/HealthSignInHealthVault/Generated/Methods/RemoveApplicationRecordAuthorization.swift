@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-@_spi(Generated) import HealthSignInRuntime
+@_spi(Generated) import HealthSignInCore
 
 /// Gives up the application's access to one record (the record of the call); afterwards every call for it fails with
 /// ACCESS_DENIED (11) until the user authorizes it again in the Shell.
@@ -20,7 +20,7 @@ extension HealthVaultAPIClient {
     ///   `ResponseDecodingError` or `TransportError`.
     /// - Remark: Generated from Schemas/HealthVault/RemoveApplicationRecordAuthorization.json#
     public func removeApplicationRecordAuthorization(
-        recordID: Foundation.UUID, session: HealthSignInRuntime.HealthVaultSessionCredential
+        recordID: Foundation.UUID, session: HealthSignInCore.HealthVaultSessionCredential
     ) async throws {
         _ = try await core.send(
             method: "RemoveApplicationRecordAuthorization", version: 1, recordID: recordID, auth: .session(session),

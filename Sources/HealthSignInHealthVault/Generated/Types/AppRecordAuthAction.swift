@@ -3,11 +3,11 @@
 // swiftlint:disable all
 
 import Foundation
-@_spi(Generated) import HealthSignInRuntime
+@_spi(Generated) import HealthSignInCore
 
 /// What the application must do before it can access a record.
 /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/AppRecordAuthAction
-public enum AppRecordAuthAction: HealthSignInRuntime.OpenEnum {
+public enum AppRecordAuthAction: HealthSignInCore.OpenEnum {
     /// ``
     case unspecified
     /// `AuthorizationRequired`

@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-@_spi(Generated) import HealthSignInRuntime
+@_spi(Generated) import HealthSignInCore
 
 /// A language and country preference.
 /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/Culture
@@ -18,8 +18,8 @@ public struct Culture: Sendable, Equatable {
     }
 }
 
-@_spi(Generated) extension Culture: HealthSignInRuntime.XMLDecodable {
-    public init(xml element: HealthSignInRuntime.XMLElementView) throws {
+@_spi(Generated) extension Culture: HealthSignInCore.XMLDecodable {
+    public init(xml element: HealthSignInCore.XMLElementView) throws {
         self.language = try element.first("language")?.scalar(Swift.String.self)
         self.country = try element.first("country")?.scalar(Swift.String.self)
     }

@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-@_spi(Generated) import HealthSignInRuntime
+@_spi(Generated) import HealthSignInCore
 
 /// Where the failure happened on the server side.
 /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/ErrorContext
@@ -20,8 +20,8 @@ public struct ErrorContext: Sendable, Equatable {
     }
 }
 
-@_spi(Generated) extension ErrorContext: HealthSignInRuntime.XMLDecodable {
-    public init(xml element: HealthSignInRuntime.XMLElementView) throws {
+@_spi(Generated) extension ErrorContext: HealthSignInCore.XMLDecodable {
+    public init(xml element: HealthSignInCore.XMLElementView) throws {
         self.serverName = try element.first("server-name")?.scalar(Swift.String.self)
         self.serverIP = try element.children(named: "server-ip").map { try $0.scalar(Swift.String.self) }
         self.exception = try element.first("exception")?.scalar(Swift.String.self)

@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-@_spi(Generated) import HealthSignInRuntime
+@_spi(Generated) import HealthSignInCore
 
 /// A country and, optionally, a state or province.
 /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/Location
@@ -18,8 +18,8 @@ public struct HealthVaultLocation: Sendable, Equatable {
     }
 }
 
-@_spi(Generated) extension HealthVaultLocation: HealthSignInRuntime.XMLDecodable {
-    public init(xml element: HealthSignInRuntime.XMLElementView) throws {
+@_spi(Generated) extension HealthVaultLocation: HealthSignInCore.XMLDecodable {
+    public init(xml element: HealthSignInCore.XMLElementView) throws {
         self.country = try element.required("country").scalar(Swift.String.self)
         self.stateProvince = try element.first("state-province")?.scalar(Swift.String.self)
     }

@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-@_spi(Generated) import HealthSignInRuntime
+@_spi(Generated) import HealthSignInCore
 
 /// A health record the application is authorized to access. The element's text is the record's name.
 /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/Record
@@ -73,19 +73,19 @@ public struct HealthVaultRecord: Sendable, Equatable {
     /// Checks the schema's constraints on this value and its parts; client methods call it on a request before sending
     /// it.
     /// - Parameter path: where the value is, as a JSON pointer by wire names.
-    /// - Throws: `HealthSignInRuntime.RequestValidationError` for the first value that breaks a constraint.
+    /// - Throws: `HealthSignInCore.RequestValidationError` for the first value that breaks a constraint.
     public func validate(at path: Swift.String = "") throws {
         if let value = self.state {
-            try HealthSignInRuntime.RequestValidation.listed(value, at: path + "/state")
+            try HealthSignInCore.RequestValidation.listed(value, at: path + "/state")
         }
         if let value = self.appRecordAuthAction {
-            try HealthSignInRuntime.RequestValidation.listed(value, at: path + "/app-record-auth-action")
+            try HealthSignInCore.RequestValidation.listed(value, at: path + "/app-record-auth-action")
         }
     }
 }
 
-@_spi(Generated) extension HealthVaultRecord: HealthSignInRuntime.XMLDecodable {
-    public init(xml element: HealthSignInRuntime.XMLElementView) throws {
+@_spi(Generated) extension HealthVaultRecord: HealthSignInCore.XMLDecodable {
+    public init(xml element: HealthSignInCore.XMLElementView) throws {
         var attributes = element.attributes
         self.id = try attributes.required("id", Foundation.UUID.self)
         self.recordCustodian = try attributes.value("record-custodian", Swift.Bool.self)

@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-@_spi(Generated) import HealthSignInRuntime
+@_spi(Generated) import HealthSignInCore
 
 /// The <status> element of every response: the code (0 for success) and, on failure, the error details.
 /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/Status
@@ -16,8 +16,8 @@ public struct HealthVaultResponseStatus: Sendable, Equatable {
     public init(code: Swift.Int, error: StatusError? = nil) { (self.code, self.error) = (code, error) }
 }
 
-@_spi(Generated) extension HealthVaultResponseStatus: HealthSignInRuntime.XMLDecodable {
-    public init(xml element: HealthSignInRuntime.XMLElementView) throws {
+@_spi(Generated) extension HealthVaultResponseStatus: HealthSignInCore.XMLDecodable {
+    public init(xml element: HealthSignInCore.XMLElementView) throws {
         self.code = try element.required("code").scalar(Swift.Int.self)
         self.error = try element.first("error").map(StatusError.init(xml:))
     }

@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-@_spi(Generated) import HealthSignInRuntime
+@_spi(Generated) import HealthSignInCore
 
 /// A thing to write: without a thing-id it is created; with one (and its latest version-stamp) it is updated.
 /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/PendingThing
@@ -17,11 +17,11 @@ public struct PendingThing: Sendable, Equatable {
     /// Ignored on create; an application may set read-only (0x10).
     public let flags: Swift.Int?
     /// The thing's XML (the type's root element, then optional common data), sent byte for byte and hashed as sent.
-    public let dataXML: HealthSignInRuntime.XMLFragment?
+    public let dataXML: HealthSignInCore.XMLFragment?
     /// Creates a value from its properties.
     public init(
         thingID: ThingKey? = nil, typeID: Foundation.UUID, thingState: PendingThing.ThingState? = nil,
-        flags: Swift.Int? = nil, dataXML: HealthSignInRuntime.XMLFragment? = nil
+        flags: Swift.Int? = nil, dataXML: HealthSignInCore.XMLFragment? = nil
     ) {
         (self.thingID, self.typeID, self.thingState) = (thingID, typeID, thingState)
         (self.flags, self.dataXML) = (flags, dataXML)
@@ -30,18 +30,18 @@ public struct PendingThing: Sendable, Equatable {
     /// Checks the schema's constraints on this value and its parts; client methods call it on a request before sending
     /// it.
     /// - Parameter path: where the value is, as a JSON pointer by wire names.
-    /// - Throws: `HealthSignInRuntime.RequestValidationError` for the first value that breaks a constraint.
+    /// - Throws: `HealthSignInCore.RequestValidationError` for the first value that breaks a constraint.
     public func validate(at path: Swift.String = "") throws {
         if let value = self.thingState {
-            try HealthSignInRuntime.RequestValidation.listed(value, at: path + "/thing-state")
+            try HealthSignInCore.RequestValidation.listed(value, at: path + "/thing-state")
         }
         if let value = self.flags {
-            try HealthSignInRuntime.RequestValidation.minimum(value, "0", at: path + "/flags")
+            try HealthSignInCore.RequestValidation.minimum(value, "0", at: path + "/flags")
         }
     }
 
     /// Ignored on create.
-    public enum ThingState: HealthSignInRuntime.OpenEnum {
+    public enum ThingState: HealthSignInCore.OpenEnum {
         /// `Active`
         case active
         /// `Deleted`
@@ -73,10 +73,8 @@ public struct PendingThing: Sendable, Equatable {
     }
 }
 
-@_spi(Generated) extension PendingThing: HealthSignInRuntime.XMLEncodable {
-    public func writeXML(
-        to writer: inout HealthSignInRuntime.XMLWriter, context: HealthSignInRuntime.EncodingContext
-    ) throws {
+@_spi(Generated) extension PendingThing: HealthSignInCore.XMLEncodable {
+    public func writeXML(_ writer: inout HealthSignInCore.XMLWriter, context: HealthSignInCore.EncodingContext) throws {
         if let value = self.thingID { try writer.element("thing-id", writing: value, context: context) }
         try writer.element("type-id", text: self.typeID.wireText)
         if let value = self.thingState { try writer.element("thing-state", text: value.wireText) }

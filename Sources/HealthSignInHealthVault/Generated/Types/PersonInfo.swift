@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-@_spi(Generated) import HealthSignInRuntime
+@_spi(Generated) import HealthSignInCore
 
 /// A person who authorized the application, with the records the application may access on their behalf.
 /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/PersonInfo
@@ -38,7 +38,7 @@ public struct PersonInfo: Sendable, Equatable {
     /// Checks the schema's constraints on this value and its parts; client methods call it on a request before sending
     /// it.
     /// - Parameter path: where the value is, as a JSON pointer by wire names.
-    /// - Throws: `HealthSignInRuntime.RequestValidationError` for the first value that breaks a constraint.
+    /// - Throws: `HealthSignInCore.RequestValidationError` for the first value that breaks a constraint.
     public func validate(at path: Swift.String = "") throws {
         for (index, item) in self.record.enumerated() {
             try item.validate(at: path + "/record" + "/\(index)")
@@ -46,8 +46,8 @@ public struct PersonInfo: Sendable, Equatable {
     }
 }
 
-@_spi(Generated) extension PersonInfo: HealthSignInRuntime.XMLDecodable {
-    public init(xml element: HealthSignInRuntime.XMLElementView) throws {
+@_spi(Generated) extension PersonInfo: HealthSignInCore.XMLDecodable {
+    public init(xml element: HealthSignInCore.XMLElementView) throws {
         var children = element.elements
         self.personID = try children.required("person-id").scalar(Foundation.UUID.self)
         self.name = try children.required("name").scalar(Swift.String.self)

@@ -3,11 +3,11 @@
 // swiftlint:disable all
 
 import Foundation
-@_spi(Generated) import HealthSignInRuntime
+@_spi(Generated) import HealthSignInCore
 
 /// The state of a record.
 /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/RecordState
-public enum RecordState: HealthSignInRuntime.OpenEnum {
+public enum RecordState: HealthSignInCore.OpenEnum {
     /// `Active`
     case active
     /// `ReadOnly`

@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-@_spi(Generated) import HealthSignInRuntime
+@_spi(Generated) import HealthSignInCore
 
 /// Details of a failed request.
 /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/StatusError
@@ -20,8 +20,8 @@ public struct StatusError: Sendable, Equatable {
     }
 }
 
-@_spi(Generated) extension StatusError: HealthSignInRuntime.XMLDecodable {
-    public init(xml element: HealthSignInRuntime.XMLElementView) throws {
+@_spi(Generated) extension StatusError: HealthSignInCore.XMLDecodable {
+    public init(xml element: HealthSignInCore.XMLElementView) throws {
         self.message = try element.required("message").scalar(Swift.String.self)
         self.context = try element.first("context").map(ErrorContext.init(xml:))
         self.errorInfo = try element.first("error-info")?.scalar(Swift.String.self)

@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-@_spi(Generated) import HealthSignInRuntime
+@_spi(Generated) import HealthSignInCore
 
 /// A health item as the platform returns it: its key and type, the sections asked for, and its own XML exactly as
 /// stored.
@@ -20,16 +20,16 @@ public struct Thing: Sendable, Equatable {
     /// When it took effect (core section), as wall-clock text without a zone.
     public let effDate: Swift.String?
     /// Who created it and when (audits section), as received.
-    public let created: HealthSignInRuntime.XMLFragment?
+    public let created: HealthSignInCore.XMLFragment?
     /// Who last updated it and when (audits section), as received.
-    public let updated: HealthSignInRuntime.XMLFragment?
+    public let updated: HealthSignInCore.XMLFragment?
     /// The thing's own XML (the type's root element and common data), exactly as stored.
-    public let dataXML: HealthSignInRuntime.XMLFragment?
+    public let dataXML: HealthSignInCore.XMLFragment?
     /// Creates a value from its properties.
     public init(
         thingID: ThingKey, typeID: ThingType, thingState: Thing.ThingState? = nil, flags: Swift.Int? = nil,
-        effDate: Swift.String? = nil, created: HealthSignInRuntime.XMLFragment? = nil,
-        updated: HealthSignInRuntime.XMLFragment? = nil, dataXML: HealthSignInRuntime.XMLFragment? = nil
+        effDate: Swift.String? = nil, created: HealthSignInCore.XMLFragment? = nil,
+        updated: HealthSignInCore.XMLFragment? = nil, dataXML: HealthSignInCore.XMLFragment? = nil
     ) {
         (self.thingID, self.typeID, self.thingState, self.flags) = (thingID, typeID, thingState, flags)
         (self.effDate, self.created, self.updated, self.dataXML) = (effDate, created, updated, dataXML)
@@ -38,15 +38,15 @@ public struct Thing: Sendable, Equatable {
     /// Checks the schema's constraints on this value and its parts; client methods call it on a request before sending
     /// it.
     /// - Parameter path: where the value is, as a JSON pointer by wire names.
-    /// - Throws: `HealthSignInRuntime.RequestValidationError` for the first value that breaks a constraint.
+    /// - Throws: `HealthSignInCore.RequestValidationError` for the first value that breaks a constraint.
     public func validate(at path: Swift.String = "") throws {
         if let value = self.thingState {
-            try HealthSignInRuntime.RequestValidation.listed(value, at: path + "/thing-state")
+            try HealthSignInCore.RequestValidation.listed(value, at: path + "/thing-state")
         }
     }
 
     /// Its state (core section).
-    public enum ThingState: HealthSignInRuntime.OpenEnum {
+    public enum ThingState: HealthSignInCore.OpenEnum {
         /// `Active`
         case active
         /// `Deleted`
@@ -78,16 +78,16 @@ public struct Thing: Sendable, Equatable {
     }
 }
 
-@_spi(Generated) extension Thing: HealthSignInRuntime.XMLDecodable {
-    public init(xml element: HealthSignInRuntime.XMLElementView) throws {
+@_spi(Generated) extension Thing: HealthSignInCore.XMLDecodable {
+    public init(xml element: HealthSignInCore.XMLElementView) throws {
         var children = element.elements
         self.thingID = try ThingKey(xml: children.required("thing-id"))
         self.typeID = try ThingType(xml: children.required("type-id"))
         self.thingState = try children.first("thing-state")?.scalar(Thing.ThingState.self)
         self.flags = try children.first("flags")?.scalar(Swift.Int.self)
         self.effDate = try children.first("eff-date")?.scalar(Swift.String.self)
-        self.created = try children.first("created").map(HealthSignInRuntime.XMLFragment.init(xml:))
-        self.updated = try children.first("updated").map(HealthSignInRuntime.XMLFragment.init(xml:))
-        self.dataXML = try children.first("data-xml").map(HealthSignInRuntime.XMLFragment.init(xml:))
+        self.created = try children.first("created").map(HealthSignInCore.XMLFragment.init(xml:))
+        self.updated = try children.first("updated").map(HealthSignInCore.XMLFragment.init(xml:))
+        self.dataXML = try children.first("data-xml").map(HealthSignInCore.XMLFragment.init(xml:))
     }
 }

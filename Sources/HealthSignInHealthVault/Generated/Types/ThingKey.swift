@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-@_spi(Generated) import HealthSignInRuntime
+@_spi(Generated) import HealthSignInCore
 
 /// A thing's id and the version-stamp of one of its versions; an update must name the latest.
 /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/ThingKey
@@ -18,16 +18,14 @@ public struct ThingKey: Sendable, Equatable {
     }
 }
 
-@_spi(Generated) extension ThingKey: HealthSignInRuntime.XMLDecodable, HealthSignInRuntime.XMLEncodable {
-    public init(xml element: HealthSignInRuntime.XMLElementView) throws {
+@_spi(Generated) extension ThingKey: HealthSignInCore.XMLDecodable, HealthSignInCore.XMLEncodable {
+    public init(xml element: HealthSignInCore.XMLElementView) throws {
         var attributes = element.attributes
         self.versionStamp = try attributes.value("version-stamp", Foundation.UUID.self)
         self.id = try element.scalar(Foundation.UUID.self)
     }
 
-    public func writeXML(
-        to writer: inout HealthSignInRuntime.XMLWriter, context: HealthSignInRuntime.EncodingContext
-    ) throws {
+    public func writeXML(_ writer: inout HealthSignInCore.XMLWriter, context: HealthSignInCore.EncodingContext) throws {
         if let value = self.versionStamp { try writer.attribute("version-stamp", value.wireText) }
         try writer.text(self.id.wireText)
     }

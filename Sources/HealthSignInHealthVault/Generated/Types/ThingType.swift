@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-@_spi(Generated) import HealthSignInRuntime
+@_spi(Generated) import HealthSignInCore
 
 /// A thing type's id, with its name when the server gives one.
 /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/ThingType
@@ -16,8 +16,8 @@ public struct ThingType: Sendable, Equatable {
     public init(name: Swift.String? = nil, id: Foundation.UUID) { (self.name, self.id) = (name, id) }
 }
 
-@_spi(Generated) extension ThingType: HealthSignInRuntime.XMLDecodable {
-    public init(xml element: HealthSignInRuntime.XMLElementView) throws {
+@_spi(Generated) extension ThingType: HealthSignInCore.XMLDecodable {
+    public init(xml element: HealthSignInCore.XMLElementView) throws {
         var attributes = element.attributes
         self.name = try attributes.value("name", Swift.String.self)
         self.id = try element.scalar(Foundation.UUID.self)

@@ -3,13 +3,13 @@
 // swiftlint:disable all
 
 import Foundation
-@_spi(Generated) import HealthSignInRuntime
+@_spi(Generated) import HealthSignInCore
 import HealthSignInOAuth
 
 /// A FHIR OperationOutcome, in DSTU1 (type Coding, details string) or DSTU2+ (code, details CodeableConcept,
 /// diagnostics) shape, JSON or XML. An expired access token arrives this way.
 /// - Remark: Generated from Schemas/Koppeltaal/protocol.json#/errors/OperationOutcomeError
-public struct OperationOutcomeError: Error, Sendable, Equatable, CustomStringConvertible, HealthSignInRuntime.ProtocolError {
+public struct OperationOutcomeError: Error, Sendable, Equatable, CustomStringConvertible, HealthSignInCore.ProtocolError {
     /// The decoded error body.
     public let body: FHIROperationOutcome
 
@@ -38,19 +38,19 @@ public struct OperationOutcomeError: Error, Sendable, Equatable, CustomStringCon
     /// meaning.
     public init(
         body: FHIROperationOutcome, httpStatus: Swift.Int, operation: Swift.String,
-        recovery codeRecovery: (FHIRIssueType) -> HealthSignInRuntime.ErrorRecovery
+        recovery codeRecovery: (FHIRIssueType) -> HealthSignInCore.ErrorRecovery
     ) {
         self.init(body: body, httpStatus: httpStatus, operation: operation)
-        recoveryOverride = codes.lazy.map(codeRecovery).first { $0 != .none } ?? HealthSignInRuntime.ErrorRecovery.none
+        recoveryOverride = codes.lazy.map(codeRecovery).first { $0 != .none } ?? HealthSignInCore.ErrorRecovery.none
     }
 
-    private var recoveryOverride: HealthSignInRuntime.ErrorRecovery?
+    private var recoveryOverride: HealthSignInCore.ErrorRecovery?
 
     /// The server's explanation, when it gave one.
     public var message: Swift.String? { nil }
 
     /// What a caller should do about the error: the recovery of the first code that calls for something.
-    public var recovery: HealthSignInRuntime.ErrorRecovery {
+    public var recovery: HealthSignInCore.ErrorRecovery {
         recoveryOverride ?? codes.lazy.map(\.recovery).first { $0 != .none } ?? .none
     }
 
@@ -62,7 +62,7 @@ public struct OperationOutcomeError: Error, Sendable, Equatable, CustomStringCon
 
 /// The codes of ``OperationOutcomeError``; codes the schema does not list become ``unknown(_:)``.
 /// - Remark: Generated from Schemas/Koppeltaal/protocol.json#/errors/OperationOutcomeError/codes
-public enum FHIRIssueType: HealthSignInRuntime.OpenEnum {
+public enum FHIRIssueType: HealthSignInCore.OpenEnum {
     /// `"invalid"` invalid: Content invalid against the specification or a profile.
     case invalid
     /// `"structure"` structure: A structural issue in the content.
@@ -242,7 +242,7 @@ public enum FHIRIssueType: HealthSignInRuntime.OpenEnum {
     }
 
     /// What a caller should do about this code.
-    public var recovery: HealthSignInRuntime.ErrorRecovery {
+    public var recovery: HealthSignInCore.ErrorRecovery {
         switch self {
         case .transient, .lockError, .noStore, .timeout, .throttled: return .retryLater
         case .expired: return .refreshCredential

@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-@_spi(Generated) import HealthSignInRuntime
+@_spi(Generated) import HealthSignInCore
 import HealthSignInOAuth
 
 /// Exchanges an activation code for an authorization code without a browser: Koppeltaal's mobile Authorize answers with
@@ -56,7 +56,7 @@ public enum MobileAuthorize {
             (self.authorizationCode, self.state) = (authorizationCode, state)
         }
         public init(from decoder: any Decoder) throws {
-            let container = try HealthSignInRuntime.JSONCoding.members(of: decoder, notNull: ["state"])
+            let container = try HealthSignInCore.JSONCoding.members(of: decoder, notNull: ["state"])
             self.authorizationCode = try container.decode(
                 Swift.String.self, forKey: container.firstPresentKey("authorization_code", "authorisation_code"))
             self.state = try container.decodeIfPresent(Swift.String.self, forKey: "state")
@@ -84,7 +84,7 @@ extension KoppeltaalAPIClient {
 // MARK: - Support code
 extension MobileAuthorize {
     /// Adds the request's query, header and form fields to `http`.
-    static func apply(_ request: Request, to http: inout HealthSignInRuntime.HTTPRequestBuilder) {
+    static func apply(_ request: Request, to http: inout HealthSignInCore.HTTPRequestBuilder) {
         http.query.append("response_type", "code")
         http.query.append("client_id", request.clientID)
         http.query.append("redirect_uri", request.redirectURI)
@@ -102,14 +102,14 @@ extension MobileAuthorize {
 extension MobileAuthorize.Request: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The fields, with sensitive values shown as `<redacted>`.
     public var description: Swift.String {
-        HealthSignInRuntime.Redaction.describe("MobileAuthorize.Request", [
+        HealthSignInCore.Redaction.describe("MobileAuthorize.Request", [
             "clientID": Swift.String(describing: self.clientID),
             "redirectURI": Swift.String(describing: self.redirectURI),
-            "scope": HealthSignInRuntime.Redaction.placeholder,
+            "scope": HealthSignInCore.Redaction.placeholder,
             "state": Swift.String(describing: self.state),
-            "codeChallenge": HealthSignInRuntime.Redaction.show(self.codeChallenge),
-            "codeChallengeMethod": HealthSignInRuntime.Redaction.show(self.codeChallengeMethod),
-            "prompt": HealthSignInRuntime.Redaction.show(self.prompt),
+            "codeChallenge": HealthSignInCore.Redaction.show(self.codeChallenge),
+            "codeChallengeMethod": HealthSignInCore.Redaction.show(self.codeChallengeMethod),
+            "prompt": HealthSignInCore.Redaction.show(self.prompt),
         ])
     }
 
@@ -121,7 +121,7 @@ extension MobileAuthorize.Request: CustomStringConvertible, CustomDebugStringCon
         Mirror(self, children: [
             "clientID": self.clientID,
             "redirectURI": self.redirectURI,
-            "scope": HealthSignInRuntime.Redaction.placeholder,
+            "scope": HealthSignInCore.Redaction.placeholder,
             "state": self.state,
             "codeChallenge": self.codeChallenge as Any,
             "codeChallengeMethod": self.codeChallengeMethod as Any,
@@ -133,9 +133,9 @@ extension MobileAuthorize.Request: CustomStringConvertible, CustomDebugStringCon
 extension MobileAuthorize.Response: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The fields, with sensitive values shown as `<redacted>`.
     public var description: Swift.String {
-        HealthSignInRuntime.Redaction.describe("MobileAuthorize.Response", [
-            "authorizationCode": HealthSignInRuntime.Redaction.placeholder,
-            "state": HealthSignInRuntime.Redaction.show(self.state),
+        HealthSignInCore.Redaction.describe("MobileAuthorize.Response", [
+            "authorizationCode": HealthSignInCore.Redaction.placeholder,
+            "state": HealthSignInCore.Redaction.show(self.state),
         ])
     }
 
@@ -145,7 +145,7 @@ extension MobileAuthorize.Response: CustomStringConvertible, CustomDebugStringCo
     /// A mirror that shows sensitive values as `<redacted>`, for `dump` and debuggers.
     public var customMirror: Mirror {
         Mirror(self, children: [
-            "authorizationCode": HealthSignInRuntime.Redaction.placeholder,
+            "authorizationCode": HealthSignInCore.Redaction.placeholder,
             "state": self.state as Any,
         ], displayStyle: .struct)
     }

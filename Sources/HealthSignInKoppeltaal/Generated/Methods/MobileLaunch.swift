@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-@_spi(Generated) import HealthSignInRuntime
+@_spi(Generated) import HealthSignInCore
 import HealthSignInOAuth
 
 /// Asks the Koppeltaal server for a one-time activation code that launches the target application for a patient on a
@@ -43,7 +43,7 @@ public enum MobileLaunch {
             (self.activationCode, self.expiresIn) = (activationCode, expiresIn)
         }
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: HealthSignInRuntime.AnyCodingKey.self)
+            let container = try decoder.container(keyedBy: HealthSignInCore.AnyCodingKey.self)
             self.activationCode = try container.decode(Swift.String.self, forKey: "activation_code")
             self.expiresIn = try container.decode(Swift.Int.self, forKey: "expires_in")
         }
@@ -62,7 +62,7 @@ extension KoppeltaalAPIClient {
     ///   `UnexpectedResponseError`, `ResponseDecodingError`, `ConfigurationError` or `TransportError`.
     /// - Remark: Generated from Schemas/Koppeltaal/MobileLaunch.json#
     public func mobileLaunch(
-        _ request: MobileLaunch.Request, credentials: HealthSignInRuntime.BasicCredentials
+        _ request: MobileLaunch.Request, credentials: HealthSignInCore.BasicCredentials
     ) async throws -> MobileLaunch.Response {
         var http = try core.request(
             .get, server: configuration.servers.launch, serverName: "launch", path: "/MobileLaunch")
@@ -77,7 +77,7 @@ extension KoppeltaalAPIClient {
 // MARK: - Support code
 extension MobileLaunch {
     /// Adds the request's query, header and form fields to `http`.
-    static func apply(_ request: Request, to http: inout HealthSignInRuntime.HTTPRequestBuilder) {
+    static func apply(_ request: Request, to http: inout HealthSignInCore.HTTPRequestBuilder) {
         http.query.append("client_id", request.clientID)
         http.query.append("patient", request.patient)
         http.query.append("user", request.user)
@@ -89,8 +89,8 @@ extension MobileLaunch {
 extension MobileLaunch.Response: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The fields, with sensitive values shown as `<redacted>`.
     public var description: Swift.String {
-        HealthSignInRuntime.Redaction.describe("MobileLaunch.Response", [
-            "activationCode": HealthSignInRuntime.Redaction.placeholder,
+        HealthSignInCore.Redaction.describe("MobileLaunch.Response", [
+            "activationCode": HealthSignInCore.Redaction.placeholder,
             "expiresIn": Swift.String(describing: self.expiresIn),
         ])
     }
@@ -101,7 +101,7 @@ extension MobileLaunch.Response: CustomStringConvertible, CustomDebugStringConve
     /// A mirror that shows sensitive values as `<redacted>`, for `dump` and debuggers.
     public var customMirror: Mirror {
         Mirror(self, children: [
-            "activationCode": HealthSignInRuntime.Redaction.placeholder,
+            "activationCode": HealthSignInCore.Redaction.placeholder,
             "expiresIn": self.expiresIn,
         ], displayStyle: .struct)
     }

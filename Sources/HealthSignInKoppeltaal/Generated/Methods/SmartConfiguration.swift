@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-@_spi(Generated) import HealthSignInRuntime
+@_spi(Generated) import HealthSignInCore
 import HealthSignInOAuth
 
 /// Reads the SMART configuration (GET [base]/.well-known/smart-configuration): the OAuth endpoints and what the server

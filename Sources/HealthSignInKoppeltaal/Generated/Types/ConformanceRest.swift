@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-@_spi(Generated) import HealthSignInRuntime
+@_spi(Generated) import HealthSignInCore
 import HealthSignInOAuth
 
 /// The capabilities of one REST endpoint.
@@ -18,14 +18,14 @@ public struct ConformanceRest: Sendable, Equatable, Decodable {
         (self.mode, self.security) = (mode, security)
     }
     public init(from decoder: any Decoder) throws {
-        let container = try HealthSignInRuntime.JSONCoding.members(of: decoder, notNull: ["mode", "security"])
+        let container = try HealthSignInCore.JSONCoding.members(of: decoder, notNull: ["mode", "security"])
         self.mode = try container.decodeIfPresent(Swift.String.self, forKey: "mode")
         self.security = try container.decodeIfPresent(ConformanceSecurity.self, forKey: "security")
     }
 }
 
-@_spi(Generated) extension ConformanceRest: HealthSignInRuntime.XMLDecodable {
-    public init(xml element: HealthSignInRuntime.XMLElementView) throws {
+@_spi(Generated) extension ConformanceRest: HealthSignInCore.XMLDecodable {
+    public init(xml element: HealthSignInCore.XMLElementView) throws {
         self.mode = try element.first("mode")?.valueAttribute(Swift.String.self)
         self.security = try element.first("security").map(ConformanceSecurity.init(xml:))
     }
@@ -34,9 +34,9 @@ public struct ConformanceRest: Sendable, Equatable, Decodable {
 extension ConformanceRest: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The fields, with sensitive values shown as `<redacted>`.
     public var description: Swift.String {
-        HealthSignInRuntime.Redaction.describe("ConformanceRest", [
-            "mode": HealthSignInRuntime.Redaction.show(self.mode),
-            "security": HealthSignInRuntime.Redaction.show(self.security),
+        HealthSignInCore.Redaction.describe("ConformanceRest", [
+            "mode": HealthSignInCore.Redaction.show(self.mode),
+            "security": HealthSignInCore.Redaction.show(self.security),
         ])
     }
 

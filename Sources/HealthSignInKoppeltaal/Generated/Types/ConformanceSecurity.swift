@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-@_spi(Generated) import HealthSignInRuntime
+@_spi(Generated) import HealthSignInCore
 import HealthSignInOAuth
 
 /// How the REST endpoint is secured, with the OAuth endpoint extensions.
@@ -20,7 +20,7 @@ public struct ConformanceSecurity: Sendable, Equatable, Decodable {
         (self.extensions, self.service, self.summary) = (extensions, service, summary)
     }
     public init(from decoder: any Decoder) throws {
-        let container = try HealthSignInRuntime.JSONCoding.members(of: decoder, notNull: [
+        let container = try HealthSignInCore.JSONCoding.members(of: decoder, notNull: [
             "extension", "service", "description"])
         self.extensions = try container.decodeIfPresent([FHIRExtension].self, forKey: "extension") ?? []
         self.service = try container.decodeIfPresent([FHIRCodeableConcept].self, forKey: "service") ?? []
@@ -28,8 +28,8 @@ public struct ConformanceSecurity: Sendable, Equatable, Decodable {
     }
 }
 
-@_spi(Generated) extension ConformanceSecurity: HealthSignInRuntime.XMLDecodable {
-    public init(xml element: HealthSignInRuntime.XMLElementView) throws {
+@_spi(Generated) extension ConformanceSecurity: HealthSignInCore.XMLDecodable {
+    public init(xml element: HealthSignInCore.XMLElementView) throws {
         self.extensions = try element.children(named: "extension").map(FHIRExtension.init(xml:))
         self.service = try element.children(named: "service").map(FHIRCodeableConcept.init(xml:))
         self.summary = try element.first("description")?.valueAttribute(Swift.String.self)
@@ -39,10 +39,10 @@ public struct ConformanceSecurity: Sendable, Equatable, Decodable {
 extension ConformanceSecurity: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The fields, with sensitive values shown as `<redacted>`.
     public var description: Swift.String {
-        HealthSignInRuntime.Redaction.describe("ConformanceSecurity", [
+        HealthSignInCore.Redaction.describe("ConformanceSecurity", [
             "extensions": Swift.String(describing: self.extensions),
             "service": Swift.String(describing: self.service),
-            "summary": HealthSignInRuntime.Redaction.show(self.summary),
+            "summary": HealthSignInCore.Redaction.show(self.summary),
         ])
     }
 

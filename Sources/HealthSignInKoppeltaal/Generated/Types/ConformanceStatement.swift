@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-@_spi(Generated) import HealthSignInRuntime
+@_spi(Generated) import HealthSignInCore
 import HealthSignInOAuth
 
 /// A FHIR DSTU1 Conformance statement: the server's capabilities, including the OAuth endpoints in
@@ -29,7 +29,7 @@ public struct ConformanceStatement: Sendable, Equatable, Decodable {
         (self.format, self.rest) = (format, rest)
     }
     public init(from decoder: any Decoder) throws {
-        let container = try HealthSignInRuntime.JSONCoding.members(of: decoder, notNull: [
+        let container = try HealthSignInCore.JSONCoding.members(of: decoder, notNull: [
             "name", "publisher", "fhirVersion", "format", "rest"])
         try container.expectConstant(
             "Conformance", alsoAccepting: ["CapabilityStatement"], forKey: "resourceType", required: true)
@@ -41,8 +41,8 @@ public struct ConformanceStatement: Sendable, Equatable, Decodable {
     }
 }
 
-@_spi(Generated) extension ConformanceStatement: HealthSignInRuntime.XMLDecodable {
-    public init(xml element: HealthSignInRuntime.XMLElementView) throws {
+@_spi(Generated) extension ConformanceStatement: HealthSignInCore.XMLDecodable {
+    public init(xml element: HealthSignInCore.XMLElementView) throws {
         var children = element.elements
         self.name = try children.first("name")?.valueAttribute(Swift.String.self)
         self.publisher = try children.first("publisher")?.valueAttribute(Swift.String.self)
@@ -55,10 +55,10 @@ public struct ConformanceStatement: Sendable, Equatable, Decodable {
 extension ConformanceStatement: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The fields, with sensitive values shown as `<redacted>`.
     public var description: Swift.String {
-        HealthSignInRuntime.Redaction.describe("ConformanceStatement", [
-            "name": HealthSignInRuntime.Redaction.show(self.name),
-            "publisher": HealthSignInRuntime.Redaction.show(self.publisher),
-            "fhirVersion": HealthSignInRuntime.Redaction.show(self.fhirVersion),
+        HealthSignInCore.Redaction.describe("ConformanceStatement", [
+            "name": HealthSignInCore.Redaction.show(self.name),
+            "publisher": HealthSignInCore.Redaction.show(self.publisher),
+            "fhirVersion": HealthSignInCore.Redaction.show(self.fhirVersion),
             "format": Swift.String(describing: self.format),
             "rest": Swift.String(describing: self.rest),
         ])

@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-@_spi(Generated) import HealthSignInRuntime
+@_spi(Generated) import HealthSignInCore
 import HealthSignInOAuth
 
 /// A concept given by codes and, or, text.
@@ -16,14 +16,14 @@ public struct FHIRCodeableConcept: Sendable, Equatable, Decodable {
     /// Creates a value from its properties.
     public init(coding: [FHIRCoding] = [], text: Swift.String? = nil) { (self.coding, self.text) = (coding, text) }
     public init(from decoder: any Decoder) throws {
-        let container = try HealthSignInRuntime.JSONCoding.members(of: decoder, notNull: ["coding", "text"])
+        let container = try HealthSignInCore.JSONCoding.members(of: decoder, notNull: ["coding", "text"])
         self.coding = try container.decodeIfPresent([FHIRCoding].self, forKey: "coding") ?? []
         self.text = try container.decodeIfPresent(Swift.String.self, forKey: "text")
     }
 }
 
-@_spi(Generated) extension FHIRCodeableConcept: HealthSignInRuntime.XMLDecodable {
-    public init(xml element: HealthSignInRuntime.XMLElementView) throws {
+@_spi(Generated) extension FHIRCodeableConcept: HealthSignInCore.XMLDecodable {
+    public init(xml element: HealthSignInCore.XMLElementView) throws {
         self.coding = try element.children(named: "coding").map(FHIRCoding.init(xml:))
         self.text = try element.first("text")?.valueAttribute(Swift.String.self)
     }
@@ -32,9 +32,9 @@ public struct FHIRCodeableConcept: Sendable, Equatable, Decodable {
 extension FHIRCodeableConcept: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The fields, with sensitive values shown as `<redacted>`.
     public var description: Swift.String {
-        HealthSignInRuntime.Redaction.describe("FHIRCodeableConcept", [
+        HealthSignInCore.Redaction.describe("FHIRCodeableConcept", [
             "coding": Swift.String(describing: self.coding),
-            "text": HealthSignInRuntime.Redaction.hide(self.text),
+            "text": HealthSignInCore.Redaction.hide(self.text),
         ])
     }
 
@@ -45,7 +45,7 @@ extension FHIRCodeableConcept: CustomStringConvertible, CustomDebugStringConvert
     public var customMirror: Mirror {
         Mirror(self, children: [
             "coding": self.coding,
-            "text": HealthSignInRuntime.Redaction.hide(self.text),
+            "text": HealthSignInCore.Redaction.hide(self.text),
         ], displayStyle: .struct)
     }
 }

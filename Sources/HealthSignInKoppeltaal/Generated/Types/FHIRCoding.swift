@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-@_spi(Generated) import HealthSignInRuntime
+@_spi(Generated) import HealthSignInCore
 import HealthSignInOAuth
 
 /// A code from a code system.
@@ -20,15 +20,15 @@ public struct FHIRCoding: Sendable, Equatable, Decodable {
         (self.system, self.code, self.display) = (system, code, display)
     }
     public init(from decoder: any Decoder) throws {
-        let container = try HealthSignInRuntime.JSONCoding.members(of: decoder, notNull: ["system", "code", "display"])
+        let container = try HealthSignInCore.JSONCoding.members(of: decoder, notNull: ["system", "code", "display"])
         self.system = try container.decodeIfPresent(Swift.String.self, forKey: "system")
         self.code = try container.decodeIfPresent(Swift.String.self, forKey: "code")
         self.display = try container.decodeIfPresent(Swift.String.self, forKey: "display")
     }
 }
 
-@_spi(Generated) extension FHIRCoding: HealthSignInRuntime.XMLDecodable {
-    public init(xml element: HealthSignInRuntime.XMLElementView) throws {
+@_spi(Generated) extension FHIRCoding: HealthSignInCore.XMLDecodable {
+    public init(xml element: HealthSignInCore.XMLElementView) throws {
         self.system = try element.first("system")?.valueAttribute(Swift.String.self)
         self.code = try element.first("code")?.valueAttribute(Swift.String.self)
         self.display = try element.first("display")?.valueAttribute(Swift.String.self)

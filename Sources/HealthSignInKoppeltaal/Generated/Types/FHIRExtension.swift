@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-@_spi(Generated) import HealthSignInRuntime
+@_spi(Generated) import HealthSignInCore
 import HealthSignInOAuth
 
 /// A FHIR extension: a URL naming it and a value, or nested extensions (the SMART 1.0 oauth-uris form).
@@ -28,7 +28,7 @@ public struct FHIRExtension: Sendable, Equatable, Decodable {
         (self.valueCode, self.extensions) = (valueCode, extensions)
     }
     public init(from decoder: any Decoder) throws {
-        let container = try HealthSignInRuntime.JSONCoding.members(of: decoder, notNull: [
+        let container = try HealthSignInCore.JSONCoding.members(of: decoder, notNull: [
             "valueUri", "valueString", "valueCode", "extension"])
         self.url = try container.decode(Swift.String.self, forKey: "url")
         self.valueURI = try container.decodeIfPresent(Swift.String.self, forKey: "valueUri")
@@ -38,8 +38,8 @@ public struct FHIRExtension: Sendable, Equatable, Decodable {
     }
 }
 
-@_spi(Generated) extension FHIRExtension: HealthSignInRuntime.XMLDecodable {
-    public init(xml element: HealthSignInRuntime.XMLElementView) throws {
+@_spi(Generated) extension FHIRExtension: HealthSignInCore.XMLDecodable {
+    public init(xml element: HealthSignInCore.XMLElementView) throws {
         var children = element.elements
         var attributes = element.attributes
         self.url = try attributes.required("url", Swift.String.self)

@@ -3,12 +3,12 @@
 // swiftlint:disable all
 
 import Foundation
-@_spi(Generated) import HealthSignInRuntime
+@_spi(Generated) import HealthSignInCore
 import HealthSignInOAuth
 
 /// How bad an issue is.
 /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/IssueSeverity
-public enum FHIRIssueSeverity: HealthSignInRuntime.OpenEnum {
+public enum FHIRIssueSeverity: HealthSignInCore.OpenEnum {
     /// `fatal`
     case fatal
     /// `error`

@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-@_spi(Generated) import HealthSignInRuntime
+@_spi(Generated) import HealthSignInCore
 import HealthSignInOAuth
 
 /// A FHIR OperationOutcome: one or more issues. Reads DSTU1 and DSTU2+ shapes in JSON and XML.
@@ -14,7 +14,7 @@ public struct FHIROperationOutcome: Sendable, Equatable, Decodable {
     /// Creates a value from its properties.
     public init(issue: [FHIROperationOutcomeIssue]) { self.issue = issue }
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: HealthSignInRuntime.AnyCodingKey.self)
+        let container = try decoder.container(keyedBy: HealthSignInCore.AnyCodingKey.self)
         try container.expectConstant("OperationOutcome", forKey: "resourceType", required: true)
         self.issue = try container.decode([FHIROperationOutcomeIssue].self, forKey: "issue")
     }
@@ -22,7 +22,7 @@ public struct FHIROperationOutcome: Sendable, Equatable, Decodable {
     /// Checks the schema's constraints on this value and its parts; client methods call it on a request before sending
     /// it.
     /// - Parameter path: where the value is, as a JSON pointer by wire names.
-    /// - Throws: `HealthSignInRuntime.RequestValidationError` for the first value that breaks a constraint.
+    /// - Throws: `HealthSignInCore.RequestValidationError` for the first value that breaks a constraint.
     public func validate(at path: Swift.String = "") throws {
         for (index, item) in self.issue.enumerated() {
             try item.validate(at: path + "/issue" + "/\(index)")
@@ -30,8 +30,8 @@ public struct FHIROperationOutcome: Sendable, Equatable, Decodable {
     }
 }
 
-@_spi(Generated) extension FHIROperationOutcome: HealthSignInRuntime.XMLDecodable {
-    public init(xml element: HealthSignInRuntime.XMLElementView) throws {
+@_spi(Generated) extension FHIROperationOutcome: HealthSignInCore.XMLDecodable {
+    public init(xml element: HealthSignInCore.XMLElementView) throws {
         self.issue = try element.children(named: "issue").map(FHIROperationOutcomeIssue.init(xml:))
     }
 }
@@ -39,7 +39,7 @@ public struct FHIROperationOutcome: Sendable, Equatable, Decodable {
 extension FHIROperationOutcome: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The fields, with sensitive values shown as `<redacted>`.
     public var description: Swift.String {
-        HealthSignInRuntime.Redaction.describe("FHIROperationOutcome", [
+        HealthSignInCore.Redaction.describe("FHIROperationOutcome", [
             "issue": Swift.String(describing: self.issue),
         ])
     }

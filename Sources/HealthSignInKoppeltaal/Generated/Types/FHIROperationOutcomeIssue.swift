@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-@_spi(Generated) import HealthSignInRuntime
+@_spi(Generated) import HealthSignInCore
 import HealthSignInOAuth
 
 /// One issue. DSTU1 names its kind in type.code and explains it in the details string; DSTU2 and later use code,
@@ -32,7 +32,7 @@ public struct FHIROperationOutcomeIssue: Sendable, Equatable, Decodable {
         (self.details, self.diagnostics, self.location) = (details, diagnostics, location)
     }
     public init(from decoder: any Decoder) throws {
-        let container = try HealthSignInRuntime.JSONCoding.members(of: decoder, notNull: [
+        let container = try HealthSignInCore.JSONCoding.members(of: decoder, notNull: [
             "severity", "type", "code", "details", "diagnostics", "location"])
         self.severity = try container.decodeIfPresent(FHIRIssueSeverity.self, forKey: "severity")
         self.type = try container.decodeIfPresent(FHIRCoding.self, forKey: "type")
@@ -45,10 +45,10 @@ public struct FHIROperationOutcomeIssue: Sendable, Equatable, Decodable {
     /// Checks the schema's constraints on this value and its parts; client methods call it on a request before sending
     /// it.
     /// - Parameter path: where the value is, as a JSON pointer by wire names.
-    /// - Throws: `HealthSignInRuntime.RequestValidationError` for the first value that breaks a constraint.
+    /// - Throws: `HealthSignInCore.RequestValidationError` for the first value that breaks a constraint.
     public func validate(at path: Swift.String = "") throws {
         if let value = self.severity {
-            try HealthSignInRuntime.RequestValidation.listed(value, at: path + "/severity")
+            try HealthSignInCore.RequestValidation.listed(value, at: path + "/severity")
         }
     }
 
@@ -68,13 +68,13 @@ public struct FHIROperationOutcomeIssue: Sendable, Equatable, Decodable {
             if let value = try? FHIRCodeableConcept(from: decoder) {
                 valid.append(.fhirCodeableConcept(value))
             }
-            self = try HealthSignInRuntime.JSONCoding.exactlyOne(valid, at: decoder.codingPath)
+            self = try HealthSignInCore.JSONCoding.exactlyOne(valid, at: decoder.codingPath)
         }
     }
 }
 
-@_spi(Generated) extension FHIROperationOutcomeIssue: HealthSignInRuntime.XMLDecodable {
-    public init(xml element: HealthSignInRuntime.XMLElementView) throws {
+@_spi(Generated) extension FHIROperationOutcomeIssue: HealthSignInCore.XMLDecodable {
+    public init(xml element: HealthSignInCore.XMLElementView) throws {
         var children = element.elements
         self.severity = try children.first("severity")?.valueAttribute(FHIRIssueSeverity.self)
         self.type = try children.first("type").map(FHIRCoding.init(xml:))
@@ -88,12 +88,12 @@ public struct FHIROperationOutcomeIssue: Sendable, Equatable, Decodable {
 extension FHIROperationOutcomeIssue: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The fields, with sensitive values shown as `<redacted>`.
     public var description: Swift.String {
-        HealthSignInRuntime.Redaction.describe("FHIROperationOutcomeIssue", [
-            "severity": HealthSignInRuntime.Redaction.show(self.severity),
-            "type": HealthSignInRuntime.Redaction.show(self.type),
-            "code": HealthSignInRuntime.Redaction.show(self.code),
-            "details": HealthSignInRuntime.Redaction.show(self.details),
-            "diagnostics": HealthSignInRuntime.Redaction.hide(self.diagnostics),
+        HealthSignInCore.Redaction.describe("FHIROperationOutcomeIssue", [
+            "severity": HealthSignInCore.Redaction.show(self.severity),
+            "type": HealthSignInCore.Redaction.show(self.type),
+            "code": HealthSignInCore.Redaction.show(self.code),
+            "details": HealthSignInCore.Redaction.show(self.details),
+            "diagnostics": HealthSignInCore.Redaction.hide(self.diagnostics),
             "location": Swift.String(describing: self.location),
         ])
     }
@@ -108,14 +108,14 @@ extension FHIROperationOutcomeIssue: CustomStringConvertible, CustomDebugStringC
             "type": self.type as Any,
             "code": self.code as Any,
             "details": self.details as Any,
-            "diagnostics": HealthSignInRuntime.Redaction.hide(self.diagnostics),
+            "diagnostics": HealthSignInCore.Redaction.hide(self.diagnostics),
             "location": self.location,
         ], displayStyle: .struct)
     }
 }
-@_spi(Generated) extension FHIROperationOutcomeIssue.Details: HealthSignInRuntime.XMLDecodable {
+@_spi(Generated) extension FHIROperationOutcomeIssue.Details: HealthSignInCore.XMLDecodable {
     /// Reads the first variant that the element's content fits, in schema order.
-    public init(xml element: HealthSignInRuntime.XMLElementView) throws {
+    public init(xml element: HealthSignInCore.XMLElementView) throws {
         if let value = try? element.valueAttribute(Swift.String.self) {
             self = .string(value)
             return
@@ -140,7 +140,7 @@ extension FHIROperationOutcomeIssue.Details: CustomStringConvertible, CustomDebu
     public var customMirror: Mirror {
         switch self {
         case .string: return Mirror(
-            self, children: ["string": HealthSignInRuntime.Redaction.placeholder], displayStyle: .enum)
+            self, children: ["string": HealthSignInCore.Redaction.placeholder], displayStyle: .enum)
         case .fhirCodeableConcept(let value): return Mirror(
             self, children: ["fhirCodeableConcept": value], displayStyle: .enum)
         }

@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-@_spi(Generated) import HealthSignInRuntime
+@_spi(Generated) import HealthSignInCore
 import HealthSignInOAuth
 
 /// A token response with Koppeltaal's launch context: the OAuth 2.0 members through the TokenResponse it extends, and
@@ -37,8 +37,8 @@ public struct KoppeltaalTokenResponse: Sendable, Equatable, Decodable {
 
     /// Reads the members this type adds from those `tokenResponse` keeps beyond its own properties.
     public init(extending tokenResponse: HealthSignInOAuth.TokenResponse) throws {
-        self = try HealthSignInRuntime.JSONCoding.decodeMembers(tokenResponse.additionalProperties) { decoder in
-            let container = try HealthSignInRuntime.JSONCoding.members(of: decoder, notNull: [
+        self = try HealthSignInCore.JSONCoding.decodeMembers(tokenResponse.additionalProperties) { decoder in
+            let container = try HealthSignInCore.JSONCoding.members(of: decoder, notNull: [
                 "patient", "Patient", "user", "resource", "domain", "intent"])
             return Self(
                 tokenResponse: tokenResponse,
@@ -55,7 +55,7 @@ public struct KoppeltaalTokenResponse: Sendable, Equatable, Decodable {
         tokenResponse[keyPath: member]
     }
     /// The members neither this type nor `HealthSignInOAuth.TokenResponse` names, by key, as received.
-    public var additionalProperties: [Swift.String: HealthSignInRuntime.JSONValue] {
+    public var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] {
         let own: Swift.Set<Swift.String> = ["patient", "Patient", "user", "resource", "domain", "intent"]
         return tokenResponse.additionalProperties.filter { !own.contains($0.key) }
     }
@@ -64,13 +64,13 @@ public struct KoppeltaalTokenResponse: Sendable, Equatable, Decodable {
 extension KoppeltaalTokenResponse: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The fields, with sensitive values shown as `<redacted>`.
     public var description: Swift.String {
-        HealthSignInRuntime.Redaction.describe("KoppeltaalTokenResponse", [
+        HealthSignInCore.Redaction.describe("KoppeltaalTokenResponse", [
             "tokenResponse": Swift.String(describing: self.tokenResponse),
-            "patient": HealthSignInRuntime.Redaction.show(self.patient),
-            "user": HealthSignInRuntime.Redaction.show(self.user),
-            "resource": HealthSignInRuntime.Redaction.show(self.resource),
-            "domain": HealthSignInRuntime.Redaction.show(self.domain),
-            "intent": HealthSignInRuntime.Redaction.show(self.intent),
+            "patient": HealthSignInCore.Redaction.show(self.patient),
+            "user": HealthSignInCore.Redaction.show(self.user),
+            "resource": HealthSignInCore.Redaction.show(self.resource),
+            "domain": HealthSignInCore.Redaction.show(self.domain),
+            "intent": HealthSignInCore.Redaction.show(self.intent),
         ])
     }
 

@@ -3,13 +3,13 @@
 // swiftlint:disable all
 
 import Foundation
-@_spi(Generated) import HealthSignInRuntime
+@_spi(Generated) import HealthSignInCore
 
 /// An RFC 6749 §5.2 error body from the token, revocation or introspection endpoint, or an RFC 6750 §3.1 bearer
 /// challenge of a resource server. Decisions key on the code, not the HTTP status: invalid_client arrives as 400 or
 /// 401, and some servers answer invalid_grant with 401.
 /// - Remark: Generated from Schemas/OAuth2/protocol.json#/errors/OAuthError
-public struct OAuthError: Error, Sendable, Equatable, CustomStringConvertible, HealthSignInRuntime.ProtocolError {
+public struct OAuthError: Error, Sendable, Equatable, CustomStringConvertible, HealthSignInCore.ProtocolError {
     /// The decoded error body.
     public let body: OAuthErrorBody
 
@@ -33,19 +33,19 @@ public struct OAuthError: Error, Sendable, Equatable, CustomStringConvertible, H
     /// meaning.
     public init(
         body: OAuthErrorBody, httpStatus: Swift.Int, operation: Swift.String,
-        recovery codeRecovery: (OAuthErrorCode) -> HealthSignInRuntime.ErrorRecovery
+        recovery codeRecovery: (OAuthErrorCode) -> HealthSignInCore.ErrorRecovery
     ) {
         self.init(body: body, httpStatus: httpStatus, operation: operation)
         recoveryOverride = codeRecovery(code)
     }
 
-    private var recoveryOverride: HealthSignInRuntime.ErrorRecovery?
+    private var recoveryOverride: HealthSignInCore.ErrorRecovery?
 
     /// The server's explanation, when it gave one.
     public var message: Swift.String? { body.errorDescription }
 
     /// What a caller should do about the error, from the schema's code table.
-    public var recovery: HealthSignInRuntime.ErrorRecovery { recoveryOverride ?? code.recovery }
+    public var recovery: HealthSignInCore.ErrorRecovery { recoveryOverride ?? code.recovery }
 
     /// The method, the code and the message; never the body's sensitive fields.
     public var description: Swift.String {
@@ -55,7 +55,7 @@ public struct OAuthError: Error, Sendable, Equatable, CustomStringConvertible, H
 
 /// The codes of ``OAuthError``; codes the schema does not list become ``unknown(_:)``.
 /// - Remark: Generated from Schemas/OAuth2/protocol.json#/errors/OAuthError/codes
-public enum OAuthErrorCode: HealthSignInRuntime.OpenEnum {
+public enum OAuthErrorCode: HealthSignInCore.OpenEnum {
     /// `"invalid_request"` invalid_request: RFC 6749: the request is missing a parameter, repeats one, or is otherwise
     /// malformed.
     case invalidRequest
@@ -188,7 +188,7 @@ public enum OAuthErrorCode: HealthSignInRuntime.OpenEnum {
     }
 
     /// What a caller should do about this code.
-    public var recovery: HealthSignInRuntime.ErrorRecovery {
+    public var recovery: HealthSignInCore.ErrorRecovery {
         switch self {
         case .serverError, .temporarilyUnavailable: return .retryLater
         case .invalidToken: return .refreshCredential

@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-@_spi(Generated) import HealthSignInRuntime
+@_spi(Generated) import HealthSignInCore
 
 /// Reads the server's JSON Web Key Set (jwks_uri), whose public keys sign its id tokens.
 public enum GetKeys {
@@ -14,13 +14,13 @@ public enum GetKeys {
         /// Creates a value from its properties.
         public init(keys: [GetKeys.Key]) { self.keys = keys }
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: HealthSignInRuntime.AnyCodingKey.self)
+            let container = try decoder.container(keyedBy: HealthSignInCore.AnyCodingKey.self)
             self.keys = try container.decode([GetKeys.Key].self, forKey: "keys")
         }
     }
 
     /// One JSON Web Key, kept member by member.
-    public typealias Key = [Swift.String: HealthSignInRuntime.JSONValue]
+    public typealias Key = [Swift.String: HealthSignInCore.JSONValue]
 }
 
 extension OAuth2APIClient {

@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-@_spi(Generated) import HealthSignInRuntime
+@_spi(Generated) import HealthSignInCore
 
 /// Reads an authorization server's metadata document at the metadata URL: its endpoints and what it supports (RFC 8414,
 /// OpenID Connect Discovery, or a SMART configuration).

@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-@_spi(Generated) import HealthSignInRuntime
+@_spi(Generated) import HealthSignInCore
 
 /// Asks the authorization server whether a token is active and what it grants (RFC 7662), presenting the caller's own
 /// access token as a bearer token. An unknown, expired or revoked token is not an error: it is inactive.
@@ -46,20 +46,20 @@ public enum Introspect {
         /// The token's identifier.
         public let jti: Swift.String?
         /// The members beyond the schema's properties, by key, as received and to be sent.
-        public let additionalProperties: [Swift.String: HealthSignInRuntime.JSONValue]
+        public let additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
         /// Creates a value from its properties.
         public init(
             active: Swift.Bool, scope: Swift.String? = nil, clientID: Swift.String? = nil,
             username: Swift.String? = nil, tokenType: Swift.String? = nil, exp: Swift.Int64? = nil,
             iat: Swift.Int64? = nil, nbf: Swift.Int64? = nil, sub: Swift.String? = nil, iss: Swift.String? = nil,
-            jti: Swift.String? = nil, additionalProperties: [Swift.String: HealthSignInRuntime.JSONValue] = [:]
+            jti: Swift.String? = nil, additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
         ) {
             (self.active, self.scope, self.clientID, self.username) = (active, scope, clientID, username)
             (self.tokenType, self.exp, self.iat, self.nbf) = (tokenType, exp, iat, nbf)
             (self.sub, self.iss, self.jti, self.additionalProperties) = (sub, iss, jti, additionalProperties)
         }
         public init(from decoder: any Decoder) throws {
-            let container = try HealthSignInRuntime.JSONCoding.members(of: decoder, notNull: [
+            let container = try HealthSignInCore.JSONCoding.members(of: decoder, notNull: [
                 "scope", "client_id", "username", "token_type", "exp", "iat", "nbf", "sub", "iss", "jti"])
             self.active = try container.decode(Swift.Bool.self, forKey: "active")
             self.scope = try container.decodeIfPresent(Swift.String.self, forKey: "scope")
@@ -73,10 +73,10 @@ public enum Introspect {
             self.iss = try container.decodeIfPresent(Swift.String.self, forKey: "iss")
             self.jti = try container.decodeIfPresent(Swift.String.self, forKey: "jti")
             let declared = ["active", "scope", "client_id", "username", "token_type", "exp", "iat", "nbf", "sub", "iss", "jti"]
-            var additionalProperties: [Swift.String: HealthSignInRuntime.JSONValue] = [:]
+            var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
             for key in container.allKeys where !declared.contains(key.stringValue) {
                 additionalProperties[key.stringValue] = try container.decode(
-                    HealthSignInRuntime.JSONValue.self, forKey: key)
+                    HealthSignInCore.JSONValue.self, forKey: key)
             }
             self.additionalProperties = additionalProperties
         }
@@ -94,7 +94,7 @@ extension OAuth2APIClient {
     ///   `ConfigurationError` or `TransportError`.
     /// - Remark: Generated from Schemas/OAuth2/Introspect.json#
     public func introspect(
-        _ request: Introspect.Request, token: HealthSignInRuntime.BearerToken
+        _ request: Introspect.Request, token: HealthSignInCore.BearerToken
     ) async throws -> Introspect.Response {
         var http = try core.request(
             .post, server: configuration.servers.introspection, serverName: "introspection", path: "")
@@ -107,8 +107,8 @@ extension OAuth2APIClient {
 // MARK: - Support code
 extension Introspect {
     /// Adds the request's query, header and form fields to `http`.
-    static func apply(_ request: Request, to http: inout HealthSignInRuntime.HTTPRequestBuilder) {
-        var form = HealthSignInRuntime.FormFields()
+    static func apply(_ request: Request, to http: inout HealthSignInCore.HTTPRequestBuilder) {
+        var form = HealthSignInCore.FormFields()
         form.append("token", request.token, sensitive: true)
         form.append("token_type_hint", request.tokenTypeHint)
         http.form = form
@@ -118,9 +118,9 @@ extension Introspect {
 extension Introspect.Request: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The fields, with sensitive values shown as `<redacted>`.
     public var description: Swift.String {
-        HealthSignInRuntime.Redaction.describe("Introspect.Request", [
-            "token": HealthSignInRuntime.Redaction.placeholder,
-            "tokenTypeHint": HealthSignInRuntime.Redaction.show(self.tokenTypeHint),
+        HealthSignInCore.Redaction.describe("Introspect.Request", [
+            "token": HealthSignInCore.Redaction.placeholder,
+            "tokenTypeHint": HealthSignInCore.Redaction.show(self.tokenTypeHint),
         ])
     }
 
@@ -130,7 +130,7 @@ extension Introspect.Request: CustomStringConvertible, CustomDebugStringConverti
     /// A mirror that shows sensitive values as `<redacted>`, for `dump` and debuggers.
     public var customMirror: Mirror {
         Mirror(self, children: [
-            "token": HealthSignInRuntime.Redaction.placeholder,
+            "token": HealthSignInCore.Redaction.placeholder,
             "tokenTypeHint": self.tokenTypeHint as Any,
         ], displayStyle: .struct)
     }

@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-@_spi(Generated) import HealthSignInRuntime
+@_spi(Generated) import HealthSignInCore
 
 /// Asks the token endpoint for tokens: redeems an authorization code with its PKCE verifier (RFC 6749 §4.1.3, RFC
 /// 7636), a refresh token (§6), a client's own credentials (§4.4) or another token (RFC 8693 token exchange). Refresh
@@ -102,7 +102,7 @@ extension OAuth2APIClient {
     ///   `ConfigurationError` or `TransportError`.
     /// - Remark: Generated from Schemas/OAuth2/RequestToken.json#
     public func requestToken(
-        _ request: RequestToken.Request, client: HealthSignInRuntime.OAuthClientCredentials
+        _ request: RequestToken.Request, client: HealthSignInCore.OAuthClientCredentials
     ) async throws -> RequestToken.Response {
         var http = try core.request(
             .post, server: configuration.servers.token, serverName: "token", path: "",
@@ -116,8 +116,8 @@ extension OAuth2APIClient {
 // MARK: - Support code
 extension RequestToken {
     /// Adds the request's query, header and form fields to `http`.
-    static func apply(_ request: Request, to http: inout HealthSignInRuntime.HTTPRequestBuilder) {
-        var form = HealthSignInRuntime.FormFields()
+    static func apply(_ request: Request, to http: inout HealthSignInCore.HTTPRequestBuilder) {
+        var form = HealthSignInCore.FormFields()
         switch request {
         case .authorizationCode(let value):
             form.append("grant_type", "authorization_code")
@@ -177,10 +177,10 @@ extension RequestToken.Request: CustomStringConvertible, CustomDebugStringConver
 extension RequestToken.AuthorizationCodeGrant: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The fields, with sensitive values shown as `<redacted>`.
     public var description: Swift.String {
-        HealthSignInRuntime.Redaction.describe("RequestToken.AuthorizationCodeGrant", [
-            "code": HealthSignInRuntime.Redaction.placeholder,
+        HealthSignInCore.Redaction.describe("RequestToken.AuthorizationCodeGrant", [
+            "code": HealthSignInCore.Redaction.placeholder,
             "redirectURI": Swift.String(describing: self.redirectURI),
-            "codeVerifier": HealthSignInRuntime.Redaction.hide(self.codeVerifier),
+            "codeVerifier": HealthSignInCore.Redaction.hide(self.codeVerifier),
         ])
     }
 
@@ -190,9 +190,9 @@ extension RequestToken.AuthorizationCodeGrant: CustomStringConvertible, CustomDe
     /// A mirror that shows sensitive values as `<redacted>`, for `dump` and debuggers.
     public var customMirror: Mirror {
         Mirror(self, children: [
-            "code": HealthSignInRuntime.Redaction.placeholder,
+            "code": HealthSignInCore.Redaction.placeholder,
             "redirectURI": self.redirectURI,
-            "codeVerifier": HealthSignInRuntime.Redaction.hide(self.codeVerifier),
+            "codeVerifier": HealthSignInCore.Redaction.hide(self.codeVerifier),
         ], displayStyle: .struct)
     }
 }
@@ -200,9 +200,9 @@ extension RequestToken.AuthorizationCodeGrant: CustomStringConvertible, CustomDe
 extension RequestToken.RefreshTokenGrant: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The fields, with sensitive values shown as `<redacted>`.
     public var description: Swift.String {
-        HealthSignInRuntime.Redaction.describe("RequestToken.RefreshTokenGrant", [
-            "refreshToken": HealthSignInRuntime.Redaction.placeholder,
-            "scope": HealthSignInRuntime.Redaction.show(self.scope),
+        HealthSignInCore.Redaction.describe("RequestToken.RefreshTokenGrant", [
+            "refreshToken": HealthSignInCore.Redaction.placeholder,
+            "scope": HealthSignInCore.Redaction.show(self.scope),
         ])
     }
 
@@ -212,7 +212,7 @@ extension RequestToken.RefreshTokenGrant: CustomStringConvertible, CustomDebugSt
     /// A mirror that shows sensitive values as `<redacted>`, for `dump` and debuggers.
     public var customMirror: Mirror {
         Mirror(self, children: [
-            "refreshToken": HealthSignInRuntime.Redaction.placeholder,
+            "refreshToken": HealthSignInCore.Redaction.placeholder,
             "scope": self.scope as Any,
         ], displayStyle: .struct)
     }
@@ -221,15 +221,15 @@ extension RequestToken.RefreshTokenGrant: CustomStringConvertible, CustomDebugSt
 extension RequestToken.TokenExchangeGrant: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The fields, with sensitive values shown as `<redacted>`.
     public var description: Swift.String {
-        HealthSignInRuntime.Redaction.describe("RequestToken.TokenExchangeGrant", [
+        HealthSignInCore.Redaction.describe("RequestToken.TokenExchangeGrant", [
             "subjectTokenType": Swift.String(describing: self.subjectTokenType),
-            "subjectToken": HealthSignInRuntime.Redaction.placeholder,
-            "requestedTokenType": HealthSignInRuntime.Redaction.show(self.requestedTokenType),
-            "audience": HealthSignInRuntime.Redaction.show(self.audience),
-            "resource": HealthSignInRuntime.Redaction.show(self.resource),
-            "scope": HealthSignInRuntime.Redaction.show(self.scope),
-            "actorToken": HealthSignInRuntime.Redaction.hide(self.actorToken),
-            "actorTokenType": HealthSignInRuntime.Redaction.show(self.actorTokenType),
+            "subjectToken": HealthSignInCore.Redaction.placeholder,
+            "requestedTokenType": HealthSignInCore.Redaction.show(self.requestedTokenType),
+            "audience": HealthSignInCore.Redaction.show(self.audience),
+            "resource": HealthSignInCore.Redaction.show(self.resource),
+            "scope": HealthSignInCore.Redaction.show(self.scope),
+            "actorToken": HealthSignInCore.Redaction.hide(self.actorToken),
+            "actorTokenType": HealthSignInCore.Redaction.show(self.actorTokenType),
         ])
     }
 
@@ -240,12 +240,12 @@ extension RequestToken.TokenExchangeGrant: CustomStringConvertible, CustomDebugS
     public var customMirror: Mirror {
         Mirror(self, children: [
             "subjectTokenType": self.subjectTokenType,
-            "subjectToken": HealthSignInRuntime.Redaction.placeholder,
+            "subjectToken": HealthSignInCore.Redaction.placeholder,
             "requestedTokenType": self.requestedTokenType as Any,
             "audience": self.audience as Any,
             "resource": self.resource as Any,
             "scope": self.scope as Any,
-            "actorToken": HealthSignInRuntime.Redaction.hide(self.actorToken),
+            "actorToken": HealthSignInCore.Redaction.hide(self.actorToken),
             "actorTokenType": self.actorTokenType as Any,
         ], displayStyle: .struct)
     }

@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-@_spi(Generated) import HealthSignInRuntime
+@_spi(Generated) import HealthSignInCore
 
 /// Revokes an access or refresh token (RFC 7009); revoking a refresh token also ends the access tokens of its grant on
 /// servers that link them. The server answers 200 for unknown tokens too.
@@ -22,16 +22,16 @@ public enum Revoke {
         /// Checks the schema's constraints on this value and its parts; client methods call it on a request before
         /// sending it.
         /// - Parameter path: where the value is, as a JSON pointer by wire names.
-        /// - Throws: `HealthSignInRuntime.RequestValidationError` for the first value that breaks a constraint.
+        /// - Throws: `HealthSignInCore.RequestValidationError` for the first value that breaks a constraint.
         public func validate(at path: Swift.String = "") throws {
             if let value = self.tokenTypeHint {
-                try HealthSignInRuntime.RequestValidation.listed(value, at: path + "/token_type_hint")
+                try HealthSignInCore.RequestValidation.listed(value, at: path + "/token_type_hint")
             }
         }
     }
 
     /// Which kind of token it is.
-    public enum TokenTypeHint: HealthSignInRuntime.OpenEnum {
+    public enum TokenTypeHint: HealthSignInCore.OpenEnum {
         /// `access_token`
         case accessToken
         /// `refresh_token`
@@ -73,7 +73,7 @@ extension OAuth2APIClient {
     /// - Throws: ``OAuthError`` for an error response; otherwise `UnexpectedResponseError`, `ResponseDecodingError`,
     ///   `ConfigurationError` or `TransportError`.
     /// - Remark: Generated from Schemas/OAuth2/Revoke.json#
-    public func revoke(_ request: Revoke.Request, client: HealthSignInRuntime.OAuthClientCredentials) async throws {
+    public func revoke(_ request: Revoke.Request, client: HealthSignInCore.OAuthClientCredentials) async throws {
         try request.validate()
         var http = try core.request(.post, server: configuration.servers.revocation, serverName: "revocation", path: "")
         Revoke.apply(request, to: &http)
@@ -85,8 +85,8 @@ extension OAuth2APIClient {
 // MARK: - Support code
 extension Revoke {
     /// Adds the request's query, header and form fields to `http`.
-    static func apply(_ request: Request, to http: inout HealthSignInRuntime.HTTPRequestBuilder) {
-        var form = HealthSignInRuntime.FormFields()
+    static func apply(_ request: Request, to http: inout HealthSignInCore.HTTPRequestBuilder) {
+        var form = HealthSignInCore.FormFields()
         form.append("token", request.token, sensitive: true)
         form.append("token_type_hint", request.tokenTypeHint)
         http.form = form
@@ -96,9 +96,9 @@ extension Revoke {
 extension Revoke.Request: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The fields, with sensitive values shown as `<redacted>`.
     public var description: Swift.String {
-        HealthSignInRuntime.Redaction.describe("Revoke.Request", [
-            "token": HealthSignInRuntime.Redaction.placeholder,
-            "tokenTypeHint": HealthSignInRuntime.Redaction.show(self.tokenTypeHint),
+        HealthSignInCore.Redaction.describe("Revoke.Request", [
+            "token": HealthSignInCore.Redaction.placeholder,
+            "tokenTypeHint": HealthSignInCore.Redaction.show(self.tokenTypeHint),
         ])
     }
 
@@ -108,7 +108,7 @@ extension Revoke.Request: CustomStringConvertible, CustomDebugStringConvertible,
     /// A mirror that shows sensitive values as `<redacted>`, for `dump` and debuggers.
     public var customMirror: Mirror {
         Mirror(self, children: [
-            "token": HealthSignInRuntime.Redaction.placeholder,
+            "token": HealthSignInCore.Redaction.placeholder,
             "tokenTypeHint": self.tokenTypeHint as Any,
         ], displayStyle: .struct)
     }

@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-@_spi(Generated) import HealthSignInRuntime
+@_spi(Generated) import HealthSignInCore
 
 /// An RFC 6749 §5.2 error response.
 /// - Remark: Generated from Schemas/OAuth2/types.json#/$defs/OAuthErrorBody
@@ -24,7 +24,7 @@ public struct OAuthErrorBody: Sendable, Equatable, Decodable {
         (self.error, self.errorDescription, self.errorURI, self.state) = (error, errorDescription, errorURI, state)
     }
     public init(from decoder: any Decoder) throws {
-        let container = try HealthSignInRuntime.JSONCoding.members(of: decoder, notNull: [
+        let container = try HealthSignInCore.JSONCoding.members(of: decoder, notNull: [
             "error_description", "error_uri", "state"])
         self.error = try container.decode(Swift.String.self, forKey: "error")
         self.errorDescription = try container.decodeIfPresent(Swift.String.self, forKey: "error_description")

@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-@_spi(Generated) import HealthSignInRuntime
+@_spi(Generated) import HealthSignInCore
 
 /// What an authorization server says about itself (RFC 8414 §2, OpenID Connect Discovery §3, and the same members of a
 /// SMART configuration). URLs may be relative to the document's base. Members this model does not name are kept in
@@ -41,7 +41,7 @@ public struct ServerMetadata: Sendable, Equatable, Decodable {
     /// RFC 9207: whether authorization responses carry iss.
     public let authorizationResponseIssParameterSupported: Swift.Bool?
     /// The members beyond the schema's properties, by key, as received and to be sent.
-    public let additionalProperties: [Swift.String: HealthSignInRuntime.JSONValue]
+    public let additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
     /// Creates a value from its properties.
     public init(
         issuer: Swift.String? = nil, authorizationEndpoint: Swift.String? = nil, tokenEndpoint: Swift.String,
@@ -52,7 +52,7 @@ public struct ServerMetadata: Sendable, Equatable, Decodable {
         idTokenSigningAlgValuesSupported: [Swift.String] = [], revocationEndpoint: Swift.String? = nil,
         introspectionEndpoint: Swift.String? = nil, codeChallengeMethodsSupported: [Swift.String] = [],
         authorizationResponseIssParameterSupported: Swift.Bool? = nil,
-        additionalProperties: [Swift.String: HealthSignInRuntime.JSONValue] = [:]
+        additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
     ) {
         (self.issuer, self.authorizationEndpoint) = (issuer, authorizationEndpoint)
         (self.tokenEndpoint, self.jwksURI) = (tokenEndpoint, jwksURI)
@@ -67,7 +67,7 @@ public struct ServerMetadata: Sendable, Equatable, Decodable {
         self.additionalProperties = additionalProperties
     }
     public init(from decoder: any Decoder) throws {
-        let container = try HealthSignInRuntime.JSONCoding.members(of: decoder, notNull: [
+        let container = try HealthSignInCore.JSONCoding.members(of: decoder, notNull: [
             "issuer", "authorization_endpoint", "jwks_uri", "registration_endpoint", "scopes_supported",
             "response_types_supported", "grant_types_supported", "token_endpoint_auth_methods_supported",
             "token_endpoint_auth_signing_alg_values_supported", "id_token_signing_alg_values_supported",
@@ -96,10 +96,9 @@ public struct ServerMetadata: Sendable, Equatable, Decodable {
         self.authorizationResponseIssParameterSupported = try container.decodeIfPresent(
             Swift.Bool.self, forKey: "authorization_response_iss_parameter_supported")
         let declared = ["issuer", "authorization_endpoint", "token_endpoint", "jwks_uri", "registration_endpoint", "scopes_supported", "response_types_supported", "grant_types_supported", "token_endpoint_auth_methods_supported", "token_endpoint_auth_signing_alg_values_supported", "id_token_signing_alg_values_supported", "revocation_endpoint", "introspection_endpoint", "code_challenge_methods_supported", "authorization_response_iss_parameter_supported"]
-        var additionalProperties: [Swift.String: HealthSignInRuntime.JSONValue] = [:]
+        var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
         for key in container.allKeys where !declared.contains(key.stringValue) {
-            additionalProperties[key.stringValue] = try container.decode(
-                HealthSignInRuntime.JSONValue.self, forKey: key)
+            additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties
     }

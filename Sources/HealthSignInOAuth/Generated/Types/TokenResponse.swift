@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-@_spi(Generated) import HealthSignInRuntime
+@_spi(Generated) import HealthSignInCore
 
 /// A successful token response (RFC 6749 §5.1, RFC 8693 §2.2.1). Members this model does not name (a protocol's launch
 /// context, say) are kept in additionalProperties, where a family's own type reads them.
@@ -25,19 +25,19 @@ public struct TokenResponse: Sendable, Equatable, Decodable {
     /// RFC 8693: the type of the token issued by a token exchange.
     public let issuedTokenType: Swift.String?
     /// The members beyond the schema's properties, by key, as received and to be sent.
-    public let additionalProperties: [Swift.String: HealthSignInRuntime.JSONValue]
+    public let additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
     /// Creates a value from its properties.
     public init(
         accessToken: Swift.String, tokenType: Swift.String? = nil, expiresIn: Swift.Int? = nil,
         refreshToken: Swift.String? = nil, scope: Swift.String? = nil, idToken: Swift.String? = nil,
-        issuedTokenType: Swift.String? = nil, additionalProperties: [Swift.String: HealthSignInRuntime.JSONValue] = [:]
+        issuedTokenType: Swift.String? = nil, additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
     ) {
         (self.accessToken, self.tokenType, self.expiresIn) = (accessToken, tokenType, expiresIn)
         (self.refreshToken, self.scope, self.idToken) = (refreshToken, scope, idToken)
         (self.issuedTokenType, self.additionalProperties) = (issuedTokenType, additionalProperties)
     }
     public init(from decoder: any Decoder) throws {
-        let container = try HealthSignInRuntime.JSONCoding.members(of: decoder, notNull: [
+        let container = try HealthSignInCore.JSONCoding.members(of: decoder, notNull: [
             "token_type", "expires_in", "refresh_token", "scope", "id_token", "issued_token_type"])
         self.accessToken = try container.decode(Swift.String.self, forKey: "access_token")
         self.tokenType = try container.decodeIfPresent(Swift.String.self, forKey: "token_type")
@@ -47,10 +47,9 @@ public struct TokenResponse: Sendable, Equatable, Decodable {
         self.idToken = try container.decodeIfPresent(Swift.String.self, forKey: "id_token")
         self.issuedTokenType = try container.decodeIfPresent(Swift.String.self, forKey: "issued_token_type")
         let declared = ["access_token", "token_type", "expires_in", "refresh_token", "scope", "id_token", "issued_token_type"]
-        var additionalProperties: [Swift.String: HealthSignInRuntime.JSONValue] = [:]
+        var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
         for key in container.allKeys where !declared.contains(key.stringValue) {
-            additionalProperties[key.stringValue] = try container.decode(
-                HealthSignInRuntime.JSONValue.self, forKey: key)
+            additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties
     }
@@ -59,14 +58,14 @@ public struct TokenResponse: Sendable, Equatable, Decodable {
 extension TokenResponse: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The fields, with sensitive values shown as `<redacted>`.
     public var description: Swift.String {
-        HealthSignInRuntime.Redaction.describe("TokenResponse", [
-            "accessToken": HealthSignInRuntime.Redaction.placeholder,
-            "tokenType": HealthSignInRuntime.Redaction.show(self.tokenType),
-            "expiresIn": HealthSignInRuntime.Redaction.show(self.expiresIn),
-            "refreshToken": HealthSignInRuntime.Redaction.hide(self.refreshToken),
-            "scope": HealthSignInRuntime.Redaction.show(self.scope),
-            "idToken": HealthSignInRuntime.Redaction.hide(self.idToken),
-            "issuedTokenType": HealthSignInRuntime.Redaction.show(self.issuedTokenType),
+        HealthSignInCore.Redaction.describe("TokenResponse", [
+            "accessToken": HealthSignInCore.Redaction.placeholder,
+            "tokenType": HealthSignInCore.Redaction.show(self.tokenType),
+            "expiresIn": HealthSignInCore.Redaction.show(self.expiresIn),
+            "refreshToken": HealthSignInCore.Redaction.hide(self.refreshToken),
+            "scope": HealthSignInCore.Redaction.show(self.scope),
+            "idToken": HealthSignInCore.Redaction.hide(self.idToken),
+            "issuedTokenType": HealthSignInCore.Redaction.show(self.issuedTokenType),
         ])
     }
 
@@ -76,12 +75,12 @@ extension TokenResponse: CustomStringConvertible, CustomDebugStringConvertible, 
     /// A mirror that shows sensitive values as `<redacted>`, for `dump` and debuggers.
     public var customMirror: Mirror {
         Mirror(self, children: [
-            "accessToken": HealthSignInRuntime.Redaction.placeholder,
+            "accessToken": HealthSignInCore.Redaction.placeholder,
             "tokenType": self.tokenType as Any,
             "expiresIn": self.expiresIn as Any,
-            "refreshToken": HealthSignInRuntime.Redaction.hide(self.refreshToken),
+            "refreshToken": HealthSignInCore.Redaction.hide(self.refreshToken),
             "scope": self.scope as Any,
-            "idToken": HealthSignInRuntime.Redaction.hide(self.idToken),
+            "idToken": HealthSignInCore.Redaction.hide(self.idToken),
             "issuedTokenType": self.issuedTokenType as Any,
         ], displayStyle: .struct)
     }

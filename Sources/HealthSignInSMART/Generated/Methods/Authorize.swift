@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-@_spi(Generated) import HealthSignInRuntime
+@_spi(Generated) import HealthSignInCore
 import HealthSignInOAuth
 
 /// Builds the authorization request the user's browser opens (SMART App Launch §authorization request): the server
@@ -69,7 +69,7 @@ extension SMARTAPIClient {
 // MARK: - Support code
 extension Authorize {
     /// Adds the request's query, header and form fields to `http`.
-    static func apply(_ request: Request, to http: inout HealthSignInRuntime.HTTPRequestBuilder) {
+    static func apply(_ request: Request, to http: inout HealthSignInCore.HTTPRequestBuilder) {
         http.query.append("response_type", "code")
         http.query.append("client_id", request.clientID)
         http.query.append("redirect_uri", request.redirectURI)
@@ -90,16 +90,16 @@ extension Authorize {
 extension Authorize.Request: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The fields, with sensitive values shown as `<redacted>`.
     public var description: Swift.String {
-        HealthSignInRuntime.Redaction.describe("Authorize.Request", [
+        HealthSignInCore.Redaction.describe("Authorize.Request", [
             "clientID": Swift.String(describing: self.clientID),
             "redirectURI": Swift.String(describing: self.redirectURI),
-            "launch": HealthSignInRuntime.Redaction.hide(self.launch),
+            "launch": HealthSignInCore.Redaction.hide(self.launch),
             "scope": Swift.String(describing: self.scope),
-            "state": HealthSignInRuntime.Redaction.placeholder,
+            "state": HealthSignInCore.Redaction.placeholder,
             "aud": Swift.String(describing: self.aud),
             "codeChallenge": Swift.String(describing: self.codeChallenge),
-            "nonce": HealthSignInRuntime.Redaction.hide(self.nonce),
-            "prompt": HealthSignInRuntime.Redaction.show(self.prompt),
+            "nonce": HealthSignInCore.Redaction.hide(self.nonce),
+            "prompt": HealthSignInCore.Redaction.show(self.prompt),
         ])
     }
 
@@ -111,12 +111,12 @@ extension Authorize.Request: CustomStringConvertible, CustomDebugStringConvertib
         Mirror(self, children: [
             "clientID": self.clientID,
             "redirectURI": self.redirectURI,
-            "launch": HealthSignInRuntime.Redaction.hide(self.launch),
+            "launch": HealthSignInCore.Redaction.hide(self.launch),
             "scope": self.scope,
-            "state": HealthSignInRuntime.Redaction.placeholder,
+            "state": HealthSignInCore.Redaction.placeholder,
             "aud": self.aud,
             "codeChallenge": self.codeChallenge,
-            "nonce": HealthSignInRuntime.Redaction.hide(self.nonce),
+            "nonce": HealthSignInCore.Redaction.hide(self.nonce),
             "prompt": self.prompt as Any,
         ], displayStyle: .struct)
     }

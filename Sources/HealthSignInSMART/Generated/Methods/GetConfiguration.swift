@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-@_spi(Generated) import HealthSignInRuntime
+@_spi(Generated) import HealthSignInCore
 import HealthSignInOAuth
 
 /// Reads the SMART configuration (GET [fhir base]/.well-known/smart-configuration): the endpoints, the capabilities and
@@ -48,8 +48,8 @@ public enum GetConfiguration {
 
         /// Reads the members this type adds from those `serverMetadata` keeps beyond its own properties.
         public init(extending serverMetadata: HealthSignInOAuth.ServerMetadata) throws {
-            self = try HealthSignInRuntime.JSONCoding.decodeMembers(serverMetadata.additionalProperties) { decoder in
-                let container = try HealthSignInRuntime.JSONCoding.members(of: decoder, notNull: [
+            self = try HealthSignInCore.JSONCoding.decodeMembers(serverMetadata.additionalProperties) { decoder in
+                let container = try HealthSignInCore.JSONCoding.members(of: decoder, notNull: [
                     "smart_app_state_endpoint", "associated_endpoints", "user_access_brand_bundle",
                     "user_access_brand_identifier", "management_endpoint", "capabilities"])
                 return Self(
@@ -71,7 +71,7 @@ public enum GetConfiguration {
             serverMetadata[keyPath: member]
         }
         /// The members neither this type nor `HealthSignInOAuth.ServerMetadata` names, by key, as received.
-        public var additionalProperties: [Swift.String: HealthSignInRuntime.JSONValue] {
+        public var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] {
             let own: Swift.Set<Swift.String> = [
                 "smart_app_state_endpoint", "associated_endpoints", "user_access_brand_bundle",
                 "user_access_brand_identifier", "management_endpoint", "capabilities"]
@@ -90,7 +90,7 @@ public enum GetConfiguration {
             (self.url, self.capabilities) = (url, capabilities)
         }
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: HealthSignInRuntime.AnyCodingKey.self)
+            let container = try decoder.container(keyedBy: HealthSignInCore.AnyCodingKey.self)
             self.url = try container.decode(Swift.String.self, forKey: "url")
             self.capabilities = try container.decode([Swift.String].self, forKey: "capabilities")
         }

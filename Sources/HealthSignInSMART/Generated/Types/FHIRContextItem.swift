@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-@_spi(Generated) import HealthSignInRuntime
+@_spi(Generated) import HealthSignInCore
 import HealthSignInOAuth
 
 /// One resource in the launch context: a reference, a canonical URL or an identifier, with its type and role.
@@ -20,18 +20,18 @@ public struct FHIRContextItem: Sendable, Equatable, Decodable {
     /// The role of the resource; absent means launch.
     public let role: Swift.String?
     /// The members beyond the schema's properties, by key, as received and to be sent.
-    public let additionalProperties: [Swift.String: HealthSignInRuntime.JSONValue]
+    public let additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
     /// Creates a value from its properties.
     public init(
         reference: Swift.String? = nil, canonical: Swift.String? = nil, identifier: FHIRIdentifier? = nil,
         type: Swift.String? = nil, role: Swift.String? = nil,
-        additionalProperties: [Swift.String: HealthSignInRuntime.JSONValue] = [:]
+        additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
     ) {
         (self.reference, self.canonical, self.identifier) = (reference, canonical, identifier)
         (self.type, self.role, self.additionalProperties) = (type, role, additionalProperties)
     }
     public init(from decoder: any Decoder) throws {
-        let container = try HealthSignInRuntime.JSONCoding.members(of: decoder, notNull: [
+        let container = try HealthSignInCore.JSONCoding.members(of: decoder, notNull: [
             "reference", "canonical", "identifier", "type", "role"])
         self.reference = try container.decodeIfPresent(Swift.String.self, forKey: "reference")
         self.canonical = try container.decodeIfPresent(Swift.String.self, forKey: "canonical")
@@ -39,10 +39,9 @@ public struct FHIRContextItem: Sendable, Equatable, Decodable {
         self.type = try container.decodeIfPresent(Swift.String.self, forKey: "type")
         self.role = try container.decodeIfPresent(Swift.String.self, forKey: "role")
         let declared = ["reference", "canonical", "identifier", "type", "role"]
-        var additionalProperties: [Swift.String: HealthSignInRuntime.JSONValue] = [:]
+        var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
         for key in container.allKeys where !declared.contains(key.stringValue) {
-            additionalProperties[key.stringValue] = try container.decode(
-                HealthSignInRuntime.JSONValue.self, forKey: key)
+            additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties
     }

@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-@_spi(Generated) import HealthSignInRuntime
+@_spi(Generated) import HealthSignInCore
 import HealthSignInOAuth
 
 /// A FHIR Identifier.
@@ -14,23 +14,22 @@ public struct FHIRIdentifier: Sendable, Equatable, Decodable {
     /// The identifier.
     public let value: Swift.String?
     /// The members beyond the schema's properties, by key, as received and to be sent.
-    public let additionalProperties: [Swift.String: HealthSignInRuntime.JSONValue]
+    public let additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
     /// Creates a value from its properties.
     public init(
         system: Swift.String? = nil, value: Swift.String? = nil,
-        additionalProperties: [Swift.String: HealthSignInRuntime.JSONValue] = [:]
+        additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
     ) {
         (self.system, self.value, self.additionalProperties) = (system, value, additionalProperties)
     }
     public init(from decoder: any Decoder) throws {
-        let container = try HealthSignInRuntime.JSONCoding.members(of: decoder, notNull: ["system", "value"])
+        let container = try HealthSignInCore.JSONCoding.members(of: decoder, notNull: ["system", "value"])
         self.system = try container.decodeIfPresent(Swift.String.self, forKey: "system")
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: "value")
         let declared = ["system", "value"]
-        var additionalProperties: [Swift.String: HealthSignInRuntime.JSONValue] = [:]
+        var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
         for key in container.allKeys where !declared.contains(key.stringValue) {
-            additionalProperties[key.stringValue] = try container.decode(
-                HealthSignInRuntime.JSONValue.self, forKey: key)
+            additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties
     }

@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-@_spi(Generated) import HealthSignInRuntime
+@_spi(Generated) import HealthSignInCore
 import HealthSignInOAuth
 
 /// An introspection response (RFC 7662) with the members SMART adds: the user's FHIR resource and the launch context of
@@ -32,8 +32,8 @@ public struct SMARTIntrospection: Sendable, Equatable, Decodable {
 
     /// Reads the members this type adds from those `response` keeps beyond its own properties.
     public init(extending response: HealthSignInOAuth.Introspect.Response) throws {
-        self = try HealthSignInRuntime.JSONCoding.decodeMembers(response.additionalProperties) { decoder in
-            let container = try HealthSignInRuntime.JSONCoding.members(of: decoder, notNull: [
+        self = try HealthSignInCore.JSONCoding.decodeMembers(response.additionalProperties) { decoder in
+            let container = try HealthSignInCore.JSONCoding.members(of: decoder, notNull: [
                 "fhirUser", "patient", "encounter"])
             return Self(
                 response: response, fhirUser: try container.decodeIfPresent(Swift.String.self, forKey: "fhirUser"),
@@ -48,7 +48,7 @@ public struct SMARTIntrospection: Sendable, Equatable, Decodable {
         response[keyPath: member]
     }
     /// The members neither this type nor `HealthSignInOAuth.Introspect.Response` names, by key, as received.
-    public var additionalProperties: [Swift.String: HealthSignInRuntime.JSONValue] {
+    public var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] {
         let own: Swift.Set<Swift.String> = ["fhirUser", "patient", "encounter"]
         return response.additionalProperties.filter { !own.contains($0.key) }
     }

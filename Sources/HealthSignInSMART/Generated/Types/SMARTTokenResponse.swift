@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-@_spi(Generated) import HealthSignInRuntime
+@_spi(Generated) import HealthSignInCore
 import HealthSignInOAuth
 
 /// A token response with SMART's launch context (SMART App Launch §token response): the OAuth 2.0 members through the
@@ -45,8 +45,8 @@ public struct SMARTTokenResponse: Sendable, Equatable, Decodable {
 
     /// Reads the members this type adds from those `tokenResponse` keeps beyond its own properties.
     public init(extending tokenResponse: HealthSignInOAuth.TokenResponse) throws {
-        self = try HealthSignInRuntime.JSONCoding.decodeMembers(tokenResponse.additionalProperties) { decoder in
-            let container = try HealthSignInRuntime.JSONCoding.members(of: decoder, notNull: [
+        self = try HealthSignInCore.JSONCoding.decodeMembers(tokenResponse.additionalProperties) { decoder in
+            let container = try HealthSignInCore.JSONCoding.members(of: decoder, notNull: [
                 "patient", "encounter", "fhirContext", "need_patient_banner", "smart_style_url", "intent", "tenant"])
             return Self(
                 tokenResponse: tokenResponse,
@@ -65,7 +65,7 @@ public struct SMARTTokenResponse: Sendable, Equatable, Decodable {
         tokenResponse[keyPath: member]
     }
     /// The members neither this type nor `HealthSignInOAuth.TokenResponse` names, by key, as received.
-    public var additionalProperties: [Swift.String: HealthSignInRuntime.JSONValue] {
+    public var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] {
         let own: Swift.Set<Swift.String> = [
             "patient", "encounter", "fhirContext", "need_patient_banner", "smart_style_url", "intent", "tenant"]
         return tokenResponse.additionalProperties.filter { !own.contains($0.key) }
@@ -87,7 +87,7 @@ public struct SMARTTokenResponse: Sendable, Equatable, Decodable {
             if let value = try? FHIRContextItem(from: decoder) {
                 valid.append(.fhirContextItem(value))
             }
-            self = try HealthSignInRuntime.JSONCoding.exactlyOne(valid, at: decoder.codingPath)
+            self = try HealthSignInCore.JSONCoding.exactlyOne(valid, at: decoder.codingPath)
         }
     }
 }
@@ -95,15 +95,15 @@ public struct SMARTTokenResponse: Sendable, Equatable, Decodable {
 extension SMARTTokenResponse: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The fields, with sensitive values shown as `<redacted>`.
     public var description: Swift.String {
-        HealthSignInRuntime.Redaction.describe("SMARTTokenResponse", [
+        HealthSignInCore.Redaction.describe("SMARTTokenResponse", [
             "tokenResponse": Swift.String(describing: self.tokenResponse),
-            "patient": HealthSignInRuntime.Redaction.show(self.patient),
-            "encounter": HealthSignInRuntime.Redaction.show(self.encounter),
+            "patient": HealthSignInCore.Redaction.show(self.patient),
+            "encounter": HealthSignInCore.Redaction.show(self.encounter),
             "fhirContext": Swift.String(describing: self.fhirContext),
-            "needPatientBanner": HealthSignInRuntime.Redaction.show(self.needPatientBanner),
-            "smartStyleURL": HealthSignInRuntime.Redaction.show(self.smartStyleURL),
-            "intent": HealthSignInRuntime.Redaction.show(self.intent),
-            "tenant": HealthSignInRuntime.Redaction.show(self.tenant),
+            "needPatientBanner": HealthSignInCore.Redaction.show(self.needPatientBanner),
+            "smartStyleURL": HealthSignInCore.Redaction.show(self.smartStyleURL),
+            "intent": HealthSignInCore.Redaction.show(self.intent),
+            "tenant": HealthSignInCore.Redaction.show(self.tenant),
         ])
     }
 

@@ -3,12 +3,12 @@
 // swiftlint:disable all
 
 import Foundation
-@_spi(Generated) import HealthSignInRuntime
+@_spi(Generated) import HealthSignInCore
 import HealthSignInOAuth
 
 /// A Junction error body: {"error"?, "detail": {"error_type", "message"?}}, used by the token endpoint and the API.
 /// - Remark: Generated from Schemas/Vital/protocol.json#/errors/VitalError
-public struct VitalError: Error, Sendable, Equatable, CustomStringConvertible, HealthSignInRuntime.ProtocolError {
+public struct VitalError: Error, Sendable, Equatable, CustomStringConvertible, HealthSignInCore.ProtocolError {
     /// The decoded error body.
     public let body: VitalErrorBody
 
@@ -32,19 +32,19 @@ public struct VitalError: Error, Sendable, Equatable, CustomStringConvertible, H
     /// meaning.
     public init(
         body: VitalErrorBody, httpStatus: Swift.Int, operation: Swift.String,
-        recovery codeRecovery: (VitalErrorType) -> HealthSignInRuntime.ErrorRecovery
+        recovery codeRecovery: (VitalErrorType) -> HealthSignInCore.ErrorRecovery
     ) {
         self.init(body: body, httpStatus: httpStatus, operation: operation)
         recoveryOverride = codeRecovery(code)
     }
 
-    private var recoveryOverride: HealthSignInRuntime.ErrorRecovery?
+    private var recoveryOverride: HealthSignInCore.ErrorRecovery?
 
     /// The server's explanation, when it gave one.
     public var message: Swift.String? { body.detail.message ?? body.detail.errorMessage }
 
     /// What a caller should do about the error, from the schema's code table.
-    public var recovery: HealthSignInRuntime.ErrorRecovery { recoveryOverride ?? code.recovery }
+    public var recovery: HealthSignInCore.ErrorRecovery { recoveryOverride ?? code.recovery }
 
     /// The method, the code and the message; never the body's sensitive fields.
     public var description: Swift.String {
@@ -54,7 +54,7 @@ public struct VitalError: Error, Sendable, Equatable, CustomStringConvertible, H
 
 /// The codes of ``VitalError``; codes the schema does not list become ``unknown(_:)``.
 /// - Remark: Generated from Schemas/Vital/protocol.json#/errors/VitalError/codes
-public enum VitalErrorType: HealthSignInRuntime.OpenEnum {
+public enum VitalErrorType: HealthSignInCore.OpenEnum {
     /// `"invalid_token"` invalid_token: At sign-in: the sign-in token is invalid or used. At refresh: the user was
     /// deleted or disabled; the session is gone and the SDK signs out.
     case invalidToken
@@ -112,7 +112,7 @@ public enum VitalErrorType: HealthSignInRuntime.OpenEnum {
     }
 
     /// What a caller should do about this code.
-    public var recovery: HealthSignInRuntime.ErrorRecovery {
+    public var recovery: HealthSignInCore.ErrorRecovery {
         switch self {
         case .reauthenticationRequired: return .reauthorize
         case .invalidToken: return .discardGrant

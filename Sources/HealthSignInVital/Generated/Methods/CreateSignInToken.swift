@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-@_spi(Generated) import HealthSignInRuntime
+@_spi(Generated) import HealthSignInCore
 import HealthSignInOAuth
 
 /// Mints a short-lived sign-in token for a Vital user (backend only: it needs the team API key). Hand it to the app,
@@ -28,7 +28,7 @@ public enum CreateSignInToken {
             (self.userID, self.signInToken) = (userID, signInToken)
         }
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: HealthSignInRuntime.AnyCodingKey.self)
+            let container = try decoder.container(keyedBy: HealthSignInCore.AnyCodingKey.self)
             self.userID = try container.decodeText(Foundation.UUID.self, forKey: "user_id")
             self.signInToken = try container.decode(Swift.String.self, forKey: "sign_in_token")
         }
@@ -46,12 +46,12 @@ extension VitalAPIClient {
     ///   `ConfigurationError` or `TransportError`.
     /// - Remark: Generated from Schemas/Vital/CreateSignInToken.json#
     public func createSignInToken(
-        _ request: CreateSignInToken.Request, apiKey: HealthSignInRuntime.APIKey
+        _ request: CreateSignInToken.Request, apiKey: HealthSignInCore.APIKey
     ) async throws -> CreateSignInToken.Response {
         var http = try core.request(
             .post, server: configuration.servers.api, serverName: "api",
-            path: "/v2/user/" + HealthSignInRuntime.PercentEncoding.pathSegment(
-                request.userID.wireText) + "/sign_in_token")
+            path: "/v2/user/" + HealthSignInCore.PercentEncoding.pathSegment(request.userID.wireText) + "/sign_in_token"
+        )
         CreateSignInToken.apply(request, to: &http)
         http.authorize(apiKey: apiKey, header: "x-vital-api-key")
         return try await core.json(sending: http, operation: "CreateSignInToken", errors: [ErrorFormats.vitalError])
@@ -61,15 +61,15 @@ extension VitalAPIClient {
 // MARK: - Support code
 extension CreateSignInToken {
     /// Adds the request's query, header and form fields to `http`.
-    static func apply(_ request: Request, to http: inout HealthSignInRuntime.HTTPRequestBuilder) {}
+    static func apply(_ request: Request, to http: inout HealthSignInCore.HTTPRequestBuilder) {}
 }
 
 extension CreateSignInToken.Response: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The fields, with sensitive values shown as `<redacted>`.
     public var description: Swift.String {
-        HealthSignInRuntime.Redaction.describe("CreateSignInToken.Response", [
+        HealthSignInCore.Redaction.describe("CreateSignInToken.Response", [
             "userID": Swift.String(describing: self.userID),
-            "signInToken": HealthSignInRuntime.Redaction.placeholder,
+            "signInToken": HealthSignInCore.Redaction.placeholder,
         ])
     }
 
@@ -80,7 +80,7 @@ extension CreateSignInToken.Response: CustomStringConvertible, CustomDebugString
     public var customMirror: Mirror {
         Mirror(self, children: [
             "userID": self.userID,
-            "signInToken": HealthSignInRuntime.Redaction.placeholder,
+            "signInToken": HealthSignInCore.Redaction.placeholder,
         ], displayStyle: .struct)
     }
 }

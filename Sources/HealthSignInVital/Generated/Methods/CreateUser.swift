@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-@_spi(Generated) import HealthSignInRuntime
+@_spi(Generated) import HealthSignInCore
 import HealthSignInOAuth
 
 /// Creates a Vital user for one of your users (backend only: it needs the team API key). A client_user_id that already
@@ -16,16 +16,16 @@ public enum CreateUser {
         /// An IANA time zone used when a source does not give one.
         public let fallbackTimeZone: Swift.String?
         /// A birth date used when a source does not give one.
-        public let fallbackBirthDate: HealthSignInRuntime.LocalDate?
+        public let fallbackBirthDate: HealthSignInCore.LocalDate?
         /// The first day of data to ingest.
-        public let ingestionStart: HealthSignInRuntime.LocalDate?
+        public let ingestionStart: HealthSignInCore.LocalDate?
         /// The last day of data to ingest.
-        public let ingestionEnd: HealthSignInRuntime.LocalDate?
+        public let ingestionEnd: HealthSignInCore.LocalDate?
         /// Creates a value from its properties.
         public init(
             clientUserID: Swift.String, fallbackTimeZone: Swift.String? = nil,
-            fallbackBirthDate: HealthSignInRuntime.LocalDate? = nil,
-            ingestionStart: HealthSignInRuntime.LocalDate? = nil, ingestionEnd: HealthSignInRuntime.LocalDate? = nil
+            fallbackBirthDate: HealthSignInCore.LocalDate? = nil, ingestionStart: HealthSignInCore.LocalDate? = nil,
+            ingestionEnd: HealthSignInCore.LocalDate? = nil
         ) {
             (self.clientUserID, self.fallbackTimeZone) = (clientUserID, fallbackTimeZone)
             (self.fallbackBirthDate, self.ingestionStart) = (fallbackBirthDate, ingestionStart)
@@ -33,7 +33,7 @@ public enum CreateUser {
         }
 
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: HealthSignInRuntime.AnyCodingKey.self)
+            var container = encoder.container(keyedBy: HealthSignInCore.AnyCodingKey.self)
             try container.encode(self.clientUserID, forKey: "client_user_id")
             try container.encodeIfPresent(self.fallbackTimeZone, forKey: "fallback_time_zone")
             if let value = self.fallbackBirthDate { try container.encodeText(value, forKey: "fallback_birth_date") }
@@ -53,7 +53,7 @@ public enum CreateUser {
             (self.userID, self.clientUserID) = (userID, clientUserID)
         }
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: HealthSignInRuntime.AnyCodingKey.self)
+            let container = try decoder.container(keyedBy: HealthSignInCore.AnyCodingKey.self)
             self.userID = try container.decodeText(Foundation.UUID.self, forKey: "user_id")
             self.clientUserID = try container.decode(Swift.String.self, forKey: "client_user_id")
         }
@@ -71,7 +71,7 @@ extension VitalAPIClient {
     ///   `ConfigurationError` or `TransportError`.
     /// - Remark: Generated from Schemas/Vital/CreateUser.json#
     public func createUser(
-        _ request: CreateUser.Request, apiKey: HealthSignInRuntime.APIKey
+        _ request: CreateUser.Request, apiKey: HealthSignInCore.APIKey
     ) async throws -> CreateUser.Response {
         var http = try core.request(.post, server: configuration.servers.api, serverName: "api", path: "/v2/user")
         try http.setJSONBody(request)

@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-@_spi(Generated) import HealthSignInRuntime
+@_spi(Generated) import HealthSignInCore
 import HealthSignInOAuth
 
 /// Deletes a Vital user and its data (backend only: it needs the team API key). Apps signed in as the user are signed
@@ -24,7 +24,7 @@ public enum DeleteUser {
         /// Creates a value from its properties.
         public init(success: Swift.Bool? = nil) { self.success = success }
         public init(from decoder: any Decoder) throws {
-            let container = try HealthSignInRuntime.JSONCoding.members(of: decoder, notNull: ["success"])
+            let container = try HealthSignInCore.JSONCoding.members(of: decoder, notNull: ["success"])
             self.success = try container.decodeIfPresent(Swift.Bool.self, forKey: "success")
         }
     }
@@ -41,11 +41,11 @@ extension VitalAPIClient {
     ///   `ConfigurationError` or `TransportError`.
     /// - Remark: Generated from Schemas/Vital/DeleteUser.json#
     public func deleteUser(
-        _ request: DeleteUser.Request, apiKey: HealthSignInRuntime.APIKey
+        _ request: DeleteUser.Request, apiKey: HealthSignInCore.APIKey
     ) async throws -> DeleteUser.Response {
         var http = try core.request(
             .delete, server: configuration.servers.api, serverName: "api",
-            path: "/v2/user/" + HealthSignInRuntime.PercentEncoding.pathSegment(request.userID.wireText))
+            path: "/v2/user/" + HealthSignInCore.PercentEncoding.pathSegment(request.userID.wireText))
         DeleteUser.apply(request, to: &http)
         http.authorize(apiKey: apiKey, header: "x-vital-api-key")
         return try await core.json(sending: http, operation: "DeleteUser", errors: [ErrorFormats.vitalError])
@@ -55,5 +55,5 @@ extension VitalAPIClient {
 // MARK: - Support code
 extension DeleteUser {
     /// Adds the request's query, header and form fields to `http`.
-    static func apply(_ request: Request, to http: inout HealthSignInRuntime.HTTPRequestBuilder) {}
+    static func apply(_ request: Request, to http: inout HealthSignInCore.HTTPRequestBuilder) {}
 }

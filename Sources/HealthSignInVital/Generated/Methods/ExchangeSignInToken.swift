@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-@_spi(Generated) import HealthSignInRuntime
+@_spi(Generated) import HealthSignInCore
 import HealthSignInOAuth
 
 /// Exchanges the user token inside a sign-in token for an access and refresh token (RFC 8693 token exchange at the auth
@@ -42,8 +42,8 @@ extension VitalAPIClient {
 // MARK: - Support code
 extension ExchangeSignInToken {
     /// Adds the request's query, header and form fields to `http`.
-    static func apply(_ request: Request, to http: inout HealthSignInRuntime.HTTPRequestBuilder) {
-        var form = HealthSignInRuntime.FormFields()
+    static func apply(_ request: Request, to http: inout HealthSignInCore.HTTPRequestBuilder) {
+        var form = HealthSignInCore.FormFields()
         form.append("grant_type", "urn:ietf:params:oauth:grant-type:token-exchange")
         form.append("subject_token_type", "urn:junction:sign-in-token")
         form.append("subject_token", request.subjectToken, sensitive: true)
@@ -54,8 +54,8 @@ extension ExchangeSignInToken {
 extension ExchangeSignInToken.Request: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The fields, with sensitive values shown as `<redacted>`.
     public var description: Swift.String {
-        HealthSignInRuntime.Redaction.describe("ExchangeSignInToken.Request", [
-            "subjectToken": HealthSignInRuntime.Redaction.placeholder,
+        HealthSignInCore.Redaction.describe("ExchangeSignInToken.Request", [
+            "subjectToken": HealthSignInCore.Redaction.placeholder,
         ])
     }
 
@@ -65,7 +65,7 @@ extension ExchangeSignInToken.Request: CustomStringConvertible, CustomDebugStrin
     /// A mirror that shows sensitive values as `<redacted>`, for `dump` and debuggers.
     public var customMirror: Mirror {
         Mirror(self, children: [
-            "subjectToken": HealthSignInRuntime.Redaction.placeholder,
+            "subjectToken": HealthSignInCore.Redaction.placeholder,
         ], displayStyle: .struct)
     }
 }

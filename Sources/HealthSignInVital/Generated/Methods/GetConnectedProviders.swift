@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-@_spi(Generated) import HealthSignInRuntime
+@_spi(Generated) import HealthSignInCore
 import HealthSignInOAuth
 
 /// Lists the data sources (wearables, apps, labs) a user has connected. A user-level call: the signed-in app's access
@@ -24,7 +24,7 @@ public enum GetConnectedProviders {
         /// Creates a value from its properties.
         public init(providers: [ConnectedProvider]) { self.providers = providers }
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: HealthSignInRuntime.AnyCodingKey.self)
+            let container = try decoder.container(keyedBy: HealthSignInCore.AnyCodingKey.self)
             self.providers = try container.decode([ConnectedProvider].self, forKey: "providers")
         }
     }
@@ -41,11 +41,11 @@ extension VitalAPIClient {
     ///   `ConfigurationError` or `TransportError`.
     /// - Remark: Generated from Schemas/Vital/GetConnectedProviders.json#
     public func getConnectedProviders(
-        _ request: GetConnectedProviders.Request, credential: HealthSignInRuntime.AccessCredential
+        _ request: GetConnectedProviders.Request, credential: HealthSignInCore.AccessCredential
     ) async throws -> GetConnectedProviders.Response {
         var http = try core.request(
             .get, server: configuration.servers.api, serverName: "api",
-            path: "/v2/user/providers/" + HealthSignInRuntime.PercentEncoding.pathSegment(request.userID.wireText))
+            path: "/v2/user/providers/" + HealthSignInCore.PercentEncoding.pathSegment(request.userID.wireText))
         GetConnectedProviders.apply(request, to: &http)
         http.authorize(credential, apiKeyHeader: "x-vital-api-key")
         return try await core.json(sending: http, operation: "GetConnectedProviders", errors: [ErrorFormats.vitalError])
@@ -55,5 +55,5 @@ extension VitalAPIClient {
 // MARK: - Support code
 extension GetConnectedProviders {
     /// Adds the request's query, header and form fields to `http`.
-    static func apply(_ request: Request, to http: inout HealthSignInRuntime.HTTPRequestBuilder) {}
+    static func apply(_ request: Request, to http: inout HealthSignInCore.HTTPRequestBuilder) {}
 }

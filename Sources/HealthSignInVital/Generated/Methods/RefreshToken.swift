@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-@_spi(Generated) import HealthSignInRuntime
+@_spi(Generated) import HealthSignInCore
 import HealthSignInOAuth
 
 /// Exchanges the refresh token for a new access and refresh token at the auth host's /v1/token. The new refresh token
@@ -35,8 +35,8 @@ extension VitalAPIClient {
 // MARK: - Support code
 extension RefreshToken {
     /// Adds the request's query, header and form fields to `http`.
-    static func apply(_ request: Request, to http: inout HealthSignInRuntime.HTTPRequestBuilder) {
-        var form = HealthSignInRuntime.FormFields()
+    static func apply(_ request: Request, to http: inout HealthSignInCore.HTTPRequestBuilder) {
+        var form = HealthSignInCore.FormFields()
         form.append("grant_type", "refresh_token")
         form.append("refresh_token", request.refreshToken, sensitive: true)
         form.append("scope", request.scope)

@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-@_spi(Generated) import HealthSignInRuntime
+@_spi(Generated) import HealthSignInCore
 import HealthSignInOAuth
 
 /// Finds the Vital user created for one of your users (backend only: it needs the team API key). Answered 404 when
@@ -30,7 +30,7 @@ public enum ResolveUser {
             (self.userID, self.clientUserID, self.createdOn) = (userID, clientUserID, createdOn)
         }
         public init(from decoder: any Decoder) throws {
-            let container = try HealthSignInRuntime.JSONCoding.members(of: decoder, notNull: ["created_on"])
+            let container = try HealthSignInCore.JSONCoding.members(of: decoder, notNull: ["created_on"])
             self.userID = try container.decodeText(Foundation.UUID.self, forKey: "user_id")
             self.clientUserID = try container.decode(Swift.String.self, forKey: "client_user_id")
             self.createdOn = try container.decodeTextIfPresent(Foundation.Date.self, forKey: "created_on")
@@ -49,11 +49,11 @@ extension VitalAPIClient {
     ///   `ConfigurationError` or `TransportError`.
     /// - Remark: Generated from Schemas/Vital/ResolveUser.json#
     public func resolveUser(
-        _ request: ResolveUser.Request, apiKey: HealthSignInRuntime.APIKey
+        _ request: ResolveUser.Request, apiKey: HealthSignInCore.APIKey
     ) async throws -> ResolveUser.Response {
         var http = try core.request(
             .get, server: configuration.servers.api, serverName: "api",
-            path: "/v2/user/resolve/" + HealthSignInRuntime.PercentEncoding.pathSegment(request.clientUserID))
+            path: "/v2/user/resolve/" + HealthSignInCore.PercentEncoding.pathSegment(request.clientUserID))
         ResolveUser.apply(request, to: &http)
         http.authorize(apiKey: apiKey, header: "x-vital-api-key")
         return try await core.json(sending: http, operation: "ResolveUser", errors: [ErrorFormats.vitalError])
@@ -63,5 +63,5 @@ extension VitalAPIClient {
 // MARK: - Support code
 extension ResolveUser {
     /// Adds the request's query, header and form fields to `http`.
-    static func apply(_ request: Request, to http: inout HealthSignInRuntime.HTTPRequestBuilder) {}
+    static func apply(_ request: Request, to http: inout HealthSignInCore.HTTPRequestBuilder) {}
 }

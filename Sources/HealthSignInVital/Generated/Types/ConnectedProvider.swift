@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-@_spi(Generated) import HealthSignInRuntime
+@_spi(Generated) import HealthSignInCore
 import HealthSignInOAuth
 
 /// A data source a user has connected.
@@ -27,8 +27,7 @@ public struct ConnectedProvider: Sendable, Equatable, Decodable {
         (self.name, self.slug, self.logo, self.status, self.createdOn) = (name, slug, logo, status, createdOn)
     }
     public init(from decoder: any Decoder) throws {
-        let container = try HealthSignInRuntime.JSONCoding.members(of: decoder, notNull: [
-            "logo", "status", "created_on"])
+        let container = try HealthSignInCore.JSONCoding.members(of: decoder, notNull: ["logo", "status", "created_on"])
         self.name = try container.decode(Swift.String.self, forKey: "name")
         self.slug = try container.decode(Swift.String.self, forKey: "slug")
         self.logo = try container.decodeTextIfPresent(Foundation.URL.self, forKey: "logo")

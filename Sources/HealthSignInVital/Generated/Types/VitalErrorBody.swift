@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-@_spi(Generated) import HealthSignInRuntime
+@_spi(Generated) import HealthSignInCore
 import HealthSignInOAuth
 
 /// The error envelope of the Junction API and auth host.
@@ -16,7 +16,7 @@ public struct VitalErrorBody: Sendable, Equatable, Decodable {
     /// Creates a value from its properties.
     public init(error: Swift.String? = nil, detail: VitalErrorDetail) { (self.error, self.detail) = (error, detail) }
     public init(from decoder: any Decoder) throws {
-        let container = try HealthSignInRuntime.JSONCoding.members(of: decoder, notNull: ["error"])
+        let container = try HealthSignInCore.JSONCoding.members(of: decoder, notNull: ["error"])
         self.error = try container.decodeIfPresent(Swift.String.self, forKey: "error")
         self.detail = try container.decode(VitalErrorDetail.self, forKey: "detail")
     }

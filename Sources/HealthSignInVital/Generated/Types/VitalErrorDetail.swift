@@ -3,7 +3,7 @@
 // swiftlint:disable all
 
 import Foundation
-@_spi(Generated) import HealthSignInRuntime
+@_spi(Generated) import HealthSignInCore
 import HealthSignInOAuth
 
 /// What went wrong.
@@ -28,7 +28,7 @@ public struct VitalErrorDetail: Sendable, Equatable, Decodable {
         (self.userID, self.createdOn) = (userID, createdOn)
     }
     public init(from decoder: any Decoder) throws {
-        let container = try HealthSignInRuntime.JSONCoding.members(of: decoder, notNull: [
+        let container = try HealthSignInCore.JSONCoding.members(of: decoder, notNull: [
             "message", "error_message", "user_id", "created_on"])
         self.errorType = try container.decode(Swift.String.self, forKey: "error_type")
         self.message = try container.decodeIfPresent(Swift.String.self, forKey: "message")

@@ -1,6 +1,6 @@
 import DemoKit
 import Foundation
-import HealthSignInRuntime
+import HealthSignInCore
 import HealthSignInTesting
 
 // Calls the client generated into DemoKit through a transport that answers like the service would.

@@ -1,9 +1,9 @@
 import Foundation
-import HealthSignInRuntime
+import HealthSignInCore
 
 /// The one public declaration of DemoKit: the generated client, its models and errors stay internal.
 public func demoGreeting(for name: String, transport: any HTTPTransport) async throws -> String {
-    let client = DemoClient(configuration: .init(transport: transport))
+    let client = DemoAPIClient(configuration: .init(transport: transport))
     let greeting: Salutation = try await client.greeting(.init(name: name))
     return greeting.message
 }

@@ -1,0 +1,47 @@
+import Foundation
+import HealthSignInCore
+import HealthSignInTesting
+import HealthSignInTestSupport
+import XCTest
+
+/// The browser adapter's callback matching and the testing browser, which the integration tests drive sign-ins with.
+final class AuthorizationBrowserTests: XCTestCase {
+    func testACallbackMatchesItsSchemeHostPortAndPathWhateverTheQuery() throws {
+        let callback = try XCTUnwrap(AuthorizationCallback(redirectURI: "MyApp://Signed-In/done"))
+        XCTAssertEqual(callback.scheme, "myapp")
+        XCTAssertTrue(callback.matches(try XCTUnwrap(URL(string: "myapp://signed-in/done?code=c&state=s"))))
+        XCTAssertFalse(callback.matches(try XCTUnwrap(URL(string: "myapp://signed-in/other?code=c"))))
+        XCTAssertFalse(callback.matches(try XCTUnwrap(URL(string: "evil://signed-in/done?code=c"))))
+        let https = AuthorizationCallback(try XCTUnwrap(URL(string: "https://app.example:8443/cb")))
+        XCTAssertTrue(https.matches(try XCTUnwrap(URL(string: "https://APP.example:8443/cb?code=c"))))
+        XCTAssertFalse(https.matches(try XCTUnwrap(URL(string: "https://app.example/cb?code=c"))))
+        XCTAssertNil(AuthorizationCallback(redirectURI: "/relative/cb"))
+    }
+
+    func testTheRedirectFollowingBrowserReturnsTheRedirectOnlyWhenItIsTheCallback() async throws {
+        let page = try XCTUnwrap(URL(string: "https://as.example/authorize?state=s"))
+        let callback = AuthorizationCallback(try XCTUnwrap(URL(string: "myapp://cb")))
+        let granting = RecordingTransport { _ in
+            HTTPResponseMessage(status: 302, headers: ["Location": "myapp://cb?code=c&state=s"])
+        }
+        let redirect = try await RedirectFollowingBrowser(transport: granting).authorize(page, callback: callback)
+        XCTAssertEqual(redirect.absoluteString, "myapp://cb?code=c&state=s")
+        XCTAssertEqual(granting.requests.map(\.url), [page])
+
+        let elsewhere = RecordingTransport { _ in
+            HTTPResponseMessage(status: 302, headers: ["Location": "https://collector.example/steal?code=c"])
+        }
+        await XCTAssertThrowsErrorAsync(
+            try await RedirectFollowingBrowser(transport: elsewhere).authorize(page, callback: callback)
+        ) { error in
+            XCTAssertEqual(error as? AuthorizationBrowserError, .unexpectedRedirect(path: "/steal"))
+        }
+        let noRedirect = RecordingTransport { _ in HTTPResponseMessage(status: 200) }
+        await XCTAssertThrowsErrorAsync(
+            try await RedirectFollowingBrowser(transport: noRedirect).authorize(page, callback: callback)
+        ) { error in
+            XCTAssertEqual(
+                error as? AuthorizationBrowserError, .unavailable("the page answered HTTP 200 without a redirect"))
+        }
+    }
+}
