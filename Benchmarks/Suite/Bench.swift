@@ -45,7 +45,8 @@ struct Bench {
     private static func run(_ options: Options, into report: Report) async throws {
         let sections = Options.sections.filter(options.runs)
         guard sections.count > 1 else { return try await runSections(options, into: report) }
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("HealthSignInBench-\(UUID().uuidString)")
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "HealthSignInBench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
         for section in sections {

@@ -1,8 +1,8 @@
 import Foundation
+import HealthSignInCore
 import HealthSignInHealthVault
 import HealthSignInKoppeltaal
 import HealthSignInOAuth
-import HealthSignInCore
 import HealthSignInSMART
 import HealthSignInVital
 

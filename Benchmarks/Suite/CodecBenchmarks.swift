@@ -1,8 +1,8 @@
 import Foundation
+@_spi(Generated) import HealthSignInCore
 import HealthSignInHealthVault
 import HealthSignInKoppeltaal
 import HealthSignInOAuth
-@_spi(Generated) import HealthSignInCore
 import HealthSignInVital
 
 #if canImport(FoundationXML)
@@ -155,7 +155,8 @@ struct CodecBenchmarks {
         try decode(
             KoppeltaalTokenResponse.self, Samples.koppeltaalTokenResponse, "the Koppeltaal seed token response",
             into: report)
-        try decode(HealthSignInOAuth.TokenResponse.self, Samples.vitalTokenResponse, "a Vital token response", into: report)
+        try decode(
+            HealthSignInOAuth.TokenResponse.self, Samples.vitalTokenResponse, "a Vital token response", into: report)
     }
 
     private func decode<T: Decodable>(_ type: T.Type, _ text: String, _ name: String, into report: Report) throws {

@@ -59,11 +59,12 @@ struct CompileBenchmarks {
                 section: "Compile", metric: "release object code per synthetic method (slope 10 → 100)", unit: "bytes",
                 summary: Summary([(perMethod[1] - perMethod[0]) / 90])
             ))
-        for family in ["OAuth2", "HealthVault", "Koppeltaal", "Vital", "SMART"] {
-            let objects = repository.appendingPathComponent(".build/release/\(family).build")
+        for family in ["OAuth", "HealthVault", "Koppeltaal", "Vital", "SMART"] {
+            let module = "HealthSignIn" + family
+            let objects = repository.appendingPathComponent(".build/release/\(module).build")
             guard let names = try? FileManager.default.contentsOfDirectory(atPath: objects.path) else { continue }
             let generated = Set(
-                Self.swiftFiles(under: repository.appendingPathComponent("Sources/\(family)/Generated")).map {
+                Self.swiftFiles(under: repository.appendingPathComponent("Sources/\(module)/Generated")).map {
                     URL(fileURLWithPath: $0).lastPathComponent + ".o"
                 })
             let files = names.filter { $0.hasSuffix(".o") }
@@ -72,7 +73,7 @@ struct CompileBenchmarks {
                 files.filter(generated.contains).map { objects.appendingPathComponent($0).path })
             report.add(
                 Row(
-                    section: "Compile", metric: "release object code of the \(family) module", unit: "KiB",
+                    section: "Compile", metric: "release object code of the \(module) module", unit: "KiB",
                     summary: Summary([Double(total) / 1024]),
                     note: String(format: "%.0f KiB from generated files", Double(fromGenerated) / 1024)
                 ))
@@ -128,7 +129,8 @@ struct CompileBenchmarks {
         #if os(Linux)
             command += [
                 "-Xcc",
-                "-fmodule-map-file=" + repository.appendingPathComponent("Sources/HealthSignInLibcrypto/module.modulemap").path,
+                "-fmodule-map-file="
+                    + repository.appendingPathComponent("Sources/HealthSignInLibcrypto/module.modulemap").path,
             ]
         #endif
         return command + files

@@ -1,9 +1,9 @@
 import Foundation
+import HealthSignInCore
 import HealthSignInKoppeltaal
 import HealthSignInOAuth
-import HealthSignInCore
-import HealthSignInTesting
 import HealthSignInSMART
+import HealthSignInTesting
 import HealthSignInVital
 
 /// A thousand concurrent calls that all find the access token expired, against an in-memory transport: how many

@@ -1,9 +1,9 @@
 import Dispatch
 import Foundation
+import HealthSignInCore
 import HealthSignInHealthVault
 import HealthSignInKoppeltaal
 import HealthSignInOAuth
-import HealthSignInCore
 import HealthSignInSMART
 import HealthSignInVital
 
@@ -64,7 +64,8 @@ enum HTTPResponseFuzzing {
 
     private static func vital(_ transport: CannedTransport) async {
         let server = URL(string: "https://api.example.com")
-        let client = VitalAPIClient(configuration: .init(servers: .init(api: server, auth: server), transport: transport))
+        let client = VitalAPIClient(
+            configuration: .init(servers: .init(api: server, auth: server), transport: transport))
         let key = APIKey("key")
         let user = UUID()
         _ = try? await client.createUser(.init(clientUserID: "u"), apiKey: key)

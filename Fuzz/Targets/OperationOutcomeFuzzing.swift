@@ -1,6 +1,6 @@
 import Foundation
-import HealthSignInKoppeltaal
 @_spi(Generated) import HealthSignInCore
+import HealthSignInKoppeltaal
 
 /// Reads the input as a FHIR OperationOutcome in both encodings.
 enum OperationOutcomeFuzzing {

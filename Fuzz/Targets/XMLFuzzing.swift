@@ -1,6 +1,6 @@
 import Foundation
-import HealthSignInHealthVault
 @_spi(Generated) import HealthSignInCore
+import HealthSignInHealthVault
 
 /// Reads the input as XML and touches everything a decoder could read.
 enum XMLReaderFuzzing {

@@ -58,7 +58,8 @@ func parse(_ arguments: [String]) -> Arguments? {
     func value(_ flag: String) -> String? {
         index += 1
         guard index < arguments.count, !arguments[index].hasPrefix("--") else {
-            FileHandle.standardError.write(Data("error: \(flag) needs a value\n\nRun HealthSignInSDKGen --help for usage.\n".utf8))
+            FileHandle.standardError.write(
+                Data("error: \(flag) needs a value\n\nRun HealthSignInSDKGen --help for usage.\n".utf8))
             return nil
         }
         return arguments[index]
@@ -91,7 +92,8 @@ func parse(_ arguments: [String]) -> Arguments? {
             exit(0)
         default:
             FileHandle.standardError.write(
-                Data("error: unknown argument '\(arguments[index])'\n\nRun HealthSignInSDKGen --help for usage.\n".utf8))
+                Data("error: unknown argument '\(arguments[index])'\n\nRun HealthSignInSDKGen --help for usage.\n".utf8)
+            )
             return nil
         }
         index += 1

@@ -25,7 +25,8 @@ struct HealthSignInBuildPlugin: BuildToolPlugin {
         let config = directory.appendingPathComponent("sdkgen-config.json")
         let manager = FileManager.default
         guard manager.fileExists(atPath: schemas.path) else {
-            Diagnostics.error("\(target.name) uses HealthSignInBuildPlugin but has no Schemas directory at \(schemas.path)")
+            Diagnostics.error(
+                "\(target.name) uses HealthSignInBuildPlugin but has no Schemas directory at \(schemas.path)")
             return []
         }
         let hasConfig = manager.fileExists(atPath: config.path)

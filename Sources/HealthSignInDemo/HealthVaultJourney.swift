@@ -1,6 +1,6 @@
 import Foundation
-import HealthSignInHealthVault
 import HealthSignInCore
+import HealthSignInHealthVault
 
 /// HealthVault SODA: provision this app instance, let the user authorize it in Shell, open a session, list people,
 /// write and read a thing, and disconnect, releasing every record.
@@ -20,7 +20,8 @@ struct HealthVaultJourney {
             configuration: .init(
                 defaultPlatformURL: options.healthVaultPlatform, defaultShellURL: options.healthVaultShell,
                 store: InMemoryCredentialStore(), instanceName: "HealthSignInDemo",
-                client: .init(transport: transport, urlPolicy: policy, envelope: .init(clientVersion: "HealthSignInDemo/1.0"))
+                client: .init(
+                    transport: transport, urlPolicy: policy, envelope: .init(clientVersion: "HealthSignInDemo/1.0"))
             ))
         guard
             let shellPage = await steps.step(

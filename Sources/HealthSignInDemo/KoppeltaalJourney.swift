@@ -1,7 +1,7 @@
 import Foundation
+import HealthSignInCore
 import HealthSignInKoppeltaal
 import HealthSignInOAuth
-import HealthSignInCore
 
 /// Koppeltaal mobile launch: the portal's backend asks for an activation code, the app redeems it, calls FHIR,
 /// refreshes its token, and revokes it.

@@ -1,6 +1,6 @@
 import Foundation
-import HealthSignInOAuth
 import HealthSignInCore
+import HealthSignInOAuth
 import HealthSignInSMART
 
 /// SMART App Launch: a standalone launch with PKCE and OpenID Connect, a FHIR read, revocation; then a backend

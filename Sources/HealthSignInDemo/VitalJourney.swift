@@ -17,7 +17,8 @@ struct VitalJourney {
         let backend = VitalBackend(
             configuration: .init(
                 apiKey: APIKey(teamKey), environment: options.vitalEnvironment, hosts: hosts, urlPolicy: policy))
-        let vital = VitalSession(configuration: .init(store: InMemoryCredentialStore(), hosts: hosts, urlPolicy: policy))
+        let vital = VitalSession(
+            configuration: .init(store: InMemoryCredentialStore(), hosts: hosts, urlPolicy: policy))
 
         guard
             let grant = await steps.step(

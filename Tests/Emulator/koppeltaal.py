@@ -24,7 +24,7 @@ from xml.sax.saxutils import quoteattr
 from authlib.common.security import generate_token
 from authlib.consts import default_json_headers
 from authlib.integrations.flask_oauth2 import AuthorizationServer
-from authlib.oauth2 import OAuthError
+from authlib.oauth2 import OAuth2Error
 from authlib.oauth2.rfc6749 import ClientMixin, InvalidScopeError, grants
 from authlib.oauth2.rfc6750 import BearerTokenGenerator
 from authlib.oauth2.rfc7009 import RevocationEndpoint
@@ -373,7 +373,7 @@ def authorize():
             raise InvalidScopeError("Unknown, used or expired launch code")
         grant.request.launch_context = {key: activation[key] for key in ("patient", "user", "resource", "intent", "domain")}
         return server.create_authorization_response(grant=grant, grant_user="patient")
-    except OAuthError as error:
+    except OAuth2Error as error:
         error.redirect_uri = None  # the mobile flow has no redirect: errors are JSON too
         return server.handle_error_response(request, error)
 

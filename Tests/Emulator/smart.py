@@ -36,7 +36,7 @@ import time
 from urllib.parse import urlencode
 
 from authlib.integrations.flask_oauth2 import AuthorizationServer
-from authlib.oauth2 import OAuthError
+from authlib.oauth2 import OAuth2Error
 from authlib.oauth2.rfc6749 import ClientMixin, InvalidClientError, InvalidRequestError, InvalidScopeError, grants
 from authlib.oauth2.rfc6750 import BearerTokenGenerator, InvalidTokenError
 from authlib.oauth2.rfc7009 import RevocationEndpoint
@@ -555,7 +555,7 @@ class SMARTClientAssertion(JWTBearerClientAssertion):
 
 # MARK: - Revocation and introspection
 
-class UnsupportedTokenTypeHint(OAuthError):
+class UnsupportedTokenTypeHint(OAuth2Error):
     error = "unsupported_token_type"
     status_code = 400
 
@@ -638,7 +638,7 @@ def authorize():
         STATE.stats["authorize"] += 1
     try:
         grant = server.get_consent_grant(end_user=USER)
-    except OAuthError as error:
+    except OAuth2Error as error:
         return with_issuer(server.handle_error_response(request, error))
     return with_issuer(server.create_authorization_response(grant=grant, grant_user=USER))
 

@@ -1,7 +1,7 @@
 import Foundation
 import HealthSignInCore
-import HealthSignInTesting
 import HealthSignInTestSupport
+import HealthSignInTesting
 import XCTest
 
 /// The browser adapter's callback matching and the testing browser, which the integration tests drive sign-ins with.

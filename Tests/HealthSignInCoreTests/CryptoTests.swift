@@ -11,7 +11,8 @@ final class CryptoTests: XCTestCase {
 
     func testSHA256KnownAnswers() {
         XCTAssertEqual(
-            hex(CryptoPrimitives.sha256(Array("abc".utf8))), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+            hex(CryptoPrimitives.sha256(Array("abc".utf8))),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
         XCTAssertEqual(
             hex(CryptoPrimitives.sha256([UInt8]())), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
     }
@@ -24,7 +25,9 @@ final class CryptoTests: XCTestCase {
         )
         // Test case 2: a key shorter than the block.
         XCTAssertEqual(
-            hex(CryptoPrimitives.hmacSHA256(key: Array("Jefe".utf8), message: Array("what do ya want for nothing?".utf8))),
+            hex(
+                CryptoPrimitives.hmacSHA256(
+                    key: Array("Jefe".utf8), message: Array("what do ya want for nothing?".utf8))),
             "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"
         )
         // Test case 6: a key longer than the block is hashed first.

@@ -94,7 +94,7 @@ final class JSONValueDecoderTests: XCTestCase {
     }
 
     /// Like Koppeltaal's generated `Coding`.
-    private struct FHIRCoding: Decodable, Equatable {
+    private struct Coding: Decodable, Equatable {
         let system: String?
         let code: String?
         let display: String?
@@ -111,7 +111,7 @@ final class JSONValueDecoderTests: XCTestCase {
     private struct Issue: Decodable, Equatable {
         enum Details: Decodable, Equatable {
             case string(String)
-            case coding([FHIRCoding])
+            case coding([Coding])
 
             init(from decoder: any Decoder) throws {
                 if let value = try? decoder.singleValueContainer().decode(String.self) {
@@ -119,19 +119,19 @@ final class JSONValueDecoderTests: XCTestCase {
                     return
                 }
                 let container = try decoder.container(keyedBy: AnyCodingKey.self)
-                self = .coding(try container.decode([FHIRCoding].self, forKey: "coding"))
+                self = .coding(try container.decode([Coding].self, forKey: "coding"))
             }
         }
 
         let severity: String
-        let type: FHIRCoding?
+        let type: Coding?
         let details: Details?
         let location: [String]
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: AnyCodingKey.self)
             severity = try container.decode(String.self, forKey: "severity")
-            type = try container.decodeIfPresent(FHIRCoding.self, forKey: "type")
+            type = try container.decodeIfPresent(Coding.self, forKey: "type")
             details = try container.decodeIfPresent(Details.self, forKey: "details")
             location = (try container.decodeIfPresent([String].self, forKey: "location")) ?? []
         }
@@ -184,12 +184,12 @@ final class JSONValueDecoderTests: XCTestCase {
         XCTAssertEqual(outcome.issue[0].type?.code, "invalid")
         XCTAssertEqual(outcome.issue[0].details, .string("bad"))
         XCTAssertEqual(outcome.issue[0].location, ["a", "b"])
-        XCTAssertEqual(outcome.issue[1].details, .coding([try decode(FHIRCoding.self, #"{"system":"s","code":"c"}"#)]))
+        XCTAssertEqual(outcome.issue[1].details, .coding([try decode(Coding.self, #"{"system":"s","code":"c"}"#)]))
         XCTAssertEqual(outcome.issue[1].location, [])
     }
 
     func testGeneratedStyleModelsReportPaths() {
-        let prefix = #"{"resourceType":"FHIROperationOutcome","count":1,"issue":"#
+        let prefix = #"{"resourceType":"OperationOutcome","count":1,"issue":"#
         assertFails(
             Outcome.self, prefix + #"[{"severity":"error","type":{"code":5}}]}"#,
             "issue[0]/type/code: expected string, found a number")
@@ -208,20 +208,20 @@ final class JSONValueDecoderTests: XCTestCase {
             "issue[0]/details: expected object, found an array")
         assertFails(Outcome.self, prefix + #"{}}"#, "issue: expected array, found an object")
         assertFails(
-            Outcome.self, #"{"resourceType":"Patient"}"#, #"resourceType: expected "FHIROperationOutcome", found "Patient""#
+            Outcome.self, #"{"resourceType":"Patient"}"#, #"resourceType: expected "OperationOutcome", found "Patient""#
         )
         assertFails(Outcome.self, #"{"count":1,"issue":[]}"#, "resourceType: missing required field")
         assertFails(
-            Outcome.self, #"{"resourceType":"FHIROperationOutcome","issue":[],"count":"x"}"#,
+            Outcome.self, #"{"resourceType":"OperationOutcome","issue":[],"count":"x"}"#,
             #"count: expected Int, found "x""#)
         assertFails(
-            Outcome.self, #"{"resourceType":"FHIROperationOutcome","issue":[],"count":1.5}"#,
+            Outcome.self, #"{"resourceType":"OperationOutcome","issue":[],"count":1.5}"#,
             "count: expected string, found a number")
         assertFails(
-            Outcome.self, #"{"resourceType":"FHIROperationOutcome","count":1,"issue":[],"id":"x"}"#,
+            Outcome.self, #"{"resourceType":"OperationOutcome","count":1,"issue":[],"id":"x"}"#,
             #"id: expected UUID, found "x""#)
         assertFails(
-            Outcome.self, #"{"resourceType":"FHIROperationOutcome","count":1,"issue":[],"id":7}"#,
+            Outcome.self, #"{"resourceType":"OperationOutcome","count":1,"issue":[],"id":7}"#,
             "id: expected string, found a number")
         assertFails(
             TokenResponse.self, #"{"access_token":"a","expires_in":"soon"}"#, #"expires_in: expected Int, found "soon""#
@@ -251,7 +251,7 @@ final class JSONValueDecoderTests: XCTestCase {
     func testNullWhereAValueIsRequiredIsValueNotFound() {
         for error in [
             decodingError(String.self, "null"), decodingError(Int.self, "null"), decodingError([Int].self, "null"),
-            decodingError(FHIRCoding.self, "null"),
+            decodingError(Coding.self, "null"),
         ] {
             XCTAssertEqual(kind(error), "valueNotFound")
             XCTAssertEqual(context(error)?.debugDescription, "found null")
@@ -460,10 +460,10 @@ final class JSONValueDecoderTests: XCTestCase {
 
     func testObjectsOnlyMakeKeyedContainers() {
         for json in ["1", #""foo""#, "true", "[]", "[{}]"] {
-            XCTAssertEqual(kind(decodingError(FHIRCoding.self, json)), "typeMismatch", json)
+            XCTAssertEqual(kind(decodingError(Coding.self, json)), "typeMismatch", json)
         }
-        XCTAssertEqual(kind(decodingError(FHIRCoding.self, "null")), "valueNotFound")
-        assertFails(FHIRCoding.self, #""foo""#, "expected object, found a string")
+        XCTAssertEqual(kind(decodingError(Coding.self, "null")), "valueNotFound")
+        assertFails(Coding.self, #""foo""#, "expected object, found a string")
         assertFails([String: Int].self, "[1]", "expected object, found an array")
     }
 
@@ -608,14 +608,14 @@ final class JSONValueDecoderTests: XCTestCase {
     }
 
     private struct Super: Decodable {
-        let base: FHIRCoding
-        let named: FHIRCoding
+        let base: Coding
+        let named: Coding
         let missing: Bool
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: AnyCodingKey.self)
-            base = try FHIRCoding(from: container.superDecoder())
-            named = try FHIRCoding(from: container.superDecoder(forKey: "parent"))
+            base = try Coding(from: container.superDecoder())
+            named = try Coding(from: container.superDecoder(forKey: "parent"))
             missing = try container.superDecoder(forKey: "missing").singleValueContainer().decodeNil()
         }
     }

@@ -6,6 +6,12 @@ import XCTest
 /// library product with the README's own code (the snippets), and a library target whose client the build plugin
 /// generates from its `Schemas` directory at `internal` access. It must build, call its generated client, and
 /// expose nothing generated.
+///
+/// The app also depends on stand-ins of the libraries this SDK's users already have, with their real package,
+/// product and module names: `OAuth2`, `SMART` (which depends on `OAuth2` and re-exports it) and Junction's
+/// `VitalCore`. SwiftPM refuses a graph where two packages declare one target or product name, and a type named like
+/// a module hides that module's qualified names, so the build proves that none of this package's names collides
+/// with theirs.
 final class ConsumerPackageTests: XCTestCase {
     private static let fixture = Fixtures.repository.appendingPathComponent("Tests/Fixtures/ConsumerPackage")
     /// Kept between runs, so a rebuild is incremental.
@@ -19,7 +25,7 @@ final class ConsumerPackageTests: XCTestCase {
         try manager.createDirectory(at: package, withIntermediateDirectories: true)
         try manager.copyItem(
             at: fixture.appendingPathComponent("Sources"), to: package.appendingPathComponent("Sources"))
-        let snippets = Fixtures.repository.appendingPathComponent("Tests/DocumentationTests/Snippets")
+        let snippets = Fixtures.repository.appendingPathComponent("Tests/HealthSignInDocumentationTests/Snippets")
         for name in try manager.contentsOfDirectory(atPath: snippets.path) where name.hasSuffix(".swift") {
             try manager.copyItem(
                 at: snippets.appendingPathComponent(name),
@@ -48,7 +54,15 @@ final class ConsumerPackageTests: XCTestCase {
         let run = try Subprocess.run([Self.scratch.appendingPathComponent("debug/ConsumerApp").path])
         XCTAssertEqual(run.status, 0, run.output)
         XCTAssertEqual(
-            run.output, "Hello, consumer\nGET https://greeting.example/greeting?name=consumer\n")
+            run.output.split(separator: "\n").map(String.init),
+            [
+                "Hello, consumer", "GET https://greeting.example/greeting?name=consumer",
+                // The stand-ins, beside every module of the SDK in one file (Sources/ConsumerApp/SideBySide.swift).
+                "VitalCore: configured", "SMART: fhir.example expired u active", "OAuth2: noClientId",
+                "Provider: oura",
+                "SDK: invalid_grant expired VitalSession HealthVaultRecord SMARTSession KoppeltaalSession "
+                    + "URLSessionHTTPTransport ManualClock",
+            ])
 
         // Generated at internal access, the client, models and errors are not part of DemoKit's interface.
         XCTAssertEqual(try publicSymbols(of: "DemoKit"), ["demoGreeting(for:transport:)"])

@@ -65,7 +65,7 @@ final class DocumentationTests: XCTestCase {
         let blocks = try Self.swiftBlocks()
         for block in blocks where !snippets.values.contains(block.code) {
             XCTFail(
-                "\(block.place): this Swift is not a snippet from Tests/DocumentationTests/Snippets, so nothing compiles it:\n\(block.code)"
+                "\(block.place): this Swift is not a snippet from Tests/HealthSignInDocumentationTests/Snippets, so nothing compiles it:\n\(block.code)"
             )
         }
         for (name, code) in snippets where !blocks.contains(where: { $0.code == code }) {
@@ -211,7 +211,8 @@ final class DocumentationTests: XCTestCase {
             "HTTPTransport", "URLSessionHTTPTransport", "URLSessionHTTPTransportDelegate", "HTTPRequestMessage",
             "HTTPResponseMessage", "HTTPRequestMethod", "HTTPHeaderFields", "HTTPHeaderField",
             "AuthenticationChallenge",
-            "ClientOptions", "HTTPClientMiddleware", "OperationID", "URLPolicy", "RequestRetryPolicy", "HTTPClientConfiguration",
+            "ClientOptions", "HTTPClientMiddleware", "OperationID", "URLPolicy", "RequestRetryPolicy",
+            "HTTPClientConfiguration",
             "HTTPServerSet",
         ],
         "credentials apps pass to clients and flows": [
@@ -265,7 +266,8 @@ final class DocumentationTests: XCTestCase {
     func testTheRuntimePageMentionsEveryPublicType() throws {
         let names = try Self.graph(of: "HealthSignInCore").topLevelTypeNames
         let page = try String(
-            contentsOf: Fixtures.repository.appendingPathComponent("Sources/HealthSignInCore/HealthSignInCore.docc/HealthSignInCore.md"),
+            contentsOf: Fixtures.repository.appendingPathComponent(
+                "Sources/HealthSignInCore/HealthSignInCore.docc/HealthSignInCore.md"),
             encoding: .utf8)
         XCTAssertGreaterThan(names.count, 40)
         XCTAssertEqual(names.filter { !page.contains("``\($0)``") }.sorted(), [])

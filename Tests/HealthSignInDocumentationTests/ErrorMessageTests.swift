@@ -1,8 +1,8 @@
 import Foundation
+import HealthSignInCore
 import HealthSignInHealthVault
 import HealthSignInKoppeltaal
 import HealthSignInOAuth
-import HealthSignInCore
 import HealthSignInSMART
 import HealthSignInTestSupport
 import HealthSignInVital
@@ -46,7 +46,8 @@ final class ErrorMessageTests: XCTestCase {
         SMARTError.needsLaunch(underlying: nil),
         oauth,
         OperationOutcomeError(
-            body: FHIROperationOutcome(issue: [.init(severity: .error, diagnostics: "Unknown patient")]), httpStatus: 404,
+            body: FHIROperationOutcome(issue: [.init(severity: .error, diagnostics: "Unknown patient")]),
+            httpStatus: 404,
             operation: "MobileLaunch"),
         KoppeltaalError.needsActivation(underlying: oauth),
         KoppeltaalError.stateMismatch,
@@ -60,7 +61,8 @@ final class ErrorMessageTests: XCTestCase {
         HealthVaultThingChangedError(
             thingID: UUID(uuidString: "26a4598d-7db2-4d96-85bc-3e3dca5dce4b")!,
             underlying: HealthVaultError(
-                body: HealthVaultResponseStatus(code: 61, error: StatusError(message: "Version stamp mismatch")), httpStatus: 200,
+                body: HealthVaultResponseStatus(code: 61, error: StatusError(message: "Version stamp mismatch")),
+                httpStatus: 200,
                 operation: "PutThings")),
         ShellRedirectError.missingParameter("instanceid"),
     ]

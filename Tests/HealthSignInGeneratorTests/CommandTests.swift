@@ -59,7 +59,9 @@ final class CommandTests: XCTestCase {
         try "// edited\n".write(to: generated, atomically: true, encoding: .utf8)
         XCTAssertEqual(run(check: true), 1)
         XCTAssertTrue(complaints.contains { $0.contains("-// edited") }, complaints.joined(separator: "\n"))
-        XCTAssertEqual(complaints.last, "run without --check to update them: HealthSignInSDKGen --schemas Schemas --output Sources")
+        XCTAssertEqual(
+            complaints.last, "run without --check to update them: HealthSignInSDKGen --schemas Schemas --output Sources"
+        )
         XCTAssertEqual(run(check: false), 0)
         XCTAssertNotEqual(try String(contentsOf: generated, encoding: .utf8), "// edited\n")
 

@@ -78,7 +78,8 @@ final class ConfigTests: XCTestCase {
         // Vital uses OAuth2's types, from its module.
         XCTAssertTrue(
             output.files.allSatisfy {
-                $0.contents.contains("@_spi(Generated) import HealthSignInCore\nimport HealthSignInOAuth\nimport Dispatch\n")
+                $0.contents.contains(
+                    "@_spi(Generated) import HealthSignInCore\nimport HealthSignInOAuth\nimport Dispatch\n")
             })
         XCTAssertTrue(output.files.contains { $0.path == "HealthSignInVital/Generated/Types/LinkedProvider.swift" })
         XCTAssertTrue(text.contains("func linkedProviders("), text)

@@ -713,7 +713,7 @@ final class SnippetTests: XCTestCase {
             """
                 public func op(
                     _ request: Op.Request = .init(), recordID: Foundation.UUID,
-                session: HealthSignInCore.HealthVaultSessionCredential
+                    session: HealthSignInCore.HealthVaultSessionCredential
                 ) async throws -> Op.Response {
                     return try await core.send(
                         Op.Response.self, namespace: "urn:op2", method: "Op", version: 2, recordID: recordID,

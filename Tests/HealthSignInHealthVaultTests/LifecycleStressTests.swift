@@ -1,6 +1,6 @@
 import Foundation
-import HealthSignInHealthVault
 import HealthSignInCore
+import HealthSignInHealthVault
 import HealthSignInTestSupport
 import XCTest
 
@@ -13,7 +13,9 @@ final class LifecycleStressTests: XCTestCase {
     private static let master = UUID(uuidString: "6556d00c-cb8d-4004-90d6-8be528420ff7")!
 
     func testRandomSequencesKeepTheLifecycleInvariants() async throws {
-        let tally = await runLifecycleStress("HealthSignInHealthVaultTests.LifecycleStressTests", defaultSequences: 1000) {
+        let tally = await runLifecycleStress(
+            "HealthSignInHealthVaultTests.LifecycleStressTests", defaultSequences: 1000
+        ) {
             random in
             await Self.sequence(random)
         }

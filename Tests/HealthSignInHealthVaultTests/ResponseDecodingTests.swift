@@ -1,6 +1,6 @@
 import Foundation
-import HealthSignInHealthVault
 @_spi(Generated) import HealthSignInCore
+import HealthSignInHealthVault
 import HealthSignInTestSupport
 import XCTest
 

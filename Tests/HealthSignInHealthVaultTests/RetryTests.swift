@@ -1,6 +1,6 @@
 import Foundation
-import HealthSignInHealthVault
 import HealthSignInCore
+import HealthSignInHealthVault
 import HealthSignInTestSupport
 import XCTest
 
@@ -29,7 +29,8 @@ final class RetryTests: XCTestCase {
     ) {
         let waits = waits
         let transport = RecordingTransport(responses: responses)
-        let policy = retry ?? RequestRetryPolicy(maxRetries: 2, sleep: { seconds in waits.withValue { $0.append(seconds) } })
+        let policy =
+            retry ?? RequestRetryPolicy(maxRetries: 2, sleep: { seconds in waits.withValue { $0.append(seconds) } })
         return (HealthVaultAPIClient(configuration: .init(transport: transport, retry: policy)), transport)
     }
 

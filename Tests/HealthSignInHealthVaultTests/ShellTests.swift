@@ -1,6 +1,6 @@
 import Foundation
-import HealthSignInHealthVault
 import HealthSignInCore
+import HealthSignInHealthVault
 import XCTest
 
 /// Shell URLs against protocols/healthvault.md §8.6, and parsing of the completion redirect.

@@ -1,6 +1,6 @@
 import Foundation
-import HealthSignInHealthVault
 import HealthSignInCore
+import HealthSignInHealthVault
 import HealthSignInTestSupport
 import XCTest
 
@@ -121,7 +121,8 @@ final class WireVectorTests: XCTestCase {
         XCTAssertEqual(try text(of: "hash-data", in: header), infoHash, file: file, line: line)
         let key = try XCTUnwrap(Data(base64Encoded: Self.session.sharedSecret))
         XCTAssertEqual(
-            base64(CryptoPrimitives.hmacSHA256(key: key, message: Array(header.utf8))), hmacData, file: file, line: line)
+            base64(CryptoPrimitives.hmacSHA256(key: key, message: Array(header.utf8))), hmacData, file: file, line: line
+        )
         XCTAssertEqual(try text(of: "hmac-data", in: body), hmacData, file: file, line: line)
         // The envelope is assembled from those same bytes: auth, header, info, nothing re-serialized.
         XCTAssertTrue(body.hasSuffix(header + info + "</wc-request:request>"), file: file, line: line)

@@ -1,6 +1,6 @@
 import Foundation
-import HealthSignInHealthVault
 import HealthSignInCore
+import HealthSignInHealthVault
 import HealthSignInTestSupport
 import XCTest
 

@@ -1,10 +1,10 @@
 import Foundation
+import HealthSignInCore
 import HealthSignInHealthVault
 import HealthSignInKoppeltaal
 import HealthSignInOAuth
-import HealthSignInCore
-import HealthSignInTesting
 import HealthSignInSMART
+import HealthSignInTesting
 import HealthSignInVital
 import XCTest
 

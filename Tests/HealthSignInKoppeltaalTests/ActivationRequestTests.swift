@@ -1,7 +1,7 @@
 import Foundation
+import HealthSignInCore
 import HealthSignInKoppeltaal
 import HealthSignInOAuth
-import HealthSignInCore
 import HealthSignInTestSupport
 import XCTest
 

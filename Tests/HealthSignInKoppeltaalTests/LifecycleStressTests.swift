@@ -1,7 +1,7 @@
 import Foundation
+import HealthSignInCore
 import HealthSignInKoppeltaal
 import HealthSignInOAuth
-import HealthSignInCore
 import HealthSignInTestSupport
 import XCTest
 
@@ -10,7 +10,8 @@ import XCTest
 /// ``LifecycleMonitor``. `make stress` runs 10,000 sequences; set `LIFECYCLE_STRESS_SEED` to replay one.
 final class LifecycleStressTests: XCTestCase {
     func testRandomSequencesKeepTheLifecycleInvariants() async throws {
-        let tally = await runLifecycleStress("HealthSignInKoppeltaalTests.LifecycleStressTests", defaultSequences: 1000) { random in
+        let tally = await runLifecycleStress("HealthSignInKoppeltaalTests.LifecycleStressTests", defaultSequences: 1000)
+        { random in
             await Self.sequence(random)
         }
         for name in ["activate ok", "revoke ok", "fhir ok", "refresh requests", "faults", "store removals"] {

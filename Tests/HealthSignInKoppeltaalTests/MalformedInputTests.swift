@@ -1,6 +1,6 @@
 import Foundation
-import HealthSignInOAuth
 @_spi(Generated) import HealthSignInCore
+import HealthSignInOAuth
 import HealthSignInTestSupport
 import XCTest
 
@@ -148,14 +148,16 @@ final class DiscoveryTests: XCTestCase {
                 FHIRExtension(
                     url: "http://fhir-registry.smartplatforms.org/Profile/oauth-uris#Authorize",
                     valueURI: "f1-authorize"),
-                FHIRExtension(url: "http://fhir-registry.smarthealthit.org/Profile/oauth-uris#token", valueURI: "f2-token"),
+                FHIRExtension(
+                    url: "http://fhir-registry.smarthealthit.org/Profile/oauth-uris#token", valueURI: "f2-token"),
                 FHIRExtension(
                     url: "http://fhir-registry.smarthealthit.org/StructureDefinition/oauth-uris#TOKEN",
                     valueURI: "f3-token"),
                 FHIRExtension(
                     url: "http://fhir-registry.smarthealthit.org/StructureDefinition/oauth-uris",
                     extensions: [
-                        FHIRExtension(url: "revoke", valueURI: "f4-revoke"), FHIRExtension(url: "token", valueURI: "f4-token"),
+                        FHIRExtension(url: "revoke", valueURI: "f4-revoke"),
+                        FHIRExtension(url: "token", valueURI: "f4-token"),
                     ]),
                 FHIRExtension(url: "http://example.org/other#token", valueURI: "ignored"),
             ]))

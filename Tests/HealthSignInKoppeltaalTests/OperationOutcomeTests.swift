@@ -1,6 +1,6 @@
 import Foundation
-import HealthSignInKoppeltaal
 @_spi(Generated) import HealthSignInCore
+import HealthSignInKoppeltaal
 import HealthSignInTestSupport
 import XCTest
 
@@ -55,7 +55,8 @@ final class OperationOutcomeTests: XCTestCase {
             XCTAssertEqual(issue.code, "expired")
             XCTAssertEqual(
                 issue.details,
-                .fhirCodeableConcept(FHIRCodeableConcept(text: "Bearer token 98510180-8d78-4987-9e27-c958c449f383 has expired"))
+                .fhirCodeableConcept(
+                    FHIRCodeableConcept(text: "Bearer token 98510180-8d78-4987-9e27-c958c449f383 has expired"))
             )
             XCTAssertEqual(issue.diagnostics, "token 98510180-8d78-4987-9e27-c958c449f383")
             XCTAssertEqual(OperationOutcomeError(body: outcome, httpStatus: 401, operation: "Read").code, .expired)

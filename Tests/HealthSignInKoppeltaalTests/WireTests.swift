@@ -1,7 +1,7 @@
 import Foundation
+@_spi(Generated) import HealthSignInCore
 import HealthSignInKoppeltaal
 import HealthSignInOAuth
-@_spi(Generated) import HealthSignInCore
 import HealthSignInTestSupport
 import XCTest
 
@@ -215,7 +215,7 @@ final class WireTests: XCTestCase {
             XCTAssertEqual(error.recovery, .discardGrant)
             XCTAssertEqual(error.httpStatus, 400)
             XCTAssertNil(error.message)
-            XCTAssertEqual(String(describing: error), "Token failed: OAuthError invalid_grant (HTTP 400)")
+            XCTAssertEqual(String(describing: error), "RequestToken failed: OAuthError invalid_grant (HTTP 400)")
         }
     }
 

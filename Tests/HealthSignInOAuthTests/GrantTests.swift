@@ -1,6 +1,6 @@
 import Foundation
-import HealthSignInOAuth
 @_spi(Generated) import HealthSignInCore
+import HealthSignInOAuth
 import XCTest
 
 /// The grant a token response makes, what a refresh response keeps of the previous one, how it is stored, and when

@@ -1,6 +1,6 @@
 import Foundation
-import HealthSignInOAuth
 import HealthSignInCore
+import HealthSignInOAuth
 import XCTest
 
 /// A resource path stays under the resource server's base path whatever its segments hold, and a FHIR reference

@@ -9,7 +9,8 @@ import XCTest
 /// every step by a ``LifecycleMonitor``. `make stress` runs 10,000 sequences; set `LIFECYCLE_STRESS_SEED` to replay one.
 final class LifecycleStressTests: XCTestCase {
     func testRandomSequencesKeepTheLifecycleInvariants() async throws {
-        let tally = await runLifecycleStress("HealthSignInSMARTTests.LifecycleStressTests", defaultSequences: 1000) { random in
+        let tally = await runLifecycleStress("HealthSignInSMARTTests.LifecycleStressTests", defaultSequences: 1000) {
+            random in
             await Self.sequence(random)
         }
         for name in [

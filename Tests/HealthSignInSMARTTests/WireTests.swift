@@ -1,6 +1,6 @@
 import Foundation
-import HealthSignInOAuth
 @_spi(Generated) import HealthSignInCore
+import HealthSignInOAuth
 import HealthSignInSMART
 import HealthSignInTestSupport
 import XCTest

@@ -23,7 +23,8 @@ public enum SwiftCompiler {
             arguments += [
                 "-Xcc",
                 "-fmodule-map-file="
-                    + Fixtures.repository.appendingPathComponent("Sources/HealthSignInLibcrypto/module.modulemap").path, "-lcrypto",
+                    + Fixtures.repository.appendingPathComponent("Sources/HealthSignInLibcrypto/module.modulemap").path,
+                "-lcrypto",
             ]
         #endif
         return try Subprocess.run(arguments + sources + objects + ["-o", executable.path])

@@ -15,7 +15,8 @@ final class LifecycleStressTests: XCTestCase {
 
     func testRandomSequencesKeepTheLifecycleInvariants() async throws {
         let tokens = try Self.users.map { try VitalSessionTests.forgedToken(uid: $0.uuidString) }
-        let tally = await runLifecycleStress("HealthSignInVitalTests.LifecycleStressTests", defaultSequences: 1000) { random in
+        let tally = await runLifecycleStress("HealthSignInVitalTests.LifecycleStressTests", defaultSequences: 1000) {
+            random in
             await Self.sequence(random, tokens: tokens)
         }
         for name in [

@@ -40,7 +40,8 @@ final class VitalSessionTests: XCTestCase {
 
     /// A core signed in as the fixture user with access token at-1 and refresh token rt-1, and its transport, which
     /// answers later requests with `responses` in order.
-    private func signedIn(then responses: [HTTPResponseMessage] = []) async throws -> (VitalSession, RecordingTransport) {
+    private func signedIn(then responses: [HTTPResponseMessage] = []) async throws -> (VitalSession, RecordingTransport)
+    {
         let transport = RecordingTransport(responses: [Self.json(200, Self.tokenBody)] + responses)
         let core = core(transport)
         try await core.signIn(token: try SignInTokenTests.token("valid"))
@@ -146,7 +147,10 @@ final class VitalSessionTests: XCTestCase {
     func testExchangeErrorBodiesOfEveryShape() async throws {
         let cases: [(String, Int, (any Error) -> Bool)] = [
             ("token-error-minimal.json", 401, { ($0 as? VitalSessionError) == .invalidSignInToken(.rejectedByServer) }),
-            ("token-error-extra-keys.json", 401, { ($0 as? VitalSessionError) == .invalidSignInToken(.rejectedByServer) }),
+            (
+                "token-error-extra-keys.json", 401,
+                { ($0 as? VitalSessionError) == .invalidSignInToken(.rejectedByServer) }
+            ),
             ("token-error-reauthentication.json", 400, { ($0 as? VitalError)?.code == .reauthenticationRequired }),
             (
                 "token-error-unknown-type.json", 503,

@@ -1,6 +1,6 @@
 import Foundation
-import HealthSignInOAuth
 @_spi(Generated) import HealthSignInCore
+import HealthSignInOAuth
 import HealthSignInTestSupport
 import HealthSignInVital
 import XCTest

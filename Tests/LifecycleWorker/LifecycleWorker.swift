@@ -1,7 +1,7 @@
 import Foundation
+import HealthSignInCore
 import HealthSignInKoppeltaal
 import HealthSignInOAuth
-import HealthSignInCore
 import HealthSignInVital
 
 /// One of the processes of the shared-store tests and benchmark: it opens a Koppeltaal session or a Vital core on a
@@ -105,7 +105,8 @@ struct LifecycleWorker {
             return await group.reduce(into: [String?]()) { $0.append($1) }
         }
         let failures = outcomes.compactMap { $0 }
-        let digest = CryptoPrimitives.sha256(Data(try await token().value.utf8)).map { String(format: "%02x", $0) }.joined()
+        let digest = CryptoPrimitives.sha256(Data(try await token().value.utf8)).map { String(format: "%02x", $0) }
+            .joined()
         let report: [String: Any] = [
             "successes": outcomes.count - failures.count, "failures": failures, "token": digest,
         ]

@@ -104,7 +104,8 @@ struct RedactionEmitter {
     private func shown(_ property: IRProperty) -> String {
         let name = "self." + Emit.name(property.swiftName)
         if isRedacted(property.type) {
-            return property.isOptional ? "HealthSignInCore.Redaction.hide(\(name))" : "HealthSignInCore.Redaction.placeholder"
+            return property.isOptional
+                ? "HealthSignInCore.Redaction.hide(\(name))" : "HealthSignInCore.Redaction.placeholder"
         }
         return property.isOptional ? "HealthSignInCore.Redaction.show(\(name))" : "Swift.String(describing: \(name))"
     }
@@ -112,7 +113,8 @@ struct RedactionEmitter {
     private func mirrored(_ property: IRProperty) -> String {
         let name = "self." + Emit.name(property.swiftName)
         if isRedacted(property.type) {
-            return property.isOptional ? "HealthSignInCore.Redaction.hide(\(name))" : "HealthSignInCore.Redaction.placeholder"
+            return property.isOptional
+                ? "HealthSignInCore.Redaction.hide(\(name))" : "HealthSignInCore.Redaction.placeholder"
         }
         return property.isOptional ? "\(name) as Any" : name
     }

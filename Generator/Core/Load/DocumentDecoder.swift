@@ -374,7 +374,8 @@ struct DocumentDecoder {
         reader.finish(&diagnostics)
         guard let family, let description, let binding else { return nil }
         return ProtocolDocument(
-            file: file, family: family, module: module, description: description.value, binding: binding, servers: servers,
+            file: file, family: family, module: module, description: description.value, binding: binding,
+            servers: servers,
             errors: errors)
     }
 

@@ -42,7 +42,8 @@ public enum Command {
                 }
                 for change in changes { complain(change.diff) }
                 let fix =
-                    ["HealthSignInSDKGen", "--schemas", schemas, "--output", output] + (config.map { ["--config", $0] } ?? [])
+                    ["HealthSignInSDKGen", "--schemas", schemas, "--output", output]
+                    + (config.map { ["--config", $0] } ?? [])
                     + (testSamples.map { ["--test-samples", $0] } ?? [])
                     + (schemaReference.map { ["--schema-reference", $0] } ?? [])
                 complain(

@@ -4,7 +4,7 @@ import Foundation
 /// file as JSON Schema resolves a relative reference, for the families that sit side by side in one schemas
 /// directory.
 struct FamilyReference: Equatable {
-    /// The family directory, which is the module the referred type is declared in.
+    /// The family directory whose schemas declare the referred type.
     let family: String
     /// The file in it, e.g. `types.json` or `Token.json`.
     let file: String

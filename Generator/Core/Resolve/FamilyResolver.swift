@@ -1,6 +1,6 @@
 /// The decoded documents of one family directory.
 public struct FamilyDocuments: Sendable {
-    /// The directory name, which is the module name.
+    /// The directory name, which is the family's name.
     public var name: String
     /// The directory as shown to users, e.g. `Schemas/Vital`.
     public var directory: String

@@ -60,7 +60,8 @@ extension ClientOptions {
     }
 
     private func send(
-        _ request: HTTPRequestMessage, operation: OperationID, through middlewares: ArraySlice<any HTTPClientMiddleware>,
+        _ request: HTTPRequestMessage, operation: OperationID,
+        through middlewares: ArraySlice<any HTTPClientMiddleware>,
         to transport: any HTTPTransport
     ) async throws -> HTTPResponseMessage {
         guard let first = middlewares.first else {

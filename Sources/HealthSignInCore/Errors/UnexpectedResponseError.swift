@@ -6,7 +6,7 @@ import Foundation
 /// The complete response is kept for inspection, but ``description`` shows only the status, media type and size:
 /// bodies can carry tokens and health data.
 public struct UnexpectedResponseError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The method that received the response, e.g. `Token`.
+    /// The method that received the response, e.g. `RequestToken`.
     public let operation: String
     /// The response as received.
     public let response: HTTPResponseMessage

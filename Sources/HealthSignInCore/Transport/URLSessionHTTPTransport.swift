@@ -272,6 +272,7 @@ final class ResponseReceiver: @unchecked Sendable {
         }
         guard let continuation else { return }
         if let ending { return continuation.resume(throwing: ending) }
-        continuation.resume(with: URLSessionHTTPTransport.result(for: url, data: body, response: response, error: error))
+        continuation.resume(
+            with: URLSessionHTTPTransport.result(for: url, data: body, response: response, error: error))
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import HealthSignInOAuth
 import HealthSignInCore
+import HealthSignInOAuth
 
 /// Reads the OAuth endpoints out of a Conformance statement.
 ///

@@ -1,6 +1,6 @@
 import Foundation
-import HealthSignInOAuth
 import HealthSignInCore
+import HealthSignInOAuth
 
 /// What a ``KoppeltaalSession`` cannot do by itself; each case says what the app should do next.
 public enum KoppeltaalError: Error, Sendable, CustomStringConvertible {

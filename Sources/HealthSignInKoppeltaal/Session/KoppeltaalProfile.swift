@@ -1,6 +1,6 @@
 import Foundation
-import HealthSignInOAuth
 @_spi(Generated) import HealthSignInCore
+import HealthSignInOAuth
 
 /// Koppeltaal's rules on the OAuth layer: the grant keeps the launch context, its servers are the configured FHIR
 /// server's (found from its Conformance), and its errors are ``KoppeltaalError``s. ``KoppeltaalSession`` uses it;

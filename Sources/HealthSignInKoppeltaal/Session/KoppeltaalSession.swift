@@ -1,6 +1,6 @@
 import Foundation
-import HealthSignInOAuth
 @_spi(Generated) import HealthSignInCore
+import HealthSignInOAuth
 
 /// The mobile app's side of a Koppeltaal mobile launch: discovery, activation with the code the patient was
 /// given, the token lifecycle, FHIR calls, and revocation.

@@ -1,6 +1,6 @@
 import Foundation
-import HealthSignInOAuth
 import HealthSignInCore
+import HealthSignInOAuth
 
 /// What a launch was for: who the patient and the acting user are, and which activity to open.
 ///

@@ -60,7 +60,8 @@ public struct PendingAuthorization: Sendable, Equatable, Codable {
         guard withoutQuery(redirect.absoluteString) == withoutQuery(redirectURI) else { throw .redirectMismatch }
         let items = URLComponents(url: redirect, resolvingAgainstBaseURL: false)?.queryItems ?? []
         func value(_ name: String) -> String? { items.first { $0.name == name }?.value }
-        guard let echoed = value("state"), CryptoPrimitives.constantTimeEqual(Array(echoed.utf8), Array(state.utf8)) else {
+        guard let echoed = value("state"), CryptoPrimitives.constantTimeEqual(Array(echoed.utf8), Array(state.utf8))
+        else {
             throw .stateMismatch
         }
         let issuer = value("iss")

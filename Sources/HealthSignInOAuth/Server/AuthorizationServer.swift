@@ -34,7 +34,9 @@ public struct AuthorizationServer: Sendable {
     ///   - request: the grant.
     ///   - transport: the transport of this request, e.g. one guarded by a credential lease.
     /// - Throws: ``OAuthError``, and the request's errors.
-    public func token(_ request: RequestToken.Request, transport: (any HTTPTransport)? = nil) async throws -> TokenResponse {
+    public func token(_ request: RequestToken.Request, transport: (any HTTPTransport)? = nil) async throws
+        -> TokenResponse
+    {
         try await generatedClient(transport: transport).requestToken(request, client: client)
     }
 

@@ -1,6 +1,6 @@
 import Foundation
-import HealthSignInOAuth
 import HealthSignInCore
+import HealthSignInOAuth
 
 /// A server's side of SMART Backend Services: `client_credentials` tokens for `system/` scopes, authenticated with a
 /// client assertion signed by the service's private key (`private_key_jwt`, RS384 or ES384).

@@ -1,6 +1,6 @@
 import Foundation
-import HealthSignInOAuth
 import HealthSignInCore
+import HealthSignInOAuth
 
 extension OAuthDiscovery {
     /// A discovery that reads a FHIR server's `.well-known/smart-configuration`.

@@ -1,6 +1,6 @@
 import Foundation
-import HealthSignInOAuth
 import HealthSignInCore
+import HealthSignInOAuth
 
 /// What the launch established: the granted scopes, the patient and other resources in context, how to present
 /// the app, and who signed in.

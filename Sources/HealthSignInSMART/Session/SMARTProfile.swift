@@ -1,6 +1,6 @@
 import Foundation
-import HealthSignInOAuth
 @_spi(Generated) import HealthSignInCore
+import HealthSignInOAuth
 
 /// SMART's rules on the OAuth layer: the grant keeps the launch context, its servers are the FHIR server of the
 /// launch (which must be one the configuration allows) and those its SMART configuration names, and its errors are

@@ -1,6 +1,6 @@
 import Foundation
-import HealthSignInOAuth
 @_spi(Generated) import HealthSignInCore
+import HealthSignInOAuth
 
 /// The app's side of SMART App Launch: standalone and EHR launch with PKCE, the redirect, OpenID Connect sign-in,
 /// the token lifecycle, FHIR calls and revocation.

@@ -1,6 +1,6 @@
 import Foundation
-import HealthSignInOAuth
 import HealthSignInCore
+import HealthSignInOAuth
 
 /// Vital's rules for the credential lifecycle: the sign-in-token session inside the stored state, refreshed at the
 /// auth host of its environment `refreshSkew` seconds before it expires and after a data-API 401;

@@ -1,6 +1,6 @@
 import Foundation
-import HealthSignInOAuth
 import HealthSignInCore
+import HealthSignInOAuth
 
 /// The app's side of Vital sign-in: signs a user in with a sign-in token from your backend, keeps the session across
 /// launches, refreshes it transparently, and signs out.
@@ -396,7 +396,8 @@ public final class VitalSession: Sendable {
     public func accessToken() async throws -> BearerToken {
         let stored = try await session.current()
         guard case .signInToken? = stored?.mode else {
-            throw stored?.mode == nil ? VitalSessionError.notSignedIn : VitalSessionError.wrongMode(stored?.status ?? [])
+            throw stored?.mode == nil
+                ? VitalSessionError.notSignedIn : VitalSessionError.wrongMode(stored?.status ?? [])
         }
         return BearerToken(try await session.access().credential.accessToken)
     }

@@ -23,7 +23,8 @@ struct HTTPBindingEmitter: BindingEmitter {
         p.blank()
         p.doc("The header fields every request sends, from protocol.json.")
         p.call(
-            "public static var defaultHeaders: HealthSignInCore.HTTPHeaderFields { ", [Emit.headersLiteral(settings.headers)],
+            "public static var defaultHeaders: HealthSignInCore.HTTPHeaderFields { ",
+            [Emit.headersLiteral(settings.headers)],
             " }")
         return "HealthSignInCore.HTTPServerSet"
     }
@@ -32,7 +33,8 @@ struct HTTPBindingEmitter: BindingEmitter {
     func clientSupport(into p: inout SwiftPrinter) {
         p.doc("Sends requests with the configuration.")
         p.line(
-            "var core: HealthSignInCore.HTTPClientCore { configuration.core(family: \(SwiftLiteral.string(family.name))) }")
+            "var core: HealthSignInCore.HTTPClientCore { configuration.core(family: \(SwiftLiteral.string(family.name))) }"
+        )
         guard !family.errors.isEmpty else { return }
         p.blank()
         p.doc("The error formats of protocol.json a method may answer with.")
@@ -51,7 +53,9 @@ struct HTTPBindingEmitter: BindingEmitter {
                 case (false, true): factory = "xml(\(body).self, \(roots)\(make))"
                 default: factory = "json(\(body).self, \(make))"
                 }
-                p.line("static let \(Emit.name(Naming.lowerCamel(error.name))) = HealthSignInCore.HTTPErrorFormat.\(factory)")
+                p.line(
+                    "static let \(Emit.name(Naming.lowerCamel(error.name))) = HealthSignInCore.HTTPErrorFormat.\(factory)"
+                )
             }
             for error in family.errors where !error.recoveryOverrides.isEmpty { recoveryFunction(of: error, into: &p) }
         }
@@ -101,13 +105,17 @@ struct HTTPBindingEmitter: BindingEmitter {
         switch binding.auth {
         case .none: return []
         case .basic:
-            return [.init(label: "credentials", type: "HealthSignInCore.BasicCredentials", doc: "HTTP Basic credentials.")]
+            return [
+                .init(label: "credentials", type: "HealthSignInCore.BasicCredentials", doc: "HTTP Basic credentials.")
+            ]
         case .bearer: return [.init(label: "token", type: "HealthSignInCore.BearerToken", doc: "The access token.")]
         case .apiKey:
             return [.init(label: "apiKey", type: "HealthSignInCore.APIKey", doc: "The API key (keep it on servers).")]
         case .bearerOrApiKey:
             return [
-                .init(label: "credential", type: "HealthSignInCore.AccessCredential", doc: "An access token, or an API key.")
+                .init(
+                    label: "credential", type: "HealthSignInCore.AccessCredential",
+                    doc: "An access token, or an API key.")
             ]
         case .oauthClient:
             return [

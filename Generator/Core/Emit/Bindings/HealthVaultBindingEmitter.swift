@@ -14,7 +14,8 @@ struct HealthVaultBindingEmitter: BindingEmitter {
             + "country: \(country), messageTTL: \(settings.messageTTL))"
         return [
             .init(
-                doc: "The clock for `msg-time` and signing times.", name: "clock", type: "any HealthSignInCore.TimeSource",
+                doc: "The clock for `msg-time` and signing times.", name: "clock",
+                type: "any HealthSignInCore.TimeSource",
                 value: "HealthSignInCore.SystemClock()"),
             .init(
                 doc: "What every request header carries.", name: "envelope",

@@ -11,3 +11,4 @@ let transport = RecordingTransport { request in
 }
 print(try await demoGreeting(for: "consumer", transport: transport))
 print(transport.requests.map { "\($0.method) \($0.url.absoluteString)" }.joined(separator: "\n"))
+print(try sideBySide().joined(separator: "\n"))
