@@ -35,42 +35,47 @@ struct RefreshBenchmarks {
             let authorize = Self.json(#"{"authorization_code": "code-1"}"#)
             let token = Self.json(Samples.koppeltaalTokenResponse)
             let fhir = Self.json("{}")
+            let transport = CannedTransport { request in
+                if request.url.path.hasSuffix("/Authorize") { return authorize }
+                guard request.url.path.hasSuffix("/Token") else { return fhir }
+                if Self.isRefresh(request) { refreshes.withValue { $0 += 1 } }
+                return token
+            }
             let session = KoppeltaalSession(
                 configuration: .init(
-                    fhirBaseURL: URL(string: "https://kt.example/FHIR/Koppeltaal")!, clientID: "RANJKA",
-                    clientSecret: "s",
-                    redirectURI: "app://after-auth",
-                    endpoints: EndpointOverrides(
-                        authorization: URL(string: "https://kt.example/OAuth2/Koppeltaal/Authorize"),
-                        token: URL(string: "https://kt.example/OAuth2/Koppeltaal/Token")),
-                    store: InMemoryCredentialStore(),
-                    transport: CannedTransport { request in
-                        if request.url.path.hasSuffix("/Authorize") { return authorize }
-                        guard request.url.path.hasSuffix("/Token") else { return fhir }
-                        if Self.isRefresh(request) { refreshes.withValue { $0 += 1 } }
-                        return token
-                    },
-                    clock: clock
-                ))
+                    registration: OAuthRegistration(
+                        baseURL: URL(string: "https://kt.example/FHIR/Koppeltaal")!,
+                        client: OAuthClientCredentials(clientID: "RANJKA", secret: "s", method: .unencodedBasic),
+                        redirectURI: "app://after-auth",
+                        endpoints: EndpointOverrides(
+                            authorization: URL(string: "https://kt.example/OAuth2/Koppeltaal/Authorize"),
+                            token: URL(string: "https://kt.example/OAuth2/Koppeltaal/Token"))),
+                    session: OAuthSessionSettings(
+                        store: InMemoryCredentialStore(), options: ClientOptions(transport: transport), clock: clock)))
             _ = try await session.activate(code: "593740")
             clock.advance(by: 3_600)
             return { _ = try await session.fhir(.fhir("Patient", id: "72308")) }
         }
         try await measure("SMART app: \(Self.callers) concurrent calls, expired token", into: report) { refreshes in
             let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
+            let transport = CannedTransport { request in
+                switch request.url.path {
+                case "/fhir/.well-known/smart-configuration": return Self.json(Samples.smartConfiguration)
+                case "/auth/token":
+                    if Self.isRefresh(request) { refreshes.withValue { $0 += 1 } }
+                    return Self.json(Samples.smartTokenResponse)
+                default: return Self.json("{}")
+                }
+            }
             let session = SMARTSession(
                 configuration: .init(
-                    clientID: "app", redirectURI: "app://cb", scope: "launch/patient offline_access patient/*.rs",
-                    fhirBaseURL: URL(string: "https://ehr.example/fhir")!, store: InMemoryCredentialStore(),
-                    transport: CannedTransport { request in
-                        switch request.url.path {
-                        case "/fhir/.well-known/smart-configuration": return Self.json(Samples.smartConfiguration)
-                        case "/auth/token":
-                            if Self.isRefresh(request) { refreshes.withValue { $0 += 1 } }
-                            return Self.json(Samples.smartTokenResponse)
-                        default: return Self.json("{}")
-                        }
-                    }, clock: clock))
+                    registration: OAuthRegistration(
+                        baseURL: URL(string: "https://ehr.example/fhir")!,
+                        client: OAuthClientCredentials(clientID: "app"),
+                        redirectURI: "app://cb"),
+                    scope: "launch/patient offline_access patient/*.rs",
+                    session: OAuthSessionSettings(
+                        store: InMemoryCredentialStore(), options: ClientOptions(transport: transport), clock: clock)))
             let url = try await session.standaloneAuthorizationURL()
             let state =
                 URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?
@@ -85,16 +90,20 @@ struct RefreshBenchmarks {
         ) { tokenRequests in
             let signer = try ClientAssertionSigner(
                 key: JSONWebKey(json: Data(Samples.backendKey.utf8)), algorithm: .es384)
+            let transport = CannedTransport { request in
+                guard request.url.path == "/auth/token" else { return Self.json("{}") }
+                tokenRequests.withValue { $0 += 1 }
+                return Self.json(Samples.smartBackendTokenResponse)
+            }
             let backend = SMARTBackendClient(
                 configuration: .init(
-                    clientID: "service", signer: signer, scope: "system/*.rs",
-                    fhirBaseURL: URL(string: "https://ehr.example/fhir")!,
-                    tokenEndpoint: URL(string: "https://ehr.example/auth/token"),
-                    transport: CannedTransport { request in
-                        guard request.url.path == "/auth/token" else { return Self.json("{}") }
-                        tokenRequests.withValue { $0 += 1 }
-                        return Self.json(Samples.smartBackendTokenResponse)
-                    }))
+                    registration: OAuthRegistration(
+                        baseURL: URL(string: "https://ehr.example/fhir")!,
+                        client: OAuthClientCredentials(clientID: "service", signer: signer),
+                        endpoints: EndpointOverrides(token: URL(string: "https://ehr.example/auth/token"))),
+                    scope: "system/*.rs",
+                    session: OAuthSessionSettings(
+                        store: InMemoryCredentialStore(), options: ClientOptions(transport: transport))))
             return { _ = try await backend.fhir(.fhir("Patient", id: "123")) }
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import HealthSignInCore
+import HealthSignInOAuth
 
 /// Reads the input as a key set and a key (a private key must describe itself as private and give a thumbprint),
 /// then as a compact JWS checked against fixed public keys: it may verify only with a key that fits its algorithm,

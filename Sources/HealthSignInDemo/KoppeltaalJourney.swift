@@ -25,12 +25,15 @@ struct KoppeltaalJourney {
             ))
         let session = KoppeltaalSession(
             configuration: .init(
-                fhirBaseURL: fhir, clientID: options.koppeltaalClientID, clientSecret: options.koppeltaalClientSecret,
-                redirectURI: options.koppeltaalRedirect,
-                endpoints: EndpointOverrides(revocation: options.koppeltaalRevoke),
-                urlPolicy: policy,
-                store: InMemoryCredentialStore(), clock: clock
-            ))
+                registration: OAuthRegistration(
+                    baseURL: fhir,
+                    client: OAuthClientCredentials(
+                        clientID: options.koppeltaalClientID, secret: options.koppeltaalClientSecret,
+                        method: .unencodedBasic),
+                    redirectURI: options.koppeltaalRedirect,
+                    endpoints: EndpointOverrides(revocation: options.koppeltaalRevoke)),
+                session: OAuthSessionSettings(
+                    store: InMemoryCredentialStore(), options: ClientOptions(urlPolicy: policy), clock: clock)))
         guard
             let activation = await steps.step(
                 "MobileLaunch",

@@ -17,10 +17,13 @@ struct SMARTJourney {
         let transport = URLSessionHTTPTransport()
         let session = SMARTSession(
             configuration: .init(
-                clientID: options.smartClientID, redirectURI: options.smartRedirect, scope: options.smartScope,
-                fhirBaseURL: fhir, authorizationParameters: .init(prompt: options.smartPrompt),
-                idTokenAlgorithms: options.smartIDTokenAlgorithms, urlPolicy: policy, store: InMemoryCredentialStore(),
-                transport: transport))
+                registration: OAuthRegistration(
+                    baseURL: fhir, client: OAuthClientCredentials(clientID: options.smartClientID),
+                    redirectURI: options.smartRedirect),
+                scope: options.smartScope, authorization: AuthorizationParameters(prompt: options.smartPrompt),
+                openID: OpenIDPolicy(algorithms: options.smartIDTokenAlgorithms),
+                session: OAuthSessionSettings(
+                    store: InMemoryCredentialStore(), options: ClientOptions(transport: transport, urlPolicy: policy))))
 
         await steps.step("discover") {
             let endpoints = try await session.discover()
@@ -65,7 +68,8 @@ struct SMARTJourney {
                     let backend = SMARTBackendClient(
                         configuration: .init(
                             clientID: clientID, signer: try ClientAssertionSigner(key: key, algorithm: algorithm),
-                            scope: options.smartBackendScope, fhirBaseURL: fhir, urlPolicy: policy))
+                            scope: options.smartBackendScope, fhirBaseURL: fhir,
+                            options: ClientOptions(urlPolicy: policy)))
                     let token = try await backend.token()
                     return (backend, "\(algorithm.rawValue) assertion accepted; scope \(token.scope)")
                 })

@@ -9,6 +9,8 @@ Binds 127.0.0.1 (port 0 picks a free one) and prints "READY <port>" once it acce
 Control endpoints (JSON), for tests:
   POST /_control/reset                     forget everything
   POST /_control/faults {path, kind, ...}  inject a fault into the next matching requests (see faults.py)
+  POST /_control/second-origin             serve the same emulator on a second port too (another origin); answers
+                                           its port
   GET  /_stream/bytes?bytes=N&announce=1   stream N bytes (1 GiB by default), with a Content-Length when announced
   GET  /_control/stream/stats              how many bytes the last stream got out before the client hung up
   POST /_control/healthvault {...}         settings: people, page_size, skew_seconds, clock_offset_seconds,
@@ -27,7 +29,9 @@ Control endpoints (JSON), for tests:
   GET  /_control/vital/stats               calls per endpoint and grant type, live sessions
   POST /_control/smart {...}               settings (see smart.DEFAULT_SETTINGS): token_lifetime, pkce,
                                            keep_old_refresh_valid, id_token_tamper, id_token_issuer,
-                                           strict_openid, id_token_alg (RS256|ES256), evil_redirect_uri, ...
+                                           strict_openid, id_token_alg (RS256|ES256), evil_redirect_uri, issuer,
+                                           evil_issuer, authorize_endpoint_query, lenient_redirect_uri,
+                                           token_member_depth, ...
   POST /_control/smart/clients {...}       register a client: client_id, auth_method, secret, jwks, grant_types, scopes
   POST /_control/smart/launch {...}        mint an EHR launch for client_id with its context; answers launch and iss
   POST /_control/smart/expire-tokens       expire every access token now
@@ -97,6 +101,19 @@ def create_app():
     @app.get("/_control/stream/stats")
     def stream_stats():
         return jsonify(streamed)
+
+    second = {"server": None, "lock": threading.Lock()}
+
+    @app.post("/_control/second-origin")
+    def second_origin():
+        """Serves the same emulator on a second port of 127.0.0.1, a second origin, for the tests of a client that
+        talks to several servers (an attacker's among them); answers its port."""
+        with second["lock"]:
+            if second["server"] is None:
+                server = make_server("127.0.0.1", 0, app, threaded=True)
+                threading.Thread(target=server.serve_forever, daemon=True).start()
+                second["server"] = server
+        return jsonify(port=second["server"].port)
 
     @app.post("/_control/faults")
     def add_fault():

@@ -21,9 +21,12 @@ SMART profile changes Authlib's defaults (smart.md 15.2, E1-E30):
   prompt=consent (else dropped, with no refresh token), every authorization response (errors too) carries iss and the
   metadata says so (RFC 9207), and a refresh response carries a new id token (same iss, sub, aud, azp, auth_time;
   no nonce);
-- a mix-up attacker at /evil (its own SMART configuration and issuer): its authorize endpoint sends the browser on to
-  this server's with the same client_id, state, PKCE challenge and redirect_uri, and its token endpoint records what
-  it is sent;
+- a mix-up attacker at /evil (its own SMART configuration and issuer, or the one evil_issuer claims): its authorize
+  endpoint sends the browser on to this server's with the same client_id, state, PKCE challenge and redirect_uri,
+  and its token endpoint records what it is sent; served on a second origin too (/_control/second-origin);
+- variants for the tests of a client's trust: the issuer on another host (issuer), an authorization endpoint with a
+  query of its own (authorize_endpoint_query), a lenient server that accepts a registered redirect URI with a query
+  added (lenient_redirect_uri), a token response member nested token_member_depth deep;
 - revocation (RFC 7009) answers 200 for unknown tokens and ends the access tokens of a revoked refresh token;
   introspection (RFC 7662) takes a bearer token issued here or client authentication [8];
 - the FHIR stub answers 401 invalid_token for an expired, revoked or unknown token and 403 insufficient_scope.
@@ -73,6 +76,8 @@ DEFAULT_SETTINGS = {
     "fhir_user": "Practitioner/smart-practitioner-1", "standalone_patient": "smart-patient-1",
     "clock_offset_seconds": 0, "drop_offline_access_from_scope": False, "expires_in_as_string": False,
     "token_type_lowercase": False, "strict_openid": False, "id_token_alg": "RS256", "evil_redirect_uri": None,
+    "issuer": None, "evil_issuer": None, "authorize_endpoint_query": None, "lenient_redirect_uri": False,
+    "token_member_depth": 0, "evil_iss_supported": False,
 }
 SIGNING_KEY = RSAKey.generate_key(2048, parameters={"kid": "smart-emulator-1", "alg": "RS256", "use": "sig"})
 EC_SIGNING_KEY = ECKey.generate_key("P-256", parameters={"kid": "smart-emulator-ec-1", "alg": "ES256", "use": "sig"})
@@ -125,14 +130,21 @@ def fhir_base():
     return origin() + FHIR
 
 
+def issuer():
+    """The issuer identifier: the FHIR base, or the one the settings give (an authorization server elsewhere)."""
+    return STATE.settings["issuer"] or fhir_base()
+
+
 # MARK: - Discovery
 
 @blueprint.get(FHIR + "/.well-known/smart-configuration")
 def smart_configuration():
     root = origin() + BASE
+    query = STATE.settings["authorize_endpoint_query"]
     return jsonify({
-        "issuer": fhir_base(), "jwks_uri": root + "/jwks",
-        "authorization_endpoint": root + "/auth/authorize", "token_endpoint": root + "/auth/token",
+        "issuer": issuer(), "jwks_uri": root + "/jwks",
+        "authorization_endpoint": root + "/auth/authorize" + ("?" + query if query else ""),
+        "token_endpoint": root + "/auth/token",
         "revocation_endpoint": root + "/auth/revoke", "introspection_endpoint": root + "/auth/introspect",
         "token_endpoint_auth_methods_supported": ["client_secret_basic", "private_key_jwt", "none"],
         "token_endpoint_auth_signing_alg_values_supported": ["RS384", "ES384"],
@@ -152,7 +164,7 @@ def smart_configuration():
 @blueprint.get(FHIR + "/.well-known/openid-configuration")
 def openid_configuration():
     root = origin() + BASE
-    return jsonify({"issuer": fhir_base(), "jwks_uri": root + "/jwks",
+    return jsonify({"issuer": issuer(), "jwks_uri": root + "/jwks",
                     "authorization_endpoint": root + "/auth/authorize", "token_endpoint": root + "/auth/token",
                     "id_token_signing_alg_values_supported": ["RS256"], "response_types_supported": ["code"],
                     "subject_types_supported": ["public"]})
@@ -203,7 +215,11 @@ class Client(ClientMixin):
         return " ".join(granted) if granted else None
 
     def check_redirect_uri(self, redirect_uri):
-        return redirect_uri in self.record.get("redirect_uris", REDIRECTS)
+        registered = self.record.get("redirect_uris", REDIRECTS)
+        if STATE.settings["lenient_redirect_uri"]:
+            # A lenient server: a registered URI with a query of the request's own added.
+            return redirect_uri.split("?")[0] in registered
+        return redirect_uri in registered
 
     def check_client_secret(self, client_secret):
         secret = self.record.get("secret")
@@ -334,6 +350,11 @@ def save_token(token, oauth_request):
     if settings["expires_in_as_string"]:
         token["expires_in"] = str(token["expires_in"])
     token["__emulatorExtension"] = "kept"
+    if settings["token_member_depth"]:
+        nested = "deep"
+        for _ in range(int(settings["token_member_depth"]) - 1):
+            nested = [nested]
+        token["__nested"] = nested
     token.update(context)
 
 
@@ -431,7 +452,7 @@ def id_token_claims(client_id, auth_time):
     now = int(STATE.now())
     lifetime = int(settings["token_lifetime"])
     return {
-        "iss": settings["id_token_issuer"] or fhir_base(),
+        "iss": settings["id_token_issuer"] or issuer(),
         "aud": [client_id] if settings["id_token_aud"] == "array" else client_id,
         "iat": now, "auth_time": auth_time, "exp": now - 3600 if settings["id_token_expired"] else now + lifetime,
     }
@@ -607,7 +628,7 @@ class Introspection(IntrospectionEndpoint):
                 "token_type": "Bearer"}
         body.update(entry["context"])
         if "openid" in entry["scope"].split():
-            body.update({"iss": fhir_base(), "sub": USER, "fhirUser": STATE.settings["fhir_user"]})
+            body.update({"iss": issuer(), "sub": USER, "fhirUser": STATE.settings["fhir_user"]})
         return body
 
 
@@ -647,7 +668,7 @@ def with_issuer(response):
     """RFC 9207 in strict mode: every redirect to the client, success or error, names this server's issuer."""
     location = response.headers.get("Location")
     if STATE.settings["strict_openid"] and location:
-        response.headers["Location"] = location + ("&" if "?" in location else "?") + urlencode({"iss": fhir_base()})
+        response.headers["Location"] = location + ("&" if "?" in location else "?") + urlencode({"iss": issuer()})
     return response
 
 
@@ -660,9 +681,10 @@ EVIL = "/evil"
 def evil_configuration():
     root = origin() + EVIL
     return jsonify({
-        "issuer": root + "/fhir", "jwks_uri": root + "/jwks", "authorization_endpoint": root + "/auth/authorize",
+        "issuer": STATE.settings["evil_issuer"] or root + "/fhir", "jwks_uri": root + "/jwks", "authorization_endpoint": root + "/auth/authorize",
         "token_endpoint": root + "/auth/token", "code_challenge_methods_supported": ["S256"],
         "capabilities": ["launch-ehr", "launch-standalone", "client-public", "sso-openid-connect"],
+        **({"authorization_response_iss_parameter_supported": True} if STATE.settings["evil_iss_supported"] else {}),
     })
 
 

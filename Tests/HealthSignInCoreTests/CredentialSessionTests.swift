@@ -55,6 +55,64 @@ final class CredentialSessionTests: XCTestCase {
         await XCTAssertEqualAsync(try await session.access().credential.number, 7)
     }
 
+    /// A store that fails the next `failures` writes, as a full disk or a locked Keychain would.
+    final class FailingStore: CredentialStore, @unchecked Sendable {
+        let inner = InMemoryCredentialStore()
+        let failures: LockedValue<Int>
+        init(failures: Int) { self.failures = LockedValue(failures) }
+        func read(_ key: String) throws -> Data? { try inner.read(key) }
+        func write(_ data: Data, for key: String) throws { try inner.write(data, for: key) }
+        func remove(_ key: String) throws { try inner.remove(key) }
+        func replace(_ expected: Data?, with new: Data?, for key: String) throws -> Bool {
+            let fail = failures.withValue { count -> Bool in
+                guard count > 0 else { return false }
+                count -= 1
+                return true
+            }
+            if fail { throw CredentialStoreError.systemError(key: key, operation: "write", code: 28) }
+            return try inner.replace(expected, with: new, for: key)
+        }
+    }
+
+    /// The server has replaced the credential when the store fails to write it: the new credential is kept aside,
+    /// unused until it is stored (the call that refreshed gets the store's error), stored at the next use, and no
+    /// second refresh is asked for.
+    func testARefreshWhoseStoreWriteFailsKeepsItsCredential() async throws {
+        let failing = FailingStore(failures: 0)
+        let refreshes = LockedValue(0)
+        let session = CredentialSession(
+            store: failing, key: "token",
+            policy: Policy { [clock] token in
+                refreshes.withValue { $0 += 1 }
+                return Token(number: token.number + 1, expiresAt: clock.now().addingTimeInterval(60))
+            }, clock: clock, category: "Test")
+        try await session.transition { [clock] in
+            try await $0.store(Token(number: 1, expiresAt: clock.now().addingTimeInterval(60)))
+        }
+        clock.advance(by: 61)
+        failing.failures.withValue { $0 = 1 }
+        await XCTAssertThrowsErrorAsync(try await session.access()) { XCTAssertTrue($0 is CredentialStoreError) }
+        XCTAssertEqual(try failing.read("token").map { try JSONDecoder().decode(Token.self, from: $0).number }, 1)
+        await XCTAssertEqualAsync(try await session.access().credential.number, 2)
+        XCTAssertEqual(
+            try failing.read("token").map { try JSONDecoder().decode(Token.self, from: $0).number }, 2,
+            "stored at the next use")
+        XCTAssertEqual(refreshes.current, 1)
+    }
+
+    /// A refresh that ends with `PartialRefresh` stores its credential and reports its error.
+    func testAPartialRefreshIsStoredAndItsErrorReported() async throws {
+        struct Later: Error {}
+        let session = session { [clock] token in
+            throw PartialRefresh(
+                Token(number: token.number + 1, expiresAt: clock.now().addingTimeInterval(60)), error: Later())
+        }
+        try await signIn(session)
+        clock.advance(by: 61)
+        await XCTAssertThrowsErrorAsync(try await session.access()) { XCTAssertTrue($0 is Later, "\($0)") }
+        XCTAssertEqual(try store.read("token").map { try JSONDecoder().decode(Token.self, from: $0).number }, 2)
+    }
+
     func testManyCallersOnAnExpiredTokenShareOneRefresh() async throws {
         let refreshes = LockedValue(0)
         let session = session { [clock] token in

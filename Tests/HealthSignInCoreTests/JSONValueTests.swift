@@ -250,6 +250,22 @@ final class JSONValueTests: XCTestCase {
         assertRefused(String(repeating: "[", count: 100), .unexpectedEnd, at: 100)
     }
 
+    /// The deepest value the SDK reads can be written by the stores, inside as many levels of its own state as
+    /// remain: the reader never accepts what the store cannot write.
+    func testTheDeepestValueReadCanBeStored() throws {
+        let depth = JSONValue.maximumDepth
+        let deepest = try JSONValue.parse(
+            Data((String(repeating: "[", count: depth) + String(repeating: "]", count: depth)).utf8))
+        var wrapped = deepest
+        for level in 0..<(JSONValue.writableDepth - depth) {
+            wrapped = level.isMultiple(of: 2) ? .array([wrapped]) : .object(JSONObject([(key: "m", value: wrapped)]))
+        }
+        let store = InMemoryCredentialStore()
+        try store.writeValue(wrapped, for: "deep")
+        XCTAssertEqual(try store.readValue(JSONValue.self, for: "deep"), wrapped)
+        XCTAssertThrowsError(try JSONCoding.encode(JSONValue.array([wrapped])), "the writer's limit is where it was")
+    }
+
     func testErrorsDescribeThemselves() {
         XCTAssertEqual(
             JSONValueError(.invalidNumber, offset: 7).description,

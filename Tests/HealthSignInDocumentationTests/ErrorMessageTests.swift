@@ -36,21 +36,21 @@ final class ErrorMessageTests: XCTestCase {
         IDTokenError.nonceMismatch,
         TokenResponseError("token_type is missing, expected Bearer"),
         RefreshResponseRefused(IDTokenError.differsFromSignIn("sub")),
-        DiscoveryError.untrustedEndpoint(name: .token, url: URL(string: "https://collector.example:8443/token")!),
+        SignInError(
+            .untrustedEndpoint, "the server's token_endpoint is on https://collector.example:8443", family: "SMART"),
         ResourcePathError.missingID(resourceType: "Patient"),
-        AuthorizationRequestError.reservedParameter("state"),
+        SignInError(.invalidAuthorizationParameters, "the request sets state itself", family: "SMART"),
         AuthorizationBrowserError.cancelled,
         AuthorizationBrowserError.unexpectedRedirect(path: "/steal"),
-        AuthorizationResponseError.stateMismatch,
-        SMARTError.stateMismatch,
-        SMARTError.needsLaunch(underlying: nil),
+        SignInError(.stateMismatch, "the redirect's state does not match", family: "SMART"),
+        SignInError(.needsSignIn, "there is no usable grant; launch again", family: "SMART"),
         oauth,
         OperationOutcomeError(
             body: FHIROperationOutcome(issue: [.init(severity: .error, diagnostics: "Unknown patient")]),
             httpStatus: 404,
             operation: "MobileLaunch"),
-        KoppeltaalError.needsActivation(underlying: oauth),
-        KoppeltaalError.stateMismatch,
+        SignInError(.needsSignIn, "the server ended the grant", family: "Koppeltaal", serverError: oauth),
+        SignInError(.activationCodeRejected, "the activation code was not accepted", family: "Koppeltaal"),
         VitalError(body: .init(detail: .init(errorType: "user_not_found")), httpStatus: 404, operation: "GetUser"),
         VitalSessionError.notSignedIn,
         SignInTokenProblem.notBase64,
@@ -84,7 +84,7 @@ final class ErrorMessageTests: XCTestCase {
         }
         XCTAssertEqual(Self.oauth.recovery, .discardGrant)
         XCTAssertEqual(TransportError(.timedOut, url: nil, detail: "").recovery, .retryLater)
-        XCTAssertEqual(KoppeltaalError.needsActivation(underlying: nil).recovery, .reauthorize)
+        XCTAssertEqual(SignInError(.needsSignIn, "", family: "Koppeltaal").recovery, .reauthorize)
         XCTAssertEqual(HealthVaultConnectionError.notProvisioned.recovery, .reprovision)
     }
 

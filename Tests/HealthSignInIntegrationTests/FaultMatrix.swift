@@ -1,5 +1,6 @@
 import Foundation
 import HealthSignInCore
+import HealthSignInOAuth
 import HealthSignInTestSupport
 import XCTest
 
@@ -118,6 +119,8 @@ struct FaultMatrix {
             return "UnexpectedResponseError \(error.status)\(retryAfter)"
         } catch let error as ResponseDecodingError {
             return "ResponseDecodingError" + (error.reason.hasPrefix("malformed XML") ? " (malformed XML)" : "")
+        } catch let error as SignInError {
+            return "SignInError.\(error.code)"
         } catch {
             // A flow's error enum: its case, without the payload.
             let mirror = Mirror(reflecting: error)

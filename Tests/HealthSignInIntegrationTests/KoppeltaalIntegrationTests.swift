@@ -35,12 +35,15 @@ final class KoppeltaalIntegrationTests: XCTestCase {
     ) -> KoppeltaalSession {
         KoppeltaalSession(
             configuration: .init(
-                fhirBaseURL: emulator.url("/kt/FHIR/Koppeltaal"),
-                clientID: clientID, clientSecret: secret, clientAuthentication: method,
-                redirectURI: "http://127.0.0.1/after-auth", endpoints: overrides, pkce: pkce,
-                urlPolicy: URLPolicy(allowsInsecureLoopback: true), store: store ?? self.store,
-                transport: transport ?? URLSessionHTTPTransport(configuration: .init(timeout: timeout)), clock: clock
-            ))
+                registration: OAuthRegistration(
+                    baseURL: emulator.url("/kt/FHIR/Koppeltaal"),
+                    client: OAuthClientCredentials(clientID: clientID, secret: secret, method: method),
+                    redirectURI: "http://127.0.0.1/after-auth", endpoints: overrides), pkce: pkce,
+                session: OAuthSessionSettings(
+                    store: store ?? self.store,
+                    options: ClientOptions(
+                        transport: transport ?? URLSessionHTTPTransport(configuration: .init(timeout: timeout)),
+                        urlPolicy: URLPolicy(allowsInsecureLoopback: true)), clock: clock)))
     }
 
     private func launch(for clientID: String = "KTSTESTGAME") async throws -> String {
@@ -92,16 +95,16 @@ final class KoppeltaalIntegrationTests: XCTestCase {
         do {
             _ = try await session(store: InMemoryCredentialStore()).activate(code: code)
             XCTFail("a used code was accepted")
-        } catch KoppeltaalError.activationCodeRejected(let error) {
-            XCTAssertEqual(error.code, .invalidScope)
-            XCTAssertEqual(error.message, "Unknown, used or expired launch code")
+        } catch let error as SignInError where error.code == .activationCodeRejected {
+            XCTAssertEqual(error.serverError?.code, .invalidScope)
+            XCTAssertEqual(error.serverError?.message, "Unknown, used or expired launch code")
         }
         try await emulator.control("koppeltaal", ["activation_ttl_seconds": -1])
         let expired = try await launch()
         do {
             _ = try await session(store: InMemoryCredentialStore()).activate(code: expired)
             XCTFail("an expired code was accepted")
-        } catch KoppeltaalError.activationCodeRejected {}
+        } catch let error as SignInError where error.code == .activationCodeRejected {}
     }
 
     func testClientAuthenticationAsTheKoppeltaalServerReadsIt() async throws {
@@ -119,8 +122,8 @@ final class KoppeltaalIntegrationTests: XCTestCase {
         do {
             _ = try await formEncoding.activate(code: try await launch(for: "KTSPACE"))
             XCTFail("a form-encoded secret with a space was accepted by a server that does not form-decode")
-        } catch KoppeltaalError.clientRejected(let error) {
-            XCTAssertEqual(error.code, .invalidClient)
+        } catch let error as SignInError where error.code == .clientRejected {
+            XCTAssertEqual(error.serverError?.code, .invalidClient)
         }
         // ...and is what a server that form-decodes expects.
         try await emulator.control("koppeltaal", ["basic_decoding": "rfc6749"])
@@ -183,8 +186,8 @@ final class KoppeltaalIntegrationTests: XCTestCase {
         do {
             _ = try await Self.messages(session)
             XCTFail("expected invalid_grant")
-        } catch KoppeltaalError.needsActivation(let underlying) {
-            XCTAssertEqual(underlying?.code, .invalidGrant)
+        } catch let error as SignInError where error.code == .needsSignIn {
+            XCTAssertEqual(error.serverError?.code, .invalidGrant)
         }
         await XCTAssertEqualAsync(try await session.status(), .needsActivation)
     }
@@ -238,8 +241,8 @@ final class KoppeltaalIntegrationTests: XCTestCase {
         do {
             _ = try await session().discover()
             XCTFail("expected a discovery failure")
-        } catch KoppeltaalError.discoveryFailed(let missing) {
-            XCTAssertEqual(missing, ["authorize", "token"])
+        } catch let error as SignInError where error.code == .discoveryFailed {
+            XCTAssertTrue(error.reason.contains("names no authorization_endpoint or token_endpoint"), error.reason)
         }
         let manual = EndpointOverrides(
             authorization: emulator.url("/kt/OAuth2/Koppeltaal/Authorize"),
@@ -252,9 +255,12 @@ final class KoppeltaalIntegrationTests: XCTestCase {
     func testPlainHTTPIsRefusedUnlessLoopbackIsAllowed() async throws {
         let strict = KoppeltaalSession(
             configuration: .init(
-                fhirBaseURL: emulator.url("/kt/FHIR/Koppeltaal"), clientID: "KTSTESTGAME", clientSecret: "kt-secret",
-                redirectURI: "http://127.0.0.1/after-auth", store: InMemoryCredentialStore()
-            ))
+                registration: OAuthRegistration(
+                    baseURL: emulator.url("/kt/FHIR/Koppeltaal"),
+                    client: OAuthClientCredentials(
+                        clientID: "KTSTESTGAME", secret: "kt-secret", method: .unencodedBasic),
+                    redirectURI: "http://127.0.0.1/after-auth"),
+                session: OAuthSessionSettings(store: InMemoryCredentialStore())))
         do {
             _ = try await strict.discover()
             XCTFail("expected http to be refused")
@@ -306,7 +312,7 @@ final class KoppeltaalIntegrationTests: XCTestCase {
         do {
             _ = try await Self.messages(session)
             XCTFail("expected activation to be needed")
-        } catch KoppeltaalError.needsActivation {}
+        } catch let error as SignInError where error.code == .needsSignIn {}
     }
 
     func testPublicClientAndClientSecretPost() async throws {
@@ -323,9 +329,9 @@ final class KoppeltaalIntegrationTests: XCTestCase {
         do {
             _ = try await session(secret: "wrong").activate(code: try await launch())
             XCTFail("expected the client to be refused")
-        } catch KoppeltaalError.clientRejected(let error) {
-            XCTAssertEqual(error.code, .invalidClient)
-            XCTAssertEqual(error.httpStatus, 401)
+        } catch let error as SignInError where error.code == .clientRejected {
+            XCTAssertEqual(error.serverError?.code, .invalidClient)
+            XCTAssertEqual(error.serverError?.httpStatus, 401)
         }
     }
 
@@ -336,7 +342,7 @@ final class KoppeltaalIntegrationTests: XCTestCase {
         var session = session()
         try await FaultMatrix.run(
             family: "Koppeltaal", path: "/kt/OAuth2/Koppeltaal/Token", emulator: emulator,
-            expected: FaultMatrix.rotatingRefresh(afterLostRotation: "KoppeltaalError.needsActivation"),
+            expected: FaultMatrix.rotatingRefresh(afterLostRotation: "SignInError.needsSignIn"),
             scenario: .init(
                 prepare: { skewed, transport in
                     self.store = InMemoryCredentialStore()

@@ -23,15 +23,23 @@ final class SMARTEmulatorRulesTests: XCTestCase {
     ) -> SMARTSession {
         SMARTSession(
             configuration: .init(
-                clientID: "smart-public", redirectURI: "http://127.0.0.1/smart/callback", fhirBaseURL: fhirBase,
-                urlPolicy: URLPolicy(allowsInsecureLoopback: true), store: store, transport: transport))
+                registration: OAuthRegistration(
+                    baseURL: fhirBase, client: OAuthClientCredentials(clientID: "smart-public"),
+                    redirectURI: "http://127.0.0.1/smart/callback"),
+                session: OAuthSessionSettings(
+                    store: store,
+                    options: ClientOptions(transport: transport, urlPolicy: URLPolicy(allowsInsecureLoopback: true)))))
     }
 
     private func backend(signer: ClientAssertionSigner, transport: any HTTPTransport) -> SMARTBackendClient {
         SMARTBackendClient(
             configuration: .init(
-                clientID: "smart-backend", signer: signer, scope: "system/*.rs", fhirBaseURL: fhirBase,
-                urlPolicy: URLPolicy(allowsInsecureLoopback: true), transport: transport))
+                registration: OAuthRegistration(
+                    baseURL: fhirBase, client: OAuthClientCredentials(clientID: "smart-backend", signer: signer)),
+                scope: "system/*.rs",
+                session: OAuthSessionSettings(
+                    store: InMemoryCredentialStore(),
+                    options: ClientOptions(transport: transport, urlPolicy: URLPolicy(allowsInsecureLoopback: true)))))
     }
 
     /// The authorization URL with `change` applied to its query, as a tampered browser would open it.
@@ -76,10 +84,10 @@ final class SMARTEmulatorRulesTests: XCTestCase {
             let url = try Self.bend(try await session.standaloneAuthorizationURL(), bend)
             let redirect = try await XCTUnwrapAsync(try await emulator.visit(url))
             await XCTAssertThrowsErrorAsync(try await session.completeAuthorization(redirectURL: redirect)) { error in
-                guard case SMARTError.authorizationDenied("invalid_request", let description) = error else {
-                    return XCTFail("\(error)")
-                }
-                XCTAssertTrue(description?.contains("S256") ?? false, description ?? "no description")
+                guard let denied = error as? SignInError, denied.code == .authorizationDenied,
+                    denied.serverError?.code == .invalidRequest
+                else { return XCTFail("\(error)") }
+                XCTAssertTrue(denied.description.contains("S256"), denied.description)
             }
         }
     }
@@ -102,8 +110,8 @@ final class SMARTEmulatorRulesTests: XCTestCase {
         let url = try await session.standaloneAuthorizationURL()
         let redirect = try await XCTUnwrapAsync(try await emulator.visit(url))
         await XCTAssertThrowsErrorAsync(try await session.completeAuthorization(redirectURL: redirect)) { error in
-            guard case SMARTError.codeExchangeFailed(let refusal) = error else { return XCTFail("\(error)") }
-            XCTAssertEqual(refusal.code, .invalidRequest)
+            XCTAssertEqual((error as? SignInError)?.code, .codeRejected, "\(error)")
+            XCTAssertEqual((error as? SignInError)?.serverError?.code, .invalidRequest)
         }
     }
 
@@ -112,8 +120,8 @@ final class SMARTEmulatorRulesTests: XCTestCase {
         let url = try await session.standaloneAuthorizationURL()
         let redirect = try await XCTUnwrapAsync(try await emulator.visit(url))
         await XCTAssertThrowsErrorAsync(try await session.completeAuthorization(redirectURL: redirect)) { error in
-            guard case SMARTError.codeExchangeFailed(let refusal) = error else { return XCTFail("\(error)") }
-            XCTAssertEqual(refusal.code, .invalidGrant)
+            XCTAssertEqual((error as? SignInError)?.code, .codeRejected, "\(error)")
+            XCTAssertEqual((error as? SignInError)?.serverError?.code, .invalidGrant)
         }
     }
 
@@ -148,8 +156,8 @@ final class SMARTEmulatorRulesTests: XCTestCase {
                 request.url.path.hasSuffix("/auth/token") ? Self.removing("client_id", from: request) : request
             }, store: store)
         await XCTAssertThrowsErrorAsync(try await refreshing.fhir(.fhir("Patient", id: "smart-patient-1"))) { error in
-            guard case SMARTError.clientRejected(let refusal) = error else { return XCTFail("\(error)") }
-            XCTAssertEqual(refusal.httpStatus, 401)
+            XCTAssertEqual((error as? SignInError)?.code, .clientRejected, "\(error)")
+            XCTAssertEqual((error as? SignInError)?.serverError?.httpStatus, 401)
         }
     }
 }

@@ -35,20 +35,20 @@ final class SMARTIntegrationTests: XCTestCase {
         fhirBaseURL: URL? = nil, standalone: Bool = true, clock: any TimeSource = SystemClock(),
         transport: (any HTTPTransport)? = nil
     ) -> SMARTSession {
-        SMARTSession(
+        let base = fhirBaseURL ?? fhirBase
+        let client =
+            signer.map { OAuthClientCredentials(clientID: clientID, signer: $0) }
+            ?? OAuthClientCredentials(clientID: clientID, secret: secret)
+        return SMARTSession(
             configuration: .init(
-                clientID: clientID, clientSecret: secret, signer: signer,
-                redirectURI: "http://127.0.0.1/smart/callback",
-                fhirBaseURL: standalone ? fhirBaseURL ?? fhirBase : nil,
-                registrations: standalone
-                    ? []
-                    : [
-                        OAuthRegistration(
-                            baseURL: fhirBase, client: OAuthClientCredentials(clientID: clientID, secret: secret),
-                            redirectURI: "http://127.0.0.1/smart/callback")
-                    ],
-                urlPolicy: URLPolicy(allowsInsecureLoopback: true), store: store,
-                transport: transport ?? URLSessionHTTPTransport(configuration: .init(timeout: 5)), clock: clock))
+                registrations: [
+                    OAuthRegistration(baseURL: base, client: client, redirectURI: "http://127.0.0.1/smart/callback")
+                ], standaloneServer: standalone ? base : nil,
+                session: OAuthSessionSettings(
+                    store: store,
+                    options: ClientOptions(
+                        transport: transport ?? URLSessionHTTPTransport(configuration: .init(timeout: 5)),
+                        urlPolicy: URLPolicy(allowsInsecureLoopback: true)), clock: clock)))
     }
 
     static func signer(clock: any TimeSource = SystemClock()) throws -> ClientAssertionSigner {
@@ -60,9 +60,15 @@ final class SMARTIntegrationTests: XCTestCase {
     ) throws -> SMARTBackendClient {
         SMARTBackendClient(
             configuration: .init(
-                clientID: clientID, signer: try signer ?? Self.signer(), scope: scope, fhirBaseURL: fhirBase,
-                urlPolicy: URLPolicy(allowsInsecureLoopback: true),
-                transport: URLSessionHTTPTransport(configuration: .init(timeout: 5))))
+                registration: OAuthRegistration(
+                    baseURL: fhirBase,
+                    client: OAuthClientCredentials(clientID: clientID, signer: try signer ?? Self.signer())),
+                scope: scope,
+                session: OAuthSessionSettings(
+                    store: InMemoryCredentialStore(),
+                    options: ClientOptions(
+                        transport: URLSessionHTTPTransport(configuration: .init(timeout: 5)),
+                        urlPolicy: URLPolicy(allowsInsecureLoopback: true)))))
     }
 
     /// The browser: opens the authorization URL and returns where the server redirects it.
@@ -136,9 +142,15 @@ final class SMARTIntegrationTests: XCTestCase {
             store = InMemoryCredentialStore()
             let session = SMARTSession(
                 configuration: .init(
-                    clientID: "smart-public", redirectURI: "http://127.0.0.1/smart/callback", fhirBaseURL: fhirBase,
-                    idTokenAlgorithms: [strict ? .es256 : .rs256], urlPolicy: URLPolicy(allowsInsecureLoopback: true),
-                    store: store, transport: URLSessionHTTPTransport(configuration: .init(timeout: 5))))
+                    registration: OAuthRegistration(
+                        baseURL: fhirBase, client: OAuthClientCredentials(clientID: "smart-public"),
+                        redirectURI: "http://127.0.0.1/smart/callback"),
+                    openID: OpenIDPolicy(algorithms: [strict ? .es256 : .rs256]),
+                    session: OAuthSessionSettings(
+                        store: store,
+                        options: ClientOptions(
+                            transport: URLSessionHTTPTransport(configuration: .init(timeout: 5)),
+                            urlPolicy: URLPolicy(allowsInsecureLoopback: true)))))
             let url = try await session.standaloneAuthorizationURL()
             XCTAssertEqual(Self.query(url)["prompt"], "consent")
             let redirect = try await browse(url)
@@ -166,9 +178,14 @@ final class SMARTIntegrationTests: XCTestCase {
         try await emulator.control("smart", ["strict_openid": true])
         let noConsent = SMARTSession(
             configuration: .init(
-                clientID: "smart-public", redirectURI: "http://127.0.0.1/smart/callback", fhirBaseURL: fhirBase,
-                authorizationParameters: .init(prompt: ""), urlPolicy: URLPolicy(allowsInsecureLoopback: true),
-                store: InMemoryCredentialStore(), transport: URLSessionHTTPTransport(configuration: .init(timeout: 5))))
+                registration: OAuthRegistration(
+                    baseURL: fhirBase, client: OAuthClientCredentials(clientID: "smart-public"),
+                    redirectURI: "http://127.0.0.1/smart/callback"), authorization: .init(prompt: ""),
+                session: OAuthSessionSettings(
+                    store: InMemoryCredentialStore(),
+                    options: ClientOptions(
+                        transport: URLSessionHTTPTransport(configuration: .init(timeout: 5)),
+                        urlPolicy: URLPolicy(allowsInsecureLoopback: true)))))
         let dropped = try await launched(noConsent)
         XCTAssertFalse(dropped.grantedScopes.contains("offline_access"))
 
@@ -178,7 +195,7 @@ final class SMARTIntegrationTests: XCTestCase {
         try await emulator.control("smart", ["id_token_issuer": emulator.url("/evil/fhir").absoluteString])
         try await emulator.control("smart/expire-tokens")
         await XCTAssertThrowsErrorAsync(try await session.fhir(.fhir("Patient", id: "smart-patient-1"))) { error in
-            guard case SMARTError.idTokenRejected(.issuerMismatch) = error else { return XCTFail("\(error)") }
+            guard case .issuerMismatch = (error as? SignInError)?.idTokenError else { return XCTFail("\(error)") }
         }
         let status = try await session.status()
         XCTAssertEqual(status, .signedOut)
@@ -240,37 +257,45 @@ final class SMARTIntegrationTests: XCTestCase {
         let session = session(standalone: false)
         let launchURL = URL(string: "https://app.example/launch?iss=https%3A%2F%2Fevil.example%2Ffhir&launch=x")!
         await XCTAssertThrowsErrorAsync(try await session.ehrAuthorizationURL(launchURL: launchURL)) { error in
-            guard case SMARTError.untrustedIssuer("https://evil.example/fhir") = error else {
-                return XCTFail("\(error)")
-            }
+            XCTAssertEqual((error as? SignInError)?.code, .unknownServer, "\(error)")
+            XCTAssertTrue("\(error)".contains("https://evil.example/fhir"), "\(error)")
         }
         await XCTAssertThrowsErrorAsync(
             try await session.ehrAuthorizationURL(launchURL: URL(string: "https://app.example/launch?launch=x")!)
         ) { error in
-            guard case SMARTError.invalidLaunch = error else { return XCTFail("\(error)") }
+            XCTAssertEqual((error as? SignInError)?.code, .invalidLaunch, "\(error)")
         }
     }
 
     /// The mix-up attack (RFC 9700 §4.4): the user picks the attacker's server, which sends the browser on to the
     /// honest one with the app's own request; the honest server's code comes back to the app. It must not go to the
     /// attacker's token endpoint, with the PKCE verifier, under either defence: the honest server's `iss` in the
-    /// response (RFC 9207), or a redirect URI of the app's own per server.
+    /// response (RFC 9207), with servers that both say they name themselves and share a redirect URI, or a redirect
+    /// URI of the app's own per server.
     func testAMixUpIssuerGetsNeitherTheCodeNorTheVerifier() async throws {
         let evil = emulator.url("/evil/fhir")
         let honestRedirect = "http://127.0.0.1/smart/callback"
         for (strict, evilRedirect) in [(true, honestRedirect), (false, "sdkdemo://smart/callback")] {
             try await emulator.control("reset")
             try await emulator.control(
-                "smart", ["strict_openid": strict, "evil_redirect_uri": honestRedirect])
+                "smart",
+                ["strict_openid": strict, "evil_iss_supported": strict, "evil_redirect_uri": honestRedirect])
             let session = SMARTSession(
                 configuration: .init(
-                    clientID: "smart-public", redirectURI: honestRedirect, fhirBaseURL: fhirBase,
                     registrations: [
+                        OAuthRegistration(
+                            baseURL: fhirBase, client: OAuthClientCredentials(clientID: "smart-public"),
+                            redirectURI: honestRedirect)
+                    ] + [
                         OAuthRegistration(
                             baseURL: evil, client: OAuthClientCredentials(clientID: "smart-public"),
                             redirectURI: evilRedirect)
-                    ], urlPolicy: URLPolicy(allowsInsecureLoopback: true), store: store,
-                    transport: URLSessionHTTPTransport(configuration: .init(timeout: 5))))
+                    ], standaloneServer: fhirBase,
+                    session: OAuthSessionSettings(
+                        store: store,
+                        options: ClientOptions(
+                            transport: URLSessionHTTPTransport(configuration: .init(timeout: 5)),
+                            urlPolicy: URLPolicy(allowsInsecureLoopback: true)))))
             var launch = try XCTUnwrap(URLComponents(string: "http://127.0.0.1/app/launch"))
             launch.queryItems = [.init(name: "iss", value: evil.absoluteString), .init(name: "launch", value: "x")]
             let url = try await session.ehrAuthorizationURL(launchURL: try XCTUnwrap(launch.url))
@@ -279,9 +304,9 @@ final class SMARTIntegrationTests: XCTestCase {
             let redirect = try await browse(honest)
             await XCTAssertThrowsErrorAsync(try await session.completeAuthorization(redirectURL: redirect)) { error in
                 switch (strict, error) {
-                case (true, SMARTError.issuerMismatch(let issuer)):
-                    XCTAssertEqual(issuer, self.fhirBase.absoluteString)
-                case (false, SMARTError.redirectMismatch): break
+                case (true, let error as SignInError) where error.code == .issuerMismatch:
+                    XCTAssertTrue(error.reason.contains("comes from the issuer \(self.fhirBase.absoluteString)"))
+                case (false, let error as SignInError) where error.code == .redirectMismatch: break
                 default: XCTFail("\(error)")
                 }
             }
@@ -309,7 +334,7 @@ final class SMARTIntegrationTests: XCTestCase {
         forged.queryItems = forged.queryItems?.map { $0.name == "state" ? .init(name: "state", value: "forged") : $0 }
         await XCTAssertThrowsErrorAsync(try await session.completeAuthorization(redirectURL: try XCTUnwrap(forged.url)))
         { error in
-            guard case SMARTError.stateMismatch = error else { return XCTFail("\(error)") }
+            XCTAssertEqual((error as? SignInError)?.code, .stateMismatch, "\(error)")
         }
         let redeemed = try await tokenRequests("authorization_code")
         XCTAssertEqual(redeemed, 0, "the code is not redeemed after a state mismatch")
@@ -323,9 +348,7 @@ final class SMARTIntegrationTests: XCTestCase {
         try await emulator.control("smart", ["id_token_tamper": true])
         let session = session()
         await XCTAssertThrowsErrorAsync(try await launched(session)) { error in
-            guard case SMARTError.idTokenRejected(.signature(.invalidSignature)) = error else {
-                return XCTFail("\(error)")
-            }
+            XCTAssertEqual((error as? SignInError)?.idTokenError, .signature(.invalidSignature), "\(error)")
         }
         let status = try await session.status()
         XCTAssertEqual(status, .signedOut)
@@ -337,14 +360,13 @@ final class SMARTIntegrationTests: XCTestCase {
     func testAnIDTokenFromAnotherIssuerOrWithAnotherNonceIsRefused() async throws {
         try await emulator.control("smart", ["id_token_issuer": "https://evil.example/fhir"])
         await XCTAssertThrowsErrorAsync(try await launched(session())) { error in
-            guard case SMARTError.idTokenRejected(.issuerMismatch("https://evil.example/fhir")) = error else {
-                return XCTFail("\(error)")
-            }
+            XCTAssertEqual(
+                (error as? SignInError)?.idTokenError, .issuerMismatch("https://evil.example/fhir"), "\(error)")
         }
         try await emulator.control("reset")
         try await emulator.control("smart", ["id_token_nonce": "replayed-nonce"])
         await XCTAssertThrowsErrorAsync(try await launched(session())) { error in
-            guard case SMARTError.idTokenRejected(.nonceMismatch) = error else { return XCTFail("\(error)") }
+            XCTAssertEqual((error as? SignInError)?.idTokenError, .nonceMismatch, "\(error)")
         }
     }
 
@@ -352,10 +374,10 @@ final class SMARTIntegrationTests: XCTestCase {
         // One extra slash: the server compares aud with its FHIR base exactly, as real servers do.
         let session = session(fhirBaseURL: URL(string: fhirBase.absoluteString + "/")!)
         await XCTAssertThrowsErrorAsync(try await launched(session)) { error in
-            guard case SMARTError.authorizationDenied(error: "invalid_request", let description) = error else {
-                return XCTFail("\(error)")
-            }
-            XCTAssertTrue(description?.contains("aud") ?? false, description ?? "no description")
+            guard let denied = error as? SignInError, denied.code == .authorizationDenied,
+                denied.serverError?.code == .invalidRequest
+            else { return XCTFail("\(error)") }
+            XCTAssertTrue(denied.description.contains("aud"), denied.description)
         }
         let redeemed = try await tokenRequests("authorization_code")
         XCTAssertEqual(redeemed, 0)
@@ -397,7 +419,7 @@ final class SMARTIntegrationTests: XCTestCase {
         let status = try await session.status()
         XCTAssertEqual(status, .signedOut)
         await XCTAssertThrowsErrorAsync(try await session.fhir(.fhir("Patient", id: "smart-patient-1"))) { error in
-            guard case SMARTError.needsLaunch = error else { return XCTFail("\(error)") }
+            XCTAssertEqual((error as? SignInError)?.code, .needsSignIn, "\(error)")
         }
         // The server agrees: its introspection says the access token of the revoked grant is inactive.
         let caller = try await backend().token()
@@ -488,7 +510,7 @@ final class SMARTIntegrationTests: XCTestCase {
         var session = session()
         try await FaultMatrix.run(
             family: "SMART", path: "/smart/auth/token", emulator: emulator,
-            expected: FaultMatrix.rotatingRefresh(afterLostRotation: "SMARTError.needsLaunch"),
+            expected: FaultMatrix.rotatingRefresh(afterLostRotation: "SignInError.needsSignIn"),
             scenario: .init(
                 prepare: { skewed, transport in
                     self.store = InMemoryCredentialStore()

@@ -27,11 +27,14 @@ final class SharedStoreTests: XCTestCase {
     func testTwoProcessesRefreshAKoppeltaalGrantOnce() async throws {
         let session = KoppeltaalSession(
             configuration: .init(
-                fhirBaseURL: emulator.url("/kt/FHIR/Koppeltaal"),
-                clientID: "KTSTESTGAME", clientSecret: "kt-secret",
-                redirectURI: "http://127.0.0.1/after-auth", urlPolicy: URLPolicy(allowsInsecureLoopback: true),
-                store: try FileCredentialStore(directory: directory)
-            ))
+                registration: OAuthRegistration(
+                    baseURL: emulator.url("/kt/FHIR/Koppeltaal"),
+                    client: OAuthClientCredentials(
+                        clientID: "KTSTESTGAME", secret: "kt-secret", method: .unencodedBasic),
+                    redirectURI: "http://127.0.0.1/after-auth"),
+                session: OAuthSessionSettings(
+                    store: try FileCredentialStore(directory: directory),
+                    options: ClientOptions(urlPolicy: URLPolicy(allowsInsecureLoopback: true)))))
         let backend = KoppeltaalBackend(
             configuration: .init(
                 launchURL: emulator.url("/kt/OAuth2/Koppeltaal"),

@@ -30,12 +30,16 @@ final class ActivationOutageTests: XCTestCase {
         }
         let session = KoppeltaalSession(
             configuration: .init(
-                fhirBaseURL: URL(string: "https://kt.example/FHIR/Koppeltaal")!, clientID: "c", clientSecret: "s",
-                redirectURI: "app://cb",
-                endpoints: EndpointOverrides(
-                    authorization: URL(string: "https://kt.example/OAuth2/Koppeltaal/Authorize"),
-                    token: URL(string: "https://kt.example/OAuth2/Koppeltaal/Token")),
-                activationRetryWindow: window, store: InMemoryCredentialStore(), transport: transport))
+                registration: OAuthRegistration(
+                    baseURL: URL(string: "https://kt.example/FHIR/Koppeltaal")!,
+                    client: OAuthClientCredentials(clientID: "c", secret: "s", method: .unencodedBasic),
+                    redirectURI: "app://cb",
+                    endpoints: EndpointOverrides(
+                        authorization: URL(string: "https://kt.example/OAuth2/Koppeltaal/Authorize"),
+                        token: URL(string: "https://kt.example/OAuth2/Koppeltaal/Token"))),
+                activationRetryWindow: window,
+                session: OAuthSessionSettings(
+                    store: InMemoryCredentialStore(), options: ClientOptions(transport: transport))))
         return (session, transport)
     }
 
@@ -70,8 +74,9 @@ final class ActivationOutageTests: XCTestCase {
         do {
             _ = try await session.activate(code: "123456")
             XCTFail("activated")
-        } catch KoppeltaalError.activationFailed(let error) {
-            XCTAssertEqual(error.code, .invalidGrant)
+        } catch let error as SignInError {
+            XCTAssertEqual(error.code, .codeRejected)
+            XCTAssertEqual(error.serverError?.code, .invalidGrant)
         }
         XCTAssertEqual(paths(transport), ["Authorize", "Token"])
     }

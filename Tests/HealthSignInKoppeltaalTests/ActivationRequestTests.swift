@@ -21,16 +21,17 @@ final class ActivationRequestTests: XCTestCase {
         }
         let session = KoppeltaalSession(
             configuration: .init(
-                fhirBaseURL: URL(string: "https://kt.example/FHIR/Koppeltaal")!,
-                clientID: "RANJKA", clientSecret: "s&cret",
-                redirectURI: "http://test.kickass.ranjgames.com/builds/rev-1005/index-game.html/After-Auth",
-                endpoints: EndpointOverrides(
-                    authorization: URL(string: "https://kt.example/OAuth2/Koppeltaal/Authorize"),
-                    token: URL(string: "https://kt.example/OAuth2/Koppeltaal/Token"),
-                    revocation: URL(string: "https://kt.example/OAuth2/Koppeltaal/Revoke")),
-                pkce: .always, store: InMemoryCredentialStore(), transport: transport,
-                random: SeededRandomSource(seed: "fixed")
-            ))
+                registration: OAuthRegistration(
+                    baseURL: URL(string: "https://kt.example/FHIR/Koppeltaal")!,
+                    client: OAuthClientCredentials(clientID: "RANJKA", secret: "s&cret", method: .unencodedBasic),
+                    redirectURI: "http://test.kickass.ranjgames.com/builds/rev-1005/index-game.html/After-Auth",
+                    endpoints: EndpointOverrides(
+                        authorization: URL(string: "https://kt.example/OAuth2/Koppeltaal/Authorize"),
+                        token: URL(string: "https://kt.example/OAuth2/Koppeltaal/Token"),
+                        revocation: URL(string: "https://kt.example/OAuth2/Koppeltaal/Revoke"))), pkce: .always,
+                session: OAuthSessionSettings(
+                    store: InMemoryCredentialStore(), options: ClientOptions(transport: transport),
+                    random: SeededRandomSource(seed: "fixed"))))
         let context = try await session.activate(code: "593740")
         XCTAssertEqual(context.patient, "https://ggzeindhoven.minddistrict.com/Patient/72308")
         let requests = transport.requests
@@ -73,12 +74,17 @@ final class ActivationRequestTests: XCTestCase {
         func session(_ parameters: AuthorizationParameters, scope: String = "patient/*.read") -> KoppeltaalSession {
             KoppeltaalSession(
                 configuration: .init(
-                    fhirBaseURL: URL(string: "https://kt.example/FHIR/Koppeltaal")!, clientID: "RANJKA",
-                    redirectURI: "app://cb", scope: scope, authorizationParameters: parameters,
-                    endpoints: EndpointOverrides(
-                        authorization: URL(string: "https://kt.example/a"), token: URL(string: "https://kt.example/t")),
-                    pkce: .never, store: InMemoryCredentialStore(), transport: transport,
-                    random: SeededRandomSource(seed: "fixed")))
+                    registration: OAuthRegistration(
+                        baseURL: URL(string: "https://kt.example/FHIR/Koppeltaal")!,
+                        client: OAuthClientCredentials(clientID: "RANJKA", method: .unencodedBasic),
+                        redirectURI: "app://cb",
+                        endpoints: EndpointOverrides(
+                            authorization: URL(string: "https://kt.example/a"),
+                            token: URL(string: "https://kt.example/t"))), scope: scope, authorization: parameters,
+                    pkce: .never,
+                    session: OAuthSessionSettings(
+                        store: InMemoryCredentialStore(), options: ClientOptions(transport: transport),
+                        random: SeededRandomSource(seed: "fixed"))))
         }
         _ = try await session(.init(prompt: "login", additional: ["ui_locales": "nl", "acr_values": "urn:x"]))
             .activate(code: "1")
@@ -91,7 +97,7 @@ final class ActivationRequestTests: XCTestCase {
         await XCTAssertThrowsErrorAsync(
             try await session(.init(additional: ["redirect_uri": "https://evil.example"])).activate(code: "3")
         ) { error in
-            XCTAssertEqual(error as? AuthorizationRequestError, .reservedParameter("redirect_uri"))
+            XCTAssertEqual((error as? SignInError)?.code, .invalidAuthorizationParameters)
         }
         XCTAssertEqual(transport.requests.count, sent, "nothing is sent")
     }
@@ -102,16 +108,18 @@ final class ActivationRequestTests: XCTestCase {
         ])
         let session = KoppeltaalSession(
             configuration: .init(
-                fhirBaseURL: URL(string: "https://kt.example/FHIR/Koppeltaal")!, clientID: "RANJKA",
-                redirectURI: "app://cb",
-                endpoints: EndpointOverrides(
-                    authorization: URL(string: "https://kt.example/a"), token: URL(string: "https://kt.example/t")),
-                store: InMemoryCredentialStore(), transport: transport
-            ))
+                registration: OAuthRegistration(
+                    baseURL: URL(string: "https://kt.example/FHIR/Koppeltaal")!,
+                    client: OAuthClientCredentials(clientID: "RANJKA", method: .unencodedBasic),
+                    redirectURI: "app://cb",
+                    endpoints: EndpointOverrides(
+                        authorization: URL(string: "https://kt.example/a"), token: URL(string: "https://kt.example/t"))),
+                session: OAuthSessionSettings(
+                    store: InMemoryCredentialStore(), options: ClientOptions(transport: transport))))
         do {
             _ = try await session.activate(code: "1")
             XCTFail("expected a state mismatch")
-        } catch KoppeltaalError.stateMismatch {}
+        } catch let error as SignInError where error.code == .stateMismatch {}
         XCTAssertEqual(transport.requests.count, 1, "the code is not redeemed")
     }
 }

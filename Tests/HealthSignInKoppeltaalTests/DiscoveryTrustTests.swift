@@ -43,9 +43,13 @@ final class DiscoveryTrustTests: XCTestCase {
     ) -> KoppeltaalSession {
         KoppeltaalSession(
             configuration: .init(
-                fhirBaseURL: base, clientID: "c", clientSecret: "canary-client-secret", redirectURI: "app://cb",
-                endpoints: overrides, trustedEndpointHosts: trusted, readsSMARTConfiguration: false, store: store,
-                transport: transport))
+                registration: OAuthRegistration(
+                    baseURL: base,
+                    client: OAuthClientCredentials(
+                        clientID: "c", secret: "canary-client-secret", method: .unencodedBasic),
+                    redirectURI: "app://cb", trustedHosts: trusted, endpoints: overrides),
+                readsSMARTConfiguration: false,
+                session: OAuthSessionSettings(store: store, options: ClientOptions(transport: transport))))
     }
 
     func testADiscoveredEndpointOnAnotherHostIsRefusedBeforeAnythingIsSent() async throws {
@@ -53,9 +57,9 @@ final class DiscoveryTrustTests: XCTestCase {
         do {
             _ = try await session(transport: transport).activate(code: "123456")
             XCTFail("the token endpoint on another host was used")
-        } catch KoppeltaalError.untrustedEndpoint(let name, let url) {
-            XCTAssertEqual(name, "token")
-            XCTAssertEqual(url.host, "collector.example")
+        } catch let error as SignInError {
+            XCTAssertEqual(error.code, .untrustedEndpoint)
+            XCTAssertTrue(error.reason.contains("token_endpoint is on https://collector.example"), error.reason)
         }
         XCTAssertEqual(transport.requests.map(\.url.lastPathComponent), ["metadata"], "nothing but discovery was sent")
     }
@@ -65,9 +69,9 @@ final class DiscoveryTrustTests: XCTestCase {
         do {
             _ = try await session(transport: transport).activate(code: "123456")
             XCTFail("the token endpoint on another port was used")
-        } catch KoppeltaalError.untrustedEndpoint(let name, let url) {
-            XCTAssertEqual(name, "token")
-            XCTAssertEqual(url.port, 8443)
+        } catch let error as SignInError {
+            XCTAssertEqual(error.code, .untrustedEndpoint)
+            XCTAssertTrue(error.reason.contains(":8443"), error.reason)
         }
         XCTAssertEqual(transport.requests.map(\.url.lastPathComponent), ["metadata"], "nothing but discovery was sent")
     }

@@ -22,12 +22,16 @@ final class GrantLifetimeTests: XCTestCase {
         let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
         let session = KoppeltaalSession(
             configuration: .init(
-                fhirBaseURL: URL(string: "https://kt.example/FHIR/Koppeltaal")!, clientID: "c", clientSecret: "s",
-                redirectURI: "app://cb",
-                endpoints: EndpointOverrides(
-                    authorization: URL(string: "https://kt.example/OAuth2/Koppeltaal/Authorize"),
-                    token: URL(string: "https://kt.example/OAuth2/Koppeltaal/Token")),
-                refreshSkew: 60, store: InMemoryCredentialStore(), transport: transport, clock: clock))
+                registration: OAuthRegistration(
+                    baseURL: URL(string: "https://kt.example/FHIR/Koppeltaal")!,
+                    client: OAuthClientCredentials(clientID: "c", secret: "s", method: .unencodedBasic),
+                    redirectURI: "app://cb",
+                    endpoints: EndpointOverrides(
+                        authorization: URL(string: "https://kt.example/OAuth2/Koppeltaal/Authorize"),
+                        token: URL(string: "https://kt.example/OAuth2/Koppeltaal/Token"))),
+                session: OAuthSessionSettings(
+                    store: InMemoryCredentialStore(), options: ClientOptions(transport: transport), refreshSkew: 60,
+                    clock: clock)))
         _ = try await session.activate(code: "123456")
         let sent = transport.requests.count
 
@@ -42,8 +46,8 @@ final class GrantLifetimeTests: XCTestCase {
         do {
             _ = try await session.accessToken()
             XCTFail("an expired grant without a refresh token was used")
-        } catch KoppeltaalError.needsActivation(let underlying) {
-            XCTAssertNil(underlying)
+        } catch let error as SignInError where error.code == .needsSignIn {
+            XCTAssertNil(error.serverError)
         }
         await XCTAssertEqualAsync(try await session.status(), .needsActivation)
         XCTAssertEqual(transport.requests.count, sent, "no refresh without a refresh token")

@@ -26,12 +26,15 @@ final class GrantRefusalTests: XCTestCase {
         let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
         let session = KoppeltaalSession(
             configuration: .init(
-                fhirBaseURL: URL(string: "https://kt.example/FHIR/Koppeltaal")!, clientID: "c", clientSecret: "s",
-                redirectURI: "app://cb",
-                endpoints: EndpointOverrides(
-                    authorization: URL(string: "https://kt.example/OAuth2/Koppeltaal/Authorize"),
-                    token: URL(string: "https://kt.example/OAuth2/Koppeltaal/Token")),
-                store: InMemoryCredentialStore(), transport: transport, clock: clock))
+                registration: OAuthRegistration(
+                    baseURL: URL(string: "https://kt.example/FHIR/Koppeltaal")!,
+                    client: OAuthClientCredentials(clientID: "c", secret: "s", method: .unencodedBasic),
+                    redirectURI: "app://cb",
+                    endpoints: EndpointOverrides(
+                        authorization: URL(string: "https://kt.example/OAuth2/Koppeltaal/Authorize"),
+                        token: URL(string: "https://kt.example/OAuth2/Koppeltaal/Token"))),
+                session: OAuthSessionSettings(
+                    store: InMemoryCredentialStore(), options: ClientOptions(transport: transport), clock: clock)))
         _ = try await session.activate(code: "123456")
         clock.advance(by: 7200)
 
@@ -47,8 +50,8 @@ final class GrantRefusalTests: XCTestCase {
         do {
             _ = try await session.accessToken()
             XCTFail("refreshed")
-        } catch KoppeltaalError.needsActivation(let underlying) {
-            XCTAssertEqual(underlying?.httpStatus, 400)
+        } catch let error as SignInError where error.code == .needsSignIn {
+            XCTAssertEqual(error.serverError?.httpStatus, 400)
         }
         await XCTAssertEqualAsync(try await session.status(), .needsActivation)
     }

@@ -22,15 +22,16 @@ final class LifecycleRaceTests: XCTestCase {
     private func session() -> KoppeltaalSession {
         KoppeltaalSession(
             configuration: .init(
-                fhirBaseURL: FakeKoppeltaalServer.fhirBaseURL,
-                clientID: "app", clientSecret: "secret",
-                redirectURI: "app://cb",
-                endpoints: EndpointOverrides(
-                    authorization: FakeKoppeltaalServer.authorizeURL, token: FakeKoppeltaalServer.tokenURL,
-                    revocation: FakeKoppeltaalServer.revokeURL
-                ),
-                pkce: .never, store: store, transport: transport, clock: clock
-            ))
+                registration: OAuthRegistration(
+                    baseURL: FakeKoppeltaalServer.fhirBaseURL,
+                    client: OAuthClientCredentials(clientID: "app", secret: "secret", method: .unencodedBasic),
+                    redirectURI: "app://cb",
+                    endpoints: EndpointOverrides(
+                        authorization: FakeKoppeltaalServer.authorizeURL, token: FakeKoppeltaalServer.tokenURL,
+                        revocation: FakeKoppeltaalServer.revokeURL
+                    )), pkce: .never,
+                session: OAuthSessionSettings(store: store, options: ClientOptions(transport: transport), clock: clock))
+        )
     }
 
     private static func grantType(_ request: HTTPRequestMessage) -> String? {

@@ -36,16 +36,18 @@ final class LifecycleStressTests: XCTestCase {
             }
             return KoppeltaalSession(
                 configuration: .init(
-                    fhirBaseURL: FakeKoppeltaalServer.fhirBaseURL,
-                    clientID: "app", clientSecret: "secret",
-                    redirectURI: "app://cb",
-                    endpoints: EndpointOverrides(
-                        authorization: FakeKoppeltaalServer.authorizeURL, token: FakeKoppeltaalServer.tokenURL,
-                        revocation: FakeKoppeltaalServer.revokeURL
-                    ),
-                    pkce: .never, activationRetryWindow: 0, store: store, transport: transport, clock: clock,
-                    logger: monitor.logger(instance: instance)
-                ))
+                    registration: OAuthRegistration(
+                        baseURL: FakeKoppeltaalServer.fhirBaseURL,
+                        client: OAuthClientCredentials(clientID: "app", secret: "secret", method: .unencodedBasic),
+                        redirectURI: "app://cb",
+                        endpoints: EndpointOverrides(
+                            authorization: FakeKoppeltaalServer.authorizeURL, token: FakeKoppeltaalServer.tokenURL,
+                            revocation: FakeKoppeltaalServer.revokeURL
+                        )), pkce: .never, activationRetryWindow: 0,
+                    session: OAuthSessionSettings(
+                        store: store,
+                        options: ClientOptions(transport: transport, logger: monitor.logger(instance: instance)),
+                        clock: clock)))
         }
         var instances = [session(1), session(2)]
         await monitor.run(

@@ -36,15 +36,17 @@ final class MalformedInputTests: XCTestCase {
                 authorization: URL(string: "https://kt.example/OAuth2/Koppeltaal/Authorize"),
                 token: URL(string: "https://kt.example/OAuth2/Koppeltaal/Token"))
             : EndpointOverrides()
+        // Every error surfaces at once (activationRetryWindow 0): waiting out outages is ActivationOutageTests' subject.
         return KoppeltaalSession(
             configuration: .init(
-                fhirBaseURL: Self.base, clientID: "c", clientSecret: "s", redirectURI: "app://cb",
-                endpoints: overrides, readsSMARTConfiguration: false,
-                // Every error surfaces at once: waiting out outages is ActivationOutageTests' subject.
-                activationRetryWindow: 0, store: InMemoryCredentialStore(),
-                transport: transport,
-                clock: ManualClock(Date(timeIntervalSince1970: 1_000_000)), random: SeededRandomSource(seed: "t")
-            ))
+                registration: OAuthRegistration(
+                    baseURL: Self.base,
+                    client: OAuthClientCredentials(clientID: "c", secret: "s", method: .unencodedBasic),
+                    redirectURI: "app://cb", endpoints: overrides), readsSMARTConfiguration: false,
+                activationRetryWindow: 0,
+                session: OAuthSessionSettings(
+                    store: InMemoryCredentialStore(), options: ClientOptions(transport: transport),
+                    clock: ManualClock(Date(timeIntervalSince1970: 1_000_000)), random: SeededRandomSource(seed: "t"))))
     }
 
     private func activationError(token fixture: String, status: Int = 200) async throws -> any Error {
@@ -62,11 +64,13 @@ final class MalformedInputTests: XCTestCase {
         XCTAssertEqual(String(describing: error), "access_token: missing required field")
         error = try await activationError(token: "token-type-mac.json")
         XCTAssertEqual(
-            String(describing: error), #"The token response cannot be used: token_type is "mac", expected Bearer"#)
+            String(describing: error),
+            #"Koppeltaal: the token response cannot be used: token_type is "mac", expected Bearer"#)
         error = try await activationError(token: "token-expires-in-garbage.json")
         XCTAssertEqual(String(describing: error), #"expires_in: expected Int, found "soon""#)
         error = try await activationError(token: "token-expires-in-negative.json")
-        XCTAssertEqual(String(describing: error), "The token response cannot be used: expires_in is negative")
+        XCTAssertEqual(
+            String(describing: error), "Koppeltaal: the token response cannot be used: expires_in is negative")
     }
 
     func testLenientTokenResponses() async throws {
@@ -86,7 +90,9 @@ final class MalformedInputTests: XCTestCase {
         var error = try await activationError(token: "oauth-error-without-code.json", status: 400)
         XCTAssertEqual((error as? UnexpectedResponseError)?.status, 400, "a body without `error` is not an OAuth error")
         error = try await activationError(token: "oauth-error-transient.json", status: 400)
-        guard case KoppeltaalError.activationFailed(let oauth) = error else { return XCTFail("\(error)") }
+        guard let failure = error as? SignInError, failure.code == .codeRejected, let oauth = failure.serverError else {
+            return XCTFail("\(error)")
+        }
         XCTAssertEqual(oauth.code, .temporarilyUnavailable)
         XCTAssertEqual(oauth.recovery, .retryLater)
         XCTAssertEqual(oauth.body.errorURI, "https://as.example/errors")
@@ -111,11 +117,13 @@ final class MalformedInputTests: XCTestCase {
             ),
             (
                 "conformance-no-rest.json", "application/json",
-                "The server's Conformance names no authorize or token endpoint; configure it in EndpointOverrides"
+                "Koppeltaal: the server at https://kt.example/FHIR/Koppeltaal names no authorization_endpoint or "
+                    + "token_endpoint; configure it in the registration's endpoints"
             ),
             (
                 "conformance-token-missing.json", "application/json",
-                "The server's Conformance names no token endpoint; configure it in EndpointOverrides"
+                "Koppeltaal: the server at https://kt.example/FHIR/Koppeltaal names no token_endpoint; configure it in "
+                    + "the registration's endpoints"
             ),
             (
                 "conformance-truncated.xml", "application/xml+fhir",

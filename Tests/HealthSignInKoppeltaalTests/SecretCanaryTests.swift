@@ -61,14 +61,17 @@ final class SecretCanaryTests: XCTestCase {
             ))
         let session = KoppeltaalSession(
             configuration: .init(
-                fhirBaseURL: URL(string: "https://kt.example/FHIR/Koppeltaal")!,
-                clientID: "RANJKA", clientSecret: SecretCanary.named("client"), redirectURI: "app://cb",
-                endpoints: EndpointOverrides(
-                    authorization: base.appendingPathComponent("Authorize"),
-                    token: base.appendingPathComponent("Token"),
-                    revocation: base.appendingPathComponent("Revoke")),
-                pkce: .always, store: store, transport: transport, clock: clock, logger: log
-            ))
+                registration: OAuthRegistration(
+                    baseURL: URL(string: "https://kt.example/FHIR/Koppeltaal")!,
+                    client: OAuthClientCredentials(
+                        clientID: "RANJKA", secret: SecretCanary.named("client"), method: .unencodedBasic),
+                    redirectURI: "app://cb",
+                    endpoints: EndpointOverrides(
+                        authorization: base.appendingPathComponent("Authorize"),
+                        token: base.appendingPathComponent("Token"),
+                        revocation: base.appendingPathComponent("Revoke"))), pkce: .always,
+                session: OAuthSessionSettings(
+                    store: store, options: ClientOptions(transport: transport, logger: log), clock: clock)))
 
         let activation = try await backend.mobileLaunch(clientID: "RANJKA", patient: "p", user: "u")
         let context = try await session.activate(code: activation.code)
@@ -90,7 +93,7 @@ final class SecretCanaryTests: XCTestCase {
             [
                 activation, context, state, try XCTUnwrap(state.grant), try await session.status(),
                 try XCTUnwrap(thrown), revocation,
-                session.configuration.client,
+                session.configuration.registration,
             ] + transport.requests)
         SecretCanary.assertHidden(in: log)
     }

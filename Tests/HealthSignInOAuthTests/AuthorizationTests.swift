@@ -16,6 +16,18 @@ final class AuthorizationTests: XCTestCase {
             startedAt: start)
     }
 
+    /// The code of `redirect`, or the code of the ``SignInError`` it throws.
+    private func outcome(_ request: PendingAuthorization, _ redirect: String, after seconds: TimeInterval = 10)
+        -> String
+    {
+        do {
+            return try request.code(
+                from: URL(string: redirect)!, at: start.addingTimeInterval(seconds), lifetime: 600, family: "Test")
+        } catch {
+            return "error \(error.code)"
+        }
+    }
+
     func testSecretsAreFreshAndTheChallengeIsTheVerifiers() {
         let request = pending()
         XCTAssertEqual(request.codeVerifier.count, 43)
@@ -23,32 +35,48 @@ final class AuthorizationTests: XCTestCase {
         XCTAssertNotNil(request.nonce)
         XCTAssertNil(pending(openID: false).nonce)
         XCTAssertEqual(request.pkce.challenge, PKCEPair(verifier: request.codeVerifier).challenge)
+        XCTAssertEqual(request.verifierToSend, request.codeVerifier)
         XCTAssertFalse(request.description.contains(request.state))
+        XCTAssertTrue(request.accepts(state: request.state))
+        XCTAssertFalse(request.accepts(state: request.state + "x"))
+        let withoutPKCE = PendingAuthorization(
+            random: SeededRandomSource(seed: "authorization"), openID: false, usesPKCE: false, redirectURI: "app://cb",
+            endpoints: request.endpoints, startedAt: start)
+        XCTAssertNil(withoutPKCE.verifierToSend)
     }
 
     func testTheRedirectIsCheckedStateFirst() throws {
         let request = pending()
-        func code(_ query: String, after seconds: TimeInterval = 10) throws(AuthorizationResponseError) -> String {
-            try request.code(
-                from: URL(string: "app://cb?" + query)!, at: start.addingTimeInterval(seconds), lifetime: 600)
+        let state = request.state
+        XCTAssertEqual(outcome(request, "app://cb?code=c1&state=\(state)"), "c1")
+        XCTAssertEqual(outcome(request, "app://cb?code=c1&state=other"), "error stateMismatch")
+        XCTAssertEqual(outcome(request, "app://cb?error=access_denied"), "error stateMismatch")
+        XCTAssertEqual(outcome(request, "app://cb?code=c1&state=\(state)", after: 601), "error authorizationExpired")
+        XCTAssertEqual(outcome(request, "app://cb?state=\(state)"), "error authorizationDenied")
+        do {
+            _ = try request.code(
+                from: URL(string: "app://cb?error=access_denied&error_description=no&state=\(state)")!, at: start,
+                lifetime: 600, family: "Test")
+            XCTFail("an error redirect gave a code")
+        } catch {
+            XCTAssertEqual(error.code, .authorizationDenied)
+            XCTAssertEqual(error.serverError?.code, .accessDenied)
+            XCTAssertEqual(error.serverError?.message, "no")
+            XCTAssertTrue(error.description.contains("access_denied: no"), error.description)
         }
-        XCTAssertEqual(try code("code=c1&state=\(request.state)"), "c1")
-        XCTAssertThrowsError(try code("code=c1&state=other")) {
-            XCTAssertEqual($0 as? AuthorizationResponseError, .stateMismatch)
-        }
-        XCTAssertThrowsError(try code("error=access_denied")) {
-            XCTAssertEqual($0 as? AuthorizationResponseError, .stateMismatch, "no state: not this request's answer")
-        }
-        XCTAssertThrowsError(try code("code=c1&state=\(request.state)", after: 601)) {
-            XCTAssertEqual($0 as? AuthorizationResponseError, .expired)
-        }
-        XCTAssertThrowsError(try code("error=access_denied&error_description=no&state=\(request.state)")) {
-            XCTAssertEqual($0 as? AuthorizationResponseError, .denied(error: "access_denied", description: "no"))
-        }
-        XCTAssertThrowsError(try code("state=\(request.state)")) {
-            XCTAssertEqual(
-                $0 as? AuthorizationResponseError,
-                .denied(error: "invalid_request", description: "the redirect has no code"))
+    }
+
+    /// RFC 6749 §3.1: no parameter may be repeated; first-wins would let a query kept on the redirect URI put an
+    /// attacker's value before the server's.
+    func testAResponseThatRepeatsAParameterIsRefused() {
+        let request = pending()
+        let state = request.state
+        for repeated in [
+            "app://cb?code=c1&state=\(state)&code=c2", "app://cb?state=\(state)&code=c1&state=\(state)",
+            "app://cb?iss=https%3A%2F%2Fevil.example&code=c1&state=\(state)&iss=https%3A%2F%2Ffhir.example",
+            "app://cb?error=a&code=c1&state=\(state)&error=b",
+        ] {
+            XCTAssertEqual(outcome(request, repeated), "error malformedAuthorizationResponse", repeated)
         }
     }
 
@@ -62,62 +90,61 @@ final class AuthorizationTests: XCTestCase {
                     token: URL(string: "https://fhir.example/token")!),
                 startedAt: start)
         }
-        func code(_ request: PendingAuthorization, _ tail: String, at uri: String = "app://cb/ehr-1") throws -> String {
-            try request.code(
-                from: URL(string: "\(uri)?code=c1&state=\(request.state)" + tail)!, at: start, lifetime: 600)
+        func code(_ request: PendingAuthorization, _ tail: String, at uri: String = "app://cb/ehr-1") -> String {
+            outcome(request, "\(uri)?code=c1&state=\(request.state)" + tail, after: 0)
         }
         let named = pending(issuer: "https://auth.fhir.example")
-        XCTAssertEqual(try code(named, "&iss=https%3A%2F%2Fauth.fhir.example"), "c1")
-        XCTAssertEqual(try code(named, ""), "c1", "a server that does not say it always sends iss may leave it out")
-        XCTAssertThrowsError(try code(named, "&iss=https%3A%2F%2Fhonest.example")) {
-            XCTAssertEqual($0 as? AuthorizationResponseError, .issuerMismatch("https://honest.example"))
-        }
-        XCTAssertThrowsError(try code(named, "&error=access_denied&iss=https%3A%2F%2Fhonest.example")) {
-            XCTAssertEqual($0 as? AuthorizationResponseError, .issuerMismatch("https://honest.example"), "errors too")
-        }
-        XCTAssertThrowsError(try code(pending(issuer: "https://auth.fhir.example", always: true), "")) {
-            XCTAssertEqual($0 as? AuthorizationResponseError, .issuerMismatch(nil))
-        }
-        XCTAssertEqual(try code(pending(issuer: nil), "&iss=https%3A%2F%2Ffhir.example"), "c1", "the base URL")
+        XCTAssertEqual(code(named, "&iss=https%3A%2F%2Fauth.fhir.example"), "c1")
+        XCTAssertEqual(code(named, ""), "c1", "a server that does not say it always sends iss may leave it out")
+        XCTAssertEqual(code(named, "&iss=https%3A%2F%2Fhonest.example"), "error issuerMismatch")
+        XCTAssertEqual(code(named, "&error=access_denied&iss=https%3A%2F%2Fhonest.example"), "error issuerMismatch")
+        XCTAssertEqual(code(pending(issuer: "https://auth.fhir.example", always: true), ""), "error issuerMismatch")
+        XCTAssertEqual(code(pending(issuer: nil), "&iss=https%3A%2F%2Ffhir.example"), "c1", "the base URL")
         let withQuery = PendingAuthorization(
             random: SeededRandomSource(seed: "query"), openID: false, redirectURI: "https://app.example/cb?tenant=a",
             endpoints: named.endpoints, startedAt: start)
         XCTAssertEqual(
-            try withQuery.code(
-                from: URL(string: "https://app.example/cb?tenant=a&code=c2&state=\(withQuery.state)")!, at: start,
-                lifetime: 600), "c2", "a redirect URI may have a query of its own")
+            outcome(withQuery, "https://app.example/cb?tenant=a&code=c2&state=\(withQuery.state)", after: 0), "c2",
+            "a redirect URI may have a query of its own")
         for other in ["app://cb/ehr-2", "app://cb", "app://cb/ehr-1/x", "https://evil.example/app://cb/ehr-1"] {
-            XCTAssertThrowsError(try code(named, "", at: other), other) {
-                XCTAssertEqual($0 as? AuthorizationResponseError, .redirectMismatch)
-                XCTAssertEqual(($0 as? AuthorizationResponseError)?.recovery, ErrorRecovery.none, "it keeps waiting")
-            }
+            XCTAssertEqual(code(named, "", at: other), "error redirectMismatch", other)
         }
+        XCTAssertEqual(SignInError.Code.redirectMismatch.recovery, ErrorRecovery.none, "it keeps waiting")
     }
 
     func testOfflineAccessWithOpenIDAsksForConsentUnlessTheAppChoseAPrompt() throws {
         let offline = ["openid", "fhirUser", "offline_access"]
-        XCTAssertEqual(try AuthorizationParameters().prompt(for: offline), "consent")
-        XCTAssertNil(try AuthorizationParameters().prompt(for: ["openid", "online_access"]))
-        XCTAssertNil(try AuthorizationParameters().prompt(for: ["offline_access", "patient/*.rs"]))
-        XCTAssertEqual(try AuthorizationParameters(prompt: "login").prompt(for: offline), "login")
-        XCTAssertEqual(try AuthorizationParameters(prompt: "login consent").prompt(for: []), "login consent")
-        XCTAssertNil(try AuthorizationParameters(prompt: "").prompt(for: offline), "an empty prompt sends none")
+        func prompt(_ parameters: AuthorizationParameters, _ scopes: [String]) throws -> String? {
+            try parameters.prompt(for: scopes, family: "Test")
+        }
+        XCTAssertEqual(try prompt(AuthorizationParameters(), offline), "consent")
+        XCTAssertNil(try prompt(AuthorizationParameters(), ["openid", "online_access"]))
+        XCTAssertNil(try prompt(AuthorizationParameters(), ["offline_access", "patient/*.rs"]))
+        XCTAssertEqual(try prompt(AuthorizationParameters(prompt: "login"), offline), "login")
+        XCTAssertEqual(try prompt(AuthorizationParameters(prompt: "login consent"), []), "login consent")
+        XCTAssertNil(try prompt(AuthorizationParameters(prompt: ""), offline), "an empty prompt sends none")
         for invalid in ["none login", "login  consent", " consent"] {
-            XCTAssertThrowsError(try AuthorizationParameters(prompt: invalid).prompt(for: [])) {
-                XCTAssertEqual($0 as? AuthorizationRequestError, .invalidPrompt(invalid))
+            XCTAssertThrowsError(try prompt(AuthorizationParameters(prompt: invalid), [])) {
+                XCTAssertEqual(($0 as? SignInError)?.code, .invalidAuthorizationParameters)
             }
         }
     }
 
+    /// Reserved names are compared without regard to case, and include what would replace the SDK's parameters:
+    /// a request object or its URI, and the response mode.
     func testAdditionalParametersMayNotTakeTheProtocolsNames() throws {
         let parameters = AuthorizationParameters(additional: ["ui_locales": "nl en", "acr_values": "urn:a/b"])
-        XCTAssertEqual(try parameters.additionalParameters(reserved: ["state"]), parameters.additional)
-        for reserved in ["state", "prompt"] {
+        XCTAssertEqual(
+            try parameters.additionalParameters(protocolNames: ["launch"], family: "Test"), parameters.additional)
+        for reserved in [
+            "state", "prompt", "Redirect_URI", "CLIENT_ID", "request", "Request_URI", "response_mode", "Launch",
+            "vendor_param",
+        ] {
             XCTAssertThrowsError(
                 try AuthorizationParameters(additional: [reserved: "x", "login_hint": "a"]).additionalParameters(
-                    reserved: ["state"])
+                    protocolNames: ["vendor_param"], family: "Test")
             ) { error in
-                XCTAssertEqual(error as? AuthorizationRequestError, .reservedParameter(reserved))
+                XCTAssertEqual((error as? SignInError)?.code, .invalidAuthorizationParameters, reserved)
             }
         }
     }

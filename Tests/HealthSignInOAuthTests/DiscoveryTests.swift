@@ -4,10 +4,17 @@ import HealthSignInOAuth
 import HealthSignInTestSupport
 import XCTest
 
-/// Endpoints are pinned to the base URL's origin (scheme, host in any case, port) or a trusted one; configured ones
-/// win and are used as they are; what was read is kept per base URL and checked again whenever it is used.
+/// Endpoints are pinned to the origins a registration trusts (scheme, host in any case, port); configured ones win
+/// and are used as they are; what was read is kept per base URL and checked again whenever it is used.
 final class DiscoveryTests: XCTestCase {
     private static let base = URL(string: "https://fhir.example/r4")!
+
+    private static func registration(
+        _ base: URL = base, overrides: EndpointOverrides = .init(), trusted: [String] = []
+    ) -> OAuthRegistration {
+        OAuthRegistration(
+            baseURL: base, client: OAuthClientCredentials(clientID: "app"), trustedHosts: trusted, endpoints: overrides)
+    }
 
     func testAnOriginIsItsSchemeHostAndPort() {
         let origins = TrustedOrigins(base: Self.base, trustedHosts: ["auth.example", "login.example:8443"])
@@ -20,89 +27,129 @@ final class DiscoveryTests: XCTestCase {
         for refused in [
             "https://fhir.example:8443/token", "http://fhir.example/token", "https://fhir.example.evil/token",
             "https://login.example/token", "https://auth.example:444/token", "https://evil.example/token",
+            "https://fhir.example@evil.example/token", "https://evil.example@fhir.example/token",
+            "https://user:pass@fhir.example/token",
         ] {
             XCTAssertFalse(origins.contains(URL(string: refused)!), refused)
         }
     }
 
-    /// A discovery whose server advertises `uris`, counting how often it is asked.
+    /// A discovery whose server advertises `uris` (and `issuer`), counting how often it is asked.
     private func discovery(
-        _ uris: [EndpointName: String], overrides: EndpointOverrides = .init(), trusted: [String] = [],
-        store: (any CredentialStore)? = nil, reads: LockedValue<Int> = .init(0)
+        _ uris: [EndpointName: String], issuer: String? = nil, store: (any CredentialStore)? = nil,
+        reads: LockedValue<Int> = .init(0)
     ) -> OAuthDiscovery {
-        OAuthDiscovery(
-            overrides: overrides, trustedHosts: trusted, urlPolicy: URLPolicy(), store: store, storeKey: "kept"
-        ) { _ in
+        OAuthDiscovery(family: "Test", urlPolicy: URLPolicy(), store: store, storeKey: "kept") { _ in
             reads.withValue { $0 += 1 }
-            return AdvertisedEndpoints(uris: uris, codeChallengeMethods: ["S256"])
+            return AdvertisedEndpoints(issuer: issuer, uris: uris, codeChallengeMethods: ["S256"])
+        }
+    }
+
+    /// The code of the ``SignInError`` `body` throws, or nil when it throws none.
+    private func code(_ body: () async throws -> Void) async -> SignInError.Code? {
+        do {
+            try await body()
+            return nil
+        } catch {
+            return (error as? SignInError)?.code
         }
     }
 
     func testAnEndpointOnAnotherPortOfTheSameHostIsRefused() async throws {
         let found = discovery([.token: "https://fhir.example:8443/token"])
-        do {
-            _ = try await found.endpoints(for: Self.base)
-            XCTFail("the token endpoint on another port was accepted")
-        } catch DiscoveryError.untrustedEndpoint(let name, let url) {
-            XCTAssertEqual(name, .token)
-            XCTAssertEqual(url.port, 8443)
-        }
+        let refused = await code { _ = try await found.endpoints(for: Self.registration()) }
+        XCTAssertEqual(refused, .untrustedEndpoint)
     }
 
     func testRelativeURIsResolveAgainstTheBaseAndOverridesWin() async throws {
         let override = URL(string: "https://elsewhere.example/revoke")!
         let endpoints = try await discovery(
-            [.token: "auth/token", .authorization: "/authorize", .revocation: "https://fhir.example/revoke"],
-            overrides: .init(revocation: override)
-        ).endpoints(for: Self.base, needing: [.authorization])
+            [.token: "auth/token", .authorization: "/authorize", .revocation: "https://fhir.example/revoke"]
+        ).endpoints(for: Self.registration(overrides: .init(revocation: override)), needing: [.authorization])
         XCTAssertEqual(endpoints.token.absoluteString, "https://fhir.example/auth/token")
         XCTAssertEqual(endpoints.authorization?.absoluteString, "https://fhir.example/authorize")
         XCTAssertEqual(endpoints.revocation, override, "a configured endpoint is used as it is, on any origin")
         XCTAssertEqual(endpoints.codeChallengeMethods, ["S256"])
     }
 
+    /// What a registration trusts is its own: an issuer on a host another registration trusts is refused.
+    func testAnIssuerCountsOnlyOnTheRegistrationsOwnOrigins() async throws {
+        let found = discovery([.token: "/token"], issuer: "https://auth.example")
+        let untrusted = await code { _ = try await found.endpoints(for: Self.registration()) }
+        XCTAssertEqual(untrusted, .untrustedIssuer)
+        let trusted = try await found.endpoints(for: Self.registration(trusted: ["auth.example"]))
+        XCTAssertEqual(trusted.expectedIssuer, "https://auth.example")
+        for issuer in ["https://auth.example@fhir.example", "https://fhir.example@auth.example", "not a url"] {
+            let refused = await code {
+                _ = try await self.discovery([.token: "/token"], issuer: issuer).endpoints(
+                    for: Self.registration(trusted: ["auth.example"]))
+            }
+            XCTAssertEqual(refused, .untrustedIssuer, issuer)
+        }
+    }
+
+    /// A server may not put a parameter the SDK sets into its authorization endpoint's query, in any case.
+    func testAnAuthorizationEndpointQueryMayNotNameAReservedParameter() async throws {
+        let fine = try await discovery([.token: "/token", .authorization: "/authorize?tenant=a"]).endpoints(
+            for: Self.registration(), needing: [.authorization])
+        XCTAssertEqual(fine.authorization?.query, "tenant=a")
+        for query in ["redirect_uri=https://evil.example/cb", "Client_ID=x", "response_mode=fragment", "request_uri=x"]
+        {
+            let refused = await code {
+                _ = try await self.discovery([.token: "/token", .authorization: "/authorize?" + query]).endpoints(
+                    for: Self.registration(), needing: [.authorization])
+            }
+            XCTAssertEqual(refused, .untrustedEndpoint, query)
+        }
+        let configured = URL(string: "https://fhir.example/authorize?client_id=x")!
+        let endpoints = try await discovery([.token: "/token"]).endpoints(
+            for: Self.registration(overrides: .init(authorization: configured)), needing: [.authorization])
+        XCTAssertEqual(endpoints.authorization, configured, "the app's own configuration is used as it is")
+    }
+
     func testWhatIsReadIsKeptPerBaseURLAndNothingIsReadWhenConfigured() async throws {
         let reads = LockedValue(0)
         let store = InMemoryCredentialStore()
         let found = discovery([.token: "/token"], store: store, reads: reads)
-        _ = try await found.endpoints(for: Self.base)
-        _ = try await found.endpoints(for: Self.base)
+        _ = try await found.endpoints(for: Self.registration())
+        _ = try await found.endpoints(for: Self.registration())
         XCTAssertEqual(reads.current, 1)
-        let other = URL(string: "https://fhir.example/other")!
+        let other = Self.registration(URL(string: "https://fhir.example/other")!)
         _ = try await found.endpoints(for: other)
         XCTAssertEqual(reads.current, 2, "another base URL is read on its own")
         let again = discovery([.token: "/token"], store: store, reads: reads)
         _ = try await again.endpoints(for: other)
-        XCTAssertEqual(reads.current, 2, "the store keeps what was read")
-        let configured = discovery([:], overrides: .init(token: URL(string: "https://fhir.example/t")), reads: reads)
-        _ = try await configured.endpoints(for: Self.base)
+        _ = try await again.endpoints(for: Self.registration())
+        XCTAssertEqual(reads.current, 2, "the store keeps what was read, for every base URL")
+        _ = try await discovery([:], reads: reads).endpoints(
+            for: Self.registration(overrides: .init(token: URL(string: "https://fhir.example/t"))))
         XCTAssertEqual(reads.current, 2, "every endpoint needed is configured")
-        do {
-            _ = try await discovery([.token: "/token"]).endpoints(for: Self.base, needing: [.jwks])
-            XCTFail("a missing key set was accepted")
-        } catch DiscoveryError.missingEndpoints(let names) {
-            XCTAssertEqual(names, [.jwks])
+        let missing = await code {
+            _ = try await self.discovery([.token: "/token"]).endpoints(for: Self.registration(), needing: [.jwks])
         }
+        XCTAssertEqual(missing, .discoveryFailed)
     }
 
     func testStoredEndpointsAreCheckedAgainWhenLoaded() async throws {
         let store = InMemoryCredentialStore()
-        _ = try await discovery([.token: "/token"], store: store).endpoints(for: Self.base)
+        _ = try await discovery([.token: "/token"], store: store).endpoints(for: Self.registration())
         // The stored cache is edited to send tokens elsewhere.
         let kept = try XCTUnwrap(try store.text("kept"))
         try store.write(text: kept.replacingOccurrences(of: "/token", with: "https://evil.example/token"), for: "kept")
         let reads = LockedValue(0)
-        do {
-            _ = try await discovery([.token: "/token"], store: store, reads: reads).endpoints(for: Self.base)
-            XCTFail("a stored endpoint on another origin was used")
-        } catch DiscoveryError.untrustedEndpoint(_, let url) {
-            XCTAssertEqual(url.host, "evil.example")
+        let refused = await code {
+            _ = try await self.discovery([.token: "/token"], store: store, reads: reads).endpoints(
+                for: Self.registration())
         }
+        XCTAssertEqual(refused, .untrustedEndpoint)
         XCTAssertThrowsError(
             try discovery([:]).check(
-                OAuthEndpoints(baseURL: Self.base, token: URL(string: "https://evil.example/token")!)))
+                OAuthEndpoints(baseURL: Self.base, token: URL(string: "https://evil.example/token")!),
+                for: Self.registration()))
         XCTAssertNoThrow(
-            try discovery([:]).check(OAuthEndpoints(baseURL: Self.base, token: URL(string: "https://fhir.example/t")!)))
+            try discovery([:]).check(
+                OAuthEndpoints(baseURL: Self.base, token: URL(string: "https://fhir.example/t")!),
+                for: Self.registration()))
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import HealthSignInCore
+import HealthSignInOAuth
 import HealthSignInSMART
 import HealthSignInTestSupport
 import XCTest
@@ -24,9 +25,13 @@ final class BackendClientTests: XCTestCase {
         }
         return SMARTBackendClient(
             configuration: .init(
-                clientID: "service", signer: signer, scope: "system/*.rs",
-                fhirBaseURL: URL(string: "https://ehr.example/fhir")!,
-                tokenEndpoint: URL(string: "https://ehr.example/auth/token"), transport: transport, clock: clock))
+                registration: OAuthRegistration(
+                    baseURL: URL(string: "https://ehr.example/fhir")!,
+                    client: OAuthClientCredentials(clientID: "service", signer: signer),
+                    endpoints: EndpointOverrides(token: URL(string: "https://ehr.example/auth/token"))),
+                scope: "system/*.rs",
+                session: OAuthSessionSettings(
+                    store: InMemoryCredentialStore(), options: ClientOptions(transport: transport), clock: clock)))
     }
 
     /// A token of `lifetime` seconds serves until `renewedAfter` seconds have passed, and then a new one is asked for.

@@ -44,16 +44,18 @@ final class EndpointTrustTests: XCTestCase {
     ) -> SMARTSession {
         SMARTSession(
             configuration: .init(
-                clientID: "app", redirectURI: "app://cb", scope: "launch/patient patient/*.rs", fhirBaseURL: Self.base,
-                trustedEndpointHosts: trustedHosts, store: store, transport: transport))
+                registration: OAuthRegistration(
+                    baseURL: Self.base, client: OAuthClientCredentials(clientID: "app"), redirectURI: "app://cb",
+                    trustedHosts: trustedHosts), scope: "launch/patient patient/*.rs",
+                session: OAuthSessionSettings(store: store, options: ClientOptions(transport: transport))))
     }
 
     func testAnIssuerOnAnotherOriginIsRefusedUnlessTrusted() async throws {
         // A server that claims another's identity would have the app accept that one's id tokens and responses.
         let transport = Self.transport(issuer: "https://honest-ehr.example/fhir")
         await XCTAssertThrowsErrorAsync(try await session(transport).standaloneAuthorizationURL()) { error in
-            guard case SMARTError.untrustedEndpoint("issuer", let url) = error else { return XCTFail("\(error)") }
-            XCTAssertEqual(url.host, "honest-ehr.example")
+            XCTAssertEqual((error as? SignInError)?.code, .untrustedIssuer, "\(error)")
+            XCTAssertTrue("\(error)".contains("https://honest-ehr.example/fhir"), "\(error)")
         }
         for issuer in ["https://ehr.example:8443/fhir", "http://ehr.example/fhir", "not a url"] {
             await XCTAssertThrowsErrorAsync(
@@ -72,9 +74,12 @@ final class EndpointTrustTests: XCTestCase {
         let server = FakeSMARTServer(openID: provider)
         let session = SMARTSession(
             configuration: .init(
-                clientID: "app", redirectURI: "app://cb", scope: "launch/patient openid fhirUser",
-                fhirBaseURL: Self.base, store: InMemoryCredentialStore(),
-                transport: RecordingTransport { server.answer($0) }, clock: clock))
+                registration: OAuthRegistration(
+                    baseURL: Self.base, client: OAuthClientCredentials(clientID: "app"), redirectURI: "app://cb"),
+                scope: "launch/patient openid fhirUser",
+                session: OAuthSessionSettings(
+                    store: InMemoryCredentialStore(),
+                    options: ClientOptions(transport: RecordingTransport { server.answer($0) }), clock: clock)))
         let url = try await session.standaloneAuthorizationURL()
         provider.authorize(url, code: "ac-alice")
         let context = try await session.completeAuthorization(
@@ -89,9 +94,9 @@ final class EndpointTrustTests: XCTestCase {
         do {
             _ = try await session(transport).standaloneAuthorizationURL()
             XCTFail("a token endpoint on another port was accepted")
-        } catch SMARTError.untrustedEndpoint(let name, let url) {
-            XCTAssertEqual(name, "token_endpoint")
-            XCTAssertEqual(url.port, 8443)
+        } catch let error as SignInError {
+            XCTAssertEqual(error.code, .untrustedEndpoint)
+            XCTAssertTrue(error.reason.contains("token_endpoint is on https://ehr.example:8443"), error.reason)
         }
         XCTAssertEqual(transport.requests.map(\.url.path), ["/fhir/.well-known/smart-configuration"])
     }
@@ -109,9 +114,9 @@ final class EndpointTrustTests: XCTestCase {
             _ = try await session(transport, store: store).completeAuthorization(
                 redirectURL: try XCTUnwrap(FakeSMARTServer.redirect(for: url, code: "c")))
             XCTFail("the code was redeemed at a stored endpoint on another host")
-        } catch SMARTError.untrustedEndpoint(let name, let url) {
-            XCTAssertEqual(name, "token_endpoint")
-            XCTAssertEqual(url.host, "evil.example")
+        } catch let error as SignInError {
+            XCTAssertEqual(error.code, .untrustedEndpoint)
+            XCTAssertTrue(error.reason.contains("token_endpoint is on https://evil.example"), error.reason)
         }
         XCTAssertFalse(transport.requests.contains { $0.url.host == "evil.example" })
     }
@@ -134,9 +139,9 @@ final class EndpointTrustTests: XCTestCase {
         do {
             _ = try await session(transport, store: store).accessToken()
             XCTFail("the grant was refreshed at a stored endpoint on another host")
-        } catch SMARTError.untrustedEndpoint(let name, let url) {
-            XCTAssertEqual(name, "token_endpoint")
-            XCTAssertEqual(url.host, "evil.example")
+        } catch let error as SignInError {
+            XCTAssertEqual(error.code, .untrustedEndpoint)
+            XCTAssertTrue(error.reason.contains("token_endpoint is on https://evil.example"), error.reason)
         }
         XCTAssertFalse(transport.requests.contains { $0.url.host == "evil.example" })
     }
@@ -151,8 +156,8 @@ final class EndpointTrustTests: XCTestCase {
         let transport = Self.transport()
         await XCTAssertThrowsErrorAsync(try await session(transport, store: store).fhir(.fhir("Patient", id: "1"))) {
             error in
-            guard case SMARTError.untrustedIssuer(let issuer) = error else { return XCTFail("\(error)") }
-            XCTAssertEqual(issuer, "https://evil.example/fhir")
+            XCTAssertEqual((error as? SignInError)?.code, .unknownServer, "\(error)")
+            XCTAssertTrue("\(error)".contains("https://evil.example/fhir"), "\(error)")
         }
         XCTAssertTrue(transport.requests.isEmpty, "the access token went nowhere")
     }
@@ -205,14 +210,20 @@ final class EndpointTrustTests: XCTestCase {
         let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
         let session = SMARTSession(
             configuration: .init(
-                clientID: "app-at-a", clientSecret: "secret-a", redirectURI: "app://cb/a",
-                scope: "launch patient/*.rs offline_access", fhirBaseURL: URL(string: "https://ehr-a.example/fhir")!,
                 registrations: [
+                    OAuthRegistration(
+                        baseURL: URL(string: "https://ehr-a.example/fhir")!,
+                        client: OAuthClientCredentials(clientID: "app-at-a", secret: "secret-a"),
+                        redirectURI: "app://cb/a")
+                ] + [
                     OAuthRegistration(
                         baseURL: URL(string: "https://ehr-b.example/fhir")!,
                         client: OAuthClientCredentials(clientID: "app-at-b", secret: "secret-b"),
                         redirectURI: "app://cb/b")
-                ], store: InMemoryCredentialStore(), transport: transport, clock: clock))
+                ], standaloneServer: URL(string: "https://ehr-a.example/fhir")!,
+                scope: "launch patient/*.rs offline_access",
+                session: OAuthSessionSettings(
+                    store: InMemoryCredentialStore(), options: ClientOptions(transport: transport), clock: clock)))
         let url = try await session.ehrAuthorizationURL(
             launchURL: try XCTUnwrap(URL(string: "app://launch?iss=https%3A%2F%2Fehr-b.example%2Ffhir&launch=l1")))
         let query = try XCTUnwrap(URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems)
@@ -223,7 +234,7 @@ final class EndpointTrustTests: XCTestCase {
             try await session.completeAuthorization(
                 redirectURL: try XCTUnwrap(URL(string: "app://cb/a?code=c&state=\(state)")))
         ) { error in
-            guard case SMARTError.redirectMismatch = error else { return XCTFail("\(error)") }
+            XCTAssertEqual((error as? SignInError)?.code, .redirectMismatch, "\(error)")
         }
         _ = try await session.completeAuthorization(
             redirectURL: try XCTUnwrap(URL(string: "app://cb/b?code=c&state=\(state)")))

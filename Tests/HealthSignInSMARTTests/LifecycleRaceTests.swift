@@ -1,5 +1,6 @@
 import Foundation
 import HealthSignInCore
+import HealthSignInOAuth
 import HealthSignInSMART
 import HealthSignInTestSupport
 import XCTest
@@ -21,8 +22,11 @@ final class LifecycleRaceTests: XCTestCase {
     private func session(scope: String = "launch/patient offline_access patient/*.rs") -> SMARTSession {
         SMARTSession(
             configuration: .init(
-                clientID: "app", redirectURI: "app://cb", scope: scope, fhirBaseURL: FakeSMARTServer.fhirBaseURL,
-                store: store, transport: transport, clock: clock))
+                registration: OAuthRegistration(
+                    baseURL: FakeSMARTServer.fhirBaseURL, client: OAuthClientCredentials(clientID: "app"),
+                    redirectURI: "app://cb"), scope: scope,
+                session: OAuthSessionSettings(store: store, options: ClientOptions(transport: transport), clock: clock))
+        )
     }
 
     /// The redirect the browser would hand back for `url` with the code `ac-<subject>`.
@@ -48,7 +52,7 @@ final class LifecycleRaceTests: XCTestCase {
         server.ledger.revoke(TokenLedger.refreshToken(.init(grant: 1, rotation: 0)))
         refresh.release()
         await XCTAssertThrowsErrorAsync(try await call.value) { error in
-            guard case SMARTError.needsLaunch = error else { return XCTFail("\(error)") }
+            XCTAssertEqual((error as? SignInError)?.code, .needsSignIn, "\(error)")
         }
         await XCTAssertEqualAsync(try await session.status(), .awaitingRedirect)
         let context = try await session.completeAuthorization(
@@ -74,7 +78,7 @@ final class LifecycleRaceTests: XCTestCase {
         await XCTAssertEqualAsync(try await session.accessToken().value, "short")
         clock.advance(by: 2)
         await XCTAssertThrowsErrorAsync(try await session.accessToken()) { error in
-            guard case SMARTError.needsLaunch = error else { return XCTFail("\(error)") }
+            XCTAssertEqual((error as? SignInError)?.code, .needsSignIn, "\(error)")
         }
         await XCTAssertEqualAsync(try await session.status(), .signedOut)
         XCTAssertFalse(transport.requests.contains(where: Self.isRefresh), "nothing can be refreshed without a token")
@@ -90,8 +94,11 @@ final class LifecycleRaceTests: XCTestCase {
             let transport = GatedTransport { server.answer($0) }
             let session = SMARTSession(
                 configuration: .init(
-                    clientID: "app", redirectURI: "app://cb", scope: "launch/patient offline_access patient/*.rs",
-                    fhirBaseURL: FakeSMARTServer.fhirBaseURL, store: store, transport: transport, clock: clock))
+                    registration: OAuthRegistration(
+                        baseURL: FakeSMARTServer.fhirBaseURL, client: OAuthClientCredentials(clientID: "app"),
+                        redirectURI: "app://cb"), scope: "launch/patient offline_access patient/*.rs",
+                    session: OAuthSessionSettings(
+                        store: store, options: ClientOptions(transport: transport), clock: clock)))
             return (session, transport)
         }
         let (first, firstTransport) = instance()
@@ -129,14 +136,14 @@ final class LifecycleRaceTests: XCTestCase {
         // The server's endpoints are forgotten (the first instance still holds them in memory), so the second
         // instance's refresh, having read the grant from the store, looks them up before it sends the refresh token;
         // the first instance revokes the grant meanwhile.
-        try second.oauth.profile.discovery.invalidate(FakeSMARTServer.fhirBaseURL)
+        try second.oauth.discovery.invalidate(FakeSMARTServer.fhirBaseURL)
         let lookup = secondTransport.hold { $0.url.path.hasSuffix("/.well-known/smart-configuration") }
         let call = Task { try await second.fhir(.fhir("Patient", id: "1")) }
         _ = await lookup.arrival()
         _ = try await first.revoke()
         lookup.release()
         await XCTAssertThrowsErrorAsync(try await call.value) { error in
-            guard case SMARTError.needsLaunch = error else { return XCTFail("\(error)") }
+            XCTAssertEqual((error as? SignInError)?.code, .needsSignIn, "\(error)")
         }
         XCTAssertEqual(
             secondTransport.requests.filter(Self.isRefresh).count, 0, "the revoked grant's refresh token is not sent")
@@ -157,7 +164,7 @@ final class LifecycleRaceTests: XCTestCase {
         _ = try await second.revoke()
         held.release()
         await XCTAssertThrowsErrorAsync(try await call.value) { error in
-            guard case SMARTError.needsLaunch = error else { return XCTFail("\(error)") }
+            XCTAssertEqual((error as? SignInError)?.code, .needsSignIn, "\(error)")
         }
         await XCTAssertEqualAsync(try await first.status(), .signedOut)
         await XCTAssertEqualAsync(try await second.status(), .signedOut)

@@ -1,5 +1,6 @@
 import Foundation
 import HealthSignInCore
+import HealthSignInOAuth
 import HealthSignInSMART
 import HealthSignInTestSupport
 import XCTest
@@ -37,9 +38,13 @@ final class LifecycleStressTests: XCTestCase {
             }
             return SMARTSession(
                 configuration: .init(
-                    clientID: "app", redirectURI: "app://cb", scope: "launch/patient offline_access patient/*.rs",
-                    fhirBaseURL: FakeSMARTServer.fhirBaseURL, store: store, transport: transport, clock: clock,
-                    logger: monitor.logger(instance: instance)))
+                    registration: OAuthRegistration(
+                        baseURL: FakeSMARTServer.fhirBaseURL, client: OAuthClientCredentials(clientID: "app"),
+                        redirectURI: "app://cb"), scope: "launch/patient offline_access patient/*.rs",
+                    session: OAuthSessionSettings(
+                        store: store,
+                        options: ClientOptions(transport: transport, logger: monitor.logger(instance: instance)),
+                        clock: clock)))
         }
         var instances = [session(1), session(2)]
         await monitor.run(

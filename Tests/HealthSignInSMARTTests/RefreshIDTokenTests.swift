@@ -25,9 +25,11 @@ final class RefreshIDTokenTests: XCTestCase {
     private func signedIn(as user: String = "alice") async throws -> SMARTSession {
         let session = SMARTSession(
             configuration: .init(
-                clientID: "app", redirectURI: "app://cb", scope: "launch/patient openid fhirUser offline_access",
-                fhirBaseURL: FakeSMARTServer.fhirBaseURL, store: InMemoryCredentialStore(), transport: transport,
-                clock: clock))
+                registration: OAuthRegistration(
+                    baseURL: FakeSMARTServer.fhirBaseURL, client: OAuthClientCredentials(clientID: "app"),
+                    redirectURI: "app://cb"), scope: "launch/patient openid fhirUser offline_access",
+                session: OAuthSessionSettings(
+                    store: InMemoryCredentialStore(), options: ClientOptions(transport: transport), clock: clock)))
         let url = try await session.standaloneAuthorizationURL()
         provider.authorize(url, code: "ac-\(user)")
         _ = try await session.completeAuthorization(
@@ -71,8 +73,8 @@ final class RefreshIDTokenTests: XCTestCase {
             let session = try await signedIn(as: claim)
             let revocations = transport.requests.filter { $0.url == FakeSMARTServer.revokeURL }.count
             await XCTAssertThrowsErrorAsync(try await session.fhir(.fhir("Patient", id: "1")), claim) { error in
-                guard case SMARTError.idTokenRejected(let refusal) = error else { return XCTFail("\(claim): \(error)") }
-                XCTAssertEqual(refusal, expected, claim)
+                XCTAssertEqual((error as? SignInError)?.code, .idTokenRejected, "\(claim): \(error)")
+                XCTAssertEqual((error as? SignInError)?.idTokenError, expected, claim)
             }
             await XCTAssertEqualAsync(try await session.status(), .signedOut, claim)
             XCTAssertEqual(

@@ -80,14 +80,20 @@ final class SecretCanaryTests: XCTestCase {
         let transport = Self.server(tokenRequests: LockedValue(0))
         let session = SMARTSession(
             configuration: .init(
-                clientID: "canary-app", clientSecret: SecretCanary.named("client"), redirectURI: "app://cb",
-                scope: "launch/patient offline_access patient/*.rs", fhirBaseURL: Self.base, store: store,
-                transport: transport, clock: clock, logger: log))
+                registration: OAuthRegistration(
+                    baseURL: Self.base,
+                    client: OAuthClientCredentials(clientID: "canary-app", secret: SecretCanary.named("client")),
+                    redirectURI: "app://cb"), scope: "launch/patient offline_access patient/*.rs",
+                session: OAuthSessionSettings(
+                    store: store, options: ClientOptions(transport: transport, logger: log), clock: clock)))
         let signer = try ClientAssertionSigner(key: JSONWebKey(json: Data(Self.key.utf8)), algorithm: .es384)
         let backend = SMARTBackendClient(
             configuration: .init(
-                clientID: "canary-backend", signer: signer, scope: "system/*.rs", fhirBaseURL: Self.base,
-                transport: transport, logger: log))
+                registration: OAuthRegistration(
+                    baseURL: Self.base, client: OAuthClientCredentials(clientID: "canary-backend", signer: signer)),
+                scope: "system/*.rs",
+                session: OAuthSessionSettings(
+                    store: InMemoryCredentialStore(), options: ClientOptions(transport: transport, logger: log))))
 
         let authorization = try await session.standaloneAuthorizationURL()
         let state = try XCTUnwrap(FakeSMARTServer.state(in: authorization))
@@ -120,7 +126,7 @@ final class SecretCanaryTests: XCTestCase {
         SecretCanary.assertHidden(
             [
                 context, stored, try XCTUnwrap(stored.grant), try await session.status(), try XCTUnwrap(thrown),
-                revocation, session.configuration.client, token, signer, backend.configuration.client,
+                revocation, session.configuration.registrations, token, signer, backend.configuration.registration,
             ] + transport.requests,
             also: [Self.privateKey, state, verifier, assertion])
         SecretCanary.assertHidden(in: log, also: [Self.privateKey, state, verifier, assertion])

@@ -15,8 +15,12 @@ final class ServerTextTests: XCTestCase {
     {
         SMARTSession(
             configuration: .init(
-                clientID: "app", redirectURI: "app://cb", scope: scope, fhirBaseURL: FakeSMARTServer.fhirBaseURL,
-                store: InMemoryCredentialStore(), transport: transport, clock: clock, logger: log))
+                registration: OAuthRegistration(
+                    baseURL: FakeSMARTServer.fhirBaseURL, client: OAuthClientCredentials(clientID: "app"),
+                    redirectURI: "app://cb"), scope: scope,
+                session: OAuthSessionSettings(
+                    store: InMemoryCredentialStore(), options: ClientOptions(transport: transport, logger: log),
+                    clock: clock)))
     }
 
     func testUnknownTokenResponseMembersShowOnlyByName() async throws {
@@ -66,7 +70,7 @@ final class ServerTextTests: XCTestCase {
             try await session.completeAuthorization(
                 redirectURL: try XCTUnwrap(FakeSMARTServer.redirect(for: url, code: "ac-alice")))
         ) { error in
-            guard case SMARTError.idTokenRejected(.issuerMismatch) = error else { return XCTFail("\(error)") }
+            guard case .issuerMismatch = (error as? SignInError)?.idTokenError else { return XCTFail("\(error)") }
         }
         XCTAssertTrue(log.records.contains { $0.message.contains("issuer-canary") }, "the refusal is logged")
         for record in log.records where record.isPublic {

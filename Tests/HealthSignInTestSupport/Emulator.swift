@@ -41,6 +41,16 @@ public final class Emulator: Sendable {
         try await send(URLRequest(url: url("/_control/" + path)))
     }
 
+    /// `http://127.0.0.1:<port>` of the emulator served on a second port as well: another origin, for tests of a
+    /// client that talks to several servers.
+    public func secondOrigin() async throws -> URL {
+        let port = try await control("second-origin")["port"] as? Int
+        guard let port, let url = URL(string: "http://127.0.0.1:\(port)") else {
+            throw EmulatorError.control("second-origin", "no port")
+        }
+        return url
+    }
+
     /// Injects a fault into the next `count` requests whose path starts with `path`.
     public func inject(
         _ kind: String, path: String, count: Int = 1, status: Int? = nil, seconds: Double? = nil, retryAfter: Int? = nil

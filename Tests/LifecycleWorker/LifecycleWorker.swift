@@ -71,10 +71,13 @@ struct LifecycleWorker {
         if options.family == "koppeltaal" {
             let session = KoppeltaalSession(
                 configuration: .init(
-                    fhirBaseURL: url(options.emulator, "/kt/FHIR/Koppeltaal"),
-                    clientID: "KTSTESTGAME", clientSecret: "kt-secret",
-                    redirectURI: "http://127.0.0.1/after-auth", urlPolicy: policy, store: store, transport: transport
-                ))
+                    registration: OAuthRegistration(
+                        baseURL: url(options.emulator, "/kt/FHIR/Koppeltaal"),
+                        client: OAuthClientCredentials(
+                            clientID: "KTSTESTGAME", secret: "kt-secret", method: .unencodedBasic),
+                        redirectURI: "http://127.0.0.1/after-auth"),
+                    session: OAuthSessionSettings(
+                        store: store, options: ClientOptions(transport: transport, urlPolicy: policy))))
             call = { _ = try await session.fhir(ResourcePath("MessageHeader", "_search")) }
             token = { try await session.accessToken() }
         } else {

@@ -23,6 +23,10 @@ public protocol CredentialPolicy: Sendable {
     /// credential they started from, so a refresh or refusal for a signed-out user never touches the next one.
     associatedtype Credential: Sendable & Equatable
 
+    /// The state a session starts from while nothing is stored: nil (the default) for a credential that must be
+    /// granted first; a state whose credential needs a refresh for one that is obtained on first use, such as a
+    /// client-credentials token. It is stored once its first refresh succeeds.
+    func initialState() -> State?
     /// The credential in `state`, or nil when the state holds none yet (for example, not authorized).
     func credential(in state: State) -> Credential?
     /// `state` with `credential` in place of the one it holds.
@@ -45,6 +49,9 @@ public protocol CredentialPolicy: Sendable {
 }
 
 extension CredentialPolicy {
+    /// Nothing: the credential must be granted first.
+    public func initialState() -> State? { nil }
+
     /// Every credential is usable.
     public func checkUsable(_ credential: Credential) throws {}
 
@@ -88,5 +95,22 @@ public struct CredentialRefusal<Credential: Sendable>: Sendable {
     /// Stores `credential` instead and reports `error`.
     public static func replace(with credential: Credential, _ error: any Error) -> Self {
         Self(change: .replace(credential), error: error)
+    }
+}
+
+/// What a refresh throws when the server answered and a later local step failed (a key set that could not be read
+/// to check the answer, say): the new credential, which must not be lost (a rotated refresh token is already dead at
+/// the server), is stored in place of the old one, and the callers get `error`. The credential should say what is
+/// left to do, so that its next refresh finishes that instead of asking the server again.
+public struct PartialRefresh<Credential: Sendable>: Error, Sendable {
+    /// The credential the server issued, to store.
+    public let credential: Credential
+    /// What the callers get.
+    public let error: any Error
+
+    /// A refresh that produced `credential` but ended with `error`.
+    public init(_ credential: Credential, error: any Error) {
+        self.credential = credential
+        self.error = error
     }
 }

@@ -57,6 +57,9 @@ public actor CredentialSession<Policy: CredentialPolicy> {
     private var loaded = false
     /// The bytes the store held when this session last read or wrote it.
     private var storedBytes: Data?
+    /// A refresh's outcome the store failed to write: kept aside, since the server has already replaced the
+    /// credential, never used before it is stored, and stored at the next use.
+    private var pendingWrite: State?
     private var flight: SharedRun<Access>?
     /// Whether this session's refresh holds the store's lock (so its own writes need not wait for it).
     var holdsStoreLock = false
@@ -142,7 +145,8 @@ public actor CredentialSession<Policy: CredentialPolicy> {
     ///
     /// - Throws: the policy's missing-credential error, its unusable-credential error, or the refresh's error.
     public func access() async throws -> Access {
-        guard let state = try current(), let credential = policy.credential(in: state) else {
+        try storePendingWrite()
+        guard let state = try current() ?? policy.initialState(), let credential = policy.credential(in: state) else {
             throw policy.missingCredentialError(in: value)
         }
         try policy.checkUsable(credential)
@@ -196,8 +200,9 @@ public actor CredentialSession<Policy: CredentialPolicy> {
             holdsStoreLock = false
             storeLock?.release()
         }
+        try storePendingWrite()
         try reread()
-        guard let state = value, let credential = policy.credential(in: state) else {
+        guard let state = value ?? policy.initialState(), let credential = policy.credential(in: state) else {
             throw policy.missingCredentialError(in: value)
         }
         try policy.checkUsable(credential)
@@ -210,23 +215,40 @@ public actor CredentialSession<Policy: CredentialPolicy> {
         let lease = leases.current
         let (store, key, read) = (store, key, storedBytes)
         let refreshLease = lease.requiring { (try? store.read(key)) == read }
+        var partial: (any Error)?
         do {
             fresh = try await policy.refresh(credential, lease: refreshLease)
         } catch CredentialLifecycleError.erased where lease.isValid {
             return try adoptStored(instead: CredentialLifecycleError.superseded)
+        } catch let error as PartialRefresh<Credential> {
+            // The server answered: what it issued is stored before the error is reported.
+            fresh = error.credential
+            partial = error.error
         } catch {
             let refusal = policy.refusal(of: credential, error: error)
             guard try apply(refusal, to: credential) else { return try adoptStored(instead: refusal.error) }
             throw refusal.error
         }
-        guard let latest = value, policy.credential(in: latest) == credential else {
+        guard let latest = value ?? policy.initialState(), policy.credential(in: latest) == credential else {
             dropStale(
                 "a refresh finished for a credential that was signed out or replaced meanwhile; its result is dropped")
             throw value.flatMap(policy.credential(in:)) == nil
                 ? policy.missingCredentialError(in: value) : CredentialLifecycleError.superseded
         }
-        guard try write(policy.state(latest, replacing: fresh), event: .refreshed) else {
-            return try adoptStored(instead: CredentialLifecycleError.superseded)
+        let next = policy.state(latest, replacing: fresh)
+        let written: Bool
+        do {
+            written = try write(next, event: .refreshed)
+        } catch {
+            // The server has already replaced the credential: what it issued is kept aside, unused, until it is stored.
+            log(.warning, "the refreshed credential could not be stored; it is kept aside and stored at the next use")
+            pendingWrite = next
+            throw error
+        }
+        guard written else { return try adoptStored(instead: CredentialLifecycleError.superseded) }
+        if let partial {
+            log(.warning, "stored what the server issued; the refresh could not finish and is completed on next use")
+            throw partial
         }
         log(.info, "refreshed the credential")
         return Access(credential: fresh, lease: leases.current)
@@ -292,6 +314,21 @@ public actor CredentialSession<Policy: CredentialPolicy> {
         return true
     }
 
+    /// Stores the refresh outcome a failed write kept aside, if the store still holds what this session last saw;
+    /// when another instance changed it meanwhile, that instance's value wins.
+    ///
+    /// - Throws: the store's error, keeping the outcome aside.
+    func storePendingWrite() throws {
+        guard let pending = pendingWrite else { return }
+        if try write(pending, event: .refreshed) {
+            log(.info, "stored the refreshed credential a failed write had kept aside")
+        } else {
+            pendingWrite = nil
+            log(.warning, "another instance changed the stored credential; the one kept aside is dropped")
+            try reread()
+        }
+    }
+
     /// Removes the stored value whatever it is now (an erase wins over every other write), then tells everyone. The
     /// removal is a swap too, so that no other instance's swap in progress lands after it.
     func erase(event: CredentialEvent) throws {
@@ -305,6 +342,7 @@ public actor CredentialSession<Policy: CredentialPolicy> {
 
     /// Makes `newValue`, just stored as `bytes`, current: an erase ends every lease; everyone is told.
     private func commit(_ newValue: State?, bytes: Data?, event: CredentialEvent) {
+        pendingWrite = nil
         let before = value
         let hadBytes = storedBytes != nil
         storedBytes = bytes

@@ -55,6 +55,7 @@ extension CredentialSession {
         let id = transitionCount
         activeTransition = id
         defer { activeTransition = nil }
+        try? storePendingWrite()
         try reread()
         return try await body(CredentialTransition(session: self, id: id))
     }

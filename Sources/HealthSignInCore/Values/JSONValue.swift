@@ -34,8 +34,14 @@ public enum JSONValue: Sendable, Hashable {
     /// An object, with its members in the order received.
     case object(JSONObject)
 
-    /// How deeply arrays and objects may nest in ``parse(_:)``; deeper input is refused rather than risking the stack.
-    public static let maximumDepth = 512
+    /// How deeply arrays and objects may nest in what the SDK reads (``parse(_:)``, and every response it
+    /// decodes); deeper input is refused rather than risking the stack. It is half the depth Foundation's
+    /// `JSONEncoder` writes (512), so whatever was read can always be stored, kept inside up to 255 levels of the
+    /// SDK's own state: a token response that arrived is never lost to a store that cannot write it.
+    public static let maximumDepth = 256
+
+    /// How deeply Foundation's `JSONEncoder`, which the credential stores write with, nests arrays and objects.
+    package static let writableDepth = 511
 
     // MARK: - Accessors
 

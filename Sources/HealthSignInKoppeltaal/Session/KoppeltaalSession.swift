@@ -32,83 +32,62 @@ public final class KoppeltaalSession: OAuthClientSession {
         case always
     }
 
-    /// How the session reaches the server and where it keeps its grant.
+    /// The app's registration, what it asks for, and how the session reaches the server and keeps its grant.
     public struct Configuration: Sendable {
-        /// The FHIR base URL, e.g. `https://ggz.koppeltaal.nl/FHIR/Koppeltaal`.
-        public var fhirBaseURL: URL
-        /// The app's OAuth client and how it authenticates at the token and revocation endpoints.
-        public var client: OAuthClientCredentials
-        /// The app's registered redirect URI; sent identically to Authorize and Token.
-        public var redirectURI: String
+        /// The FHIR server (its base URL, e.g. `https://ggz.koppeltaal.nl/FHIR/Koppeltaal`), the app's OAuth client
+        /// and how it authenticates at the token and revocation endpoints, the registered redirect URI (sent
+        /// identically to Authorize and Token), the hosts besides the FHIR server's origin its endpoints may be on,
+        /// and endpoints configured by hand. A discovered endpoint receives the client secret and tokens, so one on
+        /// any other origin (another port of the same host too) is refused before anything is sent.
+        public var registration: OAuthRegistration
         /// The scope asked for, before `launch:<code>` is added.
         public var scope: String
         /// What the app adds to Authorize: OpenID Connect's `prompt` (`consent` when the scope asks for `openid`
         /// and `offline_access` and the app chose none), and parameters of its own.
-        public var authorizationParameters: AuthorizationParameters
-        /// Endpoints configured by hand; each wins over discovery.
-        public var endpoints: EndpointOverrides
-        /// Hosts (`host`, or `host:port`) besides the FHIR base URL's origin that discovered endpoints may be on. A
-        /// discovered endpoint receives the client secret and tokens, so one on any other origin (another port of the
-        /// same host too) is refused with ``KoppeltaalError/untrustedEndpoint(name:url:)`` before anything is sent.
-        public var trustedEndpointHosts: [String]
+        public var authorization: AuthorizationParameters
         /// When to use PKCE.
         public var pkce: PKCEMode
         /// Whether to read `.well-known/smart-configuration` as well as the Conformance.
         public var readsSMARTConfiguration: Bool
-        /// The transport, URL policy, timeout and logger of every request; the clients the flow makes share them.
-        public var options: ClientOptions
-        /// How long before its expiry an access token is refreshed.
-        public var refreshSkew: TimeInterval
         /// How long activation keeps trying through an outage (connection errors, 5xx, 408, 425, 429 with or
         /// without `Retry-After`) before it gives up, in seconds; 0 tries once. A refusal is never retried.
         public var activationRetryWindow: TimeInterval
-        /// Where the grant and the discovered endpoints are kept.
-        public var store: any CredentialStore
-        /// The key they are stored under.
-        public var storeKey: String
-        /// Decides when tokens expire.
-        public var clock: any TimeSource
-        /// Makes `state` values and PKCE verifiers.
-        public var random: any RandomSource
+        /// The store, its key, the connection (transport, URL policy, timeout, logger, middlewares), the refresh
+        /// skew, the clock and the randomness.
+        public var session: OAuthSessionSettings
 
-        /// Creates a configuration.
-        ///
-        /// The client authenticates at the token and revocation endpoints with `clientAuthentication`: by default
-        /// `Authorization: Basic` over the id and secret as they are (RFC 7617), as Koppeltaal's own example sends
-        /// it; `.basic` form-encodes them first (RFC 6749 §2.3.1) for servers that decode that way. Without a secret
-        /// the client is public and sends only `client_id`.
+        /// A configuration from its parts.
         public init(
-            fhirBaseURL: URL, clientID: String, clientSecret: String? = nil,
-            clientAuthentication: OAuthClientCredentials.Method = .unencodedBasic,
-            redirectURI: String, scope: String = "patient/*.read",
-            authorizationParameters: AuthorizationParameters = .init(), endpoints: EndpointOverrides = .init(),
-            trustedEndpointHosts: [String] = [],
-            pkce: PKCEMode = .whenAdvertised,
-            readsSMARTConfiguration: Bool = true,
-            urlPolicy: URLPolicy = .init(), refreshSkew: TimeInterval = 60, activationRetryWindow: TimeInterval = 30,
-            store: any CredentialStore,
-            storeKey: String = "koppeltaal.session", transport: any HTTPTransport = URLSessionHTTPTransport(),
-            clock: any TimeSource = SystemClock(), random: any RandomSource = SystemRandomSource(),
-            timeout: TimeInterval? = nil, logger: (any LogSink)? = nil,
-            middlewares: [any HTTPClientMiddleware] = []
+            registration: OAuthRegistration, scope: String = "patient/*.read",
+            authorization: AuthorizationParameters = .init(), pkce: PKCEMode = .whenAdvertised,
+            readsSMARTConfiguration: Bool = true, activationRetryWindow: TimeInterval = 30,
+            session: OAuthSessionSettings
         ) {
-            self.fhirBaseURL = fhirBaseURL
-            self.client = OAuthClientCredentials(clientID: clientID, secret: clientSecret, method: clientAuthentication)
-            self.redirectURI = redirectURI
+            self.registration = registration
             self.scope = scope
-            self.authorizationParameters = authorizationParameters
-            self.endpoints = endpoints
-            self.trustedEndpointHosts = trustedEndpointHosts
+            self.authorization = authorization
             self.pkce = pkce
             self.readsSMARTConfiguration = readsSMARTConfiguration
-            self.options = ClientOptions(
-                transport: transport, urlPolicy: urlPolicy, timeout: timeout, logger: logger, middlewares: middlewares)
-            self.refreshSkew = refreshSkew
             self.activationRetryWindow = activationRetryWindow
-            self.store = store
-            self.storeKey = storeKey
-            self.clock = clock
-            self.random = random
+            self.session = session
+        }
+
+        /// The common case: the app's client at one FHIR server, with the defaults.
+        ///
+        /// The client authenticates at the token and revocation endpoints with `Authorization: Basic` over the id
+        /// and secret as they are (RFC 7617), as Koppeltaal's own example sends it; a registration of its own can
+        /// choose `.basic`, which form-encodes them first (RFC 6749 §2.3.1). Without a secret the client is public
+        /// and sends only `client_id`.
+        public init(
+            fhirBaseURL: URL, clientID: String, clientSecret: String? = nil, redirectURI: String,
+            store: any CredentialStore
+        ) {
+            self.init(
+                registration: OAuthRegistration(
+                    baseURL: fhirBaseURL,
+                    client: OAuthClientCredentials(clientID: clientID, secret: clientSecret, method: .unencodedBasic),
+                    redirectURI: redirectURI),
+                session: OAuthSessionSettings(store: store))
         }
     }
 
@@ -124,80 +103,74 @@ public final class KoppeltaalSession: OAuthClientSession {
     }
 
     /// The OAuth endpoints: configured ones win; the rest come from the Conformance (any of its four spellings, JSON
-    /// or XML) and, when enabled, the SMART configuration, and must be on the FHIR base URL's origin or a trusted
-    /// one. What was discovered is cached in the store for this FHIR base URL.
+    /// or XML) and, when enabled, the SMART configuration, and must be on the FHIR base URL's origin or a host the
+    /// registration trusts. What was discovered is cached in the store for this FHIR base URL.
     ///
-    /// - Throws: ``KoppeltaalError/discoveryFailed(missing:)`` naming the endpoints nobody gave,
-    ///   ``KoppeltaalError/untrustedEndpoint(name:url:)`` for a discovered endpoint on another origin,
-    ///   `ConfigurationError.insecureURL` for an endpoint that is not https.
+    /// - Throws: `SignInError` (`discoveryFailed` naming the endpoints nobody gave, `untrustedEndpoint` for a
+    ///   discovered endpoint on another origin), `ConfigurationError.insecureURL` for an endpoint that is not https.
     public func discover() async throws -> OAuthEndpoints {
-        try await oauth.endpoints(for: configuration.fhirBaseURL, needing: [.authorization])
+        try await oauth.endpoints(for: configuration.registration, needing: [.authorization])
     }
 
     // MARK: - Activation
 
     /// Exchanges the activation code the patient was given for a grant, and returns the launch context.
     ///
-    /// Authorize is called with `scope=<scope> launch:<code>` (and PKCE when enabled); its JSON answer's
-    /// authorization code (`authorization_code`, or the British `authorisation_code`) is redeemed at the token
-    /// endpoint with the same `redirect_uri`. The grant is stored before this returns, replacing any other (also one
-    /// that could not be decoded). Activation and ``revoke()`` run one at a time, in the order called.
+    /// Authorize is called with `scope=<scope> launch:<code>`, the layer's `state` (compared in constant time when
+    /// the answer echoes it) and PKCE when enabled; its JSON answer's authorization code (`authorization_code`, or
+    /// the British `authorisation_code`) is redeemed by the layer at the token endpoint with the same
+    /// `redirect_uri`. The grant is stored before this returns, replacing any other (also one that could not be
+    /// decoded). Activation and ``revoke()`` run one at a time, in the order called.
     ///
-    /// - Throws: ``KoppeltaalError/activationCodeRejected(_:)`` for an unknown, used or expired code;
-    ///   ``KoppeltaalError/activationFailed(_:)`` when the token exchange is refused (the code is spent then);
-    ///   `AuthorizationRequestError` for parameters of the app's that Authorize cannot carry (nothing is sent).
+    /// - Throws: `SignInError`: `activationCodeRejected` for an unknown, used or expired code; `requestRejected`
+    ///   when Authorize refuses the request itself (a client id or redirect URI the server does not know);
+    ///   `codeRejected` when the token exchange is refused (the code is spent then); `clientRejected`;
+    ///   `invalidAuthorizationParameters` for parameters of the app's that Authorize cannot carry (nothing is sent).
     public func activate(code: String) async throws -> LaunchContext {
-        try await oauth.credentials.transition { transition in
-            let grant = try await self.redeem(code: code)
-            try await transition.store(OAuthSessionState(grant: grant))
-            self.log(.info, "activated")
-            return grant.context
-        }
+        try await oauth.authorize { _ in try await self.redeem(code: code) }.context
     }
 
-    /// Authorize with the activation code, then the token exchange.
+    /// Authorize with the activation code, then the layer's token exchange.
     private func redeem(code: String) async throws -> OAuthSessionGrant<LaunchContext> {
-        let endpoints = try await discover()
-        let pkce = usesPKCE(endpoints) ? PKCEPair(random: configuration.random) : nil
-        let expectedState = Base64URL.encode(configuration.random.bytes(count: 16))
+        let parameters = configuration.authorization
+        let prompt = try parameters.prompt(
+            for: configuration.scope.split(separator: " ").map(String.init), family: "Koppeltaal")
+        let additional = try parameters.additionalParameters(
+            protocolNames: MobileAuthorize.Request.propertyNames, family: "Koppeltaal")
+        let pkce = configuration.pkce
+        let pending = try await oauth.newAuthorization(
+            at: configuration.registration, openID: false, stateBytes: 16, usesPKCE: { Self.usesPKCE(pkce, $0) })
         let client = KoppeltaalAPIClient(
-            configuration: .init(servers: .init(authorize: endpoints.authorization), options: configuration.options))
-        let authorized: MobileAuthorize.Response
-        let deadline = configuration.clock.now().addingTimeInterval(configuration.activationRetryWindow)
-        let parameters = configuration.authorizationParameters
+            configuration: .init(
+                servers: .init(authorize: pending.endpoints.authorization), options: configuration.session.options))
+        let deadline = configuration.session.clock.now().addingTimeInterval(configuration.activationRetryWindow)
         let request = MobileAuthorize.Request(
-            clientID: configuration.client.clientID, redirectURI: configuration.redirectURI,
-            scope: configuration.scope + " launch:" + code, state: expectedState, codeChallenge: pkce?.challenge,
-            codeChallengeMethod: pkce?.method,
-            prompt: try parameters.prompt(for: configuration.scope.split(separator: " ").map(String.init)),
-            additionalProperties: try parameters.additionalParameters(reserved: MobileAuthorize.Request.propertyNames))
+            clientID: configuration.registration.client.clientID, redirectURI: pending.redirectURI,
+            scope: configuration.scope + " launch:" + code, state: pending.state,
+            codeChallenge: pending.usesPKCE ? pending.pkce.challenge : nil,
+            codeChallengeMethod: pending.usesPKCE ? pending.pkce.method : nil, prompt: prompt,
+            additionalProperties: additional)
+        let authorized: MobileAuthorize.Response
         do {
             authorized = try await retryingOutages(until: deadline) { try await client.mobileAuthorize(request) }
-        } catch let error as OAuthError where [.invalidScope, .accessDenied, .invalidRequest].contains(error.code) {
-            throw KoppeltaalError.activationCodeRejected(error)
+        } catch let error as OAuthError where [.invalidScope, .accessDenied].contains(error.code) {
+            throw SignInError(
+                .activationCodeRejected,
+                "the activation code was not accepted (unknown, used or expired); ask the patient for a new one",
+                family: "Koppeltaal", serverError: error)
+        } catch let error as OAuthError where [.invalidRequest, .unauthorizedClient].contains(error.code) {
+            throw SignInError(
+                .requestRejected,
+                "Authorize refused the request itself, not the activation code; check the registration's client id "
+                    + "and redirect URI against the server's",
+                family: "Koppeltaal", serverError: error)
         }
-        if let echoed = authorized.state, echoed != expectedState { throw KoppeltaalError.stateMismatch }
-        let server = AuthorizationServer(
-            endpoints: endpoints, client: configuration.client, options: configuration.options)
-        let grantRequest = RequestToken.Request.authorizationCode(
-            .init(
-                code: authorized.authorizationCode, redirectURI: configuration.redirectURI, codeVerifier: pkce?.verifier
-            ))
-        let response: TokenResponse
-        do {
-            response = try await retryingOutages(until: deadline) { try await server.token(grantRequest) }
-        } catch let error as OAuthError where error.code == .invalidClient {
-            throw KoppeltaalError.clientRejected(error)
-        } catch let error as OAuthError {
-            throw KoppeltaalError.activationFailed(error)
+        if let echoed = authorized.state, !pending.accepts(state: echoed) {
+            throw SignInError(
+                .stateMismatch, "the Authorize answer's state does not match the request's", family: "Koppeltaal")
         }
-        do {
-            let tokens = try OAuthGrant(response, receivedAt: configuration.clock.now())
-            return OAuthSessionGrant(
-                tokens: tokens, context: LaunchContext().updated(with: try KoppeltaalTokenResponse(extending: response))
-            )
-        } catch {
-            throw oauth.profile.familyError(error)
+        return try await oauth.redeem(code: authorized.authorizationCode, pending: pending) { server, request in
+            try await self.retryingOutages(until: deadline) { try await server.token(request) }
         }
     }
 
@@ -211,7 +184,7 @@ public final class KoppeltaalSession: OAuthClientSession {
             do {
                 return try await step()
             } catch {
-                let now = configuration.clock.now()
+                let now = configuration.session.clock.now()
                 guard let wait = Self.outageWait(after: error, backoff: delay, now: now),
                     now.addingTimeInterval(wait) <= deadline
                 else { throw error }
@@ -234,8 +207,8 @@ public final class KoppeltaalSession: OAuthClientSession {
         }
     }
 
-    private func usesPKCE(_ endpoints: OAuthEndpoints) -> Bool {
-        switch configuration.pkce {
+    private static func usesPKCE(_ mode: PKCEMode, _ endpoints: OAuthEndpoints) -> Bool {
+        switch mode {
         case .never: return false
         case .always: return true
         case .whenAdvertised: return endpoints.codeChallengeMethods.contains("S256")

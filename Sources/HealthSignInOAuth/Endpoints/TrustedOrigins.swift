@@ -5,7 +5,8 @@ import HealthSignInCore
 /// without regard to case, and its port), and trusted hosts on the same scheme.
 ///
 /// A trusted host is written `host` (on the scheme's default port) or `host:port`. A discovered endpoint anywhere
-/// else, on another port of the same host too, is refused before anything is sent to it.
+/// else, on another port of the same host too, is refused before anything is sent to it; so is a URL written with
+/// userinfo (`https://h.example@a.example/`), whose host is not the one a reader of the text takes it for.
 public struct TrustedOrigins: Sendable, Hashable {
     /// An origin: scheme, lowercased host and port.
     private struct Origin: Hashable {
@@ -14,7 +15,8 @@ public struct TrustedOrigins: Sendable, Hashable {
         let port: Int
 
         init?(_ url: URL) {
-            guard let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased(), !host.isEmpty,
+            guard url.user == nil, url.password == nil, let scheme = url.scheme?.lowercased(),
+                let host = url.host?.lowercased(), !host.isEmpty,
                 let port = url.port ?? Self.defaultPort(scheme)
             else { return nil }
             self.scheme = scheme
@@ -55,46 +57,6 @@ public struct TrustedOrigins: Sendable, Hashable {
         self.origins = origins
     }
 
-    /// Whether `url` is on one of the origins.
+    /// Whether `url` is on one of the origins (and written without userinfo).
     public func contains(_ url: URL) -> Bool { Origin(url).map(origins.contains) ?? false }
-
-    /// Throws unless `url`, the endpoint `name`, is on one of the origins.
-    ///
-    /// - Throws: ``DiscoveryError/untrustedEndpoint(name:url:)``.
-    public func check(_ name: EndpointName, _ url: URL) throws {
-        guard contains(url) else { throw DiscoveryError.untrustedEndpoint(name: name, url: url) }
-    }
-}
-
-/// Why an authorization server's endpoints cannot be used; nothing was sent to any of them.
-public enum DiscoveryError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The metadata named an endpoint on an origin other than the base URL's and the trusted ones.
-    case untrustedEndpoint(name: EndpointName, url: URL)
-    /// Neither the configuration nor the metadata named these endpoints.
-    case missingEndpoints([EndpointName])
-    /// The metadata named an endpoint that is not an absolute URL.
-    case invalidEndpoint(EndpointName)
-    /// The metadata's `issuer` is not on the base URL's origin or a trusted one (or not a URL): the server claims
-    /// another's identity.
-    case untrustedIssuer(String)
-
-    /// A one-line explanation with what to do.
-    public var description: String {
-        switch self {
-        case .untrustedEndpoint(let name, let url):
-            return "The server's \(name.rawValue) is on \(url.host ?? "no host")\(url.port.map { ":\($0)" } ?? ""), "
-                + "not the server's own origin; configure it, or trust its host if it is really the server's"
-        case .missingEndpoints(let names):
-            return "The server names no \(names.map(\.rawValue).joined(separator: " or ")); configure it"
-        case .invalidEndpoint(let name): return "The server's \(name.rawValue) is not a URL"
-        case .untrustedIssuer(let issuer):
-            return "The server names the issuer \(issuer), which is not on its own origin; trust its host if it is "
-                + "really the server's"
-        }
-    }
-}
-
-extension DiscoveryError: SDKError {
-    /// `ErrorRecovery.reconfigure`: the configuration must name or trust the endpoint or issuer.
-    public var recovery: ErrorRecovery { .reconfigure }
 }

@@ -16,8 +16,11 @@ public struct OAuthGrant: Sendable, Equatable, Codable {
     public var scope: String?
     /// The token type the server named (`Bearer`).
     public var tokenType: String?
-    /// The OpenID Connect id token of the grant, once its family has validated it.
+    /// The OpenID Connect id token of the grant, once it was validated.
     public var idToken: String?
+    /// An id token that arrived and is still to be checked (its key set could not be read then); the grant is not
+    /// used until the check finishes.
+    public var idTokenCheck: IDTokenCheck?
     /// Members of the token responses the layer does not name, such as a protocol's launch context; a later
     /// response's members replace earlier ones of the same name.
     public var members: [String: JSONValue]
@@ -74,7 +77,7 @@ public struct OAuthGrant: Sendable, Equatable, Codable {
     public var scopes: [String] { scope.map { $0.split(separator: " ").map(String.init) } ?? [] }
 
     private enum CodingKeys: String, CodingKey {
-        case accessToken, refreshToken, expiresAt, scope, tokenType, idToken, members
+        case accessToken, refreshToken, expiresAt, scope, tokenType, idToken, idTokenCheck, members
     }
 
     /// Reads a stored grant; one stored before the scope, token type, id token and members were kept reads
@@ -87,6 +90,7 @@ public struct OAuthGrant: Sendable, Equatable, Codable {
         scope = try container.decodeIfPresent(String.self, forKey: .scope)
         tokenType = try container.decodeIfPresent(String.self, forKey: .tokenType)
         idToken = try container.decodeIfPresent(String.self, forKey: .idToken)
+        idTokenCheck = try container.decodeIfPresent(IDTokenCheck.self, forKey: .idTokenCheck)
         members = try container.decodeIfPresent([String: JSONValue].self, forKey: .members) ?? [:]
     }
 
@@ -99,6 +103,7 @@ public struct OAuthGrant: Sendable, Equatable, Codable {
         try container.encodeIfPresent(scope, forKey: .scope)
         try container.encodeIfPresent(tokenType, forKey: .tokenType)
         try container.encodeIfPresent(idToken, forKey: .idToken)
+        try container.encodeIfPresent(idTokenCheck, forKey: .idTokenCheck)
         if !members.isEmpty { try container.encode(members, forKey: .members) }
     }
 }
@@ -108,7 +113,8 @@ extension OAuthGrant: CustomStringConvertible, CustomReflectable {
     public var description: String {
         "OAuthGrant(accessToken: \(Redaction.placeholder), refreshToken: \(Redaction.hide(refreshToken)), "
             + "expiresAt: \(Redaction.show(expiresAt)), scope: \(Redaction.show(scope)), "
-            + "idToken: \(Redaction.hide(idToken)), members: \(members.keys.sorted()))"
+            + "idToken: \(Redaction.hide(idToken)), idTokenCheck: \(Redaction.hide(idTokenCheck?.token)), "
+            + "members: \(members.keys.sorted()))"
     }
 
     /// A mirror that shows the same as ``description``.

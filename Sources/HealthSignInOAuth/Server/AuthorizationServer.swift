@@ -42,9 +42,8 @@ public struct AuthorizationServer: Sendable {
 
     /// The server's signing keys; a key the layer cannot read is left out.
     ///
-    /// - Throws: ``DiscoveryError/missingEndpoints(_:)`` without a key set, and the request's errors.
+    /// - Throws: `ConfigurationError.missingServer` without a key set, and the request's errors.
     public func keys() async throws -> JSONWebKeySet {
-        guard endpoints.jwks != nil else { throw DiscoveryError.missingEndpoints([.jwks]) }
         let document = try await generatedClient().getKeys()
         return JSONWebKeySet(
             keys: document.keys.compactMap { key in

@@ -1,83 +1,131 @@
 import Foundation
 import HealthSignInCore
 
-/// What an OAuth family adds to the session every OAuth family shares: what it keeps beside the tokens, how it
-/// names its errors, where a grant's servers are, and how apps see the session.
+/// What an OAuth family adds to the session every OAuth family shares: what it keeps beside the tokens, how its
+/// servers advertise their endpoints, and how apps see the session.
 ///
 /// The family's session (`KoppeltaalSession`, `SMARTSession`) holds an ``OAuthSession`` with its profile; the layer
-/// does the rest: storing, refreshing once for all callers, discarding a grant the server proved dead, bearer calls
-/// and revocation.
+/// does the rest: discovery with trust per registration, the authorization request and its answer, redeeming the
+/// code, OpenID Connect, storing, refreshing once for all callers, discarding a grant the server proved dead, bearer
+/// calls and revocation, with one error vocabulary (``SignInError``).
 public protocol OAuthProfile: Sendable {
     /// What the family keeps beside the tokens, such as its launch context.
     associatedtype Context: Codable & Sendable & Equatable
     /// Where a session of the family stands, as apps see it.
     associatedtype Status: Sendable & Equatable
 
-    /// The family's name, for log records and operation ids.
+    /// The family's name, for errors, log records and operation ids.
     var family: String { get }
     /// How the session reaches servers and keeps its state.
     var settings: OAuthSessionSettings { get }
-    /// Finds the endpoints of a grant's authorization server.
-    var discovery: OAuthDiscovery { get }
+    /// The servers the app is registered at; every grant belongs to one of them.
+    var registrations: [OAuthRegistration] { get }
+    /// How id tokens are checked; nil for a family that does not sign in with OpenID Connect (an id token it is
+    /// sent is not kept).
+    var openID: OpenIDPolicy? { get }
+    /// What the user does to get a new grant, for the errors: `launch again`, `ask for a new activation code`.
+    var signInAgain: String { get }
+    /// The parameters the family's authorization request sets besides the layer's reserved ones (its generated
+    /// request's names), which neither the app nor a server's authorization endpoint may set.
+    var authorizationParameterNames: Set<String> { get }
 
+    /// What the server at `base` advertises about its endpoints (its metadata).
+    func advertisedEndpoints(at base: URL) async throws -> AdvertisedEndpoints
     /// What apps see for `state`.
     func status(of state: OAuthSessionState<Context>?) -> Status
-    /// The family's error when there is no usable grant; `refusal` is the server's answer that ended one.
-    func needsGrant(_ refusal: OAuthError?) -> any Error
-    /// The family's error when the server refused the client's credentials (the grant is kept).
-    func clientRejected(_ refusal: OAuthError) -> any Error
-    /// The family's error for a layer error it names differently (a token response or endpoint it cannot use);
-    /// other errors as they are.
-    func familyError(_ error: any Error) -> any Error
-    /// The app's registration at the authorization server that issued `grant`, checked against the configuration:
-    /// refreshing and revoking the grant send that registration's credential, and only to that server.
-    func registration(of grant: OAuthSessionGrant<Context>) throws -> OAuthRegistration
-    /// The server `grant`'s access token is for, checked against the configuration.
-    func resourceServer(of grant: OAuthSessionGrant<Context>) throws -> ResourceServer
-    /// The context a refresh response gives over `previous` (a refresh response may leave the context out).
-    func context(refreshedBy response: TokenResponse, previous: Context) throws -> Context
-    /// Checks what a refresh response carries beyond the tokens, before anything is stored, and returns the tokens
-    /// to keep; SMART validates the response's id token here (OpenID Connect Core §12.2). Throw
-    /// ``RefreshResponseRefused`` to refuse the response: the grant then ends as compromised. Any other error leaves
-    /// the grant as it was. The default keeps `tokens` as they are.
-    func verify(
-        refreshed tokens: OAuthGrant, from response: TokenResponse, previous: OAuthSessionGrant<Context>,
-        server: AuthorizationServer
-    ) async throws -> OAuthGrant
-}
-
-extension OAuthProfile {
-    /// Keeps `tokens` as they are.
-    public func verify(
-        refreshed tokens: OAuthGrant, from response: TokenResponse, previous: OAuthSessionGrant<Context>,
-        server: AuthorizationServer
-    ) async throws -> OAuthGrant {
-        tokens
-    }
+    /// The base URL of the registration that issued `grant`.
+    func baseURL(of grant: OAuthSessionGrant<Context>) -> URL
+    /// The context a token response gives: at sign-in (`previous` nil) or over the grant it refreshes (a refresh
+    /// response may leave the context out).
+    func context(_ response: TokenResponse, previous: Context?, registration: OAuthRegistration) throws -> Context
+    /// `context` once the sign-in's id token was validated: who signed in. The default keeps `context`.
+    func context(_ context: Context, signedInAs identity: IDToken, registration: OAuthRegistration) -> Context
+    /// The server `grant`'s access token is for, at `registration`.
+    func resourceServer(of grant: OAuthSessionGrant<Context>, registration: OAuthRegistration) -> ResourceServer
 }
 
 /// How an OAuth session reaches its servers and keeps its state.
 public struct OAuthSessionSettings: Sendable {
-    /// The transport, URL policy, timeout, logger and middlewares of every request.
-    public var options: ClientOptions
-    /// When grants are refreshed.
-    public var refresh: RefreshPolicy
     /// Where the state is kept.
     public var store: any CredentialStore
-    /// The key it is kept under.
-    public var storeKey: String
-    /// Decides when tokens expire.
+    /// The key it is kept under; nil for the family's own.
+    public var storeKey: String?
+    /// The transport, URL policy, timeout, logger and middlewares of every request.
+    public var options: ClientOptions
+    /// How long before its expiry an access token with a refresh token is refreshed, in seconds.
+    public var refreshSkew: TimeInterval
+    /// How long an authorization may wait for its answer, in seconds.
+    public var pendingLifetime: TimeInterval
+    /// Decides when tokens expire and id tokens are current.
     public var clock: any TimeSource
+    /// Makes `state`, `nonce` and PKCE verifiers.
+    public var random: any RandomSource
 
     /// Creates settings.
     public init(
-        options: ClientOptions, refresh: RefreshPolicy, store: any CredentialStore, storeKey: String,
-        clock: any TimeSource
+        store: any CredentialStore, storeKey: String? = nil, options: ClientOptions = .init(),
+        refreshSkew: TimeInterval = 60, pendingLifetime: TimeInterval = 600, clock: any TimeSource = SystemClock(),
+        random: any RandomSource = SystemRandomSource()
     ) {
-        self.options = options
-        self.refresh = refresh
         self.store = store
         self.storeKey = storeKey
+        self.options = options
+        self.refreshSkew = refreshSkew
+        self.pendingLifetime = pendingLifetime
         self.clock = clock
+        self.random = random
+    }
+
+    /// When grants are refreshed.
+    public var refresh: RefreshPolicy { RefreshPolicy(skew: refreshSkew) }
+}
+
+extension OAuthProfile {
+    /// Keeps `context`.
+    public func context(_ context: Context, signedInAs identity: IDToken, registration: OAuthRegistration) -> Context {
+        context
+    }
+
+    /// The registration that issued `grant`.
+    ///
+    /// - Throws: ``SignInError`` with ``SignInError/Code/unknownServer`` when the configuration no longer allows
+    ///   its server (a stored grant cannot name another).
+    public func registration(of grant: OAuthSessionGrant<Context>) throws -> OAuthRegistration {
+        try registration(for: baseURL(of: grant))
+    }
+
+    /// The registration at `base`.
+    ///
+    /// - Throws: ``SignInError`` with ``SignInError/Code/unknownServer`` for a server no registration covers.
+    public func registration(for base: URL) throws -> OAuthRegistration {
+        guard let registration = registrations.registration(for: base) else {
+            throw SignInError(
+                .unknownServer,
+                "\(base.absoluteString) is not a server of the configuration's registrations; nothing was sent to it",
+                family: family)
+        }
+        return registration
+    }
+
+    /// The error of a session without a usable grant; `refusal` is the server's answer that ended it.
+    func needsSignIn(_ refusal: OAuthError? = nil) -> SignInError {
+        SignInError(
+            .needsSignIn,
+            refusal == nil
+                ? "there is no usable grant; \(signInAgain)"
+                : "the server ended the grant; \(signInAgain)", family: family, serverError: refusal)
+    }
+
+    /// The error of a token endpoint that refused the client's credentials.
+    func clientRejected(_ refusal: OAuthError) -> SignInError {
+        SignInError(
+            .clientRejected,
+            "the token endpoint refused the client's credentials; check the registration's client id, secret or key",
+            family: family, serverError: refusal)
+    }
+
+    /// Logs `message` under the family's name.
+    package func log(_ level: LogEntry.Level, _ message: LogMessage) {
+        settings.options.logger.log(level, family, message)
     }
 }

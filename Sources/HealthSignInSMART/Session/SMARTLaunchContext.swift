@@ -57,7 +57,8 @@ public struct SMARTLaunchContext: Sendable, Hashable, Codable {
     public var intent: String?
     /// The organisation the launch belongs to.
     public var tenant: String?
-    /// The signed-in user's FHIR resource (`fhirUser` of the validated id token), absolute.
+    /// The signed-in user's FHIR resource (`fhirUser` of the validated id token), absolute; nil when the id token
+    /// names none, or one that is not a resource of the FHIR server (another origin, or outside its base URL).
     public var fhirUser: URL?
     /// The issuer of the validated id token (`iss`, which is the SMART configuration's `issuer`).
     public var issuer: String?
@@ -69,9 +70,28 @@ public struct SMARTLaunchContext: Sendable, Hashable, Codable {
     /// dumped, only their names show.
     public var extensions: [String: JSONValue]
 
-    /// The patient as a URL on the FHIR server, `{base}/Patient/{id}`.
+    /// The patient as a URL on the FHIR server, `{base}/Patient/{id}`; nil when the id is not a FHIR id (one such
+    /// as `..`, or with a `/`, would name another resource).
     public var patientURL: URL? {
-        patient.map { fhirBaseURL.appendingPathComponent("Patient").appendingPathComponent($0) }
+        guard let patient, let path = try? ResourcePath.fhir("Patient", id: patient) else { return nil }
+        return Self.url(of: path, on: fhirBaseURL)
+    }
+
+    /// `path` under `base`, each segment percent-encoded.
+    static func url(of path: ResourcePath, on base: URL) -> URL? {
+        let text = base.absoluteString
+        return URL(string: (text.hasSuffix("/") ? String(text.dropLast()) : text) + "/" + path.percentEncoded)
+    }
+
+    /// The resource `reference` names on the FHIR server at `base`: a relative reference (`Practitioner/1`) under
+    /// it, or an absolute URL under it; nil for one on another origin or outside the base URL, which does not name a
+    /// resource of this server, and for one that is not a FHIR reference.
+    static func resource(_ reference: String, on base: URL) -> URL? {
+        let root = base.absoluteString.hasSuffix("/") ? base.absoluteString : base.absoluteString + "/"
+        let relative = reference.hasPrefix(root) ? String(reference.dropFirst(root.count)) : reference
+        let parts = relative.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count == 2, let path = try? ResourcePath.fhir(parts[0], id: parts[1]) else { return nil }
+        return url(of: path, on: base)
     }
 
     /// The context `response` gives, over `previous` (a refresh response may leave the context out).

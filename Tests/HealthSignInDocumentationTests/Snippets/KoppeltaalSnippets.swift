@@ -61,7 +61,7 @@ final class KoppeltaalLaunch: Sendable {
         query.append("_query", "MessageHeader.GetNextNewAndClaim")
         do {
             screens.show(messages: try await session.fhir(ResourcePath("MessageHeader", "_search"), query: query).body)
-        } catch KoppeltaalError.needsActivation {
+        } catch let error as SignInError where error.code == .needsSignIn {
             try await start(screens: screens)
         }
     }

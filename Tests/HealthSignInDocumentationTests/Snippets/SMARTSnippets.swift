@@ -44,12 +44,17 @@ protocol SMARTScreens {
 /// The app's side of SMART App Launch: launched by an EHR or on its own, then FHIR calls with fresh tokens.
 final class SMARTLaunch: Sendable {
     let session = SMARTSession(configuration: .init(
-        clientID: "my-app", redirectURI: "myapp://smart/callback",
-        fhirBaseURL: URL(string: "https://ehr.example.com/fhir")!,
-        registrations: [OAuthRegistration(
-            baseURL: URL(string: "https://other-ehr.example.org/fhir")!,
-            client: OAuthClientCredentials(clientID: "my-app-at-other-ehr"), redirectURI: "myapp://smart/other-ehr")],
-        store: (try? CredentialStores.secure(service: "com.example.smart")) ?? InMemoryCredentialStore()))
+        registrations: [
+            OAuthRegistration(
+                baseURL: URL(string: "https://ehr.example.com/fhir")!,
+                client: OAuthClientCredentials(clientID: "my-app"), redirectURI: "myapp://smart/callback"),
+            OAuthRegistration(
+                baseURL: URL(string: "https://other-ehr.example.org/fhir")!,
+                client: OAuthClientCredentials(clientID: "my-app-at-other-ehr"), redirectURI: "myapp://smart/other-ehr"),
+        ],
+        standaloneServer: URL(string: "https://ehr.example.com/fhir")!,
+        session: OAuthSessionSettings(
+            store: (try? CredentialStores.secure(service: "com.example.smart")) ?? InMemoryCredentialStore())))
 
     /// Handles the URL an EHR opened the app with (`iss` and `launch`), or starts a standalone launch.
     func launch(from launchURL: URL?, screens: some SMARTScreens) async throws {
@@ -69,7 +74,7 @@ final class SMARTLaunch: Sendable {
         }
         do {
             screens.show(patient: try await session.fhir(.fhir("Patient", id: patient)).body)
-        } catch SMARTError.needsLaunch {
+        } catch let error as SignInError where error.code == .needsSignIn {
             try await launch(from: nil, screens: screens)
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import HealthSignInCore
 
 /// An OpenID Connect id token whose signature and claims were checked as OpenID Connect Core §3.1.3.7 says for the
 /// authorization code flow: the issuer, the audience, the expiry, issue time and `nbf`, the nonce and, when present,
@@ -247,6 +248,6 @@ public enum IDTokenError: Error, Sendable, Hashable, CustomStringConvertible {
 }
 
 extension IDTokenError: SDKError {
-    /// ``ErrorRecovery/reauthorize``: the sign-in cannot be trusted, so it must be done again.
+    /// `ErrorRecovery.reauthorize`: the sign-in cannot be trusted, so it must be done again.
     public var recovery: ErrorRecovery { .reauthorize }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HealthSignInCore
+import HealthSignInOAuth
 import HealthSignInTestSupport
 import XCTest
 
