@@ -154,7 +154,7 @@ struct ClientBenchmarks {
         let user = try await backend.user(forClientUserID: "bench").userID
         let client = VitalAPIClient(
             configuration: .init(
-                servers: .init(api: hosts.api), transport: URLSessionHTTPTransport(),
+                servers: .init(api: hosts.api), transport: DefaultHTTPTransport(),
                 urlPolicy: URLPolicy(allowsInsecureLoopback: true)
             ))
         let credential = AccessCredential.apiKey(APIKey("sk_us_emulator"))

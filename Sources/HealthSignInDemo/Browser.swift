@@ -5,7 +5,7 @@ import HealthSignInCore
 /// authorization): a person completes it, or, for the emulator (which grants at once), its own redirect is taken.
 struct Browser: AuthorizationBrowser {
     let mode: DemoOptions.ShellMode
-    let transport: URLSessionHTTPTransport
+    let transport: DefaultHTTPTransport
 
     /// The URL the browser ends on after `page`.
     func authorize(_ page: URL, callback: AuthorizationCallback) async throws -> URL {

@@ -15,7 +15,7 @@ struct HealthVaultJourney {
             return say("  – skipped: set --healthvault-master-app (or --emulator)")
         }
         let policy = URLPolicy(allowsInsecureLoopback: options.allowsInsecureLoopback)
-        let transport = URLSessionHTTPTransport()
+        let transport = DefaultHTTPTransport()
         let connection = HealthVaultConnection(
             configuration: .init(
                 defaultPlatformURL: options.healthVaultPlatform, defaultShellURL: options.healthVaultShell,

@@ -14,7 +14,7 @@ struct SMARTJourney {
             return say("  – skipped: set --smart-fhir, --smart-client and --smart-redirect (or --emulator)")
         }
         let policy = URLPolicy(allowsInsecureLoopback: options.allowsInsecureLoopback)
-        let transport = URLSessionHTTPTransport()
+        let transport = DefaultHTTPTransport()
         let session = SMARTSession(
             configuration: .init(
                 registration: OAuthRegistration(

@@ -5,7 +5,7 @@ import HealthSignInCore
 /// the page through `transport`, without following redirects, and returns the redirect it answers with.
 ///
 /// ```swift
-/// let context = try await session.authorize(with: RedirectFollowingBrowser(transport: URLSessionHTTPTransport()))
+/// let context = try await session.authorize(with: RedirectFollowingBrowser(transport: DefaultHTTPTransport()))
 /// ```
 public struct RedirectFollowingBrowser: AuthorizationBrowser {
     /// The transport the page is loaded through.

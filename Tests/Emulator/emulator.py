@@ -13,6 +13,9 @@ Control endpoints (JSON), for tests:
                                            its port
   GET  /_stream/bytes?bytes=N&announce=1   stream N bytes (1 GiB by default), with a Content-Length when announced
   GET  /_control/stream/stats              how many bytes the last stream got out before the client hung up
+  GET  /_echo/headers                      the request's header fields as a JSON object
+  GET  /_stream/encoded?layers=2|1         8 GiB of zeros in gzip twice (13 KB, Content-Encoding: gzip, gzip) or
+                                           once (8 MB, Content-Encoding: gzip), whatever the request accepts
   POST /_control/healthvault {...}         settings: people, page_size, skew_seconds, clock_offset_seconds,
                                            shell_decision (grant|reject), shell_instance, instance_id_key,
                                            max_ttl_seconds, session_lifetime_seconds, appauth_minimal_return,
@@ -40,6 +43,7 @@ Control endpoints (JSON), for tests:
                                            attacker at /evil saw (evil_authorize, evil_token)
 """
 import argparse
+import gzip
 import os
 import signal
 import sys
@@ -97,6 +101,25 @@ def create_app():
 
         headers = {"Content-Length": str(total)} if request.args.get("announce") == "1" else {}
         return Response(generate(), headers=headers, mimetype="application/octet-stream")
+
+    @app.get("/_echo/headers")
+    def echo_headers():
+        return jsonify({name: value for name, value in request.headers.items()})
+
+    bomb_path = os.path.join(os.path.dirname(__file__), "..", "Fixtures", "Encodings", "zeros-8GiB.gz.gz")
+
+    @app.get("/_stream/encoded")
+    def stream_encoded():
+        """Answers with a compressed body however the request asked (a hostile server): 8 GiB of zeros in gzip
+        twice, or once with layers=1."""
+        with open(bomb_path, "rb") as file:
+            body = file.read()
+        if request.args.get("layers") == "1":
+            body = gzip.decompress(body)
+            encoding = "gzip"
+        else:
+            encoding = "gzip, gzip"
+        return Response(body, headers={"Content-Encoding": encoding}, mimetype="application/json")
 
     @app.get("/_control/stream/stats")
     def stream_stats():

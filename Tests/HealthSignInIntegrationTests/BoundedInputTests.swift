@@ -28,25 +28,31 @@ final class BoundedInputTests: XCTestCase {
     }
 
     func testAStreamFarOverTheLimitEndsWithATypedErrorWhileItStreams() async throws {
-        let transport = URLSessionHTTPTransport(configuration: .init(timeout: 20))
+        let transports: [any HTTPTransport] = [
+            DefaultHTTPTransport(timeout: 20), URLSessionHTTPTransport(configuration: .init(timeout: 20)),
+        ]
         let limit = ClientOptions.defaultMaximumResponseSize
-        for announce in ["0", "1"] {
-            let url = emulator.url("/_stream/bytes").appending(queryItems: [.init(name: "announce", value: announce)])
+        for transport in transports {
+            for announce in ["0", "1"] {
+                let url = emulator.url("/_stream/bytes").appending(queryItems: [.init(name: "announce", value: announce)])
+                await XCTAssertThrowsErrorAsync(
+                    try await transport.send(
+                        HTTPRequestMessage(method: .get, url: url, maximumResponseSize: limit))
+                ) { self.assertTooLarge($0) }
+                // Let the emulator notice the client hung up before reading how far it got.
+                try await Task.sleep(nanoseconds: 300_000_000)
+                let sent = try await streamed()
+                XCTAssertLessThan(
+                    sent, 4 * limit, "\(transport), announce \(announce): the server got \(sent) bytes out of 1 GiB")
+            }
+            let small = emulator.url("/_stream/bytes").appending(queryItems: [.init(name: "bytes", value: "100000")])
+            let fits = try await transport.send(
+                HTTPRequestMessage(method: .get, url: small, maximumResponseSize: 100_000))
+            XCTAssertEqual(fits.body.count, 100_000)
             await XCTAssertThrowsErrorAsync(
-                try await transport.send(
-                    HTTPRequestMessage(method: .get, url: url, maximumResponseSize: limit))
+                try await transport.send(HTTPRequestMessage(method: .get, url: small, maximumResponseSize: 99_999))
             ) { self.assertTooLarge($0) }
-            // Let the emulator notice the client hung up before reading how far it got.
-            try await Task.sleep(nanoseconds: 300_000_000)
-            let sent = try await streamed()
-            XCTAssertLessThan(sent, 4 * limit, "announce \(announce): the server got \(sent) bytes out of 1 GiB")
         }
-        let small = emulator.url("/_stream/bytes").appending(queryItems: [.init(name: "bytes", value: "100000")])
-        let fits = try await transport.send(HTTPRequestMessage(method: .get, url: small, maximumResponseSize: 100_000))
-        XCTAssertEqual(fits.body.count, 100_000)
-        await XCTAssertThrowsErrorAsync(
-            try await transport.send(HTTPRequestMessage(method: .get, url: small, maximumResponseSize: 99_999))
-        ) { self.assertTooLarge($0) }
     }
 
     func testAGeneratedClientTakesItsLimitFromItsOptionsWhateverTheTransport() async throws {
@@ -59,7 +65,7 @@ final class BoundedInputTests: XCTestCase {
                         transport: transport, urlPolicy: URLPolicy(allowsInsecureLoopback: true),
                         maximumResponseSize: limit)))
         }
-        let network = URLSessionHTTPTransport()
+        let network = DefaultHTTPTransport()
         let document = try await client(limit: ClientOptions.defaultMaximumResponseSize, transport: network)
             .getConfiguration()
         XCTAssertNotNil(document.tokenEndpoint)

@@ -85,7 +85,7 @@ struct FaultMatrix {
         var rows: [(String, Row)] = []
         for fault in faults {
             try await emulator.control("reset")
-            let network = URLSessionHTTPTransport(configuration: .init(timeout: 1))
+            let network = DefaultHTTPTransport(timeout: 1)
             let transport = RecordingTransport { try await network.send($0) }
             try await scenario.prepare(fault.isClockSkew, transport)
             let before = try scenario.credentials()

@@ -28,7 +28,7 @@ final class HealthVaultIntegrationTests: XCTestCase {
                 store: store ?? self.store,
                 instanceName: "Integration iPhone",
                 client: .init(
-                    transport: transport ?? URLSessionHTTPTransport(configuration: .init(timeout: timeout)),
+                    transport: transport ?? DefaultHTTPTransport(timeout: timeout),
                     urlPolicy: URLPolicy(allowsInsecureLoopback: true), clock: clock,
                     envelope: .init(clientVersion: "HV-Swift/test")
                 )
@@ -44,7 +44,7 @@ final class HealthVaultIntegrationTests: XCTestCase {
     /// completes the hand-off.
     private func connect(_ connection: HealthVaultConnection) async throws {
         let shellPage = try await connection.provision(masterAppID: Self.master)
-        let browser = RedirectFollowingBrowser(transport: URLSessionHTTPTransport(configuration: .init(timeout: 5)))
+        let browser = RedirectFollowingBrowser(transport: DefaultHTTPTransport(timeout: 5))
         try await connection.authorize(shellPage, with: browser)
     }
 
@@ -265,7 +265,7 @@ final class HealthVaultIntegrationTests: XCTestCase {
             ("<msg-ttl>1800</msg-ttl>", "<msg-ttl>1801</msg-ttl>"),
         ]
         for (original, tampered) in edits {
-            let base = URLSessionHTTPTransport()
+            let base = DefaultHTTPTransport()
             let tampering = RecordingTransport { request in
                 var changed = request
                 changed.body = request.body.map {

@@ -42,7 +42,7 @@ final class KoppeltaalIntegrationTests: XCTestCase {
                 session: OAuthSessionSettings(
                     store: store ?? self.store,
                     options: ClientOptions(
-                        transport: transport ?? URLSessionHTTPTransport(configuration: .init(timeout: timeout)),
+                        transport: transport ?? DefaultHTTPTransport(timeout: timeout),
                         urlPolicy: URLPolicy(allowsInsecureLoopback: true)), clock: clock)))
     }
 

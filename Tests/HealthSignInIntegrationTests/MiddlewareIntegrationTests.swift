@@ -23,7 +23,7 @@ final class MiddlewareIntegrationTests: XCTestCase {
         VitalSession(
             configuration: .init(
                 store: InMemoryCredentialStore(), hosts: hosts, urlPolicy: URLPolicy(allowsInsecureLoopback: true),
-                transport: URLSessionHTTPTransport(configuration: .init(timeout: 5)), middlewares: middlewares))
+                transport: DefaultHTTPTransport(timeout: 5), middlewares: middlewares))
     }
 
     private func signInToken() async throws -> String {

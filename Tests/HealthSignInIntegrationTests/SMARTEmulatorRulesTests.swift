@@ -63,7 +63,7 @@ final class SMARTEmulatorRulesTests: XCTestCase {
 
     /// Sends each request that `matches` twice, answering with the second response: a replay the server must refuse.
     private static func replaying(_ matches: @escaping @Sendable (String) -> Bool) -> RecordingTransport {
-        let network = URLSessionHTTPTransport()
+        let network = DefaultHTTPTransport()
         return RecordingTransport { request in
             if matches(String(decoding: request.body ?? Data(), as: UTF8.self)) {
                 _ = try await network.send(request)

@@ -30,13 +30,13 @@ final class SMARTGrantSurvivalTests: XCTestCase {
                 session: OAuthSessionSettings(
                     store: store,
                     options: ClientOptions(
-                        transport: URLSessionHTTPTransport(configuration: .init(timeout: 5)),
+                        transport: DefaultHTTPTransport(timeout: 5),
                         urlPolicy: URLPolicy(allowsInsecureLoopback: true)))))
     }
 
     private func launched(_ session: SMARTSession) async throws -> SMARTLaunchContext {
         try await session.authorize(
-            with: RedirectFollowingBrowser(transport: URLSessionHTTPTransport(configuration: .init(timeout: 5))))
+            with: RedirectFollowingBrowser(transport: DefaultHTTPTransport(timeout: 5)))
     }
 
     private func refreshes() async throws -> Int? {

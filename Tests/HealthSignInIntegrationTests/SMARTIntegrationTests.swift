@@ -47,7 +47,7 @@ final class SMARTIntegrationTests: XCTestCase {
                 session: OAuthSessionSettings(
                     store: store,
                     options: ClientOptions(
-                        transport: transport ?? URLSessionHTTPTransport(configuration: .init(timeout: 5)),
+                        transport: transport ?? DefaultHTTPTransport(timeout: 5),
                         urlPolicy: URLPolicy(allowsInsecureLoopback: true)), clock: clock)))
     }
 
@@ -67,7 +67,7 @@ final class SMARTIntegrationTests: XCTestCase {
                 session: OAuthSessionSettings(
                     store: InMemoryCredentialStore(),
                     options: ClientOptions(
-                        transport: URLSessionHTTPTransport(configuration: .init(timeout: 5)),
+                        transport: DefaultHTTPTransport(timeout: 5),
                         urlPolicy: URLPolicy(allowsInsecureLoopback: true)))))
     }
 
@@ -80,7 +80,7 @@ final class SMARTIntegrationTests: XCTestCase {
     /// A standalone launch through a browser that takes the authorization page's redirect.
     private func launched(_ session: SMARTSession) async throws -> SMARTLaunchContext {
         try await session.authorize(
-            with: RedirectFollowingBrowser(transport: URLSessionHTTPTransport(configuration: .init(timeout: 5))))
+            with: RedirectFollowingBrowser(transport: DefaultHTTPTransport(timeout: 5)))
     }
 
     private func stats() async throws -> [String: Any] { try await emulator.read("smart/stats") }
@@ -149,7 +149,7 @@ final class SMARTIntegrationTests: XCTestCase {
                     session: OAuthSessionSettings(
                         store: store,
                         options: ClientOptions(
-                            transport: URLSessionHTTPTransport(configuration: .init(timeout: 5)),
+                            transport: DefaultHTTPTransport(timeout: 5),
                             urlPolicy: URLPolicy(allowsInsecureLoopback: true)))))
             let url = try await session.standaloneAuthorizationURL()
             XCTAssertEqual(Self.query(url)["prompt"], "consent")
@@ -184,7 +184,7 @@ final class SMARTIntegrationTests: XCTestCase {
                 session: OAuthSessionSettings(
                     store: InMemoryCredentialStore(),
                     options: ClientOptions(
-                        transport: URLSessionHTTPTransport(configuration: .init(timeout: 5)),
+                        transport: DefaultHTTPTransport(timeout: 5),
                         urlPolicy: URLPolicy(allowsInsecureLoopback: true)))))
         let dropped = try await launched(noConsent)
         XCTAssertFalse(dropped.grantedScopes.contains("offline_access"))
@@ -294,7 +294,7 @@ final class SMARTIntegrationTests: XCTestCase {
                     session: OAuthSessionSettings(
                         store: store,
                         options: ClientOptions(
-                            transport: URLSessionHTTPTransport(configuration: .init(timeout: 5)),
+                            transport: DefaultHTTPTransport(timeout: 5),
                             urlPolicy: URLPolicy(allowsInsecureLoopback: true)))))
             var launch = try XCTUnwrap(URLComponents(string: "http://127.0.0.1/app/launch"))
             launch.queryItems = [.init(name: "iss", value: evil.absoluteString), .init(name: "launch", value: "x")]

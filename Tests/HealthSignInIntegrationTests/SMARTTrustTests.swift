@@ -21,7 +21,7 @@ final class SMARTTrustTests: XCTestCase {
     }
 
     private var honest: URL { emulator.url("/smart/fhir") }
-    private var transport: URLSessionHTTPTransport { URLSessionHTTPTransport(configuration: .init(timeout: 5)) }
+    private var transport: DefaultHTTPTransport { DefaultHTTPTransport(timeout: 5) }
 
     private func stats() async throws -> [String: Any] { try await emulator.read("smart/stats") }
 

@@ -37,7 +37,7 @@ final class VitalIntegrationTests: XCTestCase {
         VitalSession(
             configuration: .init(
                 store: store ?? self.store, hosts: hosts, urlPolicy: URLPolicy(allowsInsecureLoopback: true),
-                transport: transport ?? URLSessionHTTPTransport(configuration: .init(timeout: timeout)), clock: clock
+                transport: transport ?? DefaultHTTPTransport(timeout: timeout), clock: clock
             ))
     }
 

@@ -6,7 +6,7 @@ import HealthSignInCore
 public struct RewritingTransport: HTTPTransport {
     /// Changes each request before it is sent.
     public let rewrite: @Sendable (HTTPRequestMessage) -> HTTPRequestMessage
-    private let network = URLSessionHTTPTransport()
+    private let network = DefaultHTTPTransport()
 
     /// Creates a transport that rewrites each request with `rewrite`.
     public init(rewrite: @escaping @Sendable (HTTPRequestMessage) -> HTTPRequestMessage) { self.rewrite = rewrite }

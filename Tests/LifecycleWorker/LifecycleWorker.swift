@@ -64,7 +64,7 @@ struct LifecycleWorker {
     /// The calls, run all at once from the start time; then the token the process ends with.
     static func run(_ options: Options) async throws -> String {
         let store = try FileCredentialStore(directory: options.store)
-        let transport = URLSessionHTTPTransport(configuration: .init(timeout: 10))
+        let transport = DefaultHTTPTransport(timeout: 10)
         let policy = URLPolicy(allowsInsecureLoopback: true)
         let call: @Sendable () async throws -> Void
         let token: @Sendable () async throws -> BearerToken

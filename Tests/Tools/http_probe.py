@@ -5,10 +5,21 @@ GET /redirect          302 to /echo (a transport must not follow it)
 GET /redirect-away     307 to another host (credentials must not follow it)
 GET /status/<code>     that status, with Retry-After: 7
 GET /slow              waits 3 seconds, then 200
+GET /chunked           200 in chunked transfer coding, with a chunk extension
+GET /chunked-trailer   the same with a trailer field (which URLSession on Linux crashes on)
+GET /gzip              200 with a small gzip body, whatever the request accepts
+GET /challenge         401 with WWW-Authenticate: Basic
+GET /interim           103 Early Hints, then 200
+
+With --tls DIR it serves HTTPS with a certificate of a test authority (DIR/ca.pem, made on first use with the
+openssl command): for IP 127.0.0.1, or with --wrong-name for other.example only.
 """
+import gzip
 import json
 import os
 import signal
+import ssl
+import subprocess
 import sys
 import threading
 import time
@@ -16,6 +27,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 
 class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
     def log_message(self, *args):
         pass
 
@@ -42,6 +55,20 @@ class Handler(BaseHTTPRequestHandler):
             self.reply(307, b"", [("Location", "https://collector.example/steal")])
         elif self.path.startswith("/status/"):
             self.reply(int(self.path.rsplit("/", 1)[1]), b"<html>down</html>", [("Content-Type", "text/html"), ("Retry-After", "7")])
+        elif self.path.startswith("/chunked"):
+            self.send_response(200)
+            self.send_header("Transfer-Encoding", "chunked")
+            self.send_header("Content-Type", "text/plain")
+            self.end_headers()
+            trailer = b"X-Trailer: dropped\r\n" if self.path == "/chunked-trailer" else b""
+            self.wfile.write(b"5;note=first\r\nhello\r\n7\r\n, world\r\n0\r\n" + trailer + b"\r\n")
+        elif self.path == "/gzip":
+            self.reply(200, gzip.compress(b'{"ok":true}'), [("Content-Encoding", "gzip")])
+        elif self.path == "/challenge":
+            self.reply(401, b'{"error":"unauthorized"}', [("WWW-Authenticate", 'Basic realm="probe"')])
+        elif self.path == "/interim":
+            self.wfile.write(b"HTTP/1.1 103 Early Hints\r\nLink: </style.css>; rel=preload\r\n\r\n")
+            self.reply(200, b"final")
         elif self.path == "/slow":
             time.sleep(3)
             self.reply(200, b"late")
@@ -62,6 +89,32 @@ def exit_when_stdin_closes():
 signal.pthread_sigmask(signal.SIG_SETMASK, [])
 if "--exit-with-parent" in sys.argv:
     threading.Thread(target=exit_when_stdin_closes, daemon=True).start()
+
+
+def make_certificates(directory):
+    """A test authority and two server certificates it signed: one for IP 127.0.0.1, one for other.example."""
+    def openssl(*arguments):
+        subprocess.run(["openssl", *arguments], cwd=directory, check=True, capture_output=True)
+
+    ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+    openssl("req", "-x509", *ec, "-keyout", "ca.key", "-out", "ca.pem", "-days", "2", "-subj", "/CN=Probe Test CA",
+            "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign")
+    for name, alternative in (("ip", "IP:127.0.0.1"), ("wrong", "DNS:other.example")):
+        with open(os.path.join(directory, f"{name}.ext"), "w") as file:
+            file.write(f"subjectAltName={alternative}\n")
+        openssl("req", *ec, "-keyout", f"{name}.key", "-out", f"{name}.csr", "-subj", f"/CN={name}")
+        openssl("x509", "-req", "-in", f"{name}.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial",
+                "-out", f"{name}.pem", "-days", "2", "-extfile", f"{name}.ext")
+
+
 server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+if "--tls" in sys.argv:
+    directory = sys.argv[sys.argv.index("--tls") + 1]
+    if not os.path.exists(os.path.join(directory, "wrong.pem")):
+        make_certificates(directory)
+    leaf = "wrong" if "--wrong-name" in sys.argv else "ip"
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(os.path.join(directory, f"{leaf}.pem"), os.path.join(directory, f"{leaf}.key"))
+    server.socket = context.wrap_socket(server.socket, server_side=True)
 print(f"READY {server.server_address[1]}", flush=True)
 server.serve_forever()

@@ -84,7 +84,7 @@ enum ClientEmitter {
         let parts: [ConfigurationMember] = [
             .init(
                 doc: "", name: "transport", type: "any HealthSignInCore.HTTPTransport",
-                value: "HealthSignInCore.URLSessionHTTPTransport()"),
+                value: "HealthSignInCore.DefaultHTTPTransport()"),
             .init(doc: "", name: "urlPolicy", type: "HealthSignInCore.URLPolicy", value: ".init()"),
             .init(doc: "", name: "timeout", type: "Foundation.TimeInterval?", value: "nil"),
             .init(doc: "", name: "logger", type: "(any HealthSignInCore.LogSink)?", value: "nil"),

@@ -25,7 +25,7 @@ public struct ClientOptions: Sendable {
 
     /// Creates options; the defaults send over `URLSession` to https URLs only, without logging or middlewares.
     public init(
-        transport: any HTTPTransport = URLSessionHTTPTransport(), urlPolicy: URLPolicy = .init(),
+        transport: any HTTPTransport = DefaultHTTPTransport(), urlPolicy: URLPolicy = .init(),
         timeout: TimeInterval? = nil, logger: (any LogSink)? = nil, middlewares: [any HTTPClientMiddleware] = [],
         maximumResponseSize: Int = defaultMaximumResponseSize
     ) {

@@ -34,7 +34,7 @@ public struct HTTPClientConfiguration<Servers: HTTPServerSet>: Sendable {
 
     /// Creates a configuration from the parts of its options.
     public init(
-        servers: Servers = .init(), transport: any HTTPTransport = URLSessionHTTPTransport(),
+        servers: Servers = .init(), transport: any HTTPTransport = DefaultHTTPTransport(),
         urlPolicy: URLPolicy = .init(),
         headers: HTTPHeaderFields = Servers.defaultHeaders, timeout: TimeInterval? = nil,
         logger: (any LogSink)? = nil, middlewares: [any HTTPClientMiddleware] = []

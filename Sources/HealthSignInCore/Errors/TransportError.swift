@@ -16,6 +16,9 @@ public struct TransportError: Error, Sendable, Hashable, CustomStringConvertible
         case insecureConnection
         /// The response was bigger than the request's size limit; it was stopped as it streamed.
         case responseTooLarge
+        /// The response's body came in a content or transfer coding that was not asked for (the SDK asks for
+        /// `identity`); it was refused before any of it was decoded.
+        case unrequestedEncoding
         /// Anything else the transport reported.
         case other
     }
@@ -34,9 +37,9 @@ public struct TransportError: Error, Sendable, Hashable, CustomStringConvertible
         self.detail = detail
     }
 
-    /// Whether retrying later may succeed (every kind but an insecure connection and a response over its size
-    /// limit).
-    public var isTransient: Bool { kind != .insecureConnection && kind != .responseTooLarge }
+    /// Whether retrying later may succeed (every kind but an insecure connection, a response over its size limit
+    /// and an encoding nobody asked for).
+    public var isTransient: Bool { ![.insecureConnection, .responseTooLarge, .unrequestedEncoding].contains(kind) }
 
     /// A one-line explanation.
     public var description: String {

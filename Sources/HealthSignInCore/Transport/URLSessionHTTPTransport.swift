@@ -4,16 +4,27 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// The default transport, on `URLSession`, for Apple platforms and Linux alike.
+/// A transport on `URLSession`: the default on Apple platforms (see ``DefaultHTTPTransport``), and on Linux the one
+/// to choose for a proxy.
 ///
 /// It never follows redirects: a 3xx comes back as a response, so credentials are never replayed to another host
-/// and protocols that must see the redirect (OAuth) can. Cancelling the calling task cancels the request.
+/// and protocols that must see the redirect (OAuth) can. It never answers an HTTP authentication challenge (the SDK
+/// sends its credentials itself), so a 401 comes back as a response at once. Cancelling the calling task cancels the
+/// request.
 ///
 /// The timeout is enforced by the transport itself, to the millisecond, because `URLSession` on Linux rounds it
 /// down to whole seconds (and fails at once for anything under one second). So is the size of a response: the body
 /// is received as it streams, and a response whose `Content-Length` or bytes go beyond the request's
 /// ``HTTPRequestMessage/maximumResponseSize`` (or ``Configuration/maximumResponseSize``) is cancelled there and ends
 /// with a ``TransportError`` of kind ``TransportError/Kind/responseTooLarge``, however much more the server sends.
+/// The call returns as soon as the timeout or the limit is reached.
+///
+/// Requests ask for `Accept-Encoding: identity` (unless they set the field themselves), which replaces the
+/// `gzip, deflate, br` that `URLSession` would send, and a response in another content coding is refused with
+/// ``TransportError/Kind/unrequestedEncoding``. On Apple platforms `URLSession` decodes a body as it streams, so a
+/// refused or cancelled response costs no more work. On Linux, libcurl decodes whatever coding a server sends
+/// before the SDK sees a byte, and goes on decoding after the call has returned: use ``SocketHTTPTransport`` (the
+/// default there) when the servers are not all trusted.
 public final class URLSessionHTTPTransport: HTTPTransport, Sendable {
     /// How the transport is set up.
     public struct Configuration: Sendable {
@@ -94,6 +105,9 @@ public final class URLSessionHTTPTransport: HTTPTransport, Sendable {
         // URLSession's own timeout is only a backstop, set past the transport's deadline in whole seconds.
         urlRequest.timeoutInterval = (timeout + 1).rounded(.up)
         for field in request.headers { urlRequest.addValue(field.value, forHTTPHeaderField: field.name) }
+        if request.headers["Accept-Encoding"] == nil {
+            urlRequest.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
+        }
         urlRequest.httpBody = request.body
         if !configuration.allowsCaching { urlRequest.cachePolicy = .reloadIgnoringLocalCacheData }
 
@@ -161,8 +175,9 @@ public final class URLSessionHTTPTransport: HTTPTransport, Sendable {
 /// credentials never follow a redirect to another host, and receives each response's body as it streams, so a
 /// response can be stopped at its size limit.
 ///
-/// Subclass it to answer authentication challenges (certificate pinning, client certificates); the redirect
-/// refusal and the body's reception cannot be overridden.
+/// Subclass it to answer TLS challenges (certificate pinning, client certificates) by overriding
+/// ``urlSession(_:didReceive:completionHandler:)``; the redirect refusal, the refusal of HTTP authentication
+/// challenges and the body's reception cannot be overridden.
 open class URLSessionHTTPTransportDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     // @unchecked: its one piece of state is a LockedValue; subclasses that add some make it safe themselves.
     private let receivers = LockedValue<[ObjectIdentifier: ResponseReceiver]>([:])
@@ -175,14 +190,46 @@ open class URLSessionHTTPTransportDelegate: NSObject, URLSessionDataDelegate, @u
         receivers.withValue { $0[ObjectIdentifier(task)] = receiver }
     }
 
-    /// Stops a response whose announced length is over its limit before any of its body arrives.
+    /// Stops a response whose announced length is over its limit, or whose body is in a content coding that was not
+    /// asked for, before any of its body arrives.
     public final func urlSession(
         _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
-        let accepted = receivers.current[ObjectIdentifier(dataTask)]?.accepts(response.expectedContentLength) ?? true
+        let accepted = receivers.current[ObjectIdentifier(dataTask)]?.accepts(response) ?? true
         completionHandler(accepted ? .allow : .cancel)
     }
+
+    /// Answers a TLS challenge (the server's trust, a client certificate) with the system's default handling.
+    ///
+    /// Override it to pin certificates or present a client certificate. On Linux, `URLSession` asks no TLS
+    /// challenges.
+    open func urlSession(
+        _ session: URLSession, didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
+        completionHandler(.performDefaultHandling, nil)
+    }
+
+    /// Passes TLS challenges to ``urlSession(_:didReceive:completionHandler:)`` and refuses every HTTP
+    /// authentication challenge: the SDK sends its credentials itself, so a 401 is the server's answer, returned
+    /// at once (left unanswered, `URLSession` on Linux would hold the request until it timed out).
+    public final func urlSession(
+        _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
+        guard Self.httpAuthenticationMethods.contains(challenge.protectionSpace.authenticationMethod) else {
+            return urlSession(session, didReceive: challenge, completionHandler: completionHandler)
+        }
+        receivers.current[ObjectIdentifier(task)]?.refusedChallenge()
+        completionHandler(.rejectProtectionSpace, nil)
+    }
+
+    /// The challenges of HTTP authentication, as opposed to TLS's.
+    private static let httpAuthenticationMethods: Set<String> = [
+        NSURLAuthenticationMethodDefault, NSURLAuthenticationMethodHTTPBasic, NSURLAuthenticationMethodHTTPDigest,
+        NSURLAuthenticationMethodHTMLForm, NSURLAuthenticationMethodNTLM, NSURLAuthenticationMethodNegotiate,
+    ]
 
     /// Adds a piece of the body, or stops the response once it goes over its limit.
     public final func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
@@ -206,7 +253,8 @@ open class URLSessionHTTPTransportDelegate: NSObject, URLSessionDataDelegate, @u
 }
 
 /// One exchange of a ``URLSessionHTTPTransport``: its body as it streams in, bounded by its limit, and how it ends (the
-/// response, the transport's own timeout or size limit, or the caller's cancellation).
+/// response, the transport's own timeout or size limit, or the caller's cancellation). The first ending answers the
+/// caller at once and cancels the request.
 final class ResponseReceiver: @unchecked Sendable {
     // @unchecked: every mutable property is read and written only while `lock` is held.
     private let lock = Lock()
@@ -215,8 +263,11 @@ final class ResponseReceiver: @unchecked Sendable {
     private var body = Data()
     private var task: URLSessionTask?
     private var continuation: CheckedContinuation<HTTPResponseMessage, any Error>?
-    /// Why the transport itself ended the exchange, once it did.
-    private var ending: TransportError?
+    /// Whether the exchange has ended (answered, or about to be).
+    private var ended = false
+    /// Whether an HTTP authentication challenge was refused, which `URLSession` on Linux reports as a cancellation
+    /// although the response is complete.
+    private var challengeRefused = false
 
     init(url: URL, limit: Int) {
         self.url = url
@@ -224,15 +275,27 @@ final class ResponseReceiver: @unchecked Sendable {
     }
 
     func start(_ task: URLSessionTask, continuation: CheckedContinuation<HTTPResponseMessage, any Error>) {
-        lock.withLock {
+        let ended = lock.withLock {
             self.task = task
-            self.continuation = continuation
+            if !self.ended { self.continuation = continuation }
+            return self.ended
         }
+        if ended { continuation.resume(throwing: CancellationError()) }
     }
 
-    /// Whether a response that announced `length` bytes (-1 when it did not say) may go on; one over the limit
-    /// ends the exchange.
-    func accepts(_ length: Int64) -> Bool {
+    /// Whether `response` may go on: one whose body is in a content coding other than `identity`, or that announces
+    /// more bytes than the limit, ends the exchange.
+    func accepts(_ response: URLResponse) -> Bool {
+        let fields = (response as? HTTPURLResponse)?.allHeaderFields ?? [:]
+        let encoding = fields.first { ($0.key as? String)?.caseInsensitiveEquals("Content-Encoding") == true }
+        let codings = "\(encoding?.value ?? "")".split(separator: ",")
+            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            .filter { !$0.isEmpty && $0 != "identity" }
+        if let coding = codings.first {
+            end(.unrequestedEncoding, "the body is in the content coding '\(coding)', and identity was asked for")
+            return false
+        }
+        let length = response.expectedContentLength
         guard length > Int64(limit) else { return true }
         end(.responseTooLarge, "the response announces \(length) bytes, over the limit of \(limit)")
         return false
@@ -241,7 +304,7 @@ final class ResponseReceiver: @unchecked Sendable {
     /// A piece of the body.
     func received(_ data: Data) {
         let over = lock.withLock { () -> Bool in
-            guard ending == nil else { return false }
+            guard !ended else { return false }
             guard body.count + data.count <= limit else { return true }
             body.append(data)
             return false
@@ -252,26 +315,42 @@ final class ResponseReceiver: @unchecked Sendable {
     func timeOut() { end(.timedOut, "no response within the timeout") }
 
     /// The caller's task was cancelled.
-    func cancel() { lock.withLock { task }?.cancel() }
+    func cancel() { end(with: CancellationError()) }
 
-    /// Ends the exchange for `kind`, unless it has already ended, and stops the request.
+    /// An HTTP authentication challenge was refused.
+    func refusedChallenge() { lock.withLock { challengeRefused = true } }
+
+    /// Ends the exchange for `kind`, unless it has already ended.
     private func end(_ kind: TransportError.Kind, _ detail: String) {
-        let task = lock.withLock { () -> URLSessionTask? in
-            guard continuation != nil, ending == nil else { return nil }
-            ending = TransportError(kind, url: url, detail: detail)
+        end(with: TransportError(kind, url: url, detail: detail))
+    }
+
+    /// Answers the caller with `error` and stops the request, unless the exchange has already ended.
+    private func end(with error: any Error) {
+        let (continuation, task) = lock.withLock {
+            () -> (CheckedContinuation<HTTPResponseMessage, any Error>?, URLSessionTask?) in
+            guard !ended else { return (nil, nil) }
+            ended = true
             body = Data()
-            return self.task
+            defer { self.continuation = nil }
+            return (self.continuation, self.task)
         }
+        continuation?.resume(throwing: error)
         if let task { DispatchQueue.global().async { task.cancel() } }
     }
 
     func complete(response: URLResponse?, error: (any Error)?) {
-        let (continuation, ending, body) = lock.withLock {
-            defer { self.continuation = nil }
-            return (self.continuation, self.ending, self.body)
+        let (continuation, body, challengeRefused) = lock.withLock {
+            defer {
+                self.continuation = nil
+                ended = true
+            }
+            return (ended ? nil : self.continuation, self.body, self.challengeRefused)
         }
         guard let continuation else { return }
-        if let ending { return continuation.resume(throwing: ending) }
+        // A refused challenge ends the task as cancelled on Linux, with the 401 and its body already received.
+        let cancelled = (error as? URLError)?.code == .cancelled
+        let error = challengeRefused && cancelled && response is HTTPURLResponse ? nil : error
         continuation.resume(
             with: URLSessionHTTPTransport.result(for: url, data: body, response: response, error: error))
     }

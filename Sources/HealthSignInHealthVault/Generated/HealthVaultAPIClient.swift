@@ -60,7 +60,7 @@ public struct HealthVaultAPIClient: Sendable {
         /// Creates a configuration from the parts of its options.
         public init(
             servers: Servers = .init(),
-            transport: any HealthSignInCore.HTTPTransport = HealthSignInCore.URLSessionHTTPTransport(),
+            transport: any HealthSignInCore.HTTPTransport = HealthSignInCore.DefaultHTTPTransport(),
             urlPolicy: HealthSignInCore.URLPolicy = .init(),
             clock: any HealthSignInCore.TimeSource = HealthSignInCore.SystemClock(),
             envelope: HealthSignInCore.HealthVaultEnvelopeSettings = .init(

@@ -20,7 +20,7 @@ public struct KoppeltaalBackend: Sendable {
         /// Creates a configuration.
         public init(
             launchURL: URL, credentials: BasicCredentials, urlPolicy: URLPolicy = .init(),
-            transport: any HTTPTransport = URLSessionHTTPTransport(), clock: any TimeSource = SystemClock(),
+            transport: any HTTPTransport = DefaultHTTPTransport(), clock: any TimeSource = SystemClock(),
             timeout: TimeInterval? = nil, middlewares: [any HTTPClientMiddleware] = []
         ) {
             self.launchURL = launchURL

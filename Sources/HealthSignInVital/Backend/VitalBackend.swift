@@ -27,7 +27,7 @@ public struct VitalBackend: Sendable {
         public init(
             apiKey: APIKey, environment: VitalEnvironment, hosts: VitalHostMap = .init(),
             urlPolicy: URLPolicy = .init(),
-            transport: any HTTPTransport = URLSessionHTTPTransport(), timeout: TimeInterval? = nil,
+            transport: any HTTPTransport = DefaultHTTPTransport(), timeout: TimeInterval? = nil,
             logger: (any LogSink)? = nil,
             middlewares: [any HTTPClientMiddleware] = []
         ) {

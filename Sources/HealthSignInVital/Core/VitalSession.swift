@@ -51,7 +51,7 @@ public final class VitalSession: Sendable {
         public init(
             store: any CredentialStore, storeKey: String = "vital.core", hosts: VitalHostMap = .init(),
             urlPolicy: URLPolicy = .init(), refreshSkew: TimeInterval = 60,
-            transport: any HTTPTransport = URLSessionHTTPTransport(), clock: any TimeSource = SystemClock(),
+            transport: any HTTPTransport = DefaultHTTPTransport(), clock: any TimeSource = SystemClock(),
             timeout: TimeInterval? = nil, logger: (any LogSink)? = nil,
             middlewares: [any HTTPClientMiddleware] = [], expectedEnvironment: VitalEnvironment? = nil,
             expectedTeamID: String? = nil, allowsProductionAPIKey: Bool = false
