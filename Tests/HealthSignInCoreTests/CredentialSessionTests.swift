@@ -159,6 +159,30 @@ final class CredentialSessionTests: XCTestCase {
         XCTAssertEqual(sent.requests.count, 0)
     }
 
+    /// An erase by another instance sharing the store ends this instance's leases too: the next access finds nothing,
+    /// and a call that took the credential before the erase does not send it after.
+    func testAnEraseByAnotherInstanceIsSeenByEveryUseAndEveryRequest() async throws {
+        let first = session { _ in throw Refused() }
+        let second = session { _ in throw Refused() }
+        try await signIn(first)
+        let held = try await second.access()
+        XCTAssertEqual(held.credential.number, 1)
+        _ = try await first.erase()
+        XCTAssertFalse(held.lease.isValid, "the other instance's erase ends this lease")
+        let sent = RecordingTransport(responses: [HTTPResponseMessage(status: 200)])
+        await XCTAssertThrowsErrorAsync(
+            try await held.lease.guarding(sent).send(
+                HTTPRequestMessage(method: .get, url: URL(string: "https://example.com")!))
+        ) {
+            XCTAssertEqual($0 as? CredentialLifecycleError, .erased)
+        }
+        XCTAssertEqual(sent.requests.count, 0)
+        await XCTAssertThrowsErrorAsync(try await second.access()) { XCTAssertTrue($0 is NotSignedIn) }
+        // A new sign-in elsewhere is used at once.
+        try await signIn(first, 2)
+        await XCTAssertEqualAsync(try await second.access().credential.number, 2)
+    }
+
     func testARefusalForAReplacedTokenChangesNothing() async throws {
         let gate = GatedTransport { _ in HTTPResponseMessage(status: 200) }
         let hold = gate.hold { _ in true }

@@ -33,7 +33,7 @@ final class SMARTIntegrationTests: XCTestCase {
     private func session(
         clientID: String = "smart-public", secret: String? = nil, signer: ClientAssertionSigner? = nil,
         fhirBaseURL: URL? = nil, standalone: Bool = true, clock: any TimeSource = SystemClock(),
-        transport: (any HTTPTransport)? = nil
+        transport: (any HTTPTransport)? = nil, middlewares: [any HTTPClientMiddleware] = []
     ) -> SMARTSession {
         let base = fhirBaseURL ?? fhirBase
         let client =
@@ -48,7 +48,7 @@ final class SMARTIntegrationTests: XCTestCase {
                     store: store,
                     options: ClientOptions(
                         transport: transport ?? DefaultHTTPTransport(timeout: 5),
-                        urlPolicy: URLPolicy(allowsInsecureLoopback: true)), clock: clock)))
+                        urlPolicy: URLPolicy(allowsInsecureLoopback: true), middlewares: middlewares), clock: clock)))
     }
 
     static func signer(clock: any TimeSource = SystemClock()) throws -> ClientAssertionSigner {
@@ -410,6 +410,47 @@ final class SMARTIntegrationTests: XCTestCase {
         }
     }
 
+    private func fhirCalls() async throws -> Int {
+        let stats = try await stats()
+        return try XCTUnwrap(stats["fhir"] as? Int)
+    }
+
+    func testARevocationInOneInstanceStopsAnotherSharingTheStore() async throws {
+        let first = session()
+        _ = try await launched(first)
+        let second = session()
+        let read = try await second.fhir(.fhir("Patient", id: "smart-patient-1"))
+        XCTAssertEqual(read.status, 200)
+        let sent = try await fhirCalls()
+        guard case .revoked = try await first.revoke() else { return XCTFail("not revoked") }
+        await XCTAssertThrowsErrorAsync(try await second.fhir(.fhir("Patient", id: "smart-patient-1"))) { error in
+            XCTAssertEqual((error as? SignInError)?.code, .needsSignIn, "\(error)")
+        }
+        let after = try await fhirCalls()
+        XCTAssertEqual(after, sent, "the second instance sent the revoked grant's access token")
+        let status = try await second.status()
+        XCTAssertEqual(status, .signedOut)
+    }
+
+    func testARevocationStopsARequestAnotherInstanceHadAlreadyPrepared() async throws {
+        let first = session()
+        _ = try await launched(first)
+        // The second instance's request waits in a middleware, after it took the credential and before it is sent.
+        let holder = GatedTransport { _ in HTTPResponseMessage(status: 204) }
+        let gate = holder.hold { $0.url.path.hasSuffix("/Patient/smart-patient-1") }
+        let second = session(middlewares: [HoldingMiddleware(holder: holder)])
+        let call = Task { try await second.fhir(.fhir("Patient", id: "smart-patient-1")) }
+        _ = await gate.arrival()
+        let sent = try await fhirCalls()
+        guard case .revoked = try await first.revoke() else { return XCTFail("not revoked") }
+        gate.release()
+        await XCTAssertThrowsErrorAsync(try await call.value) { error in
+            XCTAssertEqual((error as? any SDKError)?.recovery, .reauthorize, "\(error)")
+        }
+        let after = try await fhirCalls()
+        XCTAssertEqual(after, sent, "the request prepared before the revocation was sent after it")
+    }
+
     func testRevocationEndsTheGrantHereAndAtTheServer() async throws {
         let session = session()
         _ = try await launched(session)
@@ -523,5 +564,18 @@ final class SMARTIntegrationTests: XCTestCase {
                 call: { _ = try await session.fhir(.fhir("Patient", id: "smart-patient-1")) }
             )
         )
+    }
+}
+
+/// Holds each request at `holder`'s gates before sending it on.
+private struct HoldingMiddleware: HTTPClientMiddleware {
+    let holder: GatedTransport
+
+    func intercept(
+        _ request: HTTPRequestMessage, operation: OperationID,
+        next: @Sendable (HTTPRequestMessage) async throws -> HTTPResponseMessage
+    ) async throws -> HTTPResponseMessage {
+        _ = try await holder.send(request)
+        return try await next(request)
     }
 }

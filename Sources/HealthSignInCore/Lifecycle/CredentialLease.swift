@@ -3,7 +3,9 @@
 /// Every access a ``CredentialSession`` hands out comes with a lease. Requests that carry the credential go through
 /// ``guarding(_:)``: once the credential is erased (signing out, revoking, disconnecting, a dead grant), the lease
 /// refuses them with ``CredentialLifecycleError/erased`` before they are sent, so a call that took the credential
-/// just before the erase, or a replay after it, never sends it again.
+/// just before the erase, or a replay after it, never sends it again. That holds for an erase by another instance
+/// or process sharing the store too: before each request the lease reads the store, and refuses when it holds no
+/// credential.
 public final class CredentialLease: Sendable {
     private let epoch: UInt64
     private let currentEpoch: LockedValue<UInt64>
@@ -22,7 +24,8 @@ public final class CredentialLease: Sendable {
     /// This lease, valid only while `condition` also holds: for a request computed from state that another
     /// instance may change meanwhile, such as a refresh of what a store without a lock held.
     func requiring(_ condition: @escaping @Sendable () -> Bool) -> CredentialLease {
-        CredentialLease(epoch: epoch, currentEpoch: currentEpoch, condition: condition)
+        let own = self.condition
+        return CredentialLease(epoch: epoch, currentEpoch: currentEpoch) { own?() != false && condition() }
     }
 
     /// `transport`, refusing to send once the credential is erased.
@@ -35,9 +38,12 @@ public final class CredentialLease: Sendable {
 final class LeaseBook: Sendable {
     private let epoch = LockedValue<UInt64>(0)
     private let issued: LockedValue<CredentialLease>
+    /// What every lease also requires, e.g. that the shared store still holds a credential.
+    private let condition: (@Sendable () -> Bool)?
 
-    init() {
-        issued = LockedValue(CredentialLease(epoch: 0, currentEpoch: epoch))
+    init(condition: (@Sendable () -> Bool)? = nil) {
+        self.condition = condition
+        issued = LockedValue(CredentialLease(epoch: 0, currentEpoch: epoch, condition: condition))
     }
 
     /// The lease for the credential as it is now.
@@ -49,7 +55,7 @@ final class LeaseBook: Sendable {
             epoch += 1
             return epoch
         }
-        issued.withValue { $0 = CredentialLease(epoch: next, currentEpoch: epoch) }
+        issued.withValue { $0 = CredentialLease(epoch: next, currentEpoch: epoch, condition: condition) }
     }
 }
 

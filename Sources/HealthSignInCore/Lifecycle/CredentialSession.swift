@@ -49,7 +49,7 @@ public actor CredentialSession<Policy: CredentialPolicy> {
     private nonisolated let observe: @Sendable (CredentialChange<State>) -> Void
     private nonisolated let eventBroadcaster = Broadcaster<CredentialEvent>()
     private nonisolated let subscriberIDs = LockedValue<UInt64>(0)
-    nonisolated let leases = LeaseBook()
+    nonisolated let leases: LeaseBook
     let transitions = AsyncMutex()
     let refreshGate = AsyncMutex()
 
@@ -90,6 +90,12 @@ public actor CredentialSession<Policy: CredentialPolicy> {
         self.logger = logger
         self.category = category
         self.observe = observe
+        // Another instance sharing the store may erase the credential (sign out, revoke) at any time: each request
+        // checks that the store still holds one before it goes out. A store that cannot be read now does not stop
+        // it; the next access reports the store's error.
+        leases = LeaseBook {
+            do { return try store.read(key) != nil } catch { return true }
+        }
     }
 
     // MARK: - Reading
@@ -127,6 +133,8 @@ public actor CredentialSession<Policy: CredentialPolicy> {
         storedBytes = data
         guard decoded != before || unreadable else { return false }
         value = decoded
+        // Calls that took the credential before another instance erased it must not send it now.
+        if decoded == nil { leases.revoke() }
         if unreadable {
             log(.warning, "the stored value cannot be read; it counts as nothing stored until it is replaced or erased")
             announce(.unreadableStoredValue, before: before, after: nil)
@@ -146,7 +154,9 @@ public actor CredentialSession<Policy: CredentialPolicy> {
     /// - Throws: the policy's missing-credential error, its unusable-credential error, or the refresh's error.
     public func access() async throws -> Access {
         try storePendingWrite()
-        guard let state = try current() ?? policy.initialState(), let credential = policy.credential(in: state) else {
+        // Read on every use, so what another instance sharing the store did (a refresh, an erase) is seen at once.
+        try reread()
+        guard let state = value ?? policy.initialState(), let credential = policy.credential(in: state) else {
             throw policy.missingCredentialError(in: value)
         }
         try policy.checkUsable(credential)

@@ -4,11 +4,14 @@
 /// HTTP stack, a proxy for tests, or instrumentation.
 ///
 /// Choose an implementation:
-/// - ``URLSessionHTTPTransport`` for apps and servers (the default everywhere, including Linux).
+/// - ``DefaultHTTPTransport`` for apps and servers (the default): ``SocketHTTPTransport`` on Linux,
+///   ``URLSessionHTTPTransport`` on Apple platforms.
 /// - `RecordingTransport` (in `HealthSignInTesting`) for tests: it records each request and answers from a closure.
 ///
 /// Implementations must:
-/// - return every HTTP status as a response (a 401 or 503 is not an error at this layer);
+/// - return every HTTP status as a response (a 401 or 503 is not an error at this layer), never answering an
+///   authentication challenge themselves;
+/// - end each exchange by the request's timeout and size limit, leaving no work for it behind;
 /// - throw ``TransportError`` for failures below HTTP (no connection, timeout, reset), and `CancellationError`
 ///   when the calling task is cancelled;
 /// - not follow redirects, so credentials never travel to a host the SDK did not choose.
