@@ -23,7 +23,9 @@ final class HTTP1MessageTests: XCTestCase {
         _ check: (HTTP1ResponseParser.Failure) -> Bool
     ) {
         XCTAssertThrowsError(try parse(text, limit: limit, close: close), file: file, line: line) {
-            guard let failure = $0 as? HTTP1ResponseParser.Failure else { return XCTFail("\($0)", file: file, line: line) }
+            guard let failure = $0 as? HTTP1ResponseParser.Failure else {
+                return XCTFail("\($0)", file: file, line: line)
+            }
             XCTAssertTrue(check(failure), "\(failure)", file: file, line: line)
         }
     }
@@ -51,7 +53,8 @@ final class HTTP1MessageTests: XCTestCase {
 
     func testTheBodyLimitCountsTheBytesTheCallerReceives() {
         assertFailure("HTTP/1.1 200 OK\r\nContent-Length: 11\r\n\r\n", limit: 10) { $0 == .tooLarge($0.detail) }
-        assertFailure("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n6\r\nabcdef\r\n6\r\nabcdef\r\n", limit: 10) {
+        assertFailure("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n6\r\nabcdef\r\n6\r\nabcdef\r\n", limit: 10)
+        {
             if case .tooLarge = $0 { return true } else { return false }
         }
         assertFailure("HTTP/1.1 200 OK\r\n\r\n" + String(repeating: "x", count: 11), limit: 10) {
@@ -59,7 +62,8 @@ final class HTTP1MessageTests: XCTestCase {
         }
         let huge = "HTTP/1.1 200 OK\r\nX: " + String(repeating: "a", count: HTTP1ResponseParser.maximumHeadSize)
         assertFailure(huge) { if case .tooLarge = $0 { return true } else { return false } }
-        let longChunkLine = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1;" + String(repeating: "e", count: 5_000)
+        let longChunkLine =
+            "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1;" + String(repeating: "e", count: 5_000)
         assertFailure(longChunkLine) { if case .tooLarge = $0 { return true } else { return false } }
     }
 

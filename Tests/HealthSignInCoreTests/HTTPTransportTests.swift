@@ -50,7 +50,8 @@ final class HTTPTransportTests: XCTestCase {
     func testRedirectsAreReturnedNotFollowed() async throws {
         for (name, transport) in transports() {
             let response = try await transport.send(
-                HTTPRequestMessage(method: .get, url: try url("/redirect"), headers: ["Authorization": "Bearer secret"]))
+                HTTPRequestMessage(method: .get, url: try url("/redirect"), headers: ["Authorization": "Bearer secret"])
+            )
             XCTAssertEqual(response.status, 302, name)
             XCTAssertEqual(response.headers["location"], "/echo", name)
         }
@@ -63,7 +64,8 @@ final class HTTPTransportTests: XCTestCase {
                     method: .post, url: try url("/redirect-away"),
                     headers: ["Authorization": "Bearer secret", "x-vital-api-key": "key"], body: Data("a=b".utf8)
                 ))
-            XCTAssertEqual(response.status, 307, "\(name): the redirect is the answer; nothing went to collector.example")
+            XCTAssertEqual(
+                response.status, 307, "\(name): the redirect is the answer; nothing went to collector.example")
             XCTAssertEqual(response.headers["location"], "https://collector.example/steal", name)
         }
     }

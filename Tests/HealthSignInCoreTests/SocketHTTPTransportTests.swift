@@ -29,7 +29,8 @@
 
         func testAServerWhoseAuthorityIsTrustedAnswersOverTLS() async throws {
             let server = try Self.servers.get().valid
-            let transport = SocketHTTPTransport(configuration: .init(timeout: 5, additionalCertificateAuthorities: authority))
+            let transport = SocketHTTPTransport(
+                configuration: .init(timeout: 5, additionalCertificateAuthorities: authority))
             let echo = try await transport.send(
                 HTTPRequestMessage(method: .post, url: try url(server, "/echo?a=1"), body: Data("a=b".utf8)))
             XCTAssertEqual(echo.status, 200)
@@ -50,7 +51,8 @@
 
         func testACertificateForAnotherNameIsRefused() async throws {
             let server = try Self.servers.get().otherName
-            let transport = SocketHTTPTransport(configuration: .init(timeout: 5, additionalCertificateAuthorities: authority))
+            let transport = SocketHTTPTransport(
+                configuration: .init(timeout: 5, additionalCertificateAuthorities: authority))
             await XCTAssertThrowsErrorAsync(
                 try await transport.send(HTTPRequestMessage(method: .get, url: try url(server, "/echo")))
             ) { self.assertInsecure($0) }
@@ -59,7 +61,8 @@
         func testAnUnreadableAuthoritiesFileFailsEveryHTTPSRequestWithTheReason() async throws {
             let server = try Self.servers.get().valid
             let missing = Self.directory.appendingPathComponent("missing.pem")
-            let transport = SocketHTTPTransport(configuration: .init(timeout: 5, additionalCertificateAuthorities: missing))
+            let transport = SocketHTTPTransport(
+                configuration: .init(timeout: 5, additionalCertificateAuthorities: missing))
             await XCTAssertThrowsErrorAsync(
                 try await transport.send(HTTPRequestMessage(method: .get, url: try url(server, "/echo")))
             ) {

@@ -34,7 +34,9 @@ final class BoundedInputTests: XCTestCase {
         let limit = ClientOptions.defaultMaximumResponseSize
         for transport in transports {
             for announce in ["0", "1"] {
-                let url = emulator.url("/_stream/bytes").appending(queryItems: [.init(name: "announce", value: announce)])
+                let url = emulator.url("/_stream/bytes").appending(queryItems: [
+                    .init(name: "announce", value: announce)
+                ])
                 await XCTAssertThrowsErrorAsync(
                     try await transport.send(
                         HTTPRequestMessage(method: .get, url: url, maximumResponseSize: limit))

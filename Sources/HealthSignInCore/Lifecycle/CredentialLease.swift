@@ -19,7 +19,11 @@ public final class CredentialLease: Sendable {
     }
 
     /// Whether requests may still carry the credential.
-    public var isValid: Bool { currentEpoch.current == epoch && condition?() != false }
+    public var isValid: Bool { isUnerasedHere && condition?() != false }
+
+    /// Whether this instance has not erased the credential since handing out the lease (whatever another instance
+    /// did to the store).
+    var isUnerasedHere: Bool { currentEpoch.current == epoch }
 
     /// This lease, valid only while `condition` also holds: for a request computed from state that another
     /// instance may change meanwhile, such as a refresh of what a store without a lock held.

@@ -228,7 +228,8 @@ public actor CredentialSession<Policy: CredentialPolicy> {
         var partial: (any Error)?
         do {
             fresh = try await policy.refresh(credential, lease: refreshLease)
-        } catch CredentialLifecycleError.erased where lease.isValid {
+        } catch CredentialLifecycleError.erased where lease.isUnerasedHere {
+            // Another instance changed the store while the refresh waited: what it holds now decides.
             return try adoptStored(instead: CredentialLifecycleError.superseded)
         } catch let error as PartialRefresh<Credential> {
             // The server answered: what it issued is stored before the error is reported.

@@ -8,9 +8,9 @@ import Foundation
 /// ``maximumLineSize``. A response in a content or transfer coding other than `identity` and `chunked` is refused
 /// before any of its body is read: the SDK asks for `identity`, and decoding a coding nobody asked for would let a
 /// few kilobytes turn into gigabytes.
-struct HTTP1ResponseParser {
+package struct HTTP1ResponseParser {
     /// Why a response cannot be read.
-    enum Failure: Error, Equatable {
+    package enum Failure: Error, Equatable {
         /// The bytes are not an HTTP/1.1 response.
         case malformed(String)
         /// The head or the body is over its limit.
@@ -20,9 +20,9 @@ struct HTTP1ResponseParser {
     }
 
     /// The most bytes the status line and header fields may take together.
-    static let maximumHeadSize = 65_536
+    package static let maximumHeadSize = 65_536
     /// The most bytes a chunk-size line or a trailer line may take.
-    static let maximumLineSize = 4_096
+    package static let maximumLineSize = 4_096
 
     private enum Framing {
         case none
@@ -53,24 +53,24 @@ struct HTTP1ResponseParser {
 
     /// A parser for the response to a request whose response may carry a body (`expectsBody` is false for `HEAD`)
     /// of at most `bodyLimit` bytes.
-    init(bodyLimit: Int, expectsBody: Bool) {
+    package init(bodyLimit: Int, expectsBody: Bool) {
         self.bodyLimit = max(bodyLimit, 0)
         self.expectsBody = expectsBody
     }
 
     /// Whether the response is complete.
-    var isComplete: Bool {
+    package var isComplete: Bool {
         if case .done = state { return true }
         return false
     }
 
     /// The response, once ``isComplete``.
-    var response: HTTPResponseMessage? {
+    package var response: HTTPResponseMessage? {
         isComplete ? HTTPResponseMessage(status: status, headers: headers, body: body) : nil
     }
 
     /// Reads `bytes`; bytes after the end of the response are ignored.
-    mutating func consume(_ bytes: some Collection<UInt8>) throws(Failure) {
+    package mutating func consume(_ bytes: some Collection<UInt8>) throws(Failure) {
         var input = ArraySlice(bytes)
         while !input.isEmpty {
             switch state {
@@ -109,7 +109,7 @@ struct HTTP1ResponseParser {
 
     /// The connection ended: completes a response framed by the end of the connection, or throws when the
     /// response is cut short.
-    mutating func finish() throws(Failure) {
+    package mutating func finish() throws(Failure) {
         switch state {
         case .untilClose: state = .done
         case .done: return

@@ -70,7 +70,8 @@
                     thread.start()
                     DispatchQueue.global().asyncAfter(deadline: .now() + timeout) {
                         exchange.finish(
-                            .failure(TransportError(.timedOut, url: request.url, detail: "no response within the timeout")))
+                            .failure(
+                                TransportError(.timedOut, url: request.url, detail: "no response within the timeout")))
                     }
                 }
             } onCancel: {
