@@ -19,7 +19,7 @@ Control endpoints (JSON), for tests:
   POST /_control/healthvault {...}         settings: people, page_size, skew_seconds, clock_offset_seconds,
                                            shell_decision (grant|reject), shell_instance, instance_id_key,
                                            max_ttl_seconds, session_lifetime_seconds, appauth_minimal_return,
-                                           action_url
+                                           action_url, max_full_things, unrequested_thing, extra_group
   POST /_control/healthvault/<action>      expire-sessions | revoke | delete-apps
   GET  /_control/healthvault/stats         calls per method, authorizations per app, released authorizations,
                                            things per record

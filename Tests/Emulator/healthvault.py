@@ -19,6 +19,9 @@ Server rules, as the protocol sheet describes them:
 - GetThings returns a group's matches newest first: at most max in all, of which at most max-full (and never more
   than max_full_things, 240 by default) in full and the rest as unprocessed-thing-key-info keys; ids and keys are
   ORed with the filters, and a key selects its thing only at that version-stamp (the emulator keeps no history);
+- attacker settings make GetThings answer with what was not asked for: unrequested_thing adds a thing that is not in
+  the record to every group that selects by key (a follow-up), and extra_group puts a group of its own, holding such
+  a thing, before the groups asked for;
 - errors are HTTP 200 with a non-zero <status><code>.
 """
 import base64
@@ -83,6 +86,8 @@ class HealthVault:
             self.appauth_minimal_return = False
             self.action_url = None
             self.max_full_things = 240
+            self.unrequested_thing = False
+            self.extra_group = False
             self.calls = {}
 
     # Settings and test controls --------------------------------------------------------------------------------
@@ -102,6 +107,8 @@ class HealthVault:
             self.appauth_minimal_return = bool(settings.get("appauth_minimal_return", self.appauth_minimal_return))
             self.action_url = settings.get("action_url", self.action_url)
             self.max_full_things = int(settings.get("max_full_things", self.max_full_things))
+            self.unrequested_thing = bool(settings.get("unrequested_thing", self.unrequested_thing))
+            self.extra_group = bool(settings.get("extra_group", self.extra_group))
 
     def expire_sessions(self):
         with self.lock:
@@ -542,10 +549,21 @@ def get_things(instance, body, root, header, info):
         with_xml = group.find("format/xml") is not None
         rendered = "".join(render_thing(thing, "core" in sections, with_xml) for thing in matches[:full])
         rendered += "".join(render_key(thing) for thing in matches[full:])
+        if hv.unrequested_thing and keys:
+            rendered += render_thing(planted_thing(), "core" in sections, with_xml)
         name = group.get("name")
         opening = f'<group name="{escape(name, {chr(34): "&quot;"})}">' if name is not None else "<group>"
+        if hv.extra_group:
+            results.append(f"{opening}{render_thing(planted_thing(), 'core' in sections, with_xml)}</group>")
         results.append(f"{opening}{rendered}</group>")
     return respond(info="".join(results), method="GetThings", version=3)
+
+
+def planted_thing():
+    """A weight that no record holds, for answers that carry what nobody asked for."""
+    return {"id": str(uuid.uuid4()), "stamp": str(uuid.uuid4()), "type": "3d34d87e-7fc1-4153-800f-f56592cb0d17",
+            "created": hv.now().strftime("%Y-%m-%dT%H:%M:%S"),
+            "data": b"<weight><value><kg>-1</kg></value></weight>"}
 
 
 def render_thing(thing, core, with_xml):

@@ -55,6 +55,18 @@ final class CredentialSessionTests: XCTestCase {
         await XCTAssertEqualAsync(try await session.access().credential.number, 7)
     }
 
+    /// A state the store cannot encode (a date that is not a number) fails with the store's typed error, and the
+    /// stored state stays as it was.
+    func testAStateThatCannotBeEncodedFailsWithATypedStoreError() async throws {
+        let session = session { _ in throw Refused() }
+        try await signIn(session, 4)
+        let broken = Token(number: 5, expiresAt: Date(timeIntervalSinceReferenceDate: .nan))
+        await XCTAssertThrowsErrorAsync(try await session.transition { try await $0.store(broken) }) { error in
+            XCTAssertEqual(error as? CredentialStoreError, .unencodable(key: "token"))
+        }
+        await XCTAssertEqualAsync(try await session.access().credential.number, 4)
+    }
+
     /// A store that fails the next `failures` writes, as a full disk or a locked Keychain would.
     final class FailingStore: CredentialStore, @unchecked Sendable {
         let inner = InMemoryCredentialStore()

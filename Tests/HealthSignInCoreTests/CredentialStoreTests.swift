@@ -163,6 +163,24 @@ final class CredentialStoreTests: XCTestCase {
         XCTAssertEqual(store.keys, ["k"], "an unreadable value is left for the caller to decide about")
     }
 
+    func testAValueThatCannotBeEncodedIsATypedErrorAndNothingIsStored() throws {
+        var deep = JSONValue.null
+        for _ in 0...JSONValue.writableDepth { deep = .array([deep]) }
+        let stores: [any CredentialStore] = [InMemoryCredentialStore(), try FileCredentialStore(directory: directory)]
+        for store in stores {
+            try store.writeValue(["kept": 1.5], for: "k")
+            for value: any Encodable in [["x": Double.nan], ["x": -Double.infinity], deep] {
+                XCTAssertThrowsError(try store.writeValue(value, for: "k"), "\(type(of: store))") { error in
+                    XCTAssertEqual(error as? CredentialStoreError, .unencodable(key: "k"))
+                    XCTAssertEqual((error as? CredentialStoreError)?.recovery, .fixRequest)
+                    XCTAssertEqual(
+                        "\(error)", "The value for 'k' could not be encoded for storage; nothing was written")
+                }
+            }
+            XCTAssertEqual(try store.readValue([String: Double].self, for: "k"), ["kept": 1.5])
+        }
+    }
+
     // MARK: - Compare-and-swap, lock directories, bounded lock waits
 
     func testReplaceWritesOnlyOverTheExpectedBytesInEveryStore() throws {

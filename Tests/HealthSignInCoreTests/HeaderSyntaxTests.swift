@@ -1,5 +1,5 @@
 import Foundation
-import HealthSignInCore
+@_spi(Generated) import HealthSignInCore
 import HealthSignInTestSupport
 import XCTest
 
@@ -40,9 +40,48 @@ final class HeaderSyntaxTests: XCTestCase {
                 XCTAssertEqual(error as? RequestEncodingError, .invalidHeaderField(shown))
             }
         }
-        for (name, value) in [("X-Trace", "a\tb c"), ("X-Name", "Zoë"), ("x-!#$%&'*+-.^_`|~", "")] {
+        for (name, value) in [("X-Trace", "a\tb c"), ("X-Name", "Zoe"), ("x-!#$%&'*+-.^_`|~", "")] {
             let sent = try await send(adding: name, value)
             XCTAssertEqual(sent.requests.first?.headers[name], value)
         }
+    }
+
+    /// RFC 9110 §5.5: a value starts and ends with a visible character, and the SDK sends visible US-ASCII only, since
+    /// a server may read other bytes as Latin-1 (obs-text) rather than the UTF-8 they were sent as.
+    func testValuesAreVisibleASCIIWithoutSpaceOrTabAtEitherEnd() async throws {
+        let refused: [(String, String)] = [
+            ("X-Name", "Zoë"), ("X-Name", "é"), ("X-Emoji", "🙂"), ("X-Name", "Zo\u{A0}e"),
+            ("X-Trace", " leading"), ("X-Trace", "trailing "), ("X-Trace", "\tleading"), ("X-Trace", "trailing\t"),
+            ("X-Trace", " "), ("X-Trace", "\t"),
+        ]
+        for (name, value) in refused {
+            XCTAssertFalse(HTTPHeaderFields.isFieldValue(value), value.debugDescription)
+            var fields = HTTPHeaderFields()
+            fields.add(name, value)
+            XCTAssertThrowsError(try fields.checkSyntax(), value.debugDescription) { error in
+                XCTAssertEqual(error as? RequestEncodingError, .invalidHeaderField(name))
+            }
+            await XCTAssertThrowsErrorAsync(try await send(adding: name, value), value.debugDescription) { error in
+                XCTAssertEqual(error as? RequestEncodingError, .invalidHeaderField(name))
+            }
+        }
+        for value in ["a b", "a\tb", "a  \t  b", "", "x", "!\"#~", "Bearer abc.def"] {
+            XCTAssertTrue(HTTPHeaderFields.isFieldValue(value), value.debugDescription)
+            let sent = try await send(adding: "X-Trace", value)
+            XCTAssertEqual(sent.requests.first?.headers["X-Trace"], value)
+        }
+    }
+
+    /// A generated client's own default headers are checked the same way before anything is sent.
+    func testAGeneratedClientsDefaultHeaderIsCheckedToo() async throws {
+        let transport = RecordingTransport { _ in HTTPResponseMessage(status: 200) }
+        let core = HTTPClientCore(
+            family: "Demo", options: ClientOptions(transport: transport), headers: ["X-Client": "Zoë "])
+        let builder = try core.request(
+            .get, server: URL(string: "https://api.example.com"), serverName: "api", path: "/v1/ping")
+        await XCTAssertThrowsErrorAsync(try await core.send(builder, operation: "Ping", errors: [])) { error in
+            XCTAssertEqual(error as? RequestEncodingError, .invalidHeaderField("X-Client"))
+        }
+        XCTAssertEqual(transport.requests.count, 0, "nothing was sent")
     }
 }

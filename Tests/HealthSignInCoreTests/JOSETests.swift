@@ -182,4 +182,53 @@ final class JOSETests: XCTestCase {
             try ClientAssertion(clientID: "x", tokenEndpoint: endpoint, key: ec.publicKey, algorithm: .es384))
         XCTAssertThrowsError(try ClientAssertion(clientID: "x", tokenEndpoint: endpoint, key: ec, algorithm: .rs384))
     }
+
+    // MARK: - Bounds on RSA keys
+
+    /// An RSA key whose modulus has exactly `bits` bits and whose exponent is `exponent` (big-endian bytes).
+    private func rsaKey(bits: Int, exponent: [UInt8] = [0x01, 0x00, 0x01], extra: String = "") throws -> JSONWebKey {
+        var modulus = [UInt8](repeating: 0xA5, count: (bits + 7) / 8)
+        modulus[0] = bits % 8 == 0 ? 0x80 : UInt8(1) << (bits % 8 - 1)
+        modulus[modulus.count - 1] |= 1
+        let (n, e) = (Base64URL.encode(modulus), Base64URL.encode(exponent))
+        return try key(#"{"kty": "RSA", "n": "\#(n)", "e": "\#(e)"\#(extra)}"#)
+    }
+
+    private func assertRefused(_ reason: String, line: UInt = #line, _ body: () throws -> JSONWebKey) {
+        XCTAssertThrowsError(try body(), line: line) { error in
+            XCTAssertEqual(error as? JOSEError, .invalidKey(reason), line: line)
+            XCTAssertEqual((error as? JOSEError)?.recovery, .reconfigure, line: line)
+        }
+    }
+
+    func testRSAKeysAreBoundedSoAVerificationCostsLittle() throws {
+        for bits in [2048, 3072, 4096, 8192] {
+            XCTAssertNoThrow(try rsaKey(bits: bits), "\(bits) bits")
+        }
+        assertRefused("the RSA modulus has 16384 bits, at most 8192 are accepted") { try rsaKey(bits: 16_384) }
+        assertRefused("the RSA modulus has 8193 bits, at most 8192 are accepted") { try rsaKey(bits: 8_193) }
+
+        var huge = [UInt8](repeating: 0xFF, count: 512)
+        huge[0] = 0x80
+        assertRefused("the RSA public exponent has 4096 bits, at most 33 are accepted") {
+            try rsaKey(bits: 2048, exponent: huge)
+        }
+        assertRefused("the RSA public exponent has 34 bits, at most 33 are accepted") {
+            try rsaKey(bits: 2048, exponent: [0x02, 0x00, 0x00, 0x00, 0x01])
+        }
+        for exponent: [UInt8] in [[0x03], [0x01, 0x00, 0x01], [0x01, 0x00, 0x00, 0x00, 0x01]] {
+            XCTAssertNoThrow(try rsaKey(bits: 2048, exponent: exponent), "\(exponent)")
+        }
+        XCTAssertNoThrow(try JSONWebKey(json: Data(Self.smartRSA.utf8)))
+
+        // A private member is never longer than the modulus in a real key; a longer one only costs time.
+        let long = Base64URL.encode([UInt8](repeating: 0x7F, count: 2048 / 8 + 1))
+        let one = Base64URL.encode([UInt8(0x01)])
+        let members = ["d", "p", "q", "dp", "dq", "qi"]
+        assertRefused("\"d\" is longer than the RSA modulus") {
+            try rsaKey(
+                bits: 2048,
+                extra: members.map { ", \"\($0)\": \"\($0 == "d" ? long : one)\"" }.joined())
+        }
+    }
 }

@@ -127,6 +127,32 @@ final class ThingBatchTests: XCTestCase {
         XCTAssertEqual(transport.requests.count, 2, "nothing is asked for twice")
     }
 
+    /// A follow-up answer's things are results only when it asked for their key: a second copy, the asked-for thing at
+    /// another version and a thing of another id are dropped.
+    func testAFollowUpKeepsOnlyTheThingsItAskedFor() async throws {
+        let (id, stamp) = ("373c0743-2a7c-4d0c-967c-f6bdccb6a75d", "7c345b6b-5072-4aca-a454-5aa7148982cf")
+        let other = "a73685c8-9e08-499b-99c5-abed52aea730"
+        let (batches, _) = batches(answering: [
+            Self.firstPage,
+            Self.response(
+                Self.thing(id, stamp: stamp, kg: "82.5538113") + Self.thing(id, stamp: stamp, kg: "1")
+                    + Self.thing(other, stamp: "00000000-0000-4000-8000-000000000001", kg: "2")
+                    + Self.thing("0dd1ce00-0000-4000-8000-000000000000", stamp: stamp, kg: "3")),
+        ])
+        var read: [HealthVaultThingBatch] = []
+        for try await batch in batches { read.append(batch) }
+        XCTAssertEqual(read.map(\.things.count), [2, 1])
+        XCTAssertEqual(read.last?.things.first?.thingID.id.wireText, id)
+        XCTAssertEqual(read.last?.things.first?.dataXML?.text.contains("82.5538113"), true, "the first copy")
+        XCTAssertEqual(
+            read.last?.unresolved,
+            [
+                ThingKey(
+                    versionStamp: UUID(uuidString: "6672961b-3715-4b52-8426-6671841cc430"), id: UUID(uuidString: other)!
+                )
+            ])
+    }
+
     func testFollowUpBatchesAreNoLargerThanTheFirstPage() async throws {
         // Two full things and five keys: three follow-ups of two, two and one key.
         let keys = (1...5).map { String(format: "00000000-0000-4000-8000-%012d", $0) }

@@ -24,19 +24,20 @@ final class HealthVaultRecordIntegrationTests: XCTestCase {
         try await emulator.control("reset")
     }
 
-    private func connection(actionURL: URL? = nil) -> HealthVaultConnection {
+    private func connection(actionURL: URL? = nil, logger: (any LogSink)? = nil) -> HealthVaultConnection {
         HealthVaultConnection(
             configuration: .init(
                 defaultPlatformURL: emulator.url("/hv/1/platform/wildcat.ashx"),
                 defaultShellURL: emulator.url("/hv/shell/1"),
                 store: InMemoryCredentialStore(), actionURL: actionURL,
                 client: .init(
-                    urlPolicy: URLPolicy(allowsInsecureLoopback: true), envelope: .init(clientVersion: "HV-Swift/test"))
+                    urlPolicy: URLPolicy(allowsInsecureLoopback: true), envelope: .init(clientVersion: "HV-Swift/test"),
+                    logger: logger)
             ))
     }
 
-    private func connected() async throws -> HealthVaultConnection {
-        let connection = connection()
+    private func connected(logger: (any LogSink)? = nil) async throws -> HealthVaultConnection {
+        let connection = connection(logger: logger)
         let page = try await connection.provision(masterAppID: Self.master)
         try await connection.completeAuthorization(redirect: try await XCTUnwrapAsync(try await emulator.visit(page)))
         return connection
@@ -174,6 +175,55 @@ final class HealthVaultRecordIntegrationTests: XCTestCase {
         }
         XCTAssertEqual(batches.flatMap(\.unresolved), [keys[0]], "its old version is reported, not dropped")
         XCTAssertEqual(batches.flatMap(\.things).count, 502)
+    }
+
+    /// A follow-up asks for things by key; a thing in its answer that it did not ask for (one not in the record at
+    /// all, here) is not a result. It is dropped, and a warning that names no thing says how many were.
+    func testAThingAFollowUpDidNotAskForIsDropped() async throws {
+        let warnings = LockedValue<[LogEntry]>([])
+        let connection = try await connected(
+            logger: ClosureLogSink { entry in
+                if entry.level == .warning { warnings.withValue { $0.append(entry) } }
+            })
+        let keys = try await connection.withRecord { calls in try await calls.create((0..<5).map(Self.weight)) }
+        try await emulator.control("healthvault", ["max_full_things": 2, "unrequested_thing": true])
+
+        var batches: [HealthVaultThingBatch] = []
+        for try await batch in connection.things(Self.weights) { batches.append(batch) }
+        XCTAssertEqual(batches.map(\.things.count), [2, 2, 1])
+        XCTAssertEqual(batches.flatMap(\.unresolved), [])
+        XCTAssertEqual(
+            Set(batches.flatMap(\.things).map(\.thingID.id)), Set(keys.map(\.id)), "only the record's things")
+
+        let viaCalls = try await connection.withRecord { calls in
+            var things: [Thing] = []
+            for try await batch in calls.things(Self.weights) { things += batch.things }
+            return things
+        }
+        XCTAssertEqual(Set(viaCalls.map(\.thingID.id)), Set(keys.map(\.id)))
+        XCTAssertEqual(
+            warnings.current.map(\.message),
+            Array(
+                repeating: "a GetThings follow-up answer held 1 thing(s) it did not ask for; they are dropped",
+                count: 4))
+        XCTAssertTrue(warnings.current.allSatisfy(\.isPublic))
+    }
+
+    /// The SDK asks for one group at a time, so an answer with more cannot say which group is the answer: it is
+    /// refused rather than guessed at.
+    func testAnAnswerWithMoreGroupsThanWereAskedForIsRefused() async throws {
+        let connection = try await connected()
+        _ = try await connection.withRecord { calls in try await calls.create([try Self.weight(70)]) }
+        try await emulator.control("healthvault", ["extra_group": true])
+        await XCTAssertThrowsErrorAsync(
+            try await {
+                for try await _ in connection.things(Self.weights) {}
+            }()
+        ) { error in
+            XCTAssertEqual(
+                error as? ResponseDecodingError,
+                ResponseDecodingError(path: "/info/group", reason: "the response has 2 result groups, 1 was asked for"))
+        }
     }
 
     private static func weight(_ kg: Int) throws -> PendingThing {

@@ -7,10 +7,18 @@ enum HTTPGrammar {
         !text.isEmpty && text.utf8.allSatisfy { isAlphanumeric($0) || tokenPunctuation.contains($0) }
     }
 
-    /// A field value (RFC 9110 §5.5): visible characters, spaces, tabs and non-ASCII text; no other control
-    /// character.
-    static func isFieldValue(_ text: String) -> Bool {
-        text.utf8.allSatisfy { $0 == 0x09 || ($0 >= 0x20 && $0 != 0x7F) }
+    /// What keeps `text` from being a field value the runtime sends (RFC 9110 §5.5 without `obs-text`, as
+    /// `HTTPHeaderFields.isFieldValue` decides at run time), or nil when it is one: empty, or visible US-ASCII with
+    /// spaces and tabs only between visible characters. A value the runtime refuses would fail every request.
+    static func fieldValueProblem(_ text: String) -> String? {
+        let bytes = text.utf8
+        if bytes.contains(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) { return "holds a control character" }
+        if bytes.contains(where: { $0 > 0x7F }) { return "holds a character outside US-ASCII" }
+        let isBlank = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
+        if bytes.first.map(isBlank) == true || bytes.last.map(isBlank) == true {
+            return "starts or ends with a space or tab"
+        }
+        return nil
     }
 
     /// Literal path text (RFC 3986 §3.3): unreserved and sub-delimiter characters, `:`, `@`, `/`, and `%` with two

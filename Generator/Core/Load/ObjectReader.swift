@@ -174,9 +174,9 @@ struct ObjectReader {
                     at: member.keyLocation, pointer: member.value.pointer)
                 continue
             }
-            guard HTTPGrammar.isFieldValue(text) else {
+            if let problem = HTTPGrammar.fieldValueProblem(text) {
                 diagnostics.error(
-                    "the value of the header \"\(member.key)\" holds a control character, expected visible characters, spaces and tabs (RFC 9110)",
+                    "the value of the header \"\(member.key)\" \(problem), expected visible US-ASCII characters with spaces and tabs only between them (RFC 9110 §5.5)",
                     at: member.value.location, pointer: member.value.pointer)
                 continue
             }

@@ -1,7 +1,7 @@
 import Foundation
 
-/// A JSON Web Key (RFC 7517): an RSA key (a modulus of at least 2048 bits, an odd public exponent of at least 3) or
-/// an EC key on P-256 or P-384, public or with its private members.
+/// A JSON Web Key (RFC 7517): an RSA key (a modulus of 2048 to 8192 bits, an odd public exponent of 3 to 33 bits)
+/// or an EC key on P-256 or P-384, public or with its private members.
 ///
 /// Its description, debug description and mirror never show a private member (`d`, `p`, `q`, `dp`, `dq`, `qi`).
 public struct JSONWebKey: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible,
@@ -30,9 +30,23 @@ public struct JSONWebKey: Sendable, Equatable, CustomStringConvertible, CustomDe
 
     private static let privateMembers = ["d", "p", "q", "dp", "dq", "qi"]
 
+    /// The largest RSA modulus a key may have, in bits.
+    ///
+    /// Verifying costs time that grows with the square of the modulus, and a key set comes from a server: without a
+    /// bound, one key could make every verification slow. 4096 bits is the usual largest key; some issuers use 8192,
+    /// which is also the largest modulus ring's RSA verifier accepts.
+    public static let maximumRSAModulusBits = 8192
+
+    /// The largest RSA public exponent a key may have, in bits: the bound BoringSSL and ring use.
+    ///
+    /// Verification time also grows with the exponent's length. Every exponent in use fits: 3, 65537 (the standard,
+    /// 17 bits) and 2^32 + 1 (33 bits).
+    public static let maximumRSAExponentBits = 33
+
     /// Reads a key from its JSON object.
     ///
-    /// - Throws: ``JOSEError/invalidKey(_:)`` for another `kty` or curve, or a missing or malformed member.
+    /// - Throws: ``JOSEError/invalidKey(_:)`` for another `kty` or curve, a missing or malformed member, or an RSA key
+    ///   outside the bounds (``maximumRSAModulusBits``, ``maximumRSAExponentBits``).
     public init(json: Data) throws(JOSEError) {
         let value: JSONValue
         do { value = try JSONValue.parse(json) } catch { throw .invalidKey("it is not JSON") }
@@ -41,6 +55,8 @@ public struct JSONWebKey: Sendable, Equatable, CustomStringConvertible, CustomDe
     }
 
     /// Reads a key from a JSON object.
+    ///
+    /// - Throws: ``JOSEError/invalidKey(_:)`` as ``init(json:)`` does.
     public init(object: JSONObject) throws(JOSEError) {
         guard let type = object["kty"]?.stringValue else { throw .invalidKey("it has no \"kty\"") }
         guard let keyType = KeyType(rawValue: type) else {
@@ -77,7 +93,13 @@ public struct JSONWebKey: Sendable, Equatable, CustomStringConvertible, CustomDe
             throw .invalidKey("a private RSA key needs \"p\", \"q\", \"dp\", \"dq\" and \"qi\" beside \"d\"")
         }
         self.material = material
-        if keyType == .rsa { try Self.checkRSAParameters(modulus: bytes("n"), exponent: bytes("e")) }
+        if keyType == .rsa {
+            try Self.checkRSAParameters(modulus: bytes("n"), exponent: bytes("e"))
+            let modulusBits = Self.bitLength(bytes("n"))
+            for name in Self.privateMembers where Self.bitLength(bytes(name)) > modulusBits {
+                throw .invalidKey("\"\(name)\" is longer than the RSA modulus")
+            }
+        }
         if let width = coordinateWidth {
             for name in ["x", "y", "d"] where material[name] != nil && bytes(name).count != width {
                 throw .invalidKey("\"\(name)\" is not \(width) bytes for \(curve ?? "")")
@@ -87,11 +109,20 @@ public struct JSONWebKey: Sendable, Equatable, CustomStringConvertible, CustomDe
 
     /// Refuses an RSA key whose signatures anyone could make or break: a modulus under 2048 bits by its value (so
     /// leading zero octets do not count), or a public exponent that is even or 1 (with `e = 1` the signature is the
-    /// padded message itself).
+    /// padded message itself); and one that would make each verification slow: a modulus over
+    /// ``maximumRSAModulusBits`` or an exponent over ``maximumRSAExponentBits``.
     private static func checkRSAParameters(modulus: [UInt8], exponent: [UInt8]) throws(JOSEError) {
         let bits = bitLength(modulus)
         guard bits >= 2048 else { throw .invalidKey("the RSA modulus has \(bits) bits, at least 2048 are needed") }
-        guard let last = exponent.last, last & 1 == 1, bitLength(exponent) > 1 else {
+        guard bits <= maximumRSAModulusBits else {
+            throw .invalidKey("the RSA modulus has \(bits) bits, at most \(maximumRSAModulusBits) are accepted")
+        }
+        let exponentBits = bitLength(exponent)
+        guard exponentBits <= maximumRSAExponentBits else {
+            throw .invalidKey(
+                "the RSA public exponent has \(exponentBits) bits, at most \(maximumRSAExponentBits) are accepted")
+        }
+        guard let last = exponent.last, last & 1 == 1, exponentBits > 1 else {
             throw .invalidKey("the RSA public exponent is not odd and at least 3")
         }
     }

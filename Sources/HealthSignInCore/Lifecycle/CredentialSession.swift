@@ -319,7 +319,7 @@ public actor CredentialSession<Policy: CredentialPolicy> {
     ///
     /// - Returns: false, changing nothing, when another instance changed the store meanwhile.
     func write(_ newValue: State?, event: CredentialEvent) throws -> Bool {
-        let data = try newValue.map { try JSONCoding.encode($0) }
+        let data = try newValue.map { try StoredValue.encode($0, for: key) }
         guard try store.replace(storedBytes, with: data, for: key) else { return false }
         commit(newValue, bytes: data, event: event)
         return true

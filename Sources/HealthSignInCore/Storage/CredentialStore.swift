@@ -67,8 +67,31 @@ extension CredentialStore {
     }
 
     /// Encodes `value` as JSON and stores it under `key`.
+    ///
+    /// - Throws: ``CredentialStoreError/unencodable(key:)`` when `value` has no JSON form (a number that is not
+    ///   finite, arrays and objects nested deeper than Foundation's JSON encoder writes); nothing is written then.
+    ///   Otherwise what ``write(_:for:)`` throws.
     public func writeValue(_ value: some Encodable, for key: String) throws {
-        try write(JSONCoding.encode(value), for: key)
+        try write(StoredValue.encode(value, for: key), for: key)
+    }
+}
+
+/// The bytes a store keeps for a typed value: what ``CredentialStore/writeValue(_:for:)`` and the credential
+/// lifecycle write.
+enum StoredValue {
+    /// `value` as deterministic JSON.
+    ///
+    /// - Throws: ``CredentialStoreError/unencodable(key:)`` in place of Foundation's `EncodingError` or any other
+    ///   error that is not the SDK's own, so a failed write is always a typed store error; an SDK error a value's
+    ///   own `encode(to:)` throws passes unchanged.
+    static func encode(_ value: some Encodable, for key: String) throws -> Data {
+        do {
+            return try JSONCoding.encode(value)
+        } catch let error as any SDKError {
+            throw error
+        } catch {
+            throw CredentialStoreError.unencodable(key: key)
+        }
     }
 }
 
@@ -76,6 +99,9 @@ extension CredentialStore {
 public enum CredentialStoreError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The stored bytes could not be decoded as the expected type.
     case unreadable(key: String)
+    /// The value has no JSON form (a number that is not finite, nesting deeper than JSON encoding allows), so it was
+    /// not stored; what the store held under the key is unchanged.
+    case unencodable(key: String)
     /// The operating system refused the operation.
     case systemError(key: String, operation: String, code: Int32)
     /// A file store's directory, or a file in it, is not a safe place for secrets; nothing was read or written there.
@@ -102,6 +128,8 @@ public enum CredentialStoreError: Error, Sendable, Hashable, CustomStringConvert
     public var description: String {
         switch self {
         case .unreadable(let key): return "The stored value for '\(key)' could not be read"
+        case .unencodable(let key):
+            return "The value for '\(key)' could not be encoded for storage; nothing was written"
         case .systemError(let key, let operation, let code):
             return "Could not \(operation) '\(key)' (system error \(code))"
         case .unsafeLocation(let path, let problem):
@@ -171,11 +199,13 @@ public final class InMemoryCredentialStore: CredentialStore, @unchecked Sendable
 
 extension CredentialStoreError: SDKError {
     /// ``ErrorRecovery/reconfigure`` for an unsafe store location, ``ErrorRecovery/retryLater`` for a lock held too
-    /// long, ``ErrorRecovery/none`` for the rest.
+    /// long, ``ErrorRecovery/fixRequest`` for a value that has no JSON form (writing it again fails again),
+    /// ``ErrorRecovery/none`` for the rest.
     public var recovery: ErrorRecovery {
         switch self {
         case .unsafeLocation: return .reconfigure
         case .lockTimedOut: return .retryLater
+        case .unencodable: return .fixRequest
         case .unreadable, .systemError: return .none
         }
     }

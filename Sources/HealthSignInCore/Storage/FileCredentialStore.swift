@@ -10,37 +10,56 @@ import Foundation
 
 /// A store that keeps each value in its own file, readable and writable by the owner only.
 ///
-/// The directory is created with mode 0700 in one `mkdir(2)`, so it is never open to others even for a moment, and
-/// every file with 0600. An existing directory is used only if it is a real directory (not a symbolic link), owned
-/// by this user and writable by nobody else; otherwise the store throws
-/// ``CredentialStoreError/unsafeLocation(path:problem:)`` before anything is read or written. Files are opened with
-/// `O_NOFOLLOW` and `O_CLOEXEC`: a symbolic link planted in place of a value is refused rather than followed, and no
-/// descriptor leaks into a child process.
-///
-/// A write goes to a new temporary file in the same directory, is flushed to disk, and is renamed over the old file,
-/// so a crash at any point leaves the old value or the new one, never a torn file. Leftover temporary files from a
-/// crash are ignored.
+/// What it guarantees, on Linux and on Apple platforms:
+/// - **The directory is checked, with every directory above it.** The store's directory must be a real directory
+///   (not a symbolic link), owned by this user and writable by nobody else. Each directory above it, from `/` down,
+///   must be owned by root or this user and not writable by its group or others, unless it has the sticky bit (as
+///   `/tmp` has): otherwise someone else could rename a directory on the path and put their own in its place. A
+///   symbolic link above the directory is followed only when root or this user owns it (so `/var` on macOS, a link to
+///   `/private/var` that root owns, works); any other is refused, and then the real path must be given. A location
+///   that fails a check throws ``CredentialStoreError/unsafeLocation(path:problem:)`` naming it, before anything is
+///   read, written or created there.
+/// - **Missing directories are private.** The directory and any missing parent are created with mode 0700, each in
+///   one `mkdirat(2)` inside its checked parent, so none is open to others even for a moment, and others cannot list
+///   the names of what the store keeps (XDG asks the same of `~/.local/share`).
+/// - **The directory is opened once.** The checks walk the path one component at a time (`openat(2)` with
+///   `O_NOFOLLOW`, then `fstat(2)` on what was opened), and the store keeps the directory open for its lifetime.
+///   Every read, write, removal and lock names its file relative to that open directory, so renaming the directory
+///   or any parent afterwards, or putting a symbolic link in its place, cannot make the store read a value planted
+///   elsewhere or write a secret elsewhere: it keeps using the directory it checked.
+/// - **Values are regular files.** They are opened with `O_NOFOLLOW`, `O_NONBLOCK` and `O_CLOEXEC` and checked with
+///   `fstat(2)`: a symbolic link in place of a value is refused rather than followed, a FIFO, socket, device or
+///   directory is refused without blocking (``CredentialStoreError/LocationProblem/notARegularFile``), and no
+///   descriptor leaks into a child process. Files are created with mode 0600.
+/// - **Writes are atomic.** A write goes to a new temporary file in the same directory, is flushed to disk, and is
+///   renamed over the old file, and the directory is flushed, so a crash at any point leaves the old value or the
+///   new one, never a torn file. Leftover temporary files from a crash are ignored.
 ///
 /// Processes that share the directory take turns through ``lock(_:)``: an advisory `flock(2)` on a hidden
 /// `.<key>.lock` file beside the value (present only while the lock is held), so two server processes, or a tool
-/// and a server, refresh a rotating token once between them.
+/// and a server, refresh a rotating token once between them. They must run as the same user.
 public final class FileCredentialStore: CredentialStore, @unchecked Sendable {
-    // @unchecked: the store holds only immutable configuration; the file system does the synchronisation, and
-    // writes serialise on `writeLock` so concurrent writers of one key do not race on the rename.
-    private let directory: URL
+    // @unchecked: the store holds only immutable configuration and its open directory; the file system does the
+    // synchronisation, and writes serialise on `writeLock` so concurrent writers of one key do not race on the
+    // rename.
+    private let directory: OpenDirectory
+    private let directoryURL: URL
     private let lockTimeout: TimeInterval
     private let writeLock = Lock()
     private let beforeRename: (@Sendable (URL) throws -> Void)?
 
-    /// Creates a store in `directory`, creating it (mode 0700) and its parents if needed.
+    /// Creates a store in `directory`, creating it and its missing parents (mode 0700), after checking it and every
+    /// directory above it; the store keeps it open and never goes by its path again.
     ///
     /// - Parameters:
     ///   - directory: where the values and lock files are kept.
     ///   - lockTimeout: how long ``lock(_:)`` waits for another holder, in seconds, before it throws
     ///     ``CredentialStoreError/lockTimedOut(key:seconds:)``.
     /// - Throws: ``CredentialStoreError/unsafeLocation(path:problem:)`` when `directory` is a symbolic link, not a
-    ///   directory, owned by another user, or writable by its group or others;
-    ///   ``CredentialStoreError/systemError(key:operation:code:)`` when it cannot be created.
+    ///   directory, owned by another user, or writable by its group or others, or when a directory above it is
+    ///   owned by a user other than root and this one, is writable by its group or others without the sticky bit,
+    ///   or is a symbolic link another user owns; ``CredentialStoreError/systemError(key:operation:code:)`` when a
+    ///   directory cannot be created, opened or inspected.
     public convenience init(directory: URL, lockTimeout: TimeInterval = 30) throws {
         try self.init(directory: directory, lockTimeout: lockTimeout, beforeRename: nil)
     }
@@ -48,28 +67,32 @@ public final class FileCredentialStore: CredentialStore, @unchecked Sendable {
     /// Creates a store whose writes call `beforeRename` with the temporary file just before renaming it, so tests
     /// can simulate a crash mid-write.
     init(directory: URL, lockTimeout: TimeInterval = 30, beforeRename: (@Sendable (URL) throws -> Void)?) throws {
-        self.directory = directory
+        self.directory = try PrivateDirectory.open(directory)
+        self.directoryURL = directory
         self.lockTimeout = lockTimeout
         self.beforeRename = beforeRename
-        try PrivateDirectory.prepare(directory)
     }
 
-    /// The file that holds `key`.
+    /// The file that holds `key`, under the path the store was created with; the store itself reads and writes it
+    /// through the directory it opened then, wherever that directory is now.
     public func fileURL(for key: String) -> URL {
-        directory.appendingPathComponent(Self.fileName(for: key))
+        directoryURL.appendingPathComponent(Self.fileName(for: key))
     }
 
     /// The bytes under `key`, or nil.
     ///
     /// - Throws: ``CredentialStoreError/unsafeLocation(path:problem:)`` when the key's file is a symbolic link or not
-    ///   a regular file (it is not followed or read).
+    ///   a regular file (it is not followed or read, and reading does not wait for a FIFO's writer).
     public func read(_ key: String) throws -> Data? {
+        let name = Self.fileName(for: key)
         let path = fileURL(for: key).path
-        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        let descriptor = openat(directory.descriptor, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else {
             switch errno {
             case ENOENT: return nil
             case ELOOP: throw CredentialStoreError.unsafeLocation(path: path, problem: .symbolicLink)
+            // Linux refuses to open a socket.
+            case ENXIO: throw CredentialStoreError.unsafeLocation(path: path, problem: .notARegularFile)
             case let code: throw CredentialStoreError.systemError(key: key, operation: "open", code: code)
             }
         }
@@ -111,9 +134,10 @@ public final class FileCredentialStore: CredentialStore, @unchecked Sendable {
 
     /// Writes a temporary file, flushes it and renames it over the key's file; the caller holds `writeLock`.
     private func writeUnlocked(_ data: Data, for key: String) throws {
-        let target = fileURL(for: key)
-        let temporary = directory.appendingPathComponent(".\(Self.fileName(for: key)).\(UUID().uuidString).tmp")
-        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        let target = Self.fileName(for: key)
+        let temporary = ".\(target).\(UUID().uuidString).tmp"
+        let descriptor = openat(
+            directory.descriptor, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
             throw CredentialStoreError.systemError(key: key, operation: "create a file for", code: errno)
         }
@@ -134,28 +158,31 @@ public final class FileCredentialStore: CredentialStore, @unchecked Sendable {
         if failure == nil, fsync(descriptor) != 0 { failure = errno }
         close(descriptor)
         if let failure {
-            unlink(temporary.path)
+            unlinkat(directory.descriptor, temporary, 0)
             throw CredentialStoreError.systemError(key: key, operation: "write", code: failure)
         }
-        try beforeRename?(temporary)
-        guard rename(temporary.path, target.path) == 0 else {
+        do {
+            try beforeRename?(directoryURL.appendingPathComponent(temporary))
+        } catch {
+            unlinkat(directory.descriptor, temporary, 0)
+            throw error
+        }
+        guard renameat(directory.descriptor, temporary, directory.descriptor, target) == 0 else {
             let code = errno
-            unlink(temporary.path)
+            unlinkat(directory.descriptor, temporary, 0)
             throw CredentialStoreError.systemError(key: key, operation: "replace", code: code)
         }
         syncDirectory()
     }
 
-    /// Takes the lock on `key` that every process using this directory shares (`flock` on `.<key>.lock`), waiting
-    /// for another holder at most the store's lock timeout.
+    /// Takes the lock on `key` that every process using this directory shares (`flock` on `.<key>.lock`, made in
+    /// the directory the store opened), waiting for another holder at most the store's lock timeout.
     public func lock(_ key: String) async throws -> (any CredentialStoreLock)? {
-        try await FileLock.acquire(at: Self.lockFile(for: key, in: directory), timeout: lockTimeout)
+        try await FileLock.acquire(named: Self.lockFileName(for: key), in: directory, timeout: lockTimeout)
     }
 
-    /// The hidden lock file of `key` in `directory`.
-    static func lockFile(for key: String, in directory: URL) -> URL {
-        directory.appendingPathComponent("." + fileName(for: key) + ".lock")
-    }
+    /// The name of the hidden lock file of `key`.
+    static func lockFileName(for key: String) -> String { "." + fileName(for: key) + ".lock" }
 
     /// Removes `key`.
     public func remove(_ key: String) throws {
@@ -164,8 +191,7 @@ public final class FileCredentialStore: CredentialStore, @unchecked Sendable {
 
     /// Unlinks the key's file; the caller holds `writeLock`.
     private func removeUnlocked(_ key: String) throws {
-        let url = fileURL(for: key)
-        guard unlink(url.path) == 0 || errno == ENOENT else {
+        guard unlinkat(directory.descriptor, Self.fileName(for: key), 0) == 0 || errno == ENOENT else {
             throw CredentialStoreError.systemError(key: key, operation: "remove", code: errno)
         }
         syncDirectory()
@@ -173,10 +199,7 @@ public final class FileCredentialStore: CredentialStore, @unchecked Sendable {
 
     /// Flushes the directory entry so a rename or removal survives a power loss.
     private func syncDirectory() {
-        let descriptor = open(directory.path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-        guard descriptor >= 0 else { return }
-        _ = fsync(descriptor)
-        close(descriptor)
+        _ = fsync(directory.descriptor)
     }
 
     /// Keys become file names: letters, digits, `-`, `_` and `.` are kept, anything else is `%XX`.

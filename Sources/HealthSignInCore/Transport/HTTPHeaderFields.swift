@@ -130,8 +130,9 @@ func asciiLowercase(_ byte: UInt8) -> UInt8 {
 
 extension HTTPHeaderFields {
     /// Throws unless every field can travel as it is (RFC 9110 §5.1, §5.5): a name of token characters, and a value
-    /// of visible characters, spaces and tabs. A CR or LF in a field would end the header there and let whatever
-    /// follows pass as other fields, so no request with one is sent.
+    /// as ``isFieldValue(_:)`` describes (visible US-ASCII, with spaces and tabs only between visible characters). A
+    /// CR or LF in a field would end the header there and let whatever follows pass as other fields, so no request
+    /// with one is sent. Every request the SDK sends is checked this way after the last middleware.
     ///
     /// - Throws: ``RequestEncodingError/invalidHeaderField(_:)`` naming the first such field (its control characters
     ///   shown as `?`).
@@ -147,10 +148,27 @@ extension HTTPHeaderFields {
         !name.isEmpty && name.utf8.allSatisfy { byte in tokenPunctuation.contains(byte) || isAlphanumeric(byte) }
     }
 
-    /// Whether `value` holds only visible characters, spaces, tabs and non-ASCII text (RFC 9110 `field-value`).
+    /// Whether `value` may be sent as the value of a request's header field: RFC 9110 §5.5 `field-value`
+    /// (`*field-content`, where `field-content = field-vchar [ 1*( SP / HTAB / field-vchar ) field-vchar ]`) without
+    /// `obs-text`. So it is empty, or starts and ends with a visible US-ASCII character (`!` to `~`), and holds
+    /// nothing but those, spaces and tabs: no other control character (CR, LF, NUL, DEL) and no leading or trailing
+    /// space or tab, which a recipient strips and so would not see.
+    ///
+    /// No character outside US-ASCII is sent. RFC 9110 §5.5 lets only `obs-text` (bytes 0x80 to 0xFF) carry one,
+    /// says new fields should limit their values to visible US-ASCII, and does not say how those bytes are decoded:
+    /// a `String` goes out as UTF-8, which a server may read as Latin-1, so `é` would arrive as two other characters.
+    /// Encode such text first (percent-encoding, or RFC 8187 for a parameter).
+    ///
+    /// This is the policy for what the SDK sends. Header fields of responses are read leniently, `obs-text`
+    /// included, as RFC 9110 lets a recipient; this check is never applied to them.
     public static func isFieldValue(_ value: String) -> Bool {
-        value.utf8.allSatisfy { $0 == 0x09 || ($0 >= 0x20 && $0 != 0x7F) }
+        let bytes = value.utf8
+        guard let first = bytes.first, let last = bytes.last else { return true }
+        return !isBlank(first) && !isBlank(last) && bytes.allSatisfy { $0 == 0x09 || (0x20...0x7E).contains($0) }
     }
+
+    /// SP or HTAB, which a field value may hold only between visible characters.
+    private static func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
 
     private static let tokenPunctuation = Set("!#$%&'*+-.^_`|~".utf8)
 

@@ -271,9 +271,10 @@ public final class HealthVaultConnection: Sendable {
     /// Each request goes through ``withRecord(_:_:)``, so an expired session renews and only the failed batch is sent
     /// again.
     public func things(_ query: GetThings3.QueryGroup, in recordID: UUID? = nil) -> HealthVaultThingBatches {
-        HealthVaultThingBatches(query: query) { [self] group in
-            try await withRecord(recordID) { try await $0.resultGroup(of: group) }
-        }
+        HealthVaultThingBatches(
+            query: query,
+            send: { [self] group in try await withRecord(recordID) { try await $0.resultGroup(of: group) } },
+            dropped: { [self] in logUnrequestedThings($0) })
     }
 
     func fetchPeople(
@@ -311,5 +312,13 @@ public final class HealthVaultConnection: Sendable {
 
     func log(_ level: LogEntry.Level, _ message: LogMessage) {
         configuration.client.options.logger.log(level, "HealthVault", message)
+    }
+
+    /// Warns that a GetThings follow-up answer held `count` things it did not ask for, which were dropped; the
+    /// things themselves are health data and are not logged.
+    func logUnrequestedThings(_ count: Int) {
+        log(
+            .warning, "a GetThings follow-up answer held \(public: count) thing(s) it did not ask for; they are dropped"
+        )
     }
 }

@@ -23,6 +23,11 @@ public struct HealthVaultThingBatch: Sendable, Equatable {
 ///
 /// Each batch is one request sent by `send`, so a caller that renews an expired session sends only the failed batch
 /// again; no batch is requested twice.
+///
+/// A follow-up batch holds only the things it asked for: a thing in its answer whose key (id and version stamp) it
+/// did not ask for, or a second copy of one it did, is dropped, as Microsoft's .NET SDK places returned things only by
+/// key. Dropping rather than failing keeps the things that were asked for; the connection's calls log a warning with
+/// the number dropped (never an id), since a server that sends them is faulty or hostile.
 public struct HealthVaultThingBatches: AsyncSequence, Sendable {
     /// A batch of things.
     public typealias Element = HealthVaultThingBatch
@@ -30,6 +35,7 @@ public struct HealthVaultThingBatches: AsyncSequence, Sendable {
     /// The query of the first request.
     public let query: GetThings3.QueryGroup
     private let send: @Sendable (GetThings3.QueryGroup) async throws -> GetThings3.ResultGroup
+    private let dropped: (@Sendable (Int) -> Void)?
 
     /// Reads `query` through `send`, which sends a GetThings request with the one group it is given and returns that
     /// group's results; ``HealthVaultRecordCalls/things(_:)`` reads through a record's calls this way.
@@ -37,27 +43,41 @@ public struct HealthVaultThingBatches: AsyncSequence, Sendable {
         query: GetThings3.QueryGroup,
         send: @escaping @Sendable (GetThings3.QueryGroup) async throws -> GetThings3.ResultGroup
     ) {
+        self.init(query: query, send: send, dropped: nil)
+    }
+
+    /// Reads `query` through `send`, telling `dropped` how many things a follow-up answer held that it did not ask
+    /// for.
+    init(
+        query: GetThings3.QueryGroup,
+        send: @escaping @Sendable (GetThings3.QueryGroup) async throws -> GetThings3.ResultGroup,
+        dropped: (@Sendable (Int) -> Void)?
+    ) {
         self.query = query
         self.send = send
+        self.dropped = dropped
     }
 
     /// Starts reading.
-    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(query: query, send: send) }
+    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(query: query, send: send, dropped: dropped) }
 
     /// Sends the first request, then one per batch of keys.
     public struct AsyncIterator: AsyncIteratorProtocol {
         let query: GetThings3.QueryGroup
         let send: @Sendable (GetThings3.QueryGroup) async throws -> GetThings3.ResultGroup
+        let dropped: (@Sendable (Int) -> Void)?
         /// The keys still to fetch; nil before the first response.
         private var pending: ArraySlice<ThingKey>?
         private var batchSize = 0
 
         init(
             query: GetThings3.QueryGroup,
-            send: @escaping @Sendable (GetThings3.QueryGroup) async throws -> GetThings3.ResultGroup
+            send: @escaping @Sendable (GetThings3.QueryGroup) async throws -> GetThings3.ResultGroup,
+            dropped: (@Sendable (Int) -> Void)?
         ) {
             self.query = query
             self.send = send
+            self.dropped = dropped
         }
 
         /// The next batch, or nil when every key was fetched.
@@ -76,9 +96,11 @@ public struct HealthVaultThingBatches: AsyncSequence, Sendable {
             let keys = Array(pending.prefix(batchSize))
             let group = try await send(query.followUp(fetching: keys))
             self.pending = pending.dropFirst(keys.count)
-            let returned = Set(group.thing.map { Version($0.thingID) })
-            return HealthVaultThingBatch(
-                things: group.thing, unresolved: keys.filter { !returned.contains(Version($0)) })
+            // Each key asked for places at most one thing; anything else in the answer is not a result.
+            var unclaimed = Set(keys.map(Version.init))
+            let things = group.thing.filter { unclaimed.remove(Version($0.thingID)) != nil }
+            if things.count < group.thing.count { dropped?(group.thing.count - things.count) }
+            return HealthVaultThingBatch(things: things, unresolved: keys.filter { unclaimed.contains(Version($0)) })
         }
     }
 }
@@ -136,16 +158,25 @@ extension HealthVaultRecordCalls {
     /// listed by key (see ``HealthVaultThingBatches``). Each request that meets an expired session is renewed and sent
     /// again on its own.
     public func things(_ query: GetThings3.QueryGroup) -> HealthVaultThingBatches {
-        HealthVaultThingBatches(query: query) { try await resultGroup(of: $0) }
+        HealthVaultThingBatches(
+            query: query, send: { try await resultGroup(of: $0) },
+            dropped: { [connection] in connection.logUnrequestedThings($0) })
     }
 
     /// Sends GetThings with the one group `group` and returns its result group.
+    ///
+    /// - Throws: `ResponseDecodingError` when the response holds another number of groups than the one asked for:
+    ///   which of several would be the answer cannot be told, so none is used.
     func resultGroup(of group: GetThings3.QueryGroup) async throws -> GetThings3.ResultGroup {
         let response = try await send { client, session, record in
             try await client.getThings3(.init(group: [group]), recordID: record, session: session)
         }
-        guard let result = response.group.first else {
-            throw ResponseDecodingError(path: "/info/group", reason: "the response has no result group")
+        guard response.group.count == 1, let result = response.group.first else {
+            let count = response.group.count
+            let reason =
+                count == 0
+                ? "the response has no result group" : "the response has \(count) result groups, 1 was asked for"
+            throw ResponseDecodingError(path: "/info/group", reason: reason)
         }
         return result
     }
