@@ -31,15 +31,30 @@ final class ConsumerPackageTests: XCTestCase {
                 at: snippets.appendingPathComponent(name),
                 to: package.appendingPathComponent("Sources/ConsumerApp/" + name))
         }
-        let manifest = try String(
-            contentsOf: fixture.appendingPathComponent("Package.swift.template"), encoding: .utf8
-        )
-        .replacingOccurrences(of: "@SDK_PATH@", with: Fixtures.repository.path)
-        .replacingOccurrences(of: "@SDK_PACKAGE@", with: Fixtures.repository.lastPathComponent)
+        let manifest =
+            try String(
+                contentsOf: fixture.appendingPathComponent("Package.swift.template"), encoding: .utf8
+            )
+            .replacingOccurrences(of: "@SDK_PATH@", with: Fixtures.repository.path)
+            .replacingOccurrences(of: "@SDK_PACKAGE@", with: Fixtures.repository.lastPathComponent)
+            // SwiftPM plans a path dependency's files again only when a manifest changes: a new source file of the
+            // SDK changes this line, so an incremental build sees it.
+            + "\n// SDK source files: \(try sourceFingerprint())\n"
         let path = package.appendingPathComponent("Package.swift")
         if (try? String(contentsOf: path, encoding: .utf8)) != manifest {
             try manifest.write(to: path, atomically: true, encoding: .utf8)
         }
+    }
+
+    /// The SDK's source file paths, as a number that changes when a file is added, removed or renamed (FNV-1a).
+    private static func sourceFingerprint() throws -> String {
+        let sources = Fixtures.repository.appendingPathComponent("Sources")
+        let paths = (FileManager.default.enumerator(atPath: sources.path)?.allObjects as? [String] ?? []).sorted()
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in paths.joined(separator: "\n").utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+        }
+        return "\(paths.count), \(String(hash, radix: 16))"
     }
 
     func testAConsumerPackageBuildsWithEveryProductAndTheBuildPlugin() throws {

@@ -4,7 +4,7 @@
 /// ``guarding(_:)``: once the credential is erased (signing out, revoking, disconnecting, a dead grant), the lease
 /// refuses them with ``CredentialLifecycleError/erased`` before they are sent, so a call that took the credential
 /// just before the erase, or a replay after it, never sends it again. That holds for an erase by another instance
-/// or process sharing the store too: before each request the lease reads the store, and refuses when it holds no
+/// or process sharing the store too: before each request the lease asks the store, and refuses when it holds no
 /// credential.
 public final class CredentialLease: Sendable {
     private let epoch: UInt64

@@ -22,7 +22,8 @@ import Foundation
 ///   this session last saw, so with a store that has no lock too, a refresh or refusal never overwrites or erases
 ///   what another instance stored meanwhile: the outcome is dropped and the stored credential used instead.
 /// - **Erase wins.** After an erase returns, the credential is gone from the store and from memory, no refresh in
-///   flight writes it back, and no request carries it again (``CredentialLease``).
+///   flight writes it back, and no request carries it again (``CredentialLease``), in this instance or in any other
+///   sharing the store: every call and every request first asks the store whether it still holds a value.
 public actor CredentialSession<Policy: CredentialPolicy> {
     /// The state the policy describes.
     public typealias State = Policy.State
@@ -94,7 +95,7 @@ public actor CredentialSession<Policy: CredentialPolicy> {
         // checks that the store still holds one before it goes out. A store that cannot be read now does not stop
         // it; the next access reports the store's error.
         leases = LeaseBook {
-            do { return try store.read(key) != nil } catch { return true }
+            do { return try store.contains(key) } catch { return true }
         }
     }
 
@@ -154,8 +155,9 @@ public actor CredentialSession<Policy: CredentialPolicy> {
     /// - Throws: the policy's missing-credential error, its unusable-credential error, or the refresh's error.
     public func access() async throws -> Access {
         try storePendingWrite()
-        // Read on every use, so what another instance sharing the store did (a refresh, an erase) is seen at once.
-        try reread()
+        // An erase by another instance sharing the store (a sign-out, a revocation) is seen at once; a refresh there
+        // is seen when this one needs refreshing.
+        if try !loaded || value == nil || !store.contains(key) { try reread() }
         guard let state = value ?? policy.initialState(), let credential = policy.credential(in: state) else {
             throw policy.missingCredentialError(in: value)
         }

@@ -23,6 +23,9 @@ public protocol CredentialStore: Sendable {
     func write(_ data: Data, for key: String) throws
     /// Removes `key`; removing a key that is not there succeeds.
     func remove(_ key: String) throws
+    /// Whether a value is stored under `key`. Sessions sharing the store ask before every request, so that one
+    /// erased elsewhere is not sent; the default reads the value, and a store that can answer more cheaply should.
+    func contains(_ key: String) throws -> Bool
     /// Stores `new` under `key` (or removes it, for nil) only if the store still holds `expected` there (nil: nothing),
     /// as one step no other writer can come between.
     ///
@@ -42,6 +45,9 @@ public protocol CredentialStore: Sendable {
 }
 
 extension CredentialStore {
+    /// Reads the value.
+    public func contains(_ key: String) throws -> Bool { try read(key) != nil }
+
     /// No lock: the store is not shared beyond one session.
     public func lock(_ key: String) async throws -> (any CredentialStoreLock)? { nil }
 

@@ -79,6 +79,19 @@ public final class FileCredentialStore: CredentialStore, @unchecked Sendable {
         directoryURL.appendingPathComponent(Self.fileName(for: key))
     }
 
+    /// Whether a value is stored under `key`, from the directory entry alone (one `fstatat(2)`): what sessions sharing
+    /// the store ask before every request.
+    public func contains(_ key: String) throws -> Bool {
+        var info = stat()
+        guard fstatat(directory.descriptor, Self.fileName(for: key), &info, AT_SYMLINK_NOFOLLOW) == 0 else {
+            guard errno == ENOENT else {
+                throw CredentialStoreError.systemError(key: key, operation: "inspect", code: errno)
+            }
+            return false
+        }
+        return true
+    }
+
     /// The bytes under `key`, or nil.
     ///
     /// - Throws: ``CredentialStoreError/unsafeLocation(path:problem:)`` when the key's file is a symbolic link or not
