@@ -68,13 +68,13 @@ struct LifecycleBenchmarks {
                     format: "median %.2f µs with the lifecycle, %.2f µs without (ratio %.2f)", memory.median,
                     client.median, memory.median / client.median)
             ))
-        // A store shared with other processes is read at each call and before each request, so that an erase there
+        // A store shared with other processes is asked at each call and before each request, so that an erase there
         // (a sign-out, a revocation) is seen at once.
         let shared = file.median - client.median
         report.add(
             Row(
                 section: "Lifecycle",
-                metric: "the same on a FileCredentialStore (read at each call and each request), over the bare call",
+                metric: "the same on a FileCredentialStore (asked at each call and each request), over the bare call",
                 unit: "µs/call",
                 summary: Summary(median: shared, min: file.min - client.max, max: file.max - client.min, runs: 3),
                 budget: "< 3× the bare call", withinBudget: file.median < 3 * client.median,
