@@ -19,13 +19,7 @@ struct Browser: AuthorizationBrowser {
             }
             return url
         case .prompt:
-            say(
-                "    Open this page, sign in and authorize the app, then paste the address the browser ends on:\n    \(page)"
-            )
-            guard let line = readLine(), let url = URL(string: line.trimmingCharacters(in: .whitespaces)) else {
-                throw DemoError("no redirect URL was entered")
-            }
-            return url
+            return try await TerminalAuthorizationBrowser().authorize(page, callback: callback)
         }
     }
 }

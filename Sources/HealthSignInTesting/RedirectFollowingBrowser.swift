@@ -1,8 +1,10 @@
 import Foundation
 import HealthSignInCore
 
-/// An `AuthorizationBrowser` for tests against a server that grants at once (an emulator, a test provider): it loads
-/// the page through `transport`, without following redirects, and returns the redirect it answers with.
+/// An `AuthorizationBrowser` for tests against a server that grants at once without a person (the emulator, a test
+/// provider): it loads the page through `transport`, without following redirects, and returns the redirect it
+/// answers with. It signs in as whoever the server grants to; a real sign-in needs a person, in a system browser
+/// (`WebAuthenticationBrowser`) or through `TerminalAuthorizationBrowser`.
 ///
 /// ```swift
 /// let context = try await session.authorize(with: RedirectFollowingBrowser(transport: DefaultHTTPTransport()))
@@ -16,14 +18,14 @@ public struct RedirectFollowingBrowser: AuthorizationBrowser {
 
     /// Loads `page` and returns its redirect, which `callback` must match.
     ///
-    /// - Throws: `AuthorizationBrowserError.unavailable` when the page answers without a redirect,
-    ///   `AuthorizationBrowserError.unexpectedRedirect` when it redirects elsewhere.
+    /// - Throws: `AuthorizationBrowserError.errorPage` with the server's explanation when the page answers without a
+    ///   redirect, `AuthorizationBrowserError.unexpectedRedirect` when it redirects elsewhere.
     public func authorize(_ page: URL, callback: AuthorizationCallback) async throws -> URL {
         let response = try await transport.send(HTTPRequestMessage(method: .get, url: page))
         guard (300..<400).contains(response.status), let location = response.headers["Location"],
             let redirect = URL(string: location, relativeTo: page)?.absoluteURL
         else {
-            throw AuthorizationBrowserError.unavailable("the page answered HTTP \(response.status) without a redirect")
+            throw AuthorizationBrowserError.errorPage(status: response.status, serverMessage: response.serverMessage)
         }
         guard callback.matches(redirect) else {
             throw AuthorizationBrowserError.unexpectedRedirect(path: redirect.path)

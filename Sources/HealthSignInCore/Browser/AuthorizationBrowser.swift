@@ -4,9 +4,10 @@ import Foundation
 /// app's redirect URI (or HealthVault's action URL) with the server's answer in its query.
 ///
 /// `SMARTSession.authorize(with:)` and `HealthVaultConnection.authorize(_:with:)` drive a whole sign-in through one.
-/// On Apple platforms `WebAuthenticationBrowser` runs the page in `ASWebAuthenticationSession`; a server app, a
-/// command-line tool or a test brings its own (the demo asks a person to paste the URL; `RedirectFollowingBrowser` in
-/// `HealthSignInTesting` follows a server that grants at once).
+/// On Apple platforms `WebAuthenticationBrowser` runs the page in `ASWebAuthenticationSession`; on every platform
+/// ``TerminalAuthorizationBrowser`` asks a person to open the page and paste back where it ended, for command-line
+/// tools and servers. Tests against a server that grants at once use `RedirectFollowingBrowser` from
+/// `HealthSignInTesting`.
 public protocol AuthorizationBrowser: Sendable {
     /// Opens `page` and returns the first URL it leads to that `callback` matches.
     ///
@@ -53,12 +54,16 @@ public enum AuthorizationBrowserError: SDKError, Equatable {
     case unavailable(String)
     /// The page ended on a URL the callback does not match (its path is given; the query may hold secrets).
     case unexpectedRedirect(path: String)
+    /// The authorization server answered with an error page instead of redirecting back, as it does when it cannot
+    /// trust the redirect URI (an unknown client id, a redirect URI it was not given): the status, and the server's
+    /// explanation when the page has one (``HTTPResponseMessage/serverMessage``).
+    case errorPage(status: Int, serverMessage: String?)
 
     /// Nothing for `cancelled` (the user chose it); reconfiguring for the others.
     public var recovery: ErrorRecovery {
         switch self {
         case .cancelled: return .none
-        case .unavailable, .unexpectedRedirect: return .reconfigure
+        case .unavailable, .unexpectedRedirect, .errorPage: return .reconfigure
         }
     }
 
@@ -68,6 +73,10 @@ public enum AuthorizationBrowserError: SDKError, Equatable {
         case .cancelled: return "The authorization page was closed before it was done"
         case .unavailable(let reason): return "The authorization page could not be shown: \(reason)"
         case .unexpectedRedirect(let path): return "The authorization page ended on \(path), not the app's callback"
+        case .errorPage(let status, let message):
+            return "The authorization server answered HTTP \(status) instead of redirecting back"
+                + (message.map { ": \"\($0)\"" } ?? "")
+                + "; check the client id and the redirect URI registered with the server"
         }
     }
 }

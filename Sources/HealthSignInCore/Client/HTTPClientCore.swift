@@ -53,7 +53,11 @@ import Foundation
             .debug, family, "\(public: operation) → \(public: request.method) \(Redaction.url(request.url))")
         let response = try await options.send(request, operation: OperationID(family: family, method: operation))
         options.logger.log(.debug, family, "\(public: operation) ← HTTP \(response.status)")
-        guard response.isSuccess else { throw Self.error(for: response, operation: operation, formats: errors) }
+        guard response.isSuccess else {
+            let error = Self.error(for: response, operation: operation, formats: errors)
+            guard let unexpected = error as? UnexpectedResponseError else { throw error }
+            throw unexpected.refusing(builder.credential, secrets: request.headers.filter(\.isSensitive).map(\.value))
+        }
         return response
     }
 

@@ -14,9 +14,13 @@ public enum ConfigurationError: Error, Sendable, Hashable, CustomStringConvertib
         case .missingServer(let name):
             return
                 "No URL is configured for the server '\(name)'; set it in the client's configuration (servers.\(name))"
-        case .insecureURL(let host):
+        case .insecureURL(let host) where URLPolicy.isLoopback(host):
             return
-                "Refusing a non-https URL for host '\(host ?? "?")'; only loopback hosts may use http, and only when allowed"
+                "Refusing plain http to '\(host ?? "?")': to allow http on this machine (an emulator, a test server), "
+                + "pass urlPolicy: URLPolicy(allowsInsecureLoopback: true) in the configuration's client options"
+        case .insecureURL(let host):
+            return "Refusing a non-https URL for host '\(host ?? "?")': use https; plain http is allowed only to this "
+                + "machine (127.0.0.1, ::1, localhost), with urlPolicy: URLPolicy(allowsInsecureLoopback: true)"
         case .redirectsFollowed:
             return
                 "The URLSession's delegate is not a URLSessionHTTPTransportDelegate, so it would follow redirects with credentials; create the session with one (or a subclass)"

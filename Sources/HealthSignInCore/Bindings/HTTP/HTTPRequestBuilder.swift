@@ -17,6 +17,8 @@ public struct HTTPRequestBuilder: Sendable, CustomStringConvertible, CustomDebug
     public var headers = HTTPHeaderFields()
     /// A body set by ``setBody(_:contentType:)`` or ``setJSONBody(_:)``, with its media type.
     public private(set) var body: (data: Data, contentType: String)?
+    /// The credential the request carries, in words, for the error of a response that refuses it.
+    public private(set) var credential: String?
     private let base: String
 
     /// Starts a request to `path` under `server`.
@@ -43,16 +45,19 @@ public struct HTTPRequestBuilder: Sendable, CustomStringConvertible, CustomDebug
     /// Sends HTTP Basic credentials (RFC 7617).
     public mutating func authorize(basic credentials: BasicCredentials) {
         headers.setSensitive("Authorization", credentials.authorizationValue)
+        credential = "the Basic credentials (user name and password)"
     }
 
     /// Sends a bearer token (RFC 6750).
     public mutating func authorize(bearer token: BearerToken) {
         headers.setSensitive("Authorization", token.authorizationValue)
+        credential = "the access token"
     }
 
     /// Sends an API key in the header `name`.
     public mutating func authorize(apiKey: APIKey, header name: String) {
         headers.setSensitive(name, apiKey.value)
+        credential = "the API key sent in \(name)"
     }
 
     /// Sends an access token as a bearer token, or an API key in the header `apiKeyHeader`.
