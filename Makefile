@@ -13,7 +13,7 @@ SDKGEN_ARGS := --schemas Schemas --output Sources --test-samples Tests --schema-
 # same width itself).
 FORMAT_PATHS := Package.swift Sources Generator Tests Benchmarks Plugins Fuzz
 
-.PHONY: help generate check lint format build platforms test stress demo bench fuzz fuzz-smoke venv clean
+.PHONY: help generate check lint format build platforms test stress emulator demo bench fuzz fuzz-smoke venv clean
 
 help:  ## List the commands.
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 12
@@ -65,6 +65,9 @@ stress: build venv  ## The randomized tests at full length: lifecycle, schema ve
 	LIFECYCLE_STRESS_SEQUENCES=$${LIFECYCLE_STRESS_SEQUENCES:-10000} $(SWIFT) test --skip-build --filter LifecycleStressTests
 	SDK_SCHEMA_VERDICT_COUNT=$${SDK_SCHEMA_VERDICT_COUNT:-1000} $(SWIFT) test --skip-build --filter SchemaVerdictTests
 	SDK_HOSTILE_SAMPLE=$${SDK_HOSTILE_SAMPLE:-all} $(SWIFT) test --skip-build --filter HostileSchemaTests
+
+emulator: venv  ## Run the protocol emulator on http://127.0.0.1:8000 until Ctrl-C (see the README's "Sandboxes").
+	$(PYTHON) Tests/Emulator/emulator.py --port 8000
 
 demo: venv  ## Walk the HealthVault, Koppeltaal, Vital and SMART journeys against the emulator, printing each step.
 	$(SWIFT) build --product HealthSignInDemo

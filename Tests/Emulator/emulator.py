@@ -13,6 +13,8 @@ Control endpoints (JSON), for tests:
                                            its port
   GET  /_stream/bytes?bytes=N&announce=1   stream N bytes (1 GiB by default), with a Content-Length when announced
   GET  /_control/stream/stats              how many bytes the last stream got out before the client hung up
+  GET  /_control/sandbox                   what a developer points a family at: base paths, keys, client ids, secrets and
+                                           redirect URIs, read from the emulator's own configuration
   GET  /_echo/headers                      the request's header fields as a JSON object
   GET  /_stream/encoded?layers=2|1         8 GiB of zeros in gzip twice (13 KB, Content-Encoding: gzip, gzip) or
                                            once (8 MB, Content-Encoding: gzip), whatever the request accepts
@@ -101,6 +103,26 @@ def create_app():
 
         headers = {"Content-Length": str(total)} if request.args.get("announce") == "1" else {}
         return Response(generate(), headers=headers, mimetype="application/octet-stream")
+
+    @app.get("/_control/sandbox")
+    def sandbox():
+        """The values the README's sandbox table lists, from the live configuration (a test compares the two)."""
+        kt = koppeltaal.State()
+        smart_clients = smart.default_clients()
+        return jsonify({
+            "healthvault": {"platform": "/hv/1/platform/wildcat.ashx", "shell": "/hv/shell/1",
+                            "master_application_id": healthvault.MASTER_APP},
+            "koppeltaal": {"fhir": koppeltaal.BASE + "/FHIR/Koppeltaal", "launch": koppeltaal.BASE + "/OAuth2/Koppeltaal",
+                           "portal_user": koppeltaal.PORTAL[0], "portal_password": koppeltaal.PORTAL[1],
+                           "client_id": "KTSTESTGAME", "client_secret": kt.clients["KTSTESTGAME"].secret,
+                           "public_client_id": "KTPUBLIC",
+                           "redirect_uris": kt.clients["KTSTESTGAME"].redirect_uris},
+            "vital": {"api": vital.API, "auth": vital.AUTH, "team_keys": sorted(vital.KEYS)},
+            "smart": {"fhir": smart.FHIR, "public_client_id": "smart-public",
+                      "confidential_client_id": "smart-confidential",
+                      "confidential_client_secret": smart_clients["smart-confidential"]["secret"],
+                      "backend_client_id": "smart-backend", "redirect_uris": smart.REDIRECTS},
+        })
 
     @app.get("/_echo/headers")
     def echo_headers():

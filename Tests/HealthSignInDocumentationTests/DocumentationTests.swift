@@ -49,7 +49,8 @@ final class DocumentationTests: XCTestCase {
                     current = []
                     start = index + 1
                 } else if line == "```", let code = current {
-                    blocks.append(("\(document.lastPathComponent):\(start)", code.joined(separator: "\n")))
+                    let path = document.path.replacingOccurrences(of: Fixtures.repository.path + "/", with: "")
+                    blocks.append(("\(path):\(start)", code.joined(separator: "\n")))
                     current = nil
                 } else {
                     current?.append(line)
@@ -70,6 +71,94 @@ final class DocumentationTests: XCTestCase {
         }
         for (name, code) in snippets where !blocks.contains(where: { $0.code == code }) {
             XCTFail("the snippet \(name) is shown nowhere:\n\(code)")
+        }
+    }
+
+    /// What a snippet's code takes from outside the shown region: the parameters of the function it stands in, and
+    /// the types its file declares outside every region.
+    private static func hiddenNames() throws -> (parameters: [String: [String]], outsideTypes: [String: [String]]) {
+        let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Snippets")
+        var parameters: [String: [String]] = [:]
+        var outsideTypes: [String: [String]] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) where name.hasSuffix(".swift") {
+            let lines = try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8).components(
+                separatedBy: "\n")
+            var inRegion = false
+            for (index, line) in lines.enumerated() {
+                let trimmed = line.trimmingCharacters(in: .whitespaces)
+                if trimmed.hasPrefix("// snippet ") {
+                    inRegion = true
+                    let snippet = String(trimmed.dropFirst("// snippet ".count))
+                    let enclosing = index > 0 ? lines[index - 1].trimmingCharacters(in: .whitespaces) : ""
+                    parameters[snippet] = enclosing.hasPrefix("func ") ? Self.parameterNames(enclosing) : []
+                } else if trimmed == "// end snippet" {
+                    inRegion = false
+                } else if !inRegion, let type = Self.declaredType(line), !line.hasPrefix(" ") {
+                    outsideTypes[name, default: []].append(type)
+                }
+            }
+        }
+        return (parameters, outsideTypes)
+    }
+
+    /// The local names of a one-line function declaration's parameters.
+    private static func parameterNames(_ declaration: String) -> [String] {
+        guard let open = declaration.firstIndex(of: "("), let close = declaration.lastIndex(of: ")"), open < close
+        else {
+            return []
+        }
+        var names: [String] = []
+        var depth = 0
+        var current = ""
+        for character in declaration[declaration.index(after: open)..<close] {
+            if "([<".contains(character) { depth += 1 }
+            if ")]>".contains(character) { depth -= 1 }
+            if character == ",", depth == 0 {
+                names.append(current)
+                current = ""
+            } else {
+                current.append(character)
+            }
+        }
+        names.append(current)
+        return names.compactMap { parameter in
+            let label = parameter.split(separator: ":").first?.split(separator: " ").last
+            return label.map(String.init)
+        }.filter { !$0.isEmpty }
+    }
+
+    /// The type a top-level line declares, if it declares one.
+    private static func declaredType(_ line: String) -> String? {
+        let words = line.split(separator: " ").map(String.init)
+        guard let keyword = words.firstIndex(where: { ["protocol", "struct", "class", "enum", "actor"].contains($0) }),
+            keyword + 1 < words.count
+        else { return nil }
+        return String(words[keyword + 1].prefix { $0.isLetter || $0.isNumber || $0 == "_" })
+    }
+
+    /// Whether `code` declares `name` (a constant, a variable, a function, a type or a closure parameter).
+    private static func declares(_ code: String, _ name: String) -> Bool {
+        let pattern = "(let|var|func|class|struct|enum|protocol|actor|for|for await)\\s+\\(?" + name + "\\b"
+        return code.range(of: pattern, options: .regularExpression) != nil
+    }
+
+    func testEveryNameASnippetUsesIsDeclaredWhereTheReaderSeesIt() throws {
+        let (parameters, outsideTypes) = try Self.hiddenNames()
+        for (file, types) in outsideTypes {
+            XCTFail("\(file) declares \(types.joined(separator: ", ")) outside every snippet, so no reader sees it")
+        }
+        let snippets = try Self.snippets()
+        var shownBefore: [String: String] = [:]
+        for block in try Self.swiftBlocks() {
+            let document = String(block.place.split(separator: ":")[0])
+            let earlier = shownBefore[document, default: ""]
+            defer { shownBefore[document, default: ""] += "\n" + block.code }
+            guard let name = snippets.first(where: { $0.value == block.code })?.key else { continue }
+            for parameter in parameters[name] ?? [] where !Self.declares(earlier + block.code, parameter) {
+                XCTFail(
+                    "\(block.place): the snippet \(name) uses `\(parameter)`, which \(document) declares nowhere above it"
+                )
+            }
         }
     }
 
@@ -242,6 +331,7 @@ final class DocumentationTests: XCTestCase {
         "JOSE, for apps that verify tokens themselves": ["JWS", "JWSAlgorithm", "JSONWebKey", "JSONWebKeySet"],
         "browsers for authorization pages, which apps choose or implement": [
             "AuthorizationBrowser", "AuthorizationCallback", "AuthorizationBrowserError",
+            "TerminalAuthorizationBrowser",
         ],
         "logging and redaction": ["LogSink", "ClosureLogSink", "LogEntry", "LogMessage", "Redaction"],
         "time, randomness and hashing, which apps may replace or use": [
@@ -254,7 +344,7 @@ final class DocumentationTests: XCTestCase {
         let listed = Self.runtimePublicTypes.values.flatMap { $0 }
         XCTAssertEqual(listed.count, Set(listed).count, "a type is listed twice")
         XCTAssertEqual(names.sorted(), listed.sorted())
-        XCTAssertEqual(names.count, 91)
+        XCTAssertEqual(names.count, 92)
         let doubles = try Self.graph(of: "HealthSignInTesting").topLevelTypeNames
         XCTAssertEqual(
             doubles.sorted(), ["ManualClock", "RecordingTransport", "RedirectFollowingBrowser", "SeededRandomSource"])

@@ -6,8 +6,9 @@ import HealthSignInCore
 
 // The code of the README's section on using a generated client directly.
 
-func generatedClientExample(masterApplicationID: UUID) async throws {
+func generatedClientExample() async throws {
     // snippet generated-client
+    let masterApplicationID = UUID(uuidString: "00000000-0000-4000-8000-000000000001")!   // your app's id in HealthVault
     let client = HealthVaultAPIClient(configuration: .init(
         servers: .init(platform: URL(string: "https://platform.healthvault-ppe.com/platform/wildcat.ashx")),
         envelope: .init(clientVersion: "MyApp/1.0 iOS 17.0")

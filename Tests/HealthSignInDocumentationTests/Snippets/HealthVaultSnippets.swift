@@ -7,27 +7,27 @@ import HealthSignInCore
 // The code of the README's HealthVault quick start and of the HealthVault getting-started article. Each region between
 // `// snippet NAME` and `// end snippet` appears verbatim in the documentation, after this file's imports.
 
-func healthVaultQuickStart(masterApplicationID: UUID, completionURL: URL) async throws {
+func healthVaultQuickStart() async throws {
     // snippet healthvault-quick-start
+    let masterApplicationID = UUID(uuidString: "00000000-0000-4000-8000-000000000001")!   // your app's id in HealthVault
+    let browser = TerminalAuthorizationBrowser()   // in an app: WebAuthenticationBrowser { window }, or a web view
     let connection = HealthVaultConnection(configuration: .init(store: try CredentialStores.secure(service: "com.example.healthvault")))
-    let shellPage = try await connection.provision(masterAppID: masterApplicationID)   // open in a web view
-    // when the web view reaches …/application/complete?…:
-    try await connection.completeAuthorization(redirect: completionURL)
+    let shellPage = try await connection.provision(masterAppID: masterApplicationID)
+    try await connection.authorize(shellPage, with: browser)   // the user picks the records in HealthVault's Shell
     for try await person in connection.authorizedPeople() {
         print(person.name, person.record.map(\.id))
     }
     // end snippet
-    _ = shellPage
 }
 
-/// What the app's user interface does; the getting-started article leaves it to the app.
+// snippet healthvault-getting-started
+/// What the app's user interface does; this article leaves it to the app.
 protocol HealthVaultScreens {
     /// Shows `page` in a web view and returns the URL it ends on (`…/application/complete?…`).
     func showShell(_ page: URL) async throws -> URL
     func show(people: [PersonInfo])
 }
 
-// snippet healthvault-getting-started
 /// Connects this app instance to HealthVault once, then reads the people who authorized it.
 func connectAndListPeople(masterApplicationID: UUID, screens: some HealthVaultScreens) async throws {
     let connection = HealthVaultConnection(configuration: .init(
@@ -58,8 +58,10 @@ func connectAndListPeople(masterApplicationID: UUID, screens: some HealthVaultSc
 // end snippet
 
 /// Writes a weight to the selected record and reads it back, then disconnects.
-func healthVaultRecordCalls(connection: HealthVaultConnection, weightXML: String) async throws {
+func healthVaultRecordCalls() async throws {
     // snippet healthvault-records
+    let connection = HealthVaultConnection(configuration: .init(store: try CredentialStores.secure(service: "com.example.healthvault")))
+    let weightXML = "<weight><when><date><y>2026</y><m>11</m><d>26</d></date></when><value><kg>70.5</kg></value></weight>"
     let weightType = UUID(uuidString: "3d34d87e-7fc1-4153-800f-f56592cb0d17")!
     let stored = try await connection.withRecord { calls in
         // Each send is one request; after an expired session only that request is sent again.

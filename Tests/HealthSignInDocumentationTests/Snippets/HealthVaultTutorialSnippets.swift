@@ -17,19 +17,21 @@ func healthVaultTutorialConnection() throws -> HealthVaultConnection {
     return connection
 }
 
-func healthVaultTutorialProvision(connection: HealthVaultConnection, masterApplicationID: UUID) async throws -> URL {
+func healthVaultTutorialProvision(connection: HealthVaultConnection) async throws -> URL {
     // snippet healthvault-tutorial-provision
     // Creates this installation's application instance and returns the Shell page where the user authorizes it.
+    let masterApplicationID = UUID(uuidString: "00000000-0000-4000-8000-000000000001")!   // your app's id in HealthVault
     let shellPage = try await connection.provision(masterAppID: masterApplicationID)
-    // Open shellPage in a web view (ASWebAuthenticationSession or WKWebView).
     // end snippet
     return shellPage
 }
 
-func healthVaultTutorialComplete(connection: HealthVaultConnection, urlTheWebViewEndedOn: URL) async throws {
+func healthVaultTutorialComplete(connection: HealthVaultConnection, shellPage: URL) async throws {
     // snippet healthvault-tutorial-complete
-    // Hand over the URL the web view ends on (…/application/complete?… or your action URL).
-    let completion = try await connection.completeAuthorization(redirect: urlTheWebViewEndedOn)
+    // Shows the Shell page and completes with the URL it ends on (…/application/complete?… or your action URL).
+    // In an app: WebAuthenticationBrowser { window }, or a WKWebView (see "Records and the Shell").
+    let browser = TerminalAuthorizationBrowser()
+    let completion = try await connection.authorize(shellPage, with: browser)
     print(completion, try await connection.status())   // .connected from now on, across launches
     // end snippet
 }

@@ -7,17 +7,22 @@ import HealthSignInCore
 
 // The code of the README's Koppeltaal quick start and of the Koppeltaal getting-started article.
 
-func koppeltaalQuickStart(portalPassword: String, patientURL: String, userURL: String, clientSecret: String, codeTypedByThePatient: String) async throws {
+func koppeltaalQuickStart() async throws {
     // snippet koppeltaal-quick-start
     // Backend: application credentials (MobileLaunch and FHIR)
+    let portalPassword = ProcessInfo.processInfo.environment["KOPPELTAAL_PORTAL_PASSWORD"] ?? ""
+    let patient = "https://ggz.koppeltaal.nl/FHIR/Koppeltaal/Patient/72308"          // the patient's FHIR URL
+    let user = "https://ggz.koppeltaal.nl/FHIR/Koppeltaal/RelatedPerson/452"         // who launches, as a FHIR URL
     let backend = KoppeltaalBackend(configuration: .init(
         launchURL: URL(string: "https://ggz.koppeltaal.nl/OAuth2/Koppeltaal")!,
         credentials: BasicCredentials(username: "portal", password: portalPassword)
     ))
-    let activation = try await backend.mobileLaunch(clientID: "RANJKA", patient: patientURL, user: userURL)
-    // show activation.code to the patient; it expires at activation.expiresAt
+    let activation = try await backend.mobileLaunch(clientID: "RANJKA", patient: patient, user: user)
+    print("Give the patient this code:", activation.code, "valid until", activation.expiresAt)
 
     // App: the OAuth client (Token and Revoke)
+    let clientSecret = "the app's client secret"   // from the Koppeltaal domain administrator
+    let codeTypedByThePatient = "123456"          // the six digits activation.code showed the patient
     let session = KoppeltaalSession(configuration: .init(
         fhirBaseURL: URL(string: "https://ggz.koppeltaal.nl/FHIR/Koppeltaal")!,
         clientID: "RANJKA", clientSecret: clientSecret,
@@ -26,19 +31,21 @@ func koppeltaalQuickStart(portalPassword: String, patientURL: String, userURL: S
     ))
     let context = try await session.activate(code: codeTypedByThePatient)   // patient, user, resource, intent, scope
     let response = try await session.fhir(.fhir("Patient", id: "72308"))
-    try await session.revoke()
+    // Forgets the grant here; .unsupportedByServer when the Conformance names no revocation endpoint (the default),
+    // and the tokens then end when they expire.
+    print(try await session.revoke())
     // end snippet
-    _ = (activation, context, response)
+    _ = (context, response)
 }
 
-/// What the app's user interface does; the getting-started article leaves it to the app.
+// snippet koppeltaal-getting-started
+/// What the app's user interface does; this article leaves it to the app.
 protocol KoppeltaalScreens {
     /// Asks the patient for the six-digit code their care provider gave them.
     func askForActivationCode() async -> String
     func show(messages: Data)
 }
 
-// snippet koppeltaal-getting-started
 /// The app's side of a Koppeltaal mobile launch: activate once, then call FHIR with fresh tokens.
 final class KoppeltaalLaunch: Sendable {
     let session = KoppeltaalSession(configuration: .init(
@@ -66,9 +73,9 @@ final class KoppeltaalLaunch: Sendable {
         }
     }
 
-    /// Forgets the grant, telling the server when it can.
+    /// Forgets the grant, telling the server when it offers revocation (the tokens otherwise end when they expire).
     func signOut() async throws {
-        try await session.revoke()
+        if case .failed(let error) = try await session.revoke() { print("forgotten here only:", error) }
     }
 }
 // end snippet

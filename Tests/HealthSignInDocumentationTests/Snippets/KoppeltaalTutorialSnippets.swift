@@ -6,21 +6,25 @@ import HealthSignInCore
 
 // The code of the Koppeltaal tutorial, one region per step.
 
-func koppeltaalTutorialLaunch(portalPassword: String, patientURL: String, userURL: String) async throws {
+func koppeltaalTutorialLaunch() async throws {
     // snippet koppeltaal-tutorial-launch
     // On the portal's server: MobileLaunch with the application credentials returns a code for the patient.
+    let portalPassword = ProcessInfo.processInfo.environment["KOPPELTAAL_PORTAL_PASSWORD"] ?? ""
+    let patient = "https://ggz.koppeltaal.nl/FHIR/Koppeltaal/Patient/72308"          // the patient's FHIR URL
+    let user = "https://ggz.koppeltaal.nl/FHIR/Koppeltaal/RelatedPerson/452"         // who launches, as a FHIR URL
     let backend = KoppeltaalBackend(configuration: .init(
         launchURL: URL(string: "https://ggz.koppeltaal.nl/OAuth2/Koppeltaal")!,
         credentials: BasicCredentials(username: "portal", password: portalPassword)
     ))
-    let activation = try await backend.mobileLaunch(clientID: "RANJKA", patient: patientURL, user: userURL)
+    let activation = try await backend.mobileLaunch(clientID: "RANJKA", patient: patient, user: user)
     print("Tell the patient:", activation.code, "valid until", activation.expiresAt)
     // end snippet
 }
 
-func koppeltaalTutorialSession(clientSecret: String) throws -> KoppeltaalSession {
+func koppeltaalTutorialSession() throws -> KoppeltaalSession {
     // snippet koppeltaal-tutorial-session
     // In the app: one session for the app's lifetime, keeping the grant in the Keychain.
+    let clientSecret = "the app's client secret"   // from the Koppeltaal domain administrator
     let session = KoppeltaalSession(configuration: .init(
         fhirBaseURL: URL(string: "https://ggz.koppeltaal.nl/FHIR/Koppeltaal")!,
         clientID: "RANJKA", clientSecret: clientSecret,
@@ -31,8 +35,9 @@ func koppeltaalTutorialSession(clientSecret: String) throws -> KoppeltaalSession
     return session
 }
 
-func koppeltaalTutorialActivate(session: KoppeltaalSession, codeTypedByThePatient: String) async throws {
+func koppeltaalTutorialActivate(session: KoppeltaalSession) async throws {
     // snippet koppeltaal-tutorial-activate
+    let codeTypedByThePatient = "123456"   // the six digits the portal showed the patient, typed into the app
     // Discovers the OAuth endpoints from the FHIR server, authorizes with the code and exchanges it for tokens.
     let context = try await session.activate(code: codeTypedByThePatient)
     print("Launched for", context.patient ?? "?", "as", context.user ?? "?")
@@ -49,8 +54,12 @@ func koppeltaalTutorialFHIR(session: KoppeltaalSession) async throws {
 
 func koppeltaalTutorialRevoke(session: KoppeltaalSession) async throws {
     // snippet koppeltaal-tutorial-revoke
-    // Revokes the grant at the server when it can, and forgets it in any case.
-    let outcome = try await session.revoke()
-    print(outcome)
+    // Forgets the grant here in any case; the outcome says what the server did.
+    switch try await session.revoke() {
+    case .revoked: print("the server ended the grant")
+    case .unsupportedByServer: print("no revocation endpoint in the Conformance: the tokens end when they expire")
+    case .nothingToRevoke: print("there was no grant")
+    case .failed(let error): print("the server could not be told; the tokens end when they expire:", error)
+    }
     // end snippet
 }

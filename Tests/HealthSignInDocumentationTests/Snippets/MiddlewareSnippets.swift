@@ -10,7 +10,7 @@ import HealthSignInVital
 
 // The code of the README's section on middleware and the transport.
 
-func middlewareExample(store: any CredentialStore) -> VitalSession {
+func middlewareExample() throws -> VitalSession {
     // snippet middleware
     /// Tags every request and reports how long each operation took.
     struct Instrumentation: HTTPClientMiddleware {
@@ -30,6 +30,7 @@ func middlewareExample(store: any CredentialStore) -> VitalSession {
     let sessionConfiguration = URLSessionConfiguration.default
     sessionConfiguration.httpMaximumConnectionsPerHost = 4
     let transport = URLSessionHTTPTransport(sessionConfiguration: sessionConfiguration)
+    let store = try CredentialStores.secure(service: "com.example.vital")
 
     return VitalSession(configuration: .init(store: store, transport: transport, middlewares: [Instrumentation()]))
     // end snippet

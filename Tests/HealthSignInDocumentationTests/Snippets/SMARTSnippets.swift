@@ -7,22 +7,25 @@ import HealthSignInSMART
 
 // The code of the README's SMART quick start.
 
-func smartAppQuickStart(browser: any AuthorizationBrowser) async throws {
+func smartAppQuickStart() async throws {
     // snippet smart-app-quick-start
+    // In an app: WebAuthenticationBrowser { window } (ASWebAuthenticationSession); in a tool or on a server, the
+    // terminal browser asks a person to open the page and paste back where it ended.
+    let browser = TerminalAuthorizationBrowser()
     let session = SMARTSession(configuration: .init(
         clientID: "my-app", redirectURI: "myapp://smart/callback",
         fhirBaseURL: URL(string: "https://ehr.example.com/fhir")!,
         store: try CredentialStores.secure(service: "com.example.smart")))
-    // browser: WebAuthenticationBrowser { window } on Apple platforms (ASWebAuthenticationSession), any
-    // AuthorizationBrowser elsewhere; PKCE S256, state and nonce are inside.
-    let context = try await session.authorize(with: browser)
+    let context = try await session.authorize(with: browser)   // PKCE S256, state, nonce and aud are inside
     let patient = try await session.fhir(.fhir("Patient", id: context.patient))   // no patient: an error, never a search
     print(context.fhirUser as Any, patient.status)
     // end snippet
 }
 
-func smartBackendQuickStart(privateJWK: Data) async throws {
+func smartBackendQuickStart() async throws {
     // snippet smart-backend-quick-start
+    // The private key whose public half the EHR has for "my-service" (a JWK; keep it out of the source tree).
+    let privateJWK = try Data(contentsOf: URL(fileURLWithPath: "/etc/example/smart-backend-key.json"))
     let backend = SMARTBackendClient(configuration: .init(
         clientID: "my-service",
         signer: try ClientAssertionSigner(key: JSONWebKey(json: privateJWK), algorithm: .es384),
@@ -33,14 +36,14 @@ func smartBackendQuickStart(privateJWK: Data) async throws {
     // end snippet
 }
 
-/// What the app's user interface does; the getting-started article leaves it to the app.
+// snippet smart-getting-started
+/// What the app's user interface does; this article leaves it to the app.
 protocol SMARTScreens {
-    /// Opens `url` in the system browser (ASWebAuthenticationSession, Custom Tabs) and returns the redirect URL.
-    func authenticate(at url: URL) async throws -> URL
+    /// Where authorization pages open: `WebAuthenticationBrowser { window }` in an app.
+    var browser: any AuthorizationBrowser { get }
     func show(patient: Data)
 }
 
-// snippet smart-getting-started
 /// The app's side of SMART App Launch: launched by an EHR or on its own, then FHIR calls with fresh tokens.
 final class SMARTLaunch: Sendable {
     let session = SMARTSession(configuration: .init(
@@ -58,12 +61,11 @@ final class SMARTLaunch: Sendable {
 
     /// Handles the URL an EHR opened the app with (`iss` and `launch`), or starts a standalone launch.
     func launch(from launchURL: URL?, screens: some SMARTScreens) async throws {
-        let url = if let launchURL {
-            try await session.ehrAuthorizationURL(launchURL: launchURL)
+        let context = if let launchURL {
+            try await session.authorize(launchURL: launchURL, with: screens.browser)
         } else {
-            try await session.standaloneAuthorizationURL()
+            try await session.authorize(with: screens.browser)
         }
-        let context = try await session.completeAuthorization(redirectURL: try await screens.authenticate(at: url))
         print("launched for", context.patient ?? "no patient", "by", context.fhirUser?.absoluteString ?? "?")
     }
 
@@ -79,9 +81,11 @@ final class SMARTLaunch: Sendable {
         }
     }
 
-    /// Forgets the grant, revoking it at the server when it can.
+    /// Forgets the grant, revoking it at the server when the server offers revocation.
     func signOut() async throws {
-        _ = try await session.revoke()
+        if case .failed(let error) = try await session.revoke() {
+            print("forgotten here; the server may keep the grant until it expires:", error)
+        }
     }
 }
 // end snippet
@@ -101,12 +105,12 @@ func smartTutorialDiscover() async throws -> SMARTSession {
     return session
 }
 
-func smartTutorialAuthorize(session: SMARTSession, openInBrowser: (URL) async throws -> URL) async throws {
+func smartTutorialAuthorize(session: SMARTSession) async throws {
     // snippet smart-tutorial-authorize
-    // The URL carries PKCE S256, state, nonce and aud; the pending request is stored until the redirect comes back.
-    let url = try await session.standaloneAuthorizationURL()
-    let redirect = try await openInBrowser(url)
-    let context = try await session.completeAuthorization(redirectURL: redirect)
+    // The page's URL carries PKCE S256, state, nonce and aud; the pending request is stored until the redirect
+    // comes back. In an app the browser is WebAuthenticationBrowser { window }.
+    let browser = TerminalAuthorizationBrowser()
+    let context = try await session.authorize(with: browser)
     print(context.patient ?? "no patient", context.grantedScopes, context.needPatientBanner ?? true)
     // end snippet
 }
@@ -130,8 +134,12 @@ func smartTutorialFHIR(session: SMARTSession) async throws {
 
 func smartTutorialRevoke(session: SMARTSession) async throws {
     // snippet smart-tutorial-revoke
-    // Revokes the refresh token at the server when it can, and forgets the grant in any case.
-    let outcome = try await session.revoke()
-    print(outcome)
+    // Forgets the grant here in any case; the outcome says what the server did.
+    switch try await session.revoke() {
+    case .revoked: print("the server ended the grant")
+    case .unsupportedByServer: print("the server offers no revocation: the grant ends when its tokens expire")
+    case .nothingToRevoke: print("there was no grant")
+    case .failed(let error): print("the server could not be told; the grant ends when its tokens expire:", error)
+    }
     // end snippet
 }

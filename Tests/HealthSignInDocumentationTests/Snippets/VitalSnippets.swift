@@ -6,30 +6,33 @@ import HealthSignInVital
 
 // The code of the README's Vital quick start and of the Vital getting-started article.
 
-func vitalQuickStart(teamAPIKey: String, userID: String, signedInUserID: String?, fetchSignInToken: @escaping @Sendable () async throws -> String) async throws {
+func vitalQuickStart() async throws {
     // snippet vital-quick-start
     // Backend (server-side Swift): the team key never leaves the server
+    let teamAPIKey = ProcessInfo.processInfo.environment["VITAL_API_KEY"] ?? ""   // from Junction's dashboard
+    let userID = "user-42"                                                        // your own id for the user
     let vitalBackend = VitalBackend(configuration: .init(apiKey: APIKey(teamAPIKey), environment: .sandboxUS))
     let grant = try await vitalBackend.signInToken(forClientUserID: userID)   // creates the Vital user when needed
     // respond with grant.signInToken
 
     // App
+    let signedInUserID: String? = "user-42"   // who is signed in to your app now (nil: nobody)
     let vital = VitalSession(configuration: .init(store: try CredentialStores.secure(service: "com.example.vital")))
     try await vital.reconcile(appUserID: signedInUserID) {
-        try await fetchSignInToken()     // asked for only when the SDK is signed out or another user
+        grant.signInToken     // in the app: ask your backend; asked for only when signed out or another user
     }
     let providers = try await vital.connectedProviders()
     print(try vital.status)                        // [configured, signedIn, useSignInToken], read without network
     // end snippet
-    _ = (grant, providers)
+    _ = providers
 }
 
+// snippet vital-getting-started
 /// Your backend's endpoint that returns a sign-in token for the signed-in user.
 protocol MyBackend: Sendable {
     func vitalSignInToken() async throws -> String
 }
 
-// snippet vital-getting-started
 /// Keeps Vital signed in as the app's own user, and reads the user's data.
 final class VitalAccount: Sendable {
     let vital = VitalSession(configuration: .init(

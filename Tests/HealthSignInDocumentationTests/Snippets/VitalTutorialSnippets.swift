@@ -6,9 +6,11 @@ import HealthSignInVital
 
 // The code of the Vital tutorial, one region per step.
 
-func vitalTutorialBackend(teamAPIKey: String, userID: String) async throws -> String {
+func vitalTutorialBackend() async throws -> String {
     // snippet vital-tutorial-backend
     // On your server: the team API key never leaves it.
+    let teamAPIKey = ProcessInfo.processInfo.environment["VITAL_API_KEY"] ?? ""   // from Junction's dashboard
+    let userID = "user-42"                                                        // your own id for the user
     let backend = VitalBackend(configuration: .init(apiKey: APIKey(teamAPIKey), environment: .sandboxUS))
     let grant = try await backend.signInToken(forClientUserID: userID)   // creates the Vital user the first time
     return grant.signInToken                                              // send this to the app
@@ -23,8 +25,9 @@ func vitalTutorialCore() throws -> VitalSession {
     return vital
 }
 
-func vitalTutorialSignIn(vital: VitalSession, signInTokenFromYourBackend: String) async throws {
+func vitalTutorialSignIn(vital: VitalSession) async throws {
     // snippet vital-tutorial-sign-in
+    let signInTokenFromYourBackend = "the signInToken your server sent"   // from the backend step
     let outcome = try await vital.signIn(token: signInTokenFromYourBackend)   // one token exchange
     print(outcome, try vital.status)   // read from the store, without network, at every later launch too
     // end snippet

@@ -6,6 +6,7 @@
 import HealthSignInHealthVault
 import WebKit
 
+// snippet healthvault-web-view
 /// Shows a Shell page and reports how the Shell task ended.
 final class ShellWebViewDelegate: NSObject, WKNavigationDelegate {
     let connection: HealthVaultConnection
@@ -16,13 +17,12 @@ final class ShellWebViewDelegate: NSObject, WKNavigationDelegate {
         self.finish = finish
     }
 
-    // snippet healthvault-web-view
     @MainActor
     func webView(_ webView: WKWebView, decidePolicyFor action: WKNavigationAction) async -> WKNavigationActionPolicy {
         let navigation = await connection.shellNavigation(to: action.request.url)
         if let outcome = navigation.outcome { finish(outcome) }
         return navigation.allowsLoading ? .allow : .cancel
     }
-    // end snippet
 }
+// end snippet
 #endif
