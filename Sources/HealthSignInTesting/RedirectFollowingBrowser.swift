@@ -18,14 +18,21 @@ public struct RedirectFollowingBrowser: AuthorizationBrowser {
 
     /// Loads `page` and returns its redirect, which `callback` must match.
     ///
-    /// - Throws: `AuthorizationBrowserError.errorPage` with the server's explanation when the page answers without a
-    ///   redirect, `AuthorizationBrowserError.unexpectedRedirect` when it redirects elsewhere.
+    /// - Throws: `AuthorizationBrowserError.errorPage` with the server's explanation when the page answers with an
+    ///   error status, `AuthorizationBrowserError.unavailable` when it answers with a page for a person,
+    ///   `AuthorizationBrowserError.unexpectedRedirect` when it redirects elsewhere.
     public func authorize(_ page: URL, callback: AuthorizationCallback) async throws -> URL {
         let response = try await transport.send(HTTPRequestMessage(method: .get, url: page))
         guard (300..<400).contains(response.status), let location = response.headers["Location"],
             let redirect = URL(string: location, relativeTo: page)?.absoluteURL
         else {
-            throw AuthorizationBrowserError.errorPage(status: response.status, serverMessage: response.serverMessage)
+            guard response.status < 400 else {
+                throw AuthorizationBrowserError.errorPage(
+                    status: response.status, serverMessage: response.serverMessage)
+            }
+            throw AuthorizationBrowserError.unavailable(
+                "the page answered HTTP \(response.status) without a redirect: it waits for a person, and this browser "
+                    + "completes only a server that grants at once")
         }
         guard callback.matches(redirect) else {
             throw AuthorizationBrowserError.unexpectedRedirect(path: redirect.path)

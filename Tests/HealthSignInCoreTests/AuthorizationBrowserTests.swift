@@ -40,8 +40,22 @@ final class AuthorizationBrowserTests: XCTestCase {
         await XCTAssertThrowsErrorAsync(
             try await RedirectFollowingBrowser(transport: noRedirect).authorize(page, callback: callback)
         ) { error in
+            guard case .unavailable(let reason)? = error as? AuthorizationBrowserError else {
+                return XCTFail("\(error)")
+            }
+            XCTAssertTrue(reason.contains("HTTP 200 without a redirect: it waits for a person"), reason)
+        }
+        let refused = RecordingTransport { _ in
+            HTTPResponseMessage(
+                status: 400, headers: ["Content-Type": "application/json"],
+                body: Data(#"{"error": "invalid_client", "error_description": "No such client"}"#.utf8))
+        }
+        await XCTAssertThrowsErrorAsync(
+            try await RedirectFollowingBrowser(transport: refused).authorize(page, callback: callback)
+        ) { error in
             XCTAssertEqual(
-                error as? AuthorizationBrowserError, .unavailable("the page answered HTTP 200 without a redirect"))
+                error as? AuthorizationBrowserError,
+                .errorPage(status: 400, serverMessage: "invalid_client: No such client"))
         }
     }
 }
