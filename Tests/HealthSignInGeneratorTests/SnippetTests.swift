@@ -351,7 +351,7 @@ final class SnippetTests: XCTestCase {
             """
                         let container = try HealthSignInCore.JSONCoding.members(of: decoder, notNull: ["id"])
                         self.id = try container.decodeIfPresent(Swift.String.self, forKey: "id")
-                        let declared = ["id"]
+                        let declared: [Swift.String] = ["id"]
                         var additionalProperties: [Swift.String: Swift.Int] = [:]
                         for key in container.allKeys where !declared.contains(key.stringValue) {
                             additionalProperties[key.stringValue] = try container.decode(Swift.Int.self, forKey: key)

@@ -242,6 +242,21 @@ class Schemas:
         if kind == "map":
             return {"type": "object", "additionalProperties": self.value(depth + 1, slot="map")}
         if kind == "oneOf":
+            if self.maybe(0.25):
+                # Variants of one Swift type, told apart by their constraints or not at all: a value is valid
+                # when exactly one of them accepts it.
+                if self.maybe(0.3):
+                    return {"oneOf": [{} for _ in range(self.rng.randint(2, 3))]}
+                base = self.pick("integer", "number", "string")
+                variants = [{"type": base}]
+                for _ in range(self.rng.randint(1, 2)):
+                    variant = {"type": base}
+                    if base == "string":
+                        variant[self.pick("minLength", "maxLength")] = self.pick(1, 2, 3)
+                    else:
+                        variant[self.pick("minimum", "maximum")] = Decimal(self.pick("0", "2", "3"))
+                    variants.append(variant)
+                return {"oneOf": variants}
             variants = []
             while len(variants) < 2:
                 variant = self.scalar(text=slot != "map")
@@ -265,6 +280,10 @@ class Schemas:
                 schema["type"] = "object"
                 schema["properties"] = {"own": self.scalar()}
                 schema["additionalProperties"] = False
+            elif self.maybe(0.4):
+                # additionalProperties beside allOf sees only this schema's own properties: every member of the
+                # parts is additional too, and must be valid against it.
+                schema["additionalProperties"] = self.pick({"type": "boolean"}, {"type": "integer"}, {})
             return schema
         if kind == "ref":
             name = f"T{len(self.defs)}"
@@ -323,6 +342,9 @@ class Instances:
                     value.update(part_value)
             for name, property in schema.get("properties", {}).items():
                 value[name] = self.of(property, depth + 1)
+            extra = schema.get("additionalProperties")
+            if isinstance(extra, dict) and rng.random() < 0.5:
+                value[rng.choice(["k", "l"])] = self.of(extra, depth + 1)
             return value
         kind = schema.get("type")
         if isinstance(kind, list):

@@ -101,7 +101,7 @@ struct JSONCodecEmitter: CodecEmitter {
                 p.line("try container.expectNoMembers(besides: \(declared))")
             }
             if let extra {
-                p.line("let declared = \(declared)")
+                p.line("let declared: [Swift.String] = \(declared)")
                 p.line("var additionalProperties: [Swift.String: \(extra.swiftType)] = [:]")
                 p.block("for key in container.allKeys where !declared.contains(key.stringValue)") { p in
                     p.line("additionalProperties[key.stringValue] = \(read(extra, from: "container", key: "key"))")
@@ -152,7 +152,7 @@ struct JSONCodecEmitter: CodecEmitter {
             p.line("var container = encoder.container(keyedBy: HealthSignInCore.AnyCodingKey.self)")
             for property in keyed { p.line(encodeStatement(property)) }
             if extra != nil {
-                p.line("let known = \(knownKeys(keyed))")
+                p.line("let known: [Swift.String] = \(knownKeys(keyed))")
                 p.block("for (key, value) in additionalProperties where !known.contains(key)") { p in
                     p.line("try container.encode(value, forKey: HealthSignInCore.AnyCodingKey(key))")
                 }

@@ -271,10 +271,20 @@ struct TypeResolver {
                 }
             }
             if caseNames[caseName] != nil {
-                diagnostics.error(
-                    "two variants of \"oneOf\" become the Swift case '\(caseName)', expected distinct variants",
-                    at: variant.location, pointer: variant.pointer)
-                continue
+                guard discriminator == nil else {
+                    diagnostics.error(
+                        "two variants of \"oneOf\" become the Swift case '\(caseName)', expected distinct variants",
+                        at: variant.location, pointer: variant.pointer)
+                    continue
+                }
+                // Variants of one Swift type differ in their constraints (or not at all, and then no value is valid
+                // against exactly one): each gets the smallest number from 2 that frees its case name.
+                let base = caseName
+                var number = 2
+                while caseNames[caseName] != nil {
+                    caseName = base + String(number)
+                    number += 1
+                }
             }
             caseNames[caseName] = variant.location
             result.variants.append(

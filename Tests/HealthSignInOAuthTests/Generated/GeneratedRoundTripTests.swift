@@ -202,7 +202,7 @@ extension TokenResponse: Encodable {
         try container.encodeIfPresent(self.scope, forKey: "scope")
         try container.encodeIfPresent(self.idToken, forKey: "id_token")
         try container.encodeIfPresent(self.issuedTokenType, forKey: "issued_token_type")
-        let known = ["access_token", "token_type", "expires_in", "refresh_token", "scope", "id_token", "issued_token_type"]
+        let known: [Swift.String] = ["access_token", "token_type", "expires_in", "refresh_token", "scope", "id_token", "issued_token_type"]
         for (key, value) in additionalProperties where !known.contains(key) {
             try container.encode(value, forKey: HealthSignInCore.AnyCodingKey(key))
         }
@@ -253,7 +253,7 @@ extension ServerMetadata: Encodable {
         }
         try container.encodeIfPresent(
             self.authorizationResponseIssParameterSupported, forKey: "authorization_response_iss_parameter_supported")
-        let known = ["issuer", "authorization_endpoint", "token_endpoint", "jwks_uri", "registration_endpoint", "scopes_supported", "response_types_supported", "grant_types_supported", "token_endpoint_auth_methods_supported", "token_endpoint_auth_signing_alg_values_supported", "id_token_signing_alg_values_supported", "revocation_endpoint", "introspection_endpoint", "code_challenge_methods_supported", "authorization_response_iss_parameter_supported"]
+        let known: [Swift.String] = ["issuer", "authorization_endpoint", "token_endpoint", "jwks_uri", "registration_endpoint", "scopes_supported", "response_types_supported", "grant_types_supported", "token_endpoint_auth_methods_supported", "token_endpoint_auth_signing_alg_values_supported", "id_token_signing_alg_values_supported", "revocation_endpoint", "introspection_endpoint", "code_challenge_methods_supported", "authorization_response_iss_parameter_supported"]
         for (key, value) in additionalProperties where !known.contains(key) {
             try container.encode(value, forKey: HealthSignInCore.AnyCodingKey(key))
         }
@@ -281,7 +281,7 @@ extension Introspect.Response: Encodable {
         try container.encodeIfPresent(self.sub, forKey: "sub")
         try container.encodeIfPresent(self.iss, forKey: "iss")
         try container.encodeIfPresent(self.jti, forKey: "jti")
-        let known = ["active", "scope", "client_id", "username", "token_type", "exp", "iat", "nbf", "sub", "iss", "jti"]
+        let known: [Swift.String] = ["active", "scope", "client_id", "username", "token_type", "exp", "iat", "nbf", "sub", "iss", "jti"]
         for (key, value) in additionalProperties where !known.contains(key) {
             try container.encode(value, forKey: HealthSignInCore.AnyCodingKey(key))
         }

@@ -159,7 +159,7 @@ extension FHIRContextItem: Encodable {
         if let value = self.identifier { try container.encode(value, forKey: "identifier") }
         try container.encodeIfPresent(self.type, forKey: "type")
         try container.encodeIfPresent(self.role, forKey: "role")
-        let known = ["reference", "canonical", "identifier", "type", "role"]
+        let known: [Swift.String] = ["reference", "canonical", "identifier", "type", "role"]
         for (key, value) in additionalProperties where !known.contains(key) {
             try container.encode(value, forKey: HealthSignInCore.AnyCodingKey(key))
         }
@@ -171,7 +171,7 @@ extension FHIRIdentifier: Encodable {
         var container = encoder.container(keyedBy: HealthSignInCore.AnyCodingKey.self)
         try container.encodeIfPresent(self.system, forKey: "system")
         try container.encodeIfPresent(self.value, forKey: "value")
-        let known = ["system", "value"]
+        let known: [Swift.String] = ["system", "value"]
         for (key, value) in additionalProperties where !known.contains(key) {
             try container.encode(value, forKey: HealthSignInCore.AnyCodingKey(key))
         }

@@ -38,7 +38,7 @@ public struct FHIRContextItem: Sendable, Equatable, Decodable {
         self.identifier = try container.decodeIfPresent(FHIRIdentifier.self, forKey: "identifier")
         self.type = try container.decodeIfPresent(Swift.String.self, forKey: "type")
         self.role = try container.decodeIfPresent(Swift.String.self, forKey: "role")
-        let declared = ["reference", "canonical", "identifier", "type", "role"]
+        let declared: [Swift.String] = ["reference", "canonical", "identifier", "type", "role"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
         for key in container.allKeys where !declared.contains(key.stringValue) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
