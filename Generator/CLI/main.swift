@@ -38,6 +38,19 @@ let usage = """
       swift run HealthSignInSDKGen --schemas MySchemas --output MySources --family Acme
 
     Exit status: 0 on success, 1 when --check finds stale files, 2 for schema errors or bad arguments.
+
+    HealthSignInSDKGen diff --base OLD [--schemas NEW] [--config FILE] [--base-config FILE] [--format text|json]
+                            [--fail-on any|source|wire|none]
+
+    Lists every change from the schema set OLD to NEW (default: Schemas), each located (file and JSON pointer) and
+    classified by a rule (Schemas/README.md lists them) on two axes: source (does Swift written against the old
+    generated API still compile?) and wire (can a message of one version be refused or read differently by the
+    other, in either direction?). OLD is a directory, or a git revision of the repository that holds NEW (the same
+    path there; the configuration file too). --format json prints
+    {"changes": [{"file", "pointer", "rule", "source", "wire", "message"}]}.
+
+    Exit status: 0 when nothing breaking changed, 1 when something did (--fail-on source or wire counts one axis,
+    none never fails), 2 when a schema set is invalid or cannot be read.
     """
 
 struct Arguments {
@@ -101,7 +114,62 @@ func parse(_ arguments: [String]) -> Arguments? {
     return result
 }
 
-guard let arguments = parse(Array(CommandLine.arguments.dropFirst())) else { exit(2) }
+/// The arguments of `diff`.
+struct DiffArguments {
+    var base: String?
+    var schemas = "Schemas"
+    var config: String?
+    var baseConfig: String?
+    var format = DiffReport.Format.text
+    var failOn = DiffCommand.FailOn.any
+}
+
+func parseDiff(_ arguments: [String]) -> DiffArguments? {
+    var result = DiffArguments()
+    var index = 0
+    func fail(_ message: String) -> DiffArguments? {
+        FileHandle.standardError.write(Data("error: \(message)\n\nRun HealthSignInSDKGen --help for usage.\n".utf8))
+        return nil
+    }
+    while index < arguments.count {
+        let flag = arguments[index]
+        if flag == "--help" || flag == "-h" {
+            print(usage)
+            exit(0)
+        }
+        guard index + 1 < arguments.count else { return fail("\(flag) needs a value") }
+        let value = arguments[index + 1]
+        switch flag {
+        case "--base": result.base = value
+        case "--schemas": result.schemas = value
+        case "--config": result.config = value
+        case "--base-config": result.baseConfig = value
+        case "--format":
+            guard let format = DiffReport.Format(rawValue: value) else { return fail("--format is text or json") }
+            result.format = format
+        case "--fail-on":
+            guard let failOn = DiffCommand.FailOn(rawValue: value) else {
+                return fail("--fail-on is any, source, wire or none")
+            }
+            result.failOn = failOn
+        default: return fail("unknown argument '\(flag)' for diff")
+        }
+        index += 2
+    }
+    guard result.base != nil else { return fail("diff needs --base, a directory or a git revision") }
+    return result
+}
+
+let commandLine = Array(CommandLine.arguments.dropFirst())
+if commandLine.first == "diff" {
+    guard let arguments = parseDiff(Array(commandLine.dropFirst())), let base = arguments.base else { exit(2) }
+    exit(
+        DiffCommand.run(
+            base: base, schemas: arguments.schemas, config: arguments.config, baseConfig: arguments.baseConfig,
+            format: arguments.format, failOn: arguments.failOn))
+}
+
+guard let arguments = parse(commandLine) else { exit(2) }
 let status = Command.run(
     schemas: arguments.schemas, output: arguments.output, testSamples: arguments.testSamples,
     families: arguments.families.isEmpty ? nil : arguments.families, check: arguments.check, verbose: arguments.verbose,

@@ -77,10 +77,16 @@ public enum Command {
     /// The configuration in the file at `path`.
     ///
     /// - Throws: ``GenerationFailed`` with the file's diagnostics when it is not a valid configuration.
-    private static func readConfig(_ path: String) throws -> GeneratorConfig {
+    static func readConfig(_ path: String) throws -> GeneratorConfig {
         let url = URL(fileURLWithPath: path)
-        let text = try String(contentsOf: url, encoding: .utf8)
-        let (config, diagnostics) = GeneratorConfig.decode(text, file: url.lastPathComponent)
+        return try decodeConfig(String(contentsOf: url, encoding: .utf8), file: url.path)
+    }
+
+    /// The configuration in `text`, read from `file`.
+    ///
+    /// - Throws: ``GenerationFailed`` with the file's diagnostics when it is not a valid configuration.
+    static func decodeConfig(_ text: String, file: String) throws -> GeneratorConfig {
+        let (config, diagnostics) = GeneratorConfig.decode(text, file: URL(fileURLWithPath: file).lastPathComponent)
         guard let config else { throw GenerationFailed(diagnostics: diagnostics.sorted) }
         return config
     }

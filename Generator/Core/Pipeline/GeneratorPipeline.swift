@@ -63,6 +63,22 @@ public enum GeneratorPipeline {
     ///
     /// - Throws: ``GenerationFailed`` with every diagnostic when any schema has an error; nothing is generated then.
     public static func run(_ files: [InMemoryFile], options: Options = .init()) throws -> Output {
+        let (module, diagnostics) = try resolvedModule(files, options: options)
+        let generated =
+            options.singleFile
+            ? module.families.map { FileEmitter.singleFile(for: $0, config: options.config) }
+            : emit(module, testSamples: options.testSamples, config: options.config)
+        return Output(
+            files: generated, families: module.families.map(\.name), modules: module.families.map(\.module),
+            diagnostics: diagnostics.sorted)
+    }
+
+    /// Stages 1 and 2: the families of `files` resolved into the IR, with the warnings.
+    ///
+    /// - Throws: ``GenerationFailed`` with every diagnostic when any schema has an error.
+    package static func resolvedModule(_ files: [InMemoryFile], options: Options = .init()) throws -> (
+        IRModule, Diagnostics
+    ) {
         let (loaded, globalDiagnostics) = loadFamilies(files, options: options)
         var diagnostics = globalDiagnostics
         // The families asked for, and those they refer to: the others are neither checked nor generated.
@@ -78,13 +94,7 @@ public enum GeneratorPipeline {
                 at: nil)
         }
         guard !diagnostics.hasErrors else { throw GenerationFailed(diagnostics: diagnostics.sorted) }
-        let generated =
-            options.singleFile
-            ? module.families.map { FileEmitter.singleFile(for: $0, config: options.config) }
-            : emit(module, testSamples: options.testSamples, config: options.config)
-        return Output(
-            files: generated, families: module.families.map(\.name), modules: module.families.map(\.module),
-            diagnostics: diagnostics.sorted)
+        return (module, diagnostics)
     }
 
     /// Stage 1: parses every file of every family directory and checks each document's keywords. The diagnostics

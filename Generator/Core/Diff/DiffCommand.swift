@@ -1,0 +1,144 @@
+import Foundation
+
+/// `sdkgen diff`: what changes from a base schema set to a new one, with what each change breaks.
+package enum DiffCommand {
+    /// Which breaking changes make the command fail.
+    package enum FailOn: String, Sendable, CaseIterable {
+        case any, source, wire, none
+    }
+
+    /// Compares `base` (a directory, or a git revision of the repository that holds `schemas`) with `schemas`,
+    /// prints the changes, and returns the exit status: 0 when nothing breaking (as `failOn` counts it) changed, 1
+    /// when something did, 2 when a schema set is invalid or cannot be read.
+    package static func run(
+        base: String, schemas: String, config: String?, baseConfig: String?, format: DiffReport.Format,
+        failOn: FailOn, print output: (String) -> Void = { Swift.print($0, terminator: "") },
+        complain: (String) -> Void = Command.standardError
+    ) -> Int32 {
+        do {
+            let newURL = URL(fileURLWithPath: schemas).standardizedFileURL
+            let newFiles = try SchemaDirectory.read(newURL)
+            let newConfig = try config.map { try Command.readConfig($0) } ?? .init()
+            let (oldFiles, oldConfig) = try baseSchemas(base, schemas: newURL, config: config, baseConfig: baseConfig)
+            let root = newURL.lastPathComponent
+            let old = try GeneratorPipeline.resolvedModule(
+                oldFiles, options: .init(displayRoot: root, config: oldConfig)
+            ).0
+            let new = try GeneratorPipeline.resolvedModule(
+                newFiles, options: .init(displayRoot: root, config: newConfig)
+            ).0
+            let changes = SchemaDiff.changes(old: old, new: new, oldConfig: oldConfig, newConfig: newConfig)
+            output(DiffReport.render(changes, format: format))
+            let failing = changes.contains { change in
+                switch failOn {
+                case .any: return change.source == .breaking || change.wire == .breaking
+                case .source: return change.source == .breaking
+                case .wire: return change.wire == .breaking
+                case .none: return false
+                }
+            }
+            return failing ? 1 : 0
+        } catch let failure as GenerationFailed {
+            complain(failure.description)
+            return 2
+        } catch {
+            complain("error: \(error)")
+            return 2
+        }
+    }
+
+    /// The base set's files and configuration: read from the directory `base`, or from the git revision `base` of
+    /// the repository that holds `schemas` (the same path there, and the configuration file at that revision).
+    private static func baseSchemas(_ base: String, schemas: URL, config: String?, baseConfig: String?) throws
+        -> ([InMemoryFile], GeneratorConfig)
+    {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: base, isDirectory: &isDirectory), isDirectory.boolValue {
+            let files = try SchemaDirectory.read(URL(fileURLWithPath: base).standardizedFileURL)
+            return (files, try (baseConfig ?? config).map { try Command.readConfig($0) } ?? .init())
+        }
+        let revision = try GitRevision(base, repositoryOf: schemas)
+        let files = try revision.files(under: schemas)
+        if let path = baseConfig ?? config, let text = try revision.text(of: URL(fileURLWithPath: path)) {
+            return (files, try Command.decodeConfig(text, file: path))
+        }
+        return (files, .init())
+    }
+}
+
+/// Files of a git revision, read with `git` itself (no shell; the revision can never be taken for an option).
+struct GitRevision {
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    let revision: String
+    let top: URL
+
+    init(_ revision: String, repositoryOf path: URL) throws {
+        guard !revision.isEmpty, !revision.hasPrefix("-"), !revision.contains("\0") else {
+            throw Failure(description: "\(revision) is neither a directory nor a git revision")
+        }
+        self.revision = revision
+        let directory = path.hasDirectoryPath ? path : path.deletingLastPathComponent()
+        let top = try Self.git(["rev-parse", "--show-toplevel"], in: directory)
+        self.top = URL(
+            fileURLWithPath: String(decoding: top, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+        _ = try Self.git(
+            ["rev-parse", "--verify", "--quiet", "--end-of-options", revision + "^{commit}"], in: self.top)
+    }
+
+    /// Every file under `directory` at the revision, as the schema reader would read the directory.
+    func files(under directory: URL) throws -> [InMemoryFile] {
+        let relative = try self.relative(directory)
+        let listing = try Self.git(
+            ["ls-tree", "-r", "--name-only", "--end-of-options", revision, "--", relative], in: top)
+        let prefix = relative.isEmpty ? "" : relative + "/"
+        return try String(decoding: listing, as: UTF8.self).split(separator: "\n").map(String.init)
+            .filter { $0.hasPrefix(prefix) && $0.hasSuffix(".json") }
+            .map { path in
+                let contents = try Self.git(["show", "--end-of-options", revision + ":" + path], in: top)
+                return InMemoryFile(
+                    path: String(path.dropFirst(prefix.count)), contents: String(decoding: contents, as: UTF8.self))
+            }
+    }
+
+    /// The file at `path` at the revision, or nil when it did not exist there.
+    func text(of path: URL) throws -> String? {
+        let relative = try self.relative(path.standardizedFileURL)
+        guard let contents = try? Self.git(["show", "--end-of-options", revision + ":" + relative], in: top) else {
+            return nil
+        }
+        return String(decoding: contents, as: UTF8.self)
+    }
+
+    private func relative(_ url: URL) throws -> String {
+        let path = url.resolvingSymlinksInPath().path
+        let root = top.resolvingSymlinksInPath().path
+        guard path == root || path.hasPrefix(root + "/") else {
+            throw Failure(description: "\(url.path) is not inside the repository \(root)")
+        }
+        return String(path.dropFirst(root.count)).trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+    }
+
+    private static func git(_ arguments: [String], in directory: URL) throws -> Data {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["git"] + arguments
+        process.currentDirectoryURL = directory
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        let message = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw Failure(
+                description: "git \(arguments.joined(separator: " ")) failed: "
+                    + String(decoding: message, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+        return data
+    }
+}

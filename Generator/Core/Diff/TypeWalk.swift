@@ -1,0 +1,342 @@
+import Foundation
+
+/// Walks a message's shape in both versions at once, from a method's request or response, an error body or a named
+/// type: pairs named types (reporting a renamed or re-kinded one), pairs an object's properties by Swift name and
+/// then by wire name, and compares every property, enum value, `oneOf` variant and validation keyword.
+struct TypeWalk {
+    let old: IRFamily
+    let new: IRFamily
+
+    /// Compares what `before` and `after` describe at the same place of a message.
+    ///
+    /// - Returns: whether their shapes are the same kind (so a caller reports a changed type otherwise).
+    @discardableResult
+    mutating func compare(
+        _ before: IRTypeRef, _ after: IRTypeRef, at: Provenance, oldAt: Provenance, into diff: inout SchemaDiff
+    ) -> Bool {
+        // An alias on one side only is the shape it stands for.
+        var left = before
+        var right = after
+        if old.typeTable.isAlias(left) != new.typeTable.isAlias(right) {
+            left = old.typeTable.resolved(left)
+            right = new.typeTable.resolved(right)
+        }
+        switch (left, right) {
+        case (.scalar(let a, _), .scalar(let b, _)):
+            return a == b
+        case (.array(let a), .array(let b)), (.map(let a), .map(let b)):
+            return compare(a, b, at: at, oldAt: oldAt, into: &diff)
+        case (.named(let a), .named(let b)):
+            guard let beforeType = old.typeTable[a], let afterType = new.typeTable[b] else { return a == b }
+            return compareTypes(beforeType, afterType, into: &diff)
+        default:
+            return false
+        }
+    }
+
+    /// Compares two named types at the same place; reports a renamed or re-kinded type.
+    private mutating func compareTypes(_ before: IRType, _ after: IRType, into diff: inout SchemaDiff) -> Bool {
+        // Another family's type is compared in that family's own diff; here it only has to be the same kind of
+        // thing (its module's name may have changed, which that family reports).
+        if before.module != nil || after.module != nil {
+            return before.module == after.module && Self.kindName(before.kind) == Self.kindName(after.kind)
+        }
+        if diff.paired[before.qualifiedName] != nil { return true }
+        diff.paired[before.qualifiedName] = after.qualifiedName
+        diff.pairedNew.insert(after.qualifiedName)
+        if before.qualifiedName != after.qualifiedName {
+            diff.report(
+                .typeRenamed, old: before.provenance, new: after.provenance,
+                "\(before.qualifiedName) is \(after.qualifiedName) now")
+        }
+        switch (before.kind, after.kind) {
+        case (.object(let a), .object(let b)):
+            compareObjects(before, a, after, b, into: &diff)
+        case (.enumeration(let a), .enumeration(let b)):
+            compareEnums(before, a, after, b, into: &diff)
+        case (.union(let a), .union(let b)):
+            compareUnions(before, a, after, b, into: &diff)
+        case (.alias(let a), .alias(let b)):
+            if !compare(a, b, at: after.provenance, oldAt: before.provenance, into: &diff) {
+                diff.report(
+                    .typeKindChanged, old: before.provenance, new: after.provenance,
+                    "\(after.qualifiedName) stands for \(b.swiftType), stood for \(a.swiftType)")
+            }
+            compareConstraints(
+                before.constraints, after.constraints, what: after.qualifiedName.qualified, oldAt: before.provenance,
+                at: after.provenance, into: &diff)
+        default:
+            diff.report(
+                .typeKindChanged, old: before.provenance, new: after.provenance,
+                "\(after.qualifiedName) is \(Self.kindName(after.kind)), was \(Self.kindName(before.kind))")
+        }
+        return true
+    }
+
+    private static func kindName(_ kind: IRType.Kind) -> String {
+        switch kind {
+        case .object: return "an object"
+        case .enumeration: return "an enum"
+        case .union: return "a oneOf"
+        case .alias(let target): return target.swiftType
+        }
+    }
+
+    // MARK: - Objects
+
+    private mutating func compareObjects(
+        _ beforeType: IRType, _ before: [IRProperty], _ afterType: IRType, _ after: [IRProperty],
+        into diff: inout SchemaDiff
+    ) {
+        var remaining = after
+        var pairs: [(IRProperty, IRProperty)] = []
+        var removed: [IRProperty] = []
+        for property in before {
+            if let index = remaining.firstIndex(where: { $0.swiftName == property.swiftName }) {
+                pairs.append((property, remaining.remove(at: index)))
+            } else {
+                removed.append(property)
+            }
+        }
+        removed = removed.filter { property in
+            guard let index = remaining.firstIndex(where: { $0.wireName == property.wireName }) else { return true }
+            pairs.append((property, remaining.remove(at: index)))
+            return false
+        }
+        let owner = afterType.qualifiedName.qualified
+        for property in removed {
+            let breaksWire = property.isRequired || beforeType.isClosed || !property.isStored
+            diff.report(
+                breaksWire ? .propertyRemovedRequired : .propertyRemovedOptional, old: property.provenance, new: nil,
+                "\(owner).\(property.swiftName) (\(property.wireName)) is gone")
+        }
+        for property in remaining {
+            let rule: DiffRule
+            if !property.isStored {
+                rule = .constantChanged
+            } else if property.isRequired && !property.isArrayDefaultingToEmpty && property.defaultExpression == nil {
+                rule = .propertyAddedRequired
+            } else if beforeType.isClosed {
+                rule = .propertyAddedToClosedObject
+            } else {
+                rule = .propertyAddedOptional
+            }
+            diff.report(
+                rule, old: nil, new: property.provenance,
+                "\(owner).\(property.swiftName) (\(property.wireName)) is new\(property.isRequired ? " and required" : "")"
+            )
+        }
+        for (a, b) in pairs { compareProperties(a, b, owner: owner, into: &diff) }
+        if beforeType.isClosed != afterType.isClosed {
+            diff.report(
+                afterType.isClosed ? .objectClosed : .objectOpened, old: beforeType.provenance,
+                new: afterType.provenance,
+                "\(owner) \(afterType.isClosed ? "refuses" : "allows") members beyond its properties")
+        }
+        switch (beforeType.extraMembers, afterType.extraMembers) {
+        case (nil, nil): break
+        case (let a?, let b?):
+            if !compare(a, b, at: afterType.provenance, oldAt: beforeType.provenance, into: &diff) {
+                diff.report(
+                    .additionalPropertiesChanged, old: beforeType.provenance, new: afterType.provenance,
+                    "\(owner) keeps other members as \(b.swiftType), kept them as \(a.swiftType)")
+            }
+            compareConstraints(
+                beforeType.extraConstraints, afterType.extraConstraints, what: owner + " (other members)",
+                oldAt: beforeType.provenance, at: afterType.provenance, into: &diff)
+        default:
+            diff.report(
+                .additionalPropertiesChanged, old: beforeType.provenance, new: afterType.provenance,
+                "\(owner) \(afterType.extraMembers == nil ? "no longer keeps" : "keeps") the members beyond its properties"
+            )
+        }
+    }
+
+    private mutating func compareProperties(
+        _ before: IRProperty, _ after: IRProperty, owner: String, into diff: inout SchemaDiff
+    ) {
+        let name = "\(owner).\(after.swiftName)"
+        let report = { (diff: inout SchemaDiff, rule: DiffRule, message: String) in
+            diff.report(rule, old: before.provenance, new: after.provenance, message)
+        }
+        if before.wireName != after.wireName {
+            report(&diff, .propertyWireNameChanged, "\(name) is \(after.wireName) on the wire, was \(before.wireName)")
+        }
+        if before.swiftName != after.swiftName {
+            report(&diff, .propertySwiftNameChanged, "\(owner).\(before.swiftName) is called \(after.swiftName)")
+        }
+        switch (before.storage, after.storage) {
+        case (.constant(let a), .constant(let b)):
+            if a != b { report(&diff, .constantChanged, "\(name) is always \(b), was always \(a)") }
+            return
+        case (.stored, .stored), (.fixed, .fixed), (.bound, .bound):
+            break
+        default:
+            report(
+                &diff, .propertyTypeChanged, "\(name) is held differently (a stored value, a constant or a bound one)")
+            return
+        }
+        if !compare(before.type, after.type, at: after.provenance, oldAt: before.provenance, into: &diff) {
+            report(&diff, .propertyTypeChanged, "\(name) is \(after.type.swiftType), was \(before.type.swiftType)")
+            return
+        }
+        if before.isRequired != after.isRequired {
+            if after.isRequired {
+                report(&diff, .propertyBecameRequired, "\(name) is required")
+            } else if before.isOptional == after.isOptional {
+                report(&diff, .arrayBecameOptional, "\(name) may be left out (an empty array then)")
+            } else {
+                report(&diff, .propertyBecameOptional, "\(name) may be left out")
+            }
+        } else if before.isOptional != after.isOptional {
+            report(
+                &diff, after.isOptional ? .propertyBecameOptional : .propertyBecameRequired,
+                "\(name)'s Swift type changed")
+        }
+        if before.isNullable != after.isNullable {
+            report(&diff, .nullabilityChanged, "\(name) \(after.isNullable ? "may" : "may not") be null")
+        }
+        if before.defaultExpression != after.defaultExpression {
+            report(
+                &diff, .defaultChanged,
+                "\(name)'s default is \(after.defaultExpression ?? "none"), was \(before.defaultExpression ?? "none")")
+        }
+        if old.typeTable.isSensitiveScalar(before.type) != new.typeTable.isSensitiveScalar(after.type) {
+            report(
+                &diff, .sensitivityChanged,
+                "\(name) is \(new.typeTable.isSensitiveScalar(after.type) ? "" : "not ")sensitive")
+        }
+        if before.location != after.location {
+            report(
+                &diff, .locationChanged,
+                "\(name) travels in \(after.location?.rawValue ?? "the body"), did in \(before.location?.rawValue ?? "the body")"
+            )
+        }
+        if before.aliases != after.aliases || before.alsoAccepts != after.alsoAccepts
+            || before.acceptsString != after.acceptsString || before.acceptSingle != after.acceptSingle
+        {
+            report(&diff, .aliasesChanged, "\(name) is read from other names or forms")
+        }
+        if before.xmlKind != after.xmlKind || before.xmlName != after.xmlName || before.xmlItemName != after.xmlItemName
+        {
+            report(&diff, .xmlShapeChanged, "\(name)'s XML shape changed")
+        }
+        compareConstraints(
+            before.constraints, after.constraints, what: name, oldAt: before.provenance, at: after.provenance,
+            into: &diff)
+    }
+
+    // MARK: - Enums and unions
+
+    private func compareEnums(
+        _ beforeType: IRType, _ before: [IREnumCase], _ afterType: IRType, _ after: [IREnumCase],
+        into diff: inout SchemaDiff
+    ) {
+        let name = afterType.qualifiedName.qualified
+        for value in before {
+            guard let other = after.first(where: { $0.wireValue == value.wireValue }) else {
+                diff.report(
+                    .enumValueRemoved, old: beforeType.provenance, new: afterType.provenance,
+                    "\(name) no longer has \"\(value.wireValue)\"")
+                continue
+            }
+            if other.swiftName != value.swiftName {
+                diff.report(
+                    .enumCaseRenamed, old: beforeType.provenance, new: afterType.provenance,
+                    "\(name)'s \"\(value.wireValue)\" is .\(other.swiftName), was .\(value.swiftName)")
+            }
+        }
+        for value in after where !before.contains(where: { $0.wireValue == value.wireValue }) {
+            diff.report(
+                .enumValueAdded, old: beforeType.provenance, new: afterType.provenance,
+                "\(name) has the new value \"\(value.wireValue)\"")
+        }
+    }
+
+    private mutating func compareUnions(
+        _ beforeType: IRType, _ before: IRUnion, _ afterType: IRType, _ after: IRUnion, into diff: inout SchemaDiff
+    ) {
+        let name = afterType.qualifiedName.qualified
+        if before.discriminator != after.discriminator {
+            diff.report(
+                .discriminatorChanged, old: beforeType.provenance, new: afterType.provenance,
+                "\(name) is told apart by \(after.discriminator ?? "its variants' shapes"), was by \(before.discriminator ?? "its variants' shapes")"
+            )
+        }
+        var remaining = after.variants
+        for (position, variant) in before.variants.enumerated() {
+            // By discriminating value, by case name, else the variant in the same place (a renamed case).
+            let index =
+                remaining.firstIndex {
+                    $0.discriminatorValue != nil && $0.discriminatorValue == variant.discriminatorValue
+                }
+                ?? remaining.firstIndex { $0.caseName == variant.caseName }
+                ?? samePlace(position, before: before, after: after, remaining: remaining)
+            guard let index else {
+                diff.report(
+                    .variantRemoved, old: beforeType.provenance, new: afterType.provenance,
+                    "\(name) no longer has the variant .\(variant.caseName)")
+                continue
+            }
+            let other = remaining.remove(at: index)
+            if other.caseName != variant.caseName {
+                diff.report(
+                    .variantRenamed, old: beforeType.provenance, new: afterType.provenance,
+                    "\(name)'s variant .\(variant.caseName) is .\(other.caseName)")
+            }
+            if other.discriminatorValue != variant.discriminatorValue {
+                diff.report(
+                    .discriminatorChanged, old: beforeType.provenance, new: afterType.provenance,
+                    "\(name)'s variant .\(other.caseName) is named \(other.discriminatorValue ?? "nothing")")
+            }
+            if !compare(variant.type, other.type, at: afterType.provenance, oldAt: beforeType.provenance, into: &diff) {
+                diff.report(
+                    .variantRemoved, old: beforeType.provenance, new: afterType.provenance,
+                    "\(name)'s variant .\(other.caseName) holds \(other.type.swiftType), held \(variant.type.swiftType)"
+                )
+            }
+            compareConstraints(
+                variant.constraints, other.constraints, what: "\(name).\(other.caseName)", oldAt: beforeType.provenance,
+                at: afterType.provenance, into: &diff)
+        }
+        for variant in remaining {
+            diff.report(
+                .variantAdded, old: beforeType.provenance, new: afterType.provenance,
+                "\(name) has the new variant .\(variant.caseName)")
+        }
+    }
+
+    /// The index in `remaining` of the variant at `position` of `after`, when neither union has a case of that
+    /// variant's name on the other side.
+    private func samePlace(_ position: Int, before: IRUnion, after: IRUnion, remaining: [IRVariant]) -> Int? {
+        guard position < after.variants.count else { return nil }
+        let candidate = after.variants[position]
+        guard !before.variants.contains(where: { $0.caseName == candidate.caseName }) else { return nil }
+        return remaining.firstIndex { $0.caseName == candidate.caseName }
+    }
+
+    // MARK: - Validation keywords
+
+    private func compareConstraints(
+        _ before: IRConstraints, _ after: IRConstraints, what: String, oldAt: Provenance, at: Provenance,
+        into diff: inout SchemaDiff
+    ) {
+        for change in ConstraintChange.changes(from: before.checks, to: after.checks) {
+            diff.report(
+                change.tightened ? .constraintTightened : .constraintLoosened, old: oldAt, new: at,
+                "\(what): \(change.text)")
+        }
+        if before.elements != after.elements {
+            compareConstraints(
+                before.elements, after.elements, what: what + " (items)", oldAt: oldAt, at: at, into: &diff)
+        }
+    }
+}
+
+extension IRTypeTable {
+    /// Whether `reference` names an alias (of a scalar, an array, a map or another type).
+    func isAlias(_ reference: IRTypeRef) -> Bool {
+        guard case .named(let name) = reference, case .alias? = self[name]?.kind else { return false }
+        return true
+    }
+}
