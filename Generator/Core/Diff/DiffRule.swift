@@ -59,6 +59,7 @@ package enum DiffRule: String, Sendable, Hashable, CaseIterable, Codable {
     case propertyTypeChanged = "property-type-changed"
     case propertyWireNameChanged = "property-wire-name-changed"
     case propertySwiftNameChanged = "property-swift-name-changed"
+    case propertiesReordered = "properties-reordered"
     case nullabilityChanged = "property-nullability-changed"
     case defaultChanged = "property-default-changed"
     case sensitivityChanged = "property-sensitivity-changed"
@@ -117,7 +118,8 @@ package enum DiffRule: String, Sendable, Hashable, CaseIterable, Codable {
         .propertyRemovedOptional: (b, c), .propertyRemovedRequired: (b, b), .propertyBecameRequired: (b, b),
         .propertyBecameOptional: (b, b), .arrayBecameOptional: (c, b), .propertyTypeChanged: (b, b),
         .propertyWireNameChanged: (c, b),
-        .propertySwiftNameChanged: (b, c), .nullabilityChanged: (c, b), .defaultChanged: (c, c),
+        .propertySwiftNameChanged: (b, c), .propertiesReordered: (b, c), .nullabilityChanged: (c, b),
+        .defaultChanged: (c, c),
         .sensitivityChanged: (c, c), .locationChanged: (c, b), .constantChanged: (c, b), .aliasesChanged: (c, b),
         .xmlShapeChanged: (c, b), .constraintTightened: (c, b), .constraintLoosened: (c, b), .objectClosed: (c, b),
         .objectOpened: (c, b), .additionalPropertiesChanged: (b, b),

@@ -186,10 +186,16 @@ struct FamilyComparison {
                 pairs.append((method, unmatchedNew.remove(at: index)))
             } else {
                 diff.report(.methodRemoved, old: method.provenance, new: nil, "the method \(method.name) is gone")
+                for type in [method.request, method.response].compactMap({ $0 }) + method.namespaceTypes {
+                    diff.pairedAway(type, in: old)
+                }
             }
         }
         for method in unmatchedNew {
             diff.report(.methodAdded, old: nil, new: method.provenance, "the method \(method.name) is new")
+            for type in [method.request, method.response].compactMap({ $0 }) + method.namespaceTypes {
+                diff.accountedNew(type, in: new)
+            }
         }
         for (before, after) in pairs {
             var comparison = MethodComparison(

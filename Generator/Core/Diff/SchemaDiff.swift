@@ -13,6 +13,8 @@ package struct SchemaDiff {
     /// The type pairs already compared, old name to new name.
     var paired: [IRTypeName: IRTypeName] = [:]
     var pairedNew: Set<IRTypeName> = []
+    /// The pairs of types already compared, so a recursive type is compared once.
+    var compared: Set<[IRTypeName]> = []
     /// Error formats whose name changed, in any family, old name to new.
     var renamedFormats: [String: String] = [:]
 

@@ -41,10 +41,11 @@ struct TypeWalk {
         if before.module != nil || after.module != nil {
             return before.module == after.module && Self.kindName(before.kind) == Self.kindName(after.kind)
         }
-        if diff.paired[before.qualifiedName] != nil { return true }
-        diff.paired[before.qualifiedName] = after.qualifiedName
+        guard diff.compared.insert([before.qualifiedName, after.qualifiedName]).inserted else { return true }
+        if diff.paired[before.qualifiedName] == nil { diff.paired[before.qualifiedName] = after.qualifiedName }
         diff.pairedNew.insert(after.qualifiedName)
-        if before.qualifiedName != after.qualifiedName {
+        // A name that still exists for its own type is not a rename: the place now holds another type.
+        if before.qualifiedName != after.qualifiedName, new.typeTable[before.qualifiedName] == nil {
             diff.report(
                 .typeRenamed, old: before.provenance, new: after.provenance,
                 "\(before.qualifiedName) is \(after.qualifiedName) now")
@@ -126,7 +127,22 @@ struct TypeWalk {
                 "\(owner).\(property.swiftName) (\(property.wireName)) is new\(property.isRequired ? " and required" : "")"
             )
         }
-        for (a, b) in pairs { compareProperties(a, b, owner: owner, into: &diff) }
+        let xml = beforeType.needsXML || afterType.needsXML
+        for (a, b) in pairs { compareProperties(a, b, owner: owner, xml: xml, into: &diff) }
+        // The initializer takes the stored properties in the order the schema lists them.
+        let storedOrder = pairs.filter { $0.0.isStored && $0.1.isStored }
+            .sorted { before.firstIndex(of: $0.0) ?? 0 < before.firstIndex(of: $1.0) ?? 0 }
+            .map { after.firstIndex(of: $0.1) ?? 0 }
+        if storedOrder != storedOrder.sorted() {
+            diff.report(
+                .propertiesReordered, old: beforeType.provenance, new: afterType.provenance,
+                "\(owner)'s properties are listed in another order")
+            if afterType.needsXML {
+                diff.report(
+                    .xmlShapeChanged, old: beforeType.provenance, new: afterType.provenance,
+                    "\(owner)'s elements are written in another order")
+            }
+        }
         if beforeType.isClosed != afterType.isClosed {
             diff.report(
                 afterType.isClosed ? .objectClosed : .objectOpened, old: beforeType.provenance,
@@ -153,7 +169,7 @@ struct TypeWalk {
     }
 
     private mutating func compareProperties(
-        _ before: IRProperty, _ after: IRProperty, owner: String, into diff: inout SchemaDiff
+        _ before: IRProperty, _ after: IRProperty, owner: String, xml: Bool, into diff: inout SchemaDiff
     ) {
         let name = "\(owner).\(after.swiftName)"
         let report = { (diff: inout SchemaDiff, rule: DiffRule, message: String) in
@@ -217,7 +233,9 @@ struct TypeWalk {
         {
             report(&diff, .aliasesChanged, "\(name) is read from other names or forms")
         }
-        if before.xmlKind != after.xmlKind || before.xmlName != after.xmlName || before.xmlItemName != after.xmlItemName
+        if xml,
+            before.xmlKind != after.xmlKind || before.xmlName != after.xmlName
+                || before.xmlItemName != after.xmlItemName
         {
             report(&diff, .xmlShapeChanged, "\(name)'s XML shape changed")
         }
@@ -311,8 +329,23 @@ struct TypeWalk {
     private func samePlace(_ position: Int, before: IRUnion, after: IRUnion, remaining: [IRVariant]) -> Int? {
         guard position < after.variants.count else { return nil }
         let candidate = after.variants[position]
-        guard !before.variants.contains(where: { $0.caseName == candidate.caseName }) else { return nil }
+        guard !before.variants.contains(where: { $0.caseName == candidate.caseName }),
+            sameShape(before.variants[position].type, candidate.type)
+        else { return nil }
         return remaining.firstIndex { $0.caseName == candidate.caseName }
+    }
+
+    /// Whether two references are the same shape at their top: the same scalar, both arrays or maps, or named types
+    /// of the same kind.
+    private func sameShape(_ before: IRTypeRef, _ after: IRTypeRef) -> Bool {
+        switch (old.typeTable.resolved(before), new.typeTable.resolved(after)) {
+        case (.scalar(let a, _), .scalar(let b, _)): return a == b
+        case (.array, .array), (.map, .map): return true
+        case (.named(let a), .named(let b)):
+            guard let left = old.typeTable[a], let right = new.typeTable[b] else { return false }
+            return Self.kindName(left.kind) == Self.kindName(right.kind)
+        default: return false
+        }
     }
 
     // MARK: - Validation keywords

@@ -23,7 +23,34 @@ public enum SchemaReference {
         lines += Renderer(root: family, file: "protocol.json").sections(title: "Family files: `protocol.json`")
         lines += Renderer(root: method, file: "<Method>.json").sections(
             title: "Method files: `<Method>.json` and `types.json`")
+        lines += diffRules()
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The rules of `sdkgen diff`, from ``DiffRule`` itself.
+    private static func diffRules() -> [String] {
+        var lines = [
+            "## Changing a schema: what `sdkgen diff` reports",
+            "",
+            "`HealthSignInSDKGen diff --base OLD --schemas NEW` lists every change between two schema sets with the rule",
+            "below that classifies it. **Source** is breaking when Swift written against the old generated API can stop",
+            "compiling against the new one; **wire** is breaking when a message one version writes or accepts can be",
+            "refused or read differently by the other, in either direction (a client not yet updated and an updated",
+            "server, or the reverse). Each rule's example is generated in both versions by the generator's tests, which",
+            "compile code written against the old API with the new code and exchange each version's messages with the",
+            "other's codecs.",
+            "",
+            "| Rule | What changed | Source | Wire | Example |",
+            "|---|---|---|---|---|",
+        ]
+        for rule in DiffRule.allCases {
+            let cells = [
+                "`\(rule.rawValue)`", rule.summary, rule.source.rawValue, rule.wire.rawValue, rule.example,
+            ]
+            lines.append(
+                "| " + cells.map { $0.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ") + " |")
+        }
+        return lines + [""]
     }
 
     private static func object(_ text: String, _ name: String) throws -> [String: Any] {
