@@ -71,6 +71,7 @@ package enum DiffRule: String, Sendable, Hashable, CaseIterable, Codable {
     case constraintLoosened = "constraint-loosened"
     case objectClosed = "object-closed"
     case objectOpened = "object-opened"
+    case additionalPropertiesKept = "additional-properties-kept"
     case additionalPropertiesChanged = "additional-properties-changed"
     // Enumerations and unions
     case enumValueAdded = "enum-value-added"
@@ -106,7 +107,7 @@ package enum DiffRule: String, Sendable, Hashable, CaseIterable, Codable {
     private static let verdicts: [DiffRule: (source: ChangeVerdict, wire: ChangeVerdict)] = [
         .familyAdded: (c, c), .familyRemoved: (b, b), .moduleRenamed: (b, c), .accessNarrowed: (b, c),
         .accessWidened: (c, c),
-        .serverAdded: (c, c), .serverRemoved: (b, b), .serverDefaultChanged: (c, b), .familyHeadersChanged: (c, b),
+        .serverAdded: (c, c), .serverRemoved: (b, c), .serverDefaultChanged: (c, b), .familyHeadersChanged: (c, b),
         .apiKeyHeaderChanged: (c, b), .envelopeChanged: (c, b),
         .methodAdded: (c, c), .methodRemoved: (b, b), .methodRenamed: (b, c), .verbChanged: (c, b),
         .pathChanged: (c, b), .methodServerChanged: (c, b), .authChanged: (b, b), .bodyChanged: (c, b),
@@ -122,10 +123,10 @@ package enum DiffRule: String, Sendable, Hashable, CaseIterable, Codable {
         .defaultChanged: (c, c),
         .sensitivityChanged: (c, c), .locationChanged: (c, b), .constantChanged: (c, b), .aliasesChanged: (c, b),
         .xmlShapeChanged: (c, b), .constraintTightened: (c, b), .constraintLoosened: (c, b), .objectClosed: (c, b),
-        .objectOpened: (c, b), .additionalPropertiesChanged: (b, b),
+        .objectOpened: (c, b), .additionalPropertiesKept: (c, b), .additionalPropertiesChanged: (b, b),
         .enumValueAdded: (b, b), .enumValueRemoved: (b, b), .enumCaseRenamed: (b, c), .variantAdded: (b, b),
         .variantRemoved: (b, b), .variantRenamed: (b, c), .discriminatorChanged: (c, b),
-        .errorFormatAdded: (c, c), .errorFormatRemoved: (b, b), .errorFormatRenamed: (b, c), .errorCodeAdded: (b, c),
+        .errorFormatAdded: (c, c), .errorFormatRemoved: (b, c), .errorFormatRenamed: (b, c), .errorCodeAdded: (b, c),
         .errorCodeRemoved: (b, c),
         .errorCodeRenamed: (b, c), .recoveryChanged: (c, c), .errorFieldsChanged: (c, b),
     ]
@@ -140,7 +141,10 @@ package enum DiffRule: String, Sendable, Hashable, CaseIterable, Codable {
         ),
         .accessWidened: ("the configuration's `accessModifier` made wider", "`internal` → `public`"),
         .serverAdded: ("a server added to `servers`", "`\"files\": {…}` added"),
-        .serverRemoved: ("a server removed from `servers`", "`\"files\": {…}` removed"),
+        .serverRemoved: (
+            "a server removed from `servers` (a method that used it changes too, which its own rule reports)",
+            "`\"files\": {…}` removed"
+        ),
         .serverDefaultChanged: (
             "a server's `default` URL changed, added or removed", "`https://api.example.com` → `https://v2.example.com`"
         ),
@@ -240,8 +244,12 @@ package enum DiffRule: String, Sendable, Hashable, CaseIterable, Codable {
         .constraintLoosened: ("a validation keyword removed or made looser", "`\"maxLength\": 32` → `64`"),
         .objectClosed: ("`additionalProperties: false` added", "other members were kept, now they are refused"),
         .objectOpened: ("`additionalProperties: false` removed", "other members were refused, now they are allowed"),
+        .additionalPropertiesKept: (
+            "`additionalProperties` with a schema added: the members beyond the properties are kept, and checked",
+            "`{}` → `\"additionalProperties\": {\"type\": \"integer\"}`"
+        ),
         .additionalPropertiesChanged: (
-            "the members beyond an object's properties kept with another type, or kept or no longer kept",
+            "the members beyond an object's properties kept with another type, or no longer kept",
             "`\"additionalProperties\": {\"type\": \"string\"}` → `{\"type\": \"integer\"}`"
         ),
         .enumValueAdded: ("a value added to an `enum`", "`[\"a\", \"b\"]` → `[\"a\", \"b\", \"c\"]`"),
@@ -256,7 +264,10 @@ package enum DiffRule: String, Sendable, Hashable, CaseIterable, Codable {
             "a `oneOf`'s `discriminator` or a variant's discriminating value changed", "`\"kind\"` → `\"type\"`"
         ),
         .errorFormatAdded: ("an error format added to `errors`", "`\"RateLimitError\": {…}` added"),
-        .errorFormatRemoved: ("an error format removed", "`\"RateLimitError\": {…}` removed"),
+        .errorFormatRemoved: (
+            "an error format removed (the methods that read it change too, which `method-error-format-removed` reports)",
+            "`\"RateLimitError\": {…}` removed"
+        ),
         .errorFormatRenamed: (
             "an error format's name changed, its codes and body the same", "`\"OAuth2Error\"` → `\"OAuthError\"`"
         ),

@@ -160,11 +160,14 @@ struct TypeWalk {
             compareConstraints(
                 beforeType.extraConstraints, afterType.extraConstraints, what: owner + " (other members)",
                 oldAt: beforeType.provenance, at: afterType.provenance, into: &diff)
-        default:
+        case (nil, let kept?):
+            diff.report(
+                .additionalPropertiesKept, old: beforeType.provenance, new: afterType.provenance,
+                "\(owner) keeps the members beyond its properties, as \(kept.swiftType)")
+        case (_?, nil):
             diff.report(
                 .additionalPropertiesChanged, old: beforeType.provenance, new: afterType.provenance,
-                "\(owner) \(afterType.extraMembers == nil ? "no longer keeps" : "keeps") the members beyond its properties"
-            )
+                "\(owner) no longer keeps the members beyond its properties")
         }
     }
 

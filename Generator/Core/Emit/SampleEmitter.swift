@@ -59,7 +59,7 @@ struct SampleEmitter {
     }
 
     /// The codec directions the SDK leaves out of each model, declared here for the round trips.
-    private func complements(of models: [IRType], into p: inout SwiftPrinter) {
+    func complements(of models: [IRType], into p: inout SwiftPrinter) {
         var printed = SwiftPrinter()
         let both: IRDirections = [.decode, .encode]
         for type in models where type.base == nil {
@@ -169,7 +169,7 @@ struct SampleEmitter {
     }
 
     /// A Swift expression for a sample value of `type`.
-    private func sample(_ type: IRTypeRef, full: Bool, depth: Int, counter: Counter, visiting: Set<IRTypeName>)
+    func sample(_ type: IRTypeRef, full: Bool, depth: Int, counter: Counter, visiting: Set<IRTypeName>)
         -> String
     {
         switch type {

@@ -281,13 +281,16 @@ enum DiffExamples {
         case .constraintTightened:
             new.set(types, "\(thing)/properties/id/maxLength", 10)
         case .constraintLoosened:
-            new.set(types, "\(thing)/properties/count/minimum", nil)
+            old.set(types, "\(thing)/properties/id/maxLength", 10)
         case .objectClosed:
             new.set(types, "\(thing)/additionalProperties", false)
         case .objectOpened:
             old.set(types, "\(thing)/additionalProperties", false)
-        case .additionalPropertiesChanged:
+        case .additionalPropertiesKept:
             new.set(types, "\(thing)/additionalProperties", ["type": "integer"])
+        case .additionalPropertiesChanged:
+            old.set(types, "\(thing)/additionalProperties", ["type": "integer"])
+            new.set(types, "\(thing)/additionalProperties", ["type": "string"])
         case .enumValueAdded:
             new.append(types, "\(thing)/properties/kind/enum", "gamma")
         case .enumValueRemoved:

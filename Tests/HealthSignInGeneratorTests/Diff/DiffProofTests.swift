@@ -1,0 +1,217 @@
+import Foundation
+import HealthSignInTestSupport
+import XCTest
+
+@testable import HealthSignInGenerator
+
+/// Every rule's verdicts are proven, not asserted: each example's two versions are generated; code written against the
+/// old API is type-checked against the new code (the compiler decides source), and random messages of both versions
+/// are read by both versions' generated code (the runtime decides wire). The reported changes must agree with both.
+final class DiffProofTests: XCTestCase {
+    /// One side of the examples: their generated code, readers and IR.
+    private struct Side {
+        var generated: [String] = []
+        var harness: [String] = []
+        var families: [String: IRFamily] = [:]
+    }
+
+    func testEveryExampleAgreesWithTheCompilerAndTheRuntime() throws {
+        let environment = ProcessInfo.processInfo.environment
+        let seed = environment["SDK_DIFF_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 1...UInt64(UInt32.max))
+        print("DiffProofTests: seed \(seed); replay with SDK_DIFF_SEED=\(seed)")
+        // The access level is proven apart: one module sees every level.
+        let examples = DiffExamples.all.filter { ![.accessNarrowed, .accessWidened].contains($0.rule) }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("diff-proof-\(seed)")
+        try? FileManager.default.removeItem(at: directory)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+
+        var sides: [String: Side] = [:]
+        for side in ["old", "new"] {
+            let folder = directory.appendingPathComponent(side)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            var result = Side()
+            for example in examples {
+                let set = side == "old" ? example.old : example.new
+                let output = try GeneratorPipeline.run(
+                    set.inMemoryFiles, options: .init(config: set.config, singleFile: true))
+                for file in output.files {
+                    let path = folder.appendingPathComponent(file.path.replacingOccurrences(of: "/", with: "_"))
+                    try file.contents.write(to: path, atomically: true, encoding: .utf8)
+                    result.generated.append(path.path)
+                }
+                let module = try GeneratorPipeline.resolvedModule(set.inMemoryFiles, options: .init(config: set.config))
+                    .0
+                guard let family = module.families.first else { continue }
+                result.families[example.family] = family
+                let harness = folder.appendingPathComponent("\(example.family)Harness.swift")
+                try DiffHarness(family: family).program().write(to: harness, atomically: true, encoding: .utf8)
+                result.harness.append(harness.path)
+            }
+            let support = folder.appendingPathComponent("DiffSupport.swift")
+            try (DiffHarness.support + DiffHarness.dispatch(examples.map(\.family)))
+                .write(to: support, atomically: true, encoding: .utf8)
+            result.harness.append(support.path)
+            sides[side] = result
+        }
+        guard let old = sides["old"], let new = sides["new"] else { return }
+
+        // Source: the old API's usage against the old code (it must compile) and against the new.
+        let usageFolder = directory.appendingPathComponent("usage")
+        try FileManager.default.createDirectory(at: usageFolder, withIntermediateDirectories: true)
+        var usages: [String] = []
+        for example in examples {
+            guard let family = old.families[example.family] else { continue }
+            let path = usageFolder.appendingPathComponent("Usage_\(example.family).swift")
+            try
+                ("import Foundation\n@_spi(Generated) import HealthSignInCore\n\n" + DiffHarness(family: family).usage())
+                .write(to: path, atomically: true, encoding: .utf8)
+            usages.append(path.path)
+        }
+        let againstOld = try typecheck(usages + old.generated)
+        XCTAssertEqual(againstOld, [], "seed \(seed): code written against the old API must compile against it")
+        let brokenSource = try typecheck(usages + new.generated)
+
+        // Wire: both versions read every message of both.
+        var random = SeededRandom(seed: seed)
+        var messages: [(String, String)] = []
+        for example in examples {
+            for (tag, family) in [("o", old.families[example.family]), ("n", new.families[example.family])] {
+                guard let family else { continue }
+                var instances = DiffInstances(family: family, random: random)
+                messages += instances.messages(tag: tag, count: 24)
+                random = instances.random
+            }
+        }
+        let input = directory.appendingPathComponent("messages.txt")
+        try messages.map { "\($0.0)\t\(Data($0.1.utf8).base64EncodedString())" }.joined(separator: "\n")
+            .write(to: input, atomically: true, encoding: .utf8)
+        var readings: [String: [String: String]] = [:]
+        for (side, sources) in [("old", old.generated + old.harness), ("new", new.generated + new.harness)] {
+            let executable = directory.appendingPathComponent("read-\(side)")
+            let compile = try SwiftCompiler.compile(
+                module: "Diff\(side.capitalized)", sources: sources, executable: executable)
+            XCTAssertEqual(compile.status, 0, "the \(side) readers do not compile:\n\(compile.output.suffix(6000))")
+            guard compile.status == 0 else { return }
+            let run = try Subprocess.run([executable.path, input.path])
+            XCTAssertEqual(run.status, 0, String(run.output.suffix(3000)))
+            readings[side] = Self.parse(run.output)
+        }
+
+        var disagreements: [String] = []
+        for example in examples {
+            let changes = try SchemaDiffTests.changes(example)
+            let expectedSource = changes.contains { $0.source == .breaking }
+            let expectedWire = changes.contains { $0.wire == .breaking }
+            let observedSource = brokenSource.contains(example.family)
+            let evidence = Self.wireBreak(
+                family: example.family, messages: messages, old: readings["old"] ?? [:], new: readings["new"] ?? [:])
+            if observedSource != expectedSource {
+                disagreements.append(
+                    "\(example.rule.rawValue): the compiler says source \(observedSource ? "breaking" : "compatible")")
+            }
+            if (evidence != nil) != expectedWire {
+                disagreements.append(
+                    "\(example.rule.rawValue): the runtime says wire \(evidence != nil ? "breaking" : "compatible")"
+                        + (evidence.map { ": \($0)" } ?? ""))
+            }
+        }
+        XCTAssertEqual(disagreements, [], "seed \(seed); the compiler refused \(brokenSource.sorted())")
+    }
+
+    /// The families whose usage file has a compile error.
+    private func typecheck(_ sources: [String]) throws -> Set<String> {
+        let modules = Fixtures.repository.appendingPathComponent(".build/debug/Modules").path
+        var arguments = [
+            "swiftc", "-typecheck", "-continue-building-after-errors", "-module-name", "DiffUsage", "-swift-version",
+            "6",
+            "-I", modules,
+        ]
+        #if os(Linux)
+            arguments += [
+                "-Xcc",
+                "-fmodule-map-file="
+                    + Fixtures.repository.appendingPathComponent("Sources/HealthSignInLibcrypto/module.modulemap").path,
+            ]
+        #endif
+        let run = try Subprocess.run(arguments + sources)
+        var broken: Set<String> = []
+        for line in run.output.split(separator: "\n") where line.contains(": error:") {
+            guard let range = line.range(of: "Usage_") else { continue }
+            broken.insert(String(line[range.upperBound...].prefix { $0 != "." }))
+        }
+        if run.status != 0, broken.isEmpty { broken.insert("?" + String(run.output.suffix(2000))) }
+        return broken
+    }
+
+    /// The readings a program printed: key to reading.
+    private static func parse(_ output: String) -> [String: String] {
+        var readings: [String: String] = [:]
+        for line in output.split(separator: "\n") {
+            let parts = line.split(separator: "\t", maxSplits: 1)
+            guard parts.count == 2, let data = Data(base64Encoded: String(parts[1])) else { continue }
+            readings[String(parts[0])] = String(decoding: data, as: UTF8.self)
+        }
+        return readings
+    }
+
+    /// A message of `family` that one version accepts and the other refuses or reads differently, if there is one.
+    static func wireBreak(
+        family: String, messages: [(String, String)], old: [String: String], new: [String: String]
+    ) -> String? {
+        for (key, text) in messages where key.hasPrefix(family + "/") {
+            let writtenByOld = key.split(separator: "/").last?.hasPrefix("o") == true
+            let (writer, reader) = writtenByOld ? (old[key], new[key]) : (new[key], old[key])
+            guard let writer, writer != "refused", writer != "missing", let reader else { continue }
+            // A method only the new version has is one no old client sends.
+            if reader == "missing", !writtenByOld { continue }
+            if reader == "refused" || reader == "missing" || !agree(writer, reader) {
+                return
+                    "\(key) \(text): written by the \(writtenByOld ? "old" : "new") version as \(writer), read as \(reader)"
+            }
+        }
+        return nil
+    }
+
+    /// Whether two readings agree on everything both versions know: members only one of them has are not compared.
+    private static func agree(_ a: String, _ b: String) -> Bool {
+        guard let left = try? JSONSerialization.jsonObject(with: Data(a.utf8)) as? [String: Any],
+            let right = try? JSONSerialization.jsonObject(with: Data(b.utf8)) as? [String: Any]
+        else { return a == b }
+        guard agree(left["view"] as Any, right["view"] as Any) else { return false }
+        let sent = { (reading: [String: Any]) in (reading["sent"] as? String)?.components(separatedBy: "\n\n") ?? [] }
+        let (x, y) = (sent(left), sent(right))
+        guard x.first == y.first else { return false }
+        let body = { (parts: [String]) -> Any in
+            guard parts.count > 1, let data = parts[1].data(using: .utf8),
+                let value = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+            else { return parts.dropFirst().joined() }
+            return value
+        }
+        return agree(body(x), body(y))
+    }
+
+    private static func agree(_ a: Any, _ b: Any) -> Bool {
+        switch (a, b) {
+        case (let x as [String: Any], let y as [String: Any]):
+            return Set(x.keys).intersection(y.keys).allSatisfy { agree(x[$0] as Any, y[$0] as Any) }
+        case (let x as [Any], let y as [Any]):
+            return x.count == y.count && zip(x, y).allSatisfy { agree($0, $1) }
+        default:
+            return "\(a)" == "\(b)"
+        }
+    }
+}
+
+extension SchemaDiffTests {
+    /// The changes an example reports.
+    static func changes(_ example: DiffExample) throws -> [SchemaChange] {
+        let old = try GeneratorPipeline.resolvedModule(
+            example.old.inMemoryFiles, options: .init(config: example.old.config)
+        ).0
+        let new = try GeneratorPipeline.resolvedModule(
+            example.new.inMemoryFiles, options: .init(config: example.new.config)
+        ).0
+        return SchemaDiff.changes(old: old, new: new, oldConfig: example.old.config, newConfig: example.new.config)
+    }
+}
