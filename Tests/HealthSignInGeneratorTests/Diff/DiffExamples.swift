@@ -64,7 +64,10 @@ struct ExampleSet {
 
 /// An example of a rule: a family in two versions whose differences the rule classifies.
 struct DiffExample {
-    let rule: DiffRule
+    /// The rule the example shows, or nil for a random change.
+    let rule: DiffRule?
+    /// What the example is, in failure messages.
+    let label: String
     /// The family's name, unique among the examples so that every example's code can share one module.
     let family: String
     let old: ExampleSet
@@ -149,7 +152,8 @@ enum DiffExamples {
             var old = base(p)
             var new = base(p)
             guard edit(rule, p, &old, &new) else { return nil }
-            return DiffExample(rule: rule, family: p, old: old, new: new, alsoReports: alsoReports[rule] ?? [])
+            return DiffExample(
+                rule: rule, label: rule.rawValue, family: p, old: old, new: new, alsoReports: alsoReports[rule] ?? [])
         }
     }
 
@@ -281,7 +285,7 @@ enum DiffExamples {
         case .constraintTightened:
             new.set(types, "\(thing)/properties/id/maxLength", 10)
         case .constraintLoosened:
-            old.set(types, "\(thing)/properties/id/maxLength", 10)
+            new.set(types, "\(thing)/properties/count/minimum", nil)
         case .objectClosed:
             new.set(types, "\(thing)/additionalProperties", false)
         case .objectOpened:

@@ -1,0 +1,148 @@
+import Foundation
+import HealthSignInTestSupport
+
+@testable import HealthSignInGenerator
+
+/// Random examples for the proof: a random schema of the language (drawn by the verdict test's generator, as the
+/// request's and the response's property `v`), and the same family with one random change to it.
+enum DiffMutants {
+    private struct Drawn: Decodable {
+        let schema: String
+        let defs: String
+    }
+
+    /// `count` mutants, drawn from `seed`; each family is `M<n>`.
+    static func draw(seed: UInt64, count: Int) throws -> [DiffExample] {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("diff-mutants-\(seed)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let out = directory.appendingPathComponent("cases.json")
+        let venv = Fixtures.repository.appendingPathComponent("Tests/Emulator/.venv/bin/python").path
+        let python = FileManager.default.isExecutableFile(atPath: venv) ? venv : "python3"
+        let script = Fixtures.repository.appendingPathComponent("Tests/Tools/schema_verdicts.py").path
+        let run = try Subprocess.run([
+            python, script, "--seed", "\(seed % 1_000_000)", "--count", "\(count)", "--instances", "1", "--out",
+            out.path,
+        ])
+        guard run.status == 0 else { throw MutantsFailed(description: run.output) }
+        let drawn = try JSONDecoder().decode([Drawn].self, from: Data(contentsOf: out))
+        var random = SeededRandom(seed: seed)
+        var examples: [DiffExample] = []
+        for (index, item) in drawn.enumerated() {
+            guard let schema = try JSONSerialization.jsonObject(with: Data(item.schema.utf8)) as? [String: Any],
+                let defs = try JSONSerialization.jsonObject(with: Data(item.defs.utf8)) as? [String: Any]
+            else { continue }
+            var mutated = schema
+            guard let change = mutate(&mutated, &random) else { continue }
+            let family = "M\(index + 1)"
+            let old = set(family, schema, defs)
+            let new = set(family, mutated, defs)
+            examples.append(
+                DiffExample(
+                    rule: nil, label: "mutant \(family) (\(change)) of \(item.schema) with $defs \(item.defs)",
+                    family: family, old: old, new: new, alsoReports: []))
+        }
+        return examples
+    }
+
+    struct MutantsFailed: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// The family `family` with `schema` as the property `v` of its request and response.
+    private static func set(_ family: String, _ schema: [String: Any], _ defs: [String: Any]) -> ExampleSet {
+        var set = DiffExamples.base(family)
+        let ping = "\(family)/\(family)Ping.json"
+        // `v` is required, so a message is valid only when its `v` is.
+        set.set(ping, "request/properties/v", schema)
+        set.set(ping, "response/properties/v", schema)
+        set.append(ping, "request/required", "v")
+        set.append(ping, "response/required", "v")
+        set.set(ping, "$defs", defs.isEmpty ? nil : defs)
+        return set
+    }
+
+    /// Applies one random change to a subschema of `schema`; nil when it has nothing to change.
+    private static func mutate(_ schema: inout [String: Any], _ random: inout SeededRandom) -> String? {
+        var candidates: [([String], String)] = []
+        collect(schema, at: [], into: &candidates)
+        guard !candidates.isEmpty else { return nil }
+        let (path, change) = candidates[random.below(candidates.count)]
+        schema = apply(change, at: path[...], to: schema)
+        return change + " at /" + path.joined(separator: "/")
+    }
+
+    private static func collect(_ node: [String: Any], at path: [String], into candidates: inout [([String], String)]) {
+        if let properties = node["properties"] as? [String: Any] {
+            candidates.append((path, "add-property"))
+            if !properties.isEmpty { candidates += [(path, "remove-property"), (path, "toggle-required")] }
+            candidates.append((path, node["additionalProperties"] as? Bool == false ? "open" : "close"))
+            for (name, child) in properties.sorted(by: { $0.key < $1.key }) {
+                if let child = child as? [String: Any] {
+                    collect(child, at: path + ["properties", name], into: &candidates)
+                }
+            }
+        }
+        switch node["type"] as? String {
+        case "string": candidates += [(path, "max-length"), (path, "to-integer")]
+        case "integer", "number": candidates += [(path, "minimum"), (path, "to-string")]
+        case "array": candidates.append((path, "min-items"))
+        default: break
+        }
+        if let values = node["enum"] as? [Any] {
+            candidates.append((path, "add-enum-value"))
+            if values.count > 1 { candidates.append((path, "remove-enum-value")) }
+        }
+        if let variants = node["oneOf"] as? [Any] {
+            candidates.append((path, "add-variant"))
+            if variants.count > 2 { candidates.append((path, "remove-variant")) }
+        }
+        if let items = node["items"] as? [String: Any] { collect(items, at: path + ["items"], into: &candidates) }
+    }
+
+    private static func apply(_ change: String, at path: ArraySlice<String>, to node: [String: Any]) -> [String: Any] {
+        var node = node
+        if let key = path.first {
+            if var container = node[key] as? [String: Any], path.count >= 2,
+                let child = container[path[path.startIndex + 1]] as? [String: Any]
+            {
+                container[path[path.startIndex + 1]] = apply(change, at: path.dropFirst(2), to: child)
+                node[key] = container
+            } else if let child = node[key] as? [String: Any] {
+                node[key] = apply(change, at: path.dropFirst(), to: child)
+            }
+            return node
+        }
+        var properties = node["properties"] as? [String: Any] ?? [:]
+        let first = properties.keys.sorted().first
+        switch change {
+        case "add-property": properties["zz"] = ["type": "string"]
+        case "remove-property":
+            if let first {
+                properties[first] = nil
+                node["required"] = (node["required"] as? [String])?.filter { $0 != first }
+            }
+        case "toggle-required":
+            if let first {
+                var required = node["required"] as? [String] ?? []
+                if required.contains(first) { required.removeAll { $0 == first } } else { required.append(first) }
+                node["required"] = required.isEmpty ? nil : required
+            }
+        case "close": node["additionalProperties"] = false
+        case "open": node["additionalProperties"] = nil
+        case "max-length": node["maxLength"] = (node["maxLength"] as? Int).map { $0 == 2 ? 5 : 2 } ?? 2
+        case "to-integer":
+            node = ["type": "integer"]
+        case "minimum": node["minimum"] = (node["minimum"] as? Int).map { $0 == 2 ? 0 : 2 } ?? 2
+        case "to-string": node = ["type": "string"]
+        case "min-items": node["minItems"] = node["minItems"] == nil ? 1 : nil
+        case "add-enum-value": node["enum"] = (node["enum"] as? [Any] ?? []) + ["zz"]
+        case "remove-enum-value": node["enum"] = Array((node["enum"] as? [Any] ?? []).dropFirst())
+        case "add-variant": node["oneOf"] = (node["oneOf"] as? [Any] ?? []) + [["type": "boolean"]]
+        case "remove-variant": node["oneOf"] = Array((node["oneOf"] as? [Any] ?? []).dropLast())
+        default: break
+        }
+        if node["properties"] != nil { node["properties"] = properties }
+        return node
+    }
+}
