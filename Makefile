@@ -13,7 +13,7 @@ SDKGEN_ARGS := --schemas Schemas --output Sources --test-samples Tests --schema-
 # same width itself).
 FORMAT_PATHS := Package.swift Sources Generator Tests Benchmarks Plugins Fuzz
 
-.PHONY: help generate check lint format build platforms test stress emulator demo bench fuzz fuzz-smoke venv clean
+.PHONY: help generate check lint format build platforms test stress diff emulator demo bench fuzz fuzz-smoke venv clean
 
 help:  ## List the commands.
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 12
@@ -61,10 +61,14 @@ platforms: venv  ## Type-check the Apple-only code against swift-crypto and API 
 test: venv check lint build platforms  ## Check generated code and formatting, build, and run every test.
 	SWIFT="$(SWIFT)" Tests/Tools/run-tests $(SWIFT_FLAGS)
 
-stress: build venv  ## The randomized tests at full length: lifecycle, schema verdicts, hostile schemas.
+stress: build venv  ## The randomized tests at full length: lifecycle, schema verdicts, hostile schemas, diff proofs.
 	LIFECYCLE_STRESS_SEQUENCES=$${LIFECYCLE_STRESS_SEQUENCES:-10000} $(SWIFT) test --skip-build --filter LifecycleStressTests
 	SDK_SCHEMA_VERDICT_COUNT=$${SDK_SCHEMA_VERDICT_COUNT:-1000} $(SWIFT) test --skip-build --filter SchemaVerdictTests
 	SDK_HOSTILE_SAMPLE=$${SDK_HOSTILE_SAMPLE:-all} $(SWIFT) test --skip-build --filter HostileSchemaTests
+	SDK_DIFF_MUTANTS=$${SDK_DIFF_MUTANTS:-200} $(SWIFT) test --skip-build --filter DiffProofTests
+
+diff:  ## What the schemas changed since BASE (a directory or git revision; default HEAD): make diff BASE=v0.1.0
+	$(SWIFT) run -q HealthSignInSDKGen diff --base $${BASE:-HEAD} --schemas Schemas
 
 emulator: venv  ## Run the protocol emulator on http://127.0.0.1:8000 until Ctrl-C (see the README's "Sandboxes").
 	$(PYTHON) Tests/Emulator/emulator.py --port 8000

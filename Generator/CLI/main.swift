@@ -45,8 +45,9 @@ let usage = """
     Lists every change from the schema set OLD to NEW (default: Schemas), each located (file and JSON pointer) and
     classified by a rule (Schemas/README.md lists them) on two axes: source (does Swift written against the old
     generated API still compile?) and wire (can a message of one version be refused or read differently by the
-    other, in either direction?). OLD is a directory, or a git revision of the repository that holds NEW (the same
-    path there; the configuration file too). --format json prints
+    other, in either direction?). OLD is a directory, a git revision of the repository that holds NEW (the same
+    path there; the configuration file too), or REVISION:PATH for another path at a revision of the repository
+    around the current directory. --format json prints
     {"changes": [{"file", "pointer", "rule", "source", "wire", "message"}]}.
 
     Exit status: 0 when nothing breaking changed, 1 when something did (--fail-on source or wire counts one axis,

@@ -10,11 +10,13 @@ public enum Subprocess {
         public let output: String
     }
 
-    /// Runs `arguments` and waits. The first argument is a path or a name looked up on PATH.
-    public static func run(_ arguments: [String]) throws -> Outcome {
+    /// Runs `arguments` (in `currentDirectory`, when given) and waits. The first argument is a path or a name looked up
+    /// on PATH.
+    public static func run(_ arguments: [String], currentDirectory: URL? = nil) throws -> Outcome {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = arguments
+        if let currentDirectory { process.currentDirectoryURL = currentDirectory }
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe

@@ -57,6 +57,16 @@ package enum DiffCommand {
             let files = try SchemaDirectory.read(URL(fileURLWithPath: base).standardizedFileURL)
             return (files, try (baseConfig ?? config).map { try Command.readConfig($0) } ?? .init())
         }
+        // `REVISION:PATH`, as git writes it, names the schemas directory at the revision; the repository is the one
+        // around the current directory.
+        if let colon = base.firstIndex(of: ":"), base.first != ":" {
+            let current = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
+            let revision = try GitRevision(String(base[..<colon]), repositoryOf: current)
+            let path = revision.top.appendingPathComponent(String(base[base.index(after: colon)...]), isDirectory: true)
+            let files = try revision.files(under: path)
+            let config = try baseConfig.flatMap { try revision.text(of: URL(fileURLWithPath: $0)) }
+            return (files, try config.map { try Command.decodeConfig($0, file: baseConfig ?? "") } ?? .init())
+        }
         let revision = try GitRevision(base, repositoryOf: schemas)
         let files = try revision.files(under: schemas)
         if let path = baseConfig ?? config, let text = try revision.text(of: URL(fileURLWithPath: path)) {
