@@ -165,8 +165,12 @@ enum DiffExamples {
         let ping = "\(p)/\(p)Ping.json"
         let thing = "$defs/\(p)Thing"
         switch rule {
-        case .familyAdded, .familyRemoved, .moduleRenamed:
-            return false  // whole families: checked apart (SchemaDiffTests), since the family's code is all there is
+        case .familyAdded:
+            old.files = [:]
+        case .familyRemoved:
+            new.files = [:]
+        case .moduleRenamed:
+            new.set(proto, "module", "\(p)Kit")
         case .accessNarrowed:
             new.config.accessModifier = .package
         case .accessWidened:
@@ -209,13 +213,27 @@ enum DiffExamples {
             new.set(ping, "binding/http/response", "none")
             new.set(ping, "response", nil)
         case .methodHeadersChanged:
-            return false  // headers of one method come from its request properties with "in": "header"
+            new.set(ping, "binding/http/headers", ["X-Version": "2"])
         case .methodErrorAdded:
             old.set(ping, "binding/http/errors", [String]())
         case .methodErrorRemoved:
             new.set(ping, "binding/http/errors", [String]())
-        case .pagingAdded, .pagingRemoved, .pagingChanged:
-            return false  // paging: covered by the shipped HealthVault schemas' history
+        case .pagingAdded, .pagingRemoved:
+            for set in [0, 1] {
+                var target = set == 0 ? old : new
+                target.set(ping, "request/properties/cursor", ["type": "string"])
+                target.set(
+                    ping, "response/properties/items",
+                    ["type": "array", "items": ["$ref": "types.json#/$defs/\(p)Thing"]])
+                target.set(ping, "response/properties/more", ["type": "boolean"])
+                if (rule == .pagingAdded) == (set == 1) {
+                    target.set(
+                        ping, "paging", ["cursor": "/cursor", "items": "/items", "itemCursor": "/id", "more": "/more"])
+                }
+                if set == 0 { old = target } else { new = target }
+            }
+        case .pagingChanged:
+            return false  // which request follows a page: the HealthVault paging tests drive pages themselves
         case .healthVaultMethodChanged:
             return false
         case .typeAdded:
@@ -300,7 +318,9 @@ enum DiffExamples {
         case .enumValueRemoved:
             new.set(types, "\(thing)/properties/kind/enum", ["alpha"])
         case .enumCaseRenamed:
-            return false  // enum values have no x-swift-name: a case's name follows its value
+            // Two values with one Swift name: the second is numbered, until the first goes.
+            old.set(types, "\(thing)/properties/kind/enum", ["alpha", "x-y", "x_y"])
+            new.set(types, "\(thing)/properties/kind/enum", ["alpha", "x_y"])
         case .variantAdded:
             new.append(types, "\(thing)/properties/value/oneOf", ["type": "integer"])
         case .variantRemoved:
@@ -312,7 +332,24 @@ enum DiffExamples {
             new.set(types, "\(thing)/properties/value/oneOf/1", ["$ref": "#/$defs/\(p)Switch"])
             new.set(types, "$defs/\(p)Switch", flag)
         case .discriminatorChanged:
-            return false  // discriminated unions: the generator's own resolver tests
+            for set in [0, 1] {
+                var target = set == 0 ? old : new
+                for (name, tag) in [("\(p)Circle", "circle"), ("\(p)Square", set == 0 ? "square" : "box")] {
+                    target.set(
+                        types, "$defs/\(name)",
+                        [
+                            "type": "object", "required": ["kind"],
+                            "properties": ["kind": ["const": tag], "size": ["type": "integer"]],
+                        ])
+                }
+                target.set(
+                    types, "\(thing)/properties/shape",
+                    [
+                        "oneOf": [["$ref": "#/$defs/\(p)Circle"], ["$ref": "#/$defs/\(p)Square"]],
+                        "discriminator": ["propertyName": "kind"],
+                    ])
+                if set == 0 { old = target } else { new = target }
+            }
         case .errorFormatAdded:
             new.set(
                 proto, "errors/\(p)Limit",
@@ -342,7 +379,10 @@ enum DiffExamples {
     }
 
     /// What each example's change is besides its own rule.
-    private static let alsoReports: [DiffRule: Set<DiffRule>] = [.variantRenamed: [.typeRenamed]]
+    private static let alsoReports: [DiffRule: Set<DiffRule>] = [
+        .variantRenamed: [.typeRenamed], .enumCaseRenamed: [.enumValueRemoved],
+        .discriminatorChanged: [.constantChanged, .variantRenamed],
+    ]
 
     /// A second method, added or removed by some examples.
     private static func otherMethod(_ p: String) -> [String: Any] {

@@ -179,6 +179,12 @@ struct DiffHarness {
         var p = SwiftPrinter()
         p.block("func use\(name)(_ client: \(family.clientName)) async throws") { p in
             p.line("_ = \(family.clientName).Servers\(servers())")
+            for (method, http) in httpMethods where method.paging != nil {
+                let value = method.request.map { sample($0, full: true) } ?? ""
+                p.line(
+                    "_ = client.\(Emit.name(method.clientMethodName))Pages(\(callArguments(method, http, value: value)))"
+                )
+            }
             for (method, http) in httpMethods {
                 let call =
                     "try await client.\(Emit.name(method.clientMethodName))(\(callArguments(method, http, value: method.request.map { sample($0, full: true) } ?? "")))"

@@ -20,7 +20,7 @@ final class DiffProofTests: XCTestCase {
         let seed = environment["SDK_DIFF_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 1...UInt64(UInt32.max))
         print("DiffProofTests: seed \(seed); replay with SDK_DIFF_SEED=\(seed)")
         // The access level is proven apart: one module sees every level.
-        let rules = DiffExamples.all.filter { ![.accessNarrowed, .accessWidened].contains($0.rule) }
+        let rules = DiffExamples.all.filter { ![.accessNarrowed, .accessWidened, .moduleRenamed].contains($0.rule) }
         // Random schemas of the language, each with one random change: a mutant both versions of which generate.
         let mutantCount = environment["SDK_DIFF_MUTANTS"].flatMap(Int.init) ?? 16
         let mutants = try DiffMutants.draw(seed: seed, count: mutantCount).filter { mutant in
@@ -40,6 +40,7 @@ final class DiffProofTests: XCTestCase {
             var result = Side()
             for example in examples {
                 let set = side == "old" ? example.old : example.new
+                guard !set.files.isEmpty else { continue }
                 let output = try GeneratorPipeline.run(
                     set.inMemoryFiles, options: .init(config: set.config, singleFile: true))
                 for file in output.files {
@@ -56,7 +57,9 @@ final class DiffProofTests: XCTestCase {
                 result.harness.append(harness.path)
             }
             let support = folder.appendingPathComponent("DiffSupport.swift")
-            try (DiffHarness.support + DiffHarness.dispatch(examples.map(\.family)))
+            try
+                (DiffHarness.support
+                + DiffHarness.dispatch(examples.map(\.family).filter { result.families[$0] != nil }))
                 .write(to: support, atomically: true, encoding: .utf8)
             result.harness.append(support.path)
             sides[side] = result
@@ -229,18 +232,21 @@ final class DiffProofTests: XCTestCase {
 extension SchemaDiffTests {
     /// The changes an example reports.
     static func changes(_ example: DiffExample) throws -> [SchemaChange] {
-        let old = try GeneratorPipeline.resolvedModule(
-            example.old.inMemoryFiles, options: .init(config: example.old.config)
-        ).0
-        let new = try GeneratorPipeline.resolvedModule(
-            example.new.inMemoryFiles, options: .init(config: example.new.config)
-        ).0
-        return SchemaDiff.changes(old: old, new: new, oldConfig: example.old.config, newConfig: example.new.config)
+        SchemaDiff.changes(
+            old: try module(example.old), new: try module(example.new), oldConfig: example.old.config,
+            newConfig: example.new.config)
+    }
+
+    /// The set's families resolved; none for a set without files (a family added or removed as a whole).
+    static func module(_ set: ExampleSet) throws -> IRModule {
+        guard !set.files.isEmpty else { return IRModule(families: []) }
+        return try GeneratorPipeline.resolvedModule(set.inMemoryFiles, options: .init(config: set.config)).0
     }
 }
 
-/// The access level's rules, proven across modules: one module sees every level, so the new code is built as a
-/// module of its own and the old API's usage imports it, from the same package or from another.
+/// The rules of the access level and the module's name, proven across modules: one module sees every level and has
+/// one name, so the new code is built as a module of its own, named as the new schemas name it, and the old API's
+/// usage imports the old module's name, from the same package or from another.
 final class DiffAccessProofTests: XCTestCase {
     func testTheAccessLevelRulesAgreeWithTheCompiler() throws {
         let modules = Fixtures.repository.appendingPathComponent(".build/debug/Modules").path
@@ -252,13 +258,17 @@ final class DiffAccessProofTests: XCTestCase {
                     + Fixtures.repository.appendingPathComponent("Sources/HealthSignInLibcrypto/module.modulemap").path,
             ]
         #endif
-        let examples = DiffExamples.all.filter { [.accessNarrowed, .accessWidened].contains($0.rule) }
-        XCTAssertEqual(examples.count, 2)
+        let examples = DiffExamples.all.filter { [.accessNarrowed, .accessWidened, .moduleRenamed].contains($0.rule) }
+        XCTAssertEqual(examples.count, 3)
         for example in examples {
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("diff-access-\(UUID())")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: directory) }
-            let library = "\(example.family)Library"
+            let old = try SchemaDiffTests.module(example.old)
+            let new = try SchemaDiffTests.module(example.new)
+            guard let family = old.families.first, let library = new.families.first?.module else {
+                return XCTFail("no family")
+            }
             var sources: [String] = []
             let output = try GeneratorPipeline.run(
                 example.new.inMemoryFiles, options: .init(config: example.new.config, singleFile: true))
@@ -272,13 +282,10 @@ final class DiffAccessProofTests: XCTestCase {
                     + common + ["-emit-module-path", directory.appendingPathComponent(library + ".swiftmodule").path]
                     + sources)
             XCTAssertEqual(build.status, 0, String(build.output.suffix(3000)))
-            let old = try GeneratorPipeline.resolvedModule(
-                example.old.inMemoryFiles, options: .init(config: example.old.config)
-            ).0
-            guard let family = old.families.first else { return XCTFail("no family") }
             let usage = directory.appendingPathComponent("Usage.swift")
+            // The old API is imported by the old module's name.
             try
-                ("import Foundation\n@_spi(Generated) import HealthSignInCore\nimport \(library)\n\n"
+                ("import Foundation\n@_spi(Generated) import HealthSignInCore\nimport \(family.module)\n\n"
                 + DiffHarness(family: family).usage()).write(to: usage, atomically: true, encoding: .utf8)
             // Old code that was public is used from another package; old code that was package, from the same one.
             let package = example.old.config.accessModifier == .public ? "Other" : "Library"
