@@ -60,6 +60,29 @@ final class TestServerCore: Sendable {
     /// `count` random bytes as base64url, for tokens, codes and ids.
     func token(bytes count: Int = 32) -> String { Base64URL.encode(random.bytes(count: count)) }
 
+    /// A version 4 UUID from the server's random source, lowercased.
+    func uuid() -> String {
+        var bytes = random.bytes(count: 16)
+        bytes[6] = bytes[6] & 0x0F | 0x40
+        bytes[8] = bytes[8] & 0x3F | 0x80
+        return Self.uuidText(bytes)
+    }
+
+    /// A UUID named by `name`: the same in every run.
+    static func namedUUID(_ name: String) -> String {
+        var bytes = Array(CryptoPrimitives.sha256(Array(name.utf8)).prefix(16))
+        bytes[6] = bytes[6] & 0x0F | 0x80
+        bytes[8] = bytes[8] & 0x3F | 0x80
+        return uuidText(bytes)
+    }
+
+    private static func uuidText(_ bytes: [UInt8]) -> String {
+        let hex = bytes.map { String(format: "%02x", $0) }.joined()
+        return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { range in
+            String(hex.dropFirst(range.lowerBound).prefix(range.count))
+        }.joined(separator: "-")
+    }
+
     /// Sends `message` through `server`: the origin check, the fault injected for its URL, the handler, the ledger.
     func answer(_ message: HTTPRequestMessage, server: some InProcessServer, timeout: TimeInterval?) async throws
         -> HTTPResponseMessage

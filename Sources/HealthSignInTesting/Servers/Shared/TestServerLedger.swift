@@ -91,6 +91,9 @@ public final class TestServerLedger: Sendable, CustomStringConvertible {
         fields.pairs.map { pair in
             guard !secretNames.contains(pair.name) else { return "\(pair.name)=\(Redaction.placeholder)" }
             // Koppeltaal's activation code travels inside the scope, as `launch:<code>`.
+            if pair.name == "targetqs" {  // HealthVault's Shell carries its parameters, a creation token among them.
+                return "targetqs=" + redacted(FormFields(formEncoded: pair.value))
+            }
             let value =
                 pair.name == "scope"
                 ? pair.value.split(separator: " ").map {

@@ -104,7 +104,7 @@ public final class VitalTestServer: Sendable {
     /// user with that client user id is returned instead).
     public func createUser(clientUserID: String, teamKey: String = VitalTestServer.sandboxUSKey) -> String {
         let environment = Self.keys[teamKey] ?? .init(tier: "stg", region: "us")
-        let id = uuid()
+        let id = core.uuid()
         let created = Self.timestamp(core.now)
         return state.withValue { state in
             if let existing = state.users.first(where: { $0.user.clientUserID == clientUserID && !$0.user.deleted }) {
@@ -155,18 +155,6 @@ public final class VitalTestServer: Sendable {
 
     /// How many users were created.
     public var userCount: Int { state.current.users.count }
-
-    /// A version 4 UUID from the server's random source, lowercased.
-    func uuid() -> String {
-        var bytes = core.random.bytes(count: 16)
-        bytes[6] = bytes[6] & 0x0F | 0x40
-        bytes[8] = bytes[8] & 0x3F | 0x80
-        let hex = bytes.map { String(format: "%02x", $0) }.joined()
-        let parts = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { range in
-            String(hex.dropFirst(range.lowerBound).prefix(range.count))
-        }
-        return parts.joined(separator: "-")
-    }
 
     /// `2026-01-01T12:00:00.000000+00:00`, as Python's `isoformat` writes a UTC time.
     static func timestamp(_ date: Date) -> String {
