@@ -167,9 +167,14 @@ public final class HealthVaultTestServer: Sendable {
         state.current.people(of: applicationID.uuidString.lowercased()).map(\.id)
     }
 
-    /// The records the application is still authorized for.
-    public func authorizedRecords(of applicationID: UUID) -> [String] {
-        state.current.people(of: applicationID.uuidString.lowercased()).map(\.record)
+    /// The records each application the user authorized may still read, by application id (lowercased UUIDs).
+    public var authorizedRecords: [String: [String]] {
+        let snapshot = state.current
+        var records: [String: [String]] = [:]
+        for (id, application) in snapshot.applications where application.instance != nil {
+            records[id] = snapshot.people(of: id).map(\.record)
+        }
+        return records
     }
 
     /// Every authorization released, in order.
