@@ -69,8 +69,12 @@ extension SMARTTestServer {
         /// Whether its metadata claims to send `iss` in authorization responses.
         public var announcesIssuerParameter = false
 
-        /// No changes to the app's request.
-        public init() {}
+        /// Describes the attacker; with no arguments it forwards the app's request unchanged and claims its own issuer.
+        public init(redirectURI: String? = nil, issuer: String? = nil, announcesIssuerParameter: Bool = false) {
+            self.redirectURI = redirectURI
+            self.issuer = issuer
+            self.announcesIssuerParameter = announcesIssuerParameter
+        }
     }
 
     /// A client registered at the server.
