@@ -89,6 +89,9 @@ public final class VitalTestServer: Sendable {
         TestServerTransport(server: self, timeout: timeout)
     }
 
+    /// The clock the server dates and expires by; give the clients under test the same one.
+    public var clock: any TimeSource { core.clock }
+
     /// The faults the server will play.
     public var faults: TestServerFaults { core.faults }
     /// What the server received.
