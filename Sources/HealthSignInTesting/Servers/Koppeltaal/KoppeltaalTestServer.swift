@@ -35,7 +35,7 @@ public final class KoppeltaalTestServer: Sendable {
     /// The origin and root the server answers under, such as `https://koppeltaal.test`.
     public let baseURL: URL
     /// The portal's credentials for MobileLaunch.
-    public let portalCredentials = BasicCredentials(username: "portal", password: "portal-secret")
+    public let portalCredentials: BasicCredentials
     let core: TestServerCore
     let state: LockedValue<KoppeltaalServerState>
 
@@ -43,13 +43,16 @@ public final class KoppeltaalTestServer: Sendable {
     ///
     /// - Parameters:
     ///   - baseURL: where the server answers; its FHIR base is `<baseURL>/FHIR/Koppeltaal`.
+    ///   - portalCredentials: the Basic credentials MobileLaunch accepts.
     ///   - clock: the time tokens and activation codes expire by; a ``ManualClock`` lets a test move it.
     ///   - random: where tokens and codes come from; a ``SeededRandomSource`` makes them the same on every run.
     public init(
-        baseURL: URL = URL(string: "https://koppeltaal.test")!, clock: any TimeSource = SystemClock(),
-        random: any RandomSource = SystemRandomSource()
+        baseURL: URL = URL(string: "https://koppeltaal.test")!,
+        portalCredentials: BasicCredentials = BasicCredentials(username: "portal", password: "portal-secret"),
+        clock: any TimeSource = SystemClock(), random: any RandomSource = SystemRandomSource()
     ) {
         self.baseURL = baseURL
+        self.portalCredentials = portalCredentials
         core = TestServerCore(origins: [baseURL], clock: clock, random: random)
         state = LockedValue(KoppeltaalServerState())
     }
