@@ -18,18 +18,25 @@ final class ConsumerPackageTests: XCTestCase {
     private static let package = Fixtures.repository.appendingPathComponent(".build/consumer-package")
     private static let scratch = Fixtures.repository.appendingPathComponent(".build/consumer-package-build")
 
-    /// Copies the fixture into place, with the SDK's path in its manifest and the README snippets in its app.
+    /// Copies the fixture into place, with the SDK's path in its manifest, the README snippets in its app, and the
+    /// snippets that are tests (those of the test kit) in its test target.
     private static func preparePackage() throws {
         let manager = FileManager.default
         try? manager.removeItem(at: package.appendingPathComponent("Sources"))
+        try? manager.removeItem(at: package.appendingPathComponent("Tests"))
         try manager.createDirectory(at: package, withIntermediateDirectories: true)
         try manager.copyItem(
             at: fixture.appendingPathComponent("Sources"), to: package.appendingPathComponent("Sources"))
+        try manager.createDirectory(
+            at: package.appendingPathComponent("Tests/ConsumerAppTests"), withIntermediateDirectories: true)
         let snippets = Fixtures.repository.appendingPathComponent("Tests/HealthSignInDocumentationTests/Snippets")
         for name in try manager.contentsOfDirectory(atPath: snippets.path) where name.hasSuffix(".swift") {
+            let file = snippets.appendingPathComponent(name)
+            let isTest = try String(contentsOf: file, encoding: .utf8).contains("\nimport XCTest\n")
             try manager.copyItem(
-                at: snippets.appendingPathComponent(name),
-                to: package.appendingPathComponent("Sources/ConsumerApp/" + name))
+                at: file,
+                to: package.appendingPathComponent((isTest ? "Tests/ConsumerAppTests/" : "Sources/ConsumerApp/") + name)
+            )
         }
         let manifest =
             try String(
@@ -60,7 +67,7 @@ final class ConsumerPackageTests: XCTestCase {
     func testAConsumerPackageBuildsWithEveryProductAndTheBuildPlugin() throws {
         try Self.preparePackage()
         let build = try Subprocess.run([
-            "swift", "build", "--package-path", Self.package.path, "--scratch-path", Self.scratch.path,
+            "swift", "build", "--build-tests", "--package-path", Self.package.path, "--scratch-path", Self.scratch.path,
         ])
         XCTAssertEqual(build.status, 0, String(build.output.suffix(6000)))
         guard build.status == 0 else { return }

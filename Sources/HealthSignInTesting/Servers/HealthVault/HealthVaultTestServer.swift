@@ -71,6 +71,7 @@ public final class HealthVaultTestServer: Sendable {
     /// Creates a server under `baseURL`.
     ///
     /// - Parameters:
+    ///   - baseURL: where the server answers; the platform of instance `1` is `<baseURL>/1/platform/wildcat.ashx`.
     ///   - clock: the time message times and sessions are checked against; a ``ManualClock`` lets a test move it.
     ///   - random: where ids, secrets and tokens come from; a ``SeededRandomSource`` makes them the same on every run.
     public init(

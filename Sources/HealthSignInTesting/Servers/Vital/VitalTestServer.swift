@@ -65,6 +65,8 @@ public final class VitalTestServer: Sendable {
     /// Creates a server at `apiURL` and `authURL`.
     ///
     /// - Parameters:
+    ///   - apiURL: the API host, where the team API and the data API answer.
+    ///   - authURL: the auth host, where `/v1/token` answers.
     ///   - clock: the time tokens expire by; a ``ManualClock`` lets a test move it.
     ///   - random: where user ids and tokens come from; a ``SeededRandomSource`` makes them the same on every run.
     public init(
