@@ -86,7 +86,9 @@ enum HealthVaultWire {
         }
         var index = start
         while index <= haystack.count - needle.count {
-            if haystack[index] == needle[0], Array(haystack[index..<index + needle.count]) == needle { return index }
+            if haystack[index] == needle[0], haystack[index..<index + needle.count].elementsEqual(needle) {
+                return index
+            }
             index += 1
         }
         return nil

@@ -15,10 +15,6 @@ struct SMARTServerState: Sendable {
         let challengeMethod: String?
         let nonce: String?
         let prompt: String?
-        /// The FHIR base the request reached, which its tokens are for.
-        let audience: String
-        /// The issuer of the origin it reached.
-        let issuer: String
     }
 
     struct Code: Sendable {
@@ -43,7 +39,6 @@ struct SMARTServerState: Sendable {
         let context: [JSONObject.Member]
         var revoked = false
         let authTime: Int?
-        let audience: String
     }
 
     struct Launch: Sendable {

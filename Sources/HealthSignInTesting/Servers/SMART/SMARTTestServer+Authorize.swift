@@ -145,7 +145,7 @@ extension SMARTTestServer {
         return .init(
             clientID: clientID, redirectURI: redirectURI, scope: scope.joined(separator: " "), state: stateValue,
             context: context, challenge: challenge, challengeMethod: method, nonce: parameters["nonce"],
-            prompt: parameters["prompt"], audience: audience, issuer: issuer(request, settings))
+            prompt: parameters["prompt"])
     }
 
     /// The redirect URI to answer to: the request's when registered (exactly, or with a query added on a lenient

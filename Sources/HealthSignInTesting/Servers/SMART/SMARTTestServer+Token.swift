@@ -192,8 +192,7 @@ extension SMARTTestServer {
             refreshes && (scope.contains("offline_access") || scope.contains("online_access")) ? issue.refresh : nil
         if let refreshToken {
             state.refresh[refreshToken] = .init(
-                clientID: client, scope: scopeText, context: context, authTime: authTime,
-                audience: issue.reached.fhirBase)
+                clientID: client, scope: scopeText, context: context, authTime: authTime)
         }
         state.access[issue.access] = .init(
             clientID: client, scope: scopeText, expiresAt: issue.now.addingTimeInterval(TimeInterval(lifetime)),
