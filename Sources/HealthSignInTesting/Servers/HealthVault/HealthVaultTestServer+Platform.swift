@@ -36,7 +36,11 @@ extension HealthVaultTestServer {
             guard document.name == "request", document.namespaceURI == HealthVaultWire.requestNamespace else {
                 throw Failure(.invalidXML, "the root element is not wc-request:request")
             }
-            guard let header = document.child("header"), let info = document.child("info") else {
+            // Unqualified, as the schema has them: an element in a namespace is another element.
+            let unqualified = document.children.filter { $0.namespaceURI == nil }
+            guard let header = unqualified.first(where: { $0.isNamed("header") }),
+                let info = unqualified.first(where: { $0.isNamed("info") })
+            else {
                 throw Failure(.invalidXML, "header and info are required")
             }
             method = HealthVaultWire.text(header, "method")
@@ -71,7 +75,7 @@ extension HealthVaultTestServer {
     private static func checkHeaderOrder(_ header: XMLElementView) throws(Failure) {
         var rank = 0
         for child in header.children {
-            guard let childRank = headerRanks[child.name] else {
+            guard child.namespaceURI == nil, let childRank = headerRanks[child.name] else {
                 throw Failure(.invalidXML, "unexpected header element \(child.name)")
             }
             guard childRank > rank else {
