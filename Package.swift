@@ -17,8 +17,9 @@ let package = Package(
     ],
     products: [
         .library(name: "HealthSignInCore", targets: ["HealthSignInCore"]),
-        // Test doubles (a recording transport, a manual clock, seeded randomness) for an app's tests, kept out of
-        // the app itself.
+        // Test doubles (a recording transport, a manual clock, seeded randomness) and in-process servers of the four
+        // families for an app's tests, kept out of the app itself. The servers speak the wire, so the product needs
+        // only the runtime: an app's tests import the family products they test beside it.
         .library(name: "HealthSignInTesting", targets: ["HealthSignInTesting"]),
         .library(name: "HealthSignInOAuth", targets: ["HealthSignInOAuth"]),
         .library(name: "HealthSignInHealthVault", targets: ["HealthSignInHealthVault"]),
@@ -176,7 +177,7 @@ let package = Package(
             name: "HealthSignInDocumentationTests",
             dependencies: [
                 "HealthSignInHealthVault", "HealthSignInKoppeltaal", "HealthSignInVital", "HealthSignInSMART",
-                "HealthSignInOAuth", "HealthSignInCore", "HealthSignInTestSupport",
+                "HealthSignInOAuth", "HealthSignInCore", "HealthSignInTesting", "HealthSignInTestSupport",
             ],
             swiftSettings: strict),
         .testTarget(
@@ -186,7 +187,7 @@ let package = Package(
             name: "HealthSignInIntegrationTests",
             dependencies: [
                 "HealthSignInHealthVault", "HealthSignInKoppeltaal", "HealthSignInVital", "HealthSignInSMART",
-                "HealthSignInOAuth", "HealthSignInCore", "HealthSignInTestSupport",
+                "HealthSignInOAuth", "HealthSignInCore", "HealthSignInTesting", "HealthSignInTestSupport",
             ],
             swiftSettings: strict
         ),

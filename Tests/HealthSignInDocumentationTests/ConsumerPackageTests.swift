@@ -18,18 +18,25 @@ final class ConsumerPackageTests: XCTestCase {
     private static let package = Fixtures.repository.appendingPathComponent(".build/consumer-package")
     private static let scratch = Fixtures.repository.appendingPathComponent(".build/consumer-package-build")
 
-    /// Copies the fixture into place, with the SDK's path in its manifest and the README snippets in its app.
+    /// Copies the fixture into place, with the SDK's path in its manifest, the README snippets in its app, and the
+    /// snippets that are tests (those of the test kit) in its test target.
     private static func preparePackage() throws {
         let manager = FileManager.default
         try? manager.removeItem(at: package.appendingPathComponent("Sources"))
+        try? manager.removeItem(at: package.appendingPathComponent("Tests"))
         try manager.createDirectory(at: package, withIntermediateDirectories: true)
         try manager.copyItem(
             at: fixture.appendingPathComponent("Sources"), to: package.appendingPathComponent("Sources"))
+        try manager.createDirectory(
+            at: package.appendingPathComponent("Tests/ConsumerAppTests"), withIntermediateDirectories: true)
         let snippets = Fixtures.repository.appendingPathComponent("Tests/HealthSignInDocumentationTests/Snippets")
         for name in try manager.contentsOfDirectory(atPath: snippets.path) where name.hasSuffix(".swift") {
+            let file = snippets.appendingPathComponent(name)
+            let isTest = try String(contentsOf: file, encoding: .utf8).contains("\nimport XCTest\n")
             try manager.copyItem(
-                at: snippets.appendingPathComponent(name),
-                to: package.appendingPathComponent("Sources/ConsumerApp/" + name))
+                at: file,
+                to: package.appendingPathComponent((isTest ? "Tests/ConsumerAppTests/" : "Sources/ConsumerApp/") + name)
+            )
         }
         let manifest =
             try String(
@@ -64,6 +71,12 @@ final class ConsumerPackageTests: XCTestCase {
         ])
         XCTAssertEqual(build.status, 0, String(build.output.suffix(6000)))
         guard build.status == 0 else { return }
+        // The app's tests (the test kit's examples) compile against the products as an app's test target does.
+        let tests = try Subprocess.run([
+            "swift", "build", "--target", "ConsumerAppTests", "--package-path", Self.package.path, "--scratch-path",
+            Self.scratch.path,
+        ])
+        XCTAssertEqual(tests.status, 0, String(tests.output.suffix(6000)))
 
         // The app calls the client the plugin generated, through a transport that answers like the service.
         let run = try Subprocess.run([Self.scratch.appendingPathComponent("debug/ConsumerApp").path])

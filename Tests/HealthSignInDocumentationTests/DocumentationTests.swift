@@ -347,7 +347,13 @@ final class DocumentationTests: XCTestCase {
         XCTAssertEqual(names.count, 92)
         let doubles = try Self.graph(of: "HealthSignInTesting").topLevelTypeNames
         XCTAssertEqual(
-            doubles.sorted(), ["ManualClock", "RecordingTransport", "RedirectFollowingBrowser", "SeededRandomSource"])
+            doubles.sorted(),
+            [
+                "HealthVaultTestServer", "KoppeltaalTestServer", "ManualClock", "RecordingTransport",
+                "RedirectFollowingBrowser", "SMARTTestServer", "SeededRandomSource", "TestServerFault",
+                "TestServerFaults", "TestServerLedger", "TestServerTransport", "TestUserBrowser", "TestUserDecision",
+                "VitalTestServer",
+            ])
     }
 
     /// The runtime's landing page mentions every public type: its public surface is what users touch, and the

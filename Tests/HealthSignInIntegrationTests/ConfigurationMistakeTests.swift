@@ -8,26 +8,20 @@ import HealthSignInTesting
 import HealthSignInVital
 import XCTest
 
-/// The mistakes a developer makes in the first hour, each against the emulator: the error names the mistake and the
-/// fix, with the server's own explanation, and never a secret.
+/// The mistakes a developer makes in the first hour, each against the test kit's in-process servers (which answer
+/// them as the emulator does): the error names the mistake and the fix, with the server's own explanation, and never
+/// a secret.
 final class ConfigurationMistakeTests: XCTestCase {
-    private static let shared = Emulator.shared
-    private var emulator: Emulator!
     private let loopback = URLPolicy(allowsInsecureLoopback: true)
 
-    override func setUp() async throws {
-        emulator = try Self.shared.get()
-        try await emulator.control("reset")
-    }
-
-    private func smart(clientID: String, redirectURI: String) -> SMARTSession {
-        let base = emulator.url("/smart/fhir")
-        return SMARTSession(
+    private func smart(_ server: SMARTTestServer, clientID: String, redirectURI: String) -> SMARTSession {
+        SMARTSession(
             configuration: .init(
                 registration: OAuthRegistration(
-                    baseURL: base, client: OAuthClientCredentials(clientID: clientID), redirectURI: redirectURI),
+                    baseURL: server.fhirBaseURL, client: OAuthClientCredentials(clientID: clientID),
+                    redirectURI: redirectURI),
                 session: OAuthSessionSettings(
-                    store: InMemoryCredentialStore(), options: ClientOptions(urlPolicy: loopback))))
+                    store: InMemoryCredentialStore(), options: ClientOptions(transport: server.transport))))
     }
 
     func testAnUnknownClientIDOrRedirectURIShowsTheAuthorizationServersExplanation() async throws {
@@ -35,11 +29,10 @@ final class ConfigurationMistakeTests: XCTestCase {
             ("smart-nobody", "http://127.0.0.1/smart/callback", "invalid_client"),
             ("smart-public", "http://127.0.0.1/elsewhere", "redirect"),
         ]
+        let server = SMARTTestServer()
         for (clientID, redirectURI, expected) in mistakes {
-            let session = smart(clientID: clientID, redirectURI: redirectURI)
-            await XCTAssertThrowsErrorAsync(
-                try await session.authorize(with: RedirectFollowingBrowser(transport: DefaultHTTPTransport()))
-            ) { error in
+            let session = smart(server, clientID: clientID, redirectURI: redirectURI)
+            await XCTAssertThrowsErrorAsync(try await session.authorize(with: server.browser(.approve))) { error in
                 guard case .errorPage(400, let message)? = error as? AuthorizationBrowserError else {
                     return XCTFail("\(error)")
                 }
@@ -50,10 +43,10 @@ final class ConfigurationMistakeTests: XCTestCase {
     }
 
     func testARedirectURIKoppeltaalDoesNotKnowIsNotBlamedOnTheActivationCode() async throws {
+        let server = KoppeltaalTestServer()
         let code = try await KoppeltaalBackend(
             configuration: .init(
-                launchURL: emulator.url("/kt/OAuth2/Koppeltaal"),
-                credentials: BasicCredentials(username: "portal", password: "portal-secret"), urlPolicy: loopback)
+                launchURL: server.launchURL, credentials: server.portalCredentials, transport: server.transport)
         ).mobileLaunch(
             clientID: "KTSTESTGAME", patient: "https://portal.example/Patient/1",
             user: "https://portal.example/RelatedPerson/2"
@@ -61,12 +54,12 @@ final class ConfigurationMistakeTests: XCTestCase {
         let session = KoppeltaalSession(
             configuration: .init(
                 registration: OAuthRegistration(
-                    baseURL: emulator.url("/kt/FHIR/Koppeltaal"),
+                    baseURL: server.fhirBaseURL,
                     client: OAuthClientCredentials(
                         clientID: "KTSTESTGAME", secret: "kt-secret", method: .unencodedBasic),
                     redirectURI: "koppeltaal-game://not-registered"),
                 session: OAuthSessionSettings(
-                    store: InMemoryCredentialStore(), options: ClientOptions(urlPolicy: loopback))))
+                    store: InMemoryCredentialStore(), options: ClientOptions(transport: server.transport))))
         await XCTAssertThrowsErrorAsync(try await session.activate(code: code)) { error in
             let signIn = error as? SignInError
             XCTAssertEqual(signIn?.code, .requestRejected, "\(error)")
@@ -79,11 +72,11 @@ final class ConfigurationMistakeTests: XCTestCase {
     }
 
     func testAWrongTeamKeySaysWhichCredentialTheServerRefused() async throws {
+        let server = VitalTestServer()
         let backend = VitalBackend(
             configuration: .init(
                 apiKey: APIKey("sk_us_not_the_team_key"), environment: .sandboxUS,
-                hosts: .all(VitalHosts(api: emulator.url("/vital/api"), auth: emulator.url("/vital/auth"))),
-                urlPolicy: loopback))
+                hosts: .all(VitalHosts(api: server.apiURL, auth: server.authURL)), transport: server.transport))
         await XCTAssertThrowsErrorAsync(try await backend.signInToken(forClientUserID: "bob")) { error in
             let unexpected = error as? UnexpectedResponseError
             XCTAssertEqual(unexpected?.status, 401)
@@ -96,10 +89,12 @@ final class ConfigurationMistakeTests: XCTestCase {
     }
 
     func testAWrongPortalSecretSaysWhichCredentialTheServerRefused() async throws {
+        let server = KoppeltaalTestServer()
         let backend = KoppeltaalBackend(
             configuration: .init(
-                launchURL: emulator.url("/kt/OAuth2/Koppeltaal"),
-                credentials: BasicCredentials(username: "portal", password: "not-the-secret"), urlPolicy: loopback))
+                launchURL: server.launchURL,
+                credentials: BasicCredentials(username: "portal", password: "not-the-secret"),
+                transport: server.transport))
         await XCTAssertThrowsErrorAsync(
             try await backend.mobileLaunch(
                 clientID: "KTSTESTGAME", patient: "https://portal.example/Patient/1",
@@ -117,7 +112,10 @@ final class ConfigurationMistakeTests: XCTestCase {
         let local = VitalBackend(
             configuration: .init(
                 apiKey: APIKey("sk_us_key"), environment: .sandboxUS,
-                hosts: .all(VitalHosts(api: emulator.url("/vital/api"), auth: emulator.url("/vital/auth")))))
+                hosts: .all(
+                    VitalHosts(
+                        api: try XCTUnwrap(URL(string: "http://127.0.0.1:9/vital/api")),
+                        auth: try XCTUnwrap(URL(string: "http://127.0.0.1:9/vital/auth"))))))
         await XCTAssertThrowsErrorAsync(try await local.signInToken(forClientUserID: "bob")) { error in
             XCTAssertTrue("\(error)".contains("urlPolicy: URLPolicy(allowsInsecureLoopback: true)"), "\(error)")
         }
@@ -134,15 +132,15 @@ final class ConfigurationMistakeTests: XCTestCase {
     }
 
     func testATerminalBrowserTakesThePastedAddressAndRefusesAnotherOne() async throws {
-        let session = smart(clientID: "smart-public", redirectURI: "http://127.0.0.1/smart/callback")
-        let emulator = self.emulator!
+        let server = SMARTTestServer()
+        let session = smart(server, clientID: "smart-public", redirectURI: "http://127.0.0.1/smart/callback")
         let shown = LockedBox<URL?>(nil)
-        // The person: opens the page (the emulator grants at once) and pastes where the browser stopped.
+        // The person: opens the page, signs in and consents, and pastes where the browser stopped.
         let person = TerminalAuthorizationBrowser(
             show: { page, _ in shown.value = page },
             readAnswer: {
                 guard let page = shown.value else { return nil }
-                return try? await emulator.visit(page)?.absoluteString
+                return try? await TestUserBrowser.visit(page, through: server.transport)?.absoluteString
             })
         let context = try await session.authorize(with: person)
         XCTAssertEqual(context.patient, "smart-patient-1")

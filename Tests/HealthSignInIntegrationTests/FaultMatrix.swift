@@ -4,31 +4,32 @@ import HealthSignInOAuth
 import HealthSignInTestSupport
 import XCTest
 
-/// The same faults, injected by the emulator into one family's protected call, with what the SDK makes of each:
+/// The same faults, injected by the server (the emulator or the in-process one) into one family's protected call, with
+/// what the SDK makes of each:
 /// the typed error (or success), how many requests the client sent to the faulted endpoint (retries happen only where
 /// they are safe), whether the stored credentials changed, and what the next call does. Each family test asserts its rows
 /// and prints them as a table.
 struct FaultMatrix {
-    /// One fault: an emulator fault rule for the endpoint, or a skewed client clock.
+    /// One fault: a fault the server plays on the endpoint, or a skewed client clock.
     struct Fault: Sendable {
         let name: String
-        let rule: [String: any Sendable]?
-        var isClockSkew: Bool { rule == nil }
+        let fault: TestServerFault?
+        var isClockSkew: Bool { fault == nil }
     }
 
     /// Every fault of the matrix, in table order.
     static let faults: [Fault] = [
-        Fault(name: "latency beyond the timeout", rule: ["kind": "latency", "seconds": 2.5]),
-        Fault(name: "connection reset", rule: ["kind": "drop"]),
-        Fault(name: "HTTP 500", rule: ["kind": "status", "status": 500]),
-        Fault(name: "HTTP 502", rule: ["kind": "status", "status": 502]),
-        Fault(name: "HTTP 503 with Retry-After", rule: ["kind": "status", "status": 503, "retry_after": 30]),
-        Fault(name: "HTTP 429 with Retry-After", rule: ["kind": "status", "status": 429, "retry_after": 2]),
-        Fault(name: "truncated body", rule: ["kind": "truncated"]),
-        Fault(name: "wrong content type", rule: ["kind": "content_type"]),
-        Fault(name: "HTML error page", rule: ["kind": "html", "status": 502]),
-        Fault(name: "unknown extra element or field", rule: ["kind": "extra_element"]),
-        Fault(name: "client clock 10 minutes fast", rule: nil),
+        Fault(name: "latency beyond the timeout", fault: .slow(seconds: 2.5)),
+        Fault(name: "connection reset", fault: .dropConnection),
+        Fault(name: "HTTP 500", fault: .status(500)),
+        Fault(name: "HTTP 502", fault: .status(502)),
+        Fault(name: "HTTP 503 with Retry-After", fault: .status(503, retryAfter: 30)),
+        Fault(name: "HTTP 429 with Retry-After", fault: .status(429, retryAfter: 2)),
+        Fault(name: "truncated body", fault: .truncatedBody),
+        Fault(name: "wrong content type", fault: .wrongContentType),
+        Fault(name: "HTML error page", fault: .errorPage(status: 502)),
+        Fault(name: "unknown extra element or field", fault: .unknownMember),
+        Fault(name: "client clock 10 minutes fast", fault: nil),
     ]
 
     /// What happened under one fault.
@@ -77,34 +78,35 @@ struct FaultMatrix {
         let call: () async throws -> Void
     }
 
-    /// Runs every fault against `scenario`, with `path` the faulted endpoint, and checks each row against `expected`.
+    /// Runs every fault against `scenario`, with `endpoint` the faulted endpoint of `server`, and checks each row
+    /// against `expected`.
     static func run(
-        family: String, path: String, emulator: Emulator, expected: [String: Row], scenario: Scenario,
+        family: String, endpoint: URL, server: some FaultServer, expected: [String: Row], scenario: Scenario,
         file: StaticString = #filePath, line: UInt = #line
     ) async throws {
         var rows: [(String, Row)] = []
         for fault in faults {
-            try await emulator.control("reset")
-            let network = DefaultHTTPTransport(timeout: 1)
+            try await server.reset()
+            let network = server.transport(timeout: 1)
             let transport = RecordingTransport { try await network.send($0) }
             try await scenario.prepare(fault.isClockSkew, transport)
             let before = try scenario.credentials()
+            let path = endpoint.path
             let attemptsBefore = transport.requests.filter { $0.url.path.hasPrefix(path) }.count
-            if var rule = fault.rule {
-                rule["path"] = path
-                try await emulator.control("faults", rule)
-            }
+            if let fault = fault.fault { try await server.inject(fault, at: endpoint, count: 1) }
             let outcome = await describe { try await scenario.call() }
             let attempts = transport.requests.filter { $0.url.path.hasPrefix(path) }.count - attemptsBefore
-            // A request the client gave up on may still reach the server; let it finish before looking further.
-            if fault.name.hasPrefix("latency") { try await Task.sleep(nanoseconds: 2_000_000_000) }
+            // A request the emulator's client gave up on may still reach it; let it finish before looking further.
+            if fault.name.hasPrefix("latency"), server.kind == .emulator {
+                try await Task.sleep(nanoseconds: 2_000_000_000)
+            }
             let credentials = try scenario.credentials() == before ? "unchanged" : "updated"
             let next = await describe { try await scenario.call() }
             let row = Row(outcome: outcome, attempts: attempts, credentials: credentials, next: next)
             rows.append((fault.name, row))
             XCTAssertEqual(row, expected[fault.name], "\(family): \(fault.name)", file: file, line: line)
         }
-        print(table(family: family, rows: rows))
+        print(table(family: "\(family) (\(server.kind.rawValue))", rows: rows))
     }
 
     /// `success`, or the error's type and what identifies it.
@@ -149,4 +151,16 @@ struct OffsetClock: TimeSource {
     let offset: TimeInterval
 
     func now() -> Date { Date().addingTimeInterval(offset) }
+}
+
+/// A server the fault matrix can strike: the emulator or an in-process one.
+protocol FaultServer {
+    /// Which server it is.
+    var kind: ServerKind { get }
+    /// Forgets what earlier rows left behind: the emulator's reset, or a new in-process server.
+    func reset() async throws
+    /// Plays `fault` on the next `count` requests to `endpoint`.
+    func inject(_ fault: TestServerFault, at endpoint: URL, count: Int) async throws
+    /// The network, giving up after `timeout` seconds.
+    func transport(timeout: TimeInterval) -> any HTTPTransport
 }

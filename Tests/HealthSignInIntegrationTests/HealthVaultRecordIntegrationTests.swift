@@ -4,11 +4,11 @@ import HealthSignInHealthVault
 import HealthSignInTestSupport
 import XCTest
 
-/// Record calls, deauthorization and every Shell return against the emulator over 127.0.0.1, which checks message
-/// times, header order, signatures, the offline person and the record's authorization, and keeps things per record.
+/// Record calls, deauthorization and every Shell return against the in-process HealthVault server, which checks
+/// message times, header order, signatures, the offline person and the record's authorization, and keeps things per
+/// record, as the emulator does.
 final class HealthVaultRecordIntegrationTests: XCTestCase {
-    private static let shared = Emulator.shared
-    private static let master = UUID(uuidString: "6556d00c-cb8d-4004-90d6-8be528420ff7")!
+    private static let master = HealthVaultTestServer.masterApplicationID
     private static let weightType = UUID(uuidString: "3d34d87e-7fc1-4153-800f-f56592cb0d17")!
     /// A thing's XML with what re-serializing would change: single quotes, a character reference, a namespace,
     /// attribute order and whitespace.
@@ -17,37 +17,35 @@ final class HealthVaultRecordIntegrationTests: XCTestCase {
         </date></when><value><kg>81.6</kg><display units="lb">180</display></value></weight><common><note>Tom &amp; \
         Jerry</note></common>
         """
-    private var emulator: Emulator!
+    private var server: HealthVaultTestServer!
 
     override func setUp() async throws {
-        emulator = try Self.shared.get()
-        try await emulator.control("reset")
+        server = HealthVaultTestServer()
     }
 
     private func connection(actionURL: URL? = nil, logger: (any LogSink)? = nil) -> HealthVaultConnection {
         HealthVaultConnection(
             configuration: .init(
-                defaultPlatformURL: emulator.url("/hv/1/platform/wildcat.ashx"),
-                defaultShellURL: emulator.url("/hv/shell/1"),
+                defaultPlatformURL: server.platformURL(), defaultShellURL: server.shellURL(),
                 store: InMemoryCredentialStore(), actionURL: actionURL,
                 client: .init(
-                    urlPolicy: URLPolicy(allowsInsecureLoopback: true), envelope: .init(clientVersion: "HV-Swift/test"),
-                    logger: logger)
+                    transport: server.transport, envelope: .init(clientVersion: "HV-Swift/test"), logger: logger)
             ))
     }
 
     private func connected(logger: (any LogSink)? = nil) async throws -> HealthVaultConnection {
         let connection = connection(logger: logger)
         let page = try await connection.provision(masterAppID: Self.master)
-        try await connection.completeAuthorization(redirect: try await XCTUnwrapAsync(try await emulator.visit(page)))
+        try await connection.authorize(page, with: server.browser(.approve))
         return connection
     }
 
-    private func stats() async throws -> [String: Any] { try await emulator.read("healthvault/stats") }
-
-    private func calls(_ method: String) async throws -> Int {
-        (try await stats()["calls"] as? [String: Int])?[method] ?? 0
+    /// Opens a Shell page as the user would, consenting, and returns where it ends.
+    private func visit(_ page: URL) async throws -> URL? {
+        try await TestUserBrowser.visit(page, through: server.transport)
     }
+
+    private func calls(_ method: String) async throws -> Int { server.ledger.count(method) }
 
     private static func put(_ calls: HealthVaultRecordCalls) async throws -> PutThings2.Response {
         try await calls.send { client, session, record in
@@ -78,27 +76,25 @@ final class HealthVaultRecordIntegrationTests: XCTestCase {
         XCTAssertEqual(Set(disconnection.releasedRecords), Set(records))
         XCTAssertTrue(disconnection.releasedEveryRecord)
         await XCTAssertEqualAsync(try await connection.status(), .notProvisioned)
-        let stats = try await stats()
         XCTAssertEqual(
-            (stats["removed"] as? [[String]])?.map { $0[1] }.sorted(), records.map(\.id.wireText).sorted(),
-            "the emulator removed every authorization")
-        XCTAssertEqual((stats["authorizations"] as? [String: [String]])?.values.flatMap { $0 }, [])
+            server.releasedAuthorizations.map(\.recordID).sorted(), records.map(\.id.wireText).sorted(),
+            "the server removed every authorization")
+        XCTAssertEqual(server.authorizedRecords.values.flatMap { $0 }, [])
     }
 
     func testAnExpiredSessionInAMultiRequestClosureReplaysOnlyTheFailedRequest() async throws {
         let connection = try await connected()
-        let emulator = emulator!
+        let server = server!
         let things = try await connection.withRecord { calls in
             let keys = try await Self.put(calls)
-            try await emulator.control("healthvault/expire-sessions")
+            server.expireSessions()
             return try await Self.get(calls, keys)
         }
         XCTAssertEqual(things.count, 1)
         await XCTAssertEqualAsync(try await calls("PutThings"), 1, "the write that succeeded is not sent again")
         await XCTAssertEqualAsync(try await calls("GetThings"), 2, "the read met 65 and was sent again")
         await XCTAssertEqualAsync(try await calls("CreateAuthenticatedSessionToken"), 2)
-        let stored = try await stats()["things"] as? [String: Int]
-        XCTAssertEqual(stored?.values.reduce(0, +), 1, "one thing stored")
+        XCTAssertEqual(server.storedThings, 1, "one thing stored")
     }
 
     // MARK: - Every thing of a query, and writes with version stamps
@@ -150,7 +146,7 @@ final class HealthVaultRecordIntegrationTests: XCTestCase {
         var batches: [HealthVaultThingBatch] = []
         for try await batch in connection.things(Self.weights) {
             batches.append(batch)
-            if batches.count == 1 { try await emulator.control("healthvault/expire-sessions") }
+            if batches.count == 1 { server.expireSessions() }
         }
         XCTAssertEqual(batches.map(\.things.count), [240, 240, 23])
         XCTAssertEqual(Self.kilograms(batches).count, 503)
@@ -186,7 +182,8 @@ final class HealthVaultRecordIntegrationTests: XCTestCase {
                 if entry.level == .warning { warnings.withValue { $0.append(entry) } }
             })
         let keys = try await connection.withRecord { calls in try await calls.create((0..<5).map(Self.weight)) }
-        try await emulator.control("healthvault", ["max_full_things": 2, "unrequested_thing": true])
+        server.settings.maximumFullThings = 2
+        server.settings.addsUnrequestedThing = true
 
         var batches: [HealthVaultThingBatch] = []
         for try await batch in connection.things(Self.weights) { batches.append(batch) }
@@ -214,7 +211,7 @@ final class HealthVaultRecordIntegrationTests: XCTestCase {
     func testAnAnswerWithMoreGroupsThanWereAskedForIsRefused() async throws {
         let connection = try await connected()
         _ = try await connection.withRecord { calls in try await calls.create([try Self.weight(70)]) }
-        try await emulator.control("healthvault", ["extra_group": true])
+        server.settings.addsExtraGroup = true
         await XCTAssertThrowsErrorAsync(
             try await {
                 for try await _ in connection.things(Self.weights) {}
@@ -278,9 +275,9 @@ final class HealthVaultRecordIntegrationTests: XCTestCase {
 
     func testAnAppAuthReturnWithOnlyTheTargetCompletes() async throws {
         let connection = try await connected()
-        try await emulator.control("healthvault", ["appauth_minimal_return": true])
+        server.settings.appAuthReturnsOnlyTheTarget = true
         let page = try await connection.appAuthorizationURL()
-        let completion = try await XCTUnwrapAsync(try await emulator.visit(page))
+        let completion = try await XCTUnwrapAsync(try await visit(page))
         XCTAssertFalse(completion.absoluteString.lowercased().contains("appid"), completion.absoluteString)
         let outcome = try await connection.completeAuthorization(redirect: completion)
         XCTAssertEqual(outcome.target, .appAuthSuccess)
@@ -289,10 +286,10 @@ final class HealthVaultRecordIntegrationTests: XCTestCase {
 
     func testAReturnToTheActionURLCompletes() async throws {
         let actionURL = URL(string: "myapp://healthvault/done")!
-        try await emulator.control("healthvault", ["action_url": actionURL.absoluteString])
+        server.settings.actionURL = actionURL.absoluteString
         let connection = connection(actionURL: actionURL)
         let page = try await connection.provision(masterAppID: Self.master)
-        let completion = try await XCTUnwrapAsync(try await emulator.visit(page))
+        let completion = try await XCTUnwrapAsync(try await visit(page))
         XCTAssertEqual(completion.scheme, "myapp")
         guard case .completed = await connection.shellNavigation(to: completion) else {
             return XCTFail("not completed")

@@ -4,33 +4,28 @@ import HealthSignInTestSupport
 import HealthSignInVital
 import XCTest
 
-/// Middlewares set on a flow's options, against the emulator over 127.0.0.1: every request passes them with its
-/// operation, they can change the request, and a retry can tell a token refresh from a data call.
+/// Middlewares set on a flow's options, against the test kit's in-process Junction server: every request passes them
+/// with its operation, they can change the request, and a retry can tell a token refresh from a data call.
 final class MiddlewareIntegrationTests: XCTestCase {
-    private static let shared = Emulator.shared
-    private var emulator: Emulator!
+    private var server: VitalTestServer!
 
     override func setUp() async throws {
-        emulator = try Self.shared.get()
-        try await emulator.control("reset")
+        server = VitalTestServer()
     }
 
-    private var hosts: VitalHostMap {
-        .all(VitalHosts(api: emulator.url("/vital/api"), auth: emulator.url("/vital/auth")))
-    }
+    private var hosts: VitalHostMap { .all(VitalHosts(api: server.apiURL, auth: server.authURL)) }
 
     private func core(_ middlewares: [any HTTPClientMiddleware]) -> VitalSession {
         VitalSession(
             configuration: .init(
-                store: InMemoryCredentialStore(), hosts: hosts, urlPolicy: URLPolicy(allowsInsecureLoopback: true),
-                transport: DefaultHTTPTransport(timeout: 5), middlewares: middlewares))
+                store: InMemoryCredentialStore(), hosts: hosts, transport: server.transport, middlewares: middlewares))
     }
 
     private func signInToken() async throws -> String {
         let backend = VitalBackend(
             configuration: .init(
-                apiKey: APIKey("sk_us_emulator"), environment: .sandboxUS, hosts: hosts,
-                urlPolicy: URLPolicy(allowsInsecureLoopback: true)))
+                apiKey: APIKey(VitalTestServer.sandboxUSKey), environment: .sandboxUS, hosts: hosts,
+                transport: server.transport))
         return try await backend.signInToken(forClientUserID: "alice").signInToken
     }
 
@@ -40,7 +35,7 @@ final class MiddlewareIntegrationTests: XCTestCase {
         let app = core([outer, inner])
         _ = try await app.signIn(token: try await signInToken())
         _ = try await app.connectedProviders()
-        try await emulator.control("vital/expire-tokens")
+        server.expireAccessTokens()
         _ = try await app.connectedProviders()
 
         // After the server expired the token, the data call gets a 401, the refresh follows, then the replay.
@@ -68,13 +63,13 @@ final class MiddlewareIntegrationTests: XCTestCase {
         _ = try await app.signIn(token: try await signInToken())
 
         // One 503 on the data endpoint: the middleware sends the call again, and the caller sees the answer.
-        try await emulator.control("faults", ["kind": "status", "status": 503, "path": "/vital/api/v2/user/providers"])
+        server.faults.inject(.status(503), at: server.apiURL.appendingPathComponent("v2/user/providers"))
         await XCTAssertEqualAsync(try await app.connectedProviders().map(\.slug), ["oura"])
         XCTAssertEqual(retry.retried, ["Vital.GetConnectedProviders"])
 
         // One 503 on the token endpoint during a refresh: not retried by the middleware.
-        try await emulator.control("vital/expire-tokens")
-        try await emulator.control("faults", ["kind": "status", "status": 503, "path": "/vital/auth/v1/token"])
+        server.expireAccessTokens()
+        server.faults.inject(.status(503), at: server.tokenURL)
         do {
             _ = try await app.connectedProviders()
             XCTFail("the refresh's 503 was expected to reach the caller")

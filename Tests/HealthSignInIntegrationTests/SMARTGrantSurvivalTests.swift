@@ -7,19 +7,17 @@ import XCTest
 
 /// A token response is irreversible once it has arrived: with rotation the refresh token sent is already dead. The
 /// tokens it brings must survive every local step that fails after it (smart.md §18.3), and what the server says
-/// about the user must be on the server's own origin (§18.4).
+/// about the user must be on the server's own origin (§18.4). Against the in-process SMART server.
 final class SMARTGrantSurvivalTests: XCTestCase {
-    private static let shared = Emulator.shared
-    private var emulator: Emulator!
+    private var server: SMARTTestServer!
     private var store: InMemoryCredentialStore!
 
     override func setUp() async throws {
-        emulator = try Self.shared.get()
-        try await emulator.control("reset")
+        server = SMARTTestServer()
         store = InMemoryCredentialStore()
     }
 
-    private var fhirBase: URL { emulator.url("/smart/fhir") }
+    private var fhirBase: URL { server.fhirBaseURL }
 
     private func session() -> SMARTSession {
         SMARTSession(
@@ -29,33 +27,27 @@ final class SMARTGrantSurvivalTests: XCTestCase {
                     redirectURI: "http://127.0.0.1/smart/callback"),
                 session: OAuthSessionSettings(
                     store: store,
-                    options: ClientOptions(
-                        transport: DefaultHTTPTransport(timeout: 5),
-                        urlPolicy: URLPolicy(allowsInsecureLoopback: true)))))
+                    options: ClientOptions(transport: server.transport))))
     }
 
     private func launched(_ session: SMARTSession) async throws -> SMARTLaunchContext {
-        try await session.authorize(
-            with: RedirectFollowingBrowser(transport: DefaultHTTPTransport(timeout: 5)))
+        try await session.authorize(with: server.browser(.approve))
     }
 
-    private func refreshes() async throws -> Int? {
-        let stats = try await emulator.read("smart/stats")
-        return (stats["token"] as? [String: Any])?["refresh_token"] as? Int
-    }
+    private func refreshes() -> Int { server.ledger.count("token:refresh_token") }
 
     /// The key set answers 503 while the refresh's id token is checked. The server has already rotated the
     /// refresh token; the new tokens are kept, the check finishes once the keys can be read, and the user stays
     /// signed in without a second refresh.
     func testARefreshWhoseKeySetIsUnreachableKeepsItsTokens() async throws {
-        try await emulator.control("smart", ["strict_openid": true])
+        server.settings.strictOpenID = true
         let session = session()
         _ = try await launched(session)
-        try await emulator.control("smart/expire-tokens")
-        try await emulator.inject("status", path: "/smart/jwks", status: 503)
+        server.expireAccessTokens()
+        server.faults.inject(.status(503), at: server.jwksURL)
         await XCTAssertThrowsErrorAsync(try await session.fhir(.fhir("Patient", id: "smart-patient-1")))
         _ = try await session.fhir(.fhir("Patient", id: "smart-patient-1"))
-        let refreshes = try await refreshes()
+        let refreshes = refreshes()
         XCTAssertEqual(refreshes, 1, "the refresh's tokens were dropped and the grant refreshed again")
         let status = try await session.status()
         guard case .authorized = status else { return XCTFail("\(status)") }
@@ -66,11 +58,11 @@ final class SMARTGrantSurvivalTests: XCTestCase {
     func testARefreshWithAMemberNestedAsDeepAsTheReaderGoesKeepsItsTokens() async throws {
         let session = session()
         _ = try await launched(session)
-        try await emulator.control("smart", ["token_member_depth": JSONValue.maximumDepth])
-        try await emulator.control("smart/expire-tokens")
+        server.settings.tokenMemberDepth = JSONValue.maximumDepth
+        server.expireAccessTokens()
         _ = try? await session.fhir(.fhir("Patient", id: "smart-patient-1"))
-        try await emulator.control("smart", ["token_member_depth": 0])
-        try await emulator.control("smart/expire-tokens")
+        server.settings.tokenMemberDepth = 0
+        server.expireAccessTokens()
         _ = try await session.fhir(.fhir("Patient", id: "smart-patient-1"))
         let status = try await session.status()
         guard case .authorized = status else { return XCTFail("\(status)") }
@@ -78,7 +70,7 @@ final class SMARTGrantSurvivalTests: XCTestCase {
 
     /// An absolute `fhirUser` on another origin than the FHIR server's does not name a resource of this server.
     func testAFHIRUserOnAnotherOriginIsNotTheUsersResource() async throws {
-        try await emulator.control("smart", ["fhir_user": "https://other.example/fhir/Practitioner/1"])
+        server.settings.fhirUser = "https://other.example/fhir/Practitioner/1"
         let context = try await launched(session())
         XCTAssertNil(context.fhirUser)
         XCTAssertNotNil(context.subject)
@@ -87,9 +79,9 @@ final class SMARTGrantSurvivalTests: XCTestCase {
     /// A patient id the server sends cannot walk the patient's URL to another resource.
     func testAPatientURLNeverKeepsDotSegments() async throws {
         for patient in ["..", "../Practitioner/smart-practitioner-1", "."] {
-            try await emulator.control("reset")
+            server = SMARTTestServer()
             store = InMemoryCredentialStore()
-            try await emulator.control("smart", ["standalone_patient": patient])
+            server.settings.standalonePatient = patient
             let context = try await launched(session())
             if let url = context.patientURL {
                 let segments = url.path.split(separator: "/")

@@ -5,28 +5,26 @@ import HealthSignInSMART
 import HealthSignInTestSupport
 import XCTest
 
-/// Attacks on a SMART app that signs in at several servers (RFC 9700 §4.4, smart.md §17-18), against the emulator's
-/// honest server and its attacker at `/evil`: what one registration trusts must not help another, answers that could
-/// belong to two requests are refused, and what the server says cannot change the SDK's own parameters.
+/// Attacks on a SMART app that signs in at several servers (RFC 9700 §4.4, smart.md §17-18), against the in-process
+/// server and its mix-up attacker at `/evil`, as the emulator plays them: what one registration trusts must not help
+/// another, answers that could belong to two requests are refused, and what the server says cannot change the SDK's
+/// own parameters.
 final class SMARTTrustTests: XCTestCase {
-    private static let shared = Emulator.shared
-    private var emulator: Emulator!
+    private var server: SMARTTestServer!
     private var store: InMemoryCredentialStore!
     private let redirect = "http://127.0.0.1/smart/callback"
 
     override func setUp() async throws {
-        emulator = try Self.shared.get()
-        try await emulator.control("reset")
+        server = SMARTTestServer()
         store = InMemoryCredentialStore()
     }
 
-    private var honest: URL { emulator.url("/smart/fhir") }
-    private var transport: DefaultHTTPTransport { DefaultHTTPTransport(timeout: 5) }
-
-    private func stats() async throws -> [String: Any] { try await emulator.read("smart/stats") }
+    private var honest: URL { server.fhirBaseURL }
+    private var evil: URL { server.attackerFHIRBaseURL }
+    private var transport: TestServerTransport { server.transport }
 
     private func browse(_ url: URL) async throws -> URL {
-        let location = try await emulator.visit(url)
+        let location = try await TestUserBrowser.visit(url, through: server.transport)
         return try XCTUnwrap(location, "the server did not redirect")
     }
 
@@ -39,9 +37,9 @@ final class SMARTTrustTests: XCTestCase {
 
     /// The attacker's token endpoint received nothing.
     private func assertTheAttackerGotNothing(file: StaticString = #filePath, line: UInt = #line) async throws {
-        let stats = try await stats()
-        let posts = try XCTUnwrap(stats["evil_token"] as? [Any])
-        XCTAssertEqual(posts.count, 0, "the attacker's token endpoint received the honest server's code", line: line)
+        XCTAssertEqual(
+            server.attackerTokenRequests, [], "the attacker's token endpoint received the honest server's code",
+            line: line)
     }
 
     /// A session registered at the honest server (standalone) and at `evil`, both with `redirect`.
@@ -58,7 +56,7 @@ final class SMARTTrustTests: XCTestCase {
                 ], standaloneServer: honest, authorization: parameters,
                 session: OAuthSessionSettings(
                     store: store,
-                    options: ClientOptions(transport: transport, urlPolicy: URLPolicy(allowsInsecureLoopback: true)))))
+                    options: ClientOptions(transport: transport))))
     }
 
     /// Runs the mix-up from a launch at `evil` through the honest server's answer, and returns the code of the
@@ -80,48 +78,39 @@ final class SMARTTrustTests: XCTestCase {
     /// anywhere, and the honest server's code can never be matched to the attacker's request (nor could the attacker
     /// sign id tokens in the honest issuer's name).
     func testAnIssuerOnAHostOnlyAnotherRegistrationTrustsIsRefused() async throws {
-        let port = try XCTUnwrap(emulator.baseURL.port)
-        let issuer = "http://localhost:\(port)/smart/fhir"
-        let evil = try await emulator.secondOrigin().appendingPathComponent("evil/fhir")
-        try await emulator.control(
-            "smart",
-            [
-                "strict_openid": true, "issuer": issuer, "evil_issuer": issuer, "evil_iss_supported": true,
-                "evil_redirect_uri": redirect,
-            ])
-        let stopped = try await mixUp(session(evil: evil, honestTrusts: ["localhost:\(port)"]), at: evil)
+        server.serve(origin: try XCTUnwrap(URL(string: "https://auth.ehr.test")))
+        let issuer = "https://auth.ehr.test/fhir"
+        let secondOrigin = try XCTUnwrap(URL(string: "https://ehr-mirror.test"))
+        server.serve(origin: secondOrigin)
+        let evil = secondOrigin.appendingPathComponent("evil/fhir")
+        server.settings.strictOpenID = true
+        server.settings.issuer = issuer
+        server.settings.attacker = .init(redirectURI: redirect, issuer: issuer, announcesIssuerParameter: true)
+        let stopped = try await mixUp(session(evil: evil, honestTrusts: ["auth.ehr.test"]), at: evil)
         XCTAssertEqual(stopped, .untrustedIssuer)
-        let authorizations = try await stats()["evil_authorize"] as? Int
-        XCTAssertEqual(authorizations, 0)
+        XCTAssertEqual(server.attackerAuthorizations, 0)
         try await assertTheAttackerGotNothing()
     }
 
     /// One issuer belongs to one registration: an attacker on the honest server's own origin (a multi-tenant
     /// host) that names the honest server's issuer is a configuration error, found before the browser is sent.
     func testAnIssuerTwoRegistrationsClaimIsAConfigurationError() async throws {
-        let evil = emulator.url("/evil/fhir")
-        try await emulator.control(
-            "smart",
-            [
-                "strict_openid": true, "evil_issuer": honest.absoluteString, "evil_iss_supported": true,
-                "evil_redirect_uri": redirect,
-            ])
+        server.settings.strictOpenID = true
+        server.settings.attacker = .init(
+            redirectURI: redirect, issuer: honest.absoluteString, announcesIssuerParameter: true)
         let stopped = try await mixUp(session(evil: evil), at: evil)
         XCTAssertEqual(stopped, .invalidConfiguration)
-        let authorizations = try await stats()["evil_authorize"] as? Int
-        XCTAssertEqual(authorizations, 0)
+        XCTAssertEqual(server.attackerAuthorizations, 0)
         try await assertTheAttackerGotNothing()
     }
 
     /// Without RFC 9207's `iss`, only the redirect URI tells the servers' answers apart (RFC 9700 §4.4.2): a
     /// configuration that shares one among servers that do not send `iss` is refused before anything is sent.
     func testASharedRedirectURIWithoutIssuerIdentificationIsAConfigurationError() async throws {
-        let evil = emulator.url("/evil/fhir")
-        try await emulator.control("smart", ["evil_redirect_uri": redirect])
+        server.settings.attacker.redirectURI = redirect
         let stopped = try await mixUp(session(evil: evil), at: evil)
         XCTAssertEqual(stopped, .invalidConfiguration)
-        let authorizations = try await stats()["evil_authorize"] as? Int
-        XCTAssertEqual(authorizations, 0)
+        XCTAssertEqual(server.attackerAuthorizations, 0)
         try await assertTheAttackerGotNothing()
     }
 
@@ -129,13 +118,10 @@ final class SMARTTrustTests: XCTestCase {
     /// `iss` of its choosing before the server's own. A response that repeats a parameter is refused (RFC 6749
     /// §3.1), never read first-wins.
     func testAResponseThatRepeatsAParameterIsRefused() async throws {
-        let evil = emulator.url("/evil/fhir")
-        try await emulator.control(
-            "smart",
-            [
-                "strict_openid": true, "lenient_redirect_uri": true, "evil_iss_supported": true,
-                "evil_redirect_uri": redirect + "?iss=" + evil.absoluteString,
-            ])
+        server.settings.strictOpenID = true
+        server.settings.acceptsRedirectURIWithAddedQuery = true
+        server.settings.attacker = .init(
+            redirectURI: redirect + "?iss=" + evil.absoluteString, announcesIssuerParameter: true)
         let session = session(evil: evil)
         let page = try await session.ehrAuthorizationURL(launchURL: try launch(at: evil))
         let redirected = try await browse(try await browse(page))
@@ -154,42 +140,37 @@ final class SMARTTrustTests: XCTestCase {
         for name in ["Redirect_URI", "CLIENT_ID", "request", "request_uri", "response_mode", "Response_Mode"] {
             store = InMemoryCredentialStore()
             let session = session(
-                evil: emulator.url("/evil/fhir"),
+                evil: evil,
                 parameters: AuthorizationParameters(additional: [name: "https://evil.example/x"]))
             await XCTAssertThrowsErrorAsync(try await session.standaloneAuthorizationURL(), name) {
                 XCTAssertEqual(($0 as? SignInError)?.code, .invalidAuthorizationParameters, name)
             }
         }
-        let authorizations = try await stats()["authorize"] as? Int
-        XCTAssertEqual(authorizations, 0)
+        XCTAssertEqual(server.ledger.count("authorize"), 0)
     }
 
     /// An authorization endpoint with a query of its own may not name a parameter the SDK sets: the server would
     /// read the first of two `redirect_uri`s, its own.
     func testAnAuthorizationEndpointThatNamesAReservedParameterIsRefused() async throws {
-        try await emulator.control(
-            "smart", ["authorize_endpoint_query": "redirect_uri=https%3A%2F%2Fevil.example%2Fcb&client_id=smart-public"]
-        )
+        server.settings.authorizationEndpointQuery =
+            "redirect_uri=https%3A%2F%2Fevil.example%2Fcb&client_id=smart-public"
         await XCTAssertThrowsErrorAsync(
-            try await session(evil: emulator.url("/evil/fhir")).standaloneAuthorizationURL()
+            try await session(evil: evil).standaloneAuthorizationURL()
         ) {
             XCTAssertEqual(($0 as? SignInError)?.code, .untrustedEndpoint, "\($0)")
         }
-        let authorizations = try await stats()["authorize"] as? Int
-        XCTAssertEqual(authorizations, 0)
+        XCTAssertEqual(server.ledger.count("authorize"), 0)
     }
 
     /// An issuer written with userinfo (`http://localhost:<port>@127.0.0.1:<port>/…`) names the host after the `@`,
     /// which a reader of the text may take for the one before it; such an issuer is never trusted.
     func testAnIssuerWithUserinfoIsRefused() async throws {
-        let port = try XCTUnwrap(emulator.baseURL.port)
-        try await emulator.control("smart", ["issuer": "http://localhost:\(port)@127.0.0.1:\(port)/smart/fhir"])
+        server.settings.issuer = "https://auth.ehr.test@ehr.test/fhir"
         await XCTAssertThrowsErrorAsync(
-            try await session(evil: emulator.url("/evil/fhir")).standaloneAuthorizationURL()
+            try await session(evil: evil).standaloneAuthorizationURL()
         ) {
             XCTAssertEqual(($0 as? SignInError)?.code, .untrustedIssuer, "\($0)")
         }
-        let authorizations = try await stats()["authorize"] as? Int
-        XCTAssertEqual(authorizations, 0)
+        XCTAssertEqual(server.ledger.count("authorize"), 0)
     }
 }

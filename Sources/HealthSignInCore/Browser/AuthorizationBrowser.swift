@@ -6,8 +6,8 @@ import Foundation
 /// `SMARTSession.authorize(with:)` and `HealthVaultConnection.authorize(_:with:)` drive a whole sign-in through one.
 /// On Apple platforms `WebAuthenticationBrowser` runs the page in `ASWebAuthenticationSession`; on every platform
 /// ``TerminalAuthorizationBrowser`` asks a person to open the page and paste back where it ended, for command-line
-/// tools and servers. Tests against a server that grants at once use `RedirectFollowingBrowser` from
-/// `HealthSignInTesting`.
+/// tools and servers. In `HealthSignInTesting`, `TestUserBrowser` plays the person at an in-process test server's sign-in
+/// page, and `RedirectFollowingBrowser` takes the redirect of a server that grants at once.
 public protocol AuthorizationBrowser: Sendable {
     /// Opens `page` and returns the first URL it leads to that `callback` matches.
     ///

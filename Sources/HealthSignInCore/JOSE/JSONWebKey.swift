@@ -168,6 +168,10 @@ public struct JSONWebKey: Sendable, Equatable, CustomStringConvertible, CustomDe
         return Base64URL.encode(CryptoPrimitives.sha256(Data(json.utf8)))
     }
 
+    /// A base64url member of the key material as read (`n`, `e`, `x`, `y`, or a private one), for the test kit's
+    /// servers, which publish their own keys.
+    package func member(_ name: String) -> String? { material[name] }
+
     /// The decoded bytes of a member (empty when absent).
     func bytes(_ member: String) -> [UInt8] { material[member].flatMap(Base64URL.decode).map(Array.init) ?? [] }
 

@@ -4,21 +4,20 @@ import HealthSignInHealthVault
 import HealthSignInTestSupport
 import XCTest
 
-/// The emulator enforces the platform's rules that the SDK's requests must meet, so the integration tests would catch
-/// a request that broke one: each test bends one rule on the way out and checks the status that comes back.
-final class HealthVaultEmulatorRulesTests: XCTestCase {
-    private static let shared = Emulator.shared
-    private static let master = UUID(uuidString: "6556d00c-cb8d-4004-90d6-8be528420ff7")!
-    private var emulator: Emulator!
+/// The in-process HealthVault server enforces the platform's rules that the SDK's requests must meet, as the emulator
+/// does, so a request that broke one would be caught: each test bends one rule on the way out and checks the status
+/// that comes back.
+final class HealthVaultServerRulesTests: XCTestCase {
+    private static let master = HealthVaultTestServer.masterApplicationID
+    private var server: HealthVaultTestServer!
 
     override func setUp() async throws {
-        emulator = try Self.shared.get()
-        try await emulator.control("reset")
+        server = HealthVaultTestServer()
     }
 
     /// A connection whose request bodies pass through `rewrite` (applied to the body text).
     private func connection(_ rewrite: @escaping @Sendable (String) -> String = { $0 }) -> HealthVaultConnection {
-        let transport = RewritingTransport { request in
+        let transport = RewritingTransport(through: server.transport) { request in
             var request = request
             request.body = request.body.map { Data(rewrite(String(decoding: $0, as: UTF8.self)).utf8) }
             return request
@@ -29,16 +28,14 @@ final class HealthVaultEmulatorRulesTests: XCTestCase {
     private func connection(transport: any HTTPTransport) -> HealthVaultConnection {
         HealthVaultConnection(
             configuration: .init(
-                defaultPlatformURL: emulator.url("/hv/1/platform/wildcat.ashx"),
-                defaultShellURL: emulator.url("/hv/shell/1"),
-                store: InMemoryCredentialStore(),
-                client: .init(transport: transport, urlPolicy: URLPolicy(allowsInsecureLoopback: true))
+                defaultPlatformURL: server.platformURL(), defaultShellURL: server.shellURL(),
+                store: InMemoryCredentialStore(), client: .init(transport: transport)
             ))
     }
 
     private func connect(_ connection: HealthVaultConnection) async throws {
         let page = try await connection.provision(masterAppID: Self.master)
-        try await connection.completeAuthorization(redirect: try await XCTUnwrapAsync(try await emulator.visit(page)))
+        try await connection.authorize(page, with: server.browser(.approve))
     }
 
     private func assertStatus(
@@ -96,12 +93,11 @@ final class HealthVaultEmulatorRulesTests: XCTestCase {
     }
 
     func testASessionWorksOnlyOnTheInstanceThatCreatedIt() async throws {
-        let otherInstance = RewritingTransport { request in
+        let otherInstance = RewritingTransport(through: server.transport) { [server] request in
             var request = request
             if String(decoding: request.body ?? Data(), as: UTF8.self).contains("<method>GetAuthorizedPeople</method>")
             {
-                request.url = URL(
-                    string: request.url.absoluteString.replacingOccurrences(of: "/hv/1/", with: "/hv/2/"))!
+                request.url = server?.platformURL(instance: "2") ?? request.url
             }
             return request
         }
@@ -113,13 +109,15 @@ final class HealthVaultEmulatorRulesTests: XCTestCase {
     func testASessionExpiresWithTimeAndIsRenewed() async throws {
         let connection = connection()
         try await connect(connection)
-        try await emulator.control("healthvault", ["session_lifetime_seconds": 600, "skew_seconds": 1000])
-        try await emulator.control("healthvault", ["clock_offset_seconds": 700])
+        server.settings.sessionLifetime = 600
+        server.settings.skew = 1000
+        server.settings.clockOffset = 700
         _ = try await connection.refreshPeople()
-        let stats: [String: Any] = try await emulator.read("healthvault/stats")
-        let calls = stats["calls"] as? [String: Int]
-        XCTAssertEqual(calls?["CreateAuthenticatedSessionToken"], 2, "the session expired by time and was renewed")
-        XCTAssertEqual(calls?["GetAuthorizedPeople"], 5, "two pages at completion, a first page that met 65, two pages")
+        XCTAssertEqual(
+            server.ledger.count("CreateAuthenticatedSessionToken"), 2, "the session expired by time and was renewed")
+        XCTAssertEqual(
+            server.ledger.count("GetAuthorizedPeople"), 5,
+            "two pages at completion, a first page that met 65, two pages")
     }
 
     func testAnOfflinePersonMustBeAuthorized() async throws {
@@ -160,7 +158,7 @@ final class HealthVaultEmulatorRulesTests: XCTestCase {
     func testPastMaxFullAndTheServersOwnCapThingsComeBackAsKeys() async throws {
         let connection = connection()
         try await connect(connection)
-        try await emulator.control("healthvault", ["max_full_things": 3])
+        server.settings.maximumFullThings = 3
         let keys = try await createWeights(5, on: connection)
         let capped = try await query(.init(format: .init(section: [.core])), on: connection)
         XCTAssertEqual(capped.thing.count, 3, "the server's cap, whatever max-full asks")

@@ -5,21 +5,24 @@ import HealthSignInSMART
 import HealthSignInTestSupport
 import XCTest
 
-/// The emulator's SMART server enforces SMART's rules on the requests the SDK sends, so the integration tests would
-/// catch a request that broke one: each test bends one rule on the way out and checks the typed error that comes back.
-final class SMARTEmulatorRulesTests: XCTestCase {
-    private static let shared = Emulator.shared
-    private var emulator: Emulator!
+/// The in-process SMART server enforces SMART's rules on the requests the SDK sends, as the emulator does, so a request
+/// that broke one would be caught: each test bends one rule on the way out and checks the typed error that comes back.
+final class SMARTServerRulesTests: XCTestCase {
+    private var server: SMARTTestServer!
 
     override func setUp() async throws {
-        emulator = try Self.shared.get()
-        try await emulator.control("reset")
+        server = SMARTTestServer()
     }
 
-    private var fhirBase: URL { emulator.url("/smart/fhir") }
+    private var fhirBase: URL { server.fhirBaseURL }
+
+    /// Opens `url` as the user would, consenting, and returns where the server redirects.
+    private func visit(_ url: URL) async throws -> URL? {
+        try await TestUserBrowser.visit(url, through: server.transport)
+    }
 
     private func session(
-        transport: any HTTPTransport = RewritingTransport { $0 }, store: any CredentialStore = InMemoryCredentialStore()
+        transport: (any HTTPTransport)? = nil, store: any CredentialStore = InMemoryCredentialStore()
     ) -> SMARTSession {
         SMARTSession(
             configuration: .init(
@@ -28,7 +31,7 @@ final class SMARTEmulatorRulesTests: XCTestCase {
                     redirectURI: "http://127.0.0.1/smart/callback"),
                 session: OAuthSessionSettings(
                     store: store,
-                    options: ClientOptions(transport: transport, urlPolicy: URLPolicy(allowsInsecureLoopback: true)))))
+                    options: ClientOptions(transport: transport ?? server.transport))))
     }
 
     private func backend(signer: ClientAssertionSigner, transport: any HTTPTransport) -> SMARTBackendClient {
@@ -39,7 +42,7 @@ final class SMARTEmulatorRulesTests: XCTestCase {
                 scope: "system/*.rs",
                 session: OAuthSessionSettings(
                     store: InMemoryCredentialStore(),
-                    options: ClientOptions(transport: transport, urlPolicy: URLPolicy(allowsInsecureLoopback: true)))))
+                    options: ClientOptions(transport: transport))))
     }
 
     /// The authorization URL with `change` applied to its query, as a tampered browser would open it.
@@ -62,8 +65,8 @@ final class SMARTEmulatorRulesTests: XCTestCase {
     }
 
     /// Sends each request that `matches` twice, answering with the second response: a replay the server must refuse.
-    private static func replaying(_ matches: @escaping @Sendable (String) -> Bool) -> RecordingTransport {
-        let network = DefaultHTTPTransport()
+    private func replaying(_ matches: @escaping @Sendable (String) -> Bool) -> RecordingTransport {
+        let network = server.transport
         return RecordingTransport { request in
             if matches(String(decoding: request.body ?? Data(), as: UTF8.self)) {
                 _ = try await network.send(request)
@@ -82,7 +85,7 @@ final class SMARTEmulatorRulesTests: XCTestCase {
         for bend in bends {
             let session = session()
             let url = try Self.bend(try await session.standaloneAuthorizationURL(), bend)
-            let redirect = try await XCTUnwrapAsync(try await emulator.visit(url))
+            let redirect = try await XCTUnwrapAsync(try await visit(url))
             await XCTAssertThrowsErrorAsync(try await session.completeAuthorization(redirectURL: redirect)) { error in
                 guard let denied = error as? SignInError, denied.code == .authorizationDenied,
                     denied.serverError?.code == .invalidRequest
@@ -98,17 +101,17 @@ final class SMARTEmulatorRulesTests: XCTestCase {
                 $0.name == "redirect_uri" ? .init(name: $0.name, value: "https://evil.example/cb") : $0
             }
         }
-        let redirect = try await emulator.visit(url)
+        let redirect = try await visit(url)
         XCTAssertNil(redirect, "an error must not be sent to a redirect URI the client did not register")
     }
 
     func testACodeWithoutItsVerifierIsNotRedeemed() async throws {
         let session = session(
-            transport: RewritingTransport { request in
+            transport: RewritingTransport(through: server.transport) { request in
                 request.url.path.hasSuffix("/auth/token") ? Self.removing("code_verifier", from: request) : request
             })
         let url = try await session.standaloneAuthorizationURL()
-        let redirect = try await XCTUnwrapAsync(try await emulator.visit(url))
+        let redirect = try await XCTUnwrapAsync(try await visit(url))
         await XCTAssertThrowsErrorAsync(try await session.completeAuthorization(redirectURL: redirect)) { error in
             XCTAssertEqual((error as? SignInError)?.code, .codeRejected, "\(error)")
             XCTAssertEqual((error as? SignInError)?.serverError?.code, .invalidRequest)
@@ -116,9 +119,9 @@ final class SMARTEmulatorRulesTests: XCTestCase {
     }
 
     func testACodeIsRedeemedOnce() async throws {
-        let session = session(transport: Self.replaying { $0.contains("grant_type=authorization_code") })
+        let session = session(transport: replaying { $0.contains("grant_type=authorization_code") })
         let url = try await session.standaloneAuthorizationURL()
-        let redirect = try await XCTUnwrapAsync(try await emulator.visit(url))
+        let redirect = try await XCTUnwrapAsync(try await visit(url))
         await XCTAssertThrowsErrorAsync(try await session.completeAuthorization(redirectURL: redirect)) { error in
             XCTAssertEqual((error as? SignInError)?.code, .codeRejected, "\(error)")
             XCTAssertEqual((error as? SignInError)?.serverError?.code, .invalidGrant)
@@ -128,7 +131,7 @@ final class SMARTEmulatorRulesTests: XCTestCase {
     func testAReplayedAssertionIsRefused() async throws {
         let backend = backend(
             signer: try SMARTIntegrationTests.signer(),
-            transport: Self.replaying { $0.contains("grant_type=client_credentials") })
+            transport: replaying { $0.contains("grant_type=client_credentials") })
         await XCTAssertThrowsErrorAsync(try await backend.token()) { error in
             XCTAssertEqual((error as? OAuthError)?.code, .invalidClient, "\(error)")
             XCTAssertEqual((error as? OAuthError)?.message, "JWT ID is used before.")
@@ -138,7 +141,7 @@ final class SMARTEmulatorRulesTests: XCTestCase {
     func testAnAssertionExpiringMoreThanFiveMinutesAheadIsRefused() async throws {
         let backend = backend(
             signer: try SMARTIntegrationTests.signer(clock: OffsetClock(offset: 600)),
-            transport: RewritingTransport { $0 })
+            transport: server.transport)
         await XCTAssertThrowsErrorAsync(try await backend.token()) { error in
             XCTAssertEqual((error as? OAuthError)?.code, .invalidClient, "\(error)")
         }
@@ -149,10 +152,10 @@ final class SMARTEmulatorRulesTests: XCTestCase {
         let launching = session(store: store)
         let url = try await launching.standaloneAuthorizationURL()
         _ = try await launching.completeAuthorization(
-            redirectURL: try await XCTUnwrapAsync(try await emulator.visit(url)))
-        try await emulator.control("smart/expire-tokens")
+            redirectURL: try await XCTUnwrapAsync(try await visit(url)))
+        server.expireAccessTokens()
         let refreshing = session(
-            transport: RewritingTransport { request in
+            transport: RewritingTransport(through: server.transport) { request in
                 request.url.path.hasSuffix("/auth/token") ? Self.removing("client_id", from: request) : request
             }, store: store)
         await XCTAssertThrowsErrorAsync(try await refreshing.fhir(.fhir("Patient", id: "smart-patient-1"))) { error in

@@ -1,0 +1,115 @@
+import Foundation
+import HealthSignInCore
+
+/// Revocation (RFC 7009), introspection (RFC 7662) and the FHIR reads, as the emulator answers them.
+extension SMARTTestServer {
+    private static let tokenTypeHints: Set<String> = ["access_token", "refresh_token"]
+
+    func revoke(_ request: ReceivedRequest) -> HTTPResponseMessage {
+        let now = core.now
+        let audience = reached(request).root + "/auth/revoke"
+        return state.withValue { state in
+            do throws(OAuthFailure) {
+                let client = try authenticate(
+                    request, methods: [.secretBasic, .none, .privateKeyJWT], audience: audience, now: now, &state)
+                let hint = try Self.checkParameters(request)
+                let value = request.form["token"] ?? ""
+                let isAccess = hint != "refresh_token" && state.access[value] != nil
+                let isRefresh = !isAccess && hint != "access_token" && state.refresh[value] != nil
+                if isAccess {
+                    guard state.access[value]?.clientID == client.id else { throw OAuthFailure("invalid_grant") }
+                    state.access[value]?.revoked = true
+                } else if isRefresh {
+                    guard state.refresh[value]?.clientID == client.id else { throw OAuthFailure("invalid_grant") }
+                    state.revoke(refreshToken: value)
+                }
+                return .oauth(200, .object(JSONObject()))
+            } catch {
+                return .oauthError(error)
+            }
+        }
+    }
+
+    /// The `token_type_hint`, after checking that a token is given and the hint is one the server knows.
+    private static func checkParameters(_ request: ReceivedRequest) throws(OAuthFailure) -> String? {
+        let hint = request.form["token_type_hint"]
+        if let hint, !tokenTypeHints.contains(hint) { throw OAuthFailure("unsupported_token_type") }
+        guard request.form["token"] != nil else { throw OAuthFailure("invalid_request") }
+        return hint
+    }
+
+    func introspect(_ request: ReceivedRequest) -> HTTPResponseMessage {
+        let now = core.now
+        let reached = reached(request)
+        let issuer = issuer(request, settings)
+        return state.withValue { state in
+            do throws(OAuthFailure) {
+                if let header = request.header("Authorization"), header.hasPrefix("Bearer ") {
+                    let caller = state.access[String(header.dropFirst(7))]
+                    guard let caller, !caller.revoked, caller.expiresAt > now else {
+                        throw OAuthFailure("invalid_token", "the bearer token is not active", status: 401)
+                    }
+                } else {
+                    _ = try authenticate(
+                        request, methods: [.secretBasic, .privateKeyJWT], audience: reached.root + "/auth/introspect",
+                        now: now, &state)
+                }
+                _ = try Self.checkParameters(request)
+                guard let entry = state.access[request.form["token"] ?? ""], !entry.revoked, entry.expiresAt > now
+                else {
+                    return .oauth(200, ["active": false])
+                }
+                var members: [JSONObject.Member] = [
+                    ("active", true), ("scope", .string(entry.scope)), ("client_id", .string(entry.clientID)),
+                    ("exp", .integer(Int(entry.expiresAt.timeIntervalSince1970))), ("token_type", "Bearer"),
+                ]
+                members += entry.context
+                if entry.scope.split(separator: " ").contains("openid") {
+                    members += [
+                        ("iss", .string(issuer)), ("sub", .string(state.settings.subject)),
+                        ("fhirUser", .string(state.settings.fhirUser)),
+                    ]
+                }
+                return .oauth(200, .object(JSONObject(members)))
+            } catch {
+                return .oauthError(error)
+            }
+        }
+    }
+
+    /// `Patient/<id>` and `Observation` (a search), for a current token with a scope that reads them.
+    func read(_ request: ReceivedRequest, path: String) -> HTTPResponseMessage {
+        let segments = path.split(separator: "/").map(String.init)
+        let type: String
+        switch (segments.first, segments.count) {
+        case ("Patient", 2): type = "Patient"
+        case ("Observation", 1): type = "Observation"
+        default: return .notFound
+        }
+        if let failure = authorizeRead(of: type, request) { return failure }
+        if type == "Patient" {
+            return .json(200, ["resourceType": "Patient", "id": .string(segments[1]), "name": [["family": "Test"]]])
+        }
+        return .json(200, ["resourceType": "Bundle", "type": "searchset", "total": 0, "entry": []])
+    }
+
+    /// Nil when the request's bearer token may read `type`, else its RFC 6750 error.
+    private func authorizeRead(of type: String, _ request: ReceivedRequest) -> HTTPResponseMessage? {
+        let header = request.header("Authorization") ?? ""
+        let entry = header.hasPrefix("Bearer ") ? state.current.access[String(header.dropFirst(7))] : nil
+        guard let entry, !entry.revoked, entry.expiresAt > core.now, entry.audience == reached(request).fhirBase else {
+            return .empty(401, headers: ["WWW-Authenticate": "Bearer error=\"invalid_token\""])
+        }
+        for scope in entry.scope.split(separator: " ") {
+            let parts = scope.split(separator: "/", maxSplits: 1).map(String.init)
+            guard parts.count == 2, ["patient", "user", "system"].contains(parts[0]) else { continue }
+            let resource = parts[1].split(separator: ".", maxSplits: 1).map(String.init)
+            let kind = resource[0]
+            let permissions = resource.count > 1 ? resource[1] : ""
+            if kind == "*" || kind == type, permissions.contains("r") || permissions == "read" || permissions == "*" {
+                return nil
+            }
+        }
+        return .empty(403, headers: ["WWW-Authenticate": "Bearer error=\"insufficient_scope\""])
+    }
+}

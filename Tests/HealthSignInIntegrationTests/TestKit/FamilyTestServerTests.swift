@@ -1,0 +1,100 @@
+import Foundation
+import HealthSignInCore
+import HealthSignInHealthVault
+import HealthSignInKoppeltaal
+import HealthSignInOAuth
+import HealthSignInTestSupport
+import HealthSignInVital
+import XCTest
+
+/// What the Koppeltaal, Vital and HealthVault test servers offer an app's tests beyond the emulator's journeys: the
+/// user at HealthVault's Shell, and the protocol faults as calls.
+final class FamilyTestServerTests: XCTestCase {
+    func testAKoppeltaalRefreshRefusedOrRevokedElsewhereNeedsActivation() async throws {
+        let server = KoppeltaalTestServer()
+        let session = KoppeltaalSession(
+            configuration: .init(
+                registration: OAuthRegistration(
+                    baseURL: server.fhirBaseURL,
+                    client: OAuthClientCredentials(
+                        clientID: KoppeltaalTestServer.gameClientID, secret: KoppeltaalTestServer.gameClientSecret,
+                        method: .unencodedBasic),
+                    redirectURI: KoppeltaalTestServer.redirectURIs[0]),
+                session: OAuthSessionSettings(
+                    store: InMemoryCredentialStore(), options: ClientOptions(transport: server.transport))))
+        let context = try await session.activate(code: server.activationCode(patient: "Patient/7"))
+        XCTAssertEqual(context.patient, "Patient/7")
+        server.refuseNextRefresh()
+        server.expireAccessTokens()
+        await XCTAssertThrowsErrorAsync(try await session.fhir(ResourcePath("Patient", "7"))) { error in
+            XCTAssertEqual((error as? SignInError)?.serverError?.code, .invalidGrant, "\(error)")
+        }
+        await XCTAssertEqualAsync(try await session.status(), .needsActivation)
+
+        _ = try await session.activate(code: server.activationCode())
+        server.revokeAllGrants()
+        await XCTAssertThrowsErrorAsync(try await session.fhir(ResourcePath("Patient", "7")))
+        await XCTAssertEqualAsync(try await session.status(), .needsActivation)
+        XCTAssertEqual(server.liveRefreshTokens, 0)
+    }
+
+    func testAVitalRefreshRefusedOrLostWaitsForReauthentication() async throws {
+        let server = VitalTestServer()
+        let hosts = VitalHostMap.all(VitalHosts(api: server.apiURL, auth: server.authURL))
+        let app = VitalSession(
+            configuration: .init(store: InMemoryCredentialStore(), hosts: hosts, transport: server.transport))
+        let user = server.createUser(clientUserID: "alice")
+        try await app.signIn(token: try XCTUnwrap(server.signInToken(userID: user)))
+        server.loseNextRefreshResponse()
+        server.expireAccessTokens()
+        await XCTAssertThrowsErrorAsync(try await app.connectedProviders()) { error in
+            XCTAssertEqual((error as? TransportError)?.kind, .connectionLost, "\(error)")
+        }
+        await XCTAssertThrowsErrorAsync(try await app.connectedProviders()) { error in
+            guard case .needsReauthentication? = error as? VitalSessionError else { return XCTFail("\(error)") }
+        }
+        XCTAssertEqual(server.ledger.count("token:refresh_token:refused"), 1)
+
+        let other = VitalSession(
+            configuration: .init(store: InMemoryCredentialStore(), hosts: hosts, transport: server.transport))
+        try await other.signIn(token: try XCTUnwrap(server.signInToken(userID: user)))
+        server.refuseNextRefresh()
+        server.expireAccessTokens()
+        await XCTAssertThrowsErrorAsync(try await other.connectedProviders()) { error in
+            guard case .needsReauthentication? = error as? VitalSessionError else { return XCTFail("\(error)") }
+        }
+        XCTAssertEqual(server.userCount, 1)
+    }
+
+    func testTheHealthVaultUserDeclinesOrClosesTheShell() async throws {
+        let server = HealthVaultTestServer()
+        let connection = HealthVaultConnection(
+            configuration: .init(
+                defaultPlatformURL: server.platformURL(), defaultShellURL: server.shellURL(),
+                store: InMemoryCredentialStore(), client: .init(transport: server.transport)))
+        let page = try await connection.provision(masterAppID: HealthVaultTestServer.masterApplicationID)
+        await XCTAssertThrowsErrorAsync(try await connection.authorize(page, with: server.browser(.cancel))) { error in
+            XCTAssertEqual(error as? AuthorizationBrowserError, .cancelled)
+        }
+        guard case .awaitingAuthorization = try await connection.status() else {
+            return XCTFail("closing the page keeps the instance provisioned")
+        }
+        try await connection.authorize(page, with: server.browser(.approve))
+        guard case .connected = try await connection.status() else { return XCTFail("not connected") }
+
+        server.revokeAuthorization()
+        await XCTAssertThrowsErrorAsync(try await connection.refreshPeople()) { error in
+            guard case .reauthorizationRequired? = error as? HealthVaultConnectionError else {
+                return XCTFail("\(error)")
+            }
+        }
+        let appAuth = try await connection.appAuthorizationURL()
+        await XCTAssertThrowsErrorAsync(try await connection.authorize(appAuth, with: server.browser(.deny))) { error in
+            guard case .authorizationRejected? = error as? HealthVaultConnectionError else {
+                return XCTFail("\(error)")
+            }
+        }
+        try await connection.authorize(appAuth, with: server.browser(.approve))
+        await XCTAssertEqualAsync(try await connection.refreshPeople().count, 3)
+    }
+}
