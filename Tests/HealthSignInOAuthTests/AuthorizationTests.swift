@@ -66,6 +66,22 @@ final class AuthorizationTests: XCTestCase {
         }
     }
 
+    /// RFC 6749 §4.1.2: the answer is form-encoded, so `+` is a space and `%2B` a plus.
+    func testTheRedirectsParametersAreFormDecoded() {
+        let request = pending()
+        do {
+            _ = try request.code(
+                from: URL(
+                    string:
+                        "app://cb?error=access_denied&error_description=The+user+said+no%2Bthanks&state=\(request.state)"
+                )!,
+                at: start, lifetime: 600, family: "Test")
+            XCTFail("an error redirect gave a code")
+        } catch {
+            XCTAssertEqual(error.serverError?.message, "The user said no+thanks")
+        }
+    }
+
     /// RFC 6749 §3.1: no parameter may be repeated; first-wins would let a query kept on the redirect URI put an
     /// attacker's value before the server's.
     func testAResponseThatRepeatsAParameterIsRefused() {

@@ -84,7 +84,10 @@ public struct PendingAuthorization: Sendable, Equatable, Codable {
     public func code(from redirect: URL, at now: Date, lifetime: TimeInterval, family: String) throws(SignInError)
         -> String
     {
-        let items = URLComponents(url: redirect, resolvingAgainstBaseURL: false)?.queryItems ?? []
+        // The server adds its answer in the application/x-www-form-urlencoded format (RFC 6749 §4.1.2), where `+` is a
+        // space.
+        let query = URLComponents(url: redirect, resolvingAgainstBaseURL: false)?.percentEncodedQuery ?? ""
+        let items = FormFields(formEncoded: query).pairs
         var seen: Set<String> = []
         for item in items where !seen.insert(item.name).inserted {
             throw SignInError(
