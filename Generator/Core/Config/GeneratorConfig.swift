@@ -13,9 +13,9 @@
 ///   }
 /// }
 /// ```
-public struct GeneratorConfig: Sendable, Equatable {
+package struct GeneratorConfig: Sendable, Equatable {
     /// The access level of every generated declaration.
-    public enum AccessModifier: String, Sendable, CaseIterable {
+    package enum AccessModifier: String, Sendable, CaseIterable {
         /// Visible to every module that imports the target (the default).
         case `public`
         /// Visible to the targets of the same package.
@@ -25,18 +25,18 @@ public struct GeneratorConfig: Sendable, Equatable {
     }
 
     /// Generate only these families (nil for all).
-    public var families: Set<String>?
+    package var families: Set<String>?
     /// The access level of the generated declarations.
-    public var accessModifier: AccessModifier
+    package var accessModifier: AccessModifier
     /// Modules every generated source file imports besides Foundation and HealthSignInCore.
-    public var additionalImports: [String]
+    package var additionalImports: [String]
     /// Swift names of `types.json` types, by `Family.Key` (the key under `$defs`).
-    public var typeNames: [String: String]
+    package var typeNames: [String: String]
     /// Client method names, by `Family.Method` (the method's `name`).
-    public var methodNames: [String: String]
+    package var methodNames: [String: String]
 
     /// Creates a configuration; the defaults are what `sdkgen` does without a file.
-    public init(
+    package init(
         families: Set<String>? = nil, accessModifier: AccessModifier = .public, additionalImports: [String] = [],
         typeNames: [String: String] = [:], methodNames: [String: String] = [:]
     ) {
@@ -52,7 +52,7 @@ public struct GeneratorConfig: Sendable, Equatable {
 
     /// Reads the configuration in `text`, shown in diagnostics as `file`; nil (with diagnostics) when it is not
     /// valid.
-    public static func decode(_ text: String, file: String) -> (GeneratorConfig?, Diagnostics) {
+    package static func decode(_ text: String, file: String) -> (GeneratorConfig?, Diagnostics) {
         var diagnostics = Diagnostics()
         guard let root = JSONParser.parse(text, file: file, diagnostics: &diagnostics),
             let reader = ObjectReader(

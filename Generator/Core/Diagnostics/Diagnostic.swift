@@ -1,24 +1,24 @@
 /// A position in a schema file, 1-based.
-public struct SourceLocation: Sendable, Hashable, Comparable, CustomStringConvertible {
+package struct SourceLocation: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The file as shown to the user, e.g. `Schemas/Koppeltaal/Token.json`.
-    public let file: String
+    package let file: String
     /// The line, from 1.
-    public let line: Int
+    package let line: Int
     /// The column, from 1, counted in characters.
-    public let column: Int
+    package let column: Int
 
     /// Creates a location.
-    public init(file: String, line: Int, column: Int) {
+    package init(file: String, line: Int, column: Int) {
         self.file = file
         self.line = line
         self.column = column
     }
 
     /// `file:line:column`, the form editors and CI logs make clickable.
-    public var description: String { "\(file):\(line):\(column)" }
+    package var description: String { "\(file):\(line):\(column)" }
 
     /// Orders by file, then position.
-    public static func < (lhs: SourceLocation, rhs: SourceLocation) -> Bool {
+    package static func < (lhs: SourceLocation, rhs: SourceLocation) -> Bool {
         (lhs.file, lhs.line, lhs.column) < (rhs.file, rhs.line, rhs.column)
     }
 }
@@ -26,9 +26,9 @@ public struct SourceLocation: Sendable, Hashable, Comparable, CustomStringConver
 /// One problem found in the schemas.
 ///
 /// Rendered as `Schemas/Koppeltaal/Token.json:14:7: error: <what was found>, <what was expected> [at /request/oneOf/1]`.
-public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
+package struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     /// How serious the problem is.
-    public enum Severity: String, Sendable, Hashable {
+    package enum Severity: String, Sendable, Hashable {
         /// Generation cannot proceed.
         case error
         /// Generation proceeds, but the schema is probably not what was meant.
@@ -36,16 +36,16 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// How serious the problem is.
-    public let severity: Severity
+    package let severity: Severity
     /// What was found and what was expected.
-    public let message: String
+    package let message: String
     /// Where, when the problem is in a file.
-    public let location: SourceLocation?
+    package let location: SourceLocation?
     /// The JSON pointer of the offending value inside the file.
-    public let pointer: String?
+    package let pointer: String?
 
     /// Creates a diagnostic.
-    public init(_ severity: Severity, _ message: String, at location: SourceLocation?, pointer: String? = nil) {
+    package init(_ severity: Severity, _ message: String, at location: SourceLocation?, pointer: String? = nil) {
         self.severity = severity
         self.message = message
         self.location = location
@@ -53,7 +53,7 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The one-line rendering.
-    public var description: String {
+    package var description: String {
         let prefix = location.map { "\($0): " } ?? ""
         let suffix = pointer.map { $0.isEmpty ? " [at /]" : " [at \($0)]" } ?? ""
         // Messages quote schema text, which must not move the cursor or rewrite the terminal line.
@@ -62,31 +62,31 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Collects diagnostics from every stage, so all problems are reported at once.
-public struct Diagnostics: Sendable {
+package struct Diagnostics: Sendable {
     /// Everything reported so far, in the order reported.
-    public private(set) var all: [Diagnostic] = []
+    package private(set) var all: [Diagnostic] = []
 
     /// Creates an empty collection.
-    public init() {}
+    package init() {}
 
     /// Whether any error was reported.
-    public var hasErrors: Bool { all.contains { $0.severity == .error } }
+    package var hasErrors: Bool { all.contains { $0.severity == .error } }
 
     /// Reports an error.
-    public mutating func error(_ message: String, at location: SourceLocation?, pointer: String? = nil) {
+    package mutating func error(_ message: String, at location: SourceLocation?, pointer: String? = nil) {
         all.append(Diagnostic(.error, message, at: location, pointer: pointer))
     }
 
     /// Reports a warning.
-    public mutating func warning(_ message: String, at location: SourceLocation?, pointer: String? = nil) {
+    package mutating func warning(_ message: String, at location: SourceLocation?, pointer: String? = nil) {
         all.append(Diagnostic(.warning, message, at: location, pointer: pointer))
     }
 
     /// Adds diagnostics reported elsewhere.
-    public mutating func append(contentsOf other: Diagnostics) { all += other.all }
+    package mutating func append(contentsOf other: Diagnostics) { all += other.all }
 
     /// The diagnostics sorted by file and position (those without a location first), duplicates removed.
-    public var sorted: [Diagnostic] {
+    package var sorted: [Diagnostic] {
         var seen = Set<Diagnostic>()
         let unique = all.filter { seen.insert($0).inserted }
         return unique.enumerated().sorted { left, right in
@@ -101,12 +101,12 @@ public struct Diagnostics: Sendable {
 }
 
 /// Generation stopped because the schemas have errors; ``diagnostics`` says which.
-public struct GenerationFailed: Error, Sendable, CustomStringConvertible {
+package struct GenerationFailed: Error, Sendable, CustomStringConvertible {
     /// Every diagnostic, errors and warnings, sorted.
-    public let diagnostics: [Diagnostic]
+    package let diagnostics: [Diagnostic]
 
     /// One diagnostic per line, then a count.
-    public var description: String {
+    package var description: String {
         let errors = diagnostics.filter { $0.severity == .error }.count
         return
             (diagnostics.map(\.description) + [

@@ -1,7 +1,7 @@
 /// A generated file, before it is written.
-public struct GeneratedFile: Sendable, Hashable {
+package struct GeneratedFile: Sendable, Hashable {
     /// Which output root the path is relative to.
-    public enum Root: String, Sendable, Hashable {
+    package enum Root: String, Sendable, Hashable {
         /// The sources root (`Sources/`): `<Module>/Generated/…`.
         case sources
         /// The tests root (`Tests/`): `<Module>Tests/Generated/…`.
@@ -9,14 +9,14 @@ public struct GeneratedFile: Sendable, Hashable {
     }
 
     /// The root the path is relative to.
-    public let root: Root
+    package let root: Root
     /// The path under the root, with `/` separators.
-    public let path: String
+    package let path: String
     /// The file's text.
-    public let contents: String
+    package let contents: String
 
     /// Creates a file.
-    public init(root: Root, path: String, contents: String) {
+    package init(root: Root, path: String, contents: String) {
         self.root = root
         self.path = path
         self.contents = contents

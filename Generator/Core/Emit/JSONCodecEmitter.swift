@@ -68,7 +68,7 @@ struct JSONCodecEmitter: CodecEmitter {
     /// `init(from:)` of an object: it must be a JSON object; each property is read, a constant checked, a fixed
     /// object (one with no stored fields) checked for presence and shape; the members beyond the declared ones are
     /// kept (`additionalProperties`) or refused (`additionalProperties: false`).
-    private func decoder(_ keyed: [IRProperty], of type: IRType, delegating: Bool, into p: inout SwiftPrinter) {
+    func decoder(_ keyed: [IRProperty], of type: IRType, delegating: Bool, into p: inout SwiftPrinter) {
         let extra = type.extraMembers
         let readsMembers = !keyed.isEmpty || extra != nil || type.isClosed
         p.block("public init(from decoder: any Decoder) throws") { p in
@@ -118,7 +118,7 @@ struct JSONCodecEmitter: CodecEmitter {
 
     /// The decoding of a type that extends another family's `base`: the base reads the whole object, and the type's
     /// own members come from the ones the base keeps beyond its properties.
-    private func extending(_ base: IRTypeName, holder: IRProperty, keyed: [IRProperty], into p: inout SwiftPrinter) {
+    func extending(_ base: IRTypeName, holder: IRProperty, keyed: [IRProperty], into p: inout SwiftPrinter) {
         let name = Emit.name(holder.swiftName)
         p.block("public init(from decoder: any Decoder) throws") { p in
             p.line("try self.init(extending: \(base.qualified)(from: decoder))")
@@ -143,7 +143,7 @@ struct JSONCodecEmitter: CodecEmitter {
         }
     }
 
-    private func encoder(_ keyed: [IRProperty], extra: IRTypeRef?, into p: inout SwiftPrinter) {
+    func encoder(_ keyed: [IRProperty], extra: IRTypeRef?, into p: inout SwiftPrinter) {
         p.block("public func encode(to encoder: any Encoder) throws") { p in
             if keyed.isEmpty, extra == nil {
                 p.line("_ = encoder.container(keyedBy: HealthSignInCore.AnyCodingKey.self)")
@@ -161,17 +161,17 @@ struct JSONCodecEmitter: CodecEmitter {
     }
 
     /// The wire names of the properties (and their aliases), as an array literal.
-    private func knownKeys(_ keyed: [IRProperty]) -> String {
+    func knownKeys(_ keyed: [IRProperty]) -> String {
         "[" + keyed.flatMap { [$0.wireName] + $0.aliases }.map(SwiftLiteral.string).joined(separator: ", ") + "]"
     }
 
-    private func key(_ property: IRProperty) -> String {
+    func key(_ property: IRProperty) -> String {
         let keys = ([property.wireName] + property.aliases).map(SwiftLiteral.string)
         return keys.count == 1 ? keys[0] : "container.firstPresentKey(\(keys.joined(separator: ", ")))"
     }
 
     /// The statement that checks a constant property's value.
-    private func constantCheck(_ property: IRProperty) -> String {
+    func constantCheck(_ property: IRProperty) -> String {
         guard case .constant(let value) = property.storage else { return "" }
         let others =
             property.alsoAccepts.isEmpty
@@ -183,7 +183,7 @@ struct JSONCodecEmitter: CodecEmitter {
     /// Opens the object's members as `container`, with what an optional cannot check, since it reads an absent
     /// member and a null one alike: the members that may be left out but not be null are refused as null (any value
     /// may be null; aliases count as the member), and the required properties that may be null must be present.
-    private func openMembers(_ keyed: [IRProperty], into p: inout SwiftPrinter) {
+    func openMembers(_ keyed: [IRProperty], into p: inout SwiftPrinter) {
         let stored = keyed.filter { $0.storage == .stored }
         let notNull = stored.filter { !$0.isRequired && !$0.isNullable && !holdsAnyValue($0.type) }
             .flatMap { [$0.wireName] + $0.aliases }.map(SwiftLiteral.string)
@@ -196,7 +196,7 @@ struct JSONCodecEmitter: CodecEmitter {
         if !present.isEmpty { p.line("try container.expectMembers(\(present.joined(separator: ", ")))") }
     }
 
-    private func holdsAnyValue(_ type: IRTypeRef) -> Bool {
+    func holdsAnyValue(_ type: IRTypeRef) -> Bool {
         if case .scalar(.jsonValue, _) = types.resolved(type) { return true }
         return false
     }
@@ -204,7 +204,7 @@ struct JSONCodecEmitter: CodecEmitter {
     /// The expression that reads a stored property. Nothing is substituted for an absent one (a schema's `default`
     /// documents; it is never read in), but an array that is not required reads as empty when absent, as JSON
     /// Schema's keywords see no difference between the two unless it has a `minItems` (then it is optional).
-    private func decodeExpression(_ property: IRProperty) -> String {
+    func decodeExpression(_ property: IRProperty) -> String {
         let key = key(property)
         let present = property.isRequired && !property.isOptional
         let suffix = present ? "" : "IfPresent"
@@ -230,7 +230,7 @@ struct JSONCodecEmitter: CodecEmitter {
     }
 
     /// The expression that reads a value of `type` under `key` of `container` (a map's value, say).
-    private func read(_ type: IRTypeRef, from container: String, key: String) -> String {
+    func read(_ type: IRTypeRef, from container: String, key: String) -> String {
         if case .scalar(let scalar, _) = types.resolved(type), scalar.isTextInJSON {
             return "try \(container).decodeText(\(type.swiftType).self, forKey: \(key))"
         }
@@ -239,7 +239,7 @@ struct JSONCodecEmitter: CodecEmitter {
     }
 
     /// Whether a value of `type` holds, in arrays or maps at any depth, a scalar JSON carries as text.
-    private func holdsText(_ type: IRTypeRef) -> Bool {
+    func holdsText(_ type: IRTypeRef) -> Bool {
         switch types.resolved(type) {
         case .scalar(let scalar, _): return scalar.isTextInJSON
         case .array(let element), .map(let element): return holdsText(element)
@@ -248,7 +248,7 @@ struct JSONCodecEmitter: CodecEmitter {
     }
 
     /// The `Codable` type that codes a value of `type`, with each text scalar in a `JSONText`.
-    private func wrapped(_ type: IRTypeRef) -> String {
+    func wrapped(_ type: IRTypeRef) -> String {
         switch types.resolved(type) {
         case .scalar(let scalar, _) where scalar.isTextInJSON: return "HealthSignInCore.JSONText<\(scalar.swiftType)>"
         case .array(let element): return "[" + wrapped(element) + "]"
@@ -258,7 +258,7 @@ struct JSONCodecEmitter: CodecEmitter {
     }
 
     /// `expression` (of the ``wrapped(_:)`` type) with its `JSONText`s unwrapped into `type`.
-    private func unwrapped(_ expression: String, _ type: IRTypeRef, optional: Bool) -> String {
+    func unwrapped(_ expression: String, _ type: IRTypeRef, optional: Bool) -> String {
         let chain = optional ? "?" : ""
         switch types.resolved(type) {
         case .scalar(let scalar, _) where scalar.isTextInJSON: return expression + chain + ".value"
@@ -271,7 +271,7 @@ struct JSONCodecEmitter: CodecEmitter {
     }
 
     /// `expression` of `type` rewrapped for writing, each text scalar in a `JSONText`.
-    private func rewrapped(_ expression: String, _ type: IRTypeRef) -> String {
+    func rewrapped(_ expression: String, _ type: IRTypeRef) -> String {
         switch types.resolved(type) {
         case .scalar(let scalar, _) where scalar.isTextInJSON: return "HealthSignInCore.JSONText(\(expression))"
         case .array(let element): return expression + ".map { " + rewrapped("$0", element) + " }"
@@ -280,7 +280,7 @@ struct JSONCodecEmitter: CodecEmitter {
         }
     }
 
-    private func encodeStatement(_ property: IRProperty) -> String {
+    func encodeStatement(_ property: IRProperty) -> String {
         let key = SwiftLiteral.string(property.wireName)
         let value = "self." + Emit.name(property.swiftName)
         // A required property that may be null is written as null rather than left out.
@@ -319,90 +319,9 @@ struct JSONCodecEmitter: CodecEmitter {
         return write
     }
 
-    private func isText(_ type: IRTypeRef) -> Bool {
+    func isText(_ type: IRTypeRef) -> Bool {
         if case .scalar(let scalar, _) = types.resolved(type) { return scalar.isTextInJSON }
         return false
     }
 
-    // MARK: - Unions
-
-    private func tagged(_ union: IRUnion, discriminator: String, into p: inout SwiftPrinter) {
-        let key = SwiftLiteral.string(discriminator)
-        p.doc("Reads the variant that `\(discriminator)` names.")
-        p.block("public init(from decoder: any Decoder) throws") { p in
-            p.line("let container = try decoder.container(keyedBy: HealthSignInCore.AnyCodingKey.self)")
-            p.line("let tag = try container.decode(Swift.String.self, forKey: \(key))")
-            p.switchBlock("tag") { p in
-                for variant in union.variants {
-                    guard let value = variant.discriminatorValue else { continue }
-                    p.line(
-                        "case \(SwiftLiteral.string(value)): self = .\(Emit.name(variant.caseName))(try \(variant.type.swiftType)(from: decoder))"
-                    )
-                }
-                p.line("default:")
-                p.indented { p in
-                    p.line(
-                        "throw DecodingError.dataCorruptedError(forKey: \(key), in: container, debugDescription: \(SwiftLiteral.string("unknown " + discriminator)))"
-                    )
-                }
-            }
-        }
-    }
-
-    /// `oneOf` as JSON Schema means it: the value must be valid against exactly one variant (its type and its
-    /// constraints), or it is a decoding error.
-    private func untagged(_ union: IRUnion, into p: inout SwiftPrinter) {
-        p.doc("Reads the one variant the JSON value is valid against; none, or more than one, is an error.")
-        p.block("public init(from decoder: any Decoder) throws") { p in
-            p.line("var valid: [Self] = []")
-            let validation = ValidationEmitter(types: types)
-            for variant in union.variants {
-                let found = "valid.append(.\(Emit.name(variant.caseName))(value))"
-                p.block("if let value = try? \(variantRead(variant.type))") { p in
-                    guard validation.needsValidation(variant.type, constraints: variant.constraints) else {
-                        return p.line(found)
-                    }
-                    p.block("do") { p in
-                        validation.statements(
-                            for: "value", optional: false, type: variant.type, constraints: variant.constraints,
-                            path: "\"\"", into: &p)
-                        p.line(found)
-                    }
-                    p.rewriteLine(p.lines.count - 1) { $0 + " catch {}" }
-                }
-            }
-            p.line("self = try HealthSignInCore.JSONCoding.exactlyOne(valid, at: decoder.codingPath)")
-        }
-    }
-
-    /// The expression that reads a union's value as `type` from `decoder`.
-    private func variantRead(_ type: IRTypeRef) -> String {
-        if holdsText(type) {
-            return unwrapped(
-                "decoder.singleValueContainer().decode(\(wrapped(type)).self)", type, optional: false)
-        }
-        switch types.resolved(type) {
-        case .scalar, .array, .map: return "decoder.singleValueContainer().decode(\(type.swiftType).self)"
-        case .named: return "\(type.swiftType)(from: decoder)"
-        }
-    }
-
-    private func encodeUnion(_ union: IRUnion, into p: inout SwiftPrinter) {
-        p.doc("Writes the variant.")
-        p.block("public func encode(to encoder: any Encoder) throws") { p in
-            p.switchBlock("self") { p in
-                for variant in union.variants {
-                    p.line("case .\(Emit.name(variant.caseName))(let value):")
-                    p.indented { p in
-                        if case .named = types.resolved(variant.type), !types.isScalarLike(variant.type) {
-                            p.line("try value.encode(to: encoder)")
-                        } else {
-                            p.line("var container = encoder.singleValueContainer()")
-                            p.line("try container.encode(\(rewrapped("value", variant.type)))")
-                        }
-                    }
-                }
-            }
-        }
-    }
 }

@@ -1,19 +1,19 @@
 import Foundation
 
 /// A JSON value with the position it was read from, so every diagnostic can point into the file.
-public struct JSONNode: Sendable, Equatable {
+package struct JSONNode: Sendable, Equatable {
     /// One member of an object, in file order.
-    public struct Member: Sendable, Equatable {
+    package struct Member: Sendable, Equatable {
         /// The key.
-        public let key: String
+        package let key: String
         /// Where the key starts.
-        public let keyLocation: SourceLocation
+        package let keyLocation: SourceLocation
         /// The value.
-        public let value: JSONNode
+        package let value: JSONNode
     }
 
     /// The value itself.
-    public indirect enum Value: Sendable, Equatable {
+    package indirect enum Value: Sendable, Equatable {
         /// `null`
         case null
         /// `true` or `false`
@@ -29,14 +29,14 @@ public struct JSONNode: Sendable, Equatable {
     }
 
     /// The value.
-    public let value: Value
+    package let value: Value
     /// Where the value starts.
-    public let location: SourceLocation
+    package let location: SourceLocation
     /// The JSON pointer of the value inside its file, e.g. `/request/properties/code`.
-    public let pointer: String
+    package let pointer: String
 
     /// The JSON type's name, for messages ("expected string, found number").
-    public var kindName: String {
+    package var kindName: String {
         switch value {
         case .null: return "null"
         case .bool: return "boolean"
@@ -48,30 +48,30 @@ public struct JSONNode: Sendable, Equatable {
     }
 
     /// The string, when the value is one.
-    public var stringValue: String? {
+    package var stringValue: String? {
         if case .string(let text) = value { return text }
         return nil
     }
 
     /// The members, when the value is an object.
-    public var members: [Member]? {
+    package var members: [Member]? {
         if case .object(let members) = value { return members }
         return nil
     }
 
     /// The elements, when the value is an array.
-    public var elements: [JSONNode]? {
+    package var elements: [JSONNode]? {
         if case .array(let elements) = value { return elements }
         return nil
     }
 
     /// The member called `key`, when the value is an object that has it.
-    public subscript(key: String) -> JSONNode? {
+    package subscript(key: String) -> JSONNode? {
         members?.first { $0.key == key }?.value
     }
 
     /// Escapes a key for use in a JSON pointer (RFC 6901).
-    public static func escape(_ key: String) -> String {
+    package static func escape(_ key: String) -> String {
         // Almost no key needs escaping; checking the bytes first keeps parsing linear and allocation-free.
         guard key.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else { return key }
         return key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")

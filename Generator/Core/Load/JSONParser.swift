@@ -3,9 +3,9 @@
 /// Foundation's parser reports neither, and schema diagnostics must point into the file. The grammar is RFC 8259;
 /// duplicate keys are reported, since they make a schema ambiguous. Nesting deeper than ``maximumDepth`` is refused
 /// rather than risking the stack.
-public struct JSONParser {
+package struct JSONParser {
     /// How deeply arrays and objects may nest.
-    public static let maximumDepth = 256
+    package static let maximumDepth = 256
 
     private let bytes: [UInt8]
     private let file: String
@@ -18,7 +18,7 @@ public struct JSONParser {
     /// Parses `text`, the contents of `file`, or reports why it is not JSON.
     ///
     /// - Returns: the root node, or nil when the text is not valid JSON (the reason is in `diagnostics`).
-    public static func parse(_ text: String, file: String, diagnostics: inout Diagnostics) -> JSONNode? {
+    package static func parse(_ text: String, file: String, diagnostics: inout Diagnostics) -> JSONNode? {
         var parser = JSONParser(bytes: Array(text.utf8), file: file, diagnostics: diagnostics)
         defer { diagnostics = parser.diagnostics }
         do {

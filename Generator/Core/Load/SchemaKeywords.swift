@@ -1,24 +1,24 @@
 /// The keywords each kind of schema object may use: the single list the decoder reads and that a test compares
 /// with the meta-schemas (`Schemas/method.schema.json`, `Schemas/protocol.schema.json`).
-public enum SchemaKeywords {
+package enum SchemaKeywords {
     /// A method file.
-    public static let method = ["$schema", "name", "description", "binding", "request", "response", "paging", "$defs"]
+    package static let method = ["$schema", "name", "description", "binding", "request", "response", "paging", "$defs"]
     /// `types.json`.
-    public static let typesFile = ["$schema", "description", "$defs"]
+    package static let typesFile = ["$schema", "description", "$defs"]
     /// A method's `binding`.
-    public static let binding = ["healthvault", "http"]
+    package static let binding = ["healthvault", "http"]
     /// A `healthvault` method binding.
-    public static let healthvaultBinding = [
+    package static let healthvaultBinding = [
         "method", "version", "auth", "responseNamespace", "recordScoped", "idempotent",
     ]
     /// An `http` method binding.
-    public static let httpBinding = [
+    package static let httpBinding = [
         "method", "server", "path", "body", "auth", "response", "responseRoot", "errors", "headers",
     ]
     /// `paging`.
-    public static let paging = ["cursor", "items", "itemCursor", "more"]
+    package static let paging = ["cursor", "items", "itemCursor", "more"]
     /// A type schema.
-    public static let schema = [
+    package static let schema = [
         "$ref", "type", "format", "description", "properties", "required", "items", "enum", "const", "default",
         "oneOf", "discriminator", "xml", "sensitive", "bind", "signs", "in", "aliases", "acceptSingle", "x-swift-name",
         "contentEncoding", "minimum", "maximum", "exclusiveMinimum", "minLength", "maxLength", "pattern", "minItems",
@@ -26,23 +26,23 @@ public enum SchemaKeywords {
         "acceptString",
     ]
     /// `discriminator`.
-    public static let discriminator = ["propertyName"]
+    package static let discriminator = ["propertyName"]
     /// `xml`.
-    public static let xml = ["name", "namespace", "prefix", "nodeType"]
+    package static let xml = ["name", "namespace", "prefix", "nodeType"]
     /// `protocol.json`.
-    public static let protocolFile = ["$schema", "family", "module", "description", "binding", "servers", "errors"]
+    package static let protocolFile = ["$schema", "family", "module", "description", "binding", "servers", "errors"]
     /// The healthvault family settings.
-    public static let healthvaultSettings = [
+    package static let healthvaultSettings = [
         "authPolicies", "statusError", "language", "country", "messageTTL", "clientVersion",
     ]
     /// The http family settings.
-    public static let httpSettings = ["authPolicies", "apiKeyHeader", "headers", "xmlPrimitives"]
+    package static let httpSettings = ["authPolicies", "apiKeyHeader", "headers", "xmlPrimitives"]
     /// A server.
-    public static let server = ["description", "default"]
+    package static let server = ["description", "default"]
     /// An error format.
-    public static let errorFormat = [
+    package static let errorFormat = [
         "$ref", "description", "body", "encodings", "root", "code", "message", "codeType", "codes",
     ]
     /// One code of an error format.
-    public static let code = ["value", "name", "x-swift-name", "description", "recovery"]
+    package static let code = ["value", "name", "x-swift-name", "description", "recovery"]
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// What `sdkgen` does once its arguments are parsed: read, generate, then write or check.
-public enum Command {
+package enum Command {
     /// Runs the generator and returns the process exit status (0 success, 1 stale output under `check`, 2 errors).
     ///
     /// - Parameters:
@@ -11,7 +11,7 @@ public enum Command {
     ///   - singleFile: write each family as one file, `<output>/<Family>.sdkgen.swift` (what the build plugin runs).
     ///   - report: receives progress lines (standard output by default).
     ///   - complain: receives diagnostics and diffs (standard error by default).
-    public static func run(
+    package static func run(
         schemas: String, output: String, testSamples: String?, families: Set<String>?, check: Bool, verbose: Bool,
         schemaReference: String? = nil, config: String? = nil, singleFile: Bool = false,
         report: (String) -> Void = { print($0) },
@@ -104,7 +104,7 @@ public enum Command {
     }
 
     /// Writes `text` and a newline to standard error.
-    public static func standardError(_ text: String) {
+    package static func standardError(_ text: String) {
         FileHandle.standardError.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
     }
 }

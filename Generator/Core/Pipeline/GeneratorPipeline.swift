@@ -1,12 +1,12 @@
 /// A schema file read into memory.
-public struct InMemoryFile: Sendable, Hashable {
+package struct InMemoryFile: Sendable, Hashable {
     /// The path relative to the schemas directory, e.g. `HealthVault/types.json`.
-    public let path: String
+    package let path: String
     /// The file's text.
-    public let contents: String
+    package let contents: String
 
     /// Creates a file.
-    public init(path: String, contents: String) {
+    package init(path: String, contents: String) {
         self.path = path
         self.contents = contents
     }
@@ -17,22 +17,22 @@ public struct InMemoryFile: Sendable, Hashable {
 ///
 /// Reading schema files and writing output are separate (``SchemaDirectory``, ``OutputWriter``), so every stage can be
 /// tested without a file system.
-public enum GeneratorPipeline {
+package enum GeneratorPipeline {
     /// What to generate.
-    public struct Options: Sendable {
+    package struct Options: Sendable {
         /// How the schemas directory is shown in diagnostics and provenance, e.g. `Schemas`.
-        public var displayRoot: String
+        package var displayRoot: String
         /// Generate only these families (nil for all).
-        public var families: Set<String>?
+        package var families: Set<String>?
         /// Also emit round-trip tests of every model for the families' test targets.
-        public var testSamples: Bool
+        package var testSamples: Bool
         /// The package's `sdkgen-config.json`: families (when ``families`` is nil), access level, imports, names.
-        public var config: GeneratorConfig
+        package var config: GeneratorConfig
         /// Emit each family as one file, `<Family>.swift`, as a build plugin needs, instead of one file per schema.
-        public var singleFile: Bool
+        package var singleFile: Bool
 
         /// Creates options.
-        public init(
+        package init(
             displayRoot: String = "Schemas", families: Set<String>? = nil, testSamples: Bool = false,
             config: GeneratorConfig = .init(), singleFile: Bool = false
         ) {
@@ -48,21 +48,21 @@ public enum GeneratorPipeline {
     }
 
     /// The generated files, and warnings that did not stop generation.
-    public struct Output: Sendable {
+    package struct Output: Sendable {
         /// The files, sorted by root and path.
-        public let files: [GeneratedFile]
+        package let files: [GeneratedFile]
         /// The families generated.
-        public let families: [String]
+        package let families: [String]
         /// The module of each family generated, in the same order.
-        public let modules: [String]
+        package let modules: [String]
         /// Warnings.
-        public let diagnostics: [Diagnostic]
+        package let diagnostics: [Diagnostic]
     }
 
     /// Runs every stage.
     ///
     /// - Throws: ``GenerationFailed`` with every diagnostic when any schema has an error; nothing is generated then.
-    public static func run(_ files: [InMemoryFile], options: Options = .init()) throws -> Output {
+    package static func run(_ files: [InMemoryFile], options: Options = .init()) throws -> Output {
         let (module, diagnostics) = try resolvedModule(files, options: options)
         let generated =
             options.singleFile
@@ -99,7 +99,7 @@ public enum GeneratorPipeline {
 
     /// Stage 1: parses every file of every family directory and checks each document's keywords. The diagnostics
     /// are those of every family read, and of families asked for that do not exist.
-    public static func load(_ files: [InMemoryFile], options: Options = .init()) -> ([FamilyDocuments], Diagnostics) {
+    package static func load(_ files: [InMemoryFile], options: Options = .init()) -> ([FamilyDocuments], Diagnostics) {
         var (families, diagnostics) = loadFamilies(files, options: options)
         for family in families { diagnostics.append(contentsOf: family.diagnostics) }
         return (families, diagnostics)
@@ -161,7 +161,7 @@ public enum GeneratorPipeline {
     ///   they name each other's types without a module; a family they refer to that is not generated is always a
     ///   module of its own
     ///   (`HealthSignInOAuth.TokenResponse`), as when every family is its own module; false when they share one.
-    public static func resolve(
+    package static func resolve(
         _ families: [FamilyDocuments], config: GeneratorConfig = .init(), wanted: Set<String>? = nil,
         singleModule: Bool = false
     ) -> (IRModule, Diagnostics) {
@@ -185,7 +185,7 @@ public enum GeneratorPipeline {
     }
 
     /// Stage 3: renders every family's Swift files.
-    public static func emit(_ module: IRModule, testSamples: Bool, config: GeneratorConfig = .init()) -> [GeneratedFile]
+    package static func emit(_ module: IRModule, testSamples: Bool, config: GeneratorConfig = .init()) -> [GeneratedFile]
     {
         module.families
             .flatMap { FileEmitter.files(for: $0, testSamples: testSamples, config: config) }

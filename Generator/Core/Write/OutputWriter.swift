@@ -4,22 +4,22 @@ import Foundation
 ///
 /// It owns `<sources>/<Module>/Generated/` and `<tests>/<Module>Tests/Generated/` of each generated family: every
 /// `.swift` file there that the generator did not produce is an orphan.
-public struct OutputWriter {
+package struct OutputWriter {
     /// One difference between the generated files and the disk.
-    public enum Change: Sendable, Hashable {
+    package enum Change: Sendable, Hashable {
         case create(path: String, contents: String)
         case update(path: String, old: String, new: String)
         case delete(path: String, old: String)
 
         /// The file's path.
-        public var path: String {
+        package var path: String {
             switch self {
             case .create(let path, _), .update(let path, _, _), .delete(let path, _): return path
             }
         }
 
         /// A unified diff of the change.
-        public var diff: String {
+        package var diff: String {
             switch self {
             case .create(let path, let contents):
                 return UnifiedDiff.diff(old: "", new: contents, oldName: "/dev/null", newName: path)
@@ -32,18 +32,18 @@ public struct OutputWriter {
     }
 
     /// The sources root, e.g. `Sources`.
-    public let sources: URL
+    package let sources: URL
     /// The tests root, e.g. `Tests` (used only for test samples).
-    public let tests: URL
+    package let tests: URL
 
     /// Creates a writer.
-    public init(sources: URL, tests: URL) {
+    package init(sources: URL, tests: URL) {
         self.sources = sources
         self.tests = tests
     }
 
     /// The changes that writing `files` for the families generated into `modules` would make, in path order.
-    public func plan(_ files: [GeneratedFile], modules: [String], testSamples: Bool) throws -> [Change] {
+    package func plan(_ files: [GeneratedFile], modules: [String], testSamples: Bool) throws -> [Change] {
         let manager = FileManager.default
         var wanted: [String: String] = [:]
         for file in files { wanted[display(url(for: file).standardizedFileURL.path)] = file.contents }
@@ -73,7 +73,7 @@ public struct OutputWriter {
     }
 
     /// Applies `changes`, creating directories as needed and removing directories left empty.
-    public func apply(_ changes: [Change]) throws {
+    package func apply(_ changes: [Change]) throws {
         let manager = FileManager.default
         var directories: Set<String> = []
         for change in changes {

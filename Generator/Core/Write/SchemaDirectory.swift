@@ -1,11 +1,11 @@
 import Foundation
 
 /// Reads a schemas directory into memory.
-public enum SchemaDirectory {
+package enum SchemaDirectory {
     /// Every `.json` file directly inside the family directories of `root`, plus the files beside them.
     ///
     /// - Throws: `CocoaError` when the directory cannot be read; the message names the path.
-    public static func read(_ root: URL) throws -> [InMemoryFile] {
+    package static func read(_ root: URL) throws -> [InMemoryFile] {
         let manager = FileManager.default
         var isDirectory: ObjCBool = false
         guard manager.fileExists(atPath: root.path, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -31,11 +31,11 @@ public enum SchemaDirectory {
 }
 
 /// The schemas directory could not be read.
-public enum SchemaDirectoryError: Error, CustomStringConvertible {
+package enum SchemaDirectoryError: Error, CustomStringConvertible {
     case notADirectory(String)
     case notUTF8(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .notADirectory(let path):
             return "error: the schemas directory \(path) does not exist or is not a directory (pass --schemas DIR)"
