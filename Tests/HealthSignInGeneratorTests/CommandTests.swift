@@ -1,7 +1,8 @@
 import Foundation
-import HealthSignInGenerator
 import HealthSignInTestSupport
 import XCTest
+
+@testable import HealthSignInGenerator
 
 /// `sdkgen` end to end on a scratch copy: write only what changed, delete orphans, and `--check` with a diff.
 final class CommandTests: XCTestCase {

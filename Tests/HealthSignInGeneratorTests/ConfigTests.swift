@@ -1,7 +1,8 @@
 import Foundation
-import HealthSignInGenerator
 import HealthSignInTestSupport
 import XCTest
+
+@testable import HealthSignInGenerator
 
 /// `sdkgen-config.json`: what it may say, what it does to the generated code, and the diagnostics of a bad one.
 final class ConfigTests: XCTestCase {

@@ -1,7 +1,8 @@
 import Foundation
-import HealthSignInGenerator
 import HealthSignInTestSupport
 import XCTest
+
+@testable import HealthSignInGenerator
 
 /// Families under `Corpus/` that use every construct of the schema language, one per binding and one for what JSON
 /// Schema's keywords mean exactly, generated, compiled with the runtime and run by their own `<Family>.main.swift`:

@@ -1,6 +1,7 @@
-import HealthSignInGenerator
 import HealthSignInSyntheticSchemas
 import XCTest
+
+@testable import HealthSignInGenerator
 
 /// The size of the generated code is a budget like the benchmarks' timings, but one that does not depend on the
 /// machine: it is checked here, on every `make test`, so the change that outgrows it fails.

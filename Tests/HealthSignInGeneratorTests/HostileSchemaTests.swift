@@ -1,8 +1,9 @@
 import Foundation
 import HealthSignInFuzzTargets
-import HealthSignInGenerator
 import HealthSignInTestSupport
 import XCTest
+
+@testable import HealthSignInGenerator
 
 /// Schemas are input from outside: a payload of Swift code in any text field of a family (descriptions, enum values,
 /// error codes, server descriptions, paths, names, keys) must either be refused with a located diagnostic or end up

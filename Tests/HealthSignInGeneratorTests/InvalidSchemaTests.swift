@@ -1,7 +1,8 @@
 import Foundation
-import HealthSignInGenerator
 import HealthSignInTestSupport
 import XCTest
+
+@testable import HealthSignInGenerator
 
 /// Every directory under `InvalidSchemas/` is a family with one mistake; generating it must fail with exactly the
 /// diagnostics in its `expected.txt`, and never crash. A case may name the families to generate in `families.txt`

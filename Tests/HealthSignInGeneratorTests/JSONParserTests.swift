@@ -1,5 +1,6 @@
-import HealthSignInGenerator
 import XCTest
+
+@testable import HealthSignInGenerator
 
 final class JSONParserTests: XCTestCase {
     private func parse(_ text: String) -> (JSONNode?, [String]) {

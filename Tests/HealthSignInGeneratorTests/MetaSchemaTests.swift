@@ -1,7 +1,8 @@
 import Foundation
-import HealthSignInGenerator
 import HealthSignInTestSupport
 import XCTest
+
+@testable import HealthSignInGenerator
 
 /// The meta-schemas describe exactly what sdkgen accepts, and every shipped schema conforms to them.
 final class MetaSchemaTests: XCTestCase {

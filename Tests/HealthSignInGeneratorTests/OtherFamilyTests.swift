@@ -1,7 +1,8 @@
 import Foundation
-import HealthSignInGenerator
 import HealthSignInTestSupport
 import XCTest
+
+@testable import HealthSignInGenerator
 
 /// A family of one's own that uses another family's types, extends its object and answers with its error format
 /// with one code's recovery changed: generated with `--single-file` into one module, as the build plugin does, it

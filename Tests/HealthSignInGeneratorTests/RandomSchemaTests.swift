@@ -1,7 +1,8 @@
 import Foundation
-import HealthSignInGenerator
 import HealthSignInTestSupport
 import XCTest
+
+@testable import HealthSignInGenerator
 
 /// Properties of the generator over random valid families (``RandomSchemas``): it always accepts them, its output is
 /// deterministic, and the Swift it generates compiles and round-trips every model's samples.

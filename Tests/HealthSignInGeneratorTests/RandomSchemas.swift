@@ -1,6 +1,7 @@
 import Foundation
-import HealthSignInGenerator
 import HealthSignInTestSupport
+
+@testable import HealthSignInGenerator
 
 /// Random, valid schema families from a seed: nested objects, arrays of scalars and of objects, enums, optional and
 /// required fields, sensitive strings, shared types by `$ref`, and, in XML families, attributes and text nodes.

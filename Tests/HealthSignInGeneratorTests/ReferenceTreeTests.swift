@@ -1,7 +1,8 @@
 import Foundation
-import HealthSignInGenerator
 import HealthSignInTestSupport
 import XCTest
+
+@testable import HealthSignInGenerator
 
 /// Regenerating the repository's schemas in memory must give exactly the committed `Generated/` trees.
 final class ReferenceTreeTests: XCTestCase {

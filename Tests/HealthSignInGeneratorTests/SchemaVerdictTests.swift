@@ -1,7 +1,8 @@
 import Foundation
-import HealthSignInGenerator
 import HealthSignInTestSupport
 import XCTest
+
+@testable import HealthSignInGenerator
 
 /// The generated code judges JSON as JSON Schema 2020-12 does: random small schemas of the whole language
 /// (`Tests/Tools/schema_verdicts.py` draws them with their instances and Python `jsonschema`'s verdicts) are generated

@@ -1,5 +1,6 @@
-import HealthSignInGenerator
 import XCTest
+
+@testable import HealthSignInGenerator
 
 /// Each builder against a small schema: the exact Swift it emits.
 final class SnippetTests: XCTestCase {

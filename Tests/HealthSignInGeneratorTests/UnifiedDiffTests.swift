@@ -1,5 +1,6 @@
-import HealthSignInGenerator
 import XCTest
+
+@testable import HealthSignInGenerator
 
 final class UnifiedDiffTests: XCTestCase {
     func testHunkWithContext() {

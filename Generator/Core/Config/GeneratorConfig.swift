@@ -15,7 +15,7 @@
 /// ```
 package struct GeneratorConfig: Sendable, Equatable {
     /// The access level of every generated declaration.
-    package enum AccessModifier: String, Sendable, CaseIterable {
+    enum AccessModifier: String, Sendable, CaseIterable {
         /// Visible to every module that imports the target (the default).
         case `public`
         /// Visible to the targets of the same package.
@@ -25,9 +25,9 @@ package struct GeneratorConfig: Sendable, Equatable {
     }
 
     /// Generate only these families (nil for all).
-    package var families: Set<String>?
+    var families: Set<String>?
     /// The access level of the generated declarations.
-    package var accessModifier: AccessModifier
+    var accessModifier: AccessModifier
     /// Modules every generated source file imports besides Foundation and HealthSignInCore.
     package var additionalImports: [String]
     /// Swift names of `types.json` types, by `Family.Key` (the key under `$defs`).
@@ -36,7 +36,7 @@ package struct GeneratorConfig: Sendable, Equatable {
     package var methodNames: [String: String]
 
     /// Creates a configuration; the defaults are what `sdkgen` does without a file.
-    package init(
+    init(
         families: Set<String>? = nil, accessModifier: AccessModifier = .public, additionalImports: [String] = [],
         typeNames: [String: String] = [:], methodNames: [String: String] = [:]
     ) {

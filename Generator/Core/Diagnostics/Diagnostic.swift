@@ -1,24 +1,24 @@
 /// A position in a schema file, 1-based.
-package struct SourceLocation: Sendable, Hashable, Comparable, CustomStringConvertible {
+struct SourceLocation: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The file as shown to the user, e.g. `Schemas/Koppeltaal/Token.json`.
-    package let file: String
+    let file: String
     /// The line, from 1.
-    package let line: Int
+    let line: Int
     /// The column, from 1, counted in characters.
-    package let column: Int
+    let column: Int
 
     /// Creates a location.
-    package init(file: String, line: Int, column: Int) {
+    init(file: String, line: Int, column: Int) {
         self.file = file
         self.line = line
         self.column = column
     }
 
     /// `file:line:column`, the form editors and CI logs make clickable.
-    package var description: String { "\(file):\(line):\(column)" }
+    var description: String { "\(file):\(line):\(column)" }
 
     /// Orders by file, then position.
-    package static func < (lhs: SourceLocation, rhs: SourceLocation) -> Bool {
+    static func < (lhs: SourceLocation, rhs: SourceLocation) -> Bool {
         (lhs.file, lhs.line, lhs.column) < (rhs.file, rhs.line, rhs.column)
     }
 }
@@ -26,9 +26,9 @@ package struct SourceLocation: Sendable, Hashable, Comparable, CustomStringConve
 /// One problem found in the schemas.
 ///
 /// Rendered as `Schemas/Koppeltaal/Token.json:14:7: error: <what was found>, <what was expected> [at /request/oneOf/1]`.
-package struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
+struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     /// How serious the problem is.
-    package enum Severity: String, Sendable, Hashable {
+    enum Severity: String, Sendable, Hashable {
         /// Generation cannot proceed.
         case error
         /// Generation proceeds, but the schema is probably not what was meant.
@@ -36,16 +36,16 @@ package struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// How serious the problem is.
-    package let severity: Severity
+    let severity: Severity
     /// What was found and what was expected.
-    package let message: String
+    let message: String
     /// Where, when the problem is in a file.
-    package let location: SourceLocation?
+    let location: SourceLocation?
     /// The JSON pointer of the offending value inside the file.
-    package let pointer: String?
+    let pointer: String?
 
     /// Creates a diagnostic.
-    package init(_ severity: Severity, _ message: String, at location: SourceLocation?, pointer: String? = nil) {
+    init(_ severity: Severity, _ message: String, at location: SourceLocation?, pointer: String? = nil) {
         self.severity = severity
         self.message = message
         self.location = location
@@ -53,7 +53,7 @@ package struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The one-line rendering.
-    package var description: String {
+    var description: String {
         let prefix = location.map { "\($0): " } ?? ""
         let suffix = pointer.map { $0.isEmpty ? " [at /]" : " [at \($0)]" } ?? ""
         // Messages quote schema text, which must not move the cursor or rewrite the terminal line.
@@ -64,29 +64,29 @@ package struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
 /// Collects diagnostics from every stage, so all problems are reported at once.
 package struct Diagnostics: Sendable {
     /// Everything reported so far, in the order reported.
-    package private(set) var all: [Diagnostic] = []
+    private(set) var all: [Diagnostic] = []
 
     /// Creates an empty collection.
     package init() {}
 
     /// Whether any error was reported.
-    package var hasErrors: Bool { all.contains { $0.severity == .error } }
+    var hasErrors: Bool { all.contains { $0.severity == .error } }
 
     /// Reports an error.
-    package mutating func error(_ message: String, at location: SourceLocation?, pointer: String? = nil) {
+    mutating func error(_ message: String, at location: SourceLocation?, pointer: String? = nil) {
         all.append(Diagnostic(.error, message, at: location, pointer: pointer))
     }
 
     /// Reports a warning.
-    package mutating func warning(_ message: String, at location: SourceLocation?, pointer: String? = nil) {
+    mutating func warning(_ message: String, at location: SourceLocation?, pointer: String? = nil) {
         all.append(Diagnostic(.warning, message, at: location, pointer: pointer))
     }
 
     /// Adds diagnostics reported elsewhere.
-    package mutating func append(contentsOf other: Diagnostics) { all += other.all }
+    mutating func append(contentsOf other: Diagnostics) { all += other.all }
 
     /// The diagnostics sorted by file and position (those without a location first), duplicates removed.
-    package var sorted: [Diagnostic] {
+    var sorted: [Diagnostic] {
         var seen = Set<Diagnostic>()
         let unique = all.filter { seen.insert($0).inserted }
         return unique.enumerated().sorted { left, right in
@@ -101,12 +101,12 @@ package struct Diagnostics: Sendable {
 }
 
 /// Generation stopped because the schemas have errors; ``diagnostics`` says which.
-package struct GenerationFailed: Error, Sendable, CustomStringConvertible {
+struct GenerationFailed: Error, Sendable, CustomStringConvertible {
     /// Every diagnostic, errors and warnings, sorted.
-    package let diagnostics: [Diagnostic]
+    let diagnostics: [Diagnostic]
 
     /// One diagnostic per line, then a count.
-    package var description: String {
+    var description: String {
         let errors = diagnostics.filter { $0.severity == .error }.count
         return
             (diagnostics.map(\.description) + [

@@ -8,7 +8,7 @@ package enum DiffReport {
     }
 
     /// The changes in `format`.
-    package static func render(_ changes: [SchemaChange], format: Format) -> String {
+    static func render(_ changes: [SchemaChange], format: Format) -> String {
         switch format {
         case .text: return text(changes)
         case .json: return json(changes)

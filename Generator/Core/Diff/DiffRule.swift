@@ -11,7 +11,7 @@
 ///
 /// The table in `Schemas/README.md` is rendered from ``allCases``; the proofs in the generator's tests compile and run
 /// each rule's example.
-package enum DiffRule: String, Sendable, Hashable, CaseIterable, Codable {
+enum DiffRule: String, Sendable, Hashable, CaseIterable, Codable {
     // Families and configuration
     case familyAdded = "family-added"
     case familyRemoved = "family-removed"
@@ -92,13 +92,13 @@ package enum DiffRule: String, Sendable, Hashable, CaseIterable, Codable {
     case errorFieldsChanged = "error-fields-changed"
 
     /// Whether Swift written against the old generated API can stop compiling.
-    package var source: ChangeVerdict { Self.verdicts[self]?.source ?? .breaking }
+    var source: ChangeVerdict { Self.verdicts[self]?.source ?? .breaking }
     /// Whether a message of one version can be refused or read differently by the other.
-    package var wire: ChangeVerdict { Self.verdicts[self]?.wire ?? .breaking }
+    var wire: ChangeVerdict { Self.verdicts[self]?.wire ?? .breaking }
     /// What changed, as the table says it.
-    package var summary: String { Self.texts[self]?.summary ?? rawValue }
+    var summary: String { Self.texts[self]?.summary ?? rawValue }
     /// One example, in schema terms.
-    package var example: String { Self.texts[self]?.example ?? "" }
+    var example: String { Self.texts[self]?.example ?? "" }
 
     private static let b = ChangeVerdict.breaking
     private static let c = ChangeVerdict.compatible

@@ -1,6 +1,6 @@
 /// Whether a change breaks something: Swift code written against the old generated API (``SchemaChange/source``),
 /// or messages between a client and a server that use different versions (``SchemaChange/wire``).
-package enum ChangeVerdict: String, Sendable, Hashable, Codable, CaseIterable {
+enum ChangeVerdict: String, Sendable, Hashable, Codable, CaseIterable {
     /// Something that worked before can fail after.
     case breaking
     /// Nothing that worked before fails.
@@ -8,29 +8,29 @@ package enum ChangeVerdict: String, Sendable, Hashable, Codable, CaseIterable {
 }
 
 /// One difference between two schema sets, located in both, with what it breaks.
-package struct SchemaChange: Sendable, Equatable {
+struct SchemaChange: Sendable, Equatable {
     /// The rule that classifies it.
-    package let rule: DiffRule
+    let rule: DiffRule
     /// The schema file and JSON pointer in the new set, or in the old one for what was removed, e.g.
     /// `Schemas/Vital/CreateUser.json` and `/request/properties/client_user_id`.
-    package let file: String
+    let file: String
     /// The JSON pointer inside ``file``.
-    package let pointer: String
+    let pointer: String
     /// Where it was in the old set, when it existed there.
-    package let old: Provenance?
+    let old: Provenance?
     /// Where it is in the new set, when it exists there.
-    package let new: Provenance?
+    let new: Provenance?
     /// What changed, in a sentence: names, values before and after.
-    package let message: String
+    let message: String
 
     /// Whether Swift written against the old generated API still compiles against the new one.
-    package var source: ChangeVerdict { rule.source }
+    var source: ChangeVerdict { rule.source }
     /// Whether a message valid under one version can be refused or read differently under the other, in either
     /// direction.
-    package var wire: ChangeVerdict { rule.wire }
+    var wire: ChangeVerdict { rule.wire }
 
     /// A change located at `new` (or `old` when it is gone).
-    package init(_ rule: DiffRule, old: Provenance?, new: Provenance?, _ message: String) {
+    init(_ rule: DiffRule, old: Provenance?, new: Provenance?, _ message: String) {
         self.rule = rule
         self.old = old
         self.new = new

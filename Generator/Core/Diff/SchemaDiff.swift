@@ -4,7 +4,7 @@
 /// request and response, pairing properties by Swift name and then by wire name, so a change is found where it
 /// happens (a renamed member, a tightened keyword) and a type that only moved or was renamed is reported once as
 /// such. Types neither walk nor name pairs are added or removed.
-package struct SchemaDiff {
+struct SchemaDiff {
     let old: IRModule
     let new: IRModule
     let oldConfig: GeneratorConfig
@@ -19,7 +19,7 @@ package struct SchemaDiff {
     var renamedFormats: [String: String] = [:]
 
     /// Every change from `old` to `new`, sorted by file, pointer and rule.
-    package static func changes(
+    static func changes(
         old: IRModule, new: IRModule, oldConfig: GeneratorConfig = .init(), newConfig: GeneratorConfig = .init()
     ) -> [SchemaChange] {
         var diff = SchemaDiff(old: old, new: new, oldConfig: oldConfig, newConfig: newConfig)

@@ -2,12 +2,12 @@ import Foundation
 
 /// Renders the schema language's reference in Markdown from the meta-schemas' own descriptions, so that the
 /// reference and what the generator checks cannot drift apart.
-package enum SchemaReference {
+enum SchemaReference {
     /// The reference for the family meta-schema (`protocol.schema.json`) and the method meta-schema
     /// (`method.schema.json`).
     ///
     /// - Throws: ``SchemaReferenceError`` when either text is not a JSON object.
-    package static func render(protocolSchema: String, methodSchema: String) throws -> String {
+    static func render(protocolSchema: String, methodSchema: String) throws -> String {
         let family = try object(protocolSchema, "protocol.schema.json")
         let method = try object(methodSchema, "method.schema.json")
         var lines = [
@@ -151,10 +151,10 @@ package enum SchemaReference {
 }
 
 /// A meta-schema could not be read.
-package enum SchemaReferenceError: Error, CustomStringConvertible {
+enum SchemaReferenceError: Error, CustomStringConvertible {
     case notAnObject(String)
 
-    package var description: String {
+    var description: String {
         switch self {
         case .notAnObject(let name): return "error: \(name) is not a JSON object"
         }

@@ -1,7 +1,7 @@
 /// A generated file, before it is written.
 package struct GeneratedFile: Sendable, Hashable {
     /// Which output root the path is relative to.
-    package enum Root: String, Sendable, Hashable {
+    enum Root: String, Sendable, Hashable {
         /// The sources root (`Sources/`): `<Module>/Generated/…`.
         case sources
         /// The tests root (`Tests/`): `<Module>Tests/Generated/…`.
@@ -9,18 +9,12 @@ package struct GeneratedFile: Sendable, Hashable {
     }
 
     /// The root the path is relative to.
-    package let root: Root
+    let root: Root
     /// The path under the root, with `/` separators.
     package let path: String
     /// The file's text.
     package let contents: String
 
-    /// Creates a file.
-    package init(root: Root, path: String, contents: String) {
-        self.root = root
-        self.path = path
-        self.contents = contents
-    }
 }
 
 /// Lays out a family's generated files: one per method, per shared type, per error format, plus the client.

@@ -3,17 +3,17 @@ import Foundation
 /// A JSON value with the position it was read from, so every diagnostic can point into the file.
 package struct JSONNode: Sendable, Equatable {
     /// One member of an object, in file order.
-    package struct Member: Sendable, Equatable {
+    struct Member: Sendable, Equatable {
         /// The key.
-        package let key: String
+        let key: String
         /// Where the key starts.
-        package let keyLocation: SourceLocation
+        let keyLocation: SourceLocation
         /// The value.
-        package let value: JSONNode
+        let value: JSONNode
     }
 
     /// The value itself.
-    package indirect enum Value: Sendable, Equatable {
+    indirect enum Value: Sendable, Equatable {
         /// `null`
         case null
         /// `true` or `false`
@@ -29,14 +29,14 @@ package struct JSONNode: Sendable, Equatable {
     }
 
     /// The value.
-    package let value: Value
+    let value: Value
     /// Where the value starts.
-    package let location: SourceLocation
+    let location: SourceLocation
     /// The JSON pointer of the value inside its file, e.g. `/request/properties/code`.
-    package let pointer: String
+    let pointer: String
 
     /// The JSON type's name, for messages ("expected string, found number").
-    package var kindName: String {
+    var kindName: String {
         switch value {
         case .null: return "null"
         case .bool: return "boolean"
@@ -48,30 +48,30 @@ package struct JSONNode: Sendable, Equatable {
     }
 
     /// The string, when the value is one.
-    package var stringValue: String? {
+    var stringValue: String? {
         if case .string(let text) = value { return text }
         return nil
     }
 
     /// The members, when the value is an object.
-    package var members: [Member]? {
+    var members: [Member]? {
         if case .object(let members) = value { return members }
         return nil
     }
 
     /// The elements, when the value is an array.
-    package var elements: [JSONNode]? {
+    var elements: [JSONNode]? {
         if case .array(let elements) = value { return elements }
         return nil
     }
 
     /// The member called `key`, when the value is an object that has it.
-    package subscript(key: String) -> JSONNode? {
+    subscript(key: String) -> JSONNode? {
         members?.first { $0.key == key }?.value
     }
 
     /// Escapes a key for use in a JSON pointer (RFC 6901).
-    package static func escape(_ key: String) -> String {
+    static func escape(_ key: String) -> String {
         // Almost no key needs escaping; checking the bytes first keeps parsing linear and allocation-free.
         guard key.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else { return key }
         return key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")

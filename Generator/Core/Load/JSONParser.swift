@@ -5,7 +5,7 @@
 /// rather than risking the stack.
 package struct JSONParser {
     /// How deeply arrays and objects may nest.
-    package static let maximumDepth = 256
+    static let maximumDepth = 256
 
     private let bytes: [UInt8]
     private let file: String

@@ -1,69 +1,69 @@
 /// A value read from a schema file, with where it was read.
-package struct Located<Value: Sendable>: Sendable {
+struct Located<Value: Sendable>: Sendable {
     /// The value.
-    package let value: Value
+    let value: Value
     /// Where it starts in the file.
-    package let location: SourceLocation
+    let location: SourceLocation
     /// Its JSON pointer in the file.
-    package let pointer: String
+    let pointer: String
 }
 
 extension Located: Equatable where Value: Equatable {}
 
 /// A header field a schema sets on every request: its name and its value.
-package struct HTTPHeaderField: Sendable, Equatable {
+struct HTTPHeaderField: Sendable, Equatable {
     /// The field's name, e.g. `Accept`.
-    package let name: String
+    let name: String
     /// The field's value.
-    package let value: String
+    let value: String
 }
 
 /// The JSON types a schema can declare.
-package enum SchemaType: String, Sendable, CaseIterable {
+enum SchemaType: String, Sendable, CaseIterable {
     case string, integer, number, boolean, object, array
 }
 
 /// The refinements of `string` and `integer` the generator understands.
-package enum SchemaFormat: String, Sendable, CaseIterable {
+enum SchemaFormat: String, Sendable, CaseIterable {
     case uuid
     case dateTime = "date-time"
     case date, uri, byte, int32, int64, float, double
 }
 
 /// How a string schema's text encodes bytes.
-package enum ContentEncoding: String, Sendable, CaseIterable {
+enum ContentEncoding: String, Sendable, CaseIterable {
     case base64
 }
 
 /// How a property appears in XML.
-package enum XMLNodeKind: String, Sendable, CaseIterable {
+enum XMLNodeKind: String, Sendable, CaseIterable {
     case element, attribute, text, none
 }
 
 /// Values a request can take from the call's context instead of the model.
-package enum BindName: String, Sendable, CaseIterable {
+enum BindName: String, Sendable, CaseIterable {
     case applicationID, signingTime, signature
 }
 
 /// Where a top-level http request property travels.
-package enum ParameterLocation: String, Sendable, CaseIterable {
+enum ParameterLocation: String, Sendable, CaseIterable {
     case query, path, header, body
 }
 
 /// The validation keywords of a schema, checked by the generated `validate()`.
-package struct ConstraintsNode: Sendable {
+struct ConstraintsNode: Sendable {
     /// `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum` and `multipleOf`, with their literal text.
-    package var minimum, maximum, exclusiveMinimum, exclusiveMaximum,
+    var minimum, maximum, exclusiveMinimum, exclusiveMaximum,
         multipleOf: Located<(value: Double, literal: String)>?
     /// `minLength`, `maxLength`, `minItems` and `maxItems`.
-    package var minLength, maxLength, minItems, maxItems: Located<Int>?
+    var minLength, maxLength, minItems, maxItems: Located<Int>?
     /// `pattern`, an ECMA-262 regular expression a string must contain a match of.
-    package var pattern: Located<String>?
+    var pattern: Located<String>?
     /// `uniqueItems`.
-    package var uniqueItems: Located<Bool>?
+    var uniqueItems: Located<Bool>?
 
     /// Whether no keyword is set.
-    package var isEmpty: Bool { present.isEmpty }
+    var isEmpty: Bool { present.isEmpty }
 
     /// Each keyword that is set, with where it is.
     var present: [(keyword: String, location: SourceLocation, pointer: String)] {
@@ -81,50 +81,50 @@ package struct ConstraintsNode: Sendable {
 }
 
 /// A type schema as written, keyword by keyword.
-package final class SchemaNode: Sendable {
+final class SchemaNode: Sendable {
     /// Where the schema object starts.
-    package let location: SourceLocation
+    let location: SourceLocation
     /// Its JSON pointer.
-    package let pointer: String
-    package let ref: Located<String>?
-    package let type: Located<SchemaType>?
-    package let format: Located<SchemaFormat>?
+    let pointer: String
+    let ref: Located<String>?
+    let type: Located<SchemaType>?
+    let format: Located<SchemaFormat>?
     /// `contentEncoding`: a string whose text encodes bytes.
-    package let contentEncoding: Located<ContentEncoding>?
+    let contentEncoding: Located<ContentEncoding>?
     /// Whether null is allowed: `"type": [T, "null"]`, or a `{"type": "null"}` variant in `oneOf`.
-    package let nullable: Bool
+    let nullable: Bool
     /// The validation keywords.
-    package let constraints: ConstraintsNode
-    package let description: String?
+    let constraints: ConstraintsNode
+    let description: String?
     /// Whether the `properties` keyword was present (an empty object is still an object).
-    package let hasProperties: Bool
-    package let properties: [PropertyNode]
-    package let required: [Located<String>]
-    package let items: SchemaNode?
-    package let enumValues: [Located<String>]?
-    package let constValue: Located<String>?
+    let hasProperties: Bool
+    let properties: [PropertyNode]
+    let required: [Located<String>]
+    let items: SchemaNode?
+    let enumValues: [Located<String>]?
+    let constValue: Located<String>?
     /// `alsoAccepts`: values besides the `const` a response may carry, read as that constant.
-    package let alsoAccepts: [Located<String>]
-    package let defaultValue: JSONNode?
-    package let oneOf: [SchemaNode]?
+    let alsoAccepts: [Located<String>]
+    let defaultValue: JSONNode?
+    let oneOf: [SchemaNode]?
     /// `allOf`: object schemas whose properties make one object.
-    package let allOf: [SchemaNode]?
+    let allOf: [SchemaNode]?
     /// `additionalProperties`: the schema of the members an object has beyond its `properties` (`true` is any
     /// value; `false`, like leaving it out, adds nothing).
-    package let additionalProperties: SchemaNode?
+    let additionalProperties: SchemaNode?
     /// `additionalProperties: false`: members beyond `properties` make the value invalid.
-    package let forbidsAdditionalProperties: Bool
-    package let discriminator: Located<String>?
-    package let xml: XMLOptionsNode?
-    package let sensitive: Located<Bool>?
-    package let bind: Located<BindName>?
-    package let signs: Located<String>?
-    package let parameterLocation: Located<ParameterLocation>?
-    package let aliases: [String]
-    package let acceptSingle: Located<Bool>?
+    let forbidsAdditionalProperties: Bool
+    let discriminator: Located<String>?
+    let xml: XMLOptionsNode?
+    let sensitive: Located<Bool>?
+    let bind: Located<BindName>?
+    let signs: Located<String>?
+    let parameterLocation: Located<ParameterLocation>?
+    let aliases: [String]
+    let acceptSingle: Located<Bool>?
     /// `acceptString`: an integer, number or boolean a JSON response may also spell as a string.
-    package let acceptString: Located<Bool>?
-    package let swiftName: Located<String>?
+    let acceptString: Located<Bool>?
+    let swiftName: Located<String>?
 
     /// The schema `{}` (any value), standing for `true` at `node`.
     static func anyValue(at node: JSONNode) -> SchemaNode {
@@ -185,34 +185,34 @@ package final class SchemaNode: Sendable {
     }
 
     /// Whether the schema is marked sensitive.
-    package var isSensitive: Bool { sensitive?.value == true }
+    var isSensitive: Bool { sensitive?.value == true }
 }
 
 /// One entry of `properties`.
-package struct PropertyNode: Sendable {
+struct PropertyNode: Sendable {
     /// The wire name (the key).
-    package let name: String
+    let name: String
     /// Where the key is.
-    package let keyLocation: SourceLocation
+    let keyLocation: SourceLocation
     /// The property's schema.
-    package let schema: SchemaNode
+    let schema: SchemaNode
 }
 
 /// The `xml` keyword.
-package struct XMLOptionsNode: Sendable {
-    package let location: SourceLocation
-    package let name: String?
-    package let namespace: String?
-    package let prefix: String?
-    package let nodeType: Located<XMLNodeKind>?
+struct XMLOptionsNode: Sendable {
+    let location: SourceLocation
+    let name: String?
+    let namespace: String?
+    let prefix: String?
+    let nodeType: Located<XMLNodeKind>?
 }
 
 /// A named type in `$defs`.
-package struct NamedSchema: Sendable {
+struct NamedSchema: Sendable {
     /// The key in `$defs`.
-    package let name: String
+    let name: String
     /// Where the key is.
-    package let keyLocation: SourceLocation
+    let keyLocation: SourceLocation
     /// The schema.
-    package let schema: SchemaNode
+    let schema: SchemaNode
 }

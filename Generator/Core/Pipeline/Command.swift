@@ -104,7 +104,7 @@ package enum Command {
     }
 
     /// Writes `text` and a newline to standard error.
-    package static func standardError(_ text: String) {
+    static func standardError(_ text: String) {
         FileHandle.standardError.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
     }
 }

@@ -1,9 +1,9 @@
 /// A schema file read into memory.
 package struct InMemoryFile: Sendable, Hashable {
     /// The path relative to the schemas directory, e.g. `HealthVault/types.json`.
-    package let path: String
+    let path: String
     /// The file's text.
-    package let contents: String
+    let contents: String
 
     /// Creates a file.
     package init(path: String, contents: String) {
@@ -21,15 +21,15 @@ package enum GeneratorPipeline {
     /// What to generate.
     package struct Options: Sendable {
         /// How the schemas directory is shown in diagnostics and provenance, e.g. `Schemas`.
-        package var displayRoot: String
+        var displayRoot: String
         /// Generate only these families (nil for all).
-        package var families: Set<String>?
+        var families: Set<String>?
         /// Also emit round-trip tests of every model for the families' test targets.
-        package var testSamples: Bool
+        var testSamples: Bool
         /// The package's `sdkgen-config.json`: families (when ``families`` is nil), access level, imports, names.
-        package var config: GeneratorConfig
+        var config: GeneratorConfig
         /// Emit each family as one file, `<Family>.swift`, as a build plugin needs, instead of one file per schema.
-        package var singleFile: Bool
+        var singleFile: Bool
 
         /// Creates options.
         package init(
@@ -47,16 +47,17 @@ package enum GeneratorPipeline {
         var wantedFamilies: Set<String>? { families ?? config.families }
     }
 
-    /// The generated files, and warnings that did not stop generation.
-    package struct Output: Sendable {
-        /// The files, sorted by root and path.
-        package let files: [GeneratedFile]
+    package /// The generated files, and warnings that did not stop generation.
+        struct Output: Sendable
+    {
+        package /// The files, sorted by root and path.
+            let files: [GeneratedFile]
         /// The families generated.
-        package let families: [String]
+        let families: [String]
         /// The module of each family generated, in the same order.
-        package let modules: [String]
+        let modules: [String]
         /// Warnings.
-        package let diagnostics: [Diagnostic]
+        let diagnostics: [Diagnostic]
     }
 
     /// Runs every stage.
@@ -76,7 +77,7 @@ package enum GeneratorPipeline {
     /// Stages 1 and 2: the families of `files` resolved into the IR, with the warnings.
     ///
     /// - Throws: ``GenerationFailed`` with every diagnostic when any schema has an error.
-    package static func resolvedModule(_ files: [InMemoryFile], options: Options = .init()) throws -> (
+    static func resolvedModule(_ files: [InMemoryFile], options: Options = .init()) throws -> (
         IRModule, Diagnostics
     ) {
         let (loaded, globalDiagnostics) = loadFamilies(files, options: options)
@@ -99,7 +100,7 @@ package enum GeneratorPipeline {
 
     /// Stage 1: parses every file of every family directory and checks each document's keywords. The diagnostics
     /// are those of every family read, and of families asked for that do not exist.
-    package static func load(_ files: [InMemoryFile], options: Options = .init()) -> ([FamilyDocuments], Diagnostics) {
+    static func load(_ files: [InMemoryFile], options: Options = .init()) -> ([FamilyDocuments], Diagnostics) {
         var (families, diagnostics) = loadFamilies(files, options: options)
         for family in families { diagnostics.append(contentsOf: family.diagnostics) }
         return (families, diagnostics)
@@ -161,7 +162,7 @@ package enum GeneratorPipeline {
     ///   they name each other's types without a module; a family they refer to that is not generated is always a
     ///   module of its own
     ///   (`HealthSignInOAuth.TokenResponse`), as when every family is its own module; false when they share one.
-    package static func resolve(
+    static func resolve(
         _ families: [FamilyDocuments], config: GeneratorConfig = .init(), wanted: Set<String>? = nil,
         singleModule: Bool = false
     ) -> (IRModule, Diagnostics) {
@@ -185,8 +186,7 @@ package enum GeneratorPipeline {
     }
 
     /// Stage 3: renders every family's Swift files.
-    package static func emit(_ module: IRModule, testSamples: Bool, config: GeneratorConfig = .init()) -> [GeneratedFile]
-    {
+    static func emit(_ module: IRModule, testSamples: Bool, config: GeneratorConfig = .init()) -> [GeneratedFile] {
         module.families
             .flatMap { FileEmitter.files(for: $0, testSamples: testSamples, config: config) }
             .sorted { ($0.root.rawValue, $0.path) < ($1.root.rawValue, $1.path) }

@@ -2,8 +2,7 @@
 extension FamilyResolver {
     // MARK: - Errors
 
-    mutating func errorFormat(_ node: ErrorFormatNode, file: SchemaFile, isStatusError: Bool) -> IRErrorFormat?
-    {
+    mutating func errorFormat(_ node: ErrorFormatNode, file: SchemaFile, isStatusError: Bool) -> IRErrorFormat? {
         guard let bodyNode = node.body else { return nil }
         let scope = ResolutionScope(
             file: file, localTypes: [:], allowedBinds: [], canSign: false, isHTTPRequestRoot: false,

@@ -1,18 +1,18 @@
 /// The decoded documents of one family directory.
-package struct FamilyDocuments: Sendable {
+struct FamilyDocuments: Sendable {
     /// The directory name, which is the family's name.
-    package var name: String
+    var name: String
     /// The directory as shown to users, e.g. `Schemas/Vital`.
-    package var directory: String
-    package var protocolDocument: ProtocolDocument?
+    var directory: String
+    var protocolDocument: ProtocolDocument?
     /// Whether the directory has a protocol.json, even one that could not be read (its errors are reported then).
-    package var hasProtocolFile = false
-    package var typesDocument: TypesDocument?
-    package var methods: [MethodDocument]
+    var hasProtocolFile = false
+    var typesDocument: TypesDocument?
+    var methods: [MethodDocument]
     /// Every reference to another family's schemas (`$ref` values starting with `../`), in file order.
-    package var references: [Located<String>] = []
+    var references: [Located<String>] = []
     /// What reading the directory's files reported.
-    package var diagnostics = Diagnostics()
+    var diagnostics = Diagnostics()
 }
 
 /// Resolves one family's documents into an ``IRFamily``, reporting every semantic problem.

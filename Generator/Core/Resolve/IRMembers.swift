@@ -1,5 +1,5 @@
 /// How a property's value is provided.
-package enum IRStorage: Sendable, Equatable {
+enum IRStorage: Sendable, Equatable {
     /// A field of the model.
     case stored
     /// A fixed string, written on every request and checked on JSON responses.
@@ -11,7 +11,7 @@ package enum IRStorage: Sendable, Equatable {
 }
 
 /// A constraint `validate()` checks a value against.
-package enum IRCheck: Sendable, Equatable {
+enum IRCheck: Sendable, Equatable {
     /// `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum` and `multipleOf`, with the number's JSON text
     /// (compared and divided by its decimal value).
     case minimum(String)
@@ -40,26 +40,26 @@ extension IRCheck {
 }
 
 /// What a value must satisfy: its own checks and, for an array or a map, what each element or value must.
-package indirect enum IRConstraints: Sendable, Equatable {
+indirect enum IRConstraints: Sendable, Equatable {
     /// Nothing.
     case none
     /// `checks` on the value itself, `elements` on each element of an array or value of a map.
     case some(checks: [IRCheck], elements: IRConstraints)
 
     /// The value's own checks.
-    package var checks: [IRCheck] {
+    var checks: [IRCheck] {
         if case .some(let checks, _) = self { return checks }
         return []
     }
 
     /// What each element or value must satisfy.
-    package var elements: IRConstraints {
+    var elements: IRConstraints {
         if case .some(_, let elements) = self { return elements }
         return .none
     }
 
     /// Whether nothing is checked, at any depth.
-    package var isEmpty: Bool { checks.isEmpty && (elements == .none || elements.isEmpty) }
+    var isEmpty: Bool { checks.isEmpty && (elements == .none || elements.isEmpty) }
 
     /// `checks` with `elements`, or ``none`` when both are empty.
     static func of(_ checks: [IRCheck], elements: IRConstraints) -> IRConstraints {
@@ -68,83 +68,83 @@ package indirect enum IRConstraints: Sendable, Equatable {
 }
 
 /// One property of an object.
-package struct IRProperty: Sendable, Equatable {
-    package var wireName: String
-    package var swiftName: String
-    package var type: IRTypeRef
-    package var storage: IRStorage
+struct IRProperty: Sendable, Equatable {
+    var wireName: String
+    var swiftName: String
+    var type: IRTypeRef
+    var storage: IRStorage
     /// Whether the Swift property is optional (not required, no default, not an array).
-    package var isOptional: Bool
+    var isOptional: Bool
     /// Whether the property is required in the schema.
-    package var isRequired: Bool
+    var isRequired: Bool
     /// The Swift expression of the schema's default.
-    package var defaultExpression: String?
-    package var xmlKind: XMLNodeKind
-    package var xmlName: String
+    var defaultExpression: String?
+    var xmlKind: XMLNodeKind
+    var xmlName: String
     /// For an array wrapped in one element: the name of each item's element.
-    package var xmlItemName: String?
-    package var aliases: [String]
+    var xmlItemName: String?
+    var aliases: [String]
     /// For a constant: other values a response may carry in its place.
-    package var alsoAccepts: [String] = []
-    package var location: ParameterLocation?
-    package var acceptSingle: Bool
+    var alsoAccepts: [String] = []
+    var location: ParameterLocation?
+    var acceptSingle: Bool
     /// The wire name of the sibling this element signs.
-    package var signs: String?
+    var signs: String?
     /// What the value must satisfy.
-    package var constraints: IRConstraints = .none
+    var constraints: IRConstraints = .none
     /// Whether JSON may also spell the integer, number or boolean as a string (`acceptString`).
-    package var acceptsString = false
+    var acceptsString = false
     /// Whether the schema allows null (`[T, "null"]`, or `oneOf` with a null variant).
-    package var isNullable = false
+    var isNullable = false
     /// Whether it holds the other family's object its type extends (see ``IRType/base``): it has no key of its own,
     /// since it is read from the whole object.
-    package var holdsBase = false
-    package var documentation: String?
-    package var provenance: Provenance
+    var holdsBase = false
+    var documentation: String?
+    var provenance: Provenance
     /// The schema's `default`, before it is turned into ``defaultExpression``.
     var defaultNode: JSONNode?
     /// Where the property's schema starts, for diagnostics.
     var sourceLocation: SourceLocation
 
     /// Whether it is a field of the model.
-    package var isStored: Bool {
+    var isStored: Bool {
         if case .stored = storage { return true }
         return false
     }
 
     /// Whether it is an object with no stored fields, checked when read but not kept.
-    package var isFixedObject: Bool { storage == .fixed }
+    var isFixedObject: Bool { storage == .fixed }
 
     /// Whether it is an array the schema does not require that reads as empty when absent (no `minItems` tells the
     /// two apart, so it is not optional).
-    package var isArrayDefaultingToEmpty: Bool {
+    var isArrayDefaultingToEmpty: Bool {
         if case .array = type, !isRequired, !isOptional { return true }
         return false
     }
 
     /// The Swift type of the stored property.
-    package var swiftType: String { type.swiftType + (isOptional ? "?" : "") }
+    var swiftType: String { type.swiftType + (isOptional ? "?" : "") }
 }
 
 /// One case of a generated open enum.
-package struct IREnumCase: Sendable, Equatable {
-    package var wireValue: String
-    package var swiftName: String
+struct IREnumCase: Sendable, Equatable {
+    var wireValue: String
+    var swiftName: String
 }
 
 /// A `oneOf` union.
-package struct IRUnion: Sendable, Equatable {
+struct IRUnion: Sendable, Equatable {
     /// The discriminating property's wire name, when there is one.
-    package var discriminator: String?
-    package var variants: [IRVariant]
+    var discriminator: String?
+    var variants: [IRVariant]
 }
 
 /// One variant of a union.
-package struct IRVariant: Sendable, Equatable {
-    package var caseName: String
-    package var type: IRTypeRef
+struct IRVariant: Sendable, Equatable {
+    var caseName: String
+    var type: IRTypeRef
     /// The discriminator's value for this variant.
-    package var discriminatorValue: String?
+    var discriminatorValue: String?
     /// What a value of this variant must satisfy beyond its type.
-    package var constraints: IRConstraints = .none
+    var constraints: IRConstraints = .none
 }

@@ -1,5 +1,5 @@
 /// A scalar type.
-package enum IRScalar: Sendable, Equatable {
+enum IRScalar: Sendable, Equatable {
     case string, int, int32, int64, float, double, bool, uuid, dateTime, date, uri, bytes
     /// Any JSON value (a schema without a type, in a JSON family).
     case jsonValue
@@ -7,7 +7,7 @@ package enum IRScalar: Sendable, Equatable {
     case xmlFragment
 
     /// The fully qualified Swift type.
-    package var swiftType: String {
+    var swiftType: String {
         switch self {
         case .string: return "Swift.String"
         case .int: return "Swift.Int"
@@ -27,10 +27,10 @@ package enum IRScalar: Sendable, Equatable {
     }
 
     /// Whether it has a wire text (it can be an attribute, a text node, a query field); any-value types do not.
-    package var hasWireText: Bool { self != .jsonValue && self != .xmlFragment }
+    var hasWireText: Bool { self != .jsonValue && self != .xmlFragment }
 
     /// Whether JSON carries it as a string in its wire spelling rather than natively.
-    package var isTextInJSON: Bool {
+    var isTextInJSON: Bool {
         switch self {
         case .uuid, .dateTime, .date, .uri, .bytes: return true
         case .string, .int, .int32, .int64, .float, .double, .bool, .jsonValue, .xmlFragment: return false
@@ -38,7 +38,7 @@ package enum IRScalar: Sendable, Equatable {
     }
 
     /// Whether JSON may carry it as a number or boolean that a lenient reader also accepts as a string.
-    package var isLenientInJSON: Bool {
+    var isLenientInJSON: Bool {
         switch self {
         case .int, .int32, .int64, .float, .double, .bool: return true
         case .string, .uuid, .dateTime, .date, .uri, .bytes, .jsonValue, .xmlFragment: return false
@@ -47,21 +47,21 @@ package enum IRScalar: Sendable, Equatable {
 }
 
 /// The name of a generated type, qualified by its enclosing types: how references and declarations point to a type.
-package struct IRTypeName: Sendable, Hashable, CustomStringConvertible {
+struct IRTypeName: Sendable, Hashable, CustomStringConvertible {
     /// The qualified Swift name, e.g. `GetAuthorizedPeople.Request.Parameters`.
-    package let qualified: String
+    let qualified: String
 
     /// The name `qualified`.
-    package init(_ qualified: String) { self.qualified = qualified }
+    init(_ qualified: String) { self.qualified = qualified }
 
     /// The simple name, e.g. `Parameters`.
-    package var simple: String { qualified.split(separator: ".").last.map(String.init) ?? qualified }
+    var simple: String { qualified.split(separator: ".").last.map(String.init) ?? qualified }
 
-    package var description: String { qualified }
+    var description: String { qualified }
 }
 
 /// A reference to a type.
-package indirect enum IRTypeRef: Sendable, Equatable {
+indirect enum IRTypeRef: Sendable, Equatable {
     case scalar(IRScalar, sensitive: Bool)
     case named(IRTypeName)
     case array(IRTypeRef)
@@ -69,7 +69,7 @@ package indirect enum IRTypeRef: Sendable, Equatable {
     case map(IRTypeRef)
 
     /// The Swift spelling.
-    package var swiftType: String {
+    var swiftType: String {
         switch self {
         case .scalar(let scalar, _): return scalar.swiftType
         case .named(let type): return type.qualified
@@ -80,9 +80,9 @@ package indirect enum IRTypeRef: Sendable, Equatable {
 }
 
 /// A generated type.
-package struct IRType: Sendable, Equatable {
+struct IRType: Sendable, Equatable {
     /// What kind of declaration it is.
-    package enum Kind: Sendable, Equatable {
+    enum Kind: Sendable, Equatable {
         case object([IRProperty])
         case enumeration([IREnumCase])
         case union(IRUnion)
@@ -90,47 +90,47 @@ package struct IRType: Sendable, Equatable {
     }
 
     /// The simple Swift name, e.g. `Parameters`.
-    package let name: String
+    let name: String
     /// The name qualified by its enclosing types, e.g. `GetAuthorizedPeople.Request.Parameters`.
-    package let qualifiedName: IRTypeName
+    let qualifiedName: IRTypeName
     /// The enclosing type's qualified name, or nil for a top-level type.
-    package let parent: IRTypeName?
-    package internal(set) var kind: Kind
-    package let documentation: String?
-    package let provenance: Provenance
+    let parent: IRTypeName?
+    var kind: Kind
+    let documentation: String?
+    let provenance: Provenance
     /// The XML namespace written on the element (when it is a document element).
-    package internal(set) var xmlNamespace: String?
-    package internal(set) var xmlPrefix: String?
+    var xmlNamespace: String?
+    var xmlPrefix: String?
     /// The directions of JSON coding the type needs, set from how methods and error formats use it.
-    package internal(set) var json: IRDirections = []
+    var json: IRDirections = []
     /// The directions of XML coding the type needs.
-    package internal(set) var xml: IRDirections = []
+    var xml: IRDirections = []
     /// For an object with `properties` and `additionalProperties`: the type of the members beyond its properties,
     /// kept in `additionalProperties: [String: Value]`.
-    package internal(set) var extraMembers: IRTypeRef?
+    var extraMembers: IRTypeRef?
     /// What each of those members must satisfy.
-    package internal(set) var extraConstraints: IRConstraints = .none
+    var extraConstraints: IRConstraints = .none
     /// Whether the object allows no members beyond its declared properties (`additionalProperties: false`).
-    package internal(set) var isClosed = false
+    var isClosed = false
     /// For an object with `allOf`: the wire names of the schema's own properties, the only ones
     /// `additionalProperties` counts as declared (the parts' members are additional to it). Nil: every property.
-    package internal(set) var declaredNames: Set<String>?
+    var declaredNames: Set<String>?
     /// For an alias of a scalar, array or map: what its values must satisfy.
-    package internal(set) var constraints: IRConstraints = .none
+    var constraints: IRConstraints = .none
     /// Whether it is (or is a variant of) a top-level http request, which needs form/query/header encoding.
-    package internal(set) var needsHTTPFields = false
+    var needsHTTPFields = false
     /// Whether a value of this type contains a sensitive field somewhere.
-    package internal(set) var holdsSensitive = false
+    var holdsSensitive = false
     /// Types declared inside this one (inline objects, enums and unions of its properties), in order.
-    package internal(set) var nestedTypes: [IRTypeName] = []
+    var nestedTypes: [IRTypeName] = []
     /// The family that declares the type when it is another family's, referred to and never emitted here.
-    package internal(set) var module: String?
+    var module: String?
     /// For an object that extends another family's object (`allOf` with a reference to it): that object, which the
     /// struct holds, and whose members beyond its properties it reads its own from.
-    package internal(set) var base: IRTypeName?
+    var base: IRTypeName?
 
     /// Where the type's schema starts, for diagnostics.
-    package let sourceLocation: SourceLocation
+    let sourceLocation: SourceLocation
 
     init(
         name: String, parent: IRTypeName?, kind: Kind, documentation: String?, provenance: Provenance,
@@ -146,51 +146,51 @@ package struct IRType: Sendable, Equatable {
     }
 
     /// The stored properties of an object (nothing for other kinds).
-    package var storedProperties: [IRProperty] {
+    var storedProperties: [IRProperty] {
         guard case .object(let properties) = kind else { return [] }
         return properties.filter(\.isStored)
     }
 
     /// All properties of an object.
-    package var properties: [IRProperty] {
+    var properties: [IRProperty] {
         guard case .object(let properties) = kind else { return [] }
         return properties
     }
 
     /// Whether it is another family's type, declared there.
-    package var isImported: Bool { module != nil }
+    var isImported: Bool { module != nil }
 
     /// Whether it is an object.
-    package var isObject: Bool {
+    var isObject: Bool {
         if case .object = kind { return true }
         return false
     }
 
     /// Whether it is a `oneOf` union.
-    package var isUnion: Bool {
+    var isUnion: Bool {
         if case .union = kind { return true }
         return false
     }
 
     /// Whether it is an object with no stored properties: every field is constant, bound or itself fixed.
-    package var isFixed: Bool {
+    var isFixed: Bool {
         guard case .object = kind else { return false }
         return storedProperties.isEmpty
     }
 }
 
 /// Every type of a family by name: where references are followed.
-package struct IRTypeTable: Sendable, Equatable {
+struct IRTypeTable: Sendable, Equatable {
     private var types: [IRTypeName: IRType] = [:]
 
     /// The type named `name`.
-    package subscript(name: IRTypeName) -> IRType? { types[name] }
+    subscript(name: IRTypeName) -> IRType? { types[name] }
 
     /// How many types there are.
-    package var count: Int { types.count }
+    var count: Int { types.count }
 
     /// Every type's name, sorted.
-    package var names: [IRTypeName] { types.keys.sorted { $0.qualified < $1.qualified } }
+    var names: [IRTypeName] { types.keys.sorted { $0.qualified < $1.qualified } }
 
     /// Adds `type`; false (and nothing changes) when a type of its name is already there.
     mutating func insert(_ type: IRType) -> Bool {
@@ -210,7 +210,7 @@ package struct IRTypeTable: Sendable, Equatable {
     mutating func remove(_ name: IRTypeName) { types[name] = nil }
 
     /// `reference` with aliases followed (an alias cycle, which the resolver reports, stops where it repeats).
-    package func resolved(_ reference: IRTypeRef) -> IRTypeRef {
+    func resolved(_ reference: IRTypeRef) -> IRTypeRef {
         var current = reference
         var seen: Set<IRTypeName> = []
         while case .named(let name) = current, seen.insert(name).inserted, case .alias(let target)? = types[name]?.kind
@@ -221,19 +221,19 @@ package struct IRTypeTable: Sendable, Equatable {
     }
 
     /// The named type `reference` refers to, aliases followed.
-    package func namedType(_ reference: IRTypeRef) -> IRType? {
+    func namedType(_ reference: IRTypeRef) -> IRType? {
         if case .named(let name) = resolved(reference) { return types[name] }
         return nil
     }
 
     /// Whether the value itself is a sensitive scalar.
-    package func isSensitiveScalar(_ reference: IRTypeRef) -> Bool {
+    func isSensitiveScalar(_ reference: IRTypeRef) -> Bool {
         if case .scalar(_, true) = resolved(reference) { return true }
         return false
     }
 
     /// Whether the value is a scalar or an enum (something with a wire text).
-    package func isScalarLike(_ reference: IRTypeRef) -> Bool {
+    func isScalarLike(_ reference: IRTypeRef) -> Bool {
         switch resolved(reference) {
         case .scalar(let scalar, _): return scalar.hasWireText
         case .named(let name): if case .enumeration? = types[name]?.kind { return true } else { return false }
@@ -243,7 +243,7 @@ package struct IRTypeTable: Sendable, Equatable {
 
     /// Whether `type`'s `init()` works: every stored property is optional, has a default, or is an object whose own
     /// `init()` works.
-    package func hasEmptyInitializer(_ type: IRType) -> Bool { hasEmptyInitializer(type, visiting: []) }
+    func hasEmptyInitializer(_ type: IRType) -> Bool { hasEmptyInitializer(type, visiting: []) }
 
     private func hasEmptyInitializer(_ type: IRType, visiting: Set<IRTypeName>) -> Bool {
         guard case .object = type.kind, !visiting.contains(type.qualifiedName) else { return false }
@@ -258,5 +258,5 @@ package struct IRTypeTable: Sendable, Equatable {
     }
 
     /// The named types `names`, in order.
-    package func types(_ names: [IRTypeName]) -> [IRType] { names.compactMap { types[$0] } }
+    func types(_ names: [IRTypeName]) -> [IRType] { names.compactMap { types[$0] } }
 }

@@ -4,14 +4,14 @@
 /// (`person-info`, `access_token`, `NoActionRequired`, `AUTHENTICATED_SESSION_TOKEN_EXPIRED`). Words written in
 /// capitals are read as ordinary words, and known acronyms are capitalized as the Swift API guidelines ask
 /// (`app-id` → `appID`, `redirect_uri` → `redirectURI`).
-package enum Naming {
+enum Naming {
     /// Words spelled in capitals when they are not the first word of a lowerCamelCase name.
-    package static let acronyms: Set<String> = [
+    static let acronyms: Set<String> = [
         "id", "url", "uri", "ttl", "http", "https", "xml", "json", "api", "uuid", "jwt", "ip", "fhir", "hmac",
     ]
 
     /// Swift keywords that must be escaped with backticks when used as names.
-    package static let keywords: Set<String> = [
+    static let keywords: Set<String> = [
         "associatedtype", "class", "deinit", "enum", "extension", "fileprivate", "func", "import", "init", "inout",
         "internal", "let", "open", "operator", "private", "precedencegroup", "protocol", "public", "rethrows",
         "static", "struct", "subscript", "typealias", "var", "break", "case", "catch", "continue", "default", "defer",
@@ -20,7 +20,7 @@ package enum Naming {
     ]
 
     /// The words of a wire name.
-    package static func words(_ name: String) -> [String] {
+    static func words(_ name: String) -> [String] {
         // Only ASCII letters and digits form words, so the bytes can be read directly; reading Characters would
         // walk grapheme clusters, which made naming a tenth of generation time.
         let bytes = Array(name.utf8)
@@ -60,7 +60,7 @@ package enum Naming {
     private static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
 
     /// A lowerCamelCase name: `person-info` → `personInfo`, `app-id` → `appID`, `` → `unspecified`.
-    package static func lowerCamel(_ name: String) -> String {
+    static func lowerCamel(_ name: String) -> String {
         let parts = words(name)
         guard let first = parts.first else { return "unspecified" }
         let head = first.lowercased()
@@ -69,25 +69,25 @@ package enum Naming {
     }
 
     /// An UpperCamelCase name: `response-results` → `ResponseResults`, `hmacSig` → `HMACSig`.
-    package static func upperCamel(_ name: String) -> String {
+    static func upperCamel(_ name: String) -> String {
         let parts = words(name)
         guard !parts.isEmpty else { return "Unspecified" }
         return safeStart(parts.map(capitalize).joined())
     }
 
     /// `name` with backticks when it is a Swift keyword.
-    package static func escaped(_ name: String) -> String {
+    static func escaped(_ name: String) -> String {
         keywords.contains(name) ? "`\(name)`" : name
     }
 
     /// Whether `text` is a valid Swift identifier (ASCII).
-    package static func isIdentifier(_ text: String) -> Bool {
+    static func isIdentifier(_ text: String) -> Bool {
         guard let first = text.first, first.isASCII, first.isLetter || first == "_" else { return false }
         return text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
     }
 
     /// Whether `text` is an UpperCamelCase Swift type name.
-    package static func isTypeName(_ text: String) -> Bool {
+    static func isTypeName(_ text: String) -> Bool {
         isIdentifier(text) && text.first?.isUppercase == true
     }
 

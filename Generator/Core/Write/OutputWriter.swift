@@ -4,22 +4,22 @@ import Foundation
 ///
 /// It owns `<sources>/<Module>/Generated/` and `<tests>/<Module>Tests/Generated/` of each generated family: every
 /// `.swift` file there that the generator did not produce is an orphan.
-package struct OutputWriter {
+struct OutputWriter {
     /// One difference between the generated files and the disk.
-    package enum Change: Sendable, Hashable {
+    enum Change: Sendable, Hashable {
         case create(path: String, contents: String)
         case update(path: String, old: String, new: String)
         case delete(path: String, old: String)
 
         /// The file's path.
-        package var path: String {
+        var path: String {
             switch self {
             case .create(let path, _), .update(let path, _, _), .delete(let path, _): return path
             }
         }
 
         /// A unified diff of the change.
-        package var diff: String {
+        var diff: String {
             switch self {
             case .create(let path, let contents):
                 return UnifiedDiff.diff(old: "", new: contents, oldName: "/dev/null", newName: path)
@@ -32,18 +32,12 @@ package struct OutputWriter {
     }
 
     /// The sources root, e.g. `Sources`.
-    package let sources: URL
+    let sources: URL
     /// The tests root, e.g. `Tests` (used only for test samples).
-    package let tests: URL
-
-    /// Creates a writer.
-    package init(sources: URL, tests: URL) {
-        self.sources = sources
-        self.tests = tests
-    }
+    let tests: URL
 
     /// The changes that writing `files` for the families generated into `modules` would make, in path order.
-    package func plan(_ files: [GeneratedFile], modules: [String], testSamples: Bool) throws -> [Change] {
+    func plan(_ files: [GeneratedFile], modules: [String], testSamples: Bool) throws -> [Change] {
         let manager = FileManager.default
         var wanted: [String: String] = [:]
         for file in files { wanted[display(url(for: file).standardizedFileURL.path)] = file.contents }
@@ -73,7 +67,7 @@ package struct OutputWriter {
     }
 
     /// Applies `changes`, creating directories as needed and removing directories left empty.
-    package func apply(_ changes: [Change]) throws {
+    func apply(_ changes: [Change]) throws {
         let manager = FileManager.default
         var directories: Set<String> = []
         for change in changes {

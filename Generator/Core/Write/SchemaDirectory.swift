@@ -1,11 +1,11 @@
 import Foundation
 
 /// Reads a schemas directory into memory.
-package enum SchemaDirectory {
+enum SchemaDirectory {
     /// Every `.json` file directly inside the family directories of `root`, plus the files beside them.
     ///
     /// - Throws: `CocoaError` when the directory cannot be read; the message names the path.
-    package static func read(_ root: URL) throws -> [InMemoryFile] {
+    static func read(_ root: URL) throws -> [InMemoryFile] {
         let manager = FileManager.default
         var isDirectory: ObjCBool = false
         guard manager.fileExists(atPath: root.path, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -31,11 +31,11 @@ package enum SchemaDirectory {
 }
 
 /// The schemas directory could not be read.
-package enum SchemaDirectoryError: Error, CustomStringConvertible {
+enum SchemaDirectoryError: Error, CustomStringConvertible {
     case notADirectory(String)
     case notUTF8(String)
 
-    package var description: String {
+    var description: String {
         switch self {
         case .notADirectory(let path):
             return "error: the schemas directory \(path) does not exist or is not a directory (pass --schemas DIR)"

@@ -1,7 +1,7 @@
 /// A line-based unified diff (Myers' algorithm), for `sdkgen --check` output and test failures.
-package enum UnifiedDiff {
+enum UnifiedDiff {
     /// The diff from `old` to `new` with three lines of context, or an empty string when they are equal.
-    package static func diff(old: String, new: String, oldName: String, newName: String, context: Int = 3) -> String {
+    static func diff(old: String, new: String, oldName: String, newName: String, context: Int = 3) -> String {
         guard old != new else { return "" }
         let a = lines(old)
         let b = lines(new)
