@@ -65,7 +65,8 @@ stress: build venv  ## The randomized tests at full length: lifecycle, schema ve
 	LIFECYCLE_STRESS_SEQUENCES=$${LIFECYCLE_STRESS_SEQUENCES:-10000} $(SWIFT) test --skip-build --filter LifecycleStressTests
 	SDK_SCHEMA_VERDICT_COUNT=$${SDK_SCHEMA_VERDICT_COUNT:-1000} $(SWIFT) test --skip-build --filter SchemaVerdictTests
 	SDK_HOSTILE_SAMPLE=$${SDK_HOSTILE_SAMPLE:-all} $(SWIFT) test --skip-build --filter HostileSchemaTests
-	SDK_DIFF_MUTANTS=$${SDK_DIFF_MUTANTS:-200} $(SWIFT) test --skip-build --filter DiffProofTests
+	SDK_DIFF_EXAMPLES=$${SDK_DIFF_EXAMPLES:-all} SDK_DIFF_MUTANTS=$${SDK_DIFF_MUTANTS:-200} \
+	  $(SWIFT) test --skip-build --filter DiffProofTests
 
 diff:  ## What the schemas changed since BASE (a directory or git revision; default HEAD): make diff BASE=v0.1.0
 	$(SWIFT) run -q HealthSignInSDKGen diff --base $${BASE:-HEAD} --schemas Schemas
@@ -77,7 +78,7 @@ demo: venv  ## Walk the HealthVault, Koppeltaal, Vital and SMART journeys agains
 	$(SWIFT) build --product HealthSignInDemo
 	Tests/Emulator/with-emulator sh -c '.build/debug/HealthSignInDemo --emulator "$$EMULATOR_URL"'
 
-bench: venv  ## Measure the budgets of DESIGN.md (generator, codecs, client, refresh, lifecycle); writes .build/bench/results.json.
+bench: venv  ## Measure the budgets of Benchmarks/README.md (generator, compile, codecs, client, refresh, lifecycle).
 	$(SWIFT) build -c release --product HealthSignInSDKGen
 	$(SWIFT) build -c release --product HealthSignInBench
 	$(SWIFT) build -c release --product HealthSignInLifecycleWorker

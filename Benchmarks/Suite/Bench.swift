@@ -1,6 +1,6 @@
 import Foundation
 
-/// `HealthSignInBench`: measures the budgets of DESIGN.md §11 and prints one table; `make bench` runs it.
+/// `HealthSignInBench`: measures the budgets of `Benchmarks/README.md` and prints one table; `make bench` runs it.
 ///
 /// ```
 /// HealthSignInBench --sdkgen .build/release/HealthSignInSDKGen --modules .build/debug/Modules [--emulator URL] [--only SECTIONS]

@@ -18,13 +18,11 @@ struct GeneratorBenchmarks {
     func sources(size: Int) -> URL { workspace.appendingPathComponent("generator-\(size)/Sources") }
 
     func run(into report: Report) throws {
-        let shipped = try (0..<11).map { _ in
-            try ChildProcess.run([
-                sdkgen, "--schemas", repository.appendingPathComponent("Schemas").path,
-                "--output", repository.appendingPathComponent("Sources").path, "--check",
-            ])
-        }
-        let shippedSummary = Summary(shipped.map(\.seconds)).scaled(by: 1000)
+        let check = [
+            sdkgen, "--schemas", repository.appendingPathComponent("Schemas").path,
+            "--output", repository.appendingPathComponent("Sources").path, "--check",
+        ]
+        let shipped = try (0..<11).map { _ in try ChildProcess.run(check) }
         let families =
             (try? FileManager.default.contentsOfDirectory(atPath: repository.appendingPathComponent("Schemas").path))?
             .filter {
@@ -35,11 +33,16 @@ struct GeneratorBenchmarks {
         report.add(
             Row(
                 section: "Generator", metric: "shipped schemas, \(families) families (--check)", unit: "ms",
-                summary: shippedSummary,
-                budget: "< 1000 ms", withinBudget: shippedSummary.median < 1000, note: "peak \(Self.mebibytes(shipped))"
-            ))
+                summary: Summary(shipped.map(\.seconds)).scaled(by: 1000), note: "peak \(Self.mebibytes(shipped))"))
+        let checkInstructions = try InstructionCount.of(check)
+        report.add(
+            Row(
+                section: "Generator", metric: "shipped schemas, \(families) families (--check), instructions",
+                unit: "M instr", summary: Summary([Double(checkInstructions) / 1e6]),
+                budget: "≤ \(Budgets.shippedCheckInstructions / 1_000_000) M",
+                withinBudget: checkInstructions <= Budgets.shippedCheckInstructions))
 
-        var perMethod: [Int: Double] = [:]
+        var instructionsPerMethod: [Int: Double] = [:]
         for size in Self.sizes {
             let root = workspace.appendingPathComponent("generator-\(size)")
             try SyntheticSchemas(methods: size).write(to: root.appendingPathComponent("Schemas"))
@@ -52,16 +55,21 @@ struct GeneratorBenchmarks {
                 let cost = try ChildProcess.run(command)
                 if run > 0 { costs.append(cost) }  // the first run warms the file system cache
             }
-            let summary = Summary(costs.map(\.seconds)).scaled(by: 1000)
-            perMethod[size] = summary.median / Double(size)
+            try? FileManager.default.removeItem(at: sources(size: size))
+            let instructions = Double(try InstructionCount.of(command)) / Double(size)
+            instructionsPerMethod[size] = instructions
             let (lines, bytes) = try Self.count(sources(size: size))
             report.add(
                 Row(
                     section: "Generator", metric: "synthetic family, \(size) methods (from scratch)", unit: "ms",
-                    summary: summary,
-                    budget: size == 1000 ? "< 1000 ms" : nil, withinBudget: size == 1000 ? summary.median < 1000 : nil,
-                    note: "\(lines / size) lines, \(bytes / size) bytes per method; peak \(Self.mebibytes(costs))"
-                ))
+                    summary: Summary(costs.map(\.seconds)).scaled(by: 1000),
+                    note: "\(lines / size) lines, \(bytes / size) bytes per method; peak \(Self.mebibytes(costs))"))
+            report.add(
+                Row(
+                    section: "Generator", metric: "synthetic family, \(size) methods, instructions per method",
+                    unit: "M instr", summary: Summary([instructions / 1e6]),
+                    budget: size == 1000 ? "≤ \(Report.number(Double(Budgets.instructionsPerSyntheticMethod) / 1e6)) M" : nil,
+                    withinBudget: size == 1000 ? instructions <= Double(Budgets.instructionsPerSyntheticMethod) : nil))
             if size == GeneratedCodeBudget.methods {
                 let perMethod = Double(lines) / Double(size)
                 let bytesPerMethod = Double(bytes) / Double(size)
@@ -96,13 +104,12 @@ struct GeneratorBenchmarks {
                     note: "the shared disk's speed varies widely"
                 ))
         }
-        if let small = perMethod[100], let large = perMethod[1000] {
+        if let small = instructionsPerMethod[100], let large = instructionsPerMethod[1000] {
             report.add(
                 Row(
-                    section: "Generator", metric: "time per method, 1,000 vs 100 methods", unit: "ratio",
-                    summary: Summary([large / small]),
-                    budget: "linear (≈ 1)", withinBudget: large / small < 1.5
-                ))
+                    section: "Generator", metric: "instructions per method, 1,000 vs 100 methods", unit: "ratio",
+                    summary: Summary([large / small]), budget: "≤ \(Budgets.instructionGrowth) (linear)",
+                    withinBudget: large / small <= Budgets.instructionGrowth))
         }
     }
 

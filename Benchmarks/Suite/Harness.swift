@@ -46,6 +46,20 @@ enum Harness {
         return Summary(samples)
     }
 
+    /// Seconds per call of `subject` and of `reference`, measured in turn for `rounds` rounds so that both see the
+    /// same machine; each summary holds the median of every round. Their ratio is what a budget may hold.
+    static func alternating(
+        rounds: Int = 3, iterations: Int, _ subject: () async throws -> Void, against reference: () async throws -> Void
+    ) async rethrows -> (subject: Summary, reference: Summary) {
+        var subjects: [Double] = []
+        var references: [Double] = []
+        for _ in 0..<rounds {
+            subjects.append(try await measure(iterations: iterations, subject).median)
+            references.append(try await measure(iterations: iterations, reference).median)
+        }
+        return (Summary(subjects), Summary(references))
+    }
+
     /// How many calls of `body` last about 20 ms.
     private static func calibrate(_ body: () throws -> Void) rethrows -> Int {
         var count = 1

@@ -1,6 +1,6 @@
 import Foundation
 
-/// One measured quantity, with its budget when DESIGN.md sets one.
+/// One measured quantity, with its budget when it has one (see `Budgets` and `Benchmarks/README.md`).
 struct Row: Sendable, Codable {
     /// The section, e.g. `Generator`.
     let section: String

@@ -123,7 +123,7 @@ struct DiffInstances {
 }
 
 /// A seeded random number generator (SplitMix64), so a run can be repeated.
-struct SeededRandom {
+struct SeededRandom: RandomNumberGenerator {
     private var state: UInt64
 
     init(seed: UInt64) { state = seed }

@@ -1,0 +1,20 @@
+/// Every budget `make bench` checks, in one place; `Benchmarks/README.md` says why each is what it is. None is an
+/// absolute time: each is a deterministic count, or a ratio to a reference measured in the same run, alternating with
+/// it so that both see the same machine.
+enum Budgets {
+    /// Instructions of `sdkgen --check` on the shipped schemas, as a whole process.
+    static let shippedCheckInstructions = 350_000_000
+    /// Instructions per method of `sdkgen` generating the synthetic 1,000-method family from scratch.
+    static let instructionsPerSyntheticMethod = 8_000_000
+    /// Instructions per method at 1,000 methods over the same at 100: the generator's cost grows linearly.
+    static let instructionGrowth = 1.5
+    /// The debug compile's cost per 100 synthetic methods over the compile of the fixed reference module.
+    static let compileSlopeOverReference = 2.2
+    /// A whole client call against an in-memory transport over the reference workload: Foundation's `JSONDecoder`
+    /// reading one small token response.
+    static let clientCallOverReference = 3.0
+    /// A call through the credential lifecycle on an in-memory store over the same call on the bare client.
+    static let lifecycleOverBareCall = 2.0
+    /// The same call on a file store (asked at each call and before each request) over the bare client call.
+    static let fileStoreOverBareCall = 3.0
+}
