@@ -123,7 +123,8 @@ struct ClientBenchmarks {
                 section: "Client", metric: "Vital GetConnectedProviders through 2 pass-through middlewares",
                 unit: "µs/call", summary: through.scaled(by: 1e6),
                 note: String(
-                    format: "+%.2f µs over the bare call (ratio %.2f)", extra, through.median / providers.subject.median)))
+                    format: "+%.2f µs over the bare call (ratio %.2f)", extra, through.median / providers.subject.median
+                )))
 
         // Building and form-encoding alone: the transport refuses at once.
         let refusing = OAuth2APIClient(

@@ -27,7 +27,9 @@ struct CompileBenchmarks {
             var sized: [Int: Double] = [:]
             for size in [10, 100] {
                 sized[size] = try ["SynthXML", "SynthJSON"].reduce(0) { total, family in
-                    total + (try compile(family: family, from: generator.sources(size: size).appendingPathComponent(family)))
+                    total
+                        + (try compile(
+                            family: family, from: generator.sources(size: size).appendingPathComponent(family)))
                 }
             }
             guard run > 0, let small = sized[10], let large = sized[100] else { continue }
@@ -54,7 +56,8 @@ struct CompileBenchmarks {
                 section: "Compile", metric: "cost per 100 methods (slope 10 → 100) over the reference module",
                 unit: "ratio", summary: ratio, budget: "≤ \(Budgets.compileSlopeOverReference)",
                 withinBudget: ratio.median <= Budgets.compileSlopeOverReference,
-                note: String(format: "%.2f s per 100 methods, %.2f s the reference", slope.median, referenceTimes.median)
+                note: String(
+                    format: "%.2f s per 100 methods, %.2f s the reference", slope.median, referenceTimes.median)
             ))
         try objectSizes(into: report)
     }

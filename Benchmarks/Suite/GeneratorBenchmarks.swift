@@ -68,7 +68,8 @@ struct GeneratorBenchmarks {
                 Row(
                     section: "Generator", metric: "synthetic family, \(size) methods, instructions per method",
                     unit: "M instr", summary: Summary([instructions / 1e6]),
-                    budget: size == 1000 ? "≤ \(Report.number(Double(Budgets.instructionsPerSyntheticMethod) / 1e6)) M" : nil,
+                    budget: size == 1000
+                        ? "≤ \(Report.number(Double(Budgets.instructionsPerSyntheticMethod) / 1e6)) M" : nil,
                     withinBudget: size == 1000 ? instructions <= Double(Budgets.instructionsPerSyntheticMethod) : nil))
             if size == GeneratedCodeBudget.methods {
                 let perMethod = Double(lines) / Double(size)

@@ -21,7 +21,8 @@ final class DiffProofTests: XCTestCase {
         // Each run proves a seeded sample of the rule examples (`SDK_DIFF_EXAMPLES`, 16 by default; `all` for every
         // one, as `make stress` does), so that every rule is proven across runs at a quarter of the cost of one.
         let sample =
-            environment["SDK_DIFF_EXAMPLES"] == "all" ? Int.max : environment["SDK_DIFF_EXAMPLES"].flatMap(Int.init) ?? 16
+            environment["SDK_DIFF_EXAMPLES"] == "all"
+            ? Int.max : environment["SDK_DIFF_EXAMPLES"].flatMap(Int.init) ?? 16
         print("DiffProofTests: seed \(seed); replay with SDK_DIFF_SEED=\(seed)")
         // The access level is proven apart: one module sees every level.
         var draw = SeededRandom(seed: seed)
@@ -32,7 +33,9 @@ final class DiffProofTests: XCTestCase {
         let mutants = try DiffMutants.draw(seed: seed, count: mutantCount).filter { mutant in
             (try? SchemaDiffTests.changes(mutant)) != nil
         }
-        print("DiffProofTests: \(rules.count) rule examples (\(rules.map(\.label).sorted().joined(separator: ", "))) and \(mutants.count) random changes")
+        print(
+            "DiffProofTests: \(rules.count) rule examples (\(rules.map(\.label).sorted().joined(separator: ", "))) and \(mutants.count) random changes"
+        )
         let examples = rules + mutants
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("diff-proof-\(seed)")
         try? FileManager.default.removeItem(at: directory)
