@@ -320,7 +320,7 @@ final class DocumentationTests: XCTestCase {
         ],
         "errors apps catch": [
             "SDKError", "ProtocolError", "ErrorRecovery", "TransportError", "UnexpectedResponseError",
-            "ResponseDecodingError", "ConfigurationError", "RequestEncodingError", "RequestValidationError",
+            "ResponseDecodingError", "ConfigurationError", "RequestEncodingError", "SchemaValidationError",
             "PagingError", "JSONValueError", "XMLFragmentError", "JOSEError",
         ],
         "values generated models hold and apps read": [

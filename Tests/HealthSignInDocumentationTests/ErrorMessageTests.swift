@@ -29,7 +29,7 @@ final class ErrorMessageTests: XCTestCase {
         PagingError.repeatedCursor,
         JSONValueError(.unexpectedEnd, offset: 3),
         XMLFragmentError(reason: "unclosed element", offset: 4, line: 1, column: 5),
-        RequestValidationError(path: "/num-results", requirement: "at least 1"),
+        SchemaValidationError(path: "/num-results", requirement: "at least 1"),
         CredentialLifecycleError.superseded,
         CredentialStoreError.unreadable(key: "session"),
         JOSEError.invalidSignature,

@@ -26,7 +26,7 @@ final class SchemaVerdictTests: XCTestCase {
     func testGeneratedCodeAgreesWithJSONSchemaOnRandomSchemas() throws {
         let environment = ProcessInfo.processInfo.environment
         let seed = environment["SDK_SCHEMA_VERDICT_SEED"].flatMap(UInt32.init) ?? UInt32.random(in: 1...UInt32.max)
-        let count = environment["SDK_SCHEMA_VERDICT_COUNT"].flatMap(Int.init) ?? 30
+        let count = environment["SDK_SCHEMA_VERDICT_COUNT"].flatMap(Int.init) ?? 20
         print("SchemaVerdictTests: seed \(seed), \(count) schemas; replay with SDK_SCHEMA_VERDICT_SEED=\(seed)")
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("schema-verdicts-\(seed)")
         try? FileManager.default.removeItem(at: directory)

@@ -601,13 +601,29 @@ final class SnippetTests: XCTestCase {
         assertEmits(
             text,
             """
-                public var recovery: HealthSignInCore.ErrorRecovery {
-                    switch self {
-                    case .expired: return .refreshCredential
-                    case .gone: return .discardGrant
-                    default: return .none
-                    }
+                private static let rows: [Swift.String: (code: Self, name: Swift.String, recovery: HealthSignInCore.ErrorRecovery)] = [
+                    "expired": (.expired, "expired", .refreshCredential),
+                    "gone": (.gone, "gone", .discardGrant),
+                ]
+
+                /// The case for a wire code.
+                public init(rawValue: Swift.String) {
+                    self = Self.listedCase(rawValue, in: Self.rows)?.code ?? .unknown(rawValue)
                 }
+            """)
+        assertEmits(
+            text,
+            """
+                private var row: (code: Self, name: Swift.String, recovery: HealthSignInCore.ErrorRecovery)? {
+                    if case .unknown = self { return nil }
+                    return Self.rows[rawValue]
+                }
+
+                /// The documented name, e.g. `expired`, or nil for an unknown code.
+                public var name: Swift.String? { row?.name }
+
+                /// What a caller should do about this code.
+                public var recovery: HealthSignInCore.ErrorRecovery { row?.recovery ?? .none }
             """)
     }
 

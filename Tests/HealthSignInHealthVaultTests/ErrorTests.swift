@@ -68,9 +68,9 @@ final class ErrorTests: XCTestCase {
         let request = GetAuthorizedPeople.Request(parameters: .init(numResults: 0))
         await XCTAssertThrowsErrorAsync(try await client.getAuthorizedPeople(request, session: session)) { error in
             XCTAssertEqual(
-                error as? RequestValidationError,
-                RequestValidationError(path: "/parameters/num-results", requirement: "at least 1"))
-            XCTAssertEqual(String(describing: error), "The request's /parameters/num-results must be at least 1")
+                error as? SchemaValidationError,
+                SchemaValidationError(path: "/parameters/num-results", requirement: "at least 1"))
+            XCTAssertEqual(String(describing: error), "The value at /parameters/num-results must be at least 1")
         }
         XCTAssertEqual(transport.requests.count, 0)
         XCTAssertNoThrow(try GetAuthorizedPeople.Request(parameters: .init(numResults: 1)).validate())

@@ -200,13 +200,13 @@ final class RecordMethodTests: XCTestCase {
         await XCTAssertThrowsErrorAsync(
             try await client.putThings2(.init(thing: []), recordID: Self.record, session: Self.session)
         ) {
-            XCTAssertEqual(($0 as? RequestValidationError)?.path, "/thing")
+            XCTAssertEqual(($0 as? SchemaValidationError)?.path, "/thing")
         }
         let xpath = GetThings3.Request(group: [.init(filter: [.init(xpath: "//weight")], format: .init())])
         await XCTAssertThrowsErrorAsync(
             try await client.getThings3(xpath, recordID: Self.record, session: Self.session)
         ) {
-            XCTAssertEqual(($0 as? RequestValidationError)?.path, "/group/0/filter/0/xpath")
+            XCTAssertEqual(($0 as? SchemaValidationError)?.path, "/group/0/filter/0/xpath")
         }
         XCTAssertEqual(transport.requests.count, 0)
     }

@@ -162,32 +162,7 @@ enum ErrorEmitter {
             p.doc("A code the schema does not list.")
             p.line("case unknown(\(raw))")
             p.blank()
-            Emit.rawValueInitializer(
-                raw: raw, cases: codeType.codes.map { (literal($0.value), $0.swiftName) },
-                doc: "The case for a wire code.", listed: !codeType.isInteger, into: &p
-            )
-            p.blank()
-            p.doc("The wire code.")
-            p.block("public var rawValue: \(raw)") { p in
-                p.switchBlock("self") { p in
-                    for code in codeType.codes {
-                        p.line("case .\(Emit.name(code.swiftName)): return \(literal(code.value))")
-                    }
-                    p.line("case .unknown(let value): return value")
-                }
-            }
-            p.blank()
-            p.doc("The documented name, e.g. `\(codeType.codes.first?.name ?? "")`, or nil for an unknown code.")
-            p.block("public var name: Swift.String?") { p in
-                p.switchBlock("self") { p in
-                    for code in codeType.codes {
-                        p.line("case .\(Emit.name(code.swiftName)): return \(SwiftLiteral.string(code.name))")
-                    }
-                    p.line("case .unknown: return nil")
-                }
-            }
-            p.blank()
-            recoveryAccessor(codeType.codes, into: &p)
+            codeTable(codeType, raw: raw, into: &p)
             if codeType.isInteger {
                 p.blank()
                 p.doc("The number and documented name, e.g. `65 (AUTHENTICATED_SESSION_TOKEN_EXPIRED)`.")
@@ -196,29 +171,57 @@ enum ErrorEmitter {
         }
     }
 
-    /// `recovery`: each code's documented recovery, grouped into one `case` per recovery.
-    private static func recoveryAccessor(_ codes: [IRCode], into p: inout SwiftPrinter) {
-        p.doc("What a caller should do about this code.")
-        p.block("public var recovery: HealthSignInCore.ErrorRecovery") { p in
-            let groups = Dictionary(grouping: codes.filter { $0.recovery != "none" }, by: \.recovery)
-            let order = [
-                "retryLater", "refreshCredential", "reauthorize", "reprovision", "discardGrant", "reconfigure",
-                "fixRequest",
-            ]
-            if groups.isEmpty {
-                p.line(".none")
-                return
-            }
+    /// The codes as data: one row per listed code (its wire value, case, documented name and recovery), which the
+    /// initializer, `name` and `recovery` read. The case's wire value is a `switch`, not a lookup in the rows: Swift
+    /// hashes and compares a `RawRepresentable` enum through its `rawValue`, so a table keyed by case would recurse.
+    private static func codeTable(_ codeType: IRCodeType, raw: String, into p: inout SwiftPrinter) {
+        let row = "(code: Self, name: Swift.String, recovery: HealthSignInCore.ErrorRecovery)"
+        if codeType.codes.isEmpty {
+            p.line("private static let rows: [\(raw): \(row)] = [:]")
+        } else {
+            p.entries(
+                "private static let rows: [\(raw): \(row)] = [",
+                codeType.codes.map {
+                    "\(literal($0.value)): (.\(Emit.name($0.swiftName)), \(SwiftLiteral.string($0.name)), .\($0.recovery))"
+                },
+                "]")
+        }
+        p.blank()
+        p.doc("The case for a wire code.")
+        p.block("public init(rawValue: \(raw))") { p in
+            p.line(
+                codeType.isInteger
+                    ? "self = Self.rows[rawValue]?.code ?? .unknown(rawValue)"
+                    : "self = Self.listedCase(rawValue, in: Self.rows)?.code ?? .unknown(rawValue)")
+        }
+        if !codeType.isInteger {
+            p.blank()
+            p.doc("Whether the value is one the schema lists; an unlisted one decodes, but `validate()` refuses it.")
+            p.line("public var isListed: Swift.Bool { row != nil }")
+        }
+        p.blank()
+        p.doc("The wire code.")
+        p.block("public var rawValue: \(raw)") { p in
             p.switchBlock("self") { p in
-                for recovery in order {
-                    guard let codes = groups[recovery] else { continue }
-                    p.line(
-                        "case \(codes.map { "." + Emit.name($0.swiftName) }.joined(separator: ", ")): return .\(recovery)"
-                    )
+                for code in codeType.codes {
+                    p.line("case .\(Emit.name(code.swiftName)): return \(literal(code.value))")
                 }
-                p.line("default: return .none")
+                p.line("case .unknown(let value): return value")
             }
         }
+        p.blank()
+        p.line("private var row: \(row)? {")
+        p.indented { p in
+            p.line("if case .unknown = self { return nil }")
+            p.line("return Self.rows[rawValue]")
+        }
+        p.line("}")
+        p.blank()
+        p.doc("The documented name, e.g. `\(codeType.codes.first?.name ?? "")`, or nil for an unknown code.")
+        p.line("public var name: Swift.String? { row?.name }")
+        p.blank()
+        p.doc("What a caller should do about this code.")
+        p.line("public var recovery: HealthSignInCore.ErrorRecovery { row?.recovery ?? .none }")
     }
 
     private static func literal(_ value: ErrorCodeNode.Value) -> String {

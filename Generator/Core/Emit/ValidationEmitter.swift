@@ -63,7 +63,7 @@ struct ValidationEmitter {
             "Checks the schema's constraints on this value and its parts; client methods call it on a request before sending it.",
             remarks: [
                 "- Parameter path: where the value is, as a JSON pointer by wire names.\n"
-                    + "- Throws: `HealthSignInCore.RequestValidationError` for the first value that breaks a constraint."
+                    + "- Throws: `HealthSignInCore.SchemaValidationError` for the first value that breaks a constraint."
             ])
         p.block("public func validate(at path: Swift.String = \"\") throws") { p in
             switch type.kind {

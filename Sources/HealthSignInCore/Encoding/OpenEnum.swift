@@ -9,18 +9,20 @@ where RawValue == String {
 }
 
 extension OpenEnum {
-    /// The listed case spelled exactly `rawValue` (the same code points: JSON Schema does not equate canonically
-    /// equivalent strings), or nil.
+    /// What `known` holds for the listed value spelled exactly `rawValue` (the same code points: JSON Schema does not
+    /// equate canonically equivalent strings), or nil: the case, or a row about it.
     @_spi(Generated) @inlinable
-    public static func listedCase(_ rawValue: String, in known: [String: Self]) -> Self? {
+    public static func listedCase<Value>(_ rawValue: String, in known: [String: Value]) -> Value? {
         // The same code points are the same UTF-8 bytes. A few listed values are compared one by one, which costs
         // less than hashing the value with Unicode normalization; many are looked up, then compared.
         if known.count <= 16 {
             for (listed, value) in known where listed.utf8.elementsEqual(rawValue.utf8) { return value }
             return nil
         }
-        guard let found = known[rawValue], found.rawValue.utf8.elementsEqual(rawValue.utf8) else { return nil }
-        return found
+        guard let index = known.index(forKey: rawValue), known[index].key.utf8.elementsEqual(rawValue.utf8) else {
+            return nil
+        }
+        return known[index].value
     }
 
     /// Reads any spelling; unknown ones become the `unknown` case.

@@ -54,17 +54,40 @@ public struct RequestRetryPolicy: Sendable {
         idempotent: Bool, now: @Sendable () -> Date = Date.init, _ attempt: () async throws -> Value
     ) async throws -> Value {
         var retries = 0
+        return try await Self.retrying(delay: delay, sleep: sleep, attempt) { error, backoff in
+            guard idempotent, retries < maxRetries, (error as? any ProtocolError)?.recovery == .retryLater else {
+                return nil
+            }
+            let asked = (error as? UnexpectedResponseError)?.response.retryAfter(now: now())
+            if let asked, asked > maxRetryAfter { return nil }
+            retries += 1
+            return asked ?? backoff
+        }
+    }
+
+    /// The retry loop every family that retries shares: runs `attempt`, and after each failure for which `wait`
+    /// names a wait, sleeps that long and runs it again; any other failure is thrown. The backoff `wait` is offered
+    /// starts at `delay` and doubles after each retry; cancelling the task ends the sleep and the loop.
+    ///
+    /// - Parameters:
+    ///   - delay: the first backoff.
+    ///   - sleep: how to wait.
+    ///   - attempt: one try.
+    ///   - wait: given the failure and the backoff, how long to wait before the next try, or nil to throw it: where
+    ///     a family decides what it retries, how often and until when.
+    @_spi(Generated)
+    public static func retrying<Value>(
+        delay: TimeInterval, sleep: @Sendable (TimeInterval) async throws -> Void = taskSleep,
+        _ attempt: () async throws -> Value, wait: (any Error, _ backoff: TimeInterval) -> TimeInterval?
+    ) async throws -> Value {
+        var backoff = delay
         while true {
             do {
                 return try await attempt()
             } catch {
-                guard idempotent, retries < maxRetries, (error as? any ProtocolError)?.recovery == .retryLater else {
-                    throw error
-                }
-                let asked = (error as? UnexpectedResponseError)?.response.retryAfter(now: now())
-                if let asked, asked > maxRetryAfter { throw error }
-                try await sleep(asked ?? delay * Double(1 << retries))
-                retries += 1
+                guard let pause = wait(error, backoff) else { throw error }
+                try await sleep(pause)
+                backoff *= 2
             }
         }
     }

@@ -179,19 +179,13 @@ public final class KoppeltaalSession: OAuthClientSession {
     /// or a 429 is waited out (0.5 s, doubling, or the server's `Retry-After` when it fits before the deadline)
     /// rather than surfacing and costing the patient a new code. A definite OAuth refusal is thrown at once.
     private func retryingOutages<Value>(until deadline: Date, _ step: () async throws -> Value) async throws -> Value {
-        var delay: TimeInterval = 0.5
-        while true {
-            do {
-                return try await step()
-            } catch {
-                let now = configuration.session.clock.now()
-                guard let wait = Self.outageWait(after: error, backoff: delay, now: now),
-                    now.addingTimeInterval(wait) <= deadline
-                else { throw error }
-                log(.warning, "activation met an outage; trying again in \(wait) s")
-                try await RequestRetryPolicy.taskSleep(wait)
-                delay *= 2
-            }
+        try await RequestRetryPolicy.retrying(delay: 0.5, step) { error, backoff in
+            let now = configuration.session.clock.now()
+            guard let wait = Self.outageWait(after: error, backoff: backoff, now: now),
+                now.addingTimeInterval(wait) <= deadline
+            else { return nil }
+            log(.warning, "activation met an outage; trying again in \(wait) s")
+            return wait
         }
     }
 

@@ -38,7 +38,7 @@ func refusal(_ request: Record.Request) -> String? {
     do {
         try request.validate()
         return nil
-    } catch let error as RequestValidationError {
+    } catch let error as SchemaValidationError {
         return error.path
     } catch {
         return "\(error)"
@@ -58,7 +58,7 @@ let client = CorpusJSONAPIClient(configuration: .init(transport: transport))
 do {
     _ = try await client.record(Record.Request(id: "r1", size: 500), token: BearerToken("t"))
     check(false, "an invalid request was sent")
-} catch let error as RequestValidationError {
+} catch let error as SchemaValidationError {
     check(error.path == "/size", "\(error)")
 }
 check(transport.requests.isEmpty, "nothing was sent")

@@ -34,7 +34,7 @@ check(response.thing[1].dataXML == XMLFragment(), "an empty fragment")
 do {
     try PutThings.Request(thing: []).validate()
     check(false, "minItems")
-} catch let error as RequestValidationError {
+} catch let error as SchemaValidationError {
     check(error.path == "/thing", "\(error)")
 }
 

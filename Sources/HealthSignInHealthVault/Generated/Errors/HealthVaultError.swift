@@ -440,201 +440,202 @@ public enum HealthVaultStatusCode: Sendable, Hashable, RawRepresentable, CustomS
     /// A code the schema does not list.
     case unknown(Swift.Int)
 
-    private static let known: [Swift.Int: Self] = [
-        0: .ok,
-        1: .failed,
-        2: .badHTTP,
-        3: .invalidXML,
-        4: .badSig,
-        5: .badMethod,
-        6: .invalidApp,
-        7: .credentialTokenExpired,
-        8: .invalidToken,
-        9: .invalidPerson,
-        10: .invalidRecord,
-        11: .accessDenied,
-        12: .nyi,
-        13: .invalidThing,
-        14: .cantConvertUnits,
-        15: .invalidFilter,
-        16: .invalidFormat,
-        17: .missingSharedSecret,
-        18: .invalidAppauth,
-        19: .invalidThingType,
-        20: .thingTypeImmutable,
-        21: .thingTypeUncreatable,
-        22: .duplicateCredentialFound,
-        23: .invalidRecordName,
-        24: .drugNotFound,
-        25: .invalidPersonState,
-        26: .invalidCodeset,
-        27: .invalidGroup,
-        28: .invalidValidationToken,
-        29: .invalidAccountName,
-        30: .invalidContactEmail,
-        31: .invalidLoginName,
-        32: .invalidPassword,
-        33: .invalidOpenquery,
-        34: .invalidTransform,
-        35: .invalidRelationshipType,
-        36: .invalidCredentialType,
-        37: .invalidRecordState,
-        38: .appAuthNotRequired,
-        39: .requestTooLong,
-        40: .duplicateAuthorizedRecordFound,
-        41: .emailNotValidated,
-        42: .duplicateGroupFound,
-        43: .groupAlreadyHasParent,
-        44: .groupMembershipCycleDetected,
-        45: .mailAddressMalformed,
-        46: .passwordNotStrong,
-        47: .cannotRemoveLastCustodian,
-        48: .invalidEmailAddress,
-        49: .requestTimedOut,
-        50: .invalidSponsorEmail,
-        51: .invalidPromotionToken,
-        52: .invalidRecordAuthorizationToken,
-        53: .tooManyGroupsInQuery,
-        54: .grantAuthzExceedsDefault,
-        55: .invalidVocabulary,
-        56: .duplicateApplicationFound,
-        57: .recordAuthorizationTokenExpired,
-        58: .recordAuthorizationDoesNotExist,
-        59: .thingTypeUndeletable,
-        60: .versionStampMissing,
-        61: .versionStampMismatch,
-        62: .expiredOpenquery,
-        63: .invalidPublicKey,
-        64: .domainNameNotSet,
-        65: .authenticatedSessionTokenExpired,
-        66: .invalidCredentialKey,
-        67: .invalidPersonID,
-        68: .recordQuotaExceeded,
-        69: .invalidDatetime,
-        70: .badCert,
-        71: .responseTooLong,
-        72: .invalidVerificationQuestion,
-        73: .invalidVerificationAnswer,
-        74: .invalidIdentityCode,
-        75: .retryLimitExceeded,
-        76: .cultureNotSupported,
-        77: .invalidFileExtension,
-        78: .invalidVocabularyItem,
-        79: .duplicateConnectRequestFound,
-        80: .invalidSpecialAccountType,
-        81: .duplicateTypeFound,
-        82: .credentialNotFound,
-        83: .cannotRemoveLastCredential,
-        84: .connectRequestAlreadyAuthorized,
-        85: .invalidThingTypeVersion,
-        86: .credentialsLimitExceeded,
-        87: .invalidMethod,
-        88: .invalidBlobRefURL,
-        89: .cannotGetStreamedOtherData,
-        90: .updateThingTypeVersionNoDataXML,
-        91: .unsupportedContentEncoding,
-        92: .contentEncodingDataMismatch,
-        93: .applicationLimitExceeded,
-        94: .invalidBinaryContentID,
-        95: .connectRequestIncomplete,
-        96: .connectPackageExists,
-        97: .invalidFileName,
-        98: .invalidSignupCode,
-        99: .blobSizeTooLargeForInline,
-        100: .duplicateBlob,
-        101: .blobTokenCommitted,
-        102: .blobTokenNotCompleted,
-        104: .thingPotentiallyIncomplete,
-        105: .invalidSignatureAlgorithm,
-        106: .invalidBlobHashAlgorithm,
-        107: .unsupportedBlobHashBlockSize,
-        108: .blobHashAlgorithmMismatch,
-        109: .blobHashBlockSizeMismatch,
-        110: .unsupportedSignatureMethod,
-        111: .invalidBlobHash,
-        112: .packageBlobNotCommitted,
-        113: .applicationStateTransitionNotSupported,
-        114: .appManagerAuthInviteDuplicate,
-        115: .existingAppManagerAuthInviteNotFound,
-        116: .invalidAppManagerAuthToken,
-        117: .resendAppManagerInviteFailed,
-        118: .appManagerAuthAlreadyExist,
-        119: .appManagerAuthDoesNotExist,
-        120: .invalidPackageContents,
-        121: .invalidContentType,
-        122: .connectPackageValidationRequired,
-        123: .invalidThingState,
-        124: .tooManyThingsSpecified,
-        125: .invalidEntityType,
-        126: .invalidDirectoryItem,
-        127: .invalidDirectoryType,
-        128: .invalidDirectoryState,
-        129: .invalidVocabularyAuthorization,
-        130: .vocabularyAccessDenied,
-        131: .unsupportedPersonalFlag,
-        132: .subscriptionNotFound,
-        133: .subscriptionLimitExceeded,
-        134: .subscriptionInvalid,
-        135: .applicationCreationTokenInvalid,
-        136: .duplicateApplicationID,
-        137: .sharingRequestingApplicationNotFound,
-        138: .encryptedCredentialExpired,
-        139: .duplicateAlternateID,
-        140: .alternateIDNotFound,
-        141: .alternateIdsLimitExceeded,
-        142: .alternateIDMissing,
-        143: .recordAuditNotFound,
-        144: .recordSharingInvitationPinMismatch,
-        145: .recordSharingMaximumNumberOfAttemptsExceeded,
-        146: .concurrencyViolation,
-        147: .recordLocationNotSupported,
-        148: .tooManyMessages,
-        149: .couldNotEnqueue,
-        150: .duplicateAppLocationInfo,
-        151: .removelocationsInvalidWarningmessages,
-        152: .maintenanceModeAccessDenied,
-        153: .invalidInstanceID,
-        154: .cannotUpdateImmutableThing,
-        155: .cannotCreateImmutableThing,
-        156: .cannotChangeImmutableFlag,
-        157: .invalidAge,
-        158: .invalidIPAddress,
-        159: .invalidMsaTicket,
-        160: .maxRecordsExceeded,
-        161: .cannotSetImmutableFlag,
-        162: .communicationPreferencesAccessTokenExpired,
-        163: .invalidSaml2Token,
-        164: .meaningfulUseFeatureDisabled,
-        165: .applicationCacheRequestDuplicateKey,
-        166: .applicationCacheRequestInvalidItem,
-        167: .applicationCacheRequestTooLarge,
-        168: .duplicateDirectAddress,
-        169: .invalidDirectAddress,
-        170: .maxDirectAddressesExceeded,
-        171: .directAddressNotFound,
-        172: .invalidMeaningfulUseSource,
-        173: .duplicateMeaningfulUseSources,
-        174: .appNotEnabledForMeaningfulUse,
-        175: .childAppsNotEnabledForMeaningfulUse,
-        176: .dataConnectionNotFound,
-        177: .invalidSourceID,
-        178: .dataConnectionStatusError,
-        179: .invalidSignalType,
-        180: .invalidThingOrderSpecs,
-        181: .thingSortNotEnabled,
-        182: .recordStoreUnavailable,
-        183: .recordUnderMaintenance,
-        184: .accountPaired,
-        185: .pairingRecordRequirementsNotMet,
-        186: .mshUserIDPaired,
-        187: .invalidMshUserID,
-        188: .invalidVerificationClientID,
-        189: .clientIDReferencesMultipleThings,
+    private static let rows: [Swift.Int: (code: Self, name: Swift.String, recovery: HealthSignInCore.ErrorRecovery)] = [
+        0: (.ok, "OK", .none),
+        1: (.failed, "FAILED", .retryLater),
+        2: (.badHTTP, "BAD_HTTP", .none),
+        3: (.invalidXML, "INVALID_XML", .fixRequest),
+        4: (.badSig, "BAD_SIG", .fixRequest),
+        5: (.badMethod, "BAD_METHOD", .fixRequest),
+        6: (.invalidApp, "INVALID_APP", .reprovision),
+        7: (.credentialTokenExpired, "CREDENTIAL_TOKEN_EXPIRED", .none),
+        8: (.invalidToken, "INVALID_TOKEN", .none),
+        9: (.invalidPerson, "INVALID_PERSON", .none),
+        10: (.invalidRecord, "INVALID_RECORD", .none),
+        11: (.accessDenied, "ACCESS_DENIED", .reauthorize),
+        12: (.nyi, "NYI", .none),
+        13: (.invalidThing, "INVALID_THING", .none),
+        14: (.cantConvertUnits, "CANT_CONVERT_UNITS", .none),
+        15: (.invalidFilter, "INVALID_FILTER", .none),
+        16: (.invalidFormat, "INVALID_FORMAT", .none),
+        17: (.missingSharedSecret, "MISSING_SHARED_SECRET", .none),
+        18: (.invalidAppauth, "INVALID_APPAUTH", .reauthorize),
+        19: (.invalidThingType, "INVALID_THING_TYPE", .none),
+        20: (.thingTypeImmutable, "THING_TYPE_IMMUTABLE", .none),
+        21: (.thingTypeUncreatable, "THING_TYPE_UNCREATABLE", .none),
+        22: (.duplicateCredentialFound, "DUPLICATE_CREDENTIAL_FOUND", .none),
+        23: (.invalidRecordName, "INVALID_RECORD_NAME", .none),
+        24: (.drugNotFound, "DRUG_NOT_FOUND", .none),
+        25: (.invalidPersonState, "INVALID_PERSON_STATE", .none),
+        26: (.invalidCodeset, "INVALID_CODESET", .none),
+        27: (.invalidGroup, "InvalidGroup", .none),
+        28: (.invalidValidationToken, "INVALID_VALIDATION_TOKEN", .none),
+        29: (.invalidAccountName, "InvalidAccountName", .none),
+        30: (.invalidContactEmail, "INVALID_CONTACT_EMAIL", .none),
+        31: (.invalidLoginName, "INVALID_LOGIN_NAME", .none),
+        32: (.invalidPassword, "INVALID_PASSWORD", .none),
+        33: (.invalidOpenquery, "INVALID_OPENQUERY", .none),
+        34: (.invalidTransform, "INVALID_TRANSFORM", .none),
+        35: (.invalidRelationshipType, "INVALID_RELATIONSHIP_TYPE", .none),
+        36: (.invalidCredentialType, "INVALID_CREDENTIAL_TYPE", .none),
+        37: (.invalidRecordState, "INVALID_RECORD_STATE", .none),
+        38: (.appAuthNotRequired, "APP_AUTH_NOT_REQUIRED", .none),
+        39: (.requestTooLong, "REQUEST_TOO_LONG", .none),
+        40: (.duplicateAuthorizedRecordFound, "DUPLICATE_AUTHORIZED_RECORD_FOUND", .none),
+        41: (.emailNotValidated, "EMAIL_NOT_VALIDATED", .none),
+        42: (.duplicateGroupFound, "DuplicateGroupFound", .none),
+        43: (.groupAlreadyHasParent, "GroupAlreadyHasParent", .none),
+        44: (.groupMembershipCycleDetected, "GroupMembershipCycleDetected", .none),
+        45: (.mailAddressMalformed, "MAIL_ADDRESS_MALFORMED", .none),
+        46: (.passwordNotStrong, "PASSWORD_NOT_STRONG", .none),
+        47: (.cannotRemoveLastCustodian, "CANNOT_REMOVE_LAST_CUSTODIAN", .none),
+        48: (.invalidEmailAddress, "INVALID_EMAIL_ADDRESS", .none),
+        49: (.requestTimedOut, "REQUEST_TIMED_OUT", .retryLater),
+        50: (.invalidSponsorEmail, "INVALID_SPONSOR_EMAIL", .none),
+        51: (.invalidPromotionToken, "INVALID_PROMOTION_TOKEN", .none),
+        52: (.invalidRecordAuthorizationToken, "INVALID_RECORD_AUTHORIZATION_TOKEN", .none),
+        53: (.tooManyGroupsInQuery, "TOO_MANY_GROUPS_IN_QUERY", .none),
+        54: (.grantAuthzExceedsDefault, "GRANT_AUTHZ_EXCEEDS_DEFAULT", .none),
+        55: (.invalidVocabulary, "INVALID_VOCABULARY", .none),
+        56: (.duplicateApplicationFound, "DUPLICATE_APPLICATION_FOUND", .none),
+        57: (.recordAuthorizationTokenExpired, "RECORD_AUTHORIZATION_TOKEN_EXPIRED", .none),
+        58: (.recordAuthorizationDoesNotExist, "RECORD_AUTHORIZATION_DOES_NOT_EXIST", .none),
+        59: (.thingTypeUndeletable, "THING_TYPE_UNDELETABLE", .none),
+        60: (.versionStampMissing, "VERSION_STAMP_MISSING", .none),
+        61: (.versionStampMismatch, "VERSION_STAMP_MISMATCH", .none),
+        62: (.expiredOpenquery, "EXPIRED_OPENQUERY", .none),
+        63: (.invalidPublicKey, "INVALID_PUBLIC_KEY", .none),
+        64: (.domainNameNotSet, "DOMAIN_NAME_NOT_SET", .none),
+        65: (.authenticatedSessionTokenExpired, "AUTHENTICATED_SESSION_TOKEN_EXPIRED", .refreshCredential),
+        66: (.invalidCredentialKey, "INVALID_CREDENTIAL_KEY", .none),
+        67: (.invalidPersonID, "INVALID_PERSON_ID", .none),
+        68: (.recordQuotaExceeded, "RECORD_QUOTA_EXCEEDED", .none),
+        69: (.invalidDatetime, "INVALID_DATETIME", .none),
+        70: (.badCert, "BAD_CERT", .none),
+        71: (.responseTooLong, "RESPONSE_TOO_LONG", .none),
+        72: (.invalidVerificationQuestion, "INVALID_VERIFICATION_QUESTION", .none),
+        73: (.invalidVerificationAnswer, "INVALID_VERIFICATION_ANSWER", .none),
+        74: (.invalidIdentityCode, "INVALID_IDENTITY_CODE", .none),
+        75: (.retryLimitExceeded, "RETRY_LIMIT_EXCEEDED", .none),
+        76: (.cultureNotSupported, "CULTURE_NOT_SUPPORTED", .none),
+        77: (.invalidFileExtension, "INVALID_FILE_EXTENSION", .none),
+        78: (.invalidVocabularyItem, "INVALID_VOCABULARY_ITEM", .none),
+        79: (.duplicateConnectRequestFound, "DUPLICATE_CONNECT_REQUEST_FOUND", .none),
+        80: (.invalidSpecialAccountType, "INVALID_SPECIAL_ACCOUNT_TYPE", .none),
+        81: (.duplicateTypeFound, "DUPLICATE_TYPE_FOUND", .none),
+        82: (.credentialNotFound, "CREDENTIAL_NOT_FOUND", .none),
+        83: (.cannotRemoveLastCredential, "CANNOT_REMOVE_LAST_CREDENTIAL", .none),
+        84: (.connectRequestAlreadyAuthorized, "CONNECT_REQUEST_ALREADY_AUTHORIZED", .none),
+        85: (.invalidThingTypeVersion, "INVALID_THING_TYPE_VERSION", .none),
+        86: (.credentialsLimitExceeded, "CREDENTIALS_LIMIT_EXCEEDED", .none),
+        87: (.invalidMethod, "INVALID_METHOD", .none),
+        88: (.invalidBlobRefURL, "INVALID_BLOB_REF_URL", .none),
+        89: (.cannotGetStreamedOtherData, "CANNOT_GET_STREAMED_OTHER_DATA", .none),
+        90: (.updateThingTypeVersionNoDataXML, "UPDATE_THING_TYPE_VERSION_NO_DATA_XML", .none),
+        91: (.unsupportedContentEncoding, "UNSUPPORTED_CONTENT_ENCODING", .none),
+        92: (.contentEncodingDataMismatch, "CONTENT_ENCODING_DATA_MISMATCH", .none),
+        93: (.applicationLimitExceeded, "APPLICATION_LIMIT_EXCEEDED", .none),
+        94: (.invalidBinaryContentID, "INVALID_BINARY_CONTENT_ID", .none),
+        95: (.connectRequestIncomplete, "CONNECT_REQUEST_INCOMPLETE", .none),
+        96: (.connectPackageExists, "CONNECT_PACKAGE_EXISTS", .none),
+        97: (.invalidFileName, "INVALID_FILE_NAME", .none),
+        98: (.invalidSignupCode, "INVALID_SIGNUP_CODE", .none),
+        99: (.blobSizeTooLargeForInline, "BLOB_SIZE_TOO_LARGE_FOR_INLINE", .none),
+        100: (.duplicateBlob, "DUPLICATE_BLOB", .none),
+        101: (.blobTokenCommitted, "BLOB_TOKEN_COMMITTED", .none),
+        102: (.blobTokenNotCompleted, "BLOB_TOKEN_NOT_COMPLETED", .none),
+        104: (.thingPotentiallyIncomplete, "THING_POTENTIALLY_INCOMPLETE", .none),
+        105: (.invalidSignatureAlgorithm, "INVALID_SIGNATURE_ALGORITHM", .none),
+        106: (.invalidBlobHashAlgorithm, "INVALID_BLOB_HASH_ALGORITHM", .none),
+        107: (.unsupportedBlobHashBlockSize, "UNSUPPORTED_BLOB_HASH_BLOCK_SIZE", .none),
+        108: (.blobHashAlgorithmMismatch, "BLOB_HASH_ALGORITHM_MISMATCH", .none),
+        109: (.blobHashBlockSizeMismatch, "BLOB_HASH_BLOCK_SIZE_MISMATCH", .none),
+        110: (.unsupportedSignatureMethod, "UNSUPPORTED_SIGNATURE_METHOD", .none),
+        111: (.invalidBlobHash, "INVALID_BLOB_HASH", .none),
+        112: (.packageBlobNotCommitted, "PACKAGE_BLOB_NOT_COMMITTED", .none),
+        113: (.applicationStateTransitionNotSupported, "APPLICATION_STATE_TRANSITION_NOT_SUPPORTED", .none),
+        114: (.appManagerAuthInviteDuplicate, "AppManagerAuthInviteDuplicate", .none),
+        115: (.existingAppManagerAuthInviteNotFound, "ExistingAppManagerAuthInviteNotFound", .none),
+        116: (.invalidAppManagerAuthToken, "InvalidAppManagerAuthToken", .none),
+        117: (.resendAppManagerInviteFailed, "ResendAppManagerInviteFailed", .none),
+        118: (.appManagerAuthAlreadyExist, "AppManagerAuthAlreadyExist", .none),
+        119: (.appManagerAuthDoesNotExist, "AppManagerAuthDoesNotExist", .none),
+        120: (.invalidPackageContents, "INVALID_PACKAGE_CONTENTS", .none),
+        121: (.invalidContentType, "INVALID_CONTENT_TYPE", .none),
+        122: (.connectPackageValidationRequired, "CONNECT_PACKAGE_VALIDATION_REQUIRED", .none),
+        123: (.invalidThingState, "INVALID_THING_STATE", .none),
+        124: (.tooManyThingsSpecified, "TOO_MANY_THINGS_SPECIFIED", .none),
+        125: (.invalidEntityType, "InvalidEntityType", .none),
+        126: (.invalidDirectoryItem, "INVALID_DIRECTORY_ITEM", .none),
+        127: (.invalidDirectoryType, "InvalidDirectoryType", .none),
+        128: (.invalidDirectoryState, "InvalidDirectoryState", .none),
+        129: (.invalidVocabularyAuthorization, "INVALID_VOCABULARY_AUTHORIZATION", .none),
+        130: (.vocabularyAccessDenied, "VOCABULARY_ACCESS_DENIED", .none),
+        131: (.unsupportedPersonalFlag, "UNSUPPORTED_PERSONAL_FLAG", .none),
+        132: (.subscriptionNotFound, "SUBSCRIPTION_NOT_FOUND", .none),
+        133: (.subscriptionLimitExceeded, "SUBSCRIPTION_LIMIT_EXCEEDED", .none),
+        134: (.subscriptionInvalid, "SUBSCRIPTION_INVALID", .none),
+        135: (.applicationCreationTokenInvalid, "APPLICATION_CREATION_TOKEN_INVALID", .reprovision),
+        136: (.duplicateApplicationID, "DUPLICATE_APPLICATION_FOUND", .reprovision),
+        137: (.sharingRequestingApplicationNotFound, "SHARING_REQUESTING_APPLICATION_NOT_FOUND", .none),
+        138: (.encryptedCredentialExpired, "ENCRYPTED_CREDENTIAL_EXPIRED", .none),
+        139: (.duplicateAlternateID, "DUPLICATE_ALTERNATE_ID", .none),
+        140: (.alternateIDNotFound, "ALTERNATE_ID_NOT_FOUND", .none),
+        141: (.alternateIdsLimitExceeded, "ALTERNATE_IDS_LIMIT_EXCEEDED", .none),
+        142: (.alternateIDMissing, "ALTERNATE_ID_MISSING", .none),
+        143: (.recordAuditNotFound, "RECORD_AUDIT_NOT_FOUND", .none),
+        144: (.recordSharingInvitationPinMismatch, "RECORD_SHARING_INVITATION_PIN_MISMATCH", .none),
+        145: (
+            .recordSharingMaximumNumberOfAttemptsExceeded, "RECORD_SHARING_MAXIMUM_NUMBER_OF_ATTEMPTS_EXCEEDED", .none),
+        146: (.concurrencyViolation, "CONCURRENCY_VIOLATION", .none),
+        147: (.recordLocationNotSupported, "RECORD_LOCATION_NOT_SUPPORTED", .none),
+        148: (.tooManyMessages, "TOO_MANY_MESSAGES", .none),
+        149: (.couldNotEnqueue, "COULD_NOT_ENQUEUE", .none),
+        150: (.duplicateAppLocationInfo, "DUPLICATE_APP_LOCATION_INFO", .none),
+        151: (.removelocationsInvalidWarningmessages, "REMOVELOCATIONS_INVALID_WARNINGMESSAGES", .none),
+        152: (.maintenanceModeAccessDenied, "MAINTENANCE_MODE_ACCESS_DENIED", .retryLater),
+        153: (.invalidInstanceID, "INVALID_INSTANCE_ID", .reconfigure),
+        154: (.cannotUpdateImmutableThing, "CANNOT_UPDATE_IMMUTABLE_THING", .none),
+        155: (.cannotCreateImmutableThing, "CANNOT_CREATE_IMMUTABLE_THING", .none),
+        156: (.cannotChangeImmutableFlag, "CANNOT_CHANGE_IMMUTABLE_FLAG", .none),
+        157: (.invalidAge, "INVALID_AGE", .none),
+        158: (.invalidIPAddress, "INVALID_IP_ADDRESS", .none),
+        159: (.invalidMsaTicket, "INVALID_MSA_TICKET", .none),
+        160: (.maxRecordsExceeded, "MAX_RECORDS_EXCEEDED", .none),
+        161: (.cannotSetImmutableFlag, "CANNOT_SET_IMMUTABLE_FLAG", .none),
+        162: (.communicationPreferencesAccessTokenExpired, "CommunicationPreferencesAccessTokenExpired", .none),
+        163: (.invalidSaml2Token, "InvalidSaml2Token", .none),
+        164: (.meaningfulUseFeatureDisabled, "MeaningfulUseFeatureDisabled", .none),
+        165: (.applicationCacheRequestDuplicateKey, "ApplicationCacheRequestDuplicateKey", .none),
+        166: (.applicationCacheRequestInvalidItem, "ApplicationCacheRequestInvalidItem", .none),
+        167: (.applicationCacheRequestTooLarge, "ApplicationCacheRequestTooLarge", .none),
+        168: (.duplicateDirectAddress, "DuplicateDirectAddress", .none),
+        169: (.invalidDirectAddress, "InvalidDirectAddress", .none),
+        170: (.maxDirectAddressesExceeded, "MaxDirectAddressesExceeded", .none),
+        171: (.directAddressNotFound, "DirectAddressNotFound", .none),
+        172: (.invalidMeaningfulUseSource, "InvalidMeaningfulUseSource", .none),
+        173: (.duplicateMeaningfulUseSources, "DuplicateMeaningfulUseSources", .none),
+        174: (.appNotEnabledForMeaningfulUse, "AppNotEnabledForMeaningfulUse", .none),
+        175: (.childAppsNotEnabledForMeaningfulUse, "ChildAppsNotEnabledForMeaningfulUse", .none),
+        176: (.dataConnectionNotFound, "DataConnectionNotFound", .none),
+        177: (.invalidSourceID, "InvalidSourceId", .none),
+        178: (.dataConnectionStatusError, "DataConnectionStatusError", .none),
+        179: (.invalidSignalType, "InvalidSignalType", .none),
+        180: (.invalidThingOrderSpecs, "InvalidThingOrderSpecs", .none),
+        181: (.thingSortNotEnabled, "ThingSortNotEnabled", .none),
+        182: (.recordStoreUnavailable, "RecordStoreUnavailable", .none),
+        183: (.recordUnderMaintenance, "RecordUnderMaintenance", .none),
+        184: (.accountPaired, "AccountPaired", .none),
+        185: (.pairingRecordRequirementsNotMet, "PairingRecordRequirementsNotMet", .none),
+        186: (.mshUserIDPaired, "MshUserIdPaired", .none),
+        187: (.invalidMshUserID, "InvalidMshUserId", .none),
+        188: (.invalidVerificationClientID, "InvalidVerificationClientId", .none),
+        189: (.clientIDReferencesMultipleThings, "ClientIdReferencesMultipleThings", .none),
     ]
 
     /// The case for a wire code.
     public init(rawValue: Swift.Int) {
-        self = Self.known[rawValue] ?? .unknown(rawValue)
+        self = Self.rows[rawValue]?.code ?? .unknown(rawValue)
     }
 
     /// The wire code.
@@ -833,214 +834,16 @@ public enum HealthVaultStatusCode: Sendable, Hashable, RawRepresentable, CustomS
         }
     }
 
-    /// The documented name, e.g. `OK`, or nil for an unknown code.
-    public var name: Swift.String? {
-        switch self {
-        case .ok: return "OK"
-        case .failed: return "FAILED"
-        case .badHTTP: return "BAD_HTTP"
-        case .invalidXML: return "INVALID_XML"
-        case .badSig: return "BAD_SIG"
-        case .badMethod: return "BAD_METHOD"
-        case .invalidApp: return "INVALID_APP"
-        case .credentialTokenExpired: return "CREDENTIAL_TOKEN_EXPIRED"
-        case .invalidToken: return "INVALID_TOKEN"
-        case .invalidPerson: return "INVALID_PERSON"
-        case .invalidRecord: return "INVALID_RECORD"
-        case .accessDenied: return "ACCESS_DENIED"
-        case .nyi: return "NYI"
-        case .invalidThing: return "INVALID_THING"
-        case .cantConvertUnits: return "CANT_CONVERT_UNITS"
-        case .invalidFilter: return "INVALID_FILTER"
-        case .invalidFormat: return "INVALID_FORMAT"
-        case .missingSharedSecret: return "MISSING_SHARED_SECRET"
-        case .invalidAppauth: return "INVALID_APPAUTH"
-        case .invalidThingType: return "INVALID_THING_TYPE"
-        case .thingTypeImmutable: return "THING_TYPE_IMMUTABLE"
-        case .thingTypeUncreatable: return "THING_TYPE_UNCREATABLE"
-        case .duplicateCredentialFound: return "DUPLICATE_CREDENTIAL_FOUND"
-        case .invalidRecordName: return "INVALID_RECORD_NAME"
-        case .drugNotFound: return "DRUG_NOT_FOUND"
-        case .invalidPersonState: return "INVALID_PERSON_STATE"
-        case .invalidCodeset: return "INVALID_CODESET"
-        case .invalidGroup: return "InvalidGroup"
-        case .invalidValidationToken: return "INVALID_VALIDATION_TOKEN"
-        case .invalidAccountName: return "InvalidAccountName"
-        case .invalidContactEmail: return "INVALID_CONTACT_EMAIL"
-        case .invalidLoginName: return "INVALID_LOGIN_NAME"
-        case .invalidPassword: return "INVALID_PASSWORD"
-        case .invalidOpenquery: return "INVALID_OPENQUERY"
-        case .invalidTransform: return "INVALID_TRANSFORM"
-        case .invalidRelationshipType: return "INVALID_RELATIONSHIP_TYPE"
-        case .invalidCredentialType: return "INVALID_CREDENTIAL_TYPE"
-        case .invalidRecordState: return "INVALID_RECORD_STATE"
-        case .appAuthNotRequired: return "APP_AUTH_NOT_REQUIRED"
-        case .requestTooLong: return "REQUEST_TOO_LONG"
-        case .duplicateAuthorizedRecordFound: return "DUPLICATE_AUTHORIZED_RECORD_FOUND"
-        case .emailNotValidated: return "EMAIL_NOT_VALIDATED"
-        case .duplicateGroupFound: return "DuplicateGroupFound"
-        case .groupAlreadyHasParent: return "GroupAlreadyHasParent"
-        case .groupMembershipCycleDetected: return "GroupMembershipCycleDetected"
-        case .mailAddressMalformed: return "MAIL_ADDRESS_MALFORMED"
-        case .passwordNotStrong: return "PASSWORD_NOT_STRONG"
-        case .cannotRemoveLastCustodian: return "CANNOT_REMOVE_LAST_CUSTODIAN"
-        case .invalidEmailAddress: return "INVALID_EMAIL_ADDRESS"
-        case .requestTimedOut: return "REQUEST_TIMED_OUT"
-        case .invalidSponsorEmail: return "INVALID_SPONSOR_EMAIL"
-        case .invalidPromotionToken: return "INVALID_PROMOTION_TOKEN"
-        case .invalidRecordAuthorizationToken: return "INVALID_RECORD_AUTHORIZATION_TOKEN"
-        case .tooManyGroupsInQuery: return "TOO_MANY_GROUPS_IN_QUERY"
-        case .grantAuthzExceedsDefault: return "GRANT_AUTHZ_EXCEEDS_DEFAULT"
-        case .invalidVocabulary: return "INVALID_VOCABULARY"
-        case .duplicateApplicationFound: return "DUPLICATE_APPLICATION_FOUND"
-        case .recordAuthorizationTokenExpired: return "RECORD_AUTHORIZATION_TOKEN_EXPIRED"
-        case .recordAuthorizationDoesNotExist: return "RECORD_AUTHORIZATION_DOES_NOT_EXIST"
-        case .thingTypeUndeletable: return "THING_TYPE_UNDELETABLE"
-        case .versionStampMissing: return "VERSION_STAMP_MISSING"
-        case .versionStampMismatch: return "VERSION_STAMP_MISMATCH"
-        case .expiredOpenquery: return "EXPIRED_OPENQUERY"
-        case .invalidPublicKey: return "INVALID_PUBLIC_KEY"
-        case .domainNameNotSet: return "DOMAIN_NAME_NOT_SET"
-        case .authenticatedSessionTokenExpired: return "AUTHENTICATED_SESSION_TOKEN_EXPIRED"
-        case .invalidCredentialKey: return "INVALID_CREDENTIAL_KEY"
-        case .invalidPersonID: return "INVALID_PERSON_ID"
-        case .recordQuotaExceeded: return "RECORD_QUOTA_EXCEEDED"
-        case .invalidDatetime: return "INVALID_DATETIME"
-        case .badCert: return "BAD_CERT"
-        case .responseTooLong: return "RESPONSE_TOO_LONG"
-        case .invalidVerificationQuestion: return "INVALID_VERIFICATION_QUESTION"
-        case .invalidVerificationAnswer: return "INVALID_VERIFICATION_ANSWER"
-        case .invalidIdentityCode: return "INVALID_IDENTITY_CODE"
-        case .retryLimitExceeded: return "RETRY_LIMIT_EXCEEDED"
-        case .cultureNotSupported: return "CULTURE_NOT_SUPPORTED"
-        case .invalidFileExtension: return "INVALID_FILE_EXTENSION"
-        case .invalidVocabularyItem: return "INVALID_VOCABULARY_ITEM"
-        case .duplicateConnectRequestFound: return "DUPLICATE_CONNECT_REQUEST_FOUND"
-        case .invalidSpecialAccountType: return "INVALID_SPECIAL_ACCOUNT_TYPE"
-        case .duplicateTypeFound: return "DUPLICATE_TYPE_FOUND"
-        case .credentialNotFound: return "CREDENTIAL_NOT_FOUND"
-        case .cannotRemoveLastCredential: return "CANNOT_REMOVE_LAST_CREDENTIAL"
-        case .connectRequestAlreadyAuthorized: return "CONNECT_REQUEST_ALREADY_AUTHORIZED"
-        case .invalidThingTypeVersion: return "INVALID_THING_TYPE_VERSION"
-        case .credentialsLimitExceeded: return "CREDENTIALS_LIMIT_EXCEEDED"
-        case .invalidMethod: return "INVALID_METHOD"
-        case .invalidBlobRefURL: return "INVALID_BLOB_REF_URL"
-        case .cannotGetStreamedOtherData: return "CANNOT_GET_STREAMED_OTHER_DATA"
-        case .updateThingTypeVersionNoDataXML: return "UPDATE_THING_TYPE_VERSION_NO_DATA_XML"
-        case .unsupportedContentEncoding: return "UNSUPPORTED_CONTENT_ENCODING"
-        case .contentEncodingDataMismatch: return "CONTENT_ENCODING_DATA_MISMATCH"
-        case .applicationLimitExceeded: return "APPLICATION_LIMIT_EXCEEDED"
-        case .invalidBinaryContentID: return "INVALID_BINARY_CONTENT_ID"
-        case .connectRequestIncomplete: return "CONNECT_REQUEST_INCOMPLETE"
-        case .connectPackageExists: return "CONNECT_PACKAGE_EXISTS"
-        case .invalidFileName: return "INVALID_FILE_NAME"
-        case .invalidSignupCode: return "INVALID_SIGNUP_CODE"
-        case .blobSizeTooLargeForInline: return "BLOB_SIZE_TOO_LARGE_FOR_INLINE"
-        case .duplicateBlob: return "DUPLICATE_BLOB"
-        case .blobTokenCommitted: return "BLOB_TOKEN_COMMITTED"
-        case .blobTokenNotCompleted: return "BLOB_TOKEN_NOT_COMPLETED"
-        case .thingPotentiallyIncomplete: return "THING_POTENTIALLY_INCOMPLETE"
-        case .invalidSignatureAlgorithm: return "INVALID_SIGNATURE_ALGORITHM"
-        case .invalidBlobHashAlgorithm: return "INVALID_BLOB_HASH_ALGORITHM"
-        case .unsupportedBlobHashBlockSize: return "UNSUPPORTED_BLOB_HASH_BLOCK_SIZE"
-        case .blobHashAlgorithmMismatch: return "BLOB_HASH_ALGORITHM_MISMATCH"
-        case .blobHashBlockSizeMismatch: return "BLOB_HASH_BLOCK_SIZE_MISMATCH"
-        case .unsupportedSignatureMethod: return "UNSUPPORTED_SIGNATURE_METHOD"
-        case .invalidBlobHash: return "INVALID_BLOB_HASH"
-        case .packageBlobNotCommitted: return "PACKAGE_BLOB_NOT_COMMITTED"
-        case .applicationStateTransitionNotSupported: return "APPLICATION_STATE_TRANSITION_NOT_SUPPORTED"
-        case .appManagerAuthInviteDuplicate: return "AppManagerAuthInviteDuplicate"
-        case .existingAppManagerAuthInviteNotFound: return "ExistingAppManagerAuthInviteNotFound"
-        case .invalidAppManagerAuthToken: return "InvalidAppManagerAuthToken"
-        case .resendAppManagerInviteFailed: return "ResendAppManagerInviteFailed"
-        case .appManagerAuthAlreadyExist: return "AppManagerAuthAlreadyExist"
-        case .appManagerAuthDoesNotExist: return "AppManagerAuthDoesNotExist"
-        case .invalidPackageContents: return "INVALID_PACKAGE_CONTENTS"
-        case .invalidContentType: return "INVALID_CONTENT_TYPE"
-        case .connectPackageValidationRequired: return "CONNECT_PACKAGE_VALIDATION_REQUIRED"
-        case .invalidThingState: return "INVALID_THING_STATE"
-        case .tooManyThingsSpecified: return "TOO_MANY_THINGS_SPECIFIED"
-        case .invalidEntityType: return "InvalidEntityType"
-        case .invalidDirectoryItem: return "INVALID_DIRECTORY_ITEM"
-        case .invalidDirectoryType: return "InvalidDirectoryType"
-        case .invalidDirectoryState: return "InvalidDirectoryState"
-        case .invalidVocabularyAuthorization: return "INVALID_VOCABULARY_AUTHORIZATION"
-        case .vocabularyAccessDenied: return "VOCABULARY_ACCESS_DENIED"
-        case .unsupportedPersonalFlag: return "UNSUPPORTED_PERSONAL_FLAG"
-        case .subscriptionNotFound: return "SUBSCRIPTION_NOT_FOUND"
-        case .subscriptionLimitExceeded: return "SUBSCRIPTION_LIMIT_EXCEEDED"
-        case .subscriptionInvalid: return "SUBSCRIPTION_INVALID"
-        case .applicationCreationTokenInvalid: return "APPLICATION_CREATION_TOKEN_INVALID"
-        case .duplicateApplicationID: return "DUPLICATE_APPLICATION_FOUND"
-        case .sharingRequestingApplicationNotFound: return "SHARING_REQUESTING_APPLICATION_NOT_FOUND"
-        case .encryptedCredentialExpired: return "ENCRYPTED_CREDENTIAL_EXPIRED"
-        case .duplicateAlternateID: return "DUPLICATE_ALTERNATE_ID"
-        case .alternateIDNotFound: return "ALTERNATE_ID_NOT_FOUND"
-        case .alternateIdsLimitExceeded: return "ALTERNATE_IDS_LIMIT_EXCEEDED"
-        case .alternateIDMissing: return "ALTERNATE_ID_MISSING"
-        case .recordAuditNotFound: return "RECORD_AUDIT_NOT_FOUND"
-        case .recordSharingInvitationPinMismatch: return "RECORD_SHARING_INVITATION_PIN_MISMATCH"
-        case .recordSharingMaximumNumberOfAttemptsExceeded: return "RECORD_SHARING_MAXIMUM_NUMBER_OF_ATTEMPTS_EXCEEDED"
-        case .concurrencyViolation: return "CONCURRENCY_VIOLATION"
-        case .recordLocationNotSupported: return "RECORD_LOCATION_NOT_SUPPORTED"
-        case .tooManyMessages: return "TOO_MANY_MESSAGES"
-        case .couldNotEnqueue: return "COULD_NOT_ENQUEUE"
-        case .duplicateAppLocationInfo: return "DUPLICATE_APP_LOCATION_INFO"
-        case .removelocationsInvalidWarningmessages: return "REMOVELOCATIONS_INVALID_WARNINGMESSAGES"
-        case .maintenanceModeAccessDenied: return "MAINTENANCE_MODE_ACCESS_DENIED"
-        case .invalidInstanceID: return "INVALID_INSTANCE_ID"
-        case .cannotUpdateImmutableThing: return "CANNOT_UPDATE_IMMUTABLE_THING"
-        case .cannotCreateImmutableThing: return "CANNOT_CREATE_IMMUTABLE_THING"
-        case .cannotChangeImmutableFlag: return "CANNOT_CHANGE_IMMUTABLE_FLAG"
-        case .invalidAge: return "INVALID_AGE"
-        case .invalidIPAddress: return "INVALID_IP_ADDRESS"
-        case .invalidMsaTicket: return "INVALID_MSA_TICKET"
-        case .maxRecordsExceeded: return "MAX_RECORDS_EXCEEDED"
-        case .cannotSetImmutableFlag: return "CANNOT_SET_IMMUTABLE_FLAG"
-        case .communicationPreferencesAccessTokenExpired: return "CommunicationPreferencesAccessTokenExpired"
-        case .invalidSaml2Token: return "InvalidSaml2Token"
-        case .meaningfulUseFeatureDisabled: return "MeaningfulUseFeatureDisabled"
-        case .applicationCacheRequestDuplicateKey: return "ApplicationCacheRequestDuplicateKey"
-        case .applicationCacheRequestInvalidItem: return "ApplicationCacheRequestInvalidItem"
-        case .applicationCacheRequestTooLarge: return "ApplicationCacheRequestTooLarge"
-        case .duplicateDirectAddress: return "DuplicateDirectAddress"
-        case .invalidDirectAddress: return "InvalidDirectAddress"
-        case .maxDirectAddressesExceeded: return "MaxDirectAddressesExceeded"
-        case .directAddressNotFound: return "DirectAddressNotFound"
-        case .invalidMeaningfulUseSource: return "InvalidMeaningfulUseSource"
-        case .duplicateMeaningfulUseSources: return "DuplicateMeaningfulUseSources"
-        case .appNotEnabledForMeaningfulUse: return "AppNotEnabledForMeaningfulUse"
-        case .childAppsNotEnabledForMeaningfulUse: return "ChildAppsNotEnabledForMeaningfulUse"
-        case .dataConnectionNotFound: return "DataConnectionNotFound"
-        case .invalidSourceID: return "InvalidSourceId"
-        case .dataConnectionStatusError: return "DataConnectionStatusError"
-        case .invalidSignalType: return "InvalidSignalType"
-        case .invalidThingOrderSpecs: return "InvalidThingOrderSpecs"
-        case .thingSortNotEnabled: return "ThingSortNotEnabled"
-        case .recordStoreUnavailable: return "RecordStoreUnavailable"
-        case .recordUnderMaintenance: return "RecordUnderMaintenance"
-        case .accountPaired: return "AccountPaired"
-        case .pairingRecordRequirementsNotMet: return "PairingRecordRequirementsNotMet"
-        case .mshUserIDPaired: return "MshUserIdPaired"
-        case .invalidMshUserID: return "InvalidMshUserId"
-        case .invalidVerificationClientID: return "InvalidVerificationClientId"
-        case .clientIDReferencesMultipleThings: return "ClientIdReferencesMultipleThings"
-        case .unknown: return nil
-        }
+    private var row: (code: Self, name: Swift.String, recovery: HealthSignInCore.ErrorRecovery)? {
+        if case .unknown = self { return nil }
+        return Self.rows[rawValue]
     }
 
+    /// The documented name, e.g. `OK`, or nil for an unknown code.
+    public var name: Swift.String? { row?.name }
+
     /// What a caller should do about this code.
-    public var recovery: HealthSignInCore.ErrorRecovery {
-        switch self {
-        case .failed, .requestTimedOut, .maintenanceModeAccessDenied: return .retryLater
-        case .authenticatedSessionTokenExpired: return .refreshCredential
-        case .accessDenied, .invalidAppauth: return .reauthorize
-        case .invalidApp, .applicationCreationTokenInvalid, .duplicateApplicationID: return .reprovision
-        case .invalidInstanceID: return .reconfigure
-        case .invalidXML, .badSig, .badMethod: return .fixRequest
-        default: return .none
-        }
-    }
+    public var recovery: HealthSignInCore.ErrorRecovery { row?.recovery ?? .none }
 
     /// The number and documented name, e.g. `65 (AUTHENTICATED_SESSION_TOKEN_EXPIRED)`.
     public var description: Swift.String { "\(rawValue) (\(name ?? "unknown"))" }

@@ -18,7 +18,7 @@ public enum GetAuthorizedPeople {
         /// Checks the schema's constraints on this value and its parts; client methods call it on a request before
         /// sending it.
         /// - Parameter path: where the value is, as a JSON pointer by wire names.
-        /// - Throws: `HealthSignInCore.RequestValidationError` for the first value that breaks a constraint.
+        /// - Throws: `HealthSignInCore.SchemaValidationError` for the first value that breaks a constraint.
         public func validate(at path: Swift.String = "") throws {
             try self.parameters.validate(at: path + "/parameters")
         }
@@ -44,7 +44,7 @@ public enum GetAuthorizedPeople {
             /// Checks the schema's constraints on this value and its parts; client methods call it on a request before
             /// sending it.
             /// - Parameter path: where the value is, as a JSON pointer by wire names.
-            /// - Throws: `HealthSignInCore.RequestValidationError` for the first value that breaks a constraint.
+            /// - Throws: `HealthSignInCore.SchemaValidationError` for the first value that breaks a constraint.
             public func validate(at path: Swift.String = "") throws {
                 if let value = self.numResults {
                     try HealthSignInCore.RequestValidation.minimum(value, "1", at: path + "/num-results")
@@ -65,7 +65,7 @@ public enum GetAuthorizedPeople {
         /// Checks the schema's constraints on this value and its parts; client methods call it on a request before
         /// sending it.
         /// - Parameter path: where the value is, as a JSON pointer by wire names.
-        /// - Throws: `HealthSignInCore.RequestValidationError` for the first value that breaks a constraint.
+        /// - Throws: `HealthSignInCore.SchemaValidationError` for the first value that breaks a constraint.
         public func validate(at path: Swift.String = "") throws {
             try self.responseResults.validate(at: path + "/response-results")
         }
@@ -84,7 +84,7 @@ public enum GetAuthorizedPeople {
             /// Checks the schema's constraints on this value and its parts; client methods call it on a request before
             /// sending it.
             /// - Parameter path: where the value is, as a JSON pointer by wire names.
-            /// - Throws: `HealthSignInCore.RequestValidationError` for the first value that breaks a constraint.
+            /// - Throws: `HealthSignInCore.SchemaValidationError` for the first value that breaks a constraint.
             public func validate(at path: Swift.String = "") throws {
                 for (index, item) in self.personInfo.enumerated() {
                     try item.validate(at: path + "/person-info" + "/\(index)")

@@ -25,7 +25,7 @@ public enum GetServiceDefinition {
         /// Checks the schema's constraints on this value and its parts; client methods call it on a request before
         /// sending it.
         /// - Parameter path: where the value is, as a JSON pointer by wire names.
-        /// - Throws: `HealthSignInCore.RequestValidationError` for the first value that breaks a constraint.
+        /// - Throws: `HealthSignInCore.SchemaValidationError` for the first value that breaks a constraint.
         public func validate(at path: Swift.String = "") throws {
             if let value = self.responseSections {
                 try value.validate(at: path + "/response-sections")
@@ -43,7 +43,7 @@ public enum GetServiceDefinition {
             /// Checks the schema's constraints on this value and its parts; client methods call it on a request before
             /// sending it.
             /// - Parameter path: where the value is, as a JSON pointer by wire names.
-            /// - Throws: `HealthSignInCore.RequestValidationError` for the first value that breaks a constraint.
+            /// - Throws: `HealthSignInCore.SchemaValidationError` for the first value that breaks a constraint.
             public func validate(at path: Swift.String = "") throws {
                 for (index, item) in self.section.enumerated() {
                     try HealthSignInCore.RequestValidation.listed(item, at: path + "/section" + "/\(index)")

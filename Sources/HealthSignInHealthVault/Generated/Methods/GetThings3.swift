@@ -17,7 +17,7 @@ public enum GetThings3 {
         /// Checks the schema's constraints on this value and its parts; client methods call it on a request before
         /// sending it.
         /// - Parameter path: where the value is, as a JSON pointer by wire names.
-        /// - Throws: `HealthSignInCore.RequestValidationError` for the first value that breaks a constraint.
+        /// - Throws: `HealthSignInCore.SchemaValidationError` for the first value that breaks a constraint.
         public func validate(at path: Swift.String = "") throws {
             try HealthSignInCore.RequestValidation.minItems(self.group.count, 1, at: path + "/group")
             for (index, item) in self.group.enumerated() {
@@ -36,7 +36,7 @@ public enum GetThings3 {
         /// Checks the schema's constraints on this value and its parts; client methods call it on a request before
         /// sending it.
         /// - Parameter path: where the value is, as a JSON pointer by wire names.
-        /// - Throws: `HealthSignInCore.RequestValidationError` for the first value that breaks a constraint.
+        /// - Throws: `HealthSignInCore.SchemaValidationError` for the first value that breaks a constraint.
         public func validate(at path: Swift.String = "") throws {
             for (index, item) in self.group.enumerated() {
                 try item.validate(at: path + "/group" + "/\(index)")
@@ -77,7 +77,7 @@ public enum GetThings3 {
         /// Checks the schema's constraints on this value and its parts; client methods call it on a request before
         /// sending it.
         /// - Parameter path: where the value is, as a JSON pointer by wire names.
-        /// - Throws: `HealthSignInCore.RequestValidationError` for the first value that breaks a constraint.
+        /// - Throws: `HealthSignInCore.SchemaValidationError` for the first value that breaks a constraint.
         public func validate(at path: Swift.String = "") throws {
             if let value = self.max {
                 try HealthSignInCore.RequestValidation.minimum(value, "0", at: path + "/max")
@@ -105,7 +105,7 @@ public enum GetThings3 {
         /// Checks the schema's constraints on this value and its parts; client methods call it on a request before
         /// sending it.
         /// - Parameter path: where the value is, as a JSON pointer by wire names.
-        /// - Throws: `HealthSignInCore.RequestValidationError` for the first value that breaks a constraint.
+        /// - Throws: `HealthSignInCore.SchemaValidationError` for the first value that breaks a constraint.
         public func validate(at path: Swift.String = "") throws {
             try self.orderByProperty.validate(at: path + "/order-by-property")
         }
@@ -129,7 +129,7 @@ public enum GetThings3 {
         /// Checks the schema's constraints on this value and its parts; client methods call it on a request before
         /// sending it.
         /// - Parameter path: where the value is, as a JSON pointer by wire names.
-        /// - Throws: `HealthSignInCore.RequestValidationError` for the first value that breaks a constraint.
+        /// - Throws: `HealthSignInCore.SchemaValidationError` for the first value that breaks a constraint.
         public func validate(at path: Swift.String = "") throws {
             if let value = self.direction {
                 try HealthSignInCore.RequestValidation.listed(value, at: path + "/direction")
@@ -199,7 +199,7 @@ public enum GetThings3 {
         /// Checks the schema's constraints on this value and its parts; client methods call it on a request before
         /// sending it.
         /// - Parameter path: where the value is, as a JSON pointer by wire names.
-        /// - Throws: `HealthSignInCore.RequestValidationError` for the first value that breaks a constraint.
+        /// - Throws: `HealthSignInCore.SchemaValidationError` for the first value that breaks a constraint.
         public func validate(at path: Swift.String = "") throws {
             try HealthSignInCore.RequestValidation.maxItems(self.thingState.count, 2, at: path + "/thing-state")
             for (index, item) in self.thingState.enumerated() {
@@ -262,7 +262,7 @@ public enum GetThings3 {
         /// Checks the schema's constraints on this value and its parts; client methods call it on a request before
         /// sending it.
         /// - Parameter path: where the value is, as a JSON pointer by wire names.
-        /// - Throws: `HealthSignInCore.RequestValidationError` for the first value that breaks a constraint.
+        /// - Throws: `HealthSignInCore.SchemaValidationError` for the first value that breaks a constraint.
         public func validate(at path: Swift.String = "") throws {
             for (index, item) in self.section.enumerated() {
                 try HealthSignInCore.RequestValidation.listed(item, at: path + "/section" + "/\(index)")
@@ -340,7 +340,7 @@ public enum GetThings3 {
         /// Checks the schema's constraints on this value and its parts; client methods call it on a request before
         /// sending it.
         /// - Parameter path: where the value is, as a JSON pointer by wire names.
-        /// - Throws: `HealthSignInCore.RequestValidationError` for the first value that breaks a constraint.
+        /// - Throws: `HealthSignInCore.SchemaValidationError` for the first value that breaks a constraint.
         public func validate(at path: Swift.String = "") throws {
             for (index, item) in self.thing.enumerated() {
                 try item.validate(at: path + "/thing" + "/\(index)")

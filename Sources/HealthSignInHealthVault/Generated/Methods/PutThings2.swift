@@ -18,7 +18,7 @@ public enum PutThings2 {
         /// Checks the schema's constraints on this value and its parts; client methods call it on a request before
         /// sending it.
         /// - Parameter path: where the value is, as a JSON pointer by wire names.
-        /// - Throws: `HealthSignInCore.RequestValidationError` for the first value that breaks a constraint.
+        /// - Throws: `HealthSignInCore.SchemaValidationError` for the first value that breaks a constraint.
         public func validate(at path: Swift.String = "") throws {
             try HealthSignInCore.RequestValidation.minItems(self.thing.count, 1, at: path + "/thing")
             for (index, item) in self.thing.enumerated() {

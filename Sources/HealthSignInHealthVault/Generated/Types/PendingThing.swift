@@ -30,7 +30,7 @@ public struct PendingThing: Sendable, Equatable {
     /// Checks the schema's constraints on this value and its parts; client methods call it on a request before sending
     /// it.
     /// - Parameter path: where the value is, as a JSON pointer by wire names.
-    /// - Throws: `HealthSignInCore.RequestValidationError` for the first value that breaks a constraint.
+    /// - Throws: `HealthSignInCore.SchemaValidationError` for the first value that breaks a constraint.
     public func validate(at path: Swift.String = "") throws {
         if let value = self.thingState {
             try HealthSignInCore.RequestValidation.listed(value, at: path + "/thing-state")

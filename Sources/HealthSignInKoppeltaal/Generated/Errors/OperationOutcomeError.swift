@@ -126,46 +126,46 @@ public enum FHIRIssueType: HealthSignInCore.OpenEnum {
     /// A code the schema does not list.
     case unknown(Swift.String)
 
-    private static let known: [Swift.String: Self] = [
-        "invalid": .invalid,
-        "structure": .structure,
-        "required": .required,
-        "value": .value,
-        "invariant": .invariant,
-        "security": .security,
-        "login": .login,
-        "unknown": .unknownIdentity,
-        "expired": .expired,
-        "forbidden": .forbidden,
-        "suppressed": .suppressed,
-        "processing": .processing,
-        "not-supported": .notSupported,
-        "duplicate": .duplicate,
-        "not-found": .notFound,
-        "too-long": .tooLong,
-        "code-unknown": .codeUnknown,
-        "code-invalid": .codeInvalid,
-        "extension": .`extension`,
-        "too-costly": .tooCostly,
-        "business-rule": .businessRule,
-        "conflict": .conflict,
-        "incomplete": .incomplete,
-        "transient": .transient,
-        "lock-error": .lockError,
-        "no-store": .noStore,
-        "exception": .exception,
-        "timeout": .timeout,
-        "throttled": .throttled,
-        "informational": .informational,
+    private static let rows: [Swift.String: (code: Self, name: Swift.String, recovery: HealthSignInCore.ErrorRecovery)] = [
+        "invalid": (.invalid, "invalid", .fixRequest),
+        "structure": (.structure, "structure", .fixRequest),
+        "required": (.required, "required", .fixRequest),
+        "value": (.value, "value", .fixRequest),
+        "invariant": (.invariant, "invariant", .fixRequest),
+        "security": (.security, "security", .none),
+        "login": (.login, "login", .reauthorize),
+        "unknown": (.unknownIdentity, "unknown", .none),
+        "expired": (.expired, "expired", .refreshCredential),
+        "forbidden": (.forbidden, "forbidden", .none),
+        "suppressed": (.suppressed, "suppressed", .none),
+        "processing": (.processing, "processing", .none),
+        "not-supported": (.notSupported, "not-supported", .fixRequest),
+        "duplicate": (.duplicate, "duplicate", .none),
+        "not-found": (.notFound, "not-found", .none),
+        "too-long": (.tooLong, "too-long", .fixRequest),
+        "code-unknown": (.codeUnknown, "code-unknown", .fixRequest),
+        "code-invalid": (.codeInvalid, "code-invalid", .fixRequest),
+        "extension": (.`extension`, "extension", .fixRequest),
+        "too-costly": (.tooCostly, "too-costly", .none),
+        "business-rule": (.businessRule, "business-rule", .none),
+        "conflict": (.conflict, "conflict", .none),
+        "incomplete": (.incomplete, "incomplete", .none),
+        "transient": (.transient, "transient", .retryLater),
+        "lock-error": (.lockError, "lock-error", .retryLater),
+        "no-store": (.noStore, "no-store", .retryLater),
+        "exception": (.exception, "exception", .none),
+        "timeout": (.timeout, "timeout", .retryLater),
+        "throttled": (.throttled, "throttled", .retryLater),
+        "informational": (.informational, "informational", .none),
     ]
 
     /// The case for a wire code.
     public init(rawValue: Swift.String) {
-        self = Self.listedCase(rawValue, in: Self.known) ?? .unknown(rawValue)
+        self = Self.listedCase(rawValue, in: Self.rows)?.code ?? .unknown(rawValue)
     }
 
     /// Whether the value is one the schema lists; an unlisted one decodes, but `validate()` refuses it.
-    public var isListed: Swift.Bool { Self.listedCase(rawValue, in: Self.known) != nil }
+    public var isListed: Swift.Bool { row != nil }
 
     /// The wire code.
     public var rawValue: Swift.String {
@@ -204,51 +204,14 @@ public enum FHIRIssueType: HealthSignInCore.OpenEnum {
         }
     }
 
-    /// The documented name, e.g. `invalid`, or nil for an unknown code.
-    public var name: Swift.String? {
-        switch self {
-        case .invalid: return "invalid"
-        case .structure: return "structure"
-        case .required: return "required"
-        case .value: return "value"
-        case .invariant: return "invariant"
-        case .security: return "security"
-        case .login: return "login"
-        case .unknownIdentity: return "unknown"
-        case .expired: return "expired"
-        case .forbidden: return "forbidden"
-        case .suppressed: return "suppressed"
-        case .processing: return "processing"
-        case .notSupported: return "not-supported"
-        case .duplicate: return "duplicate"
-        case .notFound: return "not-found"
-        case .tooLong: return "too-long"
-        case .codeUnknown: return "code-unknown"
-        case .codeInvalid: return "code-invalid"
-        case .`extension`: return "extension"
-        case .tooCostly: return "too-costly"
-        case .businessRule: return "business-rule"
-        case .conflict: return "conflict"
-        case .incomplete: return "incomplete"
-        case .transient: return "transient"
-        case .lockError: return "lock-error"
-        case .noStore: return "no-store"
-        case .exception: return "exception"
-        case .timeout: return "timeout"
-        case .throttled: return "throttled"
-        case .informational: return "informational"
-        case .unknown: return nil
-        }
+    private var row: (code: Self, name: Swift.String, recovery: HealthSignInCore.ErrorRecovery)? {
+        if case .unknown = self { return nil }
+        return Self.rows[rawValue]
     }
 
+    /// The documented name, e.g. `invalid`, or nil for an unknown code.
+    public var name: Swift.String? { row?.name }
+
     /// What a caller should do about this code.
-    public var recovery: HealthSignInCore.ErrorRecovery {
-        switch self {
-        case .transient, .lockError, .noStore, .timeout, .throttled: return .retryLater
-        case .expired: return .refreshCredential
-        case .login: return .reauthorize
-        case .invalid, .structure, .required, .value, .invariant, .notSupported, .tooLong, .codeUnknown, .codeInvalid, .`extension`: return .fixRequest
-        default: return .none
-        }
-    }
+    public var recovery: HealthSignInCore.ErrorRecovery { row?.recovery ?? .none }
 }

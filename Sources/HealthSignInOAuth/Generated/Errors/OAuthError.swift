@@ -108,34 +108,34 @@ public enum OAuthErrorCode: HealthSignInCore.OpenEnum {
     /// A code the schema does not list.
     case unknown(Swift.String)
 
-    private static let known: [Swift.String: Self] = [
-        "invalid_request": .invalidRequest,
-        "invalid_client": .invalidClient,
-        "invalid_grant": .invalidGrant,
-        "unauthorized_client": .unauthorizedClient,
-        "unsupported_grant_type": .unsupportedGrantType,
-        "invalid_scope": .invalidScope,
-        "unsupported_response_type": .unsupportedResponseType,
-        "access_denied": .accessDenied,
-        "server_error": .serverError,
-        "temporarily_unavailable": .temporarilyUnavailable,
-        "invalid_token": .invalidToken,
-        "insufficient_scope": .insufficientScope,
-        "unsupported_token_type": .unsupportedTokenType,
-        "invalid_target": .invalidTarget,
-        "interaction_required": .interactionRequired,
-        "login_required": .loginRequired,
-        "account_selection_required": .accountSelectionRequired,
-        "consent_required": .consentRequired,
+    private static let rows: [Swift.String: (code: Self, name: Swift.String, recovery: HealthSignInCore.ErrorRecovery)] = [
+        "invalid_request": (.invalidRequest, "invalid_request", .fixRequest),
+        "invalid_client": (.invalidClient, "invalid_client", .reconfigure),
+        "invalid_grant": (.invalidGrant, "invalid_grant", .discardGrant),
+        "unauthorized_client": (.unauthorizedClient, "unauthorized_client", .discardGrant),
+        "unsupported_grant_type": (.unsupportedGrantType, "unsupported_grant_type", .reconfigure),
+        "invalid_scope": (.invalidScope, "invalid_scope", .fixRequest),
+        "unsupported_response_type": (.unsupportedResponseType, "unsupported_response_type", .reconfigure),
+        "access_denied": (.accessDenied, "access_denied", .reauthorize),
+        "server_error": (.serverError, "server_error", .retryLater),
+        "temporarily_unavailable": (.temporarilyUnavailable, "temporarily_unavailable", .retryLater),
+        "invalid_token": (.invalidToken, "invalid_token", .refreshCredential),
+        "insufficient_scope": (.insufficientScope, "insufficient_scope", .none),
+        "unsupported_token_type": (.unsupportedTokenType, "unsupported_token_type", .none),
+        "invalid_target": (.invalidTarget, "invalid_target", .fixRequest),
+        "interaction_required": (.interactionRequired, "interaction_required", .reauthorize),
+        "login_required": (.loginRequired, "login_required", .reauthorize),
+        "account_selection_required": (.accountSelectionRequired, "account_selection_required", .reauthorize),
+        "consent_required": (.consentRequired, "consent_required", .reauthorize),
     ]
 
     /// The case for a wire code.
     public init(rawValue: Swift.String) {
-        self = Self.listedCase(rawValue, in: Self.known) ?? .unknown(rawValue)
+        self = Self.listedCase(rawValue, in: Self.rows)?.code ?? .unknown(rawValue)
     }
 
     /// Whether the value is one the schema lists; an unlisted one decodes, but `validate()` refuses it.
-    public var isListed: Swift.Bool { Self.listedCase(rawValue, in: Self.known) != nil }
+    public var isListed: Swift.Bool { row != nil }
 
     /// The wire code.
     public var rawValue: Swift.String {
@@ -162,41 +162,14 @@ public enum OAuthErrorCode: HealthSignInCore.OpenEnum {
         }
     }
 
-    /// The documented name, e.g. `invalid_request`, or nil for an unknown code.
-    public var name: Swift.String? {
-        switch self {
-        case .invalidRequest: return "invalid_request"
-        case .invalidClient: return "invalid_client"
-        case .invalidGrant: return "invalid_grant"
-        case .unauthorizedClient: return "unauthorized_client"
-        case .unsupportedGrantType: return "unsupported_grant_type"
-        case .invalidScope: return "invalid_scope"
-        case .unsupportedResponseType: return "unsupported_response_type"
-        case .accessDenied: return "access_denied"
-        case .serverError: return "server_error"
-        case .temporarilyUnavailable: return "temporarily_unavailable"
-        case .invalidToken: return "invalid_token"
-        case .insufficientScope: return "insufficient_scope"
-        case .unsupportedTokenType: return "unsupported_token_type"
-        case .invalidTarget: return "invalid_target"
-        case .interactionRequired: return "interaction_required"
-        case .loginRequired: return "login_required"
-        case .accountSelectionRequired: return "account_selection_required"
-        case .consentRequired: return "consent_required"
-        case .unknown: return nil
-        }
+    private var row: (code: Self, name: Swift.String, recovery: HealthSignInCore.ErrorRecovery)? {
+        if case .unknown = self { return nil }
+        return Self.rows[rawValue]
     }
 
+    /// The documented name, e.g. `invalid_request`, or nil for an unknown code.
+    public var name: Swift.String? { row?.name }
+
     /// What a caller should do about this code.
-    public var recovery: HealthSignInCore.ErrorRecovery {
-        switch self {
-        case .serverError, .temporarilyUnavailable: return .retryLater
-        case .invalidToken: return .refreshCredential
-        case .accessDenied, .interactionRequired, .loginRequired, .accountSelectionRequired, .consentRequired: return .reauthorize
-        case .invalidGrant, .unauthorizedClient: return .discardGrant
-        case .invalidClient, .unsupportedGrantType, .unsupportedResponseType: return .reconfigure
-        case .invalidRequest, .invalidScope, .invalidTarget: return .fixRequest
-        default: return .none
-        }
-    }
+    public var recovery: HealthSignInCore.ErrorRecovery { row?.recovery ?? .none }
 }

@@ -71,21 +71,21 @@ public enum VitalErrorType: HealthSignInCore.OpenEnum {
     /// A code the schema does not list.
     case unknown(Swift.String)
 
-    private static let known: [Swift.String: Self] = [
-        "invalid_token": .invalidToken,
-        "reauthentication_required": .reauthenticationRequired,
-        "invalid_request": .invalidRequest,
-        "INVALID_REQUEST": .invalidRequestUppercase,
-        "USER_NOT_FOUND": .userNotFound,
+    private static let rows: [Swift.String: (code: Self, name: Swift.String, recovery: HealthSignInCore.ErrorRecovery)] = [
+        "invalid_token": (.invalidToken, "invalid_token", .discardGrant),
+        "reauthentication_required": (.reauthenticationRequired, "reauthentication_required", .reauthorize),
+        "invalid_request": (.invalidRequest, "invalid_request", .fixRequest),
+        "INVALID_REQUEST": (.invalidRequestUppercase, "INVALID_REQUEST", .fixRequest),
+        "USER_NOT_FOUND": (.userNotFound, "USER_NOT_FOUND", .none),
     ]
 
     /// The case for a wire code.
     public init(rawValue: Swift.String) {
-        self = Self.listedCase(rawValue, in: Self.known) ?? .unknown(rawValue)
+        self = Self.listedCase(rawValue, in: Self.rows)?.code ?? .unknown(rawValue)
     }
 
     /// Whether the value is one the schema lists; an unlisted one decodes, but `validate()` refuses it.
-    public var isListed: Swift.Bool { Self.listedCase(rawValue, in: Self.known) != nil }
+    public var isListed: Swift.Bool { row != nil }
 
     /// The wire code.
     public var rawValue: Swift.String {
@@ -99,25 +99,14 @@ public enum VitalErrorType: HealthSignInCore.OpenEnum {
         }
     }
 
-    /// The documented name, e.g. `invalid_token`, or nil for an unknown code.
-    public var name: Swift.String? {
-        switch self {
-        case .invalidToken: return "invalid_token"
-        case .reauthenticationRequired: return "reauthentication_required"
-        case .invalidRequest: return "invalid_request"
-        case .invalidRequestUppercase: return "INVALID_REQUEST"
-        case .userNotFound: return "USER_NOT_FOUND"
-        case .unknown: return nil
-        }
+    private var row: (code: Self, name: Swift.String, recovery: HealthSignInCore.ErrorRecovery)? {
+        if case .unknown = self { return nil }
+        return Self.rows[rawValue]
     }
 
+    /// The documented name, e.g. `invalid_token`, or nil for an unknown code.
+    public var name: Swift.String? { row?.name }
+
     /// What a caller should do about this code.
-    public var recovery: HealthSignInCore.ErrorRecovery {
-        switch self {
-        case .reauthenticationRequired: return .reauthorize
-        case .invalidToken: return .discardGrant
-        case .invalidRequest, .invalidRequestUppercase: return .fixRequest
-        default: return .none
-        }
-    }
+    public var recovery: HealthSignInCore.ErrorRecovery { row?.recovery ?? .none }
 }

@@ -4,7 +4,7 @@ import HealthSignInSchemaSemantics
 /// A value that breaks a constraint of its schema (`minimum`, `maxLength`, `pattern`, an unlisted enum value, …),
 /// found by a generated `validate()`: before a request is sent, or when an app checks a value it received. The value
 /// itself is never quoted, since it may be a secret.
-public struct RequestValidationError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct SchemaValidationError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Where the value is, by wire names (a JSON pointer), e.g. `/parameters/num-results`.
     public let path: String
     /// What it must be, e.g. `at least 1`.
@@ -16,8 +16,8 @@ public struct RequestValidationError: Error, Sendable, Hashable, CustomStringCon
         self.requirement = requirement
     }
 
-    /// `The request's /parameters/num-results must be at least 1`
-    public var description: String { "The request's \(path.isEmpty ? "value" : path) must be \(requirement)" }
+    /// `The value at /parameters/num-results must be at least 1`
+    public var description: String { "The value\(path.isEmpty ? "" : " at " + path) must be \(requirement)" }
 }
 
 /// A number JSON Schema's numeric keywords compare and divide by its decimal value.
@@ -84,21 +84,21 @@ public struct RequestValidationError: Error, Sendable, Hashable, CustomStringCon
         _ holds: (DecimalNumber, DecimalNumber) -> Bool
     ) throws {
         guard let number = value.decimalValue, let limit = DecimalNumber(jsonText: bound), holds(number, limit) else {
-            throw RequestValidationError(path: path, requirement: requirement)
+            throw SchemaValidationError(path: path, requirement: requirement)
         }
     }
 
     /// At least `bound` Unicode scalars, as JSON Schema counts.
     public static func minLength(_ value: String, _ bound: Int, at path: String) throws {
         if value.unicodeScalars.count < bound {
-            throw RequestValidationError(path: path, requirement: "at least \(bound) characters long")
+            throw SchemaValidationError(path: path, requirement: "at least \(bound) characters long")
         }
     }
 
     /// At most `bound` Unicode scalars.
     public static func maxLength(_ value: String, _ bound: Int, at path: String) throws {
         if value.unicodeScalars.count > bound {
-            throw RequestValidationError(path: path, requirement: "at most \(bound) characters long")
+            throw SchemaValidationError(path: path, requirement: "at most \(bound) characters long")
         }
     }
 
@@ -108,9 +108,9 @@ public struct RequestValidationError: Error, Sendable, Hashable, CustomStringCon
         do {
             matched = try compiled(pattern).matches(value)
         } catch {
-            throw RequestValidationError(path: path, requirement: "checkable against the pattern \(pattern): \(error)")
+            throw SchemaValidationError(path: path, requirement: "checkable against the pattern \(pattern): \(error)")
         }
-        if !matched { throw RequestValidationError(path: path, requirement: "a match of the pattern \(pattern)") }
+        if !matched { throw SchemaValidationError(path: path, requirement: "a match of the pattern \(pattern)") }
     }
 
     /// The patterns compiled so far: a schema's patterns are few, and each request would otherwise parse its own.
@@ -125,12 +125,12 @@ public struct RequestValidationError: Error, Sendable, Hashable, CustomStringCon
 
     /// At least `bound` items.
     public static func minItems(_ count: Int, _ bound: Int, at path: String) throws {
-        if count < bound { throw RequestValidationError(path: path, requirement: "at least \(bound) items") }
+        if count < bound { throw SchemaValidationError(path: path, requirement: "at least \(bound) items") }
     }
 
     /// At most `bound` items.
     public static func maxItems(_ count: Int, _ bound: Int, at path: String) throws {
-        if count > bound { throw RequestValidationError(path: path, requirement: "at most \(bound) items") }
+        if count > bound { throw SchemaValidationError(path: path, requirement: "at most \(bound) items") }
     }
 
     /// No two items equal as JSON values (numbers by value, strings by code points, objects whatever their order).
@@ -142,7 +142,7 @@ public struct RequestValidationError: Error, Sendable, Hashable, CustomStringCon
     /// No two items equal; for items that cannot be written as JSON, by their `==`.
     public static func uniqueItems<Item: Equatable>(_ items: [Item], at path: String) throws {
         for (index, item) in items.enumerated() where items[..<index].contains(item) {
-            throw RequestValidationError(path: path, requirement: "free of repeated items (item \(index))")
+            throw SchemaValidationError(path: path, requirement: "free of repeated items (item \(index))")
         }
     }
 
@@ -154,14 +154,14 @@ public struct RequestValidationError: Error, Sendable, Hashable, CustomStringCon
     private static func distinct(_ values: [JSONValue], at path: String) throws {
         for (index, value) in values.enumerated()
         where values[..<index].contains(where: { $0.isSchemaEqual(to: value) }) {
-            throw RequestValidationError(path: path, requirement: "free of repeated items (item \(index))")
+            throw SchemaValidationError(path: path, requirement: "free of repeated items (item \(index))")
         }
     }
 
     /// One of the values the schema lists: an unlisted one decodes (servers add values) but is not valid.
     public static func listed(_ value: some OpenEnum, at path: String) throws {
         if !value.isListed {
-            throw RequestValidationError(path: path, requirement: "one of the values the schema lists")
+            throw SchemaValidationError(path: path, requirement: "one of the values the schema lists")
         }
     }
 
@@ -199,7 +199,7 @@ extension JSONValue {
     }
 }
 
-extension RequestValidationError: SDKError {
+extension SchemaValidationError: SDKError {
     /// ``ErrorRecovery/fixRequest``: a value breaks its schema's constraints.
     public var recovery: ErrorRecovery { .fixRequest }
 }

@@ -4,11 +4,11 @@ import XCTest
 
 /// The checks generated `validate(at:)` methods run, with JSON Schema 2020-12's meanings: numbers compared and
 /// divided by their decimal value, lengths in code points, patterns as ECMA-262 reads them.
-final class RequestValidationTests: XCTestCase {
+final class SchemaValidationTests: XCTestCase {
     func testEachCheckPassesAtItsBoundAndFailsBeyondIt() {
         XCTAssertNoThrow(try RequestValidation.minimum(1, "1", at: "/a"))
         XCTAssertThrowsError(try RequestValidation.minimum(0, "1", at: "/a")) {
-            XCTAssertEqual($0 as? RequestValidationError, RequestValidationError(path: "/a", requirement: "at least 1"))
+            XCTAssertEqual($0 as? SchemaValidationError, SchemaValidationError(path: "/a", requirement: "at least 1"))
         }
         XCTAssertNoThrow(try RequestValidation.maximum(2.5, "2.5", at: "/b"))
         XCTAssertThrowsError(try RequestValidation.maximum(2.6, "2.5", at: "/b"))
