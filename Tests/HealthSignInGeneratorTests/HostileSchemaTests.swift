@@ -22,14 +22,14 @@ final class HostileSchemaTests: XCTestCase {
     /// refused with a located diagnostic, or generated with the payload only in comments and literals. Then the
     /// family with a payload in every description and every tried field that generated, through `swiftc -parse`.
     ///
-    /// Each run tries a seeded sample of each family's fields (`SDK_HOSTILE_SAMPLE` fields, 80 by default; `all` for
+    /// Each run tries a seeded sample of each family's fields (`SDK_HOSTILE_SAMPLE` fields, 120 by default; `all` for
     /// every one, as `make stress` does); the seed is printed, and `SDK_HOSTILE_SEED` replays it.
     func testAPayloadInAnyTextFieldNeverBecomesCode() throws {
         let environment = ProcessInfo.processInfo.environment
         let seed = environment["SDK_HOSTILE_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 1...UInt64(UInt32.max))
         let sample =
             environment["SDK_HOSTILE_SAMPLE"] == "all"
-            ? Int.max : environment["SDK_HOSTILE_SAMPLE"].flatMap(Int.init) ?? 80
+            ? Int.max : environment["SDK_HOSTILE_SAMPLE"].flatMap(Int.init) ?? 120
         print(
             "HostileSchemaTests: seed \(seed), \(sample == Int.max ? "all" : "\(sample)") fields per family; replay with SDK_HOSTILE_SEED=\(seed)"
         )
