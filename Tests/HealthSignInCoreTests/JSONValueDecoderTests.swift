@@ -1,4 +1,5 @@
 import Foundation
+import HealthSignInSchemaSemantics
 import XCTest
 
 @_spi(Generated) @testable import HealthSignInCore

@@ -1,3 +1,5 @@
+import HealthSignInSchemaSemantics
+
 /// How a property's value is provided.
 enum IRStorage: Sendable, Equatable {
     /// A field of the model.
@@ -11,24 +13,9 @@ enum IRStorage: Sendable, Equatable {
 }
 
 /// A constraint `validate()` checks a value against.
-enum IRCheck: Sendable, Equatable {
-    /// `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum` and `multipleOf`, with the number's JSON text
-    /// (compared and divided by its decimal value).
-    case minimum(String)
-    case maximum(String)
-    case exclusiveMinimum(String)
-    case exclusiveMaximum(String)
-    case multipleOf(String)
-    /// `minLength`, `maxLength` (in Unicode scalars, as JSON Schema counts).
-    case minLength(Int)
-    case maxLength(Int)
-    /// `pattern`, an ECMA-262 regular expression.
-    case pattern(String)
-    /// `minItems`, `maxItems`, `uniqueItems`.
-    case minItems(Int)
-    case maxItems(Int)
-    case uniqueItems
-}
+/// A check on a value: `minimum`, `maxLength`, `pattern`, `uniqueItems`, …, with the meaning the runtime's
+/// validation gives it (see `SchemaKeyword`).
+typealias IRCheck = SchemaKeyword
 
 extension IRCheck {
     /// Whether an empty array fails it, so that an array the schema does not require must keep absent and empty

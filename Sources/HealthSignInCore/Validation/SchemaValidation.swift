@@ -52,65 +52,66 @@ public struct SchemaValidationError: Error, Sendable, Hashable, CustomStringConv
     public var decimalValue: DecimalNumber? { isFinite ? DecimalNumber(jsonText: description) : nil }
 }
 
-/// The checks generated `validate(at:)` methods run, with JSON Schema 2020-12's meanings.
+/// The checks generated `validate(at:)` methods run: each is a ``SchemaKeyword`` of `HealthSignInSchemaSemantics`,
+/// evaluated there, as the generator evaluates a schema's own `default`.
 @_spi(Generated) public enum RequestValidation {
     /// `value >= bound`.
     public static func minimum(_ value: some SchemaNumber, _ bound: String, at path: String) throws {
-        try compare(value, bound, at: path, "at least \(bound)") { $0 >= $1 }
+        try check(.minimum(bound), number: value, at: path)
     }
 
     /// `value <= bound`.
     public static func maximum(_ value: some SchemaNumber, _ bound: String, at path: String) throws {
-        try compare(value, bound, at: path, "at most \(bound)") { $0 <= $1 }
+        try check(.maximum(bound), number: value, at: path)
     }
 
     /// `value > bound`.
     public static func exclusiveMinimum(_ value: some SchemaNumber, _ bound: String, at path: String) throws {
-        try compare(value, bound, at: path, "more than \(bound)") { $0 > $1 }
+        try check(.exclusiveMinimum(bound), number: value, at: path)
     }
 
     /// `value < bound`.
     public static func exclusiveMaximum(_ value: some SchemaNumber, _ bound: String, at path: String) throws {
-        try compare(value, bound, at: path, "less than \(bound)") { $0 < $1 }
+        try check(.exclusiveMaximum(bound), number: value, at: path)
     }
 
     /// `value / divisor` is an integer, computed exactly in decimal (0.3 is a multiple of 0.1).
     public static func multipleOf(_ value: some SchemaNumber, _ divisor: String, at path: String) throws {
-        try compare(value, divisor, at: path, "a multiple of \(divisor)") { $0.isMultiple(of: $1) }
+        try check(.multipleOf(divisor), number: value, at: path)
     }
 
-    private static func compare(
-        _ value: some SchemaNumber, _ bound: String, at path: String, _ requirement: String,
-        _ holds: (DecimalNumber, DecimalNumber) -> Bool
-    ) throws {
-        guard let number = value.decimalValue, let limit = DecimalNumber(jsonText: bound), holds(number, limit) else {
-            throw SchemaValidationError(path: path, requirement: requirement)
+    private static func check(_ keyword: SchemaKeyword, number value: some SchemaNumber, at path: String) throws {
+        guard let number = value.decimalValue, keyword.accepts(number: number) else {
+            throw SchemaValidationError(path: path, requirement: keyword.requirement)
         }
     }
 
     /// At least `bound` Unicode scalars, as JSON Schema counts.
     public static func minLength(_ value: String, _ bound: Int, at path: String) throws {
-        if value.unicodeScalars.count < bound {
-            throw SchemaValidationError(path: path, requirement: "at least \(bound) characters long")
-        }
+        try check(.minLength(bound), string: value, at: path)
     }
 
     /// At most `bound` Unicode scalars.
     public static func maxLength(_ value: String, _ bound: Int, at path: String) throws {
-        if value.unicodeScalars.count > bound {
-            throw SchemaValidationError(path: path, requirement: "at most \(bound) characters long")
-        }
+        try check(.maxLength(bound), string: value, at: path)
     }
 
     /// Contains a match of `pattern`, an ECMA-262 regular expression (unanchored, as in JSON Schema).
     public static func pattern(_ value: String, _ pattern: String, at path: String) throws {
-        let matched: Bool
+        let keyword = SchemaKeyword.pattern(pattern)
         do {
-            matched = try compiled(pattern).matches(value)
-        } catch {
+            try check(keyword, string: value, compiled: compiled(pattern), at: path)
+        } catch let error as ECMAPatternError {
             throw SchemaValidationError(path: path, requirement: "checkable against the pattern \(pattern): \(error)")
         }
-        if !matched { throw SchemaValidationError(path: path, requirement: "a match of the pattern \(pattern)") }
+    }
+
+    private static func check(
+        _ keyword: SchemaKeyword, string value: String, compiled: ECMAPattern? = nil, at path: String
+    ) throws {
+        if try !keyword.accepts(string: value, compiled: compiled) {
+            throw SchemaValidationError(path: path, requirement: keyword.requirement)
+        }
     }
 
     /// The patterns compiled so far: a schema's patterns are few, and each request would otherwise parse its own.
@@ -125,12 +126,18 @@ public struct SchemaValidationError: Error, Sendable, Hashable, CustomStringConv
 
     /// At least `bound` items.
     public static func minItems(_ count: Int, _ bound: Int, at path: String) throws {
-        if count < bound { throw SchemaValidationError(path: path, requirement: "at least \(bound) items") }
+        try check(.minItems(bound), itemCount: count, at: path)
     }
 
     /// At most `bound` items.
     public static func maxItems(_ count: Int, _ bound: Int, at path: String) throws {
-        if count > bound { throw SchemaValidationError(path: path, requirement: "at most \(bound) items") }
+        try check(.maxItems(bound), itemCount: count, at: path)
+    }
+
+    private static func check(_ keyword: SchemaKeyword, itemCount count: Int, at path: String) throws {
+        if !keyword.accepts(itemCount: count) {
+            throw SchemaValidationError(path: path, requirement: keyword.requirement)
+        }
     }
 
     /// No two items equal as JSON values (numbers by value, strings by code points, objects whatever their order).
@@ -142,7 +149,8 @@ public struct SchemaValidationError: Error, Sendable, Hashable, CustomStringConv
     /// No two items equal; for items that cannot be written as JSON, by their `==`.
     public static func uniqueItems<Item: Equatable>(_ items: [Item], at path: String) throws {
         for (index, item) in items.enumerated() where items[..<index].contains(item) {
-            throw SchemaValidationError(path: path, requirement: "free of repeated items (item \(index))")
+            throw SchemaValidationError(
+                path: path, requirement: "\(SchemaKeyword.uniqueItems.requirement) (item \(index))")
         }
     }
 
@@ -152,9 +160,8 @@ public struct SchemaValidationError: Error, Sendable, Hashable, CustomStringConv
     }
 
     private static func distinct(_ values: [JSONValue], at path: String) throws {
-        for (index, value) in values.enumerated()
-        where values[..<index].contains(where: { $0.isSchemaEqual(to: value) }) {
-            throw SchemaValidationError(path: path, requirement: "free of repeated items (item \(index))")
+        if let requirement = SchemaKeyword.uniqueItems.violation(by: SchemaJSON(.array(values))) {
+            throw SchemaValidationError(path: path, requirement: requirement)
         }
     }
 
@@ -176,25 +183,25 @@ extension JSONValue {
     /// by value (1 and 1.0 are equal), strings by code points, arrays item by item, objects by their members
     /// whatever their order.
     public func isSchemaEqual(to other: JSONValue) -> Bool {
-        switch (self, other) {
-        case (.null, .null): return true
-        case (.bool(let left), .bool(let right)): return left == right
-        case (.number(let left), .number(let right)):
-            return DecimalNumber(jsonText: left.text) == DecimalNumber(jsonText: right.text)
-        case (.string(let left), .string(let right)): return CodePoints.equal(left, right)
-        case (.array(let left), .array(let right)):
-            return left.count == right.count && zip(left, right).allSatisfy { $0.isSchemaEqual(to: $1) }
-        case (.object(let left), .object(let right)):
-            let leftKeys = Set(left.keys.map { Array($0.unicodeScalars) })
-            let rightKeys = Set(right.keys.map { Array($0.unicodeScalars) })
-            return leftKeys == rightKeys
-                && left.keys.allSatisfy { key in
-                    guard let mine = left[key],
-                        let theirs = right.members.last(where: { CodePoints.equal($0.key, key) })
-                    else { return false }
-                    return mine.isSchemaEqual(to: theirs.value)
-                }
-        default: return false
+        SchemaJSON(self).isSchemaEqual(to: SchemaJSON(other))
+    }
+}
+
+/// A JSON value seen by JSON Schema's keywords, which `HealthSignInSchemaSemantics` evaluates once for the runtime
+/// and the generator.
+struct SchemaJSON: SchemaInstance {
+    let value: JSONValue
+
+    init(_ value: JSONValue) { self.value = value }
+
+    var schemaShape: SchemaInstanceShape<SchemaJSON> {
+        switch value {
+        case .null: return .null
+        case .bool(let bool): return .bool(bool)
+        case .number(let number): return .number(text: number.text)
+        case .string(let string): return .string(string)
+        case .array(let items): return .array(items.map(SchemaJSON.init))
+        case .object(let object): return .object(object.members.map { ($0.key, SchemaJSON($0.value)) })
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HealthSignInSchemaSemantics
 
 /// Any JSON value, for schema properties that hold "any value", kept exactly as received.
 ///
@@ -448,46 +449,7 @@ public struct JSONNumber: Sendable, Hashable {
     }
 
     /// The value as an `Int` when it is exactly an integer that fits (`3`, `-0`, `3.0`, `1e2`), else nil.
-    public var intValue: Int? {
-        // An exponent beyond this cannot be offset by the digits there are: the value is 0 or not an Int.
-        let exponentLimit = text.utf8.count + 40
-        var digits: [UInt8] = []
-        var fractionDigits = 0
-        var negative = false
-        var exponentSign = 1
-        var exponentValue = 0
-        var part = 0  // 0: integer part, 1: fraction, 2: exponent
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "-"):
-                if part == 2 { exponentSign = -1 } else { negative = true }
-            case UInt8(ascii: "+"):
-                break
-            case UInt8(ascii: "."):
-                part = 1
-            case UInt8(ascii: "e"), UInt8(ascii: "E"):
-                part = 2
-            default:
-                let digit = Int(byte &- UInt8(ascii: "0"))
-                if part == 2 {
-                    exponentValue = min(exponentValue * 10 + digit, exponentLimit)
-                } else {
-                    if part == 1 { fractionDigits += 1 }
-                    if !(digits.isEmpty && digit == 0) { digits.append(byte) }
-                }
-            }
-        }
-        guard !digits.isEmpty else { return 0 }
-        guard exponentValue < exponentLimit else { return nil }
-        var exponent = exponentSign * exponentValue - fractionDigits
-        while exponent < 0, digits.last == UInt8(ascii: "0") {
-            digits.removeLast()
-            exponent += 1
-        }
-        guard exponent >= 0, digits.count + exponent <= 20 else { return nil }
-        digits.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: exponent))
-        return Int((negative ? "-" : "") + String(decoding: digits, as: UTF8.self))
-    }
+    public var intValue: Int? { JSONIntegerValue(text).value() }
 }
 
 extension JSONNumber: CustomStringConvertible {

@@ -1,3 +1,5 @@
+import HealthSignInSchemaSemantics
+
 /// A type read straight from one JSON node, exactly as JSON Schema types it: never coerced from another JSON type.
 ///
 /// Containers read these without a decoder of their own; `init(from:)` of each reads the same way through a
@@ -45,16 +47,10 @@ extension Float: JSONScalar {
 extension JSONScalar where Self: FixedWidthInteger {
     static func read(_ value: JSONValue) throws(JSONScalarFailure) -> Self {
         guard case .number(let number) = value else { throw .mismatch(value) }
-        switch JSONIntegerValue(number.text) {
-        case .integer(let negative, let magnitude):
-            guard let integer = Self(negative: negative, magnitude: magnitude) else { break }
-            return integer
-        case .tooLarge:
-            break
-        case .fractional:
-            throw .notInteger
-        }
-        throw .beyondRange("integer", number)
+        let whole = JSONIntegerValue(number.text)
+        guard whole.isInteger else { throw .notInteger }
+        guard let integer = whole.value(as: Self.self) else { throw .beyondRange("integer", number) }
+        return integer
     }
 }
 

@@ -3,7 +3,7 @@
 ///
 /// Nothing goes through `Double`, which rounds beyond 2^53, and no digits are expanded: the exponent is weighed
 /// against the significant digits first, so `1e1000000000` costs as little as `1e1`.
-enum JSONIntegerValue: Equatable {
+public enum JSONIntegerValue: Sendable, Equatable {
     /// A whole number whose magnitude fits in 64 bits.
     case integer(negative: Bool, magnitude: UInt64)
     /// A whole number too large for 64 bits.
@@ -15,7 +15,7 @@ enum JSONIntegerValue: Equatable {
     private static let exponentCeiling = 1 << 40
 
     /// The value of `text`, a JSON number.
-    init(_ text: String) {
+    public init(_ text: String) {
         // The digits before the exponent are read as one sequence, the fraction's counted to scale the value.
         var digitCount = 0
         var fractionDigits = 0
@@ -47,7 +47,7 @@ enum JSONIntegerValue: Equatable {
                     digitCount += 1
                 }
             default:
-                // `+` in an exponent; JSONNumber's text holds nothing else.
+                // `+` in an exponent; the JSON number grammar allows nothing else.
                 break
             }
         }
@@ -100,16 +100,22 @@ enum JSONIntegerValue: Equatable {
     }
 }
 
-extension FixedWidthInteger {
-    /// The integer with `magnitude` and sign `negative`, or nil when this type cannot hold it.
-    init?(negative: Bool, magnitude: UInt64) {
+extension JSONIntegerValue {
+    /// The whole number as `T`, or nil when it has a fraction or `T` cannot hold it.
+    public func value<T: FixedWidthInteger>(as type: T.Type = T.self) -> T? {
+        guard case .integer(let negative, let magnitude) = self else { return nil }
         if negative && magnitude > 0 {
-            guard Self.isSigned, magnitude <= UInt64(truncatingIfNeeded: Self.min.magnitude) else { return nil }
+            guard T.isSigned, magnitude <= UInt64(truncatingIfNeeded: T.min.magnitude) else { return nil }
             // Two's complement of the magnitude, which also reaches `min`, whose magnitude `max` cannot hold.
-            self.init(truncatingIfNeeded: 0 &- magnitude)
-        } else {
-            guard magnitude <= UInt64(truncatingIfNeeded: Self.max) else { return nil }
-            self.init(truncatingIfNeeded: magnitude)
+            return T(truncatingIfNeeded: 0 &- magnitude)
         }
+        guard magnitude <= UInt64(truncatingIfNeeded: T.max) else { return nil }
+        return T(truncatingIfNeeded: magnitude)
+    }
+
+    /// Whether the number is whole, however it is spelled: JSON Schema's `integer`.
+    public var isInteger: Bool {
+        if case .fractional = self { return false }
+        return true
     }
 }
