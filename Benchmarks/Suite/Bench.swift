@@ -22,6 +22,10 @@ struct Bench {
 
     static func main() async {
         do {
+            // A child process whose instructions the codecs section counts.
+            if CommandLine.arguments.dropFirst().first == "--parse-adversarial" {
+                return try CodecBenchmarks.parseAdversarial(CommandLine.arguments.dropFirst(2).first ?? "")
+            }
             let options = try Options(CommandLine.arguments.dropFirst())
             let report = Report()
             try await run(options, into: report)

@@ -8,6 +8,9 @@ enum Budgets {
     static let instructionsPerSyntheticMethod = 8_000_000
     /// Instructions per method at 1,000 methods over the same at 100: the generator's cost grows linearly.
     static let instructionGrowth = 1.5
+    /// Instructions each item of an adversarial XML document adds between 10^4 and 10^5 items, over those it adds
+    /// between 10^3 and 10^4: a reader that is linear in attributes and namespace declarations stays near 1.
+    static let adversarialGrowth = 1.5
     /// The debug compile's cost per 100 synthetic methods over the compile of the fixed reference module.
     static let compileSlopeOverReference = 2.2
     /// A whole client call against an in-memory transport over the reference workload: Foundation's `JSONDecoder`
