@@ -46,6 +46,35 @@ enum Harness {
         return Summary(samples)
     }
 
+    /// Seconds per call of `subject` and of `reference`, sampled in pairs (the order swapping from pair to pair) so
+    /// that both samples of a pair see the same moment of the machine; `ratio` holds each pair's subject time over its
+    /// reference time, whose median is what a budget on a synchronous ratio holds.
+    static func paired(
+        runs: Int = 11, iterations: Int? = nil, _ subject: () throws -> Void, against reference: () throws -> Void
+    ) throws -> (subject: Summary, reference: Summary, ratio: Summary) {
+        let count = try iterations ?? calibrate(subject)
+        for _ in 0..<2 {
+            for _ in 0..<count {
+                try subject()
+                try reference()
+            }
+        }
+        var subjects: [Double] = []
+        var references: [Double] = []
+        for run in 0..<runs {
+            let time = { (body: () throws -> Void) in try seconds { for _ in 0..<count { try body() } } / Double(count)
+            }
+            if run % 2 == 0 {
+                subjects.append(try time(subject))
+                references.append(try time(reference))
+            } else {
+                references.append(try time(reference))
+                subjects.append(try time(subject))
+            }
+        }
+        return (Summary(subjects), Summary(references), Summary(zip(subjects, references).map { $0 / $1 }))
+    }
+
     /// Seconds per call of `subject` and of `reference`, measured in turn for `rounds` rounds so that both see the
     /// same machine; each summary holds the median of every round. Their ratio is what a budget may hold.
     static func alternating(
