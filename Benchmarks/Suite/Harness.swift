@@ -1,5 +1,11 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Repeated timing with warm-up on a monotonic clock, summarised as median, minimum and maximum.
 enum Harness {
     /// A monotonic instant in seconds, for differences only. `DispatchTime` rather than `ContinuousClock` keeps the
@@ -11,6 +17,20 @@ enum Harness {
         let start = now()
         try body()
         return now() - start
+    }
+
+    /// Seconds of processor time the calling thread spends in `body`: what single-threaded work costs, without the
+    /// time it waits for a core that another process holds.
+    static func threadSeconds(_ body: () throws -> Void) rethrows -> Double {
+        let start = threadTime()
+        try body()
+        return threadTime() - start
+    }
+
+    private static func threadTime() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
     /// Seconds `body` takes once.
@@ -46,9 +66,10 @@ enum Harness {
         return Summary(samples)
     }
 
-    /// Seconds per call of `subject` and of `reference`, sampled in pairs (the order swapping from pair to pair) so
-    /// that both samples of a pair see the same moment of the machine; `ratio` holds each pair's subject time over its
-    /// reference time, whose median is what a budget on a synchronous ratio holds.
+    /// Processor seconds per call of `subject` and of `reference` on this thread, sampled in pairs (the order swapping
+    /// from pair to pair) so that both samples of a pair see the same moment of the machine; `ratio` holds each
+    /// pair's subject time over its reference time, whose median is what a budget on a synchronous ratio holds.
+    /// Thread time leaves out the waits for a core another process holds.
     static func paired(
         runs: Int = 11, iterations: Int? = nil, _ subject: () throws -> Void, against reference: () throws -> Void
     ) throws -> (subject: Summary, reference: Summary, ratio: Summary) {
@@ -62,7 +83,8 @@ enum Harness {
         var subjects: [Double] = []
         var references: [Double] = []
         for run in 0..<runs {
-            let time = { (body: () throws -> Void) in try seconds { for _ in 0..<count { try body() } } / Double(count)
+            let time = { (body: () throws -> Void) in
+                try threadSeconds { for _ in 0..<count { try body() } } / Double(count)
             }
             if run % 2 == 0 {
                 subjects.append(try time(subject))
