@@ -1,4 +1,5 @@
 import Foundation
+import HealthSignInTestSupport
 
 @testable import HealthSignInGenerator
 
@@ -8,7 +9,7 @@ import Foundation
 /// around common bounds.
 struct DiffInstances {
     let family: IRFamily
-    var random: SeededRandom
+    var random: SplitMix64
 
     private var types: IRTypeTable { family.typeTable }
 
@@ -122,23 +123,7 @@ struct DiffInstances {
     }
 }
 
-/// A seeded random number generator (SplitMix64), so a run can be repeated.
-struct SeededRandom: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+extension SplitMix64 {
     /// A number in `0..<bound` (0 when `bound` is not positive).
     mutating func below(_ bound: Int) -> Int { bound <= 0 ? 0 : Int(next() % UInt64(bound)) }
-
-    /// True with `probability`.
-    mutating func chance(_ probability: Double) -> Bool { Double(next() % 1_000_000) / 1_000_000 < probability }
 }

@@ -26,7 +26,7 @@ enum DiffMutants {
         ])
         guard run.status == 0 else { throw MutantsFailed(description: run.output) }
         let drawn = try JSONDecoder().decode([Drawn].self, from: Data(contentsOf: out))
-        var random = SeededRandom(seed: seed)
+        var random = SplitMix64(seed: seed)
         var examples: [DiffExample] = []
         for (index, item) in drawn.enumerated() {
             guard let schema = try JSONSerialization.jsonObject(with: Data(item.schema.utf8)) as? [String: Any],
@@ -63,7 +63,7 @@ enum DiffMutants {
     }
 
     /// Applies one random change to a subschema of `schema`; nil when it has nothing to change.
-    private static func mutate(_ schema: inout [String: Any], _ random: inout SeededRandom) -> String? {
+    private static func mutate(_ schema: inout [String: Any], _ random: inout SplitMix64) -> String? {
         var candidates: [([String], String)] = []
         collect(schema, at: [], into: &candidates)
         guard !candidates.isEmpty else { return nil }

@@ -25,7 +25,7 @@ final class DiffProofTests: XCTestCase {
             ? Int.max : environment["SDK_DIFF_EXAMPLES"].flatMap(Int.init) ?? 10
         print("DiffProofTests: seed \(seed); replay with SDK_DIFF_SEED=\(seed)")
         // The access level is proven apart: one module sees every level.
-        var draw = SeededRandom(seed: seed)
+        var draw = SplitMix64(seed: seed)
         let rules = DiffExamples.all.filter { ![.accessNarrowed, .accessWidened, .moduleRenamed].contains($0.rule) }
             .shuffled(using: &draw).prefix(sample)
         // Random schemas of the language, each with one random change: a mutant both versions of which generate.
@@ -92,7 +92,7 @@ final class DiffProofTests: XCTestCase {
         let brokenSource = try typecheck(usages + new.generated)
 
         // Wire: both versions read every message of both.
-        var random = SeededRandom(seed: seed)
+        var random = SplitMix64(seed: seed)
         var messages: [(String, String)] = []
         for example in examples {
             for (tag, family) in [("o", old.families[example.family]), ("n", new.families[example.family])] {
