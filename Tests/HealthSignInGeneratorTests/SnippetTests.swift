@@ -636,9 +636,7 @@ final class SnippetTests: XCTestCase {
         assertEmits(
             text,
             """
-                    public init(api: Foundation.URL? = Foundation.URL(string: "https://api.example.com")) {
-                        self.api = api
-                    }
+                    public init(api: Foundation.URL? = Foundation.URL(string: "https://api.example.com")) { self.api = api }
             """)
         assertEmits(
             text,
@@ -648,23 +646,27 @@ final class SnippetTests: XCTestCase {
 
                     /// The header fields every request sends, from protocol.json.
                     public static var defaultHeaders: HealthSignInCore.HTTPHeaderFields { ["Accept": "application/json"] }
+                    /// The family's name, as log records show it.
+                    public static var family: Swift.String { "Demo" }
             """)
         assertEmits(
             text,
             """
-                public struct Servers: Sendable, Hashable, HealthSignInCore.HTTPServerSet {
+            public struct DemoAPIClient: HealthSignInCore.HTTPAPIClient {
+                /// The base URLs, one per server of protocol.json.
+                public struct Servers: HealthSignInCore.HTTPServerSet {
             """)
         assertEmits(
             text,
             """
                 /// How the client reaches the server.
-                public typealias Configuration = HealthSignInCore.HTTPClientConfiguration<Servers>
+                public var configuration: Configuration
+
+                /// Creates a client.
+                public init(configuration: Configuration = .init()) { self.configuration = configuration }
+            }
             """)
-        assertEmits(
-            text,
-            """
-                var core: HealthSignInCore.HTTPClientCore { configuration.core(family: "Demo") }
-            """)
+        XCTAssertFalse(text.contains("var core"), "the core comes with HTTPAPIClient")
     }
 
     // MARK: - HealthVault

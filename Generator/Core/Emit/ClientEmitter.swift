@@ -3,15 +3,14 @@ enum ClientEmitter {
     /// Emits the client file's declarations.
     ///
     /// ```swift
-    /// public struct VitalAPIClient: Sendable {
-    ///     public struct Servers: Sendable, Hashable { public var api: Foundation.URL?; … }
-    ///     public struct Configuration: Sendable {
-    ///         public var servers: Servers; public var options: HealthSignInCore.ClientOptions; public var headers: …
-    ///     }
+    /// public struct VitalAPIClient: HealthSignInCore.HTTPAPIClient {
+    ///     public struct Servers: HealthSignInCore.HTTPServerSet { public var api: Foundation.URL?; … }
     ///     public var configuration: Configuration
-    ///     public init(configuration: Configuration = .init()) { … }
+    ///     public init(configuration: Configuration = .init()) { self.configuration = configuration }
     /// }
     /// ```
+    ///
+    /// A binding without a client protocol in the runtime gets its own `Configuration` struct.
     static func emit(_ family: IRFamily, binding: any BindingEmitter, into p: inout SwiftPrinter) {
         p.doc(
             "A client for \(family.name): \(family.description)",
@@ -20,36 +19,35 @@ enum ClientEmitter {
                 Emit.remark(Provenance(file: family.directory + "/protocol.json", pointer: "")),
             ]
         )
-        p.block("public struct \(family.clientName): Sendable") { p in
+        p.block("public struct \(family.clientName): \(binding.clientProtocol ?? "Sendable")") { p in
             servers(family, binding: binding, into: &p)
             p.blank()
-            if let runtime = binding.runtimeConfiguration {
-                p.doc("How the client reaches the server.")
-                p.line("public typealias Configuration = \(runtime)")
-            } else {
+            if binding.clientProtocol == nil {
                 configuration(binding.configurationMembers, into: &p)
+                p.blank()
             }
-            p.blank()
             p.doc("How the client reaches the server.")
             p.line("public var configuration: Configuration")
             p.blank()
             p.doc("Creates a client.")
-            p.block("public init(configuration: Configuration = .init())") { p in
-                p.line("self.configuration = configuration")
-            }
+            p.line("public init(configuration: Configuration = .init()) { self.configuration = configuration }")
         }
         p.blank()
         p.doc("Fails to compile when this code was generated for another runtime version: run sdkgen again.")
-        p.line("private typealias _RequiresRuntime = HealthSignInCore.GeneratedCodeRuntimeVersion_1")
-        p.blank()
-        p.block("extension \(family.clientName)") { p in binding.clientSupport(into: &p) }
+        p.line("private typealias _RequiresRuntime = HealthSignInCore.GeneratedCodeRuntimeVersion_2")
+        var support = SwiftPrinter()
+        binding.clientSupport(into: &support)
+        if !support.lines.isEmpty {
+            p.blank()
+            p.block("extension \(family.clientName)") { p in p.append(support) }
+        }
     }
 
     private static func servers(_ family: IRFamily, binding: any BindingEmitter, into p: inout SwiftPrinter) {
         var members = SwiftPrinter()
-        let conformance = binding.serversConformance(into: &members).map { ", " + $0 } ?? ""
+        let conformance = binding.serversConformance(into: &members) ?? "Sendable, Hashable"
         p.doc("The base URLs, one per server of protocol.json.")
-        p.block("public struct Servers: Sendable, Hashable\(conformance)") { p in
+        p.block("public struct Servers: \(conformance)") { p in
             for server in family.servers {
                 p.doc(server.description)
                 p.line("public var \(Emit.name(server.name)): Foundation.URL?")
@@ -63,9 +61,7 @@ enum ClientEmitter {
                 let value = server.defaultURL.map { "Foundation.URL(string: \(SwiftLiteral.string($0)))" } ?? "nil"
                 return "\(Emit.name(server.name)): Foundation.URL? = \(value)"
             }
-            p.listBlock("public init(", parameters, ")") { p in
-                for server in family.servers { p.line("self.\(Emit.name(server.name)) = \(Emit.name(server.name))") }
-            }
+            p.memberwiseInitializer("public init(", parameters, ")", names: family.servers.map { Emit.name($0.name) })
             if !members.lines.isEmpty { p.blank() }
             p.append(members)
         }

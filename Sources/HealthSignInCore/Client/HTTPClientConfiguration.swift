@@ -7,6 +7,8 @@ public protocol HTTPServerSet: Sendable, Hashable {
     init()
     /// The header fields every request of the family sends, from its `protocol.json`.
     static var defaultHeaders: HTTPHeaderFields { get }
+    /// The family's name, as log records show it.
+    static var family: String { get }
 }
 
 /// How a generated HTTP client reaches its servers: their URLs, the options every client shares, and the header

@@ -81,13 +81,11 @@ public struct HealthVaultAPIClient: Sendable {
     public var configuration: Configuration
 
     /// Creates a client.
-    public init(configuration: Configuration = .init()) {
-        self.configuration = configuration
-    }
+    public init(configuration: Configuration = .init()) { self.configuration = configuration }
 }
 
 /// Fails to compile when this code was generated for another runtime version: run sdkgen again.
-private typealias _RequiresRuntime = HealthSignInCore.GeneratedCodeRuntimeVersion_1
+private typealias _RequiresRuntime = HealthSignInCore.GeneratedCodeRuntimeVersion_2
 
 extension HealthVaultAPIClient {
     /// Signs and sends requests with the configuration.
@@ -95,8 +93,6 @@ extension HealthVaultAPIClient {
         HealthSignInCore.HealthVaultClientCore(
             family: "HealthVault", server: configuration.servers.platform, options: configuration.options,
             clock: configuration.clock, envelope: configuration.envelope, retry: configuration.retry,
-            statusError: {
-                try HealthVaultError(body: HealthVaultResponseStatus(xml: $0), httpStatus: $1, operation: $2)
-            })
+            statusError: { try HealthVaultError(body: HealthVaultResponseStatus(xml: $0), httpStatus: $1, operation: $2) })
     }
 }

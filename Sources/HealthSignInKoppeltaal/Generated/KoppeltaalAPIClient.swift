@@ -13,9 +13,9 @@ import HealthSignInOAuth
 /// Each method of the family is an `async throws` method on this client, taking exactly the credentials its schema's
 /// auth policy needs.
 /// - Remark: Generated from Schemas/Koppeltaal/protocol.json#
-public struct KoppeltaalAPIClient: Sendable {
+public struct KoppeltaalAPIClient: HealthSignInCore.HTTPAPIClient {
     /// The base URLs, one per server of protocol.json.
-    public struct Servers: Sendable, Hashable, HealthSignInCore.HTTPServerSet {
+    public struct Servers: HealthSignInCore.HTTPServerSet {
         /// The FHIR base URL, e.g. https://ggz.koppeltaal.nl/FHIR/Koppeltaal: configured in the app, since a mobile
         /// launch cannot pass iss.
         public var fhir: Foundation.URL?
@@ -27,9 +27,7 @@ public struct KoppeltaalAPIClient: Sendable {
 
         /// Creates the set of base URLs.
         public init(fhir: Foundation.URL? = nil, launch: Foundation.URL? = nil, authorize: Foundation.URL? = nil) {
-            self.fhir = fhir
-            self.launch = launch
-            self.authorize = authorize
+            (self.fhir, self.launch, self.authorize) = (fhir, launch, authorize)
         }
 
         /// The servers at their protocol.json defaults.
@@ -37,27 +35,21 @@ public struct KoppeltaalAPIClient: Sendable {
 
         /// The header fields every request sends, from protocol.json.
         public static var defaultHeaders: HealthSignInCore.HTTPHeaderFields { ["Accept": "application/json"] }
+        /// The family's name, as log records show it.
+        public static var family: Swift.String { "Koppeltaal" }
     }
-
-    /// How the client reaches the server.
-    public typealias Configuration = HealthSignInCore.HTTPClientConfiguration<Servers>
 
     /// How the client reaches the server.
     public var configuration: Configuration
 
     /// Creates a client.
-    public init(configuration: Configuration = .init()) {
-        self.configuration = configuration
-    }
+    public init(configuration: Configuration = .init()) { self.configuration = configuration }
 }
 
 /// Fails to compile when this code was generated for another runtime version: run sdkgen again.
-private typealias _RequiresRuntime = HealthSignInCore.GeneratedCodeRuntimeVersion_1
+private typealias _RequiresRuntime = HealthSignInCore.GeneratedCodeRuntimeVersion_2
 
 extension KoppeltaalAPIClient {
-    /// Sends requests with the configuration.
-    var core: HealthSignInCore.HTTPClientCore { configuration.core(family: "Koppeltaal") }
-
     /// The error formats of protocol.json a method may answer with.
     enum ErrorFormats {
         static let oAuthError = HealthSignInCore.HTTPErrorFormat.json(
@@ -67,9 +59,9 @@ extension KoppeltaalAPIClient {
             FHIROperationOutcome.self, rootElements: ["OperationOutcome"],
             OperationOutcomeError.init(body:httpStatus:operation:))
 
-        /// What a caller should do about each code of `HealthSignInOAuth.OAuthError` in Koppeltaal, where it differs
-        /// from the table of OAuth2: Koppeltaal answers its mobile Authorize with OAuth 2.0 error bodies too, and there
-        /// a refused scope means the activation code inside it.
+        /// What a caller should do about each code of `HealthSignInOAuth.OAuthError` in Koppeltaal, where it differs from
+        /// the table of OAuth2: Koppeltaal answers its mobile Authorize with OAuth 2.0 error bodies too, and there a
+        /// refused scope means the activation code inside it.
         static func oAuthErrorRecovery(_ code: HealthSignInOAuth.OAuthErrorCode) -> HealthSignInCore.ErrorRecovery {
             switch code {
             case .invalidScope: return .reauthorize

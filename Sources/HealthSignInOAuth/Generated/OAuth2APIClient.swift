@@ -13,9 +13,9 @@ import Foundation
 /// Each method of the family is an `async throws` method on this client, taking exactly the credentials its schema's
 /// auth policy needs.
 /// - Remark: Generated from Schemas/OAuth2/protocol.json#
-public struct OAuth2APIClient: Sendable {
+public struct OAuth2APIClient: HealthSignInCore.HTTPAPIClient {
     /// The base URLs, one per server of protocol.json.
-    public struct Servers: Sendable, Hashable, HealthSignInCore.HTTPServerSet {
+    public struct Servers: HealthSignInCore.HTTPServerSet {
         /// The token endpoint, from the server's metadata or configured; a client assertion's aud is exactly this URL.
         public var token: Foundation.URL?
         /// The RFC 7009 revocation endpoint, when the server has one.
@@ -33,11 +33,8 @@ public struct OAuth2APIClient: Sendable {
             token: Foundation.URL? = nil, revocation: Foundation.URL? = nil, introspection: Foundation.URL? = nil,
             jwks: Foundation.URL? = nil, metadata: Foundation.URL? = nil
         ) {
-            self.token = token
-            self.revocation = revocation
-            self.introspection = introspection
-            self.jwks = jwks
-            self.metadata = metadata
+            (self.token, self.revocation, self.introspection) = (token, revocation, introspection)
+            (self.jwks, self.metadata) = (jwks, metadata)
         }
 
         /// The servers at their protocol.json defaults.
@@ -45,27 +42,21 @@ public struct OAuth2APIClient: Sendable {
 
         /// The header fields every request sends, from protocol.json.
         public static var defaultHeaders: HealthSignInCore.HTTPHeaderFields { ["Accept": "application/json"] }
+        /// The family's name, as log records show it.
+        public static var family: Swift.String { "OAuth2" }
     }
-
-    /// How the client reaches the server.
-    public typealias Configuration = HealthSignInCore.HTTPClientConfiguration<Servers>
 
     /// How the client reaches the server.
     public var configuration: Configuration
 
     /// Creates a client.
-    public init(configuration: Configuration = .init()) {
-        self.configuration = configuration
-    }
+    public init(configuration: Configuration = .init()) { self.configuration = configuration }
 }
 
 /// Fails to compile when this code was generated for another runtime version: run sdkgen again.
-private typealias _RequiresRuntime = HealthSignInCore.GeneratedCodeRuntimeVersion_1
+private typealias _RequiresRuntime = HealthSignInCore.GeneratedCodeRuntimeVersion_2
 
 extension OAuth2APIClient {
-    /// Sends requests with the configuration.
-    var core: HealthSignInCore.HTTPClientCore { configuration.core(family: "OAuth2") }
-
     /// The error formats of protocol.json a method may answer with.
     enum ErrorFormats {
         static let oAuthError = HealthSignInCore.HTTPErrorFormat.json(

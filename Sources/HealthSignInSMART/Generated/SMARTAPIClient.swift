@@ -14,9 +14,9 @@ import HealthSignInOAuth
 /// Each method of the family is an `async throws` method on this client, taking exactly the credentials its schema's
 /// auth policy needs.
 /// - Remark: Generated from Schemas/SMART/protocol.json#
-public struct SMARTAPIClient: Sendable {
+public struct SMARTAPIClient: HealthSignInCore.HTTPAPIClient {
     /// The base URLs, one per server of protocol.json.
-    public struct Servers: Sendable, Hashable, HealthSignInCore.HTTPServerSet {
+    public struct Servers: HealthSignInCore.HTTPServerSet {
         /// The FHIR base URL, e.g. https://ehr.example.com/fhir: the iss of an EHR launch, the aud of the authorization
         /// request, and where .well-known/smart-configuration is read.
         public var fhir: Foundation.URL?
@@ -25,8 +25,7 @@ public struct SMARTAPIClient: Sendable {
 
         /// Creates the set of base URLs.
         public init(fhir: Foundation.URL? = nil, authorize: Foundation.URL? = nil) {
-            self.fhir = fhir
-            self.authorize = authorize
+            (self.fhir, self.authorize) = (fhir, authorize)
         }
 
         /// The servers at their protocol.json defaults.
@@ -34,27 +33,21 @@ public struct SMARTAPIClient: Sendable {
 
         /// The header fields every request sends, from protocol.json.
         public static var defaultHeaders: HealthSignInCore.HTTPHeaderFields { ["Accept": "application/json"] }
+        /// The family's name, as log records show it.
+        public static var family: Swift.String { "SMART" }
     }
-
-    /// How the client reaches the server.
-    public typealias Configuration = HealthSignInCore.HTTPClientConfiguration<Servers>
 
     /// How the client reaches the server.
     public var configuration: Configuration
 
     /// Creates a client.
-    public init(configuration: Configuration = .init()) {
-        self.configuration = configuration
-    }
+    public init(configuration: Configuration = .init()) { self.configuration = configuration }
 }
 
 /// Fails to compile when this code was generated for another runtime version: run sdkgen again.
-private typealias _RequiresRuntime = HealthSignInCore.GeneratedCodeRuntimeVersion_1
+private typealias _RequiresRuntime = HealthSignInCore.GeneratedCodeRuntimeVersion_2
 
 extension SMARTAPIClient {
-    /// Sends requests with the configuration.
-    var core: HealthSignInCore.HTTPClientCore { configuration.core(family: "SMART") }
-
     /// The error formats of protocol.json a method may answer with.
     enum ErrorFormats {
         static let oAuthError = HealthSignInCore.HTTPErrorFormat.json(

@@ -13,46 +13,37 @@ import HealthSignInOAuth
 /// Each method of the family is an `async throws` method on this client, taking exactly the credentials its schema's
 /// auth policy needs.
 /// - Remark: Generated from Schemas/Vital/protocol.json#
-public struct VitalAPIClient: Sendable {
+public struct VitalAPIClient: HealthSignInCore.HTTPAPIClient {
     /// The base URLs, one per server of protocol.json.
-    public struct Servers: Sendable, Hashable, HealthSignInCore.HTTPServerSet {
+    public struct Servers: HealthSignInCore.HTTPServerSet {
         /// The Junction API host for the environment and region, e.g. https://api.sandbox.us.junction.com.
         public var api: Foundation.URL?
         /// The Junction auth host for the environment and region, e.g. https://auth.sandbox.us.junction.com.
         public var auth: Foundation.URL?
 
         /// Creates the set of base URLs.
-        public init(api: Foundation.URL? = nil, auth: Foundation.URL? = nil) {
-            self.api = api
-            self.auth = auth
-        }
+        public init(api: Foundation.URL? = nil, auth: Foundation.URL? = nil) { (self.api, self.auth) = (api, auth) }
 
         /// The servers at their protocol.json defaults.
         public init() { self.init(api: nil, auth: nil) }
 
         /// The header fields every request sends, from protocol.json.
         public static var defaultHeaders: HealthSignInCore.HTTPHeaderFields { ["Accept": "application/json"] }
+        /// The family's name, as log records show it.
+        public static var family: Swift.String { "Vital" }
     }
-
-    /// How the client reaches the server.
-    public typealias Configuration = HealthSignInCore.HTTPClientConfiguration<Servers>
 
     /// How the client reaches the server.
     public var configuration: Configuration
 
     /// Creates a client.
-    public init(configuration: Configuration = .init()) {
-        self.configuration = configuration
-    }
+    public init(configuration: Configuration = .init()) { self.configuration = configuration }
 }
 
 /// Fails to compile when this code was generated for another runtime version: run sdkgen again.
-private typealias _RequiresRuntime = HealthSignInCore.GeneratedCodeRuntimeVersion_1
+private typealias _RequiresRuntime = HealthSignInCore.GeneratedCodeRuntimeVersion_2
 
 extension VitalAPIClient {
-    /// Sends requests with the configuration.
-    var core: HealthSignInCore.HTTPClientCore { configuration.core(family: "Vital") }
-
     /// The error formats of protocol.json a method may answer with.
     enum ErrorFormats {
         static let vitalError = HealthSignInCore.HTTPErrorFormat.json(

@@ -97,4 +97,29 @@ final class FamilyTestServerTests: XCTestCase {
         try await connection.authorize(appAuth, with: server.browser(.approve))
         await XCTAssertEqualAsync(try await connection.refreshPeople().count, 3)
     }
+
+    func testEveryFamilysServerIsATestServerThatOneHelperDrives() async throws {
+        let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
+        let smart = SMARTTestServer(clock: clock)
+        let koppeltaal = KoppeltaalTestServer(clock: clock)
+        let vital = VitalTestServer(clock: clock)
+        let healthVault = HealthVaultTestServer(clock: clock)
+        try await expectAFaultAndItsEntry(smart, at: smart.tokenURL, clock: clock)
+        try await expectAFaultAndItsEntry(koppeltaal, at: koppeltaal.tokenURL, clock: clock)
+        try await expectAFaultAndItsEntry(vital, at: vital.tokenURL, clock: clock)
+        try await expectAFaultAndItsEntry(healthVault, at: healthVault.platformURL(), clock: clock)
+    }
+
+    /// A helper written once for any server: the injected fault answers the next request, and the ledger names it.
+    private func expectAFaultAndItsEntry(_ server: some TestServer, at url: URL, clock: ManualClock) async throws {
+        XCTAssertEqual(server.clock.now(), clock.now())
+        server.faults.inject(.status(503, retryAfter: 7), at: url)
+        let response = try await server.transport(timeout: 5).send(HTTPRequestMessage(method: .post, url: url))
+        XCTAssertEqual(response.status, 503)
+        XCTAssertEqual(server.transport(timeout: 5).timeout, 5)
+        XCTAssertNil(server.transport.timeout)
+        XCTAssertEqual(server.ledger.entries.count, 1, "\(server.ledger)")
+        XCTAssertEqual(server.ledger.entries.first?.status, 503)
+        XCTAssertEqual(server.faults.pending, 0)
+    }
 }

@@ -13,9 +13,9 @@ protocol BindingEmitter {
     /// The members of the client's `Configuration` after its servers and shared options.
     var configurationMembers: [ConfigurationMember] { get }
 
-    /// The runtime's configuration type the client's `Configuration` is, generic over its `Servers`; nil when the
-    /// client declares its own from ``configurationMembers``.
-    var runtimeConfiguration: String? { get }
+    /// The runtime's client protocol the client conforms to, which gives it its `Configuration` (generic over its
+    /// `Servers`) and its `core`; nil when the client declares its own `Configuration` from ``configurationMembers``.
+    var clientProtocol: String? { get }
 
     /// The protocol the client's `Servers` conform to beside `Sendable` and `Hashable`, and the members it needs.
     func serversConformance(into p: inout SwiftPrinter) -> String?
@@ -72,7 +72,7 @@ enum BindingEmitters {
 }
 
 extension BindingEmitter {
-    var runtimeConfiguration: String? { nil }
+    var clientProtocol: String? { nil }
 
     func serversConformance(into p: inout SwiftPrinter) -> String? { nil }
 

@@ -9,10 +9,11 @@ struct HTTPBindingEmitter: BindingEmitter {
 
     var configurationMembers: [ConfigurationMember] { [] }
 
-    /// `HealthSignInCore.HTTPClientConfiguration<Servers>`: servers, options and header fields.
-    var runtimeConfiguration: String? { "HealthSignInCore.HTTPClientConfiguration<Servers>" }
+    /// `HealthSignInCore.HTTPAPIClient`: a configuration of servers, options and header fields, and the core.
+    var clientProtocol: String? { "HealthSignInCore.HTTPAPIClient" }
 
-    /// `HealthSignInCore.HTTPServerSet`, with the servers at their defaults and the header fields of protocol.json.
+    /// `HealthSignInCore.HTTPServerSet`, with the servers at their defaults, the header fields of protocol.json and
+    /// the family's name.
     func serversConformance(into p: inout SwiftPrinter) -> String? {
         p.doc("The servers at their protocol.json defaults.")
         let defaults = family.servers.map { server in
@@ -26,17 +27,14 @@ struct HTTPBindingEmitter: BindingEmitter {
             "public static var defaultHeaders: HealthSignInCore.HTTPHeaderFields { ",
             [Emit.headersLiteral(settings.headers)],
             " }")
+        p.doc("The family's name, as log records show it.")
+        p.line("public static var family: Swift.String { \(SwiftLiteral.string(family.name)) }")
         return "HealthSignInCore.HTTPServerSet"
     }
 
-    /// `core`, and one `HTTPErrorFormat` per error format of protocol.json.
+    /// One `HTTPErrorFormat` per error format of protocol.json; the core comes with `HTTPAPIClient`.
     func clientSupport(into p: inout SwiftPrinter) {
-        p.doc("Sends requests with the configuration.")
-        p.line(
-            "var core: HealthSignInCore.HTTPClientCore { configuration.core(family: \(SwiftLiteral.string(family.name))) }"
-        )
         guard !family.errors.isEmpty else { return }
-        p.blank()
         p.doc("The error formats of protocol.json a method may answer with.")
         p.block("enum ErrorFormats") { p in
             for error in family.errors {

@@ -17,7 +17,7 @@ import HealthSignInCore
 ///
 /// Instance `1` (US) and instance `2` (EU) live under ``baseURL``: the platform at `<baseURL>/<instance>/platform/
 /// wildcat.ashx`, the Shell at `<baseURL>/shell/<instance>`.
-public final class HealthVaultTestServer: Sendable {
+public final class HealthVaultTestServer: TestServer {
     /// The master application apps provision child instances under.
     public static let masterApplicationID = UUID(uuidString: "6556d00c-cb8d-4004-90d6-8be528420ff7")!
     static let instances = ["1": "US", "2": "EU"]
@@ -92,27 +92,10 @@ public final class HealthVaultTestServer: Sendable {
         baseURL.appendingPathComponent("shell").appendingPathComponent(instance)
     }
 
-    /// The network to give the connection and browsers under test.
-    public var transport: TestServerTransport { TestServerTransport(server: self, timeout: nil) }
-
-    /// The network, with requests that give up after `timeout` seconds of a ``TestServerFault/slow(seconds:)``
-    /// answer.
-    public func transport(timeout: TimeInterval) -> TestServerTransport {
-        TestServerTransport(server: self, timeout: timeout)
-    }
-
     /// A browser whose user answers the Shell's page with `decision`.
     public func browser(_ decision: TestUserDecision = .approve) -> TestUserBrowser {
         TestUserBrowser(transport: transport, decision: decision)
     }
-
-    /// The clock the server dates and expires by; give the clients under test the same one.
-    public var clock: any TimeSource { core.clock }
-
-    /// The faults the server will play.
-    public var faults: TestServerFaults { core.faults }
-    /// What the server received.
-    public var ledger: TestServerLedger { core.ledger }
 
     /// How the server behaves; change it at any time.
     public var settings: Settings {

@@ -149,7 +149,8 @@ extension KoppeltaalTestServer {
         if let original = stored.redirectURI, request.form["redirect_uri"] != original {
             throw OAuthFailure("invalid_grant", "Invalid 'redirect_uri' in request.")
         }
-        try checkVerifier(request.form["code_verifier"], of: stored)
+        try PKCE.checkCodeVerifier(
+            request.form["code_verifier"], challenge: stored.challenge, method: stored.challengeMethod)
         let refreshes = state.clients[client]?.refreshes ?? false
         let token = KoppeltaalServerState.Token(
             accessToken: issued.access, refreshToken: refreshes ? issued.refresh : nil,
@@ -158,24 +159,6 @@ extension KoppeltaalTestServer {
         state.tokens.append(token)
         state.codes[code] = nil
         return .oauth(200, body(token, lifetime: state.settings.tokenLifetime, context: stored.context))
-    }
-
-    private static func checkVerifier(_ verifier: String?, of code: KoppeltaalServerState.AuthorizationCode)
-        throws(OAuthFailure)
-    {
-        guard let challenge = code.challenge else {
-            if verifier != nil {
-                throw OAuthFailure(
-                    "invalid_request",
-                    "The authorization request had no 'code_challenge', but a 'code_verifier' was provided.")
-            }
-            return
-        }
-        guard let verifier else { throw OAuthFailure("invalid_request", "Missing 'code_verifier'") }
-        guard PKCE.isWellFormed(verifier) else { throw OAuthFailure("invalid_request", "Invalid 'code_verifier'") }
-        guard PKCE.verifies(verifier, challenge: challenge, method: code.challengeMethod) else {
-            throw OAuthFailure("invalid_grant", "Code challenge failed.")
-        }
     }
 
     private static func refresh(

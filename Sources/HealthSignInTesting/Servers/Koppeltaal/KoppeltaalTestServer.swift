@@ -18,7 +18,7 @@ import HealthSignInCore
 ///
 /// Its clients are the emulator's: ``gameClientID`` (secret ``gameClientSecret``, Basic or post), ``publicClientID``,
 /// one without refresh tokens and one whose secret holds a space; ``register(_:)`` adds your own.
-public final class KoppeltaalTestServer: Sendable {
+public final class KoppeltaalTestServer: TestServer {
     /// The confidential client of the emulator, `KTSTESTGAME`.
     public static let gameClientID = "KTSTESTGAME"
     /// Its secret, `kt-secret`.
@@ -69,23 +69,6 @@ public final class KoppeltaalTestServer: Sendable {
     public var revocationURL: URL { launchURL.appendingPathComponent("Revoke") }
     /// The value the token response gives for `domain`.
     public var domain: String { "Test" }
-
-    /// The network to give the clients under test.
-    public var transport: TestServerTransport { TestServerTransport(server: self, timeout: nil) }
-
-    /// The network, with requests that give up after `timeout` seconds of a ``TestServerFault/slow(seconds:)``
-    /// answer.
-    public func transport(timeout: TimeInterval) -> TestServerTransport {
-        TestServerTransport(server: self, timeout: timeout)
-    }
-
-    /// The clock the server dates and expires by; give the clients under test the same one.
-    public var clock: any TimeSource { core.clock }
-
-    /// The faults the server will play.
-    public var faults: TestServerFaults { core.faults }
-    /// What the server received.
-    public var ledger: TestServerLedger { core.ledger }
 
     /// How the server behaves; change it at any time.
     public var settings: Settings {

@@ -86,8 +86,11 @@ extension SMARTTestServer {
         guard request.form["redirect_uri"] == authorization.redirectURI else {
             throw OAuthFailure("invalid_grant", "Invalid 'redirect_uri' in request.")
         }
-        try Self.checkVerifier(
-            request.form["code_verifier"], of: authorization, isPublic: client.authentication == .none)
+        let verifier = request.form["code_verifier"]
+        if client.authentication == .none, verifier == nil {
+            throw OAuthFailure("invalid_request", "Missing 'code_verifier'")
+        }
+        try PKCE.checkCodeVerifier(verifier, challenge: authorization.challenge, method: authorization.challengeMethod)
         var scope = authorization.scope.split(separator: " ").map(String.init)
         if state.settings.strictOpenID, !(authorization.prompt ?? "").split(separator: " ").contains("consent") {
             // OpenID Connect Core 11: offline access only with prompt=consent.
@@ -103,27 +106,6 @@ extension SMARTTestServer {
         return respond(
             scope: scope, client: client.id, context: authorization.context, idToken: idToken, authTime: code.authTime,
             lifetime: state.settings.tokenLifetime, issue: issue, &state)
-    }
-
-    private static func checkVerifier(
-        _ verifier: String?, of authorization: SMARTServerState.Authorization, isPublic: Bool
-    )
-        throws(OAuthFailure)
-    {
-        if isPublic, verifier == nil { throw OAuthFailure("invalid_request", "Missing 'code_verifier'") }
-        guard let challenge = authorization.challenge else {
-            if verifier != nil {
-                throw OAuthFailure(
-                    "invalid_request",
-                    "The authorization request had no 'code_challenge', but a 'code_verifier' was provided.")
-            }
-            return
-        }
-        guard let verifier else { throw OAuthFailure("invalid_request", "Missing 'code_verifier'") }
-        guard PKCE.isWellFormed(verifier) else { throw OAuthFailure("invalid_request", "Invalid 'code_verifier'") }
-        guard PKCE.verifies(verifier, challenge: challenge, method: authorization.challengeMethod) else {
-            throw OAuthFailure("invalid_grant", "Code challenge failed.")
-        }
     }
 
     private func refresh(_ request: ReceivedRequest, client: Client, issue: Issue, _ state: inout SMARTServerState)

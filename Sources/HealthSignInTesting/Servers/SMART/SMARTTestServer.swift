@@ -17,7 +17,7 @@ import HealthSignInCore
 /// Its clients are the emulator's: ``publicClientID``, ``confidentialClientID`` (secret ``confidentialClientSecret``),
 /// `smart-asymmetric` and ``backendClientID``, which authenticate with the SMART IG's published example keys;
 /// ``register(_:)`` adds your own.
-public final class SMARTTestServer: Sendable {
+public final class SMARTTestServer: TestServer {
     /// A public app, `smart-public`.
     public static let publicClientID = "smart-public"
     /// A confidential app with a secret, `smart-confidential`.
@@ -68,27 +68,10 @@ public final class SMARTTestServer: Sendable {
         URL(string: (TestServerCore.origin(fhirBaseURL) ?? "") + "/evil/fhir") ?? fhirBaseURL
     }
 
-    /// The network to give the clients and browsers under test.
-    public var transport: TestServerTransport { TestServerTransport(server: self, timeout: nil) }
-
-    /// The network, with requests that give up after `timeout` seconds of a ``TestServerFault/slow(seconds:)``
-    /// answer.
-    public func transport(timeout: TimeInterval) -> TestServerTransport {
-        TestServerTransport(server: self, timeout: timeout)
-    }
-
     /// A browser whose user answers the sign-in page with `decision`.
     public func browser(_ decision: TestUserDecision = .approve) -> TestUserBrowser {
         TestUserBrowser(transport: transport, decision: decision)
     }
-
-    /// The clock the server dates and expires by; give the clients under test the same one.
-    public var clock: any TimeSource { core.clock }
-
-    /// The faults the server will play.
-    public var faults: TestServerFaults { core.faults }
-    /// What the server received.
-    public var ledger: TestServerLedger { core.ledger }
 
     /// How the server behaves; change it at any time.
     public var settings: Settings {

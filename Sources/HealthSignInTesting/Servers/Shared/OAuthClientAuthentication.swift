@@ -115,6 +115,24 @@ enum PKCE {
             }
     }
 
+    /// The token endpoint's check of a code's `code_verifier` (RFC 7636 §4.6), with Authlib's errors: a verifier
+    /// without a challenge, or a challenge without a well-formed verifier that answers it, is refused.
+    static func checkCodeVerifier(_ verifier: String?, challenge: String?, method: String?) throws(OAuthFailure) {
+        guard let challenge else {
+            if verifier != nil {
+                throw OAuthFailure(
+                    "invalid_request",
+                    "The authorization request had no 'code_challenge', but a 'code_verifier' was provided.")
+            }
+            return
+        }
+        guard let verifier else { throw OAuthFailure("invalid_request", "Missing 'code_verifier'") }
+        guard isWellFormed(verifier) else { throw OAuthFailure("invalid_request", "Invalid 'code_verifier'") }
+        guard verifies(verifier, challenge: challenge, method: method) else {
+            throw OAuthFailure("invalid_grant", "Code challenge failed.")
+        }
+    }
+
     /// Whether `verifier` answers `challenge` under `method` (`plain` when nil).
     static func verifies(_ verifier: String, challenge: String, method: String?) -> Bool {
         switch method ?? "plain" {

@@ -17,7 +17,7 @@ struct Handled {
 }
 
 /// A family's in-process server, as the transport and the browser reach it.
-protocol InProcessServer: AnyObject, Sendable {
+protocol InProcessServer: TestServer {
     /// What every in-process server shares: its origins, faults, ledger and clock.
     var core: TestServerCore { get }
     /// Answers one request; called with no lock held, once per request, in the order requests arrive.

@@ -22,6 +22,11 @@ public struct TestServerTransport: HTTPTransport {
         try await server.core.answer(request, server: server, timeout: timeout)
     }
 
+    /// The same network, with requests that wait at most `timeout` seconds unless they set their own.
+    func timingOut(after timeout: TimeInterval) -> TestServerTransport {
+        TestServerTransport(server: server, timeout: timeout)
+    }
+
     /// Whether the server answers at `url`'s origin.
     func serves(_ url: URL) -> Bool { server.core.serves(url) }
 }

@@ -17,7 +17,7 @@ import HealthSignInCore
 ///
 /// Sign-in tokens are signed with a key the kit publishes, and the team keys are ``sandboxUSKey`` and its siblings;
 /// the environment a key belongs to is read from its prefix, as Junction does.
-public final class VitalTestServer: Sendable {
+public final class VitalTestServer: TestServer {
     /// The environment a team key belongs to, which names the sign-in token's issuer.
     public struct TeamEnvironment: Sendable, Hashable {
         /// `stg` for the sandbox, `prd` for production.
@@ -81,23 +81,6 @@ public final class VitalTestServer: Sendable {
 
     /// The token endpoint: `<authURL>/v1/token`.
     public var tokenURL: URL { authURL.appendingPathComponent("v1/token") }
-
-    /// The network to give the clients under test.
-    public var transport: TestServerTransport { TestServerTransport(server: self, timeout: nil) }
-
-    /// The network, with requests that give up after `timeout` seconds of a ``TestServerFault/slow(seconds:)``
-    /// answer.
-    public func transport(timeout: TimeInterval) -> TestServerTransport {
-        TestServerTransport(server: self, timeout: timeout)
-    }
-
-    /// The clock the server dates and expires by; give the clients under test the same one.
-    public var clock: any TimeSource { core.clock }
-
-    /// The faults the server will play.
-    public var faults: TestServerFaults { core.faults }
-    /// What the server received.
-    public var ledger: TestServerLedger { core.ledger }
 
     /// How the server behaves; change it at any time.
     public var settings: Settings {
