@@ -12,6 +12,27 @@ final class RedactionTests: XCTestCase {
         return [String(describing: value), String(reflecting: value), "\(value)", dumped]
     }
 
+    private struct Grant: RedactedDescription {
+        let user: Int
+        let token: String
+        let expiresAt: Date
+        var redactedFields: KeyValuePairs<String, Any> {
+            ["user": user, "token": Redaction.placeholder, "expiresAt": expiresAt]
+        }
+    }
+
+    func testARedactedDescriptionShowsItsFieldsOnceListedAndNeverTheSecret() {
+        let grant = Grant(user: 7, token: canary, expiresAt: Date(timeIntervalSince1970: 1_800_000_000))
+        XCTAssertEqual(grant.description, "Grant(user: 7, token: <redacted>, expiresAt: 2027-01-15T08:00:00.000Z)")
+        XCTAssertEqual(grant.debugDescription, grant.description)
+        XCTAssertEqual(grant.customMirror.children.map(\.label), ["user", "token", "expiresAt"])
+        XCTAssertEqual(grant.customMirror.displayStyle, .struct)
+        for rendering in renderings(grant) {
+            XCTAssertFalse(rendering.contains(canary), rendering)
+            XCTAssertTrue(rendering.contains("<redacted>"), rendering)
+        }
+    }
+
     func testCredentialsHideTheirSecrets() {
         let values: [Any] = [
             BasicCredentials(username: "user", password: canary),

@@ -564,7 +564,10 @@ final class SnippetTests: XCTestCase {
         assertEmits(
             text,
             """
-                    "\\(operation) failed: DemoError" + " \\(body.code)" + (message.map { ": \\($0)" } ?? "") + " (HTTP \\(httpStatus))"
+                /// The schema lists no codes.
+                public var codes: [HealthSignInCore.NoServerErrorCode] { [] }
+                /// The code as the server sent it.
+                public var shownCodes: Swift.String { " \\(body.code)" }
             """)
     }
 
@@ -577,26 +580,24 @@ final class SnippetTests: XCTestCase {
         assertEmits(
             text,
             """
-                /// The error code.
-                public var code: DemoErrorCode { DemoErrorCode(rawValue: body.code) }
+            public struct DemoError: HealthSignInCore.ServerErrorResponse {
+                /// The decoded error body.
+                public let body: ErrorBody
+                /// The response that carried it: its HTTP status, the method that failed, and any recovery of its family's.
+                public let origin: HealthSignInCore.ServerErrorOrigin
 
-                /// Creates an error whose recovery `codeRecovery` gives for its code, for a protocol that gives some codes another
-                /// meaning.
-                public init(
-                    body: ErrorBody, httpStatus: Swift.Int, operation: Swift.String,
-                    recovery codeRecovery: (DemoErrorCode) -> HealthSignInCore.ErrorRecovery
-                ) {
-                    self.init(body: body, httpStatus: httpStatus, operation: operation)
-                    recoveryOverride = codeRecovery(code)
+                /// Creates an error.
+                public init(body: ErrorBody, origin: HealthSignInCore.ServerErrorOrigin) {
+                    (self.body, self.origin) = (body, origin)
                 }
 
-                private var recoveryOverride: HealthSignInCore.ErrorRecovery?
-
+                /// The error code.
+                public var code: DemoErrorCode { DemoErrorCode(rawValue: body.code) }
+                /// The error code, as a list.
+                public var codes: [DemoErrorCode] { [code] }
                 /// The server's explanation, when it gave one.
                 public var message: Swift.String? { body.message }
-
-                /// What a caller should do about the error, from the schema's code table.
-                public var recovery: HealthSignInCore.ErrorRecovery { recoveryOverride ?? code.recovery }
+            }
             """)
         assertEmits(
             text,
@@ -820,7 +821,7 @@ final class SnippetTests: XCTestCase {
         assertEmits(
             text,
             """
-            public enum StatusErrorCode: Sendable, Hashable, RawRepresentable, CustomStringConvertible {
+            public enum StatusErrorCode: HealthSignInCore.ServerErrorCode, RawRepresentable {
                 /// `65` EXPIRED
                 case expired
                 /// A code the schema does not list.

@@ -1,145 +1,86 @@
 /// Emits an error format: the error struct and the open enum of its codes.
 enum ErrorEmitter {
-    /// Emits `public struct <Name>: Error` holding the decoded body, with `code`, `message` and `recovery`; the
-    /// runtime's `ProtocolError` conformance lets flows act on `recovery` without knowing the family.
+    /// Emits `public struct <Name>` holding the decoded body and the response it came in, with its codes and
+    /// message; the runtime's `ServerErrorResponse` gives it its status, method, recovery and description, and its
+    /// `ProtocolError` conformance lets flows act on `recovery` without knowing the family.
     ///
     /// ```swift
-    /// public struct OAuthError: Error, Sendable, Equatable, CustomStringConvertible, HealthSignInCore.ProtocolError {
+    /// public struct OAuthError: HealthSignInCore.ServerErrorResponse {
     ///     public let body: OAuthErrorBody
-    ///     public let httpStatus: Swift.Int
-    ///     public let operation: Swift.String
+    ///     public let origin: HealthSignInCore.ServerErrorOrigin
+    ///     public init(body: OAuthErrorBody, origin: HealthSignInCore.ServerErrorOrigin) { … }
     ///     public var code: OAuthErrorCode { OAuthErrorCode(rawValue: body.error) }
+    ///     public var codes: [OAuthErrorCode] { [code] }
     ///     public var message: Swift.String? { body.errorDescription }
-    ///     public var recovery: HealthSignInCore.ErrorRecovery { code.recovery }
-    ///     public var description: Swift.String { … }
     /// }
     /// ```
     static func emit(_ error: IRErrorFormat, into p: inout SwiftPrinter) {
         p.doc(error.documentation, remarks: [Emit.remark(error.provenance)])
-        p.block(
-            "public struct \(error.name): Error, Sendable, Equatable, CustomStringConvertible, HealthSignInCore.ProtocolError"
-        ) { p in
+        p.block("public struct \(error.name): HealthSignInCore.ServerErrorResponse") { p in
+            let body = error.body.swiftType
             p.doc("The decoded error body.")
-            p.line("public let body: \(error.body.swiftType)")
-            p.blank()
-            p.doc("The HTTP status of the response that carried it.")
-            p.line("public let httpStatus: Swift.Int")
-            p.blank()
-            p.doc("The method that failed, by its schema name.")
-            p.line("public let operation: Swift.String")
+            p.line("public let body: \(body)")
+            p.doc(
+                "The response that carried it: its HTTP status, the method that failed, and any recovery of its family's."
+            )
+            p.line("public let origin: HealthSignInCore.ServerErrorOrigin")
             p.blank()
             p.doc("Creates an error.")
-            p.block("public init(body: \(error.body.swiftType), httpStatus: Swift.Int, operation: Swift.String)") { p in
-                p.line("self.body = body")
-                p.line("self.httpStatus = httpStatus")
-                p.line("self.operation = operation")
-            }
-            var codeIsOptional = true
-            // How the recovery follows from the code or codes: from the code table, or through a function of one code.
-            var recovery = (
-                table: "code?.recovery ?? .none",
-                through: { (function: String) in "code.map(\(function)) ?? HealthSignInCore.ErrorRecovery.none" }
-            )
-            var recoveryDoc = "What a caller should do about the error, from the schema's code table."
-            var shownCode = "(code.map { \" \\($0)\" } ?? \"\")"
-            var codeTypeName: String?
-            if let codeType = error.codeType, let every = MemberChain.everyElement(error.codePaths, from: "body"),
-                let chain = MemberChain.firstPresent(every.element, from: "element")
-            {
-                codeTypeName = codeType.name
-                p.blank()
-                p.doc("Every error code in the body, in order: one for each element of `\(every.array)` that has one.")
-                let code =
-                    chain.isOptional
-                    ? "(\(chain.expression)).map(\(codeType.name).init(rawValue:))"
-                    : "\(codeType.name)(rawValue: \(chain.expression))"
-                p.line(
-                    "public var codes: [\(codeType.name)] { \(every.array).\(chain.isOptional ? "compactMap" : "map") { element in \(code) } }"
-                )
-                p.blank()
-                p.doc("The first error code.")
-                p.line("public var code: \(codeType.name)? { codes.first }")
-                recovery = (
-                    "codes.lazy.map(\\.recovery).first { $0 != .none } ?? .none",
-                    { "codes.lazy.map(\($0)).first { $0 != .none } ?? HealthSignInCore.ErrorRecovery.none" }
-                )
-                recoveryDoc =
-                    "What a caller should do about the error: the recovery of the first code that calls for something."
-                shownCode = "(codes.isEmpty ? \"\" : \" \" + codes.map(\\.rawValue).joined(separator: \", \"))"
-            } else if let codeType = error.codeType, let chain = MemberChain.firstPresent(error.codePaths, from: "body")
-            {
-                codeTypeName = codeType.name
-                codeIsOptional = chain.isOptional
-                if !chain.isOptional { recovery = ("code.recovery", { "\($0)(code)" }) }
-                p.blank()
-                p.doc("The error code.")
-                let expression =
-                    chain.isOptional
-                    ? "(\(chain.expression)).map(\(codeType.name).init(rawValue:))"
-                    : "\(codeType.name)(rawValue: \(chain.expression))"
-                p.line("public var code: \(codeType.name)\(chain.isOptional ? "?" : "") { \(expression) }")
-            }
-            if let codeTypeName {
-                // A family that uses this format but gives some codes another recovery sets it through this.
-                p.blank()
-                p.doc(
-                    "Creates an error whose recovery `codeRecovery` gives for its code, for a protocol that gives some codes another meaning."
-                )
-                p.listBlock(
-                    "public init(",
-                    [
-                        "body: \(error.body.swiftType)", "httpStatus: Swift.Int", "operation: Swift.String",
-                        "recovery codeRecovery: (\(codeTypeName)) -> HealthSignInCore.ErrorRecovery",
-                    ], ")"
-                ) { p in
-                    p.line("self.init(body: body, httpStatus: httpStatus, operation: operation)")
-                    p.line("recoveryOverride = \(recovery.through("codeRecovery"))")
-                }
-                p.blank()
-                p.line("private var recoveryOverride: HealthSignInCore.ErrorRecovery?")
-            }
+            p.memberwiseInitializer(
+                "public init(", ["body: \(body)", "origin: HealthSignInCore.ServerErrorOrigin"], ")",
+                names: ["body", "origin"])
             p.blank()
+            codes(of: error, into: &p)
             p.doc("The server's explanation, when it gave one.")
             if let chain = MemberChain.firstPresent(error.messagePaths, from: "body") {
                 p.line("public var message: Swift.String? { \(chain.expression) }")
             } else {
                 p.line("public var message: Swift.String? { nil }")
             }
-            p.blank()
-            p.doc(recoveryDoc)
-            if codeTypeName != nil {
-                p.line(
-                    "public var recovery: HealthSignInCore.ErrorRecovery { recoveryOverride ?? \(recovery.table) }"
-                )
-            } else {
-                p.line("public var recovery: HealthSignInCore.ErrorRecovery { .none }")
-            }
-            p.blank()
-            p.doc("The method, the code and the message; never the body's sensitive fields.")
-            p.block("public var description: Swift.String") { p in
-                if error.codeType != nil, !error.codePaths.isEmpty {
-                    let code = codeIsOptional ? shownCode : "\" \\(code)\""
-                    p.line(
-                        "\"\\(operation) failed: \(error.name)\" + \(code) + (message.map { \": \\($0)\" } ?? \"\") + \" (HTTP \\(httpStatus))\""
-                    )
-                } else if let chain = MemberChain.firstPresent(error.codePaths, from: "body") {
-                    // No code table, but the body has a code: it is shown as the server sent it.
-                    let code =
-                        chain.isOptional
-                        ? "((\(chain.expression)).map { \" \\($0)\" } ?? \"\")" : "\" \\(\(chain.expression))\""
-                    p.line(
-                        "\"\\(operation) failed: \(error.name)\" + \(code) + (message.map { \": \\($0)\" } ?? \"\") + \" (HTTP \\(httpStatus))\""
-                    )
-                } else {
-                    p.line(
-                        "\"\\(operation) failed: \(error.name)\" + (message.map { \": \\($0)\" } ?? \"\") + \" (HTTP \\(httpStatus))\""
-                    )
-                }
-            }
         }
         if let codeType = error.codeType {
             p.blank()
             codeEnum(codeType, errorName: error.name, into: &p)
+        }
+    }
+
+    /// `codes`, and `code` where the body has one (or the first of several); without a code table, no codes, and a
+    /// code the body carries is shown as the server sent it.
+    private static func codes(of error: IRErrorFormat, into p: inout SwiftPrinter) {
+        guard let codeType = error.codeType else {
+            p.doc("The schema lists no codes.")
+            p.line("public var codes: [HealthSignInCore.NoServerErrorCode] { [] }")
+            if let chain = MemberChain.firstPresent(error.codePaths, from: "body") {
+                p.doc("The code as the server sent it.")
+                let shown =
+                    chain.isOptional
+                    ? "(\(chain.expression)).map { \" \\($0)\" } ?? \"\"" : "\" \\(\(chain.expression))\""
+                p.line("public var shownCodes: Swift.String { \(shown) }")
+            }
+            return
+        }
+        let name = codeType.name
+        func make(_ chain: (expression: String, isOptional: Bool)) -> String {
+            chain.isOptional
+                ? "(\(chain.expression)).map(\(name).init(rawValue:))" : "\(name)(rawValue: \(chain.expression))"
+        }
+        if let every = MemberChain.everyElement(error.codePaths, from: "body"),
+            let chain = MemberChain.firstPresent(every.element, from: "element")
+        {
+            p.doc("Every error code in the body, in order: one for each element of `\(every.array)` that has one.")
+            p.line(
+                "public var codes: [\(name)] { \(every.array).\(chain.isOptional ? "compactMap" : "map") { element in \(make(chain)) } }"
+            )
+            p.doc("The first error code.")
+            p.line("public var code: \(name)? { codes.first }")
+        } else if let chain = MemberChain.firstPresent(error.codePaths, from: "body") {
+            p.doc("The error code.")
+            p.line("public var code: \(name)\(chain.isOptional ? "?" : "") { \(make(chain)) }")
+            p.doc("The error code, as a list.")
+            p.line("public var codes: [\(name)] { \(chain.isOptional ? "code.map { [$0] } ?? []" : "[code]") }")
+        } else {
+            p.doc("The body has no code.")
+            p.line("public var codes: [\(name)] { [] }")
         }
     }
 
@@ -151,8 +92,8 @@ enum ErrorEmitter {
             remarks: [Emit.remark(codeType.provenance)])
         let conformance =
             codeType.isInteger
-            ? "Sendable, Hashable, RawRepresentable, CustomStringConvertible"
-            : "HealthSignInCore.OpenEnum"
+            ? "HealthSignInCore.ServerErrorCode, RawRepresentable"
+            : "HealthSignInCore.OpenEnum, HealthSignInCore.ServerErrorCode"
         p.block("public enum \(codeType.name): \(conformance)") { p in
             for code in codeType.codes {
                 let summary = "`\(literal(code.value))` \(code.name)" + (code.description.map { ": \($0)" } ?? "")

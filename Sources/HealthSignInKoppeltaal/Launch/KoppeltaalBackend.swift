@@ -65,7 +65,7 @@ public struct KoppeltaalBackend: Sendable {
 }
 
 /// A one-time code that lets the patient's mobile app activate itself.
-public struct ActivationCode: Sendable, Hashable, CustomStringConvertible, CustomReflectable {
+public struct ActivationCode: Sendable, Hashable, RedactedDescription {
     /// The code, usually six digits (never printed: it grants access to health data).
     public let code: String
     /// How many days the server says the code is valid.
@@ -75,16 +75,11 @@ public struct ActivationCode: Sendable, Hashable, CustomStringConvertible, Custo
 
     /// Creates a code.
     public init(code: String, validityInDays: Int, expiresAt: Date) {
-        self.code = code
-        self.validityInDays = validityInDays
-        self.expiresAt = expiresAt
+        (self.code, self.validityInDays, self.expiresAt) = (code, validityInDays, expiresAt)
     }
 
-    /// The expiry with the code redacted.
-    public var description: String {
-        "ActivationCode(\(Redaction.placeholder), expires \(DateTimeText.format(expiresAt)))"
+    /// The validity and expiry, with the code redacted.
+    public var redactedFields: KeyValuePairs<String, Any> {
+        ["code": Redaction.placeholder, "validityInDays": validityInDays, "expiresAt": expiresAt]
     }
-
-    /// A mirror with the code redacted.
-    public var customMirror: Mirror { Mirror(self, children: ["code": Redaction.placeholder, "expiresAt": expiresAt]) }
 }

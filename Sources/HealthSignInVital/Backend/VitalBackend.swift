@@ -86,7 +86,7 @@ public struct VitalBackend: Sendable {
 }
 
 /// A sign-in token for the app, with the user it signs in.
-public struct VitalSignInTokenGrant: Sendable, Hashable, CustomStringConvertible, CustomReflectable {
+public struct VitalSignInTokenGrant: Sendable, Hashable, RedactedDescription {
     /// The Vital user.
     public let userID: UUID
     /// The sign-in token to hand to the app (never printed).
@@ -96,18 +96,11 @@ public struct VitalSignInTokenGrant: Sendable, Hashable, CustomStringConvertible
 
     /// Creates a grant.
     public init(userID: UUID, signInToken: String, createdUser: Bool) {
-        self.userID = userID
-        self.signInToken = signInToken
-        self.createdUser = createdUser
+        (self.userID, self.signInToken, self.createdUser) = (userID, signInToken, createdUser)
     }
 
-    /// The user with the token redacted.
-    public var description: String {
-        "VitalSignInTokenGrant(userID: \(userID.uuidString.lowercased()), signInToken: \(Redaction.placeholder), createdUser: \(createdUser))"
-    }
-
-    /// A mirror with the token redacted.
-    public var customMirror: Mirror {
-        Mirror(self, children: ["userID": userID, "signInToken": Redaction.placeholder, "createdUser": createdUser])
+    /// The user, with the token redacted.
+    public var redactedFields: KeyValuePairs<String, Any> {
+        ["userID": userID, "signInToken": Redaction.placeholder, "createdUser": createdUser]
     }
 }

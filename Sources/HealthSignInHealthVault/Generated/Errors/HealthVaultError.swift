@@ -7,53 +7,28 @@ import Foundation
 
 /// A non-zero <status><code> in a response. HealthVault answers HTTP 200 for these.
 /// - Remark: Generated from Schemas/HealthVault/protocol.json#/errors/HealthVaultError
-public struct HealthVaultError: Error, Sendable, Equatable, CustomStringConvertible, HealthSignInCore.ProtocolError {
+public struct HealthVaultError: HealthSignInCore.ServerErrorResponse {
     /// The decoded error body.
     public let body: HealthVaultResponseStatus
-
-    /// The HTTP status of the response that carried it.
-    public let httpStatus: Swift.Int
-
-    /// The method that failed, by its schema name.
-    public let operation: Swift.String
+    /// The response that carried it: its HTTP status, the method that failed, and any recovery of its family's.
+    public let origin: HealthSignInCore.ServerErrorOrigin
 
     /// Creates an error.
-    public init(body: HealthVaultResponseStatus, httpStatus: Swift.Int, operation: Swift.String) {
-        self.body = body
-        self.httpStatus = httpStatus
-        self.operation = operation
+    public init(body: HealthVaultResponseStatus, origin: HealthSignInCore.ServerErrorOrigin) {
+        (self.body, self.origin) = (body, origin)
     }
 
     /// The error code.
     public var code: HealthVaultStatusCode { HealthVaultStatusCode(rawValue: body.code) }
-
-    /// Creates an error whose recovery `codeRecovery` gives for its code, for a protocol that gives some codes another
-    /// meaning.
-    public init(
-        body: HealthVaultResponseStatus, httpStatus: Swift.Int, operation: Swift.String,
-        recovery codeRecovery: (HealthVaultStatusCode) -> HealthSignInCore.ErrorRecovery
-    ) {
-        self.init(body: body, httpStatus: httpStatus, operation: operation)
-        recoveryOverride = codeRecovery(code)
-    }
-
-    private var recoveryOverride: HealthSignInCore.ErrorRecovery?
-
+    /// The error code, as a list.
+    public var codes: [HealthVaultStatusCode] { [code] }
     /// The server's explanation, when it gave one.
     public var message: Swift.String? { body.error?.message }
-
-    /// What a caller should do about the error, from the schema's code table.
-    public var recovery: HealthSignInCore.ErrorRecovery { recoveryOverride ?? code.recovery }
-
-    /// The method, the code and the message; never the body's sensitive fields.
-    public var description: Swift.String {
-        "\(operation) failed: HealthVaultError" + " \(code)" + (message.map { ": \($0)" } ?? "") + " (HTTP \(httpStatus))"
-    }
 }
 
 /// The codes of ``HealthVaultError``; codes the schema does not list become ``unknown(_:)``.
 /// - Remark: Generated from Schemas/HealthVault/protocol.json#/errors/HealthVaultError/codes
-public enum HealthVaultStatusCode: Sendable, Hashable, RawRepresentable, CustomStringConvertible {
+public enum HealthVaultStatusCode: HealthSignInCore.ServerErrorCode, RawRepresentable {
     /// `0` OK: Success.
     case ok
     /// `1` FAILED: Generic server failure; may succeed when retried.

@@ -9,60 +9,30 @@ import HealthSignInOAuth
 /// A FHIR OperationOutcome, in DSTU1 (type Coding, details string) or DSTU2+ (code, details CodeableConcept,
 /// diagnostics) shape, JSON or XML. An expired access token arrives this way.
 /// - Remark: Generated from Schemas/Koppeltaal/protocol.json#/errors/OperationOutcomeError
-public struct OperationOutcomeError: Error, Sendable, Equatable, CustomStringConvertible, HealthSignInCore.ProtocolError {
+public struct OperationOutcomeError: HealthSignInCore.ServerErrorResponse {
     /// The decoded error body.
     public let body: FHIROperationOutcome
-
-    /// The HTTP status of the response that carried it.
-    public let httpStatus: Swift.Int
-
-    /// The method that failed, by its schema name.
-    public let operation: Swift.String
+    /// The response that carried it: its HTTP status, the method that failed, and any recovery of its family's.
+    public let origin: HealthSignInCore.ServerErrorOrigin
 
     /// Creates an error.
-    public init(body: FHIROperationOutcome, httpStatus: Swift.Int, operation: Swift.String) {
-        self.body = body
-        self.httpStatus = httpStatus
-        self.operation = operation
+    public init(body: FHIROperationOutcome, origin: HealthSignInCore.ServerErrorOrigin) {
+        (self.body, self.origin) = (body, origin)
     }
 
     /// Every error code in the body, in order: one for each element of `body.issue` that has one.
     public var codes: [FHIRIssueType] {
         body.issue.compactMap { element in (element.code ?? element.type?.code).map(FHIRIssueType.init(rawValue:)) }
     }
-
     /// The first error code.
     public var code: FHIRIssueType? { codes.first }
-
-    /// Creates an error whose recovery `codeRecovery` gives for its code, for a protocol that gives some codes another
-    /// meaning.
-    public init(
-        body: FHIROperationOutcome, httpStatus: Swift.Int, operation: Swift.String,
-        recovery codeRecovery: (FHIRIssueType) -> HealthSignInCore.ErrorRecovery
-    ) {
-        self.init(body: body, httpStatus: httpStatus, operation: operation)
-        recoveryOverride = codes.lazy.map(codeRecovery).first { $0 != .none } ?? HealthSignInCore.ErrorRecovery.none
-    }
-
-    private var recoveryOverride: HealthSignInCore.ErrorRecovery?
-
     /// The server's explanation, when it gave one.
     public var message: Swift.String? { nil }
-
-    /// What a caller should do about the error: the recovery of the first code that calls for something.
-    public var recovery: HealthSignInCore.ErrorRecovery {
-        recoveryOverride ?? codes.lazy.map(\.recovery).first { $0 != .none } ?? .none
-    }
-
-    /// The method, the code and the message; never the body's sensitive fields.
-    public var description: Swift.String {
-        "\(operation) failed: OperationOutcomeError" + (codes.isEmpty ? "" : " " + codes.map(\.rawValue).joined(separator: ", ")) + (message.map { ": \($0)" } ?? "") + " (HTTP \(httpStatus))"
-    }
 }
 
 /// The codes of ``OperationOutcomeError``; codes the schema does not list become ``unknown(_:)``.
 /// - Remark: Generated from Schemas/Koppeltaal/protocol.json#/errors/OperationOutcomeError/codes
-public enum FHIRIssueType: HealthSignInCore.OpenEnum {
+public enum FHIRIssueType: HealthSignInCore.OpenEnum, HealthSignInCore.ServerErrorCode {
     /// `"invalid"` invalid: Content invalid against the specification or a profile.
     case invalid
     /// `"structure"` structure: A structural issue in the content.

@@ -9,53 +9,28 @@ import Foundation
 /// challenge of a resource server. Decisions key on the code, not the HTTP status: invalid_client arrives as 400 or
 /// 401, and some servers answer invalid_grant with 401.
 /// - Remark: Generated from Schemas/OAuth2/protocol.json#/errors/OAuthError
-public struct OAuthError: Error, Sendable, Equatable, CustomStringConvertible, HealthSignInCore.ProtocolError {
+public struct OAuthError: HealthSignInCore.ServerErrorResponse {
     /// The decoded error body.
     public let body: OAuthErrorBody
-
-    /// The HTTP status of the response that carried it.
-    public let httpStatus: Swift.Int
-
-    /// The method that failed, by its schema name.
-    public let operation: Swift.String
+    /// The response that carried it: its HTTP status, the method that failed, and any recovery of its family's.
+    public let origin: HealthSignInCore.ServerErrorOrigin
 
     /// Creates an error.
-    public init(body: OAuthErrorBody, httpStatus: Swift.Int, operation: Swift.String) {
-        self.body = body
-        self.httpStatus = httpStatus
-        self.operation = operation
+    public init(body: OAuthErrorBody, origin: HealthSignInCore.ServerErrorOrigin) {
+        (self.body, self.origin) = (body, origin)
     }
 
     /// The error code.
     public var code: OAuthErrorCode { OAuthErrorCode(rawValue: body.error) }
-
-    /// Creates an error whose recovery `codeRecovery` gives for its code, for a protocol that gives some codes another
-    /// meaning.
-    public init(
-        body: OAuthErrorBody, httpStatus: Swift.Int, operation: Swift.String,
-        recovery codeRecovery: (OAuthErrorCode) -> HealthSignInCore.ErrorRecovery
-    ) {
-        self.init(body: body, httpStatus: httpStatus, operation: operation)
-        recoveryOverride = codeRecovery(code)
-    }
-
-    private var recoveryOverride: HealthSignInCore.ErrorRecovery?
-
+    /// The error code, as a list.
+    public var codes: [OAuthErrorCode] { [code] }
     /// The server's explanation, when it gave one.
     public var message: Swift.String? { body.errorDescription }
-
-    /// What a caller should do about the error, from the schema's code table.
-    public var recovery: HealthSignInCore.ErrorRecovery { recoveryOverride ?? code.recovery }
-
-    /// The method, the code and the message; never the body's sensitive fields.
-    public var description: Swift.String {
-        "\(operation) failed: OAuthError" + " \(code)" + (message.map { ": \($0)" } ?? "") + " (HTTP \(httpStatus))"
-    }
 }
 
 /// The codes of ``OAuthError``; codes the schema does not list become ``unknown(_:)``.
 /// - Remark: Generated from Schemas/OAuth2/protocol.json#/errors/OAuthError/codes
-public enum OAuthErrorCode: HealthSignInCore.OpenEnum {
+public enum OAuthErrorCode: HealthSignInCore.OpenEnum, HealthSignInCore.ServerErrorCode {
     /// `"invalid_request"` invalid_request: RFC 6749: the request is missing a parameter, repeats one, or is otherwise
     /// malformed.
     case invalidRequest

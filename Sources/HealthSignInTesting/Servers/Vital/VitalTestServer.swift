@@ -5,7 +5,7 @@ import HealthSignInCore
 /// API (Create User with its conflict answer, resolve, delete, Create Sign-In Token), the auth host's `/v1/token`
 /// (the RFC 8693 sign-in token exchange, and refresh with rotation), and the data API's connected providers.
 ///
-/// Point a `VitalBackend` and a `VitalSession` at ``apiURL`` and ``authURL`` with its ``transport``:
+/// Point a `VitalBackend` and a `VitalSession` at ``apiURL`` and ``authURL`` with its ``TestServer/transport``:
 ///
 /// ```swift
 /// let server = VitalTestServer()

@@ -8,53 +8,28 @@ import HealthSignInOAuth
 
 /// A Junction error body: {"error"?, "detail": {"error_type", "message"?}}, used by the token endpoint and the API.
 /// - Remark: Generated from Schemas/Vital/protocol.json#/errors/VitalError
-public struct VitalError: Error, Sendable, Equatable, CustomStringConvertible, HealthSignInCore.ProtocolError {
+public struct VitalError: HealthSignInCore.ServerErrorResponse {
     /// The decoded error body.
     public let body: VitalErrorBody
-
-    /// The HTTP status of the response that carried it.
-    public let httpStatus: Swift.Int
-
-    /// The method that failed, by its schema name.
-    public let operation: Swift.String
+    /// The response that carried it: its HTTP status, the method that failed, and any recovery of its family's.
+    public let origin: HealthSignInCore.ServerErrorOrigin
 
     /// Creates an error.
-    public init(body: VitalErrorBody, httpStatus: Swift.Int, operation: Swift.String) {
-        self.body = body
-        self.httpStatus = httpStatus
-        self.operation = operation
+    public init(body: VitalErrorBody, origin: HealthSignInCore.ServerErrorOrigin) {
+        (self.body, self.origin) = (body, origin)
     }
 
     /// The error code.
     public var code: VitalErrorType { VitalErrorType(rawValue: body.detail.errorType) }
-
-    /// Creates an error whose recovery `codeRecovery` gives for its code, for a protocol that gives some codes another
-    /// meaning.
-    public init(
-        body: VitalErrorBody, httpStatus: Swift.Int, operation: Swift.String,
-        recovery codeRecovery: (VitalErrorType) -> HealthSignInCore.ErrorRecovery
-    ) {
-        self.init(body: body, httpStatus: httpStatus, operation: operation)
-        recoveryOverride = codeRecovery(code)
-    }
-
-    private var recoveryOverride: HealthSignInCore.ErrorRecovery?
-
+    /// The error code, as a list.
+    public var codes: [VitalErrorType] { [code] }
     /// The server's explanation, when it gave one.
     public var message: Swift.String? { body.detail.message ?? body.detail.errorMessage }
-
-    /// What a caller should do about the error, from the schema's code table.
-    public var recovery: HealthSignInCore.ErrorRecovery { recoveryOverride ?? code.recovery }
-
-    /// The method, the code and the message; never the body's sensitive fields.
-    public var description: Swift.String {
-        "\(operation) failed: VitalError" + " \(code)" + (message.map { ": \($0)" } ?? "") + " (HTTP \(httpStatus))"
-    }
 }
 
 /// The codes of ``VitalError``; codes the schema does not list become ``unknown(_:)``.
 /// - Remark: Generated from Schemas/Vital/protocol.json#/errors/VitalError/codes
-public enum VitalErrorType: HealthSignInCore.OpenEnum {
+public enum VitalErrorType: HealthSignInCore.OpenEnum, HealthSignInCore.ServerErrorCode {
     /// `"invalid_token"` invalid_token: At sign-in: the sign-in token is invalid or used. At refresh: the user was
     /// deleted or disabled; the session is gone and the SDK signs out.
     case invalidToken
