@@ -12,20 +12,26 @@ final class RedactionTests: XCTestCase {
         return [String(describing: value), String(reflecting: value), "\(value)", dumped]
     }
 
-    private struct Grant: RedactedDescription {
+    struct Grant: RedactedDescription {
         let user: Int
         let token: String
         let expiresAt: Date
+        let scope: String?
         var redactedFields: KeyValuePairs<String, Any> {
-            ["user": user, "token": Redaction.placeholder, "expiresAt": expiresAt]
+            ["user": user, "token": Redaction.placeholder, "expiresAt": expiresAt, "scope": scope as Any]
         }
     }
 
     func testARedactedDescriptionShowsItsFieldsOnceListedAndNeverTheSecret() {
-        let grant = Grant(user: 7, token: canary, expiresAt: Date(timeIntervalSince1970: 1_800_000_000))
-        XCTAssertEqual(grant.description, "Grant(user: 7, token: <redacted>, expiresAt: 2027-01-15T08:00:00.000Z)")
+        let grant = Grant(user: 7, token: canary, expiresAt: Date(timeIntervalSince1970: 1_800_000_000), scope: nil)
+        XCTAssertEqual(
+            grant.description,
+            "RedactionTests.Grant(user: 7, token: <redacted>, expiresAt: 2027-01-15T08:00:00.000Z, scope: nil)")
+        XCTAssertEqual(
+            Grant(user: 1, token: canary, expiresAt: .distantPast, scope: "a b").description,
+            "RedactionTests.Grant(user: 1, token: <redacted>, expiresAt: 0001-01-01T00:00:00.000Z, scope: a b)")
         XCTAssertEqual(grant.debugDescription, grant.description)
-        XCTAssertEqual(grant.customMirror.children.map(\.label), ["user", "token", "expiresAt"])
+        XCTAssertEqual(grant.customMirror.children.map(\.label), ["user", "token", "expiresAt", "scope"])
         XCTAssertEqual(grant.customMirror.displayStyle, .struct)
         for rendering in renderings(grant) {
             XCTAssertFalse(rendering.contains(canary), rendering)

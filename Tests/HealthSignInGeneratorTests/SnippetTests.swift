@@ -463,24 +463,16 @@ final class SnippetTests: XCTestCase {
         assertEmits(
             text,
             """
-            extension Op.Response: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
-                /// The fields, with sensitive values shown as `<redacted>`.
-                public var description: Swift.String {
-                    HealthSignInCore.Redaction.describe("Op.Response", [
-                        "token": HealthSignInCore.Redaction.placeholder,
-                        "hint": HealthSignInCore.Redaction.hide(self.hint),
-                        "user": HealthSignInCore.Redaction.show(self.user),
-                    ])
-                }
-            """)
-        assertEmits(
-            text,
-            """
-                    Mirror(self, children: [
+            extension Op.Response: HealthSignInCore.RedactedDescription {
+                /// The fields, with sensitive values as `<redacted>`: what the description and the mirror show.
+                public var redactedFields: KeyValuePairs<Swift.String, Any> {
+                    [
                         "token": HealthSignInCore.Redaction.placeholder,
                         "hint": HealthSignInCore.Redaction.hide(self.hint),
                         "user": self.user as Any,
-                    ], displayStyle: .struct)
+                    ]
+                }
+            }
             """)
     }
 

@@ -1,4 +1,5 @@
-/// Emits description, debugDescription and mirror conformances that hide sensitive values.
+/// Emits the conformances that hide sensitive values from descriptions, debug descriptions and mirrors: an object
+/// lists its fields for the runtime's `RedactedDescription`, a union describes and mirrors its case.
 struct RedactionEmitter {
     /// The family's types, where references are followed.
     let types: IRTypeTable
@@ -7,14 +8,10 @@ struct RedactionEmitter {
     ///
     /// For `NewApplicationCreationInfo.Response` it prints
     /// ```swift
-    /// extension NewApplicationCreationInfo.Response: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
-    ///     public var description: Swift.String {
-    ///         HealthSignInCore.Redaction.describe("NewApplicationCreationInfo.Response", [
-    ///             "appID": Swift.String(describing: appID),
-    ///             "sharedSecret": HealthSignInCore.Redaction.placeholder,
-    ///         ])
+    /// extension NewApplicationCreationInfo.Response: HealthSignInCore.RedactedDescription {
+    ///     public var redactedFields: KeyValuePairs<Swift.String, Any> {
+    ///         ["appID": self.appID, "sharedSecret": HealthSignInCore.Redaction.placeholder]
     ///     }
-    ///     …
     /// }
     /// ```
     func emit(_ type: IRType, into p: inout SwiftPrinter) {
@@ -28,24 +25,10 @@ struct RedactionEmitter {
 
     private func emitObject(_ type: IRType, stored: [IRProperty], into p: inout SwiftPrinter) {
         p.blank()
-        p.block(
-            "extension \(type.qualifiedName): CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable"
-        ) { p in
-            p.doc("The fields, with sensitive values shown as `<redacted>`.")
-            p.block("public var description: Swift.String") { p in
-                p.entries(
-                    "HealthSignInCore.Redaction.describe(\(SwiftLiteral.string(type.qualifiedName.qualified)), [",
-                    stored.map { "\(SwiftLiteral.string($0.swiftName)): \(shown($0))" }, "])")
-            }
-            p.blank()
-            p.doc("Same as ``description``.")
-            p.line("public var debugDescription: Swift.String { description }")
-            p.blank()
-            p.doc("A mirror that shows sensitive values as `<redacted>`, for `dump` and debuggers.")
-            p.block("public var customMirror: Mirror") { p in
-                p.entries(
-                    "Mirror(self, children: [",
-                    stored.map { "\(SwiftLiteral.string($0.swiftName)): \(mirrored($0))" }, "], displayStyle: .struct)")
+        p.block("extension \(type.qualifiedName): HealthSignInCore.RedactedDescription") { p in
+            p.doc("The fields, with sensitive values as `<redacted>`: what the description and the mirror show.")
+            p.block("public var redactedFields: KeyValuePairs<Swift.String, Any>") { p in
+                p.collection("[", stored.map { "\(SwiftLiteral.string($0.swiftName)): \(mirrored($0))" }, "]")
             }
         }
     }
@@ -99,15 +82,6 @@ struct RedactionEmitter {
         if types.isSensitiveScalar(type) { return true }
         if case .array(let element) = type { return types.isSensitiveScalar(element) }
         return false
-    }
-
-    private func shown(_ property: IRProperty) -> String {
-        let name = "self." + Emit.name(property.swiftName)
-        if isRedacted(property.type) {
-            return property.isOptional
-                ? "HealthSignInCore.Redaction.hide(\(name))" : "HealthSignInCore.Redaction.placeholder"
-        }
-        return property.isOptional ? "HealthSignInCore.Redaction.show(\(name))" : "Swift.String(describing: \(name))"
     }
 
     private func mirrored(_ property: IRProperty) -> String {

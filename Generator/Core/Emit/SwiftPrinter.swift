@@ -179,6 +179,17 @@ struct SwiftPrinter {
         line(close)
     }
 
+    /// Prints the collection literal `open` + `entries` + `close` on one line when it fits in ``maximumWidth``
+    /// columns, otherwise as ``entries(_:_:_:)`` lays it out, an entry per line.
+    mutating func collection(_ open: String, _ entries: [String], _ close: String) {
+        let single = open + entries.joined(separator: ", ") + close
+        if depth * 4 + single.count <= Self.maximumWidth {
+            line(single)
+        } else {
+            self.entries(open, entries, close)
+        }
+    }
+
     /// Prints `switch subject {`, the body at the same depth (so `case` lines align with `switch`), and `}`.
     mutating func switchBlock(_ subject: String, _ body: (inout SwiftPrinter) -> Void) {
         line("switch \(subject) {")

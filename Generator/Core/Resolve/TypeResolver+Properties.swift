@@ -20,7 +20,9 @@ extension TypeResolver {
                     at: node.keyLocation, pointer: node.schema.pointer)
                 continue
             }
-            if ["description", "debugDescription", "customMirror", "hashValue"].contains(property.swiftName) {
+            if ["description", "debugDescription", "customMirror", "hashValue", "redactedFields"].contains(
+                property.swiftName)
+            {
                 diagnostics.error(
                     "the property \"\(node.name)\" becomes the Swift name '\(property.swiftName)', which generated conformances use, expected another name (set \"x-swift-name\")",
                     at: node.keyLocation, pointer: node.schema.pointer)

@@ -17,10 +17,18 @@ public protocol RedactedDescription: CustomStringConvertible, CustomDebugStringC
 }
 
 extension RedactedDescription {
-    /// `TypeName(label: value, …)`, with secrets redacted.
+    /// `TypeName(label: value, …)`, with secrets redacted: the type's name as written in its module (`Outer.Inner`),
+    /// an optional's value without the `Optional(…)` wrapper, and a date as ``DateTimeText`` writes it.
     public var description: String {
-        String(describing: Self.self) + "("
-            + redactedFields.map { "\($0.key): \(Redaction.show($0.value))" }.joined(separator: ", ") + ")"
+        let qualified = String(reflecting: Self.self)
+        let name = qualified.firstIndex(of: ".").map { String(qualified[qualified.index(after: $0)...]) } ?? qualified
+        return name + "(" + redactedFields.map { "\($0.key): \(Self.shown($0.value))" }.joined(separator: ", ") + ")"
+    }
+
+    private static func shown(_ value: Any) -> String {
+        let mirror = Mirror(reflecting: value)
+        guard mirror.displayStyle == .optional else { return Redaction.show(value) }
+        return mirror.children.first.map { shown($0.value) } ?? "nil"
     }
 
     /// Same as ``description``.

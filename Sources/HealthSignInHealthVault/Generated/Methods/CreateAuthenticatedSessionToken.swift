@@ -202,24 +202,10 @@ extension HealthVaultAPIClient {
     }
 }
 
-extension CreateAuthenticatedSessionToken.Response: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
-    /// The fields, with sensitive values shown as `<redacted>`.
-    public var description: Swift.String {
-        HealthSignInCore.Redaction.describe("CreateAuthenticatedSessionToken.Response", [
-            "token": Swift.String(describing: self.token),
-            "sharedSecret": HealthSignInCore.Redaction.placeholder,
-        ])
-    }
-
-    /// Same as ``description``.
-    public var debugDescription: Swift.String { description }
-
-    /// A mirror that shows sensitive values as `<redacted>`, for `dump` and debuggers.
-    public var customMirror: Mirror {
-        Mirror(self, children: [
-            "token": self.token,
-            "sharedSecret": HealthSignInCore.Redaction.placeholder,
-        ], displayStyle: .struct)
+extension CreateAuthenticatedSessionToken.Response: HealthSignInCore.RedactedDescription {
+    /// The fields, with sensitive values as `<redacted>`: what the description and the mirror show.
+    public var redactedFields: KeyValuePairs<Swift.String, Any> {
+        ["token": self.token, "sharedSecret": HealthSignInCore.Redaction.placeholder]
     }
 }
 @_spi(Generated) extension CreateAuthenticatedSessionToken.SessionToken: HealthSignInCore.XMLDecodable {
@@ -231,25 +217,13 @@ extension CreateAuthenticatedSessionToken.Response: CustomStringConvertible, Cus
     }
 }
 
-extension CreateAuthenticatedSessionToken.SessionToken: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
-    /// The fields, with sensitive values shown as `<redacted>`.
-    public var description: Swift.String {
-        HealthSignInCore.Redaction.describe("CreateAuthenticatedSessionToken.SessionToken", [
-            "appID": HealthSignInCore.Redaction.show(self.appID),
-            "appRecordAuthAction": HealthSignInCore.Redaction.show(self.appRecordAuthAction),
-            "value": HealthSignInCore.Redaction.placeholder,
-        ])
-    }
-
-    /// Same as ``description``.
-    public var debugDescription: Swift.String { description }
-
-    /// A mirror that shows sensitive values as `<redacted>`, for `dump` and debuggers.
-    public var customMirror: Mirror {
-        Mirror(self, children: [
+extension CreateAuthenticatedSessionToken.SessionToken: HealthSignInCore.RedactedDescription {
+    /// The fields, with sensitive values as `<redacted>`: what the description and the mirror show.
+    public var redactedFields: KeyValuePairs<Swift.String, Any> {
+        [
             "appID": self.appID as Any,
             "appRecordAuthAction": self.appRecordAuthAction as Any,
             "value": HealthSignInCore.Redaction.placeholder,
-        ], displayStyle: .struct)
+        ]
     }
 }

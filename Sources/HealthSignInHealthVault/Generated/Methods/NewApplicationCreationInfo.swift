@@ -52,25 +52,13 @@ extension HealthVaultAPIClient {
     }
 }
 
-extension NewApplicationCreationInfo.Response: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
-    /// The fields, with sensitive values shown as `<redacted>`.
-    public var description: Swift.String {
-        HealthSignInCore.Redaction.describe("NewApplicationCreationInfo.Response", [
-            "appID": Swift.String(describing: self.appID),
-            "sharedSecret": HealthSignInCore.Redaction.placeholder,
-            "appToken": HealthSignInCore.Redaction.placeholder,
-        ])
-    }
-
-    /// Same as ``description``.
-    public var debugDescription: Swift.String { description }
-
-    /// A mirror that shows sensitive values as `<redacted>`, for `dump` and debuggers.
-    public var customMirror: Mirror {
-        Mirror(self, children: [
+extension NewApplicationCreationInfo.Response: HealthSignInCore.RedactedDescription {
+    /// The fields, with sensitive values as `<redacted>`: what the description and the mirror show.
+    public var redactedFields: KeyValuePairs<Swift.String, Any> {
+        [
             "appID": self.appID,
             "sharedSecret": HealthSignInCore.Redaction.placeholder,
             "appToken": HealthSignInCore.Redaction.placeholder,
-        ], displayStyle: .struct)
+        ]
     }
 }

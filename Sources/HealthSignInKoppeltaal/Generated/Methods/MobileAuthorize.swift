@@ -99,26 +99,10 @@ extension MobileAuthorize {
     }
 }
 
-extension MobileAuthorize.Request: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
-    /// The fields, with sensitive values shown as `<redacted>`.
-    public var description: Swift.String {
-        HealthSignInCore.Redaction.describe("MobileAuthorize.Request", [
-            "clientID": Swift.String(describing: self.clientID),
-            "redirectURI": Swift.String(describing: self.redirectURI),
-            "scope": HealthSignInCore.Redaction.placeholder,
-            "state": Swift.String(describing: self.state),
-            "codeChallenge": HealthSignInCore.Redaction.show(self.codeChallenge),
-            "codeChallengeMethod": HealthSignInCore.Redaction.show(self.codeChallengeMethod),
-            "prompt": HealthSignInCore.Redaction.show(self.prompt),
-        ])
-    }
-
-    /// Same as ``description``.
-    public var debugDescription: Swift.String { description }
-
-    /// A mirror that shows sensitive values as `<redacted>`, for `dump` and debuggers.
-    public var customMirror: Mirror {
-        Mirror(self, children: [
+extension MobileAuthorize.Request: HealthSignInCore.RedactedDescription {
+    /// The fields, with sensitive values as `<redacted>`: what the description and the mirror show.
+    public var redactedFields: KeyValuePairs<Swift.String, Any> {
+        [
             "clientID": self.clientID,
             "redirectURI": self.redirectURI,
             "scope": HealthSignInCore.Redaction.placeholder,
@@ -126,27 +110,13 @@ extension MobileAuthorize.Request: CustomStringConvertible, CustomDebugStringCon
             "codeChallenge": self.codeChallenge as Any,
             "codeChallengeMethod": self.codeChallengeMethod as Any,
             "prompt": self.prompt as Any,
-        ], displayStyle: .struct)
+        ]
     }
 }
 
-extension MobileAuthorize.Response: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
-    /// The fields, with sensitive values shown as `<redacted>`.
-    public var description: Swift.String {
-        HealthSignInCore.Redaction.describe("MobileAuthorize.Response", [
-            "authorizationCode": HealthSignInCore.Redaction.placeholder,
-            "state": HealthSignInCore.Redaction.show(self.state),
-        ])
-    }
-
-    /// Same as ``description``.
-    public var debugDescription: Swift.String { description }
-
-    /// A mirror that shows sensitive values as `<redacted>`, for `dump` and debuggers.
-    public var customMirror: Mirror {
-        Mirror(self, children: [
-            "authorizationCode": HealthSignInCore.Redaction.placeholder,
-            "state": self.state as Any,
-        ], displayStyle: .struct)
+extension MobileAuthorize.Response: HealthSignInCore.RedactedDescription {
+    /// The fields, with sensitive values as `<redacted>`: what the description and the mirror show.
+    public var redactedFields: KeyValuePairs<Swift.String, Any> {
+        ["authorizationCode": HealthSignInCore.Redaction.placeholder, "state": self.state as Any]
     }
 }

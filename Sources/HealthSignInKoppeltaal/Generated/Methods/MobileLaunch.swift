@@ -86,23 +86,9 @@ extension MobileLaunch {
     }
 }
 
-extension MobileLaunch.Response: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
-    /// The fields, with sensitive values shown as `<redacted>`.
-    public var description: Swift.String {
-        HealthSignInCore.Redaction.describe("MobileLaunch.Response", [
-            "activationCode": HealthSignInCore.Redaction.placeholder,
-            "expiresIn": Swift.String(describing: self.expiresIn),
-        ])
-    }
-
-    /// Same as ``description``.
-    public var debugDescription: Swift.String { description }
-
-    /// A mirror that shows sensitive values as `<redacted>`, for `dump` and debuggers.
-    public var customMirror: Mirror {
-        Mirror(self, children: [
-            "activationCode": HealthSignInCore.Redaction.placeholder,
-            "expiresIn": self.expiresIn,
-        ], displayStyle: .struct)
+extension MobileLaunch.Response: HealthSignInCore.RedactedDescription {
+    /// The fields, with sensitive values as `<redacted>`: what the description and the mirror show.
+    public var redactedFields: KeyValuePairs<Swift.String, Any> {
+        ["activationCode": HealthSignInCore.Redaction.placeholder, "expiresIn": self.expiresIn]
     }
 }

@@ -31,23 +31,9 @@ public struct ConformanceRest: Sendable, Equatable, Decodable {
     }
 }
 
-extension ConformanceRest: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
-    /// The fields, with sensitive values shown as `<redacted>`.
-    public var description: Swift.String {
-        HealthSignInCore.Redaction.describe("ConformanceRest", [
-            "mode": HealthSignInCore.Redaction.show(self.mode),
-            "security": HealthSignInCore.Redaction.show(self.security),
-        ])
-    }
-
-    /// Same as ``description``.
-    public var debugDescription: Swift.String { description }
-
-    /// A mirror that shows sensitive values as `<redacted>`, for `dump` and debuggers.
-    public var customMirror: Mirror {
-        Mirror(self, children: [
-            "mode": self.mode as Any,
-            "security": self.security as Any,
-        ], displayStyle: .struct)
+extension ConformanceRest: HealthSignInCore.RedactedDescription {
+    /// The fields, with sensitive values as `<redacted>`: what the description and the mirror show.
+    public var redactedFields: KeyValuePairs<Swift.String, Any> {
+        ["mode": self.mode as Any, "security": self.security as Any]
     }
 }

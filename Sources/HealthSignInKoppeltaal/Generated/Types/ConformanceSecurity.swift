@@ -36,25 +36,9 @@ public struct ConformanceSecurity: Sendable, Equatable, Decodable {
     }
 }
 
-extension ConformanceSecurity: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
-    /// The fields, with sensitive values shown as `<redacted>`.
-    public var description: Swift.String {
-        HealthSignInCore.Redaction.describe("ConformanceSecurity", [
-            "extensions": Swift.String(describing: self.extensions),
-            "service": Swift.String(describing: self.service),
-            "summary": HealthSignInCore.Redaction.show(self.summary),
-        ])
-    }
-
-    /// Same as ``description``.
-    public var debugDescription: Swift.String { description }
-
-    /// A mirror that shows sensitive values as `<redacted>`, for `dump` and debuggers.
-    public var customMirror: Mirror {
-        Mirror(self, children: [
-            "extensions": self.extensions,
-            "service": self.service,
-            "summary": self.summary as Any,
-        ], displayStyle: .struct)
+extension ConformanceSecurity: HealthSignInCore.RedactedDescription {
+    /// The fields, with sensitive values as `<redacted>`: what the description and the mirror show.
+    public var redactedFields: KeyValuePairs<Swift.String, Any> {
+        ["extensions": self.extensions, "service": self.service, "summary": self.summary as Any]
     }
 }

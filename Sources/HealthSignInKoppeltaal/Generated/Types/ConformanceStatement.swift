@@ -52,29 +52,15 @@ public struct ConformanceStatement: Sendable, Equatable, Decodable {
     }
 }
 
-extension ConformanceStatement: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
-    /// The fields, with sensitive values shown as `<redacted>`.
-    public var description: Swift.String {
-        HealthSignInCore.Redaction.describe("ConformanceStatement", [
-            "name": HealthSignInCore.Redaction.show(self.name),
-            "publisher": HealthSignInCore.Redaction.show(self.publisher),
-            "fhirVersion": HealthSignInCore.Redaction.show(self.fhirVersion),
-            "format": Swift.String(describing: self.format),
-            "rest": Swift.String(describing: self.rest),
-        ])
-    }
-
-    /// Same as ``description``.
-    public var debugDescription: Swift.String { description }
-
-    /// A mirror that shows sensitive values as `<redacted>`, for `dump` and debuggers.
-    public var customMirror: Mirror {
-        Mirror(self, children: [
+extension ConformanceStatement: HealthSignInCore.RedactedDescription {
+    /// The fields, with sensitive values as `<redacted>`: what the description and the mirror show.
+    public var redactedFields: KeyValuePairs<Swift.String, Any> {
+        [
             "name": self.name as Any,
             "publisher": self.publisher as Any,
             "fhirVersion": self.fhirVersion as Any,
             "format": self.format,
             "rest": self.rest,
-        ], displayStyle: .struct)
+        ]
     }
 }

@@ -29,23 +29,9 @@ public struct FHIRCodeableConcept: Sendable, Equatable, Decodable {
     }
 }
 
-extension FHIRCodeableConcept: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
-    /// The fields, with sensitive values shown as `<redacted>`.
-    public var description: Swift.String {
-        HealthSignInCore.Redaction.describe("FHIRCodeableConcept", [
-            "coding": Swift.String(describing: self.coding),
-            "text": HealthSignInCore.Redaction.hide(self.text),
-        ])
-    }
-
-    /// Same as ``description``.
-    public var debugDescription: Swift.String { description }
-
-    /// A mirror that shows sensitive values as `<redacted>`, for `dump` and debuggers.
-    public var customMirror: Mirror {
-        Mirror(self, children: [
-            "coding": self.coding,
-            "text": HealthSignInCore.Redaction.hide(self.text),
-        ], displayStyle: .struct)
+extension FHIRCodeableConcept: HealthSignInCore.RedactedDescription {
+    /// The fields, with sensitive values as `<redacted>`: what the description and the mirror show.
+    public var redactedFields: KeyValuePairs<Swift.String, Any> {
+        ["coding": self.coding, "text": HealthSignInCore.Redaction.hide(self.text)]
     }
 }

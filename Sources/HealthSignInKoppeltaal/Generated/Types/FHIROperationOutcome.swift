@@ -36,21 +36,9 @@ public struct FHIROperationOutcome: Sendable, Equatable, Decodable {
     }
 }
 
-extension FHIROperationOutcome: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
-    /// The fields, with sensitive values shown as `<redacted>`.
-    public var description: Swift.String {
-        HealthSignInCore.Redaction.describe("FHIROperationOutcome", [
-            "issue": Swift.String(describing: self.issue),
-        ])
-    }
-
-    /// Same as ``description``.
-    public var debugDescription: Swift.String { description }
-
-    /// A mirror that shows sensitive values as `<redacted>`, for `dump` and debuggers.
-    public var customMirror: Mirror {
-        Mirror(self, children: [
-            "issue": self.issue,
-        ], displayStyle: .struct)
+extension FHIROperationOutcome: HealthSignInCore.RedactedDescription {
+    /// The fields, with sensitive values as `<redacted>`: what the description and the mirror show.
+    public var redactedFields: KeyValuePairs<Swift.String, Any> {
+        ["issue": self.issue]
     }
 }

@@ -85,32 +85,17 @@ public struct FHIROperationOutcomeIssue: Sendable, Equatable, Decodable {
     }
 }
 
-extension FHIROperationOutcomeIssue: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
-    /// The fields, with sensitive values shown as `<redacted>`.
-    public var description: Swift.String {
-        HealthSignInCore.Redaction.describe("FHIROperationOutcomeIssue", [
-            "severity": HealthSignInCore.Redaction.show(self.severity),
-            "type": HealthSignInCore.Redaction.show(self.type),
-            "code": HealthSignInCore.Redaction.show(self.code),
-            "details": HealthSignInCore.Redaction.show(self.details),
-            "diagnostics": HealthSignInCore.Redaction.hide(self.diagnostics),
-            "location": Swift.String(describing: self.location),
-        ])
-    }
-
-    /// Same as ``description``.
-    public var debugDescription: Swift.String { description }
-
-    /// A mirror that shows sensitive values as `<redacted>`, for `dump` and debuggers.
-    public var customMirror: Mirror {
-        Mirror(self, children: [
+extension FHIROperationOutcomeIssue: HealthSignInCore.RedactedDescription {
+    /// The fields, with sensitive values as `<redacted>`: what the description and the mirror show.
+    public var redactedFields: KeyValuePairs<Swift.String, Any> {
+        [
             "severity": self.severity as Any,
             "type": self.type as Any,
             "code": self.code as Any,
             "details": self.details as Any,
             "diagnostics": HealthSignInCore.Redaction.hide(self.diagnostics),
             "location": self.location,
-        ], displayStyle: .struct)
+        ]
     }
 }
 @_spi(Generated) extension FHIROperationOutcomeIssue.Details: HealthSignInCore.XMLDecodable {

@@ -61,31 +61,16 @@ public struct KoppeltaalTokenResponse: Sendable, Equatable, Decodable {
     }
 }
 
-extension KoppeltaalTokenResponse: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
-    /// The fields, with sensitive values shown as `<redacted>`.
-    public var description: Swift.String {
-        HealthSignInCore.Redaction.describe("KoppeltaalTokenResponse", [
-            "tokenResponse": Swift.String(describing: self.tokenResponse),
-            "patient": HealthSignInCore.Redaction.show(self.patient),
-            "user": HealthSignInCore.Redaction.show(self.user),
-            "resource": HealthSignInCore.Redaction.show(self.resource),
-            "domain": HealthSignInCore.Redaction.show(self.domain),
-            "intent": HealthSignInCore.Redaction.show(self.intent),
-        ])
-    }
-
-    /// Same as ``description``.
-    public var debugDescription: Swift.String { description }
-
-    /// A mirror that shows sensitive values as `<redacted>`, for `dump` and debuggers.
-    public var customMirror: Mirror {
-        Mirror(self, children: [
+extension KoppeltaalTokenResponse: HealthSignInCore.RedactedDescription {
+    /// The fields, with sensitive values as `<redacted>`: what the description and the mirror show.
+    public var redactedFields: KeyValuePairs<Swift.String, Any> {
+        [
             "tokenResponse": self.tokenResponse,
             "patient": self.patient as Any,
             "user": self.user as Any,
             "resource": self.resource as Any,
             "domain": self.domain as Any,
             "intent": self.intent as Any,
-        ], displayStyle: .struct)
+        ]
     }
 }

@@ -174,71 +174,28 @@ extension RequestToken.Request: CustomStringConvertible, CustomDebugStringConver
     }
 }
 
-extension RequestToken.AuthorizationCodeGrant: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
-    /// The fields, with sensitive values shown as `<redacted>`.
-    public var description: Swift.String {
-        HealthSignInCore.Redaction.describe("RequestToken.AuthorizationCodeGrant", [
-            "code": HealthSignInCore.Redaction.placeholder,
-            "redirectURI": Swift.String(describing: self.redirectURI),
-            "codeVerifier": HealthSignInCore.Redaction.hide(self.codeVerifier),
-        ])
-    }
-
-    /// Same as ``description``.
-    public var debugDescription: Swift.String { description }
-
-    /// A mirror that shows sensitive values as `<redacted>`, for `dump` and debuggers.
-    public var customMirror: Mirror {
-        Mirror(self, children: [
+extension RequestToken.AuthorizationCodeGrant: HealthSignInCore.RedactedDescription {
+    /// The fields, with sensitive values as `<redacted>`: what the description and the mirror show.
+    public var redactedFields: KeyValuePairs<Swift.String, Any> {
+        [
             "code": HealthSignInCore.Redaction.placeholder,
             "redirectURI": self.redirectURI,
             "codeVerifier": HealthSignInCore.Redaction.hide(self.codeVerifier),
-        ], displayStyle: .struct)
+        ]
     }
 }
 
-extension RequestToken.RefreshTokenGrant: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
-    /// The fields, with sensitive values shown as `<redacted>`.
-    public var description: Swift.String {
-        HealthSignInCore.Redaction.describe("RequestToken.RefreshTokenGrant", [
-            "refreshToken": HealthSignInCore.Redaction.placeholder,
-            "scope": HealthSignInCore.Redaction.show(self.scope),
-        ])
-    }
-
-    /// Same as ``description``.
-    public var debugDescription: Swift.String { description }
-
-    /// A mirror that shows sensitive values as `<redacted>`, for `dump` and debuggers.
-    public var customMirror: Mirror {
-        Mirror(self, children: [
-            "refreshToken": HealthSignInCore.Redaction.placeholder,
-            "scope": self.scope as Any,
-        ], displayStyle: .struct)
+extension RequestToken.RefreshTokenGrant: HealthSignInCore.RedactedDescription {
+    /// The fields, with sensitive values as `<redacted>`: what the description and the mirror show.
+    public var redactedFields: KeyValuePairs<Swift.String, Any> {
+        ["refreshToken": HealthSignInCore.Redaction.placeholder, "scope": self.scope as Any]
     }
 }
 
-extension RequestToken.TokenExchangeGrant: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
-    /// The fields, with sensitive values shown as `<redacted>`.
-    public var description: Swift.String {
-        HealthSignInCore.Redaction.describe("RequestToken.TokenExchangeGrant", [
-            "subjectTokenType": Swift.String(describing: self.subjectTokenType),
-            "subjectToken": HealthSignInCore.Redaction.placeholder,
-            "requestedTokenType": HealthSignInCore.Redaction.show(self.requestedTokenType),
-            "audience": HealthSignInCore.Redaction.show(self.audience),
-            "resource": HealthSignInCore.Redaction.show(self.resource),
-            "scope": HealthSignInCore.Redaction.show(self.scope),
-            "actorToken": HealthSignInCore.Redaction.hide(self.actorToken),
-            "actorTokenType": HealthSignInCore.Redaction.show(self.actorTokenType),
-        ])
-    }
-
-    /// Same as ``description``.
-    public var debugDescription: Swift.String { description }
-
-    /// A mirror that shows sensitive values as `<redacted>`, for `dump` and debuggers.
-    public var customMirror: Mirror {
-        Mirror(self, children: [
+extension RequestToken.TokenExchangeGrant: HealthSignInCore.RedactedDescription {
+    /// The fields, with sensitive values as `<redacted>`: what the description and the mirror show.
+    public var redactedFields: KeyValuePairs<Swift.String, Any> {
+        [
             "subjectTokenType": self.subjectTokenType,
             "subjectToken": HealthSignInCore.Redaction.placeholder,
             "requestedTokenType": self.requestedTokenType as Any,
@@ -247,6 +204,6 @@ extension RequestToken.TokenExchangeGrant: CustomStringConvertible, CustomDebugS
             "scope": self.scope as Any,
             "actorToken": HealthSignInCore.Redaction.hide(self.actorToken),
             "actorTokenType": self.actorTokenType as Any,
-        ], displayStyle: .struct)
+        ]
     }
 }

@@ -93,23 +93,9 @@ extension Revoke {
     }
 }
 
-extension Revoke.Request: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
-    /// The fields, with sensitive values shown as `<redacted>`.
-    public var description: Swift.String {
-        HealthSignInCore.Redaction.describe("Revoke.Request", [
-            "token": HealthSignInCore.Redaction.placeholder,
-            "tokenTypeHint": HealthSignInCore.Redaction.show(self.tokenTypeHint),
-        ])
-    }
-
-    /// Same as ``description``.
-    public var debugDescription: Swift.String { description }
-
-    /// A mirror that shows sensitive values as `<redacted>`, for `dump` and debuggers.
-    public var customMirror: Mirror {
-        Mirror(self, children: [
-            "token": HealthSignInCore.Redaction.placeholder,
-            "tokenTypeHint": self.tokenTypeHint as Any,
-        ], displayStyle: .struct)
+extension Revoke.Request: HealthSignInCore.RedactedDescription {
+    /// The fields, with sensitive values as `<redacted>`: what the description and the mirror show.
+    public var redactedFields: KeyValuePairs<Swift.String, Any> {
+        ["token": HealthSignInCore.Redaction.placeholder, "tokenTypeHint": self.tokenTypeHint as Any]
     }
 }

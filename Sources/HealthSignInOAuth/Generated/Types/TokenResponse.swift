@@ -55,26 +55,10 @@ public struct TokenResponse: Sendable, Equatable, Decodable {
     }
 }
 
-extension TokenResponse: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
-    /// The fields, with sensitive values shown as `<redacted>`.
-    public var description: Swift.String {
-        HealthSignInCore.Redaction.describe("TokenResponse", [
-            "accessToken": HealthSignInCore.Redaction.placeholder,
-            "tokenType": HealthSignInCore.Redaction.show(self.tokenType),
-            "expiresIn": HealthSignInCore.Redaction.show(self.expiresIn),
-            "refreshToken": HealthSignInCore.Redaction.hide(self.refreshToken),
-            "scope": HealthSignInCore.Redaction.show(self.scope),
-            "idToken": HealthSignInCore.Redaction.hide(self.idToken),
-            "issuedTokenType": HealthSignInCore.Redaction.show(self.issuedTokenType),
-        ])
-    }
-
-    /// Same as ``description``.
-    public var debugDescription: Swift.String { description }
-
-    /// A mirror that shows sensitive values as `<redacted>`, for `dump` and debuggers.
-    public var customMirror: Mirror {
-        Mirror(self, children: [
+extension TokenResponse: HealthSignInCore.RedactedDescription {
+    /// The fields, with sensitive values as `<redacted>`: what the description and the mirror show.
+    public var redactedFields: KeyValuePairs<Swift.String, Any> {
+        [
             "accessToken": HealthSignInCore.Redaction.placeholder,
             "tokenType": self.tokenType as Any,
             "expiresIn": self.expiresIn as Any,
@@ -82,6 +66,6 @@ extension TokenResponse: CustomStringConvertible, CustomDebugStringConvertible, 
             "scope": self.scope as Any,
             "idToken": HealthSignInCore.Redaction.hide(self.idToken),
             "issuedTokenType": self.issuedTokenType as Any,
-        ], displayStyle: .struct)
+        ]
     }
 }

@@ -87,28 +87,10 @@ extension Authorize {
     }
 }
 
-extension Authorize.Request: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
-    /// The fields, with sensitive values shown as `<redacted>`.
-    public var description: Swift.String {
-        HealthSignInCore.Redaction.describe("Authorize.Request", [
-            "clientID": Swift.String(describing: self.clientID),
-            "redirectURI": Swift.String(describing: self.redirectURI),
-            "launch": HealthSignInCore.Redaction.hide(self.launch),
-            "scope": Swift.String(describing: self.scope),
-            "state": HealthSignInCore.Redaction.placeholder,
-            "aud": Swift.String(describing: self.aud),
-            "codeChallenge": Swift.String(describing: self.codeChallenge),
-            "nonce": HealthSignInCore.Redaction.hide(self.nonce),
-            "prompt": HealthSignInCore.Redaction.show(self.prompt),
-        ])
-    }
-
-    /// Same as ``description``.
-    public var debugDescription: Swift.String { description }
-
-    /// A mirror that shows sensitive values as `<redacted>`, for `dump` and debuggers.
-    public var customMirror: Mirror {
-        Mirror(self, children: [
+extension Authorize.Request: HealthSignInCore.RedactedDescription {
+    /// The fields, with sensitive values as `<redacted>`: what the description and the mirror show.
+    public var redactedFields: KeyValuePairs<Swift.String, Any> {
+        [
             "clientID": self.clientID,
             "redirectURI": self.redirectURI,
             "launch": HealthSignInCore.Redaction.hide(self.launch),
@@ -118,6 +100,6 @@ extension Authorize.Request: CustomStringConvertible, CustomDebugStringConvertib
             "codeChallenge": self.codeChallenge,
             "nonce": HealthSignInCore.Redaction.hide(self.nonce),
             "prompt": self.prompt as Any,
-        ], displayStyle: .struct)
+        ]
     }
 }

@@ -92,27 +92,10 @@ public struct SMARTTokenResponse: Sendable, Equatable, Decodable {
     }
 }
 
-extension SMARTTokenResponse: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
-    /// The fields, with sensitive values shown as `<redacted>`.
-    public var description: Swift.String {
-        HealthSignInCore.Redaction.describe("SMARTTokenResponse", [
-            "tokenResponse": Swift.String(describing: self.tokenResponse),
-            "patient": HealthSignInCore.Redaction.show(self.patient),
-            "encounter": HealthSignInCore.Redaction.show(self.encounter),
-            "fhirContext": Swift.String(describing: self.fhirContext),
-            "needPatientBanner": HealthSignInCore.Redaction.show(self.needPatientBanner),
-            "smartStyleURL": HealthSignInCore.Redaction.show(self.smartStyleURL),
-            "intent": HealthSignInCore.Redaction.show(self.intent),
-            "tenant": HealthSignInCore.Redaction.show(self.tenant),
-        ])
-    }
-
-    /// Same as ``description``.
-    public var debugDescription: Swift.String { description }
-
-    /// A mirror that shows sensitive values as `<redacted>`, for `dump` and debuggers.
-    public var customMirror: Mirror {
-        Mirror(self, children: [
+extension SMARTTokenResponse: HealthSignInCore.RedactedDescription {
+    /// The fields, with sensitive values as `<redacted>`: what the description and the mirror show.
+    public var redactedFields: KeyValuePairs<Swift.String, Any> {
+        [
             "tokenResponse": self.tokenResponse,
             "patient": self.patient as Any,
             "encounter": self.encounter as Any,
@@ -121,6 +104,6 @@ extension SMARTTokenResponse: CustomStringConvertible, CustomDebugStringConverti
             "smartStyleURL": self.smartStyleURL as Any,
             "intent": self.intent as Any,
             "tenant": self.tenant as Any,
-        ], displayStyle: .struct)
+        ]
     }
 }

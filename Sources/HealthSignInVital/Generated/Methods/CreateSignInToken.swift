@@ -64,23 +64,9 @@ extension CreateSignInToken {
     static func apply(_ request: Request, to http: inout HealthSignInCore.HTTPRequestBuilder) {}
 }
 
-extension CreateSignInToken.Response: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
-    /// The fields, with sensitive values shown as `<redacted>`.
-    public var description: Swift.String {
-        HealthSignInCore.Redaction.describe("CreateSignInToken.Response", [
-            "userID": Swift.String(describing: self.userID),
-            "signInToken": HealthSignInCore.Redaction.placeholder,
-        ])
-    }
-
-    /// Same as ``description``.
-    public var debugDescription: Swift.String { description }
-
-    /// A mirror that shows sensitive values as `<redacted>`, for `dump` and debuggers.
-    public var customMirror: Mirror {
-        Mirror(self, children: [
-            "userID": self.userID,
-            "signInToken": HealthSignInCore.Redaction.placeholder,
-        ], displayStyle: .struct)
+extension CreateSignInToken.Response: HealthSignInCore.RedactedDescription {
+    /// The fields, with sensitive values as `<redacted>`: what the description and the mirror show.
+    public var redactedFields: KeyValuePairs<Swift.String, Any> {
+        ["userID": self.userID, "signInToken": HealthSignInCore.Redaction.placeholder]
     }
 }

@@ -51,21 +51,9 @@ extension ExchangeSignInToken {
     }
 }
 
-extension ExchangeSignInToken.Request: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
-    /// The fields, with sensitive values shown as `<redacted>`.
-    public var description: Swift.String {
-        HealthSignInCore.Redaction.describe("ExchangeSignInToken.Request", [
-            "subjectToken": HealthSignInCore.Redaction.placeholder,
-        ])
-    }
-
-    /// Same as ``description``.
-    public var debugDescription: Swift.String { description }
-
-    /// A mirror that shows sensitive values as `<redacted>`, for `dump` and debuggers.
-    public var customMirror: Mirror {
-        Mirror(self, children: [
-            "subjectToken": HealthSignInCore.Redaction.placeholder,
-        ], displayStyle: .struct)
+extension ExchangeSignInToken.Request: HealthSignInCore.RedactedDescription {
+    /// The fields, with sensitive values as `<redacted>`: what the description and the mirror show.
+    public var redactedFields: KeyValuePairs<Swift.String, Any> {
+        ["subjectToken": HealthSignInCore.Redaction.placeholder]
     }
 }
