@@ -575,7 +575,7 @@ final class SnippetTests: XCTestCase {
             public struct DemoError: HealthSignInCore.ServerErrorResponse {
                 /// The decoded error body.
                 public let body: ErrorBody
-                /// The response that carried it: its HTTP status, the method that failed, and any recovery of its family's.
+                /// The response that carried it: its HTTP status, the method that failed, and its family's recovery.
                 public let origin: HealthSignInCore.ServerErrorOrigin
 
                 /// Creates an error.

@@ -20,9 +20,7 @@ enum ErrorEmitter {
             let body = error.body.swiftType
             p.doc("The decoded error body.")
             p.line("public let body: \(body)")
-            p.doc(
-                "The response that carried it: its HTTP status, the method that failed, and any recovery of its family's."
-            )
+            p.doc("The response that carried it: its HTTP status, the method that failed, and its family's recovery.")
             p.line("public let origin: HealthSignInCore.ServerErrorOrigin")
             p.blank()
             p.doc("Creates an error.")

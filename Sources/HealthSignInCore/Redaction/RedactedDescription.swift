@@ -5,11 +5,12 @@ import Foundation
 /// fields and never a secret.
 ///
 /// ```swift
-/// extension ActivationCode: RedactedDescription {
-///     public var redactedFields: KeyValuePairs<String, Any> {
-///         ["code": Redaction.placeholder, "expiresAt": expiresAt]
-///     }
+/// struct Invitation: RedactedDescription {
+///     let email: String
+///     let code: String
+///     var redactedFields: KeyValuePairs<String, Any> { ["email": email, "code": Redaction.placeholder] }
 /// }
+/// // "Invitation(email: a@example.com, code: <redacted>)"
 /// ```
 public protocol RedactedDescription: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// Each field's label and value, with ``Redaction/placeholder`` in place of a secret.

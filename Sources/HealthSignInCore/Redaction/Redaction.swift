@@ -2,8 +2,9 @@ import Foundation
 
 /// Helpers that keep secrets out of descriptions, mirrors, errors and logs.
 ///
-/// Generated models that hold a field marked `sensitive` in their schema describe themselves through these helpers,
-/// so `print`, `dump`, `String(reflecting:)` and string interpolation all show ``placeholder`` instead of the value.
+/// Generated models that hold a field marked `sensitive` in their schema describe themselves through these helpers
+/// (by ``RedactedDescription``), so `print`, `dump`, `String(reflecting:)` and string interpolation all show
+/// ``placeholder`` instead of the value.
 public enum Redaction {
     /// What is shown in place of a secret.
     public static let placeholder = "<redacted>"

@@ -12,7 +12,7 @@ import Foundation
 public struct OAuthError: HealthSignInCore.ServerErrorResponse {
     /// The decoded error body.
     public let body: OAuthErrorBody
-    /// The response that carried it: its HTTP status, the method that failed, and any recovery of its family's.
+    /// The response that carried it: its HTTP status, the method that failed, and its family's recovery.
     public let origin: HealthSignInCore.ServerErrorOrigin
 
     /// Creates an error.

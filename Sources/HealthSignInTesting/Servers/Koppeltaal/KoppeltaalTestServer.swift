@@ -6,8 +6,8 @@ import HealthSignInCore
 /// the mobile launch, the token endpoint with refresh-token rotation, revocation, and FHIR reads that answer an
 /// expired token with the `expired` OperationOutcome.
 ///
-/// Give a `KoppeltaalBackend` and a `KoppeltaalSession` its ``TestServer/transport`` and URLs, and the whole launch runs in
-/// memory in milliseconds:
+/// Give a `KoppeltaalBackend` and a `KoppeltaalSession` its ``TestServer/transport`` and URLs, and the whole launch
+/// runs in memory in milliseconds:
 ///
 /// ```swift
 /// let server = KoppeltaalTestServer()

@@ -11,7 +11,7 @@ import HealthSignInOAuth
 public struct VitalError: HealthSignInCore.ServerErrorResponse {
     /// The decoded error body.
     public let body: VitalErrorBody
-    /// The response that carried it: its HTTP status, the method that failed, and any recovery of its family's.
+    /// The response that carried it: its HTTP status, the method that failed, and its family's recovery.
     public let origin: HealthSignInCore.ServerErrorOrigin
 
     /// Creates an error.
