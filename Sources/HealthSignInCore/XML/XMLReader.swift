@@ -97,8 +97,10 @@ struct XMLReader {
         self.bytes = bytes
         self.isFragment = isFragment
         self.limits = limits
-        // About one element per 40 bytes of a typical response; reserving avoids regrowing a large array.
+        // About one element per 40 bytes of a typical response, and fewer attributes than one per 32: reserving
+        // avoids regrowing a large array, which copies it into fresh pages, and pages never written cost nothing.
         nodes.reserveCapacity(min(bytes.count / 40 + 1, 1 << 20))
+        attributes.reserveCapacity(min(bytes.count / 32 + 1, 1 << 20))
         bind("xml", uri: "http://www.w3.org/XML/1998/namespace", level: -1)
     }
 
