@@ -7,6 +7,19 @@ import XCTest
 final class XMLReaderTests: XCTestCase {
     private func root(_ xml: String) throws -> XMLElementView { try XMLTree.parse(Data(xml.utf8)).root }
 
+    func testTheNameMasksHoldExactlyTheNameCharactersOfXML() {
+        func mask(_ characters: String, from low: UInt8) -> UInt64 {
+            characters.utf8.filter { $0 >= low && $0 < low + 64 }.reduce(0) { $0 | 1 << UInt64($1 - low) }
+        }
+        let letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+        let starts = letters + "_:"
+        let names = starts + "0123456789-."
+        XCTAssertEqual(XMLReader.nameStartBelow64, mask(starts, from: 0))
+        XCTAssertEqual(XMLReader.nameStartBelow128, mask(starts, from: 64))
+        XCTAssertEqual(XMLReader.nameBelow64, mask(names, from: 0))
+        XCTAssertEqual(XMLReader.nameBelow128, mask(names, from: 64))
+    }
+
     func testCharacterDataAndReferences() throws {
         let element = try root("<r>a &lt;&gt;&amp;&apos;&quot; &#65;&#x42;&#x1F600; <![CDATA[<&>]]>z</r>")
         XCTAssertEqual(element.text, "a <>&'\" AB😀 <&>z")

@@ -16,13 +16,21 @@ extension OpenEnum {
         // The same code points are the same UTF-8 bytes. A few listed values are compared one by one, which costs
         // less than hashing the value with Unicode normalization; many are looked up, then compared.
         if known.count <= 16 {
-            for (listed, value) in known where listed.utf8.elementsEqual(rawValue.utf8) { return value }
+            for (listed, value) in known where sameBytes(listed, rawValue) { return value }
             return nil
         }
-        guard let index = known.index(forKey: rawValue), known[index].key.utf8.elementsEqual(rawValue.utf8) else {
-            return nil
-        }
+        guard let index = known.index(forKey: rawValue), sameBytes(known[index].key, rawValue) else { return nil }
         return known[index].value
+    }
+
+    /// Whether two strings have the same UTF-8 bytes, compared through their contiguous storage: a generic walk of
+    /// their UTF-8 views costs more than the rest of reading an enum value.
+    @usableFromInline
+    static func sameBytes(_ lhs: String, _ rhs: String) -> Bool {
+        guard lhs.utf8.count == rhs.utf8.count else { return false }
+        var lhs = lhs
+        var rhs = rhs
+        return lhs.withUTF8 { left in rhs.withUTF8 { right in WireText.equal(left, right) } }
     }
 
     /// Reads any spelling; unknown ones become the `unknown` case.

@@ -597,7 +597,7 @@ struct XMLReader {
             textBuffers[level].append(contentsOf: bytes[range])
         } else if let first = open[level].text {
             if Int(first.start + first.count) == range.lowerBound {
-                open[level].text?.count += Int32(range.count)
+                open[level].text = span(Int(first.start)..<range.upperBound)
             } else {
                 textBuffers[level].append(contentsOf: bytes[Int(first.start)..<Int(first.start + first.count)])
                 textBuffers[level].append(contentsOf: bytes[range])
@@ -831,16 +831,14 @@ struct XMLReader {
         byte >= 0x80 || ((byte < 64 ? below64 : below128) >> UInt64(byte & 63)) & 1 != 0
     }
 
-    private static let nameStartBelow64: UInt64 = mask(UInt8(ascii: ":")...UInt8(ascii: ":"))
-    private static let nameStartBelow128: UInt64 =
-        mask(UInt8(ascii: "A")...UInt8(ascii: "Z"))
-        | mask(UInt8(ascii: "a")...UInt8(ascii: "z")) | mask(UInt8(ascii: "_")...UInt8(ascii: "_"))
-    private static let nameBelow64: UInt64 =
-        nameStartBelow64 | mask(UInt8(ascii: "0")...UInt8(ascii: "9")) | mask(UInt8(ascii: "-")...UInt8(ascii: "."))
-    private static let nameBelow128: UInt64 = nameStartBelow128
-
-    /// The bits of `bytes` (all below 64, or all from 64 to 127) in a 64-bit mask.
-    private static func mask(_ bytes: ClosedRange<UInt8>) -> UInt64 {
-        bytes.reduce(0) { $0 | 1 << UInt64($1 & 63) }
-    }
+    // The masks are literals, so that reading them in the hottest loop is a constant rather than a lazily made
+    // global's check; `XMLReaderTests` computes them from their characters.
+    /// `:` (bit 58).
+    static let nameStartBelow64: UInt64 = 0x0400_0000_0000_0000
+    /// `A`–`Z` (bits 1–26), `_` (bit 31) and `a`–`z` (bits 33–58).
+    static let nameStartBelow128: UInt64 = 0x07FF_FFFE_87FF_FFFE
+    /// A name start below 64, `-` and `.` (bits 45–46) and `0`–`9` (bits 48–57).
+    static let nameBelow64: UInt64 = 0x07FF_6000_0000_0000
+    /// The same as a name start: no other ASCII character from 64 to 127 may continue a name.
+    static let nameBelow128: UInt64 = 0x07FF_FFFE_87FF_FFFE
 }

@@ -13,13 +13,24 @@ import Foundation
 /// plain-data records per element rather than several heap objects.
 public final class XMLTree {
     /// Where some text is: `count` bytes from `start`, in the document or in the decoded buffer.
+    ///
+    /// Eight bytes: which buffer is the top bit of the count, so that a node and an attribute stay small and a large
+    /// document's tree fills fewer fresh pages.
     @usableFromInline
     struct Span: Sendable {
-        @usableFromInline var start: Int32
-        @usableFromInline var count: Int32
-        @usableFromInline var isDecoded: Bool
+        @usableFromInline let start: Int32
+        @usableFromInline let packedCount: UInt32
 
-        static let empty = Span(start: 0, count: 0, isDecoded: false)
+        @inlinable var count: Int32 { Int32(bitPattern: packedCount & 0x7FFF_FFFF) }
+        @inlinable var isDecoded: Bool { packedCount & 0x8000_0000 != 0 }
+
+        init(start: Int32, count: Int32, isDecoded: Bool) {
+            self.start = start
+            self.packedCount = UInt32(bitPattern: count) | (isDecoded ? 0x8000_0000 : 0)
+        }
+
+        /// No text; computed, so that making a node reads no lazily made global.
+        static var empty: Span { Span(start: 0, count: 0, isDecoded: false) }
     }
 
     /// An attribute as written: its qualified name and its normalised value.
