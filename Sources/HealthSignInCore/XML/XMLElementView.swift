@@ -72,12 +72,14 @@ public struct XMLElementView {
 
     /// The child elements called `name`, in document order.
     public func children(named name: StaticString) -> [XMLElementView] {
-        children.filter { name ~= $0.localName }
+        var elements = elements
+        return elements.children(named: name)
     }
 
     /// The first child element called `name`, or nil; a decoder that reads many children uses ``elements``.
     public func first(_ name: StaticString) -> XMLElementView? {
-        children.first { name ~= $0.localName }
+        var elements = elements
+        return elements.first(name)
     }
 
     /// The first child element called `name`.
