@@ -28,7 +28,7 @@ struct RedactionEmitter {
         p.block("extension \(type.qualifiedName): HealthSignInCore.RedactedDescription") { p in
             p.doc("The fields, with sensitive values as `<redacted>`: what the description and the mirror show.")
             p.block("public var redactedFields: KeyValuePairs<Swift.String, Any>") { p in
-                p.collection("[", stored.map { "\(SwiftLiteral.string($0.swiftName)): \(mirrored($0))" }, "]")
+                p.collection("[", stored.map { "\(SwiftLiteral.string($0.swiftName)): \(redactedValue($0))" }, "]")
             }
         }
     }
@@ -84,7 +84,8 @@ struct RedactionEmitter {
         return false
     }
 
-    private func mirrored(_ property: IRProperty) -> String {
+    /// The property's entry in `redactedFields`: its value, or the placeholder (or `nil`) for a secret.
+    private func redactedValue(_ property: IRProperty) -> String {
         let name = "self." + Emit.name(property.swiftName)
         if isRedacted(property.type) {
             return property.isOptional
