@@ -26,12 +26,12 @@ final class HostileSchemaTests: XCTestCase {
     /// every one, as `make stress` does); the seed is printed, and `SDK_HOSTILE_SEED` replays it.
     func testAPayloadInAnyTextFieldNeverBecomesCode() throws {
         let environment = ProcessInfo.processInfo.environment
-        let seed = environment["SDK_HOSTILE_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 1...UInt64(UInt32.max))
+        let seed = ProofSeed.hostileSchemas.draw(environment: environment)
         let sample =
             environment["SDK_HOSTILE_SAMPLE"] == "all"
             ? Int.max : environment["SDK_HOSTILE_SAMPLE"].flatMap(Int.init) ?? 120
         print(
-            "HostileSchemaTests: seed \(seed), \(sample == Int.max ? "all" : "\(sample)") fields per family; replay with SDK_HOSTILE_SEED=\(seed)"
+            "HostileSchemaTests: \(sample == Int.max ? "all" : "\(sample)") fields per family"
         )
         var random = SplitMix64(seed: seed)
         var refused = 0

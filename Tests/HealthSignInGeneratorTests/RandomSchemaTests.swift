@@ -51,9 +51,7 @@ final class RandomSchemaTests: XCTestCase {
     /// One random family of each binding per run (`SDK_RANDOM_SCHEMA_SEED` repeats one): its models and generated
     /// round-trip tests are compiled against the debug build of the runtime and run.
     func testARandomSampleCompilesAndRoundTrips() throws {
-        let seed =
-            ProcessInfo.processInfo.environment["SDK_RANDOM_SCHEMA_SEED"].flatMap(UInt64.init)
-            ?? UInt64.random(in: 1...UInt64(UInt32.max))
+        let seed = ProofSeed.randomSchemas.draw()
         for binding in [RandomSchemas.Binding.xml, .json] {
             var schemas = RandomSchemas(seed: seed, binding: binding)
             let output = try GeneratorPipeline.run(schemas.files(), options: .init(testSamples: true))

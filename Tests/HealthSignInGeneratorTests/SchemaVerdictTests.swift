@@ -8,8 +8,9 @@ import XCTest
 /// (`Tests/Tools/schema_verdicts.py` draws them with their instances and Python `jsonschema`'s verdicts) are generated
 /// as one family, compiled in one batch, and every instance is decoded and validated; the verdicts must agree.
 ///
-/// Each run draws a new seed (printed with a command that replays it); `SDK_SCHEMA_VERDICT_SEED` repeats one and
-/// `SDK_SCHEMA_VERDICT_COUNT` sets how many schemas a run draws (`make stress` draws many more).
+/// `make test` draws from the repository's seed and `make stress` from a fresh one (``ProofSeed/schemaVerdicts``,
+/// printed with the command that replays it); `SDK_SCHEMA_VERDICT_COUNT` sets how many schemas a run draws
+/// (`make stress` draws many more).
 final class SchemaVerdictTests: XCTestCase {
     private struct ScriptFailed: Error, CustomStringConvertible {
         let output: String
@@ -25,9 +26,9 @@ final class SchemaVerdictTests: XCTestCase {
 
     func testGeneratedCodeAgreesWithJSONSchemaOnRandomSchemas() throws {
         let environment = ProcessInfo.processInfo.environment
-        let seed = environment["SDK_SCHEMA_VERDICT_SEED"].flatMap(UInt32.init) ?? UInt32.random(in: 1...UInt32.max)
+        let seed = ProofSeed.schemaVerdicts.draw(environment: environment)
         let count = environment["SDK_SCHEMA_VERDICT_COUNT"].flatMap(Int.init) ?? 20
-        print("SchemaVerdictTests: seed \(seed), \(count) schemas; replay with SDK_SCHEMA_VERDICT_SEED=\(seed)")
+        print("SchemaVerdictTests: \(count) schemas")
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("schema-verdicts-\(seed)")
         try? FileManager.default.removeItem(at: directory)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -99,7 +100,7 @@ final class SchemaVerdictTests: XCTestCase {
     }
 
     /// Runs the drawing script with the emulator's virtual environment (where `make test` installs `jsonschema`).
-    private static func drawCases(seed: UInt32, count: Int, into directory: URL) throws -> [Case] {
+    private static func drawCases(seed: UInt64, count: Int, into directory: URL) throws -> [Case] {
         let venv = Fixtures.repository.appendingPathComponent("Tests/Emulator/.venv/bin/python").path
         let python = FileManager.default.isExecutableFile(atPath: venv) ? venv : "python3"
         let out = directory.appendingPathComponent("cases.json")

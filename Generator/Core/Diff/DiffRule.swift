@@ -50,12 +50,14 @@ enum DiffRule: String, Sendable, Hashable, CaseIterable, Codable {
     // Properties
     case propertyAddedOptional = "property-added-optional"
     case propertyAddedRequired = "property-added-required"
+    case propertyAddedRequiredWithDefault = "property-added-required-with-default"
     case propertyAddedToClosedObject = "property-added-to-closed-object"
     case propertyRemovedOptional = "property-removed-optional"
     case propertyRemovedRequired = "property-removed-required"
     case propertyBecameRequired = "property-became-required"
     case propertyBecameOptional = "property-became-optional"
     case arrayBecameOptional = "array-property-became-optional"
+    case requirementChanged = "property-requirement-changed"
     case propertyTypeChanged = "property-type-changed"
     case propertyWireNameChanged = "property-wire-name-changed"
     case propertySwiftNameChanged = "property-swift-name-changed"
@@ -115,9 +117,11 @@ enum DiffRule: String, Sendable, Hashable, CaseIterable, Codable {
         .methodErrorRemoved: (c, b), .pagingAdded: (c, c), .pagingRemoved: (b, c), .pagingChanged: (c, b),
         .healthVaultMethodChanged: (c, b),
         .typeAdded: (c, c), .typeRemoved: (b, c), .typeRenamed: (b, c), .typeKindChanged: (b, b),
-        .propertyAddedOptional: (c, c), .propertyAddedRequired: (b, b), .propertyAddedToClosedObject: (c, b),
+        .propertyAddedOptional: (c, c), .propertyAddedRequired: (b, b), .propertyAddedRequiredWithDefault: (c, b),
+        .propertyAddedToClosedObject: (c, b),
         .propertyRemovedOptional: (b, c), .propertyRemovedRequired: (b, b), .propertyBecameRequired: (b, b),
-        .propertyBecameOptional: (b, b), .arrayBecameOptional: (c, b), .propertyTypeChanged: (b, b),
+        .propertyBecameOptional: (b, b), .arrayBecameOptional: (c, b), .requirementChanged: (c, b),
+        .propertyTypeChanged: (b, b),
         .propertyWireNameChanged: (c, b),
         .propertySwiftNameChanged: (b, c), .propertiesReordered: (b, c), .nullabilityChanged: (c, b),
         .defaultChanged: (c, c),
@@ -196,6 +200,10 @@ enum DiffRule: String, Sendable, Hashable, CaseIterable, Codable {
             "an optional property added to an object that allows other members", "`\"nickname\": {…}` added"
         ),
         .propertyAddedRequired: ("a required property added", "`\"nickname\"` added and listed in `required`"),
+        .propertyAddedRequiredWithDefault: (
+            "a required property with a `default` added (the initializer fills it in; a message without it is refused)",
+            "`\"limit\": {\"type\": \"integer\", \"default\": 10}` added and listed in `required`"
+        ),
         .propertyAddedToClosedObject: (
             "an optional property added to an object with `additionalProperties: false`", "`\"nickname\": {…}` added"
         ),
@@ -209,6 +217,10 @@ enum DiffRule: String, Sendable, Hashable, CaseIterable, Codable {
         .arrayBecameOptional: (
             "an array property taken out of `required` (its Swift type stays an array, empty when the member is absent)",
             "`\"required\": [\"tags\"]` → `[]`"
+        ),
+        .requirementChanged: (
+            "a property listed in or taken out of `required` whose Swift declaration stays the same: a `const`, a nullable value (optional in Swift either way), a bound value, an object without fields",
+            "`\"version\": {\"const\": \"v1\"}` with `\"required\": []` → `[\"version\"]`"
         ),
         .propertyTypeChanged: (
             "a property's type changed (`type`, `format`, `items`, a `$ref`)", "`\"type\": \"integer\"` → `\"string\"`"

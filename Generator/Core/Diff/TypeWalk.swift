@@ -115,8 +115,11 @@ struct TypeWalk {
             let rule: DiffRule
             if !property.isStored {
                 rule = .constantChanged
-            } else if property.isRequired && !property.isArrayDefaultingToEmpty && property.defaultExpression == nil {
+            } else if property.isRequired && property.defaultExpression == nil {
                 rule = .propertyAddedRequired
+            } else if property.isRequired {
+                // The initializer fills it in, but a message written without it is refused.
+                rule = .propertyAddedRequiredWithDefault
             } else if beforeType.isClosed {
                 rule = .propertyAddedToClosedObject
             } else {
@@ -186,8 +189,8 @@ struct TypeWalk {
         }
         switch (before.storage, after.storage) {
         case (.constant(let a), .constant(let b)):
+            // The rest applies to a constant too: whether it must be present, where it travels, its other values.
             if a != b { report(&diff, .constantChanged, "\(name) is always \(b), was always \(a)") }
-            return
         case (.stored, .stored), (.fixed, .fixed), (.bound, .bound):
             break
         default:
@@ -200,7 +203,11 @@ struct TypeWalk {
             return
         }
         if before.isRequired != after.isRequired {
-            if after.isRequired {
+            let presence = after.isRequired ? "must be present" : "may be left out"
+            if !after.isStored || (before.isOptional && after.isOptional) {
+                // Not a field of the model, or a nullable one that is optional in Swift either way: only the wire sees it.
+                report(&diff, .requirementChanged, "\(name) \(presence) now")
+            } else if after.isRequired {
                 report(&diff, .propertyBecameRequired, "\(name) is required")
             } else if before.isOptional == after.isOptional {
                 report(&diff, .arrayBecameOptional, "\(name) may be left out (an empty array then)")

@@ -43,7 +43,7 @@ struct JSONCodecEmitter: CodecEmitter {
             }
             if directions.contains(.encode) {
                 p.blank()
-                encoder(keyed.filter { !$0.isFixedObject }, extra: type.extraMembers, into: &p)
+                encoder(keyed, extra: type.extraMembers, into: &p)
             }
         case .union(let union):
             if directions.contains(.decode) {
@@ -290,8 +290,12 @@ struct JSONCodecEmitter: CodecEmitter {
             let statement = encodeStatement(present).replacingOccurrences(of: value, with: "value")
             return "if let value = \(value) { \(statement) } else { try container.encodeNil(forKey: \(key)) }"
         }
-        if case .constant(let constant) = property.storage {
-            return "try container.encode(\(SwiftLiteral.string(constant)), forKey: \(key))"
+        // A constant and an object without fields are written always, as the XML writer does, so that a member
+        // the schema requires is never left out.
+        switch property.storage {
+        case .constant(let constant): return "try container.encode(\(SwiftLiteral.string(constant)), forKey: \(key))"
+        case .fixed: return "try container.encode(\(property.type.swiftType)(), forKey: \(key))"
+        case .stored, .bound: break
         }
         if property.isOptional, case .scalar(let scalar, _) = types.resolved(property.type), !scalar.isTextInJSON {
             return "try container.encodeIfPresent(\(value), forKey: \(key))"

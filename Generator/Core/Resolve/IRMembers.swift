@@ -99,9 +99,6 @@ struct IRProperty: Sendable, Equatable {
         return false
     }
 
-    /// Whether it is an object with no stored fields, checked when read but not kept.
-    var isFixedObject: Bool { storage == .fixed }
-
     /// Whether it is an array the schema does not require that reads as empty when absent (no `minItems` tells the
     /// two apart, so it is not optional).
     var isArrayDefaultingToEmpty: Bool {

@@ -249,6 +249,9 @@ enum DiffExamples {
         case .propertyAddedRequired:
             new.set(types, "\(thing)/properties/nickname", ["type": "string"])
             new.append(types, "\(thing)/required", "nickname")
+        case .propertyAddedRequiredWithDefault:
+            new.set(types, "\(thing)/properties/limit", ["type": "integer", "default": 10])
+            new.append(types, "\(thing)/required", "limit")
         case .propertyAddedToClosedObject:
             old.set(types, "\(thing)/additionalProperties", false)
             new.set(types, "\(thing)/additionalProperties", false)
@@ -264,6 +267,10 @@ enum DiffExamples {
             new.set(types, "\(thing)/required", [String]())
         case .arrayBecameOptional:
             old.append(types, "\(thing)/required", "tags")
+        case .requirementChanged:
+            old.set(types, "\(thing)/properties/version", ["const": "v1"])
+            new.set(types, "\(thing)/properties/version", ["const": "v1"])
+            new.append(types, "\(thing)/required", "version")
         case .propertyTypeChanged:
             new.set(types, "\(thing)/properties/count", ["type": "string"])
         case .propertyWireNameChanged:

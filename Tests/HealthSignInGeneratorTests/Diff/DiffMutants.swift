@@ -45,6 +45,57 @@ enum DiffMutants {
         return examples
     }
 
+    /// A mutant that exploration found misjudged: where it was found, the schema, and the change at a path.
+    struct Regression {
+        let found: String
+        let schema: String
+        let defs: String
+        let change: String
+        let path: [String]
+    }
+
+    /// The mutants `make stress` found misjudged once, proven by every run; families `X1`, `X2`, ….
+    static let regressionCases = [
+        // A `const` member made required: an old peer leaves it out, and the new reader refused the message.
+        Regression(
+            found: "SDK_DIFF_SEED=2036547648, M10",
+            schema: #"""
+                {"type":"object","properties":{"d":{"type":["boolean","null"]},\#
+                "c":{"type":["number","null"],"minimum":0,"maximum":2.5},"a":{"const":"x y"}},"required":["d","c"]}
+                """#, defs: "{}", change: "toggle-required", path: []),
+        // A required `const` member of a closed object made optional: a new peer leaves it out, the old reader
+        // refused the message.
+        Regression(
+            found: "SDK_DIFF_SEED=11 SDK_DIFF_MUTANTS=300, M241",
+            schema:
+                #"{"type":"object","properties":{"a":{"const":"a"}},"required":["a"],"additionalProperties":false}"#,
+            defs: "{}", change: "toggle-required", path: []),
+    ]
+
+    /// ``regressionCases`` as examples.
+    static var regressions: [DiffExample] {
+        get throws {
+            try regressionCases.enumerated().map { index, regression in try example(index, regression) }
+        }
+    }
+
+    private static func example(_ index: Int, _ regression: Regression) throws -> DiffExample {
+        guard let schema = object(regression.schema), let defs = object(regression.defs) else {
+            throw MutantsFailed(description: "regression \(regression.found): not a JSON object")
+        }
+        let family = "X\(index + 1)"
+        return DiffExample(
+            rule: nil,
+            label: "regression \(family) (\(regression.change) at /\(regression.path.joined(separator: "/")), "
+                + "found with \(regression.found)) of \(regression.schema)",
+            family: family, old: set(family, schema, defs),
+            new: set(family, apply(regression.change, at: regression.path[...], to: schema), defs), alsoReports: [])
+    }
+
+    private static func object(_ text: String) -> [String: Any]? {
+        (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any]
+    }
+
     struct MutantsFailed: Error, CustomStringConvertible {
         let description: String
     }

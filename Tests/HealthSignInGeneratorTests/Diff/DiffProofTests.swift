@@ -17,26 +17,22 @@ final class DiffProofTests: XCTestCase {
 
     func testEveryExampleAgreesWithTheCompilerAndTheRuntime() throws {
         let environment = ProcessInfo.processInfo.environment
-        let seed = environment["SDK_DIFF_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 1...UInt64(UInt32.max))
-        // Each run proves a seeded sample of the rule examples (`SDK_DIFF_EXAMPLES`, 10 by default; `all` for every
-        // one, as `make stress` does), so that every rule is proven across runs at a sixth of the cost of one.
-        let sample =
-            environment["SDK_DIFF_EXAMPLES"] == "all"
-            ? Int.max : environment["SDK_DIFF_EXAMPLES"].flatMap(Int.init) ?? 10
-        print("DiffProofTests: seed \(seed); replay with SDK_DIFF_SEED=\(seed)")
+        let seed = ProofSeed.diffProof.draw(environment: environment)
         // The access level is proven apart: one module sees every level.
-        var draw = SplitMix64(seed: seed)
-        let rules = DiffExamples.all.filter { ![.accessNarrowed, .accessWidened, .moduleRenamed].contains($0.rule) }
-            .shuffled(using: &draw).prefix(sample)
-        // Random schemas of the language, each with one random change: a mutant both versions of which generate.
+        let rules = Self.ruleExamples(
+            DiffExamples.all.filter { ![.accessNarrowed, .accessWidened, .moduleRenamed].contains($0.rule) },
+            selection: environment["SDK_DIFF_EXAMPLES"], seed: seed)
+        // Random schemas of the language, each with one random change: a mutant both versions of which generate;
+        // and the mutants exploration once found misjudged, every run.
         let mutantCount = environment["SDK_DIFF_MUTANTS"].flatMap(Int.init) ?? 16
-        let mutants = try DiffMutants.draw(seed: seed, count: mutantCount).filter { mutant in
-            (try? SchemaDiffTests.changes(mutant)) != nil
-        }
+        let drawn = try DiffMutants.draw(seed: seed, count: mutantCount)
+        let mutants = drawn.filter { mutant in (try? SchemaDiffTests.changes(mutant)) != nil }
+        let regressions = try DiffMutants.regressions
         print(
-            "DiffProofTests: \(rules.count) rule examples (\(rules.map(\.label).sorted().joined(separator: ", "))) and \(mutants.count) random changes"
+            "DiffProofTests: \(rules.count) rule examples (\(rules.map(\.label).sorted().joined(separator: ", "))), "
+                + "\(mutants.count) random changes of \(drawn.count) drawn, \(regressions.count) regressions"
         )
-        let examples = rules + mutants
+        let examples = rules + mutants + regressions
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("diff-proof-\(seed)")
         try? FileManager.default.removeItem(at: directory)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -144,7 +140,23 @@ final class DiffProofTests: XCTestCase {
             }
         }
         for text in conservative { print("DiffProofTests: conservative: \(text)") }
+        print("DiffProofTests: \(disagreements.count) unsound and \(conservative.count) conservative verdicts")
         XCTAssertEqual(disagreements, [], "seed \(seed); the compiler refused \(brokenSource.sorted())")
+    }
+
+    /// The rule examples a run proves, chosen by `SDK_DIFF_EXAMPLES`: a number of them drawn from `seed` (10 when it
+    /// is not set), `all` (as `make stress` and `make proofs` do), or a comma-separated list of rule names.
+    private static func ruleExamples(_ examples: [DiffExample], selection: String?, seed: UInt64) -> [DiffExample] {
+        switch selection {
+        case "all"?:
+            return examples
+        case let text? where Int(text) == nil:
+            let names = Set(text.split(separator: ",").map { String($0) })
+            return examples.filter { names.contains($0.label) }
+        default:
+            var draw = SplitMix64(seed: seed)
+            return Array(examples.shuffled(using: &draw).prefix(selection.flatMap(Int.init) ?? 10))
+        }
     }
 
     /// The families whose usage file has a compile error.

@@ -50,22 +50,20 @@ public final class StressRandom: Sendable {
     }
 }
 
-/// How many sequences a stress run makes and from which seed: `LIFECYCLE_STRESS_SEQUENCES` and
-/// `LIFECYCLE_STRESS_SEED` from the environment (`make stress` sets the count), or the defaults. Sequence `i` uses
-/// seed `seed + i`, so one failing sequence replays alone with its own seed and a count of 1.
+/// How many sequences a stress run makes and from which seed: `LIFECYCLE_STRESS_SEQUENCES` from the environment
+/// (`make stress` sets it) or the default, and ``ProofSeed/lifecycle``. Sequence `i` uses seed `seed + i`, so one
+/// failing sequence replays alone with its own seed and a count of 1.
 public struct StressSettings: Sendable {
     /// How many sequences.
     public let sequences: Int
     /// The first sequence's seed.
     public let seed: UInt64
 
-    /// The settings from the environment, else `defaultSequences` from a fresh seed.
+    /// The count from the environment, else `defaultSequences`, and the lifecycle proofs' seed.
     public static func fromEnvironment(defaultSequences: Int) -> StressSettings {
         let environment = ProcessInfo.processInfo.environment
         let sequences = environment["LIFECYCLE_STRESS_SEQUENCES"].flatMap(Int.init) ?? defaultSequences
-        let seed =
-            environment["LIFECYCLE_STRESS_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 1...UInt64(UInt32.max))
-        return StressSettings(sequences: sequences, seed: seed)
+        return StressSettings(sequences: sequences, seed: ProofSeed.lifecycle.draw(environment: environment))
     }
 }
 
