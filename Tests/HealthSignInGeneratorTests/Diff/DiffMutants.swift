@@ -125,8 +125,10 @@ enum DiffMutants {
 
     private static func collect(_ node: [String: Any], at path: [String], into candidates: inout [([String], String)]) {
         if let properties = node["properties"] as? [String: Any] {
-            candidates.append((path, "add-property"))
-            if !properties.isEmpty { candidates += [(path, "remove-property"), (path, "toggle-required")] }
+            candidates += [(path, "add-property"), (path, "add-required-with-default")]
+            if !properties.isEmpty { candidates.append((path, "remove-property")) }
+            // Any member's presence, not only the first's: a constant, a nullable value, a default each read it.
+            candidates += properties.keys.sorted().map { (path, "toggle-required \($0)") }
             candidates.append((path, node["additionalProperties"] as? Bool == false ? "open" : "close"))
             for (name, child) in properties.sorted(by: { $0.key < $1.key }) {
                 if let child = child as? [String: Any] {
@@ -139,6 +141,12 @@ enum DiffMutants {
         case "integer", "number": candidates += [(path, "minimum"), (path, "to-string")]
         case "array": candidates.append((path, "min-items"))
         default: break
+        }
+        if !path.isEmpty, node["type"] is String || (node["type"] as? [String])?.count == 2 {
+            candidates.append((path, "toggle-null"))
+        }
+        if !path.isEmpty, ["string", "integer", "number", "boolean"].contains(node["type"] as? String ?? "") {
+            candidates.append((path, "toggle-default"))
         }
         if let values = node["enum"] as? [Any] {
             candidates.append((path, "add-enum-value"))
@@ -166,19 +174,33 @@ enum DiffMutants {
         }
         var properties = node["properties"] as? [String: Any] ?? [:]
         let first = properties.keys.sorted().first
-        switch change {
+        let words = change.split(separator: " ", maxSplits: 1).map(String.init)
+        switch words.first ?? "" {
         case "add-property": properties["zz"] = ["type": "string"]
+        case "add-required-with-default":
+            properties["zz"] = ["type": "string", "default": "z"]
+            node["required"] = (node["required"] as? [String] ?? []) + ["zz"]
         case "remove-property":
             if let first {
                 properties[first] = nil
                 node["required"] = (node["required"] as? [String])?.filter { $0 != first }
             }
         case "toggle-required":
-            if let first {
+            // The member named after the change, else the first.
+            if let name = words.count > 1 ? words[1] : first {
                 var required = node["required"] as? [String] ?? []
-                if required.contains(first) { required.removeAll { $0 == first } } else { required.append(first) }
+                if required.contains(name) { required.removeAll { $0 == name } } else { required.append(name) }
                 node["required"] = required.isEmpty ? nil : required
             }
+        case "toggle-null":
+            if let types = node["type"] as? [String] {
+                node["type"] = types.first { $0 != "null" } ?? "string"
+            } else if let type = node["type"] as? String {
+                node["type"] = [type, "null"]
+            }
+        case "toggle-default":
+            let defaults: [String: Any] = ["string": "z", "integer": 1, "number": 0.5, "boolean": true]
+            node["default"] = node["default"] == nil ? defaults[node["type"] as? String ?? ""] : nil
         case "close": node["additionalProperties"] = false
         case "open": node["additionalProperties"] = nil
         case "max-length": node["maxLength"] = (node["maxLength"] as? Int).map { $0 == 2 ? 5 : 2 } ?? 2
