@@ -96,7 +96,7 @@ let package = Package(
             name: "HealthSignInDemo",
             dependencies: [
                 "HealthSignInHealthVault", "HealthSignInKoppeltaal", "HealthSignInVital", "HealthSignInSMART",
-                "HealthSignInOAuth", "HealthSignInCore",
+                "HealthSignInOAuth", "HealthSignInCore", "HealthSignInTesting",
             ],
             swiftSettings: strict),
 

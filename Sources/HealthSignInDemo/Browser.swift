@@ -1,25 +1,14 @@
-import Foundation
 import HealthSignInCore
+import HealthSignInTesting
 
-/// Plays the user's browser for a page that ends in a redirect back to the app (HealthVault's Shell, a SMART
-/// authorization): a person completes it, or, for the emulator (which grants at once), its own redirect is taken.
-struct Browser: AuthorizationBrowser {
-    let mode: DemoOptions.ShellMode
-    let transport: DefaultHTTPTransport
-
-    /// The URL the browser ends on after `page`.
-    func authorize(_ page: URL, callback: AuthorizationCallback) async throws -> URL {
-        switch mode {
-        case .auto:
-            let response = try await transport.send(HTTPRequestMessage(method: .get, url: page))
-            guard let location = response.headers["Location"],
-                let url = URL(string: location, relativeTo: page)?.absoluteURL
-            else {
-                throw DemoError("the page answered HTTP \(response.status) without a redirect")
-            }
-            return url
-        case .prompt:
-            return try await TerminalAuthorizationBrowser().authorize(page, callback: callback)
+extension DemoOptions.ShellMode {
+    /// The SDK's browser for this mode: the terminal's, where a person opens the page and pastes back where it ended,
+    /// or the one that takes the redirect of a server that grants at once (the emulator), reporting what the server
+    /// said when it answers with an error page instead.
+    func browser(transport: any HTTPTransport) -> any AuthorizationBrowser {
+        switch self {
+        case .prompt: return TerminalAuthorizationBrowser()
+        case .auto: return RedirectFollowingBrowser(transport: transport)
         }
     }
 }

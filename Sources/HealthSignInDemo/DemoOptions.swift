@@ -43,7 +43,7 @@ struct DemoOptions {
     enum ShellMode: String {
         /// Print the page and read the URL the browser ended on from standard input.
         case prompt
-        /// Load the page without following its redirect, as the emulator grants at once.
+        /// Load the page and take its redirect, as the emulator grants at once (`RedirectFollowingBrowser`).
         case auto
     }
 

@@ -36,7 +36,7 @@ struct HealthVaultJourney {
                 "authorize",
                 {
                     let completion = try await connection.authorize(
-                        shellPage, with: Browser(mode: options.shell, transport: transport))
+                        shellPage, with: options.shell.browser(transport: transport))
                     return "Shell returned \(completion.target.rawValue); authorized: \(try await connection.status())"
                 })
         else { return }

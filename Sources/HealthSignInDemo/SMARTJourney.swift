@@ -33,8 +33,14 @@ struct SMARTJourney {
             let context = await steps.step(
                 "authorize",
                 {
-                    let context = try await session.authorize(
-                        with: Browser(mode: options.shell, transport: transport))
+                    let context: SMARTLaunchContext
+                    do {
+                        context = try await session.authorize(with: options.shell.browser(transport: transport))
+                    } catch let error as AuthorizationBrowserError {
+                        // The page refused the registration itself: say which one the demo used.
+                        throw DemoError(
+                            "\(error) (client id \(options.smartClientID), redirect URI \(options.smartRedirect))")
+                    }
                     return (
                         context,
                         "patient \(context.patient ?? "none"), user \(context.fhirUser?.absoluteString ?? "none"); "

@@ -82,6 +82,23 @@ final class DemoTests: XCTestCase {
         try await emulator.control("reset")
     }
 
+    /// An unknown SMART client id: the SDK's browser reports the server's answer, and the demo says which client id
+    /// and redirect URI it used.
+    func testAnUnknownSMARTClientNamesTheClientAndTheServersError() async throws {
+        let emulator = try Self.shared.get()
+        try await emulator.control("reset")
+        let demo = Fixtures.repository.appendingPathComponent(".build/debug/HealthSignInDemo")
+        let result = try Subprocess.run([
+            demo.path, "--emulator", emulator.baseURL.absoluteString, "--only", "smart", "--smart-client",
+            "nosuch-client",
+        ])
+        XCTAssertEqual(result.status, 1, result.output)
+        let failure = result.output.split(separator: "\n").first { $0.contains("✗ authorize") } ?? ""
+        XCTAssertTrue(failure.contains("invalid_client"), result.output)
+        XCTAssertTrue(failure.contains("nosuch-client"), result.output)
+        XCTAssertTrue(failure.contains("HTTP 400"), result.output)
+    }
+
     func testTheDemoRefusesBadFlagsAndHavingNothingToRun() throws {
         let demo = Fixtures.repository.appendingPathComponent(".build/debug/HealthSignInDemo").path
         for (arguments, message) in [
