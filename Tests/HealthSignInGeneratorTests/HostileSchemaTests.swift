@@ -23,7 +23,7 @@ final class HostileSchemaTests: XCTestCase {
     /// family with a payload in every description and every tried field that generated, through `swiftc -parse`.
     ///
     /// Each run tries a seeded sample of each family's fields (`SDK_HOSTILE_SAMPLE` fields, 120 by default; `all` for
-    /// every one, as `make stress` does); the seed is printed, and `SDK_HOSTILE_SEED` replays it.
+    /// every one, as `make stress` does), drawn from ``ProofSeed/hostileSchemas``.
     func testAPayloadInAnyTextFieldNeverBecomesCode() throws {
         let environment = ProcessInfo.processInfo.environment
         let seed = ProofSeed.hostileSchemas.draw(environment: environment)

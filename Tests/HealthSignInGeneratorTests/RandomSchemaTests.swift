@@ -48,7 +48,7 @@ final class RandomSchemaTests: XCTestCase {
         }
     }
 
-    /// One random family of each binding per run (`SDK_RANDOM_SCHEMA_SEED` repeats one): its models and generated
+    /// One random family of each binding, drawn from ``ProofSeed/randomSchemas``: its models and generated
     /// round-trip tests are compiled against the debug build of the runtime and run.
     func testARandomSampleCompilesAndRoundTrips() throws {
         let seed = ProofSeed.randomSchemas.draw()

@@ -145,8 +145,10 @@ public final class LifecycleMonitor: Sendable {
     ) -> any HTTPTransport {
         RecordingTransport { [self] request in
             // A request counts as sent when the SDK hands it to the transport; the yields after stand for the
-            // network, during which an erase may return without the request being the SDK's to stop.
+            // network, during which an erase may return without the request being the SDK's to stop. Draws come
+            // from the stream of the operation that sends it.
             self.sending(request, instance: instance, erasingInstance: erasingInstance)
+            let random = random.current
             for _ in 0..<random.int(in: 0...3) { await Task.yield() }
             let fault = !spare(request) && random.chance(faultRate) ? random.int(in: 0...3) : nil
             switch fault {
@@ -200,15 +202,16 @@ extension LifecycleMonitor {
 
     /// Runs one step's operations concurrently and waits for all of them. A step that does not end within `seconds`
     /// is a deadlock: it is recorded as a violation and false is returned. Each operation's outcome is counted as
-    /// `<name> ok` or `<name> threw <error type>`.
-    public func step(_ operations: [Operation], within seconds: Double = 60) async -> Bool {
+    /// `<name> ok` or `<name> threw <error type>`. Each operation draws from a stream of its own split from `random`.
+    public func step(_ operations: [Operation], random: StressRandom, within seconds: Double = 60) async -> Bool {
         note("step: " + operations.map(\.name).joined(separator: " | "))
+        let streams = operations.map { _ in random.split() }
         let work = Task<Void, any Error> { [self] in
             await withTaskGroup(of: String.self) { group in
-                for operation in operations {
+                for (operation, stream) in zip(operations, streams) {
                     group.addTask {
                         do {
-                            try await operation.run()
+                            try await StressRandom.withStream(stream) { try await operation.run() }
                             return "\(operation.name) ok"
                         } catch {
                             return "\(operation.name) threw \(type(of: error))"
@@ -251,7 +254,7 @@ extension LifecycleMonitor {
             if !event.name.isEmpty { note(event.name) }
             event.apply()
             let drawn = (0..<random.pick([(3, 1), (3, 2), (2, 3)])).map { _ in random.pick(operations()) }
-            guard await step(drawn) else { return }
+            guard await step(drawn, random: random) else { return }
         }
     }
 }

@@ -27,11 +27,30 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
 }
 
 /// A ``SplitMix64`` that concurrent tasks can share, so a stress run is chosen by one number.
+///
+/// Concurrent operations draw from streams of their own (``split()``, made current with ``withStream(_:_:)``), so
+/// that what one operation draws does not depend on how far the others have got.
 public final class StressRandom: Sendable {
     private let generator: LockedValue<SplitMix64>
 
+    /// The stream of the operation the current task runs, if any.
+    @TaskLocal private static var operationStream: StressRandom?
+
     /// Starts the sequence at `seed`.
     public init(seed: UInt64) { generator = LockedValue(SplitMix64(seed: seed)) }
+
+    /// A new stream, seeded from this one.
+    public func split() -> StressRandom { StressRandom(seed: generator.withValue { $0.next() }) }
+
+    /// The stream an operation running in the current task draws from: its own when it has one, else this one.
+    public var current: StressRandom { Self.operationStream ?? self }
+
+    /// Runs `body` with `stream` as the current task's stream (``current``), and the tasks it starts.
+    public static func withStream<Result: Sendable>(
+        _ stream: StressRandom, _ body: () async throws -> Result
+    ) async rethrows -> Result {
+        try await $operationStream.withValue(stream, operation: body)
+    }
 
     /// A number in `range`.
     public func int(in range: ClosedRange<Int>) -> Int { generator.withValue { $0.next(in: range) } }
