@@ -7,7 +7,7 @@ import XCTest
 final class XMLReaderTests: XCTestCase {
     private func root(_ xml: String) throws -> XMLElementView { try XMLTree.parse(Data(xml.utf8)).root }
 
-    func testTheNameMasksHoldExactlyTheNameCharactersOfXML() {
+    func testTheNameTablesHoldExactlyTheNameCharactersOfXML() {
         func mask(_ characters: String, from low: UInt8) -> UInt64 {
             characters.utf8.filter { $0 >= low && $0 < low + 64 }.reduce(0) { $0 | 1 << UInt64($1 - low) }
         }
@@ -16,8 +16,12 @@ final class XMLReaderTests: XCTestCase {
         let names = starts + "0123456789-."
         XCTAssertEqual(XMLReader.nameStartBelow64, mask(starts, from: 0))
         XCTAssertEqual(XMLReader.nameStartBelow128, mask(starts, from: 64))
-        XCTAssertEqual(XMLReader.nameBelow64, mask(names, from: 0))
-        XCTAssertEqual(XMLReader.nameBelow128, mask(names, from: 64))
+        let table = XMLReader.nameCharacters
+        XCTAssertEqual(table.utf8CodeUnitCount, 256)
+        for byte in 0...255 {
+            let continues = byte >= 0x80 || names.utf8.contains(UInt8(byte))
+            XCTAssertEqual(table.utf8Start[byte], UInt8(ascii: continues ? "1" : "0"), "byte \(byte)")
+        }
     }
 
     func testCharacterDataAndReferences() throws {

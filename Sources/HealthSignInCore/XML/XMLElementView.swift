@@ -37,9 +37,7 @@ public struct XMLElementView {
 
     /// Where the value of the attribute called `name` is, or nil.
     func attributeValue(_ name: String) -> XMLTree.Span? {
-        let node = tree.nodes[index]
-        let first = Int(node.firstAttribute)
-        for position in first..<first + Int(node.attributeCount)
+        for position in tree.attributeRange(of: index)
         where tree.span(tree.attributes[position].name, equals: name) {
             return tree.attributes[position].value
         }
@@ -179,9 +177,9 @@ public struct XMLElementView {
 
         init(element: XMLElementView) {
             self.element = element
-            let node = element.tree.nodes[element.index]
-            first = Int(node.firstAttribute)
-            count = Int(node.attributeCount)
+            let range = element.tree.attributeRange(of: element.index)
+            first = range.lowerBound
+            count = range.count
         }
 
         /// The attribute `name` (as written, with any prefix) read as `T`, or nil when the element does not have it.

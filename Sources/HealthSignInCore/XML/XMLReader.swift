@@ -33,6 +33,11 @@ struct XMLReader {
         var hidden: Int32 = -1
     }
 
+    /// Up to this many prefixes in scope, or namespace URIs, are found by comparing each, which costs less than hashing
+    /// for real documents; beyond it, through a table, so that a document of many declarations is still read in
+    /// linear time.
+    private static let linearLookups = 8
+
     /// Up to this many attributes a start tag is checked for duplicates by comparing each with the others, which
     /// costs less than hashing for the tags of real documents; beyond it, through a set of the names.
     private static let linearDuplicateCheck = 32
@@ -65,6 +70,8 @@ struct XMLReader {
         /// Its text so far: one span of the document while that suffices, else bytes collected in `textBuffers`.
         var text: XMLTree.Span?
         var isBuffered = false
+        /// Its last child element so far, or -1, which the next child follows.
+        var lastChild: Int32 = -1
     }
 
     private let bytes: UnsafeBufferPointer<UInt8>
@@ -76,15 +83,19 @@ struct XMLReader {
     private var attributes: [XMLTree.Attribute] = []
     private var decoded: [UInt8] = []
     private var namespaces: [String] = []
+    /// The index of each URI in `namespaces`, once there are more than ``linearLookups`` of them.
     private var namespaceIndex: [String: Int32] = [:]
     private var open: [OpenElement] = []
     /// Text of open elements that came in several pieces or needed decoding, one buffer per nesting level.
     private var textBuffers: [[UInt8]] = []
-    /// The namespace bindings of prefixes, in the order declared, and the innermost one in scope per prefix (an
-    /// index into them, each linking to the one it hides): one array for all, rather than one per prefix. The
-    /// default namespace's are in `defaultBindings`, since most names have no prefix and need no lookup by one.
+    /// The namespace bindings of prefixes, in the order declared, with their prefixes; and, once more than
+    /// ``linearLookups`` are in scope, the innermost one per prefix (an index into them, each linking to the one it
+    /// hides): one array for all, rather than one per prefix. The default namespace's are in `defaultBindings`, since
+    /// most names have no prefix and need no lookup by one.
     private var prefixedBindings: [Binding] = []
+    private var bindingPrefixes: [String] = []
     private var innermostBinding: [String: Int32] = [:]
+    private var usesBindingTable = false
     private var defaultBindings: [Binding] = []
     /// The prefixes the open start tags declared, in order, so that each end tag removes its own.
     private var declaredPrefixes: [String] = []
@@ -172,20 +183,29 @@ struct XMLReader {
     private mutating func declaration() throws(Failure) {
         let start = index
         guard let end = find("?>", from: index) else { throw failure("unterminated XML declaration") }
-        // The names compared are ASCII, so ASCII case folding is all the comparison needs.
-        let declaration = bytes[start..<end].map { $0 &- UInt8(ascii: "A") < 26 ? $0 | 0x20 : $0 }
-        let keyword = Array("encoding".utf8)
-        var position = 0
-        while position + keyword.count <= declaration.count, !declaration[position...].starts(with: keyword) {
-            position += 1
-        }
-        if position + keyword.count <= declaration.count {
-            let quotes = [UInt8(ascii: "\""), UInt8(ascii: "'")]
-            let rest = declaration[(position + keyword.count)...].drop {
-                $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "=") || quotes.contains($0)
+        // The names compared are ASCII, so ASCII case folding is all the comparison needs; nothing is copied.
+        let keyword: StaticString = "encoding"
+        let length = keyword.utf8CodeUnitCount
+        var position = start
+        while position + length <= end, !foldedMatch(keyword, at: position) { position += 1 }
+        if position + length <= end {
+            var valueStart = position + length
+            while valueStart < end,
+                [UInt8(ascii: " "), UInt8(ascii: "="), UInt8(ascii: "\""), UInt8(ascii: "'")].contains(
+                    bytes[valueStart])
+            {
+                valueStart += 1
             }
-            let encoding = rest.prefix { !quotes.contains($0) }
-            guard encoding.elementsEqual("utf-8".utf8) || encoding.elementsEqual("utf8".utf8) else {
+            var valueEnd = valueStart
+            while valueEnd < end, bytes[valueEnd] != UInt8(ascii: "\""), bytes[valueEnd] != UInt8(ascii: "'") {
+                valueEnd += 1
+            }
+            let count = valueEnd - valueStart
+            guard
+                (count == 5 && foldedMatch("utf-8", at: valueStart))
+                    || (count == 4 && foldedMatch("utf8", at: valueStart))
+            else {
+                let encoding = bytes[valueStart..<valueEnd].map(Self.folded)
                 throw Failure(
                     reason:
                         "the document is encoded as \(String(decoding: encoding, as: UTF8.self)); only UTF-8 is accepted",
@@ -194,6 +214,20 @@ struct XMLReader {
         }
         index = end + 2
     }
+
+    /// Whether the bytes at `position` are `literal` (lowercase ASCII) without regard to ASCII case.
+    private func foldedMatch(_ literal: StaticString, at position: Int) -> Bool {
+        let count = literal.utf8CodeUnitCount
+        guard position + count <= bytes.count else { return false }
+        for offset in 0..<count where Self.folded(bytes[position + offset]) != literal.utf8Start[offset] {
+            return false
+        }
+        return true
+    }
+
+    /// `byte` with ASCII capitals made small.
+    @inline(__always)
+    private static func folded(_ byte: UInt8) -> UInt8 { byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte }
 
     /// Whitespace, comments and processing instructions, before or after the document element.
     private mutating func misc() throws(Failure) {
@@ -227,7 +261,7 @@ struct XMLReader {
     private mutating func fragment() throws(Failure) {
         appendNode(
             XMLTree.Node(
-                name: .empty, namespace: -1, firstAttribute: 0, attributeCount: 0, parent: -1,
+                name: .empty, namespace: -1, firstAttribute: 0, parent: -1,
                 contentStart: 0, contentEnd: Int32(bytes.count)
             ))
         open.append(OpenElement(node: 0, name: 0..<0, bindings: 0))
@@ -293,7 +327,7 @@ struct XMLReader {
         appendNode(
             XMLTree.Node(
                 name: span(localName), namespace: namespace, firstAttribute: firstAttribute,
-                attributeCount: Int32(attributes.count) - firstAttribute, parent: open.last?.node ?? -1
+                parent: open.last?.node ?? -1
             ))
         if matches("/>") {
             index += 2
@@ -312,6 +346,9 @@ struct XMLReader {
     /// and pushing namespace declarations as bindings; returns how many bindings it pushed.
     private mutating func readAttributes(of name: Range<Int>, from firstAttribute: Int32) throws(Failure) -> Int {
         var declared = 0
+        // One bit per attribute read, chosen by its length and its first and last bytes: a name whose bit is clear
+        // cannot be a duplicate, so the comparisons with every earlier name are made only when it is set.
+        var seen: UInt64 = 0
         while true {
             let hadSpace = skipSpace()
             guard index < bytes.count else { throw failure("unterminated start tag <\(text(name))>") }
@@ -342,8 +379,15 @@ struct XMLReader {
                 )
             }
             let attributeSpan = span(attributeName)
+            let bit: UInt64 =
+                1
+                << ((UInt64(attributeName.count) &* 7 &+ UInt64(bytes[attributeName.lowerBound]) &* 3
+                    &+ UInt64(bytes[attributeName.upperBound - 1])) & 63)
             let isDuplicate: Bool
-            if count < Self.linearDuplicateCheck {
+            if count < Self.linearDuplicateCheck, seen & bit == 0 {
+                seen |= bit
+                isDuplicate = false
+            } else if count < Self.linearDuplicateCheck {
                 var position = Int(firstAttribute)
                 while position < attributes.count, !sameBytes(attributes[position].name, attributeSpan) {
                     position += 1
@@ -405,17 +449,29 @@ struct XMLReader {
         var binding = Binding(namespace: index(of: uri), level: level)
         if prefix.isEmpty {
             defaultBindings.append(binding)
-        } else {
+            return
+        }
+        if usesBindingTable {
             binding.hidden = innermostBinding[prefix] ?? -1
             innermostBinding[prefix] = Int32(prefixedBindings.count)
-            prefixedBindings.append(binding)
+        }
+        prefixedBindings.append(binding)
+        bindingPrefixes.append(prefix)
+        if !usesBindingTable, prefixedBindings.count > Self.linearLookups {
+            usesBindingTable = true
+            for (position, prefix) in bindingPrefixes.enumerated() {
+                prefixedBindings[position].hidden = innermostBinding[prefix] ?? -1
+                innermostBinding[prefix] = Int32(position)
+            }
         }
     }
 
     /// The innermost binding of `prefix` in scope, if any.
     @inline(__always)
     private func binding(of prefix: String) -> Binding? {
-        innermostBinding[prefix].map { prefixedBindings[Int($0)] }
+        if usesBindingTable { return innermostBinding[prefix].map { prefixedBindings[Int($0)] } }
+        guard let position = bindingPrefixes.lastIndex(of: prefix) else { return nil }
+        return prefixedBindings[position]
     }
 
     /// Removes the last `count` bindings declared, as the element that declared them ends.
@@ -426,25 +482,39 @@ struct XMLReader {
                 defaultBindings.removeLast()
             } else {
                 let hidden = prefixedBindings.removeLast().hidden
-                innermostBinding[prefix] = hidden >= 0 ? hidden : nil
+                bindingPrefixes.removeLast()
+                if usesBindingTable { innermostBinding[prefix] = hidden >= 0 ? hidden : nil }
             }
         }
     }
 
-    /// Appends `node` and links it as the last child of its parent.
+    /// Appends `node` and links it as the last child of its parent, the innermost open element.
     private mutating func appendNode(_ node: XMLTree.Node) {
         let index = Int32(nodes.count)
         nodes.append(node)
-        let parent = Int(node.parent)
-        guard parent >= 0 else { return }
-        let last = nodes[parent].lastChild
-        if last >= 0 { nodes[Int(last)].nextSibling = index } else { nodes[parent].firstChild = index }
-        nodes[parent].lastChild = index
+        guard let level = open.indices.last else { return }
+        let last = open[level].lastChild
+        if last >= 0 { nodes[Int(last)].nextSibling = index } else { nodes[Int(node.parent)].firstChild = index }
+        open[level].lastChild = index
     }
 
     private mutating func endTag() throws(Failure) {
         let tagStart = index
         index += 2
+        // Well-formed, it names the innermost open element: compared in place rather than scanned as a new name.
+        if let element = open.last, open.count > (isFragment ? 1 : 0), closes(element.name) {
+            index += element.name.count
+            skipSpace()
+            if index < bytes.count, bytes[index] == UInt8(ascii: ">") {
+                index += 1
+                open.removeLast()
+                removeBindings(element.bindings)
+                nodes[Int(element.node)].contentEnd = Int32(tagStart)
+                finishText(of: element, level: open.count)
+                return
+            }
+            index = tagStart + 2
+        }
         let name = try nameRange()
         skipSpace()
         guard index < bytes.count, bytes[index] == UInt8(ascii: ">") else {
@@ -463,6 +533,13 @@ struct XMLReader {
         removeBindings(element.bindings)
         nodes[Int(element.node)].contentEnd = Int32(tagStart)
         finishText(of: element, level: open.count)
+    }
+
+    /// Whether the bytes at the current position are the name `name` and end there.
+    @inline(__always)
+    private func closes(_ name: Range<Int>) -> Bool {
+        let end = index + name.count
+        return end < bytes.count && !isNameCharacter(bytes[end]) && sameBytes(name, index..<end)
     }
 
     /// Stores the text of `element`, whose end has been read, as its node's text.
@@ -513,10 +590,19 @@ struct XMLReader {
     /// The index of `uri` in `namespaces`, added if new; -1 for the empty URI (no namespace).
     private mutating func index(of uri: String) -> Int32 {
         if uri.isEmpty { return -1 }
-        if let known = namespaceIndex[uri] { return known }
+        if namespaces.count <= Self.linearLookups {
+            if let known = namespaces.firstIndex(of: uri) { return Int32(known) }
+        } else if let known = namespaceIndex[uri] {
+            return known
+        }
         let added = Int32(namespaces.count)
         namespaces.append(uri)
-        namespaceIndex[uri] = added
+        if namespaces.count > Self.linearLookups {
+            if namespaceIndex.isEmpty {
+                for (position, known) in namespaces.enumerated() { namespaceIndex[known] = Int32(position) }
+            }
+            namespaceIndex[uri] = added
+        }
         return added
     }
 
@@ -525,9 +611,11 @@ struct XMLReader {
     /// Text up to the next `<`, with character references decoded and line ends normalised to `\n`.
     private mutating func characterData() throws(Failure) {
         while index < bytes.count {
-            // Plain bytes are taken a run at a time; only the special ones below are looked at singly.
+            // Plain bytes are taken a run at a time, eight at once while they are plain ASCII; only the special
+            // ones below are looked at singly.
             let run = index
             var ascii = true
+            index = plainASCII(from: index, other: UInt8(ascii: "<"), UInt8(ascii: "&"), UInt8(ascii: "]"))
             while index < bytes.count {
                 let byte = bytes[index]
                 guard byte >= 0x20 || byte == 0x09 || byte == 0x0A, byte != UInt8(ascii: "<"),
@@ -630,6 +718,7 @@ struct XMLReader {
         let start = index
         // Most values need no decoding: they stay a span of the document.
         var ascii = true
+        index = plainASCII(from: index, other: quote, UInt8(ascii: "&"), UInt8(ascii: "<"))
         while index < bytes.count, bytes[index] != quote, bytes[index] >= 0x20, bytes[index] != UInt8(ascii: "&"),
             bytes[index] != UInt8(ascii: "<")
         {
@@ -736,6 +825,30 @@ struct XMLReader {
 
     // MARK: - Bytes
 
+    /// The position of the first byte from `start` on, in whole words of eight bytes, that may not be plain: a control
+    /// character, a byte from 0x80, or `a`, `b` or `c`. The caller reads on byte by byte from there, so a word with a
+    /// special byte anywhere is left whole to it.
+    @inline(__always)
+    private func plainASCII(from start: Int, other a: UInt8, _ b: UInt8, _ c: UInt8) -> Int {
+        guard let base = bytes.baseAddress else { return start }
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        // Whether some byte of `word` is zero, or below 0x20: exact as a yes or no (SWAR, "Bit Twiddling Hacks").
+        @inline(__always) func hasZero(_ word: UInt64) -> Bool { (word &- ones) & ~word & highs != 0 }
+        let (wordA, wordB, wordC) = (ones &* UInt64(a), ones &* UInt64(b), ones &* UInt64(c))
+        var position = start
+        while position &+ 8 <= bytes.count {
+            let word = UnsafeRawPointer(base).loadUnaligned(fromByteOffset: position, as: UInt64.self)
+            if word & highs != 0 || (word &- ones &* 0x20) & ~word & highs != 0 || hasZero(word ^ wordA)
+                || hasZero(word ^ wordB) || hasZero(word ^ wordC)
+            {
+                break
+            }
+            position &+= 8
+        }
+        return position
+    }
+
     /// Succeeds when `range` is valid UTF-8: exactly then does decoding it give back the same bytes.
     private func checkUTF8(_ range: Range<Int>) throws(Failure) {
         let slice = bytes[range]
@@ -775,11 +888,15 @@ struct XMLReader {
     @inline(__always)
     private func failure(_ reason: String) -> Failure { Failure(reason: reason, offset: index) }
 
+    /// Whether the document continues with `literal`, compared byte by byte in line: the literals are a few bytes
+    /// long, and this is asked at every tag.
     @inline(__always)
     private func matches(_ literal: StaticString) -> Bool {
         let count = literal.utf8CodeUnitCount
         guard index + count <= bytes.count else { return false }
-        return WireText.equal(UnsafeBufferPointer(rebasing: bytes[index..<index + count]), literal)
+        let expected = literal.utf8Start
+        for offset in 0..<count where bytes[index &+ offset] != expected[offset] { return false }
+        return true
     }
 
     private func find(_ literal: StaticString, from start: Int) -> Int? {
@@ -818,11 +935,21 @@ struct XMLReader {
         Self.isMember(byte, below64: Self.nameStartBelow64, below128: Self.nameStartBelow128)
     }
 
-    /// Whether `byte` may continue a name: a name start, an ASCII digit, `-` or `.`.
+    /// Whether `byte` may continue a name: a name start, an ASCII digit, `-` or `.`. One load from a table that is a
+    /// string literal (so a constant, never a lazily made global): name scanning is the reader's hottest loop.
     @inline(__always)
     private func isNameCharacter(_ byte: UInt8) -> Bool {
-        Self.isMember(byte, below64: Self.nameBelow64, below128: Self.nameBelow128)
+        Self.nameCharacters.utf8Start[Int(byte)] == UInt8(ascii: "1")
     }
+
+    /// For each byte value, `1` where it may continue a name (a name start, an ASCII digit, `-` or `.`, and every byte
+    /// from 0x80, checked as UTF-8 with the rest of the name), `0` elsewhere.
+    static let nameCharacters: StaticString = """
+        0000000000000000000000000000000000000000000001101111111111100000\
+        0111111111111111111111111110000101111111111111111111111111100000\
+        1111111111111111111111111111111111111111111111111111111111111111\
+        1111111111111111111111111111111111111111111111111111111111111111
+        """
 
     /// Membership in a set of bytes given as two 64-bit masks of its ASCII members; every byte from 0x80 is a member.
     /// One shift and test instead of a chain of comparisons: name scanning is the reader's hottest loop.
@@ -837,8 +964,4 @@ struct XMLReader {
     static let nameStartBelow64: UInt64 = 0x0400_0000_0000_0000
     /// `A`–`Z` (bits 1–26), `_` (bit 31) and `a`–`z` (bits 33–58).
     static let nameStartBelow128: UInt64 = 0x07FF_FFFE_87FF_FFFE
-    /// A name start below 64, `-` and `.` (bits 45–46) and `0`–`9` (bits 48–57).
-    static let nameBelow64: UInt64 = 0x07FF_6000_0000_0000
-    /// The same as a name start: no other ASCII character from 64 to 127 may continue a name.
-    static let nameBelow128: UInt64 = 0x07FF_FFFE_87FF_FFFE
 }

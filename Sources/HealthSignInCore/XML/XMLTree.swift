@@ -39,16 +39,17 @@ public final class XMLTree {
         var value: Span
     }
 
+    /// One element, in 44 bytes: what a large document's tree holds per element is what it costs in memory.
     struct Node {
         var name: Span
         /// An index into ``namespaces``, or -1 for none.
         var namespace: Int32
+        /// Where its attributes start in ``attributes``; they end where the next element's do
+        /// (``attributeRange(of:)``).
         var firstAttribute: Int32
-        var attributeCount: Int32
         var text = Span.empty
         var parent: Int32
         var firstChild: Int32 = -1
-        var lastChild: Int32 = -1
         var nextSibling: Int32 = -1
         /// Where the element's content is in the document: from after its start tag's `>` to its end tag's `<`
         /// (empty, after the tag, for an empty-element tag such as `<a/>`).
@@ -108,6 +109,13 @@ public final class XMLTree {
             }
             throw ResponseDecodingError(path: "", reason: "malformed XML \(place): \(failure.reason)")
         }
+    }
+
+    /// Where the attributes of the element at `index` are in ``attributes``: an element's start tag is read whole
+    /// before the next element's, so they run up to where the next element's begin.
+    func attributeRange(of index: Int) -> Range<Int> {
+        let end = index + 1 < nodes.count ? Int(nodes[index + 1].firstAttribute) : attributes.count
+        return Int(nodes[index].firstAttribute)..<end
     }
 
     /// The document element, as the root of decoding paths.
