@@ -33,6 +33,24 @@ final class WireScalarBytesTests: XCTestCase {
         }
     }
 
+    /// Every byte value in every digit place of a UUID: the byte reading agrees with the string reading (a digit of
+    /// either case reads, any other byte refuses the UUID).
+    func testEveryByteInEveryPlaceOfAUUIDReadsAsTheStringDoes() {
+        let valid = Array("cc5e5771-4da7-4961-a758-d7714223d9ab".utf8)
+        for place in valid.indices where valid[place] != UInt8(ascii: "-") {
+            for byte in UInt8.min...UInt8.max {
+                var bytes = valid
+                bytes[place] = byte
+                let fromBytes = bytes.withUnsafeBufferPointer { WireText.uuid($0) }
+                let isDigit = (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x66)
+                XCTAssertEqual(fromBytes != nil, isDigit, "byte \(byte) at \(place)")
+                if let fromBytes, let text = String(bytes: bytes, encoding: .ascii) {
+                    XCTAssertEqual(fromBytes, UUID(uuidString: text), text)
+                }
+            }
+        }
+    }
+
     func testRandomDigitStringsReadAsTheirStringsDo() {
         let seed = ProofSeed.wireScalars.draw()
         var random = SplitMix(seed: seed)

@@ -216,32 +216,44 @@ enum WireText {
 
     /// The UUID whose spelling `bytes` hold, or nil.
     static func uuid(_ bytes: UnsafeBufferPointer<UInt8>) -> UUID? {
-        guard bytes.count == 36 else { return nil }
-        var value: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        let parsed = withUnsafeMutableBytes(of: &value) { output -> Bool in
-            var position = 0
-            for index in 0..<16 {
-                if position == 8 || position == 13 || position == 18 || position == 23 {
-                    guard bytes[position] == UInt8(ascii: "-") else { return false }
-                    position += 1
-                }
-                guard let high = hexValue(bytes[position]), let low = hexValue(bytes[position + 1]) else {
-                    return false
-                }
-                output[index] = high << 4 | low
-                position += 2
-            }
-            return true
+        let dash = UInt8(ascii: "-")
+        guard bytes.count == 36, bytes[8] == dash, bytes[13] == dash, bytes[18] == dash, bytes[23] == dash else {
+            return nil
         }
-        return parsed ? UUID(uuid: value) : nil
+        // Each digit's value from a table, with 16 for a byte that is not one; `invalid` collects them all, so a
+        // bad digit anywhere is found once, at the end, rather than by a branch per digit.
+        let digits = hexDigits.utf8Start
+        var invalid: UInt8 = 0
+        func value(_ range: Range<Int>, into number: inout UInt64) {
+            for position in range {
+                let digit = digits[Int(bytes[position])] &- UInt8(ascii: "0")
+                invalid |= digit
+                number = number << 4 | UInt64(digit & 0x0F)
+            }
+        }
+        var high: UInt64 = 0
+        var low: UInt64 = 0
+        value(0..<8, into: &high)
+        value(9..<13, into: &high)
+        value(14..<18, into: &high)
+        value(19..<23, into: &low)
+        value(24..<36, into: &low)
+        guard invalid & 0xF0 == 0 else { return nil }
+        var value: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &value) { output in
+            output.storeBytes(of: high.bigEndian, as: UInt64.self)
+            output.storeBytes(of: low.bigEndian, toByteOffset: 8, as: UInt64.self)
+        }
+        return UUID(uuid: value)
     }
 
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
-        default: return nil
-        }
-    }
+    /// For each byte value, `0`–`9` and `:`–`?` (0x30 plus the value) where it is a hexadecimal digit, `@` (16)
+    /// elsewhere; a string literal, so a constant.
+    private static let hexDigits: StaticString = """
+        @@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@0123456789@@@@@@\
+        @:;<=>?@@@@@@@@@@@@@@@@@@@@@@@@@@:;<=>?@@@@@@@@@@@@@@@@@@@@@@@@@\
+        @@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@\
+        @@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@
+        """
+
 }

@@ -196,15 +196,14 @@ public struct XMLElementView {
         @usableFromInline
         mutating func find(_ name: StaticString) -> XMLTree.Span? {
             let tree = element.tree
-            var step = 0
-            while step < count {
-                let position = first + (next + step) % count
+            var position = first + (next < count ? next : 0)
+            for _ in 0..<count {
                 let attribute = tree.attributes[position]
                 if tree.span(attribute.name, equals: name) {
                     next = position - first + 1
                     return attribute.value
                 }
-                step += 1
+                position = position + 1 == first + count ? first : position + 1
             }
             return nil
         }
