@@ -186,4 +186,27 @@ final class XMLReaderTests: XCTestCase {
         XCTAssertGreaterThan(xml.utf8.count, 10_000_000)
         XCTAssertEqual(Array(try root(xml).children).count, 10_500)
     }
+
+    /// The tree's copy of a document is made a stretch at a time as it is read: every element's exact content, text
+    /// and attributes come out the same on both sides of each stretch's end, and nothing of a document that fails
+    /// late is kept.
+    func testALargeDocumentReadsTheSameAcrossTheStretchesOfItsCopy() throws {
+        let items = (0..<20_000).map { number in
+            "<item n='\(number)' note=\"a&amp;b\">text \(number)<!-- \(number) --><b>x</b></item>"
+        }
+        let xml = "<r>" + items.joined() + "</r>"
+        XCTAssertGreaterThan(xml.utf8.count, 1_000_000)
+        let children = Array(try root(xml).children)
+        XCTAssertEqual(children.count, items.count)
+        for (number, child) in children.enumerated() {
+            XCTAssertEqual(child.attribute("n"), "\(number)")
+            XCTAssertEqual(child.attribute("note"), "a&b")
+            XCTAssertEqual(child.text, "text \(number)")
+            XCTAssertEqual(
+                child.innerXML.description, "text \(number)<!-- \(number) --><b>x</b>", "item \(number)")
+        }
+        XCTAssertThrowsError(try root(xml.replacingOccurrences(of: "</r>", with: "</s>"))) { error in
+            XCTAssertTrue("\(error)".contains("does not match"), "\(error)")
+        }
+    }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Reads a UTF-8 XML 1.0 document into an ``XMLTree``, in one pass over the bytes.
 ///
 /// It covers what the protocols send: elements, attributes, namespaces, character data with the predefined and
@@ -75,6 +77,9 @@ struct XMLReader {
     }
 
     private let bytes: UnsafeBufferPointer<UInt8>
+    /// Where the tree's copy of the document goes, and how much of it is copied; see ``read(_:limits:)``.
+    private var copy: UnsafeMutableBufferPointer<UInt8>?
+    private var copied = 0
     /// Whether this reads a content fragment under a synthetic root rather than a document.
     private let isFragment: Bool
     private let limits: XMLLimits
@@ -115,15 +120,54 @@ struct XMLReader {
         bind("xml", uri: "http://www.w3.org/XML/1998/namespace", level: -1)
     }
 
-    /// The tree of `source`, whose bytes `bytes` are.
-    static func read(_ source: [UInt8], _ bytes: UnsafeBufferPointer<UInt8>, limits: XMLLimits) throws(Failure)
-        -> XMLTree
-    {
-        var reader = XMLReader(bytes, limits: limits)
-        try reader.document()
-        return XMLTree(
-            source: source, decoded: reader.decoded, nodes: reader.nodes, attributes: reader.attributes,
-            namespaces: reader.namespaces)
+    /// The tree of `data`, or why it could not be read.
+    ///
+    /// The tree keeps a copy of the document, which the reader makes behind itself as it goes, a stretch at a time:
+    /// it reads the received bytes where they are, and copies each stretch while it is still in the processor's
+    /// cache, rather than copying the whole document first and then reading the copy from memory.
+    static func read(_ data: Data, limits: XMLLimits) -> Result<XMLTree, Failure> {
+        var outcome: Result<Parts, Failure> = .failure(Failure(reason: "", offset: 0))
+        let source = [UInt8](unsafeUninitializedCapacity: data.count) { copy, initialized in
+            data.withUnsafeBytes { raw in
+                var reader = XMLReader(raw.bindMemory(to: UInt8.self), limits: limits)
+                reader.copy = copy
+                do throws(Failure) {
+                    try reader.document()
+                    reader.copyRead(upTo: reader.bytes.count)
+                    outcome = .success(
+                        Parts(
+                            decoded: reader.decoded, nodes: reader.nodes, attributes: reader.attributes,
+                            namespaces: reader.namespaces))
+                } catch {
+                    outcome = .failure(error)
+                }
+            }
+            // All of it was copied when the document was read; none of it is kept when it was not.
+            initialized = (try? outcome.get()) == nil ? 0 : data.count
+        }
+        return outcome.map { parts in
+            XMLTree(
+                source: source, decoded: parts.decoded, nodes: parts.nodes, attributes: parts.attributes,
+                namespaces: parts.namespaces)
+        }
+    }
+
+    /// What a tree holds besides the document.
+    private struct Parts {
+        var decoded: [UInt8]
+        var nodes: [XMLTree.Node]
+        var attributes: [XMLTree.Attribute]
+        var namespaces: [String]
+    }
+
+    /// How far behind the reader the copy of the document may be: a stretch that stays in the processor's cache.
+    private static let copyStretch = 1 << 16
+
+    /// Copies the document up to `end` into `copy`, from where the last copy ended.
+    private mutating func copyRead(upTo end: Int) {
+        guard let copy, let source = bytes.baseAddress, let target = copy.baseAddress, end > copied else { return }
+        UnsafeMutableRawPointer(target + copied).copyMemory(from: source + copied, byteCount: end - copied)
+        copied = end
     }
 
     /// The tree of the content fragment `source` (whose bytes `bytes` are) under a synthetic root element with an
@@ -300,6 +344,7 @@ struct XMLReader {
 
     private mutating func startTag() throws(Failure) {
         let tagStart = index
+        if tagStart &- copied >= Self.copyStretch { copyRead(upTo: tagStart) }
         index += 1
         let name = try nameRange()
         let firstAttribute = Int32(attributes.count)

@@ -89,19 +89,13 @@ public final class XMLTree {
                 exceededLimit: .documentSize
             )
         }
-        let source = [UInt8](data)
-        let result = source.withUnsafeBufferPointer { bytes -> Result<XMLTree, XMLReader.Failure> in
-            do throws(XMLReader.Failure) {
-                return .success(try XMLReader.read(source, bytes, limits: limits))
-            } catch {
-                return .failure(error)
-            }
-        }
-        switch result {
+        switch XMLReader.read(data, limits: limits) {
         case .success(let tree):
             return tree
         case .failure(let failure):
-            let position = source.withUnsafeBufferPointer { XMLReader.position(of: failure.offset, in: $0) }
+            let position = data.withUnsafeBytes {
+                XMLReader.position(of: failure.offset, in: $0.bindMemory(to: UInt8.self))
+            }
             let place = "at line \(position.line), column \(position.column)"
             if let limit = failure.limit {
                 throw ResponseDecodingError(
