@@ -680,11 +680,12 @@ struct XMLReader {
             case UInt8(ascii: "<"):
                 return
             case UInt8(ascii: "&"):
-                var scalar: [UInt8] = []
-                UTF8.encode(try reference()) { scalar.append($0) }
-                appendDecodedText(scalar)
+                // A scalar is a small string, kept inline: no allocation per reference.
+                var character = String(try reference())
+                character.withUTF8 { appendDecodedText($0) }
             case UInt8(ascii: "\r"):
-                appendDecodedText([UInt8(ascii: "\n")])
+                var lineEnd = UInt8(ascii: "\n")
+                withUnsafePointer(to: &lineEnd) { appendDecodedText(UnsafeBufferPointer(start: $0, count: 1)) }
                 index += index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "\n") ? 2 : 1
             case UInt8(ascii: "]"):
                 if matches("]]>") { throw failure("']]>' outside a CDATA section") }
@@ -716,7 +717,7 @@ struct XMLReader {
                 }
                 position += 1
             }
-            appendDecodedText(normalized)
+            normalized.withUnsafeBufferPointer { appendDecodedText($0) }
         } else {
             appendText(start..<end)
         }
@@ -742,7 +743,7 @@ struct XMLReader {
     }
 
     /// Adds decoded bytes (a character reference, a normalised line end) to the innermost element's text.
-    private mutating func appendDecodedText(_ decodedBytes: [UInt8]) {
+    private mutating func appendDecodedText(_ decodedBytes: UnsafeBufferPointer<UInt8>) {
         guard let level = open.indices.last else { return }
         if !open[level].isBuffered {
             if let first = open[level].text {
@@ -812,6 +813,27 @@ struct XMLReader {
     /// The character of `&lt;` `&gt;` `&amp;` `&apos;` `&quot;` `&#NN;` or `&#xHH;`.
     private mutating func reference() throws(Failure) -> Unicode.Scalar {
         let start = index
+        // The five predefined entities, which are most references, without making a string.
+        if matches("&lt;") {
+            index += 4
+            return "<"
+        }
+        if matches("&gt;") {
+            index += 4
+            return ">"
+        }
+        if matches("&amp;") {
+            index += 5
+            return "&"
+        }
+        if matches("&apos;") {
+            index += 6
+            return "'"
+        }
+        if matches("&quot;") {
+            index += 6
+            return "\""
+        }
         // References are short; looking no further than that keeps a stray '&' from scanning the whole document.
         guard
             let semicolon = (index + 1..<min(index + 13, bytes.count)).first(where: { bytes[$0] == UInt8(ascii: ";") })
