@@ -56,9 +56,8 @@ public struct XMLElementView {
     /// Writing it back with `XMLWriter.innerXML(_:)` inside an element reproduces the same bytes, so content that
     /// is signed or hashed as received can be kept without re-serializing it.
     public var innerXML: XMLFragment {
-        let node = tree.nodes[index]
         // The reader checked every byte of an element's content to be UTF-8, so this decoding keeps them all.
-        let content = tree.source[Int(node.contentStart)..<Int(node.contentEnd)]
+        let content = tree.source[tree.contentRange(of: index)]
         return XMLFragment(verbatim: String(decoding: content, as: UTF8.self))
     }
 
@@ -100,22 +99,18 @@ public struct XMLElementView {
     ///
     /// Positions appear for elements that have siblings of the same name, counted from zero like Swift arrays.
     public var path: String {
-        var components: [String] = []
-        var cursor = index
-        while cursor != base, cursor >= 0 {
-            components.append(component(for: cursor))
-            cursor = Int(tree.nodes[cursor].parent)
-        }
-        return components.reversed().joined(separator: "/")
+        let chain = tree.chain(to: index)
+        let below = chain.firstIndex(of: base).map { $0 + 1 } ?? 0
+        return chain.indices[below...].map { component(for: chain[$0], parent: $0 > 0 ? chain[$0 - 1] : nil) }
+            .joined(separator: "/")
     }
 
-    private func component(for index: Int) -> String {
-        let node = tree.nodes[index]
-        let name = tree.string(node.name)
-        guard node.parent >= 0 else { return name }
+    private func component(for index: Int, parent: Int?) -> String {
+        let name = tree.string(tree.nodes[index].name)
+        guard let parent else { return name }
         var position = 0
         var count = 0
-        var sibling = Int(tree.nodes[Int(node.parent)].firstChild)
+        var sibling = Int(tree.nodes[parent].firstChild)
         while sibling >= 0 {
             if tree.span(tree.nodes[sibling].name, equals: name) {
                 if sibling == index { position = count }

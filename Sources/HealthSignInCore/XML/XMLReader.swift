@@ -305,8 +305,7 @@ struct XMLReader {
     private mutating func fragment() throws(Failure) {
         appendNode(
             XMLTree.Node(
-                name: .empty, namespace: -1, firstAttribute: 0, parent: -1,
-                contentStart: 0, contentEnd: Int32(bytes.count)
+                name: .empty, namespace: -1, firstAttribute: 0
             ))
         open.append(OpenElement(node: 0, name: 0..<0, bindings: 0))
         textBuffers.append([])
@@ -371,17 +370,13 @@ struct XMLReader {
         if let colon { localName = colon + 1..<name.upperBound }
         appendNode(
             XMLTree.Node(
-                name: span(localName), namespace: namespace, firstAttribute: firstAttribute,
-                parent: open.last?.node ?? -1
+                name: span(localName), namespace: namespace, firstAttribute: firstAttribute
             ))
         if matches("/>") {
             index += 2
             removeBindings(declared)
-            nodes[Int(node)].contentStart = Int32(index)
-            nodes[Int(node)].contentEnd = Int32(index)
         } else {
             index += 1
-            nodes[Int(node)].contentStart = Int32(index)
             open.append(OpenElement(node: node, name: name, bindings: declared))
             if textBuffers.count < open.count { textBuffers.append([]) }
         }
@@ -539,7 +534,7 @@ struct XMLReader {
         nodes.append(node)
         guard let level = open.indices.last else { return }
         let last = open[level].lastChild
-        if last >= 0 { nodes[Int(last)].nextSibling = index } else { nodes[Int(node.parent)].firstChild = index }
+        if last >= 0 { nodes[Int(last)].nextSibling = index } else { nodes[Int(open[level].node)].firstChild = index }
         open[level].lastChild = index
     }
 
@@ -554,7 +549,6 @@ struct XMLReader {
                 index += 1
                 open.removeLast()
                 removeBindings(element.bindings)
-                nodes[Int(element.node)].contentEnd = Int32(tagStart)
                 finishText(of: element, level: open.count)
                 return
             }
@@ -576,7 +570,6 @@ struct XMLReader {
         }
         open.removeLast()
         removeBindings(element.bindings)
-        nodes[Int(element.node)].contentEnd = Int32(tagStart)
         finishText(of: element, level: open.count)
     }
 

@@ -39,7 +39,9 @@ public final class XMLTree {
         var value: Span
     }
 
-    /// One element, in 44 bytes: what a large document's tree holds per element is what it costs in memory.
+    /// One element, in 32 bytes: what a large document's tree holds per element is what it costs in memory, and
+    /// what its decoder reads again. What only an error or ``XMLElementView/innerXML`` needs (an element's parent,
+    /// where its content is) is found when asked (``chain(to:)``, ``contentRange(of:)``).
     struct Node {
         var name: Span
         /// An index into ``namespaces``, or -1 for none.
@@ -48,13 +50,8 @@ public final class XMLTree {
         /// (``attributeRange(of:)``).
         var firstAttribute: Int32
         var text = Span.empty
-        var parent: Int32
         var firstChild: Int32 = -1
         var nextSibling: Int32 = -1
-        /// Where the element's content is in the document: from after its start tag's `>` to its end tag's `<`
-        /// (empty, after the tag, for an empty-element tag such as `<a/>`).
-        var contentStart: Int32 = 0
-        var contentEnd: Int32 = 0
     }
 
     // Constants, so that reading them needs no runtime exclusivity checks.
@@ -110,6 +107,92 @@ public final class XMLTree {
     func attributeRange(of index: Int) -> Range<Int> {
         let end = index + 1 < nodes.count ? Int(nodes[index + 1].firstAttribute) : attributes.count
         return Int(nodes[index].firstAttribute)..<end
+    }
+
+    /// The elements from the root down to the one at `index`, both included. Elements are stored in document order,
+    /// so an element's descendants follow it up to its next sibling: the child that holds `index` is the last one
+    /// at or before it.
+    func chain(to index: Int) -> [Int] {
+        var chain = [0]
+        var current = 0
+        while current != index {
+            var child = Int(nodes[current].firstChild)
+            guard child >= 0, child <= index else { break }
+            while case let sibling = Int(nodes[child].nextSibling), sibling >= 0, sibling <= index { child = sibling }
+            chain.append(child)
+            current = child
+        }
+        return chain
+    }
+
+    /// Where the content of the element at `index` is in the document: from after its start tag's `>` to its end
+    /// tag's `<` (empty, after the tag, for an empty-element tag such as `<a/>`; all of it for a fragment's root).
+    ///
+    /// Found by reading the document again from the element's name: it was read once already, so it is well-formed,
+    /// and this is asked only for content kept as it came.
+    func contentRange(of index: Int) -> Range<Int> {
+        let name = nodes[index].name
+        guard name.count > 0 else { return 0..<source.count }
+        return source.withUnsafeBufferPointer { bytes in
+            let (afterTag, isEmpty) = Self.endOfTag(in: bytes, from: Int(name.start + name.count))
+            guard !isEmpty else { return afterTag..<afterTag }
+            var depth = 0
+            var position = afterTag
+            while position < bytes.count {
+                guard bytes[position] == UInt8(ascii: "<") else {
+                    position += 1
+                    continue
+                }
+                let next = position + 1 < bytes.count ? bytes[position + 1] : 0
+                if next == UInt8(ascii: "/") {
+                    if depth == 0 { return afterTag..<position }
+                    depth -= 1
+                    position = Self.endOfTag(in: bytes, from: position).end
+                } else if next == UInt8(ascii: "!") || next == UInt8(ascii: "?") {
+                    // A comment, a CDATA section or a processing instruction, whose text may hold `<` and `>`.
+                    let close: [UInt8] =
+                        next == UInt8(ascii: "?")
+                        ? Array("?>".utf8)
+                        : bytes[position...].starts(with: "<!--".utf8) ? Array("-->".utf8) : Array("]]>".utf8)
+                    position = Self.index(of: close, in: bytes, from: position + 2) + close.count
+                } else {
+                    let (end, isEmpty) = Self.endOfTag(in: bytes, from: position)
+                    if !isEmpty { depth += 1 }
+                    position = end
+                }
+            }
+            return afterTag..<bytes.count
+        }
+    }
+
+    /// Past the `>` that ends the tag around `position`, and whether it ends `/>`: quoted attribute values may hold
+    /// `>`.
+    private static func endOfTag(in bytes: UnsafeBufferPointer<UInt8>, from position: Int) -> (end: Int, isEmpty: Bool)
+    {
+        var position = position
+        var quote: UInt8 = 0
+        while position < bytes.count {
+            let byte = bytes[position]
+            if quote != 0 {
+                if byte == quote { quote = 0 }
+            } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                quote = byte
+            } else if byte == UInt8(ascii: ">") {
+                return (position + 1, position > 0 && bytes[position - 1] == UInt8(ascii: "/"))
+            }
+            position += 1
+        }
+        return (bytes.count, false)
+    }
+
+    /// Where `needle` starts in `bytes` from `start` on, or the end.
+    private static func index(of needle: [UInt8], in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        var position = start
+        while position + needle.count <= bytes.count {
+            if bytes[position..<position + needle.count].elementsEqual(needle) { return position }
+            position += 1
+        }
+        return bytes.count
     }
 
     /// The document element, as the root of decoding paths.
