@@ -209,4 +209,21 @@ final class XMLReaderTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("does not match"), "\(error)")
         }
     }
+
+    /// An element's exact content is found from the document when asked: `>` and `/>` in quoted values, `</…>` in a
+    /// comment, a CDATA section or a processing instruction, and nested elements of the same name do not end it.
+    func testInnerXMLEndsAtTheElementsOwnEndTag() throws {
+        let content = "t<!-- </a> --><![CDATA[</a>]]><?p </a>?><b q='/>'/><a>n</a>"
+        let document = try root("<r><p:a xmlns:p='urn:p' x='>' y=\"/>\">\(content)</p:a><a/><c></c></r>")
+        let children = Array(document.children)
+        XCTAssertEqual(children.map(\.name), ["a", "a", "c"])
+        XCTAssertEqual(children[0].innerXML.description, content)
+        XCTAssertEqual(children[1].innerXML.description, "")
+        XCTAssertEqual(children[2].innerXML.description, "")
+        XCTAssertEqual(document.innerXML.description, "<p:a xmlns:p='urn:p' x='>' y=\"/>\">\(content)</p:a><a/><c></c>")
+        let nested = try XCTUnwrap(children[0].children.first { $0.name == "a" })
+        XCTAssertEqual(nested.innerXML.description, "n")
+        XCTAssertEqual(nested.path, "a[0]/a")
+        XCTAssertEqual(nested.asDecodingRoot.path, "")
+    }
 }
