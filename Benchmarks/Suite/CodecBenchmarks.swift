@@ -43,7 +43,7 @@ struct CodecBenchmarks {
             let megabytes = Double(body.count) / 1e6
             // Speeds relative to the floor's, each pair measured together: 2.0 means twice as fast as XMLParser's pass.
             let speedup = 1 / ratio.median
-            let required = Budgets.xmlDecodeOverFloor
+            let required = Budgets.xmlDecodeOverFloor(people: people)
             let label =
                 "GetAuthorizedPeople, \(people) \(people == 1 ? "person" : "people") (\(Report.number(megabytes)) MB)"
             report.add(
