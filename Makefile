@@ -19,10 +19,12 @@ help:  ## List the commands.
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 12
 
 generate:  ## Regenerate Sources/*/Generated (and the model round-trip tests) from Schemas/.
-	$(SWIFT) run $(SWIFT_FLAGS) HealthSignInSDKGen $(SDKGEN_ARGS)
+	SWIFT="$(SWIFT)" Checks/swift-build --product HealthSignInSDKGen $(SWIFT_FLAGS)
+	$(SWIFT) run --skip-build HealthSignInSDKGen $(SDKGEN_ARGS)
 
 check:  ## Fail when the committed generated code is stale, printing a diff.
-	$(SWIFT) run $(SWIFT_FLAGS) HealthSignInSDKGen $(SDKGEN_ARGS) --check
+	SWIFT="$(SWIFT)" Checks/swift-build --product HealthSignInSDKGen $(SWIFT_FLAGS)
+	$(SWIFT) run --skip-build HealthSignInSDKGen $(SDKGEN_ARGS) --check
 
 lint:  ## Fail when hand-written Swift does not follow .swift-format.
 	$(SWIFT) format lint --strict --recursive --configuration .swift-format $(FORMAT_PATHS)
@@ -30,21 +32,10 @@ lint:  ## Fail when hand-written Swift does not follow .swift-format.
 format:  ## Format hand-written Swift in place with .swift-format.
 	$(SWIFT) format format --in-place --recursive --configuration .swift-format $(FORMAT_PATHS)
 
-# Type-check times are wall-clock, and a busy machine can push any function past its limit now and then. A build
-# that fails only on those limits is repeated (the compiler checks again just the files that failed), up to three
-# builds in all; any other error fails at once, and a function really over its limit fails every time.
+# Type-check time limits are wall-clock: Checks/swift-build repeats a build that failed on nothing else, so a busy
+# machine does not change the verdict while a function really over its limit still fails.
 build:  ## Build everything, tests included, with warnings as errors.
-	@mkdir -p .build
-	@echo "$(SWIFT) build --build-tests $(SWIFT_FLAGS)"
-	@for attempt in 1 2 3; do \
-	  $(SWIFT) build --build-tests $(SWIFT_FLAGS) 2>&1 | tee .build/build.log; \
-	  status=$${PIPESTATUS[0]}; \
-	  if [ $$status -eq 0 ]; then exit 0; fi; \
-	  if ! grep -q 'to type-check (limit: ' .build/build.log \
-	    || grep -E '^/\S+:[0-9]+:[0-9]+: error: ' .build/build.log | grep -qv 'to type-check (limit: ' \
-	    || [ $$attempt -eq 3 ]; then exit $$status; fi; \
-	  echo "Build $$attempt failed only on type-check time limits; building again to tell a slow function from a busy machine."; \
-	done
+	SWIFT="$(SWIFT)" Checks/swift-build --build-tests $(SWIFT_FLAGS)
 
 venv: $(PYTHON)  ## Create the Python environment the emulator and schema checks use.
 

@@ -26,11 +26,12 @@ struct CompileBenchmarks {
             let referenceTime = try compile(family: "Reference", from: reference)
             var sized: [Int: Double] = [:]
             for size in [10, 100] {
-                sized[size] = try ["SynthXML", "SynthJSON"].reduce(0) { total, family in
-                    total
-                        + (try compile(
-                            family: family, from: generator.sources(size: size).appendingPathComponent(family)))
+                var total = 0.0
+                for family in ["SynthXML", "SynthJSON"] {
+                    total += try compile(
+                        family: family, from: generator.sources(size: size).appendingPathComponent(family))
                 }
+                sized[size] = total
             }
             guard run > 0, let small = sized[10], let large = sized[100] else { continue }
             times["reference", default: []].append(referenceTime)

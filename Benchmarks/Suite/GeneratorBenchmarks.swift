@@ -18,6 +18,23 @@ struct GeneratorBenchmarks {
     func sources(size: Int) -> URL { workspace.appendingPathComponent("generator-\(size)/Sources") }
 
     func run(into report: Report) throws {
+        try shipped(into: report)
+        var instructionsPerMethod: [Int: Double] = [:]
+        for size in Self.sizes {
+            instructionsPerMethod[size] = try synthetic(size: size, into: report)
+        }
+        if disk.path != workspace.path { try toDisk(into: report) }
+        if let small = instructionsPerMethod[100], let large = instructionsPerMethod[1000] {
+            report.add(
+                Row(
+                    section: "Generator", metric: "instructions per method, 1,000 vs 100 methods", unit: "ratio",
+                    summary: Summary([large / small]), budget: "≤ \(Budgets.instructionGrowth) (linear)",
+                    withinBudget: large / small <= Budgets.instructionGrowth))
+        }
+    }
+
+    /// `sdkgen --check` on the shipped schemas: time, peak memory and instructions.
+    private func shipped(into report: Report) throws {
         let check = [
             sdkgen, "--schemas", repository.appendingPathComponent("Schemas").path,
             "--output", repository.appendingPathComponent("Sources").path, "--check",
@@ -41,77 +58,72 @@ struct GeneratorBenchmarks {
                 unit: "M instr", summary: Summary([Double(checkInstructions) / 1e6]),
                 budget: "≤ \(Budgets.shippedCheckInstructions / 1_000_000) M",
                 withinBudget: checkInstructions <= Budgets.shippedCheckInstructions))
+    }
 
-        var instructionsPerMethod: [Int: Double] = [:]
-        for size in Self.sizes {
-            let root = workspace.appendingPathComponent("generator-\(size)")
-            try SyntheticSchemas(methods: size).write(to: root.appendingPathComponent("Schemas"))
-            let command = [
-                sdkgen, "--schemas", root.appendingPathComponent("Schemas").path, "--output", sources(size: size).path,
-            ]
-            var costs: [ChildProcess.Cost] = []
-            for run in 0..<(size >= 1000 ? 6 : 11) {
-                try? FileManager.default.removeItem(at: sources(size: size))
-                let cost = try ChildProcess.run(command)
-                if run > 0 { costs.append(cost) }  // the first run warms the file system cache
-            }
+    /// `sdkgen` on a synthetic family of `size` methods, from scratch; returns the instructions per method.
+    private func synthetic(size: Int, into report: Report) throws -> Double {
+        let root = workspace.appendingPathComponent("generator-\(size)")
+        try SyntheticSchemas(methods: size).write(to: root.appendingPathComponent("Schemas"))
+        let command = [
+            sdkgen, "--schemas", root.appendingPathComponent("Schemas").path, "--output", sources(size: size).path,
+        ]
+        var costs: [ChildProcess.Cost] = []
+        for run in 0..<(size >= 1000 ? 6 : 11) {
             try? FileManager.default.removeItem(at: sources(size: size))
-            let instructions = Double(try InstructionCount.of(command)) / Double(size)
-            instructionsPerMethod[size] = instructions
-            let (lines, bytes) = try Self.count(sources(size: size))
-            report.add(
-                Row(
-                    section: "Generator", metric: "synthetic family, \(size) methods (from scratch)", unit: "ms",
-                    summary: Summary(costs.map(\.seconds)).scaled(by: 1000),
-                    note: "\(lines / size) lines, \(bytes / size) bytes per method; peak \(Self.mebibytes(costs))"))
-            report.add(
-                Row(
-                    section: "Generator", metric: "synthetic family, \(size) methods, instructions per method",
-                    unit: "M instr", summary: Summary([instructions / 1e6]),
-                    budget: size == 1000
-                        ? "≤ \(Report.number(Double(Budgets.instructionsPerSyntheticMethod) / 1e6)) M" : nil,
-                    withinBudget: size == 1000 ? instructions <= Double(Budgets.instructionsPerSyntheticMethod) : nil))
-            if size == GeneratedCodeBudget.methods {
-                let perMethod = Double(lines) / Double(size)
-                let bytesPerMethod = Double(bytes) / Double(size)
-                report.add(
-                    Row(
-                        section: "Generator",
-                        metric: "generated lines per synthetic method (\(size) methods, client included)",
-                        unit: "lines", summary: Summary([perMethod]), budget: "≤ \(GeneratedCodeBudget.linesPerMethod)",
-                        withinBudget: perMethod <= Double(GeneratedCodeBudget.linesPerMethod)
-                            && bytesPerMethod <= Double(GeneratedCodeBudget.bytesPerMethod),
-                        note: String(
-                            format: "%.0f bytes per method (≤ %d); both also checked by make test", bytesPerMethod,
-                            GeneratedCodeBudget.bytesPerMethod)
-                    ))
-            }
+            let cost = try ChildProcess.run(command)
+            if run > 0 { costs.append(cost) }  // the first run warms the file system cache
         }
-        if disk.path != workspace.path {
-            let target = disk.appendingPathComponent("generator-disk")
-            let command = [
-                sdkgen, "--schemas", workspace.appendingPathComponent("generator-1000/Schemas").path, "--output",
-                target.path,
-            ]
-            var costs: [ChildProcess.Cost] = []
-            for _ in 0..<3 {
-                try? FileManager.default.removeItem(at: target)
-                costs.append(try ChildProcess.run(command))
-            }
+        try? FileManager.default.removeItem(at: sources(size: size))
+        let instructions = Double(try InstructionCount.of(command)) / Double(size)
+        let (lines, bytes) = try Self.count(sources(size: size))
+        report.add(
+            Row(
+                section: "Generator", metric: "synthetic family, \(size) methods (from scratch)", unit: "ms",
+                summary: Summary(costs.map(\.seconds)).scaled(by: 1000),
+                note: "\(lines / size) lines, \(bytes / size) bytes per method; peak \(Self.mebibytes(costs))"))
+        report.add(
+            Row(
+                section: "Generator", metric: "synthetic family, \(size) methods, instructions per method",
+                unit: "M instr", summary: Summary([instructions / 1e6]),
+                budget: size == 1000
+                    ? "≤ \(Report.number(Double(Budgets.instructionsPerSyntheticMethod) / 1e6)) M" : nil,
+                withinBudget: size == 1000 ? instructions <= Double(Budgets.instructionsPerSyntheticMethod) : nil))
+        if size == GeneratedCodeBudget.methods {
+            let perMethod = Double(lines) / Double(size)
+            let bytesPerMethod = Double(bytes) / Double(size)
             report.add(
                 Row(
-                    section: "Generator", metric: "synthetic family, 1000 methods, written to disk", unit: "ms",
-                    summary: Summary(costs.map(\.seconds)).scaled(by: 1000),
-                    note: "the shared disk's speed varies widely"
+                    section: "Generator",
+                    metric: "generated lines per synthetic method (\(size) methods, client included)",
+                    unit: "lines", summary: Summary([perMethod]), budget: "≤ \(GeneratedCodeBudget.linesPerMethod)",
+                    withinBudget: perMethod <= Double(GeneratedCodeBudget.linesPerMethod)
+                        && bytesPerMethod <= Double(GeneratedCodeBudget.bytesPerMethod),
+                    note: String(
+                        format: "%.0f bytes per method (≤ %d); both also checked by make test", bytesPerMethod,
+                        GeneratedCodeBudget.bytesPerMethod)
                 ))
         }
-        if let small = instructionsPerMethod[100], let large = instructionsPerMethod[1000] {
-            report.add(
-                Row(
-                    section: "Generator", metric: "instructions per method, 1,000 vs 100 methods", unit: "ratio",
-                    summary: Summary([large / small]), budget: "≤ \(Budgets.instructionGrowth) (linear)",
-                    withinBudget: large / small <= Budgets.instructionGrowth))
+        return instructions
+    }
+
+    /// The 1,000-method family written to the disk rather than to memory.
+    private func toDisk(into report: Report) throws {
+        let target = disk.appendingPathComponent("generator-disk")
+        let command = [
+            sdkgen, "--schemas", workspace.appendingPathComponent("generator-1000/Schemas").path, "--output",
+            target.path,
+        ]
+        var costs: [ChildProcess.Cost] = []
+        for _ in 0..<3 {
+            try? FileManager.default.removeItem(at: target)
+            costs.append(try ChildProcess.run(command))
         }
+        report.add(
+            Row(
+                section: "Generator", metric: "synthetic family, 1000 methods, written to disk", unit: "ms",
+                summary: Summary(costs.map(\.seconds)).scaled(by: 1000),
+                note: "the shared disk's speed varies widely"
+            ))
     }
 
     /// Lines and bytes of the Swift files under `directory`.

@@ -543,11 +543,20 @@ final class JSONValueDecoderTests: XCTestCase {
 
         init(from decoder: any Decoder) throws {
             var container = try decoder.unkeyedContainer()
+            try readItems(&container)
+            try readNested(&container)
+            try readToTheEnd(&container)
+        }
+
+        private mutating func readItems(_ container: inout any UnkeyedDecodingContainer) throws {
             log.append("count \(container.count ?? -1)")
             if (try? container.decode(String.self)) == nil { log.append("not a string at \(container.currentIndex)") }
             log.append("int \(try container.decode(Int.self))")
             log.append("nil \(try container.decodeNil())")
             log.append("nil \(try container.decodeNil())")
+        }
+
+        private mutating func readNested(_ container: inout any UnkeyedDecodingContainer) throws {
             var nested = try container.nestedUnkeyedContainer()
             log.append("nested \(try nested.decode(Bool.self)) at \(ResponseDecodingError.path(nested.codingPath))")
             let keyed = try container.nestedContainer(keyedBy: AnyCodingKey.self)
@@ -556,6 +565,9 @@ final class JSONValueDecoderTests: XCTestCase {
             let superDecoder = try container.superDecoder()
             log.append("super \(try superDecoder.singleValueContainer().decode(String.self))")
             log.append("super path \(ResponseDecodingError.path(superDecoder.codingPath))")
+        }
+
+        private mutating func readToTheEnd(_ container: inout any UnkeyedDecodingContainer) throws {
             log.append("optional \(String(describing: try container.decodeIfPresent(Int.self)))")
             log.append("optional \(String(describing: try container.decodeIfPresent(Int.self)))")
             log.append("at end \(container.isAtEnd)")

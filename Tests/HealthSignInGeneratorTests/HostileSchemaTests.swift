@@ -34,60 +34,74 @@ final class HostileSchemaTests: XCTestCase {
             "HostileSchemaTests: \(sample == Int.max ? "all" : "\(sample)") fields per family"
         )
         var random = SplitMix64(seed: seed)
-        var refused = 0
-        var generated = 0
-        var fields = 0
+        var tally = Tally()
         for family in ["HealthVault", "Koppeltaal", "OAuth2", "SMART", "Vital"] {
-            let files = try Self.shippedFiles(family)
-            // The families it refers to are read beside it, unchanged, and only it is generated.
-            let others = family == "OAuth2" || family == "HealthVault" ? [] : try Self.shippedFiles("OAuth2")
-            let options = GeneratorPipeline.Options(families: [family])
-            let documents = try files.map { try JSONSerialization.jsonObject(with: Data($0.contents.utf8)) }
-            let every = documents.indices.flatMap { index in
-                HostileJSON.textPaths(in: documents[index]).filter { $0.last?.description != "/description" }.map {
-                    (index, $0)
-                }
-            }
-            fields += every.count
-            let chosen = Set(Array(every.indices).shuffled(using: &random).prefix(sample))
-            let trials = every.indices.filter(chosen.contains).map { every[$0] }
-            // Each trial is a pure run of the pipeline, so they can share the cores.
-            let outcomes = Outcomes()
-            let inputs = trials.map { index, path in
-                var mutated = files
-                let document = HostileJSON.inject(Self.payload, at: path, in: documents[index])
-                mutated[index] = InMemoryFile(path: files[index].path, contents: HostileJSON.text(document))
-                return mutated
-            }
-            DispatchQueue.concurrentPerform(iterations: inputs.count) { number in
-                outcomes.set(number, Result { try GeneratorPipeline.run(inputs[number] + others, options: options) })
-            }
-            var accepted = documents
-            for (number, (index, path)) in trials.enumerated() {
-                let place = "\(files[index].path) \(path.map(\.description).joined())"
-                switch outcomes.get(number) {
-                case .success(let output)?:
-                    generated += 1
-                    Self.assertNoCode(in: output, place)
-                    accepted[index] = HostileJSON.inject(Self.payload, at: path, in: accepted[index])
-                case .failure(let failure as GenerationFailed)?:
-                    refused += 1
-                    let errors = failure.diagnostics.filter { $0.severity == .error }
-                    XCTAssertFalse(errors.isEmpty, "\(place): refused without an error")
-                    for error in errors where error.location == nil {
-                        XCTFail("\(place): a diagnostic without a location: \(error)")
-                    }
-                case let other:
-                    XCTFail("\(place): \(String(describing: other))")
-                }
-            }
-            try assertEverythingAtOnceParses(family, files: files, documents: accepted, others: others)
+            try tryFields(of: family, sample: sample, random: &random, tally: &tally)
         }
-        XCTAssertGreaterThan(generated, 50, "too few fields generated to prove anything")
-        XCTAssertGreaterThan(refused, 0)
+        XCTAssertGreaterThan(tally.generated, 50, "too few fields generated to prove anything")
+        XCTAssertGreaterThan(tally.refused, 0)
         print(
-            "HostileSchemaTests: of \(fields) fields, \(generated + refused) tried: \(generated) generated safely, "
-                + "\(refused) refused with diagnostics")
+            "HostileSchemaTests: of \(tally.fields) fields, \(tally.generated + tally.refused) tried: "
+                + "\(tally.generated) generated safely, \(tally.refused) refused with diagnostics")
+    }
+
+    /// How many fields there were, and how many of those tried generated or were refused.
+    private struct Tally {
+        var fields = 0
+        var generated = 0
+        var refused = 0
+    }
+
+    /// Tries the payload in `sample` of the family's text fields, one at a time, then in all that generated at once.
+    private func tryFields(
+        of family: String, sample: Int, random: inout SplitMix64, tally: inout Tally
+    ) throws {
+        let files = try Self.shippedFiles(family)
+        // The families it refers to are read beside it, unchanged, and only it is generated.
+        let standsAlone = ["OAuth2", "HealthVault"].contains(family)
+        let others: [InMemoryFile] = standsAlone ? [] : try Self.shippedFiles("OAuth2")
+        let options = GeneratorPipeline.Options(families: [family])
+        let documents = try files.map { try JSONSerialization.jsonObject(with: Data($0.contents.utf8)) }
+        var every: [(Int, [HostileJSON.Step])] = []
+        for (index, document) in documents.enumerated() {
+            for path in HostileJSON.textPaths(in: document) where path.last?.description != "/description" {
+                every.append((index, path))
+            }
+        }
+        tally.fields += every.count
+        let chosen = Set(Array(every.indices).shuffled(using: &random).prefix(sample))
+        let trials = every.indices.filter(chosen.contains).map { every[$0] }
+        // Each trial is a pure run of the pipeline, so they can share the cores.
+        let outcomes = Outcomes()
+        let inputs: [[InMemoryFile]] = trials.map { index, path in
+            var mutated = files
+            let document = HostileJSON.inject(Self.payload, at: path, in: documents[index])
+            mutated[index] = InMemoryFile(path: files[index].path, contents: HostileJSON.text(document))
+            return mutated
+        }
+        DispatchQueue.concurrentPerform(iterations: inputs.count) { number in
+            outcomes.set(number, Result { try GeneratorPipeline.run(inputs[number] + others, options: options) })
+        }
+        var accepted = documents
+        for (number, (index, path)) in trials.enumerated() {
+            let place = "\(files[index].path) \(path.map(\.description).joined())"
+            switch outcomes.get(number) {
+            case .success(let output)?:
+                tally.generated += 1
+                Self.assertNoCode(in: output, place)
+                accepted[index] = HostileJSON.inject(Self.payload, at: path, in: accepted[index])
+            case .failure(let failure as GenerationFailed)?:
+                tally.refused += 1
+                let errors = failure.diagnostics.filter { $0.severity == .error }
+                XCTAssertFalse(errors.isEmpty, "\(place): refused without an error")
+                for error in errors where error.location == nil {
+                    XCTFail("\(place): a diagnostic without a location: \(error)")
+                }
+            case let other:
+                XCTFail("\(place): \(String(describing: other))")
+            }
+        }
+        try assertEverythingAtOnceParses(family, files: files, documents: accepted, others: others)
     }
 
     /// The family with the payload in every description and every field that generated on its own.

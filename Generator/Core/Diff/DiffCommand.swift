@@ -104,13 +104,15 @@ struct GitRevision {
         let listing = try Self.git(
             ["ls-tree", "-r", "--name-only", "--end-of-options", revision, "--", relative], in: top)
         let prefix = relative.isEmpty ? "" : relative + "/"
-        return try String(decoding: listing, as: UTF8.self).split(separator: "\n").map(String.init)
-            .filter { $0.hasPrefix(prefix) && $0.hasSuffix(".json") }
-            .map { path in
-                let contents = try Self.git(["show", "--end-of-options", revision + ":" + path], in: top)
-                return InMemoryFile(
-                    path: String(path.dropFirst(prefix.count)), contents: String(decoding: contents, as: UTF8.self))
-            }
+        var files: [InMemoryFile] = []
+        for line in String(decoding: listing, as: UTF8.self).split(separator: "\n") {
+            let path = String(line)
+            guard path.hasPrefix(prefix), path.hasSuffix(".json") else { continue }
+            let contents = try Self.git(["show", "--end-of-options", "\(revision):\(path)"], in: top)
+            let name = String(path.dropFirst(prefix.count))
+            files.append(InMemoryFile(path: name, contents: String(decoding: contents, as: UTF8.self)))
+        }
+        return files
     }
 
     /// The file at `path` at the revision, or nil when it did not exist there.

@@ -110,28 +110,29 @@ enum ErrorEmitter {
         }
     }
 
-    /// The codes as data: one row per listed code (its wire value, case, documented name and recovery), which the
-    /// initializer, `name` and `recovery` read. The case's wire value is a `switch`, not a lookup in the rows: Swift
-    /// hashes and compares a `RawRepresentable` enum through its `rawValue`, so a table keyed by case would recurse.
+    /// The codes as data. Each listed case's wire value, and its documented name and recovery, are a `switch` over
+    /// the case; a wire value finds its case in a dictionary made once from the list of cases. Those forms keep the
+    /// compiler's work small for a family with hundreds of codes: a `switch` on integer or string literals, or a
+    /// literal table of tuples, takes it about half a millisecond per code, past its limits at a few hundred.
+    /// A string finds its case by its exact bytes (`listedCase`). The wire value is not a lookup in a table keyed by
+    /// case: Swift hashes and compares a `RawRepresentable` enum through its `rawValue`, so that would recurse.
     private static func codeTable(_ codeType: IRCodeType, raw: String, into p: inout SwiftPrinter) {
-        let row = "(code: Self, name: Swift.String, recovery: HealthSignInCore.ErrorRecovery)"
-        if codeType.codes.isEmpty {
-            p.line("private static let rows: [\(raw): \(row)] = [:]")
+        let cases = codeType.codes.map { ".\(Emit.name($0.swiftName))" }
+        if cases.isEmpty {
+            p.line("private static let listed: [Self] = []")
         } else {
-            p.entries(
-                "private static let rows: [\(raw): \(row)] = [",
-                codeType.codes.map {
-                    "\(literal($0.value)): (.\(Emit.name($0.swiftName)), \(SwiftLiteral.string($0.name)), .\($0.recovery))"
-                },
-                "]")
+            p.entries("private static let listed: [Self] = [", cases, "]")
         }
+        p.blank()
+        p.line("private static let byRawValue: [\(raw): Self] = Dictionary(")
+        p.indented { p in p.line("listed.map { ($0.rawValue, $0) }, uniquingKeysWith: { first, _ in first })") }
         p.blank()
         p.doc("The case for a wire code.")
         p.block("public init(rawValue: \(raw))") { p in
             p.line(
                 codeType.isInteger
-                    ? "self = Self.rows[rawValue]?.code ?? .unknown(rawValue)"
-                    : "self = Self.listedCase(rawValue, in: Self.rows)?.code ?? .unknown(rawValue)")
+                    ? "self = Self.byRawValue[rawValue] ?? .unknown(rawValue)"
+                    : "self = Self.listedCase(rawValue, in: Self.byRawValue) ?? .unknown(rawValue)")
         }
         if !codeType.isInteger {
             p.blank()
@@ -149,12 +150,15 @@ enum ErrorEmitter {
             }
         }
         p.blank()
-        p.line("private var row: \(row)? {")
-        p.indented { p in
-            p.line("if case .unknown = self { return nil }")
-            p.line("return Self.rows[rawValue]")
+        p.block("private var row: (name: Swift.String, recovery: HealthSignInCore.ErrorRecovery)?") { p in
+            p.switchBlock("self") { p in
+                for code in codeType.codes {
+                    let row = "(\(SwiftLiteral.string(code.name)), .\(code.recovery))"
+                    p.line("case .\(Emit.name(code.swiftName)): return \(row)")
+                }
+                p.line("case .unknown: return nil")
+            }
         }
-        p.line("}")
         p.blank()
         p.doc("The documented name, e.g. `\(codeType.codes.first?.name ?? "")`, or nil for an unknown code.")
         p.line("public var name: Swift.String? { row?.name }")

@@ -48,8 +48,10 @@ enum SwiftLineBreaker {
             arguments.append(String(characters[start..<comma]).trimmingSpaces)
             start = comma + 1
         }
-        let tail = String(characters[widest.close...]) + (opensBlock ? " {" : "")
-        return .arguments(head: String(characters[...widest.open]), arguments: arguments, tail: tail)
+        var tail = String(characters[widest.close...])
+        if opensBlock { tail += " {" }
+        let head = String(characters[...widest.open])
+        return .arguments(head: head, arguments: arguments, tail: tail)
     }
 
     /// The bracket pairs at the top level of `characters`, each with the commas directly inside it; nil when the

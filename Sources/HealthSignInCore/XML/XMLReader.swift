@@ -419,10 +419,7 @@ struct XMLReader {
                 )
             }
             let attributeSpan = span(attributeName)
-            let bit: UInt64 =
-                1
-                << ((UInt64(attributeName.count) &* 7 &+ UInt64(bytes[attributeName.lowerBound]) &* 3
-                    &+ UInt64(bytes[attributeName.upperBound - 1])) & 63)
+            let bit = filterBit(of: attributeName)
             let isDuplicate: Bool
             if count < Self.linearDuplicateCheck, seen & bit == 0 {
                 seen |= bit
@@ -442,6 +439,16 @@ struct XMLReader {
             attributes.append(XMLTree.Attribute(name: attributeSpan, value: value))
         }
         return declared
+    }
+
+    /// The bit of the duplicate filter that the attribute name at `range` sets.
+    @inline(__always)
+    private func filterBit(of range: Range<Int>) -> UInt64 {
+        let length = UInt64(truncatingIfNeeded: range.count)
+        let first = UInt64(bytes[range.lowerBound])
+        let last = UInt64(bytes[range.upperBound - 1])
+        let position: UInt64 = (length &* 7 &+ first &* 3 &+ last) & 63
+        return 1 << position
     }
 
     /// Whether `name` is already among the attributes from `first` on, through `attributeNames`, which it fills with
@@ -758,10 +765,10 @@ struct XMLReader {
         // Most values need no decoding: they stay a span of the document.
         var ascii = true
         index = plainASCII(from: index, other: quote, UInt8(ascii: "&"), UInt8(ascii: "<"))
-        while index < bytes.count, bytes[index] != quote, bytes[index] >= 0x20, bytes[index] != UInt8(ascii: "&"),
-            bytes[index] != UInt8(ascii: "<")
-        {
-            ascii = ascii && bytes[index] < 0x80
+        while index < bytes.count {
+            let byte: UInt8 = bytes[index]
+            if byte == quote || byte < 0x20 || byte == 0x26 || byte == 0x3C { break }  // '&', '<'
+            ascii = ascii && byte < 0x80
             index += 1
         }
         if !ascii { try checkUTF8(start..<index) }

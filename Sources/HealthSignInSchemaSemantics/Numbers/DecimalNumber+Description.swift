@@ -6,20 +6,32 @@ extension DecimalNumber: CustomStringConvertible {
     /// spelling grows with the exponent.
     public var description: String {
         guard !isZero else { return "0" }
-        let sign = isNegative ? "-" : ""
         let text = String(decoding: digits.map { $0 + UInt8(ascii: "0") }, as: UTF8.self)
+        var spelling = isNegative ? "-" : ""
         // The thresholds bound order, so the counts below are small.
         if exponent >= 0 && order <= 21 {
-            return sign + text + String(repeating: "0", count: Int(exponent))
-        }
-        if exponent < 0 && order > -6 {
+            spelling += text
+            spelling += String(repeating: "0", count: Int(exponent))
+        } else if exponent < 0 && order > -6 {
             if order > 0 {
                 let point = text.index(text.startIndex, offsetBy: Int(order))
-                return sign + text[..<point] + "." + text[point...]
+                spelling += text[..<point]
+                spelling += "."
+                spelling += text[point...]
+            } else {
+                spelling += "0."
+                spelling += String(repeating: "0", count: Int(-order))
+                spelling += text
             }
-            return sign + "0." + String(repeating: "0", count: Int(-order)) + text
+        } else {
+            spelling += text.prefix(1)
+            if text.count > 1 {
+                spelling += "."
+                spelling += text.dropFirst()
+            }
+            spelling += "e"
+            spelling += String(order - 1)
         }
-        let mantissa = text.count == 1 ? text : String(text.prefix(1)) + "." + text.dropFirst()
-        return sign + mantissa + "e" + String(order - 1)
+        return spelling
     }
 }

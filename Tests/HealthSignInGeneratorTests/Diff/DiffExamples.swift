@@ -157,13 +157,18 @@ enum DiffExamples {
         }
     }
 
-    // swift-format-ignore: FunctionBodyLength
     /// Makes `old` and `new` differ as `rule` says; false when the rule has no example of this kind.
     private static func edit(_ rule: DiffRule, _ p: String, _ old: inout ExampleSet, _ new: inout ExampleSet) -> Bool {
+        editFamily(rule, p, &old, &new) ?? editTypes(rule, p, &old, &new) ?? editValues(rule, p, &old, &new)
+    }
+
+    // swift-format-ignore: FunctionBodyLength
+    /// ``edit(_:_:_:_:)`` for the rules on families, servers and methods; nil for the others.
+    private static func editFamily(
+        _ rule: DiffRule, _ p: String, _ old: inout ExampleSet, _ new: inout ExampleSet
+    ) -> Bool? {
         let proto = "\(p)/protocol.json"
-        let types = "\(p)/types.json"
         let ping = "\(p)/\(p)Ping.json"
-        let thing = "$defs/\(p)Thing"
         switch rule {
         case .familyAdded:
             old.files = [:]
@@ -236,6 +241,21 @@ enum DiffExamples {
             return false  // which request follows a page: the HealthVault paging tests drive pages themselves
         case .healthVaultMethodChanged:
             return false
+        default:
+            return nil
+        }
+        return true
+    }
+
+    // swift-format-ignore: FunctionBodyLength
+    /// ``edit(_:_:_:_:)`` for the rules on types and their members; nil for the others.
+    private static func editTypes(
+        _ rule: DiffRule, _ p: String, _ old: inout ExampleSet, _ new: inout ExampleSet
+    ) -> Bool? {
+        let types = "\(p)/types.json"
+        let ping = "\(p)/\(p)Ping.json"
+        let thing = "$defs/\(p)Thing"
+        switch rule {
         case .typeAdded:
             new.set(types, "$defs/\(p)Extra", ["type": "object", "properties": ["a": ["type": "string"]]])
         case .typeRemoved:
@@ -307,6 +327,22 @@ enum DiffExamples {
             new.set(types, "\(thing)/properties/name/aliases", ["title"])
         case .xmlShapeChanged:
             return false  // XML: the HealthVault family's own fixtures
+        default:
+            return nil
+        }
+        return true
+    }
+
+    // swift-format-ignore: FunctionBodyLength
+    /// ``edit(_:_:_:_:)`` for the rules on constraints, enumerations, variants and errors.
+    private static func editValues(_ rule: DiffRule, _ p: String, _ old: inout ExampleSet, _ new: inout ExampleSet)
+        -> Bool
+    {
+        let proto = "\(p)/protocol.json"
+        let types = "\(p)/types.json"
+        let ping = "\(p)/\(p)Ping.json"
+        let thing = "$defs/\(p)Thing"
+        switch rule {
         case .constraintTightened:
             new.set(types, "\(thing)/properties/id/maxLength", 10)
         case .constraintLoosened:
@@ -381,6 +417,8 @@ enum DiffExamples {
             new.set(proto, "errors/\(p)Error/codes/1/recovery", "reconfigure")
         case .errorFieldsChanged:
             new.set(proto, "errors/\(p)Error/message", ["/code"])
+        default:
+            return false  // the rules editFamily and editTypes make
         }
         return true
     }

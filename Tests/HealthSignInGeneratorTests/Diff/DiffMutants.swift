@@ -172,10 +172,17 @@ enum DiffMutants {
             }
             return node
         }
+        let words = change.split(separator: " ", maxSplits: 1).map(String.init)
+        let kind = words.first ?? ""
+        if !changeMembers(kind, named: words.count > 1 ? words[1] : nil, of: &node) { changeNode(kind, of: &node) }
+        return node
+    }
+
+    /// Applies a change to an object's members and `required`; false when `kind` is not such a change.
+    private static func changeMembers(_ kind: String, named member: String?, of node: inout [String: Any]) -> Bool {
         var properties = node["properties"] as? [String: Any] ?? [:]
         let first = properties.keys.sorted().first
-        let words = change.split(separator: " ", maxSplits: 1).map(String.init)
-        switch words.first ?? "" {
+        switch kind {
         case "add-property": properties["zz"] = ["type": "string"]
         case "add-required-with-default":
             properties["zz"] = ["type": "string", "default": "z"]
@@ -187,11 +194,20 @@ enum DiffMutants {
             }
         case "toggle-required":
             // The member named after the change, else the first.
-            if let name = words.count > 1 ? words[1] : first {
+            if let name = member ?? first {
                 var required = node["required"] as? [String] ?? []
                 if required.contains(name) { required.removeAll { $0 == name } } else { required.append(name) }
                 node["required"] = required.isEmpty ? nil : required
             }
+        default: return false
+        }
+        if node["properties"] != nil { node["properties"] = properties }
+        return true
+    }
+
+    /// Applies a change to the node itself: its type, bounds, values or variants.
+    private static func changeNode(_ kind: String, of node: inout [String: Any]) {
+        switch kind {
         case "toggle-null":
             if let types = node["type"] as? [String] {
                 node["type"] = types.first { $0 != "null" } ?? "string"
@@ -215,7 +231,5 @@ enum DiffMutants {
         case "remove-variant": node["oneOf"] = Array((node["oneOf"] as? [Any] ?? []).dropLast())
         default: break
         }
-        if node["properties"] != nil { node["properties"] = properties }
-        return node
     }
 }

@@ -28,66 +28,99 @@ final class DiffProofTests: XCTestCase {
         let drawn = try DiffMutants.draw(seed: seed, count: mutantCount)
         let mutants = drawn.filter { mutant in (try? SchemaDiffTests.changes(mutant)) != nil }
         let regressions = try DiffMutants.regressions
+        let labels: String = rules.map(\.label).sorted().joined(separator: ", ")
         print(
-            "DiffProofTests: \(rules.count) rule examples (\(rules.map(\.label).sorted().joined(separator: ", "))), "
-                + "\(mutants.count) random changes of \(drawn.count) drawn, \(regressions.count) regressions"
-        )
+            "DiffProofTests: \(rules.count) rule examples (\(labels)), \(mutants.count) random changes of "
+                + "\(drawn.count) drawn, \(regressions.count) regressions")
         let examples = rules + mutants + regressions
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("diff-proof-\(seed)")
         try? FileManager.default.removeItem(at: directory)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
 
-        var sides: [String: Side] = [:]
-        for side in ["old", "new"] {
-            let folder = directory.appendingPathComponent(side)
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            var result = Side()
-            for example in examples {
-                let set = side == "old" ? example.old : example.new
-                guard !set.files.isEmpty else { continue }
-                let output = try GeneratorPipeline.run(
-                    set.inMemoryFiles, options: .init(config: set.config, singleFile: true))
-                for file in output.files {
-                    let path = folder.appendingPathComponent(file.path.replacingOccurrences(of: "/", with: "_"))
-                    try file.contents.write(to: path, atomically: true, encoding: .utf8)
-                    result.generated.append(path.path)
-                }
-                let module = try GeneratorPipeline.resolvedModule(set.inMemoryFiles, options: .init(config: set.config))
-                    .0
-                guard let family = module.families.first else { continue }
-                result.families[example.family] = family
-                let harness = folder.appendingPathComponent("\(example.family)Harness.swift")
-                try DiffHarness(family: family).program().write(to: harness, atomically: true, encoding: .utf8)
-                result.harness.append(harness.path)
-            }
-            let support = folder.appendingPathComponent("DiffSupport.swift")
-            try
-                (DiffHarness.support
-                + DiffHarness.dispatch(examples.map(\.family).filter { result.families[$0] != nil }))
-                .write(to: support, atomically: true, encoding: .utf8)
-            result.harness.append(support.path)
-            sides[side] = result
-        }
-        guard let old = sides["old"], let new = sides["new"] else { return }
+        let old = try Self.generate(examples, side: "old", in: directory)
+        let new = try Self.generate(examples, side: "new", in: directory)
 
         // Source: the old API's usage against the old code (it must compile) and against the new.
-        let usageFolder = directory.appendingPathComponent("usage")
-        try FileManager.default.createDirectory(at: usageFolder, withIntermediateDirectories: true)
-        var usages: [String] = []
-        for example in examples {
-            guard let family = old.families[example.family] else { continue }
-            let path = usageFolder.appendingPathComponent("Usage_\(example.family).swift")
-            try
-                ("import Foundation\n@_spi(Generated) import HealthSignInCore\n\n" + DiffHarness(family: family).usage())
-                .write(to: path, atomically: true, encoding: .utf8)
-            usages.append(path.path)
-        }
+        let usages = try Self.writeUsages(examples, of: old, in: directory)
         let againstOld = try typecheck(usages + old.generated)
         XCTAssertEqual(againstOld, [], "seed \(seed): code written against the old API must compile against it")
         let brokenSource = try typecheck(usages + new.generated)
 
         // Wire: both versions read every message of both.
+        let messages = Self.messages(examples, old: old, new: new, seed: seed)
+        let input = directory.appendingPathComponent("messages.txt")
+        let lines: [String] = messages.map { "\($0.0)\t\(Data($0.1.utf8).base64EncodedString())" }
+        try lines.joined(separator: "\n").write(to: input, atomically: true, encoding: .utf8)
+        var readings: [String: [String: String]] = [:]
+        for (side, sources) in [("old", old.generated + old.harness), ("new", new.generated + new.harness)] {
+            guard let reading = try read(input, side: side, sources: sources, in: directory) else { return }
+            readings[side] = reading
+        }
+
+        var disagreements: [String] = []
+        var conservative: [String] = []
+        for example in examples {
+            let observedSource = brokenSource.contains(example.family)
+            let (evidence, decided) = Self.wireBreak(
+                family: example.family, messages: messages, old: readings["old"] ?? [:], new: readings["new"] ?? [:])
+            try Self.judge(
+                example, sourceBroken: observedSource, wire: (evidence, decided),
+                disagreements: &disagreements, conservative: &conservative)
+        }
+        for text in conservative { print("DiffProofTests: conservative: \(text)") }
+        print("DiffProofTests: \(disagreements.count) unsound and \(conservative.count) conservative verdicts")
+        XCTAssertEqual(disagreements, [], "seed \(seed); the compiler refused \(brokenSource.sorted())")
+    }
+
+    /// Generates one side (`old` or `new`) of every example into its own folder, with a reader harness per family.
+    private static func generate(_ examples: [DiffExample], side: String, in directory: URL) throws -> Side {
+        let folder = directory.appendingPathComponent(side)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        var result = Side()
+        for example in examples {
+            let set = side == "old" ? example.old : example.new
+            guard !set.files.isEmpty else { continue }
+            let output = try GeneratorPipeline.run(
+                set.inMemoryFiles, options: .init(config: set.config, singleFile: true))
+            for file in output.files {
+                let path = folder.appendingPathComponent(file.path.replacingOccurrences(of: "/", with: "_"))
+                try file.contents.write(to: path, atomically: true, encoding: .utf8)
+                result.generated.append(path.path)
+            }
+            let resolved = try GeneratorPipeline.resolvedModule(set.inMemoryFiles, options: .init(config: set.config))
+            guard let family = resolved.0.families.first else { continue }
+            result.families[example.family] = family
+            let harness = folder.appendingPathComponent("\(example.family)Harness.swift")
+            try DiffHarness(family: family).program().write(to: harness, atomically: true, encoding: .utf8)
+            result.harness.append(harness.path)
+        }
+        let support = folder.appendingPathComponent("DiffSupport.swift")
+        let proven: [String] = examples.map(\.family).filter { result.families[$0] != nil }
+        let supportText: String = DiffHarness.support + DiffHarness.dispatch(proven)
+        try supportText.write(to: support, atomically: true, encoding: .utf8)
+        result.harness.append(support.path)
+        return result
+    }
+
+    /// Writes code that uses each example's old API; returns the files' paths.
+    private static func writeUsages(_ examples: [DiffExample], of old: Side, in directory: URL) throws -> [String] {
+        let folder = directory.appendingPathComponent("usage")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        var usages: [String] = []
+        for example in examples {
+            guard let family = old.families[example.family] else { continue }
+            let path = folder.appendingPathComponent("Usage_\(example.family).swift")
+            let text: String =
+                "import Foundation\n@_spi(Generated) import HealthSignInCore\n\n" + DiffHarness(family: family).usage()
+            try text.write(to: path, atomically: true, encoding: .utf8)
+            usages.append(path.path)
+        }
+        return usages
+    }
+
+    /// Random messages of both versions of every example, tagged `o` or `n` by the version that wrote them.
+    private static func messages(_ examples: [DiffExample], old: Side, new: Side, seed: UInt64) -> [(String, String)] {
         var random = SplitMix64(seed: seed)
         var messages: [(String, String)] = []
         for example in examples {
@@ -98,50 +131,44 @@ final class DiffProofTests: XCTestCase {
                 random = instances.random
             }
         }
-        let input = directory.appendingPathComponent("messages.txt")
-        try messages.map { "\($0.0)\t\(Data($0.1.utf8).base64EncodedString())" }.joined(separator: "\n")
-            .write(to: input, atomically: true, encoding: .utf8)
-        var readings: [String: [String: String]] = [:]
-        for (side, sources) in [("old", old.generated + old.harness), ("new", new.generated + new.harness)] {
-            let executable = directory.appendingPathComponent("read-\(side)")
-            let compile = try SwiftCompiler.compile(
-                module: "Diff\(side.capitalized)", sources: sources, executable: executable)
-            XCTAssertEqual(compile.status, 0, "the \(side) readers do not compile:\n\(compile.output.suffix(6000))")
-            guard compile.status == 0 else { return }
-            let run = try Subprocess.run([executable.path, input.path])
-            XCTAssertEqual(run.status, 0, String(run.output.suffix(3000)))
-            readings[side] = Self.parse(run.output)
-        }
+        return messages
+    }
 
-        var disagreements: [String] = []
-        var conservative: [String] = []
-        for example in examples {
-            let changes = try SchemaDiffTests.changes(example)
-            let expectedSource = changes.contains { $0.source == .breaking }
-            let expectedWire = changes.contains { $0.wire == .breaking }
-            let observedSource = brokenSource.contains(example.family)
-            let (evidence, decided) = Self.wireBreak(
-                family: example.family, messages: messages, old: readings["old"] ?? [:], new: readings["new"] ?? [:])
-            // A rule's example must agree both ways. A random change must never break what the diff calls
-            // compatible; the diff may call breaking a change no message or use happens to show (a looser maxLength
-            // that a pattern already bounds, a message no schema version accepts), which is only printed.
-            let exact = example.rule != nil
-            if observedSource != expectedSource {
-                let text = "\(example.label): the compiler says source \(observedSource ? "breaking" : "compatible")"
-                if exact || observedSource { disagreements.append(text) } else { conservative.append(text) }
-            }
-            if !decided {
-                if exact { disagreements.append("\(example.label): a part has no valid message, nothing decides") }
-            } else if (evidence != nil) != expectedWire {
-                let text =
-                    "\(example.label): the runtime says wire \(evidence != nil ? "breaking" : "compatible")"
-                    + (evidence.map { ": \($0)" } ?? "")
-                if exact || evidence != nil { disagreements.append(text) } else { conservative.append(text) }
-            }
+    /// Compiles one side's readers and has them read every message; nil (with a failure) when they do not compile.
+    private func read(_ input: URL, side: String, sources: [String], in directory: URL) throws -> [String: String]? {
+        let executable = directory.appendingPathComponent("read-\(side)")
+        let compile = try SwiftCompiler.compile(
+            module: "Diff\(side.capitalized)", sources: sources, executable: executable)
+        XCTAssertEqual(compile.status, 0, "the \(side) readers do not compile:\n\(compile.output.suffix(6000))")
+        guard compile.status == 0 else { return nil }
+        let run = try Subprocess.run([executable.path, input.path])
+        XCTAssertEqual(run.status, 0, String(run.output.suffix(3000)))
+        return Self.parse(run.output)
+    }
+
+    /// Compares an example's reported changes with what the compiler and the runtime observed. A rule's example must
+    /// agree both ways. A random change must never break what the diff calls compatible; the diff may call breaking a
+    /// change no message or use happens to show (a looser maxLength that a pattern already bounds, a message no schema
+    /// version accepts), which is only printed.
+    private static func judge(
+        _ example: DiffExample, sourceBroken observedSource: Bool, wire: (evidence: String?, decided: Bool),
+        disagreements: inout [String], conservative: inout [String]
+    ) throws {
+        let changes = try SchemaDiffTests.changes(example)
+        let expectedSource = changes.contains { $0.source == .breaking }
+        let expectedWire = changes.contains { $0.wire == .breaking }
+        let exact = example.rule != nil
+        if observedSource != expectedSource {
+            let text = "\(example.label): the compiler says source \(observedSource ? "breaking" : "compatible")"
+            if exact || observedSource { disagreements.append(text) } else { conservative.append(text) }
         }
-        for text in conservative { print("DiffProofTests: conservative: \(text)") }
-        print("DiffProofTests: \(disagreements.count) unsound and \(conservative.count) conservative verdicts")
-        XCTAssertEqual(disagreements, [], "seed \(seed); the compiler refused \(brokenSource.sorted())")
+        if !wire.decided {
+            if exact { disagreements.append("\(example.label): a part has no valid message, nothing decides") }
+        } else if (wire.evidence != nil) != expectedWire {
+            var text = "\(example.label): the runtime says wire \(wire.evidence != nil ? "breaking" : "compatible")"
+            if let evidence = wire.evidence { text += ": \(evidence)" }
+            if exact || wire.evidence != nil { disagreements.append(text) } else { conservative.append(text) }
+        }
     }
 
     /// The rule examples a run proves, chosen by `SDK_DIFF_EXAMPLES`: a number of them drawn from `seed` (10 when it

@@ -415,202 +415,204 @@ public enum HealthVaultStatusCode: HealthSignInCore.ServerErrorCode, RawRepresen
     /// A code the schema does not list.
     case unknown(Swift.Int)
 
-    private static let rows: [Swift.Int: (code: Self, name: Swift.String, recovery: HealthSignInCore.ErrorRecovery)] = [
-        0: (.ok, "OK", .none),
-        1: (.failed, "FAILED", .retryLater),
-        2: (.badHTTP, "BAD_HTTP", .none),
-        3: (.invalidXML, "INVALID_XML", .fixRequest),
-        4: (.badSig, "BAD_SIG", .fixRequest),
-        5: (.badMethod, "BAD_METHOD", .fixRequest),
-        6: (.invalidApp, "INVALID_APP", .reprovision),
-        7: (.credentialTokenExpired, "CREDENTIAL_TOKEN_EXPIRED", .none),
-        8: (.invalidToken, "INVALID_TOKEN", .none),
-        9: (.invalidPerson, "INVALID_PERSON", .none),
-        10: (.invalidRecord, "INVALID_RECORD", .none),
-        11: (.accessDenied, "ACCESS_DENIED", .reauthorize),
-        12: (.nyi, "NYI", .none),
-        13: (.invalidThing, "INVALID_THING", .none),
-        14: (.cantConvertUnits, "CANT_CONVERT_UNITS", .none),
-        15: (.invalidFilter, "INVALID_FILTER", .none),
-        16: (.invalidFormat, "INVALID_FORMAT", .none),
-        17: (.missingSharedSecret, "MISSING_SHARED_SECRET", .none),
-        18: (.invalidAppauth, "INVALID_APPAUTH", .reauthorize),
-        19: (.invalidThingType, "INVALID_THING_TYPE", .none),
-        20: (.thingTypeImmutable, "THING_TYPE_IMMUTABLE", .none),
-        21: (.thingTypeUncreatable, "THING_TYPE_UNCREATABLE", .none),
-        22: (.duplicateCredentialFound, "DUPLICATE_CREDENTIAL_FOUND", .none),
-        23: (.invalidRecordName, "INVALID_RECORD_NAME", .none),
-        24: (.drugNotFound, "DRUG_NOT_FOUND", .none),
-        25: (.invalidPersonState, "INVALID_PERSON_STATE", .none),
-        26: (.invalidCodeset, "INVALID_CODESET", .none),
-        27: (.invalidGroup, "InvalidGroup", .none),
-        28: (.invalidValidationToken, "INVALID_VALIDATION_TOKEN", .none),
-        29: (.invalidAccountName, "InvalidAccountName", .none),
-        30: (.invalidContactEmail, "INVALID_CONTACT_EMAIL", .none),
-        31: (.invalidLoginName, "INVALID_LOGIN_NAME", .none),
-        32: (.invalidPassword, "INVALID_PASSWORD", .none),
-        33: (.invalidOpenquery, "INVALID_OPENQUERY", .none),
-        34: (.invalidTransform, "INVALID_TRANSFORM", .none),
-        35: (.invalidRelationshipType, "INVALID_RELATIONSHIP_TYPE", .none),
-        36: (.invalidCredentialType, "INVALID_CREDENTIAL_TYPE", .none),
-        37: (.invalidRecordState, "INVALID_RECORD_STATE", .none),
-        38: (.appAuthNotRequired, "APP_AUTH_NOT_REQUIRED", .none),
-        39: (.requestTooLong, "REQUEST_TOO_LONG", .none),
-        40: (.duplicateAuthorizedRecordFound, "DUPLICATE_AUTHORIZED_RECORD_FOUND", .none),
-        41: (.emailNotValidated, "EMAIL_NOT_VALIDATED", .none),
-        42: (.duplicateGroupFound, "DuplicateGroupFound", .none),
-        43: (.groupAlreadyHasParent, "GroupAlreadyHasParent", .none),
-        44: (.groupMembershipCycleDetected, "GroupMembershipCycleDetected", .none),
-        45: (.mailAddressMalformed, "MAIL_ADDRESS_MALFORMED", .none),
-        46: (.passwordNotStrong, "PASSWORD_NOT_STRONG", .none),
-        47: (.cannotRemoveLastCustodian, "CANNOT_REMOVE_LAST_CUSTODIAN", .none),
-        48: (.invalidEmailAddress, "INVALID_EMAIL_ADDRESS", .none),
-        49: (.requestTimedOut, "REQUEST_TIMED_OUT", .retryLater),
-        50: (.invalidSponsorEmail, "INVALID_SPONSOR_EMAIL", .none),
-        51: (.invalidPromotionToken, "INVALID_PROMOTION_TOKEN", .none),
-        52: (.invalidRecordAuthorizationToken, "INVALID_RECORD_AUTHORIZATION_TOKEN", .none),
-        53: (.tooManyGroupsInQuery, "TOO_MANY_GROUPS_IN_QUERY", .none),
-        54: (.grantAuthzExceedsDefault, "GRANT_AUTHZ_EXCEEDS_DEFAULT", .none),
-        55: (.invalidVocabulary, "INVALID_VOCABULARY", .none),
-        56: (.duplicateApplicationFound, "DUPLICATE_APPLICATION_FOUND", .none),
-        57: (.recordAuthorizationTokenExpired, "RECORD_AUTHORIZATION_TOKEN_EXPIRED", .none),
-        58: (.recordAuthorizationDoesNotExist, "RECORD_AUTHORIZATION_DOES_NOT_EXIST", .none),
-        59: (.thingTypeUndeletable, "THING_TYPE_UNDELETABLE", .none),
-        60: (.versionStampMissing, "VERSION_STAMP_MISSING", .none),
-        61: (.versionStampMismatch, "VERSION_STAMP_MISMATCH", .none),
-        62: (.expiredOpenquery, "EXPIRED_OPENQUERY", .none),
-        63: (.invalidPublicKey, "INVALID_PUBLIC_KEY", .none),
-        64: (.domainNameNotSet, "DOMAIN_NAME_NOT_SET", .none),
-        65: (.authenticatedSessionTokenExpired, "AUTHENTICATED_SESSION_TOKEN_EXPIRED", .refreshCredential),
-        66: (.invalidCredentialKey, "INVALID_CREDENTIAL_KEY", .none),
-        67: (.invalidPersonID, "INVALID_PERSON_ID", .none),
-        68: (.recordQuotaExceeded, "RECORD_QUOTA_EXCEEDED", .none),
-        69: (.invalidDatetime, "INVALID_DATETIME", .none),
-        70: (.badCert, "BAD_CERT", .none),
-        71: (.responseTooLong, "RESPONSE_TOO_LONG", .none),
-        72: (.invalidVerificationQuestion, "INVALID_VERIFICATION_QUESTION", .none),
-        73: (.invalidVerificationAnswer, "INVALID_VERIFICATION_ANSWER", .none),
-        74: (.invalidIdentityCode, "INVALID_IDENTITY_CODE", .none),
-        75: (.retryLimitExceeded, "RETRY_LIMIT_EXCEEDED", .none),
-        76: (.cultureNotSupported, "CULTURE_NOT_SUPPORTED", .none),
-        77: (.invalidFileExtension, "INVALID_FILE_EXTENSION", .none),
-        78: (.invalidVocabularyItem, "INVALID_VOCABULARY_ITEM", .none),
-        79: (.duplicateConnectRequestFound, "DUPLICATE_CONNECT_REQUEST_FOUND", .none),
-        80: (.invalidSpecialAccountType, "INVALID_SPECIAL_ACCOUNT_TYPE", .none),
-        81: (.duplicateTypeFound, "DUPLICATE_TYPE_FOUND", .none),
-        82: (.credentialNotFound, "CREDENTIAL_NOT_FOUND", .none),
-        83: (.cannotRemoveLastCredential, "CANNOT_REMOVE_LAST_CREDENTIAL", .none),
-        84: (.connectRequestAlreadyAuthorized, "CONNECT_REQUEST_ALREADY_AUTHORIZED", .none),
-        85: (.invalidThingTypeVersion, "INVALID_THING_TYPE_VERSION", .none),
-        86: (.credentialsLimitExceeded, "CREDENTIALS_LIMIT_EXCEEDED", .none),
-        87: (.invalidMethod, "INVALID_METHOD", .none),
-        88: (.invalidBlobRefURL, "INVALID_BLOB_REF_URL", .none),
-        89: (.cannotGetStreamedOtherData, "CANNOT_GET_STREAMED_OTHER_DATA", .none),
-        90: (.updateThingTypeVersionNoDataXML, "UPDATE_THING_TYPE_VERSION_NO_DATA_XML", .none),
-        91: (.unsupportedContentEncoding, "UNSUPPORTED_CONTENT_ENCODING", .none),
-        92: (.contentEncodingDataMismatch, "CONTENT_ENCODING_DATA_MISMATCH", .none),
-        93: (.applicationLimitExceeded, "APPLICATION_LIMIT_EXCEEDED", .none),
-        94: (.invalidBinaryContentID, "INVALID_BINARY_CONTENT_ID", .none),
-        95: (.connectRequestIncomplete, "CONNECT_REQUEST_INCOMPLETE", .none),
-        96: (.connectPackageExists, "CONNECT_PACKAGE_EXISTS", .none),
-        97: (.invalidFileName, "INVALID_FILE_NAME", .none),
-        98: (.invalidSignupCode, "INVALID_SIGNUP_CODE", .none),
-        99: (.blobSizeTooLargeForInline, "BLOB_SIZE_TOO_LARGE_FOR_INLINE", .none),
-        100: (.duplicateBlob, "DUPLICATE_BLOB", .none),
-        101: (.blobTokenCommitted, "BLOB_TOKEN_COMMITTED", .none),
-        102: (.blobTokenNotCompleted, "BLOB_TOKEN_NOT_COMPLETED", .none),
-        104: (.thingPotentiallyIncomplete, "THING_POTENTIALLY_INCOMPLETE", .none),
-        105: (.invalidSignatureAlgorithm, "INVALID_SIGNATURE_ALGORITHM", .none),
-        106: (.invalidBlobHashAlgorithm, "INVALID_BLOB_HASH_ALGORITHM", .none),
-        107: (.unsupportedBlobHashBlockSize, "UNSUPPORTED_BLOB_HASH_BLOCK_SIZE", .none),
-        108: (.blobHashAlgorithmMismatch, "BLOB_HASH_ALGORITHM_MISMATCH", .none),
-        109: (.blobHashBlockSizeMismatch, "BLOB_HASH_BLOCK_SIZE_MISMATCH", .none),
-        110: (.unsupportedSignatureMethod, "UNSUPPORTED_SIGNATURE_METHOD", .none),
-        111: (.invalidBlobHash, "INVALID_BLOB_HASH", .none),
-        112: (.packageBlobNotCommitted, "PACKAGE_BLOB_NOT_COMMITTED", .none),
-        113: (.applicationStateTransitionNotSupported, "APPLICATION_STATE_TRANSITION_NOT_SUPPORTED", .none),
-        114: (.appManagerAuthInviteDuplicate, "AppManagerAuthInviteDuplicate", .none),
-        115: (.existingAppManagerAuthInviteNotFound, "ExistingAppManagerAuthInviteNotFound", .none),
-        116: (.invalidAppManagerAuthToken, "InvalidAppManagerAuthToken", .none),
-        117: (.resendAppManagerInviteFailed, "ResendAppManagerInviteFailed", .none),
-        118: (.appManagerAuthAlreadyExist, "AppManagerAuthAlreadyExist", .none),
-        119: (.appManagerAuthDoesNotExist, "AppManagerAuthDoesNotExist", .none),
-        120: (.invalidPackageContents, "INVALID_PACKAGE_CONTENTS", .none),
-        121: (.invalidContentType, "INVALID_CONTENT_TYPE", .none),
-        122: (.connectPackageValidationRequired, "CONNECT_PACKAGE_VALIDATION_REQUIRED", .none),
-        123: (.invalidThingState, "INVALID_THING_STATE", .none),
-        124: (.tooManyThingsSpecified, "TOO_MANY_THINGS_SPECIFIED", .none),
-        125: (.invalidEntityType, "InvalidEntityType", .none),
-        126: (.invalidDirectoryItem, "INVALID_DIRECTORY_ITEM", .none),
-        127: (.invalidDirectoryType, "InvalidDirectoryType", .none),
-        128: (.invalidDirectoryState, "InvalidDirectoryState", .none),
-        129: (.invalidVocabularyAuthorization, "INVALID_VOCABULARY_AUTHORIZATION", .none),
-        130: (.vocabularyAccessDenied, "VOCABULARY_ACCESS_DENIED", .none),
-        131: (.unsupportedPersonalFlag, "UNSUPPORTED_PERSONAL_FLAG", .none),
-        132: (.subscriptionNotFound, "SUBSCRIPTION_NOT_FOUND", .none),
-        133: (.subscriptionLimitExceeded, "SUBSCRIPTION_LIMIT_EXCEEDED", .none),
-        134: (.subscriptionInvalid, "SUBSCRIPTION_INVALID", .none),
-        135: (.applicationCreationTokenInvalid, "APPLICATION_CREATION_TOKEN_INVALID", .reprovision),
-        136: (.duplicateApplicationID, "DUPLICATE_APPLICATION_FOUND", .reprovision),
-        137: (.sharingRequestingApplicationNotFound, "SHARING_REQUESTING_APPLICATION_NOT_FOUND", .none),
-        138: (.encryptedCredentialExpired, "ENCRYPTED_CREDENTIAL_EXPIRED", .none),
-        139: (.duplicateAlternateID, "DUPLICATE_ALTERNATE_ID", .none),
-        140: (.alternateIDNotFound, "ALTERNATE_ID_NOT_FOUND", .none),
-        141: (.alternateIdsLimitExceeded, "ALTERNATE_IDS_LIMIT_EXCEEDED", .none),
-        142: (.alternateIDMissing, "ALTERNATE_ID_MISSING", .none),
-        143: (.recordAuditNotFound, "RECORD_AUDIT_NOT_FOUND", .none),
-        144: (.recordSharingInvitationPinMismatch, "RECORD_SHARING_INVITATION_PIN_MISMATCH", .none),
-        145: (
-            .recordSharingMaximumNumberOfAttemptsExceeded, "RECORD_SHARING_MAXIMUM_NUMBER_OF_ATTEMPTS_EXCEEDED", .none),
-        146: (.concurrencyViolation, "CONCURRENCY_VIOLATION", .none),
-        147: (.recordLocationNotSupported, "RECORD_LOCATION_NOT_SUPPORTED", .none),
-        148: (.tooManyMessages, "TOO_MANY_MESSAGES", .none),
-        149: (.couldNotEnqueue, "COULD_NOT_ENQUEUE", .none),
-        150: (.duplicateAppLocationInfo, "DUPLICATE_APP_LOCATION_INFO", .none),
-        151: (.removelocationsInvalidWarningmessages, "REMOVELOCATIONS_INVALID_WARNINGMESSAGES", .none),
-        152: (.maintenanceModeAccessDenied, "MAINTENANCE_MODE_ACCESS_DENIED", .retryLater),
-        153: (.invalidInstanceID, "INVALID_INSTANCE_ID", .reconfigure),
-        154: (.cannotUpdateImmutableThing, "CANNOT_UPDATE_IMMUTABLE_THING", .none),
-        155: (.cannotCreateImmutableThing, "CANNOT_CREATE_IMMUTABLE_THING", .none),
-        156: (.cannotChangeImmutableFlag, "CANNOT_CHANGE_IMMUTABLE_FLAG", .none),
-        157: (.invalidAge, "INVALID_AGE", .none),
-        158: (.invalidIPAddress, "INVALID_IP_ADDRESS", .none),
-        159: (.invalidMsaTicket, "INVALID_MSA_TICKET", .none),
-        160: (.maxRecordsExceeded, "MAX_RECORDS_EXCEEDED", .none),
-        161: (.cannotSetImmutableFlag, "CANNOT_SET_IMMUTABLE_FLAG", .none),
-        162: (.communicationPreferencesAccessTokenExpired, "CommunicationPreferencesAccessTokenExpired", .none),
-        163: (.invalidSaml2Token, "InvalidSaml2Token", .none),
-        164: (.meaningfulUseFeatureDisabled, "MeaningfulUseFeatureDisabled", .none),
-        165: (.applicationCacheRequestDuplicateKey, "ApplicationCacheRequestDuplicateKey", .none),
-        166: (.applicationCacheRequestInvalidItem, "ApplicationCacheRequestInvalidItem", .none),
-        167: (.applicationCacheRequestTooLarge, "ApplicationCacheRequestTooLarge", .none),
-        168: (.duplicateDirectAddress, "DuplicateDirectAddress", .none),
-        169: (.invalidDirectAddress, "InvalidDirectAddress", .none),
-        170: (.maxDirectAddressesExceeded, "MaxDirectAddressesExceeded", .none),
-        171: (.directAddressNotFound, "DirectAddressNotFound", .none),
-        172: (.invalidMeaningfulUseSource, "InvalidMeaningfulUseSource", .none),
-        173: (.duplicateMeaningfulUseSources, "DuplicateMeaningfulUseSources", .none),
-        174: (.appNotEnabledForMeaningfulUse, "AppNotEnabledForMeaningfulUse", .none),
-        175: (.childAppsNotEnabledForMeaningfulUse, "ChildAppsNotEnabledForMeaningfulUse", .none),
-        176: (.dataConnectionNotFound, "DataConnectionNotFound", .none),
-        177: (.invalidSourceID, "InvalidSourceId", .none),
-        178: (.dataConnectionStatusError, "DataConnectionStatusError", .none),
-        179: (.invalidSignalType, "InvalidSignalType", .none),
-        180: (.invalidThingOrderSpecs, "InvalidThingOrderSpecs", .none),
-        181: (.thingSortNotEnabled, "ThingSortNotEnabled", .none),
-        182: (.recordStoreUnavailable, "RecordStoreUnavailable", .none),
-        183: (.recordUnderMaintenance, "RecordUnderMaintenance", .none),
-        184: (.accountPaired, "AccountPaired", .none),
-        185: (.pairingRecordRequirementsNotMet, "PairingRecordRequirementsNotMet", .none),
-        186: (.mshUserIDPaired, "MshUserIdPaired", .none),
-        187: (.invalidMshUserID, "InvalidMshUserId", .none),
-        188: (.invalidVerificationClientID, "InvalidVerificationClientId", .none),
-        189: (.clientIDReferencesMultipleThings, "ClientIdReferencesMultipleThings", .none),
+    private static let listed: [Self] = [
+        .ok,
+        .failed,
+        .badHTTP,
+        .invalidXML,
+        .badSig,
+        .badMethod,
+        .invalidApp,
+        .credentialTokenExpired,
+        .invalidToken,
+        .invalidPerson,
+        .invalidRecord,
+        .accessDenied,
+        .nyi,
+        .invalidThing,
+        .cantConvertUnits,
+        .invalidFilter,
+        .invalidFormat,
+        .missingSharedSecret,
+        .invalidAppauth,
+        .invalidThingType,
+        .thingTypeImmutable,
+        .thingTypeUncreatable,
+        .duplicateCredentialFound,
+        .invalidRecordName,
+        .drugNotFound,
+        .invalidPersonState,
+        .invalidCodeset,
+        .invalidGroup,
+        .invalidValidationToken,
+        .invalidAccountName,
+        .invalidContactEmail,
+        .invalidLoginName,
+        .invalidPassword,
+        .invalidOpenquery,
+        .invalidTransform,
+        .invalidRelationshipType,
+        .invalidCredentialType,
+        .invalidRecordState,
+        .appAuthNotRequired,
+        .requestTooLong,
+        .duplicateAuthorizedRecordFound,
+        .emailNotValidated,
+        .duplicateGroupFound,
+        .groupAlreadyHasParent,
+        .groupMembershipCycleDetected,
+        .mailAddressMalformed,
+        .passwordNotStrong,
+        .cannotRemoveLastCustodian,
+        .invalidEmailAddress,
+        .requestTimedOut,
+        .invalidSponsorEmail,
+        .invalidPromotionToken,
+        .invalidRecordAuthorizationToken,
+        .tooManyGroupsInQuery,
+        .grantAuthzExceedsDefault,
+        .invalidVocabulary,
+        .duplicateApplicationFound,
+        .recordAuthorizationTokenExpired,
+        .recordAuthorizationDoesNotExist,
+        .thingTypeUndeletable,
+        .versionStampMissing,
+        .versionStampMismatch,
+        .expiredOpenquery,
+        .invalidPublicKey,
+        .domainNameNotSet,
+        .authenticatedSessionTokenExpired,
+        .invalidCredentialKey,
+        .invalidPersonID,
+        .recordQuotaExceeded,
+        .invalidDatetime,
+        .badCert,
+        .responseTooLong,
+        .invalidVerificationQuestion,
+        .invalidVerificationAnswer,
+        .invalidIdentityCode,
+        .retryLimitExceeded,
+        .cultureNotSupported,
+        .invalidFileExtension,
+        .invalidVocabularyItem,
+        .duplicateConnectRequestFound,
+        .invalidSpecialAccountType,
+        .duplicateTypeFound,
+        .credentialNotFound,
+        .cannotRemoveLastCredential,
+        .connectRequestAlreadyAuthorized,
+        .invalidThingTypeVersion,
+        .credentialsLimitExceeded,
+        .invalidMethod,
+        .invalidBlobRefURL,
+        .cannotGetStreamedOtherData,
+        .updateThingTypeVersionNoDataXML,
+        .unsupportedContentEncoding,
+        .contentEncodingDataMismatch,
+        .applicationLimitExceeded,
+        .invalidBinaryContentID,
+        .connectRequestIncomplete,
+        .connectPackageExists,
+        .invalidFileName,
+        .invalidSignupCode,
+        .blobSizeTooLargeForInline,
+        .duplicateBlob,
+        .blobTokenCommitted,
+        .blobTokenNotCompleted,
+        .thingPotentiallyIncomplete,
+        .invalidSignatureAlgorithm,
+        .invalidBlobHashAlgorithm,
+        .unsupportedBlobHashBlockSize,
+        .blobHashAlgorithmMismatch,
+        .blobHashBlockSizeMismatch,
+        .unsupportedSignatureMethod,
+        .invalidBlobHash,
+        .packageBlobNotCommitted,
+        .applicationStateTransitionNotSupported,
+        .appManagerAuthInviteDuplicate,
+        .existingAppManagerAuthInviteNotFound,
+        .invalidAppManagerAuthToken,
+        .resendAppManagerInviteFailed,
+        .appManagerAuthAlreadyExist,
+        .appManagerAuthDoesNotExist,
+        .invalidPackageContents,
+        .invalidContentType,
+        .connectPackageValidationRequired,
+        .invalidThingState,
+        .tooManyThingsSpecified,
+        .invalidEntityType,
+        .invalidDirectoryItem,
+        .invalidDirectoryType,
+        .invalidDirectoryState,
+        .invalidVocabularyAuthorization,
+        .vocabularyAccessDenied,
+        .unsupportedPersonalFlag,
+        .subscriptionNotFound,
+        .subscriptionLimitExceeded,
+        .subscriptionInvalid,
+        .applicationCreationTokenInvalid,
+        .duplicateApplicationID,
+        .sharingRequestingApplicationNotFound,
+        .encryptedCredentialExpired,
+        .duplicateAlternateID,
+        .alternateIDNotFound,
+        .alternateIdsLimitExceeded,
+        .alternateIDMissing,
+        .recordAuditNotFound,
+        .recordSharingInvitationPinMismatch,
+        .recordSharingMaximumNumberOfAttemptsExceeded,
+        .concurrencyViolation,
+        .recordLocationNotSupported,
+        .tooManyMessages,
+        .couldNotEnqueue,
+        .duplicateAppLocationInfo,
+        .removelocationsInvalidWarningmessages,
+        .maintenanceModeAccessDenied,
+        .invalidInstanceID,
+        .cannotUpdateImmutableThing,
+        .cannotCreateImmutableThing,
+        .cannotChangeImmutableFlag,
+        .invalidAge,
+        .invalidIPAddress,
+        .invalidMsaTicket,
+        .maxRecordsExceeded,
+        .cannotSetImmutableFlag,
+        .communicationPreferencesAccessTokenExpired,
+        .invalidSaml2Token,
+        .meaningfulUseFeatureDisabled,
+        .applicationCacheRequestDuplicateKey,
+        .applicationCacheRequestInvalidItem,
+        .applicationCacheRequestTooLarge,
+        .duplicateDirectAddress,
+        .invalidDirectAddress,
+        .maxDirectAddressesExceeded,
+        .directAddressNotFound,
+        .invalidMeaningfulUseSource,
+        .duplicateMeaningfulUseSources,
+        .appNotEnabledForMeaningfulUse,
+        .childAppsNotEnabledForMeaningfulUse,
+        .dataConnectionNotFound,
+        .invalidSourceID,
+        .dataConnectionStatusError,
+        .invalidSignalType,
+        .invalidThingOrderSpecs,
+        .thingSortNotEnabled,
+        .recordStoreUnavailable,
+        .recordUnderMaintenance,
+        .accountPaired,
+        .pairingRecordRequirementsNotMet,
+        .mshUserIDPaired,
+        .invalidMshUserID,
+        .invalidVerificationClientID,
+        .clientIDReferencesMultipleThings,
     ]
+
+    private static let byRawValue: [Swift.Int: Self] = Dictionary(
+        listed.map { ($0.rawValue, $0) }, uniquingKeysWith: { first, _ in first })
 
     /// The case for a wire code.
     public init(rawValue: Swift.Int) {
-        self = Self.rows[rawValue]?.code ?? .unknown(rawValue)
+        self = Self.byRawValue[rawValue] ?? .unknown(rawValue)
     }
 
     /// The wire code.
@@ -809,9 +811,200 @@ public enum HealthVaultStatusCode: HealthSignInCore.ServerErrorCode, RawRepresen
         }
     }
 
-    private var row: (code: Self, name: Swift.String, recovery: HealthSignInCore.ErrorRecovery)? {
-        if case .unknown = self { return nil }
-        return Self.rows[rawValue]
+    private var row: (name: Swift.String, recovery: HealthSignInCore.ErrorRecovery)? {
+        switch self {
+        case .ok: return ("OK", .none)
+        case .failed: return ("FAILED", .retryLater)
+        case .badHTTP: return ("BAD_HTTP", .none)
+        case .invalidXML: return ("INVALID_XML", .fixRequest)
+        case .badSig: return ("BAD_SIG", .fixRequest)
+        case .badMethod: return ("BAD_METHOD", .fixRequest)
+        case .invalidApp: return ("INVALID_APP", .reprovision)
+        case .credentialTokenExpired: return ("CREDENTIAL_TOKEN_EXPIRED", .none)
+        case .invalidToken: return ("INVALID_TOKEN", .none)
+        case .invalidPerson: return ("INVALID_PERSON", .none)
+        case .invalidRecord: return ("INVALID_RECORD", .none)
+        case .accessDenied: return ("ACCESS_DENIED", .reauthorize)
+        case .nyi: return ("NYI", .none)
+        case .invalidThing: return ("INVALID_THING", .none)
+        case .cantConvertUnits: return ("CANT_CONVERT_UNITS", .none)
+        case .invalidFilter: return ("INVALID_FILTER", .none)
+        case .invalidFormat: return ("INVALID_FORMAT", .none)
+        case .missingSharedSecret: return ("MISSING_SHARED_SECRET", .none)
+        case .invalidAppauth: return ("INVALID_APPAUTH", .reauthorize)
+        case .invalidThingType: return ("INVALID_THING_TYPE", .none)
+        case .thingTypeImmutable: return ("THING_TYPE_IMMUTABLE", .none)
+        case .thingTypeUncreatable: return ("THING_TYPE_UNCREATABLE", .none)
+        case .duplicateCredentialFound: return ("DUPLICATE_CREDENTIAL_FOUND", .none)
+        case .invalidRecordName: return ("INVALID_RECORD_NAME", .none)
+        case .drugNotFound: return ("DRUG_NOT_FOUND", .none)
+        case .invalidPersonState: return ("INVALID_PERSON_STATE", .none)
+        case .invalidCodeset: return ("INVALID_CODESET", .none)
+        case .invalidGroup: return ("InvalidGroup", .none)
+        case .invalidValidationToken: return ("INVALID_VALIDATION_TOKEN", .none)
+        case .invalidAccountName: return ("InvalidAccountName", .none)
+        case .invalidContactEmail: return ("INVALID_CONTACT_EMAIL", .none)
+        case .invalidLoginName: return ("INVALID_LOGIN_NAME", .none)
+        case .invalidPassword: return ("INVALID_PASSWORD", .none)
+        case .invalidOpenquery: return ("INVALID_OPENQUERY", .none)
+        case .invalidTransform: return ("INVALID_TRANSFORM", .none)
+        case .invalidRelationshipType: return ("INVALID_RELATIONSHIP_TYPE", .none)
+        case .invalidCredentialType: return ("INVALID_CREDENTIAL_TYPE", .none)
+        case .invalidRecordState: return ("INVALID_RECORD_STATE", .none)
+        case .appAuthNotRequired: return ("APP_AUTH_NOT_REQUIRED", .none)
+        case .requestTooLong: return ("REQUEST_TOO_LONG", .none)
+        case .duplicateAuthorizedRecordFound: return ("DUPLICATE_AUTHORIZED_RECORD_FOUND", .none)
+        case .emailNotValidated: return ("EMAIL_NOT_VALIDATED", .none)
+        case .duplicateGroupFound: return ("DuplicateGroupFound", .none)
+        case .groupAlreadyHasParent: return ("GroupAlreadyHasParent", .none)
+        case .groupMembershipCycleDetected: return ("GroupMembershipCycleDetected", .none)
+        case .mailAddressMalformed: return ("MAIL_ADDRESS_MALFORMED", .none)
+        case .passwordNotStrong: return ("PASSWORD_NOT_STRONG", .none)
+        case .cannotRemoveLastCustodian: return ("CANNOT_REMOVE_LAST_CUSTODIAN", .none)
+        case .invalidEmailAddress: return ("INVALID_EMAIL_ADDRESS", .none)
+        case .requestTimedOut: return ("REQUEST_TIMED_OUT", .retryLater)
+        case .invalidSponsorEmail: return ("INVALID_SPONSOR_EMAIL", .none)
+        case .invalidPromotionToken: return ("INVALID_PROMOTION_TOKEN", .none)
+        case .invalidRecordAuthorizationToken: return ("INVALID_RECORD_AUTHORIZATION_TOKEN", .none)
+        case .tooManyGroupsInQuery: return ("TOO_MANY_GROUPS_IN_QUERY", .none)
+        case .grantAuthzExceedsDefault: return ("GRANT_AUTHZ_EXCEEDS_DEFAULT", .none)
+        case .invalidVocabulary: return ("INVALID_VOCABULARY", .none)
+        case .duplicateApplicationFound: return ("DUPLICATE_APPLICATION_FOUND", .none)
+        case .recordAuthorizationTokenExpired: return ("RECORD_AUTHORIZATION_TOKEN_EXPIRED", .none)
+        case .recordAuthorizationDoesNotExist: return ("RECORD_AUTHORIZATION_DOES_NOT_EXIST", .none)
+        case .thingTypeUndeletable: return ("THING_TYPE_UNDELETABLE", .none)
+        case .versionStampMissing: return ("VERSION_STAMP_MISSING", .none)
+        case .versionStampMismatch: return ("VERSION_STAMP_MISMATCH", .none)
+        case .expiredOpenquery: return ("EXPIRED_OPENQUERY", .none)
+        case .invalidPublicKey: return ("INVALID_PUBLIC_KEY", .none)
+        case .domainNameNotSet: return ("DOMAIN_NAME_NOT_SET", .none)
+        case .authenticatedSessionTokenExpired: return ("AUTHENTICATED_SESSION_TOKEN_EXPIRED", .refreshCredential)
+        case .invalidCredentialKey: return ("INVALID_CREDENTIAL_KEY", .none)
+        case .invalidPersonID: return ("INVALID_PERSON_ID", .none)
+        case .recordQuotaExceeded: return ("RECORD_QUOTA_EXCEEDED", .none)
+        case .invalidDatetime: return ("INVALID_DATETIME", .none)
+        case .badCert: return ("BAD_CERT", .none)
+        case .responseTooLong: return ("RESPONSE_TOO_LONG", .none)
+        case .invalidVerificationQuestion: return ("INVALID_VERIFICATION_QUESTION", .none)
+        case .invalidVerificationAnswer: return ("INVALID_VERIFICATION_ANSWER", .none)
+        case .invalidIdentityCode: return ("INVALID_IDENTITY_CODE", .none)
+        case .retryLimitExceeded: return ("RETRY_LIMIT_EXCEEDED", .none)
+        case .cultureNotSupported: return ("CULTURE_NOT_SUPPORTED", .none)
+        case .invalidFileExtension: return ("INVALID_FILE_EXTENSION", .none)
+        case .invalidVocabularyItem: return ("INVALID_VOCABULARY_ITEM", .none)
+        case .duplicateConnectRequestFound: return ("DUPLICATE_CONNECT_REQUEST_FOUND", .none)
+        case .invalidSpecialAccountType: return ("INVALID_SPECIAL_ACCOUNT_TYPE", .none)
+        case .duplicateTypeFound: return ("DUPLICATE_TYPE_FOUND", .none)
+        case .credentialNotFound: return ("CREDENTIAL_NOT_FOUND", .none)
+        case .cannotRemoveLastCredential: return ("CANNOT_REMOVE_LAST_CREDENTIAL", .none)
+        case .connectRequestAlreadyAuthorized: return ("CONNECT_REQUEST_ALREADY_AUTHORIZED", .none)
+        case .invalidThingTypeVersion: return ("INVALID_THING_TYPE_VERSION", .none)
+        case .credentialsLimitExceeded: return ("CREDENTIALS_LIMIT_EXCEEDED", .none)
+        case .invalidMethod: return ("INVALID_METHOD", .none)
+        case .invalidBlobRefURL: return ("INVALID_BLOB_REF_URL", .none)
+        case .cannotGetStreamedOtherData: return ("CANNOT_GET_STREAMED_OTHER_DATA", .none)
+        case .updateThingTypeVersionNoDataXML: return ("UPDATE_THING_TYPE_VERSION_NO_DATA_XML", .none)
+        case .unsupportedContentEncoding: return ("UNSUPPORTED_CONTENT_ENCODING", .none)
+        case .contentEncodingDataMismatch: return ("CONTENT_ENCODING_DATA_MISMATCH", .none)
+        case .applicationLimitExceeded: return ("APPLICATION_LIMIT_EXCEEDED", .none)
+        case .invalidBinaryContentID: return ("INVALID_BINARY_CONTENT_ID", .none)
+        case .connectRequestIncomplete: return ("CONNECT_REQUEST_INCOMPLETE", .none)
+        case .connectPackageExists: return ("CONNECT_PACKAGE_EXISTS", .none)
+        case .invalidFileName: return ("INVALID_FILE_NAME", .none)
+        case .invalidSignupCode: return ("INVALID_SIGNUP_CODE", .none)
+        case .blobSizeTooLargeForInline: return ("BLOB_SIZE_TOO_LARGE_FOR_INLINE", .none)
+        case .duplicateBlob: return ("DUPLICATE_BLOB", .none)
+        case .blobTokenCommitted: return ("BLOB_TOKEN_COMMITTED", .none)
+        case .blobTokenNotCompleted: return ("BLOB_TOKEN_NOT_COMPLETED", .none)
+        case .thingPotentiallyIncomplete: return ("THING_POTENTIALLY_INCOMPLETE", .none)
+        case .invalidSignatureAlgorithm: return ("INVALID_SIGNATURE_ALGORITHM", .none)
+        case .invalidBlobHashAlgorithm: return ("INVALID_BLOB_HASH_ALGORITHM", .none)
+        case .unsupportedBlobHashBlockSize: return ("UNSUPPORTED_BLOB_HASH_BLOCK_SIZE", .none)
+        case .blobHashAlgorithmMismatch: return ("BLOB_HASH_ALGORITHM_MISMATCH", .none)
+        case .blobHashBlockSizeMismatch: return ("BLOB_HASH_BLOCK_SIZE_MISMATCH", .none)
+        case .unsupportedSignatureMethod: return ("UNSUPPORTED_SIGNATURE_METHOD", .none)
+        case .invalidBlobHash: return ("INVALID_BLOB_HASH", .none)
+        case .packageBlobNotCommitted: return ("PACKAGE_BLOB_NOT_COMMITTED", .none)
+        case .applicationStateTransitionNotSupported: return ("APPLICATION_STATE_TRANSITION_NOT_SUPPORTED", .none)
+        case .appManagerAuthInviteDuplicate: return ("AppManagerAuthInviteDuplicate", .none)
+        case .existingAppManagerAuthInviteNotFound: return ("ExistingAppManagerAuthInviteNotFound", .none)
+        case .invalidAppManagerAuthToken: return ("InvalidAppManagerAuthToken", .none)
+        case .resendAppManagerInviteFailed: return ("ResendAppManagerInviteFailed", .none)
+        case .appManagerAuthAlreadyExist: return ("AppManagerAuthAlreadyExist", .none)
+        case .appManagerAuthDoesNotExist: return ("AppManagerAuthDoesNotExist", .none)
+        case .invalidPackageContents: return ("INVALID_PACKAGE_CONTENTS", .none)
+        case .invalidContentType: return ("INVALID_CONTENT_TYPE", .none)
+        case .connectPackageValidationRequired: return ("CONNECT_PACKAGE_VALIDATION_REQUIRED", .none)
+        case .invalidThingState: return ("INVALID_THING_STATE", .none)
+        case .tooManyThingsSpecified: return ("TOO_MANY_THINGS_SPECIFIED", .none)
+        case .invalidEntityType: return ("InvalidEntityType", .none)
+        case .invalidDirectoryItem: return ("INVALID_DIRECTORY_ITEM", .none)
+        case .invalidDirectoryType: return ("InvalidDirectoryType", .none)
+        case .invalidDirectoryState: return ("InvalidDirectoryState", .none)
+        case .invalidVocabularyAuthorization: return ("INVALID_VOCABULARY_AUTHORIZATION", .none)
+        case .vocabularyAccessDenied: return ("VOCABULARY_ACCESS_DENIED", .none)
+        case .unsupportedPersonalFlag: return ("UNSUPPORTED_PERSONAL_FLAG", .none)
+        case .subscriptionNotFound: return ("SUBSCRIPTION_NOT_FOUND", .none)
+        case .subscriptionLimitExceeded: return ("SUBSCRIPTION_LIMIT_EXCEEDED", .none)
+        case .subscriptionInvalid: return ("SUBSCRIPTION_INVALID", .none)
+        case .applicationCreationTokenInvalid: return ("APPLICATION_CREATION_TOKEN_INVALID", .reprovision)
+        case .duplicateApplicationID: return ("DUPLICATE_APPLICATION_FOUND", .reprovision)
+        case .sharingRequestingApplicationNotFound: return ("SHARING_REQUESTING_APPLICATION_NOT_FOUND", .none)
+        case .encryptedCredentialExpired: return ("ENCRYPTED_CREDENTIAL_EXPIRED", .none)
+        case .duplicateAlternateID: return ("DUPLICATE_ALTERNATE_ID", .none)
+        case .alternateIDNotFound: return ("ALTERNATE_ID_NOT_FOUND", .none)
+        case .alternateIdsLimitExceeded: return ("ALTERNATE_IDS_LIMIT_EXCEEDED", .none)
+        case .alternateIDMissing: return ("ALTERNATE_ID_MISSING", .none)
+        case .recordAuditNotFound: return ("RECORD_AUDIT_NOT_FOUND", .none)
+        case .recordSharingInvitationPinMismatch: return ("RECORD_SHARING_INVITATION_PIN_MISMATCH", .none)
+        case .recordSharingMaximumNumberOfAttemptsExceeded: return (
+            "RECORD_SHARING_MAXIMUM_NUMBER_OF_ATTEMPTS_EXCEEDED", .none)
+        case .concurrencyViolation: return ("CONCURRENCY_VIOLATION", .none)
+        case .recordLocationNotSupported: return ("RECORD_LOCATION_NOT_SUPPORTED", .none)
+        case .tooManyMessages: return ("TOO_MANY_MESSAGES", .none)
+        case .couldNotEnqueue: return ("COULD_NOT_ENQUEUE", .none)
+        case .duplicateAppLocationInfo: return ("DUPLICATE_APP_LOCATION_INFO", .none)
+        case .removelocationsInvalidWarningmessages: return ("REMOVELOCATIONS_INVALID_WARNINGMESSAGES", .none)
+        case .maintenanceModeAccessDenied: return ("MAINTENANCE_MODE_ACCESS_DENIED", .retryLater)
+        case .invalidInstanceID: return ("INVALID_INSTANCE_ID", .reconfigure)
+        case .cannotUpdateImmutableThing: return ("CANNOT_UPDATE_IMMUTABLE_THING", .none)
+        case .cannotCreateImmutableThing: return ("CANNOT_CREATE_IMMUTABLE_THING", .none)
+        case .cannotChangeImmutableFlag: return ("CANNOT_CHANGE_IMMUTABLE_FLAG", .none)
+        case .invalidAge: return ("INVALID_AGE", .none)
+        case .invalidIPAddress: return ("INVALID_IP_ADDRESS", .none)
+        case .invalidMsaTicket: return ("INVALID_MSA_TICKET", .none)
+        case .maxRecordsExceeded: return ("MAX_RECORDS_EXCEEDED", .none)
+        case .cannotSetImmutableFlag: return ("CANNOT_SET_IMMUTABLE_FLAG", .none)
+        case .communicationPreferencesAccessTokenExpired: return ("CommunicationPreferencesAccessTokenExpired", .none)
+        case .invalidSaml2Token: return ("InvalidSaml2Token", .none)
+        case .meaningfulUseFeatureDisabled: return ("MeaningfulUseFeatureDisabled", .none)
+        case .applicationCacheRequestDuplicateKey: return ("ApplicationCacheRequestDuplicateKey", .none)
+        case .applicationCacheRequestInvalidItem: return ("ApplicationCacheRequestInvalidItem", .none)
+        case .applicationCacheRequestTooLarge: return ("ApplicationCacheRequestTooLarge", .none)
+        case .duplicateDirectAddress: return ("DuplicateDirectAddress", .none)
+        case .invalidDirectAddress: return ("InvalidDirectAddress", .none)
+        case .maxDirectAddressesExceeded: return ("MaxDirectAddressesExceeded", .none)
+        case .directAddressNotFound: return ("DirectAddressNotFound", .none)
+        case .invalidMeaningfulUseSource: return ("InvalidMeaningfulUseSource", .none)
+        case .duplicateMeaningfulUseSources: return ("DuplicateMeaningfulUseSources", .none)
+        case .appNotEnabledForMeaningfulUse: return ("AppNotEnabledForMeaningfulUse", .none)
+        case .childAppsNotEnabledForMeaningfulUse: return ("ChildAppsNotEnabledForMeaningfulUse", .none)
+        case .dataConnectionNotFound: return ("DataConnectionNotFound", .none)
+        case .invalidSourceID: return ("InvalidSourceId", .none)
+        case .dataConnectionStatusError: return ("DataConnectionStatusError", .none)
+        case .invalidSignalType: return ("InvalidSignalType", .none)
+        case .invalidThingOrderSpecs: return ("InvalidThingOrderSpecs", .none)
+        case .thingSortNotEnabled: return ("ThingSortNotEnabled", .none)
+        case .recordStoreUnavailable: return ("RecordStoreUnavailable", .none)
+        case .recordUnderMaintenance: return ("RecordUnderMaintenance", .none)
+        case .accountPaired: return ("AccountPaired", .none)
+        case .pairingRecordRequirementsNotMet: return ("PairingRecordRequirementsNotMet", .none)
+        case .mshUserIDPaired: return ("MshUserIdPaired", .none)
+        case .invalidMshUserID: return ("InvalidMshUserId", .none)
+        case .invalidVerificationClientID: return ("InvalidVerificationClientId", .none)
+        case .clientIDReferencesMultipleThings: return ("ClientIdReferencesMultipleThings", .none)
+        case .unknown: return nil
+        }
     }
 
     /// The documented name, e.g. `OK`, or nil for an unknown code.

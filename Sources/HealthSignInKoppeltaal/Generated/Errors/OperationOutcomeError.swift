@@ -96,42 +96,45 @@ public enum FHIRIssueType: HealthSignInCore.OpenEnum, HealthSignInCore.ServerErr
     /// A code the schema does not list.
     case unknown(Swift.String)
 
-    private static let rows: [Swift.String: (code: Self, name: Swift.String, recovery: HealthSignInCore.ErrorRecovery)] = [
-        "invalid": (.invalid, "invalid", .fixRequest),
-        "structure": (.structure, "structure", .fixRequest),
-        "required": (.required, "required", .fixRequest),
-        "value": (.value, "value", .fixRequest),
-        "invariant": (.invariant, "invariant", .fixRequest),
-        "security": (.security, "security", .none),
-        "login": (.login, "login", .reauthorize),
-        "unknown": (.unknownIdentity, "unknown", .none),
-        "expired": (.expired, "expired", .refreshCredential),
-        "forbidden": (.forbidden, "forbidden", .none),
-        "suppressed": (.suppressed, "suppressed", .none),
-        "processing": (.processing, "processing", .none),
-        "not-supported": (.notSupported, "not-supported", .fixRequest),
-        "duplicate": (.duplicate, "duplicate", .none),
-        "not-found": (.notFound, "not-found", .none),
-        "too-long": (.tooLong, "too-long", .fixRequest),
-        "code-unknown": (.codeUnknown, "code-unknown", .fixRequest),
-        "code-invalid": (.codeInvalid, "code-invalid", .fixRequest),
-        "extension": (.`extension`, "extension", .fixRequest),
-        "too-costly": (.tooCostly, "too-costly", .none),
-        "business-rule": (.businessRule, "business-rule", .none),
-        "conflict": (.conflict, "conflict", .none),
-        "incomplete": (.incomplete, "incomplete", .none),
-        "transient": (.transient, "transient", .retryLater),
-        "lock-error": (.lockError, "lock-error", .retryLater),
-        "no-store": (.noStore, "no-store", .retryLater),
-        "exception": (.exception, "exception", .none),
-        "timeout": (.timeout, "timeout", .retryLater),
-        "throttled": (.throttled, "throttled", .retryLater),
-        "informational": (.informational, "informational", .none),
+    private static let listed: [Self] = [
+        .invalid,
+        .structure,
+        .required,
+        .value,
+        .invariant,
+        .security,
+        .login,
+        .unknownIdentity,
+        .expired,
+        .forbidden,
+        .suppressed,
+        .processing,
+        .notSupported,
+        .duplicate,
+        .notFound,
+        .tooLong,
+        .codeUnknown,
+        .codeInvalid,
+        .`extension`,
+        .tooCostly,
+        .businessRule,
+        .conflict,
+        .incomplete,
+        .transient,
+        .lockError,
+        .noStore,
+        .exception,
+        .timeout,
+        .throttled,
+        .informational,
     ]
+
+    private static let byRawValue: [Swift.String: Self] = Dictionary(
+        listed.map { ($0.rawValue, $0) }, uniquingKeysWith: { first, _ in first })
 
     /// The case for a wire code.
     public init(rawValue: Swift.String) {
-        self = Self.listedCase(rawValue, in: Self.rows)?.code ?? .unknown(rawValue)
+        self = Self.listedCase(rawValue, in: Self.byRawValue) ?? .unknown(rawValue)
     }
 
     /// Whether the value is one the schema lists; an unlisted one decodes, but `validate()` refuses it.
@@ -174,9 +177,40 @@ public enum FHIRIssueType: HealthSignInCore.OpenEnum, HealthSignInCore.ServerErr
         }
     }
 
-    private var row: (code: Self, name: Swift.String, recovery: HealthSignInCore.ErrorRecovery)? {
-        if case .unknown = self { return nil }
-        return Self.rows[rawValue]
+    private var row: (name: Swift.String, recovery: HealthSignInCore.ErrorRecovery)? {
+        switch self {
+        case .invalid: return ("invalid", .fixRequest)
+        case .structure: return ("structure", .fixRequest)
+        case .required: return ("required", .fixRequest)
+        case .value: return ("value", .fixRequest)
+        case .invariant: return ("invariant", .fixRequest)
+        case .security: return ("security", .none)
+        case .login: return ("login", .reauthorize)
+        case .unknownIdentity: return ("unknown", .none)
+        case .expired: return ("expired", .refreshCredential)
+        case .forbidden: return ("forbidden", .none)
+        case .suppressed: return ("suppressed", .none)
+        case .processing: return ("processing", .none)
+        case .notSupported: return ("not-supported", .fixRequest)
+        case .duplicate: return ("duplicate", .none)
+        case .notFound: return ("not-found", .none)
+        case .tooLong: return ("too-long", .fixRequest)
+        case .codeUnknown: return ("code-unknown", .fixRequest)
+        case .codeInvalid: return ("code-invalid", .fixRequest)
+        case .`extension`: return ("extension", .fixRequest)
+        case .tooCostly: return ("too-costly", .none)
+        case .businessRule: return ("business-rule", .none)
+        case .conflict: return ("conflict", .none)
+        case .incomplete: return ("incomplete", .none)
+        case .transient: return ("transient", .retryLater)
+        case .lockError: return ("lock-error", .retryLater)
+        case .noStore: return ("no-store", .retryLater)
+        case .exception: return ("exception", .none)
+        case .timeout: return ("timeout", .retryLater)
+        case .throttled: return ("throttled", .retryLater)
+        case .informational: return ("informational", .none)
+        case .unknown: return nil
+        }
     }
 
     /// The documented name, e.g. `invalid`, or nil for an unknown code.

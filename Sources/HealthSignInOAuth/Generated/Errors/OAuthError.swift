@@ -83,30 +83,33 @@ public enum OAuthErrorCode: HealthSignInCore.OpenEnum, HealthSignInCore.ServerEr
     /// A code the schema does not list.
     case unknown(Swift.String)
 
-    private static let rows: [Swift.String: (code: Self, name: Swift.String, recovery: HealthSignInCore.ErrorRecovery)] = [
-        "invalid_request": (.invalidRequest, "invalid_request", .fixRequest),
-        "invalid_client": (.invalidClient, "invalid_client", .reconfigure),
-        "invalid_grant": (.invalidGrant, "invalid_grant", .discardGrant),
-        "unauthorized_client": (.unauthorizedClient, "unauthorized_client", .discardGrant),
-        "unsupported_grant_type": (.unsupportedGrantType, "unsupported_grant_type", .reconfigure),
-        "invalid_scope": (.invalidScope, "invalid_scope", .fixRequest),
-        "unsupported_response_type": (.unsupportedResponseType, "unsupported_response_type", .reconfigure),
-        "access_denied": (.accessDenied, "access_denied", .reauthorize),
-        "server_error": (.serverError, "server_error", .retryLater),
-        "temporarily_unavailable": (.temporarilyUnavailable, "temporarily_unavailable", .retryLater),
-        "invalid_token": (.invalidToken, "invalid_token", .refreshCredential),
-        "insufficient_scope": (.insufficientScope, "insufficient_scope", .none),
-        "unsupported_token_type": (.unsupportedTokenType, "unsupported_token_type", .none),
-        "invalid_target": (.invalidTarget, "invalid_target", .fixRequest),
-        "interaction_required": (.interactionRequired, "interaction_required", .reauthorize),
-        "login_required": (.loginRequired, "login_required", .reauthorize),
-        "account_selection_required": (.accountSelectionRequired, "account_selection_required", .reauthorize),
-        "consent_required": (.consentRequired, "consent_required", .reauthorize),
+    private static let listed: [Self] = [
+        .invalidRequest,
+        .invalidClient,
+        .invalidGrant,
+        .unauthorizedClient,
+        .unsupportedGrantType,
+        .invalidScope,
+        .unsupportedResponseType,
+        .accessDenied,
+        .serverError,
+        .temporarilyUnavailable,
+        .invalidToken,
+        .insufficientScope,
+        .unsupportedTokenType,
+        .invalidTarget,
+        .interactionRequired,
+        .loginRequired,
+        .accountSelectionRequired,
+        .consentRequired,
     ]
+
+    private static let byRawValue: [Swift.String: Self] = Dictionary(
+        listed.map { ($0.rawValue, $0) }, uniquingKeysWith: { first, _ in first })
 
     /// The case for a wire code.
     public init(rawValue: Swift.String) {
-        self = Self.listedCase(rawValue, in: Self.rows)?.code ?? .unknown(rawValue)
+        self = Self.listedCase(rawValue, in: Self.byRawValue) ?? .unknown(rawValue)
     }
 
     /// Whether the value is one the schema lists; an unlisted one decodes, but `validate()` refuses it.
@@ -137,9 +140,28 @@ public enum OAuthErrorCode: HealthSignInCore.OpenEnum, HealthSignInCore.ServerEr
         }
     }
 
-    private var row: (code: Self, name: Swift.String, recovery: HealthSignInCore.ErrorRecovery)? {
-        if case .unknown = self { return nil }
-        return Self.rows[rawValue]
+    private var row: (name: Swift.String, recovery: HealthSignInCore.ErrorRecovery)? {
+        switch self {
+        case .invalidRequest: return ("invalid_request", .fixRequest)
+        case .invalidClient: return ("invalid_client", .reconfigure)
+        case .invalidGrant: return ("invalid_grant", .discardGrant)
+        case .unauthorizedClient: return ("unauthorized_client", .discardGrant)
+        case .unsupportedGrantType: return ("unsupported_grant_type", .reconfigure)
+        case .invalidScope: return ("invalid_scope", .fixRequest)
+        case .unsupportedResponseType: return ("unsupported_response_type", .reconfigure)
+        case .accessDenied: return ("access_denied", .reauthorize)
+        case .serverError: return ("server_error", .retryLater)
+        case .temporarilyUnavailable: return ("temporarily_unavailable", .retryLater)
+        case .invalidToken: return ("invalid_token", .refreshCredential)
+        case .insufficientScope: return ("insufficient_scope", .none)
+        case .unsupportedTokenType: return ("unsupported_token_type", .none)
+        case .invalidTarget: return ("invalid_target", .fixRequest)
+        case .interactionRequired: return ("interaction_required", .reauthorize)
+        case .loginRequired: return ("login_required", .reauthorize)
+        case .accountSelectionRequired: return ("account_selection_required", .reauthorize)
+        case .consentRequired: return ("consent_required", .reauthorize)
+        case .unknown: return nil
+        }
     }
 
     /// The documented name, e.g. `invalid_request`, or nil for an unknown code.

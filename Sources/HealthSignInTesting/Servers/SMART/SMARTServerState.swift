@@ -64,12 +64,10 @@ struct SMARTServerState: Sendable {
 
     /// The key id tokens are signed with now.
     var signingKey: JSONWebKey {
-        switch (settings.idTokenAlgorithm, rotatedKeys) {
-        case (.es256, false): return TestSigningKeys.ehrEC
-        case (.es256, true): return TestSigningKeys.ehrECRotated
-        case (_, false): return TestSigningKeys.ehrRSA
-        case (_, true): return TestSigningKeys.ehrRSARotated
+        if settings.idTokenAlgorithm == .es256 {
+            return rotatedKeys ? TestSigningKeys.ehrECRotated : TestSigningKeys.ehrEC
         }
+        return rotatedKeys ? TestSigningKeys.ehrRSARotated : TestSigningKeys.ehrRSA
     }
 
     /// The public keys the key set publishes now.

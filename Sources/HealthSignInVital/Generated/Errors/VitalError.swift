@@ -46,17 +46,20 @@ public enum VitalErrorType: HealthSignInCore.OpenEnum, HealthSignInCore.ServerEr
     /// A code the schema does not list.
     case unknown(Swift.String)
 
-    private static let rows: [Swift.String: (code: Self, name: Swift.String, recovery: HealthSignInCore.ErrorRecovery)] = [
-        "invalid_token": (.invalidToken, "invalid_token", .discardGrant),
-        "reauthentication_required": (.reauthenticationRequired, "reauthentication_required", .reauthorize),
-        "invalid_request": (.invalidRequest, "invalid_request", .fixRequest),
-        "INVALID_REQUEST": (.invalidRequestUppercase, "INVALID_REQUEST", .fixRequest),
-        "USER_NOT_FOUND": (.userNotFound, "USER_NOT_FOUND", .none),
+    private static let listed: [Self] = [
+        .invalidToken,
+        .reauthenticationRequired,
+        .invalidRequest,
+        .invalidRequestUppercase,
+        .userNotFound,
     ]
+
+    private static let byRawValue: [Swift.String: Self] = Dictionary(
+        listed.map { ($0.rawValue, $0) }, uniquingKeysWith: { first, _ in first })
 
     /// The case for a wire code.
     public init(rawValue: Swift.String) {
-        self = Self.listedCase(rawValue, in: Self.rows)?.code ?? .unknown(rawValue)
+        self = Self.listedCase(rawValue, in: Self.byRawValue) ?? .unknown(rawValue)
     }
 
     /// Whether the value is one the schema lists; an unlisted one decodes, but `validate()` refuses it.
@@ -74,9 +77,15 @@ public enum VitalErrorType: HealthSignInCore.OpenEnum, HealthSignInCore.ServerEr
         }
     }
 
-    private var row: (code: Self, name: Swift.String, recovery: HealthSignInCore.ErrorRecovery)? {
-        if case .unknown = self { return nil }
-        return Self.rows[rawValue]
+    private var row: (name: Swift.String, recovery: HealthSignInCore.ErrorRecovery)? {
+        switch self {
+        case .invalidToken: return ("invalid_token", .discardGrant)
+        case .reauthenticationRequired: return ("reauthentication_required", .reauthorize)
+        case .invalidRequest: return ("invalid_request", .fixRequest)
+        case .invalidRequestUppercase: return ("INVALID_REQUEST", .fixRequest)
+        case .userNotFound: return ("USER_NOT_FOUND", .none)
+        case .unknown: return nil
+        }
     }
 
     /// The documented name, e.g. `invalid_token`, or nil for an unknown code.
