@@ -594,22 +594,28 @@ final class SnippetTests: XCTestCase {
         assertEmits(
             text,
             """
-                private static let rows: [Swift.String: (code: Self, name: Swift.String, recovery: HealthSignInCore.ErrorRecovery)] = [
-                    "expired": (.expired, "expired", .refreshCredential),
-                    "gone": (.gone, "gone", .discardGrant),
+                private static let listed: [Self] = [
+                    .expired,
+                    .gone,
                 ]
+
+                private static let byRawValue: [Swift.String: Self] = Dictionary(
+                    listed.map { ($0.rawValue, $0) }, uniquingKeysWith: { first, _ in first })
 
                 /// The case for a wire code.
                 public init(rawValue: Swift.String) {
-                    self = Self.listedCase(rawValue, in: Self.rows)?.code ?? .unknown(rawValue)
+                    self = Self.listedCase(rawValue, in: Self.byRawValue) ?? .unknown(rawValue)
                 }
             """)
         assertEmits(
             text,
             """
-                private var row: (code: Self, name: Swift.String, recovery: HealthSignInCore.ErrorRecovery)? {
-                    if case .unknown = self { return nil }
-                    return Self.rows[rawValue]
+                private var row: (name: Swift.String, recovery: HealthSignInCore.ErrorRecovery)? {
+                    switch self {
+                    case .expired: return ("expired", .refreshCredential)
+                    case .gone: return ("gone", .discardGrant)
+                    case .unknown: return nil
+                    }
                 }
 
                 /// The documented name, e.g. `expired`, or nil for an unknown code.
