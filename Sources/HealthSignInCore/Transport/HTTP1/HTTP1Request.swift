@@ -27,25 +27,31 @@ enum HTTP1Request {
         guard let components = URLComponents(url: request.url, resolvingAgainstBaseURL: false),
             let host = components.percentEncodedHost, !host.isEmpty
         else { throw .invalidURL("the URL has no host") }
-        var target = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
+        var target: String = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
         if let query = components.percentEncodedQuery { target += "?" + query }
-
-        var head = "\(request.method.rawValue) \(target) HTTP/1.1\r\n"
-        head += "Host: \(hostField(host: host, port: components.port, scheme: components.scheme))\r\n"
-        for field in request.headers where !transportOwned.contains(field.name.lowercased()) {
-            head += "\(field.name): \(field.value)\r\n"
-        }
-        if request.headers["Accept-Encoding"] == nil { head += "Accept-Encoding: identity\r\n" }
-        if request.headers["User-Agent"] == nil { head += "User-Agent: \(userAgent)\r\n" }
-        if let body = request.body {
-            head += "Content-Length: \(body.count)\r\n"
-        } else if !bodilessMethods.contains(request.method.rawValue) {
-            head += "Content-Length: 0\r\n"
-        }
+        let hostValue = hostField(host: host, port: components.port, scheme: components.scheme)
+        var head = "\(request.method.rawValue) \(target) HTTP/1.1\r\nHost: \(hostValue)\r\n"
+        head += fieldLines(of: request)
         head += "Connection: close\r\n\r\n"
         var bytes = Data(head.utf8)
         if let body = request.body { bytes.append(body) }
         return bytes
+    }
+
+    /// The request's own fields, then `Accept-Encoding`, `User-Agent` and `Content-Length` as the transport sets them.
+    private static func fieldLines(of request: HTTPRequestMessage) -> String {
+        var lines = ""
+        for field in request.headers where !transportOwned.contains(field.name.lowercased()) {
+            lines += "\(field.name): \(field.value)\r\n"
+        }
+        if request.headers["Accept-Encoding"] == nil { lines += "Accept-Encoding: identity\r\n" }
+        if request.headers["User-Agent"] == nil { lines += "User-Agent: \(userAgent)\r\n" }
+        if let body = request.body {
+            lines += "Content-Length: \(body.count)\r\n"
+        } else if !bodilessMethods.contains(request.method.rawValue) {
+            lines += "Content-Length: 0\r\n"
+        }
+        return lines
     }
 
     /// `host[:port]`, the port only when it is not the scheme's default; IPv6 literals keep their brackets.
