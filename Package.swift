@@ -38,6 +38,13 @@ let package = Package(
             pkgConfig: "openssl",
             providers: [.apt(["libssl-dev"]), .brew(["openssl"])]
         ),
+        // libcurl, under the default transport on Linux.
+        .systemLibrary(
+            name: "HealthSignInLibcurl",
+            path: "Sources/HealthSignInLibcurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
         // What JSON Schema's keywords mean, shared by the runtime (decoding, validate()) and the generator.
         .target(name: "HealthSignInSchemaSemantics", swiftSettings: strict),
         .target(
@@ -46,6 +53,7 @@ let package = Package(
                 "HealthSignInSchemaSemantics",
                 .target(
                     name: "HealthSignInLibcrypto", condition: .when(platforms: [.linux, .android, .windows, .openbsd])),
+                .target(name: "HealthSignInLibcurl", condition: .when(platforms: [.linux])),
             ],
             swiftSettings: strict
         ),

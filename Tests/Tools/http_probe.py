@@ -10,14 +10,24 @@ GET /chunked-trailer   the same with a trailer field (which URLSession on Linux 
 GET /gzip              200 with a small gzip body, whatever the request accepts
 GET /challenge         401 with WWW-Authenticate: Basic
 GET /interim           103 Early Hints, then 200
+GET /bad-header        200 with a header value holding a control character
+GET /cut-length        Content-Length: 63, then 30 bytes and the end of the connection
+GET /cut-close         a body framed by the end of the connection, cut without TLS's close_notify
+GET /bad-length        Content-Length: , (no length)
 
 With --tls DIR it serves HTTPS with a certificate of a test authority (DIR/ca.pem, made on first use with the
-openssl command): for IP 127.0.0.1, or with --wrong-name for other.example only.
+openssl command): for IP 127.0.0.1, or with --certificate KIND another one:
+  wrong             for other.example only
+  cn-only           subject CN=foo.probe.localhost, no subject alternative name
+  partial-wildcard  for f*.probe.localhost
+  wildcard          for *.probe.localhost
+(--wrong-name is --certificate wrong.) The echo also gives the client's port, so a test sees a connection reused.
 """
 import gzip
 import json
 import os
 import signal
+import socket
 import ssl
 import subprocess
 import sys
@@ -47,7 +57,8 @@ class Handler(BaseHTTPRequestHandler):
         length = int(self.headers.get("Content-Length") or 0)
         body = self.rfile.read(length).decode("utf-8") if length else ""
         if self.path.startswith("/echo"):
-            payload = {"method": self.command, "path": self.path, "headers": dict(self.headers.items()), "body": body}
+            payload = {"method": self.command, "path": self.path, "headers": dict(self.headers.items()), "body": body,
+                       "client_port": self.client_address[1]}
             self.reply(200, json.dumps(payload).encode(), [("Content-Type", "application/json")])
         elif self.path == "/redirect":
             self.reply(302, b"", [("Location", "/echo")])
@@ -69,6 +80,16 @@ class Handler(BaseHTTPRequestHandler):
         elif self.path == "/interim":
             self.wfile.write(b"HTTP/1.1 103 Early Hints\r\nLink: </style.css>; rel=preload\r\n\r\n")
             self.reply(200, b"final")
+        elif self.path == "/bad-header":
+            self.wfile.write(b"HTTP/1.1 200 OK\r\nX-Note: a\x01b\r\nContent-Length: 2\r\n\r\nok")
+        elif self.path in ("/cut-length", "/cut-close", "/bad-length"):
+            body = b'{"access_token":"abcdefghijklmnopqrstuvwxyz","token_type":"Bearer"}'[:63]
+            framing = {"/cut-length": b"Content-Length: 63\r\n", "/cut-close": b"Connection: close\r\n",
+                       "/bad-length": b"Content-Length: ,\r\n"}[self.path]
+            self.wfile.write(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n" + framing + b"\r\n" + body[:30])
+            self.wfile.flush()
+            self.close_connection = True
+            self.connection.shutdown(socket.SHUT_RDWR)
         elif self.path == "/slow":
             time.sleep(3)
             self.reply(200, b"late")
@@ -92,17 +113,20 @@ if "--exit-with-parent" in sys.argv:
 
 
 def make_certificates(directory):
-    """A test authority and two server certificates it signed: one for IP 127.0.0.1, one for other.example."""
+    """A test authority and the server certificates it signed, one per kind."""
     def openssl(*arguments):
         subprocess.run(["openssl", *arguments], cwd=directory, check=True, capture_output=True)
 
     ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
     openssl("req", "-x509", *ec, "-keyout", "ca.key", "-out", "ca.pem", "-days", "2", "-subj", "/CN=Probe Test CA",
             "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign")
-    for name, alternative in (("ip", "IP:127.0.0.1"), ("wrong", "DNS:other.example")):
+    kinds = (("ip", "ip", "IP:127.0.0.1"), ("wrong", "wrong", "DNS:other.example"),
+             ("cn-only", "foo.probe.localhost", None), ("partial-wildcard", "partial", "DNS:f*.probe.localhost"),
+             ("wildcard", "wildcard", "DNS:*.probe.localhost"))
+    for name, common_name, alternative in kinds:
         with open(os.path.join(directory, f"{name}.ext"), "w") as file:
-            file.write(f"subjectAltName={alternative}\n")
-        openssl("req", *ec, "-keyout", f"{name}.key", "-out", f"{name}.csr", "-subj", f"/CN={name}")
+            file.write(f"subjectAltName={alternative}\n" if alternative else "basicConstraints=CA:FALSE\n")
+        openssl("req", *ec, "-keyout", f"{name}.key", "-out", f"{name}.csr", "-subj", f"/CN={common_name}")
         openssl("x509", "-req", "-in", f"{name}.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial",
                 "-out", f"{name}.pem", "-days", "2", "-extfile", f"{name}.ext")
 
@@ -110,9 +134,11 @@ def make_certificates(directory):
 server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
 if "--tls" in sys.argv:
     directory = sys.argv[sys.argv.index("--tls") + 1]
-    if not os.path.exists(os.path.join(directory, "wrong.pem")):
+    if not os.path.exists(os.path.join(directory, "wildcard.pem")):
         make_certificates(directory)
     leaf = "wrong" if "--wrong-name" in sys.argv else "ip"
+    if "--certificate" in sys.argv:
+        leaf = sys.argv[sys.argv.index("--certificate") + 1]
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     context.load_cert_chain(os.path.join(directory, f"{leaf}.pem"), os.path.join(directory, f"{leaf}.key"))
     server.socket = context.wrap_socket(server.socket, server_side=True)

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The client was asked to do something its configuration does not allow.
 public enum ConfigurationError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The method needs a base URL that was not configured (for example a token endpoint not yet discovered).
@@ -7,6 +9,8 @@ public enum ConfigurationError: Error, Sendable, Hashable, CustomStringConvertib
     /// A `URLSession` given to ``URLSessionHTTPTransport`` would follow redirects: its delegate is not a
     /// ``URLSessionHTTPTransportDelegate``.
     case redirectsFollowed
+    /// A timeout that is NaN, zero or negative (`.infinity` means none).
+    case invalidTimeout(TimeInterval)
 
     /// A one-line explanation with the fix.
     public var description: String {
@@ -24,6 +28,8 @@ public enum ConfigurationError: Error, Sendable, Hashable, CustomStringConvertib
         case .redirectsFollowed:
             return
                 "The URLSession's delegate is not a URLSessionHTTPTransportDelegate, so it would follow redirects with credentials; create the session with one (or a subclass)"
+        case .invalidTimeout(let timeout):
+            return "The timeout \(timeout) is not a positive number of seconds; use .infinity for none"
         }
     }
 }

@@ -30,8 +30,8 @@ public struct DefaultHTTPTransport: HTTPTransport {
     private static let shared = make(timeout: 30, maximumResponseSize: ClientOptions.defaultMaximumResponseSize)
 
     private static func make(timeout: TimeInterval, maximumResponseSize: Int) -> any HTTPTransport {
-        #if canImport(Glibc) && canImport(HealthSignInLibcrypto)
-            SocketHTTPTransport(configuration: .init(timeout: timeout, maximumResponseSize: maximumResponseSize))
+        #if canImport(HealthSignInLibcurl)
+            CurlHTTPTransport(configuration: .init(timeout: timeout, maximumResponseSize: maximumResponseSize))
         #else
             URLSessionHTTPTransport(configuration: .init(timeout: timeout, maximumResponseSize: maximumResponseSize))
         #endif

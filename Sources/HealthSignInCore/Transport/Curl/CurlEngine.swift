@@ -1,0 +1,130 @@
+#if canImport(HealthSignInLibcurl)
+    import Foundation
+    import HealthSignInLibcurl
+
+    /// One libcurl multi handle and the thread that drives it: every transfer of a transport runs here, so calls
+    /// share the connection pool, and the number of threads does not grow with the number of calls.
+    ///
+    /// Other threads only queue work (a transfer to add, one to cancel) and wake the I/O thread with
+    /// `curl_multi_wakeup`; the multi handle and every easy handle are touched by the I/O thread alone. When no
+    /// transfer has run for the idle timeout, the thread closes the multi handle (and so every pooled connection)
+    /// and ends; the next transfer starts a new one.
+    final class CurlEngine: @unchecked Sendable {
+        // @unchecked: `queue`, `multi` and `running` are guarded by `lock`; the rest belongs to the I/O thread.
+        private let lock = Lock()
+        private var queue: [Work] = []
+        private var multi: OpaquePointer?
+        private var running = false
+        private let maximumIdleConnections: Int
+        private let idleTimeout: TimeInterval
+
+        private enum Work {
+            case add(CurlTransfer)
+            case cancel(CurlTransfer)
+        }
+
+        init(maximumIdleConnections: Int, idleTimeout: TimeInterval) {
+            CurlGlobal.initialize()
+            self.maximumIdleConnections = maximumIdleConnections
+            self.idleTimeout = idleTimeout.isFinite ? max(0, idleTimeout) : 86_400
+        }
+
+        /// Starts `transfer` on the I/O thread.
+        func add(_ transfer: CurlTransfer) { enqueue(.add(transfer)) }
+
+        /// Ends `transfer` at once with `CancellationError`, if it has not ended.
+        func cancel(_ transfer: CurlTransfer) { enqueue(.cancel(transfer)) }
+
+        private func enqueue(_ work: Work) {
+            let (handle, start) = lock.withLock { () -> (OpaquePointer?, Bool) in
+                queue.append(work)
+                if running { return (multi, false) }
+                running = true
+                return (nil, true)
+            }
+            if start {
+                let thread = Thread { [self] in run() }
+                thread.name = "HealthSignIn HTTP"
+                thread.start()
+            } else if let handle {
+                curl_multi_wakeup(handle)
+            }
+        }
+
+        /// The I/O thread's loop.
+        private func run() {
+            guard let handle = curl_multi_init() else {
+                failQueued(TransportError(.other, url: nil, detail: "libcurl could not make a multi handle"))
+                return
+            }
+            healthsignin_multi_setopt_long(handle, CURLMOPT_MAXCONNECTS, maximumIdleConnections)
+            lock.withLock { multi = handle }
+            var active: [OpaquePointer: CurlTransfer] = [:]
+            var idleSince = Date()
+            while true {
+                let work = lock.withLock { () -> [Work]? in
+                    // Ends the thread when it has been idle long enough and nothing is queued.
+                    if queue.isEmpty, active.isEmpty, Date().timeIntervalSince(idleSince) >= idleTimeout {
+                        multi = nil
+                        running = false
+                        return nil
+                    }
+                    defer { queue.removeAll() }
+                    return queue
+                }
+                guard let work else { break }
+                for item in work {
+                    switch item {
+                    case .add(let transfer):
+                        guard !transfer.isFinished, let easy = transfer.easy else { continue }
+                        if curl_multi_add_handle(handle, easy) == CURLM_OK {
+                            active[easy] = transfer
+                        } else {
+                            transfer.finish(.failure(TransportError(.other, url: transfer.url, detail: "libcurl refused the transfer")))
+                        }
+                    case .cancel(let transfer):
+                        if let easy = transfer.easy, active.removeValue(forKey: easy) != nil {
+                            curl_multi_remove_handle(handle, easy)
+                        }
+                        transfer.finish(.failure(CancellationError()))
+                    }
+                }
+                var stillRunning: Int32 = 0
+                curl_multi_perform(handle, &stillRunning)
+                var remaining: Int32 = 0
+                while let message = curl_multi_info_read(handle, &remaining) {
+                    guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
+                    let code = message.pointee.data.result
+                    curl_multi_remove_handle(handle, easy)
+                    active.removeValue(forKey: easy)?.complete(code)
+                }
+                if !active.isEmpty { idleSince = Date() }
+                // Waits for sockets, a wake-up, libcurl's own next timeout, or the end of the idle time.
+                let wait = active.isEmpty ? max(1, idleTimeout - Date().timeIntervalSince(idleSince)) : 1
+                curl_multi_poll(handle, nil, 0, Int32(min(wait, 1) * 1000), nil)
+            }
+            for (easy, transfer) in active {
+                curl_multi_remove_handle(handle, easy)
+                transfer.finish(.failure(CancellationError()))
+            }
+            curl_multi_cleanup(handle)
+        }
+
+        /// Fails every queued transfer when the I/O thread cannot run.
+        private func failQueued(_ error: TransportError) {
+            let work = lock.withLock { () -> [Work] in
+                running = false
+                defer { queue.removeAll() }
+                return queue
+            }
+            for case .add(let transfer) in work { transfer.finish(.failure(error)) }
+        }
+    }
+
+    /// libcurl's process-wide set-up, done once before any handle is made.
+    enum CurlGlobal {
+        private static let initialized: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
+
+        static func initialize() { _ = initialized }
+    }
+#endif

@@ -1,0 +1,107 @@
+#if canImport(HealthSignInLibcurl)
+    import Foundation
+    import HealthSignInLibcurl
+
+    /// The default transport on Linux: libcurl, driven by one I/O thread per transport.
+    ///
+    /// Every exchange ends by its deadline (name resolution, connecting, TLS, sending and receiving all count), by
+    /// its size limit, or at once when the caller's task is cancelled, and leaves nothing behind but an idle
+    /// connection in a bounded pool:
+    /// - it asks for `Accept-Encoding: identity` and refuses a body in any content coding (or any transfer coding
+    ///   but `chunked`) with ``TransportError/Kind/unrequestedEncoding``, so the size limit counts exactly the bytes
+    ///   the caller receives;
+    /// - it never answers authentication challenges: a 401 is returned at once, like any status;
+    /// - it never follows redirects, and keeps no cookies, credentials or cache.
+    ///
+    /// TLS is 1.2 or later. The server's certificate is checked against the system's certificate authorities and any
+    /// in ``Configuration/additionalCertificateAuthorities``, and its name against the URL's host as RFC 9525 says:
+    /// only subject alternative names count, and a wildcard is a whole left-most label.
+    ///
+    /// Connections are kept alive and reused: at most ``Configuration/maximumIdleConnections`` wait in the pool, each
+    /// for at most ``Configuration/idleTimeout``; once the transport has been idle that long, its connections and its
+    /// I/O thread are gone. Proxies come from ``Configuration/proxy``: by default the environment's `HTTPS_PROXY`,
+    /// `HTTP_PROXY` and `NO_PROXY` (either case).
+    public final class CurlHTTPTransport: HTTPTransport, Sendable {
+        /// How the transport is set up.
+        public struct Configuration: Sendable {
+            /// The timeout for requests that do not set their own: the whole exchange, from name resolution to the
+            /// last byte of the body. `.infinity` means none.
+            public var timeout: TimeInterval
+            /// The most bytes of body a response may have, for requests that do not set their own.
+            public var maximumResponseSize: Int
+            /// A PEM file of certificate authorities trusted besides the system's, e.g. a company's own.
+            public var additionalCertificateAuthorities: URL?
+            /// How many idle connections the pool keeps, across hosts.
+            public var maximumIdleConnections: Int
+            /// How long an idle connection is kept for reuse.
+            public var idleTimeout: TimeInterval
+            /// Which proxy requests go through.
+            public var proxy: ProxySetting
+
+            /// Creates a configuration.
+            public init(
+                timeout: TimeInterval = 30, maximumResponseSize: Int = ClientOptions.defaultMaximumResponseSize,
+                additionalCertificateAuthorities: URL? = nil, maximumIdleConnections: Int = 16,
+                idleTimeout: TimeInterval = 60, proxy: ProxySetting = .environment
+            ) {
+                self.timeout = timeout
+                self.maximumResponseSize = maximumResponseSize
+                self.additionalCertificateAuthorities = additionalCertificateAuthorities
+                self.maximumIdleConnections = maximumIdleConnections
+                self.idleTimeout = idleTimeout
+                self.proxy = proxy
+            }
+        }
+
+        private let configuration: Configuration
+        private let engine: CurlEngine
+        private let proxies: ProxyRoutes
+        /// Why the extra authorities file cannot be used, if it cannot: every `https` request fails with it.
+        private let authoritiesProblem: String?
+
+        /// Creates a transport; its I/O thread starts with the first request. When the authorities file cannot be
+        /// read, every `https` request fails with ``TransportError/Kind/insecureConnection`` saying why.
+        public init(configuration: Configuration = .init()) {
+            self.configuration = configuration
+            authoritiesProblem = configuration.additionalCertificateAuthorities.flatMap { file in
+                FileManager.default.isReadableFile(atPath: file.path)
+                    ? nil : "the certificate authorities file \(file.path) cannot be read"
+            }
+            engine = CurlEngine(
+                maximumIdleConnections: max(0, configuration.maximumIdleConnections),
+                idleTimeout: configuration.idleTimeout)
+            proxies = ProxyRoutes(configuration.proxy)
+        }
+
+        /// Sends `request`; see ``HTTPTransport`` for the contract.
+        ///
+        /// - Throws: ``ConfigurationError`` for a timeout that is NaN or not positive, ``RequestEncodingError`` for a
+        ///   URL or header field that cannot be sent as it is (nothing is sent then), ``TransportError`` for what
+        ///   happened on the way, `CancellationError` when the task is cancelled.
+        public func send(_ request: HTTPRequestMessage) async throws -> HTTPResponseMessage {
+            let deadline = try TransportDeadline(request.timeout ?? configuration.timeout)
+            let target = try RequestTarget(request.url)
+            try request.headers.checkSyntax()
+            guard HTTPHeaderFields.isToken(request.method.rawValue) else {
+                throw RequestEncodingError.invalidURL("the method '\(request.method.rawValue)' is not a token")
+            }
+            if target.isHTTPS, let authoritiesProblem {
+                throw TransportError(.insecureConnection, url: request.url, detail: authoritiesProblem)
+            }
+            try Task.checkCancellation()
+            let transfer = try CurlTransfer(
+                request: request, target: target, deadline: deadline,
+                limit: request.maximumResponseSize ?? configuration.maximumResponseSize,
+                authorities: configuration.additionalCertificateAuthorities?.path,
+                proxy: proxies.route(for: target))
+            return try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { continuation in
+                    transfer.start(continuation)
+                    engine.add(transfer)
+                }
+            } onCancel: {
+                engine.cancel(transfer)
+            }
+        }
+    }
+#endif

@@ -1,0 +1,80 @@
+#ifndef HEALTHSIGNIN_LIBCURL_SHIM_H
+#define HEALTHSIGNIN_LIBCURL_SHIM_H
+
+// libcurl's options are set through variadic functions, which Swift cannot call: each argument type gets a typed
+// wrapper here. The TLS context hook also lives here, since it is called with OpenSSL's types.
+#include <curl/curl.h>
+#include <openssl/ssl.h>
+#include <openssl/x509_vfy.h>
+
+static inline CURLcode healthsignin_easy_setopt_long(CURL *handle, CURLoption option, long value) {
+    return curl_easy_setopt(handle, option, value);
+}
+
+static inline CURLcode healthsignin_easy_setopt_off(CURL *handle, CURLoption option, curl_off_t value) {
+    return curl_easy_setopt(handle, option, value);
+}
+
+static inline CURLcode healthsignin_easy_setopt_pointer(CURL *handle, CURLoption option, const void *value) {
+    return curl_easy_setopt(handle, option, value);
+}
+
+typedef size_t (*healthsignin_data_callback)(char *bytes, size_t size, size_t count, void *context);
+typedef int (*healthsignin_progress_callback)(void *context, curl_off_t, curl_off_t, curl_off_t, curl_off_t);
+
+static inline CURLcode healthsignin_easy_setopt_data_callback(
+    CURL *handle, CURLoption option, healthsignin_data_callback callback) {
+    return curl_easy_setopt(handle, option, callback);
+}
+
+static inline CURLcode healthsignin_easy_setopt_progress_callback(
+    CURL *handle, healthsignin_progress_callback callback) {
+    return curl_easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, callback);
+}
+
+static inline CURLcode healthsignin_easy_getinfo_long(CURL *handle, CURLINFO info, long *value) {
+    return curl_easy_getinfo(handle, info, value);
+}
+
+static inline CURLcode healthsignin_easy_getinfo_pointer(CURL *handle, CURLINFO info, void **value) {
+    return curl_easy_getinfo(handle, info, value);
+}
+
+static inline CURLMcode healthsignin_multi_setopt_long(CURLM *multi, CURLMoption option, long value) {
+    return curl_multi_setopt(multi, option, value);
+}
+
+/// What the TLS context hook needs: the host the certificate must name, and authorities trusted besides the
+/// system's. Owned by the transfer, which outlives its connection's handshake.
+typedef struct {
+    const char *host;
+    int hostIsAddress;
+    const char *additionalAuthorities;
+} healthsignin_tls_settings;
+
+/// Checks the server's name as RFC 9525 says, in OpenSSL's verification itself: only the subject alternative names
+/// count (never the subject's common name), and a wildcard is a whole left-most label. Adds the extra authorities.
+static inline CURLcode healthsignin_tls_context(CURL *handle, void *context, void *settingsPointer) {
+    (void)handle;
+    SSL_CTX *tls = (SSL_CTX *)context;
+    const healthsignin_tls_settings *settings = (const healthsignin_tls_settings *)settingsPointer;
+    if (SSL_CTX_set_min_proto_version(tls, TLS1_2_VERSION) != 1) return CURLE_SSL_CIPHER;
+    if (settings->additionalAuthorities != NULL
+        && SSL_CTX_load_verify_locations(tls, settings->additionalAuthorities, NULL) != 1) {
+        return CURLE_SSL_CACERT_BADFILE;
+    }
+    X509_VERIFY_PARAM *parameters = SSL_CTX_get0_param(tls);
+    X509_VERIFY_PARAM_set_hostflags(
+        parameters, X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS | X509_CHECK_FLAG_NEVER_CHECK_SUBJECT);
+    int set = settings->hostIsAddress ? X509_VERIFY_PARAM_set1_ip_asc(parameters, settings->host)
+                                      : X509_VERIFY_PARAM_set1_host(parameters, settings->host, 0);
+    return set == 1 ? CURLE_OK : CURLE_SSL_CONNECT_ERROR;
+}
+
+static inline CURLcode healthsignin_easy_set_tls_hook(CURL *handle, healthsignin_tls_settings *settings) {
+    CURLcode code = curl_easy_setopt(handle, CURLOPT_SSL_CTX_FUNCTION, healthsignin_tls_context);
+    if (code != CURLE_OK) return code;
+    return curl_easy_setopt(handle, CURLOPT_SSL_CTX_DATA, (void *)settings);
+}
+
+#endif

@@ -1,0 +1,225 @@
+#if canImport(Glibc)
+    import Foundation
+    import HealthSignInCore
+    import HealthSignInTestSupport
+    import XCTest
+
+    /// The libcurl transport against real HTTP and HTTPS servers on 127.0.0.1: its TLS checks (RFC 9525 names), what
+    /// it refuses before sending, what it refuses on receiving, and what it keeps after a call (connections, not
+    /// descriptors or threads).
+    final class CurlHTTPTransportTests: XCTestCase {
+        private static let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("curl-transport-\(UUID().uuidString)")
+        /// One HTTPS server per certificate kind of the probe, started one after another (they share the
+        /// certificates the first one makes), and a plain HTTP server.
+        private static let servers = Result { () throws -> [String: LocalServer] in
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            var servers: [String: LocalServer] = [:]
+            for kind in ["ip", "wrong", "cn-only", "partial-wildcard", "wildcard"] {
+                servers[kind] = try LocalServer(
+                    script: "Tests/Tools/http_probe.py", arguments: ["--tls", directory.path, "--certificate", kind])
+            }
+            servers["http"] = try LocalServer(script: "Tests/Tools/http_probe.py")
+            return servers
+        }
+
+        private var authority: URL { Self.directory.appendingPathComponent("ca.pem") }
+
+        private func server(_ kind: String) throws -> LocalServer {
+            try XCTUnwrap(try Self.servers.get()[kind])
+        }
+
+        private func url(_ kind: String, _ path: String, host: String = "127.0.0.1") throws -> URL {
+            let scheme = kind == "http" ? "http" : "https"
+            return try XCTUnwrap(URL(string: "\(scheme)://\(host):\(try server(kind).port)\(path)"))
+        }
+
+        private func transport(timeout: TimeInterval = 5, idleTimeout: TimeInterval = 60) -> CurlHTTPTransport {
+            CurlHTTPTransport(
+                configuration: .init(
+                    timeout: timeout, additionalCertificateAuthorities: authority, idleTimeout: idleTimeout,
+                    proxy: .none))
+        }
+
+        private func kind(of error: any Error) -> TransportError.Kind? { (error as? TransportError)?.kind }
+
+        // MARK: - TLS
+
+        func testAServerWhoseAuthorityIsTrustedAnswersOverTLS() async throws {
+            let transport = transport()
+            let echo = try await transport.send(
+                HTTPRequestMessage(method: .post, url: try url("ip", "/echo?a=1"), body: Data("a=b".utf8)))
+            XCTAssertEqual(echo.status, 200)
+            let fields = try XCTUnwrap(JSONSerialization.jsonObject(with: echo.body) as? [String: Any])
+            XCTAssertEqual(fields["path"] as? String, "/echo?a=1")
+            XCTAssertEqual(fields["body"] as? String, "a=b")
+            let headers = try XCTUnwrap(fields["headers"] as? [String: String])
+            XCTAssertEqual(headers["Accept-Encoding"], "identity")
+            XCTAssertNil(headers["Expect"])
+            let chunked = try await transport.send(HTTPRequestMessage(method: .get, url: try url("ip", "/chunked")))
+            XCTAssertEqual(String(decoding: chunked.body, as: UTF8.self), "hello, world")
+        }
+
+        func testAnAuthorityTheSystemDoesNotTrustIsRefused() async throws {
+            let transport = CurlHTTPTransport(configuration: .init(timeout: 5, proxy: .none))
+            await XCTAssertThrowsErrorAsync(
+                try await transport.send(HTTPRequestMessage(method: .get, url: try url("ip", "/echo")))
+            ) { XCTAssertEqual(self.kind(of: $0), .insecureConnection, "\($0)") }
+        }
+
+        func testOnlySubjectAlternativeNamesCountAndAWildcardIsAWholeLabel() async throws {
+            let transport = transport()
+            let host = "foo.probe.localhost"
+            let wildcard = try await transport.send(
+                HTTPRequestMessage(method: .get, url: try url("wildcard", "/echo", host: host)))
+            XCTAssertEqual(wildcard.status, 200)
+            for kind in ["wrong", "cn-only", "partial-wildcard"] {
+                await XCTAssertThrowsErrorAsync(
+                    try await transport.send(HTTPRequestMessage(method: .get, url: try url(kind, "/echo", host: host)))
+                ) { XCTAssertEqual(self.kind(of: $0), .insecureConnection, "\(kind): \($0)") }
+            }
+        }
+
+        func testAnUnreadableAuthoritiesFileFailsEveryHTTPSRequestWithTheReason() async throws {
+            let missing = Self.directory.appendingPathComponent("missing.pem")
+            let transport = CurlHTTPTransport(
+                configuration: .init(timeout: 5, additionalCertificateAuthorities: missing, proxy: .none))
+            await XCTAssertThrowsErrorAsync(
+                try await transport.send(HTTPRequestMessage(method: .get, url: try url("ip", "/echo")))
+            ) {
+                XCTAssertEqual(self.kind(of: $0), .insecureConnection)
+                XCTAssertTrue("\($0)".contains("missing.pem"), "\($0)")
+            }
+        }
+
+        // MARK: - What is refused before sending
+
+        func testATimeoutThatIsNotAPositiveNumberIsAConfigurationError() async throws {
+            let transport = transport()
+            for timeout in [TimeInterval.nan, -1, 0] {
+                var request = HTTPRequestMessage(method: .get, url: try url("http", "/echo"))
+                request.timeout = timeout
+                await XCTAssertThrowsErrorAsync(try await transport.send(request)) {
+                    guard case .invalidTimeout? = $0 as? ConfigurationError else {
+                        return XCTFail("\(timeout): \($0)")
+                    }
+                }
+            }
+            var unbounded = HTTPRequestMessage(method: .get, url: try url("http", "/echo"))
+            unbounded.timeout = .infinity
+            let response = try await transport.send(unbounded)
+            XCTAssertEqual(response.status, 200)
+        }
+
+        func testAHostOrPortThatWouldReachAnotherPlaceIsRefused() async throws {
+            let transport = transport()
+            let port = try server("http").port
+            for text in [
+                "http://127.0.0.1:\(port + 65_536)/echo", "http://127.0.0.1%00.example:\(port)/echo",
+                "http://b\u{00FC}cher.example:\(port)/echo", "ftp://127.0.0.1/echo",
+            ] {
+                guard let url = URL(string: text) else { continue }
+                await XCTAssertThrowsErrorAsync(try await transport.send(HTTPRequestMessage(method: .get, url: url))) {
+                    guard case .invalidURL? = $0 as? RequestEncodingError else { return XCTFail("\(text): \($0)") }
+                }
+            }
+        }
+
+        // MARK: - What is refused on receiving
+
+        func testAHeaderValueWithAControlCharacterIsRefused() async throws {
+            await XCTAssertThrowsErrorAsync(
+                try await transport().send(HTTPRequestMessage(method: .get, url: try url("http", "/bad-header")))
+            ) { XCTAssertNotNil(self.kind(of: $0), "\($0)") }
+        }
+
+        func testABodyCutShortIsNeverAResponse() async throws {
+            let transport = transport()
+            for (kind, path) in [("http", "/cut-length"), ("http", "/bad-length"), ("ip", "/cut-close")] {
+                await XCTAssertThrowsErrorAsync(
+                    try await transport.send(HTTPRequestMessage(method: .get, url: try url(kind, path)))
+                ) { XCTAssertNotNil(self.kind(of: $0), "\(path): \($0)") }
+            }
+        }
+
+        func testABodyInAContentCodingNobodyAskedForIsRefused() async throws {
+            await XCTAssertThrowsErrorAsync(
+                try await transport().send(HTTPRequestMessage(method: .get, url: try url("http", "/gzip")))
+            ) { XCTAssertEqual(self.kind(of: $0), .unrequestedEncoding, "\($0)") }
+        }
+
+        func testRedirectsAndChallengesAreReturnedAsTheyAre() async throws {
+            let transport = transport()
+            let redirect = try await transport.send(HTTPRequestMessage(method: .get, url: try url("http", "/redirect")))
+            XCTAssertEqual(redirect.status, 302)
+            let challenge = try await transport.send(
+                HTTPRequestMessage(method: .get, url: try url("http", "/challenge"), headers: ["Authorization": "x"]))
+            XCTAssertEqual(challenge.status, 401)
+        }
+
+        // MARK: - Deadlines and cancellation
+
+        func testTheDeadlineEndsACallAndCancellationEndsItAtOnce() async throws {
+            let transport = transport(timeout: 0.5)
+            let started = Date()
+            await XCTAssertThrowsErrorAsync(
+                try await transport.send(HTTPRequestMessage(method: .get, url: try url("http", "/slow")))
+            ) { XCTAssertEqual(self.kind(of: $0), .timedOut, "\($0)") }
+            XCTAssertLessThan(Date().timeIntervalSince(started), 2.5)
+            let slow = try url("http", "/slow")
+            let task = Task { try await self.transport(timeout: 30).send(HTTPRequestMessage(method: .get, url: slow)) }
+            try await Task.sleep(nanoseconds: 200_000_000)
+            task.cancel()
+            let result = await task.result
+            XCTAssertTrue(result.failure is CancellationError, "\(result)")
+        }
+
+        // MARK: - What a call leaves behind
+
+        func testConnectionsAreReusedAndClosedOnceIdle() async throws {
+            let baseline = Self.openDescriptors()
+            let transport = transport(idleTimeout: 0.5)
+            var ports: Set<Int> = []
+            for _ in 0..<5 {
+                let echo = try await transport.send(HTTPRequestMessage(method: .get, url: try url("ip", "/echo")))
+                let fields = try XCTUnwrap(JSONSerialization.jsonObject(with: echo.body) as? [String: Any])
+                ports.insert(try XCTUnwrap(fields["client_port"] as? Int))
+            }
+            XCTAssertEqual(ports.count, 1, "five calls in a row take one connection")
+            try await Task.sleep(nanoseconds: 2_500_000_000)
+            XCTAssertEqual(Self.openDescriptors(), baseline, "the idle connection and the engine's own are closed")
+        }
+
+        func testConcurrentCallsShareOneThread() async throws {
+            let transport = transport()
+            let url = try url("http", "/echo")
+            let before = Self.threads()
+            var most = before
+            try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<200 {
+                    group.addTask { try await transport.send(HTTPRequestMessage(method: .get, url: url)).status }
+                }
+                for try await status in group {
+                    XCTAssertEqual(status, 200)
+                    most = max(most, Self.threads())
+                }
+            }
+            XCTAssertLessThanOrEqual(most - before, 4, "threads before: \(before), at most: \(most)")
+        }
+
+        private static func openDescriptors() -> Int {
+            (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
+        }
+
+        private static func threads() -> Int {
+            (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count) ?? -1
+        }
+    }
+
+    extension Result {
+        fileprivate var failure: Failure? {
+            if case .failure(let error) = self { return error }
+            return nil
+        }
+    }
+#endif
