@@ -13,7 +13,7 @@
         // @unchecked: `queue`, `multi` and `running` are guarded by `lock`; the rest belongs to the I/O thread.
         private let lock = Lock()
         private var queue: [Work] = []
-        private var multi: OpaquePointer?
+        private var multi: UnsafeMutableRawPointer?
         private var running = false
         private let maximumIdleConnections: Int
         private let idleTimeout: TimeInterval
@@ -36,7 +36,7 @@
         func cancel(_ transfer: CurlTransfer) { enqueue(.cancel(transfer)) }
 
         private func enqueue(_ work: Work) {
-            let (handle, start) = lock.withLock { () -> (OpaquePointer?, Bool) in
+            let (handle, start) = lock.withLock { () -> (UnsafeMutableRawPointer?, Bool) in
                 queue.append(work)
                 if running { return (multi, false) }
                 running = true
@@ -59,7 +59,7 @@
             }
             healthsignin_multi_setopt_long(handle, CURLMOPT_MAXCONNECTS, maximumIdleConnections)
             lock.withLock { multi = handle }
-            var active: [OpaquePointer: CurlTransfer] = [:]
+            var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
             var idleSince = Date()
             while true {
                 let work = lock.withLock { () -> [Work]? in

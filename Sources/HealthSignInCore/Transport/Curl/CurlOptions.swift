@@ -5,14 +5,14 @@
     /// Sets an easy handle's options, turning a refusal into a typed error (an option this libcurl does not know,
     /// or a value it refuses).
     struct CurlOptions {
-        let handle: OpaquePointer
+        let handle: UnsafeMutableRawPointer
         let url: URL
 
         func set(_ option: CURLoption, _ value: Int) throws {
             try check(healthsignin_easy_setopt_long(handle, option, value), "option \(option.rawValue)")
         }
 
-        func set(_ option: CURLoption, _ value: Int64) throws {
+        func set(_ option: CURLoption, size value: Int) throws {
             try check(healthsignin_easy_setopt_off(handle, option, value), "option \(option.rawValue)")
         }
 

@@ -15,7 +15,7 @@
         private var outcome: Result<HTTPResponseMessage, any Error>?
 
         let url: URL
-        private(set) var easy: OpaquePointer?
+        private(set) var easy: UnsafeMutableRawPointer?
         private var headerList: UnsafeMutablePointer<curl_slist>?
         private let tls: UnsafeMutablePointer<healthsignin_tls_settings>
         private let body: Data?
@@ -59,7 +59,7 @@
         // MARK: - Setting up
 
         private func configure(
-            _ handle: OpaquePointer, request: HTTPRequestMessage, target: RequestTarget, deadline: TransportDeadline,
+            _ handle: UnsafeMutableRawPointer, request: HTTPRequestMessage, target: RequestTarget, deadline: TransportDeadline,
             proxy: ProxyRoute
         ) throws {
             let options = CurlOptions(handle: handle, url: url)
@@ -103,7 +103,7 @@
             default:
                 try options.set(CURLOPT_CUSTOMREQUEST, method)
                 if let body {
-                    try options.set(CURLOPT_POSTFIELDSIZE_LARGE, Int64(body.count))
+                    try options.set(CURLOPT_POSTFIELDSIZE_LARGE, size: body.count)
                     try body.withUnsafeBytes { bytes in
                         // COPYPOSTFIELDS copies, so the body's buffer need not outlive this call.
                         try options.check(
@@ -112,7 +112,7 @@
                             "the body")
                     }
                 } else if !["GET", "DELETE", "OPTIONS", "TRACE"].contains(method) {
-                    try options.set(CURLOPT_POSTFIELDSIZE_LARGE, 0)
+                    try options.set(CURLOPT_POSTFIELDSIZE_LARGE, size: 0)
                     try options.set(CURLOPT_POSTFIELDS, "")
                 }
             }
