@@ -131,6 +131,7 @@ def make_certificates(directory):
                 "-out", f"{name}.pem", "-days", "2", "-extfile", f"{name}.ext")
 
 
+ThreadingHTTPServer.request_queue_size = 256  # many concurrent connections from one test
 server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
 if "--tls" in sys.argv:
     directory = sys.argv[sys.argv.index("--tls") + 1]

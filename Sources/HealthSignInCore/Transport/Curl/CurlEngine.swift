@@ -16,6 +16,7 @@
         private var multi: UnsafeMutableRawPointer?
         private var running = false
         private let maximumIdleConnections: Int
+        private let maximumConnectionsPerHost: Int
         private let idleTimeout: TimeInterval
 
         private enum Work {
@@ -23,9 +24,10 @@
             case cancel(CurlTransfer)
         }
 
-        init(maximumIdleConnections: Int, idleTimeout: TimeInterval) {
+        init(maximumIdleConnections: Int, maximumConnectionsPerHost: Int, idleTimeout: TimeInterval) {
             CurlGlobal.initialize()
             self.maximumIdleConnections = maximumIdleConnections
+            self.maximumConnectionsPerHost = maximumConnectionsPerHost
             self.idleTimeout = idleTimeout.isFinite ? max(0, idleTimeout) : 86_400
         }
 
@@ -58,6 +60,7 @@
                 return
             }
             healthsignin_multi_setopt_long(handle, CURLMOPT_MAXCONNECTS, maximumIdleConnections)
+            healthsignin_multi_setopt_long(handle, CURLMOPT_MAX_HOST_CONNECTIONS, maximumConnectionsPerHost)
             lock.withLock { multi = handle }
             var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
             var idleSince = Date()
@@ -80,7 +83,9 @@
                         if curl_multi_add_handle(handle, easy) == CURLM_OK {
                             active[easy] = transfer
                         } else {
-                            transfer.finish(.failure(TransportError(.other, url: transfer.url, detail: "libcurl refused the transfer")))
+                            transfer.finish(
+                                .failure(
+                                    TransportError(.other, url: transfer.url, detail: "libcurl refused the transfer")))
                         }
                     case .cancel(let transfer):
                         if let easy = transfer.easy, active.removeValue(forKey: easy) != nil {

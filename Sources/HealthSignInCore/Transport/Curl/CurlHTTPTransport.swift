@@ -33,6 +33,9 @@
             public var additionalCertificateAuthorities: URL?
             /// How many idle connections the pool keeps, across hosts.
             public var maximumIdleConnections: Int
+            /// How many connections to one host may be open at once; more requests to it wait for one to be free
+            /// (their timeout counts the wait).
+            public var maximumConnectionsPerHost: Int
             /// How long an idle connection is kept for reuse.
             public var idleTimeout: TimeInterval
             /// Which proxy requests go through.
@@ -42,12 +45,13 @@
             public init(
                 timeout: TimeInterval = 30, maximumResponseSize: Int = ClientOptions.defaultMaximumResponseSize,
                 additionalCertificateAuthorities: URL? = nil, maximumIdleConnections: Int = 16,
-                idleTimeout: TimeInterval = 60, proxy: ProxySetting = .environment
+                maximumConnectionsPerHost: Int = 16, idleTimeout: TimeInterval = 60, proxy: ProxySetting = .environment
             ) {
                 self.timeout = timeout
                 self.maximumResponseSize = maximumResponseSize
                 self.additionalCertificateAuthorities = additionalCertificateAuthorities
                 self.maximumIdleConnections = maximumIdleConnections
+                self.maximumConnectionsPerHost = maximumConnectionsPerHost
                 self.idleTimeout = idleTimeout
                 self.proxy = proxy
             }
@@ -69,6 +73,7 @@
             }
             engine = CurlEngine(
                 maximumIdleConnections: max(0, configuration.maximumIdleConnections),
+                maximumConnectionsPerHost: max(1, configuration.maximumConnectionsPerHost),
                 idleTimeout: configuration.idleTimeout)
             proxies = ProxyRoutes(configuration.proxy)
         }

@@ -59,7 +59,8 @@
         // MARK: - Setting up
 
         private func configure(
-            _ handle: UnsafeMutableRawPointer, request: HTTPRequestMessage, target: RequestTarget, deadline: TransportDeadline,
+            _ handle: UnsafeMutableRawPointer, request: HTTPRequestMessage, target: RequestTarget,
+            deadline: TransportDeadline,
             proxy: ProxyRoute
         ) throws {
             let options = CurlOptions(handle: handle, url: url)
@@ -108,7 +109,8 @@
                         // COPYPOSTFIELDS copies, so the body's buffer need not outlive this call.
                         try options.check(
                             healthsignin_easy_setopt_pointer(
-                                options.handle, CURLOPT_COPYPOSTFIELDS, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1)),
+                                options.handle, CURLOPT_COPYPOSTFIELDS,
+                                bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1)),
                             "the body")
                     }
                 } else if !["GET", "DELETE", "OPTIONS", "TRACE"].contains(method) {
@@ -134,7 +136,8 @@
                 }
                 headerList = next
             }
-            try options.check(healthsignin_easy_setopt_pointer(options.handle, CURLOPT_HTTPHEADER, headerList), "headers")
+            try options.check(
+                healthsignin_easy_setopt_pointer(options.handle, CURLOPT_HTTPHEADER, headerList), "headers")
         }
 
         // MARK: - Receiving (on the I/O thread)
@@ -150,7 +153,9 @@
                 return true
             }
             guard !line.isEmpty else { return checkHead() }
-            guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return refuse("a header line without a colon") }
+            guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else {
+                return refuse("a header line without a colon")
+            }
             let name = String(decoding: line[..<colon], as: UTF8.self)
             let rawValue = line[line.index(after: colon)...]
             guard rawValue.allSatisfy({ $0 == 0x09 || ($0 >= 0x20 && $0 != 0x7F) }) else {
@@ -171,18 +176,23 @@
             let codings = headers.values("Content-Encoding").flatMap { $0.split(separator: ",") }
                 .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty && $0 != "identity" }
             if !codings.isEmpty {
-                return refuse("the body is in the content coding \(codings.joined(separator: ", "))", kind: .unrequestedEncoding)
+                return refuse(
+                    "the body is in the content coding \(codings.joined(separator: ", "))", kind: .unrequestedEncoding)
             }
             let transfer = headers.values("Transfer-Encoding").flatMap { $0.split(separator: ",") }
                 .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
             if transfer.contains(where: { $0 != "chunked" }) {
-                return refuse("the body is in the transfer coding \(transfer.joined(separator: ", "))", kind: .unrequestedEncoding)
+                return refuse(
+                    "the body is in the transfer coding \(transfer.joined(separator: ", "))", kind: .unrequestedEncoding
+                )
             }
             let lengths = headers.values("Content-Length")
             if !lengths.isEmpty {
                 guard lengths.count == 1, let length = Int(lengths[0]), length >= 0, lengths[0].allSatisfy(\.isASCII)
                 else { return refuse("the Content-Length is not one length") }
-                if length > limit { return refuse("the body of \(length) bytes is over the limit of \(limit)", kind: .responseTooLarge) }
+                if length > limit {
+                    return refuse("the body of \(length) bytes is over the limit of \(limit)", kind: .responseTooLarge)
+                }
             }
             return true
         }

@@ -37,7 +37,8 @@ struct RequestTarget: Sendable {
                         + "and '.'; write an internationalized name in its IDNA form (xn--)")
             }
             host = encodedHost.lowercased()
-            isAddress = host.split(separator: ".", omittingEmptySubsequences: false).count == 4
+            isAddress =
+                host.split(separator: ".", omittingEmptySubsequences: false).count == 4
                 && host.split(separator: ".").allSatisfy { UInt8($0) != nil }
         }
         if let given = components.port {
