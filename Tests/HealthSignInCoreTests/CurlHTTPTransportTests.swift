@@ -175,6 +175,25 @@
             XCTAssertTrue(result.failure is CancellationError, "\(result)")
         }
 
+        // MARK: - Proxies
+
+        func testHTTPSGoesThroughAProxyAsATunnelThatHidesTheToken() async throws {
+            let record = Self.directory.appendingPathComponent("proxy-\(UUID().uuidString).bytes")
+            let proxy = try LocalServer(script: "Tests/Tools/connect_proxy.py", arguments: ["--record", record.path])
+            let proxyURL = try XCTUnwrap(URL(string: "http://127.0.0.1:\(proxy.port)"))
+            let transport = CurlHTTPTransport(
+                configuration: .init(
+                    timeout: 5, additionalCertificateAuthorities: authority, proxy: .proxy(proxyURL)))
+            let token = "secret-token-\(UUID().uuidString)"
+            let echo = try await transport.send(
+                HTTPRequestMessage(method: .get, url: try url("ip", "/echo"), headers: ["Authorization": "Bearer \(token)"]))
+            XCTAssertEqual(echo.status, 200)
+            XCTAssertTrue(String(decoding: echo.body, as: UTF8.self).contains(token), "the server got the token")
+            let seen = try Data(contentsOf: record)
+            XCTAssertTrue(String(decoding: seen, as: UTF8.self).hasPrefix("CONNECT 127.0.0.1:"), "a tunnel was asked for")
+            XCTAssertNil(seen.range(of: Data(token.utf8)), "the proxy saw the token in clear")
+        }
+
         // MARK: - What a call leaves behind
 
         func testConnectionsAreReusedAndClosedOnceIdle() async throws {
