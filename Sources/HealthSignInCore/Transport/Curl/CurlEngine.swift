@@ -38,18 +38,20 @@
         func cancel(_ transfer: CurlTransfer) { enqueue(.cancel(transfer)) }
 
         private func enqueue(_ work: Work) {
-            let (handle, start) = lock.withLock { () -> (UnsafeMutableRawPointer?, Bool) in
+            let start = lock.withLock { () -> Bool in
                 queue.append(work)
-                if running { return (multi, false) }
+                if running {
+                    // Under the lock: the thread sets `multi` to nil, under the lock, before it closes the handle.
+                    if let multi { curl_multi_wakeup(multi) }
+                    return false
+                }
                 running = true
-                return (nil, true)
+                return true
             }
             if start {
                 let thread = Thread { [self] in run() }
                 thread.name = "HealthSignIn HTTP"
                 thread.start()
-            } else if let handle {
-                curl_multi_wakeup(handle)
             }
         }
 
