@@ -186,11 +186,13 @@
                     timeout: 5, additionalCertificateAuthorities: authority, proxy: .proxy(proxyURL)))
             let token = "secret-token-\(UUID().uuidString)"
             let echo = try await transport.send(
-                HTTPRequestMessage(method: .get, url: try url("ip", "/echo"), headers: ["Authorization": "Bearer \(token)"]))
+                HTTPRequestMessage(
+                    method: .get, url: try url("ip", "/echo"), headers: ["Authorization": "Bearer \(token)"]))
             XCTAssertEqual(echo.status, 200)
             XCTAssertTrue(String(decoding: echo.body, as: UTF8.self).contains(token), "the server got the token")
             let seen = try Data(contentsOf: record)
-            XCTAssertTrue(String(decoding: seen, as: UTF8.self).hasPrefix("CONNECT 127.0.0.1:"), "a tunnel was asked for")
+            XCTAssertTrue(
+                String(decoding: seen, as: UTF8.self).hasPrefix("CONNECT 127.0.0.1:"), "a tunnel was asked for")
             XCTAssertNil(seen.range(of: Data(token.utf8)), "the proxy saw the token in clear")
         }
 

@@ -22,13 +22,16 @@ final class ProxyRoutesTests: XCTestCase {
     }
 
     func testNoProxyNamesHostsAndDomains() throws {
-        let environment = ["HTTPS_PROXY": "http://proxy:3128", "NO_PROXY": " internal.example, .corp.example ,10.0.0.1"]
+        let environment = [
+            "HTTPS_PROXY": "http://proxy:3128", "NO_PROXY": " internal.example, .corp.example ,10.0.0.1",
+        ]
         XCTAssertNil(try route(.environment, environment, "https://internal.example/"))
         XCTAssertNil(try route(.environment, environment, "https://api.internal.example/"))
         XCTAssertNil(try route(.environment, environment, "https://fhir.corp.example/"))
         XCTAssertNil(try route(.environment, environment, "https://10.0.0.1/"))
         XCTAssertEqual(try route(.environment, environment, "https://notinternal.example/"), "http://proxy:3128")
-        XCTAssertNil(try route(.environment, ["HTTPS_PROXY": "http://proxy:3128", "no_proxy": "*"], "https://a.example/"))
+        XCTAssertNil(
+            try route(.environment, ["HTTPS_PROXY": "http://proxy:3128", "no_proxy": "*"], "https://a.example/"))
     }
 
     func testAnExplicitSettingOverridesTheEnvironment() throws {
