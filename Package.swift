@@ -150,7 +150,8 @@ let package = Package(
             name: "HealthSignInSchemaSemanticsTests", dependencies: ["HealthSignInSchemaSemantics"],
             swiftSettings: strict),
         .testTarget(
-            name: "HealthSignInCoreTests", dependencies: ["HealthSignInCore", "HealthSignInTestSupport"],
+            name: "HealthSignInCoreTests",
+            dependencies: ["HealthSignInCore", "HealthSignInTesting", "HealthSignInTestSupport"],
             swiftSettings: strict),
         .testTarget(
             name: "HealthSignInOAuthTests",

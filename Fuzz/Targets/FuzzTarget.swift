@@ -30,8 +30,6 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case config = "config"
     /// JSON Web Keys, key sets, compact JWS, and OpenID Connect id tokens.
     case jose = "jose"
-    /// An HTTP/1.1 response as the Linux transport reads it off the wire, in pieces of every size.
-    case httpWire = "http-wire"
 
     /// Feeds `data` to the text mode of the schema target, and tells whether the family it made generated.
     public static func schemaTextGenerates(_ data: Data) -> Bool { SchemaFuzzing.runText(data) }
@@ -51,7 +49,6 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .jose: JOSEFuzzing.run(data)
         case .jsonValue: JSONValueFuzzing.run(data)
         case .xmlFragment: XMLFragmentFuzzing.run(data)
-        case .httpWire: HTTPWireFuzzing.run(data)
         }
     }
 }

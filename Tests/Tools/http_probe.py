@@ -22,6 +22,10 @@ openssl command): for IP 127.0.0.1, or with --certificate KIND another one:
   partial-wildcard  for f*.probe.localhost
   wildcard          for *.probe.localhost
 (--wrong-name is --certificate wrong.) The echo also gives the client's port, so a test sees a connection reused.
+
+With --silent-ipv6 it also listens on [::1] at the same port but never accepts, its queue full, so a connection
+there is never answered. With --silent-dns it also binds UDP 127.0.0.1:53 and never reads, a name server that never
+answers (for a test in a network namespace of its own).
 """
 import gzip
 import json
@@ -143,5 +147,20 @@ if "--tls" in sys.argv:
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     context.load_cert_chain(os.path.join(directory, f"{leaf}.pem"), os.path.join(directory, f"{leaf}.key"))
     server.socket = context.wrap_socket(server.socket, server_side=True)
+silent = []
+if "--silent-ipv6" in sys.argv:
+    listener = socket.socket(socket.AF_INET6, socket.SOCK_STREAM)
+    listener.bind(("::1", server.server_address[1]))
+    listener.listen(0)
+    silent.append(listener)
+    for _ in range(8):
+        waiting = socket.socket(socket.AF_INET6, socket.SOCK_STREAM)
+        waiting.setblocking(False)
+        waiting.connect_ex(("::1", server.server_address[1]))
+        silent.append(waiting)
+if "--silent-dns" in sys.argv:
+    name_server = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    name_server.bind(("127.0.0.1", 53))
+    silent.append(name_server)
 print(f"READY {server.server_address[1]}", flush=True)
 server.serve_forever()

@@ -4,14 +4,15 @@
 /// HTTP stack, a proxy for tests, or instrumentation.
 ///
 /// Choose an implementation:
-/// - ``DefaultHTTPTransport`` for apps and servers (the default): ``SocketHTTPTransport`` on Linux,
+/// - ``DefaultHTTPTransport`` for apps and servers (the default): ``CurlHTTPTransport`` on Linux,
 ///   ``URLSessionHTTPTransport`` on Apple platforms.
 /// - `RecordingTransport` (in `HealthSignInTesting`) for tests: it records each request and answers from a closure.
 ///
 /// Implementations must:
 /// - return every HTTP status as a response (a 401 or 503 is not an error at this layer), never answering an
 ///   authentication challenge themselves;
-/// - end each exchange by the request's timeout and size limit, leaving no work for it behind;
+/// - end each exchange by the request's timeout and size limit, leaving no work for it behind; treat an infinite
+///   timeout as none and refuse a NaN, zero or negative one with ``ConfigurationError/invalidTimeout(_:)``;
 /// - throw ``TransportError`` for failures below HTTP (no connection, timeout, reset), and `CancellationError`
 ///   when the calling task is cancelled;
 /// - not follow redirects, so credentials never travel to a host the SDK did not choose.

@@ -23,7 +23,7 @@ import Foundation
 /// `gzip, deflate, br` that `URLSession` would send, and a response in another content coding is refused with
 /// ``TransportError/Kind/unrequestedEncoding``. On Apple platforms `URLSession` decodes a body as it streams, so a
 /// refused or cancelled response costs no more work. On Linux, libcurl decodes whatever coding a server sends
-/// before the SDK sees a byte, and goes on decoding after the call has returned: use ``SocketHTTPTransport`` (the
+/// before the SDK sees a byte, and goes on decoding after the call has returned: use ``CurlHTTPTransport`` (the
 /// default there) when the servers are not all trusted.
 public final class URLSessionHTTPTransport: HTTPTransport, Sendable {
     /// How the transport is set up.
@@ -70,7 +70,8 @@ public final class URLSessionHTTPTransport: HTTPTransport, Sendable {
         sessionConfiguration.httpCookieStorage = nil
         sessionConfiguration.httpShouldSetCookies = false
         sessionConfiguration.urlCredentialStorage = nil
-        sessionConfiguration.timeoutIntervalForRequest = configuration.timeout
+        sessionConfiguration.timeoutIntervalForRequest =
+            (try? TransportDeadline(configuration.timeout).seconds).flatMap { $0 } ?? TransportDeadline.never
         if !configuration.allowsCaching {
             sessionConfiguration.urlCache = nil
             sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
@@ -98,12 +99,15 @@ public final class URLSessionHTTPTransport: HTTPTransport, Sendable {
     }
 
     /// Sends `request`; see ``HTTPTransport`` for the contract.
+    ///
+    /// - Throws: ``ConfigurationError/invalidTimeout(_:)`` for a timeout that is NaN or not positive,
+    ///   ``TransportError`` for what happened on the way, `CancellationError` when the task is cancelled.
     public func send(_ request: HTTPRequestMessage) async throws -> HTTPResponseMessage {
-        let timeout = request.timeout ?? configuration.timeout
+        let timeout = try TransportDeadline(request.timeout ?? configuration.timeout).seconds
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = request.method.rawValue
         // URLSession's own timeout is only a backstop, set past the transport's deadline in whole seconds.
-        urlRequest.timeoutInterval = (timeout + 1).rounded(.up)
+        urlRequest.timeoutInterval = ((timeout ?? TransportDeadline.never) + 1).rounded(.up)
         for field in request.headers { urlRequest.addValue(field.value, forHTTPHeaderField: field.name) }
         if request.headers["Accept-Encoding"] == nil {
             urlRequest.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
@@ -119,7 +123,11 @@ public final class URLSessionHTTPTransport: HTTPTransport, Sendable {
                 let task = session.dataTask(with: urlRequest)
                 receiver.start(task, continuation: continuation)
                 delegate.register(receiver, for: task)
-                DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { receiver.timeOut() }
+                if let timeout {
+                    DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(timeout * 1000))) {
+                        receiver.timeOut()
+                    }
+                }
                 task.resume()
                 if Task.isCancelled { task.cancel() }
             }

@@ -31,7 +31,7 @@
             public var maximumResponseSize: Int
             /// A PEM file of certificate authorities trusted besides the system's, e.g. a company's own.
             public var additionalCertificateAuthorities: URL?
-            /// How many idle connections the pool keeps, across hosts.
+            /// How many idle connections the pool keeps, across hosts; 0 closes every connection after its exchange.
             public var maximumIdleConnections: Int
             /// How many connections to one host may be open at once; more requests to it wait for one to be free
             /// (their timeout counts the wait).
@@ -98,7 +98,7 @@
                 request: request, target: target, deadline: deadline,
                 limit: request.maximumResponseSize ?? configuration.maximumResponseSize,
                 authorities: configuration.additionalCertificateAuthorities?.path,
-                proxy: proxies.route(for: target))
+                proxy: proxies.route(for: target), reusesConnection: configuration.maximumIdleConnections > 0)
             return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in
                     transfer.start(continuation)

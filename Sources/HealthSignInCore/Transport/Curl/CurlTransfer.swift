@@ -27,10 +27,12 @@
         private var headers = HTTPHeaderFields()
         private var received = Data()
         private var refusal: TransportError?
+        /// Whether the final response's head has ended: lines after it are a chunked body's trailer, not its fields.
+        private var headEnded = false
 
         init(
             request: HTTPRequestMessage, target: RequestTarget, deadline: TransportDeadline, limit: Int,
-            authorities: String?, proxy: ProxyRoute
+            authorities: String?, proxy: ProxyRoute, reusesConnection: Bool
         ) throws {
             url = request.url
             body = request.body
@@ -46,6 +48,8 @@
             }
             easy = handle
             try configure(handle, request: request, target: target, deadline: deadline, proxy: proxy)
+            // libcurl reads a pool of size 0 as its default size, so a transport without a pool says so per transfer.
+            if !reusesConnection { try CurlOptions(handle: handle, url: url).set(CURLOPT_FORBID_REUSE, 1) }
         }
 
         deinit {
@@ -127,7 +131,7 @@
             var lines = request.headers.fields.filter { !transportOwned.contains($0.name.lowercased()) }
                 .map { $0.value.isEmpty ? "\($0.name);" : "\($0.name): \($0.value)" }
             if request.headers["Accept-Encoding"] == nil { lines.append("Accept-Encoding: identity") }
-            if request.headers["User-Agent"] == nil { lines.append("User-Agent: \(HTTP1Request.userAgent)") }
+            if request.headers["User-Agent"] == nil { lines.append("User-Agent: HealthSignInSDK") }
             if request.headers["Accept"] == nil { lines.append("Accept:") }
             lines.append("Expect:")
             for line in lines {
@@ -145,6 +149,7 @@
         /// One header line, the status line of each response included; returns false to stop the transfer.
         fileprivate func headerLine(_ bytes: UnsafeRawBufferPointer) -> Bool {
             var line = bytes[...]
+            guard !headEnded else { return true }
             while let last = line.last, last == 0x0A || last == 0x0D { line = line.dropLast() }
             if line.starts(with: Array("HTTP/".utf8)) {
                 // A new response (after a 100 Continue, say): only the last one's fields count.
@@ -173,6 +178,7 @@
             healthsignin_easy_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &code)
             status = code
             if (100..<200).contains(code) { return true }
+            headEnded = true
             let codings = headers.values("Content-Encoding").flatMap { $0.split(separator: ",") }
                 .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty && $0 != "identity" }
             if !codings.isEmpty {

@@ -88,6 +88,9 @@ final class TestServerCore: Sendable {
         -> HTTPResponseMessage
     {
         try Task.checkCancellation()
+        if let timeout = message.timeout ?? timeout, timeout.isNaN || timeout <= 0 {
+            throw ConfigurationError.invalidTimeout(timeout)
+        }
         guard serves(message.url) else {
             throw TransportError(
                 .cannotConnect, url: message.url, detail: "no in-process test server answers at this origin")
