@@ -13,6 +13,13 @@ struct TransportDeadline: Sendable {
         milliseconds = timeout >= Self.never ? 0 : max(1, Int((timeout * 1000).rounded(.up)))
     }
 
+    private init(milliseconds: Int) { self.milliseconds = milliseconds }
+
+    /// What is left of the deadline once `elapsed` seconds have gone: at least a millisecond, so that it stays one.
+    func after(_ elapsed: TimeInterval) -> TransportDeadline {
+        milliseconds == 0 ? self : TransportDeadline(milliseconds: max(1, milliseconds - Int(elapsed * 1000)))
+    }
+
     /// The timeout in seconds, or nil for none.
     var seconds: TimeInterval? { milliseconds == 0 ? nil : TimeInterval(milliseconds) / 1000 }
 

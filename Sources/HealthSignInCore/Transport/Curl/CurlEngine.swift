@@ -49,9 +49,11 @@
                 return true
             }
             if start {
-                let thread = Thread { [self] in run() }
-                thread.name = "HealthSignIn HTTP"
-                thread.start()
+                Thread { [self] in
+                    // Named for debuggers and /proc; Linux keeps at most 15 bytes.
+                    healthsignin_name_thread("HealthSignInI/O")
+                    run()
+                }.start()
             }
         }
 

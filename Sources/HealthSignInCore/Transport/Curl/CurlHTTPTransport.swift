@@ -94,11 +94,14 @@
                 throw TransportError(.insecureConnection, url: request.url, detail: authoritiesProblem)
             }
             try Task.checkCancellation()
+            let started = Date()
+            let proxy = proxies.route(for: target)
+            let addresses = try await lookUp(proxy.endpoint ?? (target.host, target.port), of: request, deadline)
             let transfer = try CurlTransfer(
-                request: request, target: target, deadline: deadline,
+                request: request, target: target, deadline: deadline.after(Date().timeIntervalSince(started)),
                 limit: request.maximumResponseSize ?? configuration.maximumResponseSize,
-                authorities: configuration.additionalCertificateAuthorities?.path,
-                proxy: proxies.route(for: target), reusesConnection: configuration.maximumIdleConnections > 0)
+                authorities: configuration.additionalCertificateAuthorities?.path, proxy: proxy,
+                addresses: addresses, reusesConnection: configuration.maximumIdleConnections > 0)
             return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in
                     transfer.start(continuation)
@@ -106,6 +109,24 @@
                 }
             } onCancel: {
                 engine.cancel(transfer)
+            }
+        }
+
+        /// The addresses of the host the transfer connects to, as a `CURLOPT_RESOLVE` entry, looked up within the
+        /// deadline by ``CurlNameResolver``; nil for an address literal or a `localhost` name, which libcurl maps
+        /// itself without a lookup.
+        private func lookUp(
+            _ endpoint: (host: String, port: Int), of request: HTTPRequestMessage, _ deadline: TransportDeadline
+        ) async throws -> String? {
+            let host = endpoint.host.lowercased()
+            let literal = host.contains(":") || host.split(separator: ".").allSatisfy { UInt8($0) != nil }
+            guard !literal, host != "localhost", !host.hasSuffix(".localhost") else { return nil }
+            do {
+                let addresses = try await CurlNameResolver.shared.addresses(
+                    of: host, url: request.url, timeout: deadline.seconds)
+                return "\(host):\(endpoint.port):\(addresses.joined(separator: ","))"
+            } catch let error as TransportError {
+                throw TransportError(error.kind, url: request.url, detail: error.detail)
             }
         }
     }

@@ -17,6 +17,8 @@
         let url: URL
         private(set) var easy: UnsafeMutableRawPointer?
         private var headerList: UnsafeMutablePointer<curl_slist>?
+        /// The looked-up addresses of the host connected to, as `CURLOPT_RESOLVE` takes them.
+        private var resolveList: UnsafeMutablePointer<curl_slist>?
         private let tls: UnsafeMutablePointer<healthsignin_tls_settings>
         private let body: Data?
         private let limit: Int
@@ -32,7 +34,7 @@
 
         init(
             request: HTTPRequestMessage, target: RequestTarget, deadline: TransportDeadline, limit: Int,
-            authorities: String?, proxy: ProxyRoute, reusesConnection: Bool
+            authorities: String?, proxy: ProxyRoute, addresses: String?, reusesConnection: Bool
         ) throws {
             url = request.url
             body = request.body
@@ -48,6 +50,14 @@
             }
             easy = handle
             try configure(handle, request: request, target: target, deadline: deadline, proxy: proxy)
+            if let addresses {
+                guard let list = curl_slist_append(nil, addresses) else {
+                    throw TransportError(.other, url: url, detail: "libcurl could not hold the addresses")
+                }
+                resolveList = list
+                try CurlOptions(handle: handle, url: url).check(
+                    healthsignin_easy_setopt_pointer(handle, CURLOPT_RESOLVE, list), "the addresses")
+            }
             // libcurl reads a pool of size 0 as its default size, so a transport without a pool says so per transfer.
             if !reusesConnection { try CurlOptions(handle: handle, url: url).set(CURLOPT_FORBID_REUSE, 1) }
         }
@@ -55,6 +65,7 @@
         deinit {
             if let easy { curl_easy_cleanup(easy) }
             curl_slist_free_all(headerList)
+            curl_slist_free_all(resolveList)
             free(UnsafeMutableRawPointer(mutating: tls.pointee.host))
             free(UnsafeMutableRawPointer(mutating: tls.pointee.additionalAuthorities))
             tls.deallocate()

@@ -16,6 +16,15 @@ public enum ProxySetting: Sendable, Hashable {
 struct ProxyRoute: Sendable, Equatable {
     /// The proxy's URL, or nil for a direct connection.
     let url: String?
+
+    /// The proxy's host and port, as libcurl reads the URL (a URL without a scheme is `http`, without a port 1080).
+    var endpoint: (host: String, port: Int)? {
+        guard let url else { return nil }
+        let components = URLComponents(string: url.contains("://") ? url : "http://\(url)")
+        guard let host = components?.host, !host.isEmpty else { return nil }
+        let scheme = components?.scheme?.lowercased()
+        return (host, components?.port ?? (scheme == "https" ? 443 : 1080))
+    }
 }
 
 /// A ``ProxySetting`` resolved once: which proxy each scheme uses, and which hosts bypass it.

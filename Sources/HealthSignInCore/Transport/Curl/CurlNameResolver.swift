@@ -1,0 +1,132 @@
+#if canImport(HealthSignInLibcurl)
+    import Foundation
+    import HealthSignInLibcurl
+    #if canImport(Glibc)
+        import Glibc
+    #endif
+
+    /// Name lookups for ``CurlHTTPTransport``, on a few threads of their own, so that a lookup that hangs never holds
+    /// the I/O thread or outlasts its caller's deadline.
+    ///
+    /// libcurl's own threaded resolver joins a lookup's thread when its transfer ends, so a name server that never
+    /// answers would stop every transfer of the I/O thread until `getaddrinfo` gives up (10 s with glibc's
+    /// defaults). Here the caller stops waiting at its deadline or on cancellation, and the lookup finishes on its
+    /// own thread. At most ``maximumThreads`` lookups run at once, one per name however many calls wait for it, and
+    /// a thread ends as soon as no lookup is queued.
+    final class CurlNameResolver: @unchecked Sendable {
+        // @unchecked: every stored property is guarded by `lock`.
+        /// The process's resolver, shared by every transport.
+        static let shared = CurlNameResolver()
+
+        /// How many lookups may run at once.
+        let maximumThreads = 4
+        private let lock = Lock()
+        /// Names waiting for a thread, oldest first.
+        private var queued: [String] = []
+        /// The callers of each queued or running lookup, by name, then by their own number.
+        private var waiting: [String: [Int: CheckedContinuation<[String], any Error>]] = [:]
+        private var threads = 0
+        private var nextWaiter = 0
+
+        /// The addresses of `host` as text, in the order `getaddrinfo` gives them.
+        ///
+        /// - Throws: ``TransportError`` (`cannotConnect`) when the name has no address, (`timedOut`) when `timeout`
+        ///   seconds pass first; `CancellationError` when the task is cancelled.
+        func addresses(of host: String, url: URL, timeout: TimeInterval?) async throws -> [String] {
+            let waiter = lock.withLock { () -> Int in
+                nextWaiter += 1
+                return nextWaiter
+            }
+            return try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { continuation in
+                    enqueue(host, waiter: waiter, continuation: continuation)
+                    if let timeout {
+                        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(timeout * 1000))) {
+                            self.answer(
+                                host, waiter: waiter,
+                                with: .failure(
+                                    TransportError(.timedOut, url: url, detail: "the name lookup took too long")))
+                        }
+                    }
+                }
+            } onCancel: {
+                answer(host, waiter: waiter, with: .failure(CancellationError()))
+            }
+        }
+
+        private func enqueue(_ host: String, waiter: Int, continuation: CheckedContinuation<[String], any Error>) {
+            let startsThread = lock.withLock { () -> Bool in
+                if waiting[host] == nil {
+                    waiting[host] = [:]
+                    queued.append(host)
+                }
+                waiting[host]?[waiter] = continuation
+                guard threads < maximumThreads else { return false }
+                threads += 1
+                return true
+            }
+            if startsThread {
+                Thread { [self] in
+                    // Named for debuggers and /proc; Linux keeps at most 15 bytes.
+                    healthsignin_name_thread("HealthSignInDNS")
+                    work()
+                }.start()
+            }
+        }
+
+        /// Answers one caller, if it is still waiting (a cancelled or timed-out caller is answered once).
+        private func answer(_ host: String, waiter: Int, with result: Result<[String], any Error>) {
+            let continuation = lock.withLock { waiting[host]?.removeValue(forKey: waiter) }
+            continuation?.resume(with: result)
+        }
+
+        /// A lookup thread: takes names until none is queued, then ends.
+        private func work() {
+            while let host = lock.withLock({ () -> String? in
+                guard !queued.isEmpty else {
+                    threads -= 1
+                    return nil
+                }
+                return queued.removeFirst()
+            }) {
+                let result = Self.lookUp(host)
+                let continuations = lock.withLock { waiting.removeValue(forKey: host) ?? [:] }
+                for continuation in continuations.values { continuation.resume(with: result) }
+            }
+        }
+
+        /// `getaddrinfo` for a stream socket of any family.
+        private static func lookUp(_ host: String) -> Result<[String], any Error> {
+            var hints = addrinfo()
+            hints.ai_family = AF_UNSPEC
+            hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+            var list: UnsafeMutablePointer<addrinfo>?
+            let status = getaddrinfo(host, nil, &hints, &list)
+            defer { if let list { freeaddrinfo(list) } }
+            guard status == 0 else {
+                let reason = String(cString: gai_strerror(status))
+                return .failure(TransportError(.cannotConnect, url: nil, detail: "\(host) was not found: \(reason)"))
+            }
+            var addresses: [String] = []
+            var entry = list
+            while let current = entry {
+                if let address = text(of: current.pointee), !addresses.contains(address) { addresses.append(address) }
+                entry = current.pointee.ai_next
+            }
+            guard !addresses.isEmpty else {
+                return .failure(TransportError(.cannotConnect, url: nil, detail: "\(host) has no address"))
+            }
+            return .success(addresses)
+        }
+
+        /// An address as libcurl's `CURLOPT_RESOLVE` takes it: dotted IPv4, or IPv6 in brackets.
+        private static func text(of info: addrinfo) -> String? {
+            var buffer = [CChar](repeating: 0, count: Int(NI_MAXHOST))
+            guard let address = info.ai_addr,
+                getnameinfo(address, info.ai_addrlen, &buffer, socklen_t(buffer.count), nil, 0, NI_NUMERICHOST) == 0
+            else { return nil }
+            let text = String(cString: buffer)
+            return info.ai_family == AF_INET6 ? "[\(text)]" : text
+        }
+    }
+#endif
