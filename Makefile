@@ -83,7 +83,7 @@ demo: venv  ## Walk the HealthVault, Koppeltaal, Vital and SMART journeys agains
 	$(SWIFT) build --product HealthSignInDemo
 	Tests/Emulator/with-emulator sh -c '.build/debug/HealthSignInDemo --emulator "$$EMULATOR_URL"'
 
-bench: venv  ## Measure the budgets of Benchmarks/README.md (generator, compile, codecs, client, refresh, lifecycle).
+bench: venv  ## Measure the budgets of Benchmarks/README.md (generator, compile, codecs, client, refresh, lifecycle, transport).
 	$(SWIFT) build -c release --product HealthSignInSDKGen
 	$(SWIFT) build -c release --product HealthSignInBench
 	$(SWIFT) build -c release --product HealthSignInLifecycleWorker

@@ -17,7 +17,8 @@ struct Bench {
           --output FILE      where to write the JSON results (default: .build/bench/results.json)
           --scratch DIR      where generated files go (default: /dev/shm/HealthSignInBench when it exists, so that the
                              generator, not the disk, is measured; otherwise next to the output)
-          --only LIST        comma-separated sections: generator, compile, codecs, client, refresh, lifecycle
+          --only LIST        comma-separated sections: generator, compile, codecs, client, refresh, lifecycle,
+                             transport
         """
 
     static func main() async {
@@ -96,6 +97,7 @@ struct Bench {
         if options.runs("client") { try await ClientBenchmarks(emulator: options.emulator).run(into: report) }
         if options.runs("refresh") { try await RefreshBenchmarks().run(into: report) }
         if options.runs("lifecycle") { try await LifecycleBenchmarks(emulator: options.emulator).run(into: report) }
+        if options.runs("transport") { try await TransportBenchmarks(repository: options.repository).run(into: report) }
     }
 
     private static func environment() -> [String: String] {
@@ -122,7 +124,7 @@ struct Options {
     var arguments: [String] = []
 
     /// Every section, in the order they run.
-    static let sections = ["generator", "compile", "codecs", "client", "refresh", "lifecycle"]
+    static let sections = ["generator", "compile", "codecs", "client", "refresh", "lifecycle", "transport"]
 
     /// Whether `section` is to run.
     func runs(_ section: String) -> Bool { only?.contains(section) ?? true }

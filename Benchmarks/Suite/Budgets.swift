@@ -25,4 +25,6 @@ enum Budgets {
     static let lifecycleOverBareCall = 2.0
     /// The same call on a file store (asked at each call and before each request) over the bare client call.
     static let fileStoreOverBareCall = 3.0
+    /// Calls per second over kept-alive TLS connections over the same calls with a new connection each.
+    static let connectionReuseSpeedup = 3.0
 }

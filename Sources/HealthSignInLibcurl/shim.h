@@ -51,25 +51,37 @@ static inline CURLMcode healthsignin_multi_setopt_long(CURLM *multi, CURLMoption
     return curl_multi_setopt(multi, option, value);
 }
 
-/// What the TLS context hook needs: the host the certificate must name, and authorities trusted besides the
-/// system's. Owned by the transfer, which outlives its connection's handshake.
+/// A store of the certificate authorities the system trusts (OpenSSL's default locations, which `SSL_CERT_FILE` and
+/// `SSL_CERT_DIR` override) and those of `additionalFile` (may be NULL); NULL when a file cannot be read. Made once
+/// per transport: reading them again for each connection costs more than its handshake.
+static inline X509_STORE *healthsignin_make_store(const char *additionalFile) {
+    X509_STORE *store = X509_STORE_new();
+    if (store == NULL) return NULL;
+    if (X509_STORE_set_default_paths(store) != 1
+        || (additionalFile != NULL && X509_STORE_load_locations(store, additionalFile, NULL) != 1)) {
+        X509_STORE_free(store);
+        return NULL;
+    }
+    return store;
+}
+
+/// What the TLS context hook needs: the host the certificate must name, and the store of trusted authorities.
+/// Owned by the transfer, which outlives its connection's handshake.
 typedef struct {
     const char *host;
     int hostIsAddress;
-    const char *additionalAuthorities;
+    X509_STORE *authorities;
 } healthsignin_tls_settings;
 
 /// Checks the server's name as RFC 9525 says, in OpenSSL's verification itself: only the subject alternative names
-/// count (never the subject's common name), and a wildcard is a whole left-most label. Adds the extra authorities.
+/// count (never the subject's common name), and a wildcard is a whole left-most label. Trusts the transport's store.
 static inline CURLcode healthsignin_tls_context(CURL *handle, void *context, void *settingsPointer) {
     (void)handle;
     SSL_CTX *tls = (SSL_CTX *)context;
     const healthsignin_tls_settings *settings = (const healthsignin_tls_settings *)settingsPointer;
     if (SSL_CTX_set_min_proto_version(tls, TLS1_2_VERSION) != 1) return CURLE_SSL_CIPHER;
-    if (settings->additionalAuthorities != NULL
-        && SSL_CTX_load_verify_locations(tls, settings->additionalAuthorities, NULL) != 1) {
-        return CURLE_SSL_CACERT_BADFILE;
-    }
+    if (settings->authorities == NULL) return CURLE_SSL_CACERT_BADFILE;
+    SSL_CTX_set1_cert_store(tls, settings->authorities);
     X509_VERIFY_PARAM *parameters = SSL_CTX_get0_param(tls);
     X509_VERIFY_PARAM_set_hostflags(
         parameters, X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS | X509_CHECK_FLAG_NEVER_CHECK_SUBJECT);

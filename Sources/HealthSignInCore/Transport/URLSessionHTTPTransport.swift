@@ -124,8 +124,9 @@ public final class URLSessionHTTPTransport: HTTPTransport, Sendable {
                 receiver.start(task, continuation: continuation)
                 delegate.register(receiver, for: task)
                 if let timeout {
+                    // Weak: a call that has ended leaves nothing of its own to the timer.
                     DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(timeout * 1000))) {
-                        receiver.timeOut()
+                        [weak receiver] in receiver?.timeOut()
                     }
                 }
                 task.resume()

@@ -60,17 +60,14 @@
         private let configuration: Configuration
         private let engine: CurlEngine
         private let proxies: ProxyRoutes
-        /// Why the extra authorities file cannot be used, if it cannot: every `https` request fails with it.
-        private let authoritiesProblem: String?
+        /// The authorities every handshake trusts, read once.
+        private let authorities: CertificateAuthorities
 
         /// Creates a transport; its I/O thread starts with the first request. When the authorities file cannot be
         /// read, every `https` request fails with ``TransportError/Kind/insecureConnection`` saying why.
         public init(configuration: Configuration = .init()) {
             self.configuration = configuration
-            authoritiesProblem = configuration.additionalCertificateAuthorities.flatMap { file in
-                FileManager.default.isReadableFile(atPath: file.path)
-                    ? nil : "the certificate authorities file \(file.path) cannot be read"
-            }
+            authorities = CertificateAuthorities(additional: configuration.additionalCertificateAuthorities)
             engine = CurlEngine(
                 maximumIdleConnections: max(0, configuration.maximumIdleConnections),
                 maximumConnectionsPerHost: max(1, configuration.maximumConnectionsPerHost),
@@ -90,8 +87,8 @@
             guard HTTPHeaderFields.isToken(request.method.rawValue) else {
                 throw RequestEncodingError.invalidURL("the method '\(request.method.rawValue)' is not a token")
             }
-            if target.isHTTPS, let authoritiesProblem {
-                throw TransportError(.insecureConnection, url: request.url, detail: authoritiesProblem)
+            if target.isHTTPS, let problem = authorities.problem {
+                throw TransportError(.insecureConnection, url: request.url, detail: problem)
             }
             try Task.checkCancellation()
             let started = Date()
@@ -100,7 +97,7 @@
             let transfer = try CurlTransfer(
                 request: request, target: target, deadline: deadline.after(Date().timeIntervalSince(started)),
                 limit: request.maximumResponseSize ?? configuration.maximumResponseSize,
-                authorities: configuration.additionalCertificateAuthorities?.path, proxy: proxy,
+                authorities: authorities, proxy: proxy,
                 addresses: addresses, reusesConnection: configuration.maximumIdleConnections > 0)
             return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in
@@ -122,8 +119,7 @@
             let literal = host.contains(":") || host.split(separator: ".").allSatisfy { UInt8($0) != nil }
             guard !literal, host != "localhost", !host.hasSuffix(".localhost") else { return nil }
             do {
-                let addresses = try await CurlNameResolver.shared.addresses(
-                    of: host, url: request.url, timeout: deadline.seconds)
+                let addresses = try await CurlNameResolver.shared.addresses(of: host, timeout: deadline.seconds)
                 return "\(host):\(endpoint.port):\(addresses.joined(separator: ","))"
             } catch let error as TransportError {
                 throw TransportError(error.kind, url: request.url, detail: error.detail)

@@ -32,7 +32,7 @@
         ///
         /// - Throws: ``TransportError`` (`cannotConnect`) when the name has no address, (`timedOut`) when `timeout`
         ///   seconds pass first; `CancellationError` when the task is cancelled.
-        func addresses(of host: String, url: URL, timeout: TimeInterval?) async throws -> [String] {
+        func addresses(of host: String, timeout: TimeInterval?) async throws -> [String] {
             let waiter = lock.withLock { () -> Int in
                 nextWaiter += 1
                 return nextWaiter
@@ -41,11 +41,13 @@
                 try await withCheckedThrowingContinuation { continuation in
                     enqueue(host, waiter: waiter, continuation: continuation)
                     if let timeout {
+                        // The timer holds the name and a number, nothing of the request's, however long it waits.
                         DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(timeout * 1000))) {
-                            self.answer(
+                            [weak self] in
+                            self?.answer(
                                 host, waiter: waiter,
                                 with: .failure(
-                                    TransportError(.timedOut, url: url, detail: "the name lookup took too long")))
+                                    TransportError(.timedOut, url: nil, detail: "the name lookup took too long")))
                         }
                     }
                 }

@@ -20,6 +20,8 @@
         /// The looked-up addresses of the host connected to, as `CURLOPT_RESOLVE` takes them.
         private var resolveList: UnsafeMutablePointer<curl_slist>?
         private let tls: UnsafeMutablePointer<healthsignin_tls_settings>
+        /// Kept so that the store the TLS hook trusts outlives the transfer's handshake.
+        private let authorities: CertificateAuthorities
         private let body: Data?
         private let limit: Int
         private let expectsBody: Bool
@@ -34,7 +36,7 @@
 
         init(
             request: HTTPRequestMessage, target: RequestTarget, deadline: TransportDeadline, limit: Int,
-            authorities: String?, proxy: ProxyRoute, addresses: String?, reusesConnection: Bool
+            authorities: CertificateAuthorities, proxy: ProxyRoute, addresses: String?, reusesConnection: Bool
         ) throws {
             url = request.url
             body = request.body
@@ -44,7 +46,8 @@
             tls.initialize(
                 to: healthsignin_tls_settings(
                     host: strdup(target.host), hostIsAddress: target.isAddress ? 1 : 0,
-                    additionalAuthorities: authorities.map { strdup($0) } ?? nil))
+                    authorities: authorities.store))
+            self.authorities = authorities
             guard let handle = curl_easy_init() else {
                 throw TransportError(.other, url: url, detail: "libcurl could not make a handle")
             }
@@ -67,7 +70,6 @@
             curl_slist_free_all(headerList)
             curl_slist_free_all(resolveList)
             free(UnsafeMutableRawPointer(mutating: tls.pointee.host))
-            free(UnsafeMutableRawPointer(mutating: tls.pointee.additionalAuthorities))
             tls.deallocate()
         }
 
@@ -92,6 +94,9 @@
             try options.set(CURLOPT_SSLVERSION, Int(CURL_SSLVERSION_TLSv1_2))
             try options.set(CURLOPT_SSL_VERIFYPEER, 1)
             try options.set(CURLOPT_SSL_VERIFYHOST, 2)
+            // The TLS hook gives every handshake the transport's store, so libcurl's own is not read.
+            try options.check(healthsignin_easy_setopt_pointer(handle, CURLOPT_CAINFO, nil), "the TLS checks")
+            try options.check(healthsignin_easy_setopt_pointer(handle, CURLOPT_CAPATH, nil), "the TLS checks")
             try options.check(healthsignin_easy_set_tls_hook(handle, tls), "the TLS checks")
             try options.set(CURLOPT_PROXY, proxy.url ?? "")
             try options.set(CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
