@@ -195,6 +195,61 @@ final class CredentialSessionTests: XCTestCase {
         await XCTAssertEqualAsync(try await second.access().credential.number, 2)
     }
 
+    /// Another instance revokes the grant and signs in anew while a call here holds the old grant's token: the call
+    /// never sends that token; it runs once more with the new one.
+    func testARevokedGrantIsNeverSentEvenAfterANewSignInElsewhere() async throws {
+        let first = session { _ in throw Refused() }
+        let second = session { _ in throw Refused() }
+        try await signIn(first)
+        let pause = GatedTransport { _ in HTTPResponseMessage(status: 200) }
+        let hold = pause.hold { _ in true }
+        let api = GatedTransport { _ in HTTPResponseMessage(status: 200) }
+        let url = URL(string: "https://example.com/data")!
+        let call = Task {
+            try await second.withCredential { access -> Int in
+                _ = try await pause.send(HTTPRequestMessage(method: .get, url: url))
+                let request = HTTPRequestMessage(
+                    method: .get, url: url, headers: ["Authorization": "Bearer \(access.credential.number)"])
+                return try await access.lease.guarding(api).send(request).status
+            }
+        }
+        _ = await hold.arrival()
+        _ = try await first.erase()
+        try await signIn(first, 2)
+        hold.release()
+        let status = try await call.value
+        XCTAssertEqual(status, 200)
+        XCTAssertEqual(
+            api.requests.map { $0.headers["Authorization"] }, ["Bearer 2"], "the revoked grant's token never went out")
+    }
+
+    /// A refresh by another instance supersedes what a call here holds: the call runs once more with the refreshed
+    /// credential, and nothing was sent with the old one after the refresh.
+    func testACredentialRefreshedElsewhereIsUsedByACallThatHeldTheOldOne() async throws {
+        let clock = clock
+        let first = session { Token(number: $0.number + 1, expiresAt: clock.now().addingTimeInterval(60)) }
+        let second = session { _ in throw Refused() }
+        try await signIn(first)
+        let pause = GatedTransport { _ in HTTPResponseMessage(status: 200) }
+        let hold = pause.hold { _ in true }
+        let api = GatedTransport { _ in HTTPResponseMessage(status: 200) }
+        let url = URL(string: "https://example.com/data")!
+        let call = Task {
+            try await second.withCredential { access -> Int in
+                _ = try await pause.send(HTTPRequestMessage(method: .get, url: url))
+                let request = HTTPRequestMessage(
+                    method: .get, url: url, headers: ["Authorization": "Bearer \(access.credential.number)"])
+                return try await access.lease.guarding(api).send(request).status
+            }
+        }
+        _ = await hold.arrival()
+        clock.advance(by: 61)
+        await XCTAssertEqualAsync(try await first.access().credential.number, 2)
+        hold.release()
+        await XCTAssertEqualAsync(try await call.value, 200)
+        XCTAssertEqual(api.requests.map { $0.headers["Authorization"] }, ["Bearer 2"])
+    }
+
     func testARefusalForAReplacedTokenChangesNothing() async throws {
         let gate = GatedTransport { _ in HTTPResponseMessage(status: 200) }
         let hold = gate.hold { _ in true }

@@ -1,36 +1,37 @@
-/// Permission to send requests with a credential until it is erased.
+/// Permission to send requests with a credential while it is the one stored.
 ///
 /// Every access a ``CredentialSession`` hands out comes with a lease. Requests that carry the credential go through
 /// ``guarding(_:)``: once the credential is erased (signing out, revoking, disconnecting, a dead grant), the lease
 /// refuses them with ``CredentialLifecycleError/erased`` before they are sent, so a call that took the credential
-/// just before the erase, or a replay after it, never sends it again. That holds for an erase by another instance
-/// or process sharing the store too: before each request the lease asks the store, and refuses when it holds no
-/// credential.
+/// just before the erase, or a replay after it, never sends it again. That holds for another instance or process
+/// sharing the store too: before each request the lease reads the store, and refuses when it holds no credential
+/// (``CredentialLifecycleError/erased``) or another one (``CredentialLifecycleError/superseded``: a refresh or a new
+/// sign-in there). A revoked grant's token is never sent, even after a new sign-in; ``CredentialSession``'s
+/// `withCredential` runs its operation once more with the current credential after a `superseded` refusal.
 public final class CredentialLease: Sendable {
-    private let epoch: UInt64
+    fileprivate let epoch: UInt64
     private let currentEpoch: LockedValue<UInt64>
-    /// What must also still hold for a request to go out, checked just before each one.
-    private let condition: (@Sendable () -> Bool)?
+    /// Why a request may not go out now, or nil when it may: checked just before each one.
+    private let condition: (@Sendable () -> CredentialLifecycleError?)?
 
-    fileprivate init(epoch: UInt64, currentEpoch: LockedValue<UInt64>, condition: (@Sendable () -> Bool)? = nil) {
+    fileprivate init(
+        epoch: UInt64, currentEpoch: LockedValue<UInt64>,
+        condition: (@Sendable () -> CredentialLifecycleError?)? = nil
+    ) {
         self.epoch = epoch
         self.currentEpoch = currentEpoch
         self.condition = condition
     }
 
     /// Whether requests may still carry the credential.
-    public var isValid: Bool { isUnerasedHere && condition?() != false }
+    public var isValid: Bool { refusal == nil }
+
+    /// Why requests may no longer carry the credential, or nil while they may.
+    var refusal: CredentialLifecycleError? { isUnerasedHere ? condition?() : .erased }
 
     /// Whether this instance has not erased the credential since handing out the lease (whatever another instance
     /// did to the store).
     var isUnerasedHere: Bool { currentEpoch.current == epoch }
-
-    /// This lease, valid only while `condition` also holds: for a request computed from state that another
-    /// instance may change meanwhile, such as a refresh of what a store without a lock held.
-    func requiring(_ condition: @escaping @Sendable () -> Bool) -> CredentialLease {
-        let own = self.condition
-        return CredentialLease(epoch: epoch, currentEpoch: currentEpoch) { own?() != false && condition() }
-    }
 
     /// `transport`, refusing to send once the credential is erased.
     public func guarding(_ transport: any HTTPTransport) -> any HTTPTransport {
@@ -43,15 +44,21 @@ final class LeaseBook: Sendable {
     private let epoch = LockedValue<UInt64>(0)
     private let issued: LockedValue<CredentialLease>
     /// What every lease also requires, e.g. that the shared store still holds a credential.
-    private let condition: (@Sendable () -> Bool)?
+    private let condition: (@Sendable () -> CredentialLifecycleError?)?
 
-    init(condition: (@Sendable () -> Bool)? = nil) {
+    init(condition: (@Sendable () -> CredentialLifecycleError?)? = nil) {
         self.condition = condition
         issued = LockedValue(CredentialLease(epoch: 0, currentEpoch: epoch, condition: condition))
     }
 
     /// The lease for the credential as it is now.
     var current: CredentialLease { issued.current }
+
+    /// The lease for the credential as it is now, valid only while `condition` (in place of the book's own) gives no
+    /// refusal: for a credential bound to what the store held when it was handed out.
+    func current(requiring condition: @escaping @Sendable () -> CredentialLifecycleError?) -> CredentialLease {
+        CredentialLease(epoch: issued.current.epoch, currentEpoch: epoch, condition: condition)
+    }
 
     /// Ends every lease handed out so far.
     func revoke() {
@@ -69,7 +76,7 @@ private struct LeasedTransport: HTTPTransport {
     let lease: CredentialLease
 
     func send(_ request: HTTPRequestMessage) async throws -> HTTPResponseMessage {
-        guard lease.isValid else { throw CredentialLifecycleError.erased }
+        if let refusal = lease.refusal { throw refusal }
         return try await base.send(request)
     }
 }

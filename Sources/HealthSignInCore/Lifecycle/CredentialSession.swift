@@ -62,6 +62,8 @@ public actor CredentialSession<Policy: CredentialPolicy> {
     /// credential, never used before it is stored, and stored at the next use.
     private var pendingWrite: State?
     private var flight: SharedRun<Access>?
+    /// The last lease bound to the stored bytes, with those bytes.
+    private var bound: (bytes: Data?, lease: CredentialLease)?
     /// Whether this session's refresh holds the store's lock (so its own writes need not wait for it).
     var holdsStoreLock = false
     var activeTransition: UInt64?
@@ -95,7 +97,7 @@ public actor CredentialSession<Policy: CredentialPolicy> {
         // checks that the store still holds one before it goes out. A store that cannot be read now does not stop
         // it; the next access reports the store's error.
         leases = LeaseBook {
-            do { return try store.contains(key) } catch { return true }
+            do { return try store.contains(key) ? nil : .erased } catch { return nil }
         }
     }
 
@@ -163,7 +165,7 @@ public actor CredentialSession<Policy: CredentialPolicy> {
         }
         try policy.checkUsable(credential)
         if policy.needsRefresh(credential, at: clock.now()) { return try await refreshed(replacing: credential) }
-        return Access(credential: credential, lease: leases.current)
+        return Access(credential: credential, lease: boundLease())
     }
 
     /// A credential to use instead of `stale`: the current one when someone already replaced it, otherwise the
@@ -175,7 +177,7 @@ public actor CredentialSession<Policy: CredentialPolicy> {
         if let state = value, let current = policy.credential(in: state), current != stale,
             (try? policy.checkUsable(current)) != nil, !policy.needsRefresh(current, at: clock.now())
         {
-            return Access(credential: current, lease: leases.current)
+            return Access(credential: current, lease: boundLease())
         }
         let run = flight ?? startRefresh(trigger: stale)
         return try await run.value()
@@ -189,7 +191,10 @@ public actor CredentialSession<Policy: CredentialPolicy> {
         let access = try await access()
         do {
             return try await operation(access)
-        } catch  where policy.isExpirySignal(error) {
+        } catch CredentialLifecycleError.superseded where access.lease.refusal == .superseded {
+            log(.info, "another instance replaced the credential this call held; running it with the current one")
+            return try await operation(try await accessRereading())
+        } catch where policy.isExpirySignal(error) {
             log(.info, "the server refused the credential as expired; refreshing")
             return try await operation(try await refreshed(replacing: access.credential))
         }
@@ -219,18 +224,16 @@ public actor CredentialSession<Policy: CredentialPolicy> {
         }
         try policy.checkUsable(credential)
         if credential != trigger, !policy.needsRefresh(credential, at: clock.now()) {
-            return Access(credential: credential, lease: leases.current)
+            return Access(credential: credential, lease: boundLease())
         }
         let fresh: Credential
         // The refresh token goes out only while the store still holds what this refresh read: another instance on a
         // store without a lock may erase or replace it while the refresh waits (for discovery, say).
-        let lease = leases.current
-        let (store, key, read) = (store, key, storedBytes)
-        let refreshLease = lease.requiring { (try? store.read(key)) == read }
+        let lease = boundLease()
         var partial: (any Error)?
         do {
-            fresh = try await policy.refresh(credential, lease: refreshLease)
-        } catch CredentialLifecycleError.erased where lease.isUnerasedHere {
+            fresh = try await policy.refresh(credential, lease: lease)
+        } catch let error as CredentialLifecycleError where lease.isUnerasedHere && [.erased, .superseded].contains(error) {
             // Another instance changed the store while the refresh waited: what it holds now decides.
             return try adoptStored(instead: CredentialLifecycleError.superseded)
         } catch let error as PartialRefresh<Credential> {
@@ -264,7 +267,7 @@ public actor CredentialSession<Policy: CredentialPolicy> {
             throw partial
         }
         log(.info, "refreshed the credential")
-        return Access(credential: fresh, lease: leases.current)
+        return Access(credential: fresh, lease: boundLease())
     }
 
     /// Applies a refused refresh to `credential` if it is still the current one.
@@ -306,7 +309,30 @@ public actor CredentialSession<Policy: CredentialPolicy> {
         guard (try? policy.checkUsable(current)) != nil, !policy.needsRefresh(current, at: clock.now()) else {
             throw error
         }
-        return Access(credential: current, lease: leases.current)
+        return Access(credential: current, lease: boundLease())
+    }
+
+    /// The current lease, bound to what the store held when this session last read or wrote it: it refuses a request
+    /// once the store holds nothing (`erased`) or anything else (`superseded`), whoever changed it. A store that
+    /// cannot be read does not stop the request; the next access reports the store's error.
+    private func boundLease() -> CredentialLease {
+        // The same lease while nothing changed, so that what callers build on one (a client) is built once.
+        if let bound, bound.bytes == storedBytes, bound.lease.isUnerasedHere { return bound.lease }
+        let (store, key, held) = (store, key, storedBytes)
+        let lease = leases.current(requiring: { () -> CredentialLifecycleError? in
+            let stored: Data?
+            do { stored = try store.read(key) } catch { return nil }
+            guard stored != held else { return nil }
+            return stored == nil ? .erased : .superseded
+        })
+        bound = (held, lease)
+        return lease
+    }
+
+    /// A usable credential after reading the store again, for a call whose credential another instance replaced.
+    private func accessRereading() async throws -> Access {
+        try reread()
+        return try await access()
     }
 
     private func dropStale(_ message: LogMessage) {
