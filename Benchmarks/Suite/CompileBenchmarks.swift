@@ -148,11 +148,12 @@ struct CompileBenchmarks {
             ? ["-O", "-wmo", "-o", output.appendingPathComponent("\(family).o").path]
             : ["-Onone", "-g", "-enable-testing", "-enable-batch-mode", "-j2"]
         #if os(Linux)
-            command += [
-                "-Xcc",
-                "-fmodule-map-file="
-                    + repository.appendingPathComponent("Sources/HealthSignInLibcrypto/module.modulemap").path,
-            ]
+            for library in ["HealthSignInLibcrypto", "HealthSignInLibcurl"] {
+                command += [
+                    "-Xcc",
+                    "-fmodule-map-file=" + repository.appendingPathComponent("Sources/\(library)/module.modulemap").path,
+                ]
+            }
         #endif
         return command + files
     }

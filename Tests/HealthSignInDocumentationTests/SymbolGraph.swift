@@ -28,13 +28,7 @@ struct SymbolGraph: Sendable {
             "swift", "symbolgraph-extract", "-module-name", module, "-I", modules.path, "-target", try targetTriple,
             "-output-dir", output.path, "-minimum-access-level", "public",
         ]
-        #if os(Linux)
-            arguments += [
-                "-Xcc",
-                "-fmodule-map-file="
-                    + Fixtures.repository.appendingPathComponent("Sources/HealthSignInLibcrypto/module.modulemap").path,
-            ]
-        #endif
+        arguments += SwiftCompiler.systemLibraryArguments
         let result = try Subprocess.run(arguments)
         guard result.status == 0 else { throw SymbolGraphError("symbolgraph-extract \(module): \(result.output)") }
         var symbols: [Symbol] = []

@@ -21,7 +21,8 @@ final class SharedStoreTests: XCTestCase {
     }
 
     override func tearDown() {
-        try? FileManager.default.removeItem(at: directory)
+        // Nil when setUp stopped before making it (no emulator).
+        if let directory { try? FileManager.default.removeItem(at: directory) }
     }
 
     func testTwoProcessesRefreshAKoppeltaalGrantOnce() async throws {

@@ -19,15 +19,24 @@ public enum SwiftCompiler {
             "swiftc", "-module-name", module, "-swift-version", "6", "-Onone", "-I",
             build.appendingPathComponent("Modules").path,
         ]
-        #if os(Linux)
-            arguments += [
-                "-Xcc",
-                "-fmodule-map-file="
-                    + Fixtures.repository.appendingPathComponent("Sources/HealthSignInLibcrypto/module.modulemap").path,
-                "-lcrypto",
-            ]
-        #endif
+        arguments += systemLibraryArguments
         return try Subprocess.run(arguments + sources + objects + ["-o", executable.path])
+    }
+
+    /// The compiler arguments that make the runtime's system libraries importable (libcrypto and libcurl on Linux,
+    /// through their module maps, which also link them); none on Apple platforms.
+    public static var systemLibraryArguments: [String] {
+        #if os(Linux)
+            ["HealthSignInLibcrypto", "HealthSignInLibcurl"].flatMap { library in
+                [
+                    "-Xcc",
+                    "-fmodule-map-file="
+                        + Fixtures.repository.appendingPathComponent("Sources/\(library)/module.modulemap").path,
+                ]
+            }
+        #else
+            []
+        #endif
     }
 
     /// The objects of a module's current sources (a file deleted since an earlier build leaves its object behind).

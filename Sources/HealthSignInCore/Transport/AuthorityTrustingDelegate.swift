@@ -2,6 +2,10 @@
     import Foundation
     import Security
 
+    #if canImport(FoundationNetworking)
+        import FoundationNetworking
+    #endif
+
     /// The delegate of ``DefaultHTTPTransport`` on Apple platforms when it is given extra certificate authorities:
     /// the server's trust is evaluated with the system's authorities and those of a PEM file.
     final class AuthorityTrustingDelegate: URLSessionHTTPTransportDelegate, @unchecked Sendable {
@@ -18,9 +22,10 @@
             _ session: URLSession, didReceive challenge: URLAuthenticationChallenge,
             completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
         ) {
-            guard challenge.protectionSpace.authenticationMethod == NSURLAuthenticationMethodServerTrust,
-                let trust = challenge.protectionSpace.serverTrust
-            else { return completionHandler(.performDefaultHandling, nil) }
+            // Only a server trust challenge carries a trust to evaluate.
+            guard let trust = challenge.protectionSpace.serverTrust else {
+                return completionHandler(.performDefaultHandling, nil)
+            }
             guard let anchors, SecTrustSetAnchorCertificates(trust, anchors as CFArray) == errSecSuccess,
                 SecTrustSetAnchorCertificatesOnly(trust, false) == errSecSuccess,
                 SecTrustEvaluateWithError(trust, nil)

@@ -194,13 +194,7 @@ final class DiffProofTests: XCTestCase {
             "6",
             "-I", modules,
         ]
-        #if os(Linux)
-            arguments += [
-                "-Xcc",
-                "-fmodule-map-file="
-                    + Fixtures.repository.appendingPathComponent("Sources/HealthSignInLibcrypto/module.modulemap").path,
-            ]
-        #endif
+        arguments += SwiftCompiler.systemLibraryArguments
         let run = try Subprocess.run(arguments + sources)
         var broken: Set<String> = []
         for line in run.output.split(separator: "\n") where line.contains(": error:") {
@@ -299,13 +293,7 @@ final class DiffAccessProofTests: XCTestCase {
     func testTheAccessLevelRulesAgreeWithTheCompiler() throws {
         let modules = Fixtures.repository.appendingPathComponent(".build/debug/Modules").path
         var common = ["-swift-version", "6", "-I", modules]
-        #if os(Linux)
-            common += [
-                "-Xcc",
-                "-fmodule-map-file="
-                    + Fixtures.repository.appendingPathComponent("Sources/HealthSignInLibcrypto/module.modulemap").path,
-            ]
-        #endif
+        common += SwiftCompiler.systemLibraryArguments
         let examples = DiffExamples.all.filter { [.accessNarrowed, .accessWidened, .moduleRenamed].contains($0.rule) }
         XCTAssertEqual(examples.count, 3)
         for example in examples {

@@ -120,3 +120,48 @@ public func SecKeyVerifySignature(
 ) -> Bool {
     fatalError("declaration only")
 }
+
+// The server trust evaluation of DefaultHTTPTransport's extra certificate authorities.
+
+/// corefoundation/cfarray: bridged to `[Any]` (NSArray).
+public typealias CFArray = [Any]
+/// corefoundation/cfallocator: `class CFAllocator`.
+public final class CFAllocator {}
+/// security/sectrust: `class SecTrust`.
+public final class SecTrust {}
+/// security/seccertificate: `class SecCertificate`.
+public final class SecCertificate {}
+
+/// security/1396098-seccertificatecreatewithdata
+public func SecCertificateCreateWithData(_ allocator: CFAllocator?, _ data: CFData) -> SecCertificate? {
+    fatalError("declaration only")
+}
+
+/// security/1396098-sectrustsetanchorcertificates
+public func SecTrustSetAnchorCertificates(_ trust: SecTrust, _ anchorCertificates: CFArray?) -> OSStatus {
+    fatalError("declaration only")
+}
+
+/// security/1399071-sectrustsetanchorcertificatesonly
+public func SecTrustSetAnchorCertificatesOnly(_ trust: SecTrust, _ anchorCertificatesOnly: Bool) -> OSStatus {
+    fatalError("declaration only")
+}
+
+/// security/2980705-sectrustevaluatewitherror
+public func SecTrustEvaluateWithError(_ trust: SecTrust, _ error: UnsafeMutablePointer<CFError?>?) -> Bool {
+    fatalError("declaration only")
+}
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+
+    extension URLProtectionSpace {
+        /// foundation/urlprotectionspace/1409926-servertrust
+        public var serverTrust: SecTrust? { fatalError("declaration only") }
+    }
+
+    extension URLCredential {
+        /// foundation/urlcredential/1418143-init
+        public convenience init(trust: SecTrust) { fatalError("declaration only") }
+    }
+#endif
