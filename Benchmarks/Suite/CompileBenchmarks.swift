@@ -151,7 +151,8 @@ struct CompileBenchmarks {
             for library in ["HealthSignInLibcrypto", "HealthSignInLibcurl"] {
                 command += [
                     "-Xcc",
-                    "-fmodule-map-file=" + repository.appendingPathComponent("Sources/\(library)/module.modulemap").path,
+                    "-fmodule-map-file="
+                        + repository.appendingPathComponent("Sources/\(library)/module.modulemap").path,
                 ]
             }
         #endif

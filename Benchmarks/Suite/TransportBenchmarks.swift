@@ -61,7 +61,8 @@ struct TransportBenchmarks {
     private func startProbe(arguments: [String]) throws -> (process: Process, port: Int) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", repository.appendingPathComponent("Tests/Tools/http_probe.py").path] + arguments
+        process.arguments =
+            ["python3", repository.appendingPathComponent("Tests/Tools/http_probe.py").path] + arguments
         let output = Pipe()
         process.standardOutput = output
         try process.run()

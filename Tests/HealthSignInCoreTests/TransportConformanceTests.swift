@@ -58,7 +58,8 @@ final class TransportConformanceTests: XCTestCase {
             return paths[probe].flatMap { URL(string: $0, relativeTo: base)?.absoluteURL }
         }
         var subjects = [
-            Subject(name: "URLSession", make: { URLSessionHTTPTransport(configuration: .init(timeout: $0)) }, url: network)
+            Subject(
+                name: "URLSession", make: { URLSessionHTTPTransport(configuration: .init(timeout: $0)) }, url: network)
         ]
         #if canImport(Glibc)
             subjects.append(
@@ -155,7 +156,8 @@ final class TransportConformanceTests: XCTestCase {
 
     func testABodyInAContentCodingNobodyAskedForIsRefused() async throws {
         try await forEach(playing: .gzip) { name, transport, url in
-            await XCTAssertThrowsErrorAsync(try await transport.send(HTTPRequestMessage(method: .get, url: url)), name) {
+            await XCTAssertThrowsErrorAsync(try await transport.send(HTTPRequestMessage(method: .get, url: url)), name)
+            {
                 XCTAssertEqual(self.kind(of: $0), .unrequestedEncoding, "\(name): \($0)")
             }
         }
@@ -185,7 +187,8 @@ final class TransportConformanceTests: XCTestCase {
         try await forEach(playing: .cutShort) { name, transport, url in
             // A typed transport error; its kind is each transport's (curl's is `connectionLost`, URLSession's on
             // Linux `other`).
-            await XCTAssertThrowsErrorAsync(try await transport.send(HTTPRequestMessage(method: .get, url: url)), name) {
+            await XCTAssertThrowsErrorAsync(try await transport.send(HTTPRequestMessage(method: .get, url: url)), name)
+            {
                 XCTAssertNotNil(self.kind(of: $0), "\(name): \($0)")
             }
         }
@@ -194,7 +197,8 @@ final class TransportConformanceTests: XCTestCase {
     func testTimeoutIsATransportError() async throws {
         try await forEach(playing: .slow, timeout: 0.6) { name, transport, url in
             let started = Date()
-            await XCTAssertThrowsErrorAsync(try await transport.send(HTTPRequestMessage(method: .get, url: url)), name) {
+            await XCTAssertThrowsErrorAsync(try await transport.send(HTTPRequestMessage(method: .get, url: url)), name)
+            {
                 XCTAssertEqual(self.kind(of: $0), .timedOut, "\(name): \($0)")
                 XCTAssertEqual(($0 as? TransportError)?.host, url.host, name)
             }
@@ -248,7 +252,8 @@ final class TransportConformanceTests: XCTestCase {
 
     func testAnOriginNothingAnswersAtIsCannotConnect() async throws {
         try await forEach(playing: .unreachable, timeout: 5) { name, transport, url in
-            await XCTAssertThrowsErrorAsync(try await transport.send(HTTPRequestMessage(method: .get, url: url)), name) {
+            await XCTAssertThrowsErrorAsync(try await transport.send(HTTPRequestMessage(method: .get, url: url)), name)
+            {
                 XCTAssertEqual(self.kind(of: $0), .cannotConnect, "\(name): \($0)")
             }
         }

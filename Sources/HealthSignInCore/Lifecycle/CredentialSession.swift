@@ -194,7 +194,7 @@ public actor CredentialSession<Policy: CredentialPolicy> {
         } catch CredentialLifecycleError.superseded where access.lease.refusal == .superseded {
             log(.info, "another instance replaced the credential this call held; running it with the current one")
             return try await operation(try await accessRereading())
-        } catch where policy.isExpirySignal(error) {
+        } catch  where policy.isExpirySignal(error) {
             log(.info, "the server refused the credential as expired; refreshing")
             return try await operation(try await refreshed(replacing: access.credential))
         }
@@ -233,7 +233,9 @@ public actor CredentialSession<Policy: CredentialPolicy> {
         var partial: (any Error)?
         do {
             fresh = try await policy.refresh(credential, lease: lease)
-        } catch let error as CredentialLifecycleError where lease.isUnerasedHere && [.erased, .superseded].contains(error) {
+        } catch let error as CredentialLifecycleError
+            where lease.isUnerasedHere && [.erased, .superseded].contains(error)
+        {
             // Another instance changed the store while the refresh waited: what it holds now decides.
             return try adoptStored(instead: CredentialLifecycleError.superseded)
         } catch let error as PartialRefresh<Credential> {

@@ -108,9 +108,9 @@
                     active.removeValue(forKey: easy)?.complete(code)
                 }
                 if !active.isEmpty { idleSince = Date() }
-                // Waits for sockets, a wake-up, libcurl's own next timeout, or the end of the idle time.
-                let wait = active.isEmpty ? max(1, idleTimeout - Date().timeIntervalSince(idleSince)) : 1
-                curl_multi_poll(handle, nil, 0, Int32(min(wait, 1) * 1000), nil)
+                // Waits for sockets, a wake-up or libcurl's own next timeout, and at most a second, so that the end
+                // of the idle time is seen.
+                curl_multi_poll(handle, nil, 0, 1000, nil)
             }
             for (easy, transfer) in active {
                 curl_multi_remove_handle(handle, easy)

@@ -17,6 +17,10 @@
     /// in ``Configuration/additionalCertificateAuthorities``, and its name against the URL's host as RFC 9525 says:
     /// only subject alternative names count, and a wildcard is a whole left-most label.
     ///
+    /// Names are looked up on a few threads shared by every transport (at most 4 lookups at once, each name's answer
+    /// kept a minute): a lookup that hangs ends its call at the deadline and holds no other call. A host with
+    /// addresses of both families is reached as RFC 8305 says: the second family is tried 200 ms after the first.
+    ///
     /// Connections are kept alive and reused: at most ``Configuration/maximumIdleConnections`` wait in the pool, each
     /// for at most ``Configuration/idleTimeout``; once the transport has been idle that long, its connections and its
     /// I/O thread are gone. Proxies come from ``Configuration/proxy``: by default the environment's `HTTPS_PROXY`,

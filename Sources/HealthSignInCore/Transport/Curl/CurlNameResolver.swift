@@ -12,7 +12,7 @@
     /// answers would stop every transfer of the I/O thread until `getaddrinfo` gives up (10 s with glibc's
     /// defaults). Here the caller stops waiting at its deadline or on cancellation, and the lookup finishes on its
     /// own thread. At most ``maximumThreads`` lookups run at once, one per name however many calls wait for it, and
-    /// a thread ends as soon as no lookup is queued.
+    /// a thread ends as soon as no lookup is queued. What a lookup finds is used for a minute.
     final class CurlNameResolver: @unchecked Sendable {
         // @unchecked: every stored property is guarded by `lock`.
         /// The process's resolver, shared by every transport.
@@ -27,16 +27,24 @@
         private var waiting: [String: [Int: CheckedContinuation<[String], any Error>]] = [:]
         private var threads = 0
         private var nextWaiter = 0
+        /// Addresses found in the last minute, as libcurl's own cache keeps them, so that a run of calls to one host
+        /// costs one lookup.
+        private var cache: [String: (addresses: [String], until: Date)] = [:]
+        /// How long a lookup's addresses are used, and how many names are kept.
+        private let cacheLifetime: TimeInterval = 60
+        private let cacheLimit = 256
 
         /// The addresses of `host` as text, in the order `getaddrinfo` gives them.
         ///
         /// - Throws: ``TransportError`` (`cannotConnect`) when the name has no address, (`timedOut`) when `timeout`
         ///   seconds pass first; `CancellationError` when the task is cancelled.
         func addresses(of host: String, timeout: TimeInterval?) async throws -> [String] {
-            let waiter = lock.withLock { () -> Int in
+            let (cached, waiter) = lock.withLock { () -> ([String]?, Int) in
                 nextWaiter += 1
-                return nextWaiter
+                guard let entry = cache[host], entry.until > Date() else { return (nil, nextWaiter) }
+                return (entry.addresses, nextWaiter)
             }
+            if let cached { return cached }
             return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in
                     enqueue(host, waiter: waiter, continuation: continuation)
@@ -92,7 +100,13 @@
                 return queued.removeFirst()
             }) {
                 let result = Self.lookUp(host)
-                let continuations = lock.withLock { waiting.removeValue(forKey: host) ?? [:] }
+                let continuations = lock.withLock { () -> [Int: CheckedContinuation<[String], any Error>] in
+                    if case .success(let addresses) = result {
+                        if cache.count >= cacheLimit { cache.removeAll() }
+                        cache[host] = (addresses, Date().addingTimeInterval(cacheLifetime))
+                    }
+                    return waiting.removeValue(forKey: host) ?? [:]
+                }
                 for continuation in continuations.values { continuation.resume(with: result) }
             }
         }
