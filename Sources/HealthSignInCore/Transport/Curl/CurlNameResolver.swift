@@ -141,7 +141,7 @@
             guard let address = info.ai_addr,
                 getnameinfo(address, info.ai_addrlen, &buffer, socklen_t(buffer.count), nil, 0, NI_NUMERICHOST) == 0
             else { return nil }
-            let text = String(cString: buffer)
+            let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             return info.ai_family == AF_INET6 ? "[\(text)]" : text
         }
     }
