@@ -38,6 +38,12 @@ final class CredentialSessionTests: XCTestCase {
         CredentialSession(store: store, key: "token", policy: Policy(server: server), clock: clock, category: "Test")
     }
 
+    /// A session on `store` whose refreshes are refused.
+    private func session(on store: any CredentialStore) -> CredentialSession<Policy> {
+        CredentialSession(
+            store: store, key: "token", policy: Policy { _ in throw Refused() }, clock: clock, category: "Test")
+    }
+
     private func next(_ token: Token) -> Token {
         Token(number: token.number + 1, expiresAt: clock.now().addingTimeInterval(60))
     }
@@ -198,9 +204,22 @@ final class CredentialSessionTests: XCTestCase {
     /// Another instance revokes the grant and signs in anew while a call here holds the old grant's token: the call
     /// never sends that token; it runs once more with the new one.
     func testARevokedGrantIsNeverSentEvenAfterANewSignInElsewhere() async throws {
-        let first = session { _ in throw Refused() }
-        let second = session { _ in throw Refused() }
+        try await assertARevokedGrantIsNeverSent(on: store)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lease-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // A file store answers the check before each request with the file's version, then its bytes.
+        try await assertARevokedGrantIsNeverSent(on: try FileCredentialStore(directory: directory))
+    }
+
+    private func assertARevokedGrantIsNeverSent(on store: any CredentialStore) async throws {
+        let (first, second) = (session(on: store), session(on: store))
         try await signIn(first)
+        // A request first, so that the check has seen the stored version hold the credential.
+        let before = GatedTransport { _ in HTTPResponseMessage(status: 200) }
+        _ = try await second.withCredential { access in
+            try await access.lease.guarding(before).send(
+                HTTPRequestMessage(method: .get, url: URL(string: "https://example.com/data")!))
+        }
         let pause = GatedTransport { _ in HTTPResponseMessage(status: 200) }
         let hold = pause.hold { _ in true }
         let api = GatedTransport { _ in HTTPResponseMessage(status: 200) }

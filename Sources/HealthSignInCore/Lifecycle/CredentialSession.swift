@@ -320,14 +320,9 @@ public actor CredentialSession<Policy: CredentialPolicy> {
     private func boundLease() -> CredentialLease {
         // The same lease while nothing changed, so that what callers build on one (a client) is built once.
         if let bound, bound.bytes == storedBytes, bound.lease.isUnerasedHere { return bound.lease }
-        let (store, key, held) = (store, key, storedBytes)
-        let lease = leases.current(requiring: { () -> CredentialLifecycleError? in
-            let stored: Data?
-            do { stored = try store.read(key) } catch { return nil }
-            guard stored != held else { return nil }
-            return stored == nil ? .erased : .superseded
-        })
-        bound = (held, lease)
+        let check = StoredCredentialCheck(store: store, key: key, bytes: storedBytes)
+        let lease = leases.current(requiring: check.refusal)
+        bound = (storedBytes, lease)
         return lease
     }
 

@@ -26,6 +26,10 @@ public protocol CredentialStore: Sendable {
     /// Whether a value is stored under `key`. Sessions sharing the store ask before every request, so that one
     /// erased elsewhere is not sent; the default reads the value, and a store that can answer more cheaply should.
     func contains(_ key: String) throws -> Bool
+    /// A value that differs whenever the bytes under `key` may have changed, or nil when there are none. Sessions
+    /// ask before every request whether the credential they hold is still the one stored; the default is the bytes
+    /// themselves, and a store that can tell more cheaply (a file's identity and times) should.
+    func version(of key: String) throws -> Data?
     /// Stores `new` under `key` (or removes it, for nil) only if the store still holds `expected` there (nil: nothing),
     /// as one step no other writer can come between.
     ///
@@ -47,6 +51,9 @@ public protocol CredentialStore: Sendable {
 extension CredentialStore {
     /// Reads the value.
     public func contains(_ key: String) throws -> Bool { try read(key) != nil }
+
+    /// The bytes themselves.
+    public func version(of key: String) throws -> Data? { try read(key) }
 
     /// No lock: the store is not shared beyond one session.
     public func lock(_ key: String) async throws -> (any CredentialStoreLock)? { nil }

@@ -92,6 +92,28 @@ public final class FileCredentialStore: CredentialStore, @unchecked Sendable {
         return true
     }
 
+    /// The file's identity, size and times (every write is a new file renamed into place), or nil when there is
+    /// none: one `stat`, where comparing the bytes would open and read the file.
+    public func version(of key: String) throws -> Data? {
+        var info = stat()
+        guard fstatat(directory.descriptor, Self.fileName(for: key), &info, AT_SYMLINK_NOFOLLOW) == 0 else {
+            guard errno == ENOENT else {
+                throw CredentialStoreError.systemError(key: key, operation: "inspect", code: errno)
+            }
+            return nil
+        }
+        #if canImport(Darwin)
+            let (modified, changed) = (info.st_mtimespec, info.st_ctimespec)
+        #else
+            let (modified, changed) = (info.st_mtim, info.st_ctim)
+        #endif
+        let fields: [Int64] = [
+            Int64(info.st_dev), Int64(info.st_ino), Int64(info.st_size), Int64(modified.tv_sec),
+            Int64(modified.tv_nsec), Int64(changed.tv_sec), Int64(changed.tv_nsec),
+        ]
+        return fields.withUnsafeBytes { Data($0) }
+    }
+
     /// The bytes under `key`, or nil.
     ///
     /// - Throws: ``CredentialStoreError/unsafeLocation(path:problem:)`` when the key's file is a symbolic link or not
