@@ -33,7 +33,9 @@ final class DiffProofTests: XCTestCase {
             "DiffProofTests: \(rules.count) rule examples (\(labels)), \(mutants.count) random changes of "
                 + "\(drawn.count) drawn, \(regressions.count) regressions")
         let examples = rules + mutants + regressions
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("diff-proof-\(seed)")
+        // The process in the name too, so that two runs on one machine never share the files.
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "diff-proof-\(seed)-\(ProcessInfo.processInfo.processIdentifier)")
         try? FileManager.default.removeItem(at: directory)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
