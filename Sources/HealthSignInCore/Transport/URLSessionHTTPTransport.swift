@@ -70,8 +70,9 @@ public final class URLSessionHTTPTransport: HTTPTransport, Sendable {
         sessionConfiguration.httpCookieStorage = nil
         sessionConfiguration.httpShouldSetCookies = false
         sessionConfiguration.urlCredentialStorage = nil
-        sessionConfiguration.timeoutIntervalForRequest =
-            (try? TransportDeadline(configuration.timeout).seconds).flatMap { $0 } ?? TransportDeadline.never
+        // A timeout that is not valid fails each request; the session's own is only a backstop.
+        let deadline = try? TransportDeadline(configuration.timeout)
+        sessionConfiguration.timeoutIntervalForRequest = deadline?.seconds ?? TransportDeadline.never
         if !configuration.allowsCaching {
             sessionConfiguration.urlCache = nil
             sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData

@@ -120,8 +120,9 @@
             _ endpoint: (host: String, port: Int), of request: HTTPRequestMessage, _ deadline: TransportDeadline
         ) async throws -> String? {
             let host = endpoint.host.lowercased()
-            let literal = host.contains(":") || host.split(separator: ".").allSatisfy { UInt8($0) != nil }
-            guard !literal, host != "localhost", !host.hasSuffix(".localhost") else { return nil }
+            guard !RequestTarget.isAddressLiteral(host), host != "localhost", !host.hasSuffix(".localhost") else {
+                return nil
+            }
             do {
                 let addresses = try await CurlNameResolver.shared.addresses(of: host, timeout: deadline.seconds)
                 return "\(host):\(endpoint.port):\(addresses.joined(separator: ","))"

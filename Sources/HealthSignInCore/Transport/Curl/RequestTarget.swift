@@ -37,9 +37,7 @@ struct RequestTarget: Sendable {
                         + "and '.'; write an internationalized name in its IDNA form (xn--)")
             }
             host = encodedHost.lowercased()
-            isAddress =
-                host.split(separator: ".", omittingEmptySubsequences: false).count == 4
-                && host.split(separator: ".").allSatisfy { UInt8($0) != nil }
+            isAddress = Self.isAddressLiteral(host)
         }
         if let given = components.port {
             guard (1...65_535).contains(given) else { throw .invalidURL("the port \(given) is not 1 to 65535") }
@@ -50,6 +48,13 @@ struct RequestTarget: Sendable {
         guard let absolute = components.url?.absoluteString, absolute.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F })
         else { throw .invalidURL("the URL holds characters that are not sent as they are") }
         self.url = absolute
+    }
+
+    /// Whether `host` is an IP address as written (dotted IPv4, or IPv6 without its brackets): no lookup names it.
+    static func isAddressLiteral(_ host: String) -> Bool {
+        host.contains(":")
+            || (host.split(separator: ".", omittingEmptySubsequences: false).count == 4
+                && host.split(separator: ".").allSatisfy { UInt8($0) != nil })
     }
 
     private static func isHostByte(_ byte: UInt8) -> Bool {
