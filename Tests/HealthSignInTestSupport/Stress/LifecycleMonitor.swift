@@ -7,11 +7,11 @@ import HealthSignInCore
 /// - (a) Nothing reappears after an erase returned: no store write holds a grant erased earlier.
 /// - (b) An older user's or grant's credential never overwrites a newer one: stored versions never go back.
 /// - (c) A credential is stored before any request uses it.
-/// - (d) No request carries a credential erased two steps before or earlier: for the instance that erased it, no
-///   request at all; for other instances sharing the store, no refresh (they may finish using an access token they
-///   already held until the server refuses it). The step of grace is the time a request needs from the lease check,
-///   which it may pass on one thread just before the erase begins on another, to the transport: a refresh whose
-///   caller gave up runs on past its step.
+/// - (d) No request carries a credential whose erase returned before the request's lease check read the store: for
+///   the instance that erased it, no request at all; for other instances sharing the store, no refresh (they may
+///   finish using an access token they already held until the server refuses it). A request is judged at that read,
+///   not when it reaches the transport: nothing suspends between the two, but the thread may be preempted there for
+///   as long as the system likes, as a request already on the network may take any time to arrive.
 public final class LifecycleMonitor: Sendable {
     /// A credential a request carries: its grant (or application) and version, and whether it is a refresh.
     public struct Carried: Sendable {
@@ -32,10 +32,6 @@ public final class LifecycleMonitor: Sendable {
         var lastWritten: TokenLedger.Version?
         /// Grants whose erase returned.
         var erased: Set<Int> = []
-        /// Grants whose erase returned before the last step ended.
-        var erasedByLastStep: Set<Int> = []
-        /// Grants whose erase returned before the step before the last one ended: no request may carry them.
-        var erasedForGood: Set<Int> = []
         var violations: [String] = []
         var trace: [String] = []
         var tally = StressTally()
@@ -85,13 +81,20 @@ public final class LifecycleMonitor: Sendable {
         }
     }
 
-    /// Ends a step: erases that returned before the previous step ended now bind every request.
-    public func endStep() {
-        state.withValue { state in
-            state.erasedForGood = state.erasedByLastStep
-            state.erasedByLastStep = state.erased
-        }
+    /// Notes, for the thread reading the store, which grants were erased when it read: the read a lease check makes
+    /// just before its request goes to the transport on the same thread.
+    fileprivate func storeRead() {
+        Thread.current.threadDictionary[threadKey] = ErasedAtRead(grants: state.current.erased)
     }
+
+    /// The grants erased when this thread last read the store, consumed; nil when it has not read it since.
+    private func erasedAtLastRead() -> Set<Int>? {
+        let dictionary = Thread.current.threadDictionary
+        defer { dictionary[threadKey] = nil }
+        return (dictionary[threadKey] as? ErasedAtRead)?.grants
+    }
+
+    private var threadKey: String { "LifecycleMonitor.erasedAtRead.\(ObjectIdentifier(self).hashValue)" }
 
     fileprivate func stored(_ data: Data) {
         guard let version = storedVersion(data) else { return }
@@ -111,6 +114,7 @@ public final class LifecycleMonitor: Sendable {
 
     fileprivate func sending(_ request: HTTPRequestMessage, instance: Int, erasingInstance: Int) {
         guard let carried = carried(request) else { return }
+        let erasedAtCheck = erasedAtLastRead()
         state.withValue { state in
             state.trace.append(
                 "    instance \(instance) \(carried.isRefresh ? "refreshes" : "uses") \(carried.version)")
@@ -118,7 +122,7 @@ public final class LifecycleMonitor: Sendable {
             if !carried.isRefresh, !state.written.contains(carried.version) {
                 state.violate("(c) instance \(instance) sent \(carried.version) before it was stored")
             }
-            let erased = state.erasedForGood.contains(carried.version.grant)
+            let erased = (erasedAtCheck ?? state.erased).contains(carried.version.grant)
             if erased, carried.isRefresh || instance == erasingInstance {
                 state.violate(
                     "(d) instance \(instance) sent \(carried.version)\(carried.isRefresh ? " to refresh it" : "") after its erase completed"
@@ -175,12 +179,21 @@ public final class LifecycleMonitor: Sendable {
     }
 }
 
+/// The grants erased when a thread read the store.
+private final class ErasedAtRead: Sendable {
+    let grants: Set<Int>
+    init(grants: Set<Int>) { self.grants = grants }
+}
+
 /// A store whose writes the monitor checks; locking goes to the base store.
 private struct MonitoredStore: CredentialStore {
     let base: any CredentialStore
     let monitor: LifecycleMonitor
 
-    func read(_ key: String) throws -> Data? { try base.read(key) }
+    func read(_ key: String) throws -> Data? {
+        monitor.storeRead()
+        return try base.read(key)
+    }
 
     func write(_ data: Data, for key: String) throws {
         monitor.stored(data)
@@ -226,7 +239,6 @@ extension LifecycleMonitor {
         }
         let finished = await outcome(of: work, within: seconds) != nil
         if !finished { violation("a step did not finish within \(Int(seconds)) s") }
-        endStep()
         return finished
     }
 }
