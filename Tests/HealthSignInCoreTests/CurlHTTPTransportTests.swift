@@ -159,8 +159,7 @@
         // MARK: - What a call leaves behind
 
         func testConnectionsAreReusedAndClosedOnceIdle() async throws {
-            _ = try server("ip")
-            let baseline = Self.openSockets()
+            _ = try server("ip")  // its certificates, which the transport reads when made
             let transport = transport(idleTimeout: 0.5)
             var ports: Set<Int> = []
             for _ in 0..<5 {
@@ -169,10 +168,33 @@
                 ports.insert(try XCTUnwrap(fields["client_port"] as? Int))
             }
             XCTAssertEqual(ports.count, 1, "five calls in a row take one connection")
+            let port = try XCTUnwrap(ports.first)
+            XCTAssertEqual(Self.connections(fromLocalPort: port), 1, "the connection waits in the pool")
+            XCTAssertTrue(transport.hasIOThread)
             try await Task.sleep(nanoseconds: 2_500_000_000)
-            XCTAssertEqual(
-                Self.openSockets(), baseline,
-                "the idle connection and the engine's wake-up sockets are closed: \(Self.descriptorTargets())")
+            XCTAssertEqual(Self.connections(fromLocalPort: port), 0, "the idle connection is closed")
+            XCTAssertFalse(transport.hasIOThread, "the I/O thread ends, and its wake-up sockets are closed")
+        }
+
+        /// How many of the process's descriptors are TCP connections from `port` on 127.0.0.1: sockets in
+        /// `/proc/self/fd` whose inodes `/proc/self/net/tcp` lists with that local port. Other transports' pools in
+        /// the process use other ports.
+        private static func connections(fromLocalPort port: Int) -> Int {
+            let table = (try? String(contentsOfFile: "/proc/self/net/tcp", encoding: .utf8)) ?? ""
+            // Rows: `sl local_address rem_address st … inode …`, addresses as `HEXIP:HEXPORT`.
+            let inodes = Set(
+                table.split(separator: "\n").dropFirst().compactMap { row -> String? in
+                    let columns = row.split(separator: " ")
+                    guard columns.count > 9, let local = columns[1].split(separator: ":").last,
+                        Int(local, radix: 16) == port
+                    else { return nil }
+                    return String(columns[9])
+                })
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+            return names.filter { name in
+                let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(name)")) ?? ""
+                return inodes.contains(where: { target == "socket:[\($0)]" })
+            }.count
         }
 
         func testTenThousandCallsInARowFitUnderALimitOf256Descriptors() async throws {
@@ -208,19 +230,6 @@
                 }
             }
             XCTAssertLessThanOrEqual(most - before, 4, "threads before: \(before), at most: \(most)")
-        }
-
-        /// The process's open sockets (connections, and the engine's wake-up pair): the rest of its descriptors
-        /// come and go with the Swift runtime (a timer for `Task.sleep`, say).
-        private static func openSockets() -> Int {
-            descriptorTargets().filter { $0.contains("socket:") }.count
-        }
-
-        private static func descriptorTargets() -> [String] {
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
-            return names.sorted().map {
-                "\($0)→" + ((try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)")) ?? "?")
-            }
         }
 
         private static func threads() -> Int {

@@ -31,6 +31,9 @@
             self.idleTimeout = idleTimeout.isFinite ? max(0, idleTimeout) : 86_400
         }
 
+        /// Whether the I/O thread runs (and so holds its multi handle, its wake-up sockets and its pool).
+        var isRunning: Bool { lock.withLock { running } }
+
         /// Starts `transfer` on the I/O thread.
         func add(_ transfer: CurlTransfer) { enqueue(.add(transfer)) }
 

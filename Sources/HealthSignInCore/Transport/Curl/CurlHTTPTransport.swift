@@ -79,6 +79,10 @@
             proxies = ProxyRoutes(configuration.proxy)
         }
 
+        /// Whether the transport's I/O thread runs: from its first request until it has been idle for
+        /// ``Configuration/idleTimeout``, when its pooled connections are closed too.
+        package var hasIOThread: Bool { engine.isRunning }
+
         /// Sends `request`; see ``HTTPTransport`` for the contract.
         ///
         /// - Throws: ``ConfigurationError`` for a timeout that is NaN or not positive, ``RequestEncodingError`` for a
