@@ -62,9 +62,12 @@ struct TransportBenchmarks {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments =
-            ["python3", repository.appendingPathComponent("Tests/Tools/http_probe.py").path] + arguments
+            ["python3", repository.appendingPathComponent("Tests/Tools/http_probe.py").path, "--exit-with-parent"]
+            + arguments
         let output = Pipe()
         process.standardOutput = output
+        // The probe ends when this pipe closes, that is, with this process, however it ends.
+        process.standardInput = Pipe()
         try process.run()
         var printed = ""
         while process.isRunning, !printed.contains("\n") {
