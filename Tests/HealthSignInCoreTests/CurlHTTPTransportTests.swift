@@ -180,7 +180,9 @@
         /// `/proc/self/fd` whose inodes `/proc/self/net/tcp` lists with that local port. Other transports' pools in
         /// the process use other ports.
         private static func connections(fromLocalPort port: Int) -> Int {
-            let table = (try? String(contentsOfFile: "/proc/self/net/tcp", encoding: .utf8)) ?? ""
+            // Read to the end: procfs files report no size, and a whole-file read stops after the first page.
+            let file = FileHandle(forReadingAtPath: "/proc/self/net/tcp")
+            let table = String(decoding: file?.readDataToEndOfFile() ?? Data(), as: UTF8.self)
             // Rows: `sl local_address rem_address st … inode …`, addresses as `HEXIP:HEXPORT`.
             let inodes = Set(
                 table.split(separator: "\n").dropFirst().compactMap { row -> String? in
