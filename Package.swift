@@ -17,6 +17,9 @@ let package = Package(
     ],
     products: [
         .library(name: "HealthSignInCore", targets: ["HealthSignInCore"]),
+        // The HTTP layer alone (messages, transports, middlewares), for code that only sends requests, such as a
+        // transport for another HTTP client. The runtime re-exports it.
+        .library(name: "HealthSignInHTTP", targets: ["HealthSignInHTTP"]),
         // Test doubles (a recording transport, a manual clock, seeded randomness) and in-process servers of the four
         // families for an app's tests, kept out of the app itself. The servers speak the wire, so the product needs
         // only the runtime: an app's tests import the family products they test beside it.
@@ -47,13 +50,18 @@ let package = Package(
         ),
         // What JSON Schema's keywords mean, shared by the runtime (decoding, validate()) and the generator.
         .target(name: "HealthSignInSchemaSemantics", swiftSettings: strict),
+        // HTTP: messages, the transports (libcurl on Linux, URLSession), middlewares, and the errors they throw.
+        .target(
+            name: "HealthSignInHTTP",
+            dependencies: [.target(name: "HealthSignInLibcurl", condition: .when(platforms: [.linux]))],
+            swiftSettings: strict
+        ),
         .target(
             name: "HealthSignInCore",
             dependencies: [
-                "HealthSignInSchemaSemantics",
+                "HealthSignInHTTP", "HealthSignInSchemaSemantics",
                 .target(
                     name: "HealthSignInLibcrypto", condition: .when(platforms: [.linux, .android, .windows, .openbsd])),
-                .target(name: "HealthSignInLibcurl", condition: .when(platforms: [.linux])),
             ],
             swiftSettings: strict
         ),
@@ -148,6 +156,10 @@ let package = Package(
             path: "Tests/HealthSignInTestSupport", swiftSettings: strict),
         .testTarget(
             name: "HealthSignInSchemaSemanticsTests", dependencies: ["HealthSignInSchemaSemantics"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "HealthSignInHTTPTests",
+            dependencies: ["HealthSignInHTTP", "HealthSignInTesting", "HealthSignInTestSupport"],
             swiftSettings: strict),
         .testTarget(
             name: "HealthSignInCoreTests",

@@ -17,8 +17,12 @@ let package = Package(
         .systemLibrary(name: "HealthSignInLibcrypto", pkgConfig: "openssl"),
         .target(name: "HealthSignInSchemaSemantics"),
         .target(
+            name: "HealthSignInHTTP", dependencies: ["Security"],
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
+        ),
+        .target(
             name: "HealthSignInCore",
-            dependencies: ["HealthSignInSchemaSemantics", "CryptoKit", "Security", "os", "AuthenticationServices", "HealthSignInLibcrypto"],
+            dependencies: ["HealthSignInHTTP", "HealthSignInSchemaSemantics", "CryptoKit", "Security", "os", "AuthenticationServices", "HealthSignInLibcrypto"],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),
     ]

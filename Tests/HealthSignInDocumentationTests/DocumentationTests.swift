@@ -165,7 +165,7 @@ final class DocumentationTests: XCTestCase {
     // MARK: - Doc comments and catalogs
 
     private static let libraries = [
-        "HealthSignInCore", "HealthSignInTesting", "HealthSignInOAuth", "HealthSignInHealthVault",
+        "HealthSignInHTTP", "HealthSignInCore", "HealthSignInTesting", "HealthSignInOAuth", "HealthSignInHealthVault",
         "HealthSignInKoppeltaal", "HealthSignInVital", "HealthSignInSMART",
     ]
 
@@ -296,14 +296,8 @@ final class DocumentationTests: XCTestCase {
     /// `package`; the test doubles are in `HealthSignInTesting`; what generated code alone uses is `@_spi(Generated)`.
     /// A new public type must be added here, with its reason, so the surface never grows by accident.
     private static let runtimePublicTypes: [String: [String]] = [
-        "transport and HTTP, which apps configure, call or inspect": [
-            "HTTPTransport", "DefaultHTTPTransport", "CurlHTTPTransport", "ProxySetting", "URLSessionHTTPTransport",
-            "URLSessionHTTPTransportDelegate", "HTTPRequestMessage",
-            "HTTPResponseMessage", "HTTPRequestMethod", "HTTPHeaderFields", "HTTPHeaderField",
-            "AuthenticationChallenge",
-            "ClientOptions", "HTTPClientMiddleware", "OperationID", "URLPolicy", "RequestRetryPolicy",
-            "HTTPClientConfiguration",
-            "HTTPServerSet", "HTTPAPIClient",
+        "clients, which apps configure": [
+            "ClientOptions", "RequestRetryPolicy", "HTTPClientConfiguration", "HTTPServerSet", "HTTPAPIClient",
         ],
         "credentials apps pass to clients and flows": [
             "APIKey", "AccessCredential", "BasicCredentials", "BearerToken", "OAuthClientCredentials",
@@ -319,8 +313,7 @@ final class DocumentationTests: XCTestCase {
             "CredentialEvent", "CredentialChange", "CredentialLifecycleError", "PartialRefresh",
         ],
         "errors apps catch": [
-            "SDKError", "ProtocolError", "ErrorRecovery", "TransportError", "UnexpectedResponseError",
-            "ResponseDecodingError", "ConfigurationError", "RequestEncodingError", "SchemaValidationError",
+            "ProtocolError", "UnexpectedResponseError", "ResponseDecodingError", "SchemaValidationError",
             "PagingError", "JSONValueError", "XMLFragmentError", "JOSEError", "ServerErrorResponse",
             "ServerErrorOrigin", "ServerErrorCode", "NoServerErrorCode",
         ],
@@ -335,19 +328,37 @@ final class DocumentationTests: XCTestCase {
             "TerminalAuthorizationBrowser",
         ],
         "logging and redaction": [
-            "LogSink", "ClosureLogSink", "LogEntry", "LogMessage", "Redaction", "RedactedDescription",
+            "LogSink", "ClosureLogSink", "LogEntry", "LogMessage", "RedactedDescription",
         ],
         "time, randomness and hashing, which apps may replace or use": [
             "TimeSource", "SystemClock", "RandomSource", "SystemRandomSource", "CryptoPrimitives",
         ],
     ]
 
+    /// The HTTP layer's public types, each with why it is public.
+    private static let httpPublicTypes: [String: [String]] = [
+        "transports and messages, which apps configure, call or inspect": [
+            "HTTPTransport", "DefaultHTTPTransport", "CurlHTTPTransport", "ProxySetting", "URLSessionHTTPTransport",
+            "URLSessionHTTPTransportDelegate", "AuthenticationChallenge", "HTTPRequestMessage", "HTTPResponseMessage",
+            "HTTPRequestMethod", "HTTPHeaderFields", "HTTPHeaderField", "HTTPClientMiddleware", "OperationID",
+            "URLPolicy",
+        ],
+        "errors apps catch": [
+            "SDKError", "ErrorRecovery", "TransportError", "ConfigurationError", "RequestEncodingError",
+        ],
+        "redaction, which apps' own descriptions use": ["Redaction"],
+    ]
+
     func testTheRuntimesPublicTypesAreTheListedOnes() throws {
-        let names = try Self.graph(of: "HealthSignInCore").topLevelTypeNames
-        let listed = Self.runtimePublicTypes.values.flatMap { $0 }
-        XCTAssertEqual(listed.count, Set(listed).count, "a type is listed twice")
-        XCTAssertEqual(names.sorted(), listed.sorted())
-        XCTAssertEqual(names.count, 99)
+        for (library, groups, count) in [
+            ("HealthSignInCore", Self.runtimePublicTypes, 78), ("HealthSignInHTTP", Self.httpPublicTypes, 21),
+        ] {
+            let names = try Self.graph(of: library).topLevelTypeNames
+            let listed = groups.values.flatMap { $0 }
+            XCTAssertEqual(listed.count, Set(listed).count, "\(library): a type is listed twice")
+            XCTAssertEqual(names.sorted(), listed.sorted(), library)
+            XCTAssertEqual(names.count, count, library)
+        }
         let doubles = try Self.graph(of: "HealthSignInTesting").topLevelTypeNames
         XCTAssertEqual(
             doubles.sorted(),
@@ -359,17 +370,17 @@ final class DocumentationTests: XCTestCase {
             ])
     }
 
-    /// The runtime's landing page mentions every public type: its public surface is what users touch, and the
-    /// rest is its `@_spi(Generated)` interface for generated code.
+    /// The landing pages of the runtime and its HTTP layer mention every public type: their public surface is what
+    /// users touch, and the rest is the runtime's `@_spi(Generated)` interface for generated code.
     func testTheRuntimePageMentionsEveryPublicType() throws {
-        let names = try Self.graph(of: "HealthSignInCore").topLevelTypeNames
-        let page = try String(
-            contentsOf: Fixtures.repository.appendingPathComponent(
-                "Sources/HealthSignInCore/HealthSignInCore.docc/HealthSignInCore.md"),
-            encoding: .utf8)
-        XCTAssertGreaterThan(names.count, 40)
-        XCTAssertEqual(names.filter { !page.contains("``\($0)``") }.sorted(), [])
-        XCTAssertFalse(names.contains("HTTPClientCore"), "the client cores are for generated code only")
+        for library in ["HealthSignInCore", "HealthSignInHTTP"] {
+            let names = try Self.graph(of: library).topLevelTypeNames
+            let page = Fixtures.repository.appendingPathComponent("Sources/\(library)/\(library).docc/\(library).md")
+            let text = try String(contentsOf: page, encoding: .utf8)
+            XCTAssertGreaterThan(names.count, 20, library)
+            XCTAssertEqual(names.filter { !text.contains("``\($0)``") }.sorted(), [], library)
+            XCTAssertFalse(names.contains("HTTPClientCore"), "the client cores are for generated code only")
+        }
     }
 
     func testEveryCatalogBuildsWithoutWarnings() throws {

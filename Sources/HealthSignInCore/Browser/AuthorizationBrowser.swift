@@ -56,7 +56,7 @@ public enum AuthorizationBrowserError: SDKError, Equatable {
     case unexpectedRedirect(path: String)
     /// The authorization server answered with an error page instead of redirecting back, as it does when it cannot
     /// trust the redirect URI (an unknown client id, a redirect URI it was not given): the status, and the server's
-    /// explanation when the page has one (``HTTPResponseMessage/serverMessage``).
+    /// explanation when the page has one (`HTTPResponseMessage.serverMessage`).
     case errorPage(status: Int, serverMessage: String?)
 
     /// Nothing for `cancelled` (the user chose it); reconfiguring for the others.

@@ -12,16 +12,15 @@ public struct ClientOptions: Sendable {
     public var timeout: TimeInterval?
     /// Receives redacted log records, or nil for none.
     public var logger: (any LogSink)?
-    /// The steps every request passes through before the transport, first to last (see ``HTTPClientMiddleware``).
+    /// The steps every request passes through before the transport, first to last (see `HTTPClientMiddleware`).
     public var middlewares: [any HTTPClientMiddleware]
     /// The most bytes of body a response may have: the transport stops a bigger one as it streams (a response that
-    /// comes back bigger from a transport that does not is refused too), with a ``TransportError`` of kind
-    /// ``TransportError/Kind/responseTooLarge``.
+    /// comes back bigger from a transport that does not is refused too), with a `TransportError` of kind
+    /// `TransportError.Kind.responseTooLarge`.
     public var maximumResponseSize: Int
 
-    /// 16 MiB: more than any real response of the four families needs (the largest are HealthVault pages of full
-    /// things, whose size the server bounds well below it), and little enough that no server can exhaust memory.
-    public static let defaultMaximumResponseSize = 16 << 20
+    /// `HTTPResponseMessage.defaultMaximumBodySize`, 16 MiB.
+    public static let defaultMaximumResponseSize = HTTPResponseMessage.defaultMaximumBodySize
 
     /// Creates options; the defaults send over `URLSession` to https URLs only, without logging or middlewares.
     public init(

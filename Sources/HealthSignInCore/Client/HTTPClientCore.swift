@@ -20,7 +20,7 @@ import Foundation
 
     /// Starts a request to `path` under `server`, with the default headers and then `headers`.
     ///
-    /// - Throws: ``ConfigurationError/missingServer(_:)`` naming `serverName` when `server` is nil.
+    /// - Throws: `ConfigurationError.missingServer(_:)` naming `serverName` when `server` is nil.
     public func request(
         _ method: HTTPRequestMethod, server: URL?, serverName: String, path: String, headers: HTTPHeaderFields = [:]
     ) throws -> HTTPRequestBuilder {
@@ -33,7 +33,7 @@ import Foundation
     /// The URL of `builder`'s GET request, query included, for the user's browser to open: the client never sends
     /// it, and the server answers by redirecting the browser (an OAuth authorization request).
     ///
-    /// - Throws: ``URLPolicy`` refusals and request building errors.
+    /// - Throws: `URLPolicy` refusals and request building errors.
     public func browserURL(_ builder: HTTPRequestBuilder) throws -> URL {
         let request = try builder.build()
         try options.urlPolicy.check(request.url)
@@ -43,7 +43,7 @@ import Foundation
     /// Sends `builder`'s request and returns a 2xx response.
     ///
     /// - Throws: the error of the first of `errors` whose body a non-2xx response has, else
-    ///   ``UnexpectedResponseError``; ``URLPolicy`` refusals, request building errors and the transport's errors.
+    ///   ``UnexpectedResponseError``; `URLPolicy` refusals, request building errors and the transport's errors.
     public func send(_ builder: HTTPRequestBuilder, operation: String, errors: [HTTPErrorFormat]) async throws
         -> HTTPResponseMessage
     {

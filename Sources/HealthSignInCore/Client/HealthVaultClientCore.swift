@@ -72,7 +72,7 @@ import Foundation
     ///   - info: The `<info>` element.
     ///   - idempotent: Whether sending the request again after a temporary failure is safe.
     /// - Throws: ``statusError`` for a non-zero status, ``UnexpectedResponseError`` for an HTTP failure without a
-    ///   HealthVault status, ``ResponseDecodingError`` for a malformed response, ``ConfigurationError`` when the
+    ///   HealthVault status, ``ResponseDecodingError`` for a malformed response, `ConfigurationError` when the
     ///   platform URL is not set, and the transport's errors.
     public func send(
         method: String, version: Int, recordID: UUID? = nil, auth: HealthVaultRequestAuth, messageTime: Date? = nil,

@@ -20,7 +20,7 @@
 
     /// The bound value called `name`.
     ///
-    /// - Throws: ``RequestEncodingError/missingContextValue(_:)`` when the client did not supply it.
+    /// - Throws: `RequestEncodingError.missingContextValue(_:)` when the client did not supply it.
     public func value(_ name: String) throws -> String {
         guard let value = values[name] else { throw RequestEncodingError.missingContextValue(name) }
         return value
@@ -28,7 +28,7 @@
 
     /// The signature over `region`.
     ///
-    /// - Throws: ``RequestEncodingError/missingSigner`` when the client supplied no signer.
+    /// - Throws: `RequestEncodingError.missingSigner` when the client supplied no signer.
     public func signature(of region: [UInt8]) throws -> String {
         guard let signer else { throw RequestEncodingError.missingSigner }
         return signer(region)

@@ -67,7 +67,7 @@ public struct FormFields: Sendable, Hashable, CustomStringConvertible, CustomDeb
 /// One pair of a ``FormFields`` list.
 ///
 /// A pair marked sensitive, and any pair whose name always carries a secret in OAuth 2.0 and its extensions
-/// (`client_secret`, `code`, `code_verifier`, `refresh_token`, ...), prints its value as ``Redaction/placeholder``.
+/// (`client_secret`, `code`, `code_verifier`, `refresh_token`, ...), prints its value as `Redaction.placeholder`.
 /// Sensitivity does not take part in equality.
 public struct FormField: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The field name.

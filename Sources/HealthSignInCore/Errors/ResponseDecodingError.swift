@@ -29,6 +29,6 @@ public struct ResponseDecodingError: Error, Sendable, Hashable, CustomStringConv
 }
 
 extension ResponseDecodingError: SDKError {
-    /// ``ErrorRecovery/none``: the server's answer could not be read, which no retry or new sign-in fixes.
+    /// `ErrorRecovery.none`: the server's answer could not be read, which no retry or new sign-in fixes.
     public var recovery: ErrorRecovery { .none }
 }

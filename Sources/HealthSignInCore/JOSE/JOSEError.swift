@@ -33,7 +33,7 @@ public enum JOSEError: Error, Sendable, Hashable, CustomStringConvertible {
 }
 
 extension JOSEError: SDKError {
-    /// ``ErrorRecovery/reconfigure`` for a key that cannot be used, ``ErrorRecovery/none`` for a token that fails.
+    /// `ErrorRecovery.reconfigure` for a key that cannot be used, `ErrorRecovery.none` for a token that fails.
     public var recovery: ErrorRecovery {
         switch self {
         case .invalidKey, .keyDoesNotFitAlgorithm: return .reconfigure

@@ -65,8 +65,8 @@ public enum CredentialLifecycleError: Error, Sendable, Hashable, CustomStringCon
 }
 
 extension CredentialLifecycleError: SDKError {
-    /// ``ErrorRecovery/reauthorize`` after an erase, ``ErrorRecovery/retryLater`` when superseded (call again),
-    /// ``ErrorRecovery/fixRequest`` for a transition used too late.
+    /// `ErrorRecovery.reauthorize` after an erase, `ErrorRecovery.retryLater` when superseded (call again),
+    /// `ErrorRecovery.fixRequest` for a transition used too late.
     public var recovery: ErrorRecovery {
         switch self {
         case .erased: return .reauthorize

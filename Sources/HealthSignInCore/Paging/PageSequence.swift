@@ -114,6 +114,6 @@ public struct PagedItems<Request: Equatable & Sendable, Page: Sendable, Item: Se
 }
 
 extension PagingError: SDKError {
-    /// ``ErrorRecovery/none``: the server's paging is broken, which the caller cannot fix.
+    /// `ErrorRecovery.none`: the server's paging is broken, which the caller cannot fix.
     public var recovery: ErrorRecovery { .none }
 }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A value that lists its fields once, with secrets already replaced by ``Redaction/placeholder``, and is described,
+/// A value that lists its fields once, with secrets already replaced by `Redaction.placeholder`, and is described,
 /// debug-described and mirrored from that list: `print`, `dump`, `String(reflecting:)` and debuggers show the same
 /// fields and never a secret.
 ///
@@ -13,7 +13,7 @@ import Foundation
 /// // "Invitation(email: a@example.com, code: <redacted>)"
 /// ```
 public protocol RedactedDescription: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
-    /// Each field's label and value, with ``Redaction/placeholder`` in place of a secret.
+    /// Each field's label and value, with `Redaction.placeholder` in place of a secret.
     var redactedFields: KeyValuePairs<String, Any> { get }
 }
 

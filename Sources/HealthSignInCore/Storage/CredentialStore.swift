@@ -211,9 +211,9 @@ public final class InMemoryCredentialStore: CredentialStore, @unchecked Sendable
 }
 
 extension CredentialStoreError: SDKError {
-    /// ``ErrorRecovery/reconfigure`` for an unsafe store location, ``ErrorRecovery/retryLater`` for a lock held too
-    /// long, ``ErrorRecovery/fixRequest`` for a value that has no JSON form (writing it again fails again),
-    /// ``ErrorRecovery/none`` for the rest.
+    /// `ErrorRecovery.reconfigure` for an unsafe store location, `ErrorRecovery.retryLater` for a lock held too
+    /// long, `ErrorRecovery.fixRequest` for a value that has no JSON form (writing it again fails again),
+    /// `ErrorRecovery.none` for the rest.
     public var recovery: ErrorRecovery {
         switch self {
         case .unsafeLocation: return .reconfigure

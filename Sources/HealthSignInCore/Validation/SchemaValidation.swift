@@ -207,6 +207,6 @@ struct SchemaJSON: SchemaInstance {
 }
 
 extension SchemaValidationError: SDKError {
-    /// ``ErrorRecovery/fixRequest``: a value breaks its schema's constraints.
+    /// `ErrorRecovery.fixRequest`: a value breaks its schema's constraints.
     public var recovery: ErrorRecovery { .fixRequest }
 }

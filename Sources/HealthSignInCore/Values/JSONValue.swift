@@ -822,6 +822,6 @@ struct JSONValueParser {
 }
 
 extension JSONValueError: SDKError {
-    /// ``ErrorRecovery/none``: the text is not JSON, which no retry or new sign-in fixes.
+    /// `ErrorRecovery.none`: the text is not JSON, which no retry or new sign-in fixes.
     public var recovery: ErrorRecovery { .none }
 }

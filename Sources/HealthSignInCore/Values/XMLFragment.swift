@@ -129,6 +129,6 @@ public struct XMLFragmentError: Error, Sendable, Hashable, CustomStringConvertib
 }
 
 extension XMLFragmentError: SDKError {
-    /// ``ErrorRecovery/fixRequest``: the fragment was built from text that is not XML.
+    /// `ErrorRecovery.fixRequest`: the fragment was built from text that is not XML.
     public var recovery: ErrorRecovery { .fixRequest }
 }

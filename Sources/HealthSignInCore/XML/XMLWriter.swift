@@ -38,7 +38,7 @@
 
     /// Adds `name="value"` to the element just opened.
     ///
-    /// - Throws: ``RequestEncodingError`` when `value` holds a character XML 1.0 cannot carry.
+    /// - Throws: `RequestEncodingError` when `value` holds a character XML 1.0 cannot carry.
     public mutating func attribute(_ name: String, _ value: String) throws {
         precondition(startTagIsOpen, "XMLWriter: attribute '\(name)' written after the element's content")
         bytes.append(UInt8(ascii: " "))
@@ -50,7 +50,7 @@
 
     /// Writes escaped character data inside the current element.
     ///
-    /// - Throws: ``RequestEncodingError`` when `value` holds a character XML 1.0 cannot carry.
+    /// - Throws: `RequestEncodingError` when `value` holds a character XML 1.0 cannot carry.
     public mutating func text(_ value: String) throws {
         guard !value.isEmpty else { return }
         closeStartTag()

@@ -28,7 +28,7 @@ public struct HTTPRequestBuilder: Sendable, CustomStringConvertible, CustomDebug
     ///   - server: the configured base URL, or nil when it is not configured.
     ///   - serverName: the server's name in the schema, used in the error when `server` is nil.
     ///   - path: the path after the server URL, already percent-encoded (empty for endpoint URLs used as is).
-    /// - Throws: ``ConfigurationError/missingServer(_:)`` when `server` is nil.
+    /// - Throws: `ConfigurationError.missingServer(_:)` when `server` is nil.
     public init(method: HTTPRequestMethod, server: URL?, serverName: String, path: String) throws {
         guard let server else { throw ConfigurationError.missingServer(serverName) }
         self.method = method
@@ -125,7 +125,7 @@ public struct HTTPRequestBuilder: Sendable, CustomStringConvertible, CustomDebug
 
     /// The finished request.
     ///
-    /// - Throws: ``RequestEncodingError/invalidURL(_:)`` when the pieces do not form a URL.
+    /// - Throws: `RequestEncodingError.invalidURL(_:)` when the pieces do not form a URL.
     public func build(timeout: TimeInterval? = nil) throws -> HTTPRequestMessage {
         var text = base
         if !query.isEmpty { text += (text.contains("?") ? "&" : "?") + query.queryEncoded }

@@ -18,7 +18,7 @@ public struct HealthVaultApplicationCredential: Sendable, Hashable, Codable, Cus
     /// The context a `castSignature` request is encoded with: the bound values `applicationID` and `signingTime`
     /// (UTC, milliseconds) and an HMAC-SHA256 signer keyed with the decoded shared secret.
     ///
-    /// - Throws: ``RequestEncodingError/invalidCredential(_:)`` when the shared secret is not Base64.
+    /// - Throws: `RequestEncodingError.invalidCredential(_:)` when the shared secret is not Base64.
     @_spi(Generated) public func castSignatureContext(signingTime: Date) throws -> EncodingContext {
         let key = try HealthVaultSigning.key(fromBase64: sharedSecret, name: "application shared secret")
         return EncodingContext(
@@ -98,7 +98,7 @@ public struct HealthVaultSessionCredential: Sendable, Hashable, Codable, CustomS
 
     /// The key bytes of a Base64 shared secret (keys are the decoded bytes, not the Base64 text).
     ///
-    /// - Throws: ``RequestEncodingError/invalidCredential(_:)`` naming the secret (never its value) when it is not
+    /// - Throws: `RequestEncodingError.invalidCredential(_:)` naming the secret (never its value) when it is not
     ///   Base64.
     public static func key(fromBase64 secret: String, name: String) throws -> [UInt8] {
         guard let data = Data(base64Encoded: secret), !data.isEmpty else {

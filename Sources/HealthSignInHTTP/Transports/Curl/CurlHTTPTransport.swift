@@ -14,16 +14,16 @@
     /// - it never follows redirects, and keeps no cookies, credentials or cache.
     ///
     /// TLS is 1.2 or later. The server's certificate is checked against the system's certificate authorities and any
-    /// in ``Configuration/additionalCertificateAuthorities``, and its name against the URL's host as RFC 9525 says:
+    /// in `Configuration.additionalCertificateAuthorities`, and its name against the URL's host as RFC 9525 says:
     /// only subject alternative names count, and a wildcard is a whole left-most label.
     ///
     /// Names are looked up on a few threads shared by every transport (at most 4 lookups at once, each name's answer
     /// kept a minute): a lookup that hangs ends its call at the deadline and holds no other call. A host with
     /// addresses of both families is reached as RFC 8305 says: the second family is tried 200 ms after the first.
     ///
-    /// Connections are kept alive and reused: at most ``Configuration/maximumIdleConnections`` wait in the pool, each
-    /// for at most ``Configuration/idleTimeout``; once the transport has been idle that long, its connections and its
-    /// I/O thread are gone. Proxies come from ``Configuration/proxy``: by default the environment's `HTTPS_PROXY`,
+    /// Connections are kept alive and reused: at most `Configuration.maximumIdleConnections` wait in the pool, each
+    /// for at most `Configuration.idleTimeout`; once the transport has been idle that long, its connections and its
+    /// I/O thread are gone. Proxies come from `Configuration.proxy`: by default the environment's `HTTPS_PROXY`,
     /// `HTTP_PROXY` and `NO_PROXY` (either case).
     public final class CurlHTTPTransport: HTTPTransport, Sendable {
         /// How the transport is set up.
@@ -47,7 +47,7 @@
 
             /// Creates a configuration.
             public init(
-                timeout: TimeInterval = 30, maximumResponseSize: Int = ClientOptions.defaultMaximumResponseSize,
+                timeout: TimeInterval = 30, maximumResponseSize: Int = HTTPResponseMessage.defaultMaximumBodySize,
                 additionalCertificateAuthorities: URL? = nil, maximumIdleConnections: Int = 16,
                 maximumConnectionsPerHost: Int = 16, idleTimeout: TimeInterval = 60, proxy: ProxySetting = .environment
             ) {
@@ -80,7 +80,7 @@
         }
 
         /// Whether the transport's I/O thread runs: from its first request until it has been idle for
-        /// ``Configuration/idleTimeout``, when its pooled connections are closed too.
+        /// `Configuration.idleTimeout`, when its pooled connections are closed too.
         package var hasIOThread: Bool { engine.isRunning }
 
         /// Sends `request`; see ``HTTPTransport`` for the contract.

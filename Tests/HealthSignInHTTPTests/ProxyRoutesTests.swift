@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-@testable import HealthSignInCore
+@testable import HealthSignInHTTP
 
 /// Which proxy a request takes: the environment's variables in either case (lower case first), `NO_PROXY`'s hosts and
 /// domains, and an explicit setting over all of them.

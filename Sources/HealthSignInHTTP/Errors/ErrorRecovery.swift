@@ -1,4 +1,4 @@
-/// What a caller should do about a protocol error (see ``ProtocolError``), as the family's `protocol.json` declares it
+/// What a caller should do about a protocol error (see `ProtocolError`), as the family's `protocol.json` declares it
 /// per code.
 ///
 /// Flows act on this rather than on raw codes, so adding a code to a schema table is enough to teach the SDK

@@ -43,3 +43,10 @@ public struct HTTPResponseMessage: Sendable, Hashable, CustomStringConvertible, 
     /// A mirror that shows only the redacted description.
     public var customMirror: Mirror { Mirror(self, children: ["response": description], displayStyle: .struct) }
 }
+
+extension HTTPResponseMessage {
+    /// The most bytes of body a transport accepts by default, 16 MiB: more than any real response of the four
+    /// families needs (the largest are HealthVault pages of full things, whose size the server bounds well below it),
+    /// and little enough that no server can exhaust memory.
+    public static let defaultMaximumBodySize = 16 << 20
+}

@@ -14,7 +14,7 @@ public struct DefaultHTTPTransport: HTTPTransport {
     private let base: any HTTPTransport
 
     /// The process's shared default transport: a 30-second timeout and
-    /// ``ClientOptions/defaultMaximumResponseSize``, for requests that do not set their own.
+    /// `ClientOptions.defaultMaximumResponseSize`, for requests that do not set their own.
     public init() { base = Self.shared }
 
     /// A transport of its own with these defaults for requests that do not set their own.
@@ -27,7 +27,7 @@ public struct DefaultHTTPTransport: HTTPTransport {
     ///     as a company's own. When it cannot be read, every `https` request fails with
     ///     ``TransportError/Kind/insecureConnection``.
     public init(
-        timeout: TimeInterval, maximumResponseSize: Int = ClientOptions.defaultMaximumResponseSize,
+        timeout: TimeInterval, maximumResponseSize: Int = HTTPResponseMessage.defaultMaximumBodySize,
         additionalCertificateAuthorities: URL? = nil
     ) {
         base = Self.make(
@@ -40,7 +40,7 @@ public struct DefaultHTTPTransport: HTTPTransport {
     }
 
     private static let shared = make(
-        timeout: 30, maximumResponseSize: ClientOptions.defaultMaximumResponseSize, authorities: nil)
+        timeout: 30, maximumResponseSize: HTTPResponseMessage.defaultMaximumBodySize, authorities: nil)
 
     private static func make(timeout: TimeInterval, maximumResponseSize: Int, authorities: URL?) -> any HTTPTransport {
         #if canImport(HealthSignInLibcurl)

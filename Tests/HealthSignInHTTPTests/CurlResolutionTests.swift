@@ -1,6 +1,6 @@
 #if canImport(Glibc)
     import Foundation
-    import HealthSignInCore
+    import HealthSignInHTTP
     import HealthSignInTestSupport
     import XCTest
 
@@ -84,7 +84,7 @@
                 """
             process.arguments = [
                 "--map-root-user", "--mount", "--net", "/bin/sh", "-c", script, "isolated", resolver.path, hosts.path,
-                executable, "HealthSignInCoreTests.CurlResolutionTests/\(test)",
+                executable, "HealthSignInHTTPTests.CurlResolutionTests/\(test)",
             ]
             process.environment = ProcessInfo.processInfo.environment.merging([Self.childVariable: "1"]) { $1 }
             let output = Pipe()

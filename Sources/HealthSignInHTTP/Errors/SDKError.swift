@@ -5,7 +5,7 @@ import Foundation
 /// person who sees it.
 ///
 /// Every public error type of the SDK conforms, the generated protocol errors included (through
-/// ``ProtocolError``).
+/// `ProtocolError`).
 public protocol SDKError: LocalizedError, CustomStringConvertible, Sendable {
     /// What a caller should do about the error.
     var recovery: ErrorRecovery { get }

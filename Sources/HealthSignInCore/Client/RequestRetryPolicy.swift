@@ -3,7 +3,7 @@ import Foundation
 /// Which requests a client sends again after a temporary failure, and how long it waits.
 ///
 /// Only methods whose schema marks them `idempotent` (reads) are retried, never writes or session creation, and only
-/// after an error whose ``ProtocolError/recovery`` is ``ErrorRecovery/retryLater`` (HTTP 5xx, 408, 425 or 429
+/// after an error whose ``ProtocolError/recovery`` is `ErrorRecovery.retryLater` (HTTP 5xx, 408, 425 or 429
 /// without a protocol status; a protocol status declared temporary, such as HealthVault's status 1). A
 /// `Retry-After` is honoured up to ``maxRetryAfter``; a longer one ends the retries and the error is thrown.
 public struct RequestRetryPolicy: Sendable {

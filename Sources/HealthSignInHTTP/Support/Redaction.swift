@@ -3,7 +3,7 @@ import Foundation
 /// Helpers that keep secrets out of descriptions, mirrors, errors and logs.
 ///
 /// Generated models that hold a field marked `sensitive` in their schema describe themselves through these helpers
-/// (by ``RedactedDescription``), so `print`, `dump`, `String(reflecting:)` and string interpolation all show
+/// (by `RedactedDescription`), so `print`, `dump`, `String(reflecting:)` and string interpolation all show
 /// ``placeholder`` instead of the value.
 public enum Redaction {
     /// What is shown in place of a secret.
@@ -16,16 +16,6 @@ public enum Redaction {
     ///   - fields: each field's label and its already-safe description (pass ``placeholder`` for secrets).
     public static func describe(_ typeName: String, _ fields: KeyValuePairs<String, String>) -> String {
         typeName + "(" + fields.map { "\($0.key): \($0.value)" }.joined(separator: ", ") + ")"
-    }
-
-    /// The description of an optional without the `Optional(...)` wrapper: `nil` or the value's description.
-    ///
-    /// A `Date` is shown as ``DateTimeText/format(_:)`` writes it, which any instant survives (Foundation's own
-    /// description of a NaN instant traps).
-    public static func show(_ value: (some Any)?) -> String {
-        guard let value else { return "nil" }
-        if let date = value as? Date { return DateTimeText.format(date) }
-        return String(describing: value)
     }
 
     /// ``placeholder`` when `value` is present, `nil` otherwise: a secret's presence is not itself a secret.

@@ -1,6 +1,6 @@
 #if canImport(Glibc)
     import Foundation
-    import HealthSignInCore
+    import HealthSignInHTTP
     import HealthSignInTestSupport
     import XCTest
 

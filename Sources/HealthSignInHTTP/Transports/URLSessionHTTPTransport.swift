@@ -15,7 +15,7 @@ import Foundation
 /// The timeout is enforced by the transport itself, to the millisecond, because `URLSession` on Linux rounds it
 /// down to whole seconds (and fails at once for anything under one second). So is the size of a response: the body
 /// is received as it streams, and a response whose `Content-Length` or bytes go beyond the request's
-/// ``HTTPRequestMessage/maximumResponseSize`` (or ``Configuration/maximumResponseSize``) is cancelled there and ends
+/// ``HTTPRequestMessage/maximumResponseSize`` (or `Configuration.maximumResponseSize`) is cancelled there and ends
 /// with a ``TransportError`` of kind ``TransportError/Kind/responseTooLarge``, however much more the server sends.
 /// The call returns as soon as the timeout or the limit is reached.
 ///
@@ -39,7 +39,7 @@ public final class URLSessionHTTPTransport: HTTPTransport, Sendable {
         /// Creates a configuration.
         public init(
             timeout: TimeInterval = 30, allowsCaching: Bool = false,
-            maximumResponseSize: Int = ClientOptions.defaultMaximumResponseSize
+            maximumResponseSize: Int = HTTPResponseMessage.defaultMaximumBodySize
         ) {
             self.timeout = timeout
             self.allowsCaching = allowsCaching
