@@ -6,9 +6,9 @@ public enum SwiftCompiler {
     /// Compiles `sources` (paths; one of them a `main.swift`) as module `module` into `executable`.
     public static func compile(module: String, sources: [String], executable: URL) throws -> Subprocess.Outcome {
         let build = Fixtures.repository.appendingPathComponent(".build/debug")
-        // The runtime, the module it depends on, and its test doubles.
+        // The runtime, the modules it depends on, and its test doubles.
         var objects: [String] = []
-        for module in ["HealthSignInCore", "HealthSignInSchemaSemantics", "HealthSignInTesting"] {
+        for module in ["HealthSignInHTTP", "HealthSignInCore", "HealthSignInSchemaSemantics", "HealthSignInTesting"] {
             objects += try objectFiles(in: build.appendingPathComponent(module + ".build"))
         }
         guard objects.contains(where: { $0.contains("HealthSignInCore.build") }) else {
