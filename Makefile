@@ -74,7 +74,9 @@ proofs: build venv  ## Every sdkgen diff rule's example proven by the compiler a
 	SDK_DIFF_EXAMPLES=all SDK_DIFF_MUTANTS=0 $(SWIFT) test --skip-build --filter DiffProofTests
 
 diff:  ## What the schemas changed since BASE (a directory or git revision; default HEAD): make diff BASE=v0.1.0
-	$(SWIFT) run -q HealthSignInSDKGen diff --base $${BASE:-HEAD} --schemas Schemas
+	@$(SWIFT) run -q HealthSignInSDKGen diff --base $${BASE:-HEAD} --schemas Schemas; status=$$?; \
+	  case $$status in 0) ;; 1) echo "sdkgen diff: 1 (breaking changes)" >&2 ;; \
+	    *) echo "sdkgen diff: $$status (a schema set could not be read)" >&2 ;; esac; exit $$status
 
 emulator: venv  ## Run the protocol emulator on http://127.0.0.1:8000 until Ctrl-C (see the README's "Sandboxes").
 	$(PYTHON) Tests/Emulator/emulator.py --port 8000

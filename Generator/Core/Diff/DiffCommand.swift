@@ -7,9 +7,11 @@ package enum DiffCommand {
         case any, source, wire, none
     }
 
-    /// Compares `base` (a directory, or a git revision of the repository that holds `schemas`) with `schemas`,
-    /// prints the changes, and returns the exit status: 0 when nothing breaking (as `failOn` counts it) changed, 1
-    /// when something did, 2 when a schema set is invalid or cannot be read.
+    /// Compares `base` (a directory, a git revision of the repository that holds `schemas`, or `REVISION:PATH` of the
+    /// repository around the current directory) with `schemas`, prints the changes, and returns the exit status: 0
+    /// when nothing breaking (as `failOn` counts it) changed, 1 when something did, 2 when a schema set is invalid or
+    /// cannot be read. Locations are printed under the folders as given: `schemas` for the new set, `base` (or
+    /// `REVISION:PATH`) for the old one.
     package static func run(
         base: String, schemas: String, config: String?, baseConfig: String?, format: DiffReport.Format,
         failOn: FailOn, print output: (String) -> Void = { Swift.print($0, terminator: "") },
@@ -19,15 +21,15 @@ package enum DiffCommand {
             let newURL = URL(fileURLWithPath: schemas).standardizedFileURL
             let newFiles = try SchemaDirectory.read(newURL)
             let newConfig = try config.map { try Command.readConfig($0) } ?? .init()
-            let (oldFiles, oldConfig) = try baseSchemas(base, schemas: newURL, config: config, baseConfig: baseConfig)
-            let root = newURL.lastPathComponent
-            let old = try GeneratorPipeline.resolvedModule(
-                oldFiles, options: .init(displayRoot: root, config: oldConfig)
+            let old = try baseSchemas(base, schemas: newURL, config: config, baseConfig: baseConfig)
+            let oldModule = try GeneratorPipeline.resolvedModule(
+                old.files, options: .init(displayRoot: old.displayRoot, config: old.config)
             ).0
-            let new = try GeneratorPipeline.resolvedModule(
-                newFiles, options: .init(displayRoot: root, config: newConfig)
+            let newModule = try GeneratorPipeline.resolvedModule(
+                newFiles, options: .init(displayRoot: displayed(schemas), config: newConfig)
             ).0
-            let changes = SchemaDiff.changes(old: old, new: new, oldConfig: oldConfig, newConfig: newConfig)
+            let changes = SchemaDiff.changes(
+                old: oldModule, new: newModule, oldConfig: old.config, newConfig: newConfig)
             output(DiffReport.render(changes, format: format))
             let failing = changes.contains { change in
                 switch failOn {
@@ -47,32 +49,42 @@ package enum DiffCommand {
         }
     }
 
-    /// The base set's files and configuration: read from the directory `base`, or from the git revision `base` of
-    /// the repository that holds `schemas` (the same path there, and the configuration file at that revision).
+    /// A folder as the user wrote it, without trailing slashes (`.` for the current one).
+    private static func displayed(_ folder: String) -> String {
+        var folder = folder
+        while folder.count > 1, folder.hasSuffix("/") { folder.removeLast() }
+        return folder.isEmpty ? "." : folder
+    }
+
+    /// The base set's files, configuration and the folder its locations are printed under: read from the directory
+    /// `base`, from `REVISION:PATH`, or from the git revision `base` of the repository that holds `schemas` (the
+    /// same path there, and the configuration file at that revision).
     private static func baseSchemas(_ base: String, schemas: URL, config: String?, baseConfig: String?) throws
-        -> ([InMemoryFile], GeneratorConfig)
+        -> (files: [InMemoryFile], config: GeneratorConfig, displayRoot: String)
     {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: base, isDirectory: &isDirectory), isDirectory.boolValue {
             let files = try SchemaDirectory.read(URL(fileURLWithPath: base).standardizedFileURL)
-            return (files, try (baseConfig ?? config).map { try Command.readConfig($0) } ?? .init())
+            return (files, try (baseConfig ?? config).map { try Command.readConfig($0) } ?? .init(), displayed(base))
         }
         // `REVISION:PATH`, as git writes it, names the schemas directory at the revision; the repository is the one
         // around the current directory.
         if let colon = base.firstIndex(of: ":"), base.first != ":" {
             let current = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
-            let revision = try GitRevision(String(base[..<colon]), repositoryOf: current)
+            let revision = try GitRevision(String(base[..<colon]), repositoryOf: current, base: base)
             let path = revision.top.appendingPathComponent(String(base[base.index(after: colon)...]), isDirectory: true)
             let files = try revision.files(under: path)
             let config = try baseConfig.flatMap { try revision.text(of: URL(fileURLWithPath: $0)) }
-            return (files, try config.map { try Command.decodeConfig($0, file: baseConfig ?? "") } ?? .init())
+            let decoded = try config.map { try Command.decodeConfig($0, file: baseConfig ?? "") } ?? .init()
+            return (files, decoded, displayed(base))
         }
-        let revision = try GitRevision(base, repositoryOf: schemas)
+        let revision = try GitRevision(base, repositoryOf: schemas, base: base)
         let files = try revision.files(under: schemas)
+        let display = revision.revision + ":" + (try revision.relative(schemas))
         if let path = baseConfig ?? config, let text = try revision.text(of: URL(fileURLWithPath: path)) {
-            return (files, try Command.decodeConfig(text, file: path))
+            return (files, try Command.decodeConfig(text, file: path), display)
         }
-        return (files, .init())
+        return (files, .init(), display)
     }
 }
 
@@ -85,20 +97,40 @@ struct GitRevision {
     let revision: String
     let top: URL
 
-    init(_ revision: String, repositoryOf path: URL) throws {
+    /// The revision `revision` of the git repository that holds `path`.
+    ///
+    /// - Parameter base: the `--base` argument as given, for the errors.
+    /// - Throws: ``Failure`` saying why `base` is neither a directory nor a revision there.
+    init(_ revision: String, repositoryOf path: URL, base: String) throws {
+        let neither = "--base \(base) is neither a directory nor a git revision"
         guard !revision.isEmpty, !revision.hasPrefix("-"), !revision.contains("\0") else {
-            throw Failure(description: "\(revision) is neither a directory nor a git revision")
+            throw Failure(description: neither)
         }
         self.revision = revision
-        let directory = path.hasDirectoryPath ? path : path.deletingLastPathComponent()
-        let top = try Self.git(["rev-parse", "--show-toplevel"], in: directory)
+        var directory = path.hasDirectoryPath ? path : path.deletingLastPathComponent()
+        // A folder that does not exist (yet) is looked up from the nearest one that does.
+        while !FileManager.default.fileExists(atPath: directory.path), directory.pathComponents.count > 1 {
+            directory = directory.deletingLastPathComponent()
+        }
+        let top: Data
+        do {
+            top = try Self.git(["rev-parse", "--show-toplevel"], in: directory)
+        } catch {
+            throw Failure(description: "\(neither): \(directory.path) is not inside a git repository")
+        }
         self.top = URL(
             fileURLWithPath: String(decoding: top, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
-        _ = try Self.git(
-            ["rev-parse", "--verify", "--quiet", "--end-of-options", revision + "^{commit}"], in: self.top)
+        do {
+            _ = try Self.git(
+                ["rev-parse", "--verify", "--quiet", "--end-of-options", revision + "^{commit}"], in: self.top)
+        } catch {
+            throw Failure(description: "\(neither): the repository \(self.top.path) has no commit named \(revision)")
+        }
     }
 
     /// Every file under `directory` at the revision, as the schema reader would read the directory.
+    ///
+    /// - Throws: ``Failure`` naming the folder when the revision has nothing under it.
     func files(under directory: URL) throws -> [InMemoryFile] {
         let relative = try self.relative(directory)
         let listing = try Self.git(
@@ -112,6 +144,11 @@ struct GitRevision {
             let name = String(path.dropFirst(prefix.count))
             files.append(InMemoryFile(path: name, contents: String(decoding: contents, as: UTF8.self)))
         }
+        guard !files.isEmpty else {
+            throw Failure(
+                description: "\(relative.isEmpty ? "the repository's top folder" : relative) holds no schema files at "
+                    + "\(revision); to compare with another folder of that revision, name it: --base \(revision):PATH")
+        }
         return files
     }
 
@@ -124,11 +161,14 @@ struct GitRevision {
         return String(decoding: contents, as: UTF8.self)
     }
 
-    private func relative(_ url: URL) throws -> String {
+    /// `url`'s path inside the repository.
+    func relative(_ url: URL) throws -> String {
         let path = url.resolvingSymlinksInPath().path
         let root = top.resolvingSymlinksInPath().path
         guard path == root || path.hasPrefix(root + "/") else {
-            throw Failure(description: "\(url.path) is not inside the repository \(root)")
+            throw Failure(
+                description: "\(url.path) is not inside the repository \(root); give the base as a directory, or as "
+                    + "REVISION:PATH from inside the repository")
         }
         return String(path.dropFirst(root.count)).trimmingCharacters(in: CharacterSet(charactersIn: "/"))
     }
@@ -147,9 +187,10 @@ struct GitRevision {
         let message = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
+            let reason = String(decoding: message, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
             throw Failure(
                 description: "git \(arguments.joined(separator: " ")) failed: "
-                    + String(decoding: message, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+                    + (reason.isEmpty ? "it exited with status \(process.terminationStatus)" : reason))
         }
         return data
     }

@@ -245,7 +245,11 @@ enum DiffRule: String, Sendable, Hashable, CaseIterable, Codable {
             "where a request property travels changed (`in`: query, header, path, body)", "`query` → `header`"
         ),
         .constantChanged: ("a property's `const` value changed", "`\"const\": \"v1\"` → `\"v2\"`"),
-        .aliasesChanged: ("the other names a property is read by changed (`x-aliases`)", "`[\"userId\"]` added"),
+        .aliasesChanged: ("the other names a property is read by changed (`aliases`)", "`[\"userId\"]` added"),
+        .propertiesReordered: (
+            "an object's properties listed in another order: the memberwise initializer's parameters follow it",
+            "`{\"id\": …, \"name\": …}` → `{\"name\": …, \"id\": …}`"
+        ),
         .xmlShapeChanged: (
             "a property's XML name, kind or item name changed", "`\"xml\": {\"name\": \"id\"}` → `\"thing-id\"`"
         ),

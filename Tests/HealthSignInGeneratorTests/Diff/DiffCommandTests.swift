@@ -84,21 +84,84 @@ final class DiffCommandTests: XCTestCase {
         XCTAssertEqual(changes.first?["rule"], "property-wire-name-changed")
         XCTAssertEqual(changes.first?["source"], "compatible")
         XCTAssertEqual(changes.first?["wire"], "breaking")
-        XCTAssertEqual(changes.first?["file"], "Schemas/\(sample.family)/types.json")
+        XCTAssertEqual(changes.first?["file"], "\(newURL.path)/\(sample.family)/types.json")
         XCTAssertEqual(changes.first?["pointer"], "/$defs/\(sample.family)Thing/properties/label")
 
         let text = run(base: oldURL.path, schemas: newURL).output.split(separator: "\n")
         XCTAssertEqual(text.count, 2)
         XCTAssertTrue(
             text.first?.hasPrefix(
-                "Schemas/\(sample.family)/types.json#/$defs/\(sample.family)Thing/properties/label: property-wire-name-changed (source compatible, wire breaking): "
+                "\(newURL.path)/\(sample.family)/types.json#/$defs/\(sample.family)Thing/properties/label: property-wire-name-changed (source compatible, wire breaking): "
             ) == true, String(text.first ?? ""))
         XCTAssertEqual(text.last, "1 change: 0 breaking the source, 1 breaking the wire")
     }
 
+    private var sdkgen: String { Fixtures.repository.appendingPathComponent(".build/debug/HealthSignInSDKGen").path }
+
+    func testLocationsAreUnderTheFoldersAsGivenOnTheCommandLine() throws {
+        let sample = try example(.propertyWireNameChanged)
+        _ = try write(sample.old, to: "old")
+        _ = try write(sample.new, to: "scratch")
+        let run = try Subprocess.run(
+            [sdkgen, "diff", "--base", "old/Schemas/", "--schemas", "scratch/Schemas"], currentDirectory: directory)
+        XCTAssertEqual(run.status, 1, run.output)
+        XCTAssertTrue(
+            run.output.hasPrefix("scratch/Schemas/\(sample.family)/types.json#/$defs/"), run.output)
+
+        // A removal is located in the old set, under the base as given.
+        let removal = try example(.typeRemoved)
+        _ = try write(removal.old, to: "removal-old")
+        _ = try write(removal.new, to: "removal-new")
+        let removed = try Subprocess.run(
+            [sdkgen, "diff", "--base", "removal-old/Schemas", "--schemas", "removal-new/Schemas"],
+            currentDirectory: directory)
+        XCTAssertTrue(removed.output.hasPrefix("removal-old/Schemas/"), removed.output)
+    }
+
+    func testEveryFormOfTheBaseSaysWhatIsWrongWhenItCannotBeRead() throws {
+        // A copy inside the repository that the revision does not have: the error names it and the way out.
+        let scratch = ".build/diff-scratch-\(UUID().uuidString)/Schemas"
+        let copy = Fixtures.repository.appendingPathComponent(scratch)
+        defer { try? FileManager.default.removeItem(at: copy.deletingLastPathComponent()) }
+        let sample = try example(.propertyWireNameChanged)
+        for file in sample.new.inMemoryFiles {
+            let url = copy.appendingPathComponent(file.path)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try file.contents.write(to: url, atomically: true, encoding: .utf8)
+        }
+        let missing = try Subprocess.run(
+            [sdkgen, "diff", "--base", "HEAD", "--schemas", scratch], currentDirectory: Fixtures.repository)
+        XCTAssertEqual(missing.status, 2, missing.output)
+        XCTAssertTrue(missing.output.contains("\(scratch) holds no schema files at HEAD"), missing.output)
+        XCTAssertTrue(missing.output.contains("--base HEAD:PATH"), missing.output)
+
+        // The same copy against the revision's own folder.
+        let named = try Subprocess.run(
+            [sdkgen, "diff", "--base", "HEAD:Schemas", "--schemas", scratch, "--fail-on", "none"],
+            currentDirectory: Fixtures.repository)
+        XCTAssertEqual(named.status, 0, named.output)
+        XCTAssertTrue(named.output.contains("family-removed"), named.output)
+
+        // Neither a directory nor a revision, inside a repository and outside any.
+        let unknown = try Subprocess.run(
+            [sdkgen, "diff", "--base", "nosuchdir", "--schemas", scratch], currentDirectory: Fixtures.repository)
+        XCTAssertEqual(unknown.status, 2, unknown.output)
+        XCTAssertTrue(
+            unknown.output.contains(
+                "--base nosuchdir is neither a directory nor a git revision: the repository "
+                    + "\(Fixtures.repository.resolvingSymlinksInPath().path) has no commit named nosuchdir"),
+            unknown.output)
+        _ = try write(sample.new, to: "outside")
+        let outside = try Subprocess.run(
+            [sdkgen, "diff", "--base", "nosuchdir", "--schemas", "outside/Schemas"], currentDirectory: directory)
+        XCTAssertEqual(outside.status, 2, outside.output)
+        XCTAssertTrue(outside.output.contains("is not inside a git repository"), outside.output)
+    }
+
     /// The schemas at `revision` of this repository, written to a directory of their own.
     private func schemas(at revision: String) throws -> URL {
-        let git = try GitRevision(revision, repositoryOf: Fixtures.repository)
+        let git = try GitRevision(revision, repositoryOf: Fixtures.repository, base: revision)
         let files = try git.files(under: Fixtures.repository.appendingPathComponent("Schemas", isDirectory: true))
         let root = directory.appendingPathComponent(revision).appendingPathComponent("Schemas")
         for file in files {
@@ -113,7 +176,6 @@ final class DiffCommandTests: XCTestCase {
     /// The changes `sdkgen diff` finds between two revisions of this repository's schemas, through its command line
     /// (`REVISION:PATH` as the base), as JSON.
     private func history(from old: String, to new: String) throws -> (status: Int32, changes: [[String: String]]) {
-        let sdkgen = Fixtures.repository.appendingPathComponent(".build/debug/HealthSignInSDKGen").path
         let target = try schemas(at: new)
         let run = try Subprocess.run(
             [sdkgen, "diff", "--base", old + ":Schemas", "--schemas", target.path, "--format", "json"],

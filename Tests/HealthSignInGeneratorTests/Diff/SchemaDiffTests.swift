@@ -58,4 +58,38 @@ extension SchemaDiffTests {
         let missing = Set(DiffRule.allCases).subtracting(examples)
         XCTAssertEqual(missing, Set(Self.rulesWithoutExample.keys))
     }
+
+    /// The table in `Schemas/README.md` is rendered from the rules: each has a description and an example, and every
+    /// keyword its description names is one the schema language has (or another rule, or a JSON literal).
+    func testEveryRuleOfTheTableIsDescribedInTheSchemaLanguagesOwnWords() throws {
+        var keywords: Set<String> = ["null", "true", "false"]
+        func collect(_ node: Any) {
+            if let object = node as? [String: Any] {
+                if let properties = object["properties"] as? [String: Any] { keywords.formUnion(properties.keys) }
+                object.values.forEach(collect)
+            } else if let array = node as? [Any] {
+                array.forEach(collect)
+            }
+        }
+        for name in ["method", "protocol", "config"] {
+            let url = Fixtures.repository.appendingPathComponent("Schemas/\(name).schema.json")
+            collect(try JSONSerialization.jsonObject(with: try Data(contentsOf: url)))
+        }
+        XCTAssertTrue(keywords.isSuperset(of: ["aliases", "x-swift-name", "oneOf", "additionalProperties"]))
+        let rules = Set(DiffRule.allCases.map(\.rawValue))
+        for rule in DiffRule.allCases {
+            XCTAssertNotEqual(rule.summary, rule.rawValue, "\(rule.rawValue) has no description")
+            XCTAssertFalse(rule.example.isEmpty, "\(rule.rawValue) has no example")
+            let quoted = rule.summary.split(separator: "`", omittingEmptySubsequences: false).enumerated()
+                .filter { $0.offset % 2 == 1 }.map { String($0.element) }
+            for word in quoted
+            where word.first.map({ $0.isLowercase || $0 == "$" }) == true
+                && word.allSatisfy({ $0.isLetter || $0 == "-" || $0 == "$" })
+            {
+                XCTAssertTrue(
+                    keywords.contains(word) || rules.contains(word),
+                    "\(rule.rawValue) names `\(word)`, which the schema language does not have")
+            }
+        }
+    }
 }
