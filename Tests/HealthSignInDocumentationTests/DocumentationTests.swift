@@ -365,7 +365,8 @@ final class DocumentationTests: XCTestCase {
             [
                 "HealthVaultTestServer", "KoppeltaalTestServer", "ManualClock", "RecordingTransport",
                 "RedirectFollowingBrowser", "SMARTTestServer", "SeededRandomSource", "TestServer", "TestServerFault",
-                "TestServerFaults", "TestServerLedger", "TestServerTransport", "TestUserBrowser", "TestUserDecision",
+                "TestServerFaults", "TestServerLedger", "TestServerOperation", "TestServerTransport", "TestUserBrowser",
+                "TestUserDecision",
                 "VitalTestServer",
             ])
     }

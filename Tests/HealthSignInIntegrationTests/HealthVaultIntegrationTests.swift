@@ -37,7 +37,7 @@ final class HealthVaultIntegrationTests: EachServerTestCase {
             ))
     }
 
-    private func calls(_ method: String) async throws -> Int { try await server.calls(method) }
+    private func calls(_ method: HealthVaultTestServer.Operation) async throws -> Int { try await server.calls(method) }
 
     /// Provisions, lets the emulated user grant access in Shell (a browser that takes the page's redirect), and
     /// completes the hand-off.
@@ -66,7 +66,7 @@ final class HealthVaultIntegrationTests: EachServerTestCase {
             // The page was abandoned: provisioning again creates a fresh instance with a fresh creation token.
             let freshPage = try await connection.provision(masterAppID: Self.master)
             XCTAssertNotEqual(freshPage, shellPage)
-            await XCTAssertEqualAsync(try await calls("NewApplicationCreationInfo"), 2)
+            await XCTAssertEqualAsync(try await calls(.newApplicationCreationInfo), 2)
 
             let completion = try await XCTUnwrapAsync(try await server.visit(freshPage))
             XCTAssertTrue(completion.path.hasSuffix("/shell/2/application/complete"), "the user bounced to instance 2")
@@ -77,15 +77,15 @@ final class HealthVaultIntegrationTests: EachServerTestCase {
             XCTAssertEqual(instance.platformURL, server.platformURL(instance: "2"))
 
             await XCTAssertEqualAsync(
-                try await calls("GetAuthorizedPeople"), 4, "7 people in pages of 2, each page once")
+                try await calls(.getAuthorizedPeople), 4, "7 people in pages of 2, each page once")
             await XCTAssertEqualAsync(try await connection.people().map(\.name), (0..<7).map { "Person \($0) & Co" })
             await XCTAssertEqualAsync(
-                try await calls("GetAuthorizedPeople"), 4, "the people learned at completion are kept")
+                try await calls(.getAuthorizedPeople), 4, "the people learned at completion are kept")
             await XCTAssertEqualAsync(try await names(connection), (0..<7).map { "Person \($0) & Co" })
             await XCTAssertEqualAsync(
-                try await calls("GetAuthorizedPeople"), 8, "paging again reads each page once more")
-            await XCTAssertEqualAsync(try await calls("CreateAuthenticatedSessionToken"), 1)
-            await XCTAssertEqualAsync(try await calls("GetServiceDefinition"), 1)
+                try await calls(.getAuthorizedPeople), 8, "paging again reads each page once more")
+            await XCTAssertEqualAsync(try await calls(.createAuthenticatedSessionToken), 1)
+            await XCTAssertEqualAsync(try await calls(.getServiceDefinition), 1)
         }
     }
 
@@ -98,7 +98,7 @@ final class HealthVaultIntegrationTests: EachServerTestCase {
             try await server.configure(["people": 4, "page_size": 2])
             await XCTAssertEqualAsync(try await names(connection).count, 4)
             await XCTAssertEqualAsync(
-                try await calls("GetAuthorizedPeople"), 4, "one at completion, one empty page, two pages")
+                try await calls(.getAuthorizedPeople), 4, "one at completion, one empty page, two pages")
         }
     }
 
@@ -106,7 +106,7 @@ final class HealthVaultIntegrationTests: EachServerTestCase {
         try await journey {
             let connection = connection()
             try await connect(connection)
-            let sessionsBefore = try await calls("CreateAuthenticatedSessionToken")
+            let sessionsBefore = try await calls(.createAuthenticatedSessionToken)
             try await server.expireSessions()
             let results = try await withThrowingTaskGroup(of: Int.self) { group in
                 for _ in 0..<50 {
@@ -120,7 +120,7 @@ final class HealthVaultIntegrationTests: EachServerTestCase {
             }
             XCTAssertEqual(results, Array(repeating: 2, count: 50))
             await XCTAssertEqualAsync(
-                try await calls("CreateAuthenticatedSessionToken") - sessionsBefore, 1,
+                try await calls(.createAuthenticatedSessionToken) - sessionsBefore, 1,
                 "one new session for all fifty callers")
         }
     }
@@ -164,7 +164,7 @@ final class HealthVaultIntegrationTests: EachServerTestCase {
             let completion = try await XCTUnwrapAsync(try await server.visit(retryPage))
             try await connection.completeAuthorization(redirect: completion)
             guard case .connected = try await connection.status() else { return XCTFail("not connected") }
-            await XCTAssertEqualAsync(try await calls("NewApplicationCreationInfo"), 2)
+            await XCTAssertEqualAsync(try await calls(.newApplicationCreationInfo), 2)
         }
     }
 
@@ -178,7 +178,7 @@ final class HealthVaultIntegrationTests: EachServerTestCase {
             guard case .connected = try await relaunched.status() else { return XCTFail("state was not persisted") }
             await XCTAssertEqualAsync(try await names(relaunched).count, 3)
             await XCTAssertEqualAsync(
-                try await calls("CreateAuthenticatedSessionToken"), 1, "the stored session is reused")
+                try await calls(.createAuthenticatedSessionToken), 1, "the stored session is reused")
             try await relaunched.disconnect()
             await XCTAssertEqualAsync(try await relaunched.status(), .notProvisioned)
             XCTAssertNil(try store.read("healthvault.connection"))

@@ -45,7 +45,9 @@ final class HealthVaultRecordIntegrationTests: XCTestCase {
         try await TestUserBrowser.visit(page, through: server.transport)
     }
 
-    private func calls(_ method: String) async throws -> Int { server.ledger.count(method) }
+    private func calls(_ method: HealthVaultTestServer.Operation) async throws -> Int {
+        server.ledger.count(method)
+    }
 
     private static func put(_ calls: HealthVaultRecordCalls) async throws -> PutThings2.Response {
         try await calls.send { client, session, record in
@@ -91,9 +93,9 @@ final class HealthVaultRecordIntegrationTests: XCTestCase {
             return try await Self.get(calls, keys)
         }
         XCTAssertEqual(things.count, 1)
-        await XCTAssertEqualAsync(try await calls("PutThings"), 1, "the write that succeeded is not sent again")
-        await XCTAssertEqualAsync(try await calls("GetThings"), 2, "the read met 65 and was sent again")
-        await XCTAssertEqualAsync(try await calls("CreateAuthenticatedSessionToken"), 2)
+        await XCTAssertEqualAsync(try await calls(.putThings), 1, "the write that succeeded is not sent again")
+        await XCTAssertEqualAsync(try await calls(.getThings), 2, "the read met 65 and was sent again")
+        await XCTAssertEqualAsync(try await calls(.createAuthenticatedSessionToken), 2)
         XCTAssertEqual(server.storedThings, 1, "one thing stored")
     }
 
@@ -126,13 +128,13 @@ final class HealthVaultRecordIntegrationTests: XCTestCase {
         let connection = try await connected()
         let keys = try await Self.create503(connection)
         XCTAssertEqual(keys.count, 503)
-        let before = try await calls("GetThings")
+        let before = try await calls(.getThings)
         var batches: [HealthVaultThingBatch] = []
         for try await batch in connection.things(Self.weights) { batches.append(batch) }
 
         XCTAssertEqual(batches.map(\.things.count), [240, 240, 23])
         XCTAssertEqual(batches.flatMap(\.unresolved), [])
-        await XCTAssertEqualAsync(try await calls("GetThings") - before, 3)
+        await XCTAssertEqualAsync(try await calls(.getThings) - before, 3)
         let kilograms = Self.kilograms(batches)
         XCTAssertEqual(kilograms.count, 503, "every thing once")
         XCTAssertEqual(keys.map { kilograms[$0.id] }, (0..<503).map { String($0) }, "the i-th key is the i-th thing")
@@ -142,7 +144,7 @@ final class HealthVaultRecordIntegrationTests: XCTestCase {
     func testAnExpiredSessionInTheSecondBatchSendsOnlyThatBatchAgain() async throws {
         let connection = try await connected()
         _ = try await Self.create503(connection)
-        let before = try await calls("GetThings")
+        let before = try await calls(.getThings)
         var batches: [HealthVaultThingBatch] = []
         for try await batch in connection.things(Self.weights) {
             batches.append(batch)
@@ -151,8 +153,8 @@ final class HealthVaultRecordIntegrationTests: XCTestCase {
         XCTAssertEqual(batches.map(\.things.count), [240, 240, 23])
         XCTAssertEqual(Self.kilograms(batches).count, 503)
         await XCTAssertEqualAsync(
-            try await calls("GetThings") - before, 4, "the second batch met 65 and was sent again")
-        await XCTAssertEqualAsync(try await calls("CreateAuthenticatedSessionToken"), 2)
+            try await calls(.getThings) - before, 4, "the second batch met 65 and was sent again")
+        await XCTAssertEqualAsync(try await calls(.createAuthenticatedSessionToken), 2)
     }
 
     func testAKeyWhoseThingChangedAfterTheFirstPageIsReported() async throws {

@@ -114,9 +114,9 @@ final class HealthVaultServerRulesTests: XCTestCase {
         server.settings.clockOffset = 700
         _ = try await connection.refreshPeople()
         XCTAssertEqual(
-            server.ledger.count("CreateAuthenticatedSessionToken"), 2, "the session expired by time and was renewed")
+            server.ledger.count(.createAuthenticatedSessionToken), 2, "the session expired by time and was renewed")
         XCTAssertEqual(
-            server.ledger.count("GetAuthorizedPeople"), 5,
+            server.ledger.count(.getAuthorizedPeople), 5,
             "two pages at completion, a first page that met 65, two pages")
     }
 

@@ -56,7 +56,7 @@ final class KoppeltaalIntegrationTests: EachServerTestCase {
         ).code
     }
 
-    private func calls(_ name: String) async throws -> Int { try await server.calls(name) }
+    private func calls(_ name: KoppeltaalTestServer.Operation) async throws -> Int { try await server.calls(name) }
 
     private static func messages(_ session: KoppeltaalSession) async throws -> Int {
         let response = try await session.fhir(
@@ -149,7 +149,7 @@ final class KoppeltaalIntegrationTests: EachServerTestCase {
                 return try await group.reduce(into: [Int]()) { $0.append($1) }
             }
             XCTAssertEqual(statuses, Array(repeating: 200, count: 100))
-            await XCTAssertEqualAsync(try await calls("Token:refresh_token"), 1, "one refresh for a hundred callers")
+            await XCTAssertEqualAsync(try await calls(.refreshToken), 1, "one refresh for a hundred callers")
         }
     }
 
@@ -159,7 +159,7 @@ final class KoppeltaalIntegrationTests: EachServerTestCase {
             let session = session()
             _ = try await session.activate(code: try await launch())
             let token = try await session.accessToken()
-            await XCTAssertEqualAsync(try await calls("Token:refresh_token"), 1, "30 s left is inside the 60 s skew")
+            await XCTAssertEqualAsync(try await calls(.refreshToken), 1, "30 s left is inside the 60 s skew")
             XCTAssertFalse(token.value.isEmpty)
         }
     }
@@ -178,8 +178,8 @@ final class KoppeltaalIntegrationTests: EachServerTestCase {
             await XCTAssertEqualAsync(try await Self.messages(second), 200)
             try await server.expireTokens()
             await XCTAssertEqualAsync(try await Self.messages(second), 200)
-            await XCTAssertEqualAsync(try await calls("Token:refresh_token"), 2)
-            await XCTAssertEqualAsync(try await calls("Authorize"), 1, "no re-activation")
+            await XCTAssertEqualAsync(try await calls(.refreshToken), 2)
+            await XCTAssertEqualAsync(try await calls(.authorize), 1, "no re-activation")
         }
     }
 
@@ -312,7 +312,7 @@ final class KoppeltaalIntegrationTests: EachServerTestCase {
                         try await session.fhir(ResourcePath("MessageHeader", "_search"), accept: accept).status, 200,
                         "shape \(index) \(accept)")
                 }
-                await XCTAssertEqualAsync(try await calls("Token:refresh_token"), 1, "shape \(index)")
+                await XCTAssertEqualAsync(try await calls(.refreshToken), 1, "shape \(index)")
             }
         }
     }

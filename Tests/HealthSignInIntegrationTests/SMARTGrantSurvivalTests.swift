@@ -34,7 +34,7 @@ final class SMARTGrantSurvivalTests: XCTestCase {
         try await session.authorize(with: server.browser(.approve))
     }
 
-    private func refreshes() -> Int { server.ledger.count("token:refresh_token") }
+    private func refreshes() -> Int { server.ledger.count(.refreshToken) }
 
     /// The key set answers 503 while the refresh's id token is checked. The server has already rotated the
     /// refresh token; the new tokens are kept, the check finishes once the keys can be read, and the user stays

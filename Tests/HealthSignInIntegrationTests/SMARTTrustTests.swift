@@ -146,7 +146,7 @@ final class SMARTTrustTests: XCTestCase {
                 XCTAssertEqual(($0 as? SignInError)?.code, .invalidAuthorizationParameters, name)
             }
         }
-        XCTAssertEqual(server.ledger.count("authorize"), 0)
+        XCTAssertEqual(server.ledger.count(.authorize), 0)
     }
 
     /// An authorization endpoint with a query of its own may not name a parameter the SDK sets: the server would
@@ -159,7 +159,7 @@ final class SMARTTrustTests: XCTestCase {
         ) {
             XCTAssertEqual(($0 as? SignInError)?.code, .untrustedEndpoint, "\($0)")
         }
-        XCTAssertEqual(server.ledger.count("authorize"), 0)
+        XCTAssertEqual(server.ledger.count(.authorize), 0)
     }
 
     /// An issuer written with userinfo (`http://localhost:<port>@127.0.0.1:<port>/…`) names the host after the `@`,
@@ -171,6 +171,6 @@ final class SMARTTrustTests: XCTestCase {
         ) {
             XCTAssertEqual(($0 as? SignInError)?.code, .untrustedIssuer, "\($0)")
         }
-        XCTAssertEqual(server.ledger.count("authorize"), 0)
+        XCTAssertEqual(server.ledger.count(.authorize), 0)
     }
 }

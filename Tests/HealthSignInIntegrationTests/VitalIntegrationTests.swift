@@ -41,9 +41,9 @@ final class VitalIntegrationTests: EachServerTestCase {
             ))
     }
 
-    private func calls(_ name: String) async throws -> Int { try await server.calls(name) }
+    private func calls(_ name: VitalTestServer.Operation) async throws -> Int { try await server.calls(name) }
 
-    private func refreshes() async throws -> Int { try await calls("token:refresh_token") }
+    private func refreshes() async throws -> Int { try await calls(.refreshToken) }
 
     // MARK: - The journey
 
@@ -63,7 +63,7 @@ final class VitalIntegrationTests: EachServerTestCase {
             let relaunched = core(store: try FileCredentialStore(directory: directory))
             XCTAssertEqual(try relaunched.status, [.configured, .signedIn, .useSignInToken])
             XCTAssertEqual(try relaunched.currentUserID, grant.userID)
-            await XCTAssertEqualAsync(try await calls("token:urn:ietf:params:oauth:grant-type:token-exchange"), 1)
+            await XCTAssertEqualAsync(try await calls(.exchangeSignInToken), 1)
 
             // Expiry under load: a hundred concurrent calls, one refresh.
             try await server.expireTokens()
@@ -139,7 +139,7 @@ final class VitalIntegrationTests: EachServerTestCase {
             } catch VitalSessionError.invalidSignInToken(let problem) {
                 XCTAssertEqual(problem, .rejectedByServer, "the server, not the device clock, decides")
             }
-            await XCTAssertEqualAsync(try await calls("token:urn:ietf:params:oauth:grant-type:token-exchange"), 1)
+            await XCTAssertEqualAsync(try await calls(.exchangeSignInToken), 1)
         }
     }
 

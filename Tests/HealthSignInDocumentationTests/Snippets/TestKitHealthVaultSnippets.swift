@@ -24,7 +24,7 @@ final class HealthVaultConnectionTests: XCTestCase {
         // The session expires (status 65): the connection creates a new one and the call goes through.
         server.expireSessions()
         _ = try await connection.refreshPeople()
-        XCTAssertEqual(server.ledger.count("CreateAuthenticatedSessionToken"), 2)
+        XCTAssertEqual(server.ledger.count(.createAuthenticatedSessionToken), 2)
 
         // The user revokes the app in HealthVault (status 11): the app shows the APPAUTH page again.
         server.revokeAuthorization()

@@ -30,7 +30,7 @@ final class KoppeltaalLaunchTests: XCTestCase {
         server.expireAccessTokens()
         let messages = try await session.fhir(ResourcePath("MessageHeader", "_search"))
         XCTAssertEqual(messages.status, 200)
-        XCTAssertEqual(server.ledger.count("Token:refresh_token"), 1)
+        XCTAssertEqual(server.ledger.count(.refreshToken), 1)
 
         // The grant is revoked elsewhere: the app needs a new activation.
         server.revokeAllGrants()

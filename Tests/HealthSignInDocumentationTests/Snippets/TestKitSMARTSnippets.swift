@@ -27,7 +27,7 @@ final class SMARTSignInTests: XCTestCase {
         // The access token expires: the next call refreshes once, and the app never notices.
         server.expireAccessTokens()
         _ = try await session.fhir(.fhir("Patient", id: context.patient))
-        XCTAssertEqual(server.ledger.count("token:refresh_token"), 1)
+        XCTAssertEqual(server.ledger.count(.refreshToken), 1)
 
         // The user revokes the app in the EHR's portal: the app must send them to sign in again.
         server.revokeAllGrants()

@@ -24,7 +24,7 @@ final class VitalSignInTests: XCTestCase {
         // The access token expires: the next call refreshes once.
         server.expireAccessTokens()
         _ = try await vital.connectedProviders()
-        XCTAssertEqual(server.ledger.count("token:refresh_token"), 1)
+        XCTAssertEqual(server.ledger.count(.refreshToken), 1)
 
         // The user signed out on another device: the app must ask the backend for a new sign-in token.
         server.revokeSessions()

@@ -96,11 +96,11 @@ final class HealthVaultServerUnderTest: Sendable {
     }
 
     /// Calls per method.
-    func calls(_ method: String) async throws -> Int {
+    func calls(_ operation: HealthVaultTestServer.Operation) async throws -> Int {
         if let emulator {
-            return ((try await emulator.read("healthvault/stats"))["calls"] as? [String: Int])?[method] ?? 0
+            return ((try await emulator.read("healthvault/stats"))["calls"] as? [String: Int])?[operation.name] ?? 0
         }
-        return kit?.ledger.count(method) ?? 0
+        return kit?.ledger.count(operation) ?? 0
     }
 
     /// The records every released authorization named.

@@ -80,11 +80,11 @@ final class KoppeltaalServerUnderTest: Sendable {
     }
 
     /// Calls per endpoint and grant type, by the emulator's names (`Token:refresh_token`, `Authorize`).
-    func calls(_ name: String) async throws -> Int {
+    func calls(_ operation: KoppeltaalTestServer.Operation) async throws -> Int {
         if let emulator {
-            return ((try await emulator.read("koppeltaal/stats"))["calls"] as? [String: Int])?[name] ?? 0
+            return ((try await emulator.read("koppeltaal/stats"))["calls"] as? [String: Int])?[operation.name] ?? 0
         }
-        return kit?.ledger.count(name) ?? 0
+        return kit?.ledger.count(operation) ?? 0
     }
 
     var liveRefreshTokens: Int {

@@ -178,12 +178,13 @@ final class SMARTServerUnderTest: Sendable {
         let kit = try XCTUnwrap(kit)
         let ledger = kit.ledger
         var token: [String: Int] = [:]
-        for grant in ["authorization_code", "refresh_token", "client_credentials"] {
+        for operation in [SMARTTestServer.Operation.redeemCode, .refreshToken, .clientCredentials] {
             // The emulator counts the tokens it issued: requests it refused are not counted.
-            token[grant] = ledger.count("token:\(grant)") - ledger.count("token:\(grant):refused")
+            let grant = String(operation.name.dropFirst("token:".count))
+            token[grant] = ledger.count(operation) - ledger.count(refused: operation)
         }
         return Stats(
-            token: token, authorize: ledger.count("authorize"), fhir: ledger.count("fhir"),
+            token: token, authorize: ledger.count(.authorize), fhir: ledger.count(.readResource),
             assertionsRejected: kit.rejectedAssertions, attackerAuthorizations: kit.attackerAuthorizations,
             attackerTokenRequests: kit.attackerTokenRequests.count)
     }

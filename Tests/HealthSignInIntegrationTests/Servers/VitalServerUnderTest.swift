@@ -80,9 +80,11 @@ final class VitalServerUnderTest: Sendable {
     }
 
     /// Calls per endpoint and grant type, by the emulator's names (`token:refresh_token`, `CreateUser`).
-    func calls(_ name: String) async throws -> Int {
-        if let emulator { return ((try await emulator.read("vital/stats"))["calls"] as? [String: Int])?[name] ?? 0 }
-        return kit?.ledger.count(name) ?? 0
+    func calls(_ operation: VitalTestServer.Operation) async throws -> Int {
+        if let emulator {
+            return ((try await emulator.read("vital/stats"))["calls"] as? [String: Int])?[operation.name] ?? 0
+        }
+        return kit?.ledger.count(operation) ?? 0
     }
 }
 

@@ -53,7 +53,7 @@ final class FamilyTestServerTests: XCTestCase {
         await XCTAssertThrowsErrorAsync(try await app.connectedProviders()) { error in
             guard case .needsReauthentication? = error as? VitalSessionError else { return XCTFail("\(error)") }
         }
-        XCTAssertEqual(server.ledger.count("token:refresh_token:refused"), 1)
+        XCTAssertEqual(server.ledger.count(refused: .refreshToken), 1)
 
         let other = VitalSession(
             configuration: .init(store: InMemoryCredentialStore(), hosts: hosts, transport: server.transport))
@@ -104,22 +104,51 @@ final class FamilyTestServerTests: XCTestCase {
         let koppeltaal = KoppeltaalTestServer(clock: clock)
         let vital = VitalTestServer(clock: clock)
         let healthVault = HealthVaultTestServer(clock: clock)
-        try await expectAFaultAndItsEntry(smart, at: smart.tokenURL, clock: clock)
-        try await expectAFaultAndItsEntry(koppeltaal, at: koppeltaal.tokenURL, clock: clock)
-        try await expectAFaultAndItsEntry(vital, at: vital.tokenURL, clock: clock)
-        try await expectAFaultAndItsEntry(healthVault, at: healthVault.platformURL(), clock: clock)
+        let refresh = "grant_type=refresh_token&refresh_token=x"
+        try await expectAFaultAndItsEntry(smart, at: smart.tokenURL, form: refresh, as: .refreshToken, clock: clock)
+        try await expectAFaultAndItsEntry(
+            koppeltaal, at: koppeltaal.tokenURL, form: refresh, as: .refreshToken, clock: clock)
+        try await expectAFaultAndItsEntry(vital, at: vital.tokenURL, form: refresh, as: .refreshToken, clock: clock)
+        try await expectAFaultAndItsEntry(
+            healthVault, at: healthVault.platformURL(), form: "", as: .unknownMethod, clock: clock)
     }
 
-    /// A helper written once for any server: the injected fault answers the next request, and the ledger names it.
-    private func expectAFaultAndItsEntry(_ server: some TestServer, at url: URL, clock: ManualClock) async throws {
+    /// A helper written once for any server: the injected fault answers the next request, and the ledger names it by
+    /// the operation it asked for, though the server never acted on it.
+    private func expectAFaultAndItsEntry<Server: TestServer>(
+        _ server: Server, at url: URL, form: String, as operation: Server.Operation, clock: ManualClock
+    ) async throws {
         XCTAssertEqual(server.clock.now(), clock.now())
         server.faults.inject(.status(503, retryAfter: 7), at: url)
-        let response = try await server.transport(timeout: 5).send(HTTPRequestMessage(method: .post, url: url))
+        let request = HTTPRequestMessage(
+            method: .post, url: url, headers: ["Content-Type": "application/x-www-form-urlencoded"],
+            body: Data(form.utf8))
+        let response = try await server.transport(timeout: 5).send(request)
         XCTAssertEqual(response.status, 503)
         XCTAssertEqual(server.transport(timeout: 5).timeout, 5)
         XCTAssertNil(server.transport.timeout)
         XCTAssertEqual(server.ledger.entries.count, 1, "\(server.ledger)")
         XCTAssertEqual(server.ledger.entries.first?.status, 503)
+        XCTAssertEqual(server.ledger.entries.first?.operation, operation)
+        XCTAssertEqual(server.ledger.entries.first?.reachedServer, false)
+        XCTAssertEqual(server.ledger.count(operation), 1)
+        XCTAssertEqual(server.ledger.count(refused: operation), 0, "the server never refused it: it never saw it")
         XCTAssertEqual(server.faults.pending, 0)
+    }
+
+    func testFaultsAndLedgerQueriesMatchWholePathSegments() async throws {
+        let server = SMARTTestServer()
+        let endpoint = server.fhirBaseURL.appendingPathComponent("Pat")
+        server.faults.inject(.status(500), at: endpoint)
+        let patient = server.fhirBaseURL.appendingPathComponent("Patient/smart-patient-1")
+        let read = try await server.transport.send(HTTPRequestMessage(method: .get, url: patient))
+        XCTAssertNotEqual(read.status, 500, "/Pat is not a prefix of /Patient by segments")
+        XCTAssertEqual(server.faults.pending, 1)
+        XCTAssertEqual(server.ledger.requests(to: endpoint).count, 0)
+        let below = try await server.transport.send(
+            HTTPRequestMessage(method: .get, url: endpoint.appendingPathComponent("1")))
+        XCTAssertEqual(below.status, 500)
+        XCTAssertEqual(server.ledger.requests(to: endpoint).count, 1)
+        XCTAssertEqual(server.ledger.requests(to: server.fhirBaseURL).count, 2)
     }
 }

@@ -31,7 +31,7 @@ final class SMARTTestServerTests: XCTestCase {
         await XCTAssertThrowsErrorAsync(try await session.authorize(with: server.browser(.cancel))) { error in
             XCTAssertEqual(error as? AuthorizationBrowserError, .cancelled)
         }
-        XCTAssertEqual(server.ledger.count("token:authorization_code"), 0, "no code was issued")
+        XCTAssertEqual(server.ledger.count(.redeemCode), 0, "no code was issued")
         let context = try await session.authorize(with: server.browser(.approve))
         XCTAssertEqual(context.patient, "smart-patient-1")
     }
@@ -68,7 +68,7 @@ final class SMARTTestServerTests: XCTestCase {
         server.expireAccessTokens()
         let read = try await session.fhir(.fhir("Patient", id: "smart-patient-1"))
         XCTAssertEqual(read.status, 200, "the refresh's id token is signed with a key the app had not seen")
-        XCTAssertEqual(server.ledger.count("jwks"), 2)
+        XCTAssertEqual(server.ledger.count(.keySet), 2)
         server.revokeAllGrants()
         await XCTAssertThrowsErrorAsync(try await session.fhir(.fhir("Patient", id: "smart-patient-1"))) { error in
             XCTAssertEqual((error as? SignInError)?.code, .needsSignIn, "\(error)")
@@ -85,8 +85,8 @@ final class SMARTTestServerTests: XCTestCase {
         XCTAssertEqual(
             server.ledger.entries.compactMap(\.operation),
             [
-                "smart-configuration", "authorize", "authorize:decision", "token:authorization_code", "jwks", "fhir",
-                "token:refresh_token", "fhir",
+                .smartConfiguration, .authorize, .authorizationDecision, .redeemCode, .keySet, .readResource,
+                .refreshToken, .readResource,
             ])
         let text = server.ledger.description
         for secret in ["code=", "code_verifier=", "refresh_token="] {
@@ -137,7 +137,7 @@ final class SMARTTestServerTests: XCTestCase {
         _ = try await session.authorize(with: server.browser())
         clock.advance(by: 3600)
         _ = try await session.fhir(.fhir("Patient", id: "smart-patient-1"))
-        XCTAssertEqual(server.ledger.count("token:refresh_token"), 1, "an hour later the token had expired")
+        XCTAssertEqual(server.ledger.count(.refreshToken), 1, "an hour later the token had expired")
 
         let first = SMARTTestServer(random: SeededRandomSource(seed: "kit"))
         let second = SMARTTestServer(random: SeededRandomSource(seed: "kit"))

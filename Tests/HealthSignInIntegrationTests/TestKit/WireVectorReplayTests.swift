@@ -43,7 +43,7 @@ final class WireVectorReplayTests: XCTestCase {
         let refused = try await server.transport.send(
             HTTPRequestMessage(method: .post, url: server.platformURL(), body: Data(tampered.utf8)))
         XCTAssertEqual(Self.status(of: refused), "4", "the header's HMAC no longer matches")
-        XCTAssertEqual(server.ledger.count("GetAuthorizedPeople"), 3)
+        XCTAssertEqual(server.ledger.count(.getAuthorizedPeople), 3)
     }
 
     // MARK: - SMART (the IG's examples)
@@ -139,7 +139,7 @@ final class WireVectorReplayTests: XCTestCase {
         let revoke = try WireVector("Koppeltaal/Revoke/request.http").replayed(form: ["token": refreshToken])
         let revoked = try await server.transport.send(revoke)
         XCTAssertEqual(revoked.status, 200)
-        XCTAssertEqual(server.ledger.count("Revoke:refused"), 0)
+        XCTAssertEqual(server.ledger.count(refused: .revoke), 0)
     }
 
     /// A refresh token the server issued to `client` through a launch of its own.

@@ -61,8 +61,8 @@ struct HealthVaultServerState: Sendable {
         let released = Set(self.released.filter { $0.application == application }.map(\.record))
         return (0..<max(settings.people, 0)).compactMap { index in
             let person = Person(
-                id: TestServerCore.namedUUID("healthvault-person-\(index)"), name: "Person \(index) & Co",
-                record: TestServerCore.namedUUID("healthvault-record-\(index)"))
+                id: TestServerNames.namedUUID("healthvault-person-\(index)"), name: "Person \(index) & Co",
+                record: TestServerNames.namedUUID("healthvault-record-\(index)"))
             return application == nil || !released.contains(person.record) ? person : nil
         }
     }

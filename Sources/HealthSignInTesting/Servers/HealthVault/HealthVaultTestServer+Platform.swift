@@ -50,9 +50,9 @@ extension HealthVaultTestServer {
             let platformRequest = PlatformRequest(
                 instance: instance, body: Array(request.body), root: document, header: header, info: info,
                 origin: root(of: request))
-            return Handled(method, try dispatch(method ?? "", version: version, platformRequest))
+            return Handled(try dispatch(method ?? "", version: version, platformRequest))
         } catch {
-            return Handled(method, HealthVaultWire.respond(error.status, message: error.message))
+            return Handled(HealthVaultWire.respond(error.status, message: error.message))
         }
     }
 

@@ -65,7 +65,7 @@ public final class HealthVaultTestServer: TestServer {
 
     /// The origin and root the server answers under, such as `https://healthvault.test`.
     public let baseURL: URL
-    let core: TestServerCore
+    let core: TestServerCore<Operation>
     let state = LockedValue(HealthVaultServerState())
 
     /// Creates a server under `baseURL`.
@@ -180,27 +180,41 @@ public final class HealthVaultTestServer: TestServer {
 }
 
 extension HealthVaultTestServer: InProcessServer {
-    func handle(_ request: ReceivedRequest) -> Handled {
-        let base = baseURL.path == "/" ? "" : baseURL.path
-        guard request.path.hasPrefix(base + "/") else { return Handled(nil, .notFound) }
-        let segments = request.path.dropFirst(base.count + 1).split(separator: "/", omittingEmptySubsequences: false)
-            .map(String.init)
+    func operation(of request: ReceivedRequest) -> Operation? {
+        let segments = segments(of: request)
         switch (request.method, segments.count) {
         case (.post, 3) where segments[1] == "platform" && segments[2] == "wildcat.ashx":
-            return platform(request, instance: segments[0])
-        case (.get, 3) where segments[0] == "shell" && segments[2] == "redirect.aspx":
-            return Handled("Shell", shell(request, instance: segments[1]))
+            return .platform(request.body)
+        case (.get, 3) where segments[0] == "shell" && segments[2] == "redirect.aspx": return .shell
         case (.post, 4) where segments[0] == "shell" && segments[2] == "redirect.aspx" && segments[3] == "decision":
-            return Handled("Shell:decision", decide(request))
+            return .shellDecision
         case (.get, 4) where segments[0] == "shell" && segments[2] == "application" && segments[3] == "complete":
-            return Handled("Shell:complete", .text(200, "<html>You can close this window.</html>", type: "text/html"))
+            return .shellComplete
         default:
-            return Handled(nil, .notFound)
+            return nil
         }
+    }
+
+    func handle(_ request: ReceivedRequest, as operation: Operation) -> Handled {
+        let segments = segments(of: request)
+        switch operation {
+        case .shell: return Handled(shell(request, instance: segments[1]))
+        case .shellDecision: return Handled(decide(request))
+        case .shellComplete: return Handled(.text(200, "<html>You can close this window.</html>", type: "text/html"))
+        default: return platform(request, instance: segments[0])
+        }
+    }
+
+    /// The segments of the request's path below the base URL's (none when it is not under it).
+    private func segments(of request: ReceivedRequest) -> [String] {
+        let base = baseURL.path == "/" ? "" : baseURL.path
+        guard request.path.hasPrefix(base + "/") else { return [] }
+        return request.path.dropFirst(base.count + 1).split(separator: "/", omittingEmptySubsequences: false)
+            .map(String.init)
     }
 
     /// The server's root as the request reached it.
     func root(of request: ReceivedRequest) -> String {
-        (TestServerCore.origin(request.message.url) ?? "") + (baseURL.path == "/" ? "" : baseURL.path)
+        (TestServerNames.origin(request.message.url) ?? "") + (baseURL.path == "/" ? "" : baseURL.path)
     }
 }

@@ -97,31 +97,22 @@ extension KoppeltaalTestServer {
         }
     }
 
-    func token(_ request: ReceivedRequest) -> Handled {
-        let grantType = request.form["grant_type"] ?? ""
-        let operation = "Token:" + grantType
+    func token(_ request: ReceivedRequest, as operation: Operation) -> Handled {
         let issued = (access: core.token(bytes: 32), refresh: core.token(bytes: 36))
         let now = core.now
         return state.withValue { state in
             do throws(OAuthFailure) {
-                guard ["authorization_code", "refresh_token"].contains(grantType) else {
-                    throw OAuthFailure("unsupported_grant_type")
-                }
+                guard operation != .unsupportedGrant else { throw OAuthFailure("unsupported_grant_type") }
                 let client = try authentication(state).authenticate(request).id
-                switch grantType {
-                case "authorization_code":
-                    return Handled(
-                        operation, try Self.redeem(request, client: client, issued: issued, now: now, &state))
-                case "refresh_token":
-                    let lose = state.loseNextRefreshResponse
-                    let response = try Self.refresh(request, client: client, issued: issued, now: now, &state)
-                    state.loseNextRefreshResponse = false
-                    return Handled(operation, response, losesResponse: lose)
-                default:
-                    throw OAuthFailure("unsupported_grant_type")
+                if operation == .redeemCode {
+                    return Handled(try Self.redeem(request, client: client, issued: issued, now: now, &state))
                 }
+                let lose = state.loseNextRefreshResponse
+                let response = try Self.refresh(request, client: client, issued: issued, now: now, &state)
+                state.loseNextRefreshResponse = false
+                return Handled(response, losesResponse: lose)
             } catch {
-                return Handled(operation, .oauthError(error))
+                return Handled(.oauthError(error))
             }
         }
     }

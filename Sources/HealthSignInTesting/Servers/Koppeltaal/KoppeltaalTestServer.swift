@@ -36,7 +36,7 @@ public final class KoppeltaalTestServer: TestServer {
     public let baseURL: URL
     /// The portal's credentials for MobileLaunch.
     public let portalCredentials: BasicCredentials
-    let core: TestServerCore
+    let core: TestServerCore<Operation>
     let state: LockedValue<KoppeltaalServerState>
 
     /// Creates a server under `baseURL`.
@@ -126,29 +126,49 @@ public final class KoppeltaalTestServer: TestServer {
 }
 
 extension KoppeltaalTestServer: InProcessServer {
-    func handle(_ request: ReceivedRequest) -> Handled {
-        let base = baseURL.path == "/" ? "" : baseURL.path
-        guard request.path.hasPrefix(base + "/") else { return Handled(nil, .notFound) }
-        let path = String(request.path.dropFirst(base.count))
+    func operation(of request: ReceivedRequest) -> Operation? {
+        guard let path = path(of: request) else { return nil }
         switch (request.method, path) {
-        case (.get, "/OAuth2/Koppeltaal/MobileLaunch"): return Handled("MobileLaunch", mobileLaunch(request))
-        case (.get, "/OAuth2/Koppeltaal/Authorize"): return Handled("Authorize", authorize(request))
-        case (.post, "/OAuth2/Koppeltaal/Token"): return token(request)
-        case (.post, "/OAuth2/Koppeltaal/Revoke"): return Handled("Revoke", revoke(request))
-        case (.get, "/FHIR/Koppeltaal/metadata"): return Handled("metadata", metadata(request))
-        case (.get, "/FHIR/Koppeltaal/.well-known/smart-configuration"):
-            return Handled("smart-configuration", smartConfiguration(request))
-        case (.get, _), (.post, _):
-            guard path.hasPrefix("/FHIR/Koppeltaal/") else { return Handled(nil, .notFound) }
-            return Handled("FHIR", resource(request, path: String(path.dropFirst("/FHIR/Koppeltaal/".count))))
-        default:
-            return Handled(nil, .notFound)
+        case (.get, "/OAuth2/Koppeltaal/MobileLaunch"): return .mobileLaunch
+        case (.get, "/OAuth2/Koppeltaal/Authorize"): return .authorize
+        case (.post, "/OAuth2/Koppeltaal/Token"):
+            switch request.form["grant_type"] {
+            case "authorization_code": return .redeemCode
+            case "refresh_token": return .refreshToken
+            default: return .unsupportedGrant
+            }
+        case (.post, "/OAuth2/Koppeltaal/Revoke"): return .revoke
+        case (.get, "/FHIR/Koppeltaal/metadata"): return .conformance
+        case (.get, "/FHIR/Koppeltaal/.well-known/smart-configuration"): return .smartConfiguration
+        case (.get, _), (.post, _): return path.hasPrefix("/FHIR/Koppeltaal/") ? .resource : nil
+        default: return nil
         }
+    }
+
+    func handle(_ request: ReceivedRequest, as operation: Operation) -> Handled {
+        switch operation {
+        case .mobileLaunch: return Handled(mobileLaunch(request))
+        case .authorize: return Handled(authorize(request))
+        case .revoke: return Handled(revoke(request))
+        case .conformance: return Handled(metadata(request))
+        case .smartConfiguration: return Handled(smartConfiguration(request))
+        case .resource:
+            let path = self.path(of: request) ?? ""
+            return Handled(resource(request, path: String(path.dropFirst("/FHIR/Koppeltaal/".count))))
+        default: return token(request, as: operation)
+        }
+    }
+
+    /// The request's path below the base URL's, or nil when it is not under it.
+    private func path(of request: ReceivedRequest) -> String? {
+        let base = baseURL.path == "/" ? "" : baseURL.path
+        guard request.path.hasPrefix(base + "/") else { return nil }
+        return String(request.path.dropFirst(base.count))
     }
 
     /// The server's root as the request reached it: its origin and the base path.
     func root(of request: ReceivedRequest) -> String {
-        let origin = TestServerCore.origin(request.message.url) ?? ""
+        let origin = TestServerNames.origin(request.message.url) ?? ""
         let base = baseURL.path == "/" ? "" : baseURL.path
         return origin + base
     }

@@ -2,32 +2,46 @@ import Foundation
 import HealthSignInCore
 
 extension SMARTTestServer: InProcessServer {
-    func handle(_ request: ReceivedRequest) -> Handled {
+    func operation(of request: ReceivedRequest) -> Operation? {
         let root = Self.path(root)
         let fhir = Self.path(fhirBaseURL)
         let path = request.path
         switch (request.method, path) {
-        case (.get, fhir + "/.well-known/smart-configuration"):
-            return Handled("smart-configuration", configuration(request))
-        case (.get, fhir + "/.well-known/openid-configuration"):
-            return Handled("openid-configuration", openIDConfiguration(request))
-        case (.get, fhir + "/metadata"): return Handled("metadata", capabilityStatement(request))
-        case (.get, root + "/jwks"): return Handled("jwks", .json(200, keySet))
-        case (.get, root + "/auth/authorize"), (.post, root + "/auth/authorize"):
-            return Handled("authorize", authorize(request))
-        case (.post, root + "/auth/authorize/decision"): return Handled("authorize:decision", decide(request))
-        case (.post, root + "/auth/token"): return token(request)
-        case (.post, root + "/auth/revoke"): return Handled("revoke", revoke(request))
-        case (.post, root + "/auth/introspect"): return Handled("introspect", introspect(request))
-        case (.get, "/evil/fhir/.well-known/smart-configuration"):
-            return Handled("evil_configuration", attackerConfiguration(request))
-        case (.get, "/evil/jwks"): return Handled("evil_jwks", .json(200, ["keys": []]))
-        case (.get, "/evil/auth/authorize"): return Handled("evil_authorize", attackerAuthorize(request))
-        case (.post, "/evil/auth/token"): return Handled("evil_token", attackerToken(request))
-        case (.get, _) where path.hasPrefix(fhir + "/"):
-            return Handled("fhir", read(request, path: String(path.dropFirst(fhir.count + 1))))
-        default:
-            return Handled(nil, .notFound)
+        case (.get, fhir + "/.well-known/smart-configuration"): return .smartConfiguration
+        case (.get, fhir + "/.well-known/openid-configuration"): return .openIDConfiguration
+        case (.get, fhir + "/metadata"): return .capabilityStatement
+        case (.get, root + "/jwks"): return .keySet
+        case (.get, root + "/auth/authorize"), (.post, root + "/auth/authorize"): return .authorize
+        case (.post, root + "/auth/authorize/decision"): return .authorizationDecision
+        case (.post, root + "/auth/token"): return .token(grantType: request.form["grant_type"])
+        case (.post, root + "/auth/revoke"): return .revoke
+        case (.post, root + "/auth/introspect"): return .introspect
+        case (.get, "/evil/fhir/.well-known/smart-configuration"): return .attackerConfiguration
+        case (.get, "/evil/jwks"): return .attackerKeySet
+        case (.get, "/evil/auth/authorize"): return .attackerAuthorize
+        case (.post, "/evil/auth/token"): return .attackerToken
+        case (.get, _) where path.hasPrefix(fhir + "/"): return .readResource
+        default: return nil
+        }
+    }
+
+    func handle(_ request: ReceivedRequest, as operation: Operation) -> Handled {
+        switch operation {
+        case .smartConfiguration: return Handled(configuration(request))
+        case .openIDConfiguration: return Handled(openIDConfiguration(request))
+        case .capabilityStatement: return Handled(capabilityStatement(request))
+        case .keySet: return Handled(.json(200, keySet))
+        case .authorize: return Handled(authorize(request))
+        case .authorizationDecision: return Handled(decide(request))
+        case .revoke: return Handled(revoke(request))
+        case .introspect: return Handled(introspect(request))
+        case .attackerConfiguration: return Handled(attackerConfiguration(request))
+        case .attackerKeySet: return Handled(.json(200, ["keys": []]))
+        case .attackerAuthorize: return Handled(attackerAuthorize(request))
+        case .attackerToken: return Handled(attackerToken(request))
+        case .readResource:
+            return Handled(read(request, path: String(request.path.dropFirst(Self.path(fhirBaseURL).count + 1))))
+        default: return token(request, as: operation)
         }
     }
 
@@ -46,7 +60,7 @@ extension SMARTTestServer: InProcessServer {
     }
 
     func reached(_ request: ReceivedRequest) -> Reached {
-        let origin = TestServerCore.origin(request.message.url) ?? ""
+        let origin = TestServerNames.origin(request.message.url) ?? ""
         return Reached(origin: origin, fhirBase: origin + Self.path(fhirBaseURL), root: origin + Self.path(root))
     }
 

@@ -4,8 +4,6 @@ import HealthSignInCore
 /// The token endpoint: code redemption with PKCE, refresh with rotation, and backend services' client credentials,
 /// each after the client authenticated by the one method it registered.
 extension SMARTTestServer {
-    private static let grantTypes: Set<String> = ["authorization_code", "refresh_token", "client_credentials"]
-
     /// What one token request is issued, drawn before the state is locked.
     struct Issue {
         let access: String
@@ -16,11 +14,9 @@ extension SMARTTestServer {
         let tokenURL: String
     }
 
-    func token(_ request: ReceivedRequest) -> Handled {
-        let grantType = request.form["grant_type"] ?? ""
-        let operation = "token:" + grantType
-        guard Self.grantTypes.contains(grantType) else {
-            return Handled(operation, .oauthError(OAuthFailure("unsupported_grant_type")))
+    func token(_ request: ReceivedRequest, as operation: Operation) -> Handled {
+        guard operation != .unsupportedGrant else {
+            return Handled(.oauthError(OAuthFailure("unsupported_grant_type")))
         }
         let reached = reached(request)
         let issue = Issue(
@@ -29,22 +25,22 @@ extension SMARTTestServer {
         return state.withValue { state in
             do throws(OAuthFailure) {
                 let methods: [ClientAuthenticationMethod] =
-                    grantType == "client_credentials" ? [.privateKeyJWT] : [.secretBasic, .none, .privateKeyJWT]
+                    operation == .clientCredentials ? [.privateKeyJWT] : [.secretBasic, .none, .privateKeyJWT]
                 let client = try authenticate(
                     request, methods: methods, audience: issue.tokenURL, now: issue.now, &state)
-                switch grantType {
-                case "authorization_code":
-                    return Handled(operation, try redeem(request, client: client, issue: issue, &state))
-                case "refresh_token":
+                switch operation {
+                case .redeemCode:
+                    return Handled(try redeem(request, client: client, issue: issue, &state))
+                case .refreshToken:
                     let lose = state.loseNextRefreshResponse
                     let response = try refresh(request, client: client, issue: issue, &state)
                     state.loseNextRefreshResponse = false
-                    return Handled(operation, response, losesResponse: lose)
+                    return Handled(response, losesResponse: lose)
                 default:
-                    return Handled(operation, try clientCredentials(request, client: client, issue: issue, &state))
+                    return Handled(try clientCredentials(request, client: client, issue: issue, &state))
                 }
             } catch {
-                return Handled(operation, .oauthError(error))
+                return Handled(.oauthError(error))
             }
         }
     }

@@ -11,7 +11,7 @@ import HealthSignInCore
 /// let context = try await session.authorize(with: server.browser(.approve))
 /// server.expireAccessTokens()                              // the next FHIR call refreshes
 /// server.revokeAllGrants()                                 // the user revoked the app elsewhere
-/// XCTAssertEqual(server.ledger.count("token:refresh_token"), 1)
+/// XCTAssertEqual(server.ledger.count(.refreshToken), 1)
 /// ```
 ///
 /// Its clients are the emulator's: ``publicClientID``, ``confidentialClientID`` (secret ``confidentialClientSecret``),
@@ -33,7 +33,7 @@ public final class SMARTTestServer: TestServer {
 
     /// The FHIR base, such as `https://ehr.test/fhir`; the authorization server lives beside it, under its parent.
     public let fhirBaseURL: URL
-    let core: TestServerCore
+    let core: TestServerCore<Operation>
     let state = LockedValue(SMARTServerState())
 
     /// Creates a server whose FHIR base is `fhirBaseURL`.
@@ -65,7 +65,7 @@ public final class SMARTTestServer: TestServer {
     public var jwksURL: URL { root.appendingPathComponent("jwks") }
     /// The mix-up attacker's FHIR base, on the server's own origin: `<origin>/evil/fhir`.
     public var attackerFHIRBaseURL: URL {
-        URL(string: (TestServerCore.origin(fhirBaseURL) ?? "") + "/evil/fhir") ?? fhirBaseURL
+        URL(string: (TestServerNames.origin(fhirBaseURL) ?? "") + "/evil/fhir") ?? fhirBaseURL
     }
 
     /// A browser whose user answers the sign-in page with `decision`.

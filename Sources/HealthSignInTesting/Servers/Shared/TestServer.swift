@@ -13,6 +13,8 @@ import HealthSignInCore
 /// }
 /// ```
 public protocol TestServer: AnyObject, Sendable {
+    /// What the server takes each request for, as its ledger names it.
+    associatedtype Operation: TestServerOperation
     /// The network to give the clients and browsers under test.
     var transport: TestServerTransport { get }
     /// The clock the server dates and expires by; give the clients under test the same one.
@@ -20,7 +22,7 @@ public protocol TestServer: AnyObject, Sendable {
     /// The faults the server will play.
     var faults: TestServerFaults { get }
     /// What the server received.
-    var ledger: TestServerLedger { get }
+    var ledger: TestServerLedger<Operation> { get }
 }
 
 extension TestServer {
@@ -37,5 +39,5 @@ extension InProcessServer {
     /// The faults the server will play.
     public var faults: TestServerFaults { core.faults }
     /// What the server received.
-    public var ledger: TestServerLedger { core.ledger }
+    public var ledger: TestServerLedger<Operation> { core.ledger }
 }

@@ -1,16 +1,13 @@
 import Foundation
 import HealthSignInCore
 
-/// What an in-process server made of one request: the operation it took it for (nil when nothing answers its path)
-/// and its response.
+/// What an in-process server made of one request: its response.
 struct Handled {
-    let operation: String?
     let response: HTTPResponseMessage
     /// Whether the server acted and then lost the response, as a connection that drops before the answer does.
     var losesResponse = false
 
-    init(_ operation: String?, _ response: HTTPResponseMessage, losesResponse: Bool = false) {
-        self.operation = operation
+    init(_ response: HTTPResponseMessage, losesResponse: Bool = false) {
         self.response = response
         self.losesResponse = losesResponse
     }
@@ -19,16 +16,53 @@ struct Handled {
 /// A family's in-process server, as the transport and the browser reach it.
 protocol InProcessServer: TestServer {
     /// What every in-process server shares: its origins, faults, ledger and clock.
-    var core: TestServerCore { get }
-    /// Answers one request; called with no lock held, once per request, in the order requests arrive.
-    func handle(_ request: ReceivedRequest) -> Handled
+    var core: TestServerCore<Operation> { get }
+    /// What `request` asks for, read from the request alone (its method, path and form), or nil when no endpoint
+    /// answers its path: the ledger names a request by it even when a fault stops it before the server acts.
+    func operation(of request: ReceivedRequest) -> Operation?
+    /// Performs `operation` for `request`; called with no lock held, once per request, in the order requests arrive.
+    func handle(_ request: ReceivedRequest, as operation: Operation) -> Handled
+}
+
+extension InProcessServer {
+    /// Sends `message` through this server's core (see ``TestServerCore/answer(_:server:timeout:)``).
+    func answer(_ message: HTTPRequestMessage, timeout: TimeInterval?) async throws -> HTTPResponseMessage {
+        try await core.answer(message, server: self, timeout: timeout)
+    }
+
+    /// Whether the server answers at `url`'s origin.
+    func serves(_ url: URL) -> Bool { core.serves(url) }
+}
+
+/// The names in-process servers give: origins and UUIDs.
+enum TestServerNames {
+    /// `https://ehr.test` (scheme, host and port, lowercased).
+    static func origin(_ url: URL) -> String? {
+        guard let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased() else { return nil }
+        return scheme + "://" + host + (url.port.map { ":\($0)" } ?? "")
+    }
+
+    /// A UUID named by `name`: the same in every run.
+    static func namedUUID(_ name: String) -> String {
+        var bytes = Array(CryptoPrimitives.sha256(Array(name.utf8)).prefix(16))
+        bytes[6] = bytes[6] & 0x0F | 0x80
+        bytes[8] = bytes[8] & 0x3F | 0x80
+        return uuidText(bytes)
+    }
+
+    static func uuidText(_ bytes: [UInt8]) -> String {
+        let hex = bytes.map { String(format: "%02x", $0) }.joined()
+        return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { range in
+            String(hex.dropFirst(range.lowerBound).prefix(range.count))
+        }.joined(separator: "-")
+    }
 }
 
 /// What every in-process server shares: the origins it answers, the faults it plays, the ledger it keeps and the
 /// clock its expiry reads; and the one path every request takes through them.
-final class TestServerCore: Sendable {
+final class TestServerCore<Operation: TestServerOperation>: Sendable {
     let faults = TestServerFaults()
-    let ledger = TestServerLedger()
+    let ledger = TestServerLedger<Operation>()
     let clock: any TimeSource
     let random: any RandomSource
     private let origins: LockedValue<Set<String>>
@@ -36,23 +70,17 @@ final class TestServerCore: Sendable {
     init(origins: [URL], clock: any TimeSource, random: any RandomSource) {
         self.clock = clock
         self.random = random
-        self.origins = LockedValue(Set(origins.compactMap(Self.origin)))
+        self.origins = LockedValue(Set(origins.compactMap(TestServerNames.origin)))
     }
 
     /// The server also answers at `url`'s origin.
     func serve(_ url: URL) {
-        guard let origin = Self.origin(url) else { return }
+        guard let origin = TestServerNames.origin(url) else { return }
         _ = origins.withValue { $0.insert(origin) }
     }
 
     /// Whether the server answers at `url`'s origin.
-    func serves(_ url: URL) -> Bool { Self.origin(url).map { origins.current.contains($0) } ?? false }
-
-    /// `https://ehr.test` (scheme, host and port, lowercased).
-    static func origin(_ url: URL) -> String? {
-        guard let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased() else { return nil }
-        return scheme + "://" + host + (url.port.map { ":\($0)" } ?? "")
-    }
+    func serves(_ url: URL) -> Bool { TestServerNames.origin(url).map { origins.current.contains($0) } ?? false }
 
     /// The current time on the server's clock.
     var now: Date { clock.now() }
@@ -65,27 +93,12 @@ final class TestServerCore: Sendable {
         var bytes = random.bytes(count: 16)
         bytes[6] = bytes[6] & 0x0F | 0x40
         bytes[8] = bytes[8] & 0x3F | 0x80
-        return Self.uuidText(bytes)
-    }
-
-    /// A UUID named by `name`: the same in every run.
-    static func namedUUID(_ name: String) -> String {
-        var bytes = Array(CryptoPrimitives.sha256(Array(name.utf8)).prefix(16))
-        bytes[6] = bytes[6] & 0x0F | 0x80
-        bytes[8] = bytes[8] & 0x3F | 0x80
-        return uuidText(bytes)
-    }
-
-    private static func uuidText(_ bytes: [UInt8]) -> String {
-        let hex = bytes.map { String(format: "%02x", $0) }.joined()
-        return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { range in
-            String(hex.dropFirst(range.lowerBound).prefix(range.count))
-        }.joined(separator: "-")
+        return TestServerNames.uuidText(bytes)
     }
 
     /// Sends `message` through `server`: the origin check, the fault injected for its URL, the handler, the ledger.
-    func answer(_ message: HTTPRequestMessage, server: some InProcessServer, timeout: TimeInterval?) async throws
-        -> HTTPResponseMessage
+    func answer<Server: InProcessServer>(_ message: HTTPRequestMessage, server: Server, timeout: TimeInterval?)
+        async throws -> HTTPResponseMessage where Server.Operation == Operation
     {
         try Task.checkCancellation()
         if let timeout = message.timeout ?? timeout, timeout.isNaN || timeout <= 0 {
@@ -95,26 +108,28 @@ final class TestServerCore: Sendable {
             throw TransportError(
                 .cannotConnect, url: message.url, detail: "no in-process test server answers at this origin")
         }
+        let received = ReceivedRequest(message)
+        let operation = server.operation(of: received)
         let fault = faults.take(for: message.url)
         if let fault, !fault.serverActs {
-            return try beforeServer(fault, message)
+            return try beforeServer(fault, message, operation: operation)
         }
         if case .slow(let seconds) = fault, let manual = clock as? ManualClock { manual.advance(by: seconds) }
-        let handled = server.handle(ReceivedRequest(message))
+        let handled = operation.map { server.handle(received, as: $0) } ?? Handled(.notFound)
         var response = handled.response
         if handled.losesResponse {
-            ledger.record(.init(request: message, operation: handled.operation, status: nil, fault: .loseResponse))
+            ledger.record(.init(request: message, operation: operation, status: nil, fault: .loseResponse))
             throw TransportError(
                 .connectionLost, url: message.url, detail: "the test server dropped the connection before answering")
         }
         if let fault {
             if let failure = Self.afterServer(fault, message: message, timeout: timeout) {
-                ledger.record(.init(request: message, operation: handled.operation, status: nil, fault: fault))
+                ledger.record(.init(request: message, operation: operation, status: nil, fault: fault))
                 throw failure
             }
             response = Self.damage(response, with: fault)
         }
-        ledger.record(.init(request: message, operation: handled.operation, status: response.status, fault: fault))
+        ledger.record(.init(request: message, operation: operation, status: response.status, fault: fault))
         if let limit = message.maximumResponseSize, response.body.count > limit {
             throw TransportError(
                 .responseTooLarge, url: message.url, detail: "the response has more than \(limit) bytes")
@@ -122,7 +137,9 @@ final class TestServerCore: Sendable {
         return response
     }
 
-    private func beforeServer(_ fault: TestServerFault, _ message: HTTPRequestMessage) throws -> HTTPResponseMessage {
+    private func beforeServer(_ fault: TestServerFault, _ message: HTTPRequestMessage, operation: Operation?) throws
+        -> HTTPResponseMessage
+    {
         let response: HTTPResponseMessage
         switch fault {
         case .status(let status, let retryAfter):
@@ -131,10 +148,10 @@ final class TestServerCore: Sendable {
             response = .text(
                 status, "<html><body><h1>Service Unavailable</h1></body></html>", type: "text/html; charset=utf-8")
         default:
-            ledger.record(.init(request: message, operation: nil, status: nil, fault: fault))
+            ledger.record(.init(request: message, operation: operation, status: nil, fault: fault))
             throw TransportError(.connectionLost, url: message.url, detail: "the test server dropped the connection")
         }
-        ledger.record(.init(request: message, operation: nil, status: response.status, fault: fault))
+        ledger.record(.init(request: message, operation: operation, status: response.status, fault: fault))
         return response
     }
 

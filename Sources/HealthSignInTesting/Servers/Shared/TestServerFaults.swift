@@ -20,7 +20,8 @@ public final class TestServerFaults: Sendable {
     init() {}
 
     /// Plays `fault` on the next `count` requests whose URL is `endpoint` or below it: the same scheme, host and
-    /// port, and a path that starts with the endpoint's path.
+    /// port, and a path that is the endpoint's or continues it after a `/` (`/fhir` covers `/fhir/Patient/1`, not
+    /// `/fhir2`).
     public func inject(_ fault: TestServerFault, at endpoint: URL, count: Int = 1) {
         guard count > 0 else { return }
         rules.withValue { $0.append(Rule(fault: fault, endpoint: endpoint, remaining: count)) }
@@ -35,7 +36,7 @@ public final class TestServerFaults: Sendable {
     /// The fault for `url`, using up one play of it.
     func take(for url: URL) -> TestServerFault? {
         rules.withValue { rules in
-            guard let index = rules.firstIndex(where: { $0.remaining > 0 && Self.url(url, isBelow: $0.endpoint) })
+            guard let index = rules.firstIndex(where: { $0.remaining > 0 && Self.url(url, isAtOrBelow: $0.endpoint) })
             else { return nil }
             rules[index].remaining -= 1
             let fault = rules[index].fault
@@ -44,9 +45,12 @@ public final class TestServerFaults: Sendable {
         }
     }
 
-    private static func url(_ url: URL, isBelow endpoint: URL) -> Bool {
-        url.scheme?.lowercased() == endpoint.scheme?.lowercased()
-            && url.host?.lowercased() == endpoint.host?.lowercased()
-            && url.port == endpoint.port && url.path.hasPrefix(endpoint.path)
+    /// Whether `url` has `endpoint`'s scheme, host and port, and its path or one below it by whole segments.
+    static func url(_ url: URL, isAtOrBelow endpoint: URL) -> Bool {
+        guard url.scheme?.lowercased() == endpoint.scheme?.lowercased(),
+            url.host?.lowercased() == endpoint.host?.lowercased(), url.port == endpoint.port
+        else { return false }
+        let base = endpoint.path.hasSuffix("/") ? String(endpoint.path.dropLast()) : endpoint.path
+        return url.path == base || url.path.hasPrefix(base + "/")
     }
 }

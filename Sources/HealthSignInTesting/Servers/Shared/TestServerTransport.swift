@@ -19,7 +19,7 @@ public struct TestServerTransport: HTTPTransport {
 
     /// Answers `request` from the server, or throws what the network would (`TransportError`, `CancellationError`).
     public func send(_ request: HTTPRequestMessage) async throws -> HTTPResponseMessage {
-        try await server.core.answer(request, server: server, timeout: timeout)
+        try await server.answer(request, timeout: timeout)
     }
 
     /// The same network, with requests that wait at most `timeout` seconds unless they set their own.
@@ -28,5 +28,5 @@ public struct TestServerTransport: HTTPTransport {
     }
 
     /// Whether the server answers at `url`'s origin.
-    func serves(_ url: URL) -> Bool { server.core.serves(url) }
+    func serves(_ url: URL) -> Bool { server.serves(url) }
 }

@@ -3,7 +3,6 @@ import HealthSignInCore
 
 /// The team API, the auth host's token endpoint and the data API, answering as the emulator does.
 extension VitalTestServer {
-    private static let exchange = "urn:ietf:params:oauth:grant-type:token-exchange"
     private static let subjectType = "urn:junction:sign-in-token"
 
     /// `{"detail": {"error_type", "message"|"error_message", …}, "error"?}`: Junction's error body.
@@ -110,24 +109,21 @@ extension VitalTestServer {
 
     // MARK: - Auth host
 
-    func token(_ request: ReceivedRequest) -> Handled {
-        let grantType = request.form["grant_type"]
-        let operation = "token:" + (grantType ?? "None")
+    func token(_ request: ReceivedRequest, as operation: Operation) -> Handled {
         let issued = (access: "vat_" + core.token(bytes: 24), refresh: "vrt_" + core.token(bytes: 32))
         let now = core.now
-        switch grantType {
-        case Self.exchange:
-            return Handled(operation, exchange(request, issued: issued, now: now))
-        case "refresh_token":
+        switch operation {
+        case .exchangeSignInToken:
+            return Handled(exchange(request, issued: issued, now: now))
+        case .refreshToken:
             return state.withValue { state in
                 let lose = state.loseNextRefreshResponse
                 state.loseNextRefreshResponse = false
                 let response = Self.refresh(request, issued: issued, now: now, &state)
-                return Handled(operation, response, losesResponse: lose && response.isSuccess)
+                return Handled(response, losesResponse: lose && response.isSuccess)
             }
         default:
             return Handled(
-                operation,
                 Self.failure(400, "invalid_request", "unsupported grant_type", oauthError: "unsupported_grant_type"))
         }
     }

@@ -59,7 +59,7 @@ public final class VitalTestServer: TestServer {
     public let apiURL: URL
     /// The auth host (`/v1/token`).
     public let authURL: URL
-    let core: TestServerCore
+    let core: TestServerCore<Operation>
     let state = LockedValue(VitalServerState())
 
     /// Creates a server at `apiURL` and `authURL`.
@@ -152,34 +152,48 @@ public final class VitalTestServer: TestServer {
 }
 
 extension VitalTestServer: InProcessServer {
-    func handle(_ request: ReceivedRequest) -> Handled {
+    func operation(of request: ReceivedRequest) -> Operation? {
         if let path = Self.path(of: request, under: authURL) {
-            guard request.method == .post, path == "/v1/token" else { return Handled(nil, .notFound) }
-            return token(request)
+            guard request.method == .post, path == "/v1/token" else { return nil }
+            switch request.form["grant_type"] {
+            case "urn:ietf:params:oauth:grant-type:token-exchange": return .exchangeSignInToken
+            case "refresh_token": return .refreshToken
+            default: return .unsupportedGrant
+            }
         }
-        guard let path = Self.path(of: request, under: apiURL) else { return Handled(nil, .notFound) }
-        let segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
+        let segments = apiSegments(of: request) ?? []
         switch (request.method, segments.count, segments.first, segments.dropFirst().first) {
-        case (.post, 2, "v2", "user"):
-            return Handled("CreateUser", createUser(request))
-        case (.post, 3, "v2", "user") where segments.last == "":
-            return Handled("CreateUser", createUser(request))
-        case (.get, 4, "v2", "user") where segments[2] == "resolve":
-            return Handled("ResolveUser", resolveUser(request, clientUserID: segments[3]))
-        case (.delete, 3, "v2", "user"):
-            return Handled("DeleteUser", deleteUser(request, id: segments[2]))
-        case (.post, 4, "v2", "user") where segments[3] == "sign_in_token":
-            return Handled("CreateSignInToken", createSignInToken(request, userID: segments[2]))
-        case (.get, 4, "v2", "user") where segments[2] == "providers":
-            return Handled("GetConnectedProviders", providers(request, userID: segments[3]))
-        default:
-            return Handled(nil, .notFound)
+        case (.post, 2, "v2", "user"): return .createUser
+        case (.post, 3, "v2", "user") where segments.last == "": return .createUser
+        case (.get, 4, "v2", "user") where segments[2] == "resolve": return .resolveUser
+        case (.delete, 3, "v2", "user"): return .deleteUser
+        case (.post, 4, "v2", "user") where segments[3] == "sign_in_token": return .createSignInToken
+        case (.get, 4, "v2", "user") where segments[2] == "providers": return .getConnectedProviders
+        default: return nil
         }
+    }
+
+    func handle(_ request: ReceivedRequest, as operation: Operation) -> Handled {
+        let segments = apiSegments(of: request) ?? []
+        switch operation {
+        case .createUser: return Handled(createUser(request))
+        case .resolveUser: return Handled(resolveUser(request, clientUserID: segments[3]))
+        case .deleteUser: return Handled(deleteUser(request, id: segments[2]))
+        case .createSignInToken: return Handled(createSignInToken(request, userID: segments[2]))
+        case .getConnectedProviders: return Handled(providers(request, userID: segments[3]))
+        default: return token(request, as: operation)
+        }
+    }
+
+    /// The segments of the request's path under the API host (`["v2", "user", …]`), or nil when it is not there.
+    private func apiSegments(of request: ReceivedRequest) -> [String]? {
+        guard let path = Self.path(of: request, under: apiURL) else { return nil }
+        return path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
     }
 
     /// The request's path below `root`, or nil when it is not under it.
     private static func path(of request: ReceivedRequest, under root: URL) -> String? {
-        guard TestServerCore.origin(request.message.url) == TestServerCore.origin(root) else { return nil }
+        guard TestServerNames.origin(request.message.url) == TestServerNames.origin(root) else { return nil }
         let base = root.path == "/" ? "" : root.path
         guard request.path.hasPrefix(base + "/") else { return nil }
         return String(request.path.dropFirst(base.count))
