@@ -15,7 +15,7 @@ SDKGEN_ARGS := --schemas Schemas --output Sources --test-samples Tests --schema-
 # same width itself).
 FORMAT_PATHS := Package.swift Sources Generator Tests Benchmarks Plugins Fuzz
 
-.PHONY: help generate check lint format build compile-times platforms test stress proofs diff emulator demo bench fuzz fuzz-smoke venv clean
+.PHONY: help generate check lint format build compile-times platforms test stress proofs diff docs emulator demo bench fuzz fuzz-smoke venv clean
 
 help:  ## List the commands.
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 12
@@ -72,6 +72,9 @@ stress: build venv  ## The randomized proofs at full length from fresh seeds: li
 
 proofs: build venv  ## Every sdkgen diff rule's example proven by the compiler and the runtime, as CI does.
 	SDK_DIFF_EXAMPLES=all SDK_DIFF_MUTANTS=0 $(SWIFT) test --skip-build --filter DiffProofTests
+
+docs: build  ## The API reference of every product as static sites in .build/docs (README: "API reference").
+	Tests/Tools/build-docs .build/docs
 
 diff:  ## What the schemas changed since BASE (a directory or git revision; default HEAD): make diff BASE=v0.1.0
 	@$(SWIFT) run -q HealthSignInSDKGen diff --base $${BASE:-HEAD} --schemas Schemas; status=$$?; \

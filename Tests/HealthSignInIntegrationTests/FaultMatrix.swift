@@ -53,12 +53,12 @@ struct FaultMatrix {
             Row(outcome: outcome, attempts: 1, credentials: "unchanged", next: afterLostRotation)
         }
         return [
-            "latency beyond the timeout": lost("TransportError.timedOut"),
-            "connection reset": kept("TransportError.connectionLost"),
+            "latency beyond the timeout": lost("TransportError, kind .timedOut"),
+            "connection reset": kept("TransportError, kind .connectionLost"),
             "HTTP 500": kept("UnexpectedResponseError 500"),
             "HTTP 502": kept("UnexpectedResponseError 502"),
-            "HTTP 503 with Retry-After": kept("UnexpectedResponseError 503, Retry-After 30 s"),
-            "HTTP 429 with Retry-After": kept("UnexpectedResponseError 429, Retry-After 2 s"),
+            "HTTP 503 with Retry-After": kept("UnexpectedResponseError 503, response.retryAfter(now:) 30 s"),
+            "HTTP 429 with Retry-After": kept("UnexpectedResponseError 429, response.retryAfter(now:) 2 s"),
             "truncated body": lost("ResponseDecodingError"),
             "wrong content type": refreshed,
             "HTML error page": kept("UnexpectedResponseError 502"),
@@ -109,15 +109,17 @@ struct FaultMatrix {
         print(table(family: "\(family) (\(server.kind.rawValue))", rows: rows))
     }
 
-    /// `success`, or the error's type and what identifies it.
+    /// `success`, or the error's type and what identifies it, in the API's own terms (`kind`,
+    /// `response.retryAfter(now:)`).
     static func describe(_ call: () async throws -> Void) async -> String {
         do {
             try await call()
             return "success"
         } catch let error as TransportError {
-            return "TransportError.\(error.kind)"
+            return "TransportError, kind .\(error.kind)"
         } catch let error as UnexpectedResponseError {
-            let retryAfter = error.response.retryAfter(now: Date()).map { ", Retry-After \(Int($0)) s" } ?? ""
+            let delay = error.response.retryAfter(now: Date())
+            let retryAfter = delay.map { ", response.retryAfter(now:) \(Int($0)) s" } ?? ""
             return "UnexpectedResponseError \(error.status)\(retryAfter)"
         } catch let error as ResponseDecodingError {
             return "ResponseDecodingError" + (error.reason.hasPrefix("malformed XML") ? " (malformed XML)" : "")

@@ -245,12 +245,12 @@ final class HealthVaultIntegrationTests: EachServerTestCase {
             try await FaultMatrix.run(
                 family: "HealthVault", endpoint: server.platformURL().deletingLastPathComponent(), server: server,
                 expected: [
-                    "latency beyond the timeout": failure("TransportError.timedOut"),
-                    "connection reset": failure("TransportError.connectionLost"),
+                    "latency beyond the timeout": failure("TransportError, kind .timedOut"),
+                    "connection reset": failure("TransportError, kind .connectionLost"),
                     "HTTP 500": failure("UnexpectedResponseError 500"),
                     "HTTP 502": failure("UnexpectedResponseError 502"),
-                    "HTTP 503 with Retry-After": failure("UnexpectedResponseError 503, Retry-After 30 s"),
-                    "HTTP 429 with Retry-After": failure("UnexpectedResponseError 429, Retry-After 2 s"),
+                    "HTTP 503 with Retry-After": failure("UnexpectedResponseError 503, response.retryAfter(now:) 30 s"),
+                    "HTTP 429 with Retry-After": failure("UnexpectedResponseError 429, response.retryAfter(now:) 2 s"),
                     "truncated body": failure("ResponseDecodingError (malformed XML)"),
                     "wrong content type": success,
                     "HTML error page": failure("UnexpectedResponseError 502"),

@@ -7,7 +7,10 @@ import HealthSignInCore
 ///
 /// ```swift
 /// let context = try await session.authorize(with: server.browser(.approve))
-/// await XCTAssertThrowsErrorAsync(try await session.authorize(with: server.browser(.deny)))
+/// do {
+///     _ = try await session.authorize(with: server.browser(.deny))
+///     XCTFail("the user said no")
+/// } catch {}
 /// ```
 ///
 /// A page that never reaches the app's callback fails as a system browser would report it: the server's error page
