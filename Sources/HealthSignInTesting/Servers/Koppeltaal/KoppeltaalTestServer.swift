@@ -99,6 +99,11 @@ public final class KoppeltaalTestServer: TestServer {
     }
 
     /// Answers the next refresh with `invalid_grant` and ends its grant, as a server that lost the grant does.
+    ///
+    /// The SDK erases the grant: the call fails with `SignInError` (the server's `invalid_grant`) and the session's
+    /// status is `.needsActivation`, because Koppeltaal 1.x has no way back but a new launch from the portal. SMART's
+    /// session does the same (it signs out); Vital's keeps its user, marked for re-authentication (see
+    /// ``VitalTestServer/refuseNextRefresh()``).
     public func refuseNextRefresh() { state.withValue { $0.refuseNextRefresh = true } }
 
     /// Rotates the next refresh token and then loses the response: the app gets a dropped connection, and the

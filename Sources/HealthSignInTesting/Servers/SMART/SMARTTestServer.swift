@@ -118,6 +118,11 @@ public final class SMARTTestServer: TestServer {
     }
 
     /// Answers the next refresh with `invalid_grant` and ends its grant.
+    ///
+    /// The SDK erases the grant: the call fails with `SignInError` of code `.needsSignIn` and the session's status
+    /// is `.signedOut`, because only the user can start a new authorization. Koppeltaal's session does the same
+    /// (it needs a new launch); Vital's keeps its user, marked for re-authentication (see
+    /// ``VitalTestServer/refuseNextRefresh()``).
     public func refuseNextRefresh() { state.withValue { $0.refuseNextRefresh = true } }
 
     /// Rotates the next refresh token and then loses the response: the app gets a dropped connection, and the

@@ -6,6 +6,20 @@ import Foundation
 /// Inject one with ``TestServerFaults/inject(_:at:count:)``. Faults that strike before the server acts (a status, an
 /// error page, a dropped connection) leave its state as it was; the others let it act first, as a lost or damaged
 /// response does, so a refresh token it rotated is already dead when the client sees the failure.
+///
+/// What the SDK does after a fault on a token refresh (the README's "Reliability" tables, which the fault-matrix
+/// tests check for every family against these servers and the emulator):
+/// - Before the server acts (``status(_:retryAfter:)``, ``errorPage(status:)``, ``dropConnection``): the call fails
+///   with `UnexpectedResponseError` (the delay a 503 or 429 asks for is `response.retryAfter(now:)`) or
+///   `TransportError` of kind `connectionLost`; nothing stored changes, and the next call refreshes and succeeds. The
+///   same in every family.
+/// - After the server rotated the refresh token (``loseResponse``, ``slow(seconds:)`` beyond the client's timeout,
+///   ``truncatedBody``, ``malformedBody``): the call fails and the stored grant is kept as it was, never erased for a
+///   failure the server may not have seen; the next call sends the dead refresh token and gets the server's refusal,
+///   which each family reads its own way: SMART signs out (`SignInError.needsSignIn`), Koppeltaal needs a new launch,
+///   Vital keeps the user marked for re-authentication. HealthVault has no refresh token: its session is created
+///   anew on the next call.
+/// - ``wrongContentType`` and ``unknownMember``: the response is read as usual; the call succeeds.
 public enum TestServerFault: Sendable, Hashable, CustomStringConvertible {
     /// Answers `status` with an empty body instead of acting, with `Retry-After: <seconds>` when given (a 500, a
     /// 503 for maintenance, a 429 for a rate limit).

@@ -132,6 +132,12 @@ public final class VitalTestServer: TestServer {
     }
 
     /// Answers the next refresh with `reauthentication_required` (`invalid_grant`) and ends its session.
+    ///
+    /// The SDK keeps the user signed in, marked `pendingReauthentication`: the call fails with
+    /// `VitalSessionError.needsReauthentication(userID:)`, and the app gets the same user back with a new sign-in
+    /// token from its backend (`signIn(token:)` or `reconcile`), without asking the user anything. Junction's
+    /// refusal says the same user needs a new sign-in token, which SMART's and Koppeltaal's `invalid_grant` does not
+    /// say; that is why those two sign the user out instead.
     public func refuseNextRefresh() { state.withValue { $0.refuseNextRefresh = true } }
 
     /// Rotates the next refresh token and then loses the response: the app gets a dropped connection, and the
