@@ -5,7 +5,7 @@ import HealthSignInCore
 ///
 /// ```swift
 /// let transport = RecordingTransport(responses: [HTTPResponseMessage(status: 200, body: fixture)])
-/// let client = HealthVaultAPIClient(configuration: .init(platformURL: url, transport: transport))
+/// let client = HealthVaultAPIClient(configuration: .init(servers: .init(platform: url), transport: transport))
 /// _ = try await client.newApplicationCreationInfo(applicationID: master)
 /// XCTAssertEqual(transport.requests.first?.body, expectedBytes)
 /// ```

@@ -2,14 +2,19 @@ import Foundation
 import HealthSignInTestSupport
 import XCTest
 
-/// The Swift in the README and the DocC articles is the code in `Snippets/`, which this target compiles: every
-/// ```swift block must be a snippet (the snippet file's imports, a blank line, then the marked region), and every
-/// snippet must be shown somewhere.
+/// The Swift in the README, the DocC articles and the doc comments is the code in `Snippets/`, which this target
+/// compiles: every ```swift block of a document must be a snippet (the snippet file's imports, a blank line, then the
+/// marked region), every one of a doc comment a snippet's region, and every snippet must be shown somewhere.
 final class DocumentationTests: XCTestCase {
     /// Snippets by name, as the documentation shows them.
     private static func snippets() throws -> [String: String] {
+        try snippetParts().mapValues { $0.imports.isEmpty ? $0.region : $0.imports + "\n\n" + $0.region }
+    }
+
+    /// Snippets by name: their file's imports and the marked region.
+    private static func snippetParts() throws -> [String: (imports: String, region: String)] {
         let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Snippets")
-        var snippets: [String: String] = [:]
+        var snippets: [String: (imports: String, region: String)] = [:]
         for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) where name.hasSuffix(".swift") {
             let lines = try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8).components(
                 separatedBy: "\n")
@@ -20,7 +25,7 @@ final class DocumentationTests: XCTestCase {
                 if trimmed.hasPrefix("// snippet ") {
                     current = (String(trimmed.dropFirst("// snippet ".count)), line.prefix { $0 == " " }.count, [])
                 } else if trimmed == "// end snippet", let snippet = current {
-                    snippets[snippet.name] = (imports + [""] + snippet.lines).joined(separator: "\n")
+                    snippets[snippet.name] = (imports.joined(separator: "\n"), snippet.lines.joined(separator: "\n"))
                     current = nil
                 } else if let indent = current?.indent {
                     current?.lines.append(String(line.dropFirst(min(indent, line.prefix { $0 == " " }.count))))
@@ -60,16 +65,59 @@ final class DocumentationTests: XCTestCase {
         return blocks
     }
 
+    /// Every ```swift block of a doc comment in `Sources` (generated code aside), without the comment's `/// `.
+    private static func docCommentBlocks() throws -> [(place: String, code: String)] {
+        let sources = Fixtures.repository.appendingPathComponent("Sources")
+        let files = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)
+        var blocks: [(String, String)] = []
+        while let file = files?.nextObject() as? URL {
+            guard file.pathExtension == "swift", !file.path.contains("/Generated/") else { continue }
+            var current: [String]?
+            var start = 0
+            for (index, line) in try String(contentsOf: file, encoding: .utf8).components(separatedBy: "\n")
+                .enumerated()
+            {
+                let trimmed = line.trimmingCharacters(in: .whitespaces)
+                guard trimmed.hasPrefix("///") else { continue }
+                let text =
+                    trimmed.dropFirst(3).hasPrefix(" ") ? String(trimmed.dropFirst(4)) : String(trimmed.dropFirst(3))
+                if text == "```swift" {
+                    current = []
+                    start = index + 2
+                } else if text == "```", let code = current {
+                    let path = file.path.replacingOccurrences(of: Fixtures.repository.path + "/", with: "")
+                    blocks.append(("\(path):\(start)", code.joined(separator: "\n")))
+                    current = nil
+                } else {
+                    current?.append(text)
+                }
+            }
+        }
+        return blocks
+    }
+
     func testEverySwiftBlockIsACompiledSnippet() throws {
+        let parts = try Self.snippetParts()
         let snippets = try Self.snippets()
         XCTAssertGreaterThanOrEqual(snippets.count, 7)
         let blocks = try Self.swiftBlocks()
+        let docComments = try Self.docCommentBlocks()
+        XCTAssertGreaterThanOrEqual(docComments.count, 30)
+        let snippetsFolder = "Tests/HealthSignInDocumentationTests/Snippets"
         for block in blocks where !snippets.values.contains(block.code) {
             XCTFail(
-                "\(block.place): this Swift is not a snippet from Tests/HealthSignInDocumentationTests/Snippets, so nothing compiles it:\n\(block.code)"
+                "\(block.place): this Swift is not a snippet from \(snippetsFolder), so nothing compiles it:\n\(block.code)"
+            )
+        }
+        for block in docComments where !parts.values.contains(where: { $0.region == block.code }) {
+            XCTFail(
+                "\(block.place): this Swift is not a snippet's region in \(snippetsFolder), so nothing compiles it:\n\(block.code)"
             )
         }
         for (name, code) in snippets where !blocks.contains(where: { $0.code == code }) {
+            guard let region = parts[name]?.region, !docComments.contains(where: { $0.code == region }) else {
+                continue
+            }
             XCTFail("the snippet \(name) is shown nowhere:\n\(code)")
         }
     }

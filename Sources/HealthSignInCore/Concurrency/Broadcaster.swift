@@ -7,8 +7,10 @@ import Foundation
 /// receiving when its stream is dropped or its task is cancelled.
 ///
 /// ```swift
-/// let events = Broadcaster<SessionEvent>()
-/// for await event in events.subscribe() { ... }   // elsewhere: events.send(.signedOut)
+/// let events = Broadcaster<String>()
+/// let observer = events.subscribe()      // every value sent from now on
+/// events.send("signed out")
+/// for await event in observer { print(event) }
 /// ```
 package final class Broadcaster<Element: Sendable>: Sendable {
     private let subscribers = LockedValue<[UInt64: AsyncStream<Element>.Continuation]>([:])

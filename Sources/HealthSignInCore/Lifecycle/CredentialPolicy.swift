@@ -8,12 +8,24 @@ import Foundation
 /// by their ``ProtocolError/recovery``: `refreshCredential` is the expiry signal, `discardGrant` erases.
 ///
 /// ```swift
+/// struct StoredTokens: Codable, Sendable, Equatable {
+///     var accessToken: String
+///     var refreshToken: String
+///     var expiresAt: Date
+/// }
+/// struct NotSignedIn: Error {}
+///
 /// struct TokenPolicy: CredentialPolicy {
+///     /// The flow's token request: the refresh token in, new tokens out, sent through the lease's transport.
+///     let requestTokens: @Sendable (_ refreshToken: String, _ lease: CredentialLease) async throws -> StoredTokens
+///
 ///     func credential(in state: StoredTokens) -> StoredTokens? { state }
 ///     func state(_ state: StoredTokens, replacing credential: StoredTokens) -> StoredTokens { credential }
-///     func missingCredentialError(in state: StoredTokens?) -> any Error { MyError.notSignedIn }
-///     func needsRefresh(_ tokens: StoredTokens, at now: Date) -> Bool { tokens.expiresAt.addingTimeInterval(-60) <= now }
-///     func refresh(_ tokens: StoredTokens, lease: CredentialLease) async throws -> StoredTokens { … }
+///     func missingCredentialError(in state: StoredTokens?) -> any Error { NotSignedIn() }
+///     func needsRefresh(_ tokens: StoredTokens, at now: Date) -> Bool { tokens.expiresAt - 60 <= now }
+///     func refresh(_ tokens: StoredTokens, lease: CredentialLease) async throws -> StoredTokens {
+///         try await requestTokens(tokens.refreshToken, lease)
+///     }
 /// }
 /// ```
 public protocol CredentialPolicy: Sendable {

@@ -9,7 +9,7 @@
 ///
 /// ```swift
 /// let message: LogMessage = "\(public: operation) ← HTTP \(status)"
-/// message.isPublic  // false: the status came from the server
+/// let isPublic = message.isPublic  // false: the status came from the server
 /// ```
 public struct LogMessage: Sendable, Hashable, CustomStringConvertible, ExpressibleByStringInterpolation {
     /// The message's text.

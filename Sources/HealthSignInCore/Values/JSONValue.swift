@@ -9,9 +9,9 @@ import HealthSignInSchemaSemantics
 ///
 /// ```swift
 /// let value = try JSONValue.parse(Data(#"{"b":1.0,"a":[true,null,"x"]}"#.utf8))
-/// value["b"]?.numberValue?.text          // "1.0"
-/// value["a"]?[0]?.boolValue              // true
-/// String(decoding: value.serialized(), as: UTF8.self) == #"{"b":1.0,"a":[true,null,"x"]}"#
+/// let text = value["b"]?.numberValue?.text                 // "1.0"
+/// let first = value["a"]?[0]?.boolValue                     // true
+/// let bytes = String(decoding: value.serialized(), as: UTF8.self)  // #"{"b":1.0,"a":[true,null,"x"]}"#
 /// ```
 ///
 /// `JSONValue` is also `Codable`, so it can sit inside any `Codable` model. Foundation's `JSONDecoder` does not

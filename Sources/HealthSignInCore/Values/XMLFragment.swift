@@ -9,8 +9,8 @@
 /// ```swift
 /// let document = try XMLTree.parse(Data("<r><info> <a x='1'>t&amp;u</a><!-- c --> </info></r>".utf8))
 /// let info = document.root.child("info")?.innerXML
-/// info?.text                         // " <a x='1'>t&amp;u</a><!-- c --> "
-/// try info?.tree().first?.text       // "t&u"
+/// let text = info?.text                        // " <a x='1'>t&amp;u</a><!-- c --> "
+/// let decoded = try info?.tree().first?.text    // "t&u"
 ///
 /// var writer = XMLWriter()
 /// writer.startElement("info")

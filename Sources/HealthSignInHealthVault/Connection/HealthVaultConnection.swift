@@ -5,7 +5,8 @@ import HealthSignInCore
 /// signed with it.
 ///
 /// ```swift
-/// let connection = HealthVaultConnection(configuration: .init(store: KeychainCredentialStore(service: "app.healthvault")))
+/// let store = try CredentialStores.secure(service: "app.healthvault")
+/// let connection = HealthVaultConnection(configuration: .init(store: store))
 /// let shellPage = try await connection.provision(masterAppID: master)      // open it in a web view
 /// // …the web view reaches …/application/complete?…
 /// try await connection.completeAuthorization(redirect: completionURL)

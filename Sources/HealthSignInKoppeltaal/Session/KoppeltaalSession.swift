@@ -10,7 +10,7 @@ import HealthSignInOAuth
 ///     fhirBaseURL: URL(string: "https://ggz.koppeltaal.nl/FHIR/Koppeltaal")!,
 ///     clientID: "RANJKA", clientSecret: secret,
 ///     redirectURI: "ranjka://after-auth",
-///     store: KeychainCredentialStore(service: "app.koppeltaal")
+///     store: try CredentialStores.secure(service: "app.koppeltaal")
 /// ))
 /// let context = try await session.activate(code: "593740")
 /// let bundle = try await session.fhir(ResourcePath("MessageHeader", "_search"), query: query)

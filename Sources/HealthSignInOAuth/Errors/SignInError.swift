@@ -11,7 +11,7 @@ import HealthSignInCore
 ///
 /// ```swift
 /// do {
-///     try await session.completeAuthorization(redirectURL: url)
+///     _ = try await session.completeAuthorization(redirectURL: url)
 /// } catch let error as SignInError where error.code == .authorizationDenied {
 ///     show(error.serverError?.body.errorDescription ?? error.description)
 /// }

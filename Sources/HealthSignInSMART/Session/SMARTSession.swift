@@ -9,7 +9,7 @@ import HealthSignInOAuth
 /// let session = SMARTSession(configuration: .init(
 ///     clientID: "my-app", redirectURI: "myapp://smart/callback",
 ///     fhirBaseURL: URL(string: "https://ehr.example.com/fhir")!,
-///     store: KeychainCredentialStore(service: "app.smart")))
+///     store: try CredentialStores.secure(service: "app.smart")))
 /// let context = try await session.authorize(with: browser)
 /// let patient = try await session.fhir(.fhir("Patient", id: context.patient))
 /// ```

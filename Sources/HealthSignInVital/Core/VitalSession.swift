@@ -6,7 +6,7 @@ import HealthSignInOAuth
 /// launches, refreshes it transparently, and signs out.
 ///
 /// ```swift
-/// let vital = VitalSession(configuration: .init(store: KeychainCredentialStore(service: "com.example.vital")))
+/// let vital = VitalSession(configuration: .init(store: try CredentialStores.secure(service: "com.example.vital")))
 /// if try vital.status.isEmpty {
 ///     try await vital.signIn(token: try await myBackend.vitalSignInToken())
 /// }
