@@ -21,7 +21,8 @@ package enum DiffCommand {
             let newURL = URL(fileURLWithPath: schemas).standardizedFileURL
             let newFiles = try SchemaDirectory.read(newURL)
             let newConfig = try config.map { try Command.readConfig($0) } ?? .init()
-            let old = try baseSchemas(base, schemas: newURL, config: config, baseConfig: baseConfig)
+            let old = try baseSchemas(
+                base, schemas: newURL, given: schemas, config: config, baseConfig: baseConfig, note: complain)
             let oldModule = try GeneratorPipeline.resolvedModule(
                 old.files, options: .init(displayRoot: old.displayRoot, config: old.config)
             ).0
@@ -57,34 +58,53 @@ package enum DiffCommand {
     }
 
     /// The base set's files, configuration and the folder its locations are printed under: read from the directory
-    /// `base`, from `REVISION:PATH`, or from the git revision `base` of the repository that holds `schemas` (the
-    /// same path there, and the configuration file at that revision).
-    private static func baseSchemas(_ base: String, schemas: URL, config: String?, baseConfig: String?) throws
-        -> (files: [InMemoryFile], config: GeneratorConfig, displayRoot: String)
-    {
+    /// `base`, from `REVISION:PATH`, or from the git revision `base`: the folder `schemas` (written `given` on the
+    /// command line) at that revision of the repository that holds it, or, for a copy the revision does not have,
+    /// the revision's `Schemas` (said in a `note`). The configuration file is read at the revision too.
+    private static func baseSchemas(
+        _ base: String, schemas: URL, given: String, config: String?, baseConfig: String?, note: (String) -> Void
+    ) throws -> (files: [InMemoryFile], config: GeneratorConfig, displayRoot: String) {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: base, isDirectory: &isDirectory), isDirectory.boolValue {
             let files = try SchemaDirectory.read(URL(fileURLWithPath: base).standardizedFileURL)
             return (files, try (baseConfig ?? config).map { try Command.readConfig($0) } ?? .init(), displayed(base))
         }
+        let current = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
+        let revision: GitRevision
+        let folder: URL
         // `REVISION:PATH`, as git writes it, names the schemas directory at the revision; the repository is the one
         // around the current directory.
         if let colon = base.firstIndex(of: ":"), base.first != ":" {
-            let current = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
-            let revision = try GitRevision(String(base[..<colon]), repositoryOf: current, base: base)
-            let path = revision.top.appendingPathComponent(String(base[base.index(after: colon)...]), isDirectory: true)
-            let files = try revision.files(under: path)
-            let config = try baseConfig.flatMap { try revision.text(of: URL(fileURLWithPath: $0)) }
-            let decoded = try config.map { try Command.decodeConfig($0, file: baseConfig ?? "") } ?? .init()
-            return (files, decoded, displayed(base))
+            revision = try GitRevision(String(base[..<colon]), repositoryOf: current, base: base)
+            folder = revision.top.appendingPathComponent(String(base[base.index(after: colon)...]), isDirectory: true)
+        } else {
+            // A copy outside every repository is compared with the revision of the one around the current directory.
+            if let own = try? GitRevision(base, repositoryOf: schemas, base: base) {
+                revision = own
+            } else {
+                revision = try GitRevision(base, repositoryOf: current, base: base)
+            }
+            folder = schemas
         }
-        let revision = try GitRevision(base, repositoryOf: schemas, base: base)
-        let files = try revision.files(under: schemas)
-        let display = revision.revision + ":" + (try revision.relative(schemas))
-        if let path = baseConfig ?? config, let text = try revision.text(of: URL(fileURLWithPath: path)) {
-            return (files, try Command.decodeConfig(text, file: path), display)
+        var files: [InMemoryFile]
+        var display = displayed(base)
+        do {
+            files = try revision.files(under: folder)
+            if !base.contains(":") { display = revision.revision + ":" + (try revision.relative(folder)) }
+        } catch let failure as GitRevision.Failure where !base.contains(":") {
+            let fallback = revision.top.appendingPathComponent("Schemas", isDirectory: true)
+            guard let found = try? revision.files(under: fallback) else { throw failure }
+            note(
+                "note: \(displayed(given)) is not in \(base); comparing with \(base):Schemas (name another with --base \(base):PATH)"
+            )
+            files = found
+            display = base + ":Schemas"
         }
-        return (files, .init(), display)
+        // A `REVISION:PATH` base reads only `--base-config` there; a revision reads `--config` too.
+        let configuration = try (base.contains(":") ? baseConfig : baseConfig ?? config).flatMap { path in
+            try revision.text(of: URL(fileURLWithPath: path)).map { try Command.decodeConfig($0, file: path) }
+        }
+        return (files, configuration ?? .init(), display)
     }
 }
 

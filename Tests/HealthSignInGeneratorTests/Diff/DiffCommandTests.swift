@@ -119,7 +119,8 @@ final class DiffCommandTests: XCTestCase {
     }
 
     func testEveryFormOfTheBaseSaysWhatIsWrongWhenItCannotBeRead() throws {
-        // A copy inside the repository that the revision does not have: the error names it and the way out.
+        // A copy inside the repository that the revision does not have: compared with the revision's Schemas, and
+        // said so with the way to name another folder.
         let scratch = ".build/diff-scratch-\(UUID().uuidString)/Schemas"
         let copy = Fixtures.repository.appendingPathComponent(scratch)
         defer { try? FileManager.default.removeItem(at: copy.deletingLastPathComponent()) }
@@ -130,18 +131,27 @@ final class DiffCommandTests: XCTestCase {
                 at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try file.contents.write(to: url, atomically: true, encoding: .utf8)
         }
-        let missing = try Subprocess.run(
-            [sdkgen, "diff", "--base", "HEAD", "--schemas", scratch], currentDirectory: Fixtures.repository)
-        XCTAssertEqual(missing.status, 2, missing.output)
-        XCTAssertTrue(missing.output.contains("\(scratch) holds no schema files at HEAD"), missing.output)
-        XCTAssertTrue(missing.output.contains("--base HEAD:PATH"), missing.output)
+        let compared = try Subprocess.run(
+            [sdkgen, "diff", "--base", "HEAD", "--schemas", scratch, "--fail-on", "none"],
+            currentDirectory: Fixtures.repository)
+        XCTAssertEqual(compared.status, 0, compared.output)
+        XCTAssertTrue(
+            compared.output.contains(
+                "note: \(scratch) is not in HEAD; comparing with HEAD:Schemas (name another with "
+                    + "--base HEAD:PATH)"), compared.output)
+        XCTAssertTrue(compared.output.contains("HEAD:Schemas/Vital/protocol.json#: family-removed"), compared.output)
 
-        // The same copy against the revision's own folder.
+        // The same copy against the revision's folder named, and a folder the revision does not have.
         let named = try Subprocess.run(
             [sdkgen, "diff", "--base", "HEAD:Schemas", "--schemas", scratch, "--fail-on", "none"],
             currentDirectory: Fixtures.repository)
         XCTAssertEqual(named.status, 0, named.output)
         XCTAssertTrue(named.output.contains("family-removed"), named.output)
+        let nowhere = try Subprocess.run(
+            [sdkgen, "diff", "--base", "HEAD:NoSuchFolder", "--schemas", scratch], currentDirectory: Fixtures.repository
+        )
+        XCTAssertEqual(nowhere.status, 2, nowhere.output)
+        XCTAssertTrue(nowhere.output.contains("NoSuchFolder holds no schema files at HEAD"), nowhere.output)
 
         // Neither a directory nor a revision, inside a repository and outside any.
         let unknown = try Subprocess.run(
@@ -157,6 +167,16 @@ final class DiffCommandTests: XCTestCase {
             [sdkgen, "diff", "--base", "nosuchdir", "--schemas", "outside/Schemas"], currentDirectory: directory)
         XCTAssertEqual(outside.status, 2, outside.output)
         XCTAssertTrue(outside.output.contains("is not inside a git repository"), outside.output)
+
+        // A copy outside every repository, against a revision of the one around the current directory.
+        let copyOutside = try Subprocess.run(
+            [
+                sdkgen, "diff", "--base", "HEAD", "--schemas", directory.appendingPathComponent("outside/Schemas").path,
+                "--fail-on", "none",
+            ],
+            currentDirectory: Fixtures.repository)
+        XCTAssertEqual(copyOutside.status, 0, copyOutside.output)
+        XCTAssertTrue(copyOutside.output.contains("comparing with HEAD:Schemas"), copyOutside.output)
     }
 
     /// The schemas at `revision` of this repository, written to a directory of their own.
