@@ -18,8 +18,9 @@ final class ConsumerPackageTests: XCTestCase {
     private static let package = Fixtures.repository.appendingPathComponent(".build/consumer-package")
     private static let scratch = Fixtures.repository.appendingPathComponent(".build/consumer-package-build")
 
-    /// Copies the fixture into place, with the SDK's path in its manifest, the README snippets in its app, and the
-    /// snippets that are tests (those of the test kit) in its test target.
+    /// Copies the fixture into place, with the SDK's path in its manifest, the snippets in its app (but those of the
+    /// package's own `package` declarations), and the snippets that are tests (those of the test kit) in its test
+    /// target.
     private static func preparePackage() throws {
         let manager = FileManager.default
         try? manager.removeItem(at: package.appendingPathComponent("Sources"))
@@ -30,7 +31,9 @@ final class ConsumerPackageTests: XCTestCase {
         try manager.createDirectory(
             at: package.appendingPathComponent("Tests/ConsumerAppTests"), withIntermediateDirectories: true)
         let snippets = Fixtures.repository.appendingPathComponent("Tests/HealthSignInDocumentationTests/Snippets")
-        for name in try manager.contentsOfDirectory(atPath: snippets.path) where name.hasSuffix(".swift") {
+        // The examples of the package's own `package` declarations are not an app's to compile.
+        for name in try manager.contentsOfDirectory(atPath: snippets.path)
+        where name.hasSuffix(".swift") && !name.hasSuffix("PackageSnippets.swift") {
             let file = snippets.appendingPathComponent(name)
             let isTest = try String(contentsOf: file, encoding: .utf8).contains("\nimport XCTest\n")
             try manager.copyItem(

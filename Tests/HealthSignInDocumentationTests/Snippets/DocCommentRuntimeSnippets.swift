@@ -155,29 +155,3 @@ struct TokenPolicy: CredentialPolicy {
     }
 }
 // end snippet
-
-// The package's own concurrency helpers, which flows in this package use.
-
-func asyncMutexExample(signIn: @Sendable (String) async throws -> Void, token: String) async throws {
-    // snippet doc-async-mutex
-    let lifecycle = AsyncMutex()
-    try await lifecycle.withLock { try await signIn(token) }
-    // end snippet
-}
-
-func broadcasterExample() async {
-    // snippet doc-broadcaster
-    let events = Broadcaster<String>()
-    let observer = events.subscribe()      // every value sent from now on
-    events.send("signed out")
-    for await event in observer { print(event) }
-    // end snippet
-}
-
-func sharedRunExample(refreshAndStore: @escaping @Sendable () async throws -> String) async throws -> String {
-    // snippet doc-shared-run
-    let refresh = SharedRun { try await refreshAndStore() }
-    let fresh = try await refresh.value()     // from any number of callers
-    // end snippet
-    return fresh
-}
