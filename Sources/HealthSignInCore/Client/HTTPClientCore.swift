@@ -49,10 +49,13 @@ import Foundation
     {
         let request = try builder.build(timeout: options.timeout)
         try options.urlPolicy.check(request.url)
+        let requestID = options.logger == nil ? nil : LogEntry.makeRequestID()
         options.logger.log(
-            .debug, family, "\(public: operation) → \(public: request.method) \(Redaction.url(request.url))")
+            .debug, family, "\(public: operation) → \(public: request.method) \(Redaction.url(request.url))",
+            operation: operation, requestID: requestID)
         let response = try await options.send(request, operation: OperationID(family: family, method: operation))
-        options.logger.log(.debug, family, "\(public: operation) ← HTTP \(response.status)")
+        options.logger.log(
+            .debug, family, "\(public: operation) ← HTTP \(response.status)", operation: operation, requestID: requestID)
         guard response.isSuccess else {
             let error = Self.error(for: response, operation: operation, formats: errors)
             guard let unexpected = error as? UnexpectedResponseError else { throw error }

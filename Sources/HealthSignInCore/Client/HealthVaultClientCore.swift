@@ -89,9 +89,13 @@ import Foundation
             timeout: options.timeout
         )
         return try await retry.run(idempotent: idempotent, now: clock.now) {
-            options.logger.log(.debug, family, "\(public: method) v\(public: version) → \(Redaction.url(url))")
+            let requestID = options.logger == nil ? nil : LogEntry.makeRequestID()
+            options.logger.log(
+                .debug, family, "\(public: method) v\(public: version) → \(Redaction.url(url))", operation: method,
+                requestID: requestID)
             let response = try await options.send(request, operation: OperationID(family: family, method: method))
-            options.logger.log(.debug, family, "\(public: method) ← HTTP \(response.status)")
+            options.logger.log(
+                .debug, family, "\(public: method) ← HTTP \(response.status)", operation: method, requestID: requestID)
             let parsed: HealthVaultResponseEnvelope
             do {
                 parsed = try HealthVaultResponseEnvelope(body: response.body)

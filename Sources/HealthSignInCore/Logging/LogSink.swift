@@ -26,12 +26,28 @@ public struct LogEntry: Sendable, Hashable {
     public var isPublic: Bool { content.isPublic }
     /// The message, with its privacy.
     public let content: LogMessage
+    /// The operation the entry is about, such as `exchangeSignInToken`, or nil for an entry about no single
+    /// operation. The SDK's own name for it, never a server's.
+    public let operation: String?
+    /// Ties together the entries of one request: its `→` and `←` entries carry the same value, and no other
+    /// request's do. Nil for an entry about no single request. Made by the SDK, never sent to a server.
+    public let requestID: String?
 
     /// Creates a record.
-    public init(level: Level, category: String, message: LogMessage) {
+    public init(
+        level: Level, category: String, message: LogMessage, operation: String? = nil, requestID: String? = nil
+    ) {
         self.level = level
         self.category = category
         self.content = message
+        self.operation = operation
+        self.requestID = requestID
+    }
+
+    /// A new value for ``requestID``: 16 hexadecimal digits, random.
+    static func makeRequestID() -> String {
+        let digits = String(UInt64.random(in: .min ... .max), radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
     }
 }
 
@@ -58,8 +74,12 @@ public struct ClosureLogSink: LogSink {
 
 extension Optional where Wrapped == any LogSink {
     /// Logs through the sink when there is one.
-    public func log(_ level: LogEntry.Level, _ category: String, _ message: @autoclosure () -> LogMessage) {
+    public func log(
+        _ level: LogEntry.Level, _ category: String, _ message: @autoclosure () -> LogMessage,
+        operation: String? = nil, requestID: String? = nil
+    ) {
         guard let sink = self else { return }
-        sink.log(LogEntry(level: level, category: category, message: message()))
+        sink.log(
+            LogEntry(level: level, category: category, message: message(), operation: operation, requestID: requestID))
     }
 }

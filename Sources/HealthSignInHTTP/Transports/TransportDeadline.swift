@@ -2,12 +2,17 @@ import Foundation
 
 /// A request's timeout, checked before anything is sent: `.infinity` means none; NaN, zero and negative values are
 /// configuration mistakes, never a crash or a request without an end.
-struct TransportDeadline: Sendable {
+///
+/// A transport for another HTTP client reads the request's timeout through it, so that it keeps the
+/// ``HTTPTransport`` contract the SDK's own transports keep.
+public struct TransportDeadline: Sendable, Hashable {
     /// The timeout in whole milliseconds, rounded up; 0 for none (libcurl's convention).
-    let milliseconds: Int
+    public let milliseconds: Int
 
+    /// Reads `timeout` (seconds).
+    ///
     /// - Throws: ``ConfigurationError/invalidTimeout(_:)`` when `timeout` is NaN, zero or negative.
-    init(_ timeout: TimeInterval) throws(ConfigurationError) {
+    public init(_ timeout: TimeInterval) throws(ConfigurationError) {
         guard !timeout.isNaN, timeout > 0 else { throw .invalidTimeout(timeout) }
         // Past a year is no deadline a caller waits for: the same as none.
         milliseconds = timeout >= Self.never ? 0 : max(1, Int((timeout * 1000).rounded(.up)))
@@ -21,8 +26,8 @@ struct TransportDeadline: Sendable {
     }
 
     /// The timeout in seconds, or nil for none.
-    var seconds: TimeInterval? { milliseconds == 0 ? nil : TimeInterval(milliseconds) / 1000 }
+    public var seconds: TimeInterval? { milliseconds == 0 ? nil : TimeInterval(milliseconds) / 1000 }
 
     /// A year: timeouts this long or longer are none.
-    static let never: TimeInterval = 31_536_000
+    public static let never: TimeInterval = 31_536_000
 }
