@@ -16,4 +16,15 @@ final class LogMessageTests: XCTestCase {
         XCTAssertEqual(record.message, outside.text)
         XCTAssertFalse(record.isPublic)
     }
+
+    func testTheRedactedTextKeepsTheSDKsWordingAndHidesEveryOtherValue() {
+        let status = 401
+        let user = "alice"
+        let message: LogMessage = "\(public: "createUser") ← HTTP \(status) for \(user)"
+        XCTAssertEqual(message.redactedText, "createUser ← HTTP <private> for <private>")
+        XCTAssertEqual(LogMessage("a server's words", isPublic: false).redactedText, "<private>")
+        XCTAssertEqual(LogMessage("the SDK's words", isPublic: true).redactedText, "the SDK's words")
+        let literal: LogMessage = "refreshed the credential"
+        XCTAssertEqual(literal.redactedText, literal.text)
+    }
 }

@@ -28,7 +28,7 @@ final class LogMetadataTests: XCTestCase {
         XCTAssertEqual(entries.count, 4, "\(log.records)")
         let requests = Dictionary(grouping: entries, by: { $0.requestID ?? "" })
         XCTAssertEqual(requests.count, 2, "one id for each request")
-        XCTAssertEqual(Set(entries.compactMap(\.operation)), ["createUser", "createSignInToken"])
+        XCTAssertEqual(Set(entries.compactMap(\.operation)), ["CreateUser", "CreateSignInToken"])
         for (id, pair) in requests {
             XCTAssertEqual(id.count, 16)
             XCTAssertEqual(pair.map { $0.message.contains("→") }, [true, false], "the request's → then its ←")

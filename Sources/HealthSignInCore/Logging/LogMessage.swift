@@ -16,11 +16,20 @@ public struct LogMessage: Sendable, Hashable, CustomStringConvertible, Expressib
     public let text: String
     /// True when the text is the SDK's fixed wording with only its own values in it.
     public let isPublic: Bool
+    /// The text with each value from outside the SDK's own wording replaced by `<private>`, for logs that must not
+    /// hold them: `CreateSignInToken ← HTTP <private>`. The whole text is `<private>` for a message made from one
+    /// string that is not public.
+    public let redactedText: String
 
     /// A message of `text`, public only when `isPublic` says so.
     public init(_ text: String, isPublic: Bool) {
+        self.init(text, isPublic: isPublic, redactedText: isPublic ? text : Self.privatePlaceholder)
+    }
+
+    private init(_ text: String, isPublic: Bool, redactedText: String) {
         self.text = text
         self.isPublic = isPublic
+        self.redactedText = redactedText
     }
 
     /// A literal: fixed text, public.
@@ -28,8 +37,13 @@ public struct LogMessage: Sendable, Hashable, CustomStringConvertible, Expressib
 
     /// An interpolated message: public only when every interpolated value was marked public.
     public init(stringInterpolation: Interpolation) {
-        self.init(stringInterpolation.text, isPublic: stringInterpolation.isPublic)
+        self.init(
+            stringInterpolation.text, isPublic: stringInterpolation.isPublic,
+            redactedText: stringInterpolation.redactedText)
     }
+
+    /// What stands in the redacted text for a value that is not public.
+    public static let privatePlaceholder = "<private>"
 
     /// The text.
     public var description: String { text }
@@ -37,23 +51,30 @@ public struct LogMessage: Sendable, Hashable, CustomStringConvertible, Expressib
     /// Builds a ``LogMessage`` from a string literal with interpolated values.
     public struct Interpolation: StringInterpolationProtocol {
         var text = ""
+        var redactedText = ""
         var isPublic = true
 
         /// Starts an empty message.
         public init(literalCapacity: Int, interpolationCount: Int) { text.reserveCapacity(literalCapacity) }
 
         /// Appends fixed text.
-        public mutating func appendLiteral(_ literal: String) { text += literal }
+        public mutating func appendLiteral(_ literal: String) {
+            text += literal
+            redactedText += literal
+        }
 
         /// Appends a value from outside the SDK's own wording; the message becomes private.
         public mutating func appendInterpolation(_ value: some Any) {
             text += Redaction.show(Optional(value))
+            redactedText += LogMessage.privatePlaceholder
             isPublic = false
         }
 
         /// Appends a value the SDK itself defines (an operation name, a status code, a count); the message stays public.
         public mutating func appendInterpolation(public value: some Any) {
-            text += Redaction.show(Optional(value))
+            let shown = Redaction.show(Optional(value))
+            text += shown
+            redactedText += shown
         }
     }
 }

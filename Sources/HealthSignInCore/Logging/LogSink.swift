@@ -26,7 +26,7 @@ public struct LogEntry: Sendable, Hashable {
     public var isPublic: Bool { content.isPublic }
     /// The message, with its privacy.
     public let content: LogMessage
-    /// The operation the entry is about, such as `exchangeSignInToken`, or nil for an entry about no single
+    /// The operation the entry is about, such as `CreateSignInToken`, or nil for an entry about no single
     /// operation. The SDK's own name for it, never a server's.
     public let operation: String?
     /// Ties together the entries of one request: its `→` and `←` entries carry the same value, and no other
