@@ -412,7 +412,8 @@ final class DocumentationTests: XCTestCase {
         XCTAssertEqual(
             doubles.sorted(),
             [
-                "HealthVaultTestServer", "KoppeltaalTestServer", "ManualClock", "RecordingTransport",
+                "HTTPTransportConformance", "HealthVaultTestServer", "KoppeltaalTestServer", "ManualClock",
+                "RecordingTransport",
                 "RedirectFollowingBrowser", "SMARTTestServer", "SeededRandomSource", "TestServer", "TestServerFault",
                 "TestServerFaults", "TestServerLedger", "TestServerOperation", "TestServerTransport", "TestUserBrowser",
                 "TestUserDecision",

@@ -72,6 +72,15 @@ func expectNothingSent(to server: some TestServer) {
 }
 // end snippet
 
+func httpTransportConformanceExample() async throws {
+    // snippet doc-http-transport-conformance
+    let report = try await HTTPTransportConformance { timeout in
+        URLSessionHTTPTransport(configuration: .init(timeout: timeout))
+    }.run()
+    XCTAssertEqual(report.failures, [], "\(report)")
+    // end snippet
+}
+
 func testServerFaultsExample(server: SMARTTestServer) {
     // snippet doc-test-server-faults
     server.faults.inject(.status(503, retryAfter: 30), at: server.tokenURL)
