@@ -40,8 +40,8 @@ Control endpoints (JSON), for tests:
   POST /_control/smart/clients {...}       register a client: client_id, auth_method, secret, jwks, grant_types, scopes
   POST /_control/smart/launch {...}        mint an EHR launch for client_id with its context; answers launch and iss
   POST /_control/smart/expire-tokens       expire every access token now
-  GET  /_control/smart/stats               token requests per grant type, revocations, introspections, rejected
-                                           assertions, FHIR calls, live refresh tokens, and what the mix-up
+  GET  /_control/smart/stats               token requests per grant type (and token_refused), revocations, rejected
+                                           assertions, introspections, FHIR calls, live refresh tokens, what the mix-up
                                            attacker at /evil saw (evil_authorize, evil_token)
 """
 import argparse

@@ -113,7 +113,7 @@ class State:
             self.jtis = set()
             self.stats = {"token": {"authorization_code": 0, "refresh_token": 0, "client_credentials": 0},
                           "revoke": 0, "introspect": 0, "authorize": 0, "assertions_rejected": 0, "fhir": 0,
-                          "evil_authorize": 0, "evil_token": []}
+                          "evil_authorize": 0, "evil_token": [], "token_refused": {}}
 
     def now(self):
         return time.time() + float(self.settings["clock_offset_seconds"])
@@ -715,7 +715,13 @@ def evil_token():
 
 @blueprint.post(BASE + "/auth/token")
 def token():
-    return server.create_token_response()
+    response = server.create_token_response()
+    if response.status_code >= 400:
+        grant_type = request.form.get("grant_type", "")
+        with STATE.lock:
+            refused = STATE.stats["token_refused"]
+            refused[grant_type] = refused.get(grant_type, 0) + 1
+    return response
 
 
 @blueprint.post(BASE + "/auth/revoke")

@@ -91,6 +91,8 @@ final class ConnectionPool: Sendable {
         if !kept { connection.closeNow() }
     }
 
+    deinit { close() }
+
     /// Closes every idle connection.
     func close() {
         for connection in idle.withLockedValue({ connections in
@@ -120,9 +122,9 @@ final class ConnectionPool: Sendable {
 }
 
 extension PostgresConnection {
-    /// Closes the connection without waiting for it to be closed.
+    /// Closes the connection without waiting for it to be closed; the connection lives until it is.
     fileprivate func closeNow() {
         let closing: EventLoopFuture<Void> = close()
-        closing.whenComplete { _ in }
+        closing.whenComplete { _ in withExtendedLifetime(self) {} }
     }
 }
