@@ -33,6 +33,7 @@ let package = Package(
             dependencies: [
                 "HealthSignInPostgres",
                 .product(name: "HealthSignInSMART", package: "HealthSignInSDK"),
+                .product(name: "HealthSignInTesting", package: "HealthSignInSDK"),
             ],
             path: "Tests/FleetWorker",
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]

@@ -31,34 +31,56 @@ final class ConnectionPool: Sendable {
         self.maximumIdle = maximumIdle
     }
 
-    /// Runs `statement` on a connection, ending it (and the connection) at the deadline.
+    /// Runs `statement` on a connection. Connecting and the statement together end by twice the timeout: past it, the
+    /// connection is closed and the statement fails with ``StatementTimedOut``, whatever state it was in.
     func run<Result: Sendable>(_ statement: @escaping @Sendable (PostgresConnection) -> EventLoopFuture<Result>)
         -> EventLoopFuture<Result>
     {
-        let connection: EventLoopFuture<PostgresConnection>
-        if let pooled = idle.withLockedValue({ $0.popLast() }) {
-            connection = pooled.eventLoop.makeSucceededFuture(pooled)
+        let loop = eventLoopGroup.next()
+        let connecting: EventLoopFuture<PostgresConnection>
+        if let pooled = idle.withLockedValue({ $0.popLast() }), !pooled.isClosed {
+            connecting = loop.makeSucceededFuture(pooled)
         } else {
             let id = nextID.withLockedValue { value -> Int in
                 value += 1
                 return value
             }
-            connection = PostgresConnection.connect(
-                on: eventLoopGroup.next(), configuration: configuration, id: id, logger: logger)
+            connecting = PostgresConnection.connect(on: loop, configuration: configuration, id: id, logger: logger)
         }
-        let timeout = self.timeout
-        return connection.flatMap { connection in
-            // A statement that has not finished by the deadline ends with its connection.
-            let deadline = connection.eventLoop.scheduleTask(in: timeout) { connection.closeNow() }
-            return statement(connection).always { [self] result in
+        let promise = loop.makePromise(of: Result.self)
+        let exchange = NIOLockedValueBox<(connection: PostgresConnection?, finished: Bool)>((nil, false))
+        let finish: @Sendable (Swift.Result<Result, any Error>) -> Bool = { result in
+            let first = exchange.withLockedValue { state -> Bool in
+                defer { state.finished = true }
+                return !state.finished
+            }
+            if first { promise.completeWith(result) }
+            return first
+        }
+        let deadline = loop.scheduleTask(in: timeout + timeout) {
+            exchange.withLockedValue { $0.connection }?.closeNow()
+            _ = finish(.failure(StatementTimedOut()))
+        }
+        connecting.whenComplete { [self] connected in
+            switch connected {
+            case .failure(let error):
                 deadline.cancel()
-                if case .failure(let error) = result, Self.isConnectionFailure(error) || connection.isClosed {
-                    connection.closeNow()
-                } else {
-                    giveBack(connection)
+                _ = finish(.failure(error))
+            case .success(let connection):
+                exchange.withLockedValue { $0.connection = connection }
+                statement(connection).whenComplete { result in
+                    deadline.cancel()
+                    let failed: Bool
+                    if case .failure(let error) = result { failed = Self.isConnectionFailure(error) } else { failed = false }
+                    if finish(result), !failed, !connection.isClosed {
+                        self.giveBack(connection)
+                    } else {
+                        connection.closeNow()
+                    }
                 }
             }
         }
+        return promise.futureResult
     }
 
     /// Runs `statement` and blocks the calling thread until it ends; the deadline bounds the wait.
@@ -107,7 +129,7 @@ final class ConnectionPool: Sendable {
     /// rather than that it refused the statement.
     static func isConnectionFailure(_ error: any Error) -> Bool {
         guard let error = error as? PSQLError else {
-            return error is IOError || error is NIOConnectionError || error is ChannelError
+            return error is IOError || error is NIOConnectionError || error is ChannelError || error is StatementTimedOut
         }
         switch error.code {
         case .clientClosedConnection, .serverClosedConnection, .connectionError, .uncleanShutdown:
@@ -127,4 +149,9 @@ extension PostgresConnection {
         let closing: EventLoopFuture<Void> = close()
         closing.whenComplete { _ in withExtendedLifetime(self) {} }
     }
+}
+
+/// A statement, with connecting, took longer than the store allows; its connection was closed.
+struct StatementTimedOut: Error, CustomStringConvertible {
+    var description: String { "timed out" }
 }

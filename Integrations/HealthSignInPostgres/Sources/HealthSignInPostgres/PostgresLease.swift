@@ -24,22 +24,25 @@ final class PostgresLease: CredentialStoreLock {
 
     /// Takes the lease on `key`, polling (from every 2 ms up to every 100 ms) while another holder has it.
     static func acquire(_ key: String, in store: PostgresCredentialStore) async throws -> PostgresLease {
-        let table = store.schema.table
         let holder = UUID().uuidString
         let lease = store.configuration.lockLease
         let timeout = store.configuration.lockTimeout
         let deadline = ContinuousClock.now + .milliseconds(Int64((max(timeout, 0) * 1_000).rounded()))
         var pause = Duration.milliseconds(2)
+        var outage: ContinuousClock.Instant?
         while true {
             try Task.checkCancellation()
-            let taken = try await store.performAsync("lock", key) { connection in
-                PostgresCredentialStore.query(
-                    connection,
-                    "INSERT INTO \(table)_locks (key, holder, expires_at) "
-                        + "VALUES ($1, $2, now() + make_interval(secs => $3)) ON CONFLICT (key) DO UPDATE "
-                        + "SET holder = excluded.holder, expires_at = excluded.expires_at "
-                        + "WHERE \(table)_locks.expires_at < now()", [key, holder, lease]
-                ).map { $0.metadata.rows == 1 }
+            let taken: Bool
+            do {
+                taken = try await take(key, holder, in: store)
+                outage = nil
+            } catch let error as PostgresCredentialStoreError {
+                // Waiting for the lock goes on through a short outage (a restart, a failover), as a write does.
+                guard case .unavailable = error, ContinuousClock.now < deadline else { throw error }
+                let began = outage ?? ContinuousClock.now
+                guard began.duration(to: .now) < .seconds(store.configuration.outageTolerance) else { throw error }
+                outage = began
+                taken = false
             }
             if taken {
                 return PostgresLease(
@@ -50,6 +53,20 @@ final class PostgresLease: CredentialStoreLock {
             }
             try await Task.sleep(for: pause)
             pause = min(pause * 2, .milliseconds(100))
+        }
+    }
+
+    /// Takes the row if nobody holds it, or if its holder's time has passed.
+    private static func take(_ key: String, _ holder: String, in store: PostgresCredentialStore) async throws -> Bool {
+        let (table, lease) = (store.schema.table, store.configuration.lockLease)
+        return try await store.performAsync("lock", key) { connection in
+                PostgresCredentialStore.query(
+                    connection,
+                    "INSERT INTO \(table)_locks (key, holder, expires_at) "
+                        + "VALUES ($1, $2, now() + make_interval(secs => $3)) ON CONFLICT (key) DO UPDATE "
+                        + "SET holder = excluded.holder, expires_at = excluded.expires_at "
+                        + "WHERE \(table)_locks.expires_at < now()", [key, holder, lease]
+                ).map { $0.metadata.rows == 1 }
         }
     }
 

@@ -3,6 +3,7 @@ import HealthSignInCore
 import HealthSignInOAuth
 import HealthSignInPostgres
 import HealthSignInSMART
+import HealthSignInTesting
 import PostgresNIO
 
 /// One instance of a backend in the fleet proofs: it keeps a SMART confidential client's grant in the PostgreSQL store
@@ -11,6 +12,7 @@ import PostgresNIO
 /// access token it ends with (never the token) and its status.
 ///
 ///     HealthSignInFleetWorker --emulator URL --table NAME --calls N --start UNIX-TIME
+///     HealthSignInFleetWorker --emulator URL --table NAME --sign-in yes
 ///
 /// The server is read from HEALTHSIGNIN_POSTGRES_HOST, _PORT, _USER and _DATABASE.
 @main
@@ -49,9 +51,9 @@ struct FleetWorker {
     }
 
     static func run(_ arguments: Arguments) async throws -> String {
-        guard let emulator = URL(string: try arguments.value("emulator")),
-            let calls = Int(try arguments.value("calls")), let start = Double(try arguments.value("start"))
-        else { throw UsageError("--emulator takes a URL, --calls a number and --start a UNIX time") }
+        guard let emulator = URL(string: try arguments.value("emulator")) else {
+            throw UsageError("--emulator takes a URL")
+        }
         let environment = ProcessInfo.processInfo.environment
         let store = try PostgresCredentialStore(
             configuration: .init(
@@ -62,6 +64,13 @@ struct FleetWorker {
                     database: environment["HEALTHSIGNIN_POSTGRES_DATABASE"], tls: .disable),
                 table: try arguments.value("table"), timeout: 2, outageTolerance: 20))
         let session = fleetSession(emulator: emulator, store: store)
+        if arguments.values["sign-in"] != nil {
+            _ = try await session.authorize(with: RedirectFollowingBrowser(transport: DefaultHTTPTransport(timeout: 5)))
+            return try await report(calls: 0, failures: [], session: session)
+        }
+        guard let calls = Int(try arguments.value("calls")), let start = Double(try arguments.value("start")) else {
+            throw UsageError("--calls takes a number and --start a UNIX time")
+        }
         let wait = start - Date().timeIntervalSince1970
         if wait > 0 { try await Task.sleep(for: .milliseconds(Int(wait * 1_000))) }
         let failures = await withTaskGroup(of: [String: String]?.self) { group in
@@ -81,6 +90,11 @@ struct FleetWorker {
             }
             return await group.reduce(into: [[String: String]]()) { if let failure = $1 { $0.append(failure) } }
         }
+        return try await report(calls: calls, failures: failures, session: session)
+    }
+
+    /// The line the worker prints.
+    static func report(calls: Int, failures: [[String: String]], session: SMARTSession) async throws -> String {
         let token: String
         do {
             token = CryptoPrimitives.sha256(Data(try await session.accessToken().value.utf8))

@@ -43,14 +43,19 @@ enum TestDatabase {
                 lockTimeout: lockTimeout))
     }
 
-    /// Stops, starts or restarts the server, waiting until it has.
+    /// Stops, starts or restarts the server, waiting until it has. The script runs through `posix_spawn` and
+    /// `waitpid`: Foundation's `Process` may miss the end of one child while it waits for others (the workers).
     static func control(_ action: String) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try variable("HEALTHSIGNIN_POSTGRES_CONTROL"))
-        process.arguments = [action]
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw Missing(variable: "a server that would \(action)") }
+        let script = try variable("HEALTHSIGNIN_POSTGRES_CONTROL")
+        var pid: pid_t = 0
+        let arguments: [UnsafeMutablePointer<CChar>?] = [strdup(script), strdup(action), nil]
+        defer { arguments.forEach { free($0) } }
+        guard posix_spawn(&pid, script, nil, nil, arguments, environ) == 0 else {
+            throw Missing(variable: "a control script that starts (\(script))")
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        guard status == 0 else { throw Missing(variable: "a server that would \(action) (status \(status))") }
     }
 
     /// Runs `sql` on a connection of its own.
