@@ -1,0 +1,147 @@
+import AsyncHTTPClient
+import Foundation
+import HealthSignInAsyncHTTPClient
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import SignInBackend
+import XCTest
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The example backend served on a port of its own and called over HTTP, as its app and its scheduler call it,
+/// against the emulator (Junction and a SMART server) and PostgreSQL, which `make integrations` starts.
+final class SignInBackendTests: XCTestCase {
+    private var emulator: URL!
+    private var httpClient: HTTPClient!
+
+    override func setUp() async throws {
+        emulator = try XCTUnwrap(URL(string: try variable("EMULATOR_URL")))
+        try await control("reset")
+        httpClient = HTTPClient(
+            eventLoopGroupProvider: .singleton, configuration: AsyncHTTPClientTransport.clientConfiguration())
+    }
+
+    override func tearDown() async throws {
+        try await httpClient?.shutdown()
+    }
+
+    func testTheAppsSignedInUserGetsASignInTokenAndOthersAreRefused() async throws {
+        try await serve { client in
+            try await client.execute(uri: "/sign-in-token", method: .post) { response in
+                XCTAssertEqual(response.status, .unauthorized)
+            }
+            try await client.execute(
+                uri: "/sign-in-token", method: .post, headers: [.authorization: "Bearer someone-else"]
+            ) { response in
+                XCTAssertEqual(response.status, .unauthorized)
+            }
+            let grant = try await client.execute(
+                uri: "/sign-in-token", method: .post, headers: [.authorization: "Bearer alice-session"]
+            ) { response -> [String: String] in
+                XCTAssertEqual(response.status, .ok)
+                return try JSONDecoder().decode([String: String].self, from: Data(response.body.readableBytesView))
+            }
+            XCTAssertEqual(grant["user_id"]?.count, 36)
+            XCTAssertFalse(grant["sign_in_token"]?.isEmpty ?? true)
+        }
+        let stats = try await read("vital/stats")
+        XCTAssertEqual((stats["calls"] as? [String: Int])?["CreateSignInToken"], 1, "\(stats)")
+    }
+
+    /// Two instances of the backend (two processes of a fleet, here two servers) run the job: one service token
+    /// for both, kept in the shared store.
+    func testTheSMARTJobRunsOnOneServiceTokenAcrossInstances() async throws {
+        let table = "job_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(16)
+        for _ in 0..<2 {
+            try await serve(table: String(table)) { client in
+                for _ in 0..<3 {
+                    try await client.execute(uri: "/jobs/observation-sync", method: .post) { response in
+                        XCTAssertEqual(response.status, .ok, String(buffer: response.body))
+                        let result = try JSONDecoder().decode(
+                            ObservationSyncJob.Result.self, from: Data(response.body.readableBytesView))
+                        XCTAssertEqual(result.patient, "smart-patient-1")
+                    }
+                }
+            }
+        }
+        let stats = try await read("smart/stats")
+        XCTAssertEqual((stats["token"] as? [String: Int])?["client_credentials"], 1, "\(stats)")
+        XCTAssertEqual(stats["fhir"] as? Int, 12)
+    }
+
+    /// The database down: the job answers 503 with Retry-After, the SDK's typed transient error.
+    func testAnUnreachableDatabaseIsAServiceUnavailableAnswer() async throws {
+        try await serve(databasePort: 9) { client in
+            try await client.execute(uri: "/jobs/observation-sync", method: .post) { response in
+                XCTAssertEqual(response.status, .serviceUnavailable, String(buffer: response.body))
+                XCTAssertEqual(response.headers[.retryAfter], "5")
+                XCTAssertTrue(String(buffer: response.body).contains("PostgreSQL is unavailable"))
+            }
+        }
+    }
+
+    // MARK: - Serving
+
+    /// Serves the backend on a free port of 127.0.0.1 and runs `test` with a client of it.
+    private func serve(
+        table: String? = nil, databasePort: Int? = nil, _ test: @escaping @Sendable (any TestClientProtocol) async throws -> Void
+    ) async throws {
+        var environment = [
+            "VITAL_API_KEY": "sk_us_emulator", "VITAL_ENVIRONMENT": "sandbox-us",
+            "VITAL_API_URL": emulator.absoluteString + "/vital/api",
+            "VITAL_AUTH_URL": emulator.absoluteString + "/vital/auth",
+            "SMART_FHIR_URL": emulator.absoluteString + "/smart/fhir", "SMART_CLIENT_ID": "smart-backend",
+            "SMART_PRIVATE_KEY": Self.serviceKey, "SMART_PATIENT_ID": "smart-patient-1",
+            "DATABASE_HOST": try variable("HEALTHSIGNIN_POSTGRES_HOST"),
+            "DATABASE_PORT": try databasePort.map(String.init) ?? variable("HEALTHSIGNIN_POSTGRES_PORT"),
+            "DATABASE_USER": try variable("HEALTHSIGNIN_POSTGRES_USER"),
+            "DATABASE_NAME": try variable("HEALTHSIGNIN_POSTGRES_DATABASE"),
+            "ALLOW_LOOPBACK_HTTP": "1", "APP_SESSIONS": "alice-session=alice,bob-session=bob",
+        ]
+        if let table { environment["DATABASE_TABLE"] = table }
+        let settings = try BackendSettings.fromEnvironment(environment)
+        let backend = try Backend(settings: settings, httpClient: httpClient, logger: Logger(label: "test"))
+        let app = Application(
+            router: backend.router(), configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            logger: Logger(label: "test"))
+        try await app.test(.live, test)
+    }
+
+    /// The SMART IG's P-384 key (its private part is published for reproducibility); the emulator registers its
+    /// public part for `smart-backend`.
+    private static let serviceKey = """
+        {"kty": "EC", "crv": "P-384",
+         "x": "wcE8O55ro6aOuTf5Ty1k_IG4mTcuLiVercHouge1G5Ri-leevhev4uJzlHpi3U8r",
+         "y": "mLRgz8Giu6XA_AqG8bywqbygShmd8jowflrdx0KQtM5X4s4aqDeCRfcpexykp3aI",
+         "d": "WcrTiYk8jbI-Sd1sKNpqGmELWGG08bf_y9SSlnC4cpAl5GRdHHN9gKYlPvMFqiJ5",
+         "kid": "afb27c284f2d93959c18fa0320e32060", "alg": "ES384"}
+        """
+
+    private func variable(_ name: String) throws -> String {
+        guard let value = ProcessInfo.processInfo.environment[name], !value.isEmpty else {
+            throw MissingVariable(name: name)
+        }
+        return value
+    }
+
+    private func control(_ path: String) async throws {
+        var request = URLRequest(url: emulator.appendingPathComponent("_control/" + path))
+        request.httpMethod = "POST"
+        request.httpBody = Data("{}".utf8)
+        _ = try await URLSession.shared.data(for: request)
+    }
+
+    private func read(_ path: String) async throws -> [String: Any] {
+        let (data, _) = try await URLSession.shared.data(from: emulator.appendingPathComponent("_control/" + path))
+        return try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+}
+
+/// A variable `make integrations` sets is missing: the tests need PostgreSQL and the emulator it starts.
+struct MissingVariable: Error, CustomStringConvertible {
+    let name: String
+    var description: String { "\(name) is not set: run these tests with make integrations" }
+}
