@@ -13,9 +13,11 @@ PYTHON := $(VENV)/bin/python
 SDKGEN_ARGS := --schemas Schemas --output Sources --test-samples Tests --schema-reference Schemas/README.md
 # Hand-written Swift; generated files opt out with `// swift-format-ignore-file` (the generator prints them to the
 # same width itself).
-FORMAT_PATHS := Package.swift Sources Generator Tests Benchmarks Plugins Fuzz
+FORMAT_PATHS := Package.swift Sources Generator Tests Benchmarks Plugins Fuzz \
+	$(wildcard Integrations/*/Package.swift Integrations/*/Sources Integrations/*/Tests) \
+	$(wildcard Integrations/Examples/*/Package.swift Integrations/Examples/*/Sources Integrations/Examples/*/Tests)
 
-.PHONY: help generate check lint format build compile-times platforms test stress proofs diff docs emulator demo bench fuzz fuzz-smoke venv clean
+.PHONY: help generate check lint format build compile-times platforms test integrations stress proofs diff docs emulator demo bench fuzz fuzz-smoke venv clean
 
 help:  ## List the commands.
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 12
@@ -55,6 +57,12 @@ platforms: venv  ## Type-check the Apple-only code against swift-crypto and API 
 
 test: venv check lint build platforms  ## Check generated code and formatting, build, and run every test.
 	SWIFT="$(SWIFT)" Tests/Tools/run-tests $(SWIFT_FLAGS)
+
+# The packages under Integrations/ (AsyncHTTPClient, swift-log, PostgreSQL, the example backend) depend on the
+# ecosystem's packages, so the SDK's own build never does. Their tests run against a PostgreSQL server of their own on
+# loopback (installed from Debian's packages when missing) and the emulator.
+integrations: venv  ## Build and test every package under Integrations/ against PostgreSQL and the emulator.
+	SWIFT="$(SWIFT)" Integrations/Tools/with-postgres Tests/Emulator/with-emulator Integrations/Tools/test-packages
 
 # Every randomized proof, each from a fresh seed it prints with the command that replays it; `make test` runs the same
 # proofs from the seeds written in Tests/HealthSignInTestSupport/Stress/ProofSeed.swift, so a commit has one verdict.
@@ -102,4 +110,4 @@ fuzz-smoke:  ## A short fuzzing pass over every target from a fixed seed, the sa
 	Fuzz/run --runs 3000 --seconds 600 --seed 1
 
 clean:  ## Remove build products and the Python environment.
-	rm -rf .build $(VENV)
+	rm -rf .build Integrations/.build-integrations $(VENV)

@@ -11,13 +11,32 @@ final class DocumentationTests: XCTestCase {
         try snippetParts().mapValues { $0.imports.isEmpty ? $0.region : $0.imports + "\n\n" + $0.region }
     }
 
-    /// Snippets by name: their file's imports and the marked region.
+    /// The Swift files under `Integrations/` (build folders aside): their packages are compiled by
+    /// `make integrations`, so their marked regions are snippets too, and their doc comments are checked.
+    private static func integrationFiles(under folder: String = "") throws -> [URL] {
+        let root = Fixtures.repository.appendingPathComponent("Integrations")
+        let files = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)
+        var found: [URL] = []
+        while let file = files?.nextObject() as? URL {
+            let path = file.path.replacingOccurrences(of: root.path, with: "")
+            if file.lastPathComponent.hasPrefix(".build") {
+                files?.skipDescendants()
+            } else if file.pathExtension == "swift", folder.isEmpty || path.contains(folder) {
+                found.append(file)
+            }
+        }
+        return found
+    }
+
+    /// Snippets by name: their file's imports and the marked region. They are in `Snippets/`, which this target
+    /// compiles, and in the packages under `Integrations/`.
     private static func snippetParts() throws -> [String: (imports: String, region: String)] {
         let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Snippets")
         var snippets: [String: (imports: String, region: String)] = [:]
-        for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) where name.hasSuffix(".swift") {
-            let lines = try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8).components(
-                separatedBy: "\n")
+        let own = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".swift") }
+            .map { directory.appendingPathComponent($0) }
+        for file in try own + integrationFiles() {
+            let lines = try String(contentsOf: file, encoding: .utf8).components(separatedBy: "\n")
             let imports = lines.filter { $0.hasPrefix("import ") }
             var current: (name: String, indent: Int, lines: [String])?
             for line in lines {
@@ -65,12 +84,14 @@ final class DocumentationTests: XCTestCase {
         return blocks
     }
 
-    /// Every ```swift block of a doc comment in `Sources` (generated code aside), without the comment's `/// `.
+    /// Every ```swift block of a doc comment in `Sources` (generated code aside) and in the integrations' sources,
+    /// without the comment's `/// `.
     private static func docCommentBlocks() throws -> [(place: String, code: String)] {
         let sources = Fixtures.repository.appendingPathComponent("Sources")
-        let files = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)
+        let enumerator = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)
+        let files = (enumerator?.allObjects.compactMap { $0 as? URL } ?? []) + (try integrationFiles(under: "/Sources/"))
         var blocks: [(String, String)] = []
-        while let file = files?.nextObject() as? URL {
+        for file in files {
             guard file.pathExtension == "swift", !file.path.contains("/Generated/") else { continue }
             var current: [String]?
             var start = 0

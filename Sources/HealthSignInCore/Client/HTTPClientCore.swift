@@ -55,7 +55,8 @@ import Foundation
             operation: operation, requestID: requestID)
         let response = try await options.send(request, operation: OperationID(family: family, method: operation))
         options.logger.log(
-            .debug, family, "\(public: operation) ← HTTP \(response.status)", operation: operation, requestID: requestID)
+            .debug, family, "\(public: operation) ← HTTP \(response.status)", operation: operation, requestID: requestID
+        )
         guard response.isSuccess else {
             let error = Self.error(for: response, operation: operation, formats: errors)
             guard let unexpected = error as? UnexpectedResponseError else { throw error }

@@ -37,8 +37,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         public var maximumResponseSize: Int
 
         /// Creates a configuration.
-        public init(timeout: TimeInterval = 30, maximumResponseSize: Int = HTTPResponseMessage.defaultMaximumBodySize)
-        {
+        public init(timeout: TimeInterval = 30, maximumResponseSize: Int = HTTPResponseMessage.defaultMaximumBodySize) {
             self.timeout = timeout
             self.maximumResponseSize = maximumResponseSize
         }
@@ -86,10 +85,12 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
             try Self.checkCodings(headers, url: request.url)
             if let announced = response.headers.first(name: "content-length").flatMap(Int.init), announced > limit {
                 throw TransportError(
-                    .responseTooLarge, url: request.url, detail: "the body announces \(announced) bytes; at most \(limit)")
+                    .responseTooLarge, url: request.url,
+                    detail: "the body announces \(announced) bytes; at most \(limit)")
             }
             let body = try await response.body.collect(upTo: limit)
-            return HTTPResponseMessage(status: Int(response.status.code), headers: headers, body: Data(body.readableBytesView))
+            return HTTPResponseMessage(
+                status: Int(response.status.code), headers: headers, body: Data(body.readableBytesView))
         } catch {
             throw TransportErrorMapping.error(for: error, url: request.url, limit: limit)
         }
@@ -109,7 +110,9 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         var outgoing = HTTPClientRequest(url: request.url.absoluteString)
         outgoing.method = HTTPMethod(rawValue: request.method.rawValue)
         for field in request.headers { outgoing.headers.add(name: field.name, value: field.value) }
-        if request.headers["Accept-Encoding"] == nil { outgoing.headers.add(name: "Accept-Encoding", value: "identity") }
+        if request.headers["Accept-Encoding"] == nil {
+            outgoing.headers.add(name: "Accept-Encoding", value: "identity")
+        }
         if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
         return outgoing
     }
@@ -132,7 +135,8 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         if !content.isEmpty {
             throw TransportError(
                 .unrequestedEncoding, url: url,
-                detail: "the body is in the content coding \(content.joined(separator: ", ")), and identity was asked for")
+                detail:
+                    "the body is in the content coding \(content.joined(separator: ", ")), and identity was asked for")
         }
         let transfer = codings("Transfer-Encoding").filter { $0 != "chunked" }
         if !transfer.isEmpty {

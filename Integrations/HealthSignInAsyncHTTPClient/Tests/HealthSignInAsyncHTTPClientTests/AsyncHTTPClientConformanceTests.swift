@@ -49,6 +49,7 @@ private struct UnusableTransport: HTTPTransport {
     }
 }
 
+// swift-format-ignore: AlwaysUseLowerCamelCase
 /// Asserts that `expression` throws, and passes the error to `check`.
 func XCTAssertThrowsErrorAsync<T>(
     _ expression: @autoclosure () async throws -> T, file: StaticString = #filePath, line: UInt = #line,

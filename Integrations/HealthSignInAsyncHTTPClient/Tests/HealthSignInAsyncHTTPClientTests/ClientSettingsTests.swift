@@ -29,6 +29,17 @@ final class ClientSettingsTests: XCTestCase {
         XCTAssertEqual(refusal, .clientDecompresses)
     }
 
+    /// The documentation's example makes a client the transport accepts.
+    func testTheDocumentedClientIsAccepted() async throws {
+        // snippet doc-async-http-client-transport
+        let client = HTTPClient(
+            eventLoopGroupProvider: .singleton, configuration: AsyncHTTPClientTransport.clientConfiguration())
+        let transport = try AsyncHTTPClientTransport(client: client)
+        // end snippet
+        XCTAssertTrue(transport.client === client)
+        try await client.shutdown()
+    }
+
     func testTheTransportsOwnConfigurationKeepsTheRestOfTheBase() async throws {
         var base = HTTPClient.Configuration()
         base.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 3

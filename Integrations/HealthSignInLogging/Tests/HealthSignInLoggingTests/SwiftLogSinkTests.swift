@@ -68,6 +68,18 @@ final class SwiftLogSinkTests: XCTestCase {
         }
     }
 
+    /// The documentation's example: a backend logging to swift-log.
+    func testTheDocumentedSinkIsTheBackendsLogger() throws {
+        let apiKey = Self.apiKey
+        // snippet doc-swift-log-sink
+        let backend = VitalBackend(
+            configuration: .init(
+                apiKey: APIKey(apiKey), environment: .sandboxUS,
+                logger: SwiftLogSink(Logger(label: "sign-in"))))
+        // end snippet
+        XCTAssertEqual((backend.configuration.options.logger as? SwiftLogSink)?.logger.label, "sign-in")
+    }
+
     func testTheLoggersLevelFiltersEntries() async throws {
         let lines = try await mint(privateValues: .redacted, level: .info)
         XCTAssertEqual(lines.count, 0, "the request entries are debug entries")

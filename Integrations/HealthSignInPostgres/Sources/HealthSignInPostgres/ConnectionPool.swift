@@ -71,7 +71,11 @@ final class ConnectionPool: Sendable {
                 statement(connection).whenComplete { result in
                     deadline.cancel()
                     let failed: Bool
-                    if case .failure(let error) = result { failed = Self.isConnectionFailure(error) } else { failed = false }
+                    if case .failure(let error) = result {
+                        failed = Self.isConnectionFailure(error)
+                    } else {
+                        failed = false
+                    }
                     if finish(result), !failed, !connection.isClosed {
                         self.giveBack(connection)
                     } else {
@@ -129,7 +133,8 @@ final class ConnectionPool: Sendable {
     /// rather than that it refused the statement.
     static func isConnectionFailure(_ error: any Error) -> Bool {
         guard let error = error as? PSQLError else {
-            return error is IOError || error is NIOConnectionError || error is ChannelError || error is StatementTimedOut
+            return error is IOError || error is NIOConnectionError || error is ChannelError
+                || error is StatementTimedOut
         }
         switch error.code {
         case .clientClosedConnection, .serverClosedConnection, .connectionError, .uncleanShutdown:

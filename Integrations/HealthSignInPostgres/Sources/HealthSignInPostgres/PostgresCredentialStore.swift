@@ -22,7 +22,7 @@ import PostgresNIO
 ///   ``PostgresCredentialStoreError/unavailable(key:operation:detail:)``, which the lifecycle passes to the caller
 ///   as it is. A write keeps trying through a lost connection for ``Configuration/outageTolerance``, since what it
 ///   carries may be a token the server has already rotated; a retried swap that finds its own value stored counts as
-///   done.
+///   done. Waiting for the lock goes on through such an outage too, within ``Configuration/lockTimeout``.
 ///
 /// The protocol's methods are synchronous, as a file or the Keychain are: each waits for its statement, bounded by
 /// ``Configuration/timeout``. The connections run on an event loop of the store's own, never on a loop a caller may be
@@ -32,8 +32,14 @@ import PostgresNIO
 /// let store = try PostgresCredentialStore(
 ///     configuration: .init(
 ///         connection: .init(
-///             host: "db.internal", username: "backend", password: password, database: "backend", tls: .require(tls))))
-/// let session = SMARTBackendSession(configuration: .init(..., store: store))
+///             host: "db.internal", username: "backend", password: password, database: "backend",
+///             tls: .require(try NIOSSLContext(configuration: .makeClientConfiguration())))))
+/// let service = SMARTBackendClient(
+///     configuration: .init(
+///         registration: OAuthRegistration(
+///             baseURL: fhirBaseURL, client: OAuthClientCredentials(clientID: "my-service", signer: signer)),
+///         scope: "system/Observation.rs",
+///         session: OAuthSessionSettings(store: store)))
 /// ```
 public final class PostgresCredentialStore: CredentialStore, Sendable {
     /// How the store reaches its server and how long it waits.
@@ -81,9 +87,12 @@ public final class PostgresCredentialStore: CredentialStore, Sendable {
     ///   - configuration: the server and the store's timeouts.
     ///   - logger: receives PostgresNIO's own records of the connections.
     /// - Throws: ``PostgresCredentialStoreError/invalidTableName(_:)``.
-    public init(configuration: Configuration, logger: Logger = Logger(label: "HealthSignInPostgres") { _ in
-        SwiftLogNoOpLogHandler()
-    }) throws {
+    public init(
+        configuration: Configuration,
+        logger: Logger = Logger(label: "HealthSignInPostgres") { _ in
+            SwiftLogNoOpLogHandler()
+        }
+    ) throws {
         self.configuration = configuration
         schema = try Schema(table: configuration.table)
         pool = ConnectionPool(
@@ -174,7 +183,8 @@ public final class PostgresCredentialStore: CredentialStore, Sendable {
             return Self.query(connection, "SELECT value FROM \(table) WHERE key = $1", [key])
                 .flatMapThrowing { try $0.first?.decode(Data.self) }
                 .flatMap { stored in
-                    stored == new && stored != expected ? connection.eventLoop.makeSucceededFuture(true) : swap(connection)
+                    stored == new && stored != expected
+                        ? connection.eventLoop.makeSucceededFuture(true) : swap(connection)
                 }
         }
     }

@@ -60,19 +60,21 @@ final class PostgresLease: CredentialStoreLock {
     private static func take(_ key: String, _ holder: String, in store: PostgresCredentialStore) async throws -> Bool {
         let (table, lease) = (store.schema.table, store.configuration.lockLease)
         return try await store.performAsync("lock", key) { connection in
-                PostgresCredentialStore.query(
-                    connection,
-                    "INSERT INTO \(table)_locks (key, holder, expires_at) "
-                        + "VALUES ($1, $2, now() + make_interval(secs => $3)) ON CONFLICT (key) DO UPDATE "
-                        + "SET holder = excluded.holder, expires_at = excluded.expires_at "
-                        + "WHERE \(table)_locks.expires_at < now()", [key, holder, lease]
-                ).map { $0.metadata.rows == 1 }
+            PostgresCredentialStore.query(
+                connection,
+                "INSERT INTO \(table)_locks (key, holder, expires_at) "
+                    + "VALUES ($1, $2, now() + make_interval(secs => $3)) ON CONFLICT (key) DO UPDATE "
+                    + "SET holder = excluded.holder, expires_at = excluded.expires_at "
+                    + "WHERE \(table)_locks.expires_at < now()", [key, holder, lease]
+            ).map { $0.metadata.rows == 1 }
         }
     }
 
     /// Extends the lease every `interval` until cancelled; a renewal that fails (the server restarting) is tried
     /// again at the next one, and the lease meanwhile stands until its time.
-    private static func renew(_ key: String, _ holder: String, in store: PostgresCredentialStore, every interval: Double)
+    private static func renew(
+        _ key: String, _ holder: String, in store: PostgresCredentialStore, every interval: Double
+    )
         -> Task<Void, Never>
     {
         let (table, lease) = (store.schema.table, store.configuration.lockLease)

@@ -66,7 +66,8 @@ struct Schema: Sendable {
                 return step.flatMap { _ in
                     run(
                         "INSERT INTO healthsignin_schema_versions (name, version) VALUES ($1, $2) "
-                            + "ON CONFLICT (name) DO UPDATE SET version = excluded.version", [table, max(found, target)])
+                            + "ON CONFLICT (name) DO UPDATE SET version = excluded.version",
+                        [table, max(found, target)])
                 }
                 .flatMap { _ in run("COMMIT", []) }
                 .map { _ in found }

@@ -118,7 +118,8 @@ func fleetSession(emulator: URL, store: any CredentialStore) -> SMARTSession {
     return SMARTSession(
         configuration: .init(
             registration: OAuthRegistration(
-                baseURL: fhir, client: OAuthClientCredentials(clientID: "smart-confidential", secret: "smart-secret 1+x"),
+                baseURL: fhir,
+                client: OAuthClientCredentials(clientID: "smart-confidential", secret: "smart-secret 1+x"),
                 redirectURI: "http://127.0.0.1/smart/callback"),
             session: OAuthSessionSettings(
                 store: store,

@@ -1,5 +1,8 @@
 import Foundation
 import HealthSignInCore
+import HealthSignInOAuth
+import HealthSignInSMART
+import NIOSSL
 import PostgresNIO
 import XCTest
 
@@ -131,7 +134,9 @@ final class PostgresCredentialStoreTests: XCTestCase {
         XCTAssertEqual(before, 0)
         try await connection.query(
             PostgresQuery(
-                unsafeSQL: "INSERT INTO \(table) (key, value, version) VALUES ('kept', '\\x6f6c64', nextval('\(table)_version'))"),
+                unsafeSQL:
+                    "INSERT INTO \(table) (key, value, version) VALUES ('kept', '\\x6f6c64', nextval('\(table)_version'))"
+            ),
             logger: Logger(label: "test"))
         try await connection.close()
 
@@ -195,6 +200,37 @@ final class PostgresCredentialStoreTests: XCTestCase {
         }
     }
 
+    /// The documentation's example: a store on a server reached over TLS, holding a backend service's token.
+    func testTheDocumentedStoreKeepsABackendServicesToken() throws {
+        let password = "secret"
+        let fhirBaseURL = URL(fileURLWithPath: "/")
+        let signer = try ClientAssertionSigner(key: JSONWebKey(json: Data(Self.serviceKey.utf8)), algorithm: .es384)
+        // snippet doc-postgres-credential-store
+        let store = try PostgresCredentialStore(
+            configuration: .init(
+                connection: .init(
+                    host: "db.internal", username: "backend", password: password, database: "backend",
+                    tls: .require(try NIOSSLContext(configuration: .makeClientConfiguration())))))
+        let service = SMARTBackendClient(
+            configuration: .init(
+                registration: OAuthRegistration(
+                    baseURL: fhirBaseURL, client: OAuthClientCredentials(clientID: "my-service", signer: signer)),
+                scope: "system/Observation.rs",
+                session: OAuthSessionSettings(store: store)))
+        // end snippet
+        XCTAssertTrue(service.configuration.session.store is PostgresCredentialStore)
+        XCTAssertEqual(store.configuration.table, "healthsignin_credentials")
+    }
+
+    /// A P-384 key for the example's signer.
+    private static let serviceKey = """
+        {"kty": "EC", "crv": "P-384",
+         "x": "wcE8O55ro6aOuTf5Ty1k_IG4mTcuLiVercHouge1G5Ri-leevhev4uJzlHpi3U8r",
+         "y": "mLRgz8Giu6XA_AqG8bywqbygShmd8jowflrdx0KQtM5X4s4aqDeCRfcpexykp3aI",
+         "d": "WcrTiYk8jbI-Sd1sKNpqGmELWGG08bf_y9SSlnC4cpAl5GRdHHN9gKYlPvMFqiJ5",
+         "kid": "afb27c284f2d93959c18fa0320e32060", "alg": "ES384"}
+        """
+
     /// A port on 127.0.0.1 nothing listens on.
     private func closedPort() throws -> Int {
         let socket = try ServerSocket()
@@ -237,6 +273,7 @@ struct ServerSocket {
     func close() { _ = Glibc.close(descriptor) }
 }
 
+// swift-format-ignore: AlwaysUseLowerCamelCase
 /// Asserts that `expression` throws, and passes the error to `check`.
 func XCTAssertThrowsErrorAsync<T>(
     _ expression: @autoclosure () async throws -> T, file: StaticString = #filePath, line: UInt = #line,

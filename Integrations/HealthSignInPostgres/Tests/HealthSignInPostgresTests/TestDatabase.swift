@@ -14,7 +14,9 @@ enum TestDatabase {
     }
 
     static func variable(_ name: String) throws -> String {
-        guard let value = ProcessInfo.processInfo.environment[name], !value.isEmpty else { throw Missing(variable: name) }
+        guard let value = ProcessInfo.processInfo.environment[name], !value.isEmpty else {
+            throw Missing(variable: name)
+        }
         return value
     }
 
@@ -49,7 +51,7 @@ enum TestDatabase {
         let script = try variable("HEALTHSIGNIN_POSTGRES_CONTROL")
         var pid: pid_t = 0
         let arguments: [UnsafeMutablePointer<CChar>?] = [strdup(script), strdup(action), nil]
-        defer { arguments.forEach { free($0) } }
+        defer { for argument in arguments { free(argument) } }
         guard posix_spawn(&pid, script, nil, nil, arguments, environ) == 0 else {
             throw Missing(variable: "a control script that starts (\(script))")
         }

@@ -27,6 +27,7 @@ public struct Backend: Sendable {
     ///
     /// - Parameter httpClient: the server's client, made with `AsyncHTTPClientTransport.clientConfiguration()`.
     /// - Throws: what the transport, the store or the key throw for a configuration they cannot use.
+    // snippet on-a-server-backend
     public init(settings: BackendSettings, httpClient: HTTPClient, logger: Logger) throws {
         let transport = try AsyncHTTPClientTransport(client: httpClient)
         let sink = SwiftLogSink(logger)
@@ -50,6 +51,7 @@ public struct Backend: Sendable {
         appSessions = settings.appSessions
         patientID = settings.smartPatientID
     }
+    // end snippet
 
     /// The routes: `POST /sign-in-token` for the app, `POST /jobs/observation-sync` for the scheduler.
     public func router() -> Router<BasicRequestContext> {
@@ -64,6 +66,7 @@ public struct Backend: Sendable {
     }
 
     /// A Junction sign-in token for the app user the request's bearer token signs in.
+    // snippet on-a-server-sign-in-token
     func signInToken(for request: Request) async throws -> SignInTokenResponse {
         guard let authorization = request.headers[.authorization], authorization.hasPrefix("Bearer "),
             let user = appSessions[String(authorization.dropFirst("Bearer ".count))]
@@ -77,6 +80,7 @@ public struct Backend: Sendable {
             throw BackendFailure(error)
         }
     }
+    // end snippet
 }
 
 /// What `POST /sign-in-token` answers: the app passes `sign_in_token` to the Junction SDK (`VitalSession.signIn`).

@@ -67,7 +67,9 @@ public struct BackendSettings: Sendable {
         -> BackendSettings
     {
         func value(_ name: String) throws -> String {
-            guard let value = environment[name], !value.isEmpty else { throw Problem(variable: name, problem: "not set") }
+            guard let value = environment[name], !value.isEmpty else {
+                throw Problem(variable: name, problem: "not set")
+            }
             return value
         }
         func url(_ name: String) throws -> URL {
@@ -99,7 +101,8 @@ public struct BackendSettings: Sendable {
             fhirBaseURL: try url("SMART_FHIR_URL"), smartClientID: try value("SMART_CLIENT_ID"),
             smartPrivateKey: key, smartPatientID: environment["SMART_PATIENT_ID"] ?? "example",
             database: .init(
-                host: environment["DATABASE_HOST"] ?? "127.0.0.1", port: Int(environment["DATABASE_PORT"] ?? "") ?? 5432,
+                host: environment["DATABASE_HOST"] ?? "127.0.0.1",
+                port: Int(environment["DATABASE_PORT"] ?? "") ?? 5432,
                 username: try value("DATABASE_USER"), password: environment["DATABASE_PASSWORD"],
                 database: environment["DATABASE_NAME"], tls: .disable),
             databaseTable: environment["DATABASE_TABLE"] ?? "healthsignin_credentials",

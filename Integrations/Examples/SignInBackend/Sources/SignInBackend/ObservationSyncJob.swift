@@ -36,7 +36,8 @@ public struct ObservationSyncJob: Sendable {
             query.append("patient", patientID)
             let search = try await smart.fhir(ResourcePath("Observation"), query: query)
             guard patient.isSuccess, search.isSuccess else {
-                throw UnexpectedResponseError(operation: "observation sync", response: patient.isSuccess ? search : patient)
+                throw UnexpectedResponseError(
+                    operation: "observation sync", response: patient.isSuccess ? search : patient)
             }
             let read = try JSONDecoder().decode(Resource.self, from: patient.body)
             let bundle = try JSONDecoder().decode(Bundle.self, from: search.body)

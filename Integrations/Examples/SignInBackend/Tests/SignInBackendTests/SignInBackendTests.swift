@@ -87,7 +87,8 @@ final class SignInBackendTests: XCTestCase {
 
     /// Serves the backend on a free port of 127.0.0.1 and runs `test` with a client of it.
     private func serve(
-        table: String? = nil, databasePort: Int? = nil, _ test: @escaping @Sendable (any TestClientProtocol) async throws -> Void
+        table: String? = nil, databasePort: Int? = nil,
+        _ test: @escaping @Sendable (any TestClientProtocol) async throws -> Void
     ) async throws {
         var environment = [
             "VITAL_API_KEY": "sk_us_emulator", "VITAL_ENVIRONMENT": "sandbox-us",
