@@ -89,7 +89,8 @@ final class DocumentationTests: XCTestCase {
     private static func docCommentBlocks() throws -> [(place: String, code: String)] {
         let sources = Fixtures.repository.appendingPathComponent("Sources")
         let enumerator = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)
-        let files = (enumerator?.allObjects.compactMap { $0 as? URL } ?? []) + (try integrationFiles(under: "/Sources/"))
+        let files =
+            (enumerator?.allObjects.compactMap { $0 as? URL } ?? []) + (try integrationFiles(under: "/Sources/"))
         var blocks: [(String, String)] = []
         for file in files {
             guard file.pathExtension == "swift", !file.path.contains("/Generated/") else { continue }
