@@ -7,8 +7,9 @@
 /// - ``DefaultHTTPTransport`` for apps and servers (the default): ``CurlHTTPTransport`` on Linux,
 ///   ``URLSessionHTTPTransport`` on Apple platforms.
 /// - `RecordingTransport` (in `HealthSignInTesting`) for tests: it records each request and answers from a closure.
+/// - `AsyncHTTPClientTransport` (the `HealthSignInAsyncHTTPClient` package) for servers that run AsyncHTTPClient.
 ///
-/// Implementations must:
+/// Implementations must (`HTTPTransportConformance`, in `HealthSignInTesting`, checks a transport of your own):
 /// - return every HTTP status as a response (a 401 or 503 is not an error at this layer), never answering an
 ///   authentication challenge themselves;
 /// - end each exchange by the request's timeout and size limit, leaving no work for it behind; treat an infinite
