@@ -199,13 +199,16 @@
             }.count
         }
 
-        func testTenThousandCallsInARowFitUnderALimitOf256Descriptors() async throws {
+        /// No call leaves a descriptor behind: 10,000 of them fit in 64 descriptors beyond those the process holds
+        /// already (which other tests' transports, idle connections and servers vary).
+        func testTenThousandCallsInARowFitIn64DescriptorsMore() async throws {
             let transport = transport(timeout: 30)
             let url = try url("http", "/echo")
             var limit = rlimit()
             XCTAssertEqual(getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit), 0)
             let saved = limit
-            limit.rlim_cur = 256
+            let open = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count
+            limit.rlim_cur = rlim_t(open + 64)
             XCTAssertEqual(setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit), 0)
             defer {
                 var restored = saved
