@@ -39,8 +39,6 @@ enum TransportErrorMapping {
             return .timedOut
         case .remoteConnectionClosed, .bodyLengthMismatch, .invalidProxyResponse:
             return .connectionLost
-        case .connectTimeout:
-            return .cannotConnect
         default:
             return .other
         }

@@ -111,10 +111,15 @@ public final class PostgresCredentialStore: CredentialStore, Sendable {
     ///
     /// - Throws: ``PostgresCredentialStoreError``.
     public func read(_ key: String) throws -> Data? {
-        try perform("read", key) { [table = schema.table] connection in
-            Self.query(connection, "SELECT value FROM \(table) WHERE key = $1", [key]).flatMapThrowing {
-                try $0.first?.decode(Data.self)
-            }
+        try perform("read", key) { [table = schema.table] in Self.value(of: key, in: table, on: $0) }
+    }
+
+    /// The bytes under `key` in `table`, or nil.
+    private static func value(of key: String, in table: String, on connection: PostgresConnection)
+        -> EventLoopFuture<Data?>
+    {
+        query(connection, "SELECT value FROM \(table) WHERE key = $1", [key]).flatMapThrowing {
+            try $0.first?.decode(Data.self)
         }
     }
 
@@ -180,12 +185,10 @@ public final class PostgresCredentialStore: CredentialStore, Sendable {
         return try perform("replace", key, isWrite: true) { connection, isRetry in
             guard isRetry else { return swap(connection) }
             // The first attempt may have landed before its connection was lost: finding its own value counts.
-            return Self.query(connection, "SELECT value FROM \(table) WHERE key = $1", [key])
-                .flatMapThrowing { try $0.first?.decode(Data.self) }
-                .flatMap { stored in
-                    stored == new && stored != expected
-                        ? connection.eventLoop.makeSucceededFuture(true) : swap(connection)
-                }
+            return Self.value(of: key, in: table, on: connection).flatMap { stored in
+                stored == new && stored != expected
+                    ? connection.eventLoop.makeSucceededFuture(true) : swap(connection)
+            }
         }
     }
 
