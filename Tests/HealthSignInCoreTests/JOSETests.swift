@@ -116,7 +116,7 @@ final class JOSETests: XCTestCase {
                 XCTAssertEqual(resigned, token, name)
             } else {
                 let mine = try JWS.sign(
-                    header: Data(#"{"alg":"ES256"}"#.utf8), payload: parts.payload, key: key, algorithm: algorithm)
+                    header: Data(#"{"alg":"\#(name)"}"#.utf8), payload: parts.payload, key: key, algorithm: algorithm)
                 try JWS.verify(mine, key: key.publicKey, algorithms: [algorithm])
             }
         }

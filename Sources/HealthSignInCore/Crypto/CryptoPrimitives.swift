@@ -43,6 +43,22 @@ public enum CryptoPrimitives {
         #endif
     }
 
+    /// The SHA-512 digest of `message` (64 bytes).
+    public static func sha512(_ message: some ContiguousBytes) -> [UInt8] {
+        #if canImport(CryptoKit)
+            return message.withUnsafeBytes { Array(SHA512.hash(data: $0)) }
+        #else
+            var digest = [UInt8](repeating: 0, count: Int(SHA512_DIGEST_LENGTH))
+            message.withUnsafeBytes { buffer in
+                let base = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self)
+                digest.withUnsafeMutableBufferPointer { out in
+                    _ = SHA512(base, buffer.count, out.baseAddress)
+                }
+            }
+            return digest
+        #endif
+    }
+
     /// The HMAC-SHA256 of `message` under `key` (32 bytes).
     public static func hmacSHA256(key: some ContiguousBytes, message: some ContiguousBytes) -> [UInt8] {
         #if canImport(CryptoKit)

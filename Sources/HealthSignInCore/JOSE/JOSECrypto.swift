@@ -59,7 +59,11 @@ enum JOSECrypto {
                     return Array(
                         try P384.Signing.PrivateKey(rawRepresentation: key.bytes("d")).signature(for: input)
                             .rawRepresentation)
-                case .rs256, .rs384:
+                case .es512:
+                    return Array(
+                        try P521.Signing.PrivateKey(rawRepresentation: key.bytes("d")).signature(for: input)
+                            .rawRepresentation)
+                case .rs256, .rs384, .rs512:
                     let secKey = try rsaKey(JOSECrypto.rsaPrivateKey(key), keyClass: kSecAttrKeyClassPrivate)
                     var error: Unmanaged<CFError>?
                     guard
@@ -88,7 +92,11 @@ enum JOSECrypto {
                     let publicKey = try P384.Signing.PublicKey(x963Representation: JOSECrypto.ecPoint(key))
                     return publicKey.isValidSignature(
                         try P384.Signing.ECDSASignature(rawRepresentation: signature), for: input)
-                case .rs256, .rs384:
+                case .es512:
+                    let publicKey = try P521.Signing.PublicKey(x963Representation: JOSECrypto.ecPoint(key))
+                    return publicKey.isValidSignature(
+                        try P521.Signing.ECDSASignature(rawRepresentation: signature), for: input)
+                case .rs256, .rs384, .rs512:
                     let secKey = try rsaKey(JOSECrypto.rsaPublicKey(key), keyClass: kSecAttrKeyClassPublic)
                     var error: Unmanaged<CFError>?
                     return SecKeyVerifySignature(
@@ -102,7 +110,11 @@ enum JOSECrypto {
         }
 
         private static func rsaAlgorithm(_ algorithm: JWSAlgorithm) -> SecKeyAlgorithm {
-            algorithm == .rs256 ? .rsaSignatureMessagePKCS1v15SHA256 : .rsaSignatureMessagePKCS1v15SHA384
+            switch algorithm.digestBits {
+            case 256: return .rsaSignatureMessagePKCS1v15SHA256
+            case 384: return .rsaSignatureMessagePKCS1v15SHA384
+            default: return .rsaSignatureMessagePKCS1v15SHA512
+            }
         }
 
         private static func rsaKey(_ der: [UInt8], keyClass: CFString) throws(JOSEError) -> SecKey {
@@ -156,15 +168,20 @@ enum JOSECrypto {
         }
 
         private static func digest(_ algorithm: JWSAlgorithm) -> OpaquePointer? {
-            switch algorithm {
-            case .es256, .rs256: return EVP_sha256()
-            case .es384, .rs384: return EVP_sha384()
+            switch algorithm.digestBits {
+            case 256: return EVP_sha256()
+            case 384: return EVP_sha384()
+            default: return EVP_sha512()
             }
         }
 
         /// The curve's OID, for EC key structures.
         private static func curveOID(_ key: JSONWebKey) -> [UInt8] {
-            key.curve == "P-384" ? DER.OID.p384 : DER.OID.p256
+            switch key.curve {
+            case "P-384": return DER.OID.p384
+            case "P-521": return DER.OID.p521
+            default: return DER.OID.p256
+            }
         }
 
         private static func publicKey(_ key: JSONWebKey) throws(JOSEError) -> OpaquePointer {

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A JSON Web Key (RFC 7517): an RSA key (a modulus of 2048 to 8192 bits, an odd public exponent of 3 to 33 bits)
-/// or an EC key on P-256 or P-384, public or with its private members.
+/// or an EC key on P-256, P-384 or P-521, public or with its private members.
 ///
 /// Its description, debug description and mirror never show a private member (`d`, `p`, `q`, `dp`, `dq`, `qi`).
 public struct JSONWebKey: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible,
@@ -21,7 +21,7 @@ public struct JSONWebKey: Sendable, Equatable, CustomStringConvertible, CustomDe
     public let keyID: String?
     /// `alg`, as the key states it, when it does.
     public let algorithm: String?
-    /// `crv` of an EC key: `P-256` or `P-384`.
+    /// `crv` of an EC key: `P-256`, `P-384` or `P-521`.
     public let curve: String?
     /// `use`, when the key states it.
     public let use: String?
@@ -72,8 +72,8 @@ public struct JSONWebKey: Sendable, Equatable, CustomStringConvertible, CustomDe
             curve = nil
             required = ["n", "e"]
         case .ec:
-            guard let curve = object["crv"]?.stringValue, ["P-256", "P-384"].contains(curve) else {
-                throw .invalidKey("\"crv\" is not P-256 or P-384")
+            guard let curve = object["crv"]?.stringValue, ["P-256", "P-384", "P-521"].contains(curve) else {
+                throw .invalidKey("\"crv\" is not P-256, P-384 or P-521")
             }
             self.curve = curve
             required = ["x", "y"]
@@ -180,6 +180,7 @@ public struct JSONWebKey: Sendable, Equatable, CustomStringConvertible, CustomDe
         switch curve {
         case "P-256": return 32
         case "P-384": return 48
+        case "P-521": return 66
         default: return nil
         }
     }
@@ -210,7 +211,7 @@ public struct JSONWebKey: Sendable, Equatable, CustomStringConvertible, CustomDe
 
 /// A JSON Web Key Set (RFC 7517 §5): the keys a server or client publishes.
 public struct JSONWebKeySet: Sendable, Equatable {
-    /// The keys of a type this SDK uses (RSA, EC on P-256 or P-384); others are skipped.
+    /// The keys of a type this SDK uses (RSA, EC on P-256, P-384 or P-521); others are skipped.
     public let keys: [JSONWebKey]
 
     /// The set of `keys`.

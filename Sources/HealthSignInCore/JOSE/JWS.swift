@@ -10,14 +10,43 @@ public enum JWSAlgorithm: String, Sendable, Hashable, CaseIterable {
     case rs256 = "RS256"
     /// RSASSA-PKCS1-v1_5 with SHA-384 (SMART's asymmetric client authentication).
     case rs384 = "RS384"
+    /// ECDSA on P-521 with SHA-512 (which HTI launch receivers accept).
+    case es512 = "ES512"
+    /// RSASSA-PKCS1-v1_5 with SHA-512 (Koppeltaal 2.0's client assertions and launch tokens).
+    case rs512 = "RS512"
+
+    /// The bits of the SHA-2 digest the algorithm signs: 256, 384 or 512.
+    public var digestBits: Int {
+        switch self {
+        case .es256, .rs256: return 256
+        case .es384, .rs384: return 384
+        case .es512, .rs512: return 512
+        }
+    }
+
+    /// The curve of an ECDSA algorithm (`P-256`, `P-384`, `P-521`), nil for RSA.
+    public var curve: String? {
+        switch self {
+        case .es256: return "P-256"
+        case .es384: return "P-384"
+        case .es512: return "P-521"
+        case .rs256, .rs384, .rs512: return nil
+        }
+    }
 
     /// Whether `key` can make or check this algorithm's signatures: its type and, for EC, its curve (an RSA key's
     /// size and exponent were checked when it was read).
     public func fits(_ key: JSONWebKey) -> Bool {
-        switch self {
-        case .es256: return key.keyType == .ec && key.curve == "P-256"
-        case .es384: return key.keyType == .ec && key.curve == "P-384"
-        case .rs256, .rs384: return key.keyType == .rsa
+        guard let curve else { return key.keyType == .rsa }
+        return key.keyType == .ec && key.curve == curve
+    }
+
+    /// The SHA-2 digest of `message` this algorithm signs.
+    public func digest(_ message: [UInt8]) -> [UInt8] {
+        switch digestBits {
+        case 256: return CryptoPrimitives.sha256(message)
+        case 384: return CryptoPrimitives.sha384(message)
+        default: return CryptoPrimitives.sha512(message)
         }
     }
 }

@@ -179,11 +179,7 @@ public struct IDToken: Sendable, Equatable, CustomStringConvertible {
     /// `at_hash` for `accessToken` (OpenID Connect Core §3.1.3.8): the left half of the hash that `algorithm` uses,
     /// base64url-encoded.
     public static func accessTokenHash(_ accessToken: String, algorithm: JWSAlgorithm) -> String {
-        let digest: [UInt8]
-        switch algorithm {
-        case .es256, .rs256: digest = CryptoPrimitives.sha256(Array(accessToken.utf8))
-        case .es384, .rs384: digest = CryptoPrimitives.sha384(Array(accessToken.utf8))
-        }
+        let digest = algorithm.digest(Array(accessToken.utf8))
         return Base64URL.encode(digest.prefix(digest.count / 2))
     }
 
