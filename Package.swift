@@ -29,6 +29,7 @@ let package = Package(
         .library(name: "HealthSignInKoppeltaal", targets: ["HealthSignInKoppeltaal"]),
         .library(name: "HealthSignInVital", targets: ["HealthSignInVital"]),
         .library(name: "HealthSignInSMART", targets: ["HealthSignInSMART"]),
+        .library(name: "HealthSignInKoppeltaal2", targets: ["HealthSignInKoppeltaal2"]),
         .executable(name: "HealthSignInSDKGen", targets: ["HealthSignInSDKGen"]),
         .plugin(name: "HealthSignInGenerateSDK", targets: ["HealthSignInGenerateSDK"]),
         .plugin(name: "HealthSignInBuildPlugin", targets: ["HealthSignInBuildPlugin"]),
@@ -83,6 +84,9 @@ let package = Package(
         .target(
             name: "HealthSignInSMART", dependencies: ["HealthSignInOAuth", "HealthSignInCore"], swiftSettings: strict
         ),
+        .target(
+            name: "HealthSignInKoppeltaal2", dependencies: ["HealthSignInOAuth", "HealthSignInCore"],
+            swiftSettings: strict),
 
         // The generator: a library of pure stages and a thin command-line shell (sdkgen).
         .target(
@@ -195,6 +199,13 @@ let package = Package(
             dependencies: ["HealthSignInSMART", "HealthSignInOAuth", "HealthSignInCore", "HealthSignInTestSupport"],
             swiftSettings: strict),
         .testTarget(
+            name: "HealthSignInKoppeltaal2Tests",
+            dependencies: [
+                "HealthSignInKoppeltaal2", "HealthSignInOAuth", "HealthSignInCore", "HealthSignInTesting",
+                "HealthSignInTestSupport",
+            ],
+            swiftSettings: strict),
+        .testTarget(
             name: "HealthSignInDocumentationTests",
             dependencies: [
                 "HealthSignInHealthVault", "HealthSignInKoppeltaal", "HealthSignInVital", "HealthSignInSMART",
@@ -208,6 +219,7 @@ let package = Package(
             name: "HealthSignInIntegrationTests",
             dependencies: [
                 "HealthSignInHealthVault", "HealthSignInKoppeltaal", "HealthSignInVital", "HealthSignInSMART",
+                "HealthSignInKoppeltaal2",
                 "HealthSignInOAuth", "HealthSignInCore", "HealthSignInTesting", "HealthSignInTestSupport",
             ],
             swiftSettings: strict

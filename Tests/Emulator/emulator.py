@@ -1,4 +1,5 @@
-"""An independent emulator of the HealthVault, Koppeltaal, Vital and SMART servers, for the SDK's integration tests.
+"""An independent emulator of the HealthVault, Koppeltaal (1.x and 2.0), Vital and SMART servers, for the SDK's
+integration tests.
 
 It shares no code with the SDK: it checks signatures and hashes itself, and keeps all state in memory.
 
@@ -29,6 +30,20 @@ Control endpoints (JSON), for tests:
                                            conformance_format, smart_configuration, british_spelling, ...
   POST /_control/koppeltaal/expire-tokens  expire every access token now
   GET  /_control/koppeltaal/stats          calls per endpoint and grant type
+  POST /_control/koppeltaal2 {...}         settings (see koppeltaal2.DEFAULT_SETTINGS): token_lifetime (300),
+                                           smart_configuration (true), conflict_status (409|412), page_size (50),
+                                           expires_in_as_string, hti_max_lifetime (300, null for none), idp_user
+  POST /_control/koppeltaal2/apps {...}    register an app and create its Device: client_id, jwks_url, role
+                                           (admin|module|portal), redirect_uris, device_id (client_id), name, scope
+  POST /_control/koppeltaal2/jwks {...}    host a JWKS (name, jwks, max_age) at /koppeltaal2/hosted/<name>/jwks.json;
+                                           answers jwks_url
+  POST /_control/koppeltaal2/resources     store {resource} directly (id kept or assigned, versioned); origin adds
+                                           resource-origin
+  POST /_control/koppeltaal2/expire-tokens expire every access token now
+  GET  /_control/koppeltaal2/stats         token requests per grant type, refused tokens and assertions (reasons),
+                                           JWKS fetches per client, introspections, authorizations, FHIR calls per
+                                           method and refusals, trace headers of the last FHIR requests,
+                                           notifications and their status, ignored search parameters
   POST /_control/vital {...}               settings: access_ttl, sign_in_token_ttl, expires_in_as_string
   POST /_control/vital/<action>            expire-tokens | revoke-sessions | mint {user_id, ttl}
   GET  /_control/vital/stats               calls per endpoint and grant type, live sessions
@@ -57,6 +72,7 @@ from werkzeug.serving import make_server
 
 import healthvault
 import koppeltaal
+import koppeltaal2
 import smart
 import vital
 from faults import Faults
@@ -69,6 +85,7 @@ def create_app():
     app.after_request(faults.after)
     app.register_blueprint(healthvault.blueprint)
     app.register_blueprint(koppeltaal.blueprint)
+    app.register_blueprint(koppeltaal2.blueprint)
     app.register_blueprint(vital.blueprint)
     app.register_blueprint(smart.blueprint)
     koppeltaal.init_app(app)
@@ -79,6 +96,7 @@ def create_app():
         faults.reset()
         healthvault.hv.reset()
         koppeltaal.STATE.reset()
+        koppeltaal2.STATE.reset()
         vital.STATE.reset()
         smart.STATE.reset()
         return jsonify(ok=True)
@@ -117,6 +135,7 @@ def create_app():
                            "client_id": "KTSTESTGAME", "client_secret": kt.clients["KTSTESTGAME"].secret,
                            "public_client_id": "KTPUBLIC",
                            "redirect_uris": kt.clients["KTSTESTGAME"].redirect_uris},
+            "koppeltaal2": {"fhir": koppeltaal2.FHIR, "auth": koppeltaal2.AUTH},
             "vital": {"api": vital.API, "auth": vital.AUTH, "team_keys": sorted(vital.KEYS)},
             "smart": {"fhir": smart.FHIR, "public_client_id": "smart-public",
                       "confidential_client_id": "smart-confidential",

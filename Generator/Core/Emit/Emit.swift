@@ -8,6 +8,12 @@ enum Emit {
     /// A member name with backticks when it is a keyword.
     static func name(_ name: String) -> String { Naming.escaped(name) }
 
+    /// `name` as an argument label at a call site, where only `inout`, `var` and `let` need backticks (Swift warns
+    /// about any other escaped keyword there).
+    static func argumentLabel(_ name: String) -> String {
+        ["inout", "var", "let"].contains(name) ? "`\(name)`" : name
+    }
+
     /// A dictionary literal of header fields, `["Name": "value"]`, or `[:]` for none.
     static func headersLiteral(_ headers: [HTTPHeaderField]) -> String {
         guard !headers.isEmpty else { return "[:]" }

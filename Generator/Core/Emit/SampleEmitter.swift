@@ -205,7 +205,7 @@ struct SampleEmitter {
                     let optional =
                         property.isOptional || property.isArrayDefaultingToEmpty || property.defaultExpression != nil
                     if optional && (!full || depth > 3) { return nil }
-                    return "\(Emit.name(property.swiftName)): "
+                    return "\(Emit.argumentLabel(property.swiftName)): "
                         + sample(property.type, full: full, depth: depth + 1, counter: counter, visiting: visiting)
                 }
                 if let extra = named.extraMembers, full, depth <= 3 {

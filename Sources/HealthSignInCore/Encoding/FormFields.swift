@@ -181,3 +181,11 @@ public struct FormField: Sendable, Hashable, CustomStringConvertible, CustomDebu
         }
     }
 }
+
+extension FormFields: ExpressibleByDictionaryLiteral {
+    /// Fields in the order written, e.g. `["status": "ready", "_count": "50"]`.
+    public init(dictionaryLiteral elements: (String, String)...) {
+        self.init()
+        for (name, value) in elements { append(name, value) }
+    }
+}

@@ -2,8 +2,8 @@ import Foundation
 
 /// A client assertion for `private_key_jwt` client authentication (RFC 7523 §2.2, as SMART Backend Services profiles
 /// it): a JWT signed with the client's private key, whose `iss` and `sub` are the client id, `aud` the token
-/// endpoint, `exp` at most five minutes away and `jti` a fresh random value. `iat` and `nbf` are left out, since a
-/// server rejects them when the device clock runs fast.
+/// endpoint, `exp` at most five minutes away and `jti` a fresh random value. `iat` is left out unless asked for
+/// (Koppeltaal 2.0 requires it), and `nbf` always is, since a server rejects them when the device clock runs fast.
 public struct ClientAssertion: Sendable, CustomStringConvertible {
     /// `urn:ietf:params:oauth:client-assertion-type:jwt-bearer`, the `client_assertion_type` form field's value.
     public static let type = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"
@@ -28,22 +28,25 @@ public struct ClientAssertion: Sendable, CustomStringConvertible {
     ///   - lifetime: seconds until `exp`, at most ``maximumLifetime`` (longer is shortened to it).
     ///   - clock: the time `exp` counts from.
     ///   - random: where the `jti`'s 32 bytes come from.
+    ///   - statesIssuedAt: whether the assertion carries `iat`, the signing time.
     /// - Throws: ``JOSEError/keyDoesNotFitAlgorithm(_:)`` for a public key or one of another type, and
     ///   ``JOSEError/invalidKey(_:)`` for a key without `kid`.
     public init(
         clientID: String, tokenEndpoint: URL, key: JSONWebKey, algorithm: JWSAlgorithm, lifetime: TimeInterval = 120,
-        clock: any TimeSource = SystemClock(), random: any RandomSource = SystemRandomSource()
+        clock: any TimeSource = SystemClock(), random: any RandomSource = SystemRandomSource(),
+        statesIssuedAt: Bool = false
     ) throws(JOSEError) {
         guard let keyID = key.keyID else { throw .invalidKey("it has no \"kid\", which the assertion's header needs") }
         id = Base64URL.encode(random.bytes(count: 32))
-        let expiry = Int(
-            (clock.now().timeIntervalSince1970 + min(max(lifetime, 1), Self.maximumLifetime)).rounded(.down))
+        let now = clock.now().timeIntervalSince1970
+        let expiry = Int((now + min(max(lifetime, 1), Self.maximumLifetime)).rounded(.down))
         expiresAt = Date(timeIntervalSince1970: TimeInterval(expiry))
         let header: JSONObject = ["alg": .string(algorithm.rawValue), "kid": .string(keyID), "typ": "JWT"]
-        let claims: JSONObject = [
+        var claims: JSONObject = [
             "iss": .string(clientID), "sub": .string(clientID), "aud": .string(tokenEndpoint.absoluteString),
             "exp": .number(JSONNumber(expiry)), "jti": .string(id),
         ]
+        if statesIssuedAt { claims["iat"] = .number(JSONNumber(Int(now.rounded(.down)))) }
         token = try JWS.sign(
             header: JSONValue.object(header).serialized(), payload: JSONValue.object(claims).serialized(), key: key,
             algorithm: algorithm)

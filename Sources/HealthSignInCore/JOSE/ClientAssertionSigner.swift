@@ -3,7 +3,7 @@ import Foundation
 /// The private key a `private_key_jwt` client (RFC 7523) signs a fresh ``ClientAssertion`` with for every request
 /// it authenticates, so a retried request never replays a `jti`.
 ///
-/// Two signers are equal when their key, algorithm and lifetime are; the clock and random source are not compared.
+/// Two signers are equal when their key, algorithm, lifetime and `iat` setting are; the clock and random source are not compared.
 public struct ClientAssertionSigner: Sendable, Hashable, CustomStringConvertible {
     /// The client's private key (never printed).
     public let key: JSONWebKey
@@ -11,6 +11,8 @@ public struct ClientAssertionSigner: Sendable, Hashable, CustomStringConvertible
     public let algorithm: JWSAlgorithm
     /// Seconds from signing to the assertion's `exp`, at most ``ClientAssertion/maximumLifetime``.
     public let lifetime: TimeInterval
+    /// Whether each assertion carries `iat`.
+    public let statesIssuedAt: Bool
     private let clock: any TimeSource
     private let random: any RandomSource
 
@@ -22,11 +24,13 @@ public struct ClientAssertionSigner: Sendable, Hashable, CustomStringConvertible
     ///   - lifetime: seconds until `exp`; SMART allows at most 300, and 120 leaves room for a slow device clock.
     ///   - clock: the time `exp` counts from.
     ///   - random: where each `jti` comes from.
+    ///   - statesIssuedAt: whether each assertion carries `iat` (Koppeltaal 2.0 requires it; SMART does not).
     /// - Throws: ``JOSEError/keyDoesNotFitAlgorithm(_:)`` for a public key or one that does not fit `algorithm`,
     ///   ``JOSEError/invalidKey(_:)`` for a key without `kid`.
     public init(
         key: JSONWebKey, algorithm: JWSAlgorithm, lifetime: TimeInterval = 120,
-        clock: any TimeSource = SystemClock(), random: any RandomSource = SystemRandomSource()
+        clock: any TimeSource = SystemClock(), random: any RandomSource = SystemRandomSource(),
+        statesIssuedAt: Bool = false
     ) throws(JOSEError) {
         guard key.isPrivate, algorithm.fits(key) else {
             throw .keyDoesNotFitAlgorithm(algorithm)
@@ -35,6 +39,7 @@ public struct ClientAssertionSigner: Sendable, Hashable, CustomStringConvertible
         self.key = key
         self.algorithm = algorithm
         self.lifetime = min(max(lifetime, 1), ClientAssertion.maximumLifetime)
+        self.statesIssuedAt = statesIssuedAt
         self.clock = clock
         self.random = random
     }
@@ -43,12 +48,13 @@ public struct ClientAssertionSigner: Sendable, Hashable, CustomStringConvertible
     public func assertion(clientID: String, tokenEndpoint: URL) throws(JOSEError) -> ClientAssertion {
         try ClientAssertion(
             clientID: clientID, tokenEndpoint: tokenEndpoint, key: key, algorithm: algorithm, lifetime: lifetime,
-            clock: clock, random: random)
+            clock: clock, random: random, statesIssuedAt: statesIssuedAt)
     }
 
-    /// Whether the two sign with the same key, algorithm and lifetime.
+    /// Whether the two sign with the same key, algorithm, lifetime and claims.
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.key == rhs.key && lhs.algorithm == rhs.algorithm && lhs.lifetime == rhs.lifetime
+            && lhs.statesIssuedAt == rhs.statesIssuedAt
     }
 
     /// Hashes the key's thumbprint, the algorithm and the lifetime.
@@ -56,6 +62,7 @@ public struct ClientAssertionSigner: Sendable, Hashable, CustomStringConvertible
         hasher.combine(key.thumbprint)
         hasher.combine(algorithm)
         hasher.combine(lifetime)
+        hasher.combine(statesIssuedAt)
     }
 
     /// The algorithm and the key's public facts.

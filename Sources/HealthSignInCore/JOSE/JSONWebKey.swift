@@ -154,6 +154,17 @@ public struct JSONWebKey: Sendable, Equatable, CustomStringConvertible, CustomDe
         self.material = material
     }
 
+    /// The public members as a JWK object, as a key set publishes them: `kty`, `kid`, `crv`, `n` and `e` or `x` and
+    /// `y`, and `alg` and `use` when the key states them. No private member is ever among them.
+    public var publicMembers: JSONObject {
+        var object: JSONObject = ["kty": .string(keyType.rawValue)]
+        for (name, value) in [("kid", keyID), ("alg", algorithm), ("use", use), ("crv", curve)] {
+            if let value { object[name] = .string(value) }
+        }
+        for name in ["n", "e", "x", "y"] { if let value = material[name] { object[name] = .string(value) } }
+        return object
+    }
+
     /// The RFC 7638 thumbprint: SHA-256 of the required members in lexical order, base64url.
     public var thumbprint: String {
         let members: [(String, String)]

@@ -2,7 +2,8 @@ import Foundation
 import XCTest
 
 /// Runs the sequences of a lifecycle stress test, each from its own seed, and stops at the first one that breaks an
-/// invariant or does not finish, failing with its seed, its trace and how to replay it alone.
+/// invariant or does not finish, failing with its seed, its trace, what it broke and how to replay it alone (the
+/// violations last, beside the replay line, so an output cut to its end still shows them).
 ///
 /// - Parameters:
 ///   - name: the test's name, as `swift test --filter` takes it.
@@ -26,10 +27,11 @@ public func runLifecycleStress(
         guard monitor.violations.isEmpty else {
             XCTFail(
                 """
-                \(name): sequence \(index) (seed \(seed)) broke the lifecycle:
-                \(monitor.violations.joined(separator: "\n"))
+                \(name): sequence \(index) (seed \(seed)) broke the lifecycle.
                 trace:
                 \(monitor.trace.joined(separator: "\n"))
+                violations:
+                \(monitor.violations.joined(separator: "\n"))
                 replay: LIFECYCLE_STRESS_SEED=\(seed) LIFECYCLE_STRESS_SEQUENCES=1 swift test --filter \(name)
                 """,
                 file: file, line: line

@@ -1,0 +1,179 @@
+import Foundation
+import HealthSignInCore
+import HealthSignInKoppeltaal2
+import HealthSignInOAuth
+import HealthSignInTestSupport
+import XCTest
+
+/// Koppeltaal 2.0 backend services and FHIR REST against the emulator's independent auth service and FHIR server over
+/// 127.0.0.1: the auth service fetches the module's JWKS from where it is hosted and refuses a replayed `jti`; the
+/// FHIR server versions every resource and sets `resource-origin`.
+final class Koppeltaal2IntegrationTests: XCTestCase {
+    private var emulator: Emulator!
+
+    override func setUp() async throws {
+        emulator = try Emulator.shared.get()
+        try await emulator.control("reset")
+    }
+
+    private var fhirBase: URL { emulator.url("/koppeltaal2/fhir") }
+    private var tokenEndpoint: URL { emulator.url("/koppeltaal2/auth/oauth2/token") }
+
+    /// The RSA key of the JOSE fixtures, the module's signing key.
+    private func moduleKey() throws -> JSONWebKey {
+        let keys = try JSONWebKeySet(json: try Fixtures.data("JOSE/test-keys.json"))
+        return try XCTUnwrap(keys.keys.first { $0.keyID == "test-rsa" })
+    }
+
+    /// Registers the module with its JWKS hosted by the emulator, and returns its backend client.
+    private func module(
+        clientID: String = "module-1", algorithm: JWSAlgorithm = .rs512, clock: any TimeSource = SystemClock()
+    ) async throws -> Koppeltaal2BackendClient {
+        let key = try moduleKey()
+        let jwks = try JSONDecoder().decode(
+            [String: [[String: String]]].self, from: try Koppeltaal2KeySet(keys: [key]).document())
+        let hosted = try await emulator.control("koppeltaal2/jwks", ["name": clientID, "jwks": jwks])
+        try await emulator.control(
+            "koppeltaal2/apps",
+            ["client_id": clientID, "jwks_url": try XCTUnwrap(hosted["jwks_url"] as? String), "role": "module"])
+        return Koppeltaal2BackendClient(
+            configuration: .init(
+                clientID: clientID,
+                signer: try Koppeltaal2BackendClient.signer(key: key, algorithm: algorithm, clock: clock),
+                fhirBaseURL: fhirBase,
+                options: ClientOptions(
+                    transport: DefaultHTTPTransport(timeout: 5), urlPolicy: URLPolicy(allowsInsecureLoopback: true))))
+    }
+
+    private func task(_ value: String, status: KT2Task.Status = .ready) -> KT2Task {
+        KT2Task(
+            meta: KT2Meta(profile: ["http://koppeltaal.nl/fhir/StructureDefinition/KT2Task"]),
+            extension: [
+                KT2Extension(
+                    url: KT2Extensions.instantiates,
+                    valueReference: KT2Reference(reference: "ActivityDefinition/ad-1", type: "ActivityDefinition"))
+            ],
+            identifier: [KT2Identifier(system: "http://module.example/task", value: value)], status: status,
+            intent: "order", for: KT2Reference(reference: "Patient/p1", type: "Patient"),
+            owner: KT2Reference(reference: "Patient/p1", type: "Patient"))
+    }
+
+    func testTheBackendTokenIsDiscoveredSignedAndOneRequestServesEveryCaller() async throws {
+        let backend = try await module()
+        let endpoints = try await backend.endpoints()
+        XCTAssertEqual(endpoints.token, tokenEndpoint)
+        let tokens = try await withThrowingTaskGroup(of: Koppeltaal2BackendClient.Token.self) { group in
+            for _ in 0..<20 { group.addTask { try await backend.token() } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        XCTAssertEqual(Set(tokens).count, 1, "every caller got the one token")
+        let stats = try await emulator.read("koppeltaal2/stats")
+        XCTAssertEqual((stats["token"] as? [String: Int])?["client_credentials"], 1)
+        XCTAssertEqual((stats["assertions_refused"] as? [Any])?.count, 0)
+    }
+
+    func testDiscoveryFallsBackToTheCapabilityStatement() async throws {
+        try await emulator.control("koppeltaal2", ["smart_configuration": false])
+        let backend = try await module()
+        let endpoints = try await backend.endpoints()
+        XCTAssertEqual(endpoints.token, tokenEndpoint)
+        _ = try await backend.token()
+    }
+
+    func testTheTaskFlowCreatesSearchesUpdatesWithIfMatchAndReportsAConflict() async throws {
+        let fhir = Koppeltaal2FHIRClient(backend: try await module())
+        for number in 1...5 { _ = try await fhir.create(task("t\(number)")) }
+
+        var found: [KT2Versioned<KT2Task>] = []
+        var pages = 0
+        for try await page in fhir.search(KT2Task.self, ["status": "ready", "_count": "2"]) {
+            pages += 1
+            found += page.resources
+        }
+        XCTAssertEqual(pages, 3, "five tasks, two per page")
+        XCTAssertEqual(Set(found.compactMap { $0.resource.identifier.first?.value }), ["t1", "t2", "t3", "t4", "t5"])
+        let first = try XCTUnwrap(found.first)
+        XCTAssertEqual(first.resource.resourceOrigin, "Device/module-1")
+        XCTAssertEqual(first.resource.activityDefinition, "ActivityDefinition/ad-1")
+
+        let started = try await fhir.update(first.resource.with(status: .inProgress), replacing: first)
+        XCTAssertEqual(started.versionID, "2")
+        XCTAssertEqual(started.resource.status, .inProgress)
+        XCTAssertEqual(started.resource.resourceOrigin, "Device/module-1", "kept through the update")
+
+        do {
+            _ = try await fhir.update(first.resource.with(status: .completed), replacing: first)
+            XCTFail("a stale If-Match must be refused")
+        } catch let conflict as KT2UpdateConflict {
+            XCTAssertEqual(conflict.httpStatus, 409)
+            XCTAssertEqual(conflict.sentETag, #"W/"1""#)
+            let current = try XCTUnwrap(conflict.current(as: KT2Task.self))
+            XCTAssertEqual(current.versionID, "2")
+            XCTAssertEqual(current.resource.status, .inProgress)
+            let completed = try await fhir.update(current.resource.with(status: .completed), replacing: current)
+            XCTAssertEqual(completed.versionID, "3")
+        }
+    }
+
+    func testACreateNeverCarriesResourceOrigin() async throws {
+        let fhir = Koppeltaal2FHIRClient(backend: try await module())
+        let created = try await fhir.create(task("origin"))
+        do {
+            _ = try await fhir.create(created.resource)
+            XCTFail("a resource with resource-origin must not be created")
+        } catch let error as KT2RequestError {
+            XCTAssertEqual(error.code, .resourceOriginOnCreate)
+        }
+        let stats = try await emulator.read("koppeltaal2/stats")
+        XCTAssertEqual((stats["fhir"] as? [String: Int])?["POST"], 1, "the refused create was never sent")
+    }
+
+    func testEveryRequestCarriesTraceHeadersAndPagesCorrelateToTheFirst() async throws {
+        let fhir = Koppeltaal2FHIRClient(backend: try await module())
+        for number in 1...3 { _ = try await fhir.create(task("trace\(number)")) }
+        var pages = 0
+        for try await _ in fhir.search(KT2Task.self, ["_count": "1"], trace: KT2Trace(traceID: "trace-1")) {
+            pages += 1
+        }
+        XCTAssertEqual(pages, 3)
+        let stats = try await emulator.read("koppeltaal2/stats")
+        let all = try XCTUnwrap(stats["trace"] as? [[String: Any]])
+        XCTAssertTrue(all.allSatisfy { $0["x_request_id"] is String }, "discovery too: \(all)")
+        let seen = all.filter { entry in
+            let path = entry["path"] as? String ?? ""
+            return !path.contains("/.well-known/") && !path.hasSuffix("/metadata")
+        }
+        XCTAssertEqual(seen.count, 6, "three creates and three pages")
+        let requestIDs = seen.compactMap { $0["x_request_id"] as? String }
+        XCTAssertEqual(Set(requestIDs).count, 6, "a new X-Request-Id on every request")
+        XCTAssertTrue(requestIDs.allSatisfy { UUID(uuidString: $0) != nil })
+        for create in seen.prefix(3) {
+            XCTAssertEqual(create["x_correlation_id"] as? String, create["x_request_id"] as? String)
+        }
+        let search = Array(seen.suffix(3))
+        XCTAssertEqual(search.map { $0["x_trace_id"] as? String }, ["trace-1", "trace-1", "trace-1"])
+        let firstPage = try XCTUnwrap(search[0]["x_request_id"] as? String)
+        XCTAssertEqual(search.map { $0["x_correlation_id"] as? String }, [firstPage, firstPage, firstPage])
+    }
+
+    func testAnExpiredTokenIsRenewedOnceAndTheCallReplayed() async throws {
+        let fhir = Koppeltaal2FHIRClient(backend: try await module())
+        let created = try await fhir.create(task("renew"))
+        try await emulator.control("koppeltaal2/expire-tokens")
+        let read = try await fhir.read(KT2Task.self, id: try XCTUnwrap(created.resource.id))
+        XCTAssertEqual(read, created)
+        let stats = try await emulator.read("koppeltaal2/stats")
+        XCTAssertEqual((stats["token"] as? [String: Int])?["client_credentials"], 2)
+    }
+
+    func testAReplayedAssertionIsRefusedSoEachTokenRequestSignsAFreshOne() async throws {
+        let backend = try await module()
+        let first = try await backend.token()
+        try await backend.tokens.invalidate(first)
+        let second = try await backend.token()
+        XCTAssertNotEqual(first, second)
+        let stats = try await emulator.read("koppeltaal2/stats")
+        XCTAssertEqual((stats["assertions_refused"] as? [Any])?.count, 0, "no jti was sent twice")
+        XCTAssertEqual((stats["jwks_fetches"] as? [String: Int])?["module-1"], 1, "the JWKS is cached")
+    }
+}
