@@ -209,6 +209,7 @@ let package = Package(
             name: "HealthSignInDocumentationTests",
             dependencies: [
                 "HealthSignInHealthVault", "HealthSignInKoppeltaal", "HealthSignInVital", "HealthSignInSMART",
+                "HealthSignInKoppeltaal2",
                 "HealthSignInOAuth", "HealthSignInCore", "HealthSignInTesting", "HealthSignInTestSupport",
             ],
             swiftSettings: strict),

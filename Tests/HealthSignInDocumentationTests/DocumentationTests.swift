@@ -237,7 +237,7 @@ final class DocumentationTests: XCTestCase {
 
     private static let libraries = [
         "HealthSignInHTTP", "HealthSignInCore", "HealthSignInTesting", "HealthSignInOAuth", "HealthSignInHealthVault",
-        "HealthSignInKoppeltaal", "HealthSignInVital", "HealthSignInSMART",
+        "HealthSignInKoppeltaal", "HealthSignInVital", "HealthSignInSMART", "HealthSignInKoppeltaal2",
     ]
 
     /// The symbol graphs of the libraries, extracted from the debug build's modules, with the directory of each

@@ -176,4 +176,47 @@ final class Koppeltaal2IntegrationTests: XCTestCase {
         XCTAssertEqual((stats["assertions_refused"] as? [Any])?.count, 0, "no jti was sent twice")
         XCTAssertEqual((stats["jwks_fetches"] as? [String: Int])?["module-1"], 1, "the JWKS is cached")
     }
+
+    func testAModuleValidatesAPortalsLaunchByIntrospectionOnce() async throws {
+        let backend = try await module()
+        let portalKey = try XCTUnwrap(
+            try JSONWebKeySet(json: try Fixtures.data("JOSE/test-keys.json")).keys.first { $0.keyID == "test-p256" })
+        let jwks = try JSONDecoder().decode(
+            [String: [[String: String]]].self, from: try Koppeltaal2KeySet(keys: [portalKey]).document())
+        let hosted = try await emulator.control("koppeltaal2/jwks", ["name": "portal-1", "jwks": jwks])
+        try await emulator.control(
+            "koppeltaal2/apps",
+            ["client_id": "portal-1", "jwks_url": try XCTUnwrap(hosted["jwks_url"] as? String), "role": "portal"])
+        let composer = try HTILaunchComposer(clientID: "portal-1", key: portalKey, algorithm: .es256)
+        let context = HTILaunchContext(
+            issuer: "portal-1", audience: "Device/module-1", subject: "Patient/p1", resource: "Task/t1")
+        let form = try composer.launch(
+            context, to: try XCTUnwrap(URL(string: "https://module.example/launch")), fhirBaseURL: fhirBase)
+        let receiver = HTILaunchReceiver(
+            configuration: .init(
+                deviceReference: "Device/module-1", trustedFHIRBaseURL: fhirBase,
+                verification: .introspection(backend)))
+        let launch = try await receiver.receive(form.fields)
+        XCTAssertEqual(launch.context, context)
+
+        // Another instance with a store of its own: the auth service itself refuses the second use.
+        let other = HTILaunchReceiver(configuration: receiver.configuration.replacingReplayStore())
+        do {
+            _ = try await other.receive(form.fields)
+            XCTFail("an introspected launch token is spent")
+        } catch let error as HTILaunchError {
+            XCTAssertEqual(error.code, .inactive)
+        }
+        let stats = try await emulator.read("koppeltaal2/stats")
+        XCTAssertEqual((stats["introspections"] as? [Any])?.count, 2)
+        XCTAssertEqual((stats["assertions_refused"] as? [Any])?.count, 0, "the assertion's aud is the token endpoint")
+    }
+}
+
+extension HTILaunchReceiver.Configuration {
+    fileprivate func replacingReplayStore() -> Self {
+        var copy = self
+        copy.replayStore = InMemoryHTIReplayStore()
+        return copy
+    }
 }

@@ -16,7 +16,7 @@ enum Koppeltaal2Discovery {
     static func advertised(at base: URL, options: ClientOptions) async throws -> AdvertisedEndpoints {
         let client = Koppeltaal2APIClient(configuration: .init(servers: .init(fhir: base), options: options))
         do {
-            return AdvertisedEndpoints(try await client.getConfiguration().serverMetadata)
+            return AdvertisedEndpoints(try await client.getSmartConfiguration().serverMetadata)
         } catch let error where error is TransportError || error is CancellationError {
             throw error
         } catch {

@@ -8,9 +8,9 @@ import HealthSignInCore
 /// for its `Cache-Control` max-age, 60 s by default).
 ///
 /// ```swift
-/// var keys = Koppeltaal2KeySet(keys: [try JSONWebKey(json: privateJWK)])
-/// keys.rotate(to: newKey, overlap: 600)
-/// let body = try keys.document()   // serve as application/json with Cache-Control: public, max-age=60
+/// var keys = try Koppeltaal2KeySet(keys: [JSONWebKey(json: privateJWK)])
+/// try keys.rotate(to: newKey, overlap: 600)
+/// let body = keys.document()   // serve as application/json with Cache-Control: public, max-age=60
 /// ```
 ///
 /// The document holds only public halves, each with `kid`, `use` (`sig`) and `alg`; a private member can never

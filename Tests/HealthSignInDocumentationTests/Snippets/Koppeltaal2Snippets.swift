@@ -1,0 +1,46 @@
+// The snippets are the documentation's code as it reads there, so formatting leaves them alone.
+// swift-format-ignore-file
+import Foundation
+import HealthSignInCore
+import HealthSignInKoppeltaal2
+
+func koppeltaal2BackendExample(privateKey: JSONWebKey) throws {
+    // snippet doc-koppeltaal2-backend-client
+    let backend = Koppeltaal2BackendClient(configuration: .init(
+        clientID: "7f1d0d3e-module", signer: try Koppeltaal2BackendClient.signer(key: privateKey),
+        fhirBaseURL: URL(string: "https://fhir.koppeltaal.example/fhir/DEFAULT")!))
+    let fhir = Koppeltaal2FHIRClient(backend: backend)
+    // end snippet
+    _ = fhir
+}
+
+func koppeltaal2FHIRExample(backend: Koppeltaal2BackendClient) async throws {
+    // snippet doc-koppeltaal2-fhir-client
+    let fhir = Koppeltaal2FHIRClient(backend: backend)
+    for try await page in fhir.search(KT2Task.self, ["status": "ready"]) {
+        for task in page.resources where task.resource.owner.reference == "Patient/123" {
+            _ = try await fhir.update(task.resource.with(status: .inProgress), replacing: task)
+        }
+    }
+    // end snippet
+}
+
+func koppeltaal2KeySetExample(privateJWK: Data, newKey: JSONWebKey) throws {
+    // snippet doc-koppeltaal2-key-set
+    var keys = try Koppeltaal2KeySet(keys: [JSONWebKey(json: privateJWK)])
+    try keys.rotate(to: newKey, overlap: 600)
+    let body = keys.document()   // serve as application/json with Cache-Control: public, max-age=60
+    // end snippet
+    _ = body
+}
+
+func koppeltaal2LaunchExample(portalKey: JSONWebKey, endpointAddress: URL, fhirBase: URL) throws {
+    // snippet doc-koppeltaal2-launch-composer
+    let composer = try HTILaunchComposer(clientID: "portal-1", key: portalKey)
+    let form = try composer.launch(
+        HTILaunchContext(issuer: "portal-1", audience: "Device/module-1", subject: "Patient/p1", resource: "Task/t1"),
+        to: endpointAddress, fhirBaseURL: fhirBase)
+    let page = form.html   // serve as text/html: the browser posts launch, token and iss
+    // end snippet
+    _ = page
+}
