@@ -177,6 +177,35 @@ final class Koppeltaal2IntegrationTests: XCTestCase {
         XCTAssertEqual((stats["jwks_fetches"] as? [String: Int])?["module-1"], 1, "the JWKS is cached")
     }
 
+    func testASubscriptionsNotificationCarriesItsHeaderAndCorrelatesToTheUpdateThatTriggeredIt() async throws {
+        let fhir = Koppeltaal2FHIRClient(backend: try await module())
+        let receiver = KT2NotificationReceiver(header: "X-KTSubscription", value: "s3cret-UpdateTask")
+        let subscription = KT2Subscription(
+            meta: KT2Meta(profile: ["http://koppeltaal.nl/fhir/StructureDefinition/KT2Subscription"]),
+            status: .requested,
+            reason: "completed tasks", criteria: "Task?status=completed",
+            channel: .init(
+                endpoint: emulator.url("/_echo/notification").absoluteString, header: [receiver.channelHeader]))
+        let created = try await fhir.create(subscription)
+        XCTAssertFalse(String(describing: created).contains("s3cret"), "channel headers are redacted")
+
+        let task = try await fhir.create(task("notify"))
+        _ = try await fhir.update(
+            task.resource.with(status: .completed), replacing: task, trace: KT2Trace(traceID: "trace-n"))
+        var notifications: [[String: Any]] = []
+        for _ in 0..<50 where notifications.isEmpty {
+            try await Task.sleep(nanoseconds: 100_000_000)
+            notifications = try await emulator.read("koppeltaal2/stats")["notifications"] as? [[String: Any]] ?? []
+        }
+        let notification = try XCTUnwrap(notifications.first)
+        XCTAssertEqual(notifications.count, 1, "only the update to completed matches")
+        XCTAssertEqual(notification["x_trace_id"] as? String, "trace-n")
+        let stats = try await emulator.read("koppeltaal2/stats")
+        let put = try XCTUnwrap(
+            (stats["trace"] as? [[String: Any]])?.last { ($0["method"] as? String) == "PUT" })
+        XCTAssertEqual(notification["x_correlation_id"] as? String, put["x_request_id"] as? String)
+    }
+
     func testAModuleValidatesAPortalsLaunchByIntrospectionOnce() async throws {
         let backend = try await module()
         let portalKey = try XCTUnwrap(

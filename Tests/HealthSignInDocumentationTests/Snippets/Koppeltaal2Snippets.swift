@@ -44,3 +44,13 @@ func koppeltaal2LaunchExample(portalKey: JSONWebKey, endpointAddress: URL, fhirB
     // end snippet
     _ = page
 }
+
+func koppeltaal2NotificationExample(secret: String, request: HTTPRequestMessage, fhir: Koppeltaal2FHIRClient)
+    async throws
+{
+    // snippet doc-koppeltaal2-notification-receiver
+    let receiver = KT2NotificationReceiver(header: "X-KTSubscription", value: secret)
+    let trace = try receiver.accept(headers: request.headers, body: request.body ?? Data())
+    for try await page in fhir.search(KT2Task.self, ["status": "completed"], trace: trace) { _ = page }
+    // end snippet
+}

@@ -1,0 +1,56 @@
+import Foundation
+import HealthSignInCore
+
+/// The receiving end of a Koppeltaal 2.0 rest-hook Subscription.
+///
+/// A notification says only that something matching the subscription changed: the FHIR server posts an empty body,
+/// with the header line the Subscription's `channel.header` registered (there is no signature) and the trace
+/// headers. The receiver checks that header in constant time and that the body is empty, then hands back the
+/// trace to search with, so the search correlates to the notification.
+///
+/// ```swift
+/// let receiver = KT2NotificationReceiver(header: "X-KTSubscription", value: secret)
+/// let trace = try receiver.accept(headers: request.headers, body: request.body ?? Data())
+/// for try await page in fhir.search(KT2Task.self, ["status": "completed"], trace: trace) { _ = page }
+/// ```
+public struct KT2NotificationReceiver: Sendable, CustomStringConvertible {
+    /// The registered header's name, e.g. `Authorization` or `X-KTSubscription`.
+    public let headerName: String
+    private let expected: [UInt8]
+
+    /// A receiver expecting `value` in the header `header`.
+    public init(header: String, value: String) {
+        headerName = header
+        expected = Array(value.utf8)
+    }
+
+    /// The line to put in the Subscription's `channel.header`: `<name>: <value>`.
+    public var channelHeader: String { headerName + ": " + String(decoding: expected, as: UTF8.self) }
+
+    /// Accepts a notification: the registered header with the registered value, and no body.
+    ///
+    /// - Returns: the trace to search with: the notification's `X-Trace-Id` (or a new one) and its `X-Request-Id`
+    ///   as the correlation id.
+    /// - Throws: ``KT2NotificationError`` when the header is missing or wrong, or a body came.
+    public func accept(headers: HTTPHeaderFields, body: Data) throws -> KT2Trace {
+        let received = headers[headerName].map { Array($0.utf8) } ?? []
+        guard CryptoPrimitives.constantTimeEqual(received, expected), !expected.isEmpty else {
+            throw KT2NotificationError.unauthenticated
+        }
+        guard body.isEmpty else { throw KT2NotificationError.unexpectedBody }
+        var trace = KT2Trace(correlationID: headers["X-Request-Id"])
+        if let traceID = headers["X-Trace-Id"], !traceID.isEmpty { trace.traceID = traceID }
+        return trace
+    }
+
+    /// The header's name; its value is redacted.
+    public var description: String { "KT2NotificationReceiver(\(headerName): \(Redaction.placeholder))" }
+}
+
+/// Why a notification was refused.
+public enum KT2NotificationError: Error, Sendable, Hashable {
+    /// The registered header is missing or has another value: answer 401.
+    case unauthenticated
+    /// The notification has a body, which a Koppeltaal 2.0 rest-hook never sends: answer 400.
+    case unexpectedBody
+}
