@@ -2,7 +2,7 @@ import Foundation
 import HealthSignInCore
 
 /// What an HTI 2.0 launch says (Koppeltaal 2.0 topic 7, HTI:core 2.0): who launches which task of which module.
-public struct HTILaunchContext: Sendable, Hashable {
+public struct HTILaunchContext: Sendable, Hashable, Codable {
     /// `iss`: the launching portal's client id.
     public var issuer: String
     /// `aud`: the launched module's Device, `Device/<id>` (from the ActivityDefinition's `resource-origin`).

@@ -11,7 +11,8 @@ import HealthSignInOAuth
 /// 2. The signature: by the portal's keys (``Verification/keys(_:)``, the JWKS of each portal the module knows), with
 ///    an algorithm HTI allows (RS256–512, ES256–512; never `none` or HMAC) and the header's `kid`; or by the domain's
 ///    auth service (``Verification/introspection(_:)``), which the specification prefers since apps do not know one
-///    another's keys. Introspection uses the token up at the auth service.
+///    another's keys. Introspection uses the token up at the auth service; a module that signs the user in with SHOF
+///    lets the auth service check it there instead (``Verification/signIn``).
 /// 3. `aud` is the module's own Device.
 /// 4. `exp` has not passed; `exp` is at most ``Configuration/maximumLifetime`` after `iat` (five minutes, the
 ///    specification's limit); `iat` is not in the future. ``Configuration/clockSkew`` is allowed on both clocks.
@@ -21,8 +22,14 @@ public struct HTILaunchReceiver: Sendable {
     public enum Verification: Sendable {
         /// By the public keys of each portal, by its client id (the token's `iss`).
         case keys([String: JSONWebKeySet])
-        /// By the domain's introspection endpoint, with the module's own backend client authenticating.
+        /// By the domain's introspection endpoint, with the module's own backend client authenticating. The auth
+        /// service then spends the token, so it cannot also start a SHOF sign-in.
         case introspection(Koppeltaal2BackendClient)
+        /// By the auth service when the module passes the token on to SHOF's authorization request, as the
+        /// reference module does: the receiver checks everything but the signature, and the launch is to be
+        /// trusted only once ``SHOFSignIn/finish(_:pending:)`` has returned its user, whose id token names the
+        /// launch's `sub` and `resource`.
+        case signIn
     }
 
     /// The receiver's settings.
@@ -145,6 +152,8 @@ public struct HTILaunchReceiver: Sendable {
             return claims
         case .introspection(let backend):
             return try await introspect(token, backend: backend)
+        case .signIn:
+            return claims
         }
     }
 
