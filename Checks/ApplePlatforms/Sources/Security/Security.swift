@@ -32,6 +32,8 @@ public struct SecKeyAlgorithm: Hashable, RawRepresentable, Sendable {
     public static let rsaSignatureMessagePKCS1v15SHA256 = SecKeyAlgorithm(rawValue: "algid:sign:RSA:message-PKCS1v15:SHA256")
     /// security/seckeyalgorithm/rsasignaturemessagepkcs1v15sha384
     public static let rsaSignatureMessagePKCS1v15SHA384 = SecKeyAlgorithm(rawValue: "algid:sign:RSA:message-PKCS1v15:SHA384")
+    /// security/seckeyalgorithm/rsasignaturemessagepkcs1v15sha512
+    public static let rsaSignatureMessagePKCS1v15SHA512 = SecKeyAlgorithm(rawValue: "algid:sign:RSA:message-PKCS1v15:SHA512")
 }
 
 /// security/errsecsuccess
