@@ -33,6 +33,16 @@ enum DER {
         static let p256: [UInt8] = [0x06, 0x08, 0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x03, 0x01, 0x07]
         static let p384: [UInt8] = [0x06, 0x05, 0x2B, 0x81, 0x04, 0x00, 0x22]
         static let p521: [UInt8] = [0x06, 0x05, 0x2B, 0x81, 0x04, 0x00, 0x23]
+
+        /// The curve an encoded OID names, by its JWK `crv`.
+        static func curve(_ oid: [UInt8]) -> String? {
+            switch oid {
+            case p256: return "P-256"
+            case p384: return "P-384"
+            case p521: return "P-521"
+            default: return nil
+            }
+        }
     }
 
     static func element(_ tag: UInt8, _ content: [UInt8]) -> [UInt8] { [tag] + length(content.count) + content }
@@ -71,13 +81,16 @@ enum DER {
     }
 
     /// Reads definite-length DER elements.
-    private struct Reader {
+    struct Reader {
         private let bytes: [UInt8]
         private var index = 0
 
         init(_ bytes: [UInt8]) { self.bytes = bytes }
 
         var isAtEnd: Bool { index == bytes.count }
+
+        /// The tag of the next element, nil at the end.
+        var nextTag: UInt8? { index < bytes.count ? bytes[index] : nil }
 
         /// The content of the next element when it has `tag`.
         mutating func read(tag: UInt8) -> [UInt8]? {
