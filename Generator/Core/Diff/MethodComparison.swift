@@ -76,7 +76,7 @@ struct MethodComparison {
         if before.responseRoots != after.responseRoots {
             diff.report(
                 .xmlShapeChanged, old: oldBinding, new: binding,
-                "\(new.name)'s response root is \(after.responseRoots.joined(separator: " or ")), was \(before.responseRoots.joined(separator: " or "))"
+                "\(new.name)'s response root is \(SchemaDiff.roots(after.responseRoots)), was \(SchemaDiff.roots(before.responseRoots))"
             )
         }
         if before.headers != after.headers {
@@ -161,5 +161,10 @@ extension SchemaDiff {
     mutating func accountedNew(_ name: IRTypeName, in family: IRFamily) {
         guard pairedNew.insert(name).inserted else { return }
         for nested in family.typeTable[name]?.nestedTypes ?? [] { accountedNew(nested, in: family) }
+    }
+
+    /// The XML document elements a response may have, for a message: `any` when the method names none.
+    fileprivate static func roots(_ names: [String]) -> String {
+        names.isEmpty ? "any" : names.joined(separator: " or ")
     }
 }
