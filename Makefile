@@ -92,7 +92,7 @@ diff:  ## What the schemas changed since BASE (a directory or git revision; defa
 emulator: venv  ## Run the protocol emulator on http://127.0.0.1:8000 until Ctrl-C (see the README's "Sandboxes").
 	$(PYTHON) Tests/Emulator/emulator.py --port 8000
 
-demo: venv  ## Walk the HealthVault, Koppeltaal, Vital and SMART journeys against the emulator, printing each step.
+demo: venv  ## Walk the HealthVault, Koppeltaal, Vital, SMART and Koppeltaal 2.0 journeys against the emulator, printing each step.
 	$(SWIFT) build --product HealthSignInDemo
 	Tests/Emulator/with-emulator sh -c '.build/debug/HealthSignInDemo --emulator "$$EMULATOR_URL"'
 

@@ -116,6 +116,7 @@ let package = Package(
             name: "HealthSignInDemo",
             dependencies: [
                 "HealthSignInHealthVault", "HealthSignInKoppeltaal", "HealthSignInVital", "HealthSignInSMART",
+                "HealthSignInKoppeltaal2",
                 "HealthSignInOAuth", "HealthSignInCore", "HealthSignInTesting",
             ],
             swiftSettings: strict),

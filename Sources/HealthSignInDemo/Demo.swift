@@ -1,6 +1,6 @@
 import Foundation
 
-/// `HealthSignInDemo`: walks the four sign-in journeys and prints each step; `make demo` runs it against the emulator.
+/// `HealthSignInDemo`: walks the five journeys and prints each step; `make demo` runs it against the emulator.
 @main
 struct Demo {
     static func main() async {
@@ -16,6 +16,7 @@ struct Demo {
         if options.journeys.contains("koppeltaal") { await KoppeltaalJourney(options: options).run(steps) }
         if options.journeys.contains("vital") { await VitalJourney(options: options).run(steps) }
         if options.journeys.contains("smart") { await SMARTJourney(options: options).run(steps) }
+        if options.journeys.contains("koppeltaal2") { await Koppeltaal2Journey(options: options).run(steps) }
         if steps.steps == 0 {
             say("\nNo journey ran: give its servers and credentials (HealthSignInDemo --help), or --emulator URL.")
             exit(2)

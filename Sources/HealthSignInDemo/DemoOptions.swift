@@ -4,7 +4,7 @@ import HealthSignInVital
 
 /// Where the demo's servers are and which credentials it uses; every value is a flag.
 struct DemoOptions {
-    static let allJourneys: Set<String> = ["healthvault", "koppeltaal", "vital", "smart"]
+    static let allJourneys: Set<String> = ["healthvault", "koppeltaal", "vital", "smart", "koppeltaal2"]
 
     var journeys = allJourneys
     var allowsInsecureLoopback = false
@@ -39,6 +39,14 @@ struct DemoOptions {
     var smartBackendKey: String?
     var smartBackendScope = "system/*.rs"
 
+    var koppeltaal2FHIR: URL?
+    var koppeltaal2Module: (clientID: String, key: String)?
+    var koppeltaal2Portal: (clientID: String, key: String)?
+    var koppeltaal2Redirect = ""
+    var koppeltaal2Patient = "Patient/demo-patient"
+    /// The emulator whose control endpoints register the two applications first, when it is the server.
+    var koppeltaal2Emulator: URL?
+
     /// How the HealthVault Shell page, which a person completes in a browser, is answered.
     enum ShellMode: String {
         /// Print the page and read the URL the browser ended on from standard input.
@@ -48,10 +56,11 @@ struct DemoOptions {
     }
 
     static let usage = """
-        usage: HealthSignInDemo [--emulator URL | server and credential flags] [--only healthvault,koppeltaal,vital,smart]
+        usage: HealthSignInDemo [--emulator URL | server and credential flags]
+                                [--only healthvault,koppeltaal,vital,smart,koppeltaal2]
 
-        Walks the HealthVault, Koppeltaal, Vital and SMART sign-in journeys against real or emulated servers, printing each
-        step; exits 1 when a step fails, 2 for bad flags or when no journey has what it needs to run.
+        Walks the HealthVault, Koppeltaal, Vital, SMART and Koppeltaal 2.0 journeys against real or emulated servers,
+        printing each step; exits 1 when a step fails, 2 for bad flags or when no journey has what it needs to run.
 
           --emulator URL                  the protocol emulator's base URL: sets every flag below for it
           --allow-insecure-loopback       allow plain http to this machine
@@ -70,6 +79,9 @@ struct DemoOptions {
           --smart-id-token-algorithms LIST  the accepted id token algorithms, e.g. RS256,ES256 (default: RS256)
           --smart-backend-client ID       --smart-backend-key JWK (a private ES384 or RS384 JSON Web Key)
           --smart-backend-scope SCOPES    (default: system/*.rs)
+          --koppeltaal2-fhir URL          --koppeltaal2-redirect URI   --koppeltaal2-patient REFERENCE
+          --koppeltaal2-module ID         --koppeltaal2-module-key JWK (a private ES384, RS384 or RS512 key)
+          --koppeltaal2-portal ID         --koppeltaal2-portal-key JWK (a private key the domain knows the portal by)
         """
 
     struct Invalid: Error, CustomStringConvertible {
@@ -98,6 +110,7 @@ struct DemoOptions {
         if flag.hasPrefix("--koppeltaal-") { return try applyKoppeltaal(flag, value) }
         if flag.hasPrefix("--vital-") { return try applyVital(flag, value) }
         if flag.hasPrefix("--smart-") { return try applySMART(flag, value) }
+        if flag.hasPrefix("--koppeltaal2-") { return try applyKoppeltaal2(flag, value) }
         switch flag {
         case "--emulator": try useEmulator(try Self.url(flag, value))
         case "--only":
@@ -188,6 +201,19 @@ struct DemoOptions {
         return url
     }
 
+    private mutating func applyKoppeltaal2(_ flag: String, _ value: String) throws {
+        switch flag {
+        case "--koppeltaal2-fhir": koppeltaal2FHIR = try Self.url(flag, value)
+        case "--koppeltaal2-redirect": koppeltaal2Redirect = value
+        case "--koppeltaal2-patient": koppeltaal2Patient = value
+        case "--koppeltaal2-module": koppeltaal2Module = (value, koppeltaal2Module?.key ?? "")
+        case "--koppeltaal2-module-key": koppeltaal2Module = (koppeltaal2Module?.clientID ?? "", value)
+        case "--koppeltaal2-portal": koppeltaal2Portal = (value, koppeltaal2Portal?.key ?? "")
+        case "--koppeltaal2-portal-key": koppeltaal2Portal = (koppeltaal2Portal?.clientID ?? "", value)
+        default: throw Invalid(message: "unknown option \(flag)")
+        }
+    }
+
     /// The emulator's layout and test credentials (Tests/Emulator).
     private mutating func useEmulator(_ base: URL) throws {
         let root = base.absoluteString.hasSuffix("/") ? String(base.absoluteString.dropLast()) : base.absoluteString
@@ -218,5 +244,19 @@ struct DemoOptions {
              "y": "mLRgz8Giu6XA_AqG8bywqbygShmd8jowflrdx0KQtM5X4s4aqDeCRfcpexykp3aI",
              "d": "WcrTiYk8jbI-Sd1sKNpqGmELWGG08bf_y9SSlnC4cpAl5GRdHHN9gKYlPvMFqiJ5"}
             """
+        koppeltaal2FHIR = at("/koppeltaal2/fhir")
+        koppeltaal2Redirect = "http://127.0.0.1/koppeltaal2/callback"
+        koppeltaal2Emulator = base
+        // The module signs with the SMART IG's published key; the portal with a key made for this demo alone.
+        koppeltaal2Module = ("demo-module", smartBackendKey ?? "")
+        koppeltaal2Portal = (
+            "demo-portal",
+            """
+            {"kty": "EC", "crv": "P-384", "kid": "demo-portal-1", "alg": "ES384",
+             "x": "bOF8uBtJ8_SN3SnfAYyg5kE4nbX1N7IROlRGx0AfZOZNPollucYrBVD2EpE22pOd",
+             "y": "edZnhS1VRGfvF0RKP84AP084YSdZyVvIIOjMpFsBCSI9gjQQi_AFtpZLOKTGwwWF",
+             "d": "rqx3YWcOHME_FLy8yLzMYRS60Wrw8Wm0VAIj2g_PPYJAxo48iXId1esU69WayGnY"}
+            """
+        )
     }
 }

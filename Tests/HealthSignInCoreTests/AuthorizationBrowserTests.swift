@@ -28,6 +28,25 @@ final class AuthorizationBrowserTests: XCTestCase {
         XCTAssertEqual(redirect.absoluteString, "myapp://cb?code=c&state=s")
         XCTAssertEqual(granting.requests.map(\.url), [page])
 
+        let identityProvider = RecordingTransport { request in
+            switch request.url.path {
+            case "/authorize": return HTTPResponseMessage(status: 302, headers: ["Location": "/idp/login"])
+            case "/idp/login": return HTTPResponseMessage(status: 302, headers: ["Location": "/callback?s=1"])
+            default: return HTTPResponseMessage(status: 302, headers: ["Location": "myapp://cb?code=c&state=s"])
+            }
+        }
+        let signedIn = try await RedirectFollowingBrowser(transport: identityProvider).authorize(
+            page, callback: callback)
+        XCTAssertEqual(signedIn.absoluteString, "myapp://cb?code=c&state=s")
+        XCTAssertEqual(identityProvider.requests.map(\.url.path), [page.path, "/idp/login", "/callback"])
+        let looping = RecordingTransport { _ in HTTPResponseMessage(status: 302, headers: ["Location": "/again"]) }
+        await XCTAssertThrowsErrorAsync(
+            try await RedirectFollowingBrowser(transport: looping).authorize(page, callback: callback)
+        ) { error in
+            guard case .unavailable = error as? AuthorizationBrowserError else { return XCTFail("\(error)") }
+        }
+        XCTAssertEqual(looping.requests.count, RedirectFollowingBrowser.maximumRedirects)
+
         let elsewhere = RecordingTransport { _ in
             HTTPResponseMessage(status: 302, headers: ["Location": "https://collector.example/steal?code=c"])
         }

@@ -3,7 +3,7 @@ import HealthSignInCore
 import HealthSignInTestSupport
 import XCTest
 
-/// `HealthSignInDemo` walks all four journeys against the emulator and says so (as `make demo` does).
+/// `HealthSignInDemo` walks all five journeys against the emulator and says so (as `make demo` does).
 final class DemoTests: XCTestCase {
     private static let shared = Emulator.shared
 
@@ -16,7 +16,7 @@ final class DemoTests: XCTestCase {
         let result = try Subprocess.run([demo.path, "--emulator", emulator.baseURL.absoluteString])
         XCTAssertEqual(result.status, 0, result.output)
         let output = result.output
-        XCTAssertTrue(output.hasSuffix("All 20 steps succeeded.\n"), output)
+        XCTAssertTrue(output.hasSuffix("All 27 steps succeeded.\n"), output)
         XCTAssertTrue(output.contains("GetThings3 read 1 back, its XML byte for byte"), output)
         XCTAssertTrue(output.contains("3 record(s) released, 0 still authorized"), output)
         XCTAssertTrue(output.contains("✓ revoke          revoked"), output)
