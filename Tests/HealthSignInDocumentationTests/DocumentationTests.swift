@@ -435,7 +435,8 @@ final class DocumentationTests: XCTestCase {
         XCTAssertEqual(
             doubles.sorted(),
             [
-                "HTTPTransportConformance", "HealthVaultTestServer", "KoppeltaalTestServer", "ManualClock",
+                "HTTPTransportConformance", "HealthVaultTestServer", "Koppeltaal2TestServer", "KoppeltaalTestServer",
+                "ManualClock",
                 "RecordingTransport",
                 "RedirectFollowingBrowser", "SMARTTestServer", "SeededRandomSource", "TestServer", "TestServerFault",
                 "TestServerFaults", "TestServerLedger", "TestServerOperation", "TestServerTransport", "TestUserBrowser",

@@ -2,6 +2,7 @@ import Foundation
 import HealthSignInCore
 import HealthSignInHealthVault
 import HealthSignInKoppeltaal
+import HealthSignInKoppeltaal2
 import HealthSignInOAuth
 import HealthSignInSMART
 import HealthSignInTestSupport
@@ -66,6 +67,13 @@ final class ErrorMessageTests: XCTestCase {
                 httpStatus: 200,
                 operation: "PutThings")),
         ShellRedirectError.missingParameter("instanceid"),
+        HTILaunchError(.replayed, "the launch token j-1 was used before"),
+        KT2RequestError(
+            code: .resourceOriginOnCreate, resourceType: "Task",
+            detail: "a create must not carry the resource-origin extension; the server sets it"),
+        KT2UpdateConflict(httpStatus: 409, outcome: nil, sentETag: #"W/"1""#, current: nil),
+        KT2NotificationError.unauthenticated,
+        SHOFError.contextMismatch,
     ]
 
     func testTheLocalizedDescriptionIsTheDescription() {

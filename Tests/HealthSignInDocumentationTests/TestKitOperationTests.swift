@@ -26,5 +26,6 @@ final class TestKitOperationTests: XCTestCase {
         check(KoppeltaalTestServer.Operation.self, server: "KoppeltaalTestServer", article: article)
         check(VitalTestServer.Operation.self, server: "VitalTestServer", article: article)
         check(HealthVaultTestServer.Operation.self, server: "HealthVaultTestServer", article: article)
+        check(Koppeltaal2TestServer.Operation.self, server: "Koppeltaal2TestServer", article: article)
     }
 }

@@ -10,7 +10,7 @@ final class ReferenceTreeTests: XCTestCase {
         let repository = Fixtures.repository
         let files = try SchemaDirectory.read(repository.appendingPathComponent("Schemas"))
         let output = try GeneratorPipeline.run(files, options: .init(displayRoot: "Schemas", testSamples: true))
-        XCTAssertEqual(output.families, ["HealthVault", "Koppeltaal", "OAuth2", "SMART", "Vital"])
+        XCTAssertEqual(output.families, ["HealthVault", "Koppeltaal", "Koppeltaal2", "OAuth2", "SMART", "Vital"])
         XCTAssertTrue(output.diagnostics.isEmpty, output.diagnostics.map(\.description).joined(separator: "\n"))
 
         var expectedPaths = Set<String>()

@@ -47,11 +47,23 @@ public final class Koppeltaal2BackendClient: Sendable {
         }
 
         /// The common case: an application with a signing key in one domain, whose endpoints are discovered.
-        public init(clientID: String, signer: ClientAssertionSigner, fhirBaseURL: URL, options: ClientOptions = .init())
-        {
+        ///
+        /// - Parameters:
+        ///   - clientID: the client id the domain gave the application.
+        ///   - signer: its signing key (see ``Koppeltaal2BackendClient/signer(key:algorithm:lifetime:clock:)``).
+        ///   - fhirBaseURL: the domain's FHIR base URL.
+        ///   - authHosts: the hosts of the domain's auth service, when it is not on the FHIR server's (as in the
+        ///     reference domains, e.g. `auth-service.koppeltaal.example`): discovered endpoints and the issuer must
+        ///     be on the FHIR server's origin or one of these.
+        ///   - options: the transport, URL policy, logger and middlewares.
+        public init(
+            clientID: String, signer: ClientAssertionSigner, fhirBaseURL: URL, authHosts: [String] = [],
+            options: ClientOptions = .init()
+        ) {
             self.init(
                 registration: OAuthRegistration(
-                    baseURL: fhirBaseURL, client: OAuthClientCredentials(clientID: clientID, signer: signer)),
+                    baseURL: fhirBaseURL, client: OAuthClientCredentials(clientID: clientID, signer: signer),
+                    trustedHosts: authHosts),
                 session: OAuthSessionSettings(store: InMemoryCredentialStore(), options: options))
         }
     }
@@ -89,7 +101,7 @@ public final class Koppeltaal2BackendClient: Sendable {
     ///   - algorithm: RS512 (the default, and the only one the reference domain accepts), RS384 or ES384.
     ///   - lifetime: seconds until the assertion's `exp`.
     ///   - clock: the time assertions count from.
-    /// - Throws: `JOSEError.algorithmNotAccepted` for another algorithm, and what ``ClientAssertionSigner`` throws for
+    /// - Throws: `JOSEError.algorithmNotAccepted` for another algorithm, and what `ClientAssertionSigner` throws for
     ///   a key that cannot sign with it.
     public static func signer(
         key: JSONWebKey, algorithm: JWSAlgorithm = .rs512, lifetime: TimeInterval = 120,

@@ -27,7 +27,7 @@ enum Koppeltaal2Discovery {
     /// The endpoints of a CapabilityStatement's `oauth-uris` extension (`token`, `authorize`, `introspect`, `jwks`
     /// and `issuer`, each a `valueUri`), from the first REST interface that has one.
     ///
-    /// - Throws: ``SignInError`` (``SignInError/Code/discoveryFailed``) when no interface names a token endpoint.
+    /// - Throws: `SignInError` (`SignInError.Code.discoveryFailed`) when no interface names a token endpoint.
     static func advertised(in statement: GetCapabilityStatement.KT2CapabilityStatement) throws -> AdvertisedEndpoints {
         let uris = statement.rest.lazy.compactMap { rest -> [String: String]? in
             guard let security = rest.security,

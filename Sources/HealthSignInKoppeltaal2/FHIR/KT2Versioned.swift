@@ -32,7 +32,7 @@ public struct KT2Versioned<Resource: KT2FHIRResource>: Sendable, Equatable {
 }
 
 /// A request the FHIR client refuses to send, because the server would refuse it or it would lose data.
-public struct KT2RequestError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct KT2RequestError: SDKError, Hashable {
     /// What is wrong.
     public enum Code: String, Sendable, Hashable {
         /// A create carries the `resource-origin` extension, which only the server sets.
@@ -52,6 +52,13 @@ public struct KT2RequestError: Error, Sendable, Hashable, CustomStringConvertibl
     /// The details.
     public let detail: String
 
+    /// An error of `code` for a request on `resourceType`.
+    public init(code: Code, resourceType: String, detail: String) {
+        self.code = code
+        self.resourceType = resourceType
+        self.detail = detail
+    }
+
     /// A programming error: fix the request.
     public var recovery: ErrorRecovery { .fixRequest }
 
@@ -62,7 +69,7 @@ public struct KT2RequestError: Error, Sendable, Hashable, CustomStringConvertibl
 /// An update refused because the resource changed since the version it replaces was read: the server answered 409
 /// or 412 to the `If-Match`. It carries the resource as it is now, read right after, so the change can be applied
 /// again to that version.
-public struct KT2UpdateConflict: Error, Sendable, CustomStringConvertible {
+public struct KT2UpdateConflict: SDKError {
     /// 409 or 412.
     public let httpStatus: Int
     /// The server's OperationOutcome, when it sent one.
@@ -71,6 +78,15 @@ public struct KT2UpdateConflict: Error, Sendable, CustomStringConvertible {
     public let sentETag: String
     /// The resource's current version: its entity tag and JSON, or nil when it could not be read (deleted, say).
     public let current: (eTag: String, json: Data)?
+
+    /// A conflict answered with `httpStatus` to an update that sent `sentETag`.
+    public init(httpStatus: Int, outcome: KT2OperationOutcome?, sentETag: String, current: (eTag: String, json: Data)?)
+    {
+        self.httpStatus = httpStatus
+        self.outcome = outcome
+        self.sentETag = sentETag
+        self.current = current
+    }
 
     /// The current version as `type`, or nil when it was not read or is not one.
     public func current<Resource: KT2FHIRResource>(as type: Resource.Type) -> KT2Versioned<Resource>? {

@@ -84,6 +84,7 @@ public struct Koppeltaal2FHIRClient: Sendable {
     /// - Parameters:
     ///   - resource: the new content; its id must be `current`'s.
     ///   - current: the version it replaces, as read, created, found or returned by the last update.
+    ///   - trace: the chain the request belongs to.
     /// - Throws: ``KT2UpdateConflict`` when the server has a newer version (409 or 412), with that version;
     ///   ``KT2RequestError`` when the ids differ or `current` has no entity tag; `KT2OperationOutcomeError`
     ///   (e.g. 403 for a changed `resource-origin`).
@@ -120,6 +121,7 @@ public struct Koppeltaal2FHIRClient: Sendable {
     /// - Parameters:
     ///   - type: the resource type searched.
     ///   - parameters: the search parameters, e.g. `["status": "ready", "_count": "50"]`.
+    ///   - trace: the chain the pages' requests belong to; they correlate to the first page's.
     public func search<Resource: KT2FHIRResource>(
         _ type: Resource.Type, _ parameters: FormFields = FormFields(), trace: KT2Trace = KT2Trace()
     ) -> KT2SearchResults<Resource> {

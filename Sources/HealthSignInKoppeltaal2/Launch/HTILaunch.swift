@@ -89,7 +89,7 @@ public struct HTILaunch: Sendable, CustomStringConvertible {
 }
 
 /// Why a launch was refused.
-public struct HTILaunchError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct HTILaunchError: SDKError, Hashable {
     /// What was wrong.
     public enum Code: String, Sendable, Hashable {
         /// The form has no `launch` (nor `token`) field, or no `iss`.
@@ -121,7 +121,8 @@ public struct HTILaunchError: Error, Sendable, Hashable, CustomStringConvertible
     /// The details.
     public let detail: String
 
-    init(_ code: Code, _ detail: String) {
+    /// An error of `code` with its details.
+    public init(_ code: Code, _ detail: String) {
         self.code = code
         self.detail = detail
     }

@@ -27,7 +27,7 @@ public final class InMemoryHTIReplayStore: HTIReplayStore {
     }
 }
 
-/// Remembers used tokens in a ``CredentialStore`` shared by every instance of a module (a file, or the PostgreSQL
+/// Remembers used tokens in a `CredentialStore` shared by every instance of a module (a file, or the PostgreSQL
 /// store of a fleet), each under a key of its own made from a hash of the issuer and `jti`. The record is a
 /// compare-and-swap, so two instances receiving the same launch at once accept it once.
 ///

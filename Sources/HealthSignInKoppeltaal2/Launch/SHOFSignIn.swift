@@ -5,7 +5,7 @@ import HealthSignInOAuth
 /// SMART-HTI-on-FHIR: after a module accepted an HTI launch, it signs the launched user in at the domain's identity
 /// provider through the auth service, and learns who they are and which task they came for.
 ///
-/// 1. ``start(_:)`` makes the authorization request: `launch` the HTI token as received, the scope `launch openid
+/// 1. ``start(_:prompt:)`` makes the authorization request: `launch` the HTI token as received, the scope `launch openid
 ///    fhirUser`, `aud` the FHIR base, PKCE S256 and a fresh `state`. Send the browser to its URL and keep the
 ///    ``SHOFPendingAuthorization`` with the user's web session.
 /// 2. ``finish(_:pending:)`` takes the redirect back: the `state` and redirect URI are checked, the code is redeemed
@@ -55,7 +55,7 @@ public struct SHOFSignIn: Sendable {
             configuration: .init(
                 servers: .init(fhir: base, authorize: endpoints.authorization),
                 options: backend.configuration.session.options))
-        let url = try client.authorize(
+        let url = try client.shofAuthorize(
             .init(
                 clientID: backend.configuration.registration.client.clientID, redirectURI: redirectURI,
                 launch: launch.token, state: authorization.state, aud: base.absoluteString,
@@ -135,13 +135,16 @@ public struct SHOFUser: Sendable, CustomStringConvertible {
 }
 
 /// Why a SHOF sign-in was refused after the code was redeemed.
-public enum SHOFError: Error, Sendable, CustomStringConvertible {
+public enum SHOFError: SDKError {
     /// The answer has no id token.
     case missingIDToken
     /// The id token did not hold.
     case idTokenRejected(any Error)
     /// The id token's `sub` or the answer's `resource` is not the launch's.
     case contextMismatch
+
+    /// The sign-in did not hold: the user has to be launched again.
+    public var recovery: ErrorRecovery { .reauthorize }
 
     /// What was wrong.
     public var description: String {

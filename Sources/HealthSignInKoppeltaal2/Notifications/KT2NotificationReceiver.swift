@@ -48,9 +48,20 @@ public struct KT2NotificationReceiver: Sendable, CustomStringConvertible {
 }
 
 /// Why a notification was refused.
-public enum KT2NotificationError: Error, Sendable, Hashable {
+public enum KT2NotificationError: SDKError, Hashable {
     /// The registered header is missing or has another value: answer 401.
     case unauthenticated
     /// The notification has a body, which a Koppeltaal 2.0 rest-hook never sends: answer 400.
     case unexpectedBody
+
+    /// Nothing to do but refuse the request: the sender is not the subscription's server, or it is misconfigured.
+    public var recovery: ErrorRecovery { .none }
+
+    /// What was wrong.
+    public var description: String {
+        switch self {
+        case .unauthenticated: return "Koppeltaal2 notification refused: the subscription's header is missing or wrong"
+        case .unexpectedBody: return "Koppeltaal2 notification refused: a rest-hook notification has no body"
+        }
+    }
 }

@@ -123,3 +123,15 @@ func vitalTestServerExample() -> String? {
     // end snippet
     return token
 }
+
+func koppeltaal2TestServerExample(moduleKey: JSONWebKey) {
+    // snippet doc-koppeltaal2-test-server
+    let server = Koppeltaal2TestServer()
+    let device = server.registerApplication(
+        clientID: "module-1", keys: JSONWebKeySet(keys: [moduleKey.publicKey]),
+        redirectURIs: ["https://module.example/callback"])
+    server.put(["resourceType": "Patient", "id": "p1", "identifier": [["value": "p1@example.org"]]])
+    server.expireAccessTokens()   // the next FHIR call gets a 401 and a new token
+    // end snippet
+    _ = device
+}

@@ -1161,18 +1161,6 @@ final class GeneratedKT2BundleTests: XCTestCase {
     }
 }
 
-/// Round trips of the generated Koppeltaal2 models under `Authorize` through the codecs they have.
-final class GeneratedAuthorizeTests: XCTestCase {
-    func testAuthorizeRequestHidesItsSecrets() {
-        assertHidesSecrets(
-            Authorize.Request(
-                clientID: "sample 1 & <escaped> \"quoted\"", redirectURI: "sample 2 & <escaped> \"quoted\"",
-                launch: "canary-secret-3 & <escaped>", state: "canary-secret-4 & <escaped>",
-                aud: "sample 5 & <escaped> \"quoted\"", codeChallenge: "sample 6 & <escaped> \"quoted\"",
-                prompt: "sample 7 & <escaped> \"quoted\""))
-    }
-}
-
 /// Round trips of the generated Koppeltaal2 models under `GetCapabilityStatement` through the codecs they have.
 final class GeneratedGetCapabilityStatementTests: XCTestCase {
     func testGetCapabilityStatementKT2CapabilityStatementFull() throws {
@@ -1239,6 +1227,18 @@ final class GeneratedGetCapabilityStatementTests: XCTestCase {
     func testGetCapabilityStatementKT2SecurityExtensionExtensionMinimal() throws {
         let value = GetCapabilityStatement.KT2SecurityExtension.Extension(url: "sample 1 & <escaped> \"quoted\"")
         try assertJSONRoundTrip(value)
+    }
+}
+
+/// Round trips of the generated Koppeltaal2 models under `SHOFAuthorize` through the codecs they have.
+final class GeneratedSHOFAuthorizeTests: XCTestCase {
+    func testSHOFAuthorizeRequestHidesItsSecrets() {
+        assertHidesSecrets(
+            SHOFAuthorize.Request(
+                clientID: "sample 1 & <escaped> \"quoted\"", redirectURI: "sample 2 & <escaped> \"quoted\"",
+                launch: "canary-secret-3 & <escaped>", state: "canary-secret-4 & <escaped>",
+                aud: "sample 5 & <escaped> \"quoted\"", codeChallenge: "sample 6 & <escaped> \"quoted\"",
+                prompt: "sample 7 & <escaped> \"quoted\""))
     }
 }
 

@@ -4,8 +4,8 @@ import HealthSignInCore
 /// What every in-process test server lends the code under test: the network to send through, the clock it reads,
 /// the faults it will play and the ledger of what it received.
 ///
-/// ``HealthVaultTestServer``, ``KoppeltaalTestServer``, ``VitalTestServer`` and ``SMARTTestServer`` conform, so a
-/// helper of an app's tests can be written once for any of them:
+/// ``HealthVaultTestServer``, ``KoppeltaalTestServer``, ``VitalTestServer``, ``SMARTTestServer`` and
+/// ``Koppeltaal2TestServer`` conform, so a helper of an app's tests can be written once for any of them:
 ///
 /// ```swift
 /// func expectNothingSent(to server: some TestServer) {
