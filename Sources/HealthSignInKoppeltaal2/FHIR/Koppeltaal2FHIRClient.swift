@@ -189,7 +189,7 @@ public struct Koppeltaal2FHIRClient: Sendable {
             let base = URLComponents(url: baseURL, resolvingAgainstBaseURL: false),
             components.scheme?.lowercased() == base.scheme?.lowercased(),
             components.host?.lowercased() == base.host?.lowercased(), components.port == base.port,
-            components.user == nil, components.percentEncodedPath.hasPrefix(base.percentEncodedPath)
+            components.user == nil, Self.isUnder(components.percentEncodedPath, base.percentEncodedPath)
         else {
             throw KT2RequestError(
                 code: .foreignPageLink, resourceType: resourceType,
@@ -204,6 +204,14 @@ public struct Koppeltaal2FHIRClient: Sendable {
         return try await send(builder, resourceType: resourceType, body: nil, headers: [:], trace: &trace)
     }
 
+    /// Whether `path` is `base` or below it, segment by segment, with no `.` or `..` segment.
+    static func isUnder(_ path: String, _ base: String) -> Bool {
+        let trimmed = base.hasSuffix("/") ? String(base.dropLast()) : base
+        guard path == trimmed || path.hasPrefix(trimmed + "/") else { return false }
+        let segments = path.split(separator: "/").map { $0.lowercased() }
+        return !segments.contains { [".", "..", "%2e", "%2e%2e", ".%2e", "%2e."].contains($0) }
+    }
+
     private func send(
         _ builder: HTTPRequestBuilder, resourceType: String, body: Data?, headers: HTTPHeaderFields,
         trace: inout Chain
@@ -216,8 +224,16 @@ public struct Koppeltaal2FHIRClient: Sendable {
         let prepared = builder
         let operation = OperationID(family: "Koppeltaal2", method: "FHIR \(builder.method.rawValue) \(resourceType)")
         let options = self.options
+        let attempts = LockedValue(0)
         return try await backend.withAccessToken { token in
             var request = prepared
+            // A replay after a 401 is a request of its own, with an X-Request-Id of its own.
+            if attempts.withValue({ count -> Int in
+                count += 1
+                return count
+            }) > 1 {
+                request.headers["X-Request-Id"] = UUID().uuidString.lowercased()
+            }
             request.authorize(bearer: token)
             let message = try request.build(timeout: options.timeout)
             let response = try await options.send(message, operation: operation)

@@ -67,7 +67,7 @@ public struct HTILaunchContext: Sendable, Hashable, Codable {
 
 /// A launch a module received and accepted: its context, the token's id and lifetime, and the token itself, which
 /// SHOF passes on as `launch` (it is never printed).
-public struct HTILaunch: Sendable, CustomStringConvertible {
+public struct HTILaunch: Sendable, CustomStringConvertible, CustomReflectable {
     /// Who launches which task.
     public let context: HTILaunchContext
     /// `jti`, used once.
@@ -86,6 +86,9 @@ public struct HTILaunch: Sendable, CustomStringConvertible {
         "HTILaunch(\(context.resource) for \(context.subject) from \(context.issuer), jti: \(id), "
             + "exp: \(DateTimeText.format(expiresAt)), token: \(Redaction.placeholder))"
     }
+
+    /// A mirror that shows the same as the description: the token is redacted.
+    public var customMirror: Mirror { Mirror(self, children: ["launch": description]) }
 }
 
 /// Why a launch was refused.

@@ -16,7 +16,8 @@ import HealthSignInOAuth
 /// 3. `aud` is the module's own Device.
 /// 4. `exp` has not passed; `exp` is at most ``Configuration/maximumLifetime`` after `iat` (five minutes, the
 ///    specification's limit); `iat` is not in the future. ``Configuration/clockSkew`` is allowed on both clocks.
-/// 5. The `jti` was not used before, recorded in the replay store until `exp` (plus the skew).
+/// 5. The `jti` was not used before, recorded in the replay store until `exp` (plus the skew); with
+///    ``Verification/signIn`` the auth service keeps that record instead, since the claims are not yet verified.
 public struct HTILaunchReceiver: Sendable {
     /// How the token's signature is checked.
     public enum Verification: Sendable {
@@ -100,11 +101,16 @@ public struct HTILaunchReceiver: Sendable {
         guard let id = claims["jti"]?.stringValue, !id.isEmpty else {
             throw HTILaunchError(.malformedToken, "the launch token has no \"jti\"")
         }
-        let now = configuration.clock.now()
-        guard
-            try configuration.replayStore.use(
-                id, issuer: context.issuer, until: expiresAt.addingTimeInterval(configuration.clockSkew), now: now)
-        else { throw HTILaunchError(.replayed, "the launch token \(id) was used before") }
+        // Without a verified signature the claims are anyone's: recording their jti would let a forger spend the
+        // real token's. The auth service uses the token once when SHOF passes it on.
+        if case .signIn = configuration.verification {
+        } else {
+            let now = configuration.clock.now()
+            guard
+                try await configuration.replayStore.use(
+                    id, issuer: context.issuer, until: expiresAt.addingTimeInterval(configuration.clockSkew), now: now)
+            else { throw HTILaunchError(.replayed, "the launch token \(id) was used before") }
+        }
         return HTILaunch(
             context: context, id: id, issuedAt: issuedAt, expiresAt: expiresAt,
             fhirBaseURL: configuration.trustedFHIRBaseURL, token: token)
@@ -118,10 +124,12 @@ public struct HTILaunchReceiver: Sendable {
         let skew = configuration.clockSkew
         guard iat <= now + skew else { throw HTILaunchError(.issuedInTheFuture, "iat is in the future") }
         guard exp > now - skew else { throw HTILaunchError(.expired, "the launch token expired") }
+        guard exp > iat else { throw HTILaunchError(.malformedToken, "exp is not after iat") }
         guard exp - iat <= configuration.maximumLifetime else {
             throw HTILaunchError(
                 .lifetimeTooLong,
-                "exp is \(Int(exp - iat)) s after iat, at most \(Int(configuration.maximumLifetime)) are accepted")
+                "exp is \(String(format: "%.0f", exp - iat)) s after iat, at most "
+                    + "\(String(format: "%.0f", configuration.maximumLifetime)) are accepted")
         }
         return (Date(timeIntervalSince1970: iat), Date(timeIntervalSince1970: exp))
     }

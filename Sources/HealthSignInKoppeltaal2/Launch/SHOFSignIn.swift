@@ -72,9 +72,12 @@ public struct SHOFSignIn: Sendable {
         let settings = backend.configuration.session
         let code = try pending.authorization.code(
             from: redirect, at: settings.clock.now(), lifetime: lifetime, family: "Koppeltaal2")
+        // The pending request may have been kept where the user can change it (a cookie): the endpoints the code,
+        // the keys and the issuer come from are the domain's, discovered again, not the kept ones.
+        let endpoints = try await backend.discovery.endpoints(
+            for: backend.configuration.registration, needing: [.authorization])
         let server = AuthorizationServer(
-            endpoints: pending.authorization.endpoints, client: backend.configuration.registration.client,
-            options: settings.options)
+            endpoints: endpoints, client: backend.configuration.registration.client, options: settings.options)
         let response = try await server.token(
             .authorizationCode(
                 .init(
@@ -86,7 +89,7 @@ public struct SHOFSignIn: Sendable {
             idToken = try IDToken(
                 validating: idTokenText, keys: try await server.keys(),
                 expecting: .init(
-                    issuer: pending.authorization.endpoints.expectedIssuer,
+                    issuer: endpoints.expectedIssuer,
                     clientID: backend.configuration.registration.client.clientID, nonce: nil,
                     algorithms: HTILaunchComposer.algorithms),
                 now: settings.clock.now())

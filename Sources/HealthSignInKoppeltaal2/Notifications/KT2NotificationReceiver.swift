@@ -13,7 +13,7 @@ import HealthSignInCore
 /// let trace = try receiver.accept(headers: request.headers, body: request.body ?? Data())
 /// for try await page in fhir.search(KT2Task.self, ["status": "completed"], trace: trace) { _ = page }
 /// ```
-public struct KT2NotificationReceiver: Sendable, CustomStringConvertible {
+public struct KT2NotificationReceiver: Sendable, CustomStringConvertible, CustomReflectable {
     /// The registered header's name, e.g. `Authorization` or `X-KTSubscription`.
     public let headerName: String
     private let expected: [UInt8]
@@ -45,6 +45,9 @@ public struct KT2NotificationReceiver: Sendable, CustomStringConvertible {
 
     /// The header's name; its value is redacted.
     public var description: String { "KT2NotificationReceiver(\(headerName): \(Redaction.placeholder))" }
+
+    /// A mirror that shows the same as the description: the header's value is redacted.
+    public var customMirror: Mirror { Mirror(self, children: ["receiver": description]) }
 }
 
 /// Why a notification was refused.

@@ -55,7 +55,8 @@ extension Koppeltaal2TestServer {
 
     /// The claims of a launch token that holds for `clientID`'s Device, spending its `jti`; nil when it does not.
     func acceptedLaunch(_ token: String, for clientID: String) -> JSONObject? {
-        guard let parts = try? JWS.parts(of: token), let claims = (try? JSONValue.parse(parts.payload))?.objectValue,
+        guard let parts = try? JWS.parts(of: token), parts.keyID != nil,
+            let claims = (try? JSONValue.parse(parts.payload))?.objectValue,
             let algorithm = JWSAlgorithm(rawValue: parts.algorithm), Self.launchAlgorithms.contains(algorithm),
             let issuer = claims["iss"]?.stringValue, let id = claims["jti"]?.stringValue,
             let issuedAt = claims["iat"]?.numberValue?.doubleValue, let expiry = claims["exp"]?.numberValue?.doubleValue

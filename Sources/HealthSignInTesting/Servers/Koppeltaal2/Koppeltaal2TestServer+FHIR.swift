@@ -106,27 +106,32 @@ extension Koppeltaal2TestServer {
     }
 
     private func update(_ request: ReceivedRequest, reference: String) -> HTTPResponseMessage {
-        guard var resource = request.jsonObject else { return Self.outcome(400, "structure", "the body is not JSON") }
+        guard var resource = request.jsonObject,
+            resource["resourceType"]?.stringValue == reference.split(separator: "/").first.map(String.init)
+        else { return Self.outcome(400, "structure", "the body is not the resource of the URL") }
         guard let ifMatch = request.header("If-Match") else {
             return Self.outcome(412, "processing", "If-Match header is required on updates")
         }
-        guard let current = self.resource(reference) else {
-            return Self.outcome(404, "not-found", "\(reference) is unknown")
+        // The version check and the new version are one step, as two updates from one version race.
+        return state.withValue { state -> HTTPResponseMessage in
+            guard let current = state.resources[reference]?.last else {
+                return Self.outcome(404, "not-found", "\(reference) is unknown")
+            }
+            let currentVersion = current["meta"]?["versionId"]?.stringValue ?? ""
+            guard Self.versionID(ifMatch) == currentVersion else {
+                return Self.outcome(state.settings.conflictStatus, "conflict", "version \(currentVersion) is current")
+            }
+            let kept = Self.origins(of: current)
+            let sent = Self.origins(of: resource)
+            guard sent.count <= 1 else { return Self.outcome(400, "business-rule", "more than one resource-origin") }
+            if sent.isEmpty {
+                resource["extension"] = .array((resource["extension"]?.arrayValue ?? []) + kept.map(JSONValue.object))
+            } else if sent != kept {
+                return Self.outcome(403, "forbidden", "resource-origin may not change")
+            }
+            resource["id"] = current["id"]
+            return Self.resourceResponse(200, store(resource, in: &state))
         }
-        let currentVersion = current["meta"]?["versionId"]?.stringValue ?? ""
-        guard Self.versionID(ifMatch) == currentVersion else {
-            return Self.outcome(settings.conflictStatus, "conflict", "version \(currentVersion) is current")
-        }
-        let kept = Self.origins(of: current)
-        let sent = Self.origins(of: resource)
-        guard sent.count <= 1 else { return Self.outcome(400, "business-rule", "more than one resource-origin") }
-        if sent.isEmpty {
-            resource["extension"] = .array((resource["extension"]?.arrayValue ?? []) + kept.map(JSONValue.object))
-        } else if sent != kept {
-            return Self.outcome(403, "forbidden", "resource-origin may not change")
-        }
-        resource["id"] = current["id"]
-        return Self.resourceResponse(200, put(resource))
     }
 
     private func search(_ request: ReceivedRequest, type: String?) -> HTTPResponseMessage {
@@ -139,7 +144,7 @@ extension Koppeltaal2TestServer {
             guard let stored = state.current.searches[pages] else {
                 return Self.outcome(410, "not-found", "the search expired")
             }
-            (matches, searchID, offset) = (stored, pages, Int(query["_getpagesoffset"] ?? "") ?? 0)
+            (matches, searchID, offset) = (stored, pages, max(0, Int(query["_getpagesoffset"] ?? "") ?? 0))
         } else {
             guard let type else { return Self.outcome(400, "not-supported", "no whole-system search") }
             let filters = query.pairs.filter { !$0.name.hasPrefix("_") || $0.name == "_id" }

@@ -19,8 +19,8 @@ import HealthSignInCore
 /// ```
 ///
 /// As the emulator, it checks a client assertion's `aud` (the token endpoint), `exp` (at most five minutes) and
-/// `jti` (once, checked before the signature), a launch token's signature, `aud`, times and `jti` (once, shared by
-/// introspection and authorization), and requires PKCE S256.
+/// `jti` (once, spent before the signature is checked, as the reference service does), a launch token's `kid`,
+/// signature, `aud`, times and `jti` (once, shared by introspection and authorization), and requires PKCE S256.
 public final class Koppeltaal2TestServer: TestServer {
     /// How the server behaves.
     public struct Settings: Sendable, Hashable {

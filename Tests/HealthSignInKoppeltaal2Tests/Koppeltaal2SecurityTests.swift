@@ -1,0 +1,186 @@
+import Foundation
+import HealthSignInCore
+import HealthSignInKoppeltaal2
+import HealthSignInOAuth
+import HealthSignInTestSupport
+import HealthSignInTesting
+import XCTest
+
+/// Attacks on a module through the public API: launch tokens that try to crash or to spend another's `jti`, page
+/// links that try to take the token elsewhere, a kept SHOF request pointed at another server, and secrets in dumps.
+final class Koppeltaal2SecurityTests: XCTestCase {
+    private let fhirBase = URL(string: "https://fhir.koppeltaal.test/fhir/DEFAULT")!
+    private let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
+
+    private func key(_ id: String) throws -> JSONWebKey {
+        try XCTUnwrap(try JSONWebKeySet(json: try Fixtures.data("JOSE/test-keys.json")).keys.first { $0.keyID == id })
+    }
+
+    private func token(_ claims: JSONObject, signedBy keyID: String = "test-rsa") throws -> String {
+        try JWS.sign(
+            header: JSONValue.object(["alg": "RS512", "kid": .string(keyID)]).serialized(),
+            payload: JSONValue.object(claims).serialized(), key: try key(keyID), algorithm: .rs512)
+    }
+
+    private func claims(jti: String = "j-1", iat: Double = 1_800_000_000, exp: Double = 1_800_000_300) -> JSONObject {
+        [
+            "iss": "portal-1", "aud": "Device/module-1", "sub": "Patient/p1", "resource": "Task/t1",
+            "jti": .string(jti),
+            "iat": .number(JSONNumber(iat)), "exp": .number(JSONNumber(exp)),
+        ]
+    }
+
+    private func receiver(_ verification: HTILaunchReceiver.Verification, store: any HTIReplayStore)
+        -> HTILaunchReceiver
+    {
+        HTILaunchReceiver(
+            configuration: .init(
+                deviceReference: "Device/module-1", trustedFHIRBaseURL: fhirBase, verification: verification,
+                replayStore: store, clock: clock))
+    }
+
+    private func form(_ token: String) -> FormFields { ["launch": token, "iss": fhirBase.absoluteString] }
+
+    private func code(_ receiver: HTILaunchReceiver, _ form: FormFields) async -> HTILaunchError.Code? {
+        do {
+            _ = try await receiver.receive(form)
+            return nil
+        } catch {
+            return (error as? HTILaunchError)?.code
+        }
+    }
+
+    func testAnAbsurdExpiryIsRefusedNotACrash() async throws {
+        let portal = JSONWebKeySet(keys: [try key("test-rsa").publicKey])
+        for verification in [HTILaunchReceiver.Verification.keys(["portal-1": portal]), .signIn] {
+            let receiver = receiver(verification, store: InMemoryHTIReplayStore())
+            let huge = await code(receiver, form(try token(claims(exp: 1e300))))
+            XCTAssertEqual(huge, .lifetimeTooLong)
+            let backwards = await code(receiver, form(try token(claims(iat: 1_800_000_000, exp: 1_799_999_990))))
+            XCTAssertEqual(backwards, .malformedToken)
+        }
+    }
+
+    func testAnUnverifiedLaunchCannotSpendAnotherLaunchsJTI() async throws {
+        let store = InMemoryHTIReplayStore()
+        // Anyone can post a token to a module that leaves the signature to the auth service.
+        let genuineParts = try token(claims(jti: "victim")).split(separator: ".")
+        let forged = genuineParts[0] + "." + genuineParts[1] + ".AAAA"
+        _ = try await receiver(.signIn, store: store).receive(form(String(forged)))
+        let portal = JSONWebKeySet(keys: [try key("test-rsa").publicKey])
+        let genuine = try await receiver(.keys(["portal-1": portal]), store: store).receive(
+            form(try token(claims(jti: "victim"))))
+        XCTAssertEqual(genuine.id, "victim", "the forged post recorded nothing")
+    }
+
+    func testInstancesSharingAFileStoreAcceptALaunchOnce() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hti-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let stores = try (0..<4).map { _ in
+            CredentialStoreHTIReplayStore(store: try FileCredentialStore(directory: directory))
+        }
+        let expiry = Date(timeIntervalSince1970: 1_800_000_300)
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        let accepted = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for index in 0..<40 {
+                let store = stores[index % stores.count]
+                group.addTask { try await store.use("j-1", issuer: "portal-1", until: expiry, now: now) }
+            }
+            return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+        XCTAssertEqual(accepted, 1)
+    }
+
+    func testAPageLinkOutsideTheFHIRBaseNeverGetsTheToken() async throws {
+        for next in [
+            "https://fhir.koppeltaal.test/fhir/DEFAULT2?_getpages=x",
+            "https://fhir.koppeltaal.test/fhir/DEFAULT/../OTHER?_getpages=x",
+            "https://collector.example/fhir/DEFAULT?_getpages=x",
+        ] {
+            let sent = LockedValue<[URL]>([])
+            let transport = RecordingTransport { request in
+                sent.withValue { $0.append(request.url) }
+                switch request.url.path {
+                case "/fhir/DEFAULT/.well-known/smart-configuration":
+                    return HTTPResponseMessage(
+                        status: 200, headers: ["Content-Type": "application/json"],
+                        body: Data(#"{"token_endpoint": "https://fhir.koppeltaal.test/token"}"#.utf8))
+                case "/token":
+                    return HTTPResponseMessage(
+                        status: 200, headers: ["Content-Type": "application/json"],
+                        body: Data(#"{"access_token": "t", "token_type": "Bearer", "expires_in": 300}"#.utf8))
+                default:
+                    let bundle =
+                        #"{"resourceType": "Bundle", "type": "searchset", "link": [{"relation": "next", "url": "\#(next)"}]}"#
+                    return HTTPResponseMessage(
+                        status: 200, headers: ["Content-Type": "application/fhir+json"], body: Data(bundle.utf8))
+                }
+            }
+            let fhir = Koppeltaal2FHIRClient(
+                backend: Koppeltaal2BackendClient(
+                    configuration: .init(
+                        clientID: "module-1", signer: try Koppeltaal2BackendClient.signer(key: try key("test-rsa")),
+                        fhirBaseURL: fhirBase, options: ClientOptions(transport: transport))))
+            do {
+                for try await _ in fhir.search(KT2Task.self) {}
+                XCTFail("\(next) was followed")
+            } catch let error as KT2RequestError {
+                XCTAssertEqual(error.code, .foreignPageLink, next)
+            }
+            XCTAssertEqual(sent.current.filter { $0.path != "/token" && !$0.path.contains(".well-known") }.count, 1)
+        }
+    }
+
+    func testAKeptSHOFRequestPointedElsewhereStillRedeemsAtTheDomain() async throws {
+        let server = Koppeltaal2TestServer(clock: clock)
+        let moduleKey = try key("test-rsa")
+        let portalKey = try key("test-p256")
+        server.registerApplication(
+            clientID: "module-1", keys: JSONWebKeySet(keys: [moduleKey.publicKey]),
+            redirectURIs: ["https://module.example/cb"])
+        server.registerApplication(clientID: "portal-1", keys: JSONWebKeySet(keys: [portalKey.publicKey]))
+        server.put(["resourceType": "Patient", "id": "p1", "identifier": [["value": "p1@example.org"]]])
+        let backend = Koppeltaal2BackendClient(
+            configuration: .init(
+                registration: OAuthRegistration(
+                    baseURL: server.fhirBaseURL,
+                    client: OAuthClientCredentials(
+                        clientID: "module-1", signer: try Koppeltaal2BackendClient.signer(key: moduleKey, clock: clock)),
+                    trustedHosts: ["auth.koppeltaal.test"]),
+                session: OAuthSessionSettings(
+                    store: InMemoryCredentialStore(), options: ClientOptions(transport: server.transport),
+                    clock: clock)))
+        let launchForm = try HTILaunchComposer(
+            clientID: "portal-1", key: portalKey, algorithm: .es256, clock: clock
+        ).launch(
+            HTILaunchContext(
+                issuer: "portal-1", audience: "Device/module-1", subject: "Patient/p1", resource: "Task/t1"),
+            to: try XCTUnwrap(URL(string: "https://module.example/launch")), fhirBaseURL: server.fhirBaseURL)
+        let launch = try await receiver(.signIn, store: InMemoryHTIReplayStore()).receive(launchForm.fields)
+        let signIn = SHOFSignIn(backend: backend, redirectURI: "https://module.example/cb")
+        let (url, pending) = try await signIn.start(launch)
+        let redirect = try await server.browser.authorize(
+            url, callback: try XCTUnwrap(AuthorizationCallback(redirectURI: "https://module.example/cb")))
+        // The pending request came back from a cookie the user edited.
+        let kept = String(decoding: try JSONEncoder().encode(pending), as: UTF8.self)
+            .replacingOccurrences(of: "auth.koppeltaal.test", with: "collector.example")
+        let tampered = try JSONDecoder().decode(SHOFPendingAuthorization.self, from: Data(kept.utf8))
+        XCTAssertNotEqual(tampered, pending)
+        let user = try await signIn.finish(redirect, pending: tampered)
+        XCTAssertEqual(user.subject, "Patient/p1")
+        XCTAssertEqual(server.ledger.count(.authorizationCode), 1, "the code went to the domain's token endpoint")
+    }
+
+    func testDumpsShowNeitherTheLaunchTokenNorTheSubscriptionSecret() async throws {
+        let portal = JSONWebKeySet(keys: [try key("test-rsa").publicKey])
+        let token = try token(claims())
+        let launch = try await receiver(.keys(["portal-1": portal]), store: InMemoryHTIReplayStore()).receive(
+            form(token))
+        let receiver = KT2NotificationReceiver(header: "X-KTSubscription", value: "s3cret-canary")
+        var dumped = ""
+        dump(launch, to: &dumped)
+        dump(receiver, to: &dumped)
+        XCTAssertFalse(dumped.contains(token))
+        XCTAssertFalse(dumped.contains("s3cret-canary"))
+    }
+}
