@@ -238,77 +238,10 @@ final class Koppeltaal2IntegrationTests: XCTestCase {
 
     private static let redirectURI = "https://module.example/shof/callback"
 
-    func testTheJourneyBackendTokenTaskSearchLaunchSignInUpdateAndConflict() async throws {
-        let backend = try await module(redirectURIs: [Self.redirectURI])
-        let portalKey = try await portal()
-        try await emulator.control(
-            "koppeltaal2/resources",
-            [
-                "resource": [
-                    "resourceType": "Patient", "id": "p1",
-                    "identifier": [["system": "http://example.org/email", "value": "p1@example.org"]],
-                ] as [String: any Sendable]
-            ])
-        let fhir = Koppeltaal2FHIRClient(backend: backend)
-        _ = try await fhir.create(task("journey"))
-
-        // The portal finds the task and launches it.
-        var found: [KT2Versioned<KT2Task>] = []
-        for try await page in fhir.search(KT2Task.self, ["status": "ready"]) { found += page.resources }
-        let task = try XCTUnwrap(found.first)
-        let taskID = try XCTUnwrap(task.resource.id)
-        let form = try HTILaunchComposer(clientID: "portal-1", key: portalKey, algorithm: .es256).launch(
-            HTILaunchContext(
-                issuer: "portal-1", audience: "Device/module-1", subject: "Patient/p1", resource: "Task/\(taskID)",
-                definition: "ActivityDefinition/ad-1", intent: "plan"),
-            to: try XCTUnwrap(URL(string: "https://module.example/launch")), fhirBaseURL: fhirBase)
-
-        // The module receives it and signs the user in with SHOF.
-        let receiver = HTILaunchReceiver(
-            configuration: .init(
-                deviceReference: "Device/module-1", trustedFHIRBaseURL: fhirBase, verification: .signIn))
-        let launch = try await receiver.receive(form.fields)
-        let signIn = SHOFSignIn(backend: backend, redirectURI: Self.redirectURI)
-        let (url, pending) = try await signIn.start(launch)
-        let query = try XCTUnwrap(URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems)
-        XCTAssertEqual(query.first { $0.name == "scope" }?.value, "launch openid fhirUser")
-        XCTAssertEqual(query.first { $0.name == "code_challenge_method" }?.value, "S256")
-        XCTAssertEqual(query.first { $0.name == "launch" }?.value, launch.token)
-        XCTAssertEqual(query.first { $0.name == "aud" }?.value, fhirBase.absoluteString)
-        let user = try await signIn.finish(try await browse(url), pending: pending)
-        XCTAssertEqual(user.subject, "Patient/p1")
-        XCTAssertEqual(user.resource, "Task/\(taskID)")
-        XCTAssertEqual(user.definition, "ActivityDefinition/ad-1")
-        XCTAssertEqual(user.intent, "plan")
-
-        // The module works on the task with its own token; an update from a stale copy is a conflict.
-        let started = try await fhir.update(task.resource.with(status: .inProgress), replacing: task)
-        do {
-            _ = try await fhir.update(task.resource.with(status: .completed), replacing: task)
-            XCTFail("a stale If-Match must be refused")
-        } catch let conflict as KT2UpdateConflict {
-            XCTAssertEqual(conflict.current(as: KT2Task.self), started)
-        }
-        let stats = try await emulator.read("koppeltaal2/stats")
-        XCTAssertEqual((stats["token"] as? [String: Int])?["authorization_code"], 1)
-        let refused = (stats["fhir_refused"] as? [String: Int] ?? [:]).keys.filter { $0.hasPrefix("401") }
-        XCTAssertEqual(refused, [], "no request carried a token the FHIR server refused, NOOP least of all")
-        XCTAssertTrue(
-            (stats["trace"] as? [[String: Any]] ?? []).allSatisfy { $0["x_request_id"] is String },
-            "every FHIR request carried its trace")
-    }
-
     func testASecondSignInWithTheSameLaunchIsRefusedByTheAuthService() async throws {
         let backend = try await module(redirectURIs: [Self.redirectURI])
         let portalKey = try await portal()
-        try await emulator.control(
-            "koppeltaal2/resources",
-            [
-                "resource": [
-                    "resourceType": "Patient", "id": "p1",
-                    "identifier": [["system": "http://example.org/email", "value": "p1@example.org"]],
-                ] as [String: any Sendable]
-            ])
+        try await Koppeltaal2ServerUnderTest(.emulator, reset: false).putPatient("p1", identifier: "p1@example.org")
         let form = try HTILaunchComposer(clientID: "portal-1", key: portalKey, algorithm: .es256).launch(
             HTILaunchContext(
                 issuer: "portal-1", audience: "Device/module-1", subject: "Patient/p1", resource: "Task/t1"),

@@ -55,7 +55,8 @@ final class Koppeltaal2JourneyTests: EachServerTestCase {
             let form = try HTILaunchComposer(clientID: "portal-1", key: portalKey, algorithm: .es256).launch(
                 HTILaunchContext(
                     issuer: "portal-1", audience: "Device/module-1", subject: "Patient/p1",
-                    resource: "Task/\(try XCTUnwrap(task.resource.id))"),
+                    resource: "Task/\(try XCTUnwrap(task.resource.id))", definition: "ActivityDefinition/ad-1",
+                    intent: "plan"),
                 to: try XCTUnwrap(URL(string: "https://module.example/launch")), fhirBaseURL: server.fhirBase)
             let launch = try await HTILaunchReceiver(
                 configuration: .init(
@@ -63,10 +64,18 @@ final class Koppeltaal2JourneyTests: EachServerTestCase {
             ).receive(form.fields)
             let signIn = SHOFSignIn(backend: module, redirectURI: Self.redirectURI)
             let (url, pending) = try await signIn.start(launch)
+            let query = try XCTUnwrap(URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems)
+            XCTAssertEqual(query.first { $0.name == "scope" }?.value, "launch openid fhirUser")
+            XCTAssertEqual(query.first { $0.name == "code_challenge_method" }?.value, "S256")
+            XCTAssertEqual(query.first { $0.name == "launch" }?.value, launch.token)
+            XCTAssertEqual(query.first { $0.name == "aud" }?.value, server.fhirBase.absoluteString)
+            XCTAssertNil(query.first { $0.name == "nonce" }, "the reference service puts a nonce of its own")
             let user = try await signIn.finish(
                 try await server.browse(url, callback: Self.redirectURI), pending: pending)
             XCTAssertEqual(user.subject, "Patient/p1")
             XCTAssertEqual(user.resource, launch.context.resource)
+            XCTAssertEqual(user.definition, "ActivityDefinition/ad-1")
+            XCTAssertEqual(user.intent, "plan")
 
             let started = try await fhir.update(task.resource.with(status: .inProgress), replacing: task)
             XCTAssertEqual(started.versionID, "2")
@@ -81,6 +90,8 @@ final class Koppeltaal2JourneyTests: EachServerTestCase {
             let codes = try await server.tokenRequests("authorization_code")
             XCTAssertEqual(clientCredentials, 1, "one backend token served the whole journey")
             XCTAssertEqual(codes, 1)
+            let refused = try await server.fhirRequestsRefusedAs401()
+            XCTAssertEqual(refused, 0, "no FHIR request carried a token the server refused, NOOP least of all")
             let traces = try await server.traces()
             XCTAssertTrue(traces.allSatisfy { $0.requestID != nil && $0.correlationID != nil }, "\(traces)")
         }

@@ -26,10 +26,10 @@ public struct KT2Versioned<Resource: KT2FHIRResource>: Sendable, Equatable {
         if text.count >= 2, text.hasPrefix("\""), text.hasSuffix("\"") { text = text.dropFirst().dropLast() }
         return String(text)
     }
-
-    /// The weak entity tag of a version id, as FHIR servers write it.
-    static func eTag(ofVersion versionID: String) -> String { "W/\"\(versionID)\"" }
 }
+
+/// The weak entity tag of a version id, as FHIR servers write it: `W/"3"`.
+func weakETag(version: String) -> String { "W/\"\(version)\"" }
 
 /// A request the FHIR client refuses to send, because the server would refuse it or it would lose data.
 public struct KT2RequestError: SDKError, Hashable {

@@ -145,7 +145,7 @@ public struct Koppeltaal2FHIRClient: Sendable {
             let json = try JSONCoding.encode(resource)
             guard let typed = try? JSONCoding.decode(Resource.self, from: json) else { continue }
             let version = typed.meta?.versionID ?? ""
-            resources.append(KT2Versioned(resource: typed, eTag: KT2Versioned<Resource>.eTag(ofVersion: version)))
+            resources.append(KT2Versioned(resource: typed, eTag: weakETag(version: version)))
         }
         let nextLink = bundle.link.first { $0.relation == "next" }.flatMap { URL(string: $0.url) }
         return KT2SearchPage(resources: resources, total: bundle.total, next: nextLink)
@@ -228,12 +228,11 @@ public struct Koppeltaal2FHIRClient: Sendable {
         return try await backend.withAccessToken { token in
             var request = prepared
             // A replay after a 401 is a request of its own, with an X-Request-Id of its own.
-            if attempts.withValue({ count -> Int in
+            let attempt = attempts.withValue { count -> Int in
                 count += 1
                 return count
-            }) > 1 {
-                request.headers["X-Request-Id"] = UUID().uuidString.lowercased()
             }
+            if attempt > 1 { request.headers["X-Request-Id"] = UUID().uuidString.lowercased() }
             request.authorize(bearer: token)
             let message = try request.build(timeout: options.timeout)
             let response = try await options.send(message, operation: operation)
@@ -250,7 +249,7 @@ public struct Koppeltaal2FHIRClient: Sendable {
     {
         let response = try await send(.get, resourceType, [id], trace: &trace)
         let versionID = (try? JSONValue.parse(response.body))?["meta"]?["versionId"]?.stringValue
-        let eTag = response.headers["ETag"] ?? versionID.map(KT2Versioned<KT2Task>.eTag(ofVersion:)) ?? ""
+        let eTag = response.headers["ETag"] ?? versionID.map(weakETag(version:)) ?? ""
         return (eTag, response.body)
     }
 
@@ -259,7 +258,7 @@ public struct Koppeltaal2FHIRClient: Sendable {
     {
         let resource = try decode(type, response)
         let eTag =
-            response.headers["ETag"] ?? resource.meta?.versionID.map(KT2Versioned<Resource>.eTag(ofVersion:)) ?? ""
+            response.headers["ETag"] ?? resource.meta?.versionID.map(weakETag(version:)) ?? ""
         return KT2Versioned(resource: resource, eTag: eTag)
     }
 

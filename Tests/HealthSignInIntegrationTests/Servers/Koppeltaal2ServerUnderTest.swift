@@ -12,13 +12,13 @@ final class Koppeltaal2ServerUnderTest: Sendable {
     private let emulator: Emulator?
     private let kit: Koppeltaal2TestServer?
 
-    /// The shared emulator, reset, or a new in-process server.
-    init(_ kind: ServerKind) async throws {
+    /// The shared emulator, reset unless `reset` is false, or a new in-process server.
+    init(_ kind: ServerKind, reset: Bool = true) async throws {
         self.kind = kind
         switch kind {
         case .emulator:
             let emulator = try Emulator.shared.get()
-            try await emulator.control("reset")
+            if reset { try await emulator.control("reset") }
             self.emulator = emulator
             kit = nil
         case .inProcess:
@@ -104,5 +104,17 @@ final class Koppeltaal2ServerUnderTest: Sendable {
         return (stats?["trace"] as? [[String: Any]] ?? []).map {
             ($0["x_request_id"] as? String, $0["x_correlation_id"] as? String, $0["x_trace_id"] as? String)
         }
+    }
+
+    /// How many FHIR requests the server refused with 401: a token it does not know, such as `NOOP`, or none.
+    func fhirRequestsRefusedAs401() async throws -> Int {
+        if let kit {
+            let fhir: [Koppeltaal2TestServer.Operation] = [.read, .search, .create, .update]
+            return kit.ledger.entries.filter { entry in
+                entry.operation.map(fhir.contains) == true && entry.status == 401
+            }.count
+        }
+        let stats = try await emulator?.read("koppeltaal2/stats")
+        return (stats?["fhir_refused"] as? [String: Int] ?? [:]).filter { $0.key.hasPrefix("401") }.values.reduce(0, +)
     }
 }
