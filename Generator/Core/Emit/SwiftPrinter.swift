@@ -111,8 +111,15 @@ struct SwiftPrinter {
             var runs: [ArraySlice<String>] = []
             var rest = names
             while !rest.isEmpty {
-                var count = min(limit, rest.count)
-                while count > 1, assignment(rest.prefix(count)).count > width { count -= 1 }
+                // The longest run that fits, grown one name at a time: an assignment of k names whose lengths sum
+                // to L is 3 + 9k + 2L columns (`(self.a, self.b) = (a, b)`), so nothing is built to be measured.
+                var count = 1
+                var length = rest.first.map { $0.count } ?? 0
+                for name in rest.dropFirst().prefix(max(0, limit - 1)) {
+                    length += name.count
+                    guard 3 + 9 * (count + 1) + 2 * length <= width else { break }
+                    count += 1
+                }
                 runs.append(rest.prefix(count))
                 rest = rest.dropFirst(count)
             }
