@@ -45,9 +45,9 @@ final class SecretCanaryTests: XCTestCase {
         let shellPage = try await connection.provision(masterAppID: ConnectionTests.master)
         let awaiting = try await connection.status()
         let provisioned = try XCTUnwrap(
-            try store.readValue(HealthVaultConnectionState.self, for: "healthvault.connection"))
+            try store.recordedState(HealthVaultConnectionState.self, for: connection.storeKey))
         try SecretCanary.assertStoredOnlyUnder(
-            ["applicationCreationToken", "sharedSecret"], in: store.fileURL(for: "healthvault.connection"),
+            ["applicationCreationToken", "sharedSecret"], in: store.fileURL(for: connection.storeKey),
             also: Self.secrets)
         try await connection.completeAuthorization(
             redirect: URL(
@@ -66,7 +66,7 @@ final class SecretCanaryTests: XCTestCase {
             thrown = error
         }
 
-        let state = try XCTUnwrap(try store.readValue(HealthVaultConnectionState.self, for: "healthvault.connection"))
+        let state = try XCTUnwrap(try store.recordedState(HealthVaultConnectionState.self, for: connection.storeKey))
         XCTAssertTrue(
             shellPage.absoluteString.contains("canary-secret-creation-token"), "the Shell page must carry the token")
         SecretCanary.assertHidden(
@@ -78,6 +78,6 @@ final class SecretCanaryTests: XCTestCase {
         )
         SecretCanary.assertHidden(in: log, also: Self.secrets)
         try SecretCanary.assertStoredOnlyUnder(
-            ["token", "sharedSecret"], in: store.fileURL(for: "healthvault.connection"), also: Self.secrets)
+            ["token", "sharedSecret"], in: store.fileURL(for: connection.storeKey), also: Self.secrets)
     }
 }

@@ -222,7 +222,7 @@ final class VitalIntegrationTests: EachServerTestCase {
                             token: try await self.backend.signInToken(forClientUserID: "alice").signInToken)
                         try await self.server.expireTokens()
                     },
-                    credentials: { try self.store.read("vital.core") },
+                    credentials: { try self.store.read(app.storeKey) },
                     call: { _ = try await app.connectedProviders() }
                 )
             )

@@ -99,12 +99,12 @@ final class LifecycleRaceTests: XCTestCase {
     }
 
     func testAnUndecodableStoredGrantNeedsActivationAndNeverLocks() async throws {
-        try store.write(Data(#"{"grant": {"accessToken": 1"#.utf8), for: "koppeltaal.session")
         let session = session()
+        try store.write(Data(#"{"grant": {"accessToken": 1"#.utf8), for: session.storeKey)
         await XCTAssertEqualAsync(try await session.status(), .needsActivation)
         guard case .nothingToRevoke = try await session.revoke() else { return XCTFail("expected nothing to revoke") }
-        XCTAssertEqual(store.keys.filter { $0 == "koppeltaal.session" }, [], "revoking clears it")
-        try store.write(Data("not json".utf8), for: "koppeltaal.session")
+        XCTAssertEqual(store.keys.filter { $0 == session.storeKey }, [], "revoking clears it")
+        try store.write(Data("not json".utf8), for: session.storeKey)
         _ = try await session.activate(code: "111111")
         guard case .active = try await session.status() else { return XCTFail("activation did not replace it") }
     }
@@ -123,8 +123,8 @@ final class LifecycleRaceTests: XCTestCase {
     }
 
     func testAnUnreadableStoredGrantIsReported() async throws {
-        try store.write(Data("{".utf8), for: "koppeltaal.session")
         let session = session()
+        try store.write(Data("{".utf8), for: session.storeKey)
         var events = session.events().makeAsyncIterator()
         await XCTAssertEqualAsync(try await session.status(), .needsActivation)
         await XCTAssertEqualAsync(await events.next(), .unreadableStoredValue)

@@ -76,9 +76,9 @@ final class SecretCanaryTests: XCTestCase {
         let activation = try await backend.mobileLaunch(clientID: "RANJKA", patient: "p", user: "u")
         let context = try await session.activate(code: activation.code)
         let response = try await session.fhir(.fhir("Patient", id: "1"))
-        let state = try XCTUnwrap(try store.readValue(OAuthSessionState<LaunchContext>.self, for: "koppeltaal.session"))
+        let state = try XCTUnwrap(try store.recordedState(OAuthSessionState<LaunchContext>.self, for: session.storeKey))
         try SecretCanary.assertStoredOnlyUnder(
-            ["accessToken", "refreshToken"], in: store.fileURL(for: "koppeltaal.session"))
+            ["accessToken", "refreshToken"], in: store.fileURL(for: session.storeKey))
         var thrown: (any Error)?
         clock.advance(by: 3_600)
         do {

@@ -104,12 +104,13 @@ final class EndpointTrustTests: XCTestCase {
     func testAPendingAuthorizationsStoredEndpointsAreCheckedWhenItCompletes() async throws {
         let store = InMemoryCredentialStore()
         let transport = Self.transport()
-        let url = try await session(transport, store: store).standaloneAuthorizationURL()
+        let first = session(transport, store: store)
+        let url = try await first.standaloneAuthorizationURL()
         // The stored pending authorization is edited to redeem its code elsewhere.
-        let stored = try XCTUnwrap(try store.read("smart.session"))
+        let stored = try XCTUnwrap(try store.read(first.storeKey))
         let tampered = String(decoding: stored, as: UTF8.self).replacingOccurrences(
             of: "https://ehr.example/auth/token", with: "https://evil.example/token")
-        try store.write(Data(tampered.utf8), for: "smart.session")
+        try store.write(Data(tampered.utf8), for: first.storeKey)
         do {
             _ = try await session(transport, store: store).completeAuthorization(
                 redirectURL: try XCTUnwrap(FakeSMARTServer.redirect(for: url, code: "c")))
@@ -124,12 +125,15 @@ final class EndpointTrustTests: XCTestCase {
     func testAStoredGrantsEndpointsAreCheckedWhenItIsRefreshed() async throws {
         let store = InMemoryCredentialStore()
         let transport = Self.transport()
-        _ = try await session(transport, store: store).discover()
-        // The kept discovery is edited, and an expired grant stored by an earlier version names the same endpoint.
-        let kept = try XCTUnwrap(try store.read("smart.session.endpoints"))
+        let discovering = session(transport, store: store)
+        _ = try await discovering.discover()
+        // The kept discovery is edited, and an expired grant stored by an earlier version (under the key every SMART
+        // session then used) names the same endpoint.
+        let keptKey = discovering.storeKey + ".endpoints"
+        let kept = try XCTUnwrap(try store.read(keptKey))
         let tampered = String(decoding: kept, as: UTF8.self).replacingOccurrences(
             of: "https://ehr.example/auth/token", with: "https://evil.example/token")
-        try store.write(Data(tampered.utf8), for: "smart.session.endpoints")
+        try store.write(Data(tampered.utf8), for: keptKey)
         let grant = """
             {"grant": {"accessToken": "at", "refreshToken": "rt", "expiresAt": 0,
             "tokenEndpoint": "https://evil.example/token", "revocationEndpoint": "https://evil.example/revoke",
@@ -147,17 +151,25 @@ final class EndpointTrustTests: XCTestCase {
     }
 
     func testAStoredGrantOfAServerTheConfigurationDoesNotAllowIsNotUsed() async throws {
-        let store = InMemoryCredentialStore()
         let grant = """
             {"grant": {"accessToken": "at", "refreshToken": "rt", "expiresAt": 9999999999,
             "context": {"fhirBaseURL": "https://evil.example/fhir", "grantedScopes": [], "resources": [], "extensions": {}}}}
             """
-        try store.write(Data(grant.utf8), for: "smart.session")
+        let recorded = """
+            {"registration": {"family": "SMART", "server": "https://evil.example/fhir", "client": "app"},
+            "state": \(grant)}
+            """
         let transport = Self.transport()
-        await XCTAssertThrowsErrorAsync(try await session(transport, store: store).fhir(.fhir("Patient", id: "1"))) {
-            error in
-            XCTAssertEqual((error as? SignInError)?.code, .unknownServer, "\(error)")
-            XCTAssertTrue("\(error)".contains("https://evil.example/fhir"), "\(error)")
+        // Stored by an earlier version under this session's key or the former one, or recorded for another server.
+        for (value, key) in [(grant, nil), (grant, "smart.session"), (recorded, nil)] {
+            let store = InMemoryCredentialStore()
+            let session = session(transport, store: store)
+            try store.write(Data(value.utf8), for: key ?? session.storeKey)
+            await XCTAssertThrowsErrorAsync(try await session.fhir(.fhir("Patient", id: "1"))) { error in
+                XCTAssertEqual((error as? SignInError)?.code, .needsSignIn, "\(error)")
+            }
+            XCTAssertEqual(
+                try store.read(key ?? session.storeKey), Data(value.utf8), "a grant that is not the session's stays")
         }
         XCTAssertTrue(transport.requests.isEmpty, "the access token went nowhere")
     }

@@ -97,14 +97,14 @@ final class SecretCanaryTests: XCTestCase {
 
         let authorization = try await session.standaloneAuthorizationURL()
         let state = try XCTUnwrap(FakeSMARTServer.state(in: authorization))
-        try SecretCanary.assertStoredOnlyUnder(["state"], in: store.fileURL(for: "smart.session"), also: [state])
+        try SecretCanary.assertStoredOnlyUnder(["state"], in: store.fileURL(for: session.storeKey), also: [state])
         let redirect = try XCTUnwrap(FakeSMARTServer.redirect(for: authorization, code: SecretCanary.named("code")))
         let context = try await session.completeAuthorization(redirectURL: redirect)
         let response = try await session.fhir(.fhir("Patient", id: "123"))
         let stored = try XCTUnwrap(
-            try store.readValue(OAuthSessionState<SMARTLaunchContext>.self, for: "smart.session"))
+            try store.recordedState(OAuthSessionState<SMARTLaunchContext>.self, for: session.storeKey))
         try SecretCanary.assertStoredOnlyUnder(
-            ["accessToken", "refreshToken"], in: store.fileURL(for: "smart.session"))
+            ["accessToken", "refreshToken"], in: store.fileURL(for: session.storeKey))
         var thrown: (any Error)?
         clock.advance(by: 3_600)
         do {

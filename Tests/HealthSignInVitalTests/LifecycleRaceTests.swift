@@ -74,13 +74,13 @@ final class LifecycleRaceTests: XCTestCase {
     }
 
     func testAnUndecodableStoredSessionIsSignedOutAndNeverLocks() async throws {
-        try store.write(Data(#"{"mode": {"signInToken": tru"#.utf8), for: "vital.core")
         let core = core()
+        try store.write(Data(#"{"mode": {"signInToken": tru"#.utf8), for: core.storeKey)
         XCTAssertEqual(try core.status, [])
         XCTAssertNil(try core.currentUserID)
         try await core.signOut()
         XCTAssertEqual(store.keys, [], "signing out clears it")
-        try store.write(Data("not json".utf8), for: "vital.core")
+        try store.write(Data("not json".utf8), for: core.storeKey)
         await XCTAssertEqualAsync(try await core.signIn(token: try SignInTokenTests.token("valid")), .signedIn)
         XCTAssertEqual(try core.currentUserID, Self.userA, "a new sign-in replaces it")
     }
@@ -100,7 +100,7 @@ final class LifecycleRaceTests: XCTestCase {
             "the cancelled caller returns CancellationError before the refresh ends: \(String(describing: early))")
         refresh.release()
         await XCTAssertEqualAsync(try await waiting.value.value, "at.1.1")
-        XCTAssertTrue(String(decoding: try XCTUnwrap(store.read("vital.core")), as: UTF8.self).contains("rt.1.1"))
+        XCTAssertTrue(String(decoding: try XCTUnwrap(store.read(core.storeKey)), as: UTF8.self).contains("rt.1.1"))
     }
 
     func testACallThatTookTheTokenBeforeSignOutDoesNotSendIt() async throws {
@@ -142,8 +142,8 @@ final class LifecycleRaceTests: XCTestCase {
     }
 
     func testAnUnreadableStoredSessionIsReportedAsASignOut() async throws {
-        try store.write(Data("{".utf8), for: "vital.core")
         let core = core()
+        try store.write(Data("{".utf8), for: core.storeKey)
         var events = core.events().makeAsyncIterator()
         XCTAssertEqual(try core.status, [])
         _ = try? await core.connectedProviders()

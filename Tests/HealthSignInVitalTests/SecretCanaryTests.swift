@@ -62,10 +62,10 @@ final class SecretCanaryTests: XCTestCase {
         let parsed = try VitalSignInToken(grant.signInToken)
         try await core.signIn(token: grant.signInToken)
         try SecretCanary.assertStoredOnlyUnder(
-            ["accessToken", "refreshToken"], in: store.fileURL(for: "vital.core"), also: secrets)
+            ["accessToken", "refreshToken"], in: store.fileURL(for: core.storeKey), also: secrets)
         clock.advance(by: 3_600)
         _ = try await core.connectedProviders()
-        let state = try XCTUnwrap(try store.readValue(VitalStoredState.self, for: "vital.core"))
+        let state = try XCTUnwrap(try store.recordedState(VitalStoredState.self, for: core.storeKey))
         clock.advance(by: 3_600)
         var thrown: [any Error] = []
         do { _ = try await core.connectedProviders() } catch { thrown.append(error) }
@@ -74,8 +74,8 @@ final class SecretCanaryTests: XCTestCase {
         try await core.configure(apiKey: SecretCanary.named("api-key"), environment: .sandbox, region: .us)
         try await core.setUserID(SignInTokenTests.userID)
         _ = try await core.connectedProviders()
-        try SecretCanary.assertStoredOnlyUnder(["apiKey"], in: store.fileURL(for: "vital.core"), also: secrets)
-        let apiKeyState = try XCTUnwrap(try store.readValue(VitalStoredState.self, for: "vital.core"))
+        try SecretCanary.assertStoredOnlyUnder(["apiKey"], in: store.fileURL(for: core.storeKey), also: secrets)
+        let apiKeyState = try XCTUnwrap(try store.recordedState(VitalStoredState.self, for: core.storeKey))
 
         var received: [VitalEvent] = []
         for await event in events {

@@ -66,7 +66,7 @@ final class VitalSessionTests: XCTestCase {
             """)
         XCTAssertEqual(try core.status, [.configured, .signedIn, .useSignInToken])
         XCTAssertEqual(try core.currentUserID, Self.userID)
-        let stored = String(decoding: try XCTUnwrap(store.read("vital.core")), as: UTF8.self)
+        let stored = String(decoding: try XCTUnwrap(store.read(core.storeKey)), as: UTF8.self)
         XCTAssertFalse(stored.contains(jwt), "the sign-in token is discarded")
         XCTAssertFalse(stored.contains("AIzaFixturePublicKey"), "the sign-in token is discarded")
         XCTAssertTrue(stored.contains("rt-1"))
@@ -209,7 +209,7 @@ final class VitalSessionTests: XCTestCase {
             grant_type=refresh_token&refresh_token=rt-1
 
             """)
-        let stored = String(decoding: try XCTUnwrap(store.read("vital.core")), as: UTF8.self)
+        let stored = String(decoding: try XCTUnwrap(store.read(core.storeKey)), as: UTF8.self)
         XCTAssertTrue(
             stored.contains("rt-2") && !stored.contains("rt-1"), "the rotated refresh token replaces the old one")
     }
@@ -280,7 +280,7 @@ final class VitalSessionTests: XCTestCase {
         for (fixture, status, after, isExpected) in cases {
             freshState()
             let (core, _) = try await signedIn(then: [try Self.fixture(status, fixture)])
-            let before = try store.read("vital.core")
+            let before = try store.read(core.storeKey)
             clock.advance(by: 3600)
             do {
                 _ = try await core.accessToken()
@@ -291,7 +291,7 @@ final class VitalSessionTests: XCTestCase {
             if let after {
                 XCTAssertEqual(try core.status, after, fixture)
             } else {
-                XCTAssertEqual(try store.read("vital.core"), before, "\(fixture): the session is kept byte for byte")
+                XCTAssertEqual(try store.read(core.storeKey), before, "\(fixture): the session is kept byte for byte")
             }
         }
     }
@@ -351,7 +351,7 @@ final class VitalSessionTests: XCTestCase {
     func testAStoreThatCannotBeReadIsAnErrorNotSignedOut() async throws {
         let core = VitalSession(
             configuration: .init(store: LockedStore(), transport: RecordingTransport(responses: []), clock: clock))
-        let locked = CredentialStoreError.systemError(key: "vital.core", operation: "read", code: LockedStore.code)
+        let locked = CredentialStoreError.systemError(key: core.storeKey, operation: "read", code: LockedStore.code)
         XCTAssertThrowsError(try core.status) { XCTAssertEqual($0 as? CredentialStoreError, locked) }
         await XCTAssertThrowsErrorAsync(try await core.connectedProviders()) {
             XCTAssertEqual($0 as? CredentialStoreError, locked)
@@ -406,7 +406,7 @@ final class VitalSessionTests: XCTestCase {
         XCTAssertEqual(transport.requests[2].headers["Authorization"], "Bearer at-1")
         XCTAssertNil(transport.requests[2].headers["x-vital-api-key"])
         XCTAssertFalse(
-            String(decoding: try XCTUnwrap(store.read("vital.core")), as: UTF8.self).contains("sk_us_secret"),
+            String(decoding: try XCTUnwrap(store.read(core.storeKey)), as: UTF8.self).contains("sk_us_secret"),
             "the key is gone")
         await XCTAssertThrowsErrorAsync(try await core.setUserID(Self.userID)) {
             XCTAssertEqual($0 as? VitalSessionError, .wrongMode([.configured, .signedIn, .useSignInToken]))

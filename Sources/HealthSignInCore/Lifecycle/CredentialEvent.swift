@@ -18,6 +18,9 @@ public enum CredentialEvent: Sendable, Hashable, CustomStringConvertible {
     case unreadableStoredValue
     /// A refresh or refusal finished after its credential had been signed out or replaced, and was dropped.
     case staleOutcomeDropped
+    /// The configured key held a credential recorded for another registration: it was left alone, and the session
+    /// keeps its own under the key derived from its registration from now on.
+    case keyHeldByAnotherRegistration
 
     /// The event's name.
     public var description: String {
@@ -30,6 +33,7 @@ public enum CredentialEvent: Sendable, Hashable, CustomStringConvertible {
         case .erased: return "erased"
         case .unreadableStoredValue: return "unreadableStoredValue"
         case .staleOutcomeDropped: return "staleOutcomeDropped"
+        case .keyHeldByAnotherRegistration: return "keyHeldByAnotherRegistration"
         }
     }
 }

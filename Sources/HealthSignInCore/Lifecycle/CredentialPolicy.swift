@@ -58,6 +58,16 @@ public protocol CredentialPolicy: Sendable {
     func refusal(of credential: Credential, error: any Error) -> CredentialRefusal<Credential>
     /// Whether a call's error says the credential expired, so that one refresh and one replay may help.
     func isExpirySignal(_ error: any Error) -> Bool
+    /// The registration `state` was issued for (its server and client), stored with it; nil (the default) stores the
+    /// state alone.
+    func registration(of state: State) -> CredentialRegistration?
+    /// Whether a credential stored for `registration` is this session's to use. A session never sends, changes or
+    /// erases one it does not accept. The default accepts none.
+    func accepts(_ registration: CredentialRegistration) -> Bool
+    /// Whether a state stored without a registration (by an earlier version of the SDK) is this session's: it is
+    /// then used, and recorded with its registration. One that is not counts as nothing stored, and is replaced by
+    /// the next value stored. The default claims every state (a policy that records no registration).
+    func claimsUnrecorded(_ state: State) -> Bool
 }
 
 extension CredentialPolicy {
@@ -79,6 +89,15 @@ extension CredentialPolicy {
     public func isExpirySignal(_ error: any Error) -> Bool {
         (error as? any ProtocolError)?.recovery == .refreshCredential
     }
+
+    /// None: the state is stored alone.
+    public func registration(of state: State) -> CredentialRegistration? { nil }
+
+    /// None: a state recorded for a registration belongs to a session whose policy names it.
+    public func accepts(_ registration: CredentialRegistration) -> Bool { false }
+
+    /// Every state.
+    public func claimsUnrecorded(_ state: State) -> Bool { true }
 }
 
 /// What a refused refresh does to the stored credential, and the error to report.

@@ -24,6 +24,13 @@ import Foundation
 /// - **Erase wins.** After an erase returns, the credential is gone from the store and from memory, no refresh in
 ///   flight writes it back, and no request carries it again (``CredentialLease``), in this instance or in any other
 ///   sharing the store: every call and every request first asks the store whether it still holds a value.
+/// - **A credential goes only where it was issued.** The state is stored with the registration it was issued for
+///   (``CredentialPolicy/registration(of:)``), under a key derived from the session's registrations unless one was
+///   configured (``CredentialKey``). A credential recorded for a registration the policy does not accept is never
+///   sent, changed or erased: it counts as nothing stored, and when it sits under a configured key the session keeps
+///   its own under its derived key from then on (``CredentialEvent/keyHeldByAnotherRegistration``). A state an
+///   earlier version stored without a registration, under that key or the former default one, is used only when the
+///   policy claims it, and is then recorded under this session's key.
 public actor CredentialSession<Policy: CredentialPolicy> {
     /// The state the policy describes.
     public typealias State = Policy.State
@@ -40,8 +47,12 @@ public actor CredentialSession<Policy: CredentialPolicy> {
 
     /// Where the state is kept.
     public nonisolated let store: any CredentialStore
-    /// The key it is kept under.
-    public nonisolated let key: String
+    /// The keys the state may be found under.
+    public nonisolated let keys: CredentialKey
+    /// The key the state is kept under now: the primary one, or the derived one once the primary one was found to
+    /// hold another registration's credential.
+    public nonisolated var key: String { activeKey.current }
+    private nonisolated let activeKey: LockedValue<String>
     /// The protocol's rules.
     public nonisolated let policy: Policy
     private nonisolated let clock: any TimeSource
@@ -61,6 +72,8 @@ public actor CredentialSession<Policy: CredentialPolicy> {
     /// A refresh's outcome the store failed to write: kept aside, since the server has already replaced the
     /// credential, never used before it is stored, and stored at the next use.
     private var pendingWrite: State?
+    /// The registration whose credential the key holds, when this session has no other key to keep its own under.
+    private var heldBy: CredentialRegistration?
     private var flight: SharedRun<Access>?
     /// The last lease bound to the stored bytes, with those bytes.
     private var bound: (bytes: Data?, lease: CredentialLease)?
@@ -74,7 +87,8 @@ public actor CredentialSession<Policy: CredentialPolicy> {
     ///
     /// - Parameters:
     ///   - store: where the state is kept.
-    ///   - key: the key it is kept under.
+    ///   - key: the keys it is kept under: configured or derived from the registrations, with the former default
+    ///     one.
     ///   - policy: the protocol's rules.
     ///   - clock: decides whether the credential needs refreshing.
     ///   - logger: receives redacted lifecycle records.
@@ -82,12 +96,14 @@ public actor CredentialSession<Policy: CredentialPolicy> {
     ///   - observe: called on every change, after it is stored, with the state before and after (for the flow's own
     ///     events).
     public init(
-        store: any CredentialStore, key: String, policy: Policy, clock: any TimeSource = SystemClock(),
+        store: any CredentialStore, key: CredentialKey, policy: Policy, clock: any TimeSource = SystemClock(),
         logger: (any LogSink)? = nil, category: String,
         observe: @escaping @Sendable (CredentialChange<State>) -> Void = { _ in }
     ) {
         self.store = store
-        self.key = key
+        keys = key
+        let activeKey = LockedValue(key.primary)
+        self.activeKey = activeKey
         self.policy = policy
         self.clock = clock
         self.logger = logger
@@ -97,8 +113,19 @@ public actor CredentialSession<Policy: CredentialPolicy> {
         // checks that the store still holds one before it goes out. A store that cannot be read now does not stop
         // it; the next access reports the store's error.
         leases = LeaseBook {
-            do { return try store.contains(key) ? nil : .erased } catch { return nil }
+            do { return try store.contains(activeKey.current) ? nil : .erased } catch { return nil }
         }
+    }
+
+    /// Creates a session whose state is kept under exactly `key`; nothing is read until first use.
+    public init(
+        store: any CredentialStore, key: String, policy: Policy, clock: any TimeSource = SystemClock(),
+        logger: (any LogSink)? = nil, category: String,
+        observe: @escaping @Sendable (CredentialChange<State>) -> Void = { _ in }
+    ) {
+        self.init(
+            store: store, key: CredentialKey(fixed: key), policy: policy, clock: clock, logger: logger,
+            category: category, observe: observe)
     }
 
     // MARK: - Reading
@@ -113,12 +140,19 @@ public actor CredentialSession<Policy: CredentialPolicy> {
     }
 
     /// The state as the store holds it now, read without the session (for answers that must not wait, such as a
-    /// synchronous status); a value that cannot be decoded is nil.
+    /// synchronous status), where the session would find it; a value that cannot be decoded, or that is not this
+    /// session's, is nil.
     ///
     /// - Throws: the store's error when it cannot be read.
     public nonisolated func storedState() throws -> State? {
-        guard let data = try store.read(key) else { return nil }
-        return try? JSONDecoder().decode(State.self, from: data)
+        var reading = policy.reading(try store.read(key))
+        if reading.owner != nil, key != keys.derived { reading = policy.reading(try store.read(keys.derived)) }
+        if case .nothing = reading, let former = keys.former, case .own(let state, recorded: false) =
+            policy.reading(try store.read(former))
+        {
+            return state
+        }
+        return reading.state
     }
 
     /// Reads the store and takes its value when it differs from the last one seen.
@@ -126,14 +160,30 @@ public actor CredentialSession<Policy: CredentialPolicy> {
     /// - Returns: whether the value changed.
     @discardableResult
     func reread() throws -> Bool {
-        let data = try store.read(key)
+        var data = try store.read(key)
+        if !loaded, data == nil, let moved = try moveFromFormerKey() { data = moved }
         if loaded, data == storedBytes { return false }
+        var reading = policy.reading(data)
+        if case .foreign(let owner) = reading, moveToDerivedKey(leaving: owner) {
+            data = try store.read(key)
+            reading = policy.reading(data)
+        }
+        // Recording is an improvement, not a need: a store that refuses the write still serves the state.
+        if case .own(let state, recorded: false) = reading, let recorded = try? record(state, storedAs: data) {
+            data = recorded
+        }
         let wasLoaded = loaded
         let before = value
-        let decoded = data.flatMap { try? JSONDecoder().decode(State.self, from: $0) }
-        let unreadable = data != nil && decoded == nil
+        let decoded = reading.state
+        let unreadable = reading.isUnreadable
+        heldBy = reading.owner
         loaded = true
         storedBytes = data
+        if let heldBy {
+            log(.warning, "the store key holds the credential of another registration (\(heldBy)); it is left alone")
+        } else if case .unclaimed = reading {
+            log(.info, "the value stored by an earlier version is not this registration's; it counts as nothing stored")
+        }
         guard decoded != before || unreadable else { return false }
         value = decoded
         // Calls that took the credential before another instance erased it must not send it now.
@@ -160,7 +210,7 @@ public actor CredentialSession<Policy: CredentialPolicy> {
         // An erase by another instance sharing the store (a sign-out, a revocation) is seen at once; a refresh there
         // is seen when this one needs refreshing.
         if try !loaded || value == nil || !store.contains(key) { try reread() }
-        guard let state = value ?? policy.initialState(), let credential = policy.credential(in: state) else {
+        guard let state = try startingState(), let credential = policy.credential(in: state) else {
             throw policy.missingCredentialError(in: value)
         }
         try policy.checkUsable(credential)
@@ -219,7 +269,7 @@ public actor CredentialSession<Policy: CredentialPolicy> {
         }
         try storePendingWrite()
         try reread()
-        guard let state = value ?? policy.initialState(), let credential = policy.credential(in: state) else {
+        guard let state = try startingState(), let credential = policy.credential(in: state) else {
             throw policy.missingCredentialError(in: value)
         }
         try policy.checkUsable(credential)
@@ -343,9 +393,21 @@ public actor CredentialSession<Policy: CredentialPolicy> {
     /// then makes it current and tells everyone.
     ///
     /// - Returns: false, changing nothing, when another instance changed the store meanwhile.
+    /// - Throws: ``CredentialStoreError/heldByAnotherRegistration(key:registration:)`` when the key holds another
+    ///   registration's credential and this session has no other key.
     func write(_ newValue: State?, event: CredentialEvent) throws -> Bool {
-        let data = try newValue.map { try StoredValue.encode($0, for: key) }
-        guard try store.replace(storedBytes, with: data, for: key) else { return false }
+        if let heldBy { throw CredentialStoreError.heldByAnotherRegistration(key: key, registration: heldBy) }
+        let data = try newValue.map { try policy.encoded($0, for: key) }
+        let expected = storedBytes
+        if try store.replace(expected, with: data, for: key) {
+            commit(newValue, bytes: data, event: event)
+            return true
+        }
+        // Another registration may have stored its credential under the configured key since it was read: the value
+        // then goes to this session's derived key, if that holds what it was computed from.
+        guard case .foreign(let owner) = policy.reading(try store.read(key)), moveToDerivedKey(leaving: owner),
+            try store.replace(expected, with: data, for: key)
+        else { return false }
         commit(newValue, bytes: data, event: event)
         return true
     }
@@ -369,11 +431,71 @@ public actor CredentialSession<Policy: CredentialPolicy> {
     /// removal is a swap too, so that no other instance's swap in progress lands after it.
     func erase(event: CredentialEvent) throws {
         var attempts = 0
-        while try !store.replace(try store.read(key), with: nil, for: key) {
+        while true {
+            let stored = try store.read(key)
+            // Another registration's credential is never erased: this session's own is under its derived key, if any.
+            if case .foreign(let owner) = policy.reading(stored) {
+                if moveToDerivedKey(leaving: owner) { continue }
+                break
+            }
+            if try store.replace(stored, with: nil, for: key) { break }
             attempts += 1
             if attempts == 8 { throw CredentialLifecycleError.superseded }
         }
         commit(nil, bytes: nil, event: event)
+    }
+
+    // MARK: - Keys
+
+    /// The state a call starts from: the stored one, else the policy's initial one.
+    ///
+    /// - Throws: ``CredentialStoreError/heldByAnotherRegistration(key:registration:)`` instead of starting from the
+    ///   initial state when the key holds another registration's credential, which a new one could not replace.
+    private func startingState() throws -> State? {
+        if value == nil, let heldBy {
+            throw CredentialStoreError.heldByAnotherRegistration(key: key, registration: heldBy)
+        }
+        return value ?? policy.initialState()
+    }
+
+    /// Moves this session to its derived key after finding `owner`'s credential under the configured one, which
+    /// stays as it is.
+    ///
+    /// - Returns: false when the session already uses its derived key.
+    private func moveToDerivedKey(leaving owner: CredentialRegistration) -> Bool {
+        guard key != keys.derived else { return false }
+        activeKey.withValue { $0 = keys.derived }
+        log(
+            .warning,
+            "the configured store key holds the credential of another registration (\(owner)); it is left alone, and this session keeps its own under \(keys.derived)"
+        )
+        announce(.keyHeldByAnotherRegistration, before: value, after: value)
+        return true
+    }
+
+    /// Moves a state an earlier version stored under the former default key to this session's key, recorded, when
+    /// the policy claims it.
+    ///
+    /// - Returns: the bytes the key holds afterwards, or nil when there was nothing to move.
+    private func moveFromFormerKey() throws -> Data? {
+        guard let former = keys.former, former != key, let old = try store.read(former),
+            case .own(let state, recorded: false) = policy.reading(old), policy.registration(of: state) != nil
+        else { return nil }
+        let data = try policy.encoded(state, for: key)
+        guard try store.replace(nil, with: data, for: key) else { return try store.read(key) }
+        // Only the value that was moved is removed; one changed meanwhile (by an earlier version still running) stays.
+        _ = try store.replace(old, with: nil, for: former)
+        log(.info, "moved the credential stored under the former default key to \(key)")
+        return data
+    }
+
+    /// Records a claimed state stored without its registration, if the store still holds `data`.
+    ///
+    /// - Returns: the bytes stored, or nil when nothing was recorded.
+    private func record(_ state: State, storedAs data: Data?) throws -> Data? {
+        guard policy.registration(of: state) != nil else { return nil }
+        let recorded = try policy.encoded(state, for: key)
+        return try store.replace(data, with: recorded, for: key) ? recorded : nil
     }
 
     /// Makes `newValue`, just stored as `bytes`, current: an erase ends every lease; everyone is told.

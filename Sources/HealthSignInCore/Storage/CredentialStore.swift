@@ -122,6 +122,10 @@ public enum CredentialStoreError: Error, Sendable, Hashable, CustomStringConvert
     /// Another user of the store held its lock on the key longer than the store waits (`seconds`); nothing was
     /// changed.
     case lockTimedOut(key: String, seconds: TimeInterval)
+    /// The key holds a credential recorded for another registration, which this session never uses, changes or
+    /// erases; nothing was stored. It happens when the key was given to the other registration's session too, and is
+    /// also this session's derived key (so it has no other key to keep its own under).
+    case heldByAnotherRegistration(key: String, registration: CredentialRegistration)
 
     /// Why a location is not safe for secrets.
     public enum LocationProblem: Sendable, Hashable {
@@ -149,6 +153,9 @@ public enum CredentialStoreError: Error, Sendable, Hashable, CustomStringConvert
             return "'\(path)' is not a safe place for credentials: \(problem.explanation)"
         case .lockTimedOut(let key, let seconds):
             return "The lock on '\(key)' was held by another user of the store for more than \(seconds) s"
+        case .heldByAnotherRegistration(let key, let registration):
+            return "'\(key)' holds the credential of another registration (\(registration)); it was left alone and "
+                + "nothing was stored: give each registration a key of its own, or leave the key to the SDK"
         }
     }
 }
@@ -211,12 +218,12 @@ public final class InMemoryCredentialStore: CredentialStore, @unchecked Sendable
 }
 
 extension CredentialStoreError: SDKError {
-    /// `ErrorRecovery.reconfigure` for an unsafe store location, `ErrorRecovery.retryLater` for a lock held too
-    /// long, `ErrorRecovery.fixRequest` for a value that has no JSON form (writing it again fails again),
-    /// `ErrorRecovery.none` for the rest.
+    /// `ErrorRecovery.reconfigure` for an unsafe store location or a key another registration holds,
+    /// `ErrorRecovery.retryLater` for a lock held too long, `ErrorRecovery.fixRequest` for a value that has no JSON
+    /// form (writing it again fails again), `ErrorRecovery.none` for the rest.
     public var recovery: ErrorRecovery {
         switch self {
-        case .unsafeLocation: return .reconfigure
+        case .unsafeLocation, .heldByAnotherRegistration: return .reconfigure
         case .lockTimedOut: return .retryLater
         case .unencodable: return .fixRequest
         case .unreadable, .systemError: return .none

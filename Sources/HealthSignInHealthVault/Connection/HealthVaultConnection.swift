@@ -26,8 +26,10 @@ public final class HealthVaultConnection: Sendable {
         public var defaultShellURL: URL
         /// Where credentials are kept.
         public var store: any CredentialStore
-        /// The key the connection's state is stored under.
-        public var storeKey: String
+        /// The key the connection's state is stored under; nil (the default) derives one from the default platform
+        /// URL, so that connections to other platforms sharing the store never read it. Give one key to several
+        /// connections only when they are configured alike (an app and its extension).
+        public var storeKey: String?
         /// How the instance appears to the user in HealthVault, e.g. the device's name. Nil uses the child app id.
         public var instanceName: String?
         /// Whether the user may authorize several records.
@@ -43,7 +45,7 @@ public final class HealthVaultConnection: Sendable {
             defaultPlatformURL: URL = URL(string: "https://platform.healthvault-ppe.com/platform/wildcat.ashx")!,
             defaultShellURL: URL = URL(string: "https://account.healthvault-ppe.com")!,
             store: any CredentialStore,
-            storeKey: String = "healthvault.connection",
+            storeKey: String? = nil,
             instanceName: String? = nil,
             isMultiRecordApp: Bool = true,
             actionURL: URL? = nil,
@@ -61,6 +63,13 @@ public final class HealthVaultConnection: Sendable {
 
         /// Which URLs end a Shell task.
         var shellReturns: ShellReturnMatcher { ShellReturnMatcher(actionURL: actionURL) }
+
+        /// What the state is stored with: the default platform, and the master application when known.
+        func registration(masterApplicationID: UUID?) -> CredentialRegistration {
+            CredentialRegistration(
+                family: "HealthVault", server: defaultPlatformURL.absoluteString,
+                client: masterApplicationID?.uuidString.lowercased() ?? "")
+        }
     }
 
     /// The configuration.
@@ -73,11 +82,19 @@ public final class HealthVaultConnection: Sendable {
     public init(configuration: Configuration) {
         self.configuration = configuration
         session = CredentialSession(
-            store: configuration.store, key: configuration.storeKey,
+            store: configuration.store,
+            key: CredentialKey(
+                configured: configuration.storeKey, prefix: "healthvault.connection",
+                registrations: [configuration.registration(masterApplicationID: nil)]),
             policy: HealthVaultCredentialPolicy(configuration: configuration),
             clock: configuration.client.clock, logger: configuration.client.options.logger, category: "HealthVault"
         )
     }
+
+    /// The key the state is stored under: the configured one, or `healthvault.connection.` and a digest of the
+    /// default platform URL. The state is stored with that platform, and one stored for another platform is never
+    /// used; when the configured key holds one, the state is kept under the derived key.
+    public var storeKey: String { session.key }
 
     // MARK: - Lifecycle
 

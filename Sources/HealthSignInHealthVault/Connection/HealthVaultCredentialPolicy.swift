@@ -33,6 +33,17 @@ struct HealthVaultCredentialPolicy: CredentialPolicy {
         state == nil ? HealthVaultConnectionError.notProvisioned : HealthVaultConnectionError.notAuthorized
     }
 
+    /// The default instance's platform, and the master application the instance was created under.
+    func registration(of state: HealthVaultConnectionState) -> CredentialRegistration? {
+        configuration.registration(masterApplicationID: state.masterApplicationID)
+    }
+
+    /// A connection at the same default platform, under any master application (the configuration names none).
+    func accepts(_ registration: CredentialRegistration) -> Bool {
+        let ours = configuration.registration(masterApplicationID: nil)
+        return registration.family == ours.family && registration.server == ours.server
+    }
+
     func needsRefresh(_ authorization: HealthVaultAuthorization, at now: Date) -> Bool {
         authorization.session == nil
     }

@@ -49,6 +49,14 @@ public struct KoppeltaalProfile: OAuthProfile {
     /// The configured FHIR server.
     public func baseURL(of grant: OAuthSessionGrant<LaunchContext>) -> URL { configuration.registration.baseURL }
 
+    /// A grant whose patient and user, where its context names them by absolute URL, are on an origin the
+    /// registration trusts: the grant does not record its server, and an earlier version kept one grant for every
+    /// Koppeltaal server of an app.
+    public func claimsUnrecorded(_ grant: OAuthSessionGrant<LaunchContext>) -> Bool {
+        [grant.context.patient, grant.context.user].compactMap { $0.flatMap(URL.init(string:)) }
+            .filter { $0.host != nil }.allSatisfy(configuration.registration.trustedOrigins.contains)
+    }
+
     /// The launch context the token response gives, over the one a refresh renews.
     public func context(_ response: TokenResponse, previous: LaunchContext?, registration: OAuthRegistration) throws
         -> LaunchContext

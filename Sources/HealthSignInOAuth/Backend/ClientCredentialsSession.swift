@@ -38,13 +38,19 @@ public final class ClientCredentialsSession: Sendable {
     public let scope: String
     let credentials: CredentialSession<ClientCredentialsPolicy>
 
+    /// The key the token is kept under: the settings' key, or `<family>.service.` and a digest of the registration's
+    /// base URL, client id and scope, so that no other registration ever reads it. A token stored for another
+    /// registration is never sent; when the settings' key holds one, the token is kept under the derived key.
+    public var storeKey: String { credentials.key }
+
     /// Creates a session; nothing is sent until a token is needed.
     ///
     /// - Parameters:
     ///   - registration: the service's registration.
     ///   - scope: the scopes asked for.
     ///   - renewalMargin: how long before its expiry a token is renewed, in seconds.
-    ///   - settings: the store (in memory for a service, typically), its key, the connection and the clock.
+    ///   - settings: the store (in memory for a service, typically), its key (derived from the registration and the
+    ///     scope when nil), the connection and the clock.
     ///   - discovery: finds the registration's token endpoint.
     public init(
         registration: OAuthRegistration, scope: String, renewalMargin: TimeInterval, settings: OAuthSessionSettings,
@@ -56,7 +62,10 @@ public final class ClientCredentialsSession: Sendable {
             registration: registration, scope: scope, renewalMargin: renewalMargin, settings: settings,
             discovery: discovery)
         credentials = CredentialSession(
-            store: settings.store, key: settings.storeKey ?? discovery.family.lowercased() + ".service",
+            store: settings.store,
+            key: CredentialKey(
+                configured: settings.storeKey, prefix: discovery.family.lowercased() + ".service",
+                registrations: [policy.recorded]),
             policy: policy, clock: settings.clock, logger: settings.options.logger, category: discovery.family)
     }
 
@@ -106,7 +115,20 @@ struct ClientCredentialsPolicy: CredentialPolicy {
     let settings: OAuthSessionSettings
     let discovery: OAuthDiscovery
 
+    /// What the token is stored with: the registration's base URL and client id, and the scope.
+    var recorded: CredentialRegistration {
+        registration.credentialRegistration(family: discovery.family, scope: scope)
+    }
+
     func initialState() -> State? { State(token: nil) }
+
+    func registration(of state: State) -> CredentialRegistration? { recorded }
+
+    func accepts(_ registration: CredentialRegistration) -> Bool { registration == recorded }
+
+    /// None: a token stored without its registration (under the key every registration of the family once shared)
+    /// may be another's, and a new one costs one request.
+    func claimsUnrecorded(_ state: State) -> Bool { false }
 
     func credential(in state: State) -> State? { state }
 

@@ -23,6 +23,9 @@ extension OAuthClientSession {
     /// What happens to the stored grant from now on (refreshed, discarded after a refusal, erased, found unreadable).
     public func events() -> AsyncStream<CredentialEvent> { oauth.events() }
 
+    /// The key the grant is stored under (see ``OAuthSession/storeKey``).
+    public var storeKey: String { oauth.storeKey }
+
     /// A usable access token, refreshed first when it expires within the refresh skew.
     ///
     /// - Throws: the family's needs-a-grant error when there is no grant or it is dead.

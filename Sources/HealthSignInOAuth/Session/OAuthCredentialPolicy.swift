@@ -28,6 +28,23 @@ package struct OAuthCredentialPolicy<Profile: OAuthProfile>: CredentialPolicy {
 
     package func missingCredentialError(in state: State?) -> any Error { profile.needsSignIn() }
 
+    /// The registration of the grant, else of the authorization waiting for its redirect.
+    package func registration(of state: State) -> CredentialRegistration? {
+        guard let base = state.grant.map(profile.baseURL(of:)) ?? state.pending?.endpoints.baseURL else { return nil }
+        return profile.registrations.registration(for: base)?.credentialRegistration(family: profile.family)
+    }
+
+    /// One of the profile's registrations.
+    package func accepts(_ registration: CredentialRegistration) -> Bool {
+        profile.registrations.contains { $0.credentialRegistration(family: profile.family) == registration }
+    }
+
+    /// A grant the profile claims, and an authorization at one of its registrations.
+    package func claimsUnrecorded(_ state: State) -> Bool {
+        (state.grant.map(profile.claimsUnrecorded) ?? true)
+            && (state.pending.map { profile.registrations.registration(for: $0.endpoints.baseURL) != nil } ?? true)
+    }
+
     package func needsRefresh(_ grant: Credential, at now: Date) -> Bool {
         grant.tokens.idTokenCheck != nil || profile.settings.refresh.needsRefresh(grant.tokens, at: now)
     }

@@ -42,13 +42,20 @@ public protocol OAuthProfile: Sendable {
     func context(_ context: Context, signedInAs identity: IDToken, registration: OAuthRegistration) -> Context
     /// The server `grant`'s access token is for, at `registration`.
     func resourceServer(of grant: OAuthSessionGrant<Context>, registration: OAuthRegistration) -> ResourceServer
+    /// Whether `grant`, stored by an earlier version of the SDK without the registration that issued it, may be this
+    /// session's: it is then used and stored with its registration; otherwise it counts as nothing stored. The default
+    /// claims a grant whose ``baseURL(of:)`` is one of ``registrations``.
+    func claimsUnrecorded(_ grant: OAuthSessionGrant<Context>) -> Bool
 }
 
 /// How an OAuth session reaches its servers and keeps its state.
 public struct OAuthSessionSettings: Sendable {
     /// Where the state is kept.
     public var store: any CredentialStore
-    /// The key it is kept under; nil for the family's own.
+    /// The key it is kept under; nil (the default) derives one from the registrations (their base URLs and client
+    /// ids, and the scope of a service's token), so that clients of different registrations sharing the store never
+    /// share a value. Give one key to several clients only when they are the same registration: instances of one
+    /// service, or an app and its extension.
     public var storeKey: String?
     /// The transport, URL policy, timeout, logger and middlewares of every request.
     public var options: ClientOptions
@@ -84,6 +91,11 @@ extension OAuthProfile {
     /// Keeps `context`.
     public func context(_ context: Context, signedInAs identity: IDToken, registration: OAuthRegistration) -> Context {
         context
+    }
+
+    /// A grant of one of the registrations.
+    public func claimsUnrecorded(_ grant: OAuthSessionGrant<Context>) -> Bool {
+        registrations.registration(for: baseURL(of: grant)) != nil
     }
 
     /// The registration that issued `grant`.

@@ -37,6 +37,12 @@ public struct OAuthRegistration: Sendable, Hashable {
 
     /// The origins this registration trusts: the base URL's and its trusted hosts'.
     public var trustedOrigins: TrustedOrigins { TrustedOrigins(base: baseURL, trustedHosts: trustedHosts) }
+
+    /// What a credential of this registration is stored with, for `family`: the base URL as written and the client
+    /// id, and `scope` where the family keys credentials by it.
+    public func credentialRegistration(family: String, scope: String? = nil) -> CredentialRegistration {
+        CredentialRegistration(family: family, server: baseURL.absoluteString, client: client.clientID, scope: scope)
+    }
 }
 
 extension [OAuthRegistration] {

@@ -21,20 +21,24 @@ public final class OAuthSession<Profile: OAuthProfile>: Sendable {
     public init(profile: Profile) {
         self.profile = profile
         let settings = profile.settings
-        let key = Self.storeKey(of: profile)
+        let key = CredentialKey(
+            configured: settings.storeKey, prefix: profile.family.lowercased() + ".session",
+            registrations: profile.registrations.map { $0.credentialRegistration(family: profile.family) })
         discovery = OAuthDiscovery(
             family: profile.family, urlPolicy: settings.options.urlPolicy, store: settings.store,
-            storeKey: key + ".endpoints", protocolNames: profile.authorizationParameterNames
+            storeKey: key.primary + ".endpoints", protocolNames: profile.authorizationParameterNames
         ) { base in try await profile.advertisedEndpoints(at: base) }
         credentials = CredentialSession(
             store: settings.store, key: key, policy: OAuthCredentialPolicy(profile: profile, discovery: discovery),
             clock: settings.clock, logger: settings.options.logger, category: profile.family)
     }
 
-    /// The key the state is stored under: the settings', or `<family>.session`.
-    static func storeKey(of profile: Profile) -> String {
-        profile.settings.storeKey ?? profile.family.lowercased() + ".session"
-    }
+    /// The key the state is stored under: the settings' key, or `<family>.session.` and a digest of the
+    /// registrations' base URLs and client ids, so that sessions of other registrations sharing the store never read
+    /// it. The grant is stored with the registration that issued it, and a grant stored for a registration this
+    /// session does not have is never sent; when the settings' key holds one, the state is kept under the derived
+    /// key.
+    public var storeKey: String { credentials.key }
 
     // MARK: - Discovery
 

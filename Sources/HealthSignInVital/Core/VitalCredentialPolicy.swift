@@ -54,6 +54,33 @@ struct VitalCredentialPolicy: CredentialPolicy {
         }
     }
 
+    /// The environment's auth host as this configuration's host map names it, and the team of a sign-in-token session.
+    func registration(of state: VitalStoredState) -> CredentialRegistration? {
+        switch state.mode {
+        case .signInToken(let session)?:
+            return configuration.registration(environment: session.environment, teamID: session.teamID)
+        case .apiKey(let session)?: return configuration.registration(environment: session.environment, teamID: nil)
+        case nil: return nil
+        }
+    }
+
+    /// The auth host of an environment the configuration allows, for the expected team (or none, in API-key mode).
+    func accepts(_ registration: CredentialRegistration) -> Bool {
+        configuration.registrations.contains { $0.server == registration.server && $0.family == registration.family }
+            && (registration.client.isEmpty || configuration.expectedTeamID.map { $0 == registration.client } ?? true)
+    }
+
+    /// A session in an environment and for a team the configuration allows.
+    func claimsUnrecorded(_ state: VitalStoredState) -> Bool {
+        switch state.mode {
+        case .signInToken(let session)?:
+            return configuration.allows(session.environment)
+                && configuration.expectedTeamID.map { $0 == session.teamID } ?? true
+        case .apiKey(let session)?: return configuration.allows(session.environment)
+        case nil: return true
+        }
+    }
+
     /// The data API answers an expired access token with 401 (`invalid_token`, whose table recovery describes the
     /// refresh endpoint's meaning of the code: the user is gone).
     func isExpirySignal(_ error: any Error) -> Bool {
@@ -63,6 +90,25 @@ struct VitalCredentialPolicy: CredentialPolicy {
 }
 
 extension VitalSession.Configuration {
+    /// What a session in `environment` for `teamID` is stored with: the environment's auth host, and the team.
+    func registration(environment: VitalEnvironment, teamID: String?) -> CredentialRegistration {
+        CredentialRegistration(
+            family: "Vital", server: hosts.hosts(for: environment).auth.absoluteString, client: teamID ?? "")
+    }
+
+    /// The registrations the session's credentials may be for: each environment it allows, for the expected team.
+    var registrations: [CredentialRegistration] {
+        let environments =
+            expectedEnvironment.map { [$0] }
+            ?? VitalEnvironment.Tier.allCases.flatMap { tier in
+                VitalEnvironment.Region.allCases.map { VitalEnvironment(tier, $0) }
+            }
+        return environments.map { registration(environment: $0, teamID: expectedTeamID) }
+    }
+
+    /// Whether sessions in `environment` may be used.
+    func allows(_ environment: VitalEnvironment) -> Bool { expectedEnvironment.map { $0 == environment } ?? true }
+
     /// A client for `environment`'s hosts, sending through `transport`.
     func client(for environment: VitalEnvironment, transport: any HTTPTransport) throws -> VitalAPIClient {
         let hosts = hosts.hosts(for: environment)

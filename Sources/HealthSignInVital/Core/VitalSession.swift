@@ -27,8 +27,10 @@ public final class VitalSession: Sendable {
     public struct Configuration: Sendable {
         /// Where the session (tokens or API key) is kept.
         public var store: any CredentialStore
-        /// The key it is stored under.
-        public var storeKey: String
+        /// The key it is stored under; nil (the default) derives one from the hosts, the expected environment and the
+        /// expected team, so that sessions configured for other ones never read it. Give one key to several sessions
+        /// only when they are configured alike (an app and its extension).
+        public var storeKey: String?
         /// The hosts of each environment; override them for a proxy or a test server.
         public var hosts: VitalHostMap
         /// The transport, URL policy, timeout and logger of every request; the clients the flow makes share them.
@@ -49,7 +51,7 @@ public final class VitalSession: Sendable {
 
         /// Creates a configuration.
         public init(
-            store: any CredentialStore, storeKey: String = "vital.core", hosts: VitalHostMap = .init(),
+            store: any CredentialStore, storeKey: String? = nil, hosts: VitalHostMap = .init(),
             urlPolicy: URLPolicy = .init(), refreshSkew: TimeInterval = 60,
             transport: any HTTPTransport = DefaultHTTPTransport(), clock: any TimeSource = SystemClock(),
             timeout: TimeInterval? = nil, logger: (any LogSink)? = nil,
@@ -84,12 +86,20 @@ public final class VitalSession: Sendable {
         let broadcaster = Broadcaster<VitalEvent>()
         self.broadcaster = broadcaster
         session = CredentialSession(
-            store: configuration.store, key: configuration.storeKey,
+            store: configuration.store,
+            key: CredentialKey(
+                configured: configuration.storeKey, prefix: "vital.core", registrations: configuration.registrations),
             policy: VitalCredentialPolicy(configuration: configuration),
             clock: configuration.clock, logger: configuration.options.logger, category: "Vital",
             observe: { change in Self.event(for: change).map(broadcaster.send) }
         )
     }
+
+    /// The key the session is stored under: the configured one, or `vital.core.` and a digest of the hosts and the
+    /// expected environment and team. The session is stored with its environment's auth host and its team, and one
+    /// stored for hosts or a team this configuration does not allow is never used; when the configured key holds one,
+    /// the session is kept under the derived key.
+    public var storeKey: String { session.key }
 
     // MARK: - Status
 

@@ -28,6 +28,15 @@ func recordingTransportExample(fixture: Data, url: URL, master: UUID, expectedBy
     // end snippet
 }
 
+func testServerNetworkExample() -> TestServerNetwork {
+    // snippet doc-test-server-network
+    let hospitalA = SMARTTestServer(fhirBaseURL: URL(string: "https://ehr-a.test/fhir")!)
+    let hospitalB = SMARTTestServer(fhirBaseURL: URL(string: "https://ehr-b.test/fhir")!)
+    let network = TestServerNetwork(hospitalA.transport, hospitalB.transport)
+    // end snippet
+    return network
+}
+
 func redirectFollowingBrowserExample(session: SMARTSession) async throws -> SMARTLaunchContext {
     // snippet doc-redirect-following-browser
     let context = try await session.authorize(with: RedirectFollowingBrowser(transport: DefaultHTTPTransport()))

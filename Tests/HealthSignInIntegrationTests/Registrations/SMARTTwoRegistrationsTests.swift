@@ -1,0 +1,106 @@
+import Foundation
+import HealthSignInCore
+import HealthSignInOAuth
+import HealthSignInSMART
+import HealthSignInTestSupport
+import XCTest
+
+/// Two EHRs, one store: an app signed in at both, and a service with a registration at each, never send one EHR's
+/// token to the other, whether the key is left to the SDK or both were given one key by mistake.
+final class SMARTTwoRegistrationsTests: XCTestCase {
+    private let hospitalA = SMARTTestServer(fhirBaseURL: URL(string: "https://ehr-a.test/fhir")!)
+    private let hospitalB = SMARTTestServer(fhirBaseURL: URL(string: "https://ehr-b.test/fhir")!)
+
+    private var network: TestServerNetwork { TestServerNetwork(hospitalA.transport, hospitalB.transport) }
+
+    private func session(at server: SMARTTestServer, store: any CredentialStore, key: String?) -> SMARTSession {
+        SMARTSession(
+            configuration: .init(
+                registration: OAuthRegistration(
+                    baseURL: server.fhirBaseURL, client: OAuthClientCredentials(clientID: SMARTTestServer.publicClientID),
+                    redirectURI: SMARTTestServer.redirectURIs[0]),
+                session: OAuthSessionSettings(
+                    store: store, storeKey: key, options: ClientOptions(transport: network))))
+    }
+
+    private func backend(at server: SMARTTestServer, store: any CredentialStore, key: String?) throws
+        -> SMARTBackendClient
+    {
+        SMARTBackendClient(
+            configuration: .init(
+                registration: OAuthRegistration(
+                    baseURL: server.fhirBaseURL,
+                    client: OAuthClientCredentials(
+                        clientID: SMARTTestServer.backendClientID, signer: try SMARTIntegrationTests.signer())),
+                scope: "system/*.rs",
+                session: OAuthSessionSettings(store: store, storeKey: key, options: ClientOptions(transport: network))))
+    }
+
+    private func reset() {
+        hospitalA.ledger.removeAll()
+        hospitalB.ledger.removeAll()
+    }
+
+    func testTwoAppSessionsOnOneStoreEachKeepTheirOwnGrant() async throws {
+        for scenario in TwoRegistrationsCase.all(sharedKey: "smart.session") {
+            reset()
+            let store = try scenario.makeStore()
+            let atA = session(at: hospitalA, store: store, key: scenario.sharedKey)
+            let atB = session(at: hospitalB, store: store, key: scenario.sharedKey)
+            let contextA = try await atA.authorize(with: hospitalA.browser())
+            let contextB = try await atB.authorize(with: hospitalB.browser())
+            for (session, context) in [(atA, contextA), (atB, contextB), (atA, contextA), (atB, contextB)] {
+                let read = try await session.fhir(.fhir("Patient", id: context.patient))
+                XCTAssertEqual(read.status, 200, "\(scenario)")
+            }
+            // After a relaunch each session reads its own grant from the store again.
+            for (server, context) in [(hospitalA, contextA), (hospitalB, contextB)] {
+                let relaunched = session(at: server, store: store, key: scenario.sharedKey)
+                let read = try await relaunched.fhir(.fhir("Patient", id: context.patient))
+                XCTAssertEqual(read.status, 200, "\(scenario)")
+            }
+            TwoRegistrations.assertEachServerSawOnlyItsOwn(hospitalA.ledger, hospitalB.ledger, "\(scenario)")
+            XCTAssertEqual(hospitalA.ledger.count(.redeemCode) + hospitalB.ledger.count(.redeemCode), 2, "\(scenario)")
+            XCTAssertNotEqual(atA.storeKey, atB.storeKey, "\(scenario)")
+            if let shared = scenario.sharedKey {
+                XCTAssertEqual(atA.storeKey, shared, "the session that stored first keeps the key it was given")
+            }
+        }
+    }
+
+    func testTwoServicesOnOneStoreEachSendOnlyTheirOwnToken() async throws {
+        for scenario in TwoRegistrationsCase.all(sharedKey: "smart.backend") {
+            reset()
+            let store = try scenario.makeStore()
+            let serviceA = try backend(at: hospitalA, store: store, key: scenario.sharedKey)
+            let serviceB = try backend(at: hospitalB, store: store, key: scenario.sharedKey)
+            for service in [serviceA, serviceB, serviceA, serviceB] {
+                let read = try await service.fhir(.fhir("Patient", id: "p1"))
+                XCTAssertEqual(read.status, 200, "\(scenario)")
+            }
+            TwoRegistrations.assertEachServerSawOnlyItsOwn(hospitalA.ledger, hospitalB.ledger, "\(scenario)")
+            for server in [hospitalA, hospitalB] {
+                XCTAssertEqual(server.ledger.count(.clientCredentials), 1, "\(scenario): one token each, kept")
+            }
+        }
+    }
+
+    /// A service token records its scope: a client asking for fewer scopes at the same server never gets one asked
+    /// for more.
+    func testServicesWithOtherScopesAtOneServerDoNotShareAToken() async throws {
+        let store = InMemoryCredentialStore()
+        let signer = try SMARTIntegrationTests.signer()
+        let services = ["system/*.rs", "system/Patient.rs"].map { scope in
+            SMARTBackendClient(
+                configuration: .init(
+                    registration: OAuthRegistration(
+                        baseURL: hospitalA.fhirBaseURL,
+                        client: OAuthClientCredentials(clientID: SMARTTestServer.backendClientID, signer: signer)),
+                    scope: scope, session: OAuthSessionSettings(store: store, options: ClientOptions(transport: network))))
+        }
+        let tokens = try await [services[0].token(), services[1].token()]
+        XCTAssertEqual(tokens.map(\.scope), ["system/*.rs", "system/Patient.rs"])
+        XCTAssertNotEqual(tokens[0].accessToken, tokens[1].accessToken)
+        XCTAssertEqual(hospitalA.ledger.count(.clientCredentials), 2)
+    }
+}
