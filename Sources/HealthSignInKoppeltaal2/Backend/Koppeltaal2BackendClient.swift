@@ -78,6 +78,9 @@ public final class Koppeltaal2BackendClient: Sendable {
     public let configuration: Configuration
     /// The token's lifecycle.
     public let tokens: ClientCredentialsSession
+
+    /// The key the token is kept under (see `ClientCredentialsSession.storeKey`).
+    public var storeKey: String { tokens.storeKey }
     let discovery: OAuthDiscovery
 
     /// Creates a client; nothing is sent until a token is needed.

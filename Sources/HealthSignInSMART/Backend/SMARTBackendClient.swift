@@ -63,6 +63,9 @@ public final class SMARTBackendClient: Sendable {
     /// The token's lifecycle.
     public let tokens: ClientCredentialsSession
 
+    /// The key the token is kept under (see `ClientCredentialsSession.storeKey`).
+    public var storeKey: String { tokens.storeKey }
+
     /// Creates a client; nothing is sent until a token is needed.
     public init(configuration: Configuration) {
         self.configuration = configuration
