@@ -143,7 +143,9 @@ final class CredentialRegistrationTests: XCTestCase {
             XCTAssertEqual($0 as? CredentialStoreError, refusal)
             XCTAssertEqual(($0 as? CredentialStoreError)?.recovery, .reconfigure)
         }
-        await XCTAssertThrowsErrorAsync(try await session.transition { try await $0.store(Token(number: 9, expiresAt: .distantFuture)) }) {
+        await XCTAssertThrowsErrorAsync(
+            try await session.transition { try await $0.store(Token(number: 9, expiresAt: .distantFuture)) }
+        ) {
             XCTAssertEqual($0 as? CredentialStoreError, refusal)
         }
         try await session.erase()

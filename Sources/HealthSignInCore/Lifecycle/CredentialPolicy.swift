@@ -7,6 +7,10 @@ import Foundation
 /// apply only to the credential they started from, the store's lock, status streams). The defaults classify errors
 /// by their ``ProtocolError/recovery``: `refreshCredential` is the expiry signal, `discardGrant` erases.
 ///
+/// A policy whose credentials are sent to a server names the registration each state was issued for
+/// (``registration(of:)``) and which ones it accepts (``accepts(_:)``): the session stores the registration with the
+/// state and never uses a state recorded for one it does not accept. The defaults record nothing.
+///
 /// ```swift
 /// struct StoredTokens: Codable, Sendable, Equatable {
 ///     var accessToken: String

@@ -147,10 +147,8 @@ public actor CredentialSession<Policy: CredentialPolicy> {
     public nonisolated func storedState() throws -> State? {
         var reading = policy.reading(try store.read(key))
         if reading.owner != nil, key != keys.derived { reading = policy.reading(try store.read(keys.derived)) }
-        if case .nothing = reading, let former = keys.former, case .own(let state, recorded: false) =
-            policy.reading(try store.read(former))
-        {
-            return state
+        if case .nothing = reading, let former = keys.former {
+            return policy.reading(try store.read(former)).unrecordedState
         }
         return reading.state
     }
@@ -465,10 +463,7 @@ public actor CredentialSession<Policy: CredentialPolicy> {
     private func moveToDerivedKey(leaving owner: CredentialRegistration) -> Bool {
         guard key != keys.derived else { return false }
         activeKey.withValue { $0 = keys.derived }
-        log(
-            .warning,
-            "the configured store key holds the credential of another registration (\(owner)); it is left alone, and this session keeps its own under \(keys.derived)"
-        )
+        log(.warning, "the configured key holds the credential of \(owner); this session moves to \(keys.derived)")
         announce(.keyHeldByAnotherRegistration, before: value, after: value)
         return true
     }
@@ -479,7 +474,7 @@ public actor CredentialSession<Policy: CredentialPolicy> {
     /// - Returns: the bytes the key holds afterwards, or nil when there was nothing to move.
     private func moveFromFormerKey() throws -> Data? {
         guard let former = keys.former, former != key, let old = try store.read(former),
-            case .own(let state, recorded: false) = policy.reading(old), policy.registration(of: state) != nil
+            let state = policy.reading(old).unrecordedState, policy.registration(of: state) != nil
         else { return nil }
         let data = try policy.encoded(state, for: key)
         guard try store.replace(nil, with: data, for: key) else { return try store.read(key) }

@@ -28,6 +28,12 @@ enum StoredReading<State> {
         return state
     }
 
+    /// The state, when it is the session's and was stored without its registration.
+    var unrecordedState: State? {
+        guard case .own(let state, recorded: false) = self else { return nil }
+        return state
+    }
+
     /// The other registration, for a credential recorded for one.
     var owner: CredentialRegistration? {
         guard case .foreign(let owner) = self else { return nil }

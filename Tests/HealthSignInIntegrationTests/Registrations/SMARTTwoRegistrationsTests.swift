@@ -17,7 +17,8 @@ final class SMARTTwoRegistrationsTests: XCTestCase {
         SMARTSession(
             configuration: .init(
                 registration: OAuthRegistration(
-                    baseURL: server.fhirBaseURL, client: OAuthClientCredentials(clientID: SMARTTestServer.publicClientID),
+                    baseURL: server.fhirBaseURL,
+                    client: OAuthClientCredentials(clientID: SMARTTestServer.publicClientID),
                     redirectURI: SMARTTestServer.redirectURIs[0]),
                 session: OAuthSessionSettings(
                     store: store, storeKey: key, options: ClientOptions(transport: network))))
@@ -96,7 +97,8 @@ final class SMARTTwoRegistrationsTests: XCTestCase {
                     registration: OAuthRegistration(
                         baseURL: hospitalA.fhirBaseURL,
                         client: OAuthClientCredentials(clientID: SMARTTestServer.backendClientID, signer: signer)),
-                    scope: scope, session: OAuthSessionSettings(store: store, options: ClientOptions(transport: network))))
+                    scope: scope,
+                    session: OAuthSessionSettings(store: store, options: ClientOptions(transport: network))))
         }
         let tokens = try await [services[0].token(), services[1].token()]
         XCTAssertEqual(tokens.map(\.scope), ["system/*.rs", "system/Patient.rs"])

@@ -71,6 +71,7 @@ enum TwoRegistrations {
         guard bearer else { return }
         let (tokensA, tokensB) = (bearerTokens(in: first), bearerTokens(in: second))
         XCTAssertFalse(tokensA.isEmpty || tokensB.isEmpty, "\(context): no token was sent", file: file, line: line)
-        XCTAssertTrue(tokensA.isDisjoint(with: tokensB), "\(context): a token reached both servers", file: file, line: line)
+        XCTAssertTrue(
+            tokensA.isDisjoint(with: tokensB), "\(context): a token reached both servers", file: file, line: line)
     }
 }

@@ -223,7 +223,7 @@ final class PostgresCredentialStoreTests: XCTestCase {
     }
 
     /// A P-384 key for the example's signer.
-    private static let serviceKey = """
+    static let serviceKey = """
         {"kty": "EC", "crv": "P-384",
          "x": "wcE8O55ro6aOuTf5Ty1k_IG4mTcuLiVercHouge1G5Ri-leevhev4uJzlHpi3U8r",
          "y": "mLRgz8Giu6XA_AqG8bywqbygShmd8jowflrdx0KQtM5X4s4aqDeCRfcpexykp3aI",

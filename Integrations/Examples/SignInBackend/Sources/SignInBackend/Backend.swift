@@ -46,8 +46,7 @@ public struct Backend: Sendable {
                     client: OAuthClientCredentials(clientID: settings.smartClientID, signer: signer)),
                 scope: "system/Patient.rs system/Observation.rs",
                 session: OAuthSessionSettings(
-                    store: store, storeKey: "smart.backend.\(settings.smartClientID)",
-                    options: ClientOptions(transport: transport, urlPolicy: urlPolicy, logger: sink))))
+                    store: store, options: ClientOptions(transport: transport, urlPolicy: urlPolicy, logger: sink))))
         appSessions = settings.appSessions
         patientID = settings.smartPatientID
     }
