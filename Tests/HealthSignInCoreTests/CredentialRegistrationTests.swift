@@ -92,6 +92,14 @@ final class CredentialRegistrationTests: XCTestCase {
                 prefix: "p", registrations: [CredentialRegistration(family: "T", server: "ab", client: "c")]),
             CredentialKey.derivedKey(
                 prefix: "p", registrations: [CredentialRegistration(family: "T", server: "a", client: "bc")]))
+        // Two spellings of one name that Swift's strings call equal are two servers in bytes, and hashed as such.
+        let spellings = ["https://\u{E9}.test", "https://e\u{301}.test"].map {
+            CredentialRegistration(family: "T", server: $0)
+        }
+        XCTAssertEqual(
+            CredentialKey.derivedKey(prefix: "p", registrations: spellings), "p.fc91b8dbb9a7e834ac4ca340c9706eb1")
+        XCTAssertEqual(
+            CredentialKey.derivedKey(prefix: "p", registrations: [spellings[0]]), "p.58d4475004b679e1a5e24e93523d5d34")
         let configured = CredentialKey(configured: "mine", prefix: "smart.service", registrations: [service])
         XCTAssertEqual(configured.primary, "mine")
         XCTAssertEqual(configured.derived, "smart.service.bcb5b86d42087be22bca8bccdc9bb92b")

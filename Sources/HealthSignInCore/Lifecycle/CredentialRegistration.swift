@@ -76,13 +76,16 @@ public struct CredentialKey: Sendable, Hashable, CustomStringConvertible {
         (primary, derived, former) = (key, key, nil)
     }
 
-    /// `prefix.` and 32 hexadecimal digits: the first 16 bytes of the SHA-256 digest of the registrations, each
-    /// written as its fields with their lengths, sorted, one per line. The same registrations give the same key in
-    /// any order, in any process, with any version of the SDK that writes this format.
+    /// `prefix.` and 32 lowercase hexadecimal digits: the first 16 bytes of the SHA-256 digest of the registrations'
+    /// lines, without duplicates, sorted by their bytes and joined with a line feed. A registration's line is its
+    /// family, server and client, each written `<UTF-8 length>:<text>`, then its scope written the same way or `-`
+    /// without one. The same registrations give the same key in any order, in any process, with any version of the
+    /// SDK.
     public static func derivedKey(prefix: String, registrations: [CredentialRegistration]) -> String {
-        let text = Set(registrations.map(\.canonicalText)).sorted().joined(separator: "\n")
+        // Compared as bytes: Swift's string comparison and equality follow Unicode equivalence, not the bytes hashed.
+        let lines = Set(registrations.map { Array($0.canonicalText.utf8) }).sorted { $0.lexicographicallyPrecedes($1) }
         let digits = Array("0123456789abcdef")
-        let digest = CryptoPrimitives.sha256(Data(text.utf8)).prefix(16)
+        let digest = CryptoPrimitives.sha256(Array(lines.joined(separator: [0x0A]))).prefix(16)
         return prefix + "." + String(digest.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0x0f)]] })
     }
 
