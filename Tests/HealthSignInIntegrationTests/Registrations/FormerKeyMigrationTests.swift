@@ -32,15 +32,7 @@ final class FormerKeyMigrationTests: XCTestCase {
     func testASMARTGrantMovesAndIsUsedWithoutSigningInAgain() async throws {
         let server = SMARTTestServer()
         let store = InMemoryCredentialStore()
-        func session() -> SMARTSession {
-            SMARTSession(
-                configuration: .init(
-                    registration: OAuthRegistration(
-                        baseURL: server.fhirBaseURL,
-                        client: OAuthClientCredentials(clientID: SMARTTestServer.publicClientID),
-                        redirectURI: SMARTTestServer.redirectURIs[0]),
-                    session: OAuthSessionSettings(store: store, options: ClientOptions(transport: server.transport))))
-        }
+        func session() -> SMARTSession { server.appSession(store: store) }
         let first = session()
         let context = try await first.authorize(with: server.browser())
         try storeAsEarlierVersion(store, from: first.storeKey, to: "smart.session")
@@ -60,17 +52,7 @@ final class FormerKeyMigrationTests: XCTestCase {
     func testAKoppeltaalGrantMovesUnlessItsPatientIsAnotherServers() async throws {
         let server = KoppeltaalTestServer()
         let store = InMemoryCredentialStore()
-        func session() -> KoppeltaalSession {
-            KoppeltaalSession(
-                configuration: .init(
-                    registration: OAuthRegistration(
-                        baseURL: server.fhirBaseURL,
-                        client: OAuthClientCredentials(
-                            clientID: KoppeltaalTestServer.gameClientID, secret: KoppeltaalTestServer.gameClientSecret,
-                            method: .unencodedBasic),
-                        redirectURI: KoppeltaalTestServer.redirectURIs[0]),
-                    session: OAuthSessionSettings(store: store, options: ClientOptions(transport: server.transport))))
-        }
+        func session() -> KoppeltaalSession { server.gameSession(store: store) }
         for (patient, claimed) in [
             (server.fhirBaseURL.absoluteString + "/Patient/1", true), ("https://elsewhere.test/Patient/1", false),
         ] {
@@ -95,12 +77,7 @@ final class FormerKeyMigrationTests: XCTestCase {
     func testAVitalSessionMovesAndStaysSignedIn() async throws {
         let server = VitalTestServer()
         let store = InMemoryCredentialStore()
-        func session() -> VitalSession {
-            VitalSession(
-                configuration: .init(
-                    store: store, hosts: .all(VitalHosts(api: server.apiURL, auth: server.authURL)),
-                    transport: server.transport))
-        }
+        func session() -> VitalSession { server.appSession(store: store) }
         let first = session()
         let user = server.createUser(clientUserID: "alice")
         try await first.signIn(token: try XCTUnwrap(server.signInToken(userID: user)))
@@ -114,10 +91,7 @@ final class FormerKeyMigrationTests: XCTestCase {
 
         // An earlier version's session for a team this configuration does not allow is not claimed.
         try storeAsEarlierVersion(store, from: updated.storeKey, to: "vital.core")
-        let otherTeam = VitalSession(
-            configuration: .init(
-                store: store, hosts: .all(VitalHosts(api: server.apiURL, auth: server.authURL)),
-                transport: server.transport, expectedTeamID: "another-team"))
+        let otherTeam = server.appSession(store: store, expectedTeamID: "another-team")
         XCTAssertNil(try otherTeam.currentUserID)
         await XCTAssertThrowsErrorAsync(try await otherTeam.connectedProviders()) {
             XCTAssertEqual($0 as? VitalSessionError, .notSignedIn)
@@ -128,12 +102,7 @@ final class FormerKeyMigrationTests: XCTestCase {
     func testAHealthVaultConnectionMovesAndStaysConnected() async throws {
         let server = HealthVaultTestServer()
         let store = InMemoryCredentialStore()
-        func connection() -> HealthVaultConnection {
-            HealthVaultConnection(
-                configuration: .init(
-                    defaultPlatformURL: server.platformURL(), defaultShellURL: server.shellURL(), store: store,
-                    client: .init(transport: server.transport)))
-        }
+        func connection() -> HealthVaultConnection { server.connection(store: store) }
         let first = connection()
         let page = try await first.provision(masterAppID: HealthVaultTestServer.masterApplicationID)
         try await first.authorize(page, with: server.browser(.approve))
@@ -151,16 +120,7 @@ final class FormerKeyMigrationTests: XCTestCase {
     func testAServiceTokenIsNotMovedAndTheServiceAsksForItsOwn() async throws {
         let server = SMARTTestServer()
         let store = InMemoryCredentialStore()
-        func service() throws -> SMARTBackendClient {
-            SMARTBackendClient(
-                configuration: .init(
-                    registration: OAuthRegistration(
-                        baseURL: server.fhirBaseURL,
-                        client: OAuthClientCredentials(
-                            clientID: SMARTTestServer.backendClientID, signer: try SMARTIntegrationTests.signer())),
-                    scope: "system/*.rs",
-                    session: OAuthSessionSettings(store: store, options: ClientOptions(transport: server.transport))))
-        }
+        func service() throws -> SMARTBackendClient { try server.backendClient(store: store) }
         let first = try service()
         let token = try await first.token()
         try storeAsEarlierVersion(store, from: first.storeKey, to: "smart.service")

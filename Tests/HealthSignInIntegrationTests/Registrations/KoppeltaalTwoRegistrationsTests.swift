@@ -14,16 +14,7 @@ final class KoppeltaalTwoRegistrationsTests: XCTestCase {
         let serverB = KoppeltaalTestServer(baseURL: URL(string: "https://koppeltaal-b.test")!)
         let network = TestServerNetwork(serverA.transport, serverB.transport)
         func session(at server: KoppeltaalTestServer, store: any CredentialStore, key: String?) -> KoppeltaalSession {
-            KoppeltaalSession(
-                configuration: .init(
-                    registration: OAuthRegistration(
-                        baseURL: server.fhirBaseURL,
-                        client: OAuthClientCredentials(
-                            clientID: KoppeltaalTestServer.gameClientID, secret: KoppeltaalTestServer.gameClientSecret,
-                            method: .unencodedBasic),
-                        redirectURI: KoppeltaalTestServer.redirectURIs[0]),
-                    session: OAuthSessionSettings(
-                        store: store, storeKey: key, options: ClientOptions(transport: network))))
+            server.gameSession(store: store, storeKey: key, transport: network)
         }
         for scenario in TwoRegistrationsCase.all(sharedKey: "koppeltaal.session") {
             serverA.ledger.removeAll()

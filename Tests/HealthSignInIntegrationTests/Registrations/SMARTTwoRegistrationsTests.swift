@@ -13,30 +13,6 @@ final class SMARTTwoRegistrationsTests: XCTestCase {
 
     private var network: TestServerNetwork { TestServerNetwork(hospitalA.transport, hospitalB.transport) }
 
-    private func session(at server: SMARTTestServer, store: any CredentialStore, key: String?) -> SMARTSession {
-        SMARTSession(
-            configuration: .init(
-                registration: OAuthRegistration(
-                    baseURL: server.fhirBaseURL,
-                    client: OAuthClientCredentials(clientID: SMARTTestServer.publicClientID),
-                    redirectURI: SMARTTestServer.redirectURIs[0]),
-                session: OAuthSessionSettings(
-                    store: store, storeKey: key, options: ClientOptions(transport: network))))
-    }
-
-    private func backend(at server: SMARTTestServer, store: any CredentialStore, key: String?) throws
-        -> SMARTBackendClient
-    {
-        SMARTBackendClient(
-            configuration: .init(
-                registration: OAuthRegistration(
-                    baseURL: server.fhirBaseURL,
-                    client: OAuthClientCredentials(
-                        clientID: SMARTTestServer.backendClientID, signer: try SMARTIntegrationTests.signer())),
-                scope: "system/*.rs",
-                session: OAuthSessionSettings(store: store, storeKey: key, options: ClientOptions(transport: network))))
-    }
-
     private func reset() {
         hospitalA.ledger.removeAll()
         hospitalB.ledger.removeAll()
@@ -46,8 +22,8 @@ final class SMARTTwoRegistrationsTests: XCTestCase {
         for scenario in TwoRegistrationsCase.all(sharedKey: "smart.session") {
             reset()
             let store = try scenario.makeStore()
-            let atA = session(at: hospitalA, store: store, key: scenario.sharedKey)
-            let atB = session(at: hospitalB, store: store, key: scenario.sharedKey)
+            let atA = hospitalA.appSession(store: store, storeKey: scenario.sharedKey, transport: network)
+            let atB = hospitalB.appSession(store: store, storeKey: scenario.sharedKey, transport: network)
             let contextA = try await atA.authorize(with: hospitalA.browser())
             let contextB = try await atB.authorize(with: hospitalB.browser())
             for (session, context) in [(atA, contextA), (atB, contextB), (atA, contextA), (atB, contextB)] {
@@ -56,7 +32,7 @@ final class SMARTTwoRegistrationsTests: XCTestCase {
             }
             // After a relaunch each session reads its own grant from the store again.
             for (server, context) in [(hospitalA, contextA), (hospitalB, contextB)] {
-                let relaunched = session(at: server, store: store, key: scenario.sharedKey)
+                let relaunched = server.appSession(store: store, storeKey: scenario.sharedKey, transport: network)
                 let read = try await relaunched.fhir(.fhir("Patient", id: context.patient))
                 XCTAssertEqual(read.status, 200, "\(scenario)")
             }
@@ -73,8 +49,8 @@ final class SMARTTwoRegistrationsTests: XCTestCase {
         for scenario in TwoRegistrationsCase.all(sharedKey: "smart.backend") {
             reset()
             let store = try scenario.makeStore()
-            let serviceA = try backend(at: hospitalA, store: store, key: scenario.sharedKey)
-            let serviceB = try backend(at: hospitalB, store: store, key: scenario.sharedKey)
+            let serviceA = try hospitalA.backendClient(store: store, storeKey: scenario.sharedKey, transport: network)
+            let serviceB = try hospitalB.backendClient(store: store, storeKey: scenario.sharedKey, transport: network)
             for service in [serviceA, serviceB, serviceA, serviceB] {
                 let read = try await service.fhir(.fhir("Patient", id: "p1"))
                 XCTAssertEqual(read.status, 200, "\(scenario)")
@@ -90,15 +66,8 @@ final class SMARTTwoRegistrationsTests: XCTestCase {
     /// for more.
     func testServicesWithOtherScopesAtOneServerDoNotShareAToken() async throws {
         let store = InMemoryCredentialStore()
-        let signer = try SMARTIntegrationTests.signer()
-        let services = ["system/*.rs", "system/Patient.rs"].map { scope in
-            SMARTBackendClient(
-                configuration: .init(
-                    registration: OAuthRegistration(
-                        baseURL: hospitalA.fhirBaseURL,
-                        client: OAuthClientCredentials(clientID: SMARTTestServer.backendClientID, signer: signer)),
-                    scope: scope,
-                    session: OAuthSessionSettings(store: store, options: ClientOptions(transport: network))))
+        let services = try ["system/*.rs", "system/Patient.rs"].map { scope in
+            try hospitalA.backendClient(store: store, scope: scope)
         }
         let tokens = try await [services[0].token(), services[1].token()]
         XCTAssertEqual(tokens.map(\.scope), ["system/*.rs", "system/Patient.rs"])

@@ -15,10 +15,7 @@ final class VitalAndHealthVaultTwoRegistrationsTests: XCTestCase {
             apiURL: URL(string: "https://api.junction-b.test")!, authURL: URL(string: "https://auth.junction-b.test")!)
         let network = TestServerNetwork(serverA.transport, serverB.transport)
         func session(at server: VitalTestServer, store: any CredentialStore, key: String?) -> VitalSession {
-            VitalSession(
-                configuration: .init(
-                    store: store, storeKey: key, hosts: .all(VitalHosts(api: server.apiURL, auth: server.authURL)),
-                    transport: network))
+            server.appSession(store: store, storeKey: key, transport: network)
         }
         for scenario in TwoRegistrationsCase.all(sharedKey: "vital.core") {
             serverA.ledger.removeAll()
@@ -52,10 +49,7 @@ final class VitalAndHealthVaultTwoRegistrationsTests: XCTestCase {
         func connection(to server: HealthVaultTestServer, store: any CredentialStore, key: String?)
             -> HealthVaultConnection
         {
-            HealthVaultConnection(
-                configuration: .init(
-                    defaultPlatformURL: server.platformURL(), defaultShellURL: server.shellURL(), store: store,
-                    storeKey: key, client: .init(transport: network)))
+            server.connection(store: store, storeKey: key, transport: network)
         }
         for scenario in TwoRegistrationsCase.all(sharedKey: "healthvault.connection") {
             platformA.ledger.removeAll()

@@ -12,16 +12,7 @@ import XCTest
 final class FamilyTestServerTests: XCTestCase {
     func testAKoppeltaalRefreshRefusedOrRevokedElsewhereNeedsActivation() async throws {
         let server = KoppeltaalTestServer()
-        let session = KoppeltaalSession(
-            configuration: .init(
-                registration: OAuthRegistration(
-                    baseURL: server.fhirBaseURL,
-                    client: OAuthClientCredentials(
-                        clientID: KoppeltaalTestServer.gameClientID, secret: KoppeltaalTestServer.gameClientSecret,
-                        method: .unencodedBasic),
-                    redirectURI: KoppeltaalTestServer.redirectURIs[0]),
-                session: OAuthSessionSettings(
-                    store: InMemoryCredentialStore(), options: ClientOptions(transport: server.transport))))
+        let session = server.gameSession()
         let context = try await session.activate(code: server.activationCode(patient: "Patient/7"))
         XCTAssertEqual(context.patient, "Patient/7")
         server.refuseNextRefresh()
@@ -40,9 +31,7 @@ final class FamilyTestServerTests: XCTestCase {
 
     func testAVitalRefreshRefusedOrLostWaitsForReauthentication() async throws {
         let server = VitalTestServer()
-        let hosts = VitalHostMap.all(VitalHosts(api: server.apiURL, auth: server.authURL))
-        let app = VitalSession(
-            configuration: .init(store: InMemoryCredentialStore(), hosts: hosts, transport: server.transport))
+        let app = server.appSession()
         let user = server.createUser(clientUserID: "alice")
         try await app.signIn(token: try XCTUnwrap(server.signInToken(userID: user)))
         server.loseNextRefreshResponse()
@@ -55,8 +44,7 @@ final class FamilyTestServerTests: XCTestCase {
         }
         XCTAssertEqual(server.ledger.count(refused: .refreshToken), 1)
 
-        let other = VitalSession(
-            configuration: .init(store: InMemoryCredentialStore(), hosts: hosts, transport: server.transport))
+        let other = server.appSession()
         try await other.signIn(token: try XCTUnwrap(server.signInToken(userID: user)))
         server.refuseNextRefresh()
         server.expireAccessTokens()
@@ -68,10 +56,7 @@ final class FamilyTestServerTests: XCTestCase {
 
     func testTheHealthVaultUserDeclinesOrClosesTheShell() async throws {
         let server = HealthVaultTestServer()
-        let connection = HealthVaultConnection(
-            configuration: .init(
-                defaultPlatformURL: server.platformURL(), defaultShellURL: server.shellURL(),
-                store: InMemoryCredentialStore(), client: .init(transport: server.transport)))
+        let connection = server.connection()
         let page = try await connection.provision(masterAppID: HealthVaultTestServer.masterApplicationID)
         await XCTAssertThrowsErrorAsync(try await connection.authorize(page, with: server.browser(.cancel))) { error in
             XCTAssertEqual(error as? AuthorizationBrowserError, .cancelled)

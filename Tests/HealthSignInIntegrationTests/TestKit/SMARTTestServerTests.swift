@@ -11,14 +11,7 @@ final class SMARTTestServerTests: XCTestCase {
     private func session(_ server: SMARTTestServer, store: any CredentialStore = InMemoryCredentialStore())
         -> SMARTSession
     {
-        SMARTSession(
-            configuration: .init(
-                registration: OAuthRegistration(
-                    baseURL: server.fhirBaseURL,
-                    client: OAuthClientCredentials(clientID: SMARTTestServer.publicClientID),
-                    redirectURI: SMARTTestServer.redirectURIs[0]),
-                session: OAuthSessionSettings(
-                    store: store, options: ClientOptions(transport: server.transport), clock: server.clock)))
+        server.appSession(store: store)
     }
 
     func testTheUserDeniesOrClosesThePage() async throws {
