@@ -44,8 +44,9 @@ struct DemoOptions {
     var koppeltaal2Portal: (clientID: String, key: String)?
     var koppeltaal2Redirect = ""
     var koppeltaal2Patient = "Patient/demo-patient"
-    /// The emulator whose control endpoints register the two applications first, when it is the server.
-    var koppeltaal2Emulator: URL?
+    /// The emulator, when it is the server: its control endpoints set up what a real server's users and
+    /// administrators would have (Koppeltaal 2.0's applications, the instance a HealthVault user's account is in).
+    var emulator: URL?
 
     /// How the HealthVault Shell page, which a person completes in a browser, is answered.
     enum ShellMode: String {
@@ -246,7 +247,7 @@ struct DemoOptions {
             """
         koppeltaal2FHIR = at("/koppeltaal2/fhir")
         koppeltaal2Redirect = "http://127.0.0.1/koppeltaal2/callback"
-        koppeltaal2Emulator = base
+        emulator = base
         // The module signs with the SMART IG's published key; the portal with a key made for this demo alone.
         koppeltaal2Module = ("demo-module", smartBackendKey ?? "")
         koppeltaal2Portal = (

@@ -27,6 +27,10 @@ struct HealthVaultJourney {
             let shellPage = await steps.step(
                 "provision",
                 {
+                    // The emulated user's account is in instance 2: the default Shell (instance 1's) bounces them.
+                    if let emulator = options.emulator {
+                        try await EmulatorControl.post(emulator, "healthvault", ["shell_instance": "2"])
+                    }
                     let page = try await connection.provision(masterAppID: master)
                     return (page, "a child application was created; the user opens \(Redaction.url(page))")
                 })
@@ -37,7 +41,9 @@ struct HealthVaultJourney {
                 {
                     let completion = try await connection.authorize(
                         shellPage, with: options.shell.browser(transport: transport))
-                    return "Shell returned \(completion.target.rawValue); authorized: \(try await connection.status())"
+                    let instance = completion.instanceID.map { " on instance \($0)'s Shell" } ?? ""
+                    return "Shell returned \(completion.target.rawValue)\(instance); authorized: "
+                        + "\(try await connection.status())"
                 })
         else { return }
         await steps.step("people") {

@@ -31,7 +31,7 @@ struct Koppeltaal2Journey {
                 {
                     let moduleKey = try JSONWebKey(json: Data(module.key.utf8))
                     let portalKey = try JSONWebKey(json: Data(portal.key.utf8))
-                    if let emulator = options.koppeltaal2Emulator {
+                    if let emulator = options.emulator {
                         try await Self.register(
                             module.clientID, key: moduleKey, at: emulator, redirect: options.koppeltaal2Redirect)
                         try await Self.register(portal.clientID, key: portalKey, at: emulator, redirect: nil)
@@ -48,7 +48,7 @@ struct Koppeltaal2Journey {
                     return (
                         (try backend(module.clientID, moduleKey), try backend(portal.clientID, portalKey), portalKey),
                         "module \(module.clientID), portal \(portal.clientID)"
-                            + (options.koppeltaal2Emulator == nil ? "" : " (registered with the emulator)")
+                            + (options.emulator == nil ? "" : " (registered with the emulator)")
                     )
                 })
         else { return }
@@ -131,10 +131,10 @@ struct Koppeltaal2Journey {
     private static func register(_ clientID: String, key: JSONWebKey, at emulator: URL, redirect: String?) async throws
     {
         let jwks = try JSONSerialization.jsonObject(with: try Koppeltaal2KeySet(keys: [key]).document())
-        let hosted = try await control(emulator, "koppeltaal2/jwks", ["name": clientID, "jwks": jwks])
+        let hosted = try await EmulatorControl.post(emulator, "koppeltaal2/jwks", ["name": clientID, "jwks": jwks])
         var app: [String: Any] = ["client_id": clientID, "jwks_url": hosted["jwks_url"] ?? "", "role": "admin"]
         if let redirect { app["redirect_uris"] = [redirect] }
-        _ = try await control(emulator, "koppeltaal2/apps", app)
+        try await EmulatorControl.post(emulator, "koppeltaal2/apps", app)
     }
 
     /// The launched patient, with the identifier the emulator's identity provider signs them in by.
@@ -144,17 +144,9 @@ struct Koppeltaal2Journey {
             "resourceType": "Patient", "id": id,
             "identifier": [["system": "urn:demo:email", "value": "\(id)@example.org"]],
         ]
-        _ = try await control(emulator, "koppeltaal2/resources", ["resource": patient])
+        try await EmulatorControl.post(emulator, "koppeltaal2/resources", ["resource": patient])
     }
 
-    private static func control(_ emulator: URL, _ path: String, _ body: [String: Any]) async throws -> [String: Any] {
-        var request = URLRequest(url: emulator.appendingPathComponent("_control/" + path))
-        request.httpMethod = "POST"
-        request.httpBody = try JSONSerialization.data(withJSONObject: body)
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        let (data, _) = try await URLSession.shared.data(for: request)
-        return (try JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:]
-    }
 }
 
 extension Optional {

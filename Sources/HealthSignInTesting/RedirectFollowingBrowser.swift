@@ -22,10 +22,10 @@ public struct RedirectFollowingBrowser: AuthorizationBrowser {
 
     /// Loads `page` and follows its redirects while they stay on the page's server, until one reaches `callback`.
     ///
-    /// - Throws: `AuthorizationBrowserError.errorPage` with the server's explanation when a page answers with an
-    ///   error status, `AuthorizationBrowserError.unavailable` when it answers with a page for a person or redirects
-    ///   too often, `AuthorizationBrowserError.unexpectedRedirect` when it redirects to another server that is not
-    ///   the callback.
+    /// - Throws: `AuthorizationBrowserError.errorPage` with the server's explanation and the page when a page answers
+    ///   with an error status, `AuthorizationBrowserError.unavailable` when it answers with a page for a person or
+    ///   redirects too often, `AuthorizationBrowserError.unexpectedRedirect` when it redirects to another server that
+    ///   is not the callback.
     public func authorize(_ page: URL, callback: AuthorizationCallback) async throws -> URL {
         var current = page
         for _ in 0..<Self.maximumRedirects {
@@ -33,10 +33,7 @@ public struct RedirectFollowingBrowser: AuthorizationBrowser {
             guard (300..<400).contains(response.status), let location = response.headers["Location"],
                 let redirect = URL(string: location, relativeTo: current)?.absoluteURL
             else {
-                guard response.status < 400 else {
-                    throw AuthorizationBrowserError.errorPage(
-                        status: response.status, serverMessage: response.serverMessage)
-                }
+                guard response.status < 400 else { throw AuthorizationBrowserError.errorPage(response, at: current) }
                 throw AuthorizationBrowserError.unavailable(
                     "the page answered HTTP \(response.status) without a redirect: it waits for a person, and this "
                         + "browser completes only a server that grants at once")

@@ -22,6 +22,8 @@ Server rules, as the protocol sheet describes them:
 - attacker settings make GetThings answer with what was not asked for: unrequested_thing adds a thing that is not in
   the record to every group that selects by key (a follow-up), and extra_group puts a group of its own, holding such
   a thing, before the groups asked for;
+- the Shell completes on the Shell of the instance that holds the user's account (shell_instance): a page opened on
+  another instance's Shell bounces there when it carries aib=true, and is refused otherwise;
 - errors are HTTP 200 with a non-zero <status><code>.
 """
 import base64
@@ -599,18 +601,32 @@ def remove_application_record_authorization(instance, body, root, header, info):
 
 @blueprint.get("/hv/shell/<instance>/redirect.aspx")
 def shell(instance):
-    """What the user's browser would show; the decision comes from the test through the control endpoint."""
+    """What the user's browser would show; the decision comes from the test through the control endpoint.
+
+    The user's account lives in `shell_instance` (or in the instance of the application named): a Shell of another
+    instance bounces the browser to that instance's Shell with the same query when the page allows it (aib=true), and
+    refuses the page otherwise. The page completes on the Shell that showed it."""
     target = request.args.get("target", "")
     parameters = dict(parse_qsl(request.args.get("targetqs", "").lstrip("?"), keep_blank_values=True))
-    chosen = hv.shell_instance
+    home = hv.shell_instance
     base = request.host_url.rstrip("/")
+    if target in ("APPAUTH", "CREATEACCOUNT", "CREATERECORD"):
+        with hv.lock:
+            app = hv.apps.get(parameters.get("appid"))
+            if app is not None and app["instance"] is not None:
+                home = app["instance"]
+    if home != instance:
+        if parameters.get("aib", "").lower() != "true":
+            return Response(f"<html>the account is in instance {home}, and the application does not allow bounce</html>",
+                            status=400, content_type="text/html")
+        return redirect(f"{base}/hv/shell/{home}/redirect.aspx?{request.query_string.decode()}", code=302)
     if target == "CREATEAPPLICATION":
         if parameters.get("appid") not in hv.masters:
             return Response("<html>unknown application</html>", status=400, content_type="text/html")
         with hv.lock:
             child = hv.tokens.pop(parameters.get("appCreationToken", ""), None)
             if child is not None and hv.shell_decision == "grant":
-                hv.apps[child]["instance"] = chosen
+                hv.apps[child]["instance"] = instance
         if child is None:
             return Response("<html>invalid application creation token</html>", status=400, content_type="text/html")
     elif target in ("APPAUTH", "CREATEACCOUNT", "CREATERECORD"):
@@ -621,17 +637,16 @@ def shell(instance):
                 return Response("<html>unknown application</html>", status=400, content_type="text/html")
             if hv.shell_decision == "grant":
                 app["revoked"] = False
-                chosen = app["instance"] or chosen
     else:
         return Response("<html>unknown target</html>", status=400, content_type="text/html")
     outcome = "AppAuthSuccess" if hv.shell_decision == "grant" else "AppAuthReject"
     if target == "APPAUTH" and outcome == "AppAuthSuccess" and hv.appauth_minimal_return:
         query = urlencode({"target": outcome})
     else:
-        query = urlencode({"appid": child, "target": outcome, hv.instance_id_key: chosen})
+        query = urlencode({"appid": child, "target": outcome, hv.instance_id_key: instance})
     if hv.action_url:
         return redirect(f"{hv.action_url}{'&' if '?' in hv.action_url else '?'}{query}", code=302)
-    return redirect(f"{base}/hv/shell/{chosen}/application/complete?{query}", code=302)
+    return redirect(f"{base}/hv/shell/{instance}/application/complete?{query}", code=302)
 
 
 @blueprint.get("/hv/shell/<instance>/application/complete")

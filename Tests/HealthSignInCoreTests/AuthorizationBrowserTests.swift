@@ -18,6 +18,42 @@ final class AuthorizationBrowserTests: XCTestCase {
         XCTAssertNil(AuthorizationCallback(redirectURI: "/relative/cb"))
     }
 
+    /// A family's rule decides what is a return, for every browser: here, a completion page on any of two hosts.
+    func testACallbackWithARuleMatchesWhatTheRuleAccepts() async throws {
+        let trusted: Set<String> = ["shell-1.example", "shell-2.example"]
+        let callback = AuthorizationCallback(try XCTUnwrap(URL(string: "https://shell-1.example/application/complete")))
+        {
+            trusted.contains($0.host ?? "") && $0.path == "/application/complete"
+        }
+        XCTAssertEqual(callback.scheme, "https")
+        XCTAssertTrue(callback.matches(try XCTUnwrap(URL(string: "https://shell-2.example/application/complete?a=1"))))
+        XCTAssertFalse(callback.matches(try XCTUnwrap(URL(string: "https://evil.example/application/complete?a=1"))))
+        XCTAssertFalse(callback.matches(try XCTUnwrap(URL(string: "https://shell-1.example/elsewhere"))))
+        let page = try XCTUnwrap(URL(string: "https://shell-1.example/redirect.aspx?target=CREATEAPPLICATION"))
+        // A page that answers 404 is named in the error, without its query.
+        let bouncing = RecordingTransport { request in
+            request.url.path == "/redirect.aspx"
+                ? HTTPResponseMessage(status: 302, headers: ["Location": "/bounce?appid=secret"])
+                : HTTPResponseMessage(status: 404)
+        }
+        // The redirect-following browser stops at the first URL the rule accepts, wherever the bounce led.
+        let stopping = RecordingTransport { request in
+            request.url.path == "/redirect.aspx"
+                ? HTTPResponseMessage(status: 302, headers: ["Location": "/shell/2/go"])
+                : HTTPResponseMessage(
+                    status: 302, headers: ["Location": "https://shell-2.example/application/complete?instanceid=2"])
+        }
+        let returned = try await RedirectFollowingBrowser(transport: stopping).authorize(page, callback: callback)
+        XCTAssertEqual(returned.absoluteString, "https://shell-2.example/application/complete?instanceid=2")
+        await XCTAssertThrowsErrorAsync(
+            try await RedirectFollowingBrowser(transport: bouncing).authorize(page, callback: callback)
+        ) { error in
+            XCTAssertEqual(
+                error as? AuthorizationBrowserError,
+                .errorPage(status: 404, serverMessage: nil, page: "https://shell-1.example/bounce?<redacted>"))
+        }
+    }
+
     func testTheRedirectFollowingBrowserReturnsTheRedirectOnlyWhenItIsTheCallback() async throws {
         let page = try XCTUnwrap(URL(string: "https://as.example/authorize?state=s"))
         let callback = AuthorizationCallback(try XCTUnwrap(URL(string: "myapp://cb")))
@@ -74,7 +110,13 @@ final class AuthorizationBrowserTests: XCTestCase {
         ) { error in
             XCTAssertEqual(
                 error as? AuthorizationBrowserError,
-                .errorPage(status: 400, serverMessage: "invalid_client: No such client"))
+                .errorPage(
+                    status: 400, serverMessage: "invalid_client: No such client",
+                    page: "https://as.example/authorize?<redacted>"))
+            XCTAssertTrue(
+                "\(error)".contains("HTTP 400 at https://as.example/authorize?<redacted>"),
+                "the page is named: \(error)")
+            XCTAssertFalse("\(error)".contains("state=s"), "its query is not")
         }
     }
 }

@@ -43,7 +43,9 @@ final class ErrorMessageTests: XCTestCase {
         SignInError(.invalidAuthorizationParameters, "the request sets state itself", family: "SMART"),
         AuthorizationBrowserError.cancelled,
         AuthorizationBrowserError.unexpectedRedirect(path: "/steal"),
-        AuthorizationBrowserError.errorPage(status: 400, serverMessage: "invalid_client: unknown client"),
+        AuthorizationBrowserError.errorPage(
+            status: 400, serverMessage: "invalid_client: unknown client",
+            page: "https://ehr.example/authorize?<redacted>"),
         SignInError(.stateMismatch, "the redirect's state does not match", family: "SMART"),
         SignInError(.needsSignIn, "there is no usable grant; launch again", family: "SMART"),
         oauth,

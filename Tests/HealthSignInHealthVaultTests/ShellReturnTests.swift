@@ -12,13 +12,76 @@ final class ShellReturnTests: XCTestCase {
     private let server = FakeHealthVaultServer()
     private let store = InMemoryCredentialStore()
 
-    private func connection(actionURL: URL? = nil) -> HealthVaultConnection {
+    private func connection(actionURL: URL? = nil, defaultShellURL: URL = FakeHealthVaultServer.shellURL)
+        -> HealthVaultConnection
+    {
         let server = server
         return HealthVaultConnection(
             configuration: .init(
-                defaultPlatformURL: FakeHealthVaultServer.platformURL, defaultShellURL: FakeHealthVaultServer.shellURL,
+                defaultPlatformURL: FakeHealthVaultServer.platformURL, defaultShellURL: defaultShellURL,
                 store: store, actionURL: actionURL, client: .init(transport: RecordingTransport { server.answer($0) })
             ))
+    }
+
+    /// A browser an app might write: it asks the callback which of `candidates` end the page, and returns `returning`.
+    private struct ProbingBrowser: AuthorizationBrowser {
+        let candidates: [URL]
+        let returning: URL
+        let answers = LockedValue<[Bool]>([])
+
+        func authorize(_ page: URL, callback: AuthorizationCallback) async throws -> URL {
+            answers.withValue { $0 = candidates.map(callback.matches) }
+            return returning
+        }
+    }
+
+    /// The user opened the page on the default Shell and was bounced to the Shell of the instance that holds their
+    /// account, which only the topology names: the browser stops there, and on no host the connection does not trust.
+    func testTheBrowserStopsOnTheBouncedInstancesShellAndOnNoUntrustedHost() async throws {
+        let connection = connection(defaultShellURL: URL(string: "https://account.hv.example")!)
+        let page = try await connection.provision(masterAppID: Self.master)
+        let browser = ProbingBrowser(
+            candidates: [
+                completion("https://account.hv.example"), completion("https://shell.hv.example"),
+                completion("https://SHELL.hv.example:443"), completion("https://evil.example"),
+                completion("https://shell.hv.example:8443"), completion("http://shell.hv.example"),
+                URL(string: "https://shell.hv.example/elsewhere?target=AppAuthSuccess")!,
+            ],
+            returning: completion("https://shell.hv.example"))
+        let outcome = try await connection.authorize(page, with: browser)
+        XCTAssertEqual(browser.answers.current, [true, true, true, false, false, false, false])
+        XCTAssertEqual(outcome.target, .appAuthSuccess)
+        guard case .connected = try await connection.status() else { return XCTFail("not connected") }
+        XCTAssertEqual(server.count("GetServiceDefinition"), 1, "read before the page opened, and used for the return")
+
+        // A return the browser was handed on an untrusted host is refused all the same, and changes nothing.
+        let other = self.connection(defaultShellURL: URL(string: "https://account.hv.example")!)
+        try await other.disconnect(releasingRecords: false)
+        let second = try await other.provision(masterAppID: Self.master)
+        await XCTAssertThrowsErrorAsync(
+            try await other.authorize(
+                second, with: ProbingBrowser(candidates: [], returning: completion("https://evil.example")))
+        ) {
+            XCTAssertEqual($0 as? ShellRedirectError, .untrustedHost("evil.example"))
+        }
+        await XCTAssertEqualAsync(try await other.status(), .awaitingAuthorization(createApplicationURL: second))
+    }
+
+    /// With an action URL the browser stops there (a system browser session listens for its scheme), and still on a
+    /// trusted Shell's completion page.
+    func testWithAnActionURLTheBrowserStopsThereAndOnTrustedShells() async throws {
+        let action = URL(string: "myapp://healthvault/done")!
+        let connection = connection(actionURL: action)
+        let page = try await connection.provision(masterAppID: Self.master)
+        let browser = ProbingBrowser(
+            candidates: [
+                URL(string: "myapp://healthvault/done?target=AppAuthSuccess")!,
+                URL(string: "myapp://elsewhere/done?target=AppAuthSuccess")!, completion("https://shell.hv.example"),
+            ],
+            returning: URL(string: "myapp://healthvault/done?appid=\(Self.child)&target=AppAuthSuccess&instanceid=1")!)
+        try await connection.authorize(page, with: browser)
+        XCTAssertEqual(browser.answers.current, [true, false, true])
+        guard case .connected = try await connection.status() else { return XCTFail("not connected") }
     }
 
     private func completion(_ host: String, _ query: String = "target=AppAuthSuccess&instanceid=1") -> URL {

@@ -33,7 +33,7 @@ final class ConfigurationMistakeTests: XCTestCase {
         for (clientID, redirectURI, expected) in mistakes {
             let session = smart(server, clientID: clientID, redirectURI: redirectURI)
             await XCTAssertThrowsErrorAsync(try await session.authorize(with: server.browser(.approve))) { error in
-                guard case .errorPage(400, let message)? = error as? AuthorizationBrowserError else {
+                guard case .errorPage(400, let message, _)? = error as? AuthorizationBrowserError else {
                     return XCTFail("\(error)")
                 }
                 XCTAssertTrue(message?.lowercased().contains(expected) == true, "\(clientID): \(message ?? "nil")")

@@ -17,6 +17,7 @@ final class DemoTests: XCTestCase {
         XCTAssertEqual(result.status, 0, result.output)
         let output = result.output
         XCTAssertTrue(output.hasSuffix("All 27 steps succeeded.\n"), output)
+        XCTAssertTrue(output.contains("Shell returned AppAuthSuccess on instance 2's Shell"), "bounced: \(output)")
         XCTAssertTrue(output.contains("GetThings3 read 1 back, its XML byte for byte"), output)
         XCTAssertTrue(output.contains("3 record(s) released, 0 still authorized"), output)
         XCTAssertTrue(output.contains("✓ revoke          revoked"), output)

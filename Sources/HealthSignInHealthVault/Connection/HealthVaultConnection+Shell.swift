@@ -43,25 +43,25 @@ extension HealthVaultConnection {
     /// Runs a Shell page (from ``provision(masterAppID:)`` or a Shell URL of this instance) in `browser`, then
     /// ``completeAuthorization(redirect:)`` with where it returned.
     ///
-    /// The browser returns at the app's action URL when the configuration has one, which a system browser session
+    /// The browser stops at the app's action URL when the configuration has one, which a system browser session
     /// (`WebAuthenticationBrowser`) needs: it listens for the action URL's own scheme, such as `myapp`. Without one,
-    /// Shell ends on its completion page, which only a browser that can stop at an https page can return.
+    /// Shell ends on its completion page, which only a browser that can stop at an https page can return. That page
+    /// is on the Shell of the instance that holds the user's account, which need not be the one the page opened
+    /// (instance bounce): the browser stops at it on the default Shell, the instance's Shell, or any Shell the
+    /// topology names (GetServiceDefinition, read before the page opens), and on no other host.
     ///
     /// - Throws: what ``completeAuthorization(redirect:)`` throws, and `AuthorizationBrowserError`
     ///   (`cancelled` when the user closes the page; the instance stays provisioned, so the page can be opened again).
     @discardableResult
     public func authorize(_ page: URL, with browser: any AuthorizationBrowser) async throws -> ShellCompletion {
-        let returnURL =
-            configuration.actionURL
-            ?? configuration.defaultShellURL.appendingPathComponent("application").appendingPathComponent("complete")
-        return try await completeAuthorization(
-            redirect: try await browser.authorize(page, callback: AuthorizationCallback(returnURL)))
+        let callback = await shellCallback()
+        return try await completeAuthorization(redirect: try await browser.authorize(page, callback: callback))
     }
 
     /// Finishes a Shell task from the URL the browser reached: the completion page or the app's action URL.
     ///
-    /// The completion page is accepted only over https from the default Shell host, the instance's Shell host or a
-    /// Shell host of the topology. On `AppAuthSuccess` for a new instance, the instance id is resolved to its URLs
+    /// The completion page is accepted only over https from the default Shell, the instance's Shell or a Shell the
+    /// topology names (compared by scheme, host and port; the topology is read again once when it names none). On `AppAuthSuccess` for a new instance, the instance id is resolved to its URLs
     /// (GetServiceDefinition), a session is created there, and the people who authorized it are learned. A return
     /// for the instance already connected (an APPAUTH page, which may name neither the application nor the
     /// instance, or the same return again) learns the people again, since the user may have changed the records.
@@ -74,10 +74,9 @@ extension HealthVaultConnection {
     public func completeAuthorization(redirect: URL) async throws -> ShellCompletion {
         try await session.transition { transition in
             guard var state = try await transition.current() else { throw HealthVaultConnectionError.notProvisioned }
-            var topology = Topology(connection: self, masterAppID: state.masterApplicationID)
             switch self.configuration.shellReturns.kind(of: redirect) {
             case .actionURL?: break
-            case .completionPage?: try await self.checkShellHost(of: redirect, in: state, topology: &topology)
+            case .completionPage?: try await self.checkShellHost(of: redirect, in: state)
             case nil: throw ShellRedirectError.notACompletionPage(path: redirect.path)
             }
             let completion = try ShellCompletion(
@@ -100,7 +99,7 @@ extension HealthVaultConnection {
                 try await self.learnPeople(in: transition)
                 return completion
             }
-            let found = try await topology.instance(instanceID)
+            let found = try await self.topology.instance(instanceID, of: state.masterApplicationID)
             try self.configuration.client.options.urlPolicy.check(found.platformURL)
             try self.configuration.client.options.urlPolicy.check(found.shellURL)
             state.instance = found
@@ -151,15 +150,49 @@ extension HealthVaultConnection {
 
     // MARK: - Internals
 
-    private func checkShellHost(
-        of url: URL, in state: HealthVaultConnectionState, topology: inout Topology
-    ) async throws {
+    /// Checks that a completion page is on a Shell this connection trusts: the default Shell, the instance's, or one
+    /// the topology names.
+    ///
+    /// - Throws: ``ShellRedirectError/untrustedHost(_:)``; `ConfigurationError.insecureURL` for a URL the URL policy
+    ///   refuses.
+    private func checkShellHost(of url: URL, in state: HealthVaultConnectionState) async throws {
         try configuration.client.options.urlPolicy.check(url)
-        let host = url.host?.lowercased()
-        let known = [configuration.defaultShellURL, state.instance?.shellURL].compactMap { $0?.host?.lowercased() }
-        if let host, known.contains(host) { return }
-        guard let host, try await topology.shellHosts().contains(host) else {
+        if knownShells(in: state).contains(url) { return }
+        guard try await topology.hasShell(at: url, of: state.masterApplicationID) else {
             throw ShellRedirectError.untrustedHost(url.host)
+        }
+    }
+
+    /// The Shells known without asking HealthVault: the default one, and the instance's.
+    private func knownShells(in state: HealthVaultConnectionState?) -> ShellOrigins {
+        ShellOrigins([configuration.defaultShellURL, state?.instance?.shellURL].compactMap { $0 })
+    }
+
+    /// Where a browser stops a Shell page: the action URL, or a completion page on a trusted Shell (see
+    /// ``authorize(_:with:)``) that the URL policy allows. The topology is read first; when it cannot be read, the
+    /// default Shell and the instance's are trusted alone, and ``completeAuthorization(redirect:)`` tries it again.
+    func shellCallback() async -> AuthorizationCallback {
+        let state = try? await session.current()
+        var shells = knownShells(in: state)
+        if let masterAppID = state?.masterApplicationID {
+            do {
+                shells = shells.union(ShellOrigins(try await topology.instances(of: masterAppID).map(\.shellURL)))
+            } catch {
+                log(
+                    .warning,
+                    "the topology could not be read; the browser stops only on the default and instance Shells")
+            }
+        }
+        let (returns, policy) = (configuration.shellReturns, configuration.client.options.urlPolicy)
+        let returnURL =
+            configuration.actionURL
+            ?? configuration.defaultShellURL.appendingPathComponent("application").appendingPathComponent("complete")
+        return AuthorizationCallback(returnURL) { [shells] url in
+            switch returns.kind(of: url) {
+            case .actionURL?: return true
+            case .completionPage?: return shells.contains(url) && (try? policy.check(url)) != nil
+            case nil: return false
+            }
         }
     }
 
@@ -184,38 +217,5 @@ extension HealthVaultConnection {
             instanceName: configuration.instanceName ?? state.application.applicationID.wireText,
             isMultiRecordApp: configuration.isMultiRecordApp
         )
-    }
-}
-
-/// The HealthVault topology (GetServiceDefinition), fetched at most once per Shell return.
-private struct Topology {
-    let connection: HealthVaultConnection
-    let masterAppID: UUID
-    private var instances: [HealthVaultInstance]?
-
-    init(connection: HealthVaultConnection, masterAppID: UUID) {
-        self.connection = connection
-        self.masterAppID = masterAppID
-    }
-
-    mutating func all() async throws -> [HealthVaultInstance] {
-        if let instances { return instances }
-        let definition = try await connection.defaultClient().getServiceDefinition(applicationID: masterAppID)
-        let fetched = (definition.instances?.instance ?? []).map {
-            HealthVaultInstance(id: $0.id, platformURL: $0.platformURL, shellURL: $0.shellURL)
-        }
-        instances = fetched
-        return fetched
-    }
-
-    mutating func shellHosts() async throws -> [String] {
-        try await all().compactMap { $0.shellURL.host?.lowercased() }
-    }
-
-    mutating func instance(_ id: String) async throws -> HealthVaultInstance {
-        guard let found = try await all().first(where: { $0.id.caseInsensitiveCompare(id) == .orderedSame }) else {
-            throw HealthVaultConnectionError.unknownInstance(id)
-        }
-        return found
     }
 }

@@ -77,10 +77,21 @@ public final class HealthVaultConnection: Sendable {
     let session: CredentialSession<HealthVaultCredentialPolicy>
     /// The provisioning in flight, which concurrent calls join.
     let provisioning = LockedValue<(masterAppID: UUID, run: SharedRun<URL>)?>(nil)
+    /// The instances and Shells HealthVault names for the master application, learned once and again when one is
+    /// missing.
+    let topology: ShellTopology
 
     /// Creates a connection; stored state is read on first use.
     public init(configuration: Configuration) {
         self.configuration = configuration
+        topology = ShellTopology { masterAppID in
+            let client = configuration.client(
+                platformURL: configuration.defaultPlatformURL, transport: configuration.client.options.transport)
+            let definition = try await client.getServiceDefinition(applicationID: masterAppID)
+            return (definition.instances?.instance ?? []).map {
+                HealthVaultInstance(id: $0.id, platformURL: $0.platformURL, shellURL: $0.shellURL)
+            }
+        }
         session = CredentialSession(
             store: configuration.store,
             key: CredentialKey(

@@ -54,6 +54,41 @@ final class FamilyTestServerTests: XCTestCase {
         XCTAssertEqual(server.userCount, 1)
     }
 
+    /// The user's account is in instance 2: instance 1's Shell bounces a page that allows it, and the connection's
+    /// browser stops on instance 2's Shell; a page that does not allow it ends on the Shell's error page, which the
+    /// error names.
+    func testTheHealthVaultShellBouncesTheUserToTheInstanceOfTheirAccount() async throws {
+        let server = HealthVaultTestServer()
+        server.settings.shellInstance = "2"
+        let connection = server.connection()
+        let page = try await connection.provision(masterAppID: HealthVaultTestServer.masterApplicationID)
+        XCTAssertEqual(page.path, server.shellURL(instance: "1").path + "/redirect.aspx")
+        let completion = try await connection.authorize(page, with: server.browser(.approve))
+        XCTAssertEqual(completion.instanceID, "2")
+        guard case .connected(let instance) = try await connection.status() else { return XCTFail("not connected") }
+        XCTAssertEqual(instance.platformURL, server.platformURL(instance: "2"))
+        let sessions = server.ledger.entries(for: .createAuthenticatedSessionToken).map(\.request.url)
+        XCTAssertEqual(sessions, [server.platformURL(instance: "2")], "the session is made on instance 2's platform")
+        XCTAssertEqual(
+            Set(server.ledger.entries(for: .getAuthorizedPeople).map(\.request.url)),
+            [server.platformURL(instance: "2")])
+        await XCTAssertEqualAsync(try await connection.people().count, 3, "the people were learned at completion")
+
+        let withoutBounce = HealthVaultShell(url: server.shellURL(instance: "1")).createApplication(
+            masterApplicationID: HealthVaultTestServer.masterApplicationID, applicationCreationToken: "any",
+            instanceName: "test", allowsInstanceBounce: false)
+        await XCTAssertThrowsErrorAsync(
+            try await server.browser(.approve).authorize(
+                withoutBounce, callback: AuthorizationCallback(server.shellURL(instance: "1")))
+        ) { error in
+            guard case .errorPage(400, _, let shown)? = error as? AuthorizationBrowserError else {
+                return XCTFail("\(error)")
+            }
+            XCTAssertEqual(shown, server.shellURL(instance: "1").absoluteString + "/redirect.aspx?<redacted>")
+            XCTAssertTrue("\(error)".contains("/shell/1/redirect.aspx?<redacted>"), "\(error)")
+        }
+    }
+
     func testTheHealthVaultUserDeclinesOrClosesTheShell() async throws {
         let server = HealthVaultTestServer()
         let connection = server.connection()

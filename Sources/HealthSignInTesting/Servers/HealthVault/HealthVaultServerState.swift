@@ -35,6 +35,8 @@ struct HealthVaultServerState: Sendable {
         let parameters: [String: String]
         /// The application it is for: the child created under the master, or the one named.
         let application: String
+        /// The instance whose Shell showed the page, which holds the user's account.
+        let instance: String
     }
 
     /// A person who authorized applications, with their one record.

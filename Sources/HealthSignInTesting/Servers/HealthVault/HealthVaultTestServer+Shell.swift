@@ -3,7 +3,11 @@ import Foundation
 
 /// The Shell: `redirect.aspx` shows the user a sign-in page for the target (CREATEAPPLICATION with a single-use
 /// creation token, APPAUTH, CREATEACCOUNT, CREATERECORD); the user's answer sends the browser to the completion page
-/// (of the instance the application lives in) or to the app's action URL.
+/// of the Shell that showed it, or to the app's action URL.
+///
+/// A user whose account lives in another instance (``Settings/shellInstance``, or the instance of the application
+/// named) is bounced there: the Shell redirects the browser to that instance's `redirect.aspx` with the same query
+/// when the page allows it (`aib=true`), and refuses the page otherwise.
 extension HealthVaultTestServer {
     private static func page(_ status: Int, _ text: String) -> HTTPResponseMessage {
         .text(status, "<html>\(text)</html>", type: "text/html; charset=utf-8")
@@ -19,6 +23,7 @@ extension HealthVaultTestServer {
         let prompt = core.token(bytes: 12)
         let snapshot = state.current
         let application: String
+        var home = snapshot.settings.shellInstance
         switch target {
         case "CREATEAPPLICATION":
             guard let master = parameters["appid"], snapshot.masters.contains(master) else {
@@ -29,15 +34,24 @@ extension HealthVaultTestServer {
             }
             application = child
         case "APPAUTH", "CREATEACCOUNT", "CREATERECORD":
-            guard let child = parameters["appid"], snapshot.applications[child] != nil else {
+            guard let child = parameters["appid"], let known = snapshot.applications[child] else {
                 return Self.page(400, "unknown application")
             }
             application = child
+            home = known.instance ?? home
         default:
             return Self.page(400, "unknown target")
         }
+        guard home == instance else {
+            guard parameters["aib"]?.lowercased() == "true" else {
+                return Self.page(400, "the account is in instance \(home), and the application does not allow bounce")
+            }
+            let query = URLComponents(url: request.message.url, resolvingAgainstBaseURL: false)?.percentEncodedQuery
+            return .redirect(root(of: request) + "/shell/\(home)/redirect.aspx?" + (query ?? ""))
+        }
         state.withValue {
-            $0.shellTasks[prompt] = .init(target: target, parameters: parameters, application: application)
+            $0.shellTasks[prompt] = .init(
+                target: target, parameters: parameters, application: application, instance: instance)
         }
         let action = URL(string: root(of: request) + "/shell/\(instance)/redirect.aspx/decision?request=" + prompt)
         return SignInPrompt.page(
@@ -53,7 +67,7 @@ extension HealthVaultTestServer {
                 let decision = SignInPrompt.decision(in: request)
             else { return Self.page(400, "This page has expired.") }
             let granted = decision == .approve
-            var chosen = state.settings.shellInstance
+            let chosen = task.instance
             if task.target == "CREATEAPPLICATION" {
                 // The creation token is single-use: spent whatever the user decides.
                 guard state.creationTokens.removeValue(forKey: task.parameters["appCreationToken"] ?? "") != nil else {
@@ -62,7 +76,6 @@ extension HealthVaultTestServer {
                 if granted { state.applications[task.application]?.instance = chosen }
             } else if granted {
                 state.applications[task.application]?.revoked = false
-                chosen = state.applications[task.application]?.instance ?? chosen
             }
             let outcome = granted ? "AppAuthSuccess" : "AppAuthReject"
             var answer = FormFields()

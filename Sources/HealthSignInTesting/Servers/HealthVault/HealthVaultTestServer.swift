@@ -16,7 +16,8 @@ import HealthSignInCore
 /// ```
 ///
 /// Instance `1` (US) and instance `2` (EU) live under ``baseURL``: the platform at `<baseURL>/<instance>/platform/
-/// wildcat.ashx`, the Shell at `<baseURL>/shell/<instance>`.
+/// wildcat.ashx`, the Shell at `<baseURL>/shell/<instance>`. The user's account is in ``Settings/shellInstance``; a
+/// page opened on another instance's Shell bounces there (when it carries `aib=true`) and completes on that Shell.
 public final class HealthVaultTestServer: TestServer {
     /// The master application apps provision child instances under.
     public static let masterApplicationID = UUID(uuidString: "6556d00c-cb8d-4004-90d6-8be528420ff7")!
@@ -36,7 +37,9 @@ public final class HealthVaultTestServer: TestServer {
         public var maximumTimeToLive: TimeInterval = 3600
         /// How long a session lasts before status 65, in seconds.
         public var sessionLifetime: TimeInterval = 4 * 3600
-        /// The instance the Shell sends a new application to (instance bounce when it is not the one asked).
+        /// The instance that holds the user's account, where a new application is created. A Shell of another
+        /// instance bounces the user to this one's (a redirect to its `redirect.aspx`, when the page carries
+        /// `aib=true`), and the page completes on this instance's Shell.
         public var shellInstance = "1"
         /// The name of the instance parameter in the Shell's return (`instanceid`, or a variant).
         public var instanceIDKey = "instanceid"

@@ -42,8 +42,7 @@ public struct TestUserBrowser: AuthorizationBrowser {
                 }
                 request = HTTPRequestMessage(method: .get, url: next)
             } else if response.status >= 400 {
-                throw AuthorizationBrowserError.errorPage(
-                    status: response.status, serverMessage: response.serverMessage)
+                throw AuthorizationBrowserError.errorPage(response, at: request.url)
             } else if let prompt = response.headers[SignInPrompt.header], let action = URL(string: prompt) {
                 guard decision != .cancel else { throw AuthorizationBrowserError.cancelled }
                 request = SignInPrompt.answer(decision, at: action)
