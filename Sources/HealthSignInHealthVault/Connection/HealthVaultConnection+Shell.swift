@@ -61,10 +61,11 @@ extension HealthVaultConnection {
     /// Finishes a Shell task from the URL the browser reached: the completion page or the app's action URL.
     ///
     /// The completion page is accepted only over https from the default Shell, the instance's Shell or a Shell the
-    /// topology names (compared by scheme, host and port; the topology is read again once when it names none). On `AppAuthSuccess` for a new instance, the instance id is resolved to its URLs
-    /// (GetServiceDefinition), a session is created there, and the people who authorized it are learned. A return
-    /// for the instance already connected (an APPAUTH page, which may name neither the application nor the
-    /// instance, or the same return again) learns the people again, since the user may have changed the records.
+    /// topology names (compared by scheme, host and port; the topology is read again once when it names none). On
+    /// `AppAuthSuccess` for a new instance, the instance id is resolved to its URLs (GetServiceDefinition), a session
+    /// is created there, and the people who authorized it are learned. A return for the instance already connected
+    /// (an APPAUTH page, which may name neither the application nor the instance, or the same return again) learns
+    /// the people again, since the user may have changed the records.
     /// Any other target spends the creation token, so ``provision(masterAppID:)`` fetches a fresh one. A
     /// ``disconnect(releasingRecords:)`` called meanwhile runs after this has finished.
     ///
