@@ -190,23 +190,25 @@ private struct MonitoredStore: CredentialStore {
     let base: any CredentialStore
     let monitor: LifecycleMonitor
 
-    func read(_ key: String) throws -> Data? {
+    func read(_ key: String) async throws -> Data? {
         monitor.storeRead()
-        return try base.read(key)
+        return try await base.read(key)
     }
 
-    func write(_ data: Data, for key: String) throws {
+    func write(_ data: Data, for key: String) async throws {
         monitor.stored(data)
-        try base.write(data, for: key)
+        try await base.write(data, for: key)
     }
 
-    func remove(_ key: String) throws {
+    func remove(_ key: String) async throws {
         monitor.count("store removals")
         monitor.note("    removed")
-        try base.remove(key)
+        try await base.remove(key)
     }
 
     func lock(_ key: String) async throws -> (any CredentialStoreLock)? { try await base.lock(key) }
+
+    var changes: (any CredentialChangeFeed)? { base.changes }
 }
 
 extension LifecycleMonitor {
