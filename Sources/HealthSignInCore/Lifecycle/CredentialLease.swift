@@ -31,6 +31,8 @@ public final class CredentialLease: Sendable {
     fileprivate func check() async throws {
         if let refusal = await refusal { throw refusal }
         try await confirmation?()
+        // The checks above wait for the store: an erase here that began meanwhile has ended the lease by now.
+        guard isUnerasedHere else { throw CredentialLifecycleError.erased }
     }
 
     /// Whether requests may still carry the credential.

@@ -87,7 +87,7 @@ public actor CredentialSession<Policy: CredentialPolicy> {
     private(set) var value: State?
     private var loaded = false
     /// The bytes the store held when this session last read or wrote it.
-    private var storedBytes: Data?
+    private(set) var storedBytes: Data?
     /// A refresh's outcome the store failed to write: kept aside, since the server has already replaced the
     /// credential, never used before it is stored, and stored at the next use.
     private var pendingWrite: State?
@@ -414,9 +414,10 @@ public actor CredentialSession<Policy: CredentialPolicy> {
                 ? policy.missingCredentialError(in: value) : CredentialLifecycleError.superseded
         }
         let next = policy.state(latest, replacing: fresh)
+        let basis = storedBytes
         let written: Bool
         do {
-            written = try await write(next, event: .refreshed)
+            written = try await write(next, event: .refreshed, over: basis)
         } catch {
             // The server has already replaced the credential: what it issued is kept aside, unused, until it is stored.
             log(.warning, "the refreshed credential could not be stored; it is kept aside and stored at the next use")
@@ -441,17 +442,19 @@ public actor CredentialSession<Policy: CredentialPolicy> {
             dropStale("the server refused a credential that was signed out or replaced meanwhile; nothing is changed")
             return true
         }
+        let basis = storedBytes
         switch refusal.change {
         case .keep:
             return true
         case .replace(let marked):
-            guard try await write(policy.state(latest, replacing: marked), event: .markedAfterRefusal) else {
+            guard try await write(policy.state(latest, replacing: marked), event: .markedAfterRefusal, over: basis)
+            else {
                 return false
             }
             log(.warning, "the server refused the credential; it is kept, marked")
         case .discard:
             let remaining = policy.stateWithoutCredential(latest)
-            guard try await write(remaining, event: .discardedAfterRefusal) else { return false }
+            guard try await write(remaining, event: .discardedAfterRefusal, over: basis) else { return false }
             log(.warning, "the server refused the credential for good; it is erased")
             // Erasing all of the state ends the leases; erasing only the credential must end them too.
             if remaining != nil { leases.revoke() }
@@ -510,17 +513,19 @@ public actor CredentialSession<Policy: CredentialPolicy> {
 
     // MARK: - Writing
 
-    /// Stores `newValue` (or removes the value, for nil) if the store still holds the bytes this session last saw,
-    /// then makes it current and tells everyone. The swap is fenced by the store's lock when this session holds it.
+    /// Stores `newValue` (or removes the value, for nil) if the store still holds `basis`, the bytes the caller decided
+    /// on (what this session had seen then), then makes it current and tells everyone. The swap is fenced by the
+    /// store's lock when this session holds it. Whatever this session or another did to the store since the caller
+    /// decided, the swap fails rather than write over it.
     ///
     /// - Returns: false, changing nothing, when another instance changed the store meanwhile.
     /// - Throws: ``CredentialStoreError/heldByAnotherRegistration(key:registration:)`` when the key holds another
     ///   registration's credential and this session has no other key.
-    func write(_ newValue: State?, event: CredentialEvent) async throws -> Bool {
+    func write(_ newValue: State?, event: CredentialEvent, over basis: Data?) async throws -> Bool {
         try await holdingStoreIO {
             if let heldBy { throw CredentialStoreError.heldByAnotherRegistration(key: key, registration: heldBy) }
             let data = try newValue.map { try policy.encoded($0, for: key) }
-            let expected = storedBytes
+            let expected = basis
             let mark = store.changes?.mark(for: key)
             if try await swap(expected, with: data) {
                 commit(newValue, bytes: data, mark: mark, event: event)
@@ -549,7 +554,7 @@ public actor CredentialSession<Policy: CredentialPolicy> {
     /// - Throws: the store's error, keeping the outcome aside.
     func storePendingWrite() async throws {
         guard let pending = pendingWrite else { return }
-        if try await write(pending, event: .refreshed) {
+        if try await write(pending, event: .refreshed, over: storedBytes) {
             log(.info, "stored the refreshed credential a failed write had kept aside")
         } else {
             pendingWrite = nil

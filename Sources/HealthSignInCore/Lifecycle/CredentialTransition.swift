@@ -78,8 +78,9 @@ extension CredentialSession {
             // may write between this read and the swap: then the change is applied again to what it wrote.
             for _ in 0..<3 {
                 try await reread()
+                let basis = storedBytes
                 guard let next = change(value) else { return }
-                if try await write(next, event: .stored) { return }
+                if try await write(next, event: .stored, over: basis) { return }
             }
             throw CredentialLifecycleError.superseded
         }
