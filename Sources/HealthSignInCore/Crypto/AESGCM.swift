@@ -35,7 +35,8 @@ enum AESGCM256 {
             else { return nil }
             return try? AES.GCM.open(box, using: SymmetricKey(data: key), authenticating: associated)
         #else
-            return run(encrypting: false, Data(ciphertext), key: key, nonce: nonce, associated: associated, tag: Data(tag))
+            return run(
+                encrypting: false, Data(ciphertext), key: key, nonce: nonce, associated: associated, tag: Data(tag))
         #endif
     }
 

@@ -10,7 +10,7 @@ import Foundation
 ///
 /// ```swift
 /// let sealing = try CredentialSealing(keys: ["2026-11": keyBytes], current: "2026-11")
-/// let store = SealedCredentialStore(FileCredentialStore(directory: directory), sealing: sealing)
+/// let store = SealedCredentialStore(try FileCredentialStore(directory: directory), sealing: sealing)
 /// ```
 ///
 /// A sealed value is `0x01`, the key id's length (one byte) and its UTF-8 bytes, the nonce, the ciphertext and the
@@ -139,17 +139,17 @@ public struct SealedCredentialStore: CredentialStore {
 
     /// Swaps on the stored bytes that open to `expected`.
     public func replace(_ expected: Data?, with new: Data?, for key: String) async throws -> Bool {
-        guard let stored = try await storedForm(of: expected, for: key) else { return false }
-        return try await base.replace(stored.bytes, with: new.map { try sealing.seal($0, for: key) }, for: key)
+        guard case .holds(let stored) = try await storedForm(of: expected, for: key) else { return false }
+        return try await base.replace(stored, with: new.map { try sealing.seal($0, for: key) }, for: key)
     }
 
     /// Swaps on the stored bytes that open to `expected`, fenced by `lock` as the wrapped store fences.
     public func replace(
         _ expected: Data?, with new: Data?, for key: String, fencedBy lock: any CredentialStoreLock
     ) async throws -> Bool {
-        guard let stored = try await storedForm(of: expected, for: key) else { return false }
+        guard case .holds(let stored) = try await storedForm(of: expected, for: key) else { return false }
         return try await base.replace(
-            stored.bytes, with: new.map { try sealing.seal($0, for: key) }, for: key, fencedBy: lock)
+            stored, with: new.map { try sealing.seal($0, for: key) }, for: key, fencedBy: lock)
     }
 
     /// The wrapped store's lock.
@@ -158,14 +158,21 @@ public struct SealedCredentialStore: CredentialStore {
     /// The wrapped store's change feed.
     public var changes: (any CredentialChangeFeed)? { base.changes }
 
-    /// What the wrapped store holds under `key` if it opens to `expected` (nil bytes: nothing, as expected); nil when
-    /// it holds anything else.
-    private func storedForm(of expected: Data?, for key: String) async throws -> (bytes: Data?, Void)? {
+    /// What the wrapped store holds under `key`, compared with what the caller expects in clear.
+    private enum StoredForm {
+        /// It holds what the caller expects, as these bytes (nil: nothing).
+        case holds(Data?)
+        /// It holds something else.
+        case differs
+    }
+
+    private func storedForm(of expected: Data?, for key: String) async throws -> StoredForm {
         let stored = try await base.read(key)
         switch (stored, expected) {
-        case (nil, nil): return (nil, ())
-        case (let stored?, let expected?): return (try? sealing.open(stored, for: key)) == expected ? (stored, ()) : nil
-        default: return nil
+        case (nil, nil): return .holds(nil)
+        case (let stored?, let expected?):
+            return (try? sealing.open(stored, for: key)) == expected ? .holds(stored) : .differs
+        default: return .differs
         }
     }
 }

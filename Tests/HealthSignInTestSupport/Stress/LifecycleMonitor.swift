@@ -208,7 +208,19 @@ private struct MonitoredStore: CredentialStore {
 
     func lock(_ key: String) async throws -> (any CredentialStoreLock)? { try await base.lock(key) }
 
-    var changes: (any CredentialChangeFeed)? { base.changes }
+    var changes: (any CredentialChangeFeed)? { base.changes.map { MonitoredFeed(base: $0, monitor: monitor) } }
+}
+
+/// The base store's change feed: asking it for a mark is how a lease check observes the store without reading it, so
+/// the monitor notes the erased grants then, as it does at a read.
+private struct MonitoredFeed: CredentialChangeFeed {
+    let base: any CredentialChangeFeed
+    let monitor: LifecycleMonitor
+
+    func mark(for key: String) -> CredentialChangeMark? {
+        monitor.storeRead()
+        return base.mark(for: key)
+    }
 }
 
 extension LifecycleMonitor {

@@ -238,9 +238,10 @@ public final class PostgresCredentialStore: CredentialStore, Sendable {
         _ expected: Data?, with new: Data?, for key: String, fence: (holder: String, token: Int64)?
     ) async throws -> Bool {
         let table = schema.table
-        let fenced = fence.map { _ in
-            " AND EXISTS (SELECT 1 FROM \(table)_locks WHERE key = $1 AND holder = $9 AND fence = $10 FOR SHARE)"
-        } ?? ""
+        let fenced =
+            fence.map { _ in
+                " AND EXISTS (SELECT 1 FROM \(table)_locks WHERE key = $1 AND holder = $9 AND fence = $10 FOR SHARE)"
+            } ?? ""
         let fenceValues: [any PostgresEncodable & Sendable] = fence.map { [$0.holder, $0.token] } ?? []
         let swap: @Sendable (PostgresConnection) -> EventLoopFuture<Bool> = { connection in
             // $9 and $10 are numbered apart from the statement's own, so one condition fits every statement.

@@ -63,7 +63,8 @@ final class PostgresLease: CredentialStoreLock {
     /// Takes the row if nobody holds it, or if its holder's time has passed, with a new fencing token.
     ///
     /// - Returns: the token, or nil when another holder has the row.
-    private static func take(_ key: String, _ holder: String, in store: PostgresCredentialStore) async throws -> Int64? {
+    private static func take(_ key: String, _ holder: String, in store: PostgresCredentialStore) async throws -> Int64?
+    {
         let (table, lease) = (store.schema.table, store.configuration.lockLease)
         return try await store.perform("lock", key) { connection in
             PostgresCredentialStore.query(

@@ -43,7 +43,6 @@ func XCTAssertThrowsErrorAsync<T>(
     }
 }
 
-
 // Named after the XCTest assertion it stands in for.
 // swift-format-ignore: AlwaysUseLowerCamelCase
 /// `XCTAssertNil` for an async expression.
@@ -103,4 +102,3 @@ func XCTAssertFalseAsync(
         XCTFail("threw \(error) \(message())", file: file, line: line)
     }
 }
-

@@ -128,7 +128,9 @@ final class PostgresCredentialStoreTests: XCTestCase {
         await withTaskGroup(of: Void.self) { group in
             for (index, store) in stores.enumerated() {
                 group.addTask {
-                    do { try await store.write(Data([UInt8(index)]), for: "k\(index)") } catch { failures.append(error) }
+                    do { try await store.write(Data([UInt8(index)]), for: "k\(index)") } catch {
+                        failures.append(error)
+                    }
                 }
             }
         }
