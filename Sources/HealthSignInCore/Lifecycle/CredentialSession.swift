@@ -189,12 +189,16 @@ public actor CredentialSession<Policy: CredentialPolicy> {
             if version == nil || version != confirmedVersion { try await sharedReread() }
             return
         }
-        if let mark = feed.mark(for: key) {
-            if mark != confirmedMark { try await sharedReread() }
+        let mark = feed.mark(for: key)
+        if let mark, mark == confirmedMark { return }
+        if let mark, let confirmedMark, mark.epoch == confirmedMark.epoch {
+            // The feed announced a change: it is read, and a store that cannot be read now fails the call.
+            try await sharedReread()
             return
         }
-        // The feed's channel is down, so the store is read before use; a store out of reach cannot tell of a change
-        // either, and the credential last read from it serves until it needs refreshing.
+        // The feed's channel is down, or came up since the value was read (so it cannot tell what happened before):
+        // the store is read before use. A store out of reach cannot tell of a change either, and the credential last
+        // read from it serves until it needs refreshing.
         do {
             try await sharedReread()
         } catch  where (error as? any SDKError)?.recovery == .retryLater {

@@ -164,7 +164,7 @@ final class PostgresCredentialStoreTests: XCTestCase {
             logger: Logger(label: "test"))
         var found: [Int] = []
         for try await version in versions.decode(Int.self) { found.append(version) }
-        XCTAssertEqual(found, [2])
+        XCTAssertEqual(found, [3])
         let written = try await rows.query(
             PostgresQuery(unsafeSQL: "SELECT updated_at > now() - interval '1 minute' FROM \(table)"),
             logger: Logger(label: "test"))
@@ -178,7 +178,7 @@ final class PostgresCredentialStoreTests: XCTestCase {
         await XCTAssertNilAsync(try await TestDatabase.store(table: table).read("k"))
         try await TestDatabase.execute("UPDATE healthsignin_schema_versions SET version = 99 WHERE name = '\(table)'")
         await XCTAssertThrowsErrorAsync(try await TestDatabase.store(table: table).read("k")) {
-            XCTAssertEqual($0 as? PostgresCredentialStoreError, .newerSchema(table: table, found: 99, supported: 2))
+            XCTAssertEqual($0 as? PostgresCredentialStoreError, .newerSchema(table: table, found: 99, supported: 3))
             XCTAssertEqual(($0 as? PostgresCredentialStoreError)?.recovery, .reconfigure)
         }
     }
