@@ -31,7 +31,8 @@ import Foundation
 ///   what another instance stored meanwhile: the outcome is dropped and the stored credential used instead.
 /// - **Erase wins.** After an erase returns, the credential is gone from the store and from memory, no refresh in
 ///   flight writes it back, and no request carries it again (``CredentialLease``), in this instance or in any other
-///   sharing the store: every call and every request first asks the store whether it still holds a value.
+///   sharing the store once the change has reached it: every call and every request first checks, through the
+///   store's change feed or by asking the store, that it still holds the value.
 /// - **A credential goes only where it was issued.** The state is stored with the registration it was issued for
 ///   (``CredentialPolicy/registration(of:)``), under a key derived from the session's registrations unless one was
 ///   configured (``CredentialKey``). A credential recorded for a registration the policy does not accept is never

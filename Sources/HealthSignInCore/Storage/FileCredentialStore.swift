@@ -83,7 +83,7 @@ public final class FileCredentialStore: CredentialStore, @unchecked Sendable {
     }
 
     /// Whether a value is stored under `key`, from the directory entry alone (one `fstatat(2)`): what sessions sharing
-    /// the store ask before every request.
+    /// the store ask before every use, since the store has no change feed.
     public func contains(_ key: String) async throws -> Bool {
         try await offloaded { try self.containsNow(key) }
     }

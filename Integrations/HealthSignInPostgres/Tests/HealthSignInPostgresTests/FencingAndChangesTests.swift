@@ -19,7 +19,8 @@ final class FencingAndChangesTests: XCTestCase {
         await XCTAssertFalseAsync(
             try await first.replace(
                 Data("refresh-token-1".utf8), with: Data("stalled".utf8), for: "k", fencedBy: stalled))
-        await XCTAssertFalseAsync(try await first.replace(Data("refresh-token-1".utf8), with: nil, for: "k", fencedBy: stalled))
+        await XCTAssertFalseAsync(
+            try await first.replace(Data("refresh-token-1".utf8), with: nil, for: "k", fencedBy: stalled))
         await XCTAssertThrowsErrorAsync(try await stalled.confirm()) {
             XCTAssertEqual($0 as? CredentialStoreError, .lockLost(key: "k"))
         }

@@ -142,7 +142,8 @@ final class FleetTests: XCTestCase {
             }
             try await outage.value
             Self.note("database \(fault)", reports)
-            XCTAssertEqual(reports.map(\.successes), [50, 50, 50, 50], "\(fault): \(reports.flatMap(\.failures).prefix(3))")
+            XCTAssertEqual(
+                reports.map(\.successes), [50, 50, 50, 50], "\(fault): \(reports.flatMap(\.failures).prefix(3))")
         }
         let untouched = try await smartStats()
         XCTAssertEqual(untouched.refreshes, 0, "nothing was refreshed")
@@ -198,7 +199,9 @@ final class FleetTests: XCTestCase {
         let calls = reports.map { $0.successes + $0.failures.count }.reduce(0, +)
         let successes = reports.map(\.successes).reduce(0, +)
         let slowest = String(format: "%.2f", reports.map(\.slowest).max() ?? 0)
-        print("FleetTests: \(name): \(calls) calls, \(successes) succeeded, \(calls - successes) failed, slowest \(slowest) s")
+        print(
+            "FleetTests: \(name): \(calls) calls, \(successes) succeeded, \(calls - successes) failed, slowest \(slowest) s"
+        )
     }
 
     // MARK: - The fleet
