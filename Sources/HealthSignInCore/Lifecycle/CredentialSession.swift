@@ -24,11 +24,11 @@ import Foundation
 ///   first: when another instance or process has already refreshed, its credential is used and nothing is sent.
 ///   Just before the refresh token goes out the lock is confirmed (``CredentialStoreLock/confirm()``), and what the
 ///   refresh brings is written fenced by it, so a holder whose lock passed to another neither spends nor overwrites.
+///   Every write but an erase is a compare-and-swap (``CredentialStore/replace(_:with:for:)``) against the bytes
+///   the write was decided on, so with a store that has no lock too, a refresh or refusal never overwrites or erases
+///   what another instance stored meanwhile: the outcome is dropped and the stored credential used instead.
 /// - **A refused token is not adopted.** A credential the server refused is not taken up again from the store; when
 ///   the one another instance stored is refused too, the call renews once more.
-///   Every write but an erase is a compare-and-swap (``CredentialStore/replace(_:with:for:)``) against the bytes
-///   this session last saw, so with a store that has no lock too, a refresh or refusal never overwrites or erases
-///   what another instance stored meanwhile: the outcome is dropped and the stored credential used instead.
 /// - **Erase wins.** After an erase returns, the credential is gone from the store and from memory, no refresh in
 ///   flight writes it back, and no request carries it again (``CredentialLease``), in this instance or in any other
 ///   sharing the store once the change has reached it: every call and every request first checks, through the
