@@ -35,8 +35,9 @@ import Foundation
 ///   renamed over the old file, and the directory is flushed, so a crash at any point leaves the old value or the
 ///   new one, never a torn file. Leftover temporary files from a crash are ignored.
 ///
-/// Every operation runs on a thread of its own, never on one of Swift's cooperative pool, since a write waits for the
-/// disk (`fsync`).
+/// Reads, writes and removals run on a thread of their own, never on one of Swift's cooperative pool, since a write
+/// waits for the disk (`fsync`). ``contains(_:)`` and ``version(of:)``, which sessions ask before every use, are one
+/// `fstatat(2)` of the directory entry and run where they are called.
 ///
 /// Processes that share the directory take turns through ``lock(_:)``: an advisory `flock(2)` on a hidden
 /// `.<key>.lock` file beside the value (present only while the lock is held), so two server processes, or a tool
@@ -85,10 +86,6 @@ public final class FileCredentialStore: CredentialStore, @unchecked Sendable {
     /// Whether a value is stored under `key`, from the directory entry alone (one `fstatat(2)`): what sessions sharing
     /// the store ask before every use, since the store has no change feed.
     public func contains(_ key: String) async throws -> Bool {
-        try await offloaded { try self.containsNow(key) }
-    }
-
-    private func containsNow(_ key: String) throws -> Bool {
         var info = stat()
         guard fstatat(directory.descriptor, Self.fileName(for: key), &info, AT_SYMLINK_NOFOLLOW) == 0 else {
             guard errno == ENOENT else {
@@ -102,10 +99,6 @@ public final class FileCredentialStore: CredentialStore, @unchecked Sendable {
     /// The file's identity, size and times (every write is a new file renamed into place), or nil when there is
     /// none: one `stat`, where comparing the bytes would open and read the file.
     public func version(of key: String) async throws -> Data? {
-        try await offloaded { try self.versionNow(of: key) }
-    }
-
-    private func versionNow(of key: String) throws -> Data? {
         var info = stat()
         guard fstatat(directory.descriptor, Self.fileName(for: key), &info, AT_SYMLINK_NOFOLLOW) == 0 else {
             guard errno == ENOENT else {

@@ -13,6 +13,10 @@ import PostgresNIO
 ///
 ///     HealthSignInFleetWorker --emulator URL --table NAME --calls N --start UNIX-TIME [--warm yes]
 ///     HealthSignInFleetWorker --emulator URL --table NAME --sign-in yes
+///     HealthSignInFleetWorker --emulator URL --table NAME --hold-lock yes
+///
+/// With `--hold-lock yes` the worker takes the store's lock on the grant, as a refresh does, prints `holding` and
+/// waits to be killed: a holder that dies mid-refresh. `--lease SECONDS` sets the store's lock lease.
 ///
 /// With `--warm yes` the worker makes one call before it waits for the start, so that it holds the credential (and
 /// listens for changes) when the calls begin. The report also gives the slowest call's duration in seconds.
@@ -65,8 +69,16 @@ struct FleetWorker {
                     port: Int(environment["HEALTHSIGNIN_POSTGRES_PORT"] ?? "") ?? 5432,
                     username: environment["HEALTHSIGNIN_POSTGRES_USER"] ?? "healthsignin", password: nil,
                     database: environment["HEALTHSIGNIN_POSTGRES_DATABASE"], tls: .disable),
-                table: try arguments.value("table"), timeout: 2, outageTolerance: 20))
+                table: try arguments.value("table"), timeout: 2, outageTolerance: 20,
+                lockLease: Double(arguments.values["lease"] ?? "") ?? 60))
         let session = fleetSession(emulator: emulator, store: store)
+        if arguments.values["hold-lock"] != nil {
+            let lock = try await store.lock(session.storeKey)
+            FileHandle.standardOutput.write(Data("holding\n".utf8))
+            try await Task.sleep(for: .seconds(3_600))
+            lock?.release()
+            return "released"
+        }
         if arguments.values["sign-in"] != nil {
             _ = try await session.authorize(with: RedirectFollowingBrowser(transport: DefaultHTTPTransport(timeout: 5)))
             return try await report(calls: 0, failures: [], slowest: 0, session: session)

@@ -194,6 +194,29 @@ final class FleetTests: XCTestCase {
         XCTAssertEqual(kept.refreshes, 1, "the refreshed tokens were kept")
     }
 
+    /// A process holding the lease mid-refresh is killed with SIGKILL: the others, whose token the server has ended,
+    /// wait for the lease to run out (6 s here), then one of them refreshes for all: every call succeeds, none waits
+    /// much longer than the lease, and the grant is intact.
+    func testAHolderKilledMidRefreshDelaysTheOthersByAtMostTheLease() async throws {
+        try await signIn()
+        let holder = try startWorker(["--hold-lock", "yes", "--lease", "6"])
+        let line = holder.output.fileHandleForReading.availableLine()
+        XCTAssertEqual(line, "holding")
+        kill(holder.process.processIdentifier, SIGKILL)
+        holder.process.waitUntilExit()
+        let killed = Date()
+        try await control("smart/expire-tokens")
+        let reports = try runWorkers(
+            3, ["--calls", "50", "--start", String(Date().timeIntervalSince1970), "--lease", "6"])
+        Self.note("lease holder killed", reports)
+        XCTAssertEqual(reports.map(\.successes), [50, 50, 50], "\(reports.flatMap(\.failures).prefix(3))")
+        XCTAssertLessThan(reports.map(\.slowest).max() ?? 99, 6 + 4, "no call waited much longer than the lease")
+        XCTAssertLessThan(Date().timeIntervalSince(killed), 30)
+        let stats = try await smartStats()
+        XCTAssertEqual(stats.refreshes, 1, "one refresh once the lease ran out")
+        XCTAssertEqual(stats.refusedRefreshes, 0, "the grant is intact")
+    }
+
     /// Prints what a run did, for the record: calls, successes, failures, the slowest call.
     private static func note(_ name: String, _ reports: [WorkerReport]) {
         let calls = reports.map { $0.successes + $0.failures.count }.reduce(0, +)
@@ -228,6 +251,19 @@ final class FleetTests: XCTestCase {
             4,
             ["--calls", String(callsEach), "--start", String(start.timeIntervalSince1970)]
                 + (warm ? ["--warm", "yes"] : []))
+    }
+
+    /// Starts one worker process with `arguments`, its output piped.
+    private func startWorker(_ arguments: [String]) throws -> (process: Process, output: Pipe) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("HealthSignInFleetWorker")
+        process.arguments = ["--emulator", emulator.absoluteString, "--table", table] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return (process, output)
     }
 
     /// Runs `count` worker processes with `arguments` and returns their reports.
@@ -288,4 +324,17 @@ private func expireTokens(at emulator: URL) async throws {
     request.httpBody = Data("{}".utf8)
     request.setValue("application/json", forHTTPHeaderField: "Content-Type")
     _ = try await URLSession.shared.data(for: request)
+}
+
+extension FileHandle {
+    /// The first line written to this pipe, waiting for it; nil at its end.
+    fileprivate func availableLine() -> String? {
+        var bytes = Data()
+        while true {
+            let chunk = readData(ofLength: 1)
+            if chunk.isEmpty { return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self) }
+            if chunk == Data("\n".utf8) { return String(decoding: bytes, as: UTF8.self) }
+            bytes.append(chunk)
+        }
+    }
 }
