@@ -15,6 +15,9 @@ public final class CredentialLease: Sendable {
     private let condition: (@Sendable () async -> CredentialLifecycleError?)?
     /// What must hold before each request besides (a lock still held), throwing when it does not.
     private let confirmation: (@Sendable () async throws -> Void)?
+    /// Whether a request was refused because the store holds another credential now: for good, since the lease is
+    /// bound to what the store held.
+    private let supersededSeen = LockedValue(false)
 
     fileprivate init(
         epoch: UInt64, currentEpoch: LockedValue<UInt64>,
@@ -29,7 +32,10 @@ public final class CredentialLease: Sendable {
 
     /// Throws why a request may not go out now.
     fileprivate func check() async throws {
-        if let refusal = await refusal { throw refusal }
+        if let refusal = await refusal {
+            if refusal == .superseded { supersededSeen.withValue { $0 = true } }
+            throw refusal
+        }
         try await confirmation?()
         // The checks above wait for the store: an erase here that began meanwhile has ended the lease by now.
         guard isUnerasedHere else { throw CredentialLifecycleError.erased }
@@ -47,6 +53,9 @@ public final class CredentialLease: Sendable {
             return await condition?()
         }
     }
+
+    /// Whether a request under this lease was refused because another instance replaced the credential.
+    var wasSuperseded: Bool { supersededSeen.current }
 
     /// Whether this instance has not erased the credential since handing out the lease (whatever another instance
     /// did to the store).

@@ -346,8 +346,11 @@ public actor CredentialSession<Policy: CredentialPolicy> {
         while true {
             do {
                 return try await operation(access)
-            } catch CredentialLifecycleError.superseded where rereads == 0 && access.lease.isUnerasedHere {
-                guard await access.lease.refusal == .superseded else { throw CredentialLifecycleError.superseded }
+            } catch CredentialLifecycleError.superseded
+                where rereads == 0 && access.lease.isUnerasedHere && access.lease.wasSuperseded
+            {
+                // The lease refused the request: the store holds another credential. Asking it again could meet an
+                // unreachable store, which refuses nothing, and fail a call that a replay serves.
                 log(.debug, "another instance replaced the credential this call held; running it with the current one")
                 rereads += 1
                 access = try await accessRereading()

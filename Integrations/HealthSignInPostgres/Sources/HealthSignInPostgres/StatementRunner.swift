@@ -28,9 +28,9 @@ extension ConnectionPool: StatementRunner {
     func listen(
         on channel: String, ready: @escaping @Sendable () -> Void, received: @escaping @Sendable (String) -> Void
     ) async throws {
-        let connection = try await withDeadline(seconds: timeoutSeconds * 2) { [self] in
-            try await connect().get()
-        }
+        // The connection's own connect timeout (the store's timeout) bounds the wait; a deadline around it could drop
+        // a connection that opens just after it, unclosed.
+        let connection = try await connect().get()
         defer { connection.closeNow() }
         try await connection.listen(on: channel) { notifications in
             ready()
