@@ -18,12 +18,15 @@ final class ConnectionPool: Sendable {
     /// The timeout in seconds.
     let timeoutSeconds: TimeInterval
     private let idle = NIOLockedValueBox<[PostgresConnection]>([])
+    /// The turns for statements holding a connection.
+    let openSlots: AsyncSlots
     private let nextID = NIOLockedValueBox(0)
 
     init(
         configuration: PostgresConnection.Configuration, eventLoopGroup: any EventLoopGroup, logger: Logger,
-        maximumIdle: Int, timeout: TimeInterval
+        maximumIdle: Int, maximumOpen: Int, timeout: TimeInterval
     ) {
+        openSlots = AsyncSlots(max(1, maximumOpen))
         var configuration = configuration
         self.timeout = .milliseconds(Int64((max(timeout, 0.001) * 1_000).rounded(.up)))
         timeoutSeconds = max(timeout, 0.001)
@@ -171,4 +174,36 @@ extension PostgresConnection {
 struct StatementTimedOut: Error, CustomStringConvertible {
     let seconds: TimeInterval
     var description: String { "no answer within \(seconds) s" }
+}
+
+/// A number of turns `async` callers take and give back, first come first served.
+final class AsyncSlots: Sendable {
+    private let state: NIOLockedValueBox<(free: Int, waiting: [CheckedContinuation<Void, Never>])>
+
+    init(_ count: Int) { state = NIOLockedValueBox((count, [])) }
+
+    func take() async throws {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let now = state.withLockedValue { state -> Bool in
+                guard state.free > 0 else {
+                    state.waiting.append(continuation)
+                    return false
+                }
+                state.free -= 1
+                return true
+            }
+            if now { continuation.resume() }
+        }
+    }
+
+    func give() {
+        let next = state.withLockedValue { state -> CheckedContinuation<Void, Never>? in
+            guard !state.waiting.isEmpty else {
+                state.free += 1
+                return nil
+            }
+            return state.waiting.removeFirst()
+        }
+        next?.resume()
+    }
 }

@@ -70,6 +70,9 @@ public final class PostgresCredentialStore: CredentialStore, Sendable {
         public var lockTimeout: TimeInterval
         /// How many idle connections the store keeps (its own connections only).
         public var maximumIdleConnections: Int
+        /// How many connections the store holds at once (its own connections only); further statements wait their
+        /// turn, so a burst of calls stays within the server's `max_connections`.
+        public var maximumConnections: Int
         /// Whether the store listens for changes (`LISTEN`), so sessions serve credentials from memory; without it
         /// they ask the row's version before each use.
         public var listensForChanges: Bool
@@ -78,8 +81,10 @@ public final class PostgresCredentialStore: CredentialStore, Sendable {
         public init(
             connection: PostgresConnection.Configuration, table: String = "healthsignin_credentials",
             timeout: TimeInterval = 5, outageTolerance: TimeInterval = 15, lockLease: TimeInterval = 60,
-            lockTimeout: TimeInterval? = nil, maximumIdleConnections: Int = 4, listensForChanges: Bool = true
+            lockTimeout: TimeInterval? = nil, maximumIdleConnections: Int = 4, maximumConnections: Int = 8,
+            listensForChanges: Bool = true
         ) {
+            self.maximumConnections = maximumConnections
             self.connection = connection
             self.table = table
             self.timeout = timeout
@@ -102,6 +107,7 @@ public final class PostgresCredentialStore: CredentialStore, Sendable {
             self.lockLease = lockLease
             self.lockTimeout = lockTimeout ?? lockLease + 5
             maximumIdleConnections = 0
+            maximumConnections = 0
             self.listensForChanges = listensForChanges
         }
     }
@@ -133,7 +139,8 @@ public final class PostgresCredentialStore: CredentialStore, Sendable {
         schema = try Schema(table: configuration.table)
         runner = ConnectionPool(
             configuration: connection, eventLoopGroup: Self.eventLoops, logger: logger,
-            maximumIdle: max(0, configuration.maximumIdleConnections), timeout: configuration.timeout)
+            maximumIdle: max(0, configuration.maximumIdleConnections),
+            maximumOpen: configuration.maximumConnections, timeout: configuration.timeout)
     }
 
     /// Creates a store on connections leased from `client`, which the app runs (`client.run()`, or a service group

@@ -22,7 +22,11 @@ extension ConnectionPool: StatementRunner {
     func run<Result: Sendable>(_ statement: @escaping @Sendable (PostgresConnection) -> EventLoopFuture<Result>)
         async throws -> Result
     {
-        try await run(statement).get()
+        // At most `maximumOpen` statements hold a connection at once, so a burst of calls cannot open more
+        // connections than the server allows; the others wait their turn.
+        try await openSlots.take()
+        defer { openSlots.give() }
+        return try await run(statement).get()
     }
 
     func listen(
