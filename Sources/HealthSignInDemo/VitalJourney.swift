@@ -37,7 +37,7 @@ struct VitalJourney {
                 {
                     try await vital.signIn(token: grant.signInToken)
                     return
-                        "status \(try vital.status), user \(try vital.currentUserID?.uuidString.lowercased() ?? "none")"
+                        "status \(try await vital.status), user \(try await vital.currentUserID?.uuidString.lowercased() ?? "none")"
                 })
         else { return }
         await steps.step("data call") {
@@ -47,7 +47,7 @@ struct VitalJourney {
         }
         await steps.step("sign out") {
             try await vital.signOut()
-            return "session and configuration erased: status \(try vital.status)"
+            return "session and configuration erased: status \(try await vital.status)"
         }
     }
 }

@@ -113,21 +113,21 @@ final class CredentialRegistrationTests: XCTestCase {
     func testACredentialStoredForAnotherRegistrationIsNeverUsedChangedOrErased() async throws {
         let first = session(for: Self.serverA, key: "shared")
         await XCTAssertEqualAsync(try await first.access().credential.number, 1)
-        let theirs = try XCTUnwrap(store.read("shared"))
-        XCTAssertEqual(try store.recordedRegistration(for: "shared"), Self.serverA)
+        let theirs = try await XCTUnwrapAsync(await store.read("shared"))
+        await XCTAssertEqualAsync(try await store.recordedRegistration(for: "shared"), Self.serverA)
 
         let second = session(for: Self.serverB, key: "shared")
         var events = second.events().makeAsyncIterator()
         await XCTAssertEqualAsync(try await second.access().credential.number, 2, "it asked for its own")
         await XCTAssertEqualAsync(await events.next(), .keyHeldByAnotherRegistration)
         XCTAssertEqual(second.key, CredentialKey.derivedKey(prefix: "test.token", registrations: [Self.serverB]))
-        XCTAssertEqual(try store.recordedRegistration(for: second.key), Self.serverB)
-        XCTAssertEqual(try store.read("shared"), theirs, "the other registration's row is unchanged")
-        XCTAssertEqual(try second.storedState()?.number, 2)
+        await XCTAssertEqualAsync(try await store.recordedRegistration(for: second.key), Self.serverB)
+        await XCTAssertEqualAsync(try await store.read("shared"), theirs, "the other registration's row is unchanged")
+        await XCTAssertEqualAsync(try await second.storedState()?.number, 2)
 
         try await second.erase()
-        XCTAssertEqual(try store.read("shared"), theirs, "erasing leaves the other registration's row")
-        XCTAssertNil(try store.read(second.key))
+        await XCTAssertEqualAsync(try await store.read("shared"), theirs, "erasing leaves the other registration's row")
+        await XCTAssertNilAsync(try await store.read(second.key))
         await XCTAssertEqualAsync(try await first.access().credential.number, 1, "the first never noticed")
 
         // After a relaunch the second finds its own under its derived key, not the first's.
@@ -143,7 +143,7 @@ final class CredentialRegistrationTests: XCTestCase {
         let derivedB = CredentialKey.derivedKey(prefix: "test.token", registrations: [Self.serverB])
         let squatter = session(for: Self.serverA, key: derivedB)
         _ = try await squatter.access()
-        let theirs = try XCTUnwrap(store.read(derivedB))
+        let theirs = try await XCTUnwrapAsync(await store.read(derivedB))
         let transport = RecordingTransport { _ in HTTPResponseMessage(status: 200) }
         let session = session(for: Self.serverB, transport: transport)
         let refusal = CredentialStoreError.heldByAnotherRegistration(key: derivedB, registration: Self.serverA)
@@ -157,8 +157,8 @@ final class CredentialRegistrationTests: XCTestCase {
             XCTAssertEqual($0 as? CredentialStoreError, refusal)
         }
         try await session.erase()
-        XCTAssertEqual(try store.read(derivedB), theirs)
-        XCTAssertNil(try session.storedState())
+        await XCTAssertEqualAsync(try await store.read(derivedB), theirs)
+        await XCTAssertNilAsync(try await session.storedState())
         XCTAssertTrue(transport.requests.isEmpty, "nothing was asked of the server")
     }
 
@@ -175,11 +175,11 @@ final class CredentialRegistrationTests: XCTestCase {
         _ = await hold.arrival()
         let first = session(for: Self.serverA, key: "shared")
         await XCTAssertEqualAsync(try await first.access().credential.number, 1)
-        let theirs = try XCTUnwrap(store.read("shared"))
+        let theirs = try await XCTUnwrapAsync(await store.read("shared"))
         hold.release()
         await XCTAssertEqualAsync(try await waiting.value, 2, "the token the server issued is used")
-        XCTAssertEqual(try store.read("shared"), theirs)
-        XCTAssertEqual(try store.recordedState(Token.self, for: second.key)?.number, 2)
+        await XCTAssertEqualAsync(try await store.read("shared"), theirs)
+        await XCTAssertEqualAsync(try await store.recordedState(Token.self, for: second.key)?.number, 2)
         XCTAssertEqual(issued.current, 2, "no token was asked for twice")
     }
 
@@ -187,30 +187,30 @@ final class CredentialRegistrationTests: XCTestCase {
 
     func testAnEarlierVersionsStateUnderTheFormerKeyMovesToTheDerivedKeyWhenClaimed() async throws {
         let earlier = try JSONCoding.encode(Token(number: 7, expiresAt: clock.now().addingTimeInterval(60)))
-        try store.write(earlier, for: "test.token")
+        try await store.write(earlier, for: "test.token")
         let unclaiming = session(for: Self.serverA, claims: false)
-        XCTAssertNil(try unclaiming.storedState(), "a state it does not claim is not its own")
+        await XCTAssertNilAsync(try await unclaiming.storedState(), "a state it does not claim is not its own")
         await XCTAssertEqualAsync(try await unclaiming.access().credential.number, 1, "it asks for its own")
-        XCTAssertEqual(try store.read("test.token"), earlier, "and leaves the state it does not claim")
+        await XCTAssertEqualAsync(try await store.read("test.token"), earlier, "and leaves the state it does not claim")
 
-        try store.remove(unclaiming.key)
+        try await store.remove(unclaiming.key)
         let session = session(for: Self.serverA)
-        XCTAssertEqual(try session.storedState()?.number, 7, "a claimed state is seen before it moves")
+        await XCTAssertEqualAsync(try await session.storedState()?.number, 7, "a claimed state is seen before it moves")
         await XCTAssertEqualAsync(try await session.access().credential.number, 7)
-        XCTAssertNil(try store.read("test.token"), "the former key is emptied")
-        XCTAssertEqual(try store.recordedRegistration(for: session.key), Self.serverA)
-        XCTAssertEqual(try store.recordedState(Token.self, for: session.key)?.number, 7)
+        await XCTAssertNilAsync(try await store.read("test.token"), "the former key is emptied")
+        await XCTAssertEqualAsync(try await store.recordedRegistration(for: session.key), Self.serverA)
+        await XCTAssertEqualAsync(try await store.recordedState(Token.self, for: session.key)?.number, 7)
         XCTAssertEqual(issued.current, 1, "the moved state was used, not a new token")
     }
 
     /// A configured key holding a state an earlier version stored there: used in place when claimed, and recorded.
     func testAnEarlierVersionsStateUnderAConfiguredKeyIsRecordedInPlace() async throws {
-        try store.write(
+        try await store.write(
             try JSONCoding.encode(Token(number: 7, expiresAt: clock.now().addingTimeInterval(60))), for: "mine")
         let session = session(for: Self.serverA, key: "mine")
         await XCTAssertEqualAsync(try await session.access().credential.number, 7)
         XCTAssertEqual(session.key, "mine")
-        XCTAssertEqual(try store.recordedRegistration(for: "mine"), Self.serverA)
+        await XCTAssertEqualAsync(try await store.recordedRegistration(for: "mine"), Self.serverA)
         XCTAssertEqual(issued.current, 0)
     }
 }

@@ -23,7 +23,7 @@ final class CredentialSessionTests: XCTestCase {
         func missingCredentialError(in state: Token?) -> any Error { NotSignedIn() }
         func needsRefresh(_ token: Token, at now: Date) -> Bool { token.expiresAt <= now }
         func refresh(_ token: Token, lease: CredentialLease) async throws -> Token {
-            guard lease.isValid else { throw CredentialLifecycleError.erased }
+            guard await lease.isValid else { throw CredentialLifecycleError.erased }
             return try await server(token)
         }
         func refusal(of token: Token, error: any Error) -> CredentialRefusal<Token> {
@@ -56,7 +56,7 @@ final class CredentialSessionTests: XCTestCase {
     func testNothingIsReadUntilFirstUseAndAValueStoredElsewhereIsSeen() async throws {
         let session = session { _ in throw Refused() }
         await XCTAssertThrowsErrorAsync(try await session.access()) { XCTAssertTrue($0 is NotSignedIn) }
-        try store.write(
+        try await store.write(
             try JSONCoding.encode(Token(number: 7, expiresAt: clock.now().addingTimeInterval(60))), for: "token")
         await XCTAssertEqualAsync(try await session.access().credential.number, 7)
     }
@@ -78,17 +78,17 @@ final class CredentialSessionTests: XCTestCase {
         let inner = InMemoryCredentialStore()
         let failures: LockedValue<Int>
         init(failures: Int) { self.failures = LockedValue(failures) }
-        func read(_ key: String) throws -> Data? { try inner.read(key) }
-        func write(_ data: Data, for key: String) throws { try inner.write(data, for: key) }
-        func remove(_ key: String) throws { try inner.remove(key) }
-        func replace(_ expected: Data?, with new: Data?, for key: String) throws -> Bool {
+        func read(_ key: String) async throws -> Data? { try await inner.read(key) }
+        func write(_ data: Data, for key: String) async throws { try await inner.write(data, for: key) }
+        func remove(_ key: String) async throws { try await inner.remove(key) }
+        func replace(_ expected: Data?, with new: Data?, for key: String) async throws -> Bool {
             let fail = failures.withValue { count -> Bool in
                 guard count > 0 else { return false }
                 count -= 1
                 return true
             }
             if fail { throw CredentialStoreError.systemError(key: key, operation: "write", code: 28) }
-            return try inner.replace(expected, with: new, for: key)
+            return try await inner.replace(expected, with: new, for: key)
         }
     }
 
@@ -110,10 +110,11 @@ final class CredentialSessionTests: XCTestCase {
         clock.advance(by: 61)
         failing.failures.withValue { $0 = 1 }
         await XCTAssertThrowsErrorAsync(try await session.access()) { XCTAssertTrue($0 is CredentialStoreError) }
-        XCTAssertEqual(try failing.read("token").map { try JSONDecoder().decode(Token.self, from: $0).number }, 1)
+        await XCTAssertEqualAsync(
+            try await failing.read("token").map { try JSONDecoder().decode(Token.self, from: $0).number }, 1)
         await XCTAssertEqualAsync(try await session.access().credential.number, 2)
-        XCTAssertEqual(
-            try failing.read("token").map { try JSONDecoder().decode(Token.self, from: $0).number }, 2,
+        await XCTAssertEqualAsync(
+            try await failing.read("token").map { try JSONDecoder().decode(Token.self, from: $0).number }, 2,
             "stored at the next use")
         XCTAssertEqual(refreshes.current, 1)
     }
@@ -128,7 +129,8 @@ final class CredentialSessionTests: XCTestCase {
         try await signIn(session)
         clock.advance(by: 61)
         await XCTAssertThrowsErrorAsync(try await session.access()) { XCTAssertTrue($0 is Later, "\($0)") }
-        XCTAssertEqual(try store.read("token").map { try JSONDecoder().decode(Token.self, from: $0).number }, 2)
+        await XCTAssertEqualAsync(
+            try await store.read("token").map { try JSONDecoder().decode(Token.self, from: $0).number }, 2)
     }
 
     func testManyCallersOnAnExpiredTokenShareOneRefresh() async throws {
@@ -146,8 +148,8 @@ final class CredentialSessionTests: XCTestCase {
         }
         XCTAssertEqual(numbers, [2])
         XCTAssertEqual(refreshes.current, 1)
-        XCTAssertEqual(
-            try store.read("token").map { try JSONDecoder().decode(Token.self, from: $0).number }, 2, "stored")
+        await XCTAssertEqualAsync(
+            try await store.read("token").map { try JSONDecoder().decode(Token.self, from: $0).number }, 2, "stored")
     }
 
     func testARefreshThatEndsAfterAnEraseIsDroppedAndItsLeaseRefused() async throws {
@@ -163,7 +165,7 @@ final class CredentialSessionTests: XCTestCase {
         let call = Task { try await session.access() }
         _ = await hold.arrival()
         try await session.erase()
-        XCTAssertFalse(held.lease.isValid, "the erase ends the lease of every access handed out")
+        await XCTAssertFalseAsync(await held.lease.isValid, "the erase ends the lease of every access handed out")
         hold.release()
         await XCTAssertThrowsErrorAsync(try await call.value) { XCTAssertTrue($0 is NotSignedIn) }
         XCTAssertEqual(store.keys, [], "the refreshed token is not written back")
@@ -186,7 +188,7 @@ final class CredentialSessionTests: XCTestCase {
         let held = try await second.access()
         XCTAssertEqual(held.credential.number, 1)
         _ = try await first.erase()
-        XCTAssertFalse(held.lease.isValid, "the other instance's erase ends this lease")
+        await XCTAssertFalseAsync(await held.lease.isValid, "the other instance's erase ends this lease")
         let sent = RecordingTransport(responses: [HTTPResponseMessage(status: 200)])
         await XCTAssertThrowsErrorAsync(
             try await held.lease.guarding(sent).send(
@@ -299,7 +301,7 @@ final class CredentialSessionTests: XCTestCase {
     }
 
     func testAnUndecodableValueCountsAsNothingAndIsReported() async throws {
-        try store.write(Data("{".utf8), for: "token")
+        try await store.write(Data("{".utf8), for: "token")
         let session = session { _ in throw Refused() }
         let events = session.events()
         await XCTAssertEqualAsync(try await session.current(), nil)

@@ -19,23 +19,23 @@ final class CredentialStoreTests: XCTestCase {
         (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber)?.intValue ?? -1
     }
 
-    func testFileStoreRoundTripsWithOwnerOnlyPermissions() throws {
+    func testFileStoreRoundTripsWithOwnerOnlyPermissions() async throws {
         let store = try FileCredentialStore(directory: directory)
-        XCTAssertNil(try store.read("session"))
-        try store.write(Data("one".utf8), for: "session")
-        try store.write(Data("two".utf8), for: "session")
-        XCTAssertEqual(try store.read("session"), Data("two".utf8))
+        await XCTAssertNilAsync(try await store.read("session"))
+        try await store.write(Data("one".utf8), for: "session")
+        try await store.write(Data("two".utf8), for: "session")
+        await XCTAssertEqualAsync(try await store.read("session"), Data("two".utf8))
         XCTAssertEqual(try mode(store.fileURL(for: "session").path), 0o600)
         XCTAssertEqual(try mode(directory.path), 0o700)
-        try store.remove("session")
-        try store.remove("session")
-        XCTAssertNil(try store.read("session"))
+        try await store.remove("session")
+        try await store.remove("session")
+        await XCTAssertNilAsync(try await store.read("session"))
     }
 
     private func assertUnsafe(
-        _ expected: CredentialStoreError.LocationProblem, _ body: () throws -> Any?, line: UInt = #line
-    ) {
-        XCTAssertThrowsError(try body(), line: line) { error in
+        _ expected: CredentialStoreError.LocationProblem, _ body: () async throws -> Any?, line: UInt = #line
+    ) async {
+        await XCTAssertThrowsErrorAsync(try await body(), line: line) { error in
             guard case .unsafeLocation(_, let problem) = error as? CredentialStoreError else {
                 return XCTFail("expected an unsafe location, got \(error)", line: line)
             }
@@ -50,50 +50,52 @@ final class CredentialStoreTests: XCTestCase {
         XCTAssertEqual(try mode(directory.path), 0o700)
     }
 
-    func testAnExistingDirectoryOthersCanChangeIsRefused() throws {
+    func testAnExistingDirectoryOthersCanChangeIsRefused() async throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         XCTAssertEqual(chmod(directory.path, 0o777), 0)
-        assertUnsafe(.writableByOthers(mode: 0o777)) { try FileCredentialStore(directory: self.directory) }
+        await assertUnsafe(.writableByOthers(mode: 0o777)) { try FileCredentialStore(directory: self.directory) }
         XCTAssertEqual(chmod(directory.path, 0o770), 0)
-        assertUnsafe(.writableByOthers(mode: 0o770)) { try FileCredentialStore(directory: self.directory) }
+        await assertUnsafe(.writableByOthers(mode: 0o770)) { try FileCredentialStore(directory: self.directory) }
         XCTAssertEqual(chmod(directory.path, 0o755), 0)
         XCTAssertNoThrow(try FileCredentialStore(directory: directory))
     }
 
-    func testADirectoryOfAnotherUserIsRefused() throws {
+    func testADirectoryOfAnotherUserIsRefused() async throws {
         try FileManager.default.createDirectory(
             at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         if geteuid() == 0 {
             XCTAssertEqual(chown(directory.path, 4242, 4242), 0)
-            assertUnsafe(.ownedByAnotherUser(uid: 4242)) { try FileCredentialStore(directory: self.directory) }
+            await assertUnsafe(.ownedByAnotherUser(uid: 4242)) { try FileCredentialStore(directory: self.directory) }
         } else {
             // Without the right to give a directory away, use one that root owns.
-            assertUnsafe(.ownedByAnotherUser(uid: 0)) { try FileCredentialStore(directory: URL(fileURLWithPath: "/")) }
+            await assertUnsafe(.ownedByAnotherUser(uid: 0)) {
+                try FileCredentialStore(directory: URL(fileURLWithPath: "/"))
+            }
         }
     }
 
-    func testSymbolicLinksAreRefusedNotFollowed() throws {
+    func testSymbolicLinksAreRefusedNotFollowed() async throws {
         let parent = directory.deletingLastPathComponent()
         let real = parent.appendingPathComponent("real")
         try FileManager.default.createDirectory(
             at: real, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         try FileManager.default.createSymbolicLink(at: directory, withDestinationURL: real)
-        assertUnsafe(.symbolicLink) { try FileCredentialStore(directory: self.directory) }
+        await assertUnsafe(.symbolicLink) { try FileCredentialStore(directory: self.directory) }
 
         let store = try FileCredentialStore(directory: real)
         let elsewhere = parent.appendingPathComponent("elsewhere")
         try Data("someone else's file".utf8).write(to: elsewhere)
         try FileManager.default.createSymbolicLink(at: store.fileURL(for: "session"), withDestinationURL: elsewhere)
-        assertUnsafe(.symbolicLink) { try store.read("session") }
+        await assertUnsafe(.symbolicLink) { try await store.read("session") }
         // A write replaces the link itself and leaves its target alone.
-        try store.write(Data("mine".utf8), for: "session")
-        XCTAssertEqual(try store.read("session"), Data("mine".utf8))
+        try await store.write(Data("mine".utf8), for: "session")
+        await XCTAssertEqualAsync(try await store.read("session"), Data("mine".utf8))
         XCTAssertEqual(try Data(contentsOf: elsewhere), Data("someone else's file".utf8))
 
         try FileManager.default.createDirectory(at: store.fileURL(for: "folder"), withIntermediateDirectories: false)
-        assertUnsafe(.notARegularFile) { try store.read("folder") }
+        await assertUnsafe(.notARegularFile) { try await store.read("folder") }
         try Data().write(to: parent.appendingPathComponent("file"))
-        assertUnsafe(.notADirectory) { try FileCredentialStore(directory: parent.appendingPathComponent("file")) }
+        await assertUnsafe(.notADirectory) { try FileCredentialStore(directory: parent.appendingPathComponent("file")) }
     }
 
     func testTheSecureStoreOnLinuxIsAPrivateDirectoryUnderXDGDataHome() throws {
@@ -114,27 +116,27 @@ final class CredentialStoreTests: XCTestCase {
         #endif
     }
 
-    func testACrashBeforeTheRenameLeavesTheOldValue() throws {
+    func testACrashBeforeTheRenameLeavesTheOldValue() async throws {
         let store = try FileCredentialStore(directory: directory)
-        try store.write(Data("old".utf8), for: "k")
+        try await store.write(Data("old".utf8), for: "k")
         struct Crash: Error {}
         let crashing = try FileCredentialStore(directory: directory) { temporary in
             // The new bytes are fully on disk in the temporary file when the process "dies".
             XCTAssertEqual(try? Data(contentsOf: temporary), Data("new".utf8))
             throw Crash()
         }
-        XCTAssertThrowsError(try crashing.write(Data("new".utf8), for: "k"))
-        XCTAssertEqual(try store.read("k"), Data("old".utf8), "the old value is intact")
+        await XCTAssertThrowsErrorAsync(try await crashing.write(Data("new".utf8), for: "k"))
+        await XCTAssertEqualAsync(try await store.read("k"), Data("old".utf8), "the old value is intact")
         // The leftover temporary file is never mistaken for a value, and the next write succeeds.
-        try store.write(Data("next".utf8), for: "k")
-        XCTAssertEqual(try store.read("k"), Data("next".utf8))
+        try await store.write(Data("next".utf8), for: "k")
+        await XCTAssertEqualAsync(try await store.read("k"), Data("next".utf8))
     }
 
-    func testKeysBecomeSafeFileNames() throws {
+    func testKeysBecomeSafeFileNames() async throws {
         XCTAssertEqual(FileCredentialStore.fileName(for: "vital.jwt"), "vital.jwt.credential")
         XCTAssertEqual(FileCredentialStore.fileName(for: "../etc/passwd"), "%2E.%2Fetc%2Fpasswd.credential")
         let store = try FileCredentialStore(directory: directory)
-        try store.write(Data("x".utf8), for: "../escape")
+        try await store.write(Data("x".utf8), for: "../escape")
         XCTAssertEqual(
             try FileManager.default.contentsOfDirectory(atPath: directory.path), ["%2E.%2Fescape.credential"])
     }
@@ -143,61 +145,63 @@ final class CredentialStoreTests: XCTestCase {
         let store = try FileCredentialStore(directory: directory)
         let values = (0..<20).map { Data(String(repeating: Character(UnicodeScalar(65 + $0)!), count: 4096).utf8) }
         await withTaskGroup(of: Void.self) { group in
-            for value in values { group.addTask { try? store.write(value, for: "k") } }
+            for value in values { group.addTask { try? await store.write(value, for: "k") } }
         }
-        let final = try XCTUnwrap(store.read("k"))
+        let final = try await XCTUnwrapAsync(await store.read("k"))
         XCTAssertTrue(values.contains(final))
         XCTAssertEqual(
             try FileManager.default.contentsOfDirectory(atPath: directory.path), ["k.credential"],
             "no temporary files left")
     }
 
-    func testTypedValuesAndUnreadableBytes() throws {
+    func testTypedValuesAndUnreadableBytes() async throws {
         let store = InMemoryCredentialStore()
-        try store.writeValue(["a": 1], for: "k")
-        XCTAssertEqual(try store.readValue([String: Int].self, for: "k"), ["a": 1])
-        try store.write(Data("not json".utf8), for: "k")
-        XCTAssertThrowsError(try store.readValue([String: Int].self, for: "k")) { error in
+        try await store.writeValue(["a": 1], for: "k")
+        await XCTAssertEqualAsync(try await store.readValue([String: Int].self, for: "k"), ["a": 1])
+        try await store.write(Data("not json".utf8), for: "k")
+        await XCTAssertThrowsErrorAsync(try await store.readValue([String: Int].self, for: "k")) { error in
             XCTAssertEqual(error as? CredentialStoreError, .unreadable(key: "k"))
         }
         XCTAssertEqual(store.keys, ["k"], "an unreadable value is left for the caller to decide about")
     }
 
-    func testAValueThatCannotBeEncodedIsATypedErrorAndNothingIsStored() throws {
+    func testAValueThatCannotBeEncodedIsATypedErrorAndNothingIsStored() async throws {
         var deep = JSONValue.null
         for _ in 0...JSONValue.writableDepth { deep = .array([deep]) }
         let stores: [any CredentialStore] = [InMemoryCredentialStore(), try FileCredentialStore(directory: directory)]
         for store in stores {
-            try store.writeValue(["kept": 1.5], for: "k")
+            try await store.writeValue(["kept": 1.5], for: "k")
             for value: any Encodable in [["x": Double.nan], ["x": -Double.infinity], deep] {
-                XCTAssertThrowsError(try store.writeValue(value, for: "k"), "\(type(of: store))") { error in
+                await XCTAssertThrowsErrorAsync(try await store.writeValue(value, for: "k"), "\(type(of: store))") {
+                    error in
                     XCTAssertEqual(error as? CredentialStoreError, .unencodable(key: "k"))
                     XCTAssertEqual((error as? CredentialStoreError)?.recovery, .fixRequest)
                     XCTAssertEqual(
                         "\(error)", "The value for 'k' could not be encoded for storage; nothing was written")
                 }
             }
-            XCTAssertEqual(try store.readValue([String: Double].self, for: "k"), ["kept": 1.5])
+            await XCTAssertEqualAsync(try await store.readValue([String: Double].self, for: "k"), ["kept": 1.5])
         }
     }
 
     // MARK: - Compare-and-swap, lock directories, bounded lock waits
 
-    func testReplaceWritesOnlyOverTheExpectedBytesInEveryStore() throws {
+    func testReplaceWritesOnlyOverTheExpectedBytesInEveryStore() async throws {
         let stores: [any CredentialStore] = [
             InMemoryCredentialStore(), try FileCredentialStore(directory: directory), LocklessStore(),
         ]
         for store in stores {
             let name = "\(type(of: store))"
-            XCTAssertFalse(try store.replace(Data("x".utf8), with: Data("a".utf8), for: "k"), name)
-            XCTAssertNil(try store.read("k"), name)
-            XCTAssertTrue(try store.replace(nil, with: Data("a".utf8), for: "k"), name)
-            XCTAssertFalse(try store.replace(nil, with: Data("b".utf8), for: "k"), "something is stored: \(name)")
-            XCTAssertFalse(try store.replace(Data("b".utf8), with: nil, for: "k"), name)
-            XCTAssertEqual(try store.read("k"), Data("a".utf8), name)
-            XCTAssertTrue(try store.replace(Data("a".utf8), with: Data("b".utf8), for: "k"), name)
-            XCTAssertTrue(try store.replace(Data("b".utf8), with: nil, for: "k"), name)
-            XCTAssertNil(try store.read("k"), name)
+            await XCTAssertFalseAsync(try await store.replace(Data("x".utf8), with: Data("a".utf8), for: "k"), name)
+            await XCTAssertNilAsync(try await store.read("k"), name)
+            await XCTAssertTrueAsync(try await store.replace(nil, with: Data("a".utf8), for: "k"), name)
+            await XCTAssertFalseAsync(
+                try await store.replace(nil, with: Data("b".utf8), for: "k"), "something is stored: \(name)")
+            await XCTAssertFalseAsync(try await store.replace(Data("b".utf8), with: nil, for: "k"), name)
+            await XCTAssertEqualAsync(try await store.read("k"), Data("a".utf8), name)
+            await XCTAssertTrueAsync(try await store.replace(Data("a".utf8), with: Data("b".utf8), for: "k"), name)
+            await XCTAssertTrueAsync(try await store.replace(Data("b".utf8), with: nil, for: "k"), name)
+            await XCTAssertNilAsync(try await store.read("k"), name)
         }
     }
 

@@ -29,9 +29,9 @@ final class FileCredentialStoreSafetyTests: XCTestCase {
 
     private func assertUnsafe(
         _ path: URL, _ problem: CredentialStoreError.LocationProblem, line: UInt = #line,
-        _ body: () throws -> Any?
-    ) {
-        XCTAssertThrowsError(try body(), line: line) { error in
+        _ body: () async throws -> Any?
+    ) async {
+        await XCTAssertThrowsErrorAsync(try await body(), line: line) { error in
             XCTAssertEqual(
                 error as? CredentialStoreError, .unsafeLocation(path: path.path, problem: problem), line: line)
             XCTAssertEqual((error as? CredentialStoreError)?.recovery, .reconfigure, line: line)
@@ -44,32 +44,32 @@ final class FileCredentialStoreSafetyTests: XCTestCase {
 
     // MARK: - Ancestors
 
-    func testAParentOthersCanWriteWithoutTheStickyBitIsRefused() throws {
+    func testAParentOthersCanWriteWithoutTheStickyBitIsRefused() async throws {
         let shared = try directory("shared", mode: 0o777)
-        assertUnsafe(shared, .writableByOthers(mode: 0o777)) {
+        await assertUnsafe(shared, .writableByOthers(mode: 0o777)) {
             try FileCredentialStore(directory: shared.appendingPathComponent("a/store"))
         }
         XCTAssertEqual(contents(shared), [], "nothing is created under a parent others can change")
         XCTAssertEqual(chmod(shared.path, 0o775), 0)
-        assertUnsafe(shared, .writableByOthers(mode: 0o775)) {
+        await assertUnsafe(shared, .writableByOthers(mode: 0o775)) {
             try FileCredentialStore(directory: shared.appendingPathComponent("store"))
         }
         XCTAssertEqual(chmod(shared.path, 0o755), 0)
         XCTAssertNoThrow(try FileCredentialStore(directory: shared.appendingPathComponent("store")))
     }
 
-    func testAParentWithTheStickyBitIsAccepted() throws {
+    func testAParentWithTheStickyBitIsAccepted() async throws {
         let sticky = try directory("sticky", mode: 0o1777)
         let store = try FileCredentialStore(directory: sticky.appendingPathComponent("store"))
-        try store.write(Data("value".utf8), for: "k")
-        XCTAssertEqual(try store.read("k"), Data("value".utf8))
+        try await store.write(Data("value".utf8), for: "k")
+        await XCTAssertEqualAsync(try await store.read("k"), Data("value".utf8))
     }
 
-    func testAnAncestorOfAnotherUserIsRefused() throws {
+    func testAnAncestorOfAnotherUserIsRefused() async throws {
         try XCTSkipUnless(geteuid() == 0, "only root can give a directory to another user")
         let foreign = try directory("foreign", mode: 0o755)
         XCTAssertEqual(chown(foreign.path, 4242, 4242), 0)
-        assertUnsafe(foreign, .ownedByAnotherUser(uid: 4242)) {
+        await assertUnsafe(foreign, .ownedByAnotherUser(uid: 4242)) {
             try FileCredentialStore(directory: foreign.appendingPathComponent("store"))
         }
         XCTAssertEqual(contents(foreign), [])
@@ -84,17 +84,19 @@ final class FileCredentialStoreSafetyTests: XCTestCase {
         }
     }
 
-    func testALinkAmongTheParentsIsFollowedOnlyWhenNoOtherUserCouldHaveMadeIt() throws {
+    func testALinkAmongTheParentsIsFollowedOnlyWhenNoOtherUserCouldHaveMadeIt() async throws {
         let real = try directory("real", mode: 0o700)
         let link = base.appendingPathComponent("link")
         try FileManager.default.createSymbolicLink(at: link, withDestinationURL: real)
         let store = try FileCredentialStore(directory: link.appendingPathComponent("store"))
-        try store.write(Data("value".utf8), for: "k")
+        try await store.write(Data("value".utf8), for: "k")
         XCTAssertEqual(contents(real.appendingPathComponent("store")), ["k.credential"])
 
         try XCTSkipUnless(geteuid() == 0, "only root can give a link to another user")
         XCTAssertEqual(lchown(link.path, 4242, 4242), 0)
-        assertUnsafe(link, .symbolicLink) { try FileCredentialStore(directory: link.appendingPathComponent("store")) }
+        await assertUnsafe(link, .symbolicLink) {
+            try FileCredentialStore(directory: link.appendingPathComponent("store"))
+        }
     }
 
     func testALoopOfLinksEndsWithAnError() throws {
@@ -129,20 +131,20 @@ final class FileCredentialStoreSafetyTests: XCTestCase {
         return moved
     }
 
-    func testAStoreKeepsItsDirectoryWhenThePathIsSwappedForALink() throws {
+    func testAStoreKeepsItsDirectoryWhenThePathIsSwappedForALink() async throws {
         let directory = base.appendingPathComponent("store")
         let store = try FileCredentialStore(directory: directory)
-        try store.write(Data("mine".utf8), for: "k")
-        try store.write(Data("gone soon".utf8), for: "removed")
+        try await store.write(Data("mine".utf8), for: "k")
+        try await store.write(Data("gone soon".utf8), for: "removed")
         let other = try self.directory("other", mode: 0o700)
         try Data("planted".utf8).write(to: other.appendingPathComponent("k.credential"))
         try Data("planted".utf8).write(to: other.appendingPathComponent("removed.credential"))
         let moved = try swap(directory, for: other)
 
-        XCTAssertEqual(try store.read("k"), Data("mine".utf8), "the planted value is never read")
-        try store.write(Data("secret".utf8), for: "token")
-        XCTAssertTrue(try store.replace(Data("mine".utf8), with: Data("swapped".utf8), for: "k"))
-        try store.remove("removed")
+        await XCTAssertEqualAsync(try await store.read("k"), Data("mine".utf8), "the planted value is never read")
+        try await store.write(Data("secret".utf8), for: "token")
+        await XCTAssertTrueAsync(try await store.replace(Data("mine".utf8), with: Data("swapped".utf8), for: "k"))
+        try await store.remove("removed")
         XCTAssertEqual(contents(moved), ["k.credential", "token.credential"])
         XCTAssertEqual(try Data(contentsOf: moved.appendingPathComponent("token.credential")), Data("secret".utf8))
         XCTAssertEqual(try Data(contentsOf: moved.appendingPathComponent("k.credential")), Data("swapped".utf8))
@@ -168,7 +170,7 @@ final class FileCredentialStoreSafetyTests: XCTestCase {
 
     // MARK: - Values that are not regular files
 
-    func testAFIFOPlantedAsAValueIsRefusedWithoutBlocking() throws {
+    func testAFIFOPlantedAsAValueIsRefusedWithoutBlocking() async throws {
         let store = try FileCredentialStore(directory: base.appendingPathComponent("store"))
         let fifo = store.fileURL(for: "k").path
         XCTAssertEqual(mkfifo(fifo, 0o600), 0)
@@ -177,16 +179,11 @@ final class FileCredentialStoreSafetyTests: XCTestCase {
             let writer = open(fifo, O_WRONLY | O_NONBLOCK)
             if writer >= 0 { close(writer) }
         }
-        let outcome = LockedBox<Result<Data?, any Error>>()
-        let finished = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
-            outcome.set(Result { try store.read("k") })
-            finished.signal()
-        }
-        guard finished.wait(timeout: .now() + 2) == .success else {
+        let reading = Task { try await store.read("k") }
+        guard let result = await outcome(of: reading, within: 2) else {
             return XCTFail("reading a FIFO blocked for more than 2 s")
         }
-        XCTAssertThrowsError(try outcome.get()?.get()) { error in
+        XCTAssertThrowsError(try result.get()) { error in
             XCTAssertEqual(error as? CredentialStoreError, .unsafeLocation(path: fifo, problem: .notARegularFile))
         }
     }

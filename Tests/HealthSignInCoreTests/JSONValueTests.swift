@@ -252,7 +252,7 @@ final class JSONValueTests: XCTestCase {
 
     /// The deepest value the SDK reads can be written by the stores, inside as many levels of its own state as
     /// remain: the reader never accepts what the store cannot write.
-    func testTheDeepestValueReadCanBeStored() throws {
+    func testTheDeepestValueReadCanBeStored() async throws {
         let depth = JSONValue.maximumDepth
         let deepest = try JSONValue.parse(
             Data((String(repeating: "[", count: depth) + String(repeating: "]", count: depth)).utf8))
@@ -261,8 +261,8 @@ final class JSONValueTests: XCTestCase {
             wrapped = level.isMultiple(of: 2) ? .array([wrapped]) : .object(JSONObject([(key: "m", value: wrapped)]))
         }
         let store = InMemoryCredentialStore()
-        try store.writeValue(wrapped, for: "deep")
-        XCTAssertEqual(try store.readValue(JSONValue.self, for: "deep"), wrapped)
+        try await store.writeValue(wrapped, for: "deep")
+        await XCTAssertEqualAsync(try await store.readValue(JSONValue.self, for: "deep"), wrapped)
         XCTAssertThrowsError(try JSONCoding.encode(JSONValue.array([wrapped])), "the writer's limit is where it was")
     }
 

@@ -63,13 +63,13 @@ final class JSONWebKeyPEMTests: XCTestCase {
             String(describing: try JSONWebKey(pem: try pem("rsa-pkcs1"), keyID: "k")).contains(body.prefix(20)))
     }
 
-    func testAKeyKeptAsAJWKInACredentialStoreIsRead() throws {
+    func testAKeyKeptAsAJWKInACredentialStoreIsRead() async throws {
         let store = InMemoryCredentialStore()
         let keys = try XCTUnwrap(try JSONValue.parse(try Fixtures.data("JOSE/test-keys.json"))["keys"]?.arrayValue)
         let rsa = try XCTUnwrap(keys.first { $0["kid"]?.stringValue == "test-rsa" })
-        try store.write(rsa.serialized(), for: "signing-key")
-        let key = try JSONWebKey(storedIn: store, key: "signing-key")
+        try await store.write(rsa.serialized(), for: "signing-key")
+        let key = try await JSONWebKey(storedIn: store, key: "signing-key")
         XCTAssertEqual(key, try fixtureKey("test-rsa"))
-        XCTAssertThrowsError(try JSONWebKey(storedIn: store, key: "absent"))
+        await XCTAssertThrowsErrorAsync(try await JSONWebKey(storedIn: store, key: "absent"))
     }
 }

@@ -30,8 +30,8 @@ final class LifecycleMonitorTests: XCTestCase {
     func testARequestWhoseCheckReadTheStoreBeforeTheEraseIsNotCounted() async throws {
         let monitor = monitor()
         let store = monitor.store(InMemoryCredentialStore())
-        try store.write(Data(#"{"accessToken":"at.1.0"}"#.utf8), for: key)
-        _ = try store.read(key)
+        try await store.write(Data(#"{"accessToken":"at.1.0"}"#.utf8), for: key)
+        _ = try await store.read(key)
         // The thread is preempted after its check; meanwhile the erase returns and steps end.
         monitor.eraseReturned(grantsUpTo: 1)
         _ = try await transport(monitor).send(request())
@@ -41,9 +41,9 @@ final class LifecycleMonitorTests: XCTestCase {
     func testARequestWhoseCheckReadTheStoreAfterTheEraseIsCounted() async throws {
         let monitor = monitor()
         let store = monitor.store(InMemoryCredentialStore())
-        try store.write(Data(#"{"accessToken":"at.1.0"}"#.utf8), for: key)
+        try await store.write(Data(#"{"accessToken":"at.1.0"}"#.utf8), for: key)
         monitor.eraseReturned(grantsUpTo: 1)
-        _ = try store.read(key)
+        _ = try await store.read(key)
         _ = try await transport(monitor).send(request())
         XCTAssertEqual(monitor.violations, ["(d) instance 1 sent 1.0 after its erase completed"])
     }
@@ -51,8 +51,8 @@ final class LifecycleMonitorTests: XCTestCase {
     func testARequestSentWithoutReadingTheStoreIsJudgedWhenSent() async throws {
         let monitor = monitor()
         let store = monitor.store(InMemoryCredentialStore())
-        try store.write(Data(#"{"accessToken":"at.1.0"}"#.utf8), for: key)
-        _ = try store.read(key)
+        try await store.write(Data(#"{"accessToken":"at.1.0"}"#.utf8), for: key)
+        _ = try await store.read(key)
         _ = try await transport(monitor).send(request())
         monitor.eraseReturned(grantsUpTo: 1)
         // The read above was consumed by the first request: this one had no check of its own.

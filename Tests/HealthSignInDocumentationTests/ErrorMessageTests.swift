@@ -33,6 +33,8 @@ final class ErrorMessageTests: XCTestCase {
         SchemaValidationError(path: "/num-results", requirement: "at least 1"),
         CredentialLifecycleError.superseded,
         CredentialStoreError.unreadable(key: "session"),
+        CredentialStoreError.lockLost(key: "session"),
+        CredentialSealingError.unopenable(key: "session"),
         JOSEError.invalidSignature,
         IDTokenError.nonceMismatch,
         TokenResponseError("token_type is missing, expected Bearer"),

@@ -108,7 +108,7 @@ final class ConnectionTests: XCTestCase {
             page.absoluteString.contains("appCreationToken%3Dtok%252Fen%252B%253D"), "the token is encoded twice")
         XCTAssertTrue(
             page.absoluteString.contains("instanceName%3D\(Self.child)"), "the child id names the instance by default")
-        let stored = try XCTUnwrap(store.read(connection.storeKey))
+        let stored = try await XCTUnwrapAsync(await store.read(connection.storeKey))
         XCTAssertTrue(String(decoding: stored, as: UTF8.self).lowercased().contains(Self.child))
     }
 
@@ -160,7 +160,7 @@ final class ConnectionTests: XCTestCase {
         let connection = try await connected()
         fake.script("GetAuthorizedPeople", Self.status(65))
         fake.script("CreateAuthenticatedSessionToken", Self.status(6))
-        let before = try store.read(connection.storeKey)
+        let before = try await store.read(connection.storeKey)
         do {
             _ = try await connection.withSession { client, session in
                 try await client.getAuthorizedPeople(session: session)
@@ -169,7 +169,8 @@ final class ConnectionTests: XCTestCase {
         } catch HealthVaultConnectionError.reprovisionRequired(let underlying) {
             XCTAssertEqual(underlying.code, .invalidApp)
         }
-        XCTAssertEqual(try store.read(connection.storeKey), before, "nothing is cleared until the app decides")
+        await XCTAssertEqualAsync(
+            try await store.read(connection.storeKey), before, "nothing is cleared until the app decides")
     }
 
     func testOtherStatusesKeepTheirCodeMessageAndContext() async throws {
@@ -193,7 +194,7 @@ final class ConnectionTests: XCTestCase {
 
     func testMalformedResponsesAreTypedAndNeverClearCredentials() async throws {
         let connection = try await connected()
-        let before = try store.read(connection.storeKey)
+        let before = try await store.read(connection.storeKey)
         let bodies = [
             ("not XML", "{\"json\": true}"),
             (
@@ -224,7 +225,7 @@ final class ConnectionTests: XCTestCase {
             } catch let error as ResponseDecodingError {
                 XCTAssertEqual(error.description, message, name)
             }
-            XCTAssertEqual(try store.read(connection.storeKey), before, name)
+            await XCTAssertEqualAsync(try await store.read(connection.storeKey), before, name)
         }
     }
 

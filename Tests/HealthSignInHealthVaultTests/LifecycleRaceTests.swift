@@ -63,11 +63,11 @@ final class LifecycleRaceTests: XCTestCase {
 
     func testAnUndecodableStoredConnectionIsNotProvisionedAndNeverLocks() async throws {
         let connection = connection()
-        try store.write(Data(#"{"application": "#.utf8), for: connection.storeKey)
+        try await store.write(Data(#"{"application": "#.utf8), for: connection.storeKey)
         await XCTAssertEqualAsync(try await connection.status(), .notProvisioned)
         try await connection.disconnect()
         XCTAssertEqual(store.keys, [])
-        try store.write(Data("not json".utf8), for: connection.storeKey)
+        try await store.write(Data("not json".utf8), for: connection.storeKey)
         _ = try await connection.provision(masterAppID: Self.master)
         guard case .awaitingAuthorization = try await connection.status() else {
             return XCTFail("provisioning did not replace it")
@@ -101,7 +101,7 @@ final class LifecycleRaceTests: XCTestCase {
 
     func testAnUnreadableStoredConnectionIsReported() async throws {
         let connection = connection()
-        try store.write(Data("{".utf8), for: connection.storeKey)
+        try await store.write(Data("{".utf8), for: connection.storeKey)
         var events = connection.events().makeAsyncIterator()
         await XCTAssertEqualAsync(try await connection.status(), .notProvisioned)
         await XCTAssertEqualAsync(await events.next(), .unreadableStoredValue)

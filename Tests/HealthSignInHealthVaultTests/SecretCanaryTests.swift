@@ -44,8 +44,8 @@ final class SecretCanaryTests: XCTestCase {
 
         let shellPage = try await connection.provision(masterAppID: ConnectionTests.master)
         let awaiting = try await connection.status()
-        let provisioned = try XCTUnwrap(
-            try store.recordedState(HealthVaultConnectionState.self, for: connection.storeKey))
+        let provisioned = try await XCTUnwrapAsync(
+            try await store.recordedState(HealthVaultConnectionState.self, for: connection.storeKey))
         try SecretCanary.assertStoredOnlyUnder(
             ["applicationCreationToken", "sharedSecret"], in: store.fileURL(for: connection.storeKey),
             also: Self.secrets)
@@ -66,7 +66,8 @@ final class SecretCanaryTests: XCTestCase {
             thrown = error
         }
 
-        let state = try XCTUnwrap(try store.recordedState(HealthVaultConnectionState.self, for: connection.storeKey))
+        let state = try await XCTUnwrapAsync(
+            try await store.recordedState(HealthVaultConnectionState.self, for: connection.storeKey))
         XCTAssertTrue(
             shellPage.absoluteString.contains("canary-secret-creation-token"), "the Shell page must carry the token")
         SecretCanary.assertHidden(

@@ -73,7 +73,7 @@ struct FaultMatrix {
         /// for a client whose clock runs 10 minutes fast.
         let prepare: (_ skewed: Bool, _ transport: any HTTPTransport) async throws -> Void
         /// The stored credential bytes.
-        let credentials: () throws -> Data?
+        let credentials: () async throws -> Data?
         /// The protected call the fault strikes.
         let call: () async throws -> Void
     }
@@ -90,7 +90,7 @@ struct FaultMatrix {
             let network = server.transport(timeout: 1)
             let transport = RecordingTransport { try await network.send($0) }
             try await scenario.prepare(fault.isClockSkew, transport)
-            let before = try scenario.credentials()
+            let before = try await scenario.credentials()
             let path = endpoint.path
             let attemptsBefore = transport.requests.filter { $0.url.path.hasPrefix(path) }.count
             if let fault = fault.fault { try await server.inject(fault, at: endpoint, count: 1) }
@@ -100,7 +100,7 @@ struct FaultMatrix {
             if fault.name.hasPrefix("latency"), server.kind == .emulator {
                 try await Task.sleep(nanoseconds: 2_000_000_000)
             }
-            let credentials = try scenario.credentials() == before ? "unchanged" : "updated"
+            let credentials = try await scenario.credentials() == before ? "unchanged" : "updated"
             let next = await describe { try await scenario.call() }
             let row = Row(outcome: outcome, attempts: attempts, credentials: credentials, next: next)
             rows.append((fault.name, row))

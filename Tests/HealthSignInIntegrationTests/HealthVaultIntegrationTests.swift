@@ -181,7 +181,7 @@ final class HealthVaultIntegrationTests: EachServerTestCase {
                 try await calls(.createAuthenticatedSessionToken), 1, "the stored session is reused")
             try await relaunched.disconnect()
             await XCTAssertEqualAsync(try await relaunched.status(), .notProvisioned)
-            XCTAssertNil(try store.read(relaunched.storeKey))
+            await XCTAssertNilAsync(try await store.read(relaunched.storeKey))
             XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), [])
         }
     }
@@ -264,7 +264,7 @@ final class HealthVaultIntegrationTests: EachServerTestCase {
                         current = self.connection(
                             clock: skewed ? OffsetClock(offset: 600) : SystemClock(), transport: transport)
                     },
-                    credentials: { try self.store.read(current.storeKey) },
+                    credentials: { try await self.store.read(current.storeKey) },
                     call: {
                         _ = try await current.withSession { client, session in
                             try await client.getAuthorizedPeople(session: session)

@@ -388,7 +388,7 @@ final class KoppeltaalIntegrationTests: EachServerTestCase {
                         _ = try await session.activate(code: try await self.launch())
                         try await self.server.expireTokens()
                     },
-                    credentials: { try self.store.read(session.storeKey) },
+                    credentials: { try await self.store.read(session.storeKey) },
                     call: { _ = try await Self.messages(session) }
                 )
             )

@@ -87,8 +87,8 @@ final class SMARTIntegrationTests: EachServerTestCase {
         try await server.stats().token[grant] ?? 0
     }
 
-    private func storedGrant(of session: SMARTSession) throws -> [String: Any] {
-        let data = try XCTUnwrap(try store.read(session.storeKey))
+    private func storedGrant(of session: SMARTSession) async throws -> [String: Any] {
+        let data = try await XCTUnwrapAsync(try await store.read(session.storeKey))
         let record = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         let state = try XCTUnwrap(record["state"] as? [String: Any])
         return try XCTUnwrap(state["grant"] as? [String: Any])
@@ -159,14 +159,15 @@ final class SMARTIntegrationTests: EachServerTestCase {
                 XCTAssertTrue(context.grantedScopes.contains("offline_access"), "strict \(strict)")
                 XCTAssertEqual(context.issuer, fhirBase.absoluteString)
                 XCTAssertEqual(context.subject, "smart-user-1")
-                let signInIDToken = try XCTUnwrap(try storedGrant(of: session)["idToken"] as? String)
+                let signInIDToken = try await XCTUnwrapAsync(try await storedGrant(of: session)["idToken"] as? String)
                 XCTAssertEqual(try JWS.parts(of: signInIDToken).algorithm, strict ? "ES256" : "RS256")
                 try await server.expireTokens()
                 let read = try await session.fhir(.fhir("Patient", id: "smart-patient-1"))
                 XCTAssertEqual(read.status, 200)
                 let refreshes = try await tokenRequests("refresh_token")
                 XCTAssertEqual(refreshes, 1)
-                let refreshedIDToken = try XCTUnwrap(try storedGrant(of: session)["idToken"] as? String)
+                let refreshedIDToken = try await XCTUnwrapAsync(
+                    try await storedGrant(of: session)["idToken"] as? String)
                 XCTAssertEqual(
                     refreshedIDToken != signInIDToken, strict, "a strict provider's refresh carries a new one")
                 guard case .revoked = try await session.revoke() else { return XCTFail("not revoked") }
@@ -192,7 +193,7 @@ final class SMARTIntegrationTests: EachServerTestCase {
 
             let session = session()
             _ = try await launched(session)
-            XCTAssertNotNil(try storedGrant(of: session)["refreshToken"])
+            await XCTAssertNotNilAsync(try await storedGrant(of: session)["refreshToken"])
             try await server.configure(["id_token_issuer": server.evil.absoluteString])
             try await server.expireTokens()
             await XCTAssertThrowsErrorAsync(try await session.fhir(.fhir("Patient", id: "smart-patient-1"))) { error in
@@ -370,7 +371,7 @@ final class SMARTIntegrationTests: EachServerTestCase {
             }
             let status = try await session.status()
             XCTAssertEqual(status, .signedOut)
-            let stored = try store.read(session.storeKey).flatMap {
+            let stored = try await store.read(session.storeKey).flatMap {
                 try? JSONSerialization.jsonObject(with: $0) as? [String: Any]
             }
             XCTAssertNil((stored?["state"] as? [String: Any] ?? stored)?["grant"], "no grant is stored")
@@ -411,7 +412,7 @@ final class SMARTIntegrationTests: EachServerTestCase {
         try await journey {
             let session = session()
             _ = try await launched(session)
-            let first = try storedGrant(of: session)
+            let first = try await storedGrant(of: session)
             let oldRefreshToken = try XCTUnwrap(first["refreshToken"] as? String)
             try await server.expireTokens()
             // The expired access token gets invalid_token; the session refreshes once and replays.
@@ -419,7 +420,7 @@ final class SMARTIntegrationTests: EachServerTestCase {
             XCTAssertEqual(response.status, 200)
             let refreshes = try await tokenRequests("refresh_token")
             XCTAssertEqual(refreshes, 1)
-            let second = try storedGrant(of: session)
+            let second = try await storedGrant(of: session)
             XCTAssertNotEqual(
                 second["refreshToken"] as? String, oldRefreshToken, "the rotated token replaced the old one")
             XCTAssertNotEqual(second["accessToken"] as? String, first["accessToken"] as? String)
@@ -483,7 +484,7 @@ final class SMARTIntegrationTests: EachServerTestCase {
         try await journey {
             let session = session()
             _ = try await launched(session)
-            let accessToken = try XCTUnwrap(try storedGrant(of: session)["accessToken"] as? String)
+            let accessToken = try await XCTUnwrapAsync(try await storedGrant(of: session)["accessToken"] as? String)
             let outcome = try await session.revoke()
             guard case .revoked = outcome else { return XCTFail("\(outcome)") }
             let status = try await session.status()
@@ -595,7 +596,7 @@ final class SMARTIntegrationTests: EachServerTestCase {
                         _ = try await self.launched(session)
                         try await self.server.expireTokens()
                     },
-                    credentials: { try self.store.read(session.storeKey) },
+                    credentials: { try await self.store.read(session.storeKey) },
                     call: { _ = try await session.fhir(.fhir("Patient", id: "smart-patient-1")) }
                 )
             )

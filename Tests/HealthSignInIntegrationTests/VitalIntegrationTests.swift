@@ -61,8 +61,8 @@ final class VitalIntegrationTests: EachServerTestCase {
 
             // A relaunch reads the session from the file: signed in, without any request.
             let relaunched = core(store: try FileCredentialStore(directory: directory))
-            XCTAssertEqual(try relaunched.status, [.configured, .signedIn, .useSignInToken])
-            XCTAssertEqual(try relaunched.currentUserID, grant.userID)
+            await XCTAssertEqualAsync(try await relaunched.status, [.configured, .signedIn, .useSignInToken])
+            await XCTAssertEqualAsync(try await relaunched.currentUserID, grant.userID)
             await XCTAssertEqualAsync(try await calls(.exchangeSignInToken), 1)
 
             // Expiry under load: a hundred concurrent calls, one refresh.
@@ -86,7 +86,7 @@ final class VitalIntegrationTests: EachServerTestCase {
             var iterator = relaunchedEvents.makeAsyncIterator()
             let event = await iterator.next()
             XCTAssertEqual(event, .signedOut(.userNoLongerValid(grant.userID)))
-            XCTAssertEqual(try relaunched.status, [])
+            await XCTAssertEqualAsync(try await relaunched.status, [])
             XCTAssertEqual(
                 try FileManager.default.contentsOfDirectory(atPath: directory.path), [], "the session file is erased")
 
@@ -105,7 +105,7 @@ final class VitalIntegrationTests: EachServerTestCase {
             XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path).count, 1)
             try await app.signOut()
             XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), [])
-            XCTAssertEqual(try app.status, [])
+            await XCTAssertEqualAsync(try await app.status, [])
             await XCTAssertThrowsErrorAsync(try await app.connectedProviders()) {
                 XCTAssertEqual($0 as? VitalSessionError, .notSignedIn)
             }
@@ -190,7 +190,8 @@ final class VitalIntegrationTests: EachServerTestCase {
             await XCTAssertThrowsErrorAsync(try await app.connectedProviders()) {
                 guard case .needsReauthentication? = $0 as? VitalSessionError else { return XCTFail("\($0)") }
             }
-            XCTAssertEqual(try app.status, [.configured, .signedIn, .useSignInToken, .pendingReauthentication])
+            await XCTAssertEqualAsync(
+                try await app.status, [.configured, .signedIn, .useSignInToken, .pendingReauthentication])
             await XCTAssertThrowsErrorAsync(try await app.connectedProviders())
             await XCTAssertEqualAsync(try await refreshes(), 1, "a pending session is not refreshed again")
             await XCTAssertThrowsErrorAsync(
@@ -222,7 +223,7 @@ final class VitalIntegrationTests: EachServerTestCase {
                             token: try await self.backend.signInToken(forClientUserID: "alice").signInToken)
                         try await self.server.expireTokens()
                     },
-                    credentials: { try self.store.read(app.storeKey) },
+                    credentials: { try await self.store.read(app.storeKey) },
                     call: { _ = try await app.connectedProviders() }
                 )
             )
@@ -237,20 +238,20 @@ final class VitalIntegrationTests: EachServerTestCase {
             let app = core()
             try await app.configure(apiKey: server.teamKey.value, environment: .sandbox, region: .us)
             try await app.setUserID(user)
-            XCTAssertEqual(try app.status, [.configured, .signedIn, .useApiKey])
+            await XCTAssertEqualAsync(try await app.status, [.configured, .signedIn, .useApiKey])
             await XCTAssertEqualAsync(try await app.connectedProviders().count, 1)
 
             let other = try await backend.signInToken(forClientUserID: "bob").signInToken
             await XCTAssertThrowsErrorAsync(try await app.signIn(token: other)) {
                 XCTAssertEqual($0 as? VitalSessionError, .migrationMismatch(["user"]))
             }
-            XCTAssertEqual(try app.status, [.configured, .signedIn, .useApiKey])
+            await XCTAssertEqualAsync(try await app.status, [.configured, .signedIn, .useApiKey])
 
             await XCTAssertEqualAsync(
                 try await app.signIn(token: try await backend.signInToken(forClientUserID: "alice").signInToken),
                 .migratedFromAPIKey)
-            XCTAssertEqual(try app.status, [.configured, .signedIn, .useSignInToken])
-            XCTAssertEqual(try app.currentUserID, user)
+            await XCTAssertEqualAsync(try await app.status, [.configured, .signedIn, .useSignInToken])
+            await XCTAssertEqualAsync(try await app.currentUserID, user)
             await XCTAssertEqualAsync(try await app.connectedProviders().count, 1)
         }
     }
@@ -270,15 +271,16 @@ final class VitalIntegrationTests: EachServerTestCase {
                 try await app.reconcile(appUserID: nil, tokenProvider: provider("nobody")), .unchanged)
             await XCTAssertEqualAsync(
                 try await app.reconcile(appUserID: "alice", tokenProvider: provider("alice")), .signedIn)
-            let alice = try app.currentUserID
+            let alice = try await app.currentUserID
             await XCTAssertEqualAsync(
                 try await app.reconcile(appUserID: "alice", tokenProvider: provider("alice")), .unchanged)
             await XCTAssertEqualAsync(
                 try await app.reconcile(appUserID: "bob", tokenProvider: provider("bob")), .signedIn)
-            XCTAssertNotEqual(try app.currentUserID, alice)
+            let bob = try await app.currentUserID
+            XCTAssertNotEqual(bob, alice)
             await XCTAssertEqualAsync(
                 try await app.reconcile(appUserID: nil, tokenProvider: provider("nobody")), .signedOut)
-            XCTAssertEqual(try app.status, [])
+            await XCTAssertEqualAsync(try await app.status, [])
             XCTAssertEqual(requested.current, ["alice", "bob"], "a token is requested only when the state differs")
         }
     }

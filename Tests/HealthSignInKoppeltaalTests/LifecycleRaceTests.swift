@@ -100,11 +100,11 @@ final class LifecycleRaceTests: XCTestCase {
 
     func testAnUndecodableStoredGrantNeedsActivationAndNeverLocks() async throws {
         let session = session()
-        try store.write(Data(#"{"grant": {"accessToken": 1"#.utf8), for: session.storeKey)
+        try await store.write(Data(#"{"grant": {"accessToken": 1"#.utf8), for: session.storeKey)
         await XCTAssertEqualAsync(try await session.status(), .needsActivation)
         guard case .nothingToRevoke = try await session.revoke() else { return XCTFail("expected nothing to revoke") }
         XCTAssertEqual(store.keys.filter { $0 == session.storeKey }, [], "revoking clears it")
-        try store.write(Data("not json".utf8), for: session.storeKey)
+        try await store.write(Data("not json".utf8), for: session.storeKey)
         _ = try await session.activate(code: "111111")
         guard case .active = try await session.status() else { return XCTFail("activation did not replace it") }
     }
@@ -124,7 +124,7 @@ final class LifecycleRaceTests: XCTestCase {
 
     func testAnUnreadableStoredGrantIsReported() async throws {
         let session = session()
-        try store.write(Data("{".utf8), for: session.storeKey)
+        try await store.write(Data("{".utf8), for: session.storeKey)
         var events = session.events().makeAsyncIterator()
         await XCTAssertEqualAsync(try await session.status(), .needsActivation)
         await XCTAssertEqualAsync(await events.next(), .unreadableStoredValue)

@@ -76,7 +76,8 @@ final class SecretCanaryTests: XCTestCase {
         let activation = try await backend.mobileLaunch(clientID: "RANJKA", patient: "p", user: "u")
         let context = try await session.activate(code: activation.code)
         let response = try await session.fhir(.fhir("Patient", id: "1"))
-        let state = try XCTUnwrap(try store.recordedState(OAuthSessionState<LaunchContext>.self, for: session.storeKey))
+        let state = try await XCTUnwrapAsync(
+            try await store.recordedState(OAuthSessionState<LaunchContext>.self, for: session.storeKey))
         try SecretCanary.assertStoredOnlyUnder(
             ["accessToken", "refreshToken"], in: store.fileURL(for: session.storeKey))
         var thrown: (any Error)?

@@ -134,8 +134,9 @@ final class DiscoveryTests: XCTestCase {
         let store = InMemoryCredentialStore()
         _ = try await discovery([.token: "/token"], store: store).endpoints(for: Self.registration())
         // The stored cache is edited to send tokens elsewhere.
-        let kept = try XCTUnwrap(try store.text("kept"))
-        try store.write(text: kept.replacingOccurrences(of: "/token", with: "https://evil.example/token"), for: "kept")
+        let kept = try await XCTUnwrapAsync(try await store.text("kept"))
+        try await store.write(
+            text: kept.replacingOccurrences(of: "/token", with: "https://evil.example/token"), for: "kept")
         let reads = LockedValue(0)
         let refused = await code {
             _ = try await self.discovery([.token: "/token"], store: store, reads: reads).endpoints(
@@ -155,12 +156,12 @@ final class DiscoveryTests: XCTestCase {
 
 extension CredentialStore {
     /// The stored text under `key`.
-    fileprivate func text(_ key: String) throws -> String? {
-        try read(key).map { String(decoding: $0, as: UTF8.self) }
+    fileprivate func text(_ key: String) async throws -> String? {
+        try await read(key).map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Stores `text` under `key`.
-    fileprivate func write(text: String, for key: String) throws {
-        try write(Data(text.utf8), for: key)
+    fileprivate func write(text: String, for key: String) async throws {
+        try await write(Data(text.utf8), for: key)
     }
 }

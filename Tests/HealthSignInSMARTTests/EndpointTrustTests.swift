@@ -107,10 +107,10 @@ final class EndpointTrustTests: XCTestCase {
         let first = session(transport, store: store)
         let url = try await first.standaloneAuthorizationURL()
         // The stored pending authorization is edited to redeem its code elsewhere.
-        let stored = try XCTUnwrap(try store.read(first.storeKey))
+        let stored = try await XCTUnwrapAsync(try await store.read(first.storeKey))
         let tampered = String(decoding: stored, as: UTF8.self).replacingOccurrences(
             of: "https://ehr.example/auth/token", with: "https://evil.example/token")
-        try store.write(Data(tampered.utf8), for: first.storeKey)
+        try await store.write(Data(tampered.utf8), for: first.storeKey)
         do {
             _ = try await session(transport, store: store).completeAuthorization(
                 redirectURL: try XCTUnwrap(FakeSMARTServer.redirect(for: url, code: "c")))
@@ -130,16 +130,16 @@ final class EndpointTrustTests: XCTestCase {
         // The kept discovery is edited, and an expired grant stored by an earlier version (under the key every SMART
         // session then used) names the same endpoint.
         let keptKey = discovering.storeKey + ".endpoints"
-        let kept = try XCTUnwrap(try store.read(keptKey))
+        let kept = try await XCTUnwrapAsync(try await store.read(keptKey))
         let tampered = String(decoding: kept, as: UTF8.self).replacingOccurrences(
             of: "https://ehr.example/auth/token", with: "https://evil.example/token")
-        try store.write(Data(tampered.utf8), for: keptKey)
+        try await store.write(Data(tampered.utf8), for: keptKey)
         let grant = """
             {"grant": {"accessToken": "at", "refreshToken": "rt", "expiresAt": 0,
             "tokenEndpoint": "https://evil.example/token", "revocationEndpoint": "https://evil.example/revoke",
             "context": {"fhirBaseURL": "https://ehr.example/fhir", "grantedScopes": [], "resources": [], "extensions": {}}}}
             """
-        try store.write(Data(grant.utf8), for: "smart.session")
+        try await store.write(Data(grant.utf8), for: "smart.session")
         do {
             _ = try await session(transport, store: store).accessToken()
             XCTFail("the grant was refreshed at a stored endpoint on another host")
@@ -166,7 +166,7 @@ final class EndpointTrustTests: XCTestCase {
         for (value, key) in [(grant, nil), (grant, "smart.session"), (recorded, nil)] {
             let store = InMemoryCredentialStore()
             let session = session(transport, store: store)
-            try store.write(Data(value.utf8), for: key ?? session.storeKey)
+            try await store.write(Data(value.utf8), for: key ?? session.storeKey)
             await XCTAssertThrowsErrorAsync(try await session.fhir(.fhir("Patient", id: "1"))) { error in
                 if value == recorded {
                     guard case .heldByAnotherRegistration? = error as? CredentialStoreError else {
@@ -176,8 +176,9 @@ final class EndpointTrustTests: XCTestCase {
                     XCTAssertEqual((error as? SignInError)?.code, .needsSignIn, "\(error)")
                 }
             }
-            XCTAssertEqual(
-                try store.read(key ?? session.storeKey), Data(value.utf8), "a grant that is not the session's stays")
+            await XCTAssertEqualAsync(
+                try await store.read(key ?? session.storeKey), Data(value.utf8),
+                "a grant that is not the session's stays")
         }
         XCTAssertTrue(transport.requests.isEmpty, "the access token went nowhere")
     }

@@ -136,7 +136,7 @@ final class LifecycleRaceTests: XCTestCase {
         // The server's endpoints are forgotten (the first instance still holds them in memory), so the second
         // instance's refresh, having read the grant from the store, looks them up before it sends the refresh token;
         // the first instance revokes the grant meanwhile.
-        try second.oauth.discovery.invalidate(FakeSMARTServer.fhirBaseURL)
+        try await second.oauth.discovery.invalidate(FakeSMARTServer.fhirBaseURL)
         let lookup = secondTransport.hold { $0.url.path.hasSuffix("/.well-known/smart-configuration") }
         let call = Task { try await second.fhir(.fhir("Patient", id: "1")) }
         _ = await lookup.arrival()

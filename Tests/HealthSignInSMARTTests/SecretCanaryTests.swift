@@ -101,8 +101,8 @@ final class SecretCanaryTests: XCTestCase {
         let redirect = try XCTUnwrap(FakeSMARTServer.redirect(for: authorization, code: SecretCanary.named("code")))
         let context = try await session.completeAuthorization(redirectURL: redirect)
         let response = try await session.fhir(.fhir("Patient", id: "123"))
-        let stored = try XCTUnwrap(
-            try store.recordedState(OAuthSessionState<SMARTLaunchContext>.self, for: session.storeKey))
+        let stored = try await XCTUnwrapAsync(
+            try await store.recordedState(OAuthSessionState<SMARTLaunchContext>.self, for: session.storeKey))
         try SecretCanary.assertStoredOnlyUnder(
             ["accessToken", "refreshToken"], in: store.fileURL(for: session.storeKey))
         var thrown: (any Error)?

@@ -66,3 +66,63 @@ public func outcome<Success: Sendable>(
         }
     }
 }
+
+// Named after the XCTest assertion it stands in for.
+// swift-format-ignore: AlwaysUseLowerCamelCase
+/// `XCTAssertNil` for an async expression.
+public func XCTAssertNilAsync<T>(
+    _ expression: @autoclosure () async throws -> T?, _ message: @autoclosure () -> String = "",
+    file: StaticString = #filePath, line: UInt = #line
+) async {
+    do {
+        let value = try await expression()
+        XCTAssertNil(value, message(), file: file, line: line)
+    } catch {
+        XCTFail("threw \(error) \(message())", file: file, line: line)
+    }
+}
+
+// Named after the XCTest assertion it stands in for.
+// swift-format-ignore: AlwaysUseLowerCamelCase
+/// `XCTAssertNotNil` for an async expression.
+public func XCTAssertNotNilAsync<T>(
+    _ expression: @autoclosure () async throws -> T?, _ message: @autoclosure () -> String = "",
+    file: StaticString = #filePath, line: UInt = #line
+) async {
+    do {
+        let value = try await expression()
+        XCTAssertNotNil(value, message(), file: file, line: line)
+    } catch {
+        XCTFail("threw \(error) \(message())", file: file, line: line)
+    }
+}
+
+// Named after the XCTest assertion it stands in for.
+// swift-format-ignore: AlwaysUseLowerCamelCase
+/// `XCTAssertTrue` for an async expression.
+public func XCTAssertTrueAsync(
+    _ expression: @autoclosure () async throws -> Bool, _ message: @autoclosure () -> String = "",
+    file: StaticString = #filePath, line: UInt = #line
+) async {
+    do {
+        let value = try await expression()
+        XCTAssertTrue(value, message(), file: file, line: line)
+    } catch {
+        XCTFail("threw \(error) \(message())", file: file, line: line)
+    }
+}
+
+// Named after the XCTest assertion it stands in for.
+// swift-format-ignore: AlwaysUseLowerCamelCase
+/// `XCTAssertFalse` for an async expression.
+public func XCTAssertFalseAsync(
+    _ expression: @autoclosure () async throws -> Bool, _ message: @autoclosure () -> String = "",
+    file: StaticString = #filePath, line: UInt = #line
+) async {
+    do {
+        let value = try await expression()
+        XCTAssertFalse(value, message(), file: file, line: line)
+    } catch {
+        XCTFail("threw \(error) \(message())", file: file, line: line)
+    }
+}

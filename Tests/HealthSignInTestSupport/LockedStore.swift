@@ -11,17 +11,17 @@ public struct LockedStore: CredentialStore {
     public init() {}
 
     /// Fails.
-    public func read(_ key: String) throws -> Data? {
+    public func read(_ key: String) async throws -> Data? {
         throw CredentialStoreError.systemError(key: key, operation: "read", code: Self.code)
     }
 
     /// Fails.
-    public func write(_ data: Data, for key: String) throws {
+    public func write(_ data: Data, for key: String) async throws {
         throw CredentialStoreError.systemError(key: key, operation: "write", code: Self.code)
     }
 
     /// Fails.
-    public func remove(_ key: String) throws {
+    public func remove(_ key: String) async throws {
         throw CredentialStoreError.systemError(key: key, operation: "remove", code: Self.code)
     }
 }

@@ -10,11 +10,11 @@ public final class LocklessStore: CredentialStore, Sendable {
     public init() {}
 
     /// The bytes under `key`, or nil.
-    public func read(_ key: String) throws -> Data? { values.current[key] }
+    public func read(_ key: String) async throws -> Data? { values.current[key] }
 
     /// Replaces the value under `key`.
-    public func write(_ data: Data, for key: String) throws { values.withValue { $0[key] = data } }
+    public func write(_ data: Data, for key: String) async throws { values.withValue { $0[key] = data } }
 
     /// Removes `key`.
-    public func remove(_ key: String) throws { values.withValue { $0[key] = nil } }
+    public func remove(_ key: String) async throws { values.withValue { $0[key] = nil } }
 }

@@ -9,12 +9,12 @@ private struct Recorded<State: Decodable>: Decodable {
 
 extension CredentialStore {
     /// The state a session stored under `key` (read from its record, `{"registration": …, "state": …}`), or nil.
-    public func recordedState<State: Decodable>(_ type: State.Type, for key: String) throws -> State? {
-        try read(key).map { try JSONDecoder().decode(Recorded<State>.self, from: $0).state }
+    public func recordedState<State: Decodable>(_ type: State.Type, for key: String) async throws -> State? {
+        try await read(key).map { try JSONDecoder().decode(Recorded<State>.self, from: $0).state }
     }
 
     /// The registration a session stored the value under `key` for, or nil.
-    public func recordedRegistration(for key: String) throws -> CredentialRegistration? {
-        try read(key).map { try JSONDecoder().decode(Recorded<JSONValue>.self, from: $0).registration }
+    public func recordedRegistration(for key: String) async throws -> CredentialRegistration? {
+        try await read(key).map { try JSONDecoder().decode(Recorded<JSONValue>.self, from: $0).registration }
     }
 }

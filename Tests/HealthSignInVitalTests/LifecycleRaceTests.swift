@@ -41,8 +41,8 @@ final class LifecycleRaceTests: XCTestCase {
         server.ledger.deleteSubject(Self.userA.uuidString.lowercased())
         refresh.release()
         await XCTAssertThrowsErrorAsync(try await call.value)
-        XCTAssertEqual(try core.currentUserID, Self.userB, "A's refusal must not erase B")
-        XCTAssertEqual(try core.status, [.configured, .signedIn, .useSignInToken])
+        await XCTAssertEqualAsync(try await core.currentUserID, Self.userB, "A's refusal must not erase B")
+        await XCTAssertEqualAsync(try await core.status, [.configured, .signedIn, .useSignInToken])
     }
 
     func testSignOutDuringARefreshLeavesNothingBehind() async throws {
@@ -56,7 +56,7 @@ final class LifecycleRaceTests: XCTestCase {
         refresh.release()
         await XCTAssertThrowsErrorAsync(try await call.value)
         XCTAssertEqual(store.keys, [], "the rotated tokens are not written after sign-out")
-        XCTAssertEqual(try core.status, [])
+        await XCTAssertEqualAsync(try await core.status, [])
     }
 
     func testTwoInstancesOnOneStoreSpendEachRefreshTokenOnce() async throws {
@@ -70,19 +70,19 @@ final class LifecycleRaceTests: XCTestCase {
             try await second.accessToken(), renewed, "the second instance takes the stored rotation")
         XCTAssertEqual(server.ledger.refreshCount, 1)
         XCTAssertEqual(server.ledger.refusals, [])
-        XCTAssertEqual(try second.status, [.configured, .signedIn, .useSignInToken])
+        await XCTAssertEqualAsync(try await second.status, [.configured, .signedIn, .useSignInToken])
     }
 
     func testAnUndecodableStoredSessionIsSignedOutAndNeverLocks() async throws {
         let core = core()
-        try store.write(Data(#"{"mode": {"signInToken": tru"#.utf8), for: core.storeKey)
-        XCTAssertEqual(try core.status, [])
-        XCTAssertNil(try core.currentUserID)
+        try await store.write(Data(#"{"mode": {"signInToken": tru"#.utf8), for: core.storeKey)
+        await XCTAssertEqualAsync(try await core.status, [])
+        await XCTAssertNilAsync(try await core.currentUserID)
         try await core.signOut()
         XCTAssertEqual(store.keys, [], "signing out clears it")
-        try store.write(Data("not json".utf8), for: core.storeKey)
+        try await store.write(Data("not json".utf8), for: core.storeKey)
         await XCTAssertEqualAsync(try await core.signIn(token: try SignInTokenTests.token("valid")), .signedIn)
-        XCTAssertEqual(try core.currentUserID, Self.userA, "a new sign-in replaces it")
+        await XCTAssertEqualAsync(try await core.currentUserID, Self.userA, "a new sign-in replaces it")
     }
 
     func testACancelledCallerReturnsAtOnceAndTheSharedRefreshStillLands() async throws {
@@ -100,7 +100,9 @@ final class LifecycleRaceTests: XCTestCase {
             "the cancelled caller returns CancellationError before the refresh ends: \(String(describing: early))")
         refresh.release()
         await XCTAssertEqualAsync(try await waiting.value.value, "at.1.1")
-        XCTAssertTrue(String(decoding: try XCTUnwrap(store.read(core.storeKey)), as: UTF8.self).contains("rt.1.1"))
+        await XCTAssertTrueAsync(
+            String(decoding: try await XCTUnwrapAsync(await store.read(core.storeKey)), as: UTF8.self).contains(
+                "rt.1.1"))
     }
 
     func testACallThatTookTheTokenBeforeSignOutDoesNotSendIt() async throws {
@@ -143,9 +145,9 @@ final class LifecycleRaceTests: XCTestCase {
 
     func testAnUnreadableStoredSessionIsReportedAsASignOut() async throws {
         let core = core()
-        try store.write(Data("{".utf8), for: core.storeKey)
+        try await store.write(Data("{".utf8), for: core.storeKey)
         var events = core.events().makeAsyncIterator()
-        XCTAssertEqual(try core.status, [])
+        await XCTAssertEqualAsync(try await core.status, [])
         _ = try? await core.connectedProviders()
         await XCTAssertEqualAsync(await events.next(), .signedOut(.storedSessionUnreadable))
     }

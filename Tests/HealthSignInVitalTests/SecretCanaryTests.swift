@@ -65,7 +65,7 @@ final class SecretCanaryTests: XCTestCase {
             ["accessToken", "refreshToken"], in: store.fileURL(for: core.storeKey), also: secrets)
         clock.advance(by: 3_600)
         _ = try await core.connectedProviders()
-        let state = try XCTUnwrap(try store.recordedState(VitalStoredState.self, for: core.storeKey))
+        let state = try await XCTUnwrapAsync(try await store.recordedState(VitalStoredState.self, for: core.storeKey))
         clock.advance(by: 3_600)
         var thrown: [any Error] = []
         do { _ = try await core.connectedProviders() } catch { thrown.append(error) }
@@ -75,7 +75,8 @@ final class SecretCanaryTests: XCTestCase {
         try await core.setUserID(SignInTokenTests.userID)
         _ = try await core.connectedProviders()
         try SecretCanary.assertStoredOnlyUnder(["apiKey"], in: store.fileURL(for: core.storeKey), also: secrets)
-        let apiKeyState = try XCTUnwrap(try store.recordedState(VitalStoredState.self, for: core.storeKey))
+        let apiKeyState = try await XCTUnwrapAsync(
+            try await store.recordedState(VitalStoredState.self, for: core.storeKey))
 
         var received: [VitalEvent] = []
         for await event in events {
@@ -83,7 +84,7 @@ final class SecretCanaryTests: XCTestCase {
             if received.count == 4 { break }
         }
         XCTAssertEqual(thrown.count, 2)
-        SecretCanary.assertHidden(
+        await SecretCanary.assertHidden(
             [grant, parsed, state, apiKeyState, try core.status, received] + thrown + transport.requests,
             also: secrets
         )

@@ -64,9 +64,9 @@ final class VitalSessionTests: XCTestCase {
             grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Atoken-exchange&subject_token_type=urn%3Ajunction%3Asign-in-token&subject_token=\(jwt)
 
             """)
-        XCTAssertEqual(try core.status, [.configured, .signedIn, .useSignInToken])
-        XCTAssertEqual(try core.currentUserID, Self.userID)
-        let stored = String(decoding: try XCTUnwrap(store.read(core.storeKey)), as: UTF8.self)
+        await XCTAssertEqualAsync(try await core.status, [.configured, .signedIn, .useSignInToken])
+        await XCTAssertEqualAsync(try await core.currentUserID, Self.userID)
+        let stored = String(decoding: try await XCTUnwrapAsync(await store.read(core.storeKey)), as: UTF8.self)
         XCTAssertFalse(stored.contains(jwt), "the sign-in token is discarded")
         XCTAssertFalse(stored.contains("AIzaFixturePublicKey"), "the sign-in token is discarded")
         XCTAssertTrue(stored.contains("rt-1"))
@@ -209,7 +209,7 @@ final class VitalSessionTests: XCTestCase {
             grant_type=refresh_token&refresh_token=rt-1
 
             """)
-        let stored = String(decoding: try XCTUnwrap(store.read(core.storeKey)), as: UTF8.self)
+        let stored = String(decoding: try await XCTUnwrapAsync(await store.read(core.storeKey)), as: UTF8.self)
         XCTAssertTrue(
             stored.contains("rt-2") && !stored.contains("rt-1"), "the rotated refresh token replaces the old one")
     }
@@ -247,7 +247,7 @@ final class VitalSessionTests: XCTestCase {
             XCTAssertEqual(error.status, 401)
         }
         XCTAssertEqual(transport.requests.count, 4, "one refresh, one replay")
-        XCTAssertEqual(try core.status, [.configured, .signedIn, .useSignInToken])
+        await XCTAssertEqualAsync(try await core.status, [.configured, .signedIn, .useSignInToken])
     }
 
     func testRefreshOutcomes() async throws {
@@ -280,7 +280,7 @@ final class VitalSessionTests: XCTestCase {
         for (fixture, status, after, isExpected) in cases {
             freshState()
             let (core, _) = try await signedIn(then: [try Self.fixture(status, fixture)])
-            let before = try store.read(core.storeKey)
+            let before = try await store.read(core.storeKey)
             clock.advance(by: 3600)
             do {
                 _ = try await core.accessToken()
@@ -289,9 +289,10 @@ final class VitalSessionTests: XCTestCase {
                 XCTAssertTrue(isExpected(error), "\(fixture): \(type(of: error)) \(error)")
             }
             if let after {
-                XCTAssertEqual(try core.status, after, fixture)
+                await XCTAssertEqualAsync(try await core.status, after, fixture)
             } else {
-                XCTAssertEqual(try store.read(core.storeKey), before, "\(fixture): the session is kept byte for byte")
+                await XCTAssertEqualAsync(
+                    try await store.read(core.storeKey), before, "\(fixture): the session is kept byte for byte")
             }
         }
     }
@@ -315,7 +316,7 @@ final class VitalSessionTests: XCTestCase {
         } catch VitalSessionError.alreadySignedIn {}
         await XCTAssertEqualAsync(try await core.signIn(token: try SignInTokenTests.token("valid")), .reauthenticated)
         await XCTAssertEqualAsync(try await core.accessToken().value, "at-3")
-        XCTAssertEqual(try core.status, [.configured, .signedIn, .useSignInToken])
+        await XCTAssertEqualAsync(try await core.status, [.configured, .signedIn, .useSignInToken])
     }
 
     func testAutomaticSignOutIsReported() async throws {
@@ -343,16 +344,17 @@ final class VitalSessionTests: XCTestCase {
         _ = try await signedIn()
         let offline = core(
             RecordingTransport { _ in throw TransportError(.cannotConnect, url: nil, detail: "offline") })
-        XCTAssertEqual(try offline.status, [.configured, .signedIn, .useSignInToken])
-        XCTAssertEqual(try offline.currentUserID, Self.userID)
-        XCTAssertEqual(try core(RecordingTransport(responses: []), store: InMemoryCredentialStore()).status, [])
+        await XCTAssertEqualAsync(try await offline.status, [.configured, .signedIn, .useSignInToken])
+        await XCTAssertEqualAsync(try await offline.currentUserID, Self.userID)
+        await XCTAssertEqualAsync(
+            try await core(RecordingTransport(responses: []), store: InMemoryCredentialStore()).status, [])
     }
 
     func testAStoreThatCannotBeReadIsAnErrorNotSignedOut() async throws {
         let core = VitalSession(
             configuration: .init(store: LockedStore(), transport: RecordingTransport(responses: []), clock: clock))
         let locked = CredentialStoreError.systemError(key: core.storeKey, operation: "read", code: LockedStore.code)
-        XCTAssertThrowsError(try core.status) { XCTAssertEqual($0 as? CredentialStoreError, locked) }
+        await XCTAssertThrowsErrorAsync(try await core.status) { XCTAssertEqual($0 as? CredentialStoreError, locked) }
         await XCTAssertThrowsErrorAsync(try await core.connectedProviders()) {
             XCTAssertEqual($0 as? CredentialStoreError, locked)
         }
@@ -365,7 +367,7 @@ final class VitalSessionTests: XCTestCase {
         let (core, transport) = try await signedIn()
         try await core.signOut()
         XCTAssertEqual(store.keys, [])
-        XCTAssertEqual(try core.status, [])
+        await XCTAssertEqualAsync(try await core.status, [])
         XCTAssertEqual(transport.requests.count, 1, "signing out makes no server call")
     }
 
@@ -385,12 +387,12 @@ final class VitalSessionTests: XCTestCase {
         ])
         let core = core(transport)
         try await core.configure(apiKey: "sk_us_secret", environment: .sandbox, region: .us)
-        XCTAssertEqual(try core.status, .configured)
+        await XCTAssertEqualAsync(try await core.status, .configured)
         await XCTAssertThrowsErrorAsync(try await core.connectedProviders()) {
             XCTAssertEqual($0 as? VitalSessionError, .notSignedIn)
         }
         try await core.setUserID(Self.userID)
-        XCTAssertEqual(try core.status, [.configured, .signedIn, .useApiKey])
+        await XCTAssertEqualAsync(try await core.status, [.configured, .signedIn, .useApiKey])
         _ = try await core.connectedProviders()
         XCTAssertEqual(transport.requests[0].headers["x-vital-api-key"], "sk_us_secret")
         XCTAssertNil(transport.requests[0].headers["Authorization"])
@@ -400,13 +402,14 @@ final class VitalSessionTests: XCTestCase {
 
         await XCTAssertEqualAsync(
             try await core.signIn(token: try SignInTokenTests.token("valid")), .migratedFromAPIKey)
-        XCTAssertEqual(try core.status, [.configured, .signedIn, .useSignInToken])
-        XCTAssertEqual(try core.currentUserID, Self.userID)
+        await XCTAssertEqualAsync(try await core.status, [.configured, .signedIn, .useSignInToken])
+        await XCTAssertEqualAsync(try await core.currentUserID, Self.userID)
         _ = try await core.connectedProviders()
         XCTAssertEqual(transport.requests[2].headers["Authorization"], "Bearer at-1")
         XCTAssertNil(transport.requests[2].headers["x-vital-api-key"])
-        XCTAssertFalse(
-            String(decoding: try XCTUnwrap(store.read(core.storeKey)), as: UTF8.self).contains("sk_us_secret"),
+        await XCTAssertFalseAsync(
+            String(decoding: try await XCTUnwrapAsync(await store.read(core.storeKey)), as: UTF8.self).contains(
+                "sk_us_secret"),
             "the key is gone")
         await XCTAssertThrowsErrorAsync(try await core.setUserID(Self.userID)) {
             XCTAssertEqual($0 as? VitalSessionError, .wrongMode([.configured, .signedIn, .useSignInToken]))
@@ -427,7 +430,8 @@ final class VitalSessionTests: XCTestCase {
             await XCTAssertThrowsErrorAsync(try await core.signIn(token: try SignInTokenTests.token("valid"))) {
                 XCTAssertEqual($0 as? VitalSessionError, .migrationMismatch(differing))
             }
-            XCTAssertEqual(try core.status, [.configured, .signedIn, .useApiKey], "API-key mode is kept")
+            await XCTAssertEqualAsync(
+                try await core.status, [.configured, .signedIn, .useApiKey], "API-key mode is kept")
             XCTAssertEqual(transport.requests.count, 0)
         }
     }
@@ -438,7 +442,7 @@ final class VitalSessionTests: XCTestCase {
         try await core.configure(apiKey: "sk_key", environment: .sandbox, region: .eu)
         await XCTAssertEqualAsync(
             try await core.signIn(token: try SignInTokenTests.token("valid")), .migratedFromAPIKey)
-        XCTAssertEqual(try core.status, [.configured, .signedIn, .useSignInToken])
+        await XCTAssertEqualAsync(try await core.status, [.configured, .signedIn, .useSignInToken])
     }
 
     func testAProductionAPIKeyIsRefusedUnlessAllowed() async throws {
@@ -454,7 +458,7 @@ final class VitalSessionTests: XCTestCase {
                 store: InMemoryCredentialStore(), transport: RecordingTransport(responses: []),
                 allowsProductionAPIKey: true))
         try await allowed.configure(apiKey: "pk_us_key", environment: .production, region: .us)
-        XCTAssertEqual(try allowed.status, .configured)
+        await XCTAssertEqualAsync(try await allowed.status, .configured)
     }
 
     func testSetUserIDNeedsAConfiguration() async throws {

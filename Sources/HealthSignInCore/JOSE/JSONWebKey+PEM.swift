@@ -113,8 +113,8 @@ extension JSONWebKey {
     ///
     /// - Throws: ``JOSEError/invalidKey(_:)`` when nothing is stored under `key` or what is stored is not a JWK; the
     ///   store's own errors.
-    public init(storedIn store: any CredentialStore, key: String) throws {
-        guard let data = try store.read(key) else { throw JOSEError.invalidKey("no key is stored under \(key)") }
+    public init(storedIn store: any CredentialStore, key: String) async throws {
+        guard let data = try await store.read(key) else { throw JOSEError.invalidKey("no key is stored under \(key)") }
         try self.init(json: data)
     }
 }

@@ -12,22 +12,50 @@ public final class CredentialLease: Sendable {
     fileprivate let epoch: UInt64
     private let currentEpoch: LockedValue<UInt64>
     /// Why a request may not go out now, or nil when it may: checked just before each one.
-    private let condition: (@Sendable () -> CredentialLifecycleError?)?
+    private let condition: (@Sendable () async -> CredentialLifecycleError?)?
+    /// What must hold before each request besides (a lock still held), throwing when it does not.
+    private let confirmation: (@Sendable () async throws -> Void)?
+    /// Whether a request was refused because the store holds another credential now: for good, since the lease is
+    /// bound to what the store held.
+    private let supersededSeen = LockedValue(false)
 
     fileprivate init(
         epoch: UInt64, currentEpoch: LockedValue<UInt64>,
-        condition: (@Sendable () -> CredentialLifecycleError?)? = nil
+        condition: (@Sendable () async -> CredentialLifecycleError?)? = nil,
+        confirmation: (@Sendable () async throws -> Void)? = nil
     ) {
         self.epoch = epoch
         self.currentEpoch = currentEpoch
         self.condition = condition
+        self.confirmation = confirmation
+    }
+
+    /// Throws why a request may not go out now.
+    fileprivate func check() async throws {
+        if let refusal = await refusal {
+            if refusal == .superseded { supersededSeen.withValue { $0 = true } }
+            throw refusal
+        }
+        try await confirmation?()
+        // The checks above wait for the store: an erase here that began meanwhile has ended the lease by now.
+        guard isUnerasedHere else { throw CredentialLifecycleError.erased }
     }
 
     /// Whether requests may still carry the credential.
-    public var isValid: Bool { refusal == nil }
+    public var isValid: Bool {
+        get async { await refusal == nil }
+    }
 
     /// Why requests may no longer carry the credential, or nil while they may.
-    var refusal: CredentialLifecycleError? { isUnerasedHere ? condition?() : .erased }
+    var refusal: CredentialLifecycleError? {
+        get async {
+            guard isUnerasedHere else { return .erased }
+            return await condition?()
+        }
+    }
+
+    /// Whether a request under this lease was refused because another instance replaced the credential.
+    var wasSuperseded: Bool { supersededSeen.current }
 
     /// Whether this instance has not erased the credential since handing out the lease (whatever another instance
     /// did to the store).
@@ -39,34 +67,26 @@ public final class CredentialLease: Sendable {
     }
 }
 
-/// The leases of one session: one per erase epoch, so handing one out allocates nothing.
+/// The leases of one session: ending them all is moving to the next erase epoch.
 final class LeaseBook: Sendable {
     private let epoch = LockedValue<UInt64>(0)
-    private let issued: LockedValue<CredentialLease>
-    /// What every lease also requires, e.g. that the shared store still holds a credential.
-    private let condition: (@Sendable () -> CredentialLifecycleError?)?
 
-    init(condition: (@Sendable () -> CredentialLifecycleError?)? = nil) {
-        self.condition = condition
-        issued = LockedValue(CredentialLease(epoch: 0, currentEpoch: epoch, condition: condition))
-    }
+    init() {}
 
-    /// The lease for the credential as it is now.
-    var current: CredentialLease { issued.current }
-
-    /// The lease for the credential as it is now, valid only while `condition` (in place of the book's own) gives no
-    /// refusal: for a credential bound to what the store held when it was handed out.
-    func current(requiring condition: @escaping @Sendable () -> CredentialLifecycleError?) -> CredentialLease {
-        CredentialLease(epoch: issued.current.epoch, currentEpoch: epoch, condition: condition)
+    /// A lease for the credential as it is now, valid only while `condition` gives no refusal: for a credential bound
+    /// to what the store held when it was handed out.
+    ///
+    /// - Parameter confirmation: also run before each request, throwing when it may not go out.
+    func current(
+        requiring condition: @escaping @Sendable () async -> CredentialLifecycleError?,
+        confirming confirmation: (@Sendable () async throws -> Void)? = nil
+    ) -> CredentialLease {
+        CredentialLease(epoch: epoch.current, currentEpoch: epoch, condition: condition, confirmation: confirmation)
     }
 
     /// Ends every lease handed out so far.
     func revoke() {
-        let next = epoch.withValue { epoch -> UInt64 in
-            epoch += 1
-            return epoch
-        }
-        issued.withValue { $0 = CredentialLease(epoch: next, currentEpoch: epoch, condition: condition) }
+        epoch.withValue { $0 += 1 }
     }
 }
 
@@ -76,7 +96,7 @@ private struct LeasedTransport: HTTPTransport {
     let lease: CredentialLease
 
     func send(_ request: HTTPRequestMessage) async throws -> HTTPResponseMessage {
-        if let refusal = lease.refusal { throw refusal }
+        try await lease.check()
         return try await base.send(request)
     }
 }

@@ -5,6 +5,10 @@ import Foundation
 ///
 /// Every flow is built on one session with a protocol-specific ``CredentialPolicy``. The guarantees:
 ///
+/// - **Served from memory.** A call that finds a usable credential in memory uses it without waiting for the store,
+///   as long as the store's change feed (``CredentialStore/changes``) says nobody changed it; a store without a feed
+///   is asked for the value's version first. While the feed's channel is down the store is read before use, and
+///   while the store cannot be reached at all the credential last read from it is used until it needs refreshing.
 /// - **Lazy load.** The store is read on first use. A value that cannot be decoded counts as nothing stored and is
 ///   reported once (``CredentialEvent/unreadableStoredValue``); erasing always clears it and a new value replaces it.
 ///   A store that cannot be read (a locked Keychain) is an error, never "signed out".
@@ -18,12 +22,17 @@ import Foundation
 ///   the credential it started from; otherwise it is dropped and logged.
 /// - **Shared stores.** A refresh holds the store's lock (``CredentialStore/lock(_:)``) and reads the store again
 ///   first: when another instance or process has already refreshed, its credential is used and nothing is sent.
+///   Just before the refresh token goes out the lock is confirmed (``CredentialStoreLock/confirm()``), and what the
+///   refresh brings is written fenced by it, so a holder whose lock passed to another neither spends nor overwrites.
 ///   Every write but an erase is a compare-and-swap (``CredentialStore/replace(_:with:for:)``) against the bytes
-///   this session last saw, so with a store that has no lock too, a refresh or refusal never overwrites or erases
+///   the write was decided on, so with a store that has no lock too, a refresh or refusal never overwrites or erases
 ///   what another instance stored meanwhile: the outcome is dropped and the stored credential used instead.
+/// - **A refused token is not adopted.** A credential the server refused is not taken up again from the store; when
+///   the one another instance stored is refused too, the call renews once more.
 /// - **Erase wins.** After an erase returns, the credential is gone from the store and from memory, no refresh in
 ///   flight writes it back, and no request carries it again (``CredentialLease``), in this instance or in any other
-///   sharing the store: every call and every request first asks the store whether it still holds a value.
+///   sharing the store once the change has reached it: every call and every request first checks, through the
+///   store's change feed or by asking the store, that it still holds the value.
 /// - **A credential goes only where it was issued.** The state is stored with the registration it was issued for
 ///   (``CredentialPolicy/registration(of:)``), under a key derived from the session's registrations unless one was
 ///   configured (``CredentialKey``). A credential recorded for a registration the policy does not accept is never
@@ -43,6 +52,15 @@ public actor CredentialSession<Policy: CredentialPolicy> {
         public let credential: Credential
         /// The lease requests carrying the credential go through.
         public let lease: CredentialLease
+        /// Whether this session's own refresh just obtained the credential (rather than finding it in memory or in the
+        /// store).
+        let isIssuedHere: Bool
+
+        init(credential: Credential, lease: CredentialLease, isIssuedHere: Bool = false) {
+            self.credential = credential
+            self.lease = lease
+            self.isIssuedHere = isIssuedHere
+        }
     }
 
     /// Where the state is kept.
@@ -64,21 +82,32 @@ public actor CredentialSession<Policy: CredentialPolicy> {
     nonisolated let leases: LeaseBook
     let transitions = AsyncMutex()
     let refreshGate = AsyncMutex()
+    /// Orders this session's reads and writes of the store, so what it holds in memory follows the store in order.
+    let storeIO = AsyncMutex()
 
     private(set) var value: State?
     private var loaded = false
     /// The bytes the store held when this session last read or wrote it.
-    private var storedBytes: Data?
+    private(set) var storedBytes: Data?
     /// A refresh's outcome the store failed to write: kept aside, since the server has already replaced the
     /// credential, never used before it is stored, and stored at the next use.
     private var pendingWrite: State?
     /// The registration whose credential the key holds, when this session has no other key to keep its own under.
     private var heldBy: CredentialRegistration?
     private var flight: SharedRun<Access>?
+    /// The read of the store that calls finding their credential possibly changed share.
+    private var readFlight: SharedRun<Bool>?
+    /// The feed's mark for the key just before the store was last read (nil: unknown).
+    private var confirmedMark: CredentialChangeMark?
+    /// The value's version just before the store was last read, for stores without a feed (nil: unknown).
+    private var confirmedVersion: Data?
+    /// Credentials the server refused lately: never taken up again from the store.
+    private var refused: [Credential] = []
     /// The last lease bound to the stored bytes, with those bytes.
     private var bound: (bytes: Data?, lease: CredentialLease)?
-    /// Whether this session's refresh holds the store's lock (so its own writes need not wait for it).
-    var holdsStoreLock = false
+    /// The store's lock, while this session's refresh holds it (so its own writes need not wait for it, and are
+    /// fenced by it).
+    var heldStoreLock: (any CredentialStoreLock)?
     var activeTransition: UInt64?
     var transitionCount: UInt64 = 0
     private var subscribers: [UInt64: @Sendable (State?) -> Void] = [:]
@@ -109,12 +138,7 @@ public actor CredentialSession<Policy: CredentialPolicy> {
         self.logger = logger
         self.category = category
         self.observe = observe
-        // Another instance sharing the store may erase the credential (sign out, revoke) at any time: each request
-        // checks that the store still holds one before it goes out. A store that cannot be read now does not stop
-        // it; the next access reports the store's error.
-        leases = LeaseBook {
-            do { return try store.contains(activeKey.current) ? nil : .erased } catch { return nil }
-        }
+        leases = LeaseBook()
     }
 
     /// Creates a session whose state is kept under exactly `key`; nothing is read until first use.
@@ -134,8 +158,8 @@ public actor CredentialSession<Policy: CredentialPolicy> {
     /// held in memory the store is read again, so a value another instance stored is seen.
     ///
     /// - Throws: the store's error when it cannot be read.
-    public func current() throws -> State? {
-        if !loaded || value == nil { try reread() }
+    public func current() async throws -> State? {
+        if !loaded || value == nil { try await reread() }
         return value
     }
 
@@ -144,31 +168,98 @@ public actor CredentialSession<Policy: CredentialPolicy> {
     /// session's, is nil.
     ///
     /// - Throws: the store's error when it cannot be read.
-    public nonisolated func storedState() throws -> State? {
-        var reading = policy.reading(try store.read(key))
-        if reading.owner != nil, key != keys.derived { reading = policy.reading(try store.read(keys.derived)) }
+    public nonisolated func storedState() async throws -> State? {
+        let key = self.key
+        var reading = policy.reading(try await store.read(key))
+        if reading.owner != nil, key != keys.derived { reading = policy.reading(try await store.read(keys.derived)) }
         if case .nothing = reading, let former = keys.former {
-            return policy.reading(try store.read(former)).unrecordedState
+            return policy.reading(try await store.read(former)).unrecordedState
         }
         return reading.state
+    }
+
+    /// Makes sure the state in memory is the stored one before a call uses it, reading the store only when it must:
+    /// while the store's feed gives the mark last confirmed (or, without a feed, the version), it is.
+    private func confirmCurrent() async throws {
+        guard loaded, value != nil else {
+            try await sharedReread()
+            return
+        }
+        guard let feed = store.changes else {
+            let version = try await store.version(of: key)
+            if version == nil || version != confirmedVersion { try await sharedReread() }
+            return
+        }
+        let mark = feed.mark(for: key)
+        if let mark, mark == confirmedMark { return }
+        if let mark, let confirmedMark, mark.epoch == confirmedMark.epoch {
+            // The feed announced a change: it is read, and a store that cannot be read now fails the call.
+            try await sharedReread()
+            return
+        }
+        // The feed's channel is down, or came up since the value was read (so it cannot tell what happened before):
+        // the store is read before use. A store out of reach cannot tell of a change either, and the credential last
+        // read from it serves until it needs refreshing.
+        do {
+            try await sharedReread()
+        } catch  where (error as? any SDKError)?.recovery == .retryLater {
+            log(.debug, "the store cannot be reached; using the credential last read from it")
+        }
+    }
+
+    /// A read of the store for calls that only need to see changes made before they began: concurrent callers share
+    /// one, so a store that does not answer holds them all for one deadline, not one each.
+    private func sharedReread() async throws {
+        if let readFlight {
+            _ = try await readFlight.value()
+            return
+        }
+        let run = SharedRun { [self] in try await self.rereadAndLand() }
+        readFlight = run
+        _ = try await run.value()
+    }
+
+    private func rereadAndLand() async throws -> Bool {
+        defer { readFlight = nil }
+        return try await reread()
     }
 
     /// Reads the store and takes its value when it differs from the last one seen.
     ///
     /// - Returns: whether the value changed.
     @discardableResult
-    func reread() throws -> Bool {
-        var data = try store.read(key)
-        if !loaded, data == nil, let moved = try moveFromFormerKey() { data = moved }
+    func reread() async throws -> Bool {
+        try await holdingStoreIO { try await rereadHoldingIO() }
+    }
+
+    /// Runs `body` holding ``storeIO``.
+    private func holdingStoreIO<Result>(_ body: () async throws -> Result) async throws -> Result {
+        try await storeIO.lock()
+        defer { storeIO.unlock() }
+        return try await body()
+    }
+
+    /// ``reread()`` for a caller that holds ``storeIO``.
+    private func rereadHoldingIO() async throws -> Bool {
+        // The mark and the version are taken before the value: a change after them moves them, and is seen next time.
+        let mark = store.changes?.mark(for: key)
+        let version = store.changes == nil ? try await store.version(of: key) : nil
+        var data = try await store.read(key)
+        if !loaded, data == nil, let moved = try await moveFromFormerKey() { data = moved }
+        confirmedMark = mark
+        confirmedVersion = version
         if loaded, data == storedBytes { return false }
         var reading = policy.reading(data)
         if case .foreign(let owner) = reading, moveToDerivedKey(leaving: owner) {
-            data = try store.read(key)
+            confirmedMark = store.changes?.mark(for: key)
+            confirmedVersion = store.changes == nil ? try await store.version(of: key) : nil
+            data = try await store.read(key)
             reading = policy.reading(data)
         }
         // Recording is an improvement, not a need: a store that refuses the write still serves the state.
-        if case .own(let state, recorded: false) = reading, let recorded = try? record(state, storedAs: data) {
+        if case .own(let state, recorded: false) = reading, let recorded = try? await record(state, storedAs: data) {
             data = recorded
+            confirmedVersion = nil
         }
         let wasLoaded = loaded
         let before = value
@@ -204,10 +295,8 @@ public actor CredentialSession<Policy: CredentialPolicy> {
     ///
     /// - Throws: the policy's missing-credential error, its unusable-credential error, or the refresh's error.
     public func access() async throws -> Access {
-        try storePendingWrite()
-        // An erase by another instance sharing the store (a sign-out, a revocation) is seen at once; a refresh there
-        // is seen when this one needs refreshing.
-        if try !loaded || value == nil || !store.contains(key) { try reread() }
+        try await storePendingWrite()
+        try await confirmCurrent()
         guard let state = try startingState(), let credential = policy.credential(in: state) else {
             throw policy.missingCredentialError(in: value)
         }
@@ -222,29 +311,54 @@ public actor CredentialSession<Policy: CredentialPolicy> {
     /// - Throws: `CancellationError` as soon as the caller's task is cancelled (the refresh goes on), or the
     ///   refresh's error.
     public func refreshed(replacing stale: Credential) async throws -> Access {
-        if let state = value, let current = policy.credential(in: state), current != stale,
-            (try? policy.checkUsable(current)) != nil, !policy.needsRefresh(current, at: clock.now())
-        {
+        if let state = value, let current = policy.credential(in: state), current != stale, isAdoptable(current) {
             return Access(credential: current, lease: boundLease())
         }
         let run = flight ?? startRefresh(trigger: stale)
         return try await run.value()
     }
 
+    /// A credential to use after the server refused `refusedCredential` as expired: like
+    /// ``refreshed(replacing:)``, and the refused credential is never taken up again, from memory or from the store.
+    func renewed(afterRefusalOf refusedCredential: Credential) async throws -> Access {
+        if !refused.contains(refusedCredential) {
+            refused.append(refusedCredential)
+            if refused.count > 4 { refused.removeFirst() }
+        }
+        return try await refreshed(replacing: refusedCredential)
+    }
+
+    /// Whether `credential`, found in memory or in the store, may be used instead of refreshing.
+    private func isAdoptable(_ credential: Credential) -> Bool {
+        !refused.contains(credential) && (try? policy.checkUsable(credential)) != nil
+            && !policy.needsRefresh(credential, at: clock.now())
+    }
+
     /// Runs `operation` with a usable credential; when it fails with the policy's expiry signal, the credential is
-    /// refreshed once for all callers and `operation` is run once more with the new one.
+    /// refreshed once for all callers and `operation` is run once more with the new one. When that one is a credential
+    /// another instance stored and the server refuses it too, the credential is renewed once more (with nothing left
+    /// to adopt, by a refresh of this session's own) and `operation` runs a third and last time.
     public nonisolated func withCredential<Result: Sendable>(
         _ operation: @Sendable (Access) async throws -> Result
     ) async throws -> Result {
-        let access = try await access()
-        do {
-            return try await operation(access)
-        } catch CredentialLifecycleError.superseded where access.lease.refusal == .superseded {
-            log(.info, "another instance replaced the credential this call held; running it with the current one")
-            return try await operation(try await accessRereading())
-        } catch  where policy.isExpirySignal(error) {
-            log(.info, "the server refused the credential as expired; refreshing")
-            return try await operation(try await refreshed(replacing: access.credential))
+        var access = try await access()
+        var (renewals, rereads) = (0, 0)
+        while true {
+            do {
+                return try await operation(access)
+            } catch CredentialLifecycleError.superseded
+                where rereads == 0 && access.lease.isUnerasedHere && access.lease.wasSuperseded
+            {
+                // The lease refused the request: the store holds another credential. Asking it again could meet an
+                // unreachable store, which refuses nothing, and fail a call that a replay serves.
+                log(.debug, "another instance replaced the credential this call held; running it with the current one")
+                rereads += 1
+                access = try await accessRereading()
+            } catch  where policy.isExpirySignal(error) && renewals < 2 && (renewals == 0 || !access.isIssuedHere) {
+                log(.debug, "the server refused the credential as expired; renewing it")
+                renewals += 1
+                access = try await renewed(afterRefusalOf: access.credential)
+            }
         }
     }
 
@@ -260,24 +374,26 @@ public actor CredentialSession<Policy: CredentialPolicy> {
         try await refreshGate.lock()
         defer { refreshGate.unlock() }
         let storeLock = try await store.lock(key)
-        holdsStoreLock = true
+        heldStoreLock = storeLock
         defer {
-            holdsStoreLock = false
+            heldStoreLock = nil
             storeLock?.release()
         }
-        try storePendingWrite()
-        try reread()
+        try await storePendingWrite()
+        try await reread()
         guard let state = try startingState(), let credential = policy.credential(in: state) else {
             throw policy.missingCredentialError(in: value)
         }
         try policy.checkUsable(credential)
-        if credential != trigger, !policy.needsRefresh(credential, at: clock.now()) {
+        if credential != trigger, isAdoptable(credential) {
             return Access(credential: credential, lease: boundLease())
         }
+        let isFirst = value == nil
         let fresh: Credential
-        // The refresh token goes out only while the store still holds what this refresh read: another instance on a
-        // store without a lock may erase or replace it while the refresh waits (for discovery, say).
-        let lease = boundLease()
+        // The refresh token goes out only while the store still holds what this refresh read (another instance on a
+        // store without a lock may erase or replace it while the refresh waits, for discovery say), and while this
+        // refresh still holds the store's lock.
+        let lease = boundLease(confirming: storeLock)
         var partial: (any Error)?
         do {
             fresh = try await policy.refresh(credential, lease: lease)
@@ -285,14 +401,18 @@ public actor CredentialSession<Policy: CredentialPolicy> {
             where lease.isUnerasedHere && [.erased, .superseded].contains(error)
         {
             // Another instance changed the store while the refresh waited: what it holds now decides.
-            return try adoptStored(instead: CredentialLifecycleError.superseded)
+            return try await adoptStored(instead: CredentialLifecycleError.superseded)
+        } catch CredentialStoreError.lockLost(let lockKey) {
+            // The lock passed to another holder before the refresh token went out: that holder refreshes.
+            log(.warning, "the store's lock passed to another holder before the refresh; nothing was sent")
+            throw CredentialStoreError.lockLost(key: lockKey)
         } catch let error as PartialRefresh<Credential> {
             // The server answered: what it issued is stored before the error is reported.
             fresh = error.credential
             partial = error.error
         } catch {
             let refusal = policy.refusal(of: credential, error: error)
-            guard try apply(refusal, to: credential) else { return try adoptStored(instead: refusal.error) }
+            guard try await apply(refusal, to: credential) else { return try await adoptStored(instead: refusal.error) }
             throw refusal.error
         }
         guard let latest = value ?? policy.initialState(), policy.credential(in: latest) == credential else {
@@ -302,42 +422,47 @@ public actor CredentialSession<Policy: CredentialPolicy> {
                 ? policy.missingCredentialError(in: value) : CredentialLifecycleError.superseded
         }
         let next = policy.state(latest, replacing: fresh)
+        let basis = storedBytes
         let written: Bool
         do {
-            written = try write(next, event: .refreshed)
+            written = try await write(next, event: .refreshed, over: basis)
         } catch {
             // The server has already replaced the credential: what it issued is kept aside, unused, until it is stored.
             log(.warning, "the refreshed credential could not be stored; it is kept aside and stored at the next use")
             pendingWrite = next
             throw error
         }
-        guard written else { return try adoptStored(instead: CredentialLifecycleError.superseded) }
+        guard written else { return try await adoptStored(instead: CredentialLifecycleError.superseded) }
         if let partial {
             log(.warning, "stored what the server issued; the refresh could not finish and is completed on next use")
             throw partial
         }
-        log(.info, "refreshed the credential")
-        return Access(credential: fresh, lease: boundLease())
+        log(.info, isFirst ? "obtained the credential" : "refreshed the credential")
+        return Access(credential: fresh, lease: boundLease(), isIssuedHere: true)
     }
 
     /// Applies a refused refresh to `credential` if it is still the current one.
     ///
     /// - Returns: false, changing nothing, when another instance changed the store since this session read it.
-    private func apply(_ refusal: CredentialRefusal<Credential>, to credential: Credential) throws -> Bool {
+    private func apply(_ refusal: CredentialRefusal<Credential>, to credential: Credential) async throws -> Bool {
         if case .keep = refusal.change { return true }
         guard let latest = value, policy.credential(in: latest) == credential else {
             dropStale("the server refused a credential that was signed out or replaced meanwhile; nothing is changed")
             return true
         }
+        let basis = storedBytes
         switch refusal.change {
         case .keep:
             return true
         case .replace(let marked):
-            guard try write(policy.state(latest, replacing: marked), event: .markedAfterRefusal) else { return false }
+            guard try await write(policy.state(latest, replacing: marked), event: .markedAfterRefusal, over: basis)
+            else {
+                return false
+            }
             log(.warning, "the server refused the credential; it is kept, marked")
         case .discard:
             let remaining = policy.stateWithoutCredential(latest)
-            guard try write(remaining, event: .discardedAfterRefusal) else { return false }
+            guard try await write(remaining, event: .discardedAfterRefusal, over: basis) else { return false }
             log(.warning, "the server refused the credential for good; it is erased")
             // Erasing all of the state ends the leases; erasing only the credential must end them too.
             if remaining != nil { leases.revoke() }
@@ -350,15 +475,13 @@ public actor CredentialSession<Policy: CredentialPolicy> {
     ///
     /// - Throws: the missing-credential error when nothing is stored now, `error` when what is stored cannot be used
     ///   as it is.
-    private func adoptStored(instead error: any Error) throws -> Access {
+    private func adoptStored(instead error: any Error) async throws -> Access {
         dropStale("another instance changed the stored credential first; this outcome is dropped")
-        try reread()
+        try await reread()
         guard let state = value, let current = policy.credential(in: state) else {
             throw policy.missingCredentialError(in: value)
         }
-        guard (try? policy.checkUsable(current)) != nil, !policy.needsRefresh(current, at: clock.now()) else {
-            throw error
-        }
+        guard isAdoptable(current) else { throw error }
         return Access(credential: current, lease: boundLease())
     }
 
@@ -368,15 +491,26 @@ public actor CredentialSession<Policy: CredentialPolicy> {
     private func boundLease() -> CredentialLease {
         // The same lease while nothing changed, so that what callers build on one (a client) is built once.
         if let bound, bound.bytes == storedBytes, bound.lease.isUnerasedHere { return bound.lease }
-        let check = StoredCredentialCheck(store: store, key: key, bytes: storedBytes)
-        let lease = leases.current(requiring: check.refusal)
+        let lease = leases.current(requiring: storedCheck().refusal)
         bound = (storedBytes, lease)
         return lease
     }
 
+    /// The lease a refresh sends the refresh token under: the bound one's conditions, and first that the store's
+    /// lock, when it has one, is still this refresh's (``CredentialStoreLock/confirm()``).
+    private func boundLease(confirming storeLock: (any CredentialStoreLock)?) -> CredentialLease {
+        guard let storeLock else { return boundLease() }
+        return leases.current(requiring: storedCheck().refusal, confirming: storeLock.confirm)
+    }
+
+    private func storedCheck() -> StoredCredentialCheck {
+        StoredCredentialCheck(
+            store: store, key: key, bytes: storedBytes, mark: confirmedMark, version: confirmedVersion)
+    }
+
     /// A usable credential after reading the store again, for a call whose credential another instance replaced.
     private func accessRereading() async throws -> Access {
-        try reread()
+        try await reread()
         return try await access()
     }
 
@@ -387,60 +521,75 @@ public actor CredentialSession<Policy: CredentialPolicy> {
 
     // MARK: - Writing
 
-    /// Stores `newValue` (or removes the value, for nil) if the store still holds the bytes this session last saw,
-    /// then makes it current and tells everyone.
+    /// Stores `newValue` (or removes the value, for nil) if the store still holds `basis`, the bytes the caller decided
+    /// on (what this session had seen then), then makes it current and tells everyone. The swap is fenced by the
+    /// store's lock when this session holds it. Whatever this session or another did to the store since the caller
+    /// decided, the swap fails rather than write over it.
     ///
     /// - Returns: false, changing nothing, when another instance changed the store meanwhile.
     /// - Throws: ``CredentialStoreError/heldByAnotherRegistration(key:registration:)`` when the key holds another
     ///   registration's credential and this session has no other key.
-    func write(_ newValue: State?, event: CredentialEvent) throws -> Bool {
-        if let heldBy { throw CredentialStoreError.heldByAnotherRegistration(key: key, registration: heldBy) }
-        let data = try newValue.map { try policy.encoded($0, for: key) }
-        let expected = storedBytes
-        if try store.replace(expected, with: data, for: key) {
-            commit(newValue, bytes: data, event: event)
+    func write(_ newValue: State?, event: CredentialEvent, over basis: Data?) async throws -> Bool {
+        try await holdingStoreIO {
+            if let heldBy { throw CredentialStoreError.heldByAnotherRegistration(key: key, registration: heldBy) }
+            let data = try newValue.map { try policy.encoded($0, for: key) }
+            let expected = basis
+            let mark = store.changes?.mark(for: key)
+            if try await swap(expected, with: data) {
+                commit(newValue, bytes: data, mark: mark, event: event)
+                return true
+            }
+            // Another registration may have stored its credential under the configured key since it was read: the
+            // value then goes to this session's derived key, if that holds what it was computed from.
+            guard case .foreign(let owner) = policy.reading(try await store.read(key)),
+                moveToDerivedKey(leaving: owner),
+                try await swap(expected, with: data)
+            else { return false }
+            commit(newValue, bytes: data, mark: nil, event: event)
             return true
         }
-        // Another registration may have stored its credential under the configured key since it was read: the value
-        // then goes to this session's derived key, if that holds what it was computed from.
-        guard case .foreign(let owner) = policy.reading(try store.read(key)), moveToDerivedKey(leaving: owner),
-            try store.replace(expected, with: data, for: key)
-        else { return false }
-        commit(newValue, bytes: data, event: event)
-        return true
+    }
+
+    /// One compare-and-swap under the session's key, fenced by the store's lock while this session holds it.
+    private func swap(_ expected: Data?, with new: Data?) async throws -> Bool {
+        guard let heldStoreLock else { return try await store.replace(expected, with: new, for: key) }
+        return try await store.replace(expected, with: new, for: key, fencedBy: heldStoreLock)
     }
 
     /// Stores the refresh outcome a failed write kept aside, if the store still holds what this session last saw;
     /// when another instance changed it meanwhile, that instance's value wins.
     ///
     /// - Throws: the store's error, keeping the outcome aside.
-    func storePendingWrite() throws {
+    func storePendingWrite() async throws {
         guard let pending = pendingWrite else { return }
-        if try write(pending, event: .refreshed) {
+        if try await write(pending, event: .refreshed, over: storedBytes) {
             log(.info, "stored the refreshed credential a failed write had kept aside")
         } else {
             pendingWrite = nil
             log(.warning, "another instance changed the stored credential; the one kept aside is dropped")
-            try reread()
+            try await reread()
         }
     }
 
     /// Removes the stored value whatever it is now (an erase wins over every other write), then tells everyone. The
     /// removal is a swap too, so that no other instance's swap in progress lands after it.
-    func erase(event: CredentialEvent) throws {
-        var attempts = 0
-        while true {
-            let stored = try store.read(key)
-            // Another registration's credential is never erased: this session's own is under its derived key, if any.
-            if case .foreign(let owner) = policy.reading(stored) {
-                if moveToDerivedKey(leaving: owner) { continue }
-                break
+    func erase(event: CredentialEvent) async throws {
+        try await holdingStoreIO {
+            var attempts = 0
+            let mark = store.changes?.mark(for: key)
+            while true {
+                let stored = try await store.read(key)
+                // Another registration's credential is never erased: this session's own is under its derived key.
+                if case .foreign(let owner) = policy.reading(stored) {
+                    if moveToDerivedKey(leaving: owner) { continue }
+                    break
+                }
+                if try await swap(stored, with: nil) { break }
+                attempts += 1
+                if attempts == 8 { throw CredentialLifecycleError.superseded }
             }
-            if try store.replace(stored, with: nil, for: key) { break }
-            attempts += 1
-            if attempts == 8 { throw CredentialLifecycleError.superseded }
+            commit(nil, bytes: nil, mark: mark, event: event)
         }
-        commit(nil, bytes: nil, event: event)
     }
 
     // MARK: - Keys
@@ -472,14 +621,14 @@ public actor CredentialSession<Policy: CredentialPolicy> {
     /// the policy claims it.
     ///
     /// - Returns: the bytes the key holds afterwards, or nil when there was nothing to move.
-    private func moveFromFormerKey() throws -> Data? {
-        guard let former = keys.former, former != key, let old = try store.read(former),
+    private func moveFromFormerKey() async throws -> Data? {
+        guard let former = keys.former, former != key, let old = try await store.read(former),
             let state = policy.reading(old).unrecordedState, policy.registration(of: state) != nil
         else { return nil }
         let data = try policy.encoded(state, for: key)
-        guard try store.replace(nil, with: data, for: key) else { return try store.read(key) }
+        guard try await store.replace(nil, with: data, for: key) else { return try await store.read(key) }
         // Only the value that was moved is removed; one changed meanwhile (by an earlier version still running) stays.
-        _ = try store.replace(old, with: nil, for: former)
+        _ = try await store.replace(old, with: nil, for: former)
         log(.info, "moved the credential stored under the former default key to \(key)")
         return data
     }
@@ -487,15 +636,18 @@ public actor CredentialSession<Policy: CredentialPolicy> {
     /// Records a claimed state stored without its registration, if the store still holds `data`.
     ///
     /// - Returns: the bytes stored, or nil when nothing was recorded.
-    private func record(_ state: State, storedAs data: Data?) throws -> Data? {
+    private func record(_ state: State, storedAs data: Data?) async throws -> Data? {
         guard policy.registration(of: state) != nil else { return nil }
         let recorded = try policy.encoded(state, for: key)
-        return try store.replace(data, with: recorded, for: key) ? recorded : nil
+        return try await store.replace(data, with: recorded, for: key) ? recorded : nil
     }
 
-    /// Makes `newValue`, just stored as `bytes`, current: an erase ends every lease; everyone is told.
-    private func commit(_ newValue: State?, bytes: Data?, event: CredentialEvent) {
+    /// Makes `newValue`, just stored as `bytes` after the feed stood at `mark`, current: an erase ends every lease;
+    /// everyone is told.
+    private func commit(_ newValue: State?, bytes: Data?, mark: CredentialChangeMark?, event: CredentialEvent) {
         pendingWrite = nil
+        confirmedMark = mark
+        confirmedVersion = nil
         let before = value
         let hadBytes = storedBytes != nil
         storedBytes = bytes
@@ -508,11 +660,15 @@ public actor CredentialSession<Policy: CredentialPolicy> {
 
     /// Runs `body` holding the store's lock, unless this session's refresh already holds it (its outcome is then
     /// applied only if the credential is still current, so writing now is safe).
-    func underStoreLock<Result>(_ body: () throws -> Result) async throws -> Result {
-        if holdsStoreLock { return try body() }
+    func underStoreLock<Result>(_ body: () async throws -> Result) async throws -> Result {
+        if heldStoreLock != nil { return try await body() }
         let lock = try await store.lock(key)
-        defer { lock?.release() }
-        return try body()
+        heldStoreLock = lock
+        defer {
+            heldStoreLock = nil
+            lock?.release()
+        }
+        return try await body()
     }
 
     // MARK: - Status and events
@@ -549,8 +705,8 @@ public actor CredentialSession<Policy: CredentialPolicy> {
         eventBroadcaster.subscribe()
     }
 
-    private func subscribe(_ id: UInt64, _ deliver: @escaping @Sendable (State?) -> Void) {
-        _ = try? current()
+    private func subscribe(_ id: UInt64, _ deliver: @escaping @Sendable (State?) -> Void) async {
+        _ = try? await current()
         subscribers[id] = deliver
         if loaded { deliver(value) }
     }

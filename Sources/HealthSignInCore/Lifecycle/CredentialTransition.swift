@@ -55,8 +55,8 @@ extension CredentialSession {
         let id = transitionCount
         activeTransition = id
         defer { activeTransition = nil }
-        try? storePendingWrite()
-        try reread()
+        try? await storePendingWrite()
+        try await reread()
         return try await body(CredentialTransition(session: self, id: id))
     }
 
@@ -77,9 +77,10 @@ extension CredentialSession {
             // Another instance may have rotated the credential since the step read it, and without a store lock it
             // may write between this read and the swap: then the change is applied again to what it wrote.
             for _ in 0..<3 {
-                try reread()
+                try await reread()
+                let basis = storedBytes
                 guard let next = change(value) else { return }
-                if try write(next, event: .stored) { return }
+                if try await write(next, event: .stored, over: basis) { return }
             }
             throw CredentialLifecycleError.superseded
         }
@@ -91,9 +92,9 @@ extension CredentialSession {
         defer { if settlingRefresh { refreshGate.unlock() } }
         leases.revoke()
         return try await underStoreLock {
-            if settlingRefresh { try reread() }
+            if settlingRefresh { try await reread() }
             let erased = value
-            try erase(event: .erased)
+            try await erase(event: .erased)
             return erased
         }
     }

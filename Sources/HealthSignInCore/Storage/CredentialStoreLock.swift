@@ -17,6 +17,19 @@ import Foundation
 public protocol CredentialStoreLock: Sendable {
     /// Releases the lock. Releasing it again does nothing.
     func release()
+    /// Confirms that the lock is still this holder's, and will stay so for as long as the store promises a holder
+    /// (a lease's full length), before something that must not be done twice: the lifecycle calls it just before a
+    /// refresh token goes out. The default does nothing, for locks that cannot pass to another holder while this one
+    /// lives.
+    ///
+    /// - Throws: ``CredentialStoreError/lockLost(key:)`` when the lock has passed to another holder, or the store's
+    ///   error when it cannot tell.
+    func confirm() async throws
+}
+
+extension CredentialStoreLock {
+    /// Nothing to confirm: the lock is held until it is released.
+    public func confirm() async throws {}
 }
 
 /// An exclusive advisory lock on a file (`flock(2)`), held by one open file description in the whole system, so

@@ -35,6 +35,10 @@ import Foundation
 ///   renamed over the old file, and the directory is flushed, so a crash at any point leaves the old value or the
 ///   new one, never a torn file. Leftover temporary files from a crash are ignored.
 ///
+/// Reads, writes and removals run on a thread of their own, never on one of Swift's cooperative pool, since a write
+/// waits for the disk (`fsync`). ``contains(_:)`` and ``version(of:)``, which sessions ask before every use, are one
+/// `fstatat(2)` of the directory entry and run where they are called.
+///
 /// Processes that share the directory take turns through ``lock(_:)``: an advisory `flock(2)` on a hidden
 /// `.<key>.lock` file beside the value (present only while the lock is held), so two server processes, or a tool
 /// and a server, refresh a rotating token once between them. They must run as the same user.
@@ -80,8 +84,8 @@ public final class FileCredentialStore: CredentialStore, @unchecked Sendable {
     }
 
     /// Whether a value is stored under `key`, from the directory entry alone (one `fstatat(2)`): what sessions sharing
-    /// the store ask before every request.
-    public func contains(_ key: String) throws -> Bool {
+    /// the store ask before every use, since the store has no change feed.
+    public func contains(_ key: String) async throws -> Bool {
         var info = stat()
         guard fstatat(directory.descriptor, Self.fileName(for: key), &info, AT_SYMLINK_NOFOLLOW) == 0 else {
             guard errno == ENOENT else {
@@ -94,7 +98,7 @@ public final class FileCredentialStore: CredentialStore, @unchecked Sendable {
 
     /// The file's identity, size and times (every write is a new file renamed into place), or nil when there is
     /// none: one `stat`, where comparing the bytes would open and read the file.
-    public func version(of key: String) throws -> Data? {
+    public func version(of key: String) async throws -> Data? {
         var info = stat()
         guard fstatat(directory.descriptor, Self.fileName(for: key), &info, AT_SYMLINK_NOFOLLOW) == 0 else {
             guard errno == ENOENT else {
@@ -118,7 +122,11 @@ public final class FileCredentialStore: CredentialStore, @unchecked Sendable {
     ///
     /// - Throws: ``CredentialStoreError/unsafeLocation(path:problem:)`` when the key's file is a symbolic link or not
     ///   a regular file (it is not followed or read, and reading does not wait for a FIFO's writer).
-    public func read(_ key: String) throws -> Data? {
+    public func read(_ key: String) async throws -> Data? {
+        try await offloaded { try self.readNow(key) }
+    }
+
+    private func readNow(_ key: String) throws -> Data? {
         let name = Self.fileName(for: key)
         let path = fileURL(for: key).path
         let descriptor = openat(directory.descriptor, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
@@ -153,17 +161,19 @@ public final class FileCredentialStore: CredentialStore, @unchecked Sendable {
     }
 
     /// Replaces the value under `key` atomically.
-    public func write(_ data: Data, for key: String) throws {
-        try writeLock.withLock { try writeUnlocked(data, for: key) }
+    public func write(_ data: Data, for key: String) async throws {
+        try await offloaded { try self.writeLock.withLock { try self.writeUnlocked(data, for: key) } }
     }
 
     /// Stores `new` (or removes the key, for nil) if the file holds `expected`: atomically between the users of
     /// this store object, and between processes while they hold ``lock(_:)``, as the credential lifecycle does.
-    public func replace(_ expected: Data?, with new: Data?, for key: String) throws -> Bool {
-        try writeLock.withLock {
-            guard try read(key) == expected else { return false }
-            if let new { try writeUnlocked(new, for: key) } else { try removeUnlocked(key) }
-            return true
+    public func replace(_ expected: Data?, with new: Data?, for key: String) async throws -> Bool {
+        try await offloaded {
+            try self.writeLock.withLock {
+                guard try self.readNow(key) == expected else { return false }
+                if let new { try self.writeUnlocked(new, for: key) } else { try self.removeUnlocked(key) }
+                return true
+            }
         }
     }
 
@@ -220,8 +230,8 @@ public final class FileCredentialStore: CredentialStore, @unchecked Sendable {
     static func lockFileName(for key: String) -> String { "." + fileName(for: key) + ".lock" }
 
     /// Removes `key`.
-    public func remove(_ key: String) throws {
-        try writeLock.withLock { try removeUnlocked(key) }
+    public func remove(_ key: String) async throws {
+        try await offloaded { try self.writeLock.withLock { try self.removeUnlocked(key) } }
     }
 
     /// Unlinks the key's file; the caller holds `writeLock`.

@@ -130,6 +130,11 @@ public final class Koppeltaal2BackendClient: Sendable {
     ///   transport errors.
     public func token() async throws -> Token { try await tokens.token() }
 
+    /// Proves this instance's credentials with a token request whose token is not kept; run it before the server
+    /// reports ready, so an instance with the wrong key fails its start with the authorization server's reason
+    /// (see `ClientCredentialsSession.verifyCredentials()`).
+    public func verifyCredentials() async throws { try await tokens.verifyCredentials() }
+
     /// Runs `call` with a token; when the server refuses it (a 401) a new token is requested once for every caller
     /// and `call` is replayed once.
     public func withAccessToken<Result: Sendable>(

@@ -57,10 +57,12 @@ public struct CredentialStoreHTIReplayStore: HTIReplayStore {
         let record = Data((seconds + " " + Base64URL.encode(random.bytes(count: 16))).utf8)
         let lock = try await store.lock(key)
         defer { lock?.release() }
-        guard let existing = try store.read(key) else { return try store.replace(nil, with: record, for: key) }
+        guard let existing = try await store.read(key) else {
+            return try await store.replace(nil, with: record, for: key)
+        }
         let remembered = String(decoding: existing, as: UTF8.self).split(separator: " ").first
             .flatMap { Double($0) }.map(Date.init(timeIntervalSince1970:))
         guard let remembered, remembered <= now else { return false }
-        return try store.replace(existing, with: record, for: key)
+        return try await store.replace(existing, with: record, for: key)
     }
 }

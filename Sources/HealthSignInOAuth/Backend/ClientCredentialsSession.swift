@@ -37,6 +37,7 @@ public final class ClientCredentialsSession: Sendable {
     /// The scopes asked for, e.g. `system/*.rs`.
     public let scope: String
     let credentials: CredentialSession<ClientCredentialsPolicy>
+    private let policy: ClientCredentialsPolicy
 
     /// The key the token is kept under: the settings' key, or `<family>.service.` and a digest of the registration's
     /// base URL, client id and scope, so that no other registration ever reads it. A token stored for another
@@ -61,6 +62,7 @@ public final class ClientCredentialsSession: Sendable {
         let policy = ClientCredentialsPolicy(
             registration: registration, scope: scope, renewalMargin: renewalMargin, settings: settings,
             discovery: discovery)
+        self.policy = policy
         credentials = CredentialSession(
             store: settings.store,
             key: CredentialKey(
@@ -79,6 +81,17 @@ public final class ClientCredentialsSession: Sendable {
             throw CredentialLifecycleError.superseded
         }
         return token
+    }
+
+    /// Proves this instance's credentials (its private key or secret, its client id, the scope) by asking the
+    /// authorization server for a token, which is not kept: what a server runs before it reports ready, so an instance
+    /// started with the wrong key fails its start with the server's reason instead of answering on the fleet's shared
+    /// token until a renewal lands on it.
+    ///
+    /// - Throws: what ``token()`` throws for a token request: `OAuthError` (`invalid_client` for a refused assertion),
+    ///   ``SignInError``, `JOSEError`, the request's errors.
+    public func verifyCredentials() async throws {
+        _ = try await policy.requestToken()
     }
 
     /// Forgets `stale` (a token the server refused), so the next ``token()`` asks for a new one.
@@ -142,6 +155,11 @@ struct ClientCredentialsPolicy: CredentialPolicy {
     }
 
     func refresh(_ credential: State, lease: CredentialLease) async throws -> State {
+        try await requestToken()
+    }
+
+    /// A new token from the token endpoint.
+    func requestToken() async throws -> State {
         let server = AuthorizationServer(
             endpoints: try await discovery.endpoints(for: registration), client: registration.client,
             options: settings.options)
@@ -155,7 +173,7 @@ struct ClientCredentialsPolicy: CredentialPolicy {
                 .malformedTokenResponse, "the token response cannot be used: \(error.reason)",
                 family: discovery.family)
         }
-        settings.options.logger.log(.info, discovery.family, "service token received")
+        settings.options.logger.log(.debug, discovery.family, "service token received")
         // Without expires_in the token is used for five minutes at most.
         let expiresAt = grant.expiresAt ?? receivedAt.addingTimeInterval(300)
         // A token that lives no longer than the margin is still kept for half its life, not asked for on every call.

@@ -59,7 +59,7 @@ public final class OAuthDiscovery: Sendable {
         -> OAuthEndpoints
     {
         let needed = needed.union([.token])
-        if let kept = kept(for: registration.baseURL) {
+        if let kept = await kept(for: registration.baseURL) {
             return try combined(kept, for: registration, needing: needed)
         }
         if needed.allSatisfy({ registration.endpoints[$0] != nil }) {
@@ -73,23 +73,23 @@ public final class OAuthDiscovery: Sendable {
             cache[key] = found
             return cache
         }
-        if let store { try store.writeValue(all, for: storeKey) }
+        if let store { try await store.writeValue(all, for: storeKey) }
         return endpoints
     }
 
     /// The endpoints of `registration` from what was read before (memory or store), checked again, without
     /// network; nil when nothing was read for its base URL yet.
-    public func keptEndpoints(for registration: OAuthRegistration) throws -> OAuthEndpoints? {
-        try kept(for: registration.baseURL).map { try combined($0, for: registration, needing: [.token]) }
+    public func keptEndpoints(for registration: OAuthRegistration) async throws -> OAuthEndpoints? {
+        try await kept(for: registration.baseURL).map { try combined($0, for: registration, needing: [.token]) }
     }
 
     /// Forgets what was read for `base` (the server moved an endpoint), so that the next use reads it again.
-    public func invalidate(_ base: URL) throws {
+    public func invalidate(_ base: URL) async throws {
         let all = cache.withValue { cache -> [String: AdvertisedEndpoints] in
             cache[base.absoluteString] = nil
             return cache
         }
-        if let store { try store.writeValue(all, for: storeKey) }
+        if let store { try await store.writeValue(all, for: storeKey) }
     }
 
     /// Checks endpoints kept elsewhere (with a pending authorization, say) as discovered ones are checked: each on an
@@ -144,11 +144,11 @@ public final class OAuthDiscovery: Sendable {
     }
 
     /// What was read for `base` before, from memory or the store.
-    private func kept(for base: URL) -> AdvertisedEndpoints? {
+    private func kept(for base: URL) async -> AdvertisedEndpoints? {
         let key = base.absoluteString
         if let found = cache.current[key] { return found }
         // An unreadable cache is only a cache: read the metadata again.
-        guard let store, let stored = try? store.readValue([String: AdvertisedEndpoints].self, for: storeKey),
+        guard let store, let stored = try? await store.readValue([String: AdvertisedEndpoints].self, for: storeKey),
             let found = stored[key]
         else { return nil }
         cache.withValue { $0[key] = found }

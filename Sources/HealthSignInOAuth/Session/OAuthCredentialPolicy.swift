@@ -65,7 +65,7 @@ package struct OAuthCredentialPolicy<Profile: OAuthProfile>: CredentialPolicy {
                 .refreshToken(.init(refreshToken: refreshToken)), transport: lease.guarding(settings.options.transport))
         } catch let error as UnexpectedResponseError where error.status == 404 {
             // The endpoint moved: read the server's metadata again next time.
-            try discovery.invalidate(registration.baseURL)
+            try await discovery.invalidate(registration.baseURL)
             throw error
         }
         var fresh = Credential(

@@ -85,6 +85,11 @@ public final class SMARTBackendClient: Sendable {
     ///   discovery, `JOSEError` when the assertion cannot be signed, and transport errors.
     public func token() async throws -> Token { try await tokens.token() }
 
+    /// Proves this instance's credentials with a token request whose token is not kept; run it before the server
+    /// reports ready, so an instance with the wrong key fails its start with the authorization server's reason
+    /// (see `ClientCredentialsSession.verifyCredentials()`).
+    public func verifyCredentials() async throws { try await tokens.verifyCredentials() }
+
     /// Forgets `stale` (a token the server refused), so the next ``token()`` asks for a new one.
     public func invalidate(_ stale: Token) async throws { try await tokens.invalidate(stale) }
 

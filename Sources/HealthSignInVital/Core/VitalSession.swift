@@ -7,7 +7,7 @@ import HealthSignInOAuth
 ///
 /// ```swift
 /// let vital = VitalSession(configuration: .init(store: try CredentialStores.secure(service: "com.example.vital")))
-/// if try vital.status.isEmpty {
+/// if try await vital.status.isEmpty {
 ///     try await vital.signIn(token: try await myBackend.vitalSignInToken())
 /// }
 /// let providers = try await vital.connectedProviders()
@@ -107,12 +107,12 @@ public final class VitalSession: Sendable {
     ///
     /// - Throws: the store's error when it cannot be read (e.g. a locked Keychain): that is not "signed out".
     public var status: VitalStatus {
-        get throws { (try session.storedState() ?? VitalStoredState()).status }
+        get async throws { (try await session.storedState() ?? VitalStoredState()).status }
     }
 
     /// The signed-in Vital user, read from the store without network.
     public var currentUserID: UUID? {
-        get throws { try session.storedState()?.userID }
+        get async throws { try await session.storedState()?.userID }
     }
 
     /// The status now, then every change: sign-ins, sign-outs (also automatic ones and an unreadable stored session),

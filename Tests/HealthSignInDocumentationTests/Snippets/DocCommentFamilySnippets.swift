@@ -89,7 +89,7 @@ func vitalBackendExample(teamKey: String, user: (id: String, name: String)) asyn
 func vitalSessionExample(myBackend: (vitalSignInToken: @Sendable () async throws -> String, name: String)) async throws {
     // snippet doc-vital-session
     let vital = VitalSession(configuration: .init(store: try CredentialStores.secure(service: "com.example.vital")))
-    if try vital.status.isEmpty {
+    if try await vital.status.isEmpty {
         try await vital.signIn(token: try await myBackend.vitalSignInToken())
     }
     let providers = try await vital.connectedProviders()

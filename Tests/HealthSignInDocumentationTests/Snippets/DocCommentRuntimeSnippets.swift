@@ -155,3 +155,11 @@ struct TokenPolicy: CredentialPolicy {
     }
 }
 // end snippet
+
+func credentialSealingExample(keyBytes: Data, directory: URL) throws {
+    // snippet doc-credential-sealing
+    let sealing = try CredentialSealing(keys: ["2026-11": keyBytes], current: "2026-11")
+    let store = SealedCredentialStore(try FileCredentialStore(directory: directory), sealing: sealing)
+    // end snippet
+    _ = store
+}

@@ -22,7 +22,7 @@ func vitalQuickStart() async throws {
         grant.signInToken     // in the app: ask your backend; asked for only when signed out or another user
     }
     let providers = try await vital.connectedProviders()
-    print(try vital.status)                        // [configured, signedIn, useSignInToken], read without network
+    print(try await vital.status)                  // [configured, signedIn, useSignInToken], read without network
     // end snippet
     _ = providers
 }

@@ -29,7 +29,7 @@ func vitalTutorialSignIn(vital: VitalSession) async throws {
     // snippet vital-tutorial-sign-in
     let signInTokenFromYourBackend = "the signInToken your server sent"   // from the backend step
     let outcome = try await vital.signIn(token: signInTokenFromYourBackend)   // one token exchange
-    print(outcome, try vital.status)   // read from the store, without network, at every later launch too
+    print(outcome, try await vital.status)   // read from the store, without network, at every later launch too
     // end snippet
 }
 

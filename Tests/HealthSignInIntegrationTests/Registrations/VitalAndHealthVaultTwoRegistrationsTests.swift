@@ -33,10 +33,10 @@ final class VitalAndHealthVaultTwoRegistrationsTests: XCTestCase {
             for session in [atA, atB, atA, atB] {
                 _ = try await session.connectedProviders()
             }
-            XCTAssertEqual(try atA.currentUserID?.uuidString.lowercased(), userA, "\(scenario)")
-            XCTAssertEqual(try atB.currentUserID?.uuidString.lowercased(), userB, "\(scenario)")
+            await XCTAssertEqualAsync(try await atA.currentUserID?.uuidString.lowercased(), userA, "\(scenario)")
+            await XCTAssertEqualAsync(try await atB.currentUserID?.uuidString.lowercased(), userB, "\(scenario)")
             let relaunched = session(at: serverB, store: store, key: scenario.sharedKey)
-            XCTAssertEqual(try relaunched.currentUserID?.uuidString.lowercased(), userB, "\(scenario)")
+            await XCTAssertEqualAsync(try await relaunched.currentUserID?.uuidString.lowercased(), userB, "\(scenario)")
             _ = try await relaunched.connectedProviders()
             TwoRegistrations.assertEachServerSawOnlyItsOwn(serverA.ledger, serverB.ledger, "\(scenario)")
         }

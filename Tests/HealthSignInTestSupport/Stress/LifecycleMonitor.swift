@@ -190,23 +190,37 @@ private struct MonitoredStore: CredentialStore {
     let base: any CredentialStore
     let monitor: LifecycleMonitor
 
-    func read(_ key: String) throws -> Data? {
+    func read(_ key: String) async throws -> Data? {
         monitor.storeRead()
-        return try base.read(key)
+        return try await base.read(key)
     }
 
-    func write(_ data: Data, for key: String) throws {
+    func write(_ data: Data, for key: String) async throws {
         monitor.stored(data)
-        try base.write(data, for: key)
+        try await base.write(data, for: key)
     }
 
-    func remove(_ key: String) throws {
+    func remove(_ key: String) async throws {
         monitor.count("store removals")
         monitor.note("    removed")
-        try base.remove(key)
+        try await base.remove(key)
     }
 
     func lock(_ key: String) async throws -> (any CredentialStoreLock)? { try await base.lock(key) }
+
+    var changes: (any CredentialChangeFeed)? { base.changes.map { MonitoredFeed(base: $0, monitor: monitor) } }
+}
+
+/// The base store's change feed: asking it for a mark is how a lease check observes the store without reading it, so
+/// the monitor notes the erased grants then, as it does at a read.
+private struct MonitoredFeed: CredentialChangeFeed {
+    let base: any CredentialChangeFeed
+    let monitor: LifecycleMonitor
+
+    func mark(for key: String) -> CredentialChangeMark? {
+        monitor.storeRead()
+        return base.mark(for: key)
+    }
 }
 
 extension LifecycleMonitor {

@@ -6,24 +6,30 @@ import NIOCore
 import NIOPosix
 import PostgresNIO
 
-/// The store's connections: opened when needed, kept while idle up to a bound, dropped once they fail. Every
-/// statement runs on the event loops under a deadline, so a caller waiting for one is never held longer than the
-/// store's timeout, whether it waits by blocking (the store's synchronous methods) or by suspending (its lock).
+/// The store's own connections: opened when needed, kept while idle up to a bound, dropped once they fail. Every
+/// statement runs on the event loops under a deadline, so a caller waiting for one is never held longer than twice
+/// the store's timeout.
 final class ConnectionPool: Sendable {
     private let configuration: PostgresConnection.Configuration
     private let eventLoopGroup: any EventLoopGroup
     private let logger: Logger
     private let maximumIdle: Int
     private let timeout: TimeAmount
+    /// The timeout in seconds.
+    let timeoutSeconds: TimeInterval
     private let idle = NIOLockedValueBox<[PostgresConnection]>([])
+    /// The turns for statements holding a connection.
+    let openSlots: AsyncSlots
     private let nextID = NIOLockedValueBox(0)
 
     init(
         configuration: PostgresConnection.Configuration, eventLoopGroup: any EventLoopGroup, logger: Logger,
-        maximumIdle: Int, timeout: TimeInterval
+        maximumIdle: Int, maximumOpen: Int, timeout: TimeInterval
     ) {
+        openSlots = AsyncSlots(max(1, maximumOpen))
         var configuration = configuration
         self.timeout = .milliseconds(Int64((max(timeout, 0.001) * 1_000).rounded(.up)))
+        timeoutSeconds = max(timeout, 0.001)
         configuration.options.connectTimeout = self.timeout
         self.configuration = configuration
         self.eventLoopGroup = eventLoopGroup
@@ -41,11 +47,7 @@ final class ConnectionPool: Sendable {
         if let pooled = idle.withLockedValue({ $0.popLast() }), !pooled.isClosed {
             connecting = loop.makeSucceededFuture(pooled)
         } else {
-            let id = nextID.withLockedValue { value -> Int in
-                value += 1
-                return value
-            }
-            connecting = PostgresConnection.connect(on: loop, configuration: configuration, id: id, logger: logger)
+            connecting = connect(on: loop)
         }
         let promise = loop.makePromise(of: Result.self)
         let exchange = NIOLockedValueBox<(connection: PostgresConnection?, finished: Bool)>((nil, false))
@@ -57,9 +59,10 @@ final class ConnectionPool: Sendable {
             if first { promise.completeWith(result) }
             return first
         }
+        let seconds = timeoutSeconds * 2
         let deadline = loop.scheduleTask(in: timeout + timeout) {
             exchange.withLockedValue { $0.connection }?.closeNow()
-            _ = finish(.failure(StatementTimedOut()))
+            _ = finish(.failure(StatementTimedOut(seconds: seconds)))
         }
         connecting.whenComplete { [self] connected in
             switch connected {
@@ -87,25 +90,14 @@ final class ConnectionPool: Sendable {
         return promise.futureResult
     }
 
-    /// Runs `statement` and blocks the calling thread until it ends; the deadline bounds the wait.
-    func runBlocking<Result: Sendable>(
-        _ statement: @escaping @Sendable (PostgresConnection) -> EventLoopFuture<Result>
-    ) throws -> Result {
-        // Blocking the loop the answer arrives on would wait forever.
-        if let current = MultiThreadedEventLoopGroup.currentEventLoop,
-            eventLoopGroup.makeIterator().contains(where: { $0 === current })
-        {
-            throw ChannelError.inappropriateOperationForState
+    /// A new connection of the pool's configuration, on `loop` (the next of the group by default).
+    func connect(on loop: (any EventLoop)? = nil) -> EventLoopFuture<PostgresConnection> {
+        let id = nextID.withLockedValue { value -> Int in
+            value += 1
+            return value
         }
-        let done = DispatchSemaphore(value: 0)
-        let outcome = NIOLockedValueBox<Swift.Result<Result, any Error>?>(nil)
-        run(statement).whenComplete { result in
-            outcome.withLockedValue { $0 = result }
-            done.signal()
-        }
-        done.wait()
-        guard let result = outcome.withLockedValue({ $0 }) else { throw ChannelError.ioOnClosedChannel }
-        return try result.get()
+        return PostgresConnection.connect(
+            on: loop ?? eventLoopGroup.next(), configuration: configuration, id: id, logger: logger)
     }
 
     private func giveBack(_ connection: PostgresConnection) {
@@ -148,9 +140,31 @@ final class ConnectionPool: Sendable {
     }
 }
 
+extension ConnectionPool {
+    /// The cause of a failure to reach the server, in words: no answer within the deadline, connection refused,
+    /// connection lost, the server shutting down or starting (with the SQLSTATE).
+    static func cause(of error: any Error) -> String {
+        if let timedOut = error as? StatementTimedOut { return timedOut.description }
+        if let error = error as? PSQLError {
+            if error.code == .server, let state = error.serverInfo?[.sqlState] {
+                return "the server ended the session: \(PostgresCredentialStoreError.meaning(of: state)) (SQLSTATE "
+                    + "\(state))"
+            }
+            if let underlying = error.underlying { return "connection lost: " + cause(of: underlying) }
+            return "connection lost (\(error.code))"
+        }
+        if let error = error as? IOError, error.errnoCode == ECONNREFUSED { return "connection refused" }
+        if let error = error as? NIOConnectionError {
+            let refused = error.connectionErrors.contains { ($0.error as? IOError)?.errnoCode == ECONNREFUSED }
+            return refused ? "connection refused" : "could not connect (\(error))"
+        }
+        return String(describing: error)
+    }
+}
+
 extension PostgresConnection {
     /// Closes the connection without waiting for it to be closed; the connection lives until it is.
-    fileprivate func closeNow() {
+    func closeNow() {
         let closing: EventLoopFuture<Void> = close()
         closing.whenComplete { _ in withExtendedLifetime(self) {} }
     }
@@ -158,5 +172,38 @@ extension PostgresConnection {
 
 /// A statement, with connecting, took longer than the store allows; its connection was closed.
 struct StatementTimedOut: Error, CustomStringConvertible {
-    var description: String { "timed out" }
+    let seconds: TimeInterval
+    var description: String { "no answer within \(seconds) s" }
+}
+
+/// A number of turns `async` callers take and give back, first come first served.
+final class AsyncSlots: Sendable {
+    private let state: NIOLockedValueBox<(free: Int, waiting: [CheckedContinuation<Void, Never>])>
+
+    init(_ count: Int) { state = NIOLockedValueBox((count, [])) }
+
+    func take() async throws {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let now = state.withLockedValue { state -> Bool in
+                guard state.free > 0 else {
+                    state.waiting.append(continuation)
+                    return false
+                }
+                state.free -= 1
+                return true
+            }
+            if now { continuation.resume() }
+        }
+    }
+
+    func give() {
+        let next = state.withLockedValue { state -> CheckedContinuation<Void, Never>? in
+            guard !state.waiting.isEmpty else {
+                state.free += 1
+                return nil
+            }
+            return state.waiting.removeFirst()
+        }
+        next?.resume()
+    }
 }

@@ -21,8 +21,22 @@ struct Schema: Sendable {
             ],
             // When each value was last written, for operators.
             ["ALTER TABLE \(table) ADD COLUMN IF NOT EXISTS updated_at timestamptz NOT NULL DEFAULT now()"],
+            // Fencing tokens for the locks, and a notification to every listening instance on each change.
+            [
+                "CREATE SEQUENCE IF NOT EXISTS \(table)_fence",
+                "ALTER TABLE \(table)_locks ADD COLUMN IF NOT EXISTS fence bigint NOT NULL DEFAULT 0",
+                "CREATE OR REPLACE FUNCTION \(table)_notify() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+                    + "IF TG_OP = 'DELETE' THEN PERFORM pg_notify('\(changesChannel)', OLD.key); "
+                    + "ELSE PERFORM pg_notify('\(changesChannel)', NEW.key); END IF; RETURN NULL; END $$",
+                "DROP TRIGGER IF EXISTS \(table)_changes ON \(table)",
+                "CREATE TRIGGER \(table)_changes AFTER INSERT OR UPDATE OR DELETE ON \(table) "
+                    + "FOR EACH ROW EXECUTE FUNCTION \(table)_notify()",
+            ],
         ]
     }
+
+    /// The channel every change to the table is announced on, with its key as the payload.
+    var changesChannel: String { "\(table)_changes" }
 
     /// - Throws: ``PostgresCredentialStoreError/invalidTableName(_:)`` unless `table` is a lowercase identifier.
     init(table: String) throws {

@@ -11,8 +11,15 @@ import PostgresNIO
 /// and prints one line of JSON: how many calls succeeded, the type and recovery of each failure, a digest of the
 /// access token it ends with (never the token) and its status.
 ///
-///     HealthSignInFleetWorker --emulator URL --table NAME --calls N --start UNIX-TIME
+///     HealthSignInFleetWorker --emulator URL --table NAME --calls N --start UNIX-TIME [--warm yes]
 ///     HealthSignInFleetWorker --emulator URL --table NAME --sign-in yes
+///     HealthSignInFleetWorker --emulator URL --table NAME --hold-lock yes
+///
+/// With `--hold-lock yes` the worker takes the store's lock on the grant, as a refresh does, prints `holding` and
+/// waits to be killed: a holder that dies mid-refresh. `--lease SECONDS` sets the store's lock lease.
+///
+/// With `--warm yes` the worker makes one call before it waits for the start, so that it holds the credential (and
+/// listens for changes) when the calls begin. The report also gives the slowest call's duration in seconds.
 ///
 /// The server is read from HEALTHSIGNIN_POSTGRES_HOST, _PORT, _USER and _DATABASE.
 @main
@@ -62,39 +69,60 @@ struct FleetWorker {
                     port: Int(environment["HEALTHSIGNIN_POSTGRES_PORT"] ?? "") ?? 5432,
                     username: environment["HEALTHSIGNIN_POSTGRES_USER"] ?? "healthsignin", password: nil,
                     database: environment["HEALTHSIGNIN_POSTGRES_DATABASE"], tls: .disable),
-                table: try arguments.value("table"), timeout: 2, outageTolerance: 20))
+                table: try arguments.value("table"), timeout: 2, outageTolerance: 20,
+                lockLease: Double(arguments.values["lease"] ?? "") ?? 60))
         let session = fleetSession(emulator: emulator, store: store)
+        if arguments.values["hold-lock"] != nil {
+            let lock = try await store.lock(session.storeKey)
+            FileHandle.standardOutput.write(Data("holding\n".utf8))
+            try await Task.sleep(for: .seconds(3_600))
+            lock?.release()
+            return "released"
+        }
         if arguments.values["sign-in"] != nil {
             _ = try await session.authorize(with: RedirectFollowingBrowser(transport: DefaultHTTPTransport(timeout: 5)))
-            return try await report(calls: 0, failures: [], session: session)
+            return try await report(calls: 0, failures: [], slowest: 0, session: session)
         }
         guard let calls = Int(try arguments.value("calls")), let start = Double(try arguments.value("start")) else {
             throw UsageError("--calls takes a number and --start a UNIX time")
         }
+        if arguments.values["warm"] != nil {
+            _ = try await session.fhir(ResourcePath("Patient", "smart-patient-1"))
+        }
         let wait = start - Date().timeIntervalSince1970
         if wait > 0 { try await Task.sleep(for: .milliseconds(Int(wait * 1_000))) }
-        let failures = await withTaskGroup(of: [String: String]?.self) { group in
+        let outcomes = await withTaskGroup(of: (failure: [String: String]?, seconds: Double).self) { group in
             for _ in 0..<calls {
                 group.addTask {
+                    let began = ContinuousClock.now
+                    let seconds = {
+                        let elapsed = began.duration(to: .now).components
+                        return Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
+                    }
                     do {
                         _ = try await session.fhir(ResourcePath("Patient", "smart-patient-1"))
-                        return nil
+                        return (nil, seconds())
                     } catch {
-                        return [
+                        let failure = [
                             "type": String(describing: type(of: error)),
                             "recovery": (error as? any SDKError).map { "\($0.recovery)" } ?? "none",
                             "error": String(describing: error),
                         ]
+                        return (failure, seconds())
                     }
                 }
             }
-            return await group.reduce(into: [[String: String]]()) { if let failure = $1 { $0.append(failure) } }
+            return await group.reduce(into: [(failure: [String: String]?, seconds: Double)]()) { $0.append($1) }
         }
-        return try await report(calls: calls, failures: failures, session: session)
+        return try await report(
+            calls: calls, failures: outcomes.compactMap(\.failure), slowest: outcomes.map(\.seconds).max() ?? 0,
+            session: session)
     }
 
     /// The line the worker prints.
-    static func report(calls: Int, failures: [[String: String]], session: SMARTSession) async throws -> String {
+    static func report(calls: Int, failures: [[String: String]], slowest: Double, session: SMARTSession) async throws
+        -> String
+    {
         let token: String
         do {
             token = CryptoPrimitives.sha256(Data(try await session.accessToken().value.utf8))
@@ -105,6 +133,7 @@ struct FleetWorker {
         let status = (try? await session.status()).map { "\($0)" } ?? "unreadable"
         let report: [String: Any] = [
             "successes": calls - failures.count, "failures": failures, "token": token, "status": status,
+            "slowest": slowest,
         ]
         return String(
             decoding: try JSONSerialization.data(withJSONObject: report, options: [.sortedKeys]), as: UTF8.self)

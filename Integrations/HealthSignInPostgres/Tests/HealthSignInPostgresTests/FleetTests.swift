@@ -120,6 +120,113 @@ final class FleetTests: XCTestCase {
         XCTAssertEqual(stats.refusedRefreshes, 0)
     }
 
+    /// A stopped database, then one that accepts connections and never answers for 10 s: four processes that hold a
+    /// valid access token keep answering every call from memory, and nothing is asked of the token server. Afterwards
+    /// the expired token is refreshed once for the fleet.
+    func testCallsHoldingAValidTokenKeepSucceedingWhileTheDatabaseIsStoppedOrSilent() async throws {
+        try await signIn()
+        for (fault, undo) in [("stop", "start"), ("pause", "resume")] {
+            let start = Date().addingTimeInterval(6)
+            let outage = Task.detached {
+                try await Task.sleep(for: .milliseconds(Int(start.timeIntervalSinceNow * 1_000) - 1_000))
+                try TestDatabase.control(fault)
+                try await Task.sleep(for: .milliseconds(Int(start.timeIntervalSinceNow * 1_000) + 9_000))
+                try TestDatabase.control(undo)
+            }
+            let reports: [WorkerReport]
+            do {
+                reports = try runFleet(callsEach: 50, start: start, warm: true)
+            } catch {
+                _ = try? await outage.value
+                throw error
+            }
+            try await outage.value
+            Self.note("database \(fault)", reports)
+            XCTAssertEqual(
+                reports.map(\.successes), [50, 50, 50, 50], "\(fault): \(reports.flatMap(\.failures).prefix(3))")
+        }
+        let untouched = try await smartStats()
+        XCTAssertEqual(untouched.refreshes, 0, "nothing was refreshed")
+
+        try await control("smart/expire-tokens")
+        let after = try runFleet(callsEach: 50)
+        XCTAssertEqual(after.map(\.successes), [50, 50, 50, 50], "\(after.flatMap(\.failures).prefix(3))")
+        let stats = try await smartStats()
+        XCTAssertEqual(stats.refreshes, 1, "one token request for the fleet after recovery")
+        XCTAssertEqual(stats.refusedRefreshes, 0)
+    }
+
+    /// The server ends the access token while the database accepts connections and never answers for 10 s: every call
+    /// of four processes needs a refresh. Each either succeeds once the database answers again or fails with a typed
+    /// transient error, nothing is lost, nobody is signed out, and the fleet refreshes once.
+    func testCallsNeedingARefreshWhileTheDatabaseIsSilentEndTypedAndTheFleetRefreshesOnce() async throws {
+        try await signIn()
+        let start = Date().addingTimeInterval(6)
+        let emulator: URL = self.emulator
+        let outage = Task.detached {
+            try await Task.sleep(for: .milliseconds(Int(start.timeIntervalSinceNow * 1_000) - 1_000))
+            try TestDatabase.control("pause")
+            try await expireTokens(at: emulator)
+            try await Task.sleep(for: .milliseconds(Int(start.timeIntervalSinceNow * 1_000) + 9_000))
+            try TestDatabase.control("resume")
+        }
+        let reports: [WorkerReport]
+        do {
+            reports = try runFleet(callsEach: 50, start: start, warm: true)
+        } catch {
+            _ = try? await outage.value
+            throw error
+        }
+        try await outage.value
+        Self.note("database silent, token expired", reports)
+        for failure in reports.flatMap(\.failures) {
+            XCTAssertEqual(failure["recovery"], "retryLater", "a failure that is not transient: \(failure)")
+        }
+        XCTAssertLessThan(reports.map(\.slowest).max() ?? 0, 30, "every call ended within its deadlines")
+        let stats = try await smartStats()
+        XCTAssertEqual(stats.refreshes, 1, "one refresh for the fleet")
+        XCTAssertEqual(stats.refusedRefreshes, 0, "no refresh token was spent twice")
+
+        let after = try runFleet(callsEach: 50)
+        XCTAssertEqual(after.map(\.successes), [50, 50, 50, 50], "\(after.flatMap(\.failures).prefix(3))")
+        XCTAssertTrue(after.allSatisfy { $0.status.hasPrefix("authorized") }, "\(after.map(\.status))")
+        let kept = try await smartStats()
+        XCTAssertEqual(kept.refreshes, 1, "the refreshed tokens were kept")
+    }
+
+    /// A process holding the lease mid-refresh is killed with SIGKILL: the others, whose token the server has ended,
+    /// wait for the lease to run out (6 s here), then one of them refreshes for all: every call succeeds, none waits
+    /// much longer than the lease, and the grant is intact.
+    func testAHolderKilledMidRefreshDelaysTheOthersByAtMostTheLease() async throws {
+        try await signIn()
+        let holder = try startWorker(["--hold-lock", "yes", "--lease", "6"])
+        let line = holder.output.fileHandleForReading.availableLine()
+        XCTAssertEqual(line, "holding")
+        kill(holder.process.processIdentifier, SIGKILL)
+        holder.process.waitUntilExit()
+        let killed = Date()
+        try await control("smart/expire-tokens")
+        let reports = try runWorkers(
+            3, ["--calls", "50", "--start", String(Date().timeIntervalSince1970), "--lease", "6"])
+        Self.note("lease holder killed", reports)
+        XCTAssertEqual(reports.map(\.successes), [50, 50, 50], "\(reports.flatMap(\.failures).prefix(3))")
+        XCTAssertLessThan(reports.map(\.slowest).max() ?? 99, 6 + 4, "no call waited much longer than the lease")
+        XCTAssertLessThan(Date().timeIntervalSince(killed), 30)
+        let stats = try await smartStats()
+        XCTAssertEqual(stats.refreshes, 1, "one refresh once the lease ran out")
+        XCTAssertEqual(stats.refusedRefreshes, 0, "the grant is intact")
+    }
+
+    /// Prints what a run did, for the record: calls, successes, failures, the slowest call.
+    private static func note(_ name: String, _ reports: [WorkerReport]) {
+        let calls = reports.map { $0.successes + $0.failures.count }.reduce(0, +)
+        let successes = reports.map(\.successes).reduce(0, +)
+        let slowest = String(format: "%.2f", reports.map(\.slowest).max() ?? 0)
+        print(
+            "FleetTests: \(name): \(calls) calls, \(successes) succeeded, \(calls - successes) failed, slowest \(slowest) s"
+        )
+    }
+
     // MARK: - The fleet
 
     /// Signs the confidential client in through the emulator's authorization page, keeping the grant in the table.
@@ -133,11 +240,30 @@ final class FleetTests: XCTestCase {
         let failures: [[String: String]]
         let token: String
         let status: String
+        let slowest: Double
     }
 
     /// Starts four worker processes together, at `start` (in 2 s by default), and returns their reports.
-    private func runFleet(callsEach: Int, start: Date = Date().addingTimeInterval(2)) throws -> [WorkerReport] {
-        try runWorkers(4, ["--calls", String(callsEach), "--start", String(start.timeIntervalSince1970)])
+    private func runFleet(callsEach: Int, start: Date = Date().addingTimeInterval(2), warm: Bool = false) throws
+        -> [WorkerReport]
+    {
+        try runWorkers(
+            4,
+            ["--calls", String(callsEach), "--start", String(start.timeIntervalSince1970)]
+                + (warm ? ["--warm", "yes"] : []))
+    }
+
+    /// Starts one worker process with `arguments`, its output piped.
+    private func startWorker(_ arguments: [String]) throws -> (process: Process, output: Pipe) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("HealthSignInFleetWorker")
+        process.arguments = ["--emulator", emulator.absoluteString, "--table", table] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return (process, output)
     }
 
     /// Runs `count` worker processes with `arguments` and returns their reports.
@@ -166,7 +292,8 @@ final class FleetTests: XCTestCase {
             }
             return WorkerReport(
                 successes: report["successes"] as? Int ?? -1, failures: report["failures"] as? [[String: String]] ?? [],
-                token: report["token"] as? String ?? "", status: report["status"] as? String ?? "")
+                token: report["token"] as? String ?? "", status: report["status"] as? String ?? "",
+                slowest: report["slowest"] as? Double ?? -1)
         }
     }
 
@@ -187,5 +314,27 @@ final class FleetTests: XCTestCase {
         let token = stats["token"] as? [String: Int]
         let refused = stats["token_refused"] as? [String: Int]
         return (token?["refresh_token"] ?? -1, refused?["refresh_token"] ?? 0)
+    }
+}
+
+/// Has the emulator end every SMART access token it issued.
+private func expireTokens(at emulator: URL) async throws {
+    var request = URLRequest(url: emulator.appendingPathComponent("_control/smart/expire-tokens"))
+    request.httpMethod = "POST"
+    request.httpBody = Data("{}".utf8)
+    request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+    _ = try await URLSession.shared.data(for: request)
+}
+
+extension FileHandle {
+    /// The first line written to this pipe, waiting for it; nil at its end.
+    fileprivate func availableLine() -> String? {
+        var bytes = Data()
+        while true {
+            let chunk = readData(ofLength: 1)
+            if chunk.isEmpty { return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self) }
+            if chunk == Data("\n".utf8) { return String(decoding: bytes, as: UTF8.self) }
+            bytes.append(chunk)
+        }
     }
 }

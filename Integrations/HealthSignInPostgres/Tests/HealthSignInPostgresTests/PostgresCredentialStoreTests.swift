@@ -12,57 +12,65 @@ import XCTest
 /// store instances (as across hosts), the tables made and migrated on first use, and typed errors when the server
 /// cannot be reached.
 final class PostgresCredentialStoreTests: XCTestCase {
-    func testValuesAreWrittenReadAndRemovedWithANewVersionEachWrite() throws {
+    func testValuesAreWrittenReadAndRemovedWithANewVersionEachWrite() async throws {
         let store = try TestDatabase.store()
-        XCTAssertNil(try store.read("a"))
-        XCTAssertFalse(try store.contains("a"))
-        XCTAssertNil(try store.version(of: "a"))
-        try store.write(Data("one".utf8), for: "a")
-        let first = try XCTUnwrap(try store.version(of: "a"))
-        XCTAssertEqual(try store.read("a"), Data("one".utf8))
-        XCTAssertTrue(try store.contains("a"))
-        try store.write(Data("one".utf8), for: "a")
-        XCTAssertNotEqual(try store.version(of: "a"), first, "a write is a new version, even of the same bytes")
-        try store.remove("a")
-        try store.remove("a")
-        XCTAssertNil(try store.read("a"))
-        try store.write(Data([0, 255, 0]), for: "a")
-        XCTAssertEqual(try store.read("a"), Data([0, 255, 0]), "bytes are kept as they are")
-        XCTAssertNotEqual(try store.version(of: "a"), first, "versions are never reused after a removal")
+        await XCTAssertNilAsync(try await store.read("a"))
+        await XCTAssertFalseAsync(try await store.contains("a"))
+        await XCTAssertNilAsync(try await store.version(of: "a"))
+        try await store.write(Data("one".utf8), for: "a")
+        let first = try await XCTUnwrapAsync(try await store.version(of: "a"))
+        await XCTAssertEqualAsync(try await store.read("a"), Data("one".utf8))
+        await XCTAssertTrueAsync(try await store.contains("a"))
+        try await store.write(Data("one".utf8), for: "a")
+        let second = try await store.version(of: "a")
+        XCTAssertNotEqual(second, first, "a write is a new version, even of the same bytes")
+        try await store.remove("a")
+        try await store.remove("a")
+        await XCTAssertNilAsync(try await store.read("a"))
+        try await store.write(Data([0, 255, 0]), for: "a")
+        await XCTAssertEqualAsync(try await store.read("a"), Data([0, 255, 0]), "bytes are kept as they are")
+        let third = try await store.version(of: "a")
+        XCTAssertNotEqual(third, first, "versions are never reused after a removal")
     }
 
-    func testReplaceChangesTheValueOnlyWhileItHoldsWhatTheCallerSaw() throws {
+    func testReplaceChangesTheValueOnlyWhileItHoldsWhatTheCallerSaw() async throws {
         let store = try TestDatabase.store()
         let (a, b) = (Data("a".utf8), Data("b".utf8))
-        XCTAssertTrue(try store.replace(nil, with: nil, for: "k"))
-        XCTAssertFalse(try store.replace(a, with: b, for: "k"))
-        XCTAssertTrue(try store.replace(nil, with: a, for: "k"))
-        XCTAssertFalse(try store.replace(nil, with: b, for: "k"))
-        XCTAssertFalse(try store.replace(nil, with: nil, for: "k"))
-        XCTAssertFalse(try store.replace(b, with: a, for: "k"))
-        XCTAssertTrue(try store.replace(a, with: b, for: "k"))
-        XCTAssertEqual(try store.read("k"), b)
-        XCTAssertFalse(try store.replace(a, with: nil, for: "k"))
-        XCTAssertTrue(try store.replace(b, with: nil, for: "k"))
-        XCTAssertNil(try store.read("k"))
+        await XCTAssertTrueAsync(try await store.replace(nil, with: nil, for: "k"))
+        await XCTAssertFalseAsync(try await store.replace(a, with: b, for: "k"))
+        await XCTAssertTrueAsync(try await store.replace(nil, with: a, for: "k"))
+        await XCTAssertFalseAsync(try await store.replace(nil, with: b, for: "k"))
+        await XCTAssertFalseAsync(try await store.replace(nil, with: nil, for: "k"))
+        await XCTAssertFalseAsync(try await store.replace(b, with: a, for: "k"))
+        await XCTAssertTrueAsync(try await store.replace(a, with: b, for: "k"))
+        await XCTAssertEqualAsync(try await store.read("k"), b)
+        await XCTAssertFalseAsync(try await store.replace(a, with: nil, for: "k"))
+        await XCTAssertTrueAsync(try await store.replace(b, with: nil, for: "k"))
+        await XCTAssertNilAsync(try await store.read("k"))
     }
 
-    /// Two store instances (two hosts) increment one counter by swaps from 8 threads: no increment is lost.
-    func testConcurrentSwapsFromTwoStoresLoseNoUpdate() throws {
+    /// Two store instances (two hosts) increment one counter by swaps from 8 tasks: no increment is lost.
+    func testConcurrentSwapsFromTwoStoresLoseNoUpdate() async throws {
         let table = TestDatabase.freshTable()
         let stores = [try TestDatabase.store(table: table), try TestDatabase.store(table: table)]
-        try stores[0].write(Data("0".utf8), for: "counter")
-        DispatchQueue.concurrentPerform(iterations: 8) { worker in
-            let store = stores[worker % 2]
-            for _ in 0..<25 {
-                while true {
-                    guard let seen = try? store.read("counter"), let value = Int(String(decoding: seen, as: UTF8.self))
-                    else { continue }
-                    if (try? store.replace(seen, with: Data(String(value + 1).utf8), for: "counter")) == true { break }
+        try await stores[0].write(Data("0".utf8), for: "counter")
+        await withTaskGroup(of: Void.self) { group in
+            for worker in 0..<8 {
+                let store = stores[worker % 2]
+                group.addTask {
+                    for _ in 0..<25 {
+                        while true {
+                            guard let seen = try? await store.read("counter"),
+                                let value = Int(String(decoding: seen, as: UTF8.self))
+                            else { continue }
+                            let next = Data(String(value + 1).utf8)
+                            if (try? await store.replace(seen, with: next, for: "counter")) == true { break }
+                        }
+                    }
                 }
             }
         }
-        XCTAssertEqual(try stores[1].read("counter"), Data("200".utf8))
+        await XCTAssertEqualAsync(try await stores[1].read("counter"), Data("200".utf8))
     }
 
     func testTheLockKeepsOtherStoresWaitingUntilItIsReleased() async throws {
@@ -87,7 +95,7 @@ final class PostgresCredentialStoreTests: XCTestCase {
     func testALockWhoseHolderDiedEndsWithItsLease() async throws {
         let table = TestDatabase.freshTable()
         let store = try TestDatabase.store(table: table, lockTimeout: 10)
-        XCTAssertNil(try store.read("warm up: the tables exist"))
+        await XCTAssertNilAsync(try await store.read("warm up: the tables exist"))
         try await TestDatabase.execute(
             "INSERT INTO \(table)_locks (key, holder, expires_at) VALUES ('k', 'gone', now() + interval '1 second')")
         let started = Date()
@@ -113,15 +121,21 @@ final class PostgresCredentialStoreTests: XCTestCase {
         taken?.release()
     }
 
-    func testTheTablesAreMadeOnFirstUseOnceForInstancesStartingTogether() throws {
+    func testTheTablesAreMadeOnFirstUseOnceForInstancesStartingTogether() async throws {
         let table = TestDatabase.freshTable()
         let stores = try (0..<6).map { _ in try TestDatabase.store(table: table) }
         let failures = LockedErrors()
-        DispatchQueue.concurrentPerform(iterations: stores.count) { index in
-            do { try stores[index].write(Data([UInt8(index)]), for: "k\(index)") } catch { failures.append(error) }
+        await withTaskGroup(of: Void.self) { group in
+            for (index, store) in stores.enumerated() {
+                group.addTask {
+                    do { try await store.write(Data([UInt8(index)]), for: "k\(index)") } catch {
+                        failures.append(error)
+                    }
+                }
+            }
         }
         XCTAssertEqual(failures.all.map { "\($0)" }, [])
-        XCTAssertEqual(try stores[0].read("k5"), Data([5]))
+        await XCTAssertEqualAsync(try await stores[0].read("k5"), Data([5]))
     }
 
     /// A table at the first version (no `updated_at`) is brought to the latest, its values kept.
@@ -140,8 +154,8 @@ final class PostgresCredentialStoreTests: XCTestCase {
             logger: Logger(label: "test"))
         try await connection.close()
 
-        XCTAssertEqual(try store.read("kept"), Data("old".utf8))
-        try store.write(Data("new".utf8), for: "kept")
+        await XCTAssertEqualAsync(try await store.read("kept"), Data("old".utf8))
+        try await store.write(Data("new".utf8), for: "kept")
         let rows = try await PostgresConnection.connect(
             configuration: try TestDatabase.connection(), id: 2, logger: Logger(label: "test"))
         defer { Task { try? await rows.close() } }
@@ -150,7 +164,7 @@ final class PostgresCredentialStoreTests: XCTestCase {
             logger: Logger(label: "test"))
         var found: [Int] = []
         for try await version in versions.decode(Int.self) { found.append(version) }
-        XCTAssertEqual(found, [2])
+        XCTAssertEqual(found, [3])
         let written = try await rows.query(
             PostgresQuery(unsafeSQL: "SELECT updated_at > now() - interval '1 minute' FROM \(table)"),
             logger: Logger(label: "test"))
@@ -161,10 +175,10 @@ final class PostgresCredentialStoreTests: XCTestCase {
 
     func testATableMigratedByANewerVersionIsLeftAlone() async throws {
         let table = TestDatabase.freshTable()
-        XCTAssertNil(try TestDatabase.store(table: table).read("k"))
+        await XCTAssertNilAsync(try await TestDatabase.store(table: table).read("k"))
         try await TestDatabase.execute("UPDATE healthsignin_schema_versions SET version = 99 WHERE name = '\(table)'")
-        XCTAssertThrowsError(try TestDatabase.store(table: table).read("k")) {
-            XCTAssertEqual($0 as? PostgresCredentialStoreError, .newerSchema(table: table, found: 99, supported: 2))
+        await XCTAssertThrowsErrorAsync(try await TestDatabase.store(table: table).read("k")) {
+            XCTAssertEqual($0 as? PostgresCredentialStoreError, .newerSchema(table: table, found: 99, supported: 3))
             XCTAssertEqual(($0 as? PostgresCredentialStoreError)?.recovery, .reconfigure)
         }
     }
@@ -183,7 +197,7 @@ final class PostgresCredentialStoreTests: XCTestCase {
         let store = try PostgresCredentialStore(
             configuration: .init(connection: try TestDatabase.connection(port: closed), outageTolerance: 0.5))
         let started = Date()
-        XCTAssertThrowsError(try store.read("k")) { error in
+        await XCTAssertThrowsErrorAsync(try await store.read("k")) { error in
             guard case .unavailable(let key, let operation, _)? = error as? PostgresCredentialStoreError else {
                 return XCTFail("\(error)")
             }
@@ -191,7 +205,7 @@ final class PostgresCredentialStoreTests: XCTestCase {
             XCTAssertEqual((error as? PostgresCredentialStoreError)?.recovery, .retryLater)
         }
         XCTAssertLessThan(Date().timeIntervalSince(started), 1.5)
-        XCTAssertThrowsError(try store.write(Data("v".utf8), for: "k")) {
+        await XCTAssertThrowsErrorAsync(try await store.write(Data("v".utf8), for: "k")) {
             XCTAssertEqual(($0 as? PostgresCredentialStoreError)?.recovery, .retryLater, "\($0)")
         }
         XCTAssertGreaterThan(Date().timeIntervalSince(started), 0.5, "the write kept trying for its tolerance")

@@ -52,6 +52,16 @@ public struct Backend: Sendable {
     }
     // end snippet
 
+    /// Checks, before the server reports ready, what a request would otherwise find late: that the SMART
+    /// authorization server accepts this instance's key (a token request whose token is not kept). An instance started
+    /// with the wrong key fails here, with the server's reason, instead of answering on the fleet's shared token until
+    /// a renewal lands on it.
+    ///
+    /// - Throws: the SDK's error: `OAuthError` `invalid_client` for a key the server does not know.
+    public func checkReadiness() async throws {
+        try await smart.verifyCredentials()
+    }
+
     /// The routes: `POST /sign-in-token` for the app, `POST /jobs/observation-sync` for the scheduler.
     public func router() -> Router<BasicRequestContext> {
         let router = Router()

@@ -1,6 +1,8 @@
 import AsyncHTTPClient
 import Foundation
 import HealthSignInAsyncHTTPClient
+import HealthSignInCore
+import HealthSignInOAuth
 import Hummingbird
 import HummingbirdTesting
 import Logging
@@ -83,6 +85,22 @@ final class SignInBackendTests: XCTestCase {
         }
     }
 
+    /// An instance started with a key the authorization server does not know fails its readiness check with the
+    /// server's reason; one with the registered key passes it, and neither keeps a token.
+    func testAnInstanceWithTheWrongKeyFailsItsStart() async throws {
+        let wrong = try backend(key: Self.unregisteredKey)
+        do {
+            try await wrong.checkReadiness()
+            XCTFail("an unregistered key passed the readiness check")
+        } catch let error as OAuthError {
+            XCTAssertEqual(error.code, .invalidClient, "\(error)")
+        }
+        let right = try backend(key: Self.serviceKey)
+        try await right.checkReadiness()
+        let kept = try await right.smart.configuration.session.store.read(right.smart.storeKey)
+        XCTAssertNil(kept, "the readiness check keeps no token")
+    }
+
     // MARK: - Serving
 
     /// Serves the backend on a free port of 127.0.0.1 and runs `test` with a client of it.
@@ -90,12 +108,21 @@ final class SignInBackendTests: XCTestCase {
         table: String? = nil, databasePort: Int? = nil,
         _ test: @escaping @Sendable (any TestClientProtocol) async throws -> Void
     ) async throws {
+        let backend = try backend(table: table, databasePort: databasePort)
+        let app = Application(
+            router: backend.router(), configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            logger: Logger(label: "test"))
+        try await app.test(.live, test)
+    }
+
+    /// The backend as the environment of one instance configures it.
+    private func backend(table: String? = nil, databasePort: Int? = nil, key: String = serviceKey) throws -> Backend {
         var environment = [
             "VITAL_API_KEY": "sk_us_emulator", "VITAL_ENVIRONMENT": "sandbox-us",
             "VITAL_API_URL": emulator.absoluteString + "/vital/api",
             "VITAL_AUTH_URL": emulator.absoluteString + "/vital/auth",
             "SMART_FHIR_URL": emulator.absoluteString + "/smart/fhir", "SMART_CLIENT_ID": "smart-backend",
-            "SMART_PRIVATE_KEY": Self.serviceKey, "SMART_PATIENT_ID": "smart-patient-1",
+            "SMART_PRIVATE_KEY": key, "SMART_PATIENT_ID": "smart-patient-1",
             "DATABASE_HOST": try variable("HEALTHSIGNIN_POSTGRES_HOST"),
             "DATABASE_PORT": try databasePort.map(String.init) ?? variable("HEALTHSIGNIN_POSTGRES_PORT"),
             "DATABASE_USER": try variable("HEALTHSIGNIN_POSTGRES_USER"),
@@ -103,12 +130,9 @@ final class SignInBackendTests: XCTestCase {
             "ALLOW_LOOPBACK_HTTP": "1", "APP_SESSIONS": "alice-session=alice,bob-session=bob",
         ]
         if let table { environment["DATABASE_TABLE"] = table }
-        let settings = try BackendSettings.fromEnvironment(environment)
-        let backend = try Backend(settings: settings, httpClient: httpClient, logger: Logger(label: "test"))
-        let app = Application(
-            router: backend.router(), configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+        return try Backend(
+            settings: try BackendSettings.fromEnvironment(environment), httpClient: httpClient,
             logger: Logger(label: "test"))
-        try await app.test(.live, test)
     }
 
     /// The SMART IG's P-384 key (its private part is published for reproducibility); the emulator registers its
@@ -118,6 +142,15 @@ final class SignInBackendTests: XCTestCase {
          "x": "wcE8O55ro6aOuTf5Ty1k_IG4mTcuLiVercHouge1G5Ri-leevhev4uJzlHpi3U8r",
          "y": "mLRgz8Giu6XA_AqG8bywqbygShmd8jowflrdx0KQtM5X4s4aqDeCRfcpexykp3aI",
          "d": "WcrTiYk8jbI-Sd1sKNpqGmELWGG08bf_y9SSlnC4cpAl5GRdHHN9gKYlPvMFqiJ5",
+         "kid": "afb27c284f2d93959c18fa0320e32060", "alg": "ES384"}
+        """
+
+    /// Another P-384 key under the registered key's id: its signatures do not verify with the registered public key.
+    private static let unregisteredKey = """
+        {"kty": "EC", "crv": "P-384",
+         "x": "hm2bR44xxzl5E-gM2YN7s8sfN1LjhkJY0J2tiZzddRd2Hdc1Id3rmIy4cxWv6NmS",
+         "y": "FQ6ARwI6Y1ymgnHOmuBYXR2vM2FMeTpzGKHFMogy1O0vRPrN62Twi3nApTkukHYe",
+         "d": "HEBZAxR5sIPiz352bDDiDTJE0hfUvjc3-Q6Uoj3rbltgLN22sUONje_5-w5GfIyO",
          "kid": "afb27c284f2d93959c18fa0320e32060", "alg": "ES384"}
         """
 
