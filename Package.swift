@@ -17,6 +17,9 @@ let package = Package(
     ],
     products: [
         .library(name: "HealthSignInCore", targets: ["HealthSignInCore"]),
+        // Credential stores (memory, files, the Keychain, sealed) and the lifecycle every flow keeps its credential in.
+        // It re-exports the runtime, and every family product re-exports it.
+        .library(name: "HealthSignInCredentials", targets: ["HealthSignInCredentials"]),
         // The HTTP layer alone (messages, transports, middlewares), for code that only sends requests, such as a
         // transport for another HTTP client. The runtime re-exports it.
         .library(name: "HealthSignInHTTP", targets: ["HealthSignInHTTP"]),
@@ -67,25 +70,28 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // The credential layer: stores, their lock, change feed and sealing, and the lifecycle (CredentialSession).
+        .target(name: "HealthSignInCredentials", dependencies: ["HealthSignInCore"], swiftSettings: strict),
+
         .target(name: "HealthSignInTesting", dependencies: ["HealthSignInCore"], swiftSettings: strict),
 
         // The OAuth 2.0 and OpenID Connect layer: the OAuth2 schemas' generated code, and what every OAuth family
         // does the same way (grants, refresh, discovery, authorization requests, revocation, bearer calls).
-        .target(name: "HealthSignInOAuth", dependencies: ["HealthSignInCore"], swiftSettings: strict),
+        .target(name: "HealthSignInOAuth", dependencies: ["HealthSignInCredentials"], swiftSettings: strict),
 
         // Protocol families: generated code under Generated/ plus hand-written flows.
-        .target(name: "HealthSignInHealthVault", dependencies: ["HealthSignInCore"], swiftSettings: strict),
+        .target(name: "HealthSignInHealthVault", dependencies: ["HealthSignInCredentials"], swiftSettings: strict),
         .target(
-            name: "HealthSignInKoppeltaal", dependencies: ["HealthSignInOAuth", "HealthSignInCore"],
+            name: "HealthSignInKoppeltaal", dependencies: ["HealthSignInOAuth", "HealthSignInCredentials"],
             swiftSettings: strict),
         .target(
-            name: "HealthSignInVital", dependencies: ["HealthSignInOAuth", "HealthSignInCore"], swiftSettings: strict
+            name: "HealthSignInVital", dependencies: ["HealthSignInOAuth", "HealthSignInCredentials"], swiftSettings: strict
         ),
         .target(
-            name: "HealthSignInSMART", dependencies: ["HealthSignInOAuth", "HealthSignInCore"], swiftSettings: strict
+            name: "HealthSignInSMART", dependencies: ["HealthSignInOAuth", "HealthSignInCredentials"], swiftSettings: strict
         ),
         .target(
-            name: "HealthSignInKoppeltaal2", dependencies: ["HealthSignInOAuth", "HealthSignInCore"],
+            name: "HealthSignInKoppeltaal2", dependencies: ["HealthSignInOAuth", "HealthSignInCredentials"],
             swiftSettings: strict),
 
         // The generator: a library of pure stages and a thin command-line shell (sdkgen).
@@ -117,14 +123,14 @@ let package = Package(
             dependencies: [
                 "HealthSignInHealthVault", "HealthSignInKoppeltaal", "HealthSignInVital", "HealthSignInSMART",
                 "HealthSignInKoppeltaal2",
-                "HealthSignInOAuth", "HealthSignInCore", "HealthSignInTesting",
+                "HealthSignInOAuth", "HealthSignInCore", "HealthSignInCredentials", "HealthSignInTesting",
             ],
             swiftSettings: strict),
 
         // A process of the shared-store tests and benchmark: calls through a file store another process also uses.
         .executableTarget(
             name: "HealthSignInLifecycleWorker",
-            dependencies: ["HealthSignInKoppeltaal", "HealthSignInVital", "HealthSignInOAuth", "HealthSignInCore"],
+            dependencies: ["HealthSignInKoppeltaal", "HealthSignInVital", "HealthSignInOAuth", "HealthSignInCore", "HealthSignInCredentials"],
             path: "Tests/LifecycleWorker",
             swiftSettings: strict
         ),
@@ -135,7 +141,7 @@ let package = Package(
             name: "HealthSignInBench",
             dependencies: [
                 "HealthSignInHealthVault", "HealthSignInKoppeltaal", "HealthSignInVital", "HealthSignInSMART",
-                "HealthSignInOAuth", "HealthSignInCore", "HealthSignInTesting", "HealthSignInSyntheticSchemas",
+                "HealthSignInOAuth", "HealthSignInCore", "HealthSignInCredentials", "HealthSignInTesting", "HealthSignInSyntheticSchemas",
             ],
             path: "Benchmarks/Suite",
             swiftSettings: strict
@@ -146,7 +152,7 @@ let package = Package(
             name: "HealthSignInFuzzTargets",
             dependencies: [
                 "HealthSignInHealthVault", "HealthSignInKoppeltaal", "HealthSignInVital", "HealthSignInSMART",
-                "HealthSignInOAuth", "HealthSignInCore", "HealthSignInGenerator",
+                "HealthSignInOAuth", "HealthSignInCore", "HealthSignInCredentials", "HealthSignInGenerator",
             ],
             path: "Fuzz/Targets", swiftSettings: strict
         ),
@@ -157,7 +163,7 @@ let package = Package(
 
         // Tests, with shared fixtures and assertions.
         .target(
-            name: "HealthSignInTestSupport", dependencies: ["HealthSignInCore", "HealthSignInTesting"],
+            name: "HealthSignInTestSupport", dependencies: ["HealthSignInCore", "HealthSignInCredentials", "HealthSignInTesting"],
             path: "Tests/HealthSignInTestSupport", swiftSettings: strict),
         .testTarget(
             name: "HealthSignInSchemaSemanticsTests", dependencies: ["HealthSignInSchemaSemantics"],
@@ -168,11 +174,15 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "HealthSignInCoreTests",
-            dependencies: ["HealthSignInCore", "HealthSignInTesting", "HealthSignInTestSupport"],
+            dependencies: ["HealthSignInCore", "HealthSignInCredentials", "HealthSignInTesting", "HealthSignInTestSupport"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "HealthSignInCredentialsTests",
+            dependencies: ["HealthSignInCredentials", "HealthSignInTesting", "HealthSignInTestSupport"],
             swiftSettings: strict),
         .testTarget(
             name: "HealthSignInOAuthTests",
-            dependencies: ["HealthSignInOAuth", "HealthSignInCore", "HealthSignInTestSupport"],
+            dependencies: ["HealthSignInOAuth", "HealthSignInCore", "HealthSignInCredentials", "HealthSignInTestSupport"],
             swiftSettings: strict),
         .testTarget(
             name: "HealthSignInGeneratorTests",
@@ -183,26 +193,26 @@ let package = Package(
             exclude: ["InvalidSchemas", "Corpus"], swiftSettings: strict),
         .testTarget(
             name: "HealthSignInHealthVaultTests",
-            dependencies: ["HealthSignInHealthVault", "HealthSignInCore", "HealthSignInTestSupport"],
+            dependencies: ["HealthSignInHealthVault", "HealthSignInCore", "HealthSignInCredentials", "HealthSignInTestSupport"],
             swiftSettings: strict),
         .testTarget(
             name: "HealthSignInKoppeltaalTests",
             dependencies: [
-                "HealthSignInKoppeltaal", "HealthSignInOAuth", "HealthSignInCore", "HealthSignInTestSupport",
+                "HealthSignInKoppeltaal", "HealthSignInOAuth", "HealthSignInCore", "HealthSignInCredentials", "HealthSignInTestSupport",
             ],
             swiftSettings: strict),
         .testTarget(
             name: "HealthSignInVitalTests",
-            dependencies: ["HealthSignInVital", "HealthSignInOAuth", "HealthSignInCore", "HealthSignInTestSupport"],
+            dependencies: ["HealthSignInVital", "HealthSignInOAuth", "HealthSignInCore", "HealthSignInCredentials", "HealthSignInTestSupport"],
             swiftSettings: strict),
         .testTarget(
             name: "HealthSignInSMARTTests",
-            dependencies: ["HealthSignInSMART", "HealthSignInOAuth", "HealthSignInCore", "HealthSignInTestSupport"],
+            dependencies: ["HealthSignInSMART", "HealthSignInOAuth", "HealthSignInCore", "HealthSignInCredentials", "HealthSignInTestSupport"],
             swiftSettings: strict),
         .testTarget(
             name: "HealthSignInKoppeltaal2Tests",
             dependencies: [
-                "HealthSignInKoppeltaal2", "HealthSignInOAuth", "HealthSignInCore", "HealthSignInTesting",
+                "HealthSignInKoppeltaal2", "HealthSignInOAuth", "HealthSignInCore", "HealthSignInCredentials", "HealthSignInTesting",
                 "HealthSignInTestSupport",
             ],
             swiftSettings: strict),
@@ -211,7 +221,7 @@ let package = Package(
             dependencies: [
                 "HealthSignInHealthVault", "HealthSignInKoppeltaal", "HealthSignInVital", "HealthSignInSMART",
                 "HealthSignInKoppeltaal2",
-                "HealthSignInOAuth", "HealthSignInCore", "HealthSignInTesting", "HealthSignInTestSupport",
+                "HealthSignInOAuth", "HealthSignInCore", "HealthSignInCredentials", "HealthSignInTesting", "HealthSignInTestSupport",
             ],
             swiftSettings: strict),
         .testTarget(
@@ -222,7 +232,7 @@ let package = Package(
             dependencies: [
                 "HealthSignInHealthVault", "HealthSignInKoppeltaal", "HealthSignInVital", "HealthSignInSMART",
                 "HealthSignInKoppeltaal2",
-                "HealthSignInOAuth", "HealthSignInCore", "HealthSignInTesting", "HealthSignInTestSupport",
+                "HealthSignInOAuth", "HealthSignInCore", "HealthSignInCredentials", "HealthSignInTesting", "HealthSignInTestSupport",
             ],
             swiftSettings: strict
         ),

@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-/// A check, never a dependency of the SDK: compiles the runtime's Apple-only code on Linux. `CryptoKit` is
+/// A check, never a dependency of the SDK: compiles the runtime's and the credential layer's Apple-only code on Linux. `CryptoKit` is
 /// swift-crypto under CryptoKit's name (the same API); `Security`, `os` and `AuthenticationServices` declare the Apple
 /// API the runtime uses, with where Apple documents each symbol. With those modules importable,
 /// `canImport(CryptoKit)`, `canImport(Security)`, `canImport(os)` and `canImport(AuthenticationServices)` hold, so the
@@ -23,6 +23,10 @@ let package = Package(
         .target(
             name: "HealthSignInCore",
             dependencies: ["HealthSignInHTTP", "HealthSignInSchemaSemantics", "CryptoKit", "Security", "os", "AuthenticationServices", "HealthSignInLibcrypto"],
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
+        ),
+        .target(
+            name: "HealthSignInCredentials", dependencies: ["HealthSignInCore", "Security"],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),
     ]

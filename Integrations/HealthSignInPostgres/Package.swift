@@ -19,7 +19,7 @@ let package = Package(
         .target(
             name: "HealthSignInPostgres",
             dependencies: [
-                .product(name: "HealthSignInCore", package: "HealthSignInSDK"),
+                .product(name: "HealthSignInCredentials", package: "HealthSignInSDK"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

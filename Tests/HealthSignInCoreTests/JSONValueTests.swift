@@ -1,5 +1,6 @@
 import Foundation
 @_spi(Generated) import HealthSignInCore
+import HealthSignInCredentials
 import HealthSignInTestSupport
 import XCTest
 

@@ -236,8 +236,9 @@ final class DocumentationTests: XCTestCase {
     // MARK: - Doc comments and catalogs
 
     private static let libraries = [
-        "HealthSignInHTTP", "HealthSignInCore", "HealthSignInTesting", "HealthSignInOAuth", "HealthSignInHealthVault",
-        "HealthSignInKoppeltaal", "HealthSignInVital", "HealthSignInSMART", "HealthSignInKoppeltaal2",
+        "HealthSignInHTTP", "HealthSignInCore", "HealthSignInCredentials", "HealthSignInTesting", "HealthSignInOAuth",
+        "HealthSignInHealthVault", "HealthSignInKoppeltaal", "HealthSignInVital", "HealthSignInSMART",
+        "HealthSignInKoppeltaal2",
     ]
 
     /// The symbol graphs of the libraries, extracted from the debug build's modules, with the directory of each
@@ -375,17 +376,6 @@ final class DocumentationTests: XCTestCase {
             "HealthVaultApplicationCredential", "HealthVaultSessionCredential", "ClientAssertion",
             "ClientAssertionSigner", "PKCEPair",
         ],
-        "credential storage apps choose or implement": [
-            "CredentialStore", "CredentialStores", "CredentialStoreLock", "CredentialStoreError",
-            "FileCredentialStore", "InMemoryCredentialStore", "FileLock", "LockDirectory", "CredentialChangeFeed",
-            "CredentialChangeLog", "CredentialChangeMark", "CredentialSealing", "CredentialSealingError",
-            "SealedCredentialStore",
-        ],
-        "the credential lifecycle, which a family of the app's own builds on": [
-            "CredentialSession", "CredentialPolicy", "CredentialRefusal", "CredentialTransition", "CredentialLease",
-            "CredentialEvent", "CredentialChange", "CredentialLifecycleError", "PartialRefresh",
-            "CredentialRegistration", "CredentialKey",
-        ],
         "errors apps catch": [
             "ProtocolError", "UnexpectedResponseError", "ResponseDecodingError", "SchemaValidationError",
             "PagingError", "JSONValueError", "XMLFragmentError", "JOSEError", "ServerErrorResponse",
@@ -409,6 +399,21 @@ final class DocumentationTests: XCTestCase {
         ],
     ]
 
+    /// The credential layer's public types, each with why it is public.
+    private static let credentialsPublicTypes: [String: [String]] = [
+        "credential storage apps choose or implement": [
+            "CredentialStore", "CredentialStores", "CredentialStoreLock", "CredentialStoreError",
+            "FileCredentialStore", "InMemoryCredentialStore", "FileLock", "LockDirectory", "CredentialChangeFeed",
+            "CredentialChangeLog", "CredentialChangeMark", "CredentialSealing", "CredentialSealingError",
+            "SealedCredentialStore",
+        ],
+        "the credential lifecycle, which a family of the app's own builds on": [
+            "CredentialSession", "CredentialPolicy", "CredentialRefusal", "CredentialTransition", "CredentialLease",
+            "CredentialEvent", "CredentialChange", "CredentialLifecycleError", "PartialRefresh",
+            "CredentialRegistration", "CredentialKey",
+        ],
+    ]
+
     /// The HTTP layer's public types, each with why it is public.
     private static let httpPublicTypes: [String: [String]] = [
         "transports and messages, which apps configure, call or inspect": [
@@ -426,7 +431,8 @@ final class DocumentationTests: XCTestCase {
 
     func testTheRuntimesPublicTypesAreTheListedOnes() throws {
         for (library, groups, count) in [
-            ("HealthSignInCore", Self.runtimePublicTypes, 86), ("HealthSignInHTTP", Self.httpPublicTypes, 22),
+            ("HealthSignInCore", Self.runtimePublicTypes, 61), ("HealthSignInHTTP", Self.httpPublicTypes, 22),
+            ("HealthSignInCredentials", Self.credentialsPublicTypes, 25),
         ] {
             let names = try Self.graph(of: library).topLevelTypeNames
             let listed = groups.values.flatMap { $0 }
@@ -450,10 +456,11 @@ final class DocumentationTests: XCTestCase {
             ])
     }
 
-    /// The landing pages of the runtime and its HTTP layer mention every public type: their public surface is what
-    /// users touch, and the rest is the runtime's `@_spi(Generated)` interface for generated code.
+    /// The landing pages of the runtime, its HTTP layer and its credential layer mention every public type: their
+    /// public surface is what users touch, and the rest is the runtime's `@_spi(Generated)` interface for generated
+    /// code.
     func testTheRuntimePageMentionsEveryPublicType() throws {
-        for library in ["HealthSignInCore", "HealthSignInHTTP"] {
+        for library in ["HealthSignInCore", "HealthSignInHTTP", "HealthSignInCredentials"] {
             let names = try Self.graph(of: library).topLevelTypeNames
             let page = Fixtures.repository.appendingPathComponent("Sources/\(library)/\(library).docc/\(library).md")
             let text = try String(contentsOf: page, encoding: .utf8)

@@ -1,5 +1,6 @@
 import Foundation
 import HealthSignInCore
+import HealthSignInCredentials
 
 /// A store that behaves like a Keychain before the first unlock: every operation fails with the system's
 /// "interaction not allowed" error. Nothing about it means "signed out".

@@ -1,5 +1,6 @@
 import Foundation
 import HealthSignInCore
+import HealthSignInCredentials
 
 /// A store in memory without a lock, as a custom store or a Keychain store without a lock directory is: sessions
 /// that share it coordinate only through what it holds.

@@ -1,5 +1,6 @@
 import Foundation
 import HealthSignInCore
+import HealthSignInCredentials
 
 /// What a session stores: its state beside the registration it was issued for.
 private struct Recorded<State: Decodable>: Decodable {

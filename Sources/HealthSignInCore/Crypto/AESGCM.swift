@@ -7,10 +7,10 @@ import Foundation
 #endif
 
 /// AES-256-GCM with a 12-byte nonce and a 16-byte tag: CryptoKit on Apple platforms, libcrypto's EVP elsewhere.
-enum AESGCM256 {
+package enum AESGCM256 {
     /// `plaintext` sealed under `key` (32 bytes) with `nonce` (12 bytes), authenticating `associated` too: the
     /// ciphertext followed by the tag, or nil when the cipher failed.
-    static func seal(_ plaintext: Data, key: [UInt8], nonce: [UInt8], associated: Data) -> Data? {
+    package static func seal(_ plaintext: Data, key: [UInt8], nonce: [UInt8], associated: Data) -> Data? {
         guard key.count == 32, nonce.count == 12 else { return nil }
         #if canImport(CryptoKit)
             guard let gcmNonce = try? AES.GCM.Nonce(data: nonce),
@@ -25,7 +25,7 @@ enum AESGCM256 {
 
     /// The plaintext of `sealed` (ciphertext followed by the tag), or nil when it does not open: a wrong key, nonce
     /// or associated data, or bytes changed.
-    static func open(_ sealed: Data, key: [UInt8], nonce: [UInt8], associated: Data) -> Data? {
+    package static func open(_ sealed: Data, key: [UInt8], nonce: [UInt8], associated: Data) -> Data? {
         guard key.count == 32, nonce.count == 12, sealed.count >= 16 else { return nil }
         let ciphertext = sealed.prefix(sealed.count - 16)
         let tag = sealed.suffix(16)

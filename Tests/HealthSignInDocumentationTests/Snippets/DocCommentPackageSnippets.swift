@@ -1,9 +1,10 @@
 // The snippets are the documentation's code as it reads there, so formatting leaves them alone.
 // swift-format-ignore-file
 import HealthSignInCore
+import HealthSignInCredentials
 
-// The examples in the doc comments of the runtime's `package` concurrency helpers, which the package's own flows
-// use. An app cannot see them, so the consumer package leaves this file out.
+// The examples in the doc comments of the `package` concurrency helpers of the runtime and the credential layer,
+// which the package's own flows use. An app cannot see them, so the consumer package leaves this file out.
 
 func asyncMutexExample(signIn: @Sendable (String) async throws -> Void, token: String) async throws {
     // snippet doc-async-mutex

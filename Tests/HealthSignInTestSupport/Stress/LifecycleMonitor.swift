@@ -1,5 +1,6 @@
 import Foundation
 import HealthSignInCore
+import HealthSignInCredentials
 
 /// The reference model of a stress run: it watches every write to the shared store and every request to the server,
 /// and records each broken invariant.

@@ -1,5 +1,5 @@
 import Foundation
-import HealthSignInCore
+import HealthSignInCredentials
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore

@@ -1,4 +1,4 @@
-import HealthSignInCore
+import HealthSignInCredentials
 
 /// The PostgreSQL store could not do what it was asked. The messages name the key and the operation, never a stored
 /// value or the connection's password.

@@ -1,5 +1,5 @@
 import Foundation
-import HealthSignInCore
+import HealthSignInCredentials
 import NIOConcurrencyHelpers
 import NIOCore
 import PostgresNIO

@@ -1,5 +1,5 @@
 import Foundation
-import HealthSignInCore
+import HealthSignInCredentials
 import HealthSignInPostgres
 import XCTest
 

@@ -1,5 +1,5 @@
 import Foundation
-import HealthSignInCore
+import HealthSignInCredentials
 import HealthSignInOAuth
 import HealthSignInPostgres
 import HealthSignInSMART

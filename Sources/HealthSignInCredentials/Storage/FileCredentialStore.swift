@@ -1,4 +1,5 @@
 import Foundation
+@_spi(Generated) import HealthSignInCore
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,6 @@
 import Foundation
 import HealthSignInCore
+import HealthSignInCredentials
 import HealthSignInTestSupport
 import XCTest
 

@@ -2,7 +2,8 @@ import Foundation
 import HealthSignInTestSupport
 import XCTest
 
-@testable import HealthSignInCore
+import HealthSignInCore
+@testable import HealthSignInCredentials
 
 final class CredentialStoreTests: XCTestCase {
     private var directory: URL!

@@ -4,6 +4,9 @@
 
     /// A store in the Keychain: one generic-password item per key, under a service name of your choice.
     ///
+    /// Every Keychain call runs on a dispatch queue apart from Swift's cooperative pool: a `SecItem` call can wait on
+    /// the system's security daemon, and a task waiting for it holds no thread of the pool.
+    ///
     /// Items are `kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly`, so background refresh works after the first unlock
     /// and credentials never sync to other devices or backups. A locked device (`errSecInteractionNotAllowed`) is an
     /// error, never "no credential": callers must not mistake it for a signed-out state.
@@ -63,7 +66,21 @@
         }
 
         /// The bytes under `key`, or nil when there is no item.
-        public func read(_ key: String) throws -> Data? {
+        public func read(_ key: String) async throws -> Data? {
+            try await offloaded { try copyItem(key) }
+        }
+
+        /// Replaces the item under `key` (updating it in place when it exists).
+        public func write(_ data: Data, for key: String) async throws {
+            try await offloaded { try updateOrAddItem(data, for: key) }
+        }
+
+        /// Deletes the item under `key`.
+        public func remove(_ key: String) async throws {
+            try await offloaded { try deleteItem(key) }
+        }
+
+        private func copyItem(_ key: String) throws -> Data? {
             var query = query(key)
             query[kSecReturnData as String] = true
             query[kSecMatchLimit as String] = kSecMatchLimitOne
@@ -76,8 +93,7 @@
             }
         }
 
-        /// Replaces the item under `key` (updating it in place when it exists).
-        public func write(_ data: Data, for key: String) throws {
+        private func updateOrAddItem(_ data: Data, for key: String) throws {
             let attributes: [String: Any] = [
                 kSecValueData as String: data,
                 kSecAttrAccessible as String: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly,
@@ -92,8 +108,7 @@
             }
         }
 
-        /// Deletes the item under `key`.
-        public func remove(_ key: String) throws {
+        private func deleteItem(_ key: String) throws {
             let status = SecItemDelete(query(key) as CFDictionary)
             guard status == errSecSuccess || status == errSecItemNotFound else {
                 throw CredentialStoreError.systemError(key: key, operation: "remove", code: status)

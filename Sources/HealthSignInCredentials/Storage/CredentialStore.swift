@@ -1,4 +1,5 @@
 import Foundation
+@_spi(Generated) import HealthSignInCore
 
 /// Where the SDK keeps credentials between launches: application secrets, sessions, tokens.
 ///
