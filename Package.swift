@@ -85,10 +85,12 @@ let package = Package(
             name: "HealthSignInKoppeltaal", dependencies: ["HealthSignInOAuth", "HealthSignInCredentials"],
             swiftSettings: strict),
         .target(
-            name: "HealthSignInVital", dependencies: ["HealthSignInOAuth", "HealthSignInCredentials"], swiftSettings: strict
+            name: "HealthSignInVital", dependencies: ["HealthSignInOAuth", "HealthSignInCredentials"],
+            swiftSettings: strict
         ),
         .target(
-            name: "HealthSignInSMART", dependencies: ["HealthSignInOAuth", "HealthSignInCredentials"], swiftSettings: strict
+            name: "HealthSignInSMART", dependencies: ["HealthSignInOAuth", "HealthSignInCredentials"],
+            swiftSettings: strict
         ),
         .target(
             name: "HealthSignInKoppeltaal2", dependencies: ["HealthSignInOAuth", "HealthSignInCredentials"],
@@ -130,7 +132,10 @@ let package = Package(
         // A process of the shared-store tests and benchmark: calls through a file store another process also uses.
         .executableTarget(
             name: "HealthSignInLifecycleWorker",
-            dependencies: ["HealthSignInKoppeltaal", "HealthSignInVital", "HealthSignInOAuth", "HealthSignInCore", "HealthSignInCredentials"],
+            dependencies: [
+                "HealthSignInKoppeltaal", "HealthSignInVital", "HealthSignInOAuth", "HealthSignInCore",
+                "HealthSignInCredentials",
+            ],
             path: "Tests/LifecycleWorker",
             swiftSettings: strict
         ),
@@ -141,7 +146,8 @@ let package = Package(
             name: "HealthSignInBench",
             dependencies: [
                 "HealthSignInHealthVault", "HealthSignInKoppeltaal", "HealthSignInVital", "HealthSignInSMART",
-                "HealthSignInOAuth", "HealthSignInCore", "HealthSignInCredentials", "HealthSignInTesting", "HealthSignInSyntheticSchemas",
+                "HealthSignInOAuth", "HealthSignInCore", "HealthSignInCredentials", "HealthSignInTesting",
+                "HealthSignInSyntheticSchemas",
             ],
             path: "Benchmarks/Suite",
             swiftSettings: strict
@@ -163,7 +169,8 @@ let package = Package(
 
         // Tests, with shared fixtures and assertions.
         .target(
-            name: "HealthSignInTestSupport", dependencies: ["HealthSignInCore", "HealthSignInCredentials", "HealthSignInTesting"],
+            name: "HealthSignInTestSupport",
+            dependencies: ["HealthSignInCore", "HealthSignInCredentials", "HealthSignInTesting"],
             path: "Tests/HealthSignInTestSupport", swiftSettings: strict),
         .testTarget(
             name: "HealthSignInSchemaSemanticsTests", dependencies: ["HealthSignInSchemaSemantics"],
@@ -174,7 +181,9 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "HealthSignInCoreTests",
-            dependencies: ["HealthSignInCore", "HealthSignInCredentials", "HealthSignInTesting", "HealthSignInTestSupport"],
+            dependencies: [
+                "HealthSignInCore", "HealthSignInCredentials", "HealthSignInTesting", "HealthSignInTestSupport",
+            ],
             swiftSettings: strict),
         .testTarget(
             name: "HealthSignInCredentialsTests",
@@ -182,7 +191,9 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "HealthSignInOAuthTests",
-            dependencies: ["HealthSignInOAuth", "HealthSignInCore", "HealthSignInCredentials", "HealthSignInTestSupport"],
+            dependencies: [
+                "HealthSignInOAuth", "HealthSignInCore", "HealthSignInCredentials", "HealthSignInTestSupport",
+            ],
             swiftSettings: strict),
         .testTarget(
             name: "HealthSignInGeneratorTests",
@@ -193,26 +204,36 @@ let package = Package(
             exclude: ["InvalidSchemas", "Corpus"], swiftSettings: strict),
         .testTarget(
             name: "HealthSignInHealthVaultTests",
-            dependencies: ["HealthSignInHealthVault", "HealthSignInCore", "HealthSignInCredentials", "HealthSignInTestSupport"],
+            dependencies: [
+                "HealthSignInHealthVault", "HealthSignInCore", "HealthSignInCredentials", "HealthSignInTestSupport",
+            ],
             swiftSettings: strict),
         .testTarget(
             name: "HealthSignInKoppeltaalTests",
             dependencies: [
-                "HealthSignInKoppeltaal", "HealthSignInOAuth", "HealthSignInCore", "HealthSignInCredentials", "HealthSignInTestSupport",
+                "HealthSignInKoppeltaal", "HealthSignInOAuth", "HealthSignInCore", "HealthSignInCredentials",
+                "HealthSignInTestSupport",
             ],
             swiftSettings: strict),
         .testTarget(
             name: "HealthSignInVitalTests",
-            dependencies: ["HealthSignInVital", "HealthSignInOAuth", "HealthSignInCore", "HealthSignInCredentials", "HealthSignInTestSupport"],
+            dependencies: [
+                "HealthSignInVital", "HealthSignInOAuth", "HealthSignInCore", "HealthSignInCredentials",
+                "HealthSignInTestSupport",
+            ],
             swiftSettings: strict),
         .testTarget(
             name: "HealthSignInSMARTTests",
-            dependencies: ["HealthSignInSMART", "HealthSignInOAuth", "HealthSignInCore", "HealthSignInCredentials", "HealthSignInTestSupport"],
+            dependencies: [
+                "HealthSignInSMART", "HealthSignInOAuth", "HealthSignInCore", "HealthSignInCredentials",
+                "HealthSignInTestSupport",
+            ],
             swiftSettings: strict),
         .testTarget(
             name: "HealthSignInKoppeltaal2Tests",
             dependencies: [
-                "HealthSignInKoppeltaal2", "HealthSignInOAuth", "HealthSignInCore", "HealthSignInCredentials", "HealthSignInTesting",
+                "HealthSignInKoppeltaal2", "HealthSignInOAuth", "HealthSignInCore", "HealthSignInCredentials",
+                "HealthSignInTesting",
                 "HealthSignInTestSupport",
             ],
             swiftSettings: strict),
@@ -221,7 +242,8 @@ let package = Package(
             dependencies: [
                 "HealthSignInHealthVault", "HealthSignInKoppeltaal", "HealthSignInVital", "HealthSignInSMART",
                 "HealthSignInKoppeltaal2",
-                "HealthSignInOAuth", "HealthSignInCore", "HealthSignInCredentials", "HealthSignInTesting", "HealthSignInTestSupport",
+                "HealthSignInOAuth", "HealthSignInCore", "HealthSignInCredentials", "HealthSignInTesting",
+                "HealthSignInTestSupport",
             ],
             swiftSettings: strict),
         .testTarget(
@@ -232,7 +254,8 @@ let package = Package(
             dependencies: [
                 "HealthSignInHealthVault", "HealthSignInKoppeltaal", "HealthSignInVital", "HealthSignInSMART",
                 "HealthSignInKoppeltaal2",
-                "HealthSignInOAuth", "HealthSignInCore", "HealthSignInCredentials", "HealthSignInTesting", "HealthSignInTestSupport",
+                "HealthSignInOAuth", "HealthSignInCore", "HealthSignInCredentials", "HealthSignInTesting",
+                "HealthSignInTestSupport",
             ],
             swiftSettings: strict
         ),

@@ -1,8 +1,8 @@
 import Foundation
+import HealthSignInCore
 import HealthSignInTestSupport
 import XCTest
 
-import HealthSignInCore
 @testable import HealthSignInCredentials
 
 final class CredentialStoreTests: XCTestCase {
