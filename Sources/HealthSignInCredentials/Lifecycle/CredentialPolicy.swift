@@ -5,7 +5,7 @@ import Foundation
 ///
 /// A flow writes one policy; the session does the rest (loading, serialising, single-flight refresh, writes that
 /// apply only to the credential they started from, the store's lock, status streams). The defaults classify errors
-/// by their ``ProtocolError/recovery``: `refreshCredential` is the expiry signal, `discardGrant` erases.
+/// by their `ProtocolError.recovery`: `refreshCredential` is the expiry signal, `discardGrant` erases.
 ///
 /// A policy whose credentials are sent to a server names the registration each state was issued for
 /// (``registration(of:)``) and which ones it accepts (``accepts(_:)``): the session stores the registration with the
@@ -89,7 +89,7 @@ extension CredentialPolicy {
         (error as? any ProtocolError)?.recovery == .discardGrant ? .discard(error) : .keep(error)
     }
 
-    /// An error whose ``ProtocolError/recovery`` is `refreshCredential`.
+    /// An error whose `ProtocolError.recovery` is `refreshCredential`.
     public func isExpirySignal(_ error: any Error) -> Bool {
         (error as? any ProtocolError)?.recovery == .refreshCredential
     }
