@@ -17,15 +17,19 @@ FORMAT_PATHS := Package.swift Sources Generator Tests Benchmarks Plugins Fuzz \
 	$(wildcard Integrations/*/Package.swift Integrations/*/Sources Integrations/*/Tests) \
 	$(wildcard Integrations/Examples/*/Package.swift Integrations/Examples/*/Sources Integrations/Examples/*/Tests)
 
-.PHONY: help generate check lint format build compile-times platforms test integrations stress proofs diff docs emulator demo bench fuzz fuzz-smoke venv clean
+.PHONY: help system-packages generate check lint format build compile-times platforms test integrations stress proofs diff docs emulator demo bench fuzz fuzz-smoke venv clean
 
 help:  ## List the commands.
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 12
 
-generate:  ## Regenerate Sources/*/Generated (and the model round-trip tests) from Schemas/.
+# Every command that builds or runs Swift or the emulator starts here, so a fresh machine needs no set-up of its own.
+system-packages:  ## Install the system packages building needs when missing (as root; otherwise print the command).
+	Checks/system-packages
+
+generate: system-packages  ## Regenerate Sources/*/Generated (and the model round-trip tests) from Schemas/.
 	$(SWIFT) run $(SWIFT_FLAGS) HealthSignInSDKGen $(SDKGEN_ARGS)
 
-check:  ## Fail when the committed generated code is stale, printing a diff.
+check: system-packages  ## Fail when the committed generated code is stale, printing a diff.
 	$(SWIFT) run $(SWIFT_FLAGS) HealthSignInSDKGen $(SDKGEN_ARGS) --check
 
 lint:  ## Fail when hand-written Swift does not follow .swift-format.
@@ -34,34 +38,36 @@ lint:  ## Fail when hand-written Swift does not follow .swift-format.
 format:  ## Format hand-written Swift in place with .swift-format.
 	$(SWIFT) format format --in-place --recursive --configuration .swift-format $(FORMAT_PATHS)
 
-build:  ## Build everything, tests included, with warnings as errors.
+build: system-packages  ## Build everything, tests included, with warnings as errors.
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
 
 # A build of its own (so the main one keeps its flags), repeated by Checks/swift-build when it failed only on the
 # limits, to tell a slow function from a busy machine. Best run on a quiet machine, before a pull request.
-compile-times:  ## Fail when a function or expression takes the compiler over 100 ms to type-check.
+compile-times: system-packages  ## Fail when a function or expression takes the compiler over 100 ms to type-check.
 	SWIFT="$(SWIFT)" Checks/swift-build --build-tests --scratch-path .build/compile-times $(SWIFT_FLAGS) \
 	  $(TYPECHECK_LIMITS)
 
 venv: $(PYTHON)  ## Create the Python environment the emulator and schema checks use.
 
 $(PYTHON): Tests/Emulator/requirements.txt
+	Checks/system-packages
 	python3 -m venv $(VENV)
 	$(PYTHON) -m pip install --quiet --disable-pip-version-check -r Tests/Emulator/requirements.txt
 	@touch $(PYTHON)
 
-platforms: venv  ## Type-check the Apple-only code against swift-crypto and API stubs; lint the CI workflow.
+platforms: system-packages venv  ## Type-check the Apple-only code against swift-crypto and API stubs; lint the CI workflow.
 	Checks/apple-platforms
 	$(VENV)/bin/check-jsonschema --builtin-schema vendor.github-workflows .github/workflows/*.yml
 	$(VENV)/bin/zizmor --offline --quiet .github/workflows
 
-test: venv check lint build platforms  ## Check generated code and formatting, build, and run every test.
+test: system-packages venv check lint build platforms  ## Check generated code and formatting, build, and run every test.
+	Checks/system-packages test
 	SWIFT="$(SWIFT)" Tests/Tools/run-tests $(SWIFT_FLAGS)
 
 # The packages under Integrations/ (AsyncHTTPClient, swift-log, PostgreSQL, the example backend) depend on the
 # ecosystem's packages, so the SDK's own build never does. Their tests run against a PostgreSQL server of their own on
 # loopback (installed from Debian's packages when missing) and the emulator.
-integrations: venv  ## Build and test every package under Integrations/ against PostgreSQL and the emulator.
+integrations: system-packages venv  ## Build and test every package under Integrations/ against PostgreSQL and the emulator.
 	SWIFT="$(SWIFT)" Integrations/Tools/with-postgres Tests/Emulator/with-emulator Integrations/Tools/test-packages
 
 # Every randomized proof, each from a fresh seed it prints with the command that replays it; `make test` runs the same
@@ -92,21 +98,21 @@ diff:  ## What the schemas changed since BASE (a directory or git revision; defa
 emulator: venv  ## Run the protocol emulator on http://127.0.0.1:8000 until Ctrl-C (see the README's "Sandboxes").
 	$(PYTHON) Tests/Emulator/emulator.py --port 8000
 
-demo: venv  ## Walk the HealthVault, Koppeltaal, Vital, SMART and Koppeltaal 2.0 journeys against the emulator, printing each step.
+demo: system-packages venv  ## Walk the HealthVault, Koppeltaal, Vital, SMART and Koppeltaal 2.0 journeys against the emulator, printing each step.
 	$(SWIFT) build --product HealthSignInDemo
 	Tests/Emulator/with-emulator sh -c '.build/debug/HealthSignInDemo --emulator "$$EMULATOR_URL"'
 
-bench: venv  ## Measure the budgets of Benchmarks/README.md (generator, compile, codecs, client, refresh, lifecycle, transport).
+bench: system-packages venv  ## Measure the budgets of Benchmarks/README.md (generator, compile, codecs, client, refresh, lifecycle, transport).
 	$(SWIFT) build -c release --product HealthSignInSDKGen
 	$(SWIFT) build -c release --product HealthSignInBench
 	$(SWIFT) build -c release --product HealthSignInLifecycleWorker
 	$(SWIFT) build --target HealthSignInCore
 	Tests/Emulator/with-emulator .build/release/HealthSignInBench --sdkgen .build/release/HealthSignInSDKGen --modules .build/debug/Modules
 
-fuzz:  ## Fuzz every parser of outside data (1,000,000 runs or 10 minutes each); findings go to .build/fuzz/findings.
+fuzz: system-packages  ## Fuzz every parser of outside data (1,000,000 runs or 10 minutes each); findings go to .build/fuzz/findings.
 	Fuzz/run --runs 1000000 --seconds 600
 
-fuzz-smoke:  ## A short fuzzing pass over every target from a fixed seed, the same every run, as CI runs it.
+fuzz-smoke: system-packages  ## A short fuzzing pass over every target from a fixed seed, the same every run, as CI runs it.
 	Fuzz/run --runs 3000 --seconds 600 --seed 1
 
 clean:  ## Remove build products and the Python environment.
