@@ -49,6 +49,27 @@ final class CredentialSessionTests: XCTestCase {
         Token(number: token.number + 1, expiresAt: clock.now().addingTimeInterval(60))
     }
 
+    /// A call on `session` that has taken its credential and waits at a gate before its request, which carries the
+    /// credential's number as a bearer token through the lease to `api`; returned once it waits there.
+    private func heldCall(on session: CredentialSession<Policy>) async -> (
+        call: Task<Int, any Error>, hold: GatedTransport.Gate, api: GatedTransport
+    ) {
+        let pause = GatedTransport { _ in HTTPResponseMessage(status: 200) }
+        let hold = pause.hold { _ in true }
+        let api = GatedTransport { _ in HTTPResponseMessage(status: 200) }
+        let url = URL(string: "https://example.com/data")!
+        let call = Task {
+            try await session.withCredential { access -> Int in
+                _ = try await pause.send(HTTPRequestMessage(method: .get, url: url))
+                let request = HTTPRequestMessage(
+                    method: .get, url: url, headers: ["Authorization": "Bearer \(access.credential.number)"])
+                return try await access.lease.guarding(api).send(request).status
+            }
+        }
+        _ = await hold.arrival()
+        return (call, hold, api)
+    }
+
     private func signIn(_ session: CredentialSession<Policy>, _ number: Int = 1) async throws {
         let token = Token(number: number, expiresAt: clock.now().addingTimeInterval(60))
         try await session.transition { try await $0.store(token) }
@@ -223,19 +244,7 @@ final class CredentialSessionTests: XCTestCase {
             try await access.lease.guarding(before).send(
                 HTTPRequestMessage(method: .get, url: URL(string: "https://example.com/data")!))
         }
-        let pause = GatedTransport { _ in HTTPResponseMessage(status: 200) }
-        let hold = pause.hold { _ in true }
-        let api = GatedTransport { _ in HTTPResponseMessage(status: 200) }
-        let url = URL(string: "https://example.com/data")!
-        let call = Task {
-            try await second.withCredential { access -> Int in
-                _ = try await pause.send(HTTPRequestMessage(method: .get, url: url))
-                let request = HTTPRequestMessage(
-                    method: .get, url: url, headers: ["Authorization": "Bearer \(access.credential.number)"])
-                return try await access.lease.guarding(api).send(request).status
-            }
-        }
-        _ = await hold.arrival()
+        let (call, hold, api) = await heldCall(on: second)
         _ = try await first.erase()
         try await signIn(first, 2)
         hold.release()
@@ -252,19 +261,7 @@ final class CredentialSessionTests: XCTestCase {
         let first = session { Token(number: $0.number + 1, expiresAt: clock.now().addingTimeInterval(60)) }
         let second = session { _ in throw Refused() }
         try await signIn(first)
-        let pause = GatedTransport { _ in HTTPResponseMessage(status: 200) }
-        let hold = pause.hold { _ in true }
-        let api = GatedTransport { _ in HTTPResponseMessage(status: 200) }
-        let url = URL(string: "https://example.com/data")!
-        let call = Task {
-            try await second.withCredential { access -> Int in
-                _ = try await pause.send(HTTPRequestMessage(method: .get, url: url))
-                let request = HTTPRequestMessage(
-                    method: .get, url: url, headers: ["Authorization": "Bearer \(access.credential.number)"])
-                return try await access.lease.guarding(api).send(request).status
-            }
-        }
-        _ = await hold.arrival()
+        let (call, hold, api) = await heldCall(on: second)
         clock.advance(by: 61)
         await XCTAssertEqualAsync(try await first.access().credential.number, 2)
         hold.release()

@@ -126,21 +126,7 @@ final class FleetTests: XCTestCase {
     func testCallsHoldingAValidTokenKeepSucceedingWhileTheDatabaseIsStoppedOrSilent() async throws {
         try await signIn()
         for (fault, undo) in [("stop", "start"), ("pause", "resume")] {
-            let start = Date().addingTimeInterval(6)
-            let outage = Task.detached {
-                try await Task.sleep(for: .milliseconds(Int(start.timeIntervalSinceNow * 1_000) - 1_000))
-                try TestDatabase.control(fault)
-                try await Task.sleep(for: .milliseconds(Int(start.timeIntervalSinceNow * 1_000) + 9_000))
-                try TestDatabase.control(undo)
-            }
-            let reports: [WorkerReport]
-            do {
-                reports = try runFleet(callsEach: 50, start: start, warm: true)
-            } catch {
-                _ = try? await outage.value
-                throw error
-            }
-            try await outage.value
+            let reports = try await runFleetThroughAnOutage(begin: { try TestDatabase.control(fault) }, end: undo)
             Self.note("database \(fault)", reports)
             XCTAssertEqual(
                 reports.map(\.successes), [50, 50, 50, 50], "\(fault): \(reports.flatMap(\.failures).prefix(3))")
@@ -161,23 +147,12 @@ final class FleetTests: XCTestCase {
     /// transient error, nothing is lost, nobody is signed out, and the fleet refreshes once.
     func testCallsNeedingARefreshWhileTheDatabaseIsSilentEndTypedAndTheFleetRefreshesOnce() async throws {
         try await signIn()
-        let start = Date().addingTimeInterval(6)
         let emulator: URL = self.emulator
-        let outage = Task.detached {
-            try await Task.sleep(for: .milliseconds(Int(start.timeIntervalSinceNow * 1_000) - 1_000))
-            try TestDatabase.control("pause")
-            try await expireTokens(at: emulator)
-            try await Task.sleep(for: .milliseconds(Int(start.timeIntervalSinceNow * 1_000) + 9_000))
-            try TestDatabase.control("resume")
-        }
-        let reports: [WorkerReport]
-        do {
-            reports = try runFleet(callsEach: 50, start: start, warm: true)
-        } catch {
-            _ = try? await outage.value
-            throw error
-        }
-        try await outage.value
+        let reports = try await runFleetThroughAnOutage(
+            begin: {
+                try TestDatabase.control("pause")
+                try await expireTokens(at: emulator)
+            }, end: "resume")
         Self.note("database silent, token expired", reports)
         for failure in reports.flatMap(\.failures) {
             XCTAssertEqual(failure["recovery"], "retryLater", "a failure that is not transient: \(failure)")
@@ -251,6 +226,28 @@ final class FleetTests: XCTestCase {
             4,
             ["--calls", String(callsEach), "--start", String(start.timeIntervalSince1970)]
                 + (warm ? ["--warm", "yes"] : []))
+    }
+
+    /// Runs four warm workers of 50 calls each, starting together in 6 s, through an outage that `begin` starts a
+    /// second before they start and the database control command `end` ends 9 s after, whatever the fleet's outcome.
+    private func runFleetThroughAnOutage(begin: @escaping @Sendable () async throws -> Void, end: String) async throws
+        -> [WorkerReport]
+    {
+        let start = Date().addingTimeInterval(6)
+        let outage = Task.detached {
+            try await Task.sleep(for: .milliseconds(Int(start.timeIntervalSinceNow * 1_000) - 1_000))
+            try await begin()
+            try await Task.sleep(for: .milliseconds(Int(start.timeIntervalSinceNow * 1_000) + 9_000))
+            try TestDatabase.control(end)
+        }
+        do {
+            let reports = try runFleet(callsEach: 50, start: start, warm: true)
+            try await outage.value
+            return reports
+        } catch {
+            _ = try? await outage.value
+            throw error
+        }
     }
 
     /// Starts one worker process with `arguments`, its output piped.
