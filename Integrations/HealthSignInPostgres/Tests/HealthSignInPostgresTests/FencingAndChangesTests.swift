@@ -1,6 +1,10 @@
 import Foundation
 import HealthSignInCredentials
+import HealthSignInOAuth
 import HealthSignInPostgres
+import HealthSignInSMART
+import HealthSignInTesting
+import NIOConcurrencyHelpers
 import XCTest
 
 /// The lease's fencing token and the table's change notifications, on a real server.
@@ -64,5 +68,120 @@ final class FencingAndChangesTests: XCTestCase {
         }
         let sorted = latencies.sorted()
         print("FencingAndChangesTests: notification latency median \(sorted[2]) ms, slowest \(sorted[4]) ms")
+    }
+}
+
+/// The security review's stalled holder, through the lifecycle of two SMART apps on one table: instance A takes the
+/// lock to refresh and stalls before its refresh token goes out, past its lease; instance B takes the lease and
+/// refreshes. When A wakes, its lease is gone, it sends nothing, and the grant has rotated once and lives on.
+final class StalledHolderTests: XCTestCase {
+    func testAHolderStalledPastItsLeaseSendsNothingAndTheGrantRotatesOnce() async throws {
+        let table = TestDatabase.freshTable()
+        let server = SMARTTestServer()
+        let stalled = StallingStore(try TestDatabase.store(table: table, lockLease: 2))
+        let (first, second) = (app(server, stalled), app(server, try TestDatabase.store(table: table, lockLease: 2)))
+        _ = try await first.authorize(with: server.browser())
+        server.expireAccessTokens()
+
+        let firstCall = Task { try await first.fhir(.fhir("Patient", id: "smart-patient-1")).status }
+        await stalled.stall.arrival()
+        // A stall past the lease: its time passes, and nobody renews it.
+        try await TestDatabase.execute("UPDATE \(table)_locks SET expires_at = now() - interval '1 second'")
+        await XCTAssertEqualAsync(try await second.fhir(.fhir("Patient", id: "smart-patient-1")).status, 200)
+        stalled.stall.open()
+        // A either takes up the token B stored or fails with its lost lease; either way its refresh token stays home.
+        switch await firstCall.result {
+        case .success(let status): XCTAssertEqual(status, 200)
+        case .failure(let error):
+            guard case .lockLost = error as? CredentialStoreError else { return XCTFail("A failed with \(error)") }
+        }
+
+        XCTAssertEqual(server.ledger.count(.refreshToken), 1, "one rotation")
+        XCTAssertEqual(server.ledger.entries.filter(\.wasRefused).filter { $0.operation == .refreshToken }.count, 0)
+        await XCTAssertEqualAsync(try await first.fhir(.fhir("Patient", id: "smart-patient-1")).status, 200)
+        XCTAssertEqual(server.liveRefreshTokens, 1, "the grant is intact")
+    }
+
+    private func app(_ server: SMARTTestServer, _ store: any CredentialStore) -> SMARTSession {
+        SMARTSession(
+            configuration: .init(
+                registration: OAuthRegistration(
+                    baseURL: server.fhirBaseURL,
+                    client: OAuthClientCredentials(clientID: SMARTTestServer.publicClientID),
+                    redirectURI: SMARTTestServer.redirectURIs[0]),
+                session: OAuthSessionSettings(
+                    store: store, options: ClientOptions(transport: server.transport), clock: server.clock)))
+    }
+}
+
+/// A PostgreSQL store whose first lock waits at a gate before it confirms itself, as a holder whose process stalls
+/// between taking the lock and sending the refresh token.
+final class StallingStore: CredentialStore {
+    let inner: PostgresCredentialStore
+    let stall = Stall()
+
+    init(_ inner: PostgresCredentialStore) { self.inner = inner }
+
+    func read(_ key: String) async throws -> Data? { try await inner.read(key) }
+    func write(_ data: Data, for key: String) async throws { try await inner.write(data, for: key) }
+    func remove(_ key: String) async throws { try await inner.remove(key) }
+    func contains(_ key: String) async throws -> Bool { try await inner.contains(key) }
+    func version(of key: String) async throws -> Data? { try await inner.version(of: key) }
+    func replace(_ expected: Data?, with new: Data?, for key: String) async throws -> Bool {
+        try await inner.replace(expected, with: new, for: key)
+    }
+    func replace(_ expected: Data?, with new: Data?, for key: String, fencedBy lock: any CredentialStoreLock)
+        async throws -> Bool
+    {
+        try await inner.replace(expected, with: new, for: key, fencedBy: (lock as? StalledLock)?.inner ?? lock)
+    }
+    func lock(_ key: String) async throws -> (any CredentialStoreLock)? {
+        guard let lock = try await inner.lock(key) else { return nil }
+        return StalledLock(inner: lock, stall: stall)
+    }
+    var changes: (any CredentialChangeFeed)? { inner.changes }
+
+    /// Where the first confirmation waits until the test opens it.
+    final class Stall: Sendable {
+        private let state = NIOLockedValueBox<(arrived: Bool, open: Bool, waiters: [CheckedContinuation<Void, Never>])>(
+            (false, false, []))
+
+        /// Waits until a confirmation waits here.
+        func arrival() async {
+            while !state.withLockedValue({ $0.arrived }) { try? await Task.sleep(for: .milliseconds(5)) }
+        }
+
+        /// Lets the waiting confirmation (and every later one) go on.
+        func open() {
+            let waiters = state.withLockedValue { state -> [CheckedContinuation<Void, Never>] in
+                state.open = true
+                defer { state.waiters = [] }
+                return state.waiters
+            }
+            for waiter in waiters { waiter.resume() }
+        }
+
+        func pass() async {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let goOn = state.withLockedValue { state -> Bool in
+                    state.arrived = true
+                    if state.open { return true }
+                    state.waiters.append(continuation)
+                    return false
+                }
+                if goOn { continuation.resume() }
+            }
+        }
+    }
+
+    struct StalledLock: CredentialStoreLock {
+        let inner: any CredentialStoreLock
+        let stall: Stall
+
+        func release() { inner.release() }
+        func confirm() async throws {
+            await stall.pass()
+            try await inner.confirm()
+        }
     }
 }
