@@ -26,10 +26,20 @@ final class TransportConformanceTests: XCTestCase {
         XCTAssertEqual(report.passed.count, passing, "\(report)", file: file, line: line)
     }
 
+    /// What Foundation's URLSession cannot keep on Linux, where it reads responses through libcurl on its own terms:
+    /// it reads a header section without a total limit, and a trailer stops the process (the README says so).
+    /// `CurlHTTPTransport`, the default there, keeps both.
+    #if canImport(Glibc)
+        private static let urlSessionSkips: Set<Check> = [.oversizedHeadRefused, .endlessTrailersRefused]
+    #else
+        private static let urlSessionSkips: Set<Check> = []
+    #endif
+
     func testURLSessionKeepsTheContract() async throws {
-        let report = try await HTTPTransportConformance { URLSessionHTTPTransport(configuration: .init(timeout: $0)) }
-            .run()
-        assertConforms(report)
+        let report = try await HTTPTransportConformance(skipping: Self.urlSessionSkips) {
+            URLSessionHTTPTransport(configuration: .init(timeout: $0))
+        }.run()
+        assertConforms(report, passing: Check.allCases.count - Self.urlSessionSkips.count)
     }
 
     #if canImport(Glibc)
@@ -49,6 +59,7 @@ final class TransportConformanceTests: XCTestCase {
             skipping: [
                 .requestSentAsGiven, .redirectReturned, .redirectToAnotherHostReturned, .challengeReturned,
                 .unrequestedEncodingRefused, .chunkedBodyRead, .interimResponseSkipped, .cancellationEndsTheRequest,
+                .oversizedHeadRefused, .endlessTrailersRefused,
             ],
             probeURL: { check in
                 let endpoint = kit.jwksURL
@@ -66,7 +77,7 @@ final class TransportConformanceTests: XCTestCase {
             makeTransport: { kit.transport(timeout: $0) })
         let report = try await suite.run()
         assertConforms(report, passing: 6)
-        XCTAssertEqual(report.skipped.count, 8, "\(report)")
+        XCTAssertEqual(report.skipped.count, 10, "\(report)")
     }
 
     // MARK: - The suite catches a transport that breaks the contract
@@ -80,12 +91,12 @@ final class TransportConformanceTests: XCTestCase {
     }
 
     func testARedirectFollowedAndATimeoutIgnoredAreCaught() async throws {
-        let report = try await HTTPTransportConformance { _ in
+        let report = try await HTTPTransportConformance(skipping: Self.urlSessionSkips) { _ in
             RedirectFollowingTransport(base: URLSessionHTTPTransport(configuration: .init(timeout: 30)))
         }.run()
         XCTAssertEqual(
             report.failures.map(\.check), [.redirectReturned, .timeoutEndsTheRequest], "\(report)")
-        XCTAssertEqual(report.passed.count, Check.allCases.count - 2, "\(report)")
+        XCTAssertEqual(report.passed.count, Check.allCases.count - 2 - Self.urlSessionSkips.count, "\(report)")
     }
 
     func testAChecksFailureSaysWhatHappened() async throws {
@@ -99,7 +110,7 @@ final class TransportConformanceTests: XCTestCase {
         XCTAssertEqual(report.skipped.count, Check.allCases.count - 1)
         XCTAssertEqual(
             report.description,
-            "0 passed, 1 failed, 13 skipped\n- redirectReturned: expected the 302 as the response, got 200")
+            "0 passed, 1 failed, 15 skipped\n- redirectReturned: expected the 302 as the response, got 200")
     }
 
     // MARK: - URLSession's own

@@ -49,4 +49,10 @@ extension HTTPResponseMessage {
     /// families needs (the largest are HealthVault pages of full things, whose size the server bounds well below it),
     /// and little enough that no server can exhaust memory.
     public static let defaultMaximumBodySize = 16 << 20
+
+    /// The most bytes a response's header section may take, 80 KiB: the status lines, the fields of the head (and of
+    /// any interim response) and the trailers after a chunked body, together. It is what HTTP/1.1 parsers such as
+    /// llhttp allow. A transport refuses a response past it with a `TransportError` of kind `responseTooLarge`, so
+    /// that no server can grow a client by header lines the body's limit does not count.
+    public static let maximumHeaderSectionSize = 80 << 10
 }

@@ -71,6 +71,14 @@ public struct HTTPTransportConformance: Sendable {
         /// An origin where nothing accepts connections is a `TransportError` of kind
         /// `cannotConnect`. The suite's own origin refuses every connection.
         case unreachableOriginReported
+        /// A header section past `HTTPResponseMessage.maximumHeaderSectionSize` (80 KiB) is a `TransportError` of
+        /// kind `responseTooLarge`. The server answers 200 `ok` after 160 header fields of 1 KiB each.
+        case oversizedHeadRefused
+        /// Trailers after a chunked body count toward the header section's limit: a server that sends them without
+        /// end gets a `TransportError` of kind `responseTooLarge`, not a response once it tires. The server answers
+        /// 200 `hello` in the chunked coding, then trailer fields of 1 KiB until the client goes away (at most
+        /// 64 MiB).
+        case endlessTrailersRefused
 
         /// The check's name.
         public var description: String { rawValue }
@@ -202,6 +210,7 @@ public struct HTTPTransportConformance: Sendable {
             .unrequestedEncodingRefused: "/gzip", .chunkedBodyRead: "/chunked", .interimResponseSkipped: "/interim",
             .errorStatusReturned: "/status/503", .bodyCutShortRefused: "/cut-length", .timeoutEndsTheRequest: "/slow",
             .invalidTimeoutRefused: "/status/503", .sizeLimitEnforced: "/echo", .cancellationEndsTheRequest: "/slow",
+            .oversizedHeadRefused: "/large-head", .endlessTrailersRefused: "/endless-trailers",
         ]
         guard let path = paths[check] else { return URL(string: "http://127.0.0.1:\(server.refusingPort)/")! }
         return URL(string: "http://127.0.0.1:\(server.port)\(path)")!
@@ -307,6 +316,8 @@ public struct HTTPTransportConformance: Sendable {
             try await checkCancellationEndsTheRequest(url, makeTransport(30))
         case .unreachableOriginReported:
             _ = try await expectTransportError(.cannotConnect, sending: get, with: makeTransport(5))
+        case .oversizedHeadRefused, .endlessTrailersRefused:
+            _ = try await expectTransportError(.responseTooLarge, sending: get, with: makeTransport(30))
         }
     }
 

@@ -28,6 +28,9 @@ import HealthSignInCore
 /// | `/interim` | 103 Early Hints, then 200 `final` |
 /// | `/slow` | 200 `late` after `slowAnswerDelay` seconds, unless the client goes away first |
 /// | `/cut-length` | `Content-Length: 63`, 30 bytes of body, then the end of the connection |
+/// | `/large-head` | 200 `ok` after a header section of 160 KiB (160 fields of 1 KiB) |
+/// | `/endless-trailers` | 200 `hello` in the chunked coding, then trailer fields of 1 KiB until the client goes away |
+///   (or 64 MiB were sent) |
 final class ProbeServer: Sendable {
     /// The largest request head read; a longer one is answered 431.
     static let headLimit = 16 << 10
@@ -446,6 +449,19 @@ final class ProbeServer: Sendable {
             let head = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 63\r\n\r\n"
             deliver(Array(head.utf8) + body, to: connection)
             _ = shutdown(connection, Int32(SHUT_RDWR))
+        case "/large-head":
+            let filler = String(repeating: "x", count: 1_000)
+            deliver(
+                Self.response(200, body: Array("ok".utf8), headers: (0..<160).map { ("X-Filler-\($0)", filler) }),
+                to: connection)
+        case "/endless-trailers":
+            let head =
+                "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nTrailer: X-More\r\nConnection: close\r\n\r\n"
+            guard deliver(Array((head + "5\r\nhello\r\n0\r\n").utf8), to: connection) else { return }
+            let line = Array(("X-More: " + String(repeating: "m", count: 1_014) + "\r\n").utf8)
+            var sent = 0
+            while sent < 64 << 20, deliver(line, to: connection) { sent += line.count }
+            deliver(Array("\r\n".utf8), to: connection)
         default:
             deliver(Self.response(404), to: connection)
         }

@@ -33,6 +33,8 @@
         private var refusal: TransportError?
         /// Whether the final response's head has ended: lines after it are a chunked body's trailer, not its fields.
         private var headEnded = false
+        /// The bytes of every header line so far: status lines, fields, trailers.
+        private var headerBytes = 0
 
         init(
             request: HTTPRequestMessage, target: RequestTarget, deadline: TransportDeadline, limit: Int,
@@ -164,6 +166,13 @@
 
         /// One header line, the status line of each response included; returns false to stop the transfer.
         fileprivate func headerLine(_ bytes: UnsafeRawBufferPointer) -> Bool {
+            // Every line counts, trailers too: libcurl keeps them all, outside the body's limit.
+            headerBytes += bytes.count
+            guard headerBytes <= HTTPResponseMessage.maximumHeaderSectionSize else {
+                return refuse(
+                    "the header section is over the limit of \(HTTPResponseMessage.maximumHeaderSectionSize) bytes",
+                    kind: .responseTooLarge)
+            }
             var line = bytes[...]
             guard !headEnded else { return true }
             while let last = line.last, last == 0x0A || last == 0x0D { line = line.dropLast() }
