@@ -135,6 +135,50 @@
             }
         }
 
+        /// A server that sends trailer fields without end cannot grow the process: each call stops at the header
+        /// section's limit (80 KiB) with `responseTooLarge`, so 1 and then 50 concurrent calls, each with a body limit
+        /// of 1 MiB, raise the peak resident size by less than the body limit plus 16 MiB (libcurl's buffers; about
+        /// 2 MiB measured). Before the limit, a call read all 64 MiB the server sent and answered 200.
+        func testEndlessTrailersCannotGrowTheProcess() async throws {
+            let transport = CurlHTTPTransport(
+                configuration: .init(timeout: 6, maximumResponseSize: 1 << 20, proxy: .none))
+            let url = try url("http", "/endless-trailers")
+            for concurrent in [1, 50] {
+                let before = try Self.residentSize(resettingPeak: true)
+                let kinds = await withTaskGroup(of: TransportError.Kind?.self) { group in
+                    for _ in 0..<concurrent {
+                        group.addTask {
+                            do {
+                                _ = try await transport.send(HTTPRequestMessage(method: .get, url: url))
+                                return nil
+                            } catch {
+                                return (error as? TransportError)?.kind
+                            }
+                        }
+                    }
+                    return await group.reduce(into: [TransportError.Kind?]()) { $0.append($1) }
+                }
+                XCTAssertEqual(kinds, Array(repeating: .responseTooLarge, count: concurrent))
+                let growth = try Self.residentSize(resettingPeak: false).peak - before.current
+                print(
+                    "CurlHTTPTransportTests: \(concurrent) endless-trailer calls raised the peak by \(growth >> 10) KiB"
+                )
+                XCTAssertLessThan(growth, (1 << 20) + (16 << 20), "\(concurrent) calls")
+            }
+        }
+
+        /// The resident size and its peak, in bytes, from `/proc/self/status`; the peak is reset first when asked
+        /// (`/proc/self/clear_refs`).
+        private static func residentSize(resettingPeak: Bool) throws -> (current: Int, peak: Int) {
+            if resettingPeak { try "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8) }
+            let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
+            func kibibytes(_ field: String) throws -> Int {
+                let line = try XCTUnwrap(status.split(separator: "\n").first { $0.hasPrefix(field + ":") })
+                return try XCTUnwrap(Int(line.split(separator: " ", omittingEmptySubsequences: true)[1])) << 10
+            }
+            return (try kibibytes("VmRSS"), try kibibytes("VmHWM"))
+        }
+
         // MARK: - Proxies
 
         func testHTTPSGoesThroughAProxyAsATunnelThatHidesTheToken() async throws {

@@ -14,6 +14,7 @@ GET /bad-header        200 with a header value holding a control character
 GET /cut-length        Content-Length: 63, then 30 bytes and the end of the connection
 GET /cut-close         a body framed by the end of the connection, cut without TLS's close_notify
 GET /bad-length        Content-Length: , (no length)
+GET /endless-trailers  200 `hello` in chunked coding, then 1 KiB trailer fields until the client goes away (64 MiB at most)
 
 With --tls DIR it serves HTTPS with a certificate of a test authority (DIR/ca.pem, made on first use with the
 openssl command): for IP 127.0.0.1, or with --certificate KIND another one:
@@ -80,6 +81,16 @@ class Handler(BaseHTTPRequestHandler):
             self.end_headers()
             trailer = b"X-Trailer: dropped\r\n" if self.path == "/chunked-trailer" else b""
             self.wfile.write(b"5;note=first\r\nhello\r\n7\r\n, world\r\n0\r\n" + trailer + b"\r\n")
+        elif self.path == "/endless-trailers":
+            self.wfile.write(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nTrailer: X-More\r\n\r\n5\r\nhello\r\n0\r\n")
+            line = b"X-More: " + b"m" * 1014 + b"\r\n"
+            try:
+                for _ in range((64 << 20) // len(line)):
+                    self.wfile.write(line)
+                self.wfile.write(b"\r\n")
+            except (BrokenPipeError, ConnectionResetError):
+                pass  # the client stopped reading, as it must
+            self.close_connection = True
         elif self.path == "/gzip":
             self.reply(200, gzip.compress(b'{"ok":true}'), [("Content-Encoding", "gzip")])
         elif self.path == "/challenge":
