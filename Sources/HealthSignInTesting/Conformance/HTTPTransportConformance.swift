@@ -71,6 +71,10 @@ public struct HTTPTransportConformance: Sendable {
         /// An origin where nothing accepts connections is a `TransportError` of kind
         /// `cannotConnect`. The suite's own origin refuses every connection.
         case unreachableOriginReported
+        /// The timeout holds for the whole exchange, body included: a body trickled after a prompt head ends with a
+        /// `TransportError` of kind `timedOut` once the timeout passes. The transport is made with a timeout of 1.5
+        /// seconds; the server sends the head at once, then one byte of a 20-byte body every quarter second.
+        case trickledBodyTimesOut
         /// A header section past `HTTPResponseMessage.maximumHeaderSectionSize` (80 KiB) is a `TransportError` of
         /// kind `responseTooLarge`. The server answers 200 `ok` after 160 header fields of 1 KiB each.
         case oversizedHeadRefused
@@ -210,7 +214,8 @@ public struct HTTPTransportConformance: Sendable {
             .unrequestedEncodingRefused: "/gzip", .chunkedBodyRead: "/chunked", .interimResponseSkipped: "/interim",
             .errorStatusReturned: "/status/503", .bodyCutShortRefused: "/cut-length", .timeoutEndsTheRequest: "/slow",
             .invalidTimeoutRefused: "/status/503", .sizeLimitEnforced: "/echo", .cancellationEndsTheRequest: "/slow",
-            .oversizedHeadRefused: "/large-head", .endlessTrailersRefused: "/endless-trailers",
+            .trickledBodyTimesOut: "/trickle", .oversizedHeadRefused: "/large-head",
+            .endlessTrailersRefused: "/endless-trailers",
         ]
         guard let path = paths[check] else { return URL(string: "http://127.0.0.1:\(server.refusingPort)/")! }
         return URL(string: "http://127.0.0.1:\(server.port)\(path)")!
@@ -316,6 +321,11 @@ public struct HTTPTransportConformance: Sendable {
             try await checkCancellationEndsTheRequest(url, makeTransport(30))
         case .unreachableOriginReported:
             _ = try await expectTransportError(.cannotConnect, sending: get, with: makeTransport(5))
+        case .trickledBodyTimesOut:
+            let started = Date()
+            _ = try await expectTransportError(.timedOut, sending: get, with: makeTransport(1.5))
+            let elapsed = Date().timeIntervalSince(started)
+            try expect(elapsed < 4, "a timeout of 1.5 s ended a trickled body after \(elapsed) s")
         case .oversizedHeadRefused, .endlessTrailersRefused:
             _ = try await expectTransportError(.responseTooLarge, sending: get, with: makeTransport(30))
         }

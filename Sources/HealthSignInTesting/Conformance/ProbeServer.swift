@@ -28,6 +28,7 @@ import HealthSignInCore
 /// | `/interim` | 103 Early Hints, then 200 `final` |
 /// | `/slow` | 200 `late` after `slowAnswerDelay` seconds, unless the client goes away first |
 /// | `/cut-length` | `Content-Length: 63`, 30 bytes of body, then the end of the connection |
+/// | `/trickle` | `Content-Length: 20` at once, then one byte of body every quarter second while the client stays |
 /// | `/large-head` | 200 `ok` after a header section of 160 KiB (160 fields of 1 KiB) |
 /// | `/endless-trailers` | 200 `hello` in the chunked coding, then trailer fields of 1 KiB until the client goes away |
 ///   (or 64 MiB were sent) |
@@ -449,6 +450,15 @@ final class ProbeServer: Sendable {
             let head = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 63\r\n\r\n"
             deliver(Array(head.utf8) + body, to: connection)
             _ = shutdown(connection, Int32(SHUT_RDWR))
+        case "/trickle":
+            let head = "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 20\r\nConnection: close\r\n\r\n"
+            guard deliver(Array(head.utf8), to: connection) else { return }
+            for _ in 0..<20 {
+                guard Self.waitWhileConnected(connection, for: 0.25), deliver([UInt8(ascii: "t")], to: connection)
+                else {
+                    return
+                }
+            }
         case "/large-head":
             let filler = String(repeating: "x", count: 1_000)
             deliver(
