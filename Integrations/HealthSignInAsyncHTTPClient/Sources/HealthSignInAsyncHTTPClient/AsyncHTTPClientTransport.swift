@@ -88,11 +88,33 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
                     .responseTooLarge, url: request.url,
                     detail: "the body announces \(announced) bytes; at most \(limit)")
             }
-            let body = try await response.body.collect(upTo: limit)
+            let body = try await Self.collect(
+                response.body, upTo: limit, until: deadline.milliseconds == 0 ? nil : end, url: request.url)
             return HTTPResponseMessage(
                 status: Int(response.status.code), headers: headers, body: Data(body.readableBytesView))
         } catch {
             throw TransportErrorMapping.error(for: error, url: request.url, limit: limit)
+        }
+    }
+
+    /// The body, read within what is left of the timeout: AsyncHTTPClient's deadline ends with the response's head,
+    /// and a body trickled after it would hold the call for as long as the server likes.
+    private static func collect(
+        _ body: HTTPClientResponse.Body, upTo limit: Int, until end: NIODeadline?, url: URL
+    ) async throws -> ByteBuffer {
+        guard let end else { return try await body.collect(upTo: limit) }
+        let remaining = max(0, (end - .now()).nanoseconds)
+        return try await withThrowingTaskGroup(of: ByteBuffer?.self) { group in
+            group.addTask { try await body.collect(upTo: limit) }
+            group.addTask {
+                try await Task.sleep(nanoseconds: UInt64(remaining))
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let buffer = try await group.next() ?? nil else {
+                throw TransportError(.timedOut, url: url, detail: "the body did not arrive within the timeout")
+            }
+            return buffer
         }
     }
 

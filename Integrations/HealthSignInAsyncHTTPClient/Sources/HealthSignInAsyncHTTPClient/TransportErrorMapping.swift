@@ -19,6 +19,11 @@ enum TransportErrorMapping {
         switch error {
         case is NIOTooManyBytesError:
             return TransportError(.responseTooLarge, url: url, detail: "the body is longer than \(limit) bytes")
+        case HTTPParserError.headerOverflow:
+            // NIO's parser stops a header section (trailers included) at 80 KiB, the SDK's limit.
+            return TransportError(
+                .responseTooLarge, url: url,
+                detail: "the header section is over \(HTTPResponseMessage.maximumHeaderSectionSize) bytes")
         case is NIOConnectionError, is ChannelError:
             return TransportError(.cannotConnect, url: url, detail: "\(error)")
         case let failure as IOError where connectErrors.contains(failure.errnoCode):
