@@ -54,4 +54,29 @@ final class ClientAssertionSignerTests: XCTestCase {
         XCTAssertThrowsError(try ClientAssertionSigner(key: key.publicKey, algorithm: .es384))
         XCTAssertThrowsError(try ClientAssertionSigner(key: key, algorithm: .rs384))
     }
+
+    /// A lifetime that is not a number, or a clock whose time is not a date, is a typed error where it is given, never
+    /// a crash when the assertion's times are written.
+    func testANaNLifetimeOrAClockOffTheCalendarIsATypedError() throws {
+        let key = try JSONWebKey(json: Data(Self.smartEC.utf8))
+        XCTAssertThrowsError(try ClientAssertionSigner(key: key, algorithm: .es384, lifetime: .nan)) {
+            XCTAssertEqual($0 as? JOSEError, .invalidTime("the lifetime is not a number"))
+            XCTAssertEqual(($0 as? JOSEError)?.recovery, .reconfigure)
+        }
+        let token = URL(string: "https://ehr.example.com/auth/token")!
+        for seconds in [TimeInterval.nan, .infinity, -.infinity, 1e300] {
+            let signer = try ClientAssertionSigner(
+                key: key, algorithm: .es384, clock: ManualClock(Date(timeIntervalSince1970: seconds)))
+            XCTAssertThrowsError(try signer.assertion(clientID: "backend", tokenEndpoint: token), "\(seconds)") {
+                guard case .invalidTime = $0 as? JOSEError else { return XCTFail("\(seconds): \($0)") }
+            }
+        }
+        for lifetime in [-TimeInterval.infinity, -1, 0, .infinity] {
+            let assertion = try ClientAssertion(
+                clientID: "backend", tokenEndpoint: token, key: key, algorithm: .es384, lifetime: lifetime,
+                clock: ManualClock(Date(timeIntervalSince1970: 1_700_000_000)))
+            XCTAssertTrue(
+                (1_700_000_001...1_700_000_300).contains(assertion.expiresAt.timeIntervalSince1970), "\(lifetime)")
+        }
+    }
 }

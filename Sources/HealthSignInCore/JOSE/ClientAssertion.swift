@@ -29,16 +29,20 @@ public struct ClientAssertion: Sendable, CustomStringConvertible {
     ///   - clock: the time `exp` counts from.
     ///   - random: where the `jti`'s 32 bytes come from.
     ///   - statesIssuedAt: whether the assertion carries `iat`, the signing time.
-    /// - Throws: ``JOSEError/keyDoesNotFitAlgorithm(_:)`` for a public key or one of another type, and
-    ///   ``JOSEError/invalidKey(_:)`` for a key without `kid`.
+    /// - Throws: ``JOSEError/keyDoesNotFitAlgorithm(_:)`` for a public key or one of another type,
+    ///   ``JOSEError/invalidKey(_:)`` for a key without `kid`, and ``JOSEError/invalidTime(_:)`` for a NaN lifetime
+    ///   or a clock whose time is not a date.
     public init(
         clientID: String, tokenEndpoint: URL, key: JSONWebKey, algorithm: JWSAlgorithm, lifetime: TimeInterval = 120,
         clock: any TimeSource = SystemClock(), random: any RandomSource = SystemRandomSource(),
         statesIssuedAt: Bool = false
     ) throws(JOSEError) {
         guard let keyID = key.keyID else { throw .invalidKey("it has no \"kid\", which the assertion's header needs") }
-        id = Base64URL.encode(random.bytes(count: 32))
+        guard !lifetime.isNaN else { throw .invalidTime("the lifetime is not a number") }
         let now = clock.now().timeIntervalSince1970
+        // JSON numbers of seconds, as JWTs write them: the clock's time must be a date a 64-bit count can hold.
+        guard now.isFinite, abs(now) < 1e15 else { throw .invalidTime("the clock's time \(now) is not a date") }
+        id = Base64URL.encode(random.bytes(count: 32))
         let expiry = Int((now + min(max(lifetime, 1), Self.maximumLifetime)).rounded(.down))
         expiresAt = Date(timeIntervalSince1970: TimeInterval(expiry))
         let header: JSONObject = ["alg": .string(algorithm.rawValue), "kid": .string(keyID), "typ": "JWT"]

@@ -26,7 +26,7 @@ public struct ClientAssertionSigner: Sendable, Hashable, CustomStringConvertible
     ///   - random: where each `jti` comes from.
     ///   - statesIssuedAt: whether each assertion carries `iat` (Koppeltaal 2.0 requires it; SMART does not).
     /// - Throws: ``JOSEError/keyDoesNotFitAlgorithm(_:)`` for a public key or one that does not fit `algorithm`,
-    ///   ``JOSEError/invalidKey(_:)`` for a key without `kid`.
+    ///   ``JOSEError/invalidKey(_:)`` for a key without `kid`, ``JOSEError/invalidTime(_:)`` for a NaN `lifetime`.
     public init(
         key: JSONWebKey, algorithm: JWSAlgorithm, lifetime: TimeInterval = 120,
         clock: any TimeSource = SystemClock(), random: any RandomSource = SystemRandomSource(),
@@ -36,6 +36,7 @@ public struct ClientAssertionSigner: Sendable, Hashable, CustomStringConvertible
             throw .keyDoesNotFitAlgorithm(algorithm)
         }
         guard key.keyID != nil else { throw .invalidKey("it has no \"kid\", which the assertion's header needs") }
+        guard !lifetime.isNaN else { throw .invalidTime("the lifetime is not a number") }
         self.key = key
         self.algorithm = algorithm
         self.lifetime = min(max(lifetime, 1), ClientAssertion.maximumLifetime)

@@ -15,6 +15,8 @@ public enum JOSEError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidSignature
     /// The platform's cryptography refused the operation.
     case cryptographyFailed(String)
+    /// An assertion's times cannot be written: its lifetime is not a number, or the clock's time is not a date.
+    case invalidTime(String)
 
     /// A one-line explanation.
     public var description: String {
@@ -28,15 +30,17 @@ public enum JOSEError: Error, Sendable, Hashable, CustomStringConvertible {
                 "The token marks header extensions critical that are not understood: \(names.joined(separator: ", "))"
         case .invalidSignature: return "The token's signature does not verify"
         case .cryptographyFailed(let operation): return "The platform's cryptography failed to \(operation)"
+        case .invalidTime(let reason): return "The assertion's times cannot be written: \(reason)"
         }
     }
 }
 
 extension JOSEError: SDKError {
-    /// `ErrorRecovery.reconfigure` for a key that cannot be used, `ErrorRecovery.none` for a token that fails.
+    /// `ErrorRecovery.reconfigure` for a key, lifetime or clock that cannot be used, `ErrorRecovery.none` for a
+    /// token that fails.
     public var recovery: ErrorRecovery {
         switch self {
-        case .invalidKey, .keyDoesNotFitAlgorithm: return .reconfigure
+        case .invalidKey, .keyDoesNotFitAlgorithm, .invalidTime: return .reconfigure
         case .malformedToken, .algorithmNotAccepted, .unsupportedCriticalHeader, .invalidSignature, .cryptographyFailed:
             return .none
         }
