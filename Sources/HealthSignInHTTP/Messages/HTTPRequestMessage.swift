@@ -33,6 +33,20 @@ public struct HTTPRequestMessage: Sendable, Hashable, CustomStringConvertible, C
         self.maximumResponseSize = maximumResponseSize
     }
 
+    /// Refuses a URL with userinfo (`user:password@host`): clients send it as `Authorization: Basic`, a credential
+    /// nobody set as a header, to whatever host the URL names. Credentials go in a header field instead, and every
+    /// transport checks this before it sends anything; a transport for another HTTP client calls it too.
+    ///
+    /// - Throws: ``RequestEncodingError/invalidURL(_:)`` for a URL with a user or a password.
+    public func checkNoUserinfo() throws(RequestEncodingError) {
+        guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return }
+        if components.percentEncodedUser != nil || components.percentEncodedPassword != nil {
+            throw .invalidURL(
+                "the URL carries userinfo (user:password@), which would go out as Authorization: Basic; send "
+                    + "credentials in a header field instead")
+        }
+    }
+
     /// The method and URL (query redacted), headers (credentials redacted) and body size.
     public var description: String {
         var lines = ["\(method) \(Redaction.url(url))"]

@@ -102,9 +102,11 @@ public final class URLSessionHTTPTransport: HTTPTransport, Sendable {
     /// Sends `request`; see ``HTTPTransport`` for the contract.
     ///
     /// - Throws: ``ConfigurationError/invalidTimeout(_:)`` for a timeout that is NaN or not positive,
-    ///   ``TransportError`` for what happened on the way, `CancellationError` when the task is cancelled.
+    ///   ``RequestEncodingError`` for a URL with userinfo (nothing is sent), ``TransportError`` for what happened on
+    ///   the way, `CancellationError` when the task is cancelled.
     public func send(_ request: HTTPRequestMessage) async throws -> HTTPResponseMessage {
         let timeout = try TransportDeadline(request.timeout ?? configuration.timeout).seconds
+        try request.checkNoUserinfo()
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = request.method.rawValue
         // URLSession's own timeout is only a backstop, set past the transport's deadline in whole seconds.

@@ -71,6 +71,9 @@ public struct HTTPTransportConformance: Sendable {
         /// An origin where nothing accepts connections is a `TransportError` of kind
         /// `cannotConnect`. The suite's own origin refuses every connection.
         case unreachableOriginReported
+        /// A URL with userinfo (`user:secret@`) is refused with a `RequestEncodingError` before anything is sent:
+        /// clients turn it into `Authorization: Basic`. The server would echo the request.
+        case userinfoRefused
         /// The timeout holds for the whole exchange, body included: a body trickled after a prompt head ends with a
         /// `TransportError` of kind `timedOut` once the timeout passes. The transport is made with a timeout of 1.5
         /// seconds; the server sends the head at once, then one byte of a 20-byte body every quarter second.
@@ -214,7 +217,7 @@ public struct HTTPTransportConformance: Sendable {
             .unrequestedEncodingRefused: "/gzip", .chunkedBodyRead: "/chunked", .interimResponseSkipped: "/interim",
             .errorStatusReturned: "/status/503", .bodyCutShortRefused: "/cut-length", .timeoutEndsTheRequest: "/slow",
             .invalidTimeoutRefused: "/status/503", .sizeLimitEnforced: "/echo", .cancellationEndsTheRequest: "/slow",
-            .trickledBodyTimesOut: "/trickle", .oversizedHeadRefused: "/large-head",
+            .userinfoRefused: "/echo", .trickledBodyTimesOut: "/trickle", .oversizedHeadRefused: "/large-head",
             .endlessTrailersRefused: "/endless-trailers",
         ]
         guard let path = paths[check] else { return URL(string: "http://127.0.0.1:\(server.refusingPort)/")! }
@@ -321,6 +324,20 @@ public struct HTTPTransportConformance: Sendable {
             try await checkCancellationEndsTheRequest(url, makeTransport(30))
         case .unreachableOriginReported:
             _ = try await expectTransportError(.cannotConnect, sending: get, with: makeTransport(5))
+        case .userinfoRefused:
+            var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+            components?.user = "user"
+            components?.password = "secret"
+            let request = HTTPRequestMessage(method: .get, url: components?.url ?? url)
+            do {
+                let response = try await makeTransport(30).send(request)
+                throw CheckFailure("expected a RequestEncodingError, got a response: \(response.status)")
+            } catch is RequestEncodingError {
+            } catch let failure as CheckFailure {
+                throw failure
+            } catch {
+                throw CheckFailure("expected a RequestEncodingError, got \(describe(error))")
+            }
         case .trickledBodyTimesOut:
             let started = Date()
             _ = try await expectTransportError(.timedOut, sending: get, with: makeTransport(1.5))

@@ -121,6 +121,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     /// The request as AsyncHTTPClient sends it, with `Accept-Encoding: identity` unless the request has the field.
     static func clientRequest(for request: HTTPRequestMessage) throws -> HTTPClientRequest {
         try request.headers.checkSyntax()
+        try request.checkNoUserinfo()
         guard HTTPHeaderFields.isToken(request.method.rawValue) else {
             throw RequestEncodingError.invalidURL("the method '\(request.method.rawValue)' is not a token")
         }

@@ -14,11 +14,13 @@ struct RequestTarget: Sendable {
     let isHTTPS: Bool
 
     /// - Throws: ``RequestEncodingError/invalidURL(_:)`` for a URL that is not `http` or `https`, whose host is empty
-    ///   or holds anything but ASCII letters, digits, `-`, `.` (or an IPv6 literal), or whose port is not 1 to 65535.
+    ///   or holds anything but ASCII letters, digits, `-`, `.` (or an IPv6 literal), whose port is not 1 to 65535, or
+    ///   that carries userinfo (libcurl would send it as `Authorization: Basic`).
     init(_ url: URL) throws(RequestEncodingError) {
         guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
             let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https"
         else { throw .invalidURL("only http and https URLs can be sent") }
+        try HTTPRequestMessage(method: .get, url: url).checkNoUserinfo()
         guard let encodedHost = components.percentEncodedHost, !encodedHost.isEmpty else {
             throw .invalidURL("the URL has no host")
         }

@@ -17,9 +17,12 @@ public struct TestServerTransport: HTTPTransport {
         self.timeout = timeout
     }
 
-    /// Answers `request` from the server, or throws what the network would (`TransportError`, `CancellationError`).
+    /// Answers `request` from the server, or throws what the network would (`TransportError`, `CancellationError`);
+    /// a URL with userinfo is a `RequestEncodingError`, as with every transport.
     public func send(_ request: HTTPRequestMessage) async throws -> HTTPResponseMessage {
-        try await server.answer(request, timeout: timeout)
+        // As every transport does, before anything reaches the server.
+        try request.checkNoUserinfo()
+        return try await server.answer(request, timeout: timeout)
     }
 
     /// The same network, with requests that wait at most `timeout` seconds unless they set their own.
