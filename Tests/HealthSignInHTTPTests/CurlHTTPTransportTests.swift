@@ -200,6 +200,23 @@
             XCTAssertNil(seen.range(of: Data(token.utf8)), "the proxy saw the token in clear")
         }
 
+        /// An explicit proxy is used even when the environment's `no_proxy` names the host: libcurl reads that variable
+        /// under an explicit setting too, unless told not to, and the SDK's routes decide alone.
+        func testAnExplicitProxyIsUsedWhateverNoProxySays() async throws {
+            let record = Self.directory.appendingPathComponent("proxy-\(UUID().uuidString).bytes")
+            let proxy = try LocalServer(script: "Tests/Tools/connect_proxy.py", arguments: ["--record", record.path])
+            let proxyURL = try XCTUnwrap(URL(string: "http://127.0.0.1:\(proxy.port)"))
+            setenv("no_proxy", "127.0.0.1,localhost", 1)
+            defer { unsetenv("no_proxy") }
+            let transport = CurlHTTPTransport(
+                configuration: .init(
+                    timeout: 5, additionalCertificateAuthorities: authority, proxy: .proxy(proxyURL)))
+            let echo = try await transport.send(HTTPRequestMessage(method: .get, url: try url("ip", "/echo")))
+            XCTAssertEqual(echo.status, 200)
+            let seen = String(decoding: try Data(contentsOf: record), as: UTF8.self)
+            XCTAssertTrue(seen.hasPrefix("CONNECT 127.0.0.1:"), "the request went around the proxy: \(seen.prefix(40))")
+        }
+
         // MARK: - What a call leaves behind
 
         func testConnectionsAreReusedAndClosedOnceIdle() async throws {

@@ -3,8 +3,9 @@ import XCTest
 
 @testable import HealthSignInHTTP
 
-/// Which proxy a request takes: the environment's variables in either case (lower case first), `NO_PROXY`'s hosts and
-/// domains, and an explicit setting over all of them.
+/// Which proxy a request takes: the environment's variables in either case (lower case first), `NO_PROXY`'s hosts,
+/// domains and addresses by one rule, this machine and plain `http` through a plain proxy reached directly, and an
+/// explicit setting over all of them.
 final class ProxyRoutesTests: XCTestCase {
     private func route(_ setting: ProxySetting, _ environment: [String: String], _ url: String) throws -> String? {
         let target = try RequestTarget(try XCTUnwrap(URL(string: url)))
@@ -14,7 +15,9 @@ final class ProxyRoutesTests: XCTestCase {
     func testEachSchemeTakesItsOwnVariableInEitherCase() throws {
         let environment = ["HTTPS_PROXY": "http://secure:3128", "HTTP_PROXY": "http://plain:3128"]
         XCTAssertEqual(try route(.environment, environment, "https://api.example.com/"), "http://secure:3128")
-        XCTAssertEqual(try route(.environment, environment, "http://api.example.com/"), "http://plain:3128")
+        XCTAssertEqual(
+            try route(.environment, ["HTTP_PROXY": "https://tls-proxy:3128"], "http://api.example.com/"),
+            "https://tls-proxy:3128")
         let lower = ["https_proxy": "http://lower:1", "HTTPS_PROXY": "http://upper:2"]
         XCTAssertEqual(try route(.environment, lower, "https://api.example.com/"), "http://lower:1")
         XCTAssertEqual(try route(.environment, ["ALL_PROXY": "http://all:3"], "https://a.example/"), "http://all:3")
@@ -42,5 +45,44 @@ final class ProxyRoutesTests: XCTestCase {
             try route(.proxy(explicit, bypass: ["skip.example"]), environment, "https://api.example.com/"),
             "http://other:8080")
         XCTAssertNil(try route(.proxy(explicit, bypass: ["skip.example"]), environment, "https://skip.example/"))
+    }
+
+    /// A token on a plain `http` request never goes to a plain `http` proxy nobody named in code, and this machine is
+    /// never reached through the environment's proxy; an explicit proxy takes both.
+    func testThisMachineAndPlainHTTPThroughAPlainProxyAreReachedDirectly() throws {
+        let environment = ["HTTP_PROXY": "http://plain:3128", "HTTPS_PROXY": "http://proxy:3128"]
+        XCTAssertNil(try route(.environment, environment, "http://api.example.com/"))
+        for loopback in [
+            "https://127.0.0.1/", "https://127.8.9.10:8443/", "https://localhost/", "https://[::1]/",
+            "https://app.localhost/", "http://127.0.0.1:8000/",
+        ] {
+            XCTAssertNil(try route(.environment, environment, loopback), loopback)
+        }
+        let explicit = try XCTUnwrap(URL(string: "http://named:8080"))
+        XCTAssertEqual(try route(.proxy(explicit), environment, "http://127.0.0.1:8000/"), "http://named:8080")
+        XCTAssertEqual(try route(.proxy(explicit), environment, "http://api.example.com/"), "http://named:8080")
+    }
+
+    /// Every `NO_PROXY` form by one rule: addresses match exactly (an IPv6 entry is never read as a suffix), names
+    /// cover the names under them, and ports are ignored.
+    func testNoProxyEntriesOfEveryFormMatchByOneRule() throws {
+        func bypassed(_ noProxy: String, _ url: String) throws -> Bool {
+            try route(.environment, ["HTTPS_PROXY": "http://proxy:3128", "NO_PROXY": noProxy], url) == nil
+        }
+        XCTAssertFalse(try bypassed("::1", "https://10.0.0.1/"), "an IPv6 entry is not a suffix")
+        XCTAssertFalse(try bypassed("::1", "https://api.host1/"))
+        XCTAssertTrue(try bypassed("fd00::1", "https://[fd00::1]/"))
+        XCTAssertTrue(try bypassed("[fd00::1]", "https://[fd00::1]/"))
+        XCTAssertTrue(try bypassed("[fd00:0:0::1]:8443", "https://[fd00::1]:9000/"), "the same address, any port")
+        XCTAssertFalse(try bypassed("fd00::2", "https://[fd00::1]/"))
+        XCTAssertTrue(try bypassed("10.1.2.3:8443", "https://10.1.2.3/"))
+        XCTAssertFalse(try bypassed("10.1.2.3", "https://10.1.2.30/"))
+        XCTAssertFalse(try bypassed("1", "https://10.0.0.1/"), "a bare number is a name, and matches no address")
+        XCTAssertTrue(try bypassed("example.com:8443", "https://example.com/"))
+        XCTAssertTrue(try bypassed(".example.com", "https://example.com/"))
+        XCTAssertTrue(try bypassed("Example.COM", "https://api.example.com/"))
+        XCTAssertFalse(try bypassed("example.com", "https://notexample.com/"))
+        XCTAssertTrue(try bypassed("a.test, *", "https://anything.example/"))
+        XCTAssertFalse(try bypassed(" , ,", "https://anything.example/"))
     }
 }

@@ -101,6 +101,8 @@
             try options.check(healthsignin_easy_setopt_pointer(handle, CURLOPT_CAPATH, nil), "the TLS checks")
             try options.check(healthsignin_easy_set_tls_hook(handle, tls), "the TLS checks")
             try options.set(CURLOPT_PROXY, proxy.url ?? "")
+            // The routes decided which hosts bypass the proxy; an empty list keeps libcurl from reading NO_PROXY too.
+            try options.set(CURLOPT_NOPROXY, "")
             try options.set(CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
             if proxy.url != nil {
                 try options.set(CURLOPT_PROXY_SSL_VERIFYPEER, 1)

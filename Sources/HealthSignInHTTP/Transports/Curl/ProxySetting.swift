@@ -2,13 +2,21 @@ import Foundation
 
 /// Which proxy a transport's requests go through.
 public enum ProxySetting: Sendable, Hashable {
-    /// The process environment's, read when the transport is made: `HTTPS_PROXY` for `https` URLs, `HTTP_PROXY` for
-    /// `http` ones, `ALL_PROXY` for either, and `NO_PROXY` (a comma-separated list of host names, domain suffixes,
-    /// or `*`) for hosts reached directly; each in lower case or upper case, lower case first.
+    /// The process environment's, read once when the transport is made (libcurl reads none of it itself):
+    /// `HTTPS_PROXY` for `https` URLs, `HTTP_PROXY` for `http` ones, `ALL_PROXY` for either, each in lower case or
+    /// upper case, lower case first. These are reached directly:
+    ///
+    /// - this machine: `localhost` and names under it, `127.0.0.0/8` and `::1`;
+    /// - an `http` URL whose proxy is itself plain `http`, so that a token never crosses a network in clear on its way
+    ///   to a proxy nobody named in code (an `https` proxy, or an explicit ``proxy(_:bypass:)``, is used);
+    /// - the hosts `NO_PROXY` lists, comma-separated: `*` for all; a name, which also covers the names under it
+    ///   (`example.com` or `.example.com` for `api.example.com`); an IPv4 address; an IPv6 address with or without
+    ///   brackets. A port after an entry (`example.com:8443`, `[::1]:8080`) is allowed and ignored, as curl does.
     case environment
     /// No proxy, whatever the environment says.
     case none
-    /// This proxy (an `http` or `https` URL) for every request, except to the hosts `bypass` lists (as `NO_PROXY`).
+    /// This proxy (an `http` or `https` URL) for every request, loopback and plain `http` ones too, except to the
+    /// hosts `bypass` lists (read as `NO_PROXY` is). The environment plays no part.
     case proxy(URL, bypass: [String] = [])
 }
 
@@ -31,7 +39,8 @@ struct ProxyRoute: Sendable, Equatable {
 struct ProxyRoutes: Sendable {
     private let https: String?
     private let http: String?
-    private let bypass: [String]
+    private let bypass: [ProxyBypass]
+    private let fromEnvironment: Bool
 
     init(_ setting: ProxySetting, environment: [String: String] = ProcessInfo.processInfo.environment) {
         func variable(_ name: String) -> String? {
@@ -40,33 +49,82 @@ struct ProxyRoutes: Sendable {
         }
         switch setting {
         case .none:
-            (https, http, bypass) = (nil, nil, [])
+            (https, http, bypass, fromEnvironment) = (nil, nil, [], false)
         case .proxy(let url, let hosts):
-            (https, http, bypass) = (url.absoluteString, url.absoluteString, hosts)
+            (https, http, fromEnvironment) = (url.absoluteString, url.absoluteString, false)
+            bypass = hosts.compactMap(ProxyBypass.init)
         case .environment:
             let all = variable("all_proxy")
             https = variable("https_proxy") ?? all
             http = variable("http_proxy") ?? all
-            bypass = (variable("no_proxy") ?? "").split(separator: ",").map {
-                $0.trimmingCharacters(in: .whitespaces)
-            }.filter { !$0.isEmpty }
+            bypass = (variable("no_proxy") ?? "").split(separator: ",").compactMap { ProxyBypass(String($0)) }
+            fromEnvironment = true
         }
     }
 
     /// The route to `target`.
     func route(for target: RequestTarget) -> ProxyRoute {
-        guard let proxy = target.isHTTPS ? https : http, !bypasses(target.host) else { return ProxyRoute(url: nil) }
+        guard let proxy = target.isHTTPS ? https : http, !bypass.contains(where: { $0.matches(target.host) }) else {
+            return ProxyRoute(url: nil)
+        }
+        if fromEnvironment {
+            let proxyIsPlain = !proxy.lowercased().hasPrefix("https://")
+            if ProxyBypass.isLoopback(target.host) || (!target.isHTTPS && proxyIsPlain) { return ProxyRoute(url: nil) }
+        }
         return ProxyRoute(url: proxy)
     }
+}
 
-    /// Whether `host` is reached directly: `NO_PROXY` names it, a domain it is in (`example.com` or `.example.com`
-    /// for `api.example.com`), or `*`.
-    private func bypasses(_ host: String) -> Bool {
-        bypass.contains { entry in
-            if entry == "*" { return true }
-            let name = (entry.hasPrefix(".") ? String(entry.dropFirst()) : entry).lowercased()
-            let bare = name.split(separator: ":").first.map(String.init) ?? name
-            return host == bare || host.hasSuffix("." + bare)
+/// One `NO_PROXY` entry: every host, an IP address, or a name with the names under it.
+enum ProxyBypass: Sendable, Equatable {
+    case everyHost
+    case address([UInt8])
+    case name(String)
+
+    /// Reads an entry, its port (if any) dropped; nil for an empty one.
+    init?(_ text: String) {
+        var entry = text.trimmingCharacters(in: .whitespaces).lowercased()
+        guard !entry.isEmpty else { return nil }
+        if entry == "*" {
+            self = .everyHost
+            return
         }
+        if entry.hasPrefix("["), let close = entry.firstIndex(of: "]") {
+            entry = String(entry[entry.index(after: entry.startIndex)..<close])
+        } else if entry.filter({ $0 == ":" }).count == 1, let colon = entry.firstIndex(of: ":") {
+            entry = String(entry[..<colon])
+        }
+        if let bytes = Self.addressBytes(entry) {
+            self = .address(bytes)
+        } else {
+            let name = entry.hasPrefix(".") ? String(entry.dropFirst()) : entry
+            guard !name.isEmpty else { return nil }
+            self = .name(name)
+        }
+    }
+
+    /// Whether `host` (as ``RequestTarget`` gives it: lower case, an IPv6 literal without brackets) is bypassed.
+    func matches(_ host: String) -> Bool {
+        switch self {
+        case .everyHost: return true
+        case .address(let bytes): return Self.addressBytes(host) == bytes
+        case .name(let name): return Self.addressBytes(host) == nil && (host == name || host.hasSuffix("." + name))
+        }
+    }
+
+    /// Whether `host` is this machine: `localhost` or a name under it, `127.0.0.0/8`, or `::1`.
+    static func isLoopback(_ host: String) -> Bool {
+        if host == "localhost" || host.hasSuffix(".localhost") { return true }
+        guard let bytes = addressBytes(host) else { return false }
+        return bytes.count == 4 ? bytes[0] == 127 : bytes == Array(repeating: 0, count: 15) + [1]
+    }
+
+    /// The address's bytes when `text` is an IPv4 address in dotted decimal or an IPv6 address, else nil.
+    static func addressBytes(_ text: String) -> [UInt8]? {
+        var v4 = in_addr()
+        if inet_pton(AF_INET, text, &v4) == 1 { return withUnsafeBytes(of: &v4) { Array($0) } }
+        var v6 = in6_addr()
+        if inet_pton(AF_INET6, text, &v6) == 1 { return withUnsafeBytes(of: &v6) { Array($0) } }
+        return nil
     }
 }
