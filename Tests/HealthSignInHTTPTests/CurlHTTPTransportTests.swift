@@ -203,6 +203,7 @@
         /// An explicit proxy is used even when the environment's `no_proxy` names the host: libcurl reads that variable
         /// under an explicit setting too, unless told not to, and the SDK's routes decide alone.
         func testAnExplicitProxyIsUsedWhateverNoProxySays() async throws {
+            _ = try server("ip")  // its certificates, which the transport reads when made
             let record = Self.directory.appendingPathComponent("proxy-\(UUID().uuidString).bytes")
             let proxy = try LocalServer(script: "Tests/Tools/connect_proxy.py", arguments: ["--record", record.path])
             let proxyURL = try XCTUnwrap(URL(string: "http://127.0.0.1:\(proxy.port)"))
@@ -213,8 +214,9 @@
                     timeout: 5, additionalCertificateAuthorities: authority, proxy: .proxy(proxyURL)))
             let echo = try await transport.send(HTTPRequestMessage(method: .get, url: try url("ip", "/echo")))
             XCTAssertEqual(echo.status, 200)
-            let seen = String(decoding: try Data(contentsOf: record), as: UTF8.self)
-            XCTAssertTrue(seen.hasPrefix("CONNECT 127.0.0.1:"), "the request went around the proxy: \(seen.prefix(40))")
+            // The proxy writes its record only when a client connects to it.
+            let seen = String(decoding: (try? Data(contentsOf: record)) ?? Data(), as: UTF8.self)
+            XCTAssertTrue(seen.hasPrefix("CONNECT 127.0.0.1:"), "the request went around the proxy")
         }
 
         // MARK: - What a call leaves behind
