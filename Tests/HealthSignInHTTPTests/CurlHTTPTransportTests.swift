@@ -109,7 +109,7 @@
             let port = try server("http").port
             for text in [
                 "http://127.0.0.1:\(port + 65_536)/echo", "http://127.0.0.1%00.example:\(port)/echo",
-                "http://b\u{00FC}cher.example:\(port)/echo", "ftp://127.0.0.1/echo",
+                "http://b%C3%BCcher.example:\(port)/echo", "ftp://127.0.0.1/echo",
             ] {
                 guard let url = URL(string: text) else { continue }
                 await XCTAssertThrowsErrorAsync(try await transport.send(HTTPRequestMessage(method: .get, url: url))) {

@@ -86,3 +86,37 @@ final class ProxyRoutesTests: XCTestCase {
         XCTAssertFalse(try bypassed(" , ,", "https://anything.example/"))
     }
 }
+
+/// Hosts that name one place to one check and another to the resolver are refused; the forms every check reads alike
+/// are sent.
+final class RequestTargetTests: XCTestCase {
+    func testIPv4InOtherFormsAndIPv4WrittenAsIPv6AreRefused() {
+        for text in [
+            "https://0x7f.0.0.1/", "https://127.1/", "https://2130706433/", "https://0177.0.0.1/",
+            "https://127.000.0.1/", "https://127.0.0.1.0x1/", "https://256.0.0.1/", "https://[::ffff:127.0.0.1]/",
+            "https://[::ffff:7f00:1]/", "https://[::127.0.0.1]/", "https://example.0x10/", "https://host.123/",
+            "https://b%C3%BCcher.example/",
+        ] {
+            guard let url = URL(string: text) else { continue }
+            XCTAssertThrowsError(try RequestTarget(url), text) {
+                guard case .invalidURL = $0 as? RequestEncodingError else { return XCTFail("\(text): \($0)") }
+            }
+        }
+    }
+
+    func testCanonicalAddressesAndALabelsAreSent() throws {
+        for (text, host) in [
+            ("https://127.0.0.1:8443/", "127.0.0.1"), ("https://10.0.0.255/", "10.0.0.255"),
+            ("https://[::1]/", "::1"), ("https://[fd00::1]/", "fd00::1"),
+            ("https://xn--bcher-kva.example/", "xn--bcher-kva.example"),
+            ("https://API.Example.COM/", "api.example.com"),
+            ("https://host.123abc/", "host.123abc"),
+        ] {
+            XCTAssertEqual(try RequestTarget(try XCTUnwrap(URL(string: text))).host, host, text)
+        }
+        // Where Foundation reads a Unicode host, it keeps the A-label, and that is what is sent.
+        if let unicode = URL(string: "https://b\u{00FC}cher.example/") {
+            XCTAssertEqual(try RequestTarget(unicode).host, "xn--bcher-kva.example")
+        }
+    }
+}

@@ -94,7 +94,7 @@ enum ProxyBypass: Sendable, Equatable {
         } else if entry.filter({ $0 == ":" }).count == 1, let colon = entry.firstIndex(of: ":") {
             entry = String(entry[..<colon])
         }
-        if let bytes = Self.addressBytes(entry) {
+        if let bytes = IPAddress.bytes(entry) {
             self = .address(bytes)
         } else {
             let name = entry.hasPrefix(".") ? String(entry.dropFirst()) : entry
@@ -107,24 +107,15 @@ enum ProxyBypass: Sendable, Equatable {
     func matches(_ host: String) -> Bool {
         switch self {
         case .everyHost: return true
-        case .address(let bytes): return Self.addressBytes(host) == bytes
-        case .name(let name): return Self.addressBytes(host) == nil && (host == name || host.hasSuffix("." + name))
+        case .address(let bytes): return IPAddress.bytes(host) == bytes
+        case .name(let name): return IPAddress.bytes(host) == nil && (host == name || host.hasSuffix("." + name))
         }
     }
 
     /// Whether `host` is this machine: `localhost` or a name under it, `127.0.0.0/8`, or `::1`.
     static func isLoopback(_ host: String) -> Bool {
         if host == "localhost" || host.hasSuffix(".localhost") { return true }
-        guard let bytes = addressBytes(host) else { return false }
+        guard let bytes = IPAddress.bytes(host) else { return false }
         return bytes.count == 4 ? bytes[0] == 127 : bytes == Array(repeating: 0, count: 15) + [1]
-    }
-
-    /// The address's bytes when `text` is an IPv4 address in dotted decimal or an IPv6 address, else nil.
-    static func addressBytes(_ text: String) -> [UInt8]? {
-        var v4 = in_addr()
-        if inet_pton(AF_INET, text, &v4) == 1 { return withUnsafeBytes(of: &v4) { Array($0) } }
-        var v6 = in6_addr()
-        if inet_pton(AF_INET6, text, &v6) == 1 { return withUnsafeBytes(of: &v6) { Array($0) } }
-        return nil
     }
 }
