@@ -71,6 +71,11 @@ public struct HTTPTransportConformance: Sendable {
         /// An origin where nothing accepts connections is a `TransportError` of kind
         /// `cannotConnect`. The suite's own origin refuses every connection.
         case unreachableOriginReported
+        /// A response framed two ways, or in a form parsers read differently, is a `TransportError`, never a response:
+        /// `Content-Length` beside `Transfer-Encoding: chunked`, `Transfer-Encoding: chunked, chunked`,
+        /// `Content-Length: +5`, and header lines ending in a bare LF. The check's URL ends in `/framing/both`; the
+        /// others are its siblings.
+        case conflictingFramingRefused
         /// A URL with userinfo (`user:secret@`) is refused with a `RequestEncodingError` before anything is sent:
         /// clients turn it into `Authorization: Basic`. The server would echo the request.
         case userinfoRefused
@@ -217,7 +222,8 @@ public struct HTTPTransportConformance: Sendable {
             .unrequestedEncodingRefused: "/gzip", .chunkedBodyRead: "/chunked", .interimResponseSkipped: "/interim",
             .errorStatusReturned: "/status/503", .bodyCutShortRefused: "/cut-length", .timeoutEndsTheRequest: "/slow",
             .invalidTimeoutRefused: "/status/503", .sizeLimitEnforced: "/echo", .cancellationEndsTheRequest: "/slow",
-            .userinfoRefused: "/echo", .trickledBodyTimesOut: "/trickle", .oversizedHeadRefused: "/large-head",
+            .conflictingFramingRefused: "/framing/both", .userinfoRefused: "/echo", .trickledBodyTimesOut: "/trickle",
+            .oversizedHeadRefused: "/large-head",
             .endlessTrailersRefused: "/endless-trailers",
         ]
         guard let path = paths[check] else { return URL(string: "http://127.0.0.1:\(server.refusingPort)/")! }
@@ -324,6 +330,20 @@ public struct HTTPTransportConformance: Sendable {
             try await checkCancellationEndsTheRequest(url, makeTransport(30))
         case .unreachableOriginReported:
             _ = try await expectTransportError(.cannotConnect, sending: get, with: makeTransport(5))
+        case .conflictingFramingRefused:
+            let transport = makeTransport(30)
+            for framing in ["both", "chunked-twice", "signed-length", "bare-lf"] {
+                let sibling = url.deletingLastPathComponent().appendingPathComponent(framing)
+                let response: HTTPResponseMessage
+                do {
+                    response = try await transport.send(HTTPRequestMessage(method: .get, url: sibling))
+                } catch is TransportError {
+                    continue
+                } catch {
+                    throw CheckFailure("\(framing): expected a TransportError, got \(describe(error))")
+                }
+                throw CheckFailure("\(framing): expected a TransportError, got a response: \(response.status)")
+            }
         case .userinfoRefused:
             var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
             components?.user = "user"

@@ -29,6 +29,9 @@ import HealthSignInCore
 /// | `/slow` | 200 `late` after `slowAnswerDelay` seconds, unless the client goes away first |
 /// | `/cut-length` | `Content-Length: 63`, 30 bytes of body, then the end of the connection |
 /// | `/trickle` | `Content-Length: 20` at once, then one byte of body every quarter second while the client stays |
+/// | `/framing/both`, `/framing/chunked-twice`, `/framing/signed-length`, `/framing/bare-lf` | 200 framed two ways |
+///   at once: `Content-Length` beside `Transfer-Encoding: chunked`; `chunked, chunked`; `Content-Length: +5`; |
+///   header lines ending in a bare LF |
 /// | `/large-head` | 200 `ok` after a header section of 160 KiB (160 fields of 1 KiB) |
 /// | `/endless-trailers` | 200 `hello` in the chunked coding, then trailer fields of 1 KiB until the client goes away |
 ///   (or 64 MiB were sent) |
@@ -459,6 +462,17 @@ final class ProbeServer: Sendable {
                     return
                 }
             }
+        case "/framing/both":
+            let head = "HTTP/1.1 200 OK\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+            deliver(Array((head + "5\r\nhello\r\n0\r\n\r\n").utf8), to: connection)
+        case "/framing/chunked-twice":
+            let head = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked, chunked\r\nConnection: close\r\n\r\n"
+            deliver(Array((head + "5\r\nhello\r\n0\r\n\r\n").utf8), to: connection)
+        case "/framing/signed-length":
+            deliver(
+                Array("HTTP/1.1 200 OK\r\nContent-Length: +5\r\nConnection: close\r\n\r\nhello".utf8), to: connection)
+        case "/framing/bare-lf":
+            deliver(Array("HTTP/1.1 200 OK\nContent-Length: 5\nConnection: close\n\nhello".utf8), to: connection)
         case "/large-head":
             let filler = String(repeating: "x", count: 1_000)
             deliver(

@@ -176,6 +176,10 @@
                     kind: .responseTooLarge)
             }
             var line = bytes[...]
+            // HTTP/1.1 ends every line with CRLF (RFC 9112 §2.2); a bare LF is where parsers disagree on the framing.
+            guard line.count >= 2, line[line.endIndex - 2] == 0x0D, line[line.endIndex - 1] == 0x0A else {
+                return refuse("a header line does not end with CRLF")
+            }
             guard !headEnded else { return true }
             while let last = line.last, last == 0x0A || last == 0x0D { line = line.dropLast() }
             if line.starts(with: Array("HTTP/".utf8)) {
@@ -219,10 +223,17 @@
                     "the body is in the transfer coding \(transfer.joined(separator: ", "))", kind: .unrequestedEncoding
                 )
             }
+            // One framing, said once (RFC 9112 §6.1, §6.3): a length beside chunking, chunking twice, or a length in
+            // another form than digits is read differently by different parsers on the way.
+            guard transfer.count <= 1 else { return refuse("the body is chunked more than once") }
             let lengths = headers.values("Content-Length")
+            guard lengths.isEmpty || transfer.isEmpty else {
+                return refuse("the response has both a Content-Length and a Transfer-Encoding")
+            }
             if !lengths.isEmpty {
-                guard lengths.count == 1, let length = Int(lengths[0]), length >= 0, lengths[0].allSatisfy(\.isASCII)
-                else { return refuse("the Content-Length is not one length") }
+                guard lengths.count == 1, !lengths[0].isEmpty, lengths[0].allSatisfy({ ("0"..."9").contains($0) }),
+                    let length = Int(lengths[0])
+                else { return refuse("the Content-Length is not one length in digits") }
                 if length > limit {
                     return refuse("the body of \(length) bytes is over the limit of \(limit)", kind: .responseTooLarge)
                 }
