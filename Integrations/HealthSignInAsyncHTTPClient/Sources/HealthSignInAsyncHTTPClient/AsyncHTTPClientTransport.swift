@@ -161,11 +161,16 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
                 detail:
                     "the body is in the content coding \(content.joined(separator: ", ")), and identity was asked for")
         }
-        let transfer = codings("Transfer-Encoding").filter { $0 != "chunked" }
-        if !transfer.isEmpty {
+        let transfer = codings("Transfer-Encoding")
+        let other = transfer.filter { $0 != "chunked" }
+        if !other.isEmpty {
             throw TransportError(
                 .unrequestedEncoding, url: url,
-                detail: "the body is in the transfer coding \(transfer.joined(separator: ", "))")
+                detail: "the body is in the transfer coding \(other.joined(separator: ", "))")
+        }
+        // NIO's parser reads `chunked, chunked` as chunked once; other parsers on the way may not.
+        if transfer.count > 1 {
+            throw TransportError(.other, url: url, detail: "the body is chunked more than once")
         }
     }
 }
