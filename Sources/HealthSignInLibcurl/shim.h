@@ -65,28 +65,51 @@ static inline X509_STORE *healthsignin_make_store(const char *additionalFile) {
     return store;
 }
 
-/// What the TLS context hook needs: the host the certificate must name, and the store of trusted authorities.
-/// Owned by the transfer, which outlives its connection's handshake.
+/// What the TLS context hook needs: the host the certificate must name, and the store of trusted authorities; with an
+/// `https` proxy, the proxy's host too. Owned by the transfer, which outlives its connections' handshakes.
 typedef struct {
     const char *host;
     int hostIsAddress;
+    /// Whether the target is reached over TLS (an `https` URL).
+    int hostIsTLS;
+    /// The `https` proxy's host, or NULL when there is none.
+    const char *proxyHost;
+    int proxyHostIsAddress;
+    /// How many handshakes the hook has set up, to tell the proxy's from the target's.
+    long handshakes;
     X509_STORE *authorities;
 } healthsignin_tls_settings;
 
 /// Checks the server's name as RFC 9525 says, in OpenSSL's verification itself: only the subject alternative names
 /// count (never the subject's common name), and a wildcard is a whole left-most label. Trusts the transport's store.
+///
+/// libcurl calls the hook for each TLS handshake of a new connection, an `https` proxy's included, one after the
+/// other on the transfer's thread: through an `https` proxy to an `https` target, the proxy's handshake comes first
+/// and the tunnelled one second, so odd calls check the proxy's name and even ones the target's. A connection that
+/// is reused makes no handshake. Were the order ever other, each certificate would be checked against the other
+/// peer's name and the handshake refused: the check fails closed.
 static inline CURLcode healthsignin_tls_context(CURL *handle, void *context, void *settingsPointer) {
     (void)handle;
     SSL_CTX *tls = (SSL_CTX *)context;
-    const healthsignin_tls_settings *settings = (const healthsignin_tls_settings *)settingsPointer;
+    healthsignin_tls_settings *settings = (healthsignin_tls_settings *)settingsPointer;
     if (SSL_CTX_set_min_proto_version(tls, TLS1_2_VERSION) != 1) return CURLE_SSL_CIPHER;
     if (settings->authorities == NULL) return CURLE_SSL_CACERT_BADFILE;
     SSL_CTX_set1_cert_store(tls, settings->authorities);
+    const char *host = settings->host;
+    int isAddress = settings->hostIsAddress;
+    if (settings->proxyHost != NULL) {
+        int toProxy = !settings->hostIsTLS || settings->handshakes % 2 == 0;
+        settings->handshakes += 1;
+        if (toProxy) {
+            host = settings->proxyHost;
+            isAddress = settings->proxyHostIsAddress;
+        }
+    }
     X509_VERIFY_PARAM *parameters = SSL_CTX_get0_param(tls);
     X509_VERIFY_PARAM_set_hostflags(
         parameters, X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS | X509_CHECK_FLAG_NEVER_CHECK_SUBJECT);
-    int set = settings->hostIsAddress ? X509_VERIFY_PARAM_set1_ip_asc(parameters, settings->host)
-                                      : X509_VERIFY_PARAM_set1_host(parameters, settings->host, 0);
+    int set = isAddress ? X509_VERIFY_PARAM_set1_ip_asc(parameters, host)
+                        : X509_VERIFY_PARAM_set1_host(parameters, host, 0);
     return set == 1 ? CURLE_OK : CURLE_SSL_CONNECT_ERROR;
 }
 

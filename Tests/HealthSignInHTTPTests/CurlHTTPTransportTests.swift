@@ -219,6 +219,44 @@
             XCTAssertTrue(seen.hasPrefix("CONNECT 127.0.0.1:"), "the request went around the proxy")
         }
 
+        /// An `https` proxy is checked by its own name, and the target through it by the target's: a proxy whose
+        /// certificate names 127.0.0.1 tunnels to `api.probe.localhost` (a wildcard certificate), twice on one
+        /// connection and again on a new one; a proxy whose certificate names another host is refused.
+        func testAnHTTPSProxyIsVerifiedByItsOwnName() async throws {
+            _ = try server("ip")  // its certificates, which the proxies and the transport read
+            func proxy(_ certificate: String) throws -> (LocalServer, URL) {
+                let record = Self.directory.appendingPathComponent("proxy-\(UUID().uuidString).bytes")
+                let proxy = try LocalServer(
+                    script: "Tests/Tools/connect_proxy.py",
+                    arguments: ["--record", record.path, "--tls", Self.directory.path, "--certificate", certificate])
+                return (proxy, try XCTUnwrap(URL(string: "https://127.0.0.1:\(proxy.port)")))
+            }
+            func transport(through proxy: URL, idleConnections: Int) -> CurlHTTPTransport {
+                CurlHTTPTransport(
+                    configuration: .init(
+                        timeout: 5, additionalCertificateAuthorities: authority,
+                        maximumIdleConnections: idleConnections, proxy: .proxy(proxy), sharesConnectionPool: false))
+            }
+            let target = try url("wildcard", "/echo", host: "api.probe.localhost")
+            let (trusted, trustedURL) = try proxy("ip")
+            defer { trusted.stop() }
+            for idleConnections in [16, 0] {
+                let transport = transport(through: trustedURL, idleConnections: idleConnections)
+                for _ in 0..<2 {
+                    let echo = try await transport.send(HTTPRequestMessage(method: .get, url: target))
+                    XCTAssertEqual(echo.status, 200, "pool of \(idleConnections)")
+                }
+                let plain = try await transport.send(HTTPRequestMessage(method: .get, url: try url("http", "/echo")))
+                XCTAssertEqual(plain.status, 200, "a plain request through the same proxy")
+            }
+            let (misnamed, misnamedURL) = try proxy("wrong")
+            defer { misnamed.stop() }
+            await XCTAssertThrowsErrorAsync(
+                try await transport(through: misnamedURL, idleConnections: 16).send(
+                    HTTPRequestMessage(method: .get, url: target))
+            ) { XCTAssertEqual(self.kind(of: $0), .insecureConnection, "\($0)") }
+        }
+
         // MARK: - What a call leaves behind
 
         func testConnectionsAreReusedAndClosedOnceIdle() async throws {
@@ -298,6 +336,48 @@
                 }
             }
             XCTAssertLessThanOrEqual(most - before, 4, "threads before: \(before), at most: \(most)")
+        }
+
+        /// `DefaultHTTPTransport` made for each call, as a handler might: 1,000 of them take one I/O thread and one
+        /// kept-alive connection between them.
+        func testTransportsMadePerCallShareOneThreadAndOnePool() async throws {
+            let url = try url("http", "/echo")
+            let before = Self.threads()
+            var ports: Set<Int> = []
+            for _ in 0..<1_000 {
+                let echo = try await DefaultHTTPTransport(timeout: 5).send(HTTPRequestMessage(method: .get, url: url))
+                let fields = try XCTUnwrap(JSONSerialization.jsonObject(with: echo.body) as? [String: Any])
+                ports.insert(try XCTUnwrap(fields["client_port"] as? Int))
+            }
+            let after = Self.threads()
+            print("1,000 transports made per call: threads \(before) -> \(after), \(ports.count) connection(s)")
+            XCTAssertLessThanOrEqual(after - before, 1, "threads before: \(before), after: \(after)")
+            XCTAssertEqual(ports.count, 1, "the calls took \(ports.count) connections")
+        }
+
+        /// A connection pooled under a permissive trust set (the test authority) is never handed to a transport that
+        /// trusts only the system's authorities, nor to one that goes through a proxy: each opens its own.
+        func testAPooledConnectionServesNoTransportWithOtherTrustOrProxy() async throws {
+            let url = try url("ip", "/echo")
+            let permissive = CurlHTTPTransport(
+                configuration: .init(timeout: 5, additionalCertificateAuthorities: authority, proxy: .none))
+            let first = try await permissive.send(HTTPRequestMessage(method: .get, url: url))
+            XCTAssertEqual(first.status, 200)
+            let strict = CurlHTTPTransport(configuration: .init(timeout: 5, proxy: .none))
+            await XCTAssertThrowsErrorAsync(try await strict.send(HTTPRequestMessage(method: .get, url: url))) {
+                XCTAssertEqual(self.kind(of: $0), .insecureConnection, "the permissive connection was reused: \($0)")
+            }
+            let record = Self.directory.appendingPathComponent("proxy-\(UUID().uuidString).bytes")
+            let proxy = try LocalServer(script: "Tests/Tools/connect_proxy.py", arguments: ["--record", record.path])
+            defer { proxy.stop() }
+            let proxied = CurlHTTPTransport(
+                configuration: .init(
+                    timeout: 5, additionalCertificateAuthorities: authority,
+                    proxy: .proxy(try XCTUnwrap(URL(string: "http://127.0.0.1:\(proxy.port)")))))
+            let tunnelled = try await proxied.send(HTTPRequestMessage(method: .get, url: url))
+            XCTAssertEqual(tunnelled.status, 200)
+            let seen = String(decoding: (try? Data(contentsOf: record)) ?? Data(), as: UTF8.self)
+            XCTAssertTrue(seen.hasPrefix("CONNECT 127.0.0.1:"), "the direct connection was reused")
         }
 
         private static func threads() -> Int {

@@ -50,6 +50,46 @@
             XCTAssertNotNil(gone, "the resolver's thread ends once the lookup gives up")
         }
 
+        /// Sixteen names whose lookups hang hold no other lookup: a name the hosts file answers is reached at once, and
+        /// every lookup thread ends when the resolver gives up (glibc: two tries of 5 s), long after its call.
+        func testHangingLookupsHoldNoOtherLookup() async throws {
+            guard isChild else { return try runIsolated("testHangingLookupsHoldNoOtherLookup") }
+            let nameServer = try LocalServer(script: "Tests/Tools/http_probe.py", arguments: ["--silent-dns"])
+            defer { nameServer.stop() }
+            let transport = CurlHTTPTransport(configuration: .init(timeout: 30, proxy: .none))
+            let hanging = Task {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for index in 1...16 {
+                        let url = try XCTUnwrap(URL(string: "http://hung\(index).test/echo"))
+                        group.addTask { _ = try? await transport.send(HTTPRequestMessage(method: .get, url: url)) }
+                    }
+                    try await group.waitForAll()
+                }
+            }
+            let started = Date()
+            while Self.lookupThreads() < 16, Date().timeIntervalSince(started) < 5 {
+                try await Task.sleep(nanoseconds: 20_000_000)
+            }
+            XCTAssertEqual(Self.lookupThreads(), 16, "each hanging name has a thread")
+            let answered = Date()
+            let url = try XCTUnwrap(URL(string: "http://answered.test:\(nameServer.port)/echo"))
+            let echo = try await transport.send(HTTPRequestMessage(method: .get, url: url))
+            let elapsed = Date().timeIntervalSince(answered)
+            XCTAssertEqual(echo.status, 200)
+            XCTAssertLessThan(elapsed, 1, "the answerable name waited behind the hanging ones")
+            hanging.cancel()
+            var gone: TimeInterval?
+            while Date().timeIntervalSince(started) < 30 {
+                if Self.lookupThreads() == 0 {
+                    gone = Date().timeIntervalSince(started)
+                    break
+                }
+                try await Task.sleep(nanoseconds: 100_000_000)
+            }
+            print("name lookup: 16 hanging, the answerable one took \(elapsed) s; threads gone after \(gone ?? -1) s")
+            XCTAssertNotNil(gone, "every lookup thread ends once the resolver gives up")
+        }
+
         func testAHostWhoseFirstAddressIsSilentAnswersThroughTheNext() async throws {
             guard isChild else { return try runIsolated("testAHostWhoseFirstAddressIsSilentAnswersThroughTheNext") }
             let server = try LocalServer(script: "Tests/Tools/http_probe.py", arguments: ["--silent-ipv6"])
@@ -64,7 +104,8 @@
         }
 
         /// Runs `test` again in a child process with a network namespace of its own, where `hung.test` resolves
-        /// through a name server on 127.0.0.1 and `dual.test` is `::1` first, then 127.0.0.1.
+        /// through a name server on 127.0.0.1, `answered.test` is
+        /// 127.0.0.1 by the hosts file, and `dual.test` is `::1` first, then 127.0.0.1.
         private func runIsolated(_ test: String) throws {
             let directory = FileManager.default.temporaryDirectory
                 .appendingPathComponent("isolated-\(UUID().uuidString)")
@@ -73,7 +114,7 @@
             let resolver = directory.appendingPathComponent("resolv.conf")
             let hosts = directory.appendingPathComponent("hosts")
             try Data("nameserver 127.0.0.1\n".utf8).write(to: resolver)
-            try Data("127.0.0.1 localhost\n::1 dual.test\n127.0.0.1 dual.test\n".utf8).write(to: hosts)
+            try Data("127.0.0.1 localhost answered.test\n::1 dual.test\n127.0.0.1 dual.test\n".utf8).write(to: hosts)
             let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
 
             let process = Process()

@@ -3,8 +3,12 @@
 It serves CONNECT by tunnelling bytes both ways, and a plain request by forwarding it (absolute-form target) to its
 origin. Every byte it relays from the client is appended to the file named by --record, so a test can check what a
 proxy sees of an HTTPS exchange: the tunnel's TLS records, and never a token in clear.
+
+With --tls DIR --certificate KIND it is an HTTPS proxy: clients talk TLS to it with the certificate KIND of the probe's
+test authority in DIR (made by http_probe.py --tls DIR). Names under `localhost` are reached at 127.0.0.1.
 """
 import select
+import ssl
 import signal
 import socket
 import sys
@@ -12,6 +16,12 @@ import threading
 from urllib.parse import urlsplit
 
 record = sys.argv[sys.argv.index("--record") + 1]
+context = None
+if "--tls" in sys.argv:
+    directory = sys.argv[sys.argv.index("--tls") + 1]
+    leaf = sys.argv[sys.argv.index("--certificate") + 1]
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(f"{directory}/{leaf}.pem", f"{directory}/{leaf}.key")
 lock = threading.Lock()
 
 
@@ -34,7 +44,9 @@ def read_head(connection):
 def relay(client, upstream):
     sockets = [client, upstream]
     while True:
-        readable, _, _ = select.select(sockets, [], [], 30)
+        # TLS may hold decrypted bytes that select cannot see.
+        buffered = [s for s in sockets if isinstance(s, ssl.SSLSocket) and s.pending()]
+        readable = buffered or select.select(sockets, [], [], 30)[0]
         if not readable:
             return
         for source in readable:
@@ -46,8 +58,14 @@ def relay(client, upstream):
             (upstream if source is client else client).sendall(data)
 
 
+def reachable(host):
+    return "127.0.0.1" if host == "localhost" or host.endswith(".localhost") else host
+
+
 def serve(client):
     try:
+        if context is not None:
+            client = context.wrap_socket(client, server_side=True)
         head, rest = read_head(client)
         if head is None:
             return
@@ -56,11 +74,11 @@ def serve(client):
         method, target, _ = request_line.split(" ", 2)
         if method == "CONNECT":
             host, port = target.rsplit(":", 1)
-            upstream = socket.create_connection((host, int(port)), timeout=10)
+            upstream = socket.create_connection((reachable(host), int(port)), timeout=10)
             client.sendall(b"HTTP/1.1 200 Connection established\r\n\r\n")
         else:
             origin = urlsplit(target)
-            upstream = socket.create_connection((origin.hostname, origin.port or 80), timeout=10)
+            upstream = socket.create_connection((reachable(origin.hostname), origin.port or 80), timeout=10)
             path = origin.path or "/"
             if origin.query:
                 path += "?" + origin.query

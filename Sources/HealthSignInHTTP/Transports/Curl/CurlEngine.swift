@@ -2,33 +2,76 @@
     import Foundation
     import HealthSignInLibcurl
 
-    /// One libcurl multi handle and the thread that drives it: every transfer of a transport runs here, so calls
-    /// share the connection pool, and the number of threads does not grow with the number of calls.
+    /// One libcurl multi handle and the thread that drives it: every transfer of the transports that share it runs
+    /// here, so calls share the connection pool, and the number of threads grows with neither calls nor transports.
+    ///
+    /// Transports with equal ``Settings`` share one engine (``shared(_:)``), unless they ask for one of their own. The
+    /// settings hold everything that decides whether a pooled connection may serve a request: the authorities its
+    /// certificate was checked against (a connection made under a permissive trust set is never reused by a strict
+    /// one) and the pool's limits. libcurl itself reuses a connection only for the same proxy.
     ///
     /// Other threads only queue work (a transfer to add, one to cancel) and wake the I/O thread with
     /// `curl_multi_wakeup`; the multi handle and every easy handle are touched by the I/O thread alone. When no
     /// transfer has run for the idle timeout, the thread closes the multi handle (and so every pooled connection)
     /// and ends; the next transfer starts a new one.
     final class CurlEngine: @unchecked Sendable {
-        // @unchecked: `queue`, `multi` and `running` are guarded by `lock`; the rest belongs to the I/O thread.
+        // @unchecked: `queue`, `multi` and `running` are guarded by `lock`; the rest belongs to the I/O thread or is
+        // set in `init` and never changed.
         private let lock = Lock()
         private var queue: [Work] = []
         private var multi: UnsafeMutableRawPointer?
         private var running = false
-        private let maximumIdleConnections: Int
-        private let maximumConnectionsPerHost: Int
-        private let idleTimeout: TimeInterval
+        private let settings: Settings
+        /// The authorities every handshake of this engine's connections trusts, read once.
+        let authorities: CertificateAuthorities
+
+        /// What decides which engine, and so which pool, a transport uses.
+        struct Settings: Hashable {
+            /// The path of the extra certificate authorities' file, if any.
+            let additionalCertificateAuthorities: String?
+            let maximumIdleConnections: Int
+            let maximumConnectionsPerHost: Int
+            /// Seconds; finite and not negative.
+            let idleTimeout: TimeInterval
+        }
 
         private enum Work {
             case add(CurlTransfer)
             case cancel(CurlTransfer)
         }
 
-        init(maximumIdleConnections: Int, maximumConnectionsPerHost: Int, idleTimeout: TimeInterval) {
+        /// An engine of its own, shared with no other transport.
+        init(_ settings: Settings) {
             CurlGlobal.initialize()
-            self.maximumIdleConnections = maximumIdleConnections
-            self.maximumConnectionsPerHost = maximumConnectionsPerHost
-            self.idleTimeout = idleTimeout.isFinite ? max(0, idleTimeout) : 86_400
+            self.settings = settings
+            authorities = CertificateAuthorities(additional: settings.additionalCertificateAuthorities)
+        }
+
+        /// The process's engine for `settings`, made on first use and kept while a transport or a transfer holds it.
+        static func shared(_ settings: Settings) -> CurlEngine { registry.engine(for: settings) }
+
+        private static let registry = Registry()
+
+        /// The shared engines, held weakly: an engine lives while a transport holds it or its I/O thread runs.
+        private final class Registry: @unchecked Sendable {
+            // @unchecked: `engines` is guarded by `lock`.
+            private let lock = Lock()
+            private var engines: [Settings: Weak] = [:]
+
+            private struct Weak {
+                weak var engine: CurlEngine?
+            }
+
+            func engine(for settings: Settings) -> CurlEngine {
+                lock.withLock {
+                    // An engine whose authorities could not be read is not handed out again: the file may be there now.
+                    if let engine = engines[settings]?.engine, engine.authorities.problem == nil { return engine }
+                    engines = engines.filter { $0.value.engine != nil }
+                    let engine = CurlEngine(settings)
+                    engines[settings] = Weak(engine: engine)
+                    return engine
+                }
+            }
         }
 
         /// Whether the I/O thread runs (and so holds its multi handle, its wake-up sockets and its pool).
@@ -66,15 +109,16 @@
                 failQueued(TransportError(.other, url: nil, detail: "libcurl could not make a multi handle"))
                 return
             }
-            healthsignin_multi_setopt_long(handle, CURLMOPT_MAXCONNECTS, maximumIdleConnections)
-            healthsignin_multi_setopt_long(handle, CURLMOPT_MAX_HOST_CONNECTIONS, maximumConnectionsPerHost)
+            healthsignin_multi_setopt_long(handle, CURLMOPT_MAXCONNECTS, settings.maximumIdleConnections)
+            healthsignin_multi_setopt_long(
+                handle, CURLMOPT_MAX_HOST_CONNECTIONS, settings.maximumConnectionsPerHost)
             lock.withLock { multi = handle }
             var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
             var idleSince = Date()
             while true {
                 let work = lock.withLock { () -> [Work]? in
                     // Ends the thread when it has been idle long enough and nothing is queued.
-                    if queue.isEmpty, active.isEmpty, Date().timeIntervalSince(idleSince) >= idleTimeout {
+                    if queue.isEmpty, active.isEmpty, Date().timeIntervalSince(idleSince) >= settings.idleTimeout {
                         multi = nil
                         running = false
                         return nil

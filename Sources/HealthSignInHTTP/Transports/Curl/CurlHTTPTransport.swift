@@ -2,7 +2,7 @@
     import Foundation
     import HealthSignInLibcurl
 
-    /// The default transport on Linux: libcurl, driven by one I/O thread per transport.
+    /// The default transport on Linux: libcurl, driven by one I/O thread that transports with the same settings share.
     ///
     /// Every exchange ends by its deadline (name resolution, connecting, TLS, sending and receiving all count), by
     /// its size limit, or at once when the caller's task is cancelled, and leaves nothing behind but an idle
@@ -22,8 +22,10 @@
     /// addresses of both families is reached as RFC 8305 says: the second family is tried 200 ms after the first.
     ///
     /// Connections are kept alive and reused: at most `Configuration.maximumIdleConnections` wait in the pool, each
-    /// for at most `Configuration.idleTimeout`; once the transport has been idle that long, its connections and its
-    /// I/O thread are gone. Proxies come from `Configuration.proxy`: by default the environment's `HTTPS_PROXY`,
+    /// for at most `Configuration.idleTimeout`; once the pool has been idle that long, its connections and its I/O
+    /// thread are gone. Transports made with the same certificate authorities and pool limits share one I/O thread
+    /// and one pool in the process (`Configuration.sharesConnectionPool`), so a transport made per call costs no
+    /// thread; a connection is never reused under other trust settings or through another proxy. Proxies come from `Configuration.proxy`: by default the environment's `HTTPS_PROXY`,
     /// `HTTP_PROXY` and `NO_PROXY` (either case).
     public final class CurlHTTPTransport: HTTPTransport, Sendable {
         /// How the transport is set up.
@@ -44,12 +46,16 @@
             public var idleTimeout: TimeInterval
             /// Which proxy requests go through.
             public var proxy: ProxySetting
+            /// Whether the transport shares its I/O thread and connection pool with the process's other transports
+            /// of the same certificate authorities and pool limits (the default), or has its own.
+            public var sharesConnectionPool: Bool
 
             /// Creates a configuration.
             public init(
                 timeout: TimeInterval = 30, maximumResponseSize: Int = HTTPResponseMessage.defaultMaximumBodySize,
                 additionalCertificateAuthorities: URL? = nil, maximumIdleConnections: Int = 16,
-                maximumConnectionsPerHost: Int = 16, idleTimeout: TimeInterval = 60, proxy: ProxySetting = .environment
+                maximumConnectionsPerHost: Int = 16, idleTimeout: TimeInterval = 60, proxy: ProxySetting = .environment,
+                sharesConnectionPool: Bool = true
             ) {
                 self.timeout = timeout
                 self.maximumResponseSize = maximumResponseSize
@@ -58,28 +64,29 @@
                 self.maximumConnectionsPerHost = maximumConnectionsPerHost
                 self.idleTimeout = idleTimeout
                 self.proxy = proxy
+                self.sharesConnectionPool = sharesConnectionPool
             }
         }
 
         private let configuration: Configuration
         private let engine: CurlEngine
         private let proxies: ProxyRoutes
-        /// The authorities every handshake trusts, read once.
-        private let authorities: CertificateAuthorities
 
         /// Creates a transport; its I/O thread starts with the first request. When the authorities file cannot be
         /// read, every `https` request fails with ``TransportError/Kind/insecureConnection`` saying why.
         public init(configuration: Configuration = .init()) {
             self.configuration = configuration
-            authorities = CertificateAuthorities(additional: configuration.additionalCertificateAuthorities)
-            engine = CurlEngine(
+            let idleTimeout = configuration.idleTimeout
+            let settings = CurlEngine.Settings(
+                additionalCertificateAuthorities: configuration.additionalCertificateAuthorities?.standardizedFileURL.path,
                 maximumIdleConnections: max(0, configuration.maximumIdleConnections),
                 maximumConnectionsPerHost: max(1, configuration.maximumConnectionsPerHost),
-                idleTimeout: configuration.idleTimeout)
+                idleTimeout: idleTimeout.isFinite ? max(0, idleTimeout) : 86_400)
+            engine = configuration.sharesConnectionPool ? CurlEngine.shared(settings) : CurlEngine(settings)
             proxies = ProxyRoutes(configuration.proxy)
         }
 
-        /// Whether the transport's I/O thread runs: from its first request until it has been idle for
+        /// Whether the transport's I/O thread runs: from its first request until its pool has been idle for
         /// `Configuration.idleTimeout`, when its pooled connections are closed too.
         package var hasIOThread: Bool { engine.isRunning }
 
@@ -95,7 +102,7 @@
             guard HTTPHeaderFields.isToken(request.method.rawValue) else {
                 throw RequestEncodingError.invalidURL("the method '\(request.method.rawValue)' is not a token")
             }
-            if target.isHTTPS, let problem = authorities.problem {
+            if target.isHTTPS, let problem = engine.authorities.problem {
                 throw TransportError(.insecureConnection, url: request.url, detail: problem)
             }
             try Task.checkCancellation()
@@ -105,7 +112,7 @@
             let transfer = try CurlTransfer(
                 request: request, target: target, deadline: deadline.after(Date().timeIntervalSince(started)),
                 limit: request.maximumResponseSize ?? configuration.maximumResponseSize,
-                authorities: authorities, proxy: proxy,
+                authorities: engine.authorities, proxy: proxy,
                 addresses: addresses, reusesConnection: configuration.maximumIdleConnections > 0)
             return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in

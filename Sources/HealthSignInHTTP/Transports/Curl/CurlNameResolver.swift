@@ -11,15 +11,18 @@
     /// libcurl's own threaded resolver joins a lookup's thread when its transfer ends, so a name server that never
     /// answers would stop every transfer of the I/O thread until `getaddrinfo` gives up (10 s with glibc's
     /// defaults). Here the caller stops waiting at its deadline or on cancellation, and the lookup finishes on its
-    /// own thread. At most ``maximumThreads`` lookups run at once, one per name however many calls wait for it, and
-    /// a thread ends as soon as no lookup is queued. What a lookup finds is used for a minute.
+    /// own thread. Each name being looked up has a thread of its own, however many calls wait for it, so a name that
+    /// hangs never holds another: at most ``maximumThreads`` run at once (further names wait for one to end), and a
+    /// thread ends as soon as no lookup is queued. What a lookup finds is used for a minute.
     final class CurlNameResolver: @unchecked Sendable {
         // @unchecked: every stored property is guarded by `lock`.
         /// The process's resolver, shared by every transport.
         static let shared = CurlNameResolver()
 
-        /// How many lookups may run at once.
-        let maximumThreads = 4
+        /// How many lookups may run at once: far more names than a process reaches at once, each thread small.
+        let maximumThreads = 64
+        /// Each lookup thread's stack: `getaddrinfo` and the name service modules need far less than the default 8 MiB.
+        private let threadStackSize = 512 << 10
         private let lock = Lock()
         /// Names waiting for a thread, oldest first.
         private var queued: [String] = []
@@ -66,21 +69,24 @@
 
         private func enqueue(_ host: String, waiter: Int, continuation: CheckedContinuation<[String], any Error>) {
             let startsThread = lock.withLock { () -> Bool in
-                if waiting[host] == nil {
+                let isNew = waiting[host] == nil
+                if isNew {
                     waiting[host] = [:]
                     queued.append(host)
                 }
                 waiting[host]?[waiter] = continuation
-                guard threads < maximumThreads else { return false }
+                guard isNew, threads < maximumThreads else { return false }
                 threads += 1
                 return true
             }
             if startsThread {
-                Thread { [self] in
+                let thread = Thread { [self] in
                     // Named for debuggers and /proc; Linux keeps at most 15 bytes.
                     healthsignin_name_thread("HealthSignInDNS")
                     work()
-                }.start()
+                }
+                thread.stackSize = threadStackSize
+                thread.start()
             }
         }
 

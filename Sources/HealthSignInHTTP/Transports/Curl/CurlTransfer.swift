@@ -45,9 +45,12 @@
             self.limit = max(0, limit)
             expectsBody = request.method.rawValue != "HEAD"
             tls = .allocate(capacity: 1)
+            let proxyHost = proxy.tlsHost
             tls.initialize(
                 to: healthsignin_tls_settings(
                     host: strdup(target.host), hostIsAddress: target.isAddress ? 1 : 0,
+                    hostIsTLS: target.isHTTPS ? 1 : 0, proxyHost: proxyHost.flatMap { strdup($0) },
+                    proxyHostIsAddress: proxyHost.map(RequestTarget.isAddressLiteral) == true ? 1 : 0, handshakes: 0,
                     authorities: authorities.store))
             self.authorities = authorities
             guard let handle = curl_easy_init() else {
@@ -72,6 +75,7 @@
             curl_slist_free_all(headerList)
             curl_slist_free_all(resolveList)
             free(UnsafeMutableRawPointer(mutating: tls.pointee.host))
+            free(UnsafeMutableRawPointer(mutating: tls.pointee.proxyHost))
             tls.deallocate()
         }
 

@@ -33,6 +33,13 @@ struct ProxyRoute: Sendable, Equatable {
         let scheme = components?.scheme?.lowercased()
         return (host, components?.port ?? (scheme == "https" ? 443 : 1080))
     }
+
+    /// The host an `https` proxy's certificate must name (an IPv6 address without its brackets), or nil when the way
+    /// out is direct or the proxy is plain `http`.
+    var tlsHost: String? {
+        guard let url, url.lowercased().hasPrefix("https://"), let host = endpoint?.host else { return nil }
+        return host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+    }
 }
 
 /// A ``ProxySetting`` resolved once: which proxy each scheme uses, and which hosts bypass it.
