@@ -32,8 +32,9 @@ public struct RequestRetryPolicy: Sendable {
         sleep: @escaping @Sendable (TimeInterval) async throws -> Void = RequestRetryPolicy.taskSleep
     ) {
         self.maxRetries = min(max(maxRetries, 0), 2)
-        self.delay = max(delay, 0)
-        self.maxRetryAfter = max(maxRetryAfter, 0)
+        // `max(0, x)`, not `max(x, 0)`: a NaN is then 0 (no wait, and no `Retry-After` honoured), never kept.
+        self.delay = max(0, delay)
+        self.maxRetryAfter = max(0, maxRetryAfter)
         self.sleep = sleep
     }
 

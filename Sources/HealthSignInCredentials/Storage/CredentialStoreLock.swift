@@ -59,7 +59,9 @@ public final class FileLock: CredentialStoreLock {
     ///
     /// The directory of `url` is used as it is; ``LockDirectory`` and ``FileCredentialStore`` check theirs first.
     ///
-    /// - Throws: ``CredentialStoreError/lockTimedOut(key:seconds:)`` after `timeout` seconds,
+    /// - Throws: ``ConfigurationError/invalidSetting(name:value:allowed:)`` for a timeout that is NaN or negative
+    ///   (`.infinity` waits until the task is cancelled), ``CredentialStoreError/lockTimedOut(key:seconds:)`` after
+    ///   `timeout` seconds,
     ///   ``CredentialStoreError/unsafeLocation(path:problem:)`` when something other than a regular file is in
     ///   the lock file's place, ``CredentialStoreError/systemError(key:operation:code:)`` when the file cannot be
     ///   opened or locked, `CancellationError` when the task is cancelled while waiting.
@@ -78,7 +80,10 @@ public final class FileLock: CredentialStoreLock {
     static func acquire(named name: String, in directory: OpenDirectory, timeout: TimeInterval) async throws
         -> FileLock
     {
-        let deadline = ContinuousClock.now + .milliseconds(Int64((max(timeout, 0) * 1_000).rounded()))
+        // Past a year is no deadline anyone waits for: the same as none (`.infinity`), and an Int64 of milliseconds.
+        let seconds = min(
+            try ConfigurationError.checked(timeout, named: "lock timeout", in: 0...(.infinity)), 31_536_000)
+        let deadline = ContinuousClock.now + .milliseconds(Int64((seconds * 1_000).rounded()))
         var delay: UInt64 = 500_000
         while true {
             let descriptor = try openLockFile(name, in: directory)

@@ -11,6 +11,9 @@ public enum ConfigurationError: Error, Sendable, Hashable, CustomStringConvertib
     case redirectsFollowed
     /// A timeout that is NaN, zero or negative (`.infinity` means none).
     case invalidTimeout(TimeInterval)
+    /// A number in a configuration that is outside what it may be: NaN, negative, infinite where no infinity means
+    /// anything, or too large to mean anything. `name` is the setting, `value` what was given, `allowed` the range.
+    case invalidSetting(name: String, value: String, allowed: String)
 
     /// A one-line explanation with the fix.
     public var description: String {
@@ -30,7 +33,34 @@ public enum ConfigurationError: Error, Sendable, Hashable, CustomStringConvertib
                 "The URLSession's delegate is not a URLSessionHTTPTransportDelegate, so it would follow redirects with credentials; create the session with one (or a subclass)"
         case .invalidTimeout(let timeout):
             return "The timeout \(timeout) is not a positive number of seconds; use .infinity for none"
+        case .invalidSetting(let name, let value, let allowed):
+            return "The setting \(name) is \(value), which it may not be: use \(allowed)"
         }
+    }
+
+    /// `seconds` when `range` holds it (NaN never is), for a setting checked where it is given or first used.
+    ///
+    /// - Throws: ``invalidSetting(name:value:allowed:)`` naming `name` and the range.
+    public static func checked(
+        _ seconds: TimeInterval, named name: String, in range: ClosedRange<TimeInterval>
+    ) throws(ConfigurationError) -> TimeInterval {
+        guard range.contains(seconds) else {
+            throw .invalidSetting(
+                name: name, value: "\(seconds)", allowed: "\(range.lowerBound) to \(range.upperBound) seconds")
+        }
+        return seconds
+    }
+
+    /// `count` when `range` holds it, for a size or count checked where it is given or first used.
+    ///
+    /// - Throws: ``invalidSetting(name:value:allowed:)`` naming `name` and the range.
+    public static func checked(_ count: Int, named name: String, in range: ClosedRange<Int>) throws(ConfigurationError)
+        -> Int
+    {
+        guard range.contains(count) else {
+            throw .invalidSetting(name: name, value: "\(count)", allowed: "\(range.lowerBound) to \(range.upperBound)")
+        }
+        return count
     }
 }
 

@@ -50,7 +50,8 @@ public final class KoppeltaalSession: OAuthClientSession {
         /// Whether to read `.well-known/smart-configuration` as well as the Conformance.
         public var readsSMARTConfiguration: Bool
         /// How long activation keeps trying through an outage (connection errors, 5xx, 408, 425, 429 with or
-        /// without `Retry-After`) before it gives up, in seconds; 0 tries once. A refusal is never retried.
+        /// without `Retry-After`) before it gives up, in seconds, at most an hour; 0 tries once. A refusal is never
+        /// retried.
         public var activationRetryWindow: TimeInterval
         /// The store, its key, the connection (transport, URL policy, timeout, logger, middlewares), the refresh
         /// skew, the clock and the randomness.
@@ -125,9 +126,12 @@ public final class KoppeltaalSession: OAuthClientSession {
     /// - Throws: `SignInError`: `activationCodeRejected` for an unknown, used or expired code; `requestRejected`
     ///   when Authorize refuses the request itself (a client id or redirect URI the server does not know);
     ///   `codeRejected` when the token exchange is refused (the code is spent then); `clientRejected`;
-    ///   `invalidAuthorizationParameters` for parameters of the app's that Authorize cannot carry (nothing is sent).
+    ///   `invalidAuthorizationParameters` for parameters of the app's that Authorize cannot carry (nothing is sent);
+    ///   `ConfigurationError.invalidSetting` for an `activationRetryWindow` that is not 0 to an hour (nothing is sent).
     public func activate(code: String) async throws -> LaunchContext {
-        try await oauth.authorize { _ in try await self.redeem(code: code) }.context
+        _ = try ConfigurationError.checked(
+            configuration.activationRetryWindow, named: "activationRetryWindow", in: 0...3_600)
+        return try await oauth.authorize { _ in try await self.redeem(code: code) }.context
     }
 
     /// Authorize with the activation code, then the layer's token exchange.

@@ -44,8 +44,13 @@ public struct Koppeltaal2KeySet: Sendable, CustomStringConvertible {
 
     /// Makes `key` the signing key; the keys it replaces stay published for `overlap` seconds from `now`.
     ///
-    /// - Throws: `JOSEError.invalidKey` for a key without `kid` or with the `kid` of a published one.
+    /// - Throws: `JOSEError.invalidKey` for a key without `kid` or with the `kid` of a published one;
+    ///   `JOSEError.invalidTime` for an overlap that is NaN, negative or longer than a year (the old keys would stay
+    ///   trusted without end).
     public mutating func rotate(to key: JSONWebKey, overlap: TimeInterval, now: Date = Date()) throws(JOSEError) {
+        guard (0...31_536_000).contains(overlap) else {
+            throw .invalidTime("the overlap \(overlap) is not 0 to a year of seconds")
+        }
         guard let keyID = key.keyID else { throw .invalidKey("it has no \"kid\", which a published key needs") }
         guard !published.contains(where: { $0.key.keyID == keyID }) else {
             throw .invalidKey("a published key already has the kid \"\(keyID)\"")

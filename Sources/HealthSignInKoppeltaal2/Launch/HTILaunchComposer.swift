@@ -35,7 +35,8 @@ public struct HTILaunchComposer: Sendable {
     ///   - lifetime: seconds from `iat` to `exp`, at most 300.
     ///   - clock: the time `iat` is.
     ///   - random: where each `jti` comes from.
-    /// - Throws: `JOSEError` when the key is public, has no `kid` or does not fit the algorithm.
+    /// - Throws: `JOSEError` when the key is public, has no `kid` or does not fit the algorithm, or the lifetime is NaN
+    ///   (`invalidTime`).
     public init(
         clientID: String, key: JSONWebKey, algorithm: JWSAlgorithm = .rs512, lifetime: TimeInterval = 300,
         clock: any TimeSource = SystemClock(), random: any RandomSource = SystemRandomSource()
@@ -43,6 +44,7 @@ public struct HTILaunchComposer: Sendable {
         guard Self.algorithms.contains(algorithm) else { throw .algorithmNotAccepted(algorithm.rawValue) }
         guard key.isPrivate, algorithm.fits(key) else { throw .keyDoesNotFitAlgorithm(algorithm) }
         guard key.keyID != nil else { throw .invalidKey("it has no \"kid\", which a launch token's header needs") }
+        guard !lifetime.isNaN else { throw .invalidTime("the launch token's lifetime is NaN") }
         self.clientID = clientID
         self.key = key
         self.algorithm = algorithm

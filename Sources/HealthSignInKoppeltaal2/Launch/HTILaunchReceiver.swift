@@ -83,8 +83,13 @@ public struct HTILaunchReceiver: Sendable {
     /// Accepts the launch a form carries.
     ///
     /// - Parameter form: the posted fields (`application/x-www-form-urlencoded`).
-    /// - Throws: ``HTILaunchError`` for a launch that breaks a rule; for introspection, what the request throws.
+    /// - Throws: `ConfigurationError.invalidSetting` for a `maximumLifetime` or `clockSkew` that is NaN, negative or
+    ///   past a day (an infinite one would accept any time); ``HTILaunchError`` for a launch that breaks a rule; for
+    ///   introspection, what the request throws.
     public func receive(_ form: FormFields) async throws -> HTILaunch {
+        let day: TimeInterval = 86_400
+        _ = try ConfigurationError.checked(configuration.maximumLifetime, named: "maximumLifetime", in: 0...day)
+        _ = try ConfigurationError.checked(configuration.clockSkew, named: "clockSkew", in: 0...day)
         guard let token = form["launch"] ?? form["token"], !token.isEmpty else {
             throw HTILaunchError(.missingField, "the form has no launch (or token) field")
         }

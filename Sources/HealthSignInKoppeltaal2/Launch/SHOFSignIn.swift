@@ -20,7 +20,7 @@ public struct SHOFSignIn: Sendable {
     public let backend: Koppeltaal2BackendClient
     /// The redirect URI registered for the module.
     public let redirectURI: String
-    /// How long the user may take at the identity provider, in seconds.
+    /// How long the user may take at the identity provider, in seconds: 0 to a day.
     public let lifetime: TimeInterval
     private let random: any RandomSource
 
@@ -37,11 +37,13 @@ public struct SHOFSignIn: Sendable {
 
     /// The authorization request for `launch`, and what its answer is checked with.
     ///
-    /// - Throws: ``HTILaunchError`` when the launch came from another domain than the backend's; `SignInError` when
-    ///   the domain names no authorization endpoint.
+    /// - Throws: `ConfigurationError.invalidSetting` for a ``lifetime`` that is not 0 to a day; ``HTILaunchError``
+    ///   when the launch came from another domain than the backend's; `SignInError` when the domain names no
+    ///   authorization endpoint.
     public func start(_ launch: HTILaunch, prompt: String? = nil) async throws -> (
         url: URL, pending: SHOFPendingAuthorization
     ) {
+        _ = try ConfigurationError.checked(lifetime, named: "lifetime", in: 0...86_400)
         let base = backend.configuration.registration.baseURL
         guard launch.fhirBaseURL == base else {
             throw HTILaunchError(.untrustedFHIRServer, "the launch came from another domain than the backend's")

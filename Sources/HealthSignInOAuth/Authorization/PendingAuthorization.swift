@@ -27,7 +27,8 @@ public struct PendingAuthorization: Sendable, Equatable, Codable {
         endpoints: OAuthEndpoints, startedAt: Date
     ) {
         codeVerifier = usesPKCE ? PKCEPair(random: random).verifier : ""
-        state = Base64URL.encode(random.bytes(count: stateBytes))
+        // Never an empty or guessable `state`, nor one too large to draw: 16 to 1,024 bytes.
+        state = Base64URL.encode(random.bytes(count: min(max(16, stateBytes), 1_024)))
         nonce = openID ? Base64URL.encode(random.bytes(count: 32)) : nil
         self.usesPKCE = usesPKCE
         self.redirectURI = redirectURI

@@ -49,7 +49,8 @@ public final class ClientCredentialsSession: Sendable {
     /// - Parameters:
     ///   - registration: the service's registration.
     ///   - scope: the scopes asked for.
-    ///   - renewalMargin: how long before its expiry a token is renewed, in seconds.
+    ///   - renewalMargin: how long before its expiry a token is renewed, in seconds: 0 to a year (anything else fails
+    ///     each call with `ConfigurationError.invalidSetting`, before a request is sent).
     ///   - settings: the store (in memory for a service, typically), its key (derived from the registration and the
     ///     scope when nil), the connection and the clock.
     ///   - discovery: finds the registration's token endpoint.
@@ -158,8 +159,10 @@ struct ClientCredentialsPolicy: CredentialPolicy {
         try await requestToken()
     }
 
-    /// A new token from the token endpoint.
+    /// A new token from the token endpoint; nothing is sent with a margin that is NaN, negative or past a year (a
+    /// renewal time that is not a date could never be stored).
     func requestToken() async throws -> State {
+        let margin = try ConfigurationError.checked(renewalMargin, named: "renewalMargin", in: 0...31_536_000)
         let server = AuthorizationServer(
             endpoints: try await discovery.endpoints(for: registration), client: registration.client,
             options: settings.options)
@@ -181,7 +184,7 @@ struct ClientCredentialsPolicy: CredentialPolicy {
         return State(
             token: ClientCredentialsSession.Token(
                 accessToken: grant.bearer, scope: grant.scope ?? scope, expiresAt: expiresAt,
-                renewAt: expiresAt.addingTimeInterval(-min(renewalMargin, life / 2))))
+                renewAt: expiresAt.addingTimeInterval(-min(margin, life / 2))))
     }
 
     /// Nothing is discarded: a refused request leaves no grant behind, and the next call asks again.

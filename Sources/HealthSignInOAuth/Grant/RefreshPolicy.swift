@@ -14,8 +14,9 @@ public struct RefreshPolicy: Sendable, Hashable {
     /// How long before its expiry an access token with a refresh token is refreshed, in seconds.
     public var skew: TimeInterval
 
-    /// Creates the rules with a skew in seconds.
-    public init(skew: TimeInterval) { self.skew = skew }
+    /// Creates the rules with a skew in seconds, held to 0 to a day (NaN is 0): a sign-in refuses any other
+    /// (`OAuthSessionSettings.refreshSkew`), and a grant restored from a store is still refreshed by its expiry.
+    public init(skew: TimeInterval) { self.skew = min(max(0, skew), 86_400) }
 
     /// Whether `grant` must be refreshed (or, without a refresh token, has ended) before it is used at `now`.
     public func needsRefresh(_ grant: OAuthGrant, at now: Date) -> Bool {

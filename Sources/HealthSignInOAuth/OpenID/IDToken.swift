@@ -17,10 +17,11 @@ public struct IDToken: Sendable, Equatable, CustomStringConvertible {
         public var accessToken: String?
         /// The signing algorithms accepted; OpenID Connect's baseline is RS256.
         public var algorithms: Set<JWSAlgorithm>
-        /// How far the two clocks may disagree, in seconds.
+        /// How far the two clocks may disagree, in seconds: 0 to a day (anything else refuses every token with
+        /// ``IDTokenError/invalidExpectations(_:)``).
         public var leeway: TimeInterval
         /// How long after its `iat` a token is still accepted, in seconds (plus ``leeway``); nil for no limit. A
-        /// bound limits how long a leaked token can be replayed.
+        /// bound limits how long a leaked token can be replayed. At most a year; NaN or negative refuses every token.
         public var maximumAge: TimeInterval?
 
         /// Creates expectations.
@@ -158,6 +159,13 @@ public struct IDToken: Sendable, Equatable, CustomStringConvertible {
 
     /// `exp`, `iat`, the maximum age and `nbf`, each with the leeway.
     private func checkTimes(_ expected: Expectations, now: Date) throws(IDTokenError) {
+        let day: TimeInterval = 86_400
+        guard (0...day).contains(expected.leeway) else {
+            throw .invalidExpectations("the leeway \(expected.leeway) is not 0 to \(day) seconds")
+        }
+        if let maximumAge = expected.maximumAge, !(0...(365 * day)).contains(maximumAge) {
+            throw .invalidExpectations("the maximum age \(maximumAge) is not 0 to a year of seconds; nil is none")
+        }
         guard expiresAt.addingTimeInterval(expected.leeway) > now else { throw .expired(expiresAt) }
         guard issuedAt.addingTimeInterval(-expected.leeway) <= now else { throw .issuedInTheFuture(issuedAt) }
         if let maximumAge = expected.maximumAge, issuedAt.addingTimeInterval(maximumAge + expected.leeway) < now {
@@ -219,6 +227,9 @@ public enum IDTokenError: Error, Sendable, Hashable, CustomStringConvertible {
     case accessTokenHashMismatch
     /// The id token of a refresh names another user or client than the sign-in's: the claim that differs.
     case differsFromSignIn(String)
+    /// The expectations cannot be checked: a leeway or maximum age that is NaN, negative or past a day (an infinite
+    /// one would accept any time). No token is accepted with them.
+    case invalidExpectations(String)
 
     /// A one-line explanation.
     public var description: String {
@@ -239,6 +250,7 @@ public enum IDTokenError: Error, Sendable, Hashable, CustomStringConvertible {
         case .nonceMismatch: return "The id token does not carry the nonce that was sent"
         case .accessTokenHashMismatch: return "The id token's at_hash does not match the access token"
         case .differsFromSignIn(let claim): return "The refreshed id token's \(claim) differs from the sign-in's"
+        case .invalidExpectations(let reason): return "The id token cannot be checked: \(reason)"
         }
     }
 }

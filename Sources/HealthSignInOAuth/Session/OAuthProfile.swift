@@ -59,9 +59,9 @@ public struct OAuthSessionSettings: Sendable {
     public var storeKey: String?
     /// The transport, URL policy, timeout, logger and middlewares of every request.
     public var options: ClientOptions
-    /// How long before its expiry an access token with a refresh token is refreshed, in seconds.
+    /// How long before its expiry an access token with a refresh token is refreshed, in seconds: 0 to a day.
     public var refreshSkew: TimeInterval
-    /// How long an authorization may wait for its answer, in seconds.
+    /// How long an authorization may wait for its answer, in seconds: 0 to a day.
     public var pendingLifetime: TimeInterval
     /// Decides when tokens expire and id tokens are current.
     public var clock: any TimeSource
@@ -85,6 +85,14 @@ public struct OAuthSessionSettings: Sendable {
 
     /// When grants are refreshed.
     public var refresh: RefreshPolicy { RefreshPolicy(skew: refreshSkew) }
+
+    /// Checks the times, where a sign-in starts: ``refreshSkew`` and ``pendingLifetime`` 0 to a day.
+    ///
+    /// - Throws: `ConfigurationError.invalidSetting` for one that is NaN, negative, infinite or longer.
+    func checkTimes() throws(ConfigurationError) {
+        _ = try ConfigurationError.checked(refreshSkew, named: "refreshSkew", in: 0...86_400)
+        _ = try ConfigurationError.checked(pendingLifetime, named: "pendingLifetime", in: 0...86_400)
+    }
 }
 
 extension OAuthProfile {

@@ -84,15 +84,19 @@ public final class OAuthSession<Profile: OAuthProfile>: Sendable {
     /// - Parameters:
     ///   - registration: the server's registration.
     ///   - openID: whether `openid` is asked for, so a `nonce` is sent.
-    ///   - stateBytes: how many random bytes `state` has.
+    ///   - stateBytes: how many random bytes `state` has: 16 to 1,024 (fewer could be guessed; RFC 9700 §4.7.1).
     ///   - usesPKCE: whether the request carries the PKCE challenge, given the endpoints; by default always.
-    /// - Throws: ``SignInError`` with ``SignInError/Code/invalidConfiguration`` when the registration has no redirect
+    /// - Throws: `ConfigurationError.invalidSetting` for `stateBytes` outside 16 to 1,024, or a time of the settings
+    ///   outside its range (``OAuthSessionSettings/refreshSkew``, ``OAuthSessionSettings/pendingLifetime``);
+    ///   ``SignInError`` with ``SignInError/Code/invalidConfiguration`` when the registration has no redirect
     ///   URI, or shares its redirect URI with another while its server does not name itself in its answers (RFC 9700
     ///   §4.4.2: the answers could not be told apart); discovery's errors.
     public func newAuthorization(
         at registration: OAuthRegistration, openID: Bool, stateBytes: Int = 32,
         usesPKCE: @Sendable (OAuthEndpoints) -> Bool = { _ in true }
     ) async throws -> PendingAuthorization {
+        _ = try ConfigurationError.checked(stateBytes, named: "stateBytes", in: 16...1_024)
+        try profile.settings.checkTimes()
         let bases = profile.registrations.map(\.baseURL.absoluteString)
         if let twice = bases.first(where: { base in bases.filter { $0 == base }.count > 1 }) {
             throw SignInError(

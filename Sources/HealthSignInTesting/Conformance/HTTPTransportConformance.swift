@@ -62,8 +62,9 @@ public struct HTTPTransportConformance: Sendable {
         /// A request timeout that is NaN, zero or negative is `ConfigurationError.invalidTimeout`, and an
         /// infinite one means no timeout. The server answers at once.
         case invalidTimeoutRefused
-        /// A body beyond the request's `maximumResponseSize` (4 bytes here) is a `TransportError` of kind
-        /// `responseTooLarge`. The server answers 200 with a body of more than 4 bytes.
+        /// A body beyond the request's `maximumResponseSize` (4 bytes here, then -1, which refuses any body and stops
+        /// nothing) is a `TransportError` of kind `responseTooLarge`. The server answers 200 with a body of more than
+        /// 4 bytes in the chunked coding, so no length announces it.
         case sizeLimitEnforced
         /// Cancelling the calling task ends the request within a second with `CancellationError`. The server
         /// answers after 3 seconds, and the task is cancelled after 0.2.
@@ -221,7 +222,7 @@ public struct HTTPTransportConformance: Sendable {
             .redirectToAnotherHostReturned: "/redirect-away", .challengeReturned: "/challenge",
             .unrequestedEncodingRefused: "/gzip", .chunkedBodyRead: "/chunked", .interimResponseSkipped: "/interim",
             .errorStatusReturned: "/status/503", .bodyCutShortRefused: "/cut-length", .timeoutEndsTheRequest: "/slow",
-            .invalidTimeoutRefused: "/status/503", .sizeLimitEnforced: "/echo", .cancellationEndsTheRequest: "/slow",
+            .invalidTimeoutRefused: "/status/503", .sizeLimitEnforced: "/chunked", .cancellationEndsTheRequest: "/slow",
             .conflictingFramingRefused: "/framing/both", .userinfoRefused: "/echo", .trickledBodyTimesOut: "/trickle",
             .oversizedHeadRefused: "/large-head",
             .endlessTrailersRefused: "/endless-trailers",
@@ -323,9 +324,11 @@ public struct HTTPTransportConformance: Sendable {
         case .invalidTimeoutRefused:
             try await checkInvalidTimeoutRefused(url, makeTransport(30))
         case .sizeLimitEnforced:
-            var request = get
-            request.maximumResponseSize = 4
-            _ = try await expectTransportError(.responseTooLarge, sending: request, with: makeTransport(30))
+            for limit in [4, -1] {
+                var request = get
+                request.maximumResponseSize = limit
+                _ = try await expectTransportError(.responseTooLarge, sending: request, with: makeTransport(30))
+            }
         case .cancellationEndsTheRequest:
             try await checkCancellationEndsTheRequest(url, makeTransport(30))
         case .unreachableOriginReported:

@@ -28,7 +28,8 @@ struct VitalCredentialPolicy: CredentialPolicy {
     }
 
     func needsRefresh(_ session: VitalTokenSession, at now: Date) -> Bool {
-        session.expiresAt.addingTimeInterval(-configuration.refreshSkew) <= now
+        // Held to 0 to a day, as `signIn(token:)` checks it, for a session restored from a store.
+        session.expiresAt.addingTimeInterval(-min(max(0, configuration.refreshSkew), 86_400)) <= now
     }
 
     func refresh(_ session: VitalTokenSession, lease: CredentialLease) async throws -> VitalTokenSession {

@@ -35,7 +35,7 @@ public final class VitalSession: Sendable {
         public var hosts: VitalHostMap
         /// The transport, URL policy, timeout and logger of every request; the clients the flow makes share them.
         public var options: ClientOptions
-        /// How long before its expiry an access token is refreshed.
+        /// How long before its expiry an access token is refreshed, in seconds: 0 to a day.
         public var refreshSkew: TimeInterval
         /// Decides when tokens expire.
         public var clock: any TimeSource
@@ -164,9 +164,11 @@ public final class VitalSession: Sendable {
     /// - Throws: ``VitalSessionError/invalidSignInToken(_:)`` for a malformed or refused token;
     ///   ``VitalSessionError/unexpectedSignInToken(_:)`` for a token outside the configured environment or team;
     ///   ``VitalSessionError/alreadySignedIn(userID:)`` when another user (or team) is signed in;
-    ///   ``VitalSessionError/migrationMismatch(_:)`` when API-key mode is set up for another user or environment.
+    ///   ``VitalSessionError/migrationMismatch(_:)`` when API-key mode is set up for another user or environment;
+    ///   `ConfigurationError.invalidSetting` for a `refreshSkew` that is not 0 to a day.
     @discardableResult
     public func signIn(token: String) async throws -> SignInOutcome {
+        _ = try ConfigurationError.checked(configuration.refreshSkew, named: "refreshSkew", in: 0...86_400)
         let token = try VitalSignInToken(token)
         return try await session.transition { transition in try await self.signIn(token, in: transition) }
     }

@@ -74,7 +74,8 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     ///   then), ``TransportError`` for what happened on the way, `CancellationError` when the task is cancelled.
     public func send(_ request: HTTPRequestMessage) async throws -> HTTPResponseMessage {
         let deadline = try TransportDeadline(request.timeout ?? configuration.timeout)
-        let limit = request.maximumResponseSize ?? configuration.maximumResponseSize
+        // A negative limit refuses every body, as the SDK's transports do (NIO stops the process on one).
+        let limit = max(0, request.maximumResponseSize ?? configuration.maximumResponseSize)
         let outgoing = try Self.clientRequest(for: request)
         try Task.checkCancellation()
         let end: NIODeadline =

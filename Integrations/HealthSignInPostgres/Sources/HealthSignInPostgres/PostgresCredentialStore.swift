@@ -110,6 +110,16 @@ public final class PostgresCredentialStore: CredentialStore, Sendable {
             maximumConnections = 0
             self.listensForChanges = listensForChanges
         }
+
+        /// Checks every time the store converts or adds: a NaN, negative, infinite or absurd one would stop the
+        /// process there (an `Int64` of milliseconds, a `Duration`) or make the lease's renewal spin.
+        func check() throws(ConfigurationError) {
+            let day: TimeInterval = 86_400
+            _ = try ConfigurationError.checked(timeout, named: "timeout", in: 0.001...day)
+            _ = try ConfigurationError.checked(outageTolerance, named: "outageTolerance", in: 0...(365 * day))
+            _ = try ConfigurationError.checked(lockLease, named: "lockLease", in: 0.1...day)
+            _ = try ConfigurationError.checked(lockTimeout, named: "lockTimeout", in: 0...(365 * day))
+        }
     }
 
     /// The configuration.
@@ -126,8 +136,10 @@ public final class PostgresCredentialStore: CredentialStore, Sendable {
     /// - Parameters:
     ///   - configuration: the server and the store's timeouts.
     ///   - logger: receives PostgresNIO's own records of the connections.
-    /// - Throws: ``PostgresCredentialStoreError/invalidTableName(_:)``, or
-    ///   ``PostgresCredentialStoreError/missingConnection`` for a configuration made for an app's client.
+    /// - Throws: ``PostgresCredentialStoreError/invalidTableName(_:)``,
+    ///   ``PostgresCredentialStoreError/missingConnection`` for a configuration made for an app's client, or
+    ///   `ConfigurationError.invalidSetting` for a time outside its range: `timeout` 1 ms to a day, `lockLease`
+    ///   0.1 s to a day, `outageTolerance` and `lockTimeout` up to a year (none NaN or negative).
     public init(
         configuration: Configuration,
         logger: Logger = Logger(label: "HealthSignInPostgres") { _ in
@@ -135,6 +147,7 @@ public final class PostgresCredentialStore: CredentialStore, Sendable {
         }
     ) throws {
         guard let connection = configuration.connection else { throw PostgresCredentialStoreError.missingConnection }
+        try configuration.check()
         self.configuration = configuration
         schema = try Schema(table: configuration.table)
         runner = ConnectionPool(
@@ -147,8 +160,10 @@ public final class PostgresCredentialStore: CredentialStore, Sendable {
     /// that holds it); the store's statements and the app's share its pool. Listening for changes holds one of its
     /// connections.
     ///
-    /// - Throws: ``PostgresCredentialStoreError/invalidTableName(_:)``.
+    /// - Throws: ``PostgresCredentialStoreError/invalidTableName(_:)``, or `ConfigurationError.invalidSetting` for a
+    ///   time outside its range (as ``init(configuration:logger:)`` says).
     public init(client: PostgresClient, configuration: Configuration = Configuration()) throws {
+        try configuration.check()
         self.configuration = configuration
         schema = try Schema(table: configuration.table)
         runner = ClientRunner(client: client, timeout: configuration.timeout)

@@ -12,6 +12,28 @@ import XCTest
 /// store instances (as across hosts), the tables made and migrated on first use, and typed errors when the server
 /// cannot be reached.
 final class PostgresCredentialStoreTests: XCTestCase {
+    /// Every time the store converts to milliseconds or a `Duration`, or adds, is checked when the store is made: NaN,
+    /// infinite, negative or absurd values are `ConfigurationError.invalidSetting`, before anything is sent (they
+    /// stopped the process at the first statement or lock).
+    func testATimeOutsideItsRangeIsRefusedWhenTheStoreIsMade() throws {
+        let connection = try TestDatabase.connection()
+        for value in [TimeInterval.nan, .infinity, -.infinity, -1, 1e300] {
+            let configurations: [(String, PostgresCredentialStore.Configuration)] = [
+                ("timeout", .init(connection: connection, timeout: value)),
+                ("outageTolerance", .init(connection: connection, outageTolerance: value)),
+                ("lockLease", .init(connection: connection, lockLease: value, lockTimeout: 10)),
+                ("lockTimeout", .init(connection: connection, lockTimeout: value)),
+            ]
+            for (name, configuration) in configurations {
+                XCTAssertThrowsError(try PostgresCredentialStore(configuration: configuration), "\(name) \(value)") {
+                    guard case .invalidSetting(name, _, _)? = $0 as? ConfigurationError else {
+                        return XCTFail("\(name) \(value): \($0)")
+                    }
+                }
+            }
+        }
+    }
+
     func testValuesAreWrittenReadAndRemovedWithANewVersionEachWrite() async throws {
         let store = try TestDatabase.store()
         await XCTAssertNilAsync(try await store.read("a"))

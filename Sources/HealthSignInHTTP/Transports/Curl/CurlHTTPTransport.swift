@@ -78,7 +78,8 @@
             self.configuration = configuration
             let idleTimeout = configuration.idleTimeout
             let settings = CurlEngine.Settings(
-                additionalCertificateAuthorities: configuration.additionalCertificateAuthorities?.standardizedFileURL.path,
+                additionalCertificateAuthorities: configuration.additionalCertificateAuthorities?.standardizedFileURL
+                    .path,
                 maximumIdleConnections: max(0, configuration.maximumIdleConnections),
                 maximumConnectionsPerHost: max(1, configuration.maximumConnectionsPerHost),
                 idleTimeout: idleTimeout.isFinite ? max(0, idleTimeout) : 86_400)
