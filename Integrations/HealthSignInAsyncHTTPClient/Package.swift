@@ -33,6 +33,7 @@ let package = Package(
                 "HealthSignInAsyncHTTPClient",
                 .product(name: "HealthSignInTesting", package: "HealthSignInSDK"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),

@@ -7,6 +7,9 @@
 #include <openssl/ssl.h>
 #include <openssl/x509_vfy.h>
 #include <openssl/x509v3.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
 #include <sys/prctl.h>
 
 /// Names the calling thread, as debuggers and /proc show it (at most 15 bytes are kept); prctl is variadic too.
@@ -80,6 +83,84 @@ typedef struct {
     X509_STORE *authorities;
 } healthsignin_tls_settings;
 
+/// Whether a TLS connection's peer said it was done (`close_notify`) before the connection ended: a body framed by
+/// the connection's end is whole only then, since anyone on the path can end a TCP connection. libcurl cannot tell
+/// (its OpenSSL reads take an unannounced end for a clean one), so the TLS hook keeps one of these with each
+/// connection's context, and a transfer holds it too while it reads a response framed so. Counted references:
+/// the connection's context and the transfer free it together.
+typedef struct {
+    atomic_int references;
+    atomic_int closeNotified;
+} healthsignin_tls_close;
+
+static inline void healthsignin_tls_close_release(healthsignin_tls_close *close) {
+    if (close != NULL && atomic_fetch_sub(&close->references, 1) == 1) free(close);
+}
+
+static inline int healthsignin_tls_close_notified(const healthsignin_tls_close *close) {
+    return atomic_load(&((healthsignin_tls_close *)close)->closeNotified);
+}
+
+static inline void healthsignin_tls_close_free(
+    void *parent, void *pointer, CRYPTO_EX_DATA *data, int index, long argl, void *argp) {
+    (void)parent, (void)data, (void)index, (void)argl, (void)argp;
+    healthsignin_tls_close_release((healthsignin_tls_close *)pointer);
+}
+
+static int healthsignin_tls_close_index_value = -1;
+static pthread_once_t healthsignin_tls_close_index_once = PTHREAD_ONCE_INIT;
+
+static inline void healthsignin_tls_close_make_index(void) {
+    healthsignin_tls_close_index_value =
+        SSL_CTX_get_ex_new_index(0, NULL, NULL, NULL, healthsignin_tls_close_free);
+}
+
+/// The slot of each context's `healthsignin_tls_close`, made once per process.
+static inline int healthsignin_tls_close_index(void) {
+    pthread_once(&healthsignin_tls_close_index_once, healthsignin_tls_close_make_index);
+    return healthsignin_tls_close_index_value;
+}
+
+/// Notes a `close_notify` alert read from the peer.
+static inline void healthsignin_tls_info(const SSL *ssl, int where, int value) {
+    // Both bits: a written alert (libcurl's own close_notify as it closes) shares SSL_CB_ALERT.
+    if ((where & SSL_CB_READ_ALERT) != SSL_CB_READ_ALERT || (value & 0xff) != SSL_AD_CLOSE_NOTIFY) return;
+    healthsignin_tls_close *close =
+        SSL_CTX_get_ex_data(SSL_get_SSL_CTX(ssl), healthsignin_tls_close_index());
+    if (close != NULL) atomic_store(&close->closeNotified, 1);
+}
+
+/// Gives a new connection's context its `healthsignin_tls_close`; 0 when it cannot.
+static inline int healthsignin_tls_track_close(SSL_CTX *tls) {
+    int index = healthsignin_tls_close_index();
+    if (index < 0) return 0;
+    healthsignin_tls_close *close = malloc(sizeof(healthsignin_tls_close));
+    if (close == NULL) return 0;
+    atomic_init(&close->references, 1);
+    atomic_init(&close->closeNotified, 0);
+    if (SSL_CTX_set_ex_data(tls, index, close) != 1) {
+        free(close);
+        return 0;
+    }
+    SSL_CTX_set_info_callback(tls, healthsignin_tls_info);
+    return 1;
+}
+
+/// The `healthsignin_tls_close` of the connection `handle` reads from now, with a reference the caller releases; NULL
+/// when the connection is not TLS through OpenSSL or has none.
+static inline healthsignin_tls_close *healthsignin_tls_close_of(CURL *handle) {
+    struct curl_tlssessioninfo *info = NULL;
+    if (curl_easy_getinfo(handle, CURLINFO_TLS_SSL_PTR, &info) != CURLE_OK || info == NULL
+        || info->backend != CURLSSLBACKEND_OPENSSL || info->internals == NULL) {
+        return NULL;
+    }
+    int index = healthsignin_tls_close_index();
+    if (index < 0) return NULL;
+    healthsignin_tls_close *close = SSL_CTX_get_ex_data(SSL_get_SSL_CTX((SSL *)info->internals), index);
+    if (close != NULL) atomic_fetch_add(&close->references, 1);
+    return close;
+}
+
 /// Checks the server's name as RFC 9525 says, in OpenSSL's verification itself: only the subject alternative names
 /// count (never the subject's common name), and a wildcard is a whole left-most label. Trusts the transport's store.
 ///
@@ -110,7 +191,8 @@ static inline CURLcode healthsignin_tls_context(CURL *handle, void *context, voi
         parameters, X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS | X509_CHECK_FLAG_NEVER_CHECK_SUBJECT);
     int set = isAddress ? X509_VERIFY_PARAM_set1_ip_asc(parameters, host)
                         : X509_VERIFY_PARAM_set1_host(parameters, host, 0);
-    return set == 1 ? CURLE_OK : CURLE_SSL_CONNECT_ERROR;
+    if (set != 1 || !healthsignin_tls_track_close(tls)) return CURLE_SSL_CONNECT_ERROR;
+    return CURLE_OK;
 }
 
 static inline CURLcode healthsignin_easy_set_tls_hook(CURL *handle, healthsignin_tls_settings *settings) {

@@ -13,6 +13,7 @@ GET /interim           103 Early Hints, then 200
 GET /bad-header        200 with a header value holding a control character
 GET /cut-length        Content-Length: 63, then 30 bytes and the end of the connection
 GET /cut-close         a body framed by the end of the connection, cut without TLS's close_notify
+GET /close-notify      a body framed by the end of the connection, whole, then TLS's close_notify (over TLS)
 GET /bad-length        Content-Length: , (no length)
 GET /endless-trailers  200 `hello` in chunked coding, then 1 KiB trailer fields until the client goes away (64 MiB at most)
 
@@ -108,6 +109,15 @@ class Handler(BaseHTTPRequestHandler):
             self.wfile.flush()
             self.close_connection = True
             self.connection.shutdown(socket.SHUT_RDWR)
+        elif self.path == "/close-notify":
+            self.wfile.write(b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\nwhole body")
+            self.wfile.flush()
+            self.close_connection = True
+            # unwrap() sends close_notify and waits for the client's, as a server that ends a body this way should.
+            try:
+                self.connection.unwrap().shutdown(socket.SHUT_RDWR)
+            except (OSError, ssl.SSLError):
+                pass
         elif self.path == "/slow":
             time.sleep(3)
             self.reply(200, b"late")

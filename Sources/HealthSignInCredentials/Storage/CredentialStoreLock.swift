@@ -59,7 +59,7 @@ public final class FileLock: CredentialStoreLock {
     ///
     /// The directory of `url` is used as it is; ``LockDirectory`` and ``FileCredentialStore`` check theirs first.
     ///
-    /// - Throws: ``ConfigurationError/invalidSetting(name:value:allowed:)`` for a timeout that is NaN or negative
+    /// - Throws: `ConfigurationError.invalidSetting` for a timeout that is NaN or negative
     ///   (`.infinity` waits until the task is cancelled), ``CredentialStoreError/lockTimedOut(key:seconds:)`` after
     ///   `timeout` seconds,
     ///   ``CredentialStoreError/unsafeLocation(path:problem:)`` when something other than a regular file is in

@@ -92,6 +92,13 @@ public struct HTTPTransportConformance: Sendable {
         /// 200 `hello` in the chunked coding, then trailer fields of 1 KiB until the client goes away (at most
         /// 64 MiB).
         case endlessTrailersRefused
+        /// Over TLS, a body framed by the end of the connection and cut without TLS's `close_notify` is a
+        /// `TransportError` of kind `connectionLost`, never a response: anyone on the path can end a TCP connection.
+        /// The server answers 200 with `Connection: close` and no length, sends 30 bytes of a 63-byte JSON body, and
+        /// closes the TCP connection. This check needs an HTTPS server: the `tlsServer` given to
+        /// ``HTTPTransportConformance/init(skipping:tlsServer:makeTransport:)``, or the subject's own; without one it
+        /// is skipped.
+        case tlsCutShortRefused
 
         /// The check's name.
         public var description: String { rawValue }
@@ -139,6 +146,7 @@ public struct HTTPTransportConformance: Sendable {
 
     private let makeTransport: @Sendable (TimeInterval) -> any HTTPTransport
     private let probeURL: (@Sendable (Check) async throws -> URL)?
+    private let tlsServer: URL?
     /// The checks this suite does not run.
     public let skipped: Set<Check>
 
@@ -147,14 +155,19 @@ public struct HTTPTransportConformance: Sendable {
     /// - Parameters:
     ///   - skipped: Checks not to run, each reported as skipped: for a transport that deliberately differs there
     ///     (say so where you pass it). Empty by default: a transport for the SDK passes every check.
+    ///   - tlsServer: The base URL of an HTTPS server, trusted by the transports `makeTransport` makes, that plays
+    ///     ``Check/tlsCutShortRefused`` at `/cut-close`; without it that check is skipped. (The suite's own server
+    ///     speaks plain HTTP, and a transport's trust is its own to set up.)
     ///   - makeTransport: Makes the transport to check, applying the given timeout (seconds) to every request
     ///     that sets none. Called once per check.
     public init(
-        skipping skipped: Set<Check> = [], makeTransport: @escaping @Sendable (TimeInterval) -> any HTTPTransport
+        skipping skipped: Set<Check> = [], tlsServer: URL? = nil,
+        makeTransport: @escaping @Sendable (TimeInterval) -> any HTTPTransport
     ) {
         self.makeTransport = makeTransport
         self.probeURL = nil
-        self.skipped = skipped
+        self.tlsServer = tlsServer
+        self.skipped = tlsServer == nil ? skipped.union([.tlsCutShortRefused]) : skipped
     }
 
     /// A suite whose checks send their requests to URLs a server of the subject's own plays, for a transport that
@@ -176,6 +189,7 @@ public struct HTTPTransportConformance: Sendable {
     ) {
         self.makeTransport = makeTransport
         self.probeURL = probeURL
+        self.tlsServer = nil
         self.skipped = skipped
     }
 
@@ -198,6 +212,8 @@ public struct HTTPTransportConformance: Sendable {
                 let url: URL
                 if let probeURL {
                     url = try await probeURL(check)
+                } else if check == .tlsCutShortRefused, let tlsServer {
+                    url = tlsServer.appendingPathComponent("cut-close")
                 } else if let server {
                     url = Self.url(of: check, on: server)
                 } else {
@@ -366,6 +382,8 @@ public struct HTTPTransportConformance: Sendable {
             _ = try await expectTransportError(.timedOut, sending: get, with: makeTransport(1.5))
             let elapsed = Date().timeIntervalSince(started)
             try expect(elapsed < 4, "a timeout of 1.5 s ended a trickled body after \(elapsed) s")
+        case .tlsCutShortRefused:
+            _ = try await expectTransportError(.connectionLost, sending: get, with: makeTransport(30))
         case .oversizedHeadRefused, .endlessTrailersRefused:
             _ = try await expectTransportError(.responseTooLarge, sending: get, with: makeTransport(30))
         }

@@ -30,6 +30,9 @@ enum TransportErrorMapping {
             return TransportError(.cannotConnect, url: url, detail: "\(failure)")
         case is IOError, is HTTPParserError:
             return TransportError(.connectionLost, url: url, detail: "\(error)")
+        case NIOSSLError.uncleanShutdown:
+            // The connection ended without TLS's close_notify: the response may be cut, as anyone on the path can do.
+            return TransportError(.connectionLost, url: url, detail: "the connection ended without TLS's close_notify")
         case is NIOSSLError, is BoringSSLError:
             return TransportError(.insecureConnection, url: url, detail: "\(error)")
         default:

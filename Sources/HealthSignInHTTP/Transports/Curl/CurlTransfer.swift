@@ -25,6 +25,7 @@
         private let body: Data?
         private let limit: Int
         private let expectsBody: Bool
+        private let isHTTPS: Bool
 
         // What the I/O thread has received.
         private var status = 0
@@ -35,6 +36,11 @@
         private var headEnded = false
         /// The bytes of every header line so far: status lines, fields, trailers.
         private var headerBytes = 0
+        /// For an `https` body framed by the connection's end: whether its connection saw the server's
+        /// `close_notify`, the one sign that the end is the server's.
+        private var closeSignal: UnsafeMutablePointer<healthsignin_tls_close>?
+        /// Whether the body ends where the connection does, rather than at a length or a last chunk.
+        private var endsWithConnection = false
 
         init(
             request: HTTPRequestMessage, target: RequestTarget, deadline: TransportDeadline, limit: Int,
@@ -44,6 +50,7 @@
             body = request.body
             self.limit = max(0, limit)
             expectsBody = request.method.rawValue != "HEAD"
+            isHTTPS = target.isHTTPS
             tls = .allocate(capacity: 1)
             let proxyHost = proxy.tlsHost
             tls.initialize(
@@ -74,6 +81,7 @@
             if let easy { curl_easy_cleanup(easy) }
             curl_slist_free_all(headerList)
             curl_slist_free_all(resolveList)
+            healthsignin_tls_close_release(closeSignal)
             free(UnsafeMutableRawPointer(mutating: tls.pointee.host))
             free(UnsafeMutableRawPointer(mutating: tls.pointee.proxyHost))
             tls.deallocate()
@@ -242,6 +250,13 @@
                     return refuse("the body of \(length) bytes is over the limit of \(limit)", kind: .responseTooLarge)
                 }
             }
+            // HTTP/2 frames every body itself; only HTTP/1 has bodies that end with the connection.
+            var version = 0
+            healthsignin_easy_getinfo_long(handle, CURLINFO_HTTP_VERSION, &version)
+            let isHTTP1 = version == CURL_HTTP_VERSION_1_0 || version == CURL_HTTP_VERSION_1_1
+            endsWithConnection =
+                isHTTP1 && lengths.isEmpty && transfer.isEmpty && expectsBody && code != 204 && code != 304
+            if endsWithConnection, isHTTPS, closeSignal == nil { closeSignal = healthsignin_tls_close_of(handle) }
             return true
         }
 
@@ -263,6 +278,15 @@
         func complete(_ code: CURLcode) {
             if let refusal { return finish(.failure(refusal)) }
             guard code == CURLE_OK else { return finish(.failure(CurlError.transportError(code, url: url))) }
+            // libcurl takes a TLS connection's unannounced end for a clean one; a body framed by it is whole only when
+            // the server said so.
+            if endsWithConnection, isHTTPS, closeSignal.map({ healthsignin_tls_close_notified($0) == 1 }) != true {
+                return finish(
+                    .failure(
+                        TransportError(
+                            .connectionLost, url: url,
+                            detail: "the connection ended without TLS's close_notify, so the body may be cut short")))
+            }
             finish(.success(HTTPResponseMessage(status: status, headers: headers, body: received)))
         }
 
