@@ -102,12 +102,13 @@ demo: system-packages venv  ## Walk the HealthVault, Koppeltaal, Vital, SMART an
 	$(SWIFT) build --product HealthSignInDemo
 	Tests/Emulator/with-emulator sh -c '.build/debug/HealthSignInDemo --emulator "$$EMULATOR_URL"'
 
-bench: system-packages venv  ## Measure the budgets of Benchmarks/README.md (generator, compile, codecs, client, refresh, lifecycle, transport).
+bench: system-packages venv  ## Measure the budgets of Benchmarks/README.md (generator, compile, codecs, client, refresh, lifecycle, transports).
 	$(SWIFT) build -c release --product HealthSignInSDKGen
 	$(SWIFT) build -c release --product HealthSignInBench
 	$(SWIFT) build -c release --product HealthSignInLifecycleWorker
 	$(SWIFT) build --target HealthSignInCore
 	Tests/Emulator/with-emulator .build/release/HealthSignInBench --sdkgen .build/release/HealthSignInSDKGen --modules .build/debug/Modules
+	SWIFT="$(SWIFT)" Integrations/Tools/bench-transports
 
 fuzz: system-packages  ## Fuzz every parser of outside data (1,000,000 runs or 10 minutes each); findings go to .build/fuzz/findings.
 	Fuzz/run --runs 1000000 --seconds 600

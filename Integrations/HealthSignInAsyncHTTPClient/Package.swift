@@ -27,6 +27,20 @@ let package = Package(
             ],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),
+        // The default transport against this one on one HTTPS server, run by `make bench`; not a product.
+        .executableTarget(
+            name: "HealthSignInTransportBench",
+            dependencies: [
+                "HealthSignInAsyncHTTPClient",
+                .product(name: "HealthSignInHTTP", package: "HealthSignInSDK"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
+        ),
         .testTarget(
             name: "HealthSignInAsyncHTTPClientTests",
             dependencies: [
