@@ -38,10 +38,10 @@ final class TransportConformanceTests: XCTestCase {
     }
 
     /// What the URLSession transport cannot keep, since URLSession parses the response itself and hands over only
-    /// its reading: a response framed two ways. (It runs without the TLS server, whose test authority it cannot be
-    /// given on Linux, so ``HTTPTransportConformance/Check/tlsCutShortRefused`` is skipped too.) On Linux, where Foundation reads responses through libcurl on its own
+    /// its reading: a response framed two ways. On Linux, where Foundation reads responses through libcurl on its own
     /// terms, also a header section without a total limit, and a trailer, which stops the process (the README says
-    /// so). `CurlHTTPTransport`, the default there, keeps all of them.
+    /// so). `CurlHTTPTransport`, the default there, keeps all of them. (URLSession runs without the TLS server, whose
+    /// test authority it cannot be given on Linux, so `tlsCutShortRefused` is skipped too.)
     #if canImport(Glibc)
         private static let urlSessionSkips: Set<Check> = [
             .conflictingFramingRefused, .oversizedHeadRefused, .endlessTrailersRefused,

@@ -25,8 +25,9 @@
     /// for at most `Configuration.idleTimeout`; once the pool has been idle that long, its connections and its I/O
     /// thread are gone. Transports made with the same certificate authorities and pool limits share one I/O thread
     /// and one pool in the process (`Configuration.sharesConnectionPool`), so a transport made per call costs no
-    /// thread; a connection is never reused under other trust settings or through another proxy. Proxies come from `Configuration.proxy`: by default the environment's `HTTPS_PROXY`,
-    /// `HTTP_PROXY` and `NO_PROXY` (either case).
+    /// thread; a connection is never reused under other trust settings or through another proxy. Proxies come from
+    /// `Configuration.proxy`: by default the environment's `HTTPS_PROXY`, `HTTP_PROXY` and `NO_PROXY` (either case).
+    /// An `https` proxy is checked as a server is, by its own name.
     public final class CurlHTTPTransport: HTTPTransport, Sendable {
         /// How the transport is set up.
         public struct Configuration: Sendable {
