@@ -18,9 +18,16 @@ public final class ManualClock: TimeSource, @unchecked Sendable {
     /// The time the clock was last set to.
     public func now() -> Date { lock.withLock { current } }
 
-    /// Moves the clock forward (or backward, for a negative interval).
-    public func advance(by seconds: TimeInterval) { lock.withLock { current = current.addingTimeInterval(seconds) } }
+    /// Moves the clock forward (or backward, for a negative interval), within `Date.distantPast` to
+    /// `Date.distantFuture`; a NaN interval leaves it where it is.
+    public func advance(by seconds: TimeInterval) {
+        lock.withLock { current = Self.bounded(current.addingTimeInterval(seconds), else: current) }
+    }
 
-    /// Sets the clock to `date`.
-    public func set(_ date: Date) { lock.withLock { current = date } }
+    /// Sets the clock to `date`, within `Date.distantPast` to `Date.distantFuture`; a date that is NaN is ignored.
+    public func set(_ date: Date) { lock.withLock { current = Self.bounded(date, else: current) } }
+
+    private static func bounded(_ date: Date, else unchanged: Date) -> Date {
+        date.timeIntervalSince1970.isNaN ? unchanged : min(max(date, .distantPast), .distantFuture)
+    }
 }

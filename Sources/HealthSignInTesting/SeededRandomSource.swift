@@ -14,9 +14,10 @@ public final class SeededRandomSource: RandomSource, @unchecked Sendable {
     /// Creates a stream from `seed`.
     public init(seed: String) { self.seed = Array(seed.utf8) }
 
-    /// Returns the next `count` bytes of the stream.
+    /// Returns the next `count` bytes of the stream (none for a count below 1).
     public func bytes(count: Int) -> [UInt8] {
-        lock.withLock {
+        let count = max(0, count)
+        return lock.withLock {
             while buffer.count < count {
                 var block = seed
                 withUnsafeBytes(of: counter.bigEndian) { block.append(contentsOf: $0) }

@@ -232,4 +232,41 @@ final class ConfigurationNumbersTests: XCTestCase {
             }
         }
     }
+
+    /// The test kit's servers date tokens by a test's clock and settings: an odd clock (NaN, infinite, absurd) or an
+    /// absurd lifetime gives odd dates, never a crash, and a manual clock stays a date.
+    func testTheTestServersTakeAnyClockAndLifetime() async throws {
+        for value in Self.strange {
+            let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
+            clock.advance(by: value)
+            XCTAssertFalse(clock.now().timeIntervalSince1970.isNaN)
+            XCTAssertTrue((Date.distantPast...Date.distantFuture).contains(clock.now()), "\(value)")
+            for clock in [clock, FixedClock(date: Date(timeIntervalSince1970: value))] as [any TimeSource] {
+                let server = SMARTTestServer(clock: clock)
+                server.settings.tokenLifetime = .max
+                let session = SMARTSession(
+                    configuration: .init(
+                        registration: OAuthRegistration(
+                            baseURL: server.fhirBaseURL, client: OAuthClientCredentials(clientID: "smart-public"),
+                            redirectURI: "http://127.0.0.1/smart/callback"),
+                        scope: "openid fhirUser launch/patient patient/*.rs",
+                        session: OAuthSessionSettings(
+                            store: InMemoryCredentialStore(), options: ClientOptions(transport: server.transport))))
+                // The server dates its codes, tokens and id token by that clock: the sign-in ends with a session or a
+                // typed error (an id token dated oddly is refused), never a crash.
+                do {
+                    _ = try await session.authorize(with: server.browser(.approve))
+                } catch {
+                    XCTAssertTrue(error is any SDKError, "\(value): \(error)")
+                }
+            }
+        }
+        XCTAssertEqual(SeededRandomSource(seed: "x").bytes(count: -1), [])
+    }
+}
+
+/// A clock stopped at any `Double`, NaN and infinities included.
+private struct FixedClock: TimeSource {
+    let date: Date
+    func now() -> Date { date }
 }

@@ -154,11 +154,12 @@ extension Koppeltaal2TestServer {
     }
 
     private func idToken(for pending: Koppeltaal2ServerState.Authorization, lifetime: Int) -> String {
-        let now = Int(core.now.timeIntervalSince1970)
+        let now = EpochSeconds.of(core.now)
         let claims: JSONObject = [
             "iss": .string(issuer), "aud": .string(pending.clientID), "azp": .string(pending.clientID),
             "sub": pending.launch["sub"] ?? .null, "iat": .integer(now), "nbf": .integer(now),
-            "exp": .integer(now + lifetime), "nonce": .string(core.token(bytes: 16)), "jti": .string(core.uuid()),
+            "exp": .integer(EpochSeconds.adding(now, lifetime)), "nonce": .string(core.token(bytes: 16)),
+            "jti": .string(core.uuid()),
         ]
         let header: JSONObject = ["alg": "RS256", "kid": .string(signingKey.keyID ?? ""), "typ": "JWT"]
         return

@@ -87,12 +87,12 @@ extension SMARTTestServer {
         client: String, authTime: Int?, nonce: String?, accessToken: String?, issue: Issue, settings: Settings,
         key: JSONWebKey
     ) -> String {
-        let now = Int(issue.now.timeIntervalSince1970)
+        let now = EpochSeconds.of(issue.now)
         var claims: [JSONObject.Member] = [
             ("iss", .string(settings.idTokenIssuer ?? issue.issuer)),
             ("aud", settings.idTokenAudienceIsArray ? [.string(client)] : .string(client)), ("iat", .integer(now)),
             ("auth_time", authTime.map { .integer($0) } ?? .null),
-            ("exp", .integer(settings.idTokenExpired ? now - 3600 : now + settings.tokenLifetime)),
+            ("exp", .integer(settings.idTokenExpired ? now - 3600 : EpochSeconds.adding(now, settings.tokenLifetime))),
         ]
         if let nonce = settings.idTokenNonce ?? nonce { claims.append(("nonce", .string(nonce))) }
         if let accessToken {

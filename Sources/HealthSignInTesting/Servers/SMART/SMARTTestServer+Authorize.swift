@@ -55,7 +55,7 @@ extension SMARTTestServer {
                     to: authorization.redirectURI, error: denied, settings: state.settings, request: request)
             }
             state.codes[code] = .init(
-                authorization: authorization, authTime: Int(now.timeIntervalSince1970),
+                authorization: authorization, authTime: EpochSeconds.of(now),
                 expiresAt: now.addingTimeInterval(60))
             var answer = FormFields()
             answer.append("code", code)

@@ -61,7 +61,7 @@ extension SMARTTestServer {
                 }
                 var members: [JSONObject.Member] = [
                     ("active", true), ("scope", .string(entry.scope)), ("client_id", .string(entry.clientID)),
-                    ("exp", .integer(Int(entry.expiresAt.timeIntervalSince1970))), ("token_type", "Bearer"),
+                    ("exp", .integer(EpochSeconds.of(entry.expiresAt))), ("token_type", "Bearer"),
                 ]
                 members += entry.context
                 if entry.scope.split(separator: " ").contains("openid") {

@@ -31,7 +31,7 @@ public final class TestServerFaults: Sendable {
     public func removeAll() { rules.withValue { $0.removeAll() } }
 
     /// How many plays of injected faults are left.
-    public var pending: Int { rules.current.reduce(0) { $0 + $1.remaining } }
+    public var pending: Int { rules.current.reduce(0) { EpochSeconds.adding($0, $1.remaining) } }
 
     /// The fault for `url`, using up one play of it.
     func take(for url: URL) -> TestServerFault? {

@@ -86,12 +86,13 @@ extension VitalTestServer {
     func mintSignInToken(userID: String, environment: TeamEnvironment, lifetime: TimeInterval) -> String {
         let tier = "\(environment.tier)-\(environment.region)"
         let issuer = "id-signer-\(tier)@vital-id-\(tier).iam.gserviceaccount.com"
-        let issued = Int(core.now.timeIntervalSince1970)
+        let issued = EpochSeconds.of(core.now)
         let hex = { (count: Int) in self.core.random.bytes(count: count).map { String(format: "%02x", $0) }.joined() }
         let claims: JSONValue = [
             "iss": .string(issuer), "sub": .string(issuer),
             "aud": "https://identitytoolkit.googleapis.com/google.identity.identitytoolkit.v1.IdentityToolkit",
-            "iat": .integer(issued), "exp": .integer(issued + Int(lifetime)), "jti": .string(hex(16)),
+            "iat": .integer(issued), "exp": .integer(EpochSeconds.adding(issued, EpochSeconds.from(lifetime))),
+            "jti": .string(hex(16)),
             "uid": .string(userID), "tenant_id": .string("t-" + hex(4) + "-test"),
             "claims": ["vital_team_id": .string(Self.teamID)],
         ]
