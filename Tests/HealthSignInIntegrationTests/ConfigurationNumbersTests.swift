@@ -17,6 +17,15 @@ import XCTest
 final class ConfigurationNumbersTests: XCTestCase {
     private static let strange: [TimeInterval] = [.nan, .infinity, -.infinity, -1, 1e300]
 
+    /// The test keys' private keys: the RSA one first.
+    private func privateKeys() throws -> (rsa: JSONWebKey, other: JSONWebKey) {
+        let keys = try JSONWebKeySet(json: try Fixtures.data("JOSE/test-keys.json")).keys
+        return (
+            try XCTUnwrap(keys.first { $0.keyID == "test-rsa" }),
+            try XCTUnwrap(keys.first { $0.keyID != "test-rsa" && $0.isPrivate })
+        )
+    }
+
     private func assertInvalidSetting(
         _ error: any Error, _ name: String, file: StaticString = #filePath, line: UInt = #line
     ) {
@@ -73,8 +82,7 @@ final class ConfigurationNumbersTests: XCTestCase {
 
     func testAnIDTokenLeewayOrMaximumAgeOutsideItsRangeRefusesEveryToken() throws {
         let now = Date(timeIntervalSince1970: 1_800_000_000)
-        let keys = try JSONWebKeySet(json: try Fixtures.data("JOSE/test-keys.json"))
-        let key = try XCTUnwrap(keys.keys.first { $0.keyID == "test-rsa" })
+        let key = try privateKeys().rsa
         let claims: JSONObject = [
             "iss": "https://ehr.example", "sub": "user-1", "aud": "app", "exp": .number(JSONNumber(1_800_000_300)),
             "iat": .number(JSONNumber(1_800_000_000 - 5)),
@@ -100,8 +108,7 @@ final class ConfigurationNumbersTests: XCTestCase {
     }
 
     func testAnHTILaunchReceiverRefusesAStrangeLifetimeOrSkewAndAComposerANaNLifetime() async throws {
-        let keys = try JSONWebKeySet(json: try Fixtures.data("JOSE/test-keys.json"))
-        let key = try XCTUnwrap(keys.keys.first { $0.keyID == "test-rsa" })
+        let key = try privateKeys().rsa
         let fhirBase = try XCTUnwrap(URL(string: "https://fhir.example/fhir"))
         let context = HTILaunchContext(
             issuer: "portal-1", audience: "Device/module-1", subject: "Practitioner/1", resource: "Task/1")
@@ -206,9 +213,7 @@ final class ConfigurationNumbersTests: XCTestCase {
     }
 
     func testAKeyOverlapOrAnSHOFLifetimeOutsideItsRangeIsRefused() async throws {
-        let keys = try JSONWebKeySet(json: try Fixtures.data("JOSE/test-keys.json"))
-        let rsa = try XCTUnwrap(keys.keys.first { $0.keyID == "test-rsa" })
-        let other = try XCTUnwrap(keys.keys.first { $0.keyID != "test-rsa" && $0.isPrivate })
+        let (rsa, other) = try privateKeys()
         let fhirBase = try XCTUnwrap(URL(string: "https://fhir.example/fhir"))
         let form = try HTILaunchComposer(clientID: "portal-1", key: rsa).launch(
             HTILaunchContext(issuer: "portal-1", audience: "Device/module-1", subject: "Patient/1", resource: "Task/1"),
