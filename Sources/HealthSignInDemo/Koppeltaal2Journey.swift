@@ -91,7 +91,10 @@ struct Koppeltaal2Journey {
                 })
         else { return }
         await steps.step("SHOF sign-in") {
-            let signIn = SHOFSignIn(backend: backend, redirectURI: options.koppeltaal2Redirect)
+            let signIn = SHOFSignIn(
+                backend: backend, redirectURI: options.koppeltaal2Redirect,
+                requestSealing: try CredentialSealing(
+                    keys: ["demo": Data(SystemRandomSource().bytes(count: 32))], current: "demo"))
             let (url, pending) = try await signIn.start(launch)
             let callback = try AuthorizationCallback(redirectURI: options.koppeltaal2Redirect).orThrow("redirect URI")
             let redirect = try await options.shell.browser(transport: clientOptions.transport).authorize(

@@ -77,7 +77,7 @@ final class ErrorMessageTests: XCTestCase {
             detail: "a create must not carry the resource-origin extension; the server sets it"),
         KT2UpdateConflict(httpStatus: 409, outcome: nil, sentETag: #"W/"1""#, current: nil),
         KT2NotificationError.unauthenticated,
-        SHOFError.contextMismatch,
+        SHOFError.contextMismatch, SHOFError.tamperedRequest,
     ]
 
     func testTheLocalizedDescriptionIsTheDescription() {

@@ -231,7 +231,9 @@ final class ConfigurationNumbersTests: XCTestCase {
             XCTAssertThrowsError(try set.rotate(to: other, overlap: value), "\(value)") {
                 guard case .invalidTime? = $0 as? JOSEError else { return XCTFail("\($0)") }
             }
-            let signIn = SHOFSignIn(backend: backend, redirectURI: "https://module.example/cb", lifetime: value)
+            let signIn = SHOFSignIn(
+                backend: backend, redirectURI: "https://module.example/cb", requestSealing: try .testSealing(),
+                lifetime: value)
             await XCTAssertThrowsErrorAsync(try await signIn.start(launch)) {
                 self.assertInvalidSetting($0, "lifetime")
             }

@@ -250,7 +250,7 @@ final class Koppeltaal2IntegrationTests: XCTestCase {
             configuration: .init(
                 deviceReference: "Device/module-1", trustedFHIRBaseURL: fhirBase, verification: .signIn)
         ).receive(form.fields)
-        let signIn = SHOFSignIn(backend: backend, redirectURI: Self.redirectURI)
+        let signIn = SHOFSignIn(backend: backend, redirectURI: Self.redirectURI, requestSealing: try .testSealing())
         let first = try await signIn.start(launch)
         _ = try await signIn.finish(try await browse(first.url), pending: first.pending)
         let second = try await signIn.start(launch)

@@ -62,7 +62,7 @@ final class Koppeltaal2JourneyTests: EachServerTestCase {
                 configuration: .init(
                     deviceReference: "Device/module-1", trustedFHIRBaseURL: server.fhirBase, verification: .signIn)
             ).receive(form.fields)
-            let signIn = SHOFSignIn(backend: module, redirectURI: Self.redirectURI)
+            let signIn = SHOFSignIn(backend: module, redirectURI: Self.redirectURI, requestSealing: try .testSealing())
             let (url, pending) = try await signIn.start(launch)
             let query = try XCTUnwrap(URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems)
             XCTAssertEqual(query.first { $0.name == "scope" }?.value, "launch openid fhirUser")

@@ -1,5 +1,6 @@
 import Foundation
 import HealthSignInCore
+import HealthSignInCredentials
 import HealthSignInOAuth
 
 /// SMART-HTI-on-FHIR: after a module accepted an HTI launch, it signs the launched user in at the domain's identity
@@ -7,10 +8,30 @@ import HealthSignInOAuth
 ///
 /// 1. ``start(_:prompt:)`` makes the authorization request: `launch` the HTI token as received, the scope `launch openid
 ///    fhirUser`, `aud` the FHIR base, PKCE S256 and a fresh `state`. Send the browser to its URL and keep the
-///    ``SHOFPendingAuthorization`` with the user's web session.
-/// 2. ``finish(_:pending:)`` takes the redirect back: the `state` and redirect URI are checked, the code is redeemed
-///    with a client assertion and the PKCE verifier, and the id token is checked by the OAuth layer (signature by the
-///    auth service's JWKS, issuer, audience, times). Its `sub` and the answer's `resource` must be the launch's.
+///    ``SHOFPendingAuthorization`` with the user's web session. It is sealed with ``requestSealing``
+///    (AES-256-GCM), so it may be kept where the user can read and change it, such as a cookie: it shows nothing, and
+///    a changed one is refused.
+/// 2. ``finish(_:pending:)`` opens the kept request, takes the redirect back: the `state` and redirect URI are
+///    checked, the code is redeemed with a client assertion and the PKCE verifier, and the id token is checked by the
+///    OAuth layer (signature by the auth service's JWKS, issuer, audience, times). Its `sub` and the answer's
+///    `resource` must be the launch's.
+///
+/// The signed-in user's context (`subject`, `resource`, `patient`, `definition`, `intent`) comes from the token answer
+/// and the verified launch only: the launch is inside the sealed request, so nobody without the module's key can
+/// change whose record the module shows.
+///
+/// ```swift
+/// let sealing = try CredentialSealing(keys: ["2026-11": keyBytes], current: "2026-11")
+/// let signIn = SHOFSignIn(backend: backend, redirectURI: "https://module.example/shof", requestSealing: sealing)
+/// let (url, pending) = try await signIn.start(launch)
+/// cookie = String(decoding: try JSONEncoder().encode(pending), as: UTF8.self)  // then redirect to `url`
+/// // ... the browser comes back:
+/// let kept = try JSONDecoder().decode(SHOFPendingAuthorization.self, from: Data(cookie.utf8))
+/// let user = try await signIn.finish(redirect, pending: kept)
+/// ```
+///
+/// Every instance of a module that may finish what another started needs the same sealing keys; keys rotate as
+/// ``CredentialSealing`` describes.
 ///
 /// The access token of the answer is `NOOP`; it is dropped and never reaches a FHIR server: FHIR goes through the
 /// module's own backend token. No `nonce` is sent: the reference auth service puts one of its own in the id token, and
@@ -20,19 +41,28 @@ public struct SHOFSignIn: Sendable {
     public let backend: Koppeltaal2BackendClient
     /// The redirect URI registered for the module.
     public let redirectURI: String
+    /// The keys the pending requests are sealed with: the module's own, the same on every instance.
+    public let requestSealing: CredentialSealing
     /// How long the user may take at the identity provider, in seconds: 0 to a day.
     public let lifetime: TimeInterval
     private let random: any RandomSource
 
-    /// A sign-in for the module `backend` serves.
+    /// A sign-in for the module `backend` serves, sealing its pending requests with `requestSealing`.
     public init(
-        backend: Koppeltaal2BackendClient, redirectURI: String, lifetime: TimeInterval = 600,
-        random: any RandomSource = SystemRandomSource()
+        backend: Koppeltaal2BackendClient, redirectURI: String, requestSealing: CredentialSealing,
+        lifetime: TimeInterval = 600, random: any RandomSource = SystemRandomSource()
     ) {
         self.backend = backend
         self.redirectURI = redirectURI
+        self.requestSealing = requestSealing
         self.lifetime = lifetime
         self.random = random
+    }
+
+    /// What a sealed request is bound to: this module, so a request sealed for another module with the same keys
+    /// does not open here.
+    private var sealingLabel: String {
+        "koppeltaal2.shof-request." + backend.configuration.registration.client.clientID
     }
 
     /// The authorization request for `launch`, and what its answer is checked with.
@@ -62,20 +92,34 @@ public struct SHOFSignIn: Sendable {
                 clientID: backend.configuration.registration.client.clientID, redirectURI: redirectURI,
                 launch: launch.token, state: authorization.state, aud: base.absoluteString,
                 codeChallenge: authorization.pkce.challenge, prompt: prompt))
-        return (url, SHOFPendingAuthorization(authorization: authorization, launch: launch.context))
+        let kept = try JSONEncoder().encode(SHOFKeptRequest(authorization: authorization, launch: launch.context))
+        let sealed = try requestSealing.seal(kept, for: sealingLabel)
+        return (url, SHOFPendingAuthorization(sealed: Base64URL.encode(sealed)))
+    }
+
+    /// The request `pending` holds, when it was sealed by this module and not changed since.
+    private func open(_ pending: SHOFPendingAuthorization) throws(SHOFError) -> SHOFKeptRequest {
+        // Only sealed bytes: a sealing that still reads values in clear must not take a request written by the user.
+        guard let sealed = Base64URL.decode(pending.sealed), sealed.first == 1,
+            let opened = try? requestSealing.open(sealed, for: sealingLabel),
+            let kept = try? JSONDecoder().decode(SHOFKeptRequest.self, from: opened)
+        else { throw SHOFError.tamperedRequest }
+        return kept
     }
 
     /// Redeems the browser's redirect back for the signed-in user and the launch context.
     ///
-    /// - Throws: `SignInError` for a redirect that is not this request's answer, a refusal or an expired request;
+    /// - Throws: ``SHOFError/tamperedRequest`` when `pending` was changed or sealed with other keys; `SignInError` for
+    ///   a redirect that is not this request's answer, a refusal or an expired request;
     ///   `OAuthError` or `UnexpectedResponseError` when the code is refused (the reference service answers a plain
     ///   401); ``SHOFError`` when the id token or the context does not hold.
     public func finish(_ redirect: URL, pending: SHOFPendingAuthorization) async throws -> SHOFUser {
+        let pending = try open(pending)
         let settings = backend.configuration.session
         let code = try pending.authorization.code(
             from: redirect, at: settings.clock.now(), lifetime: lifetime, family: "Koppeltaal2")
-        // The pending request may have been kept where the user can change it (a cookie): the endpoints the code,
-        // the keys and the issuer come from are the domain's, discovered again, not the kept ones.
+        // The endpoints the code, the keys and the issuer come from are the domain's, discovered again: a request
+        // kept from before the domain moved them is still redeemed where the domain says now.
         let endpoints = try await backend.discovery.endpoints(
             for: backend.configuration.registration, needing: [.authorization])
         let server = AuthorizationServer(
@@ -111,13 +155,37 @@ public struct SHOFSignIn: Sendable {
     }
 }
 
-/// An authorization request waiting for the browser to come back: keep it with the user's web session (it is
-/// `Codable`; its secrets are redacted when printed).
-public struct SHOFPendingAuthorization: Sendable, Codable, Equatable {
+/// An authorization request waiting for the browser to come back, sealed by ``SHOFSignIn``: keep it with the user's
+/// web session. It is `Codable` as one string, the sealed request in base64url, which shows neither the PKCE verifier
+/// nor the launch, and which the module refuses once changed.
+public struct SHOFPendingAuthorization: Sendable, Codable, Hashable, CustomStringConvertible {
+    /// The sealed request, base64url: what to keep.
+    public let sealed: String
+
+    /// A request as kept: ``SHOFSignIn/finish(_:pending:)`` opens it.
+    public init(sealed: String) { self.sealed = sealed }
+
+    /// Reads the sealed string.
+    public init(from decoder: any Decoder) throws {
+        sealed = try decoder.singleValueContainer().decode(String.self)
+    }
+
+    /// Writes the sealed string.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(sealed)
+    }
+
+    /// Its length only.
+    public var description: String { "SHOFPendingAuthorization(\(sealed.utf8.count) sealed bytes)" }
+}
+
+/// What a sealed request holds.
+private struct SHOFKeptRequest: Codable {
     /// The state, PKCE verifier, redirect URI and endpoints.
-    public let authorization: PendingAuthorization
-    /// The launch it signs in for.
-    public let launch: HTILaunchContext
+    let authorization: PendingAuthorization
+    /// The verified launch it signs in for.
+    let launch: HTILaunchContext
 }
 
 /// The user SHOF signed in, with the launch context.
@@ -147,6 +215,8 @@ public enum SHOFError: SDKError {
     case idTokenRejected(any Error)
     /// The id token's `sub` or the answer's `resource` is not the launch's.
     case contextMismatch
+    /// The kept request does not open with the module's keys: it was changed, or sealed by another module.
+    case tamperedRequest
 
     /// The sign-in did not hold: the user has to be launched again.
     public var recovery: ErrorRecovery { .reauthorize }
@@ -157,6 +227,7 @@ public enum SHOFError: SDKError {
         case .missingIDToken: return "SHOF: the token answer has no id_token"
         case .idTokenRejected(let error): return "SHOF: the id token was refused: \(error)"
         case .contextMismatch: return "SHOF: the signed-in user or task is not the launch's"
+        case .tamperedRequest: return "SHOF: the kept request was changed or sealed with other keys"
         }
     }
 }
