@@ -91,43 +91,82 @@ final class Koppeltaal2SecurityTests: XCTestCase {
         XCTAssertEqual(accepted, 1)
     }
 
+    /// A search whose first page links to `next`: the URLs requested after discovery and the token, and the error.
+    private func follow(_ next: String) async throws -> (sent: [URL], error: (any Error)?) {
+        let sent = LockedValue<[URL]>([])
+        let transport = RecordingTransport { request in
+            sent.withValue { $0.append(request.url) }
+            switch request.url.path {
+            case "/fhir/DEFAULT/.well-known/smart-configuration":
+                return HTTPResponseMessage(
+                    status: 200, headers: ["Content-Type": "application/json"],
+                    body: Data(#"{"token_endpoint": "https://fhir.koppeltaal.test/token"}"#.utf8))
+            case "/token":
+                return HTTPResponseMessage(
+                    status: 200, headers: ["Content-Type": "application/json"],
+                    body: Data(#"{"access_token": "t", "token_type": "Bearer", "expires_in": 300}"#.utf8))
+            default:
+                let link = sent.current.count > 3 ? "" : #", "link": [{"relation": "next", "url": "\#(next)"}]"#
+                let bundle = #"{"resourceType": "Bundle", "type": "searchset"\#(link)}"#
+                return HTTPResponseMessage(
+                    status: 200, headers: ["Content-Type": "application/fhir+json"], body: Data(bundle.utf8))
+            }
+        }
+        let fhir = Koppeltaal2FHIRClient(
+            backend: Koppeltaal2BackendClient(
+                configuration: .init(
+                    clientID: "module-1", signer: try Koppeltaal2BackendClient.signer(key: try key("test-rsa")),
+                    fhirBaseURL: fhirBase, options: ClientOptions(transport: transport))))
+        var failure: (any Error)?
+        do {
+            for try await _ in fhir.search(KT2Task.self) {}
+        } catch {
+            failure = error
+        }
+        return (sent.current.filter { $0.path != "/token" && !$0.path.contains(".well-known") }, failure)
+    }
+
     func testAPageLinkOutsideTheFHIRBaseNeverGetsTheToken() async throws {
+        // Each spelling reaches outside /fhir/DEFAULT as some server reads it.
+        let base = "https://fhir.koppeltaal.test/fhir/DEFAULT"
         for next in [
             "https://fhir.koppeltaal.test/fhir/DEFAULT2?_getpages=x",
-            "https://fhir.koppeltaal.test/fhir/DEFAULT/../OTHER?_getpages=x",
+            base + "/../OTHER?_getpages=x",
             "https://collector.example/fhir/DEFAULT?_getpages=x",
+            "https://user@fhir.koppeltaal.test/fhir/DEFAULT?_getpages=x",
+            "http://fhir.koppeltaal.test/fhir/DEFAULT?_getpages=x",
+            "https://fhir.koppeltaal.test:8443/fhir/DEFAULT?_getpages=x",
+            base + "/..;/OTHER?_getpages=x",
+            base + "/..;x=1/OTHER?_getpages=x",
+            base + "/%2e%2e%2fOTHER?_getpages=x",
+            base + "/%2E%2E/OTHER?_getpages=x",
+            base + "/..%2FOTHER?_getpages=x",
+            base + "/..%5COTHER?_getpages=x",
+            base + "/..%5cOTHER?_getpages=x",
+            base + "/%252e%252e%252fOTHER?_getpages=x",
+            base + "/%252e%252e/OTHER?_getpages=x",
+            base + "/.%00./OTHER?_getpages=x",
+            base + "/Task/../../OTHER?_getpages=x",
+            base + "/./../OTHER?_getpages=x",
+            "https://fhir.koppeltaal.test/fhir/DEFAULT%2F..%2F..%2Fadmin?_getpages=x",
+            "https://fhir.koppeltaal.test/fhir/DEFAULT/%2e%2e;/%2e%2e;/admin",
         ] {
-            let sent = LockedValue<[URL]>([])
-            let transport = RecordingTransport { request in
-                sent.withValue { $0.append(request.url) }
-                switch request.url.path {
-                case "/fhir/DEFAULT/.well-known/smart-configuration":
-                    return HTTPResponseMessage(
-                        status: 200, headers: ["Content-Type": "application/json"],
-                        body: Data(#"{"token_endpoint": "https://fhir.koppeltaal.test/token"}"#.utf8))
-                case "/token":
-                    return HTTPResponseMessage(
-                        status: 200, headers: ["Content-Type": "application/json"],
-                        body: Data(#"{"access_token": "t", "token_type": "Bearer", "expires_in": 300}"#.utf8))
-                default:
-                    let bundle =
-                        #"{"resourceType": "Bundle", "type": "searchset", "link": [{"relation": "next", "url": "\#(next)"}]}"#
-                    return HTTPResponseMessage(
-                        status: 200, headers: ["Content-Type": "application/fhir+json"], body: Data(bundle.utf8))
-                }
-            }
-            let fhir = Koppeltaal2FHIRClient(
-                backend: Koppeltaal2BackendClient(
-                    configuration: .init(
-                        clientID: "module-1", signer: try Koppeltaal2BackendClient.signer(key: try key("test-rsa")),
-                        fhirBaseURL: fhirBase, options: ClientOptions(transport: transport))))
-            do {
-                for try await _ in fhir.search(KT2Task.self) {}
-                XCTFail("\(next) was followed")
-            } catch let error as KT2RequestError {
-                XCTAssertEqual(error.code, .foreignPageLink, next)
-            }
-            XCTAssertEqual(sent.current.filter { $0.path != "/token" && !$0.path.contains(".well-known") }.count, 1)
+            let (sent, error) = try await follow(next)
+            XCTAssertEqual((error as? KT2RequestError)?.code, .foreignPageLink, next)
+            XCTAssertEqual(sent.count, 1, "\(next) was followed")
+        }
+    }
+
+    func testAPageLinkUnderTheFHIRBaseIsFollowed() async throws {
+        for next in [
+            "https://fhir.koppeltaal.test/fhir/DEFAULT?_getpages=x",
+            "https://FHIR.koppeltaal.test:443/fhir/DEFAULT/Task?page=2",
+            "https://fhir.koppeltaal.test/fhir/DEFAULT/Task/../Task?page=2",
+            "https://fhir.koppeltaal.test/fhir/DEFAULT/Task;jsessionid=1?page=2",
+        ] {
+            let (sent, error) = try await follow(next)
+            XCTAssertNil(error, next)
+            XCTAssertGreaterThan(sent.count, 1, "\(next) was not followed")
         }
     }
 

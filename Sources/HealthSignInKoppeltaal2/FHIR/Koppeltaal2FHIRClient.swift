@@ -34,7 +34,8 @@ public struct KT2Trace: Sendable, Hashable {
 ///   trace headers ``KT2Trace`` describes.
 /// - A create never carries `resource-origin` (the server sets it). An update always sends `If-Match` with the
 ///   entity tag of the version it replaces; a 409 or 412 is a ``KT2UpdateConflict`` with the current version.
-/// - A search follows `Bundle.link[next]`, only to the same server.
+/// - A search follows `Bundle.link[next]` only under the FHIR base, judged as a server would read the link's path
+///   (percent-decoded once, dot segments resolved, `;` parameters and backslashes as lenient servers take them).
 /// - An error answer is `KT2OperationOutcomeError` when it carries an OperationOutcome, else
 ///   `UnexpectedResponseError`.
 public struct Koppeltaal2FHIRClient: Sendable {
@@ -185,11 +186,9 @@ public struct Koppeltaal2FHIRClient: Sendable {
     private func send(_ method: HTTPRequestMethod, link: URL, resourceType: String, trace: inout Chain)
         async throws -> HTTPResponseMessage
     {
-        guard let components = URLComponents(url: link, resolvingAgainstBaseURL: false),
-            let base = URLComponents(url: baseURL, resolvingAgainstBaseURL: false),
-            components.scheme?.lowercased() == base.scheme?.lowercased(),
-            components.host?.lowercased() == base.host?.lowercased(), components.port == base.port,
-            components.user == nil, Self.isUnder(components.percentEncodedPath, base.percentEncodedPath)
+        guard ResourceLinkScope.link(link, isUnder: baseURL),
+            let components = URLComponents(url: link, resolvingAgainstBaseURL: false),
+            let base = URLComponents(url: baseURL, resolvingAgainstBaseURL: false)
         else {
             throw KT2RequestError(
                 code: .foreignPageLink, resourceType: resourceType,
@@ -202,14 +201,6 @@ public struct Koppeltaal2FHIRClient: Sendable {
             method: method, server: server.url, serverName: "fhir", path: components.percentEncodedPath)
         builder.query = FormFields(formEncoded: components.percentEncodedQuery ?? "")
         return try await send(builder, resourceType: resourceType, body: nil, headers: [:], trace: &trace)
-    }
-
-    /// Whether `path` is `base` or below it, segment by segment, with no `.` or `..` segment.
-    static func isUnder(_ path: String, _ base: String) -> Bool {
-        let trimmed = base.hasSuffix("/") ? String(base.dropLast()) : base
-        guard path == trimmed || path.hasPrefix(trimmed + "/") else { return false }
-        let segments = path.split(separator: "/").map { $0.lowercased() }
-        return !segments.contains { [".", "..", "%2e", "%2e%2e", ".%2e", "%2e."].contains($0) }
     }
 
     private func send(
