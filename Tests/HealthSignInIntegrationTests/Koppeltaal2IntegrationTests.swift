@@ -119,6 +119,37 @@ final class Koppeltaal2IntegrationTests: XCTestCase {
         }
     }
 
+    func testAPageKeepsTheTasksItReadsAndNamesTheOneItCannot() async throws {
+        let fhir = Koppeltaal2FHIRClient(backend: try await module())
+        for number in 1...3 { _ = try await fhir.create(task("t\(number)")) }
+        // Another vendor's application wrote a Task without the profile's required owner.
+        try await emulator.control(
+            "koppeltaal2/resources",
+            [
+                "resource": [
+                    "resourceType": "Task", "id": "foreign-1", "status": "ready", "intent": "order",
+                    "identifier": [["system": "http://other.example", "value": "x"]] as [[String: any Sendable]],
+                    "for": ["reference": "Patient/p1"] as [String: any Sendable],
+                ] as [String: any Sendable]
+            ])
+        var found: [KT2Versioned<KT2Task>] = []
+        var failures: [KT2EntryFailure] = []
+        for try await page in fhir.search(KT2Task.self, ["status": "ready", "_count": "3"]) {
+            found += page.resources
+            failures += page.failures
+        }
+        XCTAssertEqual(Set(found.compactMap { $0.resource.identifier.first?.value }), ["t1", "t2", "t3"])
+        let failure = try XCTUnwrap(failures.first)
+        XCTAssertEqual(failures.count, 1)
+        XCTAssertEqual(failure.reference, "Task/foreign-1")
+        XCTAssertEqual(failure.member, "owner")
+        XCTAssertEqual(failure.json["identifier"]?[0]?["value"], "x", "the module may read it otherwise")
+        XCTAssertTrue("\(failure)".hasPrefix("Task/foreign-1: owner: "), "\(failure)")
+        var dumped = ""
+        dump(failure, to: &dumped)
+        XCTAssertFalse(dumped.contains("other.example"), "printing shows no member values")
+    }
+
     func testACreateNeverCarriesResourceOrigin() async throws {
         let fhir = Koppeltaal2FHIRClient(backend: try await module())
         let created = try await fhir.create(task("origin"))

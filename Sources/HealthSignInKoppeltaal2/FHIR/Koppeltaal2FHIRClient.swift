@@ -27,6 +27,7 @@ public struct KT2Trace: Sendable, Hashable {
 ///     for task in page.resources where task.resource.owner.reference == "Patient/123" {
 ///         _ = try await fhir.update(task.resource.with(status: .inProgress), replacing: task)
 ///     }
+///     for failure in page.failures { logger.warning("unreadable: \(failure)") }  // another vendor's Task
 /// }
 /// ```
 ///
@@ -139,17 +140,12 @@ public struct Koppeltaal2FHIRClient: Sendable {
         } else {
             response = try await send(.get, type.resourceType, [], query: parameters, trace: &trace)
         }
-        let bundle = try decode(KT2Bundle.self, response)
-        var resources: [KT2Versioned<Resource>] = []
-        for entry in bundle.entry where entry.search?.mode ?? "match" == "match" {
-            guard let resource = entry.resource else { continue }
-            let json = try JSONCoding.encode(resource)
-            guard let typed = try? JSONCoding.decode(Resource.self, from: json) else { continue }
-            let version = typed.meta?.versionID ?? ""
-            resources.append(KT2Versioned(resource: typed, eTag: weakETag(version: version)))
+        do {
+            return try KT2SearchPage(bundle: response.body)
+        } catch {
+            throw UnexpectedResponseError(
+                operation: "Koppeltaal2 FHIR", response: response, reason: "the body is not a Bundle: \(error)")
         }
-        let nextLink = bundle.link.first { $0.relation == "next" }.flatMap { URL(string: $0.url) }
-        return KT2SearchPage(resources: resources, total: bundle.total, next: nextLink)
     }
 
     // MARK: Requests
@@ -275,17 +271,6 @@ public struct Koppeltaal2FHIRClient: Sendable {
     private static func outcome(in response: HTTPResponseMessage) -> KT2OperationOutcome? {
         try? JSONCoding.decode(KT2OperationOutcome.self, from: response.body)
     }
-}
-
-/// One page of a search: the matching resources with their versions, the server's total when it counts, and the
-/// next page's link.
-public struct KT2SearchPage<Resource: KT2FHIRResource>: Sendable {
-    /// The matches on this page (entries of other types or `include` mode are left out).
-    public let resources: [KT2Versioned<Resource>]
-    /// How many match in all, when the server says.
-    public let total: Int?
-    /// The next page, when there is one.
-    public let next: URL?
 }
 
 /// The pages of a search, read one at a time as they are iterated.
