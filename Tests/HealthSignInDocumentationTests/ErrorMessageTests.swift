@@ -75,7 +75,8 @@ final class ErrorMessageTests: XCTestCase {
         KT2RequestError(
             code: .resourceOriginOnCreate, resourceType: "Task",
             detail: "a create must not carry the resource-origin extension; the server sets it"),
-        KT2UpdateConflict(httpStatus: 409, outcome: nil, sentETag: #"W/"1""#, current: nil),
+        KT2UpdateConflict(httpStatus: 409, outcome: nil, sentETag: #"W/"1""#, current: (#"W/"2""#, Data())),
+        KT2PreconditionError(httpStatus: 412, outcome: nil, sentETag: #"W/"1""#),
         KT2NotificationError.unauthenticated,
         SHOFError.contextMismatch, SHOFError.tamperedRequest,
     ]

@@ -28,7 +28,7 @@ final class Koppeltaal2IntegrationTests: XCTestCase {
     /// Registers the module with its JWKS hosted by the emulator, and returns its backend client.
     private func module(
         clientID: String = "module-1", algorithm: JWSAlgorithm = .rs512, clock: any TimeSource = SystemClock(),
-        redirectURIs: [String] = []
+        redirectURIs: [String] = [], middlewares: [any HTTPClientMiddleware] = []
     ) async throws -> Koppeltaal2BackendClient {
         let key = try moduleKey()
         let jwks = try JSONDecoder().decode(
@@ -46,7 +46,8 @@ final class Koppeltaal2IntegrationTests: XCTestCase {
                 signer: try Koppeltaal2BackendClient.signer(key: key, algorithm: algorithm, clock: clock),
                 fhirBaseURL: fhirBase,
                 options: ClientOptions(
-                    transport: DefaultHTTPTransport(timeout: 5), urlPolicy: URLPolicy(allowsInsecureLoopback: true))))
+                    transport: DefaultHTTPTransport(timeout: 5), urlPolicy: URLPolicy(allowsInsecureLoopback: true),
+                    middlewares: middlewares)))
     }
 
     private func task(_ value: String, status: KT2Task.Status = .ready) -> KT2Task {
@@ -148,6 +149,61 @@ final class Koppeltaal2IntegrationTests: XCTestCase {
         var dumped = ""
         dump(failure, to: &dumped)
         XCTAssertFalse(dumped.contains("other.example"), "printing shows no member values")
+    }
+
+    func testAnIfMatchThatDidNotArriveAsSentIsAPreconditionErrorNotAConflict() async throws {
+        let created = try await Koppeltaal2FHIRClient(backend: try await module()).create(task("t1"))
+        // A proxy on the way removes the header (the server answers 412), or garbles it (the server answers 409).
+        for (rewrite, status) in [(nil, 412), ("garbage", 409)] as [(String?, Int)] {
+            let fhir = Koppeltaal2FHIRClient(
+                backend: try await module(middlewares: [IfMatchRewriter(replacement: rewrite)]))
+            do {
+                _ = try await fhir.update(created.resource.with(status: .inProgress), replacing: created)
+                XCTFail("the update must be refused")
+            } catch let error as KT2PreconditionError {
+                XCTAssertEqual(error.httpStatus, status)
+                XCTAssertEqual(error.sentETag, created.eTag)
+                XCTAssertEqual(error.recovery, .reconfigure)
+            }
+        }
+    }
+
+    func testAChangeIsReappliedToTheVersionAnotherApplicationWrote() async throws {
+        let fhir = Koppeltaal2FHIRClient(backend: try await module())
+        let created = try await fhir.create(task("t1"))
+        let other = try await fhir.update(created.resource.with(status: .received), replacing: created)
+        let applied = LockedValue<[KT2Task.Status]>([])
+        let updated = try await fhir.update(created) { task in
+            applied.withValue { $0.append(task.status) }
+            return task.with(status: .inProgress)
+        }
+        XCTAssertEqual(applied.current, [.ready, .received], "applied to the stale version, then to the current")
+        XCTAssertEqual(updated.versionID, "3")
+        XCTAssertEqual(updated.resource.status, .inProgress)
+        XCTAssertNotEqual(other.versionID, updated.versionID)
+        let byID = try await fhir.update(KT2Task.self, id: try XCTUnwrap(created.resource.id)) {
+            $0.with(status: .completed)
+        }
+        XCTAssertEqual(byID.versionID, "4")
+    }
+
+    func testTheRetriesAreBoundedWhenEveryAttemptMeetsANewerVersion() async throws {
+        let bystander = Koppeltaal2FHIRClient(backend: try await module(clientID: "module-2"))
+        let racing = RacingWriter(bystander: bystander)
+        let fhir = Koppeltaal2FHIRClient(backend: try await module(middlewares: [racing]))
+        let created = try await fhir.create(task("t1"))
+        do {
+            _ = try await fhir.update(created, maximumAttempts: 3) { $0.with(status: .inProgress) }
+            XCTFail("every attempt met a newer version")
+        } catch let conflict as KT2UpdateConflict {
+            XCTAssertNotEqual(conflict.current.eTag, conflict.sentETag)
+            XCTAssertEqual(conflict.current(as: KT2Task.self)?.versionID, "4")
+        }
+        XCTAssertEqual(racing.updates.current, 3, "three updates sent, each beaten by another writer")
+        await XCTAssertThrowsErrorAsync(try await fhir.update(created, maximumAttempts: 0) { $0 }) {
+            guard case .invalidSetting(let name, _, _)? = $0 as? ConfigurationError else { return XCTFail("\($0)") }
+            XCTAssertEqual(name, "maximumAttempts")
+        }
     }
 
     func testACreateNeverCarriesResourceOrigin() async throws {
@@ -330,5 +386,39 @@ extension HTILaunchReceiver.Configuration {
         var copy = self
         copy.replayStore = InMemoryHTIReplayStore()
         return copy
+    }
+}
+
+/// Removes an update's `If-Match` (nil) or replaces it, as a proxy on the way might.
+private struct IfMatchRewriter: HTTPClientMiddleware {
+    let replacement: String?
+
+    func intercept(
+        _ request: HTTPRequestMessage, operation: OperationID,
+        next: @Sendable (HTTPRequestMessage) async throws -> HTTPResponseMessage
+    ) async throws -> HTTPResponseMessage {
+        var request = request
+        if request.headers["If-Match"] != nil { request.headers["If-Match"] = replacement }
+        return try await next(request)
+    }
+}
+
+/// Before each update of a Task, another application updates it first, so the update meets a newer version.
+private final class RacingWriter: HTTPClientMiddleware {
+    let bystander: Koppeltaal2FHIRClient
+    let updates = LockedValue(0)
+
+    init(bystander: Koppeltaal2FHIRClient) { self.bystander = bystander }
+
+    func intercept(
+        _ request: HTTPRequestMessage, operation: OperationID,
+        next: @Sendable (HTTPRequestMessage) async throws -> HTTPResponseMessage
+    ) async throws -> HTTPResponseMessage {
+        if request.method == .put, let id = request.url.pathComponents.last {
+            updates.withValue { $0 += 1 }
+            let current = try await bystander.read(KT2Task.self, id: id)
+            _ = try await bystander.update(current.resource, replacing: current)
+        }
+        return try await next(request)
     }
 }

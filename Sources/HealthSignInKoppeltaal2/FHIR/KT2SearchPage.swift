@@ -11,7 +11,7 @@ import Foundation
 /// ```swift
 /// for try await page in fhir.search(KT2Task.self, ["status": "ready"]) {
 ///     for task in page.resources { show(task.resource) }
-///     for failure in page.failures { logger.warning("\(failure)") }  // e.g. Task/t7: /owner is missing
+///     for failure in page.failures { print("not read: \(failure)") }  // Task/t7: owner: …
 /// }
 /// ```
 public struct KT2SearchPage<Resource: KT2FHIRResource>: Sendable {
@@ -72,7 +72,7 @@ public struct KT2SearchPage<Resource: KT2FHIRResource>: Sendable {
 
 /// A resource of a Bundle that the model of its type does not read: which one, the member, and why. It keeps the
 /// resource's JSON for the module to read otherwise; printing shows neither the JSON nor the values.
-public struct KT2EntryFailure: Error, Sendable, CustomStringConvertible, CustomReflectable {
+public struct KT2EntryFailure: Sendable, CustomStringConvertible, CustomReflectable {
     /// The entry's position in the Bundle's `entry`.
     public let index: Int
     /// `<type>/<id>`, when the resource has an id.

@@ -67,8 +67,9 @@ public struct KT2RequestError: SDKError, Hashable {
 }
 
 /// An update refused because the resource changed since the version it replaces was read: the server answered 409
-/// or 412 to the `If-Match`. It carries the resource as it is now, read right after, so the change can be applied
-/// again to that version.
+/// or 412 to the `If-Match`, and the version read right after is another than the one sent. It carries that version,
+/// so the change can be applied again to it (``Koppeltaal2FHIRClient/update(_:id:maximumAttempts:trace:change:)``
+/// does so, a bounded number of times).
 public struct KT2UpdateConflict: SDKError {
     /// 409 or 412.
     public let httpStatus: Int
@@ -76,21 +77,20 @@ public struct KT2UpdateConflict: SDKError {
     public let outcome: KT2OperationOutcome?
     /// The entity tag the update sent.
     public let sentETag: String
-    /// The resource's current version: its entity tag and JSON, or nil when it could not be read (deleted, say).
-    public let current: (eTag: String, json: Data)?
+    /// The resource's current version: its entity tag, always of another version than ``sentETag``, and JSON.
+    public let current: (eTag: String, json: Data)
 
-    /// A conflict answered with `httpStatus` to an update that sent `sentETag`.
-    public init(httpStatus: Int, outcome: KT2OperationOutcome?, sentETag: String, current: (eTag: String, json: Data)?)
-    {
+    /// A conflict answered with `httpStatus` to an update that sent `sentETag`, the resource being at `current`.
+    public init(httpStatus: Int, outcome: KT2OperationOutcome?, sentETag: String, current: (eTag: String, json: Data)) {
         self.httpStatus = httpStatus
         self.outcome = outcome
         self.sentETag = sentETag
         self.current = current
     }
 
-    /// The current version as `type`, or nil when it was not read or is not one.
+    /// The current version as `type`, or nil when it does not read as one.
     public func current<Resource: KT2FHIRResource>(as type: Resource.Type) -> KT2Versioned<Resource>? {
-        guard let current, let resource = try? JSONCoding.decode(Resource.self, from: current.json) else { return nil }
+        guard let resource = try? JSONCoding.decode(Resource.self, from: current.json) else { return nil }
         return KT2Versioned(resource: resource, eTag: current.eTag)
     }
 
@@ -99,7 +99,35 @@ public struct KT2UpdateConflict: SDKError {
 
     /// The status and the versions.
     public var description: String {
-        "Koppeltaal2 update conflict: HTTP \(httpStatus), sent If-Match \(sentETag), current "
-            + (current.map { $0.eTag } ?? "unknown")
+        "Koppeltaal2 update conflict: HTTP \(httpStatus), sent If-Match \(sentETag), current \(current.eTag)"
+    }
+}
+
+/// An update the server refused with 409 or 412 although the resource is still at the version sent: the `If-Match`
+/// did not reach the server as sent (a proxy removed or rewrote it) or the server could not read it. Re-reading and
+/// retrying would be refused the same way, so this is never a ``KT2UpdateConflict``.
+public struct KT2PreconditionError: SDKError {
+    /// 409 or 412.
+    public let httpStatus: Int
+    /// The server's OperationOutcome, when it sent one (e.g. "If-Match header is required").
+    public let outcome: KT2OperationOutcome?
+    /// The entity tag the update sent, which is the current version's.
+    public let sentETag: String
+
+    /// A refusal answered with `httpStatus` to an update that sent `sentETag`, the current version.
+    public init(httpStatus: Int, outcome: KT2OperationOutcome?, sentETag: String) {
+        self.httpStatus = httpStatus
+        self.outcome = outcome
+        self.sentETag = sentETag
+    }
+
+    /// Something between the module and the server changes the request: fix the deployment.
+    public var recovery: ErrorRecovery { .reconfigure }
+
+    /// The status, what was sent, and the server's words.
+    public var description: String {
+        let words = outcome?.issue.compactMap(\.diagnostics).first.map { ": \($0)" } ?? ""
+        return "Koppeltaal2 update refused with HTTP \(httpStatus) although If-Match \(sentETag) is the current "
+            + "version; the header did not arrive as sent\(words)"
     }
 }

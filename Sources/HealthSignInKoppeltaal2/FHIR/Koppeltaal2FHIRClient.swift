@@ -27,14 +27,15 @@ public struct KT2Trace: Sendable, Hashable {
 ///     for task in page.resources where task.resource.owner.reference == "Patient/123" {
 ///         _ = try await fhir.update(task.resource.with(status: .inProgress), replacing: task)
 ///     }
-///     for failure in page.failures { logger.warning("unreadable: \(failure)") }  // another vendor's Task
+///     for failure in page.failures { print("not read: \(failure)") }
 /// }
 /// ```
 ///
 /// - Every request is `application/fhir+json`, carries the token (renewed and replayed once after a 401) and the
 ///   trace headers ``KT2Trace`` describes.
 /// - A create never carries `resource-origin` (the server sets it). An update always sends `If-Match` with the
-///   entity tag of the version it replaces; a 409 or 412 is a ``KT2UpdateConflict`` with the current version.
+///   entity tag of the version it replaces; a 409 or 412 is a ``KT2UpdateConflict`` with the current version when
+///   the resource changed, and a ``KT2PreconditionError`` when it did not.
 /// - A search follows `Bundle.link[next]` only under the FHIR base, judged as a server would read the link's path
 ///   (percent-decoded once, dot segments resolved, `;` parameters and backslashes as lenient servers take them).
 /// - An error answer is `KT2OperationOutcomeError` when it carries an OperationOutcome, else
@@ -87,9 +88,11 @@ public struct Koppeltaal2FHIRClient: Sendable {
     ///   - resource: the new content; its id must be `current`'s.
     ///   - current: the version it replaces, as read, created, found or returned by the last update.
     ///   - trace: the chain the request belongs to.
-    /// - Throws: ``KT2UpdateConflict`` when the server has a newer version (409 or 412), with that version;
-    ///   ``KT2RequestError`` when the ids differ or `current` has no entity tag; `KT2OperationOutcomeError`
-    ///   (e.g. 403 for a changed `resource-origin`).
+    /// - Throws: ``KT2UpdateConflict`` when the server has another version (409 or 412), with that version;
+    ///   ``KT2PreconditionError`` for a 409 or 412 while the resource is still at `current`'s version (the
+    ///   `If-Match` did not arrive as sent); ``KT2RequestError`` when the ids differ or `current` has no entity tag;
+    ///   `KT2OperationOutcomeError` (e.g. 403 for a changed `resource-origin`, 410 when the resource was deleted
+    ///   meanwhile).
     public func update<Resource: KT2FHIRResource>(
         _ resource: Resource, replacing current: KT2Versioned<Resource>, trace: KT2Trace = KT2Trace()
     ) async throws -> KT2Versioned<Resource> {
@@ -110,10 +113,16 @@ public struct Koppeltaal2FHIRClient: Sendable {
                 headers: ["If-Match": current.eTag], trace: &chain)
             return try versioned(Resource.self, response)
         } catch let refusal as RefusedUpdate {
+            // The cause decides: a resource still at the version sent was not changed by anyone, so the If-Match
+            // itself was not taken, and a retry would spin.
+            let outcome = Self.outcome(in: refusal.response)
+            let now = try await currentVersion(Resource.resourceType, id: id, trace: &chain)
+            guard KT2Versioned<Resource>.versionID(inETag: now.eTag) != current.versionID else {
+                throw KT2PreconditionError(
+                    httpStatus: refusal.response.status, outcome: outcome, sentETag: current.eTag)
+            }
             throw KT2UpdateConflict(
-                httpStatus: refusal.response.status, outcome: Self.outcome(in: refusal.response),
-                sentETag: current.eTag,
-                current: try? await currentVersion(Resource.resourceType, id: id, trace: &chain))
+                httpStatus: refusal.response.status, outcome: outcome, sentETag: current.eTag, current: now)
         }
     }
 

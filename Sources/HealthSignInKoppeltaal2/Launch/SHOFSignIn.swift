@@ -31,7 +31,7 @@ import HealthSignInOAuth
 /// ```
 ///
 /// Every instance of a module that may finish what another started needs the same sealing keys; keys rotate as
-/// ``CredentialSealing`` describes.
+/// `CredentialSealing` describes.
 ///
 /// The access token of the answer is `NOOP`; it is dropped and never reaches a FHIR server: FHIR goes through the
 /// module's own backend token. No `nonce` is sent: the reference auth service puts one of its own in the id token, and

@@ -21,8 +21,40 @@ func koppeltaal2FHIRExample(backend: Koppeltaal2BackendClient) async throws {
         for task in page.resources where task.resource.owner.reference == "Patient/123" {
             _ = try await fhir.update(task.resource.with(status: .inProgress), replacing: task)
         }
+        for failure in page.failures { print("not read: \(failure)") }
     }
     // end snippet
+}
+
+func koppeltaal2PageExample(fhir: Koppeltaal2FHIRClient, show: (KT2Task) -> Void) async throws {
+    // snippet doc-koppeltaal2-search-page
+    for try await page in fhir.search(KT2Task.self, ["status": "ready"]) {
+        for task in page.resources { show(task.resource) }
+        for failure in page.failures { print("not read: \(failure)") }  // Task/t7: owner: …
+    }
+    // end snippet
+}
+
+func koppeltaal2ChangeExample(fhir: Koppeltaal2FHIRClient) async throws {
+    // snippet doc-koppeltaal2-change
+    let started = try await fhir.update(KT2Task.self, id: "t1") { $0.with(status: .inProgress) }
+    // end snippet
+    _ = started
+}
+
+func koppeltaal2SHOFExample(
+    keyBytes: Data, backend: Koppeltaal2BackendClient, launch: HTILaunch, redirect: URL, cookie: inout String
+) async throws {
+    // snippet doc-koppeltaal2-shof-sealed
+    let sealing = try CredentialSealing(keys: ["2026-11": keyBytes], current: "2026-11")
+    let signIn = SHOFSignIn(backend: backend, redirectURI: "https://module.example/shof", requestSealing: sealing)
+    let (url, pending) = try await signIn.start(launch)
+    cookie = String(decoding: try JSONEncoder().encode(pending), as: UTF8.self)  // then redirect to `url`
+    // ... the browser comes back:
+    let kept = try JSONDecoder().decode(SHOFPendingAuthorization.self, from: Data(cookie.utf8))
+    let user = try await signIn.finish(redirect, pending: kept)
+    // end snippet
+    _ = (url, user)
 }
 
 func koppeltaal2KeySetExample(privateJWK: Data, newKey: JSONWebKey) throws {
