@@ -206,6 +206,26 @@ final class Koppeltaal2IntegrationTests: XCTestCase {
         }
     }
 
+    func testARefusedAssertionIsAnOAuthErrorWithTheServersWords() async throws {
+        // A client the domain does not know.
+        let impostor = Koppeltaal2BackendClient(
+            configuration: .init(
+                clientID: "module-9", signer: try Koppeltaal2BackendClient.signer(key: try moduleKey()),
+                fhirBaseURL: fhirBase,
+                options: ClientOptions(
+                    transport: DefaultHTTPTransport(timeout: 5), urlPolicy: URLPolicy(allowsInsecureLoopback: true))))
+        do {
+            _ = try await impostor.token()
+            XCTFail("an assertion of an unknown client must be refused")
+        } catch let error as OAuthError {
+            XCTAssertEqual(error.code, .invalidClient)
+            XCTAssertEqual(error.message, "Access Denied", "the auth service's plain-text words")
+            XCTAssertEqual(error.httpStatus, 401)
+        }
+        let stats = try await emulator.read("koppeltaal2/stats")
+        XCTAssertEqual((stats["assertions_refused"] as? [Any])?.count, 1)
+    }
+
     func testACreateNeverCarriesResourceOrigin() async throws {
         let fhir = Koppeltaal2FHIRClient(backend: try await module())
         let created = try await fhir.create(task("origin"))

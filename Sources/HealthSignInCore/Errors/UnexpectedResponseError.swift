@@ -14,8 +14,8 @@ public struct UnexpectedResponseError: Error, Sendable, Hashable, CustomStringCo
     /// Why the response was not understood, or what to check, when something more specific than the status is known.
     public let reason: String?
     /// The server's explanation in the body, when it has the shape of one (`detail`, `message`, `error_description`,
-    /// `error` or `title` of a JSON object, or an OperationOutcome's `diagnostics`): at most 200 characters of text,
-    /// with the request's credentials removed should the server have repeated one.
+    /// `error` or `title` of a JSON object, an OperationOutcome's `diagnostics`, or a `text/plain` body): at most 200
+    /// characters of text, with the request's credentials removed should the server have repeated one.
     public let serverMessage: String?
 
     /// Creates an error for `response`.
@@ -28,7 +28,7 @@ public struct UnexpectedResponseError: Error, Sendable, Hashable, CustomStringCo
         self.operation = operation
         self.response = response
         self.reason = reason
-        self.serverMessage = ServerMessage.text(in: response.body, removing: secrets)
+        self.serverMessage = ServerMessage.text(in: response, removing: secrets)
     }
 
     /// This error for a response to a request that carried `credential` (in words): a 401 or 403 then says to check it.
@@ -59,26 +59,39 @@ public struct UnexpectedResponseError: Error, Sendable, Hashable, CustomStringCo
 extension HTTPResponseMessage {
     /// The server's own short explanation in an error body, when the body has the shape of one: an OAuth 2.0 error
     /// (`error`, then `: error_description`), or the `detail`, `message`, `error_description`, `error` or `title` of
-    /// a JSON object, or an OperationOutcome's first `diagnostics`. At most 200 characters, control characters
-    /// removed; nil for anything else.
-    public var serverMessage: String? { ServerMessage.text(in: body, removing: []) }
+    /// a JSON object, or an OperationOutcome's first `diagnostics`, or a `text/plain` body in UTF-8. At most 200
+    /// characters, control characters removed; nil for anything else.
+    public var serverMessage: String? { ServerMessage.text(in: self, removing: []) }
 }
 
 /// The short explanation an error body carries in one of the shapes servers use.
 enum ServerMessage {
     private static let members = ["detail", "message", "error_description", "error", "title"]
 
-    static func text(in body: Data, removing secrets: [String]) -> String? {
-        guard body.count <= 65_536, let object = (try? JSONValue.parse(body))?.objectValue else { return nil }
+    static func text(in response: HTTPResponseMessage, removing secrets: [String]) -> String? {
+        let body = response.body
+        guard body.count <= 65_536 else { return nil }
+        guard let object = (try? JSONValue.parse(body))?.objectValue else {
+            // Some servers answer in words (the Koppeltaal reference auth service's plain 401).
+            guard response.mediaType == "text/plain", let words = String(data: body, encoding: .utf8) else {
+                return nil
+            }
+            return cleaned(words.trimmingCharacters(in: .whitespacesAndNewlines), removing: secrets)
+        }
         var candidates: [String] = []
         if let error = object["error"]?.stringValue, let description = object["error_description"]?.stringValue {
             candidates.append("\(error): \(description)")
         }
         candidates += members.compactMap { object[$0]?.stringValue }
         candidates += (object["issue"]?.arrayValue ?? []).compactMap { $0.objectValue?["diagnostics"]?.stringValue }
-        guard let first = candidates.first(where: { !$0.isEmpty }) else { return nil }
+        return cleaned(candidates.first(where: { !$0.isEmpty }) ?? "", removing: secrets)
+    }
+
+    /// `message` without control characters or `secrets`, at most 200 characters; nil when nothing is left.
+    private static func cleaned(_ message: String, removing secrets: [String]) -> String? {
         var text = String(
-            String.UnicodeScalarView(first.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }))
+            String.UnicodeScalarView(message.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }))
+        guard !text.isEmpty else { return nil }
         for secret in secrets where secret.count >= 4 {
             text = text.replacingOccurrences(of: secret, with: Redaction.placeholder)
         }

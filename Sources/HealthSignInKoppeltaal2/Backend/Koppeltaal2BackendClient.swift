@@ -125,9 +125,9 @@ public final class Koppeltaal2BackendClient: Sendable {
     /// A token valid for at least the renewal margin (or half its life, when that is shorter): the kept one, or the
     /// result of the one request every concurrent caller shares.
     ///
-    /// - Throws: `OAuthError` or `UnexpectedResponseError` (the reference server answers a refused assertion with a
-    ///   plain-text 401), `SignInError` for discovery, `JOSEError` when the assertion cannot be signed, and
-    ///   transport errors.
+    /// - Throws: `OAuthError` for a refusal (`invalid_client` with the server's words for a refused assertion, in
+    ///   JSON or in the reference server's plain-text 401), `UnexpectedResponseError` for other answers,
+    ///   `SignInError` for discovery, `JOSEError` when the assertion cannot be signed, and transport errors.
     public func token() async throws -> Token { try await tokens.token() }
 
     /// Proves this instance's credentials with a token request whose token is not kept; run it before the server

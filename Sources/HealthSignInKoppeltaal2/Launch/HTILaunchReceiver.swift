@@ -197,7 +197,8 @@ public struct HTILaunchReceiver: Sendable {
             try builder.build(timeout: options.timeout),
             operation: OperationID(family: "Koppeltaal2", method: "Introspect"))
         guard response.isSuccess else {
-            throw UnexpectedResponseError(operation: "Koppeltaal2.Introspect", response: response)
+            throw OAuthError.clientRefusal(response, operation: "Koppeltaal2.Introspect")
+                ?? UnexpectedResponseError(operation: "Koppeltaal2.Introspect", response: response)
         }
         guard let answer = (try? JSONValue.parse(response.body))?.objectValue else {
             throw UnexpectedResponseError(

@@ -111,8 +111,8 @@ public struct SHOFSignIn: Sendable {
     ///
     /// - Throws: ``SHOFError/tamperedRequest`` when `pending` was changed or sealed with other keys; `SignInError` for
     ///   a redirect that is not this request's answer, a refusal or an expired request;
-    ///   `OAuthError` or `UnexpectedResponseError` when the code is refused (the reference service answers a plain
-    ///   401); ``SHOFError`` when the id token or the context does not hold.
+    ///   `OAuthError` when the code or the module's assertion is refused (a plain-text 401 too),
+    ///   `UnexpectedResponseError` for other answers; ``SHOFError`` when the id token or the context does not hold.
     public func finish(_ redirect: URL, pending: SHOFPendingAuthorization) async throws -> SHOFUser {
         let pending = try open(pending)
         let settings = backend.configuration.session

@@ -33,11 +33,16 @@ public struct AuthorizationServer: Sendable {
     /// - Parameters:
     ///   - request: the grant.
     ///   - transport: the transport of this request, e.g. one guarded by a credential lease.
-    /// - Throws: ``OAuthError``, and the request's errors.
+    /// - Throws: ``OAuthError`` for a refusal: the server's error body, or `invalid_client` with the server's words
+    ///   for a 401 in another format (a plain-text refusal of the client assertion); and the request's errors.
     public func token(_ request: RequestToken.Request, transport: (any HTTPTransport)? = nil) async throws
         -> TokenResponse
     {
-        try await generatedClient(transport: transport).requestToken(request, client: client)
+        do {
+            return try await generatedClient(transport: transport).requestToken(request, client: client)
+        } catch let error as UnexpectedResponseError {
+            throw OAuthError.clientRefusal(error.response, operation: error.operation) ?? error
+        }
     }
 
     /// The server's signing keys; a key the layer cannot read is left out.
