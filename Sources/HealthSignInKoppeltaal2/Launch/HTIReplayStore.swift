@@ -28,41 +28,68 @@ public final class InMemoryHTIReplayStore: HTIReplayStore {
 }
 
 /// Remembers used tokens in a `CredentialStore` shared by every instance of a module (a file, or the PostgreSQL
-/// store of a fleet), each under a key of its own made from a hash of the issuer and `jti`. The record is a
-/// compare-and-swap under the store's lock (across processes for a file or PostgreSQL), so two instances receiving
-/// the same launch at once accept it once; each record carries a random part, so no instance mistakes another's
-/// record for its own.
+/// store of a fleet), and forgets each once it has expired.
 ///
-/// A record stays until the same token comes again after its expiry, when it is replaced: stores cannot list their
-/// keys, so nothing sweeps them. Each is a few bytes.
+/// Records are kept in 60 slots, one per minute of their expiry (`<prefix>slot-0` to `<prefix>slot-59`), each a list
+/// of the records whose expiry falls in that minute of the hour: a hash of the issuer and `jti`, and the expiry.
+/// Every use rewrites its slot without the records that have expired, so the store never holds more than 60 values
+/// and no record outlives the next use of its slot. The check and the record are one compare-and-swap under the
+/// store's lock (across processes for a file or PostgreSQL), so two instances receiving the same launch at once
+/// accept it once.
 public struct CredentialStoreHTIReplayStore: HTIReplayStore {
+    /// How many slots the records are spread over, one per minute of the hour of their expiry.
+    public static let slotCount = 60
     private let store: any CredentialStore
     private let prefix: String
-    private let random: any RandomSource
 
     /// Records in `store`, under keys starting with `prefix`.
-    public init(
-        store: any CredentialStore, prefix: String = "koppeltaal2.hti-jti.",
-        random: any RandomSource = SystemRandomSource()
-    ) {
+    public init(store: any CredentialStore, prefix: String = "koppeltaal2.hti-jti.") {
         self.store = store
         self.prefix = prefix
-        self.random = random
     }
 
-    /// Records `id` unless a record that has not expired is there.
+    /// The key of the slot for records expiring at `expiry`.
+    public func slotKey(for expiry: Date) -> String {
+        let minutes = (expiry.timeIntervalSince1970 / 60).rounded(.down)
+        // A time too far for an integer (the receiver refuses those tokens before) still has a slot.
+        let slot = minutes.isFinite && abs(minutes) < 1e15 ? Int(minutes) : 0
+        return prefix + "slot-" + String((slot % Self.slotCount + Self.slotCount) % Self.slotCount)
+    }
+
+    /// Records `id` unless a record of it that has not expired is there; the slot's expired records are dropped.
+    ///
+    /// - Throws: the store's errors, and `CredentialStoreError.unreadable` when the slot holds something else than
+    ///   records or another writer kept changing it (a store without locks under heavy contention).
     public func use(_ id: String, issuer: String, until expiry: Date, now: Date) async throws -> Bool {
-        let key = prefix + Base64URL.encode(CryptoPrimitives.sha256(Data((issuer + "\n" + id).utf8)))
-        let seconds = String(format: "%.0f", expiry.timeIntervalSince1970.rounded(.up))
-        let record = Data((seconds + " " + Base64URL.encode(random.bytes(count: 16))).utf8)
+        let record = Base64URL.encode(CryptoPrimitives.sha256(Data((issuer + "\n" + id).utf8)))
+        let key = slotKey(for: expiry)
         let lock = try await store.lock(key)
         defer { lock?.release() }
-        guard let existing = try await store.read(key) else {
-            return try await store.replace(nil, with: record, for: key)
+        for _ in 0..<16 {
+            let existing = try await store.read(key)
+            guard var records = Self.records(in: existing) else { throw CredentialStoreError.unreadable(key: key) }
+            records.removeAll { $0.expiry <= now }
+            guard !records.contains(where: { $0.record == record }) else { return false }
+            records.append((record, expiry))
+            let lines = records.map {
+                String(format: "%.0f", $0.expiry.timeIntervalSince1970.rounded(.up)) + " " + $0.record
+            }
+            if try await store.replace(existing, with: Data(lines.joined(separator: "\n").utf8), for: key) {
+                return true
+            }
         }
-        let remembered = String(decoding: existing, as: UTF8.self).split(separator: " ").first
-            .flatMap { Double($0) }.map(Date.init(timeIntervalSince1970:))
-        guard let remembered, remembered <= now else { return false }
-        return try await store.replace(existing, with: record, for: key)
+        throw CredentialStoreError.unreadable(key: key)
+    }
+
+    /// The records of a slot's value, one `<expiry seconds> <hash>` per line; nil when it is not that.
+    private static func records(in value: Data?) -> [(record: String, expiry: Date)]? {
+        guard let value, !value.isEmpty else { return [] }
+        var records: [(record: String, expiry: Date)] = []
+        for line in String(decoding: value, as: UTF8.self).split(separator: "\n") {
+            let parts = line.split(separator: " ")
+            guard parts.count == 2, let seconds = Double(parts[0]), seconds.isFinite else { return nil }
+            records.append((String(parts[1]), Date(timeIntervalSince1970: seconds)))
+        }
+        return records
     }
 }
