@@ -8,7 +8,8 @@ import HealthSignInOAuth
 /// The checks, in order:
 /// 1. The form's `iss` is the FHIR base URL the module trusts, exactly; the token is `launch`, or `token` where a
 ///    portal sent only HTI:core's name.
-/// 2. The signature: by the portal's keys (``Verification/keys(_:)``, the JWKS of each portal the module knows), with
+/// 2. The signature: by the portal's keys (``Verification/portalKeys(_:)``, fetched from each portal's JWKS URL and
+///    kept, or ``Verification/keys(_:)``, sets the module holds), with
 ///    an algorithm HTI allows (RS256–512, ES256–512; never `none` or HMAC) and the header's `kid`; or by the domain's
 ///    auth service (``Verification/introspection(_:)``), which the specification prefers since apps do not know one
 ///    another's keys. Introspection uses the token up at the auth service; a module that signs the user in with SHOF
@@ -21,8 +22,10 @@ import HealthSignInOAuth
 public struct HTILaunchReceiver: Sendable {
     /// How the token's signature is checked.
     public enum Verification: Sendable {
-        /// By the public keys of each portal, by its client id (the token's `iss`).
+        /// By the public keys of each portal, by its client id (the token's `iss`), as given.
         case keys([String: JSONWebKeySet])
+        /// By the public keys of each portal, fetched from its JWKS URL, cached and fetched again on rotation.
+        case portalKeys(HTIPortalKeys)
         /// By the domain's introspection endpoint, with the module's own backend client authenticating. The auth
         /// service then spends the token, so it cannot also start a SHOF sign-in.
         case introspection(Koppeltaal2BackendClient)
@@ -156,17 +159,29 @@ public struct HTILaunchReceiver: Sendable {
             guard let issuer = claims["iss"]?.stringValue, let keys = portals[issuer] else {
                 throw HTILaunchError(.invalidSignature, "the launch token's issuer is not a known portal")
             }
-            guard let keyID = parts.keyID, let key = keys.key(for: algorithm, keyID: keyID) else {
-                throw HTILaunchError(.invalidSignature, "no key of the portal has the token's kid")
+            try Self.verify(token, key: parts.keyID.flatMap { keys.key(for: algorithm, keyID: $0) })
+            return claims
+        case .portalKeys(let portals):
+            guard let issuer = claims["iss"]?.stringValue else {
+                throw HTILaunchError(.invalidSignature, "the launch token's issuer is not a known portal")
             }
-            do { try JWS.verify(token, key: key, algorithms: HTILaunchComposer.algorithms) } catch {
-                throw HTILaunchError(.invalidSignature, "the signature does not verify: \(error)")
+            guard let keyID = parts.keyID else {
+                throw HTILaunchError(.invalidSignature, "the launch token names no kid")
             }
+            try Self.verify(token, key: try await portals.key(issuer: issuer, keyID: keyID, algorithm: algorithm))
             return claims
         case .introspection(let backend):
             return try await introspect(token, backend: backend)
         case .signIn:
             return claims
+        }
+    }
+
+    /// Checks the token's signature with `key`, the portal's key of its `kid`.
+    private static func verify(_ token: String, key: JSONWebKey?) throws(HTILaunchError) {
+        guard let key else { throw HTILaunchError(.invalidSignature, "no key of the portal has the token's kid") }
+        do { try JWS.verify(token, key: key, algorithms: HTILaunchComposer.algorithms) } catch {
+            throw HTILaunchError(.invalidSignature, "the signature does not verify: \(error)")
         }
     }
 

@@ -57,6 +57,15 @@ func koppeltaal2SHOFExample(
     _ = (url, user)
 }
 
+func koppeltaal2PortalKeysExample(fhirBase: URL) {
+    // snippet doc-koppeltaal2-portal-keys
+    let portals = HTIPortalKeys(jwksURLs: ["portal-1": URL(string: "https://portal.example/.well-known/jwks.json")!])
+    let receiver = HTILaunchReceiver(configuration: .init(
+        deviceReference: "Device/module-1", trustedFHIRBaseURL: fhirBase, verification: .portalKeys(portals)))
+    // end snippet
+    _ = receiver
+}
+
 func koppeltaal2KeySetExample(privateJWK: Data, newKey: JSONWebKey) throws {
     // snippet doc-koppeltaal2-key-set
     var keys = try Koppeltaal2KeySet(keys: [JSONWebKey(json: privateJWK)])
