@@ -60,13 +60,13 @@ final class SnippetTests: XCTestCase {
             text,
             """
                     /// The id. More words.
-                    public let id: Foundation.UUID
+                    public var id: Foundation.UUID
                     /// - Remark: Generated from Schemas/Demo/Op.json#/request/properties/count
-                    public let count: Swift.Int?
+                    public var count: Swift.Int?
                     /// - Remark: Generated from Schemas/Demo/Op.json#/request/properties/tags
-                    public let tags: [Swift.String]
+                    public var tags: [Swift.String]
                     /// - Remark: Generated from Schemas/Demo/Op.json#/request/properties/note
-                    public let note: Swift.String?
+                    public var note: Swift.String?
                     /// Creates a value from its properties.
                     public init(id: Foundation.UUID, count: Swift.Int? = 3, tags: [Swift.String] = [], note: Swift.String? = nil) {
                         (self.id, self.count, self.tags, self.note) = (id, count, tags, note)
@@ -340,7 +340,7 @@ final class SnippetTests: XCTestCase {
         assertEmits(
             text,
             """
-                    public let additionalProperties: [Swift.String: Swift.Int]
+                    public var additionalProperties: [Swift.String: Swift.Int]
             """)
         assertEmits(
             text,

@@ -69,7 +69,8 @@ struct DeclarationEmitter {
         }
     }
 
-    /// `public struct Name: Sendable, Equatable { let …; init(…) }`
+    /// `public struct Name: Sendable, Equatable { var …; init(…) }`: members are variables, so an edit is a copy with
+    /// one member set, which keeps every other member and `additionalProperties` as they were.
     private func structDeclaration(_ type: IRType, properties: [IRProperty], into p: inout SwiftPrinter) {
         let stored = properties.filter(\.isStored)
         // An extending type reads its base's members through itself: `response.accessToken`.
@@ -78,12 +79,12 @@ struct DeclarationEmitter {
             for property in stored {
                 // The struct's remark locates its properties; an undocumented property shows where it comes from.
                 p.doc(property.documentation ?? Emit.remark(property.provenance))
-                p.line("public let \(Emit.name(property.swiftName)): \(property.swiftType)")
+                p.line("public var \(Emit.name(property.swiftName)): \(property.swiftType)")
             }
             let extra = type.extraMembers.map { "[Swift.String: \($0.swiftType)]" }
             if let extra {
                 p.doc("The members beyond the schema's properties, by key, as received and to be sent.")
-                p.line("public let additionalProperties: \(extra)")
+                p.line("public var additionalProperties: \(extra)")
                 if type.needsHTTPFields {
                     p.doc(
                         "The wire names of the properties; members of `additionalProperties` by these names are not sent."

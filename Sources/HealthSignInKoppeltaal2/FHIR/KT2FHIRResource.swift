@@ -2,15 +2,27 @@ import Foundation
 import HealthSignInCore
 
 /// A FHIR R4 resource of the Koppeltaal 2.0 profiles, as ``Koppeltaal2FHIRClient`` reads and writes it.
+///
+/// Edit a resource by setting members of a copy: every member, those the model names and the others another
+/// application wrote (`additionalProperties`), stays as it was.
+///
+/// ```swift
+/// var task = current.resource
+/// task.status = .inProgress
+/// task.owner = KT2Reference(reference: "Practitioner/7", type: "Practitioner")
+/// _ = try await fhir.update(task, replacing: current)
+/// ```
 public protocol KT2FHIRResource: Codable, Sendable, Equatable {
     /// The resource type, e.g. `Task`: the path segment of its REST URLs and its `resourceType`.
     static var resourceType: String { get }
     /// The server's logical id; nil before it is created.
-    var id: String? { get }
+    var id: String? { get set }
     /// The version and profiles.
-    var meta: KT2Meta? { get }
+    var meta: KT2Meta? { get set }
     /// Its extensions, among them the server's `resource-origin`.
-    var `extension`: [KT2Extension] { get }
+    var `extension`: [KT2Extension] { get set }
+    /// The members the model does not name, as the server sent them and to be sent back.
+    var additionalProperties: [String: JSONValue] { get set }
 }
 
 extension KT2FHIRResource {
@@ -45,12 +57,9 @@ extension KT2Task: KT2FHIRResource {
 
     /// The same task with another status (and everything else, known or not, as it was).
     public func with(status: KT2Task.Status) -> KT2Task {
-        KT2Task(
-            id: id, meta: meta, extension: `extension`, identifier: identifier,
-            instantiatesCanonical: instantiatesCanonical, partOf: partOf, status: status, intent: intent,
-            priority: priority, code: code, details: details, for: `for`, authoredOn: authoredOn,
-            lastModified: lastModified, requester: requester, owner: owner, executionPeriod: executionPeriod,
-            additionalProperties: additionalProperties)
+        var task = self
+        task.status = status
+        return task
     }
 }
 

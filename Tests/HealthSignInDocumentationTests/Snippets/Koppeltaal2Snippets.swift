@@ -66,6 +66,15 @@ func koppeltaal2PortalKeysExample(fhirBase: URL) {
     _ = receiver
 }
 
+func koppeltaal2EditExample(fhir: Koppeltaal2FHIRClient, current: KT2Versioned<KT2Task>) async throws {
+    // snippet doc-koppeltaal2-edit
+    var task = current.resource
+    task.status = .inProgress
+    task.owner = KT2Reference(reference: "Practitioner/7", type: "Practitioner")
+    _ = try await fhir.update(task, replacing: current)
+    // end snippet
+}
+
 func koppeltaal2KeySetExample(privateJWK: Data, newKey: JSONWebKey) throws {
     // snippet doc-koppeltaal2-key-set
     var keys = try Koppeltaal2KeySet(keys: [JSONWebKey(json: privateJWK)])

@@ -12,7 +12,7 @@ public enum CreateAuthenticatedSessionToken {
     public struct Request: Sendable, Equatable {
         /// - Remark: Generated from
         ///   Schemas/HealthVault/CreateAuthenticatedSessionToken.json#/request/properties/auth-info
-        public let authInfo: CreateAuthenticatedSessionToken.Request.AuthInfo
+        public var authInfo: CreateAuthenticatedSessionToken.Request.AuthInfo
         /// Creates a value from its properties.
         public init(authInfo: CreateAuthenticatedSessionToken.Request.AuthInfo = .init()) { self.authInfo = authInfo }
 
@@ -21,7 +21,7 @@ public enum CreateAuthenticatedSessionToken {
         public struct AuthInfo: Sendable, Equatable {
             /// - Remark: Generated from
             ///   Schemas/HealthVault/CreateAuthenticatedSessionToken.json#/request/properties/auth-info/properties/app-id
-            public let appID: CreateAuthenticatedSessionToken.Request.AuthInfo.AppID
+            public var appID: CreateAuthenticatedSessionToken.Request.AuthInfo.AppID
             /// Creates a value from its properties.
             public init(appID: CreateAuthenticatedSessionToken.Request.AuthInfo.AppID = .init()) { self.appID = appID }
 
@@ -29,7 +29,7 @@ public enum CreateAuthenticatedSessionToken {
             ///   Schemas/HealthVault/CreateAuthenticatedSessionToken.json#/request/properties/auth-info/properties/app-id
             public struct AppID: Sendable, Equatable {
                 /// Sent as true when the app may be authorized for several records; omitted otherwise.
-                public let isMultiRecordApp: Swift.Bool?
+                public var isMultiRecordApp: Swift.Bool?
                 /// Creates a value from its properties.
                 public init(isMultiRecordApp: Swift.Bool? = nil) { self.isMultiRecordApp = isMultiRecordApp }
             }
@@ -66,9 +66,9 @@ public enum CreateAuthenticatedSessionToken {
     /// - Remark: Generated from Schemas/HealthVault/CreateAuthenticatedSessionToken.json#/response
     public struct Response: Sendable, Equatable {
         /// - Remark: Generated from Schemas/HealthVault/CreateAuthenticatedSessionToken.json#/response/properties/token
-        public let token: CreateAuthenticatedSessionToken.SessionToken
+        public var token: CreateAuthenticatedSessionToken.SessionToken
         /// The session shared secret, Base64; it keys hmac-data from now on and replaces any previous one.
-        public let sharedSecret: Swift.String
+        public var sharedSecret: Swift.String
         /// Creates a value from its properties.
         public init(token: CreateAuthenticatedSessionToken.SessionToken, sharedSecret: Swift.String) {
             (self.token, self.sharedSecret) = (token, sharedSecret)
@@ -86,11 +86,11 @@ public enum CreateAuthenticatedSessionToken {
     /// The session token: opaque text copied verbatim into <auth-token>, with the application's authorization state.
     public struct SessionToken: Sendable, Equatable {
         /// The application the session belongs to.
-        public let appID: Foundation.UUID?
+        public var appID: Foundation.UUID?
         /// What the application must do before it can access records.
-        public let appRecordAuthAction: AppRecordAuthAction?
+        public var appRecordAuthAction: AppRecordAuthAction?
         /// The token text.
-        public let value: Swift.String
+        public var value: Swift.String
         /// Creates a value from its properties.
         public init(
             appID: Foundation.UUID? = nil, appRecordAuthAction: AppRecordAuthAction? = nil, value: Swift.String

@@ -11,7 +11,7 @@ public enum GetAuthorizedPeople {
     public struct Request: Sendable, Equatable {
         /// Which page to return. All fields are optional; none at all asks for the first page with the server's
         /// defaults.
-        public let parameters: GetAuthorizedPeople.Request.Parameters
+        public var parameters: GetAuthorizedPeople.Request.Parameters
         /// Creates a value from its properties.
         public init(parameters: GetAuthorizedPeople.Request.Parameters = .init()) { self.parameters = parameters }
 
@@ -27,11 +27,11 @@ public enum GetAuthorizedPeople {
         /// defaults.
         public struct Parameters: Sendable, Equatable {
             /// Returns the people after this person id: the last person-id of the previous page.
-            public let personIDCursor: Foundation.UUID?
+            public var personIDCursor: Foundation.UUID?
             /// Returns only people whose authorization was created after this time.
-            public let authorizationsCreatedSince: Foundation.Date?
+            public var authorizationsCreatedSince: Foundation.Date?
             /// The page size; the server applies its own default and maximum.
-            public let numResults: Swift.Int?
+            public var numResults: Swift.Int?
             /// Creates a value from its properties.
             public init(
                 personIDCursor: Foundation.UUID? = nil, authorizationsCreatedSince: Foundation.Date? = nil,
@@ -56,7 +56,7 @@ public enum GetAuthorizedPeople {
     /// - Remark: Generated from Schemas/HealthVault/GetAuthorizedPeople.json#/response
     public struct Response: Sendable, Equatable {
         /// - Remark: Generated from Schemas/HealthVault/GetAuthorizedPeople.json#/response/properties/response-results
-        public let responseResults: GetAuthorizedPeople.Response.ResponseResults
+        public var responseResults: GetAuthorizedPeople.Response.ResponseResults
         /// Creates a value from its properties.
         public init(responseResults: GetAuthorizedPeople.Response.ResponseResults) {
             self.responseResults = responseResults
@@ -73,9 +73,9 @@ public enum GetAuthorizedPeople {
         /// - Remark: Generated from Schemas/HealthVault/GetAuthorizedPeople.json#/response/properties/response-results
         public struct ResponseResults: Sendable, Equatable {
             /// The people on this page.
-            public let personInfo: [PersonInfo]
+            public var personInfo: [PersonInfo]
             /// Whether another page follows.
-            public let moreResults: Swift.Bool
+            public var moreResults: Swift.Bool
             /// Creates a value from its properties.
             public init(personInfo: [PersonInfo] = [], moreResults: Swift.Bool) {
                 (self.personInfo, self.moreResults) = (personInfo, moreResults)

@@ -10,9 +10,9 @@ public enum GetPersonInfo {
     /// - Remark: Generated from Schemas/HealthVault/GetPersonInfo.json#/request
     public struct Request: Sendable, Equatable {
         /// Also return the groups the person belongs to.
-        public let groupMembership: Swift.Bool?
+        public var groupMembership: Swift.Bool?
         /// Also return the application's permissions to each record.
-        public let effectiveRecordPermissions: Swift.Bool?
+        public var effectiveRecordPermissions: Swift.Bool?
         /// Creates a value from its properties.
         public init(groupMembership: Swift.Bool? = nil, effectiveRecordPermissions: Swift.Bool? = nil) {
             (self.groupMembership, self.effectiveRecordPermissions) = (groupMembership, effectiveRecordPermissions)
@@ -22,7 +22,7 @@ public enum GetPersonInfo {
     /// - Remark: Generated from Schemas/HealthVault/GetPersonInfo.json#/response
     public struct Response: Sendable, Equatable {
         /// The person.
-        public let personInfo: PersonInfo
+        public var personInfo: PersonInfo
         /// Creates a value from its properties.
         public init(personInfo: PersonInfo) { self.personInfo = personInfo }
 

@@ -11,9 +11,9 @@ public enum GetServiceDefinition {
     /// - Remark: Generated from Schemas/HealthVault/GetServiceDefinition.json#/request
     public struct Request: Sendable, Equatable {
         /// Returns only sections changed after this time.
-        public let updatedDate: Foundation.Date?
+        public var updatedDate: Foundation.Date?
         /// The sections to return; topology by default.
-        public let responseSections: GetServiceDefinition.Request.ResponseSections?
+        public var responseSections: GetServiceDefinition.Request.ResponseSections?
         /// Creates a value from its properties.
         public init(
             updatedDate: Foundation.Date? = nil,
@@ -36,7 +36,7 @@ public enum GetServiceDefinition {
         public struct ResponseSections: Sendable, Equatable {
             /// - Remark: Generated from
             ///   Schemas/HealthVault/GetServiceDefinition.json#/request/properties/response-sections/properties/section
-            public let section: [GetServiceDefinition.Section]
+            public var section: [GetServiceDefinition.Section]
             /// Creates a value from its properties.
             public init(section: [GetServiceDefinition.Section] = []) { self.section = section }
 
@@ -55,9 +55,9 @@ public enum GetServiceDefinition {
     /// - Remark: Generated from Schemas/HealthVault/GetServiceDefinition.json#/response
     public struct Response: Sendable, Equatable {
         /// - Remark: Generated from Schemas/HealthVault/GetServiceDefinition.json#/response/properties/instances
-        public let instances: GetServiceDefinition.Instances?
+        public var instances: GetServiceDefinition.Instances?
         /// When the definition last changed.
-        public let updatedDate: Foundation.Date?
+        public var updatedDate: Foundation.Date?
         /// Creates a value from its properties.
         public init(instances: GetServiceDefinition.Instances? = nil, updatedDate: Foundation.Date? = nil) {
             (self.instances, self.updatedDate) = (instances, updatedDate)
@@ -111,9 +111,9 @@ public enum GetServiceDefinition {
     /// The HealthVault instances (e.g. US and EU).
     public struct Instances: Sendable, Equatable {
         /// The instance that answered.
-        public let currentInstanceID: Swift.String?
+        public var currentInstanceID: Swift.String?
         /// - Remark: Generated from Schemas/HealthVault/GetServiceDefinition.json#/$defs/Instances/properties/instance
-        public let instance: [GetServiceDefinition.Instance]
+        public var instance: [GetServiceDefinition.Instance]
         /// Creates a value from its properties.
         public init(currentInstanceID: Swift.String? = nil, instance: [GetServiceDefinition.Instance] = []) {
             (self.currentInstanceID, self.instance) = (currentInstanceID, instance)
@@ -123,15 +123,15 @@ public enum GetServiceDefinition {
     /// One HealthVault instance.
     public struct Instance: Sendable, Equatable {
         /// The instance id, as Shell returns it in instanceid.
-        public let id: Swift.String
+        public var id: Swift.String
         /// The instance's short name, e.g. US.
-        public let name: Swift.String
+        public var name: Swift.String
         /// A longer description of the instance.
-        public let summary: Swift.String?
+        public var summary: Swift.String?
         /// The instance's platform URL, ending in /platform/wildcat.ashx.
-        public let platformURL: Foundation.URL
+        public var platformURL: Foundation.URL
         /// The instance's Shell URL.
-        public let shellURL: Foundation.URL
+        public var shellURL: Foundation.URL
         /// Creates a value from its properties.
         public init(
             id: Swift.String, name: Swift.String, summary: Swift.String? = nil, platformURL: Foundation.URL,

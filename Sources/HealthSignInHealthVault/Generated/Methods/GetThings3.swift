@@ -10,7 +10,7 @@ public enum GetThings3 {
     /// - Remark: Generated from Schemas/HealthVault/GetThings3.json#/request
     public struct Request: Sendable, Equatable {
         /// The queries; each gets its own result group.
-        public let group: [GetThings3.QueryGroup]
+        public var group: [GetThings3.QueryGroup]
         /// Creates a value from its properties.
         public init(group: [GetThings3.QueryGroup]) { self.group = group }
 
@@ -29,7 +29,7 @@ public enum GetThings3 {
     /// - Remark: Generated from Schemas/HealthVault/GetThings3.json#/response
     public struct Response: Sendable, Equatable {
         /// One result group per query group, with the same name.
-        public let group: [GetThings3.ResultGroup]
+        public var group: [GetThings3.ResultGroup]
         /// Creates a value from its properties.
         public init(group: [GetThings3.ResultGroup] = []) { self.group = group }
 
@@ -47,23 +47,23 @@ public enum GetThings3 {
     /// One query: things by id or key, or by filter, in a format.
     public struct QueryGroup: Sendable, Equatable {
         /// Names the result group.
-        public let name: Swift.String?
+        public var name: Swift.String?
         /// At most this many things, full and partial.
-        public let max: Swift.Int?
+        public var max: Swift.Int?
         /// At most this many full things; past it only keys come back.
-        public let maxFull: Swift.Int?
+        public var maxFull: Swift.Int?
         /// Things by id (ORed with the filters).
-        public let id: [Foundation.UUID]
+        public var id: [Foundation.UUID]
         /// Things by key, for example the partial things of a previous page.
-        public let key: [ThingKey]
+        public var key: [ThingKey]
         /// Filters, ANDed together.
-        public let filter: [GetThings3.Filter]
+        public var filter: [GetThings3.Filter]
         /// What each returned thing carries.
-        public let format: GetThings3.Format
+        public var format: GetThings3.Format
         /// Only the current version of each thing (the server's default is true).
-        public let currentVersionOnly: Swift.Bool?
+        public var currentVersionOnly: Swift.Bool?
         /// The order of the results in place of newest first; only things of its type come back.
-        public let orderBy: GetThings3.OrderBy?
+        public var orderBy: GetThings3.OrderBy?
         /// Creates a value from its properties.
         public init(
             name: Swift.String? = nil, max: Swift.Int? = nil, maxFull: Swift.Int? = nil, id: [Foundation.UUID] = [],
@@ -98,7 +98,7 @@ public enum GetThings3 {
     /// One property to order a group's results by.
     public struct OrderBy: Sendable, Equatable {
         /// The property.
-        public let orderByProperty: GetThings3.OrderByProperty
+        public var orderByProperty: GetThings3.OrderByProperty
         /// Creates a value from its properties.
         public init(orderByProperty: GetThings3.OrderByProperty) { self.orderByProperty = orderByProperty }
 
@@ -114,11 +114,11 @@ public enum GetThings3 {
     /// A property of a thing type, and the direction to order by it.
     public struct OrderByProperty: Sendable, Equatable {
         /// The thing type whose property it is.
-        public let typeID: Foundation.UUID
+        public var typeID: Foundation.UUID
         /// The property, as the type names it.
-        public let propertyName: Swift.String
+        public var propertyName: Swift.String
         /// Ascending or descending.
-        public let direction: GetThings3.OrderByProperty.Direction?
+        public var direction: GetThings3.OrderByProperty.Direction?
         /// Creates a value from its properties.
         public init(
             typeID: Foundation.UUID, propertyName: Swift.String, direction: GetThings3.OrderByProperty.Direction? = nil
@@ -172,19 +172,19 @@ public enum GetThings3 {
     /// Conditions a thing must meet; repeated type ids and states are ORed.
     public struct Filter: Sendable, Equatable {
         /// Thing types.
-        public let typeID: [Foundation.UUID]
+        public var typeID: [Foundation.UUID]
         /// States; applications may ask for Active only.
-        public let thingState: [GetThings3.Filter.ThingState]
+        public var thingState: [GetThings3.Filter.ThingState]
         /// Effective on or after (the thing's wall-clock date).
-        public let effDateMin: Foundation.Date?
+        public var effDateMin: Foundation.Date?
         /// Effective on or before.
-        public let effDateMax: Foundation.Date?
+        public var effDateMax: Foundation.Date?
         /// Created on or after (UTC).
-        public let createdDateMin: Foundation.Date?
+        public var createdDateMin: Foundation.Date?
         /// Updated on or after (UTC).
-        public let updatedDateMin: Foundation.Date?
+        public var updatedDateMin: Foundation.Date?
         /// A condition on the thing's XML; must start with /thing/data-xml.
-        public let xpath: Swift.String?
+        public var xpath: Swift.String?
         /// Creates a value from its properties.
         public init(
             typeID: [Foundation.UUID] = [], thingState: [GetThings3.Filter.ThingState] = [],
@@ -246,11 +246,11 @@ public enum GetThings3 {
     /// The sections of each thing to return, and whether to return its data-xml.
     public struct Format: Sendable, Equatable {
         /// Metadata sections; thing-id, version-stamp and type-id always come back.
-        public let section: [GetThings3.Format.Section]
+        public var section: [GetThings3.Format.Section]
         /// An empty string returns the raw data-xml; a name asks for a server transform.
-        public let xml: [Swift.String]
+        public var xml: [Swift.String]
         /// Map every returned thing to this version of its type.
-        public let typeVersionFormat: [Foundation.UUID]
+        public var typeVersionFormat: [Foundation.UUID]
         /// Creates a value from its properties.
         public init(
             section: [GetThings3.Format.Section] = [], xml: [Swift.String] = [],
@@ -321,13 +321,13 @@ public enum GetThings3 {
     /// The things one query group found.
     public struct ResultGroup: Sendable, Equatable {
         /// The query group's name.
-        public let name: Swift.String?
+        public var name: Swift.String?
         /// The full things, newest first.
-        public let thing: [Thing]
+        public var thing: [Thing]
         /// Keys of the things past max-full: fetch them by key for the next page.
-        public let unprocessedThingKeyInfo: [GetThings3.UnprocessedKey]
+        public var unprocessedThingKeyInfo: [GetThings3.UnprocessedKey]
         /// Whether some things were left out because the person may not see them.
-        public let filtered: Swift.Bool?
+        public var filtered: Swift.Bool?
         /// Creates a value from its properties.
         public init(
             name: Swift.String? = nil, thing: [Thing] = [], unprocessedThingKeyInfo: [GetThings3.UnprocessedKey] = [],
@@ -351,7 +351,7 @@ public enum GetThings3 {
     /// A thing found but not returned in full.
     public struct UnprocessedKey: Sendable, Equatable {
         /// Its key.
-        public let thingID: ThingKey
+        public var thingID: ThingKey
         /// Creates a value from its properties.
         public init(thingID: ThingKey) { self.thingID = thingID }
     }

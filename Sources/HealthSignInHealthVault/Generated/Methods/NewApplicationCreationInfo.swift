@@ -11,11 +11,11 @@ public enum NewApplicationCreationInfo {
     /// - Remark: Generated from Schemas/HealthVault/NewApplicationCreationInfo.json#/response
     public struct Response: Sendable, Equatable {
         /// The new child (instance) application id.
-        public let appID: Foundation.UUID
+        public var appID: Foundation.UUID
         /// The application shared secret, Base64; it signs CreateAuthenticatedSessionToken.
-        public let sharedSecret: Swift.String
+        public var sharedSecret: Swift.String
         /// The single-use application creation token for Shell's CREATEAPPLICATION target.
-        public let appToken: Swift.String
+        public var appToken: Swift.String
         /// Creates a value from its properties.
         public init(appID: Foundation.UUID, sharedSecret: Swift.String, appToken: Swift.String) {
             (self.appID, self.sharedSecret, self.appToken) = (appID, sharedSecret, appToken)

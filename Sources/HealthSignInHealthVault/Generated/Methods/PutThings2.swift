@@ -11,7 +11,7 @@ public enum PutThings2 {
     /// - Remark: Generated from Schemas/HealthVault/PutThings2.json#/request
     public struct Request: Sendable, Equatable {
         /// The things to write.
-        public let thing: [PendingThing]
+        public var thing: [PendingThing]
         /// Creates a value from its properties.
         public init(thing: [PendingThing]) { self.thing = thing }
 
@@ -30,7 +30,7 @@ public enum PutThings2 {
     /// - Remark: Generated from Schemas/HealthVault/PutThings2.json#/response
     public struct Response: Sendable, Equatable {
         /// The key of each written thing, in the order sent: an update gets a new version-stamp.
-        public let thingID: [ThingKey]
+        public var thingID: [ThingKey]
         /// Creates a value from its properties.
         public init(thingID: [ThingKey] = []) { self.thingID = thingID }
     }

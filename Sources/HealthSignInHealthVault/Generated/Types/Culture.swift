@@ -9,9 +9,9 @@ import Foundation
 /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/Culture
 public struct Culture: Sendable, Equatable {
     /// An ISO 639 language code.
-    public let language: Swift.String?
+    public var language: Swift.String?
     /// An ISO 3166 country code.
-    public let country: Swift.String?
+    public var country: Swift.String?
     /// Creates a value from its properties.
     public init(language: Swift.String? = nil, country: Swift.String? = nil) {
         (self.language, self.country) = (language, country)

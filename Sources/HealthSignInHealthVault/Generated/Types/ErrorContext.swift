@@ -9,11 +9,11 @@ import Foundation
 /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/ErrorContext
 public struct ErrorContext: Sendable, Equatable {
     /// The server that handled the request.
-    public let serverName: Swift.String?
+    public var serverName: Swift.String?
     /// The server's addresses.
-    public let serverIP: [Swift.String]
+    public var serverIP: [Swift.String]
     /// The server-side exception text.
-    public let exception: Swift.String?
+    public var exception: Swift.String?
     /// Creates a value from its properties.
     public init(serverName: Swift.String? = nil, serverIP: [Swift.String] = [], exception: Swift.String? = nil) {
         (self.serverName, self.serverIP, self.exception) = (serverName, serverIP, exception)

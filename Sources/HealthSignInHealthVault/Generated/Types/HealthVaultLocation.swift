@@ -9,9 +9,9 @@ import Foundation
 /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/Location
 public struct HealthVaultLocation: Sendable, Equatable {
     /// An ISO 3166 country code.
-    public let country: Swift.String
+    public var country: Swift.String
     /// An ISO 3166-2 subdivision code.
-    public let stateProvince: Swift.String?
+    public var stateProvince: Swift.String?
     /// Creates a value from its properties.
     public init(country: Swift.String, stateProvince: Swift.String? = nil) {
         (self.country, self.stateProvince) = (country, stateProvince)

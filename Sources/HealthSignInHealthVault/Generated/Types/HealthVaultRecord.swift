@@ -9,46 +9,46 @@ import Foundation
 /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/Record
 public struct HealthVaultRecord: Sendable, Equatable {
     /// The record id; sent as record-id for record-scoped methods.
-    public let id: Foundation.UUID
+    public var id: Foundation.UUID
     /// Whether the person is a custodian of the record.
-    public let recordCustodian: Swift.Bool?
+    public var recordCustodian: Swift.Bool?
     /// The person's relationship to the record: 1 Self, 2 Other, 3 Spouse, 5 Child, 6 Guardian, 7 Patient, 8 Parent, 9
     /// Application, 10 Relative, 11 DomesticPartner, 13 Pet, 14 Son, 15 Daughter, 0 Unknown.
-    public let relType: Swift.Int
+    public var relType: Swift.Int
     /// The relationship's name.
-    public let relName: Swift.String?
+    public var relName: Swift.String?
     /// When the authorization expires (9999-12-31T23:59:59.999Z for never).
-    public let authExpires: Foundation.Date?
+    public var authExpires: Foundation.Date?
     /// Whether the authorization has expired.
-    public let authExpired: Swift.Bool?
+    public var authExpired: Swift.Bool?
     /// The record's display name.
-    public let displayName: Swift.String?
+    public var displayName: Swift.String?
     /// The record's state.
-    public let state: RecordState?
+    public var state: RecordState?
     /// When the record was created.
-    public let dateCreated: Foundation.Date?
+    public var dateCreated: Foundation.Date?
     /// The record's quota in bytes.
-    public let maxSizeBytes: Swift.Int64?
+    public var maxSizeBytes: Swift.Int64?
     /// The record's size in bytes.
-    public let sizeBytes: Swift.Int64?
+    public var sizeBytes: Swift.Int64?
     /// What the application must do before it can access the record.
-    public let appRecordAuthAction: AppRecordAuthAction?
+    public var appRecordAuthAction: AppRecordAuthAction?
     /// Whether documents are reconciled automatically.
-    public let autoReconcileDocuments: Swift.Bool?
+    public var autoReconcileDocuments: Swift.Bool?
     /// The record's id within this application.
-    public let appSpecificRecordID: Swift.String?
+    public var appSpecificRecordID: Swift.String?
     /// The country where the record is stored.
-    public let locationCountry: Swift.String?
+    public var locationCountry: Swift.String?
     /// The state or province where the record is stored.
-    public let locationStateProvince: Swift.String?
+    public var locationStateProvince: Swift.String?
     /// When the record was last updated.
-    public let dateUpdated: Foundation.Date?
+    public var dateUpdated: Foundation.Date?
     /// The sequence number of the latest operation on the record.
-    public let latestOperationSequenceNumber: Swift.Int64?
+    public var latestOperationSequenceNumber: Swift.Int64?
     /// When the application's authorization for the record was created.
-    public let recordAppAuthCreatedDate: Foundation.Date?
+    public var recordAppAuthCreatedDate: Foundation.Date?
     /// The record's name (the element's text).
-    public let name: Swift.String?
+    public var name: Swift.String?
     /// Creates a value from its properties.
     public init(
         id: Foundation.UUID, recordCustodian: Swift.Bool? = nil, relType: Swift.Int, relName: Swift.String? = nil,

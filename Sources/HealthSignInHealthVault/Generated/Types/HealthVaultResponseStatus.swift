@@ -9,9 +9,9 @@ import Foundation
 /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/Status
 public struct HealthVaultResponseStatus: Sendable, Equatable {
     /// The status code; see HealthVaultStatusCode.
-    public let code: Swift.Int
+    public var code: Swift.Int
     /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/Status/properties/error
-    public let error: StatusError?
+    public var error: StatusError?
     /// Creates a value from its properties.
     public init(code: Swift.Int, error: StatusError? = nil) { (self.code, self.error) = (code, error) }
 }

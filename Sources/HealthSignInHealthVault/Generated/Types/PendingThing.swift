@@ -9,15 +9,15 @@ import Foundation
 /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/PendingThing
 public struct PendingThing: Sendable, Equatable {
     /// The thing to update; absent to create one.
-    public let thingID: ThingKey?
+    public var thingID: ThingKey?
     /// The type of the data in data-xml.
-    public let typeID: Foundation.UUID
+    public var typeID: Foundation.UUID
     /// Ignored on create.
-    public let thingState: PendingThing.ThingState?
+    public var thingState: PendingThing.ThingState?
     /// Ignored on create; an application may set read-only (0x10).
-    public let flags: Swift.Int?
+    public var flags: Swift.Int?
     /// The thing's XML (the type's root element, then optional common data), sent byte for byte and hashed as sent.
-    public let dataXML: HealthSignInCore.XMLFragment?
+    public var dataXML: HealthSignInCore.XMLFragment?
     /// Creates a value from its properties.
     public init(
         thingID: ThingKey? = nil, typeID: Foundation.UUID, thingState: PendingThing.ThingState? = nil,

@@ -9,21 +9,21 @@ import Foundation
 /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/PersonInfo
 public struct PersonInfo: Sendable, Equatable {
     /// The person's id; sent as offline-person-id once known.
-    public let personID: Foundation.UUID
+    public var personID: Foundation.UUID
     /// The person's display name.
-    public let name: Swift.String
+    public var name: Swift.String
     /// The record the person last selected.
-    public let selectedRecordID: Foundation.UUID?
+    public var selectedRecordID: Foundation.UUID?
     /// Whether the person has more records than listed.
-    public let moreRecords: Swift.Bool?
+    public var moreRecords: Swift.Bool?
     /// The records the application is authorized to access.
-    public let record: [HealthVaultRecord]
+    public var record: [HealthVaultRecord]
     /// The person's preferred culture for data.
-    public let preferredCulture: Culture?
+    public var preferredCulture: Culture?
     /// The person's preferred culture for user interfaces.
-    public let preferredUiculture: Culture?
+    public var preferredUiculture: Culture?
     /// Where the person lives.
-    public let location: HealthVaultLocation?
+    public var location: HealthVaultLocation?
     /// Creates a value from its properties.
     public init(
         personID: Foundation.UUID, name: Swift.String, selectedRecordID: Foundation.UUID? = nil,

@@ -9,11 +9,11 @@ import Foundation
 /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/StatusError
 public struct StatusError: Sendable, Equatable {
     /// The server's explanation.
-    public let message: Swift.String
+    public var message: Swift.String
     /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/StatusError/properties/context
-    public let context: ErrorContext?
+    public var context: ErrorContext?
     /// Additional information about the failure.
-    public let errorInfo: Swift.String?
+    public var errorInfo: Swift.String?
     /// Creates a value from its properties.
     public init(message: Swift.String, context: ErrorContext? = nil, errorInfo: Swift.String? = nil) {
         (self.message, self.context, self.errorInfo) = (message, context, errorInfo)

@@ -10,21 +10,21 @@ import Foundation
 /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/Thing
 public struct Thing: Sendable, Equatable {
     /// Its key.
-    public let thingID: ThingKey
+    public var thingID: ThingKey
     /// Its type.
-    public let typeID: ThingType
+    public var typeID: ThingType
     /// Its state (core section).
-    public let thingState: Thing.ThingState?
+    public var thingState: Thing.ThingState?
     /// Its flags (core section): 0x2 down-versioned, 0x4 up-versioned, 0x10 read-only.
-    public let flags: Swift.Int?
+    public var flags: Swift.Int?
     /// When it took effect (core section), as wall-clock text without a zone.
-    public let effDate: Swift.String?
+    public var effDate: Swift.String?
     /// Who created it and when (audits section), as received.
-    public let created: HealthSignInCore.XMLFragment?
+    public var created: HealthSignInCore.XMLFragment?
     /// Who last updated it and when (audits section), as received.
-    public let updated: HealthSignInCore.XMLFragment?
+    public var updated: HealthSignInCore.XMLFragment?
     /// The thing's own XML (the type's root element and common data), exactly as stored.
-    public let dataXML: HealthSignInCore.XMLFragment?
+    public var dataXML: HealthSignInCore.XMLFragment?
     /// Creates a value from its properties.
     public init(
         thingID: ThingKey, typeID: ThingType, thingState: Thing.ThingState? = nil, flags: Swift.Int? = nil,

@@ -9,9 +9,9 @@ import Foundation
 /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/ThingKey
 public struct ThingKey: Sendable, Equatable {
     /// The version.
-    public let versionStamp: Foundation.UUID?
+    public var versionStamp: Foundation.UUID?
     /// The thing.
-    public let id: Foundation.UUID
+    public var id: Foundation.UUID
     /// Creates a value from its properties.
     public init(versionStamp: Foundation.UUID? = nil, id: Foundation.UUID) {
         (self.versionStamp, self.id) = (versionStamp, id)

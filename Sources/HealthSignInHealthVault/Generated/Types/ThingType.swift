@@ -9,9 +9,9 @@ import Foundation
 /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/ThingType
 public struct ThingType: Sendable, Equatable {
     /// The type's name, such as Weight.
-    public let name: Swift.String?
+    public var name: Swift.String?
     /// The type id.
-    public let id: Foundation.UUID
+    public var id: Foundation.UUID
     /// Creates a value from its properties.
     public init(name: Swift.String? = nil, id: Foundation.UUID) { (self.name, self.id) = (name, id) }
 }

@@ -13,22 +13,22 @@ public enum MobileAuthorize {
     /// - Remark: Generated from Schemas/Koppeltaal/MobileAuthorize.json#/request
     public struct Request: Sendable, Equatable {
         /// The OAuth client id of the app.
-        public let clientID: Swift.String
+        public var clientID: Swift.String
         /// The app's registered redirect URI; the token request must repeat it exactly.
-        public let redirectURI: Swift.String
+        public var redirectURI: Swift.String
         /// patient/*.read launch:<activation code>; it carries the activation code, so it is never printed.
-        public let scope: Swift.String
+        public var scope: Swift.String
         /// An unguessable value from the app's random source.
-        public let state: Swift.String
+        public var state: Swift.String
         /// The PKCE S256 challenge, when PKCE is used.
-        public let codeChallenge: Swift.String?
+        public var codeChallenge: Swift.String?
         /// S256 when PKCE is used.
-        public let codeChallengeMethod: Swift.String?
+        public var codeChallengeMethod: Swift.String?
         /// OpenID Connect's prompt (login, consent, select_account or none, space-separated), when the app asks for
         /// one.
-        public let prompt: Swift.String?
+        public var prompt: Swift.String?
         /// The members beyond the schema's properties, by key, as received and to be sent.
-        public let additionalProperties: [Swift.String: Swift.String]
+        public var additionalProperties: [Swift.String: Swift.String]
         /// The wire names of the properties; members of `additionalProperties` by these names are not sent.
         public static let propertyNames: Swift.Set<Swift.String> = [
             "response_type", "client_id", "redirect_uri", "scope", "state", "code_challenge", "code_challenge_method",
@@ -48,9 +48,9 @@ public enum MobileAuthorize {
     /// - Remark: Generated from Schemas/Koppeltaal/MobileAuthorize.json#/response
     public struct Response: Sendable, Equatable, Decodable {
         /// The single-use authorization code, valid for about a minute. Some servers spell the key authorisation_code.
-        public let authorizationCode: Swift.String
+        public var authorizationCode: Swift.String
         /// The state, when the server echoes it.
-        public let state: Swift.String?
+        public var state: Swift.String?
         /// Creates a value from its properties.
         public init(authorizationCode: Swift.String, state: Swift.String? = nil) {
             (self.authorizationCode, self.state) = (authorizationCode, state)

@@ -13,15 +13,15 @@ public enum MobileLaunch {
     /// - Remark: Generated from Schemas/Koppeltaal/MobileLaunch.json#/request
     public struct Request: Sendable, Equatable {
         /// The application id of the target application to launch.
-        public let clientID: Swift.String
+        public var clientID: Swift.String
         /// The absolute FHIR URL of the patient.
-        public let patient: Swift.String
+        public var patient: Swift.String
         /// The absolute FHIR URL of the acting user (Patient, Practitioner or RelatedPerson).
-        public let user: Swift.String
+        public var user: Swift.String
         /// The activity (ActivityDefinition) to launch; optional but strongly preferred.
-        public let resource: Swift.String?
+        public var resource: Swift.String?
         /// The launch intent, for servers that support it.
-        public let intent: Swift.String?
+        public var intent: Swift.String?
         /// Creates a value from its properties.
         public init(
             clientID: Swift.String, patient: Swift.String, user: Swift.String, resource: Swift.String? = nil,
@@ -35,9 +35,9 @@ public enum MobileLaunch {
     /// - Remark: Generated from Schemas/Koppeltaal/MobileLaunch.json#/response
     public struct Response: Sendable, Equatable, Decodable {
         /// The single-use activation code (six digits) to give the person who uses the app.
-        public let activationCode: Swift.String
+        public var activationCode: Swift.String
         /// The code's lifetime in days (not seconds).
-        public let expiresIn: Swift.Int
+        public var expiresIn: Swift.Int
         /// Creates a value from its properties.
         public init(activationCode: Swift.String, expiresIn: Swift.Int) {
             (self.activationCode, self.expiresIn) = (activationCode, expiresIn)

@@ -10,9 +10,9 @@ import HealthSignInOAuth
 /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/ConformanceRest
 public struct ConformanceRest: Sendable, Equatable, Decodable {
     /// server or client.
-    public let mode: Swift.String?
+    public var mode: Swift.String?
     /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/ConformanceRest/properties/security
-    public let security: ConformanceSecurity?
+    public var security: ConformanceSecurity?
     /// Creates a value from its properties.
     public init(mode: Swift.String? = nil, security: ConformanceSecurity? = nil) {
         (self.mode, self.security) = (mode, security)

@@ -10,11 +10,11 @@ import HealthSignInOAuth
 /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/ConformanceSecurity
 public struct ConformanceSecurity: Sendable, Equatable, Decodable {
     /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/ConformanceSecurity/properties/extension
-    public let extensions: [FHIRExtension]
+    public var extensions: [FHIRExtension]
     /// The security services, e.g. OAuth2 and Basic.
-    public let service: [FHIRCodeableConcept]
+    public var service: [FHIRCodeableConcept]
     /// A description of the security setup.
-    public let summary: Swift.String?
+    public var summary: Swift.String?
     /// Creates a value from its properties.
     public init(extensions: [FHIRExtension] = [], service: [FHIRCodeableConcept] = [], summary: Swift.String? = nil) {
         (self.extensions, self.service, self.summary) = (extensions, service, summary)

@@ -11,15 +11,15 @@ import HealthSignInOAuth
 /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/Conformance
 public struct ConformanceStatement: Sendable, Equatable, Decodable {
     /// The statement's name.
-    public let name: Swift.String?
+    public var name: Swift.String?
     /// Who published it.
-    public let publisher: Swift.String?
+    public var publisher: Swift.String?
     /// The FHIR version, 0.0.82 for Koppeltaal 1.x.
-    public let fhirVersion: Swift.String?
+    public var fhirVersion: Swift.String?
     /// The supported formats.
-    public let format: [Swift.String]
+    public var format: [Swift.String]
     /// The REST capabilities; some servers send one object instead of an array.
-    public let rest: [ConformanceRest]
+    public var rest: [ConformanceRest]
     /// Creates a value from its properties.
     public init(
         name: Swift.String? = nil, publisher: Swift.String? = nil, fhirVersion: Swift.String? = nil,

@@ -10,9 +10,9 @@ import HealthSignInOAuth
 /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/CodeableConcept
 public struct FHIRCodeableConcept: Sendable, Equatable, Decodable {
     /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/CodeableConcept/properties/coding
-    public let coding: [FHIRCoding]
+    public var coding: [FHIRCoding]
     /// Plain text (may quote tokens).
-    public let text: Swift.String?
+    public var text: Swift.String?
     /// Creates a value from its properties.
     public init(coding: [FHIRCoding] = [], text: Swift.String? = nil) { (self.coding, self.text) = (coding, text) }
     public init(from decoder: any Decoder) throws {

@@ -10,11 +10,11 @@ import HealthSignInOAuth
 /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/Coding
 public struct FHIRCoding: Sendable, Equatable, Decodable {
     /// The code system's URI.
-    public let system: Swift.String?
+    public var system: Swift.String?
     /// The code.
-    public let code: Swift.String?
+    public var code: Swift.String?
     /// A display text.
-    public let display: Swift.String?
+    public var display: Swift.String?
     /// Creates a value from its properties.
     public init(system: Swift.String? = nil, code: Swift.String? = nil, display: Swift.String? = nil) {
         (self.system, self.code, self.display) = (system, code, display)

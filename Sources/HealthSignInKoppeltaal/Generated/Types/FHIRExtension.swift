@@ -10,15 +10,15 @@ import HealthSignInOAuth
 /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/Extension
 public struct FHIRExtension: Sendable, Equatable, Decodable {
     /// What the extension is.
-    public let url: Swift.String
+    public var url: Swift.String
     /// A URI value, absolute or relative to the FHIR base.
-    public let valueURI: Swift.String?
+    public var valueURI: Swift.String?
     /// A string value.
-    public let valueString: Swift.String?
+    public var valueString: Swift.String?
     /// A code value.
-    public let valueCode: Swift.String?
+    public var valueCode: Swift.String?
     /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/Extension/properties/extension
-    public let extensions: [FHIRExtension]
+    public var extensions: [FHIRExtension]
     /// Creates a value from its properties.
     public init(
         url: Swift.String, valueURI: Swift.String? = nil, valueString: Swift.String? = nil,

@@ -10,7 +10,7 @@ import HealthSignInOAuth
 /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/OperationOutcome
 public struct FHIROperationOutcome: Sendable, Equatable, Decodable {
     /// The issues.
-    public let issue: [FHIROperationOutcomeIssue]
+    public var issue: [FHIROperationOutcomeIssue]
     /// Creates a value from its properties.
     public init(issue: [FHIROperationOutcomeIssue]) { self.issue = issue }
     public init(from decoder: any Decoder) throws {

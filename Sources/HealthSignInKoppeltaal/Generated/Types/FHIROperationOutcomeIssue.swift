@@ -11,17 +11,17 @@ import HealthSignInOAuth
 /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/OperationOutcomeIssue
 public struct FHIROperationOutcomeIssue: Sendable, Equatable, Decodable {
     /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/OperationOutcomeIssue/properties/severity
-    public let severity: FHIRIssueSeverity?
+    public var severity: FHIRIssueSeverity?
     /// DSTU1: the issue type, e.g. code expired.
-    public let type: FHIRCoding?
+    public var type: FHIRCoding?
     /// DSTU2 and later: the issue type, e.g. expired.
-    public let code: Swift.String?
+    public var code: Swift.String?
     /// DSTU1: a string; DSTU2 and later: a CodeableConcept. May quote the bearer token, so it is never printed.
-    public let details: FHIROperationOutcomeIssue.Details?
+    public var details: FHIROperationOutcomeIssue.Details?
     /// DSTU2 and later: diagnostic text (may quote tokens).
-    public let diagnostics: Swift.String?
+    public var diagnostics: Swift.String?
     /// Where in the request the issue is.
-    public let location: [Swift.String]
+    public var location: [Swift.String]
     /// Creates a value from its properties.
     public init(
         severity: FHIRIssueSeverity? = nil, type: FHIRCoding? = nil, code: Swift.String? = nil,

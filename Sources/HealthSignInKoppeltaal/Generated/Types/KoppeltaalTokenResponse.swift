@@ -12,17 +12,17 @@ import HealthSignInOAuth
 @dynamicMemberLookup
 public struct KoppeltaalTokenResponse: Sendable, Equatable, Decodable {
     /// The OAuth2 TokenResponse this type extends, whose members are read on this value too.
-    public let tokenResponse: HealthSignInOAuth.TokenResponse
+    public var tokenResponse: HealthSignInOAuth.TokenResponse
     /// The absolute URL of the patient the launch is for.
-    public let patient: Swift.String?
+    public var patient: Swift.String?
     /// The absolute URL of the acting user.
-    public let user: Swift.String?
+    public var user: Swift.String?
     /// The launched activity: an id or a URL, treated as opaque.
-    public let resource: Swift.String?
+    public var resource: Swift.String?
     /// The Koppeltaal domain of the launch.
-    public let domain: Swift.String?
+    public var domain: Swift.String?
     /// The launch intent, when the portal gave one.
-    public let intent: Swift.String?
+    public var intent: Swift.String?
     /// Creates a value from its properties.
     public init(
         tokenResponse: HealthSignInOAuth.TokenResponse, patient: Swift.String? = nil, user: Swift.String? = nil,

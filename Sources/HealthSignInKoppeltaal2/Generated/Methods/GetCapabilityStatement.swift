@@ -16,11 +16,11 @@ public enum GetCapabilityStatement {
     /// A FHIR R4 CapabilityStatement, of which the SDK reads the security section.
     public struct KT2CapabilityStatement: Sendable, Equatable, Decodable {
         /// The FHIR version, 4.0.1.
-        public let fhirVersion: Swift.String?
+        public var fhirVersion: Swift.String?
         /// The REST interfaces.
-        public let rest: [GetCapabilityStatement.KT2CapabilityStatement.Rest]
+        public var rest: [GetCapabilityStatement.KT2CapabilityStatement.Rest]
         /// The members beyond the schema's properties, by key, as received and to be sent.
-        public let additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
+        public var additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
         /// Creates a value from its properties.
         public init(
             fhirVersion: Swift.String? = nil, rest: [GetCapabilityStatement.KT2CapabilityStatement.Rest] = [],
@@ -47,11 +47,11 @@ public enum GetCapabilityStatement {
         ///   Schemas/Koppeltaal2/GetCapabilityStatement.json#/$defs/KT2CapabilityStatement/properties/rest/items
         public struct Rest: Sendable, Equatable, Decodable {
             /// server.
-            public let mode: Swift.String?
+            public var mode: Swift.String?
             /// How clients authenticate.
-            public let security: GetCapabilityStatement.KT2CapabilityStatement.Rest.Security?
+            public var security: GetCapabilityStatement.KT2CapabilityStatement.Rest.Security?
             /// The members beyond the schema's properties, by key, as received and to be sent.
-            public let additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
+            public var additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
             /// Creates a value from its properties.
             public init(
                 mode: Swift.String? = nil, security: GetCapabilityStatement.KT2CapabilityStatement.Rest.Security? = nil,
@@ -76,9 +76,9 @@ public enum GetCapabilityStatement {
             /// How clients authenticate.
             public struct Security: Sendable, Equatable, Decodable {
                 /// The oauth-uris extension among others.
-                public let `extension`: [GetCapabilityStatement.KT2SecurityExtension]
+                public var `extension`: [GetCapabilityStatement.KT2SecurityExtension]
                 /// The members beyond the schema's properties, by key, as received and to be sent.
-                public let additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
+                public var additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
                 /// Creates a value from its properties.
                 public init(
                     `extension`: [GetCapabilityStatement.KT2SecurityExtension] = [],
@@ -107,13 +107,13 @@ public enum GetCapabilityStatement {
     /// url the endpoint's role and valueUri the endpoint.
     public struct KT2SecurityExtension: Sendable, Equatable, Decodable {
         /// The extension's URL, or the endpoint's role (token, authorize, introspect, jwks, issuer) inside oauth-uris.
-        public let url: Swift.String
+        public var url: Swift.String
         /// The endpoint.
-        public let valueURI: Swift.String?
+        public var valueURI: Swift.String?
         /// The endpoints of oauth-uris.
-        public let `extension`: [GetCapabilityStatement.KT2SecurityExtension.Extension]
+        public var `extension`: [GetCapabilityStatement.KT2SecurityExtension.Extension]
         /// The members beyond the schema's properties, by key, as received and to be sent.
-        public let additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
+        public var additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
         /// Creates a value from its properties.
         public init(
             url: Swift.String, valueURI: Swift.String? = nil,
@@ -142,11 +142,11 @@ public enum GetCapabilityStatement {
         ///   Schemas/Koppeltaal2/GetCapabilityStatement.json#/$defs/KT2SecurityExtension/properties/extension/items
         public struct Extension: Sendable, Equatable, Decodable {
             /// The endpoint's role.
-            public let url: Swift.String
+            public var url: Swift.String
             /// The endpoint.
-            public let valueURI: Swift.String?
+            public var valueURI: Swift.String?
             /// The members beyond the schema's properties, by key, as received and to be sent.
-            public let additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
+            public var additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
             /// Creates a value from its properties.
             public init(
                 url: Swift.String, valueURI: Swift.String? = nil,

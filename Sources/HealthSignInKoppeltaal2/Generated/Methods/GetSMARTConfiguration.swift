@@ -13,12 +13,12 @@ public enum GetSMARTConfiguration {
     @dynamicMemberLookup
     public struct Response: Sendable, Equatable, Decodable {
         /// The OAuth2 ServerMetadata this type extends, whose members are read on this value too.
-        public let serverMetadata: HealthSignInOAuth.ServerMetadata
+        public var serverMetadata: HealthSignInOAuth.ServerMetadata
         /// The domain's management endpoint.
-        public let managementEndpoint: Swift.String?
+        public var managementEndpoint: Swift.String?
         /// SMART capabilities: launch-ehr, authorize-post, client-confidential-asymmetric, sso-openid-connect,
         /// context-ehr-hti, permission-v2.
-        public let capabilities: [Swift.String]
+        public var capabilities: [Swift.String]
         /// Creates a value from its properties.
         public init(
             serverMetadata: HealthSignInOAuth.ServerMetadata, managementEndpoint: Swift.String? = nil,

@@ -14,19 +14,19 @@ public enum SHOFAuthorize {
     /// - Remark: Generated from Schemas/Koppeltaal2/SHOFAuthorize.json#/request
     public struct Request: Sendable, Equatable {
         /// The module's client id.
-        public let clientID: Swift.String
+        public var clientID: Swift.String
         /// A redirect URI registered for the module, exactly; the token request repeats it.
-        public let redirectURI: Swift.String
+        public var redirectURI: Swift.String
         /// The HTI launch token the module received, as it came.
-        public let launch: Swift.String
+        public var launch: Swift.String
         /// An unguessable value bound to this request, checked on the redirect.
-        public let state: Swift.String
+        public var state: Swift.String
         /// The FHIR base URL, exactly as the auth service knows it: the launch form's iss.
-        public let aud: Swift.String
+        public var aud: Swift.String
         /// The PKCE S256 challenge, BASE64URL(SHA256(code_verifier)).
-        public let codeChallenge: Swift.String
+        public var codeChallenge: Swift.String
         /// none, login, consent or select_account, which the auth service passes to the identity provider.
-        public let prompt: Swift.String?
+        public var prompt: Swift.String?
         /// Creates a value from its properties.
         public init(
             clientID: Swift.String, redirectURI: Swift.String, launch: Swift.String, state: Swift.String,

@@ -12,31 +12,31 @@ import HealthSignInOAuth
 /// - Remark: Generated from Schemas/Koppeltaal2/types.json#/$defs/KT2ActivityDefinition
 public struct KT2ActivityDefinition: Sendable, Equatable, Decodable, Encodable {
     /// The server's logical id; absent before create.
-    public let id: Swift.String?
+    public var id: Swift.String?
     /// The version and profiles.
-    public let meta: KT2Meta?
+    public var meta: KT2Meta?
     /// Extensions, such as resource-origin (set by the server; never sent on create).
-    public let `extension`: [KT2Extension]
+    public var `extension`: [KT2Extension]
     /// The canonical URL of the activity.
-    public let url: Swift.String
+    public var url: Swift.String
     /// Business identifiers.
-    public let identifier: [KT2Identifier]
+    public var identifier: [KT2Identifier]
     /// The version.
-    public let version: Swift.String?
+    public var version: Swift.String?
     /// A computer-friendly name.
-    public let name: Swift.String?
+    public var name: Swift.String?
     /// The title shown to users.
-    public let title: Swift.String
+    public var title: Swift.String
     /// active, or retired instead of deleted.
-    public let status: KT2ActivityDefinition.Status
+    public var status: KT2ActivityDefinition.Status
     /// What the activity is.
-    public let details: Swift.String?
+    public var details: Swift.String?
     /// The resource type the activity creates, e.g. Task.
-    public let kind: Swift.String?
+    public var kind: Swift.String?
     /// Who takes part.
-    public let participant: [KT2ActivityDefinition.Participant]
+    public var participant: [KT2ActivityDefinition.Participant]
     /// The members beyond the schema's properties, by key, as received and to be sent.
-    public let additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
+    public var additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
     /// Creates a value from its properties.
     public init(
         id: Swift.String? = nil, meta: KT2Meta? = nil, `extension`: [KT2Extension] = [], url: Swift.String,
@@ -147,11 +147,11 @@ public struct KT2ActivityDefinition: Sendable, Equatable, Decodable, Encodable {
     ///   Schemas/Koppeltaal2/types.json#/$defs/KT2ActivityDefinition/properties/participant/items
     public struct Participant: Sendable, Equatable, Decodable, Encodable {
         /// patient, practitioner, related-person, device.
-        public let type: Swift.String?
+        public var type: Swift.String?
         /// The role.
-        public let role: KT2CodeableConcept?
+        public var role: KT2CodeableConcept?
         /// The members beyond the schema's properties, by key, as received and to be sent.
-        public let additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
+        public var additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
         /// Creates a value from its properties.
         public init(
             type: Swift.String? = nil, role: KT2CodeableConcept? = nil,

@@ -12,31 +12,31 @@ import HealthSignInOAuth
 /// - Remark: Generated from Schemas/Koppeltaal2/types.json#/$defs/KT2AuditEvent
 public struct KT2AuditEvent: Sendable, Equatable, Decodable, Encodable {
     /// The server's logical id; absent before create.
-    public let id: Swift.String?
+    public var id: Swift.String?
     /// The version and profiles.
-    public let meta: KT2Meta?
+    public var meta: KT2Meta?
     /// Extensions, such as resource-origin (set by the server; never sent on create).
-    public let `extension`: [KT2Extension]
+    public var `extension`: [KT2Extension]
     /// The event type, e.g. DCM#110100 (Application Activity).
-    public let type: KT2Coding
+    public var type: KT2Coding
     /// E.g. DCM#110120 (Application Start).
-    public let subtype: [KT2Coding]
+    public var subtype: [KT2Coding]
     /// C, R, U, D or E.
-    public let action: Swift.String?
+    public var action: Swift.String?
     /// When, a FHIR instant.
-    public let recorded: Swift.String
+    public var recorded: Swift.String
     /// 0 success, 4 minor failure, 8 serious failure, 12 major failure.
-    public let outcome: Swift.String?
+    public var outcome: Swift.String?
     /// What went wrong.
-    public let outcomeDesc: Swift.String?
+    public var outcomeDesc: Swift.String?
     /// Who took part.
-    public let agent: [KT2AuditEvent.Agent]
+    public var agent: [KT2AuditEvent.Agent]
     /// Who recorded it.
-    public let source: KT2AuditEvent.Source
+    public var source: KT2AuditEvent.Source
     /// What was involved.
-    public let entity: [KT2AuditEvent.Entity]
+    public var entity: [KT2AuditEvent.Entity]
     /// The members beyond the schema's properties, by key, as received and to be sent.
-    public let additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
+    public var additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
     /// Creates a value from its properties.
     public init(
         id: Swift.String? = nil, meta: KT2Meta? = nil, `extension`: [KT2Extension] = [], type: KT2Coding = .init(),
@@ -97,13 +97,13 @@ public struct KT2AuditEvent: Sendable, Equatable, Decodable, Encodable {
     /// - Remark: Generated from Schemas/Koppeltaal2/types.json#/$defs/KT2AuditEvent/properties/agent/items
     public struct Agent: Sendable, Equatable, Decodable, Encodable {
         /// The agent's role, e.g. DCM#110151.
-        public let type: KT2CodeableConcept?
+        public var type: KT2CodeableConcept?
         /// The Device that acted.
-        public let who: KT2Reference?
+        public var who: KT2Reference?
         /// Whether this agent started the event.
-        public let requestor: Swift.Bool
+        public var requestor: Swift.Bool
         /// The members beyond the schema's properties, by key, as received and to be sent.
-        public let additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
+        public var additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
         /// Creates a value from its properties.
         public init(
             type: KT2CodeableConcept? = nil, who: KT2Reference? = nil, requestor: Swift.Bool,
@@ -141,9 +141,9 @@ public struct KT2AuditEvent: Sendable, Equatable, Decodable, Encodable {
     /// Who recorded it.
     public struct Source: Sendable, Equatable, Decodable, Encodable {
         /// The Device that recorded the event.
-        public let observer: KT2Reference?
+        public var observer: KT2Reference?
         /// The members beyond the schema's properties, by key, as received and to be sent.
-        public let additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
+        public var additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
         /// Creates a value from its properties.
         public init(
             observer: KT2Reference? = nil, additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
@@ -175,11 +175,11 @@ public struct KT2AuditEvent: Sendable, Equatable, Decodable, Encodable {
     /// - Remark: Generated from Schemas/Koppeltaal2/types.json#/$defs/KT2AuditEvent/properties/entity/items
     public struct Entity: Sendable, Equatable, Decodable, Encodable {
         /// The resource involved.
-        public let what: KT2Reference?
+        public var what: KT2Reference?
         /// Its kind.
-        public let type: KT2Coding?
+        public var type: KT2Coding?
         /// The members beyond the schema's properties, by key, as received and to be sent.
-        public let additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
+        public var additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
         /// Creates a value from its properties.
         public init(
             what: KT2Reference? = nil, type: KT2Coding? = nil,

@@ -11,19 +11,19 @@ import HealthSignInOAuth
 /// - Remark: Generated from Schemas/Koppeltaal2/types.json#/$defs/KT2Bundle
 public struct KT2Bundle: Sendable, Equatable, Decodable, Encodable {
     /// The bundle's id.
-    public let id: Swift.String?
+    public var id: Swift.String?
     /// Metadata.
-    public let meta: KT2Meta?
+    public var meta: KT2Meta?
     /// searchset, transaction, transaction-response, batch, ...
-    public let type: Swift.String
+    public var type: Swift.String
     /// How many resources match the search in all (when the server counts).
-    public let total: Swift.Int?
+    public var total: Swift.Int?
     /// Links: next is the following page.
-    public let link: [KT2Bundle.Link]
+    public var link: [KT2Bundle.Link]
     /// The entries.
-    public let entry: [KT2Bundle.Entry]
+    public var entry: [KT2Bundle.Entry]
     /// The members beyond the schema's properties, by key, as received and to be sent.
-    public let additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
+    public var additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
     /// The wire names of the properties; members of `additionalProperties` by these names are not sent.
     public static let propertyNames: Swift.Set<Swift.String> = [
         "resourceType", "id", "meta", "type", "total", "link", "entry"]
@@ -82,11 +82,11 @@ public struct KT2Bundle: Sendable, Equatable, Decodable, Encodable {
     /// - Remark: Generated from Schemas/Koppeltaal2/types.json#/$defs/KT2Bundle/properties/link/items
     public struct Link: Sendable, Equatable, Decodable, Encodable {
         /// self, next, previous, ...
-        public let relation: Swift.String
+        public var relation: Swift.String
         /// The URL.
-        public let url: Swift.String
+        public var url: Swift.String
         /// The members beyond the schema's properties, by key, as received and to be sent.
-        public let additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
+        public var additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
         /// Creates a value from its properties.
         public init(
             relation: Swift.String, url: Swift.String,
@@ -121,17 +121,17 @@ public struct KT2Bundle: Sendable, Equatable, Decodable, Encodable {
     /// - Remark: Generated from Schemas/Koppeltaal2/types.json#/$defs/KT2Bundle/properties/entry/items
     public struct Entry: Sendable, Equatable, Decodable, Encodable {
         /// The resource's absolute URL.
-        public let fullURL: Swift.String?
+        public var fullURL: Swift.String?
         /// The resource.
-        public let resource: KT2Resource?
+        public var resource: KT2Resource?
         /// Why it is in a search result.
-        public let search: KT2Bundle.Entry.Search?
+        public var search: KT2Bundle.Entry.Search?
         /// In a transaction: what to do with the entry.
-        public let request: KT2Bundle.Entry.Request?
+        public var request: KT2Bundle.Entry.Request?
         /// In a transaction response: what happened.
-        public let response: KT2Bundle.Entry.Response?
+        public var response: KT2Bundle.Entry.Response?
         /// The members beyond the schema's properties, by key, as received and to be sent.
-        public let additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
+        public var additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
         /// Creates a value from its properties.
         public init(
             fullURL: Swift.String? = nil, resource: KT2Resource? = nil, search: KT2Bundle.Entry.Search? = nil,
@@ -184,9 +184,9 @@ public struct KT2Bundle: Sendable, Equatable, Decodable, Encodable {
         /// Why it is in a search result.
         public struct Search: Sendable, Equatable, Decodable, Encodable {
             /// match or include.
-            public let mode: Swift.String?
+            public var mode: Swift.String?
             /// The members beyond the schema's properties, by key, as received and to be sent.
-            public let additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
+            public var additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
             /// Creates a value from its properties.
             public init(
                 mode: Swift.String? = nil, additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
@@ -218,15 +218,15 @@ public struct KT2Bundle: Sendable, Equatable, Decodable, Encodable {
         /// In a transaction: what to do with the entry.
         public struct Request: Sendable, Equatable, Decodable, Encodable {
             /// GET, POST, PUT, DELETE.
-            public let method: Swift.String
+            public var method: Swift.String
             /// Type or Type/id.
-            public let url: Swift.String
+            public var url: Swift.String
             /// W/"<versionId>" for a PUT.
-            public let ifMatch: Swift.String?
+            public var ifMatch: Swift.String?
             /// A conditional create's search.
-            public let ifNoneExist: Swift.String?
+            public var ifNoneExist: Swift.String?
             /// The members beyond the schema's properties, by key, as received and to be sent.
-            public let additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
+            public var additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
             /// Creates a value from its properties.
             public init(
                 method: Swift.String, url: Swift.String, ifMatch: Swift.String? = nil, ifNoneExist: Swift.String? = nil,
@@ -267,13 +267,13 @@ public struct KT2Bundle: Sendable, Equatable, Decodable, Encodable {
         /// In a transaction response: what happened.
         public struct Response: Sendable, Equatable, Decodable, Encodable {
             /// The status, e.g. 201 Created.
-            public let status: Swift.String
+            public var status: Swift.String
             /// Where it was stored.
-            public let location: Swift.String?
+            public var location: Swift.String?
             /// The new version's ETag.
-            public let etag: Swift.String?
+            public var etag: Swift.String?
             /// The members beyond the schema's properties, by key, as received and to be sent.
-            public let additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
+            public var additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
             /// Creates a value from its properties.
             public init(
                 status: Swift.String, location: Swift.String? = nil, etag: Swift.String? = nil,

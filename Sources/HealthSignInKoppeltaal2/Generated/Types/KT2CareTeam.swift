@@ -11,23 +11,23 @@ import HealthSignInOAuth
 /// - Remark: Generated from Schemas/Koppeltaal2/types.json#/$defs/KT2CareTeam
 public struct KT2CareTeam: Sendable, Equatable, Decodable, Encodable {
     /// The server's logical id; absent before create.
-    public let id: Swift.String?
+    public var id: Swift.String?
     /// The version and profiles.
-    public let meta: KT2Meta?
+    public var meta: KT2Meta?
     /// Extensions, such as resource-origin (set by the server; never sent on create).
-    public let `extension`: [KT2Extension]
+    public var `extension`: [KT2Extension]
     /// Business identifiers.
-    public let identifier: [KT2Identifier]
+    public var identifier: [KT2Identifier]
     /// active, or inactive instead of deleted.
-    public let status: KT2CareTeam.Status?
+    public var status: KT2CareTeam.Status?
     /// The team's name.
-    public let name: Swift.String?
+    public var name: Swift.String?
     /// The patient.
-    public let subject: KT2Reference?
+    public var subject: KT2Reference?
     /// The members.
-    public let participant: [KT2CareTeam.Participant]
+    public var participant: [KT2CareTeam.Participant]
     /// The members beyond the schema's properties, by key, as received and to be sent.
-    public let additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
+    public var additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
     /// Creates a value from its properties.
     public init(
         id: Swift.String? = nil, meta: KT2Meta? = nil, `extension`: [KT2Extension] = [],
@@ -133,11 +133,11 @@ public struct KT2CareTeam: Sendable, Equatable, Decodable, Encodable {
     /// - Remark: Generated from Schemas/Koppeltaal2/types.json#/$defs/KT2CareTeam/properties/participant/items
     public struct Participant: Sendable, Equatable, Decodable, Encodable {
         /// Roles.
-        public let role: [KT2CodeableConcept]
+        public var role: [KT2CodeableConcept]
         /// The member.
-        public let member: KT2Reference?
+        public var member: KT2Reference?
         /// The members beyond the schema's properties, by key, as received and to be sent.
-        public let additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
+        public var additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
         /// Creates a value from its properties.
         public init(
             role: [KT2CodeableConcept] = [], member: KT2Reference? = nil,

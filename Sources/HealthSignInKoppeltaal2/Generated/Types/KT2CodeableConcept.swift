@@ -10,11 +10,11 @@ import HealthSignInOAuth
 /// - Remark: Generated from Schemas/Koppeltaal2/types.json#/$defs/KT2CodeableConcept
 public struct KT2CodeableConcept: Sendable, Equatable, Decodable, Encodable {
     /// Codes from code systems.
-    public let coding: [KT2Coding]
+    public var coding: [KT2Coding]
     /// The concept as text.
-    public let text: Swift.String?
+    public var text: Swift.String?
     /// The members beyond the schema's properties, by key, as received and to be sent.
-    public let additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
+    public var additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
     /// Creates a value from its properties.
     public init(
         coding: [KT2Coding] = [], text: Swift.String? = nil,

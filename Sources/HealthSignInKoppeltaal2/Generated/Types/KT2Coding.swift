@@ -10,15 +10,15 @@ import HealthSignInOAuth
 /// - Remark: Generated from Schemas/Koppeltaal2/types.json#/$defs/KT2Coding
 public struct KT2Coding: Sendable, Equatable, Decodable, Encodable {
     /// The code system's URI.
-    public let system: Swift.String?
+    public var system: Swift.String?
     /// The code system's version.
-    public let version: Swift.String?
+    public var version: Swift.String?
     /// The code.
-    public let code: Swift.String?
+    public var code: Swift.String?
     /// Its display text.
-    public let display: Swift.String?
+    public var display: Swift.String?
     /// The members beyond the schema's properties, by key, as received and to be sent.
-    public let additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
+    public var additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
     /// Creates a value from its properties.
     public init(
         system: Swift.String? = nil, version: Swift.String? = nil, code: Swift.String? = nil,

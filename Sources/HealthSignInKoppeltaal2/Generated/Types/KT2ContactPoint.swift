@@ -10,13 +10,13 @@ import HealthSignInOAuth
 /// - Remark: Generated from Schemas/Koppeltaal2/types.json#/$defs/KT2ContactPoint
 public struct KT2ContactPoint: Sendable, Equatable, Decodable, Encodable {
     /// phone, email, url, ...
-    public let system: Swift.String?
+    public var system: Swift.String?
     /// The address or number.
-    public let value: Swift.String?
+    public var value: Swift.String?
     /// home, work, mobile, ...
-    public let use: Swift.String?
+    public var use: Swift.String?
     /// The members beyond the schema's properties, by key, as received and to be sent.
-    public let additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
+    public var additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
     /// Creates a value from its properties.
     public init(
         system: Swift.String? = nil, value: Swift.String? = nil, use: Swift.String? = nil,

@@ -12,19 +12,19 @@ import HealthSignInOAuth
 /// - Remark: Generated from Schemas/Koppeltaal2/types.json#/$defs/KT2Device
 public struct KT2Device: Sendable, Equatable, Decodable, Encodable {
     /// The server's logical id; absent before create.
-    public let id: Swift.String?
+    public var id: Swift.String?
     /// The version and profiles.
-    public let meta: KT2Meta?
+    public var meta: KT2Meta?
     /// Extensions, such as resource-origin (set by the server; never sent on create).
-    public let `extension`: [KT2Extension]
+    public var `extension`: [KT2Extension]
     /// Business identifiers.
-    public let identifier: [KT2Identifier]
+    public var identifier: [KT2Identifier]
     /// active, or inactive instead of deleted.
-    public let status: KT2Device.Status
+    public var status: KT2Device.Status
     /// Its names.
-    public let deviceName: [KT2Device.DeviceName]
+    public var deviceName: [KT2Device.DeviceName]
     /// The members beyond the schema's properties, by key, as received and to be sent.
-    public let additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
+    public var additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
     /// Creates a value from its properties.
     public init(
         id: Swift.String? = nil, meta: KT2Meta? = nil, `extension`: [KT2Extension] = [], identifier: [KT2Identifier],
@@ -118,11 +118,11 @@ public struct KT2Device: Sendable, Equatable, Decodable, Encodable {
     /// - Remark: Generated from Schemas/Koppeltaal2/types.json#/$defs/KT2Device/properties/deviceName/items
     public struct DeviceName: Sendable, Equatable, Decodable, Encodable {
         /// The name.
-        public let name: Swift.String
+        public var name: Swift.String
         /// user-friendly-name, manufacturer-name, ...
-        public let type: Swift.String
+        public var type: Swift.String
         /// The members beyond the schema's properties, by key, as received and to be sent.
-        public let additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
+        public var additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
         /// Creates a value from its properties.
         public init(
             name: Swift.String, type: Swift.String,

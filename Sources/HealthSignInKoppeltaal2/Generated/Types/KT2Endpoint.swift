@@ -11,25 +11,25 @@ import HealthSignInOAuth
 /// - Remark: Generated from Schemas/Koppeltaal2/types.json#/$defs/KT2Endpoint
 public struct KT2Endpoint: Sendable, Equatable, Decodable, Encodable {
     /// The server's logical id; absent before create.
-    public let id: Swift.String?
+    public var id: Swift.String?
     /// The version and profiles.
-    public let meta: KT2Meta?
+    public var meta: KT2Meta?
     /// Extensions, such as resource-origin (set by the server; never sent on create).
-    public let `extension`: [KT2Extension]
+    public var `extension`: [KT2Extension]
     /// Business identifiers.
-    public let identifier: [KT2Identifier]
+    public var identifier: [KT2Identifier]
     /// active, or off instead of deleted.
-    public let status: KT2Endpoint.Status
+    public var status: KT2Endpoint.Status
     /// hti-smart-on-fhir in http://vzvz.nl/fhir/CodeSystem/koppeltaal-endpoint-connection-type.
-    public let connectionType: KT2Coding
+    public var connectionType: KT2Coding
     /// A name for the endpoint.
-    public let name: Swift.String?
+    public var name: Swift.String?
     /// any, as KT2Endpoint fixes it.
-    public let payloadType: [KT2CodeableConcept]
+    public var payloadType: [KT2CodeableConcept]
     /// The launch URL, https.
-    public let address: Swift.String
+    public var address: Swift.String
     /// The members beyond the schema's properties, by key, as received and to be sent.
-    public let additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
+    public var additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
     /// Creates a value from its properties.
     public init(
         id: Swift.String? = nil, meta: KT2Meta? = nil, `extension`: [KT2Extension] = [],

@@ -12,23 +12,23 @@ import HealthSignInOAuth
 /// - Remark: Generated from Schemas/Koppeltaal2/types.json#/$defs/KT2Extension
 public struct KT2Extension: Sendable, Equatable, Decodable, Encodable {
     /// What the extension means, e.g. http://koppeltaal.nl/fhir/StructureDefinition/resource-origin.
-    public let url: Swift.String
+    public var url: Swift.String
     /// A reference value.
-    public let valueReference: KT2Reference?
+    public var valueReference: KT2Reference?
     /// An id value.
-    public let valueID: Swift.String?
+    public var valueID: Swift.String?
     /// A string value.
-    public let valueString: Swift.String?
+    public var valueString: Swift.String?
     /// A URI value.
-    public let valueURI: Swift.String?
+    public var valueURI: Swift.String?
     /// A code value.
-    public let valueCode: Swift.String?
+    public var valueCode: Swift.String?
     /// A boolean value.
-    public let valueBoolean: Swift.Bool?
+    public var valueBoolean: Swift.Bool?
     /// A canonical URL value.
-    public let valueCanonical: Swift.String?
+    public var valueCanonical: Swift.String?
     /// The members beyond the schema's properties, by key, as received and to be sent.
-    public let additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
+    public var additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
     /// Creates a value from its properties.
     public init(
         url: Swift.String, valueReference: KT2Reference? = nil, valueID: Swift.String? = nil,

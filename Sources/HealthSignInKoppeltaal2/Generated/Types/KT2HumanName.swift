@@ -10,19 +10,19 @@ import HealthSignInOAuth
 /// - Remark: Generated from Schemas/Koppeltaal2/types.json#/$defs/KT2HumanName
 public struct KT2HumanName: Sendable, Equatable, Decodable, Encodable {
     /// usual, official, nickname, ...
-    public let use: Swift.String?
+    public var use: Swift.String?
     /// The whole name as text.
-    public let text: Swift.String?
+    public var text: Swift.String?
     /// The family name.
-    public let family: Swift.String?
+    public var family: Swift.String?
     /// Given names.
-    public let given: [Swift.String]
+    public var given: [Swift.String]
     /// Prefixes.
-    public let prefix: [Swift.String]
+    public var prefix: [Swift.String]
     /// Suffixes.
-    public let suffix: [Swift.String]
+    public var suffix: [Swift.String]
     /// The members beyond the schema's properties, by key, as received and to be sent.
-    public let additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
+    public var additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
     /// Creates a value from its properties.
     public init(
         use: Swift.String? = nil, text: Swift.String? = nil, family: Swift.String? = nil, given: [Swift.String] = [],

@@ -10,15 +10,15 @@ import HealthSignInOAuth
 /// - Remark: Generated from Schemas/Koppeltaal2/types.json#/$defs/KT2Identifier
 public struct KT2Identifier: Sendable, Equatable, Decodable, Encodable {
     /// usual, official, temp, secondary or old.
-    public let use: Swift.String?
+    public var use: Swift.String?
     /// The namespace of the value, a URI.
-    public let system: Swift.String?
+    public var system: Swift.String?
     /// The identifier.
-    public let value: Swift.String?
+    public var value: Swift.String?
     /// What kind of identifier it is.
-    public let type: KT2CodeableConcept?
+    public var type: KT2CodeableConcept?
     /// The members beyond the schema's properties, by key, as received and to be sent.
-    public let additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
+    public var additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
     /// Creates a value from its properties.
     public init(
         use: Swift.String? = nil, system: Swift.String? = nil, value: Swift.String? = nil,

@@ -10,15 +10,15 @@ import HealthSignInOAuth
 /// - Remark: Generated from Schemas/Koppeltaal2/types.json#/$defs/KT2Meta
 public struct KT2Meta: Sendable, Equatable, Decodable, Encodable {
     /// The version the server assigned; an update sends it back in If-Match as W/"<versionId>".
-    public let versionID: Swift.String?
+    public var versionID: Swift.String?
     /// When the server stored this version (a FHIR instant).
-    public let lastUpdated: Swift.String?
+    public var lastUpdated: Swift.String?
     /// The profiles the resource claims, e.g. http://koppeltaal.nl/fhir/StructureDefinition/KT2Task.
-    public let profile: [Swift.String]
+    public var profile: [Swift.String]
     /// Where the resource came from.
-    public let source: Swift.String?
+    public var source: Swift.String?
     /// The members beyond the schema's properties, by key, as received and to be sent.
-    public let additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
+    public var additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
     /// Creates a value from its properties.
     public init(
         versionID: Swift.String? = nil, lastUpdated: Swift.String? = nil, profile: [Swift.String] = [],

@@ -11,15 +11,15 @@ import HealthSignInOAuth
 /// - Remark: Generated from Schemas/Koppeltaal2/types.json#/$defs/KT2OperationOutcome
 public struct KT2OperationOutcome: Sendable, Equatable, Decodable, Encodable {
     /// The server's logical id; absent before create.
-    public let id: Swift.String?
+    public var id: Swift.String?
     /// The version and profiles.
-    public let meta: KT2Meta?
+    public var meta: KT2Meta?
     /// Extensions, such as resource-origin (set by the server; never sent on create).
-    public let `extension`: [KT2Extension]
+    public var `extension`: [KT2Extension]
     /// The issues.
-    public let issue: [KT2OperationOutcomeIssue]
+    public var issue: [KT2OperationOutcomeIssue]
     /// The members beyond the schema's properties, by key, as received and to be sent.
-    public let additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
+    public var additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
     /// Creates a value from its properties.
     public init(
         id: Swift.String? = nil, meta: KT2Meta? = nil, `extension`: [KT2Extension] = [],

@@ -10,17 +10,17 @@ import HealthSignInOAuth
 /// - Remark: Generated from Schemas/Koppeltaal2/types.json#/$defs/KT2OperationOutcomeIssue
 public struct KT2OperationOutcomeIssue: Sendable, Equatable, Decodable, Encodable {
     /// fatal, error, warning or information.
-    public let severity: Swift.String
+    public var severity: Swift.String
     /// The issue type, e.g. conflict, not-found, security.
-    public let code: Swift.String
+    public var code: Swift.String
     /// Coded details.
-    public let details: KT2CodeableConcept?
+    public var details: KT2CodeableConcept?
     /// Text for a developer.
-    public let diagnostics: Swift.String?
+    public var diagnostics: Swift.String?
     /// FHIRPath expressions of the elements at fault.
-    public let expression: [Swift.String]
+    public var expression: [Swift.String]
     /// The members beyond the schema's properties, by key, as received and to be sent.
-    public let additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
+    public var additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
     /// Creates a value from its properties.
     public init(
         severity: Swift.String, code: Swift.String, details: KT2CodeableConcept? = nil,

@@ -11,25 +11,25 @@ import HealthSignInOAuth
 /// - Remark: Generated from Schemas/Koppeltaal2/types.json#/$defs/KT2Patient
 public struct KT2Patient: Sendable, Equatable, Decodable, Encodable {
     /// The server's logical id; absent before create.
-    public let id: Swift.String?
+    public var id: Swift.String?
     /// The version and profiles.
-    public let meta: KT2Meta?
+    public var meta: KT2Meta?
     /// Extensions, such as resource-origin (set by the server; never sent on create).
-    public let `extension`: [KT2Extension]
+    public var `extension`: [KT2Extension]
     /// Business identifiers.
-    public let identifier: [KT2Identifier]
+    public var identifier: [KT2Identifier]
     /// false instead of deleted.
-    public let active: Swift.Bool?
+    public var active: Swift.Bool?
     /// Names.
-    public let name: [KT2HumanName]
+    public var name: [KT2HumanName]
     /// Contacts.
-    public let telecom: [KT2ContactPoint]
+    public var telecom: [KT2ContactPoint]
     /// male, female, other or unknown.
-    public let gender: Swift.String?
+    public var gender: Swift.String?
     /// A FHIR date.
-    public let birthDate: Swift.String?
+    public var birthDate: Swift.String?
     /// The members beyond the schema's properties, by key, as received and to be sent.
-    public let additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
+    public var additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
     /// Creates a value from its properties.
     public init(
         id: Swift.String? = nil, meta: KT2Meta? = nil, `extension`: [KT2Extension] = [],

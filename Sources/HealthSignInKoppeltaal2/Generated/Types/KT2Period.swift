@@ -10,11 +10,11 @@ import HealthSignInOAuth
 /// - Remark: Generated from Schemas/Koppeltaal2/types.json#/$defs/KT2Period
 public struct KT2Period: Sendable, Equatable, Decodable, Encodable {
     /// The start, a FHIR dateTime.
-    public let start: Swift.String?
+    public var start: Swift.String?
     /// The end, a FHIR dateTime.
-    public let end: Swift.String?
+    public var end: Swift.String?
     /// The members beyond the schema's properties, by key, as received and to be sent.
-    public let additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
+    public var additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
     /// Creates a value from its properties.
     public init(
         start: Swift.String? = nil, end: Swift.String? = nil,

@@ -10,15 +10,15 @@ import HealthSignInOAuth
 /// - Remark: Generated from Schemas/Koppeltaal2/types.json#/$defs/KT2Reference
 public struct KT2Reference: Sendable, Equatable, Decodable, Encodable {
     /// A relative reference, Type/id, or an absolute URL.
-    public let reference: Swift.String?
+    public var reference: Swift.String?
     /// The referenced resource's type, e.g. Device.
-    public let type: Swift.String?
+    public var type: Swift.String?
     /// Text for the reference.
-    public let display: Swift.String?
+    public var display: Swift.String?
     /// A logical reference, when there is no literal one.
-    public let identifier: KT2Identifier?
+    public var identifier: KT2Identifier?
     /// The members beyond the schema's properties, by key, as received and to be sent.
-    public let additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
+    public var additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
     /// Creates a value from its properties.
     public init(
         reference: Swift.String? = nil, type: Swift.String? = nil, display: Swift.String? = nil,

@@ -12,23 +12,23 @@ import HealthSignInOAuth
 /// - Remark: Generated from Schemas/Koppeltaal2/types.json#/$defs/KT2Subscription
 public struct KT2Subscription: Sendable, Equatable, Decodable, Encodable {
     /// The server's logical id; absent before create.
-    public let id: Swift.String?
+    public var id: Swift.String?
     /// The version and profiles.
-    public let meta: KT2Meta?
+    public var meta: KT2Meta?
     /// Extensions, such as resource-origin (set by the server; never sent on create).
-    public let `extension`: [KT2Extension]
+    public var `extension`: [KT2Extension]
     /// requested when created; off instead of deleted.
-    public let status: KT2Subscription.Status
+    public var status: KT2Subscription.Status
     /// Why the subscription exists.
-    public let reason: Swift.String
+    public var reason: Swift.String
     /// A search, e.g. Task?status=completed.
-    public let criteria: Swift.String
+    public var criteria: Swift.String
     /// The server's latest error.
-    public let error: Swift.String?
+    public var error: Swift.String?
     /// How notifications are sent: rest-hook, without a payload.
-    public let channel: KT2Subscription.Channel
+    public var channel: KT2Subscription.Channel
     /// The members beyond the schema's properties, by key, as received and to be sent.
-    public let additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
+    public var additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
     /// Creates a value from its properties.
     public init(
         id: Swift.String? = nil, meta: KT2Meta? = nil, `extension`: [KT2Extension] = [], status: KT2Subscription.Status,
@@ -128,11 +128,11 @@ public struct KT2Subscription: Sendable, Equatable, Decodable, Encodable {
     /// How notifications are sent: rest-hook, without a payload.
     public struct Channel: Sendable, Equatable, Decodable, Encodable {
         /// The https URL notified.
-        public let endpoint: Swift.String?
+        public var endpoint: Swift.String?
         /// Header lines sent with each notification, e.g. a secret the receiver checks.
-        public let header: [Swift.String]
+        public var header: [Swift.String]
         /// The members beyond the schema's properties, by key, as received and to be sent.
-        public let additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
+        public var additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
         /// Creates a value from its properties.
         public init(
             endpoint: Swift.String? = nil, header: [Swift.String] = [],

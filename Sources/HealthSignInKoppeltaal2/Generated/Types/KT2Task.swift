@@ -12,41 +12,41 @@ import HealthSignInOAuth
 /// - Remark: Generated from Schemas/Koppeltaal2/types.json#/$defs/KT2Task
 public struct KT2Task: Sendable, Equatable, Decodable, Encodable {
     /// The server's logical id; absent before create.
-    public let id: Swift.String?
+    public var id: Swift.String?
     /// The version and profiles.
-    public let meta: KT2Meta?
+    public var meta: KT2Meta?
     /// Extensions, such as resource-origin (set by the server; never sent on create).
-    public let `extension`: [KT2Extension]
+    public var `extension`: [KT2Extension]
     /// Business identifiers.
-    public let identifier: [KT2Identifier]
+    public var identifier: [KT2Identifier]
     /// The ActivityDefinition's canonical URL, as older portals send it; the instantiates extension replaces it.
-    public let instantiatesCanonical: Swift.String?
+    public var instantiatesCanonical: Swift.String?
     /// The main task of a subtask.
-    public let partOf: [KT2Reference]
+    public var partOf: [KT2Reference]
     /// The task's state.
-    public let status: KT2Task.Status
+    public var status: KT2Task.Status
     /// order, plan, proposal, ...
-    public let intent: Swift.String
+    public var intent: Swift.String
     /// routine, as KT2Task fixes it.
-    public let priority: Swift.String?
+    public var priority: Swift.String?
     /// view for a read-only subtask.
-    public let code: KT2CodeableConcept?
+    public var code: KT2CodeableConcept?
     /// What is to be done.
-    public let details: Swift.String?
+    public var details: Swift.String?
     /// The patient the task is for.
-    public let `for`: KT2Reference
+    public var `for`: KT2Reference
     /// When it was created, a FHIR dateTime.
-    public let authoredOn: Swift.String?
+    public var authoredOn: Swift.String?
     /// When it last changed, a FHIR dateTime.
-    public let lastModified: Swift.String?
+    public var lastModified: Swift.String?
     /// Who asked for it.
-    public let requester: KT2Reference?
+    public var requester: KT2Reference?
     /// Who carries it out: a Patient, Practitioner, RelatedPerson or CareTeam.
-    public let owner: KT2Reference
+    public var owner: KT2Reference
     /// When it runs.
-    public let executionPeriod: KT2Period?
+    public var executionPeriod: KT2Period?
     /// The members beyond the schema's properties, by key, as received and to be sent.
-    public let additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
+    public var additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
     /// Creates a value from its properties.
     public init(
         id: Swift.String? = nil, meta: KT2Meta? = nil, `extension`: [KT2Extension] = [], identifier: [KT2Identifier],

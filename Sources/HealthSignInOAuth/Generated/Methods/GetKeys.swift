@@ -10,7 +10,7 @@ public enum GetKeys {
     /// A JSON Web Key Set (RFC 7517 §5).
     public struct Response: Sendable, Equatable, Decodable {
         /// The keys, each a JSON object read by JSONWebKey.
-        public let keys: [GetKeys.Key]
+        public var keys: [GetKeys.Key]
         /// Creates a value from its properties.
         public init(keys: [GetKeys.Key]) { self.keys = keys }
         public init(from decoder: any Decoder) throws {

@@ -11,9 +11,9 @@ public enum Introspect {
     /// - Remark: Generated from Schemas/OAuth2/Introspect.json#/request
     public struct Request: Sendable, Equatable {
         /// The token to introspect.
-        public let token: Swift.String
+        public var token: Swift.String
         /// access_token or refresh_token.
-        public let tokenTypeHint: Swift.String?
+        public var tokenTypeHint: Swift.String?
         /// Creates a value from its properties.
         public init(token: Swift.String, tokenTypeHint: Swift.String? = nil) {
             (self.token, self.tokenTypeHint) = (token, tokenTypeHint)
@@ -24,29 +24,29 @@ public enum Introspect {
     /// additionalProperties.
     public struct Response: Sendable, Equatable, Decodable {
         /// Whether the token is active; every other member is absent for an inactive token.
-        public let active: Swift.Bool
+        public var active: Swift.Bool
         /// The scopes it grants.
-        public let scope: Swift.String?
+        public var scope: Swift.String?
         /// The client it was issued to.
-        public let clientID: Swift.String?
+        public var clientID: Swift.String?
         /// A human-readable name of the resource owner.
-        public let username: Swift.String?
+        public var username: Swift.String?
         /// The token's type, e.g. Bearer.
-        public let tokenType: Swift.String?
+        public var tokenType: Swift.String?
         /// When it expires, in seconds since 1970.
-        public let exp: Swift.Int64?
+        public var exp: Swift.Int64?
         /// When it was issued, in seconds since 1970.
-        public let iat: Swift.Int64?
+        public var iat: Swift.Int64?
         /// When it becomes usable, in seconds since 1970.
-        public let nbf: Swift.Int64?
+        public var nbf: Swift.Int64?
         /// The subject of the token.
-        public let sub: Swift.String?
+        public var sub: Swift.String?
         /// The issuer of the token.
-        public let iss: Swift.String?
+        public var iss: Swift.String?
         /// The token's identifier.
-        public let jti: Swift.String?
+        public var jti: Swift.String?
         /// The members beyond the schema's properties, by key, as received and to be sent.
-        public let additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
+        public var additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
         /// Creates a value from its properties.
         public init(
             active: Swift.Bool, scope: Swift.String? = nil, clientID: Swift.String? = nil,

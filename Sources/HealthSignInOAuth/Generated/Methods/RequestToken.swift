@@ -28,11 +28,11 @@ public enum RequestToken {
     /// challenge.
     public struct AuthorizationCodeGrant: Sendable, Equatable {
         /// The authorization code.
-        public let code: Swift.String
+        public var code: Swift.String
         /// Exactly the redirect_uri of the authorization request.
-        public let redirectURI: Swift.String
+        public var redirectURI: Swift.String
         /// The PKCE verifier (RFC 7636) of the authorization request.
-        public let codeVerifier: Swift.String?
+        public var codeVerifier: Swift.String?
         /// Creates a value from its properties.
         public init(code: Swift.String, redirectURI: Swift.String, codeVerifier: Swift.String? = nil) {
             (self.code, self.redirectURI, self.codeVerifier) = (code, redirectURI, codeVerifier)
@@ -42,9 +42,9 @@ public enum RequestToken {
     /// The refresh_token grant (RFC 6749 §6).
     public struct RefreshTokenGrant: Sendable, Equatable {
         /// The current refresh token.
-        public let refreshToken: Swift.String
+        public var refreshToken: Swift.String
         /// A subset of the granted scopes, if wanted.
-        public let scope: Swift.String?
+        public var scope: Swift.String?
         /// Creates a value from its properties.
         public init(refreshToken: Swift.String, scope: Swift.String? = nil) {
             (self.refreshToken, self.scope) = (refreshToken, scope)
@@ -54,7 +54,7 @@ public enum RequestToken {
     /// The client_credentials grant (RFC 6749 §4.4): a token for the client itself, as a backend service asks.
     public struct ClientCredentialsGrant: Sendable, Equatable {
         /// The scopes wanted, e.g. system/*.rs.
-        public let scope: Swift.String?
+        public var scope: Swift.String?
         /// Creates a value from its properties.
         public init(scope: Swift.String? = nil) { self.scope = scope }
     }
@@ -62,21 +62,21 @@ public enum RequestToken {
     /// The RFC 8693 token exchange: a token for another one.
     public struct TokenExchangeGrant: Sendable, Equatable {
         /// The type of the subject token, e.g. urn:ietf:params:oauth:token-type:access_token.
-        public let subjectTokenType: Swift.String
+        public var subjectTokenType: Swift.String
         /// The token to exchange.
-        public let subjectToken: Swift.String
+        public var subjectToken: Swift.String
         /// The type of token wanted.
-        public let requestedTokenType: Swift.String?
+        public var requestedTokenType: Swift.String?
         /// Where the token will be used, by name.
-        public let audience: Swift.String?
+        public var audience: Swift.String?
         /// Where the token will be used, by URI.
-        public let resource: Swift.String?
+        public var resource: Swift.String?
         /// The scopes wanted.
-        public let scope: Swift.String?
+        public var scope: Swift.String?
         /// A token of the party acting for the subject.
-        public let actorToken: Swift.String?
+        public var actorToken: Swift.String?
         /// The type of the actor token.
-        public let actorTokenType: Swift.String?
+        public var actorTokenType: Swift.String?
         /// Creates a value from its properties.
         public init(
             subjectTokenType: Swift.String, subjectToken: Swift.String, requestedTokenType: Swift.String? = nil,

@@ -11,9 +11,9 @@ public enum Revoke {
     /// - Remark: Generated from Schemas/OAuth2/Revoke.json#/request
     public struct Request: Sendable, Equatable {
         /// The token to revoke.
-        public let token: Swift.String
+        public var token: Swift.String
         /// - Remark: Generated from Schemas/OAuth2/Revoke.json#/request/properties/token_type_hint
-        public let tokenTypeHint: Revoke.TokenTypeHint?
+        public var tokenTypeHint: Revoke.TokenTypeHint?
         /// Creates a value from its properties.
         public init(token: Swift.String, tokenTypeHint: Revoke.TokenTypeHint? = nil) {
             (self.token, self.tokenTypeHint) = (token, tokenTypeHint)

@@ -9,13 +9,13 @@ import Foundation
 /// - Remark: Generated from Schemas/OAuth2/types.json#/$defs/OAuthErrorBody
 public struct OAuthErrorBody: Sendable, Equatable, Decodable {
     /// The error code; see OAuthErrorCode.
-    public let error: Swift.String
+    public var error: Swift.String
     /// A human-readable explanation.
-    public let errorDescription: Swift.String?
+    public var errorDescription: Swift.String?
     /// A page about the error.
-    public let errorURI: Swift.String?
+    public var errorURI: Swift.String?
     /// The state of the request, when the server echoes it.
-    public let state: Swift.String?
+    public var state: Swift.String?
     /// Creates a value from its properties.
     public init(
         error: Swift.String, errorDescription: Swift.String? = nil, errorURI: Swift.String? = nil,

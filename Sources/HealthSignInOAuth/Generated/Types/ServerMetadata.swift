@@ -11,37 +11,37 @@ import Foundation
 /// - Remark: Generated from Schemas/OAuth2/types.json#/$defs/ServerMetadata
 public struct ServerMetadata: Sendable, Equatable, Decodable {
     /// The issuer identifier, the iss of its id tokens and of RFC 9207 authorization responses.
-    public let issuer: Swift.String?
+    public var issuer: Swift.String?
     /// The authorization endpoint.
-    public let authorizationEndpoint: Swift.String?
+    public var authorizationEndpoint: Swift.String?
     /// The token endpoint.
-    public let tokenEndpoint: Swift.String
+    public var tokenEndpoint: Swift.String
     /// The JSON Web Key Set that signs its id tokens.
-    public let jwksURI: Swift.String?
+    public var jwksURI: Swift.String?
     /// The dynamic client registration endpoint (RFC 7591).
-    public let registrationEndpoint: Swift.String?
+    public var registrationEndpoint: Swift.String?
     /// Scopes the server supports; it may support more.
-    public let scopesSupported: [Swift.String]
+    public var scopesSupported: [Swift.String]
     /// Response types, e.g. code.
-    public let responseTypesSupported: [Swift.String]
+    public var responseTypesSupported: [Swift.String]
     /// Grant types, e.g. authorization_code, client_credentials.
-    public let grantTypesSupported: [Swift.String]
+    public var grantTypesSupported: [Swift.String]
     /// Client authentication methods: client_secret_basic, client_secret_post, private_key_jwt, none.
-    public let tokenEndpointAuthMethodsSupported: [Swift.String]
+    public var tokenEndpointAuthMethodsSupported: [Swift.String]
     /// Client assertion algorithms, e.g. RS384, ES384.
-    public let tokenEndpointAuthSigningAlgValuesSupported: [Swift.String]
+    public var tokenEndpointAuthSigningAlgValuesSupported: [Swift.String]
     /// Algorithms of its id token signatures, e.g. RS256.
-    public let idTokenSigningAlgValuesSupported: [Swift.String]
+    public var idTokenSigningAlgValuesSupported: [Swift.String]
     /// The RFC 7009 revocation endpoint.
-    public let revocationEndpoint: Swift.String?
+    public var revocationEndpoint: Swift.String?
     /// The RFC 7662 introspection endpoint.
-    public let introspectionEndpoint: Swift.String?
+    public var introspectionEndpoint: Swift.String?
     /// PKCE methods: S256.
-    public let codeChallengeMethodsSupported: [Swift.String]
+    public var codeChallengeMethodsSupported: [Swift.String]
     /// RFC 9207: whether authorization responses carry iss.
-    public let authorizationResponseIssParameterSupported: Swift.Bool?
+    public var authorizationResponseIssParameterSupported: Swift.Bool?
     /// The members beyond the schema's properties, by key, as received and to be sent.
-    public let additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
+    public var additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
     /// Creates a value from its properties.
     public init(
         issuer: Swift.String? = nil, authorizationEndpoint: Swift.String? = nil, tokenEndpoint: Swift.String,

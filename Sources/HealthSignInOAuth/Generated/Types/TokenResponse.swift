@@ -10,22 +10,22 @@ import Foundation
 /// - Remark: Generated from Schemas/OAuth2/types.json#/$defs/TokenResponse
 public struct TokenResponse: Sendable, Equatable, Decodable {
     /// The access token, sent as Authorization: Bearer.
-    public let accessToken: Swift.String
+    public var accessToken: Swift.String
     /// The token type: Bearer, compared without regard to case. RFC 6749 requires it; a server that leaves it out is
     /// judged by the flow.
-    public let tokenType: Swift.String?
+    public var tokenType: Swift.String?
     /// The access token's lifetime in seconds; some servers send it as a numeric string.
-    public let expiresIn: Swift.Int?
+    public var expiresIn: Swift.Int?
     /// The refresh token, when the grant has one; a refresh response's new one replaces the old.
-    public let refreshToken: Swift.String?
+    public var refreshToken: Swift.String?
     /// The granted scopes, space-separated; they may differ from the requested ones.
-    public let scope: Swift.String?
+    public var scope: Swift.String?
     /// An OpenID Connect id token, when openid was granted; validate it before trusting its claims.
-    public let idToken: Swift.String?
+    public var idToken: Swift.String?
     /// RFC 8693: the type of the token issued by a token exchange.
-    public let issuedTokenType: Swift.String?
+    public var issuedTokenType: Swift.String?
     /// The members beyond the schema's properties, by key, as received and to be sent.
-    public let additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
+    public var additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
     /// Creates a value from its properties.
     public init(
         accessToken: Swift.String, tokenType: Swift.String? = nil, expiresIn: Swift.Int? = nil,

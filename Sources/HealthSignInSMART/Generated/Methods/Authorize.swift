@@ -13,26 +13,26 @@ public enum Authorize {
     /// - Remark: Generated from Schemas/SMART/Authorize.json#/request
     public struct Request: Sendable, Equatable {
         /// The app's registered client id.
-        public let clientID: Swift.String
+        public var clientID: Swift.String
         /// A registered redirect URI, exactly; the token request repeats it.
-        public let redirectURI: Swift.String
+        public var redirectURI: Swift.String
         /// The launch handle of an EHR launch (with the launch scope); absent in a standalone launch.
-        public let launch: Swift.String?
+        public var launch: Swift.String?
         /// The requested scopes, space-separated, e.g. launch/patient openid fhirUser offline_access patient/*.rs.
-        public let scope: Swift.String
+        public var scope: Swift.String
         /// An unguessable value (at least 122 bits) bound to this request, checked on the redirect.
-        public let state: Swift.String
+        public var state: Swift.String
         /// The FHIR base URL the token is for: the iss of an EHR launch.
-        public let aud: Swift.String
+        public var aud: Swift.String
         /// The PKCE S256 challenge, BASE64URL(SHA256(code_verifier)).
-        public let codeChallenge: Swift.String
+        public var codeChallenge: Swift.String
         /// A value the id token must carry back, when openid is requested.
-        public let nonce: Swift.String?
+        public var nonce: Swift.String?
         /// OpenID Connect's prompt (login, consent, select_account or none, space-separated), when the app asks for
         /// one.
-        public let prompt: Swift.String?
+        public var prompt: Swift.String?
         /// The members beyond the schema's properties, by key, as received and to be sent.
-        public let additionalProperties: [Swift.String: Swift.String]
+        public var additionalProperties: [Swift.String: Swift.String]
         /// The wire names of the properties; members of `additionalProperties` by these names are not sent.
         public static let propertyNames: Swift.Set<Swift.String> = [
             "response_type", "client_id", "redirect_uri", "launch", "scope", "state", "aud", "code_challenge",

@@ -16,20 +16,20 @@ public enum GetConfiguration {
     @dynamicMemberLookup
     public struct Response: Sendable, Equatable, Decodable {
         /// The OAuth2 ServerMetadata this type extends, whose members are read on this value too.
-        public let serverMetadata: HealthSignInOAuth.ServerMetadata
+        public var serverMetadata: HealthSignInOAuth.ServerMetadata
         /// The app state endpoint (deprecated).
-        public let smartAppStateEndpoint: Swift.String?
+        public var smartAppStateEndpoint: Swift.String?
         /// Endpoints that share this server's authorization (experimental).
-        public let associatedEndpoints: [GetConfiguration.AssociatedEndpoint]
+        public var associatedEndpoints: [GetConfiguration.AssociatedEndpoint]
         /// The URL of a FHIR Bundle with the brands of the server's user access.
-        public let userAccessBrandBundle: Swift.String?
+        public var userAccessBrandBundle: Swift.String?
         /// - Remark: Generated from
         ///   Schemas/SMART/GetConfiguration.json#/response/allOf/1/properties/user_access_brand_identifier
-        public let userAccessBrandIdentifier: FHIRIdentifier?
+        public var userAccessBrandIdentifier: FHIRIdentifier?
         /// Where a user manages the apps they authorized.
-        public let managementEndpoint: Swift.String?
+        public var managementEndpoint: Swift.String?
         /// SMART capabilities such as launch-ehr, client-public, sso-openid-connect, permission-offline.
-        public let capabilities: [Swift.String]
+        public var capabilities: [Swift.String]
         /// Creates a value from its properties.
         public init(
             serverMetadata: HealthSignInOAuth.ServerMetadata, smartAppStateEndpoint: Swift.String? = nil,
@@ -82,9 +82,9 @@ public enum GetConfiguration {
     /// An endpoint that shares this server's authorization.
     public struct AssociatedEndpoint: Sendable, Equatable, Decodable {
         /// The endpoint's URL.
-        public let url: Swift.String
+        public var url: Swift.String
         /// What it supports, e.g. smart-app-state.
-        public let capabilities: [Swift.String]
+        public var capabilities: [Swift.String]
         /// Creates a value from its properties.
         public init(url: Swift.String, capabilities: [Swift.String]) {
             (self.url, self.capabilities) = (url, capabilities)

@@ -10,17 +10,17 @@ import HealthSignInOAuth
 /// - Remark: Generated from Schemas/SMART/types.json#/$defs/FHIRContextItem
 public struct FHIRContextItem: Sendable, Equatable, Decodable {
     /// A relative reference such as Questionnaire/123.
-    public let reference: Swift.String?
+    public var reference: Swift.String?
     /// A canonical URL, e.g. of a Questionnaire.
-    public let canonical: Swift.String?
+    public var canonical: Swift.String?
     /// - Remark: Generated from Schemas/SMART/types.json#/$defs/FHIRContextItem/properties/identifier
-    public let identifier: FHIRIdentifier?
+    public var identifier: FHIRIdentifier?
     /// The resource type, when reference is absent.
-    public let type: Swift.String?
+    public var type: Swift.String?
     /// The role of the resource; absent means launch.
-    public let role: Swift.String?
+    public var role: Swift.String?
     /// The members beyond the schema's properties, by key, as received and to be sent.
-    public let additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
+    public var additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
     /// Creates a value from its properties.
     public init(
         reference: Swift.String? = nil, canonical: Swift.String? = nil, identifier: FHIRIdentifier? = nil,

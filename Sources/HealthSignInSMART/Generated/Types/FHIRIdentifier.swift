@@ -10,11 +10,11 @@ import HealthSignInOAuth
 /// - Remark: Generated from Schemas/SMART/types.json#/$defs/FHIRIdentifier
 public struct FHIRIdentifier: Sendable, Equatable, Decodable {
     /// The namespace of the value.
-    public let system: Swift.String?
+    public var system: Swift.String?
     /// The identifier.
-    public let value: Swift.String?
+    public var value: Swift.String?
     /// The members beyond the schema's properties, by key, as received and to be sent.
-    public let additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
+    public var additionalProperties: [Swift.String: HealthSignInCore.JSONValue]
     /// Creates a value from its properties.
     public init(
         system: Swift.String? = nil, value: Swift.String? = nil,

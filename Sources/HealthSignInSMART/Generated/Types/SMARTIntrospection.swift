@@ -12,13 +12,13 @@ import HealthSignInOAuth
 @dynamicMemberLookup
 public struct SMARTIntrospection: Sendable, Equatable, Decodable {
     /// The OAuth2 Response this type extends, whose members are read on this value too.
-    public let response: HealthSignInOAuth.Introspect.Response
+    public var response: HealthSignInOAuth.Introspect.Response
     /// The FHIR resource of the user.
-    public let fhirUser: Swift.String?
+    public var fhirUser: Swift.String?
     /// The patient in context.
-    public let patient: Swift.String?
+    public var patient: Swift.String?
     /// The encounter in context.
-    public let encounter: Swift.String?
+    public var encounter: Swift.String?
     /// Creates a value from its properties.
     public init(
         response: HealthSignInOAuth.Introspect.Response, fhirUser: Swift.String? = nil, patient: Swift.String? = nil,

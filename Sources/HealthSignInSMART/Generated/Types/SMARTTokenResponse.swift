@@ -14,21 +14,21 @@ import HealthSignInOAuth
 @dynamicMemberLookup
 public struct SMARTTokenResponse: Sendable, Equatable, Decodable {
     /// The OAuth2 TokenResponse this type extends, whose members are read on this value too.
-    public let tokenResponse: HealthSignInOAuth.TokenResponse
+    public var tokenResponse: HealthSignInOAuth.TokenResponse
     /// The id of the patient in context (Patient/<id> on the FHIR server).
-    public let patient: Swift.String?
+    public var patient: Swift.String?
     /// The id of the encounter in context.
-    public let encounter: Swift.String?
+    public var encounter: Swift.String?
     /// Further resources in context: objects since SMART 2.1, reference strings in 2.0.
-    public let fhirContext: [SMARTTokenResponse.FHIRContext]
+    public var fhirContext: [SMARTTokenResponse.FHIRContext]
     /// Whether the app must show a patient banner (false when the EHR shows one).
-    public let needPatientBanner: Swift.Bool?
+    public var needPatientBanner: Swift.Bool?
     /// The URL of the EHR's style JSON; a new URL means new content.
-    public let smartStyleURL: Swift.String?
+    public var smartStyleURL: Swift.String?
     /// What the EHR launched the app to do; an unknown value means the default user interface.
-    public let intent: Swift.String?
+    public var intent: Swift.String?
     /// An opaque identifier of the organisation the launch belongs to.
-    public let tenant: Swift.String?
+    public var tenant: Swift.String?
     /// Creates a value from its properties.
     public init(
         tokenResponse: HealthSignInOAuth.TokenResponse, patient: Swift.String? = nil, encounter: Swift.String? = nil,

@@ -12,7 +12,7 @@ public enum CreateSignInToken {
     /// - Remark: Generated from Schemas/Vital/CreateSignInToken.json#/request
     public struct Request: Sendable, Equatable {
         /// The Vital user to sign in.
-        public let userID: Foundation.UUID
+        public var userID: Foundation.UUID
         /// Creates a value from its properties.
         public init(userID: Foundation.UUID) { self.userID = userID }
     }
@@ -20,9 +20,9 @@ public enum CreateSignInToken {
     /// - Remark: Generated from Schemas/Vital/CreateSignInToken.json#/response
     public struct Response: Sendable, Equatable, Decodable {
         /// The Vital user.
-        public let userID: Foundation.UUID
+        public var userID: Foundation.UUID
         /// The sign-in token: Base64 of a JSON object holding the public key and a signed user token.
-        public let signInToken: Swift.String
+        public var signInToken: Swift.String
         /// Creates a value from its properties.
         public init(userID: Foundation.UUID, signInToken: Swift.String) {
             (self.userID, self.signInToken) = (userID, signInToken)

@@ -12,15 +12,15 @@ public enum CreateUser {
     /// - Remark: Generated from Schemas/Vital/CreateUser.json#/request
     public struct Request: Sendable, Equatable, Encodable {
         /// Your own id for the user.
-        public let clientUserID: Swift.String
+        public var clientUserID: Swift.String
         /// An IANA time zone used when a source does not give one.
-        public let fallbackTimeZone: Swift.String?
+        public var fallbackTimeZone: Swift.String?
         /// A birth date used when a source does not give one.
-        public let fallbackBirthDate: HealthSignInCore.LocalDate?
+        public var fallbackBirthDate: HealthSignInCore.LocalDate?
         /// The first day of data to ingest.
-        public let ingestionStart: HealthSignInCore.LocalDate?
+        public var ingestionStart: HealthSignInCore.LocalDate?
         /// The last day of data to ingest.
-        public let ingestionEnd: HealthSignInCore.LocalDate?
+        public var ingestionEnd: HealthSignInCore.LocalDate?
         /// Creates a value from its properties.
         public init(
             clientUserID: Swift.String, fallbackTimeZone: Swift.String? = nil,
@@ -45,9 +45,9 @@ public enum CreateUser {
     /// - Remark: Generated from Schemas/Vital/CreateUser.json#/response
     public struct Response: Sendable, Equatable, Decodable {
         /// The new Vital user id.
-        public let userID: Foundation.UUID
+        public var userID: Foundation.UUID
         /// Your id for the user, as sent.
-        public let clientUserID: Swift.String
+        public var clientUserID: Swift.String
         /// Creates a value from its properties.
         public init(userID: Foundation.UUID, clientUserID: Swift.String) {
             (self.userID, self.clientUserID) = (userID, clientUserID)

@@ -12,7 +12,7 @@ public enum DeleteUser {
     /// - Remark: Generated from Schemas/Vital/DeleteUser.json#/request
     public struct Request: Sendable, Equatable {
         /// The Vital user to delete.
-        public let userID: Foundation.UUID
+        public var userID: Foundation.UUID
         /// Creates a value from its properties.
         public init(userID: Foundation.UUID) { self.userID = userID }
     }
@@ -20,7 +20,7 @@ public enum DeleteUser {
     /// - Remark: Generated from Schemas/Vital/DeleteUser.json#/response
     public struct Response: Sendable, Equatable, Decodable {
         /// Whether the user was deleted.
-        public let success: Swift.Bool?
+        public var success: Swift.Bool?
         /// Creates a value from its properties.
         public init(success: Swift.Bool? = nil) { self.success = success }
         public init(from decoder: any Decoder) throws {

@@ -12,7 +12,7 @@ public enum ExchangeSignInToken {
     /// - Remark: Generated from Schemas/Vital/ExchangeSignInToken.json#/request
     public struct Request: Sendable, Equatable {
         /// The user_token JWT from inside the sign-in token (not the outer Base64).
-        public let subjectToken: Swift.String
+        public var subjectToken: Swift.String
         /// Creates a value from its properties.
         public init(subjectToken: Swift.String) { self.subjectToken = subjectToken }
     }

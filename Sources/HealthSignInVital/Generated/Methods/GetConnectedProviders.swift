@@ -12,7 +12,7 @@ public enum GetConnectedProviders {
     /// - Remark: Generated from Schemas/Vital/GetConnectedProviders.json#/request
     public struct Request: Sendable, Equatable {
         /// The user; with an access token, only the signed-in user is allowed.
-        public let userID: Foundation.UUID
+        public var userID: Foundation.UUID
         /// Creates a value from its properties.
         public init(userID: Foundation.UUID) { self.userID = userID }
     }
@@ -20,7 +20,7 @@ public enum GetConnectedProviders {
     /// - Remark: Generated from Schemas/Vital/GetConnectedProviders.json#/response
     public struct Response: Sendable, Equatable, Decodable {
         /// The connected providers.
-        public let providers: [ConnectedProvider]
+        public var providers: [ConnectedProvider]
         /// Creates a value from its properties.
         public init(providers: [ConnectedProvider]) { self.providers = providers }
         public init(from decoder: any Decoder) throws {

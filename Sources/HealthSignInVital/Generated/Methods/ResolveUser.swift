@@ -12,7 +12,7 @@ public enum ResolveUser {
     /// - Remark: Generated from Schemas/Vital/ResolveUser.json#/request
     public struct Request: Sendable, Equatable {
         /// Your own id for the user.
-        public let clientUserID: Swift.String
+        public var clientUserID: Swift.String
         /// Creates a value from its properties.
         public init(clientUserID: Swift.String) { self.clientUserID = clientUserID }
     }
@@ -20,11 +20,11 @@ public enum ResolveUser {
     /// - Remark: Generated from Schemas/Vital/ResolveUser.json#/response
     public struct Response: Sendable, Equatable, Decodable {
         /// The Vital user id.
-        public let userID: Foundation.UUID
+        public var userID: Foundation.UUID
         /// Your id for the user.
-        public let clientUserID: Swift.String
+        public var clientUserID: Swift.String
         /// When the Vital user was created.
-        public let createdOn: Foundation.Date?
+        public var createdOn: Foundation.Date?
         /// Creates a value from its properties.
         public init(userID: Foundation.UUID, clientUserID: Swift.String, createdOn: Foundation.Date? = nil) {
             (self.userID, self.clientUserID, self.createdOn) = (userID, clientUserID, createdOn)

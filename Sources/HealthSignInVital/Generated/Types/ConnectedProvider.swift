@@ -10,15 +10,15 @@ import HealthSignInOAuth
 /// - Remark: Generated from Schemas/Vital/types.json#/$defs/ConnectedProvider
 public struct ConnectedProvider: Sendable, Equatable, Decodable {
     /// The provider's display name, e.g. Oura.
-    public let name: Swift.String
+    public var name: Swift.String
     /// The provider's identifier, e.g. oura.
-    public let slug: Swift.String
+    public var slug: Swift.String
     /// A URL of the provider's logo.
-    public let logo: Foundation.URL?
+    public var logo: Foundation.URL?
     /// The connection's state, e.g. connected, paused or error.
-    public let status: Swift.String?
+    public var status: Swift.String?
     /// When the user connected it.
-    public let createdOn: Foundation.Date?
+    public var createdOn: Foundation.Date?
     /// Creates a value from its properties.
     public init(
         name: Swift.String, slug: Swift.String, logo: Foundation.URL? = nil, status: Swift.String? = nil,

@@ -10,9 +10,9 @@ import HealthSignInOAuth
 /// - Remark: Generated from Schemas/Vital/types.json#/$defs/VitalErrorBody
 public struct VitalErrorBody: Sendable, Equatable, Decodable {
     /// An OAuth-style error code, when the token endpoint gives one.
-    public let error: Swift.String?
+    public var error: Swift.String?
     /// - Remark: Generated from Schemas/Vital/types.json#/$defs/VitalErrorBody/properties/detail
-    public let detail: VitalErrorDetail
+    public var detail: VitalErrorDetail
     /// Creates a value from its properties.
     public init(error: Swift.String? = nil, detail: VitalErrorDetail) { (self.error, self.detail) = (error, detail) }
     public init(from decoder: any Decoder) throws {

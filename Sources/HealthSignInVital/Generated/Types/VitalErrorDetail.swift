@@ -10,15 +10,15 @@ import HealthSignInOAuth
 /// - Remark: Generated from Schemas/Vital/types.json#/$defs/VitalErrorDetail
 public struct VitalErrorDetail: Sendable, Equatable, Decodable {
     /// The error type; see VitalErrorType.
-    public let errorType: Swift.String
+    public var errorType: Swift.String
     /// A human-readable explanation (token endpoint).
-    public let message: Swift.String?
+    public var message: Swift.String?
     /// A human-readable explanation (API).
-    public let errorMessage: Swift.String?
+    public var errorMessage: Swift.String?
     /// On a client_user_id conflict: the existing user.
-    public let userID: Foundation.UUID?
+    public var userID: Foundation.UUID?
     /// On a client_user_id conflict: when the existing user was created.
-    public let createdOn: Foundation.Date?
+    public var createdOn: Foundation.Date?
     /// Creates a value from its properties.
     public init(
         errorType: Swift.String, message: Swift.String? = nil, errorMessage: Swift.String? = nil,
