@@ -20,7 +20,7 @@ final class Koppeltaal2JourneyTests: EachServerTestCase {
         Koppeltaal2BackendClient(
             configuration: .init(
                 clientID: clientID, signer: try Koppeltaal2BackendClient.signer(key: key),
-                fhirBaseURL: server.fhirBase, authHosts: server.authHosts,
+                fhirBaseURL: server.fhirBase, trustedHosts: server.authHosts,
                 options: ClientOptions(transport: server.transport, urlPolicy: server.urlPolicy)))
     }
 

@@ -39,4 +39,15 @@ final class NotificationReceiverTests: XCTestCase {
         XCTAssertThrowsError(
             try empty.accept(headers: notification(""), body: Data()), "an empty secret proves nothing")
     }
+
+    func testAFrameworksHeaderLookupIsTakenAsIs() throws {
+        // A framework's fields, as a dictionary keyed by lowercased name stands in for its own type.
+        let fields = ["x-ktsubscription": "s3cret-UpdateTask", "x-request-id": "n-2", "x-trace-id": "trace-3"]
+        let trace = try receiver.accept(body: Data()) { fields[$0.lowercased()] }
+        XCTAssertEqual(trace.correlationID, "n-2")
+        XCTAssertEqual(trace.traceID, "trace-3")
+        XCTAssertThrowsError(try receiver.accept(body: Data()) { _ in nil }) {
+            XCTAssertEqual($0 as? KT2NotificationError, .unauthenticated)
+        }
+    }
 }

@@ -15,7 +15,7 @@ final class TestKitServerTests: XCTestCase {
             backend: Koppeltaal2BackendClient(
                 configuration: .init(
                     clientID: "module-1", signer: try Koppeltaal2BackendClient.signer(key: key),
-                    fhirBaseURL: server.fhirBaseURL, authHosts: ["auth.koppeltaal.test"],
+                    fhirBaseURL: server.fhirBaseURL, trustedHosts: ["auth.koppeltaal.test"],
                     options: ClientOptions(transport: server.transport))))
     }
 

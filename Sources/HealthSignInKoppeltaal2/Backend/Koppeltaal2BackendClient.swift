@@ -52,19 +52,31 @@ public final class Koppeltaal2BackendClient: Sendable {
         ///   - clientID: the client id the domain gave the application.
         ///   - signer: its signing key (see ``Koppeltaal2BackendClient/signer(key:algorithm:lifetime:clock:)``).
         ///   - fhirBaseURL: the domain's FHIR base URL.
-        ///   - authHosts: the hosts of the domain's auth service, when it is not on the FHIR server's (as in the
-        ///     reference domains, e.g. `auth-service.koppeltaal.example`): discovered endpoints and the issuer must
-        ///     be on the FHIR server's origin or one of these.
+        ///   - trustedHosts: the hosts of the domain's auth service, when it is not on the FHIR server's origin (as
+        ///     in the reference domains): `host`, or `host:port` for another port than the scheme's, e.g.
+        ///     `["auth-service.koppeltaal.example", "auth.example:8443"]`. Discovered endpoints and the issuer must
+        ///     be on the FHIR server's origin or one of these; it is `OAuthRegistration.trustedHosts`.
         ///   - options: the transport, URL policy, logger and middlewares.
         public init(
-            clientID: String, signer: ClientAssertionSigner, fhirBaseURL: URL, authHosts: [String] = [],
+            clientID: String, signer: ClientAssertionSigner, fhirBaseURL: URL, trustedHosts: [String] = [],
             options: ClientOptions = .init()
         ) {
             self.init(
                 registration: OAuthRegistration(
                     baseURL: fhirBaseURL, client: OAuthClientCredentials(clientID: clientID, signer: signer),
-                    trustedHosts: authHosts),
+                    trustedHosts: trustedHosts),
                 session: OAuthSessionSettings(store: InMemoryCredentialStore(), options: options))
+        }
+
+        /// The common case, with the auth service's hosts under their former name.
+        @available(*, deprecated, renamed: "init(clientID:signer:fhirBaseURL:trustedHosts:options:)")
+        public init(
+            clientID: String, signer: ClientAssertionSigner, fhirBaseURL: URL, authHosts: [String],
+            options: ClientOptions = .init()
+        ) {
+            self.init(
+                clientID: clientID, signer: signer, fhirBaseURL: fhirBaseURL, trustedHosts: authHosts,
+                options: options)
         }
     }
 

@@ -33,13 +33,21 @@ public struct KT2NotificationReceiver: Sendable, CustomStringConvertible, Custom
     ///   as the correlation id.
     /// - Throws: ``KT2NotificationError`` when the header is missing or wrong, or a body came.
     public func accept(headers: HTTPHeaderFields, body: Data) throws -> KT2Trace {
-        let received = headers[headerName].map { Array($0.utf8) } ?? []
+        try accept(body: body) { headers[$0] }
+    }
+
+    /// Accepts a notification whose header fields a web framework holds: `header` gives the value of a field by
+    /// name (case-insensitive, as HTTP names are), or nil.
+    ///
+    /// - Throws: ``KT2NotificationError`` when the header is missing or wrong, or a body came.
+    public func accept(body: Data, header: (String) -> String?) throws -> KT2Trace {
+        let received = header(headerName).map { Array($0.utf8) } ?? []
         guard CryptoPrimitives.constantTimeEqual(received, expected), !expected.isEmpty else {
             throw KT2NotificationError.unauthenticated
         }
         guard body.isEmpty else { throw KT2NotificationError.unexpectedBody }
-        var trace = KT2Trace(correlationID: headers["X-Request-Id"])
-        if let traceID = headers["X-Trace-Id"], !traceID.isEmpty { trace.traceID = traceID }
+        var trace = KT2Trace(correlationID: header("X-Request-Id"))
+        if let traceID = header("X-Trace-Id"), !traceID.isEmpty { trace.traceID = traceID }
         return trace
     }
 
