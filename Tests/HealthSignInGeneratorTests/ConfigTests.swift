@@ -84,7 +84,7 @@ final class ConfigTests: XCTestCase {
             })
         XCTAssertTrue(output.files.contains { $0.path == "HealthSignInVital/Generated/Types/LinkedProvider.swift" })
         XCTAssertTrue(text.contains("func linkedProviders("), text)
-        XCTAssertTrue(text.contains("let providers: [LinkedProvider]"))
+        XCTAssertTrue(text.contains("var providers: [LinkedProvider]"))
 
         let single = try GeneratorPipeline.run(
             try shippedSchemas(), options: .init(config: try XCTUnwrap(config), singleFile: true))
