@@ -59,6 +59,7 @@ final class ErrorMessageTests: XCTestCase {
         SignInError(.activationCodeRejected, "the activation code was not accepted", family: "Koppeltaal"),
         VitalError(body: .init(detail: .init(errorType: "user_not_found")), httpStatus: 404, operation: "GetUser"),
         VitalSessionError.notSignedIn,
+        VitalClientUserIDError(rule: .character),
         SignInTokenProblem.notBase64,
         HealthVaultError(
             body: HealthVaultResponseStatus(code: 11, error: StatusError(message: "Access denied")), httpStatus: 200,

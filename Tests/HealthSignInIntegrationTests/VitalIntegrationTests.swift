@@ -169,6 +169,70 @@ final class VitalIntegrationTests: EachServerTestCase {
         }
     }
 
+    func testAKnownUserCostsOneCallPerMintAcrossInstancesSharingTheStore() async throws {
+        try await journey {
+            let shared = InMemoryCredentialStore()
+            func instance() -> VitalBackend {
+                VitalBackend(
+                    configuration: .init(
+                        apiKey: server.teamKey, environment: .sandboxUS, hosts: hosts, urlPolicy: server.urlPolicy,
+                        transport: server.transport(), store: shared))
+            }
+            let first = try await instance().signInToken(forClientUserID: "alice")
+            XCTAssertTrue(first.createdUser)
+            let other = instance()
+            for _ in 0..<99 {
+                let grant = try await other.signInToken(forClientUserID: "alice")
+                XCTAssertEqual(grant.userID, first.userID)
+                XCTAssertFalse(grant.createdUser)
+            }
+            await XCTAssertEqualAsync(try await calls(.createUser), 1)
+            await XCTAssertEqualAsync(try await calls(.createSignInToken), 100)
+            // The kept id is the store's, under a digest: neither the client user id nor the team key is in clear.
+            let keys = shared.keys
+            XCTAssertEqual(keys.count, 1)
+            XCTAssertTrue(keys.allSatisfy { $0.hasPrefix("vital.user.") && !$0.contains("alice") })
+
+            // A user deleted since is forgotten and made again: one refused mint, then the usual two calls.
+            try await other.deleteUser(first.userID)
+            let again = try await instance().signInToken(forClientUserID: "alice")
+            XCTAssertTrue(again.createdUser)
+            XCTAssertNotEqual(again.userID, first.userID)
+            await XCTAssertEqualAsync(try await calls(.createUser), 2)
+            await XCTAssertEqualAsync(try await calls(.createSignInToken), 102)
+            let next = try await other.signInToken(forClientUserID: "alice")
+            XCTAssertEqual(next.userID, again.userID)
+            await XCTAssertEqualAsync(try await calls(.createUser), 2)
+        }
+    }
+
+    func testClientUserIDsJunctionCouldNotTakeAreRefusedBeforeAnythingIsSent() async throws {
+        try await journey {
+            let refused: [(String, VitalClientUserIDError.Rule)] = [
+                ("../../admin?x=1", .character), (String(repeating: "a", count: 5_000), .tooLong),
+                (String(repeating: "a", count: 256), .tooLong), ("", .empty), ("..", .dotSegment), (".", .dotSegment),
+                ("a b", .character), ("ad%2Fmin", .character), ("a#b", .character), (#"a\b"#, .character),
+                ("zoë", .character), ("a\u{0}b", .character), ("line\nbreak", .character),
+            ]
+            for (id, rule) in refused {
+                await XCTAssertThrowsErrorAsync(try await backend.signInToken(forClientUserID: id)) { error in
+                    XCTAssertEqual(error as? VitalClientUserIDError, VitalClientUserIDError(rule: rule), id)
+                    XCTAssertEqual((error as? VitalClientUserIDError)?.recovery, .fixRequest)
+                    XCTAssertFalse("\(error)".contains("admin"), "the id is not printed")
+                }
+                await XCTAssertThrowsErrorAsync(try await backend.user(forClientUserID: id)) {
+                    XCTAssertEqual($0 as? VitalClientUserIDError, VitalClientUserIDError(rule: rule), id)
+                }
+            }
+            await XCTAssertEqualAsync(try await calls(.createUser), 0)
+            for id in ["user@example.com", "auth0|5f7c8ec7", "0b9c4f3e-3c8a-4c55-9d5b-6a8e2f1d7c11", "42",
+                String(repeating: "a", count: 255), "a.b", "..."] {
+                _ = try await backend.signInToken(forClientUserID: id)
+            }
+            await XCTAssertEqualAsync(try await calls(.createUser), 7)
+        }
+    }
+
     // MARK: - Refresh
 
     func testProactiveRefreshAndExpiresInAsAString() async throws {
