@@ -2,6 +2,7 @@
 
 GET/POST /echo         200, the request as JSON (method, path, headers, body)
 GET /redirect          302 to /echo (a transport must not follow it)
+POST /see-other        303 to /echo
 GET /redirect-away     307 to another host (credentials must not follow it)
 GET /status/<code>     that status, with Retry-After: 7
 GET /slow              waits 3 seconds, then 200
@@ -71,6 +72,8 @@ class Handler(BaseHTTPRequestHandler):
             self.reply(200, json.dumps(payload).encode(), [("Content-Type", "application/json")])
         elif self.path == "/redirect":
             self.reply(302, b"", [("Location", "/echo")])
+        elif self.path == "/see-other":
+            self.reply(303, b"", [("Location", "/echo")])
         elif self.path == "/redirect-away":
             self.reply(307, b"", [("Location", "https://collector.example/steal")])
         elif self.path.startswith("/status/"):

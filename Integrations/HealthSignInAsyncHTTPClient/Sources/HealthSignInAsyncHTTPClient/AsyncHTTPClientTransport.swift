@@ -4,29 +4,30 @@ import HealthSignInHTTP
 import NIOCore
 import NIOHTTP1
 
-/// An ``HTTPTransport`` over an AsyncHTTPClient `HTTPClient` the app already runs (Vapor's, Hummingbird's, or its own),
-/// so the SDK's requests share its event loops, connection pool, TLS and proxy settings.
+/// An ``HTTPTransport`` over any AsyncHTTPClient `HTTPClient` the app already runs (`HTTPClient.shared`, Vapor's,
+/// Hummingbird's, or its own), so the SDK's requests share its event loops, connection pool, TLS and proxy settings.
 ///
-/// It keeps the contract every transport of the SDK keeps:
-/// - each exchange ends by the request's timeout (a deadline for the whole exchange; `.infinity` is none) and by its
-///   size limit, counted before the body is read when the server announces its length;
+/// It keeps the contract every transport of the SDK keeps, whatever the client's configuration, by how it makes each
+/// request:
+/// - each exchange ends by the request's timeout (a deadline for the whole exchange, body included; `.infinity` is
+///   none) and by its size limit, counted before the body is read when the server announces its length;
 /// - it asks for `Accept-Encoding: identity` unless the request sets the field, and refuses a body in any content
-///   coding with ``TransportError/Kind/unrequestedEncoding``;
-/// - every status is a response: a redirect or a 401 is returned, never followed or answered;
+///   coding with ``TransportError/Kind/unrequestedEncoding``, so a client that decompresses never gets to;
+/// - every status is a response: a redirect or a 401 is returned, never followed or answered. Every request's body
+///   (an empty one too) goes out as a stream that can be read once, which AsyncHTTPClient does not send again, so even
+///   a client that follows redirects returns a 301, 302, 307 or 308 itself. On the wire the request is the same: a
+///   known length as `Content-Length`, none for a `GET` without a body. A redirect that turns the request into a
+///   `GET` without its body (a 303, or a 301 or 302 answering a `POST`) is one such a client follows; the transport
+///   then refuses the response it got there with a ``TransportError``, so nothing from another address passes for the
+///   answer. That `GET` carried no body, and, to another origin, no `Authorization` or `Cookie`; a client made with
+///   ``clientConfiguration(_:)`` sends no such `GET` at all;
 /// - failures below HTTP are ``TransportError``, and a cancelled task ends its exchange with `CancellationError`.
 ///
-/// Redirects and decompression are settings of the client, not of a request, so the transport checks the client it
-/// is given: one that follows redirects (AsyncHTTPClient's default) could carry credentials to another host, and one
-/// that decompresses could put more bytes in memory than the limit allows. Make the client with
-/// ``AsyncHTTPClientTransport/clientConfiguration(_:)``:
-///
 /// ```swift
-/// let client = HTTPClient(
-///     eventLoopGroupProvider: .singleton, configuration: AsyncHTTPClientTransport.clientConfiguration())
-/// let transport = try AsyncHTTPClientTransport(client: client)
+/// let transport = AsyncHTTPClientTransport(client: .shared)
 /// ```
 ///
-/// The app owns the client: it shuts it down (`try await client.shutdown()`) after the last call.
+/// The app owns the client: it shuts down a client it made (`try await client.shutdown()`) after the last call.
 public struct AsyncHTTPClientTransport: HTTPTransport {
     /// How the transport is set up.
     public struct Configuration: Sendable {
@@ -48,18 +49,14 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     /// The defaults for requests that set no timeout or size limit.
     public let configuration: Configuration
 
-    /// A transport over `client`.
-    ///
-    /// - Throws: ``AsyncHTTPClientTransportError`` when the client follows redirects or decompresses bodies, or
-    ///   when its settings cannot be read to tell.
-    public init(client: HTTPClient, configuration: Configuration = .init()) throws {
-        try ClientSettings(of: client).check()
+    /// A transport over `client`, however it is configured.
+    public init(client: HTTPClient = .shared, configuration: Configuration = .init()) {
         self.client = client
         self.configuration = configuration
     }
 
-    /// The settings a client for this transport needs, on top of `base`: redirects are not followed and bodies are
-    /// not decompressed. Everything else in `base` (timeouts for connecting, the pool, TLS, proxy) is kept.
+    /// `base` with redirects not followed and bodies not decompressed, for a client of the SDK's own: the transport
+    /// works over any client, and over one made so, no redirect is ever followed (see the type's discussion).
     public static func clientConfiguration(_ base: HTTPClient.Configuration = .init()) -> HTTPClient.Configuration {
         var configuration = base
         configuration.redirectConfiguration = .disallow
@@ -82,6 +79,13 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
             deadline.milliseconds == 0 ? .distantFuture : .now() + .milliseconds(Int64(deadline.milliseconds))
         do {
             let response = try await client.execute(outgoing, deadline: end)
+            if response.history.count > 1 {
+                throw TransportError(
+                    .other, url: request.url,
+                    detail:
+                        "the HTTPClient followed a \(response.history[0].responseHead.status.code) redirect; the "
+                        + "response of the address it led to is refused")
+            }
             let headers = Self.headerFields(response.headers)
             try Self.checkCodings(headers, url: request.url)
             if let announced = response.headers.first(name: "content-length").flatMap(Int.init), announced > limit {
@@ -119,7 +123,8 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         }
     }
 
-    /// The request as AsyncHTTPClient sends it, with `Accept-Encoding: identity` unless the request has the field.
+    /// The request as AsyncHTTPClient sends it, with `Accept-Encoding: identity` unless the request has the field, and
+    /// its body as a stream read once, which keeps a client that follows redirects from sending it again.
     static func clientRequest(for request: HTTPRequestMessage) throws -> HTTPClientRequest {
         try request.headers.checkSyntax()
         try request.checkNoUserinfo()
@@ -137,7 +142,8 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         if request.headers["Accept-Encoding"] == nil {
             outgoing.headers.add(name: "Accept-Encoding", value: "identity")
         }
-        if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
+        let body = request.body ?? Data()
+        outgoing.body = .stream(ReadOnce(body: ByteBuffer(bytes: body)), length: .known(Int64(body.count)))
         return outgoing
     }
 
@@ -172,6 +178,24 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         // NIO's parser reads `chunked, chunked` as chunked once; other parsers on the way may not.
         if transfer.count > 1 {
             throw TransportError(.other, url: url, detail: "the body is chunked more than once")
+        }
+    }
+}
+
+/// A body AsyncHTTPClient can read once: one buffer, then the end (nothing for an empty body). A stream is never sent
+/// again, so a redirect answering it is returned rather than followed.
+struct ReadOnce: AsyncSequence, Sendable {
+    typealias Element = ByteBuffer
+    let body: ByteBuffer
+
+    func makeAsyncIterator() -> Iterator { Iterator(next: body.readableBytes == 0 ? nil : body) }
+
+    struct Iterator: AsyncIteratorProtocol {
+        var next: ByteBuffer?
+
+        mutating func next() async -> ByteBuffer? {
+            defer { next = nil }
+            return next
         }
     }
 }

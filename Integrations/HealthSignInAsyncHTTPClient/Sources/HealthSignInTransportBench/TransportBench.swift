@@ -53,7 +53,7 @@ struct TransportBench {
     }
 
     private static func compare(_ curl: any HTTPTransport, with client: HTTPClient, url: URL) async throws -> Bool {
-        let asyncHTTPClient = try AsyncHTTPClientTransport(client: client, configuration: .init(timeout: 30))
+        let asyncHTTPClient = AsyncHTTPClientTransport(client: client, configuration: .init(timeout: 30))
         let transports: [(name: String, transport: any HTTPTransport)] = [
             ("default (libcurl)", curl), ("AsyncHTTPClient", asyncHTTPClient),
         ]

@@ -5,41 +5,103 @@ import HealthSignInTesting
 import NIOSSL
 import XCTest
 
-/// The transport keeps the contract of every transport of the SDK: the test kit's whole conformance suite, against
-/// its own HTTP server on 127.0.0.1 and the SDK's HTTPS probe (`Tests/Tools/http_probe.py --tls`), with no check
-/// skipped.
+/// The transport keeps the contract of every transport of the SDK over any client: the test kit's whole conformance
+/// suite, against its own HTTP server on 127.0.0.1 and the SDK's HTTPS probe (`Tests/Tools/http_probe.py --tls`), with
+/// no check skipped, on a client configured as `HTTPClient.shared` is (following 20 redirects, decompressing), on
+/// AsyncHTTPClient's default configuration, and on one made with `clientConfiguration()`.
 final class AsyncHTTPClientConformanceTests: XCTestCase {
-    func testTheTransportKeepsTheContract() async throws {
-        let probe = try TLSProbe()
-        defer { probe.stop() }
-        var base = HTTPClient.Configuration()
+    private static func configurations() -> [(String, HTTPClient.Configuration)] {
+        [
+            ("as HTTPClient.shared", .singletonConfiguration), ("the default", HTTPClient.Configuration()),
+            ("clientConfiguration()", AsyncHTTPClientTransport.clientConfiguration()),
+        ]
+    }
+
+    /// Runs `body` with a client of `configuration` that trusts the probe's authority, shut down after it.
+    private func withClient(
+        _ configuration: HTTPClient.Configuration, trusting probe: TLSProbe,
+        _ body: (HTTPClient) async throws -> Void
+    ) async throws {
+        var configuration = configuration
         var tls = TLSConfiguration.makeClientConfiguration()
         tls.trustRoots = .file(probe.authority.path)
-        base.tlsConfiguration = tls
-        let client = HTTPClient(
-            eventLoopGroupProvider: .singleton, configuration: AsyncHTTPClientTransport.clientConfiguration(base))
-        _ = try AsyncHTTPClientTransport(client: client)
-        let suite = HTTPTransportConformance(tlsServer: probe.baseURL) { timeout -> any HTTPTransport in
-            // The client passed the check above, so this does not throw; if it did, every check would fail.
-            do {
-                return try AsyncHTTPClientTransport(client: client, configuration: .init(timeout: timeout))
-            } catch {
-                return UnusableTransport()
+        configuration.tlsConfiguration = tls
+        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        do {
+            try await body(client)
+        } catch {
+            try await client.shutdown()
+            throw error
+        }
+        try await client.shutdown()
+    }
+
+    func testTheTransportKeepsTheContractOverAnyClient() async throws {
+        let probe = try TLSProbe()
+        defer { probe.stop() }
+        for (name, configuration) in Self.configurations() {
+            try await withClient(configuration, trusting: probe) { client in
+                let suite = HTTPTransportConformance(tlsServer: probe.baseURL) { timeout in
+                    AsyncHTTPClientTransport(client: client, configuration: .init(timeout: timeout))
+                }
+                let report = try await suite.run()
+                for failure in report.failures { XCTFail("\(name): \(failure)") }
+                XCTAssertEqual(report.passed.count, HTTPTransportConformance.Check.allCases.count, "\(name): \(report)")
+                XCTAssertTrue(report.skipped.isEmpty, "\(name): \(report.skipped)")
             }
         }
-        let report = try await suite.run()
-        try await client.shutdown()
-        for failure in report.failures { XCTFail("\(failure)") }
-        XCTAssertEqual(report.passed.count, HTTPTransportConformance.Check.allCases.count, "\(report)")
-        XCTAssertTrue(report.skipped.isEmpty, "\(report.skipped)")
+    }
+
+    /// The body goes out as a stream read once, and the wire is what it was with bytes: no length on a `GET` without a
+    /// body, `Content-Length: 0` on an empty `POST`, the length of a body.
+    func testTheWireIsTheSameWithTheBodyAsAStream() async throws {
+        let probe = try TLSProbe()
+        defer { probe.stop() }
+        try await withClient(.singletonConfiguration, trusting: probe) { client in
+            let transport = AsyncHTTPClientTransport(client: client)
+            let echo = probe.baseURL.appendingPathComponent("echo")
+            func headers(_ method: HTTPRequestMethod, _ body: Data?) async throws -> [String: String] {
+                let response = try await transport.send(HTTPRequestMessage(method: method, url: echo, body: body))
+                let object = try JSONSerialization.jsonObject(with: response.body) as? [String: Any]
+                return object?["headers"] as? [String: String] ?? [:]
+            }
+            let get = try await headers(.get, nil)
+            XCTAssertNil(get["Content-Length"])
+            XCTAssertNil(get["Transfer-Encoding"])
+            XCTAssertEqual(get["Accept-Encoding"], "identity")
+            let emptyPost = try await headers(.post, nil)
+            XCTAssertEqual(emptyPost["Content-Length"], "0")
+            let post = try await headers(.post, Data("a=b".utf8))
+            XCTAssertEqual(post["Content-Length"], "3")
+        }
+    }
+
+    /// A 303 answering a `POST` turns it into a `GET` without its body, which a following client follows: the
+    /// response it got there is refused, never passed off as the answer. A client that does not follow returns the 303.
+    func testAResponseFromARedirectTheClientFollowedIsRefused() async throws {
+        let probe = try TLSProbe()
+        defer { probe.stop() }
+        let request = HTTPRequestMessage(
+            method: .post, url: probe.baseURL.appendingPathComponent("see-other"), body: Data("secret=1".utf8))
+        try await withClient(.singletonConfiguration, trusting: probe) { client in
+            await XCTAssertThrowsErrorAsync(try await AsyncHTTPClientTransport(client: client).send(request)) { error in
+                XCTAssertEqual((error as? TransportError)?.kind, .other, "\(error)")
+                XCTAssertTrue("\(error)".contains("followed a 303 redirect"), "\(error)")
+            }
+        }
+        try await withClient(AsyncHTTPClientTransport.clientConfiguration(), trusting: probe) { client in
+            let response = try await AsyncHTTPClientTransport(client: client).send(request)
+            XCTAssertEqual(response.status, 303)
+        }
+    }
+
+    func testTheSharedClientIsTheDefault() {
+        XCTAssertTrue(AsyncHTTPClientTransport().client === HTTPClient.shared)
     }
 
     func testRequestsGoThroughTheAppsClientAndItsPool() async throws {
-        var base = HTTPClient.Configuration()
-        base.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 1
-        let client = HTTPClient(
-            eventLoopGroupProvider: .singleton, configuration: AsyncHTTPClientTransport.clientConfiguration(base))
-        let transport = try AsyncHTTPClientTransport(client: client)
+        let client = HTTPClient(eventLoopGroupProvider: .singleton)
+        let transport = AsyncHTTPClientTransport(client: client)
         XCTAssertTrue(transport.client === client)
         try await client.shutdown()
         await XCTAssertThrowsErrorAsync(
@@ -86,13 +148,6 @@ private struct TLSProbe {
         process.terminate()
         process.waitUntilExit()
         try? FileManager.default.removeItem(at: directory)
-    }
-}
-
-/// Stands in for a transport that could not be made; every request fails.
-private struct UnusableTransport: HTTPTransport {
-    func send(_ request: HTTPRequestMessage) async throws -> HTTPResponseMessage {
-        throw TransportError(.other, url: request.url, detail: "the transport could not be made")
     }
 }
 
