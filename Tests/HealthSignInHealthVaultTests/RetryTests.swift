@@ -46,6 +46,21 @@ final class RetryTests: XCTestCase {
         XCTAssertEqual(waits.current, [0.5, 3], "the policy's delay, then what Retry-After asked")
     }
 
+    /// Middlewares see which try each request is, so a tracing span tells a retry from a new call.
+    func testMiddlewaresSeeTheAttemptNumber() async throws {
+        let attempts = LockedValue<[Int]>([])
+        let waits = waits
+        let transport = RecordingTransport(responses: [Self.failed, Self.serverError, Self.things])
+        let client = HealthVaultAPIClient(
+            configuration: .init(
+                transport: transport,
+                retry: RequestRetryPolicy(maxRetries: 2, sleep: { seconds in waits.withValue { $0.append(seconds) } }),
+                middlewares: [AttemptRecorder(attempts: attempts)]))
+        _ = try await getThings(client)
+        XCTAssertEqual(attempts.current, [1, 2, 3])
+        XCTAssertEqual(OperationAttempt.number, 1, "outside a call, the first")
+    }
+
     func testAtMostTwoRetries() async throws {
         let (client, transport) = client([Self.failed, Self.failed, Self.failed, Self.things])
         await XCTAssertThrowsErrorAsync(try await getThings(client)) {
@@ -96,5 +111,18 @@ final class RetryTests: XCTestCase {
         let (client, transport) = client([denied, Self.things])
         await XCTAssertThrowsErrorAsync(try await getThings(client))
         XCTAssertEqual(transport.requests.count, 1)
+    }
+}
+
+/// Records the attempt number of every request it passes on.
+private struct AttemptRecorder: HTTPClientMiddleware {
+    let attempts: LockedValue<[Int]>
+
+    func intercept(
+        _ request: HTTPRequestMessage, operation: OperationID,
+        next: @Sendable (HTTPRequestMessage) async throws -> HTTPResponseMessage
+    ) async throws -> HTTPResponseMessage {
+        attempts.withValue { $0.append(OperationAttempt.number) }
+        return try await next(request)
     }
 }

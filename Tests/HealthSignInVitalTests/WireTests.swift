@@ -77,7 +77,7 @@ final class WireTests: XCTestCase {
         }
     }
 
-    func testLogRecordsKeepTheURLPrivate() async throws {
+    func testLogRecordsKeepThePathPrivate() async throws {
         let body = try Fixtures.data("Vital/CreateUser/response.json")
         let transport = RecordingTransport { _ in
             HTTPResponseMessage(status: 200, headers: ["Content-Type": "application/json"], body: body)
@@ -94,8 +94,12 @@ final class WireTests: XCTestCase {
             records,
             [
                 "private: ResolveUser → GET https://api.sandbox.us.junction.com/v2/user/resolve/user-42",
-                "private: ResolveUser ← HTTP 200",
+                "public: ResolveUser ← HTTP 200",
             ])
+        // The server and the status are the SDK's to print; the path names the user.
+        XCTAssertEqual(
+            log.records.map(\.content.redactedText),
+            ["ResolveUser → GET https://api.sandbox.us.junction.com<private>", "ResolveUser ← HTTP 200"])
     }
 
     func testCreateSignInToken() async throws {

@@ -50,12 +50,13 @@ import Foundation
         let request = try builder.build(timeout: options.timeout)
         try options.urlPolicy.check(request.url)
         let requestID = options.logger == nil ? nil : LogEntry.makeRequestID()
+        let (origin, path) = (Redaction.origin(request.url), Redaction.pathAndQuery(request.url))
         options.logger.log(
-            .debug, family, "\(public: operation) → \(public: request.method) \(Redaction.url(request.url))",
+            .debug, family, "\(public: operation) → \(public: request.method) \(public: origin)\(path)",
             operation: operation, requestID: requestID)
         let response = try await options.send(request, operation: OperationID(family: family, method: operation))
         options.logger.log(
-            .debug, family, "\(public: operation) ← HTTP \(response.status)", operation: operation, requestID: requestID
+            .debug, family, "\(public: operation) ← HTTP \(public: response.status)", operation: operation, requestID: requestID
         )
         guard response.isSuccess else {
             let error = Self.error(for: response, operation: operation, formats: errors)

@@ -90,12 +90,13 @@ import Foundation
         )
         return try await retry.run(idempotent: idempotent, now: clock.now) {
             let requestID = options.logger == nil ? nil : LogEntry.makeRequestID()
+            let (origin, path) = (Redaction.origin(url), Redaction.pathAndQuery(url))
             options.logger.log(
-                .debug, family, "\(public: method) v\(public: version) → \(Redaction.url(url))", operation: method,
+                .debug, family, "\(public: method) v\(public: version) → \(public: origin)\(path)", operation: method,
                 requestID: requestID)
             let response = try await options.send(request, operation: OperationID(family: family, method: method))
             options.logger.log(
-                .debug, family, "\(public: method) ← HTTP \(response.status)", operation: method, requestID: requestID)
+                .debug, family, "\(public: method) ← HTTP \(public: response.status)", operation: method, requestID: requestID)
             let parsed: HealthVaultResponseEnvelope
             do {
                 parsed = try HealthVaultResponseEnvelope(body: response.body)

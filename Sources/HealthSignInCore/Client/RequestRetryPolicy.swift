@@ -82,10 +82,12 @@ public struct RequestRetryPolicy: Sendable {
         _ attempt: () async throws -> Value, wait: (any Error, _ backoff: TimeInterval) -> TimeInterval?
     ) async throws -> Value {
         var backoff = delay
+        var number = 1
         while true {
             do {
-                return try await attempt()
+                return try await OperationAttempt.$number.withValue(number) { try await attempt() }
             } catch {
+                number += 1
                 guard let pause = wait(error, backoff) else { throw error }
                 try await sleep(pause)
                 backoff *= 2

@@ -33,4 +33,17 @@ public enum Redaction {
         components.password = nil
         return (components.string ?? placeholder) + (hadQuery ? "?" + placeholder : "")
     }
+
+    /// `scheme://host[:port]` of `url`, without userinfo: which server a request went to, never whom it is about.
+    public static func origin(_ url: URL) -> String {
+        guard let scheme = url.scheme, let host = url.host else { return placeholder }
+        return scheme + "://" + host + (url.port.map { ":\($0)" } ?? "")
+    }
+
+    /// ``url(_:)`` without its ``origin(_:)``: the path, and `?` and the placeholder for a query.
+    public static func pathAndQuery(_ url: URL) -> String {
+        let whole = self.url(url)
+        let origin = origin(url)
+        return whole.hasPrefix(origin) ? String(whole.dropFirst(origin.count)) : whole
+    }
 }

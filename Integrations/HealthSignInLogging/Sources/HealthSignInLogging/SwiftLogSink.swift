@@ -16,6 +16,11 @@ import Logging
 ///         apiKey: APIKey(apiKey), environment: .sandboxUS,
 ///         logger: SwiftLogSink(Logger(label: "sign-in"))))
 /// ```
+///
+/// **The request's logger.** While a server handles a request, its framework's logger carries the request's id
+/// (Hummingbird's `hb.request.id`, Vapor's `request-id`). Run the handler within ``withRequestLogger(_:_:)``, or use
+/// the adapters' middleware that does, and the SDK's entries of that request go to that logger, with its level and
+/// metadata, instead of the sink's own.
 public struct SwiftLogSink: LogSink {
     /// What happens to values in a message that are not the SDK's own (``LogMessage/isPublic``).
     public enum PrivateValues: Sendable, Hashable {
@@ -46,8 +51,24 @@ public struct SwiftLogSink: LogSink {
         self.privateValues = privateValues
     }
 
-    /// Writes `record` at its level, with its metadata.
+    /// The logger of the request in progress, set by ``withRequestLogger(_:_:)``.
+    @TaskLocal public static var requestLogger: Logger?
+
+    /// Runs `body` with `logger` as the logger of every entry the SDK writes through a `SwiftLogSink` meanwhile, in
+    /// this task and the tasks it starts.
+    ///
+    /// - Parameters:
+    ///   - logger: the request's logger.
+    ///   - body: the request's handling.
+    public static func withRequestLogger<Result>(
+        _ logger: Logger, _ body: () async throws -> Result
+    ) async rethrows -> Result {
+        try await $requestLogger.withValue(logger, operation: body)
+    }
+
+    /// Writes `record` at its level, with its metadata, to the request's logger when there is one.
     public func log(_ record: LogEntry) {
+        let logger = Self.requestLogger ?? logger
         let level = Self.level(record.level)
         guard logger.logLevel <= level else { return }
         var metadata: Logger.Metadata = [MetadataKey.family: .string(record.category)]

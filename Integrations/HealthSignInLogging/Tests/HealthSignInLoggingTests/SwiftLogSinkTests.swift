@@ -57,10 +57,11 @@ final class SwiftLogSinkTests: XCTestCase {
 
     func testValuesFromOutsideTheSDKAreRedactedUnlessIncludedAndSecretsNeverShow() async throws {
         let redacted = try await mint(privateValues: .redacted)
-        XCTAssertEqual(redacted[1].message, "CreateUser ← HTTP <private>")
-        XCTAssertFalse(redacted.contains { $0.message.contains("example") || $0.message.contains("vital") })
+        XCTAssertEqual(redacted[0].message, "CreateUser → POST https://api.sandbox.us.junction.com<private>")
+        XCTAssertEqual(redacted[1].message, "CreateUser ← HTTP 200", "the status is the SDK's to print")
+        XCTAssertFalse(redacted.contains { $0.message.contains("/v2/user") }, "the path is not")
         let included = try await mint(privateValues: .included)
-        XCTAssertEqual(included[1].message, "CreateUser ← HTTP 200")
+        XCTAssertEqual(included[0].message, "CreateUser → POST https://api.sandbox.us.junction.com/v2/user")
         for line in redacted + included {
             let everything = line.message + line.metadata.values.joined()
             XCTAssertFalse(everything.contains(Self.signInToken), line.message)
@@ -78,6 +79,27 @@ final class SwiftLogSinkTests: XCTestCase {
                 logger: SwiftLogSink(Logger(label: "sign-in"))))
         // end snippet
         XCTAssertEqual((backend.configuration.options.logger as? SwiftLogSink)?.logger.label, "sign-in")
+    }
+
+    /// Within a request's handling, entries go to the request's logger, with its metadata (the framework's request
+    /// id) and level; outside it, to the sink's own.
+    func testEntriesGoToTheLoggerOfTheRequestInProgress() async throws {
+        let requestLines = CapturingLogHandler.Store()
+        var requestLogger = Logger(label: "request") { _ in CapturingLogHandler(store: requestLines) }
+        requestLogger[metadataKey: "hb.request.id"] = "42"
+        requestLogger.logLevel = .debug
+        let own = try await SwiftLogSink.withRequestLogger(requestLogger) {
+            try await mint(privateValues: .redacted)
+        }
+        XCTAssertEqual(own.count, 0, "nothing went to the sink's own logger")
+        XCTAssertEqual(requestLines.lines.count, 4)
+        XCTAssertEqual(Set(requestLines.lines.compactMap { $0.metadata["hb.request.id"] }), ["42"])
+        XCTAssertEqual(Set(requestLines.lines.compactMap { $0.metadata[SwiftLogSink.MetadataKey.family] }), ["Vital"])
+        requestLogger.logLevel = .info
+        _ = try await SwiftLogSink.withRequestLogger(requestLogger) { try await mint(privateValues: .redacted) }
+        XCTAssertEqual(requestLines.lines.count, 4, "the request logger's level filters")
+        let after = try await mint(privateValues: .redacted)
+        XCTAssertEqual(after.count, 4, "after the request, the sink's own logger again")
     }
 
     func testTheLoggersLevelFiltersEntries() async throws {
