@@ -17,7 +17,7 @@ FORMAT_PATHS := Package.swift Sources Generator Tests Benchmarks Plugins Fuzz \
 	$(wildcard Integrations/*/Package.swift Integrations/*/Sources Integrations/*/Tests) \
 	$(wildcard Integrations/Examples/*/Package.swift Integrations/Examples/*/Sources Integrations/Examples/*/Tests)
 
-.PHONY: help system-packages generate check lint format build compile-times platforms test integrations stress proofs diff docs emulator demo bench fuzz fuzz-smoke venv clean
+.PHONY: help system-packages generate check lint format build compile-times platforms test integrations postgres stress proofs diff docs emulator demo bench fuzz fuzz-smoke venv clean
 
 help:  ## List the commands.
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 12
@@ -69,6 +69,11 @@ test: system-packages venv check lint build platforms  ## Check generated code a
 # loopback (installed from Debian's packages when missing) and the emulator.
 integrations: system-packages venv  ## Build and test every package under Integrations/ against PostgreSQL and the emulator.
 	SWIFT="$(SWIFT)" Integrations/Tools/with-postgres Tests/Emulator/with-emulator Integrations/Tools/test-packages
+
+# A server for trying the example backends or the PostgreSQL store by hand, set up as the integrations' tests set up
+# theirs: Debian's postgresql installed when missing, a data folder of its own, removed when it stops.
+postgres:  ## Keep a PostgreSQL server up on 127.0.0.1 until Ctrl-C, printing its connection settings.
+	Integrations/Tools/with-postgres Integrations/Tools/postgres-until-stopped
 
 # Every randomized proof, each from a fresh seed it prints with the command that replays it; `make test` runs the same
 # proofs from the seeds written in Tests/HealthSignInTestSupport/Stress/ProofSeed.swift, so a commit has one verdict.

@@ -97,6 +97,10 @@ final class AsyncHTTPClientConformanceTests: XCTestCase {
 
     func testTheSharedClientIsTheDefault() {
         XCTAssertTrue(AsyncHTTPClientTransport().client === HTTPClient.shared)
+        // snippet doc-async-http-client-transport
+        let transport = AsyncHTTPClientTransport(client: .shared)
+        // end snippet
+        XCTAssertTrue(transport.client === HTTPClient.shared)
     }
 
     func testRequestsGoThroughTheAppsClientAndItsPool() async throws {

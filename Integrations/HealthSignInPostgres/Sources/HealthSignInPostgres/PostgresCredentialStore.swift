@@ -33,8 +33,19 @@ import PostgresNIO
 ///   registration it was issued for. They are in clear unless the store is wrapped in a `SealedCredentialStore`,
 ///   which seals every value with AES-GCM under the operator's key before it leaves the process.
 ///
-/// The store runs on connections of its own (one event loop thread, shared by every store), or on a `PostgresClient`
-/// the app already has and runs (``init(client:configuration:)``), so the app and the store share one pool.
+/// The store runs on connections of its own (on SwiftNIO's shared event loops), or on a `PostgresClient` the app
+/// already has and runs (``init(client:configuration:)``), so the app and the store share one pool.
+///
+/// **In a service group.** The store is a swift-service-lifecycle `Service`: its ``run()`` waits for the group's
+/// graceful shutdown, then closes what the store opened (its listening connection, and its own connections); an
+/// app's `PostgresClient` is the app's to run and shut down. List it after the client and before the HTTP server, so
+/// the server stops taking requests first and the client closes last:
+///
+/// ```swift
+/// let store = try PostgresCredentialStore(client: postgres)
+/// let services = ServiceGroup(
+///     configuration: .init(services: [postgres, store, app], gracefulShutdownSignals: [.sigterm], logger: logger))
+/// ```
 ///
 /// ```swift
 /// let store = try PostgresCredentialStore(
@@ -181,8 +192,9 @@ public final class PostgresCredentialStore: CredentialStore, Sendable {
         runner.close()
     }
 
-    /// The loop every store's own connections run on: one thread, shared, never one of the app's.
-    static let eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+    /// The loops the store's own connections run on: SwiftNIO's shared group, which the app's other NIO clients
+    /// (AsyncHTTPClient's and PostgresNIO's defaults among them) use too, so the store starts no threads of its own.
+    static var eventLoops: any EventLoopGroup { MultiThreadedEventLoopGroup.singleton }
 
     // MARK: - CredentialStore
 
