@@ -12,16 +12,6 @@ final class SMARTIntegrationTests: EachServerTestCase {
     private var server: SMARTServerUnderTest!
     private var store: InMemoryCredentialStore!
 
-    /// The SMART IG's P-384 key (its private part is published for reproducibility); both servers register its
-    /// public part for smart-asymmetric and smart-backend.
-    static let backendKey = """
-        {"kty": "EC", "crv": "P-384",
-         "x": "wcE8O55ro6aOuTf5Ty1k_IG4mTcuLiVercHouge1G5Ri-leevhev4uJzlHpi3U8r",
-         "y": "mLRgz8Giu6XA_AqG8bywqbygShmd8jowflrdx0KQtM5X4s4aqDeCRfcpexykp3aI",
-         "d": "WcrTiYk8jbI-Sd1sKNpqGmELWGG08bf_y9SSlnC4cpAl5GRdHHN9gKYlPvMFqiJ5",
-         "kid": "afb27c284f2d93959c18fa0320e32060", "alg": "ES384"}
-        """
-
     /// Runs `body` against the emulator and the in-process server, each fresh, with an empty store.
     private func journey(_ kinds: [ServerKind] = ServerKind.allCases, _ body: () async throws -> Void) async throws {
         try await onEachServer(kinds) { kind in
@@ -55,7 +45,7 @@ final class SMARTIntegrationTests: EachServerTestCase {
     }
 
     static func signer(clock: any TimeSource = SystemClock()) throws -> ClientAssertionSigner {
-        try ClientAssertionSigner(key: JSONWebKey(json: Data(backendKey.utf8)), algorithm: .es384, clock: clock)
+        try ClientAssertionSigner(key: SMARTTestServer.backendPrivateKey, algorithm: .es384, clock: clock)
     }
 
     private func backend(

@@ -175,8 +175,8 @@ final class VitalIntegrationTests: EachServerTestCase {
             func instance() -> VitalBackend {
                 VitalBackend(
                     configuration: .init(
-                        apiKey: server.teamKey, environment: .sandboxUS, hosts: hosts, urlPolicy: server.urlPolicy,
-                        transport: server.transport(), store: shared))
+                        apiKey: server.teamKey, environment: .sandboxUS, hosts: hosts, store: shared,
+                        options: ClientOptions(transport: server.transport(), urlPolicy: server.urlPolicy)))
             }
             let first = try await instance().signInToken(forClientUserID: "alice")
             XCTAssertTrue(first.createdUser)

@@ -34,4 +34,19 @@ final class EnvironmentTests: XCTestCase {
         XCTAssertEqual(VitalEnvironment.Tier(issuerName: "dev"), .dev)
         XCTAssertNil(VitalEnvironment.Tier(issuerName: "local"))
     }
+
+    func testEnvironmentsParseFromTheirNames() {
+        let named: [String: VitalEnvironment] = [
+            "sandbox-us": .sandboxUS, "sandbox_eu": .sandboxEU, "production-us": .productionUS,
+            "PRODUCTION-EU": .productionEU, "us.sandbox": .sandboxUS, "eu prd": .productionEU, "stg-us": .sandboxUS,
+            "dev-eu": VitalEnvironment(.dev, .eu), "sandbox/us": .sandboxUS,
+        ]
+        for (name, environment) in named { XCTAssertEqual(VitalEnvironment(name: name), environment, name) }
+        for environment in [VitalEnvironment.sandboxUS, .productionEU] {
+            XCTAssertEqual(VitalEnvironment(name: environment.description), environment, "the description reads back")
+        }
+        for name in ["", "sandbox", "sandbox-us-1", "staging-us", "sandbox-ca", "us-eu", "sandbox--us"] {
+            XCTAssertNil(VitalEnvironment(name: name), name)
+        }
+    }
 }

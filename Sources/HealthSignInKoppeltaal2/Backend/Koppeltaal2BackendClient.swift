@@ -56,20 +56,23 @@ public final class Koppeltaal2BackendClient: Sendable {
         ///     in the reference domains): `host`, or `host:port` for another port than the scheme's, e.g.
         ///     `["auth-service.koppeltaal.example", "auth.example:8443"]`. Discovered endpoints and the issuer must
         ///     be on the FHIR server's origin or one of these; it is `OAuthRegistration.trustedHosts`.
+        ///   - store: where the token is kept; the fleet's shared store, so its instances share one token.
+        ///   - storeKey: the key it is kept under; nil derives one from the registration.
         ///   - options: the transport, URL policy, logger and middlewares.
         public init(
             clientID: String, signer: ClientAssertionSigner, fhirBaseURL: URL, trustedHosts: [String] = [],
+            store: any CredentialStore = InMemoryCredentialStore(), storeKey: String? = nil,
             options: ClientOptions = .init()
         ) {
             self.init(
                 registration: OAuthRegistration(
                     baseURL: fhirBaseURL, client: OAuthClientCredentials(clientID: clientID, signer: signer),
                     trustedHosts: trustedHosts),
-                session: OAuthSessionSettings(store: InMemoryCredentialStore(), options: options))
+                session: OAuthSessionSettings(store: store, storeKey: storeKey, options: options))
         }
 
         /// The common case, with the auth service's hosts under their former name.
-        @available(*, deprecated, renamed: "init(clientID:signer:fhirBaseURL:trustedHosts:options:)")
+        @available(*, deprecated, renamed: "init(clientID:signer:fhirBaseURL:trustedHosts:store:storeKey:options:)")
         public init(
             clientID: String, signer: ClientAssertionSigner, fhirBaseURL: URL, authHosts: [String],
             options: ClientOptions = .init()

@@ -42,16 +42,28 @@ public final class SMARTBackendClient: Sendable {
         }
 
         /// The common case: a service with a signing key at one FHIR server, whose SMART configuration names the
-        /// token endpoint.
+        /// token endpoint. Every server entry point of the SDK has this shape: who the service is, where it calls,
+        /// where it keeps what it is issued, and the `ClientOptions` of its requests.
+        ///
+        /// - Parameters:
+        ///   - clientID: the client id the server registered the service under.
+        ///   - signer: the service's signing key.
+        ///   - scope: the scopes asked for, e.g. `system/Observation.rs`.
+        ///   - fhirBaseURL: the FHIR server's base URL.
+        ///   - store: where the token is kept; the fleet's shared store, so its instances share one token.
+        ///   - storeKey: the key it is kept under; nil derives one from the registration (see
+        ///     `OAuthSessionSettings.storeKey`).
+        ///   - options: the transport, URL policy, timeout, logger and middlewares of every request.
         public init(
             clientID: String, signer: ClientAssertionSigner, scope: String, fhirBaseURL: URL,
+            store: any CredentialStore = InMemoryCredentialStore(), storeKey: String? = nil,
             options: ClientOptions = .init()
         ) {
             self.init(
                 registration: OAuthRegistration(
                     baseURL: fhirBaseURL, client: OAuthClientCredentials(clientID: clientID, signer: signer)),
                 scope: scope,
-                session: OAuthSessionSettings(store: InMemoryCredentialStore(), options: options))
+                session: OAuthSessionSettings(store: store, storeKey: storeKey, options: options))
         }
     }
 

@@ -47,6 +47,23 @@ public struct VitalBackend: Sendable {
             self.options = ClientOptions(
                 transport: transport, urlPolicy: urlPolicy, timeout: timeout, logger: logger, middlewares: middlewares)
         }
+
+        /// A configuration in the shape of every server entry point of the SDK: who the backend is, where it
+        /// calls, where it keeps what it learns, and the `ClientOptions` of its requests.
+        ///
+        /// - Parameters:
+        ///   - apiKey: the team API key.
+        ///   - environment: the environment the key belongs to (`VitalEnvironment(name: "sandbox-us")`).
+        ///   - hosts: the hosts of each environment; override them for a proxy or a test server.
+        ///   - store: where the Vital user id of each client user id is kept; the fleet's shared store.
+        ///   - options: the transport, URL policy, timeout, logger and middlewares of every request.
+        public init(
+            apiKey: APIKey, environment: VitalEnvironment, hosts: VitalHostMap = .init(),
+            store: any CredentialStore = InMemoryCredentialStore(), options: ClientOptions
+        ) {
+            (self.apiKey, self.environment, self.hosts, self.store) = (apiKey, environment, hosts, store)
+            self.options = options
+        }
     }
 
     /// The configuration.

@@ -65,6 +65,23 @@ public struct VitalEnvironment: Sendable, Hashable, Codable, CustomStringConvert
 
     /// `sandbox/us`
     public var description: String { tier.rawValue + "/" + region.rawValue }
+
+    /// The environment a name gives: a tier and a region, in either order, joined by `-`, `_`, `/`, `.` or a space,
+    /// in any case, as Junction's SDKs and dashboards write them: `sandbox-us`, `production_eu`, `US.Sandbox`,
+    /// `sandbox/eu` (the ``description``). A tier is `sandbox`, `production` or `dev`, or the issuers' `stg` and
+    /// `prd`; nil for anything else.
+    public init?(name: String) {
+        let parts = name.lowercased().split(omittingEmptySubsequences: false, whereSeparator: { "-_/. ".contains($0) })
+            .map(String.init)
+        guard parts.count == 2 else { return nil }
+        if let tier = Tier(issuerName: parts[0]), let region = Region(rawValue: parts[1]) {
+            self.init(tier, region)
+        } else if let region = Region(rawValue: parts[0]), let tier = Tier(issuerName: parts[1]) {
+            self.init(tier, region)
+        } else {
+            return nil
+        }
+    }
 }
 
 /// The two hosts of a Junction environment: the API (user data, backend calls) and the auth host (`/v1/token`).

@@ -144,3 +144,10 @@ func koppeltaal2TestServerExample(moduleKey: JSONWebKey) {
     // end snippet
     _ = device
 }
+
+func smartBackendKeyExample() throws -> ClientAssertionSigner {
+    // snippet doc-smart-test-backend-key
+    let signer = try ClientAssertionSigner(key: SMARTTestServer.backendPrivateKey, algorithm: .es384)
+    // end snippet
+    return signer
+}

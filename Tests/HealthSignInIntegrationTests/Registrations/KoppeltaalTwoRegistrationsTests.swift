@@ -54,13 +54,9 @@ final class KoppeltaalTwoRegistrationsTests: XCTestCase {
             Koppeltaal2FHIRClient(
                 backend: Koppeltaal2BackendClient(
                     configuration: .init(
-                        registration: OAuthRegistration(
-                            baseURL: domain.fhirBaseURL,
-                            client: OAuthClientCredentials(
-                                clientID: "module-1", signer: try Koppeltaal2BackendClient.signer(key: key)),
-                            trustedHosts: [domain.authURL.host ?? ""]),
-                        session: OAuthSessionSettings(
-                            store: store, storeKey: storeKey, options: ClientOptions(transport: network)))))
+                        clientID: "module-1", signer: try Koppeltaal2BackendClient.signer(key: key),
+                        fhirBaseURL: domain.fhirBaseURL, trustedHosts: [domain.authURL.host ?? ""], store: store,
+                        storeKey: storeKey, options: ClientOptions(transport: network))))
         }
         for scenario in TwoRegistrationsCase.all(sharedKey: "koppeltaal2.service") {
             domainA.ledger.removeAll()

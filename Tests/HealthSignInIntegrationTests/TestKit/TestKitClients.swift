@@ -33,13 +33,10 @@ extension SMARTTestServer {
     ) throws -> SMARTBackendClient {
         SMARTBackendClient(
             configuration: .init(
-                registration: OAuthRegistration(
-                    baseURL: fhirBaseURL,
-                    client: OAuthClientCredentials(
-                        clientID: SMARTTestServer.backendClientID, signer: try SMARTIntegrationTests.signer())),
-                scope: scope,
-                session: OAuthSessionSettings(
-                    store: store, storeKey: storeKey, options: ClientOptions(transport: transport ?? self.transport))))
+                clientID: SMARTTestServer.backendClientID,
+                signer: try ClientAssertionSigner(key: SMARTTestServer.backendPrivateKey, algorithm: .es384),
+                scope: scope, fhirBaseURL: fhirBaseURL, store: store, storeKey: storeKey,
+                options: ClientOptions(transport: transport ?? self.transport)))
     }
 }
 
