@@ -183,23 +183,26 @@ public final class SMARTTestServer: TestServer {
     /// The private half of the IG's P-384 example key (`ES384`, kid `afb27c284f2d93959c18fa0320e32060`), published
     /// with the SMART App Launch IG: what a service registered as ``backendClientID`` (or ``asymmetricClientID``)
     /// signs its client assertions with, here and against the emulator's SMART server, which registered the same
-    /// keys. It is a test key: everyone has it.
+    /// keys. It is a test key: everyone has it. ``backendPrivateKeyJWK`` is the same key as JSON, for a setting such as
+    /// `SMART_PRIVATE_KEY`.
     ///
     /// ```swift
     /// let signer = try ClientAssertionSigner(key: SMARTTestServer.backendPrivateKey, algorithm: .es384)
     /// ```
     public static let backendPrivateKey: JSONWebKey = {
-        let json = #"""
-            {"kty": "EC", "crv": "P-384",
-             "x": "wcE8O55ro6aOuTf5Ty1k_IG4mTcuLiVercHouge1G5Ri-leevhev4uJzlHpi3U8r",
-             "y": "mLRgz8Giu6XA_AqG8bywqbygShmd8jowflrdx0KQtM5X4s4aqDeCRfcpexykp3aI",
-             "d": "WcrTiYk8jbI-Sd1sKNpqGmELWGG08bf_y9SSlnC4cpAl5GRdHHN9gKYlPvMFqiJ5",
-             "kid": "afb27c284f2d93959c18fa0320e32060", "alg": "ES384"}
-            """#
         // The literal is the IG's published key; a failure here is a broken build of the kit.
-        guard let key = try? JSONWebKey(json: Data(json.utf8)) else { preconditionFailure("the IG key is invalid") }
+        guard let key = try? JSONWebKey(json: Data(backendPrivateKeyJWK.utf8)) else {
+            preconditionFailure("the IG key is invalid")
+        }
         return key
     }()
+
+    /// ``backendPrivateKey`` as a JSON Web Key, on one line.
+    public static let backendPrivateKeyJWK =
+        #"{"kty": "EC", "crv": "P-384", "x": "wcE8O55ro6aOuTf5Ty1k_IG4mTcuLiVercHouge1G5Ri-leevhev4uJzlHpi3U8r", "#
+        + #""y": "mLRgz8Giu6XA_AqG8bywqbygShmd8jowflrdx0KQtM5X4s4aqDeCRfcpexykp3aI", "#
+        + #""d": "WcrTiYk8jbI-Sd1sKNpqGmELWGG08bf_y9SSlnC4cpAl5GRdHHN9gKYlPvMFqiJ5", "#
+        + #""kid": "afb27c284f2d93959c18fa0320e32060", "alg": "ES384"}"#
 
     static let defaultClients: [String: Client] = [
         publicClientID: Client(id: publicClientID, authentication: .none),
