@@ -1,23 +1,28 @@
 import AsyncHTTPClient
 import Foundation
 import HealthSignInAsyncHTTPClient
-import HealthSignInCore
+import HealthSignInConfiguration
+import HealthSignInHummingbird
 import HealthSignInLogging
-import HealthSignInOAuth
+import HealthSignInObservability
 import HealthSignInPostgres
 import HealthSignInSMART
 import HealthSignInVital
 import Hummingbird
 import Logging
+import PostgresNIO
 
 /// The backend's parts, made once at start and shared by every request: the SDK's Junction and SMART clients, sending
-/// through the server's AsyncHTTPClient, logging to its swift-log logger, and keeping the SMART service token in the
-/// PostgreSQL store every instance shares (so a fleet asks the authorization server for one token, not one each).
+/// through AsyncHTTPClient, logging to swift-log, traced and measured, and keeping what they are issued in the
+/// PostgreSQL store every instance shares, on the app's own pool (so a fleet asks the authorization server for one
+/// token, not one each).
 public struct Backend: Sendable {
     /// Mints sign-in tokens with the team's API key.
     public let vital: VitalBackend
     /// Calls the FHIR server as the backend service.
     public let smart: SMARTBackendClient
+    /// The store both keep their state in; a service of the app's service group.
+    public let store: PostgresCredentialStore
     /// The app's sessions: bearer token to user.
     public let appSessions: [String: String]
     /// The patient the job syncs.
@@ -25,30 +30,25 @@ public struct Backend: Sendable {
 
     /// Makes the parts.
     ///
-    /// - Parameter httpClient: the server's client, made with `AsyncHTTPClientTransport.clientConfiguration()`.
-    /// - Throws: what the transport, the store or the key throw for a configuration they cannot use.
+    /// - Parameters:
+    ///   - settings: what the environment says.
+    ///   - postgres: the app's PostgreSQL client, which its service group runs.
+    ///   - httpClient: the app's HTTP client.
+    ///   - logger: where the SDK's lines go outside a request.
+    /// - Throws: `ConfigValueError` for a value the SDK cannot use, `PostgresCredentialStoreError` for a table name.
     // snippet on-a-server-backend
-    public init(settings: BackendSettings, httpClient: HTTPClient, logger: Logger) throws {
-        let transport = try AsyncHTTPClientTransport(client: httpClient)
-        let sink = SwiftLogSink(logger)
-        let urlPolicy = URLPolicy(allowsInsecureLoopback: settings.allowsLoopbackHTTP)
-        vital = VitalBackend(
-            configuration: .init(
-                apiKey: settings.vitalAPIKey, environment: settings.vitalEnvironment, hosts: settings.vitalHosts,
-                urlPolicy: urlPolicy, transport: transport, logger: sink))
-        let store = try PostgresCredentialStore(
-            configuration: .init(connection: settings.database, table: settings.databaseTable), logger: logger)
-        let signer = try ClientAssertionSigner(key: settings.smartPrivateKey, algorithm: .es384)
-        smart = SMARTBackendClient(
-            configuration: .init(
-                registration: OAuthRegistration(
-                    baseURL: settings.fhirBaseURL,
-                    client: OAuthClientCredentials(clientID: settings.smartClientID, signer: signer)),
-                scope: "system/Patient.rs system/Observation.rs",
-                session: OAuthSessionSettings(
-                    store: store, options: ClientOptions(transport: transport, urlPolicy: urlPolicy, logger: sink))))
+    public init(settings: BackendSettings, postgres: PostgresClient, httpClient: HTTPClient = .shared, logger: Logger)
+        throws
+    {
+        let options = ClientOptions(
+            transport: AsyncHTTPClientTransport(client: httpClient), urlPolicy: settings.urlPolicy,
+            logger: SwiftLogSink(logger), middlewares: [ObservabilityMiddleware()])
+        store = try PostgresCredentialStore(
+            client: postgres, configuration: .init(table: settings.databaseTable, timeout: settings.databaseTimeout))
+        vital = VitalBackend(configuration: try .init(config: settings.config, store: store, options: options))
+        smart = SMARTBackendClient(configuration: try .init(config: settings.config, store: store, options: options))
         appSessions = settings.appSessions
-        patientID = settings.smartPatientID
+        patientID = settings.patientID
     }
     // end snippet
 
@@ -65,6 +65,7 @@ public struct Backend: Sendable {
     /// The routes: `POST /sign-in-token` for the app, `POST /jobs/observation-sync` for the scheduler.
     public func router() -> Router<BasicRequestContext> {
         let router = Router()
+        router.add(middleware: HealthSignInMiddleware())
         router.post("sign-in-token") { request, _ -> SignInTokenResponse in
             try await signInToken(for: request)
         }
@@ -82,12 +83,8 @@ public struct Backend: Sendable {
         else {
             throw HTTPError(.unauthorized, headers: [.wwwAuthenticate: "Bearer"], message: "sign in to the app first")
         }
-        do {
-            let grant = try await vital.signInToken(forClientUserID: user)
-            return SignInTokenResponse(userID: grant.userID.uuidString.lowercased(), signInToken: grant.signInToken)
-        } catch {
-            throw BackendFailure(error)
-        }
+        let grant = try await vital.signInToken(forClientUserID: user)
+        return SignInTokenResponse(userID: grant.userID.uuidString.lowercased(), signInToken: grant.signInToken)
     }
     // end snippet
 }
@@ -102,24 +99,5 @@ public struct SignInTokenResponse: ResponseCodable {
     enum CodingKeys: String, CodingKey {
         case userID = "user_id"
         case signInToken = "sign_in_token"
-    }
-}
-
-/// An SDK error as the backend's answer: 503 with `Retry-After` for what passes (`ErrorRecovery.retryLater`), 502
-/// otherwise; the body is the error's description, which the SDK keeps free of secrets.
-struct BackendFailure: HTTPResponseError {
-    let error: any Error
-
-    init(_ error: any Error) { self.error = error }
-
-    var status: HTTPResponse.Status {
-        (error as? any SDKError)?.recovery == .retryLater ? .serviceUnavailable : .badGateway
-    }
-
-    func response(from request: Request, context: some RequestContext) throws -> Response {
-        var headers: HTTPFields = [.contentType: "application/json"]
-        if status == .serviceUnavailable { headers[.retryAfter] = "5" }
-        let body = try JSONEncoder().encode(["error": String(describing: error)])
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }
 }

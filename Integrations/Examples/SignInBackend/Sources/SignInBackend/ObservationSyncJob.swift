@@ -1,6 +1,4 @@
 import Foundation
-import HealthSignInCore
-import HealthSignInOAuth
 import HealthSignInSMART
 import Hummingbird
 
@@ -28,23 +26,19 @@ public struct ObservationSyncJob: Sendable {
 
     /// Runs the job once.
     ///
-    /// - Throws: the SDK's errors, as the backend's answer (503 for transient ones, 502 for the rest).
+    /// - Throws: the SDK's errors, which the router's `HealthSignInMiddleware` answers (503 for transient ones, 502
+    ///   for the rest).
     public func run() async throws -> Result {
-        do {
-            let patient = try await smart.fhir(.fhir("Patient", id: patientID))
-            var query = FormFields()
-            query.append("patient", patientID)
-            let search = try await smart.fhir(ResourcePath("Observation"), query: query)
-            guard patient.isSuccess, search.isSuccess else {
-                throw UnexpectedResponseError(
-                    operation: "observation sync", response: patient.isSuccess ? search : patient)
-            }
-            let read = try JSONDecoder().decode(Resource.self, from: patient.body)
-            let bundle = try JSONDecoder().decode(Bundle.self, from: search.body)
-            return Result(patient: read.id, observations: bundle.entry?.count ?? 0)
-        } catch {
-            throw BackendFailure(error)
+        let patient = try await smart.fhir(.fhir("Patient", id: patientID))
+        var query = FormFields()
+        query.append("patient", patientID)
+        let search = try await smart.fhir(ResourcePath("Observation"), query: query)
+        guard patient.isSuccess, search.isSuccess else {
+            throw UnexpectedResponseError(operation: "observation sync", response: patient.isSuccess ? search : patient)
         }
+        let read = try JSONDecoder().decode(Resource.self, from: patient.body)
+        let bundle = try JSONDecoder().decode(Bundle.self, from: search.body)
+        return Result(patient: read.id, observations: bundle.entry?.count ?? 0)
     }
 
     private struct Resource: Decodable { let id: String }

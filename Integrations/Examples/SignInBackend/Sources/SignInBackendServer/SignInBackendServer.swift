@@ -1,30 +1,26 @@
-import AsyncHTTPClient
 import Foundation
-import HealthSignInAsyncHTTPClient
 import Hummingbird
 import Logging
+import PostgresNIO
+import ServiceLifecycle
 import SignInBackend
 
 /// Serves the example backend on 127.0.0.1:PORT (8080 by default), configured from the environment
-/// (`BackendSettings.fromEnvironment`), until it is stopped (SIGINT or SIGTERM).
+/// (`BackendSettings`), in one service group with its PostgreSQL client and store, until SIGINT or SIGTERM shuts the
+/// group down gracefully: the server stops taking requests, then the store closes, then the client.
 @main
 struct SignInBackendServer {
     static func main() async throws {
         let logger = Logger(label: "sign-in-backend")
         let settings = try BackendSettings.fromEnvironment()
-        let httpClient = HTTPClient(
-            eventLoopGroupProvider: .singleton, configuration: AsyncHTTPClientTransport.clientConfiguration())
-        do {
-            let backend = try Backend(settings: settings, httpClient: httpClient, logger: logger)
-            let port = Int(ProcessInfo.processInfo.environment["PORT"] ?? "") ?? 8080
-            let app = Application(
-                router: backend.router(), configuration: .init(address: .hostname("127.0.0.1", port: port)),
-                logger: logger)
-            try await app.runService()
-        } catch {
-            try await httpClient.shutdown()
-            throw error
-        }
-        try await httpClient.shutdown()
+        let postgres = PostgresClient(configuration: settings.database, backgroundLogger: logger)
+        let backend = try Backend(settings: settings, postgres: postgres, logger: logger)
+        let app = Application(
+            router: backend.router(), configuration: .init(address: .hostname("127.0.0.1", port: settings.port)),
+            logger: logger)
+        let services = ServiceGroup(
+            configuration: .init(
+                services: [postgres, backend.store, app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        try await services.run()
     }
 }

@@ -1,11 +1,10 @@
-import AsyncHTTPClient
 import Foundation
-import HealthSignInAsyncHTTPClient
-import HealthSignInCore
-import HealthSignInOAuth
+import HealthSignInSMART
+import HealthSignInTesting
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import PostgresNIO
 import SignInBackend
 import XCTest
 
@@ -17,17 +16,10 @@ import XCTest
 /// against the emulator (Junction and a SMART server) and PostgreSQL, which `make integrations` starts.
 final class SignInBackendTests: XCTestCase {
     private var emulator: URL!
-    private var httpClient: HTTPClient!
 
     override func setUp() async throws {
         emulator = try XCTUnwrap(URL(string: try variable("EMULATOR_URL")))
         try await control("reset")
-        httpClient = HTTPClient(
-            eventLoopGroupProvider: .singleton, configuration: AsyncHTTPClientTransport.clientConfiguration())
-    }
-
-    override func tearDown() async throws {
-        try await httpClient?.shutdown()
     }
 
     func testTheAppsSignedInUserGetsASignInTokenAndOthersAreRefused() async throws {
@@ -74,13 +66,16 @@ final class SignInBackendTests: XCTestCase {
         XCTAssertEqual(stats["fhir"] as? Int, 12)
     }
 
-    /// The database down: the job answers 503 with Retry-After, the SDK's typed transient error.
+    /// The database down: the job answers 503 with Retry-After, from the SDK's typed transient error; the body says
+    /// what to do, and the error's description (which names the database) stays in the server's log.
     func testAnUnreachableDatabaseIsAServiceUnavailableAnswer() async throws {
         try await serve(databasePort: 9) { client in
             try await client.execute(uri: "/jobs/observation-sync", method: .post) { response in
                 XCTAssertEqual(response.status, .serviceUnavailable, String(buffer: response.body))
                 XCTAssertEqual(response.headers[.retryAfter], "5")
-                XCTAssertTrue(String(buffer: response.body).contains("PostgreSQL is unavailable"))
+                let body = try JSONDecoder().decode([String: String].self, from: Data(buffer: response.body))
+                XCTAssertEqual(body["recovery"], "retryLater")
+                XCTAssertFalse(String(buffer: response.body).contains("PostgreSQL"))
             }
         }
     }
@@ -88,17 +83,19 @@ final class SignInBackendTests: XCTestCase {
     /// An instance started with a key the authorization server does not know fails its readiness check with the
     /// server's reason; one with the registered key passes it, and neither keeps a token.
     func testAnInstanceWithTheWrongKeyFailsItsStart() async throws {
-        let wrong = try backend(key: Self.unregisteredKey)
-        do {
-            try await wrong.checkReadiness()
-            XCTFail("an unregistered key passed the readiness check")
-        } catch let error as OAuthError {
-            XCTAssertEqual(error.code, .invalidClient, "\(error)")
+        try await withBackend(key: Self.unregisteredKey) { wrong in
+            do {
+                try await wrong.checkReadiness()
+                XCTFail("an unregistered key passed the readiness check")
+            } catch let error as OAuthError {
+                XCTAssertEqual(error.code, .invalidClient, "\(error)")
+            }
         }
-        let right = try backend(key: Self.serviceKey)
-        try await right.checkReadiness()
-        let kept = try await right.smart.configuration.session.store.read(right.smart.storeKey)
-        XCTAssertNil(kept, "the readiness check keeps no token")
+        try await withBackend(key: SMARTTestServer.backendPrivateKeyJWK) { right in
+            try await right.checkReadiness()
+            let kept = try await right.smart.configuration.session.store.read(right.smart.storeKey)
+            XCTAssertNil(kept, "the readiness check keeps no token")
+        }
     }
 
     // MARK: - Serving
@@ -108,21 +105,26 @@ final class SignInBackendTests: XCTestCase {
         table: String? = nil, databasePort: Int? = nil,
         _ test: @escaping @Sendable (any TestClientProtocol) async throws -> Void
     ) async throws {
-        let backend = try backend(table: table, databasePort: databasePort)
-        let app = Application(
-            router: backend.router(), configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            logger: Logger(label: "test"))
-        try await app.test(.live, test)
+        try await withBackend(table: table, databasePort: databasePort) { backend in
+            let app = Application(
+                router: backend.router(), configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                logger: Logger(label: "test"))
+            try await app.test(.live, test)
+        }
     }
 
-    /// The backend as the environment of one instance configures it.
-    private func backend(table: String? = nil, databasePort: Int? = nil, key: String = serviceKey) throws -> Backend {
+    /// Runs `body` with the backend as the environment of one instance configures it, its PostgreSQL client running.
+    private func withBackend(
+        table: String? = nil, databasePort: Int? = nil, key: String = SMARTTestServer.backendPrivateKeyJWK,
+        _ body: (Backend) async throws -> Void
+    ) async throws {
         var environment = [
             "VITAL_API_KEY": "sk_us_emulator", "VITAL_ENVIRONMENT": "sandbox-us",
             "VITAL_API_URL": emulator.absoluteString + "/vital/api",
             "VITAL_AUTH_URL": emulator.absoluteString + "/vital/auth",
             "SMART_FHIR_URL": emulator.absoluteString + "/smart/fhir", "SMART_CLIENT_ID": "smart-backend",
-            "SMART_PRIVATE_KEY": key, "SMART_PATIENT_ID": "smart-patient-1",
+            "SMART_SCOPE": "system/Patient.rs system/Observation.rs", "SMART_PRIVATE_KEY": key,
+            "SMART_PATIENT_ID": "smart-patient-1",
             "DATABASE_HOST": try variable("HEALTHSIGNIN_POSTGRES_HOST"),
             "DATABASE_PORT": try databasePort.map(String.init) ?? variable("HEALTHSIGNIN_POSTGRES_PORT"),
             "DATABASE_USER": try variable("HEALTHSIGNIN_POSTGRES_USER"),
@@ -130,20 +132,17 @@ final class SignInBackendTests: XCTestCase {
             "ALLOW_LOOPBACK_HTTP": "1", "APP_SESSIONS": "alice-session=alice,bob-session=bob",
         ]
         if let table { environment["DATABASE_TABLE"] = table }
-        return try Backend(
-            settings: try BackendSettings.fromEnvironment(environment), httpClient: httpClient,
-            logger: Logger(label: "test"))
+        // An unreachable server is waited for no longer than the timeout, twice: a connection, then a statement.
+        if databasePort != nil { environment["DATABASE_TIMEOUT"] = "0.5" }
+        let settings = try BackendSettings.fromEnvironment(environment)
+        let postgres = PostgresClient(configuration: settings.database)
+        let backend = try Backend(settings: settings, postgres: postgres, logger: Logger(label: "test"))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await postgres.run() }
+            try await body(backend)
+            group.cancelAll()
+        }
     }
-
-    /// The SMART IG's P-384 key (its private part is published for reproducibility); the emulator registers its
-    /// public part for `smart-backend`.
-    private static let serviceKey = """
-        {"kty": "EC", "crv": "P-384",
-         "x": "wcE8O55ro6aOuTf5Ty1k_IG4mTcuLiVercHouge1G5Ri-leevhev4uJzlHpi3U8r",
-         "y": "mLRgz8Giu6XA_AqG8bywqbygShmd8jowflrdx0KQtM5X4s4aqDeCRfcpexykp3aI",
-         "d": "WcrTiYk8jbI-Sd1sKNpqGmELWGG08bf_y9SSlnC4cpAl5GRdHHN9gKYlPvMFqiJ5",
-         "kid": "afb27c284f2d93959c18fa0320e32060", "alg": "ES384"}
-        """
 
     /// Another P-384 key under the registered key's id: its signatures do not verify with the registered public key.
     private static let unregisteredKey = """
