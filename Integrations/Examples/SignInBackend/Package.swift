@@ -55,6 +55,9 @@ let package = Package(
             dependencies: [
                 "SignInBackend",
                 .product(name: "HealthSignInTesting", package: "HealthSignInSDK"),
+                .product(name: "HealthSignInConfiguration", package: "HealthSignInConfiguration"),
+                .product(name: "HealthSignInObservability", package: "HealthSignInObservability"),
+                .product(name: "HealthSignInPostgres", package: "HealthSignInPostgres"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]

@@ -1,4 +1,7 @@
 import Foundation
+import HealthSignInConfiguration
+import HealthSignInObservability
+import HealthSignInPostgres
 import HealthSignInSMART
 import HealthSignInTesting
 import Hummingbird
@@ -96,6 +99,23 @@ final class SignInBackendTests: XCTestCase {
             let kept = try await right.smart.configuration.session.store.read(right.smart.storeKey)
             XCTAssertNil(kept, "the readiness check keeps no token")
         }
+    }
+
+    /// The README's smallest service: made from the environment, and a value the environment lacks is named.
+    func testTheSmallestServiceIsMadeFromTheEnvironment() throws {
+        XCTAssertThrowsError(try smallestService()) { error in
+            XCTAssertEqual((error as? ConfigValueError)?.key, "smart.private.key", "\(error)")
+        }
+        let variables = [
+            "SMART_CLIENT_ID": SMARTTestServer.backendClientID, "SMART_SCOPE": "system/Patient.rs",
+            "SMART_FHIR_URL": "https://fhir.example/r4", "SMART_PRIVATE_KEY": SMARTTestServer.backendPrivateKeyJWK,
+        ]
+        for (name, value) in variables { setenv(name, value, 1) }
+        defer { for name in variables.keys { unsetenv(name) } }
+        let (_, smart) = try smallestService()
+        XCTAssertEqual(smart.configuration.registration.client.clientID, SMARTTestServer.backendClientID)
+        XCTAssertTrue(smart.configuration.session.store is PostgresCredentialStore)
+        XCTAssertTrue(smart.configuration.session.options.middlewares.first is ObservabilityMiddleware)
     }
 
     // MARK: - Serving
