@@ -1,17 +1,19 @@
 import AsyncHTTPClient
 import Foundation
 import HealthSignInAsyncHTTPClient
+import HealthSignInConfiguration
 import HealthSignInCore
 import HealthSignInLogging
-import HealthSignInOAuth
+import HealthSignInObservability
 import HealthSignInSMART
 import HealthSignInVapor
 import HealthSignInVital
 import Logging
 import Vapor
 
-/// The backend's parts, made once at start and shared by every request: the SDK's Junction and SMART clients, sending
-/// through the app's AsyncHTTPClient and logging through swift-log, with their routes.
+/// The backend's parts, made once at start and shared by every request: the SDK's Junction and SMART clients,
+/// configured from the settings' `ConfigReader`, sending through the app's AsyncHTTPClient, logging through swift-log,
+/// traced and measured, with their routes.
 ///
 /// The SMART service token and the Junction user ids are kept in memory: one instance asks the authorization server
 /// for one token, and a restarted instance asks again. The instances of a fleet share a store instead, such as the
@@ -30,34 +32,25 @@ public struct Backend: Sendable {
     /// The patient the job syncs.
     public let patientID: String
 
-    /// Makes the parts.
+    /// Makes the parts: one `ClientOptions` (the app's HTTP client, the settings' URL policy, swift-log, and spans
+    /// and metrics by `ObservabilityMiddleware`) and one in-memory store, shared by both clients, which read their own
+    /// values from `settings.config`.
     ///
     /// - Parameters:
     ///   - settings: what the environment configures.
     ///   - httpClient: the client the SDK sends through: the app's, `app.http.client.shared`.
     ///   - logger: where the SDK's lines go outside a request (within one, the middleware sends them to the
     ///     request's logger).
-    /// - Throws: `JOSEError` for a private key that cannot sign ES384 assertions.
+    /// - Throws: `ConfigValueError` naming the first value of the SDK's that is missing or unusable.
     public init(settings: BackendSettings, httpClient: HTTPClient, logger: Logger) throws {
-        let transport = AsyncHTTPClientTransport(client: httpClient)
-        let sink = SwiftLogSink(logger)
-        let urlPolicy = URLPolicy(allowsInsecureLoopback: settings.allowsLoopbackHTTP)
+        let options = ClientOptions(
+            transport: AsyncHTTPClientTransport(client: httpClient), urlPolicy: settings.urlPolicy,
+            logger: SwiftLogSink(logger), middlewares: [ObservabilityMiddleware()])
         let store = InMemoryCredentialStore()
-        vital = VitalBackend(
-            configuration: .init(
-                apiKey: settings.vitalAPIKey, environment: settings.vitalEnvironment, hosts: settings.vitalHosts,
-                urlPolicy: urlPolicy, transport: transport, logger: sink, store: store))
-        let signer = try ClientAssertionSigner(key: settings.smartPrivateKey, algorithm: .es384)
-        smart = SMARTBackendClient(
-            configuration: .init(
-                registration: OAuthRegistration(
-                    baseURL: settings.fhirBaseURL,
-                    client: OAuthClientCredentials(clientID: settings.smartClientID, signer: signer)),
-                scope: "system/Patient.rs system/Observation.rs",
-                session: OAuthSessionSettings(
-                    store: store, options: ClientOptions(transport: transport, urlPolicy: urlPolicy, logger: sink))))
+        vital = VitalBackend(configuration: try .init(config: settings.config, store: store, options: options))
+        smart = SMARTBackendClient(configuration: try .init(config: settings.config, store: store, options: options))
         appSessions = settings.appSessions
-        patientID = settings.smartPatientID
+        patientID = settings.patientID
     }
 
     /// Sets `app` up as the backend: the SDK's clients on the app's HTTP client and logger, `HealthSignInMiddleware`

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import HealthSignInOAuth
+import HealthSignInTesting
 import Logging
 import Vapor
 import VaporBackend
@@ -168,9 +169,10 @@ final class VaporBackendTests: XCTestCase {
         let environment = [
             "VITAL_API_KEY": "sk_us_emulator", "VITAL_ENVIRONMENT": "sandbox-us",
             "VITAL_API_URL": emulator + "/vital/api", "VITAL_AUTH_URL": emulator + "/vital/auth",
-            "SMART_FHIR_URL": emulator + "/smart/fhir", "SMART_CLIENT_ID": "smart-backend",
-            "SMART_PRIVATE_KEY": Self.serviceKey, "SMART_PATIENT_ID": "smart-patient-1", "ALLOW_LOOPBACK_HTTP": "1",
-            "APP_SESSIONS": "alice-session=alice,bob-session=bob",
+            "SMART_FHIR_URL": emulator + "/smart/fhir", "SMART_CLIENT_ID": SMARTTestServer.backendClientID,
+            "SMART_SCOPE": "system/Patient.rs system/Observation.rs",
+            "SMART_PRIVATE_KEY": SMARTTestServer.backendPrivateKeyJWK, "SMART_PATIENT_ID": "smart-patient-1",
+            "ALLOW_LOOPBACK_HTTP": "1", "APP_SESSIONS": "alice-session=alice,bob-session=bob",
         ]
         return try BackendSettings.fromEnvironment(environment.merging(overrides) { $1 })
     }
@@ -180,16 +182,6 @@ final class VaporBackendTests: XCTestCase {
         struct ErrorBody: Decodable { let reason: String }
         return try JSONDecoder().decode(ErrorBody.self, from: Data(answer.body.utf8)).reason
     }
-
-    /// The SMART IG's P-384 key (its private part is published for reproducibility); the emulator registers its
-    /// public part for `smart-backend`.
-    static let serviceKey = """
-        {"kty": "EC", "crv": "P-384",
-         "x": "wcE8O55ro6aOuTf5Ty1k_IG4mTcuLiVercHouge1G5Ri-leevhev4uJzlHpi3U8r",
-         "y": "mLRgz8Giu6XA_AqG8bywqbygShmd8jowflrdx0KQtM5X4s4aqDeCRfcpexykp3aI",
-         "d": "WcrTiYk8jbI-Sd1sKNpqGmELWGG08bf_y9SSlnC4cpAl5GRdHHN9gKYlPvMFqiJ5",
-         "kid": "afb27c284f2d93959c18fa0320e32060", "alg": "ES384"}
-        """
 
     /// Another P-384 key under the registered key's id: its signatures do not verify with the registered public key.
     private static let unregisteredKey = """
