@@ -64,9 +64,10 @@ test: system-packages venv check lint build platforms  ## Check generated code a
 	Checks/system-packages test
 	SWIFT="$(SWIFT)" Tests/Tools/run-tests $(SWIFT_FLAGS)
 
-# The packages under Integrations/ (AsyncHTTPClient, swift-log, PostgreSQL, the example backend) depend on the
-# ecosystem's packages, so the SDK's own build never does. Their tests run against a PostgreSQL server of their own on
-# loopback (installed from Debian's packages when missing) and the emulator.
+# The packages under Integrations/ (AsyncHTTPClient, swift-log, PostgreSQL, tracing and metrics, swift-configuration,
+# Hummingbird, Vapor, the example servers) depend on the ecosystem's packages, so the SDK's own build never does. Their
+# tests run against a PostgreSQL server of their own on loopback (installed from Debian's packages when missing) and
+# the emulator; their API reference is built after them.
 integrations: system-packages venv  ## Build and test every package under Integrations/ against PostgreSQL and the emulator.
 	SWIFT="$(SWIFT)" Integrations/Tools/with-postgres Tests/Emulator/with-emulator Integrations/Tools/test-packages
 
@@ -92,8 +93,9 @@ stress: build venv  ## The randomized proofs at full length from fresh seeds: li
 proofs: build venv  ## Every sdkgen diff rule's example proven by the compiler and the runtime, as CI does.
 	SDK_DIFF_EXAMPLES=all SDK_DIFF_MUTANTS=0 $(SWIFT) test --skip-build --filter DiffProofTests
 
-docs: build  ## The API reference of every product as static sites in .build/docs (README: "API reference").
+docs: build  ## The API reference of every product, the integrations' too, as static sites in .build/docs (README: "API reference").
 	Tests/Tools/build-docs .build/docs
+	SWIFT="$(SWIFT)" Integrations/Tools/build-docs .build/docs
 
 diff:  ## What the schemas changed since BASE (a directory or git revision; default HEAD): make diff BASE=v0.1.0
 	@$(SWIFT) run -q HealthSignInSDKGen diff --base $${BASE:-HEAD} --schemas Schemas; status=$$?; \

@@ -225,8 +225,10 @@ final class VitalIntegrationTests: EachServerTestCase {
                 }
             }
             await XCTAssertEqualAsync(try await calls(.createUser), 0)
-            for id in ["user@example.com", "auth0|5f7c8ec7", "0b9c4f3e-3c8a-4c55-9d5b-6a8e2f1d7c11", "42",
-                String(repeating: "a", count: 255), "a.b", "..."] {
+            for id in [
+                "user@example.com", "auth0|5f7c8ec7", "0b9c4f3e-3c8a-4c55-9d5b-6a8e2f1d7c11", "42",
+                String(repeating: "a", count: 255), "a.b", "...",
+            ] {
                 _ = try await backend.signInToken(forClientUserID: id)
             }
             await XCTAssertEqualAsync(try await calls(.createUser), 7)

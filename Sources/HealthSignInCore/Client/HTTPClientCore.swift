@@ -56,7 +56,8 @@ import Foundation
             operation: operation, requestID: requestID)
         let response = try await options.send(request, operation: OperationID(family: family, method: operation))
         options.logger.log(
-            .debug, family, "\(public: operation) ← HTTP \(public: response.status)", operation: operation, requestID: requestID
+            .debug, family, "\(public: operation) ← HTTP \(public: response.status)", operation: operation,
+            requestID: requestID
         )
         guard response.isSuccess else {
             let error = Self.error(for: response, operation: operation, formats: errors)

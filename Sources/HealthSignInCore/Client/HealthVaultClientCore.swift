@@ -96,7 +96,8 @@ import Foundation
                 requestID: requestID)
             let response = try await options.send(request, operation: OperationID(family: family, method: method))
             options.logger.log(
-                .debug, family, "\(public: method) ← HTTP \(public: response.status)", operation: method, requestID: requestID)
+                .debug, family, "\(public: method) ← HTTP \(public: response.status)", operation: method,
+                requestID: requestID)
             let parsed: HealthVaultResponseEnvelope
             do {
                 parsed = try HealthVaultResponseEnvelope(body: response.body)

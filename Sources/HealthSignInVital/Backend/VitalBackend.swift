@@ -84,7 +84,9 @@ public struct VitalBackend: Sendable {
         try VitalClientUserID.check(clientUserID)
         let client = try client()
         let key = userKey(for: clientUserID)
-        if let known = try? await configuration.store.read(key), let userID = UUID(uuidString: String(decoding: known, as: UTF8.self)) {
+        if let known = try? await configuration.store.read(key),
+            let userID = UUID(uuidString: String(decoding: known, as: UTF8.self))
+        {
             do {
                 return try await mint(for: userID, createdUser: false, with: client)
             } catch let error as VitalError where error.code == .userNotFound {

@@ -4,7 +4,7 @@ import HealthSignInHTTP
 import NIOCore
 import NIOHTTP1
 
-/// An ``HTTPTransport`` over any AsyncHTTPClient `HTTPClient` the app already runs (`HTTPClient.shared`, Vapor's,
+/// An `HTTPTransport` over any AsyncHTTPClient `HTTPClient` the app already runs (`HTTPClient.shared`, Vapor's,
 /// Hummingbird's, or its own), so the SDK's requests share its event loops, connection pool, TLS and proxy settings.
 ///
 /// It keeps the contract every transport of the SDK keeps, whatever the client's configuration, by how it makes each
@@ -12,16 +12,16 @@ import NIOHTTP1
 /// - each exchange ends by the request's timeout (a deadline for the whole exchange, body included; `.infinity` is
 ///   none) and by its size limit, counted before the body is read when the server announces its length;
 /// - it asks for `Accept-Encoding: identity` unless the request sets the field, and refuses a body in any content
-///   coding with ``TransportError/Kind/unrequestedEncoding``, so a client that decompresses never gets to;
+///   coding with `TransportError/Kind/unrequestedEncoding`, so a client that decompresses never gets to;
 /// - every status is a response: a redirect or a 401 is returned, never followed or answered. Every request's body
 ///   (an empty one too) goes out as a stream that can be read once, which AsyncHTTPClient does not send again, so even
 ///   a client that follows redirects returns a 301, 302, 307 or 308 itself. On the wire the request is the same: a
 ///   known length as `Content-Length`, none for a `GET` without a body. A redirect that turns the request into a
 ///   `GET` without its body (a 303, or a 301 or 302 answering a `POST`) is one such a client follows; the transport
-///   then refuses the response it got there with a ``TransportError``, so nothing from another address passes for the
+///   then refuses the response it got there with a `TransportError`, so nothing from another address passes for the
 ///   answer. That `GET` carried no body, and, to another origin, no `Authorization` or `Cookie`; a client made with
 ///   ``clientConfiguration(_:)`` sends no such `GET` at all;
-/// - failures below HTTP are ``TransportError``, and a cancelled task ends its exchange with `CancellationError`.
+/// - failures below HTTP are `TransportError`, and a cancelled task ends its exchange with `CancellationError`.
 ///
 /// ```swift
 /// let transport = AsyncHTTPClientTransport(client: .shared)
@@ -64,11 +64,11 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         return configuration
     }
 
-    /// Sends `request`; see ``HTTPTransport`` for the contract.
+    /// Sends `request`; see `HTTPTransport` for the contract.
     ///
-    /// - Throws: ``ConfigurationError/invalidTimeout(_:)`` for a timeout that is NaN or not positive,
-    ///   ``RequestEncodingError`` for a URL, method or header field that cannot be sent as it is (nothing is sent
-    ///   then), ``TransportError`` for what happened on the way, `CancellationError` when the task is cancelled.
+    /// - Throws: `ConfigurationError/invalidTimeout(_:)` for a timeout that is NaN or not positive,
+    ///   `RequestEncodingError` for a URL, method or header field that cannot be sent as it is (nothing is sent
+    ///   then), `TransportError` for what happened on the way, `CancellationError` when the task is cancelled.
     public func send(_ request: HTTPRequestMessage) async throws -> HTTPResponseMessage {
         let deadline = try TransportDeadline(request.timeout ?? configuration.timeout)
         // A negative limit refuses every body, as the SDK's transports do (NIO stops the process on one).

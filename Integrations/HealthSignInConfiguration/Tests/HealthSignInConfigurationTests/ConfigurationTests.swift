@@ -33,7 +33,8 @@ final class ConfigurationTests: XCTestCase {
         XCTAssertNil(configuration.session.storeKey)
         var named = smartVariables
         named["SMART_STORE_KEY"] = "smart.service.fleet"
-        XCTAssertEqual(try SMARTBackendClient.Configuration(config: reader(named)).session.storeKey, "smart.service.fleet")
+        XCTAssertEqual(
+            try SMARTBackendClient.Configuration(config: reader(named)).session.storeKey, "smart.service.fleet")
     }
 
     func testEachMissingOrUnusableValueNamesItsKeyAndNotItsValue() throws {
@@ -41,7 +42,10 @@ final class ConfigurationTests: XCTestCase {
             ("SMART_CLIENT_ID", nil, "smart.client.id is missing"),
             ("SMART_FHIR_URL", "ftp://fhir.example", "smart.fhir.url is not an http or https URL"),
             ("SMART_PRIVATE_KEY", "not a key", "smart.private.key is not a private key"),
-            ("SMART_PRIVATE_KEY", "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----", "smart.key.id is missing"),
+            (
+                "SMART_PRIVATE_KEY", "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----",
+                "smart.key.id is missing"
+            ),
             ("SMART_KEY_ALGORITHM", "HS256", "smart.key.algorithm is not one of"),
             ("SMART_KEY_ALGORITHM", "RS384", "smart.private.key cannot sign"),
         ]
@@ -68,10 +72,15 @@ final class ConfigurationTests: XCTestCase {
         overridden["VITAL_AUTH_URL"] = server.authURL.absoluteString
         let hosts = try VitalBackend.Configuration(config: reader(overridden)).hosts.hosts(for: .productionEU)
         XCTAssertEqual(hosts, VitalHosts(api: server.apiURL, auth: server.authURL))
-        XCTAssertThrowsError(try VitalBackend.Configuration(config: reader(["VITAL_API_KEY": "k", "VITAL_ENVIRONMENT": "staging"]))) {
+        XCTAssertThrowsError(
+            try VitalBackend.Configuration(config: reader(["VITAL_API_KEY": "k", "VITAL_ENVIRONMENT": "staging"]))
+        ) {
             XCTAssertEqual(($0 as? ConfigValueError)?.key, "vital.environment")
         }
-        XCTAssertThrowsError(try VitalBackend.Configuration(config: reader(["VITAL_API_URL": server.apiURL.absoluteString, "VITAL_API_KEY": "k"]))) {
+        XCTAssertThrowsError(
+            try VitalBackend.Configuration(
+                config: reader(["VITAL_API_URL": server.apiURL.absoluteString, "VITAL_API_KEY": "k"]))
+        ) {
             XCTAssertEqual(($0 as? ConfigValueError)?.key, "vital.auth.url")
         }
     }

@@ -2,7 +2,7 @@ import Foundation
 import HealthSignInHTTP
 import Hummingbird
 
-/// An SDK error as Hummingbird answers it: the status, `Retry-After` and sentence of its ``SDKErrorResponse``, in a
+/// An SDK error as Hummingbird answers it: the status, `Retry-After` and sentence of its `SDKErrorResponse`, in a
 /// JSON body `{"error": <sentence>, "recovery": <recovery>}`. The error's own description names hosts and operations,
 /// so it goes to the server's log (``HealthSignInMiddleware`` writes it there), never to the caller.
 public struct SDKResponseError: HTTPResponseError {

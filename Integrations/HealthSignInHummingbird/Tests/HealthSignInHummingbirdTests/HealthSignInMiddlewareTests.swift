@@ -103,7 +103,9 @@ final class CapturedLines: @unchecked Sendable {
     private let lock = NSLock()
     private var stored: [(message: String, metadata: [String: String])] = []
 
-    func append(_ message: String, _ metadata: [String: String]) { lock.withLock { stored.append((message, metadata)) } }
+    func append(_ message: String, _ metadata: [String: String]) {
+        lock.withLock { stored.append((message, metadata)) }
+    }
     var all: [(message: String, metadata: [String: String])] { lock.withLock { stored } }
 }
 

@@ -22,7 +22,7 @@ import Logging
 /// the adapters' middleware that does, and the SDK's entries of that request go to that logger, with its level and
 /// metadata, instead of the sink's own.
 public struct SwiftLogSink: LogSink {
-    /// What happens to values in a message that are not the SDK's own (``LogMessage/isPublic``).
+    /// What happens to values in a message that are not the SDK's own (`LogMessage/isPublic`).
     public enum PrivateValues: Sendable, Hashable {
         /// Each is written as `<private>`: `CreateSignInToken ← HTTP <private>`.
         case redacted

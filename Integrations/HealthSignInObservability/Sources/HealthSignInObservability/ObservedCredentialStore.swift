@@ -77,10 +77,12 @@ public struct ObservedCredentialStore: CredentialStore {
         let started = DispatchTime.now().uptimeNanoseconds
         do {
             let value = try await call()
-            instruments.time(MetricLabel.storeDuration, [("operation", operation), ("outcome", "success")], since: started)
+            instruments.time(
+                MetricLabel.storeDuration, [("operation", operation), ("outcome", "success")], since: started)
             return value
         } catch {
-            instruments.time(MetricLabel.storeDuration, [("operation", operation), ("outcome", "error")], since: started)
+            instruments.time(
+                MetricLabel.storeDuration, [("operation", operation), ("outcome", "error")], since: started)
             instruments.count(MetricLabel.storeFailures, [("operation", operation)])
             throw error
         }

@@ -132,8 +132,10 @@ final class ObservabilityTests: XCTestCase {
         await XCTAssertThrowsErrorAsync(try await failing.read("k"))
         XCTAssertEqual(metrics.counterTotal(label: MetricLabel.storeFailures, dimensions: [("operation", "read")]), 1)
         XCTAssertEqual(
-            metrics.timers(label: MetricLabel.storeDuration, dimensions: [("operation", "replace"), ("outcome", "success")])
-                .flatMap(\.values).count, 2)
+            metrics.timers(
+                label: MetricLabel.storeDuration, dimensions: [("operation", "replace"), ("outcome", "success")]
+            )
+            .flatMap(\.values).count, 2)
     }
 
     /// The documentation's examples.

@@ -6,7 +6,7 @@ import NIOCore
 import NIOPosix
 import PostgresNIO
 
-/// A ``CredentialStore`` in a PostgreSQL table, for the instances of a backend that share credentials: hosts behind a
+/// A `CredentialStore` in a PostgreSQL table, for the instances of a backend that share credentials: hosts behind a
 /// load balancer, workers of a job queue.
 ///
 /// - **Served from memory, told of changes.** Every change to the table is announced with `NOTIFY` (a trigger), and
@@ -327,7 +327,7 @@ public final class PostgresCredentialStore: CredentialStore, Sendable {
 
     /// Takes the lease on `key` for this caller, waiting (without holding a thread) while another holds it.
     ///
-    /// - Throws: ``CredentialStoreError/lockTimedOut(key:seconds:)`` after ``Configuration/lockTimeout``,
+    /// - Throws: `CredentialStoreError/lockTimedOut(key:seconds:)` after ``Configuration/lockTimeout``,
     ///   ``PostgresCredentialStoreError`` when the server cannot be reached, `CancellationError`.
     public func lock(_ key: String) async throws -> (any CredentialStoreLock)? {
         try await PostgresLease.acquire(key, in: self)

@@ -110,7 +110,7 @@ final class PostgresLease: CredentialStoreLock {
 
     /// Confirms the lease is still this holder's, renewing it for its full length.
     ///
-    /// - Throws: ``CredentialStoreError/lockLost(key:)`` when it ran out or passed to another holder, the store's
+    /// - Throws: `CredentialStoreError/lockLost(key:)` when it ran out or passed to another holder, the store's
     ///   error when the server cannot tell.
     func confirm() async throws {
         guard try await Self.extend(key, holder, fence, in: store, operation: "confirm the lock on") else {

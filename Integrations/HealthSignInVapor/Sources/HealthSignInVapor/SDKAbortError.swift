@@ -1,7 +1,7 @@
 import HealthSignInHTTP
 import Vapor
 
-/// An SDK error as Vapor's answer: the status, `Retry-After` and message of its ``SDKErrorResponse``, chosen by the
+/// An SDK error as Vapor's answer: the status, `Retry-After` and message of its `SDKErrorResponse`, chosen by the
 /// error's recovery (503 with `Retry-After` for an upstream that is down for now, 504 for one that did not answer in
 /// time, 500 for this server's configuration, 502 for what the upstream refused).
 ///

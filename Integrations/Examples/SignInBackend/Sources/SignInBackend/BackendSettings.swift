@@ -65,6 +65,7 @@ public struct BackendSettings: Sendable {
     public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws
         -> BackendSettings
     {
-        try BackendSettings(config: ConfigReader(provider: EnvironmentVariablesProvider(environmentVariables: environment)))
+        try BackendSettings(
+            config: ConfigReader(provider: EnvironmentVariablesProvider(environmentVariables: environment)))
     }
 }

@@ -36,7 +36,8 @@ public func smallestService() throws -> (services: ServiceGroup, smart: SMARTBac
     let router = Router()
     router.add(middleware: HealthSignInMiddleware())
     router.get("patients/:id") { _, context in
-        String(buffer: ByteBuffer(data: try await smart.fhir(.fhir("Patient", id: context.parameters.require("id"))).body))
+        let patient = try await smart.fhir(.fhir("Patient", id: context.parameters.require("id")))
+        return String(decoding: patient.body, as: UTF8.self)
     }
     let app = Application(router: router, logger: logger)
     let services = ServiceGroup(
