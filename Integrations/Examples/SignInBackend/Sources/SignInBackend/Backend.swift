@@ -76,7 +76,6 @@ public struct Backend: Sendable {
     }
 
     /// A Junction sign-in token for the app user the request's bearer token signs in.
-    // snippet on-a-server-sign-in-token
     func signInToken(for request: Request) async throws -> SignInTokenResponse {
         guard let authorization = request.headers[.authorization], authorization.hasPrefix("Bearer "),
             let user = appSessions[String(authorization.dropFirst("Bearer ".count))]
@@ -86,7 +85,6 @@ public struct Backend: Sendable {
         let grant = try await vital.signInToken(forClientUserID: user)
         return SignInTokenResponse(userID: grant.userID.uuidString.lowercased(), signInToken: grant.signInToken)
     }
-    // end snippet
 }
 
 /// What `POST /sign-in-token` answers: the app passes `sign_in_token` to the Junction SDK (`VitalSession.signIn`).
