@@ -50,9 +50,8 @@ import Foundation
         let request = try builder.build(timeout: options.timeout)
         try options.urlPolicy.check(request.url)
         let requestID = options.logger == nil ? nil : LogEntry.makeRequestID()
-        let (origin, path) = (Redaction.origin(request.url), Redaction.pathAndQuery(request.url))
         options.logger.log(
-            .debug, family, "\(public: operation) → \(public: request.method) \(public: origin)\(path)",
+            .debug, family, "\(public: operation) → \(public: request.method) \(url: request.url)",
             operation: operation, requestID: requestID)
         let response = try await options.send(request, operation: OperationID(family: family, method: operation))
         options.logger.log(

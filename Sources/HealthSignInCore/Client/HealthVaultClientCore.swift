@@ -90,9 +90,8 @@ import Foundation
         )
         return try await retry.run(idempotent: idempotent, now: clock.now) {
             let requestID = options.logger == nil ? nil : LogEntry.makeRequestID()
-            let (origin, path) = (Redaction.origin(url), Redaction.pathAndQuery(url))
             options.logger.log(
-                .debug, family, "\(public: method) v\(public: version) → \(public: origin)\(path)", operation: method,
+                .debug, family, "\(public: method) v\(public: version) → \(url: url)", operation: method,
                 requestID: requestID)
             let response = try await options.send(request, operation: OperationID(family: family, method: method))
             options.logger.log(

@@ -85,6 +85,9 @@ public struct RequestRetryPolicy: Sendable {
         var number = 1
         while true {
             do {
+                // Bound only when it differs from what this task sees (the first try, outside another's retry, sees
+                // 1 already), so a call that is not retried pays nothing for it.
+                if number == OperationAttempt.number { return try await attempt() }
                 return try await OperationAttempt.$number.withValue(number) { try await attempt() }
             } catch {
                 number += 1

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The text of a log record, and whether all of it is the SDK's own wording.
 ///
 /// A message written as a string literal is the SDK's fixed text and public. Each value interpolated into it makes the
@@ -75,6 +77,13 @@ public struct LogMessage: Sendable, Hashable, CustomStringConvertible, Expressib
             let shown = Redaction.show(Optional(value))
             text += shown
             redactedText += shown
+        }
+
+        /// Appends a request's URL as `Redaction.url(_:)` shows it: its origin public (which server), its path and
+        /// query private (they can name a user); the message becomes private.
+        public mutating func appendInterpolation(url: URL) {
+            appendInterpolation(public: Redaction.origin(url))
+            appendInterpolation(Redaction.pathAndQuery(url))
         }
     }
 }
