@@ -52,6 +52,13 @@ let usage = """
 
     Exit status: 0 when nothing breaking changed, 1 when something did (--fail-on source or wire counts one axis,
     none never fails), 2 when a schema set is invalid or cannot be read.
+
+    HealthSignInSDKGen import-fhir --definitions DIR [--schemas DIR] [--family NAME] [--module NAME] [--check]
+
+    Reads a FHIR core package (the folder of hl7.fhir.r4.core's StructureDefinitions, ValueSets and CodeSystems)
+    and writes the schema family it becomes to <schemas>/<family>/ (default: Schemas/FHIR, module HealthSignInFHIR):
+    every data type and resource, their backbone elements, the codes of their required bindings and the Resource
+    union. --check changes nothing and exits 1 when the family is out of date.
     """
 
 struct Arguments {
@@ -168,6 +175,33 @@ if commandLine.first == "diff" {
         DiffCommand.run(
             base: base, schemas: arguments.schemas, config: arguments.config, baseConfig: arguments.baseConfig,
             format: arguments.format, failOn: arguments.failOn))
+}
+
+if commandLine.first == "import-fhir" {
+    var options = ["--schemas": "Schemas", "--family": "FHIR", "--module": "HealthSignInFHIR"]
+    var check = false
+    var rest = Array(commandLine.dropFirst())[...]
+    while let flag = rest.popFirst() {
+        if flag == "--check" {
+            check = true
+        } else if ["--definitions", "--schemas", "--family", "--module"].contains(flag), let value = rest.popFirst() {
+            options[flag] = value
+        } else {
+            FileHandle.standardError.write(
+                Data(
+                    "error: unknown or incomplete argument '\(flag)' for import-fhir\n\nRun HealthSignInSDKGen --help for usage.\n"
+                        .utf8))
+            exit(2)
+        }
+    }
+    guard let definitions = options["--definitions"] else {
+        FileHandle.standardError.write(Data("error: import-fhir needs --definitions, the package folder\n".utf8))
+        exit(2)
+    }
+    exit(
+        FHIRImportCommand.run(
+            definitions: definitions, schemas: options["--schemas"] ?? "Schemas", family: options["--family"] ?? "FHIR",
+            module: options["--module"] ?? "HealthSignInFHIR", check: check))
 }
 
 guard let arguments = parse(commandLine) else { exit(2) }

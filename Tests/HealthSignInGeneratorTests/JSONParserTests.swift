@@ -20,6 +20,25 @@ final class JSONParserTests: XCTestCase {
         XCTAssertEqual(node?["a"]?.location.column, 8)
     }
 
+    func testLocationsOnOneLongLineAndAfterIt() throws {
+        // HL7's definitions are written on one line: every node there is located from where the last one was.
+        let items = (0..<2_000).map { "{\"k\": \"é\($0)\"}" }.joined(separator: ",")
+        let (node, diagnostics) = parse("[" + items + "]\n")
+        XCTAssertEqual(diagnostics, [])
+        let elements = try XCTUnwrap(node?.elements)
+        var column = 2
+        for (index, element) in elements.enumerated() {
+            XCTAssertEqual(element.location.line, 1)
+            XCTAssertEqual(element.location.column, column, "element \(index)")
+            XCTAssertEqual(element["k"]?.location.column, column + 6, "element \(index)")
+            column += "{\"k\": \"é\(index)\"},".count
+        }
+        let (second, _) = parse("[{\"a\": 1},\n  {\"b\": 2}]")
+        XCTAssertEqual(second?.elements?[1].location.line, 2)
+        XCTAssertEqual(second?.elements?[1].location.column, 3)
+        XCTAssertEqual(second?.elements?[1]["b"]?.location.column, 9)
+    }
+
     func testMalformedInputIsADiagnosticWithLineAndColumn() {
         let cases: [(String, String)] = [
             ("{\"a\": 1,}", "f.json:1:9: error: malformed JSON: unexpected '}', expected a string key"),

@@ -12,6 +12,10 @@ package struct JSONParser {
     private var index = 0
     private var line = 1
     private var lineStart = 0
+    /// How far along the current line columns have been counted, and the column there: nodes are located in one
+    /// pass over each line, so a document written on a single line is read in linear time.
+    private var countedTo = 0
+    private var countedColumn = 1
     private var depth = 0
     private var diagnostics: Diagnostics
 
@@ -61,6 +65,17 @@ package struct JSONParser {
         return SourceLocation(file: file, line: line, column: column)
     }
 
+    /// The location of the current byte, counting from where the last location was taken on the same line.
+    private mutating func here() -> SourceLocation {
+        let end = min(index, bytes.count)
+        if countedTo < lineStart || countedTo > end {
+            (countedTo, countedColumn) = (lineStart, 1)
+        }
+        for position in countedTo..<end where bytes[position] & 0xC0 != 0x80 { countedColumn += 1 }
+        countedTo = end
+        return SourceLocation(file: file, line: line, column: countedColumn)
+    }
+
     private func failure(_ message: String) -> ParseFailure {
         ParseFailure(message: message, location: location)
     }
@@ -88,7 +103,7 @@ package struct JSONParser {
     }
 
     private mutating func parseValue(pointer: String) throws -> JSONNode {
-        let start = location
+        let start = here()
         guard index < bytes.count else { throw failure("unexpected end of file, expected a value") }
         switch bytes[index] {
         case UInt8(ascii: "{"): return try parseObject(pointer: pointer, start: start)
@@ -130,7 +145,7 @@ package struct JSONParser {
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
                 throw failure("unexpected \(describeCurrent()), expected a string key")
             }
-            let keyLocation = location
+            let keyLocation = here()
             let key = try parseString()
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {

@@ -1,0 +1,283 @@
+import Foundation
+import HealthSignInCore
+import XCTest
+
+@testable import HealthSignInGenerator
+
+/// `sdkgen import-fhir` on HL7's R4 core package kept in the repository, and on small packages written here.
+final class FHIRImportTests: XCTestCase {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../../..").standardizedFileURL
+    static let r4Core = repository.appendingPathComponent("Schemas/FHIR/HL7/hl7.fhir.r4.core-4.0.1")
+
+    /// The package's files as the command reads them.
+    private static func packageFiles(_ directory: URL) throws -> [InMemoryFile] {
+        try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted().filter { $0.hasSuffix(".json") }
+            .map { name in
+                let data = try Data(contentsOf: directory.appendingPathComponent(name))
+                return InMemoryFile(path: name, contents: String(decoding: data, as: UTF8.self))
+            }
+    }
+
+    /// The package read once: reading 13 MB of definitions is most of an import's time.
+    private static let r4Definitions = Result {
+        try FHIRPackageReader.read(packageFiles(r4Core), displayRoot: "r4")
+    }
+
+    private static func importR4() throws -> (types: [String: JSONValue], files: [InMemoryFile]) {
+        let (definitions, readDiagnostics) = try r4Definitions.get()
+        XCTAssertEqual(readDiagnostics.all.map(\.description), [])
+        let (files, buildDiagnostics) = FHIRSchemaBuilder.build(definitions)
+        XCTAssertEqual(buildDiagnostics.all.map(\.description), [])
+        let types = try XCTUnwrap(files.first { $0.path == "FHIR/types.json" })
+        let parsed = try JSONValue.parse(Data(types.contents.utf8))
+        return (try XCTUnwrap(parsed["$defs"]?.objectValue).reduce(into: [:]) { $0[$1.key] = $1.value }, files)
+    }
+
+    /// Checks every file in `folder` against the SHA-256 `manifest` lists for it, and returns the files listed.
+    private func assertMatchesManifest(_ folder: URL, _ manifest: URL) throws -> Set<String> {
+        var listed: [String: String] = [:]
+        for line in try String(contentsOf: manifest, encoding: .utf8).split(separator: "\n") {
+            let parts = line.split(separator: " ", omittingEmptySubsequences: true)
+            XCTAssertEqual(parts.count, 2, String(line))
+            if parts.count == 2 { listed[String(parts[1])] = String(parts[0]) }
+        }
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) {
+            let data = try Data(contentsOf: folder.appendingPathComponent(name))
+            let digest = CryptoPrimitives.sha256(data).map { String(format: "%02x", $0) }.joined()
+            XCTAssertEqual(digest, listed[name], name)
+        }
+        return Set(listed.keys)
+    }
+
+    func testTheKeptDefinitionsAndExamplesAreHL7sByteForByte() throws {
+        let definitions = try assertMatchesManifest(
+            Self.r4Core, Self.r4Core.deletingLastPathComponent().appendingPathComponent("hl7.fhir.r4.core-4.0.1.sha256")
+        )
+        XCTAssertEqual(definitions, Set(try FileManager.default.contentsOfDirectory(atPath: Self.r4Core.path)))
+        XCTAssertEqual(definitions.count, 648)
+        let fixtures = Self.repository.appendingPathComponent("Tests/Fixtures/FHIR")
+        let examples = try assertMatchesManifest(
+            fixtures.appendingPathComponent("hl7.fhir.r4.examples-4.0.1"),
+            fixtures.appendingPathComponent("hl7.fhir.r4.examples-4.0.1.sha256"))
+        XCTAssertEqual(examples.count, 5_299, "the whole package is listed, including what is not kept")
+    }
+
+    func testEveryR4ResourceAndDataTypeBecomesAType() throws {
+        let (types, _) = try Self.importR4()
+        let union = try XCTUnwrap(types["Resource"]?["oneOf"]?.arrayValue).compactMap {
+            $0["$ref"]?.stringValue?.replacingOccurrences(of: "#/$defs/", with: "")
+        }
+        // HL7's own JSON schema for 4.0.1 lists the same 146 concrete resources in its ResourceList.
+        XCTAssertEqual(union.count, 146)
+        XCTAssertEqual(union, union.sorted())
+        for name in ["Patient", "Observation", "Bundle", "Parameters", "OperationOutcome", "Binary"] {
+            XCTAssertTrue(union.contains(name), name)
+            XCTAssertEqual(types[name]?["properties"]?["resourceType"]?["const"]?.stringValue, name)
+        }
+        XCTAssertFalse(union.contains("DomainResource"))
+        for name in ["Element", "Extension", "Identifier", "Reference", "Quantity", "Meta", "Narrative", "Dosage"] {
+            XCTAssertEqual(types[name]?["type"]?.stringValue, "object", name)
+        }
+        for name in ["BackboneElement", "DomainResource", "decimal", "string"] { XCTAssertNil(types[name], name) }
+        XCTAssertEqual(
+            types.count, 880,
+            "146 resources, 39 data types and Element, 473 backbone types, 220 code lists and the union")
+    }
+
+    func testFHIRsJSONRulesBecomeProperties() throws {
+        let (types, _) = try Self.importR4()
+        let patient = try XCTUnwrap(types["Patient"]?["properties"])
+        // A required binding that can be listed is an open enum of its codes.
+        XCTAssertEqual(patient["gender"]?["$ref"]?.stringValue, "#/$defs/AdministrativeGender")
+        XCTAssertEqual(
+            types["AdministrativeGender"]?["enum"]?.arrayValue?.compactMap(\.stringValue),
+            ["male", "female", "other", "unknown"])
+        // A primitive has a sibling holding its id and extensions.
+        XCTAssertEqual(patient["birthDate"]?["type"]?.stringValue, "string")
+        XCTAssertEqual(patient["_birthDate"]?["$ref"]?.stringValue, "#/$defs/Element")
+        XCTAssertEqual(patient["_birthDate"]?["x-swift-name"]?.stringValue, "birthDateElement")
+        // A choice element is one property per type.
+        XCTAssertEqual(patient["deceasedBoolean"]?["type"]?.stringValue, "boolean")
+        XCTAssertEqual(patient["deceasedDateTime"]?["type"]?.stringValue, "string")
+        XCTAssertNotNil(patient["_deceasedDateTime"])
+        XCTAssertNil(patient["deceased"])
+        // Repeating elements are arrays; backbone elements are types named after their path.
+        XCTAssertEqual(patient["contact"]?["type"]?.stringValue, "array")
+        XCTAssertEqual(patient["contact"]?["items"]?["$ref"]?.stringValue, "#/$defs/PatientContact")
+        XCTAssertEqual(patient["contained"]?["items"]?["$ref"]?.stringValue, "#/$defs/Resource")
+        XCTAssertEqual(types["PatientContact"]?["additionalProperties"], .bool(true))
+        // A content reference refers to the type of the element it repeats.
+        XCTAssertEqual(
+            types["QuestionnaireItem"]?["properties"]?["item"]?["items"]?["$ref"]?.stringValue,
+            "#/$defs/QuestionnaireItem")
+        // A decimal keeps its text; a resource's required elements are required.
+        XCTAssertEqual(types["Quantity"]?["properties"]?["value"]?["format"]?.stringValue, "decimal")
+        XCTAssertEqual(
+            types["Observation"]?["required"]?.arrayValue?.compactMap(\.stringValue),
+            ["resourceType", "status", "code"])
+        XCTAssertEqual(
+            types["Account"]?["properties"]?["description"]?["x-swift-name"]?.stringValue, "descriptionText")
+        XCTAssertEqual(types["Bundle"]?["properties"]?["entry"]?["items"]?["$ref"]?.stringValue, "#/$defs/BundleEntry")
+        XCTAssertEqual(
+            types["BundleEntry"]?["properties"]?["resource"]?["$ref"]?.stringValue, "#/$defs/Resource")
+    }
+
+    func testTheImportIsTheSameBytesEveryTime() throws {
+        let (_, first) = try Self.importR4()
+        let (_, second) = try Self.importR4()
+        XCTAssertEqual(first, second)
+        XCTAssertEqual(first.map(\.path), ["FHIR/protocol.json", "FHIR/types.json"])
+    }
+
+    // MARK: Packages written here
+
+    private func importPackage(_ files: [String: String]) -> ([InMemoryFile], [String]) {
+        let (definitions, readDiagnostics) = FHIRPackageReader.read(
+            files.map { InMemoryFile(path: $0.key, contents: $0.value) }, displayRoot: "pkg")
+        let (documents, buildDiagnostics) = FHIRSchemaBuilder.build(definitions, family: "Mini", module: "Mini")
+        var diagnostics = readDiagnostics
+        diagnostics.append(contentsOf: buildDiagnostics)
+        return (documents, diagnostics.sorted.map(\.description))
+    }
+
+    private func structure(_ type: String, kind: String = "complex-type", _ elements: String) -> String {
+        """
+        {"resourceType": "StructureDefinition", "type": "\(type)", "kind": "\(kind)", "abstract": false,
+         "derivation": "specialization", "description": "The \(type) type. More words.",
+         "snapshot": {"element": [{"path": "\(type)", "min": 0, "max": "*"}, \(elements)]}}
+        """
+    }
+
+    func testASmallPackageBecomesExactlyThisSchema() throws {
+        let (documents, diagnostics) = importPackage([
+            "Thing.json": structure(
+                "Thing", kind: "resource",
+                """
+                {"path": "Thing.id", "min": 0, "max": "1", "type": [{"code": "http://hl7.org/fhirpath/System.String",
+                  "extension": [{"url": "http://hl7.org/fhir/StructureDefinition/structuredefinition-fhir-type",
+                  "valueUrl": "id"}]}]},
+                {"path": "Thing.size[x]", "short": "How big", "min": 0, "max": "1",
+                 "type": [{"code": "decimal"}, {"code": "Part"}]},
+                {"path": "Thing.part", "min": 1, "max": "*", "type": [{"code": "BackboneElement"}]},
+                {"path": "Thing.part.tag", "min": 0, "max": "*", "type": [{"code": "code"}],
+                 "binding": {"strength": "required", "valueSet": "http://example.org/vs|1"}},
+                {"path": "Thing.part.part", "min": 0, "max": "*", "contentReference": "#Thing.part"},
+                {"path": "Thing.gone", "min": 0, "max": "0", "type": [{"code": "string"}]}
+                """),
+            "Part.json": structure(
+                "Part", #"{"path": "Part.label", "min": 0, "max": "1", "type": [{"code": "string"}]}"#),
+            "Element.json": structure(
+                "Element", #"{"path": "Element.id", "min": 0, "max": "1", "type": [{"code": "string"}]}"#),
+            "vs.json": #"""
+            {"resourceType": "ValueSet", "url": "http://example.org/vs", "name": "tag kinds",
+             "compose": {"include": [{"system": "http://example.org/cs"}, {"concept": [{"code": "z"}]}]}}
+            """#,
+            "cs.json": #"""
+            {"resourceType": "CodeSystem", "url": "http://example.org/cs", "content": "complete",
+             "concept": [{"code": "a", "concept": [{"code": "a1"}]}, {"code": "b"}]}
+            """#,
+        ])
+        XCTAssertEqual(diagnostics, [])
+        let types = try XCTUnwrap(documents.first { $0.path == "Mini/types.json" }?.contents)
+        XCTAssertEqual(
+            types,
+            """
+            {
+              "$schema": "../method.schema.json#/$defs/typesFile",
+              "description": "Every resource and data type of FHIR, from HL7's StructureDefinitions.",
+              "$defs": {
+                "Element": {
+                  "description": "The Element type.",
+                  "type": "object",
+                  "properties": {
+                    "id": {"description": "Element.id.", "type": "string"},
+                    "_id": {"description": "The id and extensions of id.", "$ref": "#/$defs/Element", "x-swift-name": "idElement"}
+                  },
+                  "additionalProperties": true
+                },
+                "Part": {
+                  "description": "The Part type.",
+                  "type": "object",
+                  "properties": {
+                    "label": {"description": "Part.label.", "type": "string"},
+                    "_label": {
+                      "description": "The id and extensions of label.",
+                      "$ref": "#/$defs/Element",
+                      "x-swift-name": "labelElement"
+                    }
+                  },
+                  "additionalProperties": true
+                },
+                "Thing": {
+                  "description": "The Thing type.",
+                  "type": "object",
+                  "required": ["resourceType", "part"],
+                  "properties": {
+                    "resourceType": {"const": "Thing"},
+                    "id": {"description": "Thing.id.", "type": "string"},
+                    "_id": {"description": "The id and extensions of id.", "$ref": "#/$defs/Element", "x-swift-name": "idElement"},
+                    "sizeDecimal": {"description": "How big (as decimal).", "type": "number", "format": "decimal"},
+                    "_sizeDecimal": {
+                      "description": "The id and extensions of sizeDecimal.",
+                      "$ref": "#/$defs/Element",
+                      "x-swift-name": "sizeDecimalElement"
+                    },
+                    "sizePart": {"description": "How big (as Part).", "$ref": "#/$defs/Part"},
+                    "part": {"description": "Thing.part.", "type": "array", "items": {"$ref": "#/$defs/ThingPart"}}
+                  },
+                  "additionalProperties": true
+                },
+                "ThingPart": {
+                  "description": "Thing.part.",
+                  "type": "object",
+                  "properties": {
+                    "tag": {"description": "Thing.part.tag.", "type": "array", "items": {"$ref": "#/$defs/TagKinds"}},
+                    "_tag": {
+                      "description": "The id and extensions of tag.",
+                      "type": "array",
+                      "items": {"$ref": "#/$defs/Element"},
+                      "x-swift-name": "tagElement"
+                    },
+                    "part": {"description": "Thing.part.part.", "type": "array", "items": {"$ref": "#/$defs/ThingPart"}}
+                  },
+                  "additionalProperties": true
+                },
+                "Resource": {
+                  "description": "Any resource, told apart by its resourceType.",
+                  "oneOf": [{"$ref": "#/$defs/Thing"}],
+                  "discriminator": {"propertyName": "resourceType"}
+                },
+                "TagKinds": {
+                  "description": "The codes of the value set http://example.org/vs.",
+                  "type": "string",
+                  "enum": ["a", "a1", "b", "z"]
+                }
+              }
+            }
+
+            """)
+    }
+
+    func testAMalformedPackageIsLocatedDiagnosticsNotACrash() {
+        let (documents, diagnostics) = importPackage([
+            "a.json": "{\"resourceType\": \"StructureDefinition\"",
+            "b.json": structure("Bad", #"{"path": "Other.x", "min": 0, "max": "1", "type": [{"code": "string"}]}"#),
+            "c.json": structure("Worse", #"{"path": "Worse.x", "min": -1, "max": "1", "type": [{"code": "string"}]}"#),
+            "d.json": structure("Odd", #"{"path": "Odd.x", "min": 0, "max": "lots", "type": [{"code": "../x"}]}"#),
+            "e.json": structure("Lost", #"{"path": "Lost.x", "min": 0, "max": "1", "type": [{"code": "Nowhere"}]}"#),
+            "f.json": structure("Loop", ##"{"path": "Loop.x", "min": 0, "max": "1", "contentReference": "#Other.y"}"##),
+        ])
+        XCTAssertEqual(
+            diagnostics,
+            [
+                "pkg/a.json:1:39: error: malformed JSON: unexpected end of file, expected ',' or '}'",
+                "pkg/b.json:3:66: error: the element path Other.x is not Bad followed by element names, expected a path such as Bad.name [at /snapshot/element/1]",
+                "pkg/c.json:3:95: error: min is -1, expected an integer from 0 to 1000 [at /snapshot/element/1/min]",
+                "pkg/d.json:3:101: error: max is lots, expected * or a non-negative integer [at /snapshot/element/1/max]",
+                "pkg/e.json:3:67: error: the element Lost.x has the type Nowhere, which the package does not define as a concrete type, expected a data type or resource [at /snapshot/element/1]",
+                "pkg/f.json:3:67: error: contentReference #Other.y does not name an element of Loop, expected #Loop.path [at /snapshot/element/1]",
+            ])
+        XCTAssertEqual(documents.count, 2)
+    }
+}
