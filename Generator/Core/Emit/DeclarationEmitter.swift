@@ -79,7 +79,8 @@ struct DeclarationEmitter {
             for property in stored {
                 // The struct's remark locates its properties; an undocumented property shows where it comes from.
                 p.doc(property.documentation ?? Emit.remark(property.provenance))
-                p.line("public var \(Emit.name(property.swiftName)): \(property.swiftType)")
+                let wrapper = property.isIndirect ? "@HealthSignInCore.Indirect " : ""
+                p.line("\(wrapper)public var \(Emit.name(property.swiftName)): \(property.swiftType)")
             }
             let extra = type.extraMembers.map { "[Swift.String: \($0.swiftType)]" }
             if let extra {

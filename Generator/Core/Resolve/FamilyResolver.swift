@@ -141,7 +141,7 @@ struct FamilyResolver {
         types.diagnostics = Diagnostics()
         var analysis = TypeAnalysis(family: family, references: types.externals.firstReferences)
         analysis.resolveFixedProperties()
-        analysis.checkRecursion()
+        analysis.breakRecursion()
         analysis.resolveDefaults()
         analysis.checkXMLShapes()
         analysis.markUsage(codecs: binding.codecUsage(of:))

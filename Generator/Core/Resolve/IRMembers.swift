@@ -83,6 +83,9 @@ struct IRProperty: Sendable, Equatable {
     var acceptsString = false
     /// Whether the schema allows null (`[T, "null"]`, or `oneOf` with a null variant).
     var isNullable = false
+    /// Whether the property is stored out of line (`@Indirect`): it closes a cycle of types that hold each other
+    /// through single values, which a struct cannot do inline.
+    var isIndirect = false
     /// Whether it holds the other family's object its type extends (see ``IRType/base``): it has no key of its own,
     /// since it is read from the whole object.
     var holdsBase = false

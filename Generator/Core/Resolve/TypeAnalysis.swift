@@ -59,46 +59,79 @@ struct TypeAnalysis {
 
     // MARK: Recursion
 
-    /// Reports types that contain themselves other than through an array (a struct cannot).
-    mutating func checkRecursion() {
+    /// Breaks every cycle of types that hold each other through single values, which a struct cannot do inline: the
+    /// first optional object property along each cycle (in the order the types are walked) is stored out of line
+    /// (``IRProperty/isIndirect``). A cycle with no optional property (every member required, so no finite value
+    /// exists) or through a union or alias is reported.
+    mutating func breakRecursion() {
+        /// One way a type holds another by value: through a property (by index) or a union variant or alias.
+        struct Edge {
+            let owner: IRTypeName
+            let property: Int?
+            let optional: Bool
+            let target: IRType
+        }
         var state: [IRTypeName: Int] = [:]  // 1 visiting, 2 done
         var reported = Set<IRTypeName>()
+        var boxed: [(owner: IRTypeName, property: Int)] = []
         let table = table
-        func children(_ type: IRType) -> [IRType] {
-            let names: [IRTypeName]
+        func edges(_ type: IRType) -> [Edge] {
             switch type.kind {
             case .object(let properties):
-                names = properties.compactMap { property in
-                    if case .named(let target) = property.type { return target }
-                    return nil
+                return properties.indices.compactMap { index in
+                    let property = properties[index]
+                    guard case .named(let target) = property.type, let resolved = table[target] else { return nil }
+                    return Edge(
+                        owner: type.qualifiedName, property: index, optional: property.isOptional, target: resolved)
                 }
             case .union(let union):
-                names = union.variants.compactMap { variant in
-                    if case .named(let target) = variant.type { return target }
-                    return nil
+                return table.types(
+                    union.variants.compactMap { variant in
+                        if case .named(let target) = variant.type { return target }
+                        return nil
+                    }
+                ).map { Edge(owner: type.qualifiedName, property: nil, optional: false, target: $0) }
+            case .alias(.named(let target)):
+                return table.types([target]).map {
+                    Edge(owner: type.qualifiedName, property: nil, optional: false, target: $0)
                 }
-            case .alias(.named(let target)): names = [target]
-            default: names = []
+            default: return []
             }
-            return table.types(names)
         }
-        func visit(_ type: IRType, path: [IRType]) {
+        func visit(_ type: IRType, path: [(type: IRType, edge: Edge?)]) {
             let id = type.qualifiedName
             if state[id] == 2 { return }
-            if state[id] == 1 {
-                if reported.insert(id).inserted {
-                    let cycle = (path.drop { $0.qualifiedName != id } + [type]).map(\.name).joined(separator: " → ")
-                    diagnostics.error(
-                        "the type \(type.name) contains itself (\(cycle)) other than through an array, expected recursion only through arrays",
-                        at: type.sourceLocation, pointer: type.provenance.pointer)
-                }
-                return
-            }
             state[id] = 1
-            for child in children(type) { visit(child, path: path + [type]) }
+            for edge in edges(type) {
+                if boxed.contains(where: { $0.owner == edge.owner && $0.property == edge.property }) { continue }
+                let here = path + [(type, edge)]
+                guard state[edge.target.qualifiedName] == 1 else {
+                    visit(edge.target, path: here)
+                    continue
+                }
+                // A back edge: the cycle is the edges from the target's place on the path to this one.
+                let cycle = here.drop { $0.type.qualifiedName != edge.target.qualifiedName }
+                if let cut = cycle.compactMap(\.edge).first(where: { $0.property != nil && $0.optional }),
+                    let property = cut.property
+                {
+                    boxed.append((cut.owner, property))
+                } else if reported.insert(edge.target.qualifiedName).inserted {
+                    let names = (cycle.map(\.type) + [edge.target]).map(\.name).joined(separator: " → ")
+                    diagnostics.error(
+                        "the type \(edge.target.name) contains itself (\(names)) through required properties, unions or aliases only, expected an optional property or an array on the way",
+                        at: edge.target.sourceLocation, pointer: edge.target.provenance.pointer)
+                }
+            }
             state[id] = 2
         }
         for type in currentTypes { visit(type, path: []) }
+        for (owner, index) in boxed {
+            self.table.update(owner) { type in
+                guard case .object(var properties) = type.kind else { return }
+                properties[index].isIndirect = true
+                type.kind = .object(properties)
+            }
+        }
     }
 
     // MARK: Defaults

@@ -1,5 +1,6 @@
 import Foundation
 import HealthSignInCore
+import HealthSignInTestSupport
 import XCTest
 
 @testable import HealthSignInGenerator
@@ -259,7 +260,7 @@ final class FHIRImportTests: XCTestCase {
             """)
     }
 
-    func testAMalformedPackageIsLocatedDiagnosticsNotACrash() {
+    func testAMalformedPackageIsLocatedDiagnosticsNotACrash() throws {
         let (documents, diagnostics) = importPackage([
             "a.json": "{\"resourceType\": \"StructureDefinition\"",
             "b.json": structure("Bad", #"{"path": "Other.x", "min": 0, "max": "1", "type": [{"code": "string"}]}"#),
@@ -267,6 +268,15 @@ final class FHIRImportTests: XCTestCase {
             "d.json": structure("Odd", #"{"path": "Odd.x", "min": 0, "max": "lots", "type": [{"code": "../x"}]}"#),
             "e.json": structure("Lost", #"{"path": "Lost.x", "min": 0, "max": "1", "type": [{"code": "Nowhere"}]}"#),
             "f.json": structure("Loop", ##"{"path": "Loop.x", "min": 0, "max": "1", "contentReference": "#Other.y"}"##),
+            "g.json": structure("Twice", #"{"path": "Twice.x", "min": 0, "max": "1", "type": [{"code": "string"}]}"#),
+            "h.json": structure("Twice", #"{"path": "Twice.y", "min": 0, "max": "1", "type": [{"code": "string"}]}"#),
+            "i.json": structure("Empty", #"{"path": "Empty.x", "min": 0, "max": "1"}"#),
+            "j.json": structure(
+                "Clash",
+                #"{"path": "Clash.part", "min": 0, "max": "1", "type": [{"code": "BackboneElement"}]},"#
+                    + #"{"path": "Clash.part.x", "min": 0, "max": "1", "type": [{"code": "string"}]}"#),
+            "k.json": structure(
+                "ClashPart", #"{"path": "ClashPart.y", "min": 0, "max": "1", "type": [{"code": "string"}]}"#),
         ])
         XCTAssertEqual(
             diagnostics,
@@ -277,7 +287,16 @@ final class FHIRImportTests: XCTestCase {
                 "pkg/d.json:3:101: error: max is lots, expected * or a non-negative integer [at /snapshot/element/1/max]",
                 "pkg/e.json:3:67: error: the element Lost.x has the type Nowhere, which the package does not define as a concrete type, expected a data type or resource [at /snapshot/element/1]",
                 "pkg/f.json:3:67: error: contentReference #Other.y does not name an element of Loop, expected #Loop.path [at /snapshot/element/1]",
+                "pkg/h.json:1:1: error: the type Twice is defined again, expected one definition (the first is in pkg/g.json) [at /]",
+                "pkg/i.json:3:68: error: the element Empty.x has no type, expected a type code, children or a content reference [at /snapshot/element/1]",
+                "pkg/k.json:3:27: error: the element ClashPart becomes the type ClashPart, as Clash.part does, expected one element per type name [at /snapshot/element/0]",
             ])
+        let templates = try DiagnosticTemplates.all(
+            in: Fixtures.repository.appendingPathComponent("Generator/Core/Import"))
+        XCTAssertGreaterThan(templates.count, 3, "the importer's diagnostics were found")
+        for template in templates where !diagnostics.contains(where: template.matches) {
+            XCTFail("no case reports \(template.site): \(template.text)")
+        }
         XCTAssertEqual(documents.count, 2)
     }
 }

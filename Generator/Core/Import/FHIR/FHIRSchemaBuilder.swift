@@ -22,6 +22,8 @@ struct FHIRSchemaBuilder {
 
     private var defs: [(key: String, value: SchemaText)] = []
     private var enumNames: [String: String] = [:]
+    /// The element each type of a structure came from, by type name.
+    private var origins: [String: FHIRElement] = [:]
     private var diagnostics = Diagnostics()
 
     init(definitions: FHIRDefinitions, family: String = "FHIR", module: String = "HealthSignInFHIR") {
@@ -76,7 +78,15 @@ struct FHIRSchemaBuilder {
     private mutating func typesDocument() -> SchemaText {
         let structures = definitions.structures.values.sorted { $0.name < $1.name }
         let generated = structures.filter(Self.isGenerated)
-        nameEnums(avoiding: Set(generated.map(\.name)))
+        // Value sets take names no type has, backbone types included.
+        var typeNames = Set(generated.map(\.name))
+        for structure in generated {
+            for element in structure.elements.dropFirst() {
+                guard let dot = element.path.lastIndex(of: "."), element.path[..<dot].contains(".") else { continue }
+                typeNames.insert(FHIRNames.backboneTypeName(String(element.path[..<dot])))
+            }
+        }
+        nameEnums(avoiding: typeNames)
         for structure in generated { addTypes(of: structure) }
         let resources = generated.filter { $0.kind == .resource }.map(\.name)
         defs.append(
@@ -99,15 +109,6 @@ struct FHIRSchemaBuilder {
                         ("enum", .array(list.codes.map { .string($0.code) })),
                     ])
                 ))
-        }
-        var seen: [String: Int] = [:]
-        for (index, def) in defs.enumerated() {
-            if let first = seen[def.key] {
-                diagnostics.error(
-                    "two types are named \(def.key) (definitions \(first) and \(index)), expected distinct names",
-                    at: nil)
-            }
-            seen[def.key] = index
         }
         return .object([
             ("$schema", .string("../method.schema.json#/$defs/typesFile")),
@@ -173,6 +174,13 @@ struct FHIRSchemaBuilder {
             if !required.isEmpty { schema.append(("required", .array(required))) }
             schema.append(("properties", .object(properties)))
             schema.append(("additionalProperties", .bool(true)))
+            let origin = structure.elements.first { $0.path == path } ?? structure.elements[0]
+            if let earlier = origins[name] {
+                diagnostics.error(
+                    "the element \(path) becomes the type \(name), as \(earlier.path) does, expected one element per type name",
+                    at: origin.location, pointer: origin.pointer)
+            }
+            origins[name] = origin
             defs.append((name, .object(schema)))
             for element in children[path] ?? [] where children[element.path] != nil && element.contentReference == nil {
                 object(
