@@ -277,6 +277,16 @@ final class FHIRImportTests: XCTestCase {
                     + #"{"path": "Clash.part.x", "min": 0, "max": "1", "type": [{"code": "string"}]}"#),
             "k.json": structure(
                 "ClashPart", #"{"path": "ClashPart.y", "min": 0, "max": "1", "type": [{"code": "string"}]}"#),
+            "l.json": structure("Not a name", #"{"path": "X.y", "min": 0, "max": "1"}"#),
+            "m.json": #"{"resourceType": "StructureDefinition", "type": "Bare", "kind": "complex-type"}"#,
+            "n.json": #"""
+            {"resourceType": "StructureDefinition", "type": "Headless", "kind": "complex-type",
+             "snapshot": {"element": [{"path": "Headless.x", "min": 0, "max": "1", "type": [{"code": "string"}]}]}}
+            """#,
+            "o.json": structure("Pathless", #"{"min": 0, "max": "1", "type": [{"code": "string"}]}"#),
+            "p.json": structure(
+                "Codeless", #"{"path": "Codeless.x", "min": 0, "max": "1", "type": [{"profile": []}]}"#),
+            "q.json": structure("Dotted", #"{"path": "Dotted.x", "min": 0, "max": "1", "type": [{"code": "../x"}]}"#),
         ])
         XCTAssertEqual(
             diagnostics,
@@ -290,6 +300,12 @@ final class FHIRImportTests: XCTestCase {
                 "pkg/h.json:1:1: error: the type Twice is defined again, expected one definition (the first is in pkg/g.json) [at /]",
                 "pkg/i.json:3:68: error: the element Empty.x has no type, expected a type code, children or a content reference [at /snapshot/element/1]",
                 "pkg/k.json:3:27: error: the element ClashPart becomes the type ClashPart, as Clash.part does, expected one element per type name [at /snapshot/element/0]",
+                "pkg/l.json:1:1: error: the StructureDefinition's type is missing or not a FHIR type name, expected a name such as Patient [at /]",
+                "pkg/m.json:1:1: error: Bare has no snapshot elements, expected snapshot.element with the type's elements [at /]",
+                "pkg/n.json:2:26: error: the first snapshot element of Headless is not Headless, expected the type's own element first [at /snapshot/element]",
+                "pkg/o.json:3:71: error: an element has no path, expected a string path [at /snapshot/element/1]",
+                "pkg/p.json:3:125: error: a type has no code, expected a string code [at /snapshot/element/1/type/0]",
+                "pkg/q.json:3:121: error: the type code ../x is not a FHIR type name, expected a name such as HumanName or string [at /snapshot/element/1/type/0]",
             ])
         let templates = try DiagnosticTemplates.all(
             in: Fixtures.repository.appendingPathComponent("Generator/Core/Import"))
