@@ -5,7 +5,8 @@
 struct FHIRDefinitions: Sendable {
     /// The StructureDefinitions the importer turns into types, by type name.
     var structures: [String: FHIRStructure] = [:]
-    /// The codes of each value set that can be listed in full, by canonical URL (without a version).
+    /// The codes of each value set that a `code` element's required binding names and that can be listed in full, by
+    /// canonical URL (without a version).
     var valueSetCodes: [String: FHIRCodeList] = [:]
     /// The package's `fhirVersion` as its package.json names it, e.g. 4.0.1.
     var version: String?

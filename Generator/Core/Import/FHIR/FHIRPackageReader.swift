@@ -37,7 +37,11 @@ enum FHIRPackageReader {
             }
         }
         var terminology = Terminology(valueSets: valueSets, codeSystems: codeSystems)
-        let bound = Set(definitions.structures.values.flatMap { $0.elements.compactMap(\.requiredValueSet) })
+        // Only a code's binding becomes an enum; a CodeableConcept or Coding bound to the same codes stays as it is.
+        let bound = Set(
+            definitions.structures.values.flatMap { structure in
+                structure.elements.filter { $0.types.contains("code") }.compactMap(\.requiredValueSet)
+            })
         for url in bound.sorted() {
             if let codes = terminology.codes(ofValueSet: url) { definitions.valueSetCodes[url] = codes }
         }
