@@ -36,7 +36,8 @@ package enum DiffReport {
                 ("file", change.file), ("message", message(change)), ("pointer", change.pointer),
                 ("rule", change.rule.rawValue), ("source", change.source.rawValue), ("wire", change.wire.rawValue),
             ]
-            return "    {" + members.map { "\(quoted($0.0)): \(quoted($0.1))" }.joined(separator: ", ") + "}"
+            return "    {"
+                + members.map { "\(SchemaText.quoted($0.0)): \(SchemaText.quoted($0.1))" }.joined(separator: ", ") + "}"
         }
         guard !items.isEmpty else { return "{\"changes\": []}\n" }
         return "{\"changes\": [\n" + items.joined(separator: ",\n") + "\n]}\n"
@@ -46,22 +47,5 @@ package enum DiffReport {
     private static func message(_ change: SchemaChange) -> String {
         guard let old = change.old, let new = change.new, old != new else { return change.message }
         return change.message + " (was at \(old.file)#\(old.pointer))"
-    }
-
-    /// `text` as a JSON string.
-    static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20: result += String(format: "\\u%04x", scalar.value)
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
     }
 }

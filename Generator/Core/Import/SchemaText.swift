@@ -85,7 +85,7 @@ indirect enum SchemaText: Sendable, Equatable {
     }
 
     /// `text` as a JSON string: quotation mark, reverse solidus and control characters escaped, everything else as
-    /// it is.
+    /// it is. Every JSON the generator writes (imported schemas, `sdkgen diff --format json`) quotes with this.
     static func quoted(_ text: String) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {
