@@ -145,9 +145,9 @@ let package = Package(
         .executableTarget(
             name: "HealthSignInBench",
             dependencies: [
-                "HealthSignInHealthVault", "HealthSignInKoppeltaal", "HealthSignInVital", "HealthSignInSMART",
-                "HealthSignInOAuth", "HealthSignInCore", "HealthSignInCredentials", "HealthSignInTesting",
-                "HealthSignInSyntheticSchemas",
+                "HealthSignInHealthVault", "HealthSignInKoppeltaal", "HealthSignInKoppeltaal2", "HealthSignInVital",
+                "HealthSignInSMART", "HealthSignInOAuth", "HealthSignInCore", "HealthSignInCredentials",
+                "HealthSignInTesting", "HealthSignInSyntheticSchemas",
             ],
             path: "Benchmarks/Suite",
             swiftSettings: strict

@@ -2,6 +2,7 @@ import Foundation
 @_spi(Generated) import HealthSignInCore
 import HealthSignInHealthVault
 import HealthSignInKoppeltaal
+import HealthSignInKoppeltaal2
 import HealthSignInOAuth
 import HealthSignInVital
 
@@ -183,6 +184,9 @@ struct CodecBenchmarks {
             into: report)
         try decode(
             HealthSignInOAuth.TokenResponse.self, Samples.vitalTokenResponse, "a Vital token response", into: report)
+        try encode(
+            JSONCoding.decode(KT2Patient.self, from: Data(Samples.koppeltaal2Patient.utf8)), "a Koppeltaal 2.0 Patient",
+            into: report)
     }
 
     private func decode<T: Decodable>(_ type: T.Type, _ text: String, _ name: String, into report: Report) throws {
@@ -196,6 +200,26 @@ struct CodecBenchmarks {
             Row(
                 section: "JSON", metric: "decode \(name) with Foundation's JSONDecoder (reference)", unit: "µs",
                 summary: foundation.scaled(by: 1e6)))
+    }
+
+    /// A value written by the runtime's JSON writer, and by Foundation's `JSONEncoder` with the same options through
+    /// the same generated `encode(to:)`: the same bytes, and the ratio of their times.
+    private func encode<T: Encodable>(_ value: T, _ name: String, into report: Report) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard try JSONCoding.encode(value) == encoder.encode(value) else {
+            throw BenchmarkError.wrongResult("\(name) written differently from JSONEncoder")
+        }
+        let writing = try Harness.measure { _ = try JSONCoding.encode(value) }
+        let reference = try Harness.measure { _ = try encoder.encode(value) }
+        report.add(
+            Row(
+                section: "JSON", metric: "encode \(name)", unit: "µs", summary: writing.scaled(by: 1e6),
+                note: String(format: "%.2f× JSONEncoder's time", writing.median / reference.median)))
+        report.add(
+            Row(
+                section: "JSON", metric: "encode \(name) with Foundation's JSONEncoder (reference)", unit: "µs",
+                summary: reference.scaled(by: 1e6)))
     }
 }
 

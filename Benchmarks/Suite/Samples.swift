@@ -51,6 +51,26 @@ enum Samples {
          "resource": "https://ggzeindhoven.minddistrict.com/RelatedPerson/452"}
         """
 
+    /// A Koppeltaal 2.0 Patient as a module reads it: profile members, and a few the model keeps as they are.
+    static let koppeltaal2Patient = #"""
+        {"resourceType": "Patient", "id": "a1b2c3", "meta": {"versionId": "3", "lastUpdated": "2026-11-30T09:00:00Z",
+         "profile": ["http://koppeltaal.nl/fhir/StructureDefinition/KT2Patient"]},
+         "extension": [{"url": "http://koppeltaal.nl/fhir/StructureDefinition/resource-origin",
+          "valueReference": {"reference": "Device/d7f3"}}],
+         "identifier": [{"use": "official", "system": "http://fhir.nl/fhir/NamingSystem/bsn", "value": "999911120"},
+          {"system": "https://example.org/patients", "value": "P-0042"}],
+         "active": true,
+         "name": [{"use": "official", "family": "van Putten", "given": ["Johanna", "Petronella"],
+          "prefix": ["mevr."]}],
+         "telecom": [{"system": "email", "value": "j.vanputten@example.org", "use": "home"},
+          {"system": "phone", "value": "+31 20 123 4567", "use": "mobile", "rank": 2}],
+         "gender": "female", "birthDate": "1968-04-17",
+         "address": [{"use": "home", "line": ["Kerkstraat 12"], "city": "Amsterdam", "postalCode": "1017 GC",
+          "country": "NL"}],
+         "communication": [{"language": {"coding": [{"system": "urn:ietf:bcp:47", "code": "nl"}]},
+          "preferred": true}]}
+        """#
+
     /// A Vital token response.
     static let vitalTokenResponse =
         #"{"access_token": "vat_0123456789abcdefghijklmnopqrstuv", "refresh_token": "vrt_0123456789abcdefghijklmnopqrstuvwxyzABCDEFGH", "expires_in": 3600}"#

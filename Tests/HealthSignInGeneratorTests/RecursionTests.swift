@@ -72,43 +72,21 @@ final class RecursionTests: XCTestCase {
         """#
 
     func testTypesHoldingEachOtherThroughOptionalsCompileAndRoundTrip() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("recursion-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: root) }
-        let family = root.appendingPathComponent("Schemas/Chain")
-        try FileManager.default.createDirectory(at: family, withIntermediateDirectories: true)
-        for (name, contents) in Self.files {
-            try contents.write(to: family.appendingPathComponent(name), atomically: true, encoding: .utf8)
-        }
-        let sdkgen = Fixtures.repository.appendingPathComponent(".build/debug/HealthSignInSDKGen").path
-        let sources = root.appendingPathComponent("Sources")
-        let generate = try Subprocess.run([
-            sdkgen, "--schemas", root.appendingPathComponent("Schemas").path, "--output", sources.path,
-        ])
-        XCTAssertEqual(generate.status, 0, generate.output)
-        let types = sources.appendingPathComponent("Chain/Generated/Types")
-        let identifier = try String(contentsOf: types.appendingPathComponent("Identifier.swift"), encoding: .utf8)
-        let reference = try String(contentsOf: types.appendingPathComponent("Reference.swift"), encoding: .utf8)
-        let node = try String(contentsOf: types.appendingPathComponent("Node.swift"), encoding: .utf8)
+        let program = try GeneratedProgram(family: "Chain", files: Self.files)
+        defer { program.remove() }
+        XCTAssertEqual(program.generation.status, 0, program.generation.output)
+        let identifier = try program.source("Types/Identifier.swift")
+        let reference = try program.source("Types/Reference.swift")
+        let node = try program.source("Types/Node.swift")
         // One property per cycle is out of line: the optional one, never the array.
         XCTAssertTrue(identifier.contains("@HealthSignInCore.Indirect public var assigner: Reference?"), identifier)
         XCTAssertFalse(reference.contains("@HealthSignInCore.Indirect"), reference)
         XCTAssertTrue(node.contains("@HealthSignInCore.Indirect public var next: Node?"), node)
         XCTAssertTrue(node.contains("public var children: [Node]"), node)
 
-        var files: [String] = []
-        let enumerator = FileManager.default.enumerator(
-            at: sources.appendingPathComponent("Chain/Generated"), includingPropertiesForKeys: nil)
-        while let file = enumerator?.nextObject() as? URL {
-            if file.pathExtension == "swift" { files.append(file.path) }
-        }
-        let main = root.appendingPathComponent("main.swift")
-        try Self.main.write(to: main, atomically: true, encoding: .utf8)
-        let executable = root.appendingPathComponent("chain")
-        let compile = try SwiftCompiler.compile(module: "Chain", sources: files + [main.path], executable: executable)
+        let (compile, run) = try program.compileAndRun(main: Self.main)
         XCTAssertEqual(compile.status, 0, compile.output.suffix(4000).description)
-        guard compile.status == 0 else { return }
-        let run = try Subprocess.run([executable.path])
-        XCTAssertEqual(run.output, "OK\n")
-        XCTAssertEqual(run.status, 0)
+        XCTAssertEqual(run?.output, "OK\n")
+        XCTAssertEqual(run?.status, 0)
     }
 }

@@ -227,6 +227,7 @@ struct SampleEmitter {
         case .int64: return String(4_294_967_296 + n)
         case .float: return "\(n).25"
         case .double: return "\(n).5"
+        case .decimal: return "HealthSignInCore.JSONNumber(\"\(n).50\")!"
         case .bool: return n % 2 == 0 ? "true" : "false"
         case .uuid: return "Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, \(n % 256)))"
         case .dateTime: return "Foundation.Date(timeIntervalSince1970: \(1_502_368_496 + n * 86_400))"

@@ -27,7 +27,7 @@ enum SchemaType: String, Sendable, CaseIterable {
 enum SchemaFormat: String, Sendable, CaseIterable {
     case uuid
     case dateTime = "date-time"
-    case date, uri, byte, int32, int64, float, double
+    case date, uri, byte, int32, int64, float, double, decimal
 }
 
 /// How a string schema's text encodes bytes.

@@ -39,7 +39,8 @@ extension TypeResolver {
         ]
         for case (let bound?, let keyword, let check) in bounds {
             switch resolved {
-            case .scalar(.int, _), .scalar(.int32, _), .scalar(.int64, _), .scalar(.float, _), .scalar(.double, _):
+            case .scalar(.int, _), .scalar(.int32, _), .scalar(.int64, _), .scalar(.float, _), .scalar(.double, _),
+                .scalar(.decimal, _):
                 checks.append(check(bound.value.literal))
             default:
                 reject(

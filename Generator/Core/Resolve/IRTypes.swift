@@ -1,6 +1,6 @@
 /// A scalar type.
 enum IRScalar: Sendable, Equatable {
-    case string, int, int32, int64, float, double, bool, uuid, dateTime, date, uri, bytes
+    case string, int, int32, int64, float, double, decimal, bool, uuid, dateTime, date, uri, bytes
     /// Any JSON value (a schema without a type, in a JSON family).
     case jsonValue
     /// An element's content exactly as received (a schema without a type, in an XML family).
@@ -15,6 +15,7 @@ enum IRScalar: Sendable, Equatable {
         case .int64: return "Swift.Int64"
         case .float: return "Swift.Float"
         case .double: return "Swift.Double"
+        case .decimal: return "HealthSignInCore.JSONNumber"
         case .bool: return "Swift.Bool"
         case .uuid: return "Foundation.UUID"
         case .dateTime: return "Foundation.Date"
@@ -33,14 +34,14 @@ enum IRScalar: Sendable, Equatable {
     var isTextInJSON: Bool {
         switch self {
         case .uuid, .dateTime, .date, .uri, .bytes: return true
-        case .string, .int, .int32, .int64, .float, .double, .bool, .jsonValue, .xmlFragment: return false
+        case .string, .int, .int32, .int64, .float, .double, .decimal, .bool, .jsonValue, .xmlFragment: return false
         }
     }
 
     /// Whether JSON may carry it as a number or boolean that a lenient reader also accepts as a string.
     var isLenientInJSON: Bool {
         switch self {
-        case .int, .int32, .int64, .float, .double, .bool: return true
+        case .int, .int32, .int64, .float, .double, .decimal, .bool: return true
         case .string, .uuid, .dateTime, .date, .uri, .bytes, .jsonValue, .xmlFragment: return false
         }
     }

@@ -182,6 +182,10 @@ struct TypeAnalysis {
                 scalar == .double || Float(value).isFinite
             else { return mismatch("a number that fits \(scalar == .float ? "Float" : "Double")") }
             return literal
+        case .scalar(.decimal, _):
+            guard case .number(_, let literal, _) = node.value else { return mismatch("a number") }
+            // The schema's own spelling, which the parser has checked to be a JSON number.
+            return "HealthSignInCore.JSONNumber(literal: \(SwiftLiteral.string(literal)))"
         case .scalar(.bool, _):
             guard case .bool(let flag) = node.value else { return mismatch("a boolean") }
             return flag ? "true" : "false"

@@ -105,13 +105,14 @@ extension TypeResolver {
         case (.integer, .int64?): return .int64
         case (.number, nil), (.number, .double?): return .double
         case (.number, .float?): return .float
+        case (.number, .decimal?): return .decimal
         case (.boolean, nil): return .bool
         default:
             if let format {
                 let expected: String
                 switch type.value {
                 case .integer: expected = "int32 or int64"
-                case .number: expected = "float or double"
+                case .number: expected = "float, double or decimal"
                 case .string: expected = "uuid, date-time, date, uri or byte"
                 default: expected = "no format"
                 }

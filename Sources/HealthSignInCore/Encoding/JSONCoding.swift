@@ -3,7 +3,8 @@ import HealthSignInSchemaSemantics
 
 /// JSON reading and writing with the SDK's conventions.
 ///
-/// - Writing sorts keys and leaves slashes unescaped, so the same value always produces the same bytes.
+/// - Writing sorts keys, leaves slashes unescaped and keeps numbers' text, so the same value always produces the
+///   same bytes.
 /// - Reading turns Foundation's `DecodingError` into ``ResponseDecodingError`` with a path like `issue[0]/type/code`.
 @_spi(Generated) public enum JSONCoding {
     /// Decodes `type` from `data`, read strictly by the runtime's own JSON reader (``JSONValueDecoder``): types
@@ -64,11 +65,10 @@ import HealthSignInSchemaSemantics
         return only
     }
 
-    /// Encodes `value` deterministically.
+    /// Encodes `value` deterministically, by the runtime's own JSON writer (``JSONValueEncoder``): keys sorted,
+    /// slashes unescaped, and ``JSONNumber``s and ``JSONValue``s written exactly.
     public static func encode<T: Encodable>(_ value: T) throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return try encoder.encode(value)
+        try JSONValueEncoder().encode(value)
     }
 }
 
@@ -108,7 +108,7 @@ extension ResponseDecodingError {
         switch type {
         case is String.Type: return "string"
         case is Int.Type, is Int64.Type: return "integer"
-        case is Double.Type: return "number"
+        case is Double.Type, is JSONNumber.Type: return "number"
         case is Bool.Type: return "boolean"
         case is [String: Any].Type: return "object"
         case is [Any].Type: return "array"

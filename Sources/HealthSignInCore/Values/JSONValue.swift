@@ -36,12 +36,13 @@ public enum JSONValue: Sendable, Hashable {
     case object(JSONObject)
 
     /// How deeply arrays and objects may nest in what the SDK reads (``parse(_:)``, and every response it
-    /// decodes); deeper input is refused rather than risking the stack. It is half the depth Foundation's
-    /// `JSONEncoder` writes (512), so whatever was read can always be stored, kept inside up to 255 levels of the
-    /// SDK's own state: a token response that arrived is never lost to a store that cannot write it.
+    /// decodes); deeper input is refused rather than risking the stack. It is half the depth the SDK's JSON writing
+    /// and Foundation's `JSONEncoder` write (512), so whatever was read can always be stored, kept inside up to 255
+    /// levels of the SDK's own state: a token response that arrived is never lost to a store that cannot write it.
     public static let maximumDepth = 256
 
-    /// How deeply Foundation's `JSONEncoder`, which the credential stores write with, nests arrays and objects.
+    /// How deeply the SDK's JSON writing (``JSONCoding``, which the credential stores write with) nests arrays and
+    /// objects: as deeply as Foundation's `JSONEncoder`.
     package static let writableDepth = 511
 
     // MARK: - Accessors
@@ -121,7 +122,8 @@ public enum JSONValue: Sendable, Hashable {
         return Data(bytes)
     }
 
-    private func write(to bytes: inout [UInt8]) {
+    /// Appends the compact JSON text, members in stored order.
+    func write(to bytes: inout [UInt8]) {
         switch self {
         case .null:
             bytes.append(contentsOf: "null".utf8)
@@ -152,7 +154,8 @@ public enum JSONValue: Sendable, Hashable {
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
-    private static func writeString(_ string: String, to bytes: inout [UInt8]) {
+    /// Appends `string` as a JSON string, escaped as ``serialized()`` documents.
+    static func writeString(_ string: String, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
         for byte in string.utf8 {
             switch byte {
@@ -227,11 +230,16 @@ extension JSONValue: Codable {
 
     /// Writes the value to `encoder`, members in stored order.
     ///
-    /// Numbers are written as `Int64` or `UInt64` when their text is an integer that fits, else as `Double`.
+    /// The SDK's own JSON writing keeps numbers in their exact text. Other encoders get numbers as `Int64` or
+    /// `UInt64` when their text is an integer that fits, else as `Double`.
     ///
-    /// - Throws: `EncodingError.invalidValue` for a number too large for a `Double` (such as `1e400`); use
-    ///   ``serialized()`` to write it exactly.
+    /// - Throws: `EncodingError.invalidValue` when another encoder would need a `Double` for a number too large for
+    ///   one (such as `1e400`); use ``serialized()`` to write it exactly.
     public func encode(to encoder: any Encoder) throws {
+        if let encoding = encoder as? JSONValueEncoding {
+            encoding.set(.value(self))
+            return
+        }
         switch self {
         case .null:
             var container = encoder.singleValueContainer()
@@ -240,20 +248,7 @@ extension JSONValue: Codable {
             var container = encoder.singleValueContainer()
             try container.encode(bool)
         case .number(let number):
-            var container = encoder.singleValueContainer()
-            if number.isIntegerText, let integer = Int64(number.text) {
-                try container.encode(integer)
-            } else if number.isIntegerText, let integer = UInt64(number.text) {
-                try container.encode(integer)
-            } else if let double = number.doubleValue {
-                try container.encode(double)
-            } else {
-                throw EncodingError.invalidValue(
-                    self,
-                    EncodingError.Context(
-                        codingPath: encoder.codingPath, debugDescription: "the number is too large for a Double"
-                    ))
-            }
+            try number.encode(to: encoder)
         case .string(let string):
             var container = encoder.singleValueContainer()
             try container.encode(string)

@@ -110,7 +110,7 @@ struct DiffInstances {
             let length = [0, 1, 3, 5, 8, 10, 11, 20, 40][random.below(9)]
             return String(repeating: "ab", count: length).prefix(length).description
         case .int, .int32, .int64: return [-1, 0, 1, 2, 3, 5, 10, 11, 99, 150][random.below(10)]
-        case .float, .double: return [0.5, 2.5, -1.5, 3.0, 100.25][random.below(5)]
+        case .float, .double, .decimal: return [0.5, 2.5, -1.5, 3.0, 100.25][random.below(5)]
         case .bool: return random.chance(0.5)
         case .uuid: return "3d34d87e-7fc1-4153-800f-f56592cb0d17"
         case .dateTime: return "2024-01-02T03:04:05Z"

@@ -135,6 +135,32 @@ final class FHIRImportTests: XCTestCase {
         XCTAssertEqual(first.map(\.path), ["FHIR/protocol.json", "FHIR/types.json"])
     }
 
+    /// The imported family is one sdkgen generates, without a warning: exact decimals, a sibling `Element` for each
+    /// primitive, the `Resource` union, cycles stored out of line.
+    func testTheR4FamilyGenerates() throws {
+        let (types, files) = try Self.importR4()
+        let output = try GeneratorPipeline.run(files)
+        XCTAssertEqual(output.families, ["FHIR"])
+        XCTAssertEqual(output.diagnostics.map(\.description), [])
+        let typeFiles = output.files.filter { $0.path.hasPrefix("HealthSignInFHIR/Generated/Types/") }
+        XCTAssertEqual(typeFiles.count, types.count, "one file per type")
+        func source(_ name: String) throws -> String {
+            try XCTUnwrap(typeFiles.first { $0.path.hasSuffix("/\(name).swift") }?.contents, name)
+        }
+        let quantity = try source("Quantity")
+        XCTAssertTrue(quantity.contains("public var value: HealthSignInCore.JSONNumber?"), quantity)
+        XCTAssertTrue(quantity.contains("public var valueElement: Element?"), quantity)
+        let resource = try source("Resource")
+        XCTAssertTrue(resource.contains("case patient(Patient)"), resource.prefix(3000).description)
+        let indirect = typeFiles.flatMap { file in
+            file.contents.split(separator: "\n").filter { $0.contains("@HealthSignInCore.Indirect public var") }.map {
+                file.path.split(separator: "/").last.map(String.init)! + ": " + $0.trimmingCharacters(in: .whitespaces)
+            }
+        }
+        // One cycle is broken by value: Reference holds an Identifier, which holds a Reference.
+        XCTAssertEqual(indirect, ["Reference.swift: @HealthSignInCore.Indirect public var identifier: Identifier?"])
+    }
+
     // MARK: Packages written here
 
     private func importPackage(_ files: [String: String]) -> ([InMemoryFile], [String]) {

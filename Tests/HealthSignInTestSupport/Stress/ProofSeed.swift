@@ -59,4 +59,7 @@ extension ProofSeed {
     /// Random dates formatted and read back (`DateTimeTextTests`).
     public static let dateTimeText = ProofSeed(
         proof: "DateTimeTextTests", variable: "SDK_DATE_TIME_SEED", fixed: 1_618_033)
+    /// Random values written by the runtime's JSON writer and by Foundation's `JSONEncoder` (`JSONValueEncoderTests`).
+    public static let jsonWriting = ProofSeed(
+        proof: "JSONValueEncoderTests", variable: "SDK_JSON_WRITING_SEED", fixed: 1_324_717)
 }
