@@ -151,7 +151,7 @@ final class FHIRImportTests: XCTestCase {
         XCTAssertTrue(quantity.contains("public var value: HealthSignInCore.JSONNumber?"), quantity)
         XCTAssertTrue(quantity.contains("public var valueElement: Element?"), quantity)
         let resource = try source("Resource")
-        XCTAssertTrue(resource.contains("case patient(Patient)"), resource.prefix(3000).description)
+        XCTAssertTrue(resource.contains("    indirect case patient(Patient)\n"), resource.prefix(3000).description)
         let indirect = typeFiles.flatMap { file in
             file.contents.split(separator: "\n").filter { $0.contains("@HealthSignInCore.Indirect public var") }.map {
                 file.path.split(separator: "/").last.map(String.init)! + ": " + $0.trimmingCharacters(in: .whitespaces)

@@ -57,7 +57,7 @@ public struct FHIROperationOutcomeIssue: Sendable, Equatable, Decodable {
         /// The value is a `Swift.String`.
         case string(Swift.String)
         /// The value is a `FHIRCodeableConcept`.
-        case fhirCodeableConcept(FHIRCodeableConcept)
+        indirect case fhirCodeableConcept(FHIRCodeableConcept)
 
         /// Reads the one variant the JSON value is valid against; none, or more than one, is an error.
         public init(from decoder: any Decoder) throws {

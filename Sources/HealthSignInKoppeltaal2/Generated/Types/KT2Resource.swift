@@ -10,27 +10,27 @@ import HealthSignInOAuth
 /// - Remark: Generated from Schemas/Koppeltaal2/types.json#/$defs/KT2Resource
 public enum KT2Resource: Sendable, Equatable, Decodable, Encodable {
     /// `resourceType` = `Task`
-    case task(KT2Task)
+    indirect case task(KT2Task)
     /// `resourceType` = `ActivityDefinition`
-    case activityDefinition(KT2ActivityDefinition)
+    indirect case activityDefinition(KT2ActivityDefinition)
     /// `resourceType` = `Endpoint`
-    case endpoint(KT2Endpoint)
+    indirect case endpoint(KT2Endpoint)
     /// `resourceType` = `Device`
-    case device(KT2Device)
+    indirect case device(KT2Device)
     /// `resourceType` = `Patient`
-    case patient(KT2Patient)
+    indirect case patient(KT2Patient)
     /// `resourceType` = `Practitioner`
-    case practitioner(KT2Practitioner)
+    indirect case practitioner(KT2Practitioner)
     /// `resourceType` = `RelatedPerson`
-    case relatedPerson(KT2RelatedPerson)
+    indirect case relatedPerson(KT2RelatedPerson)
     /// `resourceType` = `CareTeam`
-    case careTeam(KT2CareTeam)
+    indirect case careTeam(KT2CareTeam)
     /// `resourceType` = `Subscription`
-    case subscription(KT2Subscription)
+    indirect case subscription(KT2Subscription)
     /// `resourceType` = `AuditEvent`
-    case auditEvent(KT2AuditEvent)
+    indirect case auditEvent(KT2AuditEvent)
     /// `resourceType` = `OperationOutcome`
-    case operationOutcome(KT2OperationOutcome)
+    indirect case operationOutcome(KT2OperationOutcome)
 
     /// Checks the schema's constraints on this value and its parts; client methods call it on a request before sending
     /// it.

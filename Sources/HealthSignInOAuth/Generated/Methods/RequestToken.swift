@@ -12,13 +12,13 @@ public enum RequestToken {
     /// - Remark: Generated from Schemas/OAuth2/RequestToken.json#/request
     public enum Request: Sendable, Equatable {
         /// `grant_type` = `authorization_code`
-        case authorizationCode(RequestToken.AuthorizationCodeGrant)
+        indirect case authorizationCode(RequestToken.AuthorizationCodeGrant)
         /// `grant_type` = `refresh_token`
-        case refreshToken(RequestToken.RefreshTokenGrant)
+        indirect case refreshToken(RequestToken.RefreshTokenGrant)
         /// `grant_type` = `client_credentials`
-        case clientCredentials(RequestToken.ClientCredentialsGrant)
+        indirect case clientCredentials(RequestToken.ClientCredentialsGrant)
         /// `grant_type` = `urn:ietf:params:oauth:grant-type:token-exchange`
-        case urnIetfParamsOauthGrantTypeTokenExchange(RequestToken.TokenExchangeGrant)
+        indirect case urnIetfParamsOauthGrantTypeTokenExchange(RequestToken.TokenExchangeGrant)
     }
 
     /// - Remark: Generated from Schemas/OAuth2/RequestToken.json#/response

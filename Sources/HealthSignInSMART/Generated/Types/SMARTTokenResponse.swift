@@ -76,7 +76,7 @@ public struct SMARTTokenResponse: Sendable, Equatable, Decodable {
         /// The value is a `Swift.String`.
         case string(Swift.String)
         /// The value is a `FHIRContextItem`.
-        case fhirContextItem(FHIRContextItem)
+        indirect case fhirContextItem(FHIRContextItem)
 
         /// Reads the one variant the JSON value is valid against; none, or more than one, is an error.
         public init(from decoder: any Decoder) throws {
