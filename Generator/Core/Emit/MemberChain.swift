@@ -8,12 +8,16 @@ enum MemberChain {
     ) {
         var expression = root
         var isOptional = rootIsOptional
-        for step in steps {
+        for (index, step) in steps.enumerated() {
             let access = isOptional ? "?." : "."
             switch step {
             case .property(let property):
                 expression += access + Emit.name(property.swiftName)
                 if property.isOptional { isOptional = true }
+                // A chain ends at a named type only where the resolver took an enum for its string (an error code).
+                if index == steps.count - 1, case .named = property.type {
+                    expression += (isOptional ? "?" : "") + ".rawValue"
+                }
             case .first:
                 expression += access + "first"
                 isOptional = true

@@ -37,9 +37,7 @@ extension FamilyResolver {
         checkEveryElementPointers(codePaths, node.code)
         var isInteger: Bool?
         for (path, pointer) in zip(codePaths, node.code) {
-            guard case .property(let property) = path.last, case .scalar(let scalar, _) = property.type,
-                [.int, .string].contains(scalar)
-            else {
+            guard case .property(let property) = path.last, let scalar = codeScalar(property.type) else {
                 diagnostics.error(
                     "\"code\" points to \(resolver.describeEnd(path)), expected an integer or string field",
                     at: pointer.location, pointer: pointer.pointer)
@@ -85,6 +83,18 @@ extension FamilyResolver {
             body: body, json: node.encodings.contains("json"), xml: node.encodings.contains("xml"), root: node.root,
             codePaths: codePaths, messagePaths: messagePaths, codeType: codeType
         )
+    }
+
+    /// The scalar a code field holds: an integer or a string, or an enum's string value (read as its `rawValue`,
+    /// so a code the enum does not list still reaches the error's own code table).
+    private func codeScalar(_ type: IRTypeRef) -> IRScalar? {
+        switch type {
+        case .scalar(let scalar, _) where [.int, .string].contains(scalar): return scalar
+        case .named(let name):
+            guard case .enumeration = types.table[name]?.kind else { return nil }
+            return .string
+        default: return nil
+        }
     }
 
     /// Another family's error format, used under its own name, with the codes whose recovery this family's protocol

@@ -132,7 +132,12 @@ final class FHIRImportTests: XCTestCase {
         let (_, first) = try Self.importR4()
         let (_, second) = try Self.importR4()
         XCTAssertEqual(first, second)
-        XCTAssertEqual(first.map(\.path), ["FHIR/protocol.json", "FHIR/types.json"])
+        XCTAssertEqual(
+            first.map(\.path),
+            [
+                "FHIR/Capabilities.json", "FHIR/Read.json", "FHIR/Transaction.json", "FHIR/VRead.json",
+                "FHIR/protocol.json", "FHIR/types.json",
+            ])
     }
 
     /// The imported family is one sdkgen generates, without a warning: exact decimals, a sibling `Element` for each
@@ -159,6 +164,27 @@ final class FHIRImportTests: XCTestCase {
         }
         // One cycle is broken by value: Reference holds an Identifier, which holds a Reference.
         XCTAssertEqual(indirect, ["Reference.swift: @HealthSignInCore.Indirect public var identifier: Identifier?"])
+
+        // The REST methods read and write every type, so every struct and union has both JSON codecs.
+        let declarations = typeFiles.flatMap { file in
+            file.contents.split(separator: "\n").filter {
+                $0.hasPrefix("public struct ") || $0.hasPrefix("public enum ")
+            }
+        }
+        XCTAssertEqual(declarations.count, types.count)
+        let withoutCodecs = declarations.filter { line in
+            !line.contains("HealthSignInCore.OpenEnum")
+                && !line.hasSuffix(": Sendable, Equatable, Decodable, Encodable {")
+        }
+        XCTAssertEqual(withoutCodecs, [])
+        let methods = output.files.filter { $0.path.hasPrefix("HealthSignInFHIR/Generated/Methods/") }.map(\.path)
+        XCTAssertEqual(
+            methods,
+            ["Capabilities", "Read", "Transaction", "VRead"].map { "HealthSignInFHIR/Generated/Methods/\($0).swift" })
+        let error = try XCTUnwrap(output.files.first { $0.path.hasSuffix("/Errors/OperationOutcomeError.swift") })
+        XCTAssertTrue(
+            error.contents.contains("OperationOutcomeErrorCode(rawValue: element.code.rawValue)"), error.contents)
+        XCTAssertTrue(error.contents.contains("    case unknownIdentity\n"), error.contents)
     }
 
     // MARK: Packages written here
@@ -210,6 +236,10 @@ final class FHIRImportTests: XCTestCase {
             """#,
         ])
         XCTAssertEqual(diagnostics, [])
+        // Without Bundle, CapabilityStatement and OperationOutcome, only the reads are methods, and they have no error.
+        XCTAssertEqual(
+            documents.map(\.path), ["Mini/Read.json", "Mini/VRead.json", "Mini/protocol.json", "Mini/types.json"])
+        XCTAssertFalse(documents.contains { $0.contents.contains("OperationOutcome") })
         let types = try XCTUnwrap(documents.first { $0.path == "Mini/types.json" }?.contents)
         XCTAssertEqual(
             types,
@@ -343,6 +373,6 @@ final class FHIRImportTests: XCTestCase {
         for template in templates where !diagnostics.contains(where: template.matches) {
             XCTFail("no case reports \(template.site): \(template.text)")
         }
-        XCTAssertEqual(documents.count, 2)
+        XCTAssertEqual(documents.count, 4, "protocol.json, types.json, and Read and VRead, which need no type by name")
     }
 }

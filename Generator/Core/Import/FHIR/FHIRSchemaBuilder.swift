@@ -32,24 +32,29 @@ struct FHIRSchemaBuilder {
         self.module = module
     }
 
-    /// The family's files (`protocol.json` and `types.json`, paths relative to the schemas directory), and what
-    /// could not be imported.
+    /// The family's files (`protocol.json`, a file per REST method and `types.json`, paths relative to the schemas
+    /// directory, sorted), and what could not be imported.
     static func build(_ definitions: FHIRDefinitions, family: String = "FHIR", module: String = "HealthSignInFHIR")
         -> ([InMemoryFile], Diagnostics)
     {
         var builder = FHIRSchemaBuilder(definitions: definitions, family: family, module: module)
         let types = builder.typesDocument()
-        let files = [
-            InMemoryFile(path: family + "/protocol.json", contents: builder.protocolDocument().printed()),
-            InMemoryFile(path: family + "/types.json", contents: types.printed()),
-        ]
-        return (files, builder.diagnostics)
+        let issueCode = definitions.structures["OperationOutcome"]?.elements.first {
+            $0.path == "OperationOutcome.issue.code"
+        }
+        let rest = FHIRRestDocuments(
+            types: Set(builder.defs.map(\.key)),
+            issueCodes: issueCode?.requiredValueSet.flatMap { definitions.valueSetCodes[$0] }, family: family)
+        let files =
+            [InMemoryFile(path: family + "/protocol.json", contents: builder.protocolDocument(rest).printed())]
+            + rest.methods() + [InMemoryFile(path: family + "/types.json", contents: types.printed())]
+        return (files.sorted { $0.path < $1.path }, builder.diagnostics)
     }
 
     // MARK: Documents
 
-    private func protocolDocument() -> SchemaText {
-        .object([
+    private func protocolDocument(_ rest: FHIRRestDocuments) -> SchemaText {
+        var document: [(key: String, value: SchemaText)] = [
             ("$schema", .string("../protocol.schema.json")),
             ("family", .string(family)),
             ("module", .string(module)),
@@ -72,7 +77,9 @@ struct FHIRSchemaBuilder {
                 ])
             ),
             ("servers", .object([("base", .object([("description", .string("The FHIR server's base URL."))]))])),
-        ])
+        ]
+        if let errors = rest.errors() { document.append(("errors", errors)) }
+        return .object(document)
     }
 
     private mutating func typesDocument() -> SchemaText {
