@@ -56,10 +56,15 @@ final class ConsumerPackageTests: XCTestCase {
         }
     }
 
-    /// The SDK's source file paths, as a number that changes when a file is added, removed or renamed (FNV-1a).
+    /// The SDK's source file paths (the libraries' and the generator's, which the build plugin runs), as a number
+    /// that changes when a file is added, removed or renamed (FNV-1a).
     private static func sourceFingerprint() throws -> String {
-        let sources = Fixtures.repository.appendingPathComponent("Sources")
-        let paths = (FileManager.default.enumerator(atPath: sources.path)?.allObjects as? [String] ?? []).sorted()
+        let paths = ["Sources", "Generator"].flatMap { folder in
+            let root = Fixtures.repository.appendingPathComponent(folder)
+            return (FileManager.default.enumerator(atPath: root.path)?.allObjects as? [String] ?? []).map {
+                folder + "/" + $0
+            }
+        }.sorted()
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in paths.joined(separator: "\n").utf8 {
             hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3

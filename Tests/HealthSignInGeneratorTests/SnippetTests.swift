@@ -214,9 +214,7 @@ final class SnippetTests: XCTestCase {
                             try HealthSignInCore.RequestValidation.exclusiveMinimum(value, "0", at: path + "/size")
                         }
                         try HealthSignInCore.RequestValidation.maxItems(self.tags.count, 3, at: path + "/tags")
-                        if let value = self.body {
-                            try value.validate(at: path + "/body")
-                        }
+                        try HealthSignInCore.RequestValidation.validate(self.body, at: path + "/body")
                     }
             """)
         assertEmits(

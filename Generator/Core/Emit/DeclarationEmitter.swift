@@ -47,10 +47,13 @@ struct DeclarationEmitter {
     /// The codecs whose conformances a declaration itself states (the others are in ``runtimeConformances``).
     private var declaredCodecs: [any CodecEmitter] { codecs.filter { !$0.isRuntimeOnly } }
 
-    /// `Sendable, Equatable` and the codec protocols of `type` that its declaration states.
+    /// `Sendable, Equatable`, the codec protocols of `type` that its declaration states, and `SchemaValidating` when
+    /// it has a `validate(at:)`.
     private func conformances(of type: IRType) -> String {
         let codecs = declaredCodecs.flatMap { $0.conformances(of: type, directions: $0.directions(of: type)) }
-        return (["Sendable", "Equatable"] + codecs).joined(separator: ", ")
+        let validating = ValidationEmitter(types: types).hasValidateMethod(type)
+        return (["Sendable", "Equatable"] + codecs + (validating ? ["HealthSignInCore.SchemaValidating"] : []))
+            .joined(separator: ", ")
     }
 
     /// The members implementing the codec protocols of `type` that its declaration states.

@@ -54,10 +54,13 @@ struct ValidationEmitter {
         return !constraints.isEmpty || needsValidation(reference, visiting: &visiting)
     }
 
-    /// Prints `validate(at:)` for an object or union `type` when it needs one (an enum's and an alias's values are
-    /// checked where they are held).
+    /// Whether `type` has a `validate(at:)` (and is `SchemaValidating`): an object or union that needs one (an
+    /// enum's and an alias's values are checked where they are held).
+    func hasValidateMethod(_ type: IRType) -> Bool { (type.isObject || type.isUnion) && needsValidation(type) }
+
+    /// Prints `validate(at:)` for `type` when it has one.
     func validateMethod(_ type: IRType, into p: inout SwiftPrinter) {
-        guard type.isObject || type.isUnion, needsValidation(type) else { return }
+        guard hasValidateMethod(type) else { return }
         p.blank()
         p.doc(
             "Checks the schema's constraints on this value and its parts; client methods call it on a request before sending it.",
@@ -109,6 +112,14 @@ struct ValidationEmitter {
         depth: Int = 0, into p: inout SwiftPrinter
     ) {
         guard needsValidation(type, constraints: constraints) else { return }
+        // A model, optional or in an array, is handed to the runtime in place: copying it out here would cost its
+        // outlined copy and destroy in every file that checks one.
+        if optional, constraints.isEmpty, case .named(let name) = type, let named = types[name],
+            hasValidateMethod(named)
+        {
+            p.line("try HealthSignInCore.RequestValidation.validate(\(value), at: \(path))")
+            return
+        }
         if optional {
             p.block("if let value = \(value)") { p in
                 statements(
@@ -125,6 +136,12 @@ struct ValidationEmitter {
         case .scalar: break
         case .array(let element):
             guard needsValidation(element, constraints: constraints.elements) else { return }
+            if constraints.elements.isEmpty, case .named(let name) = element, let named = types[name],
+                hasValidateMethod(named)
+            {
+                p.line("try HealthSignInCore.RequestValidation.validate(each: \(value), at: \(path))")
+                return
+            }
             p.block("for (\(index), \(item)) in \(value).enumerated()") { p in
                 statements(
                     for: item, optional: false, type: element, constraints: constraints.elements,

@@ -20,6 +20,19 @@ public struct SchemaValidationError: Error, Sendable, Hashable, CustomStringConv
     public var description: String { "The value\(path.isEmpty ? "" : " at " + path) must be \(requirement)" }
 }
 
+/// A generated model that checks its schema's constraints on itself and on its parts: every struct or enum whose
+/// values have something to check (a `pattern`, a `minimum`, an enum's listed values, …) somewhere inside.
+///
+/// Client methods check a request before sending it; an app may check anything it built or received, and code
+/// generic over models can require the conformance.
+public protocol SchemaValidating: Sendable {
+    /// Checks the value and its parts.
+    ///
+    /// - Parameter path: where the value is, as a JSON pointer by wire names; errors name the path below it.
+    /// - Throws: ``SchemaValidationError`` for the first value that breaks a constraint.
+    func validate(at path: String) throws
+}
+
 /// A number JSON Schema's numeric keywords compare and divide by its decimal value.
 @_spi(Generated) public protocol SchemaNumber {
     /// The value as a decimal number: exact for integers; the shortest spelling that reads back for floating point,
@@ -170,6 +183,19 @@ public struct SchemaValidationError: Error, Sendable, Hashable, CustomStringConv
         if !value.isListed {
             throw SchemaValidationError(path: path, requirement: "one of the values the schema lists")
         }
+    }
+
+    /// Checks `value` at `path` when there is one.
+    ///
+    /// Generic, so that generated code hands the value over in place: the checks run without copying it out of the
+    /// optional (a copy of a large model costs code in every file that makes one).
+    public static func validate(_ value: (some SchemaValidating)?, at path: String) throws {
+        if let value { try value.validate(at: path) }
+    }
+
+    /// Checks each element of `items`, at `path` extended by its index.
+    public static func validate(each items: [some SchemaValidating], at path: String) throws {
+        for (index, item) in items.enumerated() { try item.validate(at: path + "/\(index)") }
     }
 
     /// `path` extended by the map key `key`, escaped as a JSON pointer token (RFC 6901).

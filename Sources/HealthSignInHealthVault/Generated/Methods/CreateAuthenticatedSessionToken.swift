@@ -64,7 +64,7 @@ public enum CreateAuthenticatedSessionToken {
     }
 
     /// - Remark: Generated from Schemas/HealthVault/CreateAuthenticatedSessionToken.json#/response
-    public struct Response: Sendable, Equatable {
+    public struct Response: Sendable, Equatable, HealthSignInCore.SchemaValidating {
         /// - Remark: Generated from Schemas/HealthVault/CreateAuthenticatedSessionToken.json#/response/properties/token
         public var token: CreateAuthenticatedSessionToken.SessionToken
         /// The session shared secret, Base64; it keys hmac-data from now on and replaces any previous one.
@@ -84,7 +84,7 @@ public enum CreateAuthenticatedSessionToken {
     }
 
     /// The session token: opaque text copied verbatim into <auth-token>, with the application's authorization state.
-    public struct SessionToken: Sendable, Equatable {
+    public struct SessionToken: Sendable, Equatable, HealthSignInCore.SchemaValidating {
         /// The application the session belongs to.
         public var appID: Foundation.UUID?
         /// What the application must do before it can access records.

@@ -8,7 +8,7 @@ import Foundation
 /// Lists the people who authorized this application instance and the records it may access for each, a page at a time.
 public enum GetAuthorizedPeople {
     /// - Remark: Generated from Schemas/HealthVault/GetAuthorizedPeople.json#/request
-    public struct Request: Sendable, Equatable {
+    public struct Request: Sendable, Equatable, HealthSignInCore.SchemaValidating {
         /// Which page to return. All fields are optional; none at all asks for the first page with the server's
         /// defaults.
         public var parameters: GetAuthorizedPeople.Request.Parameters
@@ -25,7 +25,7 @@ public enum GetAuthorizedPeople {
 
         /// Which page to return. All fields are optional; none at all asks for the first page with the server's
         /// defaults.
-        public struct Parameters: Sendable, Equatable {
+        public struct Parameters: Sendable, Equatable, HealthSignInCore.SchemaValidating {
             /// Returns the people after this person id: the last person-id of the previous page.
             public var personIDCursor: Foundation.UUID?
             /// Returns only people whose authorization was created after this time.
@@ -54,7 +54,7 @@ public enum GetAuthorizedPeople {
     }
 
     /// - Remark: Generated from Schemas/HealthVault/GetAuthorizedPeople.json#/response
-    public struct Response: Sendable, Equatable {
+    public struct Response: Sendable, Equatable, HealthSignInCore.SchemaValidating {
         /// - Remark: Generated from Schemas/HealthVault/GetAuthorizedPeople.json#/response/properties/response-results
         public var responseResults: GetAuthorizedPeople.Response.ResponseResults
         /// Creates a value from its properties.
@@ -71,7 +71,7 @@ public enum GetAuthorizedPeople {
         }
 
         /// - Remark: Generated from Schemas/HealthVault/GetAuthorizedPeople.json#/response/properties/response-results
-        public struct ResponseResults: Sendable, Equatable {
+        public struct ResponseResults: Sendable, Equatable, HealthSignInCore.SchemaValidating {
             /// The people on this page.
             public var personInfo: [PersonInfo]
             /// Whether another page follows.
@@ -86,9 +86,7 @@ public enum GetAuthorizedPeople {
             /// - Parameter path: where the value is, as a JSON pointer by wire names.
             /// - Throws: `HealthSignInCore.SchemaValidationError` for the first value that breaks a constraint.
             public func validate(at path: Swift.String = "") throws {
-                for (index, item) in self.personInfo.enumerated() {
-                    try item.validate(at: path + "/person-info" + "/\(index)")
-                }
+                try HealthSignInCore.RequestValidation.validate(each: self.personInfo, at: path + "/person-info")
             }
         }
     }

@@ -20,7 +20,7 @@ public enum GetPersonInfo {
     }
 
     /// - Remark: Generated from Schemas/HealthVault/GetPersonInfo.json#/response
-    public struct Response: Sendable, Equatable {
+    public struct Response: Sendable, Equatable, HealthSignInCore.SchemaValidating {
         /// The person.
         public var personInfo: PersonInfo
         /// Creates a value from its properties.

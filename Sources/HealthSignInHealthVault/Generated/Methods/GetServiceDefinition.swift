@@ -9,7 +9,7 @@ import Foundation
 /// URLs, which is how an instance id returned by Shell becomes the URL to call.
 public enum GetServiceDefinition {
     /// - Remark: Generated from Schemas/HealthVault/GetServiceDefinition.json#/request
-    public struct Request: Sendable, Equatable {
+    public struct Request: Sendable, Equatable, HealthSignInCore.SchemaValidating {
         /// Returns only sections changed after this time.
         public var updatedDate: Foundation.Date?
         /// The sections to return; topology by default.
@@ -27,13 +27,11 @@ public enum GetServiceDefinition {
         /// - Parameter path: where the value is, as a JSON pointer by wire names.
         /// - Throws: `HealthSignInCore.SchemaValidationError` for the first value that breaks a constraint.
         public func validate(at path: Swift.String = "") throws {
-            if let value = self.responseSections {
-                try value.validate(at: path + "/response-sections")
-            }
+            try HealthSignInCore.RequestValidation.validate(self.responseSections, at: path + "/response-sections")
         }
 
         /// The sections to return; topology by default.
-        public struct ResponseSections: Sendable, Equatable {
+        public struct ResponseSections: Sendable, Equatable, HealthSignInCore.SchemaValidating {
             /// - Remark: Generated from
             ///   Schemas/HealthVault/GetServiceDefinition.json#/request/properties/response-sections/properties/section
             public var section: [GetServiceDefinition.Section]

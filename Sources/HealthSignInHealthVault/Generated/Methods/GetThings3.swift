@@ -8,7 +8,7 @@ import Foundation
 /// Reads things of the record of the call: one result set per query group, newest first.
 public enum GetThings3 {
     /// - Remark: Generated from Schemas/HealthVault/GetThings3.json#/request
-    public struct Request: Sendable, Equatable {
+    public struct Request: Sendable, Equatable, HealthSignInCore.SchemaValidating {
         /// The queries; each gets its own result group.
         public var group: [GetThings3.QueryGroup]
         /// Creates a value from its properties.
@@ -20,14 +20,12 @@ public enum GetThings3 {
         /// - Throws: `HealthSignInCore.SchemaValidationError` for the first value that breaks a constraint.
         public func validate(at path: Swift.String = "") throws {
             try HealthSignInCore.RequestValidation.minItems(self.group.count, 1, at: path + "/group")
-            for (index, item) in self.group.enumerated() {
-                try item.validate(at: path + "/group" + "/\(index)")
-            }
+            try HealthSignInCore.RequestValidation.validate(each: self.group, at: path + "/group")
         }
     }
 
     /// - Remark: Generated from Schemas/HealthVault/GetThings3.json#/response
-    public struct Response: Sendable, Equatable {
+    public struct Response: Sendable, Equatable, HealthSignInCore.SchemaValidating {
         /// One result group per query group, with the same name.
         public var group: [GetThings3.ResultGroup]
         /// Creates a value from its properties.
@@ -38,14 +36,12 @@ public enum GetThings3 {
         /// - Parameter path: where the value is, as a JSON pointer by wire names.
         /// - Throws: `HealthSignInCore.SchemaValidationError` for the first value that breaks a constraint.
         public func validate(at path: Swift.String = "") throws {
-            for (index, item) in self.group.enumerated() {
-                try item.validate(at: path + "/group" + "/\(index)")
-            }
+            try HealthSignInCore.RequestValidation.validate(each: self.group, at: path + "/group")
         }
     }
 
     /// One query: things by id or key, or by filter, in a format.
-    public struct QueryGroup: Sendable, Equatable {
+    public struct QueryGroup: Sendable, Equatable, HealthSignInCore.SchemaValidating {
         /// Names the result group.
         public var name: Swift.String?
         /// At most this many things, full and partial.
@@ -85,18 +81,14 @@ public enum GetThings3 {
             if let value = self.maxFull {
                 try HealthSignInCore.RequestValidation.minimum(value, "0", at: path + "/max-full")
             }
-            for (index, item) in self.filter.enumerated() {
-                try item.validate(at: path + "/filter" + "/\(index)")
-            }
+            try HealthSignInCore.RequestValidation.validate(each: self.filter, at: path + "/filter")
             try self.format.validate(at: path + "/format")
-            if let value = self.orderBy {
-                try value.validate(at: path + "/order-by")
-            }
+            try HealthSignInCore.RequestValidation.validate(self.orderBy, at: path + "/order-by")
         }
     }
 
     /// One property to order a group's results by.
-    public struct OrderBy: Sendable, Equatable {
+    public struct OrderBy: Sendable, Equatable, HealthSignInCore.SchemaValidating {
         /// The property.
         public var orderByProperty: GetThings3.OrderByProperty
         /// Creates a value from its properties.
@@ -112,7 +104,7 @@ public enum GetThings3 {
     }
 
     /// A property of a thing type, and the direction to order by it.
-    public struct OrderByProperty: Sendable, Equatable {
+    public struct OrderByProperty: Sendable, Equatable, HealthSignInCore.SchemaValidating {
         /// The thing type whose property it is.
         public var typeID: Foundation.UUID
         /// The property, as the type names it.
@@ -170,7 +162,7 @@ public enum GetThings3 {
     }
 
     /// Conditions a thing must meet; repeated type ids and states are ORed.
-    public struct Filter: Sendable, Equatable {
+    public struct Filter: Sendable, Equatable, HealthSignInCore.SchemaValidating {
         /// Thing types.
         public var typeID: [Foundation.UUID]
         /// States; applications may ask for Active only.
@@ -244,7 +236,7 @@ public enum GetThings3 {
     }
 
     /// The sections of each thing to return, and whether to return its data-xml.
-    public struct Format: Sendable, Equatable {
+    public struct Format: Sendable, Equatable, HealthSignInCore.SchemaValidating {
         /// Metadata sections; thing-id, version-stamp and type-id always come back.
         public var section: [GetThings3.Format.Section]
         /// An empty string returns the raw data-xml; a name asks for a server transform.
@@ -319,7 +311,7 @@ public enum GetThings3 {
     }
 
     /// The things one query group found.
-    public struct ResultGroup: Sendable, Equatable {
+    public struct ResultGroup: Sendable, Equatable, HealthSignInCore.SchemaValidating {
         /// The query group's name.
         public var name: Swift.String?
         /// The full things, newest first.
@@ -342,9 +334,7 @@ public enum GetThings3 {
         /// - Parameter path: where the value is, as a JSON pointer by wire names.
         /// - Throws: `HealthSignInCore.SchemaValidationError` for the first value that breaks a constraint.
         public func validate(at path: Swift.String = "") throws {
-            for (index, item) in self.thing.enumerated() {
-                try item.validate(at: path + "/thing" + "/\(index)")
-            }
+            try HealthSignInCore.RequestValidation.validate(each: self.thing, at: path + "/thing")
         }
     }
 

@@ -9,7 +9,7 @@ import Foundation
 /// of the call; all succeed or fail together.
 public enum PutThings2 {
     /// - Remark: Generated from Schemas/HealthVault/PutThings2.json#/request
-    public struct Request: Sendable, Equatable {
+    public struct Request: Sendable, Equatable, HealthSignInCore.SchemaValidating {
         /// The things to write.
         public var thing: [PendingThing]
         /// Creates a value from its properties.
@@ -21,9 +21,7 @@ public enum PutThings2 {
         /// - Throws: `HealthSignInCore.SchemaValidationError` for the first value that breaks a constraint.
         public func validate(at path: Swift.String = "") throws {
             try HealthSignInCore.RequestValidation.minItems(self.thing.count, 1, at: path + "/thing")
-            for (index, item) in self.thing.enumerated() {
-                try item.validate(at: path + "/thing" + "/\(index)")
-            }
+            try HealthSignInCore.RequestValidation.validate(each: self.thing, at: path + "/thing")
         }
     }
 

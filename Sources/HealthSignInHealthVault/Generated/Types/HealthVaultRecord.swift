@@ -7,7 +7,7 @@ import Foundation
 
 /// A health record the application is authorized to access. The element's text is the record's name.
 /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/Record
-public struct HealthVaultRecord: Sendable, Equatable {
+public struct HealthVaultRecord: Sendable, Equatable, HealthSignInCore.SchemaValidating {
     /// The record id; sent as record-id for record-scoped methods.
     public var id: Foundation.UUID
     /// Whether the person is a custodian of the record.

@@ -7,7 +7,7 @@ import Foundation
 
 /// A thing to write: without a thing-id it is created; with one (and its latest version-stamp) it is updated.
 /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/PendingThing
-public struct PendingThing: Sendable, Equatable {
+public struct PendingThing: Sendable, Equatable, HealthSignInCore.SchemaValidating {
     /// The thing to update; absent to create one.
     public var thingID: ThingKey?
     /// The type of the data in data-xml.

@@ -7,7 +7,7 @@ import Foundation
 
 /// A person who authorized the application, with the records the application may access on their behalf.
 /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/PersonInfo
-public struct PersonInfo: Sendable, Equatable {
+public struct PersonInfo: Sendable, Equatable, HealthSignInCore.SchemaValidating {
     /// The person's id; sent as offline-person-id once known.
     public var personID: Foundation.UUID
     /// The person's display name.
@@ -40,9 +40,7 @@ public struct PersonInfo: Sendable, Equatable {
     /// - Parameter path: where the value is, as a JSON pointer by wire names.
     /// - Throws: `HealthSignInCore.SchemaValidationError` for the first value that breaks a constraint.
     public func validate(at path: Swift.String = "") throws {
-        for (index, item) in self.record.enumerated() {
-            try item.validate(at: path + "/record" + "/\(index)")
-        }
+        try HealthSignInCore.RequestValidation.validate(each: self.record, at: path + "/record")
     }
 }
 

@@ -8,7 +8,7 @@ import Foundation
 /// A health item as the platform returns it: its key and type, the sections asked for, and its own XML exactly as
 /// stored.
 /// - Remark: Generated from Schemas/HealthVault/types.json#/$defs/Thing
-public struct Thing: Sendable, Equatable {
+public struct Thing: Sendable, Equatable, HealthSignInCore.SchemaValidating {
     /// Its key.
     public var thingID: ThingKey
     /// Its type.

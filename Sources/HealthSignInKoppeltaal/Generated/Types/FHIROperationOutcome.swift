@@ -8,7 +8,7 @@ import HealthSignInOAuth
 
 /// A FHIR OperationOutcome: one or more issues. Reads DSTU1 and DSTU2+ shapes in JSON and XML.
 /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/OperationOutcome
-public struct FHIROperationOutcome: Sendable, Equatable, Decodable {
+public struct FHIROperationOutcome: Sendable, Equatable, Decodable, HealthSignInCore.SchemaValidating {
     /// The issues.
     public var issue: [FHIROperationOutcomeIssue]
     /// Creates a value from its properties.
@@ -24,9 +24,7 @@ public struct FHIROperationOutcome: Sendable, Equatable, Decodable {
     /// - Parameter path: where the value is, as a JSON pointer by wire names.
     /// - Throws: `HealthSignInCore.SchemaValidationError` for the first value that breaks a constraint.
     public func validate(at path: Swift.String = "") throws {
-        for (index, item) in self.issue.enumerated() {
-            try item.validate(at: path + "/issue" + "/\(index)")
-        }
+        try HealthSignInCore.RequestValidation.validate(each: self.issue, at: path + "/issue")
     }
 }
 

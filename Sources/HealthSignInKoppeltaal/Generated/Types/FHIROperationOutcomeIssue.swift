@@ -9,7 +9,7 @@ import HealthSignInOAuth
 /// One issue. DSTU1 names its kind in type.code and explains it in the details string; DSTU2 and later use code,
 /// details.text and diagnostics.
 /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/OperationOutcomeIssue
-public struct FHIROperationOutcomeIssue: Sendable, Equatable, Decodable {
+public struct FHIROperationOutcomeIssue: Sendable, Equatable, Decodable, HealthSignInCore.SchemaValidating {
     /// - Remark: Generated from Schemas/Koppeltaal/types.json#/$defs/OperationOutcomeIssue/properties/severity
     public var severity: FHIRIssueSeverity?
     /// DSTU1: the issue type, e.g. code expired.

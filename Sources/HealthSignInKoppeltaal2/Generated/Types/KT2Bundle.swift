@@ -9,7 +9,7 @@ import HealthSignInOAuth
 /// A FHIR R4 Bundle: a search result page (searchset), whose next page is at link[next], or a transaction and its
 /// response.
 /// - Remark: Generated from Schemas/Koppeltaal2/types.json#/$defs/KT2Bundle
-public struct KT2Bundle: Sendable, Equatable, Decodable, Encodable {
+public struct KT2Bundle: Sendable, Equatable, Decodable, Encodable, HealthSignInCore.SchemaValidating {
     /// The bundle's id.
     public var id: Swift.String?
     /// Metadata.
@@ -74,9 +74,7 @@ public struct KT2Bundle: Sendable, Equatable, Decodable, Encodable {
     /// - Parameter path: where the value is, as a JSON pointer by wire names.
     /// - Throws: `HealthSignInCore.SchemaValidationError` for the first value that breaks a constraint.
     public func validate(at path: Swift.String = "") throws {
-        for (index, item) in self.entry.enumerated() {
-            try item.validate(at: path + "/entry" + "/\(index)")
-        }
+        try HealthSignInCore.RequestValidation.validate(each: self.entry, at: path + "/entry")
     }
 
     /// - Remark: Generated from Schemas/Koppeltaal2/types.json#/$defs/KT2Bundle/properties/link/items
@@ -119,7 +117,7 @@ public struct KT2Bundle: Sendable, Equatable, Decodable, Encodable {
     }
 
     /// - Remark: Generated from Schemas/Koppeltaal2/types.json#/$defs/KT2Bundle/properties/entry/items
-    public struct Entry: Sendable, Equatable, Decodable, Encodable {
+    public struct Entry: Sendable, Equatable, Decodable, Encodable, HealthSignInCore.SchemaValidating {
         /// The resource's absolute URL.
         public var fullURL: Swift.String?
         /// The resource.
@@ -176,9 +174,7 @@ public struct KT2Bundle: Sendable, Equatable, Decodable, Encodable {
         /// - Parameter path: where the value is, as a JSON pointer by wire names.
         /// - Throws: `HealthSignInCore.SchemaValidationError` for the first value that breaks a constraint.
         public func validate(at path: Swift.String = "") throws {
-            if let value = self.resource {
-                try value.validate(at: path + "/resource")
-            }
+            try HealthSignInCore.RequestValidation.validate(self.resource, at: path + "/resource")
         }
 
         /// Why it is in a search result.

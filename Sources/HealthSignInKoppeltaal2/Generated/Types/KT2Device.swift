@@ -10,7 +10,7 @@ import HealthSignInOAuth
 /// not name are kept in additionalProperties and sent back as they were, so an update never drops what another app
 /// wrote.
 /// - Remark: Generated from Schemas/Koppeltaal2/types.json#/$defs/KT2Device
-public struct KT2Device: Sendable, Equatable, Decodable, Encodable {
+public struct KT2Device: Sendable, Equatable, Decodable, Encodable, HealthSignInCore.SchemaValidating {
     /// The server's logical id; absent before create.
     public var id: Swift.String?
     /// The version and profiles.

@@ -8,7 +8,7 @@ import HealthSignInOAuth
 
 /// A resource of the Koppeltaal 2.0 launch and task flow, told apart by resourceType.
 /// - Remark: Generated from Schemas/Koppeltaal2/types.json#/$defs/KT2Resource
-public enum KT2Resource: Sendable, Equatable, Decodable, Encodable {
+public enum KT2Resource: Sendable, Equatable, Decodable, Encodable, HealthSignInCore.SchemaValidating {
     /// `resourceType` = `Task`
     indirect case task(KT2Task)
     /// `resourceType` = `ActivityDefinition`

@@ -10,7 +10,7 @@ import HealthSignInOAuth
 /// matching its criteria changes. Elements this model does not name are kept in additionalProperties and sent back as
 /// they were, so an update never drops what another app wrote.
 /// - Remark: Generated from Schemas/Koppeltaal2/types.json#/$defs/KT2Subscription
-public struct KT2Subscription: Sendable, Equatable, Decodable, Encodable {
+public struct KT2Subscription: Sendable, Equatable, Decodable, Encodable, HealthSignInCore.SchemaValidating {
     /// The server's logical id; absent before create.
     public var id: Swift.String?
     /// The version and profiles.

@@ -10,7 +10,7 @@ import HealthSignInOAuth
 /// extension. Elements this model does not name are kept in additionalProperties and sent back as they were, so an
 /// update never drops what another app wrote.
 /// - Remark: Generated from Schemas/Koppeltaal2/types.json#/$defs/KT2Task
-public struct KT2Task: Sendable, Equatable, Decodable, Encodable {
+public struct KT2Task: Sendable, Equatable, Decodable, Encodable, HealthSignInCore.SchemaValidating {
     /// The server's logical id; absent before create.
     public var id: Swift.String?
     /// The version and profiles.

@@ -9,7 +9,7 @@ import Foundation
 /// servers that link them. The server answers 200 for unknown tokens too.
 public enum Revoke {
     /// - Remark: Generated from Schemas/OAuth2/Revoke.json#/request
-    public struct Request: Sendable, Equatable {
+    public struct Request: Sendable, Equatable, HealthSignInCore.SchemaValidating {
         /// The token to revoke.
         public var token: Swift.String
         /// - Remark: Generated from Schemas/OAuth2/Revoke.json#/request/properties/token_type_hint
