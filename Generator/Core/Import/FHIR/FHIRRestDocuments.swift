@@ -20,7 +20,7 @@ struct FHIRRestDocuments {
 
     /// The method documents, one file per method.
     func methods() -> [InMemoryFile] {
-        var methods: [SchemaText] = []
+        var methods: [InMemoryFile] = []
         let hasError = types.contains("OperationOutcome")
         let resourceType = Self.pathParameter("The resource's type, e.g. Patient.", pattern: "^[A-Z][A-Za-z]{0,63}$")
         let id = Self.pathParameter("The resource's logical id.", pattern: "^[A-Za-z0-9.-]{1,64}$")
@@ -52,10 +52,7 @@ struct FHIRRestDocuments {
                     verb: "GET", path: "/metadata", auth: "none", hasError: hasError, request: nil,
                     response: "CapabilityStatement"))
         }
-        return methods.map { method in
-            let name = method["name"].flatMap { if case .string(let name) = $0 { name } else { nil } } ?? ""
-            return InMemoryFile(path: "\(family)/\(name).json", contents: method.printed())
-        }
+        return methods
     }
 
     /// The protocol's `errors` member, when the package defines `OperationOutcome`.
@@ -108,7 +105,7 @@ struct FHIRRestDocuments {
     private func method(
         _ name: String, _ description: String, verb: String, path: String, auth: String, hasError: Bool,
         request: SchemaText?, response: String, body: Bool = false
-    ) -> SchemaText {
+    ) -> InMemoryFile {
         var http: [(key: String, value: SchemaText)] = [("method", .string(verb)), ("server", .string("base"))]
         if !path.isEmpty { http.append(("path", .string(path))) }
         http.append(("auth", .string(auth)))
@@ -122,7 +119,7 @@ struct FHIRRestDocuments {
         ]
         if let request { document.append(("request", request)) }
         document.append(("response", Self.reference(response)))
-        return .object(document)
+        return InMemoryFile(path: "\(family)/\(name).json", contents: SchemaText.object(document).printed())
     }
 
     private static func reference(_ type: String) -> SchemaText {
