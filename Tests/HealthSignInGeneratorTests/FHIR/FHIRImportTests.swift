@@ -174,7 +174,7 @@ final class FHIRImportTests: XCTestCase {
         XCTAssertEqual(declarations.count, types.count)
         let withoutCodecs = declarations.filter { line in
             !line.contains("HealthSignInCore.OpenEnum")
-                && !line.hasSuffix(": Sendable, Equatable, Decodable, Encodable {")
+                && !line.contains(": Sendable, Equatable, Decodable, Encodable")
         }
         XCTAssertEqual(withoutCodecs, [])
         let methods = output.files.filter { $0.path.hasPrefix("HealthSignInFHIR/Generated/Methods/") }.map(\.path)
