@@ -76,9 +76,6 @@ final class DecimalFormatTests: XCTestCase {
         XCTAssertTrue(measure.contains("public var amount: HealthSignInCore.JSONNumber"), measure)
         XCTAssertTrue(measure.contains(#"HealthSignInCore.JSONNumber(literal: "2.50")"#), measure)
 
-        let (compile, run) = try program.compileAndRun(main: Self.main)
-        XCTAssertEqual(compile.status, 0, compile.output.suffix(4000).description)
-        XCTAssertEqual(run?.output, "OK\n")
-        XCTAssertEqual(run?.status, 0)
+        try program.assertRunsOK(main: Self.main)
     }
 }

@@ -57,9 +57,6 @@ final class EnumErrorCodeTests: XCTestCase {
         let error = try program.source("Errors/DeskError.swift")
         XCTAssertTrue(error.contains("DeskErrorCode(rawValue: element.kind.rawValue)"), error)
 
-        let (compile, run) = try program.compileAndRun(main: Self.main)
-        XCTAssertEqual(compile.status, 0, compile.output.suffix(4000).description)
-        XCTAssertEqual(run?.output, "OK\n")
-        XCTAssertEqual(run?.status, 0)
+        try program.assertRunsOK(main: Self.main)
     }
 }
