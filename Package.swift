@@ -33,6 +33,9 @@ let package = Package(
         .library(name: "HealthSignInVital", targets: ["HealthSignInVital"]),
         .library(name: "HealthSignInSMART", targets: ["HealthSignInSMART"]),
         .library(name: "HealthSignInKoppeltaal2", targets: ["HealthSignInKoppeltaal2"]),
+        // Every FHIR R4 resource and data type, generated from HL7's definitions (Schemas/FHIR), and a client of
+        // FHIR's REST interactions over them.
+        .library(name: "HealthSignInFHIR", targets: ["HealthSignInFHIR"]),
         .executable(name: "HealthSignInSDKGen", targets: ["HealthSignInSDKGen"]),
         .plugin(name: "HealthSignInGenerateSDK", targets: ["HealthSignInGenerateSDK"]),
         .plugin(name: "HealthSignInBuildPlugin", targets: ["HealthSignInBuildPlugin"]),
@@ -95,6 +98,8 @@ let package = Package(
         .target(
             name: "HealthSignInKoppeltaal2", dependencies: ["HealthSignInOAuth", "HealthSignInCredentials"],
             swiftSettings: strict),
+
+        .target(name: "HealthSignInFHIR", dependencies: ["HealthSignInCore"], swiftSettings: strict),
 
         // The generator: a library of pure stages and a thin command-line shell (sdkgen).
         .target(
@@ -238,10 +243,14 @@ let package = Package(
             ],
             swiftSettings: strict),
         .testTarget(
+            name: "HealthSignInFHIRTests",
+            dependencies: ["HealthSignInFHIR", "HealthSignInCore", "HealthSignInTestSupport"],
+            swiftSettings: strict),
+        .testTarget(
             name: "HealthSignInDocumentationTests",
             dependencies: [
                 "HealthSignInHealthVault", "HealthSignInKoppeltaal", "HealthSignInVital", "HealthSignInSMART",
-                "HealthSignInKoppeltaal2",
+                "HealthSignInKoppeltaal2", "HealthSignInFHIR",
                 "HealthSignInOAuth", "HealthSignInCore", "HealthSignInCredentials", "HealthSignInTesting",
                 "HealthSignInTestSupport",
             ],
@@ -253,7 +262,7 @@ let package = Package(
             name: "HealthSignInIntegrationTests",
             dependencies: [
                 "HealthSignInHealthVault", "HealthSignInKoppeltaal", "HealthSignInVital", "HealthSignInSMART",
-                "HealthSignInKoppeltaal2",
+                "HealthSignInKoppeltaal2", "HealthSignInFHIR",
                 "HealthSignInOAuth", "HealthSignInCore", "HealthSignInCredentials", "HealthSignInTesting",
                 "HealthSignInTestSupport",
             ],

@@ -1,5 +1,6 @@
 import Foundation
 @_spi(Generated) import HealthSignInCore
+import HealthSignInFHIR
 import HealthSignInOAuth
 import HealthSignInSMART
 import HealthSignInTestSupport
@@ -517,6 +518,27 @@ final class SMARTIntegrationTests: EachServerTestCase {
             let token = try await backend.token()
             XCTAssertEqual(token.scope, "system/*.rs")
             XCTAssertLessThanOrEqual(token.expiresAt.timeIntervalSinceNow, 300)
+        }
+    }
+
+    func testTheGeneratedFHIRClientReadsWithABackendsTokenAndTheCapabilityStatementWithout() async throws {
+        try await journey {
+            let token = try await backend().token()
+            let fhir = FHIRAPIClient(
+                configuration: .init(
+                    servers: .init(base: fhirBase),
+                    options: ClientOptions(transport: server.transport(), urlPolicy: server.urlPolicy)))
+            let resource = try await fhir.read(
+                .init(resourceType: "Patient", id: "smart-patient-1"), token: token.accessToken)
+            guard case .patient(let patient) = resource else { return XCTFail("\(resource) is not a Patient") }
+            XCTAssertEqual(patient.id, "smart-patient-1")
+            XCTAssertFalse(patient.name.isEmpty)
+            let capabilities = try await fhir.capabilities()
+            XCTAssertEqual(capabilities.fhirVersion, ._401)
+            // An id that would leave its path segment is refused before anything is sent.
+            await XCTAssertThrowsErrorAsync(
+                try await fhir.read(.init(resourceType: "Patient", id: "../metadata"), token: token.accessToken)
+            ) { error in XCTAssertTrue(error is SchemaValidationError, "\(error)") }
         }
     }
 

@@ -28,13 +28,14 @@ enum FileEmitter {
         let body: SwiftPrinter
     }
 
-    /// The family's files: one per declaration's schema, and with `testSamples` the round-trip tests.
+    /// The family's files: one per declaration's schema, and with `testSamples` the round-trip tests unless the family
+    /// turns them off.
     static func files(for family: IRFamily, testSamples: Bool, config: GeneratorConfig = .init()) -> [GeneratedFile] {
         let dependencies = imports(of: family)
         var files = parts(of: family).map { part in
             file(part.root, part.path, from: part.sources, body: part.body, config: config, dependencies: dependencies)
         }
-        if testSamples {
+        if testSamples, family.sampleTests {
             let types = family.typeTable
             let binding = BindingEmitters.emitter(for: family)
             let xml = XMLCodecEmitter(types: types, primitives: binding.xmlPrimitives)

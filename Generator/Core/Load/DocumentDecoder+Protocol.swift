@@ -11,6 +11,7 @@ extension DocumentDecoder {
         let family = reader.nonEmptyString("family", required: true, diagnostics: &diagnostics)
         let module = reader.nonEmptyString("module", diagnostics: &diagnostics)
         let description = reader.nonEmptyString("description", required: true, diagnostics: &diagnostics)
+        let sampleTests = reader.bool("sampleTests", diagnostics: &diagnostics)?.value ?? true
         var binding: FamilyBinding?
         if let node = reader.value("binding") {
             binding = familyBinding(node)
@@ -29,9 +30,8 @@ extension DocumentDecoder {
         reader.finish(&diagnostics)
         guard let family, let description, let binding else { return nil }
         return ProtocolDocument(
-            file: file, family: family, module: module, description: description.value, binding: binding,
-            servers: servers,
-            errors: errors)
+            file: file, family: family, module: module, description: description.value, sampleTests: sampleTests,
+            binding: binding, servers: servers, errors: errors)
     }
 
     mutating func familyBinding(_ node: JSONNode) -> FamilyBinding? {

@@ -115,6 +115,8 @@ struct ProtocolDocument: Sendable {
     /// The Swift module the family is generated into, when it is not the family's name.
     let module: Located<String>?
     let description: String
+    /// Whether `--test-samples` writes round trips of the family's models.
+    let sampleTests: Bool
     let binding: FamilyBinding
     let servers: [ServerNode]
     let errors: [ErrorFormatNode]

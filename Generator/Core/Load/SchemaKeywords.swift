@@ -30,7 +30,9 @@ enum SchemaKeywords {
     /// `xml`.
     static let xml = ["name", "namespace", "prefix", "nodeType"]
     /// `protocol.json`.
-    static let protocolFile = ["$schema", "family", "module", "description", "binding", "servers", "errors"]
+    static let protocolFile = [
+        "$schema", "family", "module", "description", "sampleTests", "binding", "servers", "errors",
+    ]
     /// The healthvault family settings.
     static let healthvaultSettings = [
         "authPolicies", "statusError", "language", "country", "messageTTL", "clientVersion",

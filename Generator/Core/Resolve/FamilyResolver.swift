@@ -59,6 +59,7 @@ struct FamilyResolver {
             types: [], methods: [], errors: [], typeTable: IRTypeTable()
         )
 
+        family.sampleTests = protocolDocument.sampleTests
         family.types = namedTypes(documents)
         var methods: [IRMethod] = []
         for document in documents.methods.sorted(by: { $0.name.value < $1.name.value }) {

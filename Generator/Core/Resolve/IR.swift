@@ -20,6 +20,8 @@ struct IRFamily: Sendable, Equatable {
     var directory: String
     /// What the protocol is.
     var description: String
+    /// Whether `--test-samples` writes round trips of the family's models (`protocol.json`'s `sampleTests`).
+    var sampleTests = true
     /// The binding kind and its settings.
     var binding: IRFamilyBinding
     /// The named base URLs.

@@ -140,6 +140,25 @@ final class FHIRImportTests: XCTestCase {
             ])
     }
 
+    /// `Schemas/FHIR` is what the command writes from the kept package today, so `make generate` builds the FHIR
+    /// product from HL7's definitions and not from an edited copy.
+    func testTheCommittedFamilyIsTheImportOfTheKeptPackage() throws {
+        let (_, files) = try Self.importR4()
+        for file in files {
+            let committed = try String(
+                contentsOf: Self.repository.appendingPathComponent("Schemas").appendingPathComponent(file.path),
+                encoding: .utf8)
+            XCTAssertTrue(
+                committed == file.contents,
+                "Schemas/\(file.path) is stale: run swift run HealthSignInSDKGen import-fhir --definitions "
+                    + "Schemas/FHIR/HL7/hl7.fhir.r4.core-4.0.1")
+        }
+        let committed = try FileManager.default.contentsOfDirectory(
+            atPath: Self.repository.appendingPathComponent("Schemas/FHIR").path)
+        XCTAssertEqual(
+            Set(committed.filter { $0.hasSuffix(".json") }.map { "FHIR/" + $0 }), Set(files.map(\.path)))
+    }
+
     /// The imported family is one sdkgen generates, without a warning: exact decimals, a sibling `Element` for each
     /// primitive, the `Resource` union, cycles stored out of line.
     func testTheR4FamilyGenerates() throws {

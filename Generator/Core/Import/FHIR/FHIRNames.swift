@@ -22,6 +22,19 @@ enum FHIRNames {
         return table
     }()
 
+    /// FHIR types named as a type nearly every Swift file already sees: the standard library's (`Task`, `Range`,
+    /// `Duration`), Foundation's (`Bundle`, `Expression`) and SwiftUI's (`List`, `Group`). A module's type shadows the
+    /// standard library's without a word, so `Task { … }` in an app would name FHIR's Task; the others make every
+    /// use ambiguous. Their Swift names take the prefix `FHIR`; their JSON keeps HL7's name.
+    static let namesSwiftAlreadyUses: Set<String> = [
+        "Task", "Range", "Duration", "Bundle", "Expression", "List", "Group",
+    ]
+
+    /// The Swift name of the FHIR type `name`.
+    static func swiftTypeName(_ name: String) -> String {
+        namesSwiftAlreadyUses.contains(name) ? "FHIR" + name : name
+    }
+
     /// Whether `name` can be a FHIR type's name: ASCII letters and digits, starting with a letter.
     static func isTypeName(_ name: String) -> Bool {
         guard let first = name.unicodeScalars.first, name.unicodeScalars.count <= 64,

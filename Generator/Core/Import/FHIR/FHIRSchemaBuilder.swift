@@ -64,6 +64,8 @@ struct FHIRSchemaBuilder {
                     "FHIR \(definitions.version ?? "R4") REST: every resource and data type of the base specification, imported from HL7's definitions by sdkgen import-fhir."
                 )
             ),
+            // HL7's examples are the models' referee; samples of every model would be a test target of their own.
+            ("sampleTests", .bool(false)),
             (
                 "binding",
                 .object([
@@ -175,9 +177,11 @@ struct FHIRSchemaBuilder {
                 for member in members { properties.append(member) }
                 if element.min > 0, !element.isChoice, let first = members.first { required.append(.string(first.key)) }
             }
-            var schema: [(key: String, value: SchemaText)] = [
-                ("description", .string(description)), ("type", .string("object")),
-            ]
+            var schema: [(key: String, value: SchemaText)] = [("description", .string(description))]
+            if FHIRNames.swiftTypeName(name) != name {
+                schema.append(("x-swift-name", .string(FHIRNames.swiftTypeName(name))))
+            }
+            schema.append(("type", .string("object")))
             if !required.isEmpty { schema.append(("required", .array(required))) }
             schema.append(("properties", .object(properties)))
             schema.append(("additionalProperties", .bool(true)))
