@@ -7,11 +7,8 @@ import Foundation
 /// written with (`1.50` stays `1.50`), and every member a model does not name is kept and written back. Writing is
 /// deterministic: keys sorted, slashes unescaped, so the same model always gives the same bytes.
 ///
-/// ```swift
-/// let resource = try FHIRJSON.decode(Resource.self, from: data)
-/// if case .patient(let patient) = resource { print(patient.birthDate ?? "no birth date") }
-/// let bytes = try FHIRJSON.encode(resource)
-/// ```
+/// Decode ``Resource`` when the document may hold any resource, and switch over its cases (`.patient`,
+/// `.observation`); decode the resource's own type when only one will do.
 public enum FHIRJSON {
     /// Decodes `type` (a resource such as ``Patient``, or ``Resource`` for whichever `resourceType` the document
     /// names) from the JSON document `data`.

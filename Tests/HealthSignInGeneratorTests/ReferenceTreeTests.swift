@@ -10,8 +10,16 @@ final class ReferenceTreeTests: XCTestCase {
         let repository = Fixtures.repository
         let files = try SchemaDirectory.read(repository.appendingPathComponent("Schemas"))
         let output = try GeneratorPipeline.run(files, options: .init(displayRoot: "Schemas", testSamples: true))
-        XCTAssertEqual(output.families, ["HealthVault", "Koppeltaal", "Koppeltaal2", "OAuth2", "SMART", "Vital"])
+        XCTAssertEqual(
+            output.families, ["FHIR", "HealthVault", "Koppeltaal", "Koppeltaal2", "OAuth2", "SMART", "Vital"])
         XCTAssertTrue(output.diagnostics.isEmpty, output.diagnostics.map(\.description).joined(separator: "\n"))
+        // The FHIR family's protocol.json turns the sample round trips off; every other family has them.
+        let sampleTests = output.files.filter { $0.root == .tests }.map(\.path)
+        XCTAssertEqual(
+            sampleTests.sorted(),
+            ["HealthVault", "Koppeltaal", "Koppeltaal2", "OAuth", "SMART", "Vital"].map {
+                "HealthSignIn\($0)Tests/Generated/GeneratedRoundTripTests.swift"
+            }.sorted())
 
         var expectedPaths = Set<String>()
         for file in output.files {

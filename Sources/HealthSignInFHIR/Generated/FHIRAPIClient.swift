@@ -42,7 +42,7 @@ private typealias _RequiresRuntime = HealthSignInCore.GeneratedCodeRuntimeVersio
 extension FHIRAPIClient {
     /// The error formats of protocol.json a method may answer with.
     enum ErrorFormats {
-        static let operationOutcomeError = HealthSignInCore.HTTPErrorFormat.json(
-            OperationOutcome.self, OperationOutcomeError.init(body:httpStatus:operation:))
+        static let fhirOperationOutcomeError = HealthSignInCore.HTTPErrorFormat.json(
+            OperationOutcome.self, FHIROperationOutcomeError.init(body:httpStatus:operation:))
     }
 }

@@ -135,7 +135,7 @@ final class FHIRImportTests: XCTestCase {
         XCTAssertEqual(
             first.map(\.path),
             [
-                "FHIR/Capabilities.json", "FHIR/Read.json", "FHIR/Transaction.json", "FHIR/VRead.json",
+                "FHIR/BatchOrTransaction.json", "FHIR/Capabilities.json", "FHIR/Read.json", "FHIR/VRead.json",
                 "FHIR/protocol.json", "FHIR/types.json",
             ])
     }
@@ -199,10 +199,12 @@ final class FHIRImportTests: XCTestCase {
         let methods = output.files.filter { $0.path.hasPrefix("HealthSignInFHIR/Generated/Methods/") }.map(\.path)
         XCTAssertEqual(
             methods,
-            ["Capabilities", "Read", "Transaction", "VRead"].map { "HealthSignInFHIR/Generated/Methods/\($0).swift" })
-        let error = try XCTUnwrap(output.files.first { $0.path.hasSuffix("/Errors/OperationOutcomeError.swift") })
+            ["BatchOrTransaction", "Capabilities", "Read", "VRead"].map {
+                "HealthSignInFHIR/Generated/Methods/\($0).swift"
+            })
+        let error = try XCTUnwrap(output.files.first { $0.path.hasSuffix("/Errors/FHIROperationOutcomeError.swift") })
         XCTAssertTrue(
-            error.contents.contains("OperationOutcomeErrorCode(rawValue: element.code.rawValue)"), error.contents)
+            error.contents.contains("FHIROperationOutcomeErrorCode(rawValue: element.code.rawValue)"), error.contents)
         XCTAssertTrue(error.contents.contains("    case unknownIdentity\n"), error.contents)
     }
 

@@ -22,12 +22,13 @@ enum FHIRNames {
         return table
     }()
 
-    /// FHIR types named as a type nearly every Swift file already sees: the standard library's (`Task`, `Range`,
-    /// `Duration`), Foundation's (`Bundle`, `Expression`) and SwiftUI's (`List`, `Group`). A module's type shadows the
-    /// standard library's without a word, so `Task { … }` in an app would name FHIR's Task; the others make every
-    /// use ambiguous. Their Swift names take the prefix `FHIR`; their JSON keeps HL7's name.
+    /// FHIR type names that a Swift file beside this module already sees: the standard library's (`Task`, `Range`,
+    /// `Duration`), Foundation's (`Bundle`, `Expression`), SwiftUI's (`List`, `Group`), and `Status`, Junction's SDK's
+    /// (R4 names the codes of a VerificationResult's status just that). A module's type shadows the standard library's
+    /// without a word, so `Task { … }` in an app would name FHIR's Task; the others make every use ambiguous. Their
+    /// Swift names take the prefix `FHIR`; their JSON keeps HL7's names.
     static let namesSwiftAlreadyUses: Set<String> = [
-        "Task", "Range", "Duration", "Bundle", "Expression", "List", "Group",
+        "Task", "Range", "Duration", "Bundle", "Expression", "List", "Group", "Status",
     ]
 
     /// The Swift name of the FHIR type `name`.

@@ -7,7 +7,7 @@
 /// one resource as the whole body (create, update) or a resource type's own parameters (search) are typed by a
 /// client over these models.
 ///
-/// A method is written only when the package defines what it needs (a `Bundle` for `transaction`), and the error
+/// A method is written only when the package defines what it needs (a `Bundle` for `BatchOrTransaction`), and the error
 /// only with an `OperationOutcome`.
 struct FHIRRestDocuments {
     /// The package's type names.
@@ -16,7 +16,7 @@ struct FHIRRestDocuments {
     let issueCodes: FHIRCodeList?
     let family: String
 
-    static let errorName = "OperationOutcomeError"
+    static let errorName = "FHIROperationOutcomeError"
 
     /// The method documents, one file per method.
     func methods() -> [InMemoryFile] {
@@ -40,7 +40,7 @@ struct FHIRRestDocuments {
         if types.contains("Bundle") {
             methods.append(
                 method(
-                    "Transaction",
+                    "BatchOrTransaction",
                     "Sends a transaction or batch Bundle (POST [base]): the server processes its entries, all or none for a transaction and each on its own for a batch, and answers with a Bundle of what happened to each.",
                     verb: "POST", path: "", auth: "bearer", hasError: hasError, request: Self.reference("Bundle"),
                     response: "Bundle", body: true))

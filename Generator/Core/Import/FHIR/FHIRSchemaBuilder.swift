@@ -147,6 +147,7 @@ struct FHIRSchemaBuilder {
             var name = words.map { FHIRNames.capitalized(String($0)) }.joined()
             if !FHIRNames.isTypeName(name) || !(name.first?.isUppercase ?? false) { name = "Codes" + name }
             if !FHIRNames.isTypeName(name) { name = "Codes" }
+            name = FHIRNames.swiftTypeName(name)
             if used.contains(name) { name += "Code" }
             var candidate = name
             var number = 2

@@ -15,12 +15,12 @@ extension FHIRAPIClient {
     /// Reads the server's CapabilityStatement (GET [base]/metadata, public).
     ///
     /// `GET` to the `base` server at `/metadata`, auth none.
-    /// - Throws: ``OperationOutcomeError`` for an error response; otherwise `UnexpectedResponseError`,
+    /// - Throws: ``FHIROperationOutcomeError`` for an error response; otherwise `UnexpectedResponseError`,
     ///   `ResponseDecodingError`, `ConfigurationError` or `TransportError`.
     /// - Remark: Generated from Schemas/FHIR/Capabilities.json#
     public func capabilities() async throws -> Capabilities.Response {
         let http = try core.request(.get, server: configuration.servers.base, serverName: "base", path: "/metadata")
         return try await core.json(
-            sending: http, operation: "Capabilities", errors: [ErrorFormats.operationOutcomeError])
+            sending: http, operation: "Capabilities", errors: [ErrorFormats.fhirOperationOutcomeError])
     }
 }

@@ -37,7 +37,7 @@ extension FHIRAPIClient {
     /// `GET` to the `base` server at `/{resourceType}/{id}`, auth bearer.
     /// - Parameter request: The request.
     /// - Parameter token: The access token.
-    /// - Throws: ``OperationOutcomeError`` for an error response; otherwise `UnexpectedResponseError`,
+    /// - Throws: ``FHIROperationOutcomeError`` for an error response; otherwise `UnexpectedResponseError`,
     ///   `ResponseDecodingError`, `ConfigurationError` or `TransportError`.
     /// - Remark: Generated from Schemas/FHIR/Read.json#
     public func read(_ request: Read.Request, token: HealthSignInCore.BearerToken) async throws -> Read.Response {
@@ -48,7 +48,7 @@ extension FHIRAPIClient {
                 request.resourceType) + "/" + HealthSignInCore.PercentEncoding.pathSegment(request.id))
         Read.apply(request, to: &http)
         http.authorize(bearer: token)
-        return try await core.json(sending: http, operation: "Read", errors: [ErrorFormats.operationOutcomeError])
+        return try await core.json(sending: http, operation: "Read", errors: [ErrorFormats.fhirOperationOutcomeError])
     }
 }
 

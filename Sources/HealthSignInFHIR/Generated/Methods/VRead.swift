@@ -42,7 +42,7 @@ extension FHIRAPIClient {
     /// `GET` to the `base` server at `/{resourceType}/{id}/_history/{vid}`, auth bearer.
     /// - Parameter request: The request.
     /// - Parameter token: The access token.
-    /// - Throws: ``OperationOutcomeError`` for an error response; otherwise `UnexpectedResponseError`,
+    /// - Throws: ``FHIROperationOutcomeError`` for an error response; otherwise `UnexpectedResponseError`,
     ///   `ResponseDecodingError`, `ConfigurationError` or `TransportError`.
     /// - Remark: Generated from Schemas/FHIR/VRead.json#
     public func vRead(_ request: VRead.Request, token: HealthSignInCore.BearerToken) async throws -> VRead.Response {
@@ -55,7 +55,7 @@ extension FHIRAPIClient {
         )
         VRead.apply(request, to: &http)
         http.authorize(bearer: token)
-        return try await core.json(sending: http, operation: "VRead", errors: [ErrorFormats.operationOutcomeError])
+        return try await core.json(sending: http, operation: "VRead", errors: [ErrorFormats.fhirOperationOutcomeError])
     }
 }
 

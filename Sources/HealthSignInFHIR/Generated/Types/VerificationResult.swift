@@ -39,7 +39,7 @@ public struct VerificationResult: Sendable, Equatable, Decodable, Encodable, Hea
     /// none | initial | periodic.
     public var need: CodeableConcept?
     /// attested | validated | in-process | req-revalid | val-fail | reval-fail.
-    public var status: Status
+    public var status: FHIRStatus
     /// The id and extensions of status.
     public var statusElement: Element?
     /// When the validation status was updated.
@@ -77,7 +77,7 @@ public struct VerificationResult: Sendable, Equatable, Decodable, Encodable, Hea
         implicitRulesElement: Element? = nil, language: Swift.String? = nil, languageElement: Element? = nil,
         text: Narrative? = nil, contained: [Resource] = [], `extension`: [Extension] = [],
         modifierExtension: [Extension] = [], target: [Reference] = [], targetLocation: [Swift.String] = [],
-        targetLocationElement: [Element] = [], need: CodeableConcept? = nil, status: Status,
+        targetLocationElement: [Element] = [], need: CodeableConcept? = nil, status: FHIRStatus,
         statusElement: Element? = nil, statusDate: Swift.String? = nil, statusDateElement: Element? = nil,
         validationType: CodeableConcept? = nil, validationProcess: [CodeableConcept] = [], frequency: Timing? = nil,
         lastPerformed: Swift.String? = nil, lastPerformedElement: Element? = nil, nextScheduled: Swift.String? = nil,
@@ -122,7 +122,7 @@ public struct VerificationResult: Sendable, Equatable, Decodable, Encodable, Hea
         self.targetLocation = try container.decodeIfPresent([Swift.String].self, forKey: "targetLocation") ?? []
         self.targetLocationElement = try container.decodeIfPresent([Element].self, forKey: "_targetLocation") ?? []
         self.need = try container.decodeIfPresent(CodeableConcept.self, forKey: "need")
-        self.status = try container.decode(Status.self, forKey: "status")
+        self.status = try container.decode(FHIRStatus.self, forKey: "status")
         self.statusElement = try container.decodeIfPresent(Element.self, forKey: "_status")
         self.statusDate = try container.decodeIfPresent(Swift.String.self, forKey: "statusDate")
         self.statusDateElement = try container.decodeIfPresent(Element.self, forKey: "_statusDate")

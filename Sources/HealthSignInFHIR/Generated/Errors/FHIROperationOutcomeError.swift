@@ -6,8 +6,8 @@ import Foundation
 @_spi(Generated) import HealthSignInCore
 
 /// An OperationOutcome, which may accompany any 4xx or 5xx answer of a FHIR server.
-/// - Remark: Generated from Schemas/FHIR/protocol.json#/errors/OperationOutcomeError
-public struct OperationOutcomeError: HealthSignInCore.ServerErrorResponse {
+/// - Remark: Generated from Schemas/FHIR/protocol.json#/errors/FHIROperationOutcomeError
+public struct FHIROperationOutcomeError: HealthSignInCore.ServerErrorResponse {
     /// The decoded error body.
     public let body: OperationOutcome
     /// The response that carried it: its HTTP status, the method that failed, and its family's recovery.
@@ -19,18 +19,18 @@ public struct OperationOutcomeError: HealthSignInCore.ServerErrorResponse {
     }
 
     /// Every error code in the body, in order: one for each element of `body.issue` that has one.
-    public var codes: [OperationOutcomeErrorCode] {
-        body.issue.map { element in OperationOutcomeErrorCode(rawValue: element.code.rawValue) }
+    public var codes: [FHIROperationOutcomeErrorCode] {
+        body.issue.map { element in FHIROperationOutcomeErrorCode(rawValue: element.code.rawValue) }
     }
     /// The first error code.
-    public var code: OperationOutcomeErrorCode? { codes.first }
+    public var code: FHIROperationOutcomeErrorCode? { codes.first }
     /// The server's explanation, when it gave one.
     public var message: Swift.String? { body.issue.first?.diagnostics }
 }
 
-/// The codes of ``OperationOutcomeError``; codes the schema does not list become ``unknown(_:)``.
-/// - Remark: Generated from Schemas/FHIR/protocol.json#/errors/OperationOutcomeError/codes
-public enum OperationOutcomeErrorCode: HealthSignInCore.OpenEnum, HealthSignInCore.ServerErrorCode {
+/// The codes of ``FHIROperationOutcomeError``; codes the schema does not list become ``unknown(_:)``.
+/// - Remark: Generated from Schemas/FHIR/protocol.json#/errors/FHIROperationOutcomeError/codes
+public enum FHIROperationOutcomeErrorCode: HealthSignInCore.OpenEnum, HealthSignInCore.ServerErrorCode {
     /// `"invalid"` invalid: Invalid Content.
     case invalid
     /// `"structure"` structure: Structural Issue.

@@ -6,8 +6,8 @@ import Foundation
 @_spi(Generated) import HealthSignInCore
 
 /// The codes of the value set http://hl7.org/fhir/ValueSet/verificationresult-status.
-/// - Remark: Generated from Schemas/FHIR/types.json#/$defs/Status
-public enum Status: HealthSignInCore.OpenEnum {
+/// - Remark: Generated from Schemas/FHIR/types.json#/$defs/FHIRStatus
+public enum FHIRStatus: HealthSignInCore.OpenEnum {
     /// `attested`
     case attested
     /// `validated`
