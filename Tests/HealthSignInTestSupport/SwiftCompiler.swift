@@ -23,6 +23,13 @@ public enum SwiftCompiler {
         return try Subprocess.run(arguments + sources + objects + ["-o", executable.path])
     }
 
+    /// Type-checks `sources` as a file of an app that imports the debug build's modules, without compiling them.
+    public static func typecheck(sources: [String]) throws -> Subprocess.Outcome {
+        let modules = Fixtures.repository.appendingPathComponent(".build/debug/Modules").path
+        return try Subprocess.run(
+            ["swiftc", "-typecheck", "-swift-version", "6", "-I", modules] + systemLibraryArguments + sources)
+    }
+
     /// The compiler arguments that make the runtime's system libraries importable (libcrypto and libcurl on Linux,
     /// through their module maps, which also link them); none on Apple platforms.
     public static var systemLibraryArguments: [String] {

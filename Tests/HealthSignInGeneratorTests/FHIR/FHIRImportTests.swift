@@ -341,6 +341,37 @@ final class FHIRImportTests: XCTestCase {
             """)
     }
 
+    func testTheCommandRemovesTheSchemaFilesItNoLongerWritesAndKeepsFolders() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("import-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let package = root.appendingPathComponent("package")
+        let family = root.appendingPathComponent("Schemas/Mini")
+        try FileManager.default.createDirectory(at: package, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: family.appendingPathComponent("HL7"), withIntermediateDirectories: true)
+        try structure("Element", #"{"path": "Element.id", "min": 0, "max": "1", "type": [{"code": "string"}]}"#)
+            .write(to: package.appendingPathComponent("Element.json"), atomically: true, encoding: .utf8)
+        for kept in ["HL7/definitions.json", "README.md"] {
+            try "{}".write(to: family.appendingPathComponent(kept), atomically: true, encoding: .utf8)
+        }
+        // A method an earlier import wrote, under a name the import no longer gives it.
+        try "{}".write(to: family.appendingPathComponent("Transaction.json"), atomically: true, encoding: .utf8)
+        func run(check: Bool) -> (status: Int32, output: [String]) {
+            var output: [String] = []
+            let status = FHIRImportCommand.run(
+                definitions: package.path, schemas: root.appendingPathComponent("Schemas").path, family: "Mini",
+                module: "Mini", check: check, report: { output.append($0) }, complain: { output.append($0) })
+            return (status, output)
+        }
+        XCTAssertEqual(run(check: true).status, 1)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: family.appendingPathComponent("Transaction.json").path))
+        XCTAssertEqual(run(check: false).status, 0)
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: family.path).sorted(),
+            ["HL7", "README.md", "Read.json", "VRead.json", "protocol.json", "types.json"])
+        XCTAssertEqual(run(check: true).status, 0, "the import is now up to date")
+    }
+
     func testAMalformedPackageIsLocatedDiagnosticsNotACrash() throws {
         let (documents, diagnostics) = importPackage([
             "a.json": "{\"resourceType\": \"StructureDefinition\"",

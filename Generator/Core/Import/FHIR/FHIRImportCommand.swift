@@ -2,8 +2,8 @@ import Foundation
 
 /// `sdkgen import-fhir`: reads a FHIR core package and writes (or checks) the schema family it becomes.
 package enum FHIRImportCommand {
-    /// Imports the package in `definitions` into `<schemas>/<family>/`, returning the exit status: 0 when written or
-    /// up to date, 1 when `check` finds the family out of date, 2 when the package cannot be imported.
+    /// Imports the package in `definitions` into `<schemas>/<family>/`, removing the JSON files there it no longer
+    /// writes, and returns the exit status: 0 when written or up to date, 1 when `check` finds the family out of date, 2 when the package cannot be imported.
     package static func run(
         definitions: String, schemas: String, family: String, module: String, check: Bool,
         report: (String) -> Void = { print($0) }, complain: (String) -> Void = Command.standardError
@@ -37,6 +37,14 @@ package enum FHIRImportCommand {
                     try manager.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
                     try Data(document.contents.utf8).write(to: url, options: .atomic)
                 }
+            }
+            // A schema file the import no longer writes (a method renamed) would stay a method of the family.
+            let written = Set(documents.map(\.path))
+            let familyDirectory = root.appendingPathComponent(family)
+            let existing = (try? manager.contentsOfDirectory(atPath: familyDirectory.path)) ?? []
+            for name in existing.sorted() where name.hasSuffix(".json") && !written.contains(family + "/" + name) {
+                stale.append(family + "/" + name)
+                if !check { try manager.removeItem(at: familyDirectory.appendingPathComponent(name)) }
             }
             let types = read.structures.values.filter(FHIRSchemaBuilder.isGenerated)
             let resources = types.filter { $0.kind == .resource }.count

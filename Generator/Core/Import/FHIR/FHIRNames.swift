@@ -23,12 +23,15 @@ enum FHIRNames {
     }()
 
     /// FHIR type names that a Swift file beside this module already sees: the standard library's (`Task`, `Range`,
-    /// `Duration`), Foundation's (`Bundle`, `Expression`), SwiftUI's (`List`, `Group`), and `Status`, Junction's SDK's
-    /// (R4 names the codes of a VerificationResult's status just that). A module's type shadows the standard library's
-    /// without a word, so `Task { … }` in an app would name FHIR's Task; the others make every use ambiguous. Their
-    /// Swift names take the prefix `FHIR`; their JSON keeps HL7's names.
+    /// `Duration`), Foundation's (`Bundle`, `Expression`), SwiftUI's (`List`, `Group`), the module `Observation`, and
+    /// `Status`, Junction's SDK's (R4 names the codes of a VerificationResult's status just that).
+    /// - A module's type shadows the standard library's without a word: `Task { … }` in an app would name FHIR's Task.
+    /// - A type hides a module of its name: `@Observable` expands to `Observation.ObservationRegistrar`, which would
+    ///   be looked up in FHIR's Observation.
+    /// - The others make every use ambiguous.
+    /// Their Swift names take the prefix `FHIR`; their JSON keeps HL7's names.
     static let namesSwiftAlreadyUses: Set<String> = [
-        "Task", "Range", "Duration", "Bundle", "Expression", "List", "Group", "Status",
+        "Task", "Range", "Duration", "Bundle", "Expression", "List", "Group", "Observation", "Status",
     ]
 
     /// The Swift name of the FHIR type `name`.

@@ -199,7 +199,7 @@ public enum Resource: Sendable, Equatable, Decodable, Encodable, HealthSignInCor
     /// `resourceType` = `NutritionOrder`
     indirect case nutritionOrder(NutritionOrder)
     /// `resourceType` = `Observation`
-    indirect case observation(Observation)
+    indirect case observation(FHIRObservation)
     /// `resourceType` = `ObservationDefinition`
     indirect case observationDefinition(ObservationDefinition)
     /// `resourceType` = `OperationDefinition`
@@ -714,7 +714,7 @@ public enum Resource: Sendable, Equatable, Decodable, Encodable, HealthSignInCor
         case "MolecularSequence": self = .molecularSequence(try MolecularSequence(from: decoder))
         case "NamingSystem": self = .namingSystem(try NamingSystem(from: decoder))
         case "NutritionOrder": self = .nutritionOrder(try NutritionOrder(from: decoder))
-        case "Observation": self = .observation(try Observation(from: decoder))
+        case "Observation": self = .observation(try FHIRObservation(from: decoder))
         case "ObservationDefinition": self = .observationDefinition(try ObservationDefinition(from: decoder))
         case "OperationDefinition": self = .operationDefinition(try OperationDefinition(from: decoder))
         case "OperationOutcome": self = .operationOutcome(try OperationOutcome(from: decoder))

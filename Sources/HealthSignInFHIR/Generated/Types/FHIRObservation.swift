@@ -7,7 +7,7 @@ import Foundation
 
 /// Measurements and simple assertions made about a patient, device or other subject.
 /// - Remark: Generated from Schemas/FHIR/types.json#/$defs/Observation
-public struct Observation: Sendable, Equatable, Decodable, Encodable, HealthSignInCore.SchemaValidating {
+public struct FHIRObservation: Sendable, Equatable, Decodable, Encodable, HealthSignInCore.SchemaValidating {
     /// Logical id of this artifact.
     public var id: Swift.String?
     /// The id and extensions of id.
