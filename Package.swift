@@ -129,7 +129,7 @@ let package = Package(
             name: "HealthSignInDemo",
             dependencies: [
                 "HealthSignInHealthVault", "HealthSignInKoppeltaal", "HealthSignInVital", "HealthSignInSMART",
-                "HealthSignInKoppeltaal2",
+                "HealthSignInKoppeltaal2", "HealthSignInFHIR",
                 "HealthSignInOAuth", "HealthSignInCore", "HealthSignInCredentials", "HealthSignInTesting",
             ],
             swiftSettings: strict),

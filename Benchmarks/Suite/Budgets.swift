@@ -2,8 +2,11 @@
 /// absolute time: each is a deterministic count, or a ratio to a reference measured in the same run, alternating with
 /// it so that both see the same machine.
 enum Budgets {
-    /// Instructions of `sdkgen --check` on the shipped schemas, as a whole process.
-    static let shippedCheckInstructions = 350_000_000
+    /// Instructions of `sdkgen --check` on the shipped schemas, as a whole process. The FHIR family (871 types,
+    /// 122,000 generated lines) is 95% of it.
+    static let shippedCheckInstructions = 7_500_000_000
+    /// Instructions of `sdkgen --check` on the protocol families alone (the shipped schemas without FHIR).
+    static let protocolFamiliesCheckInstructions = 350_000_000
     /// Instructions per method of `sdkgen` generating the synthetic 1,000-method family from scratch.
     static let instructionsPerSyntheticMethod = 8_000_000
     /// Instructions per method at 1,000 methods over the same at 100: the generator's cost grows linearly.

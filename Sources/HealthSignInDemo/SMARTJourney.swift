@@ -1,10 +1,11 @@
 import Foundation
 import HealthSignInCore
+import HealthSignInFHIR
 import HealthSignInOAuth
 import HealthSignInSMART
 
-/// SMART App Launch: a standalone launch with PKCE and OpenID Connect, a FHIR read, revocation; then a backend
-/// service's client_credentials token and call.
+/// SMART App Launch: a standalone launch with PKCE and OpenID Connect, a FHIR read and search read into the typed
+/// models, revocation; then a backend service's client_credentials token and call.
 struct SMARTJourney {
     let options: DemoOptions
 
@@ -51,7 +52,22 @@ struct SMARTJourney {
         if let patient = context.patient {
             await steps.step("FHIR read") {
                 let response = try await session.fhir(.fhir("Patient", id: patient))
-                return "Patient/\(patient): HTTP \(response.status), \(response.body.count) bytes"
+                let read = try FHIRJSON.decode(Patient.self, from: response.body)
+                let names = read.name.compactMap { $0.family }.joined(separator: ", ")
+                return
+                    "Patient/\(patient): HTTP \(response.status), a Patient named \(names.isEmpty ? "nothing" : names)"
+            }
+            await steps.step("FHIR search") {
+                var query = FormFields()
+                query.append("patient", patient)
+                let response = try await session.fhir(.fhir("Observation"), query: query)
+                let page = try FHIRJSON.decode(FHIRBundle.self, from: response.body)
+                let observations = page.entry.compactMap { entry -> FHIRObservation? in
+                    guard case .observation(let observation) = entry.resource else { return nil }
+                    return observation
+                }
+                return "Observation?patient=\(patient): HTTP \(response.status), a \(page.type.rawValue) Bundle of "
+                    + "\(observations.count) Observations"
             }
         }
         await steps.step("revoke") {
