@@ -152,7 +152,7 @@ let package = Package(
             dependencies: [
                 "HealthSignInHealthVault", "HealthSignInKoppeltaal", "HealthSignInKoppeltaal2", "HealthSignInVital",
                 "HealthSignInSMART", "HealthSignInOAuth", "HealthSignInCore", "HealthSignInCredentials",
-                "HealthSignInTesting", "HealthSignInSyntheticSchemas",
+                "HealthSignInTesting", "HealthSignInSyntheticSchemas", "HealthSignInFHIR",
             ],
             path: "Benchmarks/Suite",
             swiftSettings: strict

@@ -17,8 +17,8 @@ struct Bench {
           --output FILE      where to write the JSON results (default: .build/bench/results.json)
           --scratch DIR      where generated files go (default: /dev/shm/HealthSignInBench when it exists, so that the
                              generator, not the disk, is measured; otherwise next to the output)
-          --only LIST        comma-separated sections: generator, compile, codecs, client, refresh, lifecycle,
-                             transport
+          --only LIST        comma-separated sections: generator, compile, codecs, fhir, client, refresh,
+                             lifecycle, transport
         """
 
     static func main() async {
@@ -94,6 +94,7 @@ struct Bench {
             .run(into: report)
         }
         if options.runs("codecs") { try CodecBenchmarks().run(into: report) }
+        if options.runs("fhir") { try FHIRCodecBenchmarks(repository: options.repository).run(into: report) }
         if options.runs("client") { try await ClientBenchmarks(emulator: options.emulator).run(into: report) }
         if options.runs("refresh") { try await RefreshBenchmarks().run(into: report) }
         if options.runs("lifecycle") { try await LifecycleBenchmarks(emulator: options.emulator).run(into: report) }
@@ -124,7 +125,7 @@ struct Options {
     var arguments: [String] = []
 
     /// Every section, in the order they run.
-    static let sections = ["generator", "compile", "codecs", "client", "refresh", "lifecycle", "transport"]
+    static let sections = ["generator", "compile", "codecs", "fhir", "client", "refresh", "lifecycle", "transport"]
 
     /// Whether `section` is to run.
     func runs(_ section: String) -> Bool { only?.contains(section) ?? true }
