@@ -3,7 +3,8 @@ import Foundation
 /// `sdkgen import-fhir`: reads a FHIR core package and writes (or checks) the schema family it becomes.
 package enum FHIRImportCommand {
     /// Imports the package in `definitions` into `<schemas>/<family>/`, removing the JSON files there it no longer
-    /// writes, and returns the exit status: 0 when written or up to date, 1 when `check` finds the family out of date, 2 when the package cannot be imported.
+    /// writes, and returns the exit status: 0 when written or up to date, 1 when `check` finds the family out of
+    /// date, 2 when the package cannot be imported.
     package static func run(
         definitions: String, schemas: String, family: String, module: String, check: Bool,
         report: (String) -> Void = { print($0) }, complain: (String) -> Void = Command.standardError
