@@ -57,17 +57,10 @@ struct SMARTJourney {
                 return
                     "Patient/\(patient): HTTP \(response.status), a Patient named \(names.isEmpty ? "nothing" : names)"
             }
-            await steps.step("FHIR search") {
-                var query = FormFields()
-                query.append("patient", patient)
-                let response = try await session.fhir(.fhir("Observation"), query: query)
-                let page = try FHIRJSON.decode(FHIRBundle.self, from: response.body)
-                let observations = page.entry.compactMap { entry -> FHIRObservation? in
-                    guard case .observation(let observation) = entry.resource else { return nil }
-                    return observation
-                }
-                return "Observation?patient=\(patient): HTTP \(response.status), a \(page.type.rawValue) Bundle of "
-                    + "\(observations.count) Observations"
+            if readsObservations {
+                await searchObservations(of: patient, session: session, steps)
+            } else {
+                say("  – FHIR search skipped: the scope \(options.smartScope) reads no Observations")
             }
         }
         await steps.step("revoke") {
@@ -75,6 +68,30 @@ struct SMARTJourney {
             return "\(outcome); status \(try await session.status())"
         }
         await backend(fhir: fhir, policy: policy, patient: context.patient, steps)
+    }
+
+    /// Whether the scope asked for lets the app read the patient's Observations (`patient/*.rs`,
+    /// `patient/Observation.read`, …).
+    private var readsObservations: Bool {
+        options.smartScope.split(separator: " ").contains { scope in
+            scope.hasPrefix("patient/*.") || scope.hasPrefix("patient/Observation.")
+        }
+    }
+
+    /// A search of the patient's Observations, read into a typed searchset Bundle.
+    private func searchObservations(of patient: String, session: SMARTSession, _ steps: StepPrinter) async {
+        await steps.step("FHIR search") {
+            var query = FormFields()
+            query.append("patient", patient)
+            let response = try await session.fhir(.fhir("Observation"), query: query)
+            let page = try FHIRJSON.decode(FHIRBundle.self, from: response.body)
+            let observations = page.entry.compactMap { entry -> FHIRObservation? in
+                guard case .observation(let observation) = entry.resource else { return nil }
+                return observation
+            }
+            return "Observation?patient=\(patient): HTTP \(response.status), a \(page.type.rawValue) Bundle of "
+                + "\(observations.count) Observations"
+        }
     }
 
     private func backend(fhir: URL, policy: URLPolicy, patient: String?, _ steps: StepPrinter) async {

@@ -157,7 +157,8 @@ extension ResolverTests {
         let (first, diagnostics) = GeneratorPipeline.resolve(documents)
         XCTAssertFalse(diagnostics.hasErrors, diagnostics.text)
         XCTAssertEqual(
-            first.families.map(\.name), ["HealthVault", "Koppeltaal", "Koppeltaal2", "OAuth2", "SMART", "Vital"])
+            first.families.map(\.name),
+            ["FHIR", "HealthVault", "Koppeltaal", "Koppeltaal2", "OAuth2", "SMART", "Vital"])
         // Values cross tasks as they are: the IR is Sendable.
         let second = await Task.detached { GeneratorPipeline.resolve(documents).0 }.value
         XCTAssertEqual(first, second)

@@ -16,7 +16,9 @@ final class DemoTests: XCTestCase {
         let result = try Subprocess.run([demo.path, "--emulator", emulator.baseURL.absoluteString])
         XCTAssertEqual(result.status, 0, result.output)
         let output = result.output
-        XCTAssertTrue(output.hasSuffix("All 27 steps succeeded.\n"), output)
+        XCTAssertTrue(output.hasSuffix("All 28 steps succeeded.\n"), output)
+        XCTAssertTrue(output.contains("a Patient named Emulator"), output)
+        XCTAssertTrue(output.contains("a searchset Bundle of 0 Observations"), output)
         XCTAssertTrue(output.contains("Shell returned AppAuthSuccess on instance 2's Shell"), "bounced: \(output)")
         XCTAssertTrue(output.contains("GetThings3 read 1 back, its XML byte for byte"), output)
         XCTAssertTrue(output.contains("3 record(s) released, 0 still authorized"), output)
