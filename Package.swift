@@ -244,7 +244,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "HealthSignInFHIRTests",
-            dependencies: ["HealthSignInFHIR", "HealthSignInCore", "HealthSignInTestSupport"],
+            dependencies: ["HealthSignInFHIR", "HealthSignInCore", "HealthSignInTesting", "HealthSignInTestSupport"],
             swiftSettings: strict),
         .testTarget(
             name: "HealthSignInDocumentationTests",

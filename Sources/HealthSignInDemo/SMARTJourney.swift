@@ -78,19 +78,21 @@ struct SMARTJourney {
         }
     }
 
-    /// A search of the patient's Observations, read into a typed searchset Bundle.
+    /// The first page of the patient's Observations, two to a page, read into typed models.
     private func searchObservations(of patient: String, session: SMARTSession, _ steps: StepPrinter) async {
         await steps.step("FHIR search") {
             var query = FormFields()
             query.append("patient", patient)
+            query.append("_count", "2")
             let response = try await session.fhir(.fhir("Observation"), query: query)
-            let page = try FHIRJSON.decode(FHIRBundle.self, from: response.body)
-            let observations = page.entry.compactMap { entry -> FHIRObservation? in
-                guard case .observation(let observation) = entry.resource else { return nil }
-                return observation
+            let page = try FHIRJSON.decode(FHIRSearchPage.self, from: response.body)
+            let values = page.matches(of: FHIRObservation.self).map { observation in
+                let value = observation.valueQuantity.map { "\($0.value?.text ?? "?") \($0.unit ?? "")" } ?? "no value"
+                return "\(observation.code.coding.first?.display ?? "?") \(value)"
             }
-            return "Observation?patient=\(patient): HTTP \(response.status), a \(page.type.rawValue) Bundle of "
-                + "\(observations.count) Observations"
+            return "Observation?patient=\(patient)&_count=2: HTTP \(response.status), a page of \(values.count) of "
+                + "\(page.total.map(String.init) ?? "?") Observations (\(values.joined(separator: ", ")))"
+                + (page.next == nil ? "" : ", and a next page")
         }
     }
 

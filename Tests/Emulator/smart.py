@@ -36,7 +36,7 @@ exp against the real clock.
 import secrets
 import threading
 import time
-from urllib.parse import urlencode
+from urllib.parse import parse_qs, urlencode
 
 from authlib.integrations.flask_oauth2 import AuthorizationServer
 from authlib.oauth2 import OAuth2Error
@@ -77,7 +77,7 @@ DEFAULT_SETTINGS = {
     "clock_offset_seconds": 0, "drop_offline_access_from_scope": False, "expires_in_as_string": False,
     "token_type_lowercase": False, "strict_openid": False, "id_token_alg": "RS256", "evil_redirect_uri": None,
     "issuer": None, "evil_issuer": None, "authorize_endpoint_query": None, "lenient_redirect_uri": False,
-    "token_member_depth": 0, "evil_iss_supported": False,
+    "token_member_depth": 0, "evil_iss_supported": False, "fhir_next_link": "base", "fhir_unreadable_entry": False,
 }
 SIGNING_KEY = RSAKey.generate_key(2048, parameters={"kid": "smart-emulator-1", "alg": "RS256", "use": "sig"})
 EC_SIGNING_KEY = ECKey.generate_key("P-256", parameters={"kid": "smart-emulator-ec-1", "alg": "ES256", "use": "sig"})
@@ -111,9 +111,10 @@ class State:
             self.clients = default_clients()
             self.launches, self.codes, self.access, self.refresh = {}, {}, {}, {}
             self.jtis = set()
+            self.resources = {}  # (type, id) -> {"resource": the stored JSON, "version": its version, an int}
             self.stats = {"token": {"authorization_code": 0, "refresh_token": 0, "client_credentials": 0},
                           "revoke": 0, "introspect": 0, "authorize": 0, "assertions_rejected": 0, "fhir": 0,
-                          "evil_authorize": 0, "evil_token": [], "token_refused": {}}
+                          "evil_authorize": 0, "evil_token": [], "evil_fhir": [], "token_refused": {}}
 
     def now(self):
         return time.time() + float(self.settings["clock_offset_seconds"])
@@ -749,8 +750,16 @@ def active_access(value):
 
 # MARK: - FHIR
 
-def bearer_for(resource_type):
-    """The access token entry of the request when it may read `resource_type`, else an RFC 6750 error response."""
+def allows(permissions, permission):
+    """Whether a scope's permissions (SMART 2's `cruds` letters, or SMART 1's `read`, `write` and `*`) grant one."""
+    if permissions in ("*", "read", "write"):
+        return permissions == "*" or permission in ("rs" if permissions == "read" else "cud")
+    return permission in permissions
+
+
+def bearer_for(resource_type, permission="r"):
+    """The access token entry of the request when it may do `permission` (a SMART 2 letter) on `resource_type`, else
+    an RFC 6750 error response."""
     STATE.stats["fhir"] += 1
     header = request.headers.get("Authorization", "")
     entry = active_access(header[7:]) if header.startswith("Bearer ") else None
@@ -759,8 +768,8 @@ def bearer_for(resource_type):
     for scope in entry["scope"].split():
         context, _, rest = scope.partition("/")
         kind, _, permissions = rest.partition(".")
-        if context in ("patient", "user", "system") and kind in ("*", resource_type) and (
-                "r" in permissions or permissions in ("read", "*")):
+        if context in ("patient", "user", "system") and kind in ("*", resource_type) and allows(
+                permissions, permission):
             return entry, None
     return None, ("", 403, {"WWW-Authenticate": 'Bearer error="insufficient_scope"'})
 
@@ -773,12 +782,167 @@ def read_patient(patient_id):
     return jsonify({"resourceType": "Patient", "id": patient_id, "name": [{"family": "Emulator"}]})
 
 
+# What every patient has measured: LOINC code, display, value and UCUM unit of each Observation.
+OBSERVATION_KINDS = [("8867-4", "Heart rate", 72, "/min"), ("29463-7", "Body weight", 70.5, "kg"),
+                     ("8302-2", "Body height", 180, "cm")]
+DEFAULT_PAGE_SIZE = 50
+
+
+def observation(patient_id, index):
+    code, display, value, unit = OBSERVATION_KINDS[index]
+    return {"resourceType": "Observation", "id": f"{patient_id}-obs-{index + 1}", "status": "final",
+            "code": {"coding": [{"system": "http://loinc.org", "code": code, "display": display}]},
+            "subject": {"reference": f"Patient/{patient_id}"},
+            "valueQuantity": {"value": value, "unit": unit, "system": "http://unitsofmeasure.org", "code": unit}}
+
+
 @blueprint.get(FHIR + "/Observation")
 def search_observations():
+    """A searchset of the patient's Observations, `_count` at a time, with `_include=Observation:subject`.
+
+    Settings: `fhir_next_link` "evil" writes the next link onto the evil path of this origin; `fhir_unreadable_entry`
+    adds a match whose `status` is a number, which no client can read as an Observation.
+    """
     entry, failure = bearer_for("Observation")
     if failure:
         return failure
-    return jsonify({"resourceType": "Bundle", "type": "searchset", "total": 0, "entry": []})
+    patient_id = request.args.get("patient") or request.args.get("subject", "").removeprefix("Patient/")
+    total = len(OBSERVATION_KINDS) if patient_id else 0
+    try:
+        count = max(1, int(request.args.get("_count", DEFAULT_PAGE_SIZE)))
+        offset = max(0, int(request.args.get("_offset", 0)))
+    except ValueError:
+        return jsonify({"resourceType": "OperationOutcome", "issue": [
+            {"severity": "error", "code": "invalid", "diagnostics": "_count and _offset are integers"}]}), 400
+    entries = [{"fullUrl": f"{fhir_base()}/Observation/{patient_id}-obs-{index + 1}",
+                "resource": observation(patient_id, index), "search": {"mode": "match"}}
+               for index in range(offset, min(offset + count, total))]
+    if entries and "Observation:subject" in request.args.getlist("_include"):
+        entries.append({"fullUrl": f"{fhir_base()}/Patient/{patient_id}", "search": {"mode": "include"},
+                        "resource": {"resourceType": "Patient", "id": patient_id, "name": [{"family": "Emulator"}]}})
+    with STATE.lock:
+        settings = dict(STATE.settings)
+    if settings["fhir_unreadable_entry"]:
+        entries.append({"resource": {"resourceType": "Observation", "status": 7}, "search": {"mode": "match"}})
+    query = [(name, value) for name, value in request.args.items(multi=True) if name != "_offset"]
+    links = [{"relation": "self", "url": f"{fhir_base()}/Observation?{urlencode(query + [('_offset', offset)])}"}]
+    if offset + count < total:
+        base = origin() + EVIL + "/fhir" if settings["fhir_next_link"] == "evil" else fhir_base()
+        links.append({"relation": "next",
+                      "url": f"{base}/Observation?{urlencode(query + [('_offset', offset + count)])}"})
+    return jsonify({"resourceType": "Bundle", "type": "searchset", "total": total, "link": links,
+                    "entry": entries})
+
+
+@blueprint.get(EVIL + "/fhir/Observation")
+def evil_search():
+    """Records what a client that follows a next link off its FHIR server sends."""
+    with STATE.lock:
+        STATE.stats["evil_fhir"].append({"authorization": "Authorization" in request.headers})
+    return jsonify({"resourceType": "Bundle", "type": "searchset", "entry": []})
+
+
+# MARK: - FHIR writes
+
+def outcome(status, code, diagnostics):
+    return jsonify({"resourceType": "OperationOutcome",
+                    "issue": [{"severity": "error", "code": code, "diagnostics": diagnostics}]}), status
+
+
+def written(resource_type, resource_id, status):
+    """The answer to a write: the stored resource (unless `Prefer: return=minimal`), Location and ETag."""
+    stored = STATE.resources[(resource_type, resource_id)]
+    version = str(stored["version"])
+    headers = {"Location": f"{fhir_base()}/{resource_type}/{resource_id}/_history/{version}",
+               "ETag": f'W/"{version}"'}
+    if request.headers.get("Prefer", "") == "return=minimal":
+        return "", status, headers
+    return jsonify(stored["resource"]), status, headers
+
+
+def store(resource_type, resource_id, resource, version):
+    resource = dict(resource, id=resource_id)
+    resource["meta"] = dict(resource.get("meta") or {}, versionId=str(version),
+                            lastUpdated=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(STATE.now())))
+    STATE.resources[(resource_type, resource_id)] = {"resource": resource, "version": version}
+
+
+def posted_resource(resource_type):
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict) or body.get("resourceType") != resource_type:
+        return None
+    return body
+
+
+def identifier_matches(resource, search):
+    """Whether `resource` has the identifier `system|value` (or `value`) of an If-None-Exist search."""
+    system, bar, value = search.rpartition("|")
+    return any(item.get("value") == value and (not bar or item.get("system") == system)
+               for item in resource.get("identifier") or [])
+
+
+@blueprint.post(FHIR + "/<resource_type>")
+def create_resource(resource_type):
+    """Creates a resource; `If-None-Exist: identifier=system|value` makes it conditional."""
+    entry, failure = bearer_for(resource_type, "c")
+    if failure:
+        return failure
+    resource = posted_resource(resource_type)
+    if resource is None:
+        return outcome(400, "invalid", f"the body is not a {resource_type}")
+    condition = parse_qs(request.headers.get("If-None-Exist", ""))
+    with STATE.lock:
+        if condition:
+            if set(condition) != {"identifier"}:
+                return outcome(400, "not-supported", "If-None-Exist searches by identifier only")
+            matches = [key for key, stored in STATE.resources.items() if key[0] == resource_type
+                       and identifier_matches(stored["resource"], condition["identifier"][0])]
+            if len(matches) > 1:
+                return outcome(412, "multiple-matches", f"{len(matches)} resources match If-None-Exist")
+            if matches:
+                return written(*matches[0], 200)
+        resource_id = f"{resource_type.lower()}-{len(STATE.resources) + 1}"
+        store(resource_type, resource_id, resource, 1)
+        return written(resource_type, resource_id, 201)
+
+
+@blueprint.put(FHIR + "/<resource_type>/<resource_id>")
+def update_resource(resource_type, resource_id):
+    """Updates (or creates) a resource at its id; `If-Match: W/"<version>"` must name the current version."""
+    entry, failure = bearer_for(resource_type, "u")
+    if failure:
+        return failure
+    resource = posted_resource(resource_type)
+    if resource is None or resource.get("id") != resource_id:
+        return outcome(400, "invalid", f"the body is not the {resource_type} {resource_id}")
+    with STATE.lock:
+        current = STATE.resources.get((resource_type, resource_id))
+        expected = request.headers.get("If-Match")
+        if expected is not None and (current is None or expected != f'W/"{current["version"]}"'):
+            return outcome(412, "conflict", f"{resource_type}/{resource_id} is not at version {expected}")
+        store(resource_type, resource_id, resource, current["version"] + 1 if current else 1)
+        return written(resource_type, resource_id, 200 if current else 201)
+
+
+@blueprint.get(FHIR + "/<resource_type>/<resource_id>")
+def read_resource(resource_type, resource_id):
+    entry, failure = bearer_for(resource_type)
+    if failure:
+        return failure
+    with STATE.lock:
+        if (resource_type, resource_id) not in STATE.resources:
+            return outcome(404, "not-found", f"{resource_type}/{resource_id} is not known")
+        return written(resource_type, resource_id, 200)
+
+
+@blueprint.delete(FHIR + "/<resource_type>/<resource_id>")
+def delete_resource(resource_type, resource_id):
+    entry, failure = bearer_for(resource_type, "d")
+    if failure:
+        return failure
+    with STATE.lock:
+        STATE.resources.pop((resource_type, resource_id), None)
+    return "", 204
 
 
 # MARK: - Control

@@ -28,6 +28,8 @@ final class ErrorMessageTests: XCTestCase {
         RequestEncodingError.invalidCredential("not Base64"),
         RequestEncodingError.missingSigner,
         PagingError.repeatedCursor,
+        PagingError.linkLeavesServer(
+            link: "https://evil.example/fhir/Observation?<redacted>", server: "https://ehr.example/fhir"),
         JSONValueError(.unexpectedEnd, offset: 3),
         XMLFragmentError(reason: "unclosed element", offset: 4, line: 1, column: 5),
         SchemaValidationError(path: "/num-results", requirement: "at least 1"),

@@ -524,10 +524,7 @@ final class SMARTIntegrationTests: EachServerTestCase {
     func testTheGeneratedFHIRClientReadsWithABackendsTokenAndTheCapabilityStatementWithout() async throws {
         try await journey {
             let token = try await backend().token()
-            let fhir = FHIRAPIClient(
-                configuration: .init(
-                    servers: .init(base: fhirBase),
-                    options: ClientOptions(transport: server.transport(), urlPolicy: server.urlPolicy)))
+            let fhir = fhirClient()
             let resource = try await fhir.read(
                 .init(resourceType: "Patient", id: "smart-patient-1"), token: token.accessToken)
             guard case .patient(let patient) = resource else { return XCTFail("\(resource) is not a Patient") }
@@ -539,6 +536,146 @@ final class SMARTIntegrationTests: EachServerTestCase {
             await XCTAssertThrowsErrorAsync(
                 try await fhir.read(.init(resourceType: "Patient", id: "../metadata"), token: token.accessToken)
             ) { error in XCTAssertTrue(error is SchemaValidationError, "\(error)") }
+        }
+    }
+
+    private func fhirClient() -> FHIRAPIClient {
+        FHIRAPIClient(
+            configuration: .init(
+                servers: .init(base: fhirBase),
+                options: ClientOptions(transport: server.transport(), urlPolicy: server.urlPolicy)))
+    }
+
+    func testTheFHIRClientSearchesPageByPageWithTypedMatchesAndIncludedResources() async throws {
+        try await journey {
+            let token = try await backend().token().accessToken
+            let fhir = fhirClient()
+            let first = try await fhir.search(
+                "Observation", ["patient": "smart-patient-1", "_count": "2", "_include": "Observation:subject"],
+                token: token)
+            XCTAssertEqual(first.total, 3)
+            let observations = first.matches(of: FHIRObservation.self)
+            XCTAssertEqual(observations.map(\.id), ["smart-patient-1-obs-1", "smart-patient-1-obs-2"])
+            XCTAssertEqual(observations.first?.valueQuantity?.value, JSONNumber(72))
+            XCTAssertEqual(observations.first?.code.coding.first?.code, "8867-4")
+            XCTAssertEqual(first.included(of: Patient.self).map(\.id), ["smart-patient-1"])
+            XCTAssertTrue(first.included(of: FHIRObservation.self).isEmpty)
+            XCTAssertEqual(first.unreadableEntries, [])
+            let second = try await XCTUnwrapAsync(try await fhir.page(after: first, token: token))
+            XCTAssertEqual(second.matches(of: FHIRObservation.self).map(\.id), ["smart-patient-1-obs-3"])
+            XCTAssertEqual(second.included(of: Patient.self).map(\.id), ["smart-patient-1"])
+            XCTAssertNil(second.next)
+            let after = try await fhir.page(after: second, token: token)
+            XCTAssertNil(after)
+            // A type that is not a FHIR name never reaches the path.
+            await XCTAssertThrowsErrorAsync(try await fhir.search("../metadata", token: token)) { error in
+                XCTAssertTrue(error is SchemaValidationError, "\(error)")
+            }
+        }
+    }
+
+    func testANextLinkOffTheFHIRServerIsRefusedAndTheTokenNeverLeaves() async throws {
+        try await journey {
+            try await server.configure(["fhir_next_link": "evil"])
+            let token = try await backend().token().accessToken
+            let fhir = fhirClient()
+            let first = try await fhir.search(
+                "Observation", ["patient": "smart-patient-1", "_count": "1"], token: token)
+            XCTAssertEqual(first.next.map { $0.path }, server.evil.path + "/Observation")
+            await XCTAssertThrowsErrorAsync(try await fhir.page(after: first, token: token)) { error in
+                guard case .linkLeavesServer = error as? PagingError else { return XCTFail("\(error)") }
+                XCTAssertFalse("\(error)".contains("patient"), "\(error)")
+            }
+            let seen = try await server.stats().attackerSearches
+            XCTAssertEqual(seen, [])
+        }
+    }
+
+    func testAnEntryTheModelsCannotReadCostsThatEntryOnly() async throws {
+        try await journey {
+            try await server.configure(["fhir_unreadable_entry": true])
+            let token = try await backend().token().accessToken
+            let page = try await fhirClient().search("Observation", ["patient": "smart-patient-1"], token: token)
+            XCTAssertEqual(page.matches(of: FHIRObservation.self).count, 3)
+            XCTAssertEqual(page.unreadableEntries.map(\.path), ["entry[3]/resource/status"])
+        }
+    }
+
+    /// A backend service that may create, read, update and delete Observations (`system/Observation.cruds`).
+    private func writer() async throws -> SMARTBackendClient {
+        var jwk = try XCTUnwrap(
+            try JSONSerialization.jsonObject(with: Data(SMARTTestServer.backendPrivateKeyJWK.utf8)) as? [String: String]
+        )
+        jwk["d"] = nil
+        let scope = "system/Observation.cruds"
+        try await server.registerBackend(clientID: "smart-writer", jwks: ["keys": [jwk]], scopes: [scope])
+        return try backend(clientID: "smart-writer", scope: scope)
+    }
+
+    func testTheFHIRClientCreatesConditionallyUpdatesWithIfMatchAndDeletes() async throws {
+        try await journey([.emulator]) {
+            let token = try await writer().token().accessToken
+            let fhir = fhirClient()
+            let steps = try FHIRJSON.decode(
+                Resource.self,
+                from: Data(
+                    #"""
+                    {"resourceType": "Observation", "status": "final", "code": {"text": "Steps"},
+                     "identifier": [{"system": "urn:example:steps", "value": "day-1"}],
+                     "valueQuantity": {"value": 1200.0, "unit": "steps"}}
+                    """#.utf8))
+            let condition: KeyValuePairs<String, String> = ["identifier": "urn:example:steps|day-1"]
+            let created = try await fhir.create(steps, ifNoneExist: condition, token: token)
+            XCTAssertTrue(created.created)
+            XCTAssertEqual(created.versionID, "1")
+            guard case .observation(var stored) = created.resource, let id = stored.id else {
+                return XCTFail("\(created) holds no Observation with an id")
+            }
+            XCTAssertEqual(created.location, "\(fhirBase.absoluteString)/Observation/\(id)/_history/1")
+            XCTAssertEqual(stored.meta?.versionID, "1")
+            XCTAssertEqual(stored.valueQuantity?.value?.text, "1200.0", "the decimal keeps its text both ways")
+
+            // The same conditional create finds the Observation and creates nothing.
+            let again = try await fhir.create(steps, ifNoneExist: condition, token: token)
+            XCTAssertEqual(again.status, 200)
+            XCTAssertEqual(again.resource, created.resource)
+
+            stored.valueQuantity?.value = JSONNumber("1500")
+            let updated = try await fhir.update(.observation(stored), ifMatch: "1", token: token)
+            XCTAssertEqual(updated.status, 200)
+            XCTAssertEqual(updated.versionID, "2")
+            // An update based on the version another writer replaced changes nothing.
+            stored.valueQuantity?.value = JSONNumber("9")
+            await XCTAssertThrowsErrorAsync(try await fhir.update(.observation(stored), ifMatch: "1", token: token)) {
+                error in
+                let outcome = error as? FHIROperationOutcomeError
+                XCTAssertEqual(outcome?.origin.httpStatus, 412, "\(error)")
+                XCTAssertEqual(outcome?.code, .conflict, "\(error)")
+            }
+            let read = try await fhir.read(.init(resourceType: "Observation", id: id), token: token)
+            guard case .observation(let current) = read else { return XCTFail("\(read) is not an Observation") }
+            XCTAssertEqual(current.valueQuantity?.value, JSONNumber("1500"))
+            XCTAssertEqual(current.meta?.versionID, "2")
+
+            let deleted = try await fhir.delete("Observation", id: id, token: token)
+            XCTAssertEqual(deleted.status, 204)
+            XCTAssertNil(deleted.resource)
+            await XCTAssertThrowsErrorAsync(
+                try await fhir.read(.init(resourceType: "Observation", id: id), token: token)
+            ) { error in
+                XCTAssertEqual((error as? FHIROperationOutcomeError)?.code, .notFound, "\(error)")
+            }
+            // Refused before anything is sent: an update without an id, a version that would break the header.
+            stored.id = nil
+            await XCTAssertThrowsErrorAsync(try await fhir.update(.observation(stored), token: token)) { error in
+                XCTAssertEqual((error as? SchemaValidationError)?.path, "/id", "\(error)")
+            }
+            stored.id = id
+            await XCTAssertThrowsErrorAsync(
+                try await fhir.update(.observation(stored), ifMatch: "1\"\r\nX-Injected: 1", token: token)
+            ) { error in
+                XCTAssertEqual((error as? SchemaValidationError)?.path, "/meta/versionId", "\(error)")
+            }
         }
     }
 

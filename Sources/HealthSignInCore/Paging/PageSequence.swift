@@ -63,12 +63,19 @@ public struct PageSequence<Request: Equatable & Sendable, Page: Sendable>: Async
 public enum PagingError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The server returned a cursor for a page that was already fetched; following it would loop forever.
     case repeatedCursor
+    /// The server's link to the next page is not on the server the client is configured for: another origin, or
+    /// outside its base URL's path. Nothing was sent, since the access token would go with it. Both URLs are shown
+    /// without their query, where a search's parameters travel.
+    case linkLeavesServer(link: String, server: String)
 
     /// A one-line explanation.
     public var description: String {
         switch self {
         case .repeatedCursor:
             return "The server returned a paging cursor that was already used; stopping to avoid a loop"
+        case .linkLeavesServer(let link, let server):
+            return "The server's link to the next page, \(link), is not under \(server); nothing was sent, since the "
+                + "access token would go with it"
         }
     }
 }

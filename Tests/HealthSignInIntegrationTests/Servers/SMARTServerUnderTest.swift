@@ -105,6 +105,8 @@ final class SMARTServerUnderTest: Sendable {
             case ("evil_redirect_uri", let value as String): changed.attacker.redirectURI = value
             case ("evil_issuer", let value as String): changed.attacker.issuer = value
             case ("evil_iss_supported", let value as Bool): changed.attacker.announcesIssuerParameter = value
+            case ("fhir_next_link", let value as String): changed.nextSearchLinkOnAttacker = value == "evil"
+            case ("fhir_unreadable_entry", let value as Bool): changed.addsUnreadableSearchEntry = value
             default: throw EmulatorError.control("smart", "the in-process server has no setting \(name)")
             }
         }
@@ -164,6 +166,8 @@ final class SMARTServerUnderTest: Sendable {
         var assertionsRejected: Int
         var attackerAuthorizations: Int
         var attackerTokenRequests: Int
+        /// For each search that reached the attacker's FHIR base, whether it carried the access token.
+        var attackerSearches: [Bool]
     }
 
     func stats() async throws -> Stats {
@@ -173,7 +177,8 @@ final class SMARTServerUnderTest: Sendable {
                 token: stats["token"] as? [String: Int] ?? [:], authorize: stats["authorize"] as? Int ?? -1,
                 fhir: stats["fhir"] as? Int ?? -1, assertionsRejected: stats["assertions_rejected"] as? Int ?? -1,
                 attackerAuthorizations: stats["evil_authorize"] as? Int ?? -1,
-                attackerTokenRequests: (stats["evil_token"] as? [Any])?.count ?? -1)
+                attackerTokenRequests: (stats["evil_token"] as? [Any])?.count ?? -1,
+                attackerSearches: (stats["evil_fhir"] as? [[String: Bool]])?.map { $0["authorization"] ?? false } ?? [])
         }
         let kit = try XCTUnwrap(kit)
         let ledger = kit.ledger
@@ -186,7 +191,7 @@ final class SMARTServerUnderTest: Sendable {
         return Stats(
             token: token, authorize: ledger.count(.authorize), fhir: ledger.count(.readResource),
             assertionsRejected: kit.rejectedAssertions, attackerAuthorizations: kit.attackerAuthorizations,
-            attackerTokenRequests: kit.attackerTokenRequests.count)
+            attackerTokenRequests: kit.attackerTokenRequests.count, attackerSearches: kit.attackerSearches)
     }
 }
 

@@ -57,6 +57,8 @@ struct SMARTServerState: Sendable {
     var assertionsRejected = 0
     var attackerAuthorizations = 0
     var attackerTokenRequests: [SMARTTestServer.AttackerTokenRequest] = []
+    /// Whether each search that reached the attacker carried an `Authorization` header.
+    var attackerSearches: [Bool] = []
     var refuseNextRefresh = false
     var loseNextRefreshResponse = false
     /// Whether the signing keys were rotated.

@@ -123,4 +123,10 @@ extension SMARTTestServer {
         state.withValue { $0.attackerTokenRequests.append(seen) }
         return .json(400, ["error": "invalid_grant"])
     }
+
+    /// Records whether a search that followed a next link off the honest server carried the access token.
+    func attackerSearch(_ request: ReceivedRequest) -> HTTPResponseMessage {
+        state.withValue { $0.attackerSearches.append(request.header("Authorization") != nil) }
+        return .json(200, ["resourceType": "Bundle", "type": "searchset", "entry": []])
+    }
 }

@@ -47,12 +47,16 @@ extension SMARTTestServer {
         public static let attackerAuthorize = Self("evil_authorize")
         /// `POST /evil/auth/token`: a token request that reached the attacker, credentials and all (`evil_token`).
         public static let attackerToken = Self("evil_token")
+        /// `GET /evil/fhir/Observation`: a search that followed a next link off the honest server, with the access
+        /// token if the app sent it (`evil_fhir`).
+        public static let attackerSearch = Self("evil_fhir")
 
         /// Every operation, in the order listed above.
         public static let all: [Self] = [
             .smartConfiguration, .openIDConfiguration, .capabilityStatement, .keySet, .authorize,
             .authorizationDecision, .redeemCode, .refreshToken, .clientCredentials, .unsupportedGrant, .revoke,
             .introspect, .readResource, .attackerConfiguration, .attackerKeySet, .attackerAuthorize, .attackerToken,
+            .attackerSearch,
         ]
 
         /// The token endpoint's operation for a `grant_type`.

@@ -87,10 +87,99 @@ extension SMARTTestServer {
         default: return .notFound
         }
         if let failure = authorizeRead(of: type, request) { return failure }
-        if type == "Patient" {
-            return .json(200, ["resourceType": "Patient", "id": .string(segments[1]), "name": [["family": "Test"]]])
+        if type == "Patient" { return .json(200, Self.patient(segments[1])) }
+        return searchObservations(request)
+    }
+
+    /// What every patient has measured: LOINC code, display, value and UCUM unit of each Observation, as the
+    /// emulator has them.
+    private static let observationKinds: [(code: String, display: String, value: JSONNumber, unit: String)] = [
+        ("8867-4", "Heart rate", 72, "/min"), ("29463-7", "Body weight", JSONNumber(70.5), "kg"),
+        ("8302-2", "Body height", 180, "cm"),
+    ]
+
+    /// The emulator's page size when a search gives no `_count`.
+    private static let defaultPageSize = 50
+
+    private static func patient(_ id: String) -> JSONValue {
+        ["resourceType": "Patient", "id": .string(id), "name": [["family": "Test"]]]
+    }
+
+    private static func observation(of patient: String, _ index: Int) -> JSONValue {
+        let kind = observationKinds[index]
+        return [
+            "resourceType": "Observation", "id": .string("\(patient)-obs-\(index + 1)"), "status": "final",
+            "code": [
+                "coding": [
+                    ["system": "http://loinc.org", "code": .string(kind.code), "display": .string(kind.display)]
+                ]
+            ],
+            "subject": ["reference": .string("Patient/\(patient)")],
+            "valueQuantity": [
+                "value": .number(kind.value), "unit": .string(kind.unit), "system": "http://unitsofmeasure.org",
+                "code": .string(kind.unit),
+            ],
+        ]
+    }
+
+    /// A searchset of the patient's Observations, `_count` at a time from the emulator's opaque `_offset`, with
+    /// `_include=Observation:subject`, as the emulator answers it.
+    private func searchObservations(_ request: ReceivedRequest) -> HTTPResponseMessage {
+        let settings = self.settings
+        let fhirBase = reached(request).fhirBase
+        let patient = request.query["patient"] ?? request.query["subject"].map { String($0.trimmingPrefix("Patient/")) }
+        let total = patient == nil ? 0 : Self.observationKinds.count
+        guard let count = Int(request.query["_count"] ?? String(Self.defaultPageSize)),
+            let offset = Int(request.query["_offset"] ?? "0")
+        else {
+            return .json(
+                400,
+                [
+                    "resourceType": "OperationOutcome",
+                    "issue": [
+                        ["severity": "error", "code": "invalid", "diagnostics": "_count and _offset are integers"]
+                    ],
+                ])
         }
-        return .json(200, ["resourceType": "Bundle", "type": "searchset", "total": 0, "entry": []])
+        let (size, start) = (max(1, count), max(0, offset))
+        var entries: [JSONValue] = []
+        if let patient {
+            for index in start..<max(start, min(start + size, total)) {
+                entries.append([
+                    "fullUrl": .string("\(fhirBase)/Observation/\(patient)-obs-\(index + 1)"),
+                    "resource": Self.observation(of: patient, index), "search": ["mode": "match"],
+                ])
+            }
+            let includes = request.query.pairs.contains { $0.name == "_include" && $0.value == "Observation:subject" }
+            if !entries.isEmpty, includes {
+                entries.append([
+                    "fullUrl": .string("\(fhirBase)/Patient/\(patient)"), "search": ["mode": "include"],
+                    "resource": Self.patient(patient),
+                ])
+            }
+        }
+        if settings.addsUnreadableSearchEntry {
+            entries.append(["resource": ["resourceType": "Observation", "status": 7], "search": ["mode": "match"]])
+        }
+        var query = FormFields()
+        for pair in request.query.pairs where pair.name != "_offset" { query.append(pair.name, pair.value) }
+        func link(_ relation: String, _ base: String, offset: Int) -> JSONValue {
+            var fields = query
+            fields.append("_offset", String(offset))
+            return ["relation": .string(relation), "url": .string(base + "/Observation?" + fields.queryEncoded)]
+        }
+        var links = [link("self", fhirBase, offset: start)]
+        if start + size < total {
+            let base = settings.nextSearchLinkOnAttacker ? reached(request).origin + "/evil/fhir" : fhirBase
+            links.append(link("next", base, offset: start + size))
+        }
+        return .json(
+            200,
+            [
+                "resourceType": "Bundle", "type": "searchset", "total": .number(JSONNumber(total)),
+                "link": .array(links),
+                "entry": .array(entries),
+            ])
     }
 
     /// Nil when the request's bearer token may read `type`, else its RFC 6750 error.

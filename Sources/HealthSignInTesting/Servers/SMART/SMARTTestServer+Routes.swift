@@ -20,6 +20,7 @@ extension SMARTTestServer: InProcessServer {
         case (.get, "/evil/jwks"): return .attackerKeySet
         case (.get, "/evil/auth/authorize"): return .attackerAuthorize
         case (.post, "/evil/auth/token"): return .attackerToken
+        case (.get, "/evil/fhir/Observation"): return .attackerSearch
         case (.get, _) where path.hasPrefix(fhir + "/"): return .readResource
         default: return nil
         }
@@ -39,6 +40,7 @@ extension SMARTTestServer: InProcessServer {
         case .attackerKeySet: return Handled(.json(200, ["keys": []]))
         case .attackerAuthorize: return Handled(attackerAuthorize(request))
         case .attackerToken: return Handled(attackerToken(request))
+        case .attackerSearch: return Handled(attackerSearch(request))
         case .readResource:
             return Handled(read(request, path: String(request.path.dropFirst(Self.path(fhirBaseURL).count + 1))))
         default: return token(request, as: operation)

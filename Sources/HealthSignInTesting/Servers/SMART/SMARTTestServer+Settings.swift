@@ -51,6 +51,12 @@ extension SMARTTestServer {
         public var additionalTokenMembers: [String: String] = [:]
         /// Members the SMART configuration carries beside the standard ones.
         public var additionalConfigurationMembers: [String: JSONValue] = [:]
+        /// Whether a search's next link points at the attacker's FHIR base instead of the server's own (emulator
+        /// `fhir_next_link` `evil`).
+        public var nextSearchLinkOnAttacker = false
+        /// Whether each search page carries one more match whose `status` is a number, which no client can read as an
+        /// Observation (emulator `fhir_unreadable_entry`).
+        public var addsUnreadableSearchEntry = false
         /// The mix-up attacker at `<origin>/evil/fhir`.
         public var attacker = Attacker()
 

@@ -154,6 +154,10 @@ public final class SMARTTestServer: TestServer {
     /// credential, if the app was misled.
     public var attackerTokenRequests: [AttackerTokenRequest] { state.current.attackerTokenRequests }
 
+    /// For each search that followed a next link to the attacker's FHIR base, whether it carried an `Authorization`
+    /// header (the app's access token).
+    public var attackerSearches: [Bool] { state.current.attackerSearches }
+
     /// One request to the attacker's token endpoint.
     public struct AttackerTokenRequest: Sendable, Hashable {
         /// The form fields' names, sorted (their values stay secret).

@@ -43,7 +43,7 @@ final class VaporBackendTests: XCTestCase {
                 let answer = try await server.post("/jobs/observation-sync")
                 XCTAssertEqual(answer.status, .ok, answer.body)
                 let summary = try JSONDecoder().decode(ObservationSyncJob.Summary.self, from: Data(answer.body.utf8))
-                XCTAssertEqual(summary, ObservationSyncJob.Summary(patient: "smart-patient-1", observations: 0))
+                XCTAssertEqual(summary, ObservationSyncJob.Summary(patient: "smart-patient-1", observations: 3))
             }
         }
         let stats = try await read("smart/stats")
