@@ -22,9 +22,9 @@ func smartTypedFHIR(session: SMARTSession, browser: some AuthorizationBrowser) a
     // end snippet
 }
 
-func backendTypedSearch(backend: SMARTBackendClient, fhirBaseURL: URL) async throws {
+func backendTypedSearch(backend: SMARTBackendClient) async throws {
     // snippet backend-typed-search
-    let fhir = FHIRAPIClient(configuration: .init(servers: .init(base: fhirBaseURL)))
+    let fhir = FHIRAPIClient(configuration: .init(servers: .init(base: URL(string: "https://ehr.example.com/fhir")!)))
     var page: FHIRSearchPage? = try await backend.withAccessToken { token in
         try await fhir.search("Observation", ["patient": "123", "_count": "50"], token: token)
     }
