@@ -91,4 +91,12 @@ final class FHIRSearchPageTests: XCTestCase {
             XCTAssertEqual((error as? ResponseDecodingError)?.path, "resourceType", "\(error)")
         }
     }
+
+    /// A next link that is no URL would end the search early without a word: the page is refused instead.
+    func testANextLinkThatIsNoURLIsAnError() {
+        let json = #"{"resourceType":"Bundle","type":"searchset","link":[{"relation":"next","url":"http://[bad"}]}"#
+        XCTAssertThrowsError(try FHIRJSON.decode(FHIRSearchPage.self, from: Data(json.utf8))) { error in
+            XCTAssertEqual((error as? ResponseDecodingError)?.path, "link", "\(error)")
+        }
+    }
 }

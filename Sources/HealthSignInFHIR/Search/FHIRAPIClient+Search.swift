@@ -29,8 +29,7 @@ extension FHIRAPIClient {
     /// it.
     ///
     /// - Throws: `PagingError.linkLeavesServer(link:server:)` when the link leaves the server, before anything is
-    ///   sent; otherwise what
-    ///   ``search(_:_:token:)`` throws.
+    ///   sent; otherwise what ``search(_:_:token:)`` throws.
     public func page(after page: FHIRSearchPage, token: BearerToken) async throws -> FHIRSearchPage? {
         guard let next = page.next else { return nil }
         guard let base = configuration.servers.base else { throw ConfigurationError.missingServer("base") }

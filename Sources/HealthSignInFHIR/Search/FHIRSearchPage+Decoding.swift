@@ -9,8 +9,9 @@ extension FHIRSearchPage: Decodable {
     /// Reads a page from a searchset Bundle, entry by entry: ``FHIRJSON/decode(_:from:)`` reads one from a body
     /// another client fetched.
     ///
-    /// - Throws: `DecodingError` when the document is not a Bundle, or its `total` or `link` cannot be read; an entry
-    ///   that cannot be read goes to ``unreadableEntries`` instead.
+    /// - Throws: `DecodingError` when the document is not a Bundle, its `total` or `link` cannot be read, or its
+    ///   `next` link is not a URL (the pages after it would be lost without a word); an entry that cannot be read goes
+    ///   to ``unreadableEntries`` instead.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let resourceType = try container.decode(String.self, forKey: .resourceType)
@@ -28,10 +29,17 @@ extension FHIRSearchPage: Decodable {
             }
         }
         let links = try container.decodeIfPresent([BundleLink].self, forKey: .link) ?? []
+        var next: URL?
+        if let link = links.first(where: { $0.relation == "next" }) {
+            guard let url = URL(string: link.url) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .link, in: container, debugDescription: "the next link is not a URL")
+            }
+            next = url
+        }
         self.init(
             entries: entries, unreadableEntries: unreadable,
-            total: try container.decodeIfPresent(Int.self, forKey: .total), links: links,
-            next: links.first { $0.relation == "next" }.flatMap { URL(string: $0.url) })
+            total: try container.decodeIfPresent(Int.self, forKey: .total), links: links, next: next)
     }
 
     private static func entry(_ value: JSONValue) throws -> BundleEntry {
