@@ -114,7 +114,8 @@ class State:
             self.resources = {}  # (type, id) -> {"resource": the stored JSON, "version": its version, an int}
             self.stats = {"token": {"authorization_code": 0, "refresh_token": 0, "client_credentials": 0},
                           "revoke": 0, "introspect": 0, "authorize": 0, "assertions_rejected": 0, "fhir": 0,
-                          "evil_authorize": 0, "evil_token": [], "evil_fhir": [], "token_refused": {}}
+                          "fhir_write": 0, "evil_authorize": 0, "evil_token": [], "evil_fhir": [],
+                          "token_refused": {}}
 
     def now(self):
         return time.time() + float(self.settings["clock_offset_seconds"])
@@ -760,7 +761,7 @@ def allows(permissions, permission):
 def bearer_for(resource_type, permission="r"):
     """The access token entry of the request when it may do `permission` (a SMART 2 letter) on `resource_type`, else
     an RFC 6750 error response."""
-    STATE.stats["fhir"] += 1
+    STATE.stats["fhir" if permission == "r" else "fhir_write"] += 1
     header = request.headers.get("Authorization", "")
     entry = active_access(header[7:]) if header.startswith("Bearer ") else None
     if entry is None or entry["aud"] != fhir_base():

@@ -613,7 +613,7 @@ final class SMARTIntegrationTests: EachServerTestCase {
     }
 
     func testTheFHIRClientCreatesConditionallyUpdatesWithIfMatchAndDeletes() async throws {
-        try await journey([.emulator]) {
+        try await journey {
             let token = try await writer().token().accessToken
             let fhir = fhirClient()
             let steps = try FHIRJSON.decode(

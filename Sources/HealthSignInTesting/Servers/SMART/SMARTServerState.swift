@@ -41,6 +41,12 @@ struct SMARTServerState: Sendable {
         let authTime: Int?
     }
 
+    /// A resource an app wrote, as the server stores it, and its version.
+    struct StoredResource: Sendable {
+        let resource: JSONObject
+        let version: Int
+    }
+
     struct Launch: Sendable {
         let launch: SMARTTestServer.EHRLaunch
         let expiresAt: Date
@@ -59,6 +65,8 @@ struct SMARTServerState: Sendable {
     var attackerTokenRequests: [SMARTTestServer.AttackerTokenRequest] = []
     /// Whether each search that reached the attacker carried an `Authorization` header.
     var attackerSearches: [Bool] = []
+    /// The resources apps wrote, by `Type/id`.
+    var resources: [String: StoredResource] = [:]
     var refuseNextRefresh = false
     var loseNextRefreshResponse = false
     /// Whether the signing keys were rotated.

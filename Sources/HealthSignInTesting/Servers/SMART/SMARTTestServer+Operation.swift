@@ -38,6 +38,9 @@ extension SMARTTestServer {
         public static let introspect = Self("introspect")
         /// `GET <fhir>/<Type>/<id>` and searches: a FHIR read with the access token (`fhir`).
         public static let readResource = Self("fhir")
+        /// `POST <fhir>/<Type>`, `PUT` and `DELETE <fhir>/<Type>/<id>`: a FHIR write with the access token
+        /// (`fhir_write`).
+        public static let writeResource = Self("fhir_write")
         /// `GET /evil/fhir/.well-known/smart-configuration`: the attacker's configuration, which points at the
         /// real server's endpoints from another origin (`evil_configuration`).
         public static let attackerConfiguration = Self("evil_configuration")
@@ -55,7 +58,8 @@ extension SMARTTestServer {
         public static let all: [Self] = [
             .smartConfiguration, .openIDConfiguration, .capabilityStatement, .keySet, .authorize,
             .authorizationDecision, .redeemCode, .refreshToken, .clientCredentials, .unsupportedGrant, .revoke,
-            .introspect, .readResource, .attackerConfiguration, .attackerKeySet, .attackerAuthorize, .attackerToken,
+            .introspect, .readResource, .writeResource, .attackerConfiguration, .attackerKeySet, .attackerAuthorize,
+            .attackerToken,
             .attackerSearch,
         ]
 

@@ -77,16 +77,22 @@ extension SMARTTestServer {
         }
     }
 
-    /// `Patient/<id>` and `Observation` (a search), for a current token with a scope that reads them.
+    /// `Patient/<id>`, `Observation` (a search) and the resources apps wrote, for a current token with a scope that
+    /// reads them.
     func read(_ request: ReceivedRequest, path: String) -> HTTPResponseMessage {
         let segments = path.split(separator: "/").map(String.init)
         let type: String
         switch (segments.first, segments.count) {
         case ("Patient", 2): type = "Patient"
         case ("Observation", 1): type = "Observation"
+        case (let stored?, 2): type = stored
         default: return .notFound
         }
-        if let failure = authorizeRead(of: type, request) { return failure }
+        if let failure = authorize("r", of: type, request) { return failure }
+        if segments.count == 2, type != "Patient" {
+            return stored(type, segments[1], request)
+                ?? Self.outcome(404, "not-found", "\(type)/\(segments[1]) is not known")
+        }
         if type == "Patient" { return .json(200, Self.patient(segments[1])) }
         return searchObservations(request)
     }
@@ -182,8 +188,9 @@ extension SMARTTestServer {
             ])
     }
 
-    /// Nil when the request's bearer token may read `type`, else its RFC 6750 error.
-    private func authorizeRead(of type: String, _ request: ReceivedRequest) -> HTTPResponseMessage? {
+    /// Nil when the request's bearer token may do `permission` (a SMART 2 letter: `c`, `r`, `u`, `d` or `s`) on
+    /// `type`, else its RFC 6750 error.
+    func authorize(_ permission: Character, of type: String, _ request: ReceivedRequest) -> HTTPResponseMessage? {
         let header = request.header("Authorization") ?? ""
         let entry = header.hasPrefix("Bearer ") ? state.current.access[String(header.dropFirst(7))] : nil
         guard let entry, !entry.revoked, entry.expiresAt > core.now, entry.audience == reached(request).fhirBase else {
@@ -195,10 +202,21 @@ extension SMARTTestServer {
             let resource = parts[1].split(separator: ".", maxSplits: 1).map(String.init)
             let kind = resource[0]
             let permissions = resource.count > 1 ? resource[1] : ""
-            if kind == "*" || kind == type, permissions.contains("r") || permissions == "read" || permissions == "*" {
+            if kind == "*" || kind == type, Self.grants(permissions, permission) {
                 return nil
             }
         }
         return .empty(403, headers: ["WWW-Authenticate": "Bearer error=\"insufficient_scope\""])
+    }
+
+    /// Whether a scope's permissions (SMART 2's `cruds` letters, or SMART 1's `read`, `write` and `*`) grant
+    /// `permission`.
+    private static func grants(_ permissions: String, _ permission: Character) -> Bool {
+        switch permissions {
+        case "*": return true
+        case "read": return "rs".contains(permission)
+        case "write": return "cud".contains(permission)
+        default: return permissions.contains(permission)
+        }
     }
 }

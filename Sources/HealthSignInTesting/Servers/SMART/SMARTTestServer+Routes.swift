@@ -22,6 +22,8 @@ extension SMARTTestServer: InProcessServer {
         case (.post, "/evil/auth/token"): return .attackerToken
         case (.get, "/evil/fhir/Observation"): return .attackerSearch
         case (.get, _) where path.hasPrefix(fhir + "/"): return .readResource
+        case (let method, _) where [.post, .put, .delete].contains(method) && path.hasPrefix(fhir + "/"):
+            return .writeResource
         default: return nil
         }
     }
@@ -43,6 +45,8 @@ extension SMARTTestServer: InProcessServer {
         case .attackerSearch: return Handled(attackerSearch(request))
         case .readResource:
             return Handled(read(request, path: String(request.path.dropFirst(Self.path(fhirBaseURL).count + 1))))
+        case .writeResource:
+            return Handled(write(request, path: String(request.path.dropFirst(Self.path(fhirBaseURL).count + 1))))
         default: return token(request, as: operation)
         }
     }

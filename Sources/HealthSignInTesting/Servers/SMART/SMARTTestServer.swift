@@ -3,8 +3,9 @@ import HealthSignInCore
 
 /// A SMART App Launch 2 and Backend Services server in the test process, speaking the emulator's wire
 /// (`Tests/Emulator/smart.py`): discovery, standalone and EHR launches through a sign-in page a ``TestUserBrowser``
-/// answers, PKCE, id tokens (RS256 or ES256), refresh-token rotation, revocation, introspection, FHIR reads and
-/// `client_credentials` with `private_key_jwt`; and, at `<origin>/evil/fhir`, a mix-up attacker.
+/// answers, PKCE, id tokens (RS256 or ES256), refresh-token rotation, revocation, introspection, FHIR reads, a paged
+/// Observation search, writes (create, conditional create, update with `If-Match`, delete), and `client_credentials`
+/// with `private_key_jwt`; and, at `<origin>/evil/fhir`, a mix-up attacker.
 ///
 /// ```swift
 /// let server = SMARTTestServer()                           // FHIR at https://ehr.test/fhir
