@@ -57,7 +57,7 @@ struct SMARTJourney {
                 return
                     "Patient/\(patient): HTTP \(response.status), a Patient named \(names.isEmpty ? "nothing" : names)"
             }
-            if readsObservations {
+            if Self.readsObservations(options.smartScope, as: "patient") {
                 await searchObservations(of: patient, session: session, steps)
             } else {
                 say("  – FHIR search skipped: the scope \(options.smartScope) reads no Observations")
@@ -70,11 +70,11 @@ struct SMARTJourney {
         await backend(fhir: fhir, policy: policy, patient: context.patient, steps)
     }
 
-    /// Whether the scope asked for lets the app read the patient's Observations (`patient/*.rs`,
-    /// `patient/Observation.read`, …).
-    private var readsObservations: Bool {
-        options.smartScope.split(separator: " ").contains { scope in
-            scope.hasPrefix("patient/*.") || scope.hasPrefix("patient/Observation.")
+    /// Whether `scope` lets a client in `context` (`patient`, `system`) read Observations (`patient/*.rs`,
+    /// `system/Observation.read`, …).
+    private static func readsObservations(_ scope: String, as context: String) -> Bool {
+        scope.split(separator: " ").contains { item in
+            item.hasPrefix("\(context)/*.") || item.hasPrefix("\(context)/Observation.")
         }
     }
 
@@ -118,6 +118,24 @@ struct SMARTJourney {
         await steps.step("backend call") {
             let response = try await backend.fhir(.fhir("Patient", id: patient))
             return "Patient/\(patient ?? ""): HTTP \(response.status) with the cached token"
+        }
+        guard let patient else { return }
+        guard Self.readsObservations(options.smartBackendScope, as: "system") else {
+            return say("  – backend search skipped: the scope \(options.smartBackendScope) reads no Observations")
+        }
+        await steps.step("backend search") {
+            let client = FHIRAPIClient(
+                configuration: .init(servers: .init(base: fhir), options: ClientOptions(urlPolicy: policy)))
+            var page: FHIRSearchPage? = try await backend.withAccessToken { token in
+                try await client.search("Observation", ["patient": patient, "_count": "2"], token: token)
+            }
+            var (pages, observations) = (0, 0)
+            while let current = page {
+                (pages, observations) = (pages + 1, observations + current.matches(of: FHIRObservation.self).count)
+                page = try await backend.withAccessToken { try await client.page(after: current, token: $0) }
+            }
+            return "Observation?patient=\(patient)&_count=2 with FHIRAPIClient: \(observations) typed Observations "
+                + "over \(pages) pages"
         }
     }
 }

@@ -42,5 +42,9 @@ public struct ObservationSyncJob: Sendable {
     }
 
     private struct Resource: Decodable { let id: String }
-    private struct Bundle: Decodable { let entry: [Resource]? }
+    private struct Bundle: Decodable {
+        /// An entry holds its resource beside its `fullUrl` and `search`.
+        struct Entry: Decodable { let resource: Resource }
+        let entry: [Entry]?
+    }
 }
