@@ -59,7 +59,8 @@ final class SignInBackendTests: XCTestCase {
                         XCTAssertEqual(response.status, .ok, String(buffer: response.body))
                         let result = try JSONDecoder().decode(
                             ObservationSyncJob.Result.self, from: Data(response.body.readableBytesView))
-                        XCTAssertEqual(result, ObservationSyncJob.Result(patient: "smart-patient-1", observations: 3))
+                        XCTAssertEqual(result.patient, "smart-patient-1")
+                        XCTAssertEqual(result.observations, 3)
                     }
                 }
             }
