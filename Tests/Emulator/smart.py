@@ -813,8 +813,7 @@ def search_observations():
         count = max(1, int(request.args.get("_count", DEFAULT_PAGE_SIZE)))
         offset = max(0, int(request.args.get("_offset", 0)))
     except ValueError:
-        return jsonify({"resourceType": "OperationOutcome", "issue": [
-            {"severity": "error", "code": "invalid", "diagnostics": "_count and _offset are integers"}]}), 400
+        return outcome(400, "invalid", "_count and _offset are integers")
     entries = [{"fullUrl": f"{fhir_base()}/Observation/{patient_id}-obs-{index + 1}",
                 "resource": observation(patient_id, index), "search": {"mode": "match"}}
                for index in range(offset, min(offset + count, total))]

@@ -15,10 +15,8 @@ extension FHIRAPIClient {
     public func search(
         _ resourceType: String, _ parameters: KeyValuePairs<String, String> = [:], token: BearerToken
     ) async throws -> FHIRSearchPage {
-        try RequestValidation.pattern(resourceType, "^[A-Z][A-Za-z]{0,63}$", at: "/resourceType")
         var http = try core.request(
-            .get, server: configuration.servers.base, serverName: "base",
-            path: "/" + PercentEncoding.pathSegment(resourceType))
+            .get, server: configuration.servers.base, serverName: "base", path: try Self.typePath(resourceType))
         for (name, value) in parameters { http.query.append(name, value) }
         return try await searchPage(sending: http, token: token)
     }

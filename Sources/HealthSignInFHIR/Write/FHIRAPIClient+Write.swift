@@ -17,7 +17,7 @@ extension FHIRAPIClient {
         _ resource: Resource, ifNoneExist: KeyValuePairs<String, String> = [:], token: BearerToken
     ) async throws -> FHIRWriteOutcome {
         let written = try WrittenResource(resource)
-        var http = try writeRequest(.post, path: "/" + PercentEncoding.pathSegment(written.resourceType))
+        var http = try writeRequest(.post, path: try Self.typePath(written.resourceType))
         if !ifNoneExist.isEmpty {
             var search = FormFields()
             for (name, value) in ifNoneExist { search.append(name, value) }
@@ -63,11 +63,17 @@ extension FHIRAPIClient {
     /// The pattern of a FHIR id: a resource's logical id or a version id.
     private static let idPattern = "^[A-Za-z0-9.-]{1,64}$"
 
+    /// `/<type>`, once the type is a FHIR name.
+    static func typePath(_ resourceType: String) throws -> String {
+        try RequestValidation.pattern(resourceType, "^[A-Z][A-Za-z]{0,63}$", at: "/resourceType")
+        return "/" + PercentEncoding.pathSegment(resourceType)
+    }
+
     /// `/<type>/<id>`, once both are FHIR names.
     private static func instancePath(_ resourceType: String, _ id: String) throws -> String {
-        try RequestValidation.pattern(resourceType, "^[A-Z][A-Za-z]{0,63}$", at: "/resourceType")
+        let typePath = try typePath(resourceType)
         try RequestValidation.pattern(id, idPattern, at: "/id")
-        return "/" + PercentEncoding.pathSegment(resourceType) + "/" + PercentEncoding.pathSegment(id)
+        return typePath + "/" + PercentEncoding.pathSegment(id)
     }
 
     private func writeRequest(_ method: HTTPRequestMethod, path: String) throws -> HTTPRequestBuilder {

@@ -137,16 +137,7 @@ extension SMARTTestServer {
         let total = patient == nil ? 0 : Self.observationKinds.count
         guard let count = Int(request.query["_count"] ?? String(Self.defaultPageSize)),
             let offset = Int(request.query["_offset"] ?? "0")
-        else {
-            return .json(
-                400,
-                [
-                    "resourceType": "OperationOutcome",
-                    "issue": [
-                        ["severity": "error", "code": "invalid", "diagnostics": "_count and _offset are integers"]
-                    ],
-                ])
-        }
+        else { return Self.outcome(400, "invalid", "_count and _offset are integers") }
         let (size, start) = (max(1, count), max(0, offset))
         var entries: [JSONValue] = []
         if let patient {
