@@ -29,7 +29,8 @@ SMART profile changes Authlib's defaults (smart.md 15.2, E1-E30):
   added (lenient_redirect_uri), a token response member nested token_member_depth deep;
 - revocation (RFC 7009) answers 200 for unknown tokens and ends the access tokens of a revoked refresh token;
   introspection (RFC 7662) takes a bearer token issued here or client authentication [8];
-- the FHIR stub answers 401 invalid_token for an expired, revoked or unknown token and 403 insufficient_scope.
+- the FHIR stub answers 401 invalid_token for an expired, revoked or unknown token (with an OperationOutcome of code
+  security too under fhir_refusal_outcome, as some FHIR servers explain it) and 403 insufficient_scope.
 The server's clock (clock_offset_seconds) applies to codes, tokens and id tokens; Authlib checks an assertion's
 exp against the real clock.
 """
@@ -78,6 +79,7 @@ DEFAULT_SETTINGS = {
     "token_type_lowercase": False, "strict_openid": False, "id_token_alg": "RS256", "evil_redirect_uri": None,
     "issuer": None, "evil_issuer": None, "authorize_endpoint_query": None, "lenient_redirect_uri": False,
     "token_member_depth": 0, "evil_iss_supported": False, "fhir_next_link": "base", "fhir_unreadable_entry": False,
+    "fhir_refusal_outcome": False,
 }
 SIGNING_KEY = RSAKey.generate_key(2048, parameters={"kid": "smart-emulator-1", "alg": "RS256", "use": "sig"})
 EC_SIGNING_KEY = ECKey.generate_key("P-256", parameters={"kid": "smart-emulator-ec-1", "alg": "ES256", "use": "sig"})
@@ -765,7 +767,13 @@ def bearer_for(resource_type, permission="r"):
     header = request.headers.get("Authorization", "")
     entry = active_access(header[7:]) if header.startswith("Bearer ") else None
     if entry is None or entry["aud"] != fhir_base():
-        return None, ("", 401, {"WWW-Authenticate": 'Bearer error="invalid_token"'})
+        challenge = {"WWW-Authenticate": 'Bearer error="invalid_token"'}
+        with STATE.lock:
+            explained = STATE.settings["fhir_refusal_outcome"]
+        if explained:
+            body, status = outcome(401, "security", "The access token is not valid")
+            return None, (body, status, challenge)
+        return None, ("", 401, challenge)
     for scope in entry["scope"].split():
         context, _, rest = scope.partition("/")
         kind, _, permissions = rest.partition(".")
@@ -849,22 +857,27 @@ def outcome(status, code, diagnostics):
                     "issue": [{"severity": "error", "code": code, "diagnostics": diagnostics}]}), status
 
 
-def written(resource_type, resource_id, status):
-    """The answer to a write: the stored resource (unless `Prefer: return=minimal`), Location and ETag."""
+def written(resource_type, resource_id, status, version=None):
+    """The answer to a write or a read: the stored resource, its current version or `version` (unless
+    `Prefer: return=minimal`), Location and ETag."""
     stored = STATE.resources[(resource_type, resource_id)]
-    version = str(stored["version"])
+    version = version or stored["version"]
     headers = {"Location": f"{fhir_base()}/{resource_type}/{resource_id}/_history/{version}",
                "ETag": f'W/"{version}"'}
     if request.headers.get("Prefer", "") == "return=minimal":
         return "", status, headers
-    return jsonify(stored["resource"]), status, headers
+    return jsonify(stored["versions"][version - 1]), status, headers
 
 
-def store(resource_type, resource_id, resource, version):
+def store(resource_type, resource_id, resource):
+    """Stores `resource` at `resource_id` as the next version of the resource there."""
+    stored = STATE.resources.setdefault((resource_type, resource_id), {"versions": [], "version": 0})
+    stored["version"] += 1
     resource = dict(resource, id=resource_id)
-    resource["meta"] = dict(resource.get("meta") or {}, versionId=str(version),
+    resource["meta"] = dict(resource.get("meta") or {}, versionId=str(stored["version"]),
                             lastUpdated=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(STATE.now())))
-    STATE.resources[(resource_type, resource_id)] = {"resource": resource, "version": version}
+    stored["versions"].append(resource)
+    stored["resource"] = resource
 
 
 def posted_resource(resource_type):
@@ -902,7 +915,7 @@ def create_resource(resource_type):
             if matches:
                 return written(*matches[0], 200)
         resource_id = f"{resource_type.lower()}-{len(STATE.resources) + 1}"
-        store(resource_type, resource_id, resource, 1)
+        store(resource_type, resource_id, resource)
         return written(resource_type, resource_id, 201)
 
 
@@ -920,7 +933,7 @@ def update_resource(resource_type, resource_id):
         expected = request.headers.get("If-Match")
         if expected is not None and (current is None or expected != f'W/"{current["version"]}"'):
             return outcome(412, "conflict", f"{resource_type}/{resource_id} is not at version {expected}")
-        store(resource_type, resource_id, resource, current["version"] + 1 if current else 1)
+        store(resource_type, resource_id, resource)
         return written(resource_type, resource_id, 200 if current else 201)
 
 
@@ -933,6 +946,18 @@ def read_resource(resource_type, resource_id):
         if (resource_type, resource_id) not in STATE.resources:
             return outcome(404, "not-found", f"{resource_type}/{resource_id} is not known")
         return written(resource_type, resource_id, 200)
+
+
+@blueprint.get(FHIR + "/<resource_type>/<resource_id>/_history/<int:version>")
+def vread_resource(resource_type, resource_id, version):
+    entry, failure = bearer_for(resource_type)
+    if failure:
+        return failure
+    with STATE.lock:
+        stored = STATE.resources.get((resource_type, resource_id))
+        if stored is None or not 1 <= version <= stored["version"]:
+            return outcome(404, "not-found", f"{resource_type}/{resource_id}/_history/{version} is not known")
+        return written(resource_type, resource_id, 200, version)
 
 
 @blueprint.delete(FHIR + "/<resource_type>/<resource_id>")

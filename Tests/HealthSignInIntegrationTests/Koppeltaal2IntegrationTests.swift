@@ -1,5 +1,6 @@
 import Foundation
 import HealthSignInCore
+import HealthSignInFHIR
 import HealthSignInKoppeltaal2
 import HealthSignInOAuth
 import HealthSignInTestSupport
@@ -275,6 +276,24 @@ final class Koppeltaal2IntegrationTests: XCTestCase {
         XCTAssertEqual(read, created)
         let stats = try await emulator.read("koppeltaal2/stats")
         XCTAssertEqual((stats["token"] as? [String: Int])?["client_credentials"], 2)
+    }
+
+    func testTheR4FHIRClientOfTheBackendReadsWithItsTokenTraceHeadersAndRenewal() async throws {
+        let backend = try await module()
+        let created = try await Koppeltaal2FHIRClient(backend: backend).create(task("r4"))
+        let id = try XCTUnwrap(created.resource.id)
+        try await emulator.control("koppeltaal2/expire-tokens")
+        let read = try await FHIRClient(backend).read("Task", id: id)
+        let task = try XCTUnwrap(read.model(as: FHIRTask.self), "\(read)")
+        XCTAssertEqual(task.status, .ready)
+        XCTAssertEqual(task.identifier.first?.value, "r4")
+        let stats = try await emulator.read("koppeltaal2/stats")
+        XCTAssertEqual((stats["token"] as? [String: Int])?["client_credentials"], 2, "renewed once after the 401")
+        let reads = try XCTUnwrap(stats["trace"] as? [[String: Any]]).filter {
+            ($0["path"] as? String)?.hasSuffix("/Task/\(id)") == true
+        }
+        XCTAssertEqual(reads.count, 2, "the refused read and its replay")
+        XCTAssertTrue(reads.allSatisfy { $0["x_request_id"] is String }, "\(reads)")
     }
 
     func testAReplayedAssertionIsRefusedSoEachTokenRequestSignsAFreshOne() async throws {

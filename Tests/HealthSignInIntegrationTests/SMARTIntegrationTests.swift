@@ -679,6 +679,87 @@ final class SMARTIntegrationTests: EachServerTestCase {
         }
     }
 
+    // MARK: - The typed FHIR client of a grant
+
+    func testTheFHIRClientOfALaunchReadsAndPagesOnTheGrantsServer() async throws {
+        try await journey {
+            let session = session()
+            let context = try await launched(session)
+            let patientID = try XCTUnwrap(context.patient)
+            let fhir = FHIRClient(session)
+            let patient = try await fhir.read("Patient", id: patientID).model(as: Patient.self)
+            XCTAssertEqual(patient?.id, patientID)
+            let first = try await fhir.search("Observation", ["patient": patientID, "_count": "2"])
+            XCTAssertEqual(first.matches(of: FHIRObservation.self).count, 2)
+            let second = try await XCTUnwrapAsync(try await fhir.page(after: first))
+            XCTAssertEqual(second.matches(of: FHIRObservation.self).map(\.id), ["\(patientID)-obs-3"])
+            let after = try await fhir.page(after: second)
+            XCTAssertNil(after)
+        }
+    }
+
+    func testTheFHIRClientRefreshesARefusedTokenOnceWhetherTheServerExplainsTheRefusalOrNot() async throws {
+        try await journey {
+            for explained in [false, true] {
+                try await server.configure(["fhir_refusal_outcome": explained])
+                let session = session()
+                _ = try await launched(session)
+                let before = try await tokenRequests("refresh_token")
+                try await server.expireTokens()
+                let patient = try await FHIRClient(session).read("Patient", id: "smart-patient-1")
+                XCTAssertEqual(patient.model(as: Patient.self)?.id, "smart-patient-1")
+                let refreshes = try await tokenRequests("refresh_token") - before
+                XCTAssertEqual(refreshes, 1, "explained: \(explained)")
+            }
+        }
+    }
+
+    func testTheFHIRClientSendsNothingOnceTheGrantIsRevoked() async throws {
+        try await journey {
+            let first = session()
+            _ = try await launched(first)
+            // The second instance's read waits in a middleware, after it took the token and before it is sent.
+            let holder = GatedTransport { _ in HTTPResponseMessage(status: 204) }
+            let gate = holder.hold { $0.url.path.hasSuffix("/Patient/smart-patient-1") }
+            let second = session(middlewares: [HoldingMiddleware(holder: holder)])
+            let call = Task { try await FHIRClient(second).read("Patient", id: "smart-patient-1") }
+            _ = await gate.arrival()
+            let sent = try await fhirCalls()
+            guard case .revoked = try await first.revoke() else { return XCTFail("not revoked") }
+            gate.release()
+            await XCTAssertThrowsErrorAsync(try await call.value) { error in
+                XCTAssertEqual((error as? any SDKError)?.recovery, .reauthorize, "\(error)")
+            }
+            await XCTAssertThrowsErrorAsync(try await FHIRClient(second).read("Patient", id: "smart-patient-1")) {
+                error in
+                XCTAssertEqual((error as? SignInError)?.code, .needsSignIn, "\(error)")
+            }
+            let after = try await fhirCalls()
+            XCTAssertEqual(after, sent, "a read was sent with the revoked grant's token")
+        }
+    }
+
+    func testTheFHIRClientOfABackendWritesWithItsToken() async throws {
+        try await journey {
+            let fhir = FHIRClient(try await writer())
+            var steps = FHIRObservation(status: .final, code: CodeableConcept(text: "Steps"))
+            steps.valueQuantity = Quantity(value: JSONNumber("1200"), unit: "steps")
+            let created = try await fhir.create(.observation(steps))
+            let id = try XCTUnwrap(created.resource?.model(as: FHIRObservation.self)?.id)
+            XCTAssertEqual(created.versionID, "1")
+            steps.id = id
+            steps.valueQuantity?.value = JSONNumber("1500")
+            let updated = try await fhir.update(.observation(steps), ifMatch: "1")
+            XCTAssertEqual(updated.versionID, "2")
+            let version = try await fhir.vread("Observation", id: id, versionID: "2")
+            XCTAssertEqual(version.model(as: FHIRObservation.self)?.valueQuantity?.value, JSONNumber("1500"))
+            try await fhir.delete("Observation", id: id)
+            await XCTAssertThrowsErrorAsync(try await fhir.read("Observation", id: id)) { error in
+                XCTAssertEqual((error as? FHIROperationOutcomeError)?.code, .notFound, "\(error)")
+            }
+        }
+    }
+
     func testAnRS384KeyWorksAsWellAsES384() async throws {
         try await journey {
             let rsa = try XCTUnwrap(

@@ -21,7 +21,7 @@ import HealthSignInOAuth
 /// - There is no refresh token. The token is kept until `renewalMargin` seconds before it expires (halfway through a
 ///   shorter life); then, or when the FHIR server answers 401, one new token is requested for every caller waiting,
 ///   and a refused call is replayed once.
-public final class Koppeltaal2BackendClient: Sendable {
+public final class Koppeltaal2BackendClient: ResourceServerAccessProvider {
     /// The application's registration and the domain it calls.
     public struct Configuration: Sendable {
         /// The FHIR base URL of the domain, the client id and key, the origins trusted for the endpoints, and any
@@ -156,5 +156,13 @@ public final class Koppeltaal2BackendClient: Sendable {
         _ call: @Sendable (BearerToken) async throws -> Result
     ) async throws -> Result {
         try await tokens.withAccessToken(call)
+    }
+
+    /// Runs `call` with the domain's FHIR base URL, a token and the configured options, renewed and replayed as
+    /// ``withAccessToken(_:)`` does; a typed FHIR client (`FHIRClient(backend)` in `HealthSignInFHIR`) is built on it.
+    public func withResourceServerAccess<Result: Sendable>(
+        _ call: @Sendable (ResourceServerAccess) async throws -> Result
+    ) async throws -> Result {
+        try await tokens.withResourceServerAccess(call)
     }
 }

@@ -115,6 +115,22 @@ public final class ClientCredentialsSession: Sendable {
     }
 }
 
+extension ClientCredentialsSession: ResourceServerAccessProvider {
+    /// Runs `call` with the registration's base URL, a token, and the settings' options whose transport refuses to
+    /// send once the token has been replaced; renewed and replayed as ``withAccessToken(_:)`` does.
+    public func withResourceServerAccess<Result: Sendable>(
+        _ call: @Sendable (ResourceServerAccess) async throws -> Result
+    ) async throws -> Result {
+        let (baseURL, settings) = (registration.baseURL, policy.settings)
+        return try await credentials.withCredential { access in
+            guard let token = access.credential.token else { throw CredentialLifecycleError.superseded }
+            var options = settings.options
+            options.transport = access.lease.guarding(options.transport)
+            return try await call(ResourceServerAccess(baseURL: baseURL, token: token.accessToken, options: options))
+        }
+    }
+}
+
 /// The lifecycle's rules for a client-credentials token: obtained on first use, renewed before it expires, never a
 /// grant to end (a refused request keeps nothing to discard).
 struct ClientCredentialsPolicy: CredentialPolicy {

@@ -39,6 +39,14 @@ extension OAuthClientSession {
         try await oauth.withAccessToken(call)
     }
 
+    /// Runs `call` with the grant's resource server, its access token and the session's options, refreshed and
+    /// replayed as ``withAccessToken(_:)`` does; what a typed client of the resource server is built on.
+    public func withResourceServerAccess<Result: Sendable>(
+        _ call: @Sendable (ResourceServerAccess) async throws -> Result
+    ) async throws -> Result {
+        try await oauth.withResourceServerAccess(call)
+    }
+
     /// Forgets the grant and asks the server to revoke it (RFC 7009): the refresh token when there is one, then the
     /// access token. After this returns no request carries the grant again.
     @discardableResult

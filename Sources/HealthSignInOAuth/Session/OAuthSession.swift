@@ -298,6 +298,25 @@ public final class OAuthSession<Profile: OAuthProfile>: Sendable {
         }
     }
 
+    /// Runs `call` with the grant's resource server, its access token, and options whose transport refuses to send
+    /// once the grant has been revoked or replaced; refreshed and replayed as ``withAccessToken(_:)`` does.
+    ///
+    /// - Throws: what `call` throws, and ``SignInError`` for a missing grant or a stored server the configuration
+    ///   does not allow.
+    public func withResourceServerAccess<Result: Sendable>(
+        _ call: @Sendable (ResourceServerAccess) async throws -> Result
+    ) async throws -> Result {
+        let profile = profile
+        return try await credentials.withCredential { access in
+            let grant = access.credential
+            let server = profile.resourceServer(of: grant, registration: try profile.registration(of: grant))
+            var options = server.options
+            options.transport = access.lease.guarding(options.transport)
+            return try await call(
+                ResourceServerAccess(baseURL: server.baseURL, token: grant.tokens.bearer, options: options))
+        }
+    }
+
     // MARK: - Revocation
 
     /// Forgets the grant and asks the server to revoke it (RFC 7009): the refresh token when there is one, then the
@@ -331,6 +350,8 @@ public final class OAuthSession<Profile: OAuthProfile>: Sendable {
 /// A grant whose token response arrived but whose id token could not be checked yet (its key set was unreachable):
 /// the grant is stored, since the authorization code is spent, and `error` is reported; the check finishes on its
 /// next use.
+extension OAuthSession: ResourceServerAccessProvider {}
+
 public struct UncheckedGrant<Context: Codable & Sendable & Equatable>: Error, Sendable {
     /// The grant to store.
     public let grant: OAuthSessionGrant<Context>

@@ -17,7 +17,7 @@ import HealthSignInOAuth
 /// default, until `renewalMargin` seconds before it expires (halfway through a shorter life); however many callers
 /// ask at once, one token request is made and they all wait for it; a call the server refuses as expired gets a new
 /// token and is replayed once. Every token request carries a new assertion (a fresh `jti`).
-public final class SMARTBackendClient: Sendable {
+public final class SMARTBackendClient: ResourceServerAccessProvider {
     /// The service's registration and the server it calls.
     public struct Configuration: Sendable {
         /// The FHIR server (its base URL), the service's client and key, the hosts trusted for its token endpoint,
@@ -111,6 +111,14 @@ public final class SMARTBackendClient: Sendable {
         _ call: @Sendable (BearerToken) async throws -> Result
     ) async throws -> Result {
         try await tokens.withAccessToken(call)
+    }
+
+    /// Runs `call` with the FHIR base URL, a token and the configured options, renewed and replayed as
+    /// ``withAccessToken(_:)`` does; a typed FHIR client (`FHIRClient(backend)` in `HealthSignInFHIR`) is built on it.
+    public func withResourceServerAccess<Result: Sendable>(
+        _ call: @Sendable (ResourceServerAccess) async throws -> Result
+    ) async throws -> Result {
+        try await tokens.withResourceServerAccess(call)
     }
 
     /// A FHIR request to `path` under the FHIR base URL with a token, renewed and replayed as

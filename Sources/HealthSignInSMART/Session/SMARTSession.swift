@@ -239,3 +239,6 @@ public final class SMARTSession: OAuthClientSession {
         try await oauth.resource(path, method: method, query: query, body: body, contentType: contentType)
     }
 }
+
+/// A typed FHIR client (`FHIRClient(session)` in `HealthSignInFHIR`) calls the grant's FHIR server through it.
+extension SMARTSession: ResourceServerAccessProvider {}

@@ -41,10 +41,14 @@ struct SMARTServerState: Sendable {
         let authTime: Int?
     }
 
-    /// A resource an app wrote, as the server stores it, and its version.
+    /// A resource an app wrote, every version as the server stored it.
     struct StoredResource: Sendable {
-        let resource: JSONObject
-        let version: Int
+        /// The versions, oldest first: version `n` is at `n - 1`.
+        var versions: [JSONObject] = []
+        /// The current version.
+        var resource: JSONObject { versions.last ?? [:] }
+        /// The current version's number.
+        var version: Int { versions.count }
     }
 
     struct Launch: Sendable {

@@ -77,8 +77,8 @@ extension SMARTTestServer {
         }
     }
 
-    /// `Patient/<id>`, `Observation` (a search) and the resources apps wrote, for a current token with a scope that
-    /// reads them.
+    /// `Patient/<id>`, `Observation` (a search) and the resources apps wrote, each of their versions at
+    /// `<Type>/<id>/_history/<version>`, for a current token with a scope that reads them.
     func read(_ request: ReceivedRequest, path: String) -> HTTPResponseMessage {
         let segments = path.split(separator: "/").map(String.init)
         let type: String
@@ -86,12 +86,14 @@ extension SMARTTestServer {
         case ("Patient", 2): type = "Patient"
         case ("Observation", 1): type = "Observation"
         case (let stored?, 2): type = stored
+        case (let stored?, 4) where segments[2] == "_history": type = stored
         default: return .notFound
         }
         if let failure = authorize("r", of: type, request) { return failure }
-        if segments.count == 2, type != "Patient" {
-            return stored(type, segments[1], request)
-                ?? Self.outcome(404, "not-found", "\(type)/\(segments[1]) is not known")
+        if segments.count >= 2, type != "Patient" {
+            let version = segments.count == 4 ? Int(segments[3]) ?? 0 : nil
+            return stored(type, segments[1], version: version, request)
+                ?? Self.outcome(404, "not-found", "\(path) is not known")
         }
         if type == "Patient" { return .json(200, Self.patient(segments[1])) }
         return searchObservations(request)
@@ -185,7 +187,11 @@ extension SMARTTestServer {
         let header = request.header("Authorization") ?? ""
         let entry = header.hasPrefix("Bearer ") ? state.current.access[String(header.dropFirst(7))] : nil
         guard let entry, !entry.revoked, entry.expiresAt > core.now, entry.audience == reached(request).fhirBase else {
-            return .empty(401, headers: ["WWW-Authenticate": "Bearer error=\"invalid_token\""])
+            let challenge = "Bearer error=\"invalid_token\""
+            guard settings.explainsRefusedTokens else { return .empty(401, headers: ["WWW-Authenticate": challenge]) }
+            var refusal = Self.outcome(401, "security", "The access token is not valid")
+            refusal.headers["WWW-Authenticate"] = challenge
+            return refusal
         }
         for scope in entry.scope.split(separator: " ") {
             let parts = scope.split(separator: "/", maxSplits: 1).map(String.init)

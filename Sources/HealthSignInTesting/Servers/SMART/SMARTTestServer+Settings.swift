@@ -57,6 +57,9 @@ extension SMARTTestServer {
         /// Whether each search page carries one more match whose `status` is a number, which no client can read as an
         /// Observation (emulator `fhir_unreadable_entry`).
         public var addsUnreadableSearchEntry = false
+        /// Whether the 401 of a refused access token carries an OperationOutcome (code `security`) beside its
+        /// `invalid_token` challenge, as some FHIR servers explain it (emulator `fhir_refusal_outcome`).
+        public var explainsRefusedTokens = false
         /// The mix-up attacker at `<origin>/evil/fhir`.
         public var attacker = Attacker()
 

@@ -18,15 +18,20 @@ extension SMARTTestServer {
         }
     }
 
-    /// A stored resource with its `Location` and `ETag`, or nil when none is stored at `type/id`.
-    func stored(_ type: String, _ id: String, status: Int = 200, _ request: ReceivedRequest) -> HTTPResponseMessage? {
+    /// A stored resource (its current version, or `version`) with its `Location` and `ETag`, or nil when none is
+    /// stored at `type/id` or it has no such version.
+    func stored(
+        _ type: String, _ id: String, version: Int? = nil, status: Int = 200, _ request: ReceivedRequest
+    ) -> HTTPResponseMessage? {
         guard let stored = state.current.resources["\(type)/\(id)"] else { return nil }
+        let version = version ?? stored.version
+        guard stored.versions.indices.contains(version - 1) else { return nil }
         let headers: HTTPHeaderFields = [
-            "Location": "\(reached(request).fhirBase)/\(type)/\(id)/_history/\(stored.version)",
-            "ETag": "W/\"\(stored.version)\"", "Content-Type": "application/fhir+json",
+            "Location": "\(reached(request).fhirBase)/\(type)/\(id)/_history/\(version)",
+            "ETag": "W/\"\(version)\"", "Content-Type": "application/fhir+json",
         ]
         if request.header("Prefer") == "return=minimal" { return .empty(status, headers: headers) }
-        return .json(status, .object(stored.resource), headers: headers)
+        return .json(status, .object(stored.versions[version - 1]), headers: headers)
     }
 
     private func create(_ request: ReceivedRequest, type: String) -> HTTPResponseMessage {
@@ -50,7 +55,7 @@ extension SMARTTestServer {
         }
         let id = state.withValue { state in
             let id = "\(type.lowercased())-\(state.resources.count + 1)"
-            state.resources["\(type)/\(id)"] = Self.storing(resource, id: id, version: 1, at: core.now)
+            state.resources["\(type)/\(id)"] = .init(versions: [Self.stamped(resource, id: id, version: 1, at: core.now)])
             return id
         }
         return stored(type, id, status: 201, request) ?? .notFound
@@ -65,8 +70,9 @@ extension SMARTTestServer {
         let created: Bool? = state.withValue { state in
             let current = state.resources["\(type)/\(id)"]
             if let expected, expected != current.map({ "W/\"\($0.version)\"" }) { return nil }
-            state.resources["\(type)/\(id)"] = Self.storing(
-                resource, id: id, version: (current?.version ?? 0) + 1, at: core.now)
+            var stored = current ?? .init()
+            stored.versions.append(Self.stamped(resource, id: id, version: stored.version + 1, at: core.now))
+            state.resources["\(type)/\(id)"] = stored
             return current == nil
         }
         guard let created else {
@@ -75,16 +81,15 @@ extension SMARTTestServer {
         return stored(type, id, status: created ? 201 : 200, request) ?? .notFound
     }
 
-    private static func storing(_ resource: JSONObject, id: String, version: Int, at now: Date)
-        -> SMARTServerState.StoredResource
-    {
+    /// `resource` as it is stored: at `id`, with its version and the time in `meta`.
+    private static func stamped(_ resource: JSONObject, id: String, version: Int, at now: Date) -> JSONObject {
         var resource = resource
         resource["id"] = .string(id)
         var meta = resource["meta"]?.objectValue ?? JSONObject()
         meta["versionId"] = .string(String(version))
         meta["lastUpdated"] = .string(ISO8601DateFormatter().string(from: now))
         resource["meta"] = .object(meta)
-        return SMARTServerState.StoredResource(resource: resource, version: version)
+        return resource
     }
 
     /// Whether `resource` has the identifier `system|value` (or `value`) of an If-None-Exist search.
