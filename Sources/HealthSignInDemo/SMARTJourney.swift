@@ -51,11 +51,9 @@ struct SMARTJourney {
         else { return }
         if let patient = context.patient {
             await steps.step("FHIR read") {
-                let response = try await session.fhir(.fhir("Patient", id: patient))
-                let read = try FHIRJSON.decode(Patient.self, from: response.body)
-                let names = read.name.compactMap { $0.family }.joined(separator: ", ")
-                return
-                    "Patient/\(patient): HTTP \(response.status), a Patient named \(names.isEmpty ? "nothing" : names)"
+                let read = try await FHIRClient(session).read("Patient", id: patient).model(as: Patient.self)
+                let names = read?.name.compactMap { $0.family }.joined(separator: ", ") ?? ""
+                return "Patient/\(patient) with FHIRClient: a Patient named \(names.isEmpty ? "nothing" : names)"
             }
             if Self.readsObservations(options.smartScope, as: "patient") {
                 await searchObservations(of: patient, session: session, steps)
@@ -81,16 +79,12 @@ struct SMARTJourney {
     /// The first page of the patient's Observations, two to a page, read into typed models.
     private func searchObservations(of patient: String, session: SMARTSession, _ steps: StepPrinter) async {
         await steps.step("FHIR search") {
-            var query = FormFields()
-            query.append("patient", patient)
-            query.append("_count", "2")
-            let response = try await session.fhir(.fhir("Observation"), query: query)
-            let page = try FHIRJSON.decode(FHIRSearchPage.self, from: response.body)
+            let page = try await FHIRClient(session).search("Observation", ["patient": patient, "_count": "2"])
             let values = page.matches(of: FHIRObservation.self).map { observation in
                 let value = observation.valueQuantity.map { "\($0.value?.text ?? "?") \($0.unit ?? "")" } ?? "no value"
                 return "\(observation.code.coding.first?.display ?? "?") \(value)"
             }
-            return "Observation?patient=\(patient)&_count=2: HTTP \(response.status), a page of \(values.count) of "
+            return "Observation?patient=\(patient)&_count=2: a page of \(values.count) of "
                 + "\(page.total.map(String.init) ?? "?") Observations (\(values.joined(separator: ", ")))"
                 + (page.next == nil ? "" : ", and a next page")
         }
@@ -124,17 +118,14 @@ struct SMARTJourney {
             return say("  – backend search skipped: the scope \(options.smartBackendScope) reads no Observations")
         }
         await steps.step("backend search") {
-            let client = FHIRAPIClient(
-                configuration: .init(servers: .init(base: fhir), options: ClientOptions(urlPolicy: policy)))
-            var page: FHIRSearchPage? = try await backend.withAccessToken { token in
-                try await client.search("Observation", ["patient": patient, "_count": "2"], token: token)
-            }
+            let client = FHIRClient(backend)
+            var page: FHIRSearchPage? = try await client.search("Observation", ["patient": patient, "_count": "2"])
             var (pages, observations) = (0, 0)
             while let current = page {
                 (pages, observations) = (pages + 1, observations + current.matches(of: FHIRObservation.self).count)
-                page = try await backend.withAccessToken { try await client.page(after: current, token: $0) }
+                page = try await client.page(after: current)
             }
-            return "Observation?patient=\(patient)&_count=2 with FHIRAPIClient: \(observations) typed Observations "
+            return "Observation?patient=\(patient)&_count=2 with FHIRClient: \(observations) typed Observations "
                 + "over \(pages) pages"
         }
     }

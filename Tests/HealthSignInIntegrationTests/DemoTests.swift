@@ -21,7 +21,7 @@ final class DemoTests: XCTestCase {
         XCTAssertTrue(
             output.contains("a page of 2 of 3 Observations (Heart rate 72 /min, Body weight 70.5 kg), and a next page"),
             output)
-        XCTAssertTrue(output.contains("with FHIRAPIClient: 3 typed Observations over 2 pages"), output)
+        XCTAssertTrue(output.contains("with FHIRClient: 3 typed Observations over 2 pages"), output)
         XCTAssertTrue(output.contains("Shell returned AppAuthSuccess on instance 2's Shell"), "bounced: \(output)")
         XCTAssertTrue(output.contains("GetThings3 read 1 back, its XML byte for byte"), output)
         XCTAssertTrue(output.contains("3 record(s) released, 0 still authorized"), output)

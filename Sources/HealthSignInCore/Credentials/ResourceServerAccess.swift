@@ -28,7 +28,7 @@ public struct ResourceServerAccess: Sendable {
 /// its own, so tokens are refreshed for it and stay with their server.
 public protocol ResourceServerAccessProvider: Sendable {
     /// Runs `call` with access to the resource server; when the server says the token expired (an error whose
-    /// ``ProtocolError/recovery`` is ``ErrorRecovery/refreshCredential``) the token is renewed once for all callers
+    /// ``ProtocolError/recovery`` is `refreshCredential`) the token is renewed once for all callers
     /// and `call` is replayed once.
     ///
     /// - Throws: what `call` throws, and the holder's errors when there is no usable grant.

@@ -1,14 +1,9 @@
 import Foundation
 @_spi(Generated) import HealthSignInCore
 
-/// The typed FHIR client of a signed-in session or a backend: every call goes to the grant's FHIR server with its
-/// access token, refreshed once and replayed when the server says it expired.
-///
-/// ```swift
-/// let fhir = FHIRClient(session)  // a SMARTSession, a SMARTBackendClient or a Koppeltaal2BackendClient
-/// let patient = try await fhir.read("Patient", id: patientID).model(as: Patient.self)
-/// let page = try await fhir.search("Observation", ["patient": patientID, "_count": "20"])
-/// ```
+/// The typed FHIR client of a signed-in session or a backend (`FHIRClient(session)` for a `SMARTSession`,
+/// `FHIRClient(backend)` for a `SMARTBackendClient` or a `Koppeltaal2BackendClient`): every call goes to the grant's
+/// FHIR server with its access token, refreshed once and replayed when the server says it expired.
 ///
 /// It holds no base URL and no token of its own: the base URL is the one the grant was issued for, so neither a
 /// configuration mistake nor a server's `next` link can send the token elsewhere. Requests go through the holder's

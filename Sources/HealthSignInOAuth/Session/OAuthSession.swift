@@ -350,14 +350,14 @@ public final class OAuthSession<Profile: OAuthProfile>: Sendable {
 /// A grant whose token response arrived but whose id token could not be checked yet (its key set was unreachable):
 /// the grant is stored, since the authorization code is spent, and `error` is reported; the check finishes on its
 /// next use.
-extension OAuthSession: ResourceServerAccessProvider {}
-
 public struct UncheckedGrant<Context: Codable & Sendable & Equatable>: Error, Sendable {
     /// The grant to store.
     public let grant: OAuthSessionGrant<Context>
     /// Why the check could not finish.
     public let error: any Error
 }
+
+extension OAuthSession: ResourceServerAccessProvider {}
 
 extension OAuthProfile {
     /// The tokens `response` gives over `previous`, or a ``SignInError`` with

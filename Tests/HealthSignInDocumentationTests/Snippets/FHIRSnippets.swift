@@ -11,27 +11,22 @@ func smartTypedFHIR(session: SMARTSession, browser: some AuthorizationBrowser) a
     // snippet smart-typed-fhir
     let context = try await session.authorize(with: browser)
     guard let patientID = context.patient else { return }
-    let read = try await session.fhir(.fhir("Patient", id: patientID))   // refreshed and replayed as needed
-    let patient = try FHIRJSON.decode(Patient.self, from: read.body)
-    var query = FormFields()
-    query.append("patient", patientID)
-    let search = try await session.fhir(.fhir("Observation"), query: query)
-    let page = try FHIRJSON.decode(FHIRSearchPage.self, from: search.body)   // an unreadable entry costs only itself
+    let fhir = FHIRClient(session)   // the grant's FHIR server and token, refreshed and replayed as needed
+    let patient = try await fhir.read("Patient", id: patientID).model(as: Patient.self)
+    let page = try await fhir.search("Observation", ["patient": patientID])   // an unreadable entry costs only itself
     let values = page.matches(of: FHIRObservation.self).compactMap { $0.valueQuantity?.value }
-    print(patient.name.first?.family ?? "?", values, page.unreadableEntries)
+    print(patient?.name.first?.family ?? "?", values, page.unreadableEntries)
     // end snippet
 }
 
 func backendTypedSearch(backend: SMARTBackendClient) async throws {
     // snippet backend-typed-search
-    let fhir = FHIRAPIClient(configuration: .init(servers: .init(base: URL(string: "https://ehr.example.com/fhir")!)))
-    var page: FHIRSearchPage? = try await backend.withAccessToken { token in
-        try await fhir.search("Observation", ["patient": "123", "_count": "50"], token: token)
-    }
+    let fhir = FHIRClient(backend)   // the configured FHIR base URL and the backend's token
+    var page: FHIRSearchPage? = try await fhir.search("Observation", ["patient": "123", "_count": "50"])
     while let current = page {
         for observation in current.matches(of: FHIRObservation.self) { print(observation.id ?? "?") }
-        // The next link is followed only on the base URL's origin and under its path: the token goes with it.
-        page = try await backend.withAccessToken { try await fhir.page(after: current, token: $0) }
+        // The next link is followed only on the grant's server and under its base path: the token goes with it.
+        page = try await fhir.page(after: current)
     }
     // end snippet
 }

@@ -55,7 +55,9 @@ extension SMARTTestServer {
         }
         let id = state.withValue { state in
             let id = "\(type.lowercased())-\(state.resources.count + 1)"
-            state.resources["\(type)/\(id)"] = .init(versions: [Self.stamped(resource, id: id, version: 1, at: core.now)])
+            state.resources["\(type)/\(id)"] = .init(versions: [
+                Self.stamped(resource, id: id, version: 1, at: core.now)
+            ])
             return id
         }
         return stored(type, id, status: 201, request) ?? .notFound
