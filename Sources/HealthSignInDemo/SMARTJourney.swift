@@ -118,12 +118,9 @@ struct SMARTJourney {
             return say("  – backend search skipped: the scope \(options.smartBackendScope) reads no Observations")
         }
         await steps.step("backend search") {
-            let client = FHIRClient(backend)
-            var page: FHIRSearchPage? = try await client.search("Observation", ["patient": patient, "_count": "2"])
             var (pages, observations) = (0, 0)
-            while let current = page {
-                (pages, observations) = (pages + 1, observations + current.matches(of: FHIRObservation.self).count)
-                page = try await client.page(after: current)
+            for try await page in FHIRClient(backend).pages("Observation", ["patient": patient, "_count": "2"]) {
+                (pages, observations) = (pages + 1, observations + page.matches(of: FHIRObservation.self).count)
             }
             return "Observation?patient=\(patient)&_count=2 with FHIRClient: \(observations) typed Observations "
                 + "over \(pages) pages"

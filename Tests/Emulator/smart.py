@@ -809,8 +809,9 @@ def observation(patient_id, index):
 def search_observations():
     """A searchset of the patient's Observations, `_count` at a time, with `_include=Observation:subject`.
 
-    Settings: `fhir_next_link` "evil" writes the next link onto the evil path of this origin; `fhir_unreadable_entry`
-    adds a match whose `status` is a number, which no client can read as an Observation.
+    Settings: `fhir_next_link` "evil" writes the next link onto the evil path of this origin, and "repeat" makes it
+    name the page it is on; `fhir_unreadable_entry` adds a match whose `status` is a number, which no client can read
+    as an Observation.
     """
     entry, failure = bearer_for("Observation")
     if failure:
@@ -836,8 +837,8 @@ def search_observations():
     links = [{"relation": "self", "url": f"{fhir_base()}/Observation?{urlencode(query + [('_offset', offset)])}"}]
     if offset + count < total:
         base = origin() + EVIL + "/fhir" if settings["fhir_next_link"] == "evil" else fhir_base()
-        links.append({"relation": "next",
-                      "url": f"{base}/Observation?{urlencode(query + [('_offset', offset + count)])}"})
+        following = offset if settings["fhir_next_link"] == "repeat" else offset + count
+        links.append({"relation": "next", "url": f"{base}/Observation?{urlencode(query + [('_offset', following)])}"})
     return jsonify({"resourceType": "Bundle", "type": "searchset", "total": total, "link": links,
                     "entry": entries})
 

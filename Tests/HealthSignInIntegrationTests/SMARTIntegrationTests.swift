@@ -698,6 +698,30 @@ final class SMARTIntegrationTests: EachServerTestCase {
         }
     }
 
+    func testTheFHIRClientsPagesEndAtTheLastPageOrWhereANextLinkRepeats() async throws {
+        try await journey {
+            let fhir = FHIRClient(try backend())
+            var ids: [String?] = []
+            for try await page in fhir.pages("Observation", ["patient": "smart-patient-1", "_count": "1"]) {
+                ids += page.matches(of: FHIRObservation.self).map(\.id)
+            }
+            XCTAssertEqual(ids, ["smart-patient-1-obs-1", "smart-patient-1-obs-2", "smart-patient-1-obs-3"])
+
+            // A server whose next link names the page it is on would be followed forever.
+            try await server.configure(["fhir_next_link": "repeat"])
+            var pages = 0
+            do {
+                for try await _ in fhir.pages("Observation", ["patient": "smart-patient-1", "_count": "1"]) {
+                    pages += 1
+                }
+                XCTFail("a next link naming its own page was followed to an end")
+            } catch {
+                XCTAssertEqual(error as? PagingError, .repeatedCursor, "\(error)")
+            }
+            XCTAssertEqual(pages, 2, "the first page, then its next link once")
+        }
+    }
+
     func testTheFHIRClientRefreshesARefusedTokenOnceWhetherTheServerExplainsTheRefusalOrNot() async throws {
         try await journey {
             for explained in [false, true] {

@@ -30,6 +30,11 @@ extension FHIRAPIClient {
     ///   sent; otherwise what ``search(_:_:token:)`` throws.
     public func page(after page: FHIRSearchPage, token: BearerToken) async throws -> FHIRSearchPage? {
         guard let next = page.next else { return nil }
+        return try await self.page(at: next, token: token)
+    }
+
+    /// The page at `next`, a page's `next` link, once it is on the base URL's origin and under its path.
+    func page(at next: URL, token: BearerToken) async throws -> FHIRSearchPage {
         guard let base = configuration.servers.base else { throw ConfigurationError.missingServer("base") }
         guard FHIRServerScope(base: base).contains(next) else {
             throw PagingError.linkLeavesServer(link: Redaction.url(next), server: Redaction.url(base))

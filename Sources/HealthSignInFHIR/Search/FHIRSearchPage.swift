@@ -18,6 +18,14 @@ public struct FHIRSearchPage: Sendable, Equatable {
     /// The next page's URL, when the server offers one; ``FHIRAPIClient/page(after:token:)`` reads it.
     public var next: URL?
 
+    /// Where a page of a search is: the first page, or the `next` link of the page before.
+    public enum Position: Hashable, Sendable {
+        /// The search itself.
+        case first
+        /// The page at a previous page's `next` link.
+        case next(URL)
+    }
+
     /// Creates a page from its parts.
     public init(
         entries: [BundleEntry], unreadableEntries: [ResponseDecodingError] = [], total: Int? = nil,

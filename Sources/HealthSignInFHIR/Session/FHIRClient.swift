@@ -84,6 +84,27 @@ public struct FHIRClient: Sendable {
         return try await withAPIClient { client, token in try await client.page(after: page, token: token) }
     }
 
+    /// Every page of a search, each fetched when the sequence is iterated to it: the first page, then each page's
+    /// `next` link as ``page(after:)`` follows it.
+    ///
+    /// A server whose `next` link names a page already fetched would be followed forever; the sequence ends with
+    /// `PagingError.repeatedCursor` instead.
+    ///
+    /// - Throws: while iterating, what ``page(after:)`` throws.
+    public func pages(_ resourceType: String, _ parameters: KeyValuePairs<String, String> = [:])
+        -> PageSequence<FHIRSearchPage.Position, FHIRSearchPage>
+    {
+        PageSequence(first: .first) { position in
+            switch position {
+            case .first: return try await search(resourceType, parameters)
+            case .next(let link):
+                return try await withAPIClient { client, token in try await client.page(at: link, token: token) }
+            }
+        } next: { _, page in
+            page.next.map { .next($0) }
+        }
+    }
+
     /// Creates `resource`, conditionally when `ifNoneExist` names a search (see
     /// ``FHIRAPIClient/create(_:ifNoneExist:token:)``).
     ///

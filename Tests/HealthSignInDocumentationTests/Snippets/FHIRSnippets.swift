@@ -22,11 +22,9 @@ func smartTypedFHIR(session: SMARTSession, browser: some AuthorizationBrowser) a
 func backendTypedSearch(backend: SMARTBackendClient) async throws {
     // snippet backend-typed-search
     let fhir = FHIRClient(backend)   // the configured FHIR base URL and the backend's token
-    var page: FHIRSearchPage? = try await fhir.search("Observation", ["patient": "123", "_count": "50"])
-    while let current = page {
-        for observation in current.matches(of: FHIRObservation.self) { print(observation.id ?? "?") }
-        // The next link is followed only on the grant's server and under its base path: the token goes with it.
-        page = try await fhir.page(after: current)
+    // Each next link is followed only on the grant's server and under its base path: the token goes with it.
+    for try await page in fhir.pages("Observation", ["patient": "123", "_count": "50"]) {
+        for observation in page.matches(of: FHIRObservation.self) { print(observation.id ?? "?") }
     }
     // end snippet
 }

@@ -105,7 +105,8 @@ final class SMARTServerUnderTest: Sendable {
             case ("evil_redirect_uri", let value as String): changed.attacker.redirectURI = value
             case ("evil_issuer", let value as String): changed.attacker.issuer = value
             case ("evil_iss_supported", let value as Bool): changed.attacker.announcesIssuerParameter = value
-            case ("fhir_next_link", let value as String): changed.nextSearchLinkOnAttacker = value == "evil"
+            case ("fhir_next_link", let value as String):
+                (changed.nextSearchLinkOnAttacker, changed.nextSearchLinkRepeats) = (value == "evil", value == "repeat")
             case ("fhir_unreadable_entry", let value as Bool): changed.addsUnreadableSearchEntry = value
             case ("fhir_refusal_outcome", let value as Bool): changed.explainsRefusedTokens = value
             default: throw EmulatorError.control("smart", "the in-process server has no setting \(name)")

@@ -170,7 +170,7 @@ extension SMARTTestServer {
         var links = [link("self", fhirBase, offset: start)]
         if start + size < total {
             let base = settings.nextSearchLinkOnAttacker ? reached(request).origin + "/evil/fhir" : fhirBase
-            links.append(link("next", base, offset: start + size))
+            links.append(link("next", base, offset: settings.nextSearchLinkRepeats ? start : start + size))
         }
         return .json(
             200,

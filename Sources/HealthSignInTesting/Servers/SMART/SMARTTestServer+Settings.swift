@@ -54,6 +54,9 @@ extension SMARTTestServer {
         /// Whether a search's next link points at the attacker's FHIR base instead of the server's own (emulator
         /// `fhir_next_link` `evil`).
         public var nextSearchLinkOnAttacker = false
+        /// Whether a search's next link names the page it is on, so a client that follows it never ends (emulator
+        /// `fhir_next_link` `repeat`).
+        public var nextSearchLinkRepeats = false
         /// Whether each search page carries one more match whose `status` is a number, which no client can read as an
         /// Observation (emulator `fhir_unreadable_entry`).
         public var addsUnreadableSearchEntry = false
