@@ -108,10 +108,7 @@ public final class ClientCredentialsSession: Sendable {
     public func withAccessToken<Result: Sendable>(
         _ call: @Sendable (BearerToken) async throws -> Result
     ) async throws -> Result {
-        try await credentials.withCredential { access in
-            guard let token = access.credential.token else { throw CredentialLifecycleError.superseded }
-            return try await call(token.accessToken)
-        }
+        try await withResourceServerAccess { access in try await call(access.token) }
     }
 }
 
