@@ -80,14 +80,15 @@ final class JSONValueDecoderTests: XCTestCase {
         let additionalProperties: [String: JSONValue]
 
         init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: AnyCodingKey.self)
+            let container = try JSONCoding.members(of: decoder, notNull: ["token_type", "scope"])
             accessToken = try container.decode(String.self, forKey: "access_token")
             tokenType = try container.decodeIfPresent(String.self, forKey: "token_type")
             expiresIn = try container.decodeLenientIfPresent(Int.self, forKey: "expires_in")
             scope = try container.decodeIfPresent(String.self, forKey: "scope")
-            let known = ["access_token", "token_type", "expires_in", "scope"]
             var additionalProperties: [String: JSONValue] = [:]
-            for key in container.allKeys where !known.contains(key.stringValue) {
+            let undeclared = JSONCoding.undeclaredKeys(
+                of: decoder, in: container, besides: ["access_token", "token_type", "expires_in", "scope"])
+            for key in undeclared {
                 additionalProperties[key.stringValue] = try container.decode(JSONValue.self, forKey: key)
             }
             self.additionalProperties = additionalProperties
@@ -187,6 +188,41 @@ final class JSONValueDecoderTests: XCTestCase {
         XCTAssertEqual(outcome.issue[0].location, ["a", "b"])
         XCTAssertEqual(outcome.issue[1].details, .coding([try decode(Coding.self, #"{"system":"s","code":"c"}"#)]))
         XCTAssertEqual(outcome.issue[1].location, [])
+    }
+
+    /// The runtime's reader takes a shortcut through the members for the nulls a model refuses and for the members
+    /// it keeps; Foundation's `JSONDecoder` goes through the container. Both give the same model and the same error.
+    func testRefusedNullsAndKeptMembersReadAlikeByEitherDecoder() throws {
+        let documents = [
+            #"{"access_token":"a"}"#,
+            #"{"access_token":"a","token_type":"Bearer","scope":"s","x":{"y":[1,null]},"z":null}"#,
+            #"{"access_token":"a","expires_in":null,"patient":"p","encounter":"e"}"#,
+        ]
+        for document in documents {
+            let ours = try decode(TokenResponse.self, document)
+            XCTAssertEqual(ours, try JSONDecoder().decode(TokenResponse.self, from: Data(document.utf8)), document)
+        }
+        XCTAssertEqual(try decode(TokenResponse.self, documents[1]).additionalProperties.keys.sorted(), ["x", "z"])
+        for refused in [#"{"access_token":"a","scope":null}"#, #"{"token_type":null,"access_token":"a"}"#] {
+            let key = refused.contains("scope") ? "scope" : "token_type"
+            assertFails(TokenResponse.self, refused, "\(key): null, which the schema does not allow")
+            XCTAssertThrowsError(try JSONDecoder().decode(TokenResponse.self, from: Data(refused.utf8))) { error in
+                XCTAssertEqual(
+                    (error as? DecodingError).map { ResponseDecodingError($0).description },
+                    "\(key): null, which the schema does not allow")
+            }
+        }
+    }
+
+    /// A key given twice reads its last member, for the nulls refused as for every other read, and a kept member
+    /// is kept once, with its last value.
+    func testRefusedNullsAndKeptMembersReadTheLastOfADuplicateKey() throws {
+        XCTAssertEqual(try decode(TokenResponse.self, #"{"access_token":"a","scope":null,"scope":"s"}"#).scope, "s")
+        assertFails(
+            TokenResponse.self, #"{"access_token":"a","scope":"s","scope":null}"#,
+            "scope: null, which the schema does not allow")
+        let kept = try decode(TokenResponse.self, #"{"access_token":"a","x":1,"y":2,"x":3}"#).additionalProperties
+        XCTAssertEqual(kept, ["x": 3, "y": 2])
     }
 
     func testGeneratedStyleModelsReportPaths() {

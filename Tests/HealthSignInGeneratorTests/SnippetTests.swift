@@ -350,9 +350,9 @@ final class SnippetTests: XCTestCase {
             """
                         let container = try HealthSignInCore.JSONCoding.members(of: decoder, notNull: ["id"])
                         self.id = try container.decodeIfPresent(Swift.String.self, forKey: "id")
-                        let declared: [Swift.String] = ["id"]
                         var additionalProperties: [Swift.String: Swift.Int] = [:]
-                        for key in container.allKeys where !declared.contains(key.stringValue) {
+                        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: ["id"])
+                        for key in undeclared {
                             additionalProperties[key.stringValue] = try container.decode(Swift.Int.self, forKey: key)
                         }
                         self.additionalProperties = additionalProperties

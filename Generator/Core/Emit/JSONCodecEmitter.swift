@@ -96,14 +96,15 @@ struct JSONCodecEmitter: CodecEmitter {
             }
             // additionalProperties counts only the schema's own properties as declared (beside allOf, the parts'
             // members are additional too).
-            let declared = knownKeys(keyed.filter { type.declaredNames?.contains($0.wireName) ?? true })
+            let declared = keyLiterals(keyed.filter { type.declaredNames?.contains($0.wireName) ?? true })
             if type.isClosed {
-                p.line("try container.expectNoMembers(besides: \(declared))")
+                p.line("try container.expectNoMembers(besides: [\(declared.joined(separator: ", "))])")
             }
             if let extra {
-                p.line("let declared: [Swift.String] = \(declared)")
                 p.line("var additionalProperties: [Swift.String: \(extra.swiftType)] = [:]")
-                p.block("for key in container.allKeys where !declared.contains(key.stringValue)") { p in
+                let undeclared = "HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: ["
+                p.call("let undeclared = " + undeclared, declared, "])")
+                p.block("for key in undeclared") { p in
                     p.line("additionalProperties[key.stringValue] = \(read(extra, from: "container", key: "key"))")
                 }
                 if delegating {
@@ -162,7 +163,12 @@ struct JSONCodecEmitter: CodecEmitter {
 
     /// The wire names of the properties (and their aliases), as an array literal.
     func knownKeys(_ keyed: [IRProperty]) -> String {
-        "[" + keyed.flatMap { [$0.wireName] + $0.aliases }.map(SwiftLiteral.string).joined(separator: ", ") + "]"
+        "[" + keyLiterals(keyed).joined(separator: ", ") + "]"
+    }
+
+    /// The wire names of the properties (and their aliases), as string literals.
+    func keyLiterals(_ keyed: [IRProperty]) -> [String] {
+        keyed.flatMap { [$0.wireName] + $0.aliases }.map(SwiftLiteral.string)
     }
 
     func key(_ property: IRProperty) -> String {

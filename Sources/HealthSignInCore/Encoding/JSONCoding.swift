@@ -38,16 +38,46 @@ import HealthSignInSchemaSemantics
         -> KeyedDecodingContainer<AnyCodingKey>
     {
         let container = try decoder.container(keyedBy: AnyCodingKey.self)
-        for key in notNull.map({ AnyCodingKey($0) }) where container.contains(key) {
-            if try container.decodeNil(forKey: key) {
-                throw DecodingError.valueNotFound(
-                    Any.self,
-                    .init(
-                        codingPath: container.codingPath + [key],
-                        debugDescription: "null, which the schema does not allow"))
+        if let reader = decoder as? JSONValueDecoding {
+            // The runtime's own reader has the members at hand, and nulls are rare: look at the null members (a
+            // key's last member counts) instead of looking up every key that may not be null.
+            for member in reader.members where member.value.isNull && notNull.contains(member.key) {
+                if reader.member(named: member.key)?.isNull == true {
+                    throw nullRefused(AnyCodingKey(member.key), in: container)
+                }
             }
+            return container
+        }
+        for key in notNull.map({ AnyCodingKey($0) }) where container.contains(key) {
+            if try container.decodeNil(forKey: key) { throw nullRefused(key, in: container) }
         }
         return container
+    }
+
+    private static func nullRefused(_ key: AnyCodingKey, in container: KeyedDecodingContainer<AnyCodingKey>)
+        -> DecodingError
+    {
+        .valueNotFound(
+            Any.self,
+            .init(codingPath: container.codingPath + [key], debugDescription: "null, which the schema does not allow"))
+    }
+
+    /// The keys of the members of the JSON object `container` reads from `decoder`, other than `declared`, each
+    /// once, in the order they first appear: the members a type keeps beyond its properties.
+    ///
+    /// The same as filtering `container.allKeys`, without the runtime's own reader making and casting every key.
+    public static func undeclaredKeys(
+        of decoder: any Decoder, in container: KeyedDecodingContainer<AnyCodingKey>, besides declared: [String]
+    ) -> [AnyCodingKey] {
+        guard let reader = decoder as? JSONValueDecoding else {
+            return container.allKeys.filter { !declared.contains($0.stringValue) }
+        }
+        var keys: [AnyCodingKey] = []
+        var seen = Set<String>()
+        for member in reader.members where !declared.contains(member.key) && seen.insert(member.key).inserted {
+            keys.append(AnyCodingKey(member.key))
+        }
+        return keys
     }
 
     /// The one value of `valid`, the variants of a `oneOf` a JSON value is valid against: JSON Schema's `oneOf`
@@ -80,6 +110,9 @@ extension ResponseDecodingError {
             self.init(
                 path: Self.path(context.codingPath),
                 reason: "expected \(Self.jsonName(type)), \(context.debugDescription.lowercasedFirst)")
+        case .valueNotFound(let type, let context) where type == Any.self:
+            // A null refused whatever the type (a member that may be left out but not be null) says so itself.
+            self.init(path: Self.path(context.codingPath), reason: context.debugDescription)
         case .valueNotFound(let type, let context):
             self.init(path: Self.path(context.codingPath), reason: "expected \(Self.jsonName(type)), found null")
         case .keyNotFound(let key, let context):

@@ -57,7 +57,11 @@ struct JSONKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         let value = try value(forKey: key)
-        if let node = try decoder.withoutDecoder(T.self, from: value, key: key) { return node }
+        if JSONValueDecoding.readsWithoutDecoder(T.self),
+            let node = try decoder.withoutDecoder(T.self, from: value, key: key)
+        {
+            return node
+        }
         return try T(from: decoder.child(value, key: key))
     }
 
@@ -87,7 +91,11 @@ struct JSONKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         guard let value = presentValue(forKey: key) else { return nil }
-        if let node = try decoder.withoutDecoder(T.self, from: value, key: key) { return node }
+        if JSONValueDecoding.readsWithoutDecoder(T.self),
+            let node = try decoder.withoutDecoder(T.self, from: value, key: key)
+        {
+            return node
+        }
         return try T(from: decoder.child(value, key: key))
     }
 

@@ -37,8 +37,14 @@ struct JSONUnkeyedContainer: UnkeyedDecodingContainer {
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
         let value = try next(T.self)
         let key = JSONIndexKey(currentIndex)
-        let decoded =
-            try decoder.withoutDecoder(T.self, from: value, key: key) ?? T(from: decoder.child(value, key: key))
+        let decoded: T
+        if JSONValueDecoding.readsWithoutDecoder(T.self),
+            let node = try decoder.withoutDecoder(T.self, from: value, key: key)
+        {
+            decoded = node
+        } else {
+            decoded = try T(from: decoder.child(value, key: key))
+        }
         currentIndex += 1
         return decoded
     }

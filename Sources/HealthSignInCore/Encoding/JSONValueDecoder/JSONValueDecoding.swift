@@ -59,6 +59,9 @@ final class JSONValueDecoding: Decoder {
     /// Callers decode other types with `T(from: child(value, key: key))` themselves rather than through a shared
     /// helper: nested values recurse through them, and in unoptimized builds every extra frame on each level
     /// counts against the 512 KiB stacks of secondary threads.
+    ///
+    /// Callers ask ``readsWithoutDecoder(_:)`` first: that costs a few comparisons, where merely holding the `T?`
+    /// this returns makes generic code look up the metadata of `Optional<T>`.
     @inline(never)
     func withoutDecoder<T>(_ type: T.Type, from value: JSONValue, key: some CodingKey) throws -> T? {
         if T.self == JSONValue.self { return value as? T }
@@ -67,6 +70,12 @@ final class JSONValueDecoding: Decoder {
         if T.self == Double.self { return try read(Double.self, from: value, key: key) as? T }
         if T.self == Bool.self { return try read(Bool.self, from: value, key: key) as? T }
         return nil
+    }
+
+    /// Whether ``withoutDecoder(_:from:key:)`` reads `type`.
+    @inline(__always)
+    static func readsWithoutDecoder(_ type: Any.Type) -> Bool {
+        type == JSONValue.self || type == String.self || type == Int.self || type == Double.self || type == Bool.self
     }
 
     /// Decodes `type` from this decoder's own node.

@@ -114,9 +114,12 @@ public struct Account: Sendable, Equatable, Decodable, Encodable, HealthSignInCo
         self.descriptionElement = try container.decodeIfPresent(Element.self, forKey: "_description")
         self.guarantor = try container.decodeIfPresent([AccountGuarantor].self, forKey: "guarantor") ?? []
         self.partOf = try container.decodeIfPresent(Reference.self, forKey: "partOf")
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "identifier", "status", "_status", "type", "name", "_name", "subject", "servicePeriod", "coverage", "owner", "description", "_description", "guarantor", "partOf"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "identifier", "status", "_status", "type", "name", "_name",
+            "subject", "servicePeriod", "coverage", "owner", "description", "_description", "guarantor", "partOf"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -42,9 +42,10 @@ public struct AccountCoverage: Sendable, Equatable, Decodable, Encodable, Health
         self.coverage = try container.decode(Reference.self, forKey: "coverage")
         self.priority = try container.decodeIfPresent(Swift.Int.self, forKey: "priority")
         self.priorityElement = try container.decodeIfPresent(Element.self, forKey: "_priority")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "coverage", "priority", "_priority"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "coverage", "priority", "_priority"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -44,9 +44,10 @@ public struct AccountGuarantor: Sendable, Equatable, Decodable, Encodable, Healt
         self.onHold = try container.decodeIfPresent(Swift.Bool.self, forKey: "onHold")
         self.onHoldElement = try container.decodeIfPresent(Element.self, forKey: "_onHold")
         self.period = try container.decodeIfPresent(Period.self, forKey: "period")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "party", "onHold", "_onHold", "period"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "party", "onHold", "_onHold", "period"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -361,9 +361,21 @@ public struct ActivityDefinition: Sendable, Equatable, Decodable, Encodable, Hea
         self.transformElement = try container.decodeIfPresent(Element.self, forKey: "_transform")
         self.dynamicValue = try container.decodeIfPresent(
             [ActivityDefinitionDynamicValue].self, forKey: "dynamicValue") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "url", "_url", "identifier", "version", "_version", "name", "_name", "title", "_title", "subtitle", "_subtitle", "status", "_status", "experimental", "_experimental", "subjectCodeableConcept", "subjectReference", "date", "_date", "publisher", "_publisher", "contact", "description", "_description", "useContext", "jurisdiction", "purpose", "_purpose", "usage", "_usage", "copyright", "_copyright", "approvalDate", "_approvalDate", "lastReviewDate", "_lastReviewDate", "effectivePeriod", "topic", "author", "editor", "reviewer", "endorser", "relatedArtifact", "library", "_library", "kind", "_kind", "profile", "_profile", "code", "intent", "_intent", "priority", "_priority", "doNotPerform", "_doNotPerform", "timingTiming", "timingDateTime", "_timingDateTime", "timingAge", "timingPeriod", "timingRange", "timingDuration", "location", "participant", "productReference", "productCodeableConcept", "quantity", "dosage", "bodySite", "specimenRequirement", "observationRequirement", "observationResultRequirement", "transform", "_transform", "dynamicValue"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "url", "_url", "identifier", "version", "_version", "name",
+            "_name", "title", "_title", "subtitle", "_subtitle", "status", "_status", "experimental", "_experimental",
+            "subjectCodeableConcept", "subjectReference", "date", "_date", "publisher", "_publisher", "contact",
+            "description", "_description", "useContext", "jurisdiction", "purpose", "_purpose", "usage", "_usage",
+            "copyright", "_copyright", "approvalDate", "_approvalDate", "lastReviewDate", "_lastReviewDate",
+            "effectivePeriod", "topic", "author", "editor", "reviewer", "endorser", "relatedArtifact", "library",
+            "_library", "kind", "_kind", "profile", "_profile", "code", "intent", "_intent", "priority", "_priority",
+            "doNotPerform", "_doNotPerform", "timingTiming", "timingDateTime", "_timingDateTime", "timingAge",
+            "timingPeriod", "timingRange", "timingDuration", "location", "participant", "productReference",
+            "productCodeableConcept", "quantity", "dosage", "bodySite", "specimenRequirement", "observationRequirement",
+            "observationResultRequirement", "transform", "_transform", "dynamicValue"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -40,9 +40,10 @@ public struct ActivityDefinitionParticipant: Sendable, Equatable, Decodable, Enc
         self.type = try container.decode(ActionParticipantType.self, forKey: "type")
         self.typeElement = try container.decodeIfPresent(Element.self, forKey: "_type")
         self.role = try container.decodeIfPresent(CodeableConcept.self, forKey: "role")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "type", "_type", "role"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "type", "_type", "role"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

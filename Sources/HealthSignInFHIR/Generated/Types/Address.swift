@@ -95,9 +95,11 @@ public struct Address: Sendable, Equatable, Decodable, Encodable, HealthSignInCo
         self.country = try container.decodeIfPresent(Swift.String.self, forKey: "country")
         self.countryElement = try container.decodeIfPresent(Element.self, forKey: "_country")
         self.period = try container.decodeIfPresent(Period.self, forKey: "period")
-        let declared: [Swift.String] = ["id", "extension", "use", "_use", "type", "_type", "text", "_text", "line", "_line", "city", "_city", "district", "_district", "state", "_state", "postalCode", "_postalCode", "country", "_country", "period"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "use", "_use", "type", "_type", "text", "_text", "line", "_line", "city", "_city",
+            "district", "_district", "state", "_state", "postalCode", "_postalCode", "country", "_country", "period"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

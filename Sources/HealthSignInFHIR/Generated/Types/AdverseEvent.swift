@@ -159,9 +159,14 @@ public struct AdverseEvent: Sendable, Equatable, Decodable, Encodable, HealthSig
             [Reference].self, forKey: "subjectMedicalHistory") ?? []
         self.referenceDocument = try container.decodeIfPresent([Reference].self, forKey: "referenceDocument") ?? []
         self.study = try container.decodeIfPresent([Reference].self, forKey: "study") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "identifier", "actuality", "_actuality", "category", "event", "subject", "encounter", "date", "_date", "detected", "_detected", "recordedDate", "_recordedDate", "resultingCondition", "location", "seriousness", "severity", "outcome", "recorder", "contributor", "suspectEntity", "subjectMedicalHistory", "referenceDocument", "study"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "identifier", "actuality", "_actuality", "category", "event",
+            "subject", "encounter", "date", "_date", "detected", "_detected", "recordedDate", "_recordedDate",
+            "resultingCondition", "location", "seriousness", "severity", "outcome", "recorder", "contributor",
+            "suspectEntity", "subjectMedicalHistory", "referenceDocument", "study"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

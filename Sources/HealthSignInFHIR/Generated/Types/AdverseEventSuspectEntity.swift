@@ -38,9 +38,10 @@ public struct AdverseEventSuspectEntity: Sendable, Equatable, Decodable, Encodab
         self.instance = try container.decode(Reference.self, forKey: "instance")
         self.causality = try container.decodeIfPresent(
             [AdverseEventSuspectEntityCausality].self, forKey: "causality") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "instance", "causality"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "instance", "causality"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

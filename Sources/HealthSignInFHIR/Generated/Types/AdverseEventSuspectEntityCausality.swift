@@ -50,9 +50,11 @@ public struct AdverseEventSuspectEntityCausality: Sendable, Equatable, Decodable
         self.productRelatednessElement = try container.decodeIfPresent(Element.self, forKey: "_productRelatedness")
         self.author = try container.decodeIfPresent(Reference.self, forKey: "author")
         self.method = try container.decodeIfPresent(CodeableConcept.self, forKey: "method")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "assessment", "productRelatedness", "_productRelatedness", "author", "method"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "assessment", "productRelatedness", "_productRelatedness", "author",
+            "method"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

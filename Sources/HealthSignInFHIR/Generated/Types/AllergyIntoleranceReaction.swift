@@ -68,9 +68,11 @@ public struct AllergyIntoleranceReaction: Sendable, Equatable, Decodable, Encoda
         self.severityElement = try container.decodeIfPresent(Element.self, forKey: "_severity")
         self.exposureRoute = try container.decodeIfPresent(CodeableConcept.self, forKey: "exposureRoute")
         self.note = try container.decodeIfPresent([Annotation].self, forKey: "note") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "substance", "manifestation", "description", "_description", "onset", "_onset", "severity", "_severity", "exposureRoute", "note"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "substance", "manifestation", "description", "_description",
+            "onset", "_onset", "severity", "_severity", "exposureRoute", "note"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

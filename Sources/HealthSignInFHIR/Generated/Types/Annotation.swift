@@ -53,9 +53,10 @@ public struct Annotation: Sendable, Equatable, Decodable, Encodable, HealthSignI
         self.timeElement = try container.decodeIfPresent(Element.self, forKey: "_time")
         self.text = try container.decode(Swift.String.self, forKey: "text")
         self.textElement = try container.decodeIfPresent(Element.self, forKey: "_text")
-        let declared: [Swift.String] = ["id", "extension", "authorReference", "authorString", "_authorString", "time", "_time", "text", "_text"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "authorReference", "authorString", "_authorString", "time", "_time", "text", "_text"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

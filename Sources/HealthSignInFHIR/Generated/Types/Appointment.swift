@@ -183,9 +183,15 @@ public struct Appointment: Sendable, Equatable, Decodable, Encodable, HealthSign
         self.basedOn = try container.decodeIfPresent([Reference].self, forKey: "basedOn") ?? []
         self.participant = try container.decode([AppointmentParticipant].self, forKey: "participant")
         self.requestedPeriod = try container.decodeIfPresent([Period].self, forKey: "requestedPeriod") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "identifier", "status", "_status", "cancelationReason", "serviceCategory", "serviceType", "specialty", "appointmentType", "reasonCode", "reasonReference", "priority", "_priority", "description", "_description", "supportingInformation", "start", "_start", "end", "_end", "minutesDuration", "_minutesDuration", "slot", "created", "_created", "comment", "_comment", "patientInstruction", "_patientInstruction", "basedOn", "participant", "requestedPeriod"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "identifier", "status", "_status", "cancelationReason",
+            "serviceCategory", "serviceType", "specialty", "appointmentType", "reasonCode", "reasonReference",
+            "priority", "_priority", "description", "_description", "supportingInformation", "start", "_start", "end",
+            "_end", "minutesDuration", "_minutesDuration", "slot", "created", "_created", "comment", "_comment",
+            "patientInstruction", "_patientInstruction", "basedOn", "participant", "requestedPeriod"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

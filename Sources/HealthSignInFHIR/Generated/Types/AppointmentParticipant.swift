@@ -54,9 +54,11 @@ public struct AppointmentParticipant: Sendable, Equatable, Decodable, Encodable,
         self.status = try container.decode(ParticipationStatus.self, forKey: "status")
         self.statusElement = try container.decodeIfPresent(Element.self, forKey: "_status")
         self.period = try container.decodeIfPresent(Period.self, forKey: "period")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "type", "actor", "required", "_required", "status", "_status", "period"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "type", "actor", "required", "_required", "status", "_status",
+            "period"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -105,9 +105,12 @@ public struct AppointmentResponse: Sendable, Equatable, Decodable, Encodable, He
         self.participantStatusElement = try container.decodeIfPresent(Element.self, forKey: "_participantStatus")
         self.comment = try container.decodeIfPresent(Swift.String.self, forKey: "comment")
         self.commentElement = try container.decodeIfPresent(Element.self, forKey: "_comment")
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "identifier", "appointment", "start", "_start", "end", "_end", "participantType", "actor", "participantStatus", "_participantStatus", "comment", "_comment"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "identifier", "appointment", "start", "_start", "end",
+            "_end", "participantType", "actor", "participantStatus", "_participantStatus", "comment", "_comment"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -84,9 +84,11 @@ public struct Attachment: Sendable, Equatable, Decodable, Encodable, HealthSignI
         self.titleElement = try container.decodeIfPresent(Element.self, forKey: "_title")
         self.creation = try container.decodeIfPresent(Swift.String.self, forKey: "creation")
         self.creationElement = try container.decodeIfPresent(Element.self, forKey: "_creation")
-        let declared: [Swift.String] = ["id", "extension", "contentType", "_contentType", "language", "_language", "data", "_data", "url", "_url", "size", "_size", "hash", "_hash", "title", "_title", "creation", "_creation"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "contentType", "_contentType", "language", "_language", "data", "_data", "url", "_url",
+            "size", "_size", "hash", "_hash", "title", "_title", "creation", "_creation"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -116,9 +116,13 @@ public struct AuditEvent: Sendable, Equatable, Decodable, Encodable, HealthSignI
         self.agent = try container.decode([AuditEventAgent].self, forKey: "agent")
         self.source = try container.decode(AuditEventSource.self, forKey: "source")
         self.entity = try container.decodeIfPresent([AuditEventEntity].self, forKey: "entity") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "type", "subtype", "action", "_action", "period", "recorded", "_recorded", "outcome", "_outcome", "outcomeDesc", "_outcomeDesc", "purposeOfEvent", "agent", "source", "entity"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "type", "subtype", "action", "_action", "period", "recorded",
+            "_recorded", "outcome", "_outcome", "outcomeDesc", "_outcomeDesc", "purposeOfEvent", "agent", "source",
+            "entity"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -83,9 +83,11 @@ public struct AuditEventAgent: Sendable, Equatable, Decodable, Encodable, Health
         self.media = try container.decodeIfPresent(Coding.self, forKey: "media")
         self.network = try container.decodeIfPresent(AuditEventAgentNetwork.self, forKey: "network")
         self.purposeOfUse = try container.decodeIfPresent([CodeableConcept].self, forKey: "purposeOfUse") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "type", "role", "who", "altId", "_altId", "name", "_name", "requestor", "_requestor", "location", "policy", "_policy", "media", "network", "purposeOfUse"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "type", "role", "who", "altId", "_altId", "name", "_name",
+            "requestor", "_requestor", "location", "policy", "_policy", "media", "network", "purposeOfUse"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

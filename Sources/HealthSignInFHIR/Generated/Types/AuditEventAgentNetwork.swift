@@ -44,9 +44,10 @@ public struct AuditEventAgentNetwork: Sendable, Equatable, Decodable, Encodable,
         self.addressElement = try container.decodeIfPresent(Element.self, forKey: "_address")
         self.type = try container.decodeIfPresent(AuditEventAgentNetworkType.self, forKey: "type")
         self.typeElement = try container.decodeIfPresent(Element.self, forKey: "_type")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "address", "_address", "type", "_type"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "address", "_address", "type", "_type"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -74,9 +74,11 @@ public struct AuditEventEntity: Sendable, Equatable, Decodable, Encodable, Healt
         self.query = try container.decodeIfPresent(Swift.String.self, forKey: "query")
         self.queryElement = try container.decodeIfPresent(Element.self, forKey: "_query")
         self.detail = try container.decodeIfPresent([AuditEventEntityDetail].self, forKey: "detail") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "what", "type", "role", "lifecycle", "securityLabel", "name", "_name", "description", "_description", "query", "_query", "detail"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "what", "type", "role", "lifecycle", "securityLabel", "name",
+            "_name", "description", "_description", "query", "_query", "detail"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -53,9 +53,11 @@ public struct AuditEventEntityDetail: Sendable, Equatable, Decodable, Encodable,
         self.valueStringElement = try container.decodeIfPresent(Element.self, forKey: "_valueString")
         self.valueBase64Binary = try container.decodeIfPresent(Swift.String.self, forKey: "valueBase64Binary")
         self.valueBase64BinaryElement = try container.decodeIfPresent(Element.self, forKey: "_valueBase64Binary")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "type", "_type", "valueString", "_valueString", "valueBase64Binary", "_valueBase64Binary"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "type", "_type", "valueString", "_valueString", "valueBase64Binary",
+            "_valueBase64Binary"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

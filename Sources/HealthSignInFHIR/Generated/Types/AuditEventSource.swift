@@ -44,9 +44,10 @@ public struct AuditEventSource: Sendable, Equatable, Decodable, Encodable, Healt
         self.siteElement = try container.decodeIfPresent(Element.self, forKey: "_site")
         self.observer = try container.decode(Reference.self, forKey: "observer")
         self.type = try container.decodeIfPresent([Coding].self, forKey: "type") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "site", "_site", "observer", "type"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "site", "_site", "observer", "type"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -83,9 +83,12 @@ public struct Basic: Sendable, Equatable, Decodable, Encodable, HealthSignInCore
         self.created = try container.decodeIfPresent(Swift.String.self, forKey: "created")
         self.createdElement = try container.decodeIfPresent(Element.self, forKey: "_created")
         self.author = try container.decodeIfPresent(Reference.self, forKey: "author")
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "identifier", "code", "subject", "created", "_created", "author"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "identifier", "code", "subject", "created", "_created",
+            "author"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

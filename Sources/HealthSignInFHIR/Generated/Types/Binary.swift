@@ -65,9 +65,11 @@ public struct Binary: Sendable, Equatable, Decodable, Encodable, HealthSignInCor
         self.securityContext = try container.decodeIfPresent(Reference.self, forKey: "securityContext")
         self.data = try container.decodeIfPresent(Swift.String.self, forKey: "data")
         self.dataElement = try container.decodeIfPresent(Element.self, forKey: "_data")
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "contentType", "_contentType", "securityContext", "data", "_data"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language",
+            "contentType", "_contentType", "securityContext", "data", "_data"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

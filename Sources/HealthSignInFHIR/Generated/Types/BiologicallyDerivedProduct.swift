@@ -120,9 +120,13 @@ public struct BiologicallyDerivedProduct: Sendable, Equatable, Decodable, Encoda
         self.manipulation = try container.decodeIfPresent(
             BiologicallyDerivedProductManipulation.self, forKey: "manipulation")
         self.storage = try container.decodeIfPresent([BiologicallyDerivedProductStorage].self, forKey: "storage") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "identifier", "productCategory", "_productCategory", "productCode", "status", "_status", "request", "quantity", "_quantity", "parent", "collection", "processing", "manipulation", "storage"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "identifier", "productCategory", "_productCategory",
+            "productCode", "status", "_status", "request", "quantity", "_quantity", "parent", "collection",
+            "processing", "manipulation", "storage"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

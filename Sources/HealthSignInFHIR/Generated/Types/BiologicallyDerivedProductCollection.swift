@@ -50,9 +50,11 @@ public struct BiologicallyDerivedProductCollection: Sendable, Equatable, Decodab
         self.collectedDateTime = try container.decodeIfPresent(Swift.String.self, forKey: "collectedDateTime")
         self.collectedDateTimeElement = try container.decodeIfPresent(Element.self, forKey: "_collectedDateTime")
         self.collectedPeriod = try container.decodeIfPresent(Period.self, forKey: "collectedPeriod")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "collector", "source", "collectedDateTime", "_collectedDateTime", "collectedPeriod"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "collector", "source", "collectedDateTime", "_collectedDateTime",
+            "collectedPeriod"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -50,9 +50,11 @@ public struct BiologicallyDerivedProductManipulation: Sendable, Equatable, Decod
         self.timeDateTime = try container.decodeIfPresent(Swift.String.self, forKey: "timeDateTime")
         self.timeDateTimeElement = try container.decodeIfPresent(Element.self, forKey: "_timeDateTime")
         self.timePeriod = try container.decodeIfPresent(Period.self, forKey: "timePeriod")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "description", "_description", "timeDateTime", "_timeDateTime", "timePeriod"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "description", "_description", "timeDateTime", "_timeDateTime",
+            "timePeriod"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

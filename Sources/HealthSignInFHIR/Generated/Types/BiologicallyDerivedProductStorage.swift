@@ -57,9 +57,11 @@ public struct BiologicallyDerivedProductStorage: Sendable, Equatable, Decodable,
         self.scale = try container.decodeIfPresent(BiologicallyDerivedProductStorageScale.self, forKey: "scale")
         self.scaleElement = try container.decodeIfPresent(Element.self, forKey: "_scale")
         self.duration = try container.decodeIfPresent(Period.self, forKey: "duration")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "description", "_description", "temperature", "_temperature", "scale", "_scale", "duration"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "description", "_description", "temperature", "_temperature",
+            "scale", "_scale", "duration"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -100,9 +100,12 @@ public struct BodyStructure: Sendable, Equatable, Decodable, Encodable, HealthSi
         self.descriptionElement = try container.decodeIfPresent(Element.self, forKey: "_description")
         self.image = try container.decodeIfPresent([Attachment].self, forKey: "image") ?? []
         self.patient = try container.decode(Reference.self, forKey: "patient")
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "identifier", "active", "_active", "morphology", "location", "locationQualifier", "description", "_description", "image", "patient"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "identifier", "active", "_active", "morphology", "location",
+            "locationQualifier", "description", "_description", "image", "patient"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -55,9 +55,11 @@ public struct BundleEntry: Sendable, Equatable, Decodable, Encodable, HealthSign
         self.search = try container.decodeIfPresent(BundleEntrySearch.self, forKey: "search")
         self.request = try container.decodeIfPresent(BundleEntryRequest.self, forKey: "request")
         self.response = try container.decodeIfPresent(BundleEntryResponse.self, forKey: "response")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "link", "fullUrl", "_fullUrl", "resource", "search", "request", "response"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "link", "fullUrl", "_fullUrl", "resource", "search", "request",
+            "response"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

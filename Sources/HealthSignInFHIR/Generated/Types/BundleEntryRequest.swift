@@ -75,9 +75,11 @@ public struct BundleEntryRequest: Sendable, Equatable, Decodable, Encodable, Hea
         self.ifMatchElement = try container.decodeIfPresent(Element.self, forKey: "_ifMatch")
         self.ifNoneExist = try container.decodeIfPresent(Swift.String.self, forKey: "ifNoneExist")
         self.ifNoneExistElement = try container.decodeIfPresent(Element.self, forKey: "_ifNoneExist")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "method", "_method", "url", "_url", "ifNoneMatch", "_ifNoneMatch", "ifModifiedSince", "_ifModifiedSince", "ifMatch", "_ifMatch", "ifNoneExist", "_ifNoneExist"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "method", "_method", "url", "_url", "ifNoneMatch", "_ifNoneMatch",
+            "ifModifiedSince", "_ifModifiedSince", "ifMatch", "_ifMatch", "ifNoneExist", "_ifNoneExist"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -64,9 +64,11 @@ public struct BundleEntryResponse: Sendable, Equatable, Decodable, Encodable, He
         self.lastModified = try container.decodeIfPresent(Swift.String.self, forKey: "lastModified")
         self.lastModifiedElement = try container.decodeIfPresent(Element.self, forKey: "_lastModified")
         self.outcome = try container.decodeIfPresent(Resource.self, forKey: "outcome")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "status", "_status", "location", "_location", "etag", "_etag", "lastModified", "_lastModified", "outcome"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "status", "_status", "location", "_location", "etag", "_etag",
+            "lastModified", "_lastModified", "outcome"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

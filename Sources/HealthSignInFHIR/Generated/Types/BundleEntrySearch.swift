@@ -44,9 +44,10 @@ public struct BundleEntrySearch: Sendable, Equatable, Decodable, Encodable, Heal
         self.modeElement = try container.decodeIfPresent(Element.self, forKey: "_mode")
         self.score = try container.decodeIfPresent(HealthSignInCore.JSONNumber.self, forKey: "score")
         self.scoreElement = try container.decodeIfPresent(Element.self, forKey: "_score")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "mode", "_mode", "score", "_score"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "mode", "_mode", "score", "_score"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

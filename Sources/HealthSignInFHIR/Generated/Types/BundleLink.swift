@@ -44,9 +44,10 @@ public struct BundleLink: Sendable, Equatable, Decodable, Encodable, HealthSignI
         self.relationElement = try container.decodeIfPresent(Element.self, forKey: "_relation")
         self.url = try container.decode(Swift.String.self, forKey: "url")
         self.urlElement = try container.decodeIfPresent(Element.self, forKey: "_url")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "relation", "_relation", "url", "_url"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "relation", "_relation", "url", "_url"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

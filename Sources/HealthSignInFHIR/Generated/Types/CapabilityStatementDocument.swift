@@ -52,9 +52,11 @@ public struct CapabilityStatementDocument: Sendable, Equatable, Decodable, Encod
         self.documentationElement = try container.decodeIfPresent(Element.self, forKey: "_documentation")
         self.profile = try container.decode(Swift.String.self, forKey: "profile")
         self.profileElement = try container.decodeIfPresent(Element.self, forKey: "_profile")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "mode", "_mode", "documentation", "_documentation", "profile", "_profile"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "mode", "_mode", "documentation", "_documentation", "profile",
+            "_profile"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

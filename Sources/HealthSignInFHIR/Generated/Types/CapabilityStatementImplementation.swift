@@ -48,9 +48,10 @@ public struct CapabilityStatementImplementation: Sendable, Equatable, Decodable,
         self.url = try container.decodeIfPresent(Swift.String.self, forKey: "url")
         self.urlElement = try container.decodeIfPresent(Element.self, forKey: "_url")
         self.custodian = try container.decodeIfPresent(Reference.self, forKey: "custodian")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "description", "_description", "url", "_url", "custodian"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "description", "_description", "url", "_url", "custodian"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

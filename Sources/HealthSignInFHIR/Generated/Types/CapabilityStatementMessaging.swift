@@ -56,9 +56,11 @@ public struct CapabilityStatementMessaging: Sendable, Equatable, Decodable, Enco
         self.documentationElement = try container.decodeIfPresent(Element.self, forKey: "_documentation")
         self.supportedMessage = try container.decodeIfPresent(
             [CapabilityStatementMessagingSupportedMessage].self, forKey: "supportedMessage") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "endpoint", "reliableCache", "_reliableCache", "documentation", "_documentation", "supportedMessage"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "endpoint", "reliableCache", "_reliableCache", "documentation",
+            "_documentation", "supportedMessage"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -41,9 +41,10 @@ public struct CapabilityStatementMessagingEndpoint: Sendable, Equatable, Decodab
         self.`protocol` = try container.decode(Coding.self, forKey: "protocol")
         self.address = try container.decode(Swift.String.self, forKey: "address")
         self.addressElement = try container.decodeIfPresent(Element.self, forKey: "_address")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "protocol", "address", "_address"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "protocol", "address", "_address"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -44,9 +44,10 @@ public struct CapabilityStatementMessagingSupportedMessage: Sendable, Equatable,
         self.modeElement = try container.decodeIfPresent(Element.self, forKey: "_mode")
         self.definition = try container.decode(Swift.String.self, forKey: "definition")
         self.definitionElement = try container.decodeIfPresent(Element.self, forKey: "_definition")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "mode", "_mode", "definition", "_definition"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "mode", "_mode", "definition", "_definition"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -76,9 +76,11 @@ public struct CapabilityStatementRest: Sendable, Equatable, Decodable, Encodable
             [CapabilityStatementRestResourceOperation].self, forKey: "operation") ?? []
         self.compartment = try container.decodeIfPresent([Swift.String].self, forKey: "compartment") ?? []
         self.compartmentElement = try container.decodeIfPresent([Element].self, forKey: "_compartment") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "mode", "_mode", "documentation", "_documentation", "security", "resource", "interaction", "searchParam", "operation", "compartment", "_compartment"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "mode", "_mode", "documentation", "_documentation", "security",
+            "resource", "interaction", "searchParam", "operation", "compartment", "_compartment"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

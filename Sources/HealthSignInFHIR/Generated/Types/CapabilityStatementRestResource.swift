@@ -160,9 +160,15 @@ public struct CapabilityStatementRestResource: Sendable, Equatable, Decodable, E
             [CapabilityStatementRestResourceSearchParam].self, forKey: "searchParam") ?? []
         self.operation = try container.decodeIfPresent(
             [CapabilityStatementRestResourceOperation].self, forKey: "operation") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "type", "_type", "profile", "_profile", "supportedProfile", "_supportedProfile", "documentation", "_documentation", "interaction", "versioning", "_versioning", "readHistory", "_readHistory", "updateCreate", "_updateCreate", "conditionalCreate", "_conditionalCreate", "conditionalRead", "_conditionalRead", "conditionalUpdate", "_conditionalUpdate", "conditionalDelete", "_conditionalDelete", "referencePolicy", "_referencePolicy", "searchInclude", "_searchInclude", "searchRevInclude", "_searchRevInclude", "searchParam", "operation"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "type", "_type", "profile", "_profile", "supportedProfile",
+            "_supportedProfile", "documentation", "_documentation", "interaction", "versioning", "_versioning",
+            "readHistory", "_readHistory", "updateCreate", "_updateCreate", "conditionalCreate", "_conditionalCreate",
+            "conditionalRead", "_conditionalRead", "conditionalUpdate", "_conditionalUpdate", "conditionalDelete",
+            "_conditionalDelete", "referencePolicy", "_referencePolicy", "searchInclude", "_searchInclude",
+            "searchRevInclude", "_searchRevInclude", "searchParam", "operation"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -44,9 +44,10 @@ public struct CapabilityStatementRestResourceInteraction: Sendable, Equatable, D
         self.codeElement = try container.decodeIfPresent(Element.self, forKey: "_code")
         self.documentation = try container.decodeIfPresent(Swift.String.self, forKey: "documentation")
         self.documentationElement = try container.decodeIfPresent(Element.self, forKey: "_documentation")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "code", "_code", "documentation", "_documentation"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "code", "_code", "documentation", "_documentation"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

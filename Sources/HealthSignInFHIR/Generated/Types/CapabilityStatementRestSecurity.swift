@@ -48,9 +48,10 @@ public struct CapabilityStatementRestSecurity: Sendable, Equatable, Decodable, E
         self.service = try container.decodeIfPresent([CodeableConcept].self, forKey: "service") ?? []
         self.descriptionText = try container.decodeIfPresent(Swift.String.self, forKey: "description")
         self.descriptionElement = try container.decodeIfPresent(Element.self, forKey: "_description")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "cors", "_cors", "service", "description", "_description"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "cors", "_cors", "service", "description", "_description"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

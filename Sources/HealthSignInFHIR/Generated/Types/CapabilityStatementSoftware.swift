@@ -52,9 +52,11 @@ public struct CapabilityStatementSoftware: Sendable, Equatable, Decodable, Encod
         self.versionElement = try container.decodeIfPresent(Element.self, forKey: "_version")
         self.releaseDate = try container.decodeIfPresent(Swift.String.self, forKey: "releaseDate")
         self.releaseDateElement = try container.decodeIfPresent(Element.self, forKey: "_releaseDate")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "name", "_name", "version", "_version", "releaseDate", "_releaseDate"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "name", "_name", "version", "_version", "releaseDate",
+            "_releaseDate"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -51,9 +51,11 @@ public struct CarePlanActivity: Sendable, Equatable, Decodable, Encodable, Healt
         self.progress = try container.decodeIfPresent([Annotation].self, forKey: "progress") ?? []
         self.reference = try container.decodeIfPresent(Reference.self, forKey: "reference")
         self.detail = try container.decodeIfPresent(CarePlanActivityDetail.self, forKey: "detail")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "outcomeCodeableConcept", "outcomeReference", "progress", "reference", "detail"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "outcomeCodeableConcept", "outcomeReference", "progress",
+            "reference", "detail"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -138,9 +138,14 @@ public struct CarePlanActivityDetail: Sendable, Equatable, Decodable, Encodable,
         self.quantity = try container.decodeIfPresent(Quantity.self, forKey: "quantity")
         self.descriptionText = try container.decodeIfPresent(Swift.String.self, forKey: "description")
         self.descriptionElement = try container.decodeIfPresent(Element.self, forKey: "_description")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "kind", "_kind", "instantiatesCanonical", "_instantiatesCanonical", "instantiatesUri", "_instantiatesUri", "code", "reasonCode", "reasonReference", "goal", "status", "_status", "statusReason", "doNotPerform", "_doNotPerform", "scheduledTiming", "scheduledPeriod", "scheduledString", "_scheduledString", "location", "performer", "productCodeableConcept", "productReference", "dailyAmount", "quantity", "description", "_description"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "kind", "_kind", "instantiatesCanonical", "_instantiatesCanonical",
+            "instantiatesUri", "_instantiatesUri", "code", "reasonCode", "reasonReference", "goal", "status", "_status",
+            "statusReason", "doNotPerform", "_doNotPerform", "scheduledTiming", "scheduledPeriod", "scheduledString",
+            "_scheduledString", "location", "performer", "productCodeableConcept", "productReference", "dailyAmount",
+            "quantity", "description", "_description"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -119,9 +119,13 @@ public struct CareTeam: Sendable, Equatable, Decodable, Encodable, HealthSignInC
             [Reference].self, forKey: "managingOrganization") ?? []
         self.telecom = try container.decodeIfPresent([ContactPoint].self, forKey: "telecom") ?? []
         self.note = try container.decodeIfPresent([Annotation].self, forKey: "note") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "identifier", "status", "_status", "category", "name", "_name", "subject", "encounter", "period", "participant", "reasonCode", "reasonReference", "managingOrganization", "telecom", "note"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "identifier", "status", "_status", "category", "name",
+            "_name", "subject", "encounter", "period", "participant", "reasonCode", "reasonReference",
+            "managingOrganization", "telecom", "note"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

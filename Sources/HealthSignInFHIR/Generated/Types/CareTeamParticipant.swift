@@ -44,9 +44,10 @@ public struct CareTeamParticipant: Sendable, Equatable, Decodable, Encodable, He
         self.member = try container.decodeIfPresent(Reference.self, forKey: "member")
         self.onBehalfOf = try container.decodeIfPresent(Reference.self, forKey: "onBehalfOf")
         self.period = try container.decodeIfPresent(Period.self, forKey: "period")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "role", "member", "onBehalfOf", "period"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "role", "member", "onBehalfOf", "period"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

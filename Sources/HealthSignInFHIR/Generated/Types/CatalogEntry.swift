@@ -131,9 +131,14 @@ public struct CatalogEntry: Sendable, Equatable, Decodable, Encodable, HealthSig
         self.additionalClassification = try container.decodeIfPresent(
             [CodeableConcept].self, forKey: "additionalClassification") ?? []
         self.relatedEntry = try container.decodeIfPresent([CatalogEntryRelatedEntry].self, forKey: "relatedEntry") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "identifier", "type", "orderable", "_orderable", "referencedItem", "additionalIdentifier", "classification", "status", "_status", "validityPeriod", "validTo", "_validTo", "lastUpdated", "_lastUpdated", "additionalCharacteristic", "additionalClassification", "relatedEntry"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "identifier", "type", "orderable", "_orderable",
+            "referencedItem", "additionalIdentifier", "classification", "status", "_status", "validityPeriod",
+            "validTo", "_validTo", "lastUpdated", "_lastUpdated", "additionalCharacteristic",
+            "additionalClassification", "relatedEntry"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

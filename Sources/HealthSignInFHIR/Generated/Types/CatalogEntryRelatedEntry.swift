@@ -41,9 +41,10 @@ public struct CatalogEntryRelatedEntry: Sendable, Equatable, Decodable, Encodabl
         self.relationtype = try container.decode(CatalogEntryRelationType.self, forKey: "relationtype")
         self.relationtypeElement = try container.decodeIfPresent(Element.self, forKey: "_relationtype")
         self.item = try container.decode(Reference.self, forKey: "item")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "relationtype", "_relationtype", "item"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "relationtype", "_relationtype", "item"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

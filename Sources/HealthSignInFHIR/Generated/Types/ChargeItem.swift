@@ -207,9 +207,17 @@ public struct ChargeItem: Sendable, Equatable, Decodable, Encodable, HealthSignI
         self.note = try container.decodeIfPresent([Annotation].self, forKey: "note") ?? []
         self.supportingInformation = try container.decodeIfPresent(
             [Reference].self, forKey: "supportingInformation") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "identifier", "definitionUri", "_definitionUri", "definitionCanonical", "_definitionCanonical", "status", "_status", "partOf", "code", "subject", "context", "occurrenceDateTime", "_occurrenceDateTime", "occurrencePeriod", "occurrenceTiming", "performer", "performingOrganization", "requestingOrganization", "costCenter", "quantity", "bodysite", "factorOverride", "_factorOverride", "priceOverride", "overrideReason", "_overrideReason", "enterer", "enteredDate", "_enteredDate", "reason", "service", "productReference", "productCodeableConcept", "account", "note", "supportingInformation"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "identifier", "definitionUri", "_definitionUri",
+            "definitionCanonical", "_definitionCanonical", "status", "_status", "partOf", "code", "subject", "context",
+            "occurrenceDateTime", "_occurrenceDateTime", "occurrencePeriod", "occurrenceTiming", "performer",
+            "performingOrganization", "requestingOrganization", "costCenter", "quantity", "bodysite", "factorOverride",
+            "_factorOverride", "priceOverride", "overrideReason", "_overrideReason", "enterer", "enteredDate",
+            "_enteredDate", "reason", "service", "productReference", "productCodeableConcept", "account", "note",
+            "supportingInformation"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -53,9 +53,11 @@ public struct ChargeItemDefinitionApplicability: Sendable, Equatable, Decodable,
         self.languageElement = try container.decodeIfPresent(Element.self, forKey: "_language")
         self.expression = try container.decodeIfPresent(Swift.String.self, forKey: "expression")
         self.expressionElement = try container.decodeIfPresent(Element.self, forKey: "_expression")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "description", "_description", "language", "_language", "expression", "_expression"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "description", "_description", "language", "_language",
+            "expression", "_expression"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -41,9 +41,10 @@ public struct ChargeItemDefinitionPropertyGroup: Sendable, Equatable, Decodable,
             [ChargeItemDefinitionApplicability].self, forKey: "applicability") ?? []
         self.priceComponent = try container.decodeIfPresent(
             [ChargeItemDefinitionPropertyGroupPriceComponent].self, forKey: "priceComponent") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "applicability", "priceComponent"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "applicability", "priceComponent"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -173,9 +173,14 @@ public struct Claim: Sendable, Equatable, Decodable, Encodable, HealthSignInCore
         self.accident = try container.decodeIfPresent(ClaimAccident.self, forKey: "accident")
         self.item = try container.decodeIfPresent([ClaimItem].self, forKey: "item") ?? []
         self.total = try container.decodeIfPresent(Money.self, forKey: "total")
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "identifier", "status", "_status", "type", "subType", "use", "_use", "patient", "billablePeriod", "created", "_created", "enterer", "insurer", "provider", "priority", "fundsReserve", "related", "prescription", "originalPrescription", "payee", "referral", "facility", "careTeam", "supportingInfo", "diagnosis", "procedure", "insurance", "accident", "item", "total"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "identifier", "status", "_status", "type", "subType", "use",
+            "_use", "patient", "billablePeriod", "created", "_created", "enterer", "insurer", "provider", "priority",
+            "fundsReserve", "related", "prescription", "originalPrescription", "payee", "referral", "facility",
+            "careTeam", "supportingInfo", "diagnosis", "procedure", "insurance", "accident", "item", "total"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

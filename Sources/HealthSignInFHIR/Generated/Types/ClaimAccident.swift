@@ -47,9 +47,10 @@ public struct ClaimAccident: Sendable, Equatable, Decodable, Encodable, HealthSi
         self.type = try container.decodeIfPresent(CodeableConcept.self, forKey: "type")
         self.locationAddress = try container.decodeIfPresent(Address.self, forKey: "locationAddress")
         self.locationReference = try container.decodeIfPresent(Reference.self, forKey: "locationReference")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "date", "_date", "type", "locationAddress", "locationReference"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "date", "_date", "type", "locationAddress", "locationReference"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

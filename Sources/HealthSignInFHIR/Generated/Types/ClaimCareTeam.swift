@@ -56,9 +56,11 @@ public struct ClaimCareTeam: Sendable, Equatable, Decodable, Encodable, HealthSi
         self.responsibleElement = try container.decodeIfPresent(Element.self, forKey: "_responsible")
         self.role = try container.decodeIfPresent(CodeableConcept.self, forKey: "role")
         self.qualification = try container.decodeIfPresent(CodeableConcept.self, forKey: "qualification")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "sequence", "_sequence", "provider", "responsible", "_responsible", "role", "qualification"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "sequence", "_sequence", "provider", "responsible", "_responsible",
+            "role", "qualification"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -58,9 +58,11 @@ public struct ClaimDiagnosis: Sendable, Equatable, Decodable, Encodable, HealthS
         self.type = try container.decodeIfPresent([CodeableConcept].self, forKey: "type") ?? []
         self.onAdmission = try container.decodeIfPresent(CodeableConcept.self, forKey: "onAdmission")
         self.packageCode = try container.decodeIfPresent(CodeableConcept.self, forKey: "packageCode")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "sequence", "_sequence", "diagnosisCodeableConcept", "diagnosisReference", "type", "onAdmission", "packageCode"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "sequence", "_sequence", "diagnosisCodeableConcept",
+            "diagnosisReference", "type", "onAdmission", "packageCode"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -71,9 +71,11 @@ public struct ClaimInsurance: Sendable, Equatable, Decodable, Encodable, HealthS
         self.preAuthRef = try container.decodeIfPresent([Swift.String].self, forKey: "preAuthRef") ?? []
         self.preAuthRefElement = try container.decodeIfPresent([Element].self, forKey: "_preAuthRef") ?? []
         self.claimResponse = try container.decodeIfPresent(Reference.self, forKey: "claimResponse")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "sequence", "_sequence", "focal", "_focal", "identifier", "coverage", "businessArrangement", "_businessArrangement", "preAuthRef", "_preAuthRef", "claimResponse"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "sequence", "_sequence", "focal", "_focal", "identifier",
+            "coverage", "businessArrangement", "_businessArrangement", "preAuthRef", "_preAuthRef", "claimResponse"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -154,9 +154,15 @@ public struct ClaimItem: Sendable, Equatable, Decodable, Encodable, HealthSignIn
         self.subSite = try container.decodeIfPresent([CodeableConcept].self, forKey: "subSite") ?? []
         self.encounter = try container.decodeIfPresent([Reference].self, forKey: "encounter") ?? []
         self.detail = try container.decodeIfPresent([ClaimItemDetail].self, forKey: "detail") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "sequence", "_sequence", "careTeamSequence", "_careTeamSequence", "diagnosisSequence", "_diagnosisSequence", "procedureSequence", "_procedureSequence", "informationSequence", "_informationSequence", "revenue", "category", "productOrService", "modifier", "programCode", "servicedDate", "_servicedDate", "servicedPeriod", "locationCodeableConcept", "locationAddress", "locationReference", "quantity", "unitPrice", "factor", "_factor", "net", "udi", "bodySite", "subSite", "encounter", "detail"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "sequence", "_sequence", "careTeamSequence", "_careTeamSequence",
+            "diagnosisSequence", "_diagnosisSequence", "procedureSequence", "_procedureSequence", "informationSequence",
+            "_informationSequence", "revenue", "category", "productOrService", "modifier", "programCode",
+            "servicedDate", "_servicedDate", "servicedPeriod", "locationCodeableConcept", "locationAddress",
+            "locationReference", "quantity", "unitPrice", "factor", "_factor", "net", "udi", "bodySite", "subSite",
+            "encounter", "detail"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

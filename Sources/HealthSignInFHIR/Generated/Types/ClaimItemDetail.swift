@@ -82,9 +82,11 @@ public struct ClaimItemDetail: Sendable, Equatable, Decodable, Encodable, Health
         self.net = try container.decodeIfPresent(Money.self, forKey: "net")
         self.udi = try container.decodeIfPresent([Reference].self, forKey: "udi") ?? []
         self.subDetail = try container.decodeIfPresent([ClaimItemDetailSubDetail].self, forKey: "subDetail") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "sequence", "_sequence", "revenue", "category", "productOrService", "modifier", "programCode", "quantity", "unitPrice", "factor", "_factor", "net", "udi", "subDetail"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "sequence", "_sequence", "revenue", "category", "productOrService",
+            "modifier", "programCode", "quantity", "unitPrice", "factor", "_factor", "net", "udi", "subDetail"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -78,9 +78,11 @@ public struct ClaimItemDetailSubDetail: Sendable, Equatable, Decodable, Encodabl
         self.factorElement = try container.decodeIfPresent(Element.self, forKey: "_factor")
         self.net = try container.decodeIfPresent(Money.self, forKey: "net")
         self.udi = try container.decodeIfPresent([Reference].self, forKey: "udi") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "sequence", "_sequence", "revenue", "category", "productOrService", "modifier", "programCode", "quantity", "unitPrice", "factor", "_factor", "net", "udi"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "sequence", "_sequence", "revenue", "category", "productOrService",
+            "modifier", "programCode", "quantity", "unitPrice", "factor", "_factor", "net", "udi"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -37,9 +37,10 @@ public struct ClaimPayee: Sendable, Equatable, Decodable, Encodable, HealthSignI
         self.modifierExtension = try container.decodeIfPresent([Extension].self, forKey: "modifierExtension") ?? []
         self.type = try container.decode(CodeableConcept.self, forKey: "type")
         self.party = try container.decodeIfPresent(Reference.self, forKey: "party")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "type", "party"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "type", "party"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -185,9 +185,15 @@ public struct ClaimResponse: Sendable, Equatable, Decodable, Encodable, HealthSi
             [Reference].self, forKey: "communicationRequest") ?? []
         self.insurance = try container.decodeIfPresent([ClaimResponseInsurance].self, forKey: "insurance") ?? []
         self.error = try container.decodeIfPresent([ClaimResponseError].self, forKey: "error") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "identifier", "status", "_status", "type", "subType", "use", "_use", "patient", "created", "_created", "insurer", "requestor", "request", "outcome", "_outcome", "disposition", "_disposition", "preAuthRef", "_preAuthRef", "preAuthPeriod", "payeeType", "item", "addItem", "adjudication", "total", "payment", "fundsReserve", "formCode", "form", "processNote", "communicationRequest", "insurance", "error"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "identifier", "status", "_status", "type", "subType", "use",
+            "_use", "patient", "created", "_created", "insurer", "requestor", "request", "outcome", "_outcome",
+            "disposition", "_disposition", "preAuthRef", "_preAuthRef", "preAuthPeriod", "payeeType", "item", "addItem",
+            "adjudication", "total", "payment", "fundsReserve", "formCode", "form", "processNote",
+            "communicationRequest", "insurance", "error"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

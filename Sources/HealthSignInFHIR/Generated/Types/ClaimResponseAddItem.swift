@@ -138,9 +138,14 @@ public struct ClaimResponseAddItem: Sendable, Equatable, Decodable, Encodable, H
         self.noteNumberElement = try container.decodeIfPresent([Element].self, forKey: "_noteNumber") ?? []
         self.adjudication = try container.decode([ClaimResponseItemAdjudication].self, forKey: "adjudication")
         self.detail = try container.decodeIfPresent([ClaimResponseAddItemDetail].self, forKey: "detail") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "itemSequence", "_itemSequence", "detailSequence", "_detailSequence", "subdetailSequence", "_subdetailSequence", "provider", "productOrService", "modifier", "programCode", "servicedDate", "_servicedDate", "servicedPeriod", "locationCodeableConcept", "locationAddress", "locationReference", "quantity", "unitPrice", "factor", "_factor", "net", "bodySite", "subSite", "noteNumber", "_noteNumber", "adjudication", "detail"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "itemSequence", "_itemSequence", "detailSequence",
+            "_detailSequence", "subdetailSequence", "_subdetailSequence", "provider", "productOrService", "modifier",
+            "programCode", "servicedDate", "_servicedDate", "servicedPeriod", "locationCodeableConcept",
+            "locationAddress", "locationReference", "quantity", "unitPrice", "factor", "_factor", "net", "bodySite",
+            "subSite", "noteNumber", "_noteNumber", "adjudication", "detail"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

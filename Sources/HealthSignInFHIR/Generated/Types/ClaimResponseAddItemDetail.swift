@@ -72,9 +72,11 @@ public struct ClaimResponseAddItemDetail: Sendable, Equatable, Decodable, Encoda
         self.adjudication = try container.decode([ClaimResponseItemAdjudication].self, forKey: "adjudication")
         self.subDetail = try container.decodeIfPresent(
             [ClaimResponseAddItemDetailSubDetail].self, forKey: "subDetail") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "productOrService", "modifier", "quantity", "unitPrice", "factor", "_factor", "net", "noteNumber", "_noteNumber", "adjudication", "subDetail"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "productOrService", "modifier", "quantity", "unitPrice", "factor",
+            "_factor", "net", "noteNumber", "_noteNumber", "adjudication", "subDetail"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -68,9 +68,11 @@ public struct ClaimResponseAddItemDetailSubDetail: Sendable, Equatable, Decodabl
         self.noteNumber = try container.decodeIfPresent([Swift.Int].self, forKey: "noteNumber") ?? []
         self.noteNumberElement = try container.decodeIfPresent([Element].self, forKey: "_noteNumber") ?? []
         self.adjudication = try container.decode([ClaimResponseItemAdjudication].self, forKey: "adjudication")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "productOrService", "modifier", "quantity", "unitPrice", "factor", "_factor", "net", "noteNumber", "_noteNumber", "adjudication"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "productOrService", "modifier", "quantity", "unitPrice", "factor",
+            "_factor", "net", "noteNumber", "_noteNumber", "adjudication"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

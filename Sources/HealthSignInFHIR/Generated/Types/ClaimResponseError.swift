@@ -58,9 +58,11 @@ public struct ClaimResponseError: Sendable, Equatable, Decodable, Encodable, Hea
         self.subDetailSequence = try container.decodeIfPresent(Swift.Int.self, forKey: "subDetailSequence")
         self.subDetailSequenceElement = try container.decodeIfPresent(Element.self, forKey: "_subDetailSequence")
         self.code = try container.decode(CodeableConcept.self, forKey: "code")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "itemSequence", "_itemSequence", "detailSequence", "_detailSequence", "subDetailSequence", "_subDetailSequence", "code"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "itemSequence", "_itemSequence", "detailSequence",
+            "_detailSequence", "subDetailSequence", "_subDetailSequence", "code"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

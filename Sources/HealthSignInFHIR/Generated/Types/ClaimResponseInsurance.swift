@@ -61,9 +61,11 @@ public struct ClaimResponseInsurance: Sendable, Equatable, Decodable, Encodable,
         self.businessArrangement = try container.decodeIfPresent(Swift.String.self, forKey: "businessArrangement")
         self.businessArrangementElement = try container.decodeIfPresent(Element.self, forKey: "_businessArrangement")
         self.claimResponse = try container.decodeIfPresent(Reference.self, forKey: "claimResponse")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "sequence", "_sequence", "focal", "_focal", "coverage", "businessArrangement", "_businessArrangement", "claimResponse"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "sequence", "_sequence", "focal", "_focal", "coverage",
+            "businessArrangement", "_businessArrangement", "claimResponse"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -52,9 +52,11 @@ public struct ClaimResponseItem: Sendable, Equatable, Decodable, Encodable, Heal
         self.noteNumberElement = try container.decodeIfPresent([Element].self, forKey: "_noteNumber") ?? []
         self.adjudication = try container.decode([ClaimResponseItemAdjudication].self, forKey: "adjudication")
         self.detail = try container.decodeIfPresent([ClaimResponseItemDetail].self, forKey: "detail") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "itemSequence", "_itemSequence", "noteNumber", "_noteNumber", "adjudication", "detail"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "itemSequence", "_itemSequence", "noteNumber", "_noteNumber",
+            "adjudication", "detail"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

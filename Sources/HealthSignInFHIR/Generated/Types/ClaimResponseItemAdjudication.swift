@@ -48,9 +48,10 @@ public struct ClaimResponseItemAdjudication: Sendable, Equatable, Decodable, Enc
         self.amount = try container.decodeIfPresent(Money.self, forKey: "amount")
         self.value = try container.decodeIfPresent(HealthSignInCore.JSONNumber.self, forKey: "value")
         self.valueElement = try container.decodeIfPresent(Element.self, forKey: "_value")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "category", "reason", "amount", "value", "_value"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "category", "reason", "amount", "value", "_value"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -54,9 +54,11 @@ public struct ClaimResponseItemDetail: Sendable, Equatable, Decodable, Encodable
         self.adjudication = try container.decode([ClaimResponseItemAdjudication].self, forKey: "adjudication")
         self.subDetail = try container.decodeIfPresent(
             [ClaimResponseItemDetailSubDetail].self, forKey: "subDetail") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "detailSequence", "_detailSequence", "noteNumber", "_noteNumber", "adjudication", "subDetail"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "detailSequence", "_detailSequence", "noteNumber", "_noteNumber",
+            "adjudication", "subDetail"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -87,9 +87,12 @@ public struct ClaimSupportingInfo: Sendable, Equatable, Decodable, Encodable, He
         self.valueAttachment = try container.decodeIfPresent(Attachment.self, forKey: "valueAttachment")
         self.valueReference = try container.decodeIfPresent(Reference.self, forKey: "valueReference")
         self.reason = try container.decodeIfPresent(CodeableConcept.self, forKey: "reason")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "sequence", "_sequence", "category", "code", "timingDate", "_timingDate", "timingPeriod", "valueBoolean", "_valueBoolean", "valueString", "_valueString", "valueQuantity", "valueAttachment", "valueReference", "reason"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "sequence", "_sequence", "category", "code", "timingDate",
+            "_timingDate", "timingPeriod", "valueBoolean", "_valueBoolean", "valueString", "_valueString",
+            "valueQuantity", "valueAttachment", "valueReference", "reason"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

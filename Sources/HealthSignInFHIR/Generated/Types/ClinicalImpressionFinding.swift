@@ -44,9 +44,10 @@ public struct ClinicalImpressionFinding: Sendable, Equatable, Decodable, Encodab
         self.itemReference = try container.decodeIfPresent(Reference.self, forKey: "itemReference")
         self.basis = try container.decodeIfPresent(Swift.String.self, forKey: "basis")
         self.basisElement = try container.decodeIfPresent(Element.self, forKey: "_basis")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "itemCodeableConcept", "itemReference", "basis", "_basis"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "itemCodeableConcept", "itemReference", "basis", "_basis"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

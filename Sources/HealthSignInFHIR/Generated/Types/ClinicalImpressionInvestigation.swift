@@ -37,9 +37,10 @@ public struct ClinicalImpressionInvestigation: Sendable, Equatable, Decodable, E
         self.modifierExtension = try container.decodeIfPresent([Extension].self, forKey: "modifierExtension") ?? []
         self.code = try container.decode(CodeableConcept.self, forKey: "code")
         self.item = try container.decodeIfPresent([Reference].self, forKey: "item") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "code", "item"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "code", "item"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -234,9 +234,17 @@ public struct CodeSystem: Sendable, Equatable, Decodable, Encodable, HealthSignI
         self.filter = try container.decodeIfPresent([CodeSystemFilter].self, forKey: "filter") ?? []
         self.property = try container.decodeIfPresent([CodeSystemProperty].self, forKey: "property") ?? []
         self.concept = try container.decodeIfPresent([CodeSystemConcept].self, forKey: "concept") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "url", "_url", "identifier", "version", "_version", "name", "_name", "title", "_title", "status", "_status", "experimental", "_experimental", "date", "_date", "publisher", "_publisher", "contact", "description", "_description", "useContext", "jurisdiction", "purpose", "_purpose", "copyright", "_copyright", "caseSensitive", "_caseSensitive", "valueSet", "_valueSet", "hierarchyMeaning", "_hierarchyMeaning", "compositional", "_compositional", "versionNeeded", "_versionNeeded", "content", "_content", "supplements", "_supplements", "count", "_count", "filter", "property", "concept"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "url", "_url", "identifier", "version", "_version", "name",
+            "_name", "title", "_title", "status", "_status", "experimental", "_experimental", "date", "_date",
+            "publisher", "_publisher", "contact", "description", "_description", "useContext", "jurisdiction",
+            "purpose", "_purpose", "copyright", "_copyright", "caseSensitive", "_caseSensitive", "valueSet",
+            "_valueSet", "hierarchyMeaning", "_hierarchyMeaning", "compositional", "_compositional", "versionNeeded",
+            "_versionNeeded", "content", "_content", "supplements", "_supplements", "count", "_count", "filter",
+            "property", "concept"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

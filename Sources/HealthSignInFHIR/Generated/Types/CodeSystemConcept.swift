@@ -64,9 +64,11 @@ public struct CodeSystemConcept: Sendable, Equatable, Decodable, Encodable, Heal
             [CodeSystemConceptDesignation].self, forKey: "designation") ?? []
         self.property = try container.decodeIfPresent([CodeSystemConceptProperty].self, forKey: "property") ?? []
         self.concept = try container.decodeIfPresent([CodeSystemConcept].self, forKey: "concept") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "code", "_code", "display", "_display", "definition", "_definition", "designation", "property", "concept"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "code", "_code", "display", "_display", "definition", "_definition",
+            "designation", "property", "concept"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

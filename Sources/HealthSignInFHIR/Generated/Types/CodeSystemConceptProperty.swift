@@ -88,9 +88,12 @@ public struct CodeSystemConceptProperty: Sendable, Equatable, Decodable, Encodab
         self.valueDateTimeElement = try container.decodeIfPresent(Element.self, forKey: "_valueDateTime")
         self.valueDecimal = try container.decodeIfPresent(HealthSignInCore.JSONNumber.self, forKey: "valueDecimal")
         self.valueDecimalElement = try container.decodeIfPresent(Element.self, forKey: "_valueDecimal")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "code", "_code", "valueCode", "_valueCode", "valueCoding", "valueString", "_valueString", "valueInteger", "_valueInteger", "valueBoolean", "_valueBoolean", "valueDateTime", "_valueDateTime", "valueDecimal", "_valueDecimal"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "code", "_code", "valueCode", "_valueCode", "valueCoding",
+            "valueString", "_valueString", "valueInteger", "_valueInteger", "valueBoolean", "_valueBoolean",
+            "valueDateTime", "_valueDateTime", "valueDecimal", "_valueDecimal"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

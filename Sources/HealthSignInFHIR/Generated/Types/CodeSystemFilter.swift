@@ -59,9 +59,11 @@ public struct CodeSystemFilter: Sendable, Equatable, Decodable, Encodable, Healt
         self.operatorElement = try container.decodeIfPresent([Element].self, forKey: "_operator") ?? []
         self.value = try container.decode(Swift.String.self, forKey: "value")
         self.valueElement = try container.decodeIfPresent(Element.self, forKey: "_value")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "code", "_code", "description", "_description", "operator", "_operator", "value", "_value"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "code", "_code", "description", "_description", "operator",
+            "_operator", "value", "_value"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

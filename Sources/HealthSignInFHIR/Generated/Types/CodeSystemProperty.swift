@@ -58,9 +58,11 @@ public struct CodeSystemProperty: Sendable, Equatable, Decodable, Encodable, Hea
         self.descriptionElement = try container.decodeIfPresent(Element.self, forKey: "_description")
         self.type = try container.decode(PropertyType.self, forKey: "type")
         self.typeElement = try container.decodeIfPresent(Element.self, forKey: "_type")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "code", "_code", "uri", "_uri", "description", "_description", "type", "_type"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "code", "_code", "uri", "_uri", "description", "_description",
+            "type", "_type"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -37,9 +37,10 @@ public struct CodeableConcept: Sendable, Equatable, Decodable, Encodable, Health
         self.coding = try container.decodeIfPresent([Coding].self, forKey: "coding") ?? []
         self.text = try container.decodeIfPresent(Swift.String.self, forKey: "text")
         self.textElement = try container.decodeIfPresent(Element.self, forKey: "_text")
-        let declared: [Swift.String] = ["id", "extension", "coding", "text", "_text"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "coding", "text", "_text"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -63,9 +63,11 @@ public struct Coding: Sendable, Equatable, Decodable, Encodable, HealthSignInCor
         self.displayElement = try container.decodeIfPresent(Element.self, forKey: "_display")
         self.userSelected = try container.decodeIfPresent(Swift.Bool.self, forKey: "userSelected")
         self.userSelectedElement = try container.decodeIfPresent(Element.self, forKey: "_userSelected")
-        let declared: [Swift.String] = ["id", "extension", "system", "_system", "version", "_version", "code", "_code", "display", "_display", "userSelected", "_userSelected"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "system", "_system", "version", "_version", "code", "_code", "display", "_display",
+            "userSelected", "_userSelected"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

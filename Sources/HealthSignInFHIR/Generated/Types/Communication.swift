@@ -172,9 +172,15 @@ public struct Communication: Sendable, Equatable, Decodable, Encodable, HealthSi
         self.reasonReference = try container.decodeIfPresent([Reference].self, forKey: "reasonReference") ?? []
         self.payload = try container.decodeIfPresent([CommunicationPayload].self, forKey: "payload") ?? []
         self.note = try container.decodeIfPresent([Annotation].self, forKey: "note") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "identifier", "instantiatesCanonical", "_instantiatesCanonical", "instantiatesUri", "_instantiatesUri", "basedOn", "partOf", "inResponseTo", "status", "_status", "statusReason", "category", "priority", "_priority", "medium", "subject", "topic", "about", "encounter", "sent", "_sent", "received", "_received", "recipient", "sender", "reasonCode", "reasonReference", "payload", "note"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "identifier", "instantiatesCanonical",
+            "_instantiatesCanonical", "instantiatesUri", "_instantiatesUri", "basedOn", "partOf", "inResponseTo",
+            "status", "_status", "statusReason", "category", "priority", "_priority", "medium", "subject", "topic",
+            "about", "encounter", "sent", "_sent", "received", "_received", "recipient", "sender", "reasonCode",
+            "reasonReference", "payload", "note"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -167,9 +167,15 @@ public struct CommunicationRequest: Sendable, Equatable, Decodable, Encodable, H
         self.reasonCode = try container.decodeIfPresent([CodeableConcept].self, forKey: "reasonCode") ?? []
         self.reasonReference = try container.decodeIfPresent([Reference].self, forKey: "reasonReference") ?? []
         self.note = try container.decodeIfPresent([Annotation].self, forKey: "note") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "identifier", "basedOn", "replaces", "groupIdentifier", "status", "_status", "statusReason", "category", "priority", "_priority", "doNotPerform", "_doNotPerform", "medium", "subject", "about", "encounter", "payload", "occurrenceDateTime", "_occurrenceDateTime", "occurrencePeriod", "authoredOn", "_authoredOn", "requester", "recipient", "sender", "reasonCode", "reasonReference", "note"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "identifier", "basedOn", "replaces", "groupIdentifier",
+            "status", "_status", "statusReason", "category", "priority", "_priority", "doNotPerform", "_doNotPerform",
+            "medium", "subject", "about", "encounter", "payload", "occurrenceDateTime", "_occurrenceDateTime",
+            "occurrencePeriod", "authoredOn", "_authoredOn", "requester", "recipient", "sender", "reasonCode",
+            "reasonReference", "note"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

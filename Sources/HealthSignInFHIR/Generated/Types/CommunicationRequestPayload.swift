@@ -46,9 +46,11 @@ public struct CommunicationRequestPayload: Sendable, Equatable, Decodable, Encod
         self.contentStringElement = try container.decodeIfPresent(Element.self, forKey: "_contentString")
         self.contentAttachment = try container.decodeIfPresent(Attachment.self, forKey: "contentAttachment")
         self.contentReference = try container.decodeIfPresent(Reference.self, forKey: "contentReference")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "contentString", "_contentString", "contentAttachment", "contentReference"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "contentString", "_contentString", "contentAttachment",
+            "contentReference"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -154,9 +154,14 @@ public struct CompartmentDefinition: Sendable, Equatable, Decodable, Encodable, 
         self.search = try container.decode(Swift.Bool.self, forKey: "search")
         self.searchElement = try container.decodeIfPresent(Element.self, forKey: "_search")
         self.resource = try container.decodeIfPresent([CompartmentDefinitionResource].self, forKey: "resource") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "url", "_url", "version", "_version", "name", "_name", "status", "_status", "experimental", "_experimental", "date", "_date", "publisher", "_publisher", "contact", "description", "_description", "useContext", "purpose", "_purpose", "code", "_code", "search", "_search", "resource"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "url", "_url", "version", "_version", "name", "_name",
+            "status", "_status", "experimental", "_experimental", "date", "_date", "publisher", "_publisher", "contact",
+            "description", "_description", "useContext", "purpose", "_purpose", "code", "_code", "search", "_search",
+            "resource"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

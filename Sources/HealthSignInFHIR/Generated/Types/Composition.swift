@@ -134,9 +134,13 @@ public struct Composition: Sendable, Equatable, Decodable, Encodable, HealthSign
         self.relatesTo = try container.decodeIfPresent([CompositionRelatesTo].self, forKey: "relatesTo") ?? []
         self.event = try container.decodeIfPresent([CompositionEvent].self, forKey: "event") ?? []
         self.section = try container.decodeIfPresent([CompositionSection].self, forKey: "section") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "identifier", "status", "_status", "type", "category", "subject", "encounter", "date", "_date", "author", "title", "_title", "confidentiality", "_confidentiality", "attester", "custodian", "relatesTo", "event", "section"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "identifier", "status", "_status", "type", "category",
+            "subject", "encounter", "date", "_date", "author", "title", "_title", "confidentiality", "_confidentiality",
+            "attester", "custodian", "relatesTo", "event", "section"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

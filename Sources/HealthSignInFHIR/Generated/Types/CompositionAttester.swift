@@ -48,9 +48,10 @@ public struct CompositionAttester: Sendable, Equatable, Decodable, Encodable, He
         self.time = try container.decodeIfPresent(Swift.String.self, forKey: "time")
         self.timeElement = try container.decodeIfPresent(Element.self, forKey: "_time")
         self.party = try container.decodeIfPresent(Reference.self, forKey: "party")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "mode", "_mode", "time", "_time", "party"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "mode", "_mode", "time", "_time", "party"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -40,9 +40,10 @@ public struct CompositionEvent: Sendable, Equatable, Decodable, Encodable, Healt
         self.code = try container.decodeIfPresent([CodeableConcept].self, forKey: "code") ?? []
         self.period = try container.decodeIfPresent(Period.self, forKey: "period")
         self.detail = try container.decodeIfPresent([Reference].self, forKey: "detail") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "code", "period", "detail"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "code", "period", "detail"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -44,9 +44,10 @@ public struct CompositionRelatesTo: Sendable, Equatable, Decodable, Encodable, H
         self.codeElement = try container.decodeIfPresent(Element.self, forKey: "_code")
         self.targetIdentifier = try container.decodeIfPresent(Identifier.self, forKey: "targetIdentifier")
         self.targetReference = try container.decodeIfPresent(Reference.self, forKey: "targetReference")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "code", "_code", "targetIdentifier", "targetReference"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "code", "_code", "targetIdentifier", "targetReference"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

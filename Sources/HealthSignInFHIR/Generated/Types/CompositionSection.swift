@@ -73,9 +73,11 @@ public struct CompositionSection: Sendable, Equatable, Decodable, Encodable, Hea
         self.entry = try container.decodeIfPresent([Reference].self, forKey: "entry") ?? []
         self.emptyReason = try container.decodeIfPresent(CodeableConcept.self, forKey: "emptyReason")
         self.section = try container.decodeIfPresent([CompositionSection].self, forKey: "section") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "title", "_title", "code", "author", "focus", "text", "mode", "_mode", "orderedBy", "entry", "emptyReason", "section"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "title", "_title", "code", "author", "focus", "text", "mode",
+            "_mode", "orderedBy", "entry", "emptyReason", "section"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -67,9 +67,11 @@ public struct ConceptMapGroup: Sendable, Equatable, Decodable, Encodable, Health
         self.targetVersionElement = try container.decodeIfPresent(Element.self, forKey: "_targetVersion")
         self.element = try container.decode([ConceptMapGroupElement].self, forKey: "element")
         self.unmapped = try container.decodeIfPresent(ConceptMapGroupUnmapped.self, forKey: "unmapped")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "source", "_source", "sourceVersion", "_sourceVersion", "target", "_target", "targetVersion", "_targetVersion", "element", "unmapped"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "source", "_source", "sourceVersion", "_sourceVersion", "target",
+            "_target", "targetVersion", "_targetVersion", "element", "unmapped"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

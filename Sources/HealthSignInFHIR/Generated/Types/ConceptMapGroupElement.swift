@@ -48,9 +48,10 @@ public struct ConceptMapGroupElement: Sendable, Equatable, Decodable, Encodable,
         self.display = try container.decodeIfPresent(Swift.String.self, forKey: "display")
         self.displayElement = try container.decodeIfPresent(Element.self, forKey: "_display")
         self.target = try container.decodeIfPresent([ConceptMapGroupElementTarget].self, forKey: "target") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "code", "_code", "display", "_display", "target"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "code", "_code", "display", "_display", "target"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

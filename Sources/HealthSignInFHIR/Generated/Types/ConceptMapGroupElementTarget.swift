@@ -70,9 +70,11 @@ public struct ConceptMapGroupElementTarget: Sendable, Equatable, Decodable, Enco
             [ConceptMapGroupElementTargetDependsOn].self, forKey: "dependsOn") ?? []
         self.product = try container.decodeIfPresent(
             [ConceptMapGroupElementTargetDependsOn].self, forKey: "product") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "code", "_code", "display", "_display", "equivalence", "_equivalence", "comment", "_comment", "dependsOn", "product"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "code", "_code", "display", "_display", "equivalence",
+            "_equivalence", "comment", "_comment", "dependsOn", "product"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

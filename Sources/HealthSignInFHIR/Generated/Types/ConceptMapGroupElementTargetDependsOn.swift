@@ -58,9 +58,11 @@ public struct ConceptMapGroupElementTargetDependsOn: Sendable, Equatable, Decoda
         self.valueElement = try container.decodeIfPresent(Element.self, forKey: "_value")
         self.display = try container.decodeIfPresent(Swift.String.self, forKey: "display")
         self.displayElement = try container.decodeIfPresent(Element.self, forKey: "_display")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "property", "_property", "system", "_system", "value", "_value", "display", "_display"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "property", "_property", "system", "_system", "value", "_value",
+            "display", "_display"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

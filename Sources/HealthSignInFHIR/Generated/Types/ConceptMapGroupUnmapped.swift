@@ -59,9 +59,11 @@ public struct ConceptMapGroupUnmapped: Sendable, Equatable, Decodable, Encodable
         self.displayElement = try container.decodeIfPresent(Element.self, forKey: "_display")
         self.url = try container.decodeIfPresent(Swift.String.self, forKey: "url")
         self.urlElement = try container.decodeIfPresent(Element.self, forKey: "_url")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "mode", "_mode", "code", "_code", "display", "_display", "url", "_url"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "mode", "_mode", "code", "_code", "display", "_display", "url",
+            "_url"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -176,9 +176,15 @@ public struct Condition: Sendable, Equatable, Decodable, Encodable, HealthSignIn
         self.stage = try container.decodeIfPresent([ConditionStage].self, forKey: "stage") ?? []
         self.evidence = try container.decodeIfPresent([ConditionEvidence].self, forKey: "evidence") ?? []
         self.note = try container.decodeIfPresent([Annotation].self, forKey: "note") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "identifier", "clinicalStatus", "verificationStatus", "category", "severity", "code", "bodySite", "subject", "encounter", "onsetDateTime", "_onsetDateTime", "onsetAge", "onsetPeriod", "onsetRange", "onsetString", "_onsetString", "abatementDateTime", "_abatementDateTime", "abatementAge", "abatementPeriod", "abatementRange", "abatementString", "_abatementString", "recordedDate", "_recordedDate", "recorder", "asserter", "stage", "evidence", "note"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "identifier", "clinicalStatus", "verificationStatus",
+            "category", "severity", "code", "bodySite", "subject", "encounter", "onsetDateTime", "_onsetDateTime",
+            "onsetAge", "onsetPeriod", "onsetRange", "onsetString", "_onsetString", "abatementDateTime",
+            "_abatementDateTime", "abatementAge", "abatementPeriod", "abatementRange", "abatementString",
+            "_abatementString", "recordedDate", "_recordedDate", "recorder", "asserter", "stage", "evidence", "note"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -37,9 +37,10 @@ public struct ConditionEvidence: Sendable, Equatable, Decodable, Encodable, Heal
         self.modifierExtension = try container.decodeIfPresent([Extension].self, forKey: "modifierExtension") ?? []
         self.code = try container.decodeIfPresent([CodeableConcept].self, forKey: "code") ?? []
         self.detail = try container.decodeIfPresent([Reference].self, forKey: "detail") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "code", "detail"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "code", "detail"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -41,9 +41,10 @@ public struct ConditionStage: Sendable, Equatable, Decodable, Encodable, HealthS
         self.summary = try container.decodeIfPresent(CodeableConcept.self, forKey: "summary")
         self.assessment = try container.decodeIfPresent([Reference].self, forKey: "assessment") ?? []
         self.type = try container.decodeIfPresent(CodeableConcept.self, forKey: "type")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "summary", "assessment", "type"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "summary", "assessment", "type"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

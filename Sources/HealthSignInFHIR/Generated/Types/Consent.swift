@@ -121,9 +121,13 @@ public struct Consent: Sendable, Equatable, Decodable, Encodable, HealthSignInCo
         self.policyRule = try container.decodeIfPresent(CodeableConcept.self, forKey: "policyRule")
         self.verification = try container.decodeIfPresent([ConsentVerification].self, forKey: "verification") ?? []
         self.provision = try container.decodeIfPresent(ConsentProvision.self, forKey: "provision")
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "identifier", "status", "_status", "scope", "category", "patient", "dateTime", "_dateTime", "performer", "organization", "sourceAttachment", "sourceReference", "policy", "policyRule", "verification", "provision"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "identifier", "status", "_status", "scope", "category",
+            "patient", "dateTime", "_dateTime", "performer", "organization", "sourceAttachment", "sourceReference",
+            "policy", "policyRule", "verification", "provision"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

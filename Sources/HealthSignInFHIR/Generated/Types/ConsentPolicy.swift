@@ -44,9 +44,10 @@ public struct ConsentPolicy: Sendable, Equatable, Decodable, Encodable, HealthSi
         self.authorityElement = try container.decodeIfPresent(Element.self, forKey: "_authority")
         self.uri = try container.decodeIfPresent(Swift.String.self, forKey: "uri")
         self.uriElement = try container.decodeIfPresent(Element.self, forKey: "_uri")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "authority", "_authority", "uri", "_uri"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "authority", "_authority", "uri", "_uri"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

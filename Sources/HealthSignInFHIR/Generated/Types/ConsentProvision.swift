@@ -74,9 +74,11 @@ public struct ConsentProvision: Sendable, Equatable, Decodable, Encodable, Healt
         self.dataPeriod = try container.decodeIfPresent(Period.self, forKey: "dataPeriod")
         self.data = try container.decodeIfPresent([ConsentProvisionData].self, forKey: "data") ?? []
         self.provision = try container.decodeIfPresent([ConsentProvision].self, forKey: "provision") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "type", "_type", "period", "actor", "action", "securityLabel", "purpose", "class", "code", "dataPeriod", "data", "provision"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "type", "_type", "period", "actor", "action", "securityLabel",
+            "purpose", "class", "code", "dataPeriod", "data", "provision"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -37,9 +37,10 @@ public struct ConsentProvisionActor: Sendable, Equatable, Decodable, Encodable, 
         self.modifierExtension = try container.decodeIfPresent([Extension].self, forKey: "modifierExtension") ?? []
         self.role = try container.decode(CodeableConcept.self, forKey: "role")
         self.reference = try container.decode(Reference.self, forKey: "reference")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "role", "reference"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "role", "reference"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

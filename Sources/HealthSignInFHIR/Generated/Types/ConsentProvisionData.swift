@@ -41,9 +41,10 @@ public struct ConsentProvisionData: Sendable, Equatable, Decodable, Encodable, H
         self.meaning = try container.decode(ConsentDataMeaning.self, forKey: "meaning")
         self.meaningElement = try container.decodeIfPresent(Element.self, forKey: "_meaning")
         self.reference = try container.decode(Reference.self, forKey: "reference")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "meaning", "_meaning", "reference"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "meaning", "_meaning", "reference"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -50,9 +50,11 @@ public struct ConsentVerification: Sendable, Equatable, Decodable, Encodable, He
         self.verifiedWith = try container.decodeIfPresent(Reference.self, forKey: "verifiedWith")
         self.verificationDate = try container.decodeIfPresent(Swift.String.self, forKey: "verificationDate")
         self.verificationDateElement = try container.decodeIfPresent(Element.self, forKey: "_verificationDate")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "verified", "_verified", "verifiedWith", "verificationDate", "_verificationDate"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "verified", "_verified", "verifiedWith", "verificationDate",
+            "_verificationDate"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

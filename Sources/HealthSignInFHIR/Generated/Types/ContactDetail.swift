@@ -36,9 +36,10 @@ public struct ContactDetail: Sendable, Equatable, Decodable, Encodable, HealthSi
         self.name = try container.decodeIfPresent(Swift.String.self, forKey: "name")
         self.nameElement = try container.decodeIfPresent(Element.self, forKey: "_name")
         self.telecom = try container.decodeIfPresent([ContactPoint].self, forKey: "telecom") ?? []
-        let declared: [Swift.String] = ["id", "extension", "name", "_name", "telecom"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "name", "_name", "telecom"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -59,9 +59,10 @@ public struct ContactPoint: Sendable, Equatable, Decodable, Encodable, HealthSig
         self.rank = try container.decodeIfPresent(Swift.Int.self, forKey: "rank")
         self.rankElement = try container.decodeIfPresent(Element.self, forKey: "_rank")
         self.period = try container.decodeIfPresent(Period.self, forKey: "period")
-        let declared: [Swift.String] = ["id", "extension", "system", "_system", "value", "_value", "use", "_use", "rank", "_rank", "period"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "system", "_system", "value", "_value", "use", "_use", "rank", "_rank", "period"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -231,9 +231,17 @@ public struct Contract: Sendable, Equatable, Decodable, Encodable, HealthSignInC
         self.legallyBindingAttachment = try container.decodeIfPresent(
             Attachment.self, forKey: "legallyBindingAttachment")
         self.legallyBindingReference = try container.decodeIfPresent(Reference.self, forKey: "legallyBindingReference")
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "identifier", "url", "_url", "version", "_version", "status", "_status", "legalState", "instantiatesCanonical", "instantiatesUri", "_instantiatesUri", "contentDerivative", "issued", "_issued", "applies", "expirationType", "subject", "authority", "domain", "site", "name", "_name", "title", "_title", "subtitle", "_subtitle", "alias", "_alias", "author", "scope", "topicCodeableConcept", "topicReference", "type", "subType", "contentDefinition", "term", "supportingInfo", "relevantHistory", "signer", "friendly", "legal", "rule", "legallyBindingAttachment", "legallyBindingReference"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "identifier", "url", "_url", "version", "_version", "status",
+            "_status", "legalState", "instantiatesCanonical", "instantiatesUri", "_instantiatesUri",
+            "contentDerivative", "issued", "_issued", "applies", "expirationType", "subject", "authority", "domain",
+            "site", "name", "_name", "title", "_title", "subtitle", "_subtitle", "alias", "_alias", "author", "scope",
+            "topicCodeableConcept", "topicReference", "type", "subType", "contentDefinition", "term", "supportingInfo",
+            "relevantHistory", "signer", "friendly", "legal", "rule", "legallyBindingAttachment",
+            "legallyBindingReference"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -67,9 +67,11 @@ public struct ContractContentDefinition: Sendable, Equatable, Decodable, Encodab
         self.publicationStatusElement = try container.decodeIfPresent(Element.self, forKey: "_publicationStatus")
         self.copyright = try container.decodeIfPresent(Swift.String.self, forKey: "copyright")
         self.copyrightElement = try container.decodeIfPresent(Element.self, forKey: "_copyright")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "type", "subType", "publisher", "publicationDate", "_publicationDate", "publicationStatus", "_publicationStatus", "copyright", "_copyright"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "type", "subType", "publisher", "publicationDate",
+            "_publicationDate", "publicationStatus", "_publicationStatus", "copyright", "_copyright"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -38,9 +38,10 @@ public struct ContractLegal: Sendable, Equatable, Decodable, Encodable, HealthSi
         self.modifierExtension = try container.decodeIfPresent([Extension].self, forKey: "modifierExtension") ?? []
         self.contentAttachment = try container.decodeIfPresent(Attachment.self, forKey: "contentAttachment")
         self.contentReference = try container.decodeIfPresent(Reference.self, forKey: "contentReference")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "contentAttachment", "contentReference"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "contentAttachment", "contentReference"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

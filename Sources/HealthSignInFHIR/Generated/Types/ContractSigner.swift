@@ -40,9 +40,10 @@ public struct ContractSigner: Sendable, Equatable, Decodable, Encodable, HealthS
         self.type = try container.decode(Coding.self, forKey: "type")
         self.party = try container.decode(Reference.self, forKey: "party")
         self.signature = try container.decode([Signature].self, forKey: "signature")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "type", "party", "signature"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "type", "party", "signature"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

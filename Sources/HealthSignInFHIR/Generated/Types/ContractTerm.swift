@@ -87,9 +87,12 @@ public struct ContractTerm: Sendable, Equatable, Decodable, Encodable, HealthSig
         self.asset = try container.decodeIfPresent([ContractTermAsset].self, forKey: "asset") ?? []
         self.action = try container.decodeIfPresent([ContractTermAction].self, forKey: "action") ?? []
         self.group = try container.decodeIfPresent([ContractTerm].self, forKey: "group") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "identifier", "issued", "_issued", "applies", "topicCodeableConcept", "topicReference", "type", "subType", "text", "_text", "securityLabel", "offer", "asset", "action", "group"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "identifier", "issued", "_issued", "applies",
+            "topicCodeableConcept", "topicReference", "type", "subType", "text", "_text", "securityLabel", "offer",
+            "asset", "action", "group"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -156,9 +156,15 @@ public struct ContractTermAction: Sendable, Equatable, Decodable, Encodable, Hea
         self.securityLabelNumber = try container.decodeIfPresent([Swift.Int].self, forKey: "securityLabelNumber") ?? []
         self.securityLabelNumberElement = try container.decodeIfPresent(
             [Element].self, forKey: "_securityLabelNumber") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "doNotPerform", "_doNotPerform", "type", "subject", "intent", "linkId", "_linkId", "status", "context", "contextLinkId", "_contextLinkId", "occurrenceDateTime", "_occurrenceDateTime", "occurrencePeriod", "occurrenceTiming", "requester", "requesterLinkId", "_requesterLinkId", "performerType", "performerRole", "performer", "performerLinkId", "_performerLinkId", "reasonCode", "reasonReference", "reason", "_reason", "reasonLinkId", "_reasonLinkId", "note", "securityLabelNumber", "_securityLabelNumber"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "doNotPerform", "_doNotPerform", "type", "subject", "intent",
+            "linkId", "_linkId", "status", "context", "contextLinkId", "_contextLinkId", "occurrenceDateTime",
+            "_occurrenceDateTime", "occurrencePeriod", "occurrenceTiming", "requester", "requesterLinkId",
+            "_requesterLinkId", "performerType", "performerRole", "performer", "performerLinkId", "_performerLinkId",
+            "reasonCode", "reasonReference", "reason", "_reason", "reasonLinkId", "_reasonLinkId", "note",
+            "securityLabelNumber", "_securityLabelNumber"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -102,9 +102,12 @@ public struct ContractTermAsset: Sendable, Equatable, Decodable, Encodable, Heal
         self.securityLabelNumberElement = try container.decodeIfPresent(
             [Element].self, forKey: "_securityLabelNumber") ?? []
         self.valuedItem = try container.decodeIfPresent([ContractTermAssetValuedItem].self, forKey: "valuedItem") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "scope", "type", "typeReference", "subtype", "relationship", "context", "condition", "_condition", "periodType", "period", "usePeriod", "text", "_text", "linkId", "_linkId", "answer", "securityLabelNumber", "_securityLabelNumber", "valuedItem"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "scope", "type", "typeReference", "subtype", "relationship",
+            "context", "condition", "_condition", "periodType", "period", "usePeriod", "text", "_text", "linkId",
+            "_linkId", "answer", "securityLabelNumber", "_securityLabelNumber", "valuedItem"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

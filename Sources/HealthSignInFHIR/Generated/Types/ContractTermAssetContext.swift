@@ -44,9 +44,10 @@ public struct ContractTermAssetContext: Sendable, Equatable, Decodable, Encodabl
         self.code = try container.decodeIfPresent([CodeableConcept].self, forKey: "code") ?? []
         self.text = try container.decodeIfPresent(Swift.String.self, forKey: "text")
         self.textElement = try container.decodeIfPresent(Element.self, forKey: "_text")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "reference", "code", "text", "_text"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "reference", "code", "text", "_text"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

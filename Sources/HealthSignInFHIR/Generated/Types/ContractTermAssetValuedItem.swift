@@ -118,9 +118,13 @@ public struct ContractTermAssetValuedItem: Sendable, Equatable, Decodable, Encod
         self.securityLabelNumber = try container.decodeIfPresent([Swift.Int].self, forKey: "securityLabelNumber") ?? []
         self.securityLabelNumberElement = try container.decodeIfPresent(
             [Element].self, forKey: "_securityLabelNumber") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "entityCodeableConcept", "entityReference", "identifier", "effectiveTime", "_effectiveTime", "quantity", "unitPrice", "factor", "_factor", "points", "_points", "net", "payment", "_payment", "paymentDate", "_paymentDate", "responsible", "recipient", "linkId", "_linkId", "securityLabelNumber", "_securityLabelNumber"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "entityCodeableConcept", "entityReference", "identifier",
+            "effectiveTime", "_effectiveTime", "quantity", "unitPrice", "factor", "_factor", "points", "_points", "net",
+            "payment", "_payment", "paymentDate", "_paymentDate", "responsible", "recipient", "linkId", "_linkId",
+            "securityLabelNumber", "_securityLabelNumber"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -80,9 +80,11 @@ public struct ContractTermOffer: Sendable, Equatable, Decodable, Encodable, Heal
         self.securityLabelNumber = try container.decodeIfPresent([Swift.Int].self, forKey: "securityLabelNumber") ?? []
         self.securityLabelNumberElement = try container.decodeIfPresent(
             [Element].self, forKey: "_securityLabelNumber") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "identifier", "party", "topic", "type", "decision", "decisionMode", "answer", "text", "_text", "linkId", "_linkId", "securityLabelNumber", "_securityLabelNumber"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "identifier", "party", "topic", "type", "decision", "decisionMode",
+            "answer", "text", "_text", "linkId", "_linkId", "securityLabelNumber", "_securityLabelNumber"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -37,9 +37,10 @@ public struct ContractTermOfferParty: Sendable, Equatable, Decodable, Encodable,
         self.modifierExtension = try container.decodeIfPresent([Extension].self, forKey: "modifierExtension") ?? []
         self.reference = try container.decode([Reference].self, forKey: "reference")
         self.role = try container.decode(CodeableConcept.self, forKey: "role")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "reference", "role"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "reference", "role"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -48,9 +48,10 @@ public struct ContractTermSecurityLabel: Sendable, Equatable, Decodable, Encodab
         self.classification = try container.decode(Coding.self, forKey: "classification")
         self.category = try container.decodeIfPresent([Coding].self, forKey: "category") ?? []
         self.control = try container.decodeIfPresent([Coding].self, forKey: "control") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "number", "_number", "classification", "category", "control"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "number", "_number", "classification", "category", "control"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -44,9 +44,10 @@ public struct Contributor: Sendable, Equatable, Decodable, Encodable, HealthSign
         self.name = try container.decode(Swift.String.self, forKey: "name")
         self.nameElement = try container.decodeIfPresent(Element.self, forKey: "_name")
         self.contact = try container.decodeIfPresent([ContactDetail].self, forKey: "contact") ?? []
-        let declared: [Swift.String] = ["id", "extension", "type", "_type", "name", "_name", "contact"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "type", "_type", "name", "_name", "contact"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -148,9 +148,14 @@ public struct Coverage: Sendable, Equatable, Decodable, Encodable, HealthSignInC
         self.subrogation = try container.decodeIfPresent(Swift.Bool.self, forKey: "subrogation")
         self.subrogationElement = try container.decodeIfPresent(Element.self, forKey: "_subrogation")
         self.contract = try container.decodeIfPresent([Reference].self, forKey: "contract") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "identifier", "status", "_status", "type", "policyHolder", "subscriber", "subscriberId", "_subscriberId", "beneficiary", "dependent", "_dependent", "relationship", "period", "payor", "class", "order", "_order", "network", "_network", "costToBeneficiary", "subrogation", "_subrogation", "contract"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "identifier", "status", "_status", "type", "policyHolder",
+            "subscriber", "subscriberId", "_subscriberId", "beneficiary", "dependent", "_dependent", "relationship",
+            "period", "payor", "class", "order", "_order", "network", "_network", "costToBeneficiary", "subrogation",
+            "_subrogation", "contract"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

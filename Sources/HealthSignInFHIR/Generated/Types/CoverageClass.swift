@@ -47,9 +47,10 @@ public struct CoverageClass: Sendable, Equatable, Decodable, Encodable, HealthSi
         self.valueElement = try container.decodeIfPresent(Element.self, forKey: "_value")
         self.name = try container.decodeIfPresent(Swift.String.self, forKey: "name")
         self.nameElement = try container.decodeIfPresent(Element.self, forKey: "_name")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "type", "value", "_value", "name", "_name"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "type", "value", "_value", "name", "_name"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -46,9 +46,10 @@ public struct CoverageCostToBeneficiary: Sendable, Equatable, Decodable, Encodab
         self.valueMoney = try container.decodeIfPresent(Money.self, forKey: "valueMoney")
         self.exception = try container.decodeIfPresent(
             [CoverageCostToBeneficiaryException].self, forKey: "exception") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "type", "valueQuantity", "valueMoney", "exception"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "type", "valueQuantity", "valueMoney", "exception"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -137,9 +137,13 @@ public struct CoverageEligibilityRequest: Sendable, Equatable, Decodable, Encoda
         self.insurance = try container.decodeIfPresent(
             [CoverageEligibilityRequestInsurance].self, forKey: "insurance") ?? []
         self.item = try container.decodeIfPresent([CoverageEligibilityRequestItem].self, forKey: "item") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "identifier", "status", "_status", "priority", "purpose", "_purpose", "patient", "servicedDate", "_servicedDate", "servicedPeriod", "created", "_created", "enterer", "provider", "insurer", "facility", "supportingInfo", "insurance", "item"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "identifier", "status", "_status", "priority", "purpose",
+            "_purpose", "patient", "servicedDate", "_servicedDate", "servicedPeriod", "created", "_created", "enterer",
+            "provider", "insurer", "facility", "supportingInfo", "insurance", "item"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -49,9 +49,11 @@ public struct CoverageEligibilityRequestInsurance: Sendable, Equatable, Decodabl
         self.coverage = try container.decode(Reference.self, forKey: "coverage")
         self.businessArrangement = try container.decodeIfPresent(Swift.String.self, forKey: "businessArrangement")
         self.businessArrangementElement = try container.decodeIfPresent(Element.self, forKey: "_businessArrangement")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "focal", "_focal", "coverage", "businessArrangement", "_businessArrangement"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "focal", "_focal", "coverage", "businessArrangement",
+            "_businessArrangement"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -75,9 +75,11 @@ public struct CoverageEligibilityRequestItem: Sendable, Equatable, Decodable, En
         self.diagnosis = try container.decodeIfPresent(
             [CoverageEligibilityRequestItemDiagnosis].self, forKey: "diagnosis") ?? []
         self.detail = try container.decodeIfPresent([Reference].self, forKey: "detail") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "supportingInfoSequence", "_supportingInfoSequence", "category", "productOrService", "modifier", "provider", "quantity", "unitPrice", "facility", "diagnosis", "detail"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "supportingInfoSequence", "_supportingInfoSequence", "category",
+            "productOrService", "modifier", "provider", "quantity", "unitPrice", "facility", "diagnosis", "detail"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

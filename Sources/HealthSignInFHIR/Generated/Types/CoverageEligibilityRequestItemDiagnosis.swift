@@ -39,9 +39,10 @@ public struct CoverageEligibilityRequestItemDiagnosis: Sendable, Equatable, Deco
         self.diagnosisCodeableConcept = try container.decodeIfPresent(
             CodeableConcept.self, forKey: "diagnosisCodeableConcept")
         self.diagnosisReference = try container.decodeIfPresent(Reference.self, forKey: "diagnosisReference")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "diagnosisCodeableConcept", "diagnosisReference"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "diagnosisCodeableConcept", "diagnosisReference"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

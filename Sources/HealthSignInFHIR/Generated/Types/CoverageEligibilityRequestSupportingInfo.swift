@@ -49,9 +49,11 @@ public struct CoverageEligibilityRequestSupportingInfo: Sendable, Equatable, Dec
         self.information = try container.decode(Reference.self, forKey: "information")
         self.appliesToAll = try container.decodeIfPresent(Swift.Bool.self, forKey: "appliesToAll")
         self.appliesToAllElement = try container.decodeIfPresent(Element.self, forKey: "_appliesToAll")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "sequence", "_sequence", "information", "appliesToAll", "_appliesToAll"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "sequence", "_sequence", "information", "appliesToAll",
+            "_appliesToAll"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -149,9 +149,14 @@ public struct CoverageEligibilityResponse: Sendable, Equatable, Decodable, Encod
         self.preAuthRefElement = try container.decodeIfPresent(Element.self, forKey: "_preAuthRef")
         self.form = try container.decodeIfPresent(CodeableConcept.self, forKey: "form")
         self.error = try container.decodeIfPresent([CoverageEligibilityResponseError].self, forKey: "error") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "identifier", "status", "_status", "purpose", "_purpose", "patient", "servicedDate", "_servicedDate", "servicedPeriod", "created", "_created", "requestor", "request", "outcome", "_outcome", "disposition", "_disposition", "insurer", "insurance", "preAuthRef", "_preAuthRef", "form", "error"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "identifier", "status", "_status", "purpose", "_purpose",
+            "patient", "servicedDate", "_servicedDate", "servicedPeriod", "created", "_created", "requestor", "request",
+            "outcome", "_outcome", "disposition", "_disposition", "insurer", "insurance", "preAuthRef", "_preAuthRef",
+            "form", "error"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -33,9 +33,10 @@ public struct CoverageEligibilityResponseError: Sendable, Equatable, Decodable, 
         self.`extension` = try container.decodeIfPresent([Extension].self, forKey: "extension") ?? []
         self.modifierExtension = try container.decodeIfPresent([Extension].self, forKey: "modifierExtension") ?? []
         self.code = try container.decode(CodeableConcept.self, forKey: "code")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "code"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "code"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

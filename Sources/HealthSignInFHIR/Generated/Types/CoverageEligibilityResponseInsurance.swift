@@ -48,9 +48,10 @@ public struct CoverageEligibilityResponseInsurance: Sendable, Equatable, Decodab
         self.inforceElement = try container.decodeIfPresent(Element.self, forKey: "_inforce")
         self.benefitPeriod = try container.decodeIfPresent(Period.self, forKey: "benefitPeriod")
         self.item = try container.decodeIfPresent([CoverageEligibilityResponseInsuranceItem].self, forKey: "item") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "coverage", "inforce", "_inforce", "benefitPeriod", "item"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "coverage", "inforce", "_inforce", "benefitPeriod", "item"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -107,9 +107,13 @@ public struct CoverageEligibilityResponseInsuranceItem: Sendable, Equatable, Dec
             [CodeableConcept].self, forKey: "authorizationSupporting") ?? []
         self.authorizationURL = try container.decodeIfPresent(Swift.String.self, forKey: "authorizationUrl")
         self.authorizationUrlElement = try container.decodeIfPresent(Element.self, forKey: "_authorizationUrl")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "category", "productOrService", "modifier", "provider", "excluded", "_excluded", "name", "_name", "description", "_description", "network", "unit", "term", "benefit", "authorizationRequired", "_authorizationRequired", "authorizationSupporting", "authorizationUrl", "_authorizationUrl"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "category", "productOrService", "modifier", "provider", "excluded",
+            "_excluded", "name", "_name", "description", "_description", "network", "unit", "term", "benefit",
+            "authorizationRequired", "_authorizationRequired", "authorizationSupporting", "authorizationUrl",
+            "_authorizationUrl"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

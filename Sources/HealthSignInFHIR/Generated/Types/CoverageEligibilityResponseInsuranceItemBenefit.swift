@@ -74,9 +74,12 @@ public struct CoverageEligibilityResponseInsuranceItemBenefit: Sendable, Equatab
         self.usedString = try container.decodeIfPresent(Swift.String.self, forKey: "usedString")
         self.usedStringElement = try container.decodeIfPresent(Element.self, forKey: "_usedString")
         self.usedMoney = try container.decodeIfPresent(Money.self, forKey: "usedMoney")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "type", "allowedUnsignedInt", "_allowedUnsignedInt", "allowedString", "_allowedString", "allowedMoney", "usedUnsignedInt", "_usedUnsignedInt", "usedString", "_usedString", "usedMoney"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "type", "allowedUnsignedInt", "_allowedUnsignedInt",
+            "allowedString", "_allowedString", "allowedMoney", "usedUnsignedInt", "_usedUnsignedInt", "usedString",
+            "_usedString", "usedMoney"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

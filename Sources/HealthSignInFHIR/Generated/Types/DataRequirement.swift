@@ -77,9 +77,11 @@ public struct DataRequirement: Sendable, Equatable, Decodable, Encodable, Health
         self.limit = try container.decodeIfPresent(Swift.Int.self, forKey: "limit")
         self.limitElement = try container.decodeIfPresent(Element.self, forKey: "_limit")
         self.sort = try container.decodeIfPresent([DataRequirementSort].self, forKey: "sort") ?? []
-        let declared: [Swift.String] = ["id", "extension", "type", "_type", "profile", "_profile", "subjectCodeableConcept", "subjectReference", "mustSupport", "_mustSupport", "codeFilter", "dateFilter", "limit", "_limit", "sort"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "type", "_type", "profile", "_profile", "subjectCodeableConcept", "subjectReference",
+            "mustSupport", "_mustSupport", "codeFilter", "dateFilter", "limit", "_limit", "sort"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -51,9 +51,10 @@ public struct DataRequirementCodeFilter: Sendable, Equatable, Decodable, Encodab
         self.valueSet = try container.decodeIfPresent(Swift.String.self, forKey: "valueSet")
         self.valueSetElement = try container.decodeIfPresent(Element.self, forKey: "_valueSet")
         self.code = try container.decodeIfPresent([Coding].self, forKey: "code") ?? []
-        let declared: [Swift.String] = ["id", "extension", "path", "_path", "searchParam", "_searchParam", "valueSet", "_valueSet", "code"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "path", "_path", "searchParam", "_searchParam", "valueSet", "_valueSet", "code"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

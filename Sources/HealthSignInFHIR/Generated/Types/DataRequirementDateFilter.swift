@@ -57,9 +57,11 @@ public struct DataRequirementDateFilter: Sendable, Equatable, Decodable, Encodab
         self.valueDateTimeElement = try container.decodeIfPresent(Element.self, forKey: "_valueDateTime")
         self.valuePeriod = try container.decodeIfPresent(Period.self, forKey: "valuePeriod")
         self.valueDuration = try container.decodeIfPresent(FHIRDuration.self, forKey: "valueDuration")
-        let declared: [Swift.String] = ["id", "extension", "path", "_path", "searchParam", "_searchParam", "valueDateTime", "_valueDateTime", "valuePeriod", "valueDuration"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "path", "_path", "searchParam", "_searchParam", "valueDateTime", "_valueDateTime",
+            "valuePeriod", "valueDuration"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

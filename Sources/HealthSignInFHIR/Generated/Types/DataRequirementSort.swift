@@ -41,9 +41,10 @@ public struct DataRequirementSort: Sendable, Equatable, Decodable, Encodable, He
         self.pathElement = try container.decodeIfPresent(Element.self, forKey: "_path")
         self.direction = try container.decode(SortDirection.self, forKey: "direction")
         self.directionElement = try container.decodeIfPresent(Element.self, forKey: "_direction")
-        let declared: [Swift.String] = ["id", "extension", "path", "_path", "direction", "_direction"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "path", "_path", "direction", "_direction"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -130,9 +130,13 @@ public struct DetectedIssue: Sendable, Equatable, Decodable, Encodable, HealthSi
         self.reference = try container.decodeIfPresent(Swift.String.self, forKey: "reference")
         self.referenceElement = try container.decodeIfPresent(Element.self, forKey: "_reference")
         self.mitigation = try container.decodeIfPresent([DetectedIssueMitigation].self, forKey: "mitigation") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "identifier", "status", "_status", "code", "severity", "_severity", "patient", "identifiedDateTime", "_identifiedDateTime", "identifiedPeriod", "author", "implicated", "evidence", "detail", "_detail", "reference", "_reference", "mitigation"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "identifier", "status", "_status", "code", "severity",
+            "_severity", "patient", "identifiedDateTime", "_identifiedDateTime", "identifiedPeriod", "author",
+            "implicated", "evidence", "detail", "_detail", "reference", "_reference", "mitigation"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

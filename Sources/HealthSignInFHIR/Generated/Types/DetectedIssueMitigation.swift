@@ -44,9 +44,10 @@ public struct DetectedIssueMitigation: Sendable, Equatable, Decodable, Encodable
         self.date = try container.decodeIfPresent(Swift.String.self, forKey: "date")
         self.dateElement = try container.decodeIfPresent(Element.self, forKey: "_date")
         self.author = try container.decodeIfPresent(Reference.self, forKey: "author")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "action", "date", "_date", "author"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "action", "date", "_date", "author"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -176,9 +176,15 @@ public struct DeviceDefinition: Sendable, Equatable, Decodable, Encodable, Healt
         self.quantity = try container.decodeIfPresent(Quantity.self, forKey: "quantity")
         self.parentDevice = try container.decodeIfPresent(Reference.self, forKey: "parentDevice")
         self.material = try container.decodeIfPresent([DeviceDefinitionMaterial].self, forKey: "material") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "identifier", "udiDeviceIdentifier", "manufacturerString", "_manufacturerString", "manufacturerReference", "deviceName", "modelNumber", "_modelNumber", "type", "specialization", "version", "_version", "safety", "shelfLifeStorage", "physicalCharacteristics", "languageCode", "capability", "property", "owner", "contact", "url", "_url", "onlineInformation", "_onlineInformation", "note", "quantity", "parentDevice", "material"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "identifier", "udiDeviceIdentifier", "manufacturerString",
+            "_manufacturerString", "manufacturerReference", "deviceName", "modelNumber", "_modelNumber", "type",
+            "specialization", "version", "_version", "safety", "shelfLifeStorage", "physicalCharacteristics",
+            "languageCode", "capability", "property", "owner", "contact", "url", "_url", "onlineInformation",
+            "_onlineInformation", "note", "quantity", "parentDevice", "material"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -50,9 +50,11 @@ public struct DeviceDefinitionMaterial: Sendable, Equatable, Decodable, Encodabl
         self.alternateElement = try container.decodeIfPresent(Element.self, forKey: "_alternate")
         self.allergenicIndicator = try container.decodeIfPresent(Swift.Bool.self, forKey: "allergenicIndicator")
         self.allergenicIndicatorElement = try container.decodeIfPresent(Element.self, forKey: "_allergenicIndicator")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "substance", "alternate", "_alternate", "allergenicIndicator", "_allergenicIndicator"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "substance", "alternate", "_alternate", "allergenicIndicator",
+            "_allergenicIndicator"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

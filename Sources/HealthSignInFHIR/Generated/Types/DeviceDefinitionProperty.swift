@@ -41,9 +41,10 @@ public struct DeviceDefinitionProperty: Sendable, Equatable, Decodable, Encodabl
         self.type = try container.decode(CodeableConcept.self, forKey: "type")
         self.valueQuantity = try container.decodeIfPresent([Quantity].self, forKey: "valueQuantity") ?? []
         self.valueCode = try container.decodeIfPresent([CodeableConcept].self, forKey: "valueCode") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "type", "valueQuantity", "valueCode"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "type", "valueQuantity", "valueCode"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

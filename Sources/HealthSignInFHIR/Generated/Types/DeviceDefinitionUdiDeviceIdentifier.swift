@@ -53,9 +53,11 @@ public struct DeviceDefinitionUdiDeviceIdentifier: Sendable, Equatable, Decodabl
         self.issuerElement = try container.decodeIfPresent(Element.self, forKey: "_issuer")
         self.jurisdiction = try container.decode(Swift.String.self, forKey: "jurisdiction")
         self.jurisdictionElement = try container.decodeIfPresent(Element.self, forKey: "_jurisdiction")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "deviceIdentifier", "_deviceIdentifier", "issuer", "_issuer", "jurisdiction", "_jurisdiction"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "deviceIdentifier", "_deviceIdentifier", "issuer", "_issuer",
+            "jurisdiction", "_jurisdiction"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -44,9 +44,10 @@ public struct DeviceDeviceName: Sendable, Equatable, Decodable, Encodable, Healt
         self.nameElement = try container.decodeIfPresent(Element.self, forKey: "_name")
         self.type = try container.decode(DeviceNameType.self, forKey: "type")
         self.typeElement = try container.decodeIfPresent(Element.self, forKey: "_type")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "name", "_name", "type", "_type"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "name", "_name", "type", "_type"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

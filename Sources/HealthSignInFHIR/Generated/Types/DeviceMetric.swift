@@ -111,9 +111,13 @@ public struct DeviceMetric: Sendable, Equatable, Decodable, Encodable, HealthSig
         self.categoryElement = try container.decodeIfPresent(Element.self, forKey: "_category")
         self.measurementPeriod = try container.decodeIfPresent(Timing.self, forKey: "measurementPeriod")
         self.calibration = try container.decodeIfPresent([DeviceMetricCalibration].self, forKey: "calibration") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "identifier", "type", "unit", "source", "parent", "operationalStatus", "_operationalStatus", "color", "_color", "category", "_category", "measurementPeriod", "calibration"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "identifier", "type", "unit", "source", "parent",
+            "operationalStatus", "_operationalStatus", "color", "_color", "category", "_category", "measurementPeriod",
+            "calibration"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

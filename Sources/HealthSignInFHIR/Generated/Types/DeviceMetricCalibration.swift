@@ -51,9 +51,10 @@ public struct DeviceMetricCalibration: Sendable, Equatable, Decodable, Encodable
         self.stateElement = try container.decodeIfPresent(Element.self, forKey: "_state")
         self.time = try container.decodeIfPresent(Swift.String.self, forKey: "time")
         self.timeElement = try container.decodeIfPresent(Element.self, forKey: "_time")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "type", "_type", "state", "_state", "time", "_time"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "type", "_type", "state", "_state", "time", "_time"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -195,9 +195,16 @@ public struct DeviceRequest: Sendable, Equatable, Decodable, Encodable, HealthSi
         self.supportingInfo = try container.decodeIfPresent([Reference].self, forKey: "supportingInfo") ?? []
         self.note = try container.decodeIfPresent([Annotation].self, forKey: "note") ?? []
         self.relevantHistory = try container.decodeIfPresent([Reference].self, forKey: "relevantHistory") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "identifier", "instantiatesCanonical", "_instantiatesCanonical", "instantiatesUri", "_instantiatesUri", "basedOn", "priorRequest", "groupIdentifier", "status", "_status", "intent", "_intent", "priority", "_priority", "codeReference", "codeCodeableConcept", "parameter", "subject", "encounter", "occurrenceDateTime", "_occurrenceDateTime", "occurrencePeriod", "occurrenceTiming", "authoredOn", "_authoredOn", "requester", "performerType", "performer", "reasonCode", "reasonReference", "insurance", "supportingInfo", "note", "relevantHistory"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "identifier", "instantiatesCanonical",
+            "_instantiatesCanonical", "instantiatesUri", "_instantiatesUri", "basedOn", "priorRequest",
+            "groupIdentifier", "status", "_status", "intent", "_intent", "priority", "_priority", "codeReference",
+            "codeCodeableConcept", "parameter", "subject", "encounter", "occurrenceDateTime", "_occurrenceDateTime",
+            "occurrencePeriod", "occurrenceTiming", "authoredOn", "_authoredOn", "requester", "performerType",
+            "performer", "reasonCode", "reasonReference", "insurance", "supportingInfo", "note", "relevantHistory"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

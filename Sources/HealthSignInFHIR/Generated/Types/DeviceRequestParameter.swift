@@ -53,9 +53,11 @@ public struct DeviceRequestParameter: Sendable, Equatable, Decodable, Encodable,
         self.valueRange = try container.decodeIfPresent(FHIRRange.self, forKey: "valueRange")
         self.valueBoolean = try container.decodeIfPresent(Swift.Bool.self, forKey: "valueBoolean")
         self.valueBooleanElement = try container.decodeIfPresent(Element.self, forKey: "_valueBoolean")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "code", "valueCodeableConcept", "valueQuantity", "valueRange", "valueBoolean", "_valueBoolean"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "code", "valueCodeableConcept", "valueQuantity", "valueRange",
+            "valueBoolean", "_valueBoolean"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -42,9 +42,10 @@ public struct DeviceSpecialization: Sendable, Equatable, Decodable, Encodable, H
         self.systemType = try container.decode(CodeableConcept.self, forKey: "systemType")
         self.version = try container.decodeIfPresent(Swift.String.self, forKey: "version")
         self.versionElement = try container.decodeIfPresent(Element.self, forKey: "_version")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "systemType", "version", "_version"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "systemType", "version", "_version"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

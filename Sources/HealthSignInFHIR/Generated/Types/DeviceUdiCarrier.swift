@@ -77,9 +77,12 @@ public struct DeviceUdiCarrier: Sendable, Equatable, Decodable, Encodable, Healt
         self.carrierHRFElement = try container.decodeIfPresent(Element.self, forKey: "_carrierHRF")
         self.entryType = try container.decodeIfPresent(UDIEntryType.self, forKey: "entryType")
         self.entryTypeElement = try container.decodeIfPresent(Element.self, forKey: "_entryType")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "deviceIdentifier", "_deviceIdentifier", "issuer", "_issuer", "jurisdiction", "_jurisdiction", "carrierAIDC", "_carrierAIDC", "carrierHRF", "_carrierHRF", "entryType", "_entryType"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "deviceIdentifier", "_deviceIdentifier", "issuer", "_issuer",
+            "jurisdiction", "_jurisdiction", "carrierAIDC", "_carrierAIDC", "carrierHRF", "_carrierHRF", "entryType",
+            "_entryType"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

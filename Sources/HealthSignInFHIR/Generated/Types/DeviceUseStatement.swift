@@ -129,9 +129,13 @@ public struct DeviceUseStatement: Sendable, Equatable, Decodable, Encodable, Hea
         self.reasonReference = try container.decodeIfPresent([Reference].self, forKey: "reasonReference") ?? []
         self.bodySite = try container.decodeIfPresent(CodeableConcept.self, forKey: "bodySite")
         self.note = try container.decodeIfPresent([Annotation].self, forKey: "note") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "identifier", "basedOn", "status", "_status", "subject", "derivedFrom", "timingTiming", "timingPeriod", "timingDateTime", "_timingDateTime", "recordedOn", "_recordedOn", "source", "device", "reasonCode", "reasonReference", "bodySite", "note"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "identifier", "basedOn", "status", "_status", "subject",
+            "derivedFrom", "timingTiming", "timingPeriod", "timingDateTime", "_timingDateTime", "recordedOn",
+            "_recordedOn", "source", "device", "reasonCode", "reasonReference", "bodySite", "note"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

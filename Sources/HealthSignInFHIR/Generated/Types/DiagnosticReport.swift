@@ -149,9 +149,14 @@ public struct DiagnosticReport: Sendable, Equatable, Decodable, Encodable, Healt
         self.conclusionElement = try container.decodeIfPresent(Element.self, forKey: "_conclusion")
         self.conclusionCode = try container.decodeIfPresent([CodeableConcept].self, forKey: "conclusionCode") ?? []
         self.presentedForm = try container.decodeIfPresent([Attachment].self, forKey: "presentedForm") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "identifier", "basedOn", "status", "_status", "category", "code", "subject", "encounter", "effectiveDateTime", "_effectiveDateTime", "effectivePeriod", "issued", "_issued", "performer", "resultsInterpreter", "specimen", "result", "imagingStudy", "media", "conclusion", "_conclusion", "conclusionCode", "presentedForm"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "identifier", "basedOn", "status", "_status", "category",
+            "code", "subject", "encounter", "effectiveDateTime", "_effectiveDateTime", "effectivePeriod", "issued",
+            "_issued", "performer", "resultsInterpreter", "specimen", "result", "imagingStudy", "media", "conclusion",
+            "_conclusion", "conclusionCode", "presentedForm"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

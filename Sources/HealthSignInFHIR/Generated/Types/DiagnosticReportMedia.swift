@@ -41,9 +41,10 @@ public struct DiagnosticReportMedia: Sendable, Equatable, Decodable, Encodable, 
         self.comment = try container.decodeIfPresent(Swift.String.self, forKey: "comment")
         self.commentElement = try container.decodeIfPresent(Element.self, forKey: "_comment")
         self.link = try container.decode(Reference.self, forKey: "link")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "comment", "_comment", "link"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "comment", "_comment", "link"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -121,9 +121,13 @@ public struct DocumentManifest: Sendable, Equatable, Decodable, Encodable, Healt
         self.descriptionElement = try container.decodeIfPresent(Element.self, forKey: "_description")
         self.content = try container.decode([Reference].self, forKey: "content")
         self.related = try container.decodeIfPresent([DocumentManifestRelated].self, forKey: "related") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "masterIdentifier", "identifier", "status", "_status", "type", "subject", "created", "_created", "author", "recipient", "source", "_source", "description", "_description", "content", "related"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "masterIdentifier", "identifier", "status", "_status",
+            "type", "subject", "created", "_created", "author", "recipient", "source", "_source", "description",
+            "_description", "content", "related"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -37,9 +37,10 @@ public struct DocumentManifestRelated: Sendable, Equatable, Decodable, Encodable
         self.modifierExtension = try container.decodeIfPresent([Extension].self, forKey: "modifierExtension") ?? []
         self.identifier = try container.decodeIfPresent(Identifier.self, forKey: "identifier")
         self.ref = try container.decodeIfPresent(Reference.self, forKey: "ref")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "identifier", "ref"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "identifier", "ref"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

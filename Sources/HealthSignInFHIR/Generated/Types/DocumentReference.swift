@@ -136,9 +136,13 @@ public struct DocumentReference: Sendable, Equatable, Decodable, Encodable, Heal
         self.securityLabel = try container.decodeIfPresent([CodeableConcept].self, forKey: "securityLabel") ?? []
         self.content = try container.decode([DocumentReferenceContent].self, forKey: "content")
         self.context = try container.decodeIfPresent(DocumentReferenceContext.self, forKey: "context")
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "masterIdentifier", "identifier", "status", "_status", "docStatus", "_docStatus", "type", "category", "subject", "date", "_date", "author", "authenticator", "custodian", "relatesTo", "description", "_description", "securityLabel", "content", "context"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "masterIdentifier", "identifier", "status", "_status",
+            "docStatus", "_docStatus", "type", "category", "subject", "date", "_date", "author", "authenticator",
+            "custodian", "relatesTo", "description", "_description", "securityLabel", "content", "context"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

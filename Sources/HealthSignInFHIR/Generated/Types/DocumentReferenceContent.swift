@@ -37,9 +37,10 @@ public struct DocumentReferenceContent: Sendable, Equatable, Decodable, Encodabl
         self.modifierExtension = try container.decodeIfPresent([Extension].self, forKey: "modifierExtension") ?? []
         self.attachment = try container.decode(Attachment.self, forKey: "attachment")
         self.format = try container.decodeIfPresent(Coding.self, forKey: "format")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "attachment", "format"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "attachment", "format"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

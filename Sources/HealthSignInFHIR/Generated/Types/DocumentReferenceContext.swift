@@ -57,9 +57,11 @@ public struct DocumentReferenceContext: Sendable, Equatable, Decodable, Encodabl
         self.practiceSetting = try container.decodeIfPresent(CodeableConcept.self, forKey: "practiceSetting")
         self.sourcePatientInfo = try container.decodeIfPresent(Reference.self, forKey: "sourcePatientInfo")
         self.related = try container.decodeIfPresent([Reference].self, forKey: "related") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "encounter", "event", "period", "facilityType", "practiceSetting", "sourcePatientInfo", "related"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "encounter", "event", "period", "facilityType", "practiceSetting",
+            "sourcePatientInfo", "related"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -40,9 +40,10 @@ public struct DocumentReferenceRelatesTo: Sendable, Equatable, Decodable, Encoda
         self.code = try container.decode(DocumentRelationshipType.self, forKey: "code")
         self.codeElement = try container.decodeIfPresent(Element.self, forKey: "_code")
         self.target = try container.decode(Reference.self, forKey: "target")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "code", "_code", "target"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "code", "_code", "target"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -104,9 +104,13 @@ public struct Dosage: Sendable, Equatable, Decodable, Encodable, HealthSignInCor
         self.maxDosePerPeriod = try container.decodeIfPresent(Ratio.self, forKey: "maxDosePerPeriod")
         self.maxDosePerAdministration = try container.decodeIfPresent(Quantity.self, forKey: "maxDosePerAdministration")
         self.maxDosePerLifetime = try container.decodeIfPresent(Quantity.self, forKey: "maxDosePerLifetime")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "sequence", "_sequence", "text", "_text", "additionalInstruction", "patientInstruction", "_patientInstruction", "timing", "asNeededBoolean", "_asNeededBoolean", "asNeededCodeableConcept", "site", "route", "method", "doseAndRate", "maxDosePerPeriod", "maxDosePerAdministration", "maxDosePerLifetime"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "sequence", "_sequence", "text", "_text", "additionalInstruction",
+            "patientInstruction", "_patientInstruction", "timing", "asNeededBoolean", "_asNeededBoolean",
+            "asNeededCodeableConcept", "site", "route", "method", "doseAndRate", "maxDosePerPeriod",
+            "maxDosePerAdministration", "maxDosePerLifetime"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

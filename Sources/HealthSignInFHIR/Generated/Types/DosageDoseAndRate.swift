@@ -48,9 +48,10 @@ public struct DosageDoseAndRate: Sendable, Equatable, Decodable, Encodable, Heal
         self.rateRatio = try container.decodeIfPresent(Ratio.self, forKey: "rateRatio")
         self.rateRange = try container.decodeIfPresent(FHIRRange.self, forKey: "rateRange")
         self.rateQuantity = try container.decodeIfPresent(Quantity.self, forKey: "rateQuantity")
-        let declared: [Swift.String] = ["id", "extension", "type", "doseRange", "doseQuantity", "rateRatio", "rateRange", "rateQuantity"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "type", "doseRange", "doseQuantity", "rateRatio", "rateRange", "rateQuantity"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

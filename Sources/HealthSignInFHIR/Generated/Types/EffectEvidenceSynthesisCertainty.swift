@@ -43,9 +43,10 @@ public struct EffectEvidenceSynthesisCertainty: Sendable, Equatable, Decodable, 
         self.note = try container.decodeIfPresent([Annotation].self, forKey: "note") ?? []
         self.certaintySubcomponent = try container.decodeIfPresent(
             [EffectEvidenceSynthesisCertaintyCertaintySubcomponent].self, forKey: "certaintySubcomponent") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "rating", "note", "certaintySubcomponent"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "rating", "note", "certaintySubcomponent"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -63,9 +63,11 @@ public struct EffectEvidenceSynthesisEffectEstimate: Sendable, Equatable, Decoda
         self.unitOfMeasure = try container.decodeIfPresent(CodeableConcept.self, forKey: "unitOfMeasure")
         self.precisionEstimate = try container.decodeIfPresent(
             [EffectEvidenceSynthesisEffectEstimatePrecisionEstimate].self, forKey: "precisionEstimate") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "description", "_description", "type", "variantState", "value", "_value", "unitOfMeasure", "precisionEstimate"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "description", "_description", "type", "variantState", "value",
+            "_value", "unitOfMeasure", "precisionEstimate"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

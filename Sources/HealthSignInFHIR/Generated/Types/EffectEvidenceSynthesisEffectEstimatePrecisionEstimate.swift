@@ -54,9 +54,10 @@ public struct EffectEvidenceSynthesisEffectEstimatePrecisionEstimate: Sendable, 
         self.fromElement = try container.decodeIfPresent(Element.self, forKey: "_from")
         self.to = try container.decodeIfPresent(HealthSignInCore.JSONNumber.self, forKey: "to")
         self.toElement = try container.decodeIfPresent(Element.self, forKey: "_to")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "type", "level", "_level", "from", "_from", "to", "_to"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "type", "level", "_level", "from", "_from", "to", "_to"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -55,9 +55,11 @@ public struct EffectEvidenceSynthesisResultsByExposure: Sendable, Equatable, Dec
         self.exposureStateElement = try container.decodeIfPresent(Element.self, forKey: "_exposureState")
         self.variantState = try container.decodeIfPresent(CodeableConcept.self, forKey: "variantState")
         self.riskEvidenceSynthesis = try container.decode(Reference.self, forKey: "riskEvidenceSynthesis")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "description", "_description", "exposureState", "_exposureState", "variantState", "riskEvidenceSynthesis"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "description", "_description", "exposureState", "_exposureState",
+            "variantState", "riskEvidenceSynthesis"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -25,9 +25,10 @@ public struct Element: Sendable, Equatable, Decodable, Encodable, HealthSignInCo
         let container = try HealthSignInCore.JSONCoding.members(of: decoder, notNull: ["id", "extension"])
         self.id = try container.decodeIfPresent(Swift.String.self, forKey: "id")
         self.`extension` = try container.decodeIfPresent([Extension].self, forKey: "extension") ?? []
-        let declared: [Swift.String] = ["id", "extension"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -1244,9 +1244,65 @@ public struct ElementDefinition: Sendable, Equatable, Decodable, Encodable, Heal
         self.isSummaryElement = try container.decodeIfPresent(Element.self, forKey: "_isSummary")
         self.binding = try container.decodeIfPresent(ElementDefinitionBinding.self, forKey: "binding")
         self.mapping = try container.decodeIfPresent([ElementDefinitionMapping].self, forKey: "mapping") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "path", "_path", "representation", "_representation", "sliceName", "_sliceName", "sliceIsConstraining", "_sliceIsConstraining", "label", "_label", "code", "slicing", "short", "_short", "definition", "_definition", "comment", "_comment", "requirements", "_requirements", "alias", "_alias", "min", "_min", "max", "_max", "base", "contentReference", "_contentReference", "type", "defaultValueBase64Binary", "_defaultValueBase64Binary", "defaultValueBoolean", "_defaultValueBoolean", "defaultValueCanonical", "_defaultValueCanonical", "defaultValueCode", "_defaultValueCode", "defaultValueDate", "_defaultValueDate", "defaultValueDateTime", "_defaultValueDateTime", "defaultValueDecimal", "_defaultValueDecimal", "defaultValueId", "_defaultValueId", "defaultValueInstant", "_defaultValueInstant", "defaultValueInteger", "_defaultValueInteger", "defaultValueMarkdown", "_defaultValueMarkdown", "defaultValueOid", "_defaultValueOid", "defaultValuePositiveInt", "_defaultValuePositiveInt", "defaultValueString", "_defaultValueString", "defaultValueTime", "_defaultValueTime", "defaultValueUnsignedInt", "_defaultValueUnsignedInt", "defaultValueUri", "_defaultValueUri", "defaultValueUrl", "_defaultValueUrl", "defaultValueUuid", "_defaultValueUuid", "defaultValueAddress", "defaultValueAge", "defaultValueAnnotation", "defaultValueAttachment", "defaultValueCodeableConcept", "defaultValueCoding", "defaultValueContactPoint", "defaultValueCount", "defaultValueDistance", "defaultValueDuration", "defaultValueHumanName", "defaultValueIdentifier", "defaultValueMoney", "defaultValuePeriod", "defaultValueQuantity", "defaultValueRange", "defaultValueRatio", "defaultValueReference", "defaultValueSampledData", "defaultValueSignature", "defaultValueTiming", "defaultValueContactDetail", "defaultValueContributor", "defaultValueDataRequirement", "defaultValueExpression", "defaultValueParameterDefinition", "defaultValueRelatedArtifact", "defaultValueTriggerDefinition", "defaultValueUsageContext", "defaultValueDosage", "defaultValueMeta", "meaningWhenMissing", "_meaningWhenMissing", "orderMeaning", "_orderMeaning", "fixedBase64Binary", "_fixedBase64Binary", "fixedBoolean", "_fixedBoolean", "fixedCanonical", "_fixedCanonical", "fixedCode", "_fixedCode", "fixedDate", "_fixedDate", "fixedDateTime", "_fixedDateTime", "fixedDecimal", "_fixedDecimal", "fixedId", "_fixedId", "fixedInstant", "_fixedInstant", "fixedInteger", "_fixedInteger", "fixedMarkdown", "_fixedMarkdown", "fixedOid", "_fixedOid", "fixedPositiveInt", "_fixedPositiveInt", "fixedString", "_fixedString", "fixedTime", "_fixedTime", "fixedUnsignedInt", "_fixedUnsignedInt", "fixedUri", "_fixedUri", "fixedUrl", "_fixedUrl", "fixedUuid", "_fixedUuid", "fixedAddress", "fixedAge", "fixedAnnotation", "fixedAttachment", "fixedCodeableConcept", "fixedCoding", "fixedContactPoint", "fixedCount", "fixedDistance", "fixedDuration", "fixedHumanName", "fixedIdentifier", "fixedMoney", "fixedPeriod", "fixedQuantity", "fixedRange", "fixedRatio", "fixedReference", "fixedSampledData", "fixedSignature", "fixedTiming", "fixedContactDetail", "fixedContributor", "fixedDataRequirement", "fixedExpression", "fixedParameterDefinition", "fixedRelatedArtifact", "fixedTriggerDefinition", "fixedUsageContext", "fixedDosage", "fixedMeta", "patternBase64Binary", "_patternBase64Binary", "patternBoolean", "_patternBoolean", "patternCanonical", "_patternCanonical", "patternCode", "_patternCode", "patternDate", "_patternDate", "patternDateTime", "_patternDateTime", "patternDecimal", "_patternDecimal", "patternId", "_patternId", "patternInstant", "_patternInstant", "patternInteger", "_patternInteger", "patternMarkdown", "_patternMarkdown", "patternOid", "_patternOid", "patternPositiveInt", "_patternPositiveInt", "patternString", "_patternString", "patternTime", "_patternTime", "patternUnsignedInt", "_patternUnsignedInt", "patternUri", "_patternUri", "patternUrl", "_patternUrl", "patternUuid", "_patternUuid", "patternAddress", "patternAge", "patternAnnotation", "patternAttachment", "patternCodeableConcept", "patternCoding", "patternContactPoint", "patternCount", "patternDistance", "patternDuration", "patternHumanName", "patternIdentifier", "patternMoney", "patternPeriod", "patternQuantity", "patternRange", "patternRatio", "patternReference", "patternSampledData", "patternSignature", "patternTiming", "patternContactDetail", "patternContributor", "patternDataRequirement", "patternExpression", "patternParameterDefinition", "patternRelatedArtifact", "patternTriggerDefinition", "patternUsageContext", "patternDosage", "patternMeta", "example", "minValueDate", "_minValueDate", "minValueDateTime", "_minValueDateTime", "minValueInstant", "_minValueInstant", "minValueTime", "_minValueTime", "minValueDecimal", "_minValueDecimal", "minValueInteger", "_minValueInteger", "minValuePositiveInt", "_minValuePositiveInt", "minValueUnsignedInt", "_minValueUnsignedInt", "minValueQuantity", "maxValueDate", "_maxValueDate", "maxValueDateTime", "_maxValueDateTime", "maxValueInstant", "_maxValueInstant", "maxValueTime", "_maxValueTime", "maxValueDecimal", "_maxValueDecimal", "maxValueInteger", "_maxValueInteger", "maxValuePositiveInt", "_maxValuePositiveInt", "maxValueUnsignedInt", "_maxValueUnsignedInt", "maxValueQuantity", "maxLength", "_maxLength", "condition", "_condition", "constraint", "mustSupport", "_mustSupport", "isModifier", "_isModifier", "isModifierReason", "_isModifierReason", "isSummary", "_isSummary", "binding", "mapping"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "path", "_path", "representation", "_representation", "sliceName",
+            "_sliceName", "sliceIsConstraining", "_sliceIsConstraining", "label", "_label", "code", "slicing", "short",
+            "_short", "definition", "_definition", "comment", "_comment", "requirements", "_requirements", "alias",
+            "_alias", "min", "_min", "max", "_max", "base", "contentReference", "_contentReference", "type",
+            "defaultValueBase64Binary", "_defaultValueBase64Binary", "defaultValueBoolean", "_defaultValueBoolean",
+            "defaultValueCanonical", "_defaultValueCanonical", "defaultValueCode", "_defaultValueCode",
+            "defaultValueDate", "_defaultValueDate", "defaultValueDateTime", "_defaultValueDateTime",
+            "defaultValueDecimal", "_defaultValueDecimal", "defaultValueId", "_defaultValueId", "defaultValueInstant",
+            "_defaultValueInstant", "defaultValueInteger", "_defaultValueInteger", "defaultValueMarkdown",
+            "_defaultValueMarkdown", "defaultValueOid", "_defaultValueOid", "defaultValuePositiveInt",
+            "_defaultValuePositiveInt", "defaultValueString", "_defaultValueString", "defaultValueTime",
+            "_defaultValueTime", "defaultValueUnsignedInt", "_defaultValueUnsignedInt", "defaultValueUri",
+            "_defaultValueUri", "defaultValueUrl", "_defaultValueUrl", "defaultValueUuid", "_defaultValueUuid",
+            "defaultValueAddress", "defaultValueAge", "defaultValueAnnotation", "defaultValueAttachment",
+            "defaultValueCodeableConcept", "defaultValueCoding", "defaultValueContactPoint", "defaultValueCount",
+            "defaultValueDistance", "defaultValueDuration", "defaultValueHumanName", "defaultValueIdentifier",
+            "defaultValueMoney", "defaultValuePeriod", "defaultValueQuantity", "defaultValueRange", "defaultValueRatio",
+            "defaultValueReference", "defaultValueSampledData", "defaultValueSignature", "defaultValueTiming",
+            "defaultValueContactDetail", "defaultValueContributor", "defaultValueDataRequirement",
+            "defaultValueExpression", "defaultValueParameterDefinition", "defaultValueRelatedArtifact",
+            "defaultValueTriggerDefinition", "defaultValueUsageContext", "defaultValueDosage", "defaultValueMeta",
+            "meaningWhenMissing", "_meaningWhenMissing", "orderMeaning", "_orderMeaning", "fixedBase64Binary",
+            "_fixedBase64Binary", "fixedBoolean", "_fixedBoolean", "fixedCanonical", "_fixedCanonical", "fixedCode",
+            "_fixedCode", "fixedDate", "_fixedDate", "fixedDateTime", "_fixedDateTime", "fixedDecimal", "_fixedDecimal",
+            "fixedId", "_fixedId", "fixedInstant", "_fixedInstant", "fixedInteger", "_fixedInteger", "fixedMarkdown",
+            "_fixedMarkdown", "fixedOid", "_fixedOid", "fixedPositiveInt", "_fixedPositiveInt", "fixedString",
+            "_fixedString", "fixedTime", "_fixedTime", "fixedUnsignedInt", "_fixedUnsignedInt", "fixedUri", "_fixedUri",
+            "fixedUrl", "_fixedUrl", "fixedUuid", "_fixedUuid", "fixedAddress", "fixedAge", "fixedAnnotation",
+            "fixedAttachment", "fixedCodeableConcept", "fixedCoding", "fixedContactPoint", "fixedCount",
+            "fixedDistance", "fixedDuration", "fixedHumanName", "fixedIdentifier", "fixedMoney", "fixedPeriod",
+            "fixedQuantity", "fixedRange", "fixedRatio", "fixedReference", "fixedSampledData", "fixedSignature",
+            "fixedTiming", "fixedContactDetail", "fixedContributor", "fixedDataRequirement", "fixedExpression",
+            "fixedParameterDefinition", "fixedRelatedArtifact", "fixedTriggerDefinition", "fixedUsageContext",
+            "fixedDosage", "fixedMeta", "patternBase64Binary", "_patternBase64Binary", "patternBoolean",
+            "_patternBoolean", "patternCanonical", "_patternCanonical", "patternCode", "_patternCode", "patternDate",
+            "_patternDate", "patternDateTime", "_patternDateTime", "patternDecimal", "_patternDecimal", "patternId",
+            "_patternId", "patternInstant", "_patternInstant", "patternInteger", "_patternInteger", "patternMarkdown",
+            "_patternMarkdown", "patternOid", "_patternOid", "patternPositiveInt", "_patternPositiveInt",
+            "patternString", "_patternString", "patternTime", "_patternTime", "patternUnsignedInt",
+            "_patternUnsignedInt", "patternUri", "_patternUri", "patternUrl", "_patternUrl", "patternUuid",
+            "_patternUuid", "patternAddress", "patternAge", "patternAnnotation", "patternAttachment",
+            "patternCodeableConcept", "patternCoding", "patternContactPoint", "patternCount", "patternDistance",
+            "patternDuration", "patternHumanName", "patternIdentifier", "patternMoney", "patternPeriod",
+            "patternQuantity", "patternRange", "patternRatio", "patternReference", "patternSampledData",
+            "patternSignature", "patternTiming", "patternContactDetail", "patternContributor", "patternDataRequirement",
+            "patternExpression", "patternParameterDefinition", "patternRelatedArtifact", "patternTriggerDefinition",
+            "patternUsageContext", "patternDosage", "patternMeta", "example", "minValueDate", "_minValueDate",
+            "minValueDateTime", "_minValueDateTime", "minValueInstant", "_minValueInstant", "minValueTime",
+            "_minValueTime", "minValueDecimal", "_minValueDecimal", "minValueInteger", "_minValueInteger",
+            "minValuePositiveInt", "_minValuePositiveInt", "minValueUnsignedInt", "_minValueUnsignedInt",
+            "minValueQuantity", "maxValueDate", "_maxValueDate", "maxValueDateTime", "_maxValueDateTime",
+            "maxValueInstant", "_maxValueInstant", "maxValueTime", "_maxValueTime", "maxValueDecimal",
+            "_maxValueDecimal", "maxValueInteger", "_maxValueInteger", "maxValuePositiveInt", "_maxValuePositiveInt",
+            "maxValueUnsignedInt", "_maxValueUnsignedInt", "maxValueQuantity", "maxLength", "_maxLength", "condition",
+            "_condition", "constraint", "mustSupport", "_mustSupport", "isModifier", "_isModifier", "isModifierReason",
+            "_isModifierReason", "isSummary", "_isSummary", "binding", "mapping"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -47,9 +47,10 @@ public struct ElementDefinitionBase: Sendable, Equatable, Decodable, Encodable, 
         self.minElement = try container.decodeIfPresent(Element.self, forKey: "_min")
         self.max = try container.decode(Swift.String.self, forKey: "max")
         self.maxElement = try container.decodeIfPresent(Element.self, forKey: "_max")
-        let declared: [Swift.String] = ["id", "extension", "path", "_path", "min", "_min", "max", "_max"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "path", "_path", "min", "_min", "max", "_max"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -48,9 +48,10 @@ public struct ElementDefinitionBinding: Sendable, Equatable, Decodable, Encodabl
         self.descriptionElement = try container.decodeIfPresent(Element.self, forKey: "_description")
         self.valueSet = try container.decodeIfPresent(Swift.String.self, forKey: "valueSet")
         self.valueSetElement = try container.decodeIfPresent(Element.self, forKey: "_valueSet")
-        let declared: [Swift.String] = ["id", "extension", "strength", "_strength", "description", "_description", "valueSet", "_valueSet"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "strength", "_strength", "description", "_description", "valueSet", "_valueSet"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -78,9 +78,11 @@ public struct ElementDefinitionConstraint: Sendable, Equatable, Decodable, Encod
         self.xpathElement = try container.decodeIfPresent(Element.self, forKey: "_xpath")
         self.source = try container.decodeIfPresent(Swift.String.self, forKey: "source")
         self.sourceElement = try container.decodeIfPresent(Element.self, forKey: "_source")
-        let declared: [Swift.String] = ["id", "extension", "key", "_key", "requirements", "_requirements", "severity", "_severity", "human", "_human", "expression", "_expression", "xpath", "_xpath", "source", "_source"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "key", "_key", "requirements", "_requirements", "severity", "_severity", "human",
+            "_human", "expression", "_expression", "xpath", "_xpath", "source", "_source"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

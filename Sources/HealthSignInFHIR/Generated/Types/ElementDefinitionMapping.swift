@@ -54,9 +54,10 @@ public struct ElementDefinitionMapping: Sendable, Equatable, Decodable, Encodabl
         self.mapElement = try container.decodeIfPresent(Element.self, forKey: "_map")
         self.comment = try container.decodeIfPresent(Swift.String.self, forKey: "comment")
         self.commentElement = try container.decodeIfPresent(Element.self, forKey: "_comment")
-        let declared: [Swift.String] = ["id", "extension", "identity", "_identity", "language", "_language", "map", "_map", "comment", "_comment"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "identity", "_identity", "language", "_language", "map", "_map", "comment", "_comment"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -54,9 +54,11 @@ public struct ElementDefinitionSlicing: Sendable, Equatable, Decodable, Encodabl
         self.orderedElement = try container.decodeIfPresent(Element.self, forKey: "_ordered")
         self.rules = try container.decode(SlicingRules.self, forKey: "rules")
         self.rulesElement = try container.decodeIfPresent(Element.self, forKey: "_rules")
-        let declared: [Swift.String] = ["id", "extension", "discriminator", "description", "_description", "ordered", "_ordered", "rules", "_rules"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "discriminator", "description", "_description", "ordered", "_ordered", "rules", "_rules"
+        ])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -40,9 +40,10 @@ public struct ElementDefinitionSlicingDiscriminator: Sendable, Equatable, Decoda
         self.typeElement = try container.decodeIfPresent(Element.self, forKey: "_type")
         self.path = try container.decode(Swift.String.self, forKey: "path")
         self.pathElement = try container.decodeIfPresent(Element.self, forKey: "_path")
-        let declared: [Swift.String] = ["id", "extension", "type", "_type", "path", "_path"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "type", "_type", "path", "_path"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

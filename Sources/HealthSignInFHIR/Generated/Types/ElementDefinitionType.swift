@@ -64,9 +64,11 @@ public struct ElementDefinitionType: Sendable, Equatable, Decodable, Encodable, 
         self.aggregationElement = try container.decodeIfPresent([Element].self, forKey: "_aggregation") ?? []
         self.versioning = try container.decodeIfPresent(ReferenceVersionRules.self, forKey: "versioning")
         self.versioningElement = try container.decodeIfPresent(Element.self, forKey: "_versioning")
-        let declared: [Swift.String] = ["id", "extension", "code", "_code", "profile", "_profile", "targetProfile", "_targetProfile", "aggregation", "_aggregation", "versioning", "_versioning"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "code", "_code", "profile", "_profile", "targetProfile", "_targetProfile", "aggregation",
+            "_aggregation", "versioning", "_versioning"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -152,9 +152,14 @@ public struct Encounter: Sendable, Equatable, Decodable, Encodable, HealthSignIn
         self.location = try container.decodeIfPresent([EncounterLocation].self, forKey: "location") ?? []
         self.serviceProvider = try container.decodeIfPresent(Reference.self, forKey: "serviceProvider")
         self.partOf = try container.decodeIfPresent(Reference.self, forKey: "partOf")
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "identifier", "status", "_status", "statusHistory", "class", "classHistory", "type", "serviceType", "priority", "subject", "episodeOfCare", "basedOn", "participant", "appointment", "period", "length", "reasonCode", "reasonReference", "diagnosis", "account", "hospitalization", "location", "serviceProvider", "partOf"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "identifier", "status", "_status", "statusHistory", "class",
+            "classHistory", "type", "serviceType", "priority", "subject", "episodeOfCare", "basedOn", "participant",
+            "appointment", "period", "length", "reasonCode", "reasonReference", "diagnosis", "account",
+            "hospitalization", "location", "serviceProvider", "partOf"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -67,9 +67,11 @@ public struct EncounterHospitalization: Sendable, Equatable, Decodable, Encodabl
             [CodeableConcept].self, forKey: "specialArrangement") ?? []
         self.destination = try container.decodeIfPresent(Reference.self, forKey: "destination")
         self.dischargeDisposition = try container.decodeIfPresent(CodeableConcept.self, forKey: "dischargeDisposition")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "preAdmissionIdentifier", "origin", "admitSource", "reAdmission", "dietPreference", "specialCourtesy", "specialArrangement", "destination", "dischargeDisposition"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "preAdmissionIdentifier", "origin", "admitSource", "reAdmission",
+            "dietPreference", "specialCourtesy", "specialArrangement", "destination", "dischargeDisposition"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

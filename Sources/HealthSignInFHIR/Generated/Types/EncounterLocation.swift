@@ -48,9 +48,10 @@ public struct EncounterLocation: Sendable, Equatable, Decodable, Encodable, Heal
         self.statusElement = try container.decodeIfPresent(Element.self, forKey: "_status")
         self.physicalType = try container.decodeIfPresent(CodeableConcept.self, forKey: "physicalType")
         self.period = try container.decodeIfPresent(Period.self, forKey: "period")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "location", "status", "_status", "physicalType", "period"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "location", "status", "_status", "physicalType", "period"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

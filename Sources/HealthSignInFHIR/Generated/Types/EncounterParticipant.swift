@@ -40,9 +40,10 @@ public struct EncounterParticipant: Sendable, Equatable, Decodable, Encodable, H
         self.type = try container.decodeIfPresent([CodeableConcept].self, forKey: "type") ?? []
         self.period = try container.decodeIfPresent(Period.self, forKey: "period")
         self.individual = try container.decodeIfPresent(Reference.self, forKey: "individual")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "type", "period", "individual"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "type", "period", "individual"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -123,9 +123,13 @@ public struct Endpoint: Sendable, Equatable, Decodable, Encodable, HealthSignInC
         self.addressElement = try container.decodeIfPresent(Element.self, forKey: "_address")
         self.header = try container.decodeIfPresent([Swift.String].self, forKey: "header") ?? []
         self.headerElement = try container.decodeIfPresent([Element].self, forKey: "_header") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "identifier", "status", "_status", "connectionType", "name", "_name", "managingOrganization", "contact", "period", "payloadType", "payloadMimeType", "_payloadMimeType", "address", "_address", "header", "_header"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "identifier", "status", "_status", "connectionType", "name",
+            "_name", "managingOrganization", "contact", "period", "payloadType", "payloadMimeType", "_payloadMimeType",
+            "address", "_address", "header", "_header"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -94,9 +94,12 @@ public struct EnrollmentRequest: Sendable, Equatable, Decodable, Encodable, Heal
         self.provider = try container.decodeIfPresent(Reference.self, forKey: "provider")
         self.candidate = try container.decodeIfPresent(Reference.self, forKey: "candidate")
         self.coverage = try container.decodeIfPresent(Reference.self, forKey: "coverage")
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "identifier", "status", "_status", "created", "_created", "insurer", "provider", "candidate", "coverage"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "identifier", "status", "_status", "created", "_created",
+            "insurer", "provider", "candidate", "coverage"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

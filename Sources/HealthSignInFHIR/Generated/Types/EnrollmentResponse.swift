@@ -106,9 +106,12 @@ public struct EnrollmentResponse: Sendable, Equatable, Decodable, Encodable, Hea
         self.createdElement = try container.decodeIfPresent(Element.self, forKey: "_created")
         self.organization = try container.decodeIfPresent(Reference.self, forKey: "organization")
         self.requestProvider = try container.decodeIfPresent(Reference.self, forKey: "requestProvider")
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "identifier", "status", "_status", "request", "outcome", "_outcome", "disposition", "_disposition", "created", "_created", "organization", "requestProvider"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "identifier", "status", "_status", "request", "outcome",
+            "_outcome", "disposition", "_disposition", "created", "_created", "organization", "requestProvider"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

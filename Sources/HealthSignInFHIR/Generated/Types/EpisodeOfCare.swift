@@ -110,9 +110,13 @@ public struct EpisodeOfCare: Sendable, Equatable, Decodable, Encodable, HealthSi
         self.careManager = try container.decodeIfPresent(Reference.self, forKey: "careManager")
         self.team = try container.decodeIfPresent([Reference].self, forKey: "team") ?? []
         self.account = try container.decodeIfPresent([Reference].self, forKey: "account") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "identifier", "status", "_status", "statusHistory", "type", "diagnosis", "patient", "managingOrganization", "period", "referralRequest", "careManager", "team", "account"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "identifier", "status", "_status", "statusHistory", "type",
+            "diagnosis", "patient", "managingOrganization", "period", "referralRequest", "careManager", "team",
+            "account"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

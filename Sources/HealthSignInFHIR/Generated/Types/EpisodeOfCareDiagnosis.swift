@@ -44,9 +44,10 @@ public struct EpisodeOfCareDiagnosis: Sendable, Equatable, Decodable, Encodable,
         self.role = try container.decodeIfPresent(CodeableConcept.self, forKey: "role")
         self.rank = try container.decodeIfPresent(Swift.Int.self, forKey: "rank")
         self.rankElement = try container.decodeIfPresent(Element.self, forKey: "_rank")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "condition", "role", "rank", "_rank"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "condition", "role", "rank", "_rank"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

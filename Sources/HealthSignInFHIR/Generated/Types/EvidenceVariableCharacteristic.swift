@@ -125,9 +125,15 @@ public struct EvidenceVariableCharacteristic: Sendable, Equatable, Decodable, En
         self.timeFromStart = try container.decodeIfPresent(FHIRDuration.self, forKey: "timeFromStart")
         self.groupMeasure = try container.decodeIfPresent(GroupMeasure.self, forKey: "groupMeasure")
         self.groupMeasureElement = try container.decodeIfPresent(Element.self, forKey: "_groupMeasure")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "description", "_description", "definitionReference", "definitionCanonical", "_definitionCanonical", "definitionCodeableConcept", "definitionExpression", "definitionDataRequirement", "definitionTriggerDefinition", "usageContext", "exclude", "_exclude", "participantEffectiveDateTime", "_participantEffectiveDateTime", "participantEffectivePeriod", "participantEffectiveDuration", "participantEffectiveTiming", "timeFromStart", "groupMeasure", "_groupMeasure"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "description", "_description", "definitionReference",
+            "definitionCanonical", "_definitionCanonical", "definitionCodeableConcept", "definitionExpression",
+            "definitionDataRequirement", "definitionTriggerDefinition", "usageContext", "exclude", "_exclude",
+            "participantEffectiveDateTime", "_participantEffectiveDateTime", "participantEffectivePeriod",
+            "participantEffectiveDuration", "participantEffectiveTiming", "timeFromStart", "groupMeasure",
+            "_groupMeasure"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -162,9 +162,14 @@ public struct ExampleScenario: Sendable, Equatable, Decodable, Encodable, Health
         self.process = try container.decodeIfPresent([ExampleScenarioProcess].self, forKey: "process") ?? []
         self.workflow = try container.decodeIfPresent([Swift.String].self, forKey: "workflow") ?? []
         self.workflowElement = try container.decodeIfPresent([Element].self, forKey: "_workflow") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "url", "_url", "identifier", "version", "_version", "name", "_name", "status", "_status", "experimental", "_experimental", "date", "_date", "publisher", "_publisher", "contact", "useContext", "jurisdiction", "copyright", "_copyright", "purpose", "_purpose", "actor", "instance", "process", "workflow", "_workflow"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "url", "_url", "identifier", "version", "_version", "name",
+            "_name", "status", "_status", "experimental", "_experimental", "date", "_date", "publisher", "_publisher",
+            "contact", "useContext", "jurisdiction", "copyright", "_copyright", "purpose", "_purpose", "actor",
+            "instance", "process", "workflow", "_workflow"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

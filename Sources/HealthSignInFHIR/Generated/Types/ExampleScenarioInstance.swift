@@ -70,9 +70,11 @@ public struct ExampleScenarioInstance: Sendable, Equatable, Decodable, Encodable
         self.version = try container.decodeIfPresent([ExampleScenarioInstanceVersion].self, forKey: "version") ?? []
         self.containedInstance = try container.decodeIfPresent(
             [ExampleScenarioInstanceContainedInstance].self, forKey: "containedInstance") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "resourceId", "_resourceId", "resourceType", "_resourceType", "name", "_name", "description", "_description", "version", "containedInstance"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "resourceId", "_resourceId", "resourceType", "_resourceType",
+            "name", "_name", "description", "_description", "version", "containedInstance"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

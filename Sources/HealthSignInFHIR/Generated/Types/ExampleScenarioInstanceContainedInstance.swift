@@ -44,9 +44,10 @@ public struct ExampleScenarioInstanceContainedInstance: Sendable, Equatable, Dec
         self.resourceIdElement = try container.decodeIfPresent(Element.self, forKey: "_resourceId")
         self.versionID = try container.decodeIfPresent(Swift.String.self, forKey: "versionId")
         self.versionIdElement = try container.decodeIfPresent(Element.self, forKey: "_versionId")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "resourceId", "_resourceId", "versionId", "_versionId"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "resourceId", "_resourceId", "versionId", "_versionId"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

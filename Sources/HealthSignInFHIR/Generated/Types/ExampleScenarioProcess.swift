@@ -65,9 +65,11 @@ public struct ExampleScenarioProcess: Sendable, Equatable, Decodable, Encodable,
         self.postConditions = try container.decodeIfPresent(Swift.String.self, forKey: "postConditions")
         self.postConditionsElement = try container.decodeIfPresent(Element.self, forKey: "_postConditions")
         self.step = try container.decodeIfPresent([ExampleScenarioProcessStep].self, forKey: "step") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "title", "_title", "description", "_description", "preConditions", "_preConditions", "postConditions", "_postConditions", "step"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "title", "_title", "description", "_description", "preConditions",
+            "_preConditions", "postConditions", "_postConditions", "step"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

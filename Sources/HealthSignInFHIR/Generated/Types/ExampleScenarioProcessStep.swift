@@ -50,9 +50,10 @@ public struct ExampleScenarioProcessStep: Sendable, Equatable, Decodable, Encoda
         self.operation = try container.decodeIfPresent(ExampleScenarioProcessStepOperation.self, forKey: "operation")
         self.alternative = try container.decodeIfPresent(
             [ExampleScenarioProcessStepAlternative].self, forKey: "alternative") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "process", "pause", "_pause", "operation", "alternative"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "process", "pause", "_pause", "operation", "alternative"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

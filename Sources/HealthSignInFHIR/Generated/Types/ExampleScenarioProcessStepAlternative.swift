@@ -49,9 +49,10 @@ public struct ExampleScenarioProcessStepAlternative: Sendable, Equatable, Decoda
         self.descriptionText = try container.decodeIfPresent(Swift.String.self, forKey: "description")
         self.descriptionElement = try container.decodeIfPresent(Element.self, forKey: "_description")
         self.step = try container.decodeIfPresent([ExampleScenarioProcessStep].self, forKey: "step") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "title", "_title", "description", "_description", "step"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "title", "_title", "description", "_description", "step"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -99,9 +99,12 @@ public struct ExampleScenarioProcessStepOperation: Sendable, Equatable, Decodabl
         self.receiverActiveElement = try container.decodeIfPresent(Element.self, forKey: "_receiverActive")
         self.request = try container.decodeIfPresent(ExampleScenarioInstanceContainedInstance.self, forKey: "request")
         self.response = try container.decodeIfPresent(ExampleScenarioInstanceContainedInstance.self, forKey: "response")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "number", "_number", "type", "_type", "name", "_name", "initiator", "_initiator", "receiver", "_receiver", "description", "_description", "initiatorActive", "_initiatorActive", "receiverActive", "_receiverActive", "request", "response"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "number", "_number", "type", "_type", "name", "_name", "initiator",
+            "_initiator", "receiver", "_receiver", "description", "_description", "initiatorActive", "_initiatorActive",
+            "receiverActive", "_receiverActive", "request", "response"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

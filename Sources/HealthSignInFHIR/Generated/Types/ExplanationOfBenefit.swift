@@ -256,9 +256,17 @@ public struct ExplanationOfBenefit: Sendable, Equatable, Decodable, Encodable, H
         self.benefitPeriod = try container.decodeIfPresent(Period.self, forKey: "benefitPeriod")
         self.benefitBalance = try container.decodeIfPresent(
             [ExplanationOfBenefitBenefitBalance].self, forKey: "benefitBalance") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "identifier", "status", "_status", "type", "subType", "use", "_use", "patient", "billablePeriod", "created", "_created", "enterer", "insurer", "provider", "priority", "fundsReserveRequested", "fundsReserve", "related", "prescription", "originalPrescription", "payee", "referral", "facility", "claim", "claimResponse", "outcome", "_outcome", "disposition", "_disposition", "preAuthRef", "_preAuthRef", "preAuthRefPeriod", "careTeam", "supportingInfo", "diagnosis", "procedure", "precedence", "_precedence", "insurance", "accident", "item", "addItem", "adjudication", "total", "payment", "formCode", "form", "processNote", "benefitPeriod", "benefitBalance"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "identifier", "status", "_status", "type", "subType", "use",
+            "_use", "patient", "billablePeriod", "created", "_created", "enterer", "insurer", "provider", "priority",
+            "fundsReserveRequested", "fundsReserve", "related", "prescription", "originalPrescription", "payee",
+            "referral", "facility", "claim", "claimResponse", "outcome", "_outcome", "disposition", "_disposition",
+            "preAuthRef", "_preAuthRef", "preAuthRefPeriod", "careTeam", "supportingInfo", "diagnosis", "procedure",
+            "precedence", "_precedence", "insurance", "accident", "item", "addItem", "adjudication", "total", "payment",
+            "formCode", "form", "processNote", "benefitPeriod", "benefitBalance"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -139,9 +139,14 @@ public struct ExplanationOfBenefitAddItem: Sendable, Equatable, Decodable, Encod
         self.adjudication = try container.decodeIfPresent(
             [ExplanationOfBenefitItemAdjudication].self, forKey: "adjudication") ?? []
         self.detail = try container.decodeIfPresent([ExplanationOfBenefitAddItemDetail].self, forKey: "detail") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "itemSequence", "_itemSequence", "detailSequence", "_detailSequence", "subDetailSequence", "_subDetailSequence", "provider", "productOrService", "modifier", "programCode", "servicedDate", "_servicedDate", "servicedPeriod", "locationCodeableConcept", "locationAddress", "locationReference", "quantity", "unitPrice", "factor", "_factor", "net", "bodySite", "subSite", "noteNumber", "_noteNumber", "adjudication", "detail"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "itemSequence", "_itemSequence", "detailSequence",
+            "_detailSequence", "subDetailSequence", "_subDetailSequence", "provider", "productOrService", "modifier",
+            "programCode", "servicedDate", "_servicedDate", "servicedPeriod", "locationCodeableConcept",
+            "locationAddress", "locationReference", "quantity", "unitPrice", "factor", "_factor", "net", "bodySite",
+            "subSite", "noteNumber", "_noteNumber", "adjudication", "detail"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -72,9 +72,11 @@ public struct ExplanationOfBenefitBenefitBalance: Sendable, Equatable, Decodable
         self.term = try container.decodeIfPresent(CodeableConcept.self, forKey: "term")
         self.financial = try container.decodeIfPresent(
             [ExplanationOfBenefitBenefitBalanceFinancial].self, forKey: "financial") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "category", "excluded", "_excluded", "name", "_name", "description", "_description", "network", "unit", "term", "financial"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "category", "excluded", "_excluded", "name", "_name", "description",
+            "_description", "network", "unit", "term", "financial"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

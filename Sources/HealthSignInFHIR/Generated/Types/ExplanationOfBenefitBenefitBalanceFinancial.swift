@@ -66,9 +66,11 @@ public struct ExplanationOfBenefitBenefitBalanceFinancial: Sendable, Equatable, 
         self.usedUnsignedInt = try container.decodeIfPresent(Swift.Int.self, forKey: "usedUnsignedInt")
         self.usedUnsignedIntElement = try container.decodeIfPresent(Element.self, forKey: "_usedUnsignedInt")
         self.usedMoney = try container.decodeIfPresent(Money.self, forKey: "usedMoney")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "type", "allowedUnsignedInt", "_allowedUnsignedInt", "allowedString", "_allowedString", "allowedMoney", "usedUnsignedInt", "_usedUnsignedInt", "usedMoney"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "type", "allowedUnsignedInt", "_allowedUnsignedInt",
+            "allowedString", "_allowedString", "allowedMoney", "usedUnsignedInt", "_usedUnsignedInt", "usedMoney"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

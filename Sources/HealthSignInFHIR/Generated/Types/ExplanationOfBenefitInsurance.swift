@@ -47,9 +47,10 @@ public struct ExplanationOfBenefitInsurance: Sendable, Equatable, Decodable, Enc
         self.coverage = try container.decode(Reference.self, forKey: "coverage")
         self.preAuthRef = try container.decodeIfPresent([Swift.String].self, forKey: "preAuthRef") ?? []
         self.preAuthRefElement = try container.decodeIfPresent([Element].self, forKey: "_preAuthRef") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "focal", "_focal", "coverage", "preAuthRef", "_preAuthRef"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "focal", "_focal", "coverage", "preAuthRef", "_preAuthRef"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

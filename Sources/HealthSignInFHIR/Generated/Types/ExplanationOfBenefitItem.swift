@@ -167,9 +167,15 @@ public struct ExplanationOfBenefitItem: Sendable, Equatable, Decodable, Encodabl
         self.adjudication = try container.decodeIfPresent(
             [ExplanationOfBenefitItemAdjudication].self, forKey: "adjudication") ?? []
         self.detail = try container.decodeIfPresent([ExplanationOfBenefitItemDetail].self, forKey: "detail") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "sequence", "_sequence", "careTeamSequence", "_careTeamSequence", "diagnosisSequence", "_diagnosisSequence", "procedureSequence", "_procedureSequence", "informationSequence", "_informationSequence", "revenue", "category", "productOrService", "modifier", "programCode", "servicedDate", "_servicedDate", "servicedPeriod", "locationCodeableConcept", "locationAddress", "locationReference", "quantity", "unitPrice", "factor", "_factor", "net", "udi", "bodySite", "subSite", "encounter", "noteNumber", "_noteNumber", "adjudication", "detail"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "sequence", "_sequence", "careTeamSequence", "_careTeamSequence",
+            "diagnosisSequence", "_diagnosisSequence", "procedureSequence", "_procedureSequence", "informationSequence",
+            "_informationSequence", "revenue", "category", "productOrService", "modifier", "programCode",
+            "servicedDate", "_servicedDate", "servicedPeriod", "locationCodeableConcept", "locationAddress",
+            "locationReference", "quantity", "unitPrice", "factor", "_factor", "net", "udi", "bodySite", "subSite",
+            "encounter", "noteNumber", "_noteNumber", "adjudication", "detail"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -97,9 +97,12 @@ public struct ExplanationOfBenefitItemDetail: Sendable, Equatable, Decodable, En
             [ExplanationOfBenefitItemAdjudication].self, forKey: "adjudication") ?? []
         self.subDetail = try container.decodeIfPresent(
             [ExplanationOfBenefitItemDetailSubDetail].self, forKey: "subDetail") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "sequence", "_sequence", "revenue", "category", "productOrService", "modifier", "programCode", "quantity", "unitPrice", "factor", "_factor", "net", "udi", "noteNumber", "_noteNumber", "adjudication", "subDetail"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "sequence", "_sequence", "revenue", "category", "productOrService",
+            "modifier", "programCode", "quantity", "unitPrice", "factor", "_factor", "net", "udi", "noteNumber",
+            "_noteNumber", "adjudication", "subDetail"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -56,9 +56,11 @@ public struct ExplanationOfBenefitPayment: Sendable, Equatable, Decodable, Encod
         self.dateElement = try container.decodeIfPresent(Element.self, forKey: "_date")
         self.amount = try container.decodeIfPresent(Money.self, forKey: "amount")
         self.identifier = try container.decodeIfPresent(Identifier.self, forKey: "identifier")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "type", "adjustment", "adjustmentReason", "date", "_date", "amount", "identifier"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "type", "adjustment", "adjustmentReason", "date", "_date", "amount",
+            "identifier"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -61,9 +61,11 @@ public struct ExplanationOfBenefitProcedure: Sendable, Equatable, Decodable, Enc
             CodeableConcept.self, forKey: "procedureCodeableConcept")
         self.procedureReference = try container.decodeIfPresent(Reference.self, forKey: "procedureReference")
         self.udi = try container.decodeIfPresent([Reference].self, forKey: "udi") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "sequence", "_sequence", "type", "date", "_date", "procedureCodeableConcept", "procedureReference", "udi"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "sequence", "_sequence", "type", "date", "_date",
+            "procedureCodeableConcept", "procedureReference", "udi"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

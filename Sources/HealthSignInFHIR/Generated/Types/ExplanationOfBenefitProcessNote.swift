@@ -54,9 +54,10 @@ public struct ExplanationOfBenefitProcessNote: Sendable, Equatable, Decodable, E
         self.text = try container.decodeIfPresent(Swift.String.self, forKey: "text")
         self.textElement = try container.decodeIfPresent(Element.self, forKey: "_text")
         self.language = try container.decodeIfPresent(CodeableConcept.self, forKey: "language")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "number", "_number", "type", "_type", "text", "_text", "language"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "number", "_number", "type", "_type", "text", "_text", "language"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

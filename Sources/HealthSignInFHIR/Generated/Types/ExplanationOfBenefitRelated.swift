@@ -40,9 +40,10 @@ public struct ExplanationOfBenefitRelated: Sendable, Equatable, Decodable, Encod
         self.claim = try container.decodeIfPresent(Reference.self, forKey: "claim")
         self.relationship = try container.decodeIfPresent(CodeableConcept.self, forKey: "relationship")
         self.reference = try container.decodeIfPresent(Identifier.self, forKey: "reference")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "claim", "relationship", "reference"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "claim", "relationship", "reference"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

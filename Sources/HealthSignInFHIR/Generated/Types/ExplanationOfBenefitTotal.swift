@@ -37,9 +37,10 @@ public struct ExplanationOfBenefitTotal: Sendable, Equatable, Decodable, Encodab
         self.modifierExtension = try container.decodeIfPresent([Extension].self, forKey: "modifierExtension") ?? []
         self.category = try container.decode(CodeableConcept.self, forKey: "category")
         self.amount = try container.decode(Money.self, forKey: "amount")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "category", "amount"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "category", "amount"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

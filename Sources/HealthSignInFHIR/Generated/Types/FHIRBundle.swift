@@ -87,9 +87,11 @@ public struct FHIRBundle: Sendable, Equatable, Decodable, Encodable, HealthSignI
         self.link = try container.decodeIfPresent([BundleLink].self, forKey: "link") ?? []
         self.entry = try container.decodeIfPresent([BundleEntry].self, forKey: "entry") ?? []
         self.signature = try container.decodeIfPresent(Signature.self, forKey: "signature")
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "identifier", "type", "_type", "timestamp", "_timestamp", "total", "_total", "link", "entry", "signature"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language",
+            "identifier", "type", "_type", "timestamp", "_timestamp", "total", "_total", "link", "entry", "signature"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

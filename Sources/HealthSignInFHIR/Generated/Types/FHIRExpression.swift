@@ -65,9 +65,11 @@ public struct FHIRExpression: Sendable, Equatable, Decodable, Encodable, HealthS
         self.expressionElement = try container.decodeIfPresent(Element.self, forKey: "_expression")
         self.reference = try container.decodeIfPresent(Swift.String.self, forKey: "reference")
         self.referenceElement = try container.decodeIfPresent(Element.self, forKey: "_reference")
-        let declared: [Swift.String] = ["id", "extension", "description", "_description", "name", "_name", "language", "_language", "expression", "_expression", "reference", "_reference"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "description", "_description", "name", "_name", "language", "_language", "expression",
+            "_expression", "reference", "_reference"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

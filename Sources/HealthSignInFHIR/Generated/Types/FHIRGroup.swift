@@ -117,9 +117,12 @@ public struct FHIRGroup: Sendable, Equatable, Decodable, Encodable, HealthSignIn
         self.managingEntity = try container.decodeIfPresent(Reference.self, forKey: "managingEntity")
         self.characteristic = try container.decodeIfPresent([GroupCharacteristic].self, forKey: "characteristic") ?? []
         self.member = try container.decodeIfPresent([GroupMember].self, forKey: "member") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "identifier", "active", "_active", "type", "_type", "actual", "_actual", "code", "name", "_name", "quantity", "_quantity", "managingEntity", "characteristic", "member"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "identifier", "active", "_active", "type", "_type", "actual",
+            "_actual", "code", "name", "_name", "quantity", "_quantity", "managingEntity", "characteristic", "member"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

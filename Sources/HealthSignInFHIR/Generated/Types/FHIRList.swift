@@ -122,9 +122,13 @@ public struct FHIRList: Sendable, Equatable, Decodable, Encodable, HealthSignInC
         self.note = try container.decodeIfPresent([Annotation].self, forKey: "note") ?? []
         self.entry = try container.decodeIfPresent([ListEntry].self, forKey: "entry") ?? []
         self.emptyReason = try container.decodeIfPresent(CodeableConcept.self, forKey: "emptyReason")
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "identifier", "status", "_status", "mode", "_mode", "title", "_title", "code", "subject", "encounter", "date", "_date", "source", "orderedBy", "note", "entry", "emptyReason"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "identifier", "status", "_status", "mode", "_mode", "title",
+            "_title", "code", "subject", "encounter", "date", "_date", "source", "orderedBy", "note", "entry",
+            "emptyReason"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -238,9 +238,18 @@ public struct FHIRObservation: Sendable, Equatable, Decodable, Encodable, Health
         self.hasMember = try container.decodeIfPresent([Reference].self, forKey: "hasMember") ?? []
         self.derivedFrom = try container.decodeIfPresent([Reference].self, forKey: "derivedFrom") ?? []
         self.component = try container.decodeIfPresent([ObservationComponent].self, forKey: "component") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "identifier", "basedOn", "partOf", "status", "_status", "category", "code", "subject", "focus", "encounter", "effectiveDateTime", "_effectiveDateTime", "effectivePeriod", "effectiveTiming", "effectiveInstant", "_effectiveInstant", "issued", "_issued", "performer", "valueQuantity", "valueCodeableConcept", "valueString", "_valueString", "valueBoolean", "_valueBoolean", "valueInteger", "_valueInteger", "valueRange", "valueRatio", "valueSampledData", "valueTime", "_valueTime", "valueDateTime", "_valueDateTime", "valuePeriod", "dataAbsentReason", "interpretation", "note", "bodySite", "method", "specimen", "device", "referenceRange", "hasMember", "derivedFrom", "component"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "identifier", "basedOn", "partOf", "status", "_status",
+            "category", "code", "subject", "focus", "encounter", "effectiveDateTime", "_effectiveDateTime",
+            "effectivePeriod", "effectiveTiming", "effectiveInstant", "_effectiveInstant", "issued", "_issued",
+            "performer", "valueQuantity", "valueCodeableConcept", "valueString", "_valueString", "valueBoolean",
+            "_valueBoolean", "valueInteger", "_valueInteger", "valueRange", "valueRatio", "valueSampledData",
+            "valueTime", "_valueTime", "valueDateTime", "_valueDateTime", "valuePeriod", "dataAbsentReason",
+            "interpretation", "note", "bodySite", "method", "specimen", "device", "referenceRange", "hasMember",
+            "derivedFrom", "component"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -33,9 +33,10 @@ public struct FHIRRange: Sendable, Equatable, Decodable, Encodable, HealthSignIn
         self.`extension` = try container.decodeIfPresent([Extension].self, forKey: "extension") ?? []
         self.low = try container.decodeIfPresent(Quantity.self, forKey: "low")
         self.high = try container.decodeIfPresent(Quantity.self, forKey: "high")
-        let declared: [Swift.String] = ["id", "extension", "low", "high"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "low", "high"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -211,9 +211,16 @@ public struct FHIRTask: Sendable, Equatable, Decodable, Encodable, HealthSignInC
         self.restriction = try container.decodeIfPresent(TaskRestriction.self, forKey: "restriction")
         self.input = try container.decodeIfPresent([TaskInput].self, forKey: "input") ?? []
         self.output = try container.decodeIfPresent([TaskOutput].self, forKey: "output") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "identifier", "instantiatesCanonical", "_instantiatesCanonical", "instantiatesUri", "_instantiatesUri", "basedOn", "groupIdentifier", "partOf", "status", "_status", "statusReason", "businessStatus", "intent", "_intent", "priority", "_priority", "code", "description", "_description", "focus", "for", "encounter", "executionPeriod", "authoredOn", "_authoredOn", "lastModified", "_lastModified", "requester", "performerType", "owner", "location", "reasonCode", "reasonReference", "insurance", "note", "relevantHistory", "restriction", "input", "output"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "identifier", "instantiatesCanonical",
+            "_instantiatesCanonical", "instantiatesUri", "_instantiatesUri", "basedOn", "groupIdentifier", "partOf",
+            "status", "_status", "statusReason", "businessStatus", "intent", "_intent", "priority", "_priority", "code",
+            "description", "_description", "focus", "for", "encounter", "executionPeriod", "authoredOn", "_authoredOn",
+            "lastModified", "_lastModified", "requester", "performerType", "owner", "location", "reasonCode",
+            "reasonReference", "insurance", "note", "relevantHistory", "restriction", "input", "output"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -68,9 +68,11 @@ public struct FamilyMemberHistoryCondition: Sendable, Equatable, Decodable, Enco
         self.onsetString = try container.decodeIfPresent(Swift.String.self, forKey: "onsetString")
         self.onsetStringElement = try container.decodeIfPresent(Element.self, forKey: "_onsetString")
         self.note = try container.decodeIfPresent([Annotation].self, forKey: "note") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "code", "outcome", "contributedToDeath", "_contributedToDeath", "onsetAge", "onsetRange", "onsetPeriod", "onsetString", "_onsetString", "note"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "code", "outcome", "contributedToDeath", "_contributedToDeath",
+            "onsetAge", "onsetRange", "onsetPeriod", "onsetString", "_onsetString", "note"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

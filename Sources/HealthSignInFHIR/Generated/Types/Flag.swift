@@ -93,9 +93,12 @@ public struct Flag: Sendable, Equatable, Decodable, Encodable, HealthSignInCore.
         self.period = try container.decodeIfPresent(Period.self, forKey: "period")
         self.encounter = try container.decodeIfPresent(Reference.self, forKey: "encounter")
         self.author = try container.decodeIfPresent(Reference.self, forKey: "author")
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "identifier", "status", "_status", "category", "code", "subject", "period", "encounter", "author"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "identifier", "status", "_status", "category", "code",
+            "subject", "period", "encounter", "author"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

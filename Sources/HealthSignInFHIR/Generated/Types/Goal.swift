@@ -143,9 +143,14 @@ public struct Goal: Sendable, Equatable, Decodable, Encodable, HealthSignInCore.
         self.note = try container.decodeIfPresent([Annotation].self, forKey: "note") ?? []
         self.outcomeCode = try container.decodeIfPresent([CodeableConcept].self, forKey: "outcomeCode") ?? []
         self.outcomeReference = try container.decodeIfPresent([Reference].self, forKey: "outcomeReference") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "identifier", "lifecycleStatus", "_lifecycleStatus", "achievementStatus", "category", "priority", "description", "subject", "startDate", "_startDate", "startCodeableConcept", "target", "statusDate", "_statusDate", "statusReason", "_statusReason", "expressedBy", "addresses", "note", "outcomeCode", "outcomeReference"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "identifier", "lifecycleStatus", "_lifecycleStatus",
+            "achievementStatus", "category", "priority", "description", "subject", "startDate", "_startDate",
+            "startCodeableConcept", "target", "statusDate", "_statusDate", "statusReason", "_statusReason",
+            "expressedBy", "addresses", "note", "outcomeCode", "outcomeReference"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -86,9 +86,12 @@ public struct GoalTarget: Sendable, Equatable, Decodable, Encodable, HealthSignI
         self.dueDate = try container.decodeIfPresent(Swift.String.self, forKey: "dueDate")
         self.dueDateElement = try container.decodeIfPresent(Element.self, forKey: "_dueDate")
         self.dueDuration = try container.decodeIfPresent(FHIRDuration.self, forKey: "dueDuration")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "measure", "detailQuantity", "detailRange", "detailCodeableConcept", "detailString", "_detailString", "detailBoolean", "_detailBoolean", "detailInteger", "_detailInteger", "detailRatio", "dueDate", "_dueDate", "dueDuration"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "measure", "detailQuantity", "detailRange", "detailCodeableConcept",
+            "detailString", "_detailString", "detailBoolean", "_detailBoolean", "detailInteger", "_detailInteger",
+            "detailRatio", "dueDate", "_dueDate", "dueDuration"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

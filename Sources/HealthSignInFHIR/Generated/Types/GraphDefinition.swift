@@ -158,9 +158,14 @@ public struct GraphDefinition: Sendable, Equatable, Decodable, Encodable, Health
         self.profile = try container.decodeIfPresent(Swift.String.self, forKey: "profile")
         self.profileElement = try container.decodeIfPresent(Element.self, forKey: "_profile")
         self.link = try container.decodeIfPresent([GraphDefinitionLink].self, forKey: "link") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "url", "_url", "version", "_version", "name", "_name", "status", "_status", "experimental", "_experimental", "date", "_date", "publisher", "_publisher", "contact", "description", "_description", "useContext", "jurisdiction", "purpose", "_purpose", "start", "_start", "profile", "_profile", "link"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "url", "_url", "version", "_version", "name", "_name",
+            "status", "_status", "experimental", "_experimental", "date", "_date", "publisher", "_publisher", "contact",
+            "description", "_description", "useContext", "jurisdiction", "purpose", "_purpose", "start", "_start",
+            "profile", "_profile", "link"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

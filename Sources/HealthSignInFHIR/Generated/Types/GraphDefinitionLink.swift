@@ -70,9 +70,11 @@ public struct GraphDefinitionLink: Sendable, Equatable, Decodable, Encodable, He
         self.descriptionText = try container.decodeIfPresent(Swift.String.self, forKey: "description")
         self.descriptionElement = try container.decodeIfPresent(Element.self, forKey: "_description")
         self.target = try container.decodeIfPresent([GraphDefinitionLinkTarget].self, forKey: "target") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "path", "_path", "sliceName", "_sliceName", "min", "_min", "max", "_max", "description", "_description", "target"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "path", "_path", "sliceName", "_sliceName", "min", "_min", "max",
+            "_max", "description", "_description", "target"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -61,9 +61,11 @@ public struct GraphDefinitionLinkTarget: Sendable, Equatable, Decodable, Encodab
         self.compartment = try container.decodeIfPresent(
             [GraphDefinitionLinkTargetCompartment].self, forKey: "compartment") ?? []
         self.link = try container.decodeIfPresent([GraphDefinitionLink].self, forKey: "link") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "type", "_type", "params", "_params", "profile", "_profile", "compartment", "link"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "type", "_type", "params", "_params", "profile", "_profile",
+            "compartment", "link"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -67,9 +67,11 @@ public struct GraphDefinitionLinkTargetCompartment: Sendable, Equatable, Decodab
         self.expressionElement = try container.decodeIfPresent(Element.self, forKey: "_expression")
         self.descriptionText = try container.decodeIfPresent(Swift.String.self, forKey: "description")
         self.descriptionElement = try container.decodeIfPresent(Element.self, forKey: "_description")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "use", "_use", "code", "_code", "rule", "_rule", "expression", "_expression", "description", "_description"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "use", "_use", "code", "_code", "rule", "_rule", "expression",
+            "_expression", "description", "_description"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

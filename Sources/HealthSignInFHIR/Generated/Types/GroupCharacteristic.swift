@@ -67,9 +67,11 @@ public struct GroupCharacteristic: Sendable, Equatable, Decodable, Encodable, He
         self.exclude = try container.decode(Swift.Bool.self, forKey: "exclude")
         self.excludeElement = try container.decodeIfPresent(Element.self, forKey: "_exclude")
         self.period = try container.decodeIfPresent(Period.self, forKey: "period")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "code", "valueCodeableConcept", "valueBoolean", "_valueBoolean", "valueQuantity", "valueRange", "valueReference", "exclude", "_exclude", "period"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "code", "valueCodeableConcept", "valueBoolean", "_valueBoolean",
+            "valueQuantity", "valueRange", "valueReference", "exclude", "_exclude", "period"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

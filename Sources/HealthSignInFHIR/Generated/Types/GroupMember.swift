@@ -44,9 +44,10 @@ public struct GroupMember: Sendable, Equatable, Decodable, Encodable, HealthSign
         self.period = try container.decodeIfPresent(Period.self, forKey: "period")
         self.inactive = try container.decodeIfPresent(Swift.Bool.self, forKey: "inactive")
         self.inactiveElement = try container.decodeIfPresent(Element.self, forKey: "_inactive")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "entity", "period", "inactive", "_inactive"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "entity", "period", "inactive", "_inactive"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -144,9 +144,14 @@ public struct GuidanceResponse: Sendable, Equatable, Decodable, Encodable, Healt
         self.outputParameters = try container.decodeIfPresent(Reference.self, forKey: "outputParameters")
         self.result = try container.decodeIfPresent(Reference.self, forKey: "result")
         self.dataRequirement = try container.decodeIfPresent([DataRequirement].self, forKey: "dataRequirement") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "requestIdentifier", "identifier", "moduleUri", "_moduleUri", "moduleCanonical", "_moduleCanonical", "moduleCodeableConcept", "status", "_status", "subject", "encounter", "occurrenceDateTime", "_occurrenceDateTime", "performer", "reasonCode", "reasonReference", "note", "evaluationMessage", "outputParameters", "result", "dataRequirement"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "requestIdentifier", "identifier", "moduleUri", "_moduleUri",
+            "moduleCanonical", "_moduleCanonical", "moduleCodeableConcept", "status", "_status", "subject", "encounter",
+            "occurrenceDateTime", "_occurrenceDateTime", "performer", "reasonCode", "reasonReference", "note",
+            "evaluationMessage", "outputParameters", "result", "dataRequirement"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -183,9 +183,15 @@ public struct HealthcareService: Sendable, Equatable, Decodable, Encodable, Heal
         self.availabilityExceptionsElement = try container.decodeIfPresent(
             Element.self, forKey: "_availabilityExceptions")
         self.endpoint = try container.decodeIfPresent([Reference].self, forKey: "endpoint") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "identifier", "active", "_active", "providedBy", "category", "type", "specialty", "location", "name", "_name", "comment", "_comment", "extraDetails", "_extraDetails", "photo", "telecom", "coverageArea", "serviceProvisionCode", "eligibility", "program", "characteristic", "communication", "referralMethod", "appointmentRequired", "_appointmentRequired", "availableTime", "notAvailable", "availabilityExceptions", "_availabilityExceptions", "endpoint"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "identifier", "active", "_active", "providedBy", "category",
+            "type", "specialty", "location", "name", "_name", "comment", "_comment", "extraDetails", "_extraDetails",
+            "photo", "telecom", "coverageArea", "serviceProvisionCode", "eligibility", "program", "characteristic",
+            "communication", "referralMethod", "appointmentRequired", "_appointmentRequired", "availableTime",
+            "notAvailable", "availabilityExceptions", "_availabilityExceptions", "endpoint"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -40,9 +40,10 @@ public struct HealthcareServiceEligibility: Sendable, Equatable, Decodable, Enco
         self.code = try container.decodeIfPresent(CodeableConcept.self, forKey: "code")
         self.comment = try container.decodeIfPresent(Swift.String.self, forKey: "comment")
         self.commentElement = try container.decodeIfPresent(Element.self, forKey: "_comment")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "code", "comment", "_comment"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "code", "comment", "_comment"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -74,9 +74,11 @@ public struct HumanName: Sendable, Equatable, Decodable, Encodable, HealthSignIn
         self.suffix = try container.decodeIfPresent([Swift.String].self, forKey: "suffix") ?? []
         self.suffixElement = try container.decodeIfPresent([Element].self, forKey: "_suffix") ?? []
         self.period = try container.decodeIfPresent(Period.self, forKey: "period")
-        let declared: [Swift.String] = ["id", "extension", "use", "_use", "text", "_text", "family", "_family", "given", "_given", "prefix", "_prefix", "suffix", "_suffix", "period"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "use", "_use", "text", "_text", "family", "_family", "given", "_given", "prefix",
+            "_prefix", "suffix", "_suffix", "period"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -57,9 +57,10 @@ public struct Identifier: Sendable, Equatable, Decodable, Encodable, HealthSignI
         self.valueElement = try container.decodeIfPresent(Element.self, forKey: "_value")
         self.period = try container.decodeIfPresent(Period.self, forKey: "period")
         self.assigner = try container.decodeIfPresent(Reference.self, forKey: "assigner")
-        let declared: [Swift.String] = ["id", "extension", "use", "_use", "type", "system", "_system", "value", "_value", "period", "assigner"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "use", "_use", "type", "system", "_system", "value", "_value", "period", "assigner"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -156,9 +156,14 @@ public struct ImagingStudy: Sendable, Equatable, Decodable, Encodable, HealthSig
         self.descriptionText = try container.decodeIfPresent(Swift.String.self, forKey: "description")
         self.descriptionElement = try container.decodeIfPresent(Element.self, forKey: "_description")
         self.series = try container.decodeIfPresent([ImagingStudySeries].self, forKey: "series") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "identifier", "status", "_status", "modality", "subject", "encounter", "started", "_started", "basedOn", "referrer", "interpreter", "endpoint", "numberOfSeries", "_numberOfSeries", "numberOfInstances", "_numberOfInstances", "procedureReference", "procedureCode", "location", "reasonCode", "reasonReference", "note", "description", "_description", "series"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "identifier", "status", "_status", "modality", "subject",
+            "encounter", "started", "_started", "basedOn", "referrer", "interpreter", "endpoint", "numberOfSeries",
+            "_numberOfSeries", "numberOfInstances", "_numberOfInstances", "procedureReference", "procedureCode",
+            "location", "reasonCode", "reasonReference", "note", "description", "_description", "series"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -94,9 +94,12 @@ public struct ImagingStudySeries: Sendable, Equatable, Decodable, Encodable, Hea
         self.startedElement = try container.decodeIfPresent(Element.self, forKey: "_started")
         self.performer = try container.decodeIfPresent([ImagingStudySeriesPerformer].self, forKey: "performer") ?? []
         self.instance = try container.decodeIfPresent([ImagingStudySeriesInstance].self, forKey: "instance") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "uid", "_uid", "number", "_number", "modality", "description", "_description", "numberOfInstances", "_numberOfInstances", "endpoint", "bodySite", "laterality", "specimen", "started", "_started", "performer", "instance"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "uid", "_uid", "number", "_number", "modality", "description",
+            "_description", "numberOfInstances", "_numberOfInstances", "endpoint", "bodySite", "laterality", "specimen",
+            "started", "_started", "performer", "instance"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -55,9 +55,10 @@ public struct ImagingStudySeriesInstance: Sendable, Equatable, Decodable, Encoda
         self.numberElement = try container.decodeIfPresent(Element.self, forKey: "_number")
         self.title = try container.decodeIfPresent(Swift.String.self, forKey: "title")
         self.titleElement = try container.decodeIfPresent(Element.self, forKey: "_title")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "uid", "_uid", "sopClass", "number", "_number", "title", "_title"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "uid", "_uid", "sopClass", "number", "_number", "title", "_title"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -207,9 +207,16 @@ public struct Immunization: Sendable, Equatable, Decodable, Encodable, HealthSig
         self.reaction = try container.decodeIfPresent([ImmunizationReaction].self, forKey: "reaction") ?? []
         self.protocolApplied = try container.decodeIfPresent(
             [ImmunizationProtocolApplied].self, forKey: "protocolApplied") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "identifier", "status", "_status", "statusReason", "vaccineCode", "patient", "encounter", "occurrenceDateTime", "_occurrenceDateTime", "occurrenceString", "_occurrenceString", "recorded", "_recorded", "primarySource", "_primarySource", "reportOrigin", "location", "manufacturer", "lotNumber", "_lotNumber", "expirationDate", "_expirationDate", "site", "route", "doseQuantity", "performer", "note", "reasonCode", "reasonReference", "isSubpotent", "_isSubpotent", "subpotentReason", "education", "programEligibility", "fundingSource", "reaction", "protocolApplied"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "identifier", "status", "_status", "statusReason",
+            "vaccineCode", "patient", "encounter", "occurrenceDateTime", "_occurrenceDateTime", "occurrenceString",
+            "_occurrenceString", "recorded", "_recorded", "primarySource", "_primarySource", "reportOrigin", "location",
+            "manufacturer", "lotNumber", "_lotNumber", "expirationDate", "_expirationDate", "site", "route",
+            "doseQuantity", "performer", "note", "reasonCode", "reasonReference", "isSubpotent", "_isSubpotent",
+            "subpotentReason", "education", "programEligibility", "fundingSource", "reaction", "protocolApplied"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -61,9 +61,11 @@ public struct ImmunizationEducation: Sendable, Equatable, Decodable, Encodable, 
         self.publicationDateElement = try container.decodeIfPresent(Element.self, forKey: "_publicationDate")
         self.presentationDate = try container.decodeIfPresent(Swift.String.self, forKey: "presentationDate")
         self.presentationDateElement = try container.decodeIfPresent(Element.self, forKey: "_presentationDate")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "documentType", "_documentType", "reference", "_reference", "publicationDate", "_publicationDate", "presentationDate", "_presentationDate"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "documentType", "_documentType", "reference", "_reference",
+            "publicationDate", "_publicationDate", "presentationDate", "_presentationDate"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

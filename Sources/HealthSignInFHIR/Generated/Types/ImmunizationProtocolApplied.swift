@@ -81,9 +81,12 @@ public struct ImmunizationProtocolApplied: Sendable, Equatable, Decodable, Encod
             Element.self, forKey: "_seriesDosesPositiveInt")
         self.seriesDosesString = try container.decodeIfPresent(Swift.String.self, forKey: "seriesDosesString")
         self.seriesDosesStringElement = try container.decodeIfPresent(Element.self, forKey: "_seriesDosesString")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "series", "_series", "authority", "targetDisease", "doseNumberPositiveInt", "_doseNumberPositiveInt", "doseNumberString", "_doseNumberString", "seriesDosesPositiveInt", "_seriesDosesPositiveInt", "seriesDosesString", "_seriesDosesString"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "series", "_series", "authority", "targetDisease",
+            "doseNumberPositiveInt", "_doseNumberPositiveInt", "doseNumberString", "_doseNumberString",
+            "seriesDosesPositiveInt", "_seriesDosesPositiveInt", "seriesDosesString", "_seriesDosesString"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

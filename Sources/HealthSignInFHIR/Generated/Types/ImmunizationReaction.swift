@@ -47,9 +47,10 @@ public struct ImmunizationReaction: Sendable, Equatable, Decodable, Encodable, H
         self.detail = try container.decodeIfPresent(Reference.self, forKey: "detail")
         self.reported = try container.decodeIfPresent(Swift.Bool.self, forKey: "reported")
         self.reportedElement = try container.decodeIfPresent(Element.self, forKey: "_reported")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "date", "_date", "detail", "reported", "_reported"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "date", "_date", "detail", "reported", "_reported"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -84,9 +84,12 @@ public struct ImmunizationRecommendation: Sendable, Equatable, Decodable, Encoda
         self.authority = try container.decodeIfPresent(Reference.self, forKey: "authority")
         self.recommendation = try container.decode(
             [ImmunizationRecommendationRecommendation].self, forKey: "recommendation")
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "identifier", "patient", "date", "_date", "authority", "recommendation"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "identifier", "patient", "date", "_date", "authority",
+            "recommendation"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

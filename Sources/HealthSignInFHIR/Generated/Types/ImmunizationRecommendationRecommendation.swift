@@ -122,9 +122,14 @@ public struct ImmunizationRecommendationRecommendation: Sendable, Equatable, Dec
             [Reference].self, forKey: "supportingImmunization") ?? []
         self.supportingPatientInformation = try container.decodeIfPresent(
             [Reference].self, forKey: "supportingPatientInformation") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "vaccineCode", "targetDisease", "contraindicatedVaccineCode", "forecastStatus", "forecastReason", "dateCriterion", "description", "_description", "series", "_series", "doseNumberPositiveInt", "_doseNumberPositiveInt", "doseNumberString", "_doseNumberString", "seriesDosesPositiveInt", "_seriesDosesPositiveInt", "seriesDosesString", "_seriesDosesString", "supportingImmunization", "supportingPatientInformation"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "vaccineCode", "targetDisease", "contraindicatedVaccineCode",
+            "forecastStatus", "forecastReason", "dateCriterion", "description", "_description", "series", "_series",
+            "doseNumberPositiveInt", "_doseNumberPositiveInt", "doseNumberString", "_doseNumberString",
+            "seriesDosesPositiveInt", "_seriesDosesPositiveInt", "seriesDosesString", "_seriesDosesString",
+            "supportingImmunization", "supportingPatientInformation"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

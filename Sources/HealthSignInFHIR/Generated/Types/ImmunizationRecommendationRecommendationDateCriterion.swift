@@ -40,9 +40,10 @@ public struct ImmunizationRecommendationRecommendationDateCriterion: Sendable, E
         self.code = try container.decode(CodeableConcept.self, forKey: "code")
         self.value = try container.decode(Swift.String.self, forKey: "value")
         self.valueElement = try container.decodeIfPresent(Element.self, forKey: "_value")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "code", "value", "_value"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "code", "value", "_value"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

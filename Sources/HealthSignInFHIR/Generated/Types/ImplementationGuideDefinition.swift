@@ -52,9 +52,10 @@ public struct ImplementationGuideDefinition: Sendable, Equatable, Decodable, Enc
             [ImplementationGuideDefinitionParameter].self, forKey: "parameter") ?? []
         self.template = try container.decodeIfPresent(
             [ImplementationGuideDefinitionTemplate].self, forKey: "template") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "grouping", "resource", "page", "parameter", "template"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "grouping", "resource", "page", "parameter", "template"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

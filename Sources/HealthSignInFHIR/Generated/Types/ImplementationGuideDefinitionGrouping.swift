@@ -44,9 +44,10 @@ public struct ImplementationGuideDefinitionGrouping: Sendable, Equatable, Decoda
         self.nameElement = try container.decodeIfPresent(Element.self, forKey: "_name")
         self.descriptionText = try container.decodeIfPresent(Swift.String.self, forKey: "description")
         self.descriptionElement = try container.decodeIfPresent(Element.self, forKey: "_description")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "name", "_name", "description", "_description"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "name", "_name", "description", "_description"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -60,9 +60,11 @@ public struct ImplementationGuideDefinitionPage: Sendable, Equatable, Decodable,
         self.generation = try container.decode(GuidePageGeneration.self, forKey: "generation")
         self.generationElement = try container.decodeIfPresent(Element.self, forKey: "_generation")
         self.page = try container.decodeIfPresent([ImplementationGuideDefinitionPage].self, forKey: "page") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "nameUrl", "_nameUrl", "nameReference", "title", "_title", "generation", "_generation", "page"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "nameUrl", "_nameUrl", "nameReference", "title", "_title",
+            "generation", "_generation", "page"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

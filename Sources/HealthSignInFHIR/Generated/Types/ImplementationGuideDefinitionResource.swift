@@ -80,9 +80,12 @@ public struct ImplementationGuideDefinitionResource: Sendable, Equatable, Decoda
         self.exampleCanonicalElement = try container.decodeIfPresent(Element.self, forKey: "_exampleCanonical")
         self.groupingID = try container.decodeIfPresent(Swift.String.self, forKey: "groupingId")
         self.groupingIdElement = try container.decodeIfPresent(Element.self, forKey: "_groupingId")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "reference", "fhirVersion", "_fhirVersion", "name", "_name", "description", "_description", "exampleBoolean", "_exampleBoolean", "exampleCanonical", "_exampleCanonical", "groupingId", "_groupingId"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "reference", "fhirVersion", "_fhirVersion", "name", "_name",
+            "description", "_description", "exampleBoolean", "_exampleBoolean", "exampleCanonical", "_exampleCanonical",
+            "groupingId", "_groupingId"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -50,9 +50,10 @@ public struct ImplementationGuideDefinitionTemplate: Sendable, Equatable, Decoda
         self.sourceElement = try container.decodeIfPresent(Element.self, forKey: "_source")
         self.scope = try container.decodeIfPresent(Swift.String.self, forKey: "scope")
         self.scopeElement = try container.decodeIfPresent(Element.self, forKey: "_scope")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "code", "_code", "source", "_source", "scope", "_scope"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "code", "_code", "source", "_source", "scope", "_scope"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -51,9 +51,10 @@ public struct ImplementationGuideDependsOn: Sendable, Equatable, Decodable, Enco
         self.packageIdElement = try container.decodeIfPresent(Element.self, forKey: "_packageId")
         self.version = try container.decodeIfPresent(Swift.String.self, forKey: "version")
         self.versionElement = try container.decodeIfPresent(Element.self, forKey: "_version")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "uri", "_uri", "packageId", "_packageId", "version", "_version"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "uri", "_uri", "packageId", "_packageId", "version", "_version"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

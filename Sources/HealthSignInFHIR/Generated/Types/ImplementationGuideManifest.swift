@@ -60,9 +60,11 @@ public struct ImplementationGuideManifest: Sendable, Equatable, Decodable, Encod
         self.imageElement = try container.decodeIfPresent([Element].self, forKey: "_image") ?? []
         self.other = try container.decodeIfPresent([Swift.String].self, forKey: "other") ?? []
         self.otherElement = try container.decodeIfPresent([Element].self, forKey: "_other") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "rendering", "_rendering", "resource", "page", "image", "_image", "other", "_other"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "rendering", "_rendering", "resource", "page", "image", "_image",
+            "other", "_other"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

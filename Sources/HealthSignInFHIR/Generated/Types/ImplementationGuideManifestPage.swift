@@ -51,9 +51,10 @@ public struct ImplementationGuideManifestPage: Sendable, Equatable, Decodable, E
         self.titleElement = try container.decodeIfPresent(Element.self, forKey: "_title")
         self.anchor = try container.decodeIfPresent([Swift.String].self, forKey: "anchor") ?? []
         self.anchorElement = try container.decodeIfPresent([Element].self, forKey: "_anchor") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "name", "_name", "title", "_title", "anchor", "_anchor"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "name", "_name", "title", "_title", "anchor", "_anchor"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

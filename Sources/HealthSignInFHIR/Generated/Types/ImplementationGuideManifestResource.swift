@@ -58,9 +58,11 @@ public struct ImplementationGuideManifestResource: Sendable, Equatable, Decodabl
         self.exampleCanonicalElement = try container.decodeIfPresent(Element.self, forKey: "_exampleCanonical")
         self.relativePath = try container.decodeIfPresent(Swift.String.self, forKey: "relativePath")
         self.relativePathElement = try container.decodeIfPresent(Element.self, forKey: "_relativePath")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "reference", "exampleBoolean", "_exampleBoolean", "exampleCanonical", "_exampleCanonical", "relativePath", "_relativePath"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "reference", "exampleBoolean", "_exampleBoolean",
+            "exampleCanonical", "_exampleCanonical", "relativePath", "_relativePath"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -124,9 +124,13 @@ public struct InsurancePlan: Sendable, Equatable, Decodable, Encodable, HealthSi
         self.network = try container.decodeIfPresent([Reference].self, forKey: "network") ?? []
         self.coverage = try container.decodeIfPresent([InsurancePlanCoverage].self, forKey: "coverage") ?? []
         self.plan = try container.decodeIfPresent([InsurancePlanPlan].self, forKey: "plan") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "identifier", "status", "_status", "type", "name", "_name", "alias", "_alias", "period", "ownedBy", "administeredBy", "coverageArea", "contact", "endpoint", "network", "coverage", "plan"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "identifier", "status", "_status", "type", "name", "_name",
+            "alias", "_alias", "period", "ownedBy", "administeredBy", "coverageArea", "contact", "endpoint", "network",
+            "coverage", "plan"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

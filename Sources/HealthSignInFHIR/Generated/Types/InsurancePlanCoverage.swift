@@ -40,9 +40,10 @@ public struct InsurancePlanCoverage: Sendable, Equatable, Decodable, Encodable, 
         self.type = try container.decode(CodeableConcept.self, forKey: "type")
         self.network = try container.decodeIfPresent([Reference].self, forKey: "network") ?? []
         self.benefit = try container.decode([InsurancePlanCoverageBenefit].self, forKey: "benefit")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "type", "network", "benefit"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "type", "network", "benefit"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -45,9 +45,10 @@ public struct InsurancePlanCoverageBenefit: Sendable, Equatable, Decodable, Enco
         self.requirement = try container.decodeIfPresent(Swift.String.self, forKey: "requirement")
         self.requirementElement = try container.decodeIfPresent(Element.self, forKey: "_requirement")
         self.limit = try container.decodeIfPresent([InsurancePlanCoverageBenefitLimit].self, forKey: "limit") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "type", "requirement", "_requirement", "limit"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "type", "requirement", "_requirement", "limit"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

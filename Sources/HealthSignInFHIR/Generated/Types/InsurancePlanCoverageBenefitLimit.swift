@@ -37,9 +37,10 @@ public struct InsurancePlanCoverageBenefitLimit: Sendable, Equatable, Decodable,
         self.modifierExtension = try container.decodeIfPresent([Extension].self, forKey: "modifierExtension") ?? []
         self.value = try container.decodeIfPresent(Quantity.self, forKey: "value")
         self.code = try container.decodeIfPresent(CodeableConcept.self, forKey: "code")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "value", "code"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "value", "code"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -56,9 +56,11 @@ public struct InsurancePlanPlan: Sendable, Equatable, Decodable, Encodable, Heal
             [InsurancePlanPlanGeneralCost].self, forKey: "generalCost") ?? []
         self.specificCost = try container.decodeIfPresent(
             [InsurancePlanPlanSpecificCost].self, forKey: "specificCost") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "identifier", "type", "coverageArea", "network", "generalCost", "specificCost"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "identifier", "type", "coverageArea", "network", "generalCost",
+            "specificCost"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

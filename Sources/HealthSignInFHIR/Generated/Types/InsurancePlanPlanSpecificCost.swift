@@ -38,9 +38,10 @@ public struct InsurancePlanPlanSpecificCost: Sendable, Equatable, Decodable, Enc
         self.category = try container.decode(CodeableConcept.self, forKey: "category")
         self.benefit = try container.decodeIfPresent(
             [InsurancePlanPlanSpecificCostBenefit].self, forKey: "benefit") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "category", "benefit"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "category", "benefit"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

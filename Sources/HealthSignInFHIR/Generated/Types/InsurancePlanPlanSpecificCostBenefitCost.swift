@@ -44,9 +44,10 @@ public struct InsurancePlanPlanSpecificCostBenefitCost: Sendable, Equatable, Dec
         self.applicability = try container.decodeIfPresent(CodeableConcept.self, forKey: "applicability")
         self.qualifiers = try container.decodeIfPresent([CodeableConcept].self, forKey: "qualifiers") ?? []
         self.value = try container.decodeIfPresent(Quantity.self, forKey: "value")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "type", "applicability", "qualifiers", "value"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "type", "applicability", "qualifiers", "value"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

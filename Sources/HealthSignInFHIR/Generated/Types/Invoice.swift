@@ -138,9 +138,13 @@ public struct Invoice: Sendable, Equatable, Decodable, Encodable, HealthSignInCo
         self.paymentTerms = try container.decodeIfPresent(Swift.String.self, forKey: "paymentTerms")
         self.paymentTermsElement = try container.decodeIfPresent(Element.self, forKey: "_paymentTerms")
         self.note = try container.decodeIfPresent([Annotation].self, forKey: "note") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "identifier", "status", "_status", "cancelledReason", "_cancelledReason", "type", "subject", "recipient", "date", "_date", "participant", "issuer", "account", "lineItem", "totalPriceComponent", "totalNet", "totalGross", "paymentTerms", "_paymentTerms", "note"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "identifier", "status", "_status", "cancelledReason",
+            "_cancelledReason", "type", "subject", "recipient", "date", "_date", "participant", "issuer", "account",
+            "lineItem", "totalPriceComponent", "totalNet", "totalGross", "paymentTerms", "_paymentTerms", "note"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

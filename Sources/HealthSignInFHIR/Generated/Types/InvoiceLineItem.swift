@@ -52,9 +52,11 @@ public struct InvoiceLineItem: Sendable, Equatable, Decodable, Encodable, Health
             CodeableConcept.self, forKey: "chargeItemCodeableConcept")
         self.priceComponent = try container.decodeIfPresent(
             [InvoiceLineItemPriceComponent].self, forKey: "priceComponent") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "sequence", "_sequence", "chargeItemReference", "chargeItemCodeableConcept", "priceComponent"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "sequence", "_sequence", "chargeItemReference",
+            "chargeItemCodeableConcept", "priceComponent"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -51,9 +51,10 @@ public struct InvoiceLineItemPriceComponent: Sendable, Equatable, Decodable, Enc
         self.factor = try container.decodeIfPresent(HealthSignInCore.JSONNumber.self, forKey: "factor")
         self.factorElement = try container.decodeIfPresent(Element.self, forKey: "_factor")
         self.amount = try container.decodeIfPresent(Money.self, forKey: "amount")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "type", "_type", "code", "factor", "_factor", "amount"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "type", "_type", "code", "factor", "_factor", "amount"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

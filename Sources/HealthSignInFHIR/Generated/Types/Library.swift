@@ -242,9 +242,17 @@ public struct Library: Sendable, Equatable, Decodable, Encodable, HealthSignInCo
         self.parameter = try container.decodeIfPresent([ParameterDefinition].self, forKey: "parameter") ?? []
         self.dataRequirement = try container.decodeIfPresent([DataRequirement].self, forKey: "dataRequirement") ?? []
         self.content = try container.decodeIfPresent([Attachment].self, forKey: "content") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "url", "_url", "identifier", "version", "_version", "name", "_name", "title", "_title", "subtitle", "_subtitle", "status", "_status", "experimental", "_experimental", "type", "subjectCodeableConcept", "subjectReference", "date", "_date", "publisher", "_publisher", "contact", "description", "_description", "useContext", "jurisdiction", "purpose", "_purpose", "usage", "_usage", "copyright", "_copyright", "approvalDate", "_approvalDate", "lastReviewDate", "_lastReviewDate", "effectivePeriod", "topic", "author", "editor", "reviewer", "endorser", "relatedArtifact", "parameter", "dataRequirement", "content"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "url", "_url", "identifier", "version", "_version", "name",
+            "_name", "title", "_title", "subtitle", "_subtitle", "status", "_status", "experimental", "_experimental",
+            "type", "subjectCodeableConcept", "subjectReference", "date", "_date", "publisher", "_publisher", "contact",
+            "description", "_description", "useContext", "jurisdiction", "purpose", "_purpose", "usage", "_usage",
+            "copyright", "_copyright", "approvalDate", "_approvalDate", "lastReviewDate", "_lastReviewDate",
+            "effectivePeriod", "topic", "author", "editor", "reviewer", "endorser", "relatedArtifact", "parameter",
+            "dataRequirement", "content"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -76,9 +76,11 @@ public struct Linkage: Sendable, Equatable, Decodable, Encodable, HealthSignInCo
         self.activeElement = try container.decodeIfPresent(Element.self, forKey: "_active")
         self.author = try container.decodeIfPresent(Reference.self, forKey: "author")
         self.item = try container.decode([LinkageItem].self, forKey: "item")
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "active", "_active", "author", "item"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "active", "_active", "author", "item"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

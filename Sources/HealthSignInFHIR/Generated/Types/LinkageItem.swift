@@ -40,9 +40,10 @@ public struct LinkageItem: Sendable, Equatable, Decodable, Encodable, HealthSign
         self.type = try container.decode(LinkageType.self, forKey: "type")
         self.typeElement = try container.decodeIfPresent(Element.self, forKey: "_type")
         self.resource = try container.decode(Reference.self, forKey: "resource")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "type", "_type", "resource"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "type", "_type", "resource"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

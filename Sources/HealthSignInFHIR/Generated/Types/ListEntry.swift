@@ -51,9 +51,10 @@ public struct ListEntry: Sendable, Equatable, Decodable, Encodable, HealthSignIn
         self.date = try container.decodeIfPresent(Swift.String.self, forKey: "date")
         self.dateElement = try container.decodeIfPresent(Element.self, forKey: "_date")
         self.item = try container.decode(Reference.self, forKey: "item")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "flag", "deleted", "_deleted", "date", "_date", "item"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "flag", "deleted", "_deleted", "date", "_date", "item"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

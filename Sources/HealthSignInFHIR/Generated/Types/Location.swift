@@ -154,9 +154,14 @@ public struct Location: Sendable, Equatable, Decodable, Encodable, HealthSignInC
         self.availabilityExceptionsElement = try container.decodeIfPresent(
             Element.self, forKey: "_availabilityExceptions")
         self.endpoint = try container.decodeIfPresent([Reference].self, forKey: "endpoint") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "identifier", "status", "_status", "operationalStatus", "name", "_name", "alias", "_alias", "description", "_description", "mode", "_mode", "type", "telecom", "address", "physicalType", "position", "managingOrganization", "partOf", "hoursOfOperation", "availabilityExceptions", "_availabilityExceptions", "endpoint"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "identifier", "status", "_status", "operationalStatus",
+            "name", "_name", "alias", "_alias", "description", "_description", "mode", "_mode", "type", "telecom",
+            "address", "physicalType", "position", "managingOrganization", "partOf", "hoursOfOperation",
+            "availabilityExceptions", "_availabilityExceptions", "endpoint"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

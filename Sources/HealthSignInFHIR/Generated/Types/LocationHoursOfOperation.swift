@@ -61,9 +61,11 @@ public struct LocationHoursOfOperation: Sendable, Equatable, Decodable, Encodabl
         self.openingTimeElement = try container.decodeIfPresent(Element.self, forKey: "_openingTime")
         self.closingTime = try container.decodeIfPresent(Swift.String.self, forKey: "closingTime")
         self.closingTimeElement = try container.decodeIfPresent(Element.self, forKey: "_closingTime")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "daysOfWeek", "_daysOfWeek", "allDay", "_allDay", "openingTime", "_openingTime", "closingTime", "_closingTime"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "daysOfWeek", "_daysOfWeek", "allDay", "_allDay", "openingTime",
+            "_openingTime", "closingTime", "_closingTime"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -52,9 +52,11 @@ public struct LocationPosition: Sendable, Equatable, Decodable, Encodable, Healt
         self.latitudeElement = try container.decodeIfPresent(Element.self, forKey: "_latitude")
         self.altitude = try container.decodeIfPresent(HealthSignInCore.JSONNumber.self, forKey: "altitude")
         self.altitudeElement = try container.decodeIfPresent(Element.self, forKey: "_altitude")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "longitude", "_longitude", "latitude", "_latitude", "altitude", "_altitude"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "longitude", "_longitude", "latitude", "_latitude", "altitude",
+            "_altitude"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -63,9 +63,11 @@ public struct MarketingStatus: Sendable, Equatable, Decodable, Encodable, Health
         self.dateRange = try container.decode(Period.self, forKey: "dateRange")
         self.restoreDate = try container.decodeIfPresent(Swift.String.self, forKey: "restoreDate")
         self.restoreDateElement = try container.decodeIfPresent(Element.self, forKey: "_restoreDate")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "country", "jurisdiction", "status", "dateRange", "restoreDate", "_restoreDate"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "country", "jurisdiction", "status", "dateRange", "restoreDate",
+            "_restoreDate"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

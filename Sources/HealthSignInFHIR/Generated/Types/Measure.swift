@@ -316,9 +316,20 @@ public struct Measure: Sendable, Equatable, Decodable, Encodable, HealthSignInCo
         self.group = try container.decodeIfPresent([MeasureGroup].self, forKey: "group") ?? []
         self.supplementalData = try container.decodeIfPresent(
             [MeasureSupplementalData].self, forKey: "supplementalData") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "url", "_url", "identifier", "version", "_version", "name", "_name", "title", "_title", "subtitle", "_subtitle", "status", "_status", "experimental", "_experimental", "subjectCodeableConcept", "subjectReference", "date", "_date", "publisher", "_publisher", "contact", "description", "_description", "useContext", "jurisdiction", "purpose", "_purpose", "usage", "_usage", "copyright", "_copyright", "approvalDate", "_approvalDate", "lastReviewDate", "_lastReviewDate", "effectivePeriod", "topic", "author", "editor", "reviewer", "endorser", "relatedArtifact", "library", "_library", "disclaimer", "_disclaimer", "scoring", "compositeScoring", "type", "riskAdjustment", "_riskAdjustment", "rateAggregation", "_rateAggregation", "rationale", "_rationale", "clinicalRecommendationStatement", "_clinicalRecommendationStatement", "improvementNotation", "definition", "_definition", "guidance", "_guidance", "group", "supplementalData"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "url", "_url", "identifier", "version", "_version", "name",
+            "_name", "title", "_title", "subtitle", "_subtitle", "status", "_status", "experimental", "_experimental",
+            "subjectCodeableConcept", "subjectReference", "date", "_date", "publisher", "_publisher", "contact",
+            "description", "_description", "useContext", "jurisdiction", "purpose", "_purpose", "usage", "_usage",
+            "copyright", "_copyright", "approvalDate", "_approvalDate", "lastReviewDate", "_lastReviewDate",
+            "effectivePeriod", "topic", "author", "editor", "reviewer", "endorser", "relatedArtifact", "library",
+            "_library", "disclaimer", "_disclaimer", "scoring", "compositeScoring", "type", "riskAdjustment",
+            "_riskAdjustment", "rateAggregation", "_rateAggregation", "rationale", "_rationale",
+            "clinicalRecommendationStatement", "_clinicalRecommendationStatement", "improvementNotation", "definition",
+            "_definition", "guidance", "_guidance", "group", "supplementalData"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

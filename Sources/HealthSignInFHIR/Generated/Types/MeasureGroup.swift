@@ -48,9 +48,10 @@ public struct MeasureGroup: Sendable, Equatable, Decodable, Encodable, HealthSig
         self.descriptionElement = try container.decodeIfPresent(Element.self, forKey: "_description")
         self.population = try container.decodeIfPresent([MeasureGroupPopulation].self, forKey: "population") ?? []
         self.stratifier = try container.decodeIfPresent([MeasureGroupStratifier].self, forKey: "stratifier") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "code", "description", "_description", "population", "stratifier"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "code", "description", "_description", "population", "stratifier"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -49,9 +49,10 @@ public struct MeasureGroupStratifier: Sendable, Equatable, Decodable, Encodable,
         self.criteria = try container.decodeIfPresent(FHIRExpression.self, forKey: "criteria")
         self.component = try container.decodeIfPresent(
             [MeasureGroupStratifierComponent].self, forKey: "component") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "code", "description", "_description", "criteria", "component"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "code", "description", "_description", "criteria", "component"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -44,9 +44,10 @@ public struct MeasureGroupStratifierComponent: Sendable, Equatable, Decodable, E
         self.descriptionText = try container.decodeIfPresent(Swift.String.self, forKey: "description")
         self.descriptionElement = try container.decodeIfPresent(Element.self, forKey: "_description")
         self.criteria = try container.decode(FHIRExpression.self, forKey: "criteria")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "code", "description", "_description", "criteria"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "code", "description", "_description", "criteria"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -117,9 +117,13 @@ public struct MeasureReport: Sendable, Equatable, Decodable, Encodable, HealthSi
         self.improvementNotation = try container.decodeIfPresent(CodeableConcept.self, forKey: "improvementNotation")
         self.group = try container.decodeIfPresent([MeasureReportGroup].self, forKey: "group") ?? []
         self.evaluatedResource = try container.decodeIfPresent([Reference].self, forKey: "evaluatedResource") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "identifier", "status", "_status", "type", "_type", "measure", "_measure", "subject", "date", "_date", "reporter", "period", "improvementNotation", "group", "evaluatedResource"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "identifier", "status", "_status", "type", "_type",
+            "measure", "_measure", "subject", "date", "_date", "reporter", "period", "improvementNotation", "group",
+            "evaluatedResource"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -45,9 +45,10 @@ public struct MeasureReportGroup: Sendable, Equatable, Decodable, Encodable, Hea
         self.population = try container.decodeIfPresent([MeasureReportGroupPopulation].self, forKey: "population") ?? []
         self.measureScore = try container.decodeIfPresent(Quantity.self, forKey: "measureScore")
         self.stratifier = try container.decodeIfPresent([MeasureReportGroupStratifier].self, forKey: "stratifier") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "code", "population", "measureScore", "stratifier"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "code", "population", "measureScore", "stratifier"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

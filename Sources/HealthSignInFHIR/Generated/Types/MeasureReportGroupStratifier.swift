@@ -38,9 +38,10 @@ public struct MeasureReportGroupStratifier: Sendable, Equatable, Decodable, Enco
         self.code = try container.decodeIfPresent([CodeableConcept].self, forKey: "code") ?? []
         self.stratum = try container.decodeIfPresent(
             [MeasureReportGroupStratifierStratum].self, forKey: "stratum") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "code", "stratum"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "code", "stratum"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -47,9 +47,10 @@ public struct MeasureReportGroupStratifierStratum: Sendable, Equatable, Decodabl
         self.population = try container.decodeIfPresent(
             [MeasureReportGroupStratifierStratumPopulation].self, forKey: "population") ?? []
         self.measureScore = try container.decodeIfPresent(Quantity.self, forKey: "measureScore")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "value", "component", "population", "measureScore"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "value", "component", "population", "measureScore"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -37,9 +37,10 @@ public struct MeasureReportGroupStratifierStratumComponent: Sendable, Equatable,
         self.modifierExtension = try container.decodeIfPresent([Extension].self, forKey: "modifierExtension") ?? []
         self.code = try container.decode(CodeableConcept.self, forKey: "code")
         self.value = try container.decode(CodeableConcept.self, forKey: "value")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "code", "value"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "code", "value"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -45,9 +45,10 @@ public struct MeasureReportGroupStratifierStratumPopulation: Sendable, Equatable
         self.count = try container.decodeIfPresent(Swift.Int.self, forKey: "count")
         self.countElement = try container.decodeIfPresent(Element.self, forKey: "_count")
         self.subjectResults = try container.decodeIfPresent(Reference.self, forKey: "subjectResults")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "code", "count", "_count", "subjectResults"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "code", "count", "_count", "subjectResults"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

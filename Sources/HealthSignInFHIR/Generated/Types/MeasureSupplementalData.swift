@@ -48,9 +48,10 @@ public struct MeasureSupplementalData: Sendable, Equatable, Decodable, Encodable
         self.descriptionText = try container.decodeIfPresent(Swift.String.self, forKey: "description")
         self.descriptionElement = try container.decodeIfPresent(Element.self, forKey: "_description")
         self.criteria = try container.decode(FHIRExpression.self, forKey: "criteria")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "code", "usage", "description", "_description", "criteria"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "code", "usage", "description", "_description", "criteria"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -176,9 +176,14 @@ public struct Media: Sendable, Equatable, Decodable, Encodable, HealthSignInCore
         self.durationElement = try container.decodeIfPresent(Element.self, forKey: "_duration")
         self.content = try container.decode(Attachment.self, forKey: "content")
         self.note = try container.decodeIfPresent([Annotation].self, forKey: "note") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "identifier", "basedOn", "partOf", "status", "_status", "type", "modality", "view", "subject", "encounter", "createdDateTime", "_createdDateTime", "createdPeriod", "issued", "_issued", "operator", "reasonCode", "bodySite", "deviceName", "_deviceName", "device", "height", "_height", "width", "_width", "frames", "_frames", "duration", "_duration", "content", "note"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "identifier", "basedOn", "partOf", "status", "_status",
+            "type", "modality", "view", "subject", "encounter", "createdDateTime", "_createdDateTime", "createdPeriod",
+            "issued", "_issued", "operator", "reasonCode", "bodySite", "deviceName", "_deviceName", "device", "height",
+            "_height", "width", "_width", "frames", "_frames", "duration", "_duration", "content", "note"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

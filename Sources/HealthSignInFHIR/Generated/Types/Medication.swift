@@ -95,9 +95,12 @@ public struct Medication: Sendable, Equatable, Decodable, Encodable, HealthSignI
         self.amount = try container.decodeIfPresent(Ratio.self, forKey: "amount")
         self.ingredient = try container.decodeIfPresent([MedicationIngredient].self, forKey: "ingredient") ?? []
         self.batch = try container.decodeIfPresent(MedicationBatch.self, forKey: "batch")
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "identifier", "code", "status", "_status", "manufacturer", "form", "amount", "ingredient", "batch"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "identifier", "code", "status", "_status", "manufacturer",
+            "form", "amount", "ingredient", "batch"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -156,9 +156,14 @@ public struct MedicationAdministration: Sendable, Equatable, Decodable, Encodabl
         self.note = try container.decodeIfPresent([Annotation].self, forKey: "note") ?? []
         self.dosage = try container.decodeIfPresent(MedicationAdministrationDosage.self, forKey: "dosage")
         self.eventHistory = try container.decodeIfPresent([Reference].self, forKey: "eventHistory") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "identifier", "instantiates", "_instantiates", "partOf", "status", "_status", "statusReason", "category", "medicationCodeableConcept", "medicationReference", "subject", "context", "supportingInformation", "effectiveDateTime", "_effectiveDateTime", "effectivePeriod", "performer", "reasonCode", "reasonReference", "request", "device", "note", "dosage", "eventHistory"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "identifier", "instantiates", "_instantiates", "partOf",
+            "status", "_status", "statusReason", "category", "medicationCodeableConcept", "medicationReference",
+            "subject", "context", "supportingInformation", "effectiveDateTime", "_effectiveDateTime", "effectivePeriod",
+            "performer", "reasonCode", "reasonReference", "request", "device", "note", "dosage", "eventHistory"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -58,9 +58,11 @@ public struct MedicationAdministrationDosage: Sendable, Equatable, Decodable, En
         self.dose = try container.decodeIfPresent(Quantity.self, forKey: "dose")
         self.rateRatio = try container.decodeIfPresent(Ratio.self, forKey: "rateRatio")
         self.rateQuantity = try container.decodeIfPresent(Quantity.self, forKey: "rateQuantity")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "text", "_text", "site", "route", "method", "dose", "rateRatio", "rateQuantity"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "text", "_text", "site", "route", "method", "dose", "rateRatio",
+            "rateQuantity"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -44,9 +44,10 @@ public struct MedicationBatch: Sendable, Equatable, Decodable, Encodable, Health
         self.lotNumberElement = try container.decodeIfPresent(Element.self, forKey: "_lotNumber")
         self.expirationDate = try container.decodeIfPresent(Swift.String.self, forKey: "expirationDate")
         self.expirationDateElement = try container.decodeIfPresent(Element.self, forKey: "_expirationDate")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "lotNumber", "_lotNumber", "expirationDate", "_expirationDate"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "lotNumber", "_lotNumber", "expirationDate", "_expirationDate"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -179,9 +179,16 @@ public struct MedicationDispense: Sendable, Equatable, Decodable, Encodable, Hea
         self.substitution = try container.decodeIfPresent(MedicationDispenseSubstitution.self, forKey: "substitution")
         self.detectedIssue = try container.decodeIfPresent([Reference].self, forKey: "detectedIssue") ?? []
         self.eventHistory = try container.decodeIfPresent([Reference].self, forKey: "eventHistory") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "identifier", "partOf", "status", "_status", "statusReasonCodeableConcept", "statusReasonReference", "category", "medicationCodeableConcept", "medicationReference", "subject", "context", "supportingInformation", "performer", "location", "authorizingPrescription", "type", "quantity", "daysSupply", "whenPrepared", "_whenPrepared", "whenHandedOver", "_whenHandedOver", "destination", "receiver", "note", "dosageInstruction", "substitution", "detectedIssue", "eventHistory"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "identifier", "partOf", "status", "_status",
+            "statusReasonCodeableConcept", "statusReasonReference", "category", "medicationCodeableConcept",
+            "medicationReference", "subject", "context", "supportingInformation", "performer", "location",
+            "authorizingPrescription", "type", "quantity", "daysSupply", "whenPrepared", "_whenPrepared",
+            "whenHandedOver", "_whenHandedOver", "destination", "receiver", "note", "dosageInstruction", "substitution",
+            "detectedIssue", "eventHistory"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -37,9 +37,10 @@ public struct MedicationDispensePerformer: Sendable, Equatable, Decodable, Encod
         self.modifierExtension = try container.decodeIfPresent([Extension].self, forKey: "modifierExtension") ?? []
         self.function = try container.decodeIfPresent(CodeableConcept.self, forKey: "function")
         self.actor = try container.decode(Reference.self, forKey: "actor")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "function", "actor"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "function", "actor"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

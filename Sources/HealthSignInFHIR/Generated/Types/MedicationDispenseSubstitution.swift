@@ -49,9 +49,11 @@ public struct MedicationDispenseSubstitution: Sendable, Equatable, Decodable, En
         self.type = try container.decodeIfPresent(CodeableConcept.self, forKey: "type")
         self.reason = try container.decodeIfPresent([CodeableConcept].self, forKey: "reason") ?? []
         self.responsibleParty = try container.decodeIfPresent([Reference].self, forKey: "responsibleParty") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "wasSubstituted", "_wasSubstituted", "type", "reason", "responsibleParty"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "wasSubstituted", "_wasSubstituted", "type", "reason",
+            "responsibleParty"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

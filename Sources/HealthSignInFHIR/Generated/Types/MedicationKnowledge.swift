@@ -174,9 +174,15 @@ public struct MedicationKnowledge: Sendable, Equatable, Decodable, Encodable, He
         self.regulatory = try container.decodeIfPresent(
             [MedicationKnowledgeRegulatory].self, forKey: "regulatory") ?? []
         self.kinetics = try container.decodeIfPresent([MedicationKnowledgeKinetics].self, forKey: "kinetics") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "code", "status", "_status", "manufacturer", "doseForm", "amount", "synonym", "_synonym", "relatedMedicationKnowledge", "associatedMedication", "productType", "monograph", "ingredient", "preparationInstruction", "_preparationInstruction", "intendedRoute", "cost", "monitoringProgram", "administrationGuidelines", "medicineClassification", "packaging", "drugCharacteristic", "contraindication", "regulatory", "kinetics"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "code", "status", "_status", "manufacturer", "doseForm",
+            "amount", "synonym", "_synonym", "relatedMedicationKnowledge", "associatedMedication", "productType",
+            "monograph", "ingredient", "preparationInstruction", "_preparationInstruction", "intendedRoute", "cost",
+            "monitoringProgram", "administrationGuidelines", "medicineClassification", "packaging",
+            "drugCharacteristic", "contraindication", "regulatory", "kinetics"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -51,9 +51,11 @@ public struct MedicationKnowledgeAdministrationGuidelines: Sendable, Equatable, 
         self.patientCharacteristics = try container.decodeIfPresent(
             [MedicationKnowledgeAdministrationGuidelinesPatientCharacteristics].self, forKey: "patientCharacteristics"
         ) ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "dosage", "indicationCodeableConcept", "indicationReference", "patientCharacteristics"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "dosage", "indicationCodeableConcept", "indicationReference",
+            "patientCharacteristics"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -49,9 +49,11 @@ public struct MedicationKnowledgeAdministrationGuidelinesPatientCharacteristics:
         self.characteristicQuantity = try container.decodeIfPresent(Quantity.self, forKey: "characteristicQuantity")
         self.value = try container.decodeIfPresent([Swift.String].self, forKey: "value") ?? []
         self.valueElement = try container.decodeIfPresent([Element].self, forKey: "_value") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "characteristicCodeableConcept", "characteristicQuantity", "value", "_value"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "characteristicCodeableConcept", "characteristicQuantity", "value",
+            "_value"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

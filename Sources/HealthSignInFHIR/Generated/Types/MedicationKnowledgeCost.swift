@@ -44,9 +44,10 @@ public struct MedicationKnowledgeCost: Sendable, Equatable, Decodable, Encodable
         self.source = try container.decodeIfPresent(Swift.String.self, forKey: "source")
         self.sourceElement = try container.decodeIfPresent(Element.self, forKey: "_source")
         self.cost = try container.decode(Money.self, forKey: "cost")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "type", "source", "_source", "cost"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "type", "source", "_source", "cost"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -57,9 +57,11 @@ public struct MedicationKnowledgeDrugCharacteristic: Sendable, Equatable, Decoda
         self.valueQuantity = try container.decodeIfPresent(Quantity.self, forKey: "valueQuantity")
         self.valueBase64Binary = try container.decodeIfPresent(Swift.String.self, forKey: "valueBase64Binary")
         self.valueBase64BinaryElement = try container.decodeIfPresent(Element.self, forKey: "_valueBase64Binary")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "type", "valueCodeableConcept", "valueString", "_valueString", "valueQuantity", "valueBase64Binary", "_valueBase64Binary"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "type", "valueCodeableConcept", "valueString", "_valueString",
+            "valueQuantity", "valueBase64Binary", "_valueBase64Binary"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -50,9 +50,11 @@ public struct MedicationKnowledgeIngredient: Sendable, Equatable, Decodable, Enc
         self.isActive = try container.decodeIfPresent(Swift.Bool.self, forKey: "isActive")
         self.isActiveElement = try container.decodeIfPresent(Element.self, forKey: "_isActive")
         self.strength = try container.decodeIfPresent(Ratio.self, forKey: "strength")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "itemCodeableConcept", "itemReference", "isActive", "_isActive", "strength"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "itemCodeableConcept", "itemReference", "isActive", "_isActive",
+            "strength"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

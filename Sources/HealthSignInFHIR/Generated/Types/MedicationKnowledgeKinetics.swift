@@ -41,9 +41,10 @@ public struct MedicationKnowledgeKinetics: Sendable, Equatable, Decodable, Encod
         self.areaUnderCurve = try container.decodeIfPresent([Quantity].self, forKey: "areaUnderCurve") ?? []
         self.lethalDose50 = try container.decodeIfPresent([Quantity].self, forKey: "lethalDose50") ?? []
         self.halfLifePeriod = try container.decodeIfPresent(FHIRDuration.self, forKey: "halfLifePeriod")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "areaUnderCurve", "lethalDose50", "halfLifePeriod"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "areaUnderCurve", "lethalDose50", "halfLifePeriod"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

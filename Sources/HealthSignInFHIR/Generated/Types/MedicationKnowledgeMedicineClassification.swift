@@ -38,9 +38,10 @@ public struct MedicationKnowledgeMedicineClassification: Sendable, Equatable, De
         self.modifierExtension = try container.decodeIfPresent([Extension].self, forKey: "modifierExtension") ?? []
         self.type = try container.decode(CodeableConcept.self, forKey: "type")
         self.classification = try container.decodeIfPresent([CodeableConcept].self, forKey: "classification") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "type", "classification"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "type", "classification"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

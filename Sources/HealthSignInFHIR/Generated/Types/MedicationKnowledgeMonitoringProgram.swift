@@ -40,9 +40,10 @@ public struct MedicationKnowledgeMonitoringProgram: Sendable, Equatable, Decodab
         self.type = try container.decodeIfPresent(CodeableConcept.self, forKey: "type")
         self.name = try container.decodeIfPresent(Swift.String.self, forKey: "name")
         self.nameElement = try container.decodeIfPresent(Element.self, forKey: "_name")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "type", "name", "_name"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "type", "name", "_name"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

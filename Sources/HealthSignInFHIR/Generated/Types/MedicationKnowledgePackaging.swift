@@ -37,9 +37,10 @@ public struct MedicationKnowledgePackaging: Sendable, Equatable, Decodable, Enco
         self.modifierExtension = try container.decodeIfPresent([Extension].self, forKey: "modifierExtension") ?? []
         self.type = try container.decodeIfPresent(CodeableConcept.self, forKey: "type")
         self.quantity = try container.decodeIfPresent(Quantity.self, forKey: "quantity")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "type", "quantity"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "type", "quantity"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

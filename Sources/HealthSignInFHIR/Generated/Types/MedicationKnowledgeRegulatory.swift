@@ -49,9 +49,10 @@ public struct MedicationKnowledgeRegulatory: Sendable, Equatable, Decodable, Enc
             [MedicationKnowledgeRegulatorySchedule].self, forKey: "schedule") ?? []
         self.maxDispense = try container.decodeIfPresent(
             MedicationKnowledgeRegulatoryMaxDispense.self, forKey: "maxDispense")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "regulatoryAuthority", "substitution", "schedule", "maxDispense"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "regulatoryAuthority", "substitution", "schedule", "maxDispense"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -37,9 +37,10 @@ public struct MedicationKnowledgeRegulatoryMaxDispense: Sendable, Equatable, Dec
         self.modifierExtension = try container.decodeIfPresent([Extension].self, forKey: "modifierExtension") ?? []
         self.quantity = try container.decode(Quantity.self, forKey: "quantity")
         self.period = try container.decodeIfPresent(FHIRDuration.self, forKey: "period")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "quantity", "period"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "quantity", "period"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -33,9 +33,10 @@ public struct MedicationKnowledgeRegulatorySchedule: Sendable, Equatable, Decoda
         self.`extension` = try container.decodeIfPresent([Extension].self, forKey: "extension") ?? []
         self.modifierExtension = try container.decodeIfPresent([Extension].self, forKey: "modifierExtension") ?? []
         self.schedule = try container.decode(CodeableConcept.self, forKey: "schedule")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "schedule"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "schedule"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

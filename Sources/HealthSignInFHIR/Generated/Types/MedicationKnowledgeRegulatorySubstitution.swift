@@ -40,9 +40,10 @@ public struct MedicationKnowledgeRegulatorySubstitution: Sendable, Equatable, De
         self.type = try container.decode(CodeableConcept.self, forKey: "type")
         self.allowed = try container.decode(Swift.Bool.self, forKey: "allowed")
         self.allowedElement = try container.decodeIfPresent(Element.self, forKey: "_allowed")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "type", "allowed", "_allowed"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "type", "allowed", "_allowed"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

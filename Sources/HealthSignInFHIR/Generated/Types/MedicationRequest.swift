@@ -233,9 +233,18 @@ public struct MedicationRequest: Sendable, Equatable, Decodable, Encodable, Heal
         self.priorPrescription = try container.decodeIfPresent(Reference.self, forKey: "priorPrescription")
         self.detectedIssue = try container.decodeIfPresent([Reference].self, forKey: "detectedIssue") ?? []
         self.eventHistory = try container.decodeIfPresent([Reference].self, forKey: "eventHistory") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "identifier", "status", "_status", "statusReason", "intent", "_intent", "category", "priority", "_priority", "doNotPerform", "_doNotPerform", "reportedBoolean", "_reportedBoolean", "reportedReference", "medicationCodeableConcept", "medicationReference", "subject", "encounter", "supportingInformation", "authoredOn", "_authoredOn", "requester", "performer", "performerType", "recorder", "reasonCode", "reasonReference", "instantiatesCanonical", "_instantiatesCanonical", "instantiatesUri", "_instantiatesUri", "basedOn", "groupIdentifier", "courseOfTherapyType", "insurance", "note", "dosageInstruction", "dispenseRequest", "substitution", "priorPrescription", "detectedIssue", "eventHistory"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "identifier", "status", "_status", "statusReason", "intent",
+            "_intent", "category", "priority", "_priority", "doNotPerform", "_doNotPerform", "reportedBoolean",
+            "_reportedBoolean", "reportedReference", "medicationCodeableConcept", "medicationReference", "subject",
+            "encounter", "supportingInformation", "authoredOn", "_authoredOn", "requester", "performer",
+            "performerType", "recorder", "reasonCode", "reasonReference", "instantiatesCanonical",
+            "_instantiatesCanonical", "instantiatesUri", "_instantiatesUri", "basedOn", "groupIdentifier",
+            "courseOfTherapyType", "insurance", "note", "dosageInstruction", "dispenseRequest", "substitution",
+            "priorPrescription", "detectedIssue", "eventHistory"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

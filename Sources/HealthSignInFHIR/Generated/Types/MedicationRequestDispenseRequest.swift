@@ -65,9 +65,11 @@ public struct MedicationRequestDispenseRequest: Sendable, Equatable, Decodable, 
         self.quantity = try container.decodeIfPresent(Quantity.self, forKey: "quantity")
         self.expectedSupplyDuration = try container.decodeIfPresent(FHIRDuration.self, forKey: "expectedSupplyDuration")
         self.performer = try container.decodeIfPresent(Reference.self, forKey: "performer")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "initialFill", "dispenseInterval", "validityPeriod", "numberOfRepeatsAllowed", "_numberOfRepeatsAllowed", "quantity", "expectedSupplyDuration", "performer"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "initialFill", "dispenseInterval", "validityPeriod",
+            "numberOfRepeatsAllowed", "_numberOfRepeatsAllowed", "quantity", "expectedSupplyDuration", "performer"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

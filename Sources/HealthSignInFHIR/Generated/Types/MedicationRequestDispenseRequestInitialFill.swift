@@ -37,9 +37,10 @@ public struct MedicationRequestDispenseRequestInitialFill: Sendable, Equatable, 
         self.modifierExtension = try container.decodeIfPresent([Extension].self, forKey: "modifierExtension") ?? []
         self.quantity = try container.decodeIfPresent(Quantity.self, forKey: "quantity")
         self.duration = try container.decodeIfPresent(FHIRDuration.self, forKey: "duration")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "quantity", "duration"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "quantity", "duration"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -48,9 +48,11 @@ public struct MedicationRequestSubstitution: Sendable, Equatable, Decodable, Enc
         self.allowedCodeableConcept = try container.decodeIfPresent(
             CodeableConcept.self, forKey: "allowedCodeableConcept")
         self.reason = try container.decodeIfPresent(CodeableConcept.self, forKey: "reason")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "allowedBoolean", "_allowedBoolean", "allowedCodeableConcept", "reason"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "allowedBoolean", "_allowedBoolean", "allowedCodeableConcept",
+            "reason"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -147,9 +147,14 @@ public struct MedicationStatement: Sendable, Equatable, Decodable, Encodable, He
         self.reasonReference = try container.decodeIfPresent([Reference].self, forKey: "reasonReference") ?? []
         self.note = try container.decodeIfPresent([Annotation].self, forKey: "note") ?? []
         self.dosage = try container.decodeIfPresent([Dosage].self, forKey: "dosage") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "identifier", "basedOn", "partOf", "status", "_status", "statusReason", "category", "medicationCodeableConcept", "medicationReference", "subject", "context", "effectiveDateTime", "_effectiveDateTime", "effectivePeriod", "dateAsserted", "_dateAsserted", "informationSource", "derivedFrom", "reasonCode", "reasonReference", "note", "dosage"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "identifier", "basedOn", "partOf", "status", "_status",
+            "statusReason", "category", "medicationCodeableConcept", "medicationReference", "subject", "context",
+            "effectiveDateTime", "_effectiveDateTime", "effectivePeriod", "dateAsserted", "_dateAsserted",
+            "informationSource", "derivedFrom", "reasonCode", "reasonReference", "note", "dosage"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -156,9 +156,15 @@ public struct MedicinalProduct: Sendable, Equatable, Decodable, Encodable, Healt
             [MedicinalProductManufacturingBusinessOperation].self, forKey: "manufacturingBusinessOperation") ?? []
         self.specialDesignation = try container.decodeIfPresent(
             [MedicinalProductSpecialDesignation].self, forKey: "specialDesignation") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "identifier", "type", "domain", "combinedPharmaceuticalDoseForm", "legalStatusOfSupply", "additionalMonitoringIndicator", "specialMeasures", "_specialMeasures", "paediatricUseIndicator", "productClassification", "marketingStatus", "pharmaceuticalProduct", "packagedMedicinalProduct", "attachedDocument", "masterFile", "contact", "clinicalTrial", "name", "crossReference", "manufacturingBusinessOperation", "specialDesignation"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "identifier", "type", "domain",
+            "combinedPharmaceuticalDoseForm", "legalStatusOfSupply", "additionalMonitoringIndicator", "specialMeasures",
+            "_specialMeasures", "paediatricUseIndicator", "productClassification", "marketingStatus",
+            "pharmaceuticalProduct", "packagedMedicinalProduct", "attachedDocument", "masterFile", "contact",
+            "clinicalTrial", "name", "crossReference", "manufacturingBusinessOperation", "specialDesignation"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

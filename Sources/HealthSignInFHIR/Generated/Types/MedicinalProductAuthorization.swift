@@ -148,9 +148,14 @@ public struct MedicinalProductAuthorization: Sendable, Equatable, Decodable, Enc
         self.holder = try container.decodeIfPresent(Reference.self, forKey: "holder")
         self.regulator = try container.decodeIfPresent(Reference.self, forKey: "regulator")
         self.procedure = try container.decodeIfPresent(MedicinalProductAuthorizationProcedure.self, forKey: "procedure")
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "identifier", "subject", "country", "jurisdiction", "status", "statusDate", "_statusDate", "restoreDate", "_restoreDate", "validityPeriod", "dataExclusivityPeriod", "dateOfFirstAuthorization", "_dateOfFirstAuthorization", "internationalBirthDate", "_internationalBirthDate", "legalBasis", "jurisdictionalAuthorization", "holder", "regulator", "procedure"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "identifier", "subject", "country", "jurisdiction", "status",
+            "statusDate", "_statusDate", "restoreDate", "_restoreDate", "validityPeriod", "dataExclusivityPeriod",
+            "dateOfFirstAuthorization", "_dateOfFirstAuthorization", "internationalBirthDate",
+            "_internationalBirthDate", "legalBasis", "jurisdictionalAuthorization", "holder", "regulator", "procedure"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

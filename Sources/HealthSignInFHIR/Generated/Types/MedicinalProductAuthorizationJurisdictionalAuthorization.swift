@@ -50,9 +50,11 @@ public struct MedicinalProductAuthorizationJurisdictionalAuthorization: Sendable
         self.jurisdiction = try container.decodeIfPresent([CodeableConcept].self, forKey: "jurisdiction") ?? []
         self.legalStatusOfSupply = try container.decodeIfPresent(CodeableConcept.self, forKey: "legalStatusOfSupply")
         self.validityPeriod = try container.decodeIfPresent(Period.self, forKey: "validityPeriod")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "identifier", "country", "jurisdiction", "legalStatusOfSupply", "validityPeriod"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "identifier", "country", "jurisdiction", "legalStatusOfSupply",
+            "validityPeriod"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

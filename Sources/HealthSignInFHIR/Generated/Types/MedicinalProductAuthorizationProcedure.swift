@@ -55,9 +55,11 @@ public struct MedicinalProductAuthorizationProcedure: Sendable, Equatable, Decod
         self.dateDateTimeElement = try container.decodeIfPresent(Element.self, forKey: "_dateDateTime")
         self.application = try container.decodeIfPresent(
             [MedicinalProductAuthorizationProcedure].self, forKey: "application") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "identifier", "type", "datePeriod", "dateDateTime", "_dateDateTime", "application"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "identifier", "type", "datePeriod", "dateDateTime", "_dateDateTime",
+            "application"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -91,9 +91,12 @@ public struct MedicinalProductContraindication: Sendable, Equatable, Decodable, 
         self.otherTherapy = try container.decodeIfPresent(
             [MedicinalProductContraindicationOtherTherapy].self, forKey: "otherTherapy") ?? []
         self.population = try container.decodeIfPresent([Population].self, forKey: "population") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "subject", "disease", "diseaseStatus", "comorbidity", "therapeuticIndication", "otherTherapy", "population"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "subject", "disease", "diseaseStatus", "comorbidity",
+            "therapeuticIndication", "otherTherapy", "population"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

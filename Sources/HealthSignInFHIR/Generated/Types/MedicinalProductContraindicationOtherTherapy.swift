@@ -46,9 +46,11 @@ public struct MedicinalProductContraindicationOtherTherapy: Sendable, Equatable,
         self.medicationCodeableConcept = try container.decodeIfPresent(
             CodeableConcept.self, forKey: "medicationCodeableConcept")
         self.medicationReference = try container.decodeIfPresent(Reference.self, forKey: "medicationReference")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "therapyRelationshipType", "medicationCodeableConcept", "medicationReference"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "therapyRelationshipType", "medicationCodeableConcept",
+            "medicationReference"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

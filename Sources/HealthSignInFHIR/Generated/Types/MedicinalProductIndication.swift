@@ -99,9 +99,12 @@ public struct MedicinalProductIndication: Sendable, Equatable, Decodable, Encoda
             [MedicinalProductIndicationOtherTherapy].self, forKey: "otherTherapy") ?? []
         self.undesirableEffect = try container.decodeIfPresent([Reference].self, forKey: "undesirableEffect") ?? []
         self.population = try container.decodeIfPresent([Population].self, forKey: "population") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "subject", "diseaseSymptomProcedure", "diseaseStatus", "comorbidity", "intendedEffect", "duration", "otherTherapy", "undesirableEffect", "population"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "subject", "diseaseSymptomProcedure", "diseaseStatus",
+            "comorbidity", "intendedEffect", "duration", "otherTherapy", "undesirableEffect", "population"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -91,9 +91,12 @@ public struct MedicinalProductIngredient: Sendable, Equatable, Decodable, Encoda
         self.specifiedSubstance = try container.decodeIfPresent(
             [MedicinalProductIngredientSpecifiedSubstance].self, forKey: "specifiedSubstance") ?? []
         self.substance = try container.decodeIfPresent(MedicinalProductIngredientSubstance.self, forKey: "substance")
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "identifier", "role", "allergenicIndicator", "_allergenicIndicator", "manufacturer", "specifiedSubstance", "substance"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "identifier", "role", "allergenicIndicator",
+            "_allergenicIndicator", "manufacturer", "specifiedSubstance", "substance"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

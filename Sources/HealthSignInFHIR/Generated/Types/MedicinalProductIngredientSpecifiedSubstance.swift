@@ -46,9 +46,10 @@ public struct MedicinalProductIngredientSpecifiedSubstance: Sendable, Equatable,
         self.confidentiality = try container.decodeIfPresent(CodeableConcept.self, forKey: "confidentiality")
         self.strength = try container.decodeIfPresent(
             [MedicinalProductIngredientSpecifiedSubstanceStrength].self, forKey: "strength") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "code", "group", "confidentiality", "strength"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "code", "group", "confidentiality", "strength"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

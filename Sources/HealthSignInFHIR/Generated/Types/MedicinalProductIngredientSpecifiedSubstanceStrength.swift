@@ -68,9 +68,11 @@ public struct MedicinalProductIngredientSpecifiedSubstanceStrength: Sendable, Eq
         self.referenceStrength = try container.decodeIfPresent(
             [MedicinalProductIngredientSpecifiedSubstanceStrengthReferenceStrength].self, forKey: "referenceStrength"
         ) ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "presentation", "presentationLowLimit", "concentration", "concentrationLowLimit", "measurementPoint", "_measurementPoint", "country", "referenceStrength"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "presentation", "presentationLowLimit", "concentration",
+            "concentrationLowLimit", "measurementPoint", "_measurementPoint", "country", "referenceStrength"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

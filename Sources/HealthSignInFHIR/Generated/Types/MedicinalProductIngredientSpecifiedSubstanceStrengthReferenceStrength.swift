@@ -54,9 +54,11 @@ public struct MedicinalProductIngredientSpecifiedSubstanceStrengthReferenceStren
         self.measurementPoint = try container.decodeIfPresent(Swift.String.self, forKey: "measurementPoint")
         self.measurementPointElement = try container.decodeIfPresent(Element.self, forKey: "_measurementPoint")
         self.country = try container.decodeIfPresent([CodeableConcept].self, forKey: "country") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "substance", "strength", "strengthLowLimit", "measurementPoint", "_measurementPoint", "country"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "substance", "strength", "strengthLowLimit", "measurementPoint",
+            "_measurementPoint", "country"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

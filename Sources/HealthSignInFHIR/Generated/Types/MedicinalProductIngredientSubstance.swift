@@ -38,9 +38,10 @@ public struct MedicinalProductIngredientSubstance: Sendable, Equatable, Decodabl
         self.code = try container.decode(CodeableConcept.self, forKey: "code")
         self.strength = try container.decodeIfPresent(
             [MedicinalProductIngredientSpecifiedSubstanceStrength].self, forKey: "strength") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "code", "strength"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "code", "strength"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -92,9 +92,12 @@ public struct MedicinalProductInteraction: Sendable, Equatable, Decodable, Encod
         self.effect = try container.decodeIfPresent(CodeableConcept.self, forKey: "effect")
         self.incidence = try container.decodeIfPresent(CodeableConcept.self, forKey: "incidence")
         self.management = try container.decodeIfPresent(CodeableConcept.self, forKey: "management")
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "subject", "description", "_description", "interactant", "type", "effect", "incidence", "management"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "subject", "description", "_description", "interactant",
+            "type", "effect", "incidence", "management"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -38,9 +38,10 @@ public struct MedicinalProductInteractionInteractant: Sendable, Equatable, Decod
         self.modifierExtension = try container.decodeIfPresent([Extension].self, forKey: "modifierExtension") ?? []
         self.itemReference = try container.decodeIfPresent(Reference.self, forKey: "itemReference")
         self.itemCodeableConcept = try container.decodeIfPresent(CodeableConcept.self, forKey: "itemCodeableConcept")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "itemReference", "itemCodeableConcept"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "itemReference", "itemCodeableConcept"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

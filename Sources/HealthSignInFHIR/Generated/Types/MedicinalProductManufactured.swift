@@ -93,9 +93,12 @@ public struct MedicinalProductManufactured: Sendable, Equatable, Decodable, Enco
             ProdCharacteristic.self, forKey: "physicalCharacteristics")
         self.otherCharacteristics = try container.decodeIfPresent(
             [CodeableConcept].self, forKey: "otherCharacteristics") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "manufacturedDoseForm", "unitOfPresentation", "quantity", "manufacturer", "ingredient", "physicalCharacteristics", "otherCharacteristics"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "manufacturedDoseForm", "unitOfPresentation", "quantity",
+            "manufacturer", "ingredient", "physicalCharacteristics", "otherCharacteristics"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

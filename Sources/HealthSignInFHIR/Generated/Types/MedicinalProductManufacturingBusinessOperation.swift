@@ -60,9 +60,11 @@ public struct MedicinalProductManufacturingBusinessOperation: Sendable, Equatabl
             CodeableConcept.self, forKey: "confidentialityIndicator")
         self.manufacturer = try container.decodeIfPresent([Reference].self, forKey: "manufacturer") ?? []
         self.regulator = try container.decodeIfPresent(Reference.self, forKey: "regulator")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "operationType", "authorisationReferenceNumber", "effectiveDate", "_effectiveDate", "confidentialityIndicator", "manufacturer", "regulator"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "operationType", "authorisationReferenceNumber", "effectiveDate",
+            "_effectiveDate", "confidentialityIndicator", "manufacturer", "regulator"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

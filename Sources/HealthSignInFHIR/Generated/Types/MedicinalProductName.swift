@@ -46,9 +46,10 @@ public struct MedicinalProductName: Sendable, Equatable, Decodable, Encodable, H
         self.namePart = try container.decodeIfPresent([MedicinalProductNameNamePart].self, forKey: "namePart") ?? []
         self.countryLanguage = try container.decodeIfPresent(
             [MedicinalProductNameCountryLanguage].self, forKey: "countryLanguage") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "productName", "_productName", "namePart", "countryLanguage"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "productName", "_productName", "namePart", "countryLanguage"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -41,9 +41,10 @@ public struct MedicinalProductNameCountryLanguage: Sendable, Equatable, Decodabl
         self.country = try container.decode(CodeableConcept.self, forKey: "country")
         self.jurisdiction = try container.decodeIfPresent(CodeableConcept.self, forKey: "jurisdiction")
         self.language = try container.decode(CodeableConcept.self, forKey: "language")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "country", "jurisdiction", "language"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "country", "jurisdiction", "language"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

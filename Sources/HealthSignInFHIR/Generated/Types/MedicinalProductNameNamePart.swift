@@ -40,9 +40,10 @@ public struct MedicinalProductNameNamePart: Sendable, Equatable, Decodable, Enco
         self.part = try container.decode(Swift.String.self, forKey: "part")
         self.partElement = try container.decodeIfPresent(Element.self, forKey: "_part")
         self.type = try container.decode(Coding.self, forKey: "type")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "part", "_part", "type"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "part", "_part", "type"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -103,9 +103,13 @@ public struct MedicinalProductPackaged: Sendable, Equatable, Decodable, Encodabl
         self.batchIdentifier = try container.decodeIfPresent(
             [MedicinalProductPackagedBatchIdentifier].self, forKey: "batchIdentifier") ?? []
         self.packageItem = try container.decode([MedicinalProductPackagedPackageItem].self, forKey: "packageItem")
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "identifier", "subject", "description", "_description", "legalStatusOfSupply", "marketingStatus", "marketingAuthorization", "manufacturer", "batchIdentifier", "packageItem"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "identifier", "subject", "description", "_description",
+            "legalStatusOfSupply", "marketingStatus", "marketingAuthorization", "manufacturer", "batchIdentifier",
+            "packageItem"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -38,9 +38,10 @@ public struct MedicinalProductPackagedBatchIdentifier: Sendable, Equatable, Deco
         self.modifierExtension = try container.decodeIfPresent([Extension].self, forKey: "modifierExtension") ?? []
         self.outerPackaging = try container.decode(Identifier.self, forKey: "outerPackaging")
         self.immediatePackaging = try container.decodeIfPresent(Identifier.self, forKey: "immediatePackaging")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "outerPackaging", "immediatePackaging"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "outerPackaging", "immediatePackaging"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

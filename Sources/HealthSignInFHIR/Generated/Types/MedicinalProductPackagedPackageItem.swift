@@ -82,9 +82,12 @@ public struct MedicinalProductPackagedPackageItem: Sendable, Equatable, Decodabl
             [CodeableConcept].self, forKey: "otherCharacteristics") ?? []
         self.shelfLifeStorage = try container.decodeIfPresent([ProductShelfLife].self, forKey: "shelfLifeStorage") ?? []
         self.manufacturer = try container.decodeIfPresent([Reference].self, forKey: "manufacturer") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "identifier", "type", "quantity", "material", "alternateMaterial", "device", "manufacturedItem", "packageItem", "physicalCharacteristics", "otherCharacteristics", "shelfLifeStorage", "manufacturer"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "identifier", "type", "quantity", "material", "alternateMaterial",
+            "device", "manufacturedItem", "packageItem", "physicalCharacteristics", "otherCharacteristics",
+            "shelfLifeStorage", "manufacturer"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

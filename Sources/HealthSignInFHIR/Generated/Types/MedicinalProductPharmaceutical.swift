@@ -92,9 +92,12 @@ public struct MedicinalProductPharmaceutical: Sendable, Equatable, Decodable, En
             [MedicinalProductPharmaceuticalCharacteristics].self, forKey: "characteristics") ?? []
         self.routeOfAdministration = try container.decode(
             [MedicinalProductPharmaceuticalRouteOfAdministration].self, forKey: "routeOfAdministration")
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "identifier", "administrableDoseForm", "unitOfPresentation", "ingredient", "device", "characteristics", "routeOfAdministration"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "identifier", "administrableDoseForm", "unitOfPresentation",
+            "ingredient", "device", "characteristics", "routeOfAdministration"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -37,9 +37,10 @@ public struct MedicinalProductPharmaceuticalCharacteristics: Sendable, Equatable
         self.modifierExtension = try container.decodeIfPresent([Extension].self, forKey: "modifierExtension") ?? []
         self.code = try container.decode(CodeableConcept.self, forKey: "code")
         self.status = try container.decodeIfPresent(CodeableConcept.self, forKey: "status")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "code", "status"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "code", "status"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -64,9 +64,11 @@ public struct MedicinalProductPharmaceuticalRouteOfAdministration: Sendable, Equ
         self.maxTreatmentPeriod = try container.decodeIfPresent(FHIRDuration.self, forKey: "maxTreatmentPeriod")
         self.targetSpecies = try container.decodeIfPresent(
             [MedicinalProductPharmaceuticalRouteOfAdministrationTargetSpecies].self, forKey: "targetSpecies") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "code", "firstDose", "maxSingleDose", "maxDosePerDay", "maxDosePerTreatmentPeriod", "maxTreatmentPeriod", "targetSpecies"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "code", "firstDose", "maxSingleDose", "maxDosePerDay",
+            "maxDosePerTreatmentPeriod", "maxTreatmentPeriod", "targetSpecies"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

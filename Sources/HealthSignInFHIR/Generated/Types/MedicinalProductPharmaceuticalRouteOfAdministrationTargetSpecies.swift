@@ -41,9 +41,10 @@ public struct MedicinalProductPharmaceuticalRouteOfAdministrationTargetSpecies: 
         self.withdrawalPeriod = try container.decodeIfPresent(
             [MedicinalProductPharmaceuticalRouteOfAdministrationTargetSpeciesWithdrawalPeriod].self,
             forKey: "withdrawalPeriod") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "code", "withdrawalPeriod"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "code", "withdrawalPeriod"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

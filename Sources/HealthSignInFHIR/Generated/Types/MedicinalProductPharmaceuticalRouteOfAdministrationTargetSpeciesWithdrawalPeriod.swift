@@ -48,9 +48,11 @@ public struct MedicinalProductPharmaceuticalRouteOfAdministrationTargetSpeciesWi
         self.supportingInformation = try container.decodeIfPresent(Swift.String.self, forKey: "supportingInformation")
         self.supportingInformationElement = try container.decodeIfPresent(
             Element.self, forKey: "_supportingInformation")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "tissue", "value", "supportingInformation", "_supportingInformation"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "tissue", "value", "supportingInformation", "_supportingInformation"
+        ])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

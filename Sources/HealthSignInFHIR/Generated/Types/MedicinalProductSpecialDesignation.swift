@@ -65,9 +65,11 @@ public struct MedicinalProductSpecialDesignation: Sendable, Equatable, Decodable
         self.date = try container.decodeIfPresent(Swift.String.self, forKey: "date")
         self.dateElement = try container.decodeIfPresent(Element.self, forKey: "_date")
         self.species = try container.decodeIfPresent(CodeableConcept.self, forKey: "species")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "identifier", "type", "intendedUse", "indicationCodeableConcept", "indicationReference", "status", "date", "_date", "species"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "identifier", "type", "intendedUse", "indicationCodeableConcept",
+            "indicationReference", "status", "date", "_date", "species"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -83,9 +83,12 @@ public struct MedicinalProductUndesirableEffect: Sendable, Equatable, Decodable,
         self.frequencyOfOccurrence = try container.decodeIfPresent(
             CodeableConcept.self, forKey: "frequencyOfOccurrence")
         self.population = try container.decodeIfPresent([Population].self, forKey: "population") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "subject", "symptomConditionEffect", "classification", "frequencyOfOccurrence", "population"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "subject", "symptomConditionEffect", "classification",
+            "frequencyOfOccurrence", "population"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -44,9 +44,10 @@ public struct MessageDefinitionAllowedResponse: Sendable, Equatable, Decodable, 
         self.messageElement = try container.decodeIfPresent(Element.self, forKey: "_message")
         self.situation = try container.decodeIfPresent(Swift.String.self, forKey: "situation")
         self.situationElement = try container.decodeIfPresent(Element.self, forKey: "_situation")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "message", "_message", "situation", "_situation"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "message", "_message", "situation", "_situation"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

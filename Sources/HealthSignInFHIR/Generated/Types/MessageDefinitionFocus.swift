@@ -58,9 +58,11 @@ public struct MessageDefinitionFocus: Sendable, Equatable, Decodable, Encodable,
         self.minElement = try container.decodeIfPresent(Element.self, forKey: "_min")
         self.max = try container.decodeIfPresent(Swift.String.self, forKey: "max")
         self.maxElement = try container.decodeIfPresent(Element.self, forKey: "_max")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "code", "_code", "profile", "_profile", "min", "_min", "max", "_max"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "code", "_code", "profile", "_profile", "min", "_min", "max", "_max"
+        ])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

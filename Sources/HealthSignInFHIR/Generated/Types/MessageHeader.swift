@@ -113,9 +113,13 @@ public struct MessageHeader: Sendable, Equatable, Decodable, Encodable, HealthSi
         self.focus = try container.decodeIfPresent([Reference].self, forKey: "focus") ?? []
         self.definition = try container.decodeIfPresent(Swift.String.self, forKey: "definition")
         self.definitionElement = try container.decodeIfPresent(Element.self, forKey: "_definition")
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "eventCoding", "eventUri", "_eventUri", "destination", "sender", "enterer", "author", "source", "responsible", "reason", "response", "focus", "definition", "_definition"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "eventCoding", "eventUri", "_eventUri", "destination",
+            "sender", "enterer", "author", "source", "responsible", "reason", "response", "focus", "definition",
+            "_definition"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

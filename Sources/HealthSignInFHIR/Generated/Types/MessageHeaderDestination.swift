@@ -52,9 +52,10 @@ public struct MessageHeaderDestination: Sendable, Equatable, Decodable, Encodabl
         self.endpoint = try container.decode(Swift.String.self, forKey: "endpoint")
         self.endpointElement = try container.decodeIfPresent(Element.self, forKey: "_endpoint")
         self.receiver = try container.decodeIfPresent(Reference.self, forKey: "receiver")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "name", "_name", "target", "endpoint", "_endpoint", "receiver"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "name", "_name", "target", "endpoint", "_endpoint", "receiver"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

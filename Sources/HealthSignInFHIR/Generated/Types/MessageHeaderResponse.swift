@@ -47,9 +47,10 @@ public struct MessageHeaderResponse: Sendable, Equatable, Decodable, Encodable, 
         self.code = try container.decode(ResponseType.self, forKey: "code")
         self.codeElement = try container.decodeIfPresent(Element.self, forKey: "_code")
         self.details = try container.decodeIfPresent(Reference.self, forKey: "details")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "identifier", "_identifier", "code", "_code", "details"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "identifier", "_identifier", "code", "_code", "details"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

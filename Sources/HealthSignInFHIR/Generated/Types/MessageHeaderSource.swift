@@ -63,9 +63,11 @@ public struct MessageHeaderSource: Sendable, Equatable, Decodable, Encodable, He
         self.contact = try container.decodeIfPresent(ContactPoint.self, forKey: "contact")
         self.endpoint = try container.decode(Swift.String.self, forKey: "endpoint")
         self.endpointElement = try container.decodeIfPresent(Element.self, forKey: "_endpoint")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "name", "_name", "software", "_software", "version", "_version", "contact", "endpoint", "_endpoint"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "name", "_name", "software", "_software", "version", "_version",
+            "contact", "endpoint", "_endpoint"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

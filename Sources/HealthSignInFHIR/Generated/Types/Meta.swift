@@ -64,9 +64,11 @@ public struct Meta: Sendable, Equatable, Decodable, Encodable, HealthSignInCore.
         self.profileElement = try container.decodeIfPresent([Element].self, forKey: "_profile") ?? []
         self.security = try container.decodeIfPresent([Coding].self, forKey: "security") ?? []
         self.tag = try container.decodeIfPresent([Coding].self, forKey: "tag") ?? []
-        let declared: [Swift.String] = ["id", "extension", "versionId", "_versionId", "lastUpdated", "_lastUpdated", "source", "_source", "profile", "_profile", "security", "tag"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "versionId", "_versionId", "lastUpdated", "_lastUpdated", "source", "_source", "profile",
+            "_profile", "security", "tag"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -139,9 +139,14 @@ public struct MolecularSequence: Sendable, Equatable, Decodable, Encodable, Heal
         self.pointer = try container.decodeIfPresent([Reference].self, forKey: "pointer") ?? []
         self.structureVariant = try container.decodeIfPresent(
             [MolecularSequenceStructureVariant].self, forKey: "structureVariant") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "identifier", "type", "_type", "coordinateSystem", "_coordinateSystem", "patient", "specimen", "device", "performer", "quantity", "referenceSeq", "variant", "observedSeq", "_observedSeq", "quality", "readCoverage", "_readCoverage", "repository", "pointer", "structureVariant"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "identifier", "type", "_type", "coordinateSystem",
+            "_coordinateSystem", "patient", "specimen", "device", "performer", "quantity", "referenceSeq", "variant",
+            "observedSeq", "_observedSeq", "quality", "readCoverage", "_readCoverage", "repository", "pointer",
+            "structureVariant"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -127,9 +127,12 @@ public struct MolecularSequenceQuality: Sendable, Equatable, Decodable, Encodabl
         self.fScore = try container.decodeIfPresent(HealthSignInCore.JSONNumber.self, forKey: "fScore")
         self.fScoreElement = try container.decodeIfPresent(Element.self, forKey: "_fScore")
         self.roc = try container.decodeIfPresent(MolecularSequenceQualityRoc.self, forKey: "roc")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "type", "_type", "standardSequence", "start", "_start", "end", "_end", "score", "method", "truthTP", "_truthTP", "queryTP", "_queryTP", "truthFN", "_truthFN", "queryFP", "_queryFP", "gtFP", "_gtFP", "precision", "_precision", "recall", "_recall", "fScore", "_fScore", "roc"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "type", "_type", "standardSequence", "start", "_start", "end",
+            "_end", "score", "method", "truthTP", "_truthTP", "queryTP", "_queryTP", "truthFN", "_truthFN", "queryFP",
+            "_queryFP", "gtFP", "_gtFP", "precision", "_precision", "recall", "_recall", "fScore", "_fScore", "roc"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -83,9 +83,11 @@ public struct MolecularSequenceQualityRoc: Sendable, Equatable, Decodable, Encod
         self.sensitivityElement = try container.decodeIfPresent([Element].self, forKey: "_sensitivity") ?? []
         self.fMeasure = try container.decodeIfPresent([HealthSignInCore.JSONNumber].self, forKey: "fMeasure") ?? []
         self.fMeasureElement = try container.decodeIfPresent([Element].self, forKey: "_fMeasure") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "score", "_score", "numTP", "_numTP", "numFP", "_numFP", "numFN", "_numFN", "precision", "_precision", "sensitivity", "_sensitivity", "fMeasure", "_fMeasure"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "score", "_score", "numTP", "_numTP", "numFP", "_numFP", "numFN",
+            "_numFN", "precision", "_precision", "sensitivity", "_sensitivity", "fMeasure", "_fMeasure"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

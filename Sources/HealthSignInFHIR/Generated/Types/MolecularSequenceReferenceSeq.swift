@@ -88,9 +88,12 @@ public struct MolecularSequenceReferenceSeq: Sendable, Equatable, Decodable, Enc
         self.windowStartElement = try container.decodeIfPresent(Element.self, forKey: "_windowStart")
         self.windowEnd = try container.decodeIfPresent(Swift.Int.self, forKey: "windowEnd")
         self.windowEndElement = try container.decodeIfPresent(Element.self, forKey: "_windowEnd")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "chromosome", "genomeBuild", "_genomeBuild", "orientation", "_orientation", "referenceSeqId", "referenceSeqPointer", "referenceSeqString", "_referenceSeqString", "strand", "_strand", "windowStart", "_windowStart", "windowEnd", "_windowEnd"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "chromosome", "genomeBuild", "_genomeBuild", "orientation",
+            "_orientation", "referenceSeqId", "referenceSeqPointer", "referenceSeqString", "_referenceSeqString",
+            "strand", "_strand", "windowStart", "_windowStart", "windowEnd", "_windowEnd"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

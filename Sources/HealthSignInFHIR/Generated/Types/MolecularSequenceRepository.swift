@@ -74,9 +74,11 @@ public struct MolecularSequenceRepository: Sendable, Equatable, Decodable, Encod
         self.variantsetIdElement = try container.decodeIfPresent(Element.self, forKey: "_variantsetId")
         self.readsetID = try container.decodeIfPresent(Swift.String.self, forKey: "readsetId")
         self.readsetIdElement = try container.decodeIfPresent(Element.self, forKey: "_readsetId")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "type", "_type", "url", "_url", "name", "_name", "datasetId", "_datasetId", "variantsetId", "_variantsetId", "readsetId", "_readsetId"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "type", "_type", "url", "_url", "name", "_name", "datasetId",
+            "_datasetId", "variantsetId", "_variantsetId", "readsetId", "_readsetId"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -57,9 +57,11 @@ public struct MolecularSequenceStructureVariant: Sendable, Equatable, Decodable,
         self.lengthElement = try container.decodeIfPresent(Element.self, forKey: "_length")
         self.outer = try container.decodeIfPresent(MolecularSequenceStructureVariantOuter.self, forKey: "outer")
         self.inner = try container.decodeIfPresent(MolecularSequenceStructureVariantInner.self, forKey: "inner")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "variantType", "exact", "_exact", "length", "_length", "outer", "inner"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "variantType", "exact", "_exact", "length", "_length", "outer",
+            "inner"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -44,9 +44,10 @@ public struct MolecularSequenceStructureVariantOuter: Sendable, Equatable, Decod
         self.startElement = try container.decodeIfPresent(Element.self, forKey: "_start")
         self.end = try container.decodeIfPresent(Swift.Int.self, forKey: "end")
         self.endElement = try container.decodeIfPresent(Element.self, forKey: "_end")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "start", "_start", "end", "_end"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "start", "_start", "end", "_end"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -72,9 +72,11 @@ public struct MolecularSequenceVariant: Sendable, Equatable, Decodable, Encodabl
         self.cigar = try container.decodeIfPresent(Swift.String.self, forKey: "cigar")
         self.cigarElement = try container.decodeIfPresent(Element.self, forKey: "_cigar")
         self.variantPointer = try container.decodeIfPresent(Reference.self, forKey: "variantPointer")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "start", "_start", "end", "_end", "observedAllele", "_observedAllele", "referenceAllele", "_referenceAllele", "cigar", "_cigar", "variantPointer"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "start", "_start", "end", "_end", "observedAllele",
+            "_observedAllele", "referenceAllele", "_referenceAllele", "cigar", "_cigar", "variantPointer"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -41,9 +41,10 @@ public struct Money: Sendable, Equatable, Decodable, Encodable, HealthSignInCore
         self.valueElement = try container.decodeIfPresent(Element.self, forKey: "_value")
         self.currency = try container.decodeIfPresent(Swift.String.self, forKey: "currency")
         self.currencyElement = try container.decodeIfPresent(Element.self, forKey: "_currency")
-        let declared: [Swift.String] = ["id", "extension", "value", "_value", "currency", "_currency"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "value", "_value", "currency", "_currency"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

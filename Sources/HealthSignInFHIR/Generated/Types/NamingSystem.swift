@@ -140,9 +140,13 @@ public struct NamingSystem: Sendable, Equatable, Decodable, Encodable, HealthSig
         self.usage = try container.decodeIfPresent(Swift.String.self, forKey: "usage")
         self.usageElement = try container.decodeIfPresent(Element.self, forKey: "_usage")
         self.uniqueID = try container.decode([NamingSystemUniqueId].self, forKey: "uniqueId")
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "name", "_name", "status", "_status", "kind", "_kind", "date", "_date", "publisher", "_publisher", "contact", "responsible", "_responsible", "type", "description", "_description", "useContext", "jurisdiction", "usage", "_usage", "uniqueId"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "name", "_name", "status", "_status", "kind", "_kind",
+            "date", "_date", "publisher", "_publisher", "contact", "responsible", "_responsible", "type", "description",
+            "_description", "useContext", "jurisdiction", "usage", "_usage", "uniqueId"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -63,9 +63,11 @@ public struct NamingSystemUniqueId: Sendable, Equatable, Decodable, Encodable, H
         self.comment = try container.decodeIfPresent(Swift.String.self, forKey: "comment")
         self.commentElement = try container.decodeIfPresent(Element.self, forKey: "_comment")
         self.period = try container.decodeIfPresent(Period.self, forKey: "period")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "type", "_type", "value", "_value", "preferred", "_preferred", "comment", "_comment", "period"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "type", "_type", "value", "_value", "preferred", "_preferred",
+            "comment", "_comment", "period"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

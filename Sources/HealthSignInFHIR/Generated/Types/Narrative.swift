@@ -41,9 +41,10 @@ public struct Narrative: Sendable, Equatable, Decodable, Encodable, HealthSignIn
         self.statusElement = try container.decodeIfPresent(Element.self, forKey: "_status")
         self.div = try container.decode(Swift.String.self, forKey: "div")
         self.divElement = try container.decodeIfPresent(Element.self, forKey: "_div")
-        let declared: [Swift.String] = ["id", "extension", "status", "_status", "div", "_div"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "status", "_status", "div", "_div"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

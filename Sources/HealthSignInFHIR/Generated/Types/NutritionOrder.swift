@@ -154,9 +154,15 @@ public struct NutritionOrder: Sendable, Equatable, Decodable, Encodable, HealthS
         self.supplement = try container.decodeIfPresent([NutritionOrderSupplement].self, forKey: "supplement") ?? []
         self.enteralFormula = try container.decodeIfPresent(NutritionOrderEnteralFormula.self, forKey: "enteralFormula")
         self.note = try container.decodeIfPresent([Annotation].self, forKey: "note") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "identifier", "instantiatesCanonical", "_instantiatesCanonical", "instantiatesUri", "_instantiatesUri", "instantiates", "_instantiates", "status", "_status", "intent", "_intent", "patient", "encounter", "dateTime", "_dateTime", "orderer", "allergyIntolerance", "foodPreferenceModifier", "excludeFoodModifier", "oralDiet", "supplement", "enteralFormula", "note"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "identifier", "instantiatesCanonical",
+            "_instantiatesCanonical", "instantiatesUri", "_instantiatesUri", "instantiates", "_instantiates", "status",
+            "_status", "intent", "_intent", "patient", "encounter", "dateTime", "_dateTime", "orderer",
+            "allergyIntolerance", "foodPreferenceModifier", "excludeFoodModifier", "oralDiet", "supplement",
+            "enteralFormula", "note"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

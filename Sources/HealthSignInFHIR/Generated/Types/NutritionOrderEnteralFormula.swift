@@ -87,9 +87,13 @@ public struct NutritionOrderEnteralFormula: Sendable, Equatable, Decodable, Enco
             Swift.String.self, forKey: "administrationInstruction")
         self.administrationInstructionElement = try container.decodeIfPresent(
             Element.self, forKey: "_administrationInstruction")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "baseFormulaType", "baseFormulaProductName", "_baseFormulaProductName", "additiveType", "additiveProductName", "_additiveProductName", "caloricDensity", "routeofAdministration", "administration", "maxVolumeToDeliver", "administrationInstruction", "_administrationInstruction"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "baseFormulaType", "baseFormulaProductName",
+            "_baseFormulaProductName", "additiveType", "additiveProductName", "_additiveProductName", "caloricDensity",
+            "routeofAdministration", "administration", "maxVolumeToDeliver", "administrationInstruction",
+            "_administrationInstruction"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -44,9 +44,10 @@ public struct NutritionOrderEnteralFormulaAdministration: Sendable, Equatable, D
         self.quantity = try container.decodeIfPresent(Quantity.self, forKey: "quantity")
         self.rateQuantity = try container.decodeIfPresent(Quantity.self, forKey: "rateQuantity")
         self.rateRatio = try container.decodeIfPresent(Ratio.self, forKey: "rateRatio")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "schedule", "quantity", "rateQuantity", "rateRatio"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "schedule", "quantity", "rateQuantity", "rateRatio"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

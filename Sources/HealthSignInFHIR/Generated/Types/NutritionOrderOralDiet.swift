@@ -58,9 +58,11 @@ public struct NutritionOrderOralDiet: Sendable, Equatable, Decodable, Encodable,
             [CodeableConcept].self, forKey: "fluidConsistencyType") ?? []
         self.instruction = try container.decodeIfPresent(Swift.String.self, forKey: "instruction")
         self.instructionElement = try container.decodeIfPresent(Element.self, forKey: "_instruction")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "type", "schedule", "nutrient", "texture", "fluidConsistencyType", "instruction", "_instruction"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "type", "schedule", "nutrient", "texture", "fluidConsistencyType",
+            "instruction", "_instruction"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

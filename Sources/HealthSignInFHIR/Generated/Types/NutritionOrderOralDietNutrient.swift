@@ -37,9 +37,10 @@ public struct NutritionOrderOralDietNutrient: Sendable, Equatable, Decodable, En
         self.modifierExtension = try container.decodeIfPresent([Extension].self, forKey: "modifierExtension") ?? []
         self.modifier = try container.decodeIfPresent(CodeableConcept.self, forKey: "modifier")
         self.amount = try container.decodeIfPresent(Quantity.self, forKey: "amount")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "modifier", "amount"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "modifier", "amount"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -37,9 +37,10 @@ public struct NutritionOrderOralDietTexture: Sendable, Equatable, Decodable, Enc
         self.modifierExtension = try container.decodeIfPresent([Extension].self, forKey: "modifierExtension") ?? []
         self.modifier = try container.decodeIfPresent(CodeableConcept.self, forKey: "modifier")
         self.foodType = try container.decodeIfPresent(CodeableConcept.self, forKey: "foodType")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "modifier", "foodType"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "modifier", "foodType"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -56,9 +56,11 @@ public struct NutritionOrderSupplement: Sendable, Equatable, Decodable, Encodabl
         self.quantity = try container.decodeIfPresent(Quantity.self, forKey: "quantity")
         self.instruction = try container.decodeIfPresent(Swift.String.self, forKey: "instruction")
         self.instructionElement = try container.decodeIfPresent(Element.self, forKey: "_instruction")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "type", "productName", "_productName", "schedule", "quantity", "instruction", "_instruction"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "type", "productName", "_productName", "schedule", "quantity",
+            "instruction", "_instruction"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

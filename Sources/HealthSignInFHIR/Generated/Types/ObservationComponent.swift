@@ -108,9 +108,13 @@ public struct ObservationComponent: Sendable, Equatable, Decodable, Encodable, H
         self.interpretation = try container.decodeIfPresent([CodeableConcept].self, forKey: "interpretation") ?? []
         self.referenceRange = try container.decodeIfPresent(
             [ObservationReferenceRange].self, forKey: "referenceRange") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "code", "valueQuantity", "valueCodeableConcept", "valueString", "_valueString", "valueBoolean", "_valueBoolean", "valueInteger", "_valueInteger", "valueRange", "valueRatio", "valueSampledData", "valueTime", "_valueTime", "valueDateTime", "_valueDateTime", "valuePeriod", "dataAbsentReason", "interpretation", "referenceRange"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "code", "valueQuantity", "valueCodeableConcept", "valueString",
+            "_valueString", "valueBoolean", "_valueBoolean", "valueInteger", "_valueInteger", "valueRange",
+            "valueRatio", "valueSampledData", "valueTime", "_valueTime", "valueDateTime", "_valueDateTime",
+            "valuePeriod", "dataAbsentReason", "interpretation", "referenceRange"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -135,9 +135,14 @@ public struct ObservationDefinition: Sendable, Equatable, Decodable, Encodable, 
         self.normalCodedValueSet = try container.decodeIfPresent(Reference.self, forKey: "normalCodedValueSet")
         self.abnormalCodedValueSet = try container.decodeIfPresent(Reference.self, forKey: "abnormalCodedValueSet")
         self.criticalCodedValueSet = try container.decodeIfPresent(Reference.self, forKey: "criticalCodedValueSet")
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "category", "code", "identifier", "permittedDataType", "_permittedDataType", "multipleResultsAllowed", "_multipleResultsAllowed", "method", "preferredReportName", "_preferredReportName", "quantitativeDetails", "qualifiedInterval", "validCodedValueSet", "normalCodedValueSet", "abnormalCodedValueSet", "criticalCodedValueSet"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "category", "code", "identifier", "permittedDataType",
+            "_permittedDataType", "multipleResultsAllowed", "_multipleResultsAllowed", "method", "preferredReportName",
+            "_preferredReportName", "quantitativeDetails", "qualifiedInterval", "validCodedValueSet",
+            "normalCodedValueSet", "abnormalCodedValueSet", "criticalCodedValueSet"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

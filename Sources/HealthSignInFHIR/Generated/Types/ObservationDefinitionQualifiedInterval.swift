@@ -71,9 +71,11 @@ public struct ObservationDefinitionQualifiedInterval: Sendable, Equatable, Decod
         self.gestationalAge = try container.decodeIfPresent(FHIRRange.self, forKey: "gestationalAge")
         self.condition = try container.decodeIfPresent(Swift.String.self, forKey: "condition")
         self.conditionElement = try container.decodeIfPresent(Element.self, forKey: "_condition")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "category", "_category", "range", "context", "appliesTo", "gender", "_gender", "age", "gestationalAge", "condition", "_condition"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "category", "_category", "range", "context", "appliesTo", "gender",
+            "_gender", "age", "gestationalAge", "condition", "_condition"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -55,9 +55,11 @@ public struct ObservationDefinitionQuantitativeDetails: Sendable, Equatable, Dec
         self.conversionFactorElement = try container.decodeIfPresent(Element.self, forKey: "_conversionFactor")
         self.decimalPrecision = try container.decodeIfPresent(Swift.Int.self, forKey: "decimalPrecision")
         self.decimalPrecisionElement = try container.decodeIfPresent(Element.self, forKey: "_decimalPrecision")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "customaryUnit", "unit", "conversionFactor", "_conversionFactor", "decimalPrecision", "_decimalPrecision"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "customaryUnit", "unit", "conversionFactor", "_conversionFactor",
+            "decimalPrecision", "_decimalPrecision"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

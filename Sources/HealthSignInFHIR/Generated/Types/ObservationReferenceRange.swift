@@ -54,9 +54,10 @@ public struct ObservationReferenceRange: Sendable, Equatable, Decodable, Encodab
         self.age = try container.decodeIfPresent(FHIRRange.self, forKey: "age")
         self.text = try container.decodeIfPresent(Swift.String.self, forKey: "text")
         self.textElement = try container.decodeIfPresent(Element.self, forKey: "_text")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "low", "high", "type", "appliesTo", "age", "text", "_text"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "low", "high", "type", "appliesTo", "age", "text", "_text"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

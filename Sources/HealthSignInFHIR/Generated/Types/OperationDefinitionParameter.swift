@@ -101,9 +101,12 @@ public struct OperationDefinitionParameter: Sendable, Equatable, Decodable, Enco
         self.referencedFrom = try container.decodeIfPresent(
             [OperationDefinitionParameterReferencedFrom].self, forKey: "referencedFrom") ?? []
         self.part = try container.decodeIfPresent([OperationDefinitionParameter].self, forKey: "part") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "name", "_name", "use", "_use", "min", "_min", "max", "_max", "documentation", "_documentation", "type", "_type", "targetProfile", "_targetProfile", "searchType", "_searchType", "binding", "referencedFrom", "part"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "name", "_name", "use", "_use", "min", "_min", "max", "_max",
+            "documentation", "_documentation", "type", "_type", "targetProfile", "_targetProfile", "searchType",
+            "_searchType", "binding", "referencedFrom", "part"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -44,9 +44,10 @@ public struct OperationDefinitionParameterBinding: Sendable, Equatable, Decodabl
         self.strengthElement = try container.decodeIfPresent(Element.self, forKey: "_strength")
         self.valueSet = try container.decode(Swift.String.self, forKey: "valueSet")
         self.valueSetElement = try container.decodeIfPresent(Element.self, forKey: "_valueSet")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "strength", "_strength", "valueSet", "_valueSet"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "strength", "_strength", "valueSet", "_valueSet"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

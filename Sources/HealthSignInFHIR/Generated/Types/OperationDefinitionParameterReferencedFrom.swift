@@ -44,9 +44,10 @@ public struct OperationDefinitionParameterReferencedFrom: Sendable, Equatable, D
         self.sourceElement = try container.decodeIfPresent(Element.self, forKey: "_source")
         self.sourceID = try container.decodeIfPresent(Swift.String.self, forKey: "sourceId")
         self.sourceIdElement = try container.decodeIfPresent(Element.self, forKey: "_sourceId")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "source", "_source", "sourceId", "_sourceId"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "source", "_source", "sourceId", "_sourceId"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -71,9 +71,11 @@ public struct OperationOutcomeIssue: Sendable, Equatable, Decodable, Encodable, 
         self.locationElement = try container.decodeIfPresent([Element].self, forKey: "_location") ?? []
         self.expression = try container.decodeIfPresent([Swift.String].self, forKey: "expression") ?? []
         self.expressionElement = try container.decodeIfPresent([Element].self, forKey: "_expression") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "severity", "_severity", "code", "_code", "details", "diagnostics", "_diagnostics", "location", "_location", "expression", "_expression"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "severity", "_severity", "code", "_code", "details", "diagnostics",
+            "_diagnostics", "location", "_location", "expression", "_expression"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -110,9 +110,12 @@ public struct Organization: Sendable, Equatable, Decodable, Encodable, HealthSig
         self.partOf = try container.decodeIfPresent(Reference.self, forKey: "partOf")
         self.contact = try container.decodeIfPresent([OrganizationContact].self, forKey: "contact") ?? []
         self.endpoint = try container.decodeIfPresent([Reference].self, forKey: "endpoint") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "identifier", "active", "_active", "type", "name", "_name", "alias", "_alias", "telecom", "address", "partOf", "contact", "endpoint"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "identifier", "active", "_active", "type", "name", "_name",
+            "alias", "_alias", "telecom", "address", "partOf", "contact", "endpoint"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

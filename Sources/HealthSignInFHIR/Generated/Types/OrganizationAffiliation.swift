@@ -114,9 +114,13 @@ public struct OrganizationAffiliation: Sendable, Equatable, Decodable, Encodable
         self.healthcareService = try container.decodeIfPresent([Reference].self, forKey: "healthcareService") ?? []
         self.telecom = try container.decodeIfPresent([ContactPoint].self, forKey: "telecom") ?? []
         self.endpoint = try container.decodeIfPresent([Reference].self, forKey: "endpoint") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "identifier", "active", "_active", "period", "organization", "participatingOrganization", "network", "code", "specialty", "location", "healthcareService", "telecom", "endpoint"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "identifier", "active", "_active", "period", "organization",
+            "participatingOrganization", "network", "code", "specialty", "location", "healthcareService", "telecom",
+            "endpoint"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -44,9 +44,10 @@ public struct OrganizationContact: Sendable, Equatable, Decodable, Encodable, He
         self.name = try container.decodeIfPresent(HumanName.self, forKey: "name")
         self.telecom = try container.decodeIfPresent([ContactPoint].self, forKey: "telecom") ?? []
         self.address = try container.decodeIfPresent(Address.self, forKey: "address")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "purpose", "name", "telecom", "address"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "purpose", "name", "telecom", "address"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

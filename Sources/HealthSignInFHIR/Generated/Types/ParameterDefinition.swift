@@ -77,9 +77,11 @@ public struct ParameterDefinition: Sendable, Equatable, Decodable, Encodable, He
         self.typeElement = try container.decodeIfPresent(Element.self, forKey: "_type")
         self.profile = try container.decodeIfPresent(Swift.String.self, forKey: "profile")
         self.profileElement = try container.decodeIfPresent(Element.self, forKey: "_profile")
-        let declared: [Swift.String] = ["id", "extension", "name", "_name", "use", "_use", "min", "_min", "max", "_max", "documentation", "_documentation", "type", "_type", "profile", "_profile"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "name", "_name", "use", "_use", "min", "_min", "max", "_max", "documentation",
+            "_documentation", "type", "_type", "profile", "_profile"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -50,9 +50,11 @@ public struct Parameters: Sendable, Equatable, Decodable, Encodable, HealthSignI
         self.language = try container.decodeIfPresent(Swift.String.self, forKey: "language")
         self.languageElement = try container.decodeIfPresent(Element.self, forKey: "_language")
         self.parameter = try container.decodeIfPresent([ParametersParameter].self, forKey: "parameter") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "parameter"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "parameter"
+        ])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

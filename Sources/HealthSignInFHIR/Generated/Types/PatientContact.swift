@@ -60,9 +60,11 @@ public struct PatientContact: Sendable, Equatable, Decodable, Encodable, HealthS
         self.genderElement = try container.decodeIfPresent(Element.self, forKey: "_gender")
         self.organization = try container.decodeIfPresent(Reference.self, forKey: "organization")
         self.period = try container.decodeIfPresent(Period.self, forKey: "period")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "relationship", "name", "telecom", "address", "gender", "_gender", "organization", "period"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "relationship", "name", "telecom", "address", "gender", "_gender",
+            "organization", "period"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

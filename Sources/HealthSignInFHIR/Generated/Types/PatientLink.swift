@@ -40,9 +40,10 @@ public struct PatientLink: Sendable, Equatable, Decodable, Encodable, HealthSign
         self.other = try container.decode(Reference.self, forKey: "other")
         self.type = try container.decode(LinkType.self, forKey: "type")
         self.typeElement = try container.decodeIfPresent(Element.self, forKey: "_type")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "other", "type", "_type"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "other", "type", "_type"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -117,9 +117,13 @@ public struct PaymentNotice: Sendable, Equatable, Decodable, Encodable, HealthSi
         self.recipient = try container.decode(Reference.self, forKey: "recipient")
         self.amount = try container.decode(Money.self, forKey: "amount")
         self.paymentStatus = try container.decodeIfPresent(CodeableConcept.self, forKey: "paymentStatus")
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "identifier", "status", "_status", "request", "response", "created", "_created", "provider", "payment", "paymentDate", "_paymentDate", "payee", "recipient", "amount", "paymentStatus"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "identifier", "status", "_status", "request", "response",
+            "created", "_created", "provider", "payment", "paymentDate", "_paymentDate", "payee", "recipient", "amount",
+            "paymentStatus"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -138,9 +138,13 @@ public struct PaymentReconciliation: Sendable, Equatable, Decodable, Encodable, 
         self.formCode = try container.decodeIfPresent(CodeableConcept.self, forKey: "formCode")
         self.processNote = try container.decodeIfPresent(
             [PaymentReconciliationProcessNote].self, forKey: "processNote") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "identifier", "status", "_status", "period", "created", "_created", "paymentIssuer", "request", "requestor", "outcome", "_outcome", "disposition", "_disposition", "paymentDate", "_paymentDate", "paymentAmount", "paymentIdentifier", "detail", "formCode", "processNote"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "identifier", "status", "_status", "period", "created",
+            "_created", "paymentIssuer", "request", "requestor", "outcome", "_outcome", "disposition", "_disposition",
+            "paymentDate", "_paymentDate", "paymentAmount", "paymentIdentifier", "detail", "formCode", "processNote"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -70,9 +70,11 @@ public struct PaymentReconciliationDetail: Sendable, Equatable, Decodable, Encod
         self.responsible = try container.decodeIfPresent(Reference.self, forKey: "responsible")
         self.payee = try container.decodeIfPresent(Reference.self, forKey: "payee")
         self.amount = try container.decodeIfPresent(Money.self, forKey: "amount")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "identifier", "predecessor", "type", "request", "submitter", "response", "date", "_date", "responsible", "payee", "amount"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "identifier", "predecessor", "type", "request", "submitter",
+            "response", "date", "_date", "responsible", "payee", "amount"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

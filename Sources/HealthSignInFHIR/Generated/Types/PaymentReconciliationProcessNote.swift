@@ -44,9 +44,10 @@ public struct PaymentReconciliationProcessNote: Sendable, Equatable, Decodable, 
         self.typeElement = try container.decodeIfPresent(Element.self, forKey: "_type")
         self.text = try container.decodeIfPresent(Swift.String.self, forKey: "text")
         self.textElement = try container.decodeIfPresent(Element.self, forKey: "_text")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "type", "_type", "text", "_text"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "type", "_type", "text", "_text"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -109,9 +109,12 @@ public struct Person: Sendable, Equatable, Decodable, Encodable, HealthSignInCor
         self.active = try container.decodeIfPresent(Swift.Bool.self, forKey: "active")
         self.activeElement = try container.decodeIfPresent(Element.self, forKey: "_active")
         self.link = try container.decodeIfPresent([PersonLink].self, forKey: "link") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "identifier", "name", "telecom", "gender", "_gender", "birthDate", "_birthDate", "address", "photo", "managingOrganization", "active", "_active", "link"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "identifier", "name", "telecom", "gender", "_gender",
+            "birthDate", "_birthDate", "address", "photo", "managingOrganization", "active", "_active", "link"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -41,9 +41,10 @@ public struct PersonLink: Sendable, Equatable, Decodable, Encodable, HealthSignI
         self.target = try container.decode(Reference.self, forKey: "target")
         self.assurance = try container.decodeIfPresent(IdentityAssuranceLevel.self, forKey: "assurance")
         self.assuranceElement = try container.decodeIfPresent(Element.self, forKey: "_assurance")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "target", "assurance", "_assurance"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "target", "assurance", "_assurance"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

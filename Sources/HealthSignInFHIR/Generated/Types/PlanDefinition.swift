@@ -245,9 +245,17 @@ public struct PlanDefinition: Sendable, Equatable, Decodable, Encodable, HealthS
         self.libraryElement = try container.decodeIfPresent([Element].self, forKey: "_library") ?? []
         self.goal = try container.decodeIfPresent([PlanDefinitionGoal].self, forKey: "goal") ?? []
         self.action = try container.decodeIfPresent([PlanDefinitionAction].self, forKey: "action") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "url", "_url", "identifier", "version", "_version", "name", "_name", "title", "_title", "subtitle", "_subtitle", "type", "status", "_status", "experimental", "_experimental", "subjectCodeableConcept", "subjectReference", "date", "_date", "publisher", "_publisher", "contact", "description", "_description", "useContext", "jurisdiction", "purpose", "_purpose", "usage", "_usage", "copyright", "_copyright", "approvalDate", "_approvalDate", "lastReviewDate", "_lastReviewDate", "effectivePeriod", "topic", "author", "editor", "reviewer", "endorser", "relatedArtifact", "library", "_library", "goal", "action"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "url", "_url", "identifier", "version", "_version", "name",
+            "_name", "title", "_title", "subtitle", "_subtitle", "type", "status", "_status", "experimental",
+            "_experimental", "subjectCodeableConcept", "subjectReference", "date", "_date", "publisher", "_publisher",
+            "contact", "description", "_description", "useContext", "jurisdiction", "purpose", "_purpose", "usage",
+            "_usage", "copyright", "_copyright", "approvalDate", "_approvalDate", "lastReviewDate", "_lastReviewDate",
+            "effectivePeriod", "topic", "author", "editor", "reviewer", "endorser", "relatedArtifact", "library",
+            "_library", "goal", "action"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -230,9 +230,18 @@ public struct PlanDefinitionAction: Sendable, Equatable, Decodable, Encodable, H
         self.dynamicValue = try container.decodeIfPresent(
             [PlanDefinitionActionDynamicValue].self, forKey: "dynamicValue") ?? []
         self.action = try container.decodeIfPresent([PlanDefinitionAction].self, forKey: "action") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "prefix", "_prefix", "title", "_title", "description", "_description", "textEquivalent", "_textEquivalent", "priority", "_priority", "code", "reason", "documentation", "goalId", "_goalId", "subjectCodeableConcept", "subjectReference", "trigger", "condition", "input", "output", "relatedAction", "timingDateTime", "_timingDateTime", "timingAge", "timingPeriod", "timingDuration", "timingRange", "timingTiming", "participant", "type", "groupingBehavior", "_groupingBehavior", "selectionBehavior", "_selectionBehavior", "requiredBehavior", "_requiredBehavior", "precheckBehavior", "_precheckBehavior", "cardinalityBehavior", "_cardinalityBehavior", "definitionCanonical", "_definitionCanonical", "definitionUri", "_definitionUri", "transform", "_transform", "dynamicValue", "action"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "prefix", "_prefix", "title", "_title", "description",
+            "_description", "textEquivalent", "_textEquivalent", "priority", "_priority", "code", "reason",
+            "documentation", "goalId", "_goalId", "subjectCodeableConcept", "subjectReference", "trigger", "condition",
+            "input", "output", "relatedAction", "timingDateTime", "_timingDateTime", "timingAge", "timingPeriod",
+            "timingDuration", "timingRange", "timingTiming", "participant", "type", "groupingBehavior",
+            "_groupingBehavior", "selectionBehavior", "_selectionBehavior", "requiredBehavior", "_requiredBehavior",
+            "precheckBehavior", "_precheckBehavior", "cardinalityBehavior", "_cardinalityBehavior",
+            "definitionCanonical", "_definitionCanonical", "definitionUri", "_definitionUri", "transform", "_transform",
+            "dynamicValue", "action"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

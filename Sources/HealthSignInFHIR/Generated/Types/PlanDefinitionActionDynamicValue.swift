@@ -40,9 +40,10 @@ public struct PlanDefinitionActionDynamicValue: Sendable, Equatable, Decodable, 
         self.path = try container.decodeIfPresent(Swift.String.self, forKey: "path")
         self.pathElement = try container.decodeIfPresent(Element.self, forKey: "_path")
         self.expression = try container.decodeIfPresent(FHIRExpression.self, forKey: "expression")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "path", "_path", "expression"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "path", "_path", "expression"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -53,9 +53,11 @@ public struct PlanDefinitionActionRelatedAction: Sendable, Equatable, Decodable,
         self.relationshipElement = try container.decodeIfPresent(Element.self, forKey: "_relationship")
         self.offsetDuration = try container.decodeIfPresent(FHIRDuration.self, forKey: "offsetDuration")
         self.offsetRange = try container.decodeIfPresent(FHIRRange.self, forKey: "offsetRange")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "actionId", "_actionId", "relationship", "_relationship", "offsetDuration", "offsetRange"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "actionId", "_actionId", "relationship", "_relationship",
+            "offsetDuration", "offsetRange"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

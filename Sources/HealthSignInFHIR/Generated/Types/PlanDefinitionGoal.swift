@@ -56,9 +56,11 @@ public struct PlanDefinitionGoal: Sendable, Equatable, Decodable, Encodable, Hea
         self.addresses = try container.decodeIfPresent([CodeableConcept].self, forKey: "addresses") ?? []
         self.documentation = try container.decodeIfPresent([RelatedArtifact].self, forKey: "documentation") ?? []
         self.target = try container.decodeIfPresent([PlanDefinitionGoalTarget].self, forKey: "target") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "category", "description", "priority", "start", "addresses", "documentation", "target"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "category", "description", "priority", "start", "addresses",
+            "documentation", "target"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -51,9 +51,11 @@ public struct PlanDefinitionGoalTarget: Sendable, Equatable, Decodable, Encodabl
         self.detailCodeableConcept = try container.decodeIfPresent(
             CodeableConcept.self, forKey: "detailCodeableConcept")
         self.due = try container.decodeIfPresent(FHIRDuration.self, forKey: "due")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "measure", "detailQuantity", "detailRange", "detailCodeableConcept", "due"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "measure", "detailQuantity", "detailRange", "detailCodeableConcept",
+            "due"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -50,9 +50,11 @@ public struct Population: Sendable, Equatable, Decodable, Encodable, HealthSignI
         self.race = try container.decodeIfPresent(CodeableConcept.self, forKey: "race")
         self.physiologicalCondition = try container.decodeIfPresent(
             CodeableConcept.self, forKey: "physiologicalCondition")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "ageRange", "ageCodeableConcept", "gender", "race", "physiologicalCondition"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "ageRange", "ageCodeableConcept", "gender", "race",
+            "physiologicalCondition"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

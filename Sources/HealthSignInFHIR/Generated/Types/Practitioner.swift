@@ -109,9 +109,12 @@ public struct Practitioner: Sendable, Equatable, Decodable, Encodable, HealthSig
         self.qualification = try container.decodeIfPresent(
             [PractitionerQualification].self, forKey: "qualification") ?? []
         self.communication = try container.decodeIfPresent([CodeableConcept].self, forKey: "communication") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "identifier", "active", "_active", "name", "telecom", "address", "gender", "_gender", "birthDate", "_birthDate", "photo", "qualification", "communication"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "identifier", "active", "_active", "name", "telecom",
+            "address", "gender", "_gender", "birthDate", "_birthDate", "photo", "qualification", "communication"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -44,9 +44,10 @@ public struct PractitionerQualification: Sendable, Equatable, Decodable, Encodab
         self.code = try container.decode(CodeableConcept.self, forKey: "code")
         self.period = try container.decodeIfPresent(Period.self, forKey: "period")
         self.issuer = try container.decodeIfPresent(Reference.self, forKey: "issuer")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "identifier", "code", "period", "issuer"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "identifier", "code", "period", "issuer"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -127,9 +127,13 @@ public struct PractitionerRole: Sendable, Equatable, Decodable, Encodable, Healt
         self.availabilityExceptionsElement = try container.decodeIfPresent(
             Element.self, forKey: "_availabilityExceptions")
         self.endpoint = try container.decodeIfPresent([Reference].self, forKey: "endpoint") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "identifier", "active", "_active", "period", "practitioner", "organization", "code", "specialty", "location", "healthcareService", "telecom", "availableTime", "notAvailable", "availabilityExceptions", "_availabilityExceptions", "endpoint"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "identifier", "active", "_active", "period", "practitioner",
+            "organization", "code", "specialty", "location", "healthcareService", "telecom", "availableTime",
+            "notAvailable", "availabilityExceptions", "_availabilityExceptions", "endpoint"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -61,9 +61,11 @@ public struct PractitionerRoleAvailableTime: Sendable, Equatable, Decodable, Enc
         self.availableStartTimeElement = try container.decodeIfPresent(Element.self, forKey: "_availableStartTime")
         self.availableEndTime = try container.decodeIfPresent(Swift.String.self, forKey: "availableEndTime")
         self.availableEndTimeElement = try container.decodeIfPresent(Element.self, forKey: "_availableEndTime")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "daysOfWeek", "_daysOfWeek", "allDay", "_allDay", "availableStartTime", "_availableStartTime", "availableEndTime", "_availableEndTime"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "daysOfWeek", "_daysOfWeek", "allDay", "_allDay",
+            "availableStartTime", "_availableStartTime", "availableEndTime", "_availableEndTime"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

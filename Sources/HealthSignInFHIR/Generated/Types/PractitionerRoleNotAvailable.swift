@@ -41,9 +41,10 @@ public struct PractitionerRoleNotAvailable: Sendable, Equatable, Decodable, Enco
         self.descriptionText = try container.decode(Swift.String.self, forKey: "description")
         self.descriptionElement = try container.decodeIfPresent(Element.self, forKey: "_description")
         self.during = try container.decodeIfPresent(Period.self, forKey: "during")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "description", "_description", "during"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "description", "_description", "during"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -37,9 +37,10 @@ public struct ProcedureFocalDevice: Sendable, Equatable, Decodable, Encodable, H
         self.modifierExtension = try container.decodeIfPresent([Extension].self, forKey: "modifierExtension") ?? []
         self.action = try container.decodeIfPresent(CodeableConcept.self, forKey: "action")
         self.manipulated = try container.decode(Reference.self, forKey: "manipulated")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "action", "manipulated"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "action", "manipulated"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

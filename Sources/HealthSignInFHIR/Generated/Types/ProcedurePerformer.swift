@@ -41,9 +41,10 @@ public struct ProcedurePerformer: Sendable, Equatable, Decodable, Encodable, Hea
         self.function = try container.decodeIfPresent(CodeableConcept.self, forKey: "function")
         self.actor = try container.decode(Reference.self, forKey: "actor")
         self.onBehalfOf = try container.decodeIfPresent(Reference.self, forKey: "onBehalfOf")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "function", "actor", "onBehalfOf"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "function", "actor", "onBehalfOf"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -98,9 +98,11 @@ public struct ProdCharacteristic: Sendable, Equatable, Decodable, Encodable, Hea
         self.imprintElement = try container.decodeIfPresent([Element].self, forKey: "_imprint") ?? []
         self.image = try container.decodeIfPresent([Attachment].self, forKey: "image") ?? []
         self.scoring = try container.decodeIfPresent(CodeableConcept.self, forKey: "scoring")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "height", "width", "depth", "weight", "nominalVolume", "externalDiameter", "shape", "_shape", "color", "_color", "imprint", "_imprint", "image", "scoring"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "height", "width", "depth", "weight", "nominalVolume",
+            "externalDiameter", "shape", "_shape", "color", "_color", "imprint", "_imprint", "image", "scoring"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

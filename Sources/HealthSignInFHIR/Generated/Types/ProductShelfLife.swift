@@ -54,9 +54,10 @@ public struct ProductShelfLife: Sendable, Equatable, Decodable, Encodable, Healt
         self.period = try container.decode(Quantity.self, forKey: "period")
         self.specialPrecautionsForStorage = try container.decodeIfPresent(
             [CodeableConcept].self, forKey: "specialPrecautionsForStorage") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "identifier", "type", "period", "specialPrecautionsForStorage"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "identifier", "type", "period", "specialPrecautionsForStorage"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

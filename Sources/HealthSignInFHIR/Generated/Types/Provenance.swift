@@ -114,9 +114,13 @@ public struct Provenance: Sendable, Equatable, Decodable, Encodable, HealthSignI
         self.agent = try container.decode([ProvenanceAgent].self, forKey: "agent")
         self.entity = try container.decodeIfPresent([ProvenanceEntity].self, forKey: "entity") ?? []
         self.signature = try container.decodeIfPresent([Signature].self, forKey: "signature") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "target", "occurredPeriod", "occurredDateTime", "_occurredDateTime", "recorded", "_recorded", "policy", "_policy", "location", "reason", "activity", "agent", "entity", "signature"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "target", "occurredPeriod", "occurredDateTime",
+            "_occurredDateTime", "recorded", "_recorded", "policy", "_policy", "location", "reason", "activity",
+            "agent", "entity", "signature"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -44,9 +44,10 @@ public struct ProvenanceAgent: Sendable, Equatable, Decodable, Encodable, Health
         self.role = try container.decodeIfPresent([CodeableConcept].self, forKey: "role") ?? []
         self.who = try container.decode(Reference.self, forKey: "who")
         self.onBehalfOf = try container.decodeIfPresent(Reference.self, forKey: "onBehalfOf")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "type", "role", "who", "onBehalfOf"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "type", "role", "who", "onBehalfOf"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -44,9 +44,10 @@ public struct ProvenanceEntity: Sendable, Equatable, Decodable, Encodable, Healt
         self.roleElement = try container.decodeIfPresent(Element.self, forKey: "_role")
         self.what = try container.decode(Reference.self, forKey: "what")
         self.agent = try container.decodeIfPresent([ProvenanceAgent].self, forKey: "agent") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "role", "_role", "what", "agent"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "role", "_role", "what", "agent"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -63,9 +63,11 @@ public struct Quantity: Sendable, Equatable, Decodable, Encodable, HealthSignInC
         self.systemElement = try container.decodeIfPresent(Element.self, forKey: "_system")
         self.code = try container.decodeIfPresent(Swift.String.self, forKey: "code")
         self.codeElement = try container.decodeIfPresent(Element.self, forKey: "_code")
-        let declared: [Swift.String] = ["id", "extension", "value", "_value", "comparator", "_comparator", "unit", "_unit", "system", "_system", "code", "_code"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "value", "_value", "comparator", "_comparator", "unit", "_unit", "system", "_system",
+            "code", "_code"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

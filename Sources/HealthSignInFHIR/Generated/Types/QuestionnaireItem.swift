@@ -132,9 +132,13 @@ public struct QuestionnaireItem: Sendable, Equatable, Decodable, Encodable, Heal
             [QuestionnaireItemAnswerOption].self, forKey: "answerOption") ?? []
         self.initial = try container.decodeIfPresent([QuestionnaireItemInitial].self, forKey: "initial") ?? []
         self.item = try container.decodeIfPresent([QuestionnaireItem].self, forKey: "item") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "linkId", "_linkId", "definition", "_definition", "code", "prefix", "_prefix", "text", "_text", "type", "_type", "enableWhen", "enableBehavior", "_enableBehavior", "required", "_required", "repeats", "_repeats", "readOnly", "_readOnly", "maxLength", "_maxLength", "answerValueSet", "_answerValueSet", "answerOption", "initial", "item"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "linkId", "_linkId", "definition", "_definition", "code", "prefix",
+            "_prefix", "text", "_text", "type", "_type", "enableWhen", "enableBehavior", "_enableBehavior", "required",
+            "_required", "repeats", "_repeats", "readOnly", "_readOnly", "maxLength", "_maxLength", "answerValueSet",
+            "_answerValueSet", "answerOption", "initial", "item"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -76,9 +76,12 @@ public struct QuestionnaireItemAnswerOption: Sendable, Equatable, Decodable, Enc
         self.valueReference = try container.decodeIfPresent(Reference.self, forKey: "valueReference")
         self.initialSelected = try container.decodeIfPresent(Swift.Bool.self, forKey: "initialSelected")
         self.initialSelectedElement = try container.decodeIfPresent(Element.self, forKey: "_initialSelected")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "valueInteger", "_valueInteger", "valueDate", "_valueDate", "valueTime", "_valueTime", "valueString", "_valueString", "valueCoding", "valueReference", "initialSelected", "_initialSelected"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "valueInteger", "_valueInteger", "valueDate", "_valueDate",
+            "valueTime", "_valueTime", "valueString", "_valueString", "valueCoding", "valueReference",
+            "initialSelected", "_initialSelected"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -113,9 +113,13 @@ public struct QuestionnaireItemEnableWhen: Sendable, Equatable, Decodable, Encod
         self.answerCoding = try container.decodeIfPresent(Coding.self, forKey: "answerCoding")
         self.answerQuantity = try container.decodeIfPresent(Quantity.self, forKey: "answerQuantity")
         self.answerReference = try container.decodeIfPresent(Reference.self, forKey: "answerReference")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "question", "_question", "operator", "_operator", "answerBoolean", "_answerBoolean", "answerDecimal", "_answerDecimal", "answerInteger", "_answerInteger", "answerDate", "_answerDate", "answerDateTime", "_answerDateTime", "answerTime", "_answerTime", "answerString", "_answerString", "answerCoding", "answerQuantity", "answerReference"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "question", "_question", "operator", "_operator", "answerBoolean",
+            "_answerBoolean", "answerDecimal", "_answerDecimal", "answerInteger", "_answerInteger", "answerDate",
+            "_answerDate", "answerDateTime", "_answerDateTime", "answerTime", "_answerTime", "answerString",
+            "_answerString", "answerCoding", "answerQuantity", "answerReference"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -113,9 +113,13 @@ public struct QuestionnaireResponse: Sendable, Equatable, Decodable, Encodable, 
         self.author = try container.decodeIfPresent(Reference.self, forKey: "author")
         self.source = try container.decodeIfPresent(Reference.self, forKey: "source")
         self.item = try container.decodeIfPresent([QuestionnaireResponseItem].self, forKey: "item") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "identifier", "basedOn", "partOf", "questionnaire", "_questionnaire", "status", "_status", "subject", "encounter", "authored", "_authored", "author", "source", "item"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "identifier", "basedOn", "partOf", "questionnaire",
+            "_questionnaire", "status", "_status", "subject", "encounter", "authored", "_authored", "author", "source",
+            "item"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -60,9 +60,11 @@ public struct QuestionnaireResponseItem: Sendable, Equatable, Decodable, Encodab
         self.textElement = try container.decodeIfPresent(Element.self, forKey: "_text")
         self.answer = try container.decodeIfPresent([QuestionnaireResponseItemAnswer].self, forKey: "answer") ?? []
         self.item = try container.decodeIfPresent([QuestionnaireResponseItem].self, forKey: "item") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "linkId", "_linkId", "definition", "_definition", "text", "_text", "answer", "item"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "linkId", "_linkId", "definition", "_definition", "text", "_text",
+            "answer", "item"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

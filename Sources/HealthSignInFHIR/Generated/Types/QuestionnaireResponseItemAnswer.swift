@@ -112,9 +112,13 @@ public struct QuestionnaireResponseItemAnswer: Sendable, Equatable, Decodable, E
         self.valueQuantity = try container.decodeIfPresent(Quantity.self, forKey: "valueQuantity")
         self.valueReference = try container.decodeIfPresent(Reference.self, forKey: "valueReference")
         self.item = try container.decodeIfPresent([QuestionnaireResponseItem].self, forKey: "item") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "valueBoolean", "_valueBoolean", "valueDecimal", "_valueDecimal", "valueInteger", "_valueInteger", "valueDate", "_valueDate", "valueDateTime", "_valueDateTime", "valueTime", "_valueTime", "valueString", "_valueString", "valueUri", "_valueUri", "valueAttachment", "valueCoding", "valueQuantity", "valueReference", "item"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "valueBoolean", "_valueBoolean", "valueDecimal", "_valueDecimal",
+            "valueInteger", "_valueInteger", "valueDate", "_valueDate", "valueDateTime", "_valueDateTime", "valueTime",
+            "_valueTime", "valueString", "_valueString", "valueUri", "_valueUri", "valueAttachment", "valueCoding",
+            "valueQuantity", "valueReference", "item"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -34,9 +34,10 @@ public struct Ratio: Sendable, Equatable, Decodable, Encodable, HealthSignInCore
         self.`extension` = try container.decodeIfPresent([Extension].self, forKey: "extension") ?? []
         self.numerator = try container.decodeIfPresent(Quantity.self, forKey: "numerator")
         self.denominator = try container.decodeIfPresent(Quantity.self, forKey: "denominator")
-        let declared: [Swift.String] = ["id", "extension", "numerator", "denominator"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "numerator", "denominator"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -52,9 +52,10 @@ public struct Reference: Sendable, Equatable, Decodable, Encodable, HealthSignIn
         self.identifier = try container.decodeIfPresent(Identifier.self, forKey: "identifier")
         self.display = try container.decodeIfPresent(Swift.String.self, forKey: "display")
         self.displayElement = try container.decodeIfPresent(Element.self, forKey: "_display")
-        let declared: [Swift.String] = ["id", "extension", "reference", "_reference", "type", "_type", "identifier", "display", "_display"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "reference", "_reference", "type", "_type", "identifier", "display", "_display"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

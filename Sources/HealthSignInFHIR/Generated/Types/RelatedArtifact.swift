@@ -75,9 +75,11 @@ public struct RelatedArtifact: Sendable, Equatable, Decodable, Encodable, Health
         self.document = try container.decodeIfPresent(Attachment.self, forKey: "document")
         self.resource = try container.decodeIfPresent(Swift.String.self, forKey: "resource")
         self.resourceElement = try container.decodeIfPresent(Element.self, forKey: "_resource")
-        let declared: [Swift.String] = ["id", "extension", "type", "_type", "label", "_label", "display", "_display", "citation", "_citation", "url", "_url", "document", "resource", "_resource"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "type", "_type", "label", "_label", "display", "_display", "citation", "_citation",
+            "url", "_url", "document", "resource", "_resource"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -119,9 +119,13 @@ public struct RelatedPerson: Sendable, Equatable, Decodable, Encodable, HealthSi
         self.period = try container.decodeIfPresent(Period.self, forKey: "period")
         self.communication = try container.decodeIfPresent(
             [RelatedPersonCommunication].self, forKey: "communication") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "identifier", "active", "_active", "patient", "relationship", "name", "telecom", "gender", "_gender", "birthDate", "_birthDate", "address", "photo", "period", "communication"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "identifier", "active", "_active", "patient", "relationship",
+            "name", "telecom", "gender", "_gender", "birthDate", "_birthDate", "address", "photo", "period",
+            "communication"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

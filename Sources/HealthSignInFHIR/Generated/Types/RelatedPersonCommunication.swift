@@ -41,9 +41,10 @@ public struct RelatedPersonCommunication: Sendable, Equatable, Decodable, Encoda
         self.language = try container.decode(CodeableConcept.self, forKey: "language")
         self.preferred = try container.decodeIfPresent(Swift.Bool.self, forKey: "preferred")
         self.preferredElement = try container.decodeIfPresent(Element.self, forKey: "_preferred")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "language", "preferred", "_preferred"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "language", "preferred", "_preferred"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

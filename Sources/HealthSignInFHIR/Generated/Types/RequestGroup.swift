@@ -155,9 +155,14 @@ public struct RequestGroup: Sendable, Equatable, Decodable, Encodable, HealthSig
         self.reasonReference = try container.decodeIfPresent([Reference].self, forKey: "reasonReference") ?? []
         self.note = try container.decodeIfPresent([Annotation].self, forKey: "note") ?? []
         self.action = try container.decodeIfPresent([RequestGroupAction].self, forKey: "action") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "identifier", "instantiatesCanonical", "_instantiatesCanonical", "instantiatesUri", "_instantiatesUri", "basedOn", "replaces", "groupIdentifier", "status", "_status", "intent", "_intent", "priority", "_priority", "code", "subject", "encounter", "authoredOn", "_authoredOn", "author", "reasonCode", "reasonReference", "note", "action"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "identifier", "instantiatesCanonical",
+            "_instantiatesCanonical", "instantiatesUri", "_instantiatesUri", "basedOn", "replaces", "groupIdentifier",
+            "status", "_status", "intent", "_intent", "priority", "_priority", "code", "subject", "encounter",
+            "authoredOn", "_authoredOn", "author", "reasonCode", "reasonReference", "note", "action"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -40,9 +40,10 @@ public struct RequestGroupActionCondition: Sendable, Equatable, Decodable, Encod
         self.kind = try container.decode(ActionConditionKind.self, forKey: "kind")
         self.kindElement = try container.decodeIfPresent(Element.self, forKey: "_kind")
         self.expression = try container.decodeIfPresent(FHIRExpression.self, forKey: "expression")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "kind", "_kind", "expression"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "kind", "_kind", "expression"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -264,9 +264,17 @@ public struct ResearchDefinition: Sendable, Equatable, Decodable, Encodable, Hea
         self.exposure = try container.decodeIfPresent(Reference.self, forKey: "exposure")
         self.exposureAlternative = try container.decodeIfPresent(Reference.self, forKey: "exposureAlternative")
         self.outcome = try container.decodeIfPresent(Reference.self, forKey: "outcome")
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "url", "_url", "identifier", "version", "_version", "name", "_name", "title", "_title", "shortTitle", "_shortTitle", "subtitle", "_subtitle", "status", "_status", "experimental", "_experimental", "subjectCodeableConcept", "subjectReference", "date", "_date", "publisher", "_publisher", "contact", "description", "_description", "comment", "_comment", "useContext", "jurisdiction", "purpose", "_purpose", "usage", "_usage", "copyright", "_copyright", "approvalDate", "_approvalDate", "lastReviewDate", "_lastReviewDate", "effectivePeriod", "topic", "author", "editor", "reviewer", "endorser", "relatedArtifact", "library", "_library", "population", "exposure", "exposureAlternative", "outcome"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "url", "_url", "identifier", "version", "_version", "name",
+            "_name", "title", "_title", "shortTitle", "_shortTitle", "subtitle", "_subtitle", "status", "_status",
+            "experimental", "_experimental", "subjectCodeableConcept", "subjectReference", "date", "_date", "publisher",
+            "_publisher", "contact", "description", "_description", "comment", "_comment", "useContext", "jurisdiction",
+            "purpose", "_purpose", "usage", "_usage", "copyright", "_copyright", "approvalDate", "_approvalDate",
+            "lastReviewDate", "_lastReviewDate", "effectivePeriod", "topic", "author", "editor", "reviewer", "endorser",
+            "relatedArtifact", "library", "_library", "population", "exposure", "exposureAlternative", "outcome"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -269,9 +269,18 @@ public struct ResearchElementDefinition: Sendable, Equatable, Decodable, Encodab
         self.variableTypeElement = try container.decodeIfPresent(Element.self, forKey: "_variableType")
         self.characteristic = try container.decode(
             [ResearchElementDefinitionCharacteristic].self, forKey: "characteristic")
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "url", "_url", "identifier", "version", "_version", "name", "_name", "title", "_title", "shortTitle", "_shortTitle", "subtitle", "_subtitle", "status", "_status", "experimental", "_experimental", "subjectCodeableConcept", "subjectReference", "date", "_date", "publisher", "_publisher", "contact", "description", "_description", "comment", "_comment", "useContext", "jurisdiction", "purpose", "_purpose", "usage", "_usage", "copyright", "_copyright", "approvalDate", "_approvalDate", "lastReviewDate", "_lastReviewDate", "effectivePeriod", "topic", "author", "editor", "reviewer", "endorser", "relatedArtifact", "library", "_library", "type", "_type", "variableType", "_variableType", "characteristic"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "url", "_url", "identifier", "version", "_version", "name",
+            "_name", "title", "_title", "shortTitle", "_shortTitle", "subtitle", "_subtitle", "status", "_status",
+            "experimental", "_experimental", "subjectCodeableConcept", "subjectReference", "date", "_date", "publisher",
+            "_publisher", "contact", "description", "_description", "comment", "_comment", "useContext", "jurisdiction",
+            "purpose", "_purpose", "usage", "_usage", "copyright", "_copyright", "approvalDate", "_approvalDate",
+            "lastReviewDate", "_lastReviewDate", "effectivePeriod", "topic", "author", "editor", "reviewer", "endorser",
+            "relatedArtifact", "library", "_library", "type", "_type", "variableType", "_variableType", "characteristic"
+        ])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -180,9 +180,18 @@ public struct ResearchElementDefinitionCharacteristic: Sendable, Equatable, Deco
             GroupMeasure.self, forKey: "participantEffectiveGroupMeasure")
         self.participantEffectiveGroupMeasureElement = try container.decodeIfPresent(
             Element.self, forKey: "_participantEffectiveGroupMeasure")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "definitionCodeableConcept", "definitionCanonical", "_definitionCanonical", "definitionExpression", "definitionDataRequirement", "usageContext", "exclude", "_exclude", "unitOfMeasure", "studyEffectiveDescription", "_studyEffectiveDescription", "studyEffectiveDateTime", "_studyEffectiveDateTime", "studyEffectivePeriod", "studyEffectiveDuration", "studyEffectiveTiming", "studyEffectiveTimeFromStart", "studyEffectiveGroupMeasure", "_studyEffectiveGroupMeasure", "participantEffectiveDescription", "_participantEffectiveDescription", "participantEffectiveDateTime", "_participantEffectiveDateTime", "participantEffectivePeriod", "participantEffectiveDuration", "participantEffectiveTiming", "participantEffectiveTimeFromStart", "participantEffectiveGroupMeasure", "_participantEffectiveGroupMeasure"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "definitionCodeableConcept", "definitionCanonical",
+            "_definitionCanonical", "definitionExpression", "definitionDataRequirement", "usageContext", "exclude",
+            "_exclude", "unitOfMeasure", "studyEffectiveDescription", "_studyEffectiveDescription",
+            "studyEffectiveDateTime", "_studyEffectiveDateTime", "studyEffectivePeriod", "studyEffectiveDuration",
+            "studyEffectiveTiming", "studyEffectiveTimeFromStart", "studyEffectiveGroupMeasure",
+            "_studyEffectiveGroupMeasure", "participantEffectiveDescription", "_participantEffectiveDescription",
+            "participantEffectiveDateTime", "_participantEffectiveDateTime", "participantEffectivePeriod",
+            "participantEffectiveDuration", "participantEffectiveTiming", "participantEffectiveTimeFromStart",
+            "participantEffectiveGroupMeasure", "_participantEffectiveGroupMeasure"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -166,9 +166,14 @@ public struct ResearchStudy: Sendable, Equatable, Decodable, Encodable, HealthSi
         self.note = try container.decodeIfPresent([Annotation].self, forKey: "note") ?? []
         self.arm = try container.decodeIfPresent([ResearchStudyArm].self, forKey: "arm") ?? []
         self.objective = try container.decodeIfPresent([ResearchStudyObjective].self, forKey: "objective") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "identifier", "title", "_title", "protocol", "partOf", "status", "_status", "primaryPurposeType", "phase", "category", "focus", "condition", "contact", "relatedArtifact", "keyword", "location", "description", "_description", "enrollment", "period", "sponsor", "principalInvestigator", "site", "reasonStopped", "note", "arm", "objective"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "identifier", "title", "_title", "protocol", "partOf",
+            "status", "_status", "primaryPurposeType", "phase", "category", "focus", "condition", "contact",
+            "relatedArtifact", "keyword", "location", "description", "_description", "enrollment", "period", "sponsor",
+            "principalInvestigator", "site", "reasonStopped", "note", "arm", "objective"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -47,9 +47,10 @@ public struct ResearchStudyArm: Sendable, Equatable, Decodable, Encodable, Healt
         self.type = try container.decodeIfPresent(CodeableConcept.self, forKey: "type")
         self.descriptionText = try container.decodeIfPresent(Swift.String.self, forKey: "description")
         self.descriptionElement = try container.decodeIfPresent(Element.self, forKey: "_description")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "name", "_name", "type", "description", "_description"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "name", "_name", "type", "description", "_description"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -103,9 +103,12 @@ public struct ResearchSubject: Sendable, Equatable, Decodable, Encodable, Health
         self.actualArm = try container.decodeIfPresent(Swift.String.self, forKey: "actualArm")
         self.actualArmElement = try container.decodeIfPresent(Element.self, forKey: "_actualArm")
         self.consent = try container.decodeIfPresent(Reference.self, forKey: "consent")
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "identifier", "status", "_status", "period", "study", "individual", "assignedArm", "_assignedArm", "actualArm", "_actualArm", "consent"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "identifier", "status", "_status", "period", "study",
+            "individual", "assignedArm", "_assignedArm", "actualArm", "_actualArm", "consent"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -139,9 +139,14 @@ public struct RiskAssessment: Sendable, Equatable, Decodable, Encodable, HealthS
         self.mitigation = try container.decodeIfPresent(Swift.String.self, forKey: "mitigation")
         self.mitigationElement = try container.decodeIfPresent(Element.self, forKey: "_mitigation")
         self.note = try container.decodeIfPresent([Annotation].self, forKey: "note") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "identifier", "basedOn", "parent", "status", "_status", "method", "code", "subject", "encounter", "occurrenceDateTime", "_occurrenceDateTime", "occurrencePeriod", "condition", "performer", "reasonCode", "reasonReference", "basis", "prediction", "mitigation", "_mitigation", "note"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "identifier", "basedOn", "parent", "status", "_status",
+            "method", "code", "subject", "encounter", "occurrenceDateTime", "_occurrenceDateTime", "occurrencePeriod",
+            "condition", "performer", "reasonCode", "reasonReference", "basis", "prediction", "mitigation",
+            "_mitigation", "note"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -76,9 +76,12 @@ public struct RiskAssessmentPrediction: Sendable, Equatable, Decodable, Encodabl
         self.whenRange = try container.decodeIfPresent(FHIRRange.self, forKey: "whenRange")
         self.rationale = try container.decodeIfPresent(Swift.String.self, forKey: "rationale")
         self.rationaleElement = try container.decodeIfPresent(Element.self, forKey: "_rationale")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "outcome", "probabilityDecimal", "_probabilityDecimal", "probabilityRange", "qualitativeRisk", "relativeRisk", "_relativeRisk", "whenPeriod", "whenRange", "rationale", "_rationale"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "outcome", "probabilityDecimal", "_probabilityDecimal",
+            "probabilityRange", "qualitativeRisk", "relativeRisk", "_relativeRisk", "whenPeriod", "whenRange",
+            "rationale", "_rationale"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -221,9 +221,16 @@ public struct RiskEvidenceSynthesis: Sendable, Equatable, Decodable, Encodable, 
         self.riskEstimate = try container.decodeIfPresent(
             RiskEvidenceSynthesisRiskEstimate.self, forKey: "riskEstimate")
         self.certainty = try container.decodeIfPresent([RiskEvidenceSynthesisCertainty].self, forKey: "certainty") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "url", "_url", "identifier", "version", "_version", "name", "_name", "title", "_title", "status", "_status", "date", "_date", "publisher", "_publisher", "contact", "description", "_description", "note", "useContext", "jurisdiction", "copyright", "_copyright", "approvalDate", "_approvalDate", "lastReviewDate", "_lastReviewDate", "effectivePeriod", "topic", "author", "editor", "reviewer", "endorser", "relatedArtifact", "synthesisType", "studyType", "population", "exposure", "outcome", "sampleSize", "riskEstimate", "certainty"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "url", "_url", "identifier", "version", "_version", "name",
+            "_name", "title", "_title", "status", "_status", "date", "_date", "publisher", "_publisher", "contact",
+            "description", "_description", "note", "useContext", "jurisdiction", "copyright", "_copyright",
+            "approvalDate", "_approvalDate", "lastReviewDate", "_lastReviewDate", "effectivePeriod", "topic", "author",
+            "editor", "reviewer", "endorser", "relatedArtifact", "synthesisType", "studyType", "population", "exposure",
+            "outcome", "sampleSize", "riskEstimate", "certainty"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

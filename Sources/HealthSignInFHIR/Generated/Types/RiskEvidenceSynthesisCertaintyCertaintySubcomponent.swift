@@ -40,9 +40,10 @@ public struct RiskEvidenceSynthesisCertaintyCertaintySubcomponent: Sendable, Equ
         self.type = try container.decodeIfPresent(CodeableConcept.self, forKey: "type")
         self.rating = try container.decodeIfPresent([CodeableConcept].self, forKey: "rating") ?? []
         self.note = try container.decodeIfPresent([Annotation].self, forKey: "note") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "type", "rating", "note"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "type", "rating", "note"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -75,9 +75,12 @@ public struct RiskEvidenceSynthesisRiskEstimate: Sendable, Equatable, Decodable,
         self.numeratorCountElement = try container.decodeIfPresent(Element.self, forKey: "_numeratorCount")
         self.precisionEstimate = try container.decodeIfPresent(
             [RiskEvidenceSynthesisRiskEstimatePrecisionEstimate].self, forKey: "precisionEstimate") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "description", "_description", "type", "value", "_value", "unitOfMeasure", "denominatorCount", "_denominatorCount", "numeratorCount", "_numeratorCount", "precisionEstimate"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "description", "_description", "type", "value", "_value",
+            "unitOfMeasure", "denominatorCount", "_denominatorCount", "numeratorCount", "_numeratorCount",
+            "precisionEstimate"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -56,9 +56,11 @@ public struct RiskEvidenceSynthesisSampleSize: Sendable, Equatable, Decodable, E
         self.numberOfStudiesElement = try container.decodeIfPresent(Element.self, forKey: "_numberOfStudies")
         self.numberOfParticipants = try container.decodeIfPresent(Swift.Int.self, forKey: "numberOfParticipants")
         self.numberOfParticipantsElement = try container.decodeIfPresent(Element.self, forKey: "_numberOfParticipants")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "description", "_description", "numberOfStudies", "_numberOfStudies", "numberOfParticipants", "_numberOfParticipants"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "description", "_description", "numberOfStudies",
+            "_numberOfStudies", "numberOfParticipants", "_numberOfParticipants"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

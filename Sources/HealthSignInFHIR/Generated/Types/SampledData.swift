@@ -77,9 +77,11 @@ public struct SampledData: Sendable, Equatable, Decodable, Encodable, HealthSign
         self.dimensionsElement = try container.decodeIfPresent(Element.self, forKey: "_dimensions")
         self.data = try container.decodeIfPresent(Swift.String.self, forKey: "data")
         self.dataElement = try container.decodeIfPresent(Element.self, forKey: "_data")
-        let declared: [Swift.String] = ["id", "extension", "origin", "period", "_period", "factor", "_factor", "lowerLimit", "_lowerLimit", "upperLimit", "_upperLimit", "dimensions", "_dimensions", "data", "_data"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "origin", "period", "_period", "factor", "_factor", "lowerLimit", "_lowerLimit",
+            "upperLimit", "_upperLimit", "dimensions", "_dimensions", "data", "_data"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -99,9 +99,12 @@ public struct Schedule: Sendable, Equatable, Decodable, Encodable, HealthSignInC
         self.planningHorizon = try container.decodeIfPresent(Period.self, forKey: "planningHorizon")
         self.comment = try container.decodeIfPresent(Swift.String.self, forKey: "comment")
         self.commentElement = try container.decodeIfPresent(Element.self, forKey: "_comment")
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "identifier", "active", "_active", "serviceCategory", "serviceType", "specialty", "actor", "planningHorizon", "comment", "_comment"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "identifier", "active", "_active", "serviceCategory",
+            "serviceType", "specialty", "actor", "planningHorizon", "comment", "_comment"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

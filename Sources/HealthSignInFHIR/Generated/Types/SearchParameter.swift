@@ -241,9 +241,17 @@ public struct SearchParameter: Sendable, Equatable, Decodable, Encodable, Health
         self.chain = try container.decodeIfPresent([Swift.String].self, forKey: "chain") ?? []
         self.chainElement = try container.decodeIfPresent([Element].self, forKey: "_chain") ?? []
         self.component = try container.decodeIfPresent([SearchParameterComponent].self, forKey: "component") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "url", "_url", "version", "_version", "name", "_name", "derivedFrom", "_derivedFrom", "status", "_status", "experimental", "_experimental", "date", "_date", "publisher", "_publisher", "contact", "description", "_description", "useContext", "jurisdiction", "purpose", "_purpose", "code", "_code", "base", "_base", "type", "_type", "expression", "_expression", "xpath", "_xpath", "xpathUsage", "_xpathUsage", "target", "_target", "multipleOr", "_multipleOr", "multipleAnd", "_multipleAnd", "comparator", "_comparator", "modifier", "_modifier", "chain", "_chain", "component"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "url", "_url", "version", "_version", "name", "_name",
+            "derivedFrom", "_derivedFrom", "status", "_status", "experimental", "_experimental", "date", "_date",
+            "publisher", "_publisher", "contact", "description", "_description", "useContext", "jurisdiction",
+            "purpose", "_purpose", "code", "_code", "base", "_base", "type", "_type", "expression", "_expression",
+            "xpath", "_xpath", "xpathUsage", "_xpathUsage", "target", "_target", "multipleOr", "_multipleOr",
+            "multipleAnd", "_multipleAnd", "comparator", "_comparator", "modifier", "_modifier", "chain", "_chain",
+            "component"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

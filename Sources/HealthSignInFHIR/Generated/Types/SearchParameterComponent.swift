@@ -44,9 +44,10 @@ public struct SearchParameterComponent: Sendable, Equatable, Decodable, Encodabl
         self.definitionElement = try container.decodeIfPresent(Element.self, forKey: "_definition")
         self.expression = try container.decode(Swift.String.self, forKey: "expression")
         self.expressionElement = try container.decodeIfPresent(Element.self, forKey: "_expression")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "definition", "_definition", "expression", "_expression"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "definition", "_definition", "expression", "_expression"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

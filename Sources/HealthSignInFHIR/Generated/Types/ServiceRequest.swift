@@ -250,9 +250,19 @@ public struct ServiceRequest: Sendable, Equatable, Decodable, Encodable, HealthS
         self.patientInstruction = try container.decodeIfPresent(Swift.String.self, forKey: "patientInstruction")
         self.patientInstructionElement = try container.decodeIfPresent(Element.self, forKey: "_patientInstruction")
         self.relevantHistory = try container.decodeIfPresent([Reference].self, forKey: "relevantHistory") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "identifier", "instantiatesCanonical", "_instantiatesCanonical", "instantiatesUri", "_instantiatesUri", "basedOn", "replaces", "requisition", "status", "_status", "intent", "_intent", "category", "priority", "_priority", "doNotPerform", "_doNotPerform", "code", "orderDetail", "quantityQuantity", "quantityRatio", "quantityRange", "subject", "encounter", "occurrenceDateTime", "_occurrenceDateTime", "occurrencePeriod", "occurrenceTiming", "asNeededBoolean", "_asNeededBoolean", "asNeededCodeableConcept", "authoredOn", "_authoredOn", "requester", "performerType", "performer", "locationCode", "locationReference", "reasonCode", "reasonReference", "insurance", "supportingInfo", "specimen", "bodySite", "note", "patientInstruction", "_patientInstruction", "relevantHistory"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "identifier", "instantiatesCanonical",
+            "_instantiatesCanonical", "instantiatesUri", "_instantiatesUri", "basedOn", "replaces", "requisition",
+            "status", "_status", "intent", "_intent", "category", "priority", "_priority", "doNotPerform",
+            "_doNotPerform", "code", "orderDetail", "quantityQuantity", "quantityRatio", "quantityRange", "subject",
+            "encounter", "occurrenceDateTime", "_occurrenceDateTime", "occurrencePeriod", "occurrenceTiming",
+            "asNeededBoolean", "_asNeededBoolean", "asNeededCodeableConcept", "authoredOn", "_authoredOn", "requester",
+            "performerType", "performer", "locationCode", "locationReference", "reasonCode", "reasonReference",
+            "insurance", "supportingInfo", "specimen", "bodySite", "note", "patientInstruction", "_patientInstruction",
+            "relevantHistory"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

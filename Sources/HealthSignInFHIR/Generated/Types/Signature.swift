@@ -67,9 +67,11 @@ public struct Signature: Sendable, Equatable, Decodable, Encodable, HealthSignIn
         self.sigFormatElement = try container.decodeIfPresent(Element.self, forKey: "_sigFormat")
         self.data = try container.decodeIfPresent(Swift.String.self, forKey: "data")
         self.dataElement = try container.decodeIfPresent(Element.self, forKey: "_data")
-        let declared: [Swift.String] = ["id", "extension", "type", "when", "_when", "who", "onBehalfOf", "targetFormat", "_targetFormat", "sigFormat", "_sigFormat", "data", "_data"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "type", "when", "_when", "who", "onBehalfOf", "targetFormat", "_targetFormat",
+            "sigFormat", "_sigFormat", "data", "_data"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

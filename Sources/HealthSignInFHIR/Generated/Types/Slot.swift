@@ -121,9 +121,13 @@ public struct Slot: Sendable, Equatable, Decodable, Encodable, HealthSignInCore.
         self.overbookedElement = try container.decodeIfPresent(Element.self, forKey: "_overbooked")
         self.comment = try container.decodeIfPresent(Swift.String.self, forKey: "comment")
         self.commentElement = try container.decodeIfPresent(Element.self, forKey: "_comment")
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "identifier", "serviceCategory", "serviceType", "specialty", "appointmentType", "schedule", "status", "_status", "start", "_start", "end", "_end", "overbooked", "_overbooked", "comment", "_comment"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "identifier", "serviceCategory", "serviceType", "specialty",
+            "appointmentType", "schedule", "status", "_status", "start", "_start", "end", "_end", "overbooked",
+            "_overbooked", "comment", "_comment"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -118,9 +118,13 @@ public struct Specimen: Sendable, Equatable, Decodable, Encodable, HealthSignInC
         self.container = try container.decodeIfPresent([SpecimenContainer].self, forKey: "container") ?? []
         self.condition = try container.decodeIfPresent([CodeableConcept].self, forKey: "condition") ?? []
         self.note = try container.decodeIfPresent([Annotation].self, forKey: "note") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "identifier", "accessionIdentifier", "status", "_status", "type", "subject", "receivedTime", "_receivedTime", "parent", "request", "collection", "processing", "container", "condition", "note"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "identifier", "accessionIdentifier", "status", "_status",
+            "type", "subject", "receivedTime", "_receivedTime", "parent", "request", "collection", "processing",
+            "container", "condition", "note"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -71,9 +71,12 @@ public struct SpecimenCollection: Sendable, Equatable, Decodable, Encodable, Hea
         self.fastingStatusCodeableConcept = try container.decodeIfPresent(
             CodeableConcept.self, forKey: "fastingStatusCodeableConcept")
         self.fastingStatusDuration = try container.decodeIfPresent(FHIRDuration.self, forKey: "fastingStatusDuration")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "collector", "collectedDateTime", "_collectedDateTime", "collectedPeriod", "duration", "quantity", "method", "bodySite", "fastingStatusCodeableConcept", "fastingStatusDuration"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "collector", "collectedDateTime", "_collectedDateTime",
+            "collectedPeriod", "duration", "quantity", "method", "bodySite", "fastingStatusCodeableConcept",
+            "fastingStatusDuration"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -62,9 +62,11 @@ public struct SpecimenContainer: Sendable, Equatable, Decodable, Encodable, Heal
         self.additiveCodeableConcept = try container.decodeIfPresent(
             CodeableConcept.self, forKey: "additiveCodeableConcept")
         self.additiveReference = try container.decodeIfPresent(Reference.self, forKey: "additiveReference")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "identifier", "description", "_description", "type", "capacity", "specimenQuantity", "additiveCodeableConcept", "additiveReference"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "identifier", "description", "_description", "type", "capacity",
+            "specimenQuantity", "additiveCodeableConcept", "additiveReference"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -89,9 +89,12 @@ public struct SpecimenDefinition: Sendable, Equatable, Decodable, Encodable, Hea
         self.timeAspectElement = try container.decodeIfPresent(Element.self, forKey: "_timeAspect")
         self.collection = try container.decodeIfPresent([CodeableConcept].self, forKey: "collection") ?? []
         self.typeTested = try container.decodeIfPresent([SpecimenDefinitionTypeTested].self, forKey: "typeTested") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "identifier", "typeCollected", "patientPreparation", "timeAspect", "_timeAspect", "collection", "typeTested"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "identifier", "typeCollected", "patientPreparation",
+            "timeAspect", "_timeAspect", "collection", "typeTested"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -75,9 +75,11 @@ public struct SpecimenDefinitionTypeTested: Sendable, Equatable, Decodable, Enco
             [CodeableConcept].self, forKey: "rejectionCriterion") ?? []
         self.handling = try container.decodeIfPresent(
             [SpecimenDefinitionTypeTestedHandling].self, forKey: "handling") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "isDerived", "_isDerived", "type", "preference", "_preference", "container", "requirement", "_requirement", "retentionTime", "rejectionCriterion", "handling"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "isDerived", "_isDerived", "type", "preference", "_preference",
+            "container", "requirement", "_requirement", "retentionTime", "rejectionCriterion", "handling"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -79,9 +79,12 @@ public struct SpecimenDefinitionTypeTestedContainer: Sendable, Equatable, Decoda
             [SpecimenDefinitionTypeTestedContainerAdditive].self, forKey: "additive") ?? []
         self.preparation = try container.decodeIfPresent(Swift.String.self, forKey: "preparation")
         self.preparationElement = try container.decodeIfPresent(Element.self, forKey: "_preparation")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "material", "type", "cap", "description", "_description", "capacity", "minimumVolumeQuantity", "minimumVolumeString", "_minimumVolumeString", "additive", "preparation", "_preparation"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "material", "type", "cap", "description", "_description",
+            "capacity", "minimumVolumeQuantity", "minimumVolumeString", "_minimumVolumeString", "additive",
+            "preparation", "_preparation"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -39,9 +39,10 @@ public struct SpecimenDefinitionTypeTestedContainerAdditive: Sendable, Equatable
         self.additiveCodeableConcept = try container.decodeIfPresent(
             CodeableConcept.self, forKey: "additiveCodeableConcept")
         self.additiveReference = try container.decodeIfPresent(Reference.self, forKey: "additiveReference")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "additiveCodeableConcept", "additiveReference"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "additiveCodeableConcept", "additiveReference"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -50,9 +50,11 @@ public struct SpecimenDefinitionTypeTestedHandling: Sendable, Equatable, Decodab
         self.maxDuration = try container.decodeIfPresent(FHIRDuration.self, forKey: "maxDuration")
         self.instruction = try container.decodeIfPresent(Swift.String.self, forKey: "instruction")
         self.instructionElement = try container.decodeIfPresent(Element.self, forKey: "_instruction")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "temperatureQualifier", "temperatureRange", "maxDuration", "instruction", "_instruction"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "temperatureQualifier", "temperatureRange", "maxDuration",
+            "instruction", "_instruction"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -33,9 +33,10 @@ public struct StructureDefinitionDifferential: Sendable, Equatable, Decodable, E
         self.`extension` = try container.decodeIfPresent([Extension].self, forKey: "extension") ?? []
         self.modifierExtension = try container.decodeIfPresent([Extension].self, forKey: "modifierExtension") ?? []
         self.element = try container.decode([ElementDefinition].self, forKey: "element")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "element"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "element"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

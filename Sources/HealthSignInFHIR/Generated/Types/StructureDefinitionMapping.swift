@@ -58,9 +58,11 @@ public struct StructureDefinitionMapping: Sendable, Equatable, Decodable, Encoda
         self.nameElement = try container.decodeIfPresent(Element.self, forKey: "_name")
         self.comment = try container.decodeIfPresent(Swift.String.self, forKey: "comment")
         self.commentElement = try container.decodeIfPresent(Element.self, forKey: "_comment")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "identity", "_identity", "uri", "_uri", "name", "_name", "comment", "_comment"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "identity", "_identity", "uri", "_uri", "name", "_name", "comment",
+            "_comment"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

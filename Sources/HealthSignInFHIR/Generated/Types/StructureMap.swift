@@ -173,9 +173,14 @@ public struct StructureMap: Sendable, Equatable, Decodable, Encodable, HealthSig
         self.`import` = try container.decodeIfPresent([Swift.String].self, forKey: "import") ?? []
         self.importElement = try container.decodeIfPresent([Element].self, forKey: "_import") ?? []
         self.group = try container.decode([StructureMapGroup].self, forKey: "group")
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "url", "_url", "identifier", "version", "_version", "name", "_name", "title", "_title", "status", "_status", "experimental", "_experimental", "date", "_date", "publisher", "_publisher", "contact", "description", "_description", "useContext", "jurisdiction", "purpose", "_purpose", "copyright", "_copyright", "structure", "import", "_import", "group"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "url", "_url", "identifier", "version", "_version", "name",
+            "_name", "title", "_title", "status", "_status", "experimental", "_experimental", "date", "_date",
+            "publisher", "_publisher", "contact", "description", "_description", "useContext", "jurisdiction",
+            "purpose", "_purpose", "copyright", "_copyright", "structure", "import", "_import", "group"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -67,9 +67,11 @@ public struct StructureMapGroup: Sendable, Equatable, Decodable, Encodable, Heal
         self.documentationElement = try container.decodeIfPresent(Element.self, forKey: "_documentation")
         self.input = try container.decode([StructureMapGroupInput].self, forKey: "input")
         self.rule = try container.decode([StructureMapGroupRule].self, forKey: "rule")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "name", "_name", "extends", "_extends", "typeMode", "_typeMode", "documentation", "_documentation", "input", "rule"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "name", "_name", "extends", "_extends", "typeMode", "_typeMode",
+            "documentation", "_documentation", "input", "rule"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

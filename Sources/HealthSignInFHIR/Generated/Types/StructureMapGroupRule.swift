@@ -60,9 +60,11 @@ public struct StructureMapGroupRule: Sendable, Equatable, Decodable, Encodable, 
         self.dependent = try container.decodeIfPresent([StructureMapGroupRuleDependent].self, forKey: "dependent") ?? []
         self.documentation = try container.decodeIfPresent(Swift.String.self, forKey: "documentation")
         self.documentationElement = try container.decodeIfPresent(Element.self, forKey: "_documentation")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "name", "_name", "source", "target", "rule", "dependent", "documentation", "_documentation"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "name", "_name", "source", "target", "rule", "dependent",
+            "documentation", "_documentation"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -44,9 +44,10 @@ public struct StructureMapGroupRuleDependent: Sendable, Equatable, Decodable, En
         self.nameElement = try container.decodeIfPresent(Element.self, forKey: "_name")
         self.variable = try container.decode([Swift.String].self, forKey: "variable")
         self.variableElement = try container.decodeIfPresent([Element].self, forKey: "_variable") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "name", "_name", "variable", "_variable"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "name", "_name", "variable", "_variable"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -419,9 +419,29 @@ public struct StructureMapGroupRuleSource: Sendable, Equatable, Decodable, Encod
         self.checkElement = try container.decodeIfPresent(Element.self, forKey: "_check")
         self.logMessage = try container.decodeIfPresent(Swift.String.self, forKey: "logMessage")
         self.logMessageElement = try container.decodeIfPresent(Element.self, forKey: "_logMessage")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "context", "_context", "min", "_min", "max", "_max", "type", "_type", "defaultValueBase64Binary", "_defaultValueBase64Binary", "defaultValueBoolean", "_defaultValueBoolean", "defaultValueCanonical", "_defaultValueCanonical", "defaultValueCode", "_defaultValueCode", "defaultValueDate", "_defaultValueDate", "defaultValueDateTime", "_defaultValueDateTime", "defaultValueDecimal", "_defaultValueDecimal", "defaultValueId", "_defaultValueId", "defaultValueInstant", "_defaultValueInstant", "defaultValueInteger", "_defaultValueInteger", "defaultValueMarkdown", "_defaultValueMarkdown", "defaultValueOid", "_defaultValueOid", "defaultValuePositiveInt", "_defaultValuePositiveInt", "defaultValueString", "_defaultValueString", "defaultValueTime", "_defaultValueTime", "defaultValueUnsignedInt", "_defaultValueUnsignedInt", "defaultValueUri", "_defaultValueUri", "defaultValueUrl", "_defaultValueUrl", "defaultValueUuid", "_defaultValueUuid", "defaultValueAddress", "defaultValueAge", "defaultValueAnnotation", "defaultValueAttachment", "defaultValueCodeableConcept", "defaultValueCoding", "defaultValueContactPoint", "defaultValueCount", "defaultValueDistance", "defaultValueDuration", "defaultValueHumanName", "defaultValueIdentifier", "defaultValueMoney", "defaultValuePeriod", "defaultValueQuantity", "defaultValueRange", "defaultValueRatio", "defaultValueReference", "defaultValueSampledData", "defaultValueSignature", "defaultValueTiming", "defaultValueContactDetail", "defaultValueContributor", "defaultValueDataRequirement", "defaultValueExpression", "defaultValueParameterDefinition", "defaultValueRelatedArtifact", "defaultValueTriggerDefinition", "defaultValueUsageContext", "defaultValueDosage", "defaultValueMeta", "element", "_element", "listMode", "_listMode", "variable", "_variable", "condition", "_condition", "check", "_check", "logMessage", "_logMessage"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "context", "_context", "min", "_min", "max", "_max", "type",
+            "_type", "defaultValueBase64Binary", "_defaultValueBase64Binary", "defaultValueBoolean",
+            "_defaultValueBoolean", "defaultValueCanonical", "_defaultValueCanonical", "defaultValueCode",
+            "_defaultValueCode", "defaultValueDate", "_defaultValueDate", "defaultValueDateTime",
+            "_defaultValueDateTime", "defaultValueDecimal", "_defaultValueDecimal", "defaultValueId", "_defaultValueId",
+            "defaultValueInstant", "_defaultValueInstant", "defaultValueInteger", "_defaultValueInteger",
+            "defaultValueMarkdown", "_defaultValueMarkdown", "defaultValueOid", "_defaultValueOid",
+            "defaultValuePositiveInt", "_defaultValuePositiveInt", "defaultValueString", "_defaultValueString",
+            "defaultValueTime", "_defaultValueTime", "defaultValueUnsignedInt", "_defaultValueUnsignedInt",
+            "defaultValueUri", "_defaultValueUri", "defaultValueUrl", "_defaultValueUrl", "defaultValueUuid",
+            "_defaultValueUuid", "defaultValueAddress", "defaultValueAge", "defaultValueAnnotation",
+            "defaultValueAttachment", "defaultValueCodeableConcept", "defaultValueCoding", "defaultValueContactPoint",
+            "defaultValueCount", "defaultValueDistance", "defaultValueDuration", "defaultValueHumanName",
+            "defaultValueIdentifier", "defaultValueMoney", "defaultValuePeriod", "defaultValueQuantity",
+            "defaultValueRange", "defaultValueRatio", "defaultValueReference", "defaultValueSampledData",
+            "defaultValueSignature", "defaultValueTiming", "defaultValueContactDetail", "defaultValueContributor",
+            "defaultValueDataRequirement", "defaultValueExpression", "defaultValueParameterDefinition",
+            "defaultValueRelatedArtifact", "defaultValueTriggerDefinition", "defaultValueUsageContext",
+            "defaultValueDosage", "defaultValueMeta", "element", "_element", "listMode", "_listMode", "variable",
+            "_variable", "condition", "_condition", "check", "_check", "logMessage", "_logMessage"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

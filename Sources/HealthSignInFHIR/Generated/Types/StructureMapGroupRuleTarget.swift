@@ -90,9 +90,12 @@ public struct StructureMapGroupRuleTarget: Sendable, Equatable, Decodable, Encod
         self.transformElement = try container.decodeIfPresent(Element.self, forKey: "_transform")
         self.parameter = try container.decodeIfPresent(
             [StructureMapGroupRuleTargetParameter].self, forKey: "parameter") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "context", "_context", "contextType", "_contextType", "element", "_element", "variable", "_variable", "listMode", "_listMode", "listRuleId", "_listRuleId", "transform", "_transform", "parameter"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "context", "_context", "contextType", "_contextType", "element",
+            "_element", "variable", "_variable", "listMode", "_listMode", "listRuleId", "_listRuleId", "transform",
+            "_transform", "parameter"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -69,9 +69,11 @@ public struct StructureMapGroupRuleTargetParameter: Sendable, Equatable, Decodab
         self.valueIntegerElement = try container.decodeIfPresent(Element.self, forKey: "_valueInteger")
         self.valueDecimal = try container.decodeIfPresent(HealthSignInCore.JSONNumber.self, forKey: "valueDecimal")
         self.valueDecimalElement = try container.decodeIfPresent(Element.self, forKey: "_valueDecimal")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "valueId", "_valueId", "valueString", "_valueString", "valueBoolean", "_valueBoolean", "valueInteger", "_valueInteger", "valueDecimal", "_valueDecimal"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "valueId", "_valueId", "valueString", "_valueString",
+            "valueBoolean", "_valueBoolean", "valueInteger", "_valueInteger", "valueDecimal", "_valueDecimal"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -105,9 +105,12 @@ public struct Subscription: Sendable, Equatable, Decodable, Encodable, HealthSig
         self.error = try container.decodeIfPresent(Swift.String.self, forKey: "error")
         self.errorElement = try container.decodeIfPresent(Element.self, forKey: "_error")
         self.channel = try container.decode(SubscriptionChannel.self, forKey: "channel")
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "status", "_status", "contact", "end", "_end", "reason", "_reason", "criteria", "_criteria", "error", "_error", "channel"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "status", "_status", "contact", "end", "_end", "reason",
+            "_reason", "criteria", "_criteria", "error", "_error", "channel"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

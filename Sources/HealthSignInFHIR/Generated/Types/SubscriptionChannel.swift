@@ -60,9 +60,11 @@ public struct SubscriptionChannel: Sendable, Equatable, Decodable, Encodable, He
         self.payloadElement = try container.decodeIfPresent(Element.self, forKey: "_payload")
         self.header = try container.decodeIfPresent([Swift.String].self, forKey: "header") ?? []
         self.headerElement = try container.decodeIfPresent([Element].self, forKey: "_header") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "type", "_type", "endpoint", "_endpoint", "payload", "_payload", "header", "_header"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "type", "_type", "endpoint", "_endpoint", "payload", "_payload",
+            "header", "_header"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

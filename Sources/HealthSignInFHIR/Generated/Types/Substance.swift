@@ -94,9 +94,12 @@ public struct Substance: Sendable, Equatable, Decodable, Encodable, HealthSignIn
         self.descriptionElement = try container.decodeIfPresent(Element.self, forKey: "_description")
         self.instance = try container.decodeIfPresent([SubstanceInstance].self, forKey: "instance") ?? []
         self.ingredient = try container.decodeIfPresent([SubstanceIngredient].self, forKey: "ingredient") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "identifier", "status", "_status", "category", "code", "description", "_description", "instance", "ingredient"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "identifier", "status", "_status", "category", "code",
+            "description", "_description", "instance", "ingredient"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -73,9 +73,11 @@ public struct SubstanceAmount: Sendable, Equatable, Decodable, Encodable, Health
         self.amountTextElement = try container.decodeIfPresent(Element.self, forKey: "_amountText")
         self.referenceRange = try container.decodeIfPresent(
             SubstanceAmountReferenceRange.self, forKey: "referenceRange")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "amountQuantity", "amountRange", "amountString", "_amountString", "amountType", "amountText", "_amountText", "referenceRange"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "amountQuantity", "amountRange", "amountString", "_amountString",
+            "amountType", "amountText", "_amountText", "referenceRange"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -33,9 +33,10 @@ public struct SubstanceAmountReferenceRange: Sendable, Equatable, Decodable, Enc
         self.`extension` = try container.decodeIfPresent([Extension].self, forKey: "extension") ?? []
         self.lowLimit = try container.decodeIfPresent(Quantity.self, forKey: "lowLimit")
         self.highLimit = try container.decodeIfPresent(Quantity.self, forKey: "highLimit")
-        let declared: [Swift.String] = ["id", "extension", "lowLimit", "highLimit"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "lowLimit", "highLimit"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -42,9 +42,10 @@ public struct SubstanceIngredient: Sendable, Equatable, Decodable, Encodable, He
         self.substanceCodeableConcept = try container.decodeIfPresent(
             CodeableConcept.self, forKey: "substanceCodeableConcept")
         self.substanceReference = try container.decodeIfPresent(Reference.self, forKey: "substanceReference")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "quantity", "substanceCodeableConcept", "substanceReference"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "quantity", "substanceCodeableConcept", "substanceReference"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

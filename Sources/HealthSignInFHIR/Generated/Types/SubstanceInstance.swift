@@ -44,9 +44,10 @@ public struct SubstanceInstance: Sendable, Equatable, Decodable, Encodable, Heal
         self.expiry = try container.decodeIfPresent(Swift.String.self, forKey: "expiry")
         self.expiryElement = try container.decodeIfPresent(Element.self, forKey: "_expiry")
         self.quantity = try container.decodeIfPresent(Quantity.self, forKey: "quantity")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "identifier", "expiry", "_expiry", "quantity"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "identifier", "expiry", "_expiry", "quantity"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

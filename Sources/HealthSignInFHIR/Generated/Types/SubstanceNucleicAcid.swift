@@ -95,9 +95,12 @@ public struct SubstanceNucleicAcid: Sendable, Equatable, Decodable, Encodable, H
         self.areaOfHybridisationElement = try container.decodeIfPresent(Element.self, forKey: "_areaOfHybridisation")
         self.oligoNucleotideType = try container.decodeIfPresent(CodeableConcept.self, forKey: "oligoNucleotideType")
         self.subunit = try container.decodeIfPresent([SubstanceNucleicAcidSubunit].self, forKey: "subunit") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "sequenceType", "numberOfSubunits", "_numberOfSubunits", "areaOfHybridisation", "_areaOfHybridisation", "oligoNucleotideType", "subunit"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "sequenceType", "numberOfSubunits", "_numberOfSubunits",
+            "areaOfHybridisation", "_areaOfHybridisation", "oligoNucleotideType", "subunit"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

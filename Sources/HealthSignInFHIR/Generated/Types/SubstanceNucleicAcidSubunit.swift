@@ -79,9 +79,11 @@ public struct SubstanceNucleicAcidSubunit: Sendable, Equatable, Decodable, Encod
         self.threePrime = try container.decodeIfPresent(CodeableConcept.self, forKey: "threePrime")
         self.linkage = try container.decodeIfPresent([SubstanceNucleicAcidSubunitLinkage].self, forKey: "linkage") ?? []
         self.sugar = try container.decodeIfPresent([SubstanceNucleicAcidSubunitSugar].self, forKey: "sugar") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "subunit", "_subunit", "sequence", "_sequence", "length", "_length", "sequenceAttachment", "fivePrime", "threePrime", "linkage", "sugar"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "subunit", "_subunit", "sequence", "_sequence", "length", "_length",
+            "sequenceAttachment", "fivePrime", "threePrime", "linkage", "sugar"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -60,9 +60,11 @@ public struct SubstanceNucleicAcidSubunitLinkage: Sendable, Equatable, Decodable
         self.nameElement = try container.decodeIfPresent(Element.self, forKey: "_name")
         self.residueSite = try container.decodeIfPresent(Swift.String.self, forKey: "residueSite")
         self.residueSiteElement = try container.decodeIfPresent(Element.self, forKey: "_residueSite")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "connectivity", "_connectivity", "identifier", "name", "_name", "residueSite", "_residueSite"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "connectivity", "_connectivity", "identifier", "name", "_name",
+            "residueSite", "_residueSite"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -89,9 +89,12 @@ public struct SubstancePolymer: Sendable, Equatable, Decodable, Encodable, Healt
         self.modificationElement = try container.decodeIfPresent([Element].self, forKey: "_modification") ?? []
         self.monomerSet = try container.decodeIfPresent([SubstancePolymerMonomerSet].self, forKey: "monomerSet") ?? []
         self.`repeat` = try container.decodeIfPresent([SubstancePolymerRepeat].self, forKey: "repeat") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "class", "geometry", "copolymerConnectivity", "modification", "_modification", "monomerSet", "repeat"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "class", "geometry", "copolymerConnectivity", "modification",
+            "_modification", "monomerSet", "repeat"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

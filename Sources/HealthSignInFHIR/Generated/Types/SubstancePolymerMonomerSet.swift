@@ -39,9 +39,10 @@ public struct SubstancePolymerMonomerSet: Sendable, Equatable, Decodable, Encoda
         self.ratioType = try container.decodeIfPresent(CodeableConcept.self, forKey: "ratioType")
         self.startingMaterial = try container.decodeIfPresent(
             [SubstancePolymerMonomerSetStartingMaterial].self, forKey: "startingMaterial") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "ratioType", "startingMaterial"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "ratioType", "startingMaterial"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

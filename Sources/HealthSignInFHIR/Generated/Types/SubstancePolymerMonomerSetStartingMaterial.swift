@@ -49,9 +49,10 @@ public struct SubstancePolymerMonomerSetStartingMaterial: Sendable, Equatable, D
         self.isDefining = try container.decodeIfPresent(Swift.Bool.self, forKey: "isDefining")
         self.isDefiningElement = try container.decodeIfPresent(Element.self, forKey: "_isDefining")
         self.amount = try container.decodeIfPresent(SubstanceAmount.self, forKey: "amount")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "material", "type", "isDefining", "_isDefining", "amount"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "material", "type", "isDefining", "_isDefining", "amount"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

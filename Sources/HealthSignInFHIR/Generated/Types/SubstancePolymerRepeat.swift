@@ -59,9 +59,11 @@ public struct SubstancePolymerRepeat: Sendable, Equatable, Decodable, Encodable,
         self.repeatUnitAmountType = try container.decodeIfPresent(CodeableConcept.self, forKey: "repeatUnitAmountType")
         self.repeatUnit = try container.decodeIfPresent(
             [SubstancePolymerRepeatRepeatUnit].self, forKey: "repeatUnit") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "numberOfUnits", "_numberOfUnits", "averageMolecularFormula", "_averageMolecularFormula", "repeatUnitAmountType", "repeatUnit"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "numberOfUnits", "_numberOfUnits", "averageMolecularFormula",
+            "_averageMolecularFormula", "repeatUnitAmountType", "repeatUnit"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -59,9 +59,11 @@ public struct SubstancePolymerRepeatRepeatUnit: Sendable, Equatable, Decodable, 
             [SubstancePolymerRepeatRepeatUnitDegreeOfPolymerisation].self, forKey: "degreeOfPolymerisation") ?? []
         self.structuralRepresentation = try container.decodeIfPresent(
             [SubstancePolymerRepeatRepeatUnitStructuralRepresentation].self, forKey: "structuralRepresentation") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "orientationOfPolymerisation", "repeatUnit", "_repeatUnit", "amount", "degreeOfPolymerisation", "structuralRepresentation"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "orientationOfPolymerisation", "repeatUnit", "_repeatUnit",
+            "amount", "degreeOfPolymerisation", "structuralRepresentation"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

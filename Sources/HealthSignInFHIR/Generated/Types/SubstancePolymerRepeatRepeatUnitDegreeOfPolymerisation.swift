@@ -37,9 +37,10 @@ public struct SubstancePolymerRepeatRepeatUnitDegreeOfPolymerisation: Sendable, 
         self.modifierExtension = try container.decodeIfPresent([Extension].self, forKey: "modifierExtension") ?? []
         self.degree = try container.decodeIfPresent(CodeableConcept.self, forKey: "degree")
         self.amount = try container.decodeIfPresent(SubstanceAmount.self, forKey: "amount")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "degree", "amount"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "degree", "amount"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

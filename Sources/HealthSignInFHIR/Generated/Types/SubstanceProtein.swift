@@ -95,9 +95,12 @@ public struct SubstanceProtein: Sendable, Equatable, Decodable, Encodable, Healt
         self.disulfideLinkage = try container.decodeIfPresent([Swift.String].self, forKey: "disulfideLinkage") ?? []
         self.disulfideLinkageElement = try container.decodeIfPresent([Element].self, forKey: "_disulfideLinkage") ?? []
         self.subunit = try container.decodeIfPresent([SubstanceProteinSubunit].self, forKey: "subunit") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "sequenceType", "numberOfSubunits", "_numberOfSubunits", "disulfideLinkage", "_disulfideLinkage", "subunit"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "sequenceType", "numberOfSubunits", "_numberOfSubunits",
+            "disulfideLinkage", "_disulfideLinkage", "subunit"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

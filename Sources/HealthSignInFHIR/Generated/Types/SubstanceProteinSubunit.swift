@@ -100,9 +100,12 @@ public struct SubstanceProteinSubunit: Sendable, Equatable, Decodable, Encodable
         self.cTerminalModification = try container.decodeIfPresent(Swift.String.self, forKey: "cTerminalModification")
         self.cTerminalModificationElement = try container.decodeIfPresent(
             Element.self, forKey: "_cTerminalModification")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "subunit", "_subunit", "sequence", "_sequence", "length", "_length", "sequenceAttachment", "nTerminalModificationId", "nTerminalModification", "_nTerminalModification", "cTerminalModificationId", "cTerminalModification", "_cTerminalModification"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "subunit", "_subunit", "sequence", "_sequence", "length", "_length",
+            "sequenceAttachment", "nTerminalModificationId", "nTerminalModification", "_nTerminalModification",
+            "cTerminalModificationId", "cTerminalModification", "_cTerminalModification"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

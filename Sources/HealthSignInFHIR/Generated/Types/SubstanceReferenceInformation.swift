@@ -86,9 +86,12 @@ public struct SubstanceReferenceInformation: Sendable, Equatable, Decodable, Enc
         self.classification = try container.decodeIfPresent(
             [SubstanceReferenceInformationClassification].self, forKey: "classification") ?? []
         self.target = try container.decodeIfPresent([SubstanceReferenceInformationTarget].self, forKey: "target") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "comment", "_comment", "gene", "geneElement", "classification", "target"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "comment", "_comment", "gene", "geneElement",
+            "classification", "target"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

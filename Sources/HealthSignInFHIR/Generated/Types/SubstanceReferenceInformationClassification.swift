@@ -44,9 +44,10 @@ public struct SubstanceReferenceInformationClassification: Sendable, Equatable, 
         self.classification = try container.decodeIfPresent(CodeableConcept.self, forKey: "classification")
         self.subtype = try container.decodeIfPresent([CodeableConcept].self, forKey: "subtype") ?? []
         self.source = try container.decodeIfPresent([Reference].self, forKey: "source") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "domain", "classification", "subtype", "source"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "domain", "classification", "subtype", "source"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -41,9 +41,10 @@ public struct SubstanceReferenceInformationGene: Sendable, Equatable, Decodable,
         self.geneSequenceOrigin = try container.decodeIfPresent(CodeableConcept.self, forKey: "geneSequenceOrigin")
         self.gene = try container.decodeIfPresent(CodeableConcept.self, forKey: "gene")
         self.source = try container.decodeIfPresent([Reference].self, forKey: "source") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "geneSequenceOrigin", "gene", "source"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "geneSequenceOrigin", "gene", "source"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -71,9 +71,11 @@ public struct SubstanceReferenceInformationTarget: Sendable, Equatable, Decodabl
         self.amountStringElement = try container.decodeIfPresent(Element.self, forKey: "_amountString")
         self.amountType = try container.decodeIfPresent(CodeableConcept.self, forKey: "amountType")
         self.source = try container.decodeIfPresent([Reference].self, forKey: "source") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "target", "type", "interaction", "organism", "organismType", "amountQuantity", "amountRange", "amountString", "_amountString", "amountType", "source"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "target", "type", "interaction", "organism", "organismType",
+            "amountQuantity", "amountRange", "amountString", "_amountString", "amountType", "source"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -149,9 +149,14 @@ public struct SubstanceSourceMaterial: Sendable, Equatable, Decodable, Encodable
         self.organism = try container.decodeIfPresent(SubstanceSourceMaterialOrganism.self, forKey: "organism")
         self.partDescription = try container.decodeIfPresent(
             [SubstanceSourceMaterialPartDescription].self, forKey: "partDescription") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "sourceMaterialClass", "sourceMaterialType", "sourceMaterialState", "organismId", "organismName", "_organismName", "parentSubstanceId", "parentSubstanceName", "_parentSubstanceName", "countryOfOrigin", "geographicalLocation", "_geographicalLocation", "developmentStage", "fractionDescription", "organism", "partDescription"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "sourceMaterialClass", "sourceMaterialType",
+            "sourceMaterialState", "organismId", "organismName", "_organismName", "parentSubstanceId",
+            "parentSubstanceName", "_parentSubstanceName", "countryOfOrigin", "geographicalLocation",
+            "_geographicalLocation", "developmentStage", "fractionDescription", "organism", "partDescription"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

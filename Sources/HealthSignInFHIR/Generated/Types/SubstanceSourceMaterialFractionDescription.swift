@@ -47,9 +47,10 @@ public struct SubstanceSourceMaterialFractionDescription: Sendable, Equatable, D
         self.fraction = try container.decodeIfPresent(Swift.String.self, forKey: "fraction")
         self.fractionElement = try container.decodeIfPresent(Element.self, forKey: "_fraction")
         self.materialType = try container.decodeIfPresent(CodeableConcept.self, forKey: "materialType")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "fraction", "_fraction", "materialType"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "fraction", "_fraction", "materialType"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

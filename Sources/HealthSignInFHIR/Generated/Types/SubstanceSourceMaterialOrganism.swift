@@ -75,9 +75,11 @@ public struct SubstanceSourceMaterialOrganism: Sendable, Equatable, Decodable, E
         self.hybrid = try container.decodeIfPresent(SubstanceSourceMaterialOrganismHybrid.self, forKey: "hybrid")
         self.organismGeneral = try container.decodeIfPresent(
             SubstanceSourceMaterialOrganismOrganismGeneral.self, forKey: "organismGeneral")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "family", "genus", "species", "intraspecificType", "intraspecificDescription", "_intraspecificDescription", "author", "hybrid", "organismGeneral"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "family", "genus", "species", "intraspecificType",
+            "intraspecificDescription", "_intraspecificDescription", "author", "hybrid", "organismGeneral"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -45,9 +45,10 @@ public struct SubstanceSourceMaterialOrganismAuthor: Sendable, Equatable, Decoda
         self.authorType = try container.decodeIfPresent(CodeableConcept.self, forKey: "authorType")
         self.authorDescription = try container.decodeIfPresent(Swift.String.self, forKey: "authorDescription")
         self.authorDescriptionElement = try container.decodeIfPresent(Element.self, forKey: "_authorDescription")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "authorType", "authorDescription", "_authorDescription"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "authorType", "authorDescription", "_authorDescription"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

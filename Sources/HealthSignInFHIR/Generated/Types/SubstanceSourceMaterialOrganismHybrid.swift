@@ -72,9 +72,12 @@ public struct SubstanceSourceMaterialOrganismHybrid: Sendable, Equatable, Decoda
         self.paternalOrganismName = try container.decodeIfPresent(Swift.String.self, forKey: "paternalOrganismName")
         self.paternalOrganismNameElement = try container.decodeIfPresent(Element.self, forKey: "_paternalOrganismName")
         self.hybridType = try container.decodeIfPresent(CodeableConcept.self, forKey: "hybridType")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "maternalOrganismId", "_maternalOrganismId", "maternalOrganismName", "_maternalOrganismName", "paternalOrganismId", "_paternalOrganismId", "paternalOrganismName", "_paternalOrganismName", "hybridType"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "maternalOrganismId", "_maternalOrganismId", "maternalOrganismName",
+            "_maternalOrganismName", "paternalOrganismId", "_paternalOrganismId", "paternalOrganismName",
+            "_paternalOrganismName", "hybridType"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

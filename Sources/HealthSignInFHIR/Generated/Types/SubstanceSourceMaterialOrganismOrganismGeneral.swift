@@ -44,9 +44,10 @@ public struct SubstanceSourceMaterialOrganismOrganismGeneral: Sendable, Equatabl
         self.phylum = try container.decodeIfPresent(CodeableConcept.self, forKey: "phylum")
         self.`class` = try container.decodeIfPresent(CodeableConcept.self, forKey: "class")
         self.order = try container.decodeIfPresent(CodeableConcept.self, forKey: "order")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "kingdom", "phylum", "class", "order"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "kingdom", "phylum", "class", "order"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

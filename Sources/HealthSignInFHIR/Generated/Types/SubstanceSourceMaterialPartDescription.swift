@@ -38,9 +38,10 @@ public struct SubstanceSourceMaterialPartDescription: Sendable, Equatable, Decod
         self.modifierExtension = try container.decodeIfPresent([Extension].self, forKey: "modifierExtension") ?? []
         self.part = try container.decodeIfPresent(CodeableConcept.self, forKey: "part")
         self.partLocation = try container.decodeIfPresent(CodeableConcept.self, forKey: "partLocation")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "part", "partLocation"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "part", "partLocation"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

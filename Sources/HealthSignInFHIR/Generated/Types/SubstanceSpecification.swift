@@ -144,9 +144,13 @@ public struct SubstanceSpecification: Sendable, Equatable, Decodable, Encodable,
         self.polymer = try container.decodeIfPresent(Reference.self, forKey: "polymer")
         self.protein = try container.decodeIfPresent(Reference.self, forKey: "protein")
         self.sourceMaterial = try container.decodeIfPresent(Reference.self, forKey: "sourceMaterial")
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "identifier", "type", "status", "domain", "description", "_description", "source", "comment", "_comment", "moiety", "property", "referenceInformation", "structure", "code", "name", "molecularWeight", "relationship", "nucleicAcid", "polymer", "protein", "sourceMaterial"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "identifier", "type", "status", "domain", "description",
+            "_description", "source", "comment", "_comment", "moiety", "property", "referenceInformation", "structure",
+            "code", "name", "molecularWeight", "relationship", "nucleicAcid", "polymer", "protein", "sourceMaterial"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

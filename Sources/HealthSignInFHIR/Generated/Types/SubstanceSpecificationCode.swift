@@ -56,9 +56,11 @@ public struct SubstanceSpecificationCode: Sendable, Equatable, Decodable, Encoda
         self.comment = try container.decodeIfPresent(Swift.String.self, forKey: "comment")
         self.commentElement = try container.decodeIfPresent(Element.self, forKey: "_comment")
         self.source = try container.decodeIfPresent([Reference].self, forKey: "source") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "code", "status", "statusDate", "_statusDate", "comment", "_comment", "source"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "code", "status", "statusDate", "_statusDate", "comment",
+            "_comment", "source"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -73,9 +73,12 @@ public struct SubstanceSpecificationMoiety: Sendable, Equatable, Decodable, Enco
         self.amountQuantity = try container.decodeIfPresent(Quantity.self, forKey: "amountQuantity")
         self.amountString = try container.decodeIfPresent(Swift.String.self, forKey: "amountString")
         self.amountStringElement = try container.decodeIfPresent(Element.self, forKey: "_amountString")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "role", "identifier", "name", "_name", "stereochemistry", "opticalActivity", "molecularFormula", "_molecularFormula", "amountQuantity", "amountString", "_amountString"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "role", "identifier", "name", "_name", "stereochemistry",
+            "opticalActivity", "molecularFormula", "_molecularFormula", "amountQuantity", "amountString",
+            "_amountString"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

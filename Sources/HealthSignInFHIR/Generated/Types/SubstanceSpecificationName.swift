@@ -80,9 +80,11 @@ public struct SubstanceSpecificationName: Sendable, Equatable, Decodable, Encoda
         self.official = try container.decodeIfPresent(
             [SubstanceSpecificationNameOfficial].self, forKey: "official") ?? []
         self.source = try container.decodeIfPresent([Reference].self, forKey: "source") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "name", "_name", "type", "status", "preferred", "_preferred", "language", "domain", "jurisdiction", "synonym", "translation", "official", "source"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "name", "_name", "type", "status", "preferred", "_preferred",
+            "language", "domain", "jurisdiction", "synonym", "translation", "official", "source"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -44,9 +44,10 @@ public struct SubstanceSpecificationNameOfficial: Sendable, Equatable, Decodable
         self.status = try container.decodeIfPresent(CodeableConcept.self, forKey: "status")
         self.date = try container.decodeIfPresent(Swift.String.self, forKey: "date")
         self.dateElement = try container.decodeIfPresent(Element.self, forKey: "_date")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "authority", "status", "date", "_date"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "authority", "status", "date", "_date"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

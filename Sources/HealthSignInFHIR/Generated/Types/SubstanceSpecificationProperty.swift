@@ -71,9 +71,12 @@ public struct SubstanceSpecificationProperty: Sendable, Equatable, Decodable, En
         self.amountQuantity = try container.decodeIfPresent(Quantity.self, forKey: "amountQuantity")
         self.amountString = try container.decodeIfPresent(Swift.String.self, forKey: "amountString")
         self.amountStringElement = try container.decodeIfPresent(Element.self, forKey: "_amountString")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "category", "code", "parameters", "_parameters", "definingSubstanceReference", "definingSubstanceCodeableConcept", "amountQuantity", "amountString", "_amountString"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "category", "code", "parameters", "_parameters",
+            "definingSubstanceReference", "definingSubstanceCodeableConcept", "amountQuantity", "amountString",
+            "_amountString"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -87,9 +87,12 @@ public struct SubstanceSpecificationRelationship: Sendable, Equatable, Decodable
         self.amountRatioLowLimit = try container.decodeIfPresent(Ratio.self, forKey: "amountRatioLowLimit")
         self.amountType = try container.decodeIfPresent(CodeableConcept.self, forKey: "amountType")
         self.source = try container.decodeIfPresent([Reference].self, forKey: "source") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "substanceReference", "substanceCodeableConcept", "relationship", "isDefining", "_isDefining", "amountQuantity", "amountRange", "amountRatio", "amountString", "_amountString", "amountRatioLowLimit", "amountType", "source"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "substanceReference", "substanceCodeableConcept", "relationship",
+            "isDefining", "_isDefining", "amountQuantity", "amountRange", "amountRatio", "amountString",
+            "_amountString", "amountRatioLowLimit", "amountType", "source"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -79,9 +79,12 @@ public struct SubstanceSpecificationStructure: Sendable, Equatable, Decodable, E
         self.source = try container.decodeIfPresent([Reference].self, forKey: "source") ?? []
         self.representation = try container.decodeIfPresent(
             [SubstanceSpecificationStructureRepresentation].self, forKey: "representation") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "stereochemistry", "opticalActivity", "molecularFormula", "_molecularFormula", "molecularFormulaByMoiety", "_molecularFormulaByMoiety", "isotope", "molecularWeight", "source", "representation"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "stereochemistry", "opticalActivity", "molecularFormula",
+            "_molecularFormula", "molecularFormulaByMoiety", "_molecularFormulaByMoiety", "isotope", "molecularWeight",
+            "source", "representation"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

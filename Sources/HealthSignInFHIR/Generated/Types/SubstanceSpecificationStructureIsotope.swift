@@ -50,9 +50,11 @@ public struct SubstanceSpecificationStructureIsotope: Sendable, Equatable, Decod
         self.halfLife = try container.decodeIfPresent(Quantity.self, forKey: "halfLife")
         self.molecularWeight = try container.decodeIfPresent(
             SubstanceSpecificationStructureIsotopeMolecularWeight.self, forKey: "molecularWeight")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "identifier", "name", "substitution", "halfLife", "molecularWeight"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "identifier", "name", "substitution", "halfLife", "molecularWeight"
+        ])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -42,9 +42,10 @@ public struct SubstanceSpecificationStructureIsotopeMolecularWeight: Sendable, E
         self.method = try container.decodeIfPresent(CodeableConcept.self, forKey: "method")
         self.type = try container.decodeIfPresent(CodeableConcept.self, forKey: "type")
         self.amount = try container.decodeIfPresent(Quantity.self, forKey: "amount")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "method", "type", "amount"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "method", "type", "amount"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

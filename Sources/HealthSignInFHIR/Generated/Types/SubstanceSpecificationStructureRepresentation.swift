@@ -44,9 +44,10 @@ public struct SubstanceSpecificationStructureRepresentation: Sendable, Equatable
         self.representation = try container.decodeIfPresent(Swift.String.self, forKey: "representation")
         self.representationElement = try container.decodeIfPresent(Element.self, forKey: "_representation")
         self.attachment = try container.decodeIfPresent(Attachment.self, forKey: "attachment")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "type", "representation", "_representation", "attachment"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "type", "representation", "_representation", "attachment"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

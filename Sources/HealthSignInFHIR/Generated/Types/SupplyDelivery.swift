@@ -118,9 +118,13 @@ public struct SupplyDelivery: Sendable, Equatable, Decodable, Encodable, HealthS
         self.supplier = try container.decodeIfPresent(Reference.self, forKey: "supplier")
         self.destination = try container.decodeIfPresent(Reference.self, forKey: "destination")
         self.receiver = try container.decodeIfPresent([Reference].self, forKey: "receiver") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "identifier", "basedOn", "partOf", "status", "_status", "patient", "type", "suppliedItem", "occurrenceDateTime", "_occurrenceDateTime", "occurrencePeriod", "occurrenceTiming", "supplier", "destination", "receiver"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "identifier", "basedOn", "partOf", "status", "_status",
+            "patient", "type", "suppliedItem", "occurrenceDateTime", "_occurrenceDateTime", "occurrencePeriod",
+            "occurrenceTiming", "supplier", "destination", "receiver"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -41,9 +41,10 @@ public struct SupplyDeliverySuppliedItem: Sendable, Equatable, Decodable, Encoda
         self.quantity = try container.decodeIfPresent(Quantity.self, forKey: "quantity")
         self.itemCodeableConcept = try container.decodeIfPresent(CodeableConcept.self, forKey: "itemCodeableConcept")
         self.itemReference = try container.decodeIfPresent(Reference.self, forKey: "itemReference")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "quantity", "itemCodeableConcept", "itemReference"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "quantity", "itemCodeableConcept", "itemReference"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -145,9 +145,14 @@ public struct SupplyRequest: Sendable, Equatable, Decodable, Encodable, HealthSi
         self.reasonReference = try container.decodeIfPresent([Reference].self, forKey: "reasonReference") ?? []
         self.deliverFrom = try container.decodeIfPresent(Reference.self, forKey: "deliverFrom")
         self.deliverTo = try container.decodeIfPresent(Reference.self, forKey: "deliverTo")
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "identifier", "status", "_status", "category", "priority", "_priority", "itemCodeableConcept", "itemReference", "quantity", "parameter", "occurrenceDateTime", "_occurrenceDateTime", "occurrencePeriod", "occurrenceTiming", "authoredOn", "_authoredOn", "requester", "supplier", "reasonCode", "reasonReference", "deliverFrom", "deliverTo"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "identifier", "status", "_status", "category", "priority",
+            "_priority", "itemCodeableConcept", "itemReference", "quantity", "parameter", "occurrenceDateTime",
+            "_occurrenceDateTime", "occurrencePeriod", "occurrenceTiming", "authoredOn", "_authoredOn", "requester",
+            "supplier", "reasonCode", "reasonReference", "deliverFrom", "deliverTo"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -308,9 +308,21 @@ public struct TaskInput: Sendable, Equatable, Decodable, Encodable, HealthSignIn
         self.valueUsageContext = try container.decodeIfPresent(UsageContext.self, forKey: "valueUsageContext")
         self.valueDosage = try container.decodeIfPresent(Dosage.self, forKey: "valueDosage")
         self.valueMeta = try container.decodeIfPresent(Meta.self, forKey: "valueMeta")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "type", "valueBase64Binary", "_valueBase64Binary", "valueBoolean", "_valueBoolean", "valueCanonical", "_valueCanonical", "valueCode", "_valueCode", "valueDate", "_valueDate", "valueDateTime", "_valueDateTime", "valueDecimal", "_valueDecimal", "valueId", "_valueId", "valueInstant", "_valueInstant", "valueInteger", "_valueInteger", "valueMarkdown", "_valueMarkdown", "valueOid", "_valueOid", "valuePositiveInt", "_valuePositiveInt", "valueString", "_valueString", "valueTime", "_valueTime", "valueUnsignedInt", "_valueUnsignedInt", "valueUri", "_valueUri", "valueUrl", "_valueUrl", "valueUuid", "_valueUuid", "valueAddress", "valueAge", "valueAnnotation", "valueAttachment", "valueCodeableConcept", "valueCoding", "valueContactPoint", "valueCount", "valueDistance", "valueDuration", "valueHumanName", "valueIdentifier", "valueMoney", "valuePeriod", "valueQuantity", "valueRange", "valueRatio", "valueReference", "valueSampledData", "valueSignature", "valueTiming", "valueContactDetail", "valueContributor", "valueDataRequirement", "valueExpression", "valueParameterDefinition", "valueRelatedArtifact", "valueTriggerDefinition", "valueUsageContext", "valueDosage", "valueMeta"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "type", "valueBase64Binary", "_valueBase64Binary", "valueBoolean",
+            "_valueBoolean", "valueCanonical", "_valueCanonical", "valueCode", "_valueCode", "valueDate", "_valueDate",
+            "valueDateTime", "_valueDateTime", "valueDecimal", "_valueDecimal", "valueId", "_valueId", "valueInstant",
+            "_valueInstant", "valueInteger", "_valueInteger", "valueMarkdown", "_valueMarkdown", "valueOid",
+            "_valueOid", "valuePositiveInt", "_valuePositiveInt", "valueString", "_valueString", "valueTime",
+            "_valueTime", "valueUnsignedInt", "_valueUnsignedInt", "valueUri", "_valueUri", "valueUrl", "_valueUrl",
+            "valueUuid", "_valueUuid", "valueAddress", "valueAge", "valueAnnotation", "valueAttachment",
+            "valueCodeableConcept", "valueCoding", "valueContactPoint", "valueCount", "valueDistance", "valueDuration",
+            "valueHumanName", "valueIdentifier", "valueMoney", "valuePeriod", "valueQuantity", "valueRange",
+            "valueRatio", "valueReference", "valueSampledData", "valueSignature", "valueTiming", "valueContactDetail",
+            "valueContributor", "valueDataRequirement", "valueExpression", "valueParameterDefinition",
+            "valueRelatedArtifact", "valueTriggerDefinition", "valueUsageContext", "valueDosage", "valueMeta"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

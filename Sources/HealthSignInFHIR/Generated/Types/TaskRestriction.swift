@@ -44,9 +44,10 @@ public struct TaskRestriction: Sendable, Equatable, Decodable, Encodable, Health
         self.repetitionsElement = try container.decodeIfPresent(Element.self, forKey: "_repetitions")
         self.period = try container.decodeIfPresent(Period.self, forKey: "period")
         self.recipient = try container.decodeIfPresent([Reference].self, forKey: "recipient") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "repetitions", "_repetitions", "period", "recipient"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "repetitions", "_repetitions", "period", "recipient"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

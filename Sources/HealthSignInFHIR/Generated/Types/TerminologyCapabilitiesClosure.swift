@@ -38,9 +38,10 @@ public struct TerminologyCapabilitiesClosure: Sendable, Equatable, Decodable, En
         self.modifierExtension = try container.decodeIfPresent([Extension].self, forKey: "modifierExtension") ?? []
         self.translation = try container.decodeIfPresent(Swift.Bool.self, forKey: "translation")
         self.translationElement = try container.decodeIfPresent(Element.self, forKey: "_translation")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "translation", "_translation"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "translation", "_translation"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -49,9 +49,10 @@ public struct TerminologyCapabilitiesCodeSystem: Sendable, Equatable, Decodable,
             [TerminologyCapabilitiesCodeSystemVersion].self, forKey: "version") ?? []
         self.subsumption = try container.decodeIfPresent(Swift.Bool.self, forKey: "subsumption")
         self.subsumptionElement = try container.decodeIfPresent(Element.self, forKey: "_subsumption")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "uri", "_uri", "version", "subsumption", "_subsumption"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "uri", "_uri", "version", "subsumption", "_subsumption"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

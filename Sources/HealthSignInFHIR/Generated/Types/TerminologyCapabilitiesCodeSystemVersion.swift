@@ -72,9 +72,11 @@ public struct TerminologyCapabilitiesCodeSystemVersion: Sendable, Equatable, Dec
             [TerminologyCapabilitiesCodeSystemVersionFilter].self, forKey: "filter") ?? []
         self.property = try container.decodeIfPresent([Swift.String].self, forKey: "property") ?? []
         self.propertyElement = try container.decodeIfPresent([Element].self, forKey: "_property") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "code", "_code", "isDefault", "_isDefault", "compositional", "_compositional", "language", "_language", "filter", "property", "_property"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "code", "_code", "isDefault", "_isDefault", "compositional",
+            "_compositional", "language", "_language", "filter", "property", "_property"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -44,9 +44,10 @@ public struct TerminologyCapabilitiesCodeSystemVersionFilter: Sendable, Equatabl
         self.codeElement = try container.decodeIfPresent(Element.self, forKey: "_code")
         self.op = try container.decode([Swift.String].self, forKey: "op")
         self.opElement = try container.decodeIfPresent([Element].self, forKey: "_op") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "code", "_code", "op", "_op"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "code", "_code", "op", "_op"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -65,9 +65,11 @@ public struct TerminologyCapabilitiesExpansion: Sendable, Equatable, Decodable, 
             [TerminologyCapabilitiesExpansionParameter].self, forKey: "parameter") ?? []
         self.textFilter = try container.decodeIfPresent(Swift.String.self, forKey: "textFilter")
         self.textFilterElement = try container.decodeIfPresent(Element.self, forKey: "_textFilter")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "hierarchical", "_hierarchical", "paging", "_paging", "incomplete", "_incomplete", "parameter", "textFilter", "_textFilter"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "hierarchical", "_hierarchical", "paging", "_paging", "incomplete",
+            "_incomplete", "parameter", "textFilter", "_textFilter"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -44,9 +44,10 @@ public struct TerminologyCapabilitiesImplementation: Sendable, Equatable, Decoda
         self.descriptionElement = try container.decodeIfPresent(Element.self, forKey: "_description")
         self.url = try container.decodeIfPresent(Swift.String.self, forKey: "url")
         self.urlElement = try container.decodeIfPresent(Element.self, forKey: "_url")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "description", "_description", "url", "_url"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "description", "_description", "url", "_url"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -44,9 +44,10 @@ public struct TerminologyCapabilitiesSoftware: Sendable, Equatable, Decodable, E
         self.nameElement = try container.decodeIfPresent(Element.self, forKey: "_name")
         self.version = try container.decodeIfPresent(Swift.String.self, forKey: "version")
         self.versionElement = try container.decodeIfPresent(Element.self, forKey: "_version")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "name", "_name", "version", "_version"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "name", "_name", "version", "_version"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

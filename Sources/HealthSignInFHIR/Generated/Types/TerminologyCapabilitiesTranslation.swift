@@ -38,9 +38,10 @@ public struct TerminologyCapabilitiesTranslation: Sendable, Equatable, Decodable
         self.modifierExtension = try container.decodeIfPresent([Extension].self, forKey: "modifierExtension") ?? []
         self.needsMap = try container.decode(Swift.Bool.self, forKey: "needsMap")
         self.needsMapElement = try container.decodeIfPresent(Element.self, forKey: "_needsMap")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "needsMap", "_needsMap"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "needsMap", "_needsMap"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

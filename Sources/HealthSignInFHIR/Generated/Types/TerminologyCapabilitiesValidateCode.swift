@@ -38,9 +38,10 @@ public struct TerminologyCapabilitiesValidateCode: Sendable, Equatable, Decodabl
         self.modifierExtension = try container.decodeIfPresent([Extension].self, forKey: "modifierExtension") ?? []
         self.translations = try container.decode(Swift.Bool.self, forKey: "translations")
         self.translationsElement = try container.decodeIfPresent(Element.self, forKey: "_translations")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "translations", "_translations"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "translations", "_translations"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -126,9 +126,13 @@ public struct TestReport: Sendable, Equatable, Decodable, Encodable, HealthSignI
         self.setup = try container.decodeIfPresent(TestReportSetup.self, forKey: "setup")
         self.test = try container.decodeIfPresent([TestReportTest].self, forKey: "test") ?? []
         self.teardown = try container.decodeIfPresent(TestReportTeardown.self, forKey: "teardown")
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "identifier", "name", "_name", "status", "_status", "testScript", "result", "_result", "score", "_score", "tester", "_tester", "issued", "_issued", "participant", "setup", "test", "teardown"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "identifier", "name", "_name", "status", "_status",
+            "testScript", "result", "_result", "score", "_score", "tester", "_tester", "issued", "_issued",
+            "participant", "setup", "test", "teardown"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -51,9 +51,10 @@ public struct TestReportParticipant: Sendable, Equatable, Decodable, Encodable, 
         self.uriElement = try container.decodeIfPresent(Element.self, forKey: "_uri")
         self.display = try container.decodeIfPresent(Swift.String.self, forKey: "display")
         self.displayElement = try container.decodeIfPresent(Element.self, forKey: "_display")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "type", "_type", "uri", "_uri", "display", "_display"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "type", "_type", "uri", "_uri", "display", "_display"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -51,9 +51,10 @@ public struct TestReportSetupActionAssert: Sendable, Equatable, Decodable, Encod
         self.messageElement = try container.decodeIfPresent(Element.self, forKey: "_message")
         self.detail = try container.decodeIfPresent(Swift.String.self, forKey: "detail")
         self.detailElement = try container.decodeIfPresent(Element.self, forKey: "_detail")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "result", "_result", "message", "_message", "detail", "_detail"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "result", "_result", "message", "_message", "detail", "_detail"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -34,9 +34,10 @@ public struct TestReportTeardownAction: Sendable, Equatable, Decodable, Encodabl
         self.`extension` = try container.decodeIfPresent([Extension].self, forKey: "extension") ?? []
         self.modifierExtension = try container.decodeIfPresent([Extension].self, forKey: "modifierExtension") ?? []
         self.operation = try container.decode(TestReportSetupActionOperation.self, forKey: "operation")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "operation"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "operation"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

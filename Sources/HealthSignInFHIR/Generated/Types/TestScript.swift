@@ -193,9 +193,15 @@ public struct TestScript: Sendable, Equatable, Decodable, Encodable, HealthSignI
         self.setup = try container.decodeIfPresent(TestScriptSetup.self, forKey: "setup")
         self.test = try container.decodeIfPresent([TestScriptTest].self, forKey: "test") ?? []
         self.teardown = try container.decodeIfPresent(TestScriptTeardown.self, forKey: "teardown")
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "url", "_url", "identifier", "version", "_version", "name", "_name", "title", "_title", "status", "_status", "experimental", "_experimental", "date", "_date", "publisher", "_publisher", "contact", "description", "_description", "useContext", "jurisdiction", "purpose", "_purpose", "copyright", "_copyright", "origin", "destination", "metadata", "fixture", "profile", "variable", "setup", "test", "teardown"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "url", "_url", "identifier", "version", "_version", "name",
+            "_name", "title", "_title", "status", "_status", "experimental", "_experimental", "date", "_date",
+            "publisher", "_publisher", "contact", "description", "_description", "useContext", "jurisdiction",
+            "purpose", "_purpose", "copyright", "_copyright", "origin", "destination", "metadata", "fixture", "profile",
+            "variable", "setup", "test", "teardown"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -40,9 +40,10 @@ public struct TestScriptDestination: Sendable, Equatable, Decodable, Encodable, 
         self.index = try container.decode(Swift.Int.self, forKey: "index")
         self.indexElement = try container.decodeIfPresent(Element.self, forKey: "_index")
         self.profile = try container.decode(Coding.self, forKey: "profile")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "index", "_index", "profile"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "index", "_index", "profile"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -49,9 +49,11 @@ public struct TestScriptFixture: Sendable, Equatable, Decodable, Encodable, Heal
         self.autodelete = try container.decode(Swift.Bool.self, forKey: "autodelete")
         self.autodeleteElement = try container.decodeIfPresent(Element.self, forKey: "_autodelete")
         self.resource = try container.decodeIfPresent(Reference.self, forKey: "resource")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "autocreate", "_autocreate", "autodelete", "_autodelete", "resource"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "autocreate", "_autocreate", "autodelete", "_autodelete", "resource"
+        ])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -37,9 +37,10 @@ public struct TestScriptMetadata: Sendable, Equatable, Decodable, Encodable, Hea
         self.modifierExtension = try container.decodeIfPresent([Extension].self, forKey: "modifierExtension") ?? []
         self.link = try container.decodeIfPresent([TestScriptMetadataLink].self, forKey: "link") ?? []
         self.capability = try container.decode([TestScriptMetadataCapability].self, forKey: "capability")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "link", "capability"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "link", "capability"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -82,9 +82,12 @@ public struct TestScriptMetadataCapability: Sendable, Equatable, Decodable, Enco
         self.linkElement = try container.decodeIfPresent([Element].self, forKey: "_link") ?? []
         self.capabilities = try container.decode(Swift.String.self, forKey: "capabilities")
         self.capabilitiesElement = try container.decodeIfPresent(Element.self, forKey: "_capabilities")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "required", "_required", "validated", "_validated", "description", "_description", "origin", "_origin", "destination", "_destination", "link", "_link", "capabilities", "_capabilities"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "required", "_required", "validated", "_validated", "description",
+            "_description", "origin", "_origin", "destination", "_destination", "link", "_link", "capabilities",
+            "_capabilities"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

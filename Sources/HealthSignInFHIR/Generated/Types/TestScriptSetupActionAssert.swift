@@ -209,9 +209,17 @@ public struct TestScriptSetupActionAssert: Sendable, Equatable, Decodable, Encod
         self.valueElement = try container.decodeIfPresent(Element.self, forKey: "_value")
         self.warningOnly = try container.decode(Swift.Bool.self, forKey: "warningOnly")
         self.warningOnlyElement = try container.decodeIfPresent(Element.self, forKey: "_warningOnly")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "label", "_label", "description", "_description", "direction", "_direction", "compareToSourceId", "_compareToSourceId", "compareToSourceExpression", "_compareToSourceExpression", "compareToSourcePath", "_compareToSourcePath", "contentType", "_contentType", "expression", "_expression", "headerField", "_headerField", "minimumId", "_minimumId", "navigationLinks", "_navigationLinks", "operator", "_operator", "path", "_path", "requestMethod", "_requestMethod", "requestURL", "_requestURL", "resource", "_resource", "response", "_response", "responseCode", "_responseCode", "sourceId", "_sourceId", "validateProfileId", "_validateProfileId", "value", "_value", "warningOnly", "_warningOnly"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "label", "_label", "description", "_description", "direction",
+            "_direction", "compareToSourceId", "_compareToSourceId", "compareToSourceExpression",
+            "_compareToSourceExpression", "compareToSourcePath", "_compareToSourcePath", "contentType", "_contentType",
+            "expression", "_expression", "headerField", "_headerField", "minimumId", "_minimumId", "navigationLinks",
+            "_navigationLinks", "operator", "_operator", "path", "_path", "requestMethod", "_requestMethod",
+            "requestURL", "_requestURL", "resource", "_resource", "response", "_response", "responseCode",
+            "_responseCode", "sourceId", "_sourceId", "validateProfileId", "_validateProfileId", "value", "_value",
+            "warningOnly", "_warningOnly"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -153,9 +153,14 @@ public struct TestScriptSetupActionOperation: Sendable, Equatable, Decodable, En
         self.targetIdElement = try container.decodeIfPresent(Element.self, forKey: "_targetId")
         self.url = try container.decodeIfPresent(Swift.String.self, forKey: "url")
         self.urlElement = try container.decodeIfPresent(Element.self, forKey: "_url")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "type", "resource", "_resource", "label", "_label", "description", "_description", "accept", "_accept", "contentType", "_contentType", "destination", "_destination", "encodeRequestUrl", "_encodeRequestUrl", "method", "_method", "origin", "_origin", "params", "_params", "requestHeader", "requestId", "_requestId", "responseId", "_responseId", "sourceId", "_sourceId", "targetId", "_targetId", "url", "_url"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "type", "resource", "_resource", "label", "_label", "description",
+            "_description", "accept", "_accept", "contentType", "_contentType", "destination", "_destination",
+            "encodeRequestUrl", "_encodeRequestUrl", "method", "_method", "origin", "_origin", "params", "_params",
+            "requestHeader", "requestId", "_requestId", "responseId", "_responseId", "sourceId", "_sourceId",
+            "targetId", "_targetId", "url", "_url"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -49,9 +49,10 @@ public struct TestScriptTest: Sendable, Equatable, Decodable, Encodable, HealthS
         self.descriptionText = try container.decodeIfPresent(Swift.String.self, forKey: "description")
         self.descriptionElement = try container.decodeIfPresent(Element.self, forKey: "_description")
         self.action = try container.decode([TestScriptTestAction].self, forKey: "action")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "name", "_name", "description", "_description", "action"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "name", "_name", "description", "_description", "action"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

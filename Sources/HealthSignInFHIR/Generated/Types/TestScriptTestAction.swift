@@ -37,9 +37,10 @@ public struct TestScriptTestAction: Sendable, Equatable, Decodable, Encodable, H
         self.modifierExtension = try container.decodeIfPresent([Extension].self, forKey: "modifierExtension") ?? []
         self.operation = try container.decodeIfPresent(TestScriptSetupActionOperation.self, forKey: "operation")
         self.assert = try container.decodeIfPresent(TestScriptSetupActionAssert.self, forKey: "assert")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "operation", "assert"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "operation", "assert"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

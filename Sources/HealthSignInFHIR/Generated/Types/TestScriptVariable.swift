@@ -91,9 +91,12 @@ public struct TestScriptVariable: Sendable, Equatable, Decodable, Encodable, Hea
         self.pathElement = try container.decodeIfPresent(Element.self, forKey: "_path")
         self.sourceID = try container.decodeIfPresent(Swift.String.self, forKey: "sourceId")
         self.sourceIdElement = try container.decodeIfPresent(Element.self, forKey: "_sourceId")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "name", "_name", "defaultValue", "_defaultValue", "description", "_description", "expression", "_expression", "headerField", "_headerField", "hint", "_hint", "path", "_path", "sourceId", "_sourceId"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "name", "_name", "defaultValue", "_defaultValue", "description",
+            "_description", "expression", "_expression", "headerField", "_headerField", "hint", "_hint", "path",
+            "_path", "sourceId", "_sourceId"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -44,9 +44,10 @@ public struct Timing: Sendable, Equatable, Decodable, Encodable, HealthSignInCor
         self.eventElement = try container.decodeIfPresent([Element].self, forKey: "_event") ?? []
         self.`repeat` = try container.decodeIfPresent(TimingRepeat.self, forKey: "repeat")
         self.code = try container.decodeIfPresent(CodeableConcept.self, forKey: "code")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "event", "_event", "repeat", "code"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "event", "_event", "repeat", "code"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

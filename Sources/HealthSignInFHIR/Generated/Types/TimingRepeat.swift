@@ -146,9 +146,14 @@ public struct TimingRepeat: Sendable, Equatable, Decodable, Encodable, HealthSig
         self.whenElement = try container.decodeIfPresent([Element].self, forKey: "_when") ?? []
         self.offset = try container.decodeIfPresent(Swift.Int.self, forKey: "offset")
         self.offsetElement = try container.decodeIfPresent(Element.self, forKey: "_offset")
-        let declared: [Swift.String] = ["id", "extension", "boundsDuration", "boundsRange", "boundsPeriod", "count", "_count", "countMax", "_countMax", "duration", "_duration", "durationMax", "_durationMax", "durationUnit", "_durationUnit", "frequency", "_frequency", "frequencyMax", "_frequencyMax", "period", "_period", "periodMax", "_periodMax", "periodUnit", "_periodUnit", "dayOfWeek", "_dayOfWeek", "timeOfDay", "_timeOfDay", "when", "_when", "offset", "_offset"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "boundsDuration", "boundsRange", "boundsPeriod", "count", "_count", "countMax",
+            "_countMax", "duration", "_duration", "durationMax", "_durationMax", "durationUnit", "_durationUnit",
+            "frequency", "_frequency", "frequencyMax", "_frequencyMax", "period", "_period", "periodMax", "_periodMax",
+            "periodUnit", "_periodUnit", "dayOfWeek", "_dayOfWeek", "timeOfDay", "_timeOfDay", "when", "_when",
+            "offset", "_offset"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

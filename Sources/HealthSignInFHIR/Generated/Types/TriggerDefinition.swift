@@ -71,9 +71,11 @@ public struct TriggerDefinition: Sendable, Equatable, Decodable, Encodable, Heal
         self.timingDateTimeElement = try container.decodeIfPresent(Element.self, forKey: "_timingDateTime")
         self.data = try container.decodeIfPresent([DataRequirement].self, forKey: "data") ?? []
         self.condition = try container.decodeIfPresent(FHIRExpression.self, forKey: "condition")
-        let declared: [Swift.String] = ["id", "extension", "type", "_type", "name", "_name", "timingTiming", "timingReference", "timingDate", "_timingDate", "timingDateTime", "_timingDateTime", "data", "condition"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "type", "_type", "name", "_name", "timingTiming", "timingReference", "timingDate",
+            "_timingDate", "timingDateTime", "_timingDateTime", "data", "condition"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

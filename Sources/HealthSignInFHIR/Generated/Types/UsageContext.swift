@@ -45,9 +45,10 @@ public struct UsageContext: Sendable, Equatable, Decodable, Encodable, HealthSig
         self.valueQuantity = try container.decodeIfPresent(Quantity.self, forKey: "valueQuantity")
         self.valueRange = try container.decodeIfPresent(FHIRRange.self, forKey: "valueRange")
         self.valueReference = try container.decodeIfPresent(Reference.self, forKey: "valueReference")
-        let declared: [Swift.String] = ["id", "extension", "code", "valueCodeableConcept", "valueQuantity", "valueRange", "valueReference"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "code", "valueCodeableConcept", "valueQuantity", "valueRange", "valueReference"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

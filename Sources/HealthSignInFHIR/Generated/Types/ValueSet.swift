@@ -174,9 +174,14 @@ public struct ValueSet: Sendable, Equatable, Decodable, Encodable, HealthSignInC
         self.copyrightElement = try container.decodeIfPresent(Element.self, forKey: "_copyright")
         self.compose = try container.decodeIfPresent(ValueSetCompose.self, forKey: "compose")
         self.expansion = try container.decodeIfPresent(ValueSetExpansion.self, forKey: "expansion")
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "url", "_url", "identifier", "version", "_version", "name", "_name", "title", "_title", "status", "_status", "experimental", "_experimental", "date", "_date", "publisher", "_publisher", "contact", "description", "_description", "useContext", "jurisdiction", "immutable", "_immutable", "purpose", "_purpose", "copyright", "_copyright", "compose", "expansion"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "url", "_url", "identifier", "version", "_version", "name",
+            "_name", "title", "_title", "status", "_status", "experimental", "_experimental", "date", "_date",
+            "publisher", "_publisher", "contact", "description", "_description", "useContext", "jurisdiction",
+            "immutable", "_immutable", "purpose", "_purpose", "copyright", "_copyright", "compose", "expansion"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

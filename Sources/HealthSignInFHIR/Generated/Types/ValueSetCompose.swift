@@ -52,9 +52,11 @@ public struct ValueSetCompose: Sendable, Equatable, Decodable, Encodable, Health
         self.inactiveElement = try container.decodeIfPresent(Element.self, forKey: "_inactive")
         self.include = try container.decode([ValueSetComposeInclude].self, forKey: "include")
         self.exclude = try container.decodeIfPresent([ValueSetComposeInclude].self, forKey: "exclude") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "lockedDate", "_lockedDate", "inactive", "_inactive", "include", "exclude"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "lockedDate", "_lockedDate", "inactive", "_inactive", "include",
+            "exclude"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -60,9 +60,11 @@ public struct ValueSetComposeInclude: Sendable, Equatable, Decodable, Encodable,
         self.filter = try container.decodeIfPresent([ValueSetComposeIncludeFilter].self, forKey: "filter") ?? []
         self.valueSet = try container.decodeIfPresent([Swift.String].self, forKey: "valueSet") ?? []
         self.valueSetElement = try container.decodeIfPresent([Element].self, forKey: "_valueSet") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "system", "_system", "version", "_version", "concept", "filter", "valueSet", "_valueSet"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "system", "_system", "version", "_version", "concept", "filter",
+            "valueSet", "_valueSet"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

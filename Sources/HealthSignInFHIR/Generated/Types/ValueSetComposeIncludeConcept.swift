@@ -49,9 +49,10 @@ public struct ValueSetComposeIncludeConcept: Sendable, Equatable, Decodable, Enc
         self.displayElement = try container.decodeIfPresent(Element.self, forKey: "_display")
         self.designation = try container.decodeIfPresent(
             [ValueSetComposeIncludeConceptDesignation].self, forKey: "designation") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "code", "_code", "display", "_display", "designation"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "code", "_code", "display", "_display", "designation"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -47,9 +47,10 @@ public struct ValueSetComposeIncludeConceptDesignation: Sendable, Equatable, Dec
         self.use = try container.decodeIfPresent(Coding.self, forKey: "use")
         self.value = try container.decode(Swift.String.self, forKey: "value")
         self.valueElement = try container.decodeIfPresent(Element.self, forKey: "_value")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "language", "_language", "use", "value", "_value"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "language", "_language", "use", "value", "_value"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -51,9 +51,10 @@ public struct ValueSetComposeIncludeFilter: Sendable, Equatable, Decodable, Enco
         self.opElement = try container.decodeIfPresent(Element.self, forKey: "_op")
         self.value = try container.decode(Swift.String.self, forKey: "value")
         self.valueElement = try container.decodeIfPresent(Element.self, forKey: "_value")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "property", "_property", "op", "_op", "value", "_value"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "property", "_property", "op", "_op", "value", "_value"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

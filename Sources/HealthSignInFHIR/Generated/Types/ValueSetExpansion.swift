@@ -68,9 +68,11 @@ public struct ValueSetExpansion: Sendable, Equatable, Decodable, Encodable, Heal
         self.offsetElement = try container.decodeIfPresent(Element.self, forKey: "_offset")
         self.parameter = try container.decodeIfPresent([ValueSetExpansionParameter].self, forKey: "parameter") ?? []
         self.contains = try container.decodeIfPresent([ValueSetExpansionContains].self, forKey: "contains") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "identifier", "_identifier", "timestamp", "_timestamp", "total", "_total", "offset", "_offset", "parameter", "contains"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "identifier", "_identifier", "timestamp", "_timestamp", "total",
+            "_total", "offset", "_offset", "parameter", "contains"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -83,9 +83,11 @@ public struct ValueSetExpansionContains: Sendable, Equatable, Decodable, Encodab
         self.designation = try container.decodeIfPresent(
             [ValueSetComposeIncludeConceptDesignation].self, forKey: "designation") ?? []
         self.contains = try container.decodeIfPresent([ValueSetExpansionContains].self, forKey: "contains") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "system", "_system", "abstract", "_abstract", "inactive", "_inactive", "version", "_version", "code", "_code", "display", "_display", "designation", "contains"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "system", "_system", "abstract", "_abstract", "inactive",
+            "_inactive", "version", "_version", "code", "_code", "display", "_display", "designation", "contains"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -91,9 +91,12 @@ public struct ValueSetExpansionParameter: Sendable, Equatable, Decodable, Encoda
         self.valueCodeElement = try container.decodeIfPresent(Element.self, forKey: "_valueCode")
         self.valueDateTime = try container.decodeIfPresent(Swift.String.self, forKey: "valueDateTime")
         self.valueDateTimeElement = try container.decodeIfPresent(Element.self, forKey: "_valueDateTime")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "name", "_name", "valueString", "_valueString", "valueBoolean", "_valueBoolean", "valueInteger", "_valueInteger", "valueDecimal", "_valueDecimal", "valueUri", "_valueUri", "valueCode", "_valueCode", "valueDateTime", "_valueDateTime"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "name", "_name", "valueString", "_valueString", "valueBoolean",
+            "_valueBoolean", "valueInteger", "_valueInteger", "valueDecimal", "_valueDecimal", "valueUri", "_valueUri",
+            "valueCode", "_valueCode", "valueDateTime", "_valueDateTime"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

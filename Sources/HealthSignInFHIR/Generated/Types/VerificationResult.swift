@@ -139,9 +139,14 @@ public struct VerificationResult: Sendable, Equatable, Decodable, Encodable, Hea
             [VerificationResultPrimarySource].self, forKey: "primarySource") ?? []
         self.attestation = try container.decodeIfPresent(VerificationResultAttestation.self, forKey: "attestation")
         self.validator = try container.decodeIfPresent([VerificationResultValidator].self, forKey: "validator") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "target", "targetLocation", "_targetLocation", "need", "status", "_status", "statusDate", "_statusDate", "validationType", "validationProcess", "frequency", "lastPerformed", "_lastPerformed", "nextScheduled", "_nextScheduled", "failureAction", "primarySource", "attestation", "validator"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "target", "targetLocation", "_targetLocation", "need",
+            "status", "_status", "statusDate", "_statusDate", "validationType", "validationProcess", "frequency",
+            "lastPerformed", "_lastPerformed", "nextScheduled", "_nextScheduled", "failureAction", "primarySource",
+            "attestation", "validator"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -79,9 +79,12 @@ public struct VerificationResultAttestation: Sendable, Equatable, Decodable, Enc
             Element.self, forKey: "_proxyIdentityCertificate")
         self.proxySignature = try container.decodeIfPresent(Signature.self, forKey: "proxySignature")
         self.sourceSignature = try container.decodeIfPresent(Signature.self, forKey: "sourceSignature")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "who", "onBehalfOf", "communicationMethod", "date", "_date", "sourceIdentityCertificate", "_sourceIdentityCertificate", "proxyIdentityCertificate", "_proxyIdentityCertificate", "proxySignature", "sourceSignature"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "who", "onBehalfOf", "communicationMethod", "date", "_date",
+            "sourceIdentityCertificate", "_sourceIdentityCertificate", "proxyIdentityCertificate",
+            "_proxyIdentityCertificate", "proxySignature", "sourceSignature"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -65,9 +65,11 @@ public struct VerificationResultPrimarySource: Sendable, Equatable, Decodable, E
         self.canPushUpdates = try container.decodeIfPresent(CodeableConcept.self, forKey: "canPushUpdates")
         self.pushTypeAvailable = try container.decodeIfPresent(
             [CodeableConcept].self, forKey: "pushTypeAvailable") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "who", "type", "communicationMethod", "validationStatus", "validationDate", "_validationDate", "canPushUpdates", "pushTypeAvailable"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "who", "type", "communicationMethod", "validationStatus",
+            "validationDate", "_validationDate", "canPushUpdates", "pushTypeAvailable"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

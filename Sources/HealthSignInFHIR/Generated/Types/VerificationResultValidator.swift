@@ -47,9 +47,11 @@ public struct VerificationResultValidator: Sendable, Equatable, Decodable, Encod
         self.identityCertificate = try container.decodeIfPresent(Swift.String.self, forKey: "identityCertificate")
         self.identityCertificateElement = try container.decodeIfPresent(Element.self, forKey: "_identityCertificate")
         self.attestationSignature = try container.decodeIfPresent(Signature.self, forKey: "attestationSignature")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "organization", "identityCertificate", "_identityCertificate", "attestationSignature"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "organization", "identityCertificate", "_identityCertificate",
+            "attestationSignature"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -103,9 +103,12 @@ public struct VisionPrescription: Sendable, Equatable, Decodable, Encodable, Hea
         self.prescriber = try container.decode(Reference.self, forKey: "prescriber")
         self.lensSpecification = try container.decode(
             [VisionPrescriptionLensSpecification].self, forKey: "lensSpecification")
-        let declared: [Swift.String] = ["resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text", "contained", "extension", "modifierExtension", "identifier", "status", "_status", "created", "_created", "patient", "encounter", "dateWritten", "_dateWritten", "prescriber", "lensSpecification"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
+            "contained", "extension", "modifierExtension", "identifier", "status", "_status", "created", "_created",
+            "patient", "encounter", "dateWritten", "_dateWritten", "prescriber", "lensSpecification"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -120,9 +120,12 @@ public struct VisionPrescriptionLensSpecification: Sendable, Equatable, Decodabl
         self.brand = try container.decodeIfPresent(Swift.String.self, forKey: "brand")
         self.brandElement = try container.decodeIfPresent(Element.self, forKey: "_brand")
         self.note = try container.decodeIfPresent([Annotation].self, forKey: "note") ?? []
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "product", "eye", "_eye", "sphere", "_sphere", "cylinder", "_cylinder", "axis", "_axis", "prism", "add", "_add", "power", "_power", "backCurve", "_backCurve", "diameter", "_diameter", "duration", "color", "_color", "brand", "_brand", "note"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "product", "eye", "_eye", "sphere", "_sphere", "cylinder",
+            "_cylinder", "axis", "_axis", "prism", "add", "_add", "power", "_power", "backCurve", "_backCurve",
+            "diameter", "_diameter", "duration", "color", "_color", "brand", "_brand", "note"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -44,9 +44,10 @@ public struct VisionPrescriptionLensSpecificationPrism: Sendable, Equatable, Dec
         self.amountElement = try container.decodeIfPresent(Element.self, forKey: "_amount")
         self.base = try container.decode(VisionBase.self, forKey: "base")
         self.baseElement = try container.decodeIfPresent(Element.self, forKey: "_base")
-        let declared: [Swift.String] = ["id", "extension", "modifierExtension", "amount", "_amount", "base", "_base"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "id", "extension", "modifierExtension", "amount", "_amount", "base", "_base"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

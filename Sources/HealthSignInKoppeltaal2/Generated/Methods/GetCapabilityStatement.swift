@@ -34,9 +34,10 @@ public enum GetCapabilityStatement {
             self.fhirVersion = try container.decodeIfPresent(Swift.String.self, forKey: "fhirVersion")
             self.rest = try container.decodeIfPresent(
                 [GetCapabilityStatement.KT2CapabilityStatement.Rest].self, forKey: "rest") ?? []
-            let declared: [Swift.String] = ["resourceType", "fhirVersion", "rest"]
             var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-            for key in container.allKeys where !declared.contains(key.stringValue) {
+            let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+                "resourceType", "fhirVersion", "rest"])
+            for key in undeclared {
                 additionalProperties[key.stringValue] = try container.decode(
                     HealthSignInCore.JSONValue.self, forKey: key)
             }
@@ -64,9 +65,10 @@ public enum GetCapabilityStatement {
                 self.mode = try container.decodeIfPresent(Swift.String.self, forKey: "mode")
                 self.security = try container.decodeIfPresent(
                     GetCapabilityStatement.KT2CapabilityStatement.Rest.Security.self, forKey: "security")
-                let declared: [Swift.String] = ["mode", "security"]
                 var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-                for key in container.allKeys where !declared.contains(key.stringValue) {
+                let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+                    "mode", "security"])
+                for key in undeclared {
                     additionalProperties[key.stringValue] = try container.decode(
                         HealthSignInCore.JSONValue.self, forKey: key)
                 }
@@ -90,9 +92,10 @@ public enum GetCapabilityStatement {
                     let container = try HealthSignInCore.JSONCoding.members(of: decoder, notNull: ["extension"])
                     self.`extension` = try container.decodeIfPresent(
                         [GetCapabilityStatement.KT2SecurityExtension].self, forKey: "extension") ?? []
-                    let declared: [Swift.String] = ["extension"]
                     var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-                    for key in container.allKeys where !declared.contains(key.stringValue) {
+                    let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+                        "extension"])
+                    for key in undeclared {
                         additionalProperties[key.stringValue] = try container.decode(
                             HealthSignInCore.JSONValue.self, forKey: key)
                     }
@@ -129,9 +132,10 @@ public enum GetCapabilityStatement {
             self.valueURI = try container.decodeIfPresent(Swift.String.self, forKey: "valueUri")
             self.`extension` = try container.decodeIfPresent(
                 [GetCapabilityStatement.KT2SecurityExtension.Extension].self, forKey: "extension") ?? []
-            let declared: [Swift.String] = ["url", "valueUri", "extension"]
             var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-            for key in container.allKeys where !declared.contains(key.stringValue) {
+            let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+                "url", "valueUri", "extension"])
+            for key in undeclared {
                 additionalProperties[key.stringValue] = try container.decode(
                     HealthSignInCore.JSONValue.self, forKey: key)
             }
@@ -158,9 +162,10 @@ public enum GetCapabilityStatement {
                 let container = try HealthSignInCore.JSONCoding.members(of: decoder, notNull: ["valueUri"])
                 self.url = try container.decode(Swift.String.self, forKey: "url")
                 self.valueURI = try container.decodeIfPresent(Swift.String.self, forKey: "valueUri")
-                let declared: [Swift.String] = ["url", "valueUri"]
                 var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-                for key in container.allKeys where !declared.contains(key.stringValue) {
+                let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+                    "url", "valueUri"])
+                for key in undeclared {
                     additionalProperties[key.stringValue] = try container.decode(
                         HealthSignInCore.JSONValue.self, forKey: key)
                 }

@@ -66,9 +66,11 @@ public struct KT2ActivityDefinition: Sendable, Equatable, Decodable, Encodable, 
         self.kind = try container.decodeIfPresent(Swift.String.self, forKey: "kind")
         self.participant = try container.decodeIfPresent(
             [KT2ActivityDefinition.Participant].self, forKey: "participant") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "meta", "extension", "url", "identifier", "version", "name", "title", "status", "description", "kind", "participant"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "meta", "extension", "url", "identifier", "version", "name", "title", "status",
+            "description", "kind", "participant"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties
@@ -163,9 +165,10 @@ public struct KT2ActivityDefinition: Sendable, Equatable, Decodable, Encodable, 
             let container = try HealthSignInCore.JSONCoding.members(of: decoder, notNull: ["type", "role"])
             self.type = try container.decodeIfPresent(Swift.String.self, forKey: "type")
             self.role = try container.decodeIfPresent(KT2CodeableConcept.self, forKey: "role")
-            let declared: [Swift.String] = ["type", "role"]
             var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-            for key in container.allKeys where !declared.contains(key.stringValue) {
+            let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+                "type", "role"])
+            for key in undeclared {
                 additionalProperties[key.stringValue] = try container.decode(
                     HealthSignInCore.JSONValue.self, forKey: key)
             }

@@ -65,9 +65,11 @@ public struct KT2AuditEvent: Sendable, Equatable, Decodable, Encodable {
         self.agent = try container.decode([KT2AuditEvent.Agent].self, forKey: "agent")
         self.source = try container.decode(KT2AuditEvent.Source.self, forKey: "source")
         self.entity = try container.decodeIfPresent([KT2AuditEvent.Entity].self, forKey: "entity") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "meta", "extension", "type", "subtype", "action", "recorded", "outcome", "outcomeDesc", "agent", "source", "entity"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "meta", "extension", "type", "subtype", "action", "recorded", "outcome",
+            "outcomeDesc", "agent", "source", "entity"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties
@@ -117,9 +119,10 @@ public struct KT2AuditEvent: Sendable, Equatable, Decodable, Encodable {
             self.type = try container.decodeIfPresent(KT2CodeableConcept.self, forKey: "type")
             self.who = try container.decodeIfPresent(KT2Reference.self, forKey: "who")
             self.requestor = try container.decode(Swift.Bool.self, forKey: "requestor")
-            let declared: [Swift.String] = ["type", "who", "requestor"]
             var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-            for key in container.allKeys where !declared.contains(key.stringValue) {
+            let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+                "type", "who", "requestor"])
+            for key in undeclared {
                 additionalProperties[key.stringValue] = try container.decode(
                     HealthSignInCore.JSONValue.self, forKey: key)
             }
@@ -153,9 +156,10 @@ public struct KT2AuditEvent: Sendable, Equatable, Decodable, Encodable {
         public init(from decoder: any Decoder) throws {
             let container = try HealthSignInCore.JSONCoding.members(of: decoder, notNull: ["observer"])
             self.observer = try container.decodeIfPresent(KT2Reference.self, forKey: "observer")
-            let declared: [Swift.String] = ["observer"]
             var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-            for key in container.allKeys where !declared.contains(key.stringValue) {
+            let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+                "observer"])
+            for key in undeclared {
                 additionalProperties[key.stringValue] = try container.decode(
                     HealthSignInCore.JSONValue.self, forKey: key)
             }
@@ -191,9 +195,10 @@ public struct KT2AuditEvent: Sendable, Equatable, Decodable, Encodable {
             let container = try HealthSignInCore.JSONCoding.members(of: decoder, notNull: ["what", "type"])
             self.what = try container.decodeIfPresent(KT2Reference.self, forKey: "what")
             self.type = try container.decodeIfPresent(KT2Coding.self, forKey: "type")
-            let declared: [Swift.String] = ["what", "type"]
             var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-            for key in container.allKeys where !declared.contains(key.stringValue) {
+            let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+                "what", "type"])
+            for key in undeclared {
                 additionalProperties[key.stringValue] = try container.decode(
                     HealthSignInCore.JSONValue.self, forKey: key)
             }

@@ -46,9 +46,10 @@ public struct KT2Bundle: Sendable, Equatable, Decodable, Encodable, HealthSignIn
         self.total = try container.decodeIfPresent(Swift.Int.self, forKey: "total")
         self.link = try container.decodeIfPresent([KT2Bundle.Link].self, forKey: "link") ?? []
         self.entry = try container.decodeIfPresent([KT2Bundle.Entry].self, forKey: "entry") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "meta", "type", "total", "link", "entry"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "meta", "type", "total", "link", "entry"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties
@@ -96,9 +97,10 @@ public struct KT2Bundle: Sendable, Equatable, Decodable, Encodable, HealthSignIn
             let container = try decoder.container(keyedBy: HealthSignInCore.AnyCodingKey.self)
             self.relation = try container.decode(Swift.String.self, forKey: "relation")
             self.url = try container.decode(Swift.String.self, forKey: "url")
-            let declared: [Swift.String] = ["relation", "url"]
             var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-            for key in container.allKeys where !declared.contains(key.stringValue) {
+            let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+                "relation", "url"])
+            for key in undeclared {
                 additionalProperties[key.stringValue] = try container.decode(
                     HealthSignInCore.JSONValue.self, forKey: key)
             }
@@ -147,9 +149,10 @@ public struct KT2Bundle: Sendable, Equatable, Decodable, Encodable, HealthSignIn
             self.search = try container.decodeIfPresent(KT2Bundle.Entry.Search.self, forKey: "search")
             self.request = try container.decodeIfPresent(KT2Bundle.Entry.Request.self, forKey: "request")
             self.response = try container.decodeIfPresent(KT2Bundle.Entry.Response.self, forKey: "response")
-            let declared: [Swift.String] = ["fullUrl", "resource", "search", "request", "response"]
             var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-            for key in container.allKeys where !declared.contains(key.stringValue) {
+            let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+                "fullUrl", "resource", "search", "request", "response"])
+            for key in undeclared {
                 additionalProperties[key.stringValue] = try container.decode(
                     HealthSignInCore.JSONValue.self, forKey: key)
             }
@@ -192,9 +195,10 @@ public struct KT2Bundle: Sendable, Equatable, Decodable, Encodable, HealthSignIn
             public init(from decoder: any Decoder) throws {
                 let container = try HealthSignInCore.JSONCoding.members(of: decoder, notNull: ["mode"])
                 self.mode = try container.decodeIfPresent(Swift.String.self, forKey: "mode")
-                let declared: [Swift.String] = ["mode"]
                 var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-                for key in container.allKeys where !declared.contains(key.stringValue) {
+                let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+                    "mode"])
+                for key in undeclared {
                     additionalProperties[key.stringValue] = try container.decode(
                         HealthSignInCore.JSONValue.self, forKey: key)
                 }
@@ -238,9 +242,10 @@ public struct KT2Bundle: Sendable, Equatable, Decodable, Encodable, HealthSignIn
                 self.url = try container.decode(Swift.String.self, forKey: "url")
                 self.ifMatch = try container.decodeIfPresent(Swift.String.self, forKey: "ifMatch")
                 self.ifNoneExist = try container.decodeIfPresent(Swift.String.self, forKey: "ifNoneExist")
-                let declared: [Swift.String] = ["method", "url", "ifMatch", "ifNoneExist"]
                 var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-                for key in container.allKeys where !declared.contains(key.stringValue) {
+                let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+                    "method", "url", "ifMatch", "ifNoneExist"])
+                for key in undeclared {
                     additionalProperties[key.stringValue] = try container.decode(
                         HealthSignInCore.JSONValue.self, forKey: key)
                 }
@@ -283,9 +288,10 @@ public struct KT2Bundle: Sendable, Equatable, Decodable, Encodable, HealthSignIn
                 self.status = try container.decode(Swift.String.self, forKey: "status")
                 self.location = try container.decodeIfPresent(Swift.String.self, forKey: "location")
                 self.etag = try container.decodeIfPresent(Swift.String.self, forKey: "etag")
-                let declared: [Swift.String] = ["status", "location", "etag"]
                 var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-                for key in container.allKeys where !declared.contains(key.stringValue) {
+                let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+                    "status", "location", "etag"])
+                for key in undeclared {
                     additionalProperties[key.stringValue] = try container.decode(
                         HealthSignInCore.JSONValue.self, forKey: key)
                 }

@@ -51,9 +51,10 @@ public struct KT2CareTeam: Sendable, Equatable, Decodable, Encodable, HealthSign
         self.name = try container.decodeIfPresent(Swift.String.self, forKey: "name")
         self.subject = try container.decodeIfPresent(KT2Reference.self, forKey: "subject")
         self.participant = try container.decodeIfPresent([KT2CareTeam.Participant].self, forKey: "participant") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "meta", "extension", "identifier", "status", "name", "subject", "participant"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "meta", "extension", "identifier", "status", "name", "subject", "participant"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties
@@ -149,9 +150,10 @@ public struct KT2CareTeam: Sendable, Equatable, Decodable, Encodable, HealthSign
             let container = try HealthSignInCore.JSONCoding.members(of: decoder, notNull: ["role", "member"])
             self.role = try container.decodeIfPresent([KT2CodeableConcept].self, forKey: "role") ?? []
             self.member = try container.decodeIfPresent(KT2Reference.self, forKey: "member")
-            let declared: [Swift.String] = ["role", "member"]
             var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-            for key in container.allKeys where !declared.contains(key.stringValue) {
+            let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+                "role", "member"])
+            for key in undeclared {
                 additionalProperties[key.stringValue] = try container.decode(
                     HealthSignInCore.JSONValue.self, forKey: key)
             }

@@ -26,9 +26,10 @@ public struct KT2CodeableConcept: Sendable, Equatable, Decodable, Encodable {
         let container = try HealthSignInCore.JSONCoding.members(of: decoder, notNull: ["coding", "text"])
         self.coding = try container.decodeIfPresent([KT2Coding].self, forKey: "coding") ?? []
         self.text = try container.decodeIfPresent(Swift.String.self, forKey: "text")
-        let declared: [Swift.String] = ["coding", "text"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "coding", "text"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -34,9 +34,10 @@ public struct KT2Coding: Sendable, Equatable, Decodable, Encodable {
         self.version = try container.decodeIfPresent(Swift.String.self, forKey: "version")
         self.code = try container.decodeIfPresent(Swift.String.self, forKey: "code")
         self.display = try container.decodeIfPresent(Swift.String.self, forKey: "display")
-        let declared: [Swift.String] = ["system", "version", "code", "display"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "system", "version", "code", "display"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

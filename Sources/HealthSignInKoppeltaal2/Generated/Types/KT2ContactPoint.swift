@@ -29,9 +29,10 @@ public struct KT2ContactPoint: Sendable, Equatable, Decodable, Encodable {
         self.system = try container.decodeIfPresent(Swift.String.self, forKey: "system")
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: "value")
         self.use = try container.decodeIfPresent(Swift.String.self, forKey: "use")
-        let declared: [Swift.String] = ["system", "value", "use"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "system", "value", "use"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

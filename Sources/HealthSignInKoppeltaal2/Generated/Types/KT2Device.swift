@@ -44,9 +44,10 @@ public struct KT2Device: Sendable, Equatable, Decodable, Encodable, HealthSignIn
         self.identifier = try container.decode([KT2Identifier].self, forKey: "identifier")
         self.status = try container.decode(KT2Device.Status.self, forKey: "status")
         self.deviceName = try container.decodeIfPresent([KT2Device.DeviceName].self, forKey: "deviceName") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "meta", "extension", "identifier", "status", "deviceName"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "meta", "extension", "identifier", "status", "deviceName"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties
@@ -134,9 +135,10 @@ public struct KT2Device: Sendable, Equatable, Decodable, Encodable, HealthSignIn
             let container = try decoder.container(keyedBy: HealthSignInCore.AnyCodingKey.self)
             self.name = try container.decode(Swift.String.self, forKey: "name")
             self.type = try container.decode(Swift.String.self, forKey: "type")
-            let declared: [Swift.String] = ["name", "type"]
             var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-            for key in container.allKeys where !declared.contains(key.stringValue) {
+            let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+                "name", "type"])
+            for key in undeclared {
                 additionalProperties[key.stringValue] = try container.decode(
                     HealthSignInCore.JSONValue.self, forKey: key)
             }

@@ -54,9 +54,11 @@ public struct KT2Endpoint: Sendable, Equatable, Decodable, Encodable, HealthSign
         self.name = try container.decodeIfPresent(Swift.String.self, forKey: "name")
         self.payloadType = try container.decode([KT2CodeableConcept].self, forKey: "payloadType")
         self.address = try container.decode(Swift.String.self, forKey: "address")
-        let declared: [Swift.String] = ["resourceType", "id", "meta", "extension", "identifier", "status", "connectionType", "name", "payloadType", "address"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "meta", "extension", "identifier", "status", "connectionType", "name", "payloadType",
+            "address"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

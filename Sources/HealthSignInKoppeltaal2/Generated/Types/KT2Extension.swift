@@ -51,9 +51,11 @@ public struct KT2Extension: Sendable, Equatable, Decodable, Encodable {
         self.valueCode = try container.decodeIfPresent(Swift.String.self, forKey: "valueCode")
         self.valueBoolean = try container.decodeIfPresent(Swift.Bool.self, forKey: "valueBoolean")
         self.valueCanonical = try container.decodeIfPresent(Swift.String.self, forKey: "valueCanonical")
-        let declared: [Swift.String] = ["url", "valueReference", "valueId", "valueString", "valueUri", "valueCode", "valueBoolean", "valueCanonical"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "url", "valueReference", "valueId", "valueString", "valueUri", "valueCode", "valueBoolean", "valueCanonical"
+        ])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

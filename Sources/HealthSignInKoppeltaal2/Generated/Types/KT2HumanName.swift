@@ -41,9 +41,10 @@ public struct KT2HumanName: Sendable, Equatable, Decodable, Encodable {
         self.given = try container.decodeIfPresent([Swift.String].self, forKey: "given") ?? []
         self.prefix = try container.decodeIfPresent([Swift.String].self, forKey: "prefix") ?? []
         self.suffix = try container.decodeIfPresent([Swift.String].self, forKey: "suffix") ?? []
-        let declared: [Swift.String] = ["use", "text", "family", "given", "prefix", "suffix"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "use", "text", "family", "given", "prefix", "suffix"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -34,9 +34,10 @@ public struct KT2Identifier: Sendable, Equatable, Decodable, Encodable {
         self.system = try container.decodeIfPresent(Swift.String.self, forKey: "system")
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: "value")
         self.type = try container.decodeIfPresent(KT2CodeableConcept.self, forKey: "type")
-        let declared: [Swift.String] = ["use", "system", "value", "type"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "use", "system", "value", "type"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -34,9 +34,10 @@ public struct KT2Meta: Sendable, Equatable, Decodable, Encodable {
         self.lastUpdated = try container.decodeIfPresent(Swift.String.self, forKey: "lastUpdated")
         self.profile = try container.decodeIfPresent([Swift.String].self, forKey: "profile") ?? []
         self.source = try container.decodeIfPresent(Swift.String.self, forKey: "source")
-        let declared: [Swift.String] = ["versionId", "lastUpdated", "profile", "source"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "versionId", "lastUpdated", "profile", "source"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

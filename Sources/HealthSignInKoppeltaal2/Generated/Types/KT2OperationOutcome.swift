@@ -35,9 +35,10 @@ public struct KT2OperationOutcome: Sendable, Equatable, Decodable, Encodable {
         self.meta = try container.decodeIfPresent(KT2Meta.self, forKey: "meta")
         self.`extension` = try container.decodeIfPresent([KT2Extension].self, forKey: "extension") ?? []
         self.issue = try container.decode([KT2OperationOutcomeIssue].self, forKey: "issue")
-        let declared: [Swift.String] = ["resourceType", "id", "meta", "extension", "issue"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "meta", "extension", "issue"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

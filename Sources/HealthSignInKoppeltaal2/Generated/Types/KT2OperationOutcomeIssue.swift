@@ -38,9 +38,10 @@ public struct KT2OperationOutcomeIssue: Sendable, Equatable, Decodable, Encodabl
         self.details = try container.decodeIfPresent(KT2CodeableConcept.self, forKey: "details")
         self.diagnostics = try container.decodeIfPresent(Swift.String.self, forKey: "diagnostics")
         self.expression = try container.decodeIfPresent([Swift.String].self, forKey: "expression") ?? []
-        let declared: [Swift.String] = ["severity", "code", "details", "diagnostics", "expression"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "severity", "code", "details", "diagnostics", "expression"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -26,9 +26,10 @@ public struct KT2Period: Sendable, Equatable, Decodable, Encodable {
         let container = try HealthSignInCore.JSONCoding.members(of: decoder, notNull: ["start", "end"])
         self.start = try container.decodeIfPresent(Swift.String.self, forKey: "start")
         self.end = try container.decodeIfPresent(Swift.String.self, forKey: "end")
-        let declared: [Swift.String] = ["start", "end"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "start", "end"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

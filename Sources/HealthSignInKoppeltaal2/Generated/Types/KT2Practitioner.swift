@@ -54,9 +54,11 @@ public struct KT2Practitioner: Sendable, Equatable, Decodable, Encodable {
         self.telecom = try container.decodeIfPresent([KT2ContactPoint].self, forKey: "telecom") ?? []
         self.gender = try container.decodeIfPresent(Swift.String.self, forKey: "gender")
         self.birthDate = try container.decodeIfPresent(Swift.String.self, forKey: "birthDate")
-        let declared: [Swift.String] = ["resourceType", "id", "meta", "extension", "identifier", "active", "name", "telecom", "gender", "birthDate"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "meta", "extension", "identifier", "active", "name", "telecom", "gender", "birthDate"
+        ])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

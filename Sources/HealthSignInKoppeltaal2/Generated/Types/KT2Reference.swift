@@ -34,9 +34,10 @@ public struct KT2Reference: Sendable, Equatable, Decodable, Encodable {
         self.type = try container.decodeIfPresent(Swift.String.self, forKey: "type")
         self.display = try container.decodeIfPresent(Swift.String.self, forKey: "display")
         self.identifier = try container.decodeIfPresent(KT2Identifier.self, forKey: "identifier")
-        let declared: [Swift.String] = ["reference", "type", "display", "identifier"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "reference", "type", "display", "identifier"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -62,9 +62,11 @@ public struct KT2RelatedPerson: Sendable, Equatable, Decodable, Encodable {
         self.birthDate = try container.decodeIfPresent(Swift.String.self, forKey: "birthDate")
         self.patient = try container.decode(KT2Reference.self, forKey: "patient")
         self.relationship = try container.decodeIfPresent([KT2CodeableConcept].self, forKey: "relationship") ?? []
-        let declared: [Swift.String] = ["resourceType", "id", "meta", "extension", "identifier", "active", "name", "telecom", "gender", "birthDate", "patient", "relationship"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "meta", "extension", "identifier", "active", "name", "telecom", "gender", "birthDate",
+            "patient", "relationship"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -52,9 +52,10 @@ public struct KT2Subscription: Sendable, Equatable, Decodable, Encodable, Health
         self.criteria = try container.decode(Swift.String.self, forKey: "criteria")
         self.error = try container.decodeIfPresent(Swift.String.self, forKey: "error")
         self.channel = try container.decode(KT2Subscription.Channel.self, forKey: "channel")
-        let declared: [Swift.String] = ["resourceType", "id", "meta", "extension", "status", "reason", "criteria", "error", "channel"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "meta", "extension", "status", "reason", "criteria", "error", "channel"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties
@@ -145,9 +146,10 @@ public struct KT2Subscription: Sendable, Equatable, Decodable, Encodable, Health
             try container.expectConstant("rest-hook", forKey: "type", required: true)
             self.endpoint = try container.decodeIfPresent(Swift.String.self, forKey: "endpoint")
             self.header = try container.decodeIfPresent([Swift.String].self, forKey: "header") ?? []
-            let declared: [Swift.String] = ["type", "endpoint", "header"]
             var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-            for key in container.allKeys where !declared.contains(key.stringValue) {
+            let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+                "type", "endpoint", "header"])
+            for key in undeclared {
                 additionalProperties[key.stringValue] = try container.decode(
                     HealthSignInCore.JSONValue.self, forKey: key)
             }

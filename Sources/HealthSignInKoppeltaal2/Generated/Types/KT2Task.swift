@@ -84,9 +84,12 @@ public struct KT2Task: Sendable, Equatable, Decodable, Encodable, HealthSignInCo
         self.requester = try container.decodeIfPresent(KT2Reference.self, forKey: "requester")
         self.owner = try container.decode(KT2Reference.self, forKey: "owner")
         self.executionPeriod = try container.decodeIfPresent(KT2Period.self, forKey: "executionPeriod")
-        let declared: [Swift.String] = ["resourceType", "id", "meta", "extension", "identifier", "instantiatesCanonical", "partOf", "status", "intent", "priority", "code", "description", "for", "authoredOn", "lastModified", "requester", "owner", "executionPeriod"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "resourceType", "id", "meta", "extension", "identifier", "instantiatesCanonical", "partOf", "status",
+            "intent", "priority", "code", "description", "for", "authoredOn", "lastModified", "requester", "owner",
+            "executionPeriod"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -72,9 +72,10 @@ public enum Introspect {
             self.sub = try container.decodeIfPresent(Swift.String.self, forKey: "sub")
             self.iss = try container.decodeIfPresent(Swift.String.self, forKey: "iss")
             self.jti = try container.decodeIfPresent(Swift.String.self, forKey: "jti")
-            let declared: [Swift.String] = ["active", "scope", "client_id", "username", "token_type", "exp", "iat", "nbf", "sub", "iss", "jti"]
             var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-            for key in container.allKeys where !declared.contains(key.stringValue) {
+            let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+                "active", "scope", "client_id", "username", "token_type", "exp", "iat", "nbf", "sub", "iss", "jti"])
+            for key in undeclared {
                 additionalProperties[key.stringValue] = try container.decode(
                     HealthSignInCore.JSONValue.self, forKey: key)
             }

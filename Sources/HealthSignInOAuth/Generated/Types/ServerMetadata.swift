@@ -95,9 +95,14 @@ public struct ServerMetadata: Sendable, Equatable, Decodable {
             [Swift.String].self, forKey: "code_challenge_methods_supported") ?? []
         self.authorizationResponseIssParameterSupported = try container.decodeIfPresent(
             Swift.Bool.self, forKey: "authorization_response_iss_parameter_supported")
-        let declared: [Swift.String] = ["issuer", "authorization_endpoint", "token_endpoint", "jwks_uri", "registration_endpoint", "scopes_supported", "response_types_supported", "grant_types_supported", "token_endpoint_auth_methods_supported", "token_endpoint_auth_signing_alg_values_supported", "id_token_signing_alg_values_supported", "revocation_endpoint", "introspection_endpoint", "code_challenge_methods_supported", "authorization_response_iss_parameter_supported"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "issuer", "authorization_endpoint", "token_endpoint", "jwks_uri", "registration_endpoint",
+            "scopes_supported", "response_types_supported", "grant_types_supported",
+            "token_endpoint_auth_methods_supported", "token_endpoint_auth_signing_alg_values_supported",
+            "id_token_signing_alg_values_supported", "revocation_endpoint", "introspection_endpoint",
+            "code_challenge_methods_supported", "authorization_response_iss_parameter_supported"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

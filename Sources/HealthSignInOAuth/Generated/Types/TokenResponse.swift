@@ -46,9 +46,10 @@ public struct TokenResponse: Sendable, Equatable, Decodable {
         self.scope = try container.decodeIfPresent(Swift.String.self, forKey: "scope")
         self.idToken = try container.decodeIfPresent(Swift.String.self, forKey: "id_token")
         self.issuedTokenType = try container.decodeIfPresent(Swift.String.self, forKey: "issued_token_type")
-        let declared: [Swift.String] = ["access_token", "token_type", "expires_in", "refresh_token", "scope", "id_token", "issued_token_type"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "access_token", "token_type", "expires_in", "refresh_token", "scope", "id_token", "issued_token_type"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

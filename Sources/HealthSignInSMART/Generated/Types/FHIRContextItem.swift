@@ -38,9 +38,10 @@ public struct FHIRContextItem: Sendable, Equatable, Decodable {
         self.identifier = try container.decodeIfPresent(FHIRIdentifier.self, forKey: "identifier")
         self.type = try container.decodeIfPresent(Swift.String.self, forKey: "type")
         self.role = try container.decodeIfPresent(Swift.String.self, forKey: "role")
-        let declared: [Swift.String] = ["reference", "canonical", "identifier", "type", "role"]
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        for key in container.allKeys where !declared.contains(key.stringValue) {
+        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+            "reference", "canonical", "identifier", "type", "role"])
+        for key in undeclared {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties
