@@ -59,6 +59,25 @@ final class JSONValueTests: XCTestCase {
         XCTAssertNotEqual(try parse("1"), try parse("1.0"), "numbers compare by text")
     }
 
+    /// Quotes, backslashes and control characters are escaped wherever they stand, with the short escapes where
+    /// JSON has one; everything else, non-ASCII included, is written as it is.
+    func testStringsEscapeExactlyWhatJSONRequires() throws {
+        let escapes: [(String, String)] = [
+            ("\"", #"\""#), ("\\", #"\\"#), ("\u{08}", #"\b"#), ("\u{0C}", #"\f"#), ("\n", #"\n"#), ("\r", #"\r"#),
+            ("\t", #"\t"#), ("\u{00}", #"\u0000"#), ("\u{1F}", #"\u001f"#), ("/", "/"), ("\u{7F}", "\u{7F}"), ("é😀", "é😀"),
+        ]
+        for (character, written) in escapes {
+            for (before, after) in [("", ""), ("ab", ""), ("", "cd"), ("a long run of text before it", "and after")] {
+                let value = JSONValue.string(before + character + after + character)
+                let expected = "\"" + before + written + after + written + "\""
+                XCTAssertEqual(String(decoding: value.serialized(), as: UTF8.self), expected)
+                XCTAssertEqual(try JSONValue.parse(value.serialized()), value)
+            }
+        }
+        let key = JSONValue.object(JSONObject([("k\"\n", .string(""))]))
+        XCTAssertEqual(String(decoding: key.serialized(), as: UTF8.self), #"{"k\"\n":""}"#)
+    }
+
     func testWhitespaceAndEscapeSpellingsAreNormalised() throws {
         let value = try parse(" {\n\t\"a\" : [ 1 , \"\\/\\u00e9\\u000A\\uD83D\\uDE00\" ] }\r\n")
         XCTAssertEqual(String(decoding: value.serialized(), as: UTF8.self), "{\"a\":[1,\"/é\\n😀\"]}")

@@ -155,26 +155,38 @@ public enum JSONValue: Sendable, Hashable {
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
     /// Appends `string` as a JSON string, escaped as ``serialized()`` documents.
+    ///
+    /// The bytes between escapes are appended a run at a time, which matters since most strings need none.
     static func writeString(_ string: String, to bytes: inout [UInt8]) {
+        var string = string
         bytes.append(UInt8(ascii: "\""))
-        for byte in string.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): bytes.append(contentsOf: #"\""#.utf8)
-            case UInt8(ascii: "\\"): bytes.append(contentsOf: #"\\"#.utf8)
-            case 0x08: bytes.append(contentsOf: #"\b"#.utf8)
-            case 0x0C: bytes.append(contentsOf: #"\f"#.utf8)
-            case 0x0A: bytes.append(contentsOf: #"\n"#.utf8)
-            case 0x0D: bytes.append(contentsOf: #"\r"#.utf8)
-            case 0x09: bytes.append(contentsOf: #"\t"#.utf8)
-            case 0x00..<0x20:
-                bytes.append(contentsOf: #"\u00"#.utf8)
-                bytes.append(hexDigits[Int(byte >> 4)])
-                bytes.append(hexDigits[Int(byte & 0x0F)])
-            default:
-                bytes.append(byte)
+        string.withUTF8 { utf8 in
+            var run = 0
+            for (position, byte) in utf8.enumerated()
+            where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run..<position]))
+                appendEscape(of: byte, to: &bytes)
+                run = position + 1
             }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run...]))
         }
         bytes.append(UInt8(ascii: "\""))
+    }
+
+    private static func appendEscape(of byte: UInt8, to bytes: inout [UInt8]) {
+        switch byte {
+        case UInt8(ascii: "\""): bytes.append(contentsOf: #"\""#.utf8)
+        case UInt8(ascii: "\\"): bytes.append(contentsOf: #"\\"#.utf8)
+        case 0x08: bytes.append(contentsOf: #"\b"#.utf8)
+        case 0x0C: bytes.append(contentsOf: #"\f"#.utf8)
+        case 0x0A: bytes.append(contentsOf: #"\n"#.utf8)
+        case 0x0D: bytes.append(contentsOf: #"\r"#.utf8)
+        case 0x09: bytes.append(contentsOf: #"\t"#.utf8)
+        default:
+            bytes.append(contentsOf: #"\u00"#.utf8)
+            bytes.append(hexDigits[Int(byte >> 4)])
+            bytes.append(hexDigits[Int(byte & 0x0F)])
+        }
     }
 }
 
