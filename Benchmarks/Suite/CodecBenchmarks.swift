@@ -15,7 +15,7 @@ import HealthSignInVital
 struct CodecBenchmarks {
     func run(into report: Report) throws {
         try xmlDecoding(into: report)
-        try adversarialXML(into: report)
+        try adversarialInput(into: report)
         try healthVaultEncoding(into: report)
         try json(into: report)
     }
@@ -67,53 +67,72 @@ struct CodecBenchmarks {
         }
     }
 
-    /// Documents built to make a reader quadratic: one element with many attributes, and many namespace
-    /// declarations on the root with a child per declaration that uses the first prefix declared.
-    static let adversarialShapes: [(name: String, document: @Sendable (Int) -> Data)] = [
-        (
-            "attributes on one element",
-            { count in Data(("<r" + (0..<count).map { " a\($0)='v'" }.joined() + "/>").utf8) }
-        ),
-        (
-            "xmlns declarations, each prefix used",
-            { count in
+    /// One document built to make a reader quadratic, and how it is read.
+    struct AdversarialShape: Sendable {
+        let section: String
+        let name: String
+        let document: @Sendable (Int) -> Data
+        let read: @Sendable (Data) throws -> Void
+    }
+
+    /// Documents built to make a reader quadratic: in XML, one element with many attributes, and many namespace
+    /// declarations on the root with a child per declaration that uses the first prefix declared; in JSON, a string of
+    /// escapes and an object of members a model keeps, each read as a token response.
+    static let adversarialShapes: [AdversarialShape] = [
+        AdversarialShape(
+            section: "XML", name: "attributes on one element",
+            document: { count in Data(("<r" + (0..<count).map { " a\($0)='v'" }.joined() + "/>").utf8) },
+            read: { _ = try XMLTree.parse($0, limits: adversarialLimits) }),
+        AdversarialShape(
+            section: "XML", name: "xmlns declarations, each prefix used",
+            document: { count in
                 let declarations = (0..<count).map { " xmlns:p\($0)='urn:\($0)'" }.joined()
                 return Data(("<r\(declarations)>" + String(repeating: "<p0:c/>", count: count) + "</r>").utf8)
-            }
-        ),
+            },
+            read: { _ = try XMLTree.parse($0, limits: adversarialLimits) }),
+        AdversarialShape(
+            section: "JSON", name: "escapes in one string",
+            document: { count in
+                Data(("{\"access_token\":\"" + String(repeating: #"\"\n"#, count: count) + "\"}").utf8)
+            },
+            read: { _ = try JSONCoding.decode(HealthSignInOAuth.TokenResponse.self, from: $0) }),
+        AdversarialShape(
+            section: "JSON", name: "members a model keeps",
+            document: { count in
+                Data(("{\"access_token\":\"a\"" + (0..<count).map { ",\"m\($0)\":\($0)" }.joined() + "}").utf8)
+            },
+            read: { _ = try JSONCoding.decode(HealthSignInOAuth.TokenResponse.self, from: $0) }),
     ]
 
     /// Limits high enough for the largest adversarial document.
     static let adversarialLimits = XMLLimits(
         maximumAttributesPerElement: 200_000, maximumNamespaceDeclarations: 200_000)
 
-    /// Builds and parses one adversarial document: what `--parse-adversarial SHAPE:COUNT` runs in a process of its
+    /// Builds and reads one adversarial document: what `--parse-adversarial SHAPE:COUNT` runs in a process of its
     /// own, whose instructions are counted.
     static func parseAdversarial(_ argument: String) throws {
         let parts = argument.split(separator: ":")
         guard parts.count == 2, let shape = Int(parts[0]), adversarialShapes.indices.contains(shape),
             let count = Int(parts[1])
         else { throw BenchmarkError.missing("SHAPE:COUNT after --parse-adversarial") }
-        _ = try XMLTree.parse(adversarialShapes[shape].document(count), limits: adversarialLimits)
+        try adversarialShapes[shape].read(adversarialShapes[shape].document(count))
     }
 
-    /// Linear work shows as a constant time per attribute or declaration from 10^3 to 10^5. The times are reported;
-    /// the budget is on instructions, which the machine's load and its caches do not move: the instructions each item
-    /// adds from 10^4 to 10^5 items over those it adds from 10^3 to 10^4.
-    private func adversarialXML(into report: Report) throws {
+    /// Linear work shows as a constant time per item from 10^3 to 10^5. The times are reported; the budget is on
+    /// instructions, which the machine's load and its caches do not move: the instructions each item adds from 10^4
+    /// to 10^5 items over those it adds from 10^3 to 10^4.
+    private func adversarialInput(into report: Report) throws {
         for (index, shape) in Self.adversarialShapes.enumerated() {
             var smallest: Double?
             for count in [1_000, 10_000, 100_000] {
                 let document = shape.document(count)
-                let seconds = try Harness.measure(runs: count >= 100_000 ? 5 : 11) {
-                    _ = try XMLTree.parse(document, limits: Self.adversarialLimits)
-                }
+                let seconds = try Harness.measure(runs: count >= 100_000 ? 5 : 11) { try shape.read(document) }
                 let perItem = seconds.scaled(by: 1e9 / Double(count))
                 let growth = smallest.map { perItem.median / $0 }
                 smallest = smallest ?? perItem.median
                 report.add(
                     Row(
-                        section: "XML", metric: "adversarial: \(count) \(shape.name)", unit: "ns per item",
+                        section: shape.section, metric: "adversarial: \(count) \(shape.name)", unit: "ns per item",
                         summary: perItem, note: growth.map { String(format: "%.2f× per item at 10^3", $0) }))
             }
             let counts = try [1_000, 10_000, 100_000].map { count in
@@ -126,7 +145,7 @@ struct CodecBenchmarks {
             let second = (counts[2] - counts[1]) / 90_000
             report.add(
                 Row(
-                    section: "XML",
+                    section: shape.section,
                     metric: "adversarial: \(shape.name), instructions per item, 10^4–10^5 over 10^3–10^4",
                     unit: "ratio", summary: Summary([second / first]),
                     budget: "≤ \(Budgets.adversarialGrowth) (linear)",

@@ -64,7 +64,8 @@ final class JSONValueTests: XCTestCase {
     func testStringsEscapeExactlyWhatJSONRequires() throws {
         let escapes: [(String, String)] = [
             ("\"", #"\""#), ("\\", #"\\"#), ("\u{08}", #"\b"#), ("\u{0C}", #"\f"#), ("\n", #"\n"#), ("\r", #"\r"#),
-            ("\t", #"\t"#), ("\u{00}", #"\u0000"#), ("\u{1F}", #"\u001f"#), ("/", "/"), ("\u{7F}", "\u{7F}"), ("é😀", "é😀"),
+            ("\t", #"\t"#), ("\u{00}", #"\u0000"#), ("\u{1F}", #"\u001f"#), ("/", "/"), ("\u{7F}", "\u{7F}"),
+            ("é😀", "é😀"),
         ]
         for (character, written) in escapes {
             for (before, after) in [("", ""), ("ab", ""), ("", "cd"), ("a long run of text before it", "and after")] {
@@ -74,6 +75,8 @@ final class JSONValueTests: XCTestCase {
                 XCTAssertEqual(try JSONValue.parse(value.serialized()), value)
             }
         }
+        let many = (0..<1_000).map { "\($0)\"\n" }.joined()
+        XCTAssertEqual(try JSONValue.parse(JSONValue.string(many).serialized()), .string(many), "escapes between runs")
         let key = JSONValue.object(JSONObject([("k\"\n", .string(""))]))
         XCTAssertEqual(String(decoding: key.serialized(), as: UTF8.self), #"{"k\"\n":""}"#)
     }

@@ -701,26 +701,25 @@ struct JSONValueParser {
         let quote = index
         index += 1
         var run = index
-        // Bytes of the string so far, once an escape means it is no longer one run of the input.
-        var decoded: [UInt8]?
+        // Bytes of the string so far, once an escape (which adds at least one byte) means it is no longer one run
+        // of the input. Appended to in place: a copy for each escape would make a string of escapes quadratic.
+        var decoded: [UInt8] = []
         while true {
             guard index < bytes.count else { throw JSONValueError(.unterminatedString, offset: quote) }
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 let string: String
-                if var buffer = decoded {
-                    buffer.append(contentsOf: bytes[run..<index])
-                    string = String(decoding: buffer, as: UTF8.self)
+                if !decoded.isEmpty {
+                    decoded.append(contentsOf: bytes[run..<index])
+                    string = String(decoding: decoded, as: UTF8.self)
                 } else {
                     string = String(decoding: bytes[run..<index], as: UTF8.self)
                 }
                 index += 1
                 return string
             } else if byte == UInt8(ascii: "\\") {
-                var buffer = decoded ?? []
-                buffer.append(contentsOf: bytes[run..<index])
-                try escape(into: &buffer)
-                decoded = buffer
+                decoded.append(contentsOf: bytes[run..<index])
+                try escape(into: &decoded)
                 run = index
             } else if byte < 0x20 {
                 throw failure(.controlCharacterInString)

@@ -116,6 +116,8 @@ final class JSONValueDecoding: Decoder {
 
     /// The value of the last member called `name`, when this node is an object with a keyed container.
     func member(named name: String) -> JSONValue? {
+        // A local copy: each access to the stored property would be checked for exclusive access.
+        let members = self.members
         if members.count <= Self.linearLookupLimit {
             var position = members.count
             while position > 0 {

@@ -65,11 +65,11 @@ enum JSONEncodedValue {
         case .object(let object):
             try Self.enter(depth)
             bytes.append(UInt8(ascii: "{"))
-            for (position, key) in object.members.keys.sorted(by: Self.precedes).enumerated() {
+            for (position, member) in object.members.sorted(by: { Self.precedes($0.key, $1.key) }).enumerated() {
                 if position > 0 { bytes.append(UInt8(ascii: ",")) }
-                JSONValue.writeString(key, to: &bytes)
+                JSONValue.writeString(member.key, to: &bytes)
                 bytes.append(UInt8(ascii: ":"))
-                try object.members[key]?.write(to: &bytes, depth: depth + 1)
+                try member.value.write(to: &bytes, depth: depth + 1)
             }
             bytes.append(UInt8(ascii: "}"))
         }
