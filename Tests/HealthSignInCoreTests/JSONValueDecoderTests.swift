@@ -86,9 +86,8 @@ final class JSONValueDecoderTests: XCTestCase {
             expiresIn = try container.decodeLenientIfPresent(Int.self, forKey: "expires_in")
             scope = try container.decodeIfPresent(String.self, forKey: "scope")
             var additionalProperties: [String: JSONValue] = [:]
-            let undeclared = JSONCoding.undeclaredKeys(
-                of: decoder, in: container, besides: ["access_token", "token_type", "expires_in", "scope"])
-            for key in undeclared {
+            let declared = ["access_token", "token_type", "expires_in", "scope"]
+            for key in try JSONCoding.undeclaredKeys(of: decoder, besides: declared) {
                 additionalProperties[key.stringValue] = try container.decode(JSONValue.self, forKey: key)
             }
             self.additionalProperties = additionalProperties

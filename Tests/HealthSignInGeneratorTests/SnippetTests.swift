@@ -351,8 +351,7 @@ final class SnippetTests: XCTestCase {
                         let container = try HealthSignInCore.JSONCoding.members(of: decoder, notNull: ["id"])
                         self.id = try container.decodeIfPresent(Swift.String.self, forKey: "id")
                         var additionalProperties: [Swift.String: Swift.Int] = [:]
-                        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: ["id"])
-                        for key in undeclared {
+                        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: ["id"]) {
                             additionalProperties[key.stringValue] = try container.decode(Swift.Int.self, forKey: key)
                         }
                         self.additionalProperties = additionalProperties

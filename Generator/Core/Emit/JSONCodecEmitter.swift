@@ -102,11 +102,12 @@ struct JSONCodecEmitter: CodecEmitter {
             }
             if let extra {
                 p.line("var additionalProperties: [Swift.String: \(extra.swiftType)] = [:]")
-                let undeclared = "HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: ["
-                p.call("let undeclared = " + undeclared, declared, "])")
-                p.block("for key in undeclared") { p in
+                let undeclared = "for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: ["
+                p.call(undeclared, declared, "]) {")
+                p.indented { p in
                     p.line("additionalProperties[key.stringValue] = \(read(extra, from: "container", key: "key"))")
                 }
+                p.line("}")
                 if delegating {
                     arguments.append("additionalProperties: additionalProperties")
                 } else {

@@ -62,15 +62,16 @@ import HealthSignInSchemaSemantics
             .init(codingPath: container.codingPath + [key], debugDescription: "null, which the schema does not allow"))
     }
 
-    /// The keys of the members of the JSON object `container` reads from `decoder`, other than `declared`, each
-    /// once, in the order they first appear: the members a type keeps beyond its properties.
+    /// The keys of the members of the JSON object `decoder` reads, other than `declared`, each once, in the order
+    /// they first appear: the members a type keeps beyond its properties.
     ///
-    /// The same as filtering `container.allKeys`, without the runtime's own reader making and casting every key.
-    public static func undeclaredKeys(
-        of decoder: any Decoder, in container: KeyedDecodingContainer<AnyCodingKey>, besides declared: [String]
-    ) -> [AnyCodingKey] {
+    /// The same as filtering the keyed container's `allKeys`, without the runtime's own reader making and casting
+    /// every key.
+    public static func undeclaredKeys(of decoder: any Decoder, besides declared: [String]) throws -> [AnyCodingKey] {
         guard let reader = decoder as? JSONValueDecoding else {
-            return container.allKeys.filter { !declared.contains($0.stringValue) }
+            return try decoder.container(keyedBy: AnyCodingKey.self).allKeys.filter {
+                !declared.contains($0.stringValue)
+            }
         }
         var keys: [AnyCodingKey] = []
         var seen = Set<String>()

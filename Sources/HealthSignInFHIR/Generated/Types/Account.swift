@@ -115,11 +115,11 @@ public struct Account: Sendable, Equatable, Decodable, Encodable, HealthSignInCo
         self.guarantor = try container.decodeIfPresent([AccountGuarantor].self, forKey: "guarantor") ?? []
         self.partOf = try container.decodeIfPresent(Reference.self, forKey: "partOf")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "status", "_status", "type", "name", "_name",
-            "subject", "servicePeriod", "coverage", "owner", "description", "_description", "guarantor", "partOf"])
-        for key in undeclared {
+            "subject", "servicePeriod", "coverage", "owner", "description", "_description", "guarantor", "partOf"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

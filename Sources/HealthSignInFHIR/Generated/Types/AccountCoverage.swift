@@ -43,9 +43,9 @@ public struct AccountCoverage: Sendable, Equatable, Decodable, Encodable, Health
         self.priority = try container.decodeIfPresent(Swift.Int.self, forKey: "priority")
         self.priorityElement = try container.decodeIfPresent(Element.self, forKey: "_priority")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "coverage", "priority", "_priority"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "coverage", "priority", "_priority"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

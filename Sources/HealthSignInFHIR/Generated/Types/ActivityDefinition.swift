@@ -362,7 +362,7 @@ public struct ActivityDefinition: Sendable, Equatable, Decodable, Encodable, Hea
         self.dynamicValue = try container.decodeIfPresent(
             [ActivityDefinitionDynamicValue].self, forKey: "dynamicValue") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "url", "_url", "identifier", "version", "_version", "name",
             "_name", "title", "_title", "subtitle", "_subtitle", "status", "_status", "experimental", "_experimental",
@@ -374,8 +374,8 @@ public struct ActivityDefinition: Sendable, Equatable, Decodable, Encodable, Hea
             "doNotPerform", "_doNotPerform", "timingTiming", "timingDateTime", "_timingDateTime", "timingAge",
             "timingPeriod", "timingRange", "timingDuration", "location", "participant", "productReference",
             "productCodeableConcept", "quantity", "dosage", "bodySite", "specimenRequirement", "observationRequirement",
-            "observationResultRequirement", "transform", "_transform", "dynamicValue"])
-        for key in undeclared {
+            "observationResultRequirement", "transform", "_transform", "dynamicValue"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

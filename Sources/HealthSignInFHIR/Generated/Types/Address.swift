@@ -96,10 +96,10 @@ public struct Address: Sendable, Equatable, Decodable, Encodable, HealthSignInCo
         self.countryElement = try container.decodeIfPresent(Element.self, forKey: "_country")
         self.period = try container.decodeIfPresent(Period.self, forKey: "period")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "use", "_use", "type", "_type", "text", "_text", "line", "_line", "city", "_city",
-            "district", "_district", "state", "_state", "postalCode", "_postalCode", "country", "_country", "period"])
-        for key in undeclared {
+            "district", "_district", "state", "_state", "postalCode", "_postalCode", "country", "_country", "period"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -160,13 +160,13 @@ public struct AdverseEvent: Sendable, Equatable, Decodable, Encodable, HealthSig
         self.referenceDocument = try container.decodeIfPresent([Reference].self, forKey: "referenceDocument") ?? []
         self.study = try container.decodeIfPresent([Reference].self, forKey: "study") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "actuality", "_actuality", "category", "event",
             "subject", "encounter", "date", "_date", "detected", "_detected", "recordedDate", "_recordedDate",
             "resultingCondition", "location", "seriousness", "severity", "outcome", "recorder", "contributor",
-            "suspectEntity", "subjectMedicalHistory", "referenceDocument", "study"])
-        for key in undeclared {
+            "suspectEntity", "subjectMedicalHistory", "referenceDocument", "study"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -39,9 +39,9 @@ public struct AdverseEventSuspectEntity: Sendable, Equatable, Decodable, Encodab
         self.causality = try container.decodeIfPresent(
             [AdverseEventSuspectEntityCausality].self, forKey: "causality") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "instance", "causality"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "instance", "causality"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

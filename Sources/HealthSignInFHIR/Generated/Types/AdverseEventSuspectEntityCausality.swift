@@ -51,10 +51,10 @@ public struct AdverseEventSuspectEntityCausality: Sendable, Equatable, Decodable
         self.author = try container.decodeIfPresent(Reference.self, forKey: "author")
         self.method = try container.decodeIfPresent(CodeableConcept.self, forKey: "method")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "assessment", "productRelatedness", "_productRelatedness", "author",
-            "method"])
-        for key in undeclared {
+            "method"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

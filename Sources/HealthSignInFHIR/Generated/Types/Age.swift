@@ -64,10 +64,10 @@ public struct Age: Sendable, Equatable, Decodable, Encodable, HealthSignInCore.S
         self.code = try container.decodeIfPresent(Swift.String.self, forKey: "code")
         self.codeElement = try container.decodeIfPresent(Element.self, forKey: "_code")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "value", "_value", "comparator", "_comparator", "unit", "_unit", "system", "_system",
-            "code", "_code"])
-        for key in undeclared {
+            "code", "_code"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

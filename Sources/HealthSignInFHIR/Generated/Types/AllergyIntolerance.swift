@@ -166,14 +166,14 @@ public struct AllergyIntolerance: Sendable, Equatable, Decodable, Encodable, Hea
         self.note = try container.decodeIfPresent([Annotation].self, forKey: "note") ?? []
         self.reaction = try container.decodeIfPresent([AllergyIntoleranceReaction].self, forKey: "reaction") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "clinicalStatus", "verificationStatus", "type",
             "_type", "category", "_category", "criticality", "_criticality", "code", "patient", "encounter",
             "onsetDateTime", "_onsetDateTime", "onsetAge", "onsetPeriod", "onsetRange", "onsetString", "_onsetString",
             "recordedDate", "_recordedDate", "recorder", "asserter", "lastOccurrence", "_lastOccurrence", "note",
-            "reaction"])
-        for key in undeclared {
+            "reaction"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

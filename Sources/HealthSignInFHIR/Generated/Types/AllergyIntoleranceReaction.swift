@@ -69,10 +69,10 @@ public struct AllergyIntoleranceReaction: Sendable, Equatable, Decodable, Encoda
         self.exposureRoute = try container.decodeIfPresent(CodeableConcept.self, forKey: "exposureRoute")
         self.note = try container.decodeIfPresent([Annotation].self, forKey: "note") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "substance", "manifestation", "description", "_description",
-            "onset", "_onset", "severity", "_severity", "exposureRoute", "note"])
-        for key in undeclared {
+            "onset", "_onset", "severity", "_severity", "exposureRoute", "note"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

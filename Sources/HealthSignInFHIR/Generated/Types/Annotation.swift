@@ -54,9 +54,9 @@ public struct Annotation: Sendable, Equatable, Decodable, Encodable, HealthSignI
         self.text = try container.decode(Swift.String.self, forKey: "text")
         self.textElement = try container.decodeIfPresent(Element.self, forKey: "_text")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "authorReference", "authorString", "_authorString", "time", "_time", "text", "_text"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "authorReference", "authorString", "_authorString", "time", "_time", "text", "_text"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

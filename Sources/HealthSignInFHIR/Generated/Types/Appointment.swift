@@ -184,14 +184,14 @@ public struct Appointment: Sendable, Equatable, Decodable, Encodable, HealthSign
         self.participant = try container.decode([AppointmentParticipant].self, forKey: "participant")
         self.requestedPeriod = try container.decodeIfPresent([Period].self, forKey: "requestedPeriod") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "status", "_status", "cancelationReason",
             "serviceCategory", "serviceType", "specialty", "appointmentType", "reasonCode", "reasonReference",
             "priority", "_priority", "description", "_description", "supportingInformation", "start", "_start", "end",
             "_end", "minutesDuration", "_minutesDuration", "slot", "created", "_created", "comment", "_comment",
-            "patientInstruction", "_patientInstruction", "basedOn", "participant", "requestedPeriod"])
-        for key in undeclared {
+            "patientInstruction", "_patientInstruction", "basedOn", "participant", "requestedPeriod"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -55,10 +55,10 @@ public struct AppointmentParticipant: Sendable, Equatable, Decodable, Encodable,
         self.statusElement = try container.decodeIfPresent(Element.self, forKey: "_status")
         self.period = try container.decodeIfPresent(Period.self, forKey: "period")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "type", "actor", "required", "_required", "status", "_status",
-            "period"])
-        for key in undeclared {
+            "period"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

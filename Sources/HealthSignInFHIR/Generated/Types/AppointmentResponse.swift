@@ -106,11 +106,11 @@ public struct AppointmentResponse: Sendable, Equatable, Decodable, Encodable, He
         self.comment = try container.decodeIfPresent(Swift.String.self, forKey: "comment")
         self.commentElement = try container.decodeIfPresent(Element.self, forKey: "_comment")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "appointment", "start", "_start", "end",
-            "_end", "participantType", "actor", "participantStatus", "_participantStatus", "comment", "_comment"])
-        for key in undeclared {
+            "_end", "participantType", "actor", "participantStatus", "_participantStatus", "comment", "_comment"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -85,10 +85,10 @@ public struct Attachment: Sendable, Equatable, Decodable, Encodable, HealthSignI
         self.creation = try container.decodeIfPresent(Swift.String.self, forKey: "creation")
         self.creationElement = try container.decodeIfPresent(Element.self, forKey: "_creation")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "contentType", "_contentType", "language", "_language", "data", "_data", "url", "_url",
-            "size", "_size", "hash", "_hash", "title", "_title", "creation", "_creation"])
-        for key in undeclared {
+            "size", "_size", "hash", "_hash", "title", "_title", "creation", "_creation"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -117,12 +117,12 @@ public struct AuditEvent: Sendable, Equatable, Decodable, Encodable, HealthSignI
         self.source = try container.decode(AuditEventSource.self, forKey: "source")
         self.entity = try container.decodeIfPresent([AuditEventEntity].self, forKey: "entity") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "type", "subtype", "action", "_action", "period", "recorded",
             "_recorded", "outcome", "_outcome", "outcomeDesc", "_outcomeDesc", "purposeOfEvent", "agent", "source",
-            "entity"])
-        for key in undeclared {
+            "entity"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -84,10 +84,10 @@ public struct AuditEventAgent: Sendable, Equatable, Decodable, Encodable, Health
         self.network = try container.decodeIfPresent(AuditEventAgentNetwork.self, forKey: "network")
         self.purposeOfUse = try container.decodeIfPresent([CodeableConcept].self, forKey: "purposeOfUse") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "type", "role", "who", "altId", "_altId", "name", "_name",
-            "requestor", "_requestor", "location", "policy", "_policy", "media", "network", "purposeOfUse"])
-        for key in undeclared {
+            "requestor", "_requestor", "location", "policy", "_policy", "media", "network", "purposeOfUse"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -75,10 +75,10 @@ public struct AuditEventEntity: Sendable, Equatable, Decodable, Encodable, Healt
         self.queryElement = try container.decodeIfPresent(Element.self, forKey: "_query")
         self.detail = try container.decodeIfPresent([AuditEventEntityDetail].self, forKey: "detail") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "what", "type", "role", "lifecycle", "securityLabel", "name",
-            "_name", "description", "_description", "query", "_query", "detail"])
-        for key in undeclared {
+            "_name", "description", "_description", "query", "_query", "detail"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -54,10 +54,10 @@ public struct AuditEventEntityDetail: Sendable, Equatable, Decodable, Encodable,
         self.valueBase64Binary = try container.decodeIfPresent(Swift.String.self, forKey: "valueBase64Binary")
         self.valueBase64BinaryElement = try container.decodeIfPresent(Element.self, forKey: "_valueBase64Binary")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "type", "_type", "valueString", "_valueString", "valueBase64Binary",
-            "_valueBase64Binary"])
-        for key in undeclared {
+            "_valueBase64Binary"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -45,9 +45,9 @@ public struct AuditEventSource: Sendable, Equatable, Decodable, Encodable, Healt
         self.observer = try container.decode(Reference.self, forKey: "observer")
         self.type = try container.decodeIfPresent([Coding].self, forKey: "type") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "site", "_site", "observer", "type"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "site", "_site", "observer", "type"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

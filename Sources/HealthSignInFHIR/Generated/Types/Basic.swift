@@ -84,11 +84,11 @@ public struct Basic: Sendable, Equatable, Decodable, Encodable, HealthSignInCore
         self.createdElement = try container.decodeIfPresent(Element.self, forKey: "_created")
         self.author = try container.decodeIfPresent(Reference.self, forKey: "author")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "code", "subject", "created", "_created",
-            "author"])
-        for key in undeclared {
+            "author"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

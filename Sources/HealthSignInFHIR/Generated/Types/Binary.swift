@@ -66,10 +66,10 @@ public struct Binary: Sendable, Equatable, Decodable, Encodable, HealthSignInCor
         self.data = try container.decodeIfPresent(Swift.String.self, forKey: "data")
         self.dataElement = try container.decodeIfPresent(Element.self, forKey: "_data")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language",
-            "contentType", "_contentType", "securityContext", "data", "_data"])
-        for key in undeclared {
+            "contentType", "_contentType", "securityContext", "data", "_data"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

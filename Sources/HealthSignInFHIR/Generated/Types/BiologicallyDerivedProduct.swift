@@ -121,12 +121,12 @@ public struct BiologicallyDerivedProduct: Sendable, Equatable, Decodable, Encoda
             BiologicallyDerivedProductManipulation.self, forKey: "manipulation")
         self.storage = try container.decodeIfPresent([BiologicallyDerivedProductStorage].self, forKey: "storage") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "productCategory", "_productCategory",
             "productCode", "status", "_status", "request", "quantity", "_quantity", "parent", "collection",
-            "processing", "manipulation", "storage"])
-        for key in undeclared {
+            "processing", "manipulation", "storage"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

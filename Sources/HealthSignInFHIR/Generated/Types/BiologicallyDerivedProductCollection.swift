@@ -51,10 +51,10 @@ public struct BiologicallyDerivedProductCollection: Sendable, Equatable, Decodab
         self.collectedDateTimeElement = try container.decodeIfPresent(Element.self, forKey: "_collectedDateTime")
         self.collectedPeriod = try container.decodeIfPresent(Period.self, forKey: "collectedPeriod")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "collector", "source", "collectedDateTime", "_collectedDateTime",
-            "collectedPeriod"])
-        for key in undeclared {
+            "collectedPeriod"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -58,10 +58,10 @@ public struct BiologicallyDerivedProductProcessing: Sendable, Equatable, Decodab
         self.timeDateTimeElement = try container.decodeIfPresent(Element.self, forKey: "_timeDateTime")
         self.timePeriod = try container.decodeIfPresent(Period.self, forKey: "timePeriod")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "description", "_description", "procedure", "additive",
-            "timeDateTime", "_timeDateTime", "timePeriod"])
-        for key in undeclared {
+            "timeDateTime", "_timeDateTime", "timePeriod"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

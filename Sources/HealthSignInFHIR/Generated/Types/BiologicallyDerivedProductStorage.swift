@@ -58,10 +58,10 @@ public struct BiologicallyDerivedProductStorage: Sendable, Equatable, Decodable,
         self.scaleElement = try container.decodeIfPresent(Element.self, forKey: "_scale")
         self.duration = try container.decodeIfPresent(Period.self, forKey: "duration")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "description", "_description", "temperature", "_temperature",
-            "scale", "_scale", "duration"])
-        for key in undeclared {
+            "scale", "_scale", "duration"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -101,11 +101,11 @@ public struct BodyStructure: Sendable, Equatable, Decodable, Encodable, HealthSi
         self.image = try container.decodeIfPresent([Attachment].self, forKey: "image") ?? []
         self.patient = try container.decode(Reference.self, forKey: "patient")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "active", "_active", "morphology", "location",
-            "locationQualifier", "description", "_description", "image", "patient"])
-        for key in undeclared {
+            "locationQualifier", "description", "_description", "image", "patient"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

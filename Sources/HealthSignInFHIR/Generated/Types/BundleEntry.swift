@@ -56,10 +56,10 @@ public struct BundleEntry: Sendable, Equatable, Decodable, Encodable, HealthSign
         self.request = try container.decodeIfPresent(BundleEntryRequest.self, forKey: "request")
         self.response = try container.decodeIfPresent(BundleEntryResponse.self, forKey: "response")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "link", "fullUrl", "_fullUrl", "resource", "search", "request",
-            "response"])
-        for key in undeclared {
+            "response"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

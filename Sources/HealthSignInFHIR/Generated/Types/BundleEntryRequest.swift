@@ -76,10 +76,10 @@ public struct BundleEntryRequest: Sendable, Equatable, Decodable, Encodable, Hea
         self.ifNoneExist = try container.decodeIfPresent(Swift.String.self, forKey: "ifNoneExist")
         self.ifNoneExistElement = try container.decodeIfPresent(Element.self, forKey: "_ifNoneExist")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "method", "_method", "url", "_url", "ifNoneMatch", "_ifNoneMatch",
-            "ifModifiedSince", "_ifModifiedSince", "ifMatch", "_ifMatch", "ifNoneExist", "_ifNoneExist"])
-        for key in undeclared {
+            "ifModifiedSince", "_ifModifiedSince", "ifMatch", "_ifMatch", "ifNoneExist", "_ifNoneExist"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -65,10 +65,10 @@ public struct BundleEntryResponse: Sendable, Equatable, Decodable, Encodable, He
         self.lastModifiedElement = try container.decodeIfPresent(Element.self, forKey: "_lastModified")
         self.outcome = try container.decodeIfPresent(Resource.self, forKey: "outcome")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "status", "_status", "location", "_location", "etag", "_etag",
-            "lastModified", "_lastModified", "outcome"])
-        for key in undeclared {
+            "lastModified", "_lastModified", "outcome"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

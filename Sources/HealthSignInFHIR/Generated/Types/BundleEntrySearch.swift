@@ -45,9 +45,9 @@ public struct BundleEntrySearch: Sendable, Equatable, Decodable, Encodable, Heal
         self.score = try container.decodeIfPresent(HealthSignInCore.JSONNumber.self, forKey: "score")
         self.scoreElement = try container.decodeIfPresent(Element.self, forKey: "_score")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "mode", "_mode", "score", "_score"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "mode", "_mode", "score", "_score"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

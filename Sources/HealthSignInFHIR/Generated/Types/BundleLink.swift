@@ -45,9 +45,9 @@ public struct BundleLink: Sendable, Equatable, Decodable, Encodable, HealthSignI
         self.url = try container.decode(Swift.String.self, forKey: "url")
         self.urlElement = try container.decodeIfPresent(Element.self, forKey: "_url")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "relation", "_relation", "url", "_url"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "relation", "_relation", "url", "_url"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

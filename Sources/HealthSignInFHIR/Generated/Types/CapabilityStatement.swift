@@ -235,15 +235,15 @@ public struct CapabilityStatement: Sendable, Equatable, Decodable, Encodable, He
         self.messaging = try container.decodeIfPresent([CapabilityStatementMessaging].self, forKey: "messaging") ?? []
         self.document = try container.decodeIfPresent([CapabilityStatementDocument].self, forKey: "document") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "url", "_url", "version", "_version", "name", "_name",
             "title", "_title", "status", "_status", "experimental", "_experimental", "date", "_date", "publisher",
             "_publisher", "contact", "description", "_description", "useContext", "jurisdiction", "purpose", "_purpose",
             "copyright", "_copyright", "kind", "_kind", "instantiates", "_instantiates", "imports", "_imports",
             "software", "implementation", "fhirVersion", "_fhirVersion", "format", "_format", "patchFormat",
-            "_patchFormat", "implementationGuide", "_implementationGuide", "rest", "messaging", "document"])
-        for key in undeclared {
+            "_patchFormat", "implementationGuide", "_implementationGuide", "rest", "messaging", "document"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -53,10 +53,10 @@ public struct CapabilityStatementDocument: Sendable, Equatable, Decodable, Encod
         self.profile = try container.decode(Swift.String.self, forKey: "profile")
         self.profileElement = try container.decodeIfPresent(Element.self, forKey: "_profile")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "mode", "_mode", "documentation", "_documentation", "profile",
-            "_profile"])
-        for key in undeclared {
+            "_profile"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

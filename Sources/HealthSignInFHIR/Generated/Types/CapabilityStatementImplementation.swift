@@ -49,9 +49,9 @@ public struct CapabilityStatementImplementation: Sendable, Equatable, Decodable,
         self.urlElement = try container.decodeIfPresent(Element.self, forKey: "_url")
         self.custodian = try container.decodeIfPresent(Reference.self, forKey: "custodian")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "description", "_description", "url", "_url", "custodian"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "description", "_description", "url", "_url", "custodian"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -57,10 +57,10 @@ public struct CapabilityStatementMessaging: Sendable, Equatable, Decodable, Enco
         self.supportedMessage = try container.decodeIfPresent(
             [CapabilityStatementMessagingSupportedMessage].self, forKey: "supportedMessage") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "endpoint", "reliableCache", "_reliableCache", "documentation",
-            "_documentation", "supportedMessage"])
-        for key in undeclared {
+            "_documentation", "supportedMessage"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -42,9 +42,9 @@ public struct CapabilityStatementMessagingEndpoint: Sendable, Equatable, Decodab
         self.address = try container.decode(Swift.String.self, forKey: "address")
         self.addressElement = try container.decodeIfPresent(Element.self, forKey: "_address")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "protocol", "address", "_address"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "protocol", "address", "_address"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

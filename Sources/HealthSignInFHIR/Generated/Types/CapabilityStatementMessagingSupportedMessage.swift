@@ -45,9 +45,9 @@ public struct CapabilityStatementMessagingSupportedMessage: Sendable, Equatable,
         self.definition = try container.decode(Swift.String.self, forKey: "definition")
         self.definitionElement = try container.decodeIfPresent(Element.self, forKey: "_definition")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "mode", "_mode", "definition", "_definition"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "mode", "_mode", "definition", "_definition"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -77,10 +77,10 @@ public struct CapabilityStatementRest: Sendable, Equatable, Decodable, Encodable
         self.compartment = try container.decodeIfPresent([Swift.String].self, forKey: "compartment") ?? []
         self.compartmentElement = try container.decodeIfPresent([Element].self, forKey: "_compartment") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "mode", "_mode", "documentation", "_documentation", "security",
-            "resource", "interaction", "searchParam", "operation", "compartment", "_compartment"])
-        for key in undeclared {
+            "resource", "interaction", "searchParam", "operation", "compartment", "_compartment"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -161,14 +161,14 @@ public struct CapabilityStatementRestResource: Sendable, Equatable, Decodable, E
         self.operation = try container.decodeIfPresent(
             [CapabilityStatementRestResourceOperation].self, forKey: "operation") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "type", "_type", "profile", "_profile", "supportedProfile",
             "_supportedProfile", "documentation", "_documentation", "interaction", "versioning", "_versioning",
             "readHistory", "_readHistory", "updateCreate", "_updateCreate", "conditionalCreate", "_conditionalCreate",
             "conditionalRead", "_conditionalRead", "conditionalUpdate", "_conditionalUpdate", "conditionalDelete",
             "_conditionalDelete", "referencePolicy", "_referencePolicy", "searchInclude", "_searchInclude",
-            "searchRevInclude", "_searchRevInclude", "searchParam", "operation"])
-        for key in undeclared {
+            "searchRevInclude", "_searchRevInclude", "searchParam", "operation"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -53,10 +53,10 @@ public struct CapabilityStatementRestResourceOperation: Sendable, Equatable, Dec
         self.documentation = try container.decodeIfPresent(Swift.String.self, forKey: "documentation")
         self.documentationElement = try container.decodeIfPresent(Element.self, forKey: "_documentation")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "name", "_name", "definition", "_definition", "documentation",
-            "_documentation"])
-        for key in undeclared {
+            "_documentation"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -53,10 +53,10 @@ public struct CapabilityStatementSoftware: Sendable, Equatable, Decodable, Encod
         self.releaseDate = try container.decodeIfPresent(Swift.String.self, forKey: "releaseDate")
         self.releaseDateElement = try container.decodeIfPresent(Element.self, forKey: "_releaseDate")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "name", "_name", "version", "_version", "releaseDate",
-            "_releaseDate"])
-        for key in undeclared {
+            "_releaseDate"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

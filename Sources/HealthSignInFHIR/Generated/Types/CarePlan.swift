@@ -178,14 +178,14 @@ public struct CarePlan: Sendable, Equatable, Decodable, Encodable, HealthSignInC
         self.activity = try container.decodeIfPresent([CarePlanActivity].self, forKey: "activity") ?? []
         self.note = try container.decodeIfPresent([Annotation].self, forKey: "note") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "instantiatesCanonical",
             "_instantiatesCanonical", "instantiatesUri", "_instantiatesUri", "basedOn", "replaces", "partOf", "status",
             "_status", "intent", "_intent", "category", "title", "_title", "description", "_description", "subject",
             "encounter", "period", "created", "_created", "author", "contributor", "careTeam", "addresses",
-            "supportingInfo", "goal", "activity", "note"])
-        for key in undeclared {
+            "supportingInfo", "goal", "activity", "note"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

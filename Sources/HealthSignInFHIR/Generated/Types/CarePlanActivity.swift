@@ -52,10 +52,10 @@ public struct CarePlanActivity: Sendable, Equatable, Decodable, Encodable, Healt
         self.reference = try container.decodeIfPresent(Reference.self, forKey: "reference")
         self.detail = try container.decodeIfPresent(CarePlanActivityDetail.self, forKey: "detail")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "outcomeCodeableConcept", "outcomeReference", "progress",
-            "reference", "detail"])
-        for key in undeclared {
+            "reference", "detail"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -139,13 +139,13 @@ public struct CarePlanActivityDetail: Sendable, Equatable, Decodable, Encodable,
         self.descriptionText = try container.decodeIfPresent(Swift.String.self, forKey: "description")
         self.descriptionElement = try container.decodeIfPresent(Element.self, forKey: "_description")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "kind", "_kind", "instantiatesCanonical", "_instantiatesCanonical",
             "instantiatesUri", "_instantiatesUri", "code", "reasonCode", "reasonReference", "goal", "status", "_status",
             "statusReason", "doNotPerform", "_doNotPerform", "scheduledTiming", "scheduledPeriod", "scheduledString",
             "_scheduledString", "location", "performer", "productCodeableConcept", "productReference", "dailyAmount",
-            "quantity", "description", "_description"])
-        for key in undeclared {
+            "quantity", "description", "_description"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

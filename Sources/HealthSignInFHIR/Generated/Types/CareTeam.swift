@@ -120,12 +120,12 @@ public struct CareTeam: Sendable, Equatable, Decodable, Encodable, HealthSignInC
         self.telecom = try container.decodeIfPresent([ContactPoint].self, forKey: "telecom") ?? []
         self.note = try container.decodeIfPresent([Annotation].self, forKey: "note") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "status", "_status", "category", "name",
             "_name", "subject", "encounter", "period", "participant", "reasonCode", "reasonReference",
-            "managingOrganization", "telecom", "note"])
-        for key in undeclared {
+            "managingOrganization", "telecom", "note"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

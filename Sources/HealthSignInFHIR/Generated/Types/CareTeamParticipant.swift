@@ -45,9 +45,9 @@ public struct CareTeamParticipant: Sendable, Equatable, Decodable, Encodable, He
         self.onBehalfOf = try container.decodeIfPresent(Reference.self, forKey: "onBehalfOf")
         self.period = try container.decodeIfPresent(Period.self, forKey: "period")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "role", "member", "onBehalfOf", "period"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "role", "member", "onBehalfOf", "period"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -132,13 +132,13 @@ public struct CatalogEntry: Sendable, Equatable, Decodable, Encodable, HealthSig
             [CodeableConcept].self, forKey: "additionalClassification") ?? []
         self.relatedEntry = try container.decodeIfPresent([CatalogEntryRelatedEntry].self, forKey: "relatedEntry") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "type", "orderable", "_orderable",
             "referencedItem", "additionalIdentifier", "classification", "status", "_status", "validityPeriod",
             "validTo", "_validTo", "lastUpdated", "_lastUpdated", "additionalCharacteristic",
-            "additionalClassification", "relatedEntry"])
-        for key in undeclared {
+            "additionalClassification", "relatedEntry"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

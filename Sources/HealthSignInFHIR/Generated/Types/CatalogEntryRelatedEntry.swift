@@ -42,9 +42,9 @@ public struct CatalogEntryRelatedEntry: Sendable, Equatable, Decodable, Encodabl
         self.relationtypeElement = try container.decodeIfPresent(Element.self, forKey: "_relationtype")
         self.item = try container.decode(Reference.self, forKey: "item")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "relationtype", "_relationtype", "item"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "relationtype", "_relationtype", "item"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

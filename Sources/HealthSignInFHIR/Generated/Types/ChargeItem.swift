@@ -208,7 +208,7 @@ public struct ChargeItem: Sendable, Equatable, Decodable, Encodable, HealthSignI
         self.supportingInformation = try container.decodeIfPresent(
             [Reference].self, forKey: "supportingInformation") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "definitionUri", "_definitionUri",
             "definitionCanonical", "_definitionCanonical", "status", "_status", "partOf", "code", "subject", "context",
@@ -216,8 +216,8 @@ public struct ChargeItem: Sendable, Equatable, Decodable, Encodable, HealthSignI
             "performingOrganization", "requestingOrganization", "costCenter", "quantity", "bodysite", "factorOverride",
             "_factorOverride", "priceOverride", "overrideReason", "_overrideReason", "enterer", "enteredDate",
             "_enteredDate", "reason", "service", "productReference", "productCodeableConcept", "account", "note",
-            "supportingInformation"])
-        for key in undeclared {
+            "supportingInformation"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

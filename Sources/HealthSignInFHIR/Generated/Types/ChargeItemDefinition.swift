@@ -208,15 +208,15 @@ public struct ChargeItemDefinition: Sendable, Equatable, Decodable, Encodable, H
         self.propertyGroup = try container.decodeIfPresent(
             [ChargeItemDefinitionPropertyGroup].self, forKey: "propertyGroup") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "url", "_url", "identifier", "version", "_version", "title",
             "_title", "derivedFromUri", "_derivedFromUri", "partOf", "_partOf", "replaces", "_replaces", "status",
             "_status", "experimental", "_experimental", "date", "_date", "publisher", "_publisher", "contact",
             "description", "_description", "useContext", "jurisdiction", "copyright", "_copyright", "approvalDate",
             "_approvalDate", "lastReviewDate", "_lastReviewDate", "effectivePeriod", "code", "instance",
-            "applicability", "propertyGroup"])
-        for key in undeclared {
+            "applicability", "propertyGroup"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

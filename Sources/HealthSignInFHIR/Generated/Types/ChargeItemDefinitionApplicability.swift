@@ -54,10 +54,10 @@ public struct ChargeItemDefinitionApplicability: Sendable, Equatable, Decodable,
         self.expression = try container.decodeIfPresent(Swift.String.self, forKey: "expression")
         self.expressionElement = try container.decodeIfPresent(Element.self, forKey: "_expression")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "description", "_description", "language", "_language",
-            "expression", "_expression"])
-        for key in undeclared {
+            "expression", "_expression"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

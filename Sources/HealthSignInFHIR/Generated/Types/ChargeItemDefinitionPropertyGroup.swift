@@ -42,9 +42,9 @@ public struct ChargeItemDefinitionPropertyGroup: Sendable, Equatable, Decodable,
         self.priceComponent = try container.decodeIfPresent(
             [ChargeItemDefinitionPropertyGroupPriceComponent].self, forKey: "priceComponent") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "applicability", "priceComponent"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "applicability", "priceComponent"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

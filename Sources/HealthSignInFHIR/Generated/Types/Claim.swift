@@ -174,13 +174,13 @@ public struct Claim: Sendable, Equatable, Decodable, Encodable, HealthSignInCore
         self.item = try container.decodeIfPresent([ClaimItem].self, forKey: "item") ?? []
         self.total = try container.decodeIfPresent(Money.self, forKey: "total")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "status", "_status", "type", "subType", "use",
             "_use", "patient", "billablePeriod", "created", "_created", "enterer", "insurer", "provider", "priority",
             "fundsReserve", "related", "prescription", "originalPrescription", "payee", "referral", "facility",
-            "careTeam", "supportingInfo", "diagnosis", "procedure", "insurance", "accident", "item", "total"])
-        for key in undeclared {
+            "careTeam", "supportingInfo", "diagnosis", "procedure", "insurance", "accident", "item", "total"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

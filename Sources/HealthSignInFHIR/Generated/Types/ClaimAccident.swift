@@ -48,9 +48,9 @@ public struct ClaimAccident: Sendable, Equatable, Decodable, Encodable, HealthSi
         self.locationAddress = try container.decodeIfPresent(Address.self, forKey: "locationAddress")
         self.locationReference = try container.decodeIfPresent(Reference.self, forKey: "locationReference")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "date", "_date", "type", "locationAddress", "locationReference"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "date", "_date", "type", "locationAddress", "locationReference"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -72,10 +72,10 @@ public struct ClaimInsurance: Sendable, Equatable, Decodable, Encodable, HealthS
         self.preAuthRefElement = try container.decodeIfPresent([Element].self, forKey: "_preAuthRef") ?? []
         self.claimResponse = try container.decodeIfPresent(Reference.self, forKey: "claimResponse")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "sequence", "_sequence", "focal", "_focal", "identifier",
-            "coverage", "businessArrangement", "_businessArrangement", "preAuthRef", "_preAuthRef", "claimResponse"])
-        for key in undeclared {
+            "coverage", "businessArrangement", "_businessArrangement", "preAuthRef", "_preAuthRef", "claimResponse"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

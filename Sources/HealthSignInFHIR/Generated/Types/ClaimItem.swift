@@ -155,14 +155,14 @@ public struct ClaimItem: Sendable, Equatable, Decodable, Encodable, HealthSignIn
         self.encounter = try container.decodeIfPresent([Reference].self, forKey: "encounter") ?? []
         self.detail = try container.decodeIfPresent([ClaimItemDetail].self, forKey: "detail") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "sequence", "_sequence", "careTeamSequence", "_careTeamSequence",
             "diagnosisSequence", "_diagnosisSequence", "procedureSequence", "_procedureSequence", "informationSequence",
             "_informationSequence", "revenue", "category", "productOrService", "modifier", "programCode",
             "servicedDate", "_servicedDate", "servicedPeriod", "locationCodeableConcept", "locationAddress",
             "locationReference", "quantity", "unitPrice", "factor", "_factor", "net", "udi", "bodySite", "subSite",
-            "encounter", "detail"])
-        for key in undeclared {
+            "encounter", "detail"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -83,10 +83,10 @@ public struct ClaimItemDetail: Sendable, Equatable, Decodable, Encodable, Health
         self.udi = try container.decodeIfPresent([Reference].self, forKey: "udi") ?? []
         self.subDetail = try container.decodeIfPresent([ClaimItemDetailSubDetail].self, forKey: "subDetail") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "sequence", "_sequence", "revenue", "category", "productOrService",
-            "modifier", "programCode", "quantity", "unitPrice", "factor", "_factor", "net", "udi", "subDetail"])
-        for key in undeclared {
+            "modifier", "programCode", "quantity", "unitPrice", "factor", "_factor", "net", "udi", "subDetail"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -79,10 +79,10 @@ public struct ClaimItemDetailSubDetail: Sendable, Equatable, Decodable, Encodabl
         self.net = try container.decodeIfPresent(Money.self, forKey: "net")
         self.udi = try container.decodeIfPresent([Reference].self, forKey: "udi") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "sequence", "_sequence", "revenue", "category", "productOrService",
-            "modifier", "programCode", "quantity", "unitPrice", "factor", "_factor", "net", "udi"])
-        for key in undeclared {
+            "modifier", "programCode", "quantity", "unitPrice", "factor", "_factor", "net", "udi"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

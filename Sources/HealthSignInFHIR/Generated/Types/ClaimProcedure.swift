@@ -62,10 +62,10 @@ public struct ClaimProcedure: Sendable, Equatable, Decodable, Encodable, HealthS
         self.procedureReference = try container.decodeIfPresent(Reference.self, forKey: "procedureReference")
         self.udi = try container.decodeIfPresent([Reference].self, forKey: "udi") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "sequence", "_sequence", "type", "date", "_date",
-            "procedureCodeableConcept", "procedureReference", "udi"])
-        for key in undeclared {
+            "procedureCodeableConcept", "procedureReference", "udi"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

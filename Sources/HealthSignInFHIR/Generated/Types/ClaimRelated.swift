@@ -41,9 +41,9 @@ public struct ClaimRelated: Sendable, Equatable, Decodable, Encodable, HealthSig
         self.relationship = try container.decodeIfPresent(CodeableConcept.self, forKey: "relationship")
         self.reference = try container.decodeIfPresent(Identifier.self, forKey: "reference")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "claim", "relationship", "reference"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "claim", "relationship", "reference"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -186,14 +186,14 @@ public struct ClaimResponse: Sendable, Equatable, Decodable, Encodable, HealthSi
         self.insurance = try container.decodeIfPresent([ClaimResponseInsurance].self, forKey: "insurance") ?? []
         self.error = try container.decodeIfPresent([ClaimResponseError].self, forKey: "error") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "status", "_status", "type", "subType", "use",
             "_use", "patient", "created", "_created", "insurer", "requestor", "request", "outcome", "_outcome",
             "disposition", "_disposition", "preAuthRef", "_preAuthRef", "preAuthPeriod", "payeeType", "item", "addItem",
             "adjudication", "total", "payment", "fundsReserve", "formCode", "form", "processNote",
-            "communicationRequest", "insurance", "error"])
-        for key in undeclared {
+            "communicationRequest", "insurance", "error"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

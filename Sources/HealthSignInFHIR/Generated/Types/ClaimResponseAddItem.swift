@@ -139,13 +139,13 @@ public struct ClaimResponseAddItem: Sendable, Equatable, Decodable, Encodable, H
         self.adjudication = try container.decode([ClaimResponseItemAdjudication].self, forKey: "adjudication")
         self.detail = try container.decodeIfPresent([ClaimResponseAddItemDetail].self, forKey: "detail") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "itemSequence", "_itemSequence", "detailSequence",
             "_detailSequence", "subdetailSequence", "_subdetailSequence", "provider", "productOrService", "modifier",
             "programCode", "servicedDate", "_servicedDate", "servicedPeriod", "locationCodeableConcept",
             "locationAddress", "locationReference", "quantity", "unitPrice", "factor", "_factor", "net", "bodySite",
-            "subSite", "noteNumber", "_noteNumber", "adjudication", "detail"])
-        for key in undeclared {
+            "subSite", "noteNumber", "_noteNumber", "adjudication", "detail"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

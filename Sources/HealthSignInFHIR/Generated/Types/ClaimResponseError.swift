@@ -59,10 +59,10 @@ public struct ClaimResponseError: Sendable, Equatable, Decodable, Encodable, Hea
         self.subDetailSequenceElement = try container.decodeIfPresent(Element.self, forKey: "_subDetailSequence")
         self.code = try container.decode(CodeableConcept.self, forKey: "code")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "itemSequence", "_itemSequence", "detailSequence",
-            "_detailSequence", "subDetailSequence", "_subDetailSequence", "code"])
-        for key in undeclared {
+            "_detailSequence", "subDetailSequence", "_subDetailSequence", "code"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

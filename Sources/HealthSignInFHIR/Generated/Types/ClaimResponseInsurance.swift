@@ -62,10 +62,10 @@ public struct ClaimResponseInsurance: Sendable, Equatable, Decodable, Encodable,
         self.businessArrangementElement = try container.decodeIfPresent(Element.self, forKey: "_businessArrangement")
         self.claimResponse = try container.decodeIfPresent(Reference.self, forKey: "claimResponse")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "sequence", "_sequence", "focal", "_focal", "coverage",
-            "businessArrangement", "_businessArrangement", "claimResponse"])
-        for key in undeclared {
+            "businessArrangement", "_businessArrangement", "claimResponse"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

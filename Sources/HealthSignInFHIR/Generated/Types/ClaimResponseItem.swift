@@ -53,10 +53,10 @@ public struct ClaimResponseItem: Sendable, Equatable, Decodable, Encodable, Heal
         self.adjudication = try container.decode([ClaimResponseItemAdjudication].self, forKey: "adjudication")
         self.detail = try container.decodeIfPresent([ClaimResponseItemDetail].self, forKey: "detail") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "itemSequence", "_itemSequence", "noteNumber", "_noteNumber",
-            "adjudication", "detail"])
-        for key in undeclared {
+            "adjudication", "detail"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

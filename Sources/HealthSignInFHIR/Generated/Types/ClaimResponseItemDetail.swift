@@ -55,10 +55,10 @@ public struct ClaimResponseItemDetail: Sendable, Equatable, Decodable, Encodable
         self.subDetail = try container.decodeIfPresent(
             [ClaimResponseItemDetailSubDetail].self, forKey: "subDetail") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "detailSequence", "_detailSequence", "noteNumber", "_noteNumber",
-            "adjudication", "subDetail"])
-        for key in undeclared {
+            "adjudication", "subDetail"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

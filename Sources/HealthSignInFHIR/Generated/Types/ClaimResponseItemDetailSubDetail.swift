@@ -51,10 +51,10 @@ public struct ClaimResponseItemDetailSubDetail: Sendable, Equatable, Decodable, 
         self.adjudication = try container.decodeIfPresent(
             [ClaimResponseItemAdjudication].self, forKey: "adjudication") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "subDetailSequence", "_subDetailSequence", "noteNumber",
-            "_noteNumber", "adjudication"])
-        for key in undeclared {
+            "_noteNumber", "adjudication"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -56,10 +56,10 @@ public struct ClaimResponsePayment: Sendable, Equatable, Decodable, Encodable, H
         self.amount = try container.decode(Money.self, forKey: "amount")
         self.identifier = try container.decodeIfPresent(Identifier.self, forKey: "identifier")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "type", "adjustment", "adjustmentReason", "date", "_date", "amount",
-            "identifier"])
-        for key in undeclared {
+            "identifier"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -88,11 +88,11 @@ public struct ClaimSupportingInfo: Sendable, Equatable, Decodable, Encodable, He
         self.valueReference = try container.decodeIfPresent(Reference.self, forKey: "valueReference")
         self.reason = try container.decodeIfPresent(CodeableConcept.self, forKey: "reason")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "sequence", "_sequence", "category", "code", "timingDate",
             "_timingDate", "timingPeriod", "valueBoolean", "_valueBoolean", "valueString", "_valueString",
-            "valueQuantity", "valueAttachment", "valueReference", "reason"])
-        for key in undeclared {
+            "valueQuantity", "valueAttachment", "valueReference", "reason"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -168,14 +168,14 @@ public struct ClinicalImpression: Sendable, Equatable, Decodable, Encodable, Hea
         self.supportingInfo = try container.decodeIfPresent([Reference].self, forKey: "supportingInfo") ?? []
         self.note = try container.decodeIfPresent([Annotation].self, forKey: "note") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "status", "_status", "statusReason", "code",
             "description", "_description", "subject", "encounter", "effectiveDateTime", "_effectiveDateTime",
             "effectivePeriod", "date", "_date", "assessor", "previous", "problem", "investigation", "protocol",
             "_protocol", "summary", "_summary", "finding", "prognosisCodeableConcept", "prognosisReference",
-            "supportingInfo", "note"])
-        for key in undeclared {
+            "supportingInfo", "note"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -45,9 +45,9 @@ public struct ClinicalImpressionFinding: Sendable, Equatable, Decodable, Encodab
         self.basis = try container.decodeIfPresent(Swift.String.self, forKey: "basis")
         self.basisElement = try container.decodeIfPresent(Element.self, forKey: "_basis")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "itemCodeableConcept", "itemReference", "basis", "_basis"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "itemCodeableConcept", "itemReference", "basis", "_basis"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

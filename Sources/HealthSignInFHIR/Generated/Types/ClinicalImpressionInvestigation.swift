@@ -38,9 +38,9 @@ public struct ClinicalImpressionInvestigation: Sendable, Equatable, Decodable, E
         self.code = try container.decode(CodeableConcept.self, forKey: "code")
         self.item = try container.decodeIfPresent([Reference].self, forKey: "item") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "code", "item"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "code", "item"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

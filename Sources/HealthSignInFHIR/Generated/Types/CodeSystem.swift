@@ -235,7 +235,7 @@ public struct CodeSystem: Sendable, Equatable, Decodable, Encodable, HealthSignI
         self.property = try container.decodeIfPresent([CodeSystemProperty].self, forKey: "property") ?? []
         self.concept = try container.decodeIfPresent([CodeSystemConcept].self, forKey: "concept") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "url", "_url", "identifier", "version", "_version", "name",
             "_name", "title", "_title", "status", "_status", "experimental", "_experimental", "date", "_date",
@@ -243,8 +243,8 @@ public struct CodeSystem: Sendable, Equatable, Decodable, Encodable, HealthSignI
             "purpose", "_purpose", "copyright", "_copyright", "caseSensitive", "_caseSensitive", "valueSet",
             "_valueSet", "hierarchyMeaning", "_hierarchyMeaning", "compositional", "_compositional", "versionNeeded",
             "_versionNeeded", "content", "_content", "supplements", "_supplements", "count", "_count", "filter",
-            "property", "concept"])
-        for key in undeclared {
+            "property", "concept"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -65,10 +65,10 @@ public struct CodeSystemConcept: Sendable, Equatable, Decodable, Encodable, Heal
         self.property = try container.decodeIfPresent([CodeSystemConceptProperty].self, forKey: "property") ?? []
         self.concept = try container.decodeIfPresent([CodeSystemConcept].self, forKey: "concept") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "code", "_code", "display", "_display", "definition", "_definition",
-            "designation", "property", "concept"])
-        for key in undeclared {
+            "designation", "property", "concept"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

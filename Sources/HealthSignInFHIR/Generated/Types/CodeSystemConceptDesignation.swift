@@ -48,9 +48,9 @@ public struct CodeSystemConceptDesignation: Sendable, Equatable, Decodable, Enco
         self.value = try container.decode(Swift.String.self, forKey: "value")
         self.valueElement = try container.decodeIfPresent(Element.self, forKey: "_value")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "language", "_language", "use", "value", "_value"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "language", "_language", "use", "value", "_value"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

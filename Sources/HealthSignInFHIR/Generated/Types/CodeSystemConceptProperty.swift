@@ -89,11 +89,11 @@ public struct CodeSystemConceptProperty: Sendable, Equatable, Decodable, Encodab
         self.valueDecimal = try container.decodeIfPresent(HealthSignInCore.JSONNumber.self, forKey: "valueDecimal")
         self.valueDecimalElement = try container.decodeIfPresent(Element.self, forKey: "_valueDecimal")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "code", "_code", "valueCode", "_valueCode", "valueCoding",
             "valueString", "_valueString", "valueInteger", "_valueInteger", "valueBoolean", "_valueBoolean",
-            "valueDateTime", "_valueDateTime", "valueDecimal", "_valueDecimal"])
-        for key in undeclared {
+            "valueDateTime", "_valueDateTime", "valueDecimal", "_valueDecimal"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -60,10 +60,10 @@ public struct CodeSystemFilter: Sendable, Equatable, Decodable, Encodable, Healt
         self.value = try container.decode(Swift.String.self, forKey: "value")
         self.valueElement = try container.decodeIfPresent(Element.self, forKey: "_value")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "code", "_code", "description", "_description", "operator",
-            "_operator", "value", "_value"])
-        for key in undeclared {
+            "_operator", "value", "_value"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -59,10 +59,10 @@ public struct CodeSystemProperty: Sendable, Equatable, Decodable, Encodable, Hea
         self.type = try container.decode(PropertyType.self, forKey: "type")
         self.typeElement = try container.decodeIfPresent(Element.self, forKey: "_type")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "code", "_code", "uri", "_uri", "description", "_description",
-            "type", "_type"])
-        for key in undeclared {
+            "type", "_type"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -38,9 +38,9 @@ public struct CodeableConcept: Sendable, Equatable, Decodable, Encodable, Health
         self.text = try container.decodeIfPresent(Swift.String.self, forKey: "text")
         self.textElement = try container.decodeIfPresent(Element.self, forKey: "_text")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "coding", "text", "_text"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "coding", "text", "_text"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

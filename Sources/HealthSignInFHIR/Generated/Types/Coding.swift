@@ -64,10 +64,10 @@ public struct Coding: Sendable, Equatable, Decodable, Encodable, HealthSignInCor
         self.userSelected = try container.decodeIfPresent(Swift.Bool.self, forKey: "userSelected")
         self.userSelectedElement = try container.decodeIfPresent(Element.self, forKey: "_userSelected")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "system", "_system", "version", "_version", "code", "_code", "display", "_display",
-            "userSelected", "_userSelected"])
-        for key in undeclared {
+            "userSelected", "_userSelected"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -173,14 +173,14 @@ public struct Communication: Sendable, Equatable, Decodable, Encodable, HealthSi
         self.payload = try container.decodeIfPresent([CommunicationPayload].self, forKey: "payload") ?? []
         self.note = try container.decodeIfPresent([Annotation].self, forKey: "note") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "instantiatesCanonical",
             "_instantiatesCanonical", "instantiatesUri", "_instantiatesUri", "basedOn", "partOf", "inResponseTo",
             "status", "_status", "statusReason", "category", "priority", "_priority", "medium", "subject", "topic",
             "about", "encounter", "sent", "_sent", "received", "_received", "recipient", "sender", "reasonCode",
-            "reasonReference", "payload", "note"])
-        for key in undeclared {
+            "reasonReference", "payload", "note"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

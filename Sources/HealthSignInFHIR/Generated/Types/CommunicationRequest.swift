@@ -168,14 +168,14 @@ public struct CommunicationRequest: Sendable, Equatable, Decodable, Encodable, H
         self.reasonReference = try container.decodeIfPresent([Reference].self, forKey: "reasonReference") ?? []
         self.note = try container.decodeIfPresent([Annotation].self, forKey: "note") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "basedOn", "replaces", "groupIdentifier",
             "status", "_status", "statusReason", "category", "priority", "_priority", "doNotPerform", "_doNotPerform",
             "medium", "subject", "about", "encounter", "payload", "occurrenceDateTime", "_occurrenceDateTime",
             "occurrencePeriod", "authoredOn", "_authoredOn", "requester", "recipient", "sender", "reasonCode",
-            "reasonReference", "note"])
-        for key in undeclared {
+            "reasonReference", "note"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -47,10 +47,10 @@ public struct CommunicationRequestPayload: Sendable, Equatable, Decodable, Encod
         self.contentAttachment = try container.decodeIfPresent(Attachment.self, forKey: "contentAttachment")
         self.contentReference = try container.decodeIfPresent(Reference.self, forKey: "contentReference")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "contentString", "_contentString", "contentAttachment",
-            "contentReference"])
-        for key in undeclared {
+            "contentReference"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

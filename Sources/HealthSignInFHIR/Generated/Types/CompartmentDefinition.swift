@@ -155,13 +155,13 @@ public struct CompartmentDefinition: Sendable, Equatable, Decodable, Encodable, 
         self.searchElement = try container.decodeIfPresent(Element.self, forKey: "_search")
         self.resource = try container.decodeIfPresent([CompartmentDefinitionResource].self, forKey: "resource") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "url", "_url", "version", "_version", "name", "_name",
             "status", "_status", "experimental", "_experimental", "date", "_date", "publisher", "_publisher", "contact",
             "description", "_description", "useContext", "purpose", "_purpose", "code", "_code", "search", "_search",
-            "resource"])
-        for key in undeclared {
+            "resource"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

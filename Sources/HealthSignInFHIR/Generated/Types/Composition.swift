@@ -135,12 +135,12 @@ public struct Composition: Sendable, Equatable, Decodable, Encodable, HealthSign
         self.event = try container.decodeIfPresent([CompositionEvent].self, forKey: "event") ?? []
         self.section = try container.decodeIfPresent([CompositionSection].self, forKey: "section") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "status", "_status", "type", "category",
             "subject", "encounter", "date", "_date", "author", "title", "_title", "confidentiality", "_confidentiality",
-            "attester", "custodian", "relatesTo", "event", "section"])
-        for key in undeclared {
+            "attester", "custodian", "relatesTo", "event", "section"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -49,9 +49,9 @@ public struct CompositionAttester: Sendable, Equatable, Decodable, Encodable, He
         self.timeElement = try container.decodeIfPresent(Element.self, forKey: "_time")
         self.party = try container.decodeIfPresent(Reference.self, forKey: "party")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "mode", "_mode", "time", "_time", "party"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "mode", "_mode", "time", "_time", "party"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

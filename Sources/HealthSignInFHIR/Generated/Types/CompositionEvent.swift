@@ -41,9 +41,9 @@ public struct CompositionEvent: Sendable, Equatable, Decodable, Encodable, Healt
         self.period = try container.decodeIfPresent(Period.self, forKey: "period")
         self.detail = try container.decodeIfPresent([Reference].self, forKey: "detail") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "code", "period", "detail"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "code", "period", "detail"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -45,9 +45,9 @@ public struct CompositionRelatesTo: Sendable, Equatable, Decodable, Encodable, H
         self.targetIdentifier = try container.decodeIfPresent(Identifier.self, forKey: "targetIdentifier")
         self.targetReference = try container.decodeIfPresent(Reference.self, forKey: "targetReference")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "code", "_code", "targetIdentifier", "targetReference"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "code", "_code", "targetIdentifier", "targetReference"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

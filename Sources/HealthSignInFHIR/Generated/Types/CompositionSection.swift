@@ -74,10 +74,10 @@ public struct CompositionSection: Sendable, Equatable, Decodable, Encodable, Hea
         self.emptyReason = try container.decodeIfPresent(CodeableConcept.self, forKey: "emptyReason")
         self.section = try container.decodeIfPresent([CompositionSection].self, forKey: "section") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "title", "_title", "code", "author", "focus", "text", "mode",
-            "_mode", "orderedBy", "entry", "emptyReason", "section"])
-        for key in undeclared {
+            "_mode", "orderedBy", "entry", "emptyReason", "section"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

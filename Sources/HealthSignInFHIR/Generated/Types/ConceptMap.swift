@@ -196,14 +196,14 @@ public struct ConceptMap: Sendable, Equatable, Decodable, Encodable, HealthSignI
         self.targetCanonicalElement = try container.decodeIfPresent(Element.self, forKey: "_targetCanonical")
         self.group = try container.decodeIfPresent([ConceptMapGroup].self, forKey: "group") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "url", "_url", "identifier", "version", "_version", "name",
             "_name", "title", "_title", "status", "_status", "experimental", "_experimental", "date", "_date",
             "publisher", "_publisher", "contact", "description", "_description", "useContext", "jurisdiction",
             "purpose", "_purpose", "copyright", "_copyright", "sourceUri", "_sourceUri", "sourceCanonical",
-            "_sourceCanonical", "targetUri", "_targetUri", "targetCanonical", "_targetCanonical", "group"])
-        for key in undeclared {
+            "_sourceCanonical", "targetUri", "_targetUri", "targetCanonical", "_targetCanonical", "group"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -68,10 +68,10 @@ public struct ConceptMapGroup: Sendable, Equatable, Decodable, Encodable, Health
         self.element = try container.decode([ConceptMapGroupElement].self, forKey: "element")
         self.unmapped = try container.decodeIfPresent(ConceptMapGroupUnmapped.self, forKey: "unmapped")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "source", "_source", "sourceVersion", "_sourceVersion", "target",
-            "_target", "targetVersion", "_targetVersion", "element", "unmapped"])
-        for key in undeclared {
+            "_target", "targetVersion", "_targetVersion", "element", "unmapped"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -49,9 +49,9 @@ public struct ConceptMapGroupElement: Sendable, Equatable, Decodable, Encodable,
         self.displayElement = try container.decodeIfPresent(Element.self, forKey: "_display")
         self.target = try container.decodeIfPresent([ConceptMapGroupElementTarget].self, forKey: "target") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "code", "_code", "display", "_display", "target"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "code", "_code", "display", "_display", "target"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

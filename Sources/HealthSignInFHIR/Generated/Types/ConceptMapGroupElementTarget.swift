@@ -71,10 +71,10 @@ public struct ConceptMapGroupElementTarget: Sendable, Equatable, Decodable, Enco
         self.product = try container.decodeIfPresent(
             [ConceptMapGroupElementTargetDependsOn].self, forKey: "product") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "code", "_code", "display", "_display", "equivalence",
-            "_equivalence", "comment", "_comment", "dependsOn", "product"])
-        for key in undeclared {
+            "_equivalence", "comment", "_comment", "dependsOn", "product"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -59,10 +59,10 @@ public struct ConceptMapGroupElementTargetDependsOn: Sendable, Equatable, Decoda
         self.display = try container.decodeIfPresent(Swift.String.self, forKey: "display")
         self.displayElement = try container.decodeIfPresent(Element.self, forKey: "_display")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "property", "_property", "system", "_system", "value", "_value",
-            "display", "_display"])
-        for key in undeclared {
+            "display", "_display"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -60,10 +60,10 @@ public struct ConceptMapGroupUnmapped: Sendable, Equatable, Decodable, Encodable
         self.url = try container.decodeIfPresent(Swift.String.self, forKey: "url")
         self.urlElement = try container.decodeIfPresent(Element.self, forKey: "_url")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "mode", "_mode", "code", "_code", "display", "_display", "url",
-            "_url"])
-        for key in undeclared {
+            "_url"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -177,14 +177,14 @@ public struct Condition: Sendable, Equatable, Decodable, Encodable, HealthSignIn
         self.evidence = try container.decodeIfPresent([ConditionEvidence].self, forKey: "evidence") ?? []
         self.note = try container.decodeIfPresent([Annotation].self, forKey: "note") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "clinicalStatus", "verificationStatus",
             "category", "severity", "code", "bodySite", "subject", "encounter", "onsetDateTime", "_onsetDateTime",
             "onsetAge", "onsetPeriod", "onsetRange", "onsetString", "_onsetString", "abatementDateTime",
             "_abatementDateTime", "abatementAge", "abatementPeriod", "abatementRange", "abatementString",
-            "_abatementString", "recordedDate", "_recordedDate", "recorder", "asserter", "stage", "evidence", "note"])
-        for key in undeclared {
+            "_abatementString", "recordedDate", "_recordedDate", "recorder", "asserter", "stage", "evidence", "note"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

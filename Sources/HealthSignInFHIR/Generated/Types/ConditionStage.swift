@@ -42,9 +42,9 @@ public struct ConditionStage: Sendable, Equatable, Decodable, Encodable, HealthS
         self.assessment = try container.decodeIfPresent([Reference].self, forKey: "assessment") ?? []
         self.type = try container.decodeIfPresent(CodeableConcept.self, forKey: "type")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "summary", "assessment", "type"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "summary", "assessment", "type"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

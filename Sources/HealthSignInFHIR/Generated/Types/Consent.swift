@@ -122,12 +122,12 @@ public struct Consent: Sendable, Equatable, Decodable, Encodable, HealthSignInCo
         self.verification = try container.decodeIfPresent([ConsentVerification].self, forKey: "verification") ?? []
         self.provision = try container.decodeIfPresent(ConsentProvision.self, forKey: "provision")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "status", "_status", "scope", "category",
             "patient", "dateTime", "_dateTime", "performer", "organization", "sourceAttachment", "sourceReference",
-            "policy", "policyRule", "verification", "provision"])
-        for key in undeclared {
+            "policy", "policyRule", "verification", "provision"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -45,9 +45,9 @@ public struct ConsentPolicy: Sendable, Equatable, Decodable, Encodable, HealthSi
         self.uri = try container.decodeIfPresent(Swift.String.self, forKey: "uri")
         self.uriElement = try container.decodeIfPresent(Element.self, forKey: "_uri")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "authority", "_authority", "uri", "_uri"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "authority", "_authority", "uri", "_uri"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -75,10 +75,10 @@ public struct ConsentProvision: Sendable, Equatable, Decodable, Encodable, Healt
         self.data = try container.decodeIfPresent([ConsentProvisionData].self, forKey: "data") ?? []
         self.provision = try container.decodeIfPresent([ConsentProvision].self, forKey: "provision") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "type", "_type", "period", "actor", "action", "securityLabel",
-            "purpose", "class", "code", "dataPeriod", "data", "provision"])
-        for key in undeclared {
+            "purpose", "class", "code", "dataPeriod", "data", "provision"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

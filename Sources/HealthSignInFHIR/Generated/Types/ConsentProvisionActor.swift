@@ -38,9 +38,9 @@ public struct ConsentProvisionActor: Sendable, Equatable, Decodable, Encodable, 
         self.role = try container.decode(CodeableConcept.self, forKey: "role")
         self.reference = try container.decode(Reference.self, forKey: "reference")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "role", "reference"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "role", "reference"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -42,9 +42,9 @@ public struct ConsentProvisionData: Sendable, Equatable, Decodable, Encodable, H
         self.meaningElement = try container.decodeIfPresent(Element.self, forKey: "_meaning")
         self.reference = try container.decode(Reference.self, forKey: "reference")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "meaning", "_meaning", "reference"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "meaning", "_meaning", "reference"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -51,10 +51,10 @@ public struct ConsentVerification: Sendable, Equatable, Decodable, Encodable, He
         self.verificationDate = try container.decodeIfPresent(Swift.String.self, forKey: "verificationDate")
         self.verificationDateElement = try container.decodeIfPresent(Element.self, forKey: "_verificationDate")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "verified", "_verified", "verifiedWith", "verificationDate",
-            "_verificationDate"])
-        for key in undeclared {
+            "_verificationDate"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

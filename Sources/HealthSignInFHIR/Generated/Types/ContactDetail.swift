@@ -37,9 +37,9 @@ public struct ContactDetail: Sendable, Equatable, Decodable, Encodable, HealthSi
         self.nameElement = try container.decodeIfPresent(Element.self, forKey: "_name")
         self.telecom = try container.decodeIfPresent([ContactPoint].self, forKey: "telecom") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "name", "_name", "telecom"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "name", "_name", "telecom"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -60,9 +60,9 @@ public struct ContactPoint: Sendable, Equatable, Decodable, Encodable, HealthSig
         self.rankElement = try container.decodeIfPresent(Element.self, forKey: "_rank")
         self.period = try container.decodeIfPresent(Period.self, forKey: "period")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "system", "_system", "value", "_value", "use", "_use", "rank", "_rank", "period"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "system", "_system", "value", "_value", "use", "_use", "rank", "_rank", "period"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

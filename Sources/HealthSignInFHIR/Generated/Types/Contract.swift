@@ -232,7 +232,7 @@ public struct Contract: Sendable, Equatable, Decodable, Encodable, HealthSignInC
             Attachment.self, forKey: "legallyBindingAttachment")
         self.legallyBindingReference = try container.decodeIfPresent(Reference.self, forKey: "legallyBindingReference")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "url", "_url", "version", "_version", "status",
             "_status", "legalState", "instantiatesCanonical", "instantiatesUri", "_instantiatesUri",
@@ -240,8 +240,8 @@ public struct Contract: Sendable, Equatable, Decodable, Encodable, HealthSignInC
             "site", "name", "_name", "title", "_title", "subtitle", "_subtitle", "alias", "_alias", "author", "scope",
             "topicCodeableConcept", "topicReference", "type", "subType", "contentDefinition", "term", "supportingInfo",
             "relevantHistory", "signer", "friendly", "legal", "rule", "legallyBindingAttachment",
-            "legallyBindingReference"])
-        for key in undeclared {
+            "legallyBindingReference"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

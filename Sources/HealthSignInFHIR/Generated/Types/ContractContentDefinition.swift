@@ -68,10 +68,10 @@ public struct ContractContentDefinition: Sendable, Equatable, Decodable, Encodab
         self.copyright = try container.decodeIfPresent(Swift.String.self, forKey: "copyright")
         self.copyrightElement = try container.decodeIfPresent(Element.self, forKey: "_copyright")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "type", "subType", "publisher", "publicationDate",
-            "_publicationDate", "publicationStatus", "_publicationStatus", "copyright", "_copyright"])
-        for key in undeclared {
+            "_publicationDate", "publicationStatus", "_publicationStatus", "copyright", "_copyright"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -39,9 +39,9 @@ public struct ContractRule: Sendable, Equatable, Decodable, Encodable, HealthSig
         self.contentAttachment = try container.decodeIfPresent(Attachment.self, forKey: "contentAttachment")
         self.contentReference = try container.decodeIfPresent(Reference.self, forKey: "contentReference")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "contentAttachment", "contentReference"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "contentAttachment", "contentReference"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -41,9 +41,9 @@ public struct ContractSigner: Sendable, Equatable, Decodable, Encodable, HealthS
         self.party = try container.decode(Reference.self, forKey: "party")
         self.signature = try container.decode([Signature].self, forKey: "signature")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "type", "party", "signature"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "type", "party", "signature"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -88,11 +88,11 @@ public struct ContractTerm: Sendable, Equatable, Decodable, Encodable, HealthSig
         self.action = try container.decodeIfPresent([ContractTermAction].self, forKey: "action") ?? []
         self.group = try container.decodeIfPresent([ContractTerm].self, forKey: "group") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "identifier", "issued", "_issued", "applies",
             "topicCodeableConcept", "topicReference", "type", "subType", "text", "_text", "securityLabel", "offer",
-            "asset", "action", "group"])
-        for key in undeclared {
+            "asset", "action", "group"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -157,14 +157,14 @@ public struct ContractTermAction: Sendable, Equatable, Decodable, Encodable, Hea
         self.securityLabelNumberElement = try container.decodeIfPresent(
             [Element].self, forKey: "_securityLabelNumber") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "doNotPerform", "_doNotPerform", "type", "subject", "intent",
             "linkId", "_linkId", "status", "context", "contextLinkId", "_contextLinkId", "occurrenceDateTime",
             "_occurrenceDateTime", "occurrencePeriod", "occurrenceTiming", "requester", "requesterLinkId",
             "_requesterLinkId", "performerType", "performerRole", "performer", "performerLinkId", "_performerLinkId",
             "reasonCode", "reasonReference", "reason", "_reason", "reasonLinkId", "_reasonLinkId", "note",
-            "securityLabelNumber", "_securityLabelNumber"])
-        for key in undeclared {
+            "securityLabelNumber", "_securityLabelNumber"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -103,11 +103,11 @@ public struct ContractTermAsset: Sendable, Equatable, Decodable, Encodable, Heal
             [Element].self, forKey: "_securityLabelNumber") ?? []
         self.valuedItem = try container.decodeIfPresent([ContractTermAssetValuedItem].self, forKey: "valuedItem") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "scope", "type", "typeReference", "subtype", "relationship",
             "context", "condition", "_condition", "periodType", "period", "usePeriod", "text", "_text", "linkId",
-            "_linkId", "answer", "securityLabelNumber", "_securityLabelNumber", "valuedItem"])
-        for key in undeclared {
+            "_linkId", "answer", "securityLabelNumber", "_securityLabelNumber", "valuedItem"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

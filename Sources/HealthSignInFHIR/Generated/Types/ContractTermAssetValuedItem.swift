@@ -119,12 +119,12 @@ public struct ContractTermAssetValuedItem: Sendable, Equatable, Decodable, Encod
         self.securityLabelNumberElement = try container.decodeIfPresent(
             [Element].self, forKey: "_securityLabelNumber") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "entityCodeableConcept", "entityReference", "identifier",
             "effectiveTime", "_effectiveTime", "quantity", "unitPrice", "factor", "_factor", "points", "_points", "net",
             "payment", "_payment", "paymentDate", "_paymentDate", "responsible", "recipient", "linkId", "_linkId",
-            "securityLabelNumber", "_securityLabelNumber"])
-        for key in undeclared {
+            "securityLabelNumber", "_securityLabelNumber"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

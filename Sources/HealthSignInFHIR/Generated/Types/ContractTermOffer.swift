@@ -81,10 +81,10 @@ public struct ContractTermOffer: Sendable, Equatable, Decodable, Encodable, Heal
         self.securityLabelNumberElement = try container.decodeIfPresent(
             [Element].self, forKey: "_securityLabelNumber") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "identifier", "party", "topic", "type", "decision", "decisionMode",
-            "answer", "text", "_text", "linkId", "_linkId", "securityLabelNumber", "_securityLabelNumber"])
-        for key in undeclared {
+            "answer", "text", "_text", "linkId", "_linkId", "securityLabelNumber", "_securityLabelNumber"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

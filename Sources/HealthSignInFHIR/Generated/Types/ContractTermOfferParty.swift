@@ -38,9 +38,9 @@ public struct ContractTermOfferParty: Sendable, Equatable, Decodable, Encodable,
         self.reference = try container.decode([Reference].self, forKey: "reference")
         self.role = try container.decode(CodeableConcept.self, forKey: "role")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "reference", "role"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "reference", "role"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -49,9 +49,9 @@ public struct ContractTermSecurityLabel: Sendable, Equatable, Decodable, Encodab
         self.category = try container.decodeIfPresent([Coding].self, forKey: "category") ?? []
         self.control = try container.decodeIfPresent([Coding].self, forKey: "control") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "number", "_number", "classification", "category", "control"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "number", "_number", "classification", "category", "control"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -45,9 +45,9 @@ public struct Contributor: Sendable, Equatable, Decodable, Encodable, HealthSign
         self.nameElement = try container.decodeIfPresent(Element.self, forKey: "_name")
         self.contact = try container.decodeIfPresent([ContactDetail].self, forKey: "contact") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "type", "_type", "name", "_name", "contact"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "type", "_type", "name", "_name", "contact"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

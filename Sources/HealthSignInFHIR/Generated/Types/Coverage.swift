@@ -149,13 +149,13 @@ public struct Coverage: Sendable, Equatable, Decodable, Encodable, HealthSignInC
         self.subrogationElement = try container.decodeIfPresent(Element.self, forKey: "_subrogation")
         self.contract = try container.decodeIfPresent([Reference].self, forKey: "contract") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "status", "_status", "type", "policyHolder",
             "subscriber", "subscriberId", "_subscriberId", "beneficiary", "dependent", "_dependent", "relationship",
             "period", "payor", "class", "order", "_order", "network", "_network", "costToBeneficiary", "subrogation",
-            "_subrogation", "contract"])
-        for key in undeclared {
+            "_subrogation", "contract"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

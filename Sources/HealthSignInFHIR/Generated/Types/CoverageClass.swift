@@ -48,9 +48,9 @@ public struct CoverageClass: Sendable, Equatable, Decodable, Encodable, HealthSi
         self.name = try container.decodeIfPresent(Swift.String.self, forKey: "name")
         self.nameElement = try container.decodeIfPresent(Element.self, forKey: "_name")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "type", "value", "_value", "name", "_name"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "type", "value", "_value", "name", "_name"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -47,9 +47,9 @@ public struct CoverageCostToBeneficiary: Sendable, Equatable, Decodable, Encodab
         self.exception = try container.decodeIfPresent(
             [CoverageCostToBeneficiaryException].self, forKey: "exception") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "type", "valueQuantity", "valueMoney", "exception"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "type", "valueQuantity", "valueMoney", "exception"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

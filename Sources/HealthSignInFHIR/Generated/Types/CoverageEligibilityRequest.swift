@@ -138,12 +138,12 @@ public struct CoverageEligibilityRequest: Sendable, Equatable, Decodable, Encoda
             [CoverageEligibilityRequestInsurance].self, forKey: "insurance") ?? []
         self.item = try container.decodeIfPresent([CoverageEligibilityRequestItem].self, forKey: "item") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "status", "_status", "priority", "purpose",
             "_purpose", "patient", "servicedDate", "_servicedDate", "servicedPeriod", "created", "_created", "enterer",
-            "provider", "insurer", "facility", "supportingInfo", "insurance", "item"])
-        for key in undeclared {
+            "provider", "insurer", "facility", "supportingInfo", "insurance", "item"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

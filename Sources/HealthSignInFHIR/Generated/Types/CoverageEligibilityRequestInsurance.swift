@@ -50,10 +50,10 @@ public struct CoverageEligibilityRequestInsurance: Sendable, Equatable, Decodabl
         self.businessArrangement = try container.decodeIfPresent(Swift.String.self, forKey: "businessArrangement")
         self.businessArrangementElement = try container.decodeIfPresent(Element.self, forKey: "_businessArrangement")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "focal", "_focal", "coverage", "businessArrangement",
-            "_businessArrangement"])
-        for key in undeclared {
+            "_businessArrangement"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -76,10 +76,10 @@ public struct CoverageEligibilityRequestItem: Sendable, Equatable, Decodable, En
             [CoverageEligibilityRequestItemDiagnosis].self, forKey: "diagnosis") ?? []
         self.detail = try container.decodeIfPresent([Reference].self, forKey: "detail") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "supportingInfoSequence", "_supportingInfoSequence", "category",
-            "productOrService", "modifier", "provider", "quantity", "unitPrice", "facility", "diagnosis", "detail"])
-        for key in undeclared {
+            "productOrService", "modifier", "provider", "quantity", "unitPrice", "facility", "diagnosis", "detail"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

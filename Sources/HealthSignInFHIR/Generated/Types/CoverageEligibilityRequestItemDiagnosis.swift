@@ -40,9 +40,9 @@ public struct CoverageEligibilityRequestItemDiagnosis: Sendable, Equatable, Deco
             CodeableConcept.self, forKey: "diagnosisCodeableConcept")
         self.diagnosisReference = try container.decodeIfPresent(Reference.self, forKey: "diagnosisReference")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "diagnosisCodeableConcept", "diagnosisReference"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "diagnosisCodeableConcept", "diagnosisReference"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

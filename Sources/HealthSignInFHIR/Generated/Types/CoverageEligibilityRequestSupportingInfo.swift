@@ -50,10 +50,10 @@ public struct CoverageEligibilityRequestSupportingInfo: Sendable, Equatable, Dec
         self.appliesToAll = try container.decodeIfPresent(Swift.Bool.self, forKey: "appliesToAll")
         self.appliesToAllElement = try container.decodeIfPresent(Element.self, forKey: "_appliesToAll")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "sequence", "_sequence", "information", "appliesToAll",
-            "_appliesToAll"])
-        for key in undeclared {
+            "_appliesToAll"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

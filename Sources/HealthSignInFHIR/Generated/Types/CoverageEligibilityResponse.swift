@@ -150,13 +150,13 @@ public struct CoverageEligibilityResponse: Sendable, Equatable, Decodable, Encod
         self.form = try container.decodeIfPresent(CodeableConcept.self, forKey: "form")
         self.error = try container.decodeIfPresent([CoverageEligibilityResponseError].self, forKey: "error") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "status", "_status", "purpose", "_purpose",
             "patient", "servicedDate", "_servicedDate", "servicedPeriod", "created", "_created", "requestor", "request",
             "outcome", "_outcome", "disposition", "_disposition", "insurer", "insurance", "preAuthRef", "_preAuthRef",
-            "form", "error"])
-        for key in undeclared {
+            "form", "error"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -34,9 +34,9 @@ public struct CoverageEligibilityResponseError: Sendable, Equatable, Decodable, 
         self.modifierExtension = try container.decodeIfPresent([Extension].self, forKey: "modifierExtension") ?? []
         self.code = try container.decode(CodeableConcept.self, forKey: "code")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "code"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "code"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

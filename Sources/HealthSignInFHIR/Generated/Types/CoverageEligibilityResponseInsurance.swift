@@ -49,9 +49,9 @@ public struct CoverageEligibilityResponseInsurance: Sendable, Equatable, Decodab
         self.benefitPeriod = try container.decodeIfPresent(Period.self, forKey: "benefitPeriod")
         self.item = try container.decodeIfPresent([CoverageEligibilityResponseInsuranceItem].self, forKey: "item") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "coverage", "inforce", "_inforce", "benefitPeriod", "item"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "coverage", "inforce", "_inforce", "benefitPeriod", "item"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -108,12 +108,12 @@ public struct CoverageEligibilityResponseInsuranceItem: Sendable, Equatable, Dec
         self.authorizationURL = try container.decodeIfPresent(Swift.String.self, forKey: "authorizationUrl")
         self.authorizationUrlElement = try container.decodeIfPresent(Element.self, forKey: "_authorizationUrl")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "category", "productOrService", "modifier", "provider", "excluded",
             "_excluded", "name", "_name", "description", "_description", "network", "unit", "term", "benefit",
             "authorizationRequired", "_authorizationRequired", "authorizationSupporting", "authorizationUrl",
-            "_authorizationUrl"])
-        for key in undeclared {
+            "_authorizationUrl"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -75,11 +75,11 @@ public struct CoverageEligibilityResponseInsuranceItemBenefit: Sendable, Equatab
         self.usedStringElement = try container.decodeIfPresent(Element.self, forKey: "_usedString")
         self.usedMoney = try container.decodeIfPresent(Money.self, forKey: "usedMoney")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "type", "allowedUnsignedInt", "_allowedUnsignedInt",
             "allowedString", "_allowedString", "allowedMoney", "usedUnsignedInt", "_usedUnsignedInt", "usedString",
-            "_usedString", "usedMoney"])
-        for key in undeclared {
+            "_usedString", "usedMoney"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -78,10 +78,10 @@ public struct DataRequirement: Sendable, Equatable, Decodable, Encodable, Health
         self.limitElement = try container.decodeIfPresent(Element.self, forKey: "_limit")
         self.sort = try container.decodeIfPresent([DataRequirementSort].self, forKey: "sort") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "type", "_type", "profile", "_profile", "subjectCodeableConcept", "subjectReference",
-            "mustSupport", "_mustSupport", "codeFilter", "dateFilter", "limit", "_limit", "sort"])
-        for key in undeclared {
+            "mustSupport", "_mustSupport", "codeFilter", "dateFilter", "limit", "_limit", "sort"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

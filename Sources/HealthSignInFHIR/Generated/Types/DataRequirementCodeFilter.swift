@@ -52,9 +52,9 @@ public struct DataRequirementCodeFilter: Sendable, Equatable, Decodable, Encodab
         self.valueSetElement = try container.decodeIfPresent(Element.self, forKey: "_valueSet")
         self.code = try container.decodeIfPresent([Coding].self, forKey: "code") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "path", "_path", "searchParam", "_searchParam", "valueSet", "_valueSet", "code"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "path", "_path", "searchParam", "_searchParam", "valueSet", "_valueSet", "code"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -58,10 +58,10 @@ public struct DataRequirementDateFilter: Sendable, Equatable, Decodable, Encodab
         self.valuePeriod = try container.decodeIfPresent(Period.self, forKey: "valuePeriod")
         self.valueDuration = try container.decodeIfPresent(FHIRDuration.self, forKey: "valueDuration")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "path", "_path", "searchParam", "_searchParam", "valueDateTime", "_valueDateTime",
-            "valuePeriod", "valueDuration"])
-        for key in undeclared {
+            "valuePeriod", "valueDuration"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -42,9 +42,9 @@ public struct DataRequirementSort: Sendable, Equatable, Decodable, Encodable, He
         self.direction = try container.decode(SortDirection.self, forKey: "direction")
         self.directionElement = try container.decodeIfPresent(Element.self, forKey: "_direction")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "path", "_path", "direction", "_direction"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "path", "_path", "direction", "_direction"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -131,12 +131,12 @@ public struct DetectedIssue: Sendable, Equatable, Decodable, Encodable, HealthSi
         self.referenceElement = try container.decodeIfPresent(Element.self, forKey: "_reference")
         self.mitigation = try container.decodeIfPresent([DetectedIssueMitigation].self, forKey: "mitigation") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "status", "_status", "code", "severity",
             "_severity", "patient", "identifiedDateTime", "_identifiedDateTime", "identifiedPeriod", "author",
-            "implicated", "evidence", "detail", "_detail", "reference", "_reference", "mitigation"])
-        for key in undeclared {
+            "implicated", "evidence", "detail", "_detail", "reference", "_reference", "mitigation"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -38,9 +38,9 @@ public struct DetectedIssueEvidence: Sendable, Equatable, Decodable, Encodable, 
         self.code = try container.decodeIfPresent([CodeableConcept].self, forKey: "code") ?? []
         self.detail = try container.decodeIfPresent([Reference].self, forKey: "detail") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "code", "detail"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "code", "detail"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

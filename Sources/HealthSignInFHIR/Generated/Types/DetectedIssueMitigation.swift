@@ -45,9 +45,9 @@ public struct DetectedIssueMitigation: Sendable, Equatable, Decodable, Encodable
         self.dateElement = try container.decodeIfPresent(Element.self, forKey: "_date")
         self.author = try container.decodeIfPresent(Reference.self, forKey: "author")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "action", "date", "_date", "author"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "action", "date", "_date", "author"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -202,15 +202,15 @@ public struct Device: Sendable, Equatable, Decodable, Encodable, HealthSignInCor
         self.safety = try container.decodeIfPresent([CodeableConcept].self, forKey: "safety") ?? []
         self.parent = try container.decodeIfPresent(Reference.self, forKey: "parent")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "definition", "udiCarrier", "status",
             "_status", "statusReason", "distinctIdentifier", "_distinctIdentifier", "manufacturer", "_manufacturer",
             "manufactureDate", "_manufactureDate", "expirationDate", "_expirationDate", "lotNumber", "_lotNumber",
             "serialNumber", "_serialNumber", "deviceName", "modelNumber", "_modelNumber", "partNumber", "_partNumber",
             "type", "specialization", "version", "property", "patient", "owner", "contact", "location", "url", "_url",
-            "note", "safety", "parent"])
-        for key in undeclared {
+            "note", "safety", "parent"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -177,14 +177,14 @@ public struct DeviceDefinition: Sendable, Equatable, Decodable, Encodable, Healt
         self.parentDevice = try container.decodeIfPresent(Reference.self, forKey: "parentDevice")
         self.material = try container.decodeIfPresent([DeviceDefinitionMaterial].self, forKey: "material") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "udiDeviceIdentifier", "manufacturerString",
             "_manufacturerString", "manufacturerReference", "deviceName", "modelNumber", "_modelNumber", "type",
             "specialization", "version", "_version", "safety", "shelfLifeStorage", "physicalCharacteristics",
             "languageCode", "capability", "property", "owner", "contact", "url", "_url", "onlineInformation",
-            "_onlineInformation", "note", "quantity", "parentDevice", "material"])
-        for key in undeclared {
+            "_onlineInformation", "note", "quantity", "parentDevice", "material"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

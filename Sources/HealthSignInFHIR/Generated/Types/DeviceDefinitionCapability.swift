@@ -38,9 +38,9 @@ public struct DeviceDefinitionCapability: Sendable, Equatable, Decodable, Encoda
         self.type = try container.decode(CodeableConcept.self, forKey: "type")
         self.descriptionText = try container.decodeIfPresent([CodeableConcept].self, forKey: "description") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "type", "description"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "type", "description"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -51,10 +51,10 @@ public struct DeviceDefinitionMaterial: Sendable, Equatable, Decodable, Encodabl
         self.allergenicIndicator = try container.decodeIfPresent(Swift.Bool.self, forKey: "allergenicIndicator")
         self.allergenicIndicatorElement = try container.decodeIfPresent(Element.self, forKey: "_allergenicIndicator")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "substance", "alternate", "_alternate", "allergenicIndicator",
-            "_allergenicIndicator"])
-        for key in undeclared {
+            "_allergenicIndicator"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -42,9 +42,9 @@ public struct DeviceDefinitionProperty: Sendable, Equatable, Decodable, Encodabl
         self.valueQuantity = try container.decodeIfPresent([Quantity].self, forKey: "valueQuantity") ?? []
         self.valueCode = try container.decodeIfPresent([CodeableConcept].self, forKey: "valueCode") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "type", "valueQuantity", "valueCode"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "type", "valueQuantity", "valueCode"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -54,10 +54,10 @@ public struct DeviceDefinitionUdiDeviceIdentifier: Sendable, Equatable, Decodabl
         self.jurisdiction = try container.decode(Swift.String.self, forKey: "jurisdiction")
         self.jurisdictionElement = try container.decodeIfPresent(Element.self, forKey: "_jurisdiction")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "deviceIdentifier", "_deviceIdentifier", "issuer", "_issuer",
-            "jurisdiction", "_jurisdiction"])
-        for key in undeclared {
+            "jurisdiction", "_jurisdiction"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -45,9 +45,9 @@ public struct DeviceDeviceName: Sendable, Equatable, Decodable, Encodable, Healt
         self.type = try container.decode(DeviceNameType.self, forKey: "type")
         self.typeElement = try container.decodeIfPresent(Element.self, forKey: "_type")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "name", "_name", "type", "_type"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "name", "_name", "type", "_type"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -112,12 +112,12 @@ public struct DeviceMetric: Sendable, Equatable, Decodable, Encodable, HealthSig
         self.measurementPeriod = try container.decodeIfPresent(Timing.self, forKey: "measurementPeriod")
         self.calibration = try container.decodeIfPresent([DeviceMetricCalibration].self, forKey: "calibration") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "type", "unit", "source", "parent",
             "operationalStatus", "_operationalStatus", "color", "_color", "category", "_category", "measurementPeriod",
-            "calibration"])
-        for key in undeclared {
+            "calibration"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

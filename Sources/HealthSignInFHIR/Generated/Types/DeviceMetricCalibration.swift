@@ -52,9 +52,9 @@ public struct DeviceMetricCalibration: Sendable, Equatable, Decodable, Encodable
         self.time = try container.decodeIfPresent(Swift.String.self, forKey: "time")
         self.timeElement = try container.decodeIfPresent(Element.self, forKey: "_time")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "type", "_type", "state", "_state", "time", "_time"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "type", "_type", "state", "_state", "time", "_time"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

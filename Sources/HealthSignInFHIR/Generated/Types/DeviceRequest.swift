@@ -196,15 +196,15 @@ public struct DeviceRequest: Sendable, Equatable, Decodable, Encodable, HealthSi
         self.note = try container.decodeIfPresent([Annotation].self, forKey: "note") ?? []
         self.relevantHistory = try container.decodeIfPresent([Reference].self, forKey: "relevantHistory") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "instantiatesCanonical",
             "_instantiatesCanonical", "instantiatesUri", "_instantiatesUri", "basedOn", "priorRequest",
             "groupIdentifier", "status", "_status", "intent", "_intent", "priority", "_priority", "codeReference",
             "codeCodeableConcept", "parameter", "subject", "encounter", "occurrenceDateTime", "_occurrenceDateTime",
             "occurrencePeriod", "occurrenceTiming", "authoredOn", "_authoredOn", "requester", "performerType",
-            "performer", "reasonCode", "reasonReference", "insurance", "supportingInfo", "note", "relevantHistory"])
-        for key in undeclared {
+            "performer", "reasonCode", "reasonReference", "insurance", "supportingInfo", "note", "relevantHistory"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -78,11 +78,11 @@ public struct DeviceUdiCarrier: Sendable, Equatable, Decodable, Encodable, Healt
         self.entryType = try container.decodeIfPresent(UDIEntryType.self, forKey: "entryType")
         self.entryTypeElement = try container.decodeIfPresent(Element.self, forKey: "_entryType")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "deviceIdentifier", "_deviceIdentifier", "issuer", "_issuer",
             "jurisdiction", "_jurisdiction", "carrierAIDC", "_carrierAIDC", "carrierHRF", "_carrierHRF", "entryType",
-            "_entryType"])
-        for key in undeclared {
+            "_entryType"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -130,12 +130,12 @@ public struct DeviceUseStatement: Sendable, Equatable, Decodable, Encodable, Hea
         self.bodySite = try container.decodeIfPresent(CodeableConcept.self, forKey: "bodySite")
         self.note = try container.decodeIfPresent([Annotation].self, forKey: "note") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "basedOn", "status", "_status", "subject",
             "derivedFrom", "timingTiming", "timingPeriod", "timingDateTime", "_timingDateTime", "recordedOn",
-            "_recordedOn", "source", "device", "reasonCode", "reasonReference", "bodySite", "note"])
-        for key in undeclared {
+            "_recordedOn", "source", "device", "reasonCode", "reasonReference", "bodySite", "note"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -45,9 +45,9 @@ public struct DeviceVersion: Sendable, Equatable, Decodable, Encodable, HealthSi
         self.value = try container.decode(Swift.String.self, forKey: "value")
         self.valueElement = try container.decodeIfPresent(Element.self, forKey: "_value")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "type", "component", "value", "_value"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "type", "component", "value", "_value"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

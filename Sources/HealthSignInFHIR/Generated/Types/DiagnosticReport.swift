@@ -150,13 +150,13 @@ public struct DiagnosticReport: Sendable, Equatable, Decodable, Encodable, Healt
         self.conclusionCode = try container.decodeIfPresent([CodeableConcept].self, forKey: "conclusionCode") ?? []
         self.presentedForm = try container.decodeIfPresent([Attachment].self, forKey: "presentedForm") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "basedOn", "status", "_status", "category",
             "code", "subject", "encounter", "effectiveDateTime", "_effectiveDateTime", "effectivePeriod", "issued",
             "_issued", "performer", "resultsInterpreter", "specimen", "result", "imagingStudy", "media", "conclusion",
-            "_conclusion", "conclusionCode", "presentedForm"])
-        for key in undeclared {
+            "_conclusion", "conclusionCode", "presentedForm"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

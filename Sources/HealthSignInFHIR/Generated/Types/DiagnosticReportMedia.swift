@@ -42,9 +42,9 @@ public struct DiagnosticReportMedia: Sendable, Equatable, Decodable, Encodable, 
         self.commentElement = try container.decodeIfPresent(Element.self, forKey: "_comment")
         self.link = try container.decode(Reference.self, forKey: "link")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "comment", "_comment", "link"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "comment", "_comment", "link"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -122,12 +122,12 @@ public struct DocumentManifest: Sendable, Equatable, Decodable, Encodable, Healt
         self.content = try container.decode([Reference].self, forKey: "content")
         self.related = try container.decodeIfPresent([DocumentManifestRelated].self, forKey: "related") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "masterIdentifier", "identifier", "status", "_status",
             "type", "subject", "created", "_created", "author", "recipient", "source", "_source", "description",
-            "_description", "content", "related"])
-        for key in undeclared {
+            "_description", "content", "related"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

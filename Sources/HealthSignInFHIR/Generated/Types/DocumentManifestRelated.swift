@@ -38,9 +38,9 @@ public struct DocumentManifestRelated: Sendable, Equatable, Decodable, Encodable
         self.identifier = try container.decodeIfPresent(Identifier.self, forKey: "identifier")
         self.ref = try container.decodeIfPresent(Reference.self, forKey: "ref")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "identifier", "ref"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "identifier", "ref"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

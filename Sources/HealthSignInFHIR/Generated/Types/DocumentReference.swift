@@ -137,12 +137,12 @@ public struct DocumentReference: Sendable, Equatable, Decodable, Encodable, Heal
         self.content = try container.decode([DocumentReferenceContent].self, forKey: "content")
         self.context = try container.decodeIfPresent(DocumentReferenceContext.self, forKey: "context")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "masterIdentifier", "identifier", "status", "_status",
             "docStatus", "_docStatus", "type", "category", "subject", "date", "_date", "author", "authenticator",
-            "custodian", "relatesTo", "description", "_description", "securityLabel", "content", "context"])
-        for key in undeclared {
+            "custodian", "relatesTo", "description", "_description", "securityLabel", "content", "context"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -38,9 +38,9 @@ public struct DocumentReferenceContent: Sendable, Equatable, Decodable, Encodabl
         self.attachment = try container.decode(Attachment.self, forKey: "attachment")
         self.format = try container.decodeIfPresent(Coding.self, forKey: "format")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "attachment", "format"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "attachment", "format"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

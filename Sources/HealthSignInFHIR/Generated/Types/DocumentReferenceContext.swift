@@ -58,10 +58,10 @@ public struct DocumentReferenceContext: Sendable, Equatable, Decodable, Encodabl
         self.sourcePatientInfo = try container.decodeIfPresent(Reference.self, forKey: "sourcePatientInfo")
         self.related = try container.decodeIfPresent([Reference].self, forKey: "related") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "encounter", "event", "period", "facilityType", "practiceSetting",
-            "sourcePatientInfo", "related"])
-        for key in undeclared {
+            "sourcePatientInfo", "related"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

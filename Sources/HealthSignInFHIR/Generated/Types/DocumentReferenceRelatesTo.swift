@@ -41,9 +41,9 @@ public struct DocumentReferenceRelatesTo: Sendable, Equatable, Decodable, Encoda
         self.codeElement = try container.decodeIfPresent(Element.self, forKey: "_code")
         self.target = try container.decode(Reference.self, forKey: "target")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "code", "_code", "target"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "code", "_code", "target"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -105,12 +105,12 @@ public struct Dosage: Sendable, Equatable, Decodable, Encodable, HealthSignInCor
         self.maxDosePerAdministration = try container.decodeIfPresent(Quantity.self, forKey: "maxDosePerAdministration")
         self.maxDosePerLifetime = try container.decodeIfPresent(Quantity.self, forKey: "maxDosePerLifetime")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "sequence", "_sequence", "text", "_text", "additionalInstruction",
             "patientInstruction", "_patientInstruction", "timing", "asNeededBoolean", "_asNeededBoolean",
             "asNeededCodeableConcept", "site", "route", "method", "doseAndRate", "maxDosePerPeriod",
-            "maxDosePerAdministration", "maxDosePerLifetime"])
-        for key in undeclared {
+            "maxDosePerAdministration", "maxDosePerLifetime"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -49,9 +49,9 @@ public struct DosageDoseAndRate: Sendable, Equatable, Decodable, Encodable, Heal
         self.rateRange = try container.decodeIfPresent(FHIRRange.self, forKey: "rateRange")
         self.rateQuantity = try container.decodeIfPresent(Quantity.self, forKey: "rateQuantity")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "type", "doseRange", "doseQuantity", "rateRatio", "rateRange", "rateQuantity"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "type", "doseRange", "doseQuantity", "rateRatio", "rateRange", "rateQuantity"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

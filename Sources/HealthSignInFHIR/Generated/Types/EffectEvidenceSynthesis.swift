@@ -235,15 +235,15 @@ public struct EffectEvidenceSynthesis: Sendable, Equatable, Decodable, Encodable
         self.certainty = try container.decodeIfPresent(
             [EffectEvidenceSynthesisCertainty].self, forKey: "certainty") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "url", "_url", "identifier", "version", "_version", "name",
             "_name", "title", "_title", "status", "_status", "date", "_date", "publisher", "_publisher", "contact",
             "description", "_description", "note", "useContext", "jurisdiction", "copyright", "_copyright",
             "approvalDate", "_approvalDate", "lastReviewDate", "_lastReviewDate", "effectivePeriod", "topic", "author",
             "editor", "reviewer", "endorser", "relatedArtifact", "synthesisType", "studyType", "population", "exposure",
-            "exposureAlternative", "outcome", "sampleSize", "resultsByExposure", "effectEstimate", "certainty"])
-        for key in undeclared {
+            "exposureAlternative", "outcome", "sampleSize", "resultsByExposure", "effectEstimate", "certainty"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

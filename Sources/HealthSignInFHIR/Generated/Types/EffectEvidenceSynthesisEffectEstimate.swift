@@ -64,10 +64,10 @@ public struct EffectEvidenceSynthesisEffectEstimate: Sendable, Equatable, Decoda
         self.precisionEstimate = try container.decodeIfPresent(
             [EffectEvidenceSynthesisEffectEstimatePrecisionEstimate].self, forKey: "precisionEstimate") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "description", "_description", "type", "variantState", "value",
-            "_value", "unitOfMeasure", "precisionEstimate"])
-        for key in undeclared {
+            "_value", "unitOfMeasure", "precisionEstimate"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -55,9 +55,9 @@ public struct EffectEvidenceSynthesisEffectEstimatePrecisionEstimate: Sendable, 
         self.to = try container.decodeIfPresent(HealthSignInCore.JSONNumber.self, forKey: "to")
         self.toElement = try container.decodeIfPresent(Element.self, forKey: "_to")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "type", "level", "_level", "from", "_from", "to", "_to"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "type", "level", "_level", "from", "_from", "to", "_to"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

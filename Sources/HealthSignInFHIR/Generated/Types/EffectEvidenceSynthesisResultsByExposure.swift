@@ -56,10 +56,10 @@ public struct EffectEvidenceSynthesisResultsByExposure: Sendable, Equatable, Dec
         self.variantState = try container.decodeIfPresent(CodeableConcept.self, forKey: "variantState")
         self.riskEvidenceSynthesis = try container.decode(Reference.self, forKey: "riskEvidenceSynthesis")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "description", "_description", "exposureState", "_exposureState",
-            "variantState", "riskEvidenceSynthesis"])
-        for key in undeclared {
+            "variantState", "riskEvidenceSynthesis"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

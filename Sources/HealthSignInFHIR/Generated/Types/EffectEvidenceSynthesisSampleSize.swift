@@ -57,10 +57,10 @@ public struct EffectEvidenceSynthesisSampleSize: Sendable, Equatable, Decodable,
         self.numberOfParticipants = try container.decodeIfPresent(Swift.Int.self, forKey: "numberOfParticipants")
         self.numberOfParticipantsElement = try container.decodeIfPresent(Element.self, forKey: "_numberOfParticipants")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "description", "_description", "numberOfStudies",
-            "_numberOfStudies", "numberOfParticipants", "_numberOfParticipants"])
-        for key in undeclared {
+            "_numberOfStudies", "numberOfParticipants", "_numberOfParticipants"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -26,9 +26,7 @@ public struct Element: Sendable, Equatable, Decodable, Encodable, HealthSignInCo
         self.id = try container.decodeIfPresent(Swift.String.self, forKey: "id")
         self.`extension` = try container.decodeIfPresent([Extension].self, forKey: "extension") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: ["id", "extension"]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

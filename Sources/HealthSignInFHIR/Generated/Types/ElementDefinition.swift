@@ -1245,7 +1245,7 @@ public struct ElementDefinition: Sendable, Equatable, Decodable, Encodable, Heal
         self.binding = try container.decodeIfPresent(ElementDefinitionBinding.self, forKey: "binding")
         self.mapping = try container.decodeIfPresent([ElementDefinitionMapping].self, forKey: "mapping") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "path", "_path", "representation", "_representation", "sliceName",
             "_sliceName", "sliceIsConstraining", "_sliceIsConstraining", "label", "_label", "code", "slicing", "short",
             "_short", "definition", "_definition", "comment", "_comment", "requirements", "_requirements", "alias",
@@ -1301,8 +1301,8 @@ public struct ElementDefinition: Sendable, Equatable, Decodable, Encodable, Heal
             "_maxValueDecimal", "maxValueInteger", "_maxValueInteger", "maxValuePositiveInt", "_maxValuePositiveInt",
             "maxValueUnsignedInt", "_maxValueUnsignedInt", "maxValueQuantity", "maxLength", "_maxLength", "condition",
             "_condition", "constraint", "mustSupport", "_mustSupport", "isModifier", "_isModifier", "isModifierReason",
-            "_isModifierReason", "isSummary", "_isSummary", "binding", "mapping"])
-        for key in undeclared {
+            "_isModifierReason", "isSummary", "_isSummary", "binding", "mapping"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -48,9 +48,9 @@ public struct ElementDefinitionBase: Sendable, Equatable, Decodable, Encodable, 
         self.max = try container.decode(Swift.String.self, forKey: "max")
         self.maxElement = try container.decodeIfPresent(Element.self, forKey: "_max")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "path", "_path", "min", "_min", "max", "_max"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "path", "_path", "min", "_min", "max", "_max"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -49,9 +49,9 @@ public struct ElementDefinitionBinding: Sendable, Equatable, Decodable, Encodabl
         self.valueSet = try container.decodeIfPresent(Swift.String.self, forKey: "valueSet")
         self.valueSetElement = try container.decodeIfPresent(Element.self, forKey: "_valueSet")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "strength", "_strength", "description", "_description", "valueSet", "_valueSet"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "strength", "_strength", "description", "_description", "valueSet", "_valueSet"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -79,10 +79,10 @@ public struct ElementDefinitionConstraint: Sendable, Equatable, Decodable, Encod
         self.source = try container.decodeIfPresent(Swift.String.self, forKey: "source")
         self.sourceElement = try container.decodeIfPresent(Element.self, forKey: "_source")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "key", "_key", "requirements", "_requirements", "severity", "_severity", "human",
-            "_human", "expression", "_expression", "xpath", "_xpath", "source", "_source"])
-        for key in undeclared {
+            "_human", "expression", "_expression", "xpath", "_xpath", "source", "_source"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -55,10 +55,9 @@ public struct ElementDefinitionSlicing: Sendable, Equatable, Decodable, Encodabl
         self.rules = try container.decode(SlicingRules.self, forKey: "rules")
         self.rulesElement = try container.decodeIfPresent(Element.self, forKey: "_rules")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "discriminator", "description", "_description", "ordered", "_ordered", "rules", "_rules"
-        ])
-        for key in undeclared {
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -41,9 +41,9 @@ public struct ElementDefinitionSlicingDiscriminator: Sendable, Equatable, Decoda
         self.path = try container.decode(Swift.String.self, forKey: "path")
         self.pathElement = try container.decodeIfPresent(Element.self, forKey: "_path")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "type", "_type", "path", "_path"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "type", "_type", "path", "_path"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -65,10 +65,10 @@ public struct ElementDefinitionType: Sendable, Equatable, Decodable, Encodable, 
         self.versioning = try container.decodeIfPresent(ReferenceVersionRules.self, forKey: "versioning")
         self.versioningElement = try container.decodeIfPresent(Element.self, forKey: "_versioning")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "code", "_code", "profile", "_profile", "targetProfile", "_targetProfile", "aggregation",
-            "_aggregation", "versioning", "_versioning"])
-        for key in undeclared {
+            "_aggregation", "versioning", "_versioning"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -153,13 +153,13 @@ public struct Encounter: Sendable, Equatable, Decodable, Encodable, HealthSignIn
         self.serviceProvider = try container.decodeIfPresent(Reference.self, forKey: "serviceProvider")
         self.partOf = try container.decodeIfPresent(Reference.self, forKey: "partOf")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "status", "_status", "statusHistory", "class",
             "classHistory", "type", "serviceType", "priority", "subject", "episodeOfCare", "basedOn", "participant",
             "appointment", "period", "length", "reasonCode", "reasonReference", "diagnosis", "account",
-            "hospitalization", "location", "serviceProvider", "partOf"])
-        for key in undeclared {
+            "hospitalization", "location", "serviceProvider", "partOf"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -68,10 +68,10 @@ public struct EncounterHospitalization: Sendable, Equatable, Decodable, Encodabl
         self.destination = try container.decodeIfPresent(Reference.self, forKey: "destination")
         self.dischargeDisposition = try container.decodeIfPresent(CodeableConcept.self, forKey: "dischargeDisposition")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "preAdmissionIdentifier", "origin", "admitSource", "reAdmission",
-            "dietPreference", "specialCourtesy", "specialArrangement", "destination", "dischargeDisposition"])
-        for key in undeclared {
+            "dietPreference", "specialCourtesy", "specialArrangement", "destination", "dischargeDisposition"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -49,9 +49,9 @@ public struct EncounterLocation: Sendable, Equatable, Decodable, Encodable, Heal
         self.physicalType = try container.decodeIfPresent(CodeableConcept.self, forKey: "physicalType")
         self.period = try container.decodeIfPresent(Period.self, forKey: "period")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "location", "status", "_status", "physicalType", "period"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "location", "status", "_status", "physicalType", "period"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -41,9 +41,9 @@ public struct EncounterParticipant: Sendable, Equatable, Decodable, Encodable, H
         self.period = try container.decodeIfPresent(Period.self, forKey: "period")
         self.individual = try container.decodeIfPresent(Reference.self, forKey: "individual")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "type", "period", "individual"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "type", "period", "individual"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -124,12 +124,12 @@ public struct Endpoint: Sendable, Equatable, Decodable, Encodable, HealthSignInC
         self.header = try container.decodeIfPresent([Swift.String].self, forKey: "header") ?? []
         self.headerElement = try container.decodeIfPresent([Element].self, forKey: "_header") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "status", "_status", "connectionType", "name",
             "_name", "managingOrganization", "contact", "period", "payloadType", "payloadMimeType", "_payloadMimeType",
-            "address", "_address", "header", "_header"])
-        for key in undeclared {
+            "address", "_address", "header", "_header"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

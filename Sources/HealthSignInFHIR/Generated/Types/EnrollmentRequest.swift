@@ -95,11 +95,11 @@ public struct EnrollmentRequest: Sendable, Equatable, Decodable, Encodable, Heal
         self.candidate = try container.decodeIfPresent(Reference.self, forKey: "candidate")
         self.coverage = try container.decodeIfPresent(Reference.self, forKey: "coverage")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "status", "_status", "created", "_created",
-            "insurer", "provider", "candidate", "coverage"])
-        for key in undeclared {
+            "insurer", "provider", "candidate", "coverage"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

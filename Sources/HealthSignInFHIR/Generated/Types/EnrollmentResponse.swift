@@ -107,11 +107,11 @@ public struct EnrollmentResponse: Sendable, Equatable, Decodable, Encodable, Hea
         self.organization = try container.decodeIfPresent(Reference.self, forKey: "organization")
         self.requestProvider = try container.decodeIfPresent(Reference.self, forKey: "requestProvider")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "status", "_status", "request", "outcome",
-            "_outcome", "disposition", "_disposition", "created", "_created", "organization", "requestProvider"])
-        for key in undeclared {
+            "_outcome", "disposition", "_disposition", "created", "_created", "organization", "requestProvider"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

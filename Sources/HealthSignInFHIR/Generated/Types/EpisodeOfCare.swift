@@ -111,12 +111,12 @@ public struct EpisodeOfCare: Sendable, Equatable, Decodable, Encodable, HealthSi
         self.team = try container.decodeIfPresent([Reference].self, forKey: "team") ?? []
         self.account = try container.decodeIfPresent([Reference].self, forKey: "account") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "status", "_status", "statusHistory", "type",
             "diagnosis", "patient", "managingOrganization", "period", "referralRequest", "careManager", "team",
-            "account"])
-        for key in undeclared {
+            "account"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

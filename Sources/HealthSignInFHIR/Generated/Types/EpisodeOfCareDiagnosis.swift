@@ -45,9 +45,9 @@ public struct EpisodeOfCareDiagnosis: Sendable, Equatable, Decodable, Encodable,
         self.rank = try container.decodeIfPresent(Swift.Int.self, forKey: "rank")
         self.rankElement = try container.decodeIfPresent(Element.self, forKey: "_rank")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "condition", "role", "rank", "_rank"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "condition", "role", "rank", "_rank"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -230,15 +230,15 @@ public struct EventDefinition: Sendable, Equatable, Decodable, Encodable, Health
         self.relatedArtifact = try container.decodeIfPresent([RelatedArtifact].self, forKey: "relatedArtifact") ?? []
         self.trigger = try container.decode([TriggerDefinition].self, forKey: "trigger")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "url", "_url", "identifier", "version", "_version", "name",
             "_name", "title", "_title", "subtitle", "_subtitle", "status", "_status", "experimental", "_experimental",
             "subjectCodeableConcept", "subjectReference", "date", "_date", "publisher", "_publisher", "contact",
             "description", "_description", "useContext", "jurisdiction", "purpose", "_purpose", "usage", "_usage",
             "copyright", "_copyright", "approvalDate", "_approvalDate", "lastReviewDate", "_lastReviewDate",
-            "effectivePeriod", "topic", "author", "editor", "reviewer", "endorser", "relatedArtifact", "trigger"])
-        for key in undeclared {
+            "effectivePeriod", "topic", "author", "editor", "reviewer", "endorser", "relatedArtifact", "trigger"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -219,15 +219,15 @@ public struct Evidence: Sendable, Equatable, Decodable, Encodable, HealthSignInC
         self.exposureVariant = try container.decodeIfPresent([Reference].self, forKey: "exposureVariant") ?? []
         self.outcome = try container.decodeIfPresent([Reference].self, forKey: "outcome") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "url", "_url", "identifier", "version", "_version", "name",
             "_name", "title", "_title", "shortTitle", "_shortTitle", "subtitle", "_subtitle", "status", "_status",
             "date", "_date", "publisher", "_publisher", "contact", "description", "_description", "note", "useContext",
             "jurisdiction", "copyright", "_copyright", "approvalDate", "_approvalDate", "lastReviewDate",
             "_lastReviewDate", "effectivePeriod", "topic", "author", "editor", "reviewer", "endorser",
-            "relatedArtifact", "exposureBackground", "exposureVariant", "outcome"])
-        for key in undeclared {
+            "relatedArtifact", "exposureBackground", "exposureVariant", "outcome"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -218,15 +218,15 @@ public struct EvidenceVariable: Sendable, Equatable, Decodable, Encodable, Healt
         self.typeElement = try container.decodeIfPresent(Element.self, forKey: "_type")
         self.characteristic = try container.decode([EvidenceVariableCharacteristic].self, forKey: "characteristic")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "url", "_url", "identifier", "version", "_version", "name",
             "_name", "title", "_title", "shortTitle", "_shortTitle", "subtitle", "_subtitle", "status", "_status",
             "date", "_date", "publisher", "_publisher", "contact", "description", "_description", "note", "useContext",
             "jurisdiction", "copyright", "_copyright", "approvalDate", "_approvalDate", "lastReviewDate",
             "_lastReviewDate", "effectivePeriod", "topic", "author", "editor", "reviewer", "endorser",
-            "relatedArtifact", "type", "_type", "characteristic"])
-        for key in undeclared {
+            "relatedArtifact", "type", "_type", "characteristic"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -126,14 +126,14 @@ public struct EvidenceVariableCharacteristic: Sendable, Equatable, Decodable, En
         self.groupMeasure = try container.decodeIfPresent(GroupMeasure.self, forKey: "groupMeasure")
         self.groupMeasureElement = try container.decodeIfPresent(Element.self, forKey: "_groupMeasure")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "description", "_description", "definitionReference",
             "definitionCanonical", "_definitionCanonical", "definitionCodeableConcept", "definitionExpression",
             "definitionDataRequirement", "definitionTriggerDefinition", "usageContext", "exclude", "_exclude",
             "participantEffectiveDateTime", "_participantEffectiveDateTime", "participantEffectivePeriod",
             "participantEffectiveDuration", "participantEffectiveTiming", "timeFromStart", "groupMeasure",
-            "_groupMeasure"])
-        for key in undeclared {
+            "_groupMeasure"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

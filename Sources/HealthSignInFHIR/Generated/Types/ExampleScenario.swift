@@ -163,13 +163,13 @@ public struct ExampleScenario: Sendable, Equatable, Decodable, Encodable, Health
         self.workflow = try container.decodeIfPresent([Swift.String].self, forKey: "workflow") ?? []
         self.workflowElement = try container.decodeIfPresent([Element].self, forKey: "_workflow") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "url", "_url", "identifier", "version", "_version", "name",
             "_name", "status", "_status", "experimental", "_experimental", "date", "_date", "publisher", "_publisher",
             "contact", "useContext", "jurisdiction", "copyright", "_copyright", "purpose", "_purpose", "actor",
-            "instance", "process", "workflow", "_workflow"])
-        for key in undeclared {
+            "instance", "process", "workflow", "_workflow"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -61,10 +61,10 @@ public struct ExampleScenarioActor: Sendable, Equatable, Decodable, Encodable, H
         self.descriptionText = try container.decodeIfPresent(Swift.String.self, forKey: "description")
         self.descriptionElement = try container.decodeIfPresent(Element.self, forKey: "_description")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "actorId", "_actorId", "type", "_type", "name", "_name",
-            "description", "_description"])
-        for key in undeclared {
+            "description", "_description"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -71,10 +71,10 @@ public struct ExampleScenarioInstance: Sendable, Equatable, Decodable, Encodable
         self.containedInstance = try container.decodeIfPresent(
             [ExampleScenarioInstanceContainedInstance].self, forKey: "containedInstance") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "resourceId", "_resourceId", "resourceType", "_resourceType",
-            "name", "_name", "description", "_description", "version", "containedInstance"])
-        for key in undeclared {
+            "name", "_name", "description", "_description", "version", "containedInstance"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -45,9 +45,9 @@ public struct ExampleScenarioInstanceContainedInstance: Sendable, Equatable, Dec
         self.versionID = try container.decodeIfPresent(Swift.String.self, forKey: "versionId")
         self.versionIdElement = try container.decodeIfPresent(Element.self, forKey: "_versionId")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "resourceId", "_resourceId", "versionId", "_versionId"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "resourceId", "_resourceId", "versionId", "_versionId"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

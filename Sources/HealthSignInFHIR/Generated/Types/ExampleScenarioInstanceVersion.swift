@@ -45,9 +45,9 @@ public struct ExampleScenarioInstanceVersion: Sendable, Equatable, Decodable, En
         self.descriptionText = try container.decode(Swift.String.self, forKey: "description")
         self.descriptionElement = try container.decodeIfPresent(Element.self, forKey: "_description")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "versionId", "_versionId", "description", "_description"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "versionId", "_versionId", "description", "_description"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -66,10 +66,10 @@ public struct ExampleScenarioProcess: Sendable, Equatable, Decodable, Encodable,
         self.postConditionsElement = try container.decodeIfPresent(Element.self, forKey: "_postConditions")
         self.step = try container.decodeIfPresent([ExampleScenarioProcessStep].self, forKey: "step") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "title", "_title", "description", "_description", "preConditions",
-            "_preConditions", "postConditions", "_postConditions", "step"])
-        for key in undeclared {
+            "_preConditions", "postConditions", "_postConditions", "step"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -51,9 +51,9 @@ public struct ExampleScenarioProcessStep: Sendable, Equatable, Decodable, Encoda
         self.alternative = try container.decodeIfPresent(
             [ExampleScenarioProcessStepAlternative].self, forKey: "alternative") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "process", "pause", "_pause", "operation", "alternative"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "process", "pause", "_pause", "operation", "alternative"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

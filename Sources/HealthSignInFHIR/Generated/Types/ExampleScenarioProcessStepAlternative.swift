@@ -50,9 +50,9 @@ public struct ExampleScenarioProcessStepAlternative: Sendable, Equatable, Decoda
         self.descriptionElement = try container.decodeIfPresent(Element.self, forKey: "_description")
         self.step = try container.decodeIfPresent([ExampleScenarioProcessStep].self, forKey: "step") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "title", "_title", "description", "_description", "step"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "title", "_title", "description", "_description", "step"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

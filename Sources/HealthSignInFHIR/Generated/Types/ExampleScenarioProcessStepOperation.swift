@@ -100,11 +100,11 @@ public struct ExampleScenarioProcessStepOperation: Sendable, Equatable, Decodabl
         self.request = try container.decodeIfPresent(ExampleScenarioInstanceContainedInstance.self, forKey: "request")
         self.response = try container.decodeIfPresent(ExampleScenarioInstanceContainedInstance.self, forKey: "response")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "number", "_number", "type", "_type", "name", "_name", "initiator",
             "_initiator", "receiver", "_receiver", "description", "_description", "initiatorActive", "_initiatorActive",
-            "receiverActive", "_receiverActive", "request", "response"])
-        for key in undeclared {
+            "receiverActive", "_receiverActive", "request", "response"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

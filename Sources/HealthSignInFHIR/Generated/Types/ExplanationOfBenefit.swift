@@ -257,7 +257,7 @@ public struct ExplanationOfBenefit: Sendable, Equatable, Decodable, Encodable, H
         self.benefitBalance = try container.decodeIfPresent(
             [ExplanationOfBenefitBenefitBalance].self, forKey: "benefitBalance") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "status", "_status", "type", "subType", "use",
             "_use", "patient", "billablePeriod", "created", "_created", "enterer", "insurer", "provider", "priority",
@@ -265,8 +265,8 @@ public struct ExplanationOfBenefit: Sendable, Equatable, Decodable, Encodable, H
             "referral", "facility", "claim", "claimResponse", "outcome", "_outcome", "disposition", "_disposition",
             "preAuthRef", "_preAuthRef", "preAuthRefPeriod", "careTeam", "supportingInfo", "diagnosis", "procedure",
             "precedence", "_precedence", "insurance", "accident", "item", "addItem", "adjudication", "total", "payment",
-            "formCode", "form", "processNote", "benefitPeriod", "benefitBalance"])
-        for key in undeclared {
+            "formCode", "form", "processNote", "benefitPeriod", "benefitBalance"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -140,13 +140,13 @@ public struct ExplanationOfBenefitAddItem: Sendable, Equatable, Decodable, Encod
             [ExplanationOfBenefitItemAdjudication].self, forKey: "adjudication") ?? []
         self.detail = try container.decodeIfPresent([ExplanationOfBenefitAddItemDetail].self, forKey: "detail") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "itemSequence", "_itemSequence", "detailSequence",
             "_detailSequence", "subDetailSequence", "_subDetailSequence", "provider", "productOrService", "modifier",
             "programCode", "servicedDate", "_servicedDate", "servicedPeriod", "locationCodeableConcept",
             "locationAddress", "locationReference", "quantity", "unitPrice", "factor", "_factor", "net", "bodySite",
-            "subSite", "noteNumber", "_noteNumber", "adjudication", "detail"])
-        for key in undeclared {
+            "subSite", "noteNumber", "_noteNumber", "adjudication", "detail"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -75,10 +75,10 @@ public struct ExplanationOfBenefitAddItemDetail: Sendable, Equatable, Decodable,
         self.subDetail = try container.decodeIfPresent(
             [ExplanationOfBenefitAddItemDetailSubDetail].self, forKey: "subDetail") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "productOrService", "modifier", "quantity", "unitPrice", "factor",
-            "_factor", "net", "noteNumber", "_noteNumber", "adjudication", "subDetail"])
-        for key in undeclared {
+            "_factor", "net", "noteNumber", "_noteNumber", "adjudication", "subDetail"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -70,10 +70,10 @@ public struct ExplanationOfBenefitAddItemDetailSubDetail: Sendable, Equatable, D
         self.adjudication = try container.decodeIfPresent(
             [ExplanationOfBenefitItemAdjudication].self, forKey: "adjudication") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "productOrService", "modifier", "quantity", "unitPrice", "factor",
-            "_factor", "net", "noteNumber", "_noteNumber", "adjudication"])
-        for key in undeclared {
+            "_factor", "net", "noteNumber", "_noteNumber", "adjudication"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -73,10 +73,10 @@ public struct ExplanationOfBenefitBenefitBalance: Sendable, Equatable, Decodable
         self.financial = try container.decodeIfPresent(
             [ExplanationOfBenefitBenefitBalanceFinancial].self, forKey: "financial") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "category", "excluded", "_excluded", "name", "_name", "description",
-            "_description", "network", "unit", "term", "financial"])
-        for key in undeclared {
+            "_description", "network", "unit", "term", "financial"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

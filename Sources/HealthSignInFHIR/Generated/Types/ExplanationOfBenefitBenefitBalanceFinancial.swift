@@ -67,10 +67,10 @@ public struct ExplanationOfBenefitBenefitBalanceFinancial: Sendable, Equatable, 
         self.usedUnsignedIntElement = try container.decodeIfPresent(Element.self, forKey: "_usedUnsignedInt")
         self.usedMoney = try container.decodeIfPresent(Money.self, forKey: "usedMoney")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "type", "allowedUnsignedInt", "_allowedUnsignedInt",
-            "allowedString", "_allowedString", "allowedMoney", "usedUnsignedInt", "_usedUnsignedInt", "usedMoney"])
-        for key in undeclared {
+            "allowedString", "_allowedString", "allowedMoney", "usedUnsignedInt", "_usedUnsignedInt", "usedMoney"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -57,10 +57,10 @@ public struct ExplanationOfBenefitCareTeam: Sendable, Equatable, Decodable, Enco
         self.role = try container.decodeIfPresent(CodeableConcept.self, forKey: "role")
         self.qualification = try container.decodeIfPresent(CodeableConcept.self, forKey: "qualification")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "sequence", "_sequence", "provider", "responsible", "_responsible",
-            "role", "qualification"])
-        for key in undeclared {
+            "role", "qualification"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -59,10 +59,10 @@ public struct ExplanationOfBenefitDiagnosis: Sendable, Equatable, Decodable, Enc
         self.onAdmission = try container.decodeIfPresent(CodeableConcept.self, forKey: "onAdmission")
         self.packageCode = try container.decodeIfPresent(CodeableConcept.self, forKey: "packageCode")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "sequence", "_sequence", "diagnosisCodeableConcept",
-            "diagnosisReference", "type", "onAdmission", "packageCode"])
-        for key in undeclared {
+            "diagnosisReference", "type", "onAdmission", "packageCode"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

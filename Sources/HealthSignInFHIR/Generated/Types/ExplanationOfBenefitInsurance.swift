@@ -48,9 +48,9 @@ public struct ExplanationOfBenefitInsurance: Sendable, Equatable, Decodable, Enc
         self.preAuthRef = try container.decodeIfPresent([Swift.String].self, forKey: "preAuthRef") ?? []
         self.preAuthRefElement = try container.decodeIfPresent([Element].self, forKey: "_preAuthRef") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "focal", "_focal", "coverage", "preAuthRef", "_preAuthRef"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "focal", "_focal", "coverage", "preAuthRef", "_preAuthRef"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

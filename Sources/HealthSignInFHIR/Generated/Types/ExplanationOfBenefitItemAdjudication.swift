@@ -49,9 +49,9 @@ public struct ExplanationOfBenefitItemAdjudication: Sendable, Equatable, Decodab
         self.value = try container.decodeIfPresent(HealthSignInCore.JSONNumber.self, forKey: "value")
         self.valueElement = try container.decodeIfPresent(Element.self, forKey: "_value")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "category", "reason", "amount", "value", "_value"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "category", "reason", "amount", "value", "_value"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -98,11 +98,11 @@ public struct ExplanationOfBenefitItemDetail: Sendable, Equatable, Decodable, En
         self.subDetail = try container.decodeIfPresent(
             [ExplanationOfBenefitItemDetailSubDetail].self, forKey: "subDetail") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "sequence", "_sequence", "revenue", "category", "productOrService",
             "modifier", "programCode", "quantity", "unitPrice", "factor", "_factor", "net", "udi", "noteNumber",
-            "_noteNumber", "adjudication", "subDetail"])
-        for key in undeclared {
+            "_noteNumber", "adjudication", "subDetail"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

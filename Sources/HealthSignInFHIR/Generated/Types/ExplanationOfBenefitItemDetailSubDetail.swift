@@ -92,11 +92,11 @@ public struct ExplanationOfBenefitItemDetailSubDetail: Sendable, Equatable, Deco
         self.adjudication = try container.decodeIfPresent(
             [ExplanationOfBenefitItemAdjudication].self, forKey: "adjudication") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "sequence", "_sequence", "revenue", "category", "productOrService",
             "modifier", "programCode", "quantity", "unitPrice", "factor", "_factor", "net", "udi", "noteNumber",
-            "_noteNumber", "adjudication"])
-        for key in undeclared {
+            "_noteNumber", "adjudication"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

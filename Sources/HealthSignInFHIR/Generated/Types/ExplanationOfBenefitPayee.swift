@@ -38,9 +38,9 @@ public struct ExplanationOfBenefitPayee: Sendable, Equatable, Decodable, Encodab
         self.type = try container.decodeIfPresent(CodeableConcept.self, forKey: "type")
         self.party = try container.decodeIfPresent(Reference.self, forKey: "party")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "type", "party"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "type", "party"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

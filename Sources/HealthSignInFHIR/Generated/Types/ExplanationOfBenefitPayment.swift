@@ -57,10 +57,10 @@ public struct ExplanationOfBenefitPayment: Sendable, Equatable, Decodable, Encod
         self.amount = try container.decodeIfPresent(Money.self, forKey: "amount")
         self.identifier = try container.decodeIfPresent(Identifier.self, forKey: "identifier")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "type", "adjustment", "adjustmentReason", "date", "_date", "amount",
-            "identifier"])
-        for key in undeclared {
+            "identifier"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

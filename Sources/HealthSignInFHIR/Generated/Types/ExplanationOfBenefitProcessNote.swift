@@ -55,9 +55,9 @@ public struct ExplanationOfBenefitProcessNote: Sendable, Equatable, Decodable, E
         self.textElement = try container.decodeIfPresent(Element.self, forKey: "_text")
         self.language = try container.decodeIfPresent(CodeableConcept.self, forKey: "language")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "number", "_number", "type", "_type", "text", "_text", "language"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "number", "_number", "type", "_type", "text", "_text", "language"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -38,9 +38,9 @@ public struct ExplanationOfBenefitTotal: Sendable, Equatable, Decodable, Encodab
         self.category = try container.decode(CodeableConcept.self, forKey: "category")
         self.amount = try container.decode(Money.self, forKey: "amount")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "category", "amount"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "category", "amount"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -306,7 +306,7 @@ public struct Extension: Sendable, Equatable, Decodable, Encodable, HealthSignIn
         self.valueDosage = try container.decodeIfPresent(Dosage.self, forKey: "valueDosage")
         self.valueMeta = try container.decodeIfPresent(Meta.self, forKey: "valueMeta")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "url", "valueBase64Binary", "_valueBase64Binary", "valueBoolean", "_valueBoolean",
             "valueCanonical", "_valueCanonical", "valueCode", "_valueCode", "valueDate", "_valueDate", "valueDateTime",
             "_valueDateTime", "valueDecimal", "_valueDecimal", "valueId", "_valueId", "valueInstant", "_valueInstant",
@@ -318,8 +318,8 @@ public struct Extension: Sendable, Equatable, Decodable, Encodable, HealthSignIn
             "valueIdentifier", "valueMoney", "valuePeriod", "valueQuantity", "valueRange", "valueRatio",
             "valueReference", "valueSampledData", "valueSignature", "valueTiming", "valueContactDetail",
             "valueContributor", "valueDataRequirement", "valueExpression", "valueParameterDefinition",
-            "valueRelatedArtifact", "valueTriggerDefinition", "valueUsageContext", "valueDosage", "valueMeta"])
-        for key in undeclared {
+            "valueRelatedArtifact", "valueTriggerDefinition", "valueUsageContext", "valueDosage", "valueMeta"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

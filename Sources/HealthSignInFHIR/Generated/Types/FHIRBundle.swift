@@ -88,10 +88,10 @@ public struct FHIRBundle: Sendable, Equatable, Decodable, Encodable, HealthSignI
         self.entry = try container.decodeIfPresent([BundleEntry].self, forKey: "entry") ?? []
         self.signature = try container.decodeIfPresent(Signature.self, forKey: "signature")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language",
-            "identifier", "type", "_type", "timestamp", "_timestamp", "total", "_total", "link", "entry", "signature"])
-        for key in undeclared {
+            "identifier", "type", "_type", "timestamp", "_timestamp", "total", "_total", "link", "entry", "signature"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

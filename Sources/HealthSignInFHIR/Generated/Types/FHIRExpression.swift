@@ -66,10 +66,10 @@ public struct FHIRExpression: Sendable, Equatable, Decodable, Encodable, HealthS
         self.reference = try container.decodeIfPresent(Swift.String.self, forKey: "reference")
         self.referenceElement = try container.decodeIfPresent(Element.self, forKey: "_reference")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "description", "_description", "name", "_name", "language", "_language", "expression",
-            "_expression", "reference", "_reference"])
-        for key in undeclared {
+            "_expression", "reference", "_reference"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

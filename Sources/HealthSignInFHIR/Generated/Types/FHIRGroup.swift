@@ -118,11 +118,11 @@ public struct FHIRGroup: Sendable, Equatable, Decodable, Encodable, HealthSignIn
         self.characteristic = try container.decodeIfPresent([GroupCharacteristic].self, forKey: "characteristic") ?? []
         self.member = try container.decodeIfPresent([GroupMember].self, forKey: "member") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "active", "_active", "type", "_type", "actual",
-            "_actual", "code", "name", "_name", "quantity", "_quantity", "managingEntity", "characteristic", "member"])
-        for key in undeclared {
+            "_actual", "code", "name", "_name", "quantity", "_quantity", "managingEntity", "characteristic", "member"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

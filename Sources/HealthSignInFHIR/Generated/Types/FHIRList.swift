@@ -123,12 +123,12 @@ public struct FHIRList: Sendable, Equatable, Decodable, Encodable, HealthSignInC
         self.entry = try container.decodeIfPresent([ListEntry].self, forKey: "entry") ?? []
         self.emptyReason = try container.decodeIfPresent(CodeableConcept.self, forKey: "emptyReason")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "status", "_status", "mode", "_mode", "title",
             "_title", "code", "subject", "encounter", "date", "_date", "source", "orderedBy", "note", "entry",
-            "emptyReason"])
-        for key in undeclared {
+            "emptyReason"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -239,7 +239,7 @@ public struct FHIRObservation: Sendable, Equatable, Decodable, Encodable, Health
         self.derivedFrom = try container.decodeIfPresent([Reference].self, forKey: "derivedFrom") ?? []
         self.component = try container.decodeIfPresent([ObservationComponent].self, forKey: "component") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "basedOn", "partOf", "status", "_status",
             "category", "code", "subject", "focus", "encounter", "effectiveDateTime", "_effectiveDateTime",
@@ -248,8 +248,8 @@ public struct FHIRObservation: Sendable, Equatable, Decodable, Encodable, Health
             "_valueBoolean", "valueInteger", "_valueInteger", "valueRange", "valueRatio", "valueSampledData",
             "valueTime", "_valueTime", "valueDateTime", "_valueDateTime", "valuePeriod", "dataAbsentReason",
             "interpretation", "note", "bodySite", "method", "specimen", "device", "referenceRange", "hasMember",
-            "derivedFrom", "component"])
-        for key in undeclared {
+            "derivedFrom", "component"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -34,9 +34,9 @@ public struct FHIRRange: Sendable, Equatable, Decodable, Encodable, HealthSignIn
         self.low = try container.decodeIfPresent(Quantity.self, forKey: "low")
         self.high = try container.decodeIfPresent(Quantity.self, forKey: "high")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "low", "high"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "low", "high"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -212,15 +212,15 @@ public struct FHIRTask: Sendable, Equatable, Decodable, Encodable, HealthSignInC
         self.input = try container.decodeIfPresent([TaskInput].self, forKey: "input") ?? []
         self.output = try container.decodeIfPresent([TaskOutput].self, forKey: "output") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "instantiatesCanonical",
             "_instantiatesCanonical", "instantiatesUri", "_instantiatesUri", "basedOn", "groupIdentifier", "partOf",
             "status", "_status", "statusReason", "businessStatus", "intent", "_intent", "priority", "_priority", "code",
             "description", "_description", "focus", "for", "encounter", "executionPeriod", "authoredOn", "_authoredOn",
             "lastModified", "_lastModified", "requester", "performerType", "owner", "location", "reasonCode",
-            "reasonReference", "insurance", "note", "relevantHistory", "restriction", "input", "output"])
-        for key in undeclared {
+            "reasonReference", "insurance", "note", "relevantHistory", "restriction", "input", "output"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

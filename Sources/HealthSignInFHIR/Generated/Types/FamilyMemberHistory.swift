@@ -212,15 +212,15 @@ public struct FamilyMemberHistory: Sendable, Equatable, Decodable, Encodable, He
         self.note = try container.decodeIfPresent([Annotation].self, forKey: "note") ?? []
         self.condition = try container.decodeIfPresent([FamilyMemberHistoryCondition].self, forKey: "condition") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "instantiatesCanonical",
             "_instantiatesCanonical", "instantiatesUri", "_instantiatesUri", "status", "_status", "dataAbsentReason",
             "patient", "date", "_date", "name", "_name", "relationship", "sex", "bornPeriod", "bornDate", "_bornDate",
             "bornString", "_bornString", "ageAge", "ageRange", "ageString", "_ageString", "estimatedAge",
             "_estimatedAge", "deceasedBoolean", "_deceasedBoolean", "deceasedAge", "deceasedRange", "deceasedDate",
-            "_deceasedDate", "deceasedString", "_deceasedString", "reasonCode", "reasonReference", "note", "condition"])
-        for key in undeclared {
+            "_deceasedDate", "deceasedString", "_deceasedString", "reasonCode", "reasonReference", "note", "condition"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

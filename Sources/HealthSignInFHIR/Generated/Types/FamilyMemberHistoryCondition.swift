@@ -69,10 +69,10 @@ public struct FamilyMemberHistoryCondition: Sendable, Equatable, Decodable, Enco
         self.onsetStringElement = try container.decodeIfPresent(Element.self, forKey: "_onsetString")
         self.note = try container.decodeIfPresent([Annotation].self, forKey: "note") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "code", "outcome", "contributedToDeath", "_contributedToDeath",
-            "onsetAge", "onsetRange", "onsetPeriod", "onsetString", "_onsetString", "note"])
-        for key in undeclared {
+            "onsetAge", "onsetRange", "onsetPeriod", "onsetString", "_onsetString", "note"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -94,11 +94,11 @@ public struct Flag: Sendable, Equatable, Decodable, Encodable, HealthSignInCore.
         self.encounter = try container.decodeIfPresent(Reference.self, forKey: "encounter")
         self.author = try container.decodeIfPresent(Reference.self, forKey: "author")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "status", "_status", "category", "code",
-            "subject", "period", "encounter", "author"])
-        for key in undeclared {
+            "subject", "period", "encounter", "author"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

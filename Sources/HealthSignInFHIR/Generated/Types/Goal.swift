@@ -144,13 +144,13 @@ public struct Goal: Sendable, Equatable, Decodable, Encodable, HealthSignInCore.
         self.outcomeCode = try container.decodeIfPresent([CodeableConcept].self, forKey: "outcomeCode") ?? []
         self.outcomeReference = try container.decodeIfPresent([Reference].self, forKey: "outcomeReference") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "lifecycleStatus", "_lifecycleStatus",
             "achievementStatus", "category", "priority", "description", "subject", "startDate", "_startDate",
             "startCodeableConcept", "target", "statusDate", "_statusDate", "statusReason", "_statusReason",
-            "expressedBy", "addresses", "note", "outcomeCode", "outcomeReference"])
-        for key in undeclared {
+            "expressedBy", "addresses", "note", "outcomeCode", "outcomeReference"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -87,11 +87,11 @@ public struct GoalTarget: Sendable, Equatable, Decodable, Encodable, HealthSignI
         self.dueDateElement = try container.decodeIfPresent(Element.self, forKey: "_dueDate")
         self.dueDuration = try container.decodeIfPresent(FHIRDuration.self, forKey: "dueDuration")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "measure", "detailQuantity", "detailRange", "detailCodeableConcept",
             "detailString", "_detailString", "detailBoolean", "_detailBoolean", "detailInteger", "_detailInteger",
-            "detailRatio", "dueDate", "_dueDate", "dueDuration"])
-        for key in undeclared {
+            "detailRatio", "dueDate", "_dueDate", "dueDuration"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -159,13 +159,13 @@ public struct GraphDefinition: Sendable, Equatable, Decodable, Encodable, Health
         self.profileElement = try container.decodeIfPresent(Element.self, forKey: "_profile")
         self.link = try container.decodeIfPresent([GraphDefinitionLink].self, forKey: "link") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "url", "_url", "version", "_version", "name", "_name",
             "status", "_status", "experimental", "_experimental", "date", "_date", "publisher", "_publisher", "contact",
             "description", "_description", "useContext", "jurisdiction", "purpose", "_purpose", "start", "_start",
-            "profile", "_profile", "link"])
-        for key in undeclared {
+            "profile", "_profile", "link"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

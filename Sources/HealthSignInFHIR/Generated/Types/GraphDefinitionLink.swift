@@ -71,10 +71,10 @@ public struct GraphDefinitionLink: Sendable, Equatable, Decodable, Encodable, He
         self.descriptionElement = try container.decodeIfPresent(Element.self, forKey: "_description")
         self.target = try container.decodeIfPresent([GraphDefinitionLinkTarget].self, forKey: "target") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "path", "_path", "sliceName", "_sliceName", "min", "_min", "max",
-            "_max", "description", "_description", "target"])
-        for key in undeclared {
+            "_max", "description", "_description", "target"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

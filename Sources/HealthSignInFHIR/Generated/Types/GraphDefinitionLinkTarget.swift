@@ -62,10 +62,10 @@ public struct GraphDefinitionLinkTarget: Sendable, Equatable, Decodable, Encodab
             [GraphDefinitionLinkTargetCompartment].self, forKey: "compartment") ?? []
         self.link = try container.decodeIfPresent([GraphDefinitionLink].self, forKey: "link") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "type", "_type", "params", "_params", "profile", "_profile",
-            "compartment", "link"])
-        for key in undeclared {
+            "compartment", "link"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

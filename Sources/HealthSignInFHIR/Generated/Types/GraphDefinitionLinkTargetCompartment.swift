@@ -68,10 +68,10 @@ public struct GraphDefinitionLinkTargetCompartment: Sendable, Equatable, Decodab
         self.descriptionText = try container.decodeIfPresent(Swift.String.self, forKey: "description")
         self.descriptionElement = try container.decodeIfPresent(Element.self, forKey: "_description")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "use", "_use", "code", "_code", "rule", "_rule", "expression",
-            "_expression", "description", "_description"])
-        for key in undeclared {
+            "_expression", "description", "_description"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -68,10 +68,10 @@ public struct GroupCharacteristic: Sendable, Equatable, Decodable, Encodable, He
         self.excludeElement = try container.decodeIfPresent(Element.self, forKey: "_exclude")
         self.period = try container.decodeIfPresent(Period.self, forKey: "period")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "code", "valueCodeableConcept", "valueBoolean", "_valueBoolean",
-            "valueQuantity", "valueRange", "valueReference", "exclude", "_exclude", "period"])
-        for key in undeclared {
+            "valueQuantity", "valueRange", "valueReference", "exclude", "_exclude", "period"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

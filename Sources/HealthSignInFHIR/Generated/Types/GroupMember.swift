@@ -45,9 +45,9 @@ public struct GroupMember: Sendable, Equatable, Decodable, Encodable, HealthSign
         self.inactive = try container.decodeIfPresent(Swift.Bool.self, forKey: "inactive")
         self.inactiveElement = try container.decodeIfPresent(Element.self, forKey: "_inactive")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "entity", "period", "inactive", "_inactive"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "entity", "period", "inactive", "_inactive"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

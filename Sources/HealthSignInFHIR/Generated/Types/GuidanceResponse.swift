@@ -145,13 +145,13 @@ public struct GuidanceResponse: Sendable, Equatable, Decodable, Encodable, Healt
         self.result = try container.decodeIfPresent(Reference.self, forKey: "result")
         self.dataRequirement = try container.decodeIfPresent([DataRequirement].self, forKey: "dataRequirement") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "requestIdentifier", "identifier", "moduleUri", "_moduleUri",
             "moduleCanonical", "_moduleCanonical", "moduleCodeableConcept", "status", "_status", "subject", "encounter",
             "occurrenceDateTime", "_occurrenceDateTime", "performer", "reasonCode", "reasonReference", "note",
-            "evaluationMessage", "outputParameters", "result", "dataRequirement"])
-        for key in undeclared {
+            "evaluationMessage", "outputParameters", "result", "dataRequirement"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

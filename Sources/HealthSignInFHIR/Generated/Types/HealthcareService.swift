@@ -184,14 +184,14 @@ public struct HealthcareService: Sendable, Equatable, Decodable, Encodable, Heal
             Element.self, forKey: "_availabilityExceptions")
         self.endpoint = try container.decodeIfPresent([Reference].self, forKey: "endpoint") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "active", "_active", "providedBy", "category",
             "type", "specialty", "location", "name", "_name", "comment", "_comment", "extraDetails", "_extraDetails",
             "photo", "telecom", "coverageArea", "serviceProvisionCode", "eligibility", "program", "characteristic",
             "communication", "referralMethod", "appointmentRequired", "_appointmentRequired", "availableTime",
-            "notAvailable", "availabilityExceptions", "_availabilityExceptions", "endpoint"])
-        for key in undeclared {
+            "notAvailable", "availabilityExceptions", "_availabilityExceptions", "endpoint"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

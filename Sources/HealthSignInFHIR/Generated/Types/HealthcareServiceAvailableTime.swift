@@ -62,10 +62,10 @@ public struct HealthcareServiceAvailableTime: Sendable, Equatable, Decodable, En
         self.availableEndTime = try container.decodeIfPresent(Swift.String.self, forKey: "availableEndTime")
         self.availableEndTimeElement = try container.decodeIfPresent(Element.self, forKey: "_availableEndTime")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "daysOfWeek", "_daysOfWeek", "allDay", "_allDay",
-            "availableStartTime", "_availableStartTime", "availableEndTime", "_availableEndTime"])
-        for key in undeclared {
+            "availableStartTime", "_availableStartTime", "availableEndTime", "_availableEndTime"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -75,10 +75,10 @@ public struct HumanName: Sendable, Equatable, Decodable, Encodable, HealthSignIn
         self.suffixElement = try container.decodeIfPresent([Element].self, forKey: "_suffix") ?? []
         self.period = try container.decodeIfPresent(Period.self, forKey: "period")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "use", "_use", "text", "_text", "family", "_family", "given", "_given", "prefix",
-            "_prefix", "suffix", "_suffix", "period"])
-        for key in undeclared {
+            "_prefix", "suffix", "_suffix", "period"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -58,9 +58,9 @@ public struct Identifier: Sendable, Equatable, Decodable, Encodable, HealthSignI
         self.period = try container.decodeIfPresent(Period.self, forKey: "period")
         self.assigner = try container.decodeIfPresent(Reference.self, forKey: "assigner")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "use", "_use", "type", "system", "_system", "value", "_value", "period", "assigner"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "use", "_use", "type", "system", "_system", "value", "_value", "period", "assigner"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -157,13 +157,13 @@ public struct ImagingStudy: Sendable, Equatable, Decodable, Encodable, HealthSig
         self.descriptionElement = try container.decodeIfPresent(Element.self, forKey: "_description")
         self.series = try container.decodeIfPresent([ImagingStudySeries].self, forKey: "series") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "status", "_status", "modality", "subject",
             "encounter", "started", "_started", "basedOn", "referrer", "interpreter", "endpoint", "numberOfSeries",
             "_numberOfSeries", "numberOfInstances", "_numberOfInstances", "procedureReference", "procedureCode",
-            "location", "reasonCode", "reasonReference", "note", "description", "_description", "series"])
-        for key in undeclared {
+            "location", "reasonCode", "reasonReference", "note", "description", "_description", "series"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -95,11 +95,11 @@ public struct ImagingStudySeries: Sendable, Equatable, Decodable, Encodable, Hea
         self.performer = try container.decodeIfPresent([ImagingStudySeriesPerformer].self, forKey: "performer") ?? []
         self.instance = try container.decodeIfPresent([ImagingStudySeriesInstance].self, forKey: "instance") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "uid", "_uid", "number", "_number", "modality", "description",
             "_description", "numberOfInstances", "_numberOfInstances", "endpoint", "bodySite", "laterality", "specimen",
-            "started", "_started", "performer", "instance"])
-        for key in undeclared {
+            "started", "_started", "performer", "instance"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -56,9 +56,9 @@ public struct ImagingStudySeriesInstance: Sendable, Equatable, Decodable, Encoda
         self.title = try container.decodeIfPresent(Swift.String.self, forKey: "title")
         self.titleElement = try container.decodeIfPresent(Element.self, forKey: "_title")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "uid", "_uid", "sopClass", "number", "_number", "title", "_title"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "uid", "_uid", "sopClass", "number", "_number", "title", "_title"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

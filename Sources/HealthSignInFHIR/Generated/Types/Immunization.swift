@@ -208,15 +208,15 @@ public struct Immunization: Sendable, Equatable, Decodable, Encodable, HealthSig
         self.protocolApplied = try container.decodeIfPresent(
             [ImmunizationProtocolApplied].self, forKey: "protocolApplied") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "status", "_status", "statusReason",
             "vaccineCode", "patient", "encounter", "occurrenceDateTime", "_occurrenceDateTime", "occurrenceString",
             "_occurrenceString", "recorded", "_recorded", "primarySource", "_primarySource", "reportOrigin", "location",
             "manufacturer", "lotNumber", "_lotNumber", "expirationDate", "_expirationDate", "site", "route",
             "doseQuantity", "performer", "note", "reasonCode", "reasonReference", "isSubpotent", "_isSubpotent",
-            "subpotentReason", "education", "programEligibility", "fundingSource", "reaction", "protocolApplied"])
-        for key in undeclared {
+            "subpotentReason", "education", "programEligibility", "fundingSource", "reaction", "protocolApplied"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -62,10 +62,10 @@ public struct ImmunizationEducation: Sendable, Equatable, Decodable, Encodable, 
         self.presentationDate = try container.decodeIfPresent(Swift.String.self, forKey: "presentationDate")
         self.presentationDateElement = try container.decodeIfPresent(Element.self, forKey: "_presentationDate")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "documentType", "_documentType", "reference", "_reference",
-            "publicationDate", "_publicationDate", "presentationDate", "_presentationDate"])
-        for key in undeclared {
+            "publicationDate", "_publicationDate", "presentationDate", "_presentationDate"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -157,14 +157,14 @@ public struct ImmunizationEvaluation: Sendable, Equatable, Decodable, Encodable,
         self.seriesDosesString = try container.decodeIfPresent(Swift.String.self, forKey: "seriesDosesString")
         self.seriesDosesStringElement = try container.decodeIfPresent(Element.self, forKey: "_seriesDosesString")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "status", "_status", "patient", "date",
             "_date", "authority", "targetDisease", "immunizationEvent", "doseStatus", "doseStatusReason", "description",
             "_description", "series", "_series", "doseNumberPositiveInt", "_doseNumberPositiveInt", "doseNumberString",
             "_doseNumberString", "seriesDosesPositiveInt", "_seriesDosesPositiveInt", "seriesDosesString",
-            "_seriesDosesString"])
-        for key in undeclared {
+            "_seriesDosesString"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -38,9 +38,9 @@ public struct ImmunizationPerformer: Sendable, Equatable, Decodable, Encodable, 
         self.function = try container.decodeIfPresent(CodeableConcept.self, forKey: "function")
         self.actor = try container.decode(Reference.self, forKey: "actor")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "function", "actor"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "function", "actor"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -82,11 +82,11 @@ public struct ImmunizationProtocolApplied: Sendable, Equatable, Decodable, Encod
         self.seriesDosesString = try container.decodeIfPresent(Swift.String.self, forKey: "seriesDosesString")
         self.seriesDosesStringElement = try container.decodeIfPresent(Element.self, forKey: "_seriesDosesString")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "series", "_series", "authority", "targetDisease",
             "doseNumberPositiveInt", "_doseNumberPositiveInt", "doseNumberString", "_doseNumberString",
-            "seriesDosesPositiveInt", "_seriesDosesPositiveInt", "seriesDosesString", "_seriesDosesString"])
-        for key in undeclared {
+            "seriesDosesPositiveInt", "_seriesDosesPositiveInt", "seriesDosesString", "_seriesDosesString"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

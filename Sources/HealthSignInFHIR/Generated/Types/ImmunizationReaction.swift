@@ -48,9 +48,9 @@ public struct ImmunizationReaction: Sendable, Equatable, Decodable, Encodable, H
         self.reported = try container.decodeIfPresent(Swift.Bool.self, forKey: "reported")
         self.reportedElement = try container.decodeIfPresent(Element.self, forKey: "_reported")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "date", "_date", "detail", "reported", "_reported"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "date", "_date", "detail", "reported", "_reported"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -85,11 +85,11 @@ public struct ImmunizationRecommendation: Sendable, Equatable, Decodable, Encoda
         self.recommendation = try container.decode(
             [ImmunizationRecommendationRecommendation].self, forKey: "recommendation")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "patient", "date", "_date", "authority",
-            "recommendation"])
-        for key in undeclared {
+            "recommendation"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -123,13 +123,13 @@ public struct ImmunizationRecommendationRecommendation: Sendable, Equatable, Dec
         self.supportingPatientInformation = try container.decodeIfPresent(
             [Reference].self, forKey: "supportingPatientInformation") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "vaccineCode", "targetDisease", "contraindicatedVaccineCode",
             "forecastStatus", "forecastReason", "dateCriterion", "description", "_description", "series", "_series",
             "doseNumberPositiveInt", "_doseNumberPositiveInt", "doseNumberString", "_doseNumberString",
             "seriesDosesPositiveInt", "_seriesDosesPositiveInt", "seriesDosesString", "_seriesDosesString",
-            "supportingImmunization", "supportingPatientInformation"])
-        for key in undeclared {
+            "supportingImmunization", "supportingPatientInformation"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

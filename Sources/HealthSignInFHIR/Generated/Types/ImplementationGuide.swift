@@ -187,14 +187,14 @@ public struct ImplementationGuide: Sendable, Equatable, Decodable, Encodable, He
         self.definition = try container.decodeIfPresent(ImplementationGuideDefinition.self, forKey: "definition")
         self.manifest = try container.decodeIfPresent(ImplementationGuideManifest.self, forKey: "manifest")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "url", "_url", "version", "_version", "name", "_name",
             "title", "_title", "status", "_status", "experimental", "_experimental", "date", "_date", "publisher",
             "_publisher", "contact", "description", "_description", "useContext", "jurisdiction", "copyright",
             "_copyright", "packageId", "_packageId", "license", "_license", "fhirVersion", "_fhirVersion", "dependsOn",
-            "global", "definition", "manifest"])
-        for key in undeclared {
+            "global", "definition", "manifest"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -53,9 +53,9 @@ public struct ImplementationGuideDefinition: Sendable, Equatable, Decodable, Enc
         self.template = try container.decodeIfPresent(
             [ImplementationGuideDefinitionTemplate].self, forKey: "template") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "grouping", "resource", "page", "parameter", "template"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "grouping", "resource", "page", "parameter", "template"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -45,9 +45,9 @@ public struct ImplementationGuideDefinitionGrouping: Sendable, Equatable, Decoda
         self.descriptionText = try container.decodeIfPresent(Swift.String.self, forKey: "description")
         self.descriptionElement = try container.decodeIfPresent(Element.self, forKey: "_description")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "name", "_name", "description", "_description"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "name", "_name", "description", "_description"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -61,10 +61,10 @@ public struct ImplementationGuideDefinitionPage: Sendable, Equatable, Decodable,
         self.generationElement = try container.decodeIfPresent(Element.self, forKey: "_generation")
         self.page = try container.decodeIfPresent([ImplementationGuideDefinitionPage].self, forKey: "page") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "nameUrl", "_nameUrl", "nameReference", "title", "_title",
-            "generation", "_generation", "page"])
-        for key in undeclared {
+            "generation", "_generation", "page"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -81,11 +81,11 @@ public struct ImplementationGuideDefinitionResource: Sendable, Equatable, Decoda
         self.groupingID = try container.decodeIfPresent(Swift.String.self, forKey: "groupingId")
         self.groupingIdElement = try container.decodeIfPresent(Element.self, forKey: "_groupingId")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "reference", "fhirVersion", "_fhirVersion", "name", "_name",
             "description", "_description", "exampleBoolean", "_exampleBoolean", "exampleCanonical", "_exampleCanonical",
-            "groupingId", "_groupingId"])
-        for key in undeclared {
+            "groupingId", "_groupingId"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

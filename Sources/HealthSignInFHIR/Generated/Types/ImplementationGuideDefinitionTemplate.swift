@@ -51,9 +51,9 @@ public struct ImplementationGuideDefinitionTemplate: Sendable, Equatable, Decoda
         self.scope = try container.decodeIfPresent(Swift.String.self, forKey: "scope")
         self.scopeElement = try container.decodeIfPresent(Element.self, forKey: "_scope")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "code", "_code", "source", "_source", "scope", "_scope"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "code", "_code", "source", "_source", "scope", "_scope"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -52,9 +52,9 @@ public struct ImplementationGuideDependsOn: Sendable, Equatable, Decodable, Enco
         self.version = try container.decodeIfPresent(Swift.String.self, forKey: "version")
         self.versionElement = try container.decodeIfPresent(Element.self, forKey: "_version")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "uri", "_uri", "packageId", "_packageId", "version", "_version"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "uri", "_uri", "packageId", "_packageId", "version", "_version"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -45,9 +45,9 @@ public struct ImplementationGuideGlobal: Sendable, Equatable, Decodable, Encodab
         self.profile = try container.decode(Swift.String.self, forKey: "profile")
         self.profileElement = try container.decodeIfPresent(Element.self, forKey: "_profile")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "type", "_type", "profile", "_profile"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "type", "_type", "profile", "_profile"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -61,10 +61,10 @@ public struct ImplementationGuideManifest: Sendable, Equatable, Decodable, Encod
         self.other = try container.decodeIfPresent([Swift.String].self, forKey: "other") ?? []
         self.otherElement = try container.decodeIfPresent([Element].self, forKey: "_other") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "rendering", "_rendering", "resource", "page", "image", "_image",
-            "other", "_other"])
-        for key in undeclared {
+            "other", "_other"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -52,9 +52,9 @@ public struct ImplementationGuideManifestPage: Sendable, Equatable, Decodable, E
         self.anchor = try container.decodeIfPresent([Swift.String].self, forKey: "anchor") ?? []
         self.anchorElement = try container.decodeIfPresent([Element].self, forKey: "_anchor") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "name", "_name", "title", "_title", "anchor", "_anchor"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "name", "_name", "title", "_title", "anchor", "_anchor"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

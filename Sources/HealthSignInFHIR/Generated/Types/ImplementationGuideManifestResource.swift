@@ -59,10 +59,10 @@ public struct ImplementationGuideManifestResource: Sendable, Equatable, Decodabl
         self.relativePath = try container.decodeIfPresent(Swift.String.self, forKey: "relativePath")
         self.relativePathElement = try container.decodeIfPresent(Element.self, forKey: "_relativePath")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "reference", "exampleBoolean", "_exampleBoolean",
-            "exampleCanonical", "_exampleCanonical", "relativePath", "_relativePath"])
-        for key in undeclared {
+            "exampleCanonical", "_exampleCanonical", "relativePath", "_relativePath"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -125,12 +125,12 @@ public struct InsurancePlan: Sendable, Equatable, Decodable, Encodable, HealthSi
         self.coverage = try container.decodeIfPresent([InsurancePlanCoverage].self, forKey: "coverage") ?? []
         self.plan = try container.decodeIfPresent([InsurancePlanPlan].self, forKey: "plan") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "status", "_status", "type", "name", "_name",
             "alias", "_alias", "period", "ownedBy", "administeredBy", "coverageArea", "contact", "endpoint", "network",
-            "coverage", "plan"])
-        for key in undeclared {
+            "coverage", "plan"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -41,9 +41,9 @@ public struct InsurancePlanCoverage: Sendable, Equatable, Decodable, Encodable, 
         self.network = try container.decodeIfPresent([Reference].self, forKey: "network") ?? []
         self.benefit = try container.decode([InsurancePlanCoverageBenefit].self, forKey: "benefit")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "type", "network", "benefit"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "type", "network", "benefit"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

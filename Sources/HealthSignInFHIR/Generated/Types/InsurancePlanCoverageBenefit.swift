@@ -46,9 +46,9 @@ public struct InsurancePlanCoverageBenefit: Sendable, Equatable, Decodable, Enco
         self.requirementElement = try container.decodeIfPresent(Element.self, forKey: "_requirement")
         self.limit = try container.decodeIfPresent([InsurancePlanCoverageBenefitLimit].self, forKey: "limit") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "type", "requirement", "_requirement", "limit"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "type", "requirement", "_requirement", "limit"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -38,9 +38,9 @@ public struct InsurancePlanCoverageBenefitLimit: Sendable, Equatable, Decodable,
         self.value = try container.decodeIfPresent(Quantity.self, forKey: "value")
         self.code = try container.decodeIfPresent(CodeableConcept.self, forKey: "code")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "value", "code"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "value", "code"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -57,10 +57,10 @@ public struct InsurancePlanPlan: Sendable, Equatable, Decodable, Encodable, Heal
         self.specificCost = try container.decodeIfPresent(
             [InsurancePlanPlanSpecificCost].self, forKey: "specificCost") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "identifier", "type", "coverageArea", "network", "generalCost",
-            "specificCost"])
-        for key in undeclared {
+            "specificCost"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

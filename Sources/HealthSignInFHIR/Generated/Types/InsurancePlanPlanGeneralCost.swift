@@ -52,9 +52,9 @@ public struct InsurancePlanPlanGeneralCost: Sendable, Equatable, Decodable, Enco
         self.comment = try container.decodeIfPresent(Swift.String.self, forKey: "comment")
         self.commentElement = try container.decodeIfPresent(Element.self, forKey: "_comment")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "type", "groupSize", "_groupSize", "cost", "comment", "_comment"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "type", "groupSize", "_groupSize", "cost", "comment", "_comment"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -39,9 +39,9 @@ public struct InsurancePlanPlanSpecificCost: Sendable, Equatable, Decodable, Enc
         self.benefit = try container.decodeIfPresent(
             [InsurancePlanPlanSpecificCostBenefit].self, forKey: "benefit") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "category", "benefit"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "category", "benefit"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

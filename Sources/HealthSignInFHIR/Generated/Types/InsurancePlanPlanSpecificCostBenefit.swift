@@ -38,9 +38,9 @@ public struct InsurancePlanPlanSpecificCostBenefit: Sendable, Equatable, Decodab
         self.type = try container.decode(CodeableConcept.self, forKey: "type")
         self.cost = try container.decodeIfPresent([InsurancePlanPlanSpecificCostBenefitCost].self, forKey: "cost") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "type", "cost"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "type", "cost"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -45,9 +45,9 @@ public struct InsurancePlanPlanSpecificCostBenefitCost: Sendable, Equatable, Dec
         self.qualifiers = try container.decodeIfPresent([CodeableConcept].self, forKey: "qualifiers") ?? []
         self.value = try container.decodeIfPresent(Quantity.self, forKey: "value")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "type", "applicability", "qualifiers", "value"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "type", "applicability", "qualifiers", "value"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -139,12 +139,12 @@ public struct Invoice: Sendable, Equatable, Decodable, Encodable, HealthSignInCo
         self.paymentTermsElement = try container.decodeIfPresent(Element.self, forKey: "_paymentTerms")
         self.note = try container.decodeIfPresent([Annotation].self, forKey: "note") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "status", "_status", "cancelledReason",
             "_cancelledReason", "type", "subject", "recipient", "date", "_date", "participant", "issuer", "account",
-            "lineItem", "totalPriceComponent", "totalNet", "totalGross", "paymentTerms", "_paymentTerms", "note"])
-        for key in undeclared {
+            "lineItem", "totalPriceComponent", "totalNet", "totalGross", "paymentTerms", "_paymentTerms", "note"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -53,10 +53,10 @@ public struct InvoiceLineItem: Sendable, Equatable, Decodable, Encodable, Health
         self.priceComponent = try container.decodeIfPresent(
             [InvoiceLineItemPriceComponent].self, forKey: "priceComponent") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "sequence", "_sequence", "chargeItemReference",
-            "chargeItemCodeableConcept", "priceComponent"])
-        for key in undeclared {
+            "chargeItemCodeableConcept", "priceComponent"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -52,9 +52,9 @@ public struct InvoiceLineItemPriceComponent: Sendable, Equatable, Decodable, Enc
         self.factorElement = try container.decodeIfPresent(Element.self, forKey: "_factor")
         self.amount = try container.decodeIfPresent(Money.self, forKey: "amount")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "type", "_type", "code", "factor", "_factor", "amount"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "type", "_type", "code", "factor", "_factor", "amount"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -243,7 +243,7 @@ public struct Library: Sendable, Equatable, Decodable, Encodable, HealthSignInCo
         self.dataRequirement = try container.decodeIfPresent([DataRequirement].self, forKey: "dataRequirement") ?? []
         self.content = try container.decodeIfPresent([Attachment].self, forKey: "content") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "url", "_url", "identifier", "version", "_version", "name",
             "_name", "title", "_title", "subtitle", "_subtitle", "status", "_status", "experimental", "_experimental",
@@ -251,8 +251,8 @@ public struct Library: Sendable, Equatable, Decodable, Encodable, HealthSignInCo
             "description", "_description", "useContext", "jurisdiction", "purpose", "_purpose", "usage", "_usage",
             "copyright", "_copyright", "approvalDate", "_approvalDate", "lastReviewDate", "_lastReviewDate",
             "effectivePeriod", "topic", "author", "editor", "reviewer", "endorser", "relatedArtifact", "parameter",
-            "dataRequirement", "content"])
-        for key in undeclared {
+            "dataRequirement", "content"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

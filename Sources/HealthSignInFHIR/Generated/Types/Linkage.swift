@@ -77,10 +77,10 @@ public struct Linkage: Sendable, Equatable, Decodable, Encodable, HealthSignInCo
         self.author = try container.decodeIfPresent(Reference.self, forKey: "author")
         self.item = try container.decode([LinkageItem].self, forKey: "item")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
-            "contained", "extension", "modifierExtension", "active", "_active", "author", "item"])
-        for key in undeclared {
+            "contained", "extension", "modifierExtension", "active", "_active", "author", "item"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

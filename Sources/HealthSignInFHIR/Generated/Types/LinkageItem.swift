@@ -41,9 +41,9 @@ public struct LinkageItem: Sendable, Equatable, Decodable, Encodable, HealthSign
         self.typeElement = try container.decodeIfPresent(Element.self, forKey: "_type")
         self.resource = try container.decode(Reference.self, forKey: "resource")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "type", "_type", "resource"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "type", "_type", "resource"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

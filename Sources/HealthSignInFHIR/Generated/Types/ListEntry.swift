@@ -52,9 +52,9 @@ public struct ListEntry: Sendable, Equatable, Decodable, Encodable, HealthSignIn
         self.dateElement = try container.decodeIfPresent(Element.self, forKey: "_date")
         self.item = try container.decode(Reference.self, forKey: "item")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "flag", "deleted", "_deleted", "date", "_date", "item"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "flag", "deleted", "_deleted", "date", "_date", "item"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

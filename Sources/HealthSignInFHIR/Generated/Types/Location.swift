@@ -155,13 +155,13 @@ public struct Location: Sendable, Equatable, Decodable, Encodable, HealthSignInC
             Element.self, forKey: "_availabilityExceptions")
         self.endpoint = try container.decodeIfPresent([Reference].self, forKey: "endpoint") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "status", "_status", "operationalStatus",
             "name", "_name", "alias", "_alias", "description", "_description", "mode", "_mode", "type", "telecom",
             "address", "physicalType", "position", "managingOrganization", "partOf", "hoursOfOperation",
-            "availabilityExceptions", "_availabilityExceptions", "endpoint"])
-        for key in undeclared {
+            "availabilityExceptions", "_availabilityExceptions", "endpoint"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -62,10 +62,10 @@ public struct LocationHoursOfOperation: Sendable, Equatable, Decodable, Encodabl
         self.closingTime = try container.decodeIfPresent(Swift.String.self, forKey: "closingTime")
         self.closingTimeElement = try container.decodeIfPresent(Element.self, forKey: "_closingTime")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "daysOfWeek", "_daysOfWeek", "allDay", "_allDay", "openingTime",
-            "_openingTime", "closingTime", "_closingTime"])
-        for key in undeclared {
+            "_openingTime", "closingTime", "_closingTime"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

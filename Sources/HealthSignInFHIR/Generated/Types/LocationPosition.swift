@@ -53,10 +53,10 @@ public struct LocationPosition: Sendable, Equatable, Decodable, Encodable, Healt
         self.altitude = try container.decodeIfPresent(HealthSignInCore.JSONNumber.self, forKey: "altitude")
         self.altitudeElement = try container.decodeIfPresent(Element.self, forKey: "_altitude")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "longitude", "_longitude", "latitude", "_latitude", "altitude",
-            "_altitude"])
-        for key in undeclared {
+            "_altitude"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

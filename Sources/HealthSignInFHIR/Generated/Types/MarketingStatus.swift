@@ -64,10 +64,10 @@ public struct MarketingStatus: Sendable, Equatable, Decodable, Encodable, Health
         self.restoreDate = try container.decodeIfPresent(Swift.String.self, forKey: "restoreDate")
         self.restoreDateElement = try container.decodeIfPresent(Element.self, forKey: "_restoreDate")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "country", "jurisdiction", "status", "dateRange", "restoreDate",
-            "_restoreDate"])
-        for key in undeclared {
+            "_restoreDate"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

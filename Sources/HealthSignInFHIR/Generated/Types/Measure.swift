@@ -317,7 +317,7 @@ public struct Measure: Sendable, Equatable, Decodable, Encodable, HealthSignInCo
         self.supplementalData = try container.decodeIfPresent(
             [MeasureSupplementalData].self, forKey: "supplementalData") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "url", "_url", "identifier", "version", "_version", "name",
             "_name", "title", "_title", "subtitle", "_subtitle", "status", "_status", "experimental", "_experimental",
@@ -328,8 +328,8 @@ public struct Measure: Sendable, Equatable, Decodable, Encodable, HealthSignInCo
             "_library", "disclaimer", "_disclaimer", "scoring", "compositeScoring", "type", "riskAdjustment",
             "_riskAdjustment", "rateAggregation", "_rateAggregation", "rationale", "_rationale",
             "clinicalRecommendationStatement", "_clinicalRecommendationStatement", "improvementNotation", "definition",
-            "_definition", "guidance", "_guidance", "group", "supplementalData"])
-        for key in undeclared {
+            "_definition", "guidance", "_guidance", "group", "supplementalData"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -49,9 +49,9 @@ public struct MeasureGroup: Sendable, Equatable, Decodable, Encodable, HealthSig
         self.population = try container.decodeIfPresent([MeasureGroupPopulation].self, forKey: "population") ?? []
         self.stratifier = try container.decodeIfPresent([MeasureGroupStratifier].self, forKey: "stratifier") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "code", "description", "_description", "population", "stratifier"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "code", "description", "_description", "population", "stratifier"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

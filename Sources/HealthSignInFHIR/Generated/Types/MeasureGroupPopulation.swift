@@ -46,9 +46,9 @@ public struct MeasureGroupPopulation: Sendable, Equatable, Decodable, Encodable,
         self.descriptionElement = try container.decodeIfPresent(Element.self, forKey: "_description")
         self.criteria = try container.decode(FHIRExpression.self, forKey: "criteria")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "code", "description", "_description", "criteria"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "code", "description", "_description", "criteria"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -50,9 +50,9 @@ public struct MeasureGroupStratifier: Sendable, Equatable, Decodable, Encodable,
         self.component = try container.decodeIfPresent(
             [MeasureGroupStratifierComponent].self, forKey: "component") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "code", "description", "_description", "criteria", "component"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "code", "description", "_description", "criteria", "component"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -118,12 +118,12 @@ public struct MeasureReport: Sendable, Equatable, Decodable, Encodable, HealthSi
         self.group = try container.decodeIfPresent([MeasureReportGroup].self, forKey: "group") ?? []
         self.evaluatedResource = try container.decodeIfPresent([Reference].self, forKey: "evaluatedResource") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "status", "_status", "type", "_type",
             "measure", "_measure", "subject", "date", "_date", "reporter", "period", "improvementNotation", "group",
-            "evaluatedResource"])
-        for key in undeclared {
+            "evaluatedResource"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -46,9 +46,9 @@ public struct MeasureReportGroup: Sendable, Equatable, Decodable, Encodable, Hea
         self.measureScore = try container.decodeIfPresent(Quantity.self, forKey: "measureScore")
         self.stratifier = try container.decodeIfPresent([MeasureReportGroupStratifier].self, forKey: "stratifier") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "code", "population", "measureScore", "stratifier"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "code", "population", "measureScore", "stratifier"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

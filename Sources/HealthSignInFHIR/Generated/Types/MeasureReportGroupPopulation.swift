@@ -46,9 +46,9 @@ public struct MeasureReportGroupPopulation: Sendable, Equatable, Decodable, Enco
         self.countElement = try container.decodeIfPresent(Element.self, forKey: "_count")
         self.subjectResults = try container.decodeIfPresent(Reference.self, forKey: "subjectResults")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "code", "count", "_count", "subjectResults"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "code", "count", "_count", "subjectResults"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -48,9 +48,9 @@ public struct MeasureReportGroupStratifierStratum: Sendable, Equatable, Decodabl
             [MeasureReportGroupStratifierStratumPopulation].self, forKey: "population") ?? []
         self.measureScore = try container.decodeIfPresent(Quantity.self, forKey: "measureScore")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "value", "component", "population", "measureScore"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "value", "component", "population", "measureScore"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -177,13 +177,13 @@ public struct Media: Sendable, Equatable, Decodable, Encodable, HealthSignInCore
         self.content = try container.decode(Attachment.self, forKey: "content")
         self.note = try container.decodeIfPresent([Annotation].self, forKey: "note") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "basedOn", "partOf", "status", "_status",
             "type", "modality", "view", "subject", "encounter", "createdDateTime", "_createdDateTime", "createdPeriod",
             "issued", "_issued", "operator", "reasonCode", "bodySite", "deviceName", "_deviceName", "device", "height",
-            "_height", "width", "_width", "frames", "_frames", "duration", "_duration", "content", "note"])
-        for key in undeclared {
+            "_height", "width", "_width", "frames", "_frames", "duration", "_duration", "content", "note"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -96,11 +96,11 @@ public struct Medication: Sendable, Equatable, Decodable, Encodable, HealthSignI
         self.ingredient = try container.decodeIfPresent([MedicationIngredient].self, forKey: "ingredient") ?? []
         self.batch = try container.decodeIfPresent(MedicationBatch.self, forKey: "batch")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "code", "status", "_status", "manufacturer",
-            "form", "amount", "ingredient", "batch"])
-        for key in undeclared {
+            "form", "amount", "ingredient", "batch"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

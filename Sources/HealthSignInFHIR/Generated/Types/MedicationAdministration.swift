@@ -157,13 +157,13 @@ public struct MedicationAdministration: Sendable, Equatable, Decodable, Encodabl
         self.dosage = try container.decodeIfPresent(MedicationAdministrationDosage.self, forKey: "dosage")
         self.eventHistory = try container.decodeIfPresent([Reference].self, forKey: "eventHistory") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "instantiates", "_instantiates", "partOf",
             "status", "_status", "statusReason", "category", "medicationCodeableConcept", "medicationReference",
             "subject", "context", "supportingInformation", "effectiveDateTime", "_effectiveDateTime", "effectivePeriod",
-            "performer", "reasonCode", "reasonReference", "request", "device", "note", "dosage", "eventHistory"])
-        for key in undeclared {
+            "performer", "reasonCode", "reasonReference", "request", "device", "note", "dosage", "eventHistory"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -59,10 +59,10 @@ public struct MedicationAdministrationDosage: Sendable, Equatable, Decodable, En
         self.rateRatio = try container.decodeIfPresent(Ratio.self, forKey: "rateRatio")
         self.rateQuantity = try container.decodeIfPresent(Quantity.self, forKey: "rateQuantity")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "text", "_text", "site", "route", "method", "dose", "rateRatio",
-            "rateQuantity"])
-        for key in undeclared {
+            "rateQuantity"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

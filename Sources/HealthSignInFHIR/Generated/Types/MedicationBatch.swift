@@ -45,9 +45,9 @@ public struct MedicationBatch: Sendable, Equatable, Decodable, Encodable, Health
         self.expirationDate = try container.decodeIfPresent(Swift.String.self, forKey: "expirationDate")
         self.expirationDateElement = try container.decodeIfPresent(Element.self, forKey: "_expirationDate")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "lotNumber", "_lotNumber", "expirationDate", "_expirationDate"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "lotNumber", "_lotNumber", "expirationDate", "_expirationDate"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -180,15 +180,15 @@ public struct MedicationDispense: Sendable, Equatable, Decodable, Encodable, Hea
         self.detectedIssue = try container.decodeIfPresent([Reference].self, forKey: "detectedIssue") ?? []
         self.eventHistory = try container.decodeIfPresent([Reference].self, forKey: "eventHistory") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "partOf", "status", "_status",
             "statusReasonCodeableConcept", "statusReasonReference", "category", "medicationCodeableConcept",
             "medicationReference", "subject", "context", "supportingInformation", "performer", "location",
             "authorizingPrescription", "type", "quantity", "daysSupply", "whenPrepared", "_whenPrepared",
             "whenHandedOver", "_whenHandedOver", "destination", "receiver", "note", "dosageInstruction", "substitution",
-            "detectedIssue", "eventHistory"])
-        for key in undeclared {
+            "detectedIssue", "eventHistory"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

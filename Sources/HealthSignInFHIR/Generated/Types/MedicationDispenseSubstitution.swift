@@ -50,10 +50,10 @@ public struct MedicationDispenseSubstitution: Sendable, Equatable, Decodable, En
         self.reason = try container.decodeIfPresent([CodeableConcept].self, forKey: "reason") ?? []
         self.responsibleParty = try container.decodeIfPresent([Reference].self, forKey: "responsibleParty") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "wasSubstituted", "_wasSubstituted", "type", "reason",
-            "responsibleParty"])
-        for key in undeclared {
+            "responsibleParty"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

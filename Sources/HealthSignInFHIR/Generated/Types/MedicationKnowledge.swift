@@ -175,14 +175,14 @@ public struct MedicationKnowledge: Sendable, Equatable, Decodable, Encodable, He
             [MedicationKnowledgeRegulatory].self, forKey: "regulatory") ?? []
         self.kinetics = try container.decodeIfPresent([MedicationKnowledgeKinetics].self, forKey: "kinetics") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "code", "status", "_status", "manufacturer", "doseForm",
             "amount", "synonym", "_synonym", "relatedMedicationKnowledge", "associatedMedication", "productType",
             "monograph", "ingredient", "preparationInstruction", "_preparationInstruction", "intendedRoute", "cost",
             "monitoringProgram", "administrationGuidelines", "medicineClassification", "packaging",
-            "drugCharacteristic", "contraindication", "regulatory", "kinetics"])
-        for key in undeclared {
+            "drugCharacteristic", "contraindication", "regulatory", "kinetics"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

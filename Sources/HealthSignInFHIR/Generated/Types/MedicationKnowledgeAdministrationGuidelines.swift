@@ -52,10 +52,10 @@ public struct MedicationKnowledgeAdministrationGuidelines: Sendable, Equatable, 
             [MedicationKnowledgeAdministrationGuidelinesPatientCharacteristics].self, forKey: "patientCharacteristics"
         ) ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "dosage", "indicationCodeableConcept", "indicationReference",
-            "patientCharacteristics"])
-        for key in undeclared {
+            "patientCharacteristics"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

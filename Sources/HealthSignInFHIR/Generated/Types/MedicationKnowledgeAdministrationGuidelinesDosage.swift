@@ -38,9 +38,9 @@ public struct MedicationKnowledgeAdministrationGuidelinesDosage: Sendable, Equat
         self.type = try container.decode(CodeableConcept.self, forKey: "type")
         self.dosage = try container.decode([Dosage].self, forKey: "dosage")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "type", "dosage"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "type", "dosage"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

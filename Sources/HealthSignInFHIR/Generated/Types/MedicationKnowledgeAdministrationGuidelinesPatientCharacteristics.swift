@@ -50,10 +50,10 @@ public struct MedicationKnowledgeAdministrationGuidelinesPatientCharacteristics:
         self.value = try container.decodeIfPresent([Swift.String].self, forKey: "value") ?? []
         self.valueElement = try container.decodeIfPresent([Element].self, forKey: "_value") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "characteristicCodeableConcept", "characteristicQuantity", "value",
-            "_value"])
-        for key in undeclared {
+            "_value"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

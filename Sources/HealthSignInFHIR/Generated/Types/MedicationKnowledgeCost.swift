@@ -45,9 +45,9 @@ public struct MedicationKnowledgeCost: Sendable, Equatable, Decodable, Encodable
         self.sourceElement = try container.decodeIfPresent(Element.self, forKey: "_source")
         self.cost = try container.decode(Money.self, forKey: "cost")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "type", "source", "_source", "cost"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "type", "source", "_source", "cost"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

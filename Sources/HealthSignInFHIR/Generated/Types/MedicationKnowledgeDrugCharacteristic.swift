@@ -58,10 +58,10 @@ public struct MedicationKnowledgeDrugCharacteristic: Sendable, Equatable, Decoda
         self.valueBase64Binary = try container.decodeIfPresent(Swift.String.self, forKey: "valueBase64Binary")
         self.valueBase64BinaryElement = try container.decodeIfPresent(Element.self, forKey: "_valueBase64Binary")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "type", "valueCodeableConcept", "valueString", "_valueString",
-            "valueQuantity", "valueBase64Binary", "_valueBase64Binary"])
-        for key in undeclared {
+            "valueQuantity", "valueBase64Binary", "_valueBase64Binary"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -51,10 +51,10 @@ public struct MedicationKnowledgeIngredient: Sendable, Equatable, Decodable, Enc
         self.isActiveElement = try container.decodeIfPresent(Element.self, forKey: "_isActive")
         self.strength = try container.decodeIfPresent(Ratio.self, forKey: "strength")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "itemCodeableConcept", "itemReference", "isActive", "_isActive",
-            "strength"])
-        for key in undeclared {
+            "strength"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

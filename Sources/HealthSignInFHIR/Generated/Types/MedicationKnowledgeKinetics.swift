@@ -42,9 +42,9 @@ public struct MedicationKnowledgeKinetics: Sendable, Equatable, Decodable, Encod
         self.lethalDose50 = try container.decodeIfPresent([Quantity].self, forKey: "lethalDose50") ?? []
         self.halfLifePeriod = try container.decodeIfPresent(FHIRDuration.self, forKey: "halfLifePeriod")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "areaUnderCurve", "lethalDose50", "halfLifePeriod"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "areaUnderCurve", "lethalDose50", "halfLifePeriod"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

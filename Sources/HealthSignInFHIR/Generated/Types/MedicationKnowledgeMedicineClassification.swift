@@ -39,9 +39,9 @@ public struct MedicationKnowledgeMedicineClassification: Sendable, Equatable, De
         self.type = try container.decode(CodeableConcept.self, forKey: "type")
         self.classification = try container.decodeIfPresent([CodeableConcept].self, forKey: "classification") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "type", "classification"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "type", "classification"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

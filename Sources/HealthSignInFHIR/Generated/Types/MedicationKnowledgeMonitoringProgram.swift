@@ -41,9 +41,9 @@ public struct MedicationKnowledgeMonitoringProgram: Sendable, Equatable, Decodab
         self.name = try container.decodeIfPresent(Swift.String.self, forKey: "name")
         self.nameElement = try container.decodeIfPresent(Element.self, forKey: "_name")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "type", "name", "_name"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "type", "name", "_name"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

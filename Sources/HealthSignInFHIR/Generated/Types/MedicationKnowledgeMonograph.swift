@@ -38,9 +38,9 @@ public struct MedicationKnowledgeMonograph: Sendable, Equatable, Decodable, Enco
         self.type = try container.decodeIfPresent(CodeableConcept.self, forKey: "type")
         self.source = try container.decodeIfPresent(Reference.self, forKey: "source")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "type", "source"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "type", "source"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

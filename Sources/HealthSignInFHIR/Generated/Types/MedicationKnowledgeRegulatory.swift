@@ -50,9 +50,9 @@ public struct MedicationKnowledgeRegulatory: Sendable, Equatable, Decodable, Enc
         self.maxDispense = try container.decodeIfPresent(
             MedicationKnowledgeRegulatoryMaxDispense.self, forKey: "maxDispense")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "regulatoryAuthority", "substitution", "schedule", "maxDispense"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "regulatoryAuthority", "substitution", "schedule", "maxDispense"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -38,9 +38,9 @@ public struct MedicationKnowledgeRegulatoryMaxDispense: Sendable, Equatable, Dec
         self.quantity = try container.decode(Quantity.self, forKey: "quantity")
         self.period = try container.decodeIfPresent(FHIRDuration.self, forKey: "period")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "quantity", "period"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "quantity", "period"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -34,9 +34,9 @@ public struct MedicationKnowledgeRegulatorySchedule: Sendable, Equatable, Decoda
         self.modifierExtension = try container.decodeIfPresent([Extension].self, forKey: "modifierExtension") ?? []
         self.schedule = try container.decode(CodeableConcept.self, forKey: "schedule")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "schedule"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "schedule"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

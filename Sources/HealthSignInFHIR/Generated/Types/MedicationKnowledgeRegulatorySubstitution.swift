@@ -41,9 +41,9 @@ public struct MedicationKnowledgeRegulatorySubstitution: Sendable, Equatable, De
         self.allowed = try container.decode(Swift.Bool.self, forKey: "allowed")
         self.allowedElement = try container.decodeIfPresent(Element.self, forKey: "_allowed")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "type", "allowed", "_allowed"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "type", "allowed", "_allowed"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -38,9 +38,9 @@ public struct MedicationKnowledgeRelatedMedicationKnowledge: Sendable, Equatable
         self.type = try container.decode(CodeableConcept.self, forKey: "type")
         self.reference = try container.decode([Reference].self, forKey: "reference")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "type", "reference"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "type", "reference"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -234,7 +234,7 @@ public struct MedicationRequest: Sendable, Equatable, Decodable, Encodable, Heal
         self.detectedIssue = try container.decodeIfPresent([Reference].self, forKey: "detectedIssue") ?? []
         self.eventHistory = try container.decodeIfPresent([Reference].self, forKey: "eventHistory") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "status", "_status", "statusReason", "intent",
             "_intent", "category", "priority", "_priority", "doNotPerform", "_doNotPerform", "reportedBoolean",
@@ -243,8 +243,8 @@ public struct MedicationRequest: Sendable, Equatable, Decodable, Encodable, Heal
             "performerType", "recorder", "reasonCode", "reasonReference", "instantiatesCanonical",
             "_instantiatesCanonical", "instantiatesUri", "_instantiatesUri", "basedOn", "groupIdentifier",
             "courseOfTherapyType", "insurance", "note", "dosageInstruction", "dispenseRequest", "substitution",
-            "priorPrescription", "detectedIssue", "eventHistory"])
-        for key in undeclared {
+            "priorPrescription", "detectedIssue", "eventHistory"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -66,10 +66,10 @@ public struct MedicationRequestDispenseRequest: Sendable, Equatable, Decodable, 
         self.expectedSupplyDuration = try container.decodeIfPresent(FHIRDuration.self, forKey: "expectedSupplyDuration")
         self.performer = try container.decodeIfPresent(Reference.self, forKey: "performer")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "initialFill", "dispenseInterval", "validityPeriod",
-            "numberOfRepeatsAllowed", "_numberOfRepeatsAllowed", "quantity", "expectedSupplyDuration", "performer"])
-        for key in undeclared {
+            "numberOfRepeatsAllowed", "_numberOfRepeatsAllowed", "quantity", "expectedSupplyDuration", "performer"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

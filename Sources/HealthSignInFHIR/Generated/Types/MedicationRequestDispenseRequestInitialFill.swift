@@ -38,9 +38,9 @@ public struct MedicationRequestDispenseRequestInitialFill: Sendable, Equatable, 
         self.quantity = try container.decodeIfPresent(Quantity.self, forKey: "quantity")
         self.duration = try container.decodeIfPresent(FHIRDuration.self, forKey: "duration")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "quantity", "duration"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "quantity", "duration"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -49,10 +49,10 @@ public struct MedicationRequestSubstitution: Sendable, Equatable, Decodable, Enc
             CodeableConcept.self, forKey: "allowedCodeableConcept")
         self.reason = try container.decodeIfPresent(CodeableConcept.self, forKey: "reason")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "allowedBoolean", "_allowedBoolean", "allowedCodeableConcept",
-            "reason"])
-        for key in undeclared {
+            "reason"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -148,13 +148,13 @@ public struct MedicationStatement: Sendable, Equatable, Decodable, Encodable, He
         self.note = try container.decodeIfPresent([Annotation].self, forKey: "note") ?? []
         self.dosage = try container.decodeIfPresent([Dosage].self, forKey: "dosage") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "basedOn", "partOf", "status", "_status",
             "statusReason", "category", "medicationCodeableConcept", "medicationReference", "subject", "context",
             "effectiveDateTime", "_effectiveDateTime", "effectivePeriod", "dateAsserted", "_dateAsserted",
-            "informationSource", "derivedFrom", "reasonCode", "reasonReference", "note", "dosage"])
-        for key in undeclared {
+            "informationSource", "derivedFrom", "reasonCode", "reasonReference", "note", "dosage"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

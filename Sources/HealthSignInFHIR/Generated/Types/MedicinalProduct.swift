@@ -157,14 +157,14 @@ public struct MedicinalProduct: Sendable, Equatable, Decodable, Encodable, Healt
         self.specialDesignation = try container.decodeIfPresent(
             [MedicinalProductSpecialDesignation].self, forKey: "specialDesignation") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "type", "domain",
             "combinedPharmaceuticalDoseForm", "legalStatusOfSupply", "additionalMonitoringIndicator", "specialMeasures",
             "_specialMeasures", "paediatricUseIndicator", "productClassification", "marketingStatus",
             "pharmaceuticalProduct", "packagedMedicinalProduct", "attachedDocument", "masterFile", "contact",
-            "clinicalTrial", "name", "crossReference", "manufacturingBusinessOperation", "specialDesignation"])
-        for key in undeclared {
+            "clinicalTrial", "name", "crossReference", "manufacturingBusinessOperation", "specialDesignation"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

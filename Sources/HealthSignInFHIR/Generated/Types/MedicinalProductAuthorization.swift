@@ -149,13 +149,13 @@ public struct MedicinalProductAuthorization: Sendable, Equatable, Decodable, Enc
         self.regulator = try container.decodeIfPresent(Reference.self, forKey: "regulator")
         self.procedure = try container.decodeIfPresent(MedicinalProductAuthorizationProcedure.self, forKey: "procedure")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "subject", "country", "jurisdiction", "status",
             "statusDate", "_statusDate", "restoreDate", "_restoreDate", "validityPeriod", "dataExclusivityPeriod",
             "dateOfFirstAuthorization", "_dateOfFirstAuthorization", "internationalBirthDate",
-            "_internationalBirthDate", "legalBasis", "jurisdictionalAuthorization", "holder", "regulator", "procedure"])
-        for key in undeclared {
+            "_internationalBirthDate", "legalBasis", "jurisdictionalAuthorization", "holder", "regulator", "procedure"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

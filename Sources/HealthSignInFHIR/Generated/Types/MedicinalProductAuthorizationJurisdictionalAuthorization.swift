@@ -51,10 +51,10 @@ public struct MedicinalProductAuthorizationJurisdictionalAuthorization: Sendable
         self.legalStatusOfSupply = try container.decodeIfPresent(CodeableConcept.self, forKey: "legalStatusOfSupply")
         self.validityPeriod = try container.decodeIfPresent(Period.self, forKey: "validityPeriod")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "identifier", "country", "jurisdiction", "legalStatusOfSupply",
-            "validityPeriod"])
-        for key in undeclared {
+            "validityPeriod"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

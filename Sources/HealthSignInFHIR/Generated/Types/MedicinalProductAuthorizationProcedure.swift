@@ -56,10 +56,10 @@ public struct MedicinalProductAuthorizationProcedure: Sendable, Equatable, Decod
         self.application = try container.decodeIfPresent(
             [MedicinalProductAuthorizationProcedure].self, forKey: "application") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "identifier", "type", "datePeriod", "dateDateTime", "_dateDateTime",
-            "application"])
-        for key in undeclared {
+            "application"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -92,11 +92,11 @@ public struct MedicinalProductContraindication: Sendable, Equatable, Decodable, 
             [MedicinalProductContraindicationOtherTherapy].self, forKey: "otherTherapy") ?? []
         self.population = try container.decodeIfPresent([Population].self, forKey: "population") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "subject", "disease", "diseaseStatus", "comorbidity",
-            "therapeuticIndication", "otherTherapy", "population"])
-        for key in undeclared {
+            "therapeuticIndication", "otherTherapy", "population"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -100,11 +100,11 @@ public struct MedicinalProductIndication: Sendable, Equatable, Decodable, Encoda
         self.undesirableEffect = try container.decodeIfPresent([Reference].self, forKey: "undesirableEffect") ?? []
         self.population = try container.decodeIfPresent([Population].self, forKey: "population") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "subject", "diseaseSymptomProcedure", "diseaseStatus",
-            "comorbidity", "intendedEffect", "duration", "otherTherapy", "undesirableEffect", "population"])
-        for key in undeclared {
+            "comorbidity", "intendedEffect", "duration", "otherTherapy", "undesirableEffect", "population"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -47,10 +47,10 @@ public struct MedicinalProductIndicationOtherTherapy: Sendable, Equatable, Decod
             CodeableConcept.self, forKey: "medicationCodeableConcept")
         self.medicationReference = try container.decodeIfPresent(Reference.self, forKey: "medicationReference")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "therapyRelationshipType", "medicationCodeableConcept",
-            "medicationReference"])
-        for key in undeclared {
+            "medicationReference"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

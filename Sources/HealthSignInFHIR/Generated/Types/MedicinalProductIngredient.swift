@@ -92,11 +92,11 @@ public struct MedicinalProductIngredient: Sendable, Equatable, Decodable, Encoda
             [MedicinalProductIngredientSpecifiedSubstance].self, forKey: "specifiedSubstance") ?? []
         self.substance = try container.decodeIfPresent(MedicinalProductIngredientSubstance.self, forKey: "substance")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "role", "allergenicIndicator",
-            "_allergenicIndicator", "manufacturer", "specifiedSubstance", "substance"])
-        for key in undeclared {
+            "_allergenicIndicator", "manufacturer", "specifiedSubstance", "substance"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

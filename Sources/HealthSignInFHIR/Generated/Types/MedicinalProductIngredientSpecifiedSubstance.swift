@@ -47,9 +47,9 @@ public struct MedicinalProductIngredientSpecifiedSubstance: Sendable, Equatable,
         self.strength = try container.decodeIfPresent(
             [MedicinalProductIngredientSpecifiedSubstanceStrength].self, forKey: "strength") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "code", "group", "confidentiality", "strength"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "code", "group", "confidentiality", "strength"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

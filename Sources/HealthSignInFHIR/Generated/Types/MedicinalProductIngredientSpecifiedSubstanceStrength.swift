@@ -69,10 +69,10 @@ public struct MedicinalProductIngredientSpecifiedSubstanceStrength: Sendable, Eq
             [MedicinalProductIngredientSpecifiedSubstanceStrengthReferenceStrength].self, forKey: "referenceStrength"
         ) ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "presentation", "presentationLowLimit", "concentration",
-            "concentrationLowLimit", "measurementPoint", "_measurementPoint", "country", "referenceStrength"])
-        for key in undeclared {
+            "concentrationLowLimit", "measurementPoint", "_measurementPoint", "country", "referenceStrength"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

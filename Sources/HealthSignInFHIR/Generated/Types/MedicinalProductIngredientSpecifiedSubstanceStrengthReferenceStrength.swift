@@ -55,10 +55,10 @@ public struct MedicinalProductIngredientSpecifiedSubstanceStrengthReferenceStren
         self.measurementPointElement = try container.decodeIfPresent(Element.self, forKey: "_measurementPoint")
         self.country = try container.decodeIfPresent([CodeableConcept].self, forKey: "country") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "substance", "strength", "strengthLowLimit", "measurementPoint",
-            "_measurementPoint", "country"])
-        for key in undeclared {
+            "_measurementPoint", "country"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -39,9 +39,9 @@ public struct MedicinalProductIngredientSubstance: Sendable, Equatable, Decodabl
         self.strength = try container.decodeIfPresent(
             [MedicinalProductIngredientSpecifiedSubstanceStrength].self, forKey: "strength") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "code", "strength"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "code", "strength"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -93,11 +93,11 @@ public struct MedicinalProductInteraction: Sendable, Equatable, Decodable, Encod
         self.incidence = try container.decodeIfPresent(CodeableConcept.self, forKey: "incidence")
         self.management = try container.decodeIfPresent(CodeableConcept.self, forKey: "management")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "subject", "description", "_description", "interactant",
-            "type", "effect", "incidence", "management"])
-        for key in undeclared {
+            "type", "effect", "incidence", "management"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

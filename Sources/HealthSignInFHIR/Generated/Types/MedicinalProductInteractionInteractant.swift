@@ -39,9 +39,9 @@ public struct MedicinalProductInteractionInteractant: Sendable, Equatable, Decod
         self.itemReference = try container.decodeIfPresent(Reference.self, forKey: "itemReference")
         self.itemCodeableConcept = try container.decodeIfPresent(CodeableConcept.self, forKey: "itemCodeableConcept")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "itemReference", "itemCodeableConcept"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "itemReference", "itemCodeableConcept"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -94,11 +94,11 @@ public struct MedicinalProductManufactured: Sendable, Equatable, Decodable, Enco
         self.otherCharacteristics = try container.decodeIfPresent(
             [CodeableConcept].self, forKey: "otherCharacteristics") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "manufacturedDoseForm", "unitOfPresentation", "quantity",
-            "manufacturer", "ingredient", "physicalCharacteristics", "otherCharacteristics"])
-        for key in undeclared {
+            "manufacturer", "ingredient", "physicalCharacteristics", "otherCharacteristics"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

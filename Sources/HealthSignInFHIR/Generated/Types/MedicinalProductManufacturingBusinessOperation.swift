@@ -61,10 +61,10 @@ public struct MedicinalProductManufacturingBusinessOperation: Sendable, Equatabl
         self.manufacturer = try container.decodeIfPresent([Reference].self, forKey: "manufacturer") ?? []
         self.regulator = try container.decodeIfPresent(Reference.self, forKey: "regulator")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "operationType", "authorisationReferenceNumber", "effectiveDate",
-            "_effectiveDate", "confidentialityIndicator", "manufacturer", "regulator"])
-        for key in undeclared {
+            "_effectiveDate", "confidentialityIndicator", "manufacturer", "regulator"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

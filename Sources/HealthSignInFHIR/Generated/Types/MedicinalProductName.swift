@@ -47,9 +47,9 @@ public struct MedicinalProductName: Sendable, Equatable, Decodable, Encodable, H
         self.countryLanguage = try container.decodeIfPresent(
             [MedicinalProductNameCountryLanguage].self, forKey: "countryLanguage") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "productName", "_productName", "namePart", "countryLanguage"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "productName", "_productName", "namePart", "countryLanguage"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

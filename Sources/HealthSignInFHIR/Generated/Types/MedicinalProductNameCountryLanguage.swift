@@ -42,9 +42,9 @@ public struct MedicinalProductNameCountryLanguage: Sendable, Equatable, Decodabl
         self.jurisdiction = try container.decodeIfPresent(CodeableConcept.self, forKey: "jurisdiction")
         self.language = try container.decode(CodeableConcept.self, forKey: "language")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "country", "jurisdiction", "language"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "country", "jurisdiction", "language"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -41,9 +41,9 @@ public struct MedicinalProductNameNamePart: Sendable, Equatable, Decodable, Enco
         self.partElement = try container.decodeIfPresent(Element.self, forKey: "_part")
         self.type = try container.decode(Coding.self, forKey: "type")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "part", "_part", "type"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "part", "_part", "type"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -104,12 +104,12 @@ public struct MedicinalProductPackaged: Sendable, Equatable, Decodable, Encodabl
             [MedicinalProductPackagedBatchIdentifier].self, forKey: "batchIdentifier") ?? []
         self.packageItem = try container.decode([MedicinalProductPackagedPackageItem].self, forKey: "packageItem")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "subject", "description", "_description",
             "legalStatusOfSupply", "marketingStatus", "marketingAuthorization", "manufacturer", "batchIdentifier",
-            "packageItem"])
-        for key in undeclared {
+            "packageItem"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

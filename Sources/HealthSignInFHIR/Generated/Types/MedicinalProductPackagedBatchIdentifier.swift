@@ -39,9 +39,9 @@ public struct MedicinalProductPackagedBatchIdentifier: Sendable, Equatable, Deco
         self.outerPackaging = try container.decode(Identifier.self, forKey: "outerPackaging")
         self.immediatePackaging = try container.decodeIfPresent(Identifier.self, forKey: "immediatePackaging")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "outerPackaging", "immediatePackaging"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "outerPackaging", "immediatePackaging"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

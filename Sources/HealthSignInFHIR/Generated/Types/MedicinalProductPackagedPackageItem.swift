@@ -83,11 +83,11 @@ public struct MedicinalProductPackagedPackageItem: Sendable, Equatable, Decodabl
         self.shelfLifeStorage = try container.decodeIfPresent([ProductShelfLife].self, forKey: "shelfLifeStorage") ?? []
         self.manufacturer = try container.decodeIfPresent([Reference].self, forKey: "manufacturer") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "identifier", "type", "quantity", "material", "alternateMaterial",
             "device", "manufacturedItem", "packageItem", "physicalCharacteristics", "otherCharacteristics",
-            "shelfLifeStorage", "manufacturer"])
-        for key in undeclared {
+            "shelfLifeStorage", "manufacturer"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

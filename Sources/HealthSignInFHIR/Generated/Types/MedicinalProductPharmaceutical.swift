@@ -93,11 +93,11 @@ public struct MedicinalProductPharmaceutical: Sendable, Equatable, Decodable, En
         self.routeOfAdministration = try container.decode(
             [MedicinalProductPharmaceuticalRouteOfAdministration].self, forKey: "routeOfAdministration")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "administrableDoseForm", "unitOfPresentation",
-            "ingredient", "device", "characteristics", "routeOfAdministration"])
-        for key in undeclared {
+            "ingredient", "device", "characteristics", "routeOfAdministration"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -38,9 +38,9 @@ public struct MedicinalProductPharmaceuticalCharacteristics: Sendable, Equatable
         self.code = try container.decode(CodeableConcept.self, forKey: "code")
         self.status = try container.decodeIfPresent(CodeableConcept.self, forKey: "status")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "code", "status"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "code", "status"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -65,10 +65,10 @@ public struct MedicinalProductPharmaceuticalRouteOfAdministration: Sendable, Equ
         self.targetSpecies = try container.decodeIfPresent(
             [MedicinalProductPharmaceuticalRouteOfAdministrationTargetSpecies].self, forKey: "targetSpecies") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "code", "firstDose", "maxSingleDose", "maxDosePerDay",
-            "maxDosePerTreatmentPeriod", "maxTreatmentPeriod", "targetSpecies"])
-        for key in undeclared {
+            "maxDosePerTreatmentPeriod", "maxTreatmentPeriod", "targetSpecies"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -42,9 +42,9 @@ public struct MedicinalProductPharmaceuticalRouteOfAdministrationTargetSpecies: 
             [MedicinalProductPharmaceuticalRouteOfAdministrationTargetSpeciesWithdrawalPeriod].self,
             forKey: "withdrawalPeriod") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "code", "withdrawalPeriod"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "code", "withdrawalPeriod"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

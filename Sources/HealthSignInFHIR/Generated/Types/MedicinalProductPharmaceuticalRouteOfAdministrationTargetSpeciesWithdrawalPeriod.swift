@@ -49,10 +49,9 @@ public struct MedicinalProductPharmaceuticalRouteOfAdministrationTargetSpeciesWi
         self.supportingInformationElement = try container.decodeIfPresent(
             Element.self, forKey: "_supportingInformation")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "tissue", "value", "supportingInformation", "_supportingInformation"
-        ])
-        for key in undeclared {
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

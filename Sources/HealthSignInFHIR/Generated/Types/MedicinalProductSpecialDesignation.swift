@@ -66,10 +66,10 @@ public struct MedicinalProductSpecialDesignation: Sendable, Equatable, Decodable
         self.dateElement = try container.decodeIfPresent(Element.self, forKey: "_date")
         self.species = try container.decodeIfPresent(CodeableConcept.self, forKey: "species")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "identifier", "type", "intendedUse", "indicationCodeableConcept",
-            "indicationReference", "status", "date", "_date", "species"])
-        for key in undeclared {
+            "indicationReference", "status", "date", "_date", "species"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

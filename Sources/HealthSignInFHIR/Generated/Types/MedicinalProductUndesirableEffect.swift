@@ -84,11 +84,11 @@ public struct MedicinalProductUndesirableEffect: Sendable, Equatable, Decodable,
             CodeableConcept.self, forKey: "frequencyOfOccurrence")
         self.population = try container.decodeIfPresent([Population].self, forKey: "population") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "subject", "symptomConditionEffect", "classification",
-            "frequencyOfOccurrence", "population"])
-        for key in undeclared {
+            "frequencyOfOccurrence", "population"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -229,15 +229,15 @@ public struct MessageDefinition: Sendable, Equatable, Decodable, Encodable, Heal
         self.graph = try container.decodeIfPresent([Swift.String].self, forKey: "graph") ?? []
         self.graphElement = try container.decodeIfPresent([Element].self, forKey: "_graph") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "url", "_url", "identifier", "version", "_version", "name",
             "_name", "title", "_title", "replaces", "_replaces", "status", "_status", "experimental", "_experimental",
             "date", "_date", "publisher", "_publisher", "contact", "description", "_description", "useContext",
             "jurisdiction", "purpose", "_purpose", "copyright", "_copyright", "base", "_base", "parent", "_parent",
             "eventCoding", "eventUri", "_eventUri", "category", "_category", "focus", "responseRequired",
-            "_responseRequired", "allowedResponse", "graph", "_graph"])
-        for key in undeclared {
+            "_responseRequired", "allowedResponse", "graph", "_graph"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -45,9 +45,9 @@ public struct MessageDefinitionAllowedResponse: Sendable, Equatable, Decodable, 
         self.situation = try container.decodeIfPresent(Swift.String.self, forKey: "situation")
         self.situationElement = try container.decodeIfPresent(Element.self, forKey: "_situation")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "message", "_message", "situation", "_situation"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "message", "_message", "situation", "_situation"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

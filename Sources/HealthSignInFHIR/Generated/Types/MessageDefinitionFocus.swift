@@ -59,10 +59,9 @@ public struct MessageDefinitionFocus: Sendable, Equatable, Decodable, Encodable,
         self.max = try container.decodeIfPresent(Swift.String.self, forKey: "max")
         self.maxElement = try container.decodeIfPresent(Element.self, forKey: "_max")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "code", "_code", "profile", "_profile", "min", "_min", "max", "_max"
-        ])
-        for key in undeclared {
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -114,12 +114,12 @@ public struct MessageHeader: Sendable, Equatable, Decodable, Encodable, HealthSi
         self.definition = try container.decodeIfPresent(Swift.String.self, forKey: "definition")
         self.definitionElement = try container.decodeIfPresent(Element.self, forKey: "_definition")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "eventCoding", "eventUri", "_eventUri", "destination",
             "sender", "enterer", "author", "source", "responsible", "reason", "response", "focus", "definition",
-            "_definition"])
-        for key in undeclared {
+            "_definition"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

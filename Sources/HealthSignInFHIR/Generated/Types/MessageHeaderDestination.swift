@@ -53,9 +53,9 @@ public struct MessageHeaderDestination: Sendable, Equatable, Decodable, Encodabl
         self.endpointElement = try container.decodeIfPresent(Element.self, forKey: "_endpoint")
         self.receiver = try container.decodeIfPresent(Reference.self, forKey: "receiver")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "name", "_name", "target", "endpoint", "_endpoint", "receiver"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "name", "_name", "target", "endpoint", "_endpoint", "receiver"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -48,9 +48,9 @@ public struct MessageHeaderResponse: Sendable, Equatable, Decodable, Encodable, 
         self.codeElement = try container.decodeIfPresent(Element.self, forKey: "_code")
         self.details = try container.decodeIfPresent(Reference.self, forKey: "details")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "identifier", "_identifier", "code", "_code", "details"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "identifier", "_identifier", "code", "_code", "details"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -64,10 +64,10 @@ public struct MessageHeaderSource: Sendable, Equatable, Decodable, Encodable, He
         self.endpoint = try container.decode(Swift.String.self, forKey: "endpoint")
         self.endpointElement = try container.decodeIfPresent(Element.self, forKey: "_endpoint")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "name", "_name", "software", "_software", "version", "_version",
-            "contact", "endpoint", "_endpoint"])
-        for key in undeclared {
+            "contact", "endpoint", "_endpoint"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

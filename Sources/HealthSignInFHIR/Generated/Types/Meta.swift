@@ -65,10 +65,10 @@ public struct Meta: Sendable, Equatable, Decodable, Encodable, HealthSignInCore.
         self.security = try container.decodeIfPresent([Coding].self, forKey: "security") ?? []
         self.tag = try container.decodeIfPresent([Coding].self, forKey: "tag") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "versionId", "_versionId", "lastUpdated", "_lastUpdated", "source", "_source", "profile",
-            "_profile", "security", "tag"])
-        for key in undeclared {
+            "_profile", "security", "tag"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -140,13 +140,13 @@ public struct MolecularSequence: Sendable, Equatable, Decodable, Encodable, Heal
         self.structureVariant = try container.decodeIfPresent(
             [MolecularSequenceStructureVariant].self, forKey: "structureVariant") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "type", "_type", "coordinateSystem",
             "_coordinateSystem", "patient", "specimen", "device", "performer", "quantity", "referenceSeq", "variant",
             "observedSeq", "_observedSeq", "quality", "readCoverage", "_readCoverage", "repository", "pointer",
-            "structureVariant"])
-        for key in undeclared {
+            "structureVariant"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -128,11 +128,11 @@ public struct MolecularSequenceQuality: Sendable, Equatable, Decodable, Encodabl
         self.fScoreElement = try container.decodeIfPresent(Element.self, forKey: "_fScore")
         self.roc = try container.decodeIfPresent(MolecularSequenceQualityRoc.self, forKey: "roc")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "type", "_type", "standardSequence", "start", "_start", "end",
             "_end", "score", "method", "truthTP", "_truthTP", "queryTP", "_queryTP", "truthFN", "_truthFN", "queryFP",
-            "_queryFP", "gtFP", "_gtFP", "precision", "_precision", "recall", "_recall", "fScore", "_fScore", "roc"])
-        for key in undeclared {
+            "_queryFP", "gtFP", "_gtFP", "precision", "_precision", "recall", "_recall", "fScore", "_fScore", "roc"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

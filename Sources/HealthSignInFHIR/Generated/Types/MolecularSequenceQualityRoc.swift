@@ -84,10 +84,10 @@ public struct MolecularSequenceQualityRoc: Sendable, Equatable, Decodable, Encod
         self.fMeasure = try container.decodeIfPresent([HealthSignInCore.JSONNumber].self, forKey: "fMeasure") ?? []
         self.fMeasureElement = try container.decodeIfPresent([Element].self, forKey: "_fMeasure") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "score", "_score", "numTP", "_numTP", "numFP", "_numFP", "numFN",
-            "_numFN", "precision", "_precision", "sensitivity", "_sensitivity", "fMeasure", "_fMeasure"])
-        for key in undeclared {
+            "_numFN", "precision", "_precision", "sensitivity", "_sensitivity", "fMeasure", "_fMeasure"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -89,11 +89,11 @@ public struct MolecularSequenceReferenceSeq: Sendable, Equatable, Decodable, Enc
         self.windowEnd = try container.decodeIfPresent(Swift.Int.self, forKey: "windowEnd")
         self.windowEndElement = try container.decodeIfPresent(Element.self, forKey: "_windowEnd")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "chromosome", "genomeBuild", "_genomeBuild", "orientation",
             "_orientation", "referenceSeqId", "referenceSeqPointer", "referenceSeqString", "_referenceSeqString",
-            "strand", "_strand", "windowStart", "_windowStart", "windowEnd", "_windowEnd"])
-        for key in undeclared {
+            "strand", "_strand", "windowStart", "_windowStart", "windowEnd", "_windowEnd"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -75,10 +75,10 @@ public struct MolecularSequenceRepository: Sendable, Equatable, Decodable, Encod
         self.readsetID = try container.decodeIfPresent(Swift.String.self, forKey: "readsetId")
         self.readsetIdElement = try container.decodeIfPresent(Element.self, forKey: "_readsetId")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "type", "_type", "url", "_url", "name", "_name", "datasetId",
-            "_datasetId", "variantsetId", "_variantsetId", "readsetId", "_readsetId"])
-        for key in undeclared {
+            "_datasetId", "variantsetId", "_variantsetId", "readsetId", "_readsetId"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

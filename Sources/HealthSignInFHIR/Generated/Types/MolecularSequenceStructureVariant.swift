@@ -58,10 +58,10 @@ public struct MolecularSequenceStructureVariant: Sendable, Equatable, Decodable,
         self.outer = try container.decodeIfPresent(MolecularSequenceStructureVariantOuter.self, forKey: "outer")
         self.inner = try container.decodeIfPresent(MolecularSequenceStructureVariantInner.self, forKey: "inner")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "variantType", "exact", "_exact", "length", "_length", "outer",
-            "inner"])
-        for key in undeclared {
+            "inner"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -45,9 +45,9 @@ public struct MolecularSequenceStructureVariantOuter: Sendable, Equatable, Decod
         self.end = try container.decodeIfPresent(Swift.Int.self, forKey: "end")
         self.endElement = try container.decodeIfPresent(Element.self, forKey: "_end")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "start", "_start", "end", "_end"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "start", "_start", "end", "_end"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -73,10 +73,10 @@ public struct MolecularSequenceVariant: Sendable, Equatable, Decodable, Encodabl
         self.cigarElement = try container.decodeIfPresent(Element.self, forKey: "_cigar")
         self.variantPointer = try container.decodeIfPresent(Reference.self, forKey: "variantPointer")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "start", "_start", "end", "_end", "observedAllele",
-            "_observedAllele", "referenceAllele", "_referenceAllele", "cigar", "_cigar", "variantPointer"])
-        for key in undeclared {
+            "_observedAllele", "referenceAllele", "_referenceAllele", "cigar", "_cigar", "variantPointer"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -42,9 +42,9 @@ public struct Money: Sendable, Equatable, Decodable, Encodable, HealthSignInCore
         self.currency = try container.decodeIfPresent(Swift.String.self, forKey: "currency")
         self.currencyElement = try container.decodeIfPresent(Element.self, forKey: "_currency")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "value", "_value", "currency", "_currency"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "value", "_value", "currency", "_currency"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

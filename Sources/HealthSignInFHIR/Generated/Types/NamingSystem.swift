@@ -141,12 +141,12 @@ public struct NamingSystem: Sendable, Equatable, Decodable, Encodable, HealthSig
         self.usageElement = try container.decodeIfPresent(Element.self, forKey: "_usage")
         self.uniqueID = try container.decode([NamingSystemUniqueId].self, forKey: "uniqueId")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "name", "_name", "status", "_status", "kind", "_kind",
             "date", "_date", "publisher", "_publisher", "contact", "responsible", "_responsible", "type", "description",
-            "_description", "useContext", "jurisdiction", "usage", "_usage", "uniqueId"])
-        for key in undeclared {
+            "_description", "useContext", "jurisdiction", "usage", "_usage", "uniqueId"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

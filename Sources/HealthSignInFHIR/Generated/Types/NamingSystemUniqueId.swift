@@ -64,10 +64,10 @@ public struct NamingSystemUniqueId: Sendable, Equatable, Decodable, Encodable, H
         self.commentElement = try container.decodeIfPresent(Element.self, forKey: "_comment")
         self.period = try container.decodeIfPresent(Period.self, forKey: "period")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "type", "_type", "value", "_value", "preferred", "_preferred",
-            "comment", "_comment", "period"])
-        for key in undeclared {
+            "comment", "_comment", "period"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -42,9 +42,9 @@ public struct Narrative: Sendable, Equatable, Decodable, Encodable, HealthSignIn
         self.div = try container.decode(Swift.String.self, forKey: "div")
         self.divElement = try container.decodeIfPresent(Element.self, forKey: "_div")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "status", "_status", "div", "_div"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "status", "_status", "div", "_div"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

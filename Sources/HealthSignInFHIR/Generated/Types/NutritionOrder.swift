@@ -155,14 +155,14 @@ public struct NutritionOrder: Sendable, Equatable, Decodable, Encodable, HealthS
         self.enteralFormula = try container.decodeIfPresent(NutritionOrderEnteralFormula.self, forKey: "enteralFormula")
         self.note = try container.decodeIfPresent([Annotation].self, forKey: "note") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "instantiatesCanonical",
             "_instantiatesCanonical", "instantiatesUri", "_instantiatesUri", "instantiates", "_instantiates", "status",
             "_status", "intent", "_intent", "patient", "encounter", "dateTime", "_dateTime", "orderer",
             "allergyIntolerance", "foodPreferenceModifier", "excludeFoodModifier", "oralDiet", "supplement",
-            "enteralFormula", "note"])
-        for key in undeclared {
+            "enteralFormula", "note"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -88,12 +88,12 @@ public struct NutritionOrderEnteralFormula: Sendable, Equatable, Decodable, Enco
         self.administrationInstructionElement = try container.decodeIfPresent(
             Element.self, forKey: "_administrationInstruction")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "baseFormulaType", "baseFormulaProductName",
             "_baseFormulaProductName", "additiveType", "additiveProductName", "_additiveProductName", "caloricDensity",
             "routeofAdministration", "administration", "maxVolumeToDeliver", "administrationInstruction",
-            "_administrationInstruction"])
-        for key in undeclared {
+            "_administrationInstruction"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

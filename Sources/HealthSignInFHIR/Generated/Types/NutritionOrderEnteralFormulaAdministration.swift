@@ -45,9 +45,9 @@ public struct NutritionOrderEnteralFormulaAdministration: Sendable, Equatable, D
         self.rateQuantity = try container.decodeIfPresent(Quantity.self, forKey: "rateQuantity")
         self.rateRatio = try container.decodeIfPresent(Ratio.self, forKey: "rateRatio")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "schedule", "quantity", "rateQuantity", "rateRatio"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "schedule", "quantity", "rateQuantity", "rateRatio"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -59,10 +59,10 @@ public struct NutritionOrderOralDiet: Sendable, Equatable, Decodable, Encodable,
         self.instruction = try container.decodeIfPresent(Swift.String.self, forKey: "instruction")
         self.instructionElement = try container.decodeIfPresent(Element.self, forKey: "_instruction")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "type", "schedule", "nutrient", "texture", "fluidConsistencyType",
-            "instruction", "_instruction"])
-        for key in undeclared {
+            "instruction", "_instruction"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

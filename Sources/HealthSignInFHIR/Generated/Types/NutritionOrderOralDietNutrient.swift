@@ -38,9 +38,9 @@ public struct NutritionOrderOralDietNutrient: Sendable, Equatable, Decodable, En
         self.modifier = try container.decodeIfPresent(CodeableConcept.self, forKey: "modifier")
         self.amount = try container.decodeIfPresent(Quantity.self, forKey: "amount")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "modifier", "amount"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "modifier", "amount"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -38,9 +38,9 @@ public struct NutritionOrderOralDietTexture: Sendable, Equatable, Decodable, Enc
         self.modifier = try container.decodeIfPresent(CodeableConcept.self, forKey: "modifier")
         self.foodType = try container.decodeIfPresent(CodeableConcept.self, forKey: "foodType")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "modifier", "foodType"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "modifier", "foodType"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -57,10 +57,10 @@ public struct NutritionOrderSupplement: Sendable, Equatable, Decodable, Encodabl
         self.instruction = try container.decodeIfPresent(Swift.String.self, forKey: "instruction")
         self.instructionElement = try container.decodeIfPresent(Element.self, forKey: "_instruction")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "type", "productName", "_productName", "schedule", "quantity",
-            "instruction", "_instruction"])
-        for key in undeclared {
+            "instruction", "_instruction"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -109,12 +109,12 @@ public struct ObservationComponent: Sendable, Equatable, Decodable, Encodable, H
         self.referenceRange = try container.decodeIfPresent(
             [ObservationReferenceRange].self, forKey: "referenceRange") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "code", "valueQuantity", "valueCodeableConcept", "valueString",
             "_valueString", "valueBoolean", "_valueBoolean", "valueInteger", "_valueInteger", "valueRange",
             "valueRatio", "valueSampledData", "valueTime", "_valueTime", "valueDateTime", "_valueDateTime",
-            "valuePeriod", "dataAbsentReason", "interpretation", "referenceRange"])
-        for key in undeclared {
+            "valuePeriod", "dataAbsentReason", "interpretation", "referenceRange"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -136,13 +136,13 @@ public struct ObservationDefinition: Sendable, Equatable, Decodable, Encodable, 
         self.abnormalCodedValueSet = try container.decodeIfPresent(Reference.self, forKey: "abnormalCodedValueSet")
         self.criticalCodedValueSet = try container.decodeIfPresent(Reference.self, forKey: "criticalCodedValueSet")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "category", "code", "identifier", "permittedDataType",
             "_permittedDataType", "multipleResultsAllowed", "_multipleResultsAllowed", "method", "preferredReportName",
             "_preferredReportName", "quantitativeDetails", "qualifiedInterval", "validCodedValueSet",
-            "normalCodedValueSet", "abnormalCodedValueSet", "criticalCodedValueSet"])
-        for key in undeclared {
+            "normalCodedValueSet", "abnormalCodedValueSet", "criticalCodedValueSet"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

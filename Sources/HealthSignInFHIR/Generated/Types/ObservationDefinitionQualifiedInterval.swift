@@ -72,10 +72,10 @@ public struct ObservationDefinitionQualifiedInterval: Sendable, Equatable, Decod
         self.condition = try container.decodeIfPresent(Swift.String.self, forKey: "condition")
         self.conditionElement = try container.decodeIfPresent(Element.self, forKey: "_condition")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "category", "_category", "range", "context", "appliesTo", "gender",
-            "_gender", "age", "gestationalAge", "condition", "_condition"])
-        for key in undeclared {
+            "_gender", "age", "gestationalAge", "condition", "_condition"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -56,10 +56,10 @@ public struct ObservationDefinitionQuantitativeDetails: Sendable, Equatable, Dec
         self.decimalPrecision = try container.decodeIfPresent(Swift.Int.self, forKey: "decimalPrecision")
         self.decimalPrecisionElement = try container.decodeIfPresent(Element.self, forKey: "_decimalPrecision")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "customaryUnit", "unit", "conversionFactor", "_conversionFactor",
-            "decimalPrecision", "_decimalPrecision"])
-        for key in undeclared {
+            "decimalPrecision", "_decimalPrecision"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -240,15 +240,15 @@ public struct OperationDefinition: Sendable, Equatable, Decodable, Encodable, He
         self.parameter = try container.decodeIfPresent([OperationDefinitionParameter].self, forKey: "parameter") ?? []
         self.overload = try container.decodeIfPresent([OperationDefinitionOverload].self, forKey: "overload") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "url", "_url", "version", "_version", "name", "_name",
             "title", "_title", "status", "_status", "kind", "_kind", "experimental", "_experimental", "date", "_date",
             "publisher", "_publisher", "contact", "description", "_description", "useContext", "jurisdiction",
             "purpose", "_purpose", "affectsState", "_affectsState", "code", "_code", "comment", "_comment", "base",
             "_base", "resource", "_resource", "system", "_system", "type", "_type", "instance", "_instance",
-            "inputProfile", "_inputProfile", "outputProfile", "_outputProfile", "parameter", "overload"])
-        for key in undeclared {
+            "inputProfile", "_inputProfile", "outputProfile", "_outputProfile", "parameter", "overload"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -45,9 +45,9 @@ public struct OperationDefinitionOverload: Sendable, Equatable, Decodable, Encod
         self.comment = try container.decodeIfPresent(Swift.String.self, forKey: "comment")
         self.commentElement = try container.decodeIfPresent(Element.self, forKey: "_comment")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "parameterName", "_parameterName", "comment", "_comment"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "parameterName", "_parameterName", "comment", "_comment"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -102,11 +102,11 @@ public struct OperationDefinitionParameter: Sendable, Equatable, Decodable, Enco
             [OperationDefinitionParameterReferencedFrom].self, forKey: "referencedFrom") ?? []
         self.part = try container.decodeIfPresent([OperationDefinitionParameter].self, forKey: "part") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "name", "_name", "use", "_use", "min", "_min", "max", "_max",
             "documentation", "_documentation", "type", "_type", "targetProfile", "_targetProfile", "searchType",
-            "_searchType", "binding", "referencedFrom", "part"])
-        for key in undeclared {
+            "_searchType", "binding", "referencedFrom", "part"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -45,9 +45,9 @@ public struct OperationDefinitionParameterBinding: Sendable, Equatable, Decodabl
         self.valueSet = try container.decode(Swift.String.self, forKey: "valueSet")
         self.valueSetElement = try container.decodeIfPresent(Element.self, forKey: "_valueSet")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "strength", "_strength", "valueSet", "_valueSet"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "strength", "_strength", "valueSet", "_valueSet"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -45,9 +45,9 @@ public struct OperationDefinitionParameterReferencedFrom: Sendable, Equatable, D
         self.sourceID = try container.decodeIfPresent(Swift.String.self, forKey: "sourceId")
         self.sourceIdElement = try container.decodeIfPresent(Element.self, forKey: "_sourceId")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "source", "_source", "sourceId", "_sourceId"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "source", "_source", "sourceId", "_sourceId"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -66,10 +66,10 @@ public struct OperationOutcome: Sendable, Equatable, Decodable, Encodable, Healt
         self.modifierExtension = try container.decodeIfPresent([Extension].self, forKey: "modifierExtension") ?? []
         self.issue = try container.decode([OperationOutcomeIssue].self, forKey: "issue")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
-            "contained", "extension", "modifierExtension", "issue"])
-        for key in undeclared {
+            "contained", "extension", "modifierExtension", "issue"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -72,10 +72,10 @@ public struct OperationOutcomeIssue: Sendable, Equatable, Decodable, Encodable, 
         self.expression = try container.decodeIfPresent([Swift.String].self, forKey: "expression") ?? []
         self.expressionElement = try container.decodeIfPresent([Element].self, forKey: "_expression") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "severity", "_severity", "code", "_code", "details", "diagnostics",
-            "_diagnostics", "location", "_location", "expression", "_expression"])
-        for key in undeclared {
+            "_diagnostics", "location", "_location", "expression", "_expression"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

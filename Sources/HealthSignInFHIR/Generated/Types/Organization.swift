@@ -111,11 +111,11 @@ public struct Organization: Sendable, Equatable, Decodable, Encodable, HealthSig
         self.contact = try container.decodeIfPresent([OrganizationContact].self, forKey: "contact") ?? []
         self.endpoint = try container.decodeIfPresent([Reference].self, forKey: "endpoint") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "active", "_active", "type", "name", "_name",
-            "alias", "_alias", "telecom", "address", "partOf", "contact", "endpoint"])
-        for key in undeclared {
+            "alias", "_alias", "telecom", "address", "partOf", "contact", "endpoint"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

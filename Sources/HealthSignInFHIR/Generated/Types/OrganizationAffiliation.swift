@@ -115,12 +115,12 @@ public struct OrganizationAffiliation: Sendable, Equatable, Decodable, Encodable
         self.telecom = try container.decodeIfPresent([ContactPoint].self, forKey: "telecom") ?? []
         self.endpoint = try container.decodeIfPresent([Reference].self, forKey: "endpoint") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "active", "_active", "period", "organization",
             "participatingOrganization", "network", "code", "specialty", "location", "healthcareService", "telecom",
-            "endpoint"])
-        for key in undeclared {
+            "endpoint"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

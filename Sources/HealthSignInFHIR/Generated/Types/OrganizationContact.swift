@@ -45,9 +45,9 @@ public struct OrganizationContact: Sendable, Equatable, Decodable, Encodable, He
         self.telecom = try container.decodeIfPresent([ContactPoint].self, forKey: "telecom") ?? []
         self.address = try container.decodeIfPresent(Address.self, forKey: "address")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "purpose", "name", "telecom", "address"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "purpose", "name", "telecom", "address"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -78,10 +78,10 @@ public struct ParameterDefinition: Sendable, Equatable, Decodable, Encodable, He
         self.profile = try container.decodeIfPresent(Swift.String.self, forKey: "profile")
         self.profileElement = try container.decodeIfPresent(Element.self, forKey: "_profile")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "name", "_name", "use", "_use", "min", "_min", "max", "_max", "documentation",
-            "_documentation", "type", "_type", "profile", "_profile"])
-        for key in undeclared {
+            "_documentation", "type", "_type", "profile", "_profile"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

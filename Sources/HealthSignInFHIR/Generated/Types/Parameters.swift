@@ -51,10 +51,9 @@ public struct Parameters: Sendable, Equatable, Decodable, Encodable, HealthSignI
         self.languageElement = try container.decodeIfPresent(Element.self, forKey: "_language")
         self.parameter = try container.decodeIfPresent([ParametersParameter].self, forKey: "parameter") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "parameter"
-        ])
-        for key in undeclared {
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

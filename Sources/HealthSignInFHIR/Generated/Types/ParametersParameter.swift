@@ -321,7 +321,7 @@ public struct ParametersParameter: Sendable, Equatable, Decodable, Encodable, He
         self.resource = try container.decodeIfPresent(Resource.self, forKey: "resource")
         self.part = try container.decodeIfPresent([ParametersParameter].self, forKey: "part") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "name", "_name", "valueBase64Binary", "_valueBase64Binary",
             "valueBoolean", "_valueBoolean", "valueCanonical", "_valueCanonical", "valueCode", "_valueCode",
             "valueDate", "_valueDate", "valueDateTime", "_valueDateTime", "valueDecimal", "_valueDecimal", "valueId",
@@ -334,8 +334,8 @@ public struct ParametersParameter: Sendable, Equatable, Decodable, Encodable, He
             "valueQuantity", "valueRange", "valueRatio", "valueReference", "valueSampledData", "valueSignature",
             "valueTiming", "valueContactDetail", "valueContributor", "valueDataRequirement", "valueExpression",
             "valueParameterDefinition", "valueRelatedArtifact", "valueTriggerDefinition", "valueUsageContext",
-            "valueDosage", "valueMeta", "resource", "part"])
-        for key in undeclared {
+            "valueDosage", "valueMeta", "resource", "part"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -163,14 +163,14 @@ public struct Patient: Sendable, Equatable, Decodable, Encodable, HealthSignInCo
         self.managingOrganization = try container.decodeIfPresent(Reference.self, forKey: "managingOrganization")
         self.link = try container.decodeIfPresent([PatientLink].self, forKey: "link") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "active", "_active", "name", "telecom",
             "gender", "_gender", "birthDate", "_birthDate", "deceasedBoolean", "_deceasedBoolean", "deceasedDateTime",
             "_deceasedDateTime", "address", "maritalStatus", "multipleBirthBoolean", "_multipleBirthBoolean",
             "multipleBirthInteger", "_multipleBirthInteger", "photo", "contact", "communication", "generalPractitioner",
-            "managingOrganization", "link"])
-        for key in undeclared {
+            "managingOrganization", "link"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -61,10 +61,10 @@ public struct PatientContact: Sendable, Equatable, Decodable, Encodable, HealthS
         self.organization = try container.decodeIfPresent(Reference.self, forKey: "organization")
         self.period = try container.decodeIfPresent(Period.self, forKey: "period")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "relationship", "name", "telecom", "address", "gender", "_gender",
-            "organization", "period"])
-        for key in undeclared {
+            "organization", "period"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -41,9 +41,9 @@ public struct PatientLink: Sendable, Equatable, Decodable, Encodable, HealthSign
         self.type = try container.decode(LinkType.self, forKey: "type")
         self.typeElement = try container.decodeIfPresent(Element.self, forKey: "_type")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "other", "type", "_type"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "other", "type", "_type"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

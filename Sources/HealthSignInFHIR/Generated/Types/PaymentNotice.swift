@@ -118,12 +118,12 @@ public struct PaymentNotice: Sendable, Equatable, Decodable, Encodable, HealthSi
         self.amount = try container.decode(Money.self, forKey: "amount")
         self.paymentStatus = try container.decodeIfPresent(CodeableConcept.self, forKey: "paymentStatus")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "status", "_status", "request", "response",
             "created", "_created", "provider", "payment", "paymentDate", "_paymentDate", "payee", "recipient", "amount",
-            "paymentStatus"])
-        for key in undeclared {
+            "paymentStatus"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -139,12 +139,12 @@ public struct PaymentReconciliation: Sendable, Equatable, Decodable, Encodable, 
         self.processNote = try container.decodeIfPresent(
             [PaymentReconciliationProcessNote].self, forKey: "processNote") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "status", "_status", "period", "created",
             "_created", "paymentIssuer", "request", "requestor", "outcome", "_outcome", "disposition", "_disposition",
-            "paymentDate", "_paymentDate", "paymentAmount", "paymentIdentifier", "detail", "formCode", "processNote"])
-        for key in undeclared {
+            "paymentDate", "_paymentDate", "paymentAmount", "paymentIdentifier", "detail", "formCode", "processNote"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -71,10 +71,10 @@ public struct PaymentReconciliationDetail: Sendable, Equatable, Decodable, Encod
         self.payee = try container.decodeIfPresent(Reference.self, forKey: "payee")
         self.amount = try container.decodeIfPresent(Money.self, forKey: "amount")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "identifier", "predecessor", "type", "request", "submitter",
-            "response", "date", "_date", "responsible", "payee", "amount"])
-        for key in undeclared {
+            "response", "date", "_date", "responsible", "payee", "amount"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

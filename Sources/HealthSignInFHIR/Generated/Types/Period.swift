@@ -41,9 +41,9 @@ public struct Period: Sendable, Equatable, Decodable, Encodable, HealthSignInCor
         self.end = try container.decodeIfPresent(Swift.String.self, forKey: "end")
         self.endElement = try container.decodeIfPresent(Element.self, forKey: "_end")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "start", "_start", "end", "_end"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "start", "_start", "end", "_end"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -110,11 +110,11 @@ public struct Person: Sendable, Equatable, Decodable, Encodable, HealthSignInCor
         self.activeElement = try container.decodeIfPresent(Element.self, forKey: "_active")
         self.link = try container.decodeIfPresent([PersonLink].self, forKey: "link") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "name", "telecom", "gender", "_gender",
-            "birthDate", "_birthDate", "address", "photo", "managingOrganization", "active", "_active", "link"])
-        for key in undeclared {
+            "birthDate", "_birthDate", "address", "photo", "managingOrganization", "active", "_active", "link"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

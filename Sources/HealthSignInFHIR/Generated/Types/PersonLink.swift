@@ -42,9 +42,9 @@ public struct PersonLink: Sendable, Equatable, Decodable, Encodable, HealthSignI
         self.assurance = try container.decodeIfPresent(IdentityAssuranceLevel.self, forKey: "assurance")
         self.assuranceElement = try container.decodeIfPresent(Element.self, forKey: "_assurance")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "target", "assurance", "_assurance"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "target", "assurance", "_assurance"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -246,7 +246,7 @@ public struct PlanDefinition: Sendable, Equatable, Decodable, Encodable, HealthS
         self.goal = try container.decodeIfPresent([PlanDefinitionGoal].self, forKey: "goal") ?? []
         self.action = try container.decodeIfPresent([PlanDefinitionAction].self, forKey: "action") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "url", "_url", "identifier", "version", "_version", "name",
             "_name", "title", "_title", "subtitle", "_subtitle", "type", "status", "_status", "experimental",
@@ -254,8 +254,8 @@ public struct PlanDefinition: Sendable, Equatable, Decodable, Encodable, HealthS
             "contact", "description", "_description", "useContext", "jurisdiction", "purpose", "_purpose", "usage",
             "_usage", "copyright", "_copyright", "approvalDate", "_approvalDate", "lastReviewDate", "_lastReviewDate",
             "effectivePeriod", "topic", "author", "editor", "reviewer", "endorser", "relatedArtifact", "library",
-            "_library", "goal", "action"])
-        for key in undeclared {
+            "_library", "goal", "action"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

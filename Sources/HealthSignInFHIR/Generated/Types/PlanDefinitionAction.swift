@@ -231,7 +231,7 @@ public struct PlanDefinitionAction: Sendable, Equatable, Decodable, Encodable, H
             [PlanDefinitionActionDynamicValue].self, forKey: "dynamicValue") ?? []
         self.action = try container.decodeIfPresent([PlanDefinitionAction].self, forKey: "action") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "prefix", "_prefix", "title", "_title", "description",
             "_description", "textEquivalent", "_textEquivalent", "priority", "_priority", "code", "reason",
             "documentation", "goalId", "_goalId", "subjectCodeableConcept", "subjectReference", "trigger", "condition",
@@ -240,8 +240,8 @@ public struct PlanDefinitionAction: Sendable, Equatable, Decodable, Encodable, H
             "_groupingBehavior", "selectionBehavior", "_selectionBehavior", "requiredBehavior", "_requiredBehavior",
             "precheckBehavior", "_precheckBehavior", "cardinalityBehavior", "_cardinalityBehavior",
             "definitionCanonical", "_definitionCanonical", "definitionUri", "_definitionUri", "transform", "_transform",
-            "dynamicValue", "action"])
-        for key in undeclared {
+            "dynamicValue", "action"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

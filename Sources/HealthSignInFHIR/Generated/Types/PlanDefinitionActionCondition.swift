@@ -41,9 +41,9 @@ public struct PlanDefinitionActionCondition: Sendable, Equatable, Decodable, Enc
         self.kindElement = try container.decodeIfPresent(Element.self, forKey: "_kind")
         self.expression = try container.decodeIfPresent(FHIRExpression.self, forKey: "expression")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "kind", "_kind", "expression"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "kind", "_kind", "expression"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

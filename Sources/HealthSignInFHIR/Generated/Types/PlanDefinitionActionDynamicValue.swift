@@ -41,9 +41,9 @@ public struct PlanDefinitionActionDynamicValue: Sendable, Equatable, Decodable, 
         self.pathElement = try container.decodeIfPresent(Element.self, forKey: "_path")
         self.expression = try container.decodeIfPresent(FHIRExpression.self, forKey: "expression")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "path", "_path", "expression"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "path", "_path", "expression"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -41,9 +41,9 @@ public struct PlanDefinitionActionParticipant: Sendable, Equatable, Decodable, E
         self.typeElement = try container.decodeIfPresent(Element.self, forKey: "_type")
         self.role = try container.decodeIfPresent(CodeableConcept.self, forKey: "role")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "type", "_type", "role"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "type", "_type", "role"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

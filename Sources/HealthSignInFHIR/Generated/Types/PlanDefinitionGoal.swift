@@ -57,10 +57,10 @@ public struct PlanDefinitionGoal: Sendable, Equatable, Decodable, Encodable, Hea
         self.documentation = try container.decodeIfPresent([RelatedArtifact].self, forKey: "documentation") ?? []
         self.target = try container.decodeIfPresent([PlanDefinitionGoalTarget].self, forKey: "target") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "category", "description", "priority", "start", "addresses",
-            "documentation", "target"])
-        for key in undeclared {
+            "documentation", "target"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -52,10 +52,10 @@ public struct PlanDefinitionGoalTarget: Sendable, Equatable, Decodable, Encodabl
             CodeableConcept.self, forKey: "detailCodeableConcept")
         self.due = try container.decodeIfPresent(FHIRDuration.self, forKey: "due")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "measure", "detailQuantity", "detailRange", "detailCodeableConcept",
-            "due"])
-        for key in undeclared {
+            "due"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

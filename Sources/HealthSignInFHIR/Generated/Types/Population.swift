@@ -51,10 +51,10 @@ public struct Population: Sendable, Equatable, Decodable, Encodable, HealthSignI
         self.physiologicalCondition = try container.decodeIfPresent(
             CodeableConcept.self, forKey: "physiologicalCondition")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "ageRange", "ageCodeableConcept", "gender", "race",
-            "physiologicalCondition"])
-        for key in undeclared {
+            "physiologicalCondition"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

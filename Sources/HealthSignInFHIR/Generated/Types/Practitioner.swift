@@ -110,11 +110,11 @@ public struct Practitioner: Sendable, Equatable, Decodable, Encodable, HealthSig
             [PractitionerQualification].self, forKey: "qualification") ?? []
         self.communication = try container.decodeIfPresent([CodeableConcept].self, forKey: "communication") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "active", "_active", "name", "telecom",
-            "address", "gender", "_gender", "birthDate", "_birthDate", "photo", "qualification", "communication"])
-        for key in undeclared {
+            "address", "gender", "_gender", "birthDate", "_birthDate", "photo", "qualification", "communication"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -45,9 +45,9 @@ public struct PractitionerQualification: Sendable, Equatable, Decodable, Encodab
         self.period = try container.decodeIfPresent(Period.self, forKey: "period")
         self.issuer = try container.decodeIfPresent(Reference.self, forKey: "issuer")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "identifier", "code", "period", "issuer"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "identifier", "code", "period", "issuer"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -128,12 +128,12 @@ public struct PractitionerRole: Sendable, Equatable, Decodable, Encodable, Healt
             Element.self, forKey: "_availabilityExceptions")
         self.endpoint = try container.decodeIfPresent([Reference].self, forKey: "endpoint") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "active", "_active", "period", "practitioner",
             "organization", "code", "specialty", "location", "healthcareService", "telecom", "availableTime",
-            "notAvailable", "availabilityExceptions", "_availabilityExceptions", "endpoint"])
-        for key in undeclared {
+            "notAvailable", "availabilityExceptions", "_availabilityExceptions", "endpoint"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

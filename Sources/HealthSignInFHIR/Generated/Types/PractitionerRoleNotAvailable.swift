@@ -42,9 +42,9 @@ public struct PractitionerRoleNotAvailable: Sendable, Equatable, Decodable, Enco
         self.descriptionElement = try container.decodeIfPresent(Element.self, forKey: "_description")
         self.during = try container.decodeIfPresent(Period.self, forKey: "during")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "description", "_description", "during"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "description", "_description", "during"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

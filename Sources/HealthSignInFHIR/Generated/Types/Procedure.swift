@@ -206,15 +206,15 @@ public struct Procedure: Sendable, Equatable, Decodable, Encodable, HealthSignIn
         self.usedReference = try container.decodeIfPresent([Reference].self, forKey: "usedReference") ?? []
         self.usedCode = try container.decodeIfPresent([CodeableConcept].self, forKey: "usedCode") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "instantiatesCanonical",
             "_instantiatesCanonical", "instantiatesUri", "_instantiatesUri", "basedOn", "partOf", "status", "_status",
             "statusReason", "category", "code", "subject", "encounter", "performedDateTime", "_performedDateTime",
             "performedPeriod", "performedString", "_performedString", "performedAge", "performedRange", "recorder",
             "asserter", "performer", "location", "reasonCode", "reasonReference", "bodySite", "outcome", "report",
-            "complication", "complicationDetail", "followUp", "note", "focalDevice", "usedReference", "usedCode"])
-        for key in undeclared {
+            "complication", "complicationDetail", "followUp", "note", "focalDevice", "usedReference", "usedCode"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -38,9 +38,9 @@ public struct ProcedureFocalDevice: Sendable, Equatable, Decodable, Encodable, H
         self.action = try container.decodeIfPresent(CodeableConcept.self, forKey: "action")
         self.manipulated = try container.decode(Reference.self, forKey: "manipulated")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "action", "manipulated"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "action", "manipulated"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

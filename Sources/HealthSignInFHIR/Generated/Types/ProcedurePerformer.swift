@@ -42,9 +42,9 @@ public struct ProcedurePerformer: Sendable, Equatable, Decodable, Encodable, Hea
         self.actor = try container.decode(Reference.self, forKey: "actor")
         self.onBehalfOf = try container.decodeIfPresent(Reference.self, forKey: "onBehalfOf")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "function", "actor", "onBehalfOf"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "function", "actor", "onBehalfOf"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -99,10 +99,10 @@ public struct ProdCharacteristic: Sendable, Equatable, Decodable, Encodable, Hea
         self.image = try container.decodeIfPresent([Attachment].self, forKey: "image") ?? []
         self.scoring = try container.decodeIfPresent(CodeableConcept.self, forKey: "scoring")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "height", "width", "depth", "weight", "nominalVolume",
-            "externalDiameter", "shape", "_shape", "color", "_color", "imprint", "_imprint", "image", "scoring"])
-        for key in undeclared {
+            "externalDiameter", "shape", "_shape", "color", "_color", "imprint", "_imprint", "image", "scoring"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

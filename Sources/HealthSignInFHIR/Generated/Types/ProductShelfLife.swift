@@ -55,9 +55,9 @@ public struct ProductShelfLife: Sendable, Equatable, Decodable, Encodable, Healt
         self.specialPrecautionsForStorage = try container.decodeIfPresent(
             [CodeableConcept].self, forKey: "specialPrecautionsForStorage") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "identifier", "type", "period", "specialPrecautionsForStorage"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "identifier", "type", "period", "specialPrecautionsForStorage"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

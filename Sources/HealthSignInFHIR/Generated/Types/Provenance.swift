@@ -115,12 +115,12 @@ public struct Provenance: Sendable, Equatable, Decodable, Encodable, HealthSignI
         self.entity = try container.decodeIfPresent([ProvenanceEntity].self, forKey: "entity") ?? []
         self.signature = try container.decodeIfPresent([Signature].self, forKey: "signature") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "target", "occurredPeriod", "occurredDateTime",
             "_occurredDateTime", "recorded", "_recorded", "policy", "_policy", "location", "reason", "activity",
-            "agent", "entity", "signature"])
-        for key in undeclared {
+            "agent", "entity", "signature"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

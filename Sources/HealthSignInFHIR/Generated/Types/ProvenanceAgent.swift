@@ -45,9 +45,9 @@ public struct ProvenanceAgent: Sendable, Equatable, Decodable, Encodable, Health
         self.who = try container.decode(Reference.self, forKey: "who")
         self.onBehalfOf = try container.decodeIfPresent(Reference.self, forKey: "onBehalfOf")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "type", "role", "who", "onBehalfOf"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "type", "role", "who", "onBehalfOf"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

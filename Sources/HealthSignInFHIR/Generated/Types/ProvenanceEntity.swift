@@ -45,9 +45,9 @@ public struct ProvenanceEntity: Sendable, Equatable, Decodable, Encodable, Healt
         self.what = try container.decode(Reference.self, forKey: "what")
         self.agent = try container.decodeIfPresent([ProvenanceAgent].self, forKey: "agent") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "role", "_role", "what", "agent"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "role", "_role", "what", "agent"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -203,15 +203,15 @@ public struct Questionnaire: Sendable, Equatable, Decodable, Encodable, HealthSi
         self.code = try container.decodeIfPresent([Coding].self, forKey: "code") ?? []
         self.item = try container.decodeIfPresent([QuestionnaireItem].self, forKey: "item") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "url", "_url", "identifier", "version", "_version", "name",
             "_name", "title", "_title", "derivedFrom", "_derivedFrom", "status", "_status", "experimental",
             "_experimental", "subjectType", "_subjectType", "date", "_date", "publisher", "_publisher", "contact",
             "description", "_description", "useContext", "jurisdiction", "purpose", "_purpose", "copyright",
             "_copyright", "approvalDate", "_approvalDate", "lastReviewDate", "_lastReviewDate", "effectivePeriod",
-            "code", "item"])
-        for key in undeclared {
+            "code", "item"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

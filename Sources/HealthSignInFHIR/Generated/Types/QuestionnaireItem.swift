@@ -133,12 +133,12 @@ public struct QuestionnaireItem: Sendable, Equatable, Decodable, Encodable, Heal
         self.initial = try container.decodeIfPresent([QuestionnaireItemInitial].self, forKey: "initial") ?? []
         self.item = try container.decodeIfPresent([QuestionnaireItem].self, forKey: "item") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "linkId", "_linkId", "definition", "_definition", "code", "prefix",
             "_prefix", "text", "_text", "type", "_type", "enableWhen", "enableBehavior", "_enableBehavior", "required",
             "_required", "repeats", "_repeats", "readOnly", "_readOnly", "maxLength", "_maxLength", "answerValueSet",
-            "_answerValueSet", "answerOption", "initial", "item"])
-        for key in undeclared {
+            "_answerValueSet", "answerOption", "initial", "item"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

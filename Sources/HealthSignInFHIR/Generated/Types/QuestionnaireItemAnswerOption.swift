@@ -77,11 +77,11 @@ public struct QuestionnaireItemAnswerOption: Sendable, Equatable, Decodable, Enc
         self.initialSelected = try container.decodeIfPresent(Swift.Bool.self, forKey: "initialSelected")
         self.initialSelectedElement = try container.decodeIfPresent(Element.self, forKey: "_initialSelected")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "valueInteger", "_valueInteger", "valueDate", "_valueDate",
             "valueTime", "_valueTime", "valueString", "_valueString", "valueCoding", "valueReference",
-            "initialSelected", "_initialSelected"])
-        for key in undeclared {
+            "initialSelected", "_initialSelected"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

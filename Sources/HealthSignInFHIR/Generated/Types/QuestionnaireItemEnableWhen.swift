@@ -114,12 +114,12 @@ public struct QuestionnaireItemEnableWhen: Sendable, Equatable, Decodable, Encod
         self.answerQuantity = try container.decodeIfPresent(Quantity.self, forKey: "answerQuantity")
         self.answerReference = try container.decodeIfPresent(Reference.self, forKey: "answerReference")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "question", "_question", "operator", "_operator", "answerBoolean",
             "_answerBoolean", "answerDecimal", "_answerDecimal", "answerInteger", "_answerInteger", "answerDate",
             "_answerDate", "answerDateTime", "_answerDateTime", "answerTime", "_answerTime", "answerString",
-            "_answerString", "answerCoding", "answerQuantity", "answerReference"])
-        for key in undeclared {
+            "_answerString", "answerCoding", "answerQuantity", "answerReference"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

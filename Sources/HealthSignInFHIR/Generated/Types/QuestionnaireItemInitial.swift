@@ -109,12 +109,12 @@ public struct QuestionnaireItemInitial: Sendable, Equatable, Decodable, Encodabl
         self.valueQuantity = try container.decodeIfPresent(Quantity.self, forKey: "valueQuantity")
         self.valueReference = try container.decodeIfPresent(Reference.self, forKey: "valueReference")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "valueBoolean", "_valueBoolean", "valueDecimal", "_valueDecimal",
             "valueInteger", "_valueInteger", "valueDate", "_valueDate", "valueDateTime", "_valueDateTime", "valueTime",
             "_valueTime", "valueString", "_valueString", "valueUri", "_valueUri", "valueAttachment", "valueCoding",
-            "valueQuantity", "valueReference"])
-        for key in undeclared {
+            "valueQuantity", "valueReference"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -114,12 +114,12 @@ public struct QuestionnaireResponse: Sendable, Equatable, Decodable, Encodable, 
         self.source = try container.decodeIfPresent(Reference.self, forKey: "source")
         self.item = try container.decodeIfPresent([QuestionnaireResponseItem].self, forKey: "item") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "basedOn", "partOf", "questionnaire",
             "_questionnaire", "status", "_status", "subject", "encounter", "authored", "_authored", "author", "source",
-            "item"])
-        for key in undeclared {
+            "item"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -61,10 +61,10 @@ public struct QuestionnaireResponseItem: Sendable, Equatable, Decodable, Encodab
         self.answer = try container.decodeIfPresent([QuestionnaireResponseItemAnswer].self, forKey: "answer") ?? []
         self.item = try container.decodeIfPresent([QuestionnaireResponseItem].self, forKey: "item") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "linkId", "_linkId", "definition", "_definition", "text", "_text",
-            "answer", "item"])
-        for key in undeclared {
+            "answer", "item"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

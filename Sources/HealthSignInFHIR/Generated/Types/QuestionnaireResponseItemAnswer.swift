@@ -113,12 +113,12 @@ public struct QuestionnaireResponseItemAnswer: Sendable, Equatable, Decodable, E
         self.valueReference = try container.decodeIfPresent(Reference.self, forKey: "valueReference")
         self.item = try container.decodeIfPresent([QuestionnaireResponseItem].self, forKey: "item") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "valueBoolean", "_valueBoolean", "valueDecimal", "_valueDecimal",
             "valueInteger", "_valueInteger", "valueDate", "_valueDate", "valueDateTime", "_valueDateTime", "valueTime",
             "_valueTime", "valueString", "_valueString", "valueUri", "_valueUri", "valueAttachment", "valueCoding",
-            "valueQuantity", "valueReference", "item"])
-        for key in undeclared {
+            "valueQuantity", "valueReference", "item"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

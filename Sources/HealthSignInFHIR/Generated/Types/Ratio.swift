@@ -35,9 +35,9 @@ public struct Ratio: Sendable, Equatable, Decodable, Encodable, HealthSignInCore
         self.numerator = try container.decodeIfPresent(Quantity.self, forKey: "numerator")
         self.denominator = try container.decodeIfPresent(Quantity.self, forKey: "denominator")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "numerator", "denominator"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "numerator", "denominator"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -76,10 +76,10 @@ public struct RelatedArtifact: Sendable, Equatable, Decodable, Encodable, Health
         self.resource = try container.decodeIfPresent(Swift.String.self, forKey: "resource")
         self.resourceElement = try container.decodeIfPresent(Element.self, forKey: "_resource")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "type", "_type", "label", "_label", "display", "_display", "citation", "_citation",
-            "url", "_url", "document", "resource", "_resource"])
-        for key in undeclared {
+            "url", "_url", "document", "resource", "_resource"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -120,12 +120,12 @@ public struct RelatedPerson: Sendable, Equatable, Decodable, Encodable, HealthSi
         self.communication = try container.decodeIfPresent(
             [RelatedPersonCommunication].self, forKey: "communication") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "active", "_active", "patient", "relationship",
             "name", "telecom", "gender", "_gender", "birthDate", "_birthDate", "address", "photo", "period",
-            "communication"])
-        for key in undeclared {
+            "communication"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

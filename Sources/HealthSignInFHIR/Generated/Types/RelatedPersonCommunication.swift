@@ -42,9 +42,9 @@ public struct RelatedPersonCommunication: Sendable, Equatable, Decodable, Encoda
         self.preferred = try container.decodeIfPresent(Swift.Bool.self, forKey: "preferred")
         self.preferredElement = try container.decodeIfPresent(Element.self, forKey: "_preferred")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "language", "preferred", "_preferred"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "language", "preferred", "_preferred"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -156,13 +156,13 @@ public struct RequestGroup: Sendable, Equatable, Decodable, Encodable, HealthSig
         self.note = try container.decodeIfPresent([Annotation].self, forKey: "note") ?? []
         self.action = try container.decodeIfPresent([RequestGroupAction].self, forKey: "action") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "instantiatesCanonical",
             "_instantiatesCanonical", "instantiatesUri", "_instantiatesUri", "basedOn", "replaces", "groupIdentifier",
             "status", "_status", "intent", "_intent", "priority", "_priority", "code", "subject", "encounter",
-            "authoredOn", "_authoredOn", "author", "reasonCode", "reasonReference", "note", "action"])
-        for key in undeclared {
+            "authoredOn", "_authoredOn", "author", "reasonCode", "reasonReference", "note", "action"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -173,15 +173,14 @@ public struct RequestGroupAction: Sendable, Equatable, Decodable, Encodable, Hea
         self.resource = try container.decodeIfPresent(Reference.self, forKey: "resource")
         self.action = try container.decodeIfPresent([RequestGroupAction].self, forKey: "action") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "prefix", "_prefix", "title", "_title", "description",
             "_description", "textEquivalent", "_textEquivalent", "priority", "_priority", "code", "documentation",
             "condition", "relatedAction", "timingDateTime", "_timingDateTime", "timingAge", "timingPeriod",
             "timingDuration", "timingRange", "timingTiming", "participant", "type", "groupingBehavior",
             "_groupingBehavior", "selectionBehavior", "_selectionBehavior", "requiredBehavior", "_requiredBehavior",
             "precheckBehavior", "_precheckBehavior", "cardinalityBehavior", "_cardinalityBehavior", "resource", "action"
-        ])
-        for key in undeclared {
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -54,10 +54,10 @@ public struct RequestGroupActionRelatedAction: Sendable, Equatable, Decodable, E
         self.offsetDuration = try container.decodeIfPresent(FHIRDuration.self, forKey: "offsetDuration")
         self.offsetRange = try container.decodeIfPresent(FHIRRange.self, forKey: "offsetRange")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "actionId", "_actionId", "relationship", "_relationship",
-            "offsetDuration", "offsetRange"])
-        for key in undeclared {
+            "offsetDuration", "offsetRange"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -265,7 +265,7 @@ public struct ResearchDefinition: Sendable, Equatable, Decodable, Encodable, Hea
         self.exposureAlternative = try container.decodeIfPresent(Reference.self, forKey: "exposureAlternative")
         self.outcome = try container.decodeIfPresent(Reference.self, forKey: "outcome")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "url", "_url", "identifier", "version", "_version", "name",
             "_name", "title", "_title", "shortTitle", "_shortTitle", "subtitle", "_subtitle", "status", "_status",
@@ -273,8 +273,8 @@ public struct ResearchDefinition: Sendable, Equatable, Decodable, Encodable, Hea
             "_publisher", "contact", "description", "_description", "comment", "_comment", "useContext", "jurisdiction",
             "purpose", "_purpose", "usage", "_usage", "copyright", "_copyright", "approvalDate", "_approvalDate",
             "lastReviewDate", "_lastReviewDate", "effectivePeriod", "topic", "author", "editor", "reviewer", "endorser",
-            "relatedArtifact", "library", "_library", "population", "exposure", "exposureAlternative", "outcome"])
-        for key in undeclared {
+            "relatedArtifact", "library", "_library", "population", "exposure", "exposureAlternative", "outcome"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

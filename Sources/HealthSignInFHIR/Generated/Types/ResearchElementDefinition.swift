@@ -270,7 +270,7 @@ public struct ResearchElementDefinition: Sendable, Equatable, Decodable, Encodab
         self.characteristic = try container.decode(
             [ResearchElementDefinitionCharacteristic].self, forKey: "characteristic")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "url", "_url", "identifier", "version", "_version", "name",
             "_name", "title", "_title", "shortTitle", "_shortTitle", "subtitle", "_subtitle", "status", "_status",
@@ -279,8 +279,7 @@ public struct ResearchElementDefinition: Sendable, Equatable, Decodable, Encodab
             "purpose", "_purpose", "usage", "_usage", "copyright", "_copyright", "approvalDate", "_approvalDate",
             "lastReviewDate", "_lastReviewDate", "effectivePeriod", "topic", "author", "editor", "reviewer", "endorser",
             "relatedArtifact", "library", "_library", "type", "_type", "variableType", "_variableType", "characteristic"
-        ])
-        for key in undeclared {
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

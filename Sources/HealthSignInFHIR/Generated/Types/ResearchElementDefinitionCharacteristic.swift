@@ -181,7 +181,7 @@ public struct ResearchElementDefinitionCharacteristic: Sendable, Equatable, Deco
         self.participantEffectiveGroupMeasureElement = try container.decodeIfPresent(
             Element.self, forKey: "_participantEffectiveGroupMeasure")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "definitionCodeableConcept", "definitionCanonical",
             "_definitionCanonical", "definitionExpression", "definitionDataRequirement", "usageContext", "exclude",
             "_exclude", "unitOfMeasure", "studyEffectiveDescription", "_studyEffectiveDescription",
@@ -190,8 +190,8 @@ public struct ResearchElementDefinitionCharacteristic: Sendable, Equatable, Deco
             "_studyEffectiveGroupMeasure", "participantEffectiveDescription", "_participantEffectiveDescription",
             "participantEffectiveDateTime", "_participantEffectiveDateTime", "participantEffectivePeriod",
             "participantEffectiveDuration", "participantEffectiveTiming", "participantEffectiveTimeFromStart",
-            "participantEffectiveGroupMeasure", "_participantEffectiveGroupMeasure"])
-        for key in undeclared {
+            "participantEffectiveGroupMeasure", "_participantEffectiveGroupMeasure"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -167,13 +167,13 @@ public struct ResearchStudy: Sendable, Equatable, Decodable, Encodable, HealthSi
         self.arm = try container.decodeIfPresent([ResearchStudyArm].self, forKey: "arm") ?? []
         self.objective = try container.decodeIfPresent([ResearchStudyObjective].self, forKey: "objective") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "title", "_title", "protocol", "partOf",
             "status", "_status", "primaryPurposeType", "phase", "category", "focus", "condition", "contact",
             "relatedArtifact", "keyword", "location", "description", "_description", "enrollment", "period", "sponsor",
-            "principalInvestigator", "site", "reasonStopped", "note", "arm", "objective"])
-        for key in undeclared {
+            "principalInvestigator", "site", "reasonStopped", "note", "arm", "objective"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

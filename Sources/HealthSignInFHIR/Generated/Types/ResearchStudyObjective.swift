@@ -41,9 +41,9 @@ public struct ResearchStudyObjective: Sendable, Equatable, Decodable, Encodable,
         self.nameElement = try container.decodeIfPresent(Element.self, forKey: "_name")
         self.type = try container.decodeIfPresent(CodeableConcept.self, forKey: "type")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "name", "_name", "type"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "name", "_name", "type"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

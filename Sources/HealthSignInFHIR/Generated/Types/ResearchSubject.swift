@@ -104,11 +104,11 @@ public struct ResearchSubject: Sendable, Equatable, Decodable, Encodable, Health
         self.actualArmElement = try container.decodeIfPresent(Element.self, forKey: "_actualArm")
         self.consent = try container.decodeIfPresent(Reference.self, forKey: "consent")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "status", "_status", "period", "study",
-            "individual", "assignedArm", "_assignedArm", "actualArm", "_actualArm", "consent"])
-        for key in undeclared {
+            "individual", "assignedArm", "_assignedArm", "actualArm", "_actualArm", "consent"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -140,13 +140,13 @@ public struct RiskAssessment: Sendable, Equatable, Decodable, Encodable, HealthS
         self.mitigationElement = try container.decodeIfPresent(Element.self, forKey: "_mitigation")
         self.note = try container.decodeIfPresent([Annotation].self, forKey: "note") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "basedOn", "parent", "status", "_status",
             "method", "code", "subject", "encounter", "occurrenceDateTime", "_occurrenceDateTime", "occurrencePeriod",
             "condition", "performer", "reasonCode", "reasonReference", "basis", "prediction", "mitigation",
-            "_mitigation", "note"])
-        for key in undeclared {
+            "_mitigation", "note"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

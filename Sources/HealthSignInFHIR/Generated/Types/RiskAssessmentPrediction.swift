@@ -77,11 +77,11 @@ public struct RiskAssessmentPrediction: Sendable, Equatable, Decodable, Encodabl
         self.rationale = try container.decodeIfPresent(Swift.String.self, forKey: "rationale")
         self.rationaleElement = try container.decodeIfPresent(Element.self, forKey: "_rationale")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "outcome", "probabilityDecimal", "_probabilityDecimal",
             "probabilityRange", "qualitativeRisk", "relativeRisk", "_relativeRisk", "whenPeriod", "whenRange",
-            "rationale", "_rationale"])
-        for key in undeclared {
+            "rationale", "_rationale"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -222,15 +222,15 @@ public struct RiskEvidenceSynthesis: Sendable, Equatable, Decodable, Encodable, 
             RiskEvidenceSynthesisRiskEstimate.self, forKey: "riskEstimate")
         self.certainty = try container.decodeIfPresent([RiskEvidenceSynthesisCertainty].self, forKey: "certainty") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "url", "_url", "identifier", "version", "_version", "name",
             "_name", "title", "_title", "status", "_status", "date", "_date", "publisher", "_publisher", "contact",
             "description", "_description", "note", "useContext", "jurisdiction", "copyright", "_copyright",
             "approvalDate", "_approvalDate", "lastReviewDate", "_lastReviewDate", "effectivePeriod", "topic", "author",
             "editor", "reviewer", "endorser", "relatedArtifact", "synthesisType", "studyType", "population", "exposure",
-            "outcome", "sampleSize", "riskEstimate", "certainty"])
-        for key in undeclared {
+            "outcome", "sampleSize", "riskEstimate", "certainty"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -44,9 +44,9 @@ public struct RiskEvidenceSynthesisCertainty: Sendable, Equatable, Decodable, En
         self.certaintySubcomponent = try container.decodeIfPresent(
             [RiskEvidenceSynthesisCertaintyCertaintySubcomponent].self, forKey: "certaintySubcomponent") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "rating", "note", "certaintySubcomponent"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "rating", "note", "certaintySubcomponent"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -76,11 +76,11 @@ public struct RiskEvidenceSynthesisRiskEstimate: Sendable, Equatable, Decodable,
         self.precisionEstimate = try container.decodeIfPresent(
             [RiskEvidenceSynthesisRiskEstimatePrecisionEstimate].self, forKey: "precisionEstimate") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "description", "_description", "type", "value", "_value",
             "unitOfMeasure", "denominatorCount", "_denominatorCount", "numeratorCount", "_numeratorCount",
-            "precisionEstimate"])
-        for key in undeclared {
+            "precisionEstimate"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

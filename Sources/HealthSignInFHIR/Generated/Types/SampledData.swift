@@ -78,10 +78,10 @@ public struct SampledData: Sendable, Equatable, Decodable, Encodable, HealthSign
         self.data = try container.decodeIfPresent(Swift.String.self, forKey: "data")
         self.dataElement = try container.decodeIfPresent(Element.self, forKey: "_data")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "origin", "period", "_period", "factor", "_factor", "lowerLimit", "_lowerLimit",
-            "upperLimit", "_upperLimit", "dimensions", "_dimensions", "data", "_data"])
-        for key in undeclared {
+            "upperLimit", "_upperLimit", "dimensions", "_dimensions", "data", "_data"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

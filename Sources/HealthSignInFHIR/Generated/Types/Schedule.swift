@@ -100,11 +100,11 @@ public struct Schedule: Sendable, Equatable, Decodable, Encodable, HealthSignInC
         self.comment = try container.decodeIfPresent(Swift.String.self, forKey: "comment")
         self.commentElement = try container.decodeIfPresent(Element.self, forKey: "_comment")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "active", "_active", "serviceCategory",
-            "serviceType", "specialty", "actor", "planningHorizon", "comment", "_comment"])
-        for key in undeclared {
+            "serviceType", "specialty", "actor", "planningHorizon", "comment", "_comment"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -242,7 +242,7 @@ public struct SearchParameter: Sendable, Equatable, Decodable, Encodable, Health
         self.chainElement = try container.decodeIfPresent([Element].self, forKey: "_chain") ?? []
         self.component = try container.decodeIfPresent([SearchParameterComponent].self, forKey: "component") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "url", "_url", "version", "_version", "name", "_name",
             "derivedFrom", "_derivedFrom", "status", "_status", "experimental", "_experimental", "date", "_date",
@@ -250,8 +250,8 @@ public struct SearchParameter: Sendable, Equatable, Decodable, Encodable, Health
             "purpose", "_purpose", "code", "_code", "base", "_base", "type", "_type", "expression", "_expression",
             "xpath", "_xpath", "xpathUsage", "_xpathUsage", "target", "_target", "multipleOr", "_multipleOr",
             "multipleAnd", "_multipleAnd", "comparator", "_comparator", "modifier", "_modifier", "chain", "_chain",
-            "component"])
-        for key in undeclared {
+            "component"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -45,9 +45,9 @@ public struct SearchParameterComponent: Sendable, Equatable, Decodable, Encodabl
         self.expression = try container.decode(Swift.String.self, forKey: "expression")
         self.expressionElement = try container.decodeIfPresent(Element.self, forKey: "_expression")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "definition", "_definition", "expression", "_expression"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "definition", "_definition", "expression", "_expression"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

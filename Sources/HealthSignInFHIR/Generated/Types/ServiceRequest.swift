@@ -251,7 +251,7 @@ public struct ServiceRequest: Sendable, Equatable, Decodable, Encodable, HealthS
         self.patientInstructionElement = try container.decodeIfPresent(Element.self, forKey: "_patientInstruction")
         self.relevantHistory = try container.decodeIfPresent([Reference].self, forKey: "relevantHistory") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "instantiatesCanonical",
             "_instantiatesCanonical", "instantiatesUri", "_instantiatesUri", "basedOn", "replaces", "requisition",
@@ -261,8 +261,8 @@ public struct ServiceRequest: Sendable, Equatable, Decodable, Encodable, HealthS
             "asNeededBoolean", "_asNeededBoolean", "asNeededCodeableConcept", "authoredOn", "_authoredOn", "requester",
             "performerType", "performer", "locationCode", "locationReference", "reasonCode", "reasonReference",
             "insurance", "supportingInfo", "specimen", "bodySite", "note", "patientInstruction", "_patientInstruction",
-            "relevantHistory"])
-        for key in undeclared {
+            "relevantHistory"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

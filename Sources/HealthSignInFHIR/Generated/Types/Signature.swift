@@ -68,10 +68,10 @@ public struct Signature: Sendable, Equatable, Decodable, Encodable, HealthSignIn
         self.data = try container.decodeIfPresent(Swift.String.self, forKey: "data")
         self.dataElement = try container.decodeIfPresent(Element.self, forKey: "_data")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "type", "when", "_when", "who", "onBehalfOf", "targetFormat", "_targetFormat",
-            "sigFormat", "_sigFormat", "data", "_data"])
-        for key in undeclared {
+            "sigFormat", "_sigFormat", "data", "_data"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -122,12 +122,12 @@ public struct Slot: Sendable, Equatable, Decodable, Encodable, HealthSignInCore.
         self.comment = try container.decodeIfPresent(Swift.String.self, forKey: "comment")
         self.commentElement = try container.decodeIfPresent(Element.self, forKey: "_comment")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "serviceCategory", "serviceType", "specialty",
             "appointmentType", "schedule", "status", "_status", "start", "_start", "end", "_end", "overbooked",
-            "_overbooked", "comment", "_comment"])
-        for key in undeclared {
+            "_overbooked", "comment", "_comment"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

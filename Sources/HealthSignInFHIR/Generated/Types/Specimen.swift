@@ -119,12 +119,12 @@ public struct Specimen: Sendable, Equatable, Decodable, Encodable, HealthSignInC
         self.condition = try container.decodeIfPresent([CodeableConcept].self, forKey: "condition") ?? []
         self.note = try container.decodeIfPresent([Annotation].self, forKey: "note") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "accessionIdentifier", "status", "_status",
             "type", "subject", "receivedTime", "_receivedTime", "parent", "request", "collection", "processing",
-            "container", "condition", "note"])
-        for key in undeclared {
+            "container", "condition", "note"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

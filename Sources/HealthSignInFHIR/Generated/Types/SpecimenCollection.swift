@@ -72,11 +72,11 @@ public struct SpecimenCollection: Sendable, Equatable, Decodable, Encodable, Hea
             CodeableConcept.self, forKey: "fastingStatusCodeableConcept")
         self.fastingStatusDuration = try container.decodeIfPresent(FHIRDuration.self, forKey: "fastingStatusDuration")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "collector", "collectedDateTime", "_collectedDateTime",
             "collectedPeriod", "duration", "quantity", "method", "bodySite", "fastingStatusCodeableConcept",
-            "fastingStatusDuration"])
-        for key in undeclared {
+            "fastingStatusDuration"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -63,10 +63,10 @@ public struct SpecimenContainer: Sendable, Equatable, Decodable, Encodable, Heal
             CodeableConcept.self, forKey: "additiveCodeableConcept")
         self.additiveReference = try container.decodeIfPresent(Reference.self, forKey: "additiveReference")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "identifier", "description", "_description", "type", "capacity",
-            "specimenQuantity", "additiveCodeableConcept", "additiveReference"])
-        for key in undeclared {
+            "specimenQuantity", "additiveCodeableConcept", "additiveReference"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -90,11 +90,11 @@ public struct SpecimenDefinition: Sendable, Equatable, Decodable, Encodable, Hea
         self.collection = try container.decodeIfPresent([CodeableConcept].self, forKey: "collection") ?? []
         self.typeTested = try container.decodeIfPresent([SpecimenDefinitionTypeTested].self, forKey: "typeTested") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "typeCollected", "patientPreparation",
-            "timeAspect", "_timeAspect", "collection", "typeTested"])
-        for key in undeclared {
+            "timeAspect", "_timeAspect", "collection", "typeTested"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

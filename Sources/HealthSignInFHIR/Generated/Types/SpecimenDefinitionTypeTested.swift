@@ -76,10 +76,10 @@ public struct SpecimenDefinitionTypeTested: Sendable, Equatable, Decodable, Enco
         self.handling = try container.decodeIfPresent(
             [SpecimenDefinitionTypeTestedHandling].self, forKey: "handling") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "isDerived", "_isDerived", "type", "preference", "_preference",
-            "container", "requirement", "_requirement", "retentionTime", "rejectionCriterion", "handling"])
-        for key in undeclared {
+            "container", "requirement", "_requirement", "retentionTime", "rejectionCriterion", "handling"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

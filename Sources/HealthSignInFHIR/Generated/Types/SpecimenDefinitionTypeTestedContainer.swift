@@ -80,11 +80,11 @@ public struct SpecimenDefinitionTypeTestedContainer: Sendable, Equatable, Decoda
         self.preparation = try container.decodeIfPresent(Swift.String.self, forKey: "preparation")
         self.preparationElement = try container.decodeIfPresent(Element.self, forKey: "_preparation")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "material", "type", "cap", "description", "_description",
             "capacity", "minimumVolumeQuantity", "minimumVolumeString", "_minimumVolumeString", "additive",
-            "preparation", "_preparation"])
-        for key in undeclared {
+            "preparation", "_preparation"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -40,9 +40,9 @@ public struct SpecimenDefinitionTypeTestedContainerAdditive: Sendable, Equatable
             CodeableConcept.self, forKey: "additiveCodeableConcept")
         self.additiveReference = try container.decodeIfPresent(Reference.self, forKey: "additiveReference")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "additiveCodeableConcept", "additiveReference"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "additiveCodeableConcept", "additiveReference"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -51,10 +51,10 @@ public struct SpecimenDefinitionTypeTestedHandling: Sendable, Equatable, Decodab
         self.instruction = try container.decodeIfPresent(Swift.String.self, forKey: "instruction")
         self.instructionElement = try container.decodeIfPresent(Element.self, forKey: "_instruction")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "temperatureQualifier", "temperatureRange", "maxDuration",
-            "instruction", "_instruction"])
-        for key in undeclared {
+            "instruction", "_instruction"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -232,15 +232,15 @@ public struct StructureDefinition: Sendable, Equatable, Decodable, Encodable, He
         self.snapshot = try container.decodeIfPresent(StructureDefinitionSnapshot.self, forKey: "snapshot")
         self.differential = try container.decodeIfPresent(StructureDefinitionDifferential.self, forKey: "differential")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "url", "_url", "identifier", "version", "_version", "name",
             "_name", "title", "_title", "status", "_status", "experimental", "_experimental", "date", "_date",
             "publisher", "_publisher", "contact", "description", "_description", "useContext", "jurisdiction",
             "purpose", "_purpose", "copyright", "_copyright", "keyword", "fhirVersion", "_fhirVersion", "mapping",
             "kind", "_kind", "abstract", "_abstract", "context", "contextInvariant", "_contextInvariant", "type",
-            "_type", "baseDefinition", "_baseDefinition", "derivation", "_derivation", "snapshot", "differential"])
-        for key in undeclared {
+            "_type", "baseDefinition", "_baseDefinition", "derivation", "_derivation", "snapshot", "differential"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

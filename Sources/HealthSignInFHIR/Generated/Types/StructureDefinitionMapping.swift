@@ -59,10 +59,10 @@ public struct StructureDefinitionMapping: Sendable, Equatable, Decodable, Encoda
         self.comment = try container.decodeIfPresent(Swift.String.self, forKey: "comment")
         self.commentElement = try container.decodeIfPresent(Element.self, forKey: "_comment")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "identity", "_identity", "uri", "_uri", "name", "_name", "comment",
-            "_comment"])
-        for key in undeclared {
+            "_comment"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -174,13 +174,13 @@ public struct StructureMap: Sendable, Equatable, Decodable, Encodable, HealthSig
         self.importElement = try container.decodeIfPresent([Element].self, forKey: "_import") ?? []
         self.group = try container.decode([StructureMapGroup].self, forKey: "group")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "url", "_url", "identifier", "version", "_version", "name",
             "_name", "title", "_title", "status", "_status", "experimental", "_experimental", "date", "_date",
             "publisher", "_publisher", "contact", "description", "_description", "useContext", "jurisdiction",
-            "purpose", "_purpose", "copyright", "_copyright", "structure", "import", "_import", "group"])
-        for key in undeclared {
+            "purpose", "_purpose", "copyright", "_copyright", "structure", "import", "_import", "group"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

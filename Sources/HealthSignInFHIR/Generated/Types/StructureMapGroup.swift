@@ -68,10 +68,10 @@ public struct StructureMapGroup: Sendable, Equatable, Decodable, Encodable, Heal
         self.input = try container.decode([StructureMapGroupInput].self, forKey: "input")
         self.rule = try container.decode([StructureMapGroupRule].self, forKey: "rule")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "name", "_name", "extends", "_extends", "typeMode", "_typeMode",
-            "documentation", "_documentation", "input", "rule"])
-        for key in undeclared {
+            "documentation", "_documentation", "input", "rule"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -45,9 +45,9 @@ public struct StructureMapGroupRuleDependent: Sendable, Equatable, Decodable, En
         self.variable = try container.decode([Swift.String].self, forKey: "variable")
         self.variableElement = try container.decodeIfPresent([Element].self, forKey: "_variable") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "name", "_name", "variable", "_variable"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "name", "_name", "variable", "_variable"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

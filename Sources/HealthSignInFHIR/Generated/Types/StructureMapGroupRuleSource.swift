@@ -420,7 +420,7 @@ public struct StructureMapGroupRuleSource: Sendable, Equatable, Decodable, Encod
         self.logMessage = try container.decodeIfPresent(Swift.String.self, forKey: "logMessage")
         self.logMessageElement = try container.decodeIfPresent(Element.self, forKey: "_logMessage")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "context", "_context", "min", "_min", "max", "_max", "type",
             "_type", "defaultValueBase64Binary", "_defaultValueBase64Binary", "defaultValueBoolean",
             "_defaultValueBoolean", "defaultValueCanonical", "_defaultValueCanonical", "defaultValueCode",
@@ -440,8 +440,8 @@ public struct StructureMapGroupRuleSource: Sendable, Equatable, Decodable, Encod
             "defaultValueDataRequirement", "defaultValueExpression", "defaultValueParameterDefinition",
             "defaultValueRelatedArtifact", "defaultValueTriggerDefinition", "defaultValueUsageContext",
             "defaultValueDosage", "defaultValueMeta", "element", "_element", "listMode", "_listMode", "variable",
-            "_variable", "condition", "_condition", "check", "_check", "logMessage", "_logMessage"])
-        for key in undeclared {
+            "_variable", "condition", "_condition", "check", "_check", "logMessage", "_logMessage"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

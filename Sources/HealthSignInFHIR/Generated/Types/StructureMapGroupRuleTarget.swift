@@ -91,11 +91,11 @@ public struct StructureMapGroupRuleTarget: Sendable, Equatable, Decodable, Encod
         self.parameter = try container.decodeIfPresent(
             [StructureMapGroupRuleTargetParameter].self, forKey: "parameter") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "context", "_context", "contextType", "_contextType", "element",
             "_element", "variable", "_variable", "listMode", "_listMode", "listRuleId", "_listRuleId", "transform",
-            "_transform", "parameter"])
-        for key in undeclared {
+            "_transform", "parameter"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -70,10 +70,10 @@ public struct StructureMapGroupRuleTargetParameter: Sendable, Equatable, Decodab
         self.valueDecimal = try container.decodeIfPresent(HealthSignInCore.JSONNumber.self, forKey: "valueDecimal")
         self.valueDecimalElement = try container.decodeIfPresent(Element.self, forKey: "_valueDecimal")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "valueId", "_valueId", "valueString", "_valueString",
-            "valueBoolean", "_valueBoolean", "valueInteger", "_valueInteger", "valueDecimal", "_valueDecimal"])
-        for key in undeclared {
+            "valueBoolean", "_valueBoolean", "valueInteger", "_valueInteger", "valueDecimal", "_valueDecimal"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

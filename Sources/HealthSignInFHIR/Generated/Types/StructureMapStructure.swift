@@ -60,10 +60,10 @@ public struct StructureMapStructure: Sendable, Equatable, Decodable, Encodable, 
         self.documentation = try container.decodeIfPresent(Swift.String.self, forKey: "documentation")
         self.documentationElement = try container.decodeIfPresent(Element.self, forKey: "_documentation")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "url", "_url", "mode", "_mode", "alias", "_alias", "documentation",
-            "_documentation"])
-        for key in undeclared {
+            "_documentation"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -106,11 +106,11 @@ public struct Subscription: Sendable, Equatable, Decodable, Encodable, HealthSig
         self.errorElement = try container.decodeIfPresent(Element.self, forKey: "_error")
         self.channel = try container.decode(SubscriptionChannel.self, forKey: "channel")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "status", "_status", "contact", "end", "_end", "reason",
-            "_reason", "criteria", "_criteria", "error", "_error", "channel"])
-        for key in undeclared {
+            "_reason", "criteria", "_criteria", "error", "_error", "channel"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

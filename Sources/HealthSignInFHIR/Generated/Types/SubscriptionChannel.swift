@@ -61,10 +61,10 @@ public struct SubscriptionChannel: Sendable, Equatable, Decodable, Encodable, He
         self.header = try container.decodeIfPresent([Swift.String].self, forKey: "header") ?? []
         self.headerElement = try container.decodeIfPresent([Element].self, forKey: "_header") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "type", "_type", "endpoint", "_endpoint", "payload", "_payload",
-            "header", "_header"])
-        for key in undeclared {
+            "header", "_header"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -95,11 +95,11 @@ public struct Substance: Sendable, Equatable, Decodable, Encodable, HealthSignIn
         self.instance = try container.decodeIfPresent([SubstanceInstance].self, forKey: "instance") ?? []
         self.ingredient = try container.decodeIfPresent([SubstanceIngredient].self, forKey: "ingredient") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "status", "_status", "category", "code",
-            "description", "_description", "instance", "ingredient"])
-        for key in undeclared {
+            "description", "_description", "instance", "ingredient"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -74,10 +74,10 @@ public struct SubstanceAmount: Sendable, Equatable, Decodable, Encodable, Health
         self.referenceRange = try container.decodeIfPresent(
             SubstanceAmountReferenceRange.self, forKey: "referenceRange")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "amountQuantity", "amountRange", "amountString", "_amountString",
-            "amountType", "amountText", "_amountText", "referenceRange"])
-        for key in undeclared {
+            "amountType", "amountText", "_amountText", "referenceRange"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -34,9 +34,9 @@ public struct SubstanceAmountReferenceRange: Sendable, Equatable, Decodable, Enc
         self.lowLimit = try container.decodeIfPresent(Quantity.self, forKey: "lowLimit")
         self.highLimit = try container.decodeIfPresent(Quantity.self, forKey: "highLimit")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "lowLimit", "highLimit"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "lowLimit", "highLimit"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -43,9 +43,9 @@ public struct SubstanceIngredient: Sendable, Equatable, Decodable, Encodable, He
             CodeableConcept.self, forKey: "substanceCodeableConcept")
         self.substanceReference = try container.decodeIfPresent(Reference.self, forKey: "substanceReference")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "quantity", "substanceCodeableConcept", "substanceReference"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "quantity", "substanceCodeableConcept", "substanceReference"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

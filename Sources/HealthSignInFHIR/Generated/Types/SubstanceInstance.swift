@@ -45,9 +45,9 @@ public struct SubstanceInstance: Sendable, Equatable, Decodable, Encodable, Heal
         self.expiryElement = try container.decodeIfPresent(Element.self, forKey: "_expiry")
         self.quantity = try container.decodeIfPresent(Quantity.self, forKey: "quantity")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "identifier", "expiry", "_expiry", "quantity"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "identifier", "expiry", "_expiry", "quantity"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -96,11 +96,11 @@ public struct SubstanceNucleicAcid: Sendable, Equatable, Decodable, Encodable, H
         self.oligoNucleotideType = try container.decodeIfPresent(CodeableConcept.self, forKey: "oligoNucleotideType")
         self.subunit = try container.decodeIfPresent([SubstanceNucleicAcidSubunit].self, forKey: "subunit") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "sequenceType", "numberOfSubunits", "_numberOfSubunits",
-            "areaOfHybridisation", "_areaOfHybridisation", "oligoNucleotideType", "subunit"])
-        for key in undeclared {
+            "areaOfHybridisation", "_areaOfHybridisation", "oligoNucleotideType", "subunit"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -80,10 +80,10 @@ public struct SubstanceNucleicAcidSubunit: Sendable, Equatable, Decodable, Encod
         self.linkage = try container.decodeIfPresent([SubstanceNucleicAcidSubunitLinkage].self, forKey: "linkage") ?? []
         self.sugar = try container.decodeIfPresent([SubstanceNucleicAcidSubunitSugar].self, forKey: "sugar") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "subunit", "_subunit", "sequence", "_sequence", "length", "_length",
-            "sequenceAttachment", "fivePrime", "threePrime", "linkage", "sugar"])
-        for key in undeclared {
+            "sequenceAttachment", "fivePrime", "threePrime", "linkage", "sugar"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -61,10 +61,10 @@ public struct SubstanceNucleicAcidSubunitLinkage: Sendable, Equatable, Decodable
         self.residueSite = try container.decodeIfPresent(Swift.String.self, forKey: "residueSite")
         self.residueSiteElement = try container.decodeIfPresent(Element.self, forKey: "_residueSite")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "connectivity", "_connectivity", "identifier", "name", "_name",
-            "residueSite", "_residueSite"])
-        for key in undeclared {
+            "residueSite", "_residueSite"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -50,9 +50,9 @@ public struct SubstanceNucleicAcidSubunitSugar: Sendable, Equatable, Decodable, 
         self.residueSite = try container.decodeIfPresent(Swift.String.self, forKey: "residueSite")
         self.residueSiteElement = try container.decodeIfPresent(Element.self, forKey: "_residueSite")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "identifier", "name", "_name", "residueSite", "_residueSite"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "identifier", "name", "_name", "residueSite", "_residueSite"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -90,11 +90,11 @@ public struct SubstancePolymer: Sendable, Equatable, Decodable, Encodable, Healt
         self.monomerSet = try container.decodeIfPresent([SubstancePolymerMonomerSet].self, forKey: "monomerSet") ?? []
         self.`repeat` = try container.decodeIfPresent([SubstancePolymerRepeat].self, forKey: "repeat") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "class", "geometry", "copolymerConnectivity", "modification",
-            "_modification", "monomerSet", "repeat"])
-        for key in undeclared {
+            "_modification", "monomerSet", "repeat"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

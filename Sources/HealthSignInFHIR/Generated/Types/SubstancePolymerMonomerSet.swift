@@ -40,9 +40,9 @@ public struct SubstancePolymerMonomerSet: Sendable, Equatable, Decodable, Encoda
         self.startingMaterial = try container.decodeIfPresent(
             [SubstancePolymerMonomerSetStartingMaterial].self, forKey: "startingMaterial") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "ratioType", "startingMaterial"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "ratioType", "startingMaterial"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -50,9 +50,9 @@ public struct SubstancePolymerMonomerSetStartingMaterial: Sendable, Equatable, D
         self.isDefiningElement = try container.decodeIfPresent(Element.self, forKey: "_isDefining")
         self.amount = try container.decodeIfPresent(SubstanceAmount.self, forKey: "amount")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "material", "type", "isDefining", "_isDefining", "amount"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "material", "type", "isDefining", "_isDefining", "amount"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -60,10 +60,10 @@ public struct SubstancePolymerRepeat: Sendable, Equatable, Decodable, Encodable,
         self.repeatUnit = try container.decodeIfPresent(
             [SubstancePolymerRepeatRepeatUnit].self, forKey: "repeatUnit") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "numberOfUnits", "_numberOfUnits", "averageMolecularFormula",
-            "_averageMolecularFormula", "repeatUnitAmountType", "repeatUnit"])
-        for key in undeclared {
+            "_averageMolecularFormula", "repeatUnitAmountType", "repeatUnit"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -60,10 +60,10 @@ public struct SubstancePolymerRepeatRepeatUnit: Sendable, Equatable, Decodable, 
         self.structuralRepresentation = try container.decodeIfPresent(
             [SubstancePolymerRepeatRepeatUnitStructuralRepresentation].self, forKey: "structuralRepresentation") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "orientationOfPolymerisation", "repeatUnit", "_repeatUnit",
-            "amount", "degreeOfPolymerisation", "structuralRepresentation"])
-        for key in undeclared {
+            "amount", "degreeOfPolymerisation", "structuralRepresentation"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

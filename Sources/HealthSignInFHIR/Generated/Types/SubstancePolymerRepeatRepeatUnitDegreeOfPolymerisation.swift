@@ -38,9 +38,9 @@ public struct SubstancePolymerRepeatRepeatUnitDegreeOfPolymerisation: Sendable, 
         self.degree = try container.decodeIfPresent(CodeableConcept.self, forKey: "degree")
         self.amount = try container.decodeIfPresent(SubstanceAmount.self, forKey: "amount")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "degree", "amount"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "degree", "amount"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -96,11 +96,11 @@ public struct SubstanceProtein: Sendable, Equatable, Decodable, Encodable, Healt
         self.disulfideLinkageElement = try container.decodeIfPresent([Element].self, forKey: "_disulfideLinkage") ?? []
         self.subunit = try container.decodeIfPresent([SubstanceProteinSubunit].self, forKey: "subunit") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "sequenceType", "numberOfSubunits", "_numberOfSubunits",
-            "disulfideLinkage", "_disulfideLinkage", "subunit"])
-        for key in undeclared {
+            "disulfideLinkage", "_disulfideLinkage", "subunit"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

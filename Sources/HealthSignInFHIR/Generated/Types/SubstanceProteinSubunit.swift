@@ -101,11 +101,11 @@ public struct SubstanceProteinSubunit: Sendable, Equatable, Decodable, Encodable
         self.cTerminalModificationElement = try container.decodeIfPresent(
             Element.self, forKey: "_cTerminalModification")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "subunit", "_subunit", "sequence", "_sequence", "length", "_length",
             "sequenceAttachment", "nTerminalModificationId", "nTerminalModification", "_nTerminalModification",
-            "cTerminalModificationId", "cTerminalModification", "_cTerminalModification"])
-        for key in undeclared {
+            "cTerminalModificationId", "cTerminalModification", "_cTerminalModification"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -87,11 +87,11 @@ public struct SubstanceReferenceInformation: Sendable, Equatable, Decodable, Enc
             [SubstanceReferenceInformationClassification].self, forKey: "classification") ?? []
         self.target = try container.decodeIfPresent([SubstanceReferenceInformationTarget].self, forKey: "target") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "comment", "_comment", "gene", "geneElement",
-            "classification", "target"])
-        for key in undeclared {
+            "classification", "target"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

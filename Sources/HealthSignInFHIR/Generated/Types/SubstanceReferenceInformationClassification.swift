@@ -45,9 +45,9 @@ public struct SubstanceReferenceInformationClassification: Sendable, Equatable, 
         self.subtype = try container.decodeIfPresent([CodeableConcept].self, forKey: "subtype") ?? []
         self.source = try container.decodeIfPresent([Reference].self, forKey: "source") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "domain", "classification", "subtype", "source"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "domain", "classification", "subtype", "source"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -42,9 +42,9 @@ public struct SubstanceReferenceInformationGene: Sendable, Equatable, Decodable,
         self.gene = try container.decodeIfPresent(CodeableConcept.self, forKey: "gene")
         self.source = try container.decodeIfPresent([Reference].self, forKey: "source") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "geneSequenceOrigin", "gene", "source"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "geneSequenceOrigin", "gene", "source"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -41,9 +41,9 @@ public struct SubstanceReferenceInformationGeneElement: Sendable, Equatable, Dec
         self.element = try container.decodeIfPresent(Identifier.self, forKey: "element")
         self.source = try container.decodeIfPresent([Reference].self, forKey: "source") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "type", "element", "source"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "type", "element", "source"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

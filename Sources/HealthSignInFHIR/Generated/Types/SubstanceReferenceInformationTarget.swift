@@ -72,10 +72,10 @@ public struct SubstanceReferenceInformationTarget: Sendable, Equatable, Decodabl
         self.amountType = try container.decodeIfPresent(CodeableConcept.self, forKey: "amountType")
         self.source = try container.decodeIfPresent([Reference].self, forKey: "source") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "target", "type", "interaction", "organism", "organismType",
-            "amountQuantity", "amountRange", "amountString", "_amountString", "amountType", "source"])
-        for key in undeclared {
+            "amountQuantity", "amountRange", "amountString", "_amountString", "amountType", "source"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -150,13 +150,13 @@ public struct SubstanceSourceMaterial: Sendable, Equatable, Decodable, Encodable
         self.partDescription = try container.decodeIfPresent(
             [SubstanceSourceMaterialPartDescription].self, forKey: "partDescription") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "sourceMaterialClass", "sourceMaterialType",
             "sourceMaterialState", "organismId", "organismName", "_organismName", "parentSubstanceId",
             "parentSubstanceName", "_parentSubstanceName", "countryOfOrigin", "geographicalLocation",
-            "_geographicalLocation", "developmentStage", "fractionDescription", "organism", "partDescription"])
-        for key in undeclared {
+            "_geographicalLocation", "developmentStage", "fractionDescription", "organism", "partDescription"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

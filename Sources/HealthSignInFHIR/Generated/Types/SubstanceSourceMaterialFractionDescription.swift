@@ -48,9 +48,9 @@ public struct SubstanceSourceMaterialFractionDescription: Sendable, Equatable, D
         self.fractionElement = try container.decodeIfPresent(Element.self, forKey: "_fraction")
         self.materialType = try container.decodeIfPresent(CodeableConcept.self, forKey: "materialType")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "fraction", "_fraction", "materialType"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "fraction", "_fraction", "materialType"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

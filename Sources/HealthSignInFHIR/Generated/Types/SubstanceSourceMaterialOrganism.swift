@@ -76,10 +76,10 @@ public struct SubstanceSourceMaterialOrganism: Sendable, Equatable, Decodable, E
         self.organismGeneral = try container.decodeIfPresent(
             SubstanceSourceMaterialOrganismOrganismGeneral.self, forKey: "organismGeneral")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "family", "genus", "species", "intraspecificType",
-            "intraspecificDescription", "_intraspecificDescription", "author", "hybrid", "organismGeneral"])
-        for key in undeclared {
+            "intraspecificDescription", "_intraspecificDescription", "author", "hybrid", "organismGeneral"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -46,9 +46,9 @@ public struct SubstanceSourceMaterialOrganismAuthor: Sendable, Equatable, Decoda
         self.authorDescription = try container.decodeIfPresent(Swift.String.self, forKey: "authorDescription")
         self.authorDescriptionElement = try container.decodeIfPresent(Element.self, forKey: "_authorDescription")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "authorType", "authorDescription", "_authorDescription"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "authorType", "authorDescription", "_authorDescription"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -73,11 +73,11 @@ public struct SubstanceSourceMaterialOrganismHybrid: Sendable, Equatable, Decoda
         self.paternalOrganismNameElement = try container.decodeIfPresent(Element.self, forKey: "_paternalOrganismName")
         self.hybridType = try container.decodeIfPresent(CodeableConcept.self, forKey: "hybridType")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "maternalOrganismId", "_maternalOrganismId", "maternalOrganismName",
             "_maternalOrganismName", "paternalOrganismId", "_paternalOrganismId", "paternalOrganismName",
-            "_paternalOrganismName", "hybridType"])
-        for key in undeclared {
+            "_paternalOrganismName", "hybridType"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -45,9 +45,9 @@ public struct SubstanceSourceMaterialOrganismOrganismGeneral: Sendable, Equatabl
         self.`class` = try container.decodeIfPresent(CodeableConcept.self, forKey: "class")
         self.order = try container.decodeIfPresent(CodeableConcept.self, forKey: "order")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "kingdom", "phylum", "class", "order"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "kingdom", "phylum", "class", "order"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -39,9 +39,9 @@ public struct SubstanceSourceMaterialPartDescription: Sendable, Equatable, Decod
         self.part = try container.decodeIfPresent(CodeableConcept.self, forKey: "part")
         self.partLocation = try container.decodeIfPresent(CodeableConcept.self, forKey: "partLocation")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "part", "partLocation"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "part", "partLocation"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -145,12 +145,12 @@ public struct SubstanceSpecification: Sendable, Equatable, Decodable, Encodable,
         self.protein = try container.decodeIfPresent(Reference.self, forKey: "protein")
         self.sourceMaterial = try container.decodeIfPresent(Reference.self, forKey: "sourceMaterial")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "type", "status", "domain", "description",
             "_description", "source", "comment", "_comment", "moiety", "property", "referenceInformation", "structure",
-            "code", "name", "molecularWeight", "relationship", "nucleicAcid", "polymer", "protein", "sourceMaterial"])
-        for key in undeclared {
+            "code", "name", "molecularWeight", "relationship", "nucleicAcid", "polymer", "protein", "sourceMaterial"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -57,10 +57,10 @@ public struct SubstanceSpecificationCode: Sendable, Equatable, Decodable, Encoda
         self.commentElement = try container.decodeIfPresent(Element.self, forKey: "_comment")
         self.source = try container.decodeIfPresent([Reference].self, forKey: "source") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "code", "status", "statusDate", "_statusDate", "comment",
-            "_comment", "source"])
-        for key in undeclared {
+            "_comment", "source"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

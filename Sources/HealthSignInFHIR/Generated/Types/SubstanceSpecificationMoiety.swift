@@ -74,11 +74,11 @@ public struct SubstanceSpecificationMoiety: Sendable, Equatable, Decodable, Enco
         self.amountString = try container.decodeIfPresent(Swift.String.self, forKey: "amountString")
         self.amountStringElement = try container.decodeIfPresent(Element.self, forKey: "_amountString")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "role", "identifier", "name", "_name", "stereochemistry",
             "opticalActivity", "molecularFormula", "_molecularFormula", "amountQuantity", "amountString",
-            "_amountString"])
-        for key in undeclared {
+            "_amountString"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

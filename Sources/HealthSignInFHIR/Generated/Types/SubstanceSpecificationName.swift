@@ -81,10 +81,10 @@ public struct SubstanceSpecificationName: Sendable, Equatable, Decodable, Encoda
             [SubstanceSpecificationNameOfficial].self, forKey: "official") ?? []
         self.source = try container.decodeIfPresent([Reference].self, forKey: "source") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "name", "_name", "type", "status", "preferred", "_preferred",
-            "language", "domain", "jurisdiction", "synonym", "translation", "official", "source"])
-        for key in undeclared {
+            "language", "domain", "jurisdiction", "synonym", "translation", "official", "source"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -45,9 +45,9 @@ public struct SubstanceSpecificationNameOfficial: Sendable, Equatable, Decodable
         self.date = try container.decodeIfPresent(Swift.String.self, forKey: "date")
         self.dateElement = try container.decodeIfPresent(Element.self, forKey: "_date")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "authority", "status", "date", "_date"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "authority", "status", "date", "_date"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -88,11 +88,11 @@ public struct SubstanceSpecificationRelationship: Sendable, Equatable, Decodable
         self.amountType = try container.decodeIfPresent(CodeableConcept.self, forKey: "amountType")
         self.source = try container.decodeIfPresent([Reference].self, forKey: "source") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "substanceReference", "substanceCodeableConcept", "relationship",
             "isDefining", "_isDefining", "amountQuantity", "amountRange", "amountRatio", "amountString",
-            "_amountString", "amountRatioLowLimit", "amountType", "source"])
-        for key in undeclared {
+            "_amountString", "amountRatioLowLimit", "amountType", "source"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

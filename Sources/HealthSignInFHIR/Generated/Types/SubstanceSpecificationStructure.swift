@@ -80,11 +80,11 @@ public struct SubstanceSpecificationStructure: Sendable, Equatable, Decodable, E
         self.representation = try container.decodeIfPresent(
             [SubstanceSpecificationStructureRepresentation].self, forKey: "representation") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "stereochemistry", "opticalActivity", "molecularFormula",
             "_molecularFormula", "molecularFormulaByMoiety", "_molecularFormulaByMoiety", "isotope", "molecularWeight",
-            "source", "representation"])
-        for key in undeclared {
+            "source", "representation"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -51,10 +51,9 @@ public struct SubstanceSpecificationStructureIsotope: Sendable, Equatable, Decod
         self.molecularWeight = try container.decodeIfPresent(
             SubstanceSpecificationStructureIsotopeMolecularWeight.self, forKey: "molecularWeight")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "identifier", "name", "substitution", "halfLife", "molecularWeight"
-        ])
-        for key in undeclared {
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

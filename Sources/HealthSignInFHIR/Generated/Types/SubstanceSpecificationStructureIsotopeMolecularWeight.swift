@@ -43,9 +43,9 @@ public struct SubstanceSpecificationStructureIsotopeMolecularWeight: Sendable, E
         self.type = try container.decodeIfPresent(CodeableConcept.self, forKey: "type")
         self.amount = try container.decodeIfPresent(Quantity.self, forKey: "amount")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "method", "type", "amount"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "method", "type", "amount"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

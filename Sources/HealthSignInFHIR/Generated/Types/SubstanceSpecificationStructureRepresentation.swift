@@ -45,9 +45,9 @@ public struct SubstanceSpecificationStructureRepresentation: Sendable, Equatable
         self.representationElement = try container.decodeIfPresent(Element.self, forKey: "_representation")
         self.attachment = try container.decodeIfPresent(Attachment.self, forKey: "attachment")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "type", "representation", "_representation", "attachment"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "type", "representation", "_representation", "attachment"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -119,12 +119,12 @@ public struct SupplyDelivery: Sendable, Equatable, Decodable, Encodable, HealthS
         self.destination = try container.decodeIfPresent(Reference.self, forKey: "destination")
         self.receiver = try container.decodeIfPresent([Reference].self, forKey: "receiver") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "basedOn", "partOf", "status", "_status",
             "patient", "type", "suppliedItem", "occurrenceDateTime", "_occurrenceDateTime", "occurrencePeriod",
-            "occurrenceTiming", "supplier", "destination", "receiver"])
-        for key in undeclared {
+            "occurrenceTiming", "supplier", "destination", "receiver"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

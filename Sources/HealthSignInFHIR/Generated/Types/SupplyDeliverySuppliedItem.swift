@@ -42,9 +42,9 @@ public struct SupplyDeliverySuppliedItem: Sendable, Equatable, Decodable, Encoda
         self.itemCodeableConcept = try container.decodeIfPresent(CodeableConcept.self, forKey: "itemCodeableConcept")
         self.itemReference = try container.decodeIfPresent(Reference.self, forKey: "itemReference")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "quantity", "itemCodeableConcept", "itemReference"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "quantity", "itemCodeableConcept", "itemReference"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

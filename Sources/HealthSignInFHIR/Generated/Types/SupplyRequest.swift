@@ -146,13 +146,13 @@ public struct SupplyRequest: Sendable, Equatable, Decodable, Encodable, HealthSi
         self.deliverFrom = try container.decodeIfPresent(Reference.self, forKey: "deliverFrom")
         self.deliverTo = try container.decodeIfPresent(Reference.self, forKey: "deliverTo")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "status", "_status", "category", "priority",
             "_priority", "itemCodeableConcept", "itemReference", "quantity", "parameter", "occurrenceDateTime",
             "_occurrenceDateTime", "occurrencePeriod", "occurrenceTiming", "authoredOn", "_authoredOn", "requester",
-            "supplier", "reasonCode", "reasonReference", "deliverFrom", "deliverTo"])
-        for key in undeclared {
+            "supplier", "reasonCode", "reasonReference", "deliverFrom", "deliverTo"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -54,10 +54,10 @@ public struct SupplyRequestParameter: Sendable, Equatable, Decodable, Encodable,
         self.valueBoolean = try container.decodeIfPresent(Swift.Bool.self, forKey: "valueBoolean")
         self.valueBooleanElement = try container.decodeIfPresent(Element.self, forKey: "_valueBoolean")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "code", "valueCodeableConcept", "valueQuantity", "valueRange",
-            "valueBoolean", "_valueBoolean"])
-        for key in undeclared {
+            "valueBoolean", "_valueBoolean"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -309,7 +309,7 @@ public struct TaskOutput: Sendable, Equatable, Decodable, Encodable, HealthSignI
         self.valueDosage = try container.decodeIfPresent(Dosage.self, forKey: "valueDosage")
         self.valueMeta = try container.decodeIfPresent(Meta.self, forKey: "valueMeta")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "type", "valueBase64Binary", "_valueBase64Binary", "valueBoolean",
             "_valueBoolean", "valueCanonical", "_valueCanonical", "valueCode", "_valueCode", "valueDate", "_valueDate",
             "valueDateTime", "_valueDateTime", "valueDecimal", "_valueDecimal", "valueId", "_valueId", "valueInstant",
@@ -321,8 +321,8 @@ public struct TaskOutput: Sendable, Equatable, Decodable, Encodable, HealthSignI
             "valueHumanName", "valueIdentifier", "valueMoney", "valuePeriod", "valueQuantity", "valueRange",
             "valueRatio", "valueReference", "valueSampledData", "valueSignature", "valueTiming", "valueContactDetail",
             "valueContributor", "valueDataRequirement", "valueExpression", "valueParameterDefinition",
-            "valueRelatedArtifact", "valueTriggerDefinition", "valueUsageContext", "valueDosage", "valueMeta"])
-        for key in undeclared {
+            "valueRelatedArtifact", "valueTriggerDefinition", "valueUsageContext", "valueDosage", "valueMeta"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -45,9 +45,9 @@ public struct TaskRestriction: Sendable, Equatable, Decodable, Encodable, Health
         self.period = try container.decodeIfPresent(Period.self, forKey: "period")
         self.recipient = try container.decodeIfPresent([Reference].self, forKey: "recipient") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "repetitions", "_repetitions", "period", "recipient"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "repetitions", "_repetitions", "period", "recipient"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

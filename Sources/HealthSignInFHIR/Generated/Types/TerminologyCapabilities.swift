@@ -211,14 +211,14 @@ public struct TerminologyCapabilities: Sendable, Equatable, Decodable, Encodable
         self.translation = try container.decodeIfPresent(TerminologyCapabilitiesTranslation.self, forKey: "translation")
         self.closure = try container.decodeIfPresent(TerminologyCapabilitiesClosure.self, forKey: "closure")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "url", "_url", "version", "_version", "name", "_name",
             "title", "_title", "status", "_status", "experimental", "_experimental", "date", "_date", "publisher",
             "_publisher", "contact", "description", "_description", "useContext", "jurisdiction", "purpose", "_purpose",
             "copyright", "_copyright", "kind", "_kind", "software", "implementation", "lockedDate", "_lockedDate",
-            "codeSystem", "expansion", "codeSearch", "_codeSearch", "validateCode", "translation", "closure"])
-        for key in undeclared {
+            "codeSystem", "expansion", "codeSearch", "_codeSearch", "validateCode", "translation", "closure"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -39,9 +39,9 @@ public struct TerminologyCapabilitiesClosure: Sendable, Equatable, Decodable, En
         self.translation = try container.decodeIfPresent(Swift.Bool.self, forKey: "translation")
         self.translationElement = try container.decodeIfPresent(Element.self, forKey: "_translation")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "translation", "_translation"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "translation", "_translation"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

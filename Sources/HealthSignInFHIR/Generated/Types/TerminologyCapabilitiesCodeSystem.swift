@@ -50,9 +50,9 @@ public struct TerminologyCapabilitiesCodeSystem: Sendable, Equatable, Decodable,
         self.subsumption = try container.decodeIfPresent(Swift.Bool.self, forKey: "subsumption")
         self.subsumptionElement = try container.decodeIfPresent(Element.self, forKey: "_subsumption")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "uri", "_uri", "version", "subsumption", "_subsumption"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "uri", "_uri", "version", "subsumption", "_subsumption"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

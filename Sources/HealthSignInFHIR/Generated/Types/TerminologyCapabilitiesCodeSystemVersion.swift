@@ -73,10 +73,10 @@ public struct TerminologyCapabilitiesCodeSystemVersion: Sendable, Equatable, Dec
         self.property = try container.decodeIfPresent([Swift.String].self, forKey: "property") ?? []
         self.propertyElement = try container.decodeIfPresent([Element].self, forKey: "_property") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "code", "_code", "isDefault", "_isDefault", "compositional",
-            "_compositional", "language", "_language", "filter", "property", "_property"])
-        for key in undeclared {
+            "_compositional", "language", "_language", "filter", "property", "_property"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -45,9 +45,9 @@ public struct TerminologyCapabilitiesCodeSystemVersionFilter: Sendable, Equatabl
         self.op = try container.decode([Swift.String].self, forKey: "op")
         self.opElement = try container.decodeIfPresent([Element].self, forKey: "_op") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "code", "_code", "op", "_op"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "code", "_code", "op", "_op"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

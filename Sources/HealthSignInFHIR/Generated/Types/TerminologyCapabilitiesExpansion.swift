@@ -66,10 +66,10 @@ public struct TerminologyCapabilitiesExpansion: Sendable, Equatable, Decodable, 
         self.textFilter = try container.decodeIfPresent(Swift.String.self, forKey: "textFilter")
         self.textFilterElement = try container.decodeIfPresent(Element.self, forKey: "_textFilter")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "hierarchical", "_hierarchical", "paging", "_paging", "incomplete",
-            "_incomplete", "parameter", "textFilter", "_textFilter"])
-        for key in undeclared {
+            "_incomplete", "parameter", "textFilter", "_textFilter"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

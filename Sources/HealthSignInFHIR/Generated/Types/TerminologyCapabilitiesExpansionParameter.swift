@@ -45,9 +45,9 @@ public struct TerminologyCapabilitiesExpansionParameter: Sendable, Equatable, De
         self.documentation = try container.decodeIfPresent(Swift.String.self, forKey: "documentation")
         self.documentationElement = try container.decodeIfPresent(Element.self, forKey: "_documentation")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "name", "_name", "documentation", "_documentation"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "name", "_name", "documentation", "_documentation"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

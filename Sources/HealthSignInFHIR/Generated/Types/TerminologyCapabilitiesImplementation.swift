@@ -45,9 +45,9 @@ public struct TerminologyCapabilitiesImplementation: Sendable, Equatable, Decoda
         self.url = try container.decodeIfPresent(Swift.String.self, forKey: "url")
         self.urlElement = try container.decodeIfPresent(Element.self, forKey: "_url")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "description", "_description", "url", "_url"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "description", "_description", "url", "_url"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

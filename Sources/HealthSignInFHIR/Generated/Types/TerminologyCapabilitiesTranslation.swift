@@ -39,9 +39,9 @@ public struct TerminologyCapabilitiesTranslation: Sendable, Equatable, Decodable
         self.needsMap = try container.decode(Swift.Bool.self, forKey: "needsMap")
         self.needsMapElement = try container.decodeIfPresent(Element.self, forKey: "_needsMap")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "needsMap", "_needsMap"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "needsMap", "_needsMap"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -39,9 +39,9 @@ public struct TerminologyCapabilitiesValidateCode: Sendable, Equatable, Decodabl
         self.translations = try container.decode(Swift.Bool.self, forKey: "translations")
         self.translationsElement = try container.decodeIfPresent(Element.self, forKey: "_translations")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "translations", "_translations"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "translations", "_translations"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -127,12 +127,12 @@ public struct TestReport: Sendable, Equatable, Decodable, Encodable, HealthSignI
         self.test = try container.decodeIfPresent([TestReportTest].self, forKey: "test") ?? []
         self.teardown = try container.decodeIfPresent(TestReportTeardown.self, forKey: "teardown")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "name", "_name", "status", "_status",
             "testScript", "result", "_result", "score", "_score", "tester", "_tester", "issued", "_issued",
-            "participant", "setup", "test", "teardown"])
-        for key in undeclared {
+            "participant", "setup", "test", "teardown"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

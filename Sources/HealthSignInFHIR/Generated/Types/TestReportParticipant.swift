@@ -52,9 +52,9 @@ public struct TestReportParticipant: Sendable, Equatable, Decodable, Encodable, 
         self.display = try container.decodeIfPresent(Swift.String.self, forKey: "display")
         self.displayElement = try container.decodeIfPresent(Element.self, forKey: "_display")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "type", "_type", "uri", "_uri", "display", "_display"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "type", "_type", "uri", "_uri", "display", "_display"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -34,9 +34,9 @@ public struct TestReportSetup: Sendable, Equatable, Decodable, Encodable, Health
         self.modifierExtension = try container.decodeIfPresent([Extension].self, forKey: "modifierExtension") ?? []
         self.action = try container.decode([TestReportSetupAction].self, forKey: "action")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "action"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "action"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

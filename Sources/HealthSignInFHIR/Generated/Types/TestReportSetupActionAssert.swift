@@ -52,9 +52,9 @@ public struct TestReportSetupActionAssert: Sendable, Equatable, Decodable, Encod
         self.detail = try container.decodeIfPresent(Swift.String.self, forKey: "detail")
         self.detailElement = try container.decodeIfPresent(Element.self, forKey: "_detail")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "result", "_result", "message", "_message", "detail", "_detail"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "result", "_result", "message", "_message", "detail", "_detail"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

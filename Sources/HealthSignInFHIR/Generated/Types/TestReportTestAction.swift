@@ -38,9 +38,9 @@ public struct TestReportTestAction: Sendable, Equatable, Decodable, Encodable, H
         self.operation = try container.decodeIfPresent(TestReportSetupActionOperation.self, forKey: "operation")
         self.assert = try container.decodeIfPresent(TestReportSetupActionAssert.self, forKey: "assert")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "operation", "assert"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "operation", "assert"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

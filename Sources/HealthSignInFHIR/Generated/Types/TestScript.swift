@@ -194,14 +194,14 @@ public struct TestScript: Sendable, Equatable, Decodable, Encodable, HealthSignI
         self.test = try container.decodeIfPresent([TestScriptTest].self, forKey: "test") ?? []
         self.teardown = try container.decodeIfPresent(TestScriptTeardown.self, forKey: "teardown")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "url", "_url", "identifier", "version", "_version", "name",
             "_name", "title", "_title", "status", "_status", "experimental", "_experimental", "date", "_date",
             "publisher", "_publisher", "contact", "description", "_description", "useContext", "jurisdiction",
             "purpose", "_purpose", "copyright", "_copyright", "origin", "destination", "metadata", "fixture", "profile",
-            "variable", "setup", "test", "teardown"])
-        for key in undeclared {
+            "variable", "setup", "test", "teardown"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -41,9 +41,9 @@ public struct TestScriptDestination: Sendable, Equatable, Decodable, Encodable, 
         self.indexElement = try container.decodeIfPresent(Element.self, forKey: "_index")
         self.profile = try container.decode(Coding.self, forKey: "profile")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "index", "_index", "profile"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "index", "_index", "profile"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

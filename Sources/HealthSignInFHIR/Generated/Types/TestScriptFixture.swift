@@ -50,10 +50,9 @@ public struct TestScriptFixture: Sendable, Equatable, Decodable, Encodable, Heal
         self.autodeleteElement = try container.decodeIfPresent(Element.self, forKey: "_autodelete")
         self.resource = try container.decodeIfPresent(Reference.self, forKey: "resource")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "autocreate", "_autocreate", "autodelete", "_autodelete", "resource"
-        ])
-        for key in undeclared {
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

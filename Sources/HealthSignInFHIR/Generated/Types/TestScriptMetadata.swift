@@ -38,9 +38,9 @@ public struct TestScriptMetadata: Sendable, Equatable, Decodable, Encodable, Hea
         self.link = try container.decodeIfPresent([TestScriptMetadataLink].self, forKey: "link") ?? []
         self.capability = try container.decode([TestScriptMetadataCapability].self, forKey: "capability")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "link", "capability"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "link", "capability"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -83,11 +83,11 @@ public struct TestScriptMetadataCapability: Sendable, Equatable, Decodable, Enco
         self.capabilities = try container.decode(Swift.String.self, forKey: "capabilities")
         self.capabilitiesElement = try container.decodeIfPresent(Element.self, forKey: "_capabilities")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "required", "_required", "validated", "_validated", "description",
             "_description", "origin", "_origin", "destination", "_destination", "link", "_link", "capabilities",
-            "_capabilities"])
-        for key in undeclared {
+            "_capabilities"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

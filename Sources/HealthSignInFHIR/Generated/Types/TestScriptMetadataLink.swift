@@ -45,9 +45,9 @@ public struct TestScriptMetadataLink: Sendable, Equatable, Decodable, Encodable,
         self.descriptionText = try container.decodeIfPresent(Swift.String.self, forKey: "description")
         self.descriptionElement = try container.decodeIfPresent(Element.self, forKey: "_description")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "url", "_url", "description", "_description"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "url", "_url", "description", "_description"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -210,7 +210,7 @@ public struct TestScriptSetupActionAssert: Sendable, Equatable, Decodable, Encod
         self.warningOnly = try container.decode(Swift.Bool.self, forKey: "warningOnly")
         self.warningOnlyElement = try container.decodeIfPresent(Element.self, forKey: "_warningOnly")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "label", "_label", "description", "_description", "direction",
             "_direction", "compareToSourceId", "_compareToSourceId", "compareToSourceExpression",
             "_compareToSourceExpression", "compareToSourcePath", "_compareToSourcePath", "contentType", "_contentType",
@@ -218,8 +218,8 @@ public struct TestScriptSetupActionAssert: Sendable, Equatable, Decodable, Encod
             "_navigationLinks", "operator", "_operator", "path", "_path", "requestMethod", "_requestMethod",
             "requestURL", "_requestURL", "resource", "_resource", "response", "_response", "responseCode",
             "_responseCode", "sourceId", "_sourceId", "validateProfileId", "_validateProfileId", "value", "_value",
-            "warningOnly", "_warningOnly"])
-        for key in undeclared {
+            "warningOnly", "_warningOnly"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -154,13 +154,13 @@ public struct TestScriptSetupActionOperation: Sendable, Equatable, Decodable, En
         self.url = try container.decodeIfPresent(Swift.String.self, forKey: "url")
         self.urlElement = try container.decodeIfPresent(Element.self, forKey: "_url")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "type", "resource", "_resource", "label", "_label", "description",
             "_description", "accept", "_accept", "contentType", "_contentType", "destination", "_destination",
             "encodeRequestUrl", "_encodeRequestUrl", "method", "_method", "origin", "_origin", "params", "_params",
             "requestHeader", "requestId", "_requestId", "responseId", "_responseId", "sourceId", "_sourceId",
-            "targetId", "_targetId", "url", "_url"])
-        for key in undeclared {
+            "targetId", "_targetId", "url", "_url"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -35,9 +35,9 @@ public struct TestScriptTeardownAction: Sendable, Equatable, Decodable, Encodabl
         self.modifierExtension = try container.decodeIfPresent([Extension].self, forKey: "modifierExtension") ?? []
         self.operation = try container.decode(TestScriptSetupActionOperation.self, forKey: "operation")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "operation"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "operation"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

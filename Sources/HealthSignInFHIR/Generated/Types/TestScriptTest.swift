@@ -50,9 +50,9 @@ public struct TestScriptTest: Sendable, Equatable, Decodable, Encodable, HealthS
         self.descriptionElement = try container.decodeIfPresent(Element.self, forKey: "_description")
         self.action = try container.decode([TestScriptTestAction].self, forKey: "action")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "name", "_name", "description", "_description", "action"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "name", "_name", "description", "_description", "action"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

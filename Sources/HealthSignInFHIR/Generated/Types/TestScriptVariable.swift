@@ -92,11 +92,11 @@ public struct TestScriptVariable: Sendable, Equatable, Decodable, Encodable, Hea
         self.sourceID = try container.decodeIfPresent(Swift.String.self, forKey: "sourceId")
         self.sourceIdElement = try container.decodeIfPresent(Element.self, forKey: "_sourceId")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "name", "_name", "defaultValue", "_defaultValue", "description",
             "_description", "expression", "_expression", "headerField", "_headerField", "hint", "_hint", "path",
-            "_path", "sourceId", "_sourceId"])
-        for key in undeclared {
+            "_path", "sourceId", "_sourceId"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -45,9 +45,9 @@ public struct Timing: Sendable, Equatable, Decodable, Encodable, HealthSignInCor
         self.`repeat` = try container.decodeIfPresent(TimingRepeat.self, forKey: "repeat")
         self.code = try container.decodeIfPresent(CodeableConcept.self, forKey: "code")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "event", "_event", "repeat", "code"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "event", "_event", "repeat", "code"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

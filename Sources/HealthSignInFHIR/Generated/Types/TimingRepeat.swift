@@ -147,13 +147,13 @@ public struct TimingRepeat: Sendable, Equatable, Decodable, Encodable, HealthSig
         self.offset = try container.decodeIfPresent(Swift.Int.self, forKey: "offset")
         self.offsetElement = try container.decodeIfPresent(Element.self, forKey: "_offset")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "boundsDuration", "boundsRange", "boundsPeriod", "count", "_count", "countMax",
             "_countMax", "duration", "_duration", "durationMax", "_durationMax", "durationUnit", "_durationUnit",
             "frequency", "_frequency", "frequencyMax", "_frequencyMax", "period", "_period", "periodMax", "_periodMax",
             "periodUnit", "_periodUnit", "dayOfWeek", "_dayOfWeek", "timeOfDay", "_timeOfDay", "when", "_when",
-            "offset", "_offset"])
-        for key in undeclared {
+            "offset", "_offset"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -72,10 +72,10 @@ public struct TriggerDefinition: Sendable, Equatable, Decodable, Encodable, Heal
         self.data = try container.decodeIfPresent([DataRequirement].self, forKey: "data") ?? []
         self.condition = try container.decodeIfPresent(FHIRExpression.self, forKey: "condition")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "type", "_type", "name", "_name", "timingTiming", "timingReference", "timingDate",
-            "_timingDate", "timingDateTime", "_timingDateTime", "data", "condition"])
-        for key in undeclared {
+            "_timingDate", "timingDateTime", "_timingDateTime", "data", "condition"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

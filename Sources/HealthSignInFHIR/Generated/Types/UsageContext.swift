@@ -46,9 +46,9 @@ public struct UsageContext: Sendable, Equatable, Decodable, Encodable, HealthSig
         self.valueRange = try container.decodeIfPresent(FHIRRange.self, forKey: "valueRange")
         self.valueReference = try container.decodeIfPresent(Reference.self, forKey: "valueReference")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "code", "valueCodeableConcept", "valueQuantity", "valueRange", "valueReference"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "code", "valueCodeableConcept", "valueQuantity", "valueRange", "valueReference"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

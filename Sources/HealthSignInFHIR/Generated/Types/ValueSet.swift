@@ -175,13 +175,13 @@ public struct ValueSet: Sendable, Equatable, Decodable, Encodable, HealthSignInC
         self.compose = try container.decodeIfPresent(ValueSetCompose.self, forKey: "compose")
         self.expansion = try container.decodeIfPresent(ValueSetExpansion.self, forKey: "expansion")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "url", "_url", "identifier", "version", "_version", "name",
             "_name", "title", "_title", "status", "_status", "experimental", "_experimental", "date", "_date",
             "publisher", "_publisher", "contact", "description", "_description", "useContext", "jurisdiction",
-            "immutable", "_immutable", "purpose", "_purpose", "copyright", "_copyright", "compose", "expansion"])
-        for key in undeclared {
+            "immutable", "_immutable", "purpose", "_purpose", "copyright", "_copyright", "compose", "expansion"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

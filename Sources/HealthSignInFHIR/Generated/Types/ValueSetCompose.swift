@@ -53,10 +53,10 @@ public struct ValueSetCompose: Sendable, Equatable, Decodable, Encodable, Health
         self.include = try container.decode([ValueSetComposeInclude].self, forKey: "include")
         self.exclude = try container.decodeIfPresent([ValueSetComposeInclude].self, forKey: "exclude") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "lockedDate", "_lockedDate", "inactive", "_inactive", "include",
-            "exclude"])
-        for key in undeclared {
+            "exclude"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

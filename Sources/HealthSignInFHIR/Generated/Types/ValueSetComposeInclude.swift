@@ -61,10 +61,10 @@ public struct ValueSetComposeInclude: Sendable, Equatable, Decodable, Encodable,
         self.valueSet = try container.decodeIfPresent([Swift.String].self, forKey: "valueSet") ?? []
         self.valueSetElement = try container.decodeIfPresent([Element].self, forKey: "_valueSet") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "system", "_system", "version", "_version", "concept", "filter",
-            "valueSet", "_valueSet"])
-        for key in undeclared {
+            "valueSet", "_valueSet"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -50,9 +50,9 @@ public struct ValueSetComposeIncludeConcept: Sendable, Equatable, Decodable, Enc
         self.designation = try container.decodeIfPresent(
             [ValueSetComposeIncludeConceptDesignation].self, forKey: "designation") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "code", "_code", "display", "_display", "designation"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "code", "_code", "display", "_display", "designation"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

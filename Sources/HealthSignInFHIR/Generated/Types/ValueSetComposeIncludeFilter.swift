@@ -52,9 +52,9 @@ public struct ValueSetComposeIncludeFilter: Sendable, Equatable, Decodable, Enco
         self.value = try container.decode(Swift.String.self, forKey: "value")
         self.valueElement = try container.decodeIfPresent(Element.self, forKey: "_value")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "property", "_property", "op", "_op", "value", "_value"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "property", "_property", "op", "_op", "value", "_value"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

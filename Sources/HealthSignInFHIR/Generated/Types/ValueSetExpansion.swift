@@ -69,10 +69,10 @@ public struct ValueSetExpansion: Sendable, Equatable, Decodable, Encodable, Heal
         self.parameter = try container.decodeIfPresent([ValueSetExpansionParameter].self, forKey: "parameter") ?? []
         self.contains = try container.decodeIfPresent([ValueSetExpansionContains].self, forKey: "contains") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "identifier", "_identifier", "timestamp", "_timestamp", "total",
-            "_total", "offset", "_offset", "parameter", "contains"])
-        for key in undeclared {
+            "_total", "offset", "_offset", "parameter", "contains"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

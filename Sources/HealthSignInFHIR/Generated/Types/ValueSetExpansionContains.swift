@@ -84,10 +84,10 @@ public struct ValueSetExpansionContains: Sendable, Equatable, Decodable, Encodab
             [ValueSetComposeIncludeConceptDesignation].self, forKey: "designation") ?? []
         self.contains = try container.decodeIfPresent([ValueSetExpansionContains].self, forKey: "contains") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "system", "_system", "abstract", "_abstract", "inactive",
-            "_inactive", "version", "_version", "code", "_code", "display", "_display", "designation", "contains"])
-        for key in undeclared {
+            "_inactive", "version", "_version", "code", "_code", "display", "_display", "designation", "contains"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -92,11 +92,11 @@ public struct ValueSetExpansionParameter: Sendable, Equatable, Decodable, Encoda
         self.valueDateTime = try container.decodeIfPresent(Swift.String.self, forKey: "valueDateTime")
         self.valueDateTimeElement = try container.decodeIfPresent(Element.self, forKey: "_valueDateTime")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "name", "_name", "valueString", "_valueString", "valueBoolean",
             "_valueBoolean", "valueInteger", "_valueInteger", "valueDecimal", "_valueDecimal", "valueUri", "_valueUri",
-            "valueCode", "_valueCode", "valueDateTime", "_valueDateTime"])
-        for key in undeclared {
+            "valueCode", "_valueCode", "valueDateTime", "_valueDateTime"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -140,13 +140,13 @@ public struct VerificationResult: Sendable, Equatable, Decodable, Encodable, Hea
         self.attestation = try container.decodeIfPresent(VerificationResultAttestation.self, forKey: "attestation")
         self.validator = try container.decodeIfPresent([VerificationResultValidator].self, forKey: "validator") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "target", "targetLocation", "_targetLocation", "need",
             "status", "_status", "statusDate", "_statusDate", "validationType", "validationProcess", "frequency",
             "lastPerformed", "_lastPerformed", "nextScheduled", "_nextScheduled", "failureAction", "primarySource",
-            "attestation", "validator"])
-        for key in undeclared {
+            "attestation", "validator"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

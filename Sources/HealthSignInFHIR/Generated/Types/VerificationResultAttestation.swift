@@ -80,11 +80,11 @@ public struct VerificationResultAttestation: Sendable, Equatable, Decodable, Enc
         self.proxySignature = try container.decodeIfPresent(Signature.self, forKey: "proxySignature")
         self.sourceSignature = try container.decodeIfPresent(Signature.self, forKey: "sourceSignature")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "who", "onBehalfOf", "communicationMethod", "date", "_date",
             "sourceIdentityCertificate", "_sourceIdentityCertificate", "proxyIdentityCertificate",
-            "_proxyIdentityCertificate", "proxySignature", "sourceSignature"])
-        for key in undeclared {
+            "_proxyIdentityCertificate", "proxySignature", "sourceSignature"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -66,10 +66,10 @@ public struct VerificationResultPrimarySource: Sendable, Equatable, Decodable, E
         self.pushTypeAvailable = try container.decodeIfPresent(
             [CodeableConcept].self, forKey: "pushTypeAvailable") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "who", "type", "communicationMethod", "validationStatus",
-            "validationDate", "_validationDate", "canPushUpdates", "pushTypeAvailable"])
-        for key in undeclared {
+            "validationDate", "_validationDate", "canPushUpdates", "pushTypeAvailable"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -48,10 +48,10 @@ public struct VerificationResultValidator: Sendable, Equatable, Decodable, Encod
         self.identityCertificateElement = try container.decodeIfPresent(Element.self, forKey: "_identityCertificate")
         self.attestationSignature = try container.decodeIfPresent(Signature.self, forKey: "attestationSignature")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "organization", "identityCertificate", "_identityCertificate",
-            "attestationSignature"])
-        for key in undeclared {
+            "attestationSignature"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -104,11 +104,11 @@ public struct VisionPrescription: Sendable, Equatable, Decodable, Encodable, Hea
         self.lensSpecification = try container.decode(
             [VisionPrescriptionLensSpecification].self, forKey: "lensSpecification")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "_id", "meta", "implicitRules", "_implicitRules", "language", "_language", "text",
             "contained", "extension", "modifierExtension", "identifier", "status", "_status", "created", "_created",
-            "patient", "encounter", "dateWritten", "_dateWritten", "prescriber", "lensSpecification"])
-        for key in undeclared {
+            "patient", "encounter", "dateWritten", "_dateWritten", "prescriber", "lensSpecification"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -121,11 +121,11 @@ public struct VisionPrescriptionLensSpecification: Sendable, Equatable, Decodabl
         self.brandElement = try container.decodeIfPresent(Element.self, forKey: "_brand")
         self.note = try container.decodeIfPresent([Annotation].self, forKey: "note") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "id", "extension", "modifierExtension", "product", "eye", "_eye", "sphere", "_sphere", "cylinder",
             "_cylinder", "axis", "_axis", "prism", "add", "_add", "power", "_power", "backCurve", "_backCurve",
-            "diameter", "_diameter", "duration", "color", "_color", "brand", "_brand", "note"])
-        for key in undeclared {
+            "diameter", "_diameter", "duration", "color", "_color", "brand", "_brand", "note"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

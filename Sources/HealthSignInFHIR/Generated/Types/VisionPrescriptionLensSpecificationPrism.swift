@@ -45,9 +45,9 @@ public struct VisionPrescriptionLensSpecificationPrism: Sendable, Equatable, Dec
         self.base = try container.decode(VisionBase.self, forKey: "base")
         self.baseElement = try container.decodeIfPresent(Element.self, forKey: "_base")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "id", "extension", "modifierExtension", "amount", "_amount", "base", "_base"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "id", "extension", "modifierExtension", "amount", "_amount", "base", "_base"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -35,9 +35,9 @@ public enum GetCapabilityStatement {
             self.rest = try container.decodeIfPresent(
                 [GetCapabilityStatement.KT2CapabilityStatement.Rest].self, forKey: "rest") ?? []
             var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-            let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-                "resourceType", "fhirVersion", "rest"])
-            for key in undeclared {
+            for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+                "resourceType", "fhirVersion", "rest"
+            ]) {
                 additionalProperties[key.stringValue] = try container.decode(
                     HealthSignInCore.JSONValue.self, forKey: key)
             }
@@ -66,9 +66,7 @@ public enum GetCapabilityStatement {
                 self.security = try container.decodeIfPresent(
                     GetCapabilityStatement.KT2CapabilityStatement.Rest.Security.self, forKey: "security")
                 var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-                let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-                    "mode", "security"])
-                for key in undeclared {
+                for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: ["mode", "security"]) {
                     additionalProperties[key.stringValue] = try container.decode(
                         HealthSignInCore.JSONValue.self, forKey: key)
                 }
@@ -93,9 +91,7 @@ public enum GetCapabilityStatement {
                     self.`extension` = try container.decodeIfPresent(
                         [GetCapabilityStatement.KT2SecurityExtension].self, forKey: "extension") ?? []
                     var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-                    let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-                        "extension"])
-                    for key in undeclared {
+                    for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: ["extension"]) {
                         additionalProperties[key.stringValue] = try container.decode(
                             HealthSignInCore.JSONValue.self, forKey: key)
                     }
@@ -133,9 +129,9 @@ public enum GetCapabilityStatement {
             self.`extension` = try container.decodeIfPresent(
                 [GetCapabilityStatement.KT2SecurityExtension.Extension].self, forKey: "extension") ?? []
             var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-            let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-                "url", "valueUri", "extension"])
-            for key in undeclared {
+            for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+                "url", "valueUri", "extension"
+            ]) {
                 additionalProperties[key.stringValue] = try container.decode(
                     HealthSignInCore.JSONValue.self, forKey: key)
             }
@@ -163,9 +159,7 @@ public enum GetCapabilityStatement {
                 self.url = try container.decode(Swift.String.self, forKey: "url")
                 self.valueURI = try container.decodeIfPresent(Swift.String.self, forKey: "valueUri")
                 var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-                let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-                    "url", "valueUri"])
-                for key in undeclared {
+                for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: ["url", "valueUri"]) {
                     additionalProperties[key.stringValue] = try container.decode(
                         HealthSignInCore.JSONValue.self, forKey: key)
                 }

@@ -67,10 +67,10 @@ public struct KT2ActivityDefinition: Sendable, Equatable, Decodable, Encodable, 
         self.participant = try container.decodeIfPresent(
             [KT2ActivityDefinition.Participant].self, forKey: "participant") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "meta", "extension", "url", "identifier", "version", "name", "title", "status",
-            "description", "kind", "participant"])
-        for key in undeclared {
+            "description", "kind", "participant"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties
@@ -166,9 +166,7 @@ public struct KT2ActivityDefinition: Sendable, Equatable, Decodable, Encodable, 
             self.type = try container.decodeIfPresent(Swift.String.self, forKey: "type")
             self.role = try container.decodeIfPresent(KT2CodeableConcept.self, forKey: "role")
             var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-            let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-                "type", "role"])
-            for key in undeclared {
+            for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: ["type", "role"]) {
                 additionalProperties[key.stringValue] = try container.decode(
                     HealthSignInCore.JSONValue.self, forKey: key)
             }

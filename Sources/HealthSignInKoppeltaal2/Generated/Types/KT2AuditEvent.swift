@@ -66,10 +66,10 @@ public struct KT2AuditEvent: Sendable, Equatable, Decodable, Encodable {
         self.source = try container.decode(KT2AuditEvent.Source.self, forKey: "source")
         self.entity = try container.decodeIfPresent([KT2AuditEvent.Entity].self, forKey: "entity") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "meta", "extension", "type", "subtype", "action", "recorded", "outcome",
-            "outcomeDesc", "agent", "source", "entity"])
-        for key in undeclared {
+            "outcomeDesc", "agent", "source", "entity"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties
@@ -120,9 +120,9 @@ public struct KT2AuditEvent: Sendable, Equatable, Decodable, Encodable {
             self.who = try container.decodeIfPresent(KT2Reference.self, forKey: "who")
             self.requestor = try container.decode(Swift.Bool.self, forKey: "requestor")
             var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-            let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-                "type", "who", "requestor"])
-            for key in undeclared {
+            for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+                "type", "who", "requestor"
+            ]) {
                 additionalProperties[key.stringValue] = try container.decode(
                     HealthSignInCore.JSONValue.self, forKey: key)
             }
@@ -157,9 +157,7 @@ public struct KT2AuditEvent: Sendable, Equatable, Decodable, Encodable {
             let container = try HealthSignInCore.JSONCoding.members(of: decoder, notNull: ["observer"])
             self.observer = try container.decodeIfPresent(KT2Reference.self, forKey: "observer")
             var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-            let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-                "observer"])
-            for key in undeclared {
+            for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: ["observer"]) {
                 additionalProperties[key.stringValue] = try container.decode(
                     HealthSignInCore.JSONValue.self, forKey: key)
             }
@@ -196,9 +194,7 @@ public struct KT2AuditEvent: Sendable, Equatable, Decodable, Encodable {
             self.what = try container.decodeIfPresent(KT2Reference.self, forKey: "what")
             self.type = try container.decodeIfPresent(KT2Coding.self, forKey: "type")
             var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-            let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-                "what", "type"])
-            for key in undeclared {
+            for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: ["what", "type"]) {
                 additionalProperties[key.stringValue] = try container.decode(
                     HealthSignInCore.JSONValue.self, forKey: key)
             }

@@ -47,9 +47,9 @@ public struct KT2Bundle: Sendable, Equatable, Decodable, Encodable, HealthSignIn
         self.link = try container.decodeIfPresent([KT2Bundle.Link].self, forKey: "link") ?? []
         self.entry = try container.decodeIfPresent([KT2Bundle.Entry].self, forKey: "entry") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "resourceType", "id", "meta", "type", "total", "link", "entry"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "resourceType", "id", "meta", "type", "total", "link", "entry"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties
@@ -98,9 +98,7 @@ public struct KT2Bundle: Sendable, Equatable, Decodable, Encodable, HealthSignIn
             self.relation = try container.decode(Swift.String.self, forKey: "relation")
             self.url = try container.decode(Swift.String.self, forKey: "url")
             var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-            let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-                "relation", "url"])
-            for key in undeclared {
+            for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: ["relation", "url"]) {
                 additionalProperties[key.stringValue] = try container.decode(
                     HealthSignInCore.JSONValue.self, forKey: key)
             }
@@ -150,9 +148,9 @@ public struct KT2Bundle: Sendable, Equatable, Decodable, Encodable, HealthSignIn
             self.request = try container.decodeIfPresent(KT2Bundle.Entry.Request.self, forKey: "request")
             self.response = try container.decodeIfPresent(KT2Bundle.Entry.Response.self, forKey: "response")
             var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-            let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-                "fullUrl", "resource", "search", "request", "response"])
-            for key in undeclared {
+            for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+                "fullUrl", "resource", "search", "request", "response"
+            ]) {
                 additionalProperties[key.stringValue] = try container.decode(
                     HealthSignInCore.JSONValue.self, forKey: key)
             }
@@ -196,9 +194,7 @@ public struct KT2Bundle: Sendable, Equatable, Decodable, Encodable, HealthSignIn
                 let container = try HealthSignInCore.JSONCoding.members(of: decoder, notNull: ["mode"])
                 self.mode = try container.decodeIfPresent(Swift.String.self, forKey: "mode")
                 var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-                let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-                    "mode"])
-                for key in undeclared {
+                for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: ["mode"]) {
                     additionalProperties[key.stringValue] = try container.decode(
                         HealthSignInCore.JSONValue.self, forKey: key)
                 }
@@ -243,9 +239,9 @@ public struct KT2Bundle: Sendable, Equatable, Decodable, Encodable, HealthSignIn
                 self.ifMatch = try container.decodeIfPresent(Swift.String.self, forKey: "ifMatch")
                 self.ifNoneExist = try container.decodeIfPresent(Swift.String.self, forKey: "ifNoneExist")
                 var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-                let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-                    "method", "url", "ifMatch", "ifNoneExist"])
-                for key in undeclared {
+                for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+                    "method", "url", "ifMatch", "ifNoneExist"
+                ]) {
                     additionalProperties[key.stringValue] = try container.decode(
                         HealthSignInCore.JSONValue.self, forKey: key)
                 }
@@ -289,9 +285,9 @@ public struct KT2Bundle: Sendable, Equatable, Decodable, Encodable, HealthSignIn
                 self.location = try container.decodeIfPresent(Swift.String.self, forKey: "location")
                 self.etag = try container.decodeIfPresent(Swift.String.self, forKey: "etag")
                 var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-                let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-                    "status", "location", "etag"])
-                for key in undeclared {
+                for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+                    "status", "location", "etag"
+                ]) {
                     additionalProperties[key.stringValue] = try container.decode(
                         HealthSignInCore.JSONValue.self, forKey: key)
                 }

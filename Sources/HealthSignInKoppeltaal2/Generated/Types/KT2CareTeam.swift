@@ -52,9 +52,9 @@ public struct KT2CareTeam: Sendable, Equatable, Decodable, Encodable, HealthSign
         self.subject = try container.decodeIfPresent(KT2Reference.self, forKey: "subject")
         self.participant = try container.decodeIfPresent([KT2CareTeam.Participant].self, forKey: "participant") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "resourceType", "id", "meta", "extension", "identifier", "status", "name", "subject", "participant"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "resourceType", "id", "meta", "extension", "identifier", "status", "name", "subject", "participant"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties
@@ -151,9 +151,7 @@ public struct KT2CareTeam: Sendable, Equatable, Decodable, Encodable, HealthSign
             self.role = try container.decodeIfPresent([KT2CodeableConcept].self, forKey: "role") ?? []
             self.member = try container.decodeIfPresent(KT2Reference.self, forKey: "member")
             var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-            let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-                "role", "member"])
-            for key in undeclared {
+            for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: ["role", "member"]) {
                 additionalProperties[key.stringValue] = try container.decode(
                     HealthSignInCore.JSONValue.self, forKey: key)
             }

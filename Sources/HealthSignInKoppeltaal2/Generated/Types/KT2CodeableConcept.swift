@@ -27,9 +27,7 @@ public struct KT2CodeableConcept: Sendable, Equatable, Decodable, Encodable {
         self.coding = try container.decodeIfPresent([KT2Coding].self, forKey: "coding") ?? []
         self.text = try container.decodeIfPresent(Swift.String.self, forKey: "text")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "coding", "text"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: ["coding", "text"]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -35,9 +35,9 @@ public struct KT2Coding: Sendable, Equatable, Decodable, Encodable {
         self.code = try container.decodeIfPresent(Swift.String.self, forKey: "code")
         self.display = try container.decodeIfPresent(Swift.String.self, forKey: "display")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "system", "version", "code", "display"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "system", "version", "code", "display"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -30,9 +30,7 @@ public struct KT2ContactPoint: Sendable, Equatable, Decodable, Encodable {
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: "value")
         self.use = try container.decodeIfPresent(Swift.String.self, forKey: "use")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "system", "value", "use"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: ["system", "value", "use"]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

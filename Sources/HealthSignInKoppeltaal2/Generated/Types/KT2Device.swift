@@ -45,9 +45,9 @@ public struct KT2Device: Sendable, Equatable, Decodable, Encodable, HealthSignIn
         self.status = try container.decode(KT2Device.Status.self, forKey: "status")
         self.deviceName = try container.decodeIfPresent([KT2Device.DeviceName].self, forKey: "deviceName") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "resourceType", "id", "meta", "extension", "identifier", "status", "deviceName"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "resourceType", "id", "meta", "extension", "identifier", "status", "deviceName"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties
@@ -136,9 +136,7 @@ public struct KT2Device: Sendable, Equatable, Decodable, Encodable, HealthSignIn
             self.name = try container.decode(Swift.String.self, forKey: "name")
             self.type = try container.decode(Swift.String.self, forKey: "type")
             var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-            let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-                "name", "type"])
-            for key in undeclared {
+            for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: ["name", "type"]) {
                 additionalProperties[key.stringValue] = try container.decode(
                     HealthSignInCore.JSONValue.self, forKey: key)
             }

@@ -55,10 +55,10 @@ public struct KT2Endpoint: Sendable, Equatable, Decodable, Encodable, HealthSign
         self.payloadType = try container.decode([KT2CodeableConcept].self, forKey: "payloadType")
         self.address = try container.decode(Swift.String.self, forKey: "address")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "meta", "extension", "identifier", "status", "connectionType", "name", "payloadType",
-            "address"])
-        for key in undeclared {
+            "address"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -52,10 +52,9 @@ public struct KT2Extension: Sendable, Equatable, Decodable, Encodable {
         self.valueBoolean = try container.decodeIfPresent(Swift.Bool.self, forKey: "valueBoolean")
         self.valueCanonical = try container.decodeIfPresent(Swift.String.self, forKey: "valueCanonical")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "url", "valueReference", "valueId", "valueString", "valueUri", "valueCode", "valueBoolean", "valueCanonical"
-        ])
-        for key in undeclared {
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

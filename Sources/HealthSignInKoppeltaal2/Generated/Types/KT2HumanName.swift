@@ -42,9 +42,9 @@ public struct KT2HumanName: Sendable, Equatable, Decodable, Encodable {
         self.prefix = try container.decodeIfPresent([Swift.String].self, forKey: "prefix") ?? []
         self.suffix = try container.decodeIfPresent([Swift.String].self, forKey: "suffix") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "use", "text", "family", "given", "prefix", "suffix"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "use", "text", "family", "given", "prefix", "suffix"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -35,9 +35,9 @@ public struct KT2Identifier: Sendable, Equatable, Decodable, Encodable {
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: "value")
         self.type = try container.decodeIfPresent(KT2CodeableConcept.self, forKey: "type")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "use", "system", "value", "type"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "use", "system", "value", "type"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -35,9 +35,9 @@ public struct KT2Meta: Sendable, Equatable, Decodable, Encodable {
         self.profile = try container.decodeIfPresent([Swift.String].self, forKey: "profile") ?? []
         self.source = try container.decodeIfPresent(Swift.String.self, forKey: "source")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "versionId", "lastUpdated", "profile", "source"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "versionId", "lastUpdated", "profile", "source"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

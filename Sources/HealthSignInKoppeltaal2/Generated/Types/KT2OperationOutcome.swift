@@ -36,9 +36,9 @@ public struct KT2OperationOutcome: Sendable, Equatable, Decodable, Encodable {
         self.`extension` = try container.decodeIfPresent([KT2Extension].self, forKey: "extension") ?? []
         self.issue = try container.decode([KT2OperationOutcomeIssue].self, forKey: "issue")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "resourceType", "id", "meta", "extension", "issue"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "resourceType", "id", "meta", "extension", "issue"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

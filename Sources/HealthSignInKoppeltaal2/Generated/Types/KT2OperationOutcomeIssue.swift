@@ -39,9 +39,9 @@ public struct KT2OperationOutcomeIssue: Sendable, Equatable, Decodable, Encodabl
         self.diagnostics = try container.decodeIfPresent(Swift.String.self, forKey: "diagnostics")
         self.expression = try container.decodeIfPresent([Swift.String].self, forKey: "expression") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "severity", "code", "details", "diagnostics", "expression"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "severity", "code", "details", "diagnostics", "expression"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -55,10 +55,9 @@ public struct KT2Patient: Sendable, Equatable, Decodable, Encodable {
         self.gender = try container.decodeIfPresent(Swift.String.self, forKey: "gender")
         self.birthDate = try container.decodeIfPresent(Swift.String.self, forKey: "birthDate")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "meta", "extension", "identifier", "active", "name", "telecom", "gender", "birthDate"
-        ])
-        for key in undeclared {
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -27,9 +27,7 @@ public struct KT2Period: Sendable, Equatable, Decodable, Encodable {
         self.start = try container.decodeIfPresent(Swift.String.self, forKey: "start")
         self.end = try container.decodeIfPresent(Swift.String.self, forKey: "end")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "start", "end"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: ["start", "end"]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -35,9 +35,9 @@ public struct KT2Reference: Sendable, Equatable, Decodable, Encodable {
         self.display = try container.decodeIfPresent(Swift.String.self, forKey: "display")
         self.identifier = try container.decodeIfPresent(KT2Identifier.self, forKey: "identifier")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "reference", "type", "display", "identifier"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "reference", "type", "display", "identifier"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

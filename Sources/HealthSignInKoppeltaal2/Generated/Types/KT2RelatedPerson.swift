@@ -63,10 +63,10 @@ public struct KT2RelatedPerson: Sendable, Equatable, Decodable, Encodable {
         self.patient = try container.decode(KT2Reference.self, forKey: "patient")
         self.relationship = try container.decodeIfPresent([KT2CodeableConcept].self, forKey: "relationship") ?? []
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "meta", "extension", "identifier", "active", "name", "telecom", "gender", "birthDate",
-            "patient", "relationship"])
-        for key in undeclared {
+            "patient", "relationship"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

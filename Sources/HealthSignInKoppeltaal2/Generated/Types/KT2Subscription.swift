@@ -53,9 +53,9 @@ public struct KT2Subscription: Sendable, Equatable, Decodable, Encodable, Health
         self.error = try container.decodeIfPresent(Swift.String.self, forKey: "error")
         self.channel = try container.decode(KT2Subscription.Channel.self, forKey: "channel")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "resourceType", "id", "meta", "extension", "status", "reason", "criteria", "error", "channel"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "resourceType", "id", "meta", "extension", "status", "reason", "criteria", "error", "channel"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties
@@ -147,9 +147,9 @@ public struct KT2Subscription: Sendable, Equatable, Decodable, Encodable, Health
             self.endpoint = try container.decodeIfPresent(Swift.String.self, forKey: "endpoint")
             self.header = try container.decodeIfPresent([Swift.String].self, forKey: "header") ?? []
             var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-            let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-                "type", "endpoint", "header"])
-            for key in undeclared {
+            for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+                "type", "endpoint", "header"
+            ]) {
                 additionalProperties[key.stringValue] = try container.decode(
                     HealthSignInCore.JSONValue.self, forKey: key)
             }

@@ -85,11 +85,11 @@ public struct KT2Task: Sendable, Equatable, Decodable, Encodable, HealthSignInCo
         self.owner = try container.decode(KT2Reference.self, forKey: "owner")
         self.executionPeriod = try container.decodeIfPresent(KT2Period.self, forKey: "executionPeriod")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "resourceType", "id", "meta", "extension", "identifier", "instantiatesCanonical", "partOf", "status",
             "intent", "priority", "code", "description", "for", "authoredOn", "lastModified", "requester", "owner",
-            "executionPeriod"])
-        for key in undeclared {
+            "executionPeriod"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -73,9 +73,9 @@ public enum Introspect {
             self.iss = try container.decodeIfPresent(Swift.String.self, forKey: "iss")
             self.jti = try container.decodeIfPresent(Swift.String.self, forKey: "jti")
             var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-            let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-                "active", "scope", "client_id", "username", "token_type", "exp", "iat", "nbf", "sub", "iss", "jti"])
-            for key in undeclared {
+            for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+                "active", "scope", "client_id", "username", "token_type", "exp", "iat", "nbf", "sub", "iss", "jti"
+            ]) {
                 additionalProperties[key.stringValue] = try container.decode(
                     HealthSignInCore.JSONValue.self, forKey: key)
             }

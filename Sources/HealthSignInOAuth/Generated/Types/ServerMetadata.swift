@@ -96,13 +96,13 @@ public struct ServerMetadata: Sendable, Equatable, Decodable {
         self.authorizationResponseIssParameterSupported = try container.decodeIfPresent(
             Swift.Bool.self, forKey: "authorization_response_iss_parameter_supported")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
             "issuer", "authorization_endpoint", "token_endpoint", "jwks_uri", "registration_endpoint",
             "scopes_supported", "response_types_supported", "grant_types_supported",
             "token_endpoint_auth_methods_supported", "token_endpoint_auth_signing_alg_values_supported",
             "id_token_signing_alg_values_supported", "revocation_endpoint", "introspection_endpoint",
-            "code_challenge_methods_supported", "authorization_response_iss_parameter_supported"])
-        for key in undeclared {
+            "code_challenge_methods_supported", "authorization_response_iss_parameter_supported"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -47,9 +47,9 @@ public struct TokenResponse: Sendable, Equatable, Decodable {
         self.idToken = try container.decodeIfPresent(Swift.String.self, forKey: "id_token")
         self.issuedTokenType = try container.decodeIfPresent(Swift.String.self, forKey: "issued_token_type")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "access_token", "token_type", "expires_in", "refresh_token", "scope", "id_token", "issued_token_type"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "access_token", "token_type", "expires_in", "refresh_token", "scope", "id_token", "issued_token_type"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

@@ -39,9 +39,9 @@ public struct FHIRContextItem: Sendable, Equatable, Decodable {
         self.type = try container.decodeIfPresent(Swift.String.self, forKey: "type")
         self.role = try container.decodeIfPresent(Swift.String.self, forKey: "role")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "reference", "canonical", "identifier", "type", "role"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: [
+            "reference", "canonical", "identifier", "type", "role"
+        ]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties

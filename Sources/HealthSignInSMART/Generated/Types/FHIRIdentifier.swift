@@ -27,9 +27,7 @@ public struct FHIRIdentifier: Sendable, Equatable, Decodable {
         self.system = try container.decodeIfPresent(Swift.String.self, forKey: "system")
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: "value")
         var additionalProperties: [Swift.String: HealthSignInCore.JSONValue] = [:]
-        let undeclared = HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, in: container, besides: [
-            "system", "value"])
-        for key in undeclared {
+        for key in try HealthSignInCore.JSONCoding.undeclaredKeys(of: decoder, besides: ["system", "value"]) {
             additionalProperties[key.stringValue] = try container.decode(HealthSignInCore.JSONValue.self, forKey: key)
         }
         self.additionalProperties = additionalProperties
