@@ -293,13 +293,17 @@ struct TypeWalk {
         }
         var remaining = after.variants
         for (position, variant) in before.variants.enumerated() {
-            // By discriminating value, by case name, else the variant in the same place (a renamed case).
+            // By discriminating value, by case name, by the named type it holds, else (without a discriminator) the
+            // variant in the same place: a renamed case. With a discriminator, a variant whose tag, case and type
+            // all changed is another variant, whatever its place (HL7 drops one resource where it adds another).
             let index =
                 remaining.firstIndex {
                     $0.discriminatorValue != nil && $0.discriminatorValue == variant.discriminatorValue
                 }
                 ?? remaining.firstIndex { $0.caseName == variant.caseName }
-                ?? samePlace(position, before: before, after: after, remaining: remaining)
+                ?? remaining.firstIndex { holdSameNamedType(variant, $0) }
+                ?? (after.discriminator == nil
+                    ? samePlace(position, before: before, after: after, remaining: remaining) : nil)
             guard let index else {
                 diff.report(
                     .variantRemoved, old: beforeType.provenance, new: afterType.provenance,
@@ -332,6 +336,14 @@ struct TypeWalk {
                 .variantAdded, old: beforeType.provenance, new: afterType.provenance,
                 "\(name) has the new variant .\(variant.caseName)")
         }
+    }
+
+    /// Whether two variants hold the named type of the same name.
+    private func holdSameNamedType(_ before: IRVariant, _ after: IRVariant) -> Bool {
+        guard case .named(let a) = old.typeTable.resolved(before.type),
+            case .named(let b) = new.typeTable.resolved(after.type)
+        else { return false }
+        return a == b
     }
 
     /// The index in `remaining` of the variant at `position` of `after`, when neither union has a case of that

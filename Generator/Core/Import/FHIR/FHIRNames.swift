@@ -16,6 +16,8 @@ enum FHIRNames {
         for name in [
             "string", "code", "id", "uri", "url", "canonical", "oid", "uuid", "markdown", "base64Binary", "instant",
             "date", "dateTime", "time", "xhtml",
+            // R5's 64-bit integer is a JSON string, so that a reader whose numbers are doubles keeps every digit.
+            "integer64",
         ] {
             table[name] = string
         }

@@ -208,13 +208,10 @@ struct FHIRSchemaBuilder {
         -> [(key: String, value: SchemaText)]
     {
         let description = Self.sentence(element.short, orPath: element.path)
-        if let reference = element.contentReference {
-            let target = FHIRNames.backboneTypeName(reference)
-            return [(element.name, Self.wrap(.object([("$ref", .string("#/$defs/" + target))]), element, description))]
-        }
-        if hasChildren {
-            let target = FHIRNames.backboneTypeName(element.path)
-            return [(element.name, Self.wrap(.object([("$ref", .string("#/$defs/" + target))]), element, description))]
+        if let backbone = element.contentReference ?? (hasChildren ? element.path : nil) {
+            let target = FHIRNames.backboneTypeName(backbone)
+            let schema = Self.wrap(.object([("$ref", .string("#/$defs/" + target))]), element, description)
+            return [(element.name, Self.renamedIfReserved(element.name, schema))]
         }
         guard !element.types.isEmpty else {
             diagnostics.error(
@@ -229,11 +226,7 @@ struct FHIRSchemaBuilder {
                 element.isChoice
                 ? String(description.dropLast(description.hasSuffix(".") ? 1 : 0)) + " (as \(type))." : description
             guard let schema = schema(forType: type, element: element) else { continue }
-            var property = Self.wrap(schema, element, memberDescription)
-            // Generated types are CustomStringConvertible, so an element called description takes another name.
-            let swiftName = key == "description" ? "descriptionText" : key
-            if swiftName != key { property = property.adding("x-swift-name", .string(swiftName)) }
-            out.append((key, property))
+            out.append((key, Self.renamedIfReserved(key, Self.wrap(schema, element, memberDescription))))
             let attribute =
                 element.isSystemTyped && !(structure.kind == .resource && element.path == structure.name + ".id")
             if FHIRNames.primitiveJSON[type] != nil, !attribute {
@@ -244,6 +237,13 @@ struct FHIRSchemaBuilder {
             }
         }
         return out
+    }
+
+    /// `property`, named in Swift other than `key` when `key` is a name generated types already use: they are
+    /// `CustomStringConvertible`, so an element called `description` (a string in R4, a backbone element in R5's
+    /// InventoryItem) is `descriptionText`.
+    private static func renamedIfReserved(_ key: String, _ property: SchemaText) -> SchemaText {
+        key == "description" ? property.adding("x-swift-name", .string("descriptionText")) : property
     }
 
     /// The schema of one value of FHIR type `type`.
