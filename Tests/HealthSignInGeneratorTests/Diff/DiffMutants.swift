@@ -45,6 +45,66 @@ enum DiffMutants {
         return examples
     }
 
+    /// A schema of the shapes `sdkgen import-fhir` writes from HL7's definitions: a resource told by a constant
+    /// `resourceType`, a required binding's codes, a choice element (`value[x]`: one optional member per type),
+    /// primitive extensions (`_status`, `_valueString`: the `Element` beside a primitive), an exact decimal, a repeated
+    /// backbone element with a choice of its own, and the recursive `Extension`; every object keeps the members it
+    /// does not name.
+    static let fhirShape = (
+        schema: #"""
+        {"type":"object","required":["resourceType","status"],"additionalProperties":true,"properties":{\#
+        "resourceType":{"const":"Observation"},"status":{"enum":["registered","final","amended"]},\#
+        "_status":{"$ref":"#/$defs/Element","x-swift-name":"statusElement"},"valueString":{"type":"string"},\#
+        "_valueString":{"$ref":"#/$defs/Element","x-swift-name":"valueStringElement"},\#
+        "valueBoolean":{"type":"boolean"},"valueQuantity":{"$ref":"#/$defs/Quantity"},\#
+        "extension":{"type":"array","items":{"$ref":"#/$defs/Extension"}},"component":{"type":"array","items":{\#
+        "type":"object","additionalProperties":true,"properties":{"valueInteger":{"type":"integer"},\#
+        "_valueInteger":{"$ref":"#/$defs/Element","x-swift-name":"valueIntegerElement"},\#
+        "valueQuantity":{"$ref":"#/$defs/Quantity"}}}}}}
+        """#,
+        defs: #"""
+        {"Element":{"type":"object","additionalProperties":true,"properties":{"id":{"type":"string"},\#
+        "extension":{"type":"array","items":{"$ref":"#/$defs/Extension"}}}},\#
+        "Extension":{"type":"object","required":["url"],"additionalProperties":true,"properties":{\#
+        "url":{"type":"string"},"extension":{"type":"array","items":{"$ref":"#/$defs/Extension"}},\#
+        "valueString":{"type":"string"},"_valueString":{"$ref":"#/$defs/Element","x-swift-name":"valueStringElement"},\#
+        "valueDecimal":{"type":"number","format":"decimal"},\#
+        "_valueDecimal":{"$ref":"#/$defs/Element","x-swift-name":"valueDecimalElement"}}},\#
+        "Quantity":{"type":"object","additionalProperties":true,"properties":{\#
+        "value":{"type":"number","format":"decimal"},\#
+        "_value":{"$ref":"#/$defs/Element","x-swift-name":"valueElement"},"unit":{"type":"string"}}}}
+        """#
+    )
+
+    /// `count` random changes of ``fhirShape``, drawn from `seed`; each family is `F<n>`.
+    static func fhir(seed: UInt64, count: Int) throws -> [DiffExample] {
+        guard let schema = object(fhirShape.schema), let defs = object(fhirShape.defs) else {
+            throw MutantsFailed(description: "the FHIR shape is not a JSON object")
+        }
+        var random = SplitMix64(seed: seed ^ 0x4648_4952)
+        var examples: [DiffExample] = []
+        // The change is in the resource or in one of the types it refers to (`Extension`'s own choice element).
+        let targets = [""] + defs.keys.sorted()
+        for index in 0..<count {
+            var (mutated, mutatedDefs) = (schema, defs)
+            let target = targets[random.below(targets.count)]
+            let change: String?
+            if var definition = defs[target] as? [String: Any] {
+                change = mutate(&definition, &random).map { "\($0) of $defs/\(target)" }
+                mutatedDefs[target] = definition
+            } else {
+                change = mutate(&mutated, &random)
+            }
+            guard let change else { continue }
+            let family = "F\(index + 1)"
+            examples.append(
+                DiffExample(
+                    rule: nil, label: "FHIR-shaped mutant \(family) (\(change))", family: family,
+                    old: set(family, schema, defs), new: set(family, mutated, mutatedDefs), alsoReports: []))
+        }
+        return examples
+    }
+
     /// A mutant that exploration found misjudged: where it was found, the schema, and the change at a path.
     struct Regression {
         let found: String

@@ -27,12 +27,15 @@ final class DiffProofTests: XCTestCase {
         let mutantCount = environment["SDK_DIFF_MUTANTS"].flatMap(Int.init) ?? 16
         let drawn = try DiffMutants.draw(seed: seed, count: mutantCount)
         let mutants = drawn.filter { mutant in (try? SchemaDiffTests.changes(mutant)) != nil }
+        // Random changes of the shapes HL7's definitions become: choice elements, primitive extensions.
+        let fhir = try DiffMutants.fhir(seed: seed, count: mutantCount / 4)
         let regressions = try DiffMutants.regressions
         let labels: String = rules.map(\.label).sorted().joined(separator: ", ")
         print(
             "DiffProofTests: \(rules.count) rule examples (\(labels)), \(mutants.count) random changes of "
-                + "\(drawn.count) drawn, \(regressions.count) regressions")
-        let examples = rules + mutants + regressions
+                + "\(drawn.count) drawn, \(fhir.count) of a FHIR-shaped schema "
+                + "(\(fhir.map(\.label).joined(separator: "; "))), \(regressions.count) regressions")
+        let examples = rules + mutants + fhir + regressions
         // The process in the name too, so that two runs on one machine never share the files.
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "diff-proof-\(seed)-\(ProcessInfo.processInfo.processIdentifier)")
